@@ -1,0 +1,10 @@
+// Package lang holds everything sdl knows about each programming language:
+// the tree-sitter grammar, the walker that turns a syntax tree into symbols,
+// imports and references, the rules that resolve references to symbols, and
+// the tables that recognise side effects. Both package index (which writes
+// the index) and package query (which parses files on demand for skeletons
+// and hot paths) use it.
+//
+// Parsing crosses into C twice per file: once to parse, once to copy the
+// whole tree into a Go array of Nodes (flat.c). Everything after that is Go.
+package lang

@@ -1,0 +1,406 @@
+package lang
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits on what one symbol contributes to the full-text index.
+const (
+	maxIdents      = 256
+	maxWords       = 1024
+	maxSigText     = 400
+	maxDoc         = 4000
+	maxEvidence    = 120
+	maxFactsPerSym = 12
+)
+
+// syntax holds the node kinds a language uses for comments, strings and
+// identifiers, as bitsets over grammar symbol ids.
+type syntax struct {
+	comment []bool
+	str     []bool
+	ident   []bool
+}
+
+func (l *Language) setSyntax(comments, strs, idents []string) {
+	l.syn.comment = l.kindSet(comments)
+	l.syn.str = l.kindSet(strs)
+	l.syn.ident = l.kindSet(idents)
+}
+
+func (l *Language) kindSet(names []string) []bool {
+	set := make([]bool, len(l.kinds))
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for id, k := range l.kinds {
+		if want[k] {
+			set[id] = true
+		}
+	}
+	return set
+}
+
+// IsComment reports whether node i is a comment.
+func (t *Tree) IsComment(i int32) bool { return inSet(t.Lang.syn.comment, t.Nodes[i].Kind) }
+
+// IsString reports whether node i is a string literal.
+func (t *Tree) IsString(i int32) bool { return inSet(t.Lang.syn.str, t.Nodes[i].Kind) }
+
+// IsIdent reports whether node i is an identifier of any sort.
+func (t *Tree) IsIdent(i int32) bool { return inSet(t.Lang.syn.ident, t.Nodes[i].Kind) }
+
+func inSet(set []bool, kind uint16) bool { return int(kind) < len(set) && set[kind] }
+
+// extractor carries the state of one file's extraction.
+type extractor struct {
+	t        *Tree
+	f        *FileFacts
+	path     string
+	symNode  []int32 // the node each symbol was made from
+	nameNode []int32 // the node of each symbol's name, -1 when none
+	bodyNode []int32 // the node of each symbol's body, -1 when none
+	guards   [][]Fact
+	throws   [][]Fact
+}
+
+// Extract parses src as language l and returns what the file defines and
+// references. A file with syntax errors is extracted as far as tree-sitter
+// recovered it; its errors are listed in FileFacts.Errors.
+func Extract(p *Parser, l *Language, filePath string, src []byte) (*FileFacts, error) {
+	t, err := p.Parse(l, src)
+	if err != nil {
+		return nil, err
+	}
+	return ExtractTree(t, filePath), nil
+}
+
+// ExtractTree extracts facts from an already parsed tree.
+func ExtractTree(t *Tree, filePath string) *FileFacts {
+	f := &FileFacts{}
+	x := &extractor{t: t, f: f, path: filePath}
+	if t.Len() == 0 {
+		x.addModule(-1)
+		return f
+	}
+	x.addModule(0)
+	t.Lang.extract(x)
+	f.Errors = t.errorDiagnostics(50)
+	x.finish()
+	return f
+}
+
+// addModule adds the file's module symbol, which every top-level symbol
+// and every module-level reference hangs from.
+func (x *extractor) addModule(root int32) {
+	name := strings.TrimSuffix(path.Base(x.path), path.Ext(x.path))
+	s := Symbol{Kind: KindModule, Name: name, Parent: -1, Exported: true, Visibility: VisPublic}
+	if root >= 0 {
+		s.Range = x.t.Range(root)
+		s.StartByte, s.EndByte = x.t.Nodes[root].StartByte, x.t.Nodes[root].EndByte
+		s.Range.StartLine, s.Range.StartCol = 1, 0
+	}
+	x.f.Symbols = append(x.f.Symbols, s)
+	x.symNode = append(x.symNode, root)
+	x.nameNode = append(x.nameNode, -1)
+	x.bodyNode = append(x.bodyNode, root)
+	x.guards = append(x.guards, nil)
+	x.throws = append(x.throws, nil)
+}
+
+// Range returns the source range of node i.
+func (t *Tree) Range(i int32) Range {
+	n := &t.Nodes[i]
+	return Range{StartLine: int(n.StartRow) + 1, StartCol: int(n.StartCol), EndLine: int(n.EndRow) + 1, EndCol: int(n.EndCol)}
+}
+
+// errorDiagnostics lists up to max syntax errors of the tree.
+func (t *Tree) errorDiagnostics(max int) []Diagnostic {
+	var out []Diagnostic
+	if t.Len() == 0 || !t.HasError(0) {
+		return nil
+	}
+	for i := int32(0); i < t.Len(); {
+		n := &t.Nodes[i]
+		if n.Flags&FlagHasError == 0 && n.Flags&(FlagError|FlagMissing) == 0 {
+			i = n.End
+			continue
+		}
+		if n.Flags&FlagMissing != 0 {
+			out = append(out, Diagnostic{Line: int(n.StartRow) + 1, Col: int(n.StartCol), Message: fmt.Sprintf("missing %s", t.Kind(i))})
+		} else if n.Flags&FlagError != 0 {
+			out = append(out, Diagnostic{Line: int(n.StartRow) + 1, Col: int(n.StartCol), Message: "syntax error: unexpected " + shorten(oneLine(t.Text(i)), 40)})
+			if len(out) >= max {
+				break
+			}
+			i = n.End
+			continue
+		}
+		if len(out) >= max {
+			break
+		}
+		i++
+	}
+	return out
+}
+
+// oneLine collapses runs of white space, newlines included, to one space.
+func oneLine(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// shorten cuts s to at most n bytes on a rune boundary, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - 3
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// finish computes, for every symbol, what the shared rules derive from its
+// own code: fingerprint, identifiers, words, facts and summary.
+func (x *extractor) finish() {
+	t, f := x.t, x.f
+	n := len(f.Symbols)
+	type span struct {
+		sym        int
+		start, end int32
+	}
+	order := make([]span, 0, n)
+	for s := 0; s < n; s++ {
+		if i := x.symNode[s]; i >= 0 {
+			order = append(order, span{s, i, t.Nodes[i].End})
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return order[a].start < order[b].start })
+
+	idents := make([]map[string]struct{}, n)
+	words := make([]strings.Builder, n)
+	hs := make([]*fpHasher, n)
+	for s := range hs {
+		hs[s] = newFPHasher()
+	}
+	var stack []span
+	next := 0
+	for i := int32(0); i < t.Len(); {
+		for len(stack) > 0 && i >= stack[len(stack)-1].end {
+			stack = stack[:len(stack)-1]
+		}
+		for next < len(order) && order[next].start <= i {
+			if order[next].start == i {
+				stack = append(stack, order[next])
+			}
+			next++
+		}
+		if len(stack) == 0 {
+			i++
+			continue
+		}
+		s := stack[len(stack)-1].sym
+		node := &t.Nodes[i]
+		switch {
+		case t.IsComment(i):
+			// Comments outside every symbol are mostly the doc comments
+			// of the symbols that follow them, already kept as their docs.
+			if s != 0 {
+				addWords(&words[s], t.Bytes(i))
+			}
+			hs[s].gap(t.Src, node.StartByte)
+			hs[s].skip(node.EndByte)
+			i = node.End
+			continue
+		case t.IsString(i):
+			b := t.Bytes(i)
+			hs[s].gap(t.Src, node.StartByte)
+			hs[s].add(node.Kind, b, node.EndByte)
+			addWords(&words[s], b)
+			i = node.End
+			continue
+		case node.End == i+1: // a leaf
+			if i == x.nameNode[s] {
+				hs[s].skip(node.EndByte)
+				break
+			}
+			b := t.Bytes(i)
+			hs[s].gap(t.Src, node.StartByte)
+			hs[s].add(node.Kind, b, node.EndByte)
+			if t.IsIdent(i) && len(b) > 1 && len(b) < 64 {
+				m := idents[s]
+				if m == nil {
+					m = map[string]struct{}{}
+					idents[s] = m
+				}
+				if len(m) < maxIdents {
+					m[string(b)] = struct{}{}
+				}
+			}
+		}
+		i++
+	}
+	// A container's fingerprint also covers which members it has.
+	for s := n - 1; s >= 1; s-- {
+		p := f.Symbols[s].Parent
+		if p > 0 && p < n {
+			hs[p].addString(f.Symbols[s].Kind + " " + f.Symbols[s].Name)
+		}
+	}
+	calls := make([][]Ref, n)
+	for _, r := range f.Refs {
+		if r.Symbol >= 0 && r.Symbol < n {
+			calls[r.Symbol] = append(calls[r.Symbol], r)
+		}
+	}
+	for s := 0; s < n; s++ {
+		sym := &f.Symbols[s]
+		sym.Fingerprint = hs[s].sum()
+		if m := idents[s]; len(m) > 0 {
+			sym.Idents = make([]string, 0, len(m))
+			for k := range m {
+				sym.Idents = append(sym.Idents, k)
+			}
+			sort.Strings(sym.Idents)
+		}
+		sym.Words = words[s].String()
+		sym.Invariants = capFacts(append(x.guards[s], unguarded(x.throws[s], x.guards[s])...))
+		sym.SideEffects = capFacts(sideEffects(t.Lang, calls[s]))
+		if sym.Doc != "" {
+			sym.Doc = shorten(sym.Doc, maxDoc)
+		}
+		sym.Signature.Text = shorten(sym.Signature.Text, maxSigText)
+		sym.Summary = summarize(sym, calls[s], t.Lang.builtins)
+	}
+}
+
+// unguarded drops the throws that a guard already reports ("if x then
+// panic" and the panic itself).
+func unguarded(throws, guards []Fact) []Fact {
+	var out []Fact
+	for _, th := range throws {
+		covered := false
+		for _, g := range guards {
+			if th.Line >= g.Line && th.Line <= g.Line+2 && strings.HasSuffix(g.Text, " then "+guardVerb(th.Kind)) {
+				covered = true
+			}
+		}
+		if !covered {
+			out = append(out, th)
+		}
+	}
+	return out
+}
+
+// guardVerb is the action word a guard uses for a throw kind.
+func guardVerb(kind string) string {
+	switch kind {
+	case "panics":
+		return "panic"
+	case "raises":
+		return "raise"
+	case "throws":
+		return "throw"
+	}
+	return kind
+}
+
+func capFacts(fs []Fact) []Fact {
+	if len(fs) > maxFactsPerSym {
+		fs = fs[:maxFactsPerSym]
+	}
+	return fs
+}
+
+func addWords(b *strings.Builder, text []byte) {
+	if b.Len() >= maxWords {
+		return
+	}
+	room := maxWords - b.Len()
+	if len(text) > room {
+		text = text[:room]
+	}
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	// Keep letters and digits only: punctuation and comment markers add
+	// nothing to full-text search.
+	space := false
+	for _, r := range string(text) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteRune(r)
+		} else {
+			space = true
+		}
+	}
+}
+
+// fpHasher accumulates a symbol's fingerprint: the kinds and texts of its
+// own leaves, and the punctuation between them (which the flattened tree
+// leaves out), without white space or comments.
+type fpHasher struct {
+	buf []byte
+	end uint32 // where the last leaf seen ended
+	set bool
+}
+
+func newFPHasher() *fpHasher { return &fpHasher{} }
+
+// gap adds the non-space bytes between the previous leaf and start.
+func (h *fpHasher) gap(src []byte, start uint32) {
+	if !h.set || start <= h.end || int(start) > len(src) {
+		return
+	}
+	for _, c := range src[h.end:start] {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			h.buf = append(h.buf, c)
+		}
+	}
+}
+
+func (h *fpHasher) add(kind uint16, text []byte, end uint32) {
+	h.buf = append(h.buf, byte(kind), byte(kind>>8))
+	h.buf = append(h.buf, text...)
+	h.buf = append(h.buf, 0)
+	h.end, h.set = end, true
+}
+
+// skip moves past a leaf that does not count (a comment, the name).
+func (h *fpHasher) skip(end uint32) { h.end, h.set = end, true }
+
+func (h *fpHasher) addString(s string) {
+	h.buf = append(h.buf, s...)
+	h.buf = append(h.buf, 0)
+}
+
+func (h *fpHasher) sum() string {
+	sum := sha256.Sum256(h.buf)
+	return hex.EncodeToString(sum[:8])
+}

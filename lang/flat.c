@@ -1,0 +1,162 @@
+// The bridge between Go and the tree-sitter runtime that go-tree-sitter
+// compiles into the binary. A file costs two cgo crossings: sdl_parse parses
+// it and reports how many nodes the tree has; sdl_flatten copies the whole
+// tree, in pre-order, into a Go-allocated array and frees the tree. All
+// extraction then runs in Go over that array without further crossings.
+
+#include "flat.h"
+
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+  const char *src;
+  uint32_t len;
+  uint64_t deadline_ns;
+  uint32_t calls;
+} sdl_input;
+
+static const char *sdl_read(void *payload, uint32_t byte_index, TSPoint position, uint32_t *bytes_read) {
+  (void)position;
+  sdl_input *in = (sdl_input *)payload;
+  if (byte_index >= in->len) {
+    *bytes_read = 0;
+    return "";
+  }
+  *bytes_read = in->len - byte_index;
+  return in->src + byte_index;
+}
+
+static uint64_t sdl_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+// Returning true cancels the parse. A deadline guards against grammars that
+// take pathologically long on hostile input.
+// The clock is read on every 1024th call only: the callback runs often.
+static bool sdl_progress(TSParseState *state) {
+  sdl_input *in = (sdl_input *)state->payload;
+  if (in->deadline_ns == 0 || (++in->calls & 1023) != 0) {
+    return false;
+  }
+  return sdl_now_ns() > in->deadline_ns;
+}
+
+TSTree *sdl_parse(TSParser *parser, const TSLanguage *lang, const char *src, uint32_t len,
+                  uint64_t timeout_ms, uint32_t *node_count) {
+  *node_count = 0;
+  if (!ts_parser_set_language(parser, lang)) {
+    return NULL;
+  }
+  sdl_input in = {src, len, 0, 0};
+  if (timeout_ms > 0) {
+    in.deadline_ns = sdl_now_ns() + timeout_ms * 1000000ull;
+  }
+  TSInput input = {&in, sdl_read, TSInputEncodingUTF8, NULL};
+  TSParseOptions opts = {&in, sdl_progress};
+  TSTree *tree = ts_parser_parse_with_options(parser, NULL, input, opts);
+  if (tree == NULL) {
+    ts_parser_reset(parser);
+    return NULL;
+  }
+  *node_count = ts_node_descendant_count(ts_tree_root_node(tree));
+  return tree;
+}
+
+// sdl_flatten writes at most cap nodes in pre-order. end[i] is the index one
+// past the last descendant of node i, so node i's children are i+1,
+// end[i+1], ... up to end[i]. It returns the number of nodes written; the
+// tree is always freed.
+//
+// Anonymous leaves made only of punctuation ("(", ",", "+=") are not written:
+// they are about a third of all nodes, extraction never needs them, and the
+// fingerprint reads them from the source text between the leaves it keeps.
+static bool sdl_punct_leaf(TSNode node, const char *src) {
+  if (ts_node_is_named(node) || ts_node_child_count(node) > 0) {
+    return false;
+  }
+  uint32_t b = ts_node_start_byte(node), e = ts_node_end_byte(node);
+  if (e <= b) {
+    return false;
+  }
+  unsigned char c = (unsigned char)src[b];
+  return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80);
+}
+
+uint32_t sdl_flatten(TSTree *tree, const char *src, sdl_node *out, uint32_t cap) {
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+  uint32_t n = 0;
+  // stack of indices of the open ancestors of the current node
+  uint32_t stack_cap = 256, depth = 0;
+  int32_t *stack = (int32_t *)malloc(stack_cap * sizeof(int32_t));
+  if (stack == NULL) {
+    ts_tree_cursor_delete(&cur);
+    ts_tree_delete(tree);
+    return 0;
+  }
+  for (;;) {
+    if (n >= cap) {
+      break;
+    }
+    TSNode node = ts_tree_cursor_current_node(&cur);
+    if (sdl_punct_leaf(node, src)) {
+      goto next;
+    }
+    sdl_node *o = &out[n];
+    o->kind = ts_node_symbol(node);
+    o->field = ts_tree_cursor_current_field_id(&cur);
+    uint16_t flags = 0;
+    if (ts_node_is_named(node)) flags |= SDL_NAMED;
+    if (ts_node_is_error(node)) flags |= SDL_ERROR;
+    if (ts_node_is_missing(node)) flags |= SDL_MISSING;
+    if (ts_node_is_extra(node)) flags |= SDL_EXTRA;
+    if (ts_node_has_error(node)) flags |= SDL_HAS_ERROR;
+    o->flags = flags;
+    o->parent = depth > 0 ? stack[depth - 1] : -1;
+    o->end = (int32_t)n + 1;
+    o->start_byte = ts_node_start_byte(node);
+    o->end_byte = ts_node_end_byte(node);
+    TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
+    o->start_row = sp.row;
+    o->start_col = sp.column;
+    o->end_row = ep.row;
+    o->end_col = ep.column;
+    n++;
+    if (ts_tree_cursor_goto_first_child(&cur)) {
+      if (depth == stack_cap) {
+        stack_cap *= 2;
+        int32_t *grown = (int32_t *)realloc(stack, stack_cap * sizeof(int32_t));
+        if (grown == NULL) break;
+        stack = grown;
+      }
+      stack[depth++] = (int32_t)n - 1;
+      continue;
+    }
+  next:
+    // no children: move to the next sibling, closing ancestors on the way up
+    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&cur)) {
+        goto done;
+      }
+      out[stack[--depth]].end = (int32_t)n;
+    }
+  }
+done:
+  // close anything left open when stopping early
+  while (depth > 0) {
+    out[stack[--depth]].end = (int32_t)n;
+  }
+  free(stack);
+  ts_tree_cursor_delete(&cur);
+  ts_tree_delete(tree);
+  return n;
+}
+
+void sdl_tree_delete(TSTree *tree) { ts_tree_delete(tree); }
+
+// go-tree-sitter routes every tree-sitter allocation through a Go callback
+// (C -> Go -> C.malloc), which costs a cgo round trip per malloc. sdl
+// allocates nothing through it, so libc serves tree-sitter directly.
+void sdl_use_libc_allocator(void) { ts_set_allocator(malloc, calloc, realloc, free); }

@@ -1,0 +1,154 @@
+package lang
+
+import (
+	"strings"
+)
+
+// addSymbol appends s, made from node (its name at nameNode, its body at
+// bodyNode; -1 when absent), and returns its index. s.Parent must be set;
+// the container and range are filled in here.
+func (x *extractor) addSymbol(s Symbol, node, nameNode, bodyNode int32) int {
+	t := x.t
+	if s.Parent >= 0 && s.Parent < len(x.f.Symbols) && s.Parent != 0 && s.Container == "" {
+		s.Container = x.f.Symbols[s.Parent].Qualified()
+	}
+	s.Range = t.Range(node)
+	s.StartByte, s.EndByte = t.Nodes[node].StartByte, t.Nodes[node].EndByte
+	if s.Visibility == "" {
+		if s.Exported {
+			s.Visibility = VisExported
+		} else {
+			s.Visibility = VisInternal
+		}
+	}
+	if x.f.IsTest {
+		s.IsTest = true
+	}
+	x.f.Symbols = append(x.f.Symbols, s)
+	x.symNode = append(x.symNode, node)
+	x.nameNode = append(x.nameNode, nameNode)
+	x.bodyNode = append(x.bodyNode, bodyNode)
+	x.guards = append(x.guards, nil)
+	x.throws = append(x.throws, nil)
+	return len(x.f.Symbols) - 1
+}
+
+// ref records a reference from symbol sym made at node.
+func (x *extractor) ref(r Ref, node int32) {
+	if r.Name == "" {
+		return
+	}
+	r.Line = x.t.StartLine(node)
+	x.f.Refs = append(x.f.Refs, r)
+}
+
+// guard records an invariant enforced by an early exit.
+func (x *extractor) guard(sym int, cond, action string, node int32) {
+	if sym < 0 || cond == "" {
+		return
+	}
+	text := "if " + shorten(oneLine(cond), 80) + " then " + action
+	x.guards[sym] = append(x.guards[sym], Fact{Kind: "guard", Text: text, Line: x.t.StartLine(node), Evidence: shorten(oneLine(x.t.Text(node)), maxEvidence)})
+}
+
+// throw records that symbol sym raises, throws or panics at node.
+func (x *extractor) throw(sym int, verb, what string, node int32) {
+	if sym < 0 {
+		return
+	}
+	text := verb
+	if what != "" {
+		text += " " + shorten(oneLine(what), 80)
+	}
+	x.throws[sym] = append(x.throws[sym], Fact{Kind: verb, Text: text, Line: x.t.StartLine(node), Evidence: shorten(oneLine(x.t.Text(node)), maxEvidence)})
+}
+
+// docBefore returns the text of the comments that immediately precede node
+// (no blank line between them and the node, or between each other), with
+// comment markers removed.
+func (x *extractor) docBefore(node int32) string {
+	t := x.t
+	var parts []string
+	line := t.Nodes[node].StartRow
+	for c := t.PrevSibling(node); c >= 0 && t.IsComment(c); c = t.PrevSibling(c) {
+		if t.Nodes[c].EndRow+1 < line {
+			break
+		}
+		parts = append(parts, t.Text(c))
+		line = t.Nodes[c].StartRow
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return cleanComment(strings.Join(parts, "\n"))
+}
+
+// cleanComment strips comment markers (//, ///, //!, #, /* */, /** */,
+// leading *) from a comment block and trims it.
+func cleanComment(s string) string {
+	lines := strings.Split(s, "\n")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "///"), strings.HasPrefix(l, "//!"):
+			l = l[3:]
+		case strings.HasPrefix(l, "//"):
+			l = l[2:]
+		case strings.HasPrefix(l, "#"):
+			l = strings.TrimLeft(l, "#")
+		}
+		l = strings.TrimPrefix(l, "/**")
+		l = strings.TrimPrefix(l, "/*")
+		l = strings.TrimSuffix(l, "*/")
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "*") {
+			l = strings.TrimSpace(strings.TrimLeft(l, "*"))
+		}
+		out = append(out, l)
+	}
+	// drop leading and trailing blank lines
+	for len(out) > 0 && out[0] == "" {
+		out = out[1:]
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return strings.Join(out, "\n")
+}
+
+// headerText is the source of node up to (not including) its body, on one
+// line: the declaration's signature as written.
+func (x *extractor) headerText(node, body int32) string {
+	t := x.t
+	start := t.Nodes[node].StartByte
+	end := t.Nodes[node].EndByte
+	if body >= 0 {
+		end = t.Nodes[body].StartByte
+	}
+	if end-start > 4*maxSigText {
+		end = start + 4*maxSigText
+	}
+	return strings.TrimSpace(oneLine(string(t.Src[start:end])))
+}
+
+// lastIdent returns the last identifier segment of a dotted, scoped or
+// pointer-ish type or expression: "*pkg.Foo[T]" -> "Foo".
+func lastIdent(s string) string {
+	if i := strings.IndexAny(s, "[<("); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, "?!")
+	for _, sep := range []string{"::", ".", "\\"} {
+		if i := strings.LastIndex(s, sep); i >= 0 {
+			s = s[i+len(sep):]
+		}
+	}
+	return strings.TrimLeft(strings.TrimSpace(s), "*&[]")
+}
+
+// isUpper reports whether s starts with an upper-case ASCII letter.
+func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }

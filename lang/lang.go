@@ -1,0 +1,114 @@
+package lang
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/tsapi -std=c11
+#include "tree_sitter/api.h"
+*/
+import "C"
+
+import (
+	"path"
+	"sort"
+	"strings"
+	"unsafe"
+)
+
+// Language is everything sdl knows about one programming language: its
+// grammar, the files it claims and the rules that turn its syntax trees into
+// symbols and references.
+type Language struct {
+	Name       string   // stable lower-case name stored in the index: "go", "python", ...
+	Extensions []string // with the dot: ".go"
+	Filenames  []string // exact base names, for files without a telling extension
+
+	ts      unsafe.Pointer // *TSLanguage
+	kinds   []string       // grammar symbol id -> node kind
+	fields  []string       // field id -> field name
+	fieldID map[string]uint16
+
+	syn           syntax
+	builtins      map[string]bool // names of builtin functions, left out of summaries
+	extract       func(*extractor)
+	resolve       func(*Context, *Ref) Resolution
+	resolveImport func(*Context, *Import, string) Resolution
+}
+
+var (
+	languages []*Language
+	byExt     = map[string]*Language{}
+	byName    = map[string]*Language{}
+	byFile    = map[string]*Language{}
+)
+
+// register adds a language whose grammar is ts (a *TSLanguage). It runs from
+// the init functions of the per-language files.
+func register(l *Language, ts unsafe.Pointer) {
+	l.ts = ts
+	tl := (*C.TSLanguage)(ts)
+	n := int(C.ts_language_symbol_count(tl))
+	l.kinds = make([]string, n)
+	for i := 0; i < n; i++ {
+		l.kinds[i] = C.GoString(C.ts_language_symbol_name(tl, C.TSSymbol(i)))
+	}
+	nf := int(C.ts_language_field_count(tl))
+	l.fields = make([]string, nf+1)
+	l.fieldID = make(map[string]uint16, nf)
+	for i := 1; i <= nf; i++ {
+		name := C.ts_language_field_name_for_id(tl, C.TSFieldId(i))
+		if name != nil {
+			l.fields[i] = C.GoString(name)
+			l.fieldID[l.fields[i]] = uint16(i)
+		}
+	}
+	languages = append(languages, l)
+	sort.Slice(languages, func(i, j int) bool { return languages[i].Name < languages[j].Name })
+	byName[l.Name] = l
+	for _, e := range l.Extensions {
+		byExt[e] = l
+	}
+	for _, f := range l.Filenames {
+		byFile[f] = l
+	}
+}
+
+// All returns the registered languages, sorted by name.
+func All() []*Language { return languages }
+
+// ByName returns the language called name, or nil.
+func ByName(name string) *Language { return byName[name] }
+
+// ForPath returns the language of a file, judged by its name, or nil.
+func ForPath(p string) *Language {
+	base := path.Base(p)
+	if l := byFile[base]; l != nil {
+		return l
+	}
+	ext := strings.ToLower(path.Ext(base))
+	return byExt[ext]
+}
+
+// KindName returns the node kind for a grammar symbol id.
+func (l *Language) KindName(id uint16) string {
+	if int(id) < len(l.kinds) {
+		return l.kinds[id]
+	}
+	if id == errorSymbol {
+		return "ERROR"
+	}
+	return ""
+}
+
+// errorSymbol is tree-sitter's ts_builtin_sym_error.
+const errorSymbol = 0xFFFF
+
+// FieldName returns the field name for a field id ("" for none).
+func (l *Language) FieldName(id uint16) string {
+	if int(id) < len(l.fields) {
+		return l.fields[id]
+	}
+	return ""
+}
+
+// FieldID returns the id of a field name, or 0 when the grammar has no such
+// field.
+func (l *Language) FieldID(name string) uint16 { return l.fieldID[name] }

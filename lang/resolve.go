@@ -1,0 +1,229 @@
+package lang
+
+import (
+	"path"
+	"strings"
+	"sync"
+)
+
+// Resolution rules, from the most to the least certain. The rule that bound
+// an edge is stored with it.
+const (
+	RuleSameFile    = "same_file"    // defined in the same file
+	RuleImport      = "import"       // bound by an import
+	RuleReceiver    = "receiver"     // a method of the receiver's, self's or a typed variable's type
+	RuleSamePackage = "same_package" // same Go package, Java package or Rust module
+	RuleUniqueName  = "unique_name"  // the only symbol of that name in the repository
+	RuleAmbiguous   = "ambiguous"    // several candidates and nothing to choose between them
+	RuleExternal    = "external"     // outside the repository (a dependency or the standard library)
+	RuleUnresolved  = "unresolved"   // no rule applied
+	RuleBuiltin     = "builtin"      // a language builtin: not recorded
+	RulePrecise     = "precise"      // proven by a type checker or a SCIP index
+)
+
+// Confidence of each rule.
+var ruleConfidence = map[string]float64{
+	RuleSameFile:    0.95,
+	RuleImport:      0.95,
+	RuleReceiver:    0.9,
+	RuleSamePackage: 0.85,
+	RuleUniqueName:  0.6,
+	RulePrecise:     1.0,
+}
+
+// RuleConfidence returns the confidence of an edge bound by rule.
+func RuleConfidence(rule string) float64 { return ruleConfidence[rule] }
+
+// Target is what resolution knows of a symbol it can bind a reference to.
+type Target struct {
+	ID        string
+	Path      string
+	Kind      string
+	Name      string
+	Container string
+	Exported  bool
+	Returns   string   // a function's return type, a variable's type
+	Fields    []Param  // a class's or struct's members with their types
+	Bases     []string // a class's bases or embedded types
+	Module    string   // the module of the file it is defined in
+}
+
+// Qualified is the container-qualified name.
+func (t *Target) Qualified() string {
+	if t.Container == "" {
+		return t.Name
+	}
+	return t.Container + "." + t.Name
+}
+
+// Dir is the directory of the target's file.
+func (t *Target) Dir() string { return path.Dir(t.Path) }
+
+// Table answers resolution's questions about the repository's symbols.
+type Table interface {
+	// ByName returns every symbol called name, in a stable order.
+	ByName(name string) []*Target
+	// File returns what is known of an indexed file, or nil.
+	File(path string) *FileInfo
+	// ModuleFiles returns the files of a language whose module is module,
+	// or ends with it at a segment boundary: a Java package, a Python
+	// dotted module. For Go, module is a package directory.
+	ModuleFiles(lang, module string) []string
+	// DirFiles returns the indexed files directly in a directory.
+	DirFiles(dir string) []string
+	// Config returns repository-level facts a language's rules need, such
+	// as the module paths in go.mod files, by key.
+	Config(key string) []string
+	// Memo returns the value cached under key, computing it with f the
+	// first time. It is safe for concurrent use.
+	Memo(key string, f func() string) string
+}
+
+// FileInfo is what resolution needs of a file.
+type FileInfo struct {
+	Path    string
+	Lang    string
+	Module  string
+	Imports []Import
+	// ModuleID is the id of the file's module symbol.
+	ModuleID string
+
+	bindOnce sync.Once
+	bindings map[string]binding
+}
+
+// Bindings returns the local names the file's imports bind, computed once
+// per file with make.
+func (fi *FileInfo) bindingsWith(make func() map[string]binding) map[string]binding {
+	fi.bindOnce.Do(func() { fi.bindings = make() })
+	return fi.bindings
+}
+
+// Resolution is the outcome of resolving one reference.
+type Resolution struct {
+	Target     *Target // nil when not bound
+	Rule       string
+	Confidence float64
+	// Candidates counts the symbols an ambiguous reference could mean.
+	Candidates int
+}
+
+func bound(t *Target, rule string) Resolution {
+	return Resolution{Target: t, Rule: rule, Confidence: ruleConfidence[rule]}
+}
+
+func unbound(rule string, candidates int) Resolution {
+	return Resolution{Rule: rule, Candidates: candidates}
+}
+
+// Context is the file a reference is made in, and the symbol making it.
+type Context struct {
+	File  *FileInfo
+	From  *Target // the enclosing symbol
+	Table Table
+}
+
+type binding struct {
+	imp  *Import
+	name string // the imported name, "" when the module itself is bound
+}
+
+// Resolve binds a reference made in ctx.
+func (l *Language) Resolve(ctx *Context, r *Ref) Resolution {
+	if l.resolve == nil {
+		return unbound(RuleUnresolved, 0)
+	}
+	return l.resolve(ctx, r)
+}
+
+// ResolveImport binds an import: the module itself (name "") or one name
+// it brings in.
+func (l *Language) ResolveImport(ctx *Context, imp *Import, name string) Resolution {
+	if l.resolveImport == nil {
+		return unbound(RuleUnresolved, 0)
+	}
+	return l.resolveImport(ctx, imp, name)
+}
+
+// moduleTarget returns the module symbol of a file as a target.
+func moduleTarget(tab Table, p string) *Target {
+	fi := tab.File(p)
+	if fi == nil || fi.ModuleID == "" {
+		return nil
+	}
+	return &Target{ID: fi.ModuleID, Path: p, Kind: KindModule, Name: fi.Module, Exported: true, Module: fi.Module}
+}
+
+// pick filters candidates with keep and returns the survivors.
+func pick(cands []*Target, keep func(*Target) bool) []*Target {
+	var out []*Target
+	for _, c := range cands {
+		if keep(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// one returns the single element of ts, or nil.
+func one(ts []*Target) *Target {
+	if len(ts) == 1 {
+		return ts[0]
+	}
+	return nil
+}
+
+// preferDefinitions narrows several candidates to the non-test ones, then
+// to the ones not in a declaration-only position, when that leaves one.
+func preferDefinitions(ts []*Target) []*Target {
+	if len(ts) < 2 {
+		return ts
+	}
+	nonTest := pick(ts, func(t *Target) bool { return !isTestPath(t.Path) })
+	if len(nonTest) > 0 {
+		return nonTest
+	}
+	return ts
+}
+
+// isTestPath reports whether a path looks like a test file in any language.
+func isTestPath(p string) bool {
+	base := path.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_test.go"),
+		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
+		strings.HasSuffix(base, "_test.py"),
+		base == "conftest.py",
+		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
+		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"):
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		switch seg {
+		case "test", "tests", "__tests__", "testing":
+			return true
+		}
+	}
+	return false
+}
+
+// IsTestPath reports whether a repository path looks like a test file.
+func IsTestPath(p string) bool { return isTestPath(p) }
+
+// isCallable reports whether a symbol kind can be called.
+func isCallable(kind string) bool {
+	switch kind {
+	case KindFunction, KindMethod, KindConstructor, KindClass, KindVariable:
+		return true
+	}
+	return false
+}
+
+// isTypeKind reports whether a kind names a type.
+func isTypeKind(kind string) bool {
+	switch kind {
+	case KindClass, KindInterface, KindType:
+		return true
+	}
+	return false
+}

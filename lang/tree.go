@@ -1,0 +1,282 @@
+package lang
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/tsapi -std=c11 -O2 -D_POSIX_C_SOURCE=200112L -D_DEFAULT_SOURCE
+#include "flat.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+
+	// The tree-sitter runtime itself: its C code is linked into the binary
+	// and called from flat.c.
+	_ "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Node flags, as set by flat.c.
+const (
+	FlagNamed    = 1
+	FlagError    = 2
+	FlagMissing  = 4
+	FlagExtra    = 8
+	FlagHasError = 16
+)
+
+// Node is one syntax node of a flattened tree. Nodes are stored in
+// pre-order; the children of node i are i+1, Nodes[i+1].End, ... up to
+// Nodes[i].End. The layout matches sdl_node in flat.h.
+type Node struct {
+	Kind      uint16
+	Field     uint16
+	Flags     uint16
+	_         uint16
+	Parent    int32
+	End       int32
+	StartByte uint32
+	EndByte   uint32
+	StartRow  uint32
+	StartCol  uint32
+	EndRow    uint32
+	EndCol    uint32
+}
+
+func init() {
+	if unsafe.Sizeof(Node{}) != unsafe.Sizeof(C.sdl_node{}) {
+		panic("lang: Node and sdl_node differ in size")
+	}
+	// This init runs after go-tree-sitter's, which installs its allocator.
+	C.sdl_use_libc_allocator()
+}
+
+// ErrParse is returned when tree-sitter produces no tree at all (timeout or
+// an unusable grammar); a tree with syntax errors is not an error.
+var ErrParse = errors.New("parse failed")
+
+// DefaultParseTimeout bounds the parse of one file. Real files take
+// milliseconds; only hostile input comes near it.
+const DefaultParseTimeout = 20 * time.Second
+
+// Parser parses files of any registered language. It is not safe for
+// concurrent use: keep one per worker.
+type Parser struct {
+	p       *C.TSParser
+	buf     []Node
+	Timeout time.Duration
+}
+
+// NewParser returns a parser; Close it when done.
+func NewParser() *Parser {
+	return &Parser{p: C.ts_parser_new(), Timeout: DefaultParseTimeout}
+}
+
+// Close frees the parser.
+func (p *Parser) Close() {
+	if p.p != nil {
+		C.ts_parser_delete(p.p)
+		p.p = nil
+	}
+}
+
+// Parse parses src as language l and returns the flattened tree. The tree
+// shares no memory with C; it keeps a reference to src, and its nodes live in
+// the parser's buffer: the tree is valid until the next call of Parse.
+func (p *Parser) Parse(l *Language, src []byte) (*Tree, error) {
+	if len(src) > 1<<31-1 {
+		return nil, fmt.Errorf("%w: file of %d bytes is too large", ErrParse, len(src))
+	}
+	var srcPtr *C.char
+	if len(src) > 0 {
+		srcPtr = (*C.char)(unsafe.Pointer(&src[0]))
+	}
+	var count C.uint32_t
+	tree := C.sdl_parse(p.p, (*C.TSLanguage)(l.ts), srcPtr, C.uint32_t(len(src)),
+		C.uint64_t(p.Timeout.Milliseconds()), &count)
+	if tree == nil {
+		return nil, fmt.Errorf("%w: %s parser gave up (timeout %s)", ErrParse, l.Name, p.Timeout)
+	}
+	n := int(count)
+	if cap(p.buf) < n {
+		p.buf = make([]Node, n+n/4)
+	}
+	buf := p.buf[:n]
+	var written C.uint32_t
+	if n > 0 {
+		written = C.sdl_flatten(tree, srcPtr, (*C.sdl_node)(unsafe.Pointer(&buf[0])), C.uint32_t(n))
+	} else {
+		C.sdl_tree_delete(tree)
+	}
+	return &Tree{Lang: l, Src: src, Nodes: buf[:written]}, nil
+}
+
+// Tree is a flattened syntax tree over Src.
+type Tree struct {
+	Lang  *Language
+	Src   []byte
+	Nodes []Node
+}
+
+// Len is the number of nodes.
+func (t *Tree) Len() int32 { return int32(len(t.Nodes)) }
+
+// Kind is the node kind of node i ("function_declaration").
+func (t *Tree) Kind(i int32) string { return t.Lang.KindName(t.Nodes[i].Kind) }
+
+// FieldName is the name of the field node i fills in its parent, or "".
+func (t *Tree) FieldName(i int32) string { return t.Lang.FieldName(t.Nodes[i].Field) }
+
+// Named reports whether node i is a named node (not punctuation or a keyword).
+func (t *Tree) Named(i int32) bool { return t.Nodes[i].Flags&FlagNamed != 0 }
+
+// IsError reports whether node i is an ERROR or MISSING node.
+func (t *Tree) IsError(i int32) bool { return t.Nodes[i].Flags&(FlagError|FlagMissing) != 0 }
+
+// HasError reports whether node i contains a syntax error.
+func (t *Tree) HasError(i int32) bool { return t.Nodes[i].Flags&FlagHasError != 0 }
+
+// Text returns the source text of node i.
+func (t *Tree) Text(i int32) string {
+	n := &t.Nodes[i]
+	return string(t.Src[n.StartByte:n.EndByte])
+}
+
+// Bytes returns the source bytes of node i without copying.
+func (t *Tree) Bytes(i int32) []byte {
+	n := &t.Nodes[i]
+	return t.Src[n.StartByte:n.EndByte]
+}
+
+// Parent returns the parent of node i, or -1.
+func (t *Tree) Parent(i int32) int32 { return t.Nodes[i].Parent }
+
+// FirstChild returns the first child of node i, or -1.
+func (t *Tree) FirstChild(i int32) int32 {
+	if i+1 < t.Nodes[i].End {
+		return i + 1
+	}
+	return -1
+}
+
+// NextSibling returns the next sibling of node i, or -1.
+func (t *Tree) NextSibling(i int32) int32 {
+	next := t.Nodes[i].End
+	p := t.Nodes[i].Parent
+	if p >= 0 && next < t.Nodes[p].End {
+		return next
+	}
+	return -1
+}
+
+// PrevSibling returns the previous sibling of node i, or -1.
+func (t *Tree) PrevSibling(i int32) int32 {
+	p := t.Nodes[i].Parent
+	if p < 0 {
+		return -1
+	}
+	prev := int32(-1)
+	for c := p + 1; c < i; c = t.Nodes[c].End {
+		prev = c
+	}
+	return prev
+}
+
+// Children yields the children of node i, named or not.
+func (t *Tree) Children(i int32) func(yield func(int32) bool) {
+	return func(yield func(int32) bool) {
+		end := t.Nodes[i].End
+		for c := i + 1; c < end; c = t.Nodes[c].End {
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// NamedChildren yields the named children of node i that are not comments
+// or other extras.
+func (t *Tree) NamedChildren(i int32) func(yield func(int32) bool) {
+	return func(yield func(int32) bool) {
+		end := t.Nodes[i].End
+		for c := i + 1; c < end; c = t.Nodes[c].End {
+			f := t.Nodes[c].Flags
+			if f&FlagNamed != 0 && f&FlagExtra == 0 {
+				if !yield(c) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Field returns the first child of node i in the named field, or -1.
+func (t *Tree) Field(i int32, name string) int32 {
+	id := t.Lang.FieldID(name)
+	if id == 0 {
+		return -1
+	}
+	end := t.Nodes[i].End
+	for c := i + 1; c < end; c = t.Nodes[c].End {
+		if t.Nodes[c].Field == id {
+			return c
+		}
+	}
+	return -1
+}
+
+// FieldText returns the text of the named field of node i, or "".
+func (t *Tree) FieldText(i int32, name string) string {
+	if c := t.Field(i, name); c >= 0 {
+		return t.Text(c)
+	}
+	return ""
+}
+
+// ChildOfKind returns the first child of node i of the given kind, or -1.
+func (t *Tree) ChildOfKind(i int32, kind string) int32 {
+	end := t.Nodes[i].End
+	for c := i + 1; c < end; c = t.Nodes[c].End {
+		if t.Kind(c) == kind {
+			return c
+		}
+	}
+	return -1
+}
+
+// Descendants yields node i's descendants in pre-order (not i itself).
+func (t *Tree) Descendants(i int32) func(yield func(int32) bool) {
+	return func(yield func(int32) bool) {
+		end := t.Nodes[i].End
+		for c := i + 1; c < end; c++ {
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// IsLeaf reports whether node i has no children.
+func (t *Tree) IsLeaf(i int32) bool { return t.Nodes[i].End == i+1 }
+
+// StartLine and EndLine are 1-based line numbers of node i.
+func (t *Tree) StartLine(i int32) int { return int(t.Nodes[i].StartRow) + 1 }
+func (t *Tree) EndLine(i int32) int   { return int(t.Nodes[i].EndRow) + 1 }
+
+// NamedChildCount counts the named, non-extra children of node i.
+func (t *Tree) NamedChildCount(i int32) int {
+	n := 0
+	for range t.NamedChildren(i) {
+		n++
+	}
+	return n
+}
+
+// FirstNamedChild returns the first named, non-extra child of node i, or -1.
+func (t *Tree) FirstNamedChild(i int32) int32 {
+	for c := range t.NamedChildren(i) {
+		return c
+	}
+	return -1
+}
