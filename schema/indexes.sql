@@ -1,0 +1,17 @@
+-- Indexes are created after a full build's bulk load, which is faster than
+-- maintaining them row by row.
+CREATE INDEX files_cur ON files(path_id) WHERE to_seq IS NULL;
+CREATE INDEX files_cur_module ON files(module) WHERE to_seq IS NULL;
+CREATE INDEX files_to ON files(to_seq) WHERE to_seq IS NOT NULL;
+CREATE UNIQUE INDEX symbols_cur_id ON symbols(id) WHERE to_seq IS NULL;
+CREATE INDEX symbols_cur_name ON symbols(name) WHERE to_seq IS NULL;
+CREATE INDEX symbols_cur_path ON symbols(path_id) WHERE to_seq IS NULL;
+CREATE INDEX symbols_id ON symbols(id, from_seq);
+CREATE INDEX symbols_to ON symbols(to_seq) WHERE to_seq IS NOT NULL;
+CREATE INDEX edges_cur_src ON edges(src) WHERE to_seq IS NULL;
+CREATE INDEX edges_cur_dst ON edges(dst) WHERE to_seq IS NULL;
+CREATE INDEX edges_cur_name ON edges(name) WHERE to_seq IS NULL;
+CREATE INDEX edges_cur_path ON edges(path_id) WHERE to_seq IS NULL;
+CREATE INDEX edges_to ON edges(to_seq) WHERE to_seq IS NOT NULL;
+CREATE INDEX process_steps_symbol ON process_steps(symbol_id);
+CREATE INDEX metrics_cluster ON metrics(cluster_id);

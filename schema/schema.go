@@ -1,0 +1,172 @@
+package schema
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Version is the schema version, stored in PRAGMA user_version. An index of
+// another version is rebuilt, never read.
+const Version = 1
+
+// ApplicationID marks a SQLite file as an sdl index ("SDL1").
+const ApplicationID = 0x53444c31
+
+var (
+	// ErrNoIndex means there is no index file at the path.
+	ErrNoIndex = errors.New("no index")
+	// ErrNotIndex means the file exists but is not an sdl index.
+	ErrNotIndex = errors.New("not an sdl index")
+	// ErrVersion means the index was written with another schema version.
+	ErrVersion = errors.New("index schema version differs")
+)
+
+//go:embed tables.sql
+var tablesSQL string
+
+//go:embed indexes.sql
+var indexesSQL string
+
+// Meta keys.
+const (
+	MetaSDLVersion     = "sdl_version"
+	MetaOptionsHash    = "options_hash"
+	MetaOptions        = "options"
+	MetaRepoID         = "repo_id"
+	MetaEmbeddingModel = "embedding_model"
+	MetaEmbeddingDim   = "embedding_dim"
+	MetaGoModules      = "go_modules"
+)
+
+// Create creates the tables of an empty database and stamps it as an sdl
+// index of this schema version. Indexes come later, from CreateIndexes.
+func Create(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, tablesSQL); err != nil {
+		return fmt.Errorf("create tables: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", ApplicationID, Version)); err != nil {
+		return fmt.Errorf("stamp schema: %w", err)
+	}
+	return nil
+}
+
+// CreateIndexes creates the secondary indexes.
+func CreateIndexes(ctx context.Context, q Querier) error {
+	if _, err := q.ExecContext(ctx, indexesSQL); err != nil {
+		return fmt.Errorf("create indexes: %w", err)
+	}
+	return nil
+}
+
+// DSN returns a data source name for the sqlite driver. A writer's
+// transactions begin IMMEDIATE: they take the write lock at BEGIN, so two
+// writers queue instead of failing at their first write.
+func DSN(path string, readOnly bool, pragmas ...string) string {
+	q := url.Values{}
+	if readOnly {
+		q.Set("mode", "ro")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	q.Add("_pragma", "busy_timeout(10000)")
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: q.Encode()}
+	return u.String()
+}
+
+// Sniff checks that the file at path exists and is an sdl index of this
+// schema version, reading only its header. It returns ErrNoIndex,
+// ErrNotIndex or ErrVersion (wrapped, with the file named) otherwise.
+func Sniff(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%w at %s", ErrNoIndex, path)
+	}
+	if err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	defer f.Close()
+	var hdr [100]byte
+	n, err := io.ReadFull(f, hdr[:])
+	if n == 0 && (err == io.EOF || err == io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s: %w (the file is empty)", path, ErrNotIndex)
+	}
+	if err != nil || !strings.HasPrefix(string(hdr[:16]), "SQLite format 3\x00") {
+		return fmt.Errorf("%s: %w (not a SQLite database)", path, ErrNotIndex)
+	}
+	// The header stores user_version at offset 60 and application_id at
+	// offset 68, both big-endian.
+	be := func(b []byte) uint32 { return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]) }
+	if app := be(hdr[68:72]); app != ApplicationID {
+		return fmt.Errorf("%s: %w (a SQLite database of another application)", path, ErrNotIndex)
+	}
+	if v := be(hdr[60:64]); v != Version {
+		return fmt.Errorf("%s: %w (file has schema %d, this sdl reads %d)", path, ErrVersion, v, Version)
+	}
+	return nil
+}
+
+// OpenReadOnly opens an existing index for reading.
+func OpenReadOnly(path string) (*sql.DB, error) {
+	if err := Sniff(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", DSN(path, true, "query_only(1)"))
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// OpenWrite opens a database for writing with one connection: the index is
+// written by one goroutine.
+func OpenWrite(path string, pragmas ...string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", DSN(path, false, pragmas...))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// GetMeta reads a meta value ("" when absent).
+func GetMeta(ctx context.Context, q Querier, key string) (string, error) {
+	var v string
+	err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// SetMeta writes a meta value.
+func SetMeta(ctx context.Context, q Querier, key, value string) error {
+	_, err := q.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	return err
+}
+
+// Querier is what *sql.DB, *sql.Tx and *sql.Conn have in common.
+type Querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}

@@ -1,0 +1,152 @@
+-- The sdl index file. Paths are repository-relative with '/'. Rows of the
+-- versioned tables (files, symbols, edges) are valid for ledger sequence
+-- numbers in [from_seq, to_seq); to_seq IS NULL marks the current view.
+
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- The ledger: one row per indexed version, hash-chained.
+CREATE TABLE versions (
+  seq             INTEGER PRIMARY KEY,
+  id              TEXT NOT NULL UNIQUE,
+  created_at      TEXT NOT NULL,
+  git_commit      TEXT NOT NULL DEFAULT '',
+  git_dirty       INTEGER NOT NULL DEFAULT 0,
+  git_ref         TEXT NOT NULL DEFAULT '',
+  tree_hash       TEXT NOT NULL,
+  prev_hash       TEXT NOT NULL,
+  hash            TEXT NOT NULL,
+  files           INTEGER NOT NULL,
+  symbols         INTEGER NOT NULL,
+  edges           INTEGER NOT NULL,
+  files_added     INTEGER NOT NULL DEFAULT 0,
+  files_changed   INTEGER NOT NULL DEFAULT 0,
+  files_removed   INTEGER NOT NULL DEFAULT 0,
+  symbols_added   INTEGER NOT NULL DEFAULT 0,
+  symbols_changed INTEGER NOT NULL DEFAULT 0,
+  symbols_removed INTEGER NOT NULL DEFAULT 0
+);
+
+-- Interned paths, shared by every version.
+CREATE TABLE paths (
+  id   INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE files (
+  path_id     INTEGER NOT NULL REFERENCES paths(id),
+  language    TEXT NOT NULL DEFAULT '',
+  size        INTEGER NOT NULL,
+  hash        TEXT NOT NULL DEFAULT '',
+  lines       INTEGER NOT NULL DEFAULT 0,
+  -- ok | parse_error | skipped | unreadable
+  status      TEXT NOT NULL,
+  reason      TEXT NOT NULL DEFAULT '',
+  diagnostics TEXT NOT NULL DEFAULT '',
+  is_test     INTEGER NOT NULL DEFAULT 0,
+  module      TEXT NOT NULL DEFAULT '',
+  -- the file's imports as JSON, so edges can be re-resolved without a parse
+  imports     TEXT NOT NULL DEFAULT '',
+  from_seq    INTEGER NOT NULL,
+  to_seq      INTEGER
+);
+
+CREATE TABLE symbols (
+  id           TEXT NOT NULL,
+  path_id      INTEGER NOT NULL REFERENCES paths(id),
+  kind         TEXT NOT NULL,
+  name         TEXT NOT NULL,
+  qualified    TEXT NOT NULL,
+  container    TEXT NOT NULL DEFAULT '',
+  parent_id    TEXT NOT NULL DEFAULT '',
+  start_line   INTEGER NOT NULL,
+  start_col    INTEGER NOT NULL,
+  end_line     INTEGER NOT NULL,
+  end_col      INTEGER NOT NULL,
+  exported     INTEGER NOT NULL,
+  visibility   TEXT NOT NULL,
+  signature    TEXT NOT NULL DEFAULT '',
+  doc          TEXT NOT NULL DEFAULT '',
+  summary      TEXT NOT NULL DEFAULT '',
+  invariants   TEXT NOT NULL DEFAULT '',
+  side_effects TEXT NOT NULL DEFAULT '',
+  fingerprint  TEXT NOT NULL,
+  is_test      INTEGER NOT NULL DEFAULT 0,
+  -- a hash of every column above: an unchanged symbol is not rewritten
+  digest       TEXT NOT NULL,
+  from_seq     INTEGER NOT NULL,
+  to_seq       INTEGER
+);
+
+-- Every reference, resolved (dst set) or not (dst NULL, rule says why).
+-- qual, qual_type and qual_call keep what resolution needs to run again
+-- when the symbols it depends on change.
+CREATE TABLE edges (
+  src        TEXT NOT NULL,
+  dst        TEXT,
+  kind       TEXT NOT NULL,
+  name       TEXT NOT NULL,
+  qual       TEXT NOT NULL DEFAULT '',
+  qual_type  TEXT NOT NULL DEFAULT '',
+  qual_call  TEXT NOT NULL DEFAULT '',
+  confidence REAL NOT NULL,
+  rule       TEXT NOT NULL,
+  candidates INTEGER NOT NULL DEFAULT 0,
+  count      INTEGER NOT NULL DEFAULT 1,
+  line       INTEGER NOT NULL DEFAULT 0,
+  path_id    INTEGER NOT NULL REFERENCES paths(id),
+  digest     TEXT NOT NULL,
+  from_seq   INTEGER NOT NULL,
+  to_seq     INTEGER
+);
+
+-- Derived from the current version; rebuilt by each index run.
+CREATE TABLE metrics (
+  id           TEXT PRIMARY KEY,
+  fan_in       INTEGER NOT NULL DEFAULT 0,
+  fan_out      INTEGER NOT NULL DEFAULT 0,
+  test_refs    INTEGER NOT NULL DEFAULT 0,
+  nearest_test TEXT NOT NULL DEFAULT '',
+  cluster_id   INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+-- Commits that touched each current file in the 30 days before the
+-- commit that was indexed (git repositories only).
+CREATE TABLE file_metrics (
+  path_id INTEGER PRIMARY KEY REFERENCES paths(id),
+  churn   INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE clusters (
+  id           INTEGER PRIMARY KEY,
+  label        TEXT NOT NULL,
+  member_count INTEGER NOT NULL
+);
+
+CREATE TABLE processes (
+  id     INTEGER PRIMARY KEY,
+  label  TEXT NOT NULL,
+  entry  TEXT NOT NULL,
+  length INTEGER NOT NULL
+);
+
+CREATE TABLE process_steps (
+  process_id INTEGER NOT NULL REFERENCES processes(id),
+  symbol_id  TEXT NOT NULL,
+  depth      INTEGER NOT NULL,
+  -- entry | intermediate | exit
+  role       TEXT NOT NULL,
+  PRIMARY KEY (process_id, depth, symbol_id)
+) WITHOUT ROWID;
+
+-- Full-text index over the current symbols; rowid = symbols.rowid.
+-- detail=column keeps which columns a term occurs in (for bm25's column
+-- weights) but not its positions: no phrase queries, a smaller and faster
+-- index.
+CREATE VIRTUAL TABLE symbols_fts USING fts5(
+  name, qualified, signature, doc, path, body, words,
+  content = '', contentless_delete = 1, detail = column,
+  tokenize = 'unicode61 remove_diacritics 2'
+);
