@@ -1,0 +1,109 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// edgeRow is an edge as stored: a reference from src, bound to dst or not.
+type edgeRow struct {
+	src, dst                   string
+	kind, name, qual, qualType string
+	qualCall                   string
+	confidence                 float64
+	rule                       string
+	candidates, count, line    int
+	digest                     string
+}
+
+func (e *edgeRow) key() string {
+	return e.src + "\x00" + e.kind + "\x00" + e.name + "\x00" + e.qual + "\x00" + e.qualType + "\x00" + e.qualCall
+}
+
+func (e *edgeRow) setDigest() {
+	h := sha256.New()
+	for _, v := range []string{e.key(), e.dst, strconv.FormatFloat(e.confidence, 'g', -1, 64), e.rule,
+		strconv.Itoa(e.candidates), strconv.Itoa(e.count), strconv.Itoa(e.line)} {
+		h.Write([]byte(v))
+		h.Write([]byte{0})
+	}
+	e.digest = hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// KindImport is the edge kind of imports; references use the lang.Ref
+// kinds (call, new, extends, implements).
+const KindImport = "import"
+
+// fileEdges resolves the imports and references of one parsed file.
+func fileEdges(r *fileResult, tab lang.Table) []edgeRow {
+	l := r.entry.Lang
+	fi := tab.File(r.entry.Path)
+	if fi == nil {
+		fi = &lang.FileInfo{Path: r.entry.Path, Lang: l.Name, Module: r.facts.Module, Imports: r.facts.Imports,
+			ModuleID: r.ids[0]}
+	}
+	ctx := &lang.Context{File: fi, Table: tab}
+	var out []edgeRow
+	index := map[string]int{}
+	add := func(e edgeRow) {
+		k := e.key()
+		if i, ok := index[k]; ok {
+			out[i].count++
+			return
+		}
+		index[k] = len(out)
+		e.count = 1
+		out = append(out, e)
+	}
+	for i := range r.facts.Imports {
+		imp := &r.facts.Imports[i]
+		src := r.ids[0]
+		if imp.Symbol > 0 && imp.Symbol < len(r.ids) {
+			src = r.ids[imp.Symbol]
+		}
+		names := []string{""}
+		if len(imp.Names) > 0 {
+			names = names[:0]
+			for _, n := range imp.Names {
+				names = append(names, n.Name)
+			}
+		}
+		for _, name := range names {
+			res := l.ResolveImport(ctx, imp, name)
+			add(makeEdge(src, KindImport, name, imp.Source, imp.Alias, "", imp.Line, res))
+		}
+	}
+	targets := make([]*lang.Target, len(r.facts.Symbols))
+	for i := range r.facts.Refs {
+		ref := &r.facts.Refs[i]
+		s := ref.Symbol
+		if s < 0 || s >= len(r.ids) {
+			s = 0
+		}
+		if targets[s] == nil {
+			targets[s] = targetOf(r, s)
+		}
+		ctx.From = targets[s]
+		res := l.Resolve(ctx, ref)
+		if res.Rule == lang.RuleBuiltin {
+			continue
+		}
+		add(makeEdge(r.ids[s], ref.Kind, ref.Name, ref.Qualifier, ref.QualifierType, ref.QualifierCall, ref.Line, res))
+	}
+	for i := range out {
+		out[i].setDigest()
+	}
+	return out
+}
+
+func makeEdge(src, kind, name, qual, qualType, qualCall string, line int, res lang.Resolution) edgeRow {
+	e := edgeRow{src: src, kind: kind, name: name, qual: qual, qualType: qualType, qualCall: qualCall,
+		rule: res.Rule, confidence: res.Confidence, candidates: res.Candidates, line: line}
+	if res.Target != nil {
+		e.dst = res.Target.ID
+	}
+	return e
+}

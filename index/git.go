@@ -1,0 +1,110 @@
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/mod/modfile"
+)
+
+// gitInfo is what the ledger records of the repository's git state.
+type gitInfo struct {
+	commit   string
+	dirty    bool
+	headTime time.Time
+}
+
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	// read-only use: never take git's index lock
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	return cmd.Output()
+}
+
+// readGit reads HEAD and the dirty state; outside a git repository it
+// returns the zero value.
+func readGit(ctx context.Context, root string) gitInfo {
+	var g gitInfo
+	out, err := git(ctx, root, "log", "-1", "--format=%H %ct", "HEAD")
+	if err != nil {
+		return g
+	}
+	f := strings.Fields(string(out))
+	if len(f) != 2 {
+		return g
+	}
+	g.commit = f[0]
+	if ts, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+		g.headTime = time.Unix(ts, 0).UTC()
+	}
+	st, err := git(ctx, root, "status", "--porcelain", "--untracked-files=normal", "--", ".", ":(exclude).sdl")
+	if err == nil && len(bytes.TrimSpace(st)) > 0 {
+		g.dirty = true
+	}
+	return g
+}
+
+// gitChurn counts, per repository-relative path, the commits that touched
+// it in the 30 days before HEAD's commit time.
+func gitChurn(ctx context.Context, root string, g gitInfo) map[string]int {
+	if g.commit == "" {
+		return nil
+	}
+	since := g.headTime.Add(-30 * 24 * time.Hour).Unix()
+	out, err := git(ctx, root, "log", "--since=@"+strconv.FormatInt(since, 10), "--format=%x00", "--name-only",
+		"--relative", "--no-renames", g.commit, "--", ".")
+	if err != nil {
+		return nil
+	}
+	churn := map[string]int{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(strings.Trim(sc.Text(), "\x00"))
+		if line == "" {
+			continue
+		}
+		churn[line]++
+	}
+	return churn
+}
+
+// readGoModules finds the go.mod files that govern the Go files of a walk
+// and returns "dir\tmodule/path" for each, dir relative to root.
+func readGoModules(root string, entries []Entry) []string {
+	dirs := map[string]bool{}
+	for _, e := range entries {
+		if e.Lang != nil && e.Lang.Name == "go" {
+			for d := path.Dir(e.Path); ; d = path.Dir(d) {
+				if dirs[d] {
+					break
+				}
+				dirs[d] = true
+				if d == "." || d == "/" {
+					break
+				}
+			}
+		}
+	}
+	var out []string
+	for d := range dirs {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d), "go.mod"))
+		if err != nil {
+			continue
+		}
+		if mod := modfile.ModulePath(data); mod != "" {
+			out = append(out, d+"\t"+mod)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

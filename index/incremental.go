@@ -1,0 +1,523 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
+)
+
+// oldFile is a file row of the current version.
+type oldFile struct {
+	pid     int64
+	hash    string
+	status  string
+	reason  string
+	lang    string
+	module  string
+	imports string
+}
+
+// incremental records a new version in the existing index, parsing only
+// the files whose content changed, in one transaction.
+func (b *build) incremental(ctx context.Context) (err error) {
+	db, err := schema.OpenWrite(b.opts.DB, "journal_mode(WAL)", "synchronous(NORMAL)", "cache_size(-65536)")
+	if err != nil {
+		return classifyWriteError(err, b.opts.DB)
+	}
+	defer db.Close()
+	defer func() {
+		if err != nil && err != errRebuild {
+			err = classifyWriteError(err, b.opts.DB)
+		}
+	}()
+	hash, _ := b.options()
+	if old, err := schema.GetMeta(ctx, db, schema.MetaOptionsHash); err != nil {
+		return fmt.Errorf("read index: %w", err)
+	} else if old != hash {
+		b.sum.RebuildReason = "index options or sdl's extraction changed"
+		return errRebuild
+	}
+
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	return b.incrementalTx(ctx, tx)
+}
+
+func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
+	var prevSeq int64
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(seq), 0) FROM versions").Scan(&prevSeq); err != nil {
+		return fmt.Errorf("read ledger: %w", err)
+	}
+	seq := prevSeq + 1
+	olds, err := loadFiles(ctx, tx)
+	if err != nil {
+		return err
+	}
+	w, err := newWriter(ctx, tx, seq)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+
+	fs := newFileSet()
+	fs.config[lang.ConfigGoModules] = b.goModules
+	for p, o := range olds {
+		if o.status == StatusOK || o.status == StatusParseError {
+			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports})
+		}
+	}
+
+	seen := map[string]bool{}
+	var changed []*fileResult
+	var changedPaths []string
+	names := map[string]bool{}   // names of symbols added, removed or changed
+	removedIDs := map[string]bool{}
+	total, done := len(b.entries), 0
+	b.sum.Seq = seq
+	unchanged := func(e *Entry, hash string) bool {
+		o := olds[e.Path]
+		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError)
+	}
+	err = parseAll(ctx, b.root, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+		done++
+		if done%64 == 0 || done == total {
+			b.progress("parse", done, total)
+		}
+		p := r.entry.Path
+		seen[p] = true
+		o := olds[p]
+		if r.unchanged {
+			b.sum.Parsed++
+			return nil
+		}
+		b.count(r)
+		if o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason && !r.indexed() {
+			return nil // still skipped for the same reason
+		}
+		pid, err := w.pathID(ctx, p)
+		if err != nil {
+			return err
+		}
+		same := o != nil && o.hash == r.hash && o.status == r.status && r.indexed()
+		if o == nil {
+			b.sum.FilesAdded++
+		} else {
+			if !same {
+				b.sum.FilesChanged++
+			}
+			if _, err := w.exec(ctx, "closeFile", seq, pid); err != nil {
+				return err
+			}
+		}
+		if err := w.writeFile(ctx, pid, r); err != nil {
+			return err
+		}
+		if err := b.diffSymbols(ctx, w, pid, r, names, removedIDs); err != nil {
+			return err
+		}
+		changedPaths = append(changedPaths, p)
+		if r.indexed() {
+			fs.put(&fileEntry{path: p, lang: r.entry.Lang.Name, module: r.facts.Module, imports: r.facts.Imports, loaded: true})
+			changed = append(changed, r)
+		} else {
+			fs.remove(p)
+			changed = append(changed, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var gone []string
+	for p := range olds {
+		if !seen[p] {
+			gone = append(gone, p)
+		}
+	}
+	sort.Strings(gone)
+	for _, p := range gone {
+		o := olds[p]
+		b.sum.FilesRemoved++
+		if _, err := w.exec(ctx, "closeFile", seq, o.pid); err != nil {
+			return err
+		}
+		if err := b.diffSymbols(ctx, w, o.pid, &fileResult{entry: Entry{Path: p}}, names, removedIDs); err != nil {
+			return err
+		}
+		if _, err := w.closeEdgesOf(ctx, o.pid, nil); err != nil {
+			return err
+		}
+		fs.remove(p)
+	}
+	b.sum.Files = len(seen)
+	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 {
+		// nothing changed: no new version
+		b.sum.Seq = prevSeq
+		return b.fillTotals(ctx, tx, prevSeq)
+	}
+
+	b.progress("resolve", 0, len(changed))
+	tab, err := newSQLTable(ctx, tx, fs)
+	if err != nil {
+		return err
+	}
+	defer tab.close()
+	affected := map[string]bool{}
+	for _, r := range changed {
+		pid := w.paths[r.entry.Path]
+		var edges []edgeRow
+		if r.indexed() {
+			edges = fileEdges(r, tab)
+		}
+		if err := w.diffEdges(ctx, pid, edges, affected); err != nil {
+			return err
+		}
+	}
+	if tab.err != nil {
+		return tab.err
+	}
+	changedSet := map[string]bool{}
+	for _, p := range changedPaths {
+		changedSet[p] = true
+	}
+	if err := b.reresolve(ctx, tx, w, tab, names, removedIDs, changedSet, len(gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
+		return err
+	}
+	for id := range removedIDs {
+		affected[id] = true
+	}
+	b.progress("derive", 0, 0)
+	if err := b.derive(ctx, tx, nil, affected); err != nil {
+		return err
+	}
+	if err := b.finishVersion(ctx, tx, seq, ""); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// loadFiles reads the current file rows.
+func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.path_id, f.hash, f.status, f.reason, f.language, f.module, f.imports
+		FROM files f JOIN paths p ON p.id = f.path_id WHERE f.to_seq IS NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("read files: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]*oldFile{}
+	for rows.Next() {
+		var p string
+		o := &oldFile{}
+		if err := rows.Scan(&p, &o.pid, &o.hash, &o.status, &o.reason, &o.lang, &o.module, &o.imports); err != nil {
+			return nil, err
+		}
+		out[p] = o
+	}
+	return out, rows.Err()
+}
+
+// diffSymbols brings the symbols of file pid to what r holds: unchanged
+// rows stay, changed ones are closed and written anew, missing ones are
+// closed. It adds the names of everything that changed to names.
+func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileResult, names, removedIDs map[string]bool) error {
+	type old struct {
+		rowid  int64
+		digest string
+	}
+	olds := map[string]old{}
+	rows, err := w.stmts["oldSyms"].QueryContext(ctx, pid)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var o old
+		var id string
+		if err := rows.Scan(&o.rowid, &id, &o.digest); err != nil {
+			rows.Close()
+			return err
+		}
+		olds[id] = o
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	keep := map[string]bool{}
+	if r.indexed() {
+		for i := range r.facts.Symbols {
+			row := r.rows[i]
+			keep[row.id] = true
+			o, ok := olds[row.id]
+			if ok && o.digest == row.digest {
+				continue
+			}
+			if ok {
+				b.sum.SymbolsChgd++
+				if err := w.closeSymbol(ctx, o.rowid); err != nil {
+					return err
+				}
+			} else {
+				b.sum.SymbolsAdded++
+			}
+			names[row.sym.Name] = true
+			if err := w.insertSymbol(ctx, pid, r.entry.Path, row); err != nil {
+				return err
+			}
+		}
+	}
+	var gone []string
+	for id := range olds {
+		if !keep[id] {
+			gone = append(gone, id)
+		}
+	}
+	sort.Strings(gone)
+	for _, id := range gone {
+		b.sum.SymbolsRmvd++
+		removedIDs[id] = true
+		if err := w.closeSymbol(ctx, olds[id].rowid); err != nil {
+			return err
+		}
+	}
+	if len(gone) > 0 {
+		// the names of removed symbols: edges that bound to them must move
+		q := `SELECT name FROM symbols WHERE rowid IN (` + placeholders(len(gone)) + `)`
+		args := make([]any, len(gone))
+		for i, id := range gone {
+			args[i] = olds[id].rowid
+		}
+		rows, err := w.tx.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var n string
+			if err := rows.Scan(&n); err != nil {
+				rows.Close()
+				return err
+			}
+			names[n] = true
+		}
+		rows.Close()
+	}
+	return nil
+}
+
+func (w *writer) closeSymbol(ctx context.Context, rowid int64) error {
+	if _, err := w.exec(ctx, "closeSym", w.seq, rowid); err != nil {
+		return err
+	}
+	_, err := w.exec(ctx, "delFTS", rowid)
+	return err
+}
+
+// diffEdges brings the edges of file pid to edges, recording the symbols
+// whose edges changed in affected.
+func (w *writer) diffEdges(ctx context.Context, pid int64, edges []edgeRow, affected map[string]bool) error {
+	want := map[string]bool{}
+	for _, e := range edges {
+		want[e.digest] = true
+	}
+	have, err := w.closeEdgesOf(ctx, pid, want)
+	if err != nil {
+		return err
+	}
+	for i := range edges {
+		e := &edges[i]
+		if have[e.digest] {
+			continue
+		}
+		affected[e.src] = true
+		if e.dst != "" {
+			affected[e.dst] = true
+		}
+		if err := w.insertEdge(ctx, pid, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closeEdgesOf closes the current edges of file pid whose digest is not in
+// keep and returns the digests of those that stay.
+func (w *writer) closeEdgesOf(ctx context.Context, pid int64, keep map[string]bool) (map[string]bool, error) {
+	rows, err := w.stmts["oldEdges"].QueryContext(ctx, pid)
+	if err != nil {
+		return nil, err
+	}
+	type old struct {
+		rowid  int64
+		digest string
+	}
+	var olds []old
+	for rows.Next() {
+		var o old
+		if err := rows.Scan(&o.rowid, &o.digest); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		olds = append(olds, o)
+	}
+	rows.Close()
+	have := map[string]bool{}
+	for _, o := range olds {
+		if keep[o.digest] {
+			have[o.digest] = true
+			continue
+		}
+		if _, err := w.exec(ctx, "closeEdge", w.seq, o.rowid); err != nil {
+			return nil, err
+		}
+	}
+	return have, nil
+}
+
+// reresolve binds again the edges of unchanged files that may now resolve
+// differently: those naming a symbol that was added, removed or changed,
+// those bound to a removed symbol, and, when files came or went, imports.
+func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTable, names, removedIDs, changedPaths map[string]bool,
+	filesChanged bool, affected map[string]bool) error {
+	var conds []string
+	var args []any
+	if len(names) > 0 {
+		conds = append(conds, "e.name IN ("+placeholders(len(names))+")")
+		for _, n := range sortedKeys(names) {
+			args = append(args, n)
+		}
+	}
+	if len(removedIDs) > 0 {
+		conds = append(conds, "e.dst IN ("+placeholders(len(removedIDs))+")")
+		for _, id := range sortedKeys(removedIDs) {
+			args = append(args, id)
+		}
+	}
+	if filesChanged {
+		conds = append(conds, "e.kind = 'import'")
+	}
+	if len(conds) == 0 {
+		return nil
+	}
+	q := `SELECT e.rowid, e.src, COALESCE(e.dst, ''), e.kind, e.name, e.qual, e.qual_type, e.qual_call, e.confidence, e.rule,
+		e.candidates, e.count, e.line, e.path_id, e.digest, p.path
+		FROM edges e JOIN paths p ON p.id = e.path_id WHERE e.to_seq IS NULL AND (` + strings.Join(conds, " OR ") + `)
+		ORDER BY e.rowid`
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("find edges to re-resolve: %w", err)
+	}
+	type cand struct {
+		rowid int64
+		e     edgeRow
+		pid   int64
+		path  string
+	}
+	var cands []cand
+	for rows.Next() {
+		var c cand
+		if err := rows.Scan(&c.rowid, &c.e.src, &c.e.dst, &c.e.kind, &c.e.name, &c.e.qual, &c.e.qualType, &c.e.qualCall,
+			&c.e.confidence, &c.e.rule, &c.e.candidates, &c.e.count, &c.e.line, &c.pid, &c.e.digest, &c.path); err != nil {
+			rows.Close()
+			return err
+		}
+		if !changedPaths[c.path] {
+			cands = append(cands, c)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	from := map[string]*lang.Target{}
+	for _, c := range cands {
+		fi := tab.File(c.path)
+		l := lang.ForPath(c.path)
+		if fi == nil || l == nil {
+			continue
+		}
+		lctx := &lang.Context{File: fi, Table: tab}
+		var res lang.Resolution
+		if c.e.kind == KindImport {
+			var imp *lang.Import
+			for i := range fi.Imports {
+				if fi.Imports[i].Source == c.e.qual {
+					imp = &fi.Imports[i]
+					break
+				}
+			}
+			if imp == nil {
+				continue
+			}
+			res = l.ResolveImport(lctx, imp, c.e.name)
+		} else {
+			t, ok := from[c.e.src]
+			if !ok {
+				t = tab.byID(ctx, c.e.src)
+				from[c.e.src] = t
+			}
+			if t == nil {
+				continue
+			}
+			lctx.From = t
+			ref := lang.Ref{Kind: c.e.kind, Name: c.e.name, Qualifier: c.e.qual, QualifierType: c.e.qualType, QualifierCall: c.e.qualCall}
+			res = l.Resolve(lctx, &ref)
+		}
+		ne := makeEdge(c.e.src, c.e.kind, c.e.name, c.e.qual, c.e.qualType, c.e.qualCall, c.e.line, res)
+		ne.count = c.e.count
+		ne.setDigest()
+		if ne.digest == c.e.digest {
+			continue
+		}
+		if _, err := w.exec(ctx, "closeEdge", w.seq, c.rowid); err != nil {
+			return err
+		}
+		if res.Rule == lang.RuleBuiltin {
+			continue
+		}
+		if err := w.insertEdge(ctx, c.pid, &ne); err != nil {
+			return err
+		}
+		affected[ne.src] = true
+		for _, id := range []string{ne.dst, c.e.dst} {
+			if id != "" {
+				affected[id] = true
+			}
+		}
+	}
+	return tab.err
+}
+
+func placeholders(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat("?,", n-1) + "?"
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// querier is what the steps of a run need of a transaction.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+}
+

@@ -1,0 +1,468 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
+)
+
+// ExtractVersion changes whenever extraction or resolution changes what
+// they produce, so that an index written by an older sdl is rebuilt.
+const ExtractVersion = "1"
+
+var (
+	// ErrNoDir means the directory to index does not exist.
+	ErrNoDir = errors.New("no such directory")
+	// ErrReadOnly means the index cannot be written where it should go.
+	ErrReadOnly = errors.New("cannot write the index")
+	// ErrDiskFull means the disk filled up; the previous index is intact.
+	ErrDiskFull = errors.New("disk full")
+)
+
+// Options configure an index run.
+type Options struct {
+	Root    string // the repository to index
+	DB      string // the index file; default Root/.sdl/index.db
+	Workers int    // parse workers; default GOMAXPROCS
+	// Full re-parses every file instead of only the changed ones. The result
+	// is still recorded as a new version of the existing file.
+	Full bool
+	Walk WalkOptions
+	// Now is the time recorded in the ledger; zero means the current time.
+	// Commands set it from SOURCE_DATE_EPOCH for reproducible files.
+	Now time.Time
+	// NoGit skips reading git metadata (commit, dirty state, churn).
+	NoGit bool
+	// Progress, if set, is called as work advances, from one goroutine.
+	Progress func(Progress)
+	// SDLVersion is recorded in the file's meta table.
+	SDLVersion string
+	// Trace, if set, receives the duration of each phase.
+	Trace io.Writer
+}
+
+// Progress reports how far a run has come.
+type Progress struct {
+	Phase string // walk, parse, resolve, derive, write
+	Done  int
+	Total int
+}
+
+// Summary describes what a run did.
+type Summary struct {
+	DB            string         `json:"db"`
+	Version       string         `json:"version"`
+	Seq           int64          `json:"seq"`
+	NewVersion    bool           `json:"newVersion"`
+	Rebuilt       bool           `json:"rebuilt"`
+	RebuildReason string         `json:"rebuildReason,omitempty"`
+	Files         int            `json:"files"`
+	Parsed        int            `json:"parsed"`
+	Skipped       int            `json:"skipped"`
+	ParseErrors   int            `json:"parseErrors"`
+	Unreadable    int            `json:"unreadable"`
+	FilesAdded    int            `json:"filesAdded"`
+	FilesChanged  int            `json:"filesChanged"`
+	FilesRemoved  int            `json:"filesRemoved"`
+	Symbols       int64          `json:"symbols"`
+	Edges         int64          `json:"edges"`
+	SymbolsAdded  int            `json:"symbolsAdded"`
+	SymbolsChgd   int            `json:"symbolsChanged"`
+	SymbolsRmvd   int            `json:"symbolsRemoved"`
+	Versions      int64          `json:"versions"`
+	Seconds       float64        `json:"seconds"`
+	Bytes         int64          `json:"bytes"`
+	Languages     map[string]int `json:"languages"`
+	GitCommit     string         `json:"gitCommit,omitempty"`
+}
+
+// DefaultDB is the index path for a repository root.
+func DefaultDB(root string) string { return filepath.Join(root, ".sdl", "index.db") }
+
+// Run indexes opts.Root into opts.DB: a full build when there is no usable
+// index, else an incremental run that records a new version if anything
+// changed.
+func Run(ctx context.Context, opts Options) (*Summary, error) {
+	start := time.Now()
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	st, err := os.Stat(root)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrNoDir, opts.Root)
+		}
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%w: %s is not a directory", ErrNoDir, opts.Root)
+	}
+	if opts.DB == "" {
+		opts.DB = DefaultDB(root)
+	}
+	opts.DB, _ = filepath.Abs(opts.DB)
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.Walk.MaxFileSize <= 0 {
+		opts.Walk.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.Walk.SkipDirs == nil {
+		opts.Walk.SkipDirs = DefaultSkipDirs
+	}
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	if err := os.MkdirAll(filepath.Dir(opts.DB), 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrReadOnly, err)
+	}
+	unlock, err := lockIndex(ctx, opts.DB)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	b := &build{opts: opts, root: root, sum: &Summary{DB: opts.DB, Languages: map[string]int{}}}
+	b.progress("walk", 0, 0)
+	entries, err := Walk(ctx, root, opts.Walk)
+	if err != nil {
+		return nil, err
+	}
+	b.entries = entries
+	b.goModules = readGoModules(root, entries)
+	if !opts.NoGit {
+		b.git = readGit(ctx, root)
+	}
+
+	switch err := schema.Sniff(opts.DB); {
+	case err == nil:
+		err = b.incremental(ctx)
+		if errors.Is(err, errRebuild) {
+			b.sum.Rebuilt = true
+			err = b.full(ctx)
+		}
+		if err != nil {
+			return nil, err
+		}
+	case errors.Is(err, schema.ErrNoIndex):
+		if err := b.full(ctx); err != nil {
+			return nil, err
+		}
+	case errors.Is(err, schema.ErrVersion):
+		b.sum.Rebuilt = true
+		b.sum.RebuildReason = err.Error()
+		if err := b.full(ctx); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, err
+	}
+	if fi, err := os.Stat(opts.DB); err == nil {
+		b.sum.Bytes = fi.Size()
+		if wal, err := os.Stat(opts.DB + "-wal"); err == nil {
+			b.sum.Bytes += wal.Size()
+		}
+	}
+	b.progress("done", 0, 0)
+	b.sum.Seconds = time.Since(start).Seconds()
+	return b.sum, nil
+}
+
+// errRebuild asks Run to replace an incremental run with a full build.
+var errRebuild = errors.New("rebuild")
+
+type build struct {
+	opts      Options
+	root      string
+	entries   []Entry
+	goModules []string
+	git       gitInfo
+	sum       *Summary
+
+	phase      string
+	phaseStart time.Time
+}
+
+func (b *build) progress(phase string, done, total int) {
+	if b.opts.Trace != nil && phase != b.phase {
+		now := time.Now()
+		if b.phase != "" {
+			fmt.Fprintf(b.opts.Trace, "%-8s %6.2fs\n", b.phase, now.Sub(b.phaseStart).Seconds())
+		}
+		b.phase, b.phaseStart = phase, now
+	}
+	if b.opts.Progress != nil {
+		b.opts.Progress(Progress{Phase: phase, Done: done, Total: total})
+	}
+}
+
+// optionsHash covers everything that changes what the index holds for the
+// same tree.
+func (b *build) options() (string, string) {
+	var langs []string
+	for _, l := range lang.All() {
+		langs = append(langs, l.Name)
+	}
+	var skip []string
+	for d, r := range b.opts.Walk.SkipDirs {
+		skip = append(skip, d+"="+r)
+	}
+	sort.Strings(skip)
+	o := map[string]any{
+		"extract":     ExtractVersion,
+		"schema":      schema.Version,
+		"languages":   langs,
+		"maxFileSize": b.opts.Walk.MaxFileSize,
+		"skipDirs":    skip,
+		"hidden":      b.opts.Walk.Hidden,
+	}
+	js, _ := json.Marshal(o)
+	sum := sha256.Sum256(js)
+	return hex.EncodeToString(sum[:8]), string(js)
+}
+
+// full builds a new index in a temporary file and renames it into place.
+func (b *build) full(ctx context.Context) (err error) {
+	tmp := fmt.Sprintf("%s.tmp-%d", b.opts.DB, os.Getpid())
+	removeStaleTemps(b.opts.DB)
+	os.Remove(tmp)
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+			os.Remove(tmp + "-journal")
+			err = classifyWriteError(err, b.opts.DB)
+		}
+	}()
+	db, err := schema.OpenWrite(tmp, "page_size(8192)", "journal_mode(OFF)", "synchronous(OFF)",
+		"temp_store(MEMORY)", "cache_size(-131072)")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if db != nil {
+			db.Close()
+		}
+	}()
+	if err := schema.Create(ctx, db); err != nil {
+		return err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	w, err := newWriter(ctx, tx, 1)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+
+	fs := newFileSet()
+	fs.config[lang.ConfigGoModules] = b.goModules
+	var results []*fileResult
+	total := len(b.entries)
+	done := 0
+	b.sum.Seq = 1
+	var busy time.Duration
+	err = parseAll(ctx, b.root, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+		t0 := time.Now()
+		defer func() { busy += time.Since(t0) }()
+		done++
+		if done%64 == 0 || done == total {
+			b.progress("parse", done, total)
+		}
+		b.count(r)
+		b.sum.FilesAdded++
+		pid, err := w.pathID(ctx, r.entry.Path)
+		if err != nil {
+			return err
+		}
+		if err := w.writeFile(ctx, pid, r); err != nil {
+			return err
+		}
+		if !r.indexed() {
+			return nil
+		}
+		for i := range r.facts.Symbols {
+			if err := w.insertSymbol(ctx, pid, r.entry.Path, r.rows[i]); err != nil {
+				return err
+			}
+		}
+		b.sum.SymbolsAdded += len(r.facts.Symbols)
+		fs.put(&fileEntry{path: r.entry.Path, lang: r.entry.Lang.Name, module: r.facts.Module,
+			imports: r.facts.Imports, loaded: true})
+		lighten(r)
+		r.rows = nil
+		results = append(results, r)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+
+	if b.opts.Trace != nil {
+		fmt.Fprintf(b.opts.Trace, "  writer busy %.2fs during parse\n", busy.Seconds())
+	}
+	tab := newMemTable(fs)
+	for _, r := range results {
+		for i := range r.facts.Symbols {
+			tab.add(targetOf(r, i))
+		}
+	}
+	g := newGraph()
+	for _, r := range results {
+		for i := range r.facts.Symbols {
+			s := &r.facts.Symbols[i]
+			g.addSymbol(r.ids[i], r.entry.Path, s.Name, s.Kind, s.IsTest)
+		}
+	}
+	fs.index()
+	err = ordered(ctx, len(results), b.opts.Workers, func() (func(int) []edgeRow, func()) {
+		return func(i int) []edgeRow { return fileEdges(results[i], tab) }, func() {}
+	}, func(n int, edges []edgeRow) error {
+		if n%64 == 0 {
+			b.progress("resolve", n, len(results))
+		}
+		r := results[n]
+		pid := w.paths[r.entry.Path]
+		for i := range edges {
+			if err := w.insertEdge(ctx, pid, &edges[i]); err != nil {
+				return err
+			}
+			g.add(&edges[i])
+		}
+		r.facts = nil // resolution is done with this file
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.progress("indexes", 0, 0)
+	if err := schema.CreateIndexes(ctx, tx); err != nil {
+		return err
+	}
+	b.progress("derive", 0, 0)
+	if err := b.derive(ctx, tx, g, nil); err != nil {
+		return err
+	}
+	b.progress("ledger", 0, 0)
+	if err := b.finishVersion(ctx, tx, 1, ""); err != nil {
+		return err
+	}
+	b.progress("commit", 0, 0)
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	b.progress("write", 0, 0)
+	if _, err := db.ExecContext(ctx, "PRAGMA optimize; PRAGMA journal_mode = WAL"); err != nil {
+		return fmt.Errorf("finish index: %w", err)
+	}
+	err = db.Close()
+	db = nil
+	if err != nil {
+		return fmt.Errorf("close index: %w", err)
+	}
+	return replaceFile(tmp, b.opts.DB)
+}
+
+// lighten drops what resolution does not need once a file's symbols are
+// written, to bound memory on large trees.
+func lighten(r *fileResult) {
+	for i := range r.facts.Symbols {
+		s := &r.facts.Symbols[i]
+		s.Doc, s.Summary, s.Words, s.Idents = "", "", "", nil
+		s.Invariants, s.SideEffects = nil, nil
+		s.Signature.Text, s.Signature.Params, s.Signature.Generics, s.Signature.Modifiers = "", nil, nil, nil
+	}
+}
+
+func (b *build) count(r *fileResult) {
+	switch r.status {
+	case StatusOK:
+		b.sum.Parsed++
+	case StatusParseError, StatusParseFailed:
+		b.sum.Parsed++
+		b.sum.ParseErrors++
+	case StatusSkipped:
+		b.sum.Skipped++
+	case StatusUnreadable:
+		b.sum.Unreadable++
+	}
+}
+
+// insertEdge writes an edge of the file pid.
+func (w *writer) insertEdge(ctx context.Context, pid int64, e *edgeRow) error {
+	var dst any
+	if e.dst != "" {
+		dst = e.dst
+	}
+	_, err := w.exec(ctx, "insEdge", e.src, dst, e.kind, e.name, e.qual, e.qualType, e.qualCall, e.confidence,
+		e.rule, e.candidates, e.count, e.line, pid, e.digest, w.seq)
+	return err
+}
+
+// replaceFile moves a finished index into place. A stale WAL of the file
+// it replaces must not be replayed onto the new one, so it goes first.
+func replaceFile(tmp, dst string) error {
+	if f, err := os.Open(tmp); err == nil {
+		f.Sync()
+		f.Close()
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Remove(dst + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%w: %v", ErrReadOnly, err)
+		}
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		return fmt.Errorf("%w: %v", ErrReadOnly, err)
+	}
+	if d, err := os.Open(filepath.Dir(dst)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// removeStaleTemps deletes temporary files of builds that died.
+func removeStaleTemps(db string) {
+	matches, _ := filepath.Glob(db + ".tmp-*")
+	for _, m := range matches {
+		pidText := strings.TrimPrefix(m, db+".tmp-")
+		pidText = strings.TrimSuffix(pidText, "-journal")
+		pid, err := strconv.Atoi(pidText)
+		if err == nil && pid != os.Getpid() && processAlive(pid) {
+			continue
+		}
+		os.Remove(m)
+	}
+}
+
+// classifyWriteError turns SQLite's and the OS's errors about space and
+// permissions into sdl's.
+func classifyWriteError(err error, db string) error {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, syscall.ENOSPC) || strings.Contains(msg, "disk is full") || strings.Contains(msg, "SQLITE_FULL"):
+		return fmt.Errorf("%w while writing %s; the previous index is intact: %v", ErrDiskFull, db, err)
+	case errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.EROFS) || strings.Contains(msg, "readonly") ||
+		strings.Contains(msg, "read-only") || strings.Contains(msg, "unable to open database file"):
+		return fmt.Errorf("%w at %s: %v", ErrReadOnly, db, err)
+	}
+	return err
+}

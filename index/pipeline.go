@@ -1,0 +1,229 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// File statuses.
+const (
+	StatusOK          = "ok"
+	StatusParseError  = "parse_error" // indexed as far as the parser recovered
+	StatusParseFailed = "parse_failed"
+	StatusSkipped     = "skipped"
+	StatusUnreadable  = "unreadable"
+)
+
+// fileResult is what the parse stage produces for one walked entry.
+type fileResult struct {
+	entry     Entry
+	hash      string
+	size      int64
+	lines     int
+	status    string
+	reason    string
+	diags     []lang.Diagnostic
+	facts     *lang.FileFacts
+	ids       []string    // symbol ids, parallel to facts.Symbols
+	rows      []symbolRow // the symbols as stored, parallel to facts.Symbols
+	unchanged bool        // incremental: same content as the current version
+}
+
+// indexed reports whether the file contributes symbols.
+func (r *fileResult) indexed() bool { return r.facts != nil }
+
+// window bounds how far workers may run ahead of the writer, which takes
+// results in order so that the file is written deterministically.
+const window = 256
+
+// ordered runs work(i) for i in [0, n) on workers goroutines and hands the
+// results to emit in order of i, on the calling goroutine. start runs once
+// per worker and returns that worker's work function and its cleanup.
+func ordered[T any](ctx context.Context, n, workers int, start func() (func(int) T, func()), emit func(int, T) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ring := make([]chan T, window)
+	for i := range ring {
+		ring[i] = make(chan T, 1)
+	}
+	slots := make(chan struct{}, window)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work, done := start()
+			defer done()
+			for i := range jobs {
+				ring[i%window] <- work(i)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := 0; i < n; i++ {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var err error
+	for i := 0; i < n && err == nil; i++ {
+		select {
+		case v := <-ring[i%window]:
+			if err = emit(i, v); err == nil {
+				<-slots
+			}
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	// Each slot holds at most one result, so no worker blocks on a send
+	// after the writer stops; cancel stops the producer and workers drain.
+	cancel()
+	wg.Wait()
+	return err
+}
+
+// parseAll reads, classifies, hashes and parses entries and hands the
+// results to emit in entry order. unchanged reports whether a file's
+// content is the same as in the current version (then it is not parsed).
+func parseAll(ctx context.Context, root string, entries []Entry, workers int, maxSize int64,
+	unchanged func(e *Entry, hash string) bool, emit func(*fileResult) error) error {
+	return ordered(ctx, len(entries), workers, func() (func(int) *fileResult, func()) {
+		p := lang.NewParser()
+		return func(i int) *fileResult { return parseOne(p, root, &entries[i], maxSize, unchanged) }, p.Close
+	}, func(_ int, r *fileResult) error { return emit(r) })
+}
+
+// parseOne does all the work for one entry that needs no shared state.
+func parseOne(p *lang.Parser, root string, e *Entry, maxSize int64, unchanged func(*Entry, string) bool) *fileResult {
+	r := &fileResult{entry: *e, size: e.Size}
+	if e.Skip != "" {
+		r.status, r.reason = StatusSkipped, e.Skip
+		if e.Skip == SkipUnreadable {
+			r.status = StatusUnreadable
+			if e.Err != nil {
+				r.reason = SkipUnreadable + ": " + errText(e.Err)
+			}
+		}
+		return r
+	}
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+	if err != nil {
+		r.status, r.reason = StatusUnreadable, SkipUnreadable+": "+errText(err)
+		return r
+	}
+	r.size = int64(len(data))
+	if r.size > maxSize {
+		r.status, r.reason = StatusSkipped, SkipTooLarge
+		return r
+	}
+	r.hash = contentHash(data)
+	if unchanged != nil && unchanged(e, r.hash) {
+		r.unchanged = true
+		return r
+	}
+	if reason := classify(e.Path, data); reason != "" {
+		r.status, r.reason = StatusSkipped, reason
+		return r
+	}
+	r.lines = countLines(data)
+	facts, err := lang.Extract(p, e.Lang, e.Path, data)
+	if err != nil {
+		r.status, r.reason = StatusParseFailed, errText(err)
+		return r
+	}
+	r.facts = facts
+	r.status = StatusOK
+	if len(facts.Errors) > 0 {
+		r.status = StatusParseError
+		r.diags = facts.Errors
+	}
+	r.ids = symbolIDs(e.Path, facts)
+	r.rows = make([]symbolRow, len(facts.Symbols))
+	for i := range facts.Symbols {
+		r.rows[i] = makeSymbolRow(r, i)
+	}
+	return r
+}
+
+// errText is an error's message without the absolute path os errors carry.
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func contentHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16])
+}
+
+func countLines(data []byte) int {
+	n := 0
+	for _, b := range data {
+		if b == '\n' {
+			n++
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// symbolIDs computes stable ids: a hash of the path, the kind, the
+// container-qualified name and the ordinal among same-named symbols. Body
+// edits do not change an id. A module's id depends on its path alone.
+func symbolIDs(path string, f *lang.FileFacts) []string {
+	ids := make([]string, len(f.Symbols))
+	seen := map[string]int{}
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		q := s.Qualified()
+		if s.Kind == lang.KindModule {
+			q = ""
+		}
+		key := s.Kind + "\x00" + q
+		ord := seen[key]
+		seen[key] = ord + 1
+		ids[i] = SymbolID(path, s.Kind, q, ord)
+	}
+	return ids
+}
+
+// SymbolID is the stable id of a symbol.
+func SymbolID(path, kind, qualified string, ordinal int) string {
+	h := sha256.New()
+	h.Write([]byte(path))
+	h.Write([]byte{0})
+	h.Write([]byte(kind))
+	h.Write([]byte{0})
+	h.Write([]byte(qualified))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(ordinal)))
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}

@@ -1,0 +1,299 @@
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// Skip reasons recorded for files that are not indexed.
+const (
+	SkipIgnored    = "ignored"
+	SkipVendored   = "vendored"
+	SkipHidden     = "hidden directory"
+	SkipFixture    = "test fixtures"
+	SkipTooLarge   = "too large"
+	SkipBinary     = "binary"
+	SkipGenerated  = "generated"
+	SkipSymlink    = "symlink (not followed)"
+	SkipNotRegular = "not a regular file"
+	SkipUnreadable = "unreadable"
+	SkipBadName    = "file name is not valid UTF-8"
+)
+
+// DefaultMaxFileSize is the size above which a source file is skipped.
+const DefaultMaxFileSize = 1 << 20
+
+// DefaultSkipDirs are directory names skipped wherever they appear, with
+// the reason recorded for them.
+var DefaultSkipDirs = map[string]string{
+	"vendor":           SkipVendored,
+	"node_modules":     SkipVendored,
+	"bower_components": SkipVendored,
+	"third_party":      SkipVendored,
+	"site-packages":    SkipVendored,
+	"__pycache__":      SkipVendored,
+	"venv":             SkipVendored,
+	"testdata":         SkipFixture,
+}
+
+// WalkOptions configure which files a walk yields.
+type WalkOptions struct {
+	MaxFileSize int64
+	// SkipDirs maps directory names to the reason they are skipped.
+	SkipDirs map[string]string
+	// Hidden includes directories whose names start with a dot.
+	Hidden bool
+}
+
+// Entry is one file found by a walk. Skip is empty for a file to index.
+type Entry struct {
+	Path string // repository-relative, with '/'
+	Size int64
+	Lang *lang.Language
+	Skip string
+	// Err holds the error for an unreadable entry.
+	Err error
+}
+
+// ignoreFiles are read in every directory, in this order; later patterns
+// take precedence.
+var ignoreFiles = []string{".gitignore", ".sdlignore"}
+
+// Walk lists the source files under root in path order: every file with a
+// known language, indexed or skipped with a reason, and every directory
+// skipped for a reason other than an ignore rule. Walk never fails on a
+// file it cannot read; it fails only when root itself cannot be listed or
+// ctx is done.
+func Walk(ctx context.Context, root string, opts WalkOptions) ([]Entry, error) {
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.SkipDirs == nil {
+		opts.SkipDirs = DefaultSkipDirs
+	}
+	w := &walker{root: root, opts: opts}
+	w.ignore = append(w.ignore, readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil)...)
+	if _, err := os.ReadDir(root); err != nil {
+		return nil, fmt.Errorf("walk %s: %w", root, err)
+	}
+	if err := w.dir(ctx, "", nil); err != nil {
+		return nil, err
+	}
+	sort.Slice(w.out, func(i, j int) bool { return w.out[i].Path < w.out[j].Path })
+	return w.out, nil
+}
+
+type walker struct {
+	root   string
+	opts   WalkOptions
+	ignore []gitignore.Pattern
+	out    []Entry
+}
+
+func (w *walker) ignored(parts []string, isDir bool) bool {
+	for i := len(w.ignore) - 1; i >= 0; i-- {
+		switch w.ignore[i].Match(parts, isDir) {
+		case gitignore.Exclude:
+			return true
+		case gitignore.Include:
+			return false
+		}
+	}
+	return false
+}
+
+// dir walks the directory rel (parts are its path elements).
+func (w *walker) dir(ctx context.Context, rel string, parts []string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	abs := filepath.Join(w.root, filepath.FromSlash(rel))
+	ents, err := os.ReadDir(abs)
+	if err != nil {
+		if rel == "" {
+			return fmt.Errorf("walk %s: %w", w.root, err)
+		}
+		w.out = append(w.out, Entry{Path: rel + "/", Skip: SkipUnreadable, Err: err})
+		return nil
+	}
+	saved := len(w.ignore)
+	for _, name := range ignoreFiles {
+		w.ignore = append(w.ignore, readPatterns(filepath.Join(abs, name), parts)...)
+	}
+	defer func() { w.ignore = w.ignore[:saved] }()
+
+	for _, de := range ents {
+		name := de.Name()
+		p := name
+		if rel != "" {
+			p = rel + "/" + name
+		}
+		child := append(parts[:len(parts):len(parts)], name)
+		typ := de.Type()
+		if typ&fs.ModeSymlink != 0 {
+			if !w.ignored(child, false) && (lang.ForPath(name) != nil) {
+				w.out = append(w.out, Entry{Path: p, Skip: SkipSymlink})
+			}
+			continue
+		}
+		if de.IsDir() {
+			if name == ".git" || name == ".hg" || name == ".svn" || name == ".sdl" || name == ".sdl-memory" {
+				continue
+			}
+			if w.ignored(child, true) {
+				continue
+			}
+			if reason, ok := w.opts.SkipDirs[name]; ok {
+				w.out = append(w.out, Entry{Path: p + "/", Skip: reason})
+				continue
+			}
+			if strings.HasPrefix(name, ".") && !w.opts.Hidden {
+				continue
+			}
+			if err := w.dir(ctx, p, child); err != nil {
+				return err
+			}
+			continue
+		}
+		l := lang.ForPath(name)
+		if l == nil {
+			continue
+		}
+		if w.ignored(child, false) {
+			continue
+		}
+		e := Entry{Path: p, Lang: l}
+		switch {
+		case !validUTF8Name(p):
+			e.Skip = SkipBadName
+		case !typ.IsRegular():
+			e.Skip = SkipNotRegular
+		default:
+			info, err := de.Info()
+			if err != nil {
+				e.Skip, e.Err = SkipUnreadable, err
+			} else {
+				e.Size = info.Size()
+				if e.Size > w.opts.MaxFileSize {
+					e.Skip = SkipTooLarge
+				}
+			}
+		}
+		w.out = append(w.out, e)
+	}
+	return nil
+}
+
+func validUTF8Name(p string) bool {
+	return strings.ToValidUTF8(p, "\uFFFD") == p && !strings.ContainsAny(p, "\n\r\x00")
+}
+
+// readPatterns reads an ignore file; a missing or unreadable one has no
+// patterns.
+func readPatterns(file string, domain []string) []gitignore.Pattern {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	return parsePatterns(data, domain)
+}
+
+// parsePatterns parses the lines of an ignore file.
+func parsePatterns(data []byte, domain []string) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps
+}
+
+// classify decides, from a file's content, whether it is binary or
+// generated; it returns the skip reason or "".
+func classify(p string, data []byte) string {
+	head := data
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return SkipBinary
+	}
+	if isGenerated(p, data) {
+		return SkipGenerated
+	}
+	return ""
+}
+
+var generatedSuffixes = []string{
+	".pb.go", "_pb2.py", "_pb2_grpc.py", ".pb.ts", ".pb.js", "_grpc.pb.go", ".generated.ts", ".generated.js",
+	".gen.go", "_generated.go", ".min.js", ".min.mjs", ".bundle.js", "_string.go",
+}
+
+// isGenerated recognises generated files by name and by the markers code
+// generators write at the top ("Code generated ... DO NOT EDIT", @generated).
+func isGenerated(p string, data []byte) bool {
+	base := path.Base(p)
+	for _, s := range generatedSuffixes {
+		if strings.HasSuffix(base, s) {
+			// x_string.go is only generated when stringer says so
+			if s == "_string.go" {
+				break
+			}
+			return true
+		}
+	}
+	head := data
+	if len(head) > 2048 {
+		head = head[:2048]
+	}
+	// only the comment lines at the very top count
+	lines := bytes.SplitN(head, []byte("\n"), 12)
+	for _, l := range lines {
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 {
+			continue
+		}
+		if !isCommentLine(l) {
+			break
+		}
+		if bytes.Contains(l, []byte("DO NOT EDIT")) || bytes.Contains(l, []byte("@generated")) ||
+			bytes.Contains(l, []byte("<auto-generated")) || bytes.Contains(l, []byte("Autogenerated by")) {
+			return true
+		}
+	}
+	// minified JavaScript: very long lines
+	if ext := path.Ext(base); ext == ".js" || ext == ".mjs" || ext == ".cjs" {
+		if len(data) > 4096 && bytes.Count(data, []byte("\n")) < len(data)/1000 {
+			return true
+		}
+	}
+	return false
+}
+
+// isCommentLine reports whether a trimmed line is a comment in any of the
+// indexed languages.
+func isCommentLine(l []byte) bool {
+	for _, p := range []string{"//", "#", "/*", "*", "--", "<!--", `"""`, "'''"} {
+		if bytes.HasPrefix(l, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,252 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// writer holds the prepared statements of one write transaction. Only the
+// writer goroutine uses it.
+type writer struct {
+	tx    *sql.Tx
+	seq   int64
+	stmts map[string]*sql.Stmt
+	// paths interns repository paths; ids are assigned in first-seen
+	// order, which is path order, so a rebuild assigns the same ids.
+	paths    map[string]int64
+	nextPath int64
+}
+
+var statements = map[string]string{
+	"insPath": `INSERT INTO paths(id, path) VALUES(?, ?)`,
+	"insFile": `INSERT INTO files(path_id, language, size, hash, lines, status, reason, diagnostics, is_test, module, imports, from_seq)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"closeFile": `UPDATE files SET to_seq = ? WHERE path_id = ? AND to_seq IS NULL`,
+	"insSym": `INSERT INTO symbols(id, path_id, kind, name, qualified, container, parent_id, start_line, start_col, end_line, end_col,
+		exported, visibility, signature, doc, summary, invariants, side_effects, fingerprint, is_test, digest, from_seq)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insFTS":    `INSERT INTO symbols_fts(rowid, name, qualified, signature, doc, path, body, words) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+	"closeSym":  `UPDATE symbols SET to_seq = ? WHERE rowid = ?`,
+	"delFTS":    `DELETE FROM symbols_fts WHERE rowid = ?`,
+	"oldSyms":   `SELECT rowid, id, digest FROM symbols WHERE path_id = ? AND to_seq IS NULL`,
+	"oldEdges":  `SELECT rowid, digest FROM edges WHERE path_id = ? AND to_seq IS NULL`,
+	"closeEdge": `UPDATE edges SET to_seq = ? WHERE rowid = ?`,
+	"insEdge": `INSERT INTO edges(src, dst, kind, name, qual, qual_type, qual_call, confidence, rule, candidates, count, line, path_id, digest, from_seq)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+}
+
+func newWriter(ctx context.Context, tx *sql.Tx, seq int64) (*writer, error) {
+	w := &writer{tx: tx, seq: seq, stmts: map[string]*sql.Stmt{}, paths: map[string]int64{}}
+	for name, q := range statements {
+		st, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("prepare %s: %w", name, err)
+		}
+		w.stmts[name] = st
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, path FROM paths`)
+	if err != nil {
+		return nil, fmt.Errorf("load paths: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var p string
+		if err := rows.Scan(&id, &p); err != nil {
+			return nil, err
+		}
+		w.paths[p] = id
+		if id >= w.nextPath {
+			w.nextPath = id + 1
+		}
+	}
+	if w.nextPath == 0 {
+		w.nextPath = 1
+	}
+	return w, rows.Err()
+}
+
+func (w *writer) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+func (w *writer) exec(ctx context.Context, name string, args ...any) (sql.Result, error) {
+	res, err := w.stmts[name].ExecContext(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return res, nil
+}
+
+// pathID interns p.
+func (w *writer) pathID(ctx context.Context, p string) (int64, error) {
+	if id, ok := w.paths[p]; ok {
+		return id, nil
+	}
+	id := w.nextPath
+	if _, err := w.exec(ctx, "insPath", id, p); err != nil {
+		return 0, err
+	}
+	w.nextPath++
+	w.paths[p] = id
+	return id, nil
+}
+
+// writeFile records a file row for the new version.
+func (w *writer) writeFile(ctx context.Context, pid int64, r *fileResult) error {
+	language := ""
+	if r.entry.Lang != nil {
+		language = r.entry.Lang.Name
+	}
+	diags := ""
+	if len(r.diags) > 0 {
+		b, _ := json.Marshal(r.diags)
+		diags = string(b)
+	}
+	module, imports, isTest := "", "", 0
+	if r.facts != nil {
+		module = r.facts.Module
+		if len(r.facts.Imports) > 0 {
+			b, _ := json.Marshal(r.facts.Imports)
+			imports = string(b)
+		}
+		if r.facts.IsTest {
+			isTest = 1
+		}
+	}
+	_, err := w.exec(ctx, "insFile", pid, language, r.size, r.hash, r.lines, r.status, r.reason, diags, isTest, module, imports, w.seq)
+	return err
+}
+
+// symbolRow is a symbol as stored, with its full-text columns.
+type symbolRow struct {
+	id, parent                        string
+	sym                               *lang.Symbol
+	signature, invariants, sideEffect string
+	digest                            string
+	fts                               [6]string // name, qualified, signature, doc, path, body
+}
+
+func makeSymbolRow(r *fileResult, i int) symbolRow {
+	s := &r.facts.Symbols[i]
+	row := symbolRow{id: r.ids[i], sym: s}
+	if s.Parent >= 0 && s.Parent < len(r.ids) {
+		row.parent = r.ids[s.Parent]
+	}
+	row.signature = jsonOrEmpty(s.Signature, "{}")
+	row.invariants = jsonOrEmpty(s.Invariants, "null")
+	row.sideEffect = jsonOrEmpty(s.SideEffects, "null")
+	h := sha256.New()
+	var num [64]byte
+	rng := strconv.AppendInt(num[:0], int64(s.Range.StartLine), 10)
+	for _, n := range []int{s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), boolInt(s.IsTest)} {
+		rng = append(rng, ',')
+		rng = strconv.AppendInt(rng, int64(n), 10)
+	}
+	h.Write(rng)
+	for _, v := range []string{row.id, row.parent, s.Kind, s.Name, s.Container, s.Visibility, row.signature, s.Doc,
+		s.Summary, row.invariants, row.sideEffect, s.Fingerprint, s.Words} {
+		h.Write([]byte{0})
+		h.Write([]byte(v))
+	}
+	for _, v := range s.Idents {
+		h.Write([]byte{0})
+		h.Write([]byte(v))
+	}
+	row.digest = hex.EncodeToString(h.Sum(nil)[:12])
+	n, q, sig, doc, p, body := ftsText(r.entry.Path, s)
+	row.fts = [6]string{n, q, sig, doc, p, body}
+	return row
+}
+
+// jsonOrEmpty encodes v without HTML escaping ("a > b" stays readable),
+// and returns "" for the empty value.
+func jsonOrEmpty(v any, empty string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return ""
+	}
+	s := strings.TrimSuffix(b.String(), "\n")
+	if s == empty {
+		return ""
+	}
+	return s
+}
+
+// insertSymbol writes a symbol row and its full-text row.
+func (w *writer) insertSymbol(ctx context.Context, pid int64, p string, row symbolRow) error {
+	s := row.sym
+	res, err := w.exec(ctx, "insSym", row.id, pid, s.Kind, s.Name, s.Qualified(), s.Container, row.parent,
+		s.Range.StartLine, s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), s.Visibility,
+		row.signature, s.Doc, s.Summary, row.invariants, row.sideEffect, s.Fingerprint, boolInt(s.IsTest), row.digest, w.seq)
+	if err != nil {
+		return err
+	}
+	rowid, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	f := &row.fts
+	_, err = w.exec(ctx, "insFTS", rowid, f[0], f[1], f[2], f[3], f[4], f[5], s.Words)
+	return err
+}
+
+// ftsText renders the full-text columns of a symbol. Identifiers appear
+// whole and split into words, so that "getUserById" matches "user".
+func ftsText(p string, s *lang.Symbol) (name, qualified, sig, doc, pathText, body string) {
+	name = withParts(s.Name)
+	qualified = strings.ReplaceAll(s.Qualified(), ".", " ")
+	sig = s.Signature.Text
+	doc = s.Doc
+	if s.Summary != "" && !strings.HasPrefix(s.Doc, strings.TrimSuffix(s.Summary, ".")) {
+		doc = strings.TrimSpace(doc + " " + s.Summary)
+	}
+	dir, file := path.Split(p)
+	pathText = strings.ReplaceAll(strings.Trim(dir, "/"), "/", " ") + " " + withParts(strings.TrimSuffix(file, path.Ext(file)))
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, id := range s.Idents {
+		for _, part := range append([]string{id}, lang.SplitIdent(id)...) {
+			lp := strings.ToLower(part)
+			if len(lp) < 2 || seen[lp] {
+				continue
+			}
+			seen[lp] = true
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(part)
+		}
+	}
+	body = b.String()
+	return
+}
+
+// withParts is an identifier followed by its words when it has several.
+func withParts(id string) string {
+	parts := lang.SplitIdent(id)
+	if len(parts) <= 1 {
+		return id
+	}
+	return id + " " + strings.Join(parts, " ")
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
