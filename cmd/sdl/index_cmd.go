@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sdl-dev/sdl/index"
+)
+
+var dbFlag = &cli.StringFlag{Name: "db", Usage: "the index file (default: .sdl/index.db of the repository)"}
+var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
+
+func indexCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "index",
+		Usage:     "index a repository into .sdl/index.db (a new version if anything changed)",
+		ArgsUsage: "[DIR]",
+		Flags: []cli.Flag{
+			dbFlag, jsonFlag,
+			&cli.BoolFlag{Name: "full", Usage: "parse every file again, not only the changed ones"},
+			&cli.IntFlag{Name: "workers", Usage: "parse workers (default: number of CPUs)"},
+			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
+			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
+			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true},
+			&cli.BoolFlag{Name: "trace", Usage: "print the duration of each phase on stderr", Hidden: true},
+		},
+		Action: func(c *cli.Context) error {
+			if p := c.String("cpuprofile"); p != "" {
+				f, err := os.Create(p)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
+			if c.NArg() > 1 {
+				return usagef("index takes one directory, got %d arguments", c.NArg())
+			}
+			root := c.Args().First()
+			dbPath := c.String("db")
+			if root == "" {
+				root = "."
+				if dbPath == "" {
+					if found, ok := findIndexUp("."); ok {
+						root = filepath.Dir(filepath.Dir(found))
+					}
+				}
+			}
+			opts := index.Options{
+				Root:       root,
+				DB:         dbPath,
+				Workers:    c.Int("workers"),
+				Full:       c.Bool("full"),
+				NoGit:      c.Bool("no-git"),
+				SDLVersion: version,
+				Walk:       index.WalkOptions{MaxFileSize: c.Int64("max-file-size")},
+			}
+			if c.Bool("trace") {
+				opts.Trace = c.App.ErrWriter
+			}
+			if t, ok := sourceDateEpoch(); ok {
+				opts.Now = t
+			}
+			errw := c.App.ErrWriter
+			var bar *progressBar
+			if isTTY(errw) && !c.Bool("json") {
+				bar = newProgressBar(errw)
+				opts.Progress = func(p index.Progress) { bar.update(p.Phase, p.Done, p.Total) }
+			}
+			sum, err := index.Run(c.Context, opts)
+			if bar != nil {
+				bar.clear()
+			}
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return writeJSON(c.App.Writer, sum)
+			}
+			printSummary(newUI(c.App.Writer), sum)
+			return nil
+		},
+	}
+}
+
+// sourceDateEpoch reads SOURCE_DATE_EPOCH, the reproducible-builds
+// convention for "the time to record".
+func sourceDateEpoch() (time.Time, bool) {
+	v := os.Getenv("SOURCE_DATE_EPOCH")
+	if v == "" {
+		return time.Time{}, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(n, 0).UTC(), true
+}
+
+func printSummary(u *ui, s *index.Summary) {
+	rel := s.DB
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, s.DB); err == nil && !strings.HasPrefix(r, "..") {
+			rel = r
+		}
+	}
+	var what string
+	switch {
+	case !s.NewVersion:
+		what = u.ok("up to date") + " at " + s.Version
+	case s.Seq == 1 || s.Rebuilt:
+		what = u.ok("indexed") + " " + s.Version
+	default:
+		what = u.ok(s.Version) + fmt.Sprintf(": %d changed, %d added, %d removed files; symbols +%d ~%d -%d",
+			s.FilesChanged, s.FilesAdded, s.FilesRemoved, s.SymbolsAdded, s.SymbolsChgd, s.SymbolsRmvd)
+	}
+	if s.Rebuilt {
+		what += " " + u.warn("(rebuilt: "+s.RebuildReason+")")
+	}
+	fmt.Fprintf(u.w, "%s · %d files (%d skipped, %d with errors) · %d symbols · %d edges · %d versions · %.1fs · %s → %s\n",
+		what, s.Files, s.Skipped, s.ParseErrors+s.Unreadable, s.Symbols, s.Edges, s.Versions, s.Seconds, bytesText(s.Bytes), rel)
+}
+
+func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// findIndexUp looks for .sdl/index.db in dir and its parents.
+func findIndexUp(dir string) (string, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		p := filepath.Join(abs, ".sdl", "index.db")
+		if _, err := os.Stat(p); err == nil {
+			return p, true
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return "", false
+		}
+		abs = parent
+	}
+}
+
+// sortedCounts renders a count map as "a 3, b 2" in descending order.
+func sortedCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}

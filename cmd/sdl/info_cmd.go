@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sdl-dev/sdl/query"
+	"github.com/sdl-dev/sdl/schema"
+)
+
+// Set at release time with -ldflags "-X main.version=... -X main.commit=... -X main.date=...".
+var (
+	version = "dev"
+	commit  = ""
+	date    = ""
+)
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print sdl's version",
+		Flags: []cli.Flag{jsonFlag},
+		Action: func(c *cli.Context) error {
+			v := versionInfo()
+			if c.Bool("json") {
+				return writeJSON(c.App.Writer, v)
+			}
+			fmt.Fprintf(c.App.Writer, "sdl %s", v["version"])
+			if v["commit"] != "" {
+				fmt.Fprintf(c.App.Writer, " (%s, %s)", v["commit"], v["date"])
+			}
+			fmt.Fprintf(c.App.Writer, " · %s · SQLite %s · index schema %s\n", v["go"], v["sqlite"], v["schema"])
+			return nil
+		},
+	}
+}
+
+func versionInfo() map[string]string {
+	c, d := commit, date
+	if bi, ok := debug.ReadBuildInfo(); ok && c == "" {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				c = s.Value
+			case "vcs.time":
+				d = s.Value
+			}
+		}
+	}
+	if len(c) > 12 {
+		c = c[:12]
+	}
+	return map[string]string{
+		"version": version, "commit": c, "date": d, "go": runtime.Version(),
+		"sqlite": query.SQLiteVersion(), "schema": fmt.Sprint(schema.Version),
+	}
+}
+
+func infoCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "info",
+		Usage: "describe the index: schema, ledger versions, counts per language and kind",
+		Flags: []cli.Flag{dbFlag, jsonFlag},
+		Action: func(c *cli.Context) error {
+			x, err := openIndex(c)
+			if err != nil {
+				return err
+			}
+			defer x.Close()
+			in, err := x.Info(c.Context)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return writeJSON(c.App.Writer, in)
+			}
+			u := newUI(c.App.Writer)
+			fmt.Fprintf(u.w, "%s %s\n", u.title("index"), u.path(in.Path))
+			fmt.Fprintf(u.w, "  schema %d · written by sdl %s · repo %s · %s\n", in.SchemaVersion, in.SDLVersion, in.RepoID, bytesText(in.Bytes))
+			fmt.Fprintf(u.w, "  %d files · %d symbols · %d edges · %d parse errors\n", in.Files, in.Symbols, in.Edges, in.ParseErrors)
+			fmt.Fprintf(u.w, "  languages: %s\n", sortedCounts(in.Languages))
+			fmt.Fprintf(u.w, "  kinds: %s\n", sortedCounts(in.Kinds))
+			if len(in.Skipped) > 0 {
+				fmt.Fprintf(u.w, "  skipped: %s\n", sortedCounts(in.Skipped))
+			}
+			fmt.Fprintf(u.w, "  edges by rule: %s\n", sortedCounts(in.Resolution))
+			fmt.Fprintf(u.w, "%s\n", u.title("versions"))
+			for _, v := range in.Versions {
+				git := ""
+				if v.GitCommit != "" {
+					git = " " + v.GitCommit[:min(12, len(v.GitCommit))]
+					if v.GitDirty {
+						git += "+dirty"
+					}
+				}
+				fmt.Fprintf(u.w, "  %-5s %s%s · %d files, %d symbols, %d edges · files +%d ~%d -%d · %s\n",
+					u.name(v.ID), v.CreatedAt, u.dim(git), v.Files, v.Symbols, v.Edges,
+					v.FilesAdded, v.FilesChanged, v.FilesRemoved, u.dim(v.Hash[:12]))
+			}
+			return nil
+		},
+	}
+}
+
+// openIndex opens the index named by --db, or the one found walking up
+// from the working directory.
+func openIndex(c *cli.Context) (*query.Index, error) {
+	p := c.String("db")
+	if p == "" {
+		found, ok := findIndexUp(".")
+		if !ok {
+			return nil, fmt.Errorf("%w at .sdl/index.db (here or in a parent directory)", schema.ErrNoIndex)
+		}
+		p = found
+	}
+	return query.Open(p)
+}

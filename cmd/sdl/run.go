@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sdl-dev/sdl/index"
+	"github.com/sdl-dev/sdl/schema"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// interruptible returns a context canceled by SIGINT or SIGTERM.
+func interruptible() context.Context {
+	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return ctx
+}
+
+// usageError is a mistake in how sdl was called.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// hinted is an error with a command that fixes it.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h hinted) Error() string { return h.err.Error() }
+func (h hinted) Unwrap() error { return h.err }
+
+// run is the whole program; errors become exit codes here and nowhere else.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	code := exitError
+	msg := err.Error()
+	hint := ""
+	var ue usageError
+	var h hinted
+	switch {
+	case errors.As(err, &ue):
+		code = exitUsage
+		hint = "see: sdl help"
+	case errors.As(err, &h):
+		hint = h.hint
+	case errors.Is(err, schema.ErrNoIndex):
+		hint = "try: sdl index ."
+	case errors.Is(err, schema.ErrNotIndex):
+		hint = "pass --db with the path of an sdl index, or move that file away"
+	case errors.Is(err, index.ErrNoDir):
+		hint = "pass the directory of a repository: sdl index PATH"
+	case errors.Is(err, index.ErrReadOnly):
+		hint = "write the index elsewhere: sdl index --db PATH"
+	case errors.Is(err, index.ErrDiskFull):
+		hint = "free some space and run sdl index again"
+	case errors.Is(err, context.Canceled):
+		msg = "interrupted; the previous index is intact"
+	case isFlagError(msg):
+		code = exitUsage
+		hint = "see: sdl help " + commandName(args)
+	}
+	fmt.Fprintf(stderr, "sdl: %s\n", msg)
+	if hint != "" {
+		fmt.Fprintf(stderr, "%s\n", hint)
+	}
+	return code
+}
+
+// isFlagError recognises the flag package's parse errors, which urfave/cli
+// returns as plain errors.
+func isFlagError(msg string) bool {
+	for _, p := range []string{"flag provided but not defined", "flag needs an argument", "invalid value", "invalid boolean", "Required flag"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func commandName(args []string) string {
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:  "sdl",
+		Usage: "the code context an agent needs, and nothing more",
+		Description: "sdl indexes a repository into one SQLite file (.sdl/index.db) of symbols and their\n" +
+			"dependency graph, and answers from it: in the terminal and as an MCP server.",
+		Reader:          stdin,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: false,
+		// errors are printed by run, once
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
+			return usageError{err.Error()}
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(stderr, "sdl: no command %q\nsee: sdl help\n", name)
+		},
+		Commands: []*cli.Command{
+			indexCommand(),
+			infoCommand(),
+			versionCommand(),
+		},
+	}
+}

@@ -1,0 +1,87 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/sdl-dev/sdl/schema"
+)
+
+// Info describes an index: its schema, its ledger and what it holds.
+type Info struct {
+	Path          string         `json:"path"`
+	Bytes         int64          `json:"bytes"`
+	SchemaVersion int            `json:"schemaVersion"`
+	SDLVersion    string         `json:"sdlVersion"`
+	RepoID        string         `json:"repoId"`
+	Options       map[string]any `json:"options"`
+	Versions      []Version      `json:"versions"`
+	Files         int            `json:"files"`
+	Symbols       int            `json:"symbols"`
+	Edges         int            `json:"edges"`
+	Languages     map[string]int `json:"languages"`
+	Kinds         map[string]int `json:"kinds"`
+	Skipped       map[string]int `json:"skipped"`
+	ParseErrors   int            `json:"parseErrors"`
+	Resolution    map[string]int `json:"resolution"`
+}
+
+// Info reads the description of the index.
+func (x *Index) Info(ctx context.Context) (*Info, error) {
+	in := &Info{Path: x.Path, Bytes: fileSize(x.Path), SchemaVersion: schema.Version,
+		Languages: map[string]int{}, Kinds: map[string]int{}, Skipped: map[string]int{}, Resolution: map[string]int{}}
+	var err error
+	if in.Versions, err = x.Versions(ctx); err != nil {
+		return nil, err
+	}
+	if in.SDLVersion, err = schema.GetMeta(ctx, x.DB, schema.MetaSDLVersion); err != nil {
+		return nil, err
+	}
+	if in.RepoID, err = schema.GetMeta(ctx, x.DB, schema.MetaRepoID); err != nil {
+		return nil, err
+	}
+	opts, err := schema.GetMeta(ctx, x.DB, schema.MetaOptions)
+	if err != nil {
+		return nil, err
+	}
+	if opts != "" {
+		_ = json.Unmarshal([]byte(opts), &in.Options)
+	}
+	counts := []struct {
+		q string
+		m map[string]int
+	}{
+		{`SELECT language, COUNT(*) FROM files WHERE to_seq IS NULL AND status IN ('ok', 'parse_error') GROUP BY language`, in.Languages},
+		{`SELECT kind, COUNT(*) FROM symbols WHERE to_seq IS NULL GROUP BY kind`, in.Kinds},
+		{`SELECT reason, COUNT(*) FROM files WHERE to_seq IS NULL AND status IN ('skipped', 'unreadable', 'parse_failed') GROUP BY reason`, in.Skipped},
+		{`SELECT rule, COUNT(*) FROM edges WHERE to_seq IS NULL GROUP BY rule`, in.Resolution},
+	}
+	for _, c := range counts {
+		rows, err := x.DB.QueryContext(ctx, c.q)
+		if err != nil {
+			return nil, fmt.Errorf("read counts: %w", err)
+		}
+		for rows.Next() {
+			var k string
+			var n int
+			if err := rows.Scan(&k, &n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			c.m[k] = n
+		}
+		rows.Close()
+	}
+	for _, n := range in.Languages {
+		in.Files += n
+	}
+	for _, n := range in.Kinds {
+		in.Symbols += n
+	}
+	for _, n := range in.Resolution {
+		in.Edges += n
+	}
+	err = x.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE to_seq IS NULL AND status = 'parse_error'`).Scan(&in.ParseErrors)
+	return in, err
+}

@@ -1,0 +1,97 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+
+	"github.com/sdl-dev/sdl/schema"
+)
+
+// Index is an open, read-only index file.
+type Index struct {
+	Path string
+	DB   *sql.DB
+}
+
+// Open opens the index at path for reading.
+func Open(path string) (*Index, error) {
+	db, err := schema.OpenReadOnly(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Index{Path: path, DB: db}, nil
+}
+
+// Close closes the index.
+func (x *Index) Close() error { return x.DB.Close() }
+
+// Version is a ledger version.
+type Version struct {
+	Seq            int64  `json:"seq"`
+	ID             string `json:"id"`
+	CreatedAt      string `json:"createdAt"`
+	GitCommit      string `json:"gitCommit,omitempty"`
+	GitDirty       bool   `json:"gitDirty,omitempty"`
+	GitRef         string `json:"gitRef,omitempty"`
+	TreeHash       string `json:"treeHash"`
+	PrevHash       string `json:"prevHash,omitempty"`
+	Hash           string `json:"hash"`
+	Files          int    `json:"files"`
+	Symbols        int    `json:"symbols"`
+	Edges          int    `json:"edges"`
+	FilesAdded     int    `json:"filesAdded"`
+	FilesChanged   int    `json:"filesChanged"`
+	FilesRemoved   int    `json:"filesRemoved"`
+	SymbolsAdded   int    `json:"symbolsAdded"`
+	SymbolsChanged int    `json:"symbolsChanged"`
+	SymbolsRemoved int    `json:"symbolsRemoved"`
+}
+
+// Versions lists the ledger, oldest first.
+func (x *Index) Versions(ctx context.Context) ([]Version, error) {
+	rows, err := x.DB.QueryContext(ctx, `SELECT seq, id, created_at, git_commit, git_dirty, git_ref, tree_hash, prev_hash, hash,
+		files, symbols, edges, files_added, files_changed, files_removed, symbols_added, symbols_changed, symbols_removed
+		FROM versions ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("read ledger: %w", err)
+	}
+	defer rows.Close()
+	var out []Version
+	for rows.Next() {
+		var v Version
+		var dirty int
+		if err := rows.Scan(&v.Seq, &v.ID, &v.CreatedAt, &v.GitCommit, &dirty, &v.GitRef, &v.TreeHash, &v.PrevHash, &v.Hash,
+			&v.Files, &v.Symbols, &v.Edges, &v.FilesAdded, &v.FilesChanged, &v.FilesRemoved,
+			&v.SymbolsAdded, &v.SymbolsChanged, &v.SymbolsRemoved); err != nil {
+			return nil, err
+		}
+		v.GitDirty = dirty != 0
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// Current returns the newest version.
+func (x *Index) Current(ctx context.Context) (Version, error) {
+	vs, err := x.Versions(ctx)
+	if err != nil {
+		return Version{}, err
+	}
+	if len(vs) == 0 {
+		return Version{}, fmt.Errorf("%s: %w (it has no versions)", x.Path, schema.ErrNotIndex)
+	}
+	return vs[len(vs)-1], nil
+}
+
+// fileSize is the size of the index and its write-ahead log.
+func fileSize(path string) int64 {
+	var n int64
+	for _, p := range []string{path, path + "-wal"} {
+		if fi, err := os.Stat(p); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
