@@ -78,7 +78,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	seen := map[string]bool{}
 	var changed []*fileResult
 	var changedPaths []string
-	names := map[string]bool{}   // names of symbols added, removed or changed
+	names := map[string]bool{} // names of symbols added, removed or changed
 	removedIDs := map[string]bool{}
 	total, done := len(b.entries), 0
 	b.sum.Seq = seq
@@ -520,4 +520,3 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 }
-

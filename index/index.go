@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"modernc.org/sqlite"
+
 	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/schema"
 )
@@ -30,8 +32,9 @@ var (
 	ErrNoDir = errors.New("no such directory")
 	// ErrReadOnly means the index cannot be written where it should go.
 	ErrReadOnly = errors.New("cannot write the index")
-	// ErrDiskFull means the disk filled up; the previous index is intact.
-	ErrDiskFull = errors.New("disk full")
+	// ErrDiskFull means a write failed for want of space (a full disk or
+	// a file size limit); the previous index is intact.
+	ErrDiskFull = errors.New("no space to write the index (disk full or file size limit)")
 )
 
 // Options configure an index run.
@@ -456,12 +459,27 @@ func removeStaleTemps(db string) {
 // classifyWriteError turns SQLite's and the OS's errors about space and
 // permissions into sdl's.
 func classifyWriteError(err error, db string) error {
+	if errors.Is(err, ErrDiskFull) || errors.Is(err, ErrReadOnly) {
+		return err
+	}
 	msg := err.Error()
+	var se *sqlite.Error
+	code := 0
+	if errors.As(err, &se) {
+		code = se.Code()
+	}
+	const (
+		sqliteReadOnly   = 8
+		sqliteFull       = 13
+		sqliteCantOpen   = 14
+		sqliteIOErrWrite = 778  // SQLITE_IOERR_WRITE: ENOSPC, EFBIG, EDQUOT
+		sqliteIOErrShm   = 4874 // SQLITE_IOERR_SHMSIZE: no room for the WAL index
+	)
 	switch {
-	case errors.Is(err, syscall.ENOSPC) || strings.Contains(msg, "disk is full") || strings.Contains(msg, "SQLITE_FULL"):
+	case code == sqliteFull || code == sqliteIOErrWrite || code == sqliteIOErrShm || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EFBIG):
 		return fmt.Errorf("%w while writing %s; the previous index is intact: %v", ErrDiskFull, db, err)
-	case errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.EROFS) || strings.Contains(msg, "readonly") ||
-		strings.Contains(msg, "read-only") || strings.Contains(msg, "unable to open database file"):
+	case code&0xff == sqliteReadOnly || code == sqliteCantOpen || errors.Is(err, os.ErrPermission) ||
+		errors.Is(err, syscall.EROFS) || strings.Contains(msg, "unable to open database file"):
 		return fmt.Errorf("%w at %s: %v", ErrReadOnly, db, err)
 	}
 	return err

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // effect is a side effect that a call reveals.
@@ -285,8 +286,8 @@ func summarize(s *Symbol, calls []Ref, builtins map[string]bool) string {
 	}
 	words := SplitIdent(s.Name)
 	phrase := strings.Join(words, " ")
-	if phrase != "" {
-		phrase = strings.ToUpper(phrase[:1]) + phrase[1:]
+	if r, size := utf8.DecodeRuneInString(phrase); size > 0 {
+		phrase = string(unicode.ToUpper(r)) + phrase[size:]
 	}
 	var b strings.Builder
 	switch s.Kind {

@@ -278,6 +278,7 @@ func (x *extractor) finish() {
 	}
 	for s := 0; s < n; s++ {
 		sym := &f.Symbols[s]
+		validText(sym)
 		sym.Fingerprint = hs[s].sum()
 		if m := idents[s]; len(m) > 0 {
 			sym.Idents = make([]string, 0, len(m))
@@ -403,4 +404,23 @@ func (h *fpHasher) addString(s string) {
 func (h *fpHasher) sum() string {
 	sum := sha256.Sum256(h.buf)
 	return hex.EncodeToString(sum[:8])
+}
+
+// validText makes the text a symbol carries valid UTF-8: source files need
+// not be, and everything sdl stores and prints is.
+func validText(s *Symbol) {
+	for _, p := range []*string{&s.Name, &s.Container, &s.Doc, &s.Signature.Text, &s.Signature.Returns, &s.Signature.Receiver} {
+		if !utf8.ValidString(*p) {
+			*p = strings.ToValidUTF8(*p, "\uFFFD")
+		}
+	}
+	for i := range s.Signature.Params {
+		s.Signature.Params[i].Name = strings.ToValidUTF8(s.Signature.Params[i].Name, "\uFFFD")
+		s.Signature.Params[i].Type = strings.ToValidUTF8(s.Signature.Params[i].Type, "\uFFFD")
+		s.Signature.Params[i].Default = strings.ToValidUTF8(s.Signature.Params[i].Default, "\uFFFD")
+	}
+	for i := range s.Signature.Fields {
+		s.Signature.Fields[i].Name = strings.ToValidUTF8(s.Signature.Fields[i].Name, "\uFFFD")
+		s.Signature.Fields[i].Type = strings.ToValidUTF8(s.Signature.Fields[i].Type, "\uFFFD")
+	}
 }

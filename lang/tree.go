@@ -170,17 +170,19 @@ func (t *Tree) NextSibling(i int32) int32 {
 	return -1
 }
 
-// PrevSibling returns the previous sibling of node i, or -1.
+// PrevSibling returns the previous sibling of node i, or -1. In pre-order
+// the node just before i is the previous sibling or its last descendant,
+// so climbing from it finds the sibling in O(depth).
 func (t *Tree) PrevSibling(i int32) int32 {
 	p := t.Nodes[i].Parent
-	if p < 0 {
+	if p < 0 || i-1 == p {
 		return -1
 	}
-	prev := int32(-1)
-	for c := p + 1; c < i; c = t.Nodes[c].End {
-		prev = c
+	c := i - 1
+	for c >= 0 && t.Nodes[c].Parent != p {
+		c = t.Nodes[c].Parent
 	}
-	return prev
+	return c
 }
 
 // Children yields the children of node i, named or not.

@@ -48,7 +48,12 @@ func (h hinted) Unwrap() error { return h.err }
 // run is the whole program; errors become exit codes here and nowhere else.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	err := app.RunContext(ctx, args)
+	var err error
+	if name := commandName(args); name != "" && name != "help" && name != "h" && app.Command(name) == nil {
+		err = usagef("no command %q", name)
+	} else {
+		err = app.RunContext(ctx, args)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -61,6 +66,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.As(err, &ue):
 		code = exitUsage
 		hint = "see: sdl help"
+		if isFlagError(msg) {
+			hint = "see: sdl help " + commandName(args)
+		}
 	case errors.As(err, &h):
 		hint = h.hint
 	case errors.Is(err, schema.ErrNoIndex):
@@ -121,13 +129,19 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
 			return usageError{err.Error()}
 		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(stderr, "sdl: no command %q\nsee: sdl help\n", name)
-		},
-		Commands: []*cli.Command{
-			indexCommand(),
-			infoCommand(),
-			versionCommand(),
-		},
+		Commands: commands(),
 	}
+}
+
+func commands() []*cli.Command {
+	cmds := []*cli.Command{
+		indexCommand(),
+		infoCommand(),
+		versionCommand(),
+	}
+	for _, c := range cmds {
+		// a flag error prints one line and a hint, not the whole help
+		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
+	}
+	return cmds
 }

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/sdl-dev/sdl/schema"
+)
+
+var update = flag.Bool("update", false, "update the scripts' golden outputs")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"sdl": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the CLI scripts of testdata/script.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testdata/script",
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "root":
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mkdb": cmdMkdb,
+			"sql":  cmdSQL,
+		},
+	})
+}
+
+// cmdMkdb writes a database that is not a usable sdl index:
+// mkdb foreign|oldschema|garbage PATH
+func cmdMkdb(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: mkdb foreign|oldschema|garbage PATH")
+	}
+	p := ts.MkAbs(args[1])
+	switch args[0] {
+	case "garbage":
+		ts.Check(os.WriteFile(p, []byte("this is not a database\n"), 0o644))
+		return
+	case "foreign", "oldschema":
+	default:
+		ts.Fatalf("unknown kind %q", args[0])
+	}
+	db, err := sql.Open("sqlite", p)
+	ts.Check(err)
+	defer db.Close()
+	_, err = db.Exec("CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES('keep me')")
+	ts.Check(err)
+	if args[0] == "oldschema" {
+		_, err = db.Exec(fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", schema.ApplicationID, schema.Version+100))
+		ts.Check(err)
+	}
+}
+
+// cmdSQL runs a query on a database and prints its rows, one per line with
+// columns separated by '|': sql PATH QUERY
+func cmdSQL(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: sql PATH QUERY")
+	}
+	db, err := sql.Open("sqlite", "file:"+ts.MkAbs(args[0])+"?mode=ro")
+	ts.Check(err)
+	defer db.Close()
+	rows, err := db.Query(args[1])
+	if neg {
+		if err == nil {
+			ts.Fatalf("query succeeded")
+		}
+		return
+	}
+	ts.Check(err)
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		ts.Check(rows.Scan(ptrs...))
+		parts := make([]string, len(cols))
+		for i, v := range vals {
+			parts[i] = v.String
+		}
+		fmt.Fprintln(ts.Stdout(), strings.Join(parts, "|"))
+	}
+	ts.Check(rows.Err())
+}
