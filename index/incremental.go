@@ -66,6 +66,18 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	defer w.close()
+	b.w = w
+	b.tree = map[string]fileState{}
+	for p, o := range olds {
+		b.tree[p] = fileState{o.status, o.hash, o.reason}
+	}
+	var prev counts
+	if prevSeq > 0 {
+		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges FROM versions WHERE seq = ?", prevSeq).
+			Scan(&prev.files, &prev.symbols, &prev.edges); err != nil {
+			return fmt.Errorf("read ledger: %w", err)
+		}
+	}
 
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
@@ -102,6 +114,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason && !r.indexed() {
 			return nil // still skipped for the same reason
 		}
+		b.tree[p] = fileState{r.status, r.hash, r.reason}
 		pid, err := w.pathID(ctx, p)
 		if err != nil {
 			return err
@@ -145,6 +158,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	sort.Strings(gone)
 	for _, p := range gone {
 		o := olds[p]
+		delete(b.tree, p)
 		b.sum.FilesRemoved++
 		if _, err := w.exec(ctx, "closeFile", seq, o.pid); err != nil {
 			return err
@@ -161,7 +175,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 {
 		// nothing changed: no new version
 		b.sum.Seq = prevSeq
-		return b.fillTotals(ctx, tx, prevSeq)
+		return b.fillTotals(ctx, tx, prevSeq, prev)
 	}
 
 	b.progress("resolve", 0, len(changed))
@@ -198,9 +212,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err := b.derive(ctx, tx, nil, affected); err != nil {
 		return err
 	}
-	if err := b.finishVersion(ctx, tx, seq, ""); err != nil {
+	b.progress("ledger", 0, 0)
+	if err := b.finishVersion(ctx, tx, seq, "", prev); err != nil {
 		return err
 	}
+	b.progress("commit", 0, 0)
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
@@ -318,6 +334,7 @@ func (w *writer) closeSymbol(ctx context.Context, rowid int64) error {
 	if _, err := w.exec(ctx, "closeSym", w.seq, rowid); err != nil {
 		return err
 	}
+	w.symbolDelta--
 	_, err := w.exec(ctx, "delFTS", rowid)
 	return err
 }
@@ -379,6 +396,7 @@ func (w *writer) closeEdgesOf(ctx context.Context, pid int64, keep map[string]bo
 		if _, err := w.exec(ctx, "closeEdge", w.seq, o.rowid); err != nil {
 			return nil, err
 		}
+		w.edgeDelta--
 	}
 	return have, nil
 }
@@ -481,6 +499,7 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 		if _, err := w.exec(ctx, "closeEdge", w.seq, c.rowid); err != nil {
 			return err
 		}
+		w.edgeDelta--
 		if res.Rule == lang.RuleBuiltin {
 			continue
 		}

@@ -190,8 +190,13 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 // errRebuild asks Run to replace an incremental run with a full build.
 var errRebuild = errors.New("rebuild")
 
+// fileState is what the ledger's tree hash covers of a file.
+type fileState struct{ status, hash, reason string }
+
 type build struct {
 	opts      Options
+	tree      map[string]fileState // the new version's files
+	w         *writer
 	root      string
 	entries   []Entry
 	goModules []string
@@ -275,6 +280,8 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	defer w.close()
+	b.w = w
+	b.tree = map[string]fileState{}
 
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
@@ -292,6 +299,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		}
 		b.count(r)
 		b.sum.FilesAdded++
+		b.tree[r.entry.Path] = fileState{r.status, r.hash, r.reason}
 		pid, err := w.pathID(ctx, r.entry.Path)
 		if err != nil {
 			return err
@@ -365,7 +373,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, 1, ""); err != nil {
+	if err := b.finishVersion(ctx, tx, 1, "", counts{}); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)
@@ -417,6 +425,9 @@ func (w *writer) insertEdge(ctx context.Context, pid int64, e *edgeRow) error {
 	}
 	_, err := w.exec(ctx, "insEdge", e.src, dst, e.kind, e.name, e.qual, e.qualType, e.qualCall, e.confidence,
 		e.rule, e.candidates, e.count, e.line, pid, e.digest, w.seq)
+	if err == nil {
+		w.edgeDelta++
+	}
 	return err
 }
 

@@ -7,56 +7,62 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
+	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/schema"
 )
 
 // VersionID is the human-facing id of a ledger version.
 func VersionID(seq int64) string { return fmt.Sprintf("v%d", seq) }
 
-// treeHash hashes the current file rows: path, status, content hash and
+// counts are the totals the ledger records for a version.
+type counts struct{ files, symbols, edges int64 }
+
+// treeHash hashes the new version's files: path, status, content hash and
 // skip reason, in path order.
-func treeHash(ctx context.Context, tx *sql.Tx) (string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.status, f.hash, f.reason FROM files f
-		JOIN paths p ON p.id = f.path_id WHERE f.to_seq IS NULL ORDER BY p.path`)
-	if err != nil {
-		return "", err
+func (b *build) treeHash() string {
+	paths := make([]string, 0, len(b.tree))
+	for p := range b.tree {
+		paths = append(paths, p)
 	}
-	defer rows.Close()
+	sort.Strings(paths)
 	h := sha256.New()
-	for rows.Next() {
-		var p, st, hash, reason string
-		if err := rows.Scan(&p, &st, &hash, &reason); err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", p, st, hash, reason)
+	for _, p := range paths {
+		st := b.tree[p]
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", p, st.status, st.hash, st.reason)
 	}
-	return hex.EncodeToString(h.Sum(nil)), rows.Err()
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// indexedFiles counts the files of the new version that hold symbols.
+func (b *build) indexedFiles() int64 {
+	var n int64
+	for _, st := range b.tree {
+		if st.status == StatusOK || st.status == StatusParseError {
+			n++
+		}
+	}
+	return n
 }
 
 // finishVersion appends the ledger row of version seq and the meta rows.
-func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, gitRef string) error {
-	tree, err := treeHash(ctx, tx)
-	if err != nil {
-		return fmt.Errorf("hash tree: %w", err)
-	}
+// The counts are those of the previous version plus the rows the writer
+// inserted and closed.
+func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, gitRef string, prevCounts counts) error {
+	tree := b.treeHash()
 	var prev string
 	if err := tx.QueryRowContext(ctx, "SELECT hash FROM versions WHERE seq = ?", seq-1).Scan(&prev); err != nil && err != sql.ErrNoRows {
 		return err
 	}
-	var files, symbols, edges int64
-	if err := tx.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM files WHERE to_seq IS NULL AND status IN ('ok', 'parse_error')),
-		(SELECT COUNT(*) FROM symbols WHERE to_seq IS NULL),
-		(SELECT COUNT(*) FROM edges WHERE to_seq IS NULL)`).Scan(&files, &symbols, &edges); err != nil {
-		return fmt.Errorf("count: %w", err)
-	}
+	c := counts{files: b.indexedFiles(), symbols: prevCounts.symbols + b.w.symbolDelta, edges: prevCounts.edges + b.w.edgeDelta}
+	files, symbols, edges := c.files, c.symbols, c.edges
 	h := sha256.Sum256([]byte(fmt.Sprintf("%s\n%d\n%s\n%s\n%v", prev, seq, tree, b.git.commit, b.git.dirty)))
 	hash := hex.EncodeToString(h[:])
 	created := b.opts.Now.UTC().Format(time.RFC3339)
-	_, err = tx.ExecContext(ctx, `INSERT INTO versions(seq, id, created_at, git_commit, git_dirty, git_ref, tree_hash, prev_hash, hash,
+	_, err := tx.ExecContext(ctx, `INSERT INTO versions(seq, id, created_at, git_commit, git_dirty, git_ref, tree_hash, prev_hash, hash,
 		files, symbols, edges, files_added, files_changed, files_removed, symbols_added, symbols_changed, symbols_removed)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		seq, VersionID(seq), created, b.git.commit, boolInt(b.git.dirty), gitRef, tree, prev, hash,
@@ -79,34 +85,35 @@ func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, gitRef
 	}
 	b.sum.NewVersion = true
 	b.sum.GitCommit = b.git.commit
-	return b.fillTotals(ctx, tx, seq)
+	return b.fillTotals(ctx, tx, seq, c)
 }
 
-// fillTotals fills the summary's totals from the current view.
-func (b *build) fillTotals(ctx context.Context, tx *sql.Tx, seq int64) error {
+// fillTotals fills the summary's totals for version seq with counts c.
+func (b *build) fillTotals(ctx context.Context, tx *sql.Tx, seq int64, c counts) error {
 	b.sum.Seq = seq
 	b.sum.Version = VersionID(seq)
-	if err := tx.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM symbols WHERE to_seq IS NULL),
-		(SELECT COUNT(*) FROM edges WHERE to_seq IS NULL),
-		(SELECT COUNT(*) FROM versions)`).Scan(&b.sum.Symbols, &b.sum.Edges, &b.sum.Versions); err != nil {
-		return fmt.Errorf("count: %w", err)
+	b.sum.Symbols, b.sum.Edges = c.symbols, c.edges
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM versions`).Scan(&b.sum.Versions); err != nil {
+		return fmt.Errorf("count versions: %w", err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT language, COUNT(*) FROM files
-		WHERE to_seq IS NULL AND status IN ('ok', 'parse_error') GROUP BY language`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	b.sum.Files = 0
-	for rows.Next() {
-		var l string
-		var n int
-		if err := rows.Scan(&l, &n); err != nil {
-			return err
+	b.sum.Files, b.sum.Skipped, b.sum.ParseErrors, b.sum.Unreadable = 0, 0, 0, 0
+	for p, st := range b.tree {
+		switch st.status {
+		case StatusOK, StatusParseError:
+			b.sum.Files++
+			if l := lang.ForPath(p); l != nil {
+				b.sum.Languages[l.Name]++
+			}
+			if st.status == StatusParseError {
+				b.sum.ParseErrors++
+			}
+		case StatusParseFailed:
+			b.sum.ParseErrors++
+		case StatusUnreadable:
+			b.sum.Unreadable++
+		default:
+			b.sum.Skipped++
 		}
-		b.sum.Languages[l] = n
-		b.sum.Files += n
 	}
-	return rows.Err()
+	return nil
 }

@@ -24,6 +24,8 @@ type writer struct {
 	// order, which is path order, so a rebuild assigns the same ids.
 	paths    map[string]int64
 	nextPath int64
+	// rows inserted into and closed in the current view, for the ledger
+	symbolDelta, edgeDelta int64
 }
 
 var statements = map[string]string{
@@ -199,6 +201,7 @@ func (w *writer) insertSymbol(ctx context.Context, pid int64, p string, row symb
 	if err != nil {
 		return err
 	}
+	w.symbolDelta++
 	f := &row.fts
 	_, err = w.exec(ctx, "insFTS", rowid, f[0], f[1], f[2], f[3], f[4], f[5], s.Words)
 	return err

@@ -112,3 +112,7 @@ func (l *Language) FieldName(id uint16) string {
 // FieldID returns the id of a field name, or 0 when the grammar has no such
 // field.
 func (l *Language) FieldID(name string) uint16 { return l.fieldID[name] }
+
+// Grammar returns the tree-sitter language (a *TSLanguage), for callers
+// that drive tree-sitter directly, such as benchmarks.
+func (l *Language) Grammar() unsafe.Pointer { return l.ts }

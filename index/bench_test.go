@@ -1,0 +1,227 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// The benchmarks of `make bench`: sdl index against references measured in
+// the same run on the same files with the same number of workers:
+//
+//	raw:      tree-sitter parse of every file sdl parses (go-tree-sitter)
+//	raw+tags: the same plus running the grammar's own tags.scm query and
+//	          reading every capture (DESIGN.md's reference)
+//
+// sdl runs in a child process so that its peak RSS is its own.
+
+// BenchmarkIndexGoroot indexes $(go env GOROOT)/src.
+func BenchmarkIndexGoroot(b *testing.B) {
+	benchIndex(b, filepath.Join(runtime.GOROOT(), "src"), "net/http/client.go")
+}
+
+// BenchmarkIndexPythonStdlib indexes the Python standard library.
+func BenchmarkIndexPythonStdlib(b *testing.B) {
+	out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
+	if err != nil {
+		b.Skip("no python3")
+	}
+	benchIndex(b, strings.TrimSpace(string(out)), "json/decoder.py")
+}
+
+type benchFile struct {
+	lang *lang.Language
+	src  []byte
+}
+
+func benchIndex(b *testing.B, src, touch string) {
+	if _, err := os.Stat(src); err != nil {
+		b.Skip(err)
+	}
+	root := filepath.Join(b.TempDir(), "repo")
+	if err := exec.Command("cp", "-r", src, root).Run(); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	entries, err := Walk(ctx, root, WalkOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var files []benchFile
+	var lines, bytes int
+	for _, e := range entries {
+		if e.Skip != "" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, e.Path))
+		if err != nil || classify(e.Path, data) != "" {
+			continue
+		}
+		files = append(files, benchFile{e.Lang, data})
+		lines += countLines(data)
+		bytes += len(data)
+	}
+	if len(files) == 0 {
+		b.Skip("no files of an indexed language")
+	}
+	workers := runtime.GOMAXPROCS(0)
+	raw := timeParse(b, files, workers, false)
+	rawTags := timeParse(b, files, workers, true)
+
+	db := filepath.Join(b.TempDir(), "index.db")
+	full, rss := timeChild(b, root, db)
+	fi, _ := os.Stat(db)
+	size := fi.Size()
+
+	p := filepath.Join(root, touch)
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Fprintln(f, "\n// touched by the benchmark")
+	f.Close()
+	incr, _ := timeChild(b, root, db)
+
+	b.ReportMetric(float64(len(files)), "files")
+	b.ReportMetric(float64(lines), "lines")
+	b.ReportMetric(raw.Seconds(), "raw-s")
+	b.ReportMetric(rawTags.Seconds(), "raw+tags-s")
+	b.ReportMetric(full.Seconds(), "sdl-s")
+	b.ReportMetric(full.Seconds()/raw.Seconds(), "x-raw")
+	b.ReportMetric(full.Seconds()/rawTags.Seconds(), "x-raw+tags")
+	b.ReportMetric(float64(len(files))/full.Seconds(), "files/s")
+	b.ReportMetric(float64(lines)/full.Seconds(), "lines/s")
+	b.ReportMetric(float64(rss)/1024, "peak-RSS-MB")
+	b.ReportMetric(float64(size)/(1<<20), "index-MB")
+	b.ReportMetric(incr.Seconds(), "touch1-s")
+	b.Logf("%d files, %d lines, %.0f MB, %d workers: raw %.2fs, raw+tags %.2fs, sdl index %.2fs (%.2fx raw, %.2fx raw+tags), "+
+		"peak RSS %d MB, index %.0f MB, re-index after touching one file %.2fs",
+		len(files), lines, float64(bytes)/(1<<20), workers, raw.Seconds(), rawTags.Seconds(), full.Seconds(),
+		full.Seconds()/raw.Seconds(), full.Seconds()/rawTags.Seconds(), rss/1024, float64(size)/(1<<20), incr.Seconds())
+}
+
+// timeParse parses every file with go-tree-sitter on workers goroutines,
+// and with tags also runs the language's tags.scm and reads its captures.
+func timeParse(b *testing.B, files []benchFile, workers int, tags bool) time.Duration {
+	queries := map[*lang.Language]string{}
+	if tags {
+		for _, f := range files {
+			if _, ok := queries[f.lang]; !ok {
+				queries[f.lang] = tagsQuery(b, f.lang.Name)
+			}
+		}
+	}
+	start := time.Now()
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parsers := map[*lang.Language]*sitter.Parser{}
+			qs := map[*lang.Language]*sitter.Query{}
+			defer func() {
+				for _, p := range parsers {
+					p.Close()
+				}
+				for _, q := range qs {
+					q.Close()
+				}
+			}()
+			qc := sitter.NewQueryCursor()
+			defer qc.Close()
+			for i := range jobs {
+				f := files[i]
+				p := parsers[f.lang]
+				tl := sitter.NewLanguage(f.lang.Grammar())
+				if p == nil {
+					p = sitter.NewParser()
+					p.SetLanguage(tl)
+					parsers[f.lang] = p
+				}
+				tree := p.Parse(f.src, nil)
+				if tags && queries[f.lang] != "" {
+					q := qs[f.lang]
+					if q == nil {
+						var qerr *sitter.QueryError
+						q, qerr = sitter.NewQuery(tl, queries[f.lang])
+						if qerr != nil {
+							b.Errorf("tags query for %s: %v", f.lang.Name, qerr)
+							return
+						}
+						qs[f.lang] = q
+					}
+					ms := qc.Matches(q, tree.RootNode(), f.src)
+					for m := ms.Next(); m != nil; m = ms.Next() {
+						for _, c := range m.Captures {
+							_ = c.Node.Utf8Text(f.src)
+						}
+					}
+				}
+				tree.Close()
+			}
+		}()
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return time.Since(start)
+}
+
+// tagsQuery reads queries/tags.scm from the grammar module in the module
+// cache.
+func tagsQuery(b *testing.B, name string) string {
+	mod := map[string]string{
+		"go": "tree-sitter-go", "python": "tree-sitter-python", "javascript": "tree-sitter-javascript",
+		"typescript": "tree-sitter-typescript", "tsx": "tree-sitter-typescript", "rust": "tree-sitter-rust",
+		"java": "tree-sitter-java",
+	}[name]
+	if mod == "" {
+		return ""
+	}
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/tree-sitter/"+mod).Output()
+	if err != nil {
+		b.Logf("no tags query for %s: %v", name, err)
+		return ""
+	}
+	dir := strings.TrimSpace(string(out))
+	for _, p := range []string{filepath.Join(dir, "queries", "tags.scm"), filepath.Join(dir, "queries", name, "tags.scm")} {
+		if data, err := os.ReadFile(p); err == nil {
+			return string(data)
+		}
+	}
+	return ""
+}
+
+// timeChild runs a full or incremental index in a child process and
+// returns its wall time and peak RSS in KB.
+func timeChild(b *testing.B, root, db string) (time.Duration, int64) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$")
+	cmd.Env = append(os.Environ(), "SDL_TEST_INDEX_ROOT="+root, "SDL_TEST_INDEX_DB="+db)
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("sdl index: %v", err)
+	}
+	d := time.Since(start)
+	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	var rss int64
+	if ru != nil {
+		rss = ru.Maxrss
+	}
+	return d, rss
+}
