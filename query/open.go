@@ -5,23 +5,35 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/sdl-dev/sdl/schema"
 )
 
-// Index is an open, read-only index file.
+// Index is an open, read-only index file and the repository it describes.
 type Index struct {
 	Path string
 	DB   *sql.DB
+	// Root is the repository directory, where the source files are read
+	// for skeletons, hot paths and windows.
+	Root string
+	// RepoID names the repository in answers.
+	RepoID string
 }
 
-// Open opens the index at path for reading.
-func Open(path string) (*Index, error) {
+// Open opens the index at path for reading. root is the repository it
+// indexes; "" means the directory that holds the .sdl directory of path.
+func Open(path, root string) (*Index, error) {
 	db, err := schema.OpenReadOnly(path)
 	if err != nil {
 		return nil, err
 	}
-	return &Index{Path: path, DB: db}, nil
+	if root == "" {
+		root = filepath.Dir(filepath.Dir(path))
+	}
+	x := &Index{Path: path, DB: db, Root: root}
+	x.RepoID, _ = schema.GetMeta(context.Background(), db, schema.MetaRepoID)
+	return x, nil
 }
 
 // Close closes the index.

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 
@@ -106,7 +109,8 @@ func infoCommand() *cli.Command {
 }
 
 // openIndex opens the index named by --db, or the one found walking up
-// from the working directory.
+// from the working directory. The repository root is --root, else the
+// directory holding the index's .sdl directory, else the working directory.
 func openIndex(c *cli.Context) (*query.Index, error) {
 	p := c.String("db")
 	if p == "" {
@@ -116,5 +120,21 @@ func openIndex(c *cli.Context) (*query.Index, error) {
 		}
 		p = found
 	}
-	return query.Open(p)
+	root := ""
+	if c.IsSet("root") {
+		root = c.String("root")
+	} else if abs, err := filepath.Abs(p); err == nil && filepath.Base(filepath.Dir(abs)) == ".sdl" {
+		root = filepath.Dir(filepath.Dir(abs))
+	} else if wd, err := os.Getwd(); err == nil {
+		root = wd
+	}
+	return query.Open(p, root)
+}
+
+// readInput reads a file, or standard input for "-".
+func readInput(c *cli.Context, p string) ([]byte, error) {
+	if p == "-" {
+		return io.ReadAll(io.LimitReader(c.App.Reader, 16<<20))
+	}
+	return os.ReadFile(p)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sdl-dev/sdl/index"
+	"github.com/sdl-dev/sdl/query"
 	"github.com/sdl-dev/sdl/schema"
 )
 
@@ -81,6 +82,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "write the index elsewhere: sdl index --db PATH"
 	case errors.Is(err, index.ErrDiskFull):
 		hint = "free some space and run sdl index again"
+	case errors.Is(err, query.ErrInvalid):
+		code = exitUsage
+	case errors.Is(err, query.ErrNotFound):
+		hint = "find symbols with: sdl search NAME"
 	case errors.Is(err, context.Canceled):
 		msg = "interrupted; the previous index is intact"
 	case isFlagError(msg):
@@ -136,6 +141,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 func commands() []*cli.Command {
 	cmds := []*cli.Command{
 		indexCommand(),
+		searchCommand(),
+		cardCommand(),
+		sliceCommand(),
 		infoCommand(),
 		versionCommand(),
 	}

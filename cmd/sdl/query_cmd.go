@@ -1,0 +1,266 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sdl-dev/sdl/query"
+)
+
+var rootFlag = &cli.StringFlag{Name: "root", Usage: "the repository directory (default: the one holding the index's .sdl directory, or the working directory)"}
+
+func searchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "find symbols by name and text",
+		ArgsUsage: "QUERY",
+		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag,
+			&cli.StringSliceFlag{Name: "kind", Usage: "only symbols of this kind (repeatable)"},
+			&cli.IntFlag{Name: "limit", Usage: "at most this many results", Value: 20},
+			&cli.BoolFlag{Name: "evidence", Usage: "show how results were found"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("search needs a query: sdl search parseConfig")
+			}
+			x, err := openIndex(c)
+			if err != nil {
+				return err
+			}
+			defer x.Close()
+			resp, err := x.Search(c.Context, query.SearchRequest{Query: strings.Join(c.Args().Slice(), " "),
+				Kinds: c.StringSlice("kind"), Limit: c.Int("limit"), IncludeRetrievalEvidence: c.Bool("evidence")})
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return writeJSON(c.App.Writer, resp)
+			}
+			u := newUI(c.App.Writer)
+			if len(resp.Results) == 0 {
+				fmt.Fprintln(u.w, "no symbols match")
+			}
+			for _, r := range resp.Results {
+				name := r.Name
+				if r.Qualified != "" {
+					name = r.Qualified
+				}
+				fmt.Fprintf(u.w, "%-11s %s  %s\n", u.kind(r.Kind), u.name(name), u.path(fmt.Sprintf("%s:%d", r.File, r.Range.StartLine)))
+				if r.Summary != "" {
+					fmt.Fprintf(u.w, "            %s\n", u.dim(r.Summary))
+				}
+			}
+			fmt.Fprintf(u.w, "%s\n", u.dim(fmt.Sprintf("%d results · lanes %s · %s", len(resp.Results), strings.Join(resp.Lanes, "+"), resp.LedgerVersion)))
+			return nil
+		},
+	}
+}
+
+func cardCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "card",
+		Usage:     "print a symbol's card: signature, summary, invariants, side effects, dependencies, metrics",
+		ArgsUsage: "NAME|ID",
+		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag,
+			&cli.StringFlag{Name: "detail", Usage: "minimal, signature, deps, compact or full", Value: query.DetailFull},
+			&cli.StringFlag{Name: "file", Usage: "the file the symbol is in, when the name is ambiguous"},
+			&cli.StringFlag{Name: "kind", Usage: "the symbol's kind, when the name is ambiguous"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("card needs one symbol name or id: sdl card Store.Add")
+			}
+			x, err := openIndex(c)
+			if err != nil {
+				return err
+			}
+			defer x.Close()
+			arg := c.Args().First()
+			req := query.CardRequest{Detail: c.String("detail")}
+			if isSymbolID(arg) && c.String("file") == "" && c.String("kind") == "" {
+				req.SymbolID = arg
+			} else {
+				req.SymbolRef = &query.SymbolRef{Name: arg, File: c.String("file"), Kind: c.String("kind")}
+			}
+			res, err := x.Card(c.Context, req)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return writeJSON(c.App.Writer, res)
+			}
+			printCard(newUI(c.App.Writer), res.(*query.Card))
+			return nil
+		},
+	}
+}
+
+// isSymbolID reports whether s looks like a symbol id (16 hex digits).
+func isSymbolID(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func printCard(u *ui, c *query.Card) {
+	name := c.Name
+	if c.Container != "" {
+		name = c.Container + "." + c.Name
+	}
+	fmt.Fprintf(u.w, "%s %s  %s\n", u.kind(c.Kind), u.name(name), u.path(fmt.Sprintf("%s:%d-%d", c.File, c.Range.StartLine, c.Range.EndLine)))
+	if c.Signature != nil && c.Signature.Text != "" {
+		fmt.Fprintf(u.w, "  %s\n", c.Signature.Text)
+	}
+	if c.Summary != "" {
+		fmt.Fprintf(u.w, "  %s\n", u.dim(c.Summary))
+	}
+	if c.Doc != "" && c.Doc != c.Summary {
+		for _, l := range strings.Split(c.Doc, "\n") {
+			fmt.Fprintf(u.w, "  %s\n", u.dim("│ "+l))
+		}
+	}
+	section := func(title string, items []string) {
+		if len(items) == 0 {
+			return
+		}
+		fmt.Fprintf(u.w, "  %s\n", u.title(title))
+		for _, it := range items {
+			fmt.Fprintf(u.w, "    %s\n", it)
+		}
+	}
+	section("invariants", c.Invariants)
+	section("side effects", c.SideEffects)
+	if d := c.Deps; d != nil {
+		var calls, callers []string
+		for _, dep := range d.Calls {
+			calls = append(calls, depLine(dep))
+		}
+		for _, dep := range d.CalledBy {
+			callers = append(callers, depLine(dep))
+		}
+		section("calls", calls)
+		section("called by", callers)
+		section("imports", d.Imports)
+		section("unresolved", d.Unresolved)
+	}
+	if m := c.Metrics; m != nil {
+		line := fmt.Sprintf("fan-in %d · fan-out %d · churn 30d %d · test refs %d", m.FanIn, m.FanOut, m.Churn30d, m.TestRefs)
+		if m.CanonicalTest != "" {
+			line += " · test " + m.CanonicalTest
+		}
+		fmt.Fprintf(u.w, "  %s\n", u.dim(line))
+	}
+	if c.Cluster != nil {
+		fmt.Fprintf(u.w, "  %s\n", u.dim(fmt.Sprintf("cluster %d: %s (%d members)", c.Cluster.ClusterID, c.Cluster.Label, c.Cluster.MemberCount)))
+	}
+	for _, p := range c.Processes {
+		fmt.Fprintf(u.w, "  %s\n", u.dim(fmt.Sprintf("process %d (%s, depth %d): %s", p.ProcessID, p.Role, p.Depth, p.Label)))
+	}
+	v := ""
+	if c.Version != nil {
+		v = c.Version.LedgerVersion + " · "
+	}
+	fmt.Fprintf(u.w, "  %s\n", u.dim(fmt.Sprintf("%s%s · etag %s", v, c.SymbolID, c.Etag)))
+}
+
+func depLine(d query.Dep) string {
+	s := d.Label
+	if d.Kind != "" {
+		s = d.Kind + " " + s
+	}
+	if d.Confidence < 0.9 {
+		s += fmt.Sprintf(" [%.2f]", d.Confidence)
+	}
+	return s
+}
+
+func sliceCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "slice",
+		Usage:     "the symbols a task needs, ranked, within a token budget",
+		ArgsUsage: "TASK TEXT",
+		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag,
+			&cli.IntFlag{Name: "budget", Usage: "maximum tokens of the answer", Value: query.DefaultMaxTokens},
+			&cli.IntFlag{Name: "max-cards", Usage: "maximum cards", Value: query.DefaultMaxCards},
+			&cli.StringSliceFlag{Name: "entry", Usage: "a symbol to start from, by id or name (repeatable)"},
+			&cli.StringSliceFlag{Name: "edited", Usage: "a file being edited (repeatable)"},
+			&cli.StringFlag{Name: "stack-trace", Usage: "a file holding a stack trace (- for stdin)"},
+			&cli.StringFlag{Name: "failing-test", Usage: "the path of a failing test file"},
+			&cli.StringFlag{Name: "detail", Usage: "one detail level for every card instead of adaptive detail"},
+			&cli.Float64Flag{Name: "min-confidence", Usage: "ignore edges below this confidence", Value: 0.5},
+			&cli.BoolFlag{Name: "evidence", Usage: "include how the seeds were found"},
+		},
+		Action: func(c *cli.Context) error {
+			x, err := openIndex(c)
+			if err != nil {
+				return err
+			}
+			defer x.Close()
+			mc := c.Float64("min-confidence")
+			req := query.SliceRequest{TaskText: strings.Join(c.Args().Slice(), " "), EditedFiles: c.StringSlice("edited"),
+				FailingTestPath: c.String("failing-test"), CardDetail: c.String("detail"), MinConfidence: &mc,
+				IncludeRetrievalEvidence: c.Bool("evidence"),
+				Budget:                   &query.SliceBudget{MaxCards: c.Int("max-cards"), MaxEstimatedTokens: c.Int("budget")}}
+			for _, e := range c.StringSlice("entry") {
+				if isSymbolID(e) {
+					req.EntrySymbols = append(req.EntrySymbols, e)
+					continue
+				}
+				r, err := x.Resolve(c.Context, query.SymbolRef{Name: e})
+				if err != nil {
+					return err
+				}
+				req.EntrySymbols = append(req.EntrySymbols, r.ID)
+			}
+			if p := c.String("stack-trace"); p != "" {
+				data, err := readInput(c, p)
+				if err != nil {
+					return err
+				}
+				req.StackTrace = string(data)
+			}
+			resp, err := x.BuildSlice(c.Context, req)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return writeJSON(c.App.Writer, resp)
+			}
+			printSlice(newUI(c.App.Writer), resp)
+			return nil
+		},
+	}
+}
+
+func printSlice(u *ui, r *query.SliceResponse) {
+	for i, c := range r.Slice.Cards {
+		name := c.Name
+		if c.Container != "" {
+			name = c.Container + "." + c.Name
+		}
+		fmt.Fprintf(u.w, "%3d %-11s %s  %s\n", i+1, u.kind(c.Kind), u.name(name), u.path(fmt.Sprintf("%s:%d", c.File, c.Range.StartLine)))
+		if c.Summary != "" {
+			fmt.Fprintf(u.w, "                %s\n", u.dim(c.Summary))
+		}
+	}
+	for _, f := range r.Slice.Frontier {
+		fmt.Fprintf(u.w, "  · %s  %s  %s\n", u.dim(f.Name), u.dim(fmt.Sprintf("%s:%d", f.File, f.Line)), u.dim(f.Why))
+	}
+	tail := fmt.Sprintf("%d cards · %d/%d tokens · %s · handle %s", len(r.Slice.Cards), r.EstimatedTokens,
+		r.Slice.Budget.MaxEstimatedTokens, r.LedgerVersion, r.SliceHandle)
+	if t := r.Slice.Truncation; t != nil {
+		tail += fmt.Sprintf(" · %d more (sdl spillover %s)", t.DroppedCards, t.SpilloverHandle)
+	}
+	fmt.Fprintln(u.w, u.dim(tail))
+	if len(r.StaleFiles) > 0 {
+		fmt.Fprintln(u.w, u.warn("changed on disk since "+r.LedgerVersion+": "+strings.Join(r.StaleFiles, ", ")+" (run sdl index)"))
+	}
+}

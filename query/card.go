@@ -1,0 +1,932 @@
+package query
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// Errors a caller can act on.
+var (
+	// ErrNotFound means no current symbol matches the id or reference.
+	ErrNotFound = errors.New("symbol not found")
+	// ErrAmbiguous means a natural reference matches several symbols.
+	ErrAmbiguous = errors.New("ambiguous symbol reference")
+	// ErrInvalid means a request argument breaks a rule; the message names
+	// the field and the rule.
+	ErrInvalid = errors.New("invalid argument")
+)
+
+// invalidf reports a bad argument: field, then what to send instead.
+func invalidf(field, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrInvalid, field, fmt.Sprintf(format, args...))
+}
+
+// Detail levels of a card, from the cheapest.
+const (
+	DetailMinimal   = "minimal"   // identity and location
+	DetailSignature = "signature" // + signature, exported, visibility
+	DetailDeps      = "deps"      // + dependencies
+	DetailCompact   = "compact"   // signature, summary, key facts and dependencies
+	DetailFull      = "full"      // everything
+)
+
+var detailRank = map[string]int{DetailMinimal: 0, DetailSignature: 1, DetailDeps: 2, DetailCompact: 3, DetailFull: 4}
+
+// ValidDetail reports whether d names a detail level.
+func ValidDetail(d string) bool { _, ok := detailRank[d]; return ok }
+
+// Range is a source range (lines 1-based, columns 0-based).
+type Range struct {
+	StartLine int `json:"startLine"`
+	StartCol  int `json:"startCol,omitempty"`
+	EndLine   int `json:"endLine"`
+	EndCol    int `json:"endCol,omitempty"`
+}
+
+// Card is a symbol card (seeds/002).
+type Card struct {
+	SymbolID    string          `json:"symbolId"`
+	RepoID      string          `json:"repoId,omitempty"`
+	Name        string          `json:"name"`
+	Kind        string          `json:"kind"`
+	File        string          `json:"file"`
+	Range       Range           `json:"range"`
+	Container   string          `json:"container,omitempty"`
+	Exported    *bool           `json:"exported,omitempty"`
+	Visibility  string          `json:"visibility,omitempty"`
+	Signature   *lang.Signature `json:"signature,omitempty"`
+	Summary     string          `json:"summary,omitempty"`
+	Doc         string          `json:"doc,omitempty"`
+	Invariants  []string        `json:"invariants,omitempty"`
+	SideEffects []string        `json:"sideEffects,omitempty"`
+	Deps        *Deps           `json:"deps,omitempty"`
+	Metrics     *Metrics        `json:"metrics,omitempty"`
+	Cluster     *Cluster        `json:"cluster,omitempty"`
+	Processes   []Process       `json:"processes,omitempty"`
+	IsTest      bool            `json:"isTest,omitempty"`
+	Detail      string          `json:"detail,omitempty"`
+	Etag        string          `json:"etag"`
+	Version     *CardVersion    `json:"version,omitempty"`
+}
+
+// Deps are a symbol's dependencies with human-readable labels.
+type Deps struct {
+	Imports  []string `json:"imports,omitempty"`
+	Calls    []Dep    `json:"calls,omitempty"`
+	CalledBy []Dep    `json:"calledBy,omitempty"`
+	// Unresolved names calls that bind to no symbol of the repository.
+	Unresolved []string `json:"unresolved,omitempty"`
+}
+
+// Dep is one dependency edge, labelled.
+type Dep struct {
+	SymbolID   string      `json:"symbolId,omitempty"`
+	Label      string      `json:"label"`
+	Kind       string      `json:"kind,omitempty"` // call (default), new, extends, implements, import
+	Confidence float64     `json:"confidence,omitempty"`
+	Resolution *Resolution `json:"resolution,omitempty"`
+}
+
+// Resolution says how an edge was bound (includeResolutionMetadata).
+type Resolution struct {
+	Rule       string `json:"rule"`
+	Phase      string `json:"phase"`
+	Reason     string `json:"reason"`
+	Candidates int    `json:"candidates,omitempty"`
+}
+
+// Metrics are a symbol's usage metrics.
+type Metrics struct {
+	FanIn         int    `json:"fanIn"`
+	FanOut        int    `json:"fanOut"`
+	Churn30d      int    `json:"churn30d"`
+	TestRefs      int    `json:"testRefs"`
+	CanonicalTest string `json:"canonicalTest,omitempty"`
+}
+
+// Cluster is the community a symbol belongs to.
+type Cluster struct {
+	ClusterID   int    `json:"clusterId"`
+	Label       string `json:"label"`
+	MemberCount int    `json:"memberCount"`
+}
+
+// Process is a call chain a symbol takes part in.
+type Process struct {
+	ProcessID int    `json:"processId"`
+	Label     string `json:"label"`
+	Role      string `json:"role"`
+	Depth     int    `json:"depth"`
+}
+
+// CardVersion says which ledger version a card was read from.
+type CardVersion struct {
+	LedgerVersion  string `json:"ledgerVersion"`
+	ASTFingerprint string `json:"astFingerprint"`
+}
+
+// symbolRow is a current symbol as stored.
+type symbolRow struct {
+	ID, Path, Kind, Name, Qualified, Container, ParentID string
+	Range                                                Range
+	Exported                                             bool
+	Visibility, Signature, Doc, Summary                  string
+	Invariants, SideEffects, Fingerprint                 string
+	IsTest                                               bool
+}
+
+const symbolColumns = `s.id, p.path, s.kind, s.name, s.qualified, s.container, s.parent_id,
+	s.start_line, s.start_col, s.end_line, s.end_col, s.exported, s.visibility, s.signature, s.doc, s.summary,
+	s.invariants, s.side_effects, s.fingerprint, s.is_test`
+
+func scanSymbol(rows interface{ Scan(...any) error }) (*symbolRow, error) {
+	var r symbolRow
+	var exported, isTest int
+	err := rows.Scan(&r.ID, &r.Path, &r.Kind, &r.Name, &r.Qualified, &r.Container, &r.ParentID,
+		&r.Range.StartLine, &r.Range.StartCol, &r.Range.EndLine, &r.Range.EndCol, &exported, &r.Visibility,
+		&r.Signature, &r.Doc, &r.Summary, &r.Invariants, &r.SideEffects, &r.Fingerprint, &isTest)
+	r.Exported, r.IsTest = exported != 0, isTest != 0
+	return &r, err
+}
+
+// symbols loads current symbols by id; missing ids are absent from the map.
+func (x *Index) symbols(ctx context.Context, ids []string) (map[string]*symbolRow, error) {
+	out := make(map[string]*symbolRow, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := x.DB.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
+			WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("load symbols: %w", err)
+		}
+		for rows.Next() {
+			r, err := scanSymbol(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[r.ID] = r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func placeholders(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat("?,", n-1) + "?"
+}
+
+// SymbolRef is a natural reference to a symbol.
+type SymbolRef struct {
+	Name         string `json:"name"`
+	File         string `json:"file,omitempty"`
+	Kind         string `json:"kind,omitempty"`
+	ExportedOnly bool   `json:"exportedOnly,omitempty"`
+}
+
+func (r SymbolRef) String() string {
+	s := r.Name
+	if r.Kind != "" {
+		s = r.Kind + " " + s
+	}
+	if r.File != "" {
+		s += " in " + r.File
+	}
+	return s
+}
+
+// Candidate is one of the symbols an ambiguous reference could mean.
+type Candidate struct {
+	SymbolID string `json:"symbolId"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+}
+
+// AmbiguousError lists the candidates of an ambiguous reference.
+type AmbiguousError struct {
+	Ref        SymbolRef
+	Candidates []Candidate
+}
+
+func (e *AmbiguousError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %q matches %d symbols", ErrAmbiguous, e.Ref.String(), len(e.Candidates))
+	for i, c := range e.Candidates {
+		if i == 5 {
+			b.WriteString(", ...")
+			break
+		}
+		fmt.Fprintf(&b, "; %s %s (%s:%d) %s", c.Kind, c.Name, c.File, c.Line, c.SymbolID)
+	}
+	b.WriteString("; add file or kind to the reference, or pass a symbolId")
+	return b.String()
+}
+
+func (e *AmbiguousError) Unwrap() error { return ErrAmbiguous }
+
+// Resolve finds the symbol a natural reference names. The name may be
+// qualified ("Store.Add"); file matches as a suffix of the path. Among
+// several matches, exact case wins over other case, then a definition over
+// a test; when that leaves several, the reference is ambiguous.
+func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) {
+	if strings.TrimSpace(ref.Name) == "" {
+		return nil, invalidf("symbolRef.name", "must be a non-empty symbol name")
+	}
+	if ref.Kind != "" && !validKind(ref.Kind) {
+		return nil, invalidf("symbolRef.kind", "%q is not a kind; use one of %s", ref.Kind, strings.Join(lang.Kinds, ", "))
+	}
+	name := strings.TrimSpace(ref.Name)
+	short := name
+	if i := strings.LastIndexAny(name, ".:"); i >= 0 && i < len(name)-1 {
+		short = strings.TrimLeft(name[i:], ".:")
+	}
+	rows, err := x.DB.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
+		WHERE s.to_seq IS NULL AND (s.name = ?1 OR s.name = ?2 OR s.qualified = ?1) ORDER BY p.path, s.start_line`, name, short)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", ref, err)
+	}
+	var cands []*symbolRow
+	for rows.Next() {
+		r, err := scanSymbol(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		cands = append(cands, r)
+	}
+	rows.Close()
+	if len(cands) == 0 {
+		// case-insensitive, as a last resort
+		rows, err := x.DB.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
+			WHERE s.to_seq IS NULL AND (s.name = ?1 COLLATE NOCASE OR s.qualified = ?1 COLLATE NOCASE) ORDER BY p.path, s.start_line LIMIT 50`, name)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			r, err := scanSymbol(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			cands = append(cands, r)
+		}
+		rows.Close()
+	}
+	keep := cands[:0:0]
+	for _, c := range cands {
+		if name != short && c.Qualified != name && !strings.HasSuffix(c.Qualified, "."+name) {
+			continue // a qualified reference must match the qualified name
+		}
+		if ref.Kind != "" && c.Kind != ref.Kind {
+			continue
+		}
+		if ref.File != "" && !pathMatches(c.Path, ref.File) {
+			continue
+		}
+		if ref.ExportedOnly && !c.Exported {
+			continue
+		}
+		keep = append(keep, c)
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%w: %s (try sdl.symbol.search to find it)", ErrNotFound, ref)
+	}
+	keep = narrow(keep, func(c *symbolRow) bool { return c.Name == short || c.Qualified == name })
+	keep = narrow(keep, func(c *symbolRow) bool { return c.Kind != lang.KindModule })
+	keep = narrow(keep, func(c *symbolRow) bool { return !c.IsTest })
+	if len(keep) == 1 {
+		return keep[0], nil
+	}
+	e := &AmbiguousError{Ref: ref}
+	for _, c := range keep {
+		e.Candidates = append(e.Candidates, Candidate{SymbolID: c.ID, Name: c.Qualified, Kind: c.Kind, File: c.Path, Line: c.Range.StartLine})
+	}
+	return nil, e
+}
+
+// narrow keeps the elements that pass when some do.
+func narrow(rs []*symbolRow, keep func(*symbolRow) bool) []*symbolRow {
+	var out []*symbolRow
+	for _, r := range rs {
+		if keep(r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return rs
+	}
+	return out
+}
+
+// pathMatches reports whether want names path: equal, or a suffix at a
+// path boundary.
+func pathMatches(path, want string) bool {
+	want = strings.TrimPrefix(strings.ReplaceAll(want, "\\", "/"), "./")
+	return path == want || strings.HasSuffix(path, "/"+want)
+}
+
+func validKind(k string) bool {
+	for _, v := range lang.Kinds {
+		if v == k {
+			return true
+		}
+	}
+	return false
+}
+
+// CardOptions shape cards.
+type CardOptions struct {
+	Detail                    string
+	MinCallConfidence         float64
+	IncludeResolutionMetadata bool
+}
+
+// cards builds cards for symbols, in the order given.
+func (x *Index) cards(ctx context.Context, rows []*symbolRow, opts CardOptions, ver string) ([]*Card, error) {
+	if opts.Detail == "" {
+		opts.Detail = DetailFull
+	}
+	lvl := detailRank[opts.Detail]
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	var deps map[string]*Deps
+	var metrics map[string]*Metrics
+	var clusters map[string]*Cluster
+	var procs map[string][]Process
+	var err error
+	if lvl >= detailRank[DetailDeps] {
+		if deps, err = x.deps(ctx, rows, opts, lvl >= detailRank[DetailFull]); err != nil {
+			return nil, err
+		}
+	}
+	if lvl >= detailRank[DetailFull] {
+		if metrics, clusters, err = x.metrics(ctx, rows); err != nil {
+			return nil, err
+		}
+		if procs, err = x.processes(ctx, ids); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]*Card, len(rows))
+	for i, r := range rows {
+		full := x.fullCard(r, deps[r.ID], metrics[r.ID], clusters[r.ID], procs[r.ID])
+		etag := etagOf(full)
+		var c *Card
+		if lvl >= detailRank[DetailFull] {
+			c = full
+		} else {
+			c = briefCard(full, opts.Detail)
+		}
+		c.Detail, c.Etag = opts.Detail, etag
+		c.Version = &CardVersion{LedgerVersion: ver, ASTFingerprint: r.Fingerprint}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// briefCard cuts a full card down to a lower detail level. Below full, a
+// card spends no tokens on what its other fields already say: columns,
+// the exported flag (visibility says it), parsed parameters (the signature
+// text shows them), dependency ids and confidences of 0.9 and above.
+func briefCard(full *Card, detail string) *Card {
+	lvl := detailRank[detail]
+	c := &Card{SymbolID: full.SymbolID, Name: full.Name, Kind: full.Kind, File: full.File, Container: full.Container,
+		Range: Range{StartLine: full.Range.StartLine, EndLine: full.Range.EndLine}, IsTest: full.IsTest}
+	if lvl >= detailRank[DetailSignature] {
+		c.Visibility = full.Visibility
+		c.Signature = compactSignature(full.Signature)
+	}
+	if lvl >= detailRank[DetailDeps] && full.Deps != nil {
+		d := &Deps{Imports: full.Deps.Imports}
+		n := len(full.Deps.Calls)
+		if lvl == detailRank[DetailCompact] {
+			n = min(n, 6)
+			d.Imports = nil
+		}
+		for _, dep := range full.Deps.Calls[:n] {
+			dep.SymbolID = ""
+			dep.Label = strings.TrimSuffix(dep.Label, " ("+full.File+")")
+			if dep.Confidence >= 0.9 {
+				dep.Confidence = 0
+			}
+			d.Calls = append(d.Calls, dep)
+		}
+		if len(d.Calls) > 0 || len(d.Imports) > 0 {
+			c.Deps = d
+		}
+	}
+	if lvl == detailRank[DetailCompact] {
+		c.Summary = full.Summary
+		c.Invariants, c.SideEffects = firstN(full.Invariants, 2), firstN(full.SideEffects, 2)
+	}
+	return c
+}
+
+// fullCard is the card at full detail, without etag and version.
+func (x *Index) fullCard(r *symbolRow, d *Deps, m *Metrics, cl *Cluster, ps []Process) *Card {
+	exported := r.Exported
+	c := &Card{SymbolID: r.ID, Name: r.Name, Kind: r.Kind, File: r.Path, Range: r.Range, Container: r.Container,
+		Exported: &exported, Visibility: r.Visibility, Summary: r.Summary, Doc: r.Doc, IsTest: r.IsTest,
+		Deps: d, Metrics: m, Cluster: cl, Processes: ps, RepoID: x.RepoID}
+	if r.Signature != "" {
+		var sig lang.Signature
+		if json.Unmarshal([]byte(r.Signature), &sig) == nil {
+			c.Signature = &sig
+		}
+	}
+	c.Invariants = factTexts(r.Invariants)
+	c.SideEffects = factTexts(r.SideEffects)
+	if c.Doc == c.Summary || strings.TrimSuffix(c.Doc, ".") == strings.TrimSuffix(c.Summary, ".") {
+		c.Doc = ""
+	}
+	return c
+}
+
+// compactSignature keeps the signature's text, or its parts when there is
+// no text.
+func compactSignature(s *lang.Signature) *lang.Signature {
+	if s == nil {
+		return nil
+	}
+	if s.Text != "" {
+		return &lang.Signature{Text: s.Text}
+	}
+	return &lang.Signature{Params: s.Params, Returns: s.Returns}
+}
+
+func firstN[T any](s []T, n int) []T {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// factTexts renders stored facts as "text (evidence, line N)".
+func factTexts(js string) []string {
+	if js == "" {
+		return nil
+	}
+	var fs []lang.Fact
+	if json.Unmarshal([]byte(js), &fs) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		s := f.Text
+		if f.Kind != "guard" && f.Evidence != "" && !strings.Contains(s, f.Evidence) {
+			s += " (" + f.Evidence + ")"
+		}
+		if f.Line > 0 {
+			s += fmt.Sprintf(" [line %d]", f.Line)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// etagOf hashes a card's content.
+func etagOf(c *Card) string {
+	b, _ := json.Marshal(c)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// edgeRow is a current edge as read for cards and slices.
+type edgeRow struct {
+	src, dst, kind, name, qual, rule string
+	confidence                       float64
+	candidates, count, line          int
+}
+
+// deps loads the labelled dependencies of symbols.
+func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, calledBy bool) (map[string]*Deps, error) {
+	ids := make([]any, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	out := map[string]*Deps{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	type labelled struct {
+		edgeRow
+		label string
+	}
+	q := `SELECT e.src, COALESCE(e.dst, ''), e.kind, e.name, e.qual, e.rule, e.confidence, e.candidates, e.count, e.line,
+		COALESCE(d.qualified, ''), COALESCE(dp.path, '')
+		FROM edges e LEFT JOIN symbols d ON d.id = e.dst AND d.to_seq IS NULL LEFT JOIN paths dp ON dp.id = d.path_id
+		WHERE e.to_seq IS NULL AND e.src IN (` + placeholders(len(ids)) + `) ORDER BY e.src, e.line, e.rowid`
+	rs, err := x.DB.QueryContext(ctx, q, ids...)
+	if err != nil {
+		return nil, fmt.Errorf("load deps: %w", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var e edgeRow
+		var dq, dpath string
+		if err := rs.Scan(&e.src, &e.dst, &e.kind, &e.name, &e.qual, &e.rule, &e.confidence, &e.candidates, &e.count, &e.line, &dq, &dpath); err != nil {
+			return nil, err
+		}
+		d := out[e.src]
+		if d == nil {
+			d = &Deps{}
+			out[e.src] = d
+		}
+		switch {
+		case e.kind == "import":
+			label := e.qual
+			if e.name != "" {
+				label += " " + e.name
+			}
+			if !contains(d.Imports, label) {
+				d.Imports = append(d.Imports, label)
+			}
+		case e.dst != "":
+			if e.confidence < opts.MinCallConfidence {
+				continue
+			}
+			dep := Dep{SymbolID: e.dst, Label: dq + " (" + dpath + ")", Confidence: e.confidence}
+			if e.kind != lang.RefCall {
+				dep.Kind = e.kind
+			}
+			if opts.IncludeResolutionMetadata {
+				dep.Resolution = resolutionOf(e)
+			}
+			d.Calls = append(d.Calls, dep)
+		case e.rule == lang.RuleUnresolved || e.rule == lang.RuleAmbiguous:
+			label := e.name
+			if e.qual != "" {
+				label = e.qual + "." + e.name
+			}
+			if len(d.Unresolved) < 10 && !contains(d.Unresolved, label) {
+				d.Unresolved = append(d.Unresolved, label)
+			}
+		}
+	}
+	if err := rs.Err(); err != nil {
+		return nil, err
+	}
+	if calledBy {
+		q := `SELECT e.dst, e.src, e.kind, e.rule, e.confidence, e.candidates, COALESCE(s.qualified, ''), COALESCE(sp.path, '')
+			FROM edges e JOIN symbols s ON s.id = e.src AND s.to_seq IS NULL JOIN paths sp ON sp.id = s.path_id
+			WHERE e.to_seq IS NULL AND e.dst IN (` + placeholders(len(ids)) + `) AND e.kind != 'import'
+			ORDER BY e.dst, e.confidence DESC, sp.path, s.start_line LIMIT 2000`
+		rs2, err := x.DB.QueryContext(ctx, q, ids...)
+		if err != nil {
+			return nil, fmt.Errorf("load callers: %w", err)
+		}
+		defer rs2.Close()
+		for rs2.Next() {
+			var e edgeRow
+			var sq, spath string
+			if err := rs2.Scan(&e.dst, &e.src, &e.kind, &e.rule, &e.confidence, &e.candidates, &sq, &spath); err != nil {
+				return nil, err
+			}
+			if e.confidence < opts.MinCallConfidence {
+				continue
+			}
+			d := out[e.dst]
+			if d == nil {
+				d = &Deps{}
+				out[e.dst] = d
+			}
+			if len(d.CalledBy) >= 20 {
+				continue
+			}
+			dep := Dep{SymbolID: e.src, Label: sq + " (" + spath + ")", Confidence: e.confidence}
+			if e.kind != lang.RefCall {
+				dep.Kind = e.kind
+			}
+			if opts.IncludeResolutionMetadata {
+				dep.Resolution = resolutionOf(e)
+			}
+			d.CalledBy = append(d.CalledBy, dep)
+		}
+		if err := rs2.Err(); err != nil {
+			return nil, err
+		}
+	}
+	// a dependency listed twice (called on two lines) once
+	for _, d := range out {
+		d.Calls = dedupeDeps(d.Calls)
+	}
+	return out, nil
+}
+
+func dedupeDeps(ds []Dep) []Dep {
+	seen := map[string]bool{}
+	out := ds[:0]
+	for _, d := range ds {
+		k := d.SymbolID + d.Kind
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, d)
+	}
+	return out
+}
+
+func contains(ss []string, s string) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+var ruleReason = map[string]string{
+	lang.RuleSameFile:    "defined in the same file",
+	lang.RuleImport:      "bound by an import of the calling file",
+	lang.RuleReceiver:    "a method of the receiver's or a typed variable's type",
+	lang.RuleSamePackage: "defined in the same package or module",
+	lang.RuleUniqueName:  "the only symbol of that name in the repository",
+	lang.RulePrecise:     "proven by a type checker or SCIP index",
+}
+
+func resolutionOf(e edgeRow) *Resolution {
+	phase := "heuristic"
+	if e.rule == lang.RulePrecise {
+		phase = "precise"
+	}
+	return &Resolution{Rule: e.rule, Phase: phase, Reason: ruleReason[e.rule], Candidates: e.candidates}
+}
+
+// metrics loads metrics and clusters.
+func (x *Index) metrics(ctx context.Context, rows []*symbolRow) (map[string]*Metrics, map[string]*Cluster, error) {
+	ms := map[string]*Metrics{}
+	cs := map[string]*Cluster{}
+	if len(rows) == 0 {
+		return ms, cs, nil
+	}
+	args := make([]any, len(rows))
+	for i, r := range rows {
+		args[i] = r.ID
+		ms[r.ID] = &Metrics{}
+	}
+	q := `SELECT m.id, m.fan_in, m.fan_out, m.test_refs, m.nearest_test, COALESCE(c.id, 0), COALESCE(c.label, ''), COALESCE(c.member_count, 0)
+		FROM metrics m LEFT JOIN clusters c ON c.id = m.cluster_id WHERE m.id IN (` + placeholders(len(args)) + `)`
+	rs, err := x.DB.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load metrics: %w", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var id string
+		var m Metrics
+		var c Cluster
+		if err := rs.Scan(&id, &m.FanIn, &m.FanOut, &m.TestRefs, &m.CanonicalTest, &c.ClusterID, &c.Label, &c.MemberCount); err != nil {
+			return nil, nil, err
+		}
+		*ms[id] = m
+		if c.ClusterID > 0 {
+			cs[id] = &c
+		}
+	}
+	if err := rs.Err(); err != nil {
+		return nil, nil, err
+	}
+	// churn is per file
+	paths := map[string]bool{}
+	for _, r := range rows {
+		paths[r.Path] = true
+	}
+	pargs := make([]any, 0, len(paths))
+	for p := range paths {
+		pargs = append(pargs, p)
+	}
+	rs2, err := x.DB.QueryContext(ctx, `SELECT p.path, fm.churn FROM file_metrics fm JOIN paths p ON p.id = fm.path_id
+		WHERE p.path IN (`+placeholders(len(pargs))+`)`, pargs...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rs2.Close()
+	churn := map[string]int{}
+	for rs2.Next() {
+		var p string
+		var n int
+		if err := rs2.Scan(&p, &n); err != nil {
+			return nil, nil, err
+		}
+		churn[p] = n
+	}
+	for _, r := range rows {
+		ms[r.ID].Churn30d = churn[r.Path]
+	}
+	return ms, cs, rs2.Err()
+}
+
+// processes loads the call chains symbols take part in.
+func (x *Index) processes(ctx context.Context, ids []string) (map[string][]Process, error) {
+	out := map[string][]Process{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rs, err := x.DB.QueryContext(ctx, `SELECT s.symbol_id, p.id, p.label, s.role, s.depth FROM process_steps s
+		JOIN processes p ON p.id = s.process_id WHERE s.symbol_id IN (`+placeholders(len(ids))+`) ORDER BY s.symbol_id, p.id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("load processes: %w", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var id string
+		var p Process
+		if err := rs.Scan(&id, &p.ProcessID, &p.Label, &p.Role, &p.Depth); err != nil {
+			return nil, err
+		}
+		if len(out[id]) < 5 {
+			out[id] = append(out[id], p)
+		}
+	}
+	return out, rs.Err()
+}
+
+// CardRequest asks for one card (sdl.symbol.getCard).
+type CardRequest struct {
+	SymbolID                  string     `json:"symbolId,omitempty"`
+	SymbolRef                 *SymbolRef `json:"symbolRef,omitempty"`
+	IfNoneMatch               string     `json:"ifNoneMatch,omitempty"`
+	MinCallConfidence         float64    `json:"minCallConfidence,omitempty"`
+	IncludeResolutionMetadata bool       `json:"includeResolutionMetadata,omitempty"`
+	Detail                    string     `json:"detail,omitempty"`
+}
+
+// NotModified answers a conditional request whose ETag still matches.
+type NotModified struct {
+	NotModified   bool   `json:"notModified"`
+	SymbolID      string `json:"symbolId,omitempty"`
+	Etag          string `json:"etag"`
+	LedgerVersion string `json:"ledgerVersion"`
+}
+
+// Card returns one card, or a NotModified when ifNoneMatch matches.
+func (x *Index) Card(ctx context.Context, req CardRequest) (any, error) {
+	if (req.SymbolID == "") == (req.SymbolRef == nil) {
+		return nil, invalidf("symbolId/symbolRef", "provide exactly one: a symbolId, or a symbolRef {name, file?, kind?}")
+	}
+	if req.Detail != "" && !ValidDetail(req.Detail) {
+		return nil, invalidf("detail", "%q is not a detail level; use minimal, signature, deps, compact or full", req.Detail)
+	}
+	if req.MinCallConfidence < 0 || req.MinCallConfidence > 1 {
+		return nil, invalidf("minCallConfidence", "must be between 0 and 1")
+	}
+	ver, err := x.Current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var row *symbolRow
+	if req.SymbolID != "" {
+		rows, err := x.symbols(ctx, []string{req.SymbolID})
+		if err != nil {
+			return nil, err
+		}
+		if row = rows[req.SymbolID]; row == nil {
+			return nil, fmt.Errorf("%w: no current symbol has id %q (ids change when a symbol moves to another file; try sdl.symbol.search)", ErrNotFound, req.SymbolID)
+		}
+	} else if row, err = x.Resolve(ctx, *req.SymbolRef); err != nil {
+		return nil, err
+	}
+	cards, err := x.cards(ctx, []*symbolRow{row}, CardOptions{Detail: req.Detail, MinCallConfidence: req.MinCallConfidence,
+		IncludeResolutionMetadata: req.IncludeResolutionMetadata}, ver.ID)
+	if err != nil {
+		return nil, err
+	}
+	if req.IfNoneMatch != "" && req.IfNoneMatch == cards[0].Etag {
+		return &NotModified{NotModified: true, SymbolID: row.ID, Etag: cards[0].Etag, LedgerVersion: ver.ID}, nil
+	}
+	return cards[0], nil
+}
+
+// CardsRequest asks for several cards (sdl.symbol.getCards).
+type CardsRequest struct {
+	SymbolIDs                 []string          `json:"symbolIds,omitempty"`
+	SymbolRefs                []SymbolRef       `json:"symbolRefs,omitempty"`
+	KnownEtags                map[string]string `json:"knownEtags,omitempty"`
+	MinCallConfidence         float64           `json:"minCallConfidence,omitempty"`
+	IncludeResolutionMetadata bool              `json:"includeResolutionMetadata,omitempty"`
+	Detail                    string            `json:"detail,omitempty"`
+}
+
+// CardsResponse holds the cards (or NotModified entries) in request order
+// and the per-symbol failures.
+type CardsResponse struct {
+	Cards         []any     `json:"cards"`
+	Partial       bool      `json:"partial"`
+	Succeeded     []string  `json:"succeeded"`
+	Failed        []string  `json:"failed"`
+	Failures      []Failure `json:"failures,omitempty"`
+	LedgerVersion string    `json:"ledgerVersion"`
+}
+
+// Failure says why one symbol of a batch failed and what to call instead.
+type Failure struct {
+	Input          string      `json:"input"`
+	Classification string      `json:"classification"` // not_found, ambiguous, invalid
+	Message        string      `json:"message"`
+	Candidates     []Candidate `json:"candidates,omitempty"`
+	FallbackTools  []string    `json:"fallbackTools"`
+}
+
+// Cards returns a batch of cards; each symbol succeeds or fails alone.
+func (x *Index) Cards(ctx context.Context, req CardsRequest) (*CardsResponse, error) {
+	n := len(req.SymbolIDs) + len(req.SymbolRefs)
+	if (len(req.SymbolIDs) == 0) == (len(req.SymbolRefs) == 0) {
+		return nil, invalidf("symbolIds/symbolRefs", "provide exactly one of the two, with 1 to 100 entries")
+	}
+	if n > 100 {
+		return nil, invalidf("symbolIds/symbolRefs", "at most 100 entries, got %d; split the batch", n)
+	}
+	if req.Detail != "" && !ValidDetail(req.Detail) {
+		return nil, invalidf("detail", "%q is not a detail level; use minimal, signature, deps, compact or full", req.Detail)
+	}
+	ver, err := x.Current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	resp := &CardsResponse{Cards: []any{}, Succeeded: []string{}, Failed: []string{}, LedgerVersion: ver.ID}
+	var rows []*symbolRow
+	var inputs []string
+	if len(req.SymbolIDs) > 0 {
+		found, err := x.symbols(ctx, req.SymbolIDs)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range req.SymbolIDs {
+			if r := found[id]; r != nil {
+				rows = append(rows, r)
+				inputs = append(inputs, id)
+			} else {
+				resp.Failed = append(resp.Failed, id)
+				resp.Failures = append(resp.Failures, Failure{Input: id, Classification: "not_found",
+					Message: "no current symbol has this id", FallbackTools: []string{"sdl.symbol.search"}})
+			}
+		}
+	} else {
+		for _, ref := range req.SymbolRefs {
+			r, err := x.Resolve(ctx, ref)
+			var amb *AmbiguousError
+			switch {
+			case err == nil:
+				rows = append(rows, r)
+				inputs = append(inputs, ref.String())
+			case errors.As(err, &amb):
+				resp.Failed = append(resp.Failed, ref.String())
+				resp.Failures = append(resp.Failures, Failure{Input: ref.String(), Classification: "ambiguous", Message: err.Error(),
+					Candidates: amb.Candidates, FallbackTools: []string{"sdl.symbol.getCard", "sdl.symbol.search"}})
+			case errors.Is(err, ErrNotFound), errors.Is(err, ErrInvalid):
+				class := "not_found"
+				if errors.Is(err, ErrInvalid) {
+					class = "invalid"
+				}
+				resp.Failed = append(resp.Failed, ref.String())
+				resp.Failures = append(resp.Failures, Failure{Input: ref.String(), Classification: class, Message: err.Error(),
+					FallbackTools: []string{"sdl.symbol.search"}})
+			default:
+				return nil, err
+			}
+		}
+	}
+	cards, err := x.cards(ctx, rows, CardOptions{Detail: req.Detail, MinCallConfidence: req.MinCallConfidence,
+		IncludeResolutionMetadata: req.IncludeResolutionMetadata}, ver.ID)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range cards {
+		if et, ok := req.KnownEtags[c.SymbolID]; ok && et == c.Etag {
+			resp.Cards = append(resp.Cards, &NotModified{NotModified: true, SymbolID: c.SymbolID, Etag: c.Etag, LedgerVersion: ver.ID})
+		} else {
+			resp.Cards = append(resp.Cards, c)
+		}
+		resp.Succeeded = append(resp.Succeeded, inputs[i])
+	}
+	resp.Partial = len(resp.Failed) > 0
+	sort.SliceStable(resp.Failures, func(i, j int) bool { return false })
+	return resp, nil
+}

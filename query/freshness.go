@@ -1,0 +1,48 @@
+package query
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+)
+
+// staleFiles returns those of paths whose content on disk differs from
+// the indexed version (or that are gone), so an answer never presents stale
+// data as fresh. It hashes only the files it is given.
+func (x *Index) staleFiles(ctx context.Context, paths []string) []string {
+	if len(paths) == 0 || x.Root == "" {
+		return nil
+	}
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
+	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.hash FROM files f JOIN paths p ON p.id = f.path_id
+		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	indexed := map[string]string{}
+	for rows.Next() {
+		var p, h string
+		if rows.Scan(&p, &h) == nil {
+			indexed[p] = h
+		}
+	}
+	var stale []string
+	for _, p := range paths {
+		data, err := os.ReadFile(filepath.Join(x.Root, filepath.FromSlash(p)))
+		if err != nil {
+			stale = append(stale, p)
+			continue
+		}
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:16]) != indexed[p] {
+			stale = append(stale, p)
+		}
+	}
+	return stale
+}

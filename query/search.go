@@ -1,0 +1,370 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// Column weights of bm25 over symbols_fts(name, qualified, signature, doc,
+// path, body, words): a term in a symbol's name says far more than the same
+// term among the identifiers of its body.
+const ftsWeights = "10.0, 6.0, 3.0, 2.5, 2.0, 1.0, 0.5"
+
+// RRF is the k of reciprocal rank fusion.
+const rrfK = 60
+
+// SearchRequest is sdl.symbol.search.
+type SearchRequest struct {
+	Query                    string   `json:"query"`
+	Kinds                    []string `json:"kinds,omitempty"`
+	Limit                    int      `json:"limit,omitempty"`
+	Semantic                 bool     `json:"semantic,omitempty"`
+	IncludeRetrievalEvidence bool     `json:"includeRetrievalEvidence,omitempty"`
+}
+
+// SearchResult is one match.
+type SearchResult struct {
+	SymbolID  string   `json:"symbolId"`
+	Name      string   `json:"name"`
+	Qualified string   `json:"qualifiedName,omitempty"`
+	Kind      string   `json:"kind"`
+	File      string   `json:"file"`
+	Range     Range    `json:"range"`
+	Exported  bool     `json:"exported"`
+	Signature string   `json:"signature,omitempty"`
+	Summary   string   `json:"summary,omitempty"`
+	Score     float64  `json:"score"`
+	Lanes     []string `json:"lanes"`
+}
+
+// SearchResponse answers a search.
+type SearchResponse struct {
+	Results           []SearchResult `json:"results"`
+	RetrievalMode     string         `json:"retrievalMode"`
+	Lanes             []string       `json:"lanes"`
+	RetrievalEvidence *Evidence      `json:"retrievalEvidence,omitempty"`
+	Truncation        *Truncation    `json:"truncation,omitempty"`
+	LedgerVersion     string         `json:"ledgerVersion"`
+}
+
+// Evidence says how results were found.
+type Evidence struct {
+	Sources        []string       `json:"sources"`
+	CandidateCount map[string]int `json:"candidateCounts"`
+	Terms          []string       `json:"terms"`
+	Identifiers    []string       `json:"identifiers,omitempty"`
+	FusionLatency  float64        `json:"fusionLatencyMs"`
+	FallbackReason string         `json:"fallbackReason,omitempty"`
+}
+
+// Truncation says results were cut.
+type Truncation struct {
+	Truncated bool   `json:"truncated"`
+	Returned  int    `json:"returned"`
+	Available int    `json:"available"`
+	Reason    string `json:"reason"`
+}
+
+// hit is a candidate symbol with the evidence of each lane.
+type hit struct {
+	id    string
+	score float64 // fused
+	lanes map[string]int
+	raw   map[string]float64
+}
+
+// Search finds symbols by name and text.
+func (x *Index) Search(ctx context.Context, req SearchRequest) (*SearchResponse, error) {
+	start := time.Now()
+	q := strings.TrimSpace(req.Query)
+	if q == "" {
+		return nil, invalidf("query", "must be a non-empty search text")
+	}
+	if len(q) > 4000 {
+		return nil, invalidf("query", "at most 4000 characters, got %d; search for the key identifiers", len(q))
+	}
+	if req.Limit == 0 {
+		req.Limit = 50
+	}
+	if req.Limit < 1 || req.Limit > 1000 {
+		return nil, invalidf("limit", "must be between 1 and 1000, got %d", req.Limit)
+	}
+	for _, k := range req.Kinds {
+		if !validKind(k) {
+			return nil, invalidf("kinds", "%q is not a kind; use %s", k, strings.Join(lang.Kinds, ", "))
+		}
+	}
+	ver, err := x.Current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pool := req.Limit * 3
+	if pool < 100 {
+		pool = 100
+	}
+	hits, ev, err := x.retrieve(ctx, q, req.Kinds, pool)
+	if err != nil {
+		return nil, err
+	}
+	resp := &SearchResponse{Results: []SearchResult{}, RetrievalMode: "lexical", Lanes: ev.Sources, LedgerVersion: ver.ID}
+	if req.Semantic {
+		ev.FallbackReason = "no embedding model in this index: lexical lanes only"
+	}
+	available := len(hits)
+	if len(hits) > req.Limit {
+		hits = hits[:req.Limit]
+		resp.Truncation = &Truncation{Truncated: true, Returned: req.Limit, Available: available, Reason: "limit"}
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	rows, err := x.symbols(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range hits {
+		r := rows[h.id]
+		if r == nil {
+			continue
+		}
+		res := SearchResult{SymbolID: r.ID, Name: r.Name, Kind: r.Kind, File: r.Path, Range: r.Range, Exported: r.Exported,
+			Summary: r.Summary, Score: round4(h.score), Signature: signatureText(r.Signature)}
+		if r.Qualified != r.Name {
+			res.Qualified = r.Qualified
+		}
+		for _, l := range []string{"exact", "fts"} {
+			if _, ok := h.lanes[l]; ok {
+				res.Lanes = append(res.Lanes, l)
+			}
+		}
+		resp.Results = append(resp.Results, res)
+	}
+	ev.FusionLatency = round4(float64(time.Since(start).Microseconds()) / 1000)
+	if req.IncludeRetrievalEvidence {
+		resp.RetrievalEvidence = ev
+	}
+	return resp, nil
+}
+
+func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
+
+// signatureText extracts the text of a stored signature.
+func signatureText(js string) string {
+	const key = `"text":"`
+	i := strings.Index(js, key)
+	if i < 0 {
+		return ""
+	}
+	s := js[i+len(key):]
+	// the text is the first field and ends at the next unescaped quote
+	var b strings.Builder
+	for j := 0; j < len(s); j++ {
+		c := s[j]
+		if c == '\\' && j+1 < len(s) {
+			j++
+			switch s[j] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				b.WriteByte(s[j])
+			}
+			continue
+		}
+		if c == '"' {
+			break
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// retrieve runs the lanes and fuses them.
+func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool int) ([]*hit, *Evidence, error) {
+	terms, idents := queryTerms(text)
+	ev := &Evidence{Terms: terms, Identifiers: idents, CandidateCount: map[string]int{}}
+	hits := map[string]*hit{}
+	get := func(id string) *hit {
+		h := hits[id]
+		if h == nil {
+			h = &hit{id: id, lanes: map[string]int{}, raw: map[string]float64{}}
+			hits[id] = h
+		}
+		return h
+	}
+	kindOK := func(k string) bool {
+		if len(kinds) == 0 {
+			return true
+		}
+		for _, want := range kinds {
+			if want == k {
+				return true
+			}
+		}
+		return false
+	}
+
+	// exact lane: the whole query, and each identifier in it, as a name
+	names := []string{}
+	if !strings.ContainsAny(text, " \t\n") {
+		names = append(names, text)
+	}
+	for _, id := range idents {
+		if id != text {
+			names = append(names, id)
+		}
+	}
+	exact, err := x.exactNames(ctx, names)
+	if err != nil {
+		return nil, nil, err
+	}
+	rank := 0
+	for _, e := range exact {
+		if !kindOK(e.kind) {
+			continue
+		}
+		h := get(e.id)
+		if _, ok := h.lanes["exact"]; !ok {
+			h.lanes["exact"] = rank
+			h.raw["exact"] = e.weight
+			rank++
+		}
+	}
+	ev.CandidateCount["exact"] = rank
+	ev.Sources = append(ev.Sources, "exact")
+
+	// full-text lane
+	if len(terms) > 0 {
+		if len(terms) > 48 {
+			terms = terms[:48]
+		}
+		fts, err := x.ftsSearch(ctx, ftsMatch(terms), pool*2)
+		if err != nil {
+			return nil, nil, err
+		}
+		rank = 0
+		for _, f := range fts {
+			if !kindOK(f.kind) {
+				continue
+			}
+			h := get(f.id)
+			h.lanes["fts"] = rank
+			h.raw["fts"] = f.score
+			rank++
+			if rank >= pool {
+				break
+			}
+		}
+		ev.CandidateCount["fts"] = rank
+		ev.Sources = append(ev.Sources, "fts")
+	}
+
+	out := make([]*hit, 0, len(hits))
+	for _, h := range hits {
+		for lane, r := range h.lanes {
+			w := 1.0
+			if lane == "exact" {
+				w = 2.0 * h.raw["exact"]
+			}
+			h.score += w / float64(rrfK+r+1)
+		}
+		out = append(out, h)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].id < out[j].id
+	})
+	return out, ev, nil
+}
+
+type exactHit struct {
+	id, kind string
+	weight   float64
+}
+
+// exactNames finds symbols named exactly (or case-insensitively, weighted
+// lower) by one of names, or whose qualified name ends with it.
+func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, error) {
+	var out []exactHit
+	seen := map[string]bool{}
+	for _, n := range names {
+		if n == "" || len(n) > 200 {
+			continue
+		}
+		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, s.name = ?1 OR s.qualified = ?1, s.is_test
+			FROM symbols s JOIN paths p ON p.id = s.path_id
+			WHERE s.to_seq IS NULL AND s.kind != 'module' AND (s.name = ?1 COLLATE NOCASE OR s.qualified = ?1 COLLATE NOCASE OR s.name = ?2)
+			ORDER BY 3 DESC, s.is_test, p.path, s.start_line LIMIT 200`, n, lastSegment(n))
+		if err != nil {
+			return nil, fmt.Errorf("exact search: %w", err)
+		}
+		for rows.Next() {
+			var id, kind string
+			var exact, isTest int
+			if err := rows.Scan(&id, &kind, &exact, &isTest); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			w := 1.0
+			if exact == 0 {
+				w = 0.6
+			}
+			if isTest != 0 {
+				w *= 0.7
+			}
+			out = append(out, exactHit{id, kind, w})
+		}
+		rows.Close()
+	}
+	return out, nil
+}
+
+func lastSegment(n string) string {
+	if i := strings.LastIndexAny(n, ".:"); i >= 0 && i < len(n)-1 {
+		return n[i+1:]
+	}
+	return n
+}
+
+type ftsHit struct {
+	id, kind, path string
+	score          float64 // higher is better
+	isTest         bool
+}
+
+// ftsSearch runs a full-text query and returns current symbols by bm25.
+func (x *Index) ftsSearch(ctx context.Context, match string, limit int) ([]ftsHit, error) {
+	rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, p.path, s.is_test, -bm25(symbols_fts, `+ftsWeights+`) AS score
+		FROM symbols_fts f JOIN symbols s ON s.rowid = f.rowid JOIN paths p ON p.id = s.path_id
+		WHERE symbols_fts MATCH ? AND s.kind != 'module'
+		ORDER BY score DESC, s.id LIMIT ?`, match, limit)
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	}
+	defer rows.Close()
+	var out []ftsHit
+	for rows.Next() {
+		var h ftsHit
+		var isTest int
+		if err := rows.Scan(&h.id, &h.kind, &h.path, &isTest, &h.score); err != nil {
+			return nil, err
+		}
+		h.isTest = isTest != 0
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}

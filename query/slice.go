@@ -1,0 +1,864 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// SliceRequest is sdl.slice.build.
+type SliceRequest struct {
+	TaskText                  string            `json:"taskText,omitempty"`
+	EntrySymbols              []string          `json:"entrySymbols,omitempty"`
+	EditedFiles               []string          `json:"editedFiles,omitempty"`
+	StackTrace                string            `json:"stackTrace,omitempty"`
+	FailingTestPath           string            `json:"failingTestPath,omitempty"`
+	Budget                    *SliceBudget      `json:"budget,omitempty"`
+	MinConfidence             *float64          `json:"minConfidence,omitempty"`
+	MinCallConfidence         *float64          `json:"minCallConfidence,omitempty"`
+	KnownCardEtags            map[string]string `json:"knownCardEtags,omitempty"`
+	CardDetail                string            `json:"cardDetail,omitempty"`
+	AdaptiveDetail            *bool             `json:"adaptiveDetail,omitempty"`
+	IncludeResolutionMetadata bool              `json:"includeResolutionMetadata,omitempty"`
+	IncludeRetrievalEvidence  bool              `json:"includeRetrievalEvidence,omitempty"`
+	IncludeMemories           *bool             `json:"includeMemories,omitempty"`
+	MemoryLimit               *int              `json:"memoryLimit,omitempty"`
+}
+
+// SliceBudget bounds a slice.
+type SliceBudget struct {
+	MaxCards           int `json:"maxCards,omitempty"`
+	MaxEstimatedTokens int `json:"maxEstimatedTokens,omitempty"`
+}
+
+// Defaults and limits of a slice.
+const (
+	DefaultMaxCards  = 50
+	DefaultMaxTokens = 4000
+	MaxSliceCards    = 500
+	MaxSliceTokens   = 100000
+	minSliceTokens   = 200
+)
+
+// SliceResponse is a built slice.
+type SliceResponse struct {
+	SliceHandle       string          `json:"sliceHandle"`
+	LedgerVersion     string          `json:"ledgerVersion"`
+	Lease             Lease           `json:"lease"`
+	SliceEtag         SliceEtag       `json:"sliceEtag"`
+	Slice             Slice           `json:"slice"`
+	EstimatedTokens   int             `json:"estimatedTokens"`
+	RetrievalEvidence *SliceEvidence  `json:"retrievalEvidence,omitempty"`
+	StaleFiles        []string        `json:"staleFiles,omitempty"`
+	Memories          json.RawMessage `json:"memories,omitempty"`
+}
+
+// Lease is how long a slice handle is valid.
+type Lease struct {
+	ExpiresAt  string `json:"expiresAt"`
+	MinVersion string `json:"minVersion"`
+	MaxVersion string `json:"maxVersion"`
+}
+
+// SliceEtag identifies a slice's content for conditional refresh.
+type SliceEtag struct {
+	Handle    string `json:"handle"`
+	Version   string `json:"version"`
+	SliceHash string `json:"sliceHash"`
+}
+
+// Slice is the content of a slice.
+type Slice struct {
+	Cards      []*Card          `json:"cards"`
+	CardRefs   []CardRef        `json:"cardRefs,omitempty"`
+	Edges      []SliceEdge      `json:"edges,omitempty"`
+	Frontier   []FrontierItem   `json:"frontier,omitempty"`
+	Truncation *SliceTruncation `json:"truncation,omitempty"`
+	Budget     SliceBudget      `json:"budget"`
+}
+
+// CardRef stands for a card the client already holds (knownCardEtags).
+type CardRef struct {
+	SymbolID    string `json:"symbolId"`
+	Etag        string `json:"etag"`
+	NotModified bool   `json:"notModified"`
+}
+
+// SliceEdge is an edge between two cards of the slice.
+type SliceEdge struct {
+	From       string  `json:"from"`
+	To         string  `json:"to"`
+	Kind       string  `json:"kind"`
+	Confidence float64 `json:"confidence"`
+}
+
+// FrontierItem is a symbol just outside the slice.
+type FrontierItem struct {
+	SymbolID string  `json:"symbolId"`
+	Name     string  `json:"name"`
+	File     string  `json:"file"`
+	Line     int     `json:"line"`
+	Score    float64 `json:"score"`
+	Why      string  `json:"why"`
+}
+
+// SliceTruncation says what did not fit.
+type SliceTruncation struct {
+	Truncated       bool   `json:"truncated"`
+	DroppedCards    int    `json:"droppedCards"`
+	Reason          string `json:"reason"`
+	SpilloverHandle string `json:"spilloverHandle,omitempty"`
+}
+
+// SliceEvidence explains how the seeds were found.
+type SliceEvidence struct {
+	Terms       []string       `json:"terms,omitempty"`
+	Identifiers []string       `json:"identifiers,omitempty"`
+	Frames      []Frame        `json:"frames,omitempty"`
+	Seeds       []SeedEvidence `json:"seeds"`
+	Lanes       []string       `json:"lanes"`
+}
+
+// SeedEvidence is one start node and where it came from.
+type SeedEvidence struct {
+	SymbolID string  `json:"symbolId"`
+	Name     string  `json:"name"`
+	Source   string  `json:"source"`
+	Weight   float64 `json:"weight"`
+}
+
+// ranked is a candidate symbol of a slice.
+type ranked struct {
+	id     string
+	score  float64
+	seed   float64
+	forced bool
+	why    string
+}
+
+// sliceBuild is the state of one slice construction.
+type sliceBuild struct {
+	x       *Index
+	req     *SliceRequest
+	seeds   map[string]float64
+	forced  map[string]string // id -> why
+	why     map[string]string
+	ev      *SliceEvidence
+	minConf float64
+	minCall float64
+}
+
+func (b *sliceBuild) seed(id string, w float64, why string) {
+	if w > b.seeds[id] {
+		b.seeds[id] = w
+		b.why[id] = why
+	}
+}
+
+// validate checks a request and fills its defaults.
+func (req *SliceRequest) validate() error {
+	if strings.TrimSpace(req.TaskText) == "" && len(req.EntrySymbols) == 0 && len(req.EditedFiles) == 0 &&
+		strings.TrimSpace(req.StackTrace) == "" && req.FailingTestPath == "" {
+		return invalidf("taskText", "give at least one of taskText, entrySymbols, editedFiles, stackTrace or failingTestPath")
+	}
+	if len(req.TaskText) > 20000 {
+		return invalidf("taskText", "at most 20000 characters, got %d; summarise the task", len(req.TaskText))
+	}
+	if len(req.EntrySymbols) > 100 {
+		return invalidf("entrySymbols", "at most 100 symbol ids, got %d", len(req.EntrySymbols))
+	}
+	if len(req.EditedFiles) > 100 {
+		return invalidf("editedFiles", "at most 100 paths, got %d", len(req.EditedFiles))
+	}
+	if len(req.StackTrace) > 1<<20 {
+		return invalidf("stackTrace", "at most 1 MB")
+	}
+	if req.Budget == nil {
+		req.Budget = &SliceBudget{}
+	}
+	if req.Budget.MaxCards == 0 {
+		req.Budget.MaxCards = DefaultMaxCards
+	}
+	if req.Budget.MaxEstimatedTokens == 0 {
+		req.Budget.MaxEstimatedTokens = DefaultMaxTokens
+	}
+	if req.Budget.MaxCards < 1 || req.Budget.MaxCards > MaxSliceCards {
+		return invalidf("budget.maxCards", "must be between 1 and %d, got %d", MaxSliceCards, req.Budget.MaxCards)
+	}
+	if req.Budget.MaxEstimatedTokens < minSliceTokens || req.Budget.MaxEstimatedTokens > MaxSliceTokens {
+		return invalidf("budget.maxEstimatedTokens", "must be between %d and %d, got %d", minSliceTokens, MaxSliceTokens, req.Budget.MaxEstimatedTokens)
+	}
+	for name, v := range map[string]*float64{"minConfidence": req.MinConfidence, "minCallConfidence": req.MinCallConfidence} {
+		if v != nil && (*v < 0 || *v > 1) {
+			return invalidf(name, "must be between 0 and 1, got %v", *v)
+		}
+	}
+	if req.CardDetail != "" && !ValidDetail(req.CardDetail) {
+		return invalidf("cardDetail", "%q is not a detail level; use minimal, signature, deps, compact or full", req.CardDetail)
+	}
+	if req.MemoryLimit != nil && (*req.MemoryLimit < 0 || *req.MemoryLimit > 20) {
+		return invalidf("memoryLimit", "must be between 0 and 20, got %d", *req.MemoryLimit)
+	}
+	for _, p := range req.EditedFiles {
+		if err := checkRepoPath("editedFiles", p); err != nil {
+			return err
+		}
+	}
+	if req.FailingTestPath != "" {
+		if err := checkRepoPath("failingTestPath", req.FailingTestPath); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRepoPath refuses paths that leave the repository.
+func checkRepoPath(field, p string) error {
+	clean := filepath.ToSlash(filepath.Clean(p))
+	if filepath.IsAbs(p) || clean == ".." || strings.HasPrefix(clean, "../") {
+		return invalidf(field, "%q is outside the repository; give a path relative to the repository root", p)
+	}
+	return nil
+}
+
+// BuildSlice builds a task-scoped slice.
+func (x *Index) BuildSlice(ctx context.Context, req SliceRequest) (*SliceResponse, error) {
+	if err := req.validate(); err != nil {
+		return nil, err
+	}
+	ver, err := x.Current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ranks, b, err := x.rankSlice(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	handle, err := x.makeHandle(ver.Hash, &req)
+	if err != nil {
+		return nil, err
+	}
+	resp := &SliceResponse{SliceHandle: handle, LedgerVersion: ver.ID,
+		Lease: Lease{ExpiresAt: time.Now().UTC().Add(30 * time.Minute).Format(time.RFC3339), MinVersion: ver.ID, MaxVersion: ver.ID}}
+	if req.IncludeRetrievalEvidence {
+		resp.RetrievalEvidence = b.ev
+	}
+	if err := x.fillSlice(ctx, &req, ranks, resp, ver.ID); err != nil {
+		return nil, err
+	}
+	resp.StaleFiles = x.staleFiles(ctx, cardFiles(resp.Slice.Cards))
+	if err := x.fitBudget(resp, req.Budget.MaxEstimatedTokens); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// rankSlice gathers seeds from every source and ranks the graph around them.
+func (x *Index) rankSlice(ctx context.Context, req *SliceRequest) ([]ranked, *sliceBuild, error) {
+	b := &sliceBuild{x: x, req: req, seeds: map[string]float64{}, forced: map[string]string{}, why: map[string]string{},
+		ev: &SliceEvidence{Seeds: []SeedEvidence{}}, minConf: 0.5}
+	if req.MinConfidence != nil {
+		b.minConf = *req.MinConfidence
+	}
+	if req.MinCallConfidence != nil {
+		b.minCall = *req.MinCallConfidence
+	}
+	if err := b.seedEntries(ctx); err != nil {
+		return nil, nil, err
+	}
+	if err := b.seedEditedFiles(ctx); err != nil {
+		return nil, nil, err
+	}
+	if err := b.seedStackTrace(ctx); err != nil {
+		return nil, nil, err
+	}
+	if err := b.seedFailingTest(ctx); err != nil {
+		return nil, nil, err
+	}
+	textScores := map[string]float64{}
+	if strings.TrimSpace(req.TaskText) != "" {
+		var err error
+		if textScores, err = b.seedText(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	ranks, err := b.rank(ctx, textScores)
+	return ranks, b, err
+}
+
+func (b *sliceBuild) seedEntries(ctx context.Context) error {
+	if len(b.req.EntrySymbols) == 0 {
+		return nil
+	}
+	rows, err := b.x.symbols(ctx, b.req.EntrySymbols)
+	if err != nil {
+		return err
+	}
+	for _, id := range b.req.EntrySymbols {
+		r := rows[id]
+		if r == nil {
+			return invalidf("entrySymbols", "no current symbol has id %q; find ids with sdl.symbol.search", id)
+		}
+		b.seed(id, 1, "entry symbol")
+		b.forced[id] = "entry symbol"
+		b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: id, Name: r.Qualified, Source: "entrySymbols", Weight: 1})
+		b.ev.Lanes = appendOnce(b.ev.Lanes, "entrySymbols")
+	}
+	return nil
+}
+
+// symbolsInFile lists the current symbols of a file (path may be a suffix).
+func (x *Index) symbolsInFile(ctx context.Context, path string) ([]*symbolRow, error) {
+	rows, err := x.DB.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
+		WHERE s.to_seq IS NULL AND (p.path = ?1 OR p.path LIKE '%/' || ?1) ORDER BY p.path, s.start_line`, strings.TrimPrefix(path, "./"))
+	if err != nil {
+		return nil, fmt.Errorf("symbols of %s: %w", path, err)
+	}
+	defer rows.Close()
+	var out []*symbolRow
+	for rows.Next() {
+		r, err := scanSymbol(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (b *sliceBuild) seedEditedFiles(ctx context.Context) error {
+	for _, p := range b.req.EditedFiles {
+		syms, err := b.x.symbolsInFile(ctx, filepath.ToSlash(filepath.Clean(p)))
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for _, s := range syms {
+			if s.Kind == lang.KindModule {
+				continue
+			}
+			why := "in edited file " + s.Path
+			b.seed(s.ID, 0.9, why)
+			b.forced[s.ID] = why
+			ids = append(ids, s.ID)
+			b.ev.Lanes = appendOnce(b.ev.Lanes, "editedFiles")
+		}
+		// their callers come along
+		edges, err := b.x.edgesTouching(ctx, ids, b.minConf, b.minCall)
+		if err != nil {
+			return err
+		}
+		in := map[string]bool{}
+		for _, id := range ids {
+			in[id] = true
+		}
+		for _, e := range edges {
+			if in[e.dst] && !in[e.src] && (e.kind == lang.RefCall || e.kind == lang.RefNew) {
+				why := "calls a symbol of edited file " + p
+				b.seed(e.src, 0.6, why)
+				if _, ok := b.forced[e.src]; !ok {
+					b.forced[e.src] = why
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (b *sliceBuild) seedStackTrace(ctx context.Context) error {
+	if strings.TrimSpace(b.req.StackTrace) == "" {
+		return nil
+	}
+	frames := ParseStackTrace(b.req.StackTrace)
+	b.ev.Frames = frames
+	weight := 1.0
+	for _, f := range frames {
+		syms, err := b.x.symbolsInFile(ctx, f.File)
+		if err != nil {
+			return err
+		}
+		// the innermost symbol containing the line
+		var best *symbolRow
+		for _, s := range syms {
+			if s.Kind == lang.KindModule || s.Range.StartLine > f.Line || s.Range.EndLine < f.Line {
+				continue
+			}
+			if best == nil || s.Range.EndLine-s.Range.StartLine < best.Range.EndLine-best.Range.StartLine {
+				best = s
+			}
+		}
+		if best == nil && f.Function != "" {
+			for _, s := range syms {
+				if s.Name == f.Function {
+					best = s
+					break
+				}
+			}
+		}
+		if best == nil {
+			continue
+		}
+		why := fmt.Sprintf("stack frame %s:%d", f.File, f.Line)
+		b.seed(best.ID, weight, why)
+		if _, ok := b.forced[best.ID]; !ok && weight > 0.5 {
+			b.forced[best.ID] = why
+		}
+		b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: best.ID, Name: best.Qualified, Source: "stackTrace", Weight: round4(weight)})
+		b.ev.Lanes = appendOnce(b.ev.Lanes, "stackTrace")
+		weight *= 0.85
+	}
+	return nil
+}
+
+func (b *sliceBuild) seedFailingTest(ctx context.Context) error {
+	if b.req.FailingTestPath == "" {
+		return nil
+	}
+	syms, err := b.x.symbolsInFile(ctx, b.req.FailingTestPath)
+	if err != nil {
+		return err
+	}
+	if len(syms) == 0 {
+		return invalidf("failingTestPath", "%q is not an indexed file", b.req.FailingTestPath)
+	}
+	var ids []string
+	in := map[string]bool{}
+	for _, s := range syms {
+		if s.Kind != lang.KindModule {
+			ids = append(ids, s.ID)
+			in[s.ID] = true
+			b.seed(s.ID, 0.3, "in the failing test")
+		}
+	}
+	edges, err := b.x.edgesTouching(ctx, ids, b.minConf, b.minCall)
+	if err != nil {
+		return err
+	}
+	for _, e := range edges {
+		if in[e.src] && !in[e.dst] && (e.kind == lang.RefCall || e.kind == lang.RefNew) {
+			b.seed(e.dst, 0.8*e.conf, "called by the failing test")
+		}
+	}
+	b.ev.Lanes = appendOnce(b.ev.Lanes, "failingTestPath")
+	return nil
+}
+
+// seedText retrieves symbols for the task text and returns their
+// normalized text scores.
+func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
+	hits, ev, err := b.x.retrieve(ctx, b.req.TaskText, nil, 300)
+	if err != nil {
+		return nil, err
+	}
+	b.ev.Terms, b.ev.Identifiers = ev.Terms, ev.Identifiers
+	for _, l := range ev.Sources {
+		b.ev.Lanes = appendOnce(b.ev.Lanes, l)
+	}
+	out := map[string]float64{}
+	if len(hits) == 0 {
+		return out, nil
+	}
+	top := hits[0].score
+	for i, h := range hits {
+		if i >= 300 {
+			break
+		}
+		s := h.score / top
+		out[h.id] = s
+		if i < 8 {
+			b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: h.id, Source: "taskText", Weight: round4(s)})
+		}
+	}
+	return out, nil
+}
+
+// rank combines the evidence: a symbol's own text score and seed weight,
+// the text score of its file, and personalized PageRank from the seeds
+// over the call, import, config and implements edges around them.
+func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranked, error) {
+	x := b.x
+	prior := map[string]float64{}
+	for id, s := range text {
+		prior[id] = s
+	}
+	for id, w := range b.seeds {
+		if w > prior[id] {
+			prior[id] = w
+		}
+	}
+	if len(prior) == 0 {
+		return nil, nil
+	}
+	// the candidates: the priors and their neighbours
+	ids := sortedIDs(prior)
+	edges, err := x.edgesTouching(ctx, topIDs(prior, 120), b.minConf, b.minCall)
+	if err != nil {
+		return nil, err
+	}
+	cands := map[string]bool{}
+	for _, id := range ids {
+		cands[id] = true
+	}
+	for _, e := range edges {
+		cands[e.src], cands[e.dst] = true, true
+	}
+	all := make([]string, 0, len(cands))
+	for id := range cands {
+		all = append(all, id)
+	}
+	sort.Strings(all)
+	rows, err := x.symbols(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	// file evidence: the sum of the best three text scores in each file
+	perFile := map[string][]float64{}
+	for id, s := range text {
+		if r := rows[id]; r != nil {
+			perFile[r.Path] = append(perFile[r.Path], s)
+		}
+	}
+	fileScore := map[string]float64{}
+	var maxFile float64
+	for p, ss := range perFile {
+		sort.Sort(sort.Reverse(sort.Float64Slice(ss)))
+		var sum float64
+		for i, s := range ss {
+			if i == 3 {
+				break
+			}
+			sum += s
+		}
+		fileScore[p] = sum
+		maxFile = math.Max(maxFile, sum)
+	}
+	pr := pagerank(edges, prior, 0.25, 30)
+	var maxPR float64
+	for _, v := range pr {
+		maxPR = math.Max(maxPR, v)
+	}
+	out := make([]ranked, 0, len(rows))
+	for _, id := range all {
+		r := rows[id]
+		if r == nil || r.Kind == lang.KindModule {
+			continue
+		}
+		s := 0.55 * prior[id]
+		if maxFile > 0 {
+			s += 0.25 * fileScore[r.Path] / maxFile
+		}
+		if maxPR > 0 {
+			s += 0.2 * pr[id] / maxPR
+		}
+		if r.IsTest && b.req.FailingTestPath == "" {
+			s *= 0.5
+		}
+		rk := ranked{id: id, score: s, seed: prior[id], why: b.why[id]}
+		if w, ok := b.forced[id]; ok {
+			rk.forced, rk.why = true, w
+		}
+		if rk.why == "" {
+			switch {
+			case text[id] > 0:
+				rk.why = "matches the task text"
+			case pr[id] > 0:
+				rk.why = "connected to the seeds"
+			default:
+				rk.why = "in a file that matches the task text"
+			}
+		}
+		out = append(out, rk)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].forced != out[j].forced {
+			return out[i].forced
+		}
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].id < out[j].id
+	})
+	return out, nil
+}
+
+// topIDs returns up to n ids with the highest scores.
+func topIDs(m map[string]float64, n int) []string {
+	ids := sortedIDs(m)
+	sort.SliceStable(ids, func(i, j int) bool { return m[ids[i]] > m[ids[j]] })
+	if len(ids) > n {
+		ids = ids[:n]
+	}
+	return ids
+}
+
+func appendOnce(ss []string, s string) []string {
+	for _, v := range ss {
+		if v == s {
+			return ss
+		}
+	}
+	return append(ss, s)
+}
+
+// detailFor chooses the detail of the card at rank i.
+func detailFor(req *SliceRequest, i int) string {
+	if req.CardDetail != "" && (req.AdaptiveDetail == nil || !*req.AdaptiveDetail) {
+		return req.CardDetail
+	}
+	switch {
+	case i < 4:
+		return DetailCompact
+	case i < 16:
+		return detailCompactNoDeps
+	default:
+		return DetailSignature
+	}
+}
+
+// detailCompactNoDeps is compact without dependencies: the middle of an
+// adaptive slice.
+const detailCompactNoDeps = "compact-nodeps"
+
+// fillSlice takes ranked symbols in order until the budget is spent.
+func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, resp *SliceResponse, ver string) error {
+	budget := req.Budget.MaxEstimatedTokens
+	// keep room for the envelope and the frontier
+	reserve := 160 + budget/12
+	avail := budget - reserve
+	s := &resp.Slice
+	s.Cards = []*Card{}
+	s.Budget = *req.Budget
+	used := 0
+	taken := map[string]bool{}
+	var order []ranked
+	cut := len(ranks)
+	for i, rk := range ranks {
+		if len(s.Cards)+len(s.CardRefs) >= req.Budget.MaxCards {
+			cut = i
+			break
+		}
+		rows, err := x.symbols(ctx, []string{rk.id})
+		if err != nil {
+			return err
+		}
+		r := rows[rk.id]
+		if r == nil {
+			continue
+		}
+		detail := detailFor(req, len(s.Cards))
+		card, cost, err := x.cardAt(ctx, r, detail, req, ver)
+		if err != nil {
+			return err
+		}
+		if et, ok := req.KnownCardEtags[card.SymbolID]; ok && et == card.Etag {
+			ref := CardRef{SymbolID: card.SymbolID, Etag: card.Etag, NotModified: true}
+			c := Tokens(mustJSON(ref)) + 1
+			if used+c > avail {
+				cut = i
+				break
+			}
+			used += c
+			s.CardRefs = append(s.CardRefs, ref)
+			taken[rk.id] = true
+			order = append(order, rk)
+			continue
+		}
+		// downgrade until it fits
+		for used+cost > avail && detail != DetailMinimal {
+			detail = downgrade(detail)
+			if card, cost, err = x.cardAt(ctx, r, detail, req, ver); err != nil {
+				return err
+			}
+		}
+		if used+cost > avail {
+			cut = i
+			break
+		}
+		used += cost
+		s.Cards = append(s.Cards, card)
+		taken[rk.id] = true
+		order = append(order, rk)
+	}
+	dropped := 0
+	for _, rk := range ranks[cut:] {
+		if !taken[rk.id] {
+			dropped++
+		}
+	}
+	if dropped > 0 {
+		reason := "token budget"
+		if len(s.Cards)+len(s.CardRefs) >= req.Budget.MaxCards {
+			reason = "card budget"
+		}
+		s.Truncation = &SliceTruncation{Truncated: true, DroppedCards: dropped, Reason: reason, SpilloverHandle: spilloverOf(resp.SliceHandle)}
+	}
+	if err := x.sliceEdges(ctx, s, order); err != nil {
+		return err
+	}
+	x.frontier(ctx, s, ranks[cut:], taken)
+	resp.SliceEtag = SliceEtag{Handle: resp.SliceHandle, Version: ver, SliceHash: sliceHash(s)}
+	return nil
+}
+
+func downgrade(d string) string {
+	switch d {
+	case DetailFull:
+		return DetailCompact
+	case DetailCompact:
+		return detailCompactNoDeps
+	case detailCompactNoDeps, DetailDeps:
+		return DetailSignature
+	}
+	return DetailMinimal
+}
+
+// cardAt builds one card of a slice at a detail level and counts its
+// tokens as it will be serialized.
+func (x *Index) cardAt(ctx context.Context, r *symbolRow, detail string, req *SliceRequest, ver string) (*Card, int, error) {
+	d := detail
+	if d == detailCompactNoDeps {
+		d = DetailCompact
+	}
+	minCall := 0.0
+	if req.MinCallConfidence != nil {
+		minCall = *req.MinCallConfidence
+	}
+	cards, err := x.cards(ctx, []*symbolRow{r}, CardOptions{Detail: d, MinCallConfidence: minCall,
+		IncludeResolutionMetadata: req.IncludeResolutionMetadata}, ver)
+	if err != nil {
+		return nil, 0, err
+	}
+	c := cards[0]
+	if detail == detailCompactNoDeps {
+		c.Deps = nil
+		c.Detail = DetailCompact
+	}
+	// the slice states its version once, not per card
+	c.Version = nil
+	return c, Tokens(mustJSON(c)) + 1, nil
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// sliceEdges lists the edges among the slice's cards.
+func (x *Index) sliceEdges(ctx context.Context, s *Slice, order []ranked) error {
+	in := map[string]bool{}
+	ids := make([]string, 0, len(order))
+	for _, rk := range order {
+		in[rk.id] = true
+		ids = append(ids, rk.id)
+	}
+	edges, err := x.edgesTouching(ctx, ids, 0, 0)
+	if err != nil {
+		return err
+	}
+	for _, e := range edges {
+		if in[e.src] && in[e.dst] {
+			s.Edges = append(s.Edges, SliceEdge{From: e.src, To: e.dst, Kind: e.kind, Confidence: e.conf})
+		}
+	}
+	return nil
+}
+
+// frontier lists the best candidates that did not fit, with why.
+func (x *Index) frontier(ctx context.Context, s *Slice, rest []ranked, taken map[string]bool) {
+	var ids []string
+	for _, rk := range rest {
+		if !taken[rk.id] {
+			ids = append(ids, rk.id)
+		}
+		if len(ids) == 8 {
+			break
+		}
+	}
+	rows, err := x.symbols(ctx, ids)
+	if err != nil {
+		return
+	}
+	byID := map[string]ranked{}
+	for _, rk := range rest {
+		byID[rk.id] = rk
+	}
+	for _, id := range ids {
+		r := rows[id]
+		if r == nil {
+			continue
+		}
+		rk := byID[id]
+		s.Frontier = append(s.Frontier, FrontierItem{SymbolID: id, Name: r.Qualified, File: r.Path, Line: r.Range.StartLine,
+			Score: round4(rk.score), Why: rk.why})
+	}
+}
+
+// sliceHash identifies a slice's content: its cards and their etags.
+func sliceHash(s *Slice) string {
+	var b strings.Builder
+	for _, c := range s.Cards {
+		b.WriteString(c.SymbolID + ":" + c.Etag + ";")
+	}
+	for _, c := range s.CardRefs {
+		b.WriteString(c.SymbolID + ":" + c.Etag + ";")
+	}
+	return etagOf(&Card{Summary: b.String()})
+}
+
+func cardFiles(cs []*Card) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range cs {
+		if !seen[c.File] {
+			seen[c.File] = true
+			out = append(out, c.File)
+		}
+	}
+	return out
+}
+
+// fitBudget checks the whole response against the budget and drops
+// frontier items, then cards from the end, until it fits. Budgets are
+// promises: a response never exceeds its budget.
+func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
+	for {
+		n := Tokens(mustJSON(resp))
+		resp.EstimatedTokens = n
+		if n <= budget {
+			// estimatedTokens itself adds a few digits
+			if Tokens(mustJSON(resp)) <= budget {
+				return nil
+			}
+		}
+		s := &resp.Slice
+		switch {
+		case len(s.Frontier) > 0:
+			s.Frontier = s.Frontier[:len(s.Frontier)-1]
+		case len(s.Cards) > 0:
+			last := s.Cards[len(s.Cards)-1]
+			s.Cards = s.Cards[:len(s.Cards)-1]
+			var edges []SliceEdge
+			for _, e := range s.Edges {
+				if e.From != last.SymbolID && e.To != last.SymbolID {
+					edges = append(edges, e)
+				}
+			}
+			s.Edges = edges
+			if s.Truncation == nil {
+				s.Truncation = &SliceTruncation{Truncated: true, Reason: "token budget", SpilloverHandle: spilloverOf(resp.SliceHandle)}
+			}
+			s.Truncation.DroppedCards++
+		case resp.RetrievalEvidence != nil:
+			resp.RetrievalEvidence = nil
+		default:
+			return fmt.Errorf("a slice envelope alone exceeds %d tokens", budget)
+		}
+	}
+}
