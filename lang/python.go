@@ -822,7 +822,7 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 				p.collectAll(val)
 			}
 			ret := annot
-			if ret == "" && vtype != "" && pyCapWords(lastIdent(vtype)) {
+			if ret == "" && (pyCapWords(lastIdent(vtype)) || strings.HasPrefix(vtype, "type[")) {
 				ret = vtype
 			}
 			sym := p.variable(name, tg, stmt, val, ret, c)
@@ -1049,9 +1049,17 @@ func (p *pyX) valueType(v int32, c *pyCtx) (string, pyCall) {
 				}
 			}
 		}
-	case "identifier":
-		if c.scope != nil {
-			return c.scope.lookup(t.Text(v))
+	case "identifier", "attribute":
+		if t.Kind(v) == "identifier" && c.scope != nil {
+			if typ, call := c.scope.lookup(t.Text(v)); typ != "" || call.fn != "" {
+				return typ, call
+			}
+		}
+		// handler_class = Handler: the class itself, called later
+		if pyIsDotted(t, v) {
+			if name := oneLine(t.Text(v)); pyCapWords(lastIdent(name)) {
+				return "type[" + name + "]", pyCall{}
+			}
 		}
 	default:
 		if lt := pyLiteralType(t, v); lt != "" {

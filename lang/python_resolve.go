@@ -93,40 +93,71 @@ func init() {
 	addEffects(pyL, effExit, "os.abort", "sys._exit")
 }
 
-// pyBindings maps the names a file's imports bind to their imports. A
-// function's own import does not hide a module-level one of the same name.
+// pyBindings maps the names a file's module-level imports bind to their
+// imports; the first binding of a name wins.
 func pyBindings(fi *FileInfo) map[string]binding {
 	return fi.bindingsWith(func() map[string]binding {
 		m := map[string]binding{}
-		for pass := 0; pass < 2; pass++ {
-			for i := range fi.Imports {
-				imp := &fi.Imports[i]
-				if (imp.Symbol <= 0) != (pass == 0) {
-					continue
-				}
-				if len(imp.Names) == 0 {
-					name := imp.Alias
-					if name == "" {
-						// import a.b binds a
-						name, _, _ = strings.Cut(imp.Source, ".")
-					}
-					if _, ok := m[name]; !ok && name != "" {
-						m[name] = binding{imp: imp}
-					}
-					continue
-				}
-				for _, n := range imp.Names {
-					if n.Name == "*" {
-						continue
-					}
-					if local := n.Local(); m[local].imp == nil {
-						m[local] = binding{imp: imp, name: n.Name}
-					}
+		for i := range fi.Imports {
+			imp := &fi.Imports[i]
+			if imp.Symbol > 0 {
+				continue
+			}
+			for _, local := range pyBound(imp) {
+				if _, ok := m[local.name]; !ok {
+					m[local.name] = binding{imp: imp, name: local.imported}
 				}
 			}
 		}
 		return m
 	})
+}
+
+type pyLocal struct{ name, imported string }
+
+// pyBound lists the local names an import binds and what each is.
+func pyBound(imp *Import) []pyLocal {
+	if len(imp.Names) == 0 {
+		name := imp.Alias
+		if name == "" {
+			// import a.b binds a
+			name, _, _ = strings.Cut(imp.Source, ".")
+		}
+		if name == "" {
+			return nil
+		}
+		return []pyLocal{{name: name}}
+	}
+	var out []pyLocal
+	for _, n := range imp.Names {
+		if n.Name != "*" {
+			out = append(out, pyLocal{name: n.Local(), imported: n.Name})
+		}
+	}
+	return out
+}
+
+// pyBinding finds the import that binds name for a reference at line: an
+// import in a function (the latest one above the line), else a module-level
+// one. line 0 asks for module-level imports only. Which function a
+// reference is in is not known here: an import in one function is taken to
+// bind the name below it in the file.
+func pyBinding(fi *FileInfo, name string, line int) (binding, bool) {
+	if line > 0 {
+		for i := len(fi.Imports) - 1; i >= 0; i-- {
+			imp := &fi.Imports[i]
+			if imp.Symbol <= 0 || imp.Line > line {
+				continue
+			}
+			for _, local := range pyBound(imp) {
+				if local.name == name {
+					return binding{imp: imp, name: local.imported}, true
+				}
+			}
+		}
+	}
+	b, ok := pyBindings(fi)[name]
+	return b, ok
 }
 
 // pyIsInit reports whether a file is a package's __init__.
@@ -391,7 +422,7 @@ func pyModuleMember(tab Table, modPath, name string, depth int) Resolution {
 	if fi == nil {
 		return unbound(RuleUnresolved, 0)
 	}
-	if b, ok := pyBindings(fi)[name]; ok {
+	if b, ok := pyBinding(fi, name, 0); ok {
 		return pyResolveBinding(tab, fi, b, depth+1)
 	}
 	return pyStarMember(tab, fi, name, depth)
@@ -432,13 +463,13 @@ func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return unbound(RuleUnresolved, 0)
 	}
 	if r.Qualifier == "" {
-		return pyResolveName(ctx, r.Name, depth)
+		return pyResolveName(ctx, r.Name, r.Line, depth)
 	}
 	q := r.Qualifier
 	tab := ctx.Table
 	if strings.HasPrefix(q, "super(") {
 		// super().m(): m of the enclosing class's bases
-		cls := pyResolveType(tab, ctx.File, ctx.From, r.QualifierType, depth)
+		cls := pyResolveType(tab, ctx.File, ctx.From, r.QualifierType, r.Line, depth)
 		if cls.Target == nil {
 			return unbound(RuleUnresolved, 0)
 		}
@@ -452,7 +483,7 @@ func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 		typ = pyCallResult(ctx, r.QualifierCall, r.QualifierType, depth)
 		rest, typed = pyAfterCall(q)
 	case r.QualifierType != "":
-		typ = pyResolveType(tab, ctx.File, ctx.From, r.QualifierType, depth)
+		typ = pyResolveType(tab, ctx.File, ctx.From, r.QualifierType, r.Line, depth)
 		rest = strings.Split(q, ".")[1:]
 	default:
 		typed = false
@@ -467,7 +498,7 @@ func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 			return unbound(typ.Rule, 0)
 		}
 	} else if r.QualifierCall == "" && !strings.ContainsAny(q, "([{\"' ") {
-		if res, ok := pyResolveDotted(ctx, strings.Split(q, "."), r.Name, depth); ok {
+		if res, ok := pyResolveDotted(ctx, strings.Split(q, "."), r.Name, r.Line, depth); ok {
 			return res
 		}
 	}
@@ -476,11 +507,11 @@ func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 
 // pyResolveName binds a bare name: the file's own definitions, its
 // imports, the builtins, then its star imports.
-func pyResolveName(ctx *Context, name string, depth int) Resolution {
+func pyResolveName(ctx *Context, name string, line, depth int) Resolution {
 	if t := pySameFile(ctx, name); t != nil {
 		return bound(t, RuleSameFile)
 	}
-	if b, ok := pyBindings(ctx.File)[name]; ok {
+	if b, ok := pyBinding(ctx.File, name, line); ok {
 		return pyRule(pyResolveBinding(ctx.Table, ctx.File, b, depth), RuleImport)
 	}
 	if pyExternalBuiltins[name] {
@@ -554,13 +585,13 @@ func pySymbolAt(tab Table, p, q string) *Target {
 // pyResolveDotted binds a.b.name where a is not typed by the extractor:
 // a class or function of the file, an imported module or name, a builtin.
 // ok is false when nothing was learnt.
-func pyResolveDotted(ctx *Context, segs []string, name string, depth int) (Resolution, bool) {
+func pyResolveDotted(ctx *Context, segs []string, name string, line, depth int) (Resolution, bool) {
 	tab := ctx.Table
 	head := segs[0]
 	if t := pySameFile(ctx, head); t != nil {
 		return pyWalk(tab, t, segs[1:], name, depth)
 	}
-	if b, ok := pyBindings(ctx.File)[head]; ok {
+	if b, ok := pyBinding(ctx.File, head, line); ok {
 		if b.name == "" && b.imp.Alias == "" {
 			return pyModuleChain(ctx, segs, name, depth)
 		}
@@ -667,7 +698,7 @@ func pyIsNamespace(kind string) bool {
 // class it was made from).
 func pyValueType(tab Table, t *Target, depth int) Resolution {
 	if t.Kind == KindVariable && t.Returns != "" {
-		return pyResolveType(tab, tab.File(t.Path), pyClassOf(tab, t), t.Returns, depth+1)
+		return pyResolveType(tab, tab.File(t.Path), pyClassOf(tab, t), t.Returns, 0, depth+1)
 	}
 	return unbound(RuleUnresolved, 0)
 }
@@ -699,7 +730,7 @@ func pyBaseMember(tab Table, t *Target, name string, depth int) Resolution {
 	miss := RuleUnresolved
 	fi := tab.File(t.Path)
 	for _, b := range t.Bases {
-		bt := pyResolveType(tab, fi, pyClassOf(tab, t), b, depth+1)
+		bt := pyResolveType(tab, fi, pyClassOf(tab, t), b, 0, depth+1)
 		switch {
 		case bt.Target != nil && bt.Target.ID != t.ID:
 			r := pyMember(tab, bt.Target, name, depth+1)
@@ -736,7 +767,7 @@ func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 			if f.Type == "" {
 				return unbound(RuleUnresolved, 0)
 			}
-			return pyResolveType(tab, tab.File(t.Path), t, f.Type, depth+1)
+			return pyResolveType(tab, tab.File(t.Path), t, f.Type, 0, depth+1)
 		}
 	}
 	q := t.Qualified()
@@ -750,7 +781,7 @@ func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 		case KindMethod, KindFunction:
 			// a property
 			if c.Returns != "" {
-				return pyResolveType(tab, tab.File(c.Path), t, c.Returns, depth+1)
+				return pyResolveType(tab, tab.File(c.Path), t, c.Returns, 0, depth+1)
 			}
 		case KindVariable:
 			return pyValueType(tab, c, depth)
@@ -763,7 +794,7 @@ func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 	fi := tab.File(t.Path)
 	miss := RuleUnresolved
 	for _, b := range t.Bases {
-		bt := pyResolveType(tab, fi, pyClassOf(tab, t), b, depth+1)
+		bt := pyResolveType(tab, fi, pyClassOf(tab, t), b, 0, depth+1)
 		if bt.Target != nil && bt.Target.ID != t.ID {
 			if r := pyAttr(tab, bt.Target, seg, depth+1); r.Target != nil || r.Rule == RuleExternal {
 				return r
@@ -794,7 +825,7 @@ func pyClassOf(tab Table, t *Target) *Target {
 
 // pyResolveType resolves a type written in file fi (an annotation, a
 // field's type, a base class), seen from symbol from.
-func pyResolveType(tab Table, fi *FileInfo, from *Target, typ string, depth int) Resolution {
+func pyResolveType(tab Table, fi *FileInfo, from *Target, typ string, line, depth int) Resolution {
 	if fi == nil || depth > 8 {
 		return unbound(RuleUnresolved, 0)
 	}
@@ -821,10 +852,10 @@ func pyResolveType(tab Table, fi *FileInfo, from *Target, typ string, depth int)
 	segs := strings.Split(typ, ".")
 	var r Resolution
 	if len(segs) == 1 {
-		r = pyResolveName(ctx, typ, depth+1)
+		r = pyResolveName(ctx, typ, line, depth+1)
 	} else {
 		var ok bool
-		r, ok = pyResolveDottedType(ctx, segs, depth+1)
+		r, ok = pyResolveDotted(ctx, segs[:len(segs)-1], segs[len(segs)-1], line, depth+1)
 		if !ok {
 			return unbound(RuleUnresolved, 0)
 		}
@@ -833,12 +864,6 @@ func pyResolveType(tab Table, fi *FileInfo, from *Target, typ string, depth int)
 		return pyValueType(tab, r.Target, depth)
 	}
 	return r
-}
-
-// pyResolveDottedType binds a dotted type name: mod.Class, Outer.Inner.
-func pyResolveDottedType(ctx *Context, segs []string, depth int) (Resolution, bool) {
-	r, ok := pyResolveDotted(ctx, segs[:len(segs)-1], segs[len(segs)-1], depth)
-	return r, ok
 }
 
 // pyCleanType reduces an annotation to the one class it names:
@@ -948,7 +973,12 @@ func pyCallResult(ctx *Context, fn, headType string, depth int) Resolution {
 		return bound(t, RuleReceiver)
 	case KindFunction, KindMethod:
 		if t.Returns != "" {
-			return pyResolveType(ctx.Table, ctx.Table.File(t.Path), t, t.Returns, depth+1)
+			return pyResolveType(ctx.Table, ctx.Table.File(t.Path), t, t.Returns, 0, depth+1)
+		}
+	case KindVariable:
+		// a variable holding a class: calling it makes an instance
+		if strings.HasPrefix(t.Returns, "type[") || strings.HasPrefix(t.Returns, "Type[") {
+			return pyResolveType(ctx.Table, ctx.Table.File(t.Path), pyClassOf(ctx.Table, t), t.Returns, 0, depth+1)
 		}
 	}
 	return unbound(RuleUnresolved, 0)
