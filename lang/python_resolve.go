@@ -502,7 +502,7 @@ func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 			return res
 		}
 	}
-	return pyUniqueMethod(tab, r.Name)
+	return pyUniqueMethod(tab, ctx.File, r.Name)
 }
 
 // pyResolveName binds a bare name: the file's own definitions, its
@@ -1040,18 +1040,32 @@ func pyAfterCall(q string) ([]string, bool) {
 }
 
 // pyUniqueMethod binds a method call whose receiver is unknown when one
-// method of that name exists and the name is distinctive.
-func pyUniqueMethod(tab Table, name string) Resolution {
+// method of that name exists and the name is distinctive. Code outside
+// the tests is not bound to a method of the tests, and a stub's method
+// does not compete with its implementation's.
+func pyUniqueMethod(tab Table, from *FileInfo, name string) Resolution {
 	if pyCommonMethods[name] || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
 		return unbound(RuleUnresolved, 0)
 	}
+	fromTest := pyIsTestPath(from.Path)
 	ms := pick(tab.ByName(name), func(t *Target) bool {
-		if t.Kind != KindMethod {
+		if t.Kind != KindMethod || !fromTest && pyIsTestPath(t.Path) {
 			return false
 		}
 		fi := tab.File(t.Path)
 		return fi != nil && fi.Lang == "python"
 	})
+	if len(ms) > 1 {
+		impl := map[string]bool{}
+		for _, m := range ms {
+			if !strings.HasSuffix(m.Path, ".pyi") {
+				impl[strings.TrimSuffix(m.Path, ".py")+"\x00"+m.Qualified()] = true
+			}
+		}
+		ms = pick(ms, func(t *Target) bool {
+			return !strings.HasSuffix(t.Path, ".pyi") || !impl[strings.TrimSuffix(t.Path, ".pyi")+"\x00"+t.Qualified()]
+		})
+	}
 	switch len(ms) {
 	case 0:
 		return unbound(RuleUnresolved, 0)
