@@ -564,7 +564,6 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 	} else if c.level == pyFuncLevel {
 		fc.selfClass = c.selfClass
 	}
-	p.decoratorRefs(decs, sym, c)
 	// default values run when the function is defined; they are part of it
 	if params := t.Field(n, "parameters"); params >= 0 {
 		dc := *c
@@ -586,6 +585,8 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 			p.node(ch, fc, false)
 		}
 	}
+	// last, so that a summary lists what the body calls first
+	p.decoratorRefs(decs, sym, c)
 }
 
 // params reads a parameter list, typing the annotated names in scope and
