@@ -2,6 +2,7 @@ package lang
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	tspy "github.com/tree-sitter/tree-sitter-python/bindings/go"
@@ -880,6 +881,9 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 			p.node(tg, c, false)
 		case "pattern_list", "tuple_pattern", "list_pattern":
 			p.forget(tg, c)
+			if c.level == pyFuncLevel && len(targets) == 1 {
+				p.unpack(tg, val, c)
+			}
 			p.node(tg, c, false)
 		default:
 			p.node(tg, c, false)
@@ -897,6 +901,32 @@ func pyFieldType(typ string, call pyCall) string {
 		return ""
 	}
 	return call.fn + "()"
+}
+
+// unpack types the names of a, b = f() as the elements of what f
+// returns: "f()[0]", "f()[1]".
+func (p *pyX) unpack(tg, val int32, c *pyCtx) {
+	t := p.t
+	for val >= 0 && t.Kind(val) == "await" {
+		val = t.FirstNamedChild(val)
+	}
+	if val < 0 || t.Kind(val) != "call" {
+		return
+	}
+	_, call := p.valueType(val, c)
+	if call.fn == "" || strings.ContainsAny(call.fn, "([") {
+		return
+	}
+	i := 0
+	for ch := range p.kids(tg) {
+		switch t.Kind(ch) {
+		case "identifier":
+			c.scope.setCall(t.Text(ch), pyCall{fn: call.fn + "()[" + strconv.Itoa(i) + "]", headType: call.headType})
+		case "list_splat_pattern":
+			return // later positions count from the end
+		}
+		i++
+	}
 }
 
 // forget marks the names a target binds as locals of unknown type.

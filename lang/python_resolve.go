@@ -3,6 +3,7 @@ package lang
 import (
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -473,14 +474,14 @@ func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 		if cls.Target == nil {
 			return unbound(RuleUnresolved, 0)
 		}
-		return pyFinal(pyBaseMember(tab, cls.Target, r.Name, depth+1), cls.Target)
+		return pyFinal(pyBaseMember(tab, cls.Target, r.Name, depth+1), cls.Target, r.Name)
 	}
 	var typ Resolution
 	var rest []string
 	typed := true
 	switch {
 	case r.QualifierCall != "":
-		typ = pyCallResult(ctx, r.QualifierCall, r.QualifierType, depth)
+		typ = pyCallResult(ctx, r.QualifierCall, r.QualifierType, r.Line, depth)
 		rest, typed = pyAfterCall(q)
 	case r.QualifierType != "":
 		typ = pyResolveType(tab, ctx.File, ctx.From, r.QualifierType, r.Line, depth)
@@ -666,15 +667,19 @@ func pyWalk(tab Table, head *Target, segs []string, name string, depth int) (Res
 		}
 		cur = next.Target
 	}
-	return pyFinal(pyMember(tab, cur, name, depth), cur), true
+	return pyFinal(pyMember(tab, cur, name, depth), cur, name), true
 }
 
 // pyFinal turns the outcome of a member lookup into a resolution: import
 // for a module's member, receiver for a class's.
-func pyFinal(m Resolution, on *Target) Resolution {
+func pyFinal(m Resolution, on *Target, name string) Resolution {
 	if m.Target == nil {
 		if m.Rule == RuleExternal || m.Rule == RuleBuiltin {
 			return unbound(m.Rule, 0)
+		}
+		if isTypeKind(on.Kind) && pyDunder(name) {
+			// a special method no class of ours defines is object's
+			return unbound(RuleBuiltin, 0)
 		}
 		return unbound(RuleUnresolved, 0)
 	}
@@ -682,6 +687,11 @@ func pyFinal(m Resolution, on *Target) Resolution {
 		return bound(m.Target, RuleImport)
 	}
 	return bound(m.Target, RuleReceiver)
+}
+
+// pyDunder reports whether name is a special name: __init__, __dict__.
+func pyDunder(name string) bool {
+	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }
 
 // pyIsNamespace reports whether a target's attributes are its nested
@@ -796,12 +806,16 @@ func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 	for _, b := range t.Bases {
 		bt := pyResolveType(tab, fi, pyClassOf(tab, t), b, 0, depth+1)
 		if bt.Target != nil && bt.Target.ID != t.ID {
-			if r := pyAttr(tab, bt.Target, seg, depth+1); r.Target != nil || r.Rule == RuleExternal {
+			if r := pyAttr(tab, bt.Target, seg, depth+1); r.Target != nil || r.Rule == RuleExternal || r.Rule == RuleBuiltin {
 				return r
 			}
 		} else if bt.Rule == RuleExternal {
 			miss = RuleExternal
 		}
+	}
+	if miss == RuleUnresolved && pyDunder(seg) {
+		// __dict__, __class__: what every object has
+		miss = RuleBuiltin
 	}
 	return unbound(miss, 0)
 }
@@ -842,7 +856,7 @@ func pyResolveType(tab Table, fi *FileInfo, from *Target, typ string, line, dept
 		if (head == "self" || head == "cls") && pyClassOf(tab, from) != nil {
 			headType = pyClassOf(tab, from).Qualified()
 		}
-		return pyCallResult(ctx, fn, headType, depth)
+		return pyCallResult(ctx, fn, headType, line, depth)
 	}
 	if typ == "Self" || typ == "typing.Self" || typ == "typing_extensions.Self" {
 		if c := pyClassOf(tab, from); c != nil {
@@ -940,11 +954,20 @@ func pySplitTop(s string, sep byte) []string {
 // pyCallResult is the type of what calling fn returns: the class it
 // instantiates, or the class its return annotation names. headType is the
 // type of fn's qualifier head when the extractor knew it.
-func pyCallResult(ctx *Context, fn, headType string, depth int) Resolution {
+func pyCallResult(ctx *Context, fn, headType string, line, depth int) Resolution {
 	if depth > 5 {
 		return unbound(RuleUnresolved, 0)
 	}
-	r := &Ref{Kind: RefCall, Name: fn}
+	item := -1
+	if i := strings.LastIndex(fn, "()["); i >= 0 && strings.HasSuffix(fn, "]") {
+		// a, b = f(): "f()[1]" is b, an element of what f returns
+		n, err := strconv.Atoi(fn[i+3 : len(fn)-1])
+		if err != nil {
+			return unbound(RuleUnresolved, 0)
+		}
+		fn, item = fn[:i], n
+	}
+	r := &Ref{Kind: RefCall, Name: fn, Line: line}
 	if q, name, ok := pySplitLast(fn); ok {
 		r.Name, r.Qualifier = name, q
 		r.QualifierType = headType
@@ -968,6 +991,13 @@ func pyCallResult(ctx *Context, fn, headType string, depth int) Resolution {
 		return unbound(RuleUnresolved, 0)
 	}
 	t := res.Target
+	if item >= 0 {
+		elem := pyTupleItem(t.Returns, item)
+		if elem == "" || t.Kind != KindFunction && t.Kind != KindMethod {
+			return unbound(RuleUnresolved, 0)
+		}
+		return pyResolveType(ctx.Table, ctx.Table.File(t.Path), t, elem, 0, depth+1)
+	}
 	switch t.Kind {
 	case KindClass, KindInterface, KindType:
 		return bound(t, RuleReceiver)
@@ -982,6 +1012,25 @@ func pyCallResult(ctx *Context, fn, headType string, depth int) Resolution {
 		}
 	}
 	return unbound(RuleUnresolved, 0)
+}
+
+// pyTupleItem is element i of a tuple annotation: "tuple[A, B]", 1 -> "B".
+func pyTupleItem(typ string, i int) string {
+	typ = strings.Trim(strings.TrimSpace(typ), "\"'")
+	open := strings.IndexByte(typ, '[')
+	if open < 0 || !strings.HasSuffix(typ, "]") {
+		return ""
+	}
+	switch lastIdent(typ[:open]) {
+	case "tuple", "Tuple":
+	default:
+		return ""
+	}
+	args := pySplitTop(typ[open+1:len(typ)-1], ',')
+	if i >= len(args) || strings.TrimSpace(args[len(args)-1]) == "..." {
+		return ""
+	}
+	return strings.TrimSpace(args[i])
 }
 
 // pySplitLast splits "a.b(x).c" into "a.b(x)" and "c" at the last dot

@@ -657,6 +657,9 @@ class Special(Item):
 
 def make_item(sku) -> Optional[Item]:
     return Item(sku)
+
+def pair() -> tuple[Item, "Special"]:
+    return Item("a"), Special("b")
 `,
 		"src/shop/json/__init__.py": `
 def dumps(x):
@@ -665,7 +668,7 @@ def dumps(x):
 		"src/shop/store.py": `
 import os
 import src_absent_module
-from .models import Item, make_item
+from .models import Item, make_item, pair
 from . import models
 from .models import *
 from .util import helper, AuditLog
@@ -703,6 +706,11 @@ class Store:
         obj.very_distinctive_name()
         obj.label()
         unknown_function()
+        first, second = pair()
+        first.label()
+        second.both()
+        self.__dict__.get(sku)
+        self.__class__(sku)
         return item
 `,
 		"src/shop/util.py": `
@@ -769,6 +777,10 @@ def test_add():
 		"Store.add: obj.very_distinctive_name -> src/shop/models.py:Item.very_distinctive_name unique_name",
 		"Store.add: obj.label -> ? ambiguous",
 		"Store.add: unknown_function -> ? unresolved",
+		"Store.add: first.label -> src/shop/models.py:Item.label receiver",
+		"Store.add: second.both -> src/shop/models.py:Special.both receiver",
+		"Store.add: self.__dict__.get -> ? builtin",
+		"Store.add: self.__class__ -> ? builtin",
 	)
 	got = pyResolveAll(tab, facts, "src/shop/models.py")
 	pyHas(t, got,
