@@ -4,6 +4,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	tspy "github.com/tree-sitter/tree-sitter-python/bindings/go"
 )
@@ -228,7 +229,7 @@ func (p *pyX) prescan(root int32, scope *pyScope) {
 		}
 		typ, call := "", pyCall{}
 		if ty := t.Field(a, "type"); ty >= 0 {
-			typ = oneLine(t.Text(ty))
+			typ, _ = p.text(ty, maxTypeText)
 		} else if right >= 0 {
 			typ, call = p.valueType(right, &pyCtx{scope: scope, cls: -1, initOf: -1})
 		}
@@ -236,6 +237,45 @@ func (p *pyX) prescan(root int32, scope *pyScope) {
 			scope.set(t.Text(left), typ, call)
 		}
 	}
+}
+
+// Limits on the texts taken from the source: a generated file can hold a
+// chain of thousands of calls, and every call in it is a reference.
+const (
+	maxTypeText  = 200
+	maxQualifier = 120
+	maxChain     = 64
+)
+
+// text is node n's source on one line, at most max bytes; cut reports
+// that it was longer. A long node is not copied whole.
+func (p *pyX) text(n int32, max int) (string, bool) {
+	t := p.t
+	start, end := t.Nodes[n].StartByte, t.Nodes[n].EndByte
+	long := int(end-start) > 4*max+16
+	if long {
+		end = start + uint32(4*max+16)
+		for end > start && !utf8.RuneStart(t.Src[end]) {
+			end--
+		}
+	}
+	s := oneLine(string(t.Src[start:end]))
+	if long && len(s) <= max {
+		s += "..."
+	}
+	if long || len(s) > max {
+		return shorten(s, max), true
+	}
+	return s, false
+}
+
+// fieldText is the text of node n's field, as text gives it.
+func (p *pyX) fieldText(n int32, field string, max int) string {
+	if f := p.t.Field(n, field); f >= 0 {
+		s, _ := p.text(f, max)
+		return s
+	}
+	return ""
 }
 
 func (p *pyX) stmts(n int32, c *pyCtx) {
@@ -461,7 +501,8 @@ func (p *pyX) decoratorName(e int32) string {
 			e = fn
 		}
 	}
-	return oneLine(t.Text(e))
+	d, _ := p.text(e, 120)
+	return d
 }
 
 // decoratorRefs records the calls a definition's decorators make.
@@ -532,7 +573,7 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 	scope := &pyScope{parent: c.scope, fn: true}
 	s.Signature.Params = p.params(t.Field(n, "parameters"), scope)
 	if ret := t.Field(n, "return_type"); ret >= 0 {
-		s.Signature.Returns = oneLine(t.Text(ret))
+		s.Signature.Returns, _ = p.text(ret, maxTypeText)
 	}
 	s.Signature.Generics = p.typeParams(t.Field(n, "type_parameters"))
 	s.Signature.Text = p.header(n, body)
@@ -604,7 +645,7 @@ func (p *pyX) params(list int32, scope *pyScope) []Param {
 		case "identifier":
 			prm.Name = t.Text(n)
 		case "typed_parameter":
-			prm.Type = oneLine(t.FieldText(n, "type"))
+			prm.Type = p.fieldText(n, "type", maxTypeText)
 			if id := t.FirstNamedChild(n); id >= 0 {
 				switch t.Kind(id) {
 				case "identifier":
@@ -617,8 +658,8 @@ func (p *pyX) params(list int32, scope *pyScope) []Param {
 			}
 		case "default_parameter", "typed_default_parameter":
 			prm.Name = t.FieldText(n, "name")
-			prm.Type = oneLine(t.FieldText(n, "type"))
-			prm.Default = shorten(oneLine(t.FieldText(n, "value")), 60)
+			prm.Type = p.fieldText(n, "type", maxTypeText)
+			prm.Default = p.fieldText(n, "value", 60)
 			prm.Optional = true
 		case "list_splat_pattern":
 			prm.Name, prm.Variadic = "*"+pySplatName(t, n), true
@@ -656,7 +697,8 @@ func (p *pyX) typeParams(n int32) []string {
 	}
 	var out []string
 	for c := range p.t.NamedChildren(n) {
-		out = append(out, oneLine(p.t.Text(c)))
+		s, _ := p.text(c, 120)
+		out = append(out, s)
 	}
 	return out
 }
@@ -681,7 +723,7 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 		for a := range t.NamedChildren(supers) {
 			switch t.Kind(a) {
 			case "keyword_argument":
-				kw, v := t.FieldText(a, "name"), oneLine(t.FieldText(a, "value"))
+				kw, v := t.FieldText(a, "name"), p.fieldText(a, "value", 120)
 				if kw == "metaclass" {
 					s.Signature.Modifiers = append(s.Signature.Modifiers, "metaclass="+v)
 					if lastIdent(v) == "ABCMeta" {
@@ -690,7 +732,7 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 				}
 			case "list_splat", "dictionary_splat", "comment":
 			default:
-				b := oneLine(t.Text(a))
+				b, _ := p.text(a, maxTypeText)
 				s.Signature.Bases = append(s.Signature.Bases, b)
 				baseNodes = append(baseNodes, a)
 				switch lastIdent(b) {
@@ -756,7 +798,8 @@ func (p *pyX) baseRef(b int32, c *pyCtx, at int32) {
 	case "attribute":
 		obj := t.Field(b, "object")
 		if obj >= 0 && pyIsDotted(t, obj) {
-			p.x.ref(Ref{Kind: RefExtends, Name: t.FieldText(b, "attribute"), Qualifier: oneLine(t.Text(obj)), Symbol: c.owner}, at)
+			q, _ := p.text(obj, maxQualifier)
+			p.x.ref(Ref{Kind: RefExtends, Name: t.FieldText(b, "attribute"), Qualifier: q, Symbol: c.owner}, at)
 			return
 		}
 		p.node(b, c, false)
@@ -806,7 +849,7 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 	}
 	annot := ""
 	if typN >= 0 {
-		annot = oneLine(t.Text(typN))
+		annot, _ = p.text(typN, maxTypeText)
 	}
 	vtype, vcall := "", pyCall{}
 	if val >= 0 {
@@ -995,7 +1038,7 @@ func (p *pyX) variable(name string, nameN, stmt, val int32, typ string, c *pyCtx
 	}
 	s := Symbol{Kind: KindVariable, Name: name, Parent: c.owner, Visibility: pyVisibility(name)}
 	s.Signature.Returns = typ
-	s.Signature.Text = shorten(oneLine(p.t.Text(stmt)), maxSigText)
+	s.Signature.Text, _ = p.text(stmt, maxSigText)
 	s.Doc = x.docBefore(stmt)
 	if s.Doc == "" {
 		// an attribute docstring: a string statement right after
@@ -1043,13 +1086,16 @@ func (p *pyX) valueType(v int32, c *pyCtx) (string, pyCall) {
 			// f()(), a.b().c(): the result of the last call
 			if t.Kind(fn) == "attribute" {
 				ht, headCall := p.qualifierInfo(fn, c)
-				if headCall != "" {
-					return "", pyCall{fn: oneLine(t.Text(fn)), headType: ht}
+				if fnText, cut := p.text(fn, maxTypeText); headCall != "" && !cut {
+					return "", pyCall{fn: fnText, headType: ht}
 				}
 			}
 			return "", pyCall{}
 		}
-		name := oneLine(t.Text(fn))
+		name, cut := p.text(fn, maxTypeText)
+		if cut {
+			return "", pyCall{}
+		}
 		last := lastIdent(name)
 		switch {
 		case c.clsParam != "" && name == c.clsParam:
@@ -1088,7 +1134,7 @@ func (p *pyX) valueType(v int32, c *pyCtx) (string, pyCall) {
 		}
 		// handler_class = Handler: the class itself, called later
 		if pyIsDotted(t, v) {
-			if name := oneLine(t.Text(v)); pyCapWords(lastIdent(name)) {
+			if name, cut := p.text(v, maxTypeText); !cut && pyCapWords(lastIdent(name)) {
 				return "type[" + name + "]", pyCall{}
 			}
 		}
@@ -1169,7 +1215,8 @@ func (p *pyX) attrRef(fn int32, c *pyCtx, at int32) {
 		p.children(fn, c)
 		return
 	}
-	r := Ref{Kind: RefCall, Name: t.Text(attr), Qualifier: shorten(oneLine(t.Text(obj)), 120), Symbol: c.owner}
+	q, _ := p.text(obj, maxQualifier)
+	r := Ref{Kind: RefCall, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
 	if pyCapWords(r.Name) {
 		r.Kind = RefNew
 	}
@@ -1184,7 +1231,11 @@ func (p *pyX) qualifierInfo(obj int32, c *pyCtx) (typ, call string) {
 	t := p.t
 	lastCall := int32(-1)
 	n := obj
-	for n >= 0 {
+	for steps := 0; n >= 0; steps++ {
+		if steps == maxChain {
+			// a generated chain of thousands of calls: not worth typing
+			return "", ""
+		}
 		k := t.Kind(n)
 		if k == "attribute" {
 			n = t.Field(n, "object")
@@ -1208,7 +1259,9 @@ func (p *pyX) qualifierInfo(obj int32, c *pyCtx) (typ, call string) {
 			return c.selfClass, ""
 		}
 		if fn >= 0 {
-			call = oneLine(t.Text(fn))
+			if text, cut := p.text(fn, maxTypeText); !cut {
+				call = text
+			}
 		}
 	}
 	if t.Kind(n) == "identifier" {
@@ -1249,7 +1302,7 @@ func (p *pyX) asPattern(n int32, c *pyCtx) {
 		// except E as e: e is an E
 		typ := ""
 		if val >= 0 && pyIsDotted(t, val) {
-			typ = oneLine(t.Text(val))
+			typ, _ = p.text(val, maxTypeText)
 		}
 		c.scope.setType(name, typ)
 		return
@@ -1271,18 +1324,20 @@ func (p *pyX) raise(n int32, c *pyCtx) {
 	if e < 0 || t.FieldName(e) == "cause" {
 		return // a bare raise re-raises
 	}
-	p.x.throw(c.owner, "raises", pyExceptionName(t, e), n)
+	p.x.throw(c.owner, "raises", p.exceptionName(e), n)
 }
 
-// pyExceptionName is what a raise raises: the class of raise E(...), else
+// exceptionName is what a raise raises: the class of raise E(...), else
 // the expression.
-func pyExceptionName(t *Tree, e int32) string {
+func (p *pyX) exceptionName(e int32) string {
+	t := p.t
 	if t.Kind(e) == "call" {
 		if fn := t.Field(e, "function"); fn >= 0 {
-			return oneLine(t.Text(fn))
+			e = fn
 		}
 	}
-	return oneLine(t.Text(e))
+	s, _ := p.text(e, 80)
+	return s
 }
 
 func (p *pyX) assert(n int32, c *pyCtx) {
@@ -1291,8 +1346,9 @@ func (p *pyX) assert(n int32, c *pyCtx) {
 	if cond < 0 || c.owner < 0 {
 		return
 	}
-	f := Fact{Kind: "assert", Text: "assert " + shorten(oneLine(t.Text(cond)), 80), Line: t.StartLine(n),
-		Evidence: shorten(oneLine(t.Text(n)), maxEvidence)}
+	text, _ := p.text(cond, 80)
+	evidence, _ := p.text(n, maxEvidence)
+	f := Fact{Kind: "assert", Text: "assert " + text, Line: t.StartLine(n), Evidence: evidence}
 	p.x.guards[c.owner] = append(p.x.guards[c.owner], f)
 }
 
@@ -1312,13 +1368,14 @@ func (p *pyX) guardIf(n int32, c *pyCtx) {
 	case "return_statement":
 		action := "return"
 		if v := t.FirstNamedChild(first); v >= 0 {
-			action = "return " + shorten(oneLine(t.Text(v)), 60)
+			text, _ := p.text(v, 60)
+			action = "return " + text
 		}
 		p.x.guard(c.owner, t.Text(cond), action, n)
 	case "raise_statement":
 		action := "raise"
 		if e := t.FirstNamedChild(first); e >= 0 && t.FieldName(e) != "cause" {
-			action = "raise " + shorten(pyExceptionName(t, e), 60)
+			action = "raise " + p.exceptionName(e)
 		}
 		p.x.guard(c.owner, t.Text(cond), action, n)
 		if p.covered == nil {

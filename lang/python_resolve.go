@@ -713,48 +713,103 @@ func pyValueType(tab Table, t *Target, depth int) Resolution {
 	return unbound(RuleUnresolved, 0)
 }
 
+// Bounds on a class hierarchy: a hostile file can make each class derive
+// from hundreds of others.
+const (
+	pyMaxAncestors = 32
+	pyMaxBases     = 16
+)
+
+// pyAncestors visits class t and the classes it derives from, each once,
+// breadth first in the order of the bases (Python's MRO for single and
+// most multiple inheritance), until visit returns true. Bases are resolved
+// only as far as the visit goes. It returns whether visit stopped it, and
+// otherwise whether a base outside the repository (RuleExternal) or a
+// builtin one other than object (RuleBuiltin) was met.
+func pyAncestors(tab Table, t *Target, depth int, visit func(*Target) bool) (bool, string) {
+	miss := RuleUnresolved
+	seen := map[string]bool{t.ID: true}
+	queue := []*Target{t}
+	for i := 0; i < len(queue) && i < pyMaxAncestors; i++ {
+		c := queue[i]
+		if visit(c) {
+			return true, ""
+		}
+		if depth > 8 {
+			continue
+		}
+		fi := tab.File(c.Path)
+		for j, b := range c.Bases {
+			if j == pyMaxBases {
+				break
+			}
+			bt := pyResolveType(tab, fi, pyClassOf(tab, c), b, 0, depth+1)
+			switch {
+			case bt.Target != nil && isTypeKind(bt.Target.Kind):
+				if !seen[bt.Target.ID] {
+					seen[bt.Target.ID] = true
+					queue = append(queue, bt.Target)
+				}
+			case bt.Rule == RuleExternal:
+				miss = RuleExternal
+			case bt.Rule == RuleBuiltin && miss != RuleExternal && lastIdent(b) != "object":
+				miss = RuleBuiltin
+			}
+		}
+	}
+	return false, miss
+}
+
+// pyOwnMember finds the definition called name directly in t among cands,
+// the symbols of that name.
+func pyOwnMember(cands []*Target, t *Target) *Target {
+	q := t.Qualified()
+	for _, c := range cands {
+		if c.Path == t.Path && c.Container == q {
+			return c
+		}
+	}
+	return nil
+}
+
 // pyMember finds attribute name of t: a module's member, a class's own
-// definition or its bases', a function's nested definition.
+// definition or its bases', a function's nested definition. When no class
+// of ours has it but a base is external (or builtin), the call goes there.
 func pyMember(tab Table, t *Target, name string, depth int) Resolution {
 	if t.Kind == KindModule {
 		return pyModuleMember(tab, t.Path, name, depth+1)
 	}
-	q := t.Qualified()
-	for _, c := range tab.ByName(name) {
-		if c.Path == t.Path && c.Container == q {
-			return bound(c, RuleReceiver)
-		}
-	}
+	cands := tab.ByName(name)
 	if !isTypeKind(t.Kind) {
+		if m := pyOwnMember(cands, t); m != nil {
+			return bound(m, RuleReceiver)
+		}
 		return unbound(RuleUnresolved, 0)
 	}
-	return pyBaseMember(tab, t, name, depth)
+	var found *Target
+	ok, miss := pyAncestors(tab, t, depth, func(c *Target) bool {
+		found = pyOwnMember(cands, c)
+		return found != nil
+	})
+	if ok {
+		return bound(found, RuleReceiver)
+	}
+	return unbound(miss, 0)
 }
 
-// pyBaseMember finds name in the bases of class t. When it is in none of
-// ours but a base is external (or builtin), the call goes there.
+// pyBaseMember finds name in the bases of class t, as super() does.
 func pyBaseMember(tab Table, t *Target, name string, depth int) Resolution {
-	if depth > 6 {
-		return unbound(RuleUnresolved, 0)
-	}
-	miss := RuleUnresolved
-	fi := tab.File(t.Path)
-	for _, b := range t.Bases {
-		bt := pyResolveType(tab, fi, pyClassOf(tab, t), b, 0, depth+1)
-		switch {
-		case bt.Target != nil && bt.Target.ID != t.ID:
-			r := pyMember(tab, bt.Target, name, depth+1)
-			if r.Target != nil {
-				return r
-			}
-			if r.Rule == RuleExternal || r.Rule == RuleBuiltin && miss != RuleExternal {
-				miss = r.Rule
-			}
-		case bt.Rule == RuleExternal:
-			miss = RuleExternal
-		case bt.Rule == RuleBuiltin && miss != RuleExternal && lastIdent(b) != "object":
-			miss = RuleBuiltin
+	cands := tab.ByName(name)
+	var found *Target
+	ok, miss := pyAncestors(tab, t, depth, func(c *Target) bool {
+		if c.ID == t.ID {
+			return false
 		}
+		found = pyOwnMember(cands, c)
+		return found != nil
+	})
+	if ok {
+		return bound(found, RuleReceiver)
 	}
 	return unbound(miss, 0)
 }
@@ -772,46 +827,44 @@ func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 		}
 		return pyValueType(tab, m.Target, depth)
 	}
-	for _, f := range t.Fields {
-		if f.Name == seg {
-			if f.Type == "" {
-				return unbound(RuleUnresolved, 0)
+	cands := tab.ByName(seg)
+	res := unbound(RuleUnresolved, 0)
+	visit := func(c *Target) bool {
+		for _, f := range c.Fields {
+			if f.Name == seg {
+				if f.Type == "" {
+					res = unbound(RuleUnresolved, 0)
+				} else {
+					res = pyResolveType(tab, tab.File(c.Path), c, f.Type, 0, depth+1)
+				}
+				return true
 			}
-			return pyResolveType(tab, tab.File(t.Path), t, f.Type, 0, depth+1)
 		}
-	}
-	q := t.Qualified()
-	for _, c := range tab.ByName(seg) {
-		if c.Path != t.Path || c.Container != q {
-			continue
+		m := pyOwnMember(cands, c)
+		if m == nil {
+			return false
 		}
-		switch c.Kind {
+		res = unbound(RuleUnresolved, 0)
+		switch m.Kind {
 		case KindClass, KindInterface, KindType:
-			return bound(c, RuleReceiver)
+			res = bound(m, RuleReceiver)
 		case KindMethod, KindFunction:
 			// a property
-			if c.Returns != "" {
-				return pyResolveType(tab, tab.File(c.Path), t, c.Returns, 0, depth+1)
+			if m.Returns != "" {
+				res = pyResolveType(tab, tab.File(m.Path), c, m.Returns, 0, depth+1)
 			}
 		case KindVariable:
-			return pyValueType(tab, c, depth)
+			res = pyValueType(tab, m, depth)
 		}
-		return unbound(RuleUnresolved, 0)
+		return true
 	}
 	if !isTypeKind(t.Kind) {
-		return unbound(RuleUnresolved, 0)
+		visit(t)
+		return res
 	}
-	fi := tab.File(t.Path)
-	miss := RuleUnresolved
-	for _, b := range t.Bases {
-		bt := pyResolveType(tab, fi, pyClassOf(tab, t), b, 0, depth+1)
-		if bt.Target != nil && bt.Target.ID != t.ID {
-			if r := pyAttr(tab, bt.Target, seg, depth+1); r.Target != nil || r.Rule == RuleExternal || r.Rule == RuleBuiltin {
-				return r
-			}
-		} else if bt.Rule == RuleExternal {
-			miss = RuleExternal
-		}
+	ok, miss := pyAncestors(tab, t, depth, visit)
+	if ok {
+		return res
 	}
 	if miss == RuleUnresolved && pyDunder(seg) {
 		// __dict__, __class__: what every object has

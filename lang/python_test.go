@@ -509,6 +509,19 @@ class StillHere:
 }
 
 func TestPythonHostileInput(t *testing.T) {
+	// a generated chain of calls: every call is a reference, none may copy
+	// the whole chain
+	f := pyExtract(t, "chain.py", "x = a"+strings.Repeat(".b()", 20000)+"\n")
+	for _, r := range f.Refs {
+		if len(r.Qualifier) > 200 || len(r.QualifierCall) > 200 {
+			t.Fatalf("qualifier of %d bytes", len(r.Qualifier)+len(r.QualifierCall))
+		}
+	}
+	// a class hierarchy where every class derives from many others
+	src := "class A(" + strings.Repeat("B, ", 2000) + "C): pass\nclass B(A, A, A, C, C): pass\nclass C(B, B, A): pass\n" +
+		"def f(x: A):\n    x.m()\n    x.y.z.m()\n"
+	tab, facts := newPythonTestTable(t, map[string]string{"h.py": src})
+	pyHas(t, pyResolveAll(tab, facts, "h.py"), "f: x.m -> ? unresolved")
 	for _, src := range []string{
 		strings.Repeat("(", 5000) + strings.Repeat(")", 5000),
 		"x = " + strings.Repeat("[", 3000) + strings.Repeat("]", 3000),
