@@ -1,0 +1,868 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func pyExtract(t *testing.T, path, src string) *FileFacts {
+	t.Helper()
+	p := NewParser()
+	defer p.Close()
+	f, err := Extract(p, ByName("python"), path, []byte(src))
+	if err != nil {
+		t.Fatalf("extract %s: %v", path, err)
+	}
+	return f
+}
+
+func pySym(t *testing.T, f *FileFacts, qualified string) *Symbol {
+	t.Helper()
+	for i := range f.Symbols {
+		if f.Symbols[i].Qualified() == qualified && f.Symbols[i].Kind != KindModule {
+			return &f.Symbols[i]
+		}
+	}
+	var have []string
+	for _, s := range f.Symbols {
+		have = append(have, s.Kind+" "+s.Qualified())
+	}
+	t.Fatalf("no symbol %s; have %v", qualified, have)
+	return nil
+}
+
+// pyRefs renders a file's references as "owner: kind qual.name [type] {call}".
+func pyRefs(f *FileFacts) []string {
+	var out []string
+	for _, r := range f.Refs {
+		s := fmt.Sprintf("%s: %s ", f.Symbols[r.Symbol].Qualified(), r.Kind)
+		if r.Qualifier != "" {
+			s += r.Qualifier + "."
+		}
+		s += r.Name
+		if r.QualifierType != "" {
+			s += " [" + r.QualifierType + "]"
+		}
+		if r.QualifierCall != "" {
+			s += " {" + r.QualifierCall + "}"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func pyHas(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	set := map[string]bool{}
+	for _, g := range got {
+		set[g] = true
+	}
+	for _, w := range want {
+		if !set[w] {
+			t.Errorf("missing %q in:\n  %s", w, strings.Join(got, "\n  "))
+		}
+	}
+}
+
+func pyLacks(t *testing.T, got []string, unwanted ...string) {
+	t.Helper()
+	for _, g := range got {
+		for _, u := range unwanted {
+			if g == u {
+				t.Errorf("unexpected %q", u)
+			}
+		}
+	}
+}
+
+func TestPythonModuleAndTests(t *testing.T) {
+	for _, c := range []struct {
+		path, module string
+		test         bool
+	}{
+		{"pkg/sub/mod.py", "pkg.sub.mod", false},
+		{"pkg/__init__.py", "pkg", false},
+		{"src/flask/helpers.py", "src.flask.helpers", false},
+		{"stubs/mod.pyi", "stubs.mod", false},
+		{"setup.py", "setup", false},
+		{"pkg/test_mod.py", "pkg.test_mod", true},
+		{"pkg/mod_test.py", "pkg.mod_test", true},
+		{"conftest.py", "conftest", true},
+		{"tests/helpers.py", "tests.helpers", true},
+		{"lib/test/support.py", "lib.test.support", true},
+		{"testing_utils.py", "testing_utils", false},
+	} {
+		f := pyExtract(t, c.path, "x = 1\n")
+		if f.Module != c.module || f.IsTest != c.test || f.Symbols[0].Name != c.module {
+			t.Errorf("%s: module %q test %v (symbol %q), want %q %v", c.path, f.Module, f.IsTest, f.Symbols[0].Name, c.module, c.test)
+		}
+	}
+}
+
+func TestPythonSymbols(t *testing.T) {
+	src := `"""Shop models.
+
+Second paragraph.
+"""
+from typing import Protocol
+from abc import ABC, abstractmethod
+
+__all__ = ["Item", "make", "_exported_private"]
+
+MAX_ITEMS: int = 10
+registry = {}
+_cache = None
+DEFAULT = OTHER = None
+handler_class = Handler
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+
+class Base(ABC):
+    @abstractmethod
+    def run(self): ...
+
+
+@dataclass(frozen=True)
+class Item(Base, metaclass=Meta):
+    """An item."""
+
+    sku: str
+    qty: int = 1
+    count = 0
+
+    def __init__(self, sku: str, *args, repo: "Repo" = None, **kw) -> None:
+        self.sku = sku
+        self.repo = repo
+        self.clock = SystemClock()
+        self.store = make_store()
+        self._secret = 1
+
+    @property
+    def total(self) -> float:
+        """The total."""
+        return 0.0
+
+    @staticmethod
+    def parse(text, /, *, strict=False):
+        pass
+
+    def __repr__(self):
+        return "Item"
+
+    def _protected(self):
+        pass
+
+    def __private(self):
+        pass
+
+    class Inner:
+        pass
+
+
+async def make(n: int = 2) -> "Item":
+    def helper(x):
+        class Local:
+            pass
+        return x
+    return helper(n)
+
+
+def _exported_private():
+    pass
+
+
+def not_exported():
+    pass
+
+
+def first[T](xs: list[T]) -> T:
+    return xs[0]
+
+
+if True:
+    def conditional():
+        pass
+`
+	f := pyExtract(t, "shop/models.py", src)
+	if f.Symbols[0].Doc != "Shop models.\n\nSecond paragraph." {
+		t.Errorf("module doc %q", f.Symbols[0].Doc)
+	}
+	for _, c := range []struct {
+		q, kind, vis string
+		exported     bool
+	}{
+		{"MAX_ITEMS", KindVariable, VisPublic, false},
+		{"registry", KindVariable, VisPublic, false},
+		{"_cache", KindVariable, VisProtected, false},
+		{"__all__", KindVariable, VisPublic, false},
+		{"Clock", KindInterface, VisPublic, false},
+		{"Clock.now", KindMethod, VisPublic, false},
+		{"Base", KindClass, VisPublic, false},
+		{"Item", KindClass, VisPublic, true},
+		{"Item.sku", KindVariable, VisPublic, true},
+		{"Item.__init__", KindConstructor, VisPublic, true},
+		{"Item.total", KindMethod, VisPublic, true},
+		{"Item.__repr__", KindMethod, VisPublic, true},
+		{"Item._protected", KindMethod, VisProtected, false},
+		{"Item.__private", KindMethod, VisPrivate, false},
+		{"Item.Inner", KindClass, VisPublic, true},
+		{"make", KindFunction, VisPublic, true},
+		{"make.helper", KindFunction, VisPublic, false},
+		{"make.helper.Local", KindClass, VisPublic, false},
+		{"_exported_private", KindFunction, VisProtected, true},
+		{"not_exported", KindFunction, VisPublic, false},
+		{"conditional", KindFunction, VisPublic, false},
+	} {
+		s := pySym(t, f, c.q)
+		if s.Kind != c.kind || s.Visibility != c.vis || s.Exported != c.exported {
+			t.Errorf("%s: %s %s exported=%v, want %s %s %v", c.q, s.Kind, s.Visibility, s.Exported, c.kind, c.vis, c.exported)
+		}
+	}
+	// a = b = v defines both
+	pySym(t, f, "DEFAULT")
+	pySym(t, f, "OTHER")
+	if s := pySym(t, f, "MAX_ITEMS"); s.Signature.Returns != "int" || strings.Join(s.Signature.Modifiers, ",") != "const" {
+		t.Errorf("MAX_ITEMS sig %+v", s.Signature)
+	}
+	if s := pySym(t, f, "handler_class"); s.Signature.Returns != "type[Handler]" {
+		t.Errorf("handler_class returns %q", s.Signature.Returns)
+	}
+	item := pySym(t, f, "Item")
+	if item.Doc != "An item." || strings.Join(item.Signature.Bases, ",") != "Base" {
+		t.Errorf("Item doc %q bases %v", item.Doc, item.Signature.Bases)
+	}
+	if got := strings.Join(item.Signature.Modifiers, ","); got != "metaclass=Meta,dataclass" {
+		t.Errorf("Item modifiers %q", got)
+	}
+	var fields []string
+	for _, p := range item.Signature.Fields {
+		fields = append(fields, p.Name+":"+p.Type)
+	}
+	if got := strings.Join(fields, " "); got != `sku:str qty:int count:int repo:"Repo" clock:SystemClock store:make_store() _secret:int` {
+		t.Errorf("Item fields %s", got)
+	}
+	if s := pySym(t, f, "Base"); strings.Join(s.Signature.Modifiers, ",") != "abstract" {
+		t.Errorf("Base modifiers %v", s.Signature.Modifiers)
+	}
+	if s := pySym(t, f, "Base.run"); strings.Join(s.Signature.Modifiers, ",") != "abstractmethod,abstract" {
+		t.Errorf("Base.run modifiers %v", s.Signature.Modifiers)
+	}
+	init := pySym(t, f, "Item.__init__")
+	var params []string
+	for _, p := range init.Signature.Params {
+		params = append(params, fmt.Sprintf("%s:%s=%s/%v/%v", p.Name, p.Type, p.Default, p.Variadic, p.Optional))
+	}
+	if got := strings.Join(params, " "); got != `self:=/false/false sku:str=/false/false *args:=/true/false repo:"Repo"=None/false/true **kw:=/true/false` {
+		t.Errorf("__init__ params %s", got)
+	}
+	if init.Signature.Returns != "None" || init.Signature.Text != `def __init__(self, sku: str, *args, repo: "Repo" = None, **kw) -> None` {
+		t.Errorf("__init__ sig %q returns %q", init.Signature.Text, init.Signature.Returns)
+	}
+	parse := pySym(t, f, "Item.parse")
+	params = params[:0]
+	for _, p := range parse.Signature.Params {
+		params = append(params, p.Name)
+	}
+	if strings.Join(params, " ") != "text / * strict" || strings.Join(parse.Signature.Modifiers, ",") != "staticmethod" {
+		t.Errorf("parse params %v modifiers %v", params, parse.Signature.Modifiers)
+	}
+	total := pySym(t, f, "Item.total")
+	if total.Doc != "The total." || total.Signature.Returns != "float" || total.Signature.Modifiers[0] != "property" {
+		t.Errorf("total %+v doc %q", total.Signature, total.Doc)
+	}
+	make := pySym(t, f, "make")
+	if make.Signature.Modifiers[0] != "async" || make.Signature.Returns != `"Item"` || make.Signature.Params[0].Default != "2" {
+		t.Errorf("make %+v", make.Signature)
+	}
+	if s := pySym(t, f, "first"); strings.Join(s.Signature.Generics, ",") != "T" {
+		t.Errorf("first generics %v", s.Signature.Generics)
+	}
+	if s := pySym(t, f, "Item"); s.Range.StartLine != 26 {
+		t.Errorf("a decorated class starts at its decorator: line %d", s.Range.StartLine)
+	}
+}
+
+func TestPythonAllUnknown(t *testing.T) {
+	f := pyExtract(t, "m.py", "from x import names\n__all__ = names + ['a']\ndef a(): pass\ndef b(): pass\ndef _c(): pass\n")
+	if !pySym(t, f, "a").Exported || !pySym(t, f, "b").Exported || pySym(t, f, "_c").Exported {
+		t.Error("a computed __all__ must not restrict the exported names")
+	}
+	f = pyExtract(t, "m.py", "__all__ = ['a']\n__all__ += ['b']\ndef a(): pass\ndef b(): pass\ndef c(): pass\n")
+	if !pySym(t, f, "a").Exported || !pySym(t, f, "b").Exported || pySym(t, f, "c").Exported {
+		t.Error("__all__ += must add names")
+	}
+}
+
+func TestPythonTestSymbols(t *testing.T) {
+	f := pyExtract(t, "pkg/checks.py", `
+import unittest
+
+def test_thing():
+    pass
+
+def helper():
+    pass
+
+class TestCase(unittest.TestCase):
+    def test_a(self):
+        pass
+    def helper(self):
+        pass
+`)
+	if f.IsTest {
+		t.Error("pkg/checks.py is no test file")
+	}
+	for q, want := range map[string]bool{"test_thing": true, "helper": false, "TestCase": true, "TestCase.test_a": true, "TestCase.helper": false} {
+		if got := pySym(t, f, q).IsTest; got != want {
+			t.Errorf("%s IsTest %v, want %v", q, got, want)
+		}
+	}
+	f = pyExtract(t, "tests/test_x.py", "def util():\n    pass\n")
+	if !f.IsTest || !pySym(t, f, "util").IsTest {
+		t.Error("everything in a test file is test code")
+	}
+}
+
+func TestPythonImports(t *testing.T) {
+	f := pyExtract(t, "pkg/mod.py", `
+from __future__ import annotations
+import os
+import os.path
+import a.b as c, d
+from a.b import x, y as z
+from . import sibling
+from .. import parent_name
+from ..pkg2.mod import (
+    thing,
+)
+from .sub import *
+from a . b import spaced
+
+def f():
+    import json
+    from .lazy import late as l
+`)
+	var got []string
+	for _, imp := range f.Imports {
+		s := fmt.Sprintf("%d@%s %s", imp.Line, f.Symbols[imp.Symbol].Name, imp.Source)
+		if imp.Alias != "" {
+			s += " as " + imp.Alias
+		}
+		for _, n := range imp.Names {
+			s += " " + n.Name
+			if n.Alias != "" {
+				s += ":" + n.Alias
+			}
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"3@pkg.mod os",
+		"4@pkg.mod os.path",
+		"5@pkg.mod a.b as c",
+		"5@pkg.mod d",
+		"6@pkg.mod a.b x y:z",
+		"7@pkg.mod . sibling",
+		"8@pkg.mod .. parent_name",
+		"9@pkg.mod ..pkg2.mod thing",
+		"12@pkg.mod .sub *",
+		"13@pkg.mod a.b spaced",
+		"16@f json",
+		"17@f .lazy late:l",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("imports:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestPythonRefs(t *testing.T) {
+	f := pyExtract(t, "shop/store.py", `
+import logging
+from .repo import Repo
+
+log = logging.getLogger(__name__)
+
+
+class Store(Base):
+    def __init__(self, repo: Repo, clock=None):
+        super().__init__()
+        self.repo = repo
+        self.items = []
+
+    def save(self, order: "Order", cb) -> None:
+        if order is None:
+            raise ValueError("no order")
+        if not order.lines:
+            return
+        assert self.repo is not None
+        self.repo.save(order)
+        self.repo.conn().commit()
+        order.validate()
+        cb(order)
+        total = compute(order)
+        total.round()
+        client = Client(timeout=3)
+        client.send(order)
+        "-".join(order.lines)
+        self.items.append(order)
+        log.info("saved")
+        for client in []:
+            client.close()
+        data = make().payload
+        data.strip()
+        raise StoreError(order)
+
+    @classmethod
+    def create(cls, path):
+        store = cls(Repo(path))
+        with open(path) as fh:
+            fh.read()
+        try:
+            pass
+        except KeyError as e:
+            e.describe()
+        return store
+
+    @util.timed
+    @total.setter
+    def total(self):
+        return [x.value() for x in self.items]
+`)
+	refs := pyRefs(f)
+	pyHas(t, refs,
+		"log: call logging.getLogger",
+		"Store: extends Base",
+		"Store.__init__: call super().__init__ [Store]",
+		"Store.save: call self.repo.save [Store]",
+		"Store.save: call self.repo.conn [Store]",
+		"Store.save: call self.repo.conn().commit [Store] {self.repo.conn}",
+		`Store.save: call order.validate ["Order"]`,
+		"Store.save: call compute",
+		"Store.save: call total.round {compute}",
+		"Store.save: new Client",
+		"Store.save: call client.send [Client]",
+		`Store.save: call "-".join [str]`,
+		"Store.save: call self.items.append [Store]",
+		"Store.save: call log.info {logging.getLogger}",
+		"Store.save: call client.close",
+		"Store.save: call make",
+		"Store.save: new StoreError",
+		"Store.create: new Store",
+		"Store.create: new Repo",
+		"Store.create: call open",
+		"Store.create: call fh.read {open}",
+		"Store.create: call e.describe [KeyError]",
+		"Store.total: call util.timed",
+		"Store.total: call x.value",
+	)
+	pyLacks(t, refs, "Store.save: call cb", "Store.total: call total.setter")
+	save := pySym(t, f, "Store.save")
+	var inv []string
+	for _, fact := range save.Invariants {
+		inv = append(inv, fact.Kind+": "+fact.Text)
+	}
+	want := []string{
+		"guard: if order is None then raise ValueError",
+		"guard: if not order.lines then return",
+		"assert: assert self.repo is not None",
+		"raises: raises StoreError",
+	}
+	if strings.Join(inv, "\n") != strings.Join(want, "\n") {
+		t.Errorf("invariants:\n%s\nwant:\n%s", strings.Join(inv, "\n"), strings.Join(want, "\n"))
+	}
+	var effects []string
+	for _, e := range pySym(t, f, "Store.create").SideEffects {
+		effects = append(effects, e.Kind)
+	}
+	if strings.Join(effects, ",") != "fs" {
+		t.Errorf("create effects %v", effects)
+	}
+}
+
+func TestPythonSyntaxError(t *testing.T) {
+	f := pyExtract(t, "broken.py", `
+def fine():
+    return helper()
+
+def broken(item):
+    if item.check() != ""
+        return item.total
+    return 0
+
+class StillHere:
+    def method(self):
+        return fine()
+`)
+	if len(f.Errors) == 0 {
+		t.Fatal("no syntax error reported")
+	}
+	for _, q := range []string{"fine", "broken", "StillHere", "StillHere.method"} {
+		pySym(t, f, q)
+	}
+	pyHas(t, pyRefs(f), "fine: call helper", "broken: call item.check", "StillHere.method: call fine")
+}
+
+func TestPythonHostileInput(t *testing.T) {
+	// a generated chain of calls: every call is a reference, none may copy
+	// the whole chain
+	f := pyExtract(t, "chain.py", "x = a"+strings.Repeat(".b()", 20000)+"\n")
+	for _, r := range f.Refs {
+		if len(r.Qualifier) > 200 || len(r.QualifierCall) > 200 {
+			t.Fatalf("qualifier of %d bytes", len(r.Qualifier)+len(r.QualifierCall))
+		}
+	}
+	// a class hierarchy where every class derives from many others
+	src := "class A(" + strings.Repeat("B, ", 2000) + "C): pass\nclass B(A, A, A, C, C): pass\nclass C(B, B, A): pass\n" +
+		"def f(x: A):\n    x.m()\n    x.y.z.m()\n"
+	tab, facts := newPythonTestTable(t, map[string]string{"h.py": src})
+	pyHas(t, pyResolveAll(tab, facts, "h.py"), "f: x.m -> ? unresolved")
+	for _, src := range []string{
+		strings.Repeat("(", 5000) + strings.Repeat(")", 5000),
+		"x = " + strings.Repeat("[", 3000) + strings.Repeat("]", 3000),
+		strings.Repeat("a.", 5000) + "b()",
+		"def f(:\n" + strings.Repeat("  class\n", 200),
+		"\x00\xff\xfe",
+		"",
+	} {
+		pyExtract(t, "h.py", src)
+	}
+}
+
+// pythonTestTable is a Table over files extracted in memory.
+type pythonTestTable struct {
+	files  map[string]*FileInfo
+	byName map[string][]*Target
+	mods   map[string][]string
+	memo   sync.Map
+}
+
+func newPythonTestTable(t *testing.T, srcs map[string]string) (*pythonTestTable, map[string]*FileFacts) {
+	t.Helper()
+	tab := &pythonTestTable{files: map[string]*FileInfo{}, byName: map[string][]*Target{}, mods: map[string][]string{}}
+	facts := map[string]*FileFacts{}
+	var paths []string
+	for p := range srcs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		f := pyExtract(t, p, srcs[p])
+		facts[p] = f
+		tab.files[p] = &FileInfo{Path: p, Lang: "python", Module: f.Module, Imports: f.Imports, ModuleID: p + "#module"}
+		for i := range f.Symbols {
+			s := &f.Symbols[i]
+			if s.Kind == KindModule {
+				continue
+			}
+			tab.byName[s.Name] = append(tab.byName[s.Name], pyTarget(p, f, i))
+		}
+		for m := f.Module; m != ""; {
+			tab.mods[m] = append(tab.mods[m], p)
+			i := strings.IndexByte(m, '.')
+			if i < 0 {
+				break
+			}
+			m = m[i+1:]
+		}
+	}
+	return tab, facts
+}
+
+func pyTarget(p string, f *FileFacts, i int) *Target {
+	s := &f.Symbols[i]
+	if s.Kind == KindModule {
+		return &Target{ID: p + "#module", Path: p, Kind: KindModule, Name: f.Module, Exported: true, Module: f.Module}
+	}
+	return &Target{ID: p + "#" + s.Qualified(), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container,
+		Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases, Module: f.Module}
+}
+
+func (tab *pythonTestTable) ByName(name string) []*Target { return tab.byName[name] }
+func (tab *pythonTestTable) File(p string) *FileInfo      { return tab.files[p] }
+func (tab *pythonTestTable) ModuleFiles(lang, module string) []string {
+	return tab.mods[module]
+}
+func (tab *pythonTestTable) DirFiles(dir string) []string { return nil }
+func (tab *pythonTestTable) Config(key string) []string   { return nil }
+func (tab *pythonTestTable) Memo(key string, f func() string) string {
+	if v, ok := tab.memo.Load(key); ok {
+		return v.(string)
+	}
+	v := f()
+	tab.memo.Store(key, v)
+	return v
+}
+
+// pyResolveAll resolves every reference and import of file p, rendered as
+// "owner: qual.name -> path:target rule".
+func pyResolveAll(tab *pythonTestTable, facts map[string]*FileFacts, p string) []string {
+	f := facts[p]
+	l := ByName("python")
+	ctx := &Context{File: tab.File(p), Table: tab}
+	render := func(owner, what string, res Resolution) string {
+		to := "?"
+		if res.Target != nil {
+			to = res.Target.Path + ":" + res.Target.Qualified()
+		}
+		return fmt.Sprintf("%s: %s -> %s %s", owner, what, to, res.Rule)
+	}
+	var out []string
+	for i := range f.Imports {
+		imp := &f.Imports[i]
+		names := []string{""}
+		if len(imp.Names) > 0 {
+			names = nil
+			for _, n := range imp.Names {
+				names = append(names, n.Name)
+			}
+		}
+		for _, n := range names {
+			out = append(out, render(f.Symbols[imp.Symbol].Qualified(), strings.TrimSpace("import "+imp.Source+" "+n), l.ResolveImport(ctx, imp, n)))
+		}
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		ctx.From = pyTarget(p, f, r.Symbol)
+		what := r.Name
+		if r.Qualifier != "" {
+			what = r.Qualifier + "." + r.Name
+		}
+		out = append(out, render(f.Symbols[r.Symbol].Qualified(), what, l.Resolve(ctx, r)))
+	}
+	return out
+}
+
+func TestPythonResolve(t *testing.T) {
+	tab, facts := newPythonTestTable(t, map[string]string{
+		"src/shop/__init__.py": `
+from .models import Item
+from . import net
+VERSION = "1"
+`,
+		"src/shop/models.py": `
+import json
+from typing import Optional
+
+class Item:
+    def __init__(self, sku: str):
+        self.sku = sku
+
+    def label(self) -> str:
+        return json.dumps(self.sku)
+
+    def very_distinctive_name(self):
+        pass
+
+class Special(Item):
+    def label(self) -> str:
+        return super().label() + "!"
+
+    def both(self):
+        self.label()
+        self.very_distinctive_name()
+        self.missing()
+
+def make_item(sku) -> Optional[Item]:
+    return Item(sku)
+
+def pair() -> tuple[Item, "Special"]:
+    return Item("a"), Special("b")
+`,
+		"src/shop/json/__init__.py": `
+def dumps(x):
+    return x
+`,
+		"src/shop/store.py": `
+import os
+import src_absent_module
+from .models import Item, make_item, pair
+from . import models
+from .models import *
+from .util import helper, AuditLog
+import shop.models
+import shop.models as m
+
+audit = AuditLog()
+
+class Store:
+    def __init__(self, log: AuditLog):
+        self.log = log
+        self.items: list[Item] = []
+        self.first = make_item("a")
+
+    def add(self, sku: str) -> Item:
+        def inner():
+            return helper()
+        item = Item(sku)
+        item.label()
+        self.log.record(item)
+        self.first.label()
+        self.items.append(item)
+        inner()
+        sku.upper()
+        len(self.items)
+        open(sku)
+        os.path.join(sku)
+        models.make_item(sku)
+        shop.models.make_item(sku)
+        m.Item(sku).label()
+        make_item(sku).label()
+        audit.record(sku)
+        Special(sku).both()
+        src_absent_module.go()
+        obj.very_distinctive_name()
+        obj.label()
+        unknown_function()
+        first, second = pair()
+        first.label()
+        second.both()
+        self.__dict__.get(sku)
+        self.__class__(sku)
+        return item
+`,
+		"src/shop/util.py": `
+def helper():
+    return 1
+
+class AuditLog:
+    def record(self, x):
+        pass
+`,
+		"src/shop/net/__init__.py": `
+from .client import *
+`,
+		"src/shop/net/client.py": `
+from ..models import Item as Thing
+
+def fetch(x: Thing):
+    x.label()
+
+class Client:
+    def label(self):
+        pass
+`,
+		"tests/test_store.py": `
+from shop.store import Store
+from shop.net import fetch
+
+def test_add():
+    s = Store(None)
+    s.add("x")
+    fetch(None)
+`,
+	})
+	got := pyResolveAll(tab, facts, "src/shop/store.py")
+	pyHas(t, got,
+		"src.shop.store: import os -> ? external",
+		"src.shop.store: import src_absent_module -> ? external",
+		"src.shop.store: import .models Item -> src/shop/models.py:Item import",
+		"src.shop.store: import . models -> src/shop/models.py:src.shop.models import",
+		"src.shop.store: import .models * -> src/shop/models.py:src.shop.models import",
+		"src.shop.store: import shop.models -> src/shop/models.py:src.shop.models import",
+		"src.shop.store: import .util AuditLog -> src/shop/util.py:AuditLog import",
+		"audit: AuditLog -> src/shop/util.py:AuditLog import",
+		"Store.__init__: make_item -> src/shop/models.py:make_item import",
+		"Store.add: inner -> src/shop/store.py:Store.add.inner same_file",
+		"Store.add.inner: helper -> src/shop/util.py:helper import",
+		"Store.add: Item -> src/shop/models.py:Item import",
+		"Store.add: item.label -> src/shop/models.py:Item.label receiver",
+		"Store.add: self.log.record -> src/shop/util.py:AuditLog.record receiver",
+		"Store.add: self.first.label -> src/shop/models.py:Item.label receiver",
+		"Store.add: self.items.append -> ? builtin",
+		"Store.add: sku.upper -> ? builtin",
+		"Store.add: len -> ? builtin",
+		"Store.add: open -> ? external",
+		"Store.add: os.path.join -> ? external",
+		"Store.add: models.make_item -> src/shop/models.py:make_item import",
+		"Store.add: shop.models.make_item -> src/shop/models.py:make_item import",
+		"Store.add: m.Item(sku).label -> src/shop/models.py:Item.label receiver",
+		"Store.add: make_item(sku).label -> src/shop/models.py:Item.label receiver",
+		"Store.add: audit.record -> src/shop/util.py:AuditLog.record receiver",
+		"Store.add: Special -> src/shop/models.py:Special import",
+		"Store.add: Special(sku).both -> src/shop/models.py:Special.both receiver",
+		"Store.add: src_absent_module.go -> ? external",
+		"Store.add: obj.very_distinctive_name -> src/shop/models.py:Item.very_distinctive_name unique_name",
+		"Store.add: obj.label -> ? ambiguous",
+		"Store.add: unknown_function -> ? unresolved",
+		"Store.add: first.label -> src/shop/models.py:Item.label receiver",
+		"Store.add: second.both -> src/shop/models.py:Special.both receiver",
+		"Store.add: self.__dict__.get -> ? builtin",
+		"Store.add: self.__class__ -> ? builtin",
+	)
+	got = pyResolveAll(tab, facts, "src/shop/models.py")
+	pyHas(t, got,
+		// src/shop/json is a package of ours, but not importable as json
+		"src.shop.models: import json -> ? external",
+		"Item.label: json.dumps -> ? external",
+		"Special: Item -> src/shop/models.py:Item same_file",
+		"Special.label: super().label -> src/shop/models.py:Item.label receiver",
+		"Special.both: self.label -> src/shop/models.py:Special.label receiver",
+		"Special.both: self.very_distinctive_name -> src/shop/models.py:Item.very_distinctive_name receiver",
+		"Special.both: self.missing -> ? unresolved",
+		"make_item: Item -> src/shop/models.py:Item same_file",
+	)
+	got = pyResolveAll(tab, facts, "src/shop/net/client.py")
+	pyHas(t, got,
+		"src.shop.net.client: import ..models Item -> src/shop/models.py:Item import",
+		"fetch: x.label -> src/shop/models.py:Item.label receiver",
+	)
+	got = pyResolveAll(tab, facts, "tests/test_store.py")
+	pyHas(t, got,
+		"tests.test_store: import shop.store Store -> src/shop/store.py:Store import",
+		"tests.test_store: import shop.net fetch -> src/shop/net/client.py:fetch import",
+		"test_add: s.add -> src/shop/store.py:Store.add receiver",
+	)
+	got = pyResolveAll(tab, facts, "src/shop/__init__.py")
+	pyHas(t, got,
+		"src.shop: import . net -> src/shop/net/__init__.py:src.shop.net import",
+	)
+}
+
+func TestPythonRelativeModules(t *testing.T) {
+	for _, c := range []struct{ path, module, src, want string }{
+		{"a/b/c.py", "a.b.c", ".x", "a.b.x"},
+		{"a/b/c.py", "a.b.c", "..x.y", "a.x.y"},
+		{"a/b/__init__.py", "a.b", ".x", "a.b.x"},
+		{"a/b/__init__.py", "a.b", "..", "a"},
+		{"a/b/c.py", "a.b.c", ".", "a.b"},
+		{"c.py", "c", ".x", "x"},
+		{"c.py", "c", "..x", ""},
+		{"a/b.py", "a.b", "abs.mod", "abs.mod"},
+	} {
+		got, _, _ := pyAbsModule(&FileInfo{Path: c.path, Module: c.module}, c.src)
+		if got != c.want {
+			t.Errorf("%s from %s: %q, want %q", c.src, c.path, got, c.want)
+		}
+	}
+}
+
+func TestPythonCleanType(t *testing.T) {
+	for in, want := range map[string]string{
+		"Foo":                      "Foo",
+		`"Foo"`:                    "Foo",
+		"Optional[Foo]":            "Foo",
+		"typing.Optional[mod.Foo]": "mod.Foo",
+		"Foo | None":               "Foo",
+		"None | Foo":               "Foo",
+		"Union[Foo, None]":         "Foo",
+		"Union[Foo, Bar]":          "",
+		"Foo | Bar":                "",
+		"list[Foo]":                "list",
+		"dict[str, Foo]":           "dict",
+		"ClassVar[Foo]":            "Foo",
+		"type[Foo]":                "Foo",
+		"Generic[T]":               "Generic",
+		"Callable[[int], str]":     "Callable",
+		"make()":                   "make()",
+	} {
+		if got := pyCleanType(in); got != want {
+			t.Errorf("pyCleanType(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
