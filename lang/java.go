@@ -23,6 +23,7 @@ type javaScope struct {
 	types  map[string]string // x -> "Foo" (generics stripped), "" when unknown
 	calls  map[string]string // x -> "factory.create" (var x = factory.create())
 	heads  map[string]string // x -> the type of the call's first part, "Factory"
+	tvars  map[string]string // type variables in scope -> their erasure, "T" -> "Comparable"
 	parent *javaScope
 }
 
@@ -32,9 +33,56 @@ func (s *javaScope) setType(name, typ string) {
 	if s.types == nil {
 		s.types = map[string]string{}
 	}
-	s.types[name] = typ
+	s.types[name] = s.erase(typ)
 	if s.calls != nil {
 		delete(s.calls, name)
+	}
+}
+
+// erase replaces a type variable by its bound: the methods a value of
+// type T has are its bound's ("Object" when it has none).
+func (s *javaScope) erase(typ string) string {
+	base := strings.TrimRight(typ, "[]")
+	if !isUpper(base) || strings.IndexByte(base, '.') >= 0 {
+		return typ
+	}
+	for ; s != nil; s = s.parent {
+		if b, ok := s.tvars[base]; ok {
+			return b + typ[len(base):]
+		}
+	}
+	return typ
+}
+
+// declareTypeParams puts the type parameters of a class or method in
+// scope.
+func (s *javaScope) declareTypeParams(x *extractor, list int32) {
+	t := x.t
+	if list < 0 {
+		return
+	}
+	for p := range t.NamedChildren(list) {
+		name, bound := "", "Object"
+		for ch := range t.NamedChildren(p) {
+			switch t.Kind(ch) {
+			case "type_identifier":
+				name = t.Text(ch)
+			case "type_bound":
+				if b := t.FirstNamedChild(ch); b >= 0 {
+					bound = javaStripType(t.Text(b))
+				}
+			}
+		}
+		if name == "" {
+			continue
+		}
+		if s.tvars == nil {
+			s.tvars = map[string]string{}
+		}
+		if bound == name {
+			bound = "Object"
+		}
+		s.tvars[name] = bound
 	}
 }
 
@@ -177,7 +225,14 @@ func javaNode(x *extractor, n int32, c javaCtx) {
 		}
 	case "enhanced_for_statement":
 		if name := t.Field(n, "name"); name >= 0 {
-			c.scope.setType(t.Text(name), javaVarType(x, n))
+			typ := javaVarType(x, n)
+			if v := t.Field(n, "value"); typ == "" && v >= 0 && t.Kind(v) == "identifier" {
+				// for (var e : array): the array's element type
+				if vt, _, _, ok := c.scope.lookup(t.Text(v)); ok && strings.HasSuffix(vt, "[]") {
+					typ = vt[:len(vt)-2]
+				}
+			}
+			c.scope.setType(t.Text(name), typ)
 		}
 	case "catch_formal_parameter":
 		if name := t.Field(n, "name"); name >= 0 {
@@ -524,6 +579,7 @@ func javaClass(x *extractor, n int32, c javaCtx) {
 		javaTypeRef(x, b, sym, RefImplements)
 	}
 	scope := newJavaScope(c.scope)
+	scope.declareTypeParams(x, t.Field(n, "type_parameters"))
 	for _, f := range x.f.Symbols[sym].Signature.Fields {
 		scope.setType(f.Name, javaStripType(f.Type))
 	}
@@ -647,6 +703,7 @@ func javaMethod(x *extractor, n int32, c javaCtx) {
 		// a method outside any class: a script or a broken file
 		parent, kind = 0, KindFunction
 	}
+	scope.declareTypeParams(x, t.Field(n, "type_parameters"))
 	s := Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
 	vis, mods, test := javaMods(x, n)
 	javaVisibility(&s, vis, c.iface)
@@ -890,8 +947,15 @@ func javaExpr(t *Tree, n int32, depth int) string {
 // the type of store.
 func javaHead(x *extractor, obj int32, c javaCtx) (typ, call string) {
 	t := x.t
-	if t.Kind(obj) == "method_invocation" {
-		call = strings.TrimSuffix(javaExpr(t, obj, 0), "()")
+	// the last call of the qualifier: a.b().c -> a.b
+	for n, i := obj, 0; n >= 0 && i <= maxJavaChain; i++ {
+		if k := t.Kind(n); k == "method_invocation" {
+			call = strings.TrimSuffix(javaExpr(t, n, 0), "()")
+			break
+		} else if k != "field_access" {
+			break
+		}
+		n = t.Field(n, "object")
 	}
 	n := obj
 	for i := 0; i <= maxJavaChain; i++ {
@@ -940,6 +1004,14 @@ func javaHead(x *extractor, obj int32, c javaCtx) (typ, call string) {
 		typ = "String"
 	case "class_literal":
 		typ = "Class"
+	case "binary_expression":
+		// ("x" + y).m(): a string concatenation (the operator, being
+		// punctuation, is not in the tree: it is the text between)
+		l, r := t.Field(n, "left"), t.Field(n, "right")
+		if l >= 0 && r >= 0 && (t.Kind(l) == "string_literal" || t.Kind(r) == "string_literal") &&
+			strings.TrimSpace(string(t.Src[t.Nodes[l].EndByte:t.Nodes[r].StartByte])) == "+" {
+			typ = "String"
+		}
 	}
 	return typ, call
 }
@@ -969,7 +1041,19 @@ func javaNew(x *extractor, n int32, c javaCtx) {
 	if ty >= 0 {
 		typ = javaStripType(t.Text(ty))
 		name, qual := javaSplitType(typ)
-		x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+		r := Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}
+		if qual == "" {
+			if outer := t.FirstNamedChild(n); outer >= 0 && outer != ty && t.Kind(outer) != "argument_list" &&
+				t.Kind(outer) != "class_body" && t.Kind(outer) != "type_arguments" && t.Nodes[outer].StartByte < t.Nodes[ty].StartByte {
+				// outer.new Inner(): a member type of outer's type
+				r.QualifierType, _ = javaHead(x, outer, c)
+			} else {
+				// new Inner() in an anonymous class body may mean a
+				// member type of its base
+				r.QualifierType = c.anon
+			}
+		}
+		x.ref(r, n)
 	}
 	inner := c
 	inner.top = false

@@ -32,16 +32,8 @@ var javaLangTypes = map[string]bool{
 	"NoSuchMethodError": true, "OutOfMemoryError": true, "StackOverflowError": true, "ThreadDeath": true,
 	"UnknownError": true, "UnsatisfiedLinkError": true, "UnsupportedClassVersionError": true, "VerifyError": true,
 	"VirtualMachineError": true, "Override": true, "Deprecated": true, "SuppressWarnings": true,
-	"FunctionalInterface": true, "SafeVarargs": true,
-}
-
-// javaObjectMethods are inherited by every class; javaEnumMethods by every
-// enum, which the index does not tell from other classes.
-var javaObjectMethods = map[string]bool{
-	"equals": true, "hashCode": true, "toString": true, "getClass": true, "clone": true, "finalize": true,
-	"notify": true, "notifyAll": true, "wait": true,
-	"values": true, "valueOf": true, "ordinal": true, "name": true, "compareTo": true, "getDeclaringClass": true,
-	"describeConstable": true,
+	"FunctionalInterface": true, "SafeVarargs": true, "ClassValue": true, "Compiler": true, "RuntimePermission": true,
+	"LayerInstantiationException": true, "ScopedValue": true, "StringTemplate": true,
 }
 
 // javaCommonMethods are method names of the JDK's everyday types so
@@ -75,6 +67,21 @@ func init() {
 		getDeclaredMethod getDeclaredConstructor getField getMethod setAccessible isAccessible getAnnotation
 		isAnnotationPresent getGenericType getGenericSuperclass getRawType getActualTypeArguments getOwnerType
 		getUpperBounds getLowerBounds getTypeName getGenericComponentType
+		getParameterTypes getReturnType getExceptionTypes getGenericParameterTypes getGenericReturnType
+		getTypeParameters getEnclosingClass getDeclaredFields getDeclaredMethods getDeclaredConstructors
+		getConstructors getMethods getFields isInterface isPrimitive isEnum isRecord getEnumConstants getPackage
+		getPackageName getCanonicalName isAssignableFrom getParameterCount isVarArgs isSynthetic isBridge
+		getTime setTime getTimeInMillis setTimeInMillis getTimeZone setTimeZone toInstant toEpochMilli getYear
+		getMonth getDayOfMonth getHour getMinute getSecond getNano plus minus isBefore isAfter until atZone
+		toLocalDate toLocalDateTime getOffset getZone getID getDisplayName getRawOffset setRawOffset
+		boxed mapToObj mapToInt mapToLong mapToDouble average iterate generate range rangeClosed spliterator
+		complete completeExceptionally thenApply thenAccept thenCompose whenComplete cancel isDone isCancelled
+		countDown acquire release tryLock incrementAndGet getAndIncrement compareAndSet getAndSet addAndGet
+		decrementAndGet getAndDecrement getAndAdd lazySet readLine readAllBytes transferTo available mark
+		markSupported newLine getOutputStream getInputStream getAbsolutePath getCanonicalPath toPath toFile
+		resolve relativize normalize getFileName getRoot codePointAt codePointCount regionMatches
+		compareToIgnoreCase repeat stripLeading stripTrailing lines indent formatted intern lookup unreflect
+		toUri toURL getHost getPort getScheme getQuery getLocale setLocale getCountry getLanguage
 		`) {
 		javaCommonMethods[n] = true
 	}
@@ -94,6 +101,25 @@ func init() {
 	addEffects(javaL, effEnvRead, "System.getProperties", "Boolean.getBoolean", "Integer.getInteger", "Long.getLong")
 	addEffects(javaL, effExit, "getRuntime.halt", "getRuntime.exit", "Runtime.exit")
 }
+
+// javaObjectMethods are the methods every object has: on a value of
+// unknown type they mean Object's. javaEnumMethods are those every enum
+// has, which the index does not tell from other classes.
+var (
+	javaObjectMethods = map[string]bool{
+		"equals": true, "hashCode": true, "toString": true, "getClass": true, "clone": true, "finalize": true,
+		"notify": true, "notifyAll": true, "wait": true,
+	}
+	javaEnumMethods = map[string]bool{
+		"values": true, "valueOf": true, "ordinal": true, "name": true, "compareTo": true, "getDeclaringClass": true,
+		"describeConstable": true,
+	}
+)
+
+// maxJavaTypeDepth bounds the nested lookups of one type resolution
+// (member types inherited through supertypes of enclosing classes), which
+// cyclic or hostile code could otherwise make endless.
+const maxJavaTypeDepth = 10
 
 // javaBindings maps the names a file's single imports bind: a type's
 // simple name to its single-type import, "\x00"+member to a single static
@@ -148,9 +174,10 @@ func javaTopType(tab Table, pkg, name, dir string) *Target {
 		return t.Container == "" && isTypeKind(t.Kind) && t.Module == pkg && isJavaPath(t.Path)
 	})
 	if pkg == "" {
+		// the default package: files without a package clause, per directory
 		cands = pick(cands, func(t *Target) bool { return t.Dir() == dir })
 	}
-	if len(cands) > 1 {
+	if len(cands) > 1 && dir != "" {
 		if same := pick(cands, func(t *Target) bool { return t.Dir() == dir }); len(same) == 1 {
 			return same[0]
 		}
@@ -158,8 +185,8 @@ func javaTopType(tab Table, pkg, name, dir string) *Target {
 	return one(preferDefinitions(cands))
 }
 
-// javaMember finds the member called name of kind (types when kind is
-// "type") declared directly in type typ.
+// javaMember finds the member called name of kind ("type" for any type)
+// declared directly in type typ; of overloads, the first.
 func javaMember(tab Table, typ *Target, name, kind string) *Target {
 	q := typ.Qualified()
 	for _, t := range tab.ByName(name) {
@@ -167,13 +194,13 @@ func javaMember(tab Table, typ *Target, name, kind string) *Target {
 			continue
 		}
 		if kind == "type" && isTypeKind(t.Kind) || t.Kind == kind {
-			return t // the first of overloads
+			return t
 		}
 	}
 	return nil
 }
 
-// javaTypeByQualified finds the type of a file by its qualified name.
+// javaTypeByQualified finds the type of file p by its qualified name.
 func javaTypeByQualified(tab Table, p, qualified string) *Target {
 	container, name := javaLastSeg(qualified)
 	for _, t := range tab.ByName(name) {
@@ -184,8 +211,8 @@ func javaTypeByQualified(tab Table, p, qualified string) *Target {
 	return nil
 }
 
-// javaEnclosingType is the innermost type whose qualified name is a prefix
-// of container, in file p.
+// javaEnclosingType is the innermost type of file p whose qualified name
+// is container or a prefix of it.
 func javaEnclosingType(tab Table, p, container string) *Target {
 	for container != "" {
 		if t := javaTypeByQualified(tab, p, container); t != nil {
@@ -200,7 +227,7 @@ func javaEnclosingType(tab Table, p, container string) *Target {
 // it is a type, else the type enclosing it.
 func javaClassOf(ctx *Context) *Target {
 	f := ctx.From
-	if f == nil {
+	if f == nil || f.Kind == KindModule {
 		return nil
 	}
 	if isTypeKind(f.Kind) {
@@ -217,19 +244,23 @@ func javaOuter(tab Table, t *Target) *Target {
 // javaImportedType resolves a fully qualified type name. It returns the
 // type, or external when no prefix of the name is a package of the
 // repository.
-func javaImportedType(tab Table, fq string) (*Target, bool) {
+func javaImportedType(tab Table, fq string, depth int) (*Target, bool) {
 	segs := strings.Split(fq, ".")
 	for k := len(segs) - 1; k >= 1; k-- {
 		pkg := strings.Join(segs[:k], ".")
 		if !javaPkgInRepo(tab, pkg) {
 			continue
 		}
+		if !isUpper(segs[k]) {
+			// a sub-package the repository lacks: a.b.gen.Type
+			return nil, true
+		}
 		t := javaTopType(tab, pkg, segs[k], "")
 		for _, s := range segs[k+1:] {
 			if t == nil {
 				break
 			}
-			t = javaMember(tab, t, s, "type")
+			t = javaNestedType(tab, t, s, depth+1)
 		}
 		return t, false
 	}
@@ -237,24 +268,49 @@ func javaImportedType(tab Table, fq string) (*Target, bool) {
 }
 
 // javaResolveType resolves a type as written in file fi by code of the
-// symbol whose qualified name is from (nested types of the classes around
-// it are in scope). It returns the type and the rule that found it, or
-// RuleExternal, or RuleUnresolved.
+// symbol whose qualified name is from (the member types of the classes
+// around it are in scope). It returns the type and the rule that found
+// it, or RuleExternal, RuleAmbiguous or RuleUnresolved.
 func javaResolveType(tab Table, fi *FileInfo, from, typ string) (*Target, string) {
-	return javaResolveTypeIn(tab, fi, from, typ, true)
+	return javaResolveTypeIn(tab, fi, from, typ, 0)
 }
 
-// javaResolveBase resolves a supertype named in the declaration of cls,
-// where the member types cls inherits are not yet in scope (and looking
-// there would go round in circles).
-func javaResolveBase(tab Table, cls *Target, typ string) (*Target, string) {
-	return javaResolveTypeIn(tab, tab.File(cls.Path), cls.Qualified(), typ, false)
+// javaResolveBase resolves a supertype named in the declaration of cls.
+// The clause lies outside cls's body, so it sees the scope around cls,
+// not cls's own member types.
+func javaResolveBase(tab Table, cls *Target, typ string, depth int) (*Target, string) {
+	fi := tab.File(cls.Path)
+	if fi == nil {
+		return nil, RuleUnresolved
+	}
+	if depth > 0 {
+		// inside another resolution, where the depth bound may cut it
+		// short: not worth remembering
+		return javaResolveTypeIn(tab, fi, cls.Container, typ, depth)
+	}
+	v := tab.Memo("java.base\x00"+cls.ID+"\x00"+typ, func() string {
+		t, rule := javaResolveTypeIn(tab, fi, cls.Container, typ, 0)
+		if t == nil {
+			return rule
+		}
+		return rule + "\x00" + t.Name + "\x00" + t.ID
+	})
+	rule, rest, ok := strings.Cut(v, "\x00")
+	if !ok {
+		return nil, rule
+	}
+	name, id, _ := strings.Cut(rest, "\x00")
+	for _, t := range tab.ByName(name) {
+		if t.ID == id {
+			return t, rule
+		}
+	}
+	return nil, RuleUnresolved
 }
 
-func javaResolveTypeIn(tab Table, fi *FileInfo, from, typ string, inherited bool) (*Target, string) {
-	typ = javaStripType(typ)
-	typ = strings.TrimSuffix(typ, "...")
-	if typ == "" || fi == nil {
+func javaResolveTypeIn(tab Table, fi *FileInfo, from, typ string, depth int) (*Target, string) {
+	typ = strings.TrimSuffix(javaStripType(typ), "...")
+	if typ == "" || fi == nil || depth > maxJavaTypeDepth {
 		return nil, RuleUnresolved
 	}
 	if strings.HasSuffix(typ, "]") {
@@ -265,10 +321,10 @@ func javaResolveTypeIn(tab Table, fi *FileInfo, from, typ string, inherited bool
 		return nil, RuleExternal
 	}
 	segs := strings.Split(typ, ".")
-	t, rule := javaResolveSimpleType(tab, fi, from, segs[0], inherited)
+	t, rule := javaResolveSimpleType(tab, fi, from, segs[0], depth)
 	if t != nil {
 		for _, s := range segs[1:] {
-			if t = javaNestedType(tab, t, s, 0); t == nil {
+			if t = javaNestedType(tab, t, s, depth+1); t == nil {
 				return nil, RuleUnresolved
 			}
 		}
@@ -278,7 +334,7 @@ func javaResolveTypeIn(tab Table, fi *FileInfo, from, typ string, inherited bool
 		return nil, rule
 	}
 	// a fully qualified name
-	t, ext := javaImportedType(tab, typ)
+	t, ext := javaImportedType(tab, typ, depth)
 	switch {
 	case t != nil:
 		if t.Module == fi.Module {
@@ -297,11 +353,11 @@ func javaNestedType(tab Table, t *Target, name string, depth int) *Target {
 	if m := javaMember(tab, t, name, "type"); m != nil {
 		return m
 	}
-	if depth > 4 {
+	if depth > maxJavaTypeDepth {
 		return nil
 	}
 	for _, b := range t.Bases {
-		if bt, _ := javaResolveBase(tab, t, b); bt != nil && bt.ID != t.ID {
+		if bt, _ := javaResolveBase(tab, t, b, depth+1); bt != nil && bt.ID != t.ID {
 			if m := javaNestedType(tab, bt, name, depth+1); m != nil {
 				return m
 			}
@@ -310,10 +366,26 @@ func javaNestedType(tab Table, t *Target, name string, depth int) *Target {
 	return nil
 }
 
+// javaExtBase reports whether t or one of its supertypes in the repository
+// has a supertype outside it.
+func javaExtBase(tab Table, t *Target, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	for _, b := range t.Bases {
+		bt, rule := javaResolveBase(tab, t, b, 0)
+		if rule == RuleExternal || bt != nil && bt.ID != t.ID && javaExtBase(tab, bt, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // javaResolveSimpleType resolves a simple type name, in the order Java
-// scopes them: the classes around the code and their members, single-type
-// imports, the package, java.lang, on-demand imports.
-func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, inherited bool) (*Target, string) {
+// scopes them: the classes around the code and their member types,
+// inherited ones too, single-type imports, the package, java.lang,
+// on-demand imports.
+func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int) (*Target, string) {
 	// the file's own types, innermost first
 	var best *Target
 	for _, t := range tab.ByName(name) {
@@ -330,14 +402,23 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, inherited
 	if best != nil {
 		return best, RuleSameFile
 	}
-	// member types inherited by the classes around the code
-	for c := javaEnclosingType(tab, fi.Path, from); inherited && c != nil; c = javaOuter(tab, c) {
-		if m := javaNestedType(tab, c, name, 1); m != nil {
+	// member types the classes around the code inherit, if the
+	// repository has a member type of that name at all
+	member := false
+	for _, t := range tab.ByName(name) {
+		if t.Container != "" && isTypeKind(t.Kind) {
+			member = true
+			break
+		}
+	}
+	for c := javaEnclosingType(tab, fi.Path, from); member && c != nil; c = javaOuter(tab, c) {
+		if m := javaNestedType(tab, c, name, depth+1); m != nil {
 			return m, RuleSameFile
 		}
 	}
-	if b, ok := javaBindings(fi)[name]; ok {
-		t, ext := javaImportedType(tab, b.imp.Source)
+	bind := javaBindings(fi)
+	if b, ok := bind[name]; ok {
+		t, ext := javaImportedType(tab, b.imp.Source, depth)
 		if t != nil {
 			return t, RuleImport
 		}
@@ -347,8 +428,8 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, inherited
 		return nil, RuleUnresolved
 	}
 	// a member type brought by a static import
-	if b, ok := javaBindings(fi)["\x00"+name]; ok {
-		owner, ext := javaImportedType(tab, b.imp.Source)
+	if b, ok := bind["\x00"+name]; ok {
+		owner, ext := javaImportedType(tab, b.imp.Source, depth)
 		if owner != nil {
 			if m := javaMember(tab, owner, name, "type"); m != nil {
 				return m, RuleImport
@@ -379,10 +460,10 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, inherited
 			}
 			continue
 		}
-		owner, ext := javaImportedType(tab, imp.Source)
+		owner, ext := javaImportedType(tab, imp.Source, depth)
 		switch {
 		case owner != nil:
-			if m := javaNestedType(tab, owner, name, 0); m != nil {
+			if m := javaNestedType(tab, owner, name, depth+1); m != nil {
 				found = append(found, m)
 			}
 		case ext:
@@ -395,8 +476,19 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, inherited
 	if len(found) > 1 {
 		return nil, RuleAmbiguous
 	}
-	if extWild && isUpper(name) {
+	if !isUpper(name) {
+		return nil, RuleUnresolved
+	}
+	// an upper-case name no scope of ours declares, where a library's
+	// names are in scope: on-demand imports, member types inherited from
+	// a library class
+	if extWild {
 		return nil, RuleExternal
+	}
+	for c := javaEnclosingType(tab, fi.Path, from); c != nil; c = javaOuter(tab, c) {
+		if javaExtBase(tab, c, 0) {
+			return nil, RuleExternal
+		}
 	}
 	return nil, RuleUnresolved
 }
@@ -412,10 +504,10 @@ func javaFindMethod(tab Table, typ *Target, name string, depth int) (m *Target, 
 		return nil, false
 	}
 	if len(typ.Bases) == 0 || typ.Kind == KindInterface {
-		ext = javaObjectMethods[name]
+		ext = javaObjectMethods[name] || javaEnumMethods[name]
 	}
 	for _, b := range typ.Bases {
-		bt, rule := javaResolveBase(tab, typ, b)
+		bt, rule := javaResolveBase(tab, typ, b, 0)
 		if bt == nil {
 			ext = ext || rule == RuleExternal
 			continue
@@ -438,62 +530,48 @@ func javaFindMethod(tab Table, typ *Target, name string, depth int) (m *Target, 
 	return nil, ext
 }
 
-// javaFieldType is the type of field name of typ or of its supertypes.
-// ext reports a supertype outside the repository.
-func javaFieldType(tab Table, typ *Target, name string, depth int) (t *Target, ext bool) {
-	fi := tab.File(typ.Path)
+// javaValue is what resolution knows of the type of a value.
+type javaValue struct {
+	t    *Target // a type of the repository
+	ext  bool    // a type outside the repository: its methods are external
+	lib  bool    // unknown, but the value came from a library
+	weak bool    // found through a guess by unique name
+}
+
+// javaFieldValue is the type of field name of typ or of its supertypes;
+// found reports that the field exists.
+func javaFieldValue(tab Table, typ *Target, name string, depth int) (v javaValue, found bool) {
 	for _, f := range typ.Fields {
 		if f.Name == name {
-			ft, rule := javaResolveType(tab, fi, typ.Qualified(), f.Type)
-			return ft, rule == RuleExternal
+			t, rule := javaResolveType(tab, tab.File(typ.Path), typ.Qualified(), f.Type)
+			return javaValue{t: t, ext: rule == RuleExternal}, true
 		}
 	}
 	if depth > 6 {
-		return nil, false
+		return v, false
 	}
 	for _, b := range typ.Bases {
-		bt, rule := javaResolveBase(tab, typ, b)
+		bt, rule := javaResolveBase(tab, typ, b, 0)
 		if bt == nil {
-			ext = ext || rule == RuleExternal
+			// a field of a library supertype: its type is unknown
+			v.lib = v.lib || rule == RuleExternal
 			continue
 		}
 		if bt.ID == typ.ID {
 			continue
 		}
-		ft, e := javaFieldType(tab, bt, name, depth+1)
-		if ft != nil || e {
-			return ft, e
+		if fv, ok := javaFieldValue(tab, bt, name, depth+1); ok {
+			return fv, true
 		}
 	}
-	return nil, ext
-}
-
-// javaHasField reports whether typ or one of its supertypes in the
-// repository declares field name.
-func javaHasField(tab Table, typ *Target, name string, depth int) bool {
-	for _, f := range typ.Fields {
-		if f.Name == name {
-			return true
-		}
-	}
-	if depth > 6 {
-		return false
-	}
-	for _, b := range typ.Bases {
-		if bt, _ := javaResolveBase(tab, typ, b); bt != nil && bt.ID != typ.ID {
-			if javaHasField(tab, bt, name, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
+	return v, false
 }
 
 func resolveJavaImport(ctx *Context, imp *Import, name string) Resolution {
 	tab := ctx.Table
 	switch name {
 	case "":
-		t, ext := javaImportedType(tab, imp.Source)
+		t, ext := javaImportedType(tab, imp.Source, 0)
 		if t != nil {
 			return bound(t, RuleImport)
 		}
@@ -520,7 +598,7 @@ func resolveJavaImport(ctx *Context, imp *Import, name string) Resolution {
 			}
 			return unbound(RuleUnresolved, 0)
 		}
-		t, ext := javaImportedType(tab, imp.Source)
+		t, ext := javaImportedType(tab, imp.Source, 0)
 		if t != nil {
 			return bound(t, RuleImport)
 		}
@@ -528,25 +606,35 @@ func resolveJavaImport(ctx *Context, imp *Import, name string) Resolution {
 			return unbound(RuleExternal, 0)
 		}
 	default:
-		owner, ext := javaImportedType(tab, imp.Source)
+		owner, ext := javaImportedType(tab, imp.Source, 0)
 		if owner == nil {
 			if ext {
 				return unbound(RuleExternal, 0)
 			}
 			return unbound(RuleUnresolved, 0)
 		}
-		for _, kind := range []string{KindMethod, KindVariable, "type"} {
-			if m := javaMember(tab, owner, name, kind); m != nil {
-				return bound(m, RuleImport)
-			}
-		}
-		if m, ext := javaFindMethod(tab, owner, name, 0); m != nil {
+		if m := javaStaticMember(tab, owner, name); m != nil {
 			return bound(m, RuleImport)
-		} else if ext {
+		}
+		if javaExtBase(tab, owner, 0) {
 			return unbound(RuleExternal, 0)
 		}
 	}
 	return unbound(RuleUnresolved, 0)
+}
+
+// javaStaticMember finds what a static import of name from owner brings:
+// a method, a field or a member type, its own or inherited.
+func javaStaticMember(tab Table, owner *Target, name string) *Target {
+	for _, kind := range []string{KindMethod, KindVariable, "type"} {
+		if m := javaMember(tab, owner, name, kind); m != nil {
+			return m
+		}
+	}
+	if m, _ := javaFindMethod(tab, owner, name, 0); m != nil {
+		return m
+	}
+	return javaNestedType(tab, owner, name, 0)
 }
 
 func resolveJava(ctx *Context, r *Ref) Resolution {
@@ -554,7 +642,7 @@ func resolveJava(ctx *Context, r *Ref) Resolution {
 }
 
 // javaFrom is the qualified name of the symbol a reference is made in,
-// which scopes nested type names.
+// which scopes type names.
 func javaFrom(ctx *Context) string {
 	if ctx.From == nil || ctx.From.Kind == KindModule {
 		return ""
@@ -562,30 +650,53 @@ func javaFrom(ctx *Context) string {
 	return ctx.From.Qualified()
 }
 
+// maxJavaResolveDepth bounds the recursion through call chains
+// (a.b().c().d()), each level a shorter chain.
+const maxJavaResolveDepth = maxJavaChain + 4
+
 func javaResolve(ctx *Context, r *Ref, depth int) Resolution {
-	if depth > 6 {
+	if depth > maxJavaResolveDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	switch r.Kind {
 	case RefNew, RefExtends, RefImplements:
-		typ := r.Name
-		if r.Qualifier != "" {
-			typ = r.Qualifier + "." + r.Name
-		}
-		t, rule := javaResolveType(ctx.Table, ctx.File, javaFrom(ctx), typ)
-		if t != nil && ctx.From != nil && t.ID == ctx.From.ID && r.Kind != RefNew {
-			// class Foo extends a Foo of elsewhere: not itself
-			return unbound(RuleUnresolved, 0)
-		}
-		if t != nil {
-			return bound(t, rule)
-		}
-		return unbound(rule, 0)
+		return javaResolveTypeRef(ctx, r)
 	}
 	if r.Qualifier == "" {
 		return javaResolveBare(ctx, r)
 	}
 	return javaResolveQualified(ctx, r, depth)
+}
+
+// javaResolveTypeRef binds new T(), extends T and implements T to T.
+func javaResolveTypeRef(ctx *Context, r *Ref) Resolution {
+	tab := ctx.Table
+	typ := r.Name
+	if r.Qualifier != "" {
+		typ = r.Qualifier + "." + r.Name
+	}
+	from := javaFrom(ctx)
+	if r.Kind != RefNew && ctx.From != nil {
+		// a class's supertypes are named outside its body
+		from = ctx.From.Container
+	}
+	if r.Kind == RefNew && r.QualifierType != "" && r.Qualifier == "" {
+		// new Inner() in an anonymous class body, or outer.new Inner():
+		// a member type of that type first
+		if owner, _ := javaResolveType(tab, ctx.File, from, r.QualifierType); owner != nil {
+			if t := javaNestedType(tab, owner, r.Name, 0); t != nil {
+				return bound(t, RuleReceiver)
+			}
+		}
+	}
+	t, rule := javaResolveType(tab, ctx.File, from, typ)
+	if t != nil && ctx.From != nil && t.ID == ctx.From.ID && r.Kind != RefNew {
+		return unbound(RuleUnresolved, 0) // class Foo extends a Foo of elsewhere
+	}
+	if t != nil {
+		return bound(t, rule)
+	}
+	return unbound(rule, 0)
 }
 
 // javaResolveBare binds m(): a method of the class the call is in or of
@@ -596,8 +707,10 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 	if r.QualifierType != "" {
 		// in an anonymous class body: its base type comes first
 		if typ, rule := javaResolveType(tab, ctx.File, javaFrom(ctx), r.QualifierType); typ != nil {
-			if m, _ := javaFindMethod(tab, typ, r.Name, 0); m != nil {
+			if m, e := javaFindMethod(tab, typ, r.Name, 0); m != nil && m.Kind == KindMethod {
 				return bound(m, RuleReceiver)
+			} else {
+				ext = e
 			}
 		} else if rule == RuleExternal {
 			ext = true
@@ -614,7 +727,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 		ext = ext || e
 	}
 	if b, ok := javaBindings(ctx.File)["\x00"+r.Name]; ok {
-		owner, e := javaImportedType(tab, b.imp.Source)
+		owner, e := javaImportedType(tab, b.imp.Source, 0)
 		if owner != nil {
 			if m, _ := javaFindMethod(tab, owner, r.Name, 0); m != nil {
 				return bound(m, RuleImport)
@@ -628,14 +741,14 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 		if len(imp.Names) == 0 || imp.Names[0].Name != "*" || javaPkgInRepo(tab, imp.Source) {
 			continue
 		}
-		owner, e := javaImportedType(tab, imp.Source)
+		owner, e := javaImportedType(tab, imp.Source, 0)
 		if owner != nil {
-			if m, _ := javaFindMethod(tab, owner, r.Name, 0); m != nil {
+			if m, _ := javaFindMethod(tab, owner, r.Name, 0); m != nil && m.Kind == KindMethod {
 				return bound(m, RuleImport)
 			}
 		} else if e {
-			// import static org.junit.Assert.*; a package's types do
-			// not hold methods
+			// import static org.junit.Assert.*; (a package's types hold
+			// no methods)
 			_, last := javaLastSeg(imp.Source)
 			ext = ext || isUpper(last)
 		}
@@ -647,12 +760,12 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 }
 
 // javaSplitQualifier splits a qualifier at its dots, keeping parenthesized
-// parts whole: "((Foo) x).y" -> ["((Foo) x)", "y"].
+// parts and a leading creation whole: "((Foo) x).y" -> ["((Foo) x)", "y"],
+// "new a.B().c" -> ["new a.B()", "c"].
 func javaSplitQualifier(q string) []string {
 	var out []string
 	depth, start, i := 0, 0, 0
 	if strings.HasPrefix(q, "new ") {
-		// new a.b.C(): one part, dots and all
 		if j := strings.IndexByte(q, '('); j >= 0 {
 			i = j
 		}
@@ -677,100 +790,80 @@ func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 	tab := ctx.Table
 	q := r.Qualifier
 	cls := javaClassOf(ctx)
-	var typ *Target
-	rule := RuleReceiver
-	weak := false // a step was bound by unique name only
 	segs := javaSplitQualifier(q)
-	rest := segs[1:]
 	self := segs[0] == "this" || segs[0] == "super"
+	var v javaValue
+	rule := RuleReceiver
+	rest := segs[1:]
 	switch {
-	case self && r.QualifierType != "" && (segs[0] == "super" || cls == nil || r.QualifierType != cls.Qualified()):
-		// this and super in an anonymous class body: its base type
-		t, tr := javaResolveType(tab, ctx.File, javaFrom(ctx), r.QualifierType)
-		if tr == RuleExternal {
-			return unbound(RuleExternal, 0)
-		}
-		if t == nil {
-			return javaUniqueMethod(tab, r.Name)
-		}
-		typ = t
-	case self && cls == nil:
-		return unbound(RuleUnresolved, 0)
-	case q == "super":
-		return javaResolveSuper(ctx, r, cls)
-	case q == "this" && r.Name == cls.Name:
+	case q == "this" && cls != nil && r.Name == cls.Name && r.QualifierCall == "":
 		// this(...): another constructor of the class
 		if c := javaConstructor(tab, cls, ctx.From); c != nil {
 			return bound(c, RuleSameFile)
 		}
-		typ = cls
-	case segs[0] == "this":
-		typ = cls
+		v.t = cls
 	case r.QualifierCall != "":
-		// a.b().m(), or x = a.b(); x.m(): the type b returns
-		t, ext, w := javaCallResult(ctx, r.QualifierCall, r.QualifierType, depth)
-		if t == nil {
-			return javaUnknownReceiver(tab, r.Name, ext)
+		// a.b().m(), or x.m() with x = a.b(): the type b returns; what
+		// follows the call in the qualifier are fields
+		v = javaCallResult(ctx, r.QualifierCall, r.QualifierType, depth)
+		rest = nil
+		for i := len(segs) - 1; i >= 0; i-- {
+			if strings.HasSuffix(segs[i], ")") {
+				rest = segs[i+1:]
+				break
+			}
+			if i == 0 {
+				rest = segs[1:]
+			}
 		}
-		typ, weak = t, w
-		if strings.HasSuffix(q, ")") {
-			rest = nil
-		}
+	case self && r.QualifierType != "" && (segs[0] == "super" || cls == nil || r.QualifierType != cls.Qualified()):
+		// this and super in an anonymous class body: its base type
+		v = javaTypeValue(ctx, r.QualifierType)
+	case self && cls == nil:
+		return unbound(RuleUnresolved, 0)
+	case q == "super":
+		return javaResolveSuper(ctx, r, cls)
+	case segs[0] == "this":
+		v.t = cls
 	case r.QualifierType != "":
-		t, tr := javaResolveType(tab, ctx.File, javaFrom(ctx), r.QualifierType)
-		if tr == RuleExternal {
-			return unbound(RuleExternal, 0) // a method of a library type
-		}
-		if t == nil {
-			return javaUniqueMethod(tab, r.Name)
-		}
-		typ = t
+		v = javaTypeValue(ctx, r.QualifierType)
 	default:
-		head := segs[0]
-		if strings.HasPrefix(head, "new ") || strings.HasPrefix(head, "(") || strings.HasPrefix(head, `"`) {
-			return javaUniqueMethod(tab, r.Name)
-		}
-		// a field inherited by the class, which the extractor could not see
-		for c := cls; c != nil && typ == nil; c = javaOuter(tab, c) {
-			if isUpper(head) && !javaHasField(tab, c, head, 0) {
-				continue
-			}
-			if t, ext := javaFieldType(tab, c, head, 0); t != nil {
-				typ = t
-			} else if ext && javaHasField(tab, c, head, 0) {
-				return javaUnknownReceiver(tab, r.Name, true)
-			}
-		}
-		if typ == nil {
-			// a type: Type.m(), Outer.Inner.m(), a.b.Type.m()
-			t, tr, used := javaQualifierType(ctx, segs)
-			switch {
-			case t != nil:
-				typ, rule, rest = t, tr, segs[used:]
-			case tr == RuleExternal:
-				return unbound(RuleExternal, 0)
-			default:
-				return javaUniqueMethod(tab, r.Name)
-			}
+		var res *Resolution
+		v, rule, rest, res = javaHeadValue(ctx, r, cls, segs)
+		if res != nil {
+			return *res
 		}
 	}
 	for _, s := range rest {
-		if strings.ContainsAny(s, "()[") {
-			return javaUniqueMethod(tab, r.Name)
+		if v.t == nil {
+			break
 		}
-		ft, ext := javaFieldType(tab, typ, s, 0)
-		if ft == nil {
-			if nt := javaNestedType(tab, typ, s, 0); nt != nil {
-				typ = nt
+		if s == "this" {
+			continue // Outer.this: the enclosing instance, of type Outer
+		}
+		if strings.ContainsAny(s, "()[") {
+			v = javaValue{}
+			break
+		}
+		fv, found := javaFieldValue(tab, v.t, s, 0)
+		if !found {
+			if nt := javaNestedType(tab, v.t, s, 0); nt != nil {
+				v.t = nt
 				continue
 			}
-			return javaUnknownReceiver(tab, r.Name, ext)
 		}
-		typ, rule = ft, RuleReceiver
+		fv.weak = v.weak
+		v, rule = fv, RuleReceiver
 	}
-	m, ext := javaFindMethod(tab, typ, r.Name, 0)
+	if v.t == nil {
+		if v.ext {
+			return unbound(RuleExternal, 0) // a method of a library type
+		}
+		return javaUnknownReceiver(tab, r.Name, v.lib)
+	}
+	m, ext := javaFindMethod(tab, v.t, r.Name, 0)
 	if m != nil {
-		if weak {
+		if v.weak {
 			rule = RuleUniqueName
 		}
 		return bound(m, rule)
@@ -781,12 +874,72 @@ func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 	return unbound(RuleUnresolved, 0)
 }
 
+// javaTypeValue is the value of a type the extractor wrote down.
+func javaTypeValue(ctx *Context, typ string) javaValue {
+	t, rule := javaResolveType(ctx.Table, ctx.File, javaFrom(ctx), typ)
+	return javaValue{t: t, ext: t == nil && rule == RuleExternal}
+}
+
+// javaHeadValue works out the first part of a qualifier the extractor
+// could not type: a field the class inherits, a statically imported
+// field, a type (Type.m(), Outer.Inner.m(), a.b.Type.m()). It returns the
+// value, the rule for a static call, the parts of the qualifier left, or
+// a final resolution.
+func javaHeadValue(ctx *Context, r *Ref, cls *Target, segs []string) (javaValue, string, []string, *Resolution) {
+	tab := ctx.Table
+	head := segs[0]
+	done := func(res Resolution) (javaValue, string, []string, *Resolution) {
+		return javaValue{}, "", nil, &res
+	}
+	if strings.HasPrefix(head, "new ") || strings.HasPrefix(head, "(") || strings.HasPrefix(head, `"`) {
+		return done(javaUnknownReceiver(tab, r.Name, false))
+	}
+	// a field the class or a class around it inherits, which the
+	// extractor could not see; upper case is mostly a type
+	for c := cls; c != nil; c = javaOuter(tab, c) {
+		if v, found := javaFieldValue(tab, c, head, 0); found {
+			return v, RuleReceiver, segs[1:], nil
+		}
+	}
+	// a field brought by a static import
+	bind := javaBindings(ctx.File)
+	if b, ok := bind["\x00"+head]; ok {
+		if owner, ext := javaImportedType(tab, b.imp.Source, 0); owner != nil {
+			if v, found := javaFieldValue(tab, owner, head, 0); found {
+				return v, RuleReceiver, segs[1:], nil
+			}
+		} else if ext {
+			return done(unbound(RuleExternal, 0))
+		}
+	}
+	t, tr, used := javaQualifierType(ctx, segs)
+	switch {
+	case t != nil:
+		return javaValue{t: t}, tr, segs[used:], nil
+	case tr == RuleExternal:
+		return done(unbound(RuleExternal, 0))
+	}
+	if isUpper(head) && len(segs) == 1 {
+		// Type.m() with a type the repository lacks (generated code): a
+		// method of a class of that name, or nothing
+		ms := pick(tab.ByName(r.Name), func(m *Target) bool {
+			_, c := javaLastSeg(m.Container)
+			return m.Kind == KindMethod && c == head && isJavaPath(m.Path)
+		})
+		if m := javaOneFamily(tab, ms); m != nil {
+			return done(bound(m, RuleUniqueName))
+		}
+		return done(unbound(RuleUnresolved, len(ms)))
+	}
+	return done(javaUnknownReceiver(tab, r.Name, false))
+}
+
 // javaQualifierType resolves the longest leading part of a qualifier
-// that names a type. used is how many segments it took.
+// that names a type. used is how many parts it took.
 func javaQualifierType(ctx *Context, segs []string) (t *Target, rule string, used int) {
 	tab := ctx.Table
 	head := javaStripType(segs[0])
-	t, rule = javaResolveSimpleType(tab, ctx.File, javaFrom(ctx), head, true)
+	t, rule = javaResolveSimpleType(tab, ctx.File, javaFrom(ctx), head, 0)
 	if t != nil {
 		used = 1
 		for used < len(segs) {
@@ -826,8 +979,8 @@ func javaQualifierType(ctx *Context, segs []string) (t *Target, rule string, use
 		}
 		return t, RuleImport, used
 	}
-	// a lower-case head that is no variable, field or package of ours:
-	// java.util.Objects.m(), or a variable the extractor could not see
+	// a lower-case head that is no variable, field or package of ours,
+	// followed by a type: java.util.Objects.m()
 	for _, s := range segs[1:] {
 		if isUpper(s) {
 			return nil, RuleExternal, 0
@@ -841,9 +994,9 @@ func javaResolveSuper(ctx *Context, r *Ref, cls *Target) Resolution {
 	tab := ctx.Table
 	ext := len(cls.Bases) == 0
 	for i, b := range cls.Bases {
-		bt, rule := javaResolveBase(tab, cls, b)
+		bt, rule := javaResolveBase(tab, cls, b, 0)
 		if bt == nil {
-			if i == 0 && rule == RuleExternal {
+			if rule == RuleExternal {
 				ext = true
 			}
 			continue
@@ -878,11 +1031,12 @@ func javaConstructor(tab Table, typ, self *Target) *Target {
 	return nil
 }
 
-// javaCallResult is the type a call returns: fn is the call as the
+// javaCallResult is the value a call returns: fn is the call as the
 // extractor rendered it ("a.b().c"), headType the type of its first part.
-// ext reports a call bound outside the repository; weak a call bound by
-// unique name only.
-func javaCallResult(ctx *Context, fn, headType string, depth int) (t *Target, ext, weak bool) {
+// Of overloads that return different types, the first whose type
+// resolves.
+func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
+	tab := ctx.Table
 	r := &Ref{Kind: RefCall, Name: fn}
 	segs := javaSplitQualifier(fn)
 	if len(segs) > 1 {
@@ -894,50 +1048,138 @@ func javaCallResult(ctx *Context, fn, headType string, depth int) (t *Target, ex
 		}
 	}
 	if strings.ContainsAny(r.Name, "()[ ") {
-		return nil, false, false
+		return javaValue{}
 	}
 	res := javaResolve(ctx, r, depth+1)
 	if res.Rule == RuleExternal {
-		return nil, true, false
+		switch {
+		case javaObjectMethods[r.Name]:
+			// getClass(), toString(), hashCode(): a Class, a String, an int
+			return javaValue{ext: true}
+		case r.QualifierType == "" && r.QualifierCall == "" && isUpper(r.Qualifier) &&
+			!strings.ContainsAny(r.Qualifier, ".(") && !javaIdentityCalls[r.Name]:
+			// Library.factory(): a value of the library's own types
+			return javaValue{ext: true}
+		}
+		return javaValue{lib: true}
 	}
-	if res.Target == nil || res.Target.Kind == KindConstructor || isTypeKind(res.Target.Kind) {
-		return nil, false, false
+	m := res.Target
+	if m == nil || m.Kind == KindConstructor || isTypeKind(m.Kind) {
+		return javaValue{}
 	}
-	t, rule := javaResolveType(ctx.Table, ctx.Table.File(res.Target.Path), res.Target.Qualified(), res.Target.Returns)
-	return t, t == nil && rule == RuleExternal, res.Rule == RuleUniqueName
+	weak := res.Rule == RuleUniqueName
+	fi := tab.File(m.Path)
+	t, rule := javaResolveType(tab, fi, m.Qualified(), m.Returns)
+	if t == nil && m.Kind == KindMethod {
+		for _, o := range tab.ByName(m.Name) {
+			if o.Kind == KindMethod && o.Path == m.Path && o.Container == m.Container && o.Returns != m.Returns {
+				if ot, _ := javaResolveType(tab, fi, o.Qualified(), o.Returns); ot != nil {
+					return javaValue{t: ot, weak: weak}
+				}
+			}
+		}
+	}
+	return javaValue{t: t, ext: t == nil && rule == RuleExternal, weak: weak}
 }
 
-// javaUnknownReceiver binds a method call on a value of unknown type: when
-// the type is known to be outside the repository and no method of that
-// name is in it, the call is external; else by unique name.
-func javaUnknownReceiver(tab Table, name string, ext bool) Resolution {
-	res := javaUniqueMethod(tab, name)
-	if ext && res.Target == nil && res.Rule != RuleAmbiguous {
+// javaIdentityCalls return their argument: their result may be of any
+// type.
+var javaIdentityCalls = map[string]bool{
+	"requireNonNull": true, "requireNonNullElse": true, "requireNonNullElseGet": true, "checkNotNull": true,
+	"notNull": true, "cast": true, "firstNonNull": true, "defaultIfNull": true,
+}
+
+// javaUnknownReceiver binds a method call on a value of unknown type:
+// Object's methods are external; a value from a library whose method name
+// is common is a library's; else the method is found by unique name.
+func javaUnknownReceiver(tab Table, name string, lib bool) Resolution {
+	if javaObjectMethods[name] {
 		return unbound(RuleExternal, 0)
 	}
-	if ext && javaCommonMethods[name] {
+	res := javaUniqueMethod(tab, name)
+	if lib && res.Target == nil && javaCommonMethods[name] {
 		return unbound(RuleExternal, 0)
 	}
 	return res
 }
 
 // javaUniqueMethod binds a call whose receiver type is unknown to the only
-// method of that name in the repository (its overloads count as one), if
-// the name is distinctive. A name no Java symbol of the repository has is
-// external.
+// method of that name in the repository, if the name is distinctive. The
+// overloads of a method count as one, and so do the overrides of a method
+// declared once in a type that all the others' types extend. A name no
+// method of the repository has is external.
 func javaUniqueMethod(tab Table, name string) Resolution {
 	ms := pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && isJavaPath(t.Path) })
 	if len(ms) == 0 {
 		return unbound(RuleExternal, 0)
 	}
-	first := ms[0]
-	for _, m := range ms[1:] {
-		if m.Path != first.Path || m.Container != first.Container {
-			return unbound(RuleAmbiguous, len(ms))
-		}
+	m := javaOneFamily(tab, ms)
+	if m == nil {
+		return unbound(RuleAmbiguous, len(ms))
 	}
 	if javaCommonMethods[name] {
-		return unbound(RuleUnresolved, 1)
+		return unbound(RuleUnresolved, len(ms))
 	}
-	return bound(first, RuleUniqueName)
+	return bound(m, RuleUniqueName)
+}
+
+// maxJavaFamily bounds the candidates javaOneFamily compares.
+const maxJavaFamily = 16
+
+// javaOneFamily returns the root of ms when they are the overloads and
+// overrides of one method: one declaration whose type every other
+// candidate's type is, or extends.
+func javaOneFamily(tab Table, ms []*Target) *Target {
+	if len(ms) == 0 || len(ms) > maxJavaFamily {
+		return nil
+	}
+	same := true
+	for _, m := range ms[1:] {
+		if m.Path != ms[0].Path || m.Container != ms[0].Container {
+			same = false
+			break
+		}
+	}
+	if same {
+		return ms[0]
+	}
+	owners := make([]*Target, len(ms))
+	for i, m := range ms {
+		owners[i] = javaEnclosingType(tab, m.Path, m.Container)
+		if owners[i] == nil {
+			return nil
+		}
+	}
+	for i, root := range owners {
+		all := true
+		for j, o := range owners {
+			if o.ID != root.ID && !javaSubtype(tab, o, root, 0) {
+				all = false
+				break
+			}
+			_ = j
+		}
+		if all {
+			return ms[i]
+		}
+	}
+	return nil
+}
+
+// javaSubtype reports whether t extends or implements root, in the
+// repository.
+func javaSubtype(tab Table, t, root *Target, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	for _, b := range t.Bases {
+		bt, _ := javaResolveBase(tab, t, b, 0)
+		if bt == nil || bt.ID == t.ID {
+			continue
+		}
+		if bt.ID == root.ID || javaSubtype(tab, bt, root, depth+1) {
+			return true
+		}
+	}
+	return false
 }
