@@ -839,7 +839,8 @@ func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 			break
 		}
 		if s == "this" {
-			continue // Outer.this: the enclosing instance, of type Outer
+			rule = RuleReceiver // Outer.this: the enclosing instance, of type Outer
+			continue
 		}
 		if strings.ContainsAny(s, "()[") {
 			v = javaValue{}

@@ -815,3 +815,49 @@ func TestJavaResolveAmbiguity(t *testing.T) {
 		"d/D.java: D.f call w.neverDefined -> ? (external)",
 	)
 }
+
+func TestJavaResolveNested(t *testing.T) {
+	tab, facts := newJavaTestTable(t, map[string]string{
+		"p/Outer.java": `package p;
+public class Outer {
+    public static final Helper SHARED = new Helper();
+    public class Inner { public void poke() {} }
+    protected static class Step { public Step next() { return this; } public void run() {} }
+    void go() {}
+}`,
+		"p/Helper.java": `package p;
+public class Helper { public int assist() { return 1; } }`,
+		"p/Derived.java": `package p;
+import static p.Outer.SHARED;
+public class Derived extends Outer {
+    static class Local extends Step {
+        void walk() { next().run(); }
+    }
+    void use(Outer o, String[] names) {
+        o.new Inner().poke();
+        SHARED.assist();
+        Outer.this.go();
+        for (var n : names) { n.length(); }
+        ("a" + n).trim();
+        new Outer() { void f() { new Inner().poke(); } };
+    }
+    <T> void gen(T t, java.util.List<T> ts) { t.hashCode(); t.assist(); }
+}`,
+	})
+	wantAll(t, tab.resolveAll(facts),
+		// a nested class extends a member type its outer class inherits
+		"p/Derived.java: Derived.Local extends Step -> p/Outer.java:Outer.Step (same_file)",
+		"p/Derived.java: Derived.Local.walk call next -> p/Outer.java:Outer.Step.next (receiver)",
+		"p/Derived.java: Derived.Local.walk call next().run -> p/Outer.java:Outer.Step.run (receiver)",
+		"p/Derived.java: Derived.use new Inner -> p/Outer.java:Outer.Inner (receiver)",
+		"p/Derived.java: Derived.use call SHARED.assist -> p/Helper.java:Helper.assist (receiver)",
+		"p/Derived.java: Derived.use call Outer.this.go -> p/Outer.java:Outer.go (receiver)",
+		"p/Derived.java: Derived.use call n.length -> ? (external)",
+		`p/Derived.java: Derived.use call ("a" + n).trim -> ? (external)`,
+		"p/Derived.java: Derived.use call new Inner().poke -> p/Outer.java:Outer.Inner.poke (receiver)",
+		// an unbounded type variable has Object's methods only
+		"p/Derived.java: Derived.gen call t.hashCode -> ? (external)",
+		"p/Derived.java: Derived.gen call t.assist -> ? (external)",
+		"p/Derived.java: import p.Outer SHARED -> p/Outer.java:Outer.SHARED (import)",
+	)
+}
