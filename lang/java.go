@@ -124,6 +124,30 @@ type javaCtx struct {
 	anon    string     // base type of the innermost anonymous class body, "" outside
 	top     bool       // a statement of a method body itself, where an early exit is a guard
 	scope   *javaScope // the variables in scope
+	file    *javaFile
+}
+
+// javaFile is what the walk of one file shares.
+type javaFile struct {
+	// prev is each node's previous sibling, -1 for none: Tree.PrevSibling
+	// scans the siblings before it, which makes the docs of a class with
+	// thousands of members quadratic.
+	prev []int32
+}
+
+func newJavaFile(t *Tree) *javaFile {
+	prev := make([]int32, t.Len())
+	for i := range prev {
+		prev[i] = -1
+	}
+	for i := int32(0); i < t.Len(); i++ {
+		last := int32(-1)
+		for c := i + 1; c < t.Nodes[i].End; c = t.Nodes[c].End {
+			prev[c] = last
+			last = c
+		}
+	}
+	return &javaFile{prev: prev}
 }
 
 // javaTestAnnotations mark test methods (JUnit 4 and 5, TestNG).
@@ -138,7 +162,7 @@ func extractJava(x *extractor) {
 		x.f.Symbols[0].IsTest = true
 	}
 	root := newJavaScope(nil)
-	c := javaCtx{sym: 0, members: -1, cls: -1, scope: root}
+	c := javaCtx{sym: 0, members: -1, cls: -1, scope: root, file: newJavaFile(x.t)}
 	for n := range x.t.NamedChildren(0) {
 		javaNode(x, n, c)
 	}
@@ -167,7 +191,7 @@ func javaNode(x *extractor, n int32, c javaCtx) {
 			if k := t.Kind(ch); k == "scoped_identifier" || k == "identifier" {
 				x.f.Module = oneLine(t.Text(ch))
 				x.f.Symbols[0].Name = x.f.Module
-				x.f.Symbols[0].Doc = javaDoc(x, n)
+				x.f.Symbols[0].Doc = javaDoc(x, c, n)
 			}
 		}
 		return
@@ -336,9 +360,10 @@ func isIdentByte(c byte) bool {
 // javaDoc returns the Javadoc of a declaration: the nearest /** */ comment
 // before it (other comments may sit between), or one placed after its
 // annotations; failing that, the line comments right above it.
-func javaDoc(x *extractor, n int32) string {
+func javaDoc(x *extractor, c javaCtx, n int32) string {
 	t := x.t
-	for p := t.PrevSibling(n); p >= 0 && t.IsComment(p); p = t.PrevSibling(p) {
+	prevOf := c.file.prev
+	for p := prevOf[n]; p >= 0 && t.IsComment(p); p = prevOf[p] {
 		if t.Kind(p) == "block_comment" && strings.HasPrefix(t.Text(p), "/**") {
 			return cleanComment(t.Text(p))
 		}
@@ -353,11 +378,11 @@ func javaDoc(x *extractor, n int32) string {
 	// line comments directly above, not trailing the previous line's code
 	var parts []string
 	line := t.Nodes[n].StartRow
-	for p := t.PrevSibling(n); p >= 0 && t.Kind(p) == "line_comment"; {
+	for p := prevOf[n]; p >= 0 && t.Kind(p) == "line_comment"; {
 		if t.Nodes[p].EndRow+1 < line {
 			break
 		}
-		prev := t.PrevSibling(p)
+		prev := prevOf[p]
 		if prev >= 0 && t.Nodes[prev].EndRow == t.Nodes[p].StartRow {
 			break
 		}
@@ -570,7 +595,7 @@ func javaClass(x *extractor, n int32, c javaCtx) {
 	}
 	s.Signature.Fields = javaClassFields(x, n, body, enumName)
 	s.Signature.Text = x.headerText(n, body)
-	s.Doc = javaDoc(x, n)
+	s.Doc = javaDoc(x, c, n)
 	sym := x.addSymbol(s, n, name, body)
 	for _, b := range extends {
 		javaTypeRef(x, b, sym, RefExtends)
@@ -583,7 +608,7 @@ func javaClass(x *extractor, n int32, c javaCtx) {
 	for _, f := range x.f.Symbols[sym].Signature.Fields {
 		scope.setType(f.Name, javaStripType(f.Type))
 	}
-	inner := javaCtx{sym: sym, members: sym, cls: sym, iface: s.Kind == KindInterface, scope: scope}
+	inner := javaCtx{sym: sym, members: sym, cls: sym, iface: s.Kind == KindInterface, scope: scope, file: c.file}
 	// record components are fields, and public through their accessors
 	if ps := t.Field(n, "parameters"); ps >= 0 && kind == "record_declaration" {
 		for p := range t.NamedChildren(ps) {
@@ -732,16 +757,16 @@ func javaMethod(x *extractor, n int32, c javaCtx) {
 		}
 	}
 	s.Signature.Text = x.headerText(n, body)
-	s.Doc = javaDoc(x, n)
+	s.Doc = javaDoc(x, c, n)
 	s.IsTest = test
 	sym := x.addSymbol(s, n, name, body)
 	if v := t.Field(n, "value"); v >= 0 { // an annotation element's default
-		javaNode(x, v, javaCtx{sym: sym, members: -1, cls: c.cls, scope: scope})
+		javaNode(x, v, javaCtx{sym: sym, members: -1, cls: c.cls, scope: scope, file: c.file})
 	}
 	if body < 0 {
 		return
 	}
-	inner := javaCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
+	inner := javaCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true, file: c.file}
 	for st := range t.NamedChildren(body) {
 		javaNode(x, st, inner)
 	}
@@ -767,7 +792,7 @@ func javaField(x *extractor, n int32, c javaCtx) {
 		return
 	}
 	vis, mods, _ := javaMods(x, n)
-	doc := javaDoc(x, n)
+	doc := javaDoc(x, c, n)
 	for _, d := range decls {
 		name := t.Field(d, "name")
 		if name < 0 {
@@ -794,7 +819,7 @@ func javaField(x *extractor, n int32, c javaCtx) {
 		}
 		sym := x.addSymbol(s, node, name, val)
 		if val >= 0 {
-			javaNode(x, val, javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope})
+			javaNode(x, val, javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file})
 		}
 	}
 }
@@ -812,10 +837,10 @@ func javaEnumConstant(x *extractor, n int32, c javaCtx) {
 		_, mods, _ := javaMods(x, n)
 		s.Signature.Modifiers = append(s.Signature.Modifiers, mods...)
 		s.Signature.Text = t.Text(name)
-		s.Doc = javaDoc(x, n)
+		s.Doc = javaDoc(x, c, n)
 		sym = x.addSymbol(s, n, name, t.Field(n, "body"))
 	}
-	inner := javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope}
+	inner := javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file}
 	if args := t.Field(n, "arguments"); args >= 0 {
 		javaNode(x, args, inner)
 	}

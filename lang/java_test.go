@@ -861,3 +861,21 @@ public class Derived extends Outer {
 		"p/Derived.java: import p.Outer SHARED -> p/Outer.java:Outer.SHARED (import)",
 	)
 }
+
+func TestJavaResolveHostile(t *testing.T) {
+	// long call chains, cyclic inheritance and self-referencing member
+	// types must resolve in bounded time
+	chain := "a" + strings.Repeat(".b()", 3000)
+	tab, facts := newJavaTestTable(t, map[string]string{
+		"h/A.java": `package h;
+class A extends B { B b() { return null; } class In extends B.In {} void m() { ` + chain + `; b().b().c(); In.x(); } }`,
+		"h/B.java": `package h;
+class B extends A { A b() { return null; } class In extends A.In {} }`,
+		"h/C.java": `package h;
+class C extends C implements C.I { interface I extends I {} void m() { n(); this.n(); super.n(); } }`,
+	})
+	got := tab.resolveAll(facts)
+	if len(got) < 3000 {
+		t.Errorf("%d resolutions", len(got))
+	}
+}
