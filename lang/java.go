@@ -196,7 +196,7 @@ func javaNode(x *extractor, n int32, c javaCtx) {
 		}
 		return
 	case "import_declaration":
-		javaImport(x, n, c)
+		javaImport(x, n)
 		return
 	case "class_declaration", "record_declaration", "enum_declaration", "interface_declaration", "annotation_type_declaration":
 		javaClass(x, n, c)
@@ -271,6 +271,7 @@ func javaNode(x *extractor, n int32, c javaCtx) {
 	case "resource":
 		if name := t.Field(n, "name"); name >= 0 {
 			javaDeclare(x, c.scope, t.Text(name), javaVarType(x, n), t.Field(n, "value"), c)
+			return
 		}
 	case "instanceof_expression":
 		if name := t.Field(n, "name"); name >= 0 {
@@ -446,7 +447,7 @@ func javaVisibility(s *Symbol, vis string, implicitPublic bool) {
 	}
 }
 
-func javaImport(x *extractor, n int32, c javaCtx) {
+func javaImport(x *extractor, n int32) {
 	t := x.t
 	static := false
 	wild := false
@@ -1004,6 +1005,9 @@ func javaHead(x *extractor, obj int32, c javaCtx) (typ, call string) {
 		vt, vc, vh, ok := c.scope.lookup(name)
 		switch {
 		case !ok:
+			if e := c.scope.erase(name); e != name {
+				typ = e // T::m, E.valueOf(): a type variable stands for its bound
+			}
 		case vc == "":
 			typ = vt
 		case call == "":

@@ -896,10 +896,17 @@ func javaHeadValue(ctx *Context, r *Ref, cls *Target, segs []string) (javaValue,
 		return done(javaUnknownReceiver(tab, r.Name, false))
 	}
 	// a field the class or a class around it inherits, which the
-	// extractor could not see; upper case is mostly a type
+	// extractor could not see (it saw their own fields: a name it left
+	// untyped that one of them declares is a local shadowing it)
 	for c := cls; c != nil; c = javaOuter(tab, c) {
-		if v, found := javaFieldValue(tab, c, head, 0); found {
-			return v, RuleReceiver, segs[1:], nil
+		for _, b := range c.Bases {
+			bt, _ := javaResolveBase(tab, c, b, 0)
+			if bt == nil || bt.ID == c.ID {
+				continue
+			}
+			if v, found := javaFieldValue(tab, bt, head, 1); found {
+				return v, RuleReceiver, segs[1:], nil
+			}
 		}
 	}
 	// a field brought by a static import

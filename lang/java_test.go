@@ -842,6 +842,7 @@ public class Derived extends Outer {
         new Outer() { void f() { new Inner().poke(); } };
     }
     <T> void gen(T t, java.util.List<T> ts) { t.hashCode(); t.assist(); }
+    <E extends Enum<E>> void en(E e) { list.map(E::name); }
 }`,
 	})
 	wantAll(t, tab.resolveAll(facts),
@@ -858,6 +859,7 @@ public class Derived extends Outer {
 		// an unbounded type variable has Object's methods only
 		"p/Derived.java: Derived.gen call t.hashCode -> ? (external)",
 		"p/Derived.java: Derived.gen call t.assist -> ? (external)",
+		"p/Derived.java: Derived.en call E.name -> ? (external)",
 		"p/Derived.java: import p.Outer SHARED -> p/Outer.java:Outer.SHARED (import)",
 	)
 }
@@ -878,4 +880,30 @@ class C extends C implements C.I { interface I extends I {} void m() { n(); this
 	if len(got) < 3000 {
 		t.Errorf("%d resolutions", len(got))
 	}
+}
+
+func TestJavaResolveShadowing(t *testing.T) {
+	tab, facts := newJavaTestTable(t, map[string]string{
+		"s/Base.java": `package s; public class Base { protected Gadget tool; }`,
+		"s/Gadget.java": `package s; public class Gadget { public void whirr() {} }`,
+		"s/Widget.java": `package s; public class Widget { public void spin() {} public void whirr() {} }`,
+		"s/User.java": `package s;
+public class User extends Base {
+    private Widget part;
+    void f(java.util.List<String> names) {
+        part.spin();
+        tool.whirr();
+        names.forEach(part -> part.whirr());
+        names.forEach(tool -> tool.whirr());
+    }
+}`,
+	})
+	got := tab.resolveAll(facts)
+	wantAll(t, got,
+		"s/User.java: User.f call part.spin -> s/Widget.java:Widget.spin (receiver)",
+		// an inherited field the extractor could not see
+		"s/User.java: User.f call tool.whirr -> s/Gadget.java:Gadget.whirr (receiver)",
+		// a lambda parameter shadows the field of the same name
+		"s/User.java: User.f call part.whirr -> ? (ambiguous)",
+	)
 }
