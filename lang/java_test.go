@@ -884,7 +884,7 @@ class C extends C implements C.I { interface I extends I {} void m() { n(); this
 
 func TestJavaResolveShadowing(t *testing.T) {
 	tab, facts := newJavaTestTable(t, map[string]string{
-		"s/Base.java": `package s; public class Base { protected Gadget tool; }`,
+		"s/Base.java":   `package s; public class Base { protected Gadget tool; }`,
 		"s/Gadget.java": `package s; public class Gadget { public void whirr() {} }`,
 		"s/Widget.java": `package s; public class Widget { public void spin() {} public void whirr() {} }`,
 		"s/User.java": `package s;
