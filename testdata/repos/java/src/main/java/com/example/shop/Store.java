@@ -62,6 +62,13 @@ public class Store extends AbstractInventory {
         db.save(lines);
     }
 
+    /** Labels of every item; the lambda's parameter has no declared type. */
+    public List<String> labels() {
+        List<String> out = new ArrayList<>();
+        items.values().forEach(it -> out.add(it.label()));
+        return out;
+    }
+
     public void onChange(Consumer<Item> listener) {
         listeners.add(listener);
     }

@@ -4,6 +4,7 @@ import static com.example.shop.Pricing.*;
 
 import java.io.IOException;
 
+import com.example.shop.Inventory;
 import com.example.shop.Store;
 import com.example.shop.io.Database;
 import com.example.shop.model.Category;
@@ -31,6 +32,10 @@ public final class Main {
             System.out.println(cursor.next().label());
         }
         System.out.println(cents(store.total()));
+        Inventory inventory = store;
+        if (inventory.isWorthless()) {
+            System.out.println("nothing of value");
+        }
         store.save();
         Runtime.getRuntime().exec(new String[] {"sync"});
     }
