@@ -909,7 +909,7 @@ func javaHeadValue(ctx *Context, r *Ref, cls *Target, segs []string) (javaValue,
 			}
 		}
 	}
-	// a field brought by a static import
+	// a field brought by a static import, single or on demand
 	bind := javaBindings(ctx.File)
 	if b, ok := bind["\x00"+head]; ok {
 		if owner, ext := javaImportedType(tab, b.imp.Source, 0); owner != nil {
@@ -918,6 +918,19 @@ func javaHeadValue(ctx *Context, r *Ref, cls *Target, segs []string) (javaValue,
 			}
 		} else if ext {
 			return done(unbound(RuleExternal, 0))
+		}
+	}
+	if !isUpper(head) || strings.ToUpper(head) == head {
+		for i := range ctx.File.Imports {
+			imp := &ctx.File.Imports[i]
+			if len(imp.Names) == 0 || imp.Names[0].Name != "*" || javaPkgInRepo(tab, imp.Source) {
+				continue
+			}
+			if owner, _ := javaImportedType(tab, imp.Source, 0); owner != nil {
+				if v, found := javaFieldValue(tab, owner, head, 0); found {
+					return v, RuleReceiver, segs[1:], nil
+				}
+			}
 		}
 	}
 	t, tr, used := javaQualifierType(ctx, segs)

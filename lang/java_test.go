@@ -820,7 +820,7 @@ func TestJavaResolveNested(t *testing.T) {
 	tab, facts := newJavaTestTable(t, map[string]string{
 		"p/Outer.java": `package p;
 public class Outer {
-    public static final Helper SHARED = new Helper();
+    public static final Helper SHARED = new Helper(), OTHER = null;
     public class Inner { public void poke() {} }
     protected static class Step { public Step next() { return this; } public void run() {} }
     void go() {}
@@ -829,6 +829,7 @@ public class Outer {
 public class Helper { public int assist() { return 1; } }`,
 		"p/Derived.java": `package p;
 import static p.Outer.SHARED;
+import static p.Outer.*;
 public class Derived extends Outer {
     static class Local extends Step {
         void walk() { next().run(); }
@@ -836,6 +837,7 @@ public class Derived extends Outer {
     void use(Outer o, String[] names) {
         o.new Inner().poke();
         SHARED.assist();
+        OTHER.assist();
         Outer.this.go();
         for (var n : names) { n.length(); }
         ("a" + n).trim();
@@ -852,6 +854,7 @@ public class Derived extends Outer {
 		"p/Derived.java: Derived.Local.walk call next().run -> p/Outer.java:Outer.Step.run (receiver)",
 		"p/Derived.java: Derived.use new Inner -> p/Outer.java:Outer.Inner (receiver)",
 		"p/Derived.java: Derived.use call SHARED.assist -> p/Helper.java:Helper.assist (receiver)",
+		"p/Derived.java: Derived.use call OTHER.assist -> p/Helper.java:Helper.assist (receiver)",
 		"p/Derived.java: Derived.use call Outer.this.go -> p/Outer.java:Outer.go (receiver)",
 		"p/Derived.java: Derived.use call n.length -> ? (external)",
 		`p/Derived.java: Derived.use call ("a" + n).trim -> ? (external)`,
