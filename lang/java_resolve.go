@@ -1055,7 +1055,7 @@ func javaConstructor(tab Table, typ, self *Target) *Target {
 // javaCallResult is the value a call returns: fn is the call as the
 // extractor rendered it ("a.b().c"), headType the type of its first part.
 // Of overloads that return different types, the first whose type
-// resolves.
+// resolves, as a guess.
 func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
 	tab := ctx.Table
 	r := &Ref{Kind: RefCall, Name: fn}
@@ -1095,7 +1095,8 @@ func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
 		for _, o := range tab.ByName(m.Name) {
 			if o.Kind == KindMethod && o.Path == m.Path && o.Container == m.Container && o.Returns != m.Returns {
 				if ot, _ := javaResolveType(tab, fi, o.Qualified(), o.Returns); ot != nil {
-					return javaValue{t: ot, weak: weak}
+					// which overload is called is a guess: say so
+					return javaValue{t: ot, weak: true}
 				}
 			}
 		}
