@@ -1,0 +1,1273 @@
+package lang
+
+import (
+	"path"
+	"strings"
+
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+)
+
+func init() {
+	l := &Language{Name: "java", Extensions: []string{".java"}, extract: extractJava}
+	register(l, tsjava.Language())
+	l.setSyntax([]string{"line_comment", "block_comment"},
+		[]string{"string_literal", "character_literal"},
+		[]string{"identifier", "type_identifier"})
+}
+
+// javaScope maps the variables visible in some code to what is known of
+// their type. Scopes chain: a method's locals, its class's fields, the
+// outer class's fields. Java forbids a local to shadow another local, so
+// one map per method is close enough to block scoping.
+type javaScope struct {
+	types  map[string]string // x -> "Foo" (generics stripped), "" when unknown
+	calls  map[string]string // x -> "factory.create" (var x = factory.create())
+	heads  map[string]string // x -> the type of the call's first part, "Factory"
+	tvars  map[string]string // type variables in scope -> their erasure, "T" -> "Comparable"
+	parent *javaScope
+}
+
+func newJavaScope(parent *javaScope) *javaScope { return &javaScope{parent: parent} }
+
+func (s *javaScope) setType(name, typ string) {
+	if s.types == nil {
+		s.types = map[string]string{}
+	}
+	s.types[name] = s.erase(typ)
+	if s.calls != nil {
+		delete(s.calls, name)
+	}
+}
+
+// erase replaces a type variable by its bound: the methods a value of
+// type T has are its bound's ("Object" when it has none).
+func (s *javaScope) erase(typ string) string {
+	base := strings.TrimRight(typ, "[]")
+	if !isUpper(base) || strings.IndexByte(base, '.') >= 0 {
+		return typ
+	}
+	for ; s != nil; s = s.parent {
+		if b, ok := s.tvars[base]; ok {
+			return b + typ[len(base):]
+		}
+	}
+	return typ
+}
+
+// declareTypeParams puts the type parameters of a class or method in
+// scope.
+func (s *javaScope) declareTypeParams(x *extractor, list int32) {
+	t := x.t
+	if list < 0 {
+		return
+	}
+	for p := range t.NamedChildren(list) {
+		name, bound := "", "Object"
+		for ch := range t.NamedChildren(p) {
+			switch t.Kind(ch) {
+			case "type_identifier":
+				name = t.Text(ch)
+			case "type_bound":
+				if b := t.FirstNamedChild(ch); b >= 0 {
+					bound = javaStripType(t.Text(b))
+				}
+			}
+		}
+		if name == "" {
+			continue
+		}
+		if s.tvars == nil {
+			s.tvars = map[string]string{}
+		}
+		if bound == name {
+			bound = "Object"
+		}
+		s.tvars[name] = bound
+	}
+}
+
+func (s *javaScope) setCall(name, fn, head string) {
+	if s.calls == nil {
+		s.calls, s.heads = map[string]string{}, map[string]string{}
+	}
+	s.calls[name] = fn
+	s.heads[name] = head
+	s.setTypeOnly(name, "")
+}
+
+func (s *javaScope) setTypeOnly(name, typ string) {
+	if s.types == nil {
+		s.types = map[string]string{}
+	}
+	s.types[name] = typ
+}
+
+// lookup returns the type of name, or the call it was assigned from and
+// the type of that call's first part, from the innermost scope that
+// declares it.
+func (s *javaScope) lookup(name string) (typ, call, head string, ok bool) {
+	for ; s != nil; s = s.parent {
+		if t, found := s.types[name]; found {
+			return t, s.calls[name], s.heads[name], true
+		}
+	}
+	return "", "", "", false
+}
+
+// javaCtx is where the walker is: which symbol code belongs to, and what
+// declarations there make.
+type javaCtx struct {
+	sym     int        // the symbol code belongs to
+	members int        // the class whose body is being walked, -1 in code and anonymous bodies
+	cls     int        // the innermost named class, -1 outside every class
+	iface   bool       // members are implicitly public (interface, annotation type)
+	anon    string     // base type of the innermost anonymous class body, "" outside
+	top     bool       // a statement of a method body itself, where an early exit is a guard
+	scope   *javaScope // the variables in scope
+	file    *javaFile
+}
+
+// javaFile is what the walk of one file shares.
+type javaFile struct {
+	// prev is each node's previous sibling, -1 for none: Tree.PrevSibling
+	// scans the siblings before it, which makes the docs of a class with
+	// thousands of members quadratic.
+	prev []int32
+}
+
+func newJavaFile(t *Tree) *javaFile {
+	prev := make([]int32, t.Len())
+	for i := range prev {
+		prev[i] = -1
+	}
+	for i := int32(0); i < t.Len(); i++ {
+		last := int32(-1)
+		for c := i + 1; c < t.Nodes[i].End; c = t.Nodes[c].End {
+			prev[c] = last
+			last = c
+		}
+	}
+	return &javaFile{prev: prev}
+}
+
+// javaTestAnnotations mark test methods (JUnit 4 and 5, TestNG).
+var javaTestAnnotations = map[string]bool{
+	"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true,
+	"Property": true,
+}
+
+func extractJava(x *extractor) {
+	if javaIsTestPath(x.path) {
+		x.f.IsTest = true
+		x.f.Symbols[0].IsTest = true
+	}
+	root := newJavaScope(nil)
+	c := javaCtx{sym: 0, members: -1, cls: -1, scope: root, file: newJavaFile(x.t)}
+	for n := range x.t.NamedChildren(0) {
+		javaNode(x, n, c)
+	}
+}
+
+// javaIsTestPath follows Maven's conventions: src/test/, and the class
+// names Surefire and Failsafe run.
+func javaIsTestPath(p string) bool {
+	if strings.HasPrefix(p, "src/test/") || strings.Contains(p, "/src/test/") {
+		return true
+	}
+	base := strings.TrimSuffix(path.Base(p), ".java")
+	return strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "IT") ||
+		strings.HasSuffix(base, "TestCase") || (strings.HasPrefix(base, "Test") && len(base) > 4 && isUpper(base[4:]))
+}
+
+// javaNode walks node n: declarations become symbols, code becomes
+// references, guards and throws of c.sym.
+func javaNode(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	switch t.Kind(n) {
+	case "line_comment", "block_comment", "modifiers", "marker_annotation", "annotation":
+		return
+	case "package_declaration":
+		for ch := range t.NamedChildren(n) {
+			if k := t.Kind(ch); k == "scoped_identifier" || k == "identifier" {
+				x.f.Module = oneLine(t.Text(ch))
+				x.f.Symbols[0].Name = x.f.Module
+				x.f.Symbols[0].Doc = javaDoc(x, c, n)
+			}
+		}
+		return
+	case "import_declaration":
+		javaImport(x, n)
+		return
+	case "class_declaration", "record_declaration", "enum_declaration", "interface_declaration", "annotation_type_declaration":
+		javaClass(x, n, c)
+		return
+	case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
+		javaMethod(x, n, c)
+		return
+	case "field_declaration", "constant_declaration":
+		javaField(x, n, c)
+		return
+	case "enum_constant":
+		javaEnumConstant(x, n, c)
+		return
+	case "static_initializer":
+		for ch := range t.NamedChildren(n) {
+			javaNode(x, ch, c)
+		}
+		return
+	case "local_variable_declaration":
+		javaLocal(x, n, c)
+		return
+	case "method_invocation":
+		javaCall(x, n, c)
+	case "object_creation_expression":
+		javaNew(x, n, c)
+		return
+	case "explicit_constructor_invocation":
+		javaCtorCall(x, n, c)
+	case "method_reference":
+		javaMethodRef(x, n, c)
+		return
+	case "lambda_expression":
+		javaLambda(x, n, c)
+		return
+	case "if_statement":
+		if c.top {
+			javaGuard(x, n, c)
+		}
+	case "throw_statement":
+		javaThrow(x, n, c)
+	case "assert_statement":
+		if c.top {
+			if cond := t.FirstNamedChild(n); cond >= 0 {
+				x.guard(c.sym, "!("+t.Text(cond)+")", "throw", n)
+			}
+		}
+	case "expression_statement":
+		if c.top {
+			javaCheckCall(x, n, c)
+		}
+	case "enhanced_for_statement":
+		if name := t.Field(n, "name"); name >= 0 {
+			typ := javaVarType(x, n)
+			if v := t.Field(n, "value"); typ == "" && v >= 0 && t.Kind(v) == "identifier" {
+				// for (var e : array): the array's element type
+				if vt, _, _, ok := c.scope.lookup(t.Text(v)); ok && strings.HasSuffix(vt, "[]") {
+					typ = vt[:len(vt)-2]
+				}
+			}
+			c.scope.setType(t.Text(name), typ)
+		}
+	case "catch_formal_parameter":
+		if name := t.Field(n, "name"); name >= 0 {
+			typ := ""
+			if ct := t.ChildOfKind(n, "catch_type"); ct >= 0 {
+				if first := t.FirstNamedChild(ct); first >= 0 {
+					typ = javaStripType(t.Text(first))
+				}
+			}
+			c.scope.setType(t.Text(name), typ)
+		}
+	case "resource":
+		if name := t.Field(n, "name"); name >= 0 {
+			javaDeclare(x, c.scope, t.Text(name), javaVarType(x, n), t.Field(n, "value"), c)
+			return
+		}
+	case "instanceof_expression":
+		if name := t.Field(n, "name"); name >= 0 {
+			c.scope.setType(t.Text(name), javaStripType(t.FieldText(n, "right")))
+		}
+	case "type_pattern":
+		var typ string
+		for ch := range t.NamedChildren(n) {
+			if t.Kind(ch) == "identifier" && typ != "" {
+				c.scope.setType(t.Text(ch), typ)
+			} else {
+				typ = javaStripType(t.Text(ch))
+			}
+		}
+		return
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		javaNode(x, ch, c)
+	}
+}
+
+// javaVarType is the declared type of a declaration node with a type
+// field, generics stripped; "" for var.
+func javaVarType(x *extractor, n int32) string {
+	typ := javaStripType(x.t.FieldText(n, "type"))
+	if typ == "var" {
+		return ""
+	}
+	return typ
+}
+
+// javaStripType reduces a type as written to what resolution needs:
+// no annotations, type arguments or white space. "@NonNull Map<K, V>[]"
+// -> "Map[]".
+func javaStripType(s string) string {
+	if !strings.ContainsAny(s, "<@ \t\r\n") {
+		return s
+	}
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '<':
+			depth++
+		case ch == '>':
+			if depth > 0 {
+				depth--
+			}
+		case depth > 0, ch == ' ', ch == '\t', ch == '\r', ch == '\n':
+		case ch == '@':
+			// an annotation: its name, then perhaps its arguments
+			i++
+			for i < len(s) && (isIdentByte(s[i]) || s[i] == '.') {
+				i++
+			}
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			if i < len(s) && s[i] == '(' {
+				pd := 0
+				for ; i < len(s); i++ {
+					if s[i] == '(' {
+						pd++
+					} else if s[i] == ')' {
+						pd--
+						if pd == 0 {
+							break
+						}
+					}
+				}
+			} else {
+				i--
+			}
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// javaDoc returns the Javadoc of a declaration: the nearest /** */ comment
+// before it (other comments may sit between), or one placed after its
+// annotations; failing that, the line comments right above it.
+func javaDoc(x *extractor, c javaCtx, n int32) string {
+	t := x.t
+	prevOf := c.file.prev
+	for p := prevOf[n]; p >= 0 && t.IsComment(p); p = prevOf[p] {
+		if t.Kind(p) == "block_comment" && strings.HasPrefix(t.Text(p), "/**") {
+			return cleanComment(t.Text(p))
+		}
+	}
+	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
+		for ch := range t.Children(m) {
+			if t.Kind(ch) == "block_comment" && strings.HasPrefix(t.Text(ch), "/**") {
+				return cleanComment(t.Text(ch))
+			}
+		}
+	}
+	// line comments directly above, not trailing the previous line's code
+	var parts []string
+	line := t.Nodes[n].StartRow
+	for p := prevOf[n]; p >= 0 && t.Kind(p) == "line_comment"; {
+		if t.Nodes[p].EndRow+1 < line {
+			break
+		}
+		prev := prevOf[p]
+		if prev >= 0 && t.Nodes[prev].EndRow == t.Nodes[p].StartRow {
+			break
+		}
+		parts = append(parts, t.Text(p))
+		line = t.Nodes[p].StartRow
+		p = prev
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return cleanComment(strings.Join(parts, "\n"))
+}
+
+// javaMods reads a declaration's modifiers: its visibility ("" for package
+// private), the other modifiers and annotations, and whether an annotation
+// marks a test.
+func javaMods(x *extractor, n int32) (vis string, mods []string, test bool) {
+	t := x.t
+	add := func(ch int32) {
+		switch k := t.Kind(ch); k {
+		case "public", "protected", "private":
+			vis = k
+		case "static", "abstract", "final", "default", "synchronized", "native", "strictfp", "transient", "volatile",
+			"sealed", "non-sealed":
+			mods = append(mods, k)
+		case "marker_annotation", "annotation":
+			name := oneLine(t.FieldText(ch, "name"))
+			mods = append(mods, "@"+name)
+			if javaTestAnnotations[lastIdent(name)] {
+				test = true
+			}
+		}
+	}
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "modifiers":
+			for m := range t.Children(ch) {
+				add(m)
+			}
+		case "marker_annotation", "annotation":
+			add(ch)
+		}
+	}
+	return vis, mods, test
+}
+
+// javaVisibility maps a modifier to the symbol's visibility.
+func javaVisibility(s *Symbol, vis string, implicitPublic bool) {
+	switch {
+	case vis == "public" || vis == "" && implicitPublic:
+		s.Exported, s.Visibility = true, VisPublic
+	case vis == "protected":
+		s.Visibility = VisProtected
+	case vis == "private":
+		s.Visibility = VisPrivate
+	default:
+		s.Visibility = VisInternal
+	}
+}
+
+func javaImport(x *extractor, n int32) {
+	t := x.t
+	static := false
+	wild := false
+	src := ""
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "static":
+			static = true
+		case "asterisk":
+			wild = true
+		case "scoped_identifier", "identifier":
+			src = oneLine(t.Text(ch))
+		}
+	}
+	if src == "" {
+		return
+	}
+	imp := Import{Source: src, Line: t.StartLine(n), Symbol: 0}
+	switch {
+	case wild:
+		// import a.b.*; (a package's types) or import static a.b.C.*;
+		// (a class's static members): both name their source and "*".
+		imp.Names = []ImportName{{Name: "*"}}
+	case static:
+		// import static a.b.C.m;
+		i := strings.LastIndexByte(src, '.')
+		if i < 0 {
+			return
+		}
+		imp.Source = src[:i]
+		imp.Names = []ImportName{{Name: src[i+1:]}}
+	}
+	x.f.Imports = append(x.f.Imports, imp)
+}
+
+// javaClassFields lists the fields a class body declares, with their
+// types, for Signature.Fields and the scope of its methods.
+func javaClassFields(x *extractor, n, body int32, enumName string) []Param {
+	t := x.t
+	var out []Param
+	if ps := t.Field(n, "parameters"); ps >= 0 { // record components
+		for p := range t.NamedChildren(ps) {
+			if name := t.Field(p, "name"); name >= 0 {
+				out = append(out, Param{Name: t.Text(name), Type: oneLine(t.FieldText(p, "type"))})
+			}
+		}
+	}
+	if body < 0 {
+		return out
+	}
+	var scan func(b int32)
+	scan = func(b int32) {
+		for m := range t.NamedChildren(b) {
+			switch t.Kind(m) {
+			case "field_declaration", "constant_declaration":
+				typ := oneLine(t.FieldText(m, "type"))
+				for d := range t.Children(m) {
+					if t.FieldName(d) != "declarator" {
+						continue
+					}
+					if name := t.Field(d, "name"); name >= 0 {
+						dt := typ
+						if dims := t.Field(d, "dimensions"); dims >= 0 {
+							dt += t.Text(dims)
+						}
+						out = append(out, Param{Name: t.Text(name), Type: dt})
+					}
+				}
+			case "enum_constant":
+				if name := t.Field(m, "name"); name >= 0 {
+					out = append(out, Param{Name: t.Text(name), Type: enumName})
+				}
+			case "enum_body_declarations", "ERROR":
+				scan(m)
+			}
+		}
+	}
+	scan(body)
+	return out
+}
+
+// javaTypeList returns the types of a superclass, super_interfaces or
+// extends_interfaces node, as written.
+func javaTypeList(x *extractor, n int32) []int32 {
+	t := x.t
+	var out []int32
+	for ch := range t.NamedChildren(n) {
+		if t.Kind(ch) == "type_list" {
+			for ty := range t.NamedChildren(ch) {
+				out = append(out, ty)
+			}
+		} else {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+func javaClass(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	kind := t.Kind(n)
+	parent := c.sym
+	if c.members >= 0 {
+		parent = c.members
+	}
+	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: parent}
+	if kind == "interface_declaration" || kind == "annotation_type_declaration" {
+		s.Kind = KindInterface
+	}
+	vis, mods, _ := javaMods(x, n)
+	javaVisibility(&s, vis, c.iface && c.members >= 0)
+	switch kind {
+	case "enum_declaration":
+		mods = append(mods, "enum")
+	case "record_declaration":
+		mods = append(mods, "record")
+	case "annotation_type_declaration":
+		mods = append(mods, "@interface")
+	}
+	s.Signature.Modifiers = mods
+	s.Signature.Generics = javaGenerics(x, t.Field(n, "type_parameters"))
+	var extends, implements []int32
+	if sc := t.Field(n, "superclass"); sc >= 0 {
+		extends = javaTypeList(x, sc)
+	}
+	if si := t.Field(n, "interfaces"); si >= 0 {
+		implements = javaTypeList(x, si)
+	}
+	if ei := t.ChildOfKind(n, "extends_interfaces"); ei >= 0 {
+		extends = append(extends, javaTypeList(x, ei)...)
+	}
+	for _, b := range extends {
+		s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+	}
+	for _, b := range implements {
+		s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+	}
+	enumName := ""
+	if kind == "enum_declaration" {
+		enumName = s.Name
+	}
+	s.Signature.Fields = javaClassFields(x, n, body, enumName)
+	s.Signature.Text = x.headerText(n, body)
+	s.Doc = javaDoc(x, c, n)
+	sym := x.addSymbol(s, n, name, body)
+	for _, b := range extends {
+		javaTypeRef(x, b, sym, RefExtends)
+	}
+	for _, b := range implements {
+		javaTypeRef(x, b, sym, RefImplements)
+	}
+	scope := newJavaScope(c.scope)
+	scope.declareTypeParams(x, t.Field(n, "type_parameters"))
+	for _, f := range x.f.Symbols[sym].Signature.Fields {
+		scope.setType(f.Name, javaStripType(f.Type))
+	}
+	inner := javaCtx{sym: sym, members: sym, cls: sym, iface: s.Kind == KindInterface, scope: scope, file: c.file}
+	// record components are fields, and public through their accessors
+	if ps := t.Field(n, "parameters"); ps >= 0 && kind == "record_declaration" {
+		for p := range t.NamedChildren(ps) {
+			pn := t.Field(p, "name")
+			if pn < 0 {
+				continue
+			}
+			ps := Symbol{Kind: KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: VisPublic}
+			ps.Signature.Returns = oneLine(t.FieldText(p, "type"))
+			ps.Signature.Text = oneLine(t.Text(p))
+			x.addSymbol(ps, p, pn, -1)
+		}
+	}
+	if body >= 0 {
+		for m := range t.NamedChildren(body) {
+			javaNode(x, m, inner)
+		}
+	}
+}
+
+// javaTypeRef records a reference of kind to the type written at node ty.
+func javaTypeRef(x *extractor, ty int32, sym int, kind string) {
+	name, qual := javaSplitType(javaStripType(x.t.Text(ty)))
+	if name == "" {
+		return
+	}
+	x.ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
+}
+
+// javaSplitType splits a stripped type into its simple name and its
+// qualifier: "a.b.Outer.Inner" -> "Inner", "a.b.Outer".
+func javaSplitType(typ string) (name, qual string) {
+	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
+		return typ[i+1:], typ[:i]
+	}
+	return typ, ""
+}
+
+func javaGenerics(x *extractor, list int32) []string {
+	t := x.t
+	if list < 0 {
+		return nil
+	}
+	var out []string
+	for p := range t.NamedChildren(list) {
+		out = append(out, oneLine(t.Text(p)))
+	}
+	return out
+}
+
+// javaParams reads formal parameters, declaring them in scope.
+func javaParams(x *extractor, list int32, scope *javaScope) []Param {
+	t := x.t
+	if list < 0 {
+		return nil
+	}
+	var out []Param
+	for p := range t.NamedChildren(list) {
+		switch t.Kind(p) {
+		case "formal_parameter":
+			name := t.FieldText(p, "name")
+			typ := oneLine(t.FieldText(p, "type"))
+			if dims := t.Field(p, "dimensions"); dims >= 0 {
+				typ += t.Text(dims)
+			}
+			out = append(out, Param{Name: name, Type: typ})
+			if scope != nil && name != "" {
+				scope.setType(name, javaStripType(typ))
+			}
+		case "spread_parameter":
+			var typ, name string
+			for ch := range t.NamedChildren(p) {
+				switch t.Kind(ch) {
+				case "modifiers":
+				case "variable_declarator":
+					name = t.FieldText(ch, "name")
+				default:
+					if typ == "" {
+						typ = oneLine(t.Text(ch))
+					}
+				}
+			}
+			out = append(out, Param{Name: name, Type: typ + "...", Variadic: true})
+			if scope != nil && name != "" {
+				scope.setType(name, javaStripType(typ)+"[]")
+			}
+		}
+	}
+	return out
+}
+
+func javaMethod(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	body := t.Field(n, "body")
+	scope := newJavaScope(c.scope)
+	if c.members < 0 && c.sym != 0 {
+		// a method of an anonymous class, or one the parser could not
+		// place: not a symbol, its code belongs to the enclosing one
+		javaParams(x, t.Field(n, "parameters"), scope)
+		if body >= 0 {
+			c.scope, c.top = scope, false
+			javaNode(x, body, c)
+		}
+		return
+	}
+	if name < 0 {
+		return
+	}
+	kind := KindMethod
+	switch t.Kind(n) {
+	case "constructor_declaration", "compact_constructor_declaration":
+		kind = KindConstructor
+	}
+	parent := c.members
+	if parent < 0 {
+		// a method outside any class: a script or a broken file
+		parent, kind = 0, KindFunction
+	}
+	scope.declareTypeParams(x, t.Field(n, "type_parameters"))
+	s := Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
+	vis, mods, test := javaMods(x, n)
+	javaVisibility(&s, vis, c.iface)
+	if th := t.ChildOfKind(n, "throws"); th >= 0 {
+		for ty := range t.NamedChildren(th) {
+			mods = append(mods, "throws "+oneLine(t.Text(ty)))
+		}
+	}
+	s.Signature.Modifiers = mods
+	s.Signature.Generics = javaGenerics(x, t.Field(n, "type_parameters"))
+	if t.Kind(n) == "compact_constructor_declaration" && c.members >= 0 {
+		// the compact constructor takes the record's components
+		for _, f := range x.f.Symbols[c.members].Signature.Fields {
+			scope.setType(f.Name, javaStripType(f.Type))
+		}
+		if rn := x.symNode[c.members]; rn >= 0 {
+			s.Signature.Params = javaParams(x, t.Field(rn, "parameters"), nil)
+		}
+	} else {
+		s.Signature.Params = javaParams(x, t.Field(n, "parameters"), scope)
+	}
+	if ty := t.Field(n, "type"); ty >= 0 {
+		s.Signature.Returns = oneLine(t.Text(ty))
+		if dims := t.Field(n, "dimensions"); dims >= 0 {
+			s.Signature.Returns += t.Text(dims)
+		}
+	}
+	s.Signature.Text = x.headerText(n, body)
+	s.Doc = javaDoc(x, c, n)
+	s.IsTest = test
+	sym := x.addSymbol(s, n, name, body)
+	if v := t.Field(n, "value"); v >= 0 { // an annotation element's default
+		javaNode(x, v, javaCtx{sym: sym, members: -1, cls: c.cls, scope: scope, file: c.file})
+	}
+	if body < 0 {
+		return
+	}
+	inner := javaCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true, file: c.file}
+	for st := range t.NamedChildren(body) {
+		javaNode(x, st, inner)
+	}
+}
+
+func javaField(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	typ := oneLine(t.FieldText(n, "type"))
+	var decls []int32
+	for d := range t.Children(n) {
+		if t.FieldName(d) == "declarator" {
+			decls = append(decls, d)
+		}
+	}
+	if c.members < 0 {
+		// a field of an anonymous class: its initializers are code of the
+		// enclosing symbol
+		for _, d := range decls {
+			if name := t.Field(d, "name"); name >= 0 {
+				javaDeclare(x, c.scope, t.Text(name), javaStripType(typ), t.Field(d, "value"), c)
+			}
+		}
+		return
+	}
+	vis, mods, _ := javaMods(x, n)
+	doc := javaDoc(x, c, n)
+	for _, d := range decls {
+		name := t.Field(d, "name")
+		if name < 0 {
+			continue
+		}
+		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Doc: doc}
+		javaVisibility(&s, vis, c.iface)
+		s.Signature.Returns = typ
+		if dims := t.Field(d, "dimensions"); dims >= 0 {
+			s.Signature.Returns += t.Text(dims)
+		}
+		s.Signature.Modifiers = mods
+		if t.Kind(n) == "constant_declaration" {
+			s.Signature.Modifiers = append(append([]string(nil), mods...), "static", "final")
+		}
+		node := d
+		if len(decls) == 1 {
+			node = n
+		}
+		val := t.Field(d, "value")
+		head := t.Nodes[n].StartByte
+		if ty := t.Field(n, "type"); ty >= 0 {
+			s.Signature.Text = oneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
+		}
+		sym := x.addSymbol(s, node, name, val)
+		if val >= 0 {
+			javaNode(x, val, javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file})
+		}
+	}
+}
+
+func javaEnumConstant(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	sym := c.sym
+	enum := ""
+	if c.members >= 0 && name >= 0 {
+		enum = x.f.Symbols[c.members].Name
+		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: VisPublic}
+		s.Signature.Returns = enum
+		s.Signature.Modifiers = []string{"static", "final"}
+		_, mods, _ := javaMods(x, n)
+		s.Signature.Modifiers = append(s.Signature.Modifiers, mods...)
+		s.Signature.Text = t.Text(name)
+		s.Doc = javaDoc(x, c, n)
+		sym = x.addSymbol(s, n, name, t.Field(n, "body"))
+	}
+	inner := javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file}
+	if args := t.Field(n, "arguments"); args >= 0 {
+		javaNode(x, args, inner)
+	}
+	if b := t.Field(n, "body"); b >= 0 {
+		// a constant's body is an anonymous subclass of the enum
+		inner.anon = enum
+		inner.scope = newJavaScope(c.scope)
+		for m := range t.NamedChildren(b) {
+			javaNode(x, m, inner)
+		}
+	}
+}
+
+func javaLocal(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	typ := javaVarType(x, n)
+	for d := range t.Children(n) {
+		if t.FieldName(d) != "declarator" {
+			continue
+		}
+		name := t.Field(d, "name")
+		if name < 0 {
+			continue
+		}
+		dt := typ
+		if dims := t.Field(d, "dimensions"); dims >= 0 && dt != "" {
+			dt += "[]"
+		}
+		javaDeclare(x, c.scope, t.Text(name), dt, t.Field(d, "value"), c)
+	}
+}
+
+// javaDeclare declares a variable of declared type typ ("" for var),
+// learning its type from its initializer when needed, and walks the
+// initializer.
+func javaDeclare(x *extractor, scope *javaScope, name, typ string, val int32, c javaCtx) {
+	t := x.t
+	c.top = false
+	if val >= 0 {
+		javaNode(x, val, c)
+	}
+	if typ != "" || val < 0 {
+		scope.setType(name, typ)
+		return
+	}
+	// var x = ...: the initializer tells
+	v := javaUnparen(t, val)
+	switch t.Kind(v) {
+	case "object_creation_expression":
+		if ty := t.Field(v, "type"); ty >= 0 {
+			scope.setType(name, javaStripType(t.Text(ty)))
+			return
+		}
+	case "cast_expression":
+		scope.setType(name, javaStripType(t.FieldText(v, "type")))
+		return
+	case "string_literal":
+		scope.setType(name, "String")
+		return
+	case "method_invocation":
+		head, call := javaHead(x, v, c)
+		scope.setCall(name, call, head)
+		return
+	}
+	scope.setType(name, "")
+}
+
+func javaUnparen(t *Tree, n int32) int32 {
+	for t.Kind(n) == "parenthesized_expression" {
+		in := t.FirstNamedChild(n)
+		if in < 0 {
+			break
+		}
+		n = in
+	}
+	return n
+}
+
+// maxJavaChain bounds how much of a call chain a qualifier spells out.
+const maxJavaChain = 24
+
+// javaExpr renders an expression used as a qualifier, with arguments
+// left out: "a.b(x, y).c" -> "a.b().c", "new Foo(1)" -> "new Foo()".
+func javaExpr(t *Tree, n int32, depth int) string {
+	if depth > maxJavaChain {
+		return "..."
+	}
+	switch t.Kind(n) {
+	case "identifier", "this", "super", "type_identifier":
+		return t.Text(n)
+	case "field_access":
+		obj := t.Field(n, "object")
+		field := t.Field(n, "field")
+		if obj < 0 || field < 0 {
+			break
+		}
+		return javaExpr(t, obj, depth+1) + "." + t.Text(field)
+	case "method_invocation":
+		s := t.FieldText(n, "name") + "()"
+		if obj := t.Field(n, "object"); obj >= 0 {
+			s = javaExpr(t, obj, depth+1) + "." + s
+		}
+		return s
+	case "object_creation_expression":
+		return "new " + javaStripType(t.FieldText(n, "type")) + "()"
+	case "parenthesized_expression":
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return "(" + javaExpr(t, in, depth+1) + ")"
+		}
+	case "cast_expression":
+		if v := t.Field(n, "value"); v >= 0 {
+			return "(" + javaStripType(t.FieldText(n, "type")) + ") " + javaExpr(t, v, depth+1)
+		}
+	case "array_access":
+		if a := t.Field(n, "array"); a >= 0 {
+			return javaExpr(t, a, depth+1) + "[]"
+		}
+	case "string_literal":
+		return `""`
+	}
+	return shorten(oneLine(t.Text(n)), 40)
+}
+
+// javaHead works out what is known of a qualifier's value: the type of
+// its first part (a variable, this, new T(), a cast) and, when the
+// qualifier is a call or a variable assigned from one, that call. With a
+// call, typ is the type of the call's first part: for x in
+// "var x = store.cursor(); x.next()", the call is "store.cursor" and typ
+// the type of store.
+func javaHead(x *extractor, obj int32, c javaCtx) (typ, call string) {
+	t := x.t
+	// the last call of the qualifier: a.b().c -> a.b
+	for n, i := obj, 0; n >= 0 && i <= maxJavaChain; i++ {
+		if k := t.Kind(n); k == "method_invocation" {
+			call = strings.TrimSuffix(javaExpr(t, n, 0), "()")
+			break
+		} else if k != "field_access" {
+			break
+		}
+		n = t.Field(n, "object")
+	}
+	n := obj
+	for i := 0; i <= maxJavaChain; i++ {
+		next := int32(-1)
+		switch t.Kind(n) {
+		case "method_invocation", "field_access":
+			next = t.Field(n, "object")
+		case "array_access":
+			next = t.Field(n, "array")
+		case "parenthesized_expression":
+			next = t.FirstNamedChild(n)
+		}
+		if next < 0 {
+			break
+		}
+		n = next
+	}
+	switch t.Kind(n) {
+	case "identifier":
+		name := t.Text(n)
+		vt, vc, vh, ok := c.scope.lookup(name)
+		switch {
+		case !ok:
+			if e := c.scope.erase(name); e != name {
+				typ = e // T::m, E.valueOf(): a type variable stands for its bound
+			}
+		case vc == "":
+			typ = vt
+		case call == "":
+			// x.m() or x.f.m() with x = a.b()
+			typ, call = vh, vc
+		case strings.HasPrefix(call, name):
+			// x.c().m() with x = a.b(): a.b().c().m()
+			typ, call = vh, vc+"()"+call[len(name):]
+		}
+	case "this", "super":
+		switch {
+		case c.anon != "":
+			// this and super of an anonymous class are its base
+			typ = c.anon
+		case t.Kind(n) == "this" && c.cls >= 0:
+			typ = x.f.Symbols[c.cls].Qualified()
+		}
+	case "object_creation_expression":
+		typ = javaStripType(t.FieldText(n, "type"))
+	case "cast_expression":
+		typ = javaStripType(t.FieldText(n, "type"))
+	case "string_literal":
+		typ = "String"
+	case "class_literal":
+		typ = "Class"
+	case "binary_expression":
+		// ("x" + y).m(): a string concatenation (the operator, being
+		// punctuation, is not in the tree: it is the text between)
+		l, r := t.Field(n, "left"), t.Field(n, "right")
+		if l >= 0 && r >= 0 && (t.Kind(l) == "string_literal" || t.Kind(r) == "string_literal") &&
+			strings.TrimSpace(string(t.Src[t.Nodes[l].EndByte:t.Nodes[r].StartByte])) == "+" {
+			typ = "String"
+		}
+	}
+	return typ, call
+}
+
+func javaCall(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	name := t.FieldText(n, "name")
+	r := Ref{Kind: RefCall, Name: name, Symbol: c.sym}
+	obj := t.Field(n, "object")
+	if obj < 0 {
+		obj = t.ChildOfKind(n, "super")
+	}
+	if obj < 0 {
+		// the implicit this of an anonymous class body is its base type
+		r.QualifierType = c.anon
+	} else {
+		r.Qualifier = javaExpr(t, obj, 0)
+		r.QualifierType, r.QualifierCall = javaHead(x, obj, c)
+	}
+	x.ref(r, n)
+}
+
+func javaNew(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	ty := t.Field(n, "type")
+	typ := ""
+	if ty >= 0 {
+		typ = javaStripType(t.Text(ty))
+		name, qual := javaSplitType(typ)
+		r := Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}
+		if qual == "" {
+			if outer := t.FirstNamedChild(n); outer >= 0 && outer != ty && t.Kind(outer) != "argument_list" &&
+				t.Kind(outer) != "class_body" && t.Kind(outer) != "type_arguments" && t.Nodes[outer].StartByte < t.Nodes[ty].StartByte {
+				// outer.new Inner(): a member type of outer's type
+				r.QualifierType, _ = javaHead(x, outer, c)
+			} else {
+				// new Inner() in an anonymous class body may mean a
+				// member type of its base
+				r.QualifierType = c.anon
+			}
+		}
+		x.ref(r, n)
+	}
+	inner := c
+	inner.top = false
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "class_body":
+			// an anonymous class: its members are code of the enclosing
+			// symbol, and its bare calls may mean its base's methods
+			a := inner
+			a.members = -1
+			a.anon = typ
+			a.scope = newJavaScope(c.scope)
+			for m := range t.NamedChildren(ch) {
+				javaNode(x, m, a)
+			}
+		case "argument_list":
+			javaNode(x, ch, inner)
+		default:
+			if ch != ty {
+				javaNode(x, ch, inner)
+			}
+		}
+	}
+}
+
+// javaCtorCall records this(...) and super(...) as calls of a constructor
+// of the class or of its superclass, named after that class.
+func javaCtorCall(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	ctor := t.Field(n, "constructor")
+	if ctor < 0 || c.cls < 0 {
+		return
+	}
+	cls := &x.f.Symbols[c.cls]
+	switch t.Kind(ctor) {
+	case "this":
+		x.ref(Ref{Kind: RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
+	case "super":
+		name := "Object"
+		if cn := x.symNode[c.cls]; cn >= 0 && t.Field(cn, "superclass") >= 0 && len(cls.Signature.Bases) > 0 {
+			name, _ = javaSplitType(javaStripType(cls.Signature.Bases[0]))
+		}
+		x.ref(Ref{Kind: RefCall, Name: name, Qualifier: "super", Symbol: c.sym}, n)
+	}
+}
+
+// javaMethodRef records Type::method and obj::method as calls, and
+// Type::new as a construction.
+func javaMethodRef(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	first := t.FirstNamedChild(n)
+	if first < 0 {
+		return
+	}
+	last := int32(-1)
+	isNew := false
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "new":
+			isNew = true
+		case "identifier":
+			if ch != first {
+				last = ch
+			}
+		}
+	}
+	switch {
+	case isNew:
+		if t.Kind(first) == "array_type" {
+			return
+		}
+		name, qual := javaSplitType(javaStripType(t.Text(first)))
+		x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+	case last >= 0:
+		r := Ref{Kind: RefCall, Name: t.Text(last), Qualifier: javaExpr(t, first, 0), Symbol: c.sym}
+		r.QualifierType, r.QualifierCall = javaHead(x, first, c)
+		x.ref(r, n)
+	}
+	c.top = false
+	if t.Kind(first) != "identifier" && t.Kind(first) != "this" && t.Kind(first) != "super" {
+		javaNode(x, first, c)
+	}
+}
+
+func javaLambda(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	scope := newJavaScope(c.scope)
+	if ps := t.Field(n, "parameters"); ps >= 0 {
+		switch t.Kind(ps) {
+		case "identifier":
+			scope.setType(t.Text(ps), "")
+		case "inferred_parameters":
+			for p := range t.NamedChildren(ps) {
+				scope.setType(t.Text(p), "")
+			}
+		case "formal_parameters":
+			javaParams(x, ps, scope)
+		}
+	}
+	c.scope, c.top = scope, false
+	if b := t.Field(n, "body"); b >= 0 {
+		javaNode(x, b, c)
+	}
+}
+
+// javaGuard records if (cond) return ...; and if (cond) throw ...; (braced
+// or not) among the statements of a method body.
+func javaGuard(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	cons := t.Field(n, "consequence")
+	cond := t.Field(n, "condition")
+	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
+		return
+	}
+	first := cons
+	if t.Kind(cons) == "block" {
+		first = t.FirstNamedChild(cons)
+		for first >= 0 && t.IsComment(first) {
+			first = t.NextSibling(first)
+		}
+	}
+	if first < 0 {
+		return
+	}
+	condText := t.Text(cond)
+	if in := t.FirstNamedChild(cond); in >= 0 && t.Kind(cond) == "parenthesized_expression" {
+		condText = t.Text(in)
+	}
+	switch t.Kind(first) {
+	case "return_statement":
+		action := "return"
+		if v := t.FirstNamedChild(first); v >= 0 {
+			action = "return " + shorten(oneLine(t.Text(v)), 60)
+		}
+		x.guard(c.sym, condText, action, n)
+	case "throw_statement":
+		x.guard(c.sym, condText, "throw", n)
+	}
+}
+
+func javaThrow(x *extractor, n int32, c javaCtx) {
+	t := x.t
+	e := t.FirstNamedChild(n)
+	if e < 0 {
+		return
+	}
+	what := oneLine(t.Text(e))
+	if t.Kind(e) == "object_creation_expression" {
+		what = javaStripType(t.FieldText(e, "type"))
+	}
+	x.throw(c.sym, "throws", what, n)
+}
+
+// javaNullChecks are the calls that throw when their first argument is
+// null; javaArgChecks throw when their first argument is false.
+var (
+	javaNullChecks = map[string]bool{"requireNonNull": true, "checkNotNull": true, "notNull": true}
+	javaArgChecks  = map[string]bool{"checkArgument": true, "checkState": true, "isTrue": true}
+)
+
+// javaCheckCall records precondition calls (Objects.requireNonNull,
+// Preconditions.checkArgument, Validate.isTrue) in a statement of a method
+// body as invariants, also when their result is assigned.
+func javaCheckCall(x *extractor, st int32, c javaCtx) {
+	t := x.t
+	e := t.FirstNamedChild(st)
+	for e >= 0 && t.Kind(e) == "assignment_expression" {
+		e = t.Field(e, "right")
+	}
+	if e < 0 || t.Kind(e) != "method_invocation" {
+		return
+	}
+	name := t.FieldText(e, "name")
+	args := t.Field(e, "arguments")
+	if args < 0 {
+		return
+	}
+	arg := t.FirstNamedChild(args)
+	if arg < 0 {
+		return
+	}
+	switch {
+	case javaNullChecks[name]:
+		x.guard(c.sym, t.Text(arg)+" == null", "throw", st)
+	case javaArgChecks[name]:
+		x.guard(c.sym, "!("+t.Text(arg)+")", "throw", st)
+	}
+}

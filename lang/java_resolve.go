@@ -1,0 +1,1207 @@
+package lang
+
+import (
+	"path"
+	"strings"
+)
+
+// javaLangTypes are the types of java.lang, which every file sees without
+// an import.
+var javaLangTypes = map[string]bool{
+	"Object": true, "String": true, "System": true, "Math": true, "StrictMath": true, "Integer": true, "Long": true,
+	"Short": true, "Byte": true, "Double": true, "Float": true, "Character": true, "Boolean": true, "Number": true,
+	"Void": true, "StringBuilder": true, "StringBuffer": true, "CharSequence": true, "Thread": true, "ThreadLocal": true,
+	"InheritableThreadLocal": true, "Runnable": true, "Class": true, "ClassLoader": true, "Enum": true, "Record": true,
+	"Iterable": true, "Comparable": true, "AutoCloseable": true, "Cloneable": true, "Appendable": true, "Readable": true,
+	"Runtime": true, "Process": true, "ProcessBuilder": true, "ProcessHandle": true, "StackTraceElement": true,
+	"StackWalker": true, "Module": true, "ModuleLayer": true, "Package": true, "SecurityManager": true,
+	"ThreadGroup": true, "Throwable": true, "Exception": true, "Error": true, "RuntimeException": true,
+	"ArithmeticException": true, "ArrayIndexOutOfBoundsException": true, "ArrayStoreException": true,
+	"ClassCastException": true, "ClassNotFoundException": true, "CloneNotSupportedException": true,
+	"EnumConstantNotPresentException": true, "IllegalAccessException": true, "IllegalArgumentException": true,
+	"IllegalCallerException": true, "IllegalMonitorStateException": true, "IllegalStateException": true,
+	"IllegalThreadStateException": true, "IndexOutOfBoundsException": true, "InstantiationException": true,
+	"InterruptedException": true, "NegativeArraySizeException": true, "NoSuchFieldException": true,
+	"NoSuchMethodException": true, "NullPointerException": true, "NumberFormatException": true,
+	"ReflectiveOperationException": true, "SecurityException": true, "StringIndexOutOfBoundsException": true,
+	"TypeNotPresentException": true, "UnsupportedOperationException": true, "WrongThreadException": true,
+	"MatchException": true, "AbstractMethodError": true, "AssertionError": true, "BootstrapMethodError": true,
+	"ClassCircularityError": true, "ClassFormatError": true, "ExceptionInInitializerError": true,
+	"IllegalAccessError": true, "IncompatibleClassChangeError": true, "InstantiationError": true,
+	"InternalError": true, "LinkageError": true, "NoClassDefFoundError": true, "NoSuchFieldError": true,
+	"NoSuchMethodError": true, "OutOfMemoryError": true, "StackOverflowError": true, "ThreadDeath": true,
+	"UnknownError": true, "UnsatisfiedLinkError": true, "UnsupportedClassVersionError": true, "VerifyError": true,
+	"VirtualMachineError": true, "Override": true, "Deprecated": true, "SuppressWarnings": true,
+	"FunctionalInterface": true, "SafeVarargs": true, "ClassValue": true, "Compiler": true, "RuntimePermission": true,
+	"LayerInstantiationException": true, "ScopedValue": true, "StringTemplate": true,
+}
+
+// javaCommonMethods are method names of the JDK's everyday types so
+// widespread that a unique definition in the repository says little about
+// which one a call on a value of unknown type means.
+var javaCommonMethods = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`
+		get set add addAll put putAll remove removeAll retainAll contains containsKey containsValue containsAll
+		size isEmpty clear equals hashCode toString length append insert stream parallelStream map filter forEach
+		collect iterator listIterator hasNext next close read write flush run call apply accept test compareTo
+		compare valueOf of from copyOf getName getValue getKey getType getClass name value values keySet entrySet
+		format parse start stop init build builder create execute toArray asList sort copy clone print println
+		printf indexOf lastIndexOf substring charAt trim strip split replace replaceAll startsWith endsWith
+		toLowerCase toUpperCase isBlank matches join concat subList first last peek poll offer push pop max min
+		sum count reduce flatMap findFirst findAny anyMatch allMatch noneMatch orElse orElseThrow orElseGet
+		isPresent ifPresent empty sorted distinct limit skip toList getMessage getCause printStackTrace
+		getOrDefault computeIfAbsent computeIfPresent compute merge update delete find load save open reset
+		handle process wait notify notifyAll lock unlock await submit shutdown interrupt sleep intValue
+		longValue doubleValue floatValue booleanValue byteValue shortValue charValue getBytes toCharArray
+		newInstance invoke getInstance visit hasMoreElements nextElement getId setId getSize getLength
+		identity cast ordinal equalsIgnoreCase contentEquals hash check validate getDefault setValue
+		getAttribute setAttribute log debug info warn error trace fatal isDebugEnabled isInfoEnabled
+		getParent getPath getFile exists isFile isDirectory list accept andThen compose negate getAsInt
+		getAsLong getAsDouble getAsBoolean describe add0 toMap toSet asMap entry getFirst getLast
+		addFirst addLast removeFirst removeLast pollFirst pollLast peekFirst peekLast element descendingIterator
+		headMap tailMap subMap headSet tailSet subSet firstKey lastKey floorKey ceilingKey higherKey lowerKey
+		chars codePoints isAlive setName getState getResource getResourceAsStream toURI toURL getSimpleName
+		isInstance isArray getComponentType getSuperclass getInterfaces getModifiers getDeclaredField
+		getDeclaredMethod getDeclaredConstructor getField getMethod setAccessible isAccessible getAnnotation
+		isAnnotationPresent getGenericType getGenericSuperclass getRawType getActualTypeArguments getOwnerType
+		getUpperBounds getLowerBounds getTypeName getGenericComponentType
+		getParameterTypes getReturnType getExceptionTypes getGenericParameterTypes getGenericReturnType
+		getTypeParameters getEnclosingClass getDeclaredFields getDeclaredMethods getDeclaredConstructors
+		getConstructors getMethods getFields isInterface isPrimitive isEnum isRecord getEnumConstants getPackage
+		getPackageName getCanonicalName isAssignableFrom getParameterCount isVarArgs isSynthetic isBridge
+		getTime setTime getTimeInMillis setTimeInMillis getTimeZone setTimeZone toInstant toEpochMilli getYear
+		getMonth getDayOfMonth getHour getMinute getSecond getNano plus minus isBefore isAfter until atZone
+		toLocalDate toLocalDateTime getOffset getZone getID getDisplayName getRawOffset setRawOffset
+		boxed mapToObj mapToInt mapToLong mapToDouble average iterate generate range rangeClosed spliterator
+		complete completeExceptionally thenApply thenAccept thenCompose whenComplete cancel isDone isCancelled
+		countDown acquire release tryLock incrementAndGet getAndIncrement compareAndSet getAndSet addAndGet
+		decrementAndGet getAndDecrement getAndAdd lazySet readLine readAllBytes transferTo available mark
+		markSupported newLine getOutputStream getInputStream getAbsolutePath getCanonicalPath toPath toFile
+		resolve relativize normalize getFileName getRoot codePointAt codePointCount regionMatches
+		compareToIgnoreCase repeat stripLeading stripTrailing lines indent formatted intern lookup unreflect
+		toUri toURL getHost getPort getScheme getQuery getLocale setLocale getCountry getLanguage
+		`) {
+		javaCommonMethods[n] = true
+	}
+	l := ByName("java")
+	l.resolve = resolveJava
+	l.resolveImport = resolveJavaImport
+	// what derive.go's Java table misses: instance calls on the usual
+	// names of files and connections
+	addEffects(javaL, effNet, "url.openConnection", "url.openStream", "uri.toURL", "HttpClient.send", "client.send",
+		"HttpRequest.newBuilder", "InetAddress.getByName", "SocketChannel.open", "AsynchronousSocketChannel.open")
+	addEffects(javaL, effWrite, "file.delete", "file.mkdir", "file.mkdirs", "file.createNewFile", "file.renameTo",
+		"Files.writeString", "Files.setPosixFilePermissions", "Files.createTempDirectory", "Files.createSymbolicLink",
+		"FileUtils.writeStringToFile", "FileUtils.deleteDirectory", "FileUtils.forceDelete")
+	addEffects(javaL, effRead, "file.exists", "file.listFiles", "file.list", "file.length", "Files.size",
+		"Files.isRegularFile", "Files.newDirectoryStream", "FileUtils.readFileToString", "Paths.get.toFile")
+	addEffects(javaL, effProc, "Runtime.exec", "getRuntime.exec", "pb.start", "processBuilder.start")
+	addEffects(javaL, effEnvRead, "System.getProperties", "Boolean.getBoolean", "Integer.getInteger", "Long.getLong")
+	addEffects(javaL, effExit, "getRuntime.halt", "getRuntime.exit", "Runtime.exit")
+}
+
+// javaObjectMethods are the methods every object has: on a value of
+// unknown type they mean Object's. javaEnumMethods are those every enum
+// has, which the index does not tell from other classes.
+var (
+	javaObjectMethods = map[string]bool{
+		"equals": true, "hashCode": true, "toString": true, "getClass": true, "clone": true, "finalize": true,
+		"notify": true, "notifyAll": true, "wait": true,
+	}
+	javaEnumMethods = map[string]bool{
+		"values": true, "valueOf": true, "ordinal": true, "name": true, "compareTo": true, "getDeclaringClass": true,
+		"describeConstable": true,
+	}
+)
+
+// maxJavaTypeDepth bounds the nested lookups of one type resolution
+// (member types inherited through supertypes of enclosing classes), which
+// cyclic or hostile code could otherwise make endless.
+const maxJavaTypeDepth = 10
+
+// javaBindings maps the names a file's single imports bind: a type's
+// simple name to its single-type import, "\x00"+member to a single static
+// import.
+func javaBindings(fi *FileInfo) map[string]binding {
+	return fi.bindingsWith(func() map[string]binding {
+		m := map[string]binding{}
+		for i := range fi.Imports {
+			imp := &fi.Imports[i]
+			switch {
+			case len(imp.Names) == 0:
+				_, name := javaLastSeg(imp.Source)
+				m[name] = binding{imp: imp}
+			case imp.Names[0].Name != "*":
+				m["\x00"+imp.Names[0].Name] = binding{imp: imp, name: imp.Names[0].Name}
+			}
+		}
+		return m
+	})
+}
+
+// javaLastSeg splits "a.b.C" into "a.b" and "C".
+func javaLastSeg(s string) (string, string) {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return "", s
+}
+
+func isJavaPath(p string) bool { return strings.HasSuffix(p, ".java") }
+
+// javaPkgInRepo reports whether some file of the repository declares
+// exactly package pkg.
+func javaPkgInRepo(tab Table, pkg string) bool {
+	if pkg == "" {
+		return false
+	}
+	return tab.Memo("java.pkg\x00"+pkg, func() string {
+		for _, f := range tab.ModuleFiles("java", pkg) {
+			if fi := tab.File(f); fi != nil && fi.Module == pkg {
+				return "1"
+			}
+		}
+		return ""
+	}) != ""
+}
+
+// javaTopType finds the top-level type name of package pkg; dir breaks
+// ties between source roots that repeat a package (main and test).
+func javaTopType(tab Table, pkg, name, dir string) *Target {
+	cands := pick(tab.ByName(name), func(t *Target) bool {
+		return t.Container == "" && isTypeKind(t.Kind) && t.Module == pkg && isJavaPath(t.Path)
+	})
+	if pkg == "" {
+		// the default package: files without a package clause, per directory
+		cands = pick(cands, func(t *Target) bool { return t.Dir() == dir })
+	}
+	if len(cands) > 1 && dir != "" {
+		if same := pick(cands, func(t *Target) bool { return t.Dir() == dir }); len(same) == 1 {
+			return same[0]
+		}
+	}
+	return one(preferDefinitions(cands))
+}
+
+// javaMember finds the member called name of kind ("type" for any type)
+// declared directly in type typ; of overloads, the first.
+func javaMember(tab Table, typ *Target, name, kind string) *Target {
+	q := typ.Qualified()
+	for _, t := range tab.ByName(name) {
+		if t.Path != typ.Path || t.Container != q {
+			continue
+		}
+		if kind == "type" && isTypeKind(t.Kind) || t.Kind == kind {
+			return t
+		}
+	}
+	return nil
+}
+
+// javaTypeByQualified finds the type of file p by its qualified name.
+func javaTypeByQualified(tab Table, p, qualified string) *Target {
+	container, name := javaLastSeg(qualified)
+	for _, t := range tab.ByName(name) {
+		if t.Path == p && t.Container == container && isTypeKind(t.Kind) {
+			return t
+		}
+	}
+	return nil
+}
+
+// javaEnclosingType is the innermost type of file p whose qualified name
+// is container or a prefix of it.
+func javaEnclosingType(tab Table, p, container string) *Target {
+	for container != "" {
+		if t := javaTypeByQualified(tab, p, container); t != nil {
+			return t
+		}
+		container, _ = javaLastSeg(container)
+	}
+	return nil
+}
+
+// javaClassOf is the class a reference is made in: the symbol itself when
+// it is a type, else the type enclosing it.
+func javaClassOf(ctx *Context) *Target {
+	f := ctx.From
+	if f == nil || f.Kind == KindModule {
+		return nil
+	}
+	if isTypeKind(f.Kind) {
+		return f
+	}
+	return javaEnclosingType(ctx.Table, f.Path, f.Container)
+}
+
+// javaOuter is the type enclosing type t, or nil.
+func javaOuter(tab Table, t *Target) *Target {
+	return javaEnclosingType(tab, t.Path, t.Container)
+}
+
+// javaImportedType resolves a fully qualified type name. It returns the
+// type, or external when no prefix of the name is a package of the
+// repository.
+func javaImportedType(tab Table, fq string, depth int) (*Target, bool) {
+	segs := strings.Split(fq, ".")
+	for k := len(segs) - 1; k >= 1; k-- {
+		pkg := strings.Join(segs[:k], ".")
+		if !javaPkgInRepo(tab, pkg) {
+			continue
+		}
+		if !isUpper(segs[k]) {
+			// a sub-package the repository lacks: a.b.gen.Type
+			return nil, true
+		}
+		t := javaTopType(tab, pkg, segs[k], "")
+		for _, s := range segs[k+1:] {
+			if t == nil {
+				break
+			}
+			t = javaNestedType(tab, t, s, depth+1)
+		}
+		return t, false
+	}
+	return nil, true
+}
+
+// javaResolveType resolves a type as written in file fi by code of the
+// symbol whose qualified name is from (the member types of the classes
+// around it are in scope). It returns the type and the rule that found
+// it, or RuleExternal, RuleAmbiguous or RuleUnresolved.
+func javaResolveType(tab Table, fi *FileInfo, from, typ string) (*Target, string) {
+	return javaResolveTypeIn(tab, fi, from, typ, 0)
+}
+
+// javaResolveBase resolves a supertype named in the declaration of cls.
+// The clause lies outside cls's body, so it sees the scope around cls,
+// not cls's own member types.
+func javaResolveBase(tab Table, cls *Target, typ string, depth int) (*Target, string) {
+	fi := tab.File(cls.Path)
+	if fi == nil {
+		return nil, RuleUnresolved
+	}
+	if depth > 0 {
+		// inside another resolution, where the depth bound may cut it
+		// short: not worth remembering
+		return javaResolveTypeIn(tab, fi, cls.Container, typ, depth)
+	}
+	v := tab.Memo("java.base\x00"+cls.ID+"\x00"+typ, func() string {
+		t, rule := javaResolveTypeIn(tab, fi, cls.Container, typ, 0)
+		if t == nil {
+			return rule
+		}
+		return rule + "\x00" + t.Name + "\x00" + t.ID
+	})
+	rule, rest, ok := strings.Cut(v, "\x00")
+	if !ok {
+		return nil, rule
+	}
+	name, id, _ := strings.Cut(rest, "\x00")
+	for _, t := range tab.ByName(name) {
+		if t.ID == id {
+			return t, rule
+		}
+	}
+	return nil, RuleUnresolved
+}
+
+func javaResolveTypeIn(tab Table, fi *FileInfo, from, typ string, depth int) (*Target, string) {
+	typ = strings.TrimSuffix(javaStripType(typ), "...")
+	if typ == "" || fi == nil || depth > maxJavaTypeDepth {
+		return nil, RuleUnresolved
+	}
+	if strings.HasSuffix(typ, "]") {
+		return nil, RuleExternal // an array: Object's methods
+	}
+	switch typ {
+	case "int", "long", "short", "byte", "char", "boolean", "float", "double", "void":
+		return nil, RuleExternal
+	}
+	segs := strings.Split(typ, ".")
+	t, rule := javaResolveSimpleType(tab, fi, from, segs[0], depth)
+	if t != nil {
+		for _, s := range segs[1:] {
+			if t = javaNestedType(tab, t, s, depth+1); t == nil {
+				return nil, RuleUnresolved
+			}
+		}
+		return t, rule
+	}
+	if rule == RuleExternal || len(segs) == 1 {
+		return nil, rule
+	}
+	// a fully qualified name
+	t, ext := javaImportedType(tab, typ, depth)
+	switch {
+	case t != nil:
+		if t.Module == fi.Module {
+			return t, RuleSamePackage
+		}
+		return t, RuleImport
+	case ext:
+		return nil, RuleExternal
+	}
+	return nil, RuleUnresolved
+}
+
+// javaNestedType finds a member type of t, declared in it or inherited
+// from its supertypes.
+func javaNestedType(tab Table, t *Target, name string, depth int) *Target {
+	if m := javaMember(tab, t, name, "type"); m != nil {
+		return m
+	}
+	if depth > maxJavaTypeDepth {
+		return nil
+	}
+	for _, b := range t.Bases {
+		if bt, _ := javaResolveBase(tab, t, b, depth+1); bt != nil && bt.ID != t.ID {
+			if m := javaNestedType(tab, bt, name, depth+1); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+// javaExtBase reports whether t or one of its supertypes in the repository
+// has a supertype outside it.
+func javaExtBase(tab Table, t *Target, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	for _, b := range t.Bases {
+		bt, rule := javaResolveBase(tab, t, b, 0)
+		if rule == RuleExternal || bt != nil && bt.ID != t.ID && javaExtBase(tab, bt, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// javaResolveSimpleType resolves a simple type name, in the order Java
+// scopes them: the classes around the code and their member types,
+// inherited ones too, single-type imports, the package, java.lang,
+// on-demand imports.
+func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int) (*Target, string) {
+	// the file's own types, innermost first
+	var best *Target
+	for _, t := range tab.ByName(name) {
+		if t.Path != fi.Path || !isTypeKind(t.Kind) {
+			continue
+		}
+		if t.Container != "" && t.Container != from && !strings.HasPrefix(from, t.Container+".") {
+			continue
+		}
+		if best == nil || len(t.Container) > len(best.Container) {
+			best = t
+		}
+	}
+	if best != nil {
+		return best, RuleSameFile
+	}
+	// member types the classes around the code inherit, if the
+	// repository has a member type of that name at all
+	member := false
+	for _, t := range tab.ByName(name) {
+		if t.Container != "" && isTypeKind(t.Kind) {
+			member = true
+			break
+		}
+	}
+	for c := javaEnclosingType(tab, fi.Path, from); member && c != nil; c = javaOuter(tab, c) {
+		if m := javaNestedType(tab, c, name, depth+1); m != nil {
+			return m, RuleSameFile
+		}
+	}
+	bind := javaBindings(fi)
+	if b, ok := bind[name]; ok {
+		t, ext := javaImportedType(tab, b.imp.Source, depth)
+		if t != nil {
+			return t, RuleImport
+		}
+		if ext {
+			return nil, RuleExternal
+		}
+		return nil, RuleUnresolved
+	}
+	// a member type brought by a static import
+	if b, ok := bind["\x00"+name]; ok {
+		owner, ext := javaImportedType(tab, b.imp.Source, depth)
+		if owner != nil {
+			if m := javaMember(tab, owner, name, "type"); m != nil {
+				return m, RuleImport
+			}
+		} else if ext && isUpper(name) {
+			return nil, RuleExternal
+		}
+	}
+	if t := javaTopType(tab, fi.Module, name, path.Dir(fi.Path)); t != nil {
+		if t.Path == fi.Path {
+			return t, RuleSameFile
+		}
+		return t, RuleSamePackage
+	}
+	if javaLangTypes[name] {
+		return nil, RuleExternal
+	}
+	extWild := false
+	var found []*Target
+	for i := range fi.Imports {
+		imp := &fi.Imports[i]
+		if len(imp.Names) == 0 || imp.Names[0].Name != "*" {
+			continue
+		}
+		if javaPkgInRepo(tab, imp.Source) {
+			if t := javaTopType(tab, imp.Source, name, ""); t != nil {
+				found = append(found, t)
+			}
+			continue
+		}
+		owner, ext := javaImportedType(tab, imp.Source, depth)
+		switch {
+		case owner != nil:
+			if m := javaNestedType(tab, owner, name, depth+1); m != nil {
+				found = append(found, m)
+			}
+		case ext:
+			extWild = true
+		}
+	}
+	if len(found) == 1 {
+		return found[0], RuleImport
+	}
+	if len(found) > 1 {
+		return nil, RuleAmbiguous
+	}
+	if !isUpper(name) {
+		return nil, RuleUnresolved
+	}
+	// an upper-case name no scope of ours declares, where a library's
+	// names are in scope: on-demand imports, member types inherited from
+	// a library class
+	if extWild {
+		return nil, RuleExternal
+	}
+	for c := javaEnclosingType(tab, fi.Path, from); c != nil; c = javaOuter(tab, c) {
+		if javaExtBase(tab, c, 0) {
+			return nil, RuleExternal
+		}
+	}
+	return nil, RuleUnresolved
+}
+
+// javaFindMethod finds method name of typ or of its supertypes. ext
+// reports that the search met a supertype outside the repository, where
+// the method may be.
+func javaFindMethod(tab Table, typ *Target, name string, depth int) (m *Target, ext bool) {
+	if m := javaMember(tab, typ, name, KindMethod); m != nil {
+		return m, false
+	}
+	if depth > 6 {
+		return nil, false
+	}
+	if len(typ.Bases) == 0 || typ.Kind == KindInterface {
+		ext = javaObjectMethods[name] || javaEnumMethods[name]
+	}
+	for _, b := range typ.Bases {
+		bt, rule := javaResolveBase(tab, typ, b, 0)
+		if bt == nil {
+			ext = ext || rule == RuleExternal
+			continue
+		}
+		if bt.ID == typ.ID {
+			continue
+		}
+		m, e := javaFindMethod(tab, bt, name, depth+1)
+		if m != nil {
+			return m, false
+		}
+		ext = ext || e
+	}
+	if depth == 0 {
+		// a record's component accessor: bind it to the component
+		if f := javaMember(tab, typ, name, KindVariable); f != nil {
+			return f, false
+		}
+	}
+	return nil, ext
+}
+
+// javaValue is what resolution knows of the type of a value.
+type javaValue struct {
+	t    *Target // a type of the repository
+	ext  bool    // a type outside the repository: its methods are external
+	lib  bool    // unknown, but the value came from a library
+	weak bool    // found through a guess by unique name
+}
+
+// javaFieldValue is the type of field name of typ or of its supertypes;
+// found reports that the field exists.
+func javaFieldValue(tab Table, typ *Target, name string, depth int) (v javaValue, found bool) {
+	for _, f := range typ.Fields {
+		if f.Name == name {
+			t, rule := javaResolveType(tab, tab.File(typ.Path), typ.Qualified(), f.Type)
+			return javaValue{t: t, ext: rule == RuleExternal}, true
+		}
+	}
+	if depth > 6 {
+		return v, false
+	}
+	for _, b := range typ.Bases {
+		bt, rule := javaResolveBase(tab, typ, b, 0)
+		if bt == nil {
+			// a field of a library supertype: its type is unknown
+			v.lib = v.lib || rule == RuleExternal
+			continue
+		}
+		if bt.ID == typ.ID {
+			continue
+		}
+		if fv, ok := javaFieldValue(tab, bt, name, depth+1); ok {
+			return fv, true
+		}
+	}
+	return v, false
+}
+
+func resolveJavaImport(ctx *Context, imp *Import, name string) Resolution {
+	tab := ctx.Table
+	switch name {
+	case "":
+		t, ext := javaImportedType(tab, imp.Source, 0)
+		if t != nil {
+			return bound(t, RuleImport)
+		}
+		if ext {
+			return unbound(RuleExternal, 0)
+		}
+	case "*":
+		if javaPkgInRepo(tab, imp.Source) {
+			var first string
+			for _, f := range tab.ModuleFiles("java", imp.Source) {
+				if fi := tab.File(f); fi == nil || fi.Module != imp.Source {
+					continue
+				}
+				if first == "" {
+					first = f
+				}
+				if !isTestPath(f) {
+					first = f
+					break
+				}
+			}
+			if t := moduleTarget(tab, first); t != nil {
+				return bound(t, RuleImport)
+			}
+			return unbound(RuleUnresolved, 0)
+		}
+		t, ext := javaImportedType(tab, imp.Source, 0)
+		if t != nil {
+			return bound(t, RuleImport)
+		}
+		if ext {
+			return unbound(RuleExternal, 0)
+		}
+	default:
+		owner, ext := javaImportedType(tab, imp.Source, 0)
+		if owner == nil {
+			if ext {
+				return unbound(RuleExternal, 0)
+			}
+			return unbound(RuleUnresolved, 0)
+		}
+		if m := javaStaticMember(tab, owner, name); m != nil {
+			return bound(m, RuleImport)
+		}
+		if javaExtBase(tab, owner, 0) {
+			return unbound(RuleExternal, 0)
+		}
+	}
+	return unbound(RuleUnresolved, 0)
+}
+
+// javaStaticMember finds what a static import of name from owner brings:
+// a method, a field or a member type, its own or inherited.
+func javaStaticMember(tab Table, owner *Target, name string) *Target {
+	for _, kind := range []string{KindMethod, KindVariable, "type"} {
+		if m := javaMember(tab, owner, name, kind); m != nil {
+			return m
+		}
+	}
+	if m, _ := javaFindMethod(tab, owner, name, 0); m != nil {
+		return m
+	}
+	return javaNestedType(tab, owner, name, 0)
+}
+
+func resolveJava(ctx *Context, r *Ref) Resolution {
+	return javaResolve(ctx, r, 0)
+}
+
+// javaFrom is the qualified name of the symbol a reference is made in,
+// which scopes type names.
+func javaFrom(ctx *Context) string {
+	if ctx.From == nil || ctx.From.Kind == KindModule {
+		return ""
+	}
+	return ctx.From.Qualified()
+}
+
+// maxJavaResolveDepth bounds the recursion through call chains
+// (a.b().c().d()), each level a shorter chain.
+const maxJavaResolveDepth = maxJavaChain + 4
+
+func javaResolve(ctx *Context, r *Ref, depth int) Resolution {
+	if depth > maxJavaResolveDepth {
+		return unbound(RuleUnresolved, 0)
+	}
+	switch r.Kind {
+	case RefNew, RefExtends, RefImplements:
+		return javaResolveTypeRef(ctx, r)
+	}
+	if r.Qualifier == "" {
+		return javaResolveBare(ctx, r)
+	}
+	return javaResolveQualified(ctx, r, depth)
+}
+
+// javaResolveTypeRef binds new T(), extends T and implements T to T.
+func javaResolveTypeRef(ctx *Context, r *Ref) Resolution {
+	tab := ctx.Table
+	typ := r.Name
+	if r.Qualifier != "" {
+		typ = r.Qualifier + "." + r.Name
+	}
+	from := javaFrom(ctx)
+	if r.Kind != RefNew && ctx.From != nil {
+		// a class's supertypes are named outside its body
+		from = ctx.From.Container
+	}
+	if r.Kind == RefNew && r.QualifierType != "" && r.Qualifier == "" {
+		// new Inner() in an anonymous class body, or outer.new Inner():
+		// a member type of that type first
+		if owner, _ := javaResolveType(tab, ctx.File, from, r.QualifierType); owner != nil {
+			if t := javaNestedType(tab, owner, r.Name, 0); t != nil {
+				return bound(t, RuleReceiver)
+			}
+		}
+	}
+	t, rule := javaResolveType(tab, ctx.File, from, typ)
+	if t != nil && ctx.From != nil && t.ID == ctx.From.ID && r.Kind != RefNew {
+		return unbound(RuleUnresolved, 0) // class Foo extends a Foo of elsewhere
+	}
+	if t != nil {
+		return bound(t, rule)
+	}
+	return unbound(rule, 0)
+}
+
+// javaResolveBare binds m(): a method of the class the call is in or of
+// its supertypes, then of the classes around it, then a static import.
+func javaResolveBare(ctx *Context, r *Ref) Resolution {
+	tab := ctx.Table
+	ext := false
+	if r.QualifierType != "" {
+		// in an anonymous class body: its base type comes first
+		if typ, rule := javaResolveType(tab, ctx.File, javaFrom(ctx), r.QualifierType); typ != nil {
+			if m, e := javaFindMethod(tab, typ, r.Name, 0); m != nil && m.Kind == KindMethod {
+				return bound(m, RuleReceiver)
+			} else {
+				ext = e
+			}
+		} else if rule == RuleExternal {
+			ext = true
+		}
+	}
+	for c := javaClassOf(ctx); c != nil; c = javaOuter(tab, c) {
+		if m := javaMember(tab, c, r.Name, KindMethod); m != nil {
+			return bound(m, RuleSameFile)
+		}
+		m, e := javaFindMethod(tab, c, r.Name, 0)
+		if m != nil && m.Kind == KindMethod {
+			return bound(m, RuleReceiver)
+		}
+		ext = ext || e
+	}
+	if b, ok := javaBindings(ctx.File)["\x00"+r.Name]; ok {
+		owner, e := javaImportedType(tab, b.imp.Source, 0)
+		if owner != nil {
+			if m, _ := javaFindMethod(tab, owner, r.Name, 0); m != nil {
+				return bound(m, RuleImport)
+			}
+		} else if e {
+			return unbound(RuleExternal, 0)
+		}
+	}
+	for i := range ctx.File.Imports {
+		imp := &ctx.File.Imports[i]
+		if len(imp.Names) == 0 || imp.Names[0].Name != "*" || javaPkgInRepo(tab, imp.Source) {
+			continue
+		}
+		owner, e := javaImportedType(tab, imp.Source, 0)
+		if owner != nil {
+			if m, _ := javaFindMethod(tab, owner, r.Name, 0); m != nil && m.Kind == KindMethod {
+				return bound(m, RuleImport)
+			}
+		} else if e {
+			// import static org.junit.Assert.*; (a package's types hold
+			// no methods)
+			_, last := javaLastSeg(imp.Source)
+			ext = ext || isUpper(last)
+		}
+	}
+	if ext || javaObjectMethods[r.Name] {
+		return unbound(RuleExternal, 0)
+	}
+	return javaUniqueMethod(tab, r.Name)
+}
+
+// javaSplitQualifier splits a qualifier at its dots, keeping parenthesized
+// parts and a leading creation whole: "((Foo) x).y" -> ["((Foo) x)", "y"],
+// "new a.B().c" -> ["new a.B()", "c"].
+func javaSplitQualifier(q string) []string {
+	var out []string
+	depth, start, i := 0, 0, 0
+	if strings.HasPrefix(q, "new ") {
+		if j := strings.IndexByte(q, '('); j >= 0 {
+			i = j
+		}
+	}
+	for ; i < len(q); i++ {
+		switch q[i] {
+		case '(', '<', '[':
+			depth++
+		case ')', '>', ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				out = append(out, q[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, q[start:])
+}
+
+func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
+	tab := ctx.Table
+	q := r.Qualifier
+	cls := javaClassOf(ctx)
+	segs := javaSplitQualifier(q)
+	self := segs[0] == "this" || segs[0] == "super"
+	var v javaValue
+	rule := RuleReceiver
+	rest := segs[1:]
+	switch {
+	case q == "this" && cls != nil && r.Name == cls.Name && r.QualifierCall == "":
+		// this(...): another constructor of the class
+		if c := javaConstructor(tab, cls, ctx.From); c != nil {
+			return bound(c, RuleSameFile)
+		}
+		v.t = cls
+	case r.QualifierCall != "":
+		// a.b().m(), or x.m() with x = a.b(): the type b returns; what
+		// follows the call in the qualifier are fields
+		v = javaCallResult(ctx, r.QualifierCall, r.QualifierType, depth)
+		rest = nil
+		for i := len(segs) - 1; i >= 0; i-- {
+			if strings.HasSuffix(segs[i], ")") {
+				rest = segs[i+1:]
+				break
+			}
+			if i == 0 {
+				rest = segs[1:]
+			}
+		}
+	case self && r.QualifierType != "" && (segs[0] == "super" || cls == nil || r.QualifierType != cls.Qualified()):
+		// this and super in an anonymous class body: its base type
+		v = javaTypeValue(ctx, r.QualifierType)
+	case self && cls == nil:
+		return unbound(RuleUnresolved, 0)
+	case q == "super":
+		return javaResolveSuper(ctx, r, cls)
+	case segs[0] == "this":
+		v.t = cls
+	case r.QualifierType != "":
+		v = javaTypeValue(ctx, r.QualifierType)
+	default:
+		var res *Resolution
+		v, rule, rest, res = javaHeadValue(ctx, r, cls, segs)
+		if res != nil {
+			return *res
+		}
+	}
+	for _, s := range rest {
+		if v.t == nil {
+			break
+		}
+		if s == "this" {
+			rule = RuleReceiver // Outer.this: the enclosing instance, of type Outer
+			continue
+		}
+		if strings.ContainsAny(s, "()[") {
+			v = javaValue{}
+			break
+		}
+		fv, found := javaFieldValue(tab, v.t, s, 0)
+		if !found {
+			if nt := javaNestedType(tab, v.t, s, 0); nt != nil {
+				v.t = nt
+				continue
+			}
+		}
+		fv.weak = v.weak
+		v, rule = fv, RuleReceiver
+	}
+	if v.t == nil {
+		if v.ext {
+			return unbound(RuleExternal, 0) // a method of a library type
+		}
+		return javaUnknownReceiver(tab, r.Name, v.lib)
+	}
+	m, ext := javaFindMethod(tab, v.t, r.Name, 0)
+	if m != nil {
+		if v.weak {
+			rule = RuleUniqueName
+		}
+		return bound(m, rule)
+	}
+	if ext {
+		return unbound(RuleExternal, 0)
+	}
+	return unbound(RuleUnresolved, 0)
+}
+
+// javaTypeValue is the value of a type the extractor wrote down.
+func javaTypeValue(ctx *Context, typ string) javaValue {
+	t, rule := javaResolveType(ctx.Table, ctx.File, javaFrom(ctx), typ)
+	return javaValue{t: t, ext: t == nil && rule == RuleExternal}
+}
+
+// javaHeadValue works out the first part of a qualifier the extractor
+// could not type: a field the class inherits, a statically imported
+// field, a type (Type.m(), Outer.Inner.m(), a.b.Type.m()). It returns the
+// value, the rule for a static call, the parts of the qualifier left, or
+// a final resolution.
+func javaHeadValue(ctx *Context, r *Ref, cls *Target, segs []string) (javaValue, string, []string, *Resolution) {
+	tab := ctx.Table
+	head := segs[0]
+	done := func(res Resolution) (javaValue, string, []string, *Resolution) {
+		return javaValue{}, "", nil, &res
+	}
+	if strings.HasPrefix(head, "new ") || strings.HasPrefix(head, "(") || strings.HasPrefix(head, `"`) {
+		return done(javaUnknownReceiver(tab, r.Name, false))
+	}
+	// a field the class or a class around it inherits, which the
+	// extractor could not see (it saw their own fields: a name it left
+	// untyped that one of them declares is a local shadowing it)
+	for c := cls; c != nil; c = javaOuter(tab, c) {
+		for _, b := range c.Bases {
+			bt, _ := javaResolveBase(tab, c, b, 0)
+			if bt == nil || bt.ID == c.ID {
+				continue
+			}
+			if v, found := javaFieldValue(tab, bt, head, 1); found {
+				return v, RuleReceiver, segs[1:], nil
+			}
+		}
+	}
+	// a field brought by a static import, single or on demand
+	bind := javaBindings(ctx.File)
+	if b, ok := bind["\x00"+head]; ok {
+		if owner, ext := javaImportedType(tab, b.imp.Source, 0); owner != nil {
+			if v, found := javaFieldValue(tab, owner, head, 0); found {
+				return v, RuleReceiver, segs[1:], nil
+			}
+		} else if ext {
+			return done(unbound(RuleExternal, 0))
+		}
+	}
+	if !isUpper(head) || strings.ToUpper(head) == head {
+		for i := range ctx.File.Imports {
+			imp := &ctx.File.Imports[i]
+			if len(imp.Names) == 0 || imp.Names[0].Name != "*" || javaPkgInRepo(tab, imp.Source) {
+				continue
+			}
+			if owner, _ := javaImportedType(tab, imp.Source, 0); owner != nil {
+				if v, found := javaFieldValue(tab, owner, head, 0); found {
+					return v, RuleReceiver, segs[1:], nil
+				}
+			}
+		}
+	}
+	t, tr, used := javaQualifierType(ctx, segs)
+	switch {
+	case t != nil:
+		return javaValue{t: t}, tr, segs[used:], nil
+	case tr == RuleExternal:
+		return done(unbound(RuleExternal, 0))
+	}
+	if isUpper(head) && len(segs) == 1 {
+		// Type.m() with a type the repository lacks (generated code): a
+		// method of a class of that name, or nothing
+		ms := pick(tab.ByName(r.Name), func(m *Target) bool {
+			_, c := javaLastSeg(m.Container)
+			return m.Kind == KindMethod && c == head && isJavaPath(m.Path)
+		})
+		if m := javaOneFamily(tab, ms); m != nil {
+			return done(bound(m, RuleUniqueName))
+		}
+		return done(unbound(RuleUnresolved, len(ms)))
+	}
+	return done(javaUnknownReceiver(tab, r.Name, false))
+}
+
+// javaQualifierType resolves the longest leading part of a qualifier
+// that names a type. used is how many parts it took.
+func javaQualifierType(ctx *Context, segs []string) (t *Target, rule string, used int) {
+	tab := ctx.Table
+	head := javaStripType(segs[0])
+	t, rule = javaResolveSimpleType(tab, ctx.File, javaFrom(ctx), head, 0)
+	if t != nil {
+		used = 1
+		for used < len(segs) {
+			nt := javaNestedType(tab, t, segs[used], 0)
+			if nt == nil {
+				break
+			}
+			t = nt
+			used++
+		}
+		return t, rule, used
+	}
+	if rule == RuleExternal || len(segs) == 1 || isUpper(head) {
+		return nil, rule, 0
+	}
+	// a.b.Type: a package, then a type
+	for k := len(segs) - 1; k >= 1; k-- {
+		pkg := strings.Join(segs[:k], ".")
+		if !javaPkgInRepo(tab, pkg) {
+			continue
+		}
+		t = javaTopType(tab, pkg, javaStripType(segs[k]), "")
+		if t == nil {
+			return nil, RuleUnresolved, 0
+		}
+		used = k + 1
+		for used < len(segs) {
+			nt := javaNestedType(tab, t, segs[used], 0)
+			if nt == nil {
+				break
+			}
+			t = nt
+			used++
+		}
+		if t.Module == ctx.File.Module {
+			return t, RuleSamePackage, used
+		}
+		return t, RuleImport, used
+	}
+	// a lower-case head that is no variable, field or package of ours,
+	// followed by a type: java.util.Objects.m()
+	for _, s := range segs[1:] {
+		if isUpper(s) {
+			return nil, RuleExternal, 0
+		}
+	}
+	return nil, RuleUnresolved, 0
+}
+
+// javaResolveSuper binds super.m() and super(...).
+func javaResolveSuper(ctx *Context, r *Ref, cls *Target) Resolution {
+	tab := ctx.Table
+	ext := len(cls.Bases) == 0
+	for i, b := range cls.Bases {
+		bt, rule := javaResolveBase(tab, cls, b, 0)
+		if bt == nil {
+			if rule == RuleExternal {
+				ext = true
+			}
+			continue
+		}
+		if i == 0 && r.Name == bt.Name {
+			// super(...): a constructor of the superclass
+			if c := javaConstructor(tab, bt, nil); c != nil {
+				return bound(c, RuleReceiver)
+			}
+			return bound(bt, RuleReceiver)
+		}
+		m, e := javaFindMethod(tab, bt, r.Name, 0)
+		if m != nil {
+			return bound(m, RuleReceiver)
+		}
+		ext = ext || e
+	}
+	if ext || javaObjectMethods[r.Name] {
+		return unbound(RuleExternal, 0)
+	}
+	return unbound(RuleUnresolved, 0)
+}
+
+// javaConstructor is the first constructor of typ other than self.
+func javaConstructor(tab Table, typ, self *Target) *Target {
+	q := typ.Qualified()
+	for _, t := range tab.ByName(typ.Name) {
+		if t.Kind == KindConstructor && t.Path == typ.Path && t.Container == q && (self == nil || t.ID != self.ID) {
+			return t
+		}
+	}
+	return nil
+}
+
+// javaCallResult is the value a call returns: fn is the call as the
+// extractor rendered it ("a.b().c"), headType the type of its first part.
+// Of overloads that return different types, the first whose type
+// resolves, as a guess.
+func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
+	tab := ctx.Table
+	r := &Ref{Kind: RefCall, Name: fn}
+	segs := javaSplitQualifier(fn)
+	if len(segs) > 1 {
+		r.Name = segs[len(segs)-1]
+		r.Qualifier = fn[:len(fn)-len(r.Name)-1]
+		r.QualifierType = headType
+		if strings.HasSuffix(r.Qualifier, ")") && !strings.HasPrefix(segs[len(segs)-2], "new ") {
+			r.QualifierCall = strings.TrimSuffix(r.Qualifier, "()")
+		}
+	}
+	if strings.ContainsAny(r.Name, "()[ ") {
+		return javaValue{}
+	}
+	res := javaResolve(ctx, r, depth+1)
+	if res.Rule == RuleExternal {
+		switch {
+		case javaObjectMethods[r.Name]:
+			// getClass(), toString(), hashCode(): a Class, a String, an int
+			return javaValue{ext: true}
+		case r.QualifierType == "" && r.QualifierCall == "" && isUpper(r.Qualifier) &&
+			!strings.ContainsAny(r.Qualifier, ".(") && !javaIdentityCalls[r.Name]:
+			// Library.factory(): a value of the library's own types
+			return javaValue{ext: true}
+		}
+		return javaValue{lib: true}
+	}
+	m := res.Target
+	if m == nil || m.Kind == KindConstructor || isTypeKind(m.Kind) {
+		return javaValue{}
+	}
+	weak := res.Rule == RuleUniqueName
+	fi := tab.File(m.Path)
+	t, rule := javaResolveType(tab, fi, m.Qualified(), m.Returns)
+	if t == nil && m.Kind == KindMethod {
+		for _, o := range tab.ByName(m.Name) {
+			if o.Kind == KindMethod && o.Path == m.Path && o.Container == m.Container && o.Returns != m.Returns {
+				if ot, _ := javaResolveType(tab, fi, o.Qualified(), o.Returns); ot != nil {
+					// which overload is called is a guess: say so
+					return javaValue{t: ot, weak: true}
+				}
+			}
+		}
+	}
+	return javaValue{t: t, ext: t == nil && rule == RuleExternal, weak: weak}
+}
+
+// javaIdentityCalls return their argument: their result may be of any
+// type.
+var javaIdentityCalls = map[string]bool{
+	"requireNonNull": true, "requireNonNullElse": true, "requireNonNullElseGet": true, "checkNotNull": true,
+	"notNull": true, "cast": true, "firstNonNull": true, "defaultIfNull": true,
+}
+
+// javaUnknownReceiver binds a method call on a value of unknown type:
+// Object's methods are external; a value from a library whose method name
+// is common is a library's; else the method is found by unique name.
+func javaUnknownReceiver(tab Table, name string, lib bool) Resolution {
+	if javaObjectMethods[name] {
+		return unbound(RuleExternal, 0)
+	}
+	res := javaUniqueMethod(tab, name)
+	if lib && res.Target == nil && javaCommonMethods[name] {
+		return unbound(RuleExternal, 0)
+	}
+	return res
+}
+
+// javaUniqueMethod binds a call whose receiver type is unknown to the only
+// method of that name in the repository, if the name is distinctive. The
+// overloads of a method count as one, and so do the overrides of a method
+// declared once in a type that all the others' types extend. A name no
+// method of the repository has is external.
+func javaUniqueMethod(tab Table, name string) Resolution {
+	ms := pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && isJavaPath(t.Path) })
+	if len(ms) == 0 {
+		return unbound(RuleExternal, 0)
+	}
+	m := javaOneFamily(tab, ms)
+	if m == nil {
+		return unbound(RuleAmbiguous, len(ms))
+	}
+	if javaCommonMethods[name] {
+		return unbound(RuleUnresolved, len(ms))
+	}
+	return bound(m, RuleUniqueName)
+}
+
+// maxJavaFamily bounds the candidates javaOneFamily compares.
+const maxJavaFamily = 16
+
+// javaOneFamily returns the root of ms when they are the overloads and
+// overrides of one method: one declaration whose type every other
+// candidate's type is, or extends.
+func javaOneFamily(tab Table, ms []*Target) *Target {
+	if len(ms) == 0 || len(ms) > maxJavaFamily {
+		return nil
+	}
+	same := true
+	for _, m := range ms[1:] {
+		if m.Path != ms[0].Path || m.Container != ms[0].Container {
+			same = false
+			break
+		}
+	}
+	if same {
+		return ms[0]
+	}
+	owners := make([]*Target, len(ms))
+	for i, m := range ms {
+		owners[i] = javaEnclosingType(tab, m.Path, m.Container)
+		if owners[i] == nil {
+			return nil
+		}
+	}
+	for i, root := range owners {
+		all := true
+		for j, o := range owners {
+			if o.ID != root.ID && !javaSubtype(tab, o, root, 0) {
+				all = false
+				break
+			}
+			_ = j
+		}
+		if all {
+			return ms[i]
+		}
+	}
+	return nil
+}
+
+// javaSubtype reports whether t extends or implements root, in the
+// repository.
+func javaSubtype(tab Table, t, root *Target, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	for _, b := range t.Bases {
+		bt, _ := javaResolveBase(tab, t, b, 0)
+		if bt == nil || bt.ID == t.ID {
+			continue
+		}
+		if bt.ID == root.ID || javaSubtype(tab, bt, root, depth+1) {
+			return true
+		}
+	}
+	return false
+}
