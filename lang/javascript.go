@@ -239,7 +239,11 @@ func (w *jsWalker) moduleDoc() {
 		txt := t.Text(c)
 		if strings.HasPrefix(txt, "/**") && (strings.Contains(txt, "@file") || strings.Contains(txt, "@module") ||
 			strings.Contains(txt, "@packageDocumentation")) {
-			w.x.f.Symbols[0].Doc = cleanComment(txt)
+			doc := cleanComment(txt)
+			for _, tag := range []string{"@fileoverview", "@file", "@module", "@packageDocumentation"} {
+				doc = strings.Replace(doc, tag, "", 1)
+			}
+			w.x.f.Symbols[0].Doc = strings.TrimSpace(doc)
 			return
 		}
 	}
@@ -248,7 +252,7 @@ func (w *jsWalker) moduleDoc() {
 // block walks the statements of a container: the program, a namespace
 // body, a recovered ERROR node.
 func (w *jsWalker) block(n int32, c *jsCtx) {
-	for s := range w.t.NamedChildren(n) {
+	for s := range jsKids(w.t, n) {
 		w.walk(s, c)
 	}
 }
@@ -286,7 +290,7 @@ func (w *jsWalker) walk(n int32, c *jsCtx) {
 		was := w.ambient
 		w.ambient = true
 		defer func() { w.ambient = was }()
-		for d := range t.NamedChildren(n) {
+		for d := range jsKids(w.t, n) {
 			if t.Kind(d) == "statement_block" {
 				w.block(d, c)
 			} else {
@@ -334,13 +338,13 @@ func (w *jsWalker) walk(n int32, c *jsCtx) {
 	case "statement_block":
 		if c.top {
 			// a function's body: its statements are the top level
-			for s := range t.NamedChildren(n) {
+			for s := range jsKids(w.t, n) {
 				w.walk(s, c)
 			}
 			return
 		}
 	case "ERROR":
-		for s := range t.NamedChildren(n) {
+		for s := range jsKids(w.t, n) {
 			w.walk(s, c)
 		}
 		return
@@ -352,7 +356,7 @@ func (w *jsWalker) walk(n int32, c *jsCtx) {
 		inner.top, inner.level = false, false
 		c = &inner
 	}
-	for s := range t.NamedChildren(n) {
+	for s := range jsKids(w.t, n) {
 		w.walk(s, c)
 	}
 }
@@ -380,7 +384,7 @@ func (w *jsWalker) walkDecl(n int32, c *jsCtx, d jsDecl) {
 		was := w.ambient
 		w.ambient = true
 		defer func() { w.ambient = was }()
-		for e := range t.NamedChildren(n) {
+		for e := range jsKids(w.t, n) {
 			if t.Kind(e) == "statement_block" {
 				w.block(e, c)
 			} else {
@@ -647,7 +651,7 @@ func (w *jsWalker) walkFunctionParts(n, body int32, c *jsCtx) {
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		inner := *c
 		inner.top = false
-		for p := range t.NamedChildren(ps) {
+		for p := range jsKids(w.t, ps) {
 			w.walk(p, &inner)
 		}
 	}
@@ -667,7 +671,7 @@ func (w *jsWalker) walkFunctionParts(n, body int32, c *jsCtx) {
 // to the enclosing symbol, its parameters make a scope of their own.
 func (w *jsWalker) closure(n int32, c *jsCtx) {
 	t := w.t
-	scope := newJSScope(c.scope)
+	scope := newJSFuncScope(c.scope)
 	var sig Signature
 	w.signature(&sig, n, scope, "")
 	inner := &jsCtx{sym: c.sym, parent: c.parent, scope: scope, this: c.this, super: c.super}
@@ -1054,11 +1058,16 @@ func jsDocTypes(sig *Signature, doc string, scope *jsScope) {
 			continue
 		}
 		name, _, _ := strings.Cut(rest, " ")
+		optional := strings.HasPrefix(name, "[")
 		name = strings.Trim(name, "[]")
 		name, _, _ = strings.Cut(name, "=")
+		if strings.HasSuffix(typ, "=") {
+			optional, typ = true, strings.TrimSuffix(typ, "=")
+		}
 		for i := range sig.Params {
 			if sig.Params[i].Name == name && sig.Params[i].Type == "" {
 				sig.Params[i].Type = typ
+				sig.Params[i].Optional = sig.Params[i].Optional || optional
 				if scope != nil {
 					scope.setType(name, strings.TrimPrefix(typ, "..."))
 				}
@@ -1165,7 +1174,7 @@ func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
 
 // walkChildren walks the named children of n.
 func (w *jsWalker) walkChildren(n int32, c *jsCtx) {
-	for ch := range w.t.NamedChildren(n) {
+	for ch := range jsKids(w.t, n) {
 		w.walk(ch, c)
 	}
 }
@@ -1238,7 +1247,7 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 		fields = append(fields, p)
 	}
 	var pendingDecorators []int32
-	for m := range t.NamedChildren(body) {
+	for m := range jsKids(w.t, body) {
 		kind := t.Kind(m)
 		if kind == "decorator" {
 			pendingDecorators = append(pendingDecorators, m)
@@ -1382,7 +1391,7 @@ func jsIsFunc(kind string) bool {
 func (w *jsWalker) thisFields(body int32, scope *jsScope) []Param {
 	t := w.t
 	var out []Param
-	for st := range t.NamedChildren(body) {
+	for st := range jsKids(w.t, body) {
 		if t.Kind(st) != "expression_statement" {
 			continue
 		}
@@ -1447,7 +1456,7 @@ func (w *jsWalker) iface(n int32, c *jsCtx, d jsDecl) {
 func (w *jsWalker) objectType(body int32, sym int, exported bool) []Param {
 	t := w.t
 	var fields []Param
-	for m := range t.NamedChildren(body) {
+	for m := range jsKids(w.t, body) {
 		switch t.Kind(m) {
 		case "method_signature":
 			nameNode := t.Field(m, "name")
@@ -1550,7 +1559,7 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 	t := w.t
 	isConst := t.FieldText(n, "kind") == "const" || t.ChildOfKind(n, "const") >= 0
 	var decls []int32
-	for v := range t.NamedChildren(n) {
+	for v := range jsKids(w.t, n) {
 		if t.Kind(v) == "variable_declarator" {
 			decls = append(decls, v)
 		}
@@ -1708,7 +1717,7 @@ func jsInDefault(t *Tree, d, root int32) bool {
 func (w *jsWalker) objectMembers(obj int32, owner int, c *jsCtx, exported bool) {
 	t := w.t
 	qual := w.x.f.Symbols[owner].Qualified()
-	for m := range t.NamedChildren(obj) {
+	for m := range jsKids(w.t, obj) {
 		var nameNode, fn int32 = -1, -1
 		switch t.Kind(m) {
 		case "method_definition":
@@ -1884,7 +1893,7 @@ func (w *jsWalker) moduleExports(v int32, c *jsCtx, d jsDecl) {
 	case "class":
 		w.class(v, "default", c, d)
 	case "object":
-		for m := range t.NamedChildren(v) {
+		for m := range jsKids(w.t, v) {
 			switch t.Kind(m) {
 			case "shorthand_property_identifier":
 				w.exportName(t.Text(m), t.Text(m))
@@ -2064,6 +2073,10 @@ func jsRenderTo(t *Tree, n int32, b *strings.Builder, depth int) {
 		b.WriteString("[]")
 	case "parenthesized_expression", "non_null_expression", "await_expression":
 		if c := t.FirstNamedChild(n); c >= 0 {
+			if t.Kind(n) == "parenthesized_expression" && !jsSimpleExpr(t.Kind(c)) {
+				b.WriteString("(" + shorten(oneLine(t.Text(c)), 40) + ")")
+				return
+			}
 			jsRenderTo(t, c, b, depth+1)
 		}
 	case "new_expression":
@@ -2075,6 +2088,35 @@ func jsRenderTo(t *Tree, n int32, b *strings.Builder, depth int) {
 	default:
 		b.WriteString(shorten(oneLine(t.Text(n)), 60))
 	}
+}
+
+// jsSimpleExpr reports the expressions a qualifier renders by their
+// parts; others render as their text in parentheses.
+func jsSimpleExpr(kind string) bool {
+	switch kind {
+	case "identifier", "this", "super", "member_expression", "call_expression", "subscript_expression",
+		"parenthesized_expression", "non_null_expression", "await_expression", "new_expression":
+		return true
+	}
+	return false
+}
+
+// jsLiteralType is the runtime type of a literal used as a qualifier
+// ('a,b'.split(), [1, 2].map()), whose methods are the runtime's.
+func jsLiteralType(kind string) string {
+	switch kind {
+	case "string", "template_string":
+		return "string"
+	case "array":
+		return "Array"
+	case "number":
+		return "number"
+	case "regex":
+		return "RegExp"
+	case "object":
+		return "Object"
+	}
+	return ""
 }
 
 // jsHead is the first identifier of a rendered qualifier: "a" of a.b().c.
@@ -2110,6 +2152,12 @@ func (w *jsWalker) qualified(r *Ref, obj int32, c *jsCtx) {
 	case "new_expression", "as_expression", "satisfies_expression", "type_assertion":
 		r.QualifierType = jsValueType(t, u)
 		r.QualifierCall = ""
+	default:
+		if lt := jsLiteralType(t.Kind(u)); lt != "" {
+			r.QualifierType, r.QualifierCall = lt, ""
+		} else if !jsSimpleExpr(t.Kind(u)) {
+			r.QualifierType, r.QualifierCall = "", ""
+		}
 	}
 }
 
@@ -2271,4 +2319,21 @@ func (w *jsWalker) throw(n int32, c *jsCtx) {
 		}
 	}
 	w.x.throw(c.sym, "throws", what, n)
+}
+
+// jsKids yields the named children of n that are not comments. Unlike
+// Tree.NamedChildren it keeps ERROR nodes, which tree-sitter marks as
+// extras, so that what they recovered is still walked.
+func jsKids(t *Tree, n int32) func(yield func(int32) bool) {
+	return func(yield func(int32) bool) {
+		end := t.Nodes[n].End
+		for c := n + 1; c < end; c = t.Nodes[c].End {
+			f := t.Nodes[c].Flags
+			if f&FlagNamed != 0 && (f&FlagExtra == 0 || f&FlagError != 0) {
+				if !yield(c) {
+					return
+				}
+			}
+		}
+	}
 }

@@ -540,7 +540,7 @@ func jsResolveBare(ctx *Context, name string, want jsWant, kind string) Resoluti
 		if ext {
 			return unbound(RuleExternal, 0)
 		}
-		if t != nil && b.name == "" && t.Kind == KindModule && want != jsType {
+		if t != nil && b.name == "" && t.Kind == KindModule {
 			// const x = require('./y'); x(): what y exports as a whole
 			if d, _ := jsExport(tab, t.Path, "default", want); d != nil {
 				t = d
@@ -655,6 +655,10 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 				base = next
 			}
 		}
+		if base != nil && (base.Kind == KindFunction || base.Kind == KindMethod) && (r.Name == "call" || r.Name == "apply") {
+			// f.call(this, ...): a call of f
+			return bound(base, rule)
+		}
 		if base != nil {
 			t, ext, viaType := jsMemberOf(tab, base, r.Name, want)
 			if ext {
@@ -677,13 +681,7 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 // variable's method. viaType reports the last.
 func jsMemberOf(tab Table, base *Target, name string, want jsWant) (t *Target, external, viaType bool) {
 	if fi := tab.File(base.Path); fi != nil && base.ID == fi.ModuleID {
-		t, ext := jsExport(tab, base.Path, name, want)
-		if t == nil && !ext {
-			// module.exports = x: the members of x
-			if d, _ := jsExport(tab, base.Path, "default", jsAny); d != nil && d.ID != base.ID {
-				return jsMemberOf(tab, d, name, want)
-			}
-		}
+		t, ext := jsModuleMember(tab, base.Path, name, want)
 		return t, ext, false
 	}
 	if m, ext := jsMember(tab, base, name, 0); m != nil || ext {
@@ -700,11 +698,33 @@ func jsMemberOf(tab Table, base *Target, name string, want jsWant) (t *Target, e
 	return nil, false, false
 }
 
+// jsModuleMember is name of a module: what it exports under that name,
+// or else a member of what it exports as a whole (module.exports = obj).
+func jsModuleMember(tab Table, file, name string, want jsWant) (*Target, bool) {
+	t, ext := jsExport(tab, file, name, want)
+	if t != nil || ext {
+		return t, ext
+	}
+	d, _ := jsExport(tab, file, "default", jsAny)
+	if d == nil || d.ID == moduleTargetID(tab, file) {
+		return nil, false
+	}
+	m, ext, _ := jsMemberOf(tab, d, name, want)
+	return m, ext
+}
+
+func moduleTargetID(tab Table, file string) string {
+	if fi := tab.File(file); fi != nil {
+		return fi.ModuleID
+	}
+	return ""
+}
+
 // jsMemberValue is what base.seg is, in a qualifier a.b.c: an export of a
 // module, a namespace member, a field's type.
 func jsMemberValue(tab Table, base *Target, seg string) (*Target, bool) {
 	if fi := tab.File(base.Path); fi != nil && base.ID == fi.ModuleID {
-		return jsExport(tab, base.Path, seg, jsAny)
+		return jsModuleMember(tab, base.Path, seg, jsAny)
 	}
 	if t := jsPick(jsMembers(tab, base, seg), jsAny); t != nil {
 		if t.Kind == KindVariable && t.Returns != "" {

@@ -8,7 +8,12 @@ const DATA_FILE = process.env.SHOP_DATA ?? 'shop.json';
 export function load(file: string = DATA_FILE): Item[] {
   if (!fs.existsSync(file)) return [];
   const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ id: string; name: string; price: number }>;
-  return raw.map((r) => new Item(r.id, r.name, r.price));
+  const toItem = (r: { id: string; name: string; price: number }): Item => {
+    const item = new Item(r.id, r.name, r.price);
+    item.validate();
+    return item;
+  };
+  return raw.map(toItem);
 }
 
 export function save(items: Item[], file = DATA_FILE): void {
