@@ -179,9 +179,12 @@ type jsWalker struct {
 	ts      bool // a TypeScript grammar: types come from annotations, not JSDoc
 	ambient bool // in a declaration file or a declare block
 
-	// exportAs maps exported names to the local names they export, as
-	// `export { a as b }`, `export default a` and module.exports = {b: a}
-	// write them; the module symbol's Fields keep it for resolution.
+	// exportAs is the module's export table for what is not exported
+	// where it is declared: Name is the exported name, Type the local
+	// name (export { a as b }, export default a, module.exports = {b: a})
+	// or, with Default the module it comes from, the imported name
+	// (export { a as b } from './x'; "*" for export * [as ns]). The
+	// module symbol's Fields keep it for resolution.
 	exportAs  []Param
 	exportIDs map[string]bool // local names exported by a list or CommonJS
 }
@@ -331,6 +334,23 @@ func (w *jsWalker) walk(n int32, c *jsCtx) {
 		}
 	case "throw_statement":
 		w.throw(n, c)
+	case "for_in_statement":
+		// for (const [k, fn] of xs): k and fn are locals
+		if l := t.Field(n, "left"); l >= 0 {
+			if t.Kind(l) == "identifier" {
+				c.scope.declare(t.Text(l))
+			} else if t.Kind(l) != "member_expression" {
+				w.declarePattern(l, c.scope)
+			}
+		}
+	case "catch_clause":
+		if p := t.Field(n, "parameter"); p >= 0 {
+			if t.Kind(p) == "identifier" {
+				c.scope.declare(t.Text(p))
+			} else {
+				w.declarePattern(p, c.scope)
+			}
+		}
 	case "jsx_opening_element", "jsx_self_closing_element":
 		w.jsxRef(n, c)
 	case "assignment_expression":
@@ -338,6 +358,7 @@ func (w *jsWalker) walk(n int32, c *jsCtx) {
 	case "statement_block":
 		if c.top {
 			// a function's body: its statements are the top level
+			w.hoist(n, c.scope)
 			for s := range jsKids(w.t, n) {
 				w.walk(s, c)
 			}
@@ -507,6 +528,9 @@ func (w *jsWalker) exportStmt(n int32, c *jsCtx) {
 			// export * as ns from './x'
 			if id := t.FirstNamedChild(ch); id >= 0 && src >= 0 {
 				w.addImport(Import{Source: jsString(t, src), Alias: jsName(t, id), Line: t.StartLine(n), Symbol: c.sym})
+				if c.sym == 0 {
+					w.addExport(Param{Name: jsName(t, id), Type: "*", Default: jsString(t, src)})
+				}
 			}
 			return
 		case "identifier":
@@ -524,6 +548,11 @@ func (w *jsWalker) exportStmt(n int32, c *jsCtx) {
 			names = []ImportName{{Name: "*"}}
 		}
 		w.addImport(Import{Source: jsString(t, src), Names: names, Line: t.StartLine(n), Symbol: c.sym})
+		if c.sym == 0 {
+			for _, nm := range names {
+				w.addExport(Param{Name: nm.Local(), Type: nm.Name, Default: jsString(t, src)})
+			}
+		}
 		return
 	}
 	if c.sym != 0 {
@@ -544,15 +573,21 @@ func (w *jsWalker) exportName(name, local string) {
 		w.exportIDs = map[string]bool{}
 	}
 	w.exportIDs[local] = true
-	if name != local {
+	w.addExport(Param{Name: name, Type: local})
+}
+
+// addExport adds an entry of the export table; a later one of the same
+// name replaces an earlier (export default twice is an error anyway).
+func (w *jsWalker) addExport(p Param) {
+	if p.Name != "*" {
 		for i := range w.exportAs {
-			if w.exportAs[i].Name == name {
-				w.exportAs[i].Type = local
+			if w.exportAs[i].Name == p.Name {
+				w.exportAs[i] = p
 				return
 			}
 		}
-		w.exportAs = append(w.exportAs, Param{Name: name, Type: local})
 	}
+	w.exportAs = append(w.exportAs, p)
 }
 
 // exportValue handles export default <expression>.
@@ -586,7 +621,25 @@ func (w *jsWalker) finishExports() {
 			}
 		}
 	}
-	f.Symbols[0].Signature.Fields = w.exportAs
+	// export { a } of a declared a says nothing the symbol does not
+	var table []Param
+	for _, p := range w.exportAs {
+		if p.Default == "" && p.Name == p.Type && w.declared(p.Name) {
+			continue
+		}
+		table = append(table, p)
+	}
+	f.Symbols[0].Signature.Fields = table
+}
+
+// declared reports a top-level symbol called name.
+func (w *jsWalker) declared(name string) bool {
+	for i := 1; i < len(w.x.f.Symbols); i++ {
+		if s := &w.x.f.Symbols[i]; s.Parent == 0 && s.Container == "" && s.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ---- declarations
@@ -886,6 +939,45 @@ func (w *jsWalker) patternTypes(pat, ann int32, scope *jsScope) {
 	}
 }
 
+// hoist declares the variables of a function body before its statements
+// are walked: functions declared above their use see them (var hoisting,
+// and closures called after a later let).
+func (w *jsWalker) hoist(body int32, scope *jsScope) {
+	t := w.t
+	for st := range t.NamedChildren(body) {
+		switch t.Kind(st) {
+		case "lexical_declaration", "variable_declaration":
+		default:
+			continue
+		}
+		for v := range t.NamedChildren(st) {
+			if t.Kind(v) != "variable_declarator" {
+				continue
+			}
+			name := t.Field(v, "name")
+			if name < 0 {
+				continue
+			}
+			if val := t.Field(v, "value"); val >= 0 {
+				uv := jsUnwrap(t, val)
+				if jsIsFunc(t.Kind(uv)) || t.Kind(uv) == "class" {
+					continue // a symbol of its own
+				}
+				if _, ok := jsRequireSource(t, uv); ok {
+					continue // an import binding
+				}
+			}
+			if t.Kind(name) == "identifier" {
+				if _, known := scope.types[t.Text(name)]; !known {
+					scope.declare(t.Text(name))
+				}
+			} else {
+				w.declarePattern(name, scope)
+			}
+		}
+	}
+}
+
 // declarePattern declares the names a destructuring pattern binds.
 func (w *jsWalker) declarePattern(pat int32, scope *jsScope) {
 	t := w.t
@@ -904,6 +996,9 @@ func (w *jsWalker) declarePattern(pat int32, scope *jsScope) {
 func jsValueType(t *Tree, v int32) string {
 	v = jsUnwrap(t, v)
 	switch t.Kind(v) {
+	case "array", "string", "template_string", "regex", "number":
+		// not "object": the methods of an object literal are its own
+		return jsLiteralType(t.Kind(v))
 	case "new_expression":
 		if ctor := t.Field(v, "constructor"); ctor >= 0 {
 			return jsRender(t, ctor)
@@ -1866,18 +1961,30 @@ func (w *jsWalker) assignment(e, stmt int32, c *jsCtx) bool {
 			return true
 		}
 	}
-	// X.prototype.m = function, X.m = function
-	if t.Kind(left) == "member_expression" && jsIsFunc(t.Kind(jsUnwrap(t, right))) {
-		lt := jsRender(t, left)
-		owner := strings.TrimSuffix(lt[:strings.LastIndexByte(lt, '.')], ".prototype")
-		name := t.FieldText(left, "property")
-		if owner == "" || strings.ContainsAny(owner, "()[ ") || owner == "this" || name == "" {
-			return false
-		}
-		w.ownerMethod(owner, name, t.Field(left, "property"), jsUnwrap(t, right), c, d)
-		return true
+	// X.prototype.m = function, X.m = function; X.a = X.b = function
+	// makes both, the body walked once
+	if !jsIsFunc(t.Kind(jsUnwrap(t, right))) {
+		return false
 	}
-	return false
+	done := false
+	for _, l := range targets {
+		if t.Kind(l) != "member_expression" {
+			continue
+		}
+		lt := jsRender(t, l)
+		owner := strings.TrimSuffix(lt[:strings.LastIndexByte(lt, '.')], ".prototype")
+		name := t.FieldText(l, "property")
+		if owner == "" || strings.ContainsAny(owner, "()[ ") || owner == "this" || name == "" {
+			continue
+		}
+		if done {
+			w.ownerMethod(owner, name, t.Field(l, "property"), jsUnwrap(t, right), c, jsDecl{docNode: -1, node: l}, false)
+			continue
+		}
+		w.ownerMethod(owner, name, t.Field(l, "property"), jsUnwrap(t, right), c, d, true)
+		done = true
+	}
+	return done
 }
 
 // moduleExports handles module.exports = value.
@@ -1948,7 +2055,7 @@ func (w *jsWalker) exportsProp(name string, left, v int32, c *jsCtx, d jsDecl) {
 
 // ownerMethod adds X.prototype.m = function / X.m = function as method m
 // of X; X is the symbol of that name in the file when there is one.
-func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx, d jsDecl) {
+func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx, d jsDecl, walkBody bool) {
 	parent := c.parent
 	container := owner
 	for i := len(w.x.f.Symbols) - 1; i > 0; i-- {
@@ -1967,6 +2074,12 @@ func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx,
 	scope := newJSFuncScope(c.scope)
 	w.signature(&s.Signature, fn, scope, s.Doc)
 	body := t.Field(fn, "body")
+	if !walkBody {
+		// another name of a function already walked
+		s.Signature.Text = oneLine(t.Text(d.node))
+		w.x.addSymbol(s, d.node, nameNode, -1)
+		return
+	}
 	s.Signature.Text = w.x.headerText(d.node, body)
 	sym := w.x.addSymbol(s, d.node, nameNode, body)
 	this := owner
@@ -2157,6 +2270,9 @@ func (w *jsWalker) qualified(r *Ref, obj int32, c *jsCtx) {
 			r.QualifierType, r.QualifierCall = lt, ""
 		} else if !jsSimpleExpr(t.Kind(u)) {
 			r.QualifierType, r.QualifierCall = "", ""
+		} else if i := strings.LastIndex(r.Qualifier, "()"); i > 0 && r.QualifierCall == "" && !strings.HasPrefix(r.Qualifier, "new ") {
+			// f().a.b: the fields of what f returns
+			r.QualifierCall = r.Qualifier[:i]
 		}
 	}
 }
@@ -2232,6 +2348,9 @@ func (w *jsWalker) newExpr(n int32, c *jsCtx) {
 	ctor = jsUnwrapCallee(t, ctor)
 	switch t.Kind(ctor) {
 	case "identifier":
+		if c.scope.local(t.Text(ctor)) {
+			return // new Class() of a class passed in
+		}
 		w.x.ref(Ref{Kind: RefNew, Name: t.Text(ctor), Symbol: c.sym}, n)
 	case "member_expression":
 		prop, obj := t.Field(ctor, "property"), t.Field(ctor, "object")

@@ -5,6 +5,12 @@ import (
 	"strings"
 )
 
+// ConfigJSPackages is the Table.Config key listing the repository's own
+// npm packages, each "dir\tname\tentries" ("." for the root; entries the
+// package's source, module and main files, comma-separated): in a
+// monorepo, files import other packages of the repository by name.
+const ConfigJSPackages = "js.packages"
+
 // jsBuiltins are the functions and constructors of the language itself:
 // calls to them are dropped.
 var jsBuiltins = setOf(
@@ -158,14 +164,73 @@ func jsSourceFileUncached(tab Table, dir, spec string) (string, bool) {
 	case strings.HasPrefix(spec, "/"):
 		return jsProbe(tab, strings.TrimPrefix(path.Clean(spec), "/")), false
 	case strings.HasPrefix(spec, "@/") || strings.HasPrefix(spec, "~/") || strings.HasPrefix(spec, "#/"):
-		// the usual path aliases of a project's own sources
+		// the usual path aliases of a project's own sources, under the
+		// package of the importing file, then under the repository
 		rest := spec[2:]
-		for _, root := range []string{"src", "", "app", "lib"} {
-			if f := jsProbe(tab, path.Join(root, rest)); f != "" {
-				return f, false
+		for _, pkg := range []string{jsPackageDir(tab, dir), "."} {
+			for _, root := range []string{"src", "", "app", "lib"} {
+				if f := jsProbe(tab, path.Join(pkg, root, rest)); f != "" {
+					return f, false
+				}
 			}
 		}
 		return "", false
+	}
+	return jsPackageFile(tab, spec)
+}
+
+// jsPackageDir is the directory of the repository's package that holds
+// dir: the deepest one with a package.json.
+func jsPackageDir(tab Table, dir string) string {
+	best := "."
+	for _, p := range tab.Config(ConfigJSPackages) {
+		d, _, _ := strings.Cut(p, "\t")
+		if (dir == d || strings.HasPrefix(dir, d+"/")) && len(d) > len(best) {
+			best = d
+		}
+	}
+	return best
+}
+
+// jsPackageFile maps a bare specifier naming a package of the repository
+// ("zod/v4", "@scope/pkg") to its source: the subpath under the package's
+// directory, its src/ or lib/, by the conventions of TypeScript packages
+// that export their sources. Other packages are external.
+func jsPackageFile(tab Table, spec string) (string, bool) {
+	name, sub := spec, ""
+	if i := strings.IndexByte(spec, '/'); i >= 0 {
+		if strings.HasPrefix(spec, "@") {
+			if j := strings.IndexByte(spec[i+1:], '/'); j >= 0 {
+				name, sub = spec[:i+1+j], spec[i+2+j:]
+			}
+		} else {
+			name, sub = spec[:i], spec[i+1:]
+		}
+	}
+	for _, p := range tab.Config(ConfigJSPackages) {
+		dir, rest, ok := strings.Cut(p, "\t")
+		pkg, entries, _ := strings.Cut(rest, "\t")
+		if !ok || pkg != name {
+			continue
+		}
+		if sub == "" && entries != "" {
+			// package.json's source, module or main
+			for _, e := range strings.Split(entries, ",") {
+				if f := jsProbe(tab, path.Join(dir, e)); f != "" {
+					return f, false
+				}
+			}
+		}
+		for _, root := range []string{"src", "", "lib", "source"} {
+			base := path.Join(dir, root, sub)
+			if sub == "" {
+				base = path.Join(dir, root, "index")
+			}
+			if f := jsProbe(tab, base); f != "" {
+				return f, false
+			}
+		}
+		return "", false // ours, but its sources are not where we look
 	}
 	return "", true
 }
@@ -303,19 +368,13 @@ func jsModuleSymbol(tab Table, file string) *Target {
 	return nil
 }
 
-// jsExportAlias maps an exported name of file to its local name, through
-// the aliases on the module symbol (export {a as b}, export default a).
-func jsExportAlias(tab Table, file, name string) (string, bool) {
-	m := jsModuleSymbol(tab, file)
-	if m == nil {
-		return name, false
+// jsExportTable is a file's export table: the Fields of its module
+// symbol (see jsWalker.exportAs).
+func jsExportTable(tab Table, file string) []Param {
+	if m := jsModuleSymbol(tab, file); m != nil {
+		return m.Fields
 	}
-	for _, f := range m.Fields {
-		if f.Name == name {
-			return f.Type, true
-		}
-	}
-	return name, false
+	return nil
 }
 
 const jsMaxChain = 6
@@ -368,49 +427,55 @@ func jsExportUncached(tab Table, file, name string, want jsWant, depth int) (*Ta
 	if fi == nil {
 		return nil, false
 	}
-	local, aliased := jsExportAlias(tab, file, name)
-	if t := jsPick(jsTopLevel(tab, file, local), want); t != nil {
-		return t, false
-	}
-	// a name the file imports and exports again
-	for i := range fi.Imports {
-		imp := &fi.Imports[i]
-		if imp.Alias == local {
-			f, ext := jsSourceFile(tab, file, imp.Source)
+	table := jsExportTable(tab, file)
+	local, listed := name, false
+	for _, e := range table {
+		if e.Name != name {
+			continue
+		}
+		if e.Default != "" {
+			// export { a as name } from './x', export * as name from './x'
+			f, ext := jsSourceFile(tab, file, e.Default)
 			if ext {
 				return nil, true
 			}
-			if f != "" {
+			if e.Type == "*" {
+				if f == "" {
+					return nil, false
+				}
 				return moduleTarget(tab, f), false
 			}
-			return nil, false
+			return jsImportedName(tab, f, e.Type, want, depth+1)
 		}
-		for _, n := range imp.Names {
-			if n.Name != "*" && n.Local() == local {
-				f, ext := jsSourceFile(tab, file, imp.Source)
-				if ext {
-					return nil, true
-				}
-				return jsImportedName(tab, f, n.Name, want, depth+1)
-			}
-		}
+		local, listed = e.Type, true
+		break
 	}
-	if name == "default" && !aliased {
+	if t := jsPick(jsTopLevel(tab, file, local), want); t != nil {
+		return t, false
+	}
+	if listed {
+		// import { a } from './x'; export { a }: what the import binds
+		if b, ok := jsFileBindings(fi)[local]; ok {
+			f, ext := jsSourceFile(tab, file, b.imp.Source)
+			if ext {
+				return nil, true
+			}
+			return jsImportedName(tab, f, b.name, want, depth+1)
+		}
+		return nil, false
+	}
+	if name == "default" {
 		// no export default: the module itself (module.exports = {...})
 		return moduleTarget(tab, file), false
-	}
-	if aliased {
-		return nil, false
 	}
 	// export * from './x': the name may come from any of them
 	var found *Target
 	external := false
-	for i := range fi.Imports {
-		imp := &fi.Imports[i]
-		if len(imp.Names) != 1 || imp.Names[0].Name != "*" {
+	for _, e := range table {
+		if e.Name != "*" || e.Default == "" {
 			continue
 		}
-		f, ext := jsSourceFile(tab, file, imp.Source)
+		f, ext := jsSourceFile(tab, file, e.Default)
 		if ext {
 			external = true
 			continue
@@ -429,7 +494,7 @@ func jsExportUncached(tab Table, file, name string, want jsWant, depth int) (*Ta
 	if found != nil {
 		return found, false
 	}
-	return nil, external && found == nil
+	return nil, external
 }
 
 // jsImportedName is what name imported from file means: the default
@@ -655,8 +720,16 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 				base = next
 			}
 		}
-		if base != nil && (base.Kind == KindFunction || base.Kind == KindMethod) && (r.Name == "call" || r.Name == "apply") {
-			// f.call(this, ...): a call of f
+		if base != nil && base.Kind == KindModule && len(segs) == 1 && (r.Name == "call" || r.Name == "apply") {
+			// const bind = require('function-bind'); bind.call(...)
+			if d, _ := jsExport(tab, base.Path, "default", jsCallable); d != nil && d.Kind != KindModule {
+				base = d
+			}
+		}
+		if base != nil && (r.Name == "call" || r.Name == "apply") && (base.Kind == KindFunction || base.Kind == KindMethod ||
+			base.Kind == KindVariable && len(jsMembers(tab, base, r.Name)) == 0) {
+			// f.call(this, ...): a call of f, or of the function a
+			// variable holds (var slice = Array.prototype.slice)
 			return bound(base, rule)
 		}
 		if base != nil {
@@ -735,10 +808,25 @@ func jsMemberValue(tab Table, base *Target, seg string) (*Target, bool) {
 	return jsFieldType(tab, base, seg, 0)
 }
 
-// jsMembers lists the symbols declared directly in container c.
+// jsMembers lists the members called name of container c. Containers are
+// known by name only, and TypeScript merges same-named declarations (an
+// interface and a function $constructor), so the kinds must fit too: a
+// function's nested functions are not its members.
 func jsMembers(tab Table, c *Target, name string) []*Target {
 	q := c.Qualified()
-	return pick(tab.ByName(name), func(t *Target) bool { return t.Path == c.Path && t.Container == q })
+	return pick(tab.ByName(name), func(t *Target) bool {
+		if t.Path != c.Path || t.Container != q {
+			return false
+		}
+		switch c.Kind {
+		case KindModule:
+			return true // a namespace
+		case KindClass, KindInterface, KindType:
+			return t.Kind == KindMethod || t.Kind == KindConstructor || t.Kind == KindVariable
+		}
+		// an object or a function with members assigned to it
+		return t.Kind == KindMethod
+	})
 }
 
 // jsMember finds member name of type typ, following its bases. external
@@ -875,7 +963,23 @@ func jsCallResult(ctx *Context, callee, headType string, depth int) (*Target, bo
 	if t.Returns == "" {
 		return nil, false
 	}
+	if t.Returns == "this" && t.Container != "" {
+		// a fluent method: the type it is declared in
+		return jsContainerType(ctx.Table, t), false
+	}
 	return jsResolveType(ctx.Table, t.Path, jsUnpromise(t.Returns), 0)
+}
+
+// jsContainerType is the class, interface or object type member m is
+// declared in.
+func jsContainerType(tab Table, m *Target) *Target {
+	name := m.Container
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return jsPick(pick(tab.ByName(name), func(t *Target) bool {
+		return t.Path == m.Path && t.Qualified() == m.Container && t.Kind != KindMethod && t.Kind != KindFunction
+	}), jsType)
 }
 
 // jsUnpromise is T of Promise<T>: what an awaited call yields.
@@ -930,7 +1034,9 @@ func jsResolveType(tab Table, from, typ string, depth int) (*Target, bool) {
 		}
 	}
 	name := jsTypeName(typ)
-	name = strings.TrimPrefix(name, "typeof ")
+	if name == "any" || name == "unknown" {
+		return nil, false // could be anything, ours included
+	}
 	// the qualified name of a class of this very file (this's type)
 	if strings.Contains(name, ".") {
 		last := name[strings.LastIndexByte(name, '.')+1:]
