@@ -69,6 +69,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
+	fs.config[lang.ConfigJSPackages] = b.jsPackages
 	for p, o := range olds {
 		if o.status == StatusOK || o.status == StatusParseError {
 			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports})

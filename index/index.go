@@ -146,6 +146,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	b.entries = entries
 	b.goModules = readGoModules(root, entries)
+	b.jsPackages = readJSPackages(root, entries)
 	if !opts.NoGit {
 		b.git = readGit(ctx, root)
 	}
@@ -188,12 +189,13 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 var errRebuild = errors.New("rebuild")
 
 type build struct {
-	opts      Options
-	root      string
-	entries   []Entry
-	goModules []string
-	git       gitInfo
-	sum       *Summary
+	opts       Options
+	root       string
+	entries    []Entry
+	goModules  []string
+	jsPackages []string
+	git        gitInfo
+	sum        *Summary
 
 	phase      string
 	phaseStart time.Time
@@ -275,6 +277,7 @@ func (b *build) full(ctx context.Context) (err error) {
 
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
+	fs.config[lang.ConfigJSPackages] = b.jsPackages
 	var results []*fileResult
 	total := len(b.entries)
 	done := 0
