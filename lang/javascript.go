@@ -618,6 +618,13 @@ func (w *jsWalker) finishExports() {
 				if s.Visibility == VisInternal {
 					s.Visibility = VisExported
 				}
+			} else if p := s.Parent; p > 0 && p < i && f.Symbols[p].Exported && !s.Exported && s.Visibility == VisPublic &&
+				f.Symbols[p].Kind != KindFunction {
+				// the public members of what was exported after
+				// they were declared (Router.prototype.route)
+				s.Exported = true
+			} else if p > 0 && p < i && f.Symbols[p].Kind == KindFunction && s.Kind == KindMethod && f.Symbols[p].Exported {
+				s.Exported = true
 			}
 		}
 	}
@@ -1226,6 +1233,9 @@ func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
 	superName := ""
 	for _, b := range bases {
 		txt := oneLine(t.Text(b.node))
+		if ta := t.NextSibling(b.node); ta >= 0 && t.FieldName(ta) == "type_arguments" {
+			txt += oneLine(t.Text(ta)) // extends Base<T>
+		}
 		if b.kind == RefExtends && t.Kind(b.node) == "call_expression" {
 			// class A extends mixin(B) { }
 			txt = jsRender(t, b.node)

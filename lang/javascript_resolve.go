@@ -668,6 +668,10 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 			if mext {
 				return unbound(RuleExternal, 0)
 			}
+			if head == "super" && r.Name == "constructor" && typ.Kind == KindClass {
+				// super() of a base without a constructor of its own
+				return bound(typ, RuleReceiver)
+			}
 			return unbound(RuleUnresolved, 0)
 		}
 		if ext {

@@ -1,5 +1,5 @@
 import { Inventory } from '../src/services/inventory';
-import { Item } from '../src/models/item';
+import { Item } from '@shop/core';
 import { formatPrice } from '../src/utils';
 
 function sampleItem(price = 100): Item {

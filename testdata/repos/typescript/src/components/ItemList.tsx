@@ -1,6 +1,6 @@
 import React, { useState } from 'react';
 import type { Item } from '../models/item';
-import { formatPrice } from '../utils';
+import { formatPrice } from '@/utils';
 
 interface Props {
   items: Item[];
