@@ -3,10 +3,12 @@ package lang
 import (
 	"fmt"
 	"path"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func jsExtract(t *testing.T, p, src string) *FileFacts {
@@ -830,4 +832,41 @@ coreFn(); v2Fn(); aliased(); other();
 			t.Errorf("%s: got %q, want %q", k, got[k], w)
 		}
 	}
+}
+
+// FuzzJSExtract checks that no input makes extraction or resolution of
+// JavaScript, TypeScript or TSX panic.
+func FuzzJSExtract(f *testing.F) {
+	for _, s := range []string{
+		"export default class extends A { #x = 1; get y() { return this.#x } }",
+		"module.exports = exports = function f() {}; f.prototype.m = f.prototype.n = () => this.m()",
+		"import a, * as b from './c'; export * as d from './e'; export { f as default } from 'g'",
+		"namespace N { export declare function f<T>(x?: T, ...r: T[]): asserts x is T; }",
+		"const { a: { b = c } = {}, ...d } = require('./x'); for (const [k, v] of m) v(k)",
+		"<A.B c={d}><E/></A.B>",
+		"class C { constructor(private a: A) { super(); this.b = new B(); } m() { return this.a.b().c.d() } }",
+	} {
+		f.Add(s)
+	}
+	ps := NewParser()
+	defer ps.Close()
+	ps.Timeout = 2 * time.Second
+	f.Fuzz(func(t *testing.T, src string) {
+		// a hang in the walker or resolver fails with the input
+		tm := time.AfterFunc(10*time.Second, func() { debug.SetTraceback("all"); panic(fmt.Sprintf("hang on %q", src)) })
+		defer tm.Stop()
+		for _, p := range []string{"a.js", "a.ts", "a.tsx"} {
+			facts, err := Extract(ps, ForPath(p), p, []byte(src))
+			if err != nil {
+				continue
+			}
+			tab := &javascriptTestTable{files: map[string]*FileInfo{}, byName: map[string][]*Target{}, config: map[string][]string{}}
+			for i, s := range facts.Symbols {
+				tab.byName[s.Name] = append(tab.byName[s.Name], &Target{ID: fmt.Sprint(i), Path: p, Kind: s.Kind, Name: s.Name,
+					Container: s.Container, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases})
+			}
+			tab.files[p] = &FileInfo{Path: p, Lang: ForPath(p).Name, Module: facts.Module, Imports: facts.Imports, ModuleID: "0"}
+			tab.resolveAll(map[string]*FileFacts{p: facts}, p)
+		}
+	})
 }
