@@ -1758,6 +1758,15 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 			}
 			if id == nameNode {
 				s.Signature.Returns = typ
+				if typ == "" && val >= 0 && isConst {
+					// const string = ZodString.create: an alias of
+					// a function, typed as TypeScript would write it
+					if uv := jsUnwrap(t, val); t.Kind(uv) == "member_expression" || t.Kind(uv) == "identifier" {
+						if r := jsRender(t, uv); !strings.ContainsAny(r, "()[ ") {
+							s.Signature.Returns = "typeof " + r
+						}
+					}
+				}
 			}
 			s.Signature.Text = shorten(w.x.headerText(node, -1), 120)
 			sym := w.x.addSymbol(s, node, id, val)

@@ -964,6 +964,15 @@ func jsCallResult(ctx *Context, callee, headType string, depth int) (*Target, bo
 	if t.Kind == KindClass {
 		return t, false // a class called as a factory
 	}
+	if t.Kind == KindVariable && strings.HasPrefix(t.Returns, "typeof ") && depth < 4 {
+		// const string = ZodString.create: what the aliased function returns
+		fi := ctx.Table.File(t.Path)
+		if fi == nil {
+			return nil, false
+		}
+		actx := &Context{File: fi, Table: ctx.Table}
+		return jsCallResult(actx, strings.TrimPrefix(t.Returns, "typeof "), "", depth+1)
+	}
 	if t.Returns == "" {
 		return nil, false
 	}

@@ -695,8 +695,10 @@ export class Item extends Entity implements Priced {
   constructor(public name: string) { super(); }
   validate(): void { this.touch(); }
   rename(n: string): this { return this; }
+  static create(): Item { return new Item('x'); }
 }
 export interface Priced { price(): number; }
+export const makeItem = Item.create;
 `,
 		"src/models/index.ts": `
 export * from './item';
@@ -709,7 +711,7 @@ export namespace Money { export function parse(s: string) { return 1; } }
 `,
 		"src/util/index.ts": `export { default as formatPrice, round } from './format';`,
 		"src/store.ts": `
-import { Item, BaseEntity } from './models';
+import { Item, BaseEntity, makeItem } from './models';
 import { formatPrice } from './util/index.js';
 import * as fmt from './util/format';
 import { EventEmitter } from 'events';
@@ -724,6 +726,7 @@ export class Store extends EventEmitter {
   add(item: Item): void {
     item.validate();
     item.rename('x').validate();
+    makeItem().rename('y');
     this.repo.find('a').rename('b');
     this.emit('added');
     this.items.push(item);
