@@ -102,11 +102,6 @@ func init() {
 	}
 }
 
-// jsLangs are the languages whose files import one another.
-func jsLang(name string) bool {
-	return name == "javascript" || name == "typescript" || name == "tsx"
-}
-
 // jsBindings maps the local names a file's imports bind to them: the
 // module itself (binding.name "") or one name of it.
 func (ctx *Context) jsBindings() map[string]binding {
@@ -371,10 +366,30 @@ func jsModuleSymbol(tab Table, file string) *Target {
 // jsExportTable is a file's export table: the Fields of its module
 // symbol (see jsWalker.exportAs).
 func jsExportTable(tab Table, file string) []Param {
-	if m := jsModuleSymbol(tab, file); m != nil {
-		return m.Fields
+	// memoized: finding the module symbol scans every module of its
+	// name, and a monorepo has thousands called index
+	v := tab.Memo("js.exports\x00"+file, func() string {
+		m := jsModuleSymbol(tab, file)
+		if m == nil {
+			return ""
+		}
+		var b strings.Builder
+		for _, f := range m.Fields {
+			b.WriteString(f.Name + "\x00" + f.Type + "\x00" + f.Default + "\x01")
+		}
+		return b.String()
+	})
+	if v == "" {
+		return nil
 	}
-	return nil
+	var out []Param
+	for _, e := range strings.Split(strings.TrimSuffix(v, "\x01"), "\x01") {
+		parts := strings.SplitN(e, "\x00", 3)
+		if len(parts) == 3 {
+			out = append(out, Param{Name: parts[0], Type: parts[1], Default: parts[2]})
+		}
+	}
+	return out
 }
 
 const jsMaxChain = 6
@@ -551,7 +566,7 @@ func jsResolve(ctx *Context, r *Ref, depth int) Resolution {
 		want = jsType
 	}
 	if r.Qualifier == "" {
-		return jsResolveBare(ctx, r.Name, want, r.Kind)
+		return jsResolveBare(ctx, r.Name, want)
 	}
 	return jsResolveQualified(ctx, r, want, depth)
 }
@@ -578,7 +593,7 @@ func jsScopeChain(ctx *Context) []string {
 
 // jsResolveBare binds an unqualified name: a declaration in an enclosing
 // scope of the same file, an import, a builtin, a unique definition.
-func jsResolveBare(ctx *Context, name string, want jsWant, kind string) Resolution {
+func jsResolveBare(ctx *Context, name string, want jsWant) Resolution {
 	tab := ctx.Table
 	all := tab.ByName(name)
 	local := pick(all, func(t *Target) bool {
@@ -1089,7 +1104,7 @@ func jsResolveBareType(tab Table, from, name string) Resolution {
 	if jsBuiltinTypes[name] {
 		return unbound(RuleBuiltin, 0)
 	}
-	return jsResolveBare(ctx, name, jsType, RefExtends)
+	return jsResolveBare(ctx, name, jsType)
 }
 
 // jsSplitTop splits a type at the | and & that are not nested in <>, (),

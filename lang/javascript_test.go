@@ -873,3 +873,39 @@ func FuzzJSExtract(f *testing.F) {
 		}
 	})
 }
+
+func TestJSSourceFiles(t *testing.T) {
+	tab, _ := newJavascriptTestTable(t, map[string]string{
+		"src/a.ts":           `export const a = 1;`,
+		"src/types.d.ts":     `export interface T {}`,
+		"src/comp.tsx":       `export const C = () => null;`,
+		"src/lib/index.js":   `module.exports = {};`,
+		"src/esm/mod.mts":    `export const m = 1;`,
+		"src/legacy/old.cjs": `exports.o = 1;`,
+	})
+	if m := tab.files["src/types.d.ts"].Module; m != "src/types" {
+		t.Errorf("module of a .d.ts: %q", m)
+	}
+	for spec, want := range map[string]string{
+		"./a":                "src/a.ts",
+		"./a.js":             "src/a.ts", // TypeScript ESM names the output
+		"./types":            "src/types.d.ts",
+		"./comp.jsx":         "src/comp.tsx",
+		"./comp":             "src/comp.tsx",
+		"./lib":              "src/lib/index.js",
+		"./esm/mod.mjs":      "src/esm/mod.mts",
+		"./legacy/old.cjs":   "src/legacy/old.cjs",
+		"./missing":          "",
+		"../../outside":      "<external>",
+		"react":              "<external>",
+		"@scope/pkg/sub/dir": "<external>",
+	} {
+		f, ext := jsSourceFile(tab, "src/main.ts", spec)
+		if ext {
+			f = "<external>"
+		}
+		if f != want {
+			t.Errorf("%s: %q, want %q", spec, f, want)
+		}
+	}
+}
