@@ -81,6 +81,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
+	fs.config[lang.ConfigJSPackages] = b.jsPackages
 	for p, o := range olds {
 		if o.status == StatusOK || o.status == StatusParseError {
 			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports})
@@ -287,6 +288,13 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				b.sum.SymbolsAdded++
 			}
 			names[row.sym.Name] = true
+			if row.sym.Kind == lang.KindModule {
+				// a JavaScript module's Fields are its export table:
+				// references through a changed barrel may bind elsewhere
+				for _, f := range row.sym.Signature.Fields {
+					names[f.Name] = true
+				}
+			}
 			if err := w.insertSymbol(ctx, pid, r.entry.Path, row); err != nil {
 				return err
 			}

@@ -149,6 +149,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	b.entries = entries
 	b.goModules = readGoModules(root, entries)
+	b.jsPackages = readJSPackages(root, entries)
 	if !opts.NoGit {
 		b.git = readGit(ctx, root)
 	}
@@ -194,14 +195,15 @@ var errRebuild = errors.New("rebuild")
 type fileState struct{ status, hash, reason string }
 
 type build struct {
-	opts      Options
-	tree      map[string]fileState // the new version's files
-	w         *writer
-	root      string
-	entries   []Entry
-	goModules []string
-	git       gitInfo
-	sum       *Summary
+	opts       Options
+	tree       map[string]fileState // the new version's files
+	w          *writer
+	root       string
+	entries    []Entry
+	goModules  []string
+	jsPackages []string
+	git        gitInfo
+	sum        *Summary
 
 	phase      string
 	phaseStart time.Time
@@ -285,6 +287,7 @@ func (b *build) full(ctx context.Context) (err error) {
 
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
+	fs.config[lang.ConfigJSPackages] = b.jsPackages
 	var results []*fileResult
 	total := len(b.entries)
 	done := 0

@@ -1,0 +1,2477 @@
+package lang
+
+import (
+	"path"
+	"strings"
+
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+)
+
+// JavaScript, TypeScript and TSX share one walker: the TypeScript grammars
+// extend the JavaScript one, and the few node kinds only one of them has
+// simply never occur in the other's trees.
+func init() {
+	js := &Language{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, extract: extractJS}
+	register(js, tsjs.Language())
+	ts := &Language{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, extract: extractJS}
+	register(ts, tsts.LanguageTypescript())
+	tsx := &Language{Name: "tsx", Extensions: []string{".tsx"}, extract: extractJS}
+	register(tsx, tsts.LanguageTSX())
+	for _, l := range []*Language{js, ts, tsx} {
+		l.setSyntax([]string{"comment", "html_comment"},
+			[]string{"string", "template_string", "regex"},
+			[]string{"identifier", "property_identifier", "private_property_identifier", "shorthand_property_identifier",
+				"shorthand_property_identifier_pattern", "type_identifier", "statement_identifier"})
+	}
+	// process.env is read through a property, which no call reveals;
+	// dotenv is the usual way a program loads it.
+	addEffects(jsL, effEnvRead, "dotenv.config")
+	addEffects(jsL, effRead, "fs.readJson", "fs.readJSON", "fs.readJsonSync", "fs.pathExists", "fs.pathExistsSync",
+		"promises.readdir", "fsp.readdir", "promises.stat", "fsp.stat", "promises.access", "fsp.access")
+	addEffects(jsL, effWrite, "fs.writeJson", "fs.writeJSON", "fs.outputFile", "fs.outputJson", "fs.ensureDir",
+		"fs.ensureDirSync", "fs.remove", "fs.removeSync", "fs.copy", "fs.copySync", "fs.move", "promises.mkdir",
+		"fsp.mkdir", "promises.rm", "fsp.rm", "promises.unlink", "fsp.unlink", "promises.rename", "fsp.rename",
+		"promises.appendFile", "fsp.appendFile")
+	addEffects(jsL, effNet, "got", "got.get", "got.post", "ky.get", "ky.post", "superagent.get", "superagent.post",
+		"request", "net.Socket", "dgram.createSocket", "tls.connect")
+	addEffects(jsL, effListen, "app.listen", "server.listen", "http2.createServer", "http2.createSecureServer")
+	addEffects(jsL, effProc, "cp.exec", "cp.spawn", "cp.execSync", "cp.spawnSync", "cp.fork", "cp.execFile",
+		"childProcess.exec", "childProcess.spawn", "childProcess.execSync", "childProcess.spawnSync", "childProcess.fork",
+		"childProcess.execFile", "Bun.spawn", "Deno.run")
+	addEffects(jsL, effEnvSet, "process.chdir")
+	addEffects(jsL, effExit, "process.abort", "Deno.exit")
+}
+
+// jsScope maps the local names of a function, and the module's, to what
+// is known of their values: a declared or constructed type, or the call
+// whose result they hold.
+type jsScope struct {
+	parent *jsScope
+	types  map[string]string
+	calls  map[string]string
+	// tparams maps the type parameters in scope to their constraints.
+	tparams map[string]string
+	fn      bool // a function's scope, not the module's or a namespace's
+}
+
+func newJSScope(parent *jsScope) *jsScope { return &jsScope{parent: parent} }
+
+func newJSFuncScope(parent *jsScope) *jsScope { return &jsScope{parent: parent, fn: true} }
+
+// local reports whether name is a parameter or local variable of an
+// enclosing function: calling it calls a value, not a declaration.
+func (s *jsScope) local(name string) bool {
+	for ; s != nil; s = s.parent {
+		if !s.fn {
+			continue
+		}
+		if _, ok := s.types[name]; ok {
+			return true
+		}
+		if _, ok := s.calls[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// constraint maps a type parameter to its constraint (T extends Entity:
+// Entity); other types are returned as they are.
+func (s *jsScope) constraint(typ string) string {
+	for sc := s; sc != nil; sc = sc.parent {
+		if c, ok := sc.tparams[typ]; ok {
+			return c
+		}
+	}
+	return typ
+}
+
+// addTypeParams declares the type parameters of a type_parameters node.
+func (s *jsScope) addTypeParams(t *Tree, list int32) {
+	if list < 0 {
+		return
+	}
+	for p := range t.NamedChildren(list) {
+		name := t.FieldText(p, "name")
+		if name == "" {
+			continue
+		}
+		if s.tparams == nil {
+			s.tparams = map[string]string{}
+		}
+		c := ""
+		if cn := t.Field(p, "constraint"); cn >= 0 {
+			if ty := t.FirstNamedChild(cn); ty >= 0 {
+				c = oneLine(t.Text(ty))
+			}
+		}
+		s.tparams[name] = c
+	}
+}
+
+func (s *jsScope) setType(name, typ string) {
+	if s.types == nil {
+		s.types = map[string]string{}
+	}
+	s.types[name] = typ
+	if s.calls != nil {
+		delete(s.calls, name)
+	}
+}
+
+func (s *jsScope) setCall(name, call string) {
+	if s.calls == nil {
+		s.calls = map[string]string{}
+	}
+	s.calls[name] = call
+	if s.types != nil {
+		delete(s.types, name)
+	}
+}
+
+// declare records a local that hides outer ones of the same name and whose
+// value says nothing about its type.
+func (s *jsScope) declare(name string) {
+	if s.types == nil {
+		s.types = map[string]string{}
+	}
+	s.types[name] = ""
+}
+
+// lookup returns what the innermost scope declaring name knows of it.
+func (s *jsScope) lookup(name string) (typ, call string) {
+	for ; s != nil; s = s.parent {
+		if t, ok := s.types[name]; ok {
+			return t, ""
+		}
+		if c, ok := s.calls[name]; ok {
+			return "", c
+		}
+	}
+	return "", ""
+}
+
+// jsCtx is where the walk is: the symbol references belong to, the parent
+// of symbols declared here, and what `this` means.
+type jsCtx struct {
+	sym    int
+	parent int
+	scope  *jsScope
+	this   string // the type `this` stands for, "" when unknown
+	super  string // the base class of `this`
+	level  bool   // module or namespace level: declarations are symbols
+	top    bool   // the statements of a function's own body (guards)
+}
+
+// jsDecl says how a declaration was written: under `export`, `export
+// default`, with which doc.
+type jsDecl struct {
+	exported  bool
+	isDefault bool
+	docNode   int32 // the node whose preceding comment is the doc
+	node      int32 // the node that spans the whole declaration
+}
+
+type jsWalker struct {
+	x       *extractor
+	t       *Tree
+	ts      bool // a TypeScript grammar: types come from annotations, not JSDoc
+	ambient bool // in a declaration file or a declare block
+
+	// exportAs is the module's export table for what is not exported
+	// where it is declared: Name is the exported name, Type the local
+	// name (export { a as b }, export default a, module.exports = {b: a})
+	// or, with Default the module it comes from, the imported name
+	// (export { a as b } from './x'; "*" for export * [as ns]). The
+	// module symbol's Fields keep it for resolution.
+	exportAs  []Param
+	exportIDs map[string]bool // local names exported by a list or CommonJS
+}
+
+func extractJS(x *extractor) {
+	w := &jsWalker{x: x, t: x.t, ts: x.t.Lang.Name != "javascript"}
+	x.f.Module = jsModuleName(x.path)
+	x.f.Symbols[0].Name = path.Base(x.f.Module)
+	w.ambient = strings.Contains(path.Base(x.path), ".d.")
+	if jsIsTestPath(x.path) {
+		x.f.IsTest = true
+		x.f.Symbols[0].IsTest = true
+	}
+	w.moduleDoc()
+	c := &jsCtx{sym: 0, parent: 0, scope: newJSScope(nil), level: true}
+	w.block(0, c)
+	w.finishExports()
+}
+
+// jsModuleName is the repository path without its extension (".d.ts"
+// counts as one): what relative imports name.
+func jsModuleName(p string) string {
+	for _, ext := range []string{".d.ts", ".d.mts", ".d.cts"} {
+		if strings.HasSuffix(p, ext) {
+			return strings.TrimSuffix(p, ext)
+		}
+	}
+	return strings.TrimSuffix(p, path.Ext(p))
+}
+
+// jsIsTestPath reports the test files of the JavaScript test runners:
+// x.test.js, x.spec.ts, and files under __tests__ or test directories.
+func jsIsTestPath(p string) bool {
+	base := path.Base(p)
+	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") {
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		switch seg {
+		case "__tests__", "test", "tests", "__mocks__":
+			return true
+		}
+	}
+	return false
+}
+
+// moduleDoc takes a file-level JSDoc (@file, @fileoverview, @module,
+// @packageDocumentation) as the module's doc.
+func (w *jsWalker) moduleDoc() {
+	t := w.t
+	for c := range t.Children(0) {
+		if !t.IsComment(c) {
+			return
+		}
+		txt := t.Text(c)
+		if strings.HasPrefix(txt, "/**") && (strings.Contains(txt, "@file") || strings.Contains(txt, "@module") ||
+			strings.Contains(txt, "@packageDocumentation")) {
+			doc := cleanComment(txt)
+			for _, tag := range []string{"@fileoverview", "@file", "@module", "@packageDocumentation"} {
+				doc = strings.Replace(doc, tag, "", 1)
+			}
+			w.x.f.Symbols[0].Doc = strings.TrimSpace(doc)
+			return
+		}
+	}
+}
+
+// block walks the statements of a container: the program, a namespace
+// body, a recovered ERROR node.
+func (w *jsWalker) block(n int32, c *jsCtx) {
+	for s := range jsKids(w.t, n) {
+		w.walk(s, c)
+	}
+}
+
+// walk visits node n: declarations become symbols, calls references.
+func (w *jsWalker) walk(n int32, c *jsCtx) {
+	t := w.t
+	switch t.Kind(n) {
+	case "import_statement":
+		w.importStmt(n, c)
+		return
+	case "export_statement":
+		w.exportStmt(n, c)
+		return
+	case "function_declaration", "generator_function_declaration", "function_signature":
+		w.function(n, t.Field(n, "name"), "", c, jsDecl{docNode: n, node: n})
+		return
+	case "class_declaration", "abstract_class_declaration":
+		w.class(n, "", c, jsDecl{docNode: n, node: n})
+		return
+	case "interface_declaration":
+		w.iface(n, c, jsDecl{docNode: n, node: n})
+		return
+	case "type_alias_declaration":
+		w.typeAlias(n, c, jsDecl{docNode: n, node: n})
+		return
+	case "enum_declaration":
+		w.enum(n, c, jsDecl{docNode: n, node: n})
+		return
+	case "internal_module", "module":
+		w.namespace(n, c, jsDecl{docNode: n, node: n})
+		return
+	case "ambient_declaration":
+		// declare function f(); declare global { ... }
+		was := w.ambient
+		w.ambient = true
+		defer func() { w.ambient = was }()
+		for d := range jsKids(w.t, n) {
+			if t.Kind(d) == "statement_block" {
+				w.block(d, c)
+			} else {
+				w.walkDecl(d, c, jsDecl{docNode: n, node: d})
+			}
+		}
+		return
+	case "lexical_declaration", "variable_declaration", "using_declaration":
+		w.varDecl(n, c, jsDecl{docNode: n, node: n})
+		return
+	case "expression_statement":
+		if c.level {
+			if e := t.FirstNamedChild(n); e >= 0 {
+				switch t.Kind(e) {
+				case "assignment_expression":
+					if w.assignment(e, n, c) {
+						return
+					}
+				case "internal_module", "module":
+					w.namespace(e, c, jsDecl{docNode: n, node: e})
+					return
+				}
+			}
+		}
+	case "class":
+		w.class(n, "", c, jsDecl{node: n})
+		return
+	case "function_expression", "generator_function", "arrow_function":
+		w.closure(n, c)
+		return
+	case "call_expression":
+		w.call(n, c)
+	case "new_expression":
+		w.newExpr(n, c)
+	case "if_statement":
+		if c.top {
+			w.guard(n, c)
+		}
+	case "throw_statement":
+		w.throw(n, c)
+	case "for_in_statement":
+		// for (const [k, fn] of xs): k and fn are locals
+		if l := t.Field(n, "left"); l >= 0 {
+			if t.Kind(l) == "identifier" {
+				c.scope.declare(t.Text(l))
+			} else if t.Kind(l) != "member_expression" {
+				w.declarePattern(l, c.scope)
+			}
+		}
+	case "catch_clause":
+		if p := t.Field(n, "parameter"); p >= 0 {
+			if t.Kind(p) == "identifier" {
+				c.scope.declare(t.Text(p))
+			} else {
+				w.declarePattern(p, c.scope)
+			}
+		}
+	case "jsx_opening_element", "jsx_self_closing_element":
+		w.jsxRef(n, c)
+	case "assignment_expression":
+		w.localAssign(n, c)
+	case "statement_block":
+		if c.top {
+			// a function's body: its statements are the top level
+			w.hoist(n, c.scope)
+			for s := range jsKids(w.t, n) {
+				w.walk(s, c)
+			}
+			return
+		}
+	case "ERROR":
+		for s := range jsKids(w.t, n) {
+			w.walk(s, c)
+		}
+		return
+	}
+	if c.top || c.level {
+		// below the function body's own statements nothing is a guard,
+		// below the module's nothing is a module-level declaration
+		inner := *c
+		inner.top, inner.level = false, false
+		c = &inner
+	}
+	for s := range jsKids(w.t, n) {
+		w.walk(s, c)
+	}
+}
+
+// walkDecl walks the declaration of an export or declare statement.
+func (w *jsWalker) walkDecl(n int32, c *jsCtx, d jsDecl) {
+	t := w.t
+	d.node = n
+	switch t.Kind(n) {
+	case "function_declaration", "generator_function_declaration", "function_signature":
+		w.function(n, t.Field(n, "name"), "", c, d)
+	case "class_declaration", "abstract_class_declaration":
+		w.class(n, "", c, d)
+	case "interface_declaration":
+		w.iface(n, c, d)
+	case "type_alias_declaration":
+		w.typeAlias(n, c, d)
+	case "enum_declaration":
+		w.enum(n, c, d)
+	case "internal_module", "module":
+		w.namespace(n, c, d)
+	case "lexical_declaration", "variable_declaration", "using_declaration":
+		w.varDecl(n, c, d)
+	case "ambient_declaration":
+		was := w.ambient
+		w.ambient = true
+		defer func() { w.ambient = was }()
+		for e := range jsKids(w.t, n) {
+			if t.Kind(e) == "statement_block" {
+				w.block(e, c)
+			} else {
+				w.walkDecl(e, c, d)
+			}
+		}
+	default:
+		w.walk(n, c)
+	}
+}
+
+// ---- imports and exports
+
+// jsString returns the value of a string literal node.
+func jsString(t *Tree, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	if f := t.ChildOfKind(n, "string_fragment"); f >= 0 && t.Nodes[n].End == f+1 {
+		return t.Text(f)
+	}
+	s := t.Text(n)
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'' || s[0] == '`') {
+		s = s[1 : len(s)-1]
+	}
+	return s
+}
+
+func (w *jsWalker) addImport(imp Import) {
+	if imp.Source == "" {
+		return
+	}
+	w.x.f.Imports = append(w.x.f.Imports, imp)
+}
+
+func (w *jsWalker) importStmt(n int32, c *jsCtx) {
+	t := w.t
+	imp := Import{Source: jsString(t, t.Field(n, "source")), Line: t.StartLine(n), Symbol: c.sym}
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "import_clause":
+			for e := range t.NamedChildren(ch) {
+				switch t.Kind(e) {
+				case "identifier":
+					imp.Names = append(imp.Names, ImportName{Name: "default", Alias: t.Text(e)})
+				case "namespace_import":
+					if id := t.ChildOfKind(e, "identifier"); id >= 0 {
+						imp.Alias = t.Text(id)
+					}
+				case "named_imports":
+					for s := range t.NamedChildren(e) {
+						if t.Kind(s) != "import_specifier" {
+							continue
+						}
+						name := jsName(t, t.Field(s, "name"))
+						alias := jsName(t, t.Field(s, "alias"))
+						if alias == name {
+							alias = ""
+						}
+						imp.Names = append(imp.Names, ImportName{Name: name, Alias: alias})
+					}
+				}
+			}
+		case "import_require_clause":
+			// import x = require('./y')
+			imp.Source = jsString(t, t.Field(ch, "source"))
+			if id := t.ChildOfKind(ch, "identifier"); id >= 0 {
+				imp.Alias = t.Text(id)
+			}
+		}
+	}
+	if imp.Alias != "" && len(imp.Names) > 0 {
+		// import d, * as ns from './x': two bindings, two imports
+		w.addImport(Import{Source: imp.Source, Alias: imp.Alias, Line: imp.Line, Symbol: imp.Symbol})
+		imp.Alias = ""
+	}
+	w.addImport(imp)
+}
+
+// jsName is the text of an identifier or string name ("default", 'a-b').
+func jsName(t *Tree, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	if t.Kind(n) == "string" {
+		return jsString(t, n)
+	}
+	return t.Text(n)
+}
+
+func (w *jsWalker) exportStmt(n int32, c *jsCtx) {
+	t := w.t
+	isDefault := t.ChildOfKind(n, "default") >= 0
+	if d := t.Field(n, "declaration"); d >= 0 {
+		w.walkDecl(d, c, jsDecl{exported: true, isDefault: isDefault, docNode: n})
+		return
+	}
+	if v := t.Field(n, "value"); v >= 0 {
+		// export default <expression>
+		w.exportValue(v, n, c)
+		return
+	}
+	src := t.Field(n, "source")
+	var names []ImportName
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "export_clause":
+			for s := range t.NamedChildren(ch) {
+				if t.Kind(s) != "export_specifier" {
+					continue
+				}
+				name := jsName(t, t.Field(s, "name"))
+				alias := jsName(t, t.Field(s, "alias"))
+				if alias == name {
+					alias = ""
+				}
+				names = append(names, ImportName{Name: name, Alias: alias})
+			}
+		case "namespace_export":
+			// export * as ns from './x'
+			if id := t.FirstNamedChild(ch); id >= 0 && src >= 0 {
+				w.addImport(Import{Source: jsString(t, src), Alias: jsName(t, id), Line: t.StartLine(n), Symbol: c.sym})
+				if c.sym == 0 {
+					w.addExport(Param{Name: jsName(t, id), Type: "*", Default: jsString(t, src)})
+				}
+			}
+			return
+		case "identifier":
+			// TypeScript's export = X
+			if src < 0 && c.sym == 0 {
+				w.exportName("default", t.Text(ch))
+			}
+			return
+		}
+	}
+	if src >= 0 {
+		// a re-export: an import of the module that binds no local
+		// name of its own, followed by resolution through barrels
+		if len(names) == 0 {
+			names = []ImportName{{Name: "*"}}
+		}
+		w.addImport(Import{Source: jsString(t, src), Names: names, Line: t.StartLine(n), Symbol: c.sym})
+		if c.sym == 0 {
+			for _, nm := range names {
+				w.addExport(Param{Name: nm.Local(), Type: nm.Name, Default: jsString(t, src)})
+			}
+		}
+		return
+	}
+	if c.sym != 0 {
+		return
+	}
+	for _, nm := range names {
+		if nm.Alias == "" {
+			w.exportName(nm.Name, nm.Name)
+		} else {
+			w.exportName(nm.Alias, nm.Name)
+		}
+	}
+}
+
+// exportName records that the module exports local as name.
+func (w *jsWalker) exportName(name, local string) {
+	if w.exportIDs == nil {
+		w.exportIDs = map[string]bool{}
+	}
+	w.exportIDs[local] = true
+	w.addExport(Param{Name: name, Type: local})
+}
+
+// addExport adds an entry of the export table; a later one of the same
+// name replaces an earlier (export default twice is an error anyway).
+func (w *jsWalker) addExport(p Param) {
+	if p.Name != "*" {
+		for i := range w.exportAs {
+			if w.exportAs[i].Name == p.Name {
+				w.exportAs[i] = p
+				return
+			}
+		}
+	}
+	w.exportAs = append(w.exportAs, p)
+}
+
+// exportValue handles export default <expression>.
+func (w *jsWalker) exportValue(v, stmt int32, c *jsCtx) {
+	t := w.t
+	d := jsDecl{exported: true, isDefault: true, docNode: stmt, node: v}
+	switch t.Kind(v) {
+	case "identifier":
+		w.exportName("default", t.Text(v))
+	case "function_expression", "generator_function", "arrow_function", "function":
+		w.function(v, t.Field(v, "name"), "default", c, d)
+	case "class":
+		w.class(v, "default", c, d)
+	default:
+		w.walk(v, c)
+	}
+}
+
+// finishExports marks the symbols that export lists and CommonJS
+// assignments export, and leaves the export aliases on the module symbol.
+func (w *jsWalker) finishExports() {
+	f := w.x.f
+	if len(w.exportIDs) > 0 {
+		for i := 1; i < len(f.Symbols); i++ {
+			s := &f.Symbols[i]
+			if s.Parent == 0 && s.Container == "" && w.exportIDs[s.Name] && !s.Exported {
+				s.Exported = true
+				if s.Visibility == VisInternal {
+					s.Visibility = VisExported
+				}
+			} else if p := s.Parent; p > 0 && p < i && f.Symbols[p].Exported && !s.Exported && s.Visibility == VisPublic &&
+				f.Symbols[p].Kind != KindFunction {
+				// the public members of what was exported after
+				// they were declared (Router.prototype.route)
+				s.Exported = true
+			} else if p > 0 && p < i && f.Symbols[p].Kind == KindFunction && s.Kind == KindMethod && f.Symbols[p].Exported {
+				s.Exported = true
+			}
+		}
+	}
+	// export { a } of a declared a says nothing the symbol does not
+	var table []Param
+	for _, p := range w.exportAs {
+		if p.Default == "" && p.Name == p.Type && w.declared(p.Name) {
+			continue
+		}
+		table = append(table, p)
+	}
+	f.Symbols[0].Signature.Fields = table
+}
+
+// declared reports a top-level symbol called name.
+func (w *jsWalker) declared(name string) bool {
+	for i := 1; i < len(w.x.f.Symbols); i++ {
+		if s := &w.x.f.Symbols[i]; s.Parent == 0 && s.Container == "" && s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- declarations
+
+// vis returns the visibility of a top-level or namespace-level symbol.
+func jsTopVis(exported bool) string {
+	if exported {
+		return VisExported
+	}
+	return VisInternal
+}
+
+// function adds a function symbol for n (a declaration, signature, arrow
+// function or function expression) called name (or named by nameNode),
+// and walks its body.
+func (w *jsWalker) function(n, nameNode int32, name string, c *jsCtx, d jsDecl) int {
+	t := w.t
+	if name == "" {
+		if nameNode < 0 {
+			return -1
+		}
+		name = t.Text(nameNode)
+	}
+	if d.node < 0 {
+		d.node = n
+	}
+	body := t.Field(n, "body")
+	s := Symbol{Kind: KindFunction, Name: name, Parent: c.parent, Exported: d.exported}
+	s.Visibility = jsTopVis(d.exported)
+	s.Doc = w.doc(d.docNode)
+	scope := newJSFuncScope(c.scope)
+	w.signature(&s.Signature, n, scope, s.Doc)
+	if d.isDefault {
+		s.Signature.Modifiers = append(s.Signature.Modifiers, "default")
+	}
+	if t.Kind(n) == "function_signature" {
+		// a declaration in a .d.ts or declare block, else an overload
+		if w.ambient {
+			s.Signature.Modifiers = append(s.Signature.Modifiers, "declare")
+		} else {
+			s.Signature.Modifiers = append(s.Signature.Modifiers, "overload")
+		}
+	}
+	s.Signature.Text = w.x.headerText(d.node, body)
+	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	if d.isDefault && name != "default" && c.sym == 0 {
+		w.exportName("default", name)
+	}
+	inner := &jsCtx{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
+	if t.Kind(n) != "arrow_function" {
+		// a function has its own this
+		inner.this, inner.super = "", ""
+	}
+	w.walkFunctionParts(n, body, inner)
+	return sym
+}
+
+// walkFunctionParts walks a function's decorators, parameter defaults and
+// body with the function's context.
+func (w *jsWalker) walkFunctionParts(n, body int32, c *jsCtx) {
+	t := w.t
+	if ps := t.Field(n, "parameters"); ps >= 0 {
+		inner := *c
+		inner.top = false
+		for p := range jsKids(w.t, ps) {
+			w.walk(p, &inner)
+		}
+	}
+	if body >= 0 {
+		if t.Kind(body) == "statement_block" {
+			w.walk(body, c)
+		} else {
+			// an arrow function's expression body
+			inner := *c
+			inner.top = false
+			w.walk(body, &inner)
+		}
+	}
+}
+
+// closure walks an anonymous function (a callback): its references belong
+// to the enclosing symbol, its parameters make a scope of their own.
+func (w *jsWalker) closure(n int32, c *jsCtx) {
+	t := w.t
+	scope := newJSFuncScope(c.scope)
+	var sig Signature
+	w.signature(&sig, n, scope, "")
+	inner := &jsCtx{sym: c.sym, parent: c.parent, scope: scope, this: c.this, super: c.super}
+	if t.Kind(n) != "arrow_function" {
+		inner.this, inner.super = "", ""
+	}
+	if name := t.Field(n, "name"); name >= 0 && t.Kind(n) != "arrow_function" {
+		// a named function expression that is not assigned: a symbol
+		// of its own, as a nested function declaration would be
+		w.function(n, name, "", c, jsDecl{docNode: -1, node: n})
+		return
+	}
+	w.walkFunctionParts(n, t.Field(n, "body"), inner)
+}
+
+// signature fills params, returns, generics and modifiers of a function
+// node and declares its parameters in scope.
+func (w *jsWalker) signature(sig *Signature, n int32, scope *jsScope, doc string) {
+	t := w.t
+	scope.addTypeParams(t, t.Field(n, "type_parameters"))
+	if ps := t.Field(n, "parameters"); ps >= 0 {
+		sig.Params = w.params(ps, scope)
+	} else if p := t.Field(n, "parameter"); p >= 0 {
+		// x => ...
+		sig.Params = []Param{{Name: t.Text(p)}}
+		scope.declare(t.Text(p))
+	}
+	if rt := t.Field(n, "return_type"); rt >= 0 {
+		sig.Returns = jsTypeText(t, rt)
+	}
+	sig.Generics = jsGenerics(t, t.Field(n, "type_parameters"))
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "async", "static", "get", "set", "abstract", "readonly", "declare":
+			sig.Modifiers = append(sig.Modifiers, t.Kind(ch))
+		case "override_modifier":
+			sig.Modifiers = append(sig.Modifiers, "override")
+		}
+	}
+	if jsIsGenerator(t, n) {
+		sig.Modifiers = append(sig.Modifiers, "generator")
+	}
+	if !w.ts && doc != "" {
+		jsDocTypes(sig, doc, scope)
+	}
+}
+
+// jsIsGenerator reports a generator function or method: the `*` is
+// punctuation, absent from the tree, so look at the source before the
+// name or parameters.
+func jsIsGenerator(t *Tree, n int32) bool {
+	switch t.Kind(n) {
+	case "generator_function", "generator_function_declaration":
+		return true
+	case "method_definition":
+		end := int32(-1)
+		if nm := t.Field(n, "name"); nm >= 0 {
+			end = nm
+		}
+		if end < 0 {
+			return false
+		}
+		for _, b := range t.Src[t.Nodes[n].StartByte:t.Nodes[end].StartByte] {
+			if b == '*' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsTypeText is the type of a type_annotation (": Foo" -> "Foo") or the
+// text of a type node.
+func jsTypeText(t *Tree, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	switch t.Kind(n) {
+	case "type_annotation", "asserts_annotation", "type_predicate_annotation", "opting_type_annotation", "omitting_type_annotation":
+		if c := t.FirstNamedChild(n); c >= 0 {
+			return shorten(oneLine(t.Text(c)), 200)
+		}
+		return strings.TrimSpace(strings.TrimPrefix(oneLine(t.Text(n)), ":"))
+	}
+	return shorten(oneLine(t.Text(n)), 200)
+}
+
+func jsGenerics(t *Tree, n int32) []string {
+	if n < 0 {
+		return nil
+	}
+	var out []string
+	for p := range t.NamedChildren(n) {
+		out = append(out, oneLine(t.Text(p)))
+	}
+	return out
+}
+
+// params reads formal parameters (JavaScript's bare patterns and
+// TypeScript's required/optional parameters) and declares them in scope.
+func (w *jsWalker) params(list int32, scope *jsScope) []Param {
+	t := w.t
+	var out []Param
+	for p := range t.NamedChildren(list) {
+		var prm Param
+		pat := p
+		switch t.Kind(p) {
+		case "required_parameter", "optional_parameter":
+			pat = t.Field(p, "pattern")
+			if pat < 0 {
+				pat = t.Field(p, "name")
+			}
+			prm.Type = jsTypeText(t, t.Field(p, "type"))
+			if v := t.Field(p, "value"); v >= 0 {
+				prm.Default = shorten(oneLine(t.Text(v)), 80)
+			}
+			prm.Optional = t.Kind(p) == "optional_parameter"
+		case "assignment_pattern":
+			pat = t.Field(p, "left")
+			if v := t.Field(p, "right"); v >= 0 {
+				prm.Default = shorten(oneLine(t.Text(v)), 80)
+			}
+		case "comment", "decorator":
+			continue
+		}
+		if pat < 0 {
+			continue
+		}
+		if t.Kind(pat) == "this" {
+			continue // TypeScript's this parameter only types this
+		}
+		if t.Kind(pat) == "rest_pattern" {
+			prm.Variadic = true
+			if in := t.FirstNamedChild(pat); in >= 0 {
+				pat = in
+			}
+		}
+		prm.Name = shorten(oneLine(t.Text(pat)), 80)
+		if prm.Default != "" {
+			prm.Optional = true
+		}
+		if t.Kind(pat) == "identifier" {
+			typ := scope.constraint(prm.Type)
+			if typ == "" && prm.Default != "" {
+				if v := t.Field(p, "value"); v >= 0 {
+					typ = jsValueType(t, v)
+				} else if v := t.Field(p, "right"); v >= 0 {
+					typ = jsValueType(t, v)
+				}
+			}
+			scope.setType(prm.Name, typ)
+		} else {
+			w.declarePattern(pat, scope)
+			if t.Kind(pat) == "object_pattern" {
+				w.patternTypes(pat, t.Field(p, "type"), scope)
+			}
+		}
+		out = append(out, prm)
+	}
+	return out
+}
+
+// patternTypes types the names of a destructured parameter, { a, b: c }:
+// by the members of an object type written in place, or as T['a'] of a
+// named type T, which resolution looks up.
+func (w *jsWalker) patternTypes(pat, ann int32, scope *jsScope) {
+	t := w.t
+	if ann < 0 {
+		return
+	}
+	ty := t.FirstNamedChild(ann)
+	if ty < 0 {
+		return
+	}
+	named := ""
+	switch t.Kind(ty) {
+	case "object_type":
+	case "type_identifier", "generic_type", "nested_type_identifier":
+		named = jsTypeName(oneLine(t.Text(ty)))
+	default:
+		return
+	}
+	for p := range t.NamedChildren(pat) {
+		key, local := "", ""
+		switch t.Kind(p) {
+		case "shorthand_property_identifier_pattern":
+			key, local = t.Text(p), t.Text(p)
+		case "pair_pattern":
+			v := t.Field(p, "value")
+			if v >= 0 && t.Kind(v) == "identifier" {
+				key, local = jsPropName(t, t.Field(p, "key")), t.Text(v)
+			}
+		case "object_assignment_pattern":
+			if l := t.Field(p, "left"); l >= 0 && t.Kind(l) == "shorthand_property_identifier_pattern" {
+				key, local = t.Text(l), t.Text(l)
+			}
+		}
+		if key == "" {
+			continue
+		}
+		if named != "" {
+			scope.setType(local, named+"['"+key+"']")
+			continue
+		}
+		for m := range t.NamedChildren(ty) {
+			if t.Kind(m) == "property_signature" && jsPropName(t, t.Field(m, "name")) == key {
+				if typ := jsTypeText(t, t.Field(m, "type")); typ != "" {
+					scope.setType(local, scope.constraint(typ))
+				}
+			}
+		}
+	}
+}
+
+// hoist declares the variables of a function body before its statements
+// are walked: functions declared above their use see them (var hoisting,
+// and closures called after a later let).
+func (w *jsWalker) hoist(body int32, scope *jsScope) {
+	t := w.t
+	for st := range t.NamedChildren(body) {
+		switch t.Kind(st) {
+		case "lexical_declaration", "variable_declaration":
+		default:
+			continue
+		}
+		for v := range t.NamedChildren(st) {
+			if t.Kind(v) != "variable_declarator" {
+				continue
+			}
+			name := t.Field(v, "name")
+			if name < 0 {
+				continue
+			}
+			if val := t.Field(v, "value"); val >= 0 {
+				uv := jsUnwrap(t, val)
+				if jsIsFunc(t.Kind(uv)) || t.Kind(uv) == "class" {
+					continue // a symbol of its own
+				}
+				if _, ok := jsRequireSource(t, uv); ok {
+					continue // an import binding
+				}
+			}
+			if t.Kind(name) == "identifier" {
+				if _, known := scope.types[t.Text(name)]; !known {
+					scope.declare(t.Text(name))
+				}
+			} else {
+				w.declarePattern(name, scope)
+			}
+		}
+	}
+}
+
+// declarePattern declares the names a destructuring pattern binds.
+func (w *jsWalker) declarePattern(pat int32, scope *jsScope) {
+	t := w.t
+	for d := range t.Descendants(pat) {
+		switch t.Kind(d) {
+		case "identifier", "shorthand_property_identifier_pattern":
+			if t.FieldName(d) != "key" {
+				scope.declare(t.Text(d))
+			}
+		}
+	}
+}
+
+// jsValueType is the type a value expression evidently has: new T(),
+// x as T, <T>x, x satisfies T.
+func jsValueType(t *Tree, v int32) string {
+	v = jsUnwrap(t, v)
+	switch t.Kind(v) {
+	case "array", "string", "template_string", "regex", "number":
+		// not "object": the methods of an object literal are its own
+		return jsLiteralType(t.Kind(v))
+	case "new_expression":
+		if ctor := t.Field(v, "constructor"); ctor >= 0 {
+			return jsRender(t, ctor)
+		}
+	case "as_expression", "satisfies_expression":
+		var last int32 = -1
+		for c := range t.NamedChildren(v) {
+			last = c
+		}
+		if last >= 0 && last != t.FirstNamedChild(v) {
+			typ := oneLine(t.Text(last))
+			if typ != "const" && typ != "any" && typ != "unknown" {
+				return typ
+			}
+		}
+	case "type_assertion":
+		if ta := t.ChildOfKind(v, "type_arguments"); ta >= 0 {
+			if c := t.FirstNamedChild(ta); c >= 0 {
+				return oneLine(t.Text(c))
+			}
+		}
+	}
+	return ""
+}
+
+// jsUnwrap looks through parentheses, await, non-null assertions.
+func jsUnwrap(t *Tree, v int32) int32 {
+	for i := 0; i < 16 && v >= 0; i++ {
+		switch t.Kind(v) {
+		case "parenthesized_expression", "await_expression", "non_null_expression":
+			c := t.FirstNamedChild(v)
+			if c < 0 {
+				return v
+			}
+			v = c
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+// doc returns the doc comment before node: the JSDoc block right above
+// it, or else the line comments right above it, leaving out tool
+// directives (eslint-disable, @ts-ignore, prettier-ignore).
+func (w *jsWalker) doc(node int32) string {
+	t := w.t
+	if node < 0 {
+		return ""
+	}
+	var parts []string
+	line := t.Nodes[node].StartRow
+	for c := jsPrevSibling(t, node); c >= 0 && t.IsComment(c); c = jsPrevSibling(t, c) {
+		if t.Nodes[c].EndRow+1 < line {
+			break
+		}
+		txt := t.Text(c)
+		line = t.Nodes[c].StartRow
+		if jsDirective(txt) {
+			continue
+		}
+		if strings.HasPrefix(txt, "/**") {
+			// the JSDoc block is the doc, whatever lies above it
+			parts = append(parts[:0], txt)
+			break
+		}
+		if strings.HasPrefix(txt, "/*") && len(parts) > 0 {
+			break
+		}
+		parts = append(parts, txt)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return cleanComment(strings.Join(parts, "\n"))
+}
+
+// jsPrevSibling is Tree.PrevSibling without the scan of all earlier
+// siblings, which is quadratic over the thousands of statements of a
+// large file: the node before i in pre-order lies in its previous sibling.
+func jsPrevSibling(t *Tree, i int32) int32 {
+	p := t.Parent(i)
+	if p < 0 || i-1 <= p {
+		return -1
+	}
+	j := i - 1
+	for j >= 0 && t.Parent(j) != p {
+		j = t.Parent(j)
+	}
+	return j
+}
+
+func jsDirective(c string) bool {
+	c = strings.TrimSpace(strings.TrimLeft(c, "/*"))
+	for _, p := range []string{"eslint", "@ts-", "prettier-ignore", "istanbul", "tslint", "jshint", "global ", "c8 ", "biome-ignore", "#region", "#endregion", "webpack"} {
+		if strings.HasPrefix(c, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsDocTypes takes parameter and return types from a JSDoc comment, the
+// only types plain JavaScript writes down.
+func jsDocTypes(sig *Signature, doc string, scope *jsScope) {
+	if !strings.Contains(doc, "@") {
+		return
+	}
+	for _, line := range strings.Split(doc, "\n") {
+		line = strings.TrimSpace(line)
+		var tag string
+		switch {
+		case strings.HasPrefix(line, "@param "), strings.HasPrefix(line, "@arg "), strings.HasPrefix(line, "@argument "):
+			tag = "param"
+		case strings.HasPrefix(line, "@returns "), strings.HasPrefix(line, "@return "):
+			tag = "returns"
+		default:
+			continue
+		}
+		_, rest, _ := strings.Cut(line, " ")
+		rest = strings.TrimSpace(rest)
+		typ := ""
+		if strings.HasPrefix(rest, "{") {
+			depth, end := 0, -1
+			for i := 0; i < len(rest); i++ {
+				if rest[i] == '{' {
+					depth++
+				} else if rest[i] == '}' {
+					depth--
+					if depth == 0 {
+						end = i
+						break
+					}
+				}
+			}
+			if end < 0 {
+				continue
+			}
+			typ = strings.TrimSpace(rest[1:end])
+			rest = strings.TrimSpace(rest[end+1:])
+		}
+		if typ == "" {
+			continue
+		}
+		if tag == "returns" {
+			if sig.Returns == "" {
+				sig.Returns = typ
+			}
+			continue
+		}
+		name, _, _ := strings.Cut(rest, " ")
+		optional := strings.HasPrefix(name, "[")
+		name = strings.Trim(name, "[]")
+		name, _, _ = strings.Cut(name, "=")
+		if strings.HasSuffix(typ, "=") {
+			optional, typ = true, strings.TrimSuffix(typ, "=")
+		}
+		for i := range sig.Params {
+			if sig.Params[i].Name == name && sig.Params[i].Type == "" {
+				sig.Params[i].Type = typ
+				sig.Params[i].Optional = sig.Params[i].Optional || optional
+				if scope != nil {
+					scope.setType(name, strings.TrimPrefix(typ, "..."))
+				}
+			}
+		}
+	}
+}
+
+// class adds a class symbol with its members. name overrides the class's
+// own name (class expressions assigned to a variable, export default).
+func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
+	t := w.t
+	nameNode := t.Field(n, "name")
+	if name == "" || (name == "default" && nameNode >= 0) {
+		if nameNode < 0 {
+			w.walkChildren(n, c)
+			return -1
+		}
+		name = t.Text(nameNode)
+	}
+	if d.node < 0 {
+		d.node = n
+	}
+	body := t.Field(n, "body")
+	s := Symbol{Kind: KindClass, Name: name, Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+	s.Doc = w.doc(d.docNode)
+	s.Signature.Generics = jsGenerics(t, t.Field(n, "type_parameters"))
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "abstract", "declare":
+			s.Signature.Modifiers = append(s.Signature.Modifiers, t.Kind(ch))
+		}
+	}
+	if d.isDefault {
+		s.Signature.Modifiers = append(s.Signature.Modifiers, "default")
+	}
+	type heritage struct {
+		kind string
+		node int32
+	}
+	var bases []heritage
+	if h := t.ChildOfKind(n, "class_heritage"); h >= 0 {
+		for ch := range t.NamedChildren(h) {
+			switch t.Kind(ch) {
+			case "extends_clause":
+				for v := range t.Children(ch) {
+					if t.FieldName(v) == "value" {
+						bases = append(bases, heritage{RefExtends, v})
+					}
+				}
+			case "implements_clause":
+				for v := range t.NamedChildren(ch) {
+					bases = append(bases, heritage{RefImplements, v})
+				}
+			default:
+				// JavaScript: class_heritage holds the expression
+				bases = append(bases, heritage{RefExtends, ch})
+			}
+		}
+	}
+	superName := ""
+	for _, b := range bases {
+		txt := oneLine(t.Text(b.node))
+		if ta := t.NextSibling(b.node); ta >= 0 && t.FieldName(ta) == "type_arguments" {
+			txt += oneLine(t.Text(ta)) // extends Base<T>
+		}
+		if b.kind == RefExtends && t.Kind(b.node) == "call_expression" {
+			// class A extends mixin(B) { }
+			txt = jsRender(t, b.node)
+		}
+		s.Signature.Bases = append(s.Signature.Bases, txt)
+		if b.kind == RefExtends && superName == "" {
+			superName = jsTypeName(txt)
+		}
+	}
+	s.Signature.Text = w.x.headerText(d.node, body)
+	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	if d.isDefault && c.sym == 0 && name != "default" {
+		w.exportName("default", name)
+	}
+	qual := w.x.f.Symbols[sym].Qualified()
+	cscope := c.scope
+	if tp := t.Field(n, "type_parameters"); tp >= 0 {
+		cscope = newJSScope(c.scope)
+		cscope.addTypeParams(t, tp)
+	}
+	cc := &jsCtx{sym: sym, parent: sym, scope: cscope, this: qual, super: superName}
+	for _, b := range bases {
+		if t.Kind(b.node) == "call_expression" {
+			w.walk(b.node, cc)
+			continue
+		}
+		ref := Ref{Kind: b.kind, Symbol: sym}
+		ref.Name, ref.Qualifier = jsSplitType(oneLine(t.Text(b.node)))
+		w.x.ref(ref, b.node)
+	}
+	for dec := range t.Children(n) {
+		if t.FieldName(dec) == "decorator" {
+			w.walk(dec, cc)
+		}
+	}
+	if body >= 0 {
+		w.classBody(body, sym, cc, d.exported)
+	}
+	return sym
+}
+
+// walkChildren walks the named children of n.
+func (w *jsWalker) walkChildren(n int32, c *jsCtx) {
+	for ch := range jsKids(w.t, n) {
+		w.walk(ch, c)
+	}
+}
+
+// jsSplitType splits a heritage or type reference into its name and
+// qualifier: "ns.Base<T>" -> "Base", "ns".
+func jsSplitType(s string) (name, qual string) {
+	if i := strings.IndexAny(s, "<("); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[i+1:], s[:i]
+	}
+	return s, ""
+}
+
+// jsTypeName is the name of a type reference without type arguments:
+// "ns.Base<T>" -> "ns.Base".
+func jsTypeName(s string) string {
+	if i := strings.IndexAny(s, "<("); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// jsMemberVis reads a member's accessibility: TypeScript's modifiers and
+// JavaScript's #private names.
+func jsMemberVis(t *Tree, n int32, name string) string {
+	if strings.HasPrefix(name, "#") {
+		return VisPrivate
+	}
+	if a := t.ChildOfKind(n, "accessibility_modifier"); a >= 0 {
+		switch strings.TrimSpace(t.Text(a)) {
+		case "private":
+			return VisPrivate
+		case "protected":
+			return VisProtected
+		}
+	}
+	return VisPublic
+}
+
+// jsPropName is the name of a class member or object property.
+func jsPropName(t *Tree, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	switch t.Kind(n) {
+	case "string":
+		return jsString(t, n)
+	case "computed_property_name":
+		return shorten(oneLine(t.Text(n)), 60)
+	}
+	return t.Text(n)
+}
+
+func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
+	t := w.t
+	var fields []Param
+	addField := func(p Param) {
+		for i := range fields {
+			if fields[i].Name == p.Name {
+				if fields[i].Type == "" {
+					fields[i].Type = p.Type
+				}
+				return
+			}
+		}
+		fields = append(fields, p)
+	}
+	var pendingDecorators []int32
+	for m := range jsKids(w.t, body) {
+		kind := t.Kind(m)
+		if kind == "decorator" {
+			pendingDecorators = append(pendingDecorators, m)
+			continue
+		}
+		switch kind {
+		case "method_definition", "abstract_method_signature", "method_signature":
+			nameNode := t.Field(m, "name")
+			name := jsPropName(t, nameNode)
+			if name == "" {
+				continue
+			}
+			s := Symbol{Kind: KindMethod, Name: name, Parent: cls}
+			if name == "constructor" && kind == "method_definition" {
+				s.Kind = KindConstructor
+			}
+			s.Visibility = jsMemberVis(t, m, name)
+			s.Exported = exported && s.Visibility == VisPublic
+			s.Doc = w.doc(m)
+			scope := newJSFuncScope(c.scope)
+			w.signature(&s.Signature, m, scope, s.Doc)
+			if kind == "method_signature" {
+				s.Signature.Modifiers = append(s.Signature.Modifiers, "overload")
+			}
+			mbody := t.Field(m, "body")
+			s.Signature.Text = w.x.headerText(m, mbody)
+			sym := w.x.addSymbol(s, m, nameNode, mbody)
+			mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
+			for _, dec := range pendingDecorators {
+				w.walk(dec, mc)
+			}
+			pendingDecorators = pendingDecorators[:0]
+			if s.Kind == KindConstructor {
+				// parameter properties: constructor(private db: Db)
+				if ps := t.Field(m, "parameters"); ps >= 0 {
+					for p := range t.NamedChildren(ps) {
+						if t.ChildOfKind(p, "accessibility_modifier") < 0 && t.ChildOfKind(p, "readonly") < 0 && t.ChildOfKind(p, "override_modifier") < 0 {
+							continue
+						}
+						if pat := t.Field(p, "pattern"); pat >= 0 && t.Kind(pat) == "identifier" {
+							addField(Param{Name: t.Text(pat), Type: jsTypeText(t, t.Field(p, "type")), Optional: t.Kind(p) == "optional_parameter"})
+						}
+					}
+				}
+				// this.x = ... in the constructor
+				if mbody >= 0 {
+					for _, f := range w.thisFields(mbody, scope) {
+						addField(f)
+					}
+				}
+			}
+			w.walkFunctionParts(m, mbody, mc)
+		case "public_field_definition", "field_definition":
+			nameNode := t.Field(m, "name")
+			if nameNode < 0 {
+				nameNode = t.Field(m, "property")
+			}
+			name := jsPropName(t, nameNode)
+			if name == "" {
+				continue
+			}
+			val := t.Field(m, "value")
+			typ := jsTypeText(t, t.Field(m, "type"))
+			if typ == "" && val >= 0 {
+				typ = jsValueType(t, val)
+			}
+			fd := Param{Name: name, Type: typ, Optional: jsOptionalAfter(t, nameNode)}
+			vis := jsMemberVis(t, m, name)
+			if val >= 0 && jsIsFunc(t.Kind(val)) {
+				// handler = () => {}: a method in all but syntax
+				s := Symbol{Kind: KindMethod, Name: name, Parent: cls, Visibility: vis}
+				s.Exported = exported && vis == VisPublic
+				s.Doc = w.doc(m)
+				scope := newJSFuncScope(c.scope)
+				w.signature(&s.Signature, val, scope, s.Doc)
+				for ch := range t.Children(m) {
+					if k := t.Kind(ch); k == "static" || k == "readonly" {
+						s.Signature.Modifiers = append(s.Signature.Modifiers, k)
+					}
+				}
+				fbody := t.Field(val, "body")
+				s.Signature.Text = w.x.headerText(m, fbody)
+				sym := w.x.addSymbol(s, m, nameNode, fbody)
+				mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
+				if t.Kind(val) != "arrow_function" {
+					mc.this, mc.super = "", ""
+				}
+				w.walkFunctionParts(val, fbody, mc)
+				continue
+			}
+			s := Symbol{Kind: KindVariable, Name: name, Parent: cls, Visibility: vis}
+			s.Exported = exported && vis == VisPublic
+			s.Doc = w.doc(m)
+			s.Signature.Returns = typ
+			for ch := range t.Children(m) {
+				switch k := t.Kind(ch); k {
+				case "static", "readonly", "declare", "abstract":
+					s.Signature.Modifiers = append(s.Signature.Modifiers, k)
+				case "override_modifier":
+					s.Signature.Modifiers = append(s.Signature.Modifiers, "override")
+				}
+			}
+			s.Signature.Text = w.x.headerText(m, -1)
+			sym := w.x.addSymbol(s, m, nameNode, val)
+			addField(fd)
+			fc := &jsCtx{sym: sym, parent: sym, scope: c.scope, this: c.this, super: c.super}
+			for _, dec := range pendingDecorators {
+				w.walk(dec, fc)
+			}
+			pendingDecorators = pendingDecorators[:0]
+			if val >= 0 {
+				w.walk(val, fc)
+			}
+		case "class_static_block":
+			w.walkChildren(m, &jsCtx{sym: cls, parent: cls, scope: newJSFuncScope(c.scope), this: c.this, super: c.super})
+		}
+	}
+	w.x.f.Symbols[cls].Signature.Fields = fields
+}
+
+// jsOptionalAfter reports the `?` of an optional member, which the tree
+// leaves out as punctuation.
+func jsOptionalAfter(t *Tree, name int32) bool {
+	if name < 0 {
+		return false
+	}
+	end := int(t.Nodes[name].EndByte)
+	return end < len(t.Src) && t.Src[end] == '?'
+}
+
+func jsIsFunc(kind string) bool {
+	switch kind {
+	case "arrow_function", "function_expression", "generator_function", "function":
+		return true
+	}
+	return false
+}
+
+// thisFields finds this.x = <value> in a constructor body, typing x by
+// the value: new T(), a typed parameter.
+func (w *jsWalker) thisFields(body int32, scope *jsScope) []Param {
+	t := w.t
+	var out []Param
+	for st := range jsKids(w.t, body) {
+		if t.Kind(st) != "expression_statement" {
+			continue
+		}
+		a := t.FirstNamedChild(st)
+		if a < 0 || t.Kind(a) != "assignment_expression" {
+			continue
+		}
+		left, right := t.Field(a, "left"), t.Field(a, "right")
+		if left < 0 || right < 0 || t.Kind(left) != "member_expression" {
+			continue
+		}
+		obj := t.Field(left, "object")
+		if obj < 0 || t.Kind(obj) != "this" {
+			continue
+		}
+		name := t.FieldText(left, "property")
+		typ := jsValueType(t, right)
+		if typ == "" && t.Kind(right) == "identifier" {
+			typ, _ = scope.lookup(t.Text(right))
+		}
+		out = append(out, Param{Name: name, Type: typ})
+	}
+	return out
+}
+
+// iface adds an interface with its method signatures as methods and its
+// properties as fields.
+func (w *jsWalker) iface(n int32, c *jsCtx, d jsDecl) {
+	t := w.t
+	nameNode := t.Field(n, "name")
+	if nameNode < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	s := Symbol{Kind: KindInterface, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+	s.Doc = w.doc(d.docNode)
+	s.Signature.Generics = jsGenerics(t, t.Field(n, "type_parameters"))
+	var exts []int32
+	if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
+		for ty := range t.NamedChildren(ec) {
+			exts = append(exts, ty)
+			s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(ty)))
+		}
+	}
+	s.Signature.Text = w.x.headerText(d.node, body)
+	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	if d.isDefault && c.sym == 0 {
+		w.exportName("default", s.Name)
+	}
+	for _, e := range exts {
+		ref := Ref{Kind: RefExtends, Symbol: sym}
+		ref.Name, ref.Qualifier = jsSplitType(oneLine(t.Text(e)))
+		w.x.ref(ref, e)
+	}
+	if body >= 0 {
+		w.x.f.Symbols[sym].Signature.Fields = w.objectType(body, sym, d.exported)
+	}
+}
+
+// objectType reads the members of an interface body or object type:
+// method signatures become methods of sym, properties its fields.
+func (w *jsWalker) objectType(body int32, sym int, exported bool) []Param {
+	t := w.t
+	var fields []Param
+	for m := range jsKids(w.t, body) {
+		switch t.Kind(m) {
+		case "method_signature":
+			nameNode := t.Field(m, "name")
+			name := jsPropName(t, nameNode)
+			if name == "" {
+				continue
+			}
+			s := Symbol{Kind: KindMethod, Name: name, Parent: sym, Visibility: VisPublic, Exported: exported}
+			s.Doc = w.doc(m)
+			w.signature(&s.Signature, m, newJSScope(nil), s.Doc)
+			s.Signature.Text = oneLine(t.Text(m))
+			w.x.addSymbol(s, m, nameNode, -1)
+		case "property_signature":
+			name := jsPropName(t, t.Field(m, "name"))
+			if name == "" {
+				continue
+			}
+			fields = append(fields, Param{Name: name, Type: jsTypeText(t, t.Field(m, "type")),
+				Optional: jsOptionalAfter(t, t.Field(m, "name"))})
+		}
+	}
+	return fields
+}
+
+func (w *jsWalker) typeAlias(n int32, c *jsCtx, d jsDecl) {
+	t := w.t
+	nameNode := t.Field(n, "name")
+	if nameNode < 0 {
+		return
+	}
+	val := t.Field(n, "value")
+	s := Symbol{Kind: KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+	s.Doc = w.doc(d.docNode)
+	s.Signature.Generics = jsGenerics(t, t.Field(n, "type_parameters"))
+	s.Signature.Returns = jsTypeText(t, val)
+	s.Signature.Text = w.x.headerText(d.node, -1)
+	sym := w.x.addSymbol(s, d.node, nameNode, val)
+	if val >= 0 && t.Kind(val) == "object_type" {
+		w.x.f.Symbols[sym].Signature.Fields = w.objectType(val, sym, d.exported)
+		w.x.f.Symbols[sym].Signature.Returns = ""
+	}
+}
+
+func (w *jsWalker) enum(n int32, c *jsCtx, d jsDecl) {
+	t := w.t
+	nameNode := t.Field(n, "name")
+	if nameNode < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	s := Symbol{Kind: KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+	s.Doc = w.doc(d.docNode)
+	s.Signature.Modifiers = []string{"enum"}
+	if t.ChildOfKind(n, "const") >= 0 {
+		s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
+	}
+	if body >= 0 {
+		for m := range t.NamedChildren(body) {
+			switch t.Kind(m) {
+			case "enum_assignment":
+				s.Signature.Fields = append(s.Signature.Fields, Param{Name: jsPropName(t, t.Field(m, "name")),
+					Default: shorten(oneLine(t.FieldText(m, "value")), 60)})
+			case "property_identifier", "string", "number", "computed_property_name":
+				s.Signature.Fields = append(s.Signature.Fields, Param{Name: jsPropName(t, m)})
+			}
+		}
+	}
+	s.Signature.Text = w.x.headerText(d.node, body)
+	w.x.addSymbol(s, d.node, nameNode, body)
+}
+
+// namespace adds a TypeScript namespace or ambient module, whose members
+// are its children.
+func (w *jsWalker) namespace(n int32, c *jsCtx, d jsDecl) {
+	t := w.t
+	nameNode := t.Field(n, "name")
+	body := t.Field(n, "body")
+	if nameNode < 0 {
+		if body >= 0 {
+			w.block(body, c)
+		}
+		return
+	}
+	name := jsName(t, nameNode)
+	// declare module 'x' describes another module: public by nature
+	exported := d.exported || t.Kind(nameNode) == "string"
+	s := Symbol{Kind: KindModule, Name: name, Parent: c.parent, Exported: exported, Visibility: jsTopVis(exported)}
+	s.Doc = w.doc(d.docNode)
+	s.Signature.Text = w.x.headerText(d.node, body)
+	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	if body >= 0 {
+		w.block(body, &jsCtx{sym: sym, parent: sym, scope: newJSScope(c.scope), level: true})
+	}
+}
+
+// varDecl handles const/let/var: functions and classes assigned to a
+// name are symbols of that name; require() and import() are imports;
+// other values are variables at module level and typed locals below it.
+func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
+	t := w.t
+	isConst := t.FieldText(n, "kind") == "const" || t.ChildOfKind(n, "const") >= 0
+	var decls []int32
+	for v := range jsKids(w.t, n) {
+		if t.Kind(v) == "variable_declarator" {
+			decls = append(decls, v)
+		}
+	}
+	for _, v := range decls {
+		nameNode := t.Field(v, "name")
+		val := t.Field(v, "value")
+		if nameNode < 0 {
+			continue
+		}
+		node := v
+		if len(decls) == 1 {
+			node = d.node
+		}
+		vd := d
+		vd.node = node
+		if len(decls) > 1 {
+			vd.docNode = v
+			if v == decls[0] {
+				vd.docNode = n
+			}
+		}
+		if val >= 0 && w.requireDecl(nameNode, val, c) {
+			continue
+		}
+		if val >= 0 && t.Kind(val) == "assignment_expression" && t.Kind(nameNode) == "identifier" {
+			// var app = exports = module.exports = {}: app is the
+			// module's export, the innermost value its value
+			for i := 0; i < 8 && t.Kind(val) == "assignment_expression"; i++ {
+				if l := t.Field(val, "left"); l >= 0 && c.sym == 0 && jsRender(t, l) == "module.exports" {
+					w.exportName("default", t.Text(nameNode))
+				}
+				r := t.Field(val, "right")
+				if r < 0 {
+					break
+				}
+				val = r
+			}
+		}
+		if t.Kind(nameNode) == "identifier" && val >= 0 {
+			uv := jsUnwrap(t, val)
+			if jsIsFunc(t.Kind(uv)) {
+				w.function(uv, nameNode, "", c, vd)
+				continue
+			}
+			if t.Kind(uv) == "class" {
+				w.class(uv, t.Text(nameNode), c, vd)
+				continue
+			}
+		}
+		typ := jsTypeText(t, t.Field(v, "type"))
+		if typ == "" && val >= 0 {
+			typ = jsValueType(t, val)
+		}
+		call := ""
+		if typ == "" && val >= 0 {
+			if uv := jsUnwrap(t, val); t.Kind(uv) == "call_expression" {
+				if fn := t.Field(uv, "function"); fn >= 0 {
+					call = jsRender(t, fn)
+				}
+			}
+		}
+		if !w.ts && typ == "" {
+			typ = jsDocType(w.doc(vd.docNode))
+		}
+		if t.Kind(nameNode) == "identifier" {
+			name := t.Text(nameNode)
+			if typ != "" {
+				c.scope.setType(name, typ)
+			} else if call != "" {
+				c.scope.setCall(name, call)
+			} else {
+				c.scope.declare(name)
+			}
+		} else {
+			w.declarePattern(nameNode, c.scope)
+		}
+		if !c.level {
+			if val >= 0 {
+				w.walk(val, c)
+			}
+			continue
+		}
+		// module level: a variable per bound name
+		first := -1
+		for _, id := range jsPatternNames(t, nameNode) {
+			s := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+			s.Doc = w.doc(vd.docNode)
+			if isConst {
+				s.Signature.Modifiers = []string{"const"}
+			}
+			if id == nameNode {
+				s.Signature.Returns = typ
+				if typ == "" && val >= 0 && isConst {
+					// const string = ZodString.create: an alias of
+					// a function, typed as TypeScript would write it
+					if uv := jsUnwrap(t, val); t.Kind(uv) == "member_expression" || t.Kind(uv) == "identifier" {
+						if r := jsRender(t, uv); !strings.ContainsAny(r, "()[ ") {
+							s.Signature.Returns = "typeof " + r
+						}
+					}
+				}
+			}
+			s.Signature.Text = shorten(w.x.headerText(node, -1), 120)
+			sym := w.x.addSymbol(s, node, id, val)
+			if first < 0 {
+				first = sym
+			}
+		}
+		if val >= 0 && first >= 0 {
+			vc := &jsCtx{sym: first, parent: first, scope: c.scope}
+			if uv := jsUnwrap(t, val); t.Kind(uv) == "object" && t.Kind(nameNode) == "identifier" {
+				w.objectMembers(uv, first, vc, d.exported)
+			} else {
+				w.walk(val, vc)
+			}
+		}
+	}
+}
+
+// jsDocType reads the @type {T} of a JSDoc comment.
+func jsDocType(doc string) string {
+	i := strings.Index(doc, "@type {")
+	if i < 0 {
+		return ""
+	}
+	rest := doc[i+len("@type {"):]
+	if j := strings.IndexByte(rest, '}'); j > 0 {
+		return strings.TrimSpace(rest[:j])
+	}
+	return ""
+}
+
+// jsPatternNames lists the identifiers a declarator's name binds.
+func jsPatternNames(t *Tree, n int32) []int32 {
+	if t.Kind(n) == "identifier" {
+		return []int32{n}
+	}
+	var out []int32
+	for d := range t.Descendants(n) {
+		switch t.Kind(d) {
+		case "identifier", "shorthand_property_identifier_pattern":
+			if t.FieldName(d) != "key" && t.FieldName(d) != "right" && !jsInDefault(t, d, n) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// jsInDefault reports whether identifier d lies in a default value of
+// pattern root ({a = b}: b is not bound).
+func jsInDefault(t *Tree, d, root int32) bool {
+	for p := t.Parent(d); p >= 0 && p != root; p = t.Parent(p) {
+		if t.FieldName(p) == "right" || t.FieldName(p) == "value" && t.Kind(t.Parent(p)) == "object_assignment_pattern" {
+			return true
+		}
+	}
+	return false
+}
+
+// objectMembers makes the function-valued properties of a module-level
+// object literal methods of its variable: const api = { get() {} }.
+func (w *jsWalker) objectMembers(obj int32, owner int, c *jsCtx, exported bool) {
+	t := w.t
+	qual := w.x.f.Symbols[owner].Qualified()
+	for m := range jsKids(w.t, obj) {
+		var nameNode, fn int32 = -1, -1
+		switch t.Kind(m) {
+		case "method_definition":
+			nameNode, fn = t.Field(m, "name"), m
+		case "pair":
+			if v := t.Field(m, "value"); v >= 0 && jsIsFunc(t.Kind(v)) {
+				nameNode, fn = t.Field(m, "key"), v
+			}
+		}
+		if fn < 0 || nameNode < 0 {
+			w.walk(m, c)
+			continue
+		}
+		s := Symbol{Kind: KindMethod, Name: jsPropName(t, nameNode), Parent: owner, Visibility: VisPublic, Exported: exported}
+		s.Doc = w.doc(m)
+		scope := newJSFuncScope(c.scope)
+		w.signature(&s.Signature, fn, scope, s.Doc)
+		body := t.Field(fn, "body")
+		s.Signature.Text = w.x.headerText(m, body)
+		sym := w.x.addSymbol(s, m, nameNode, body)
+		mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: qual, top: true}
+		if t.Kind(fn) == "arrow_function" {
+			mc.this = c.this
+		}
+		w.walkFunctionParts(fn, body, mc)
+	}
+}
+
+// requireDecl handles const x = require('y'), const {a, b: c} =
+// require('y') and const m = await import('y') as imports.
+func (w *jsWalker) requireDecl(nameNode, val int32, c *jsCtx) bool {
+	t := w.t
+	call := jsUnwrap(t, val)
+	var member string
+	if t.Kind(call) == "member_expression" {
+		// const x = require('y').x
+		member = t.FieldText(call, "property")
+		call = t.Field(call, "object")
+	}
+	src, ok := jsRequireSource(t, call)
+	if !ok {
+		return false
+	}
+	imp := Import{Source: src, Line: t.StartLine(val), Symbol: c.sym}
+	switch t.Kind(nameNode) {
+	case "identifier":
+		if member != "" {
+			imp.Names = []ImportName{{Name: member, Alias: t.Text(nameNode)}}
+			if member == t.Text(nameNode) {
+				imp.Names[0].Alias = ""
+			}
+		} else {
+			imp.Alias = t.Text(nameNode)
+		}
+		c.scope.declare(t.Text(nameNode))
+	case "object_pattern":
+		for p := range t.NamedChildren(nameNode) {
+			switch t.Kind(p) {
+			case "shorthand_property_identifier_pattern":
+				imp.Names = append(imp.Names, ImportName{Name: t.Text(p)})
+			case "pair_pattern":
+				k, v := jsPropName(t, t.Field(p, "key")), t.Field(p, "value")
+				if v >= 0 && t.Kind(v) == "assignment_pattern" {
+					v = t.Field(v, "left")
+				}
+				if v >= 0 && t.Kind(v) == "identifier" {
+					nm := ImportName{Name: k, Alias: t.Text(v)}
+					if nm.Alias == nm.Name {
+						nm.Alias = ""
+					}
+					imp.Names = append(imp.Names, nm)
+				}
+			case "object_assignment_pattern":
+				if l := t.Field(p, "left"); l >= 0 {
+					imp.Names = append(imp.Names, ImportName{Name: t.Text(l)})
+				}
+			}
+		}
+		w.declarePattern(nameNode, c.scope)
+	default:
+		w.declarePattern(nameNode, c.scope)
+	}
+	w.addImport(imp)
+	return true
+}
+
+// jsRequireSource recognises require('x') and import('x') calls.
+func jsRequireSource(t *Tree, call int32) (string, bool) {
+	if call < 0 || t.Kind(call) != "call_expression" {
+		return "", false
+	}
+	fn := t.Field(call, "function")
+	if fn < 0 {
+		return "", false
+	}
+	if k := t.Kind(fn); k != "import" && !(k == "identifier" && t.Text(fn) == "require") {
+		return "", false
+	}
+	args := t.Field(call, "arguments")
+	if args < 0 {
+		return "", false
+	}
+	a := t.FirstNamedChild(args)
+	if a < 0 || t.Kind(a) != "string" {
+		return "", false
+	}
+	return jsString(t, a), true
+}
+
+// assignment handles the module-level assignments that define or export
+// things: module.exports = ..., exports.x = ..., X.prototype.m =
+// function, X.m = function. It reports whether it handled e.
+func (w *jsWalker) assignment(e, stmt int32, c *jsCtx) bool {
+	t := w.t
+	left, right := t.Field(e, "left"), t.Field(e, "right")
+	if left < 0 || right < 0 {
+		return false
+	}
+	// exports = module.exports = X: the innermost right side is the value
+	targets := []int32{left}
+	for i := 0; i < 8 && t.Kind(right) == "assignment_expression"; i++ {
+		if l := t.Field(right, "left"); l >= 0 {
+			targets = append(targets, l)
+		}
+		right = t.Field(right, "right")
+		if right < 0 {
+			return false
+		}
+	}
+	d := jsDecl{docNode: stmt, node: stmt}
+	for _, l := range targets {
+		lt := jsRender(t, l)
+		switch {
+		case lt == "module.exports" || lt == "exports":
+			if lt == "exports" && len(targets) == 1 {
+				continue // rebinding exports alone exports nothing
+			}
+			w.moduleExports(right, c, d)
+			return true
+		case strings.HasPrefix(lt, "module.exports.") || strings.HasPrefix(lt, "exports."):
+			name := strings.TrimPrefix(strings.TrimPrefix(lt, "module."), "exports.")
+			if strings.ContainsAny(name, ".([") {
+				return false // exports.a.b = ...: a property of an export
+			}
+			w.exportsProp(name, l, right, c, d)
+			return true
+		}
+	}
+	// X.prototype.m = function, X.m = function; X.a = X.b = function
+	// makes both, the body walked once
+	if !jsIsFunc(t.Kind(jsUnwrap(t, right))) {
+		return false
+	}
+	done := false
+	for _, l := range targets {
+		if t.Kind(l) != "member_expression" {
+			continue
+		}
+		lt := jsRender(t, l)
+		owner := strings.TrimSuffix(lt[:strings.LastIndexByte(lt, '.')], ".prototype")
+		name := t.FieldText(l, "property")
+		if owner == "" || strings.ContainsAny(owner, "()[ ") || owner == "this" || name == "" {
+			continue
+		}
+		if done {
+			w.ownerMethod(owner, name, t.Field(l, "property"), jsUnwrap(t, right), c, jsDecl{docNode: -1, node: l}, false)
+			continue
+		}
+		w.ownerMethod(owner, name, t.Field(l, "property"), jsUnwrap(t, right), c, d, true)
+		done = true
+	}
+	return done
+}
+
+// moduleExports handles module.exports = value.
+func (w *jsWalker) moduleExports(v int32, c *jsCtx, d jsDecl) {
+	t := w.t
+	v = jsUnwrap(t, v)
+	d.exported, d.isDefault = true, true
+	switch t.Kind(v) {
+	case "identifier":
+		w.exportName("default", t.Text(v))
+	case "function_expression", "generator_function", "arrow_function":
+		w.function(v, t.Field(v, "name"), "default", c, d)
+	case "class":
+		w.class(v, "default", c, d)
+	case "object":
+		for m := range jsKids(w.t, v) {
+			switch t.Kind(m) {
+			case "shorthand_property_identifier":
+				w.exportName(t.Text(m), t.Text(m))
+			case "pair":
+				key := jsPropName(t, t.Field(m, "key"))
+				val := t.Field(m, "value")
+				if val < 0 || key == "" {
+					continue
+				}
+				uv := jsUnwrap(t, val)
+				switch {
+				case t.Kind(uv) == "identifier":
+					w.exportName(key, t.Text(uv))
+				case jsIsFunc(t.Kind(uv)):
+					w.function(uv, t.Field(m, "key"), key, c, jsDecl{exported: true, docNode: m, node: m})
+				default:
+					w.walk(m, c)
+				}
+			case "method_definition":
+				w.function(m, t.Field(m, "name"), "", c, jsDecl{exported: true, docNode: m, node: m})
+			default:
+				w.walk(m, c)
+			}
+		}
+	default:
+		w.walk(v, c)
+	}
+}
+
+// exportsProp handles exports.name = value.
+func (w *jsWalker) exportsProp(name string, left, v int32, c *jsCtx, d jsDecl) {
+	t := w.t
+	v = jsUnwrap(t, v)
+	d.exported = true
+	nameNode := t.Field(left, "property")
+	switch {
+	case t.Kind(v) == "identifier":
+		w.exportName(name, t.Text(v))
+	case jsIsFunc(t.Kind(v)):
+		w.function(v, nameNode, name, c, d)
+	case t.Kind(v) == "class":
+		w.class(v, name, c, d)
+	default:
+		s := Symbol{Kind: KindVariable, Name: name, Parent: c.parent, Exported: true, Visibility: VisExported}
+		s.Doc = w.doc(d.docNode)
+		s.Signature.Returns = jsValueType(t, v)
+		s.Signature.Text = shorten(w.x.headerText(d.node, -1), 120)
+		sym := w.x.addSymbol(s, d.node, nameNode, v)
+		w.walk(v, &jsCtx{sym: sym, parent: sym, scope: c.scope})
+	}
+}
+
+// ownerMethod adds X.prototype.m = function / X.m = function as method m
+// of X; X is the symbol of that name in the file when there is one.
+func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx, d jsDecl, walkBody bool) {
+	parent := c.parent
+	container := owner
+	for i := len(w.x.f.Symbols) - 1; i > 0; i-- {
+		s := &w.x.f.Symbols[i]
+		if s.Parent == c.parent && s.Qualified() == w.qualifiedIn(c.parent, owner) && s.Kind != KindMethod {
+			parent, container = i, ""
+			break
+		}
+	}
+	t := w.t
+	s := Symbol{Kind: KindMethod, Name: name, Parent: parent, Container: container, Visibility: VisPublic}
+	if parent != c.parent {
+		s.Exported = w.x.f.Symbols[parent].Exported
+	}
+	s.Doc = w.doc(d.docNode)
+	scope := newJSFuncScope(c.scope)
+	w.signature(&s.Signature, fn, scope, s.Doc)
+	body := t.Field(fn, "body")
+	if !walkBody {
+		// another name of a function already walked
+		s.Signature.Text = oneLine(t.Text(d.node))
+		w.x.addSymbol(s, d.node, nameNode, -1)
+		return
+	}
+	s.Signature.Text = w.x.headerText(d.node, body)
+	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	this := owner
+	if parent != c.parent {
+		this = w.x.f.Symbols[parent].Qualified()
+	}
+	mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: this, top: true}
+	if t.Kind(fn) == "arrow_function" {
+		mc.this = c.this
+	}
+	w.walkFunctionParts(fn, body, mc)
+}
+
+// qualifiedIn is the qualified name a symbol called name declared under
+// parent has.
+func (w *jsWalker) qualifiedIn(parent int, name string) string {
+	if parent <= 0 {
+		return name
+	}
+	return w.x.f.Symbols[parent].Qualified() + "." + name
+}
+
+// localAssign learns types from x = new T() below the module level, and
+// walks the assignment.
+func (w *jsWalker) localAssign(n int32, c *jsCtx) {
+	t := w.t
+	left, right := t.Field(n, "left"), t.Field(n, "right")
+	if left < 0 || right < 0 || t.Kind(left) != "identifier" {
+		return
+	}
+	name := t.Text(left)
+	if typ := jsValueType(t, right); typ != "" {
+		c.scope.assign(name, typ, "")
+	} else if uv := jsUnwrap(t, right); t.Kind(uv) == "call_expression" {
+		if fn := t.Field(uv, "function"); fn >= 0 {
+			if _, ok := jsRequireSource(t, uv); ok {
+				return
+			}
+			c.scope.assign(name, "", jsRender(t, fn))
+		}
+	}
+}
+
+// assign updates what the innermost scope that declares name knows.
+func (s *jsScope) assign(name, typ, call string) {
+	for sc := s; sc != nil; sc = sc.parent {
+		_, okT := sc.types[name]
+		_, okC := sc.calls[name]
+		if okT || okC || sc.parent == nil {
+			if typ != "" {
+				sc.setType(name, typ)
+			} else {
+				sc.setCall(name, call)
+			}
+			return
+		}
+	}
+}
+
+// ---- references
+
+// jsRender renders an expression used as a qualifier or callee on one
+// line: a.b.c, this.x, f().g, with optional chaining and non-null
+// assertions dropped.
+func jsRender(t *Tree, n int32) string {
+	var b strings.Builder
+	jsRenderTo(t, n, &b, 0)
+	return b.String()
+}
+
+func jsRenderTo(t *Tree, n int32, b *strings.Builder, depth int) {
+	if depth > 32 || b.Len() > 200 {
+		b.WriteString("...")
+		return
+	}
+	switch t.Kind(n) {
+	case "identifier", "this", "super", "property_identifier", "private_property_identifier", "type_identifier":
+		b.Write(t.Bytes(n))
+	case "member_expression", "nested_identifier", "nested_type_identifier":
+		obj := t.Field(n, "object")
+		if obj < 0 {
+			obj = t.Field(n, "module")
+		}
+		prop := t.Field(n, "property")
+		if prop < 0 {
+			prop = t.Field(n, "name")
+		}
+		if obj < 0 || prop < 0 {
+			b.WriteString(shorten(oneLine(t.Text(n)), 60))
+			return
+		}
+		jsRenderTo(t, obj, b, depth+1)
+		b.WriteByte('.')
+		b.Write(t.Bytes(prop))
+	case "call_expression":
+		if fn := t.Field(n, "function"); fn >= 0 {
+			jsRenderTo(t, fn, b, depth+1)
+		}
+		b.WriteString("()")
+	case "subscript_expression":
+		if obj := t.Field(n, "object"); obj >= 0 {
+			jsRenderTo(t, obj, b, depth+1)
+		}
+		b.WriteString("[]")
+	case "parenthesized_expression", "non_null_expression", "await_expression":
+		if c := t.FirstNamedChild(n); c >= 0 {
+			if t.Kind(n) == "parenthesized_expression" && !jsSimpleExpr(t.Kind(c)) {
+				b.WriteString("(" + shorten(oneLine(t.Text(c)), 40) + ")")
+				return
+			}
+			jsRenderTo(t, c, b, depth+1)
+		}
+	case "new_expression":
+		b.WriteString("new ")
+		if c := t.Field(n, "constructor"); c >= 0 {
+			jsRenderTo(t, c, b, depth+1)
+		}
+		b.WriteString("()")
+	default:
+		b.WriteString(shorten(oneLine(t.Text(n)), 60))
+	}
+}
+
+// jsSimpleExpr reports the expressions a qualifier renders by their
+// parts; others render as their text in parentheses.
+func jsSimpleExpr(kind string) bool {
+	switch kind {
+	case "identifier", "this", "super", "member_expression", "call_expression", "subscript_expression",
+		"parenthesized_expression", "non_null_expression", "await_expression", "new_expression":
+		return true
+	}
+	return false
+}
+
+// jsLiteralType is the runtime type of a literal used as a qualifier
+// ('a,b'.split(), [1, 2].map()), whose methods are the runtime's.
+func jsLiteralType(kind string) string {
+	switch kind {
+	case "string", "template_string":
+		return "string"
+	case "array":
+		return "Array"
+	case "number":
+		return "number"
+	case "regex":
+		return "RegExp"
+	case "object":
+		return "Object"
+	}
+	return ""
+}
+
+// jsHead is the first identifier of a rendered qualifier: "a" of a.b().c.
+func jsHead(q string) string {
+	if i := strings.IndexAny(q, ".(["); i >= 0 {
+		return q[:i]
+	}
+	return q
+}
+
+// qualified fills a reference's qualifier, and what is known of its
+// type, from the object of a member expression.
+func (w *jsWalker) qualified(r *Ref, obj int32, c *jsCtx) {
+	t := w.t
+	r.Qualifier = jsRender(t, obj)
+	head := jsHead(r.Qualifier)
+	switch head {
+	case "this":
+		r.QualifierType = c.this
+	case "super":
+		r.QualifierType = c.super
+	default:
+		if !strings.HasPrefix(r.Qualifier, "new ") {
+			r.QualifierType, r.QualifierCall = c.scope.lookup(head)
+		}
+	}
+	u := jsUnwrap(t, obj)
+	switch t.Kind(u) {
+	case "call_expression":
+		if fn := t.Field(u, "function"); fn >= 0 {
+			r.QualifierCall = jsRender(t, fn)
+		}
+	case "new_expression", "as_expression", "satisfies_expression", "type_assertion":
+		r.QualifierType = jsValueType(t, u)
+		r.QualifierCall = ""
+	default:
+		if lt := jsLiteralType(t.Kind(u)); lt != "" {
+			r.QualifierType, r.QualifierCall = lt, ""
+		} else if !jsSimpleExpr(t.Kind(u)) {
+			r.QualifierType, r.QualifierCall = "", ""
+		} else if i := strings.LastIndex(r.Qualifier, "()"); i > 0 && r.QualifierCall == "" && !strings.HasPrefix(r.Qualifier, "new ") {
+			// f().a.b: the fields of what f returns
+			r.QualifierCall = r.Qualifier[:i]
+		}
+	}
+}
+
+func (w *jsWalker) call(n int32, c *jsCtx) {
+	t := w.t
+	fn := t.Field(n, "function")
+	if fn < 0 {
+		return
+	}
+	if src, ok := jsRequireSource(t, n); ok {
+		w.addImport(Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
+		return
+	}
+	fn = jsUnwrapCallee(t, fn)
+	switch t.Kind(fn) {
+	case "identifier":
+		name := t.Text(fn)
+		if name == "require" {
+			return
+		}
+		if c.scope.local(name) {
+			return // a callback or function value held in a local
+		}
+		r := Ref{Kind: RefCall, Name: name, Symbol: c.sym}
+		w.x.ref(r, n)
+	case "member_expression":
+		prop := t.Field(fn, "property")
+		obj := t.Field(fn, "object")
+		if prop < 0 || obj < 0 {
+			return
+		}
+		if _, ok := jsRequireSource(t, jsUnwrap(t, obj)); ok {
+			return // require('x').f(): the import is recorded, f is theirs
+		}
+		r := Ref{Kind: RefCall, Name: t.Text(prop), Symbol: c.sym}
+		w.qualified(&r, obj, c)
+		if r.Qualifier == "" {
+			return
+		}
+		w.x.ref(r, n)
+	case "super":
+		// super(...): the base class's constructor
+		if c.super != "" {
+			w.x.ref(Ref{Kind: RefCall, Name: "constructor", Qualifier: "super", QualifierType: c.super, Symbol: c.sym}, n)
+		}
+	}
+}
+
+// jsUnwrapCallee looks through (f)(), f!(), and TypeScript's f<T>().
+func jsUnwrapCallee(t *Tree, fn int32) int32 {
+	for i := 0; i < 8; i++ {
+		switch t.Kind(fn) {
+		case "parenthesized_expression", "non_null_expression", "instantiation_expression":
+			c := t.FirstNamedChild(fn)
+			if c < 0 {
+				return fn
+			}
+			fn = c
+		default:
+			return fn
+		}
+	}
+	return fn
+}
+
+func (w *jsWalker) newExpr(n int32, c *jsCtx) {
+	t := w.t
+	ctor := t.Field(n, "constructor")
+	if ctor < 0 {
+		return
+	}
+	ctor = jsUnwrapCallee(t, ctor)
+	switch t.Kind(ctor) {
+	case "identifier":
+		if c.scope.local(t.Text(ctor)) {
+			return // new Class() of a class passed in
+		}
+		w.x.ref(Ref{Kind: RefNew, Name: t.Text(ctor), Symbol: c.sym}, n)
+	case "member_expression":
+		prop, obj := t.Field(ctor, "property"), t.Field(ctor, "object")
+		if prop < 0 || obj < 0 {
+			return
+		}
+		r := Ref{Kind: RefNew, Name: t.Text(prop), Symbol: c.sym}
+		w.qualified(&r, obj, c)
+		w.x.ref(r, n)
+	}
+}
+
+// jsxRef records the use of a component, <Button /> or <ui.Button>, as a
+// call of it; lower-case tags are HTML elements.
+func (w *jsWalker) jsxRef(n int32, c *jsCtx) {
+	t := w.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	switch t.Kind(name) {
+	case "identifier":
+		if s := t.Text(name); isUpper(s) {
+			w.x.ref(Ref{Kind: RefCall, Name: s, Symbol: c.sym}, n)
+		}
+	case "member_expression":
+		prop, obj := t.Field(name, "property"), t.Field(name, "object")
+		if prop >= 0 && obj >= 0 {
+			r := Ref{Kind: RefCall, Name: t.Text(prop), Symbol: c.sym}
+			w.qualified(&r, obj, c)
+			w.x.ref(r, n)
+		}
+	}
+}
+
+// guard records if (cond) return/throw at the top of a function body.
+func (w *jsWalker) guard(n int32, c *jsCtx) {
+	t := w.t
+	cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
+	if cond < 0 || cons < 0 || t.Field(n, "alternative") >= 0 {
+		return
+	}
+	first := cons
+	if t.Kind(cons) == "statement_block" {
+		first = t.FirstNamedChild(cons)
+	}
+	if first < 0 {
+		return
+	}
+	condText := t.Text(cond)
+	if t.Kind(cond) == "parenthesized_expression" {
+		if in := t.FirstNamedChild(cond); in >= 0 {
+			condText = t.Text(in)
+		}
+	}
+	switch t.Kind(first) {
+	case "return_statement":
+		action := "return"
+		if v := t.FirstNamedChild(first); v >= 0 {
+			action = "return " + shorten(oneLine(t.Text(v)), 60)
+		}
+		w.x.guard(c.sym, condText, action, n)
+	case "throw_statement":
+		w.x.guard(c.sym, condText, "throw", n)
+	}
+}
+
+// throw records throw <expr>: what is thrown, by class when it is
+// constructed.
+func (w *jsWalker) throw(n int32, c *jsCtx) {
+	t := w.t
+	v := t.FirstNamedChild(n)
+	if v < 0 || t.IsComment(v) {
+		return
+	}
+	what := oneLine(t.Text(v))
+	if u := jsUnwrap(t, v); t.Kind(u) == "new_expression" {
+		if ctor := t.Field(u, "constructor"); ctor >= 0 {
+			what = jsRender(t, ctor)
+			if args := t.Field(u, "arguments"); args >= 0 {
+				if a := t.FirstNamedChild(args); a >= 0 && t.IsString(a) {
+					what += "(" + shorten(oneLine(t.Text(a)), 60) + ")"
+				}
+			}
+		}
+	}
+	w.x.throw(c.sym, "throws", what, n)
+}
+
+// jsKids yields the named children of n that are not comments. Unlike
+// Tree.NamedChildren it keeps ERROR nodes, which tree-sitter marks as
+// extras, so that what they recovered is still walked.
+func jsKids(t *Tree, n int32) func(yield func(int32) bool) {
+	return func(yield func(int32) bool) {
+		end := t.Nodes[n].End
+		for c := n + 1; c < end; c = t.Nodes[c].End {
+			f := t.Nodes[c].Flags
+			if f&FlagNamed != 0 && (f&FlagExtra == 0 || f&FlagError != 0) {
+				if !yield(c) {
+					return
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,911 @@
+package lang
+
+import (
+	"fmt"
+	"path"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func jsExtract(t *testing.T, p, src string) *FileFacts {
+	t.Helper()
+	ps := NewParser()
+	defer ps.Close()
+	l := ForPath(p)
+	if l == nil {
+		t.Fatalf("no language for %s", p)
+	}
+	f, err := Extract(ps, l, p, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// jsSym finds a symbol by kind and qualified name.
+func jsSym(t *testing.T, f *FileFacts, kind, qual string) *Symbol {
+	t.Helper()
+	for i := range f.Symbols {
+		if f.Symbols[i].Kind == kind && f.Symbols[i].Qualified() == qual {
+			return &f.Symbols[i]
+		}
+	}
+	var have []string
+	for _, s := range f.Symbols {
+		have = append(have, s.Kind+" "+s.Qualified())
+	}
+	t.Fatalf("no %s %s; have %v", kind, qual, have)
+	return nil
+}
+
+func jsRefs(f *FileFacts, name string) []Ref {
+	var out []Ref
+	for _, r := range f.Refs {
+		if r.Name == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestJSRegistration(t *testing.T) {
+	for p, want := range map[string]string{"a.js": "javascript", "a.jsx": "javascript", "a.mjs": "javascript",
+		"a.cjs": "javascript", "a.ts": "typescript", "a.d.ts": "typescript", "a.mts": "typescript", "a.cts": "typescript",
+		"a.tsx": "tsx"} {
+		if l := ForPath(p); l == nil || l.Name != want {
+			t.Errorf("%s: got %v, want %s", p, l, want)
+		}
+	}
+}
+
+func TestJSClassesAndMembers(t *testing.T) {
+	f := jsExtract(t, "src/shop/cart.ts", `
+import { Base } from './base';
+
+/** Cart holds items. */
+export abstract class Cart<T extends Item = Item> extends Base<T> implements Sized, Named {
+  private items: T[] = [];
+  protected static count = 0;
+  #secret = 1;
+  readonly label?: string;
+
+  constructor(private readonly db: Db, public name = 'cart', ...rest: string[]) {
+    super(db);
+    this.total = new Money();
+  }
+
+  /** add puts an item in the cart. */
+  async add(item: T, qty?: number): Promise<void> {
+    if (!item) throw new TypeError('no item');
+    this.items.push(item);
+    await this.db.save(item);
+  }
+
+  get size(): number { return this.items.length; }
+  static create(): Cart { return null as any; }
+  abstract checkout(): void;
+  *[Symbol.iterator]() {}
+  onClick = (e: Event) => { this.add(e.item); };
+}
+`)
+	if f.Module != "src/shop/cart" {
+		t.Errorf("module %q", f.Module)
+	}
+	cart := jsSym(t, f, KindClass, "Cart")
+	if !cart.Exported || cart.Visibility != VisExported {
+		t.Errorf("Cart exported=%v vis=%s", cart.Exported, cart.Visibility)
+	}
+	if cart.Doc != "Cart holds items." {
+		t.Errorf("Cart doc %q", cart.Doc)
+	}
+	if got := strings.Join(cart.Signature.Bases, ","); got != "Base<T>,Sized,Named" {
+		t.Errorf("bases %q", got)
+	}
+	if got := strings.Join(cart.Signature.Generics, ","); got != "T extends Item = Item" {
+		t.Errorf("generics %q", got)
+	}
+	if got := strings.Join(cart.Signature.Modifiers, ","); got != "abstract" {
+		t.Errorf("modifiers %q", got)
+	}
+	fields := map[string]string{}
+	for _, fd := range cart.Signature.Fields {
+		fields[fd.Name] = fd.Type
+	}
+	for name, typ := range map[string]string{"items": "T[]", "count": "number", "#secret": "number", "label": "string",
+		"db": "Db", "name": "", "total": "Money"} {
+		if got, ok := fields[name]; !ok || got != typ {
+			t.Errorf("field %s: %q (present %v), want %q", name, got, ok, typ)
+		}
+	}
+	if v := jsSym(t, f, KindVariable, "Cart.items"); v.Visibility != VisPrivate || v.Exported {
+		t.Errorf("items vis %s exported %v", v.Visibility, v.Exported)
+	}
+	if v := jsSym(t, f, KindVariable, "Cart.count"); v.Visibility != VisProtected || strings.Join(v.Signature.Modifiers, ",") != "static" {
+		t.Errorf("count vis %s mods %v", v.Visibility, v.Signature.Modifiers)
+	}
+	if v := jsSym(t, f, KindVariable, "Cart.#secret"); v.Visibility != VisPrivate {
+		t.Errorf("#secret vis %s", v.Visibility)
+	}
+	ctor := jsSym(t, f, KindConstructor, "Cart.constructor")
+	ps := ctor.Signature.Params
+	if len(ps) != 3 || ps[0].Name != "db" || ps[0].Type != "Db" || ps[1].Default != "'cart'" || !ps[1].Optional ||
+		ps[2].Name != "rest" || !ps[2].Variadic || ps[2].Type != "string[]" {
+		t.Errorf("constructor params %+v", ps)
+	}
+	add := jsSym(t, f, KindMethod, "Cart.add")
+	if add.Doc != "add puts an item in the cart." || add.Signature.Returns != "Promise<void>" ||
+		strings.Join(add.Signature.Modifiers, ",") != "async" || add.Visibility != VisPublic || !add.Exported {
+		t.Errorf("add: %+v", add)
+	}
+	if p := add.Signature.Params; len(p) != 2 || p[1].Name != "qty" || !p[1].Optional || p[1].Type != "number" {
+		t.Errorf("add params %+v", p)
+	}
+	if len(add.Invariants) != 1 || add.Invariants[0].Text != "if !item then throw" {
+		t.Errorf("add invariants %+v", add.Invariants)
+	}
+	if m := jsSym(t, f, KindMethod, "Cart.size"); strings.Join(m.Signature.Modifiers, ",") != "get" || m.Signature.Returns != "number" {
+		t.Errorf("size %+v", m.Signature)
+	}
+	if m := jsSym(t, f, KindMethod, "Cart.create"); strings.Join(m.Signature.Modifiers, ",") != "static" {
+		t.Errorf("create %+v", m.Signature)
+	}
+	if m := jsSym(t, f, KindMethod, "Cart.checkout"); strings.Join(m.Signature.Modifiers, ",") != "abstract" {
+		t.Errorf("checkout %+v", m.Signature)
+	}
+	if m := jsSym(t, f, KindMethod, "Cart.[Symbol.iterator]"); strings.Join(m.Signature.Modifiers, ",") != "generator" {
+		t.Errorf("iterator %+v", m.Signature)
+	}
+	jsSym(t, f, KindMethod, "Cart.onClick")
+
+	// references and what is known of their qualifiers
+	want := map[string]Ref{
+		"Base":        {Kind: RefExtends},
+		"Sized":       {Kind: RefImplements},
+		"constructor": {Kind: RefCall, Qualifier: "super", QualifierType: "Base"},
+		"Money":       {Kind: RefNew},
+		"save":        {Kind: RefCall, Qualifier: "this.db", QualifierType: "Cart"},
+		"push":        {Kind: RefCall, Qualifier: "this.items", QualifierType: "Cart"},
+	}
+	for name, w := range want {
+		rs := jsRefs(f, name)
+		if len(rs) != 1 || rs[0].Kind != w.Kind || rs[0].Qualifier != w.Qualifier || rs[0].QualifierType != w.QualifierType {
+			t.Errorf("ref %s: %+v, want %+v", name, rs, w)
+		}
+	}
+	// this in an arrow-function field is the instance
+	if rs := jsRefs(f, "add"); len(rs) != 1 || rs[0].QualifierType != "Cart" || f.Symbols[rs[0].Symbol].Name != "onClick" {
+		t.Errorf("onClick's this.add: %+v", rs)
+	}
+	// builtins are left to resolution, not dropped here
+	if rs := jsRefs(f, "TypeError"); len(rs) != 1 || rs[0].Kind != RefNew {
+		t.Errorf("TypeError: %+v", rs)
+	}
+}
+
+func TestJSDeclarations(t *testing.T) {
+	f := jsExtract(t, "lib/api.ts", `
+// eslint-disable-next-line no-console
+/** Loads a user. */
+export async function load<T>(id: string, opts: Options = {}): Promise<T> {
+  function helper(x: number) { return x * 2; }
+  const inner = (y: number): number => helper(y);
+  return inner(1) as any;
+}
+
+export function over(a: string): string;
+export function over(a: number): number;
+export function over(a: any): any { return a; }
+
+/** A point. */
+export interface Point extends Base, ns.Other<T> {
+  x: number;
+  y?: number;
+  /** distance to another point */
+  dist(p: Point): number;
+}
+
+export type Id = string | number;
+type Shape = { kind: string; area(): number };
+
+export const enum Color { Red = 'r', Green }
+
+export namespace Geo {
+  export function area(s: Shape): number { return s.area(); }
+  function hidden() {}
+}
+
+declare module 'legacy' {
+  export function old(): void;
+}
+
+export const LIMIT = 10, NAME = 'api';
+let counter = 0;
+const { a, b: renamed } = settings;
+export default class { run() {} }
+`)
+	load := jsSym(t, f, KindFunction, "load")
+	if load.Doc != "Loads a user." {
+		t.Errorf("load doc %q", load.Doc)
+	}
+	if load.Signature.Returns != "Promise<T>" || strings.Join(load.Signature.Generics, ",") != "T" ||
+		len(load.Signature.Params) != 2 || load.Signature.Params[1].Default != "{}" || load.Signature.Params[1].Type != "Options" {
+		t.Errorf("load sig %+v", load.Signature)
+	}
+	helper := jsSym(t, f, KindFunction, "load.helper")
+	inner := jsSym(t, f, KindFunction, "load.inner")
+	if inner.Signature.Returns != "number" || len(inner.Signature.Params) != 1 || helper.Exported {
+		t.Errorf("inner %+v", inner.Signature)
+	}
+	n := 0
+	for _, s := range f.Symbols {
+		if s.Kind == KindFunction && s.Name == "over" {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d overloads of over, want 3", n)
+	}
+	pt := jsSym(t, f, KindInterface, "Point")
+	if len(pt.Signature.Fields) != 2 || pt.Signature.Fields[1].Name != "y" || !pt.Signature.Fields[1].Optional ||
+		strings.Join(pt.Signature.Bases, ",") != "Base,ns.Other<T>" {
+		t.Errorf("Point %+v", pt.Signature)
+	}
+	if d := jsSym(t, f, KindMethod, "Point.dist"); d.Doc != "distance to another point" || d.Signature.Returns != "number" {
+		t.Errorf("dist %+v", d)
+	}
+	if rs := jsRefs(f, "Other"); len(rs) != 1 || rs[0].Kind != RefExtends || rs[0].Qualifier != "ns" {
+		t.Errorf("Other ref %+v", rs)
+	}
+	if id := jsSym(t, f, KindType, "Id"); id.Signature.Returns != "string | number" || !id.Exported {
+		t.Errorf("Id %+v", id)
+	}
+	shape := jsSym(t, f, KindType, "Shape")
+	if len(shape.Signature.Fields) != 1 || shape.Exported {
+		t.Errorf("Shape %+v", shape)
+	}
+	jsSym(t, f, KindMethod, "Shape.area")
+	if c := jsSym(t, f, KindType, "Color"); strings.Join(c.Signature.Modifiers, ",") != "enum,const" || len(c.Signature.Fields) != 2 {
+		t.Errorf("Color %+v", c.Signature)
+	}
+	jsSym(t, f, KindModule, "Geo")
+	if a := jsSym(t, f, KindFunction, "Geo.area"); !a.Exported {
+		t.Error("Geo.area not exported")
+	}
+	if h := jsSym(t, f, KindFunction, "Geo.hidden"); h.Exported || h.Visibility != VisInternal {
+		t.Errorf("Geo.hidden %v %s", h.Exported, h.Visibility)
+	}
+	if m := jsSym(t, f, KindModule, "legacy"); !m.Exported {
+		t.Error("declare module not exported")
+	}
+	if o := jsSym(t, f, KindFunction, "legacy.old"); strings.Join(o.Signature.Modifiers, ",") != "declare" {
+		t.Errorf("legacy.old modifiers %v", o.Signature.Modifiers)
+	}
+	if l := jsSym(t, f, KindVariable, "LIMIT"); !l.Exported || strings.Join(l.Signature.Modifiers, ",") != "const" || l.Signature.Returns != "number" {
+		t.Errorf("LIMIT %+v", l)
+	}
+	jsSym(t, f, KindVariable, "NAME")
+	if c := jsSym(t, f, KindVariable, "counter"); c.Exported || c.Visibility != VisInternal {
+		t.Errorf("counter %+v", c)
+	}
+	jsSym(t, f, KindVariable, "a")
+	jsSym(t, f, KindVariable, "renamed")
+	d := jsSym(t, f, KindClass, "default")
+	if !d.Exported || strings.Join(d.Signature.Modifiers, ",") != "default" {
+		t.Errorf("default class %+v", d)
+	}
+	jsSym(t, f, KindMethod, "default.run")
+	// the local call of a nested function
+	if rs := jsRefs(f, "helper"); len(rs) != 1 || f.Symbols[rs[0].Symbol].Name != "inner" {
+		t.Errorf("helper refs %+v", rs)
+	}
+}
+
+func TestJSImports(t *testing.T) {
+	f := jsExtract(t, "src/app.ts", `
+import def, { a, b as c } from './x';
+import * as ns from '../y';
+import './side-effect';
+import type { T } from './types';
+import fs = require('fs');
+const { p, q: r } = require('./z');
+const whole = require('./w');
+const member = require('./m').thing;
+export { e, f as g } from './barrel';
+export * from './all';
+export * as grouped from './group';
+async function later() {
+  const mod = await import('./lazy');
+  import('./fire');
+}
+`)
+	got := map[string]string{}
+	for _, imp := range f.Imports {
+		var names []string
+		for _, n := range imp.Names {
+			names = append(names, n.Name+">"+n.Local())
+		}
+		got[imp.Source] = fmt.Sprintf("alias=%s names=%s sym=%d", imp.Alias, strings.Join(names, ","), imp.Symbol)
+	}
+	want := map[string]string{
+		"./x":           "alias= names=default>def,a>a,b>c sym=0",
+		"../y":          "alias=ns names= sym=0",
+		"./side-effect": "alias= names= sym=0",
+		"./types":       "alias= names=T>T sym=0",
+		"fs":            "alias=fs names= sym=0",
+		"./z":           "alias= names=p>p,q>r sym=0",
+		"./w":           "alias=whole names= sym=0",
+		"./m":           "alias= names=thing>member sym=0",
+		"./barrel":      "alias= names=e>e,f>g sym=0",
+		"./all":         "alias= names=*>* sym=0",
+		"./group":       "alias=grouped names= sym=0",
+		"./lazy":        "alias=mod names= sym=1",
+		"./fire":        "alias= names= sym=1",
+	}
+	for src, w := range want {
+		if got[src] != w {
+			t.Errorf("import %s: %q, want %q", src, got[src], w)
+		}
+	}
+	if len(f.Imports) != len(want) {
+		t.Errorf("%d imports, want %d: %v", len(f.Imports), len(want), got)
+	}
+	if rs := jsRefs(f, "require"); len(rs) != 0 {
+		t.Errorf("require is an import, not a call: %+v", rs)
+	}
+	// re-exports are in the module's export table
+	var table []string
+	for _, e := range f.Symbols[0].Signature.Fields {
+		table = append(table, e.Name+"="+e.Type+"@"+e.Default)
+	}
+	if got := strings.Join(table, " "); got != "e=e@./barrel g=f@./barrel *=*@./all grouped=*@./group" {
+		t.Errorf("export table %q", got)
+	}
+}
+
+func TestJSCommonJS(t *testing.T) {
+	f := jsExtract(t, "lib/router.js", `
+'use strict';
+/**
+ * Router matches paths.
+ * @param {Object} opts settings
+ * @param {string} [prefix]
+ * @returns {Router}
+ */
+function Router(opts, prefix) {
+  this.stack = [];
+}
+
+Router.prototype.route = function route(path) {
+  return this.match(path);
+};
+
+Router.prototype.match = function (path) {};
+Router.create = () => new Router();
+var proto = {};
+proto.handle = proto.dispatch = function handle(req) {};
+
+function helper() {}
+
+exports = module.exports = Router;
+module.exports.helper = helper;
+exports.version = '1.0';
+exports.make = function () {};
+`)
+	r := jsSym(t, f, KindFunction, "Router")
+	if !r.Exported || r.Signature.Returns != "Router" {
+		t.Errorf("Router %+v", r)
+	}
+	if ps := r.Signature.Params; len(ps) != 2 || ps[0].Type != "Object" || ps[1].Type != "string" || !ps[1].Optional {
+		t.Errorf("JSDoc params %+v", ps)
+	}
+	route := jsSym(t, f, KindMethod, "Router.route")
+	if route.Parent == 0 || !route.Exported {
+		t.Errorf("route %+v", route)
+	}
+	jsSym(t, f, KindMethod, "Router.match")
+	jsSym(t, f, KindMethod, "Router.create")
+	jsSym(t, f, KindMethod, "proto.handle")
+	jsSym(t, f, KindMethod, "proto.dispatch")
+	if h := jsSym(t, f, KindFunction, "helper"); !h.Exported {
+		t.Error("helper exported through module.exports.helper")
+	}
+	if v := jsSym(t, f, KindVariable, "version"); !v.Exported {
+		t.Error("version not exported")
+	}
+	jsSym(t, f, KindFunction, "make")
+	if rs := jsRefs(f, "match"); len(rs) != 1 || rs[0].QualifierType != "Router" {
+		t.Errorf("this.match in a prototype method: %+v", rs)
+	}
+	var table []string
+	for _, e := range f.Symbols[0].Signature.Fields {
+		table = append(table, e.Name+"="+e.Type)
+	}
+	if got := strings.Join(table, " "); got != "default=Router" {
+		t.Errorf("export table %q", got)
+	}
+}
+
+func TestJSScopesAndQualifiers(t *testing.T) {
+	f := jsExtract(t, "src/run.ts", `
+import { Client } from './client';
+const shared = new Client();
+
+export function run(c: Client, opts: { retries: number; log: Logger }, { user }: Props) {
+  const x = new Store();
+  const y = makeStore();
+  const z = y as Store;
+  let w: Store | null = null;
+  c.get();
+  x.put();
+  y.put();
+  z.put();
+  w.put();
+  shared.close();
+  opts.log.info();
+  user.greet();
+  makeStore().items.clear();
+  'a,b'.split(',');
+  [1, 2].map(String);
+  [].forEach(function (item) { item.go(); });
+  const cb = () => 1;
+  cb();
+  items.forEach((it) => it.done());
+  for (const [, fn] of pairs) fn();
+  if (!c) {
+    return undefined;
+  }
+}
+`)
+	check := func(name, qual, qtype, qcall string) {
+		t.Helper()
+		for _, r := range f.Refs {
+			if r.Name == name && r.Qualifier == qual {
+				if r.QualifierType != qtype || r.QualifierCall != qcall {
+					t.Errorf("%s.%s: type %q call %q, want %q %q", qual, name, r.QualifierType, r.QualifierCall, qtype, qcall)
+				}
+				return
+			}
+		}
+		t.Errorf("no ref %s.%s", qual, name)
+	}
+	check("get", "c", "Client", "")
+	check("put", "x", "Store", "")
+	check("put", "y", "", "makeStore")
+	check("put", "z", "Store", "")
+	check("put", "w", "Store | null", "")
+	check("close", "shared", "Client", "")
+	check("info", "opts.log", "{ retries: number; log: Logger }", "")
+	check("greet", "user", "Props['user']", "")
+	check("clear", "makeStore().items", "", "makeStore")
+	check("split", "'a,b'", "string", "")
+	check("map", "[1, 2]", "Array", "")
+	if rs := jsRefs(f, "fn"); len(rs) != 0 {
+		t.Errorf("call of a local recorded: %+v", rs)
+	}
+	// a function-valued const is a nested function, called by name
+	jsSym(t, f, KindFunction, "run.cb")
+	if rs := jsRefs(f, "cb"); len(rs) != 1 {
+		t.Errorf("call of run.cb: %+v", rs)
+	}
+	run := jsSym(t, f, KindFunction, "run")
+	if len(run.Invariants) != 1 || run.Invariants[0].Text != "if !c then return undefined" {
+		t.Errorf("guards %+v", run.Invariants)
+	}
+}
+
+func TestJSXAndTests(t *testing.T) {
+	f := jsExtract(t, "src/__tests__/view.test.tsx", `
+import { Button } from '../ui';
+import * as ui from '../ui';
+export const View = ({ label }: { label: string }) => (
+  <div>
+    <Button label={label} />
+    <ui.Icon name="x" />
+    <span>{label}</span>
+  </div>
+);
+describe('View', () => { it('renders', () => { expect(View).toBeTruthy(); }); });
+`)
+	if !f.IsTest || !f.Symbols[0].IsTest {
+		t.Error("test file not marked")
+	}
+	v := jsSym(t, f, KindFunction, "View")
+	if !v.IsTest {
+		t.Error("symbol of a test file not marked")
+	}
+	if rs := jsRefs(f, "Button"); len(rs) != 1 || rs[0].Kind != RefCall {
+		t.Errorf("Button %+v", rs)
+	}
+	if rs := jsRefs(f, "Icon"); len(rs) != 1 || rs[0].Qualifier != "ui" {
+		t.Errorf("Icon %+v", rs)
+	}
+	if rs := jsRefs(f, "span"); len(rs) != 0 {
+		t.Errorf("html element recorded: %+v", rs)
+	}
+	for _, p := range []string{"a.spec.js", "test/a.js", "src/__tests__/b.ts", "x.test.mjs"} {
+		if !jsIsTestPath(p) {
+			t.Errorf("%s is a test", p)
+		}
+	}
+	if jsIsTestPath("src/testing.ts") || jsIsTestPath("src/contest/a.ts") {
+		t.Error("not tests")
+	}
+}
+
+func TestJSBrokenFile(t *testing.T) {
+	f := jsExtract(t, "broken.js", `
+function ok() { return 1; }
+function broken( {
+  return ok(;
+}
+function later() { return ok(); }
+`)
+	if len(f.Errors) == 0 {
+		t.Error("no syntax errors reported")
+	}
+	jsSym(t, f, KindFunction, "ok")
+	jsSym(t, f, KindFunction, "later")
+}
+
+func TestJSHostileInput(t *testing.T) {
+	// deep nesting and garbage must not panic
+	src := strings.Repeat("f(", 3000) + strings.Repeat(")", 3000) + "\n" + strings.Repeat("{[(", 500) + "class { x = "
+	jsExtract(t, "deep.ts", src)
+	jsExtract(t, "deep.js", strings.Repeat("a.", 5000)+"b()")
+	jsExtract(t, "empty.ts", "")
+}
+
+// javascriptTestTable is a Table over a few in-memory files.
+type javascriptTestTable struct {
+	files  map[string]*FileInfo
+	byName map[string][]*Target
+	config map[string][]string
+	memo   sync.Map
+}
+
+func newJavascriptTestTable(t *testing.T, srcs map[string]string) (*javascriptTestTable, map[string]*FileFacts) {
+	t.Helper()
+	tab := &javascriptTestTable{files: map[string]*FileInfo{}, byName: map[string][]*Target{}, config: map[string][]string{}}
+	facts := map[string]*FileFacts{}
+	paths := make([]string, 0, len(srcs))
+	for p := range srcs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		f := jsExtract(t, p, srcs[p])
+		facts[p] = f
+		seen := map[string]int{}
+		var modID string
+		for i := range f.Symbols {
+			s := &f.Symbols[i]
+			key := s.Kind + " " + s.Qualified()
+			id := fmt.Sprintf("%s#%s#%d", p, key, seen[key])
+			seen[key]++
+			if i == 0 {
+				modID = id
+			}
+			tab.byName[s.Name] = append(tab.byName[s.Name], &Target{ID: id, Path: p, Kind: s.Kind, Name: s.Name,
+				Container: s.Container, Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields,
+				Bases: s.Signature.Bases, Module: f.Module})
+		}
+		tab.files[p] = &FileInfo{Path: p, Lang: ForPath(p).Name, Module: f.Module, Imports: f.Imports, ModuleID: modID}
+	}
+	return tab, facts
+}
+
+func (tab *javascriptTestTable) ByName(name string) []*Target { return tab.byName[name] }
+func (tab *javascriptTestTable) File(p string) *FileInfo      { return tab.files[p] }
+func (tab *javascriptTestTable) ModuleFiles(lang, module string) []string {
+	var out []string
+	for p, fi := range tab.files {
+		if fi.Module == module || strings.HasSuffix(fi.Module, "/"+module) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+func (tab *javascriptTestTable) DirFiles(dir string) []string {
+	var out []string
+	for p := range tab.files {
+		if path.Dir(p) == dir {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+func (tab *javascriptTestTable) Config(key string) []string { return tab.config[key] }
+func (tab *javascriptTestTable) Memo(key string, f func() string) string {
+	if v, ok := tab.memo.Load(key); ok {
+		return v.(string)
+	}
+	v := f()
+	tab.memo.Store(key, v)
+	return v
+}
+
+// resolveAll resolves every reference and import of file p and returns
+// "kind qual.name -> path:qualified [rule]" lines.
+func (tab *javascriptTestTable) resolveAll(facts map[string]*FileFacts, p string) map[string]string {
+	f := facts[p]
+	l := ForPath(p)
+	fi := tab.files[p]
+	out := map[string]string{}
+	show := func(res Resolution) string {
+		if res.Target == nil {
+			return "? [" + res.Rule + "]"
+		}
+		q := res.Target.Qualified()
+		if res.Target.Kind == KindModule && res.Target.ID == tab.files[res.Target.Path].ModuleID {
+			q = "<module>"
+		}
+		return res.Target.Path + ":" + q + " [" + res.Rule + "]"
+	}
+	for i := range f.Imports {
+		imp := &f.Imports[i]
+		ctx := &Context{File: fi, Table: tab}
+		names := []string{""}
+		if len(imp.Names) > 0 {
+			names = names[:0]
+			for _, n := range imp.Names {
+				names = append(names, n.Name)
+			}
+		}
+		for _, n := range names {
+			out["import "+imp.Source+" "+n] = show(l.ResolveImport(ctx, imp, n))
+		}
+	}
+	for i := range f.Refs {
+		r := &f.Refs[i]
+		s := r.Symbol
+		if s < 0 {
+			s = 0
+		}
+		sym := &f.Symbols[s]
+		from := &Target{ID: fmt.Sprintf("%s#%s %s#0", p, sym.Kind, sym.Qualified()), Path: p, Kind: sym.Kind, Name: sym.Name, Container: sym.Container}
+		if s == 0 {
+			from.ID = fi.ModuleID
+		}
+		ctx := &Context{File: fi, From: from, Table: tab}
+		key := r.Kind + " " + r.Name
+		if r.Qualifier != "" {
+			key = r.Kind + " " + r.Qualifier + "." + r.Name
+		}
+		out[key] = show(l.Resolve(ctx, r))
+	}
+	return out
+}
+
+func TestJSResolve(t *testing.T) {
+	tab, facts := newJavascriptTestTable(t, map[string]string{
+		"src/models/entity.ts": `
+export abstract class Entity {
+  abstract validate(): void;
+  protected touch(): void {}
+}`,
+		"src/models/item.ts": `
+import { Entity } from './entity';
+export class Item extends Entity implements Priced {
+  constructor(public name: string) { super(); }
+  validate(): void { this.touch(); }
+  rename(n: string): this { return this; }
+  static create(): Item { return new Item('x'); }
+}
+export interface Priced { price(): number; }
+export const makeItem = Item.create;
+`,
+		"src/models/index.ts": `
+export * from './item';
+export { Entity as BaseEntity } from './entity';
+`,
+		"src/util/format.ts": `
+export default function formatPrice(n: number): string { return String(n); }
+export const round = (n: number) => Math.round(n);
+export namespace Money { export function parse(s: string) { return 1; } }
+`,
+		"src/util/index.ts": `export { default as formatPrice, round } from './format';`,
+		"src/store.ts": `
+import { Item, BaseEntity, makeItem } from './models';
+import { formatPrice } from './util/index.js';
+import * as fmt from './util/format';
+import { EventEmitter } from 'events';
+import lodash from 'lodash';
+const legacy = require('./legacy');
+
+class Repo { find(id: string): Item { return new Item(id); } }
+
+export class Store extends EventEmitter {
+  private repo = new Repo();
+  constructor(private readonly items: Item[]) { super(); }
+  add(item: Item): void {
+    item.validate();
+    item.rename('x').validate();
+    makeItem().rename('y');
+    this.repo.find('a').rename('b');
+    this.emit('added');
+    this.items.push(item);
+    formatPrice(1);
+    fmt.round(2);
+    fmt.Money.parse('1');
+    lodash.map([], String);
+    legacy.helper();
+    legacy();
+    helperHere();
+    parseInt('1');
+    console.log(distinctiveName());
+    thing.update();
+    new BaseEntity();
+    setTimeout(() => {}, 1);
+  }
+}
+function helperHere() {}
+`,
+		"src/legacy.js": `
+function main() {}
+function helper() {}
+module.exports = main;
+module.exports.helper = helper;
+`,
+		"src/other.ts": `
+export function distinctiveName() { return 1; }
+class A { update() {} }
+class B { update() {} }
+`,
+	})
+	got := tab.resolveAll(facts, "src/store.ts")
+	want := map[string]string{
+		"import ./models Item":               "src/models/item.ts:Item [import]",
+		"import ./models BaseEntity":         "src/models/entity.ts:Entity [import]",
+		"import ./util/index.js formatPrice": "src/util/format.ts:formatPrice [import]",
+		"import ./util/format ":              "src/util/format.ts:<module> [import]",
+		"import events EventEmitter":         "? [external]",
+		"import lodash default":              "? [external]",
+		"import ./legacy ":                   "src/legacy.js:<module> [import]",
+		"call item.validate":                 "src/models/item.ts:Item.validate [receiver]",
+		"call item.rename().validate":        "src/models/item.ts:Item.validate [receiver]",
+		"call this.repo.find().rename":       "src/models/item.ts:Item.rename [receiver]",
+		"call this.emit":                     "? [external]",
+		"call this.items.push":               "? [external]",
+		"call formatPrice":                   "src/util/format.ts:formatPrice [import]",
+		"call fmt.round":                     "src/util/format.ts:round [import]",
+		"call fmt.Money.parse":               "src/util/format.ts:Money.parse [import]",
+		"call lodash.map":                    "? [external]",
+		"call legacy.helper":                 "src/legacy.js:helper [import]",
+		"call legacy":                        "src/legacy.js:main [import]",
+		"call helperHere":                    "src/store.ts:helperHere [same_file]",
+		"call parseInt":                      "? [builtin]",
+		"call console.log":                   "? [external]",
+		"call distinctiveName":               "src/other.ts:distinctiveName [unique_name]",
+		"call thing.update":                  "? [ambiguous]",
+		"new BaseEntity":                     "src/models/entity.ts:Entity [import]",
+		"new Repo":                           "src/store.ts:Repo [same_file]",
+		"call setTimeout":                    "? [builtin]",
+		"extends EventEmitter":               "? [external]",
+		"call super.constructor":             "? [external]",
+		"new Item":                           "src/models/item.ts:Item [same_file]",
+	}
+	// new Item inside Repo.find binds through the import, not the file
+	want["new Item"] = "src/models/item.ts:Item [import]"
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: got %q, want %q", k, got[k], w)
+		}
+	}
+	item := tab.resolveAll(facts, "src/models/item.ts")
+	for k, w := range map[string]string{
+		"extends Entity":         "src/models/entity.ts:Entity [import]",
+		"implements Priced":      "src/models/item.ts:Priced [same_file]",
+		"call this.touch":        "src/models/entity.ts:Entity.touch [receiver]",
+		"call super.constructor": "src/models/entity.ts:Entity [receiver]",
+	} {
+		if item[k] != w {
+			t.Errorf("item.ts %s: got %q, want %q", k, item[k], w)
+		}
+	}
+}
+
+func TestJSResolveMonorepoPackages(t *testing.T) {
+	tab, facts := newJavascriptTestTable(t, map[string]string{
+		"packages/core/src/index.ts":  `export function coreFn() {}`,
+		"packages/core/src/v2/api.ts": `export function v2Fn() {}`,
+		"packages/app/src/lib/x.ts":   `export function aliased() {}`,
+		"packages/app/src/main.ts": `
+import { coreFn } from '@acme/core';
+import { v2Fn } from '@acme/core/v2/api';
+import { aliased } from '@/lib/x';
+import { other } from 'react';
+coreFn(); v2Fn(); aliased(); other();
+`,
+	})
+	tab.config[ConfigJSPackages] = []string{"packages/app\t@acme/app\t", "packages/core\t@acme/core\tdist/index.js"}
+	got := tab.resolveAll(facts, "packages/app/src/main.ts")
+	for k, w := range map[string]string{
+		"call coreFn":  "packages/core/src/index.ts:coreFn [import]",
+		"call v2Fn":    "packages/core/src/v2/api.ts:v2Fn [import]",
+		"call aliased": "packages/app/src/lib/x.ts:aliased [import]",
+		"call other":   "? [external]",
+	} {
+		if got[k] != w {
+			t.Errorf("%s: got %q, want %q", k, got[k], w)
+		}
+	}
+}
+
+// FuzzJSExtract checks that no input makes extraction or resolution of
+// JavaScript, TypeScript or TSX panic.
+func FuzzJSExtract(f *testing.F) {
+	for _, s := range []string{
+		"export default class extends A { #x = 1; get y() { return this.#x } }",
+		"module.exports = exports = function f() {}; f.prototype.m = f.prototype.n = () => this.m()",
+		"import a, * as b from './c'; export * as d from './e'; export { f as default } from 'g'",
+		"namespace N { export declare function f<T>(x?: T, ...r: T[]): asserts x is T; }",
+		"const { a: { b = c } = {}, ...d } = require('./x'); for (const [k, v] of m) v(k)",
+		"<A.B c={d}><E/></A.B>",
+		"class C { constructor(private a: A) { super(); this.b = new B(); } m() { return this.a.b().c.d() } }",
+	} {
+		f.Add(s)
+	}
+	ps := NewParser()
+	defer ps.Close()
+	ps.Timeout = 2 * time.Second
+	f.Fuzz(func(t *testing.T, src string) {
+		// a hang in the walker or resolver fails with the input
+		tm := time.AfterFunc(10*time.Second, func() { debug.SetTraceback("all"); panic(fmt.Sprintf("hang on %q", src)) })
+		defer tm.Stop()
+		for _, p := range []string{"a.js", "a.ts", "a.tsx"} {
+			facts, err := Extract(ps, ForPath(p), p, []byte(src))
+			if err != nil {
+				continue
+			}
+			tab := &javascriptTestTable{files: map[string]*FileInfo{}, byName: map[string][]*Target{}, config: map[string][]string{}}
+			for i, s := range facts.Symbols {
+				tab.byName[s.Name] = append(tab.byName[s.Name], &Target{ID: fmt.Sprint(i), Path: p, Kind: s.Kind, Name: s.Name,
+					Container: s.Container, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases})
+			}
+			tab.files[p] = &FileInfo{Path: p, Lang: ForPath(p).Name, Module: facts.Module, Imports: facts.Imports, ModuleID: "0"}
+			tab.resolveAll(map[string]*FileFacts{p: facts}, p)
+		}
+	})
+}
+
+func TestJSSourceFiles(t *testing.T) {
+	tab, _ := newJavascriptTestTable(t, map[string]string{
+		"src/a.ts":           `export const a = 1;`,
+		"src/types.d.ts":     `export interface T {}`,
+		"src/comp.tsx":       `export const C = () => null;`,
+		"src/lib/index.js":   `module.exports = {};`,
+		"src/esm/mod.mts":    `export const m = 1;`,
+		"src/legacy/old.cjs": `exports.o = 1;`,
+	})
+	if m := tab.files["src/types.d.ts"].Module; m != "src/types" {
+		t.Errorf("module of a .d.ts: %q", m)
+	}
+	for spec, want := range map[string]string{
+		"./a":                "src/a.ts",
+		"./a.js":             "src/a.ts", // TypeScript ESM names the output
+		"./types":            "src/types.d.ts",
+		"./comp.jsx":         "src/comp.tsx",
+		"./comp":             "src/comp.tsx",
+		"./lib":              "src/lib/index.js",
+		"./esm/mod.mjs":      "src/esm/mod.mts",
+		"./legacy/old.cjs":   "src/legacy/old.cjs",
+		"./missing":          "",
+		"../../outside":      "<external>",
+		"react":              "<external>",
+		"@scope/pkg/sub/dir": "<external>",
+	} {
+		f, ext := jsSourceFile(tab, "src/main.ts", spec)
+		if ext {
+			f = "<external>"
+		}
+		if f != want {
+			t.Errorf("%s: %q, want %q", spec, f, want)
+		}
+	}
+}

@@ -1,0 +1,2 @@
+export { default as formatPrice, round } from './format';
+export * from './logger';
