@@ -72,14 +72,15 @@ func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, gitRef
 		return fmt.Errorf("record version: %w", err)
 	}
 	optHash, optJSON := b.options()
-	for k, v := range map[string]string{
-		schema.MetaSDLVersion:  b.opts.SDLVersion,
-		schema.MetaOptionsHash: optHash,
-		schema.MetaOptions:     optJSON,
-		schema.MetaRepoID:      filepath.Base(b.root),
-		schema.MetaGoModules:   strings.Join(b.goModules, "\n"),
+	// in a fixed order: the layout of the page depends on it
+	for _, kv := range [][2]string{
+		{schema.MetaGoModules, strings.Join(b.goModules, "\n")},
+		{schema.MetaOptions, optJSON},
+		{schema.MetaOptionsHash, optHash},
+		{schema.MetaRepoID, filepath.Base(b.root)},
+		{schema.MetaSDLVersion, b.opts.SDLVersion},
 	} {
-		if err := schema.SetMeta(ctx, tx, k, v); err != nil {
+		if err := schema.SetMeta(ctx, tx, kv[0], kv[1]); err != nil {
 			return fmt.Errorf("write meta: %w", err)
 		}
 	}

@@ -198,13 +198,14 @@ func (t *Tree) Children(i int32) func(yield func(int32) bool) {
 }
 
 // NamedChildren yields the named children of node i that are not comments
-// or other extras.
+// or other extras. ERROR nodes are yielded although tree-sitter flags them
+// as extras: what a parser recovered inside them is still code.
 func (t *Tree) NamedChildren(i int32) func(yield func(int32) bool) {
 	return func(yield func(int32) bool) {
 		end := t.Nodes[i].End
 		for c := i + 1; c < end; c = t.Nodes[c].End {
 			f := t.Nodes[c].Flags
-			if f&FlagNamed != 0 && f&FlagExtra == 0 {
+			if f&FlagNamed != 0 && (f&FlagExtra == 0 || f&FlagError != 0) {
 				if !yield(c) {
 					return
 				}
