@@ -92,16 +92,38 @@ func isNumber(s string) bool {
 }
 
 // ftsMatch renders terms as an FTS5 query: every term a quoted string
-// (so no user text is ever FTS syntax), joined with OR.
+// (so no user text is ever FTS syntax), joined with OR. Only terms that
+// the index's tokenizer keeps as one token are used: a term it would split
+// ("url_for") is a phrase, which the index (detail=column) cannot answer,
+// and its parts are terms of their own anyway.
 func ftsMatch(terms []string) string {
 	var b strings.Builder
-	for i, t := range terms {
-		if i > 0 {
+	n := 0
+	for _, t := range terms {
+		if !singleToken(t) {
+			continue
+		}
+		if n > 0 {
 			b.WriteString(" OR ")
 		}
+		n++
 		b.WriteByte('"')
 		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
 		b.WriteByte('"')
 	}
 	return b.String()
+}
+
+// singleToken reports whether the unicode61 tokenizer keeps t as one token:
+// letters and digits only.
+func singleToken(t string) bool {
+	if t == "" {
+		return false
+	}
+	for _, r := range t {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
 }
