@@ -1198,7 +1198,13 @@ func (w *rsWalker) expr(n int32, sym int, scope *rsScope) {
 	t := w.t
 	switch t.Kind(n) {
 	case "call_expression":
+		// the receiver and the arguments are evaluated first: their
+		// calls come first in the summary
+		for c := range t.NamedChildren(n) {
+			w.expr(c, sym, scope)
+		}
 		w.call(n, sym, scope)
+		return
 	case "macro_invocation":
 		w.macroCall(n, sym, scope)
 		return
@@ -1760,6 +1766,9 @@ func (w *rsWalker) guard(st int32, sym int) {
 		tt := t.ChildOfKind(n, "token_tree")
 		if tt < 0 {
 			return
+		}
+		if w.x.f.Symbols[sym].IsTest {
+			return // a test's assertions are its checks, not preconditions
 		}
 		switch name {
 		case "assert", "debug_assert":

@@ -510,8 +510,7 @@ func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguou
 		}
 		return nil, 0, ext
 	}
-	var inFile, inCrate []*Target
-	crate := ""
+	var inFile, others []*Target
 	for _, t := range r.tab.ByName(name) {
 		if (t.Kind != KindMethod && t.Kind != KindConstructor && !(t.Kind == KindVariable && t.Container != "")) ||
 			rsContainerName(t.Container) != typ.Name {
@@ -519,26 +518,34 @@ func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguou
 		}
 		if t.Path == typ.Path {
 			inFile = append(inFile, t)
-			continue
-		}
-		if typ.Kind == KindInterface {
-			continue // a trait's methods sit in the trait
-		}
-		if crate == "" {
-			crate = rsCrateDir(typ.Path)
-		}
-		if rsCrateDir(t.Path) == crate {
-			inCrate = append(inCrate, t)
+		} else if typ.Kind != KindInterface { // a trait's methods sit in the trait
+			others = append(others, t)
 		}
 	}
-	if len(inFile) == 1 {
+	switch {
+	case len(inFile) == 1:
 		return inFile[0], 0, false
+	case len(inFile) > 1:
+		return nil, len(inFile), false
 	}
-	if len(inFile) == 0 && len(inCrate) == 1 {
-		return inCrate[0], 0, false
+	if len(others) == 1 && rsCrateDir(others[0].Path) == rsCrateDir(typ.Path) {
+		return others[0], 0, false
 	}
-	if n := len(inFile) + len(inCrate); n > 1 {
-		return nil, n, false
+	if len(others) > 0 {
+		// impls elsewhere, in the type's crate or (extension traits) in
+		// others: those whose file sees this very type by its name
+		var seen []*Target
+		for _, t := range others {
+			if tt, _ := r.resolveType(rsTy{s: typ.Name, file: t.Path}); tt != nil && tt.ID == typ.ID {
+				seen = append(seen, t)
+			}
+		}
+		switch {
+		case len(seen) == 1:
+			return seen[0], 0, false
+		case len(seen) > 1:
+			return nil, len(seen), false
+		}
 	}
 	for _, b := range typ.Bases {
 		bt, _ := r.resolveType(rsTy{s: b, file: typ.Path})
@@ -549,6 +556,29 @@ func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguou
 		}
 	}
 	return nil, 0, false
+}
+
+// methodOfName finds the one method name of a type known by its name
+// only.
+func (r *rsRes) methodOfName(ty rsTy, name string) *Target {
+	base, _ := rsSplitGeneric(rsStripType(ty.s))
+	if base == "Self" {
+		base = ty.self
+	}
+	base = lastIdent(base)
+	if base == "" || base == "_" || rsPrelude[base] {
+		return nil
+	}
+	var found *Target
+	for _, t := range r.tab.ByName(name) {
+		if (t.Kind == KindMethod || t.Kind == KindConstructor) && rsContainerName(t.Container) == base {
+			if found != nil {
+				return nil
+			}
+			found = t
+		}
+	}
+	return found
 }
 
 // rsStdTraitMethods are the methods of the standard traits a type gets by
@@ -1028,6 +1058,13 @@ func (r *rsRes) qualified(ref *Ref) Resolution {
 			}
 			return r.missingMethod(ref.Name)
 		}
+		if !text {
+			// a type the index has no symbol for (declared inside a
+			// macro such as pin_project!) whose impls it has
+			if m := r.methodOfName(ty, ref.Name); m != nil {
+				return bound(m, RuleReceiver)
+			}
+		}
 		ext = ext || text
 	}
 	return r.uniqueMethod(ref.Name, ext)
@@ -1055,6 +1092,16 @@ func (r *rsRes) pathRef(ref *Ref) Resolution {
 		}
 	} else {
 		e, ok = r.path(r.file, segs, 0, nil)
+	}
+	if !ok && isUpper(segs[len(segs)-1]) {
+		// a type the index has no symbol for, whose impls it has
+		ty := rsTy{s: ref.Qualifier, file: r.file}
+		if ref.QualifierType != "" {
+			ty.s = ref.QualifierType
+		}
+		if m := r.methodOfName(ty, name); m != nil {
+			return bound(m, RuleReceiver)
+		}
 	}
 	if !ok {
 		if isUpper(segs[len(segs)-1]) && len(segs) == 1 {
