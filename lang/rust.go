@@ -898,7 +898,7 @@ func (w *rsWalker) impl(n int32, c rsCtx, attrs []int32, doc string) {
 	if trait >= 0 && !rsNegativeImpl(t, trait) {
 		if owner >= 0 {
 			w.typeRef(trait, owner, RefImplements, n, "")
-			w.bases[owner] = append(w.bases[owner], oneLine(t.Text(trait)))
+			w.bases[owner] = append(w.bases[owner], w.implBase(trait, t.Field(n, "body")))
 		} else {
 			w.typeRef(trait, c.parent, RefImplements, n, typeName)
 		}
@@ -922,6 +922,30 @@ func (w *rsWalker) impl(n int32, c rsCtx, attrs []int32, doc string) {
 		inner.vis = nil
 	}
 	w.container(body, inner, nil, false)
+}
+
+// implBase is how a type's bases show a trait it implements. A Future or
+// IntoFuture shows its Output, which is what .await gives, and a Deref
+// its Target, whose methods the type's values have:
+// "IntoFuture<Output = Response>", "Deref<Target = Inner>".
+func (w *rsWalker) implBase(trait, body int32) string {
+	t := w.t
+	text := oneLine(t.Text(trait))
+	assoc := ""
+	switch lastIdent(text) {
+	case "Future", "IntoFuture":
+		assoc = "Output"
+	case "Deref":
+		assoc = "Target"
+	}
+	if assoc != "" && !strings.Contains(text, "<") && body >= 0 {
+		for it := range t.NamedChildren(body) {
+			if t.Kind(it) == "type_item" && t.FieldText(it, "name") == assoc {
+				return text + "<" + assoc + " = " + oneLine(t.FieldText(it, "type")) + ">"
+			}
+		}
+	}
+	return text
 }
 
 // rsDeref strips references from a type node: impl Trait for &'a Foo.
@@ -1257,10 +1281,10 @@ func (w *rsWalker) let(n int32, sym int, scope *rsScope) {
 	case typ >= 0:
 		scope.types[name] = w.simpleType(typ, scope)
 	case val >= 0:
-		ty, call := w.valueType(val, scope, 0)
+		ty, expr := w.valueType(val, scope, 0)
 		scope.types[name] = rsOr(ty, "_")
-		if ty == "" && call != "" {
-			scope.calls[name] = call
+		if ty == "" && expr != "" {
+			scope.calls[name] = rsCallee(expr)
 		}
 	default:
 		scope.types[name] = "_"
@@ -1285,14 +1309,23 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 			p = rsQualOf(p)
 		}
 		return p, ""
-	case "try_expression", "await_expression", "parenthesized_expression", "reference_expression":
+	case "parenthesized_expression", "reference_expression":
 		if inner := t.FirstNamedChild(v); inner >= 0 {
 			return w.valueType(inner, scope, depth+1)
 		}
+	case "try_expression", "await_expression":
+		// Foo::new()? is a Foo; f()? and f().await are what f gives,
+		// unwrapped or awaited
+		if inner := t.FirstNamedChild(v); inner >= 0 {
+			if ty, _ := w.valueType(inner, scope, depth+1); ty != "" {
+				return ty, ""
+			}
+		}
+		return "", w.qual(v, scope, true, 0)
 	case "identifier":
 		name := t.Text(v)
 		if c, ok := scope.calls[name]; ok {
-			return "", c
+			return "", rsCallExpr(c)
 		}
 		if ty, ok := scope.types[name]; ok && ty != "_" {
 			return ty, ""
@@ -1303,7 +1336,11 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 		// match f() { Ok(x) => x, Err(e) => return .. }: what f gives
 		if body := t.Field(v, "body"); body >= 0 {
 			if arm := t.FirstNamedChild(body); arm >= 0 && rsUnwrapArm(t, arm) {
-				return w.valueType(t.Field(v, "value"), scope, depth+1)
+				ty, expr := w.valueType(t.Field(v, "value"), scope, depth+1)
+				if expr != "" {
+					expr += "?"
+				}
+				return ty, expr
 			}
 		}
 	case "type_cast_expression":
@@ -1346,13 +1383,33 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 			}
 		case "field_expression":
 			switch t.FieldText(fn, "field") {
-			case "clone", "unwrap", "expect", "to_owned":
+			case "clone", "to_owned":
 				return w.valueType(t.Field(fn, "value"), scope, depth+1)
 			}
 		}
-		return "", w.qual(fn, scope, true, 0)
+		return "", w.qual(v, scope, true, 0)
 	}
 	return "", ""
+}
+
+// rsCallee is how a local's initializer is kept as Ref.QualifierCall:
+// the callee when the initializer is a plain call ("Foo::open",
+// "<Client>.get"), else the whole rendered expression ("f()?",
+// "client.get().await").
+func rsCallee(expr string) string {
+	if strings.HasSuffix(expr, "()") {
+		return expr[:len(expr)-2]
+	}
+	return expr
+}
+
+// rsCallExpr turns a Ref.QualifierCall back into the expression it stands
+// for.
+func rsCallExpr(qc string) string {
+	if strings.HasSuffix(qc, ")") || strings.HasSuffix(qc, "?") || strings.HasSuffix(qc, ".await") {
+		return qc
+	}
+	return qc + "()"
 }
 
 // rsQualOf is the qualifier of a path: "a::b::C" -> "a::b".
@@ -1383,7 +1440,7 @@ func (w *rsWalker) qual(n int32, scope *rsScope, typed bool, depth int) string {
 				return "<" + scope.self + ">"
 			}
 			if c, ok := scope.calls[name]; ok {
-				return c + "()" // the call the local holds the result of
+				return rsCallExpr(c) // the call the local holds the result of
 			}
 			if ty, ok := scope.types[name]; ok {
 				return "<" + ty + ">"

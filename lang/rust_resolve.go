@@ -547,7 +547,12 @@ func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguou
 			return nil, len(seen), false
 		}
 	}
+	var deref string
 	for _, b := range typ.Bases {
+		if strings.HasPrefix(b, "Deref<Target") {
+			deref = b
+			continue
+		}
 		bt, _ := r.resolveType(rsTy{s: b, file: typ.Path})
 		if bt != nil && bt.Kind == KindInterface && bt.ID != typ.ID {
 			if m, amb, _ := r.method(bt, name, depth+1); m != nil || amb > 0 {
@@ -555,7 +560,29 @@ func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguou
 			}
 		}
 	}
+	if deref != "" {
+		// auto-deref: the methods of Deref's Target
+		target := rsAssoc(deref, "Target")
+		dt, ext := r.resolveType(rsTy{s: target, file: typ.Path, self: typ.Name})
+		if dt != nil && dt.ID != typ.ID {
+			return r.method(dt, name, depth+1)
+		}
+		return nil, 0, ext
+	}
 	return nil, 0, false
+}
+
+// rsAssoc reads an associated type from a bound: "Deref<Target = T>".
+func rsAssoc(b, name string) string {
+	i := strings.Index(b, name)
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(b[i+len(name):]), "="))
+	if j := rsTopIndex(rest, '>'); j >= 0 {
+		rest = rest[:j]
+	}
+	return strings.TrimSpace(rest)
 }
 
 // methodOfName finds the one method name of a type known by its name
@@ -744,19 +771,19 @@ func rsSplitGeneric(s string) (string, []string) {
 	return base, args
 }
 
-// rsTopIndex is the index of c outside brackets, or -1.
+// rsTopIndex is the index of c outside brackets, or -1. A closing
+// bracket c is found where it closes nothing opened after the start.
 func rsTopIndex(s string, c byte) int {
 	depth := 0
 	for i := 0; i < len(s); i++ {
+		if s[i] == c && depth == 0 {
+			return i
+		}
 		switch s[i] {
 		case '<', '(', '[':
 			depth++
 		case '>', ')', ']':
 			depth--
-		case c:
-			if depth == 0 {
-				return i
-			}
 		}
 	}
 	return -1
@@ -769,6 +796,22 @@ func rsUnwrap(ty rsTy) rsTy {
 	base = base[strings.LastIndex(base, ":")+1:]
 	if len(args) > 0 && (strings.HasSuffix(base, "Result") || base == "Option" || base == "Poll") {
 		ty.s = args[0]
+	}
+	return ty
+}
+
+// await is the type .await gives: the Output of an impl Future, or of the
+// Future or IntoFuture a repository type implements.
+func (r *rsRes) await(ty rsTy) rsTy {
+	if out := rsFuture(ty); out.s != ty.s {
+		return out
+	}
+	if t, _ := r.resolveType(ty); t != nil {
+		for _, b := range t.Bases {
+			if strings.Contains(b, "Future<") && strings.Contains(b, "Output") {
+				return rsFuture(rsTy{s: b, file: t.Path, self: t.Name})
+			}
+		}
 	}
 	return ty
 }
@@ -1200,25 +1243,55 @@ func (r *rsRes) eval(ref *Ref) (ty rsTy, ext, known bool) {
 	head, rest := rsHead(ref.Qualifier)
 	self := r.selfName()
 	switch {
+	case ref.QualifierCall != "" && !strings.HasPrefix(rest, "()") && !strings.HasPrefix(head, "<"):
+		// the local holds what an expression gives: evaluate it instead
+		return r.evalExpr(rsCallExpr(ref.QualifierCall)+rest, self)
+	case ref.QualifierType != "" && !strings.HasPrefix(rest, "()") && !strings.Contains(head, "::"):
+		if ref.QualifierType == "_" {
+			return ty, false, false
+		}
+		return r.follow(rsTy{s: ref.QualifierType, file: r.file, self: self}, rest, 0)
+	}
+	return r.evalExpr(ref.Qualifier, self)
+}
+
+// evalExpr works out the type of a rendered expression written in the
+// referencing file: a head (<Type>, self, a call of a path, a static) and
+// then fields, method calls, ? and .await. Results are memoized: builder
+// chains share their prefixes.
+func (r *rsRes) evalExpr(expr, self string) (rsTy, bool, bool) {
+	key := "rs.eval\x00" + r.file + "\x00" + self + "\x00" + expr
+	v := r.tab.Memo(key, func() string {
+		ty, ext, known := r.evalUncached(expr, self)
+		flags := "-"
+		switch {
+		case known:
+			flags = "k"
+		case ext:
+			flags = "x"
+		}
+		return flags + ty.s + "\x00" + ty.file + "\x00" + ty.self
+	})
+	parts := strings.SplitN(v[1:], "\x00", 3)
+	if len(parts) != 3 {
+		return rsTy{}, false, false
+	}
+	return rsTy{s: parts[0], file: parts[1], self: parts[2]}, v[0] == 'x', v[0] == 'k'
+}
+
+func (r *rsRes) evalUncached(expr, self string) (ty rsTy, ext, known bool) {
+	head, rest := rsHead(expr)
+	switch {
 	case strings.HasPrefix(head, "<"):
 		ty = rsTy{s: head[1 : len(head)-1], file: r.file, self: self}
-	case head == "self" && ref.QualifierType == "":
+		if ty.s == "_" {
+			return ty, false, false
+		}
+	case head == "self":
 		if self == "" {
 			return ty, false, false
 		}
 		ty = rsTy{s: self, file: r.file, self: self}
-	case ref.QualifierCall != "" && !strings.HasPrefix(rest, "()"):
-		var ok bool
-		ty, ext, ok = r.callResult(ref.QualifierCall, self, 0)
-		if !ok {
-			return ty, ext, false
-		}
-		ty = rsUnwrap(ty)
-	case ref.QualifierType != "" && !strings.HasPrefix(rest, "()"):
-		if ref.QualifierType == "_" {
-			return ty, false, false
-		}
-		ty = rsTy{s: ref.QualifierType, file: r.file, self: self}
 	case strings.HasPrefix(rest, "()"):
 		var ok bool
 		ty, ext, ok = r.callResult(head, self, 0)
@@ -1226,6 +1299,8 @@ func (r *rsRes) eval(ref *Ref) (ty rsTy, ext, known bool) {
 			return ty, ext, false
 		}
 		rest = rest[2:]
+	case head == "":
+		return ty, false, false
 	default:
 		// a static, or a path to one
 		e, ok := r.path(r.file, rsSplit(head), 0, nil)
@@ -1251,7 +1326,7 @@ func (r *rsRes) follow(ty rsTy, rest string, depth int) (rsTy, bool, bool) {
 			ty = rsUnwrap(ty)
 			rest = rest[1:]
 		case strings.HasPrefix(rest, ".await"):
-			ty = rsFuture(ty)
+			ty = r.await(ty)
 			rest = rest[len(".await"):]
 		case strings.HasPrefix(rest, "[]"):
 			return ty, false, false
