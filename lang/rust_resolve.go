@@ -503,49 +503,16 @@ func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguou
 	if depth > 4 || typ == nil {
 		return nil, 0, false
 	}
+	if m, amb := r.ownMethod(typ, name); m != nil || amb > 0 {
+		return m, amb, false
+	}
 	if typ.Kind == KindType && typ.Returns != "" {
+		// an alias: the aliased type's methods
 		at, ext := r.resolveType(rsTy{s: typ.Returns, file: typ.Path})
 		if at != nil && at.ID != typ.ID {
 			return r.method(at, name, depth+1)
 		}
 		return nil, 0, ext
-	}
-	var inFile, others []*Target
-	for _, t := range r.tab.ByName(name) {
-		if (t.Kind != KindMethod && t.Kind != KindConstructor && !(t.Kind == KindVariable && t.Container != "")) ||
-			rsContainerName(t.Container) != typ.Name {
-			continue
-		}
-		if t.Path == typ.Path {
-			inFile = append(inFile, t)
-		} else if typ.Kind != KindInterface { // a trait's methods sit in the trait
-			others = append(others, t)
-		}
-	}
-	switch {
-	case len(inFile) == 1:
-		return inFile[0], 0, false
-	case len(inFile) > 1:
-		return nil, len(inFile), false
-	}
-	if len(others) == 1 && rsCrateDir(others[0].Path) == rsCrateDir(typ.Path) {
-		return others[0], 0, false
-	}
-	if len(others) > 0 {
-		// impls elsewhere, in the type's crate or (extension traits) in
-		// others: those whose file sees this very type by its name
-		var seen []*Target
-		for _, t := range others {
-			if tt, _ := r.resolveType(rsTy{s: typ.Name, file: t.Path}); tt != nil && tt.ID == typ.ID {
-				seen = append(seen, t)
-			}
-		}
-		switch {
-		case len(seen) == 1:
-			return seen[0], 0, false
-		case len(seen) > 1:
-			return nil, len(seen), false
-		}
 	}
 	var deref string
 	for _, b := range typ.Bases {
@@ -570,6 +537,74 @@ func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguou
 		return nil, 0, ext
 	}
 	return nil, 0, false
+}
+
+// ownMethod finds the method of a type's own impls (or a trait's own
+// methods).
+func (r *rsRes) ownMethod(typ *Target, name string) (*Target, int) {
+	var inFile, others []*Target
+	for _, t := range r.tab.ByName(name) {
+		if (t.Kind != KindMethod && t.Kind != KindConstructor && !(t.Kind == KindVariable && t.Container != "")) ||
+			rsContainerName(t.Container) != typ.Name {
+			continue
+		}
+		if t.Path == typ.Path {
+			inFile = append(inFile, t)
+		} else if typ.Kind != KindInterface { // a trait's methods sit in the trait
+			others = append(others, t)
+		}
+	}
+	switch {
+	case len(inFile) == 1:
+		return inFile[0], 0
+	case len(inFile) > 1:
+		return nil, len(inFile)
+	}
+	if len(others) == 1 && rsCrateDir(others[0].Path) == rsCrateDir(typ.Path) {
+		return others[0], 0
+	}
+	if len(others) > 0 {
+		// impls elsewhere, in the type's crate or (extension traits) in
+		// others: those whose file sees this very type by its name
+		var seen []*Target
+		for _, t := range others {
+			if tt, _ := r.resolveType(rsTy{s: typ.Name, file: t.Path}); tt != nil && tt.ID == typ.ID {
+				seen = append(seen, t)
+			}
+		}
+		switch {
+		case len(seen) == 1:
+			return seen[0], 0
+		case len(seen) > 1:
+			return nil, len(seen)
+		}
+	}
+	return nil, 0
+}
+
+// extMethod finds the method an extension trait of the repository gives a
+// type from outside it: impl RequestExt for http::Request. The impl's file
+// must see the type's name as outside the repository too.
+func (r *rsRes) extMethod(ty rsTy, name string) *Target {
+	base, _ := rsSplitGeneric(rsStripType(ty.s))
+	base = lastIdent(base)
+	if base == "" || base == "_" {
+		return nil
+	}
+	var found *Target
+	for _, t := range r.tab.ByName(name) {
+		if t.Kind != KindMethod || rsContainerName(t.Container) != base {
+			continue
+		}
+		if tt, ext := r.resolveType(rsTy{s: base, file: t.Path}); tt != nil || !ext {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = t
+	}
+	return found
 }
 
 // rsAssoc reads an associated type from a bound: "Deref<Target = T>".
@@ -1097,6 +1132,9 @@ func (r *rsRes) qualified(ref *Ref) Resolution {
 			case amb > 0:
 				return unbound(RuleAmbiguous, amb)
 			case mext:
+				if m := r.extMethod(ty, ref.Name); m != nil {
+					return bound(m, RuleReceiver)
+				}
 				return unbound(RuleExternal, 0)
 			}
 			return r.missingMethod(ref.Name)
@@ -1107,6 +1145,8 @@ func (r *rsRes) qualified(ref *Ref) Resolution {
 			if m := r.methodOfName(ty, ref.Name); m != nil {
 				return bound(m, RuleReceiver)
 			}
+		} else if m := r.extMethod(ty, ref.Name); m != nil {
+			return bound(m, RuleReceiver)
 		}
 		ext = ext || text
 	}
