@@ -63,9 +63,8 @@ var rsCommonMethods = map[string]bool{
 	"chars": true, "bytes": true, "lines": true, "write_all": true, "read_to_string": true, "read_to_end": true,
 	"to_lowercase": true, "to_uppercase": true, "format": true, "status": true, "headers": true, "body": true,
 	"uri": true, "method": true, "version": true, "extensions": true, "extensions_mut": true, "headers_mut": true,
-	"into_response": true, "into_body": true, "into_parts": true, "from_parts": true, "boxed": true, "handle": true,
-	"with": true, "set": true, "add": true, "sub": true, "mul": true, "div": true, "neg": true, "not": true,
-	"layer": true, "service": true, "oneshot": true, "ready": true,
+	"into_body": true, "into_parts": true, "from_parts": true, "with": true, "set": true, "add": true, "sub": true,
+	"mul": true, "div": true, "neg": true, "not": true, "oneshot": true, "ready": true,
 	// HTTP verbs, the I/O and async traits, formatting
 	"post": true, "put": true, "patch": true, "delete": true, "head": true, "options": true, "trace": true,
 	"connect": true, "header": true, "location": true, "write_str": true, "write_fmt": true, "into_data": true,
@@ -824,6 +823,34 @@ func rsTopIndex(s string, c byte) int {
 	return -1
 }
 
+// rsElem is the element type indexing a collection gives: Vec<T>, [T],
+// VecDeque<T>, HashMap<K, V>, BTreeMap<K, V>, IndexMap<K, V>.
+func rsElem(ty rsTy) (rsTy, bool) {
+	s := rsStripType(ty.s)
+	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+		inner := s[1 : len(s)-1]
+		if i := rsTopIndex(inner, ';'); i >= 0 {
+			inner = inner[:i]
+		}
+		ty.s = strings.TrimSpace(inner)
+		return ty, true
+	}
+	base, args := rsSplitGeneric(s)
+	switch lastIdent(base) {
+	case "Vec", "VecDeque", "SmallVec":
+		if len(args) >= 1 {
+			ty.s = args[0]
+			return ty, true
+		}
+	case "HashMap", "BTreeMap", "IndexMap":
+		if len(args) >= 2 {
+			ty.s = args[1]
+			return ty, true
+		}
+	}
+	return ty, false
+}
+
 // rsUnwrap is the type inside a Result, an Option or a Poll (what ?,
 // unwrap and expect give).
 func rsUnwrap(ty rsTy) rsTy {
@@ -1254,6 +1281,9 @@ func (r *rsRes) uniqueMethod(name string, ext bool) Resolution {
 	case ext || len(ms) == 0:
 		return unbound(RuleExternal, 0)
 	case len(ms) > 1:
+		if m := r.traitMethod(ms); m != nil && !rsCommonMethods[name] {
+			return bound(m, RuleUniqueName)
+		}
 		return unbound(RuleAmbiguous, len(ms))
 	case rsCommonMethods[name]:
 		return unbound(RuleUnresolved, 1)
@@ -1265,6 +1295,72 @@ func (r *rsRes) uniqueMethod(name string, ext bool) Resolution {
 		}
 	}
 	return bound(m, RuleUniqueName)
+}
+
+// traitMethod picks, among several methods of one name, the declaration
+// in the one trait that has it when every other is in the impl of a type
+// that implements that trait: what a call on a value of unknown type
+// means at least.
+func (r *rsRes) traitMethod(ms []*Target) *Target {
+	var decl *Target
+	for _, m := range ms {
+		if r.containerKind(m) == KindInterface {
+			if decl != nil {
+				return nil
+			}
+			decl = m
+		}
+	}
+	if decl == nil {
+		return nil
+	}
+	trait := rsContainerName(decl.Container)
+	for _, m := range ms {
+		if m == decl {
+			continue
+		}
+		if !r.implements(m, trait) {
+			return nil
+		}
+	}
+	return decl
+}
+
+// containerKind is the kind of the symbol a method's container names in
+// the method's file ("" when it is not there).
+func (r *rsRes) containerKind(m *Target) string {
+	name := rsContainerName(m.Container)
+	if name == "" {
+		return ""
+	}
+	for _, t := range r.tab.ByName(name) {
+		if t.Path == m.Path && isTypeKind(t.Kind) {
+			return t.Kind
+		}
+	}
+	return ""
+}
+
+// implements reports whether method m sits in an impl of trait: its type
+// lists the trait among its bases, or its file has an impl of it for a
+// type defined elsewhere. With no way to tell it is taken as so when the
+// file names the trait.
+func (r *rsRes) implements(m *Target, trait string) bool {
+	name := rsContainerName(m.Container)
+	for _, t := range r.tab.ByName(name) {
+		if t.Path == m.Path && isTypeKind(t.Kind) {
+			for _, b := range t.Bases {
+				if lastIdent(b) == trait {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	// the type is defined elsewhere: the impl is in this file, which
+	// must see the trait
+	tt, _ := r.resolveType(rsTy{s: trait, file: m.Path})
+	return tt != nil && tt.Kind == KindInterface
 }
 
 // selfName is the type self means in the referencing symbol.
@@ -1369,7 +1465,12 @@ func (r *rsRes) follow(ty rsTy, rest string, depth int) (rsTy, bool, bool) {
 			ty = r.await(ty)
 			rest = rest[len(".await"):]
 		case strings.HasPrefix(rest, "[]"):
-			return ty, false, false
+			elem, ok := rsElem(ty)
+			if !ok {
+				return ty, false, false
+			}
+			ty = elem
+			rest = rest[2:]
 		case strings.HasPrefix(rest, "."):
 			name := rest[1:]
 			end := len(name)
