@@ -170,6 +170,14 @@ type rsWalker struct {
 	// impl finds its type wherever the type sits in the container
 	bases map[int][]string
 	mods  []string // the inline modules being walked, for items in blocks
+	// gens are the file's macro_rules! macros that declare a function
+	// named by their first ident argument
+	gens map[string]rsGen
+}
+
+type rsGen struct {
+	pub     bool
+	returns string
 }
 
 func extractRust(x *extractor) {
@@ -182,6 +190,7 @@ func extractRust(x *extractor) {
 		m.IsTest = true
 	}
 	w := &rsWalker{x: x, t: x.t, bases: map[int][]string{}}
+	w.generators()
 	w.container(0, rsCtx{parent: 0}, nil, true)
 	for sym, bs := range w.bases {
 		s := &x.f.Symbols[sym]
@@ -261,6 +270,8 @@ func (w *rsWalker) container(n int32, c rsCtx, scope *rsScope, top bool) {
 			w.item(ch, c, attrs, rsJoinDoc(doc))
 		case k == "ERROR":
 			w.container(ch, c, scope, false)
+		case codeScope == nil && w.gens != nil && w.generated(ch, c, doc):
+			w.expr(ch, code, newRsScope(c.selfType))
 		case codeScope == nil:
 			// code outside functions: macro calls at module level,
 			// recovered fragments
@@ -289,6 +300,132 @@ type rsPending struct {
 	node  int32
 	attrs []int32
 	doc   string
+}
+
+// generators finds the file's macro_rules! macros that expand to a
+// function named by their first ident fragment ($name:ident ... fn $name).
+func (w *rsWalker) generators() {
+	t := w.t
+	if !strings.Contains(string(t.Src), "macro_rules") {
+		return
+	}
+	for i := int32(0); i < t.Len(); i++ {
+		if t.Kind(i) != "macro_definition" {
+			continue
+		}
+		name := t.FieldText(i, "name")
+		for rule := range t.NamedChildren(i) {
+			if t.Kind(rule) != "macro_rule" {
+				continue
+			}
+			v := ""
+			for d := range t.Descendants(t.Field(rule, "left")) {
+				if t.Kind(d) == "token_binding_pattern" && t.FieldText(d, "type") == "ident" {
+					v = t.FieldText(d, "name")
+					break
+				}
+			}
+			right := t.Field(rule, "right")
+			if v == "" || right < 0 {
+				continue
+			}
+			prev, prev2 := "", ""
+			for d := range t.Descendants(right) {
+				if !t.IsLeaf(d) {
+					continue
+				}
+				text := t.Text(d)
+				if prev == "fn" && text == v {
+					if w.gens == nil {
+						w.gens = map[string]rsGen{}
+					}
+					g := w.gens[name]
+					g.pub = g.pub || prev2 == "pub"
+					if g.returns == "" {
+						g.returns = rsGenReturns(string(t.Src[t.Nodes[d].EndByte:t.Nodes[right].EndByte]))
+					}
+					w.gens[name] = g
+				}
+				prev2, prev = prev, text
+			}
+		}
+	}
+}
+
+// rsGenReturns reads the return type of a function in a macro's
+// transcriber, from the text after its name: "<H>(h: H) -> Router<S> where".
+func rsGenReturns(s string) string {
+	i := strings.Index(s, "->")
+	if i < 0 {
+		return ""
+	}
+	// the parameters end before the arrow: no body in between
+	if strings.Contains(s[:i], "{") {
+		return ""
+	}
+	s = s[i+2:]
+	end := len(s)
+	for _, stop := range []string{"{", " where", "\n", ";"} {
+		if j := strings.Index(s, stop); j >= 0 && j < end {
+			end = j
+		}
+	}
+	ret := strings.TrimSpace(s[:end])
+	if strings.Contains(ret, "$") {
+		return ""
+	}
+	return ret
+}
+
+// generated adds the function a generator macro's invocation declares,
+// named by its first identifier argument. It reports whether n was one.
+func (w *rsWalker) generated(n int32, c rsCtx, doc []string) bool {
+	t := w.t
+	m := n
+	if t.Kind(m) == "expression_statement" {
+		m = t.FirstNamedChild(m)
+	}
+	if m < 0 || t.Kind(m) != "macro_invocation" {
+		return false
+	}
+	g, ok := w.gens[t.FieldText(m, "macro")]
+	tt := t.ChildOfKind(m, "token_tree")
+	if !ok || tt < 0 {
+		return false
+	}
+	name := int32(-1)
+	for ch := range t.Children(tt) {
+		switch t.Kind(ch) {
+		case "identifier":
+			name = ch
+		case "line_comment", "block_comment":
+			if t.Field(ch, "outer") >= 0 {
+				doc = append(doc, rsDocText(t, ch))
+			}
+			continue
+		case "token_tree":
+			continue // an attribute's #[..]
+		}
+		break
+	}
+	if name < 0 {
+		return false
+	}
+	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: c.parent, Doc: rsJoinDoc(doc), IsTest: c.test}
+	s.Exported, s.Visibility = g.pub, VisPrivate
+	if g.pub {
+		s.Visibility = VisExported
+	}
+	s.Signature.Returns = g.returns
+	if c.inImpl {
+		s.Kind = KindMethod
+		if p := w.x.f.Symbols[c.parent].Kind; p != KindClass && p != KindInterface && p != KindType {
+			s.Container = lastIdent(c.selfType)
+		}
+	}
+	s.Signature.Text = shorten(oneLine(t.Text(m)), 120)
+	w.x.addSymbol(s, n, name, -1)
+	return true
 }
 
 // rsDocText is the text of one doc comment without its markers.

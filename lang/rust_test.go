@@ -640,3 +640,34 @@ func TestRustUniqueName(t *testing.T) {
 		}
 	}
 }
+
+func TestRustGeneratedFunctions(t *testing.T) {
+	f := extractRustSrc(t, "r/src/routing.rs", `
+macro_rules! verb {
+    ($name:ident, GET) => { verb!(/// Routes GET.
+        $name, GET); };
+    ($(#[$m:meta])* $name:ident, $method:ident) => {
+        $(#[$m])*
+        pub fn $name<H>(handler: H) -> Route<H> { Route::new(handler) }
+    };
+}
+macro_rules! chained {
+    ($name:ident) => { pub fn $name(self) -> Self { self } };
+}
+macro_rules! noise { ($x:expr) => { $x }; }
+verb!(get, GET);
+noise!(skipped);
+impl Route { chained!(post); }
+`)
+	if g := rsSym(t, f, "get"); g.Kind != KindFunction || !g.Exported || g.Signature.Returns != "Route<H>" {
+		t.Errorf("get: %s exported=%v returns %q", g.Kind, g.Exported, g.Signature.Returns)
+	}
+	if p := rsSym(t, f, "Route.post"); p.Kind != KindMethod || p.Signature.Returns != "Self" {
+		t.Errorf("Route.post: %s returns %q", p.Kind, p.Signature.Returns)
+	}
+	for _, s := range f.Symbols {
+		if s.Name == "skipped" {
+			t.Errorf("a macro that declares no function declares nothing")
+		}
+	}
+}
