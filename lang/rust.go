@@ -461,7 +461,8 @@ func rsJoinDoc(parts []string) string {
 // rsAttrs reads what the walker needs from an item's attributes.
 type rsAttrInfo struct {
 	test    bool // #[test], #[tokio::test], ...
-	cfgTest bool // #[cfg(test)]
+	cfgTest bool     // #[cfg(test)]
+	derives []string // #[derive(Debug, Clone)]: traits the type implements
 }
 
 func (w *rsWalker) attrInfo(attrs []int32) rsAttrInfo {
@@ -486,6 +487,15 @@ func (w *rsWalker) attrInfo(attrs []int32) rsAttrInfo {
 				s := t.Text(args)
 				if strings.Contains(s, "test") && !strings.Contains(s, "not") {
 					a.cfgTest = true
+				}
+			}
+		case name == "derive":
+			if args := t.Field(attr, "arguments"); args >= 0 {
+				inner := strings.Trim(t.Text(args), "()")
+				for _, d := range strings.Split(inner, ",") {
+					if d = strings.Join(strings.Fields(d), ""); d != "" {
+						a.derives = append(a.derives, d)
+					}
 				}
 			}
 		}
@@ -927,6 +937,7 @@ func (w *rsWalker) structDecl(n int32, c rsCtx, attrs []int32, doc string) {
 	s.Signature.Text = w.x.headerText(n, body)
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.cfgTest
+	s.Signature.Bases = a.derives
 	if body >= 0 {
 		s.Signature.Fields = w.fields(body)
 	}

@@ -514,12 +514,14 @@ func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguou
 		return nil, 0, ext
 	}
 	var deref string
+	extBase := false
 	for _, b := range typ.Bases {
 		if strings.HasPrefix(b, "Deref<Target") {
 			deref = b
 			continue
 		}
-		bt, _ := r.resolveType(rsTy{s: b, file: typ.Path})
+		bt, ext := r.resolveType(rsTy{s: b, file: typ.Path})
+		extBase = extBase || ext
 		if bt != nil && bt.Kind == KindInterface && bt.ID != typ.ID {
 			if m, amb, _ := r.method(bt, name, depth+1); m != nil || amb > 0 {
 				return m, amb, false
@@ -535,7 +537,17 @@ func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguou
 		}
 		return nil, 0, ext
 	}
-	return nil, 0, false
+	// not the type's own nor its repository traits': a method of a trait
+	// from outside that it implements or derives, unless a trait of the
+	// repository has it (a blanket impl may give it to the type)
+	if extBase {
+		for _, t := range r.tab.ByName(name) {
+			if t.Kind == KindMethod && r.containerKind(t) == KindInterface {
+				return nil, 0, false
+			}
+		}
+	}
+	return nil, 0, extBase
 }
 
 // ownMethod finds the method of a type's own impls (or a trait's own

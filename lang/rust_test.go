@@ -169,8 +169,8 @@ func TestRustExtractSymbols(t *testing.T) {
 	if fmt.Sprint(p.Signature.Generics) != "[T: Copy where T: Default]" {
 		t.Errorf("Point generics %q", p.Signature.Generics)
 	}
-	if fmt.Sprint(p.Signature.Bases) != "[Area]" {
-		t.Errorf("Point bases %v (traits implemented in the file)", p.Signature.Bases)
+	if fmt.Sprint(p.Signature.Bases) != "[Debug Clone Area]" {
+		t.Errorf("Point bases %v (derived and implemented in the file)", p.Signature.Bases)
 	}
 
 	pair := rsSym(t, f, "Pair")
