@@ -173,6 +173,8 @@ type rsWalker struct {
 	// gens are the file's macro_rules! macros that declare a function
 	// named by their first ident argument
 	gens map[string]rsGen
+	// types indexes the file's type symbols by name, for impls
+	types map[string][]int
 }
 
 type rsGen struct {
@@ -460,7 +462,7 @@ func rsJoinDoc(parts []string) string {
 
 // rsAttrs reads what the walker needs from an item's attributes.
 type rsAttrInfo struct {
-	test    bool // #[test], #[tokio::test], ...
+	test    bool     // #[test], #[tokio::test], ...
 	cfgTest bool     // #[cfg(test)]
 	derives []string // #[derive(Debug, Clone)]: traits the type implements
 }
@@ -941,7 +943,7 @@ func (w *rsWalker) structDecl(n int32, c rsCtx, attrs []int32, doc string) {
 	if body >= 0 {
 		s.Signature.Fields = w.fields(body)
 	}
-	w.x.addSymbol(s, n, name, body)
+	w.addType(s, n, name, body)
 }
 
 // fields lists struct fields (tuple fields are named 0, 1, ...) and enum
@@ -1008,7 +1010,7 @@ func (w *rsWalker) trait(n int32, c rsCtx, attrs []int32, doc string) {
 			}
 		}
 	}
-	sym := w.x.addSymbol(s, n, name, body)
+	sym := w.addType(s, n, name, body)
 	for _, sb := range supers {
 		w.typeRef(sb, sym, RefExtends, sb, "")
 	}
@@ -1124,12 +1126,10 @@ func rsNegativeImpl(t *Tree, trait int32) bool {
 // one declared beside the impl.
 func (w *rsWalker) findType(name string, parent int) int {
 	found := -1
-	for i := len(w.x.f.Symbols) - 1; i >= 1; i-- {
-		s := &w.x.f.Symbols[i]
-		if s.Name != name || (s.Kind != KindClass && s.Kind != KindType && s.Kind != KindInterface) {
-			continue
-		}
-		if s.Parent == parent {
+	idx := w.types[name]
+	for j := len(idx) - 1; j >= 0; j-- {
+		i := idx[j]
+		if w.x.f.Symbols[i].Parent == parent {
 			return i
 		}
 		if found < 0 {
@@ -1137,6 +1137,16 @@ func (w *rsWalker) findType(name string, parent int) int {
 		}
 	}
 	return found
+}
+
+// addType adds a type symbol and indexes it for impls.
+func (w *rsWalker) addType(s Symbol, node, name, body int32) int {
+	sym := w.x.addSymbol(s, node, name, body)
+	if w.types == nil {
+		w.types = map[string][]int{}
+	}
+	w.types[s.Name] = append(w.types[s.Name], sym)
+	return sym
 }
 
 func (w *rsWalker) alias(n int32, c rsCtx, attrs []int32, doc string) {
@@ -1154,7 +1164,7 @@ func (w *rsWalker) alias(n int32, c rsCtx, attrs []int32, doc string) {
 	s.Signature.Text = oneLine(t.Text(n))
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.cfgTest
-	w.x.addSymbol(s, n, name, -1)
+	w.addType(s, n, name, -1)
 }
 
 func (w *rsWalker) mod(n int32, c rsCtx, attrs []int32, doc string) {

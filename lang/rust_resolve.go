@@ -1101,7 +1101,8 @@ func (r *rsRes) bare(ref *Ref) Resolution {
 			}
 		}
 		switch {
-		case len(ms) == 1:
+		case len(ms) == 1 || len(ms) > 1 && rsOneFile(ms):
+			// several in one file are cfg alternatives of one macro
 			return bound(ms[0], RuleSamePackage)
 		case len(ms) > 1:
 			return unbound(RuleAmbiguous, len(ms))
@@ -1126,6 +1127,16 @@ func (r *rsRes) bare(ref *Ref) Resolution {
 		return unbound(RuleAmbiguous, len(one))
 	}
 	return unbound(RuleUnresolved, 0)
+}
+
+// rsOneFile reports whether all targets are in one file.
+func rsOneFile(ts []*Target) bool {
+	for _, t := range ts[1:] {
+		if t.Path != ts[0].Path {
+			return false
+		}
+	}
+	return true
 }
 
 // rsHead splits a rendered qualifier into its head and the rest: "a::b()
@@ -1293,8 +1304,18 @@ func (r *rsRes) uniqueMethod(name string, ext bool) Resolution {
 	case ext || len(ms) == 0:
 		return unbound(RuleExternal, 0)
 	case len(ms) > 1:
-		if m := r.traitMethod(ms); m != nil && !rsCommonMethods[name] {
-			return bound(m, RuleUniqueName)
+		if !rsCommonMethods[name] {
+			id := r.tab.Memo("rs.trait\x00"+name, func() string {
+				if m := r.traitMethod(ms); m != nil {
+					return m.ID
+				}
+				return ""
+			})
+			for _, m := range ms {
+				if id != "" && m.ID == id {
+					return bound(m, RuleUniqueName)
+				}
+			}
 		}
 		return unbound(RuleAmbiguous, len(ms))
 	case rsCommonMethods[name]:
@@ -1431,6 +1452,9 @@ func (r *rsRes) evalUncached(expr, self string) (ty rsTy, ext, known bool) {
 	head, rest := rsHead(expr)
 	switch {
 	case strings.HasPrefix(head, "<"):
+		if len(head) < 2 || !strings.HasSuffix(head, ">") {
+			return ty, false, false
+		}
 		ty = rsTy{s: head[1 : len(head)-1], file: r.file, self: self}
 		if ty.s == "_" {
 			return ty, false, false

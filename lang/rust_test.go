@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func extractRustSrc(t *testing.T, path, src string) *FileFacts {
@@ -669,5 +670,28 @@ impl Route { chained!(post); }
 		if s.Name == "skipped" {
 			t.Errorf("a macro that declares no function declares nothing")
 		}
+	}
+}
+
+// TestRustHostile feeds truncated and pathological sources: extraction and
+// resolution must not panic and must stay fast.
+func TestRustHostile(t *testing.T) {
+	srcs := map[string]string{}
+	for n := 0; n < len(rsSample); n += 37 {
+		srcs[fmt.Sprintf("c/src/cut%d.rs", n)] = rsSample[:n]
+	}
+	srcs["c/src/deep.rs"] = "fn f() {" + strings.Repeat("{ g(", 3000) + strings.Repeat(") }", 3000) + "}"
+	srcs["c/src/chain.rs"] = "fn f(x: Foo) { x" + strings.Repeat(".next()", 3000) + "; Router::new()" + strings.Repeat(".route(a, get(h))", 2000) + "; }"
+	srcs["c/src/tokens.rs"] = "fn f() { m!(" + strings.Repeat("a.b(", 2000) + strings.Repeat(")", 2000) + "); n!(" + strings.Repeat("x::<", 500) + "); }"
+	srcs["c/src/uses.rs"] = "use a::{" + strings.Repeat("b::{", 500) + strings.Repeat("}", 500) + "};\nuse self::*;\nuse super::*;\nuse crate::*;\nfn f() { g(); }\n"
+	srcs["c/src/impls.rs"] = strings.Repeat("struct S; impl S { fn m(&self) { self.m(); } } impl T for S {}\n", 500)
+	srcs["c/src/lib.rs"] = "pub use self::*;\npub use crate::uses::*;\nmod uses;\n"
+	start := time.Now()
+	tab := newRustTestTable(t, srcs)
+	for p := range srcs {
+		tab.resolveAll(p)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("hostile sources took %s", d)
 	}
 }
