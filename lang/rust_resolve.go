@@ -275,7 +275,7 @@ func (r *rsRes) pathUncached(file string, segs []string, depth int, skip *Import
 }
 
 func (r *rsRes) first(file, seg string, depth int, skip *Import) (rsEnt, bool) {
-	rf := rustFile(file)
+	rf := r.rustFile(file)
 	switch seg {
 	case "crate", "$crate":
 		if rf.Module == rf.Root {
@@ -441,7 +441,7 @@ func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bo
 		return rsEnt{}, false
 	}
 	if !value && e.cont == "" {
-		if f := r.modFile(e.file, rustFile(e.file).Children+"::"+name); f != "" {
+		if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+name); f != "" {
 			return rsEnt{file: f}, true
 		}
 	}
@@ -451,7 +451,7 @@ func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bo
 	if e.cont != "" {
 		return rsEnt{}, false
 	}
-	if f := r.modFile(e.file, rustFile(e.file).Children+"::"+name); f != "" {
+	if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+name); f != "" {
 		return rsEnt{file: f}, true
 	}
 	fi := r.tab.File(e.file)
@@ -473,13 +473,13 @@ func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bo
 			return m, true
 		}
 	}
-	if rf := rustFile(e.file); rf.Module == rf.Root {
+	if rf := r.rustFile(e.file); rf.Module == rf.Root {
 		// #[macro_export] puts a macro at its crate's root wherever it is
 		// defined: an exported top-level function-kind item of the crate
 		var ms []*Target
 		for _, t := range r.tab.ByName(name) {
-			if t.Kind == KindFunction && t.Exported && t.Container == "" && rsCrateDir(t.Path) == rf.CrateDir &&
-				rustFile(t.Path).Root == rf.Root {
+			if t.Kind == KindFunction && t.Exported && t.Container == "" && r.crateDir(t.Path) == rf.CrateDir &&
+				r.rustFile(t.Path).Root == rf.Root {
 				ms = append(ms, t)
 			}
 		}
@@ -491,7 +491,21 @@ func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bo
 }
 
 // crateDir is the crate directory of a file.
-func rsCrateDir(p string) string { return rustFile(p).CrateDir }
+func (r *rsRes) crateDir(p string) string { return r.rustFile(p).CrateDir }
+
+// rustFile is rustFile(p), memoized: resolution asks it of the same few
+// files again and again.
+func (r *rsRes) rustFile(p string) rsFile {
+	v := r.tab.Memo("rs.file\x00"+p, func() string {
+		f := rustFile(p)
+		return f.Module + "\x00" + f.Root + "\x00" + f.Children + "\x00" + f.CrateDir
+	})
+	parts := strings.SplitN(v, "\x00", 4)
+	if len(parts) != 4 {
+		return rustFile(p)
+	}
+	return rsFile{Module: parts[0], Root: parts[1], Children: parts[2], CrateDir: parts[3]}
+}
 
 // method finds method name of a type: its impls' methods (in the type's
 // file first, then in its crate), then the default methods of the traits
@@ -571,7 +585,7 @@ func (r *rsRes) ownMethod(typ *Target, name string) (*Target, int) {
 	case len(inFile) > 1:
 		return nil, len(inFile)
 	}
-	if len(others) == 1 && rsCrateDir(others[0].Path) == rsCrateDir(typ.Path) {
+	if len(others) == 1 && r.crateDir(others[0].Path) == r.crateDir(typ.Path) {
 		return others[0], 0
 	}
 	if len(others) > 0 {
@@ -1093,10 +1107,10 @@ func (r *rsRes) bare(ref *Ref) Resolution {
 	}
 	if macro {
 		// macro_rules! macros reach the whole crate by textual scope
-		crate := rsCrateDir(r.file)
+		crate := r.crateDir(r.file)
 		var ms []*Target
 		for _, t := range cands {
-			if t.Kind == KindFunction && rsCrateDir(t.Path) == crate {
+			if t.Kind == KindFunction && r.crateDir(t.Path) == crate {
 				ms = append(ms, t)
 			}
 		}
@@ -1113,10 +1127,10 @@ func (r *rsRes) bare(ref *Ref) Resolution {
 		return unbound(RuleExternal, 0)
 	}
 	// nothing in scope: a distinctive name defined once in the crate
-	crate := rsCrateDir(r.file)
+	crate := r.crateDir(r.file)
 	var one []*Target
 	for _, t := range cands {
-		if keep(t) && t.Kind != KindVariable && rsCrateDir(t.Path) == crate {
+		if keep(t) && t.Kind != KindVariable && r.crateDir(t.Path) == crate {
 			one = append(one, t)
 		}
 	}
@@ -1322,7 +1336,7 @@ func (r *rsRes) uniqueMethod(name string, ext bool) Resolution {
 		return unbound(RuleUnresolved, 1)
 	}
 	m := ms[0]
-	if rsCrateDir(m.Path) != rsCrateDir(r.file) {
+	if r.crateDir(m.Path) != r.crateDir(r.file) {
 		if _, ok := rsBindings(r.ctx.File)[rsContainerName(m.Container)]; !ok {
 			return unbound(RuleUnresolved, 1)
 		}
