@@ -22,6 +22,14 @@ pub trait Priced {
     }
 }
 
+/// A priced thing that can be sold at a discount.
+pub trait Discounted: Priced {
+    /// The unit price after the discount.
+    fn discounted(&self) -> f64 {
+        round_cents(self.unit_price() * 0.9)
+    }
+}
+
 /// A line in the catalogue.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Item {
@@ -66,8 +74,18 @@ impl Priced for Item {
     }
 }
 
+impl Discounted for Item {}
+
+/// The value of all units of some items.
+pub fn total_of<'a, I>(items: I) -> f64
+where
+    I: IntoIterator<Item = &'a Item>,
+{
+    items.into_iter().map(|i| i.total()).sum()
+}
+
 impl std::fmt::Display for Item {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} x{} @ {:.2}", self.name, self.qty, self.price)
+        write!(f, "{} x{} @ {:.2} {}", self.name, self.qty, self.price, crate::CURRENCY)
     }
 }

@@ -75,4 +75,16 @@ mod tests {
         store.add(sample()).unwrap();
         assert_eq!(store.value(), 12.5);
     }
+
+    #[test]
+    fn price_of_rounds() {
+        struct Fixed(f64);
+        impl Priced for Fixed {
+            fn unit_price(&self) -> f64 {
+                self.0
+            }
+        }
+        assert_eq!(Fixed(0.333).price_of(3), 1.0);
+        assert_eq!(sample().discounted(), 11.25);
+    }
 }
