@@ -518,8 +518,13 @@ mod tests {
 }
 `,
 	"app/src/util.rs": `
+mod more;
 pub fn helper() {}
 pub fn distinctive_helper() {}
+`,
+	"app/src/util/more.rs": `
+use super::*;
+fn uses_parent() { distinctive_helper(); log_it!(); }
 `,
 	"app/src/main.rs": `
 use app::{Item, Named as _, log_it, helper};
@@ -614,6 +619,12 @@ func TestRustResolve(t *testing.T) {
 		"tests.make: call Item.new -> app/src/model.rs:Item.new [receiver]",
 		"tests.t: call i.check -> app/src/model.rs:Item.check [receiver]",
 		"tests.t: new Kind.A -> app/src/model.rs:Kind [same_file]",
+	)
+	check("app/src/util/more.rs",
+		// a child module sees its parent's items through use super::*
+		"uses_parent: call distinctive_helper -> app/src/util.rs:distinctive_helper [same_package]",
+		// macro_rules! macros reach the whole crate
+		"uses_parent: call log_it! -> app/src/lib.rs:log_it [same_package]",
 	)
 	check("app/tests/it.rs",
 		// mod x; in a crate root that is not lib.rs finds its sibling
