@@ -449,6 +449,10 @@ func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bo
 		return it, true
 	}
 	if e.cont != "" {
+		// mod m { mod x; }: x's file is under m's directory
+		if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+strings.ReplaceAll(e.cont, ".", "::")+"::"+name); f != "" {
+			return rsEnt{file: f}, true
+		}
 		return rsEnt{}, false
 	}
 	if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+name); f != "" {
