@@ -129,7 +129,6 @@ type rsCtx struct {
 	mods     []string          // inline `mod x { }` names from the file's module down
 	selfType string            // the type Self means inside an impl or a trait, as a path
 	bounds   map[string]string // the impl's or trait's generic parameters' first bounds
-	trait    string            // the trait an impl implements
 	inTrait  bool
 	inImpl   bool
 	test     bool
@@ -664,7 +663,7 @@ func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
 		inner.parent, inner.inImpl, inner.inTrait, inner.vis = sym, false, false, nil
 		inner.test = s.IsTest
 		// items nested in a function do not see the outer Self
-		inner.selfType, inner.trait, inner.bounds = "", "", nil
+		inner.selfType, inner.bounds = "", nil
 		w.body(body, inner, scope)
 	}
 }
@@ -1065,7 +1064,6 @@ func (w *rsWalker) impl(n int32, c rsCtx, attrs []int32, doc string) {
 		inner.parent = owner
 	}
 	if trait >= 0 {
-		inner.trait = lastIdent(rsTypePath(t, trait))
 		// trait items are as visible as the trait
 		inner.vis = &rsVis{true, VisExported}
 	} else {
