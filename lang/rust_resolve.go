@@ -197,10 +197,22 @@ func commonPrefix(a, b string) int {
 }
 
 // rsBindings maps the names a file's use, mod and extern crate items bind
-// to their imports.
+// to their imports. A name bound more than once (cfg alternatives, or a
+// macro and a trait of one name in different namespaces) keeps the others
+// under "name\x001", "name\x002", ...: see rsBindingsOf.
 func rsBindings(fi *FileInfo) map[string]binding {
 	return fi.bindingsWith(func() map[string]binding {
 		m := map[string]binding{}
+		put := func(name string, b binding) {
+			key := name
+			for i := 1; ; i++ {
+				if _, ok := m[key]; !ok {
+					m[key] = b
+					return
+				}
+				key = name + "\x00" + itoa(i)
+			}
+		}
 		for i := range fi.Imports {
 			imp := &fi.Imports[i]
 			if len(imp.Names) == 0 {
@@ -208,8 +220,8 @@ func rsBindings(fi *FileInfo) map[string]binding {
 				if name == "" {
 					name = imp.Source[strings.LastIndex(imp.Source, ":")+1:]
 				}
-				if _, ok := m[name]; !ok && name != "_" && name != "self" && name != "super" && name != "crate" {
-					m[name] = binding{imp: imp}
+				if name != "_" && name != "self" && name != "super" && name != "crate" {
+					put(name, binding{imp: imp})
 				}
 				continue
 			}
@@ -217,14 +229,30 @@ func rsBindings(fi *FileInfo) map[string]binding {
 				if n.Name == "*" {
 					continue
 				}
-				local := n.Local()
-				if _, ok := m[local]; !ok && local != "_" {
-					m[local] = binding{imp: imp, name: n.Name}
+				if local := n.Local(); local != "_" {
+					put(local, binding{imp: imp, name: n.Name})
 				}
 			}
 		}
 		return m
 	})
+}
+
+// rsBindingsOf lists every binding of a name in a file.
+func rsBindingsOf(fi *FileInfo, name string) []binding {
+	m := rsBindings(fi)
+	b, ok := m[name]
+	if !ok {
+		return nil
+	}
+	out := []binding{b}
+	for i := 1; ; i++ {
+		b, ok := m[name+"\x00"+itoa(i)]
+		if !ok {
+			return out
+		}
+		out = append(out, b)
+	}
 }
 
 func rsGlobs(fi *FileInfo) []*Import {
@@ -300,8 +328,18 @@ func (r *rsRes) first(file, seg string, depth int, skip *Import) (rsEnt, bool) {
 		return rsEnt{ext: true}, true
 	}
 	if fi := r.tab.File(file); fi != nil {
-		if b, ok := rsBindings(fi)[seg]; ok && b.imp != skip {
-			return r.binding(file, b, depth+1)
+		bound := false
+		for _, b := range rsBindingsOf(fi, seg) {
+			if b.imp == skip {
+				continue
+			}
+			if e, ok := r.binding(file, b, depth+1); ok {
+				return e, true
+			}
+			bound = true
+		}
+		if bound {
+			return rsEnt{}, false // bound to something we cannot see
 		}
 	}
 	if f := r.modFile(file, rf.Children+"::"+seg); f != "" {
@@ -463,7 +501,7 @@ func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bo
 		return rsEnt{}, false
 	}
 	// a re-export: pub use a::b
-	if b, ok := rsBindings(fi)[name]; ok {
+	for _, b := range rsBindingsOf(fi, name) {
 		if re, ok := r.binding(e.file, b, depth+1); ok {
 			return re, true
 		}
@@ -682,12 +720,58 @@ var rsStdTraitMethods = map[string]bool{
 	"as_ref": true, "as_mut": true, "type_id": true, "max": true, "min": true, "clamp": true,
 }
 
-// missingMethod handles a method a known repository type does not have.
+// missingMethod handles a method a known repository type does not have
+// among its impls and traits: a method of a trait in scope (a blanket
+// impl gives it), a standard trait's, or any.
 func (r *rsRes) missingMethod(name string) Resolution {
+	if m := r.scopedTraitMethod(name); m != nil {
+		return bound(m, RuleReceiver)
+	}
 	if rsStdTraitMethods[name] {
 		return unbound(RuleExternal, 0)
 	}
 	return r.uniqueMethod(name, false)
+}
+
+// scopedTraitMethod finds method name in the one trait of the repository
+// that declares it and is in scope in the referencing file: a trait's
+// method is callable only where the trait is in scope.
+func (r *rsRes) scopedTraitMethod(name string) *Target {
+	var found *Target
+	for _, t := range r.tab.ByName(name) {
+		if t.Kind != KindMethod || r.containerKind(t) != KindInterface {
+			continue
+		}
+		if !r.traitInScope(rsContainerName(t.Container), t.Path) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = t
+	}
+	return found
+}
+
+// traitInScope reports whether the trait of that name defined in
+// traitFile is in scope in the referencing file: defined or imported
+// there, also as _.
+func (r *rsRes) traitInScope(trait, traitFile string) bool {
+	if tt, _ := r.resolveType(rsTy{s: trait, file: r.file}); tt != nil {
+		return tt.Kind == KindInterface && tt.Path == traitFile
+	}
+	for i := range r.ctx.File.Imports {
+		imp := &r.ctx.File.Imports[i]
+		for _, n := range imp.Names {
+			if n.Alias == "_" && n.Name == trait {
+				e, ok := r.binding(r.file, binding{imp: imp, name: n.Name}, 0)
+				if ok && e.sym != nil && e.sym.Path == traitFile {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // rsContainerName is the last part of a container: "m.Foo" -> "Foo".
@@ -1079,10 +1163,17 @@ func (r *rsRes) bare(ref *Ref) Resolution {
 		return bound(t, RuleSameFile)
 	}
 	fi := r.ctx.File
-	if b, ok := rsBindings(fi)[name]; ok {
-		e, ok := r.binding(r.file, b, 0)
-		if ok && e.sym != nil && !keep(e.sym) && !(ref.Kind == RefNew && e.sym.Kind == KindClass) {
-			ok = false
+	if bs := rsBindingsOf(fi, name); len(bs) > 0 {
+		var e rsEnt
+		ok := false
+		for _, b := range bs {
+			e, ok = r.binding(r.file, b, 0)
+			if ok && e.sym != nil && !keep(e.sym) && !(ref.Kind == RefNew && e.sym.Kind == KindClass) {
+				ok = false
+			}
+			if ok {
+				break
+			}
 		}
 		return r.entResolution(e, ok, RuleImport)
 	}
@@ -1296,7 +1387,11 @@ func (r *rsRes) pathRef(ref *Ref) Resolution {
 			return unbound(RuleAmbiguous, amb)
 		case mext:
 			return unbound(RuleExternal, 0)
-		case rsStdTraitMethods[name]:
+		}
+		if m := r.scopedTraitMethod(name); m != nil {
+			return bound(m, RuleReceiver)
+		}
+		if rsStdTraitMethods[name] {
 			return unbound(RuleExternal, 0)
 		}
 		return unbound(RuleUnresolved, 0)
