@@ -491,6 +491,10 @@ pub mod model;
 pub mod util;
 pub use model::{Item, Named};
 pub use util::*;
+#[cfg(feature = "old")]
+pub use crate::util::Gone as Thing;
+#[cfg(not(feature = "old"))]
+pub use crate::model::Item as Thing;
 #[macro_export]
 macro_rules! log_it { () => {} }
 pub static DEFAULT: Item = Item { n: 0 };
@@ -509,6 +513,8 @@ impl Item {
 }
 impl Named for Item { fn name(&self) -> String { String::new() } }
 pub enum Kind { A(u32), B }
+pub trait Loud { fn loud(&self) {} }
+impl<T: Named> Loud for T {}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -527,7 +533,8 @@ use super::*;
 fn uses_parent() { distinctive_helper(); log_it!(); }
 `,
 	"app/src/main.rs": `
-use app::{Item, Named as _, log_it, helper};
+use app::{Item, Named as _, log_it, helper, Thing};
+use app::model::Loud;
 use std::collections::HashMap;
 use tokio::sync::Mutex;
 fn main() {
@@ -547,6 +554,8 @@ fn main() {
     local();
     undefined_here();
     println!("{}", it.n);
+    it.loud();
+    Thing::new(2);
 }
 fn local() {}
 `,
@@ -604,6 +613,10 @@ func TestRustResolve(t *testing.T) {
 		"main: call m.insert -> ? [external]",
 		"main: call local -> app/src/main.rs:local [same_file]",
 		"main: call undefined_here -> ? [unresolved]",
+		// a blanket impl's method: the trait is in scope
+		"main: call it.loud -> app/src/model.rs:Loud.loud [receiver]",
+		// the binding that resolves, of two cfg alternatives
+		"main: call Thing.new -> app/src/model.rs:Item.new [receiver]",
 	)
 	check("app/src/model.rs",
 		"import crate::util helper -> app/src/util.rs:helper [import]",
