@@ -94,8 +94,7 @@ func isNumber(s string) bool {
 // ftsMatch renders terms as an FTS5 query: every term a quoted string
 // (so no user text is ever FTS syntax), joined with OR. Only terms that
 // the index's tokenizer keeps as one token are used: a term it would split
-// ("url_for") is a phrase, which the index (detail=column) cannot answer,
-// and its parts are terms of their own anyway.
+// ("url_for") would be a phrase, and its parts are terms of their own.
 func ftsMatch(terms []string) string {
 	var b strings.Builder
 	n := 0

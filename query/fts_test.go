@@ -1,11 +1,14 @@
 package query
 
 import (
+	"context"
 	"database/sql"
 	"strings"
 	"testing"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/sdl-dev/sdl/schema"
 )
 
 func TestQueryTerms(t *testing.T) {
@@ -26,8 +29,8 @@ func ftsDB(t testing.TB) *sql.DB {
 		t.Fatal(err)
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(`CREATE VIRTUAL TABLE f USING fts5(name, body, content='', contentless_delete=1, detail=column,
-		tokenize='unicode61 remove_diacritics 2'); INSERT INTO f(rowid, name, body) VALUES(1, 'url_for', 'build a url')`); err != nil {
+	if _, err := db.Exec(`CREATE VIRTUAL TABLE f USING fts5(name, body, content='', contentless_delete=1,
+		tokenize='porter unicode61 remove_diacritics 2'); INSERT INTO f(rowid, name, body) VALUES(1, 'url_for', 'build a url')`); err != nil {
 		t.Fatal(err)
 	}
 	return db
@@ -52,4 +55,40 @@ func FuzzFTSQuery(f *testing.F) {
 		}
 		rows.Close()
 	})
+}
+
+// TestSchemaFTSRanks guards the full-text table's options: some
+// combinations (contentless with detail=column) make bm25() always 0.
+func TestSchemaFTSRanks(t *testing.T) {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	defer db.Close()
+	if err := schema.Create(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO symbols_fts(rowid, name, qualified, signature, doc, path, body, words) VALUES
+		(1, 'filename', 'Attachment filename', '', 'the file name of an attachment', 'response attachment', '', ''),
+		(2, 'other', 'other', '', 'nothing to see', 'x', 'filename', ''),
+		(3, 'third', 'third', '', 'unrelated', 'y', '', '')`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`SELECT rowid, -bm25(symbols_fts, ` + ftsWeights + `) FROM symbols_fts WHERE symbols_fts MATCH ? ORDER BY 2 DESC`, ftsMatch([]string{"filenames"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var ids []int
+	var scores []float64
+	for rows.Next() {
+		var id int
+		var s float64
+		rows.Scan(&id, &s)
+		ids, scores = append(ids, id), append(scores, s)
+	}
+	if len(ids) != 2 || ids[0] != 1 || scores[0] <= scores[1] || scores[1] <= 0 {
+		t.Fatalf("bm25 ranking %v %v: want 1 before 2, both positive (stemming filenames -> filename)", ids, scores)
+	}
 }

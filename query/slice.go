@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -45,6 +46,7 @@ const (
 	MaxSliceCards    = 500
 	MaxSliceTokens   = 100000
 	minSliceTokens   = 200
+	maxTaskText      = 200 << 10
 )
 
 // SliceResponse is a built slice.
@@ -168,8 +170,8 @@ func (req *SliceRequest) validate() error {
 		strings.TrimSpace(req.StackTrace) == "" && req.FailingTestPath == "" {
 		return invalidf("taskText", "give at least one of taskText, entrySymbols, editedFiles, stackTrace or failingTestPath")
 	}
-	if len(req.TaskText) > 20000 {
-		return invalidf("taskText", "at most 20000 characters, got %d; summarise the task", len(req.TaskText))
+	if len(req.TaskText) > maxTaskText {
+		return invalidf("taskText", "at most %d bytes, got %d; summarise the task", maxTaskText, len(req.TaskText))
 	}
 	if len(req.EntrySymbols) > 100 {
 		return invalidf("entrySymbols", "at most 100 symbol ids, got %d", len(req.EntrySymbols))
@@ -372,13 +374,23 @@ func (b *sliceBuild) seedEditedFiles(ctx context.Context) error {
 	return nil
 }
 
+// seedStackTrace seeds the symbols of the frames of the stack trace, and
+// of a trace pasted into the task text (an issue report often holds one),
+// weighted lower.
 func (b *sliceBuild) seedStackTrace(ctx context.Context) error {
-	if strings.TrimSpace(b.req.StackTrace) == "" {
-		return nil
+	if strings.TrimSpace(b.req.StackTrace) != "" {
+		if err := b.seedFrames(ctx, ParseStackTrace(b.req.StackTrace), 1.0, "stackTrace"); err != nil {
+			return err
+		}
 	}
-	frames := ParseStackTrace(b.req.StackTrace)
-	b.ev.Frames = frames
-	weight := 1.0
+	if b.req.TaskText != "" {
+		return b.seedFrames(ctx, ParseStackTrace(b.req.TaskText), 0.6, "taskText trace")
+	}
+	return nil
+}
+
+func (b *sliceBuild) seedFrames(ctx context.Context, frames []Frame, weight float64, source string) error {
+	b.ev.Frames = append(b.ev.Frames, frames...)
 	for _, f := range frames {
 		syms, err := b.x.symbolsInFile(ctx, f.File)
 		if err != nil {
@@ -407,11 +419,11 @@ func (b *sliceBuild) seedStackTrace(ctx context.Context) error {
 		}
 		why := fmt.Sprintf("stack frame %s:%d", f.File, f.Line)
 		b.seed(best.ID, weight, why)
-		if _, ok := b.forced[best.ID]; !ok && weight > 0.5 {
+		if _, ok := b.forced[best.ID]; !ok && source == "stackTrace" && weight > 0.5 {
 			b.forced[best.ID] = why
 		}
-		b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: best.ID, Name: best.Qualified, Source: "stackTrace", Weight: round4(weight)})
-		b.ev.Lanes = appendOnce(b.ev.Lanes, "stackTrace")
+		b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: best.ID, Name: best.Qualified, Source: source, Weight: round4(weight)})
+		b.ev.Lanes = appendOnce(b.ev.Lanes, source)
 		weight *= 0.85
 	}
 	return nil
@@ -450,38 +462,159 @@ func (b *sliceBuild) seedFailingTest(ctx context.Context) error {
 	return nil
 }
 
-// seedText retrieves symbols for the task text and returns their
-// normalized text scores.
+// seedText scores symbols against the task text with three lanes and
+// returns the combined text score of each candidate, in [0, 1]:
+//
+//   - fts: bm25 over every term of the text, normalized by the best score;
+//   - identifiers: bm25 over the identifier terms only (camelCase,
+//     snake_case), which name code far more precisely than prose does;
+//   - exact: symbols named exactly by an identifier or a capitalized word
+//     of the text, weighted down when many symbols share the name.
 func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
-	hits, ev, err := b.x.retrieve(ctx, b.req.TaskText, nil, 300)
+	x := b.x
+	terms, idents := queryTerms(b.req.TaskText)
+	b.ev.Terms, b.ev.Identifiers = terms, idents
+	if len(terms) > 64 {
+		terms = terms[:64]
+	}
+	fts, err := x.ftsScores(ctx, terms, 400)
 	if err != nil {
 		return nil, err
 	}
-	b.ev.Terms, b.ev.Identifiers = ev.Terms, ev.Identifiers
-	for _, l := range ev.Sources {
-		b.ev.Lanes = appendOnce(b.ev.Lanes, l)
+	b.ev.Lanes = appendOnce(b.ev.Lanes, "fts")
+	var identTerms []string
+	seen := map[string]bool{}
+	for _, id := range idents {
+		for _, t := range append([]string{strings.ToLower(strings.Trim(id, "_"))}, lang.SplitIdent(id)...) {
+			if !seen[t] && len(t) > 1 && !stopwords[t] {
+				seen[t] = true
+				identTerms = append(identTerms, t)
+			}
+		}
+	}
+	ident := map[string]float64{}
+	if len(identTerms) > 0 {
+		if ident, err = x.ftsScores(ctx, identTerms, 200); err != nil {
+			return nil, err
+		}
+		b.ev.Lanes = appendOnce(b.ev.Lanes, "identifiers")
+	}
+	names := append(append([]string{}, idents...), capitalizedWords(b.req.TaskText)...)
+	exact, err := x.exactScores(ctx, names)
+	if err != nil {
+		return nil, err
+	}
+	if len(exact) > 0 {
+		b.ev.Lanes = appendOnce(b.ev.Lanes, "exact")
 	}
 	out := map[string]float64{}
-	if len(hits) == 0 {
+	for id, s := range fts {
+		out[id] = 0.65 * s
+	}
+	for id, s := range ident {
+		out[id] += 0.35 * s
+	}
+	for id, s := range exact {
+		if s > out[id] {
+			out[id] = s
+		}
+	}
+	for _, id := range topIDs(out, 8) {
+		b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: id, Source: "taskText", Weight: round4(out[id])})
+	}
+	return out, nil
+}
+
+// ftsScores runs bm25 over terms and returns scores normalized by the best.
+func (x *Index) ftsScores(ctx context.Context, terms []string, limit int) (map[string]float64, error) {
+	out := map[string]float64{}
+	m := ftsMatch(terms)
+	if m == "" {
+		return out, nil
+	}
+	hits, err := x.ftsSearch(ctx, m, limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(hits) == 0 || hits[0].score <= 0 {
 		return out, nil
 	}
 	top := hits[0].score
-	for i, h := range hits {
-		if i >= 300 {
-			break
+	for _, h := range hits {
+		out[h.id] = h.score / top
+	}
+	return out, nil
+}
+
+// exactScores finds the symbols named exactly by names. A name shared by n
+// symbols gives each 1/sqrt(n): "Attachment" says more than "new".
+func (x *Index) exactScores(ctx context.Context, names []string) (map[string]float64, error) {
+	out := map[string]float64{}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] || len(n) < 3 || len(n) > 200 {
+			continue
 		}
-		s := h.score / top
-		out[h.id] = s
-		if i < 8 {
-			b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: h.id, Source: "taskText", Weight: round4(s)})
+		seen[n] = true
+		rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND name = ? AND kind != 'module' LIMIT 101`, n)
+		if err != nil {
+			return nil, fmt.Errorf("exact names: %w", err)
+		}
+		var ids []string
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if len(ids) == 0 || len(ids) > 100 {
+			continue
+		}
+		w := 1 / math.Sqrt(float64(len(ids)))
+		for _, id := range ids {
+			if w > out[id] {
+				out[id] = w
+			}
 		}
 	}
 	return out, nil
 }
 
-// rank combines the evidence: a symbol's own text score and seed weight,
-// the text score of its file, and personalized PageRank from the seeds
-// over the call, import, config and implements edges around them.
+// capitalizedWords returns the words of text that start with an upper-case
+// letter but do not start a sentence: in prose about code, these are
+// mostly type names ("reject opaque Attachment filenames").
+func capitalizedWords(text string) []string {
+	var out []string
+	words := strings.Fields(text)
+	for i, w := range words {
+		w = strings.Trim(w, "`'\".,;:!?()[]{}<>")
+		if len(w) < 3 || !unicode.IsUpper([]rune(w)[0]) || stopwords[strings.ToLower(w)] {
+			continue
+		}
+		if i == 0 || strings.HasSuffix(words[i-1], ".") || strings.HasSuffix(words[i-1], ":") {
+			continue
+		}
+		valid := true
+		for _, r := range w {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+				valid = false
+				break
+			}
+		}
+		if valid {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// rank combines the evidence: a symbol's own text score and seed weight
+// (shared between a type and its members), the text score of its file,
+// and personalized PageRank from the seeds over the call, import, config
+// and implements edges around them.
 func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranked, error) {
 	x := b.x
 	prior := map[string]float64{}
@@ -509,6 +642,10 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	for _, e := range edges {
 		cands[e.src], cands[e.dst] = true, true
 	}
+	// the members of the best types, and the types of the best members
+	if err := x.addRelatives(ctx, topIDs(prior, 60), cands); err != nil {
+		return nil, err
+	}
 	all := make([]string, 0, len(cands))
 	for id := range cands {
 		all = append(all, id)
@@ -517,6 +654,28 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	rows, err := x.symbols(ctx, all)
 	if err != nil {
 		return nil, err
+	}
+	// a type and its members share evidence: a match on WithQueryParams
+	// makes its fmt relevant, a match on a method makes its type so
+	own := map[string]float64{}
+	for id, s := range prior {
+		own[id] = s
+	}
+	for _, id := range all {
+		r := rows[id]
+		if r == nil || r.ParentID == "" {
+			continue
+		}
+		p := rows[r.ParentID]
+		if p == nil || p.Kind == lang.KindModule {
+			continue
+		}
+		if v := 0.6 * own[p.ID]; v > prior[id] {
+			prior[id] = v
+		}
+		if v := 0.5 * own[id]; v > prior[p.ID] {
+			prior[p.ID] = v
+		}
 	}
 	// file evidence: the sum of the best three text scores in each file
 	perFile := map[string][]float64{}
@@ -550,9 +709,9 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		if r == nil || r.Kind == lang.KindModule {
 			continue
 		}
-		s := 0.55 * prior[id]
+		s := 0.5 * prior[id]
 		if maxFile > 0 {
-			s += 0.25 * fileScore[r.Path] / maxFile
+			s += 0.3 * fileScore[r.Path] / maxFile
 		}
 		if maxPR > 0 {
 			s += 0.2 * pr[id] / maxPR
@@ -568,6 +727,8 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 			switch {
 			case text[id] > 0:
 				rk.why = "matches the task text"
+			case prior[id] > 0:
+				rk.why = "a member or the type of a match"
 			case pr[id] > 0:
 				rk.why = "connected to the seeds"
 			default:
@@ -586,6 +747,36 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		return out[i].id < out[j].id
 	})
 	return out, nil
+}
+
+// addRelatives adds to cands the members of the types among ids and the
+// enclosing types of the members among ids.
+func (x *Index) addRelatives(ctx context.Context, ids []string, cands map[string]bool) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 2*len(ids))
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	ph := placeholders(len(ids))
+	rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND parent_id IN (`+ph+`)
+		UNION SELECT parent_id FROM symbols WHERE to_seq IS NULL AND id IN (`+ph+`) AND parent_id != ''`, args...)
+	if err != nil {
+		return fmt.Errorf("relatives: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		cands[id] = true
+	}
+	return rows.Err()
 }
 
 // topIDs returns up to n ids with the highest scores.

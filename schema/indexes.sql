@@ -6,6 +6,7 @@ CREATE INDEX files_to ON files(to_seq) WHERE to_seq IS NOT NULL;
 CREATE UNIQUE INDEX symbols_cur_id ON symbols(id) WHERE to_seq IS NULL;
 CREATE INDEX symbols_cur_name ON symbols(name) WHERE to_seq IS NULL;
 CREATE INDEX symbols_cur_path ON symbols(path_id) WHERE to_seq IS NULL;
+CREATE INDEX symbols_cur_parent ON symbols(parent_id) WHERE to_seq IS NULL;
 CREATE INDEX symbols_id ON symbols(id, from_seq);
 CREATE INDEX symbols_to ON symbols(to_seq) WHERE to_seq IS NOT NULL;
 CREATE INDEX edges_cur_src ON edges(src) WHERE to_seq IS NULL;

@@ -142,11 +142,11 @@ CREATE TABLE process_steps (
 ) WITHOUT ROWID;
 
 -- Full-text index over the current symbols; rowid = symbols.rowid.
--- detail=column keeps which columns a term occurs in (for bm25's column
--- weights) but not its positions: no phrase queries, a smaller and faster
--- index.
+-- Contentless (the text is not stored twice). detail=full because bm25()
+-- of a contentless table with detail=column is always 0. The porter
+-- stemmer lets "filenames" in a task match filename().
 CREATE VIRTUAL TABLE symbols_fts USING fts5(
   name, qualified, signature, doc, path, body, words,
-  content = '', contentless_delete = 1, detail = column,
-  tokenize = 'unicode61 remove_diacritics 2'
+  content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
 );

@@ -1,0 +1,62 @@
+package query_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/sdl-dev/sdl/index"
+	"github.com/sdl-dev/sdl/query"
+)
+
+// fixture indexes testdata/repos/<name> and opens the index for reading.
+func fixture(t testing.TB, name string) *query.Index {
+	t.Helper()
+	root, _ := filepath.Abs(filepath.Join("..", "testdata", "repos", name))
+	db := filepath.Join(t.TempDir(), "index.db")
+	_, err := index.Run(context.Background(), index.Options{Root: root, DB: db, NoGit: true, Workers: 2,
+		Now: time.Unix(1700000000, 0), SDLVersion: "test"})
+	if err != nil {
+		t.Fatalf("index %s: %v", name, err)
+	}
+	x, err := query.Open(db, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	return x
+}
+
+func TestSearchRanksByText(t *testing.T) {
+	x := fixture(t, "go")
+	resp, err := x.Search(context.Background(), query.SearchRequest{Query: "persist items as json in one file", IncludeRetrievalEvidence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) == 0 || resp.Results[0].Name != "DB" {
+		t.Fatalf("first result %+v, want DB", resp.Results)
+	}
+	if resp.RetrievalEvidence.CandidateCount["fts"] == 0 {
+		t.Errorf("the full-text lane found nothing")
+	}
+	// the full-text lane must rank: a symbol matching more terms first
+	for i := 1; i < len(resp.Results); i++ {
+		if resp.Results[i].Score > resp.Results[i-1].Score {
+			t.Errorf("results out of order at %d", i)
+		}
+	}
+}
+
+func TestSearchExact(t *testing.T) {
+	x := fixture(t, "go")
+	for q, want := range map[string]string{"Store.Add": "Add", "NewStore": "NewStore", "newstore": "NewStore"} {
+		resp, err := x.Search(context.Background(), query.SearchRequest{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Results) == 0 || resp.Results[0].Name != want {
+			t.Errorf("search %q: got %+v, want %s first", q, resp.Results, want)
+		}
+	}
+}
