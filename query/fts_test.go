@@ -75,7 +75,7 @@ func TestSchemaFTSRanks(t *testing.T) {
 		(3, 'third', 'third', '', 'unrelated', 'y', '', '')`); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := db.Query(`SELECT rowid, -bm25(symbols_fts, ` + ftsWeights + `) FROM symbols_fts WHERE symbols_fts MATCH ? ORDER BY 2 DESC`, ftsMatch([]string{"filenames"}))
+	rows, err := db.Query(`SELECT rowid, -bm25(symbols_fts, `+ftsWeights+`) FROM symbols_fts WHERE symbols_fts MATCH ? ORDER BY 2 DESC`, ftsMatch([]string{"filenames"}))
 	if err != nil {
 		t.Fatal(err)
 	}
