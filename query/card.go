@@ -366,29 +366,25 @@ func (x *Index) cards(ctx context.Context, rows []*symbolRow, opts CardOptions, 
 	if opts.Detail == "" {
 		opts.Detail = DetailFull
 	}
-	lvl := detailRank[opts.Detail]
 	ids := make([]string, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
-	var deps map[string]*Deps
-	var metrics map[string]*Metrics
-	var clusters map[string]*Cluster
-	var procs map[string][]Process
-	var err error
-	if lvl >= detailRank[DetailDeps] {
-		if deps, err = x.deps(ctx, rows, opts, lvl >= detailRank[DetailFull]); err != nil {
-			return nil, err
-		}
+	// The etag is a hash of the full card whatever the detail asked for,
+	// so an etag from any detail level can be used in a conditional request.
+	deps, err := x.deps(ctx, rows, opts, true)
+	if err != nil {
+		return nil, err
 	}
-	if lvl >= detailRank[DetailFull] {
-		if metrics, clusters, err = x.metrics(ctx, rows); err != nil {
-			return nil, err
-		}
-		if procs, err = x.processes(ctx, ids); err != nil {
-			return nil, err
-		}
+	metrics, clusters, err := x.metrics(ctx, rows)
+	if err != nil {
+		return nil, err
 	}
+	procs, err := x.processes(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	lvl := detailRank[opts.Detail]
 	out := make([]*Card, len(rows))
 	for i, r := range rows {
 		full := x.fullCard(r, deps[r.ID], metrics[r.ID], clusters[r.ID], procs[r.ID])

@@ -232,34 +232,41 @@ func checkRepoPath(field, p string) error {
 
 // BuildSlice builds a task-scoped slice.
 func (x *Index) BuildSlice(ctx context.Context, req SliceRequest) (*SliceResponse, error) {
+	resp, _, err := x.buildSlice(ctx, &req)
+	return resp, err
+}
+
+// buildSlice builds a slice and also returns the whole ranking it was cut
+// from, which spillover pages through.
+func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceResponse, []ranked, error) {
 	if err := req.validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ver, err := x.Current(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	ranks, b, err := x.rankSlice(ctx, &req)
+	ranks, b, err := x.rankSlice(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	handle, err := x.makeHandle(ver.Hash, &req)
+	handle, err := x.makeHandle(ver.Hash, req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	resp := &SliceResponse{SliceHandle: handle, LedgerVersion: ver.ID,
 		Lease: Lease{ExpiresAt: time.Now().UTC().Add(30 * time.Minute).Format(time.RFC3339), MinVersion: ver.ID, MaxVersion: ver.ID}}
 	if req.IncludeRetrievalEvidence {
 		resp.RetrievalEvidence = b.ev
 	}
-	if err := x.fillSlice(ctx, &req, ranks, resp, ver.ID); err != nil {
-		return nil, err
+	if err := x.fillSlice(ctx, req, ranks, resp, ver.ID); err != nil {
+		return nil, nil, err
 	}
 	resp.StaleFiles = x.staleFiles(ctx, cardFiles(resp.Slice.Cards))
 	if err := x.fitBudget(resp, req.Budget.MaxEstimatedTokens); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return resp, nil
+	return resp, ranks, nil
 }
 
 // rankSlice gathers seeds from every source and ranks the graph around them.
@@ -316,10 +323,63 @@ func (b *sliceBuild) seedEntries(ctx context.Context) error {
 	return nil
 }
 
-// symbolsInFile lists the current symbols of a file (path may be a suffix).
+// resolvePath finds the indexed file a path names: the path itself, or
+// the longest of its suffixes that is an indexed path (a stack frame says
+// /home/u/shop/store/store.go for store/store.go), or else the only
+// indexed file with its base name. It returns "" when none or several match.
+func (x *Index) resolvePath(ctx context.Context, p string) (string, error) {
+	p = strings.TrimPrefix(filepath.ToSlash(p), "./")
+	parts := strings.Split(strings.TrimLeft(p, "/"), "/")
+	var cands []any
+	for i := range parts {
+		if s := strings.Join(parts[i:], "/"); s != "" {
+			cands = append(cands, s)
+		}
+	}
+	if len(cands) == 0 {
+		return "", nil
+	}
+	rows, err := x.DB.QueryContext(ctx, `SELECT p.path FROM paths p JOIN files f ON f.path_id = p.id AND f.to_seq IS NULL
+		WHERE p.path IN (`+placeholders(len(cands))+`) ORDER BY length(p.path) DESC LIMIT 1`, cands...)
+	if err != nil {
+		return "", fmt.Errorf("resolve path %s: %w", p, err)
+	}
+	var found string
+	if rows.Next() {
+		rows.Scan(&found)
+	}
+	rows.Close()
+	if found != "" {
+		return found, nil
+	}
+	base := parts[len(parts)-1]
+	rows, err = x.DB.QueryContext(ctx, `SELECT p.path FROM paths p JOIN files f ON f.path_id = p.id AND f.to_seq IS NULL
+		WHERE p.path LIKE '%/' || ? LIMIT 2`, base)
+	if err != nil {
+		return "", fmt.Errorf("resolve path %s: %w", p, err)
+	}
+	defer rows.Close()
+	var matches []string
+	for rows.Next() {
+		var m string
+		rows.Scan(&m)
+		matches = append(matches, m)
+	}
+	if len(matches) == 1 {
+		return matches[0], nil
+	}
+	return "", nil
+}
+
+// symbolsInFile lists the current symbols of a file, named by any path
+// resolvePath accepts.
 func (x *Index) symbolsInFile(ctx context.Context, path string) ([]*symbolRow, error) {
+	p, err := x.resolvePath(ctx, path)
+	if err != nil || p == "" {
+		return nil, err
+	}
 	rows, err := x.DB.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
-		WHERE s.to_seq IS NULL AND (p.path = ?1 OR p.path LIKE '%/' || ?1) ORDER BY p.path, s.start_line`, strings.TrimPrefix(path, "./"))
+		WHERE s.to_seq IS NULL AND p.path = ? ORDER BY s.start_line`, p)
 	if err != nil {
 		return nil, fmt.Errorf("symbols of %s: %w", path, err)
 	}
@@ -830,26 +890,32 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 	taken := map[string]bool{}
 	var order []ranked
 	cut := len(ranks)
+	// the full cards of the best candidates, in one batch; the cards of the
+	// slice are cut down from them
+	fulls, err := x.fullCards(ctx, ranks, min(len(ranks), req.Budget.MaxCards*2+20), req, ver)
+	if err != nil {
+		return err
+	}
 	for i, rk := range ranks {
 		if len(s.Cards)+len(s.CardRefs) >= req.Budget.MaxCards {
 			cut = i
 			break
 		}
-		rows, err := x.symbols(ctx, []string{rk.id})
-		if err != nil {
-			return err
+		full := fulls[rk.id]
+		if full == nil {
+			more, err := x.fullCards(ctx, ranks[i:], min(len(ranks)-i, 50), req, ver)
+			if err != nil {
+				return err
+			}
+			for id, c := range more {
+				fulls[id] = c
+			}
+			if full = fulls[rk.id]; full == nil {
+				continue
+			}
 		}
-		r := rows[rk.id]
-		if r == nil {
-			continue
-		}
-		detail := detailFor(req, len(s.Cards))
-		card, cost, err := x.cardAt(ctx, r, detail, req, ver)
-		if err != nil {
-			return err
-		}
-		if et, ok := req.KnownCardEtags[card.SymbolID]; ok && et == card.Etag {
-			ref := CardRef{SymbolID: card.SymbolID, Etag: card.Etag, NotModified: true}
+		if et, ok := req.KnownCardEtags[full.SymbolID]; ok && et == full.Etag {
+			ref := CardRef{SymbolID: full.SymbolID, Etag: full.Etag, NotModified: true}
 			c := Tokens(mustJSON(ref)) + 1
 			if used+c > avail {
 				cut = i
@@ -861,12 +927,12 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 			order = append(order, rk)
 			continue
 		}
+		detail := detailFor(req, len(s.Cards))
+		card, cost := sliceCard(full, detail)
 		// downgrade until it fits
 		for used+cost > avail && detail != DetailMinimal {
 			detail = downgrade(detail)
-			if card, cost, err = x.cardAt(ctx, r, detail, req, ver); err != nil {
-				return err
-			}
+			card, cost = sliceCard(full, detail)
 		}
 		if used+cost > avail {
 			cut = i
@@ -898,6 +964,39 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 	return nil
 }
 
+// fullCards builds the full cards of the first n ranked symbols in one
+// batch.
+func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string) (map[string]*Card, error) {
+	ids := make([]string, 0, n)
+	for _, rk := range ranks[:n] {
+		ids = append(ids, rk.id)
+	}
+	rows, err := x.symbols(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	list := make([]*symbolRow, 0, len(rows))
+	for _, id := range ids {
+		if r := rows[id]; r != nil {
+			list = append(list, r)
+		}
+	}
+	minCall := 0.0
+	if req.MinCallConfidence != nil {
+		minCall = *req.MinCallConfidence
+	}
+	cards, err := x.cards(ctx, list, CardOptions{Detail: DetailFull, MinCallConfidence: minCall,
+		IncludeResolutionMetadata: req.IncludeResolutionMetadata}, ver)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*Card, len(cards))
+	for _, c := range cards {
+		out[c.SymbolID] = c
+	}
+	return out, nil
+}
+
 func downgrade(d string) string {
 	switch d {
 	case DetailFull:
@@ -910,30 +1009,26 @@ func downgrade(d string) string {
 	return DetailMinimal
 }
 
-// cardAt builds one card of a slice at a detail level and counts its
-// tokens as it will be serialized.
-func (x *Index) cardAt(ctx context.Context, r *symbolRow, detail string, req *SliceRequest, ver string) (*Card, int, error) {
-	d := detail
-	if d == detailCompactNoDeps {
-		d = DetailCompact
-	}
-	minCall := 0.0
-	if req.MinCallConfidence != nil {
-		minCall = *req.MinCallConfidence
-	}
-	cards, err := x.cards(ctx, []*symbolRow{r}, CardOptions{Detail: d, MinCallConfidence: minCall,
-		IncludeResolutionMetadata: req.IncludeResolutionMetadata}, ver)
-	if err != nil {
-		return nil, 0, err
-	}
-	c := cards[0]
-	if detail == detailCompactNoDeps {
+// sliceCard cuts a full card to the detail of its place in a slice and
+// counts its tokens as it will be serialized. The slice states its version
+// once, not per card.
+func sliceCard(full *Card, detail string) (*Card, int) {
+	var c *Card
+	switch detail {
+	case DetailFull:
+		cp := *full
+		c = &cp
+	case detailCompactNoDeps:
+		c = briefCard(full, DetailCompact)
 		c.Deps = nil
 		c.Detail = DetailCompact
+	default:
+		c = briefCard(full, detail)
+		c.Detail = detail
 	}
-	// the slice states its version once, not per card
+	c.Etag = full.Etag
 	c.Version = nil
-	return c, Tokens(mustJSON(c)) + 1, nil
+	return c, Tokens(mustJSON(c)) + 1
 }
 
 func mustJSON(v any) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/query"
+	"github.com/sdl-dev/sdl/serve"
 	"github.com/sdl-dev/sdl/schema"
 )
 
@@ -74,6 +75,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = h.hint
 	case errors.Is(err, schema.ErrNoIndex):
 		hint = "try: sdl index ."
+	case errors.Is(err, schema.ErrVersion):
+		hint = "rebuild it with this sdl: sdl index"
 	case errors.Is(err, schema.ErrNotIndex):
 		hint = "pass --db with the path of an sdl index, or move that file away"
 	case errors.Is(err, index.ErrNoDir):
@@ -82,8 +85,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "write the index elsewhere: sdl index --db PATH"
 	case errors.Is(err, index.ErrDiskFull):
 		hint = "free some space and run sdl index again"
-	case errors.Is(err, query.ErrInvalid):
+	case errors.Is(err, query.ErrInvalid), errors.Is(err, serve.ErrArgs):
 		code = exitUsage
+	case errors.Is(err, serve.ErrUnknownTool):
+		code = exitUsage
+		hint = "list them with: sdl tool --list"
+	case errors.Is(err, query.ErrHandle):
+		hint = "build a new slice: sdl slice TASK"
 	case errors.Is(err, query.ErrNotFound):
 		hint = "find symbols with: sdl search NAME"
 	case errors.Is(err, context.Canceled):
@@ -144,6 +152,8 @@ func commands() []*cli.Command {
 		searchCommand(),
 		cardCommand(),
 		sliceCommand(),
+		spilloverCommand(),
+		toolCommand(),
 		infoCommand(),
 		versionCommand(),
 	}

@@ -1,0 +1,330 @@
+package query_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/sdl-dev/sdl/query"
+)
+
+var sliceTasks = map[string][]string{
+	"go":         {"the store refuses items when it is full", "save items to the json database file", "Store.Add panics on nil item"},
+	"python":     {"restock the inventory when stock is low", "load items from the json repository"},
+	"typescript": {"format a price with the currency", "fetch the catalog from the server"},
+	"rust":       {"store rejects an item when the shelf is full"},
+	"java":       {"apply a discount to the order total"},
+}
+
+// TestSliceBudgets builds slices for several tasks and budgets and checks
+// the promise: the whole response never exceeds its token budget, and
+// never holds more cards than maxCards.
+func TestSliceBudgets(t *testing.T) {
+	ctx := context.Background()
+	for repo, tasks := range sliceTasks {
+		x := fixture(t, repo)
+		for _, task := range tasks {
+			for _, budget := range []int{200, 350, 600, 1000, 2500, 4000} {
+				for _, maxCards := range []int{1, 5, 50} {
+					resp, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: task,
+						Budget: &query.SliceBudget{MaxCards: maxCards, MaxEstimatedTokens: budget}})
+					if err != nil {
+						t.Fatalf("%s %q budget %d: %v", repo, task, budget, err)
+					}
+					b, _ := json.Marshal(resp)
+					if n := query.Tokens(string(b)); n > budget {
+						t.Errorf("%s %q: response of %d tokens over budget %d", repo, task, n, budget)
+					}
+					if resp.EstimatedTokens > budget || resp.EstimatedTokens <= 0 {
+						t.Errorf("%s %q: estimatedTokens %d for budget %d", repo, task, resp.EstimatedTokens, budget)
+					}
+					if n := len(resp.Slice.Cards) + len(resp.Slice.CardRefs); n > maxCards {
+						t.Errorf("%s %q: %d cards over maxCards %d", repo, task, n, maxCards)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSliceFindsTheTask(t *testing.T) {
+	x := fixture(t, "go")
+	ctx := context.Background()
+	for task, want := range map[string]string{
+		"Store.Add should not panic on a nil item":      "Add",
+		"the database file is written with permissions": "Save",
+		"sum the value of every item in the store":      "Value",
+	} {
+		resp, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: task})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, c := range resp.Slice.Cards[:min(3, len(resp.Slice.Cards))] {
+			names = append(names, c.Name)
+		}
+		if !contains(names, want) {
+			t.Errorf("task %q: top cards %v, want %s among them", task, names, want)
+		}
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSpilloverCoversEverything pages through the overflow of a small slice:
+// the slice and its pages list every ranked symbol exactly once, and a
+// freshly opened index (a restarted server) resolves the handle.
+func TestSpilloverCoversEverything(t *testing.T) {
+	x := fixture(t, "python")
+	ctx := context.Background()
+	resp, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: "restock the inventory of the store",
+		Budget: &query.SliceBudget{MaxCards: 3, MaxEstimatedTokens: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := resp.Slice.Truncation
+	if tr == nil || tr.SpilloverHandle == "" || tr.DroppedCards == 0 {
+		t.Fatalf("expected a truncated slice with a spillover handle, got %+v", tr)
+	}
+	seen := map[string]int{}
+	for _, c := range resp.Slice.Cards {
+		seen[c.SymbolID]++
+	}
+	// a restarted server: a new Index on the same file
+	y, err := query.Open(x.Path, x.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Close()
+	cursor, pages, total := "", 0, 0
+	for {
+		page, err := y.Spillover(ctx, query.SpilloverRequest{SpilloverHandle: tr.SpilloverHandle, Cursor: cursor, PageSize: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		total = page.Total
+		for _, c := range page.Symbols {
+			seen[c.SymbolID]++
+			if c.Detail != query.DetailFull {
+				t.Errorf("spillover card at detail %q, want full", c.Detail)
+			}
+		}
+		pages++
+		if !page.HasMore {
+			break
+		}
+		cursor = page.Cursor
+		if pages > 100 {
+			t.Fatal("spillover does not end")
+		}
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("symbol %s listed %d times", id, n)
+		}
+	}
+	if len(seen) != total+len(resp.Slice.Cards) {
+		t.Errorf("slice %d + spillover %d != %d symbols seen", len(resp.Slice.Cards), total, len(seen))
+	}
+	if _, err := y.Spillover(ctx, query.SpilloverRequest{SpilloverHandle: "sp_00000000000000000000"}); !errors.Is(err, query.ErrHandle) {
+		t.Errorf("unknown handle: %v", err)
+	}
+}
+
+func TestSliceKnownEtags(t *testing.T) {
+	x := fixture(t, "go")
+	ctx := context.Background()
+	first, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: "add an item to the store"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]string{}
+	for _, c := range first.Slice.Cards[:3] {
+		known[c.SymbolID] = c.Etag
+	}
+	second, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: "add an item to the store", KnownCardEtags: known})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(second.Slice.CardRefs) != 3 {
+		t.Fatalf("cardRefs %+v, want the 3 known cards", second.Slice.CardRefs)
+	}
+	for _, r := range second.Slice.CardRefs {
+		if !r.NotModified || known[r.SymbolID] != r.Etag {
+			t.Errorf("card ref %+v", r)
+		}
+	}
+	for _, c := range second.Slice.Cards {
+		if _, ok := known[c.SymbolID]; ok {
+			t.Errorf("known card %s sent again", c.Name)
+		}
+	}
+}
+
+func TestSliceSeeds(t *testing.T) {
+	x := fixture(t, "go")
+	ctx := context.Background()
+	// an edited file: its symbols and callers come in
+	resp, err := x.BuildSlice(ctx, query.SliceRequest{EditedFiles: []string{"store/db.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := cardNames(resp)
+	for _, want := range []string{"Open", "DB.Save", "Store.Add"} {
+		if !contains(names, want) {
+			t.Errorf("edited store/db.go: cards %v lack %s", names, want)
+		}
+	}
+	// a stack trace
+	trace := "panic: store: nil item\n\ngoroutine 1 [running]:\nexample.com/shop/store.(*Store).Add(...)\n\t/home/u/shop/store/store.go:28 +0x1d\nmain.main()\n\t/home/u/shop/cmd/shopctl/main.go:20 +0x45\n"
+	resp, err = x.BuildSlice(ctx, query.SliceRequest{StackTrace: trace, IncludeRetrievalEvidence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := cardNames(resp); len(names) < 2 || names[0] != "Store.Add" || names[1] != "main" {
+		t.Errorf("stack trace slice starts %v, want Store.Add, main", names)
+	}
+	// entry symbols must exist
+	if _, err := x.BuildSlice(ctx, query.SliceRequest{EntrySymbols: []string{"0000000000000000"}}); !errors.Is(err, query.ErrInvalid) {
+		t.Errorf("unknown entry symbol: %v", err)
+	}
+	// a path outside the repository is refused
+	if _, err := x.BuildSlice(ctx, query.SliceRequest{EditedFiles: []string{"../../etc/passwd"}}); !errors.Is(err, query.ErrInvalid) ||
+		!strings.Contains(err.Error(), "editedFiles") {
+		t.Errorf("path traversal: %v", err)
+	}
+	if _, err := x.BuildSlice(ctx, query.SliceRequest{}); !errors.Is(err, query.ErrInvalid) {
+		t.Errorf("empty request: %v", err)
+	}
+}
+
+func cardNames(resp *query.SliceResponse) []string {
+	var out []string
+	for _, c := range resp.Slice.Cards {
+		n := c.Name
+		if c.Container != "" {
+			n = c.Container + "." + c.Name
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func TestCards(t *testing.T) {
+	x := fixture(t, "go")
+	ctx := context.Background()
+	res, err := x.Card(ctx, query.CardRequest{SymbolRef: &query.SymbolRef{Name: "Store.Add"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.(*query.Card)
+	if c.File != "store/store.go" || c.Kind != "method" || c.Signature == nil || c.Signature.Receiver != "*Store" {
+		t.Fatalf("card %+v", c)
+	}
+	if c.Deps == nil || len(c.Deps.Calls) == 0 || !strings.HasPrefix(c.Deps.Calls[0].Label, "DB.Save") {
+		t.Errorf("deps %+v, want a call to DB.Save", c.Deps)
+	}
+	if len(c.Deps.CalledBy) == 0 || c.Metrics == nil || c.Metrics.FanIn < 2 || c.Metrics.TestRefs != 1 {
+		t.Errorf("callers %+v metrics %+v", c.Deps.CalledBy, c.Metrics)
+	}
+	if len(c.Invariants) != 2 {
+		t.Errorf("invariants %v", c.Invariants)
+	}
+	// the same etag: not modified
+	nm, err := x.Card(ctx, query.CardRequest{SymbolID: c.SymbolID, IfNoneMatch: c.Etag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := nm.(*query.NotModified); !ok || !m.NotModified {
+		t.Errorf("ifNoneMatch: %+v", nm)
+	}
+	// every detail level, each cheaper than the next
+	prev := 0
+	for _, d := range []string{"minimal", "signature", "deps", "compact", "full"} {
+		r, err := x.Card(ctx, query.CardRequest{SymbolID: c.SymbolID, Detail: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		n := query.Tokens(string(b))
+		if n < prev && d != "compact" {
+			t.Errorf("detail %s: %d tokens, less than the level before (%d)", d, n, prev)
+		}
+		prev = n
+		if r.(*query.Card).Etag != c.Etag {
+			t.Errorf("detail %s changes the etag", d)
+		}
+	}
+	// batch: per-symbol failures
+	batch, err := x.Cards(ctx, query.CardsRequest{SymbolRefs: []query.SymbolRef{{Name: "NewStore"}, {Name: "Nope"}, {Name: "String"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(batch.Cards) != 2 || !batch.Partial || len(batch.Failures) != 1 || batch.Failures[0].Classification != "not_found" {
+		t.Errorf("batch %+v", batch)
+	}
+	amb, err := x.Cards(ctx, query.CardsRequest{SymbolRefs: []query.SymbolRef{{Name: "store"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(amb.Failures) != 1 || amb.Failures[0].Classification != "ambiguous" || len(amb.Failures[0].Candidates) < 2 {
+		t.Errorf("ambiguous batch %+v", amb)
+	}
+}
+
+func TestParseStackTrace(t *testing.T) {
+	for name, c := range map[string]struct {
+		trace string
+		want  []query.Frame
+	}{
+		"python": {"Traceback (most recent call last):\n  File \"/srv/app/src/flask/app.py\", line 1498, in __call__\n    return self.wsgi_app(environ, start_response)\n  File \"src/flask/ctx.py\", line 12, in push\nValueError: x\n",
+			[]query.Frame{{File: "/srv/app/src/flask/app.py", Line: 1498, Function: "__call__"}, {File: "src/flask/ctx.py", Line: 12, Function: "push"}}},
+		"go": {"goroutine 1 [running]:\nmain.(*T).run(...)\n\t/home/u/x/main.go:12 +0x1d\nmain.main()\n\t/home/u/x/main.go:20\n",
+			[]query.Frame{{File: "/home/u/x/main.go", Line: 12, Function: "run"}, {File: "/home/u/x/main.go", Line: 20, Function: "main"}}},
+		"java": {"Exception in thread \"main\" java.lang.NullPointerException\n\tat com.example.Shop.add(Shop.java:42)\n\tat com.example.Main.main(Main.java:7)\n",
+			[]query.Frame{{File: "Shop.java", Line: 42, Function: "add"}, {File: "Main.java", Line: 7, Function: "main"}}},
+		"node": {"TypeError: x is undefined\n    at format (/app/src/price.ts:10:5)\n    at Object.<anonymous> (src/index.js:3:1)\n",
+			[]query.Frame{{File: "/app/src/price.ts", Line: 10, Function: "format"}, {File: "src/index.js", Line: 3, Function: "<anonymous>"}}},
+		"rust": {"thread 'main' panicked at src/store/mod.rs:31:9:\nshelf full\n", []query.Frame{{File: "src/store/mod.rs", Line: 31}}},
+		"none": {"nothing to see here: version 1.2.3", nil},
+	} {
+		got := query.ParseStackTrace(c.trace)
+		if len(got) != len(c.want) {
+			t.Errorf("%s: %+v, want %+v", name, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%s frame %d: %+v, want %+v", name, i, got[i], c.want[i])
+			}
+		}
+	}
+}
+
+// FuzzParseStackTrace: any text parses, frames are well formed and bounded.
+func FuzzParseStackTrace(f *testing.F) {
+	f.Add("File \"a.py\", line 1, in f\n")
+	f.Add("\tat a.B.c(B.java:9)\n")
+	f.Add("main.f()\n\t/x/y.go:3 +0x1\n")
+	f.Add("at f (a.ts:1:2)\n at b.rs:0")
+	f.Fuzz(func(t *testing.T, s string) {
+		frames := query.ParseStackTrace(s)
+		if len(frames) > 200 {
+			t.Fatalf("%d frames", len(frames))
+		}
+		for _, fr := range frames {
+			if fr.File == "" || fr.Line <= 0 {
+				t.Fatalf("bad frame %+v", fr)
+			}
+		}
+	})
+}

@@ -1,0 +1,126 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sdl-dev/sdl/query"
+)
+
+// ErrUnknownRepo means a repoId names no repository the server knows.
+var ErrUnknownRepo = errors.New("unknown repoId")
+
+// Repo is a repository a server answers about: its root and its index.
+type Repo struct {
+	ID   string
+	Root string
+	DB   string
+
+	mu    sync.Mutex
+	x     *query.Index
+	inode uint64
+}
+
+// NewRepo describes a repository; its index is opened on first use.
+func NewRepo(id, root, db string) *Repo {
+	if db == "" {
+		db = filepath.Join(root, ".sdl", "index.db")
+	}
+	if id == "" {
+		id = filepath.Base(root)
+	}
+	return &Repo{ID: id, Root: root, DB: db}
+}
+
+// Index returns the open index, reopening it when the file was replaced
+// (a full rebuild renames a new file into place; new versions added in
+// place are seen by every new query anyway).
+func (r *Repo) Index() (*query.Index, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ino := fileID(r.DB)
+	if r.x != nil && ino == r.inode {
+		return r.x, nil
+	}
+	x, err := query.Open(r.DB, r.Root)
+	if err != nil {
+		return nil, err
+	}
+	if x.RepoID == "" || x.RepoID != r.ID {
+		x.RepoID = r.ID
+	}
+	if r.x != nil {
+		r.x.Close()
+	}
+	r.x, r.inode = x, ino
+	return x, nil
+}
+
+// Close closes the index.
+func (r *Repo) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.x != nil {
+		err := r.x.Close()
+		r.x = nil
+		return err
+	}
+	return nil
+}
+
+func fileID(p string) uint64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return inodeOf(fi)
+}
+
+// Repos is the set of repositories a server answers about.
+type Repos struct {
+	byID  map[string]*Repo
+	order []string
+}
+
+// NewRepos indexes repos by id; ids must be unique.
+func NewRepos(repos ...*Repo) (*Repos, error) {
+	rs := &Repos{byID: map[string]*Repo{}}
+	for _, r := range repos {
+		if _, dup := rs.byID[r.ID]; dup {
+			return nil, fmt.Errorf("two repositories with id %q: give each --repo ID=PATH a distinct id", r.ID)
+		}
+		rs.byID[r.ID] = r
+		rs.order = append(rs.order, r.ID)
+	}
+	sort.Strings(rs.order)
+	return rs, nil
+}
+
+// Get returns the repository named id; "" names the only one.
+func (rs *Repos) Get(id string) (*Repo, error) {
+	if id == "" && len(rs.order) == 1 {
+		return rs.byID[rs.order[0]], nil
+	}
+	if r := rs.byID[id]; r != nil {
+		return r, nil
+	}
+	if id == "" {
+		return nil, fmt.Errorf("%w: repoId is required when the server has several repositories: %s", ErrUnknownRepo, strings.Join(rs.order, ", "))
+	}
+	return nil, fmt.Errorf("%w %q: this server knows %s", ErrUnknownRepo, id, strings.Join(rs.order, ", "))
+}
+
+// IDs lists the repository ids.
+func (rs *Repos) IDs() []string { return rs.order }
+
+// Close closes every index.
+func (rs *Repos) Close() {
+	for _, r := range rs.byID {
+		r.Close()
+	}
+}

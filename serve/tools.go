@@ -1,0 +1,210 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sdl-dev/sdl/query"
+)
+
+// ErrUnknownTool means a tool name is not in the registry.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// ErrArgs means the arguments of a call break a rule; the message names
+// the field and says what to send instead.
+var ErrArgs = errors.New("invalid arguments")
+
+// Tool is one tool of the spec.
+type Tool struct {
+	// Name is the spec's dotted name ("sdl.symbol.search"); MCP clients
+	// see it with underscores ("sdl_symbol_search").
+	Name        string
+	Title       string
+	Description string // for an agent: when to use it, what it costs, what to call next
+	ReadOnly    bool
+	// NoRepo marks tools that take no repoId.
+	NoRepo bool
+	// Args documents the arguments; the request type is the source of
+	// truth for decoding.
+	Args []Arg
+	// Example is a valid argument object.
+	Example string
+
+	call func(ctx context.Context, r *Repo, x *query.Index, raw json.RawMessage) (any, error)
+}
+
+// Arg documents one argument.
+type Arg struct {
+	Name        string
+	Type        string // string, number, integer, boolean, array, object
+	Items       string // element type of an array
+	Required    bool
+	Description string
+	Enum        []string
+	Min, Max    *float64
+}
+
+// MCPName is the tool's name as MCP clients see it.
+func (t *Tool) MCPName() string { return strings.ReplaceAll(t.Name, ".", "_") }
+
+// Registry holds the tools.
+type Registry struct {
+	tools  []*Tool
+	byName map[string]*Tool
+}
+
+// NewRegistry returns the registry of every built tool.
+func NewRegistry() *Registry {
+	r := &Registry{byName: map[string]*Tool{}}
+	for _, t := range allTools() {
+		r.add(t)
+	}
+	sort.Slice(r.tools, func(i, j int) bool { return r.tools[i].Name < r.tools[j].Name })
+	return r
+}
+
+func (r *Registry) add(t *Tool) {
+	r.tools = append(r.tools, t)
+	r.byName[t.Name] = t
+	r.byName[t.MCPName()] = t
+}
+
+// Tools lists the tools by name.
+func (r *Registry) Tools() []*Tool { return r.tools }
+
+// Lookup finds a tool by its dotted or underscored name.
+func (r *Registry) Lookup(name string) (*Tool, error) {
+	if t := r.byName[name]; t != nil {
+		return t, nil
+	}
+	if t := r.byName[strings.ReplaceAll(name, "_", ".")]; t != nil {
+		return t, nil
+	}
+	names := make([]string, 0, len(r.tools))
+	for _, t := range r.tools {
+		names = append(names, t.Name)
+	}
+	return nil, fmt.Errorf("%w %q; the tools are: %s", ErrUnknownTool, name, strings.Join(names, ", "))
+}
+
+// Call runs a tool with JSON arguments against the repositories.
+func (r *Registry) Call(ctx context.Context, repos *Repos, name string, raw json.RawMessage) (any, error) {
+	t, err := r.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	fields := map[string]json.RawMessage{}
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, fmt.Errorf("%w: the arguments must be a JSON object: %v", ErrArgs, err)
+	}
+	var repoID string
+	if v, ok := fields["repoId"]; ok {
+		if err := json.Unmarshal(v, &repoID); err != nil {
+			return nil, fmt.Errorf("%w: repoId: must be a string, the id of a repository (one of %s)", ErrArgs, strings.Join(repos.IDs(), ", "))
+		}
+		delete(fields, "repoId")
+	}
+	if t.NoRepo {
+		rest, _ := json.Marshal(fields)
+		return t.call(ctx, nil, nil, rest)
+	}
+	repo, err := repos.Get(repoID)
+	if err != nil {
+		return nil, err
+	}
+	x, err := repo.Index()
+	if err != nil {
+		return nil, err
+	}
+	rest, _ := json.Marshal(fields)
+	return t.call(ctx, repo, x, rest)
+}
+
+// decode reads arguments into req strictly: unknown fields and wrong
+// types are errors that name the field.
+func decode(raw json.RawMessage, req any, t *Tool) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(req); err != nil {
+		return argsError(err, t)
+	}
+	return nil
+}
+
+// argsError rewrites encoding/json's errors to name the field and what it
+// takes.
+func argsError(err error, t *Tool) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if i := strings.LastIndexByte(field, '.'); i >= 0 {
+			field = field[i+1:]
+		}
+		want := jsonKind(te.Type.Kind().String())
+		for _, a := range t.Args {
+			if a.Name == field && a.Type != "" {
+				want = a.Type
+				if a.Items != "" {
+					want = "array of " + a.Items
+				}
+			}
+		}
+		return fmt.Errorf("%w: %s: must be %s, got %s", ErrArgs, field, article(want), article(te.Value))
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "json: unknown field ") {
+		field := strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
+		var names []string
+		for _, a := range t.Args {
+			names = append(names, a.Name)
+		}
+		return fmt.Errorf("%w: unknown argument %q; %s takes: %s", ErrArgs, field, t.Name, strings.Join(names, ", "))
+	}
+	return fmt.Errorf("%w: %v", ErrArgs, err)
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "int", "int64", "int32", "float64", "float32", "uint":
+		return "number"
+	case "slice":
+		return "array"
+	case "map", "struct", "ptr":
+		return "object"
+	case "bool":
+		return "boolean"
+	}
+	return goKind
+}
+
+func article(s string) string {
+	switch {
+	case s == "":
+		return s
+	case strings.Contains("aeiou", s[:1]):
+		return "an " + s
+	}
+	return "a " + s
+}
+
+// bind attaches a typed tool function to a tool.
+func bind[Req any](t *Tool, fn func(ctx context.Context, r *Repo, x *query.Index, req *Req) (any, error)) *Tool {
+	t.call = func(ctx context.Context, r *Repo, x *query.Index, raw json.RawMessage) (any, error) {
+		var req Req
+		if err := decode(raw, &req, t); err != nil {
+			return nil, err
+		}
+		return fn(ctx, r, x, &req)
+	}
+	return t
+}
+
+func f(v float64) *float64 { return &v }
