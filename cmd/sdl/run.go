@@ -14,8 +14,8 @@ import (
 
 	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/query"
-	"github.com/sdl-dev/sdl/serve"
 	"github.com/sdl-dev/sdl/schema"
+	"github.com/sdl-dev/sdl/serve"
 )
 
 // Exit codes.
