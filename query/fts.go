@@ -126,3 +126,21 @@ func singleToken(t string) bool {
 	}
 	return true
 }
+
+// Column sets for the full-text lanes. The body column (identifiers of
+// the code) is the largest by far: a prose word matches it in thousands of
+// symbols, and bm25 is paid per match. Prose searches the other columns;
+// identifiers, which are specific, search all of them.
+const (
+	colsNames = "{name qualified}"
+	colsText  = "{signature doc path words}"
+	colsAll   = ""
+)
+
+// withColumns restricts an FTS5 query to a column set.
+func withColumns(cols, match string) string {
+	if cols == "" || match == "" {
+		return match
+	}
+	return cols + " : (" + match + ")"
+}

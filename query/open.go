@@ -19,6 +19,8 @@ type Index struct {
 	Root string
 	// RepoID names the repository in answers.
 	RepoID string
+
+	vocab vocab
 }
 
 // Open opens the index at path for reading. root is the repository it
@@ -37,7 +39,10 @@ func Open(path, root string) (*Index, error) {
 }
 
 // Close closes the index.
-func (x *Index) Close() error { return x.DB.Close() }
+func (x *Index) Close() error {
+	x.closeVocab()
+	return x.DB.Close()
+}
 
 // Version is a ledger version.
 type Version struct {

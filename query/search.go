@@ -242,13 +242,40 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 	ev.Sources = append(ev.Sources, "exact")
 
 	// full-text lane
-	if len(terms) > 0 {
+	if ftsMatch(terms) != "" {
 		if len(terms) > 48 {
 			terms = terms[:48]
 		}
-		fts, err := x.ftsSearch(ctx, ftsMatch(terms), pool*2)
+		// names first: search is about names, and the name columns are
+		// small; the other text only when names give too little
+		fts, err := x.ftsSearch(ctx, withColumns(colsNames, ftsMatch(terms)), pool)
 		if err != nil {
 			return nil, nil, err
+		}
+		if len(fts) < pool/2 {
+			more, err := x.ftsSearch(ctx, withColumns(colsText, ftsMatch(terms)), pool)
+			if err != nil {
+				return nil, nil, err
+			}
+			// bm25 over columns is close to additive: a symbol's score is
+			// the sum of its scores in the two column sets
+			at := map[string]int{}
+			for i, f := range fts {
+				at[f.id] = i
+			}
+			for _, f := range more {
+				if i, ok := at[f.id]; ok {
+					fts[i].score += f.score
+				} else {
+					fts = append(fts, f)
+				}
+			}
+			sort.SliceStable(fts, func(i, j int) bool {
+				if fts[i].score != fts[j].score {
+					return fts[i].score > fts[j].score
+				}
+				return fts[i].id < fts[j].id
+			})
 		}
 		rank = 0
 		for _, f := range fts {
@@ -293,7 +320,8 @@ type exactHit struct {
 }
 
 // exactNames finds symbols named exactly (or case-insensitively, weighted
-// lower) by one of names, or whose qualified name ends with it.
+// lower) by one of names; a qualified name (Store.Add) matches through its
+// last segment and the qualified name. Every lookup uses an index.
 func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, error) {
 	var out []exactHit
 	seen := map[string]bool{}
@@ -301,34 +329,52 @@ func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, err
 		if n == "" || len(n) > 200 {
 			continue
 		}
-		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, s.name = ?1 OR s.qualified = ?1, s.is_test
-			FROM symbols s JOIN paths p ON p.id = s.path_id
-			WHERE s.to_seq IS NULL AND s.kind != 'module' AND (s.name = ?1 COLLATE NOCASE OR s.qualified = ?1 COLLATE NOCASE OR s.name = ?2)
-			ORDER BY 3 DESC, s.is_test, p.path, s.start_line LIMIT 200`, n, lastSegment(n))
+		short := lastSegment(n)
+		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, s.name, s.qualified, s.is_test FROM symbols s JOIN paths p ON p.id = s.path_id
+			WHERE s.to_seq IS NULL AND s.name = ?1 COLLATE NOCASE AND s.kind != 'module'
+			ORDER BY s.is_test, p.path, s.start_line LIMIT 300`, short)
 		if err != nil {
 			return nil, fmt.Errorf("exact search: %w", err)
 		}
+		type match struct {
+			id, kind string
+			w        float64
+		}
+		var ms []match
 		for rows.Next() {
-			var id, kind string
-			var exact, isTest int
-			if err := rows.Scan(&id, &kind, &exact, &isTest); err != nil {
+			var id, kind, name, qualified string
+			var isTest int
+			if err := rows.Scan(&id, &kind, &name, &qualified, &isTest); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-			w := 1.0
-			if exact == 0 {
-				w = 0.6
+			w := 0.6 // another case
+			switch {
+			case n != short && (qualified == n || strings.HasSuffix(qualified, "."+n)):
+				w = 1
+			case n != short && strings.EqualFold(qualified, n):
+				w = 0.8
+			case n != short:
+				w = 0.4 // the last segment only
+			case name == n:
+				w = 1
 			}
 			if isTest != 0 {
 				w *= 0.7
 			}
-			out = append(out, exactHit{id, kind, w})
+			ms = append(ms, match{id, kind, w})
 		}
 		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		sort.SliceStable(ms, func(i, j int) bool { return ms[i].w > ms[j].w })
+		for _, m := range ms {
+			if !seen[m.id] {
+				seen[m.id] = true
+				out = append(out, exactHit{m.id, m.kind, m.w})
+			}
+		}
 	}
 	return out, nil
 }
@@ -348,10 +394,14 @@ type ftsHit struct {
 
 // ftsSearch runs a full-text query and returns current symbols by bm25.
 func (x *Index) ftsSearch(ctx context.Context, match string, limit int) ([]ftsHit, error) {
-	rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, p.path, s.is_test, -bm25(symbols_fts, `+ftsWeights+`) AS score
-		FROM symbols_fts f JOIN symbols s ON s.rowid = f.rowid JOIN paths p ON p.id = s.path_id
-		WHERE symbols_fts MATCH ? AND s.kind != 'module'
-		ORDER BY score DESC, s.id LIMIT ?`, match, limit)
+	// rank inside the full-text table first and join only the best: a
+	// join per matched row costs more than the ranking itself
+	rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score
+		FROM (SELECT rowid, -bm25(symbols_fts, `+ftsWeights+`) AS score FROM symbols_fts
+			WHERE symbols_fts MATCH ? ORDER BY score DESC LIMIT ?) f
+		JOIN symbols s ON s.rowid = f.rowid JOIN paths p ON p.id = s.path_id
+		WHERE s.kind != 'module'
+		ORDER BY f.score DESC, s.id`, match, limit+limit/4)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}

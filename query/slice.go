@@ -47,6 +47,9 @@ const (
 	MaxSliceTokens   = 100000
 	minSliceTokens   = 200
 	maxTaskText      = 200 << 10
+	// matchBudget bounds the symbols a slice's full-text query matches:
+	// bm25 costs about 10µs per match.
+	matchBudget = 6000
 )
 
 // SliceResponse is a built slice.
@@ -537,7 +540,12 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	if len(terms) > 64 {
 		terms = terms[:64]
 	}
-	fts, err := x.ftsScores(ctx, terms, 400)
+	df, _, err := x.docFreqs(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
+	terms = informative(terms, df, matchBudget, 3)
+	fts, err := x.ftsScores(ctx, colsAll, terms, 400)
 	if err != nil {
 		return nil, err
 	}
@@ -554,7 +562,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	}
 	ident := map[string]float64{}
 	if len(identTerms) > 0 {
-		if ident, err = x.ftsScores(ctx, identTerms, 200); err != nil {
+		if ident, err = x.ftsScores(ctx, colsAll, identTerms, 200); err != nil {
 			return nil, err
 		}
 		b.ev.Lanes = appendOnce(b.ev.Lanes, "identifiers")
@@ -586,12 +594,13 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 }
 
 // ftsScores runs bm25 over terms and returns scores normalized by the best.
-func (x *Index) ftsScores(ctx context.Context, terms []string, limit int) (map[string]float64, error) {
+func (x *Index) ftsScores(ctx context.Context, cols string, terms []string, limit int) (map[string]float64, error) {
 	out := map[string]float64{}
 	m := ftsMatch(terms)
 	if m == "" {
 		return out, nil
 	}
+	m = withColumns(cols, m)
 	hits, err := x.ftsSearch(ctx, m, limit)
 	if err != nil {
 		return nil, err
@@ -616,7 +625,7 @@ func (x *Index) exactScores(ctx context.Context, names []string) (map[string]flo
 			continue
 		}
 		seen[n] = true
-		rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND name = ? AND kind != 'module' LIMIT 101`, n)
+		rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND name = ? AND kind != 'module' LIMIT 101`, n) // symbols_cur_name
 		if err != nil {
 			return nil, fmt.Errorf("exact names: %w", err)
 		}
@@ -711,7 +720,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		all = append(all, id)
 	}
 	sort.Strings(all)
-	rows, err := x.symbols(ctx, all)
+	rows, err := x.rankRows(ctx, all)
 	if err != nil {
 		return nil, err
 	}
@@ -892,7 +901,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 	cut := len(ranks)
 	// the full cards of the best candidates, in one batch; the cards of the
 	// slice are cut down from them
-	fulls, err := x.fullCards(ctx, ranks, min(len(ranks), req.Budget.MaxCards*2+20), req, ver)
+	fulls, err := x.fullCards(ctx, ranks, min(len(ranks), req.Budget.MaxCards+10), req, ver)
 	if err != nil {
 		return err
 	}
@@ -1115,36 +1124,75 @@ func cardFiles(cs []*Card) []string {
 // promises: a response never exceeds its budget.
 func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 	for {
+		// count once with estimatedTokens at its widest, an upper bound
+		resp.EstimatedTokens = 99999
 		n := Tokens(mustJSON(resp))
-		resp.EstimatedTokens = n
 		if n <= budget {
-			// estimatedTokens itself adds a few digits
-			if Tokens(mustJSON(resp)) <= budget {
-				return nil
-			}
+			resp.EstimatedTokens = n
+			return nil
 		}
 		s := &resp.Slice
-		switch {
-		case len(s.Frontier) > 0:
-			s.Frontier = s.Frontier[:len(s.Frontier)-1]
-		case len(s.Cards) > 0:
-			last := s.Cards[len(s.Cards)-1]
-			s.Cards = s.Cards[:len(s.Cards)-1]
-			var edges []SliceEdge
-			for _, e := range s.Edges {
-				if e.From != last.SymbolID && e.To != last.SymbolID {
-					edges = append(edges, e)
+		// drop enough at once to get under, then count again
+		over := n - budget
+		for over > 0 {
+			switch {
+			case len(s.Frontier) > 0:
+				over -= Tokens(mustJSON(s.Frontier[len(s.Frontier)-1]))
+				s.Frontier = s.Frontier[:len(s.Frontier)-1]
+			case len(s.Cards) > 0:
+				last := s.Cards[len(s.Cards)-1]
+				over -= Tokens(mustJSON(last))
+				s.Cards = s.Cards[:len(s.Cards)-1]
+				var edges []SliceEdge
+				for _, e := range s.Edges {
+					if e.From != last.SymbolID && e.To != last.SymbolID {
+						edges = append(edges, e)
+					}
 				}
+				s.Edges = edges
+				if s.Truncation == nil {
+					s.Truncation = &SliceTruncation{Truncated: true, Reason: "token budget", SpilloverHandle: spilloverOf(resp.SliceHandle)}
+				}
+				s.Truncation.DroppedCards++
+			case resp.RetrievalEvidence != nil:
+				over -= Tokens(mustJSON(resp.RetrievalEvidence))
+				resp.RetrievalEvidence = nil
+			default:
+				return fmt.Errorf("a slice envelope alone exceeds %d tokens", budget)
 			}
-			s.Edges = edges
-			if s.Truncation == nil {
-				s.Truncation = &SliceTruncation{Truncated: true, Reason: "token budget", SpilloverHandle: spilloverOf(resp.SliceHandle)}
-			}
-			s.Truncation.DroppedCards++
-		case resp.RetrievalEvidence != nil:
-			resp.RetrievalEvidence = nil
-		default:
-			return fmt.Errorf("a slice envelope alone exceeds %d tokens", budget)
 		}
 	}
+}
+
+// rankRows loads what ranking needs of the candidates: file, kind, parent
+// and whether they are tests.
+func (x *Index) rankRows(ctx context.Context, ids []string) (map[string]*symbolRow, error) {
+	out := make(map[string]*symbolRow, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, s.kind, s.parent_id, s.is_test FROM symbols s
+			JOIN paths p ON p.id = s.path_id WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("load candidates: %w", err)
+		}
+		for rows.Next() {
+			var r symbolRow
+			var isTest int
+			if err := rows.Scan(&r.ID, &r.Path, &r.Kind, &r.ParentID, &isTest); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			r.IsTest = isTest != 0
+			out[r.ID] = &r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

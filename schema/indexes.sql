@@ -5,6 +5,7 @@ CREATE INDEX files_cur_module ON files(module) WHERE to_seq IS NULL;
 CREATE INDEX files_to ON files(to_seq) WHERE to_seq IS NOT NULL;
 CREATE UNIQUE INDEX symbols_cur_id ON symbols(id) WHERE to_seq IS NULL;
 CREATE INDEX symbols_cur_name ON symbols(name) WHERE to_seq IS NULL;
+CREATE INDEX symbols_cur_lname ON symbols(name COLLATE NOCASE) WHERE to_seq IS NULL;
 CREATE INDEX symbols_cur_path ON symbols(path_id) WHERE to_seq IS NULL;
 CREATE INDEX symbols_cur_parent ON symbols(parent_id) WHERE to_seq IS NULL;
 CREATE INDEX symbols_id ON symbols(id, from_seq);

@@ -16,7 +16,7 @@ import (
 
 // Version is the schema version, stored in PRAGMA user_version. An index of
 // another version is rebuilt, never read.
-const Version = 3
+const Version = 4
 
 // ApplicationID marks a SQLite file as an sdl index ("SDL1").
 const ApplicationID = 0x53444c31
@@ -122,7 +122,8 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 	if err := Sniff(path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", DSN(path, true, "query_only(1)"))
+	// mode=ro opens the file read-only; the temp schema stays usable.
+	db, err := sql.Open("sqlite", DSN(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}

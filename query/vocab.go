@@ -1,0 +1,158 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// The full-text index's statistics: how many symbols each term occurs in.
+// bm25 costs a little for every symbol a query matches, and a word that
+// occurs in thousands of symbols ("http" in net/http) adds much cost and
+// almost no ranking signal, so slices leave such words out when rarer
+// ones remain.
+
+// stemmer turns words into the index's terms with the index's own
+// tokenizer (porter over unicode61), in a private in-memory database: no
+// second stemmer implementation to drift from the index.
+type stemmer struct {
+	mu sync.Mutex
+	db *sql.DB
+}
+
+var stems = &stemmer{}
+
+func (s *stemmer) stem(ctx context.Context, words []string) (map[string]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db == nil {
+		db, err := sql.Open("sqlite", ":memory:")
+		if err != nil {
+			return nil, err
+		}
+		db.SetMaxOpenConns(1)
+		if _, err := db.Exec(`CREATE VIRTUAL TABLE w USING fts5(t, tokenize = 'porter unicode61 remove_diacritics 2');
+			CREATE VIRTUAL TABLE wv USING fts5vocab(w, 'instance')`); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("stemmer: %w", err)
+		}
+		s.db = db
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM w`); err != nil {
+		return nil, err
+	}
+	for i, w := range words {
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO w(rowid, t) VALUES(?, ?)`, i+1, w); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT doc, term FROM wv`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var doc int
+		var term string
+		if err := rows.Scan(&doc, &term); err != nil {
+			return nil, err
+		}
+		if doc >= 1 && doc <= len(words) {
+			out[words[doc-1]] = term
+		}
+	}
+	return out, rows.Err()
+}
+
+// vocab answers document frequencies from the index's full-text table.
+type vocab struct {
+	mu   sync.Mutex
+	conn *sql.Conn
+	n    int // symbols in the full-text table
+}
+
+// docFreqs returns, for each word, the number of current symbols whose
+// full-text row holds its term, and the number of symbols in all.
+func (x *Index) docFreqs(ctx context.Context, words []string) (map[string]int, int, error) {
+	v := &x.vocab
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.conn == nil {
+		conn, err := x.DB.Conn(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_vocab USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
+			conn.Close()
+			return nil, 0, fmt.Errorf("vocabulary: %w", err)
+		}
+		if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM symbols WHERE to_seq IS NULL`).Scan(&v.n); err != nil {
+			conn.Close()
+			return nil, 0, err
+		}
+		v.conn = conn
+	}
+	st, err := stems.stem(ctx, words)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := map[string]int{}
+	for _, w := range words {
+		term, ok := st[w]
+		if !ok {
+			continue
+		}
+		var doc int
+		err := v.conn.QueryRowContext(ctx, `SELECT doc FROM temp.symbols_vocab WHERE term = ?`, term).Scan(&doc)
+		if err != nil && err != sql.ErrNoRows {
+			return nil, 0, err
+		}
+		out[w] = doc
+	}
+	return out, v.n, nil
+}
+
+// closeVocab releases the statistics connection.
+func (x *Index) closeVocab() {
+	x.vocab.mu.Lock()
+	defer x.vocab.mu.Unlock()
+	if x.vocab.conn != nil {
+		x.vocab.conn.Close()
+		x.vocab.conn = nil
+	}
+}
+
+// informative drops the most common terms while the symbols the query
+// would match (the sum of the terms' document frequencies) exceed budget,
+// keeping at least keep terms and the order of the rest. Small and middle
+// sized repositories stay under the budget and lose nothing; in a large one
+// "http" in net/http goes, "redirect" stays.
+func informative(terms []string, df map[string]int, budget, keep int) []string {
+	total := 0
+	for _, t := range terms {
+		total += df[t]
+	}
+	if total <= budget || len(terms) <= keep {
+		return terms
+	}
+	byDF := append([]string(nil), terms...)
+	sort.SliceStable(byDF, func(i, j int) bool { return df[byDF[i]] > df[byDF[j]] })
+	drop := map[string]bool{}
+	for _, t := range byDF {
+		if total <= budget || len(terms)-len(drop) <= keep {
+			break
+		}
+		drop[t] = true
+		total -= df[t]
+	}
+	var out []string
+	for _, t := range terms {
+		if !drop[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
