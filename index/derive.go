@@ -309,6 +309,9 @@ func (b *build) writeClusters(ctx context.Context, tx *sql.Tx, g *graph, labels 
 			}
 		}
 		label := dir + ": " + g.name[top]
+		if dir == "." {
+			label = g.name[top]
+		}
 		if _, err := st.ExecContext(ctx, id, label, len(members)); err != nil {
 			return fmt.Errorf("write clusters: %w", err)
 		}

@@ -8,6 +8,12 @@ import (
 	"path/filepath"
 )
 
+// StaleFiles returns those of paths whose content on disk differs from the
+// indexed version.
+func (x *Index) StaleFiles(ctx context.Context, paths []string) []string {
+	return x.staleFiles(ctx, paths)
+}
+
 // staleFiles returns those of paths whose content on disk differs from
 // the indexed version (or that are gone), so an answer never presents stale
 // data as fresh. It hashes only the files it is given.
@@ -45,4 +51,32 @@ func (x *Index) staleFiles(ctx context.Context, paths []string) []string {
 		}
 	}
 	return stale
+}
+
+// FileSizes returns the indexed size in bytes of each of paths that is a
+// current file.
+func (x *Index) FileSizes(ctx context.Context, paths []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
+	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.size FROM files f JOIN paths p ON p.id = f.path_id
+		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		var n int64
+		if err := rows.Scan(&p, &n); err != nil {
+			return nil, err
+		}
+		out[p] = n
+	}
+	return out, rows.Err()
 }

@@ -1040,9 +1040,21 @@ func sliceCard(full *Card, detail string) (*Card, int) {
 	return c, Tokens(mustJSON(c)) + 1
 }
 
+// mustJSON encodes v as answers are sent: without HTML escaping, which
+// would turn & into \u0026 and spend tokens on nothing.
 func mustJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
+	return string(EncodeJSON(v))
+}
+
+// EncodeJSON encodes v compactly without HTML escaping.
+func EncodeJSON(v any) []byte {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n"))
 }
 
 // sliceEdges lists the edges among the slice's cards.

@@ -33,7 +33,7 @@ func TestSliceBudgets(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s %q budget %d: %v", repo, task, budget, err)
 					}
-					b, _ := json.Marshal(resp)
+					b := query.EncodeJSON(resp)
 					if n := query.Tokens(string(b)); n > budget {
 						t.Errorf("%s %q: response of %d tokens over budget %d", repo, task, n, budget)
 					}

@@ -29,6 +29,11 @@ type Tool struct {
 	ReadOnly    bool
 	// NoRepo marks tools that take no repoId.
 	NoRepo bool
+	// OwnIndex marks tools that open the index themselves (refresh): the
+	// registry does not open it for them.
+	OwnIndex bool
+	// Schema, when set, replaces the input schema made from Args.
+	Schema map[string]any
 	// Args documents the arguments; the request type is the source of
 	// truth for decoding.
 	Args []Arg
@@ -49,8 +54,38 @@ type Arg struct {
 	Min, Max    *float64
 }
 
-// MCPName is the tool's name as MCP clients see it.
-func (t *Tool) MCPName() string { return strings.ReplaceAll(t.Name, ".", "_") }
+// MCPName is the tool's name as MCP clients see it: the spec's dotted
+// camelCase name in snake case (sdl.symbol.getCard -> sdl_symbol_get_card),
+// because clients reject dots in tool names.
+func (t *Tool) MCPName() string {
+	var b strings.Builder
+	for i, r := range t.Name {
+		switch {
+		case r == '.':
+			b.WriteByte('_')
+		case r >= 'A' && r <= 'Z':
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r + ('a' - 'A'))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// nameKey folds the spellings of a tool name together: dots, underscores
+// and case do not matter.
+func nameKey(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r != '.' && r != '_' && r != '-' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 // Registry holds the tools.
 type Registry struct {
@@ -70,8 +105,7 @@ func NewRegistry() *Registry {
 
 func (r *Registry) add(t *Tool) {
 	r.tools = append(r.tools, t)
-	r.byName[t.Name] = t
-	r.byName[t.MCPName()] = t
+	r.byName[nameKey(t.Name)] = t
 }
 
 // Tools lists the tools by name.
@@ -79,10 +113,7 @@ func (r *Registry) Tools() []*Tool { return r.tools }
 
 // Lookup finds a tool by its dotted or underscored name.
 func (r *Registry) Lookup(name string) (*Tool, error) {
-	if t := r.byName[name]; t != nil {
-		return t, nil
-	}
-	if t := r.byName[strings.ReplaceAll(name, "_", ".")]; t != nil {
+	if t := r.byName[nameKey(name)]; t != nil {
 		return t, nil
 	}
 	names := make([]string, 0, len(r.tools))
@@ -94,38 +125,50 @@ func (r *Registry) Lookup(name string) (*Tool, error) {
 
 // Call runs a tool with JSON arguments against the repositories.
 func (r *Registry) Call(ctx context.Context, repos *Repos, name string, raw json.RawMessage) (any, error) {
+	res, _, err := r.CallRepo(ctx, repos, name, raw)
+	return res, err
+}
+
+// CallRepo runs a tool and also returns the repository it answered about
+// (nil for tools that take none).
+func (r *Registry) CallRepo(ctx context.Context, repos *Repos, name string, raw json.RawMessage) (any, *Repo, error) {
 	t, err := r.Lookup(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if len(bytes.TrimSpace(raw)) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		raw = json.RawMessage("{}")
 	}
 	fields := map[string]json.RawMessage{}
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, fmt.Errorf("%w: the arguments must be a JSON object: %v", ErrArgs, err)
+		return nil, nil, fmt.Errorf("%w: the arguments must be a JSON object: %v", ErrArgs, err)
 	}
 	var repoID string
 	if v, ok := fields["repoId"]; ok {
 		if err := json.Unmarshal(v, &repoID); err != nil {
-			return nil, fmt.Errorf("%w: repoId: must be a string, the id of a repository (one of %s)", ErrArgs, strings.Join(repos.IDs(), ", "))
+			return nil, nil, fmt.Errorf("%w: repoId: must be a string, the id of a repository (one of %s)", ErrArgs, strings.Join(repos.IDs(), ", "))
 		}
 		delete(fields, "repoId")
 	}
+	rest, _ := json.Marshal(fields)
 	if t.NoRepo {
-		rest, _ := json.Marshal(fields)
-		return t.call(ctx, nil, nil, rest)
+		res, err := t.call(ctx, nil, nil, rest)
+		return res, nil, err
 	}
 	repo, err := repos.Get(repoID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if t.OwnIndex {
+		res, err := t.call(ctx, repo, nil, rest)
+		return res, repo, err
 	}
 	x, err := repo.Index()
 	if err != nil {
-		return nil, err
+		return nil, repo, err
 	}
-	rest, _ := json.Marshal(fields)
-	return t.call(ctx, repo, x, rest)
+	res, err := t.call(ctx, repo, x, rest)
+	return res, repo, err
 }
 
 // decode reads arguments into req strictly: unknown fields and wrong

@@ -154,6 +154,7 @@ func commands() []*cli.Command {
 		sliceCommand(),
 		spilloverCommand(),
 		toolCommand(),
+		serveCommand(),
 		infoCommand(),
 		versionCommand(),
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -22,11 +23,14 @@ func toolCommand() *cli.Command {
 			"sdl tool sdl_slice_build - < args.json\n" +
 			"sdl tool --list",
 		ArgsUsage: "NAME [JSON|-]",
-		Flags:     []cli.Flag{dbFlag, rootFlag, &cli.BoolFlag{Name: "list", Usage: "list the tools"}},
+		Flags: []cli.Flag{dbFlag, rootFlag, &cli.BoolFlag{Name: "list", Usage: "list the tools"},
+			&cli.StringSliceFlag{Name: "repo", Usage: "a repository as ID=PATH (repeatable)"},
+			&cli.IntFlag{Name: "max-output-tokens", Usage: "the largest answer, in tokens", Value: serve.DefaultMaxOutputTokens},
+			&cli.StringFlag{Name: "log", Usage: "write logs to this file"}},
 		Action: func(c *cli.Context) error {
-			reg := serve.NewRegistry()
 			if c.Bool("list") {
-				for _, t := range reg.Tools() {
+				srv := serve.New(serve.NewRegistry(), &serve.Repos{}, serve.Options{})
+				for _, t := range srv.Registry().Tools() {
 					fmt.Fprintf(c.App.Writer, "%-28s %s\n", t.Name, t.Title)
 				}
 				return nil
@@ -44,16 +48,22 @@ func toolCommand() *cli.Command {
 					}
 				}
 			}
-			repos, err := reposFor(c)
+			srv, repos, _, err := newServer(c)
 			if err != nil {
 				return err
 			}
 			defer repos.Close()
-			res, err := reg.Call(c.Context, repos, c.Args().First(), json.RawMessage(raw))
+			out, err := srv.Call(c.Context, c.Args().First(), json.RawMessage(raw))
 			if err != nil {
 				return err
 			}
-			return writeJSON(c.App.Writer, res)
+			var pretty bytes.Buffer
+			if err := json.Indent(&pretty, out, "", "  "); err != nil {
+				return err
+			}
+			pretty.WriteByte('\n')
+			_, err = c.App.Writer.Write(pretty.Bytes())
+			return err
 		},
 	}
 }

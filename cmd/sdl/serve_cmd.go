@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sdl-dev/sdl/serve"
+)
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "answer MCP requests about one or more indexed repositories (stdio by default)",
+		Description: "sdl serve                      # the repository around the working directory, over stdio\n" +
+			"sdl serve --repo api=../api --repo web=../web\n" +
+			"sdl serve --http 127.0.0.1:7331   # streamable HTTP at /mcp",
+		Flags: []cli.Flag{dbFlag, rootFlag,
+			&cli.StringSliceFlag{Name: "repo", Usage: "a repository as ID=PATH (repeatable); default: the current one, named after its folder"},
+			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on this address instead of stdio (loopback unless --token)"},
+			&cli.StringFlag{Name: "token", Usage: "bearer token required by the HTTP transport", EnvVars: []string{"SDL_TOKEN"}},
+			&cli.StringFlag{Name: "log", Usage: "write logs to this file instead of stderr"},
+			&cli.IntFlag{Name: "max-output-tokens", Usage: "the largest answer, in tokens", Value: serve.DefaultMaxOutputTokens},
+		},
+		Action: func(c *cli.Context) error {
+			srv, repos, logf, err := newServer(c)
+			if err != nil {
+				return err
+			}
+			defer repos.Close()
+			if logf != nil {
+				defer logf.Close()
+			}
+			if addr := c.String("http"); addr != "" {
+				return serveHTTP(c.Context, srv, addr, c.String("token"), c.App.ErrWriter)
+			}
+			return srv.ServeStdio(c.Context, c.App.Reader, c.App.Writer)
+		},
+	}
+}
+
+// newServer builds the server of a serve or tool command.
+func newServer(c *cli.Context) (*serve.Server, *serve.Repos, *os.File, error) {
+	var list []*serve.Repo
+	for _, spec := range c.StringSlice("repo") {
+		id, path, ok := strings.Cut(spec, "=")
+		if !ok {
+			id, path = "", spec
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return nil, nil, nil, usagef("--repo %s: %s is not a directory", spec, path)
+		}
+		list = append(list, serve.NewRepo(id, abs, ""))
+	}
+	if len(list) == 0 {
+		repos, err := reposFor(c)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, id := range repos.IDs() {
+			r, _ := repos.Get(id)
+			list = append(list, r)
+		}
+	}
+	repos, err := serve.NewRepos(list...)
+	if err != nil {
+		return nil, nil, nil, usagef("%v", err)
+	}
+	logger := log.New(c.App.ErrWriter, "sdl: ", log.LstdFlags)
+	var logf *os.File
+	logPath := c.String("log")
+	if logPath != "" {
+		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("open log: %w", err)
+		}
+		logger = log.New(f, "", log.LstdFlags)
+		logf = f
+	}
+	max := serve.DefaultMaxOutputTokens
+	if c.IsSet("max-output-tokens") {
+		max = c.Int("max-output-tokens")
+	}
+	srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: version, MaxOutputTokens: max, Log: logger, LogPath: logPath})
+	return srv, repos, logf, nil
+}
+
+func serveHTTP(ctx context.Context, srv *serve.Server, addr, token string, errw interface{ Write([]byte) (int, error) }) error {
+	if err := serve.CheckAddr(addr, token); err != nil {
+		return usagef("%v", err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	hs := &http.Server{Handler: srv.HTTPHandler(serve.HTTPOptions{Token: token}), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(errw, "sdl: serving MCP on http://%s/mcp\n", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package serve
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ServeStdio serves one client on in and out until in closes or ctx is
+// done. Nothing but MCP messages goes to out.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	st := server.NewStdioServer(s.mcp)
+	st.SetErrorLogger(s.opts.Log)
+	err := st.Listen(ctx, in, out)
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// HTTPOptions bound the HTTP transport.
+type HTTPOptions struct {
+	// Token, when set, is required as "Authorization: Bearer TOKEN".
+	Token string
+	// MaxBodyBytes bounds a request body (default 8 MB).
+	MaxBodyBytes int64
+	// Timeout bounds a request (default 2 minutes).
+	Timeout time.Duration
+	// MaxConcurrent bounds the requests served at once (default 64);
+	// beyond, a request waits up to a second, then gets 503.
+	MaxConcurrent int
+}
+
+// ErrToken means a non-loopback address was asked for without a token.
+var ErrToken = errors.New("a bearer token is required to serve beyond loopback")
+
+// CheckAddr refuses a non-loopback listen address without a token.
+func CheckAddr(addr, token string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("listen address %q: %w (use host:port, e.g. 127.0.0.1:7331)", addr, err)
+	}
+	if isLoopback(host) || token != "" {
+		return nil
+	}
+	return fmt.Errorf("%w (%s): pass --token or SDL_TOKEN, or listen on 127.0.0.1", ErrToken, addr)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// HTTPHandler serves streamable HTTP MCP at /mcp, behind the token, the
+// body limit, the timeout and the concurrency cap.
+func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 8 << 20
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 2 * time.Minute
+	}
+	if o.MaxConcurrent <= 0 {
+		o.MaxConcurrent = 64
+	}
+	mcpHTTP := server.NewStreamableHTTPServer(s.mcp, server.WithEndpointPath("/mcp"))
+	slots := make(chan struct{}, o.MaxConcurrent)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
+	mux.Handle("/mcp", mcpHTTP)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o.Token != "" && r.URL.Path != "/healthz" {
+			auth := r.Header.Get("Authorization")
+			got, ok := strings.CutPrefix(auth, "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(o.Token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="sdl"`)
+				http.Error(w, "unauthorized: send Authorization: Bearer TOKEN", http.StatusUnauthorized)
+				return
+			}
+		}
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+		case <-time.After(time.Second):
+			http.Error(w, "too many requests in flight; retry", http.StatusServiceUnavailable)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, o.MaxBodyBytes)
+		ctx, cancel := context.WithTimeout(r.Context(), o.Timeout)
+		defer cancel()
+		mux.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
