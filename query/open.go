@@ -19,6 +19,8 @@ type Index struct {
 	Root string
 	// RepoID names the repository in answers.
 	RepoID string
+
+	summaries summaryCache // recent context summaries, by ledger version and request
 }
 
 // Open opens the index at path for reading. root is the repository it
