@@ -144,6 +144,7 @@ func commands() []*cli.Command {
 		searchCommand(),
 		cardCommand(),
 		sliceCommand(),
+		summaryCommand(),
 		infoCommand(),
 		versionCommand(),
 	}
