@@ -129,26 +129,34 @@ func DetectScope(query string) string {
 	if strings.ContainsAny(q, `/\`) {
 		return ScopeFile
 	}
-	words := 0
 	for _, f := range strings.Fields(q) {
 		if fileToken(f) != "" {
 			return ScopeFile
 		}
 	}
-	for _, f := range strings.Fields(q) {
-		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		if w == "" {
-			continue // punctuation is not a word
-		}
-		words++
+	words := queryWords(q)
+	for _, w := range words {
 		if taskWords[strings.ToLower(w)] {
 			return ScopeTask
 		}
 	}
-	if words >= 3 {
+	if len(words) >= 3 {
 		return ScopeTask
 	}
 	return ScopeSymbol
+}
+
+// queryWords are the words of a query, without surrounding punctuation;
+// punctuation alone is not a word.
+func queryWords(q string) []string {
+	var out []string
+	for _, f := range strings.Fields(q) {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // taskWords ask for work or an explanation rather than name a symbol.

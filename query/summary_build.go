@@ -476,6 +476,11 @@ func (b *summaryBuild) fileScope(ctx context.Context) error {
 		}
 	}
 	if len(cands) == 0 {
+		// "HTTP/2" made it look like a path: a sentence is still a task
+		if len(queryWords(b.query)) >= 3 {
+			b.notes = append(b.notes, "no indexed file or directory matches; answered as a task")
+			return b.taskScope(ctx)
+		}
 		b.notes = append(b.notes, "no indexed file or directory matches; showing the best search matches")
 		ids, err := b.searchIDs(ctx, b.query, b.maxKey)
 		for _, id := range ids {

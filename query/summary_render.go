@@ -226,7 +226,8 @@ func (f summaryFormatter) item(s *ContextSummary, sec, i int) string {
 			where += " · " + k.Role
 		}
 		if md {
-			fmt.Fprintf(&b, "- **%s** %s\n", k.Name, where)
+			// names are code: in bold, __init__ would turn into emphasis
+			fmt.Fprintf(&b, "- %s %s\n", mdCode(k.Name), where)
 			if k.Signature != "" {
 				fmt.Fprintf(&b, "  %s\n", mdCode(k.Signature))
 			}
@@ -257,7 +258,7 @@ func (f summaryFormatter) item(s *ContextSummary, sec, i int) string {
 	case secRiskAreas:
 		r := s.RiskAreas[i]
 		if md {
-			fmt.Fprintf(&b, "- **%s** (%s:%d): %s\n", r.Name, r.File, r.Line, strings.Join(r.Reasons, "; "))
+			fmt.Fprintf(&b, "- %s (%s:%d): %s\n", mdCode(r.Name), r.File, r.Line, strings.Join(r.Reasons, "; "))
 		} else {
 			fmt.Fprintf(&b, "  %s (%s:%d): %s\n", r.Name, r.File, r.Line, strings.Join(r.Reasons, "; "))
 		}

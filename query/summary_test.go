@@ -133,7 +133,7 @@ func TestSummarySymbolScope(t *testing.T) {
 		t.Errorf("files %+v lack store/db.go", s.Files)
 	}
 	for _, want := range []string{"# Context summary: Store.Add", "## Key symbols", "## Dependency graph", "## Risk areas", "## Files touched",
-		"- **Store.Add** method · store/store.go:23 · target", "`func (s *Store) Add(item *Item) error`",
+		"- `Store.Add` method · store/store.go:23 · target", "`func (s *Store) Add(item *Item) error`",
 		"- Store.Add -> DB.Save (call)", "writes files (os.WriteFile)", "- store/db.go: "} {
 		if !strings.Contains(resp.Content, want) {
 			t.Errorf("content lacks %q:\n%s", want, resp.Content)
@@ -251,8 +251,13 @@ func TestSummaryFileScope(t *testing.T) {
 	}
 	// no such file: search, said so
 	s = summarize(t, x, query.SummaryRequest{Query: "nowhere/items.go"}).Summary
-	if !containsText(s.Notes, "no indexed file or directory matches") {
+	if !containsText(s.Notes, "no indexed file or directory matches; showing the best search matches") {
 		t.Errorf("nowhere/items.go: notes %v", s.Notes)
+	}
+	// a sentence that only looks like a path is ranked as a task
+	s = summarize(t, x, query.SummaryRequest{Query: "save items as JSON/text to disk"}).Summary
+	if _, ok := keyNames(s)["DB.Save"]; s.Scope != query.ScopeFile || !containsText(s.Notes, "answered as a task") || !ok {
+		t.Errorf("save items as JSON/text to disk: scope %s, notes %v, key symbols %v", s.Scope, s.Notes, keyNames(s))
 	}
 }
 
@@ -439,7 +444,7 @@ func TestSummaryBudget(t *testing.T) {
 					continue
 				}
 				for _, k := range s.KeySymbols {
-					if !strings.Contains(resp.Content, k.Name+"**") && !strings.Contains(resp.Content, k.Name+" (") {
+					if !strings.Contains(resp.Content, k.Name+"` ") && !strings.Contains(resp.Content, k.Name+" (") {
 						t.Errorf("%q at %d (%s): key symbol %s not in the content", c.q, b, f, k.Name)
 					}
 				}

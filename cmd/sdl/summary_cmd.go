@@ -66,7 +66,7 @@ func printContextSummary(u *ui, r *query.SummaryResponse, budget int) {
 		case strings.HasPrefix(l, "Note: "):
 			l = u.warn(l)
 		default:
-			l = styleBold(u, l)
+			l = nameFirst(u, l)
 		}
 		fmt.Fprintln(u.w, l)
 	}
@@ -77,21 +77,16 @@ func printContextSummary(u *ui, r *query.SummaryResponse, budget int) {
 	fmt.Fprintln(u.w, u.dim(tail))
 }
 
-// styleBold shows markdown's **name** as a styled name.
-func styleBold(u *ui, l string) string {
-	var b strings.Builder
-	for {
-		before, rest, ok := strings.Cut(l, "**")
-		if !ok {
-			break
-		}
-		name, after, ok := strings.Cut(rest, "**")
-		if !ok {
-			break
-		}
-		b.WriteString(before + u.name(name))
-		l = after
+// nameFirst shows the name that starts an item ("- `Store.Add` method")
+// as a styled name.
+func nameFirst(u *ui, l string) string {
+	rest, ok := strings.CutPrefix(l, "- `")
+	if !ok {
+		return l
 	}
-	b.WriteString(l)
-	return b.String()
+	name, after, ok := strings.Cut(rest, "`")
+	if !ok {
+		return l
+	}
+	return "- " + u.name(name) + after
 }
