@@ -8,6 +8,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -317,48 +318,100 @@ func (b *summaryBuild) neighbours(ctx context.Context, primaries []string) error
 		}
 		add(id, 0.7, "container")
 	}
-	ids := sortedIDs(score)
-	if err := b.load(ctx, ids); err != nil {
-		return err
-	}
-	var rows []*symbolRow
-	for _, id := range ids {
-		r := b.rows[id]
-		if r == nil || r.Kind == lang.KindModule {
-			delete(score, id)
-			continue
-		}
-		if r.IsTest {
-			score[id] *= 0.5
-		}
-		rows = append(rows, r)
-	}
-	ms, _, err := x.metrics(ctx, rows)
+	// a hot symbol has thousands of callers: rank them all on a brief
+	// (kind, test, fan-in) and load only the ones shown
+	briefs, err := x.briefs(ctx, sortedIDs(score))
 	if err != nil {
 		return err
 	}
-	ids = sortedIDs(score)
+	for id := range score {
+		br, ok := briefs[id]
+		switch {
+		case !ok || br.kind == lang.KindModule:
+			delete(score, id)
+		case br.isTest:
+			score[id] *= 0.5
+		}
+	}
+	ids := sortedIDs(score)
 	sort.SliceStable(ids, func(i, j int) bool {
 		a, c := ids[i], ids[j]
 		if score[a] != score[c] {
 			return score[a] > score[c]
 		}
-		return fanInOf(ms, a) > fanInOf(ms, c)
+		return briefs[a].fanIn > briefs[c].fanIn
 	})
 	taken := map[string]int{}
 	tests := 0
+	var chosen []string
 	for _, id := range ids {
 		r := role[id]
-		if taken[r] >= neighbourCaps[r] || (b.rows[id].IsTest && tests >= maxTestNeighbours) {
+		if taken[r] >= neighbourCaps[r] || (briefs[id].isTest && tests >= maxTestNeighbours) {
 			continue
 		}
 		taken[r]++
-		if b.rows[id].IsTest {
+		if briefs[id].isTest {
 			tests++
 		}
-		b.addKey(id, r)
+		chosen = append(chosen, id)
+	}
+	if err := b.load(ctx, chosen); err != nil {
+		return err
+	}
+	for _, id := range chosen {
+		if b.rows[id] != nil {
+			b.addKey(id, role[id])
+		}
 	}
 	return nil
+}
+
+// symbolBrief is what ranking a neighbour needs of it.
+type symbolBrief struct {
+	kind   string
+	isTest bool
+	fanIn  int
+}
+
+// briefs reads the kind, test flag and fan-in of current symbols.
+func (x *Index) briefs(ctx context.Context, ids []string) (map[string]symbolBrief, error) {
+	out := make(map[string]symbolBrief, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, s.is_test, COALESCE(m.fan_in, 0) FROM symbols s
+			LEFT JOIN metrics m ON m.id = s.id WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("symbol briefs: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			var br symbolBrief
+			var isTest int
+			if err := rows.Scan(&id, &br.kind, &isTest, &br.fanIn); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			br.isTest = isTest != 0
+			out[id] = br
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// otherEnd is the end of e that is not id.
+func otherEnd(e graphEdge, id string) string {
+	if e.src == id {
+		return e.dst
+	}
+	return e.src
 }
 
 func fanInOf(ms map[string]*Metrics, id string) int {
@@ -640,7 +693,6 @@ func (b *summaryBuild) dependencies(ctx context.Context) ([]DependencyEdge, []st
 	}
 	var among []graphEdge
 	outward := map[string][]graphEdge{}
-	var others []string
 	for _, e := range edges {
 		if e.kind == "import" {
 			continue
@@ -652,24 +704,20 @@ func (b *summaryBuild) dependencies(ctx context.Context) ([]DependencyEdge, []st
 			among = append(among, e)
 		case s:
 			outward[e.src] = append(outward[e.src], e)
-			others = append(others, e.dst)
 		case d:
 			outward[e.dst] = append(outward[e.dst], e)
-			others = append(others, e.src)
 		}
 	}
-	if err := b.load(ctx, others); err != nil {
-		return nil, nil, err
-	}
-	var otherRows []*symbolRow
-	seen := map[string]bool{}
-	for _, id := range others {
-		if r := b.rows[id]; r != nil && !seen[id] {
-			seen[id] = true
-			otherRows = append(otherRows, r)
+	var ends []string
+	for id, es := range outward {
+		for _, e := range es {
+			ends = append(ends, otherEnd(e, id))
 		}
 	}
-	ms, _, err := x.metrics(ctx, otherRows)
+	sort.Strings(ends)
+	// a hot symbol has thousands of callers: weigh them all on a brief and
+	// load only the ends of the edges shown
+	briefs, err := x.briefs(ctx, slices.Compact(ends))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -683,12 +731,12 @@ func (b *summaryBuild) dependencies(ctx context.Context) ([]DependencyEdge, []st
 	})
 	// the weight of an outside end: the edge, the end's use, code before tests
 	weight := func(e graphEdge, other string) float64 {
-		r := b.rows[other]
-		if r == nil || r.Kind == lang.KindModule {
+		br, ok := briefs[other]
+		if !ok || br.kind == lang.KindModule {
 			return -1
 		}
-		w := edgeWeightOf(e) * (1 + math.Log2(1+float64(fanInOf(ms, other)))/4)
-		if r.IsTest {
+		w := edgeWeightOf(e) * (1 + math.Log2(1+float64(br.fanIn))/4)
+		if br.isTest {
 			w *= 0.5
 		}
 		return w
@@ -702,11 +750,7 @@ func (b *summaryBuild) dependencies(ctx context.Context) ([]DependencyEdge, []st
 		ws := make(map[int]float64, len(es))
 		var keep []graphEdge
 		for _, e := range es {
-			other := e.dst
-			if other == id {
-				other = e.src
-			}
-			if w := weight(e, other); w > 0 {
+			if w := weight(e, otherEnd(e, id)); w > 0 {
 				ws[len(keep)] = w
 				keep = append(keep, e)
 			}
@@ -733,6 +777,13 @@ func (b *summaryBuild) dependencies(ctx context.Context) ([]DependencyEdge, []st
 	}
 	if len(picked) > maxDeps {
 		picked = picked[:maxDeps]
+	}
+	var shown []string
+	for _, e := range picked {
+		shown = append(shown, e.src, e.dst)
+	}
+	if err := b.load(ctx, shown); err != nil {
+		return nil, nil, err
 	}
 	var outside []string
 	seenOut := map[string]bool{}
