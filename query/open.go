@@ -20,7 +20,8 @@ type Index struct {
 	// RepoID names the repository in answers.
 	RepoID string
 
-	vocab vocab
+	vocab     vocab
+	summaries summaryCache // recent context summaries, by ledger version and request
 }
 
 // Open opens the index at path for reading. root is the repository it

@@ -153,6 +153,7 @@ func commands() []*cli.Command {
 		cardCommand(),
 		sliceCommand(),
 		spilloverCommand(),
+		summaryCommand(),
 		toolCommand(),
 		serveCommand(),
 		infoCommand(),
