@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -30,6 +31,16 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: "test"})
+		if addr := os.Getenv("SDL_TEST_SERVE_HTTP"); addr != "" {
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			fmt.Println(ln.Addr().String())
+			http.Serve(ln, srv.HTTPHandler(serve.HTTPOptions{}))
+			os.Exit(0)
+		}
 		if err := srv.ServeStdio(context.Background(), os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -409,3 +420,22 @@ func TestNewVersionWithoutRestart(t *testing.T) {
 }
 
 func tokens(s string) int { return query.Tokens(s) }
+
+// initClient initializes a client without a test to report to.
+func initClient(c *client.Client) error {
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "sdl-bench", Version: "1"}
+	_, err := c.Initialize(context.Background(), req)
+	return err
+}
+
+// callQuiet calls a tool and ignores the answer.
+func callQuiet(c *client.Client, name, args string) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	var m map[string]any
+	json.Unmarshal([]byte(args), &m)
+	req.Params.Arguments = m
+	c.CallTool(context.Background(), req)
+}
