@@ -31,6 +31,10 @@ type SliceRequest struct {
 	IncludeRetrievalEvidence  bool              `json:"includeRetrievalEvidence,omitempty"`
 	IncludeMemories           *bool             `json:"includeMemories,omitempty"`
 	MemoryLimit               *int              `json:"memoryLimit,omitempty"`
+
+	// noHandle builds a slice for internal use (summaries) without
+	// recording a handle.
+	noHandle bool
 }
 
 // SliceBudget bounds a slice.
@@ -253,9 +257,11 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 	if err != nil {
 		return nil, nil, err
 	}
-	handle, err := x.makeHandle(ver.Hash, req)
-	if err != nil {
-		return nil, nil, err
+	handle := ""
+	if !req.noHandle {
+		if handle, err = x.makeHandle(ver.Hash, req); err != nil {
+			return nil, nil, err
+		}
 	}
 	resp := &SliceResponse{SliceHandle: handle, LedgerVersion: ver.ID,
 		Lease: Lease{ExpiresAt: time.Now().UTC().Add(30 * time.Minute).Format(time.RFC3339), MinVersion: ver.ID, MaxVersion: ver.ID}}

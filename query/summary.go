@@ -40,19 +40,42 @@ type SummaryRequest struct {
 	Scope  string `json:"scope,omitempty"`
 }
 
-// SummaryResponse answers sdl.context.summary. Content is the rendered
-// briefing, within the budget; Summary holds the same data, structured.
+// SummaryResponse answers sdl.context.summary. The whole answer is within
+// the budget: Content is the rendered briefing (the structured data itself
+// in json format) and the summary field an outline of it, so nothing is
+// sent twice. Summary holds the structured data for callers in process.
 type SummaryResponse struct {
 	RepoID        string          `json:"repoId"`
 	Format        string          `json:"format"`
 	Content       string          `json:"content"`
-	Summary       *ContextSummary `json:"summary"`
+	Summary       *ContextSummary `json:"-"`
+	Outline       *SummaryOutline `json:"summary"`
 	LedgerVersion string          `json:"ledgerVersion"`
 	StaleFiles    []string        `json:"staleFiles,omitempty"`
 	// Cached says the answer came from the in-process cache.
 	Cached bool `json:"cached,omitempty"`
 
 	keyFiles []string // the files checked for staleness on every answer
+}
+
+// SummaryOutline says what a summary holds without repeating it.
+type SummaryOutline struct {
+	Scope           string          `json:"scope"`
+	Query           string          `json:"query"`
+	Notes           []string        `json:"notes,omitempty"`
+	KeySymbols      int             `json:"keySymbols"`
+	Dependencies    int             `json:"dependencies"`
+	RiskAreas       int             `json:"riskAreas"`
+	Files           int             `json:"files"`
+	Truncated       bool            `json:"truncated"`
+	Omitted         *SummaryOmitted `json:"omitted,omitempty"`
+	EstimatedTokens int             `json:"estimatedTokens"`
+}
+
+func outlineOf(s *ContextSummary) *SummaryOutline {
+	return &SummaryOutline{Scope: s.Scope, Query: s.Query, Notes: s.Notes, KeySymbols: len(s.KeySymbols),
+		Dependencies: len(s.Dependencies), RiskAreas: len(s.RiskAreas), Files: len(s.Files), Truncated: s.Truncated,
+		Omitted: s.Omitted, EstimatedTokens: s.EstimatedTokens}
 }
 
 // ContextSummary is the structured content of a summary: exactly what the
@@ -280,11 +303,21 @@ func (x *Index) Summarize(ctx context.Context, req SummaryRequest) (*SummaryResp
 	if err != nil {
 		return nil, fmt.Errorf("context summary: %w", err)
 	}
-	s, content := fitSummary(doc, req.Format, ver.ID, req.Budget)
-	resp := &SummaryResponse{RepoID: x.RepoID, Format: req.Format, Content: content, Summary: s, LedgerVersion: ver.ID,
-		keyFiles: doc.keyFiles}
+	// the content gets the budget less what the rest of the answer costs
+	stale := x.staleFiles(ctx, doc.keyFiles)
+	contentBudget := req.Budget - 100
+	var resp *SummaryResponse
+	for {
+		s, content := fitSummary(doc, req.Format, ver.ID, contentBudget, req.Budget)
+		resp = &SummaryResponse{RepoID: x.RepoID, Format: req.Format, Content: content, Summary: s, Outline: outlineOf(s),
+			LedgerVersion: ver.ID, StaleFiles: stale, keyFiles: doc.keyFiles}
+		n := Tokens(mustJSON(resp))
+		if n <= req.Budget || contentBudget <= MinSummaryBudget/2 {
+			break
+		}
+		contentBudget -= n - req.Budget + 8
+	}
 	x.summaries.put(key, resp)
-	resp.StaleFiles = x.staleFiles(ctx, resp.keyFiles)
 	return resp, nil
 }
 

@@ -665,7 +665,7 @@ func (s scanWith) Scan(dest ...any) error { return s.rows.Scan(append(dest, s.ex
 // taskScope: the top cards of a slice built for the query as task text.
 func (b *summaryBuild) taskScope(ctx context.Context) error {
 	resp, err := b.x.BuildSlice(ctx, SliceRequest{TaskText: b.query, CardDetail: DetailMinimal,
-		Budget: &SliceBudget{MaxCards: b.maxKey, MaxEstimatedTokens: MaxSliceTokens}})
+		Budget: &SliceBudget{MaxCards: b.maxKey, MaxEstimatedTokens: MaxSliceTokens}, noHandle: true})
 	if errors.Is(err, ErrInvalid) {
 		return nil // nothing to seed from
 	}

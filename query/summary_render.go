@@ -25,8 +25,10 @@ var sectionFloor = [numSections]int{3, 3, 2, 2}
 // their floors) on per-item token estimates, then the real count of the
 // whole rendering decides, dropping the last item taken until it fits.
 // Budgets are promises: the content never exceeds its budget.
-func fitSummary(doc *summaryDoc, format, ledger string, budget int) (*ContextSummary, string) {
-	f := summaryFormatter{format: format, ledger: ledger}
+// The content is fitted to budget; the cut line names asked, the budget the
+// caller gave for the whole answer.
+func fitSummary(doc *summaryDoc, format, ledger string, budget, asked int) (*ContextSummary, string) {
+	f := summaryFormatter{format: format, ledger: ledger, asked: asked}
 	lens := [numSections]int{len(doc.keySymbols), len(doc.deps), len(doc.risks), len(doc.files)}
 	var n [numSections]int
 	var taken []int // sections, in the order items were taken
@@ -108,6 +110,7 @@ func fitSummary(doc *summaryDoc, format, ledger string, budget int) (*ContextSum
 // summaryFormatter renders a summary in one format.
 type summaryFormatter struct {
 	format, ledger string
+	asked          int // the budget of the whole answer, for the cut line
 }
 
 // renderCounted renders s and sets its estimatedTokens to the count of the
@@ -292,6 +295,9 @@ func (f summaryFormatter) cutLine(budget int, o SummaryOmitted) string {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, plural(p.n, p.one, p.other)))
 		}
+	}
+	if f.asked > 0 {
+		budget = f.asked
 	}
 	line := fmt.Sprintf("Cut to fit %d tokens, left out: %s (raise the budget to see them).", budget, strings.Join(parts, ", "))
 	if f.format == FormatMarkdown {

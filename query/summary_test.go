@@ -648,3 +648,19 @@ func FuzzSummaryQuery(f *testing.F) {
 		}
 	})
 }
+
+// TestSummaryWholeAnswerWithinBudget: the promise covers the whole answer
+// an agent receives, not only its content.
+func TestSummaryWholeAnswerWithinBudget(t *testing.T) {
+	x := fixture(t, "go")
+	for _, q := range []string{"Store.Add", "store/db.go", "add an item to the store and save it"} {
+		for _, budget := range []int{200, 300, 500, 1000, 3000} {
+			for _, format := range []string{query.FormatMarkdown, query.FormatJSON, query.FormatClipboard} {
+				resp := summarize(t, x, query.SummaryRequest{Query: q, Budget: budget, Format: format})
+				if n := query.Tokens(string(query.EncodeJSON(resp))); n > budget {
+					t.Errorf("%q %s budget %d: answer of %d tokens", q, format, budget, n)
+				}
+			}
+		}
+	}
+}

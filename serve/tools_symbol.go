@@ -134,5 +134,6 @@ func allTools() []*Tool {
 	var ts []*Tool
 	ts = append(ts, symbolTools()...)
 	ts = append(ts, sliceTools()...)
+	ts = append(ts, summaryTools()...)
 	return ts
 }
