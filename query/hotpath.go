@@ -80,6 +80,9 @@ func (x *Index) HotPath(ctx context.Context, req HotPathRequest) (*HotPathRespon
 	resp.StaleFiles = x.staleFiles(ctx, []string{src.path})
 	hp := findIdentifiers(src, a, b, req.IdentifiersToFind)
 	resp.MatchedIdentifiers, resp.TextMatchedIdentifiers, resp.NotFound = hp.ast, hp.text, hp.missing
+	if resp.MatchedIdentifiers == nil {
+		resp.MatchedIdentifiers = []string{}
+	}
 	resp.MatchedLineNumbers = hp.lines
 	first, last := src.lineOf(a), src.lineOf(max(b, a+1)-1)
 	resp.Excerpt, resp.Truncated, err = excerpt(src, first, last, hp.lines, ctxLines, req.MaxLines, maxTokens)

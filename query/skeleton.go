@@ -307,6 +307,9 @@ type SkeletonResponse struct {
 	Warnings           []string `json:"warnings,omitempty"`
 	LedgerVersion      string   `json:"ledgerVersion"`
 	StaleFiles         []string `json:"staleFiles,omitempty"`
+	// SourceLines are the source line numbers of the page's lines (0 for
+	// a blank separator), for terminal output; agents get the text alone.
+	SourceLines []int `json:"-"`
 }
 
 // SkeletonTruncation says where the next page starts.
@@ -398,6 +401,7 @@ func (x *Index) Skeleton(ctx context.Context, req SkeletonRequest) (*SkeletonRes
 	resp.Skeleton, resp.Lines = text, k
 	resp.EstimatedTokens = Tokens(text)
 	for _, l := range page[:k] {
+		resp.SourceLines = append(resp.SourceLines, l.Line)
 		hit := false
 		for _, id := range req.IdentifiersToFind {
 			if lang.WordAt(l.Text, id) {
