@@ -39,6 +39,9 @@ func goSkelMember(s *skel, n int32) shape {
 			return shape{kind: shapeFrame, holes: hs}
 		}
 	case "const_declaration", "var_declaration":
+		if l := t.ChildOfKind(n, "var_spec_list"); l >= 0 {
+			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(l, holeMembers)}}
+		}
 		if s.groupParen(n) {
 			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(n, holeMembers)}}
 		}
@@ -77,7 +80,7 @@ func goSkelExported(s *skel, n, container int32) bool {
 	switch t.Kind(n) {
 	case "function_declaration", "method_declaration", "type_spec", "type_alias", "method_elem":
 		return isUpper(nameOf(t, n))
-	case "type_declaration", "const_declaration", "var_declaration":
+	case "type_declaration", "const_declaration", "var_declaration", "var_spec_list":
 		for spec := range t.NamedChildren(n) {
 			if goSkelExported(s, spec, n) {
 				return true

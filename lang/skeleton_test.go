@@ -76,8 +76,8 @@ func TestSkeletonExportedOnly(t *testing.T) {
 		lang, src string
 		want, not []string
 	}{
-		{"go", "package p\n\n// hidden does.\nfunc hidden() {}\n\n// Shown does.\nfunc Shown() {}\n\ntype T struct {\n\tA int\n\tb int\n}\n",
-			[]string{"func Shown() {}", "\tA int"}, []string{"hidden", "b int"}},
+		{"go", "package p\n\nvar (\n\tX = 1\n\ty = 2\n)\n\nvar (\n\tz = 3\n)\n\n// hidden does.\nfunc hidden() {}\n\n// Shown does.\nfunc Shown() {}\n\ntype T struct {\n\tA int\n\tb int\n}\n",
+			[]string{"func Shown() {}", "\tA int", "var (", "\tX = 1", ")"}, []string{"hidden", "b int", "y = 2", "z = 3"}},
 		{"python", "def _p():\n    pass\n\ndef q():\n    pass\n\nclass C:\n    def __init__(self):\n        pass\n    def _x(self):\n        pass\n",
 			[]string{"def q(): ...", "    def __init__(self): ..."}, []string{"_p", "_x"}},
 		{"typescript", "function a() {}\nexport function b() {}\nexport class C {\n  private x = 1;\n  y = 2;\n}\n",
