@@ -7,6 +7,7 @@ require (
 	github.com/charmbracelet/x/term v0.2.1
 	github.com/dustin/go-humanize v1.1.0
 	github.com/go-git/go-git/v5 v5.16.3
+	github.com/mark3labs/mcp-go v1.2.1
 	github.com/rogpeppe/go-internal v1.14.1
 	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/tree-sitter/go-tree-sitter v0.25.0
@@ -17,6 +18,7 @@ require (
 	github.com/tree-sitter/tree-sitter-rust v0.24.0
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2
 	github.com/urfave/cli/v2 v2.27.7
+	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.42.0
 	modernc.org/sqlite v1.61.1
 )
@@ -34,7 +36,6 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/lucasb-eyer/go-colorful v1.2.0 // indirect
-	github.com/mark3labs/mcp-go v1.2.1 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-pointer v0.0.1 // indirect
 	github.com/mattn/go-runewidth v0.0.16 // indirect
@@ -45,7 +46,6 @@ require (
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
-	github.com/stretchr/testify v1.11.1 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect

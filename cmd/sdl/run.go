@@ -54,10 +54,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if name := commandName(args); name != "" && name != "help" && name != "h" && app.Command(name) == nil {
 		err = usagef("no command %q", name)
 	} else {
-		err = app.RunContext(ctx, args)
+		err = app.RunContext(ctx, permuteFlags(app, args))
 	}
 	if err == nil {
 		return exitOK
+	}
+	var se silentExit
+	if errors.As(err, &se) {
+		return se.code // the command printed its answer
 	}
 	code := exitError
 	msg := err.Error()
@@ -94,6 +98,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "build a new slice: sdl slice TASK"
 	case errors.Is(err, query.ErrNotFound):
 		hint = "find symbols with: sdl search NAME"
+	case errors.Is(err, query.ErrStale):
+		hint = "run: sdl index"
+	case errors.Is(err, query.ErrConfig):
+		hint = "fix the file, or see: sdl help policy"
 	case errors.Is(err, context.Canceled):
 		msg = "interrupted; the previous index is intact"
 	case isFlagError(msg):
@@ -153,6 +161,10 @@ func commands() []*cli.Command {
 		cardCommand(),
 		sliceCommand(),
 		spilloverCommand(),
+		skeletonCommand(),
+		hotpathCommand(),
+		windowCommand(),
+		policyCommand(),
 		summaryCommand(),
 		toolCommand(),
 		serveCommand(),

@@ -1,0 +1,163 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func skeletonOf(t *testing.T, lang, src string, opts SkeletonOptions) string {
+	t.Helper()
+	p := NewParser()
+	defer p.Close()
+	tr, err := p.Parse(ByName(lang), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, l := range Skeleton(tr, 0, uint32(len(src)), opts) {
+		b.WriteString(l.Text + "\n")
+	}
+	return b.String()
+}
+
+// TestSkeletonElidesBodies checks the rules every language shares: bodies
+// elided behind the marker, control flow and exits kept, comments cut to
+// their first line.
+func TestSkeletonElidesBodies(t *testing.T) {
+	for _, tc := range []struct {
+		lang, src string
+		want, not []string
+	}{
+		{"go", "package p\n\n// F does it.\n// More words.\nfunc F(x int) error {\n\ty := x * 2\n\tif y > 3 {\n\t\treturn nil\n\t}\n\tz := y\n\t_ = z\n\treturn errX\n}\n",
+			[]string{"// F does it.", "func F(x int) error {", "\tif y > 3 {", "\t\treturn nil", "\t/* ... */", "\treturn errX"},
+			[]string{"More words", "y := x * 2", "z := y"}},
+		{"python", "def f(x):\n    \"\"\"Doc line.\n\n    More.\n    \"\"\"\n    y = x * 2\n    for i in y:\n        print(i)\n    raise ValueError(x)\n",
+			[]string{"def f(x):", `    """Doc line."""`, "    ...", "    for i in y: ...", "    raise ValueError(x)"},
+			[]string{"More.", "y = x * 2", "print(i)"}},
+		{"javascript", "/**\n * Handles it.\n * More.\n */\nfunction h(req) {\n  const a = 1;\n  try {\n    go(a);\n  } catch (e) {\n    throw e;\n  }\n}\n",
+			[]string{"/** Handles it. */", "function h(req) {", "  try { /* ... */ } catch (e) {", "    throw e;"},
+			[]string{"More.", "const a = 1", "go(a)"}},
+		{"rust", "/// Adds.\npub fn add(a: i32) -> i32 {\n    let b = a + 1;\n    match b {\n        0 => panic!(\"zero\"),\n        _ => {}\n    }\n    b\n}\n",
+			[]string{"/// Adds.", "pub fn add(a: i32) -> i32 {", "    match b {", "        0 => panic!(\"zero\"),", "    b"},
+			[]string{"let b = a + 1"}},
+		{"java", "class A {\n  int f(int x) {\n    int y = x;\n    while (y > 0) {\n      y--;\n    }\n    return y;\n  }\n}\n",
+			[]string{"class A {", "  int f(int x) {", "    while (y > 0) { /* ... */ }", "    return y;"},
+			[]string{"int y = x", "y--"}},
+	} {
+		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{})
+		for _, w := range tc.want {
+			if !strings.Contains(got, w+"\n") {
+				t.Errorf("%s: skeleton lacks line %q:\n%s", tc.lang, w, got)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: skeleton keeps %q:\n%s", tc.lang, n, got)
+			}
+		}
+	}
+}
+
+func TestSkeletonDepth(t *testing.T) {
+	src := "package p\n\nfunc F() {\n\tfor {\n\t\tif a {\n\t\t\tif b {\n\t\t\t\treturn\n\t\t\t}\n\t\t}\n\t}\n}\n"
+	got := skeletonOf(t, "go", src, SkeletonOptions{Depth: 1})
+	if !strings.Contains(got, "\tfor { /* ... */ }") || strings.Contains(got, "if a") {
+		t.Errorf("depth 1:\n%s", got)
+	}
+	got = skeletonOf(t, "go", src, SkeletonOptions{Depth: 3})
+	if !strings.Contains(got, "\t\t\tif b { /* ... */ }") {
+		t.Errorf("depth 3:\n%s", got)
+	}
+}
+
+func TestSkeletonExportedOnly(t *testing.T) {
+	for _, tc := range []struct {
+		lang, src string
+		want, not []string
+	}{
+		{"go", "package p\n\nvar (\n\tX = 1\n\ty = 2\n)\n\nvar (\n\tz = 3\n)\n\n// hidden does.\nfunc hidden() {}\n\n// Shown does.\nfunc Shown() {}\n\ntype T struct {\n\tA int\n\tb int\n}\n",
+			[]string{"func Shown() {}", "\tA int", "var (", "\tX = 1", ")"}, []string{"hidden", "b int", "y = 2", "z = 3"}},
+		{"python", "def _p():\n    pass\n\ndef q():\n    pass\n\nclass C:\n    def __init__(self):\n        pass\n    def _x(self):\n        pass\n",
+			[]string{"def q(): ...", "    def __init__(self): ..."}, []string{"_p", "_x"}},
+		{"typescript", "function a() {}\nexport function b() {}\nexport class C {\n  private x = 1;\n  y = 2;\n}\n",
+			[]string{"export function b() {}", "  y = 2;"}, []string{"function a", "x = 1"}},
+		{"rust", "fn a() {}\npub fn b() {}\npub struct S {\n    pub x: i32,\n    y: i32,\n}\n",
+			[]string{"pub fn b() {}", "    pub x: i32,"}, []string{"fn a", "y: i32"}},
+		{"java", "public class A {\n  public void p() {}\n  private void q() {}\n}\n",
+			[]string{"  public void p() {}"}, []string{"q()"}},
+	} {
+		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{ExportedOnly: true})
+		for _, w := range tc.want {
+			if !strings.Contains(got, w+"\n") {
+				t.Errorf("%s: exported skeleton lacks %q:\n%s", tc.lang, w, got)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: exported skeleton keeps %q:\n%s", tc.lang, n, got)
+			}
+		}
+	}
+}
+
+func TestMatchIdentifiers(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	src := "package p\n\n// cache is used\nfunc f() {\n\tcacheSize := 1\n\ts := \"cache\"\n\tx.cache = s\n\tif cache != nil {\n\t}\n}\n"
+	tr, err := p.Parse(ByName("go"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, m := range MatchIdentifiers(tr, 0, uint32(len(src)), []string{"cache", "if", "x.cache"}) {
+		lines = append(lines, m.Line)
+		if m.Name == "if" && !m.Keyword {
+			t.Errorf("if is a keyword: %+v", m)
+		}
+	}
+	// line 7: x.cache (field, and the dotted expression), line 8: if, cache
+	want := []int{7, 7, 8, 8}
+	if len(lines) != len(want) {
+		t.Fatalf("matches on lines %v, want %v", lines, want)
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Fatalf("matches on lines %v, want %v", lines, want)
+		}
+	}
+}
+
+// FuzzSkeleton renders arbitrary source: it must not panic, and every line
+// it writes must come from somewhere in the file.
+func FuzzSkeleton(f *testing.F) {
+	f.Add("go", "package p\nfunc f() { if x { return } }\n")
+	f.Add("python", "def f(:\n  if x:\n    return")
+	f.Add("rust", "fn f() { match x { _ => { } } }")
+	f.Add("javascript", "switch (x) { case 1: }")
+	f.Add("java", "class A { void f() { switch (x) { case 1 -> {} } } }")
+	f.Fuzz(func(t *testing.T, name, src string) {
+		l := ByName(name)
+		if l == nil || len(src) > 1<<16 {
+			return
+		}
+		p := NewParser()
+		defer p.Close()
+		p.Timeout = time.Second
+		tr, err := p.Parse(l, []byte(src))
+		if err != nil {
+			return
+		}
+		lines := Skeleton(tr, 0, uint32(len(src)), SkeletonOptions{})
+		nlines := strings.Count(src, "\n") + 1
+		for _, ln := range lines {
+			if ln.Line < 0 || ln.Line > nlines {
+				t.Fatalf("line %d of a %d-line file", ln.Line, nlines)
+			}
+		}
+		// a symbol range anywhere in the file
+		if len(src) > 2 {
+			Skeleton(tr, uint32(len(src)/3), uint32(len(src)/2+1), SkeletonOptions{ExportedOnly: true})
+		}
+	})
+}
