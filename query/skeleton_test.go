@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -19,7 +18,6 @@ import (
 	"github.com/sdl-dev/sdl/query"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // symbolFiles are, per fixture, the files whose symbols get a symbol-mode
 // skeleton in the golden file.
