@@ -40,6 +40,9 @@ func (x *Index) staleFiles(ctx context.Context, paths []string) []string {
 	}
 	var stale []string
 	for _, p := range paths {
+		if _, ok := indexed[p]; !ok {
+			continue // not a source file of the index (a config file, say)
+		}
 		data, err := os.ReadFile(filepath.Join(x.Root, filepath.FromSlash(p)))
 		if err != nil {
 			stale = append(stale, p)

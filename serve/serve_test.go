@@ -167,14 +167,16 @@ func TestStdio(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"sdl_symbol_search", "sdl_symbol_get_card", "sdl_symbol_get_cards", "sdl_slice_build",
-		"sdl_slice_spillover_get", "sdl_info", "sdl_usage_stats", "sdl_repo_status", "sdl_index_refresh"} {
+		"sdl_slice_spillover_get", "sdl_info", "sdl_usage_stats", "sdl_repo_status", "sdl_index_refresh",
+		"sdl_code_get_skeleton", "sdl_code_get_hot_path", "sdl_code_need_window", "sdl_policy_get", "sdl_policy_set",
+		"sdl_context_summary"} {
 		tl, ok := names[want]
 		if !ok {
 			t.Errorf("tool %s not listed", want)
 			continue
 		}
 		ro := tl.Annotations.ReadOnlyHint != nil && *tl.Annotations.ReadOnlyHint
-		if ro == (want == "sdl_index_refresh") {
+		if ro == (want == "sdl_index_refresh" || want == "sdl_policy_set") {
 			t.Errorf("tool %s readOnlyHint %v", want, ro)
 		}
 	}
@@ -208,6 +210,24 @@ func TestStdio(t *testing.T) {
 	}
 	if text, isErr := call(t, c, "sdl_slice_spillover_get", fmt.Sprintf(`{"spilloverHandle": %q, "pageSize": 3}`, slice.Slice.Truncation.SpilloverHandle)); isErr || !strings.Contains(text, `"symbols":[{`) {
 		t.Errorf("spillover: %s", text)
+	}
+	var card struct {
+		SymbolID string `json:"symbolId"`
+	}
+	text, _ = call(t, c, "sdl_symbol_get_card", `{"symbolRef": {"name": "Store.Add"}, "detail": "minimal"}`)
+	json.Unmarshal([]byte(text), &card)
+	for _, tc := range []struct{ tool, args, want string }{
+		{"sdl_code_get_skeleton", `{"file": "store/store.go"}`, `func (s *Store) Add(item *Item) error {`},
+		{"sdl_code_get_skeleton", fmt.Sprintf(`{"symbolId": %q}`, card.SymbolID), `/* ... */`},
+		{"sdl_code_get_hot_path", fmt.Sprintf(`{"symbolId": %q, "identifiersToFind": ["MaxItems"]}`, card.SymbolID), `"matchedIdentifiers":["MaxItems"]`},
+		{"sdl_code_need_window", fmt.Sprintf(`{"symbolId": %q, "reason": "the guard", "expectedLines": 12, "identifiersToFind": ["ErrFull"]}`, card.SymbolID), `"approved":true`},
+		{"sdl_policy_get", `{}`, `"maxWindowLines":180`},
+		{"sdl_policy_set", `{"policyPatch": {"maxWindowLines": 220}}`, `"maxWindowLines":220`},
+		{"sdl_context_summary", `{"query": "Store.Add", "budget": 800}`, `Store.Add`},
+	} {
+		if text, isErr := call(t, c, tc.tool, tc.args); isErr || !strings.Contains(text, tc.want) {
+			t.Errorf("%s %s: %s", tc.tool, tc.args, text)
+		}
 	}
 	if text, isErr := call(t, c, "sdl_info", ""); isErr || !strings.Contains(text, `"repoId":"shop"`) {
 		t.Errorf("info: %s", text)

@@ -135,5 +135,6 @@ func allTools() []*Tool {
 	ts = append(ts, symbolTools()...)
 	ts = append(ts, sliceTools()...)
 	ts = append(ts, summaryTools()...)
+	ts = append(ts, codeTools()...)
 	return ts
 }
