@@ -18,7 +18,6 @@ import (
 	"github.com/sdl-dev/sdl/query"
 )
 
-
 // symbolFiles are, per fixture, the files whose symbols get a symbol-mode
 // skeleton in the golden file.
 var symbolFiles = map[string][]string{
