@@ -7,8 +7,18 @@ import (
 // addSymbol appends s, made from node (its name at nameNode, its body at
 // bodyNode; -1 when absent), and returns its index. s.Parent must be set;
 // the container and range are filled in here.
+//
+// A symbol without a name (a MISSING identifier in broken code) is not
+// added: the parent's index is returned, so what hangs from it hangs from
+// the parent.
 func (x *extractor) addSymbol(s Symbol, node, nameNode, bodyNode int32) int {
 	t := x.t
+	if strings.TrimSpace(s.Name) == "" {
+		if s.Parent >= 0 && s.Parent < len(x.f.Symbols) {
+			return s.Parent
+		}
+		return 0
+	}
 	if s.Parent >= 0 && s.Parent < len(x.f.Symbols) && s.Parent != 0 && s.Container == "" {
 		s.Container = x.f.Symbols[s.Parent].Qualified()
 	}

@@ -1,0 +1,37 @@
+package lang
+
+import "testing"
+
+// FuzzExtract parses arbitrary bytes as each registered language (chosen by
+// which): extraction and resolution must not panic, and what extraction
+// returns must be well formed.
+func FuzzExtract(f *testing.F) {
+	seeds := map[string]string{
+		"python":     "class A(B):\n    def f(self, x: int = 1) -> str:\n        if not x:\n            raise ValueError()\n        return self.g(x)\n",
+		"javascript": "import {a} from './b';\nexport class C extends D { m() { return this.n(a()) } }\n",
+		"typescript": "export function f<T>(x: T): T { if (!x) throw new Error('x'); return g(x) }\n",
+		"rust":       "use crate::a::b;\npub struct S { x: u8 }\nimpl S { pub fn new() -> Self { S { x: b() } } }\n",
+		"java":       "package p;\nimport q.R;\npublic class A extends B { void m(R r) { if (r == null) return; r.run(); } }\n",
+		"go":         "package a\nfunc f() { g() }\n",
+	}
+	for i, l := range All() {
+		if s, ok := seeds[l.Name]; ok {
+			f.Add(uint8(i), s)
+		}
+	}
+	f.Add(uint8(0), "\x00\xff{{{((([[[")
+	f.Fuzz(func(t *testing.T, which uint8, src string) {
+		if len(src) > 1<<16 {
+			return
+		}
+		langs := All()
+		l := langs[int(which)%len(langs)]
+		p := NewParser()
+		defer p.Close()
+		facts, err := Extract(p, l, "dir/file"+l.Extensions[0], []byte(src))
+		if err != nil {
+			return
+		}
+		checkFacts(t, facts, src)
+	})
+}
