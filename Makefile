@@ -18,8 +18,10 @@ test:
 	CGO_ENABLED=1 $(GO) test -count=1 ./...
 
 # Benchmarks measured against references in the same run (see README).
+# SDL_BENCH_DB=path reuses an index of GOROOT/src for the query and serve
+# benchmarks.
 bench: build
-	CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./index/
+	CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/
 
 # Each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s
