@@ -79,6 +79,18 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 
+	if b.only != nil {
+		// a run over a few paths: the modules and packages come from the
+		// files the index already holds
+		all := append([]Entry{}, b.entries...)
+		for p, o := range olds {
+			if !b.only[p] {
+				all = append(all, Entry{Path: p, Lang: lang.ByName(o.lang)})
+			}
+		}
+		b.goModules = readGoModules(b.root, all)
+		b.jsPackages = readJSPackages(b.root, all)
+	}
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
@@ -99,7 +111,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		o := olds[e.Path]
 		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError)
 	}
-	err = parseAll(ctx, b.root, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+	err = parseAll(ctx, b.root, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {
 			b.progress("parse", done, total)
@@ -152,7 +164,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	var gone []string
 	for p := range olds {
-		if !seen[p] {
+		if !seen[p] && (b.only == nil || b.only[p]) {
 			gone = append(gone, p)
 		}
 	}
@@ -173,6 +185,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		fs.remove(p)
 	}
 	b.sum.Files = len(seen)
+	if b.only != nil {
+		b.sum.Files = len(b.tree)
+	}
 	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 {
 		// nothing changed: no new version
 		b.sum.Seq = prevSeq
