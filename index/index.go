@@ -297,9 +297,9 @@ type build struct {
 	goModules  []string
 	jsPackages []string
 	// only, when set, is the set of paths an incremental run looks at.
-	only       map[string]bool
-	git        gitInfo
-	sum        *Summary
+	only map[string]bool
+	git  gitInfo
+	sum  *Summary
 
 	phase      string
 	phaseStart time.Time

@@ -99,6 +99,9 @@ func NewRegistry() *Registry {
 	for _, t := range allTools() {
 		r.add(t)
 	}
+	for _, t := range catalogTools(r) {
+		r.add(t)
+	}
 	sort.Slice(r.tools, func(i, j int) bool { return r.tools[i].Name < r.tools[j].Name })
 	return r
 }
@@ -106,6 +109,8 @@ func NewRegistry() *Registry {
 func (r *Registry) add(t *Tool) {
 	r.tools = append(r.tools, t)
 	r.byName[nameKey(t.Name)] = t
+	// the action name of the manual and of chain steps: symbolSearch
+	r.byName[nameKey(t.ActionName())] = t
 }
 
 // Tools lists the tools by name.
