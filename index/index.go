@@ -62,6 +62,10 @@ type Options struct {
 	// A path that no longer exists is removed. Runs that must rebuild
 	// still walk the whole tree.
 	Paths []string
+	// VersionSuffix is appended to the id of the version a run records:
+	// a scratch copy indexing drafts marks its versions ("v2-draft") so
+	// they are not taken for versions of the shared file.
+	VersionSuffix string
 	// Overlay holds file contents that replace what is on disk (unsaved
 	// editor buffers); a path not on disk is added.
 	Overlay map[string][]byte

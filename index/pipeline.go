@@ -143,7 +143,7 @@ func parseOne(p *lang.Parser, root string, overlay map[string][]byte, e *Entry, 
 		r.status, r.reason = StatusSkipped, SkipTooLarge
 		return r
 	}
-	r.hash = contentHash(data)
+	r.hash = ContentHash(data)
 	if unchanged != nil && unchanged(e, r.hash) {
 		r.unchanged = true
 		return r
@@ -181,7 +181,8 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func contentHash(data []byte) string {
+// ContentHash is the hash the index records for a file's content.
+func ContentHash(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:16])
 }
