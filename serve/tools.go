@@ -32,6 +32,9 @@ type Tool struct {
 	// OwnIndex marks tools that open the index themselves (refresh): the
 	// registry does not open it for them.
 	OwnIndex bool
+	// Live marks tools that read code: they answer from the overlay of
+	// unsaved editor buffers when there is one.
+	Live bool
 	// Schema, when set, replaces the input schema made from Args.
 	Schema map[string]any
 	// Args documents the arguments; the request type is the source of
@@ -166,6 +169,15 @@ func (r *Registry) CallRepo(ctx context.Context, repos *Repos, name string, raw 
 	}
 	if t.OwnIndex {
 		res, err := t.call(ctx, repo, nil, rest)
+		return res, repo, err
+	}
+	if t.Live {
+		x, release, err := repo.live.index(ctx)
+		if err != nil {
+			return nil, repo, err
+		}
+		defer release()
+		res, err := t.call(ctx, repo, x, rest)
 		return res, repo, err
 	}
 	x, err := repo.Index()
