@@ -43,8 +43,8 @@ func bufferTools() []*Tool {
 		Description: "Index every open buffer into the shared index now (unsaved text included), as one new ledger " +
 			"version, instead of waiting for a save. Returns how many files were checkpointed and the version.",
 		OwnIndex: true,
-		Args:    []Arg{repoArg, {Name: "reason", Type: "string", Description: "Why, for the log."}},
-		Example: `{"reason": "manual"}`,
+		Args:     []Arg{repoArg, {Name: "reason", Type: "string", Description: "Why, for the log."}},
+		Example:  `{"reason": "manual"}`,
 	}
 	status := &Tool{
 		Name:  "sdl.buffer.status",
@@ -52,8 +52,8 @@ func bufferTools() []*Tool {
 		Description: "Diagnostics of the live buffers: open and dirty buffers, the parse queue, whether a checkpoint is " +
 			"pending, the last event and the last checkpoint's result, and which files the overlay answers from.",
 		ReadOnly: true, OwnIndex: true,
-		Args:     []Arg{repoArg},
-		Example:  `{}`,
+		Args:    []Arg{repoArg},
+		Example: `{}`,
 	}
 	return []*Tool{
 		bind(push, func(ctx context.Context, r *Repo, _ *query.Index, req *BufferPushRequest) (any, error) {
