@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -119,6 +120,44 @@ func (x *Index) FileHashes(ctx context.Context, paths []string) (map[string]stri
 			return nil, err
 		}
 		out[p] = h
+	}
+	return out, rows.Err()
+}
+
+// Diagnostic is a parse problem recorded for a file.
+type Diagnostic struct {
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+}
+
+// FileDiagnostics returns the parse status and diagnostics of each of
+// paths that is a current file with problems.
+func (x *Index) FileDiagnostics(ctx context.Context, paths []string) (map[string][]Diagnostic, error) {
+	out := map[string][]Diagnostic{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
+	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.diagnostics FROM files f JOIN paths p ON p.id = f.path_id
+		WHERE f.to_seq IS NULL AND f.diagnostics != '' AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read diagnostics: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p, d string
+		if err := rows.Scan(&p, &d); err != nil {
+			return nil, err
+		}
+		var ds []Diagnostic
+		if err := json.Unmarshal([]byte(d), &ds); err != nil {
+			ds = []Diagnostic{{Message: d}}
+		}
+		out[p] = ds
 	}
 	return out, rows.Err()
 }

@@ -110,8 +110,8 @@ func (r *Registry) searchActions(req *ActionSearchRequest) (*ActionSearchRespons
 			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 		}) {
 			for _, p := range lang.SplitIdent(w) {
-				if len(p) > 1 {
-					out = append(out, stem(p))
+				if len(p) > 1 && !catalogStop[strings.ToLower(p)] {
+					out = append(out, stem(strings.ToLower(p)))
 				}
 			}
 		}
@@ -130,7 +130,10 @@ func (r *Registry) searchActions(req *ActionSearchRequest) (*ActionSearchRespons
 		}
 		add(t.Name, 3)
 		add(t.Title, 3)
-		add(t.Description, 1)
+		// the first sentence says what the tool is for; the rest is detail
+		first := firstSentence(t.Description)
+		add(first, 2)
+		add(strings.TrimPrefix(t.Description, first), 0.5)
 		for _, a := range t.Args {
 			add(a.Name, 0.5)
 		}
@@ -141,7 +144,22 @@ func (r *Registry) searchActions(req *ActionSearchRequest) (*ActionSearchRespons
 		docs = append(docs, d)
 	}
 	avg := total / float64(len(docs))
-	q := tokens(req.Query)
+	// a code identifier in the query ("what calls parseConfig") is what to
+	// look up, not what to do: it is left out unless it names an action
+	var words []string
+	for _, w := range strings.Fields(req.Query) {
+		w = strings.Trim(w, ".,;:!?()\"'`")
+		if isIdentifierLike(w) {
+			if _, err := r.Lookup(w); err != nil {
+				continue
+			}
+		}
+		words = append(words, w)
+	}
+	q := tokens(strings.Join(words, " "))
+	if len(q) == 0 {
+		q = tokens(req.Query)
+	}
 	var hits []Action
 	for _, d := range docs {
 		var s float64
@@ -176,9 +194,27 @@ func (r *Registry) searchActions(req *ActionSearchRequest) (*ActionSearchRespons
 	return resp, nil
 }
 
+// isIdentifierLike reports whether a word is written like code:
+// camelCase, snake_case or dotted.
+func isIdentifierLike(w string) bool {
+	if strings.ContainsAny(w, "_.") && len(w) > 2 {
+		return true
+	}
+	for i := 1; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+var catalogStop = map[string]bool{"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true,
+	"for": true, "and": true, "or": true, "is": true, "it": true, "its": true, "me": true, "my": true, "what": true,
+	"who": true, "how": true, "which": true, "with": true, "by": true, "this": true, "that": true, "i": true, "do": true}
+
 // stem folds plural and verb endings so "callers" meets "caller".
 func stem(w string) string {
-	for _, suf := range []string{"ing", "ies", "es", "ed", "s"} {
+	for _, suf := range []string{"ing", "ies", "ers", "er", "es", "ed", "s"} {
 		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
 			if suf == "ies" {
 				return w[:len(w)-3] + "y"

@@ -47,6 +47,7 @@ type Server struct {
 	opts  Options
 	mcp   *server.MCPServer
 	usage *usageStats
+	cache *resultCache
 }
 
 // New makes a server over repos.
@@ -63,12 +64,12 @@ func New(reg *Registry, repos *Repos, opts Options) *Server {
 	if opts.BufferDebounce <= 0 {
 		opts.BufferDebounce = DefaultBufferDebounce
 	}
-	s := &Server{reg: reg, repos: repos, opts: opts, usage: newUsageStats()}
+	s := &Server{reg: reg, repos: repos, opts: opts, usage: newUsageStats(), cache: newResultCache(256)}
 	for _, id := range repos.IDs() {
 		r, _ := repos.Get(id)
 		r.live.version, r.live.debounce, r.live.log = opts.Version, opts.BufferDebounce, opts.Log
 	}
-	for _, t := range s.serverTools() {
+	for _, t := range append(s.serverTools(), s.agentTools()...) {
 		if _, err := reg.Lookup(t.Name); err != nil {
 			reg.add(t)
 		}

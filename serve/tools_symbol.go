@@ -30,8 +30,8 @@ func symbolTools() []*Tool {
 	getCard := &Tool{
 		Name:  "sdl.symbol.getCard",
 		Title: "Get a symbol card",
-		Description: "One symbol's card: file and range, signature, summary, invariants, side effects, dependencies " +
-			"(calls and callers with confidences), metrics (fan-in/out, churn, tests), cluster and processes. About 100-300 tokens " +
+		Description: "One symbol's card: who calls it and what it calls (with confidences), file and range, signature, " +
+			"summary, invariants, side effects, metrics (fan-in/out, churn, tests), cluster and processes. About 100-300 tokens " +
 			"at full detail, far less than reading the file. Give exactly one of symbolId or symbolRef {name, file?, kind?}. " +
 			"Pass ifNoneMatch with a card's etag to get notModified instead when it has not changed. Next: sdl.code.getSkeleton or " +
 			"sdl.code.getHotPath when you need code.",
