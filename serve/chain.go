@@ -80,16 +80,16 @@ type ChainResponse struct {
 
 // ChainUsage reports the budget.
 type ChainUsage struct {
-	MaxTokens       int   `json:"maxTokens"`
-	UsedTokens      int   `json:"usedTokens"`
-	ResponseTokens  int   `json:"responseTokens"`
-	StepsRun        int   `json:"stepsRun"`
-	StepsSucceeded  int   `json:"stepsSucceeded"`
-	StepsFailed     int   `json:"stepsFailed"`
-	StepsSkipped    int   `json:"stepsSkipped"`
-	CacheHits       int   `json:"cacheHits"`
-	DurationMs      int64 `json:"durationMs"`
-	Exhausted       bool  `json:"exhausted,omitempty"`
+	MaxTokens       int    `json:"maxTokens"`
+	UsedTokens      int    `json:"usedTokens"`
+	ResponseTokens  int    `json:"responseTokens"`
+	StepsRun        int    `json:"stepsRun"`
+	StepsSucceeded  int    `json:"stepsSucceeded"`
+	StepsFailed     int    `json:"stepsFailed"`
+	StepsSkipped    int    `json:"stepsSkipped"`
+	CacheHits       int    `json:"cacheHits"`
+	DurationMs      int64  `json:"durationMs"`
+	Exhausted       bool   `json:"exhausted,omitempty"`
 	ExhaustedReason string `json:"exhaustedReason,omitempty"`
 }
 
@@ -217,7 +217,7 @@ func (s *Server) runChain(ctx context.Context, r *Repo, req *ChainRequest) (*Cha
 	results := make([]any, len(req.Steps))
 	failed := make([]string, len(req.Steps))
 	cards := map[string]map[string]any{} // symbolId -> the card an earlier step returned
-	rungs := map[string]string{} // symbolId -> the cheapest rung that covered it
+	rungs := map[string]string{}         // symbolId -> the cheapest rung that covered it
 	used := 0
 	stop := ""
 	for i, st := range req.Steps {
