@@ -770,3 +770,14 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// baseChanged is told that the shared index has a new version: an overlay
+// copied from the old one is rebuilt.
+func (l *live) baseChanged() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.bufs) > 0 || l.ov != nil {
+		l.parseWanted = true
+		l.scheduleLocked()
+	}
+}

@@ -95,6 +95,9 @@ func New(reg *Registry, repos *Repos, opts Options) *Server {
 	return s
 }
 
+// Log is the server's logger.
+func (s *Server) Log() *log.Logger { return s.opts.Log }
+
 // Registry is the server's tool registry.
 func (s *Server) Registry() *Registry { return s.reg }
 
