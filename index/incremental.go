@@ -25,7 +25,11 @@ type oldFile struct {
 // incremental records a new version in the existing index, parsing only
 // the files whose content changed, in one transaction.
 func (b *build) incremental(ctx context.Context) (err error) {
-	db, err := schema.OpenWrite(b.opts.DB, "journal_mode(WAL)", "synchronous(NORMAL)", "cache_size(-65536)")
+	sync := "synchronous(NORMAL)"
+	if b.opts.NoSync {
+		sync = "synchronous(OFF)"
+	}
+	db, err := schema.OpenWrite(b.opts.DB, "journal_mode(WAL)", sync, "cache_size(-65536)")
 	if err != nil {
 		return classifyWriteError(err, b.opts.DB)
 	}
@@ -88,7 +92,18 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 				all = append(all, Entry{Path: p, Lang: lang.ByName(o.lang)})
 			}
 		}
-		b.goModules = readGoModules(b.root, all)
+		// the go.mod files of the last run, and those above the files of
+		// this one (a new module), without reading every directory again
+		mods := map[string]bool{}
+		if old, err := schema.GetMeta(ctx, tx, schema.MetaGoModules); err == nil && old != "" {
+			for _, m := range strings.Split(old, "\n") {
+				mods[m] = true
+			}
+		}
+		for _, m := range readGoModules(b.root, b.entries) {
+			mods[m] = true
+		}
+		b.goModules = sortedKeys(mods)
 		b.jsPackages = readJSPackages(b.root, all)
 	}
 	fs := newFileSet()

@@ -62,6 +62,8 @@ type Options struct {
 	// A path that no longer exists is removed. Runs that must rebuild
 	// still walk the whole tree.
 	Paths []string
+	// NoSync skips fsync: for scratch copies, which a crash may lose.
+	NoSync bool
 	// VersionSuffix is appended to the id of the version a run records:
 	// a scratch copy indexing drafts marks its versions ("v2-draft") so
 	// they are not taken for versions of the shared file.

@@ -411,7 +411,7 @@ func (l *live) parse(ctx context.Context) (err error) {
 		}
 	}
 	if len(changed) > 0 {
-		opts := index.Options{Root: l.repo.Root, DB: ov.db, NoGit: true, SDLVersion: l.version, Overlay: changed,
+		opts := index.Options{Root: l.repo.Root, DB: ov.db, NoGit: true, NoSync: true, SDLVersion: l.version, Overlay: changed,
 			VersionSuffix: "-draft"}
 		for p := range changed {
 			opts.Paths = append(opts.Paths, p)

@@ -36,13 +36,13 @@ const (
 // hotPath ~500, raw ~2,000).
 var SpecRungTokens = map[string]int{RungCard: 50, RungSkeleton: 200, RungHotPath: 500, RungRaw: 2000}
 
-// Measured ratios of a rung's tokens to the raw code's. Skeletons of
-// net/http/server.go: 13,123 of 34,099 raw tokens (0.38); hot paths with
-// 3 context lines around 2-3 identifiers keep about a third of a
-// function's lines.
+// Measured ratios of a rung's tokens to the raw code's (BenchmarkRungCosts
+// over 300 functions of GOROOT): skeletons keep 0.61 of functions under
+// 150 tokens, 0.35 of those up to 500 and 0.23 of larger ones; a hot path
+// of a function's most used names costs about its raw tokens (0.94-1.22:
+// line numbers are added, few lines are cut), so it is planned at 1.1.
 const (
-	skeletonRatio = 0.4
-	hotPathRatio  = 0.35
+	hotPathRatio = 1.1
 	// rungOverhead is the JSON around each rung's content in the answer.
 	rungOverhead = 45
 	// cardShare is the part of the budget the card rung may take when
@@ -558,9 +558,16 @@ func rungEstimate(rung string, t *target) int {
 	raw := t.code.Tokens
 	switch rung {
 	case RungSkeleton:
-		return max(30, int(float64(raw)*skeletonRatio)) + rungOverhead
+		ratio := 0.23
+		switch {
+		case raw < 150:
+			ratio = 0.61
+		case raw < 500:
+			ratio = 0.35
+		}
+		return max(30, int(float64(raw)*ratio)) + rungOverhead
 	case RungHotPath:
-		return min(raw, max(60, int(float64(raw)*hotPathRatio))) + rungOverhead
+		return max(60, int(float64(raw)*hotPathRatio)) + rungOverhead
 	case RungRaw:
 		return min(raw, 1400) + rungOverhead
 	}
