@@ -192,9 +192,9 @@ func (s *Server) runChain(ctx context.Context, r *Repo, req *ChainRequest) (*Cha
 				}
 				return
 			}
-			n, _ := strconv.Atoi(m[1])
-			if n >= i && perr == nil {
-				perr = stepErr(i, "%s: %q refers to step %d, which has not run yet; step %d can use $0 to $%d", where, s, n, i, i-1)
+			n, err := strconv.Atoi(m[1])
+			if (err != nil || n >= i) && perr == nil {
+				perr = stepErr(i, "%s: %q refers to step %s, which has not run yet; step %d can use $0 to $%d", where, s, m[1], i, i-1)
 				if i == 0 {
 					perr = stepErr(i, "%s: %q: the first step has no earlier results to refer to", where, s)
 				}
@@ -395,7 +395,10 @@ func resolveRefs(step int, v any, results []any, failed []string) (any, error) {
 		if m == nil {
 			return x, nil
 		}
-		n, _ := strconv.Atoi(m[1])
+		n, err := strconv.Atoi(m[1])
+		if err != nil || n >= step || n >= len(results) {
+			return nil, stepErr(step, "%q refers to step %s, which has not run before step %d", x, m[1], step)
+		}
 		if failed[n] != "" {
 			return nil, stepErr(step, "%q: step %d failed (%s), so it has no result", x, n, failed[n])
 		}
@@ -456,7 +459,10 @@ func walkPath(v any, p, at string) (any, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s is %s, not an array to index", at, kindOf(v))
 			}
-			i, _ := strconv.Atoi(m[2])
+			i, err := strconv.Atoi(m[2])
+			if err != nil {
+				return nil, fmt.Errorf("%s[%s]: not an index", at, m[2])
+			}
 			j := i
 			if j < 0 {
 				j += len(arr)
