@@ -31,6 +31,9 @@ type Language struct {
 	extract       func(*extractor)
 	resolve       func(*Context, *Ref) Resolution
 	resolveImport func(*Context, *Import, string) Resolution
+	// pick, when set, chooses the grammar a file is parsed with from its
+	// content: a .h file is C or C++ by what it holds.
+	pick func(src []byte) *Language
 }
 
 var (
