@@ -198,12 +198,25 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 			continue
 		}
 		d := w.unwrapDeclarator(dn)
-		if d.fn >= 0 || d.name < 0 {
-			continue // a local prototype
+		if d.name < 0 {
+			continue
+		}
+		if d.fn >= 0 {
+			// T x(a[1]) reads as a prototype (the most vexing parse); in
+			// C++ code a local of class type declared so is a construction
+			if !w.cpp || typ < 0 || t.Kind(d.name) != "identifier" || w.varType(typ, "") == "" || d.fn != cDeclaratorChild(t, dn) && d.fn != dn {
+				continue
+			}
+			w.construct(typ, sym, d.fn)
+			scope.set(t.Text(d.name), w.varType(typ, d.deco))
+			continue
 		}
 		name := t.Text(d.name)
 		vt := w.varType(typ, d.deco)
 		v := d.value
+		if v < 0 {
+			v = t.Field(n, "value") // if (auto x = f()): a condition's declaration
+		}
 		if v >= 0 {
 			w.code(v, sym, scope, false, c)
 			if w.cpp && !auto && (t.Kind(v) == "argument_list" || t.Kind(v) == "initializer_list") {
@@ -218,6 +231,12 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 			case "call_expression":
 				if made := cMadeType(t, v); made != "" {
 					vt = made
+				} else if fn := t.Field(v, "function"); fn >= 0 && t.Kind(fn) == "template_function" && cCasts[t.FieldText(fn, "name")] {
+					if args := t.Field(fn, "arguments"); args >= 0 {
+						if a := t.FirstNamedChild(args); a >= 0 {
+							vt = cSimpleType(t.Text(a)) // auto p = static_cast<T*>(x)
+						}
+					}
 				} else if fn := t.Field(v, "function"); fn >= 0 {
 					head, call := w.head(v, scope)
 					if call != "" {
@@ -298,7 +317,11 @@ func (w *cWalker) call(n int32, sym int, scope *cScope) {
 			return
 		}
 		_ = global
-		w.x.ref(Ref{Kind: RefCall, Name: name, Qualifier: strings.Join(segs, "::"), Symbol: sym}, n)
+		r := Ref{Kind: RefCall, Name: name, Qualifier: strings.Join(segs, "::"), Symbol: sym}
+		if r.Qualifier != "" {
+			r.QualifierType = cScopeMark
+		}
+		w.x.ref(r, n)
 		if made := cMadeType(t, n); made != "" {
 			mn, mq := made, ""
 			if i := strings.LastIndex(made, "::"); i >= 0 {
@@ -326,6 +349,10 @@ func (w *cWalker) call(n int32, sym int, scope *cScope) {
 		w.x.ref(r, n)
 	}
 }
+
+// cScopeMark is the QualifierType of a call through a scope (ns::f(),
+// Class::f()): its qualifier names a namespace or a class, not a value.
+const cScopeMark = "::"
 
 // maxCChain bounds how much of a call chain a qualifier spells out.
 const maxCChain = 24

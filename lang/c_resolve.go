@@ -447,16 +447,22 @@ func cResolve(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		return cResolveBare(ctx, r.Name)
 	}
-	if r.QualifierType == "" && r.QualifierCall == "" && !cHasMember(r.Qualifier) {
+	if r.QualifierType == cScopeMark {
 		return cResolveScoped(ctx, r, depth)
 	}
 	return cResolveMember(ctx, r, depth)
 }
 
-// cHasMember reports whether a qualifier goes through a value (a.b, a()),
-// not only through scopes (ns::Class).
-func cHasMember(q string) bool {
-	return strings.ContainsAny(strings.ReplaceAll(q, "::", ""), ".()[")
+// cExpandAlias rewrites a dotted scope whose first part is a namespace
+// alias of the file: gr.Canvas with namespace gr = geo::render is
+// geo.render.Canvas.
+func cExpandAlias(ctx *Context, q string) string {
+	head, rest, _ := strings.Cut(q, ".")
+	b, ok := cBindings(ctx.Table, ctx.File)[head]
+	if !ok || b.imp == nil || b.imp.Alias == "" {
+		return q
+	}
+	return cJoin(cDots(b.imp.Source), rest)
 }
 
 // cVisible filters candidates to those a file can see by name: not a
@@ -713,15 +719,8 @@ func cResolveBare(ctx *Context, name string) Resolution {
 // cResolveScoped binds ns::f(), Class::f(), Base::f(), Class::Class().
 func cResolveScoped(ctx *Context, r *Ref, depth int) Resolution {
 	tab := ctx.Table
-	q := cDots(r.Qualifier)
-	if b, ok := cBindings(tab, ctx.File)[strings.SplitN(q, ".", 2)[0]]; ok && b.imp != nil && b.imp.Alias != "" {
-		// namespace fs = std::filesystem; fs::f()
-		rest := ""
-		if i := strings.IndexByte(q, '.'); i >= 0 {
-			rest = q[i:]
-		}
-		q = cDots(b.imp.Source) + rest
-	}
+	// namespace fs = std::filesystem; fs::f()
+	q := cExpandAlias(ctx, cDots(r.Qualifier))
 	// a class: a static method, an explicit base method, a constructor
 	if typ, rule, ext := cResolveTypeName(ctx, q, 0); typ != nil {
 		if r.Name == typ.Name {
@@ -823,6 +822,9 @@ func cResolveTypeName(ctx *Context, q string, depth int) (*Target, string, bool)
 	if q == "" || depth > 4 {
 		return nil, RuleUnresolved, false
 	}
+	if strings.IndexByte(q, '.') > 0 {
+		q = cExpandAlias(ctx, q)
+	}
 	tab := ctx.Table
 	name, qual := lastDotted(q), ""
 	if i := strings.LastIndexByte(q, '.'); i >= 0 {
@@ -920,7 +922,17 @@ func cMethod(ctx *Context, typ *Target, name string, depth int) (m *Target, indi
 		return (t.Kind == KindMethod || t.Kind == KindConstructor) && t.Container == q && cIsCFamily(t.Path)
 	})
 	if len(ms) > 0 {
-		return cPreferDefs(ms)[0], false, false
+		ms = cPreferDefs(ms)
+		if ctx.From != nil && ms[0].ID == ctx.From.ID {
+			// an overload calling its own name delegates to another
+			// overload more often than it recurses
+			for _, o := range ms[1:] {
+				if o.ID != ctx.From.ID && !cIsHeader(o.Path) {
+					return o, false, false
+				}
+			}
+		}
+		return ms[0], false, false
 	}
 	for _, f := range typ.Fields {
 		if f.Name == name {
@@ -1051,7 +1063,8 @@ func cResolveMember(ctx *Context, r *Ref, depth int) Resolution {
 			return bound(m, RuleReceiver)
 		case indirect:
 			return unbound(RuleUnresolved, 0) // a call through a function pointer member
-		case mext:
+		case mext, cSmartPointerMethods[r.Name]:
+			// a base outside the repository; p.get() on a smart pointer
 			return unbound(RuleExternal, 0)
 		}
 		return unbound(RuleUnresolved, 0)
@@ -1060,6 +1073,13 @@ func cResolveMember(ctx *Context, r *Ref, depth int) Resolution {
 		return unbound(RuleExternal, 0)
 	}
 	return cUniqueMethod(ctx, r.Name)
+}
+
+// cSmartPointerMethods are the methods of std::unique_ptr, shared_ptr and
+// optional themselves: p.get() is not a method of p's element type.
+var cSmartPointerMethods = map[string]bool{
+	"get": true, "reset": true, "release": true, "swap": true, "use_count": true, "lock": true, "expired": true,
+	"value": true, "has_value": true, "value_or": true, "emplace": true, "owner_before": true,
 }
 
 // cHeadType types the first part of a qualifier the extractor could not: a

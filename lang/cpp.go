@@ -206,7 +206,7 @@ func (w *cWalker) fieldInits(fil int32, sym int, scope *cScope, c cCtx) {
 			if qual != "" {
 				q = qual + "::" + name
 			}
-			w.x.ref(Ref{Kind: RefCall, Name: name, Qualifier: q, Symbol: sym}, fi)
+			w.x.ref(Ref{Kind: RefCall, Name: name, Qualifier: q, QualifierType: cScopeMark, Symbol: sym}, fi)
 		}
 		for ch := range t.NamedChildren(fi) {
 			if ch != first {
