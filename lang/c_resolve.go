@@ -722,7 +722,7 @@ func cResolveScoped(ctx *Context, r *Ref, depth int) Resolution {
 	// namespace fs = std::filesystem; fs::f()
 	q := cExpandAlias(ctx, cDots(r.Qualifier))
 	// a class: a static method, an explicit base method, a constructor
-	if typ, rule, ext := cResolveTypeName(ctx, q, 0); typ != nil {
+	if typ, rule, _ := cResolveTypeName(ctx, q, 0); typ != nil {
 		if r.Name == typ.Name {
 			if c := cConstructor(ctx, typ); c != nil {
 				return bound(c, RuleReceiver)
@@ -740,8 +740,6 @@ func cResolveScoped(ctx *Context, r *Ref, depth int) Resolution {
 			return unbound(RuleExternal, 0)
 		}
 		return unbound(RuleUnresolved, 0)
-	} else if ext {
-		return unbound(RuleExternal, 0)
 	}
 	// a namespace, written from inside the scopes
 	cands := pick(tab.ByName(r.Name), func(t *Target) bool {
