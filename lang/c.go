@@ -32,12 +32,70 @@ func init() {
 	cpp.setSyntax([]string{"comment"},
 		[]string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
 		[]string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"})
-	c.pick = func(src []byte) *Language {
+	c.pick = func(src []byte) (*Language, []byte) {
 		if cLooksLikeCpp(src) {
-			return cpp
+			return cpp, cBlankExportMacros(src)
 		}
-		return c
+		return c, cBlankExportMacros(src)
 	}
+	cpp.pick = func(src []byte) (*Language, []byte) { return cpp, cBlankExportMacros(src) }
+}
+
+// cBlankExportMacros blanks the macro of "class EXPORT_MACRO Name {" (and
+// struct, union): libraries mark their exported types so, and the grammar,
+// which cannot expand macros, would read EXPORT_MACRO as the type's name
+// and lose the declaration. Spaces keep every offset; the source is copied
+// only when it has such a macro.
+func cBlankExportMacros(src []byte) []byte {
+	out := src
+	for _, kw := range []string{"class ", "struct ", "union "} {
+		for off := 0; ; {
+			i := bytes.Index(src[off:], []byte(kw))
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(kw)
+			if i > 0 && isIdentByte(src[i-1]) {
+				continue
+			}
+			j := off
+			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+				j++
+			}
+			m := j
+			for j < len(src) && (src[j] >= 'A' && src[j] <= 'Z' || src[j] == '_' || src[j] >= '0' && src[j] <= '9') {
+				j++
+			}
+			if j-m < 3 || j < len(src) && isIdentByte(src[j]) {
+				continue // not an upper-case macro name
+			}
+			k := j
+			for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+				k++
+			}
+			n := k
+			for k < len(src) && isIdentByte(src[k]) {
+				k++
+			}
+			if k == n || k-n == 5 && string(src[n:k]) == "final" {
+				continue
+			}
+			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+				k++
+			}
+			if k >= len(src) || src[k] != '{' && src[k] != ':' && !bytes.HasPrefix(src[k:], []byte("final")) {
+				continue
+			}
+			if &out[0] == &src[0] {
+				out = append([]byte(nil), src...)
+			}
+			for x := m; x < j; x++ {
+				out[x] = ' '
+			}
+		}
+	}
+	return out
 }
 
 // cHeaderExts are the extensions of headers: their prototypes are symbols
@@ -347,7 +405,8 @@ func (w *cWalker) macro(n int32, c cCtx) {
 		return
 	}
 	val := t.Field(n, "value")
-	s := Symbol{Name: t.Text(name), Parent: c.parent, Doc: w.doc(n)}
+	// a macro knows no namespace or class: it hangs from the file
+	s := Symbol{Name: t.Text(name), Parent: 0, Doc: w.doc(n)}
 	s.Signature.Modifiers = []string{"macro"}
 	s.Exported = w.header
 	s.Signature.Text = shorten(oneLine(strings.TrimRight(t.Text(n), "\n")), maxSigText)

@@ -391,6 +391,9 @@ func cClassOf(ctx *Context) *Target {
 	case KindMethod, KindConstructor:
 	case KindClass, KindInterface:
 		return f
+	case KindFunction:
+		// TEST_F(Fixture, Name) { ... } is a method of a subclass of
+		// Fixture; a function of a namespace finds no class
 	default:
 		return nil
 	}

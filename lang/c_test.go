@@ -67,6 +67,20 @@ func TestCLooksLikeCpp(t *testing.T) {
 	}
 }
 
+func TestCExportMacros(t *testing.T) {
+	src := "namespace db {\nclass DB_EXPORT Slice {\n public:\n  Slice() {}\n};\nstruct DB_EXPORT Options : Base { int x; };\n" +
+		"class Plain final {};\nint CLASS_COUNT = 1;\n}\n"
+	if b := cBlankExportMacros([]byte(src)); len(b) != len(src) || strings.Contains(string(b), "DB_EXPORT") ||
+		!strings.Contains(string(b), "CLASS_COUNT") {
+		t.Errorf("blanked:\n%s", b)
+	}
+	f := cExtract(t, "include/db/slice.h", src)
+	wantAll(t, cSyms(f), "class db.Slice exported", "constructor db.Slice.Slice public", "class db.Options exported", "class db.Plain exported")
+	if s := cSymbol(t, f, KindClass, "db.Slice"); s.Signature.Text != "class Slice" {
+		t.Errorf("signature %q", s.Signature.Text)
+	}
+}
+
 func TestCSymbols(t *testing.T) {
 	src := `#include "kv/hash.h"
 #include <stdio.h>
