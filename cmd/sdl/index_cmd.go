@@ -30,6 +30,9 @@ func indexCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "parse workers (default: number of CPUs)"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
+			&cli.StringFlag{Name: "precise", Value: "auto", Usage: "Go precise mode (go/packages + go/types): " +
+				"auto = when the go command is on PATH, on = required, off = tree-sitter heuristics only"},
+			&cli.StringSliceFlag{Name: "scip", Usage: "import a SCIP index (repeatable): its definitions and references become precise edges"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true},
 			&cli.BoolFlag{Name: "trace", Usage: "print the duration of each phase on stderr", Hidden: true},
 		},
@@ -58,7 +61,17 @@ func indexCommand() *cli.Command {
 					}
 				}
 			}
+			precise := c.String("precise")
+			switch precise {
+			case "auto":
+				precise = index.PreciseAuto
+			case index.PreciseOn, index.PreciseOff:
+			default:
+				return usagef("--precise must be auto, on or off, not %q", precise)
+			}
 			opts := index.Options{
+				GoPrecise:  precise,
+				SCIP:       c.StringSlice("scip"),
 				Root:       root,
 				DB:         dbPath,
 				Workers:    c.Int("workers"),
