@@ -156,6 +156,11 @@ func preciseResolution(tab lang.Table, p preciseRef) lang.Resolution {
 		}
 	}
 	if hit == nil {
+		if tab.File(p.path) == nil {
+			// declared in a file sdl does not index (generated, too
+			// large): no symbol to bind, and no same-named guess either
+			return lang.Resolution{Rule: lang.RuleUnresolved}
+		}
 		return lang.Resolution{}
 	}
 	return lang.Resolution{Target: hit, Rule: lang.RuleTypes, Confidence: lang.RuleConfidence(lang.RuleTypes)}

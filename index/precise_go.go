@@ -81,6 +81,8 @@ type goPrecise struct {
 	failed   int // packages with type errors (their bad files fall back)
 	ifaces   []ifaceDecl
 	types    []typeDecl
+	rel      map[string]string // absolute file -> repo path, interned
+	errs     []string          // the first error of each package that has some
 }
 
 // lookup returns the precise target of a reference, or false.
@@ -119,7 +121,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 			abs[filepath.Join(root, filepath.FromSlash(p))] = data
 		}
 	}
-	gp := &goPrecise{files: map[string]*preciseFile{}}
+	gp := &goPrecise{files: map[string]*preciseFile{}, rel: map[string]string{}}
 	if len(modules) == 0 {
 		return gp, nil
 	}
@@ -173,6 +175,12 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 		}
 	}
 	gp.implements()
+	if trace != nil {
+		for _, e := range gp.errs {
+			trace("precise: %s", e)
+		}
+	}
+	gp.rel, gp.errs = nil, nil
 	return gp, nil
 }
 
@@ -209,7 +217,7 @@ func (gp *goPrecise) loadBatch(ctx context.Context, root, modDir string, dirs []
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
 			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
 		// a newer go line in go.mod must not download a toolchain
-		Env:  append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod"),
+		Env:     append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod"),
 		Overlay: overlay,
 	}
 	loaded, err := packages.Load(cfg, patterns...)
@@ -236,18 +244,25 @@ func (gp *goPrecise) addPackage(root string, p *packages.Package) {
 		} else {
 			// an error without a position: trust nothing of the package
 			gp.failed++
+			gp.errs = append(gp.errs, p.PkgPath+": "+e.Error())
 			return
 		}
 	}
 	if len(p.Errors) > 0 {
 		gp.failed++
+		gp.errs = append(gp.errs, p.PkgPath+": "+p.Errors[0].Error())
 	}
 	rel := func(abs string) string {
+		if r, ok := gp.rel[abs]; ok {
+			return r
+		}
 		r, err := filepath.Rel(root, abs)
 		if err != nil || strings.HasPrefix(r, "..") {
-			return ""
+			r = ""
 		}
-		return filepath.ToSlash(r)
+		r = filepath.ToSlash(r)
+		gp.rel[abs] = r // interned: every reference to a file shares one string
+		return r
 	}
 	describe := func(obj types.Object) (preciseRef, bool) {
 		switch o := obj.(type) {
@@ -327,7 +342,10 @@ func (gp *goPrecise) addPackage(root string, p *packages.Package) {
 				if !ok {
 					return true
 				}
-				put(pf.idents, posKey{line(n.Pos()), n.Name}, pr)
+				// types are all that non-call references name (T{}, embedding)
+				if _, isType := obj.(*types.TypeName); isType {
+					put(pf.idents, posKey{line(n.Pos()), n.Name}, pr)
+				}
 				// a function or method used as a value, not called
 				if _, isFunc := obj.(*types.Func); isFunc && !called[n] && encl != nil && pr.path != "" {
 					pf.extra = append(pf.extra, preciseExtra{srcContainer: encl[0], srcName: encl[1],

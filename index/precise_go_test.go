@@ -62,3 +62,28 @@ func TestGoPrecise(t *testing.T) {
 		t.Errorf("spurious implements edge:\n%s", prec)
 	}
 }
+
+// TestGoHeuristicRules covers two resolution rules the accuracy report
+// asked for: a tree inside a module learns its import path prefix from the
+// go.mod above it, and code outside _test.go files never binds to
+// declarations of test files.
+func TestGoHeuristicRules(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	writeFile(t, dir, "sub/a/a.go", "package a\n\n// Hello greets.\nfunc Hello() string { return \"hi\" }\n")
+	writeFile(t, dir, "sub/b/b.go", "package b\n\nimport \"example.com/m/sub/a\"\n\n// Use calls a.\nfunc Use(m map[string]fake) string { m[\"x\"].Probe(); return a.Hello() }\n\ntype fake interface{}\n")
+	writeFile(t, dir, "sub/b/b_test.go", "package b\n\ntype tester struct{}\n\nfunc (tester) Probe() {}\n")
+	db := filepath.Join(t.TempDir(), "index.db")
+	opts := testOptions(filepath.Join(dir, "sub"), db)
+	opts.GoPrecise = PreciseOff
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	edges := string(dump(t, db, "edges"))
+	if !strings.Contains(edges, "b/b.go:Use call a.Hello -> a/a.go:Hello [import") {
+		t.Errorf("the import through the go.mod above the root is not resolved:\n%s", edges)
+	}
+	if strings.Contains(edges, "-> b/b_test.go:tester.Probe") {
+		t.Errorf("non-test code bound to a test file's method:\n%s", edges)
+	}
+}

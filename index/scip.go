@@ -51,8 +51,8 @@ type sdlSym struct {
 
 // readSCIP streams one SCIP file: the definitions of global symbols and the
 // references of each document that the index holds.
-func readSCIP(ctx context.Context, file string, known func(string) bool, sum *SCIPSummary,
-	defs map[string][2]any, refs map[string][]scipRef, display map[string]string) error {
+func readSCIP(ctx context.Context, root, file string, known func(string) bool, sum *SCIPSummary,
+	defs map[string][2]any, refs map[string][]scipRef, display, locals map[string]string) error {
 	f, err := os.Open(file)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrSCIP, err)
@@ -66,14 +66,29 @@ func readSCIP(ctx context.Context, file string, known func(string) bool, sum *SC
 				return nil
 			}
 			sum.Documents++
+			var lines []string
 			for _, si := range d.Symbols {
 				if si.DisplayName != "" {
 					display[si.Symbol] = si.DisplayName
 				}
 			}
 			for _, o := range d.Occurrences {
-				if o.Symbol == "" || scip.IsLocalSymbol(o.Symbol) || len(o.Range) < 3 {
+				if o.Symbol == "" || len(o.Range) < 3 {
 					continue
+				}
+				symbol := o.Symbol
+				if scip.IsLocalSymbol(symbol) {
+					// locals (nested functions) are per document, named by
+					// their text
+					symbol = p + "#" + symbol
+					if locals[symbol] == "" && len(o.Range) == 3 {
+						if lines == nil {
+							lines = fileLines(filepath.Join(root, filepath.FromSlash(p)))
+						}
+						if l := int(o.Range[0]); l < len(lines) && int(o.Range[2]) <= len(lines[l]) && o.Range[1] < o.Range[2] {
+							locals[symbol] = lines[l][o.Range[1]:o.Range[2]]
+						}
+					}
 				}
 				line, col := int(o.Range[0])+1, int(o.Range[1])
 				end := int(o.Range[2])
@@ -84,10 +99,10 @@ func readSCIP(ctx context.Context, file string, known func(string) bool, sum *SC
 					}
 				}
 				if o.SymbolRoles&int32(scip.SymbolRole_Definition) != 0 {
-					defs[o.Symbol] = [2]any{p, line}
+					defs[symbol] = [2]any{p, line}
 					continue
 				}
-				refs[p] = append(refs[p], scipRef{line: line, col: col, endCol: end, symbol: o.Symbol})
+				refs[p] = append(refs[p], scipRef{line: line, col: col, endCol: end, symbol: symbol})
 			}
 			return nil
 		},
@@ -102,6 +117,20 @@ func readSCIP(ctx context.Context, file string, known func(string) bool, sum *SC
 		return fmt.Errorf("%w: %s: %v", ErrSCIP, file, err)
 	}
 	return nil
+}
+
+// innermostKind finds the smallest symbol called name around line.
+func innermostKind(syms []sdlSym, line int, name string) (string, string) {
+	best, kind, bestSpan := "", "", 1<<30
+	for _, s := range syms {
+		if s.kind == lang.KindModule || line < s.startLine || line > s.endLine || s.name != name {
+			continue
+		}
+		if span := s.endLine - s.startLine; span < bestSpan {
+			best, kind, bestSpan = s.id, s.kind, span
+		}
+	}
+	return best, kind
 }
 
 // scipName is the name a SCIP symbol's last descriptor gives, and whether
@@ -133,8 +162,18 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 	defs := map[string][2]any{}
 	refs := map[string][]scipRef{}
 	display := map[string]string{}
+	locals := map[string]string{} // local symbol -> its name
+	nameOf := func(symbol string) (string, scip.Descriptor_Suffix, string) {
+		if n, ok := locals[symbol]; ok {
+			return n, scip.Descriptor_Term, ""
+		}
+		if strings.Contains(symbol, "#local ") {
+			return "", scip.Descriptor_UnspecifiedSuffix, ""
+		}
+		return scipName(symbol)
+	}
 	for _, file := range b.opts.SCIP {
-		if err := readSCIP(ctx, file, known, sum, defs, refs, display); err != nil {
+		if err := readSCIP(ctx, b.root, file, known, sum, defs, refs, display, locals); err != nil {
 			return err
 		}
 	}
@@ -183,6 +222,7 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 		return best
 	}
 	target := map[string]string{}
+	targetKind := map[string]string{}
 	symbols := make([]string, 0, len(defs))
 	for s := range defs {
 		symbols = append(symbols, s)
@@ -194,9 +234,13 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 		if err != nil {
 			return err
 		}
-		name, _, _ := scipName(s)
-		if id := innermost(syms, line, name); id != "" {
+		name, _, _ := nameOf(s)
+		if name == "" {
+			continue
+		}
+		if id, kind := innermostKind(syms, line, name); id != "" {
 			target[s] = id
+			targetKind[s] = kind
 			sum.Definitions++
 		}
 	}
@@ -285,12 +329,12 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 		}
 		for _, r := range refs[p] {
 			symbol := r.symbol
-			name, suffix, pkg := scipName(symbol)
+			name, suffix, pkg := nameOf(symbol)
 			if suffix == scip.Descriptor_Method && (name == "<constructor>" || name == "__init__") {
 				// a constructor stands for its class
 				if i := strings.LastIndex(strings.TrimSuffix(symbol, "."), "#"); i > 0 {
 					symbol = symbol[:i+1]
-					name, suffix, pkg = scipName(symbol)
+					name, suffix, pkg = nameOf(symbol)
 				}
 			}
 			if name == "" {
@@ -298,11 +342,15 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 			}
 			kind := lang.RefReference
 			if r.line-1 < len(lines) && followedByCall(lines, r.line-1, r.endCol) {
-				switch suffix {
-				case scip.Descriptor_Method:
+				switch tk := targetKind[symbol]; {
+				case suffix == scip.Descriptor_Method:
 					kind = lang.RefCall
-				case scip.Descriptor_Type:
+				case suffix == scip.Descriptor_Type:
 					kind = lang.RefNew
+				case tk == lang.KindFunction || tk == lang.KindMethod:
+					// a term holding a function (const f = () => ...) or a
+					// nested function (a local)
+					kind = lang.RefCall
 				}
 			}
 			dst, inTree := target[symbol]

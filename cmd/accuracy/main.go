@@ -77,6 +77,22 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+	// only what sdl indexed can be judged: files it skipped (generated,
+	// too large) are out of both sets
+	indexed, err := indexedFiles(db)
+	if err != nil {
+		fail(err)
+	}
+	for f := range files {
+		if !indexed[f] {
+			delete(files, f)
+		}
+	}
+	for e := range ref {
+		if !files[fileOf(e[0])] || !indexed[fileOf(e[1])] {
+			delete(ref, e)
+		}
+	}
 	got, err := sdlCalls(db, files)
 	if err != nil {
 		fail(err)
@@ -124,6 +140,27 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
+func fileOf(key string) string { return key[:strings.LastIndex(key, ":")] }
+
+// indexedFiles lists the files sdl parsed.
+func indexedFiles(db *sql.DB) (map[string]bool, error) {
+	rows, err := db.Query(`SELECT p.path FROM files f JOIN paths p ON p.id = f.path_id
+		WHERE f.to_seq IS NULL AND f.status IN ('ok', 'parse_error')`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out[p] = true
+	}
+	return out, rows.Err()
+}
+
 // sdlCalls lists the index's call edges between functions and methods
 // whose caller is in files, as "path:Container.name" pairs.
 func sdlCalls(db *sql.DB, files map[string]bool) (map[[2]string]bool, error) {
@@ -142,7 +179,7 @@ func sdlCalls(db *sql.DB, files map[string]bool) (map[[2]string]bool, error) {
 		if err := rows.Scan(&sp, &sq, &dp, &dq); err != nil {
 			return nil, err
 		}
-		if !files[sp] || sq == "init" || dq == "init" {
+		if !files[sp] || sq == "init" || dq == "init" { // package initializers
 			continue
 		}
 		a, b := sp+":"+sq, dp+":"+dq
@@ -195,7 +232,7 @@ func goReference(root string, patterns []string) (map[[2]string]bool, map[string
 		}
 		obj := fn.Object().(*types.Func)
 		p := rel(prog.Fset.Position(obj.Pos()).Filename)
-		if p == "" || obj.Name() == "init" || obj.Name() == "_" {
+		if p == "" || obj.Name() == "_" {
 			return ""
 		}
 		name := obj.Name()
@@ -203,6 +240,8 @@ func goReference(root string, patterns []string) (map[[2]string]bool, map[string
 			if c := recvName(sig.Recv().Type()); c != "" {
 				name = c + "." + name
 			}
+		} else if name == "init" {
+			return "" // package initializers: several per package, never called
 		}
 		return p + ":" + name
 	}
@@ -221,12 +260,21 @@ func goReference(root string, patterns []string) (map[[2]string]bool, map[string
 			add(key(fn), key(e.Callee.Func))
 		}
 	}
+	// static calls in closures that are passed as values (the static
+	// algorithm only reaches closures that are called directly), and
 	// interface method calls, to the abstract method
 	for fn := range ssautil.AllFunctions(prog) {
 		for _, b := range fn.Blocks {
 			for _, ins := range b.Instrs {
 				site, ok := ins.(ssa.CallInstruction)
-				if !ok || !site.Common().IsInvoke() {
+				if !ok {
+					continue
+				}
+				if g := site.Common().StaticCallee(); g != nil {
+					add(key(fn), key(g))
+					continue
+				}
+				if !site.Common().IsInvoke() {
 					continue
 				}
 				m := site.Common().Method
@@ -322,21 +370,37 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 		data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		lines := strings.Split(string(data), "\n")
 		for _, o := range d.Occurrences {
-			if scip.IsLocalSymbol(o.Symbol) || len(o.Range) < 3 {
-				continue
-			}
-			s, err := scip.ParseSymbol(o.Symbol)
-			if err != nil || len(s.Descriptors) == 0 {
-				continue
-			}
-			last := s.Descriptors[len(s.Descriptors)-1]
-			if last.Suffix != scip.Descriptor_Method || last.Name == "<constructor>" || last.Name == "__init__" {
+			if o.Symbol == "" || len(o.Range) < 3 {
 				continue
 			}
 			line := int(o.Range[0]) + 1
+			sym, name := o.Symbol, ""
+			if scip.IsLocalSymbol(o.Symbol) {
+				// a local (a nested function): named by its text
+				sym = p + "#" + o.Symbol
+				if line-1 < len(lines) && int(o.Range[2]) <= len(lines[line-1]) && len(o.Range) == 3 {
+					name = lines[line-1][o.Range[1]:o.Range[2]]
+				}
+			} else {
+				s, err := scip.ParseSymbol(o.Symbol)
+				if err != nil || len(s.Descriptors) == 0 {
+					continue
+				}
+				last := s.Descriptors[len(s.Descriptors)-1]
+				// methods and functions, and terms (const f = () => ...)
+				// that sdl holds as functions
+				if last.Suffix != scip.Descriptor_Method && last.Suffix != scip.Descriptor_Term ||
+					last.Name == "<constructor>" || last.Name == "__init__" {
+					continue
+				}
+				name = last.Name
+			}
+			if name == "" {
+				continue
+			}
 			if o.SymbolRoles&int32(scip.SymbolRole_Definition) != 0 {
-				if k := innermost(p, line, last.Name, true); k != "" {
-					defs[o.Symbol] = k
+				if k := innermost(p, line, name, true); k != "" {
+					defs[sym] = k
 				}
 				continue
 			}
@@ -349,7 +413,7 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 			}
 			rest := strings.TrimLeft(lines[line-1][end:], " \t")
 			if strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "?.(") || strings.HasPrefix(rest, "<") && strings.Contains(rest, ">(") {
-				calls = append(calls, call{p, line, o.Symbol})
+				calls = append(calls, call{p, line, sym})
 			}
 		}
 		return nil
