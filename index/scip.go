@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/sourcegraph/scip/bindings/go/scip"
 
@@ -66,7 +67,8 @@ func readSCIP(ctx context.Context, root, file string, known func(string) bool, s
 				return nil
 			}
 			sum.Documents++
-			var lines []string
+			lines := fileLines(filepath.Join(root, filepath.FromSlash(p)))
+			enc := d.GetPositionEncoding()
 			for _, si := range d.Symbols {
 				if si.DisplayName != "" {
 					display[si.Symbol] = si.DisplayName
@@ -81,12 +83,10 @@ func readSCIP(ctx context.Context, root, file string, known func(string) bool, s
 					// locals (nested functions) are per document, named by
 					// their text
 					symbol = p + "#" + symbol
-					if locals[symbol] == "" && len(o.Range) == 3 {
-						if lines == nil {
-							lines = fileLines(filepath.Join(root, filepath.FromSlash(p)))
-						}
-						if l := int(o.Range[0]); l < len(lines) && int(o.Range[2]) <= len(lines[l]) && o.Range[1] < o.Range[2] {
-							locals[symbol] = lines[l][o.Range[1]:o.Range[2]]
+					if l := int(o.Range[0]); locals[symbol] == "" && len(o.Range) == 3 && l < len(lines) {
+						a, b := byteCol(lines[l], int(o.Range[1]), enc), byteCol(lines[l], int(o.Range[2]), enc)
+						if a < b {
+							locals[symbol] = lines[l][a:b]
 						}
 					}
 				}
@@ -97,6 +97,9 @@ func readSCIP(ctx context.Context, root, file string, known func(string) bool, s
 					if o.Range[2] != o.Range[0] {
 						end = col
 					}
+				}
+				if line-1 < len(lines) {
+					col, end = byteCol(lines[line-1], col, enc), byteCol(lines[line-1], end, enc)
 				}
 				if o.SymbolRoles&int32(scip.SymbolRole_Definition) != 0 {
 					defs[symbol] = [2]any{p, line}
@@ -442,6 +445,27 @@ func moduleOf(syms []sdlSym) string {
 		}
 	}
 	return ""
+}
+
+// byteCol converts a SCIP offset on line s to a byte offset. Offsets are
+// UTF-16 code units unless the document says otherwise: scip-typescript and
+// scip-python count like JavaScript.
+func byteCol(s string, col int, enc scip.PositionEncoding) int {
+	if enc == scip.PositionEncoding_UTF8CodeUnitOffsetFromLineStart {
+		return min(col, len(s))
+	}
+	n := 0
+	for i, r := range s {
+		if n >= col {
+			return i
+		}
+		if enc == scip.PositionEncoding_UTF32CodeUnitOffsetFromLineStart {
+			n++
+		} else {
+			n += utf16.RuneLen(r)
+		}
+	}
+	return len(s)
 }
 
 // fileLines reads a file's lines, or nil.

@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/sourcegraph/scip/bindings/go/scip"
 	"golang.org/x/tools/go/callgraph/static"
@@ -369,6 +370,7 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 		files[p] = true
 		data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		lines := strings.Split(string(data), "\n")
+		enc := d.GetPositionEncoding()
 		for _, o := range d.Occurrences {
 			if o.Symbol == "" || len(o.Range) < 3 {
 				continue
@@ -378,8 +380,9 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 			if scip.IsLocalSymbol(o.Symbol) {
 				// a local (a nested function): named by its text
 				sym = p + "#" + o.Symbol
-				if line-1 < len(lines) && int(o.Range[2]) <= len(lines[line-1]) && len(o.Range) == 3 {
-					name = lines[line-1][o.Range[1]:o.Range[2]]
+				if line-1 < len(lines) && len(o.Range) == 3 {
+					a, b := byteCol(lines[line-1], int(o.Range[1]), enc), byteCol(lines[line-1], int(o.Range[2]), enc)
+					name = lines[line-1][a:max(a, b)]
 				}
 			} else {
 				s, err := scip.ParseSymbol(o.Symbol)
@@ -408,9 +411,10 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 			if len(o.Range) == 4 {
 				end = int(o.Range[3])
 			}
-			if line-1 >= len(lines) || end > len(lines[line-1]) {
+			if line-1 >= len(lines) {
 				continue
 			}
+			end = byteCol(lines[line-1], end, enc)
 			rest := strings.TrimLeft(lines[line-1][end:], " \t")
 			if strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "?.(") || strings.HasPrefix(rest, "<") && strings.Contains(rest, ">(") {
 				calls = append(calls, call{p, line, sym})
@@ -433,4 +437,24 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 		}
 	}
 	return ref, files, nil
+}
+
+// byteCol converts a SCIP offset (UTF-16 code units unless the document
+// says otherwise) on line s to a byte offset.
+func byteCol(s string, col int, enc scip.PositionEncoding) int {
+	if enc == scip.PositionEncoding_UTF8CodeUnitOffsetFromLineStart {
+		return min(col, len(s))
+	}
+	n := 0
+	for i, r := range s {
+		if n >= col {
+			return i
+		}
+		if enc == scip.PositionEncoding_UTF32CodeUnitOffsetFromLineStart {
+			n++
+		} else {
+			n += utf16.RuneLen(r)
+		}
+	}
+	return len(s)
 }
