@@ -73,9 +73,14 @@ accuracy: build
 	  $(BIN) index --no-git --db $(ACC_DIR)/db/zod-h.db $$d >/dev/null && $(ACC) scip -db $(ACC_DIR)/db/zod-h.db -root $$d -scip $(ACC_DIR)/zod.scip -label "zod heuristic"; \
 	  $(BIN) index --no-git --scip $(ACC_DIR)/zod.scip --db $(ACC_DIR)/db/zod-s.db $$d >/dev/null && $(ACC) scip -db $(ACC_DIR)/db/zod-s.db -root $$d -scip $(ACC_DIR)/zod.scip -label "zod + SCIP import"; fi
 	@if [ -d $(ACC_DIR)/flask ]; then d=$(ACC_DIR)/flask; \
-	  [ -f $(ACC_DIR)/flask.scip ] || (cd $$d && $(ACC_DIR)/node/node_modules/.bin/scip-python index --quiet --project-name flask --project-version 3 --output $(ACC_DIR)/flask.scip . >/dev/null); \
-	  $(BIN) index --no-git --db $(ACC_DIR)/db/flask-h.db $$d >/dev/null && $(ACC) scip -db $(ACC_DIR)/db/flask-h.db -root $$d -scip $(ACC_DIR)/flask.scip -label "flask heuristic"; \
-	  $(BIN) index --no-git --scip $(ACC_DIR)/flask.scip --db $(ACC_DIR)/db/flask-s.db $$d >/dev/null && $(ACC) scip -db $(ACC_DIR)/db/flask-s.db -root $$d -scip $(ACC_DIR)/flask.scip -label "flask + SCIP import"; fi
+	  echo '[]' > $(ACC_DIR)/pyenv.json; echo '{"extraPaths": ["src"]}' > $$d/pyrightconfig.json; \
+	  [ -f $(ACC_DIR)/flask.scip ] || (cd $$d && $(ACC_DIR)/node/node_modules/.bin/scip-python index --quiet --environment $(ACC_DIR)/pyenv.json --project-name flask --project-version 3 --output $(ACC_DIR)/flask.scip . >/dev/null); \
+	  $(BIN) index --no-git --db $(ACC_DIR)/db/flask-h.db $$d >/dev/null && \
+	  $(ACC) scip -db $(ACC_DIR)/db/flask-h.db -root $$d -scip $(ACC_DIR)/flask.scip -label "flask heuristic" && \
+	  $(ACC) scip -db $(ACC_DIR)/db/flask-h.db -root $$d -scip $(ACC_DIR)/flask.scip -under src -label "flask src/ heuristic"; \
+	  $(BIN) index --no-git --scip $(ACC_DIR)/flask.scip --db $(ACC_DIR)/db/flask-s.db $$d >/dev/null && \
+	  $(ACC) scip -db $(ACC_DIR)/db/flask-s.db -root $$d -scip $(ACC_DIR)/flask.scip -label "flask + SCIP import" && \
+	  $(ACC) scip -db $(ACC_DIR)/db/flask-s.db -root $$d -scip $(ACC_DIR)/flask.scip -under src -label "flask src/ + SCIP import"; fi
 
 # Regenerates the committed SCIP fixture of index/scip_test.go.
 scip-fixtures:

@@ -17,6 +17,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/sourcegraph/scip/bindings/go/scip"
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -59,6 +60,9 @@ func readSCIP(ctx context.Context, root, file string, known func(string) bool, s
 		return fmt.Errorf("%w: %v", ErrSCIP, err)
 	}
 	defer f.Close()
+	if err := checkSCIPFrame(f); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrSCIP, file, err)
+	}
 	v := &scip.IndexVisitor{
 		VisitDocument: func(_ context.Context, d *scip.Document) error {
 			p := path.Clean(filepath.ToSlash(d.RelativePath))
@@ -344,7 +348,7 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 				continue
 			}
 			kind := lang.RefReference
-			if r.line-1 < len(lines) && followedByCall(lines, r.line-1, r.endCol) {
+			if r.line-1 < len(lines) && (followedByCall(lines, r.line-1, r.endCol) || decorates(lines[r.line-1], r.col)) {
 				switch tk := targetKind[symbol]; {
 				case suffix == scip.Descriptor_Method:
 					kind = lang.RefCall
@@ -447,6 +451,71 @@ func moduleOf(syms []sdlSym) string {
 	return ""
 }
 
+// checkSCIPFrame walks the top-level fields of a SCIP file and checks that
+// each length fits in the file, so that a corrupt length cannot make the
+// streaming parser allocate what the file does not hold. It rewinds f.
+func checkSCIPFrame(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := st.Size()
+	r := bufio.NewReaderSize(f, 1<<16)
+	var off int64
+	varint := func() (uint64, error) {
+		var v uint64
+		for shift := uint(0); shift < 64; shift += 7 {
+			b, err := r.ReadByte()
+			if err != nil {
+				return 0, err
+			}
+			off++
+			v |= uint64(b&0x7f) << shift
+			if b < 0x80 {
+				return v, nil
+			}
+		}
+		return 0, errors.New("bad varint")
+	}
+	for off < size {
+		tag, err := varint()
+		if err != nil {
+			return fmt.Errorf("offset %d: %w", off, err)
+		}
+		var skip int64
+		switch protowire.Type(tag & 7) {
+		case protowire.VarintType:
+			if _, err := varint(); err != nil {
+				return fmt.Errorf("offset %d: %w", off, err)
+			}
+		case protowire.Fixed64Type:
+			skip = 8
+		case protowire.Fixed32Type:
+			skip = 4
+		case protowire.BytesType:
+			n, err := varint()
+			if err != nil {
+				return fmt.Errorf("offset %d: %w", off, err)
+			}
+			if n > uint64(size-off) {
+				return fmt.Errorf("offset %d: a field of %d bytes in %d remaining", off, n, size-off)
+			}
+			skip = int64(n)
+		default:
+			return fmt.Errorf("offset %d: not a SCIP index (wire type %d)", off, tag&7)
+		}
+		if skip > size-off {
+			return fmt.Errorf("offset %d: truncated", off)
+		}
+		if _, err := r.Discard(int(skip)); err != nil {
+			return fmt.Errorf("offset %d: %w", off, err)
+		}
+		off += skip
+	}
+	_, err = f.Seek(0, io.SeekStart)
+	return err
+}
+
 // byteCol converts a SCIP offset on line s to a byte offset. Offsets are
 // UTF-16 code units unless the document says otherwise: scip-typescript and
 // scip-python count like JavaScript.
@@ -466,6 +535,13 @@ func byteCol(s string, col int, enc scip.PositionEncoding) int {
 		}
 	}
 	return len(s)
+}
+
+// decorates reports whether the name at col of line is applied as a
+// decorator (@name, @mod.name): a call with the decorated function.
+func decorates(line string, col int) bool {
+	t := strings.TrimSpace(line)
+	return strings.HasPrefix(t, "@") && col <= len(line) && !strings.Contains(line[:col], "(")
 }
 
 // fileLines reads a file's lines, or nil.

@@ -77,3 +77,25 @@ func TestSCIPBadFile(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadSCIP feeds arbitrary bytes to the SCIP reader: an error, never a
+// panic.
+func FuzzReadSCIP(f *testing.F) {
+	seed, err := os.ReadFile(filepath.Join("..", "testdata", "scip", "typescript.scip"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add(seed[:len(seed)/2])
+	f.Add([]byte("\x12\x05hello"))
+	root := filepath.Join("..", "testdata", "scip", "typescript")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := filepath.Join(t.TempDir(), "f.scip")
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sum := &SCIPSummary{}
+		_ = readSCIP(context.Background(), root, file, func(string) bool { return true }, sum,
+			map[string][2]any{}, map[string][]scipRef{}, map[string]string{}, map[string]string{})
+	})
+}

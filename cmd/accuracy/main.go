@@ -16,8 +16,9 @@
 // the tree are ignored on both sides.
 //
 // The SCIP reference takes each reference to a method or function symbol
-// that is followed by "(" as a call from the innermost function or method
-// of the index that encloses it to the symbol's definition.
+// that is followed by "(" (or applied as a decorator) as a call from the
+// innermost function or method of the index that encloses it to the
+// symbol's definition.
 package main
 
 import (
@@ -54,6 +55,7 @@ func main() {
 	scipFile := fs.String("scip", "", "the SCIP reference (scip mode)")
 	label := fs.String("label", "", "the row label")
 	misses := fs.Int("show", 0, "print this many false positives and misses")
+	under := fs.String("under", "", "judge only callers in files under this directory")
 	fs.Parse(os.Args[2:])
 	absRoot, _ := filepath.Abs(*root)
 	db, err := schema.OpenReadOnly(*dbPath)
@@ -85,7 +87,7 @@ func main() {
 		fail(err)
 	}
 	for f := range files {
-		if !indexed[f] {
+		if !indexed[f] || *under != "" && !strings.HasPrefix(f, strings.TrimSuffix(*under, "/")+"/") {
 			delete(files, f)
 		}
 	}
@@ -416,7 +418,11 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 			}
 			end = byteCol(lines[line-1], end, enc)
 			rest := strings.TrimLeft(lines[line-1][end:], " \t")
-			if strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "?.(") || strings.HasPrefix(rest, "<") && strings.Contains(rest, ">(") {
+			start := byteCol(lines[line-1], int(o.Range[1]), enc)
+			// a decorator (@name, @mod.name) is a call of name with the
+			// decorated function
+			decorator := strings.HasPrefix(strings.TrimSpace(lines[line-1]), "@") && !strings.Contains(lines[line-1][:start], "(")
+			if decorator || strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "?.(") || strings.HasPrefix(rest, "<") && strings.Contains(rest, ">(") {
 				calls = append(calls, call{p, line, sym})
 			}
 		}
