@@ -72,9 +72,10 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		b.tree[p] = fileState{o.status, o.hash, o.reason}
 	}
 	var prev counts
+	var prevCommit, prevRef string
 	if prevSeq > 0 {
-		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges FROM versions WHERE seq = ?", prevSeq).
-			Scan(&prev.files, &prev.symbols, &prev.edges); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges, git_commit, git_ref FROM versions WHERE seq = ?", prevSeq).
+			Scan(&prev.files, &prev.symbols, &prev.edges, &prevCommit, &prevRef); err != nil {
 			return fmt.Errorf("read ledger: %w", err)
 		}
 	}
@@ -99,7 +100,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		o := olds[e.Path]
 		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError)
 	}
-	err = parseAll(ctx, b.root, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+	err = parseAll(ctx, b.src, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {
 			b.progress("parse", done, total)
@@ -173,7 +174,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		fs.remove(p)
 	}
 	b.sum.Files = len(seen)
-	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 {
+	// A revision named by --rev gets its version even when its tree is
+	// the same as the last one, so that the commit can be named later
+	// (sdl risk --from origin/main) as long as it differs.
+	newRev := b.opts.Rev != "" && (b.git.commit != prevCommit || b.git.ref != prevRef)
+	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev {
 		// nothing changed: no new version
 		b.sum.Seq = prevSeq
 		return b.fillTotals(ctx, tx, prevSeq, prev)
@@ -214,7 +219,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, seq, "", prev); err != nil {
+	if err := b.finishVersion(ctx, tx, seq, prev); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)

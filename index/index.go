@@ -51,6 +51,12 @@ type Options struct {
 	Now time.Time
 	// NoGit skips reading git metadata (commit, dirty state, churn).
 	NoGit bool
+	// Rev, when set, indexes the tree of this git revision (a commit, a
+	// branch, a tag, HEAD~2...) read from the object database of the
+	// repository at Root instead of the working tree, and records the
+	// version with that commit and Rev as its ref. Root may be a bare
+	// repository then.
+	Rev string
 	// Progress, if set, is called as work advances, from one goroutine.
 	Progress func(Progress)
 	// SDLVersion is recorded in the file's meta table.
@@ -92,6 +98,7 @@ type Summary struct {
 	Bytes         int64          `json:"bytes"`
 	Languages     map[string]int `json:"languages"`
 	GitCommit     string         `json:"gitCommit,omitempty"`
+	GitRef        string         `json:"gitRef,omitempty"`
 }
 
 // DefaultDB is the index path for a repository root.
@@ -143,16 +150,29 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 
 	b := &build{opts: opts, root: root, sum: &Summary{DB: opts.DB, Languages: map[string]int{}}}
 	b.progress("walk", 0, 0)
-	entries, err := Walk(ctx, root, opts.Walk)
+	var src fileTree = dirTree{root}
+	if opts.Rev != "" {
+		if opts.NoGit {
+			return nil, fmt.Errorf("%w: a revision is read with git; NoGit excludes it", ErrRev)
+		}
+		gt, err := openGitTree(ctx, root, opts.Rev)
+		if err != nil {
+			return nil, err
+		}
+		defer gt.close()
+		src = gt
+		b.git = readGitRev(ctx, root, gt.commit, opts.Rev)
+	} else if !opts.NoGit {
+		b.git = readGit(ctx, root)
+	}
+	b.src = src
+	entries, err := walkTree(ctx, root, src, opts.Walk)
 	if err != nil {
 		return nil, err
 	}
 	b.entries = entries
-	b.goModules = readGoModules(root, entries)
-	b.jsPackages = readJSPackages(root, entries)
-	if !opts.NoGit {
-		b.git = readGit(ctx, root)
-	}
+	b.goModules = readGoModules(src, entries)
+	b.jsPackages = readJSPackages(src, entries)
 
 	switch err := schema.Sniff(opts.DB); {
 	case err == nil:
@@ -199,6 +219,7 @@ type build struct {
 	tree       map[string]fileState // the new version's files
 	w          *writer
 	root       string
+	src        fileTree // the working tree or a git revision
 	entries    []Entry
 	goModules  []string
 	jsPackages []string
@@ -293,7 +314,7 @@ func (b *build) full(ctx context.Context) (err error) {
 	done := 0
 	b.sum.Seq = 1
 	var busy time.Duration
-	err = parseAll(ctx, b.root, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+	err = parseAll(ctx, b.src, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
 		t0 := time.Now()
 		defer func() { busy += time.Since(t0) }()
 		done++
@@ -376,7 +397,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, 1, "", counts{}); err != nil {
+	if err := b.finishVersion(ctx, tx, 1, counts{}); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)
