@@ -21,8 +21,8 @@ var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 
 func indexCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "index",
-		Usage:     "index a repository into .sdl/index.db (a new version if anything changed)",
+		Name:  "index",
+		Usage: "index a repository into .sdl/index.db (a new version if anything changed)",
 		Description: "With --rev REF the tree of a git revision is read from the repository's objects (no checkout)\n" +
 			"and the version records that commit and REF: index a pull request's base and head, then ask\n" +
 			"what it does: sdl index --rev origin/main && sdl index --rev HEAD && sdl risk --from origin/main --to HEAD",
