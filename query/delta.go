@@ -306,17 +306,26 @@ func (x *Index) computeDelta(ctx context.Context, from, to Version, opts deltaOp
 		return nil, err
 	}
 	renamed := d.pairSymbols(before, after)
+	if err := x.diffEdges(ctx, d, renamed, opts.scope); err != nil {
+		return nil, err
+	}
 	if opts.scope != nil {
+		// the scope, and what it lost: removed or renamed symbols at the
+		// other end of its changed edges
+		lost := map[string]bool{}
+		for _, e := range d.edges {
+			if e.Change == ChangeRemoved {
+				lost[e.From], lost[e.To] = true, true
+			}
+		}
 		var kept []*SymbolChange
 		for _, c := range d.changes {
-			if (c.before != nil && opts.scope[c.before.ID]) || (c.after != nil && opts.scope[c.after.ID]) {
+			in := (c.before != nil && opts.scope[c.before.ID]) || (c.after != nil && opts.scope[c.after.ID])
+			if in || c.before != nil && c.Change != ChangeModified && lost[c.before.ID] {
 				kept = append(kept, c)
 			}
 		}
 		d.changes = kept
-	}
-	if err := x.diffEdges(ctx, d, renamed, opts.scope); err != nil {
-		return nil, err
 	}
 	if err := x.diffFiles(ctx, d); err != nil {
 		return nil, err
@@ -400,7 +409,7 @@ func (d *deltaSet) pairSymbols(before, after map[string]*symAt) map[string]strin
 			c.Change = ChangeMoved
 		}
 		c.PairedBy = by
-		c.Previous = &SymbolPlace{SymbolID: b.ID, Name: b.Qualified, File: b.Path, Line: b.StartLine}
+		c.Previous = &SymbolPlace{SymbolID: b.ID, Name: displayName(b), File: b.Path, Line: b.StartLine}
 		c.fill(a)
 		d.changes = append(d.changes, c)
 		renamed[b.ID] = a.ID
@@ -480,6 +489,15 @@ func (d *deltaSet) pairSymbols(before, after map[string]*symAt) map[string]strin
 	return renamed
 }
 
+// displayName is a symbol's qualified name; a module's is its file, as
+// its name is its package's, which all the package's files share.
+func displayName(s *symAt) string {
+	if s.Kind == lang.KindModule {
+		return s.Path
+	}
+	return s.Qualified
+}
+
 // semantic reports whether a change can change behaviour: anything but
 // a modification of documentation alone.
 func semantic(c *SymbolChange) bool { return c.Change != ChangeModified || !onlyDoc(c.Aspects) }
@@ -496,7 +514,7 @@ func onlyDoc(aspects []string) bool {
 // fill sets the change's identity from the symbol as it is now (as it was
 // for a removed one).
 func (c *SymbolChange) fill(s *symAt) {
-	c.SymbolID, c.Name, c.Kind, c.File, c.Line = s.ID, s.Qualified, s.Kind, s.Path, s.StartLine
+	c.SymbolID, c.Name, c.Kind, c.File, c.Line = s.ID, displayName(s), s.Kind, s.Path, s.StartLine
 	c.Exported, c.IsTest = s.Exported, s.IsTest
 }
 
@@ -509,7 +527,7 @@ func compareSymbols(b, a *symAt) *SymbolChange {
 		c.Aspects = append(c.Aspects, "body")
 	}
 	if b.Signature != a.Signature {
-		c.SignatureDiff = diffSignatures(b.Signature, a.Signature)
+		c.SignatureDiff = diffSignatures(b.Signature, a.Signature, b.Name, a.Name)
 		if c.SignatureDiff != nil {
 			c.Aspects = append(c.Aspects, "signature")
 		}
@@ -582,7 +600,7 @@ func paramText(p lang.Param) string {
 // callers when a parameter is removed, a required one is added, a type,
 // the receiver, the generics or the returns change, or a member of a type
 // goes; a renamed parameter or a new optional one does not.
-func diffSignatures(bjs, ajs string) *SignatureDiff {
+func diffSignatures(bjs, ajs, bName, aName string) *SignatureDiff {
 	b, a := parseSignature(bjs), parseSignature(ajs)
 	sd := &SignatureDiff{Before: b.Text, After: a.Text}
 	n := min(len(b.Params), len(a.Params))
@@ -628,8 +646,12 @@ func diffSignatures(bjs, ajs string) *SignatureDiff {
 		}
 	}
 	sd.Breaking = len(sd.Reasons) > 0
-	if !sd.Breaking && len(sd.ParamsChanged)+len(sd.ParamsAdded)+len(sd.ParamsRemoved) == 0 && sd.Before == sd.After {
-		return nil // the stored JSON differs in nothing a caller sees (fields, modifiers order)
+	// a rename shows in the text; a signature that differs by the name
+	// alone, or in nothing a caller sees (the order of modifiers), is the
+	// same signature
+	sameText := sd.Before == sd.After || bName != aName && strings.Replace(sd.Before, bName, aName, 1) == sd.After
+	if !sd.Breaking && len(sd.ParamsChanged)+len(sd.ParamsAdded)+len(sd.ParamsRemoved) == 0 && sameText {
+		return nil
 	}
 	return sd
 }
@@ -740,9 +762,11 @@ func (x *Index) diffEdges(ctx context.Context, d *deltaSet, renamed map[string]s
 	inScope := func(e *edgeAt) bool {
 		return scope == nil || scope[e.src] || scope[e.dst] || scope[tr(e.src)] || scope[tr(e.dst)]
 	}
+	// removed and renamed symbols: a caller that still names one and no
+	// longer resolves is dangling
 	removedIDs := map[string]*SymbolChange{}
 	for _, c := range d.changes {
-		if c.Change == ChangeRemoved {
+		if c.before != nil && c.Change != ChangeModified {
 			removedIDs[c.before.ID] = c
 		}
 	}
@@ -1131,7 +1155,7 @@ func (x *Index) blastRadius(ctx context.Context, d *deltaSet) error {
 		} else {
 			id = c.after.ID
 		}
-		br := &BlastRadius{Dependents: []Dependent{}, Truncated: d.truncated}
+		br := &BlastRadius{ByDistance: []int{}, Dependents: []Dependent{}, Truncated: d.truncated}
 		for dep, dist := range vw.reach[id] {
 			s := vw.syms[dep]
 			if s == nil {
@@ -1144,11 +1168,7 @@ func (x *Index) blastRadius(ctx context.Context, d *deltaSet) error {
 			} else if st.tests > 0 {
 				prox = 0.5
 			}
-			name := s.Qualified
-			if s.Kind == lang.KindModule {
-				name = s.Path // a module's name is its package's, shared by its files
-			}
-			dp := Dependent{SymbolID: dep, Name: name, Kind: s.Kind, File: s.Path, Distance: dist, FanIn: st.fanIn,
+			dp := Dependent{SymbolID: dep, Name: displayName(s), Kind: s.Kind, File: s.Path, Distance: dist, FanIn: st.fanIn,
 				IsTest: s.IsTest, Processes: procs[dep], Changed: changed[dep]}
 			dp.Score = dependentScore(dist, st.fanIn, prox, dp.Processes)
 			c.radius = append(c.radius, dp)
@@ -1375,8 +1395,14 @@ func (d *deltaSet) pack(offset, maxItems, budget int) (*DeltaResponse, error) {
 	}
 	// the promise: count the whole answer, drop from the end if over
 	for {
-		p.EstimatedTokens = 0
-		p.EstimatedTokens = Tokens(mustJSON(resp))
+		p.EstimatedTokens = 99999
+		for i := 0; i < 4; i++ { // the count counts itself: settle it
+			n := Tokens(mustJSON(resp))
+			if n == p.EstimatedTokens {
+				break
+			}
+			p.EstimatedTokens = n
+		}
 		if p.EstimatedTokens <= budget || len(p.Changes)+len(p.EdgeChanges) == 0 {
 			break
 		}

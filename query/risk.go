@@ -32,13 +32,15 @@ const RiskFormula = `riskScore (0-100) = round(sum of weight x factor), each fac
                                      not counting tests and the changed symbols themselves
   behavior       10    min(1, S/3)   S = modified or renamed symbols whose side effects or invariants changed
   tests          15    U/C           U = changed code symbols (functions, methods, constructors; not
-                                     tests) that no test reaches within maxDepth, C = all of them (0 when C = 0)
+                                     tests, interface members or pure moves) that no test reaches within
+                                     maxDepth, C = all of them (0 when C = 0)
 
 Findings, each scored 0-100 (severity: critical >= 85, high >= 70, medium >= 40, else low):
-  removed-symbol      50 + 10 if exported + min(30, 10 log2(1+dependents)); 95 when callers still
-                      reference it and no longer resolve (dangling); an exported symbol nothing used: 20
+  dangling-reference  95: a removed or renamed symbol whose callers still name it and no longer resolve
+  removed-symbol      50 + 10 if exported + min(30, 10 log2(1+dependents)); an exported symbol nothing used: 20
   breaking-signature  55 + 15 if exported + min(20, 5 log2(1+fanIn))
-  interface-change    65 + min(25, 8 log2(1+dependents))   an interface or an interface member changed
+  interface-change    65 + min(25, 8 log2(1+dependents))   an interface member added, removed or changed, or
+                                                           an interface changed in more than its members
   high-fan-in         min(85, 30 + 10 log2(fanIn))         a modified (not only its doc) or renamed symbol
                                                            with fan-in >= 5
   side-effect-change  min(85, 35 + 10 n + 10 if exported)  n side effects added or removed
@@ -49,7 +51,7 @@ Findings, each scored 0-100 (severity: critical >= 85, high >= 70, medium >= 40,
 escalationRequired = riskScore >= riskThreshold (default 70).
 riskThreshold also filters the findings returned: those scored at or above it (all when it is not given).
 policyDecision:
-  deny    a removed symbol is still referenced by callers that no longer resolve, or riskScore >= 90
+  deny    a dangling-reference finding, or riskScore >= 90
   review  escalationRequired, or a finding scored >= 70
   allow   otherwise
   deniedReasons says why the decision is not allow.
@@ -71,6 +73,10 @@ type RiskRequest struct {
 	ToVersion     string   `json:"toVersion"`
 	RiskThreshold *float64 `json:"riskThreshold,omitempty"`
 	MaxDepth      int      `json:"maxDepth,omitempty"`
+	// MaxFindings and MaxTests bound the lists returned (default 50 and
+	// 100; negative: all). The audit hash covers every finding anyway.
+	MaxFindings int `json:"maxFindings,omitempty"`
+	MaxTests    int `json:"maxTests,omitempty"`
 }
 
 // RiskResponse is a scored change.
@@ -91,9 +97,13 @@ type RiskAnalysis struct {
 	Factors     []RiskFactor `json:"factors"`
 	Summary     DeltaSummary `json:"summary"`
 	Findings    []Finding    `json:"findings"`
-	// FindingsBelowThreshold counts the findings riskThreshold left out.
+	// FindingsBelowThreshold counts the findings riskThreshold left out,
+	// FindingsOmitted those maxFindings did.
 	FindingsBelowThreshold int               `json:"findingsBelowThreshold,omitempty"`
+	FindingsOmitted        int               `json:"findingsOmitted,omitempty"`
 	RecommendedTests       []RecommendedTest `json:"recommendedTests"`
+	// TestsOmitted counts the recommended tests maxTests left out.
+	TestsOmitted int `json:"testsOmitted,omitempty"`
 	// TestCommands run the recommended tests, where sdl knows how (Go, Python).
 	TestCommands  []string    `json:"testCommands,omitempty"`
 	TopDependents []Dependent `json:"topDependents"`
@@ -131,9 +141,12 @@ type RecommendedTest struct {
 	File     string `json:"file"`
 	// Distance is the fewest edges from the test to a changed symbol; 0
 	// for a test the change touched.
-	Distance int      `json:"distance"`
-	Reaches  []string `json:"reaches,omitempty"`
-	Changed  bool     `json:"changed,omitempty"`
+	Distance int `json:"distance"`
+	// Reaches names up to five of the changed symbols it reaches;
+	// ReachCount counts them all.
+	Reaches    []string `json:"reaches,omitempty"`
+	ReachCount int      `json:"reachCount"`
+	Changed    bool     `json:"changed,omitempty"`
 }
 
 // PolicyDecision is what CI should do with the change.
@@ -215,7 +228,7 @@ func (x *Index) AnalyzeRisk(ctx context.Context, req RiskRequest) (*RiskResponse
 	resp := &RiskResponse{Analysis: a, EscalationRequired: float64(a.RiskScore) >= threshold}
 	pd := PolicyDecision{Decision: "allow", DeniedReasons: []string{}}
 	for _, f := range findings {
-		if f.Kind == "removed-symbol" && f.Score >= 95 {
+		if f.Kind == "dangling-reference" {
 			pd.Decision = "deny"
 			pd.DeniedReasons = append(pd.DeniedReasons, f.Message)
 		}
@@ -264,6 +277,21 @@ func (x *Index) AnalyzeRisk(ctx context.Context, req RiskRequest) (*RiskResponse
 		a.FindingsBelowThreshold = len(findings) - len(kept)
 		a.Findings = kept
 	}
+	maxF, maxT := req.MaxFindings, req.MaxTests
+	if maxF == 0 {
+		maxF = 50
+	}
+	if maxT == 0 {
+		maxT = 100
+	}
+	if maxF > 0 && len(a.Findings) > maxF {
+		a.FindingsOmitted = len(a.Findings) - maxF
+		a.Findings = a.Findings[:maxF]
+	}
+	if maxT > 0 && len(a.RecommendedTests) > maxT {
+		a.TestsOmitted = len(a.RecommendedTests) - maxT
+		a.RecommendedTests = a.RecommendedTests[:maxT]
+	}
 	if a.Findings == nil {
 		a.Findings = []Finding{}
 	}
@@ -311,6 +339,16 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 	}
 	var breaking, removed, behavior, codeChanged, untested, maxFanIn int
 	var maxFanInName string
+	// containers whose members changed: their own change is the members'
+	memberChanged := map[string]bool{}
+	for _, c := range d.changes {
+		if c.before != nil {
+			memberChanged[c.before.ParentID] = true
+		}
+		if c.after != nil {
+			memberChanged[c.after.ParentID] = true
+		}
+	}
 	for _, c := range d.changes {
 		fanIn := 0
 		if c.FanIn != nil {
@@ -327,13 +365,19 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 		interfaceish := c.Kind == lang.KindInterface ||
 			(c.before != nil && parents[c.before.ParentID] == lang.KindInterface) ||
 			(c.after != nil && parents[c.after.ParentID] == lang.KindInterface)
+		if c.dangling > 0 {
+			what := "removed"
+			if c.Previous != nil {
+				what = "renamed from " + c.Previous.Name
+			}
+			add("dangling-reference", 95, c, fmt.Sprintf("%s was %s but %d caller(s) still reference the old name and no longer resolve",
+				c.Name, what, c.dangling), map[string]any{"danglingCallers": c.dangling, "dependents": dependents, "change": c.Change})
+		}
 		switch c.Change {
 		case ChangeRemoved:
 			switch {
 			case c.dangling > 0:
 				removed++
-				add("removed-symbol", 95, c, fmt.Sprintf("%s was removed but %d caller(s) still reference it and no longer resolve",
-					c.Name, c.dangling), map[string]any{"danglingCallers": c.dangling, "dependents": dependents, "exported": c.Exported})
 			case dependents > 0:
 				removed++
 				add("removed-symbol", 50+10*b+math.Min(30, 10*log2p(dependents)), c,
@@ -352,7 +396,9 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 					fmt.Sprintf("method %s was added to an interface: every implementation must add it", c.Name),
 					map[string]any{"change": c.Change})
 			}
-		case interfaceish && semantic(c):
+		case c.Kind == lang.KindInterface && c.Change == ChangeModified && memberChanged[c.SymbolID] && onlyAspects(c.Aspects, "body", "doc"):
+			// its members' changes are the findings
+		case interfaceish && semantic(c) && !(c.Change != ChangeModified && len(c.Aspects) == 0 && c.Previous != nil && c.Previous.Name == c.Name):
 			breaking++
 			add("interface-change", 65+math.Min(25, 8*log2p(dependents)), c,
 				fmt.Sprintf("%s %s (%s): implementations and callers of the interface may break", c.Kind, c.Name, c.Change),
@@ -398,7 +444,8 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 				behavior++
 			}
 		}
-		if c.Change != ChangeRemoved && !c.IsTest && isCodeKind(c.Kind) && semantic(c) {
+		pureMove := (c.Change == ChangeRenamed || c.Change == ChangeMoved) && len(c.Aspects) == 0
+		if c.Change != ChangeRemoved && !c.IsTest && isCodeKind(c.Kind) && semantic(c) && !pureMove && !interfaceish {
 			codeChanged++
 			tested := c.BlastRadius != nil && c.BlastRadius.Tests > 0
 			if !tested {
@@ -431,8 +478,8 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 		fs = []Finding{}
 	}
 	factor := func(name string, weight int, value float64, detail string) RiskFactor {
-		value = round4(math.Max(0, math.Min(1, value)))
-		return RiskFactor{Name: name, Weight: weight, Value: value, Points: round4(float64(weight) * value), Detail: detail}
+		value = math.Max(0, math.Min(1, value))
+		return RiskFactor{Name: name, Weight: weight, Value: round4(value), Points: round4(float64(weight) * value), Detail: detail}
 	}
 	testValue := 0.0
 	if codeChanged > 0 {
@@ -453,6 +500,15 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 	return fs, factors
 }
 
+func onlyAspects(aspects []string, allowed ...string) bool {
+	for _, a := range aspects {
+		if !contains(allowed, a) {
+			return false
+		}
+	}
+	return true
+}
+
 func bool2f(b bool) float64 {
 	if b {
 		return 1
@@ -467,6 +523,7 @@ func recommendedTests(d *deltaSet) []RecommendedTest {
 	for id, t := range d.tests {
 		cp := *t
 		cp.Reaches = uniqueStrings(cp.Reaches)
+		cp.ReachCount = len(cp.Reaches)
 		byID[id] = &cp
 	}
 	for _, c := range d.changes {
@@ -482,6 +539,7 @@ func recommendedTests(d *deltaSet) []RecommendedTest {
 	}
 	out := make([]RecommendedTest, 0, len(byID))
 	for _, t := range byID {
+		t.Reaches = t.Reaches[:min(5, len(t.Reaches))]
 		out = append(out, *t)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -489,8 +547,8 @@ func recommendedTests(d *deltaSet) []RecommendedTest {
 		if a.Changed != b.Changed {
 			return a.Changed
 		}
-		if len(a.Reaches) != len(b.Reaches) {
-			return len(a.Reaches) > len(b.Reaches)
+		if a.ReachCount != b.ReachCount {
+			return a.ReachCount > b.ReachCount
 		}
 		if a.Distance != b.Distance {
 			return a.Distance < b.Distance

@@ -136,5 +136,6 @@ func allTools() []*Tool {
 	ts = append(ts, sliceTools()...)
 	ts = append(ts, summaryTools()...)
 	ts = append(ts, codeTools()...)
+	ts = append(ts, changeTools()...)
 	return ts
 }

@@ -203,7 +203,8 @@ func riskCommand() *cli.Command {
 				return err
 			}
 			defer x.Close()
-			req := query.RiskRequest{FromVersion: c.String("from"), ToVersion: c.String("to"), MaxDepth: c.Int("depth")}
+			req := query.RiskRequest{FromVersion: c.String("from"), ToVersion: c.String("to"), MaxDepth: c.Int("depth"),
+				MaxFindings: -1, MaxTests: -1}
 			if c.IsSet("threshold") {
 				t := c.Float64("threshold")
 				req.RiskThreshold = &t
