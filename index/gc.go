@@ -14,16 +14,20 @@ import (
 
 // GCResult says what a collection removed.
 type GCResult struct {
-	DB             string   `json:"db"`
-	Kept           []string `json:"kept"`
-	Removed        []string `json:"removed"`
-	SymbolRows     int64    `json:"symbolRows"`
-	EdgeRows       int64    `json:"edgeRows"`
-	FileRows       int64    `json:"fileRows"`
-	BytesBefore    int64    `json:"bytesBefore"`
-	BytesAfter     int64    `json:"bytesAfter"`
-	Seconds        float64  `json:"seconds"`
-	VacuumDeferred bool     `json:"vacuumDeferred,omitempty"`
+	DB          string   `json:"db"`
+	Kept        []string `json:"kept"`
+	Removed     []string `json:"removed"`
+	SymbolRows  int64    `json:"symbolRows"`
+	EdgeRows    int64    `json:"edgeRows"`
+	FileRows    int64    `json:"fileRows"`
+	BytesBefore int64    `json:"bytesBefore"`
+	BytesAfter  int64    `json:"bytesAfter"`
+	Seconds     float64  `json:"seconds"`
+	// VacuumDeferred says VACUUM could not run (another writer);
+	// CheckpointPending that readers held the old pages, so the file
+	// shrinks when they finish.
+	VacuumDeferred    bool `json:"vacuumDeferred,omitempty"`
+	CheckpointPending bool `json:"checkpointPending,omitempty"`
 }
 
 // GC keeps the newest keep versions of the index at db and prunes the
@@ -111,7 +115,14 @@ func GC(ctx context.Context, db string, keep int) (*GCResult, error) {
 		}
 		res.VacuumDeferred = true
 	}
-	conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	// a reader holding an older snapshot stops the checkpoint short: do
+	// not wait for it, the file shrinks at a later checkpoint
+	var busy, logPages, done int
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 100`); err == nil {
+		if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &done); err != nil || busy != 0 {
+			res.CheckpointPending = true
+		}
+	}
 	res.BytesAfter = diskSize(db)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil

@@ -21,7 +21,7 @@ func TestContainerFingerprint(t *testing.T) {
 	}
 	for _, c := range []struct {
 		lang, path, base, body, member string
-		container, changed string
+		container, changed             string
 	}{
 		{"python", "shop.py",
 			"class Shop:\n    def add(self, x):\n        return x + 1\n    pass\n",
