@@ -128,6 +128,9 @@ type SymbolChange struct {
 	before, after *symAt
 	radius        []Dependent // all of it, ranked
 	dangling      int         // callers whose reference no longer resolves
+	// membersOnly marks a container whose fingerprint changed with the
+	// set of its members, which are changes of their own
+	membersOnly bool
 }
 
 // SymbolPlace names a symbol at the other version.
@@ -306,6 +309,7 @@ func (x *Index) computeDelta(ctx context.Context, from, to Version, opts deltaOp
 		return nil, err
 	}
 	renamed := d.pairSymbols(before, after)
+	markMembersOnly(d.changes)
 	if err := x.diffEdges(ctx, d, renamed, opts.scope); err != nil {
 		return nil, err
 	}
@@ -499,8 +503,38 @@ func displayName(s *symAt) string {
 }
 
 // semantic reports whether a change can change behaviour: anything but
-// a modification of documentation alone.
-func semantic(c *SymbolChange) bool { return c.Change != ChangeModified || !onlyDoc(c.Aspects) }
+// a modification of documentation alone, or of a container whose only
+// change is which members it has (those are changes of their own).
+func semantic(c *SymbolChange) bool {
+	return c.Change != ChangeModified || !onlyDoc(c.Aspects) && !c.membersOnly
+}
+
+// markMembersOnly finds the modified containers whose body changed only
+// as far as their members did: adding a method to a class is a change of
+// the method, not of everything that uses the class.
+func markMembersOnly(cs []*SymbolChange) {
+	parents := map[string]bool{}
+	for _, c := range cs {
+		if c.before != nil && c.before.ParentID != "" {
+			parents[c.before.ParentID] = true
+		}
+		if c.after != nil && c.after.ParentID != "" {
+			parents[c.after.ParentID] = true
+		}
+	}
+	for _, c := range cs {
+		if c.Change != ChangeModified || !parents[c.SymbolID] {
+			continue
+		}
+		only := true
+		for _, a := range c.Aspects {
+			if a != "body" && a != "doc" {
+				only = false
+			}
+		}
+		c.membersOnly = only
+	}
+}
 
 func onlyDoc(aspects []string) bool {
 	for _, a := range aspects {

@@ -339,16 +339,6 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 	}
 	var breaking, removed, behavior, codeChanged, untested, maxFanIn int
 	var maxFanInName string
-	// containers whose members changed: their own change is the members'
-	memberChanged := map[string]bool{}
-	for _, c := range d.changes {
-		if c.before != nil {
-			memberChanged[c.before.ParentID] = true
-		}
-		if c.after != nil {
-			memberChanged[c.after.ParentID] = true
-		}
-	}
 	for _, c := range d.changes {
 		fanIn := 0
 		if c.FanIn != nil {
@@ -396,8 +386,6 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 					fmt.Sprintf("method %s was added to an interface: every implementation must add it", c.Name),
 					map[string]any{"change": c.Change})
 			}
-		case c.Kind == lang.KindInterface && c.Change == ChangeModified && memberChanged[c.SymbolID] && onlyAspects(c.Aspects, "body", "doc"):
-			// its members' changes are the findings
 		case interfaceish && semantic(c) && !(c.Change != ChangeModified && len(c.Aspects) == 0 && c.Previous != nil && c.Previous.Name == c.Name):
 			breaking++
 			add("interface-change", 65+math.Min(25, 8*log2p(dependents)), c,
@@ -498,15 +486,6 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 		factor("tests", 15, testValue, fmt.Sprintf("%d of %d changed code symbol(s) reached by no test", untested, codeChanged)),
 	}
 	return fs, factors
-}
-
-func onlyAspects(aspects []string, allowed ...string) bool {
-	for _, a := range aspects {
-		if !contains(allowed, a) {
-			return false
-		}
-	}
-	return true
 }
 
 func bool2f(b bool) float64 {
