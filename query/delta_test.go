@@ -250,11 +250,76 @@ var goChecks = map[string]func(t *testing.T, d *query.DeltaPack, r *query.RiskRe
 	},
 }
 
+// pyChecks are the Python history's.
+var pyChecks = map[string]func(t *testing.T, d *query.DeltaPack, r *query.RiskResponse){
+	"01-edit-body": func(t *testing.T, d *query.DeltaPack, r *query.RiskResponse) {
+		c := findChange(d, query.ChangeModified, "Store.reserve")
+		if c == nil || len(d.Changes) != 1 {
+			t.Fatalf("Store.reserve alone changed (not its class): %s", listChanges(d))
+		}
+		if c.BlastRadius == nil || c.BlastRadius.Tests == 0 {
+			t.Errorf("tests reach Store.reserve: %+v", c.BlastRadius)
+		}
+	},
+	"02-default-param": func(t *testing.T, d *query.DeltaPack, r *query.RiskResponse) {
+		c := findChange(d, query.ChangeModified, "Store.restock")
+		if c == nil || c.SignatureDiff == nil || c.SignatureDiff.Breaking || len(c.SignatureDiff.ParamsAdded) != 1 {
+			t.Fatalf("an optional parameter added, not breaking: %+v", c)
+		}
+		if hasFinding(r.Analysis, "breaking-signature", "") != nil {
+			t.Errorf("no breaking finding: %+v", r.Analysis.Findings)
+		}
+	},
+	"03-rename-method": func(t *testing.T, d *query.DeltaPack, r *query.RiskResponse) {
+		c := findChange(d, query.ChangeRenamed, "Order.net")
+		if c == nil || c.Previous.Name != "Order.subtotal" || len(c.Aspects) != 0 {
+			t.Fatalf("Order.subtotal renamed to Order.net: %s", listChanges(d))
+		}
+		if o := findChange(d, query.ChangeModified, "Order"); o != nil && o.BlastRadius != nil {
+			t.Errorf("the class changed only in its members: no radius of its own, got %+v", o.BlastRadius)
+		}
+	},
+	"04-move-function": func(t *testing.T, d *query.DeltaPack, r *query.RiskResponse) {
+		c := findChange(d, query.ChangeMoved, "format_price")
+		if c == nil || c.Previous.File != "src/shop/util.py" || c.File != "src/shop/money.py" || c.PairedBy != "fingerprint" {
+			t.Fatalf("format_price moved to money.py: %s", listChanges(d))
+		}
+		if hasFinding(r.Analysis, "dangling-reference", "") != nil {
+			t.Errorf("its importers followed: %+v", r.Analysis.Findings)
+		}
+	},
+	"05-add-callers": func(t *testing.T, d *query.DeltaPack, r *query.RiskResponse) {
+		if findChange(d, query.ChangeAdded, "revenue") == nil || findChange(d, query.ChangeAdded, "largest") == nil {
+			t.Fatalf("two new functions: %s", listChanges(d))
+		}
+		var amp *query.Amplifier
+		for i := range r.Analysis.Amplifiers {
+			if r.Analysis.Amplifiers[i].Name == "Order.describe" {
+				amp = &r.Analysis.Amplifiers[i]
+			}
+		}
+		if amp == nil || amp.Current-amp.Previous != 2 {
+			t.Errorf("Order.describe gained two callers: %+v", r.Analysis.Amplifiers)
+		}
+		if hasFinding(r.Analysis, "missing-tests", "revenue") == nil {
+			t.Errorf("nothing tests revenue: %+v", r.Analysis.Findings)
+		}
+	},
+	"06-delete": func(t *testing.T, d *query.DeltaPack, r *query.RiskResponse) {
+		if findChange(d, query.ChangeRemoved, "Store.reserve") == nil {
+			t.Fatalf("Store.reserve removed: %s", listChanges(d))
+		}
+		if hasFinding(r.Analysis, "dangling-reference", "Store.reserve") == nil || r.PolicyDecision.Decision != "deny" {
+			t.Errorf("callers still call it: %+v %+v", r.Analysis.Findings, r.PolicyDecision)
+		}
+	},
+}
+
 // TestDeltaHistory replays the scripted histories and compares each
 // step's delta and risk with the golden ones in testdata/golden/delta.
 func TestDeltaHistory(t *testing.T) {
 	ctx := context.Background()
-	for lang, checks := range map[string]map[string]func(*testing.T, *query.DeltaPack, *query.RiskResponse){"go": goChecks} {
+	for lang, checks := range map[string]map[string]func(*testing.T, *query.DeltaPack, *query.RiskResponse){"go": goChecks, "python": pyChecks} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHistory(t, lang)
 			for i, step := range h.steps {

@@ -357,8 +357,11 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 			(c.after != nil && parents[c.after.ParentID] == lang.KindInterface)
 		if c.dangling > 0 {
 			what := "removed"
-			if c.Previous != nil {
+			switch c.Change {
+			case ChangeRenamed:
 				what = "renamed from " + c.Previous.Name
+			case ChangeMoved:
+				what = "moved from " + c.Previous.File
 			}
 			add("dangling-reference", 95, c, fmt.Sprintf("%s was %s but %d caller(s) still reference the old name and no longer resolve",
 				c.Name, what, c.dangling), map[string]any{"danglingCallers": c.dangling, "dependents": dependents, "change": c.Change})
