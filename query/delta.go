@@ -259,7 +259,9 @@ func onlyIn(t string, a, b int64) (string, []any) {
 	if a < b {
 		return fmt.Sprintf("%[1]s.to_seq > ? AND %[1]s.to_seq <= ? AND %[1]s.from_seq <= ?", t), []any{a, b, a}
 	}
-	return fmt.Sprintf("%[1]s.from_seq > ? AND %[1]s.from_seq <= ? AND (%[1]s.to_seq IS NULL OR %[1]s.to_seq > ?)", t), []any{b, a, a}
+	// b >= 1, so "from_seq > 1" adds nothing but lets SQLite use the
+	// partial index on rows born after the first build
+	return fmt.Sprintf("%[1]s.from_seq > 1 AND %[1]s.from_seq > ? AND %[1]s.from_seq <= ? AND (%[1]s.to_seq IS NULL OR %[1]s.to_seq > ?)", t), []any{b, a, a}
 }
 
 // validAt is the condition for rows of version v's view.
@@ -966,9 +968,10 @@ const radiusKinds = `('call', 'new', 'import', 'implements', 'extends')`
 // incoming edges within depth edges: seed -> dependent -> distance. The
 // recursive query runs over the versioned edge table in two branches,
 // current rows (through the partial index on current targets) and rows
-// closed after v (through the index on to_seq), so an old version costs
-// what changed since it, not a scan. It reports whether the row limit cut
-// the search short.
+// closed after v (through the partial index on closed rows' targets), so
+// an old version costs
+// what changed since it, not a scan (closed rows are indexed by target).
+// It reports whether the row limit cut the search short.
 func (x *Index) reach(ctx context.Context, v int64, seeds []string, depth int) (map[string]map[string]int, bool, error) {
 	out := map[string]map[string]int{}
 	if len(seeds) == 0 {
