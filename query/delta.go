@@ -333,8 +333,10 @@ func (x *Index) computeDelta(ctx context.Context, from, to Version, opts deltaOp
 		}
 		d.changes = kept
 	}
-	if err := x.diffFiles(ctx, d); err != nil {
-		return nil, err
+	if opts.scope == nil { // a scoped delta does not count the repository's files
+		if err := x.diffFiles(ctx, d); err != nil {
+			return nil, err
+		}
 	}
 	if err := x.blastRadius(ctx, d); err != nil {
 		return nil, err

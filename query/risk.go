@@ -26,7 +26,8 @@ const RiskFormula = `riskScore (0-100) = round(sum of weight x factor), each fac
                                      interfaces and interface members
   removed        15    min(1, R/3)   R = removed symbols that had dependents at the old version
   fanIn          20    min(1, log2(1+F)/log2(65))   F = the largest fan-in (distinct callers, before
-                                     or after) among the modified, renamed and removed non-test symbols
+                                     or after) among the modified (beyond their doc), renamed, moved and
+                                     removed non-test symbols
   radius         15    min(1, log2(1+D)/log2(257))  D = distinct symbols that depend on a change,
                                      within maxDepth edges (calls, new, imports, implements, extends),
                                      not counting tests and the changed symbols themselves
@@ -41,8 +42,8 @@ Findings, each scored 0-100 (severity: critical >= 85, high >= 70, medium >= 40,
   breaking-signature  55 + 15 if exported + min(20, 5 log2(1+fanIn))
   interface-change    65 + min(25, 8 log2(1+dependents))   an interface member added, removed or changed, or
                                                            an interface changed in more than its members
-  high-fan-in         min(85, 30 + 10 log2(fanIn))         a modified (not only its doc) or renamed symbol
-                                                           with fan-in >= 5
+  high-fan-in         min(85, 30 + 10 log2(fanIn))         a modified (beyond its doc), renamed or moved
+                                                           symbol with fan-in >= 5
   side-effect-change  min(85, 35 + 10 n + 10 if exported)  n side effects added or removed
   invariant-removed   min(75, 35 + 10 n)                   n guards or throws removed
   large-radius        min(90, 10 + 10 log2(D))             D >= 16
@@ -348,7 +349,7 @@ func scoreDelta(d *deltaSet, parents map[string]string) ([]Finding, []RiskFactor
 		if c.BlastRadius != nil {
 			dependents = c.BlastRadius.Total
 		}
-		if c.Change != ChangeAdded && !c.IsTest && fanIn > maxFanIn {
+		if c.Change != ChangeAdded && !c.IsTest && semantic(c) && fanIn > maxFanIn {
 			maxFanIn, maxFanInName = fanIn, c.Name
 		}
 		b := bool2f(c.Exported)
