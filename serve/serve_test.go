@@ -169,7 +169,7 @@ func TestStdio(t *testing.T) {
 	for _, want := range []string{"sdl_symbol_search", "sdl_symbol_get_card", "sdl_symbol_get_cards", "sdl_slice_build",
 		"sdl_slice_spillover_get", "sdl_info", "sdl_usage_stats", "sdl_repo_status", "sdl_index_refresh",
 		"sdl_code_get_skeleton", "sdl_code_get_hot_path", "sdl_code_need_window", "sdl_policy_get", "sdl_policy_set",
-		"sdl_context_summary"} {
+		"sdl_context_summary", "sdl_delta_get", "sdl_pr_risk_analyze", "sdl_slice_refresh"} {
 		tl, ok := names[want]
 		if !ok {
 			t.Errorf("tool %s not listed", want)
