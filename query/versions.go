@@ -18,7 +18,9 @@ var (
 
 // ResolveVersion finds the ledger version a client names, in this order:
 // an id (v3); a sequence number (3); HEAD, HEAD~N or HEAD^ counted on the
-// ledger (HEAD is the newest version, HEAD~1 the one before it); a git
+// ledger (HEAD is the newest version, HEAD~1 the one before it) unless a
+// version was indexed under that name (sdl index --rev HEAD), which makes
+// it the git revision; a git
 // revision, resolved with git rev-parse in the repository when its root
 // is a git repository, matched against the commit each version records;
 // the ref a version was indexed as (sdl index --rev origin/main); a
@@ -53,23 +55,6 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 		}
 		return Version{}, x.noVersion(field, spec, vs)
 	}
-	if m := ledgerRelRe.FindStringSubmatch(spec); m != nil {
-		back := 0
-		switch s := m[1]; {
-		case s == "":
-		case strings.HasPrefix(s, "~"):
-			back = 1
-			if len(s) > 1 {
-				back, _ = strconv.Atoi(s[1:])
-			}
-		default:
-			back = len(s)
-		}
-		if back >= len(vs) {
-			return Version{}, invalidf(field, "%s is before the oldest version the ledger keeps (it has %d: %s..%s)", spec, len(vs), vs[0].ID, vs[len(vs)-1].ID)
-		}
-		return vs[len(vs)-1-back], nil
-	}
 	byCommit := func(commit string, prefix bool) (Version, bool) {
 		var found *Version
 		for i := len(vs) - 1; i >= 0; i-- {
@@ -88,6 +73,42 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 			return *found, true
 		}
 		return Version{}, false
+	}
+	// A ledger-relative name that a version was indexed as (sdl index
+	// --rev HEAD) means the git revision: in CI the base may be indexed
+	// after the head, and HEAD is then not the newest version.
+	recorded := false
+	for _, v := range vs {
+		recorded = recorded || v.GitRef == spec
+	}
+	if recorded && ledgerRelRe.MatchString(spec) {
+		if commit := x.revParse(ctx, spec); commit != "" {
+			if v, ok := byCommit(commit, false); ok {
+				return v, nil
+			}
+		}
+		for i := len(vs) - 1; i >= 0; i-- {
+			if vs[i].GitRef == spec {
+				return vs[i], nil
+			}
+		}
+	}
+	if m := ledgerRelRe.FindStringSubmatch(spec); m != nil {
+		back := 0
+		switch s := m[1]; {
+		case s == "":
+		case strings.HasPrefix(s, "~"):
+			back = 1
+			if len(s) > 1 {
+				back, _ = strconv.Atoi(s[1:])
+			}
+		default:
+			back = len(s)
+		}
+		if back >= len(vs) {
+			return Version{}, invalidf(field, "%s is before the oldest version the ledger keeps (it has %d: %s..%s)", spec, len(vs), vs[0].ID, vs[len(vs)-1].ID)
+		}
+		return vs[len(vs)-1-back], nil
 	}
 	if commit := x.revParse(ctx, spec); commit != "" {
 		if v, ok := byCommit(commit, false); ok {
