@@ -966,13 +966,29 @@ func (x *Index) diffFiles(ctx context.Context, d *deltaSet) error {
 // radiusKinds are the edge kinds a change travels back along.
 const radiusKinds = `('call', 'new', 'import', 'implements', 'extends')`
 
+// reachQuery is the blast radius: ?1 the seeds (JSON), ?2 the version,
+// ?3 the depth, ?4 the row limit.
+const reachQuery = `WITH RECURSIVE r(seed, id, depth) AS (
+		SELECT value, value, 0 FROM json_each(?1)
+		UNION
+		SELECT r.seed, e.src, r.depth + 1 FROM r CROSS JOIN edges e ON e.dst = r.id
+		WHERE r.depth < ?3 AND e.to_seq IS NULL AND e.from_seq <= ?2 AND e.kind IN ` + radiusKinds + ` AND e.src != e.dst
+		UNION
+		SELECT r.seed, e.src, r.depth + 1 FROM r CROSS JOIN edges e ON e.dst = r.id
+		WHERE r.depth < ?3 AND e.to_seq > ?2 AND e.from_seq <= ?2 AND e.kind IN ` + radiusKinds + ` AND e.src != e.dst
+		LIMIT ?4
+	)
+	SELECT seed, id, depth FROM r`
+
 // reach finds, at version v, the symbols that reach each seed over
 // incoming edges within depth edges: seed -> dependent -> distance. The
 // recursive query runs over the versioned edge table in two branches,
 // current rows (through the partial index on current targets) and rows
 // closed after v (through the partial index on closed rows' targets), so
-// an old version costs
-// what changed since it, not a scan (closed rows are indexed by target).
+// an old version costs what changed since it, not a scan. CROSS JOIN
+// keeps the queue row outside: left to itself the planner scans every
+// row closed after v for each step (edges_to) and an old version's
+// radius took seconds.
 // It reports whether the row limit cut the search short.
 func (x *Index) reach(ctx context.Context, v int64, seeds []string, depth int) (map[string]map[string]int, bool, error) {
 	out := map[string]map[string]int{}
@@ -980,18 +996,7 @@ func (x *Index) reach(ctx context.Context, v int64, seeds []string, depth int) (
 		return out, false, nil
 	}
 	js, _ := json.Marshal(seeds)
-	q := `WITH RECURSIVE r(seed, id, depth) AS (
-		SELECT value, value, 0 FROM json_each(?1)
-		UNION
-		SELECT r.seed, e.src, r.depth + 1 FROM r JOIN edges e ON e.dst = r.id
-		WHERE r.depth < ?3 AND e.to_seq IS NULL AND e.from_seq <= ?2 AND e.kind IN ` + radiusKinds + ` AND e.src != e.dst
-		UNION
-		SELECT r.seed, e.src, r.depth + 1 FROM r JOIN edges e ON e.dst = r.id
-		WHERE r.depth < ?3 AND e.to_seq > ?2 AND e.from_seq <= ?2 AND e.kind IN ` + radiusKinds + ` AND e.src != e.dst
-		LIMIT ?4
-	)
-	SELECT seed, id, depth FROM r`
-	rows, err := x.DB.QueryContext(ctx, q, string(js), v, depth, reachLimit)
+	rows, err := x.DB.QueryContext(ctx, reachQuery, string(js), v, depth, reachLimit)
 	if err != nil {
 		return nil, false, fmt.Errorf("blast radius: %w", err)
 	}

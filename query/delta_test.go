@@ -581,3 +581,27 @@ func TestReachMatchesBFS(t *testing.T) {
 		}
 	}
 }
+
+// TestReachPlan: each step of the radius query looks edges up by target,
+// in both branches, at an old version too. Left to itself SQLite scanned
+// every row closed after the version for each step (through edges_to),
+// and a radius at an old version of a real history took seconds.
+func TestReachPlan(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t, "go")
+	for _, step := range h.steps {
+		h.apply(step)
+		h.index()
+	}
+	for _, v := range []int64{1, 5, 9} {
+		plan, err := query.ReachPlanForTest(h.x, ctx, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(plan, "\n")
+		if strings.Count(text, "SEARCH e USING INDEX edges_cur_dst (dst=?)") != 1 ||
+			strings.Count(text, "SEARCH e USING INDEX edges_old_dst (dst=?)") != 1 || strings.Contains(text, "SCAN e") {
+			t.Errorf("v%d: the radius query does not look edges up by target:\n%s", v, text)
+		}
+	}
+}
