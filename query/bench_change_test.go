@@ -100,14 +100,29 @@ func BenchmarkChangeHistory(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var refresh []time.Duration
+	// a refresh against building the slice again: time and answer size
+	var refresh, builds []time.Duration
+	var refreshTokens []int
+	notModified := 0
 	for v := 1; v < last; v++ {
+		var r *query.RefreshResponse
 		refresh = append(refresh, timeIt(func() {
-			if _, err := x.RefreshSlice(ctx, query.RefreshRequest{SliceHandle: slice.SliceHandle, KnownVersion: fmt.Sprintf("v%d", v)}); err != nil {
+			if r, err = x.RefreshSlice(ctx, query.RefreshRequest{SliceHandle: slice.SliceHandle, KnownVersion: fmt.Sprintf("v%d", v)}); err != nil {
+				b.Fatal(err)
+			}
+		}))
+		refreshTokens = append(refreshTokens, query.Tokens(string(query.EncodeJSON(r))))
+		if r.NotModified {
+			notModified++
+		}
+		builds = append(builds, timeIt(func() {
+			if _, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: "handle the request and write the response"}); err != nil {
 				b.Fatal(err)
 			}
 		}))
 	}
+	sort.Ints(refreshTokens)
+	sliceTokens := query.Tokens(string(query.EncodeJSON(slice)))
 
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	b.ReportMetric(ms(full), "full-build-ms")
@@ -124,6 +139,9 @@ func BenchmarkChangeHistory(b *testing.B) {
 	b.Logf("consecutive versions (%d symbol changes in all): delta p50 %.1f ms, max %.1f ms; risk p50 %.1f ms, max %.1f ms; "+
 		"refresh p50 %.1f ms, max %.1f ms", changes, ms(pct(deltas, 50)), ms(pct(deltas, 100)), ms(pct(risks, 50)), ms(pct(risks, 100)),
 		ms(pct(refresh, 50)), ms(pct(refresh, 100)))
+	b.Logf("slice refresh from each older version (%d of %d notModified): p50 %.1f ms, %d tokens (max %d); building the slice again: p50 %.1f ms, %d tokens",
+		notModified, len(refresh), ms(pct(refresh, 50)), refreshTokens[(len(refreshTokens)-1)/2], refreshTokens[len(refreshTokens)-1],
+		ms(pct(builds, 50)), sliceTokens)
 	b.Logf("v1..%s (%d added, %d modified, %d removed, %d renamed, %d relocated; radius %d): delta %.1f ms, risk %.1f ms",
 		vs[last-1].ID, whole.SymbolsAdded, whole.SymbolsModified, whole.SymbolsRemoved, whole.SymbolsRenamed, whole.SymbolsRelocated,
 		whole.BlastRadius, ms(wholeDelta), ms(wholeRisk))

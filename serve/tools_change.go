@@ -7,7 +7,7 @@ import (
 )
 
 var versionArgHelp = "A ledger version: an id (v3), a sequence number, HEAD or HEAD~N (HEAD is the newest), " +
-	"or a git commit or ref recorded on a version (sdl index --rev REF)."
+	"or a git commit or ref recorded on a version (sdl index --rev REF; a name indexed that way, HEAD too, means the git revision)."
 
 func changeTools() []*Tool {
 	delta := &Tool{

@@ -15,7 +15,8 @@ import (
 // PR risk, and pruning old versions.
 
 const versionsHelp = "A version is an id (v3), a sequence number (3), HEAD or HEAD~N counted on the ledger\n" +
-	"(HEAD is the newest version), or a git commit or ref recorded on a version (sdl index --rev REF).\n" +
+	"(HEAD is the newest version), or a git commit or ref recorded on a version (sdl index --rev REF);\n" +
+	"a name indexed with --rev (HEAD, HEAD~1) means that git revision, not a place on the ledger.\n" +
 	"In CI: sdl index --rev origin/main && sdl index --rev HEAD && sdl risk --from origin/main --to HEAD"
 
 var (
