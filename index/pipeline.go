@@ -107,16 +107,16 @@ func ordered[T any](ctx context.Context, n, workers int, start func() (func(int)
 // parseAll reads, classifies, hashes and parses entries and hands the
 // results to emit in entry order. unchanged reports whether a file's
 // content is the same as in the current version (then it is not parsed).
-func parseAll(ctx context.Context, tree fileTree, entries []Entry, workers int, maxSize int64,
+func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, entries []Entry, workers int, maxSize int64,
 	unchanged func(e *Entry, hash string) bool, emit func(*fileResult) error) error {
 	return ordered(ctx, len(entries), workers, func() (func(int) *fileResult, func()) {
 		p := lang.NewParser()
-		return func(i int) *fileResult { return parseOne(p, tree, &entries[i], maxSize, unchanged) }, p.Close
+		return func(i int) *fileResult { return parseOne(p, tree, overlay, &entries[i], maxSize, unchanged) }, p.Close
 	}, func(_ int, r *fileResult) error { return emit(r) })
 }
 
 // parseOne does all the work for one entry that needs no shared state.
-func parseOne(p *lang.Parser, tree fileTree, e *Entry, maxSize int64, unchanged func(*Entry, string) bool) *fileResult {
+func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry, maxSize int64, unchanged func(*Entry, string) bool) *fileResult {
 	r := &fileResult{entry: *e, size: e.Size}
 	if e.Skip != "" {
 		r.status, r.reason = StatusSkipped, e.Skip
@@ -128,7 +128,11 @@ func parseOne(p *lang.Parser, tree fileTree, e *Entry, maxSize int64, unchanged 
 		}
 		return r
 	}
-	data, err := tree.ReadFile(e.Path)
+	data, ok := overlay[e.Path]
+	var err error
+	if !ok {
+		data, err = tree.ReadFile(e.Path)
+	}
 	if err != nil {
 		r.status, r.reason = StatusUnreadable, SkipUnreadable+": "+errText(err)
 		return r
@@ -138,7 +142,7 @@ func parseOne(p *lang.Parser, tree fileTree, e *Entry, maxSize int64, unchanged 
 		r.status, r.reason = StatusSkipped, SkipTooLarge
 		return r
 	}
-	r.hash = contentHash(data)
+	r.hash = ContentHash(data)
 	if unchanged != nil && unchanged(e, r.hash) {
 		r.unchanged = true
 		return r
@@ -176,7 +180,8 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func contentHash(data []byte) string {
+// ContentHash is the hash the index records for a file's content.
+func ContentHash(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:16])
 }
