@@ -174,6 +174,15 @@ func TestIndexRev(t *testing.T) {
 	}
 	sameView(t, "subdirectory", subDB, indexFixture(t, filepath.Join(checkout(t, repo, "HEAD"), "store")))
 
+	// a revision is read whole: paths and an overlay are of the working tree
+	for _, o := range []Options{{Paths: []string{"store/db.go"}}, {Overlay: map[string][]byte{"store/db.go": []byte("package store\n")}}} {
+		opts := revOptions(repo, db, "HEAD")
+		opts.Paths, opts.Overlay = o.Paths, o.Overlay
+		if _, err := Run(ctx, opts); !errors.Is(err, ErrRev) {
+			t.Errorf("--rev with paths %v or an overlay: %v, want ErrRev", o.Paths, err)
+		}
+	}
+
 	// what cannot be read
 	for _, c := range []struct{ root, rev string }{{repo, "no-such-branch"}, {repo, "--output=x"}, {t.TempDir(), "HEAD"}} {
 		if _, err := Run(ctx, revOptions(c.root, filepath.Join(t.TempDir(), "x.db"), c.rev)); !errors.Is(err, ErrRev) {
