@@ -85,6 +85,9 @@ func summaryLine(s query.DeltaSummary) string {
 	line := fmt.Sprintf("files +%d ~%d -%d · symbols +%d ~%d -%d, %d renamed or moved · edges +%d -%d · blast radius %d",
 		s.FilesAdded, s.FilesChanged, s.FilesRemoved, s.SymbolsAdded, s.SymbolsModified, s.SymbolsRemoved, s.SymbolsRenamed,
 		s.EdgesAdded, s.EdgesRemoved, s.BlastRadius)
+	if s.TestsReaching > 0 {
+		line += fmt.Sprintf(", %d tests reach it", s.TestsReaching)
+	}
 	if s.SymbolsRelocated > 0 {
 		line += fmt.Sprintf(" · %d only moved lines", s.SymbolsRelocated)
 	}
