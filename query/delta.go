@@ -316,18 +316,22 @@ func (x *Index) computeDelta(ctx context.Context, from, to Version, opts deltaOp
 		return nil, err
 	}
 	if opts.scope != nil {
-		// the scope, and what it lost: removed or renamed symbols at the
-		// other end of its changed edges
-		lost := map[string]bool{}
+		// the scope, and its neighbours that came and went: removed or
+		// renamed symbols at the other end of its removed edges, added
+		// ones at the other end of its added edges (a new caller)
+		lost, gained := map[string]bool{}, map[string]bool{}
 		for _, e := range d.edges {
 			if e.Change == ChangeRemoved {
 				lost[e.From], lost[e.To] = true, true
+			} else {
+				gained[e.From], gained[e.To] = true, true
 			}
 		}
 		var kept []*SymbolChange
 		for _, c := range d.changes {
 			in := (c.before != nil && opts.scope[c.before.ID]) || (c.after != nil && opts.scope[c.after.ID])
-			if in || c.before != nil && c.Change != ChangeModified && lost[c.before.ID] {
+			if in || c.before != nil && c.Change != ChangeModified && lost[c.before.ID] ||
+				c.Change == ChangeAdded && gained[c.after.ID] {
 				kept = append(kept, c)
 			}
 		}

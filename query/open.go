@@ -26,6 +26,7 @@ type Index struct {
 
 	vocab     vocab
 	summaries summaryCache // recent context summaries, by ledger version and request
+	held      heldScopes   // the symbols of the slices handed out, by handle
 }
 
 // Open opens the index at path for reading. root is the repository it

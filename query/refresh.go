@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 )
 
@@ -25,14 +26,20 @@ type RefreshResponse struct {
 	Delta      *DeltaPack  `json:"delta"`
 	Amplifiers []Amplifier `json:"amplifiers,omitempty"`
 	Lease      Lease       `json:"lease"`
-	// ScopeSymbols counts the symbols compared.
-	ScopeSymbols int `json:"scopeSymbols"`
+	// ScopeSymbols counts the symbols compared; Scope says where they
+	// came from: "held", the slice as this server handed it out, or
+	// "rebuilt", the slice built again at the current version (a handle
+	// another process made).
+	ScopeSymbols int    `json:"scopeSymbols"`
+	Scope        string `json:"scope,omitempty"`
 }
 
-// RefreshSlice answers sdl.slice.refresh: the slice is rebuilt from its
-// handle at the current version, and the delta from knownVersion to now
-// is computed for its cards and frontier only, plus the entry symbols
-// that are gone and the symbols those lost that were removed or renamed.
+// RefreshSlice answers sdl.slice.refresh: the delta from knownVersion to
+// now, computed for the slice's cards, card refs, frontier and entry
+// symbols only, plus their neighbours that were removed, renamed or
+// added (the ends of the slice's changed edges). The slice is the one
+// this process handed out under the handle; failing that, it is built
+// again from the handle's request at the current version.
 func (x *Index) RefreshSlice(ctx context.Context, req RefreshRequest) (*RefreshResponse, error) {
 	if req.SliceHandle == "" {
 		return nil, invalidf("sliceHandle", "required: the sliceHandle of a slice from sdl.slice.build")
@@ -59,9 +66,13 @@ func (x *Index) RefreshSlice(ctx context.Context, req RefreshRequest) (*RefreshR
 		resp.NotModified = true
 		return resp, nil
 	}
-	scope, err := x.sliceScope(ctx, *sreq)
-	if err != nil {
-		return nil, err
+	var scope map[string]bool
+	scope, resp.Scope = x.held.get(req.SliceHandle), "held"
+	if scope == nil {
+		if scope, err = x.sliceScope(ctx, *sreq); err != nil {
+			return nil, err
+		}
+		resp.Scope = "rebuilt"
 	}
 	resp.ScopeSymbols = len(scope)
 	d, err := x.computeDelta(ctx, known, cur, deltaOptions{scope: scope})
@@ -111,14 +122,62 @@ func (x *Index) sliceScope(ctx context.Context, req SliceRequest) (map[string]bo
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range resp.Slice.Cards {
+	addSliceSymbols(scope, &resp.Slice)
+	return scope, nil
+}
+
+// addSliceSymbols adds the ids of a slice's cards, card refs and frontier.
+func addSliceSymbols(scope map[string]bool, s *Slice) {
+	if s == nil {
+		return
+	}
+	for _, c := range s.Cards {
 		scope[c.SymbolID] = true
 	}
-	for _, c := range resp.Slice.CardRefs {
+	for _, c := range s.CardRefs {
 		scope[c.SymbolID] = true
 	}
-	for _, f := range resp.Slice.Frontier {
+	for _, f := range s.Frontier {
 		scope[f.SymbolID] = true
 	}
-	return scope, nil
+}
+
+// heldScopes remembers, per slice handle, the symbols of the slice as it
+// was handed out: what the client holds. A refresh compares those with
+// no slice to build; a handle this process did not build (another
+// process, a restart, an evicted entry) falls back to building the slice
+// again at the current version.
+type heldScopes struct {
+	mu    sync.Mutex
+	m     map[string]map[string]bool
+	order []string // oldest first, for eviction
+}
+
+const maxHeldScopes = 512
+
+func (h *heldScopes) put(handle string, req *SliceRequest, s *Slice) {
+	scope := map[string]bool{}
+	for _, id := range req.EntrySymbols {
+		scope[id] = true
+	}
+	addSliceSymbols(scope, s)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.m == nil {
+		h.m = map[string]map[string]bool{}
+	}
+	if _, ok := h.m[handle]; !ok {
+		h.order = append(h.order, handle)
+	}
+	h.m[handle] = scope
+	for len(h.order) > maxHeldScopes {
+		delete(h.m, h.order[0])
+		h.order = h.order[1:]
+	}
+}
+
+func (h *heldScopes) get(handle string) map[string]bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.m[handle]
 }

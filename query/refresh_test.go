@@ -108,11 +108,46 @@ func TestSliceRefresh(t *testing.T) {
 	if r := refresh("v3"); !r.NotModified {
 		t.Errorf("known = current: notModified")
 	}
+	if r.Scope != "held" {
+		t.Errorf("this process built the slice: its symbols are held, got scope %q", r.Scope)
+	}
+	// another process (a restart, the CLI) builds the slice again at the
+	// current version, and sees the same change
+	other, err := query.Open(h.db, h.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ro, err := other.RefreshSlice(ctx, query.RefreshRequest{SliceHandle: handle, KnownVersion: "v1"})
+	if err != nil || ro.Scope != "rebuilt" || ro.Delta == nil {
+		t.Fatalf("refresh in another process: %+v %v", ro, err)
+	}
+	if len(ro.Delta.Changes) != len(r.Delta.Changes) || ro.Delta.Changes[0].Name != "DB.Save" {
+		t.Errorf("rebuilt scope: %s; held: %s", listChanges(ro.Delta), listChanges(r.Delta))
+	}
 
-	// v4: the entry symbol goes
-	editFile(t, h.root, "store/store.go", "// Add puts an item in the store and saves it.\nfunc (s *Store) Add(item *Item) error {\n\tif len(s.items) >= MaxItems {\n\t\treturn ErrFull\n\t}\n\tif item == nil {\n\t\tpanic(\"store: nil item\")\n\t}\n\ts.items[item.ID] = item\n\treturn s.db.Save(s.items)\n}\n", "")
+	// v4: a new caller of the entry symbol, outside the slice as it was
+	if err := os.WriteFile(filepath.Join(h.root, "store", "restock.go"),
+		[]byte("package store\n\n// Restock adds an item again.\nfunc Restock(s *Store, it *Item) error { return s.Add(it) }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	h.index()
 	r = refresh("v3")
+	if r.NotModified || r.Delta == nil || findChange(r.Delta, query.ChangeAdded, "Restock") == nil {
+		t.Fatalf("a new caller of the slice: %+v", r.Delta)
+	}
+	calls := false
+	for _, e := range r.Delta.EdgeChanges {
+		calls = calls || e.Change == query.ChangeAdded && e.FromName == "Restock" && e.To == add
+	}
+	if !calls {
+		t.Errorf("the new call to Store.Add: %+v", r.Delta.EdgeChanges)
+	}
+
+	// v5: the entry symbol goes
+	editFile(t, h.root, "store/store.go", "// Add puts an item in the store and saves it.\nfunc (s *Store) Add(item *Item) error {\n\tif len(s.items) >= MaxItems {\n\t\treturn ErrFull\n\t}\n\tif item == nil {\n\t\tpanic(\"store: nil item\")\n\t}\n\ts.items[item.ID] = item\n\treturn s.db.Save(s.items)\n}\n", "")
+	h.index()
+	r = refresh("v4")
 	if r.NotModified || r.Delta == nil {
 		t.Fatalf("the entry symbol was removed: %+v", r)
 	}

@@ -55,9 +55,11 @@ func changeTools() []*Tool {
 		Name:  "sdl.slice.refresh",
 		Title: "Refresh a slice",
 		Description: "Whether a slice you hold changed since the version you saw it at, without rebuilding it: " +
-			"notModified: true when none of its cards or frontier changed, else a delta restricted to them (the same shape " +
-			"as sdl.delta.get, with blast radius) and a renewed lease. Far cheaper than sdl.slice.build again: always prefer " +
-			"it when you have a handle. knownVersion is the ledgerVersion of the slice or of your last refresh.",
+			"notModified: true when none of its cards or frontier changed, else a delta restricted to them and to the " +
+			"neighbours that came or went (the same shape as sdl.delta.get, with blast radius) and a renewed lease. The server " +
+			"remembers the slices it handed out, so a refresh costs a scoped delta, not a new slice, and answers in a few " +
+			"hundred tokens: always prefer it when you have a handle. knownVersion is the ledgerVersion of the slice or of " +
+			"your last refresh.",
 		ReadOnly: true,
 		Args: []Arg{repoArg,
 			{Name: "sliceHandle", Type: "string", Required: true, Description: "The sliceHandle of sdl.slice.build."},
