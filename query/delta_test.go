@@ -504,7 +504,7 @@ func TestResolveVersion(t *testing.T) {
 			t.Errorf("%q: %s %v, want %s", spec, v.ID, err, want)
 		}
 	}
-	for _, spec := range []string{"", "v9", "9", "HEAD~4", "main", "-x", "deadbeef"} {
+	for _, spec := range []string{"", "v9", "9", "HEAD~4", "main", "-x", "deadbeef", "HEAD~99999999999999999999"} {
 		_, err := h.x.ResolveVersion(ctx, "fromVersion", spec)
 		if !errors.Is(err, query.ErrInvalid) || !strings.Contains(err.Error(), "fromVersion") {
 			t.Errorf("%q: %v, want an invalid-argument error naming fromVersion", spec, err)
@@ -604,4 +604,31 @@ func TestReachPlan(t *testing.T) {
 			t.Errorf("v%d: the radius query does not look edges up by target:\n%s", v, text)
 		}
 	}
+}
+
+// FuzzResolveVersion: any name a client sends resolves to a version of
+// the ledger or is an invalid-argument error naming the field.
+func FuzzResolveVersion(f *testing.F) {
+	h := newHistory(f, "go")
+	for _, step := range h.steps[:2] {
+		h.apply(step)
+		h.index()
+	}
+	h.x.Root = "" // no git: the ledger's names only
+	for _, s := range []string{"v1", "2", "HEAD", "HEAD~2", "HEAD^^", "HEAD~", "v0", "00000002", "-", "HEAD~99999999999999999999", "deadbeef", " v3 "} {
+		f.Add(s)
+	}
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, spec string) {
+		v, err := h.x.ResolveVersion(ctx, "toVersion", spec)
+		if err != nil {
+			if !errors.Is(err, query.ErrInvalid) || !strings.Contains(err.Error(), "toVersion") {
+				t.Fatalf("%q: %v", spec, err)
+			}
+			return
+		}
+		if v.ID == "" || v.Seq < 1 || v.Seq > 3 {
+			t.Fatalf("%q: %+v", spec, v)
+		}
+	})
 }

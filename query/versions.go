@@ -100,7 +100,10 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 		case strings.HasPrefix(s, "~"):
 			back = 1
 			if len(s) > 1 {
-				back, _ = strconv.Atoi(s[1:])
+				var err error
+				if back, err = strconv.Atoi(s[1:]); err != nil {
+					back = len(vs) // beyond any ledger
+				}
 			}
 		default:
 			back = len(s)
