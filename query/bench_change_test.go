@@ -22,7 +22,9 @@ import (
 // clone will do) with --rev, oldest first, into one index, and reports:
 // the time of the first (full) build and of each next (incremental) one,
 // the file's growth per version, and the latency of delta, risk and a
-// slice refresh between consecutive versions and across the whole range.
+// slice refresh between consecutive versions and across the whole range;
+// and, after each commit, a refresh of a slice held since the version
+// before against building that slice again.
 func BenchmarkChangeHistory(b *testing.B) {
 	repo := os.Getenv("SDL_BENCH_HISTORY")
 	if repo == "" {
@@ -45,27 +47,60 @@ func BenchmarkChangeHistory(b *testing.B) {
 	var full time.Duration
 	var incr []time.Duration
 	var sizes []int64
+	timeIt := func(f func()) time.Duration { t0 := time.Now(); f(); return time.Since(t0) }
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	// as an agent would: after each commit, refresh the slice it holds
+	// from the version before, against building the slice again
+	var x *query.Index
+	var handle string
+	var stepRefresh, stepBuild []time.Duration
+	var stepTokens []int
+	stepNotModified := 0
+	task := query.SliceRequest{TaskText: "handle the request and write the response"}
 	for i, c := range commits {
 		t0 := time.Now()
-		if _, err := index.Run(ctx, index.Options{Root: repo, DB: db, Rev: c}); err != nil {
+		sum, err := index.Run(ctx, index.Options{Root: repo, DB: db, Rev: c})
+		if err != nil {
 			b.Fatalf("%s: %v", c, err)
 		}
 		if i == 0 {
 			full = time.Since(t0)
+			if x, err = query.Open(db, repo); err != nil {
+				b.Fatal(err)
+			}
+			defer x.Close()
+			s, err := x.BuildSlice(ctx, task)
+			if err != nil {
+				b.Fatal(err)
+			}
+			handle = s.SliceHandle
 		} else {
 			incr = append(incr, time.Since(t0))
+			var r *query.RefreshResponse
+			stepRefresh = append(stepRefresh, timeIt(func() {
+				if r, err = x.RefreshSlice(ctx, query.RefreshRequest{SliceHandle: handle, KnownVersion: fmt.Sprintf("v%d", sum.Seq-1)}); err != nil {
+					b.Fatal(err)
+				}
+			}))
+			stepTokens = append(stepTokens, query.Tokens(string(query.EncodeJSON(r))))
+			if r.NotModified {
+				stepNotModified++
+			}
+			stepBuild = append(stepBuild, timeIt(func() {
+				if _, err := x.BuildSlice(ctx, task); err != nil {
+					b.Fatal(err)
+				}
+			}))
 		}
 		sizes = append(sizes, checkpointedSize(b, db))
 	}
-	x, err := query.Open(db, repo)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer x.Close()
 	vs, _ := x.Versions(ctx)
 	last := len(vs)
+	sort.Ints(stepTokens)
+	b.Logf("after each commit, a slice refresh from the version before (%d of %d notModified): p50 %.1f ms, max %.1f ms, %d tokens (max %d); "+
+		"building the slice again: p50 %.1f ms", stepNotModified, len(stepRefresh), ms(pct(stepRefresh, 50)), ms(pct(stepRefresh, 100)),
+		stepTokens[(len(stepTokens)-1)/2], stepTokens[len(stepTokens)-1], ms(pct(stepBuild, 50)))
 
-	timeIt := func(f func()) time.Duration { t0 := time.Now(); f(); return time.Since(t0) }
 	var deltas, risks []time.Duration
 	changes := 0
 	for v := 2; v <= last; v++ {
@@ -138,7 +173,6 @@ func BenchmarkChangeHistory(b *testing.B) {
 	sort.Ints(refreshTokens)
 	sliceTokens := query.Tokens(string(query.EncodeJSON(slice)))
 
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	b.ReportMetric(ms(full), "full-build-ms")
 	b.ReportMetric(ms(pct(incr, 50)), "incr-p50-ms")
 	b.ReportMetric(ms(pct(incr, 100)), "incr-max-ms")
