@@ -11,7 +11,7 @@ import (
 	"os"
 	"strings"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Version is the schema version, stored in PRAGMA user_version. An index of
@@ -28,7 +28,24 @@ var (
 	ErrNotIndex = errors.New("not an sdl index")
 	// ErrVersion means the index was written with another schema version.
 	ErrVersion = errors.New("index schema version differs")
+	// ErrCorrupt means SQLite found the index file damaged (truncated or
+	// overwritten): it is derived data, so sdl index builds it again.
+	ErrCorrupt = errors.New("the index file is damaged")
 )
+
+// Corrupt returns err marked as ErrCorrupt when SQLite reports a damaged
+// or unreadable database file, and err unchanged otherwise.
+func Corrupt(err error) error {
+	var se *sqlite.Error
+	if err == nil || errors.Is(err, ErrCorrupt) || !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return err
+}
 
 //go:embed tables.sql
 var tablesSQL string

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -43,6 +44,14 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkdb": cmdMkdb,
 			"sql":  cmdSQL,
+			"truncate": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: truncate PATH SIZE")
+				}
+				n, err := strconv.ParseInt(args[1], 10, 64)
+				ts.Check(err)
+				ts.Check(os.Truncate(ts.MkAbs(args[0]), n))
+			},
 		},
 	})
 }
