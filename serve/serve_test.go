@@ -22,8 +22,12 @@ import (
 	"github.com/sdl-dev/sdl/serve"
 )
 
-// TestMain lets the test binary act as "sdl serve" over stdio.
+// TestMain lets the test binary act as "sdl serve" over stdio, or as a
+// terminal reader that checks what it reads.
 func TestMain(m *testing.M) {
+	if db := os.Getenv("SDL_TEST_READER_DB"); db != "" {
+		os.Exit(readLoop(os.Getenv("SDL_TEST_READER_ROOT"), db, os.Getenv("SDL_TEST_READER_STOP")))
+	}
 	if root := os.Getenv("SDL_TEST_SERVE_ROOT"); root != "" {
 		repos, err := serve.NewRepos(serve.NewRepo("shop", root, os.Getenv("SDL_TEST_SERVE_DB")))
 		if err != nil {
@@ -466,4 +470,57 @@ func callQuiet(c *client.Client, name, args string) {
 	json.Unmarshal([]byte(args), &m)
 	req.Params.Arguments = m
 	c.CallTool(context.Background(), req)
+}
+
+// readLoop reads the index as terminal commands do, until stop exists (and
+// at least 20 rounds ran), checking in each round, within one read
+// transaction, that the newest version's recorded counts are those of the
+// current view: a reader never sees a partial version.
+func readLoop(root, db, stop string) int {
+	ctx := context.Background()
+	seen := map[string]bool{}
+	for n := 0; ; n++ {
+		if _, err := os.Stat(stop); err == nil && n >= 20 {
+			fmt.Printf("versions seen: %d in %d rounds\n", len(seen), n)
+			return 0
+		}
+		x, err := query.Open(db, root)
+		if err != nil {
+			fmt.Println("open:", err)
+			return 1
+		}
+		err = func() error {
+			defer x.Close()
+			tx, err := x.DB.BeginTx(ctx, nil)
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			var id string
+			var files, symbols, edges, cf, cs, ce int
+			if err := tx.QueryRow(`SELECT id, files, symbols, edges FROM versions ORDER BY seq DESC LIMIT 1`).Scan(&id, &files, &symbols, &edges); err != nil {
+				return err
+			}
+			if err := tx.QueryRow(`SELECT
+				(SELECT COUNT(*) FROM files WHERE to_seq IS NULL AND status IN ('ok', 'parse_error')),
+				(SELECT COUNT(*) FROM symbols WHERE to_seq IS NULL),
+				(SELECT COUNT(*) FROM edges WHERE to_seq IS NULL)`).Scan(&cf, &cs, &ce); err != nil {
+				return err
+			}
+			if cf != files || cs != symbols || ce != edges {
+				return fmt.Errorf("partial version %s: recorded %d/%d/%d, current view %d/%d/%d", id, files, symbols, edges, cf, cs, ce)
+			}
+			tx.Rollback()
+			seen[id] = true
+			if _, err := x.Search(ctx, query.SearchRequest{Query: "Store", Limit: 10}); err != nil {
+				return err
+			}
+			_, err = x.BuildSlice(ctx, query.SliceRequest{TaskText: "add an item", Budget: &query.SliceBudget{MaxEstimatedTokens: 800}})
+			return err
+		}()
+		if err != nil {
+			fmt.Println("round", n, err)
+			return 1
+		}
+	}
 }
