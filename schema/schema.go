@@ -140,15 +140,45 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 		return nil, err
 	}
 	// mode=ro opens the file read-only; the temp schema stays usable.
-	db, err := sql.Open("sqlite", DSN(path, true))
+	db, err := openRO(DSN(path, true))
+	if readOnlyPlace(err) {
+		// A WAL-mode file in a directory (or with a -shm) this process
+		// cannot write, as in a read-only checkout or a shared cache:
+		// SQLite cannot set up the shared memory a reader needs. Nobody
+		// can be writing there either, so read the file as immutable.
+		db, err = openRO(DSN(path, true) + "&immutable=1")
+	}
 	if err != nil {
-		return nil, fmt.Errorf("open index %s: %w", path, err)
+		return nil, fmt.Errorf("open index %s: %w", path, Corrupt(err))
+	}
+	return db, nil
+}
+
+func openRO(dsn string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
 	}
 	if err := db.Ping(); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open index %s: %w", path, err)
+		return nil, err
 	}
 	return db, nil
+}
+
+// readOnlyPlace reports whether err is SQLite failing to open a file for
+// reading because it may not write next to it (SQLITE_READONLY_* and
+// SQLITE_CANTOPEN families).
+func readOnlyPlace(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case 8, 14: // SQLITE_READONLY, SQLITE_CANTOPEN
+		return true
+	}
+	return false
 }
 
 // OpenWrite opens a database for writing with one connection: the index is
