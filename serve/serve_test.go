@@ -55,7 +55,7 @@ func TestMain(m *testing.M) {
 }
 
 // repoCopy copies a fixture repository and indexes it.
-func repoCopy(t *testing.T, name string) (root, db string) {
+func repoCopy(t testing.TB, name string) (root, db string) {
 	t.Helper()
 	src, _ := filepath.Abs(filepath.Join("..", "testdata", "repos", name))
 	root = filepath.Join(t.TempDir(), name)
