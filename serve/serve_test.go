@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -523,4 +525,58 @@ func readLoop(root, db, stop string) int {
 			return 1
 		}
 	}
+}
+
+// TestHTTPLimits: a body over the limit is refused and the server goes on;
+// a request past its deadline fails with an error that says so.
+func TestHTTPLimits(t *testing.T) {
+	root, db := repoCopy(t, "go")
+	repos, err := serve.NewRepos(serve.NewRepo("shop", root, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repos.Close()
+	srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: "test"})
+	ts := httptest.NewServer(srv.HTTPHandler(serve.HTTPOptions{MaxBodyBytes: 4096}))
+	defer ts.Close()
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sdl_symbol_search","arguments":{"query":"` + strings.Repeat("a", 8192) + `"}}}`
+	req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(big))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusOK && !strings.Contains(string(body), "error") {
+		t.Errorf("a body over the limit was served: %d %.200s", resp.StatusCode, body)
+	}
+	c, err := client.NewStreamableHttpClient(ts.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	initialize(t, c)
+	if text, isErr := call(t, c, "sdl_symbol_search", `{"query": "NewStore"}`); isErr || !strings.Contains(text, "NewStore") {
+		t.Errorf("after the refused body: %s", text)
+	}
+
+	// a deadline that has passed: the call fails and says why
+	expired := httptest.NewServer(srv.HTTPHandler(serve.HTTPOptions{Timeout: time.Nanosecond}))
+	defer expired.Close()
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	req, _ = http.NewRequest("POST", expired.URL+"/mcp", strings.NewReader(init))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !(resp.StatusCode == http.StatusGatewayTimeout && strings.Contains(string(body), "timed out")) && !strings.Contains(string(body), "deadline") {
+		t.Errorf("a request past its deadline: %d %.300s", resp.StatusCode, body)
+	}
+	t.Logf("past the deadline: %d %s", resp.StatusCode, body)
 }
