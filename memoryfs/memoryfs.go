@@ -106,6 +106,15 @@ func ContentHash(repoID, typ, title, content string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// RepoID is the repository id that content hashes use: the name of the
+// repository's directory, as the index records it.
+func RepoID(root string) string {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	return filepath.Base(root)
+}
+
 // IDFromHash derives a memory id from a content hash: its first 16 hex
 // digits. Deriving ids from content means two writers storing the same
 // memory at once write the same file instead of two copies.

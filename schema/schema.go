@@ -16,7 +16,7 @@ import (
 
 // Version is the schema version, stored in PRAGMA user_version. An index of
 // another version is rebuilt, never read.
-const Version = 4
+const Version = 5
 
 // ApplicationID marks a SQLite file as an sdl index ("SDL1").
 const ApplicationID = 0x53444c31
@@ -45,6 +45,9 @@ const (
 	MetaEmbeddingModel = "embedding_model"
 	MetaEmbeddingDim   = "embedding_dim"
 	MetaGoModules      = "go_modules"
+	// MetaFeedbackOffset is how far into the feedback sidecar the index
+	// has imported.
+	MetaFeedbackOffset = "feedback_offset"
 )
 
 // Create creates the tables of an empty database and stamps it as an sdl
