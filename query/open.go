@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/sdl-dev/sdl/schema"
 )
@@ -19,6 +20,12 @@ type Index struct {
 	Root string
 	// RepoID names the repository in answers.
 	RepoID string
+	// MemoryFiles, when set, lays the memory files that changed since the
+	// last index run over the index's memories, so that a memory stored a
+	// moment ago is answered at once.
+	MemoryFiles MemoryOverlay
+	// Clock is the time recency is measured from (time.Now when nil).
+	Clock func() time.Time
 
 	vocab     vocab
 	summaries summaryCache // recent context summaries, by ledger version and request

@@ -24,6 +24,11 @@ type Repo struct {
 	mu    sync.Mutex
 	x     *query.Index
 	inode uint64
+
+	// memMu serializes this process's memory writes; memories holds the
+	// overlay of memory files, shared by the indexes opened in turn.
+	memMu    sync.Mutex
+	memories query.MemoryOverlay
 }
 
 // NewRepo describes a repository; its index is opened on first use.
@@ -34,7 +39,7 @@ func NewRepo(id, root, db string) *Repo {
 	if id == "" {
 		id = filepath.Base(root)
 	}
-	return &Repo{ID: id, Root: root, DB: db}
+	return &Repo{ID: id, Root: root, DB: db, memories: NewMemoryOverlay(root)}
 }
 
 // Index returns the open index, reopening it when the file was replaced
@@ -54,6 +59,7 @@ func (r *Repo) Index() (*query.Index, error) {
 	if x.RepoID == "" || x.RepoID != r.ID {
 		x.RepoID = r.ID
 	}
+	x.MemoryFiles = r.memories
 	if r.x != nil {
 		r.x.Close()
 	}

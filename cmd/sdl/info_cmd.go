@@ -12,6 +12,7 @@ import (
 
 	"github.com/sdl-dev/sdl/query"
 	"github.com/sdl-dev/sdl/schema"
+	"github.com/sdl-dev/sdl/serve"
 )
 
 // Set at release time with -ldflags "-X main.version=... -X main.commit=... -X main.date=...".
@@ -128,7 +129,14 @@ func openIndex(c *cli.Context) (*query.Index, error) {
 	} else if wd, err := os.Getwd(); err == nil {
 		root = wd
 	}
-	return query.Open(p, root)
+	x, err := query.Open(p, root)
+	if err != nil {
+		return nil, err
+	}
+	// memories stored since the last index run are answered too, as the
+	// server answers them
+	x.MemoryFiles = serve.NewMemoryOverlay(root)
+	return x, nil
 }
 
 // readInput reads a file, or standard input for "-".
