@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/sdl-dev/sdl/schema"
@@ -198,38 +199,108 @@ const (
 	feedbackRecords       = 2000 // the newest records considered
 )
 
+// fbEntry is a feedback record as slices use it: the terms of its task
+// text and its useful symbols.
+type fbEntry struct {
+	terms  map[string]bool
+	useful []string
+}
+
+// feedbackCache keeps the terms of the imported feedback records, which
+// change only when an index run imports more.
+type feedbackCache struct {
+	mu      sync.Mutex
+	key     string
+	entries []fbEntry
+}
+
+func toEntry(f *schema.Feedback) (fbEntry, bool) {
+	if f.TaskText == "" || len(f.UsefulSymbols) == 0 {
+		return fbEntry{}, false
+	}
+	terms, _ := queryTerms(f.TaskText)
+	return fbEntry{terms: setOf(terms), useful: f.UsefulSymbols}, len(terms) > 0
+}
+
+// feedbackEntries returns the newest feedback records with task text:
+// the imported ones (cached) and those appended to the sidecar since.
+func (x *Index) feedbackEntries(ctx context.Context) ([]fbEntry, error) {
+	var n int
+	var newest, offText string
+	if err := x.DB.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(MAX(created_at), ''),
+		COALESCE((SELECT value FROM meta WHERE key = ?), '') FROM feedback`, schema.MetaFeedbackOffset).Scan(&n, &newest, &offText); err != nil {
+		return nil, fmt.Errorf("read feedback: %w", err)
+	}
+	key := fmt.Sprint(n, newest, offText)
+	c := &x.feedback
+	c.mu.Lock()
+	if c.key != key {
+		c.entries, c.key = nil, ""
+		rows, err := x.DB.QueryContext(ctx, `SELECT task_text, useful FROM feedback WHERE task_text != ''
+			ORDER BY created_at DESC, id LIMIT ?`, feedbackRecords)
+		if err != nil {
+			c.mu.Unlock()
+			return nil, fmt.Errorf("read feedback: %w", err)
+		}
+		for rows.Next() {
+			var f schema.Feedback
+			var useful string
+			if err := rows.Scan(&f.TaskText, &useful); err != nil {
+				rows.Close()
+				c.mu.Unlock()
+				return nil, err
+			}
+			json.Unmarshal([]byte(useful), &f.UsefulSymbols)
+			if e, ok := toEntry(&f); ok {
+				c.entries = append(c.entries, e)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			c.mu.Unlock()
+			return nil, err
+		}
+		c.key = key
+	}
+	out := append([]fbEntry(nil), c.entries...)
+	c.mu.Unlock()
+	off, _ := strconv.ParseInt(offText, 10, 64)
+	pending, _, _, err := schema.ReadFeedback(x.feedbackPath(), off)
+	if err != nil {
+		return nil, err
+	}
+	for i := range pending {
+		if e, ok := toEntry(&pending[i]); ok {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
 // seedFeedback seeds the useful symbols of past feedback on similar tasks.
 func (b *sliceBuild) seedFeedback(ctx context.Context) error {
 	terms, _ := queryTerms(b.req.TaskText)
 	if len(terms) == 0 {
 		return nil
 	}
-	recs, err := b.x.allFeedback(ctx, feedbackRecords)
+	entries, err := b.x.feedbackEntries(ctx)
 	if err != nil {
 		return err
 	}
 	mine := setOf(terms)
-	for _, f := range recs {
-		if f.TaskText == "" || len(f.UsefulSymbols) == 0 {
-			continue
-		}
-		theirs, _ := queryTerms(f.TaskText)
+	for _, e := range entries {
 		inter := 0
-		for _, t := range distinct(theirs) {
+		for t := range e.terms {
 			if mine[t] {
 				inter++
 			}
 		}
-		union := len(mine) + len(distinct(theirs)) - inter
-		if union == 0 {
-			continue
-		}
-		sim := float64(inter) / float64(union)
+		sim := float64(inter) / float64(len(mine)+len(e.terms)-inter)
 		if sim < feedbackMinSimilarity {
 			continue
 		}
 		w := round4(feedbackBoost * sim)
-		for _, id := range f.UsefulSymbols {
+		for _, id := range e.useful {
 			if w > b.seeds[id] {
 				b.seed(id, w, "useful in feedback on a similar task")
 				b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: id, Source: "feedback", Weight: w})

@@ -29,6 +29,7 @@ type Index struct {
 
 	vocab     vocab
 	summaries summaryCache // recent context summaries, by ledger version and request
+	feedback  feedbackCache
 }
 
 // Open opens the index at path for reading. root is the repository it
