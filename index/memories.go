@@ -247,19 +247,19 @@ func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, versi
 	sum := b.memSummary()
 	renames := ch.renames()
 	links := map[string][]string{} // memory id -> linked symbol ids that changed
-	for _, m := range sortedKeys(unchanged2set(unchanged)) {
-		for _, s := range unchanged[m].Memory.Symbols {
+	var ids []string
+	for id, f := range unchanged {
+		for _, s := range f.Memory.Symbols {
 			if _, rm := ch.removed[s]; ch.changed[s] || rm {
-				links[m] = append(links[m], s)
+				links[id] = append(links[id], s)
 			}
 		}
+		if len(links[id]) > 0 {
+			ids = append(ids, id)
+		}
 	}
-	if len(links) == 0 {
+	if len(ids) == 0 {
 		return false, nil
-	}
-	ids := make([]string, 0, len(links))
-	for id := range links {
-		ids = append(ids, id)
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
@@ -299,14 +299,6 @@ func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, versi
 		}
 	}
 	return true, nil
-}
-
-func unchanged2set(m map[string]*memoryfs.File) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k := range m {
-		out[k] = true
-	}
-	return out
 }
 
 // replaceOnce replaces old with nw in ids, keeping ids distinct.

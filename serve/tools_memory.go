@@ -215,11 +215,14 @@ func checkSymbols(ctx context.Context, x *query.Index, field string, ids []strin
 	if err != nil {
 		return err
 	}
-	if len(missing) > 0 {
-		return argErr(field, "no symbol has id %q%s; find ids with sdl_symbol_search or in a slice's cards", missing[0],
-			map[bool]string{true: fmt.Sprintf(" (and %d more)", len(missing)-1)}[len(missing) > 1])
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return argErr(field, "no symbol has id %q; find ids with sdl_symbol_search or in a slice's cards", missing[0])
 	}
-	return nil
+	return argErr(field, "no symbol has id %q (nor %d more); find ids with sdl_symbol_search or in a slice's cards",
+		missing[0], len(missing)-1)
 }
 
 // storeMemory writes a memory's file. New memories get an id derived from
@@ -227,9 +230,9 @@ func checkSymbols(ctx context.Context, x *query.Index, field string, ids []strin
 // write one file; the id is random when that one is taken by another
 // memory. Dedup is against every memory the index and the files hold.
 func storeMemory(ctx context.Context, r *Repo, x *query.Index, req *MemoryStoreRequest) (*MemoryStoreResponse, error) {
-	for field, v := range map[string]string{"type": req.Type, "title": req.Title, "content": req.Content} {
-		if v == "" {
-			return nil, argErr(field, "required")
+	for _, fv := range [][2]string{{"type", req.Type}, {"title", req.Title}, {"content", req.Content}} {
+		if fv[1] == "" {
+			return nil, argErr(fv[0], "required")
 		}
 	}
 	if !memoryfs.ValidType(req.Type) {
@@ -364,11 +367,14 @@ func recordFeedback(ctx context.Context, r *Repo, x *query.Index, req *FeedbackR
 	if len(req.UsefulSymbols) == 0 {
 		return nil, argErr("usefulSymbols", "at least one symbol id that was useful")
 	}
-	for field, ids := range map[string][]string{"usefulSymbols": req.UsefulSymbols, "missingSymbols": req.MissingSymbols} {
-		if len(ids) > maxFeedbackSymbols {
-			return nil, argErr(field, "at most %d, got %d", maxFeedbackSymbols, len(ids))
+	for _, list := range []struct {
+		field string
+		ids   []string
+	}{{"usefulSymbols", req.UsefulSymbols}, {"missingSymbols", req.MissingSymbols}} {
+		if len(list.ids) > maxFeedbackSymbols {
+			return nil, argErr(list.field, "at most %d, got %d", maxFeedbackSymbols, len(list.ids))
 		}
-		if err := checkSymbols(ctx, x, field, ids, seq); err != nil {
+		if err := checkSymbols(ctx, x, list.field, list.ids, seq); err != nil {
 			return nil, err
 		}
 	}
