@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -182,7 +184,35 @@ func (b *build) syncMemories(ctx context.Context, tx querier, ch *symChanges, ve
 		}
 		changed = changed || flagged
 	}
+	if changed || ch == nil && len(rows) == 0 {
+		if err := setMemoriesHash(ctx, tx); err != nil {
+			return false, err
+		}
+	}
 	return changed, nil
+}
+
+// setMemoriesHash records a hash of the memories tables' rows.
+func setMemoriesHash(ctx context.Context, tx querier) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, path, file_hash, stale, stale_version, deleted FROM memories ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	h := sha256.New()
+	for rows.Next() {
+		var id, path, fh, sv string
+		var stale, deleted int
+		if err := rows.Scan(&id, &path, &fh, &stale, &sv, &deleted); err != nil {
+			rows.Close()
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%s\x00%d\n", id, path, fh, stale, sv, deleted)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return schema.SetMeta(ctx, tx, schema.MetaMemoriesHash, hex.EncodeToString(h.Sum(nil)[:12]))
 }
 
 // putMemory writes the row of a memory file, and for a memory that is not

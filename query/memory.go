@@ -9,8 +9,11 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // ErrMemoryNotFound means no current memory has the id.
@@ -84,8 +87,40 @@ func (x *Index) now() time.Time {
 	return time.Now()
 }
 
-// loadMemories reads every memory row of the index, without content.
+// memoryCache keeps the memory rows of the index between calls, until an
+// index run changes them (the meta key memories_hash).
+type memoryCache struct {
+	mu   sync.Mutex
+	key  string
+	rows map[string]*Memory
+}
+
+// loadMemories reads every memory row of the index, without content. The
+// memories are copies the caller may change.
 func (x *Index) loadMemories(ctx context.Context) (map[string]*Memory, error) {
+	key, err := schema.GetMeta(ctx, x.DB, schema.MetaMemoriesHash)
+	if err != nil {
+		return nil, fmt.Errorf("read memories: %w", err)
+	}
+	c := &x.memories
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if key == "" || key != c.key {
+		rows, err := x.readMemories(ctx)
+		if err != nil {
+			return nil, err
+		}
+		c.key, c.rows = key, rows
+	}
+	out := make(map[string]*Memory, len(c.rows))
+	for id, m := range c.rows {
+		cp := *m
+		out[id] = &cp
+	}
+	return out, nil
+}
+
+func (x *Index) readMemories(ctx context.Context) (map[string]*Memory, error) {
 	rows, err := x.DB.QueryContext(ctx, `SELECT seq, id, type, title, tags, confidence, created_at, deleted, stale, stale_version,
 		path, content_hash, file_hash FROM memories`)
 	if err != nil {
@@ -507,6 +542,11 @@ func (x *Index) surface(ctx context.Context, q []string, typ string, limit int) 
 	if err != nil {
 		return nil, 0, err
 	}
+	return x.surfaceIn(ctx, ms, q, typ, limit)
+}
+
+// surfaceIn ranks the memories ms as surface does.
+func (x *Index) surfaceIn(ctx context.Context, ms map[string]*Memory, q []string, typ string, limit int) ([]*Memory, int, error) {
 	qset := setOf(q)
 	nq := float64(len(qset))
 	var fileOf map[string]string
@@ -652,12 +692,26 @@ func (x *Index) sliceMemories(ctx context.Context, req *SliceRequest, resp *Slic
 	for _, c := range resp.Slice.CardRefs {
 		ids = append(ids, c.SymbolID)
 	}
-	ms, _, err := x.surface(ctx, ids, "", limit)
+	ms, _, err := x.sliceSurface(ctx, req, ids, limit)
 	if err != nil {
 		resp.Warnings = append(resp.Warnings, "memories were not surfaced: "+err.Error())
 		return
 	}
 	resp.Memories = sliceMemoriesOf(ms)
+}
+
+// sliceSurface surfaces memories for a slice, loading them once a build.
+func (x *Index) sliceSurface(ctx context.Context, req *SliceRequest, ids []string, limit int) ([]*Memory, int, error) {
+	if req.mems == nil && req.memsErr == nil {
+		req.mems, req.memsErr = x.Memories(ctx, false)
+	}
+	if req.memsErr != nil {
+		return nil, 0, req.memsErr
+	}
+	if len(req.mems) == 0 {
+		return nil, 0, nil
+	}
+	return x.surfaceIn(ctx, req.mems, ids, "", limit)
 }
 
 // memoryLimit is how many memories a slice request wants (0: none).
@@ -687,7 +741,7 @@ func (x *Index) memoryReserve(ctx context.Context, req *SliceRequest, ranks []ra
 	for _, rk := range ranks[:n] {
 		ids = append(ids, rk.id)
 	}
-	ms, _, err := x.surface(ctx, ids, "", limit)
+	ms, _, err := x.sliceSurface(ctx, req, ids, limit)
 	if err != nil || len(ms) == 0 {
 		return 0
 	}

@@ -30,6 +30,7 @@ type Index struct {
 	vocab     vocab
 	summaries summaryCache // recent context summaries, by ledger version and request
 	feedback  feedbackCache
+	memories  memoryCache
 }
 
 // Open opens the index at path for reading. root is the repository it

@@ -35,6 +35,10 @@ type SliceRequest struct {
 	// noHandle builds a slice for internal use (summaries) without
 	// recording a handle.
 	noHandle bool
+	// mems are the memories a build loaded once for its two uses
+	// (memoryReserve, sliceMemories).
+	mems    map[string]*Memory
+	memsErr error
 }
 
 // SliceBudget bounds a slice.

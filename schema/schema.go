@@ -48,6 +48,9 @@ const (
 	// MetaFeedbackOffset is how far into the feedback sidecar the index
 	// has imported.
 	MetaFeedbackOffset = "feedback_offset"
+	// MetaMemoriesHash changes whenever the memories tables do, so that
+	// readers can keep what they loaded until then.
+	MetaMemoriesHash = "memories_hash"
 )
 
 // Create creates the tables of an empty database and stamps it as an sdl
