@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/memoryfs"
@@ -402,5 +403,33 @@ func TestFeedbackTools(t *testing.T) {
 		if !errors.Is(err, serve.ErrArgs) || !strings.Contains(err.Error(), c.field+":") {
 			t.Errorf("%s: %v", c.field, err)
 		}
+	}
+}
+
+// The memory and feedback tools are listed with snake_case names, and only
+// the ones that write say so.
+func TestMemoryToolsListed(t *testing.T) {
+	root, db := repoCopy(t, "go")
+	c := stdioClient(t, root, db)
+	initialize(t, c)
+	tools, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro := map[string]bool{}
+	for _, tl := range tools.Tools {
+		ro[tl.Name] = tl.Annotations.ReadOnlyHint != nil && *tl.Annotations.ReadOnlyHint
+	}
+	for name, want := range map[string]bool{"sdl_memory_store": false, "sdl_memory_query": true, "sdl_memory_remove": false,
+		"sdl_memory_surface": true, "sdl_agent_feedback": false, "sdl_agent_feedback_query": true} {
+		got, ok := ro[name]
+		if !ok || got != want {
+			t.Errorf("%s: listed %v, readOnlyHint %v, want %v", name, ok, got, want)
+		}
+	}
+	// an unknown memory is a not_found error the model can act on
+	text, isErr := call(t, c, "sdl_memory_remove", `{"memoryId": "0123456789abcdef"}`)
+	if !isErr || !strings.Contains(text, `"code":"not_found"`) || !strings.Contains(text, "sdl_memory_query") {
+		t.Errorf("remove unknown: %s", text)
 	}
 }
