@@ -295,6 +295,12 @@ func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, versi
 	for _, id := range ids {
 		f := unchanged[id]
 		m := f.Memory
+		p := filepath.Join(b.root, filepath.FromSlash(f.Path))
+		if data, err := os.ReadFile(p); err != nil || memoryfs.Hash(data) != f.Hash {
+			// stored again (or removed) since this run read it: the new file
+			// is about the new code, and the next run imports it
+			continue
+		}
 		for _, s := range links[id] {
 			nw, ok := renames[s]
 			if !ok {
@@ -316,7 +322,7 @@ func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, versi
 		sum.Stale++
 		data, err := memoryfs.Marshal(m)
 		if err == nil {
-			err = memoryfs.WriteFile(filepath.Join(b.root, filepath.FromSlash(f.Path)), data)
+			err = memoryfs.WriteFile(p, data)
 		}
 		if err != nil {
 			// the row keeps the old file hash: the next run sees the file
