@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -502,6 +503,31 @@ type SurfaceResponse struct {
 	Total    int       `json:"total"`
 }
 
+// MarshalJSON writes each surfaced memory with its score and
+// matchedSymbols always present (the spec's SurfacedMemory), even when
+// zero or empty.
+func (r SurfaceResponse) MarshalJSON() ([]byte, error) {
+	type surfaced struct {
+		*Memory
+		Score          float64  `json:"score"`
+		MatchedSymbols []string `json:"matchedSymbols"`
+	}
+	out := struct {
+		Memories []surfaced `json:"memories"`
+		Total    int        `json:"total"`
+	}{Memories: []surfaced{}, Total: r.Total}
+	for _, m := range r.Memories {
+		out.Memories = append(out.Memories, surfaced{m, deref(m.Score), nonNil(m.MatchedSymbols)})
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
 // SurfaceMemories ranks the memories relevant to a set of symbols by
 // confidence x recency x overlap (see surface).
 func (x *Index) SurfaceMemories(ctx context.Context, req SurfaceRequest) (*SurfaceResponse, error) {
@@ -526,17 +552,18 @@ func (x *Index) SurfaceMemories(ctx context.Context, req SurfaceRequest) (*Surfa
 	return &SurfaceResponse{Memories: nonNilMem(out), Total: total}, nil
 }
 
-// surface scores memories for the query symbols q:
+// surface scores memories for the query symbols q as the spec defines:
 //
 //	score = confidence x recencyFactor x overlapFactor
 //	recencyFactor = 1 / (1 + daysSinceCreation/30)
-//	overlapFactor = (linked symbols in q + 0.5 x symbols of q in the
-//	                 memory's files) / |q|; 1 when q is empty
+//	overlapFactor = (symbols of q the memory is linked to) / |q|; 1 when q is empty
 //
-// A memory linked to symbols or files none of which is in q is not about
-// this code and is left out. A repo-level memory (no links) always
-// qualifies, with the overlap of half a linked symbol, so that a memory
-// about the code at hand ranks above it at equal confidence and age.
+// The candidates are the memories linked to a symbol of q, the repo-level
+// memories (linked to no symbol), which always qualify, and those linked
+// to a file that holds a symbol of q. A memory linked only to other
+// symbols is about other code and is left out. Equal scores (the zero of
+// a repo-level memory, say) are ordered by the memories about the files
+// at hand first, then confidence x recency.
 func (x *Index) surface(ctx context.Context, q []string, typ string, limit int) ([]*Memory, int, error) {
 	ms, err := x.Memories(ctx, false)
 	if err != nil {
@@ -549,72 +576,79 @@ func (x *Index) surface(ctx context.Context, q []string, typ string, limit int) 
 func (x *Index) surfaceIn(ctx context.Context, ms map[string]*Memory, q []string, typ string, limit int) ([]*Memory, int, error) {
 	qset := setOf(q)
 	nq := float64(len(qset))
-	var fileOf map[string]string
-	needFiles := false
-	for _, m := range ms {
-		if len(m.FileRelPaths) > 0 {
-			needFiles = true
+	var qfiles map[string]bool // the files of the query symbols
+	if nq > 0 {
+		for _, m := range ms {
+			if len(m.FileRelPaths) == 0 {
+				continue
+			}
+			rows, err := x.rankRows(ctx, sortedKeys(qset))
+			if err != nil {
+				return nil, 0, err
+			}
+			qfiles = map[string]bool{}
+			for _, r := range rows {
+				qfiles[r.Path] = true
+			}
 			break
 		}
 	}
-	if needFiles && len(qset) > 0 {
-		rows, err := x.rankRows(ctx, sortedKeys(qset))
-		if err != nil {
-			return nil, 0, err
-		}
-		fileOf = map[string]string{}
-		for id, r := range rows {
-			fileOf[id] = r.Path
-		}
-	}
 	now := x.now()
-	var out []*Memory
+	type cand struct {
+		m       *Memory
+		inFiles bool
+		prior   float64 // confidence x recency, for ties
+	}
+	var cs []cand
 	for _, m := range ms {
 		if typ != "" && m.Type != typ {
 			continue
 		}
-		overlap := 1.0
 		var matched []string
+		inFiles := false
+		overlap := 1.0
 		if nq > 0 {
 			for _, s := range m.SymbolIDs {
 				if qset[s] {
 					matched = append(matched, s)
 				}
 			}
-			inFiles := 0.0
-			if len(m.FileRelPaths) > 0 {
-				files := setOf(m.FileRelPaths)
-				in := setOf(matched)
-				for id := range qset {
-					if !in[id] && files[fileOf[id]] {
-						inFiles++
-					}
-				}
+			for _, f := range m.FileRelPaths {
+				inFiles = inFiles || qfiles[f]
 			}
-			switch {
-			case len(m.SymbolIDs) == 0 && len(m.FileRelPaths) == 0:
-				overlap = 0.5 / nq
-			case len(matched) == 0 && inFiles == 0:
+			if len(matched) == 0 && len(m.SymbolIDs) > 0 && !inFiles {
 				continue
-			default:
-				overlap = (float64(len(matched)) + 0.5*inFiles) / nq
 			}
+			overlap = float64(len(matched)) / nq
 		}
 		days := now.Sub(m.created).Hours() / 24
 		if days < 0 || m.created.IsZero() {
 			days = 0
 		}
-		recency := 1 / (1 + days/30)
-		s := round4(m.Confidence * recency * overlap)
+		prior := m.Confidence / (1 + days/30)
+		s := round4(prior * overlap)
 		m.Score = &s
 		sort.Strings(matched)
-		m.MatchedSymbols = matched
-		out = append(out, m)
+		m.MatchedSymbols = nonNil(matched)
+		cs = append(cs, cand{m, inFiles, prior})
 	}
-	sortMemories(out, "score")
-	total := len(out)
-	if len(out) > limit {
-		out = out[:limit]
+	sort.Slice(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if *a.m.Score != *b.m.Score {
+			return *a.m.Score > *b.m.Score
+		}
+		if a.inFiles != b.inFiles {
+			return a.inFiles
+		}
+		if a.prior != b.prior {
+			return a.prior > b.prior
+		}
+		return a.m.MemoryID < b.m.MemoryID
+	})
+	total := len(cs)
+	out := make([]*Memory, 0, min(limit, len(cs)))
+	for _, c := range cs[:min(limit, len(cs))] {
+		out = append(out, c.m)
 	}
 	if err := x.fillContent(ctx, out); err != nil {
 		return nil, 0, err

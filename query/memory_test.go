@@ -240,14 +240,23 @@ func TestSurfaceScore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// confidence x 1/(1+days/30) x linked/queried, exactly
 	want := map[string]float64{
-		"today": 0.9 * 1 * 0.5,         // one of two query symbols
-		"month": 0.9 * 0.5 * 1,         // both, 30 days old
-		"file":  1 * 1 * (0.5 * 1) / 2, // DB.Save is in store/db.go: half a link
-		"repo":  0.8 * 1 * 0.5 / 2,     // repo-level: half a link
+		"today": 0.9 * 1 * 0.5, // one of two query symbols
+		"month": 0.9 * 0.5 * 1, // both, 30 days old
+		"file":  0,             // linked to no query symbol, but to store/db.go, which holds DB.Save
+		"repo":  0,             // repo-level: always qualifies, with no overlap
 	}
-	if got := memIDs(resp.Memories); got != "today,month,file,repo" {
-		t.Errorf("order %s", got)
+	// today and month tie at 0.45: confidence x recency breaks it; of the
+	// zeros, the memory about a file at hand comes first; "other" (linked
+	// only to Store.Value) is about other code
+	if got := memIDs(resp.Memories); got != "today,month,file,repo" || resp.Total != 4 {
+		t.Errorf("order %s, total %d", got, resp.Total)
+	}
+	raw := string(query.EncodeJSON(resp))
+	if !strings.Contains(raw, `"memoryId":"repo"`) || strings.Count(raw, `"score":`) != 4 || strings.Count(raw, `"matchedSymbols":`) != 4 ||
+		!strings.Contains(raw, `"matchedSymbols":[]`) {
+		t.Errorf("every surfaced memory carries score and matchedSymbols: %s", raw)
 	}
 	for _, m := range resp.Memories {
 		if math.Abs(*m.Score-want[m.MemoryID]) > 1e-4 {
