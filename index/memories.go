@@ -23,6 +23,9 @@ type MemorySummary struct {
 	Removed  int `json:"removed"`  // memories whose files are gone or marked deleted
 	Stale    int `json:"stale"`    // flagged stale by this run
 	Relinked int `json:"relinked"` // links moved to a renamed or moved symbol
+	// Kept counts memories whose file no longer parses: the index keeps
+	// what the file last held (the file is one of Problems).
+	Kept int `json:"kept,omitempty"`
 	// Problems are the memory files that could not be imported.
 	Problems []memoryfs.Problem `json:"problems,omitempty"`
 	// Warnings are failures that did not stop the run (a memory file that
@@ -123,8 +126,11 @@ func (b *build) syncMemories(ctx context.Context, tx querier, ch *symChanges, ve
 	if err := rs.Err(); err != nil {
 		return false, err
 	}
+	changed, err := recordProblems(ctx, tx, scan.Problems)
+	if err != nil {
+		return false, err
+	}
 	repoID := memoryfs.RepoID(b.root)
-	changed := false
 	seen := map[string]bool{}
 	unchanged := map[string]*memoryfs.File{} // current memories whose file did not change
 	for i := range scan.Files {
@@ -157,9 +163,23 @@ func (b *build) syncMemories(ctx context.Context, tx querier, ch *symChanges, ve
 			return false, err
 		}
 	}
+	// a file that no longer parses (a merge conflict, a truncated write)
+	// keeps the memory it last held until it is fixed or removed: a
+	// broken file is a recorded problem, never lost knowledge
+	broken := map[string]bool{}
+	for _, p := range scan.Problems {
+		broken[p.Path] = true
+	}
 	var gone []string
-	for id := range rows {
-		if !seen[id] {
+	for id, r := range rows {
+		switch {
+		case seen[id]:
+		case broken[r.path]:
+			if !r.deleted {
+				sum.Memories++
+				sum.Kept++
+			}
+		default:
 			gone = append(gone, id)
 		}
 	}
@@ -190,6 +210,47 @@ func (b *build) syncMemories(ctx context.Context, tx querier, ch *symChanges, ve
 		}
 	}
 	return changed, nil
+}
+
+// recordProblems replaces the recorded problems of memory files with
+// probs. It reports whether they changed.
+func recordProblems(ctx context.Context, tx querier, probs []memoryfs.Problem) (bool, error) {
+	old := map[memoryfs.Problem]bool{}
+	rows, err := tx.QueryContext(ctx, `SELECT path, line, message FROM memory_problems`)
+	if err != nil {
+		return false, err
+	}
+	for rows.Next() {
+		var p memoryfs.Problem
+		if err := rows.Scan(&p.Path, &p.Line, &p.Message); err != nil {
+			rows.Close()
+			return false, err
+		}
+		old[p] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	same := len(old) == len(probs)
+	for _, p := range probs {
+		same = same && old[p]
+	}
+	if same {
+		return false, nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM memory_problems`); err != nil {
+		return false, err
+	}
+	for _, p := range probs {
+		// one row a file: List and Load report a file at most once, but a
+		// directory problem and a file problem may share a path
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO memory_problems(path, line, message) VALUES(?, ?, ?)`,
+			p.Path, p.Line, p.Message); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // setMemoriesHash records a hash of the memories tables' rows.

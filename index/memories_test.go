@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -261,5 +262,132 @@ func TestFeedbackImport(t *testing.T) {
 	os.Remove(db)
 	if sum := run(t, root, db); sum.Memories.FeedbackImported != 4 {
 		t.Errorf("rebuild imported %d", sum.Memories.FeedbackImported)
+	}
+}
+
+// Corrupted, truncated and oversized memory files are recorded problems
+// that name the file; the run succeeds, the other memories are imported
+// whole, and a memory whose file breaks keeps what it last held.
+func TestCorruptMemoryFiles(t *testing.T) {
+	root, db := memRepo(t)
+	add := symID(t, db, "Store.Add")
+	storeMemory(t, root, &memoryfs.Memory{ID: "good", Type: memoryfs.TypeBugfix, Title: "Add panics on nil", Content: "Guard added before the map write.", Symbols: []string{add}})
+	storeMemory(t, root, &memoryfs.Memory{ID: "victim", Type: memoryfs.TypeDecision, Title: "Why JSON", Content: "One readable file per store.", Tags: []string{"storage"}})
+	if sum := run(t, root, db); sum.Memories.Imported != 2 {
+		t.Fatalf("first import %+v", sum.Memories)
+	}
+
+	// binary garbage: invalid UTF-8 and NUL bytes
+	garbage := make([]byte, 4096)
+	for i := range garbage {
+		garbage[i] = byte(i*131 + 7)
+	}
+	writeFile(t, root, ".sdl-memory/bugfixes/garbage.md", string(garbage))
+	// valid UTF-8 that is not a memory: NUL bytes and no front matter
+	writeFile(t, root, ".sdl-memory/bugfixes/nul.md", "\x00\x00\x00---\x00")
+	// front matter cut off mid-way, as by a crash during a copy
+	writeFile(t, root, ".sdl-memory/decisions/truncated.md", "---\nmemoryId: truncated\ntype: decision\ntitle: Half a")
+	// a file far over the size of any memory
+	writeFile(t, root, ".sdl-memory/task_context/huge.md", "---\ntype: task_context\ntitle: huge\n---\n\n"+strings.Repeat("x", memoryfs.MaxFileSize))
+	// an empty file
+	writeFile(t, root, ".sdl-memory/task_context/empty.md", "")
+	// a memory that was imported, then truncated in its front matter (a
+	// merge conflict or an interrupted editor would do the same)
+	victim := filepath.Join(root, ".sdl-memory/decisions/victim.md")
+	data, err := os.ReadFile(victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(victim, data[:40], 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	sum, err := Run(context.Background(), testOptions(root, db))
+	if err != nil {
+		t.Fatalf("a corrupt memory file failed the run: %v", err)
+	}
+	ms := sum.Memories
+	want := map[string]string{
+		".sdl-memory/bugfixes/garbage.md":    "invalid UTF-8",
+		".sdl-memory/bugfixes/nul.md":        "starts with a --- line",
+		".sdl-memory/decisions/truncated.md": "not closed",
+		".sdl-memory/decisions/victim.md":    "not closed",
+		".sdl-memory/task_context/huge.md":   "over the 1048576-byte limit",
+		".sdl-memory/task_context/empty.md":  "starts with a --- line",
+	}
+	if len(ms.Problems) != len(want) {
+		t.Errorf("%d problems, want %d: %+v", len(ms.Problems), len(want), ms.Problems)
+	}
+	for _, p := range ms.Problems {
+		if w, ok := want[p.Path]; !ok || !strings.Contains(p.Message, w) {
+			t.Errorf("problem %s: %q, want it to say %q", p.Path, p.Message, w)
+		}
+		if !strings.Contains(p.Error(), p.Path) {
+			t.Errorf("problem %q does not name its file", p.Error())
+		}
+	}
+	if ms.Memories != 2 || ms.Removed != 0 || ms.Kept != 1 {
+		t.Errorf("summary %+v: want both memories, victim kept", ms)
+	}
+	// the problems are recorded in the index, file by file
+	conn := openDB(t, db)
+	recorded := map[string]string{}
+	rows, err := conn.Query(`SELECT path, message FROM memory_problems`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var p, m string
+		rows.Scan(&p, &m)
+		recorded[p] = m
+	}
+	rows.Close()
+	for p, w := range want {
+		if !strings.Contains(recorded[p], w) {
+			t.Errorf("recorded problem of %s: %q", p, recorded[p])
+		}
+	}
+	// the good memory is whole: links and full text; the victim keeps its
+	// last imported state, searchable
+	got := memories(t, db)
+	if len(got) != 2 || got["good"].symbols != add || got["victim"].deleted {
+		t.Errorf("memories %+v", got)
+	}
+	var n int
+	conn.QueryRow(`SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH 'readable OR guard'`).Scan(&n)
+	if n != 2 {
+		t.Errorf("full text finds %d memories, want 2", n)
+	}
+	// an edit of the linked code still flags the good memory, and never
+	// rewrites a broken file
+	replaceIn(t, root, "store/store.go", `panic("store: nil item")`, `return ErrFull`)
+	sum = run(t, root, db)
+	if sum.Memories.Stale != 1 || !memories(t, db)["good"].stale {
+		t.Errorf("stale after edit: %+v", sum.Memories)
+	}
+	if after, _ := os.ReadFile(victim); string(after) != string(data[:40]) {
+		t.Errorf("the broken file was rewritten: %q", after)
+	}
+	// fixed files clear their problems; removing a broken file removes its memory
+	if err := os.WriteFile(victim, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"bugfixes/garbage.md", "bugfixes/nul.md", "decisions/truncated.md", "task_context/huge.md", "task_context/empty.md"} {
+		os.Remove(filepath.Join(root, ".sdl-memory", p))
+	}
+	sum = run(t, root, db)
+	if len(sum.Memories.Problems) != 0 || sum.Memories.Memories != 2 || sum.Memories.Kept != 0 {
+		t.Errorf("after the fix %+v", sum.Memories)
+	}
+	openDB(t, db).QueryRow(`SELECT COUNT(*) FROM memory_problems`).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d problems still recorded", n)
+	}
+	os.WriteFile(victim, []byte("---\ntype: [\n"), 0o644)
+	run(t, root, db)
+	os.Remove(victim)
+	sum = run(t, root, db)
+	if _, ok := memories(t, db)["victim"]; ok || sum.Memories.Removed != 1 {
+		t.Errorf("a broken file that is removed keeps its memory: %+v", sum.Memories)
 	}
 }

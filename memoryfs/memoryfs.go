@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -307,12 +308,16 @@ func readLimited(p string) ([]byte, error) {
 	if fi.Size() > MaxFileSize {
 		return nil, fmt.Errorf("file is %d bytes, over the %d-byte limit of a memory file", fi.Size(), MaxFileSize)
 	}
-	data := make([]byte, fi.Size())
-	n, err := f.Read(data)
-	if err != nil && fi.Size() > 0 {
+	// read one byte past the size: a file that grew since Stat is over
+	// the limit too, and is never read whole
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
 		return nil, err
 	}
-	return data[:n], nil
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("file is over the %d-byte limit of a memory file", MaxFileSize)
+	}
+	return data, nil
 }
 
 // Remove deletes the file of a memory at rel (repository-relative).

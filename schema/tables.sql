@@ -186,6 +186,14 @@ CREATE TABLE memory_files (
   PRIMARY KEY (memory_id, path)
 ) WITHOUT ROWID;
 
+-- The memory files the last index run could not import, and why: a file
+-- that is not a memory is a diagnostic here, never a failed run.
+CREATE TABLE memory_problems (
+  path    TEXT PRIMARY KEY, -- repository-relative
+  line    INTEGER NOT NULL DEFAULT 0,
+  message TEXT NOT NULL
+) WITHOUT ROWID;
+
 -- Full-text index over memories; rowid = memories.seq. A table with its
 -- own content (memories are few and small): bm25() ranks, and a row is
 -- deleted by rowid.

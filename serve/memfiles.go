@@ -36,14 +36,16 @@ func NewMemoryOverlay(root string) query.MemoryOverlay {
 }
 
 // Diff implements query.MemoryOverlay. It applies the rules of the index
-// run: malformed files are left out, and of two files with one id the
-// first in path order counts.
+// run: malformed files are left out (a memory the index holds from such a
+// file stays), and of two files with one id the first in path order
+// counts.
 func (o *memoryFiles) Diff(ctx context.Context, indexed map[string]query.IndexedMemory) ([]*query.Memory, []string, error) {
 	entries, _ := memoryfs.List(o.root)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	seen := map[string]bool{}
 	live := map[string]bool{}
+	broken := map[string]bool{}
 	var changed []*query.Memory
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
@@ -51,7 +53,11 @@ func (o *memoryFiles) Diff(ctx context.Context, indexed map[string]query.Indexed
 		}
 		live[e.Path] = true
 		f := o.load(e)
-		if f == nil || seen[f.Memory.ID] {
+		if f == nil {
+			broken[e.Path] = true
+			continue
+		}
+		if seen[f.Memory.ID] {
 			continue
 		}
 		seen[f.Memory.ID] = true
@@ -66,8 +72,10 @@ func (o *memoryFiles) Diff(ctx context.Context, indexed map[string]query.Indexed
 		}
 	}
 	var gone []string
-	for id := range indexed {
-		if !seen[id] {
+	for id, im := range indexed {
+		// a file that no longer parses keeps the memory the index holds,
+		// as the next index run will
+		if !seen[id] && !broken[im.Path] {
 			gone = append(gone, id)
 		}
 	}

@@ -433,3 +433,84 @@ func TestMemoryToolsListed(t *testing.T) {
 		t.Errorf("remove unknown: %s", text)
 	}
 }
+
+// Corrupt memory files never fail a tool: the server answers the other
+// memories, keeps the one whose file broke, stores new ones, and the
+// index run that follows records the files as problems.
+func TestCorruptMemoryFilesInServe(t *testing.T) {
+	root, db := repoCopy(t, "go")
+	s := memServer(t, root, db)
+	var good, victim serve.MemoryStoreResponse
+	mustCall(t, s, "sdl.memory.store", map[string]any{"type": "bugfix", "title": "Add panics on nil", "content": "Guard added.",
+		"symbolIds": []string{symbolID(t, db, "Store.Add")}}, &good)
+	mustCall(t, s, "sdl.memory.store", map[string]any{"type": "decision", "title": "Why JSON", "content": "One readable file."}, &victim)
+	reindex(t, root)
+
+	garbage := make([]byte, 2048)
+	for i := range garbage {
+		garbage[i] = byte(i*197 + 3)
+	}
+	os.WriteFile(filepath.Join(root, ".sdl-memory/bugfixes/garbage.md"), garbage, 0o644)
+	os.WriteFile(filepath.Join(root, ".sdl-memory/decisions/cut.md"), []byte("---\ntype: decision\ntitle: Cut"), 0o644)
+	os.MkdirAll(filepath.Join(root, ".sdl-memory/task_context"), 0o755)
+	os.WriteFile(filepath.Join(root, ".sdl-memory/task_context/huge.md"),
+		[]byte("---\ntype: task_context\ntitle: huge\n---\n\n"+strings.Repeat("y", memoryfs.MaxFileSize)), 0o644)
+	vp := filepath.Join(root, victim.Path)
+	data, _ := os.ReadFile(vp)
+	os.WriteFile(vp, append([]byte("<<<<<<< HEAD\n"), data...), 0o644) // a merge conflict
+
+	var q queryResp
+	mustCall(t, s, "sdl.memory.query", map[string]any{}, &q)
+	ids := []string{}
+	for _, m := range q.Memories {
+		ids = append(ids, m.MemoryID)
+	}
+	sort.Strings(ids)
+	want := []string{good.MemoryID, victim.MemoryID}
+	sort.Strings(want)
+	if fmt.Sprint(ids) != fmt.Sprint(want) {
+		t.Errorf("memories with corrupt files around: %v, want %v", ids, want)
+	}
+	var slice query.SliceResponse
+	mustCall(t, s, "sdl.slice.build", map[string]any{"taskText": "add an item", "budget": map[string]any{"maxCards": 5}}, &slice)
+	if len(slice.Warnings) != 0 || len(slice.Memories) == 0 {
+		t.Errorf("slice: memories %+v, warnings %v", slice.Memories, slice.Warnings)
+	}
+	var st serve.MemoryStoreResponse
+	mustCall(t, s, "sdl.memory.store", map[string]any{"type": "task_context", "title": "Handoff", "content": "Half done."}, &st)
+	if !st.Created {
+		t.Errorf("store next to corrupt files: %+v", st)
+	}
+	// removing the broken memory keeping its file is refused with the
+	// file's problem, and nothing is written
+	err := callJSON(t, s, "sdl.memory.remove", map[string]any{"memoryId": victim.MemoryID, "deleteFile": false}, nil)
+	if err == nil || !strings.Contains(err.Error(), victim.Path) {
+		t.Errorf("remove of a broken file: %v", err)
+	}
+	if after, _ := os.ReadFile(vp); !strings.HasPrefix(string(after), "<<<<<<<") {
+		t.Errorf("the broken file was rewritten")
+	}
+
+	sum := reindex(t, root)
+	if sum.Memories.Memories != 3 || sum.Memories.Kept != 1 || len(sum.Memories.Problems) != 4 {
+		t.Errorf("index: %+v", sum.Memories)
+	}
+	x, err := query.Open(db, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	in, err := x.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{}
+	for _, p := range in.MemoryProblems {
+		paths = append(paths, p.Path)
+	}
+	wantPaths := []string{".sdl-memory/bugfixes/garbage.md", victim.Path, ".sdl-memory/decisions/cut.md", ".sdl-memory/task_context/huge.md"}
+	sort.Strings(wantPaths)
+	if in.Memories != 3 || fmt.Sprint(paths) != fmt.Sprint(wantPaths) {
+		t.Errorf("info: %d memories, problems %v", in.Memories, in.MemoryProblems)
+	}
+}

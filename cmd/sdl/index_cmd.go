@@ -133,6 +133,9 @@ func printSummary(u *ui, s *index.Summary) {
 		what, s.Files, s.Skipped, s.ParseErrors+s.Unreadable, s.Symbols, s.Edges, s.Versions, s.Seconds, bytesText(s.Bytes), rel)
 	if m := s.Memories; m != nil && (m.Memories+m.Removed+len(m.Problems)+m.FeedbackImported > 0) {
 		line := fmt.Sprintf("memories: %d (%d imported, %d removed, %d flagged stale", m.Memories, m.Imported, m.Removed, m.Stale)
+		if m.Kept > 0 {
+			line += fmt.Sprintf(", %d kept from files that no longer parse", m.Kept)
+		}
 		if m.Relinked > 0 {
 			line += fmt.Sprintf(", %d links followed a rename", m.Relinked)
 		}

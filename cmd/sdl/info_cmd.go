@@ -91,6 +91,18 @@ func infoCommand() *cli.Command {
 				fmt.Fprintf(u.w, "  skipped: %s\n", sortedCounts(in.Skipped))
 			}
 			fmt.Fprintf(u.w, "  edges by rule: %s\n", sortedCounts(in.Resolution))
+			fmt.Fprintf(u.w, "  memories: %d", in.Memories)
+			if n := len(in.MemoryProblems); n > 0 {
+				fmt.Fprintf(u.w, " · %s", u.warn(fmt.Sprintf("%d memory files not imported", n)))
+			}
+			fmt.Fprintln(u.w)
+			for _, p := range in.MemoryProblems {
+				loc := p.Path
+				if p.Line > 0 {
+					loc = fmt.Sprintf("%s:%d", p.Path, p.Line)
+				}
+				fmt.Fprintf(u.w, "    %s: %s\n", u.path(loc), p.Message)
+			}
 			fmt.Fprintf(u.w, "%s\n", u.title("versions"))
 			for _, v := range in.Versions {
 				git := ""
