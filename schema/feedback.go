@@ -20,8 +20,8 @@ type Feedback struct {
 	UsefulSymbols  []string `json:"usefulSymbols"`
 	MissingSymbols []string `json:"missingSymbols"`
 	TaskTags       []string `json:"taskTags"`
-	TaskType       string   `json:"taskType,omitempty"`
-	TaskText       string   `json:"taskText,omitempty"`
+	TaskType       string   `json:"taskType"`
+	TaskText       string   `json:"taskText"`
 	CreatedAt      string   `json:"createdAt"`
 }
 
