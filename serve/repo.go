@@ -24,6 +24,7 @@ type Repo struct {
 	mu    sync.Mutex
 	x     *query.Index
 	inode uint64
+	live  *live
 
 	// memMu serializes this process's memory writes; memories holds the
 	// overlay of memory files, shared by the indexes opened in turn.
@@ -39,7 +40,9 @@ func NewRepo(id, root, db string) *Repo {
 	if id == "" {
 		id = filepath.Base(root)
 	}
-	return &Repo{ID: id, Root: root, DB: db, memories: NewMemoryOverlay(root)}
+	r := &Repo{ID: id, Root: root, DB: db, memories: NewMemoryOverlay(root)}
+	r.live = newLive(r)
+	return r
 }
 
 // Index returns the open index, reopening it when the file was replaced
@@ -60,6 +63,7 @@ func (r *Repo) Index() (*query.Index, error) {
 		x.RepoID = r.ID
 	}
 	x.MemoryFiles = r.memories
+	x.Unsaved = r.live.baseContent
 	if r.x != nil {
 		r.x.Close()
 	}
@@ -67,8 +71,9 @@ func (r *Repo) Index() (*query.Index, error) {
 	return x, nil
 }
 
-// Close closes the index.
+// Close closes the index and drops the buffers' overlay.
 func (r *Repo) Close() error {
+	r.live.close()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.x != nil {

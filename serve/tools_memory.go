@@ -79,7 +79,6 @@ const (
 )
 
 var memoryTypes = []string{memoryfs.TypeDecision, memoryfs.TypeBugfix, memoryfs.TypeTaskContext}
-var taskTypes = []string{"debug", "review", "implement", "explain"}
 
 func memoryTools() []*Tool {
 	store := &Tool{
@@ -395,13 +394,4 @@ func recordFeedback(ctx context.Context, r *Repo, x *query.Index, req *FeedbackR
 	}
 	return &FeedbackResponse{OK: true, FeedbackID: rec.FeedbackID, RepoID: r.ID, VersionID: req.VersionID,
 		SymbolsRecorded: len(req.UsefulSymbols) + len(req.MissingSymbols)}, nil
-}
-
-func contains(ss []string, s string) bool {
-	for _, v := range ss {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
