@@ -255,7 +255,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err := b.derive(ctx, tx, nil, affected); err != nil {
 		return err
 	}
-	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)); err != nil {
+	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {
 		return err
 	}
 	b.progress("ledger", 0, 0)

@@ -330,7 +330,8 @@ func dropMemoryIndex(ctx context.Context, tx querier, id string, seq int64) erro
 // symbols to their new ids. Only memories whose file did not change in
 // this run are flagged: a file updated along with the code is about the
 // new code. The flag is written into the file too, so that it survives a
-// rebuild and reaches teammates.
+// rebuild and reaches teammates; runs over drafts (VersionSuffix) leave
+// the files alone.
 func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, version string, unchanged map[string]*memoryfs.File) (bool, error) {
 	if len(unchanged) == 0 || len(ch.changed)+len(ch.removed) == 0 {
 		return false, nil
@@ -381,6 +382,12 @@ func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, versi
 			return false, err
 		}
 		sum.Stale++
+		if b.opts.VersionSuffix != "" {
+			// a scratch copy indexing unsaved drafts: the flag is for its
+			// answers only; the committed files change when the code is
+			// saved and indexed
+			continue
+		}
 		data, err := memoryfs.Marshal(m)
 		if err == nil {
 			err = memoryfs.WriteFile(p, data)

@@ -514,3 +514,50 @@ func TestCorruptMemoryFilesInServe(t *testing.T) {
 		t.Errorf("info: %d memories, problems %v", in.Memories, in.MemoryProblems)
 	}
 }
+
+// Unsaved editor buffers never rewrite memory files; memories stored
+// while drafts are open are answered at once; the checkpoint that records
+// the code flags the memory in its file.
+func TestMemoriesWithDraftBuffers(t *testing.T) {
+	p := newInProcess(t, "go")
+	total := symbolID(t, p.db, "Item.Total")
+	var st serve.MemoryStoreResponse
+	mustCall(t, p.srv, "sdl.memory.store", map[string]any{"type": "bugfix", "title": "Total rounds down", "content": "Cents are truncated.",
+		"symbolIds": []string{total}}, &st)
+	reindex(t, p.root)
+	file := filepath.Join(p.root, st.Path)
+	before, _ := os.ReadFile(file)
+
+	item, _ := os.ReadFile(filepath.Join(p.root, "store/item.go"))
+	edited := strings.Replace(string(item), "func (i *Item) Total() float64 {\n", "func (i *Item) Total() float64 {\n\tif i == nil {\n\t\treturn 0\n\t}\n", 1)
+	if edited == string(item) {
+		t.Fatal("fixture changed: no Item.Total")
+	}
+	p.call("sdl.buffer.push", pushArgs("change", "store/item.go", edited, 2, true))
+	// a slice answers from the drafts (it indexes them into a scratch
+	// copy): the memory is there, flagged for the draft, its file untouched
+	slice := p.call("sdl.slice.build", `{"taskText": "total of an item", "budget": {"maxCards": 5}}`)
+	if !strings.Contains(slice, `"ledgerVersion":"v2-draft"`) || !strings.Contains(slice, `"memoryId":"`+st.MemoryID+`"`) {
+		t.Fatalf("slice with drafts open: %s", slice)
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Errorf("an unsaved draft rewrote the memory file:\n%s", after)
+	}
+	// a memory stored while drafts are open is in the next draft slice
+	var fresh serve.MemoryStoreResponse
+	mustCall(t, p.srv, "sdl.memory.store", map[string]any{"type": "decision", "title": "Totals in cents", "content": "Use int cents.",
+		"symbolIds": []string{total}}, &fresh)
+	slice = p.call("sdl.slice.build", `{"taskText": "total of an item", "budget": {"maxCards": 5}}`)
+	if !strings.Contains(slice, `"ledgerVersion":"v2-draft"`) || !strings.Contains(slice, `"memoryId":"`+fresh.MemoryID+`"`) {
+		t.Errorf("a memory stored with drafts open is not in the draft slice: %s", slice)
+	}
+
+	out := p.call("sdl.buffer.checkpoint", `{"reason": "test"}`)
+	if !strings.Contains(out, `"result":"success"`) {
+		t.Fatalf("checkpoint: %s", out)
+	}
+	f, err := memoryfs.Read(p.root, st.Path)
+	if err != nil || !f.Memory.Stale || f.Memory.StaleVersion != "v2" {
+		t.Errorf("after the checkpoint the file is not flagged: %v %+v", err, f)
+	}
+}
