@@ -381,9 +381,15 @@ func TestFeedbackTools(t *testing.T) {
 	if len(fq.Feedback) != 1 || fq.Feedback[0].TaskText != "saving fails" || fq.AggregatedStats.TopMissingSymbols[0].SymbolID != save {
 		t.Errorf("query before index: %+v", fq)
 	}
+	// a slice answered from unsaved buffers has the next version, marked
+	// draft; its symbols may exist only in the drafts
+	mustCall(t, s, "sdl.agent.feedback", map[string]any{"versionId": "v2-draft", "sliceHandle": "sl_y", "usefulSymbols": []string{"0123456789abcdef"}}, &fb)
+	if !fb.OK || fb.VersionID != "v2-draft" {
+		t.Errorf("draft feedback: %+v", fb)
+	}
 	reindex(t, root)
 	mustCall(t, s, "sdl.agent.feedback.query", map[string]any{}, &fq)
-	if len(fq.Feedback) != 1 || fq.AggregatedStats.TotalFeedback != 1 {
+	if len(fq.Feedback) != 2 || fq.AggregatedStats.TotalFeedback != 2 {
 		t.Errorf("query after index: %+v", fq)
 	}
 	for _, c := range []struct {
@@ -391,6 +397,8 @@ func TestFeedbackTools(t *testing.T) {
 		args  map[string]any
 	}{
 		{"versionId", map[string]any{"versionId": "v9", "sliceHandle": "h", "usefulSymbols": []string{add}}},
+		{"versionId", map[string]any{"versionId": "v3-draft", "sliceHandle": "h", "usefulSymbols": []string{add}}},
+		{"versionId", map[string]any{"versionId": "v1-drafty", "sliceHandle": "h", "usefulSymbols": []string{add}}},
 		{"versionId", map[string]any{"sliceHandle": "h", "usefulSymbols": []string{add}}},
 		{"sliceHandle", map[string]any{"versionId": "v1", "usefulSymbols": []string{add}}},
 		{"usefulSymbols", map[string]any{"versionId": "v1", "sliceHandle": "h", "usefulSymbols": []string{}}},

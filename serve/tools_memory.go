@@ -352,12 +352,20 @@ func recordFeedback(ctx context.Context, r *Repo, x *query.Index, req *FeedbackR
 	if req.VersionID == "" {
 		return nil, argErr("versionId", "required: the ledgerVersion of the slice")
 	}
-	seq, err := strconv.ParseInt(strings.TrimPrefix(req.VersionID, "v"), 10, 64)
+	// a slice answered from unsaved editor buffers has a draft version
+	// ("v3-draft"), one past the shared index's; its symbols may exist
+	// only in the drafts, so they are checked against no version
+	base, draft := strings.CutSuffix(req.VersionID, "-draft")
+	seq, err := strconv.ParseInt(strings.TrimPrefix(base, "v"), 10, 64)
 	cur, cerr := x.Current(ctx)
 	if cerr != nil {
 		return nil, cerr
 	}
-	if err != nil || !strings.HasPrefix(req.VersionID, "v") || seq < 1 || seq > cur.Seq {
+	maxSeq := cur.Seq
+	if draft {
+		maxSeq++
+	}
+	if err != nil || !strings.HasPrefix(base, "v") || seq < 1 || seq > maxSeq {
 		return nil, argErr("versionId", "%q is not a version of this index (v1 to %s); pass the slice's ledgerVersion", req.VersionID, cur.ID)
 	}
 	if strings.TrimSpace(req.SliceHandle) == "" || len(req.SliceHandle) > 200 {
@@ -372,6 +380,9 @@ func recordFeedback(ctx context.Context, r *Repo, x *query.Index, req *FeedbackR
 	}{{"usefulSymbols", req.UsefulSymbols}, {"missingSymbols", req.MissingSymbols}} {
 		if len(list.ids) > maxFeedbackSymbols {
 			return nil, argErr(list.field, "at most %d, got %d", maxFeedbackSymbols, len(list.ids))
+		}
+		if draft {
+			continue
 		}
 		if err := checkSymbols(ctx, x, list.field, list.ids, seq); err != nil {
 			return nil, err
