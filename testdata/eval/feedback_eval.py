@@ -19,12 +19,12 @@ Modes (--mode):
         of its task (agents describe a task briefly): the full task is asked
         after feedback given under its one-line summary
 
-Run it three times on one work directory, removing the sidecar before each
-index run so that no index imports it (see the commands in README.md of
-this folder's parent issue report, or below):
+Run it once per mode on one work directory, removing the sidecar before
+each index run so that no index imports it, then compare the --out files:
 
+  go build -o /tmp/sdl-mem ./cmd/sdl
   W=/tmp/fbeval; T=/work/shared/eval/dev/tasks.jsonl
-  for m in none past self; do
+  for m in none past self subject; do
     python3 /work/shared/eval/run_eval.py $T --mirror /work/.mirror --sdl /tmp/sdl-mem \
       --workdir $W --keep --quiet --out $W/$m.json \
       --index-cmd "sh -c 'rm -f \$(dirname {db})/feedback.jsonl; {sdl} index --db {db} {dir}'" \
