@@ -24,3 +24,7 @@ CREATE INDEX metrics_cluster ON metrics(cluster_id);
 CREATE INDEX edges_old_dst ON edges(dst) WHERE to_seq IS NOT NULL;
 CREATE INDEX edges_born ON edges(from_seq) WHERE from_seq > 1;
 CREATE INDEX symbols_born ON symbols(from_seq) WHERE from_seq > 1;
+CREATE INDEX memory_symbols_symbol ON memory_symbols(symbol_id);
+CREATE INDEX memory_files_path ON memory_files(path);
+CREATE INDEX feedback_created ON feedback(created_at);
+CREATE INDEX feedback_symbols_symbol ON feedback_symbols(symbol_id, missing);
