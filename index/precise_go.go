@@ -235,6 +235,9 @@ func (gp *goPrecise) addPackage(root string, p *packages.Package) {
 	if p.Types == nil || p.TypesInfo == nil || p.Fset == nil {
 		return
 	}
+	if len(p.Syntax) == 0 {
+		return // every file is for another platform: nothing to check
+	}
 	gp.packages++
 	// files with an error fall back to the heuristics
 	bad := map[string]bool{}
@@ -558,8 +561,8 @@ func (gp *goPrecise) file(p string) *preciseFile {
 
 // preciseMode is the Go precise mode a run will use: "types" or "off".
 func (b *build) preciseMode() string {
-	if b.opts.GoPrecise == PreciseOff || goToolchain() == "" {
-		return PreciseOff
+	if _, onDisk := b.src.(dirTree); !onDisk || b.opts.GoPrecise == PreciseOff || goToolchain() == "" {
+		return PreciseOff // a git revision (--rev) is not on disk for the go command
 	}
 	return "types"
 }
@@ -567,6 +570,12 @@ func (b *build) preciseMode() string {
 // loadPrecise runs Go precise mode as the options ask, over the package
 // directories of entries (all the build's entries when nil).
 func (b *build) loadPrecise(ctx context.Context, entries []Entry) (*goPrecise, error) {
+	if b.preciseMode() == PreciseOff {
+		if b.opts.GoPrecise == PreciseOn && goToolchain() == "" {
+			return nil, ErrNoGo
+		}
+		return nil, nil
+	}
 	modules := b.goModules
 	if len(modules) == 0 {
 		// a directory inside a module: the go.mod is above the root
@@ -703,7 +712,7 @@ func (b *build) preciseUnchanged(ctx context.Context, w *writer, tab *sqlTable, 
 			todo = append(todo, e)
 		}
 	}
-	return parseAll(ctx, b.root, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+	return parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
 		if !r.indexed() {
 			return nil
 		}

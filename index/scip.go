@@ -53,7 +53,7 @@ type sdlSym struct {
 
 // readSCIP streams one SCIP file: the definitions of global symbols and the
 // references of each document that the index holds.
-func readSCIP(ctx context.Context, root, file string, known func(string) bool, sum *SCIPSummary,
+func readSCIP(ctx context.Context, src fileTree, file string, known func(string) bool, sum *SCIPSummary,
 	defs map[string][2]any, refs map[string][]scipRef, display, locals map[string]string) error {
 	f, err := os.Open(file)
 	if err != nil {
@@ -71,7 +71,7 @@ func readSCIP(ctx context.Context, root, file string, known func(string) bool, s
 				return nil
 			}
 			sum.Documents++
-			lines := fileLines(filepath.Join(root, filepath.FromSlash(p)))
+			lines := fileLines(src, p)
 			enc := d.GetPositionEncoding()
 			for _, si := range d.Symbols {
 				if si.DisplayName != "" {
@@ -180,7 +180,7 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 		return scipName(symbol)
 	}
 	for _, file := range b.opts.SCIP {
-		if err := readSCIP(ctx, b.root, file, known, sum, defs, refs, display, locals); err != nil {
+		if err := readSCIP(ctx, b.src, file, known, sum, defs, refs, display, locals); err != nil {
 			return err
 		}
 	}
@@ -324,7 +324,7 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 		if err != nil {
 			return err
 		}
-		lines := fileLines(filepath.Join(b.root, filepath.FromSlash(p)))
+		lines := fileLines(b.src, p)
 		added := map[string]bool{}
 		imported := map[string]bool{} // targets of the file's import edges
 		for _, es := range existing {
@@ -544,9 +544,9 @@ func decorates(line string, col int) bool {
 	return strings.HasPrefix(t, "@") && col <= len(line) && !strings.Contains(line[:col], "(")
 }
 
-// fileLines reads a file's lines, or nil.
-func fileLines(p string) []string {
-	data, err := os.ReadFile(p)
+// fileLines reads a file's lines from the indexed tree, or nil.
+func fileLines(src fileTree, p string) []string {
+	data, err := src.ReadFile(p)
 	if err != nil {
 		return nil
 	}

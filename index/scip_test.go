@@ -95,7 +95,7 @@ func FuzzReadSCIP(f *testing.F) {
 			t.Fatal(err)
 		}
 		sum := &SCIPSummary{}
-		_ = readSCIP(context.Background(), root, file, func(string) bool { return true }, sum,
+		_ = readSCIP(context.Background(), dirTree{root}, file, func(string) bool { return true }, sum,
 			map[string][2]any{}, map[string][]scipRef{}, map[string]string{}, map[string]string{})
 	})
 }
