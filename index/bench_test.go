@@ -15,6 +15,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/lang"
 )
 
@@ -80,9 +81,14 @@ func benchIndex(b *testing.B, src, touch string) {
 	raw := timeParse(b, files, workers, false)
 	rawTags := timeParse(b, files, workers, true)
 
+	// without vectors first, then with the built-in model's
+	plain := filepath.Join(b.TempDir(), "plain.db")
+	fullPlain, _ := timeChild(b, root, plain, embed.ProviderNone)
+	fi, _ := os.Stat(plain)
+	sizePlain := fi.Size()
 	db := filepath.Join(b.TempDir(), "index.db")
-	full, rss := timeChild(b, root, db)
-	fi, _ := os.Stat(db)
+	full, rss := timeChild(b, root, db, embed.ProviderBuiltin)
+	fi, _ = os.Stat(db)
 	size := fi.Size()
 
 	p := filepath.Join(root, touch)
@@ -92,7 +98,7 @@ func benchIndex(b *testing.B, src, touch string) {
 	}
 	fmt.Fprintln(f, "\n// touched by the benchmark")
 	f.Close()
-	incr, _ := timeChild(b, root, db)
+	incr, _ := timeChild(b, root, db, embed.ProviderBuiltin)
 
 	b.ReportMetric(float64(len(files)), "files")
 	b.ReportMetric(float64(lines), "lines")
@@ -106,10 +112,14 @@ func benchIndex(b *testing.B, src, touch string) {
 	b.ReportMetric(float64(rss)/1024, "peak-RSS-MB")
 	b.ReportMetric(float64(size)/(1<<20), "index-MB")
 	b.ReportMetric(incr.Seconds(), "touch1-s")
+	b.ReportMetric(fullPlain.Seconds(), "sdl-novec-s")
+	b.ReportMetric(float64(sizePlain)/(1<<20), "index-novec-MB")
+	b.ReportMetric(full.Seconds()/fullPlain.Seconds(), "x-novec")
 	b.Logf("%d files, %d lines, %.0f MB, %d workers: raw %.2fs, raw+tags %.2fs, sdl index %.2fs (%.2fx raw, %.2fx raw+tags), "+
-		"peak RSS %d MB, index %.0f MB, re-index after touching one file %.2fs",
+		"peak RSS %d MB, index %.0f MB, re-index after touching one file %.2fs; without vectors %.2fs (%.2fx), %.0f MB",
 		len(files), lines, float64(bytes)/(1<<20), workers, raw.Seconds(), rawTags.Seconds(), full.Seconds(),
-		full.Seconds()/raw.Seconds(), full.Seconds()/rawTags.Seconds(), rss/1024, float64(size)/(1<<20), incr.Seconds())
+		full.Seconds()/raw.Seconds(), full.Seconds()/rawTags.Seconds(), rss/1024, float64(size)/(1<<20), incr.Seconds(),
+		fullPlain.Seconds(), full.Seconds()/fullPlain.Seconds(), float64(sizePlain)/(1<<20))
 }
 
 // timeParse parses every file with go-tree-sitter on workers goroutines,
@@ -209,9 +219,9 @@ func tagsQuery(b *testing.B, name string) string {
 
 // timeChild runs a full or incremental index in a child process and
 // returns its wall time and peak RSS in KB.
-func timeChild(b *testing.B, root, db string) (time.Duration, int64) {
+func timeChild(b *testing.B, root, db, embedding string) (time.Duration, int64) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$")
-	cmd.Env = append(os.Environ(), "SDL_TEST_INDEX_ROOT="+root, "SDL_TEST_INDEX_DB="+db)
+	cmd.Env = append(os.Environ(), "SDL_TEST_INDEX_ROOT="+root, "SDL_TEST_INDEX_DB="+db, "SDL_TEST_INDEX_EMBED="+embedding)
 	cmd.Stderr = os.Stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {

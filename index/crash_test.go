@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/schema"
 )
 
@@ -22,7 +23,8 @@ import (
 // that tests can kill it.
 func TestMain(m *testing.M) {
 	if root := os.Getenv("SDL_TEST_INDEX_ROOT"); root != "" {
-		_, err := Run(context.Background(), Options{Root: root, DB: os.Getenv("SDL_TEST_INDEX_DB"), NoGit: true})
+		_, err := Run(context.Background(), Options{Root: root, DB: os.Getenv("SDL_TEST_INDEX_DB"), NoGit: true,
+			Embedding: embed.Config{Provider: os.Getenv("SDL_TEST_INDEX_EMBED")}})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

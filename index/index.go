@@ -19,6 +19,7 @@ import (
 
 	"modernc.org/sqlite"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/schema"
 )
@@ -57,6 +58,11 @@ type Options struct {
 	SDLVersion string
 	// Trace, if set, receives the duration of each phase.
 	Trace io.Writer
+	// Embedder computes symbol vectors. When nil, Embedding chooses the
+	// provider; its Provider "" keeps the index's model, or uses
+	// embed.DefaultProvider for an index that has none.
+	Embedder  embed.Provider
+	Embedding embed.Config
 }
 
 // Progress reports how far a run has come.
@@ -92,6 +98,7 @@ type Summary struct {
 	Bytes         int64          `json:"bytes"`
 	Languages     map[string]int `json:"languages"`
 	GitCommit     string         `json:"gitCommit,omitempty"`
+	Embedding     *EmbedSummary  `json:"embedding,omitempty"`
 }
 
 // DefaultDB is the index path for a repository root.
@@ -171,6 +178,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	case errors.Is(err, schema.ErrVersion):
 		b.sum.Rebuilt = true
 		b.sum.RebuildReason = err.Error()
+		b.prevModel, _ = peekEmbedMeta(ctx, opts.DB)
 		if err := b.full(ctx); err != nil {
 			return nil, err
 		}
@@ -204,6 +212,11 @@ type build struct {
 	jsPackages []string
 	git        gitInfo
 	sum        *Summary
+	// embedding: this run's state, and the index's model before it
+	emb       *embedder
+	prevModel string
+	prevDim   int
+	reembed   map[string]bool // files parsed again only to embed their symbols
 
 	phase      string
 	phaseStart time.Time
@@ -272,6 +285,14 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err := schema.Create(ctx, db); err != nil {
 		return err
 	}
+	if b.emb, err = b.openEmbedder(ctx, b.prevModel); err != nil {
+		return err
+	}
+	b.emb.prevModel = ""
+	b.sum.Embedding = &b.emb.sum
+	if err := b.emb.prepareVectors(ctx, db, 0); err != nil {
+		return err
+	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -314,9 +335,11 @@ func (b *build) full(ctx context.Context) (err error) {
 			return nil
 		}
 		for i := range r.facts.Symbols {
-			if err := w.insertSymbol(ctx, pid, r.entry.Path, r.rows[i]); err != nil {
+			rowid, err := w.insertSymbol(ctx, pid, r.entry.Path, r.rows[i])
+			if err != nil {
 				return err
 			}
+			b.emb.queue(rowid, r.entry.Path, &r.facts.Symbols[i])
 		}
 		b.sum.SymbolsAdded += len(r.facts.Symbols)
 		fs.put(&fileEntry{path: r.entry.Path, lang: r.entry.Lang.Name, module: r.facts.Module,
@@ -375,8 +398,12 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err := b.derive(ctx, tx, g, nil); err != nil {
 		return err
 	}
+	meta, err := b.embedAll(ctx, tx)
+	if err != nil {
+		return err
+	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, 1, "", counts{}); err != nil {
+	if err := b.finishVersion(ctx, tx, 1, "", counts{}, meta); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)

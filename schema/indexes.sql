@@ -17,3 +17,4 @@ CREATE INDEX edges_cur_path ON edges(path_id) WHERE to_seq IS NULL;
 CREATE INDEX edges_to ON edges(to_seq) WHERE to_seq IS NOT NULL;
 CREATE INDEX process_steps_symbol ON process_steps(symbol_id);
 CREATE INDEX metrics_cluster ON metrics(cluster_id);
+CREATE INDEX symbol_embeddings_hash ON symbol_embeddings(hash);

@@ -150,3 +150,15 @@ CREATE VIRTUAL TABLE symbols_fts USING fts5(
   content = '', contentless_delete = 1,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
+
+-- Embeddings of the current symbols, when an embedding model is configured
+-- (meta embedding_model and embedding_dim name it). rowid = symbols.rowid;
+-- hash identifies the text the model saw, so a symbol whose text did not
+-- change keeps its vector, and another with the same text reuses it. The
+-- vectors themselves live in the vec0 table symbol_vec, created with the
+-- model's dimension (vectors.sql). A symbol with a row here and none in
+-- symbol_vec had no word the model knows.
+CREATE TABLE symbol_embeddings (
+  rowid INTEGER PRIMARY KEY,
+  hash  TEXT NOT NULL
+);
