@@ -2,6 +2,8 @@ package query_test
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,19 +11,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/query"
 )
 
 // BenchmarkQueriesGoroot measures query latency on an index of
-// $(go env GOROOT)/src (built once, or taken from SDL_BENCH_DB): search,
-// card and slice (4000 tokens), reported as p50 and p99 in milliseconds.
+// $(go env GOROOT)/src with the built-in model's vectors (built once, or
+// taken from SDL_BENCH_DB): search without and with the vector lane, card,
+// and slice (4000 tokens) with and without it, reported as p50 and p99 in
+// milliseconds. The vector lane alone is measured three ways on the same
+// questions: vec0 KNN in SQLite (what sdl does), and a Go scan of the
+// vectors loaded from the file for each question (cold) or kept in memory
+// (warm).
 func BenchmarkQueriesGoroot(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	db := os.Getenv("SDL_BENCH_DB")
 	if db == "" {
 		db = filepath.Join(b.TempDir(), "index.db")
-		if _, err := index.Run(context.Background(), index.Options{Root: root, DB: db, NoGit: true}); err != nil {
+		if _, err := index.Run(context.Background(), index.Options{Root: root, DB: db, NoGit: true,
+			Embedding: embed.Config{Provider: embed.ProviderBuiltin}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -88,5 +97,119 @@ func BenchmarkQueriesGoroot(b *testing.B) {
 			_, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: tasks[i%len(tasks)]})
 			return err
 		})
+		if x.VectorLaneReason(ctx) != "" {
+			b.Logf("no vector lane: %s", x.VectorLaneReason(ctx))
+			continue
+		}
+		off := false
+		measure("slice-lexical", len(tasks)*3, func(i int) error {
+			_, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: tasks[i%len(tasks)], Semantic: &off})
+			return err
+		})
+		measure("search-semantic", len(searches), func(i int) error {
+			_, err := x.Search(ctx, query.SearchRequest{Query: searches[i], Limit: 20, Semantic: true})
+			return err
+		})
+		benchVectorLane(b, x, append(append([]string{}, tasks...), searches[len(searches)-6:]...), measure)
 	}
+}
+
+// benchVectorLane times the k=100 nearest neighbours of questions: with
+// vec0, and with a Go scan of int8 vectors.
+func benchVectorLane(b *testing.B, x *query.Index, questions []string, measure func(string, int, func(int) error)) {
+	ctx := context.Background()
+	m, err := embed.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	qs := make([][]int8, len(questions))
+	for i, q := range questions {
+		qs[i] = embed.Quantize(m.TextVector(q))
+	}
+	const k = 100
+	measure("embed-question", len(questions), func(i int) error {
+		m.TextVector(questions[i])
+		return nil
+	})
+	measure("vec0-knn", len(qs)*2, func(i int) error {
+		n, err := x.KNNForTest(ctx, qs[i%len(qs)], k)
+		if err == nil && n == 0 {
+			err = fmt.Errorf("no neighbours")
+		}
+		return err
+	})
+	load := func() ([]int64, []int8, error) {
+		rows, err := x.DB.QueryContext(ctx, `SELECT rowid, embedding FROM symbol_vec`)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer rows.Close()
+		var ids []int64
+		var vecs []int8
+		for rows.Next() {
+			var id int64
+			var blob []byte
+			if err := rows.Scan(&id, &blob); err != nil {
+				return nil, nil, err
+			}
+			ids = append(ids, id)
+			for _, c := range blob {
+				vecs = append(vecs, int8(c))
+			}
+		}
+		return ids, vecs, rows.Err()
+	}
+	scan := func(ids []int64, vecs []int8, q []int8) int {
+		dim := len(q)
+		type hit struct {
+			id  int64
+			sim float64
+		}
+		top := make([]hit, 0, k+1)
+		var qn int64
+		for _, c := range q {
+			qn += int64(c) * int64(c)
+		}
+		for r, id := range ids {
+			v := vecs[r*dim : (r+1)*dim]
+			var dot, vn int64
+			for d, c := range v {
+				dot += int64(c) * int64(q[d])
+				vn += int64(c) * int64(c)
+			}
+			if vn == 0 {
+				continue
+			}
+			s := float64(dot) / math.Sqrt(float64(vn)*float64(qn))
+			if len(top) == k && s <= top[k-1].sim {
+				continue
+			}
+			at := sort.Search(len(top), func(j int) bool { return top[j].sim < s })
+			top = append(top, hit{})
+			copy(top[at+1:], top[at:])
+			top[at] = hit{id, s}
+			if len(top) > k {
+				top = top[:k]
+			}
+		}
+		return len(top)
+	}
+	measure("scan-cold", len(qs), func(i int) error {
+		ids, vecs, err := load()
+		if err == nil && scan(ids, vecs, qs[i]) == 0 {
+			err = fmt.Errorf("no neighbours")
+		}
+		return err
+	})
+	ids, vecs, err := load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(len(ids)), "vectors")
+	measure("scan-warm", len(qs)*2, func(i int) error {
+		if scan(ids, vecs, qs[i%len(qs)]) == 0 {
+			return fmt.Errorf("no neighbours")
+		}
+		return nil
+	})
 }

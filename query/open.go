@@ -21,7 +21,8 @@ type Index struct {
 	RepoID string
 
 	vocab     vocab
-	summaries summaryCache // recent context summaries, by ledger version and request
+	summaries summaryCache   // recent context summaries, by ledger version and request
+	embedders queryEmbedders // providers that embed questions for the vector lane
 }
 
 // Open opens the index at path for reading. root is the repository it
