@@ -41,7 +41,8 @@ const (
 )
 
 // LoadConfig reads the embedding section of root's .sdl/config.yaml, then
-// the environment over it. A missing file is no error.
+// the environment over it. A missing file is no error, nor a root that is
+// not a directory (the indexer reports that).
 //
 //	embedding:
 //	  provider: http                  # builtin | http | none
@@ -52,7 +53,7 @@ const (
 //	  timeoutSeconds: 60
 func LoadConfig(root string) (Config, error) {
 	var c Config
-	if root != "" {
+	if fi, err := os.Stat(root); err == nil && fi.IsDir() {
 		name := filepath.Join(root, ConfigFile)
 		data, err := os.ReadFile(name)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
