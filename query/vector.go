@@ -65,7 +65,9 @@ func (x *Index) embedderFor(model string) (embed.Provider, string) {
 	case embed.ProviderHTTP:
 		cfg, err := embed.LoadConfig(x.Root)
 		if err == nil {
+			// a question waits for its answer: one retry, not the indexer's three
 			cfg.Provider = embed.ProviderHTTP
+			cfg.HTTP.Retries = 1
 			p, err = cfg.Open()
 		}
 		if err != nil {
@@ -167,7 +169,7 @@ func (x *Index) vectorSearch(ctx context.Context, text string, k int) ([]vecHit,
 // knn asks vec0 for the k nearest current symbols. vec0 scans every vector
 // in its chunks (no approximate index), which measured faster than loading
 // the vectors into Go for a scan in a process that answers one question
-// (see BenchmarkVectorLane).
+// (BenchmarkQueriesGoroot: vec0-knn against scan-cold and scan-warm).
 func (x *Index) knn(ctx context.Context, q []int8, k int) ([]vecHit, error) {
 	if k > 4096 {
 		k = 4096 // vec0's limit

@@ -3,10 +3,14 @@ package query_test
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -183,5 +187,90 @@ func TestSliceRetrievalMode(t *testing.T) {
 	resp, err = x.BuildSlice(ctx, query.SliceRequest{EditedFiles: []string{"store/item.go"}})
 	if err != nil || resp.RetrievalMode != "" {
 		t.Errorf("edited files only: mode %q %v", resp.RetrievalMode, err)
+	}
+}
+
+// openAIServer is an OpenAI-compatible /v1/embeddings endpoint that embeds
+// each input with the built-in model, so that its vectors mean something.
+func openAIServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	m, err := embed.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inputs atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model != "test-embed" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		inputs.Add(int64(len(req.Input)))
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		data := []item{}
+		for i, s := range req.Input {
+			v := m.TextVector(s)
+			if v == nil {
+				v = make([]float32, m.Dim())
+				v[0] = 1
+			}
+			data = append(data, item{i, v})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &inputs
+}
+
+// An index embedded through an OpenAI-compatible endpoint answers
+// semantic searches through the same endpoint, configured from the
+// environment; when the endpoint goes away, search says so and runs
+// lexical.
+func TestSearchSemanticHTTP(t *testing.T) {
+	srv, inputs := openAIServer(t)
+	t.Setenv(embed.EnvProvider, "")
+	t.Setenv(embed.EnvURL, srv.URL)
+	t.Setenv(embed.EnvModel, "test-embed")
+	t.Setenv(embed.EnvKey, "")
+	cfg, err := embed.LoadConfig("")
+	if err != nil || cfg.Provider != embed.ProviderHTTP {
+		t.Fatalf("config %+v %v", cfg, err)
+	}
+	x := embedFixture(t, "go", nil, cfg)
+	indexed := inputs.Load()
+	if indexed == 0 {
+		t.Fatal("indexing sent nothing to the endpoint")
+	}
+	ctx := context.Background()
+	resp, err := x.Search(ctx, query.SearchRequest{Query: "flush the stock to the filesystem", Semantic: true, IncludeRetrievalEvidence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.RetrievalMode != query.ModeHybrid || len(resp.Results) == 0 {
+		t.Fatalf("mode %s, %d results, evidence %+v", resp.RetrievalMode, len(resp.Results), resp.RetrievalEvidence)
+	}
+	if inputs.Load() != indexed+1 {
+		t.Errorf("the query sent %d inputs, want 1", inputs.Load()-indexed)
+	}
+	var names []string
+	for _, r := range resp.Results[:min(3, len(resp.Results))] {
+		names = append(names, r.Name)
+	}
+	if !slices.Contains(names, "Save") {
+		t.Errorf("first results %v, want DB.Save", names)
+	}
+
+	srv.Close()
+	resp, err = x.Search(ctx, query.SearchRequest{Query: "persist items", Semantic: true, IncludeRetrievalEvidence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.RetrievalMode != query.ModeLexical || !strings.Contains(resp.RetrievalEvidence.FallbackReason, "could not embed the query") {
+		t.Errorf("endpoint gone: mode %s, reason %q", resp.RetrievalMode, resp.RetrievalEvidence.FallbackReason)
 	}
 }
