@@ -13,6 +13,8 @@ func FuzzExtract(f *testing.F) {
 		"rust":       "use crate::a::b;\npub struct S { x: u8 }\nimpl S { pub fn new() -> Self { S { x: b() } } }\n",
 		"java":       "package p;\nimport q.R;\npublic class A extends B { void m(R r) { if (r == null) return; r.run(); } }\n",
 		"go":         "package a\nfunc f() { g() }\n",
+		"c":          "#include \"a.h\"\n#define M(x) f(x)\nstruct s { int (*cb)(void); };\nstatic int g(struct s *p) { if (!p) return -1; return p->cb() + M(1); }\n",
+		"cpp":        "namespace n {\nclass A : public B { public: A(int x) : B(x) {} virtual int f() const = 0; };\nint A::g() { if (!x) throw E(); return this->f() + ns::h(); }\n}\n",
 	}
 	for i, l := range All() {
 		if s, ok := seeds[l.Name]; ok {

@@ -44,6 +44,12 @@ func TestSkeletonElidesBodies(t *testing.T) {
 		{"java", "class A {\n  int f(int x) {\n    int y = x;\n    while (y > 0) {\n      y--;\n    }\n    return y;\n  }\n}\n",
 			[]string{"class A {", "  int f(int x) {", "    while (y > 0) { /* ... */ }", "    return y;"},
 			[]string{"int y = x", "y--"}},
+		{"c", "#include \"a.h\"\n/** Opens it.\n * More. */\nint open_it(const char *p)\n{\n    int fd = open(p, 0);\n    if (fd < 0)\n        goto fail;\n    switch (fd) {\n    case 0:\n        close(fd);\n        break;\n    }\n    return fd;\nfail:\n    return -1;\n}\n",
+			[]string{"#include \"a.h\"", "/** Opens it. */", "int open_it(const char *p) {", "    if (fd < 0)", "        goto fail;", "    switch (fd) {", "    case 0:", "        break;", "    return fd;"},
+			[]string{"More.", "int fd = open", "close(fd)"}},
+		{"cpp", "namespace n {\n/// A thing.\nclass A : public B {\npublic:\n    int f(int x) const {\n        int y = x;\n        try { g(); } catch (const E& e) { throw; }\n        return y;\n    }\n};\n}\n",
+			[]string{"namespace n {", "/// A thing.", "class A : public B {", "    int f(int x) const {", "        try { /* ... */ } catch (const E& e) { throw; }", "        return y;"},
+			[]string{"int y = x", "g();"}},
 	} {
 		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{})
 		for _, w := range tc.want {
@@ -86,6 +92,10 @@ func TestSkeletonExportedOnly(t *testing.T) {
 			[]string{"pub fn b() {}", "    pub x: i32,"}, []string{"fn a", "y: i32"}},
 		{"java", "public class A {\n  public void p() {}\n  private void q() {}\n}\n",
 			[]string{"  public void p() {}"}, []string{"q()"}},
+		{"c", "static int hidden(void) { return 0; }\nint shown(void) { return 1; }\nstruct s {\n    int a;\n};\n",
+			[]string{"int shown(void) { return 1; }", "    int a;"}, []string{"hidden"}},
+		{"cpp", "class A {\n    int secret_;\npublic:\n    void p();\nprivate:\n    void q();\n};\nstruct S { int open; };\nnamespace { void inner() {} }\n",
+			[]string{"    void p();", "struct S { int open; }"}, []string{"secret_", "q()", "inner"}},
 	} {
 		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{ExportedOnly: true})
 		for _, w := range tc.want {
@@ -136,6 +146,8 @@ func FuzzSkeleton(f *testing.F) {
 	f.Add("rust", "fn f() { match x { _ => { } } }")
 	f.Add("javascript", "switch (x) { case 1: }")
 	f.Add("java", "class A { void f() { switch (x) { case 1 -> {} } } }")
+	f.Add("c", "#ifdef X\nint f(void) { switch (x) { case 1: return; } }\n#endif\n")
+	f.Add("cpp", "template <class T> class A { public: void f() { try {} catch (...) {} } };")
 	f.Fuzz(func(t *testing.T, name, src string) {
 		l := ByName(name)
 		if l == nil || len(src) > 1<<16 {

@@ -27,6 +27,8 @@ var symbolFiles = map[string][]string{
 	"typescript": {"src/services/inventory.ts", "src/components/ItemList.tsx"},
 	"rust":       {"shop/src/store/mod.rs"},
 	"java":       {"src/main/java/com/example/shop/Store.java"},
+	"c":          {"src/store.c"},
+	"cpp":        {"include/geo/shape.h", "src/shape.cpp"},
 }
 
 // sourceFiles lists the files of a fixture that sdl skeletonizes.
@@ -115,7 +117,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // testdata/golden/skeleton.
 func TestSkeletonGolden(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java"} {
+	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "c", "cpp"} {
 		t.Run(name, func(t *testing.T) {
 			x := fixture(t, name)
 			var files bytes.Buffer
@@ -157,7 +159,7 @@ func TestSkeletonGolden(t *testing.T) {
 // each line exactly once.
 func TestSkeletonPages(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java"} {
+	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "c", "cpp"} {
 		x := fixture(t, name)
 		for _, f := range sourceFiles(t, name) {
 			full, err := x.Skeleton(ctx, query.SkeletonRequest{File: f, MaxTokens: query.MaxResponseTokens})
