@@ -60,7 +60,8 @@ type Options struct {
 	Trace io.Writer
 	// Embedder computes symbol vectors. When nil, Embedding chooses the
 	// provider; its Provider "" keeps the index's model, or uses
-	// embed.DefaultProvider for an index that has none.
+	// embed.DefaultProvider for an index that has none. An empty Embedding
+	// is read from the root's .sdl/config.yaml and the environment.
 	Embedder  embed.Provider
 	Embedding embed.Config
 	// Paths, when set, limits an incremental run to these repository
@@ -141,6 +142,13 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		opts.DB = DefaultDB(root)
 	}
 	opts.DB, _ = filepath.Abs(opts.DB)
+	if opts.Embedder == nil && opts.Embedding.Provider == "" && opts.Embedding.HTTP.URL == "" && opts.Embedding.HTTP.Model == "" {
+		// callers that say nothing (serve's refresh, watcher, buffers) use
+		// the repository's settings, as sdl index does
+		if opts.Embedding, err = embed.LoadConfig(root); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
