@@ -27,6 +27,7 @@ type Index struct {
 	vocab     vocab
 	summaries summaryCache   // recent context summaries, by ledger version and request
 	embedders queryEmbedders // providers that embed questions for the vector lane
+	vectors   vectorCache    // the vectors in memory, for servers (KeepVectors)
 }
 
 // Open opens the index at path for reading. root is the repository it

@@ -274,3 +274,52 @@ func TestSearchSemanticHTTP(t *testing.T) {
 		t.Errorf("endpoint gone: mode %s, reason %q", resp.RetrievalMode, resp.RetrievalEvidence.FallbackReason)
 	}
 }
+
+// A server keeps the vectors in memory; its answers are those of vec0.
+func TestVectorLaneWarmMatchesVec0(t *testing.T) {
+	ctx := context.Background()
+	cold := embedFixture(t, "python", nil, builtinCfg)
+	warm, err := query.Open(cold.Path, cold.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer warm.Close()
+	m, _ := embed.Default()
+	q := embed.Quantize(m.TextVector("write the report to a file"))
+	if _, ok, err := warm.WarmKNNForTest(ctx, q, 10); ok || err != nil {
+		t.Fatalf("a fresh index answered from memory (%v %v)", ok, err)
+	}
+	n, err := warm.LoadVectorsForTest(ctx)
+	if err != nil || n == 0 {
+		t.Fatalf("loaded %d vectors: %v", n, err)
+	}
+	if got, ok, err := warm.WarmKNNForTest(ctx, q, 10); !ok || err != nil || got == 0 {
+		t.Fatalf("after loading: %d hits, ok %v, %v", got, ok, err)
+	}
+	for _, text := range []string{"write the report to a file", "parse the command line arguments", "http request timeout",
+		"compute the total price", "user login and password"} {
+		a, err := cold.Search(ctx, query.SearchRequest{Query: text, Semantic: true, Limit: 10, IncludeRetrievalEvidence: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := warm.Search(ctx, query.SearchRequest{Query: text, Semantic: true, Limit: 10, IncludeRetrievalEvidence: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.RetrievalMode != query.ModeHybrid || b.RetrievalMode != query.ModeHybrid {
+			t.Errorf("%q: modes %s %s", text, a.RetrievalMode, b.RetrievalMode)
+		}
+		if fmt.Sprint(ids(a)) != fmt.Sprint(ids(b)) || a.RetrievalEvidence.CandidateCount["vector"] != b.RetrievalEvidence.CandidateCount["vector"] {
+			t.Errorf("%q: vec0 %v (%d), memory %v (%d)", text, ids(a), a.RetrievalEvidence.CandidateCount["vector"],
+				ids(b), b.RetrievalEvidence.CandidateCount["vector"])
+		}
+	}
+}
+
+func ids(r *query.SearchResponse) []string {
+	var out []string
+	for _, x := range r.Results {
+		out = append(out, x.SymbolID)
+	}
+	return out
+}

@@ -58,6 +58,7 @@ func (r *Repo) Index() (*query.Index, error) {
 		x.RepoID = r.ID
 	}
 	x.Unsaved = r.live.baseContent
+	x.KeepVectors() // a server answers many questions: vectors in memory
 	if r.x != nil {
 		r.x.Close()
 	}
