@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,6 +24,10 @@ import (
 // that tests can kill it.
 func TestMain(m *testing.M) {
 	if root := os.Getenv("SDL_TEST_INDEX_ROOT"); root != "" {
+		// as sdl index does (cmd/sdl/index_cmd.go)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(1280 << 20)
+		}
 		_, err := Run(context.Background(), Options{Root: root, DB: os.Getenv("SDL_TEST_INDEX_DB"), NoGit: true,
 			Embedding: embed.Config{Provider: os.Getenv("SDL_TEST_INDEX_EMBED")}})
 		if err != nil {

@@ -24,8 +24,12 @@ import (
 // vector into memory (scan-cold, what a server pays once) and a Go scan of
 // them (scan-warm, what a server does after), and semantic search with
 // the vectors in memory.
+// SDL_BENCH_ROOT and SDL_BENCH_DB point it at the index of another tree.
 func BenchmarkQueriesGoroot(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
+	if r := os.Getenv("SDL_BENCH_ROOT"); r != "" {
+		root = r // with SDL_BENCH_DB: an index of another tree (make soak)
+	}
 	db := os.Getenv("SDL_BENCH_DB")
 	if db == "" {
 		db = filepath.Join(b.TempDir(), "index.db")
