@@ -65,6 +65,7 @@ type embedder struct {
 	closed  []int64 // symbol rows closed by this run
 	sum     EmbedSummary
 	changed bool // the vector tables changed: commit even without a new version
+	failed  bool // the provider failed: the rest of the run embeds nothing
 	// prevModel is the index's model before the run; want the model
 	// this run was asked to use
 	prevModel, want string
@@ -252,6 +253,10 @@ func (e *embedder) flush(ctx context.Context, q querier, progress func(done, tot
 	if !e.on() || len(e.jobs) == 0 {
 		return nil
 	}
+	if e.failed {
+		e.jobs = nil // the provider failed earlier in this run: do not wait on it again
+		return nil
+	}
 	insHash, err := q.PrepareContext(ctx, `INSERT OR REPLACE INTO `+symbolSet.hashes+`(rowid, hash) VALUES(?, ?)`)
 	if err != nil {
 		return err
@@ -324,6 +329,7 @@ func (e *embedder) flush(ctx context.Context, q querier, progress func(done, tot
 				return ctx.Err()
 			}
 			e.sum.Error = err.Error()
+			e.failed = true
 			break
 		}
 		for k, h := range hs {
@@ -446,6 +452,19 @@ func (e *embedder) finish(ctx context.Context, q schema.Querier) ([][2]string, e
 		dim = strconv.Itoa(e.dim)
 	}
 	return [][2]string{{schema.MetaEmbeddingDim, dim}, {schema.MetaEmbeddingModel, e.sum.Model}}, nil
+}
+
+// embedFlushAt is how many queued symbols a run embeds and stores before
+// it parses on: the queue holds each symbol's text, which a large tree
+// must not keep until the end.
+var embedFlushAt = 8 * embedBatch
+
+// embedSome embeds the queued symbols once there are embedFlushAt of them.
+func (b *build) embedSome(ctx context.Context, tx querier) error {
+	if b.emb == nil || len(b.emb.jobs) < embedFlushAt {
+		return nil
+	}
+	return b.emb.flush(ctx, tx, func(int, int) {})
 }
 
 // embedAll stores the vectors of the queued symbols, removes those of the

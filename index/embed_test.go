@@ -282,3 +282,39 @@ func TestEmbedBadConfig(t *testing.T) {
 		t.Errorf("err %v, want ErrConfig", err)
 	}
 }
+
+// A run embeds as it goes, not all at the end: the vectors are those of
+// one batch at the end, and a provider that fails is not asked again in
+// the same run.
+func TestEmbedInBatches(t *testing.T) {
+	root, db := embedRepo(t)
+	runWith(t, root, db, &fakeEmbedder{id: "fake/a", dim: 8}, embed.Config{})
+	defer func(n int) { embedFlushAt = n }(embedFlushAt)
+	embedFlushAt = 2
+	f := &countingEmbedder{fakeEmbedder: fakeEmbedder{id: "fake/a", dim: 8}}
+	small := filepath.Join(t.TempDir(), "small.db")
+	runWith(t, root, small, f, embed.Config{})
+	if f.calls < 3 {
+		t.Errorf("%d calls to the provider, want several batches", f.calls)
+	}
+	if got, want := string(dump(t, small, "vectors")), string(dump(t, db, "vectors")); got != want {
+		t.Errorf("vectors in batches differ:\n%s", lineDiff(want, got))
+	}
+
+	down := &countingEmbedder{fakeEmbedder: fakeEmbedder{id: "fake/a", dim: 8, err: fmt.Errorf("%w: refused", embed.ErrUnavailable)}}
+	sum := runWith(t, root, filepath.Join(t.TempDir(), "down.db"), down, embed.Config{})
+	if down.calls != 1 || sum.Embedding.Missing != readVectors(t, db).symbols {
+		t.Errorf("a failing provider was asked %d times; summary %+v", down.calls, sum.Embedding)
+	}
+}
+
+// countingEmbedder counts the calls of EmbedDocs.
+type countingEmbedder struct {
+	fakeEmbedder
+	calls int
+}
+
+func (c *countingEmbedder) EmbedDocs(ctx context.Context, docs []embed.Doc) ([][]float32, error) {
+	c.calls++
+	return c.fakeEmbedder.EmbedDocs(ctx, docs)
+}

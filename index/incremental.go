@@ -154,7 +154,10 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if o != nil && !b.opts.Full && o.hash == r.hash && o.status == r.status && r.indexed() && b.reembed[p] {
 			// parsed again only for the vectors of its symbols
 			b.sum.Parsed++
-			return b.queueMissing(ctx, w, o.pid, r)
+			if err := b.queueMissing(ctx, w, o.pid, r); err != nil {
+				return err
+			}
+			return b.embedSome(ctx, tx)
 		}
 		b.count(r)
 		if o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason && !r.indexed() {
@@ -180,6 +183,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 		if err := b.diffSymbols(ctx, w, pid, r, names, removedIDs); err != nil {
+			return err
+		}
+		if err := b.embedSome(ctx, tx); err != nil {
 			return err
 		}
 		changedPaths = append(changedPaths, p)

@@ -474,6 +474,9 @@ func (b *build) full(ctx context.Context) (err error) {
 			}
 			b.emb.queue(rowid, r.entry.Path, &r.facts.Symbols[i])
 		}
+		if err := b.embedSome(ctx, tx); err != nil {
+			return err
+		}
 		b.sum.SymbolsAdded += len(r.facts.Symbols)
 		fs.put(&fileEntry{path: r.entry.Path, lang: r.entry.Lang.Name, module: r.facts.Module,
 			imports: r.facts.Imports, loaded: true})
