@@ -84,14 +84,16 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	defer w.close()
 	b.w = w
+	b.changes = newSymChanges()
 	b.tree = map[string]fileState{}
 	for p, o := range olds {
 		b.tree[p] = fileState{o.status, o.hash, o.reason}
 	}
 	var prev counts
+	var prevCommit, prevRef string
 	if prevSeq > 0 {
-		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges FROM versions WHERE seq = ?", prevSeq).
-			Scan(&prev.files, &prev.symbols, &prev.edges); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges, git_commit, git_ref FROM versions WHERE seq = ?", prevSeq).
+			Scan(&prev.files, &prev.symbols, &prev.edges, &prevCommit, &prevRef); err != nil {
 			return fmt.Errorf("read ledger: %w", err)
 		}
 	}
@@ -113,11 +115,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 				mods[m] = true
 			}
 		}
-		for _, m := range readGoModules(b.root, b.entries) {
+		for _, m := range readGoModules(b.src, b.entries) {
 			mods[m] = true
 		}
 		b.goModules = sortedKeys(mods)
-		b.jsPackages = readJSPackages(b.root, all)
+		b.jsPackages = readJSPackages(b.src, all)
 	}
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
@@ -139,7 +141,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		o := olds[e.Path]
 		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError) && !b.reembed[e.Path]
 	}
-	err = parseAll(ctx, b.root, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {
 			b.progress("parse", done, total)
@@ -227,9 +229,14 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if b.only != nil {
 		b.sum.Files = len(b.tree)
 	}
-	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 {
-		// nothing changed: no new version, but vectors may have been
-		// added, dropped or recomputed
+	// A revision named by --rev gets its version even when its tree is
+	// the same as the last one, so that the commit can be named later
+	// (sdl risk --from origin/main) as long as it differs.
+	newRev := b.opts.Rev != "" && (b.git.commit != prevCommit || b.git.ref != prevRef)
+	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev {
+		// nothing changed: no new version, but memory files, feedback
+		// and vectors may have (added, dropped or recomputed), and are
+		// synced in this small transaction
 		b.sum.Seq = prevSeq
 		meta, err := b.embedAll(ctx, tx)
 		if err != nil {
@@ -238,7 +245,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if err := b.fillTotals(ctx, tx, prevSeq, prev); err != nil {
 			return err
 		}
-		if !b.emb.changed {
+		wrote, err := b.syncSidecars(ctx, tx, nil, VersionID(prevSeq))
+		if err != nil {
+			return err
+		}
+		if !wrote && !b.emb.changed {
 			return nil
 		}
 		for _, kv := range meta {
@@ -290,8 +301,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
+	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {
+		return err
+	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, seq, "", prev, meta); err != nil {
+	if err := b.finishVersion(ctx, tx, seq, prev, meta); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)
@@ -346,8 +360,14 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				if err := w.closeSymbol(ctx, o.rowid); err != nil {
 					return err
 				}
+				// a moved range is not a change to the code; a new
+				// fingerprint is
+				if o.fp.fp != row.sym.Fingerprint {
+					b.changes.changed[row.id] = true
+				}
 			} else {
 				b.sum.SymbolsAdded++
+				b.changes.added[row.id] = fpKey{row.sym.Kind, row.sym.Fingerprint}
 			}
 			names[row.sym.Name] = true
 			if row.sym.Kind == lang.KindModule {
@@ -374,6 +394,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	for _, id := range gone {
 		b.sum.SymbolsRmvd++
 		removedIDs[id] = true
+		b.changes.removed[id] = olds[id].fp
 		if err := w.closeSymbol(ctx, olds[id].rowid); err != nil {
 			return err
 		}
@@ -406,6 +427,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 type oldSym struct {
 	rowid     int64
 	digest    string
+	fp        fpKey
 	hasVector bool // embedded (or tried) with the index's model
 }
 
@@ -420,7 +442,7 @@ func (w *writer) oldSymbols(ctx context.Context, pid int64) (map[string]oldSym, 
 	for rows.Next() {
 		var o oldSym
 		var id string
-		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.hasVector); err != nil {
+		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind, &o.hasVector); err != nil {
 			return nil, err
 		}
 		olds[id] = o

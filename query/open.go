@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/sdl-dev/sdl/schema"
 )
@@ -19,13 +20,22 @@ type Index struct {
 	Root string
 	// RepoID names the repository in answers.
 	RepoID string
+	// MemoryFiles, when set, lays the memory files that changed since the
+	// last index run over the index's memories, so that a memory stored a
+	// moment ago is answered at once.
+	MemoryFiles MemoryOverlay
+	// Clock is the time recency is measured from (time.Now when nil).
+	Clock func() time.Time
 	// Unsaved, when set, returns the content of an editor buffer that
 	// replaces the file on disk: the index was built from it, so
 	// skeletons, hot paths and windows read it, and it is not stale.
 	Unsaved func(path string) ([]byte, bool)
 
 	vocab     vocab
-	summaries summaryCache   // recent context summaries, by ledger version and request
+	summaries summaryCache // recent context summaries, by ledger version and request
+	held      heldScopes   // the symbols of the slices handed out, by handle
+	feedback  feedbackCache
+	memories  memoryCache
 	embedders queryEmbedders // providers that embed questions for the vector lane
 	vectors   vectorCache    // the vectors in memory, for servers (KeepVectors)
 }

@@ -101,8 +101,8 @@ func sliceTools() []*Tool {
 			{Name: "includeResolutionMetadata", Type: "boolean"},
 			{Name: "includeRetrievalEvidence", Type: "boolean", Description: "Include how the seeds were found."},
 			{Name: "semantic", Type: "boolean", Description: "false keeps vectors out of seeding from taskText (by default they join when the index has them; retrievalMode says which ran)."},
-			{Name: "includeMemories", Type: "boolean"},
-			{Name: "memoryLimit", Type: "integer", Min: f(0), Max: f(20)},
+			{Name: "includeMemories", Type: "boolean", Description: "Include the development memories about the cards (default true); they fit after the cards or are left out."},
+			{Name: "memoryLimit", Type: "integer", Min: f(0), Max: f(20), Description: "At most this many memories (default 5)."},
 		},
 		Example: `{"taskText": "fix the auth token expiry check", "budget": {"maxCards": 30, "maxEstimatedTokens": 4000}}`,
 	}
@@ -137,6 +137,8 @@ func allTools() []*Tool {
 	ts = append(ts, sliceTools()...)
 	ts = append(ts, summaryTools()...)
 	ts = append(ts, codeTools()...)
+	ts = append(ts, changeTools()...)
 	ts = append(ts, bufferTools()...)
+	ts = append(ts, memoryTools()...)
 	return ts
 }

@@ -23,8 +23,11 @@ var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 
 func indexCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "index",
-		Usage:     "index a repository into .sdl/index.db (a new version if anything changed)",
+		Name:  "index",
+		Usage: "index a repository into .sdl/index.db (a new version if anything changed)",
+		Description: "With --rev REF the tree of a git revision is read from the repository's objects (no checkout)\n" +
+			"and the version records that commit and REF: index a pull request's base and head, then ask\n" +
+			"what it does: sdl index --rev origin/main && sdl index --rev HEAD && sdl risk --from origin/main --to HEAD",
 		ArgsUsage: "[DIR]",
 		Flags: []cli.Flag{
 			dbFlag, jsonFlag,
@@ -32,6 +35,7 @@ func indexCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "parse workers (default: number of CPUs)"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
+			&cli.StringFlag{Name: "rev", Usage: "index this git commit, branch or tag from the repository's objects, without a checkout (DIR may be a bare repository)"},
 			&cli.StringFlag{Name: "embed", Usage: "symbol vectors: builtin (the model inside sdl), http (an OpenAI-compatible endpoint: " +
 				"SDL_EMBED_URL, SDL_EMBED_MODEL, SDL_EMBED_KEY or the embedding section of .sdl/config.yaml) or none " +
 				"(default: the index's current model, else " + embed.DefaultProvider + ")"},
@@ -81,6 +85,7 @@ func indexCommand() *cli.Command {
 				Workers:    c.Int("workers"),
 				Full:       c.Bool("full"),
 				NoGit:      c.Bool("no-git"),
+				Rev:        c.String("rev"),
 				SDLVersion: version,
 				Walk:       index.WalkOptions{MaxFileSize: c.Int64("max-file-size")},
 				Embedding:  cfg,
@@ -150,6 +155,28 @@ func printSummary(u *ui, s *index.Summary) {
 	}
 	fmt.Fprintf(u.w, "%s · %d files (%d skipped, %d with errors) · %d symbols · %d edges · %d versions · %.1fs · %s → %s\n",
 		what, s.Files, s.Skipped, s.ParseErrors+s.Unreadable, s.Symbols, s.Edges, s.Versions, s.Seconds, bytesText(s.Bytes), rel)
+	if m := s.Memories; m != nil && (m.Memories+m.Removed+len(m.Problems)+m.FeedbackImported > 0) {
+		line := fmt.Sprintf("memories: %d (%d imported, %d removed, %d flagged stale", m.Memories, m.Imported, m.Removed, m.Stale)
+		if m.Kept > 0 {
+			line += fmt.Sprintf(", %d kept from files that no longer parse", m.Kept)
+		}
+		if m.Relinked > 0 {
+			line += fmt.Sprintf(", %d links followed a rename", m.Relinked)
+		}
+		line += ")"
+		if m.FeedbackImported > 0 {
+			line += fmt.Sprintf(" · feedback: %d imported", m.FeedbackImported)
+		}
+		fmt.Fprintln(u.w, u.dim(line))
+		for _, p := range m.Problems {
+			fmt.Fprintf(u.w, "%s %s (not imported)\n", u.warn("memory file"), p.Error())
+		}
+	}
+	if m := s.Memories; m != nil {
+		for _, w := range m.Warnings {
+			fmt.Fprintln(u.w, u.warn("warning: "+w))
+		}
+	}
 	if line := embedLine(u, s.Embedding); line != "" {
 		fmt.Fprintln(u.w, line)
 	}
