@@ -25,6 +25,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0
+	gonum.org/v1/gonum v0.16.0
 	google.golang.org/protobuf v1.31.0
 	modernc.org/sqlite v1.61.1
 )
