@@ -15,6 +15,8 @@ import (
 type oldFile struct {
 	pid     int64
 	hash    string
+	size    int64
+	mtime   int64
 	status  string
 	reason  string
 	lang    string
@@ -124,9 +126,16 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	removedIDs := map[string]bool{}
 	total, done := len(b.entries), 0
 	b.sum.Seq = seq
+	stamped := 0 // files whose stat stamp was brought up to date
 	unchanged := func(e *Entry, hash string) bool {
 		o := olds[e.Path]
-		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError)
+		if b.opts.Full || o == nil || o.status != StatusOK && o.status != StatusParseError {
+			return false
+		}
+		if hash == "" {
+			return o.mtime != 0 && o.mtime == e.MTime && o.size == e.Size
+		}
+		return o.hash == hash
 	}
 	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
@@ -138,6 +147,14 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		o := olds[p]
 		if r.unchanged {
 			b.sum.Parsed++
+			if o != nil && r.mtime != 0 && r.mtime != o.mtime {
+				// same content, new stamp (a checkout, a touch): store
+				// the stamp so the next run need not read the file
+				if _, err := w.exec(ctx, "stampFile", r.mtime, o.pid); err != nil {
+					return err
+				}
+				stamped++
+			}
 			return nil
 		}
 		b.count(r)
@@ -217,7 +234,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 		wrote, err := b.syncSidecars(ctx, tx, nil, VersionID(prevSeq))
-		if err != nil || !wrote {
+		if err != nil || !wrote && stamped == 0 {
 			return err
 		}
 		if err := tx.Commit(); err != nil {
@@ -276,7 +293,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 
 // loadFiles reads the current file rows.
 func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.path_id, f.hash, f.status, f.reason, f.language, f.module, f.imports
+	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.path_id, f.hash, f.size, f.mtime, f.status, f.reason, f.language, f.module, f.imports
 		FROM files f JOIN paths p ON p.id = f.path_id WHERE f.to_seq IS NULL`)
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
@@ -286,7 +303,7 @@ func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
 	for rows.Next() {
 		var p string
 		o := &oldFile{}
-		if err := rows.Scan(&p, &o.pid, &o.hash, &o.status, &o.reason, &o.lang, &o.module, &o.imports); err != nil {
+		if err := rows.Scan(&p, &o.pid, &o.hash, &o.size, &o.mtime, &o.status, &o.reason, &o.lang, &o.module, &o.imports); err != nil {
 			return nil, err
 		}
 		out[p] = o
