@@ -4,7 +4,7 @@ BIN     ?= bin/sdl
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build install test bench fuzz soak lint clean
+.PHONY: build install test bench fuzz soak lint clean embed-model
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -56,3 +56,19 @@ lint:
 
 clean:
 	rm -rf bin dist
+
+# The built-in embedding table, embed/model.bin, trained from code on this
+# machine: $(go env GOROOT)/src, the Python standard library, and the npm
+# packages pinned by embed/train/corpus/package-lock.json, installed into
+# EMBED_CORPUS (not committed). The same inputs give the same bytes; the
+# neighbours it prints go into embed/MODEL.md.
+EMBED_CORPUS ?= /tmp/sdl-embed-corpus
+PYTHON       ?= python3
+embed-model:
+	rm -rf $(EMBED_CORPUS) && mkdir -p $(EMBED_CORPUS)
+	cp embed/train/corpus/package.json embed/train/corpus/package-lock.json $(EMBED_CORPUS)/
+	cd $(EMBED_CORPUS) && npm ci --ignore-scripts --no-audit --no-fund
+	$(GO) run ./embed/train -out embed/model.bin \
+		-corpus go=$$($(GO) env GOROOT)/src \
+		-corpus python=$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])') \
+		-corpus js=$(EMBED_CORPUS)/node_modules
