@@ -79,6 +79,10 @@ type Options struct {
 	// until resolution; beyond it they are spilled to a temporary file
 	// next to the index. 0 means DefaultMemoryBudget.
 	MemoryBudget int64
+	// NoStamps stores no stat stamps (modification times), so that the
+	// file depends on the tree's content alone (reproducible builds); every
+	// run then reads every file.
+	NoStamps bool
 	// NoSync skips fsync: for scratch copies, which a crash may lose.
 	NoSync bool
 	// VersionSuffix is appended to the id of the version a run records:
@@ -304,6 +308,11 @@ func (b *build) walkAndFull(ctx context.Context) error {
 // unsaved new file is indexed; overlay files the walk found read their
 // content from the overlay when parsed.
 func (b *build) overlaid(entries []Entry) []Entry {
+	if b.opts.NoStamps {
+		for i := range entries {
+			entries[i].MTime = 0
+		}
+	}
 	if len(b.opts.Overlay) == 0 {
 		return entries
 	}
