@@ -22,11 +22,11 @@ func moreExtract(t *testing.T, lang, filePath, src string) *FileFacts {
 	return f
 }
 
-// moreSym finds the symbol of a qualified name (not the module).
+// moreSym finds the symbol of a qualified name (not the file's module).
 func moreSym(t *testing.T, f *FileFacts, qualified string) *Symbol {
 	t.Helper()
-	for i := range f.Symbols {
-		if f.Symbols[i].Qualified() == qualified && f.Symbols[i].Kind != KindModule {
+	for i := 1; i < len(f.Symbols); i++ {
+		if f.Symbols[i].Qualified() == qualified {
 			return &f.Symbols[i]
 		}
 	}
@@ -154,7 +154,7 @@ func (tab *moreTestTable) resolveAll(facts map[string]*FileFacts) []string {
 			return "? (" + res.Rule + ")"
 		}
 		tq := res.Target.Qualified()
-		if res.Target.Kind == KindModule {
+		if fi := tab.files[res.Target.Path]; fi != nil && fi.ModuleID == res.Target.ID {
 			tq = "<module>"
 		}
 		return res.Target.Path + ":" + tq + " (" + res.Rule + ")"

@@ -45,7 +45,9 @@ func SkeletonMarker(l *Language) string {
 
 // CommentPrefix is how a line comment starts in a language ("//" or "#").
 func CommentPrefix(l *Language) string {
-	if r := skelRulesFor(l); r != nil && r.indented {
+	if r := skelRulesFor(l); r != nil && r.lineComment != "" {
+		return r.lineComment
+	} else if r != nil && r.indented {
 		return "#"
 	}
 	return "//"
@@ -103,8 +105,9 @@ type shape struct {
 
 // skelRules is what the renderer needs to know of a language.
 type skelRules struct {
-	marker   string
-	indented bool // bodies are indented blocks after a colon (Python)
+	marker      string
+	lineComment string // how a line comment starts, when not "//" (or "#" for indented languages)
+	indented    bool   // bodies are indented blocks after a colon (Python)
 	// docstrings: a string statement opening a body is its documentation.
 	docstrings bool
 
