@@ -82,6 +82,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
+	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	for p, o := range olds {
 		if o.status == StatusOK || o.status == StatusParseError {
 			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports})

@@ -150,6 +150,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	b.entries = entries
 	b.goModules = readGoModules(root, entries)
 	b.jsPackages = readJSPackages(root, entries)
+	b.phpPSR4 = readPHPAutoload(root, entries)
 	if !opts.NoGit {
 		b.git = readGit(ctx, root)
 	}
@@ -202,6 +203,7 @@ type build struct {
 	entries    []Entry
 	goModules  []string
 	jsPackages []string
+	phpPSR4    []string // the PSR-4 maps of composer.json files
 	git        gitInfo
 	sum        *Summary
 
@@ -288,6 +290,7 @@ func (b *build) full(ctx context.Context) (err error) {
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
+	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	var results []*fileResult
 	total := len(b.entries)
 	done := 0
