@@ -670,14 +670,25 @@ func (s *skel) emitPrefix(pending []int32, prevEnd *int) {
 		s.blank()
 	}
 	inRun := false
-	for _, c := range pending {
+	for i, c := range pending {
 		row := s.row(t.Nodes[c].StartByte)
 		if t.IsComment(c) {
-			// a run of line comments is one comment: its first line stands for it
+			// a run of line comments is one comment: its first line stands
+			// for it, or the first that says more than an XML doc tag
+			// (/// <summary>)
 			if inRun {
 				continue
 			}
 			inRun = true
+			for _, d := range pending[i:] {
+				if !t.IsComment(d) {
+					break
+				}
+				if !isDocTag(s.commentLine(d)) {
+					c, row = d, s.row(t.Nodes[d].StartByte)
+					break
+				}
+			}
 			s.nl()
 			s.put(s.indentFor(c)+s.commentLine(c), row)
 		} else {
@@ -688,6 +699,13 @@ func (s *skel) emitPrefix(pending []int32, prevEnd *int) {
 		}
 		*prevEnd = s.endRow(t.Nodes[c].EndByte)
 	}
+}
+
+// isDocTag reports whether a comment line is only an XML doc tag:
+// "/// <summary>".
+func isDocTag(line string) bool {
+	l := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "/"))
+	return strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">") && !strings.Contains(l[1:], "<")
 }
 
 // trailingComment appends a comment that ends the previous line.
