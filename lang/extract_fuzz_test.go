@@ -13,6 +13,10 @@ func FuzzExtract(f *testing.F) {
 		"rust":       "use crate::a::b;\npub struct S { x: u8 }\nimpl S { pub fn new() -> Self { S { x: b() } } }\n",
 		"java":       "package p;\nimport q.R;\npublic class A extends B { void m(R r) { if (r == null) return; r.run(); } }\n",
 		"go":         "package a\nfunc f() { g() }\n",
+		"csharp":     "using A.B;\nnamespace N;\npublic partial class C : B, I { public int P { get; set; } void M(T t) { if (t == null) throw new E(); t.Go(); } }\n",
+		"ruby":       "require_relative 'a'\nmodule M\n  class C < B\n    include I\n    attr_reader :x\n    def f(y) = raise E if y.nil?\n  end\nend\n",
+		"php":        "<?php\nnamespace A;\nuse B\\C;\nclass D extends C implements I { use T; public function f(C $c): void { if (!$c) throw new E(); $c->g(); } }\n",
+		"bash":       "source \"$(dirname \"$0\")/lib.sh\"\nf() { [[ -n $1 ]] || die x; rm -rf \"$1\" > log; }\nexport X=1\nf \"$@\"\n",
 	}
 	for i, l := range All() {
 		if s, ok := seeds[l.Name]; ok {

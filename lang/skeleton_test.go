@@ -44,6 +44,21 @@ func TestSkeletonElidesBodies(t *testing.T) {
 		{"java", "class A {\n  int f(int x) {\n    int y = x;\n    while (y > 0) {\n      y--;\n    }\n    return y;\n  }\n}\n",
 			[]string{"class A {", "  int f(int x) {", "    while (y > 0) { /* ... */ }", "    return y;"},
 			[]string{"int y = x", "y--"}},
+		{"csharp", "namespace N\n{\n    /// <summary>Adds.</summary>\n    class A\n    {\n        int F(int x)\n        {\n            var y = x;\n            foreach (var i in xs)\n            {\n                y++;\n            }\n            if (y < 0) throw new E();\n            return y;\n        }\n    }\n}\n",
+			[]string{"namespace N {", "    class A {", "        int F(int x) {", "            foreach (var i in xs) { /* ... */ }",
+				"            if (y < 0) throw new E();", "            return y;"},
+			[]string{"var y = x", "y++"}},
+		{"ruby", "# Sums.\nclass A\n  def f(x)\n    y = x * 2\n    if y > 3\n      raise ArgumentError\n    end\n    z = y\n    return z unless z\n    z\n  end\nend\n",
+			[]string{"# Sums.", "class A", "  def f(x)", "    # ...", "    if y > 3", "      raise ArgumentError", "    end",
+				"    return z unless z", "  end", "end"},
+			[]string{"y = x * 2", "z = y"}},
+		{"php", "<?php\nclass A {\n    /**\n     * Adds.\n     * More.\n     */\n    public function f($x) {\n        $y = $x;\n        foreach ($xs as $i) {\n            $y++;\n        }\n        if ($y < 0) {\n            throw new E();\n        }\n        return $y;\n    }\n}\n",
+			[]string{"class A {", "    /** Adds. */", "    public function f($x) {", "        foreach ($xs as $i) { /* ... */ }",
+				"            throw new E();", "        return $y;"},
+			[]string{"$y = $x", "$y++", "More."}},
+		{"bash", "#!/bin/bash\n\n# Builds.\nbuild() {\n  local d=\"$1\"\n  [[ -d $d ]] || die \"no dir\"\n  for f in *.c; do\n    cc \"$f\"\n  done\n  echo done\n}\n",
+			[]string{"# Builds.", "build() {", "  [[ -d $d ]] || die \"no dir\"", "  for f in *.c; do ...", "  done", "  ...", "}"},
+			[]string{"local d=", "cc \"$f\"", "echo done"}},
 	} {
 		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{})
 		for _, w := range tc.want {
@@ -86,6 +101,14 @@ func TestSkeletonExportedOnly(t *testing.T) {
 			[]string{"pub fn b() {}", "    pub x: i32,"}, []string{"fn a", "y: i32"}},
 		{"java", "public class A {\n  public void p() {}\n  private void q() {}\n}\n",
 			[]string{"  public void p() {}"}, []string{"q()"}},
+		{"csharp", "public class A {\n  public void P() {}\n  void Q() {}\n  protected int R { get; private set; }\n}\n",
+			[]string{"  public void P() {}", "  protected int R { get; private set; }"}, []string{"Q()"}},
+		{"ruby", "class A\n  def p; end\n\n  private\n\n  def q; end\nend\n",
+			[]string{"  def p; end"}, []string{"def q"}},
+		{"php", "<?php\nclass A {\n  public function p() {}\n  function d() {}\n  private function q() {}\n}\n",
+			[]string{"  public function p() {}", "  function d() {}"}, []string{"q()"}},
+		{"bash", "f() { :; }\n_g() { :; }\n",
+			[]string{"f() { ... }"}, []string{"_g"}},
 	} {
 		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{ExportedOnly: true})
 		for _, w := range tc.want {
@@ -136,6 +159,10 @@ func FuzzSkeleton(f *testing.F) {
 	f.Add("rust", "fn f() { match x { _ => { } } }")
 	f.Add("javascript", "switch (x) { case 1: }")
 	f.Add("java", "class A { void f() { switch (x) { case 1 -> {} } } }")
+	f.Add("csharp", "namespace N { class A { int P { get { if (x) return 1; return 2; } } void F() { switch (x) { case 1: break; } } } }")
+	f.Add("ruby", "class A\n  def f\n    case x\n    when 1 then y\n    else\n      begin; z; rescue; retry; end\n    end\n  end\nend")
+	f.Add("php", "<?php class A { function f() { switch ($x) { case 1: break; } } } ?><p><?= $y ?></p>")
+	f.Add("bash", "f() { if a; then b; elif c; then d; else e; fi; case $x in a) y ;; esac; }")
 	f.Fuzz(func(t *testing.T, name, src string) {
 		l := ByName(name)
 		if l == nil || len(src) > 1<<16 {

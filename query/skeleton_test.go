@@ -27,6 +27,10 @@ var symbolFiles = map[string][]string{
 	"typescript": {"src/services/inventory.ts", "src/components/ItemList.tsx"},
 	"rust":       {"shop/src/store/mod.rs"},
 	"java":       {"src/main/java/com/example/shop/Store.java"},
+	"csharp":     {"src/Shop.Core/Inventory/Store.cs"},
+	"ruby":       {"lib/shop/store.rb"},
+	"php":        {"src/Inventory/Store.php"},
+	"bash":       {"bin/deploy.sh"},
 }
 
 // sourceFiles lists the files of a fixture that sdl skeletonizes.
@@ -115,7 +119,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // testdata/golden/skeleton.
 func TestSkeletonGolden(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java"} {
+	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "csharp", "ruby", "php", "bash"} {
 		t.Run(name, func(t *testing.T) {
 			x := fixture(t, name)
 			var files bytes.Buffer
@@ -157,7 +161,7 @@ func TestSkeletonGolden(t *testing.T) {
 // each line exactly once.
 func TestSkeletonPages(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java"} {
+	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "csharp", "ruby", "php", "bash"} {
 		x := fixture(t, name)
 		for _, f := range sourceFiles(t, name) {
 			full, err := x.Skeleton(ctx, query.SkeletonRequest{File: f, MaxTokens: query.MaxResponseTokens})
