@@ -3,6 +3,7 @@ package lang
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
 )
@@ -351,14 +352,14 @@ func shCommand(x *extractor, n int32, c shCtx) {
 		return
 	}
 	name := t.Text(word)
-	if shNotCommands[name] {
+	if shNotCommands[name] || !utf8.ValidString(name) {
 		walkRest() // debris of a syntax error
 		return
 	}
 	switch name {
 	case "source", ".":
 		if len(args) > 0 {
-			if src := shWordText(t, args[0]); src != "" {
+			if src := shWordText(t, args[0]); src != "" && utf8.ValidString(src) {
 				x.f.Imports = append(x.f.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
 			}
 		}
@@ -380,7 +381,7 @@ func shCommand(x *extractor, n int32, c shCtx) {
 			if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "=") || name == "timeout" && i == 0 {
 				continue
 			}
-			if strings.ContainsAny(w, "$`") {
+			if strings.ContainsAny(w, "$`") || !utf8.ValidString(w) {
 				break // a command in a variable
 			}
 			if t.Kind(a) == "word" || t.Kind(a) == "string" || t.Kind(a) == "raw_string" {
