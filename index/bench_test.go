@@ -188,7 +188,8 @@ func tagsQuery(b *testing.B, name string) string {
 	mod := map[string]string{
 		"go": "tree-sitter-go", "python": "tree-sitter-python", "javascript": "tree-sitter-javascript",
 		"typescript": "tree-sitter-typescript", "tsx": "tree-sitter-typescript", "rust": "tree-sitter-rust",
-		"java": "tree-sitter-java", "csharp": "tree-sitter-c-sharp", "ruby": "tree-sitter-ruby", "php": "tree-sitter-php",
+		"java": "tree-sitter-java", "c": "tree-sitter-c", "cpp": "tree-sitter-cpp",
+		"csharp": "tree-sitter-c-sharp", "ruby": "tree-sitter-ruby", "php": "tree-sitter-php",
 	}[name]
 	if mod == "" {
 		return ""

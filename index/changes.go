@@ -56,7 +56,7 @@ func CheckFreshness(ctx context.Context, root, db string, walk WalkOptions) (*Fr
 		switch {
 		case o == nil:
 			f.Added = append(f.Added, e.Path)
-		case err != nil || contentHash(data) != o.hash:
+		case err != nil || ContentHash(data) != o.hash:
 			f.Changed = append(f.Changed, e.Path)
 		}
 	}

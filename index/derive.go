@@ -72,8 +72,12 @@ type metricRow struct {
 // derive writes the derived tables. A full build passes its graph; an
 // incremental run passes the ids of the symbols whose edges changed.
 func (b *build) derive(ctx context.Context, tx *sql.Tx, g *graph, affected map[string]bool) error {
-	if err := b.deriveChurn(ctx, tx); err != nil {
-		return err
+	// churn is about commits, not the few files of a run limited to
+	// paths: the next whole run refreshes it
+	if b.only == nil {
+		if err := b.deriveChurn(ctx, tx); err != nil {
+			return err
+		}
 	}
 	if g != nil {
 		return b.deriveFull(ctx, tx, g)

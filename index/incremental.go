@@ -25,7 +25,11 @@ type oldFile struct {
 // incremental records a new version in the existing index, parsing only
 // the files whose content changed, in one transaction.
 func (b *build) incremental(ctx context.Context) (err error) {
-	db, err := schema.OpenWrite(b.opts.DB, "journal_mode(WAL)", "synchronous(NORMAL)", "cache_size(-65536)")
+	sync := "synchronous(NORMAL)"
+	if b.opts.NoSync {
+		sync = "synchronous(OFF)"
+	}
+	db, err := schema.OpenWrite(b.opts.DB, "journal_mode(WAL)", sync, "cache_size(-65536)")
 	if err != nil {
 		return classifyWriteError(err, b.opts.DB)
 	}
@@ -79,6 +83,30 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 
+	if b.only != nil {
+		// a run over a few paths: the modules and packages come from the
+		// files the index already holds
+		all := append([]Entry{}, b.entries...)
+		for p, o := range olds {
+			if !b.only[p] {
+				all = append(all, Entry{Path: p, Lang: lang.ByName(o.lang)})
+			}
+		}
+		// the go.mod files of the last run, and those above the files of
+		// this one (a new module), without reading every directory again
+		mods := map[string]bool{}
+		if old, err := schema.GetMeta(ctx, tx, schema.MetaGoModules); err == nil && old != "" {
+			for _, m := range strings.Split(old, "\n") {
+				mods[m] = true
+			}
+		}
+		for _, m := range readGoModules(b.root, b.entries) {
+			mods[m] = true
+		}
+		b.goModules = sortedKeys(mods)
+		b.jsPackages = readJSPackages(b.root, all)
+		b.phpPSR4 = readPHPAutoload(b.root, all)
+	}
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
@@ -100,7 +128,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		o := olds[e.Path]
 		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError)
 	}
-	err = parseAll(ctx, b.root, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+	err = parseAll(ctx, b.root, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {
 			b.progress("parse", done, total)
@@ -153,7 +181,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	var gone []string
 	for p := range olds {
-		if !seen[p] {
+		if !seen[p] && (b.only == nil || b.only[p]) {
 			gone = append(gone, p)
 		}
 	}
@@ -174,6 +202,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		fs.remove(p)
 	}
 	b.sum.Files = len(seen)
+	if b.only != nil {
+		b.sum.Files = len(b.tree)
+	}
 	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 {
 		// nothing changed: no new version
 		b.sum.Seq = prevSeq

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,8 +33,9 @@ func copyDir(t *testing.T, src, dst string) {
 }
 
 type edit struct {
-	name string
-	do   func(t *testing.T, root string)
+	name  string
+	do    func(t *testing.T, root string)
+	paths []string // the files the edit touched
 }
 
 func writeFile(t *testing.T, root, rel, content string) {
@@ -66,6 +68,13 @@ func replaceIn(t *testing.T, root, rel, old, new string) {
 // fixture and checks after each step that the current view of the
 // incrementally maintained index equals a fresh index of the same tree.
 func TestIncrementalMatchesFull(t *testing.T) {
+	t.Run("walk", func(t *testing.T) { testIncremental(t, false) })
+	// a run limited to the touched paths (a checkpoint, a watcher) must
+	// come to the same index as one that walks the tree
+	t.Run("paths", func(t *testing.T) { testIncremental(t, true) })
+}
+
+func testIncremental(t *testing.T, limit bool) {
 	root := filepath.Join(t.TempDir(), "repo")
 	copyDir(t, "../testdata/repos/go", root)
 	db := filepath.Join(t.TempDir(), "inc.db")
@@ -76,35 +85,39 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	steps := []edit{
 		{"edit a body", func(t *testing.T, r string) {
 			replaceIn(t, r, "store/item.go", "return i.Price * float64(i.Qty)", "return float64(i.Qty) * i.Price")
-		}},
+		}, []string{"store/item.go"}},
 		{"change a signature", func(t *testing.T, r string) {
 			replaceIn(t, r, "store/db.go", "func Open(path string) (*DB, error) {", "func Open(path string, create bool) (*DB, error) {")
-		}},
+		}, []string{"store/db.go"}},
 		{"add a file with a new caller and a new callee", func(t *testing.T, r string) {
 			writeFile(t, r, "store/report.go", "package store\n\n// Report prints the value.\nfunc (s *Store) Report() float64 { return s.Value() + bonus() }\n\nfunc bonus() float64 { return 1 }\n")
-		}},
+		}, []string{"store/report.go"}},
 		{"define a name that was unresolved", func(t *testing.T, r string) {
 			replaceIn(t, r, "store/store.go", "func (s *Store) sortedIDs() []string {", "func each(it *Item) {}\n\nfunc (s *Store) sortedIDs() []string {")
-		}},
+		}, []string{"store/store.go"}},
 		{"rename a method its callers use", func(t *testing.T, r string) {
 			replaceIn(t, r, "store/item.go", "func (i *Item) Total() float64 {", "func (i *Item) Sum() float64 {")
-		}},
+		}, []string{"store/item.go"}},
 		{"delete a file others call into", func(t *testing.T, r string) {
 			if err := os.Remove(filepath.Join(r, "store/report.go")); err != nil {
 				t.Fatal(err)
 			}
-		}},
+		}, []string{"store/report.go"}},
 		{"move a function to another file", func(t *testing.T, r string) {
 			replaceIn(t, r, "store/store.go", "// NewStore returns an empty store that saves to db.\nfunc NewStore(db *DB) *Store {\n\treturn &Store{items: map[string]*Item{}, db: db}\n}\n", "")
 			writeFile(t, r, "store/new.go", "package store\n\n// NewStore returns an empty store that saves to db.\nfunc NewStore(db *DB) *Store {\n\treturn &Store{items: map[string]*Item{}, db: db}\n}\n")
-		}},
+		}, []string{"store/store.go", "store/new.go"}},
 		{"fix the broken file", func(t *testing.T, r string) {
 			replaceIn(t, r, "broken/broken.go", "func Broken( {\n\treturn Fine(\n}", "func Broken() int {\n\treturn Fine()\n}")
-		}},
+		}, []string{"broken/broken.go"}},
 	}
 	for i, step := range steps {
 		step.do(t, root)
-		sum, err := Run(ctx, testOptions(root, db))
+		opts := testOptions(root, db)
+		if limit {
+			opts.Paths = step.paths
+		}
+		sum, err := Run(ctx, opts)
 		if err != nil {
 			t.Fatalf("step %d (%s): %v", i, step.name, err)
 		}
@@ -138,6 +151,95 @@ func TestDeterministic(t *testing.T) {
 		}
 		if string(da) != string(dbb) {
 			t.Errorf("%s: two indexes of the same tree differ", dir)
+		}
+	}
+}
+
+// TestOverlay indexes unsaved contents (an edited file and a new one) and
+// expects the index a disk holding those contents would give.
+func TestOverlay(t *testing.T) {
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "repo")
+	copyDir(t, "../testdata/repos/go", root)
+	db := filepath.Join(t.TempDir(), "overlay.db")
+	if _, err := Run(ctx, testOptions(root, db)); err != nil {
+		t.Fatal(err)
+	}
+	item, err := os.ReadFile(filepath.Join(root, "store/item.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(item), "func (i *Item) Total() float64 {", "func (i *Item) GrandTotal() float64 {", 1)
+	added := "package store\n\nfunc Draft() float64 { return 2 }\n"
+	opts := testOptions(root, db)
+	opts.Paths = []string{"store/item.go", "store/draft.go"}
+	opts.Overlay = map[string][]byte{"store/item.go": []byte(edited), "store/draft.go": []byte(added)}
+	sum, err := Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.FilesAdded != 1 || sum.FilesChanged != 1 {
+		t.Errorf("overlay run: %d files added, %d changed; want 1 and 1", sum.FilesAdded, sum.FilesChanged)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "store/item.go")); string(got) != string(item) {
+		t.Fatal("an overlay run wrote to the repository")
+	}
+
+	disk := filepath.Join(t.TempDir(), "repo")
+	copyDir(t, root, disk)
+	writeFile(t, disk, "store/item.go", edited)
+	writeFile(t, disk, "store/draft.go", added)
+	fresh := indexFixture(t, disk)
+	for _, part := range []string{"symbols", "edges", "files"} {
+		if got, want := string(dump(t, db, part)), string(dump(t, fresh, part)); got != want {
+			t.Errorf("overlay %s differ from an index of the same contents on disk:\n%s", part, lineDiff(want, got))
+		}
+	}
+
+	// a path outside the repository is refused before anything is written
+	opts.Overlay = map[string][]byte{"../evil.go": []byte(added)}
+	if _, err := Run(ctx, opts); !errors.Is(err, ErrPath) {
+		t.Errorf("overlay path with ..: got %v, want ErrPath", err)
+	}
+}
+
+func TestWalkPathsAgreesWithWalk(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, ".gitignore", "build/\n*.gen.py\n")
+	writeFile(t, root, "a.go", "package a\n")
+	writeFile(t, root, "build/b.go", "package b\n")
+	writeFile(t, root, "pkg/.gitignore", "local.go\n")
+	writeFile(t, root, "pkg/local.go", "package pkg\n")
+	writeFile(t, root, "pkg/ok.go", "package pkg\n")
+	writeFile(t, root, "x.gen.py", "x = 1\n")
+	writeFile(t, root, "vendor/v.go", "package v\n")
+	writeFile(t, root, ".hidden/h.go", "package h\n")
+	writeFile(t, root, "notes.txt", "hello\n")
+	all := []string{"a.go", "build/b.go", "pkg/local.go", "pkg/ok.go", "x.gen.py", "vendor/v.go", ".hidden/h.go", "notes.txt", "gone.go"}
+	got, err := WalkPaths(root, all, WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	walked, err := Walk(context.Background(), root, WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, e := range walked {
+		if !strings.HasSuffix(e.Path, "/") {
+			want = append(want, e.Path+" "+e.Skip)
+		}
+	}
+	var have []string
+	for _, e := range got {
+		have = append(have, e.Path+" "+e.Skip)
+	}
+	if strings.Join(have, "\n") != strings.Join(want, "\n") {
+		t.Errorf("WalkPaths:\n%s\nWalk:\n%s", strings.Join(have, "\n"), strings.Join(want, "\n"))
+	}
+	for _, bad := range []string{"../x.go", "/etc/passwd", "a/../../x.go", ""} {
+		if _, err := WalkPaths(root, []string{bad}, WalkOptions{}); !errors.Is(err, ErrPath) {
+			t.Errorf("WalkPaths(%q): got %v, want ErrPath", bad, err)
 		}
 	}
 }

@@ -57,6 +57,20 @@ type Options struct {
 	SDLVersion string
 	// Trace, if set, receives the duration of each phase.
 	Trace io.Writer
+	// Paths, when set, limits an incremental run to these repository
+	// paths: the rest of the tree is taken as unchanged, without a walk.
+	// A path that no longer exists is removed. Runs that must rebuild
+	// still walk the whole tree.
+	Paths []string
+	// NoSync skips fsync: for scratch copies, which a crash may lose.
+	NoSync bool
+	// VersionSuffix is appended to the id of the version a run records:
+	// a scratch copy indexing drafts marks its versions ("v2-draft") so
+	// they are not taken for versions of the shared file.
+	VersionSuffix string
+	// Overlay holds file contents that replace what is on disk (unsaved
+	// editor buffers); a path not on disk is added.
+	Overlay map[string][]byte
 }
 
 // Progress reports how far a run has come.
@@ -141,42 +155,66 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	defer unlock()
 
-	b := &build{opts: opts, root: root, sum: &Summary{DB: opts.DB, Languages: map[string]int{}}}
-	b.progress("walk", 0, 0)
-	entries, err := Walk(ctx, root, opts.Walk)
-	if err != nil {
-		return nil, err
+	for p := range opts.Overlay {
+		if _, err := cleanRel(p); err != nil {
+			return nil, err
+		}
 	}
-	b.entries = entries
-	b.goModules = readGoModules(root, entries)
-	b.jsPackages = readJSPackages(root, entries)
-	b.phpPSR4 = readPHPAutoload(root, entries)
+	b := &build{opts: opts, root: root, sum: &Summary{DB: opts.DB, Languages: map[string]int{}}}
 	if !opts.NoGit {
 		b.git = readGit(ctx, root)
 	}
-
-	switch err := schema.Sniff(opts.DB); {
-	case err == nil:
+	sniff := schema.Sniff(opts.DB)
+	if len(opts.Paths) > 0 && sniff == nil && !opts.Full {
+		b.progress("walk", 0, 0)
+		entries, err := WalkPaths(root, opts.Paths, opts.Walk)
+		if err != nil {
+			return nil, err
+		}
+		b.entries = b.overlaid(entries)
+		b.only = map[string]bool{}
+		for _, e := range b.entries {
+			b.only[e.Path] = true
+		}
+		for _, p := range opts.Paths {
+			p, _ = cleanRel(p)
+			b.only[p] = true
+		}
 		err = b.incremental(ctx)
 		if errors.Is(err, errRebuild) {
 			b.sum.Rebuilt = true
-			err = b.full(ctx)
+			b.only = nil
+			err = b.walkAndFull(ctx)
 		}
 		if err != nil {
 			return nil, err
 		}
-	case errors.Is(err, schema.ErrNoIndex):
-		if err := b.full(ctx); err != nil {
-			return nil, err
-		}
-	case errors.Is(err, schema.ErrVersion):
-		b.sum.Rebuilt = true
-		b.sum.RebuildReason = err.Error()
-		if err := b.full(ctx); err != nil {
-			return nil, err
-		}
-	default:
+	} else if err := b.walk(ctx); err != nil {
 		return nil, err
+	} else {
+		switch err := sniff; {
+		case err == nil:
+			err = b.incremental(ctx)
+			if errors.Is(err, errRebuild) {
+				b.sum.Rebuilt = true
+				err = b.full(ctx)
+			}
+			if err != nil {
+				return nil, err
+			}
+		case errors.Is(err, schema.ErrNoIndex):
+			if err := b.full(ctx); err != nil {
+				return nil, err
+			}
+		case errors.Is(err, schema.ErrVersion):
+			b.sum.Rebuilt = true
+			b.sum.RebuildReason = err.Error()
+			if err := b.full(ctx); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, err
+		}
 	}
 	if fi, err := os.Stat(opts.DB); err == nil {
 		b.sum.Bytes = fi.Size()
@@ -187,6 +225,68 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	b.progress("done", 0, 0)
 	b.sum.Seconds = time.Since(start).Seconds()
 	return b.sum, nil
+}
+
+// walk lists the whole tree.
+func (b *build) walk(ctx context.Context) error {
+	b.progress("walk", 0, 0)
+	entries, err := Walk(ctx, b.root, b.opts.Walk)
+	if err != nil {
+		return err
+	}
+	b.entries = b.overlaid(entries)
+	b.goModules = readGoModules(b.root, b.entries)
+	b.jsPackages = readJSPackages(b.root, b.entries)
+	b.phpPSR4 = readPHPAutoload(b.root, b.entries)
+	return nil
+}
+
+func (b *build) walkAndFull(ctx context.Context) error {
+	if err := b.walk(ctx); err != nil {
+		return err
+	}
+	return b.full(ctx)
+}
+
+// overlaid adds the overlay's files that the walk did not find, so an
+// unsaved new file is indexed; overlay files the walk found read their
+// content from the overlay when parsed.
+func (b *build) overlaid(entries []Entry) []Entry {
+	if len(b.opts.Overlay) == 0 {
+		return entries
+	}
+	have := map[string]int{}
+	for i, e := range entries {
+		have[e.Path] = i
+	}
+	added := false
+	for p, data := range b.opts.Overlay {
+		p, _ = cleanRel(p)
+		if i, ok := have[p]; ok {
+			if entries[i].Skip == "" || entries[i].Skip == SkipTooLarge || entries[i].Skip == SkipUnreadable {
+				entries[i].Size = int64(len(data))
+				entries[i].Skip, entries[i].Err = "", nil
+				if entries[i].Size > b.opts.Walk.MaxFileSize {
+					entries[i].Skip = SkipTooLarge
+				}
+			}
+			continue
+		}
+		l := lang.ForPath(p)
+		if l == nil {
+			continue
+		}
+		e := Entry{Path: p, Lang: l, Size: int64(len(data))}
+		if e.Size > b.opts.Walk.MaxFileSize {
+			e.Skip = SkipTooLarge
+		}
+		entries = append(entries, e)
+		added = true
+	}
+	if added {
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
+	}
+	return entries
 }
 
 // errRebuild asks Run to replace an incremental run with a full build.
@@ -204,8 +304,10 @@ type build struct {
 	goModules  []string
 	jsPackages []string
 	phpPSR4    []string // the PSR-4 maps of composer.json files
-	git        gitInfo
-	sum        *Summary
+	// only, when set, is the set of paths an incremental run looks at.
+	only map[string]bool
+	git  gitInfo
+	sum  *Summary
 
 	phase      string
 	phaseStart time.Time
@@ -296,7 +398,7 @@ func (b *build) full(ctx context.Context) (err error) {
 	done := 0
 	b.sum.Seq = 1
 	var busy time.Duration
-	err = parseAll(ctx, b.root, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+	err = parseAll(ctx, b.root, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
 		t0 := time.Now()
 		defer func() { busy += time.Since(t0) }()
 		done++

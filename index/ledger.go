@@ -65,7 +65,7 @@ func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, gitRef
 	_, err := tx.ExecContext(ctx, `INSERT INTO versions(seq, id, created_at, git_commit, git_dirty, git_ref, tree_hash, prev_hash, hash,
 		files, symbols, edges, files_added, files_changed, files_removed, symbols_added, symbols_changed, symbols_removed)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		seq, VersionID(seq), created, b.git.commit, boolInt(b.git.dirty), gitRef, tree, prev, hash,
+		seq, VersionID(seq)+b.opts.VersionSuffix, created, b.git.commit, boolInt(b.git.dirty), gitRef, tree, prev, hash,
 		files, symbols, edges, b.sum.FilesAdded, b.sum.FilesChanged, b.sum.FilesRemoved,
 		b.sum.SymbolsAdded, b.sum.SymbolsChgd, b.sum.SymbolsRmvd)
 	if err != nil {
@@ -92,7 +92,7 @@ func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, gitRef
 // fillTotals fills the summary's totals for version seq with counts c.
 func (b *build) fillTotals(ctx context.Context, tx *sql.Tx, seq int64, c counts) error {
 	b.sum.Seq = seq
-	b.sum.Version = VersionID(seq)
+	b.sum.Version = VersionID(seq) + b.opts.VersionSuffix
 	b.sum.Symbols, b.sum.Edges = c.symbols, c.edges
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM versions`).Scan(&b.sum.Versions); err != nil {
 		return fmt.Errorf("count versions: %w", err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -296,4 +297,106 @@ func isCommentLine(l []byte) bool {
 		}
 	}
 	return false
+}
+
+// ErrPath means a path given to index is not a clean path inside the
+// repository.
+var ErrPath = errors.New("bad repository path")
+
+// cleanRel checks a repository-relative path and returns it with '/'.
+func cleanRel(p string) (string, error) {
+	q := filepath.ToSlash(p)
+	if q == "" || path.IsAbs(q) || filepath.IsAbs(p) || filepath.VolumeName(p) != "" {
+		return "", fmt.Errorf("%w %q: give a path relative to the repository root", ErrPath, p)
+	}
+	for _, part := range strings.Split(q, "/") {
+		if part == ".." {
+			return "", fmt.Errorf("%w %q: \"..\" is not allowed", ErrPath, p)
+		}
+	}
+	q = path.Clean(q)
+	if q == "." {
+		return "", fmt.Errorf("%w %q: name a file", ErrPath, p)
+	}
+	return q, nil
+}
+
+// WalkPaths classifies the given files as Walk would find them: an entry
+// for each that exists and has a known language, indexed or skipped with a
+// reason. A file Walk would not list (ignored, in a skipped or hidden
+// directory, gone) has no entry.
+func WalkPaths(root string, paths []string, opts WalkOptions) ([]Entry, error) {
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.SkipDirs == nil {
+		opts.SkipDirs = DefaultSkipDirs
+	}
+	exclude := readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil)
+	patterns := map[string][]gitignore.Pattern{} // directory -> its ignore files' patterns
+	dirPatterns := func(dir string, parts []string) []gitignore.Pattern {
+		ps, ok := patterns[dir]
+		if !ok {
+			for _, name := range ignoreFiles {
+				ps = append(ps, readPatterns(filepath.Join(root, filepath.FromSlash(dir), name), parts)...)
+			}
+			patterns[dir] = ps
+		}
+		return ps
+	}
+	seen := map[string]bool{}
+	var out []Entry
+next:
+	for _, raw := range paths {
+		p, err := cleanRel(raw)
+		if err != nil {
+			return nil, err
+		}
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		l := lang.ForPath(path.Base(p))
+		if l == nil {
+			continue
+		}
+		parts := strings.Split(p, "/")
+		w := &walker{ignore: append([]gitignore.Pattern{}, exclude...)}
+		w.ignore = append(w.ignore, dirPatterns(".", nil)...)
+		for i, name := range parts[:len(parts)-1] {
+			if name == ".git" || name == ".hg" || name == ".svn" || name == ".sdl" || name == ".sdl-memory" ||
+				w.ignored(parts[:i+1], true) || opts.SkipDirs[name] != "" || strings.HasPrefix(name, ".") && !opts.Hidden {
+				continue next
+			}
+			w.ignore = append(w.ignore, dirPatterns(strings.Join(parts[:i+1], "/"), parts[:i+1])...)
+		}
+		if w.ignored(parts, false) {
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		e := Entry{Path: p, Lang: l}
+		switch {
+		case err != nil:
+			e.Skip, e.Err = SkipUnreadable, err
+		case fi.Mode()&fs.ModeSymlink != 0:
+			e.Skip = SkipSymlink
+		case fi.IsDir():
+			continue
+		case !validUTF8Name(p):
+			e.Skip = SkipBadName
+		case !fi.Mode().IsRegular():
+			e.Skip = SkipNotRegular
+		default:
+			e.Size = fi.Size()
+			if e.Size > opts.MaxFileSize {
+				e.Skip = SkipTooLarge
+			}
+		}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
 }

@@ -31,6 +31,11 @@ type Language struct {
 	extract       func(*extractor)
 	resolve       func(*Context, *Ref) Resolution
 	resolveImport func(*Context, *Import, string) Resolution
+	// pick, when set, chooses the grammar a file is parsed with from its
+	// content (a .h file is C or C++ by what it holds), and may return the
+	// source with what the grammar cannot read blanked out: the same
+	// length, so that every offset and line still holds.
+	pick func(src []byte) (*Language, []byte)
 }
 
 var (

@@ -59,6 +59,12 @@ func TestSkeletonElidesBodies(t *testing.T) {
 		{"bash", "#!/bin/bash\n\n# Builds.\nbuild() {\n  local d=\"$1\"\n  [[ -d $d ]] || die \"no dir\"\n  for f in *.c; do\n    cc \"$f\"\n  done\n  echo done\n}\n",
 			[]string{"# Builds.", "build() {", "  [[ -d $d ]] || die \"no dir\"", "  for f in *.c; do ...", "  done", "  ...", "}"},
 			[]string{"local d=", "cc \"$f\"", "echo done"}},
+		{"c", "#include \"a.h\"\n/** Opens it.\n * More. */\nint open_it(const char *p)\n{\n    int fd = open(p, 0);\n    if (fd < 0)\n        goto fail;\n    switch (fd) {\n    case 0:\n        close(fd);\n        break;\n    }\n    return fd;\nfail:\n    return -1;\n}\n",
+			[]string{"#include \"a.h\"", "/** Opens it. */", "int open_it(const char *p) {", "    if (fd < 0)", "        goto fail;", "    switch (fd) {", "    case 0:", "        break;", "    return fd;"},
+			[]string{"More.", "int fd = open", "close(fd)"}},
+		{"cpp", "namespace n {\n/// A thing.\nclass A : public B {\npublic:\n    int f(int x) const {\n        int y = x;\n        try { g(); } catch (const E& e) { throw; }\n        return y;\n    }\n};\n}\n",
+			[]string{"namespace n {", "/// A thing.", "class A : public B {", "    int f(int x) const {", "        try { /* ... */ } catch (const E& e) { throw; }", "        return y;"},
+			[]string{"int y = x", "g();"}},
 	} {
 		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{})
 		for _, w := range tc.want {
@@ -109,6 +115,10 @@ func TestSkeletonExportedOnly(t *testing.T) {
 			[]string{"  public function p() {}", "  function d() {}"}, []string{"q()"}},
 		{"bash", "f() { :; }\n_g() { :; }\n",
 			[]string{"f() { ... }"}, []string{"_g"}},
+		{"c", "static int hidden(void) { return 0; }\nint shown(void) { return 1; }\nstruct s {\n    int a;\n};\n",
+			[]string{"int shown(void) { return 1; }", "    int a;"}, []string{"hidden"}},
+		{"cpp", "class A {\n    int secret_;\npublic:\n    void p();\nprivate:\n    void q();\n};\nstruct S { int open; };\nnamespace { void inner() {} }\n",
+			[]string{"    void p();", "struct S { int open; }"}, []string{"secret_", "q()", "inner"}},
 	} {
 		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{ExportedOnly: true})
 		for _, w := range tc.want {
@@ -163,6 +173,8 @@ func FuzzSkeleton(f *testing.F) {
 	f.Add("ruby", "class A\n  def f\n    case x\n    when 1 then y\n    else\n      begin; z; rescue; retry; end\n    end\n  end\nend")
 	f.Add("php", "<?php class A { function f() { switch ($x) { case 1: break; } } } ?><p><?= $y ?></p>")
 	f.Add("bash", "f() { if a; then b; elif c; then d; else e; fi; case $x in a) y ;; esac; }")
+	f.Add("c", "#ifdef X\nint f(void) { switch (x) { case 1: return; } }\n#endif\n")
+	f.Add("cpp", "template <class T> class A { public: void f() { try {} catch (...) {} } };")
 	f.Fuzz(func(t *testing.T, name, src string) {
 		l := ByName(name)
 		if l == nil || len(src) > 1<<16 {

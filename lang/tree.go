@@ -81,10 +81,15 @@ func (p *Parser) Close() {
 	}
 }
 
-// Parse parses src as language l and returns the flattened tree. The tree
+// Parse parses src as language l (or the language l picks for this content:
+// the tree's Lang says which, and its Src what was parsed) and returns the
+// flattened tree. The tree
 // shares no memory with C; it keeps a reference to src, and its nodes live in
 // the parser's buffer: the tree is valid until the next call of Parse.
 func (p *Parser) Parse(l *Language, src []byte) (*Tree, error) {
+	if l.pick != nil {
+		l, src = l.pick(src)
+	}
 	if len(src) > 1<<31-1 {
 		return nil, fmt.Errorf("%w: file of %d bytes is too large", ErrParse, len(src))
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -43,7 +45,7 @@ func (x *Index) staleFiles(ctx context.Context, paths []string) []string {
 		if _, ok := indexed[p]; !ok {
 			continue // not a source file of the index (a config file, say)
 		}
-		data, err := os.ReadFile(filepath.Join(x.Root, filepath.FromSlash(p)))
+		data, err := x.readFile(p)
 		if err != nil {
 			stale = append(stale, p)
 			continue
@@ -80,6 +82,82 @@ func (x *Index) FileSizes(ctx context.Context, paths []string) (map[string]int64
 			return nil, err
 		}
 		out[p] = n
+	}
+	return out, rows.Err()
+}
+
+// readFile reads a repository file, or the unsaved buffer that stands
+// for it.
+func (x *Index) readFile(rel string) ([]byte, error) {
+	if x.Unsaved != nil {
+		if data, ok := x.Unsaved(rel); ok {
+			return data, nil
+		}
+	}
+	return os.ReadFile(filepath.Join(x.Root, filepath.FromSlash(rel)))
+}
+
+// FileHashes returns the indexed content hash of each of paths that is a
+// current file.
+func (x *Index) FileHashes(ctx context.Context, paths []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
+	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.hash FROM files f JOIN paths p ON p.id = f.path_id
+		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read files: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p, h string
+		if err := rows.Scan(&p, &h); err != nil {
+			return nil, err
+		}
+		out[p] = h
+	}
+	return out, rows.Err()
+}
+
+// Diagnostic is a parse problem recorded for a file.
+type Diagnostic struct {
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+}
+
+// FileDiagnostics returns the parse status and diagnostics of each of
+// paths that is a current file with problems.
+func (x *Index) FileDiagnostics(ctx context.Context, paths []string) (map[string][]Diagnostic, error) {
+	out := map[string][]Diagnostic{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
+	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.diagnostics FROM files f JOIN paths p ON p.id = f.path_id
+		WHERE f.to_seq IS NULL AND f.diagnostics != '' AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read diagnostics: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p, d string
+		if err := rows.Scan(&p, &d); err != nil {
+			return nil, err
+		}
+		var ds []Diagnostic
+		if err := json.Unmarshal([]byte(d), &ds); err != nil {
+			ds = []Diagnostic{{Message: d}}
+		}
+		out[p] = ds
 	}
 	return out, rows.Err()
 }

@@ -222,3 +222,26 @@ func gapLine(n int) string {
 func numbered(width, n int, text string) string {
 	return fmt.Sprintf("%*d  %s", width, n, cutLine(text))
 }
+
+// SymbolCode describes the code of a symbol as it is now: its identifiers
+// (distinct, most used first) and its size.
+type SymbolCode struct {
+	SymbolID    string
+	File        string
+	Lines       int
+	Tokens      int
+	Identifiers []string
+}
+
+// Code reads a symbol's code and lists its identifiers, for planners that
+// must choose identifiers for a hot path or estimate a rung's cost.
+func (x *Index) Code(ctx context.Context, id string) (*SymbolCode, error) {
+	row, src, a, b, _, err := x.symbolSource(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	ids := distinctiveIdentifiers(src, a, b, "", 1<<30)
+	return &SymbolCode{SymbolID: row.ID, File: src.path, Lines: src.lineOf(max(b, a+1)-1) - src.lineOf(a) + 1,
+		Tokens: Tokens(string(src.src[a:b])), Identifiers: ids}, nil
+}

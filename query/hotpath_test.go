@@ -147,6 +147,35 @@ function lookup($key) {
   echo "$msg"
 }
 `,
+	"hot.c": `const char *lookup(const char *key)
+{
+    int cacheSize = 10; /* the cache size */
+    const char *msg = "cache miss" "cache";
+    if (cache_has(cache, key)) { // real
+        return msg;
+    }
+    int one = 1;
+    int two = 2;
+    int three = 3;
+    int four = 4;
+    obj->cache = msg; // real
+    return msg;
+}
+`,
+	"hot.cpp": `std::string lookup(const std::string& key) {
+    int cacheSize = 10; // the cache size
+    std::string msg = "cache miss" "cache";
+    if (cache.count(key)) { // real
+        return msg;
+    }
+    int one = 1;
+    int two = 2;
+    int three = 3;
+    int four = 4;
+    this->cache[key] = msg; // real
+    return msg;
+}
+`,
 	"Hot.java": `class Hot {
   String lookup(String key) {
     int cacheSize = 10; // the cache size

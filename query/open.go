@@ -19,6 +19,10 @@ type Index struct {
 	Root string
 	// RepoID names the repository in answers.
 	RepoID string
+	// Unsaved, when set, returns the content of an editor buffer that
+	// replaces the file on disk: the index was built from it, so
+	// skeletons, hot paths and windows read it, and it is not stale.
+	Unsaved func(path string) ([]byte, bool)
 
 	vocab     vocab
 	summaries summaryCache // recent context summaries, by ledger version and request

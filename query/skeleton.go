@@ -128,29 +128,15 @@ func (x *Index) readSource(field, rel string) (*source, error) {
 		}
 		return nil, invalidf(field, "%q is not in a language sdl reads (%s)", rel, strings.Join(names, ", "))
 	}
-	full := filepath.Join(x.Root, filepath.FromSlash(rel))
-	// a symbolic link must not lead out of the repository
-	if root, err := filepath.EvalSymlinks(x.Root); err == nil {
-		if real, err := filepath.EvalSymlinks(full); err == nil {
-			if r, err := filepath.Rel(root, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-				return nil, invalidf(field, "%q leads outside the repository (a symbolic link)", rel)
-			}
+	data, ok := []byte(nil), false
+	if x.Unsaved != nil {
+		data, ok = x.Unsaved(rel)
+	}
+	if !ok {
+		var err error
+		if data, err = x.readDisk(field, rel); err != nil {
+			return nil, err
 		}
-	}
-	f, err := os.Open(full)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %s: no such file in the repository at %s (if it was removed, run sdl index)", ErrNotFound, rel, x.Root)
-		}
-		return nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, invalidf(field, "%q is a directory; give a file", rel)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxSourceBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
 	if len(data) > maxSourceBytes {
 		return nil, invalidf(field, "%q is larger than %d MB; ask for a symbol in it instead", rel, maxSourceBytes>>20)
@@ -428,4 +414,34 @@ func (x *Index) Skeleton(ctx context.Context, req SkeletonRequest) (*SkeletonRes
 	}
 	sort.Ints(resp.MatchedLines)
 	return resp, nil
+}
+
+// readDisk reads a repository file, refusing links that lead out of the
+// repository and files too large to parse for an answer.
+func (x *Index) readDisk(field, rel string) ([]byte, error) {
+	full := filepath.Join(x.Root, filepath.FromSlash(rel))
+	// a symbolic link must not lead out of the repository
+	if root, err := filepath.EvalSymlinks(x.Root); err == nil {
+		if real, err := filepath.EvalSymlinks(full); err == nil {
+			if r, err := filepath.Rel(root, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				return nil, invalidf(field, "%q leads outside the repository (a symbolic link)", rel)
+			}
+		}
+	}
+	f, err := os.Open(full)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s: no such file in the repository at %s (if it was removed, run sdl index)", ErrNotFound, rel, x.Root)
+		}
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, invalidf(field, "%q is a directory; give a file", rel)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSourceBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	return data, nil
 }

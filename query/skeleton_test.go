@@ -27,6 +27,8 @@ var symbolFiles = map[string][]string{
 	"typescript": {"src/services/inventory.ts", "src/components/ItemList.tsx"},
 	"rust":       {"shop/src/store/mod.rs"},
 	"java":       {"src/main/java/com/example/shop/Store.java"},
+	"c":          {"src/store.c"},
+	"cpp":        {"include/geo/shape.h", "src/shape.cpp"},
 	"csharp":     {"src/Shop.Core/Inventory/Store.cs"},
 	"ruby":       {"lib/shop/store.rb"},
 	"php":        {"src/Inventory/Store.php"},
@@ -119,7 +121,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // testdata/golden/skeleton.
 func TestSkeletonGolden(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "csharp", "ruby", "php", "bash"} {
+	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "c", "cpp", "csharp", "ruby", "php", "bash"} {
 		t.Run(name, func(t *testing.T) {
 			x := fixture(t, name)
 			var files bytes.Buffer
@@ -161,7 +163,7 @@ func TestSkeletonGolden(t *testing.T) {
 // each line exactly once.
 func TestSkeletonPages(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "csharp", "ruby", "php", "bash"} {
+	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "c", "cpp", "csharp", "ruby", "php", "bash"} {
 		x := fixture(t, name)
 		for _, f := range sourceFiles(t, name) {
 			full, err := x.Skeleton(ctx, query.SkeletonRequest{File: f, MaxTokens: query.MaxResponseTokens})

@@ -13,3 +13,9 @@ func inodeOf(fi os.FileInfo) uint64 {
 	}
 	return uint64(fi.ModTime().UnixNano())
 }
+
+// processAlive reports whether a process with this id exists.
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

@@ -11,6 +11,7 @@ import (
 	"log"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -34,6 +35,9 @@ type Options struct {
 	Log             *log.Logger
 	// LogPath is where Log writes ("" for stderr), for sdl.info.
 	LogPath string
+	// BufferDebounce is how long pushed buffers settle before the overlay
+	// is parsed; 0 means DefaultBufferDebounce.
+	BufferDebounce time.Duration
 }
 
 // Server answers MCP requests with the tools of a registry.
@@ -43,6 +47,7 @@ type Server struct {
 	opts  Options
 	mcp   *server.MCPServer
 	usage *usageStats
+	cache *resultCache
 }
 
 // New makes a server over repos.
@@ -56,8 +61,15 @@ func New(reg *Registry, repos *Repos, opts Options) *Server {
 	if opts.Log == nil {
 		opts.Log = log.New(io.Discard, "", 0)
 	}
-	s := &Server{reg: reg, repos: repos, opts: opts, usage: newUsageStats()}
-	for _, t := range s.serverTools() {
+	if opts.BufferDebounce <= 0 {
+		opts.BufferDebounce = DefaultBufferDebounce
+	}
+	s := &Server{reg: reg, repos: repos, opts: opts, usage: newUsageStats(), cache: newResultCache(256)}
+	for _, id := range repos.IDs() {
+		r, _ := repos.Get(id)
+		r.live.version, r.live.debounce, r.live.log = opts.Version, opts.BufferDebounce, opts.Log
+	}
+	for _, t := range append(s.serverTools(), s.agentTools()...) {
 		if _, err := reg.Lookup(t.Name); err != nil {
 			reg.add(t)
 		}
@@ -82,6 +94,9 @@ func New(reg *Registry, repos *Repos, opts Options) *Server {
 	}
 	return s
 }
+
+// Log is the server's logger.
+func (s *Server) Log() *log.Logger { return s.opts.Log }
 
 // Registry is the server's tool registry.
 func (s *Server) Registry() *Registry { return s.reg }
@@ -159,6 +174,12 @@ func (s *Server) shape(ctx context.Context, t *Tool, repo *Repo, res any) ([]byt
 					obj["ledgerVersion"] = v.ID
 					extra = appendField(extra, "ledgerVersion", v.ID)
 				}
+			}
+			if seq, files := repo.live.active(); t.Live && len(files) > 0 {
+				ov := map[string]any{"overlayVersion": seq, "files": files,
+					"note": "answered from unsaved editor buffers for these files"}
+				obj["overlay"] = ov
+				extra = appendField(extra, "overlay", ov)
 			}
 			if _, ok := obj["staleFiles"]; !ok {
 				if stale := x.StaleFiles(ctx, filesIn(obj, 200)); len(stale) > 0 {

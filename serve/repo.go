@@ -24,6 +24,7 @@ type Repo struct {
 	mu    sync.Mutex
 	x     *query.Index
 	inode uint64
+	live  *live
 }
 
 // NewRepo describes a repository; its index is opened on first use.
@@ -34,7 +35,9 @@ func NewRepo(id, root, db string) *Repo {
 	if id == "" {
 		id = filepath.Base(root)
 	}
-	return &Repo{ID: id, Root: root, DB: db}
+	r := &Repo{ID: id, Root: root, DB: db}
+	r.live = newLive(r)
+	return r
 }
 
 // Index returns the open index, reopening it when the file was replaced
@@ -54,6 +57,7 @@ func (r *Repo) Index() (*query.Index, error) {
 	if x.RepoID == "" || x.RepoID != r.ID {
 		x.RepoID = r.ID
 	}
+	x.Unsaved = r.live.baseContent
 	if r.x != nil {
 		r.x.Close()
 	}
@@ -61,8 +65,9 @@ func (r *Repo) Index() (*query.Index, error) {
 	return x, nil
 }
 
-// Close closes the index.
+// Close closes the index and drops the buffers' overlay.
 func (r *Repo) Close() error {
+	r.live.close()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.x != nil {

@@ -169,14 +169,17 @@ func TestStdio(t *testing.T) {
 	for _, want := range []string{"sdl_symbol_search", "sdl_symbol_get_card", "sdl_symbol_get_cards", "sdl_slice_build",
 		"sdl_slice_spillover_get", "sdl_info", "sdl_usage_stats", "sdl_repo_status", "sdl_index_refresh",
 		"sdl_code_get_skeleton", "sdl_code_get_hot_path", "sdl_code_need_window", "sdl_policy_get", "sdl_policy_set",
-		"sdl_context_summary"} {
+		"sdl_context_summary", "sdl_agent_orchestrate", "sdl_chain", "sdl_action_search", "sdl_manual", "sdl_buffer_push",
+		"sdl_buffer_checkpoint", "sdl_buffer_status"} {
 		tl, ok := names[want]
 		if !ok {
 			t.Errorf("tool %s not listed", want)
 			continue
 		}
 		ro := tl.Annotations.ReadOnlyHint != nil && *tl.Annotations.ReadOnlyHint
-		if ro == (want == "sdl_index_refresh" || want == "sdl_policy_set") {
+		writes := want == "sdl_index_refresh" || want == "sdl_policy_set" || want == "sdl_buffer_push" ||
+			want == "sdl_buffer_checkpoint" || want == "sdl_chain"
+		if ro == writes {
 			t.Errorf("tool %s readOnlyHint %v", want, ro)
 		}
 	}
@@ -224,6 +227,11 @@ func TestStdio(t *testing.T) {
 		{"sdl_policy_get", `{}`, `"maxWindowLines":180`},
 		{"sdl_policy_set", `{"policyPatch": {"maxWindowLines": 220}}`, `"maxWindowLines":220`},
 		{"sdl_context_summary", `{"query": "Store.Add", "budget": 800}`, `Store.Add`},
+		{"sdl_agent_orchestrate", `{"taskType": "debug", "taskText": "adding items fails when the store is full", "budget": {"maxTokens": 2000}}`, `"success":true`},
+		{"sdl_chain", `{"steps": [{"fn": "symbolSearch", "args": {"query": "NewStore"}}, {"fn": "symbolGetCard", "args": {"symbolId": "$0.results[0].symbolId", "detail": "minimal"}}]}`, `"stepsSucceeded":2`},
+		{"sdl_action_search", `{"query": "raw code"}`, `"codeNeedWindow"`},
+		{"sdl_manual", `{"actions": ["chain"]}`, `function chain(`},
+		{"sdl_buffer_status", `{}`, `"enabled":true`},
 	} {
 		if text, isErr := call(t, c, tc.tool, tc.args); isErr || !strings.Contains(text, tc.want) {
 			t.Errorf("%s %s: %s", tc.tool, tc.args, text)

@@ -32,6 +32,9 @@ type Tool struct {
 	// OwnIndex marks tools that open the index themselves (refresh): the
 	// registry does not open it for them.
 	OwnIndex bool
+	// Live marks tools that read code: they answer from the overlay of
+	// unsaved editor buffers when there is one.
+	Live bool
 	// Schema, when set, replaces the input schema made from Args.
 	Schema map[string]any
 	// Args documents the arguments; the request type is the source of
@@ -99,6 +102,9 @@ func NewRegistry() *Registry {
 	for _, t := range allTools() {
 		r.add(t)
 	}
+	for _, t := range catalogTools(r) {
+		r.add(t)
+	}
 	sort.Slice(r.tools, func(i, j int) bool { return r.tools[i].Name < r.tools[j].Name })
 	return r
 }
@@ -106,6 +112,8 @@ func NewRegistry() *Registry {
 func (r *Registry) add(t *Tool) {
 	r.tools = append(r.tools, t)
 	r.byName[nameKey(t.Name)] = t
+	// the action name of the manual and of chain steps: symbolSearch
+	r.byName[nameKey(t.ActionName())] = t
 }
 
 // Tools lists the tools by name.
@@ -161,6 +169,15 @@ func (r *Registry) CallRepo(ctx context.Context, repos *Repos, name string, raw 
 	}
 	if t.OwnIndex {
 		res, err := t.call(ctx, repo, nil, rest)
+		return res, repo, err
+	}
+	if t.Live {
+		x, release, err := repo.live.index(ctx)
+		if err != nil {
+			return nil, repo, err
+		}
+		defer release()
+		res, err := t.call(ctx, repo, x, rest)
 		return res, repo, err
 	}
 	x, err := repo.Index()

@@ -23,7 +23,7 @@ func codeTools() []*Tool {
 			"for a symbol (symbolId) or a whole file (file). Typically 10-40% of the raw tokens. Pages: when truncated, pass " +
 			"skeletonOffset from truncation to continue. identifiersToFind marks the lines that use them. Next: " +
 			"sdl_code_get_hot_path for the lines you need.",
-		ReadOnly: true,
+		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "symbolId", Type: "string", Description: "The symbol to skeletonize; or give file."},
 			{Name: "file", Type: "string", Description: "A repository-relative file path; or give symbolId."},
@@ -41,7 +41,7 @@ func codeTools() []*Tool {
 		Description: "Rung 3: only the lines of a symbol that use the given identifiers (matched in the syntax tree, not " +
 			"inside strings or longer names), with contextLines around them (default 3) and gap markers. The cheapest way to " +
 			"see how something is used or set. Next: sdl_code_need_window only if this is not enough.",
-		ReadOnly: true,
+		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "symbolId", Type: "string", Required: true},
 			{Name: "identifiersToFind", Type: "array", Items: "string", Required: true, Description: "1-50 identifiers."},
@@ -59,7 +59,7 @@ func codeTools() []*Tool {
 			"symbol is in your slice (sliceContext), within the policy's caps (default 180 lines, 1400 tokens). Otherwise it " +
 			"is downgraded to a hot path or skeleton, or denied with whyDenied, a request that would pass, and the next best " +
 			"call. Every access is audited.",
-		ReadOnly: true,
+		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "symbolId", Type: "string", Required: true},
 			{Name: "reason", Type: "string", Required: true, Description: "Why raw code is needed."},

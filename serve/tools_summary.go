@@ -14,7 +14,7 @@ func summaryTools() []*Tool {
 			"signatures and summaries, the dependency graph among them, risk areas (fan-in, side effects, guards, no tests, " +
 			"churn) and the files touched. Scope is detected from the query (a path -> file; 3+ words or a task verb -> task; " +
 			"else symbol). Good first call on an unfamiliar area; then sdl_symbol_get_card or sdl_slice_build.",
-		ReadOnly: true,
+		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "query", Type: "string", Required: true, Description: "A symbol name, a file path, or a task in words (max 1000 characters)."},
 			{Name: "budget", Type: "integer", Min: f(200), Max: f(20000), Description: "Tokens for the whole answer (default 2000)."},

@@ -17,7 +17,7 @@ func symbolTools() []*Tool {
 			"Start here when you know a name or a concept but not where it lives. Exact identifiers rank first, then " +
 			"full-text matches over names, signatures, docs and the identifiers in bodies. Each result costs about 40 tokens. " +
 			"Next: sdl.symbol.getCard on a result, or sdl.slice.build for a whole task.",
-		ReadOnly: true,
+		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "query", Type: "string", Required: true, Description: "A name (parseConfig, Store.Add) or words (\"auth token expiry\")."},
 			{Name: "kinds", Type: "array", Items: "string", Enum: lang.Kinds, Description: "Only these kinds."},
@@ -30,12 +30,12 @@ func symbolTools() []*Tool {
 	getCard := &Tool{
 		Name:  "sdl.symbol.getCard",
 		Title: "Get a symbol card",
-		Description: "One symbol's card: file and range, signature, summary, invariants, side effects, dependencies " +
-			"(calls and callers with confidences), metrics (fan-in/out, churn, tests), cluster and processes. About 100-300 tokens " +
+		Description: "One symbol's card: who calls it and what it calls (with confidences), file and range, signature, " +
+			"summary, invariants, side effects, metrics (fan-in/out, churn, tests), cluster and processes. About 100-300 tokens " +
 			"at full detail, far less than reading the file. Give exactly one of symbolId or symbolRef {name, file?, kind?}. " +
 			"Pass ifNoneMatch with a card's etag to get notModified instead when it has not changed. Next: sdl.code.getSkeleton or " +
 			"sdl.code.getHotPath when you need code.",
-		ReadOnly: true,
+		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "symbolId", Type: "string", Description: "A symbol id from search, a slice or a card."},
 			{Name: "symbolRef", Type: "object", Description: "A natural reference: {name, file?, kind?, exportedOnly?}; name may be qualified (Store.Add)."},
@@ -52,7 +52,7 @@ func symbolTools() []*Tool {
 		Description: "Up to 100 cards in one call; each symbol succeeds or fails on its own (failures say why and which tool " +
 			"to use instead). Give exactly one of symbolIds or symbolRefs; knownEtags maps symbolId to an etag you hold, and " +
 			"those come back as notModified.",
-		ReadOnly: true,
+		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "symbolIds", Type: "array", Items: "string", Description: "1-100 symbol ids."},
 			{Name: "symbolRefs", Type: "array", Items: "object", Description: "1-100 natural references {name, file?, kind?, exportedOnly?}."},
@@ -85,7 +85,7 @@ func sliceTools() []*Tool {
 			"a frontier of what just missed, and a spilloverHandle when more was ranked. Start with budget {maxCards: 30, " +
 			"maxEstimatedTokens: 4000}; the answer never exceeds the token budget. Pass knownCardEtags to get cardRefs for cards " +
 			"you already hold. Next: sdl.symbol.getCard or sdl.code.getSkeleton on a card, sdl.slice.spillover.get for more.",
-		ReadOnly: true,
+		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "taskText", Type: "string", Description: "What you are doing, in words; enough on its own."},
 			{Name: "entrySymbols", Type: "array", Items: "string", Description: "Up to 100 symbol ids to start from."},
@@ -111,7 +111,7 @@ func sliceTools() []*Tool {
 		Description: "The ranked symbols that did not fit in a slice, as full cards, in rank order, a page at a time " +
 			"(pageSize 1-100, default 20, about 200 tokens a card). Use the spilloverHandle of the slice's truncation and the " +
 			"cursor of the previous page.",
-		ReadOnly: true,
+		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "spilloverHandle", Type: "string", Required: true},
 			{Name: "cursor", Type: "string"},
@@ -136,5 +136,6 @@ func allTools() []*Tool {
 	ts = append(ts, sliceTools()...)
 	ts = append(ts, summaryTools()...)
 	ts = append(ts, codeTools()...)
+	ts = append(ts, bufferTools()...)
 	return ts
 }

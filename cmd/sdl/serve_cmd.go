@@ -23,13 +23,15 @@ func serveCommand() *cli.Command {
 		Usage: "answer MCP requests about one or more indexed repositories (stdio by default)",
 		Description: "sdl serve                      # the repository around the working directory, over stdio\n" +
 			"sdl serve --repo api=../api --repo web=../web\n" +
-			"sdl serve --http 127.0.0.1:7331   # streamable HTTP at /mcp",
+			"sdl serve --http 127.0.0.1:7331   # streamable HTTP at /mcp\n" +
+			"sdl serve --watch                 # and index saved files as they change",
 		Flags: []cli.Flag{dbFlag, rootFlag,
 			&cli.StringSliceFlag{Name: "repo", Usage: "a repository as ID=PATH (repeatable); default: the current one, named after its folder"},
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on this address instead of stdio (loopback unless --token)"},
 			&cli.StringFlag{Name: "token", Usage: "bearer token required by the HTTP transport", EnvVars: []string{"SDL_TOKEN"}},
 			&cli.StringFlag{Name: "log", Usage: "write logs to this file instead of stderr"},
 			&cli.IntFlag{Name: "max-output-tokens", Usage: "the largest answer, in tokens", Value: serve.DefaultMaxOutputTokens},
+			&cli.BoolFlag{Name: "watch", Usage: "index files as they are saved (debounced), so answers never fall behind the disk"},
 		},
 		Action: func(c *cli.Context) error {
 			srv, repos, logf, err := newServer(c)
@@ -39,6 +41,14 @@ func serveCommand() *cli.Command {
 			defer repos.Close()
 			if logf != nil {
 				defer logf.Close()
+			}
+			if c.Bool("watch") {
+				ctx, cancel := context.WithCancel(c.Context)
+				defer cancel()
+				for _, id := range repos.IDs() {
+					r, _ := repos.Get(id)
+					go serve.Watch(ctx, r, serve.WatchOptions{SDLVersion: version, Log: srv.Log()})
+				}
 			}
 			if addr := c.String("http"); addr != "" {
 				return serveHTTP(c.Context, srv, addr, c.String("token"), c.App.ErrWriter)

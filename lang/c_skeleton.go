@@ -1,0 +1,141 @@
+package lang
+
+import "strings"
+
+func init() {
+	for _, name := range []string{"c", "cpp"} {
+		skelRulesByName[name] = &skelRules{
+			marker: "/* ... */",
+			control: kindSet("if_statement", "for_statement", "for_range_loop", "while_statement", "do_statement",
+				"switch_statement", "try_statement"),
+			exits: kindSet("return_statement", "break_statement", "continue_statement", "goto_statement",
+				"throw_statement", "co_return_statement"),
+			blocks:      kindSet("compound_statement"),
+			clauses:     kindSet("else_clause", "catch_clause"),
+			cases:       kindSet("case_statement"),
+			caseParents: kindSet("switch_statement"),
+			wrappers:    kindSet("expression_statement", "labeled_statement"),
+			member:      cSkelMember,
+			exported:    cSkelExported,
+			caseItems:   cSkelCaseItems,
+			exitCall:    cSkelExitCall,
+		}
+	}
+}
+
+func cSkelMember(s *skel, n int32) shape {
+	t := s.t
+	switch t.Kind(n) {
+	case "preproc_include", "using_declaration", "namespace_alias_definition", "alias_declaration":
+		return shape{kind: shapeVerbatim}
+	case "function_definition":
+		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "compound_statement" {
+			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeCode)}}
+		}
+	case "template_declaration":
+		// the declaration it wraps, with the template header in front
+		for ch := range t.NamedChildren(n) {
+			if t.FieldName(ch) == "parameters" || t.IsComment(ch) {
+				continue
+			}
+			if sh := cSkelMember(s, ch); sh.kind == shapeFrame {
+				return sh
+			}
+		}
+	case "struct_specifier", "union_specifier", "class_specifier", "enum_specifier":
+		if b := t.Field(n, "body"); b >= 0 {
+			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
+		}
+	case "declaration", "field_declaration", "type_definition":
+		// struct tag { ... } name; typedef struct { ... } name_t;
+		if ty := t.Field(n, "type"); ty >= 0 {
+			switch t.Kind(ty) {
+			case "struct_specifier", "union_specifier", "class_specifier", "enum_specifier":
+				if b := t.Field(ty, "body"); b >= 0 {
+					return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
+				}
+			}
+		}
+	case "namespace_definition", "linkage_specification":
+		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "declaration_list" {
+			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
+		}
+	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
+		var items []int32
+		for ch := range t.Children(n) {
+			if f := t.FieldName(ch); t.Named(ch) && f != "condition" && f != "name" {
+				items = append(items, ch) // comments too: the docs of what follows
+			}
+		}
+		if len(items) == 0 {
+			return shape{kind: shapeLine}
+		}
+		h := hole{kind: holeMembers, node: n, open: -1, close: -1, items: items,
+			start: t.Nodes[items[0]].StartByte, end: t.Nodes[items[len(items)-1]].EndByte}
+		// the directive's own line comes before the first item
+		if line := s.lineStarts[s.row(h.start)]; line > t.Nodes[n].StartByte {
+			h.start = line
+		}
+		return shape{kind: shapeFrame, holes: []hole{h}}
+	}
+	return shape{kind: shapeLine}
+}
+
+func cSkelCaseItems(s *skel, c int32) ([]int32, bool) {
+	t := s.t
+	var out []int32
+	for ch := range t.NamedChildren(c) {
+		if t.FieldName(ch) != "value" {
+			out = append(out, ch)
+		}
+	}
+	return out, true
+}
+
+func cSkelExitCall(t *Tree, n int32) bool {
+	if t.Kind(n) != "call_expression" {
+		return false
+	}
+	return cExitCalls[lastColon(t.FieldText(n, "function"))] != ""
+}
+
+// cSkelExported: what other files can use. At file scope, everything but
+// static definitions; in a class, the public section (a struct's members
+// are public until an access specifier says otherwise).
+func cSkelExported(s *skel, n, container int32) bool {
+	t := s.t
+	if container > 0 && t.Kind(container) == "field_declaration_list" {
+		access := "private"
+		if p := t.Parent(container); p >= 0 && (t.Kind(p) == "struct_specifier" || t.Kind(p) == "union_specifier") {
+			access = "public"
+		}
+		for c := range t.Children(container) {
+			if c >= n {
+				break
+			}
+			if t.Kind(c) == "access_specifier" {
+				access = strings.TrimSpace(strings.TrimSuffix(t.Text(c), ":"))
+			}
+		}
+		if t.Kind(n) == "access_specifier" {
+			return strings.TrimSpace(strings.TrimSuffix(t.Text(n), ":")) == "public"
+		}
+		return access == "public"
+	}
+	if t.Kind(n) == "namespace_definition" && t.Field(n, "name") < 0 {
+		return false // an anonymous namespace
+	}
+	for c := range t.Children(n) {
+		if t.Kind(c) == "storage_class_specifier" && t.Text(c) == "static" {
+			return false
+		}
+	}
+	if n2 := t.FirstNamedChild(n); t.Kind(n) == "template_declaration" && n2 >= 0 {
+		for c := range t.NamedChildren(n) {
+			if t.FieldName(c) != "parameters" {
+				return cSkelExported(s, c, container)
+			}
+		}
+	}
+	return true
+}
