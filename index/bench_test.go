@@ -190,11 +190,15 @@ func tagsQuery(b *testing.B, name string) string {
 		"typescript": "tree-sitter-typescript", "tsx": "tree-sitter-typescript", "rust": "tree-sitter-rust",
 		"java": "tree-sitter-java", "c": "tree-sitter-c", "cpp": "tree-sitter-cpp",
 		"csharp": "tree-sitter-c-sharp", "ruby": "tree-sitter-ruby", "php": "tree-sitter-php",
+		"swift": "alex-pinkus/tree-sitter-swift",
 	}[name]
 	if mod == "" {
 		return ""
 	}
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/tree-sitter/"+mod).Output()
+	if !strings.Contains(mod, "/") {
+		mod = "tree-sitter/" + mod
+	}
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/"+mod).Output()
 	if err != nil {
 		b.Logf("no tags query for %s: %v", name, err)
 		return ""

@@ -235,7 +235,7 @@ func (s *skel) itemsOf(n, from, to int32) []int32 {
 			continue
 		}
 		switch t.Kind(c) {
-		case "statement_list", "enum_body_declarations":
+		case "statement_list", "enum_body_declarations", "statements":
 			out = append(out, s.itemsOf(c, 0, t.Nodes[c].End)...)
 		default:
 			out = append(out, c)

@@ -115,6 +115,10 @@ func TestSkeletonExportedOnly(t *testing.T) {
 			[]string{"  public function p() {}", "  function d() {}"}, []string{"q()"}},
 		{"bash", "f() { :; }\n_g() { :; }\n",
 			[]string{"f() { ... }"}, []string{"_g"}},
+		{"kotlin", "class A {\n  fun p() {}\n  private fun q() {}\n  internal val r = 1\n}\n",
+			[]string{"  fun p() {}"}, []string{"q()", "val r"}},
+		{"swift", "public class A {\n  public func p() {}\n  func q() {}\n  private var r = 1\n}\n",
+			[]string{"  public func p() {}"}, []string{"q()", "var r"}},
 		{"c", "static int hidden(void) { return 0; }\nint shown(void) { return 1; }\nstruct s {\n    int a;\n};\n",
 			[]string{"int shown(void) { return 1; }", "    int a;"}, []string{"hidden"}},
 		{"cpp", "class A {\n    int secret_;\npublic:\n    void p();\nprivate:\n    void q();\n};\nstruct S { int open; };\nnamespace { void inner() {} }\n",
@@ -172,6 +176,8 @@ func FuzzSkeleton(f *testing.F) {
 	f.Add("csharp", "namespace N { class A { int P { get { if (x) return 1; return 2; } } void F() { switch (x) { case 1: break; } } } }")
 	f.Add("ruby", "class A\n  def f\n    case x\n    when 1 then y\n    else\n      begin; z; rescue; retry; end\n    end\n  end\nend")
 	f.Add("php", "<?php class A { function f() { switch ($x) { case 1: break; } } } ?><p><?= $y ?></p>")
+	f.Add("kotlin", "class A { fun f(x: Int) { when (x) { 1 -> g() else -> { h() } }; try { i() } catch (e: E) { throw e } } }")
+	f.Add("swift", "class A { func f() { switch x { case 1: g() default: break }; do { try h() } catch { return } } }")
 	f.Add("bash", "f() { if a; then b; elif c; then d; else e; fi; case $x in a) y ;; esac; }")
 	f.Add("c", "#ifdef X\nint f(void) { switch (x) { case 1: return; } }\n#endif\n")
 	f.Add("cpp", "template <class T> class A { public: void f() { try {} catch (...) {} } };")
