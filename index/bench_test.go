@@ -41,6 +41,18 @@ func BenchmarkIndexPythonStdlib(b *testing.B) {
 	benchIndex(b, strings.TrimSpace(string(out)), "json/decoder.py")
 }
 
+// BenchmarkIndexDir indexes $SDL_BENCH_DIR, a checkout of any repository,
+// for per-language figures (make bench does not run it):
+//
+//	SDL_BENCH_DIR=/tmp/okio go test ./index -run '^$' -bench IndexDir -benchtime 1x
+func BenchmarkIndexDir(b *testing.B) {
+	dir := os.Getenv("SDL_BENCH_DIR")
+	if dir == "" {
+		b.Skip("SDL_BENCH_DIR is not set")
+	}
+	benchIndex(b, dir, os.Getenv("SDL_BENCH_TOUCH"))
+}
+
 type benchFile struct {
 	lang *lang.Language
 	src  []byte
@@ -68,6 +80,9 @@ func benchIndex(b *testing.B, src, touch string) {
 		data, err := os.ReadFile(filepath.Join(root, e.Path))
 		if err != nil || classify(e.Path, data) != "" {
 			continue
+		}
+		if touch == "" {
+			touch = e.Path // the first indexed file
 		}
 		files = append(files, benchFile{e.Lang, data})
 		lines += countLines(data)

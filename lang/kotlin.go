@@ -817,6 +817,10 @@ func ktCall(x *extractor, n int32, c ktCtx) {
 				}
 			}
 		}
+		if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && isUpper(r.Name) && isUpper(r.Qualifier) {
+			// Outer.Inner(...): a nested type's construction
+			r.Kind = RefNew
+		}
 		if r.Qualifier == "" && r.QualifierCall == "" {
 			// a receiver we cannot name: still a call of that name
 			r.Qualifier = "?"

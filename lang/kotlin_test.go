@@ -141,3 +141,50 @@ fun weirdlyNamedThing() {}`,
 		"src/main/kotlin/shop/store/Store.kt: Store.make new Repo -> src/main/kotlin/shop/store/Base.kt:Repo (same_package)",
 	)
 }
+
+// TestKotlinResolveMore: ambiguity between two wildcard imports, members
+// of an external base, a variable assigned from a call, a nested type and
+// a Gradle script's DSL.
+func TestKotlinResolveMore(t *testing.T) {
+	tab, facts := newMoreTestTable(t, "kotlin", map[string]string{
+		"a/One.kt": `package one
+fun twice() {}
+class Repo {
+    fun saveAll() {}
+    class Cursor {
+        fun advance() {}
+    }
+}
+fun makeRepo(): Repo = Repo()`,
+		"b/Two.kt": `package two
+fun twice() {}`,
+		"c/Use.kt": `package use
+import one.*
+import two.*
+class Names : ArrayList<String>() {
+    fun go() {
+        twice()
+        add("x")
+        val r = makeRepo()
+        r.saveAll()
+        val c = Repo.Cursor()
+        c.advance()
+    }
+}`,
+		"build.gradle.kts": `plugins {
+    id("x")
+}`,
+	}, nil)
+	got := tab.resolveAll(facts)
+	wantAll(t, got,
+		"c/Use.kt: import one * -> a/One.kt:<module> (import)",
+		"c/Use.kt: Names extends ArrayList -> ? (external)",
+		"c/Use.kt: Names.go call twice -> ? (ambiguous)",
+		"c/Use.kt: Names.go call add -> ? (external)",
+		"c/Use.kt: Names.go call makeRepo -> a/One.kt:makeRepo (import)",
+		"c/Use.kt: Names.go call r.saveAll -> a/One.kt:Repo.saveAll (receiver)",
+		"c/Use.kt: Names.go new Repo.Cursor -> a/One.kt:Repo.Cursor (import)",
+		"c/Use.kt: Names.go call c.advance -> a/One.kt:Repo.Cursor.advance (receiver)",
+		"build.gradle.kts: <module> call plugins -> ? (external)",
+	)
+}

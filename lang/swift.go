@@ -23,6 +23,7 @@ type swCtx struct {
 	cls     int // the innermost type, -1 outside
 	owner   string
 	proto   bool // in a protocol body: members are requirements
+	protos  map[string]bool
 	top     bool // a statement of a function body itself
 	scope   *ktScope
 }
@@ -33,10 +34,33 @@ func extractSwift(x *extractor) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
-	c := swCtx{members: -1, cls: -1, scope: &ktScope{}}
+	if x.f.Module != "" {
+		x.f.Symbols[0].Name = x.f.Module
+	}
+	// the protocols this file declares: a class's first base that is one
+	// is a conformance, not a superclass
+	protos := map[string]bool{}
+	for n := range x.t.NamedChildren(0) {
+		if x.t.Kind(n) == "protocol_declaration" {
+			if id := x.t.ChildOfKind(n, "type_identifier"); id >= 0 {
+				protos[x.t.Text(id)] = true
+			}
+		}
+	}
+	c := swCtx{members: -1, cls: -1, scope: &ktScope{}, protos: protos}
 	for n := range x.t.NamedChildren(0) {
 		swNode(x, n, c)
 	}
+}
+
+// swKnownProtocols are protocols of the standard library and Foundation
+// that classes commonly list first.
+var swKnownProtocols = map[string]bool{
+	"Codable": true, "Encodable": true, "Decodable": true, "Equatable": true, "Hashable": true, "Comparable": true,
+	"Error": true, "CustomStringConvertible": true, "CustomDebugStringConvertible": true, "Sendable": true,
+	"Identifiable": true, "ObservableObject": true, "CaseIterable": true, "RawRepresentable": true, "Sequence": true,
+	"Collection": true, "IteratorProtocol": true, "LocalizedError": true, "View": true, "App": true,
+	"URLSessionDelegate": true, "URLSessionTaskDelegate": true, "URLSessionDataDelegate": true,
 }
 
 // swiftModuleOf is the module a file belongs to: Swift Package Manager's
@@ -294,7 +318,7 @@ func swClass(x *extractor, n int32, c swCtx) {
 		for _, b := range bases {
 			swTypeRef(x, b, 0, RefImplements)
 		}
-		inner := swCtx{sym: 0, members: 0, cls: -1, owner: owner, scope: &ktScope{parent: c.scope}}
+		inner := swCtx{sym: 0, members: 0, cls: -1, owner: owner, scope: &ktScope{parent: c.scope}, protos: c.protos}
 		inner.scope.set("self", owner, "")
 		if body >= 0 {
 			for m := range t.NamedChildren(body) {
@@ -343,7 +367,9 @@ func swClass(x *extractor, n int32, c swCtx) {
 		// a class's first base may be its superclass; the rest, and every
 		// base of a struct, enum or protocol, are protocols
 		kind := RefImplements
-		if i == 0 && (declKind == "class" || declKind == "actor") || declKind == "protocol" {
+		first := swStripType(t.Text(b))
+		if i == 0 && (declKind == "class" || declKind == "actor") && !c.protos[first] && !swKnownProtocols[first] ||
+			declKind == "protocol" {
 			kind = RefExtends
 		}
 		swTypeRef(x, b, sym, kind)
@@ -353,7 +379,7 @@ func swClass(x *extractor, n int32, c swCtx) {
 		scope.set(f.Name, swStripType(f.Type), "")
 	}
 	scope.set("self", x.f.Symbols[sym].Name, "")
-	inner := swCtx{sym: sym, members: sym, cls: sym, proto: declKind == "protocol", scope: scope}
+	inner := swCtx{sym: sym, members: sym, cls: sym, proto: declKind == "protocol", scope: scope, protos: c.protos}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
 			if t.Kind(m) == "enum_entry" {
@@ -489,7 +515,7 @@ func swFunction(x *extractor, n int32, c swCtx) {
 	s.IsTest = test || x.f.IsTest && c.members >= 0 && strings.HasPrefix(s.Name, "test")
 	sym := x.addSymbol(s, n, name, body)
 	if body >= 0 {
-		inner := swCtx{sym: sym, members: -1, cls: c.cls, owner: c.owner, scope: scope, top: true}
+		inner := swCtx{sym: sym, members: -1, cls: c.cls, owner: c.owner, scope: scope, top: true, protos: c.protos}
 		for ch := range t.NamedChildren(body) {
 			swNode(x, ch, inner)
 		}
@@ -691,6 +717,10 @@ func swCall(x *extractor, n int32, c swCtx) {
 					return
 				}
 			}
+		}
+		if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && isUpper(r.Name) && isUpper(r.Qualifier) {
+			// Outer.Inner(...): a nested type's construction
+			r.Kind = RefNew
 		}
 		if r.Kind == RefCall && r.Qualifier == "" && r.QualifierCall == "" {
 			r.Qualifier = "?"

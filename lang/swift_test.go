@@ -115,3 +115,40 @@ s.add(Item())`,
 		"Sources/App/main.swift: <module> new Item -> Sources/Core/Item.swift:Item (import)",
 	)
 }
+
+// TestSwiftResolveMore: a class conforming to a protocol of its file, an
+// external superclass's members, a constant assigned from a call,
+// ambiguity, a type nested in another.
+func TestSwiftResolveMore(t *testing.T) {
+	tab, facts := newMoreTestTable(t, "swift", map[string]string{
+		"Sources/A/Views.swift": `import UIKit
+protocol Drawable { func draw() }
+final class Canvas: Drawable {
+    func draw() {}
+    struct Layer { func flatten() {} }
+}
+final class Screen: UIViewController {
+    func show() {
+        viewDidAppear(true)
+        let l = Canvas.Layer()
+        l.flatten()
+        let c = makeCanvas()
+        c.draw()
+        duplicated()
+    }
+}
+func makeCanvas() -> Canvas { Canvas() }`,
+		"Sources/A/One.swift": `func duplicated() {}`,
+		"Sources/B/Two.swift": `func duplicated() {}`,
+	}, nil)
+	got := tab.resolveAll(facts)
+	wantAll(t, got,
+		"Sources/A/Views.swift: Canvas implements Drawable -> Sources/A/Views.swift:Drawable (same_file)",
+		"Sources/A/Views.swift: Screen extends UIViewController -> ? (external)",
+		"Sources/A/Views.swift: Screen.show call viewDidAppear -> ? (external)",
+		"Sources/A/Views.swift: Screen.show new Canvas.Layer -> Sources/A/Views.swift:Canvas.Layer (same_file)",
+		"Sources/A/Views.swift: Screen.show call l.flatten -> Sources/A/Views.swift:Canvas.Layer.flatten (receiver)",
+		"Sources/A/Views.swift: Screen.show call c.draw -> Sources/A/Views.swift:Canvas.draw (receiver)",
+		"Sources/A/Views.swift: Screen.show call duplicated -> Sources/A/One.swift:duplicated (same_package)",
+	)
+}

@@ -176,6 +176,34 @@ function lookup($key) {
     return msg;
 }
 `,
+	"hot.kt": `fun lookup(key: String): String {
+    val cacheSize = 10 // the cache size
+    val msg = "cache miss" + "cache"
+    if (cache.containsKey(key)) { // real
+        return msg
+    }
+    val one = 1
+    val two = 2
+    val three = 3
+    val four = 4
+    this.cache[key] = "$msg" // real
+    return msg
+}
+`,
+	"hot.swift": `func lookup(_ key: String) -> String {
+    let cacheSize = 10 // the cache size
+    let msg = "cache miss" + "cache"
+    if cache[key] != nil { // real
+        return msg
+    }
+    let one = 1
+    let two = 2
+    let three = 3
+    let four = 4
+    self.cache[key] = "\(msg)" // real
+    return msg
+}
+`,
 	"Hot.java": `class Hot {
   String lookup(String key) {
     int cacheSize = 10; // the cache size
