@@ -208,7 +208,7 @@ func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth i
 		}
 		// a package: a.b.C
 		if L.moduleInRepo(tab, head) {
-			if res, ok := oneOr(L.topLevel(tab, name, head, "", isTypeTarget), RuleImport); ok {
+			if res, ok := oneOr(L.samePart(L.topLevel(tab, name, head, "", isTypeTarget)), RuleImport); ok {
 				return res
 			}
 			return unbound(RuleUnresolved, 0)
@@ -234,7 +234,7 @@ func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth i
 		if !L.moduleInRepo(tab, mod) {
 			return unbound(RuleExternal, 0)
 		}
-		if res, ok := oneOr(L.topLevel(tab, name, mod, "", isTypeTarget), RuleImport); ok {
+		if res, ok := oneOr(L.samePart(L.topLevel(tab, name, mod, "", isTypeTarget)), RuleImport); ok {
 			return res
 		}
 		return unbound(RuleUnresolved, 0)
@@ -473,15 +473,18 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 		}
 		typ = L.enclosingType(&Context{File: ctx.File, From: &Target{Container: typ.Container, Kind: KindMethod}, Table: tab})
 	}
-	if res, ok := oneOr(L.topLevel(tab, r.Name, "", fi.Path, nil), RuleSameFile); ok {
+	if res, ok := oneOr(L.samePart(L.topLevel(tab, r.Name, "", fi.Path, nil)), RuleSameFile); ok {
 		return res
 	}
 	if b, ok := L.bindings(fi)[r.Name]; ok {
 		mod, name := javaLastSeg(b.imp.Source)
+		if m := L.importedMember(tab, fi, b.imp.Source); m != nil {
+			return bound(m, RuleImport)
+		}
 		if !L.moduleInRepo(tab, mod) {
 			return unbound(RuleExternal, 0)
 		}
-		if res, ok := oneOr(L.topLevel(tab, name, mod, "", nil), RuleImport); ok {
+		if res, ok := oneOr(L.samePart(L.topLevel(tab, name, mod, "", nil)), RuleImport); ok {
 			return res
 		}
 	}
@@ -494,7 +497,7 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 	for _, m := range L.wildModules(fi) {
 		viaWild = append(viaWild, L.topLevel(tab, r.Name, m, "", nil)...)
 	}
-	if res, ok := oneOr(viaWild, RuleImport); ok {
+	if res, ok := oneOr(L.samePart(viaWild), RuleImport); ok {
 		return res
 	}
 	if l := ByName(L.name); l.builtins[r.Name] {
@@ -506,7 +509,7 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 	if res := L.unique(tab, r.Name); res.Target != nil {
 		return res
 	}
-	if L.hasExternal(tab, fi) || L == ktL && strings.HasSuffix(fi.Path, ".gradle.kts") {
+	if L.hasExternal(tab, fi) || !L.definedAnywhere(tab, r.Name) || L == ktL && strings.HasSuffix(fi.Path, ".gradle.kts") {
 		// a Gradle script calls its DSL
 		return unbound(RuleExternal, 0)
 	}
@@ -521,6 +524,9 @@ func (L *ktsLang) unique(tab Table, name string) Resolution {
 	ts := pick(tab.ByName(name), func(t *Target) bool {
 		return L.isLang(t.Path) && isCallable(t.Kind) && t.Kind != KindVariable
 	})
+	if t := one(L.samePart(ts)); t != nil {
+		return bound(t, RuleUniqueName)
+	}
 	if t := one(preferDefinitions(ts)); t != nil {
 		return bound(t, RuleUniqueName)
 	}
@@ -533,6 +539,79 @@ func (L *ktsLang) unique(tab Table, name string) Resolution {
 // qualified binds q.m(): through the type of q's head (typed, this/self,
 // assigned from a call, a type name), then the properties along q.
 func (L *ktsLang) qualified(ctx *Context, r *Ref, depth int) Resolution {
+	res := L.qualifiedMember(ctx, r, depth)
+	if (res.Target == nil || res.Rule == RuleUniqueName) && L.explicit {
+		// x.f() where f is no member of x's type but a top-level function
+		// in scope: a Kotlin extension function
+		if e := L.extension(ctx, r.Name); e.Target != nil || e.Rule == RuleAmbiguous && res.Rule != RuleAmbiguous {
+			return e
+		}
+	}
+	if res.Target == nil && res.Rule != RuleExternal && !L.definedAnywhere(ctx.Table, r.Name) {
+		// nothing of that name in the repository: the callee is outside
+		return unbound(RuleExternal, 0)
+	}
+	return res
+}
+
+// extension finds the top-level function name that the file sees: its
+// own, a single import's, its package's, a wildcard import's.
+func (L *ktsLang) extension(ctx *Context, name string) Resolution {
+	tab, fi := ctx.Table, ctx.File
+	fn := func(t *Target) bool { return t.Kind == KindFunction }
+	if res, ok := oneOr(L.samePart(L.topLevel(tab, name, "", fi.Path, fn)), RuleSameFile); ok {
+		return res
+	}
+	if b, ok := L.bindings(fi)[name]; ok {
+		mod, n := javaLastSeg(b.imp.Source)
+		if res, ok := oneOr(L.samePart(L.topLevel(tab, n, mod, "", fn)), RuleImport); ok {
+			return res
+		}
+		if m := L.importedMember(tab, fi, b.imp.Source); m != nil {
+			return bound(m, RuleImport)
+		}
+	}
+	if fi.Module != "" {
+		if res, ok := oneOr(L.samePart(L.topLevel(tab, name, fi.Module, "", fn)), RuleSamePackage); ok {
+			return res
+		}
+	}
+	var viaWild []*Target
+	for _, m := range L.wildModules(fi) {
+		viaWild = append(viaWild, L.topLevel(tab, name, m, "", fn)...)
+	}
+	res, _ := oneOr(L.samePart(viaWild), RuleImport)
+	return res
+}
+
+// importedMember binds import a.b.T.m and import a.b.T.Companion.m: a
+// member of a type (an object's, a companion's).
+func (L *ktsLang) importedMember(tab Table, fi *FileInfo, src string) *Target {
+	owner, name := javaLastSeg(src)
+	owner = strings.TrimSuffix(owner, ".Companion")
+	if owner == "" || L.moduleInRepo(tab, owner) || !strings.Contains(owner, ".") {
+		return nil
+	}
+	res := L.resolveType(tab, fi, "", owner, 0)
+	if res.Target == nil {
+		return nil
+	}
+	m, _ := L.member(tab, res.Target, name, 0)
+	return m
+}
+
+// definedAnywhere reports whether some symbol of the language is called
+// name.
+func (L *ktsLang) definedAnywhere(tab Table, name string) bool {
+	for _, t := range tab.ByName(name) {
+		if L.isLang(t.Path) && t.Kind != KindModule {
+			return true
+		}
+	}
+	return false
+}
+
+func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 	tab := ctx.Table
 	fi := ctx.File
 	if r.Qualifier == "?" {
@@ -579,7 +658,7 @@ func (L *ktsLang) qualified(ctx *Context, r *Ref, depth int) Resolution {
 					continue
 				}
 				if i == len(segs) {
-					res, _ := oneOr(L.topLevel(tab, r.Name, pkg, "", nil), RuleImport)
+					res, _ := oneOr(L.samePart(L.topLevel(tab, r.Name, pkg, "", nil)), RuleImport)
 					if res.Target != nil {
 						return res
 					}
@@ -689,6 +768,9 @@ func (L *ktsLang) resolveImport(ctx *Context, imp *Import, name string) Resoluti
 	tab := ctx.Table
 	if L.explicit && len(imp.Names) == 0 {
 		mod, n := javaLastSeg(imp.Source)
+		if m := L.importedMember(tab, ctx.File, imp.Source); m != nil {
+			return bound(m, RuleImport)
+		}
 		if !L.moduleInRepo(tab, mod) {
 			// import a.b.C.Inner, or outside the repository
 			if res := L.resolveType(tab, ctx.File, "", imp.Source, 0); res.Target != nil {

@@ -155,12 +155,19 @@ class Repo {
         fun advance() {}
     }
 }
-fun makeRepo(): Repo = Repo()`,
+fun makeRepo(): Repo = Repo()
+class Path {
+    companion object {
+        fun String.toPath(): Path = Path()
+    }
+}
+fun Repo.describe(): String = ""`,
 		"b/Two.kt": `package two
 fun twice() {}`,
 		"c/Use.kt": `package use
 import one.*
 import two.*
+import one.Path.Companion.toPath
 class Names : ArrayList<String>() {
     fun go() {
         twice()
@@ -169,6 +176,9 @@ class Names : ArrayList<String>() {
         r.saveAll()
         val c = Repo.Cursor()
         c.advance()
+        "p".toPath()
+        r.describe()
+        r.nowhereAtAll()
     }
 }`,
 		"build.gradle.kts": `plugins {
@@ -178,6 +188,7 @@ class Names : ArrayList<String>() {
 	got := tab.resolveAll(facts)
 	wantAll(t, got,
 		"c/Use.kt: import one * -> a/One.kt:<module> (import)",
+		"c/Use.kt: import one.Path.Companion.toPath -> a/One.kt:Path.toPath (import)",
 		"c/Use.kt: Names extends ArrayList -> ? (external)",
 		"c/Use.kt: Names.go call twice -> ? (ambiguous)",
 		"c/Use.kt: Names.go call add -> ? (external)",
@@ -185,6 +196,9 @@ class Names : ArrayList<String>() {
 		"c/Use.kt: Names.go call r.saveAll -> a/One.kt:Repo.saveAll (receiver)",
 		"c/Use.kt: Names.go new Repo.Cursor -> a/One.kt:Repo.Cursor (import)",
 		"c/Use.kt: Names.go call c.advance -> a/One.kt:Repo.Cursor.advance (receiver)",
+		"c/Use.kt: Names.go call ?.toPath -> a/One.kt:Path.toPath (import)",
+		"c/Use.kt: Names.go call r.describe -> a/One.kt:describe (import)",
+		"c/Use.kt: Names.go call r.nowhereAtAll -> ? (external)",
 		"build.gradle.kts: <module> call plugins -> ? (external)",
 	)
 }
