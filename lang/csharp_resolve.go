@@ -126,6 +126,19 @@ func csNamespaceFiles(tab Table, ns string) []string {
 	return out
 }
 
+// csNamespaceDeclared reports whether some file declares exactly
+// namespace ns; resolution asks for every type name, so it is cached.
+func csNamespaceDeclared(tab Table, ns string) bool {
+	return tab.Memo("cs.ns\x00"+ns, func() string {
+		for _, f := range tab.ModuleFiles("csharp", ns) {
+			if fi := tab.File(f); fi != nil && fi.Module == ns {
+				return "1"
+			}
+		}
+		return ""
+	}) != ""
+}
+
 // csNamespaceInRepo reports whether namespace ns is the repository's: a
 // file declares it, or it shares its root with the namespace of the file
 // asking (a parent namespace that holds only namespaces).
@@ -133,12 +146,7 @@ func csNamespaceInRepo(tab Table, fi *FileInfo, ns string) bool {
 	if ns == "" {
 		return false
 	}
-	if tab.Memo("cs.ns\x00"+ns, func() string {
-		if len(csNamespaceFiles(tab, ns)) > 0 {
-			return "1"
-		}
-		return ""
-	}) != "" {
+	if csNamespaceDeclared(tab, ns) {
 		return true
 	}
 	root, _, _ := strings.Cut(ns, ".")
@@ -309,7 +317,7 @@ func csResolveQualifiedType(tab Table, fi *FileInfo, typ string, depth int) (*Ta
 	for _, pre := range prefixes {
 		for k := len(segs) - 1; k >= 1; k-- {
 			ns := pre + strings.Join(segs[:k], ".")
-			if len(csNamespaceFiles(tab, ns)) == 0 {
+			if !csNamespaceDeclared(tab, ns) {
 				continue
 			}
 			inRepo = true
@@ -389,7 +397,7 @@ func csResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int) 
 	external := false
 	for _, u := range csUsings(fi) {
 		ts := csTopTypes(tab, u, name, fi.Path)
-		if len(ts) == 0 && len(csNamespaceFiles(tab, u)) == 0 {
+		if len(ts) == 0 && !csNamespaceDeclared(tab, u) {
 			// using static Type; its member types
 			if owner, _ := csResolveQualifiedType(tab, fi, u, depth+1); owner != nil {
 				if nt := csNested(tab, owner, name); nt != nil {
@@ -606,7 +614,7 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 		}
 	}
 	for _, u := range csUsings(ctx.File) {
-		if len(csNamespaceFiles(tab, u)) > 0 {
+		if csNamespaceDeclared(tab, u) {
 			continue
 		}
 		owner, rule := csResolveQualifiedType(tab, ctx.File, u, 0)
