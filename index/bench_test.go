@@ -53,6 +53,18 @@ func BenchmarkIndexDir(b *testing.B) {
 	benchIndex(b, dir, os.Getenv("SDL_BENCH_TOUCH"))
 }
 
+// BenchmarkIndexCorpus indexes the tree named by SDL_CORPUS in place (the
+// scale test of issue 10: about ten million lines assembled from real code;
+// see `make soak`), touching SDL_CORPUS_TOUCH (a repository path) for the
+// incremental run.
+func BenchmarkIndexCorpus(b *testing.B) {
+	root := os.Getenv("SDL_CORPUS")
+	if root == "" {
+		b.Skip("set SDL_CORPUS to a directory to index")
+	}
+	benchIndexAt(b, root, os.Getenv("SDL_CORPUS_TOUCH"), os.Getenv("SDL_CORPUS_DB"))
+}
+
 type benchFile struct {
 	lang *lang.Language
 	src  []byte
@@ -66,6 +78,11 @@ func benchIndex(b *testing.B, src, touch string) {
 	if err := exec.Command("cp", "-r", src, root).Run(); err != nil {
 		b.Fatal(err)
 	}
+	benchIndexAt(b, root, touch, "")
+}
+
+// benchIndexAt measures at root; db "" is a temporary file.
+func benchIndexAt(b *testing.B, root, touch, db string) {
 	ctx := context.Background()
 	entries, err := Walk(ctx, root, WalkOptions{})
 	if err != nil {
@@ -76,6 +93,9 @@ func benchIndex(b *testing.B, src, touch string) {
 	for _, e := range entries {
 		if e.Skip != "" {
 			continue
+		}
+		if touch == "" {
+			touch = e.Path
 		}
 		data, err := os.ReadFile(filepath.Join(root, e.Path))
 		if err != nil || classify(e.Path, data) != "" {
@@ -95,7 +115,10 @@ func benchIndex(b *testing.B, src, touch string) {
 	raw := timeParse(b, files, workers, false)
 	rawTags := timeParse(b, files, workers, true)
 
-	db := filepath.Join(b.TempDir(), "index.db")
+	if db == "" {
+		db = filepath.Join(b.TempDir(), "index.db")
+	}
+	os.Remove(db)
 	full, rss := timeChild(b, root, db)
 	fi, _ := os.Stat(db)
 	size := fi.Size()

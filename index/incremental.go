@@ -71,14 +71,16 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	defer w.close()
 	b.w = w
+	b.changes = newSymChanges()
 	b.tree = map[string]fileState{}
 	for p, o := range olds {
 		b.tree[p] = fileState{o.status, o.hash, o.reason}
 	}
 	var prev counts
+	var prevCommit, prevRef string
 	if prevSeq > 0 {
-		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges FROM versions WHERE seq = ?", prevSeq).
-			Scan(&prev.files, &prev.symbols, &prev.edges); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges, git_commit, git_ref FROM versions WHERE seq = ?", prevSeq).
+			Scan(&prev.files, &prev.symbols, &prev.edges, &prevCommit, &prevRef); err != nil {
 			return fmt.Errorf("read ledger: %w", err)
 		}
 	}
@@ -100,12 +102,12 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 				mods[m] = true
 			}
 		}
-		for _, m := range readGoModules(b.root, b.entries) {
+		for _, m := range readGoModules(b.src, b.entries) {
 			mods[m] = true
 		}
 		b.goModules = sortedKeys(mods)
-		b.jsPackages = readJSPackages(b.root, all)
-		b.phpPSR4 = readPHPAutoload(b.root, all)
+		b.jsPackages = readJSPackages(b.src, all)
+		b.phpPSR4 = readPHPAutoload(b.src, all)
 	}
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
@@ -128,7 +130,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		o := olds[e.Path]
 		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError)
 	}
-	err = parseAll(ctx, b.root, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {
 			b.progress("parse", done, total)
@@ -205,10 +207,25 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if b.only != nil {
 		b.sum.Files = len(b.tree)
 	}
-	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 {
-		// nothing changed: no new version
+	// A revision named by --rev gets its version even when its tree is
+	// the same as the last one, so that the commit can be named later
+	// (sdl risk --from origin/main) as long as it differs.
+	newRev := b.opts.Rev != "" && (b.git.commit != prevCommit || b.git.ref != prevRef)
+	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev {
+		// nothing changed: no new version, but memory files and feedback
+		// may have, and are synced in this small transaction
 		b.sum.Seq = prevSeq
-		return b.fillTotals(ctx, tx, prevSeq, prev)
+		if err := b.fillTotals(ctx, tx, prevSeq, prev); err != nil {
+			return err
+		}
+		wrote, err := b.syncSidecars(ctx, tx, nil, VersionID(prevSeq))
+		if err != nil || !wrote {
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+		return nil
 	}
 
 	b.progress("resolve", 0, len(changed))
@@ -245,8 +262,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err := b.derive(ctx, tx, nil, affected); err != nil {
 		return err
 	}
+	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {
+		return err
+	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, seq, "", prev); err != nil {
+	if err := b.finishVersion(ctx, tx, seq, prev); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)
@@ -283,6 +303,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	type old struct {
 		rowid  int64
 		digest string
+		fp     fpKey
 	}
 	olds := map[string]old{}
 	rows, err := w.stmts["oldSyms"].QueryContext(ctx, pid)
@@ -292,7 +313,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	for rows.Next() {
 		var o old
 		var id string
-		if err := rows.Scan(&o.rowid, &id, &o.digest); err != nil {
+		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind); err != nil {
 			rows.Close()
 			return err
 		}
@@ -316,8 +337,14 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				if err := w.closeSymbol(ctx, o.rowid); err != nil {
 					return err
 				}
+				// a moved range is not a change to the code; a new
+				// fingerprint is
+				if o.fp.fp != row.sym.Fingerprint {
+					b.changes.changed[row.id] = true
+				}
 			} else {
 				b.sum.SymbolsAdded++
+				b.changes.added[row.id] = fpKey{row.sym.Kind, row.sym.Fingerprint}
 			}
 			names[row.sym.Name] = true
 			if row.sym.Kind == lang.KindModule {
@@ -342,6 +369,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	for _, id := range gone {
 		b.sum.SymbolsRmvd++
 		removedIDs[id] = true
+		b.changes.removed[id] = olds[id].fp
 		if err := w.closeSymbol(ctx, olds[id].rowid); err != nil {
 			return err
 		}

@@ -25,7 +25,7 @@ import (
 
 // ExtractVersion changes whenever extraction or resolution changes what
 // they produce, so that an index written by an older sdl is rebuilt.
-const ExtractVersion = "1"
+const ExtractVersion = "2"
 
 var (
 	// ErrNoDir means the directory to index does not exist.
@@ -51,6 +51,12 @@ type Options struct {
 	Now time.Time
 	// NoGit skips reading git metadata (commit, dirty state, churn).
 	NoGit bool
+	// Rev, when set, indexes the tree of this git revision (a commit, a
+	// branch, a tag, HEAD~2...) read from the object database of the
+	// repository at Root instead of the working tree, and records the
+	// version with that commit and Rev as its ref. Root may be a bare
+	// repository then.
+	Rev string
 	// Progress, if set, is called as work advances, from one goroutine.
 	Progress func(Progress)
 	// SDLVersion is recorded in the file's meta table.
@@ -62,6 +68,10 @@ type Options struct {
 	// A path that no longer exists is removed. Runs that must rebuild
 	// still walk the whole tree.
 	Paths []string
+	// MemoryBudget bounds the parse results a full build keeps in memory
+	// until resolution; beyond it they are spilled to a temporary file
+	// next to the index. 0 means DefaultMemoryBudget.
+	MemoryBudget int64
 	// NoSync skips fsync: for scratch copies, which a crash may lose.
 	NoSync bool
 	// VersionSuffix is appended to the id of the version a run records:
@@ -106,6 +116,9 @@ type Summary struct {
 	Bytes         int64          `json:"bytes"`
 	Languages     map[string]int `json:"languages"`
 	GitCommit     string         `json:"gitCommit,omitempty"`
+	GitRef        string         `json:"gitRef,omitempty"`
+	// Memories says what the run did with .sdl-memory and feedback.
+	Memories *MemorySummary `json:"memories,omitempty"`
 }
 
 // DefaultDB is the index path for a repository root.
@@ -160,8 +173,23 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			return nil, err
 		}
 	}
-	b := &build{opts: opts, root: root, sum: &Summary{DB: opts.DB, Languages: map[string]int{}}}
-	if !opts.NoGit {
+	b := &build{opts: opts, root: root, src: dirTree{root}, sum: &Summary{DB: opts.DB, Languages: map[string]int{}}}
+	if opts.Rev != "" {
+		if opts.NoGit {
+			return nil, fmt.Errorf("%w: a revision is read with git; NoGit excludes it", ErrRev)
+		}
+		if len(opts.Paths) > 0 || len(opts.Overlay) > 0 {
+			// both describe the working tree, which a revision does not read
+			return nil, fmt.Errorf("%w: a revision is indexed whole, without paths or an overlay", ErrRev)
+		}
+		gt, err := openGitTree(ctx, root, opts.Rev)
+		if err != nil {
+			return nil, err
+		}
+		defer gt.close()
+		b.src = gt
+		b.git = readGitRev(ctx, root, gt.commit, opts.Rev)
+	} else if !opts.NoGit {
 		b.git = readGit(ctx, root)
 	}
 	sniff := schema.Sniff(opts.DB)
@@ -181,6 +209,10 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			b.only[p] = true
 		}
 		err = b.incremental(ctx)
+		if errors.Is(schema.Corrupt(err), schema.ErrCorrupt) {
+			b.sum.RebuildReason = "the index file was damaged (" + err.Error() + ")"
+			err = errRebuild
+		}
 		if errors.Is(err, errRebuild) {
 			b.sum.Rebuilt = true
 			b.only = nil
@@ -195,6 +227,11 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		switch err := sniff; {
 		case err == nil:
 			err = b.incremental(ctx)
+			if errors.Is(schema.Corrupt(err), schema.ErrCorrupt) {
+				// derived data: build it again rather than fail every run
+				b.sum.RebuildReason = "the index file was damaged (" + err.Error() + ")"
+				err = errRebuild
+			}
 			if errors.Is(err, errRebuild) {
 				b.sum.Rebuilt = true
 				err = b.full(ctx)
@@ -230,14 +267,14 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 // walk lists the whole tree.
 func (b *build) walk(ctx context.Context) error {
 	b.progress("walk", 0, 0)
-	entries, err := Walk(ctx, b.root, b.opts.Walk)
+	entries, err := walkTree(ctx, b.root, b.src, b.opts.Walk)
 	if err != nil {
 		return err
 	}
 	b.entries = b.overlaid(entries)
-	b.goModules = readGoModules(b.root, b.entries)
-	b.jsPackages = readJSPackages(b.root, b.entries)
-	b.phpPSR4 = readPHPAutoload(b.root, b.entries)
+	b.goModules = readGoModules(b.src, b.entries)
+	b.jsPackages = readJSPackages(b.src, b.entries)
+	b.phpPSR4 = readPHPAutoload(b.src, b.entries)
 	return nil
 }
 
@@ -300,6 +337,7 @@ type build struct {
 	tree       map[string]fileState // the new version's files
 	w          *writer
 	root       string
+	src        fileTree // the working tree or a git revision
 	entries    []Entry
 	goModules  []string
 	jsPackages []string
@@ -308,6 +346,8 @@ type build struct {
 	only map[string]bool
 	git  gitInfo
 	sum  *Summary
+	// changes are the symbol changes of an incremental run, for memories
+	changes *symChanges
 
 	phase      string
 	phaseStart time.Time
@@ -393,12 +433,22 @@ func (b *build) full(ctx context.Context) (err error) {
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
 	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
-	var results []*fileResult
+	// what resolution needs of each file, in memory up to a budget and
+	// spilled to disk beyond it; the symbol table and the graph are built
+	// as files arrive
+	budget := b.opts.MemoryBudget
+	if budget <= 0 {
+		budget = DefaultMemoryBudget
+	}
+	store := newFactStore(budget, spillDir(b.opts.DB))
+	defer store.close()
+	tab := newMemTable(fs)
+	g := newGraph()
 	total := len(b.entries)
 	done := 0
 	b.sum.Seq = 1
 	var busy time.Duration
-	err = parseAll(ctx, b.root, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
 		t0 := time.Now()
 		defer func() { busy += time.Since(t0) }()
 		done++
@@ -426,10 +476,14 @@ func (b *build) full(ctx context.Context) (err error) {
 		b.sum.SymbolsAdded += len(r.facts.Symbols)
 		fs.put(&fileEntry{path: r.entry.Path, lang: r.entry.Lang.Name, module: r.facts.Module,
 			imports: r.facts.Imports, loaded: true})
+		for i := range r.facts.Symbols {
+			s := &r.facts.Symbols[i]
+			tab.add(targetOf(r, i))
+			g.addSymbol(r.ids[i], r.entry.Path, s.Name, s.Kind, s.IsTest)
+		}
 		lighten(r)
 		r.rows = nil
-		results = append(results, r)
-		return nil
+		return store.put(r, spillDir(b.opts.DB))
 	})
 	if err != nil {
 		return err
@@ -438,35 +492,39 @@ func (b *build) full(ctx context.Context) (err error) {
 	if b.opts.Trace != nil {
 		fmt.Fprintf(b.opts.Trace, "  writer busy %.2fs during parse\n", busy.Seconds())
 	}
-	tab := newMemTable(fs)
-	for _, r := range results {
-		for i := range r.facts.Symbols {
-			tab.add(targetOf(r, i))
-		}
-	}
-	g := newGraph()
-	for _, r := range results {
-		for i := range r.facts.Symbols {
-			s := &r.facts.Symbols[i]
-			g.addSymbol(r.ids[i], r.entry.Path, s.Name, s.Kind, s.IsTest)
-		}
+	if b.opts.Trace != nil && store.spills > 0 {
+		fmt.Fprintf(b.opts.Trace, "  spilled %d of %d files' parse results (%d MB) beyond %d MB in memory\n",
+			store.spills, store.len(), store.size>>20, budget>>20)
 	}
 	fs.index()
-	err = ordered(ctx, len(results), b.opts.Workers, func() (func(int) []edgeRow, func()) {
-		return func(i int) []edgeRow { return fileEdges(results[i], tab) }, func() {}
-	}, func(n int, edges []edgeRow) error {
+	type resolved struct {
+		path  string
+		edges []edgeRow
+		err   error
+	}
+	err = ordered(ctx, store.len(), b.opts.Workers, func() (func(int) resolved, func()) {
+		return func(i int) resolved {
+			r, err := store.get(i)
+			if err != nil {
+				return resolved{err: err}
+			}
+			return resolved{path: r.entry.Path, edges: fileEdges(r, tab)}
+		}, func() {}
+	}, func(n int, res resolved) error {
 		if n%64 == 0 {
-			b.progress("resolve", n, len(results))
+			b.progress("resolve", n, store.len())
 		}
-		r := results[n]
-		pid := w.paths[r.entry.Path]
-		for i := range edges {
-			if err := w.insertEdge(ctx, pid, &edges[i]); err != nil {
+		if res.err != nil {
+			return res.err
+		}
+		pid := w.paths[res.path]
+		for i := range res.edges {
+			if err := w.insertEdge(ctx, pid, &res.edges[i]); err != nil {
 				return err
 			}
-			g.add(&edges[i])
+			g.add(&res.edges[i])
 		}
-		r.facts = nil // resolution is done with this file
+		store.drop(n) // resolution is done with this file
 		return nil
 	})
 	if err != nil {
@@ -480,8 +538,11 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err := b.derive(ctx, tx, g, nil); err != nil {
 		return err
 	}
+	if _, err := b.syncSidecars(ctx, tx, nil, VersionID(1)); err != nil {
+		return err
+	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, 1, "", counts{}); err != nil {
+	if err := b.finishVersion(ctx, tx, 1, counts{}); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)

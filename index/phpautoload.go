@@ -2,7 +2,6 @@ package index
 
 import (
 	"encoding/json"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -12,10 +11,10 @@ import (
 // readPHPAutoload finds the composer.json files above the PHP files of a
 // walk and returns their PSR-4 maps (autoload and autoload-dev) as
 // "prefix\tdir": a namespace prefix without its trailing backslash and a
-// directory relative to root. Resolution maps a class name to the file it
+// directory relative to the tree's root. Resolution maps a class name to the file it
 // lives in with them, and tells the repository's namespaces from its
 // dependencies'.
-func readPHPAutoload(root string, entries []Entry) []string {
+func readPHPAutoload(tree fileTree, entries []Entry) []string {
 	dirs := map[string]bool{}
 	for _, e := range entries {
 		if e.Lang == nil || e.Lang.Name != "php" {
@@ -34,7 +33,7 @@ func readPHPAutoload(root string, entries []Entry) []string {
 	seen := map[string]bool{}
 	var out []string
 	for d := range dirs {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d), "composer.json"))
+		data, err := tree.ReadFile(path.Join(d, "composer.json"))
 		if err != nil {
 			continue
 		}

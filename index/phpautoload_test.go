@@ -30,7 +30,7 @@ func TestReadPHPAutoload(t *testing.T) {
 	for _, p := range []string{"src/A.php", "packages/pay/src/B.php", "broken/C.php", "other/x.go"} {
 		entries = append(entries, Entry{Path: p, Lang: lang.ForPath(p)})
 	}
-	got := strings.Join(readPHPAutoload(root, entries), "|")
+	got := strings.Join(readPHPAutoload(dirTree{root}, entries), "|")
 	want := "App\tsrc|App\\Tests\ttests|Lib\\Util\textra|Lib\\Util\tlib|Pay\tpackages/pay/src"
 	if got != want {
 		t.Errorf("autoload maps\n got %q\nwant %q", got, want)

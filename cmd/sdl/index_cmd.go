@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strconv"
@@ -21,8 +22,11 @@ var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 
 func indexCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "index",
-		Usage:     "index a repository into .sdl/index.db (a new version if anything changed)",
+		Name:  "index",
+		Usage: "index a repository into .sdl/index.db (a new version if anything changed)",
+		Description: "With --rev REF the tree of a git revision is read from the repository's objects (no checkout)\n" +
+			"and the version records that commit and REF: index a pull request's base and head, then ask\n" +
+			"what it does: sdl index --rev origin/main && sdl index --rev HEAD && sdl risk --from origin/main --to HEAD",
 		ArgsUsage: "[DIR]",
 		Flags: []cli.Flag{
 			dbFlag, jsonFlag,
@@ -30,6 +34,7 @@ func indexCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "parse workers (default: number of CPUs)"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
+			&cli.StringFlag{Name: "rev", Usage: "index this git commit, branch or tag from the repository's objects, without a checkout (DIR may be a bare repository)"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true},
 			&cli.BoolFlag{Name: "trace", Usage: "print the duration of each phase on stderr", Hidden: true},
 		},
@@ -64,6 +69,7 @@ func indexCommand() *cli.Command {
 				Workers:    c.Int("workers"),
 				Full:       c.Bool("full"),
 				NoGit:      c.Bool("no-git"),
+				Rev:        c.String("rev"),
 				SDLVersion: version,
 				Walk:       index.WalkOptions{MaxFileSize: c.Int64("max-file-size")},
 			}
@@ -79,6 +85,7 @@ func indexCommand() *cli.Command {
 				bar = newProgressBar(errw)
 				opts.Progress = func(p index.Progress) { bar.update(p.Phase, p.Done, p.Total) }
 			}
+			setMemoryLimit()
 			sum, err := index.Run(c.Context, opts)
 			if bar != nil {
 				bar.clear()
@@ -131,6 +138,28 @@ func printSummary(u *ui, s *index.Summary) {
 	}
 	fmt.Fprintf(u.w, "%s · %d files (%d skipped, %d with errors) · %d symbols · %d edges · %d versions · %.1fs · %s → %s\n",
 		what, s.Files, s.Skipped, s.ParseErrors+s.Unreadable, s.Symbols, s.Edges, s.Versions, s.Seconds, bytesText(s.Bytes), rel)
+	if m := s.Memories; m != nil && (m.Memories+m.Removed+len(m.Problems)+m.FeedbackImported > 0) {
+		line := fmt.Sprintf("memories: %d (%d imported, %d removed, %d flagged stale", m.Memories, m.Imported, m.Removed, m.Stale)
+		if m.Kept > 0 {
+			line += fmt.Sprintf(", %d kept from files that no longer parse", m.Kept)
+		}
+		if m.Relinked > 0 {
+			line += fmt.Sprintf(", %d links followed a rename", m.Relinked)
+		}
+		line += ")"
+		if m.FeedbackImported > 0 {
+			line += fmt.Sprintf(" · feedback: %d imported", m.FeedbackImported)
+		}
+		fmt.Fprintln(u.w, u.dim(line))
+		for _, p := range m.Problems {
+			fmt.Fprintf(u.w, "%s %s (not imported)\n", u.warn("memory file"), p.Error())
+		}
+	}
+	if m := s.Memories; m != nil {
+		for _, w := range m.Warnings {
+			fmt.Fprintln(u.w, u.warn("warning: "+w))
+		}
+	}
 }
 
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
@@ -176,4 +205,15 @@ func sortedCounts(m map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// indexMemoryLimit is the heap size at which the garbage collector works
+// harder during an index run, so a large tree stays well under 2 GB of RSS
+// (SQLite's page cache comes on top); GOMEMLIMIT overrides it.
+const indexMemoryLimit = 1280 << 20
+
+func setMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(indexMemoryLimit)
+	}
 }

@@ -79,6 +79,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = h.hint
 	case errors.Is(err, schema.ErrNoIndex):
 		hint = "try: sdl index ."
+	case errors.Is(schema.Corrupt(err), schema.ErrCorrupt):
+		msg = schema.Corrupt(err).Error()
+		hint = "it is rebuilt from the sources by: sdl index"
 	case errors.Is(err, schema.ErrVersion):
 		hint = "rebuild it with this sdl: sdl index"
 	case errors.Is(err, schema.ErrNotIndex):
@@ -89,6 +92,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "write the index elsewhere: sdl index --db PATH"
 	case errors.Is(err, index.ErrDiskFull):
 		hint = "free some space and run sdl index again"
+	case errors.Is(err, index.ErrRev):
+		hint = "name a commit, branch or tag of the repository: sdl index --rev origin/main DIR"
 	case errors.Is(err, query.ErrInvalid), errors.Is(err, serve.ErrArgs):
 		code = exitUsage
 	case errors.Is(err, serve.ErrUnknownTool):
@@ -98,6 +103,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "build a new slice: sdl slice TASK"
 	case errors.Is(err, query.ErrNotFound):
 		hint = "find symbols with: sdl search NAME"
+	case errors.Is(err, query.ErrMemoryNotFound):
+		hint = "find memories with: sdl memory query"
 	case errors.Is(err, query.ErrStale):
 		hint = "run: sdl index"
 	case errors.Is(err, query.ErrConfig):
@@ -166,6 +173,10 @@ func commands() []*cli.Command {
 		windowCommand(),
 		policyCommand(),
 		summaryCommand(),
+		deltaCommand(),
+		riskCommand(),
+		gcCommand(),
+		memoryCommand(),
 		toolCommand(),
 		serveCommand(),
 		infoCommand(),
