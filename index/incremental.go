@@ -122,10 +122,12 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		}
 		b.goModules = sortedKeys(mods)
 		b.jsPackages = readJSPackages(b.src, all)
+		b.phpPSR4 = readPHPAutoload(b.src, all)
 	}
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
+	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	for p, o := range olds {
 		if o.status == StatusOK || o.status == StatusParseError {
 			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports})

@@ -294,6 +294,7 @@ func (b *build) walk(ctx context.Context) error {
 	b.entries = b.overlaid(entries)
 	b.goModules = readGoModules(b.src, b.entries)
 	b.jsPackages = readJSPackages(b.src, b.entries)
+	b.phpPSR4 = readPHPAutoload(b.src, b.entries)
 	return nil
 }
 
@@ -365,6 +366,7 @@ type build struct {
 	entries    []Entry
 	goModules  []string
 	jsPackages []string
+	phpPSR4    []string // the PSR-4 maps of composer.json files
 	// only, when set, is the set of paths an incremental run looks at.
 	only map[string]bool
 	git  gitInfo
@@ -468,6 +470,7 @@ func (b *build) full(ctx context.Context) (err error) {
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
+	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	// what resolution needs of each file, in memory up to a budget and
 	// spilled to disk beyond it; the symbol table and the graph are built
 	// as files arrive
