@@ -33,7 +33,8 @@ func EachToken(text string, f func(string)) {
 				return
 			}
 			buf = appendLower(buf[:0], part)
-			if stopwords[string(buf)] {
+			// lower case can be shorter: "İ" is two bytes, "i" one
+			if len(buf) < 2 || stopwords[string(buf)] {
 				return
 			}
 			f(string(buf))
