@@ -305,10 +305,15 @@ func PatchPolicyConfig(data []byte, name string, patch map[string]any) ([]byte, 
 	if _, _, err := ParsePolicyConfig(data, name); err != nil {
 		return nil, Policy{}, err
 	}
+	// a file of comments only (sdl init writes the defaults commented
+	// out) keeps them: the new section goes after them
+	var keep []byte
 	if doc == nil {
 		doc = &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
 		if len(bytes.TrimSpace(data)) == 0 {
 			doc.HeadComment = "sdl settings; see sdl policy"
+		} else {
+			keep = append(bytes.TrimRight(data, "\n"), "\n\n"...)
 		}
 	}
 	_, sec, err := policySection(doc, name)
@@ -360,7 +365,7 @@ func PatchPolicyConfig(data []byte, name string, patch map[string]any) ([]byte, 
 	if err := enc.Close(); err != nil {
 		return nil, Policy{}, fmt.Errorf("write %s: %w", name, err)
 	}
-	out := buf.Bytes()
+	out := append(keep, buf.Bytes()...)
 	p, _, err := ParsePolicyConfig(out, name)
 	if err != nil {
 		return nil, Policy{}, fmt.Errorf("write %s: the new text does not read back: %w", name, err)
