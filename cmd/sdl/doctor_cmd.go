@@ -85,10 +85,7 @@ func doctorPaths(c *cli.Context) (string, string, error) {
 	root := c.Args().First()
 	db := c.String("db")
 	if root == "" {
-		root = "."
-		if found, ok := findIndexUp("."); ok && db == "" {
-			root = filepath.Dir(filepath.Dir(found))
-		}
+		root = defaultRoot()
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {

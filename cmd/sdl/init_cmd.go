@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -129,7 +130,7 @@ func runInit(c *cli.Context) error {
 	}
 	root := c.Args().First()
 	if root == "" {
-		root = "."
+		root = defaultRoot()
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -400,6 +401,20 @@ func clientSnippet(client, command string) string {
 		return "{\n  \"mcpServers\": {\n    \"sdl\": { \"command\": " + string(q) + ", \"args\": [\"serve\"] }\n  }\n}\n"
 	}
 	return ""
+}
+
+// defaultRoot is the repository around the working directory: the one
+// holding the nearest .sdl/index.db, else the git work tree, else ".".
+func defaultRoot() string {
+	if found, ok := findIndexUp("."); ok {
+		return filepath.Dir(filepath.Dir(found))
+	}
+	if out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
+		if top := strings.TrimSpace(string(out)); top != "" {
+			return top
+		}
+	}
+	return "."
 }
 
 func fileExists(p string) bool {
