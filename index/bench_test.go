@@ -41,6 +41,18 @@ func BenchmarkIndexPythonStdlib(b *testing.B) {
 	benchIndex(b, strings.TrimSpace(string(out)), "json/decoder.py")
 }
 
+// BenchmarkIndexCorpus indexes the tree named by SDL_CORPUS in place (the
+// scale test of issue 10: about ten million lines assembled from real code;
+// see `make soak`), touching SDL_CORPUS_TOUCH (a repository path) for the
+// incremental run.
+func BenchmarkIndexCorpus(b *testing.B) {
+	root := os.Getenv("SDL_CORPUS")
+	if root == "" {
+		b.Skip("set SDL_CORPUS to a directory to index")
+	}
+	benchIndexAt(b, root, os.Getenv("SDL_CORPUS_TOUCH"), os.Getenv("SDL_CORPUS_DB"))
+}
+
 type benchFile struct {
 	lang *lang.Language
 	src  []byte
@@ -54,6 +66,11 @@ func benchIndex(b *testing.B, src, touch string) {
 	if err := exec.Command("cp", "-r", src, root).Run(); err != nil {
 		b.Fatal(err)
 	}
+	benchIndexAt(b, root, touch, "")
+}
+
+// benchIndexAt measures at root; db "" is a temporary file.
+func benchIndexAt(b *testing.B, root, touch, db string) {
 	ctx := context.Background()
 	entries, err := Walk(ctx, root, WalkOptions{})
 	if err != nil {
@@ -64,6 +81,9 @@ func benchIndex(b *testing.B, src, touch string) {
 	for _, e := range entries {
 		if e.Skip != "" {
 			continue
+		}
+		if touch == "" {
+			touch = e.Path
 		}
 		data, err := os.ReadFile(filepath.Join(root, e.Path))
 		if err != nil || classify(e.Path, data) != "" {
@@ -80,7 +100,10 @@ func benchIndex(b *testing.B, src, touch string) {
 	raw := timeParse(b, files, workers, false)
 	rawTags := timeParse(b, files, workers, true)
 
-	db := filepath.Join(b.TempDir(), "index.db")
+	if db == "" {
+		db = filepath.Join(b.TempDir(), "index.db")
+	}
+	os.Remove(db)
 	full, rss := timeChild(b, root, db)
 	fi, _ := os.Stat(db)
 	size := fi.Size()

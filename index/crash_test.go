@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,6 +23,10 @@ import (
 // that tests can kill it.
 func TestMain(m *testing.M) {
 	if root := os.Getenv("SDL_TEST_INDEX_ROOT"); root != "" {
+		// as sdl index does (cmd/sdl/index_cmd.go)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(1280 << 20)
+		}
 		_, err := Run(context.Background(), Options{Root: root, DB: os.Getenv("SDL_TEST_INDEX_DB"), NoGit: true})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

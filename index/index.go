@@ -62,6 +62,10 @@ type Options struct {
 	// A path that no longer exists is removed. Runs that must rebuild
 	// still walk the whole tree.
 	Paths []string
+	// MemoryBudget bounds the parse results a full build keeps in memory
+	// until resolution; beyond it they are spilled to a temporary file
+	// next to the index. 0 means DefaultMemoryBudget.
+	MemoryBudget int64
 	// NoSync skips fsync: for scratch copies, which a crash may lose.
 	NoSync bool
 	// VersionSuffix is appended to the id of the version a run records:
@@ -181,6 +185,10 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			b.only[p] = true
 		}
 		err = b.incremental(ctx)
+		if errors.Is(schema.Corrupt(err), schema.ErrCorrupt) {
+			b.sum.RebuildReason = "the index file was damaged (" + err.Error() + ")"
+			err = errRebuild
+		}
 		if errors.Is(err, errRebuild) {
 			b.sum.Rebuilt = true
 			b.only = nil
@@ -195,6 +203,11 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		switch err := sniff; {
 		case err == nil:
 			err = b.incremental(ctx)
+			if errors.Is(schema.Corrupt(err), schema.ErrCorrupt) {
+				// derived data: build it again rather than fail every run
+				b.sum.RebuildReason = "the index file was damaged (" + err.Error() + ")"
+				err = errRebuild
+			}
 			if errors.Is(err, errRebuild) {
 				b.sum.Rebuilt = true
 				err = b.full(ctx)
@@ -390,7 +403,17 @@ func (b *build) full(ctx context.Context) (err error) {
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
-	var results []*fileResult
+	// what resolution needs of each file, in memory up to a budget and
+	// spilled to disk beyond it; the symbol table and the graph are built
+	// as files arrive
+	budget := b.opts.MemoryBudget
+	if budget <= 0 {
+		budget = DefaultMemoryBudget
+	}
+	store := newFactStore(budget, spillDir(b.opts.DB))
+	defer store.close()
+	tab := newMemTable(fs)
+	g := newGraph()
 	total := len(b.entries)
 	done := 0
 	b.sum.Seq = 1
@@ -423,10 +446,14 @@ func (b *build) full(ctx context.Context) (err error) {
 		b.sum.SymbolsAdded += len(r.facts.Symbols)
 		fs.put(&fileEntry{path: r.entry.Path, lang: r.entry.Lang.Name, module: r.facts.Module,
 			imports: r.facts.Imports, loaded: true})
+		for i := range r.facts.Symbols {
+			s := &r.facts.Symbols[i]
+			tab.add(targetOf(r, i))
+			g.addSymbol(r.ids[i], r.entry.Path, s.Name, s.Kind, s.IsTest)
+		}
 		lighten(r)
 		r.rows = nil
-		results = append(results, r)
-		return nil
+		return store.put(r, spillDir(b.opts.DB))
 	})
 	if err != nil {
 		return err
@@ -435,35 +462,39 @@ func (b *build) full(ctx context.Context) (err error) {
 	if b.opts.Trace != nil {
 		fmt.Fprintf(b.opts.Trace, "  writer busy %.2fs during parse\n", busy.Seconds())
 	}
-	tab := newMemTable(fs)
-	for _, r := range results {
-		for i := range r.facts.Symbols {
-			tab.add(targetOf(r, i))
-		}
-	}
-	g := newGraph()
-	for _, r := range results {
-		for i := range r.facts.Symbols {
-			s := &r.facts.Symbols[i]
-			g.addSymbol(r.ids[i], r.entry.Path, s.Name, s.Kind, s.IsTest)
-		}
+	if b.opts.Trace != nil && store.spills > 0 {
+		fmt.Fprintf(b.opts.Trace, "  spilled %d of %d files' parse results (%d MB) beyond %d MB in memory\n",
+			store.spills, store.len(), store.size>>20, budget>>20)
 	}
 	fs.index()
-	err = ordered(ctx, len(results), b.opts.Workers, func() (func(int) []edgeRow, func()) {
-		return func(i int) []edgeRow { return fileEdges(results[i], tab) }, func() {}
-	}, func(n int, edges []edgeRow) error {
+	type resolved struct {
+		path  string
+		edges []edgeRow
+		err   error
+	}
+	err = ordered(ctx, store.len(), b.opts.Workers, func() (func(int) resolved, func()) {
+		return func(i int) resolved {
+			r, err := store.get(i)
+			if err != nil {
+				return resolved{err: err}
+			}
+			return resolved{path: r.entry.Path, edges: fileEdges(r, tab)}
+		}, func() {}
+	}, func(n int, res resolved) error {
 		if n%64 == 0 {
-			b.progress("resolve", n, len(results))
+			b.progress("resolve", n, store.len())
 		}
-		r := results[n]
-		pid := w.paths[r.entry.Path]
-		for i := range edges {
-			if err := w.insertEdge(ctx, pid, &edges[i]); err != nil {
+		if res.err != nil {
+			return res.err
+		}
+		pid := w.paths[res.path]
+		for i := range res.edges {
+			if err := w.insertEdge(ctx, pid, &res.edges[i]); err != nil {
 				return err
 			}
-			g.add(&edges[i])
+			g.add(&res.edges[i])
 		}
-		r.facts = nil // resolution is done with this file
+		store.drop(n) // resolution is done with this file
 		return nil
 	})
 	if err != nil {

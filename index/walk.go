@@ -30,7 +30,7 @@ const (
 	SkipSymlink    = "symlink (not followed)"
 	SkipNotRegular = "not a regular file"
 	SkipUnreadable = "unreadable"
-	SkipBadName    = "file name is not valid UTF-8"
+	SkipBadName    = "file name is not valid UTF-8 or holds a line break"
 )
 
 // DefaultMaxFileSize is the size above which a source file is skipped.

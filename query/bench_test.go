@@ -16,8 +16,12 @@ import (
 // BenchmarkQueriesGoroot measures query latency on an index of
 // $(go env GOROOT)/src (built once, or taken from SDL_BENCH_DB): search,
 // card and slice (4000 tokens), reported as p50 and p99 in milliseconds.
+// SDL_BENCH_ROOT and SDL_BENCH_DB point it at the index of another tree.
 func BenchmarkQueriesGoroot(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
+	if r := os.Getenv("SDL_BENCH_ROOT"); r != "" {
+		root = r // with SDL_BENCH_DB: an index of another tree (make soak)
+	}
 	db := os.Getenv("SDL_BENCH_DB")
 	if db == "" {
 		db = filepath.Join(b.TempDir(), "index.db")

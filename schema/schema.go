@@ -11,7 +11,7 @@ import (
 	"os"
 	"strings"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Version is the schema version, stored in PRAGMA user_version. An index of
@@ -28,7 +28,24 @@ var (
 	ErrNotIndex = errors.New("not an sdl index")
 	// ErrVersion means the index was written with another schema version.
 	ErrVersion = errors.New("index schema version differs")
+	// ErrCorrupt means SQLite found the index file damaged (truncated or
+	// overwritten): it is derived data, so sdl index builds it again.
+	ErrCorrupt = errors.New("the index file is damaged")
 )
+
+// Corrupt returns err marked as ErrCorrupt when SQLite reports a damaged
+// or unreadable database file, and err unchanged otherwise.
+func Corrupt(err error) error {
+	var se *sqlite.Error
+	if err == nil || errors.Is(err, ErrCorrupt) || !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return err
+}
 
 //go:embed tables.sql
 var tablesSQL string
@@ -123,15 +140,45 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 		return nil, err
 	}
 	// mode=ro opens the file read-only; the temp schema stays usable.
-	db, err := sql.Open("sqlite", DSN(path, true))
+	db, err := openRO(DSN(path, true))
+	if readOnlyPlace(err) {
+		// A WAL-mode file in a directory (or with a -shm) this process
+		// cannot write, as in a read-only checkout or a shared cache:
+		// SQLite cannot set up the shared memory a reader needs. Nobody
+		// can be writing there either, so read the file as immutable.
+		db, err = openRO(DSN(path, true) + "&immutable=1")
+	}
 	if err != nil {
-		return nil, fmt.Errorf("open index %s: %w", path, err)
+		return nil, fmt.Errorf("open index %s: %w", path, Corrupt(err))
+	}
+	return db, nil
+}
+
+func openRO(dsn string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
 	}
 	if err := db.Ping(); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open index %s: %w", path, err)
+		return nil, err
 	}
 	return db, nil
+}
+
+// readOnlyPlace reports whether err is SQLite failing to open a file for
+// reading because it may not write next to it (SQLITE_READONLY_* and
+// SQLITE_CANTOPEN families).
+func readOnlyPlace(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case 8, 14: // SQLITE_READONLY, SQLITE_CANTOPEN
+		return true
+	}
+	return false
 }
 
 // OpenWrite opens a database for writing with one connection: the index is

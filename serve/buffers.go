@@ -729,7 +729,20 @@ func overlayPath(db string) string {
 	overlaySeq.n++
 	n := overlaySeq.n
 	overlaySeq.Unlock()
-	return filepath.Join(filepath.Dir(db), fmt.Sprintf("overlay-%d-%d.db", os.Getpid(), n))
+	return filepath.Join(overlayDir(db), fmt.Sprintf("overlay-%d-%d.db", os.Getpid(), n))
+}
+
+// overlayDir is the index's directory when this process may write there,
+// else the system's temporary directory (an index in a read-only checkout).
+func overlayDir(db string) string {
+	dir := filepath.Dir(db)
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return os.TempDir()
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return dir
 }
 
 func removeOverlayFiles(db string) {
@@ -741,7 +754,12 @@ func removeOverlayFiles(db string) {
 // removeDeadOverlays removes the scratch files of server processes that
 // are gone.
 func removeDeadOverlays(db string) {
-	ents, err := os.ReadDir(filepath.Dir(db))
+	removeDeadOverlaysIn(filepath.Dir(db))
+	removeDeadOverlaysIn(os.TempDir())
+}
+
+func removeDeadOverlaysIn(dir string) {
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
@@ -758,7 +776,7 @@ func removeDeadOverlays(db string) {
 		if err != nil || pid == os.Getpid() || processAlive(pid) {
 			continue
 		}
-		removeOverlayFiles(filepath.Join(filepath.Dir(db), name))
+		removeOverlayFiles(filepath.Join(dir, name))
 	}
 }
 

@@ -20,13 +20,27 @@ import (
 	"github.com/sdl-dev/sdl/query"
 )
 
-// TestManyServersWhileIndexing: three server processes answer from the same
-// index while sdl index adds versions; no call fails, and each server
-// answers from the newest version once it is committed.
+// TestManyServersWhileIndexing: eight readers (four server processes and
+// four terminal query processes) read the same index while a writer adds
+// versions; no call fails, no reader sees a partial version, and each
+// server answers from the newest version once it is committed.
 func TestManyServersWhileIndexing(t *testing.T) {
 	root, db := repoCopy(t, "go")
+	stopFile := filepath.Join(t.TempDir(), "stop")
+	var readers []*exec.Cmd
+	var outs []*strings.Builder
+	for i := 0; i < 4; i++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "SDL_TEST_READER_ROOT="+root, "SDL_TEST_READER_DB="+db, "SDL_TEST_READER_STOP="+stopFile)
+		out := &strings.Builder{}
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		readers, outs = append(readers, cmd), append(outs, out)
+	}
 	var clients []*client.Client
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 4; i++ {
 		c := stdioClient(t, root, db)
 		initialize(t, c)
 		clients = append(clients, c)
@@ -59,7 +73,12 @@ func TestManyServersWhileIndexing(t *testing.T) {
 			}
 		}(i, c)
 	}
-	for v := 2; v <= 6; v++ {
+	last := 10
+	if n, _ := strconv.Atoi(os.Getenv("SDL_SOAK_VERSIONS")); n > last {
+		last = n // make soak
+	}
+	for v := 2; v <= last; v++ {
+		time.Sleep(150 * time.Millisecond) // let the readers read each version
 		f := filepath.Join(root, "store", fmt.Sprintf("gen%d.go", v))
 		os.WriteFile(f, []byte(fmt.Sprintf("package store\n\n// Version%d marks v%d.\nfunc Version%d() int { return %d }\n", v, v, v, v)), 0o644)
 		if _, err := index.Run(context.Background(), index.Options{Root: root, NoGit: true}); err != nil {
@@ -72,10 +91,20 @@ func TestManyServersWhileIndexing(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+	os.WriteFile(stopFile, nil, 0o644)
+	for i, r := range readers {
+		if err := r.Wait(); err != nil {
+			t.Errorf("terminal reader %d: %v: %s", i, err, outs[i])
+		} else if !strings.Contains(outs[i].String(), "versions seen:") {
+			t.Errorf("terminal reader %d: %s", i, outs[i])
+		} else {
+			t.Logf("terminal reader %d: %s", i, strings.TrimSpace(outs[i].String()))
+		}
+	}
 	for i, c := range clients {
-		if text, _ := call(t, c, "sdl_symbol_search", `{"query": "Version6"}`); !strings.Contains(text, `"name":"Version6"`) ||
-			!strings.Contains(text, `"ledgerVersion":"v6"`) {
-			t.Errorf("server %d after v6: %s", i, text)
+		if text, _ := call(t, c, "sdl_symbol_search", fmt.Sprintf(`{"query": "Version%d"}`, last)); !strings.Contains(text, fmt.Sprintf(`"name":"Version%d"`, last)) ||
+			!strings.Contains(text, fmt.Sprintf(`"ledgerVersion":"v%d"`, last)) {
+			t.Errorf("server %d after v%d: %s", i, last, text)
 		}
 	}
 }

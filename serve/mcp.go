@@ -293,6 +293,10 @@ func errorResult(t *Tool, err error) *mcp.CallToolResult {
 	case errors.Is(err, schema.ErrNoIndex):
 		code = "no_index"
 		hint = "index the repository: run sdl index in it, or call sdl_index_refresh"
+	case errors.Is(schema.Corrupt(err), schema.ErrCorrupt):
+		code = "index_corrupt"
+		err = schema.Corrupt(err)
+		hint = "the index file is damaged; rebuild it: sdl index, or call sdl_index_refresh"
 	case errors.Is(err, schema.ErrVersion):
 		code = "index_outdated"
 		hint = "rebuild the index with this sdl: sdl index, or call sdl_index_refresh"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -22,8 +24,12 @@ import (
 	"github.com/sdl-dev/sdl/serve"
 )
 
-// TestMain lets the test binary act as "sdl serve" over stdio.
+// TestMain lets the test binary act as "sdl serve" over stdio, or as a
+// terminal reader that checks what it reads.
 func TestMain(m *testing.M) {
+	if db := os.Getenv("SDL_TEST_READER_DB"); db != "" {
+		os.Exit(readLoop(os.Getenv("SDL_TEST_READER_ROOT"), db, os.Getenv("SDL_TEST_READER_STOP")))
+	}
 	if root := os.Getenv("SDL_TEST_SERVE_ROOT"); root != "" {
 		repos, err := serve.NewRepos(serve.NewRepo("shop", root, os.Getenv("SDL_TEST_SERVE_DB")))
 		if err != nil {
@@ -51,7 +57,7 @@ func TestMain(m *testing.M) {
 }
 
 // repoCopy copies a fixture repository and indexes it.
-func repoCopy(t *testing.T, name string) (root, db string) {
+func repoCopy(t testing.TB, name string) (root, db string) {
 	t.Helper()
 	src, _ := filepath.Abs(filepath.Join("..", "testdata", "repos", name))
 	root = filepath.Join(t.TempDir(), name)
@@ -466,4 +472,111 @@ func callQuiet(c *client.Client, name, args string) {
 	json.Unmarshal([]byte(args), &m)
 	req.Params.Arguments = m
 	c.CallTool(context.Background(), req)
+}
+
+// readLoop reads the index as terminal commands do, until stop exists (and
+// at least 20 rounds ran), checking in each round, within one read
+// transaction, that the newest version's recorded counts are those of the
+// current view: a reader never sees a partial version.
+func readLoop(root, db, stop string) int {
+	ctx := context.Background()
+	seen := map[string]bool{}
+	for n := 0; ; n++ {
+		if _, err := os.Stat(stop); err == nil && n >= 20 {
+			fmt.Printf("versions seen: %d in %d rounds\n", len(seen), n)
+			return 0
+		}
+		x, err := query.Open(db, root)
+		if err != nil {
+			fmt.Println("open:", err)
+			return 1
+		}
+		err = func() error {
+			defer x.Close()
+			tx, err := x.DB.BeginTx(ctx, nil)
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			var id string
+			var files, symbols, edges, cf, cs, ce int
+			if err := tx.QueryRow(`SELECT id, files, symbols, edges FROM versions ORDER BY seq DESC LIMIT 1`).Scan(&id, &files, &symbols, &edges); err != nil {
+				return err
+			}
+			if err := tx.QueryRow(`SELECT
+				(SELECT COUNT(*) FROM files WHERE to_seq IS NULL AND status IN ('ok', 'parse_error')),
+				(SELECT COUNT(*) FROM symbols WHERE to_seq IS NULL),
+				(SELECT COUNT(*) FROM edges WHERE to_seq IS NULL)`).Scan(&cf, &cs, &ce); err != nil {
+				return err
+			}
+			if cf != files || cs != symbols || ce != edges {
+				return fmt.Errorf("partial version %s: recorded %d/%d/%d, current view %d/%d/%d", id, files, symbols, edges, cf, cs, ce)
+			}
+			tx.Rollback()
+			seen[id] = true
+			if _, err := x.Search(ctx, query.SearchRequest{Query: "Store", Limit: 10}); err != nil {
+				return err
+			}
+			_, err = x.BuildSlice(ctx, query.SliceRequest{TaskText: "add an item", Budget: &query.SliceBudget{MaxEstimatedTokens: 800}})
+			return err
+		}()
+		if err != nil {
+			fmt.Println("round", n, err)
+			return 1
+		}
+	}
+}
+
+// TestHTTPLimits: a body over the limit is refused and the server goes on;
+// a request past its deadline fails with an error that says so.
+func TestHTTPLimits(t *testing.T) {
+	root, db := repoCopy(t, "go")
+	repos, err := serve.NewRepos(serve.NewRepo("shop", root, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repos.Close()
+	srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: "test"})
+	ts := httptest.NewServer(srv.HTTPHandler(serve.HTTPOptions{MaxBodyBytes: 4096}))
+	defer ts.Close()
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sdl_symbol_search","arguments":{"query":"` + strings.Repeat("a", 8192) + `"}}}`
+	req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(big))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusOK && !strings.Contains(string(body), "error") {
+		t.Errorf("a body over the limit was served: %d %.200s", resp.StatusCode, body)
+	}
+	c, err := client.NewStreamableHttpClient(ts.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	initialize(t, c)
+	if text, isErr := call(t, c, "sdl_symbol_search", `{"query": "NewStore"}`); isErr || !strings.Contains(text, "NewStore") {
+		t.Errorf("after the refused body: %s", text)
+	}
+
+	// a deadline that has passed: the call fails and says why
+	expired := httptest.NewServer(srv.HTTPHandler(serve.HTTPOptions{Timeout: time.Nanosecond}))
+	defer expired.Close()
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	req, _ = http.NewRequest("POST", expired.URL+"/mcp", strings.NewReader(init))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !(resp.StatusCode == http.StatusGatewayTimeout && strings.Contains(string(body), "timed out")) && !strings.Contains(string(body), "deadline") {
+		t.Errorf("a request past its deadline: %d %.300s", resp.StatusCode, body)
+	}
+	t.Logf("past the deadline: %d %s", resp.StatusCode, body)
 }

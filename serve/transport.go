@@ -75,10 +75,19 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		o.MaxConcurrent = 64
 	}
 	mcpHTTP := server.NewStreamableHTTPServer(s.mcp, server.WithEndpointPath("/mcp"))
-	slots := make(chan struct{}, o.MaxConcurrent)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
 	mux.Handle("/mcp", mcpHTTP)
+	limited := limit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, o.MaxBodyBytes)
+		ctx, cancel := context.WithTimeout(r.Context(), o.Timeout)
+		defer cancel()
+		tw := &trackWriter{ResponseWriter: w}
+		mux.ServeHTTP(tw, r.WithContext(ctx))
+		if !tw.wrote && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			http.Error(w, fmt.Sprintf("request timed out after %v: ask for less (a smaller limit or budget), or start sdl serve with a longer --timeout", o.Timeout), http.StatusGatewayTimeout)
+		}
+	}), o.MaxConcurrent, time.Second)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if o.Token != "" && r.URL.Path != "/healthz" {
 			auth := r.Header.Get("Authorization")
@@ -89,16 +98,52 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 				return
 			}
 		}
+		if r.Method == http.MethodGet {
+			// a client's notification stream: idle for its life, it
+			// would hold a slot that requests doing work need
+			mux.ServeHTTP(w, r)
+			return
+		}
+		limited.ServeHTTP(w, r)
+	})
+}
+
+// limit serves at most n requests at once; a request beyond waits up to
+// wait for a slot, then gets 503 with a Retry-After.
+func limit(h http.Handler, n int, wait time.Duration) http.Handler {
+	slots := make(chan struct{}, n)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t := time.NewTimer(wait)
+		defer t.Stop()
 		select {
 		case slots <- struct{}{}:
 			defer func() { <-slots }()
-		case <-time.After(time.Second):
+		case <-t.C:
+			w.Header().Set("Retry-After", "1")
 			http.Error(w, "too many requests in flight; retry", http.StatusServiceUnavailable)
 			return
+		case <-r.Context().Done():
+			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, o.MaxBodyBytes)
-		ctx, cancel := context.WithTimeout(r.Context(), o.Timeout)
-		defer cancel()
-		mux.ServeHTTP(w, r.WithContext(ctx))
+		h.ServeHTTP(w, r)
 	})
 }
+
+// trackWriter notes whether a handler wrote anything, so that a request
+// that ran out of time gets an answer that says so instead of nothing.
+type trackWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *trackWriter) WriteHeader(code int) { w.wrote = true; w.ResponseWriter.WriteHeader(code) }
+
+func (w *trackWriter) Write(p []byte) (int, error) { w.wrote = true; return w.ResponseWriter.Write(p) }
+
+func (w *trackWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *trackWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

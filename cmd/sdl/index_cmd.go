@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strconv"
@@ -79,6 +80,7 @@ func indexCommand() *cli.Command {
 				bar = newProgressBar(errw)
 				opts.Progress = func(p index.Progress) { bar.update(p.Phase, p.Done, p.Total) }
 			}
+			setMemoryLimit()
 			sum, err := index.Run(c.Context, opts)
 			if bar != nil {
 				bar.clear()
@@ -176,4 +178,15 @@ func sortedCounts(m map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// indexMemoryLimit is the heap size at which the garbage collector works
+// harder during an index run, so a large tree stays well under 2 GB of RSS
+// (SQLite's page cache comes on top); GOMEMLIMIT overrides it.
+const indexMemoryLimit = 1280 << 20
+
+func setMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(indexMemoryLimit)
+	}
 }

@@ -6,7 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -41,8 +45,17 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"mkdb": cmdMkdb,
-			"sql":  cmdSQL,
+			"mkdb":   cmdMkdb,
+			"sql":    cmdSQL,
+			"nobody": cmdNobody,
+			"truncate": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: truncate PATH SIZE")
+				}
+				n, err := strconv.ParseInt(args[1], 10, 64)
+				ts.Check(err)
+				ts.Check(os.Truncate(ts.MkAbs(args[0]), n))
+			},
 		},
 	})
 }
@@ -106,4 +119,47 @@ func cmdSQL(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintln(ts.Stdout(), strings.Join(parts, "|"))
 	}
 	ts.Check(rows.Err())
+}
+
+// cmdNobody runs sdl as a user who may not write what root made read-only:
+// nobody sdl ARGS... As root (CI containers), permissions do not bind, so
+// the command runs a copy of this binary as uid 65534; otherwise it runs
+// sdl as the current user.
+func cmdNobody(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 || args[0] != "sdl" {
+		ts.Fatalf("usage: nobody sdl ARGS...")
+	}
+	if os.Geteuid() != 0 {
+		err := ts.Exec("sdl", args[1:]...)
+		if neg != (err != nil) {
+			ts.Fatalf("nobody sdl: unexpected result: %v", err)
+		}
+		return
+	}
+	work := ts.Getenv("WORK")
+	// nobody must reach $WORK: open the directories above it for search.
+	for d := work; d != os.TempDir() && d != "/" && d != "."; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			os.Chmod(d, fi.Mode().Perm()|0o011)
+		}
+	}
+	bin := filepath.Join(work, ".nobody-bin")
+	exe := filepath.Join(bin, "sdl")
+	if _, err := os.Stat(exe); err != nil {
+		self, err := os.Executable()
+		ts.Check(err)
+		data, err := os.ReadFile(self)
+		ts.Check(err)
+		ts.Check(os.MkdirAll(bin, 0o755))
+		ts.Check(os.WriteFile(exe, data, 0o755))
+	}
+	cmd := exec.Command(exe, args[1:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = []string{"HOME=" + work, "NO_COLOR=1", "PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir()}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
+	err := cmd.Run()
+	if neg != (err != nil) {
+		ts.Fatalf("nobody sdl: unexpected result: %v", err)
+	}
 }

@@ -79,6 +79,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = h.hint
 	case errors.Is(err, schema.ErrNoIndex):
 		hint = "try: sdl index ."
+	case errors.Is(schema.Corrupt(err), schema.ErrCorrupt):
+		msg = schema.Corrupt(err).Error()
+		hint = "it is rebuilt from the sources by: sdl index"
 	case errors.Is(err, schema.ErrVersion):
 		hint = "rebuild it with this sdl: sdl index"
 	case errors.Is(err, schema.ErrNotIndex):

@@ -31,6 +31,9 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "token", Usage: "bearer token required by the HTTP transport", EnvVars: []string{"SDL_TOKEN"}},
 			&cli.StringFlag{Name: "log", Usage: "write logs to this file instead of stderr"},
 			&cli.IntFlag{Name: "max-output-tokens", Usage: "the largest answer, in tokens", Value: serve.DefaultMaxOutputTokens},
+			&cli.DurationFlag{Name: "timeout", Usage: "the longest an HTTP request may run", Value: 2 * time.Minute},
+			&cli.IntFlag{Name: "max-concurrent", Usage: "HTTP requests served at once; more wait a second, then get 503", Value: 64},
+			&cli.Int64Flag{Name: "max-body-bytes", Usage: "the largest HTTP request body", Value: 8 << 20},
 			&cli.BoolFlag{Name: "watch", Usage: "index files as they are saved (debounced), so answers never fall behind the disk"},
 		},
 		Action: func(c *cli.Context) error {
@@ -51,7 +54,10 @@ func serveCommand() *cli.Command {
 				}
 			}
 			if addr := c.String("http"); addr != "" {
-				return serveHTTP(c.Context, srv, addr, c.String("token"), c.App.ErrWriter)
+				return serveHTTP(c.Context, srv, addr, serve.HTTPOptions{
+					Token: c.String("token"), Timeout: c.Duration("timeout"),
+					MaxConcurrent: c.Int("max-concurrent"), MaxBodyBytes: c.Int64("max-body-bytes"),
+				}, c.App.ErrWriter)
 			}
 			return srv.ServeStdio(c.Context, c.App.Reader, c.App.Writer)
 		},
@@ -108,15 +114,15 @@ func newServer(c *cli.Context) (*serve.Server, *serve.Repos, *os.File, error) {
 	return srv, repos, logf, nil
 }
 
-func serveHTTP(ctx context.Context, srv *serve.Server, addr, token string, errw interface{ Write([]byte) (int, error) }) error {
-	if err := serve.CheckAddr(addr, token); err != nil {
+func serveHTTP(ctx context.Context, srv *serve.Server, addr string, o serve.HTTPOptions, errw interface{ Write([]byte) (int, error) }) error {
+	if err := serve.CheckAddr(addr, o.Token); err != nil {
 		return usagef("%v", err)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	hs := &http.Server{Handler: srv.HTTPHandler(serve.HTTPOptions{Token: token}), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: srv.HTTPHandler(o), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(errw, "sdl: serving MCP on http://%s/mcp\n", ln.Addr())
 	go func() {
 		<-ctx.Done()
