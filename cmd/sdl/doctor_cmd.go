@@ -142,8 +142,20 @@ func runDoctor(ctx context.Context, root, db string) *doctorReport {
 
 // doctorIndex reports the index and its schema, and checks its integrity.
 func doctorIndex(ctx context.Context, r *doctorReport, root, db, rel string) bool {
+	// a damaged file is derived data: sdl index rebuilds it
+	damaged := func(what string) bool {
+		r.Checks = append(r.Checks, check{Name: "index", Status: checkFail, Detail: rel + " is damaged: " + what, Fix: "sdl index (rebuilds it)"})
+		return false
+	}
 	conn, err := schema.OpenReadOnly(db)
 	if err != nil {
+		if errors.Is(schema.Corrupt(err), schema.ErrCorrupt) {
+			msg := err.Error()
+			if i := strings.LastIndex(msg, "damaged: "); i >= 0 {
+				msg = msg[i+len("damaged: "):]
+			}
+			return damaged(msg)
+		}
 		r.Checks = append(r.Checks, check{Name: "index", Status: checkFail, Detail: err.Error(), Fix: "sdl index"})
 		return false
 	}
@@ -153,9 +165,7 @@ func doctorIndex(ctx context.Context, r *doctorReport, root, db, rel string) boo
 		if err != nil {
 			res = err.Error()
 		}
-		r.Checks = append(r.Checks, check{Name: "index", Status: checkFail, Detail: rel + " is damaged: " + res,
-			Fix: fmt.Sprintf("rm %s && sdl index", rel)})
-		return false
+		return damaged(res)
 	}
 	var id, commit string
 	var files, symbols int64
