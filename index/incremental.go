@@ -71,6 +71,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	defer w.close()
 	b.w = w
+	b.changes = newSymChanges()
 	b.tree = map[string]fileState{}
 	for p, o := range olds {
 		b.tree[p] = fileState{o.status, o.hash, o.reason}
@@ -204,9 +205,20 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		b.sum.Files = len(b.tree)
 	}
 	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 {
-		// nothing changed: no new version
+		// nothing changed: no new version, but memory files and feedback
+		// may have, and are synced in this small transaction
 		b.sum.Seq = prevSeq
-		return b.fillTotals(ctx, tx, prevSeq, prev)
+		if err := b.fillTotals(ctx, tx, prevSeq, prev); err != nil {
+			return err
+		}
+		wrote, err := b.syncSidecars(ctx, tx, nil, VersionID(prevSeq))
+		if err != nil || !wrote {
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+		return nil
 	}
 
 	b.progress("resolve", 0, len(changed))
@@ -241,6 +253,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	b.progress("derive", 0, 0)
 	if err := b.derive(ctx, tx, nil, affected); err != nil {
+		return err
+	}
+	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {
 		return err
 	}
 	b.progress("ledger", 0, 0)
@@ -281,6 +296,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	type old struct {
 		rowid  int64
 		digest string
+		fp     fpKey
 	}
 	olds := map[string]old{}
 	rows, err := w.stmts["oldSyms"].QueryContext(ctx, pid)
@@ -290,7 +306,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	for rows.Next() {
 		var o old
 		var id string
-		if err := rows.Scan(&o.rowid, &id, &o.digest); err != nil {
+		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind); err != nil {
 			rows.Close()
 			return err
 		}
@@ -314,8 +330,14 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				if err := w.closeSymbol(ctx, o.rowid); err != nil {
 					return err
 				}
+				// a moved range is not a change to the code; a new
+				// fingerprint is
+				if o.fp.fp != row.sym.Fingerprint {
+					b.changes.changed[row.id] = true
+				}
 			} else {
 				b.sum.SymbolsAdded++
+				b.changes.added[row.id] = fpKey{row.sym.Kind, row.sym.Fingerprint}
 			}
 			names[row.sym.Name] = true
 			if row.sym.Kind == lang.KindModule {
@@ -340,6 +362,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	for _, id := range gone {
 		b.sum.SymbolsRmvd++
 		removedIDs[id] = true
+		b.changes.removed[id] = olds[id].fp
 		if err := w.closeSymbol(ctx, olds[id].rowid); err != nil {
 			return err
 		}

@@ -110,6 +110,8 @@ type Summary struct {
 	Bytes         int64          `json:"bytes"`
 	Languages     map[string]int `json:"languages"`
 	GitCommit     string         `json:"gitCommit,omitempty"`
+	// Memories says what the run did with .sdl-memory and feedback.
+	Memories *MemorySummary `json:"memories,omitempty"`
 }
 
 // DefaultDB is the index path for a repository root.
@@ -319,6 +321,8 @@ type build struct {
 	only map[string]bool
 	git  gitInfo
 	sum  *Summary
+	// changes are the symbol changes of an incremental run, for memories
+	changes *symChanges
 
 	phase      string
 	phaseStart time.Time
@@ -506,6 +510,9 @@ func (b *build) full(ctx context.Context) (err error) {
 	}
 	b.progress("derive", 0, 0)
 	if err := b.derive(ctx, tx, g, nil); err != nil {
+		return err
+	}
+	if _, err := b.syncSidecars(ctx, tx, nil, VersionID(1)); err != nil {
 		return err
 	}
 	b.progress("ledger", 0, 0)

@@ -39,7 +39,7 @@ var statements = map[string]string{
 	"insFTS":    `INSERT INTO symbols_fts(rowid, name, qualified, signature, doc, path, body, words) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
 	"closeSym":  `UPDATE symbols SET to_seq = ? WHERE rowid = ?`,
 	"delFTS":    `DELETE FROM symbols_fts WHERE rowid = ?`,
-	"oldSyms":   `SELECT rowid, id, digest FROM symbols WHERE path_id = ? AND to_seq IS NULL`,
+	"oldSyms":   `SELECT rowid, id, digest, fingerprint, kind FROM symbols WHERE path_id = ? AND to_seq IS NULL`,
 	"oldEdges":  `SELECT rowid, digest FROM edges WHERE path_id = ? AND to_seq IS NULL`,
 	"closeEdge": `UPDATE edges SET to_seq = ? WHERE rowid = ?`,
 	"insEdge": `INSERT INTO edges(src, dst, kind, name, qual, qual_type, qual_call, confidence, rule, candidates, count, line, path_id, digest, from_seq)

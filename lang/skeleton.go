@@ -703,7 +703,7 @@ func (s *skel) line(n int32) {
 	t := s.t
 	a, b := t.Nodes[n].StartByte, t.Nodes[n].EndByte
 	r0, r1 := s.row(a), s.endRow(b)
-	if r0 == r1 {
+	if r1 <= r0 { // one line, or empty (a MISSING node at a line's start)
 		// the separator after a field or item is punctuation, which the
 		// tree does not hold
 		if int(b) < len(t.Src) && (t.Src[b] == ',' || t.Src[b] == ';') {

@@ -25,6 +25,36 @@ type Info struct {
 	Skipped       map[string]int `json:"skipped"`
 	ParseErrors   int            `json:"parseErrors"`
 	Resolution    map[string]int `json:"resolution"`
+	// Memories counts the current development memories the index holds;
+	// MemoryProblems are the memory files its last run could not import.
+	Memories       int             `json:"memories"`
+	MemoryProblems []MemoryProblem `json:"memoryProblems"`
+}
+
+// MemoryProblem is a memory file an index run could not import, and why.
+type MemoryProblem struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+// MemoryProblems returns the memory files the last index run could not
+// import, in path order.
+func (x *Index) MemoryProblems(ctx context.Context) ([]MemoryProblem, error) {
+	rows, err := x.DB.QueryContext(ctx, `SELECT path, line, message FROM memory_problems ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("read memory problems: %w", err)
+	}
+	defer rows.Close()
+	out := []MemoryProblem{}
+	for rows.Next() {
+		var p MemoryProblem
+		if err := rows.Scan(&p.Path, &p.Line, &p.Message); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }
 
 // Info reads the description of the index.
@@ -83,5 +113,12 @@ func (x *Index) Info(ctx context.Context) (*Info, error) {
 		in.Edges += n
 	}
 	err = x.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE to_seq IS NULL AND status = 'parse_error'`).Scan(&in.ParseErrors)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories WHERE deleted = 0`).Scan(&in.Memories); err != nil {
+		return nil, fmt.Errorf("count memories: %w", err)
+	}
+	in.MemoryProblems, err = x.MemoryProblems(ctx)
 	return in, err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/sdl-dev/sdl/schema"
 )
@@ -19,6 +20,12 @@ type Index struct {
 	Root string
 	// RepoID names the repository in answers.
 	RepoID string
+	// MemoryFiles, when set, lays the memory files that changed since the
+	// last index run over the index's memories, so that a memory stored a
+	// moment ago is answered at once.
+	MemoryFiles MemoryOverlay
+	// Clock is the time recency is measured from (time.Now when nil).
+	Clock func() time.Time
 	// Unsaved, when set, returns the content of an editor buffer that
 	// replaces the file on disk: the index was built from it, so
 	// skeletons, hot paths and windows read it, and it is not stale.
@@ -26,6 +33,8 @@ type Index struct {
 
 	vocab     vocab
 	summaries summaryCache // recent context summaries, by ledger version and request
+	feedback  feedbackCache
+	memories  memoryCache
 }
 
 // Open opens the index at path for reading. root is the repository it

@@ -35,6 +35,10 @@ type SliceRequest struct {
 	// noHandle builds a slice for internal use (summaries) without
 	// recording a handle.
 	noHandle bool
+	// mems are the memories a build loaded once for its two uses
+	// (memoryReserve, sliceMemories).
+	mems    map[string]*Memory
+	memsErr error
 }
 
 // SliceBudget bounds a slice.
@@ -58,16 +62,43 @@ const (
 
 // SliceResponse is a built slice.
 type SliceResponse struct {
-	SliceHandle       string          `json:"sliceHandle"`
-	LedgerVersion     string          `json:"ledgerVersion"`
-	Lease             Lease           `json:"lease"`
-	SliceEtag         SliceEtag       `json:"sliceEtag"`
-	Slice             Slice           `json:"slice"`
-	EstimatedTokens   int             `json:"estimatedTokens"`
-	RetrievalEvidence *SliceEvidence  `json:"retrievalEvidence,omitempty"`
-	StaleFiles        []string        `json:"staleFiles,omitempty"`
-	Memories          json.RawMessage `json:"memories,omitempty"`
+	SliceHandle       string         `json:"sliceHandle"`
+	LedgerVersion     string         `json:"ledgerVersion"`
+	Lease             Lease          `json:"lease"`
+	SliceEtag         SliceEtag      `json:"sliceEtag"`
+	Slice             Slice          `json:"slice"`
+	EstimatedTokens   int            `json:"estimatedTokens"`
+	RetrievalEvidence *SliceEvidence `json:"retrievalEvidence,omitempty"`
+	StaleFiles        []string       `json:"staleFiles,omitempty"`
+	// Memories are the development memories about the slice's cards, best
+	// first; they come after the cards in the budget and are cut first.
+	Memories []SliceMemory `json:"memories,omitempty"`
+	// Warnings say what went wrong without failing the slice (surfacing
+	// memories).
+	Warnings []string `json:"warnings,omitempty"`
 }
+
+// SliceMemory is a memory surfaced in a slice. A long content is cut
+// (contentTruncated); sdl.memory.query returns it whole.
+type SliceMemory struct {
+	MemoryID         string   `json:"memoryId"`
+	Type             string   `json:"type"`
+	Title            string   `json:"title"`
+	Content          string   `json:"content"`
+	ContentTruncated bool     `json:"contentTruncated,omitempty"`
+	Confidence       float64  `json:"confidence"`
+	Stale            bool     `json:"stale"`
+	StaleVersion     string   `json:"staleVersion,omitempty"`
+	LinkedSymbols    []string `json:"linkedSymbols"`
+	Tags             []string `json:"tags"`
+	Score            float64  `json:"score"`
+}
+
+// Memories in slices: how many by default, and how much of each content.
+const (
+	DefaultMemoryLimit  = 5
+	sliceMemoryMaxRunes = 500
+)
 
 // Lease is how long a slice handle is valid.
 type Lease struct {
@@ -162,6 +193,8 @@ type sliceBuild struct {
 	ev      *SliceEvidence
 	minConf float64
 	minCall float64
+	// warnings are passed on to the response
+	warnings []string
 }
 
 func (b *sliceBuild) seed(id string, w float64, why string) {
@@ -268,10 +301,12 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 	if req.IncludeRetrievalEvidence {
 		resp.RetrievalEvidence = b.ev
 	}
+	resp.Warnings = b.warnings
 	if err := x.fillSlice(ctx, req, ranks, resp, ver.ID); err != nil {
 		return nil, nil, err
 	}
 	resp.StaleFiles = x.staleFiles(ctx, cardFiles(resp.Slice.Cards))
+	x.sliceMemories(ctx, req, resp)
 	if err := x.fitBudget(resp, req.Budget.MaxEstimatedTokens); err != nil {
 		return nil, nil, err
 	}
@@ -305,6 +340,10 @@ func (x *Index) rankSlice(ctx context.Context, req *SliceRequest) ([]ranked, *sl
 		var err error
 		if textScores, err = b.seedText(ctx); err != nil {
 			return nil, nil, err
+		}
+		// feedback is advice: a failure to read it does not fail the slice
+		if err := b.seedFeedback(ctx); err != nil {
+			b.warnings = append(b.warnings, "past feedback was not used: "+err.Error())
 		}
 	}
 	ranks, err := b.rank(ctx, textScores)
@@ -895,8 +934,9 @@ const detailCompactNoDeps = "compact-nodeps"
 // fillSlice takes ranked symbols in order until the budget is spent.
 func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, resp *SliceResponse, ver string) error {
 	budget := req.Budget.MaxEstimatedTokens
-	// keep room for the envelope and the frontier
-	reserve := 160 + budget/12
+	// keep room for the envelope and the frontier, and for the memories
+	// about the best candidates
+	reserve := 160 + budget/12 + x.memoryReserve(ctx, req, ranks)
 	avail := budget - reserve
 	s := &resp.Slice
 	s.Cards = []*Card{}
@@ -1137,8 +1177,10 @@ func cardFiles(cs []*Card) []string {
 	return out
 }
 
-// fitBudget checks the whole response against the budget and drops
-// frontier items, then cards from the end, until it fits. Budgets are
+// fitBudget checks the whole response against the budget and drops, from
+// the end, until it fits: frontier items, then memories beyond a tenth of
+// the budget (memoryRoom), then cards, then the remaining memories. So
+// memories about the code at hand displace at most a tenth of the cards. Budgets are
 // promises: a response never exceeds its budget.
 func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 	for {
@@ -1157,6 +1199,10 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 			case len(s.Frontier) > 0:
 				over -= Tokens(mustJSON(s.Frontier[len(s.Frontier)-1]))
 				s.Frontier = s.Frontier[:len(s.Frontier)-1]
+			case len(resp.Memories) > 0 && Tokens(mustJSON(resp.Memories)) > memoryRoom(budget):
+				// memories beyond their share go before any card
+				over -= Tokens(mustJSON(resp.Memories[len(resp.Memories)-1]))
+				resp.Memories = resp.Memories[:len(resp.Memories)-1]
 			case len(s.Cards) > 0:
 				last := s.Cards[len(s.Cards)-1]
 				over -= Tokens(mustJSON(last))
@@ -1172,6 +1218,9 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 					s.Truncation = &SliceTruncation{Truncated: true, Reason: "token budget", SpilloverHandle: spilloverOf(resp.SliceHandle)}
 				}
 				s.Truncation.DroppedCards++
+			case len(resp.Memories) > 0:
+				over -= Tokens(mustJSON(resp.Memories[len(resp.Memories)-1]))
+				resp.Memories = resp.Memories[:len(resp.Memories)-1]
 			case resp.RetrievalEvidence != nil:
 				over -= Tokens(mustJSON(resp.RetrievalEvidence))
 				resp.RetrievalEvidence = nil

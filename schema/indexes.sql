@@ -17,3 +17,7 @@ CREATE INDEX edges_cur_path ON edges(path_id) WHERE to_seq IS NULL;
 CREATE INDEX edges_to ON edges(to_seq) WHERE to_seq IS NOT NULL;
 CREATE INDEX process_steps_symbol ON process_steps(symbol_id);
 CREATE INDEX metrics_cluster ON metrics(cluster_id);
+CREATE INDEX memory_symbols_symbol ON memory_symbols(symbol_id);
+CREATE INDEX memory_files_path ON memory_files(path);
+CREATE INDEX feedback_created ON feedback(created_at);
+CREATE INDEX feedback_symbols_symbol ON feedback_symbols(symbol_id, missing);

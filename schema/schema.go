@@ -16,7 +16,7 @@ import (
 
 // Version is the schema version, stored in PRAGMA user_version. An index of
 // another version is rebuilt, never read.
-const Version = 4
+const Version = 5
 
 // ApplicationID marks a SQLite file as an sdl index ("SDL1").
 const ApplicationID = 0x53444c31
@@ -62,6 +62,12 @@ const (
 	MetaEmbeddingModel = "embedding_model"
 	MetaEmbeddingDim   = "embedding_dim"
 	MetaGoModules      = "go_modules"
+	// MetaFeedbackOffset is how far into the feedback sidecar the index
+	// has imported.
+	MetaFeedbackOffset = "feedback_offset"
+	// MetaMemoriesHash changes whenever the memories tables do, so that
+	// readers can keep what they loaded until then.
+	MetaMemoriesHash = "memories_hash"
 )
 
 // Create creates the tables of an empty database and stamps it as an sdl

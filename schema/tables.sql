@@ -150,3 +150,74 @@ CREATE VIRTUAL TABLE symbols_fts USING fts5(
   content = '', contentless_delete = 1,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
+
+-- Development memories: the current state of the .sdl-memory/*.md files,
+-- which are the source of truth. Not versioned: every index run imports
+-- the files again. seq is an explicit rowid so that memories_fts rows stay
+-- paired with their memories through a VACUUM.
+CREATE TABLE memories (
+  seq           INTEGER PRIMARY KEY,
+  id            TEXT NOT NULL UNIQUE,
+  type          TEXT NOT NULL,
+  title         TEXT NOT NULL,
+  content       TEXT NOT NULL,
+  tags          TEXT NOT NULL DEFAULT '[]', -- JSON array
+  confidence    REAL NOT NULL,
+  created_at    TEXT NOT NULL,
+  -- a file marked deleted: true: kept so the id stays taken, never answered
+  deleted       INTEGER NOT NULL DEFAULT 0,
+  stale         INTEGER NOT NULL DEFAULT 0,
+  stale_version TEXT NOT NULL DEFAULT '',
+  path          TEXT NOT NULL,             -- the file, repository-relative
+  content_hash  TEXT NOT NULL,             -- SHA-256 of repoId, type, title, content: deduplication
+  file_hash     TEXT NOT NULL              -- of the file's bytes: an unchanged file is not imported again
+);
+
+-- The symbols and files a memory is about.
+CREATE TABLE memory_symbols (
+  memory_id TEXT NOT NULL,
+  symbol_id TEXT NOT NULL,
+  PRIMARY KEY (memory_id, symbol_id)
+) WITHOUT ROWID;
+
+CREATE TABLE memory_files (
+  memory_id TEXT NOT NULL,
+  path      TEXT NOT NULL,
+  PRIMARY KEY (memory_id, path)
+) WITHOUT ROWID;
+
+-- The memory files the last index run could not import, and why: a file
+-- that is not a memory is a diagnostic here, never a failed run.
+CREATE TABLE memory_problems (
+  path    TEXT PRIMARY KEY, -- repository-relative
+  line    INTEGER NOT NULL DEFAULT 0,
+  message TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Full-text index over memories; rowid = memories.seq. A table with its
+-- own content (memories are few and small): bm25() ranks, and a row is
+-- deleted by rowid.
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+  title, content,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+-- Agent feedback on slices, imported from .sdl/feedback.jsonl.
+CREATE TABLE feedback (
+  id           TEXT PRIMARY KEY,
+  version_id   TEXT NOT NULL,
+  slice_handle TEXT NOT NULL,
+  task_type    TEXT NOT NULL DEFAULT '',
+  task_text    TEXT NOT NULL DEFAULT '',
+  task_tags    TEXT NOT NULL DEFAULT '[]', -- JSON array
+  useful       TEXT NOT NULL,              -- JSON array of symbol ids
+  missing      TEXT NOT NULL DEFAULT '[]', -- JSON array of symbol ids
+  created_at   TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE feedback_symbols (
+  feedback_id TEXT NOT NULL,
+  symbol_id   TEXT NOT NULL,
+  missing     INTEGER NOT NULL, -- 0: useful, 1: missing
+  PRIMARY KEY (feedback_id, missing, symbol_id)
+) WITHOUT ROWID;

@@ -430,6 +430,8 @@ func (l *live) parse(ctx context.Context) (err error) {
 		}
 		x.RepoID = l.repo.ID
 		x.Unsaved = l.overlayContent
+		// memories stored while drafts are open are answered at once too
+		x.MemoryFiles = l.repo.memories
 		ov.x = x
 	}
 	l.mu.Lock()

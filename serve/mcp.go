@@ -285,6 +285,9 @@ func errorResult(t *Tool, err error) *mcp.CallToolResult {
 	case errors.Is(err, query.ErrNotFound):
 		code = "not_found"
 		hint = "find the symbol with sdl_symbol_search"
+	case errors.Is(err, query.ErrMemoryNotFound):
+		code = "not_found"
+		hint = "find memory ids with sdl_memory_query"
 	case errors.Is(err, ErrUnknownRepo):
 		code = "unknown_repo"
 	case errors.Is(err, query.ErrHandle):

@@ -25,6 +25,11 @@ type Repo struct {
 	x     *query.Index
 	inode uint64
 	live  *live
+
+	// memMu serializes this process's memory writes; memories holds the
+	// overlay of memory files, shared by the indexes opened in turn.
+	memMu    sync.Mutex
+	memories query.MemoryOverlay
 }
 
 // NewRepo describes a repository; its index is opened on first use.
@@ -35,7 +40,7 @@ func NewRepo(id, root, db string) *Repo {
 	if id == "" {
 		id = filepath.Base(root)
 	}
-	r := &Repo{ID: id, Root: root, DB: db}
+	r := &Repo{ID: id, Root: root, DB: db, memories: NewMemoryOverlay(root)}
 	r.live = newLive(r)
 	return r
 }
@@ -57,6 +62,7 @@ func (r *Repo) Index() (*query.Index, error) {
 	if x.RepoID == "" || x.RepoID != r.ID {
 		x.RepoID = r.ID
 	}
+	x.MemoryFiles = r.memories
 	x.Unsaved = r.live.baseContent
 	if r.x != nil {
 		r.x.Close()

@@ -100,8 +100,8 @@ func sliceTools() []*Tool {
 			{Name: "adaptiveDetail", Type: "boolean", Description: "Choose detail per card by rank (default when cardDetail is unset)."},
 			{Name: "includeResolutionMetadata", Type: "boolean"},
 			{Name: "includeRetrievalEvidence", Type: "boolean", Description: "Include how the seeds were found."},
-			{Name: "includeMemories", Type: "boolean"},
-			{Name: "memoryLimit", Type: "integer", Min: f(0), Max: f(20)},
+			{Name: "includeMemories", Type: "boolean", Description: "Include the development memories about the cards (default true); they fit after the cards or are left out."},
+			{Name: "memoryLimit", Type: "integer", Min: f(0), Max: f(20), Description: "At most this many memories (default 5)."},
 		},
 		Example: `{"taskText": "fix the auth token expiry check", "budget": {"maxCards": 30, "maxEstimatedTokens": 4000}}`,
 	}
@@ -137,5 +137,6 @@ func allTools() []*Tool {
 	ts = append(ts, summaryTools()...)
 	ts = append(ts, codeTools()...)
 	ts = append(ts, bufferTools()...)
+	ts = append(ts, memoryTools()...)
 	return ts
 }

@@ -133,6 +133,28 @@ func printSummary(u *ui, s *index.Summary) {
 	}
 	fmt.Fprintf(u.w, "%s · %d files (%d skipped, %d with errors) · %d symbols · %d edges · %d versions · %.1fs · %s → %s\n",
 		what, s.Files, s.Skipped, s.ParseErrors+s.Unreadable, s.Symbols, s.Edges, s.Versions, s.Seconds, bytesText(s.Bytes), rel)
+	if m := s.Memories; m != nil && (m.Memories+m.Removed+len(m.Problems)+m.FeedbackImported > 0) {
+		line := fmt.Sprintf("memories: %d (%d imported, %d removed, %d flagged stale", m.Memories, m.Imported, m.Removed, m.Stale)
+		if m.Kept > 0 {
+			line += fmt.Sprintf(", %d kept from files that no longer parse", m.Kept)
+		}
+		if m.Relinked > 0 {
+			line += fmt.Sprintf(", %d links followed a rename", m.Relinked)
+		}
+		line += ")"
+		if m.FeedbackImported > 0 {
+			line += fmt.Sprintf(" · feedback: %d imported", m.FeedbackImported)
+		}
+		fmt.Fprintln(u.w, u.dim(line))
+		for _, p := range m.Problems {
+			fmt.Fprintf(u.w, "%s %s (not imported)\n", u.warn("memory file"), p.Error())
+		}
+	}
+	if m := s.Memories; m != nil {
+		for _, w := range m.Warnings {
+			fmt.Fprintln(u.w, u.warn("warning: "+w))
+		}
+	}
 }
 
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {

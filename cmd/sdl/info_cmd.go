@@ -12,6 +12,7 @@ import (
 
 	"github.com/sdl-dev/sdl/query"
 	"github.com/sdl-dev/sdl/schema"
+	"github.com/sdl-dev/sdl/serve"
 )
 
 // Set at release time (.goreleaser.yaml, make build) with
@@ -97,6 +98,18 @@ func infoCommand() *cli.Command {
 				fmt.Fprintf(u.w, "  skipped: %s\n", sortedCounts(in.Skipped))
 			}
 			fmt.Fprintf(u.w, "  edges by rule: %s\n", sortedCounts(in.Resolution))
+			fmt.Fprintf(u.w, "  memories: %d", in.Memories)
+			if n := len(in.MemoryProblems); n > 0 {
+				fmt.Fprintf(u.w, " · %s", u.warn(fmt.Sprintf("%d memory files not imported", n)))
+			}
+			fmt.Fprintln(u.w)
+			for _, p := range in.MemoryProblems {
+				loc := p.Path
+				if p.Line > 0 {
+					loc = fmt.Sprintf("%s:%d", p.Path, p.Line)
+				}
+				fmt.Fprintf(u.w, "    %s: %s\n", u.path(loc), p.Message)
+			}
 			fmt.Fprintf(u.w, "%s\n", u.title("versions"))
 			for _, v := range in.Versions {
 				git := ""
@@ -135,7 +148,14 @@ func openIndex(c *cli.Context) (*query.Index, error) {
 	} else if wd, err := os.Getwd(); err == nil {
 		root = wd
 	}
-	return query.Open(p, root)
+	x, err := query.Open(p, root)
+	if err != nil {
+		return nil, err
+	}
+	// memories stored since the last index run are answered too, as the
+	// server answers them
+	x.MemoryFiles = serve.NewMemoryOverlay(root)
+	return x, nil
 }
 
 // readInput reads a file, or standard input for "-".

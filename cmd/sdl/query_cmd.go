@@ -254,6 +254,16 @@ func printSlice(u *ui, r *query.SliceResponse) {
 	for _, f := range r.Slice.Frontier {
 		fmt.Fprintf(u.w, "  · %s  %s  %s\n", u.dim(f.Name), u.dim(fmt.Sprintf("%s:%d", f.File, f.Line)), u.dim(f.Why))
 	}
+	for _, m := range r.Memories {
+		line := fmt.Sprintf("  memory %s %s: %s", u.dim(m.MemoryID), u.kind(m.Type), m.Title)
+		if m.Stale {
+			line += " " + u.warn("(stale since "+m.StaleVersion+")")
+		}
+		fmt.Fprintln(u.w, line)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintln(u.w, u.warn(w))
+	}
 	tail := fmt.Sprintf("%d cards · %d/%d tokens · %s · handle %s", len(r.Slice.Cards), r.EstimatedTokens,
 		r.Slice.Budget.MaxEstimatedTokens, r.LedgerVersion, r.SliceHandle)
 	if t := r.Slice.Truncation; t != nil {

@@ -101,6 +101,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "build a new slice: sdl slice TASK"
 	case errors.Is(err, query.ErrNotFound):
 		hint = "find symbols with: sdl search NAME"
+	case errors.Is(err, query.ErrMemoryNotFound):
+		hint = "find memories with: sdl memory query"
 	case errors.Is(err, query.ErrStale):
 		hint = "run: sdl index"
 	case errors.Is(err, query.ErrConfig):
@@ -169,6 +171,7 @@ func commands() []*cli.Command {
 		windowCommand(),
 		policyCommand(),
 		summaryCommand(),
+		memoryCommand(),
 		toolCommand(),
 		serveCommand(),
 		infoCommand(),
