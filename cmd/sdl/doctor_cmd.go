@@ -7,16 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/sdl-dev/sdl/index"
+	"github.com/sdl-dev/sdl/memoryfs"
 	"github.com/sdl-dev/sdl/query"
 	"github.com/sdl-dev/sdl/schema"
 )
@@ -270,69 +269,21 @@ func doctorConfig(r *doctorReport, root string) {
 	r.Checks = append(r.Checks, check{Name: "config", Status: checkOK, Detail: detail})
 }
 
-// memoryDir holds development memories: markdown files with YAML front
-// matter (see the memoryfs package when it is part of this build).
-const memoryDir = ".sdl-memory"
-
-var memoryTypes = map[string]bool{"decision": true, "bugfix": true, "task_context": true}
-
+// doctorMemories checks .sdl-memory/ the way an index run reads it.
 func doctorMemories(r *doctorReport, root string) {
-	dir := filepath.Join(root, memoryDir)
-	if _, err := os.Stat(dir); err != nil {
-		r.Checks = append(r.Checks, check{Name: "memories", Status: checkOK, Detail: "no " + memoryDir + " directory"})
+	if _, err := os.Stat(filepath.Join(root, memoryfs.Dir)); err != nil {
+		r.Checks = append(r.Checks, check{Name: "memories", Status: checkOK, Detail: "no " + memoryfs.Dir + " directory"})
 		return
 	}
-	n := 0
-	var bad []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-			return nil
-		}
-		n++
-		rel := relTo(root, p)
-		data, err := os.ReadFile(p)
-		if err == nil {
-			err = checkMemoryFile(data)
-		}
-		if err != nil {
-			bad = append(bad, rel+": "+err.Error())
-		}
-		return nil
-	})
-	if len(bad) == 0 {
-		r.Checks = append(r.Checks, check{Name: "memories", Status: checkOK, Detail: fmt.Sprintf("%d memory files are valid", n)})
+	res := memoryfs.Scan(root)
+	if len(res.Problems) == 0 {
+		r.Checks = append(r.Checks, check{Name: "memories", Status: checkOK, Detail: fmt.Sprintf("%d memory files are valid", len(res.Files))})
 		return
 	}
-	for _, b := range bad {
-		r.Checks = append(r.Checks, check{Name: "memories", Status: checkFail, Detail: b,
-			Fix: "fix the front matter (--- lines around YAML with type and title), or delete the file"})
+	for _, p := range res.Problems {
+		r.Checks = append(r.Checks, check{Name: "memories", Status: checkFail, Detail: p.Error(),
+			Fix: "fix the file (--- lines around YAML front matter with type and title; see sdl help memory), or delete it"})
 	}
-}
-
-// checkMemoryFile checks the front matter of a memory file: a --- line,
-// a YAML mapping with a known type and a title, a closing --- line.
-func checkMemoryFile(data []byte) error {
-	text := strings.TrimPrefix(string(data), "\ufeff")
-	first, rest, _ := strings.Cut(text, "\n")
-	if strings.TrimSpace(first) != "---" {
-		return errors.New("line 1: a memory file starts with a --- line")
-	}
-	front, _, ok := strings.Cut(rest, "\n---")
-	if !ok {
-		return errors.New("the front matter is not closed by a --- line")
-	}
-	var m map[string]any
-	if err := yaml.Unmarshal([]byte(front), &m); err != nil {
-		return fmt.Errorf("front matter is not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	typ, _ := m["type"].(string)
-	if !memoryTypes[typ] {
-		return fmt.Errorf("type %q is not one of decision, bugfix, task_context", typ)
-	}
-	if t, _ := m["title"].(string); strings.TrimSpace(t) == "" {
-		return errors.New("the title is missing")
-	}
-	return nil
 }
 
 func doctorGrammars(r *doctorReport) {
