@@ -64,6 +64,7 @@ func gitignoreLines(shareIndex bool) []string {
 		".sdl/handles.jsonl",
 		".sdl/audit.jsonl",
 		".sdl/usage.jsonl",
+		".sdl/feedback.jsonl",
 	)
 }
 
