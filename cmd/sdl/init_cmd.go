@@ -82,6 +82,8 @@ ladder and stop at the first rung that answers the question:
 
 ` + "`sdl_agent_orchestrate`" + ` climbs the ladder for a task in one call. After editing, ` + "`sdl_index_refresh`" + ` (or
 ` + "`sdl index`" + `) records a new version; answers list the files that changed since (` + "`staleFiles`" + `).
+Record a decision or a bug's cause with ` + "`sdl_memory_store`" + ` (a file under .sdl-memory/, committed); slices
+surface the memories linked to their symbols.
 `
 
 // initAction is one change init makes (or would make).
