@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ type gitInfo struct {
 	commit   string
 	dirty    bool
 	headTime time.Time
+	ref      string // the revision as named by sdl index --rev
 }
 
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
@@ -53,6 +53,18 @@ func readGit(ctx context.Context, root string) gitInfo {
 	return g
 }
 
+// readGitRev describes a commit indexed from the object database: never
+// dirty, and named by ref.
+func readGitRev(ctx context.Context, root, commit, ref string) gitInfo {
+	g := gitInfo{commit: commit, ref: ref}
+	if out, err := git(ctx, root, "log", "-1", "--format=%ct", commit); err == nil {
+		if ts, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64); err == nil {
+			g.headTime = time.Unix(ts, 0).UTC()
+		}
+	}
+	return g
+}
+
 // gitChurn counts, per repository-relative path, the commits that touched
 // it in the 30 days before HEAD's commit time.
 func gitChurn(ctx context.Context, root string, g gitInfo) map[string]int {
@@ -80,7 +92,7 @@ func gitChurn(ctx context.Context, root string, g gitInfo) map[string]int {
 
 // readGoModules finds the go.mod files that govern the Go files of a walk
 // and returns "dir\tmodule/path" for each, dir relative to root.
-func readGoModules(root string, entries []Entry) []string {
+func readGoModules(tree fileTree, entries []Entry) []string {
 	dirs := map[string]bool{}
 	for _, e := range entries {
 		if e.Lang != nil && e.Lang.Name == "go" {
@@ -97,7 +109,7 @@ func readGoModules(root string, entries []Entry) []string {
 	}
 	var out []string
 	for d := range dirs {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d), "go.mod"))
+		data, err := tree.ReadFile(path.Join(d, "go.mod"))
 		if err != nil {
 			continue
 		}

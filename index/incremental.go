@@ -77,9 +77,10 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		b.tree[p] = fileState{o.status, o.hash, o.reason}
 	}
 	var prev counts
+	var prevCommit, prevRef string
 	if prevSeq > 0 {
-		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges FROM versions WHERE seq = ?", prevSeq).
-			Scan(&prev.files, &prev.symbols, &prev.edges); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges, git_commit, git_ref FROM versions WHERE seq = ?", prevSeq).
+			Scan(&prev.files, &prev.symbols, &prev.edges, &prevCommit, &prevRef); err != nil {
 			return fmt.Errorf("read ledger: %w", err)
 		}
 	}
@@ -101,11 +102,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 				mods[m] = true
 			}
 		}
-		for _, m := range readGoModules(b.root, b.entries) {
+		for _, m := range readGoModules(b.src, b.entries) {
 			mods[m] = true
 		}
 		b.goModules = sortedKeys(mods)
-		b.jsPackages = readJSPackages(b.root, all)
+		b.jsPackages = readJSPackages(b.src, all)
 	}
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
@@ -127,7 +128,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		o := olds[e.Path]
 		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError)
 	}
-	err = parseAll(ctx, b.root, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {
 			b.progress("parse", done, total)
@@ -204,7 +205,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if b.only != nil {
 		b.sum.Files = len(b.tree)
 	}
-	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 {
+	// A revision named by --rev gets its version even when its tree is
+	// the same as the last one, so that the commit can be named later
+	// (sdl risk --from origin/main) as long as it differs.
+	newRev := b.opts.Rev != "" && (b.git.commit != prevCommit || b.git.ref != prevRef)
+	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev {
 		// nothing changed: no new version, but memory files and feedback
 		// may have, and are synced in this small transaction
 		b.sum.Seq = prevSeq
@@ -259,7 +264,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, seq, "", prev); err != nil {
+	if err := b.finishVersion(ctx, tx, seq, prev); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)

@@ -25,7 +25,7 @@ import (
 
 // ExtractVersion changes whenever extraction or resolution changes what
 // they produce, so that an index written by an older sdl is rebuilt.
-const ExtractVersion = "1"
+const ExtractVersion = "2"
 
 var (
 	// ErrNoDir means the directory to index does not exist.
@@ -51,6 +51,12 @@ type Options struct {
 	Now time.Time
 	// NoGit skips reading git metadata (commit, dirty state, churn).
 	NoGit bool
+	// Rev, when set, indexes the tree of this git revision (a commit, a
+	// branch, a tag, HEAD~2...) read from the object database of the
+	// repository at Root instead of the working tree, and records the
+	// version with that commit and Rev as its ref. Root may be a bare
+	// repository then.
+	Rev string
 	// Progress, if set, is called as work advances, from one goroutine.
 	Progress func(Progress)
 	// SDLVersion is recorded in the file's meta table.
@@ -110,6 +116,7 @@ type Summary struct {
 	Bytes         int64          `json:"bytes"`
 	Languages     map[string]int `json:"languages"`
 	GitCommit     string         `json:"gitCommit,omitempty"`
+	GitRef        string         `json:"gitRef,omitempty"`
 	// Memories says what the run did with .sdl-memory and feedback.
 	Memories *MemorySummary `json:"memories,omitempty"`
 }
@@ -166,8 +173,23 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			return nil, err
 		}
 	}
-	b := &build{opts: opts, root: root, sum: &Summary{DB: opts.DB, Languages: map[string]int{}}}
-	if !opts.NoGit {
+	b := &build{opts: opts, root: root, src: dirTree{root}, sum: &Summary{DB: opts.DB, Languages: map[string]int{}}}
+	if opts.Rev != "" {
+		if opts.NoGit {
+			return nil, fmt.Errorf("%w: a revision is read with git; NoGit excludes it", ErrRev)
+		}
+		if len(opts.Paths) > 0 || len(opts.Overlay) > 0 {
+			// both describe the working tree, which a revision does not read
+			return nil, fmt.Errorf("%w: a revision is indexed whole, without paths or an overlay", ErrRev)
+		}
+		gt, err := openGitTree(ctx, root, opts.Rev)
+		if err != nil {
+			return nil, err
+		}
+		defer gt.close()
+		b.src = gt
+		b.git = readGitRev(ctx, root, gt.commit, opts.Rev)
+	} else if !opts.NoGit {
 		b.git = readGit(ctx, root)
 	}
 	sniff := schema.Sniff(opts.DB)
@@ -245,13 +267,13 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 // walk lists the whole tree.
 func (b *build) walk(ctx context.Context) error {
 	b.progress("walk", 0, 0)
-	entries, err := Walk(ctx, b.root, b.opts.Walk)
+	entries, err := walkTree(ctx, b.root, b.src, b.opts.Walk)
 	if err != nil {
 		return err
 	}
 	b.entries = b.overlaid(entries)
-	b.goModules = readGoModules(b.root, b.entries)
-	b.jsPackages = readJSPackages(b.root, b.entries)
+	b.goModules = readGoModules(b.src, b.entries)
+	b.jsPackages = readJSPackages(b.src, b.entries)
 	return nil
 }
 
@@ -314,6 +336,7 @@ type build struct {
 	tree       map[string]fileState // the new version's files
 	w          *writer
 	root       string
+	src        fileTree // the working tree or a git revision
 	entries    []Entry
 	goModules  []string
 	jsPackages []string
@@ -422,7 +445,7 @@ func (b *build) full(ctx context.Context) (err error) {
 	done := 0
 	b.sum.Seq = 1
 	var busy time.Duration
-	err = parseAll(ctx, b.root, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
 		t0 := time.Now()
 		defer func() { busy += time.Since(t0) }()
 		done++
@@ -516,7 +539,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, 1, "", counts{}); err != nil {
+	if err := b.finishVersion(ctx, tx, 1, counts{}); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)

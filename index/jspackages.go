@@ -2,9 +2,7 @@ package index
 
 import (
 	"encoding/json"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -14,7 +12,7 @@ import (
 // named package, dir relative to root and entries its source, module and
 // main files, comma-separated: a monorepo's files import one another by
 // these names.
-func readJSPackages(root string, entries []Entry) []string {
+func readJSPackages(tree fileTree, entries []Entry) []string {
 	dirs := map[string]bool{}
 	for _, e := range entries {
 		if e.Lang == nil {
@@ -37,7 +35,7 @@ func readJSPackages(root string, entries []Entry) []string {
 	}
 	var out []string
 	for d := range dirs {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d), "package.json"))
+		data, err := tree.ReadFile(path.Join(d, "package.json"))
 		if err != nil {
 			continue
 		}

@@ -51,7 +51,7 @@ func (b *build) indexedFiles() int64 {
 // finishVersion appends the ledger row of version seq and the meta rows.
 // The counts are those of the previous version plus the rows the writer
 // inserted and closed.
-func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, gitRef string, prevCounts counts) error {
+func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCounts counts) error {
 	tree := b.treeHash()
 	var prev string
 	if err := tx.QueryRowContext(ctx, "SELECT hash FROM versions WHERE seq = ?", seq-1).Scan(&prev); err != nil && err != sql.ErrNoRows {
@@ -65,7 +65,7 @@ func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, gitRef
 	_, err := tx.ExecContext(ctx, `INSERT INTO versions(seq, id, created_at, git_commit, git_dirty, git_ref, tree_hash, prev_hash, hash,
 		files, symbols, edges, files_added, files_changed, files_removed, symbols_added, symbols_changed, symbols_removed)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		seq, VersionID(seq)+b.opts.VersionSuffix, created, b.git.commit, boolInt(b.git.dirty), gitRef, tree, prev, hash,
+		seq, VersionID(seq)+b.opts.VersionSuffix, created, b.git.commit, boolInt(b.git.dirty), b.git.ref, tree, prev, hash,
 		files, symbols, edges, b.sum.FilesAdded, b.sum.FilesChanged, b.sum.FilesRemoved,
 		b.sum.SymbolsAdded, b.sum.SymbolsChgd, b.sum.SymbolsRmvd)
 	if err != nil {
@@ -86,6 +86,7 @@ func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, gitRef
 	}
 	b.sum.NewVersion = true
 	b.sum.GitCommit = b.git.commit
+	b.sum.GitRef = b.git.ref
 	return b.fillTotals(ctx, tx, seq, c)
 }
 

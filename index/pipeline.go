@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
@@ -108,16 +107,16 @@ func ordered[T any](ctx context.Context, n, workers int, start func() (func(int)
 // parseAll reads, classifies, hashes and parses entries and hands the
 // results to emit in entry order. unchanged reports whether a file's
 // content is the same as in the current version (then it is not parsed).
-func parseAll(ctx context.Context, root string, overlay map[string][]byte, entries []Entry, workers int, maxSize int64,
+func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, entries []Entry, workers int, maxSize int64,
 	unchanged func(e *Entry, hash string) bool, emit func(*fileResult) error) error {
 	return ordered(ctx, len(entries), workers, func() (func(int) *fileResult, func()) {
 		p := lang.NewParser()
-		return func(i int) *fileResult { return parseOne(p, root, overlay, &entries[i], maxSize, unchanged) }, p.Close
+		return func(i int) *fileResult { return parseOne(p, tree, overlay, &entries[i], maxSize, unchanged) }, p.Close
 	}, func(_ int, r *fileResult) error { return emit(r) })
 }
 
 // parseOne does all the work for one entry that needs no shared state.
-func parseOne(p *lang.Parser, root string, overlay map[string][]byte, e *Entry, maxSize int64, unchanged func(*Entry, string) bool) *fileResult {
+func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry, maxSize int64, unchanged func(*Entry, string) bool) *fileResult {
 	r := &fileResult{entry: *e, size: e.Size}
 	if e.Skip != "" {
 		r.status, r.reason = StatusSkipped, e.Skip
@@ -132,7 +131,7 @@ func parseOne(p *lang.Parser, root string, overlay map[string][]byte, e *Entry, 
 	data, ok := overlay[e.Path]
 	var err error
 	if !ok {
-		data, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+		data, err = tree.ReadFile(e.Path)
 	}
 	if err != nil {
 		r.status, r.reason = StatusUnreadable, SkipUnreadable+": "+errText(err)

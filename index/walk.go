@@ -78,16 +78,22 @@ var ignoreFiles = []string{".gitignore", ".sdlignore"}
 // file it cannot read; it fails only when root itself cannot be listed or
 // ctx is done.
 func Walk(ctx context.Context, root string, opts WalkOptions) ([]Entry, error) {
+	return walkTree(ctx, root, dirTree{root}, opts)
+}
+
+// walkTree walks a working directory or a git tree by the same rules;
+// name is what errors call the root.
+func walkTree(ctx context.Context, name string, t fileTree, opts WalkOptions) ([]Entry, error) {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
 	if opts.SkipDirs == nil {
 		opts.SkipDirs = DefaultSkipDirs
 	}
-	w := &walker{root: root, opts: opts}
-	w.ignore = append(w.ignore, readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil)...)
-	if _, err := os.ReadDir(root); err != nil {
-		return nil, fmt.Errorf("walk %s: %w", root, err)
+	w := &walker{root: name, tree: t, opts: opts}
+	w.ignore = append(w.ignore, parsePatterns(t.Exclude(), nil)...)
+	if _, err := t.ReadDir(""); err != nil {
+		return nil, fmt.Errorf("walk %s: %w", name, err)
 	}
 	if err := w.dir(ctx, "", nil); err != nil {
 		return nil, err
@@ -98,6 +104,7 @@ func Walk(ctx context.Context, root string, opts WalkOptions) ([]Entry, error) {
 
 type walker struct {
 	root   string
+	tree   fileTree
 	opts   WalkOptions
 	ignore []gitignore.Pattern
 	out    []Entry
@@ -120,8 +127,7 @@ func (w *walker) dir(ctx context.Context, rel string, parts []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	abs := filepath.Join(w.root, filepath.FromSlash(rel))
-	ents, err := os.ReadDir(abs)
+	ents, err := w.tree.ReadDir(rel)
 	if err != nil {
 		if rel == "" {
 			return fmt.Errorf("walk %s: %w", w.root, err)
@@ -131,7 +137,13 @@ func (w *walker) dir(ctx context.Context, rel string, parts []string) error {
 	}
 	saved := len(w.ignore)
 	for _, name := range ignoreFiles {
-		w.ignore = append(w.ignore, readPatterns(filepath.Join(abs, name), parts)...)
+		p := name
+		if rel != "" {
+			p = rel + "/" + name
+		}
+		if data, err := w.tree.ReadFile(p); err == nil {
+			w.ignore = append(w.ignore, parsePatterns(data, parts)...)
+		}
 	}
 	defer func() { w.ignore = w.ignore[:saved] }()
 
@@ -201,8 +213,8 @@ func validUTF8Name(p string) bool {
 	return strings.ToValidUTF8(p, "\uFFFD") == p && !strings.ContainsAny(p, "\n\r\x00")
 }
 
-// readPatterns reads an ignore file; a missing or unreadable one has no
-// patterns.
+// readPatterns reads an ignore file on disk; a missing or unreadable one
+// has no patterns.
 func readPatterns(file string, domain []string) []gitignore.Pattern {
 	data, err := os.ReadFile(file)
 	if err != nil {

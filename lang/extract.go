@@ -210,7 +210,14 @@ func (x *extractor) finish() {
 	next := 0
 	for i := int32(0); i < t.Len(); {
 		for len(stack) > 0 && i >= stack[len(stack)-1].end {
+			done := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				// the enclosing symbol's next gap starts after this one:
+				// a member's code belongs to the member's fingerprint
+				// alone, so a container changes when its own code does
+				hs[stack[len(stack)-1].sym].skip(t.Nodes[x.symNode[done.sym]].EndByte)
+			}
 		}
 		for next < len(order) && order[next].start <= i {
 			if order[next].start == i {

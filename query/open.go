@@ -33,6 +33,7 @@ type Index struct {
 
 	vocab     vocab
 	summaries summaryCache // recent context summaries, by ledger version and request
+	held      heldScopes   // the symbols of the slices handed out, by handle
 	feedback  feedbackCache
 	memories  memoryCache
 }

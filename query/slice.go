@@ -310,6 +310,9 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 	if err := x.fitBudget(resp, req.Budget.MaxEstimatedTokens); err != nil {
 		return nil, nil, err
 	}
+	if handle != "" {
+		x.held.put(handle, req, &resp.Slice) // for sdl.slice.refresh
+	}
 	return resp, ranks, nil
 }
 

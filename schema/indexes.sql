@@ -17,6 +17,13 @@ CREATE INDEX edges_cur_path ON edges(path_id) WHERE to_seq IS NULL;
 CREATE INDEX edges_to ON edges(to_seq) WHERE to_seq IS NOT NULL;
 CREATE INDEX process_steps_symbol ON process_steps(symbol_id);
 CREATE INDEX metrics_cluster ON metrics(cluster_id);
+-- For deltas between versions: closed edges by target (the blast radius
+-- and fan-in at a past version), and the rows born after the first build
+-- (what a version added). Partial, so a full build, whose rows are all
+-- current and born at version 1, pays nothing for them.
+CREATE INDEX edges_old_dst ON edges(dst) WHERE to_seq IS NOT NULL;
+CREATE INDEX edges_born ON edges(from_seq) WHERE from_seq > 1;
+CREATE INDEX symbols_born ON symbols(from_seq) WHERE from_seq > 1;
 CREATE INDEX memory_symbols_symbol ON memory_symbols(symbol_id);
 CREATE INDEX memory_files_path ON memory_files(path);
 CREATE INDEX feedback_created ON feedback(created_at);

@@ -176,7 +176,7 @@ func TestStdio(t *testing.T) {
 		"sdl_slice_spillover_get", "sdl_info", "sdl_usage_stats", "sdl_repo_status", "sdl_index_refresh",
 		"sdl_code_get_skeleton", "sdl_code_get_hot_path", "sdl_code_need_window", "sdl_policy_get", "sdl_policy_set",
 		"sdl_context_summary", "sdl_agent_orchestrate", "sdl_chain", "sdl_action_search", "sdl_manual", "sdl_buffer_push",
-		"sdl_buffer_checkpoint", "sdl_buffer_status"} {
+		"sdl_buffer_checkpoint", "sdl_buffer_status", "sdl_delta_get", "sdl_pr_risk_analyze", "sdl_slice_refresh"} {
 		tl, ok := names[want]
 		if !ok {
 			t.Errorf("tool %s not listed", want)

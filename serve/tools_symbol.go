@@ -136,6 +136,7 @@ func allTools() []*Tool {
 	ts = append(ts, sliceTools()...)
 	ts = append(ts, summaryTools()...)
 	ts = append(ts, codeTools()...)
+	ts = append(ts, changeTools()...)
 	ts = append(ts, bufferTools()...)
 	ts = append(ts, memoryTools()...)
 	return ts

@@ -189,8 +189,6 @@ func doctorIndex(ctx context.Context, r *doctorReport, root, db, rel string) boo
 	return true
 }
 
-func short(commit string) string { return commit[:min(12, len(commit))] }
-
 // doctorGit compares git HEAD with the commit the newest version was
 // indexed at. A version is recorded only when an indexed file changes, so a
 // HEAD that moved without touching one is fine: fresh says so.

@@ -22,8 +22,11 @@ var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 
 func indexCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "index",
-		Usage:     "index a repository into .sdl/index.db (a new version if anything changed)",
+		Name:  "index",
+		Usage: "index a repository into .sdl/index.db (a new version if anything changed)",
+		Description: "With --rev REF the tree of a git revision is read from the repository's objects (no checkout)\n" +
+			"and the version records that commit and REF: index a pull request's base and head, then ask\n" +
+			"what it does: sdl index --rev origin/main && sdl index --rev HEAD && sdl risk --from origin/main --to HEAD",
 		ArgsUsage: "[DIR]",
 		Flags: []cli.Flag{
 			dbFlag, jsonFlag,
@@ -31,6 +34,7 @@ func indexCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "parse workers (default: number of CPUs)"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
+			&cli.StringFlag{Name: "rev", Usage: "index this git commit, branch or tag from the repository's objects, without a checkout (DIR may be a bare repository)"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true},
 			&cli.BoolFlag{Name: "trace", Usage: "print the duration of each phase on stderr", Hidden: true},
 		},
@@ -65,6 +69,7 @@ func indexCommand() *cli.Command {
 				Workers:    c.Int("workers"),
 				Full:       c.Bool("full"),
 				NoGit:      c.Bool("no-git"),
+				Rev:        c.String("rev"),
 				SDLVersion: version,
 				Walk:       index.WalkOptions{MaxFileSize: c.Int64("max-file-size")},
 			}

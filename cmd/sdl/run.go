@@ -92,6 +92,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "write the index elsewhere: sdl index --db PATH"
 	case errors.Is(err, index.ErrDiskFull):
 		hint = "free some space and run sdl index again"
+	case errors.Is(err, index.ErrRev):
+		hint = "name a commit, branch or tag of the repository: sdl index --rev origin/main DIR"
 	case errors.Is(err, query.ErrInvalid), errors.Is(err, serve.ErrArgs):
 		code = exitUsage
 	case errors.Is(err, serve.ErrUnknownTool):
@@ -171,6 +173,9 @@ func commands() []*cli.Command {
 		windowCommand(),
 		policyCommand(),
 		summaryCommand(),
+		deltaCommand(),
+		riskCommand(),
+		gcCommand(),
 		memoryCommand(),
 		toolCommand(),
 		serveCommand(),
