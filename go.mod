@@ -24,6 +24,7 @@ require (
 	github.com/urfave/cli/v2 v2.27.7
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.42.0
+	gonum.org/v1/gonum v0.16.0
 	modernc.org/sqlite v1.61.1
 )
 

@@ -15,6 +15,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/lang"
 )
 
@@ -100,11 +101,22 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 	raw := timeParse(b, files, workers, false)
 	rawTags := timeParse(b, files, workers, true)
 
+	// the standard trees are measured without vectors first, then with
+	// the built-in model's; a corpus (make soak) with the defaults only
+	embedding := embed.ProviderBuiltin
+	var fullPlain time.Duration
+	var sizePlain int64
 	if db == "" {
+		plain := filepath.Join(b.TempDir(), "plain.db")
+		fullPlain, _ = timeChild(b, root, plain, embed.ProviderNone)
+		fi, _ := os.Stat(plain)
+		sizePlain = fi.Size()
 		db = filepath.Join(b.TempDir(), "index.db")
+	} else {
+		embedding = ""
 	}
 	os.Remove(db)
-	full, rss := timeChild(b, root, db)
+	full, rss := timeChild(b, root, db, embedding)
 	fi, _ := os.Stat(db)
 	size := fi.Size()
 
@@ -115,7 +127,7 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 	}
 	fmt.Fprintln(f, "\n// touched by the benchmark")
 	f.Close()
-	incr, _ := timeChild(b, root, db)
+	incr, _ := timeChild(b, root, db, embedding)
 
 	b.ReportMetric(float64(len(files)), "files")
 	b.ReportMetric(float64(lines), "lines")
@@ -129,10 +141,18 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 	b.ReportMetric(float64(rss)/1024, "peak-RSS-MB")
 	b.ReportMetric(float64(size)/(1<<20), "index-MB")
 	b.ReportMetric(incr.Seconds(), "touch1-s")
+	plainText := ""
+	if fullPlain > 0 {
+		b.ReportMetric(fullPlain.Seconds(), "sdl-novec-s")
+		b.ReportMetric(float64(sizePlain)/(1<<20), "index-novec-MB")
+		b.ReportMetric(full.Seconds()/fullPlain.Seconds(), "x-novec")
+		plainText = fmt.Sprintf("; with the built-in model's vectors; without them %.2fs (%.2fx), %.0f MB",
+			fullPlain.Seconds(), full.Seconds()/fullPlain.Seconds(), float64(sizePlain)/(1<<20))
+	}
 	b.Logf("%d files, %d lines, %.0f MB, %d workers: raw %.2fs, raw+tags %.2fs, sdl index %.2fs (%.2fx raw, %.2fx raw+tags), "+
-		"peak RSS %d MB, index %.0f MB, re-index after touching one file %.2fs",
+		"peak RSS %d MB, index %.0f MB, re-index after touching one file %.2fs%s",
 		len(files), lines, float64(bytes)/(1<<20), workers, raw.Seconds(), rawTags.Seconds(), full.Seconds(),
-		full.Seconds()/raw.Seconds(), full.Seconds()/rawTags.Seconds(), rss/1024, float64(size)/(1<<20), incr.Seconds())
+		full.Seconds()/raw.Seconds(), full.Seconds()/rawTags.Seconds(), rss/1024, float64(size)/(1<<20), incr.Seconds(), plainText)
 }
 
 // timeParse parses every file with go-tree-sitter on workers goroutines,
@@ -232,9 +252,9 @@ func tagsQuery(b *testing.B, name string) string {
 
 // timeChild runs a full or incremental index in a child process and
 // returns its wall time and peak RSS in KB.
-func timeChild(b *testing.B, root, db string) (time.Duration, int64) {
+func timeChild(b *testing.B, root, db, embedding string) (time.Duration, int64) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$")
-	cmd.Env = append(os.Environ(), "SDL_TEST_INDEX_ROOT="+root, "SDL_TEST_INDEX_DB="+db)
+	cmd.Env = append(os.Environ(), "SDL_TEST_INDEX_ROOT="+root, "SDL_TEST_INDEX_DB="+db, "SDL_TEST_INDEX_EMBED="+embedding)
 	cmd.Stderr = os.Stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {

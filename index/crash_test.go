@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/schema"
 )
 
@@ -27,7 +28,8 @@ func TestMain(m *testing.M) {
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(1280 << 20)
 		}
-		_, err := Run(context.Background(), Options{Root: root, DB: os.Getenv("SDL_TEST_INDEX_DB"), NoGit: true})
+		_, err := Run(context.Background(), Options{Root: root, DB: os.Getenv("SDL_TEST_INDEX_DB"), NoGit: true,
+			Embedding: embed.Config{Provider: os.Getenv("SDL_TEST_INDEX_EMBED")}})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

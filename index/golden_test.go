@@ -154,6 +154,14 @@ func dump(t *testing.T, dbPath, part string) []byte {
 			}
 			b.WriteString("\n")
 		}
+	case "vectors":
+		// each current symbol's text hash and vector, by id
+		rows := query(t, db, `SELECT s.id, COALESCE(e.hash, '-'), COALESCE(hex(v.embedding), '-')
+			FROM symbols s LEFT JOIN symbol_embeddings e ON e.rowid = s.rowid LEFT JOIN symbol_vec v ON v.rowid = s.rowid
+			WHERE s.to_seq IS NULL AND s.kind != 'module' ORDER BY s.id`)
+		for _, r := range rows {
+			fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], r[2])
+		}
 	default:
 		t.Fatalf("unknown part %q", part)
 	}

@@ -39,6 +39,7 @@ func (b *build) incremental(ctx context.Context) (err error) {
 			err = classifyWriteError(err, b.opts.DB)
 		}
 	}()
+	b.prevModel, b.prevDim = readEmbedMeta(ctx, db)
 	hash, _ := b.options()
 	if old, err := schema.GetMeta(ctx, db, schema.MetaOptionsHash); err != nil {
 		return fmt.Errorf("read index: %w", err)
@@ -64,6 +65,18 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	olds, err := loadFiles(ctx, tx)
 	if err != nil {
 		return err
+	}
+	if b.emb, err = b.openEmbedder(ctx, b.prevModel); err != nil {
+		return err
+	}
+	b.sum.Embedding = &b.emb.sum
+	if err := b.emb.prepareVectors(ctx, tx, b.prevDim); err != nil {
+		return err
+	}
+	if b.emb.on() {
+		if b.reembed, err = missingFiles(ctx, tx); err != nil {
+			return err
+		}
 	}
 	w, err := newWriter(ctx, tx, seq)
 	if err != nil {
@@ -126,7 +139,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	b.sum.Seq = seq
 	unchanged := func(e *Entry, hash string) bool {
 		o := olds[e.Path]
-		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError)
+		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError) && !b.reembed[e.Path]
 	}
 	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
@@ -139,6 +152,14 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if r.unchanged {
 			b.sum.Parsed++
 			return nil
+		}
+		if o != nil && !b.opts.Full && o.hash == r.hash && o.status == r.status && r.indexed() && b.reembed[p] {
+			// parsed again only for the vectors of its symbols
+			b.sum.Parsed++
+			if err := b.queueMissing(ctx, w, o.pid, r); err != nil {
+				return err
+			}
+			return b.embedSome(ctx, tx)
 		}
 		b.count(r)
 		if o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason && !r.indexed() {
@@ -164,6 +185,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 		if err := b.diffSymbols(ctx, w, pid, r, names, removedIDs); err != nil {
+			return err
+		}
+		if err := b.embedSome(ctx, tx); err != nil {
 			return err
 		}
 		changedPaths = append(changedPaths, p)
@@ -210,15 +234,28 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	// (sdl risk --from origin/main) as long as it differs.
 	newRev := b.opts.Rev != "" && (b.git.commit != prevCommit || b.git.ref != prevRef)
 	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev {
-		// nothing changed: no new version, but memory files and feedback
-		// may have, and are synced in this small transaction
+		// nothing changed: no new version, but memory files, feedback
+		// and vectors may have (added, dropped or recomputed), and are
+		// synced in this small transaction
 		b.sum.Seq = prevSeq
+		meta, err := b.embedAll(ctx, tx)
+		if err != nil {
+			return err
+		}
 		if err := b.fillTotals(ctx, tx, prevSeq, prev); err != nil {
 			return err
 		}
 		wrote, err := b.syncSidecars(ctx, tx, nil, VersionID(prevSeq))
-		if err != nil || !wrote {
+		if err != nil {
 			return err
+		}
+		if !wrote && !b.emb.changed {
+			return nil
+		}
+		for _, kv := range meta {
+			if err := schema.SetMeta(ctx, tx, kv[0], kv[1]); err != nil {
+				return fmt.Errorf("write meta: %w", err)
+			}
 		}
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("commit: %w", err)
@@ -260,11 +297,15 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err := b.derive(ctx, tx, nil, affected); err != nil {
 		return err
 	}
+	meta, err := b.embedAll(ctx, tx)
+	if err != nil {
+		return err
+	}
 	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {
 		return err
 	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, seq, prev); err != nil {
+	if err := b.finishVersion(ctx, tx, seq, prev, meta); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)
@@ -298,27 +339,8 @@ func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
 // rows stay, changed ones are closed and written anew, missing ones are
 // closed. It adds the names of everything that changed to names.
 func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileResult, names, removedIDs map[string]bool) error {
-	type old struct {
-		rowid  int64
-		digest string
-		fp     fpKey
-	}
-	olds := map[string]old{}
-	rows, err := w.stmts["oldSyms"].QueryContext(ctx, pid)
+	olds, err := w.oldSymbols(ctx, pid)
 	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var o old
-		var id string
-		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind); err != nil {
-			rows.Close()
-			return err
-		}
-		olds[id] = o
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	keep := map[string]bool{}
@@ -328,6 +350,9 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 			keep[row.id] = true
 			o, ok := olds[row.id]
 			if ok && o.digest == row.digest {
+				if !o.hasVector {
+					b.emb.queue(o.rowid, r.entry.Path, row.sym)
+				}
 				continue
 			}
 			if ok {
@@ -352,9 +377,11 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 					names[f.Name] = true
 				}
 			}
-			if err := w.insertSymbol(ctx, pid, r.entry.Path, row); err != nil {
+			rowid, err := w.insertSymbol(ctx, pid, r.entry.Path, row)
+			if err != nil {
 				return err
 			}
+			b.emb.queue(rowid, r.entry.Path, row.sym)
 		}
 	}
 	var gone []string
@@ -396,10 +423,54 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	return nil
 }
 
+// oldSym is a current symbol row of a file.
+type oldSym struct {
+	rowid     int64
+	digest    string
+	fp        fpKey
+	hasVector bool // embedded (or tried) with the index's model
+}
+
+// oldSymbols reads the current symbol rows of file pid, by id.
+func (w *writer) oldSymbols(ctx context.Context, pid int64) (map[string]oldSym, error) {
+	olds := map[string]oldSym{}
+	rows, err := w.stmts["oldSyms"].QueryContext(ctx, pid)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var o oldSym
+		var id string
+		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind, &o.hasVector); err != nil {
+			return nil, err
+		}
+		olds[id] = o
+	}
+	return olds, rows.Err()
+}
+
+// queueMissing queues the symbols of an unchanged file that have no
+// vector.
+func (b *build) queueMissing(ctx context.Context, w *writer, pid int64, r *fileResult) error {
+	olds, err := w.oldSymbols(ctx, pid)
+	if err != nil {
+		return err
+	}
+	for i := range r.facts.Symbols {
+		row := r.rows[i]
+		if o, ok := olds[row.id]; ok && o.digest == row.digest && !o.hasVector {
+			b.emb.queue(o.rowid, r.entry.Path, row.sym)
+		}
+	}
+	return nil
+}
+
 func (w *writer) closeSymbol(ctx context.Context, rowid int64) error {
 	if _, err := w.exec(ctx, "closeSym", w.seq, rowid); err != nil {
 		return err
 	}
+	w.closedSyms = append(w.closedSyms, rowid)
 	w.symbolDelta--
 	_, err := w.exec(ctx, "delFTS", rowid)
 	return err

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/embed"
 )
 
 // copyDir copies a fixture repository.
@@ -79,7 +81,10 @@ func testIncremental(t *testing.T, limit bool) {
 	copyDir(t, "../testdata/repos/go", root)
 	db := filepath.Join(t.TempDir(), "inc.db")
 	ctx := context.Background()
-	if _, err := Run(ctx, testOptions(root, db)); err != nil {
+	// with vectors: later runs keep the index's model
+	opts := testOptions(root, db)
+	opts.Embedding.Provider = embed.ProviderBuiltin
+	if _, err := Run(ctx, opts); err != nil {
 		t.Fatal(err)
 	}
 	steps := []edit{
@@ -124,8 +129,16 @@ func testIncremental(t *testing.T, limit bool) {
 		if !sum.NewVersion || sum.Seq != int64(i+2) {
 			t.Fatalf("step %d (%s): got version %s new=%v", i, step.name, sum.Version, sum.NewVersion)
 		}
-		fresh := indexFixture(t, root)
-		for _, part := range []string{"symbols", "edges", "files"} {
+		fresh := filepath.Join(t.TempDir(), "fresh.db")
+		fopts := testOptions(root, fresh)
+		fopts.Embedding.Provider = embed.ProviderBuiltin
+		if _, err := Run(ctx, fopts); err != nil {
+			t.Fatal(err)
+		}
+		if st := readVectors(t, db); st.vectors == 0 || st.hashes != st.symbols {
+			t.Errorf("step %d (%s): vectors %+v", i, step.name, st)
+		}
+		for _, part := range []string{"symbols", "edges", "files", "vectors"} {
 			got, want := string(dump(t, db, part)), string(dump(t, fresh, part))
 			if got != want {
 				t.Errorf("step %d (%s): incremental %s differ from a fresh index:\n%s", i, step.name, part, lineDiff(want, got))

@@ -19,6 +19,7 @@ import (
 
 	"modernc.org/sqlite"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/schema"
 )
@@ -63,6 +64,12 @@ type Options struct {
 	SDLVersion string
 	// Trace, if set, receives the duration of each phase.
 	Trace io.Writer
+	// Embedder computes symbol vectors. When nil, Embedding chooses the
+	// provider; its Provider "" keeps the index's model, or uses
+	// embed.DefaultProvider for an index that has none. An empty Embedding
+	// is read from the root's .sdl/config.yaml and the environment.
+	Embedder  embed.Provider
+	Embedding embed.Config
 	// Paths, when set, limits an incremental run to these repository
 	// paths: the rest of the tree is taken as unchanged, without a walk.
 	// A path that no longer exists is removed. Runs that must rebuild
@@ -116,6 +123,7 @@ type Summary struct {
 	Bytes         int64          `json:"bytes"`
 	Languages     map[string]int `json:"languages"`
 	GitCommit     string         `json:"gitCommit,omitempty"`
+	Embedding     *EmbedSummary  `json:"embedding,omitempty"`
 	GitRef        string         `json:"gitRef,omitempty"`
 	// Memories says what the run did with .sdl-memory and feedback.
 	Memories *MemorySummary `json:"memories,omitempty"`
@@ -147,6 +155,13 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		opts.DB = DefaultDB(root)
 	}
 	opts.DB, _ = filepath.Abs(opts.DB)
+	if opts.Embedder == nil && opts.Embedding.Provider == "" && opts.Embedding.HTTP.URL == "" && opts.Embedding.HTTP.Model == "" {
+		// callers that say nothing (serve's refresh, watcher, buffers) use
+		// the repository's settings, as sdl index does
+		if opts.Embedding, err = embed.LoadConfig(root); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -246,6 +261,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		case errors.Is(err, schema.ErrVersion):
 			b.sum.Rebuilt = true
 			b.sum.RebuildReason = err.Error()
+			b.prevModel, _ = peekEmbedMeta(ctx, opts.DB)
 			if err := b.full(ctx); err != nil {
 				return nil, err
 			}
@@ -344,6 +360,11 @@ type build struct {
 	only map[string]bool
 	git  gitInfo
 	sum  *Summary
+	// embedding: this run's state, and the index's model before it
+	emb       *embedder
+	prevModel string
+	prevDim   int
+	reembed   map[string]bool // files parsed again only to embed their symbols
 	// changes are the symbol changes of an incremental run, for memories
 	changes *symChanges
 
@@ -414,6 +435,14 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err := schema.Create(ctx, db); err != nil {
 		return err
 	}
+	if b.emb, err = b.openEmbedder(ctx, b.prevModel); err != nil {
+		return err
+	}
+	b.emb.prevModel = ""
+	b.sum.Embedding = &b.emb.sum
+	if err := b.emb.prepareVectors(ctx, db, 0); err != nil {
+		return err
+	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -466,9 +495,14 @@ func (b *build) full(ctx context.Context) (err error) {
 			return nil
 		}
 		for i := range r.facts.Symbols {
-			if err := w.insertSymbol(ctx, pid, r.entry.Path, r.rows[i]); err != nil {
+			rowid, err := w.insertSymbol(ctx, pid, r.entry.Path, r.rows[i])
+			if err != nil {
 				return err
 			}
+			b.emb.queue(rowid, r.entry.Path, &r.facts.Symbols[i])
+		}
+		if err := b.embedSome(ctx, tx); err != nil {
+			return err
 		}
 		b.sum.SymbolsAdded += len(r.facts.Symbols)
 		fs.put(&fileEntry{path: r.entry.Path, lang: r.entry.Lang.Name, module: r.facts.Module,
@@ -535,11 +569,15 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err := b.derive(ctx, tx, g, nil); err != nil {
 		return err
 	}
+	meta, err := b.embedAll(ctx, tx)
+	if err != nil {
+		return err
+	}
 	if _, err := b.syncSidecars(ctx, tx, nil, VersionID(1)); err != nil {
 		return err
 	}
 	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, 1, counts{}); err != nil {
+	if err := b.finishVersion(ctx, tx, 1, counts{}, meta); err != nil {
 		return err
 	}
 	b.progress("commit", 0, 0)

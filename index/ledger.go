@@ -51,7 +51,7 @@ func (b *build) indexedFiles() int64 {
 // finishVersion appends the ledger row of version seq and the meta rows.
 // The counts are those of the previous version plus the rows the writer
 // inserted and closed.
-func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCounts counts) error {
+func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCounts counts, meta [][2]string) error {
 	tree := b.treeHash()
 	var prev string
 	if err := tx.QueryRowContext(ctx, "SELECT hash FROM versions WHERE seq = ?", seq-1).Scan(&prev); err != nil && err != sql.ErrNoRows {
@@ -73,13 +73,13 @@ func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCo
 	}
 	optHash, optJSON := b.options()
 	// in a fixed order: the layout of the page depends on it
-	for _, kv := range [][2]string{
+	for _, kv := range append(meta, [][2]string{
 		{schema.MetaGoModules, strings.Join(b.goModules, "\n")},
 		{schema.MetaOptions, optJSON},
 		{schema.MetaOptionsHash, optHash},
 		{schema.MetaRepoID, filepath.Base(b.root)},
 		{schema.MetaSDLVersion, b.opts.SDLVersion},
-	} {
+	}...) {
 		if err := schema.SetMeta(ctx, tx, kv[0], kv[1]); err != nil {
 			return fmt.Errorf("write meta: %w", err)
 		}

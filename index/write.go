@@ -26,6 +26,8 @@ type writer struct {
 	nextPath int64
 	// rows inserted into and closed in the current view, for the ledger
 	symbolDelta, edgeDelta int64
+	// closedSyms are the symbol rows closed by this run: their vectors go
+	closedSyms []int64
 }
 
 var statements = map[string]string{
@@ -36,10 +38,11 @@ var statements = map[string]string{
 	"insSym": `INSERT INTO symbols(id, path_id, kind, name, qualified, container, parent_id, start_line, start_col, end_line, end_col,
 		exported, visibility, signature, doc, summary, invariants, side_effects, fingerprint, is_test, digest, from_seq)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"insFTS":    `INSERT INTO symbols_fts(rowid, name, qualified, signature, doc, path, body, words) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
-	"closeSym":  `UPDATE symbols SET to_seq = ? WHERE rowid = ?`,
-	"delFTS":    `DELETE FROM symbols_fts WHERE rowid = ?`,
-	"oldSyms":   `SELECT rowid, id, digest, fingerprint, kind FROM symbols WHERE path_id = ? AND to_seq IS NULL`,
+	"insFTS":   `INSERT INTO symbols_fts(rowid, name, qualified, signature, doc, path, body, words) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+	"closeSym": `UPDATE symbols SET to_seq = ? WHERE rowid = ?`,
+	"delFTS":   `DELETE FROM symbols_fts WHERE rowid = ?`,
+	"oldSyms": `SELECT s.rowid, s.id, s.digest, s.fingerprint, s.kind, e.rowid IS NOT NULL FROM symbols s
+		LEFT JOIN symbol_embeddings e ON e.rowid = s.rowid WHERE s.path_id = ? AND s.to_seq IS NULL`,
 	"oldEdges":  `SELECT rowid, digest FROM edges WHERE path_id = ? AND to_seq IS NULL`,
 	"closeEdge": `UPDATE edges SET to_seq = ? WHERE rowid = ?`,
 	"insEdge": `INSERT INTO edges(src, dst, kind, name, qual, qual_type, qual_call, confidence, rule, candidates, count, line, path_id, digest, from_seq)
@@ -188,23 +191,24 @@ func jsonOrEmpty(v any, empty string) string {
 	return s
 }
 
-// insertSymbol writes a symbol row and its full-text row.
-func (w *writer) insertSymbol(ctx context.Context, pid int64, p string, row symbolRow) error {
+// insertSymbol writes a symbol row and its full-text row and returns the
+// symbol's rowid.
+func (w *writer) insertSymbol(ctx context.Context, pid int64, p string, row symbolRow) (int64, error) {
 	s := row.sym
 	res, err := w.exec(ctx, "insSym", row.id, pid, s.Kind, s.Name, s.Qualified(), s.Container, row.parent,
 		s.Range.StartLine, s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), s.Visibility,
 		row.signature, s.Doc, s.Summary, row.invariants, row.sideEffect, s.Fingerprint, boolInt(s.IsTest), row.digest, w.seq)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	rowid, err := res.LastInsertId()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	w.symbolDelta++
 	f := &row.fts
 	_, err = w.exec(ctx, "insFTS", rowid, f[0], f[1], f[2], f[3], f[4], f[5], s.Words)
-	return err
+	return rowid, err
 }
 
 // ftsText renders the full-text columns of a symbol. Identifiers appear

@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,13 +10,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/query"
 )
 
 // BenchmarkQueriesGoroot measures query latency on an index of
-// $(go env GOROOT)/src (built once, or taken from SDL_BENCH_DB): search,
-// card and slice (4000 tokens), reported as p50 and p99 in milliseconds.
+// $(go env GOROOT)/src with the built-in model's vectors (built once, or
+// taken from SDL_BENCH_DB): search without and with the vector lane, card,
+// and slice (4000 tokens) with and without it, reported as p50 and p99 in
+// milliseconds. The vector lane alone is measured on the same questions:
+// vec0 KNN in SQLite (what a one-question process does), loading every
+// vector into memory (scan-cold, what a server pays once) and a Go scan of
+// them (scan-warm, what a server does after), and semantic search with
+// the vectors in memory.
 // SDL_BENCH_ROOT and SDL_BENCH_DB point it at the index of another tree.
 func BenchmarkQueriesGoroot(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
@@ -25,7 +33,8 @@ func BenchmarkQueriesGoroot(b *testing.B) {
 	db := os.Getenv("SDL_BENCH_DB")
 	if db == "" {
 		db = filepath.Join(b.TempDir(), "index.db")
-		if _, err := index.Run(context.Background(), index.Options{Root: root, DB: db, NoGit: true}); err != nil {
+		if _, err := index.Run(context.Background(), index.Options{Root: root, DB: db, NoGit: true,
+			Embedding: embed.Config{Provider: embed.ProviderBuiltin}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -92,5 +101,73 @@ func BenchmarkQueriesGoroot(b *testing.B) {
 			_, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: tasks[i%len(tasks)]})
 			return err
 		})
+		if x.VectorLaneReason(ctx) != "" {
+			b.Logf("no vector lane: %s", x.VectorLaneReason(ctx))
+			continue
+		}
+		off := false
+		measure("slice-lexical", len(tasks)*3, func(i int) error {
+			_, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: tasks[i%len(tasks)], Semantic: &off})
+			return err
+		})
+		measure("search-semantic", len(searches), func(i int) error {
+			_, err := x.Search(ctx, query.SearchRequest{Query: searches[i], Limit: 20, Semantic: true})
+			return err
+		})
+		benchVectorLane(b, x, append(append([]string{}, tasks...), searches[len(searches)-6:]...), measure)
 	}
+}
+
+// benchVectorLane times the k=100 nearest neighbours of questions: with
+// vec0, and with a Go scan of int8 vectors.
+func benchVectorLane(b *testing.B, x *query.Index, questions []string, measure func(string, int, func(int) error)) {
+	ctx := context.Background()
+	m, err := embed.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	qs := make([][]int8, len(questions))
+	for i, q := range questions {
+		qs[i] = embed.Quantize(m.TextVector(q))
+	}
+	const k = 100
+	measure("embed-question", len(questions), func(i int) error {
+		m.TextVector(questions[i])
+		return nil
+	})
+	measure("vec0-knn", len(qs)*2, func(i int) error {
+		n, err := x.KNNForTest(ctx, qs[i%len(qs)], k)
+		if err == nil && n == 0 {
+			err = fmt.Errorf("no neighbours")
+		}
+		return err
+	})
+	measure("scan-cold", 3, func(i int) error {
+		// what a process that keeps vectors pays once: load them all
+		y, err := query.Open(x.Path, x.Root)
+		if err != nil {
+			return err
+		}
+		defer y.Close()
+		if n, err := y.LoadVectorsForTest(ctx); err != nil || n == 0 {
+			return fmt.Errorf("loaded %d vectors: %v", n, err)
+		}
+		return nil
+	})
+	n, err := x.LoadVectorsForTest(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(n), "vectors")
+	measure("scan-warm", len(qs)*2, func(i int) error {
+		n, ok, err := x.WarmKNNForTest(ctx, qs[i%len(qs)], k)
+		if err == nil && (!ok || n == 0) {
+			err = fmt.Errorf("no neighbours from memory")
+		}
+		return err
+	})
+	measure("search-semantic-warm", len(questions), func(i int) error {
+		_, err := x.Search(ctx, query.SearchRequest{Query: questions[i], Limit: 20, Semantic: true})
+		return err
+	})
 }

@@ -2,6 +2,42 @@ package query
 
 import "context"
 
+// KNNForTest runs the vector lane's vec0 query alone and returns how many
+// symbols it found, for benchmarks.
+func (x *Index) KNNForTest(ctx context.Context, q []int8, k int) (int, error) {
+	hits, err := x.knn(ctx, q, k)
+	return len(hits), err
+}
+
+// LoadVectorsForTest loads the vectors into memory now, as KeepVectors
+// does in the background, and reports how many it holds.
+func (x *Index) LoadVectorsForTest(ctx context.Context) (int, error) {
+	model, _, err := x.vectorInfo(ctx)
+	if err != nil {
+		return 0, err
+	}
+	key, err := x.vectorsKey(ctx, model)
+	if err != nil {
+		return 0, err
+	}
+	x.KeepVectors()
+	x.loadVectors(key)
+	x.vectors.mu.Lock()
+	defer x.vectors.mu.Unlock()
+	return len(x.vectors.rowids), nil
+}
+
+// WarmKNNForTest runs the in-memory scan alone; ok is false when the
+// vectors in memory are not those of the file.
+func (x *Index) WarmKNNForTest(ctx context.Context, q []int8, k int) (int, bool, error) {
+	model, _, err := x.vectorInfo(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	hits, ok, err := x.warmKNN(ctx, model, q, k)
+	return len(hits), ok, err
+}
+
 // ReachForTest exposes the blast radius query to the external tests.
 func ReachForTest(x *Index, ctx context.Context, v int64, seeds []string, depth int) (map[string]map[string]int, bool, error) {
 	return x.reach(ctx, v, seeds, depth)

@@ -36,6 +36,8 @@ type Index struct {
 	held      heldScopes   // the symbols of the slices handed out, by handle
 	feedback  feedbackCache
 	memories  memoryCache
+	embedders queryEmbedders // providers that embed questions for the vector lane
+	vectors   vectorCache    // the vectors in memory, for servers (KeepVectors)
 }
 
 // Open opens the index at path for reading. root is the repository it

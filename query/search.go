@@ -19,6 +19,15 @@ const ftsWeights = "10.0, 6.0, 3.0, 2.5, 2.0, 1.0, 0.5"
 // RRF is the k of reciprocal rank fusion.
 const rrfK = 60
 
+// Lane weights of the fusion. An exact name match counts twice (times how
+// exact it is); the vector lane counts as much as the full-text one when
+// a search asks for it (semantic: true).
+const (
+	weightExact  = 2.0
+	weightFTS    = 1.0
+	weightVector = 1.0
+)
+
 // SearchRequest is sdl.symbol.search.
 type SearchRequest struct {
 	Query                    string   `json:"query"`
@@ -108,13 +117,15 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (*SearchResponse,
 	if pool < 100 {
 		pool = 100
 	}
-	hits, ev, err := x.retrieve(ctx, q, req.Kinds, pool)
+	hits, ev, err := x.retrieve(ctx, q, req.Kinds, pool, req.Semantic)
 	if err != nil {
 		return nil, err
 	}
-	resp := &SearchResponse{Results: []SearchResult{}, RetrievalMode: "lexical", Lanes: ev.Sources, LedgerVersion: ver.ID}
-	if req.Semantic {
-		ev.FallbackReason = "no embedding model in this index: lexical lanes only"
+	resp := &SearchResponse{Results: []SearchResult{}, RetrievalMode: ModeLexical, Lanes: ev.Sources, LedgerVersion: ver.ID}
+	for _, l := range ev.Sources {
+		if l == "vector" {
+			resp.RetrievalMode = ModeHybrid
+		}
 	}
 	available := len(hits)
 	if len(hits) > req.Limit {
@@ -139,7 +150,7 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (*SearchResponse,
 		if r.Qualified != r.Name {
 			res.Qualified = r.Qualified
 		}
-		for _, l := range []string{"exact", "fts"} {
+		for _, l := range []string{"exact", "fts", "vector"} {
 			if _, ok := h.lanes[l]; ok {
 				res.Lanes = append(res.Lanes, l)
 			}
@@ -187,8 +198,9 @@ func signatureText(js string) string {
 	return b.String()
 }
 
-// retrieve runs the lanes and fuses them.
-func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool int) ([]*hit, *Evidence, error) {
+// retrieve runs the lanes and fuses them; semantic adds the vector lane
+// when the index has vectors, and says in the evidence why not otherwise.
+func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool int, semantic bool) ([]*hit, *Evidence, error) {
 	terms, idents := queryTerms(text)
 	ev := &Evidence{Terms: terms, Identifiers: idents, CandidateCount: map[string]int{}}
 	hits := map[string]*hit{}
@@ -294,12 +306,38 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 		ev.Sources = append(ev.Sources, "fts")
 	}
 
+	// vector lane
+	if semantic {
+		vs, reason, err := x.vectorSearch(ctx, text, pool)
+		if err != nil {
+			return nil, nil, err
+		}
+		ev.FallbackReason = reason
+		if reason == "" {
+			rank = 0
+			for _, v := range vs {
+				if !kindOK(v.kind) {
+					continue
+				}
+				h := get(v.id)
+				h.lanes["vector"] = rank
+				h.raw["vector"] = v.sim
+				rank++
+			}
+			ev.CandidateCount["vector"] = rank
+			ev.Sources = append(ev.Sources, "vector")
+		}
+	}
+
 	out := make([]*hit, 0, len(hits))
 	for _, h := range hits {
 		for lane, r := range h.lanes {
-			w := 1.0
-			if lane == "exact" {
-				w = 2.0 * h.raw["exact"]
+			w := weightFTS
+			switch lane {
+			case "exact":
+				w = weightExact * h.raw["exact"]
+			case "vector":
+				w = weightVector
 			}
 			h.score += w / float64(rrfK+r+1)
 		}

@@ -544,7 +544,7 @@ func (b *summaryBuild) fileScope(ctx context.Context) error {
 	// text evidence from the other words of the query
 	text := map[string]float64{}
 	if len(rest) > 0 {
-		hits, _, err := b.x.retrieve(ctx, strings.Join(rest, " "), nil, 300)
+		hits, _, err := b.x.retrieve(ctx, strings.Join(rest, " "), nil, 300, false)
 		if err != nil {
 			return err
 		}

@@ -28,3 +28,4 @@ CREATE INDEX memory_symbols_symbol ON memory_symbols(symbol_id);
 CREATE INDEX memory_files_path ON memory_files(path);
 CREATE INDEX feedback_created ON feedback(created_at);
 CREATE INDEX feedback_symbols_symbol ON feedback_symbols(symbol_id, missing);
+CREATE INDEX symbol_embeddings_hash ON symbol_embeddings(hash);

@@ -11,12 +11,13 @@ import (
 	"os"
 	"strings"
 
-	"modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite"       // registers the "sqlite" driver
+	_ "modernc.org/sqlite/vec" // registers sqlite-vec (vec0) on every connection
 )
 
 // Version is the schema version, stored in PRAGMA user_version. An index of
 // another version is rebuilt, never read.
-const Version = 6
+const Version = 7
 
 // ApplicationID marks a SQLite file as an sdl index ("SDL1").
 const ApplicationID = 0x53444c31
@@ -53,6 +54,9 @@ var tablesSQL string
 //go:embed indexes.sql
 var indexesSQL string
 
+//go:embed vectors.sql
+var vectorsSQL string
+
 // Meta keys.
 const (
 	MetaSDLVersion     = "sdl_version"
@@ -88,6 +92,38 @@ func CreateIndexes(ctx context.Context, q Querier) error {
 		return fmt.Errorf("create indexes: %w", err)
 	}
 	return nil
+}
+
+// Vector tables.
+const (
+	// SymbolVectors holds the vectors of the current symbols.
+	SymbolVectors = "symbol_vec"
+	// SymbolEmbeddings maps a symbol row to the hash of its embedded text.
+	SymbolEmbeddings = "symbol_embeddings"
+)
+
+// CreateVectors creates the vec0 table name for vectors of dimension dim.
+func CreateVectors(ctx context.Context, q Querier, name string, dim int) error {
+	if dim <= 0 || dim > 8192 {
+		return fmt.Errorf("create %s: dimension %d out of range", name, dim)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r == '_') {
+			return fmt.Errorf("create vectors: bad table name %q", name)
+		}
+	}
+	ddl := strings.NewReplacer("{{name}}", name, "{{dim}}", fmt.Sprint(dim)).Replace(vectorsSQL)
+	if _, err := q.ExecContext(ctx, ddl); err != nil {
+		return fmt.Errorf("create %s: %w", name, err)
+	}
+	return nil
+}
+
+// TableExists reports whether the file has a table (or virtual table).
+func TableExists(ctx context.Context, q Querier, name string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = ? AND type = 'table'`, name).Scan(&n)
+	return n > 0, err
 }
 
 // DSN returns a data source name for the sqlite driver. A writer's

@@ -221,3 +221,15 @@ CREATE TABLE feedback_symbols (
   missing     INTEGER NOT NULL, -- 0: useful, 1: missing
   PRIMARY KEY (feedback_id, missing, symbol_id)
 ) WITHOUT ROWID;
+
+-- Embeddings of the current symbols, when an embedding model is configured
+-- (meta embedding_model and embedding_dim name it). rowid = symbols.rowid;
+-- hash identifies the text the model saw, so a symbol whose text did not
+-- change keeps its vector, and another with the same text reuses it. The
+-- vectors themselves live in the vec0 table symbol_vec, created with the
+-- model's dimension (vectors.sql). A symbol with a row here and none in
+-- symbol_vec had no word the model knows.
+CREATE TABLE symbol_embeddings (
+  rowid INTEGER PRIMARY KEY,
+  hash  TEXT NOT NULL
+);

@@ -64,6 +64,7 @@ func (r *Repo) Index() (*query.Index, error) {
 	}
 	x.MemoryFiles = r.memories
 	x.Unsaved = r.live.baseContent
+	x.KeepVectors() // a server answers many questions: vectors in memory
 	if r.x != nil {
 		r.x.Close()
 	}

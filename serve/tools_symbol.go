@@ -100,6 +100,7 @@ func sliceTools() []*Tool {
 			{Name: "adaptiveDetail", Type: "boolean", Description: "Choose detail per card by rank (default when cardDetail is unset)."},
 			{Name: "includeResolutionMetadata", Type: "boolean"},
 			{Name: "includeRetrievalEvidence", Type: "boolean", Description: "Include how the seeds were found."},
+			{Name: "semantic", Type: "boolean", Description: "false keeps vectors out of seeding from taskText (by default they join when the index has them; retrievalMode says which ran)."},
 			{Name: "includeMemories", Type: "boolean", Description: "Include the development memories about the cards (default true); they fit after the cards or are left out."},
 			{Name: "memoryLimit", Type: "integer", Min: f(0), Max: f(20), Description: "At most this many memories (default 5)."},
 		},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/index"
 )
 
@@ -35,6 +36,9 @@ func indexCommand() *cli.Command {
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
 			&cli.StringFlag{Name: "rev", Usage: "index this git commit, branch or tag from the repository's objects, without a checkout (DIR may be a bare repository)"},
+			&cli.StringFlag{Name: "embed", Usage: "symbol vectors: builtin (the model inside sdl), http (an OpenAI-compatible endpoint: " +
+				"SDL_EMBED_URL, SDL_EMBED_MODEL, SDL_EMBED_KEY or the embedding section of .sdl/config.yaml) or none " +
+				"(default: the index's current model, else " + embed.DefaultProvider + ")"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true},
 			&cli.BoolFlag{Name: "trace", Usage: "print the duration of each phase on stderr", Hidden: true},
 		},
@@ -63,6 +67,18 @@ func indexCommand() *cli.Command {
 					}
 				}
 			}
+			cfg, err := embed.LoadConfig(root)
+			if err != nil {
+				return err
+			}
+			if v := c.String("embed"); v != "" {
+				switch v {
+				case embed.ProviderBuiltin, embed.ProviderHTTP, embed.ProviderNone:
+					cfg.Provider = v
+				default:
+					return usagef("--embed %q: use builtin, http or none", v)
+				}
+			}
 			opts := index.Options{
 				Root:       root,
 				DB:         dbPath,
@@ -72,6 +88,7 @@ func indexCommand() *cli.Command {
 				Rev:        c.String("rev"),
 				SDLVersion: version,
 				Walk:       index.WalkOptions{MaxFileSize: c.Int64("max-file-size")},
+				Embedding:  cfg,
 			}
 			if c.Bool("trace") {
 				opts.Trace = c.App.ErrWriter
@@ -160,6 +177,42 @@ func printSummary(u *ui, s *index.Summary) {
 			fmt.Fprintln(u.w, u.warn("warning: "+w))
 		}
 	}
+	if line := embedLine(u, s.Embedding); line != "" {
+		fmt.Fprintln(u.w, line)
+	}
+}
+
+// embedLine says what happened to vectors, when anything did or is wrong.
+func embedLine(u *ui, e *index.EmbedSummary) string {
+	if e == nil {
+		return ""
+	}
+	if e.Removed {
+		return "vectors removed"
+	}
+	if e.Model == embed.ProviderNone && e.Error == "" {
+		return ""
+	}
+	var parts []string
+	if e.Embedded+e.Reused > 0 {
+		parts = append(parts, fmt.Sprintf("%d embedded", e.Embedded))
+		if e.Reused > 0 {
+			parts = append(parts, fmt.Sprintf("%d reused", e.Reused))
+		}
+	}
+	if e.Missing > 0 {
+		parts = append(parts, u.warn(fmt.Sprintf("%d symbols without vectors", e.Missing)))
+	}
+	if e.Reembed != "" {
+		parts = append(parts, "all embedded again: "+e.Reembed)
+	}
+	if e.Error != "" {
+		parts = append(parts, u.warn(e.Error))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("vectors %s: %s", e.Model, strings.Join(parts, " · "))
 }
 
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {

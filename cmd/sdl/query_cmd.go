@@ -20,6 +20,7 @@ func searchCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "kind", Usage: "only symbols of this kind (repeatable)"},
 			&cli.IntFlag{Name: "limit", Usage: "at most this many results", Value: 20},
 			&cli.BoolFlag{Name: "evidence", Usage: "show how results were found"},
+			&cli.BoolFlag{Name: "semantic", Usage: "add the vector lane (hybrid retrieval) when the index has vectors"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -31,9 +32,18 @@ func searchCommand() *cli.Command {
 			}
 			defer x.Close()
 			resp, err := x.Search(c.Context, query.SearchRequest{Query: strings.Join(c.Args().Slice(), " "),
-				Kinds: c.StringSlice("kind"), Limit: c.Int("limit"), IncludeRetrievalEvidence: c.Bool("evidence")})
+				Kinds: c.StringSlice("kind"), Limit: c.Int("limit"), IncludeRetrievalEvidence: c.Bool("evidence") || c.Bool("semantic"),
+				Semantic: c.Bool("semantic")})
 			if err != nil {
 				return err
+			}
+			// the evidence holds why a lane was absent
+			noVectors := ""
+			if ev := resp.RetrievalEvidence; ev != nil && c.Bool("semantic") {
+				noVectors = ev.FallbackReason
+			}
+			if !c.Bool("evidence") {
+				resp.RetrievalEvidence = nil
 			}
 			if c.Bool("json") {
 				return writeJSON(c.App.Writer, resp)
@@ -52,7 +62,11 @@ func searchCommand() *cli.Command {
 					fmt.Fprintf(u.w, "            %s\n", u.dim(r.Summary))
 				}
 			}
-			fmt.Fprintf(u.w, "%s\n", u.dim(fmt.Sprintf("%d results · lanes %s · %s", len(resp.Results), strings.Join(resp.Lanes, "+"), resp.LedgerVersion)))
+			fmt.Fprintf(u.w, "%s\n", u.dim(fmt.Sprintf("%d results · %s: %s · %s", len(resp.Results), resp.RetrievalMode,
+				strings.Join(resp.Lanes, "+"), resp.LedgerVersion)))
+			if noVectors != "" {
+				fmt.Fprintln(u.w, u.warn("lexical only: "+noVectors))
+			}
 			return nil
 		},
 	}
@@ -197,6 +211,7 @@ func sliceCommand() *cli.Command {
 			&cli.StringFlag{Name: "detail", Usage: "one detail level for every card instead of adaptive detail"},
 			&cli.Float64Flag{Name: "min-confidence", Usage: "ignore edges below this confidence", Value: 0.5},
 			&cli.BoolFlag{Name: "evidence", Usage: "include how the seeds were found"},
+			&cli.BoolFlag{Name: "lexical", Usage: "seed from the task text with the exact and full-text lanes only, not vectors"},
 		},
 		Action: func(c *cli.Context) error {
 			x, err := openIndex(c)
@@ -209,6 +224,10 @@ func sliceCommand() *cli.Command {
 				FailingTestPath: c.String("failing-test"), CardDetail: c.String("detail"), MinConfidence: &mc,
 				IncludeRetrievalEvidence: c.Bool("evidence"),
 				Budget:                   &query.SliceBudget{MaxCards: c.Int("max-cards"), MaxEstimatedTokens: c.Int("budget")}}
+			if c.Bool("lexical") {
+				off := false
+				req.Semantic = &off
+			}
 			for _, e := range c.StringSlice("entry") {
 				if isSymbolID(e) {
 					req.EntrySymbols = append(req.EntrySymbols, e)
@@ -266,6 +285,9 @@ func printSlice(u *ui, r *query.SliceResponse) {
 	}
 	tail := fmt.Sprintf("%d cards · %d/%d tokens · %s · handle %s", len(r.Slice.Cards), r.EstimatedTokens,
 		r.Slice.Budget.MaxEstimatedTokens, r.LedgerVersion, r.SliceHandle)
+	if r.RetrievalMode != "" {
+		tail += " · " + r.RetrievalMode
+	}
 	if t := r.Slice.Truncation; t != nil {
 		tail += fmt.Sprintf(" · %d more (sdl spillover %s)", t.DroppedCards, t.SpilloverHandle)
 	}
