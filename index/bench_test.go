@@ -42,6 +42,18 @@ func BenchmarkIndexPythonStdlib(b *testing.B) {
 	benchIndex(b, strings.TrimSpace(string(out)), "json/decoder.py")
 }
 
+// BenchmarkIndexDir indexes $SDL_BENCH_DIR, a checkout of any repository,
+// for per-language figures (make bench does not run it):
+//
+//	SDL_BENCH_DIR=/tmp/okio go test ./index -run '^$' -bench IndexDir -benchtime 1x
+func BenchmarkIndexDir(b *testing.B) {
+	dir := os.Getenv("SDL_BENCH_DIR")
+	if dir == "" {
+		b.Skip("SDL_BENCH_DIR is not set")
+	}
+	benchIndex(b, dir, os.Getenv("SDL_BENCH_TOUCH"))
+}
+
 // BenchmarkIndexCorpus indexes the tree named by SDL_CORPUS in place (the
 // scale test of issue 10: about ten million lines assembled from real code;
 // see `make soak`), touching SDL_CORPUS_TOUCH (a repository path) for the
@@ -89,6 +101,9 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 		data, err := os.ReadFile(filepath.Join(root, e.Path))
 		if err != nil || classify(e.Path, data) != "" {
 			continue
+		}
+		if touch == "" {
+			touch = e.Path // the first indexed file
 		}
 		files = append(files, benchFile{e.Lang, data})
 		lines += countLines(data)
@@ -232,11 +247,16 @@ func tagsQuery(b *testing.B, name string) string {
 		"go": "tree-sitter-go", "python": "tree-sitter-python", "javascript": "tree-sitter-javascript",
 		"typescript": "tree-sitter-typescript", "tsx": "tree-sitter-typescript", "rust": "tree-sitter-rust",
 		"java": "tree-sitter-java", "c": "tree-sitter-c", "cpp": "tree-sitter-cpp",
+		"csharp": "tree-sitter-c-sharp", "ruby": "tree-sitter-ruby", "php": "tree-sitter-php",
+		"swift": "alex-pinkus/tree-sitter-swift",
 	}[name]
 	if mod == "" {
 		return ""
 	}
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/tree-sitter/"+mod).Output()
+	if !strings.Contains(mod, "/") {
+		mod = "tree-sitter/" + mod
+	}
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/"+mod).Output()
 	if err != nil {
 		b.Logf("no tags query for %s: %v", name, err)
 		return ""

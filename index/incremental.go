@@ -15,6 +15,8 @@ import (
 type oldFile struct {
 	pid     int64
 	hash    string
+	size    int64
+	mtime   int64
 	status  string
 	reason  string
 	lang    string
@@ -120,10 +122,12 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		}
 		b.goModules = sortedKeys(mods)
 		b.jsPackages = readJSPackages(b.src, all)
+		b.phpPSR4 = readPHPAutoload(b.src, all)
 	}
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
+	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	for p, o := range olds {
 		if o.status == StatusOK || o.status == StatusParseError {
 			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports})
@@ -137,9 +141,16 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	removedIDs := map[string]bool{}
 	total, done := len(b.entries), 0
 	b.sum.Seq = seq
+	stamped := 0 // files whose stat stamp was brought up to date
 	unchanged := func(e *Entry, hash string) bool {
 		o := olds[e.Path]
-		return !b.opts.Full && o != nil && o.hash == hash && (o.status == StatusOK || o.status == StatusParseError) && !b.reembed[e.Path]
+		if b.opts.Full || o == nil || o.status != StatusOK && o.status != StatusParseError || b.reembed[e.Path] {
+			return false
+		}
+		if hash == "" {
+			return o.mtime != 0 && o.mtime == e.MTime && o.size == e.Size
+		}
+		return o.hash == hash
 	}
 	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
@@ -151,6 +162,14 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		o := olds[p]
 		if r.unchanged {
 			b.sum.Parsed++
+			if o != nil && r.mtime != 0 && r.mtime != o.mtime {
+				// same content, new stamp (a checkout, a touch): store
+				// the stamp so the next run need not read the file
+				if _, err := w.exec(ctx, "stampFile", r.mtime, o.pid); err != nil {
+					return err
+				}
+				stamped++
+			}
 			return nil
 		}
 		if o != nil && !b.opts.Full && o.hash == r.hash && o.status == r.status && r.indexed() && b.reembed[p] {
@@ -249,7 +268,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if err != nil {
 			return err
 		}
-		if !wrote && !b.emb.changed {
+		if !wrote && !b.emb.changed && stamped == 0 {
 			return nil
 		}
 		for _, kv := range meta {
@@ -317,7 +336,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 
 // loadFiles reads the current file rows.
 func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.path_id, f.hash, f.status, f.reason, f.language, f.module, f.imports
+	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.path_id, f.hash, f.size, f.mtime, f.status, f.reason, f.language, f.module, f.imports
 		FROM files f JOIN paths p ON p.id = f.path_id WHERE f.to_seq IS NULL`)
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
@@ -327,7 +346,7 @@ func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
 	for rows.Next() {
 		var p string
 		o := &oldFile{}
-		if err := rows.Scan(&p, &o.pid, &o.hash, &o.status, &o.reason, &o.lang, &o.module, &o.imports); err != nil {
+		if err := rows.Scan(&p, &o.pid, &o.hash, &o.size, &o.mtime, &o.status, &o.reason, &o.lang, &o.module, &o.imports); err != nil {
 			return nil, err
 		}
 		out[p] = o

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdl-dev/sdl/embed"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // copyDir copies a fixture repository.
@@ -254,5 +256,82 @@ func TestWalkPathsAgreesWithWalk(t *testing.T) {
 		if _, err := WalkPaths(root, []string{bad}, WalkOptions{}); !errors.Is(err, ErrPath) {
 			t.Errorf("WalkPaths(%q): got %v, want ErrPath", bad, err)
 		}
+	}
+}
+
+// TestStatStamp: a file whose size and modification time are those of the
+// current version is not read again; a new time makes the run read it, and
+// a file changed within the racy window is read by the next run whatever
+// its stamp says.
+func TestStatStamp(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo")
+	copyDir(t, "../testdata/repos/go", root)
+	old := time.Now().Add(-time.Hour)
+	item := filepath.Join(root, "store", "item.go")
+	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	db := filepath.Join(t.TempDir(), "inc.db")
+	ctx := context.Background()
+	if _, err := Run(ctx, testOptions(root, db)); err != nil {
+		t.Fatal(err)
+	}
+	// same size, other bytes, the old time put back: the stamp hides the
+	// edit, which proves the run did not read the file (as git does)
+	src, _ := os.ReadFile(item)
+	edited := strings.Replace(string(src), "Price", "PRICE", 1)
+	if len(edited) != len(src) || edited == string(src) {
+		t.Fatal("the edit must keep the size")
+	}
+	must(t, os.WriteFile(item, []byte(edited), 0o644))
+	must(t, os.Chtimes(item, old, old))
+	res, err := Run(ctx, testOptions(root, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NewVersion || res.FilesChanged != 0 {
+		t.Fatalf("an unchanged stamp: %+v", res)
+	}
+	// a new time: read, hashed, found changed
+	newer := old.Add(time.Minute)
+	must(t, os.Chtimes(item, newer, newer))
+	if res, err = Run(ctx, testOptions(root, db)); err != nil {
+		t.Fatal(err)
+	}
+	if res.FilesChanged != 1 {
+		t.Fatalf("a new stamp: %+v", res)
+	}
+	// touched without a change: no version, but the stamp is stored so the
+	// next run reads nothing
+	newest := old.Add(2 * time.Minute)
+	must(t, os.Chtimes(item, newest, newest))
+	if res, err = Run(ctx, testOptions(root, db)); err != nil || res.NewVersion {
+		t.Fatalf("touched: %+v %v", res, err)
+	}
+	conn, err := schema.OpenReadOnly(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stamp int64
+	must(t, conn.QueryRow(`SELECT f.mtime FROM files f JOIN paths p ON p.id = f.path_id WHERE p.path = 'store/item.go' AND f.to_seq IS NULL`).Scan(&stamp))
+	conn.Close()
+	if stamp != newest.UnixNano() {
+		t.Errorf("stored stamp %d, want %d", stamp, newest.UnixNano())
+	}
+	// a file written just now has no trusted stamp: a same-size edit with
+	// the same time is still found by the next run
+	must(t, os.WriteFile(item, src, 0o644))
+	now := time.Now()
+	must(t, os.Chtimes(item, now, now))
+	if res, err = Run(ctx, testOptions(root, db)); err != nil || res.FilesChanged != 1 {
+		t.Fatalf("racy write: %+v %v", res, err)
+	}
+	must(t, os.WriteFile(item, []byte(edited), 0o644))
+	must(t, os.Chtimes(item, now, now))
+	if res, err = Run(ctx, testOptions(root, db)); err != nil || res.FilesChanged != 1 {
+		t.Fatalf("racy same-stamp edit missed: %+v %v", res, err)
 	}
 }

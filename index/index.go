@@ -79,6 +79,10 @@ type Options struct {
 	// until resolution; beyond it they are spilled to a temporary file
 	// next to the index. 0 means DefaultMemoryBudget.
 	MemoryBudget int64
+	// NoStamps stores no stat stamps (modification times), so that the
+	// file depends on the tree's content alone (reproducible builds); every
+	// run then reads every file.
+	NoStamps bool
 	// NoSync skips fsync: for scratch copies, which a crash may lose.
 	NoSync bool
 	// VersionSuffix is appended to the id of the version a run records:
@@ -290,6 +294,7 @@ func (b *build) walk(ctx context.Context) error {
 	b.entries = b.overlaid(entries)
 	b.goModules = readGoModules(b.src, b.entries)
 	b.jsPackages = readJSPackages(b.src, b.entries)
+	b.phpPSR4 = readPHPAutoload(b.src, b.entries)
 	return nil
 }
 
@@ -304,6 +309,11 @@ func (b *build) walkAndFull(ctx context.Context) error {
 // unsaved new file is indexed; overlay files the walk found read their
 // content from the overlay when parsed.
 func (b *build) overlaid(entries []Entry) []Entry {
+	if b.opts.NoStamps {
+		for i := range entries {
+			entries[i].MTime = 0
+		}
+	}
 	if len(b.opts.Overlay) == 0 {
 		return entries
 	}
@@ -356,6 +366,7 @@ type build struct {
 	entries    []Entry
 	goModules  []string
 	jsPackages []string
+	phpPSR4    []string // the PSR-4 maps of composer.json files
 	// only, when set, is the set of paths an incremental run looks at.
 	only map[string]bool
 	git  gitInfo
@@ -459,6 +470,7 @@ func (b *build) full(ctx context.Context) (err error) {
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
+	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	// what resolution needs of each file, in memory up to a budget and
 	// spilled to disk beyond it; the symbol table and the graph are built
 	// as files arrive

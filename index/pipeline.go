@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -27,6 +28,7 @@ type fileResult struct {
 	entry     Entry
 	hash      string
 	size      int64
+	mtime     int64 // the stat stamp to store; 0 when it cannot be trusted
 	lines     int
 	status    string
 	reason    string
@@ -106,7 +108,9 @@ func ordered[T any](ctx context.Context, n, workers int, start func() (func(int)
 
 // parseAll reads, classifies, hashes and parses entries and hands the
 // results to emit in entry order. unchanged reports whether a file's
-// content is the same as in the current version (then it is not parsed).
+// content is the same as in the current version (then it is not parsed):
+// it is asked first with hash "", whether the entry's stat stamp (size and
+// modification time) proves it, and then, after the read, with the hash.
 func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, entries []Entry, workers int, maxSize int64,
 	unchanged func(e *Entry, hash string) bool, emit func(*fileResult) error) error {
 	return ordered(ctx, len(entries), workers, func() (func(int) *fileResult, func()) {
@@ -114,6 +118,10 @@ func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, ent
 		return func(i int) *fileResult { return parseOne(p, tree, overlay, &entries[i], maxSize, unchanged) }, p.Close
 	}, func(_ int, r *fileResult) error { return emit(r) })
 }
+
+// racyWindow is how old a file's modification time must be for its stat
+// stamp to be trusted by the next run (as git treats "racily clean" files).
+const racyWindow = 2 * time.Second
 
 // parseOne does all the work for one entry that needs no shared state.
 func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry, maxSize int64, unchanged func(*Entry, string) bool) *fileResult {
@@ -129,9 +137,18 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 		return r
 	}
 	data, ok := overlay[e.Path]
+	if !ok && unchanged != nil && unchanged(e, "") {
+		r.unchanged = true // the stat stamp says so: not even read
+		return r
+	}
 	var err error
 	if !ok {
 		data, err = tree.ReadFile(e.Path)
+		// A stamp within racyWindow of now may be shared with an edit still
+		// to come (coarse timestamps): store none, so the next run reads it.
+		if e.MTime != 0 && time.Since(time.Unix(0, e.MTime)) > racyWindow {
+			r.mtime = e.MTime
+		}
 	}
 	if err != nil {
 		r.status, r.reason = StatusUnreadable, SkipUnreadable+": "+errText(err)

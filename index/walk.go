@@ -62,8 +62,12 @@ type WalkOptions struct {
 type Entry struct {
 	Path string // repository-relative, with '/'
 	Size int64
-	Lang *lang.Language
-	Skip string
+	// MTime is the modification time in Unix nanoseconds (0: unknown, as
+	// in a git tree): with Size, it lets a later run skip reading a file
+	// whose stat says it is unchanged.
+	MTime int64
+	Lang  *lang.Language
+	Skip  string
 	// Err holds the error for an unreadable entry.
 	Err error
 }
@@ -198,7 +202,7 @@ func (w *walker) dir(ctx context.Context, rel string, parts []string) error {
 			if err != nil {
 				e.Skip, e.Err = SkipUnreadable, err
 			} else {
-				e.Size = info.Size()
+				e.Size, e.MTime = info.Size(), info.ModTime().UnixNano()
 				if e.Size > w.opts.MaxFileSize {
 					e.Skip = SkipTooLarge
 				}
@@ -402,7 +406,7 @@ next:
 		case !fi.Mode().IsRegular():
 			e.Skip = SkipNotRegular
 		default:
-			e.Size = fi.Size()
+			e.Size, e.MTime = fi.Size(), fi.ModTime().UnixNano()
 			if e.Size > opts.MaxFileSize {
 				e.Skip = SkipTooLarge
 			}

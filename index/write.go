@@ -32,8 +32,9 @@ type writer struct {
 
 var statements = map[string]string{
 	"insPath": `INSERT INTO paths(id, path) VALUES(?, ?)`,
-	"insFile": `INSERT INTO files(path_id, language, size, hash, lines, status, reason, diagnostics, is_test, module, imports, from_seq)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insFile": `INSERT INTO files(path_id, language, size, hash, mtime, lines, status, reason, diagnostics, is_test, module, imports, from_seq)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"stampFile": `UPDATE files SET mtime = ? WHERE path_id = ? AND to_seq IS NULL`,
 	"closeFile": `UPDATE files SET to_seq = ? WHERE path_id = ? AND to_seq IS NULL`,
 	"insSym": `INSERT INTO symbols(id, path_id, kind, name, qualified, container, parent_id, start_line, start_col, end_line, end_col,
 		exported, visibility, signature, doc, summary, invariants, side_effects, fingerprint, is_test, digest, from_seq)
@@ -130,7 +131,7 @@ func (w *writer) writeFile(ctx context.Context, pid int64, r *fileResult) error 
 			isTest = 1
 		}
 	}
-	_, err := w.exec(ctx, "insFile", pid, language, r.size, r.hash, r.lines, r.status, r.reason, diags, isTest, module, imports, w.seq)
+	_, err := w.exec(ctx, "insFile", pid, language, r.size, r.hash, r.mtime, r.lines, r.status, r.reason, diags, isTest, module, imports, w.seq)
 	return err
 }
 

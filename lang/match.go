@@ -46,10 +46,15 @@ func MatchIdentifiers(t *Tree, start, end uint32, names []string) []IdentMatch {
 		if nd.StartByte >= start && nd.EndByte <= end {
 			if t.IsLeaf(i) {
 				text := t.Text(i)
-				if want[text] {
+				name := text
+				if !want[name] && len(name) > 1 && (name[0] == '@' || name[0] == '$') {
+					// Ruby's @ivar and @@cvar, a global $var: the name without its sigil
+					name = strings.TrimLeft(name, "@$")
+				}
+				if want[name] {
 					ident, keyword := t.tokenClass(i, text)
 					if ident || keyword {
-						out = append(out, IdentMatch{Name: text, Line: t.StartLine(i), Node: i, Kind: t.Kind(i), Keyword: keyword})
+						out = append(out, IdentMatch{Name: name, Line: t.StartLine(i), Node: i, Kind: t.Kind(i), Keyword: keyword})
 					}
 				}
 			} else if len(dotted) > 0 && nd.EndByte-nd.StartByte < 512 {
@@ -74,11 +79,13 @@ func sameSpan(t *Tree, out []IdentMatch, i int32) bool {
 }
 
 // hasCodeInside reports whether a string node holds code: a template
-// string's substitutions.
+// string's substitutions, a shell string's expansions, a PHP string's
+// variables.
 func (t *Tree) hasCodeInside(i int32) bool {
 	for c := range t.Descendants(i) {
 		switch t.Kind(c) {
-		case "template_substitution", "interpolation", "format_expression":
+		case "template_substitution", "interpolation", "format_expression",
+			"simple_expansion", "expansion", "command_substitution", "variable_name":
 			return true
 		}
 	}

@@ -45,7 +45,9 @@ func SkeletonMarker(l *Language) string {
 
 // CommentPrefix is how a line comment starts in a language ("//" or "#").
 func CommentPrefix(l *Language) string {
-	if r := skelRulesFor(l); r != nil && r.indented {
+	if r := skelRulesFor(l); r != nil && r.lineComment != "" {
+		return r.lineComment
+	} else if r != nil && r.indented {
 		return "#"
 	}
 	return "//"
@@ -103,8 +105,9 @@ type shape struct {
 
 // skelRules is what the renderer needs to know of a language.
 type skelRules struct {
-	marker   string
-	indented bool // bodies are indented blocks after a colon (Python)
+	marker      string
+	lineComment string // how a line comment starts, when not "//" (or "#" for indented languages)
+	indented    bool   // bodies are indented blocks after a colon (Python)
 	// docstrings: a string statement opening a body is its documentation.
 	docstrings bool
 
@@ -232,7 +235,7 @@ func (s *skel) itemsOf(n, from, to int32) []int32 {
 			continue
 		}
 		switch t.Kind(c) {
-		case "statement_list", "enum_body_declarations":
+		case "statement_list", "enum_body_declarations", "statements":
 			out = append(out, s.itemsOf(c, 0, t.Nodes[c].End)...)
 		default:
 			out = append(out, c)
@@ -667,14 +670,25 @@ func (s *skel) emitPrefix(pending []int32, prevEnd *int) {
 		s.blank()
 	}
 	inRun := false
-	for _, c := range pending {
+	for i, c := range pending {
 		row := s.row(t.Nodes[c].StartByte)
 		if t.IsComment(c) {
-			// a run of line comments is one comment: its first line stands for it
+			// a run of line comments is one comment: its first line stands
+			// for it, or the first that says more than an XML doc tag
+			// (/// <summary>)
 			if inRun {
 				continue
 			}
 			inRun = true
+			for _, d := range pending[i:] {
+				if !t.IsComment(d) {
+					break
+				}
+				if !isDocTag(s.commentLine(d)) {
+					c, row = d, s.row(t.Nodes[d].StartByte)
+					break
+				}
+			}
 			s.nl()
 			s.put(s.indentFor(c)+s.commentLine(c), row)
 		} else {
@@ -685,6 +699,13 @@ func (s *skel) emitPrefix(pending []int32, prevEnd *int) {
 		}
 		*prevEnd = s.endRow(t.Nodes[c].EndByte)
 	}
+}
+
+// isDocTag reports whether a comment line is only an XML doc tag:
+// "/// <summary>".
+func isDocTag(line string) bool {
+	l := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "/"))
+	return strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">") && !strings.Contains(l[1:], "<")
 }
 
 // trailingComment appends a comment that ends the previous line.

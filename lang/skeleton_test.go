@@ -44,6 +44,21 @@ func TestSkeletonElidesBodies(t *testing.T) {
 		{"java", "class A {\n  int f(int x) {\n    int y = x;\n    while (y > 0) {\n      y--;\n    }\n    return y;\n  }\n}\n",
 			[]string{"class A {", "  int f(int x) {", "    while (y > 0) { /* ... */ }", "    return y;"},
 			[]string{"int y = x", "y--"}},
+		{"csharp", "namespace N\n{\n    /// <summary>Adds.</summary>\n    class A\n    {\n        int F(int x)\n        {\n            var y = x;\n            foreach (var i in xs)\n            {\n                y++;\n            }\n            if (y < 0) throw new E();\n            return y;\n        }\n    }\n}\n",
+			[]string{"namespace N {", "    class A {", "        int F(int x) {", "            foreach (var i in xs) { /* ... */ }",
+				"            if (y < 0) throw new E();", "            return y;"},
+			[]string{"var y = x", "y++"}},
+		{"ruby", "# Sums.\nclass A\n  def f(x)\n    y = x * 2\n    if y > 3\n      raise ArgumentError\n    end\n    z = y\n    return z unless z\n    z\n  end\nend\n",
+			[]string{"# Sums.", "class A", "  def f(x)", "    # ...", "    if y > 3", "      raise ArgumentError", "    end",
+				"    return z unless z", "  end", "end"},
+			[]string{"y = x * 2", "z = y"}},
+		{"php", "<?php\nclass A {\n    /**\n     * Adds.\n     * More.\n     */\n    public function f($x) {\n        $y = $x;\n        foreach ($xs as $i) {\n            $y++;\n        }\n        if ($y < 0) {\n            throw new E();\n        }\n        return $y;\n    }\n}\n",
+			[]string{"class A {", "    /** Adds. */", "    public function f($x) {", "        foreach ($xs as $i) { /* ... */ }",
+				"            throw new E();", "        return $y;"},
+			[]string{"$y = $x", "$y++", "More."}},
+		{"bash", "#!/bin/bash\n\n# Builds.\nbuild() {\n  local d=\"$1\"\n  [[ -d $d ]] || die \"no dir\"\n  for f in *.c; do\n    cc \"$f\"\n  done\n  echo done\n}\n",
+			[]string{"# Builds.", "build() {", "  [[ -d $d ]] || die \"no dir\"", "  for f in *.c; do ...", "  done", "  ...", "}"},
+			[]string{"local d=", "cc \"$f\"", "echo done"}},
 		{"c", "#include \"a.h\"\n/** Opens it.\n * More. */\nint open_it(const char *p)\n{\n    int fd = open(p, 0);\n    if (fd < 0)\n        goto fail;\n    switch (fd) {\n    case 0:\n        close(fd);\n        break;\n    }\n    return fd;\nfail:\n    return -1;\n}\n",
 			[]string{"#include \"a.h\"", "/** Opens it. */", "int open_it(const char *p) {", "    if (fd < 0)", "        goto fail;", "    switch (fd) {", "    case 0:", "        break;", "    return fd;"},
 			[]string{"More.", "int fd = open", "close(fd)"}},
@@ -92,6 +107,18 @@ func TestSkeletonExportedOnly(t *testing.T) {
 			[]string{"pub fn b() {}", "    pub x: i32,"}, []string{"fn a", "y: i32"}},
 		{"java", "public class A {\n  public void p() {}\n  private void q() {}\n}\n",
 			[]string{"  public void p() {}"}, []string{"q()"}},
+		{"csharp", "public class A {\n  public void P() {}\n  void Q() {}\n  protected int R { get; private set; }\n}\n",
+			[]string{"  public void P() {}", "  protected int R { get; private set; }"}, []string{"Q()"}},
+		{"ruby", "class A\n  def p; end\n\n  private\n\n  def q; end\nend\n",
+			[]string{"  def p; end"}, []string{"def q"}},
+		{"php", "<?php\nclass A {\n  public function p() {}\n  function d() {}\n  private function q() {}\n}\n",
+			[]string{"  public function p() {}", "  function d() {}"}, []string{"q()"}},
+		{"bash", "f() { :; }\n_g() { :; }\n",
+			[]string{"f() { ... }"}, []string{"_g"}},
+		{"kotlin", "class A {\n  fun p() {}\n  private fun q() {}\n  internal val r = 1\n}\n",
+			[]string{"  fun p() {}"}, []string{"q()", "val r"}},
+		{"swift", "public class A {\n  public func p() {}\n  func q() {}\n  private var r = 1\n}\n",
+			[]string{"  public func p() {}"}, []string{"q()", "var r"}},
 		{"c", "static int hidden(void) { return 0; }\nint shown(void) { return 1; }\nstruct s {\n    int a;\n};\n",
 			[]string{"int shown(void) { return 1; }", "    int a;"}, []string{"hidden"}},
 		{"cpp", "class A {\n    int secret_;\npublic:\n    void p();\nprivate:\n    void q();\n};\nstruct S { int open; };\nnamespace { void inner() {} }\n",
@@ -146,6 +173,12 @@ func FuzzSkeleton(f *testing.F) {
 	f.Add("rust", "fn f() { match x { _ => { } } }")
 	f.Add("javascript", "switch (x) { case 1: }")
 	f.Add("java", "class A { void f() { switch (x) { case 1 -> {} } } }")
+	f.Add("csharp", "namespace N { class A { int P { get { if (x) return 1; return 2; } } void F() { switch (x) { case 1: break; } } } }")
+	f.Add("ruby", "class A\n  def f\n    case x\n    when 1 then y\n    else\n      begin; z; rescue; retry; end\n    end\n  end\nend")
+	f.Add("php", "<?php class A { function f() { switch ($x) { case 1: break; } } } ?><p><?= $y ?></p>")
+	f.Add("kotlin", "class A { fun f(x: Int) { when (x) { 1 -> g() else -> { h() } }; try { i() } catch (e: E) { throw e } } }")
+	f.Add("swift", "class A { func f() { switch x { case 1: g() default: break }; do { try h() } catch { return } } }")
+	f.Add("bash", "f() { if a; then b; elif c; then d; else e; fi; case $x in a) y ;; esac; }")
 	f.Add("c", "#ifdef X\nint f(void) { switch (x) { case 1: return; } }\n#endif\n")
 	f.Add("cpp", "template <class T> class A { public: void f() { try {} catch (...) {} } };")
 	f.Fuzz(func(t *testing.T, name, src string) {

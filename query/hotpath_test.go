@@ -88,6 +88,65 @@ func Lookup(key string) string {
     msg.to_string()
 }
 `,
+	"Hot.cs": `class Hot {
+  string lookup(string key) {
+    int cacheSize = 10; // the cache size
+    string msg = "cache miss" + "cache";
+    if (cache.ContainsKey(key)) { // real
+      return msg;
+    }
+    int one = 1;
+    int two = 2;
+    int three = 3;
+    int four = 4;
+    this.cache[key] = msg; // real
+    return msg;
+  }
+}
+`,
+	"hot.rb": `def lookup(key)
+  cache_size = 10 # the cache size
+  msg = "cache miss" + "cache"
+  if cache.key?(key) # real
+    return msg
+  end
+  one = 1
+  two = 2
+  three = 3
+  four = 4
+  @cache[key] = msg # real
+  msg
+end
+`,
+	"hot.php": `<?php
+function lookup($key) {
+    $cacheSize = 10; // the cache size
+    $msg = "cache miss" . "cache";
+    if (isset($cache[$key])) { // real
+        return $msg;
+    }
+    $one = 1;
+    $two = 2;
+    $three = 3;
+    $four = 4;
+    $this->cache[$key] = "$msg"; // real
+    return $msg;
+}
+`,
+	"hot.sh": `lookup() {
+  local cache_size=10 # the cache size
+  local msg="cache miss"
+  if [[ -n "${cache[$1]}" ]]; then # real
+    return 0
+  fi
+  local one=1
+  local two=2
+  local three=3
+  local four=4
+  cache[$1]="$msg" # real
+  echo "$msg"
+}
+`,
 	"hot.c": `const char *lookup(const char *key)
 {
     int cacheSize = 10; /* the cache size */
@@ -115,6 +174,34 @@ func Lookup(key string) string {
     int four = 4;
     this->cache[key] = msg; // real
     return msg;
+}
+`,
+	"hot.kt": `fun lookup(key: String): String {
+    val cacheSize = 10 // the cache size
+    val msg = "cache miss" + "cache"
+    if (cache.containsKey(key)) { // real
+        return msg
+    }
+    val one = 1
+    val two = 2
+    val three = 3
+    val four = 4
+    this.cache[key] = "$msg" // real
+    return msg
+}
+`,
+	"hot.swift": `func lookup(_ key: String) -> String {
+    let cacheSize = 10 // the cache size
+    let msg = "cache miss" + "cache"
+    if cache[key] != nil { // real
+        return msg
+    }
+    let one = 1
+    let two = 2
+    let three = 3
+    let four = 4
+    self.cache[key] = "\(msg)" // real
+    return msg
 }
 `,
 	"Hot.java": `class Hot {

@@ -29,6 +29,12 @@ var symbolFiles = map[string][]string{
 	"java":       {"src/main/java/com/example/shop/Store.java"},
 	"c":          {"src/store.c"},
 	"cpp":        {"include/geo/shape.h", "src/shape.cpp"},
+	"csharp":     {"src/Shop.Core/Inventory/Store.cs"},
+	"ruby":       {"lib/shop/store.rb"},
+	"php":        {"src/Inventory/Store.php"},
+	"bash":       {"bin/deploy.sh"},
+	"kotlin":     {"src/main/kotlin/com/example/shop/store/Store.kt"},
+	"swift":      {"Sources/ShopCore/Store/Store.swift"},
 }
 
 // sourceFiles lists the files of a fixture that sdl skeletonizes.
@@ -117,7 +123,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // testdata/golden/skeleton.
 func TestSkeletonGolden(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "c", "cpp"} {
+	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "c", "cpp", "csharp", "ruby", "php", "bash", "kotlin", "swift"} {
 		t.Run(name, func(t *testing.T) {
 			x := fixture(t, name)
 			var files bytes.Buffer
@@ -159,7 +165,7 @@ func TestSkeletonGolden(t *testing.T) {
 // each line exactly once.
 func TestSkeletonPages(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "c", "cpp"} {
+	for _, name := range []string{"go", "python", "javascript", "typescript", "rust", "java", "c", "cpp", "csharp", "ruby", "php", "bash", "kotlin", "swift"} {
 		x := fixture(t, name)
 		for _, f := range sourceFiles(t, name) {
 			full, err := x.Skeleton(ctx, query.SkeletonRequest{File: f, MaxTokens: query.MaxResponseTokens})

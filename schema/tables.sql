@@ -40,6 +40,9 @@ CREATE TABLE files (
   language    TEXT NOT NULL DEFAULT '',
   size        INTEGER NOT NULL,
   hash        TEXT NOT NULL DEFAULT '',
+  -- modification time (Unix ns) when hashed; 0 = unknown: with size, a
+  -- stat stamp that lets the next run skip reading an unchanged file
+  mtime       INTEGER NOT NULL DEFAULT 0,
   lines       INTEGER NOT NULL DEFAULT 0,
   -- ok | parse_error | skipped | unreadable
   status      TEXT NOT NULL,

@@ -94,7 +94,7 @@ func indexCommand() *cli.Command {
 				opts.Trace = c.App.ErrWriter
 			}
 			if t, ok := sourceDateEpoch(); ok {
-				opts.Now = t
+				opts.Now, opts.NoStamps = t, true
 			}
 			errw := c.App.ErrWriter
 			var bar *progressBar

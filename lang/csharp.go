@@ -1,0 +1,1410 @@
+package lang
+
+import (
+	"path"
+	"strings"
+
+	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+)
+
+func init() {
+	l := &Language{Name: "csharp", Extensions: []string{".cs"}, extract: extractCSharp}
+	register(l, tscsharp.Language())
+	l.setSyntax([]string{"comment"},
+		[]string{"string_literal", "verbatim_string_literal", "raw_string_literal", "character_literal",
+			"interpolated_string_expression"},
+		[]string{"identifier"})
+}
+
+// csScope maps the variables visible in some code to what is known of
+// their type, like javaScope: a method's locals, its class's fields and
+// properties, the outer class's.
+type csScope struct {
+	types  map[string]string // x -> "Item" (generics stripped), "" when unknown
+	elems  map[string]string // x -> "Item" for x of type List<Item>, Item[], IEnumerable<Item>
+	calls  map[string]string // x -> "factory.Create" (var x = factory.Create())
+	heads  map[string]string // x -> the type of the call's first part
+	parent *csScope
+}
+
+func newCSScope(parent *csScope) *csScope { return &csScope{parent: parent} }
+
+func (s *csScope) setType(name, typ string) {
+	if s.types == nil {
+		s.types = map[string]string{}
+	}
+	s.types[name] = typ
+	if s.calls != nil {
+		delete(s.calls, name)
+	}
+}
+
+// declare sets the type of name from a type as written, remembering
+// the element type of a collection for foreach.
+func (s *csScope) declare(name, typ string) {
+	s.setType(name, csVarType(typ))
+	if e := csElemType(typ); e != "" {
+		if s.elems == nil {
+			s.elems = map[string]string{}
+		}
+		s.elems[name] = e
+	} else if s.elems != nil {
+		delete(s.elems, name)
+	}
+}
+
+// elem is the element type of the collection name, from the innermost
+// scope that declares name.
+func (s *csScope) elem(name string) string {
+	for ; s != nil; s = s.parent {
+		if _, found := s.types[name]; found {
+			return s.elems[name]
+		}
+	}
+	return ""
+}
+
+// csCollections are the generic collections whose one type argument is
+// what foreach yields.
+var csCollections = pySet(`List IList IEnumerable ICollection IReadOnlyList IReadOnlyCollection HashSet ISet
+	SortedSet Queue Stack LinkedList ImmutableList ImmutableArray ImmutableHashSet Span ReadOnlySpan
+	IAsyncEnumerable ObservableCollection Collection ConcurrentBag ConcurrentQueue BlockingCollection`)
+
+// csElemType is the element type of a collection type as written:
+// "List<Item>" -> "Item", "Item[]" -> "Item"; "" for others.
+func csElemType(typ string) string {
+	typ = strings.TrimSuffix(strings.TrimSpace(typ), "?")
+	if strings.HasSuffix(typ, "[]") {
+		return csVarType(strings.TrimSuffix(typ, "[]"))
+	}
+	i := strings.IndexByte(typ, '<')
+	if i < 0 || !strings.HasSuffix(typ, ">") || !csCollections[lastIdent(typ[:i])] {
+		return ""
+	}
+	arg := typ[i+1 : len(typ)-1]
+	if strings.ContainsAny(arg, "<,") {
+		return ""
+	}
+	return csVarType(arg)
+}
+
+func (s *csScope) setCall(name, fn, head string) {
+	if s.calls == nil {
+		s.calls, s.heads = map[string]string{}, map[string]string{}
+	}
+	s.setType(name, "")
+	s.calls[name] = fn
+	s.heads[name] = head
+}
+
+func (s *csScope) lookup(name string) (typ, call, head string, ok bool) {
+	for ; s != nil; s = s.parent {
+		if t, found := s.types[name]; found {
+			return t, s.calls[name], s.heads[name], true
+		}
+	}
+	return "", "", "", false
+}
+
+// csCtx is where the C# walker is.
+type csCtx struct {
+	sym     int      // the symbol code belongs to
+	members int      // the type whose body is being walked, -1 in code
+	cls     int      // the innermost named type, -1 outside every type
+	iface   bool     // members are implicitly public (interface)
+	enum    bool     // members are enum members
+	top     bool     // a statement of a method body itself, where an early exit is a guard
+	scope   *csScope // the variables in scope
+}
+
+// csTestAttributes mark test methods and classes (NUnit, xUnit, MSTest).
+var csTestAttributes = map[string]bool{
+	"Test": true, "TestCase": true, "TestCaseSource": true, "Theory": true, "Fact": true, "TestMethod": true,
+	"DataTestMethod": true, "TestFixture": true, "TestClass": true,
+}
+
+func extractCSharp(x *extractor) {
+	if csIsTestPath(x.path) {
+		x.f.IsTest = true
+		x.f.Symbols[0].IsTest = true
+	}
+	c := csCtx{sym: 0, members: -1, cls: -1, scope: newCSScope(nil)}
+	csNamespace(x, 0, "", c)
+}
+
+// csIsTestPath: test projects (*.Tests/, tests/) and files named after
+// what they test (FooTests.cs, FooTest.cs).
+func csIsTestPath(p string) bool {
+	base := strings.TrimSuffix(path.Base(p), ".cs")
+	if strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "Specs") {
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if seg == "test" || seg == "tests" || strings.HasSuffix(seg, ".Tests") || strings.HasSuffix(seg, ".Test") ||
+			strings.HasSuffix(seg, ".UnitTests") || strings.HasSuffix(seg, ".IntegrationTests") {
+			return true
+		}
+	}
+	return false
+}
+
+// csNamespace walks the members of a compilation unit or namespace body;
+// ns is the namespace they are in.
+func csNamespace(x *extractor, n int32, ns string, c csCtx) {
+	t := x.t
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "using_directive":
+			csUsing(x, ch)
+		case "namespace_declaration":
+			name := oneLine(t.FieldText(ch, "name"))
+			inner := name
+			if ns != "" {
+				inner = ns + "." + name
+			}
+			if b := t.Field(ch, "body"); b >= 0 {
+				csNamespace(x, b, inner, c)
+			}
+		case "file_scoped_namespace_declaration":
+			// the declarations after it, its siblings, are in it
+			ns = oneLine(t.FieldText(ch, "name"))
+		case "ERROR", "declaration_list":
+			csNamespace(x, ch, ns, c)
+		case "global_statement":
+			c.top = false
+			for st := range t.NamedChildren(ch) {
+				csNode(x, st, c)
+			}
+		default:
+			if csTypeKinds[t.Kind(ch)] && x.f.Module == "" && ns != "" {
+				// the file's module is the namespace of its first type
+				x.f.Module = ns
+				x.f.Symbols[0].Name = ns
+			}
+			csNode(x, ch, c)
+		}
+	}
+}
+
+var csTypeKinds = kindSet("class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
+	"enum_declaration", "delegate_declaration")
+
+func csUsing(x *extractor, n int32) {
+	t := x.t
+	static, global := false, false
+	alias, src := "", ""
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "static":
+			static = true
+		case "global":
+			global = true
+		case "identifier", "qualified_name", "generic_name", "alias_qualified_name":
+			if t.FieldName(ch) == "name" {
+				alias = t.Text(ch)
+			} else {
+				src = csStripType(oneLine(t.Text(ch)))
+			}
+		}
+	}
+	if src == "" {
+		return
+	}
+	src = strings.TrimPrefix(src, "global::")
+	imp := Import{Source: src, Alias: alias, Line: t.StartLine(n), Symbol: 0}
+	if alias == "" {
+		// using N; brings N's types, using static T; T's static members
+		imp.Names = []ImportName{{Name: "*"}}
+	}
+	_ = static
+	_ = global
+	x.f.Imports = append(x.f.Imports, imp)
+}
+
+// csNode walks node n: declarations become symbols, code becomes
+// references, guards and throws of c.sym.
+func csNode(x *extractor, n int32, c csCtx) {
+	t := x.t
+	switch t.Kind(n) {
+	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause":
+		return
+	case "using_directive":
+		csUsing(x, n)
+		return
+	case "namespace_declaration":
+		// a namespace the parser found inside something else
+		if b := t.Field(n, "body"); b >= 0 {
+			csNamespace(x, b, oneLine(t.FieldText(n, "name")), c)
+		}
+		return
+	case "class_declaration", "struct_declaration", "record_declaration", "interface_declaration", "enum_declaration":
+		csType(x, n, c)
+		return
+	case "delegate_declaration":
+		csDelegate(x, n, c)
+		return
+	case "method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration",
+		"conversion_operator_declaration", "indexer_declaration", "local_function_statement":
+		csMethod(x, n, c)
+		return
+	case "property_declaration", "event_declaration":
+		csProperty(x, n, c)
+		return
+	case "field_declaration", "event_field_declaration":
+		csField(x, n, c)
+		return
+	case "enum_member_declaration":
+		csEnumMember(x, n, c)
+		return
+	case "local_declaration_statement":
+		if v := t.ChildOfKind(n, "variable_declaration"); v >= 0 {
+			csLocals(x, v, c)
+		}
+		return
+	case "invocation_expression":
+		csCall(x, n, c)
+	case "object_creation_expression":
+		csNew(x, n, c)
+	case "lambda_expression", "anonymous_method_expression":
+		csLambda(x, n, c)
+		return
+	case "if_statement":
+		if c.top {
+			csGuard(x, n, c)
+		}
+	case "throw_statement", "throw_expression":
+		csThrow(x, n, c)
+	case "expression_statement":
+		if c.top {
+			csCheckCall(x, n, c)
+		}
+	case "foreach_statement":
+		if left := t.Field(n, "left"); left >= 0 && t.Kind(left) == "identifier" {
+			typ := csVarType(t.FieldText(n, "type"))
+			if right := t.Field(n, "right"); typ == "" && right >= 0 && t.Kind(right) == "identifier" {
+				// foreach (var x in items): the element type of items
+				typ = c.scope.elem(t.Text(right))
+			}
+			c.scope.setType(t.Text(left), typ)
+		}
+	case "catch_declaration":
+		if name := t.Field(n, "name"); name >= 0 {
+			c.scope.setType(t.Text(name), csStripType(t.FieldText(n, "type")))
+		}
+		return
+	case "declaration_pattern", "declaration_expression":
+		if name := t.Field(n, "name"); name >= 0 {
+			c.scope.setType(t.Text(name), csVarType(t.FieldText(n, "type")))
+		}
+		return
+	case "using_statement", "fixed_statement":
+		// using (var r = new R()) { ... }
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		csNode(x, ch, c)
+	}
+}
+
+// csVarType is a declared type stripped for resolution; "" for var.
+func csVarType(typ string) string {
+	typ = csStripType(typ)
+	if typ == "var" || typ == "dynamic" {
+		return ""
+	}
+	return typ
+}
+
+// csStripType reduces a type as written to what resolution needs: no
+// type arguments, nullable marks, global:: or white space.
+// "global::System.Collections.Generic.List<Item>?" -> "System.Collections.Generic.List".
+func csStripType(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "global::")
+	if !strings.ContainsAny(s, "<? \t\r\n(") {
+		return s
+	}
+	if strings.HasPrefix(s, "(") {
+		return "" // a tuple
+	}
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '<':
+			depth++
+		case ch == '>':
+			if depth > 0 {
+				depth--
+			}
+		case depth > 0, ch == ' ', ch == '\t', ch == '\r', ch == '\n', ch == '?':
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+// csMods reads a declaration's modifiers: its visibility ("" for the
+// default), the others, and whether an attribute marks a test.
+func csMods(x *extractor, n int32) (vis string, mods []string, attrs []string, test bool) {
+	t := x.t
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "modifier":
+			switch m := strings.TrimSpace(t.Text(ch)); m {
+			case "public", "private", "protected", "internal":
+				if vis != "" {
+					vis += " " + m // protected internal, private protected
+				} else {
+					vis = m
+				}
+			default:
+				mods = append(mods, m)
+			}
+		case "attribute_list":
+			for a := range t.NamedChildren(ch) {
+				if t.Kind(a) != "attribute" {
+					continue
+				}
+				name := oneLine(t.FieldText(a, "name"))
+				attrs = append(attrs, "["+name+"]")
+				if csTestAttributes[strings.TrimSuffix(lastIdent(name), "Attribute")] {
+					test = true
+				}
+			}
+		}
+	}
+	return vis, mods, attrs, test
+}
+
+// csVisibility sets a symbol's visibility from its access modifier; def
+// is the language's default where none is written.
+func csVisibility(s *Symbol, vis, def string) {
+	if vis == "" {
+		vis = def
+	}
+	switch {
+	case vis == "public":
+		s.Exported, s.Visibility = true, VisPublic
+	case strings.Contains(vis, "protected"):
+		s.Visibility = VisProtected
+	case vis == "private":
+		s.Visibility = VisPrivate
+	default:
+		s.Visibility = VisInternal
+	}
+}
+
+// csMemberDefault is the access of a member written without one: public
+// in interfaces and enums, private elsewhere.
+func csMemberDefault(c csCtx) string {
+	if c.iface || c.enum {
+		return "public"
+	}
+	return "private"
+}
+
+// csDoc is the documentation comment above a declaration: /// XML doc
+// with its tags read as text, or plain comments right above it.
+func csDoc(x *extractor, n int32) string {
+	d := x.docBefore(n)
+	if d == "" || !strings.Contains(d, "<") {
+		return d
+	}
+	return csXMLDoc(d)
+}
+
+// csXMLDoc turns an XML doc comment into text: <summary> and the like
+// vanish, <see cref="X"/> and <paramref name="x"/> become their names,
+// <param name="x"> becomes "x: ", <returns> "Returns: ".
+func csXMLDoc(d string) string {
+	var b strings.Builder
+	for i := 0; i < len(d); {
+		if d[i] != '<' {
+			b.WriteByte(d[i])
+			i++
+			continue
+		}
+		j := strings.IndexByte(d[i:], '>')
+		if j < 0 {
+			b.WriteString(d[i:])
+			break
+		}
+		tag := d[i+1 : i+j]
+		i += j + 1
+		name, attr := tag, ""
+		if k := strings.IndexAny(tag, " \t"); k >= 0 {
+			name = tag[:k]
+			if q := strings.IndexByte(tag, '"'); q >= 0 {
+				if r := strings.IndexByte(tag[q+1:], '"'); r >= 0 {
+					attr = tag[q+1 : q+1+r]
+				}
+			}
+		}
+		attr = strings.TrimPrefix(attr, "T:")
+		attr = strings.TrimPrefix(attr, "M:")
+		switch strings.TrimSuffix(name, "/") {
+		case "see", "seealso", "paramref", "typeparamref":
+			b.WriteString(attr)
+		case "param", "typeparam":
+			b.WriteString(attr + ": ")
+		case "returns":
+			b.WriteString("Returns: ")
+		case "exception":
+			b.WriteString("Throws " + attr + ": ")
+		}
+	}
+	lines := strings.Split(b.String(), "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" && (len(out) == 0 || out[len(out)-1] == "") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// csBaseRef is the reference kind of a base in a type's base list: C#
+// does not tell a base class from an interface there, so the convention
+// (IName is an interface) and the declaring kind decide.
+func csBaseRef(kind, base string, first bool) string {
+	name := lastIdent(csStripType(base))
+	switch {
+	case kind == "interface_declaration":
+		return RefExtends
+	case len(name) > 1 && name[0] == 'I' && isUpper(name[1:]):
+		return RefImplements
+	case kind == "struct_declaration" || !first:
+		return RefImplements
+	}
+	return RefExtends
+}
+
+func csType(x *extractor, n int32, c csCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	kind := t.Kind(n)
+	parent := c.sym
+	if c.members >= 0 {
+		parent = c.members
+	}
+	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: parent}
+	if kind == "interface_declaration" {
+		s.Kind = KindInterface
+	}
+	vis, mods, attrs, test := csMods(x, n)
+	def := "internal"
+	if c.members >= 0 {
+		def = csMemberDefault(c)
+	}
+	csVisibility(&s, vis, def)
+	switch kind {
+	case "struct_declaration":
+		mods = append(mods, "struct")
+	case "record_declaration":
+		mods = append(mods, "record")
+		if t.ChildOfKind(n, "struct") >= 0 {
+			mods = append(mods, "struct")
+		}
+	case "enum_declaration":
+		mods = append(mods, "enum")
+	}
+	s.Signature.Modifiers = append(mods, attrs...)
+	s.Signature.Generics = csGenerics(x, n)
+	var bases []int32
+	if bl := t.ChildOfKind(n, "base_list"); bl >= 0 {
+		for b := range t.NamedChildren(bl) {
+			if t.Kind(b) == "argument_list" {
+				continue
+			}
+			if t.Kind(b) == "primary_constructor_base_type" {
+				// record R(int X) : Base(X)
+				if ty := t.FirstNamedChild(b); ty >= 0 {
+					bases = append(bases, ty)
+				}
+				continue
+			}
+			bases = append(bases, b)
+		}
+	}
+	for _, b := range bases {
+		s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+	}
+	ps := t.ChildOfKind(n, "parameter_list") // a record's or class's primary constructor
+	s.Signature.Fields = csTypeFields(x, ps, body, s.Name, kind == "enum_declaration")
+	if ps >= 0 {
+		s.Signature.Params = csParams(x, ps, nil)
+	}
+	s.Signature.Text = x.headerText(n, body)
+	s.Doc = csDoc(x, n)
+	s.IsTest = test
+	sym := x.addSymbol(s, n, name, body)
+	for i, b := range bases {
+		typ := csStripType(t.Text(b))
+		bn, bq := javaSplitType(typ)
+		x.ref(Ref{Kind: csBaseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
+	}
+	scope := newCSScope(c.scope)
+	for _, f := range x.f.Symbols[sym].Signature.Fields {
+		scope.declare(f.Name, f.Type)
+	}
+	inner := csCtx{sym: sym, members: sym, cls: sym, iface: kind == "interface_declaration",
+		enum: kind == "enum_declaration", scope: scope}
+	if ps >= 0 && kind == "record_declaration" {
+		// positional record parameters are public properties
+		for p := range t.NamedChildren(ps) {
+			pn := t.Field(p, "name")
+			if t.Kind(p) != "parameter" || pn < 0 {
+				continue
+			}
+			prop := Symbol{Kind: KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: VisPublic}
+			prop.Signature.Returns = oneLine(t.FieldText(p, "type"))
+			prop.Signature.Modifiers = []string{"property"}
+			prop.Signature.Text = oneLine(t.Text(p))
+			x.addSymbol(prop, p, pn, -1)
+		}
+	}
+	if body >= 0 {
+		for m := range t.NamedChildren(body) {
+			csNode(x, m, inner)
+		}
+	}
+}
+
+// csTypeFields lists the fields, properties, events and enum members a
+// type declares with their types, and a record's positional parameters.
+func csTypeFields(x *extractor, ps, body int32, typeName string, enum bool) []Param {
+	t := x.t
+	var out []Param
+	if ps >= 0 {
+		for p := range t.NamedChildren(ps) {
+			if name := t.Field(p, "name"); name >= 0 && t.Kind(p) == "parameter" {
+				out = append(out, Param{Name: t.Text(name), Type: oneLine(t.FieldText(p, "type"))})
+			}
+		}
+	}
+	if body < 0 {
+		return out
+	}
+	for m := range t.NamedChildren(body) {
+		switch t.Kind(m) {
+		case "field_declaration", "event_field_declaration":
+			v := t.ChildOfKind(m, "variable_declaration")
+			if v < 0 {
+				continue
+			}
+			typ := oneLine(t.FieldText(v, "type"))
+			for d := range t.NamedChildren(v) {
+				if t.Kind(d) == "variable_declarator" {
+					if name := t.Field(d, "name"); name >= 0 {
+						out = append(out, Param{Name: t.Text(name), Type: typ})
+					}
+				}
+			}
+		case "property_declaration", "event_declaration":
+			if name := t.Field(m, "name"); name >= 0 {
+				out = append(out, Param{Name: t.Text(name), Type: oneLine(t.FieldText(m, "type"))})
+			}
+		case "enum_member_declaration":
+			if name := t.Field(m, "name"); name >= 0 && enum {
+				out = append(out, Param{Name: t.Text(name), Type: typeName})
+			}
+		}
+	}
+	return out
+}
+
+func csGenerics(x *extractor, n int32) []string {
+	t := x.t
+	list := t.Field(n, "type_parameters")
+	if list < 0 {
+		list = t.ChildOfKind(n, "type_parameter_list")
+	}
+	if list < 0 {
+		return nil
+	}
+	var out []string
+	for p := range t.NamedChildren(list) {
+		out = append(out, oneLine(t.Text(p)))
+	}
+	return out
+}
+
+// csParams reads a parameter list, declaring the parameters in scope.
+// The grammar leaves a params array's type and name loose in the list,
+// after the params keyword.
+func csParams(x *extractor, list int32, scope *csScope) []Param {
+	t := x.t
+	if list < 0 {
+		return nil
+	}
+	var out []Param
+	variadic := false
+	var loose Param
+	for p := range t.Children(list) {
+		switch t.Kind(p) {
+		case "params":
+			variadic = true
+			loose = Param{Variadic: true}
+		case "parameter":
+			pr := Param{Name: t.FieldText(p, "name"), Type: oneLine(t.FieldText(p, "type"))}
+			if v := t.ChildOfKind(p, "params"); v >= 0 {
+				pr.Variadic = true
+			}
+			for ch := range t.NamedChildren(p) {
+				if t.FieldName(ch) == "" && t.Kind(ch) != "modifier" && t.Kind(ch) != "attribute_list" {
+					// the default value: = expr
+					pr.Default = shorten(oneLine(t.Text(ch)), 40)
+					pr.Optional = true
+				}
+			}
+			out = append(out, pr)
+			if scope != nil && pr.Name != "" {
+				scope.declare(pr.Name, pr.Type)
+			}
+		default:
+			if !variadic {
+				continue
+			}
+			switch t.FieldName(p) {
+			case "type":
+				loose.Type = oneLine(t.Text(p))
+			case "name":
+				loose.Name = t.Text(p)
+				out = append(out, loose)
+				if scope != nil {
+					scope.declare(loose.Name, loose.Type)
+				}
+				variadic = false
+			}
+		}
+	}
+	return out
+}
+
+// csParamMods reports whether the first parameter is this (an extension
+// method).
+func csExtension(x *extractor, list int32) bool {
+	t := x.t
+	if list < 0 {
+		return false
+	}
+	for p := range t.NamedChildren(list) {
+		if t.Kind(p) != "parameter" {
+			return false
+		}
+		for ch := range t.Children(p) {
+			if t.Kind(ch) == "modifier" && t.Text(ch) == "this" {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+func csMethod(x *extractor, n int32, c csCtx) {
+	t := x.t
+	kind := t.Kind(n)
+	body := t.Field(n, "body")
+	scope := newCSScope(c.scope)
+	if c.members < 0 && c.sym != 0 && kind != "local_function_statement" {
+		// a method the parser could not place: its code is the
+		// enclosing symbol's
+		csParams(x, t.Field(n, "parameters"), scope)
+		if body >= 0 {
+			c.scope, c.top = scope, false
+			csNode(x, body, c)
+		}
+		return
+	}
+	name := t.Field(n, "name")
+	s := Symbol{Kind: KindMethod, Parent: c.members}
+	switch kind {
+	case "constructor_declaration":
+		s.Kind = KindConstructor
+	case "local_function_statement":
+		s.Kind, s.Parent = KindFunction, c.sym
+	case "destructor_declaration":
+		if name >= 0 {
+			s.Name = "~" + t.Text(name)
+		}
+	case "operator_declaration":
+		// the operator token is punctuation, which the tree leaves out:
+		// it is the text between the keyword and the parameters
+		kw, ps := t.ChildOfKind(n, "operator"), t.Field(n, "parameters")
+		if kw >= 0 && ps >= 0 && t.Nodes[kw].EndByte <= t.Nodes[ps].StartByte {
+			s.Name = "operator " + strings.TrimSpace(string(t.Src[t.Nodes[kw].EndByte:t.Nodes[ps].StartByte]))
+		}
+		name = -1
+	case "conversion_operator_declaration":
+		s.Name = "operator " + csStripType(t.FieldText(n, "type"))
+	case "indexer_declaration":
+		s.Name = "this[]"
+	}
+	if s.Name == "" {
+		if name < 0 {
+			return
+		}
+		s.Name = t.Text(name)
+	}
+	if s.Parent < 0 {
+		// a method outside any type: a script, or a broken file
+		s.Parent, s.Kind = c.sym, KindFunction
+	}
+	vis, mods, attrs, test := csMods(x, n)
+	if kind == "local_function_statement" {
+		csVisibility(&s, "private", "")
+	} else {
+		def := csMemberDefault(c)
+		if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
+			def = "public" // reached through the interface
+		}
+		csVisibility(&s, vis, def)
+	}
+	params := t.Field(n, "parameters")
+	if csExtension(x, params) {
+		mods = append(mods, "extension")
+	}
+	if ei := t.ChildOfKind(n, "explicit_interface_specifier"); ei >= 0 {
+		mods = append(mods, "implements "+strings.TrimSuffix(oneLine(t.Text(ei)), "."))
+	}
+	s.Signature.Modifiers = append(mods, attrs...)
+	s.Signature.Generics = csGenerics(x, n)
+	s.Signature.Params = csParams(x, params, scope)
+	if r := t.Field(n, "returns"); r >= 0 {
+		s.Signature.Returns = oneLine(t.Text(r))
+	} else if ty := t.Field(n, "type"); ty >= 0 && kind != "conversion_operator_declaration" {
+		s.Signature.Returns = oneLine(t.Text(ty))
+	} else if kind == "conversion_operator_declaration" {
+		s.Signature.Returns = oneLine(t.FieldText(n, "type"))
+	}
+	if body < 0 {
+		body = t.Field(n, "value") // an indexer's => expression
+	}
+	if body < 0 {
+		body = t.ChildOfKind(n, "accessor_list")
+	}
+	s.Signature.Text = x.headerText(n, body)
+	s.Doc = csDoc(x, n)
+	s.IsTest = test
+	sym := x.addSymbol(s, n, name, body)
+	inner := csCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
+	if ci := t.ChildOfKind(n, "constructor_initializer"); ci >= 0 {
+		csCtorInit(x, ci, inner)
+	}
+	if body < 0 {
+		return
+	}
+	switch t.Kind(body) {
+	case "block":
+		for st := range t.NamedChildren(body) {
+			csNode(x, st, inner)
+		}
+	default:
+		inner.top = false
+		csNode(x, body, inner)
+	}
+}
+
+func csDelegate(x *extractor, n int32, c csCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	parent := c.sym
+	if c.members >= 0 {
+		parent = c.members
+	}
+	s := Symbol{Kind: KindType, Name: t.Text(name), Parent: parent}
+	vis, mods, attrs, _ := csMods(x, n)
+	def := "internal"
+	if c.members >= 0 {
+		def = csMemberDefault(c)
+	}
+	csVisibility(&s, vis, def)
+	s.Signature.Modifiers = append(append(mods, "delegate"), attrs...)
+	s.Signature.Generics = csGenerics(x, n)
+	s.Signature.Params = csParams(x, t.Field(n, "parameters"), nil)
+	s.Signature.Returns = oneLine(t.FieldText(n, "type"))
+	s.Signature.Text = x.headerText(n, -1)
+	s.Doc = csDoc(x, n)
+	x.addSymbol(s, n, name, -1)
+}
+
+// csProperty makes a property or an event with accessors a variable of
+// its type: code reads and writes it like a field. The accessors' code is
+// the property's.
+func csProperty(x *extractor, n int32, c csCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 || c.members < 0 {
+		csWalkChildren(x, n, c)
+		return
+	}
+	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members}
+	vis, mods, attrs, _ := csMods(x, n)
+	def := csMemberDefault(c)
+	if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
+		def = "public"
+	}
+	csVisibility(&s, vis, def)
+	if t.Kind(n) == "event_declaration" {
+		mods = append(mods, "event")
+	} else {
+		mods = append(mods, "property")
+	}
+	acc := t.Field(n, "accessors")
+	if acc >= 0 {
+		for a := range t.NamedChildren(acc) {
+			if t.Kind(a) != "accessor_declaration" {
+				continue
+			}
+			an := t.FieldText(a, "name")
+			if avis, _, _, _ := csMods(x, a); avis != "" {
+				an = avis + " " + an // private set
+			}
+			if an != "" {
+				mods = append(mods, an)
+			}
+		}
+	}
+	s.Signature.Modifiers = append(mods, attrs...)
+	s.Signature.Returns = oneLine(t.FieldText(n, "type"))
+	end := acc
+	if end < 0 {
+		end = t.Field(n, "value")
+	}
+	s.Signature.Text = x.headerText(n, end)
+	s.Doc = csDoc(x, n)
+	sym := x.addSymbol(s, n, name, end)
+	inner := csCtx{sym: sym, members: -1, cls: c.cls, scope: newCSScope(c.scope)}
+	if acc >= 0 {
+		for a := range t.NamedChildren(acc) {
+			if b := t.Field(a, "body"); b >= 0 {
+				in := inner
+				in.top = t.Kind(b) == "block"
+				if in.top {
+					for st := range t.NamedChildren(b) {
+						csNode(x, st, in)
+					}
+				} else {
+					csNode(x, b, in)
+				}
+			}
+		}
+	}
+	if v := t.Field(n, "value"); v >= 0 {
+		csValue(x, v, t.FieldText(n, "type"), inner)
+	}
+}
+
+// csValue walks an initializer; new() takes the declared type.
+func csValue(x *extractor, v int32, typ string, c csCtx) {
+	t := x.t
+	c.top = false
+	if k := t.Kind(v); k == "arrow_expression_clause" {
+		for ch := range t.NamedChildren(v) {
+			csNode(x, ch, c)
+		}
+		return
+	}
+	if t.Kind(v) == "implicit_object_creation_expression" {
+		csTypedNew(x, v, csVarType(typ), c)
+		for ch := range t.NamedChildren(v) {
+			csNode(x, ch, c)
+		}
+		return
+	}
+	csNode(x, v, c)
+}
+
+func csWalkChildren(x *extractor, n int32, c csCtx) {
+	c.top = false
+	for ch := range x.t.NamedChildren(n) {
+		csNode(x, ch, c)
+	}
+}
+
+func csField(x *extractor, n int32, c csCtx) {
+	t := x.t
+	v := t.ChildOfKind(n, "variable_declaration")
+	if v < 0 {
+		return
+	}
+	if c.members < 0 {
+		csLocals(x, v, c)
+		return
+	}
+	vis, mods, attrs, _ := csMods(x, n)
+	if t.Kind(n) == "event_field_declaration" {
+		mods = append(mods, "event")
+	}
+	doc := csDoc(x, n)
+	typ := oneLine(t.FieldText(v, "type"))
+	var decls []int32
+	for d := range t.NamedChildren(v) {
+		if t.Kind(d) == "variable_declarator" {
+			decls = append(decls, d)
+		}
+	}
+	for _, d := range decls {
+		name := t.Field(d, "name")
+		if name < 0 {
+			continue
+		}
+		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Doc: doc}
+		csVisibility(&s, vis, csMemberDefault(c))
+		s.Signature.Returns = typ
+		s.Signature.Modifiers = append(append([]string(nil), mods...), attrs...)
+		s.Signature.Text = typ + " " + s.Name
+		if len(mods) > 0 || vis != "" {
+			head := t.Nodes[n].StartByte
+			if ty := t.Field(v, "type"); ty >= 0 {
+				s.Signature.Text = oneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
+			}
+		}
+		node := d
+		if len(decls) == 1 {
+			node = n
+		}
+		val := csDeclaratorValue(x, d)
+		sym := x.addSymbol(s, node, name, val)
+		if val >= 0 {
+			csValue(x, val, typ, csCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope})
+		}
+	}
+}
+
+// csDeclaratorValue is the initializer of a variable declarator, or -1.
+func csDeclaratorValue(x *extractor, d int32) int32 {
+	t := x.t
+	for ch := range t.NamedChildren(d) {
+		if t.FieldName(ch) != "name" && t.Kind(ch) != "bracketed_argument_list" {
+			return ch
+		}
+	}
+	return -1
+}
+
+func csEnumMember(x *extractor, n int32, c csCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 || c.members < 0 {
+		return
+	}
+	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: VisPublic}
+	s.Signature.Returns = x.f.Symbols[c.members].Name
+	s.Signature.Modifiers = []string{"const"}
+	s.Signature.Text = oneLine(t.Text(n))
+	s.Doc = csDoc(x, n)
+	val := t.Field(n, "value")
+	sym := x.addSymbol(s, n, name, val)
+	if val >= 0 {
+		csNode(x, val, csCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope})
+	}
+}
+
+// csLocals declares the variables of a declaration in code and walks
+// their initializers.
+func csLocals(x *extractor, v int32, c csCtx) {
+	t := x.t
+	declared := oneLine(t.FieldText(v, "type"))
+	typ := csVarType(declared)
+	c.top = false
+	for d := range t.NamedChildren(v) {
+		if t.Kind(d) != "variable_declarator" {
+			continue
+		}
+		name := t.Field(d, "name")
+		val := csDeclaratorValue(x, d)
+		if val >= 0 {
+			csValue(x, val, declared, c)
+		}
+		if name < 0 {
+			continue
+		}
+		n := t.Text(name)
+		if typ != "" || val < 0 {
+			c.scope.declare(n, declared)
+			continue
+		}
+		// var x = ...: the initializer tells
+		switch vv := csUnparen(t, val); t.Kind(vv) {
+		case "object_creation_expression":
+			c.scope.declare(n, t.FieldText(vv, "type"))
+		case "cast_expression":
+			c.scope.setType(n, csStripType(t.FieldText(vv, "type")))
+		case "as_expression":
+			c.scope.setType(n, csStripType(t.FieldText(vv, "right")))
+		case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
+			c.scope.setType(n, "string")
+		case "await_expression":
+			if in := t.FirstNamedChild(vv); in >= 0 && t.Kind(in) == "invocation_expression" {
+				head, call := csHead(x, in, c)
+				c.scope.setCall(n, call, head)
+			} else {
+				c.scope.setType(n, "")
+			}
+		case "invocation_expression":
+			head, call := csHead(x, vv, c)
+			c.scope.setCall(n, call, head)
+		default:
+			c.scope.setType(n, "")
+		}
+	}
+}
+
+func csUnparen(t *Tree, n int32) int32 {
+	for t.Kind(n) == "parenthesized_expression" {
+		in := t.FirstNamedChild(n)
+		if in < 0 {
+			break
+		}
+		n = in
+	}
+	return n
+}
+
+// maxCSChain bounds how much of a call chain a qualifier spells out.
+const maxCSChain = 24
+
+// csExpr renders an expression used as a qualifier with arguments left
+// out: "a.B(x).C" -> "a.B().C", "new Foo(1)" -> "new Foo()".
+func csExpr(t *Tree, n int32, depth int) string {
+	if depth > maxCSChain {
+		return "..."
+	}
+	switch t.Kind(n) {
+	case "identifier", "this", "base", "predefined_type":
+		return t.Text(n)
+	case "generic_name":
+		if id := t.FirstNamedChild(n); id >= 0 {
+			return t.Text(id)
+		}
+	case "member_access_expression":
+		e, name := t.Field(n, "expression"), t.Field(n, "name")
+		if e < 0 || name < 0 {
+			break
+		}
+		return csExpr(t, e, depth+1) + "." + csExpr(t, name, depth+1)
+	case "conditional_access_expression":
+		cond := t.Field(n, "condition")
+		if cond < 0 {
+			break
+		}
+		s := csExpr(t, cond, depth+1)
+		if b := t.ChildOfKind(n, "member_binding_expression"); b >= 0 {
+			s += "." + csExpr(t, t.Field(b, "name"), depth+1)
+		}
+		return s
+	case "invocation_expression":
+		if fn := t.Field(n, "function"); fn >= 0 {
+			return csExpr(t, fn, depth+1) + "()"
+		}
+	case "object_creation_expression":
+		return "new " + csStripType(t.FieldText(n, "type")) + "()"
+	case "parenthesized_expression":
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return "(" + csExpr(t, in, depth+1) + ")"
+		}
+	case "cast_expression":
+		if v := t.Field(n, "value"); v >= 0 {
+			return "(" + csStripType(t.FieldText(n, "type")) + ") " + csExpr(t, v, depth+1)
+		}
+	case "element_access_expression":
+		if e := t.Field(n, "expression"); e >= 0 {
+			return csExpr(t, e, depth+1) + "[]"
+		}
+	case "await_expression":
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return csExpr(t, in, depth+1)
+		}
+	case "postfix_unary_expression":
+		// x!.M(): the null-forgiving operator
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return csExpr(t, in, depth+1)
+		}
+	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
+		return `""`
+	case "alias_qualified_name", "qualified_name":
+		return strings.TrimPrefix(oneLine(t.Text(n)), "global::")
+	}
+	return shorten(oneLine(t.Text(n)), 40)
+}
+
+// csHead works out what is known of a qualifier's value, like javaHead:
+// the type of its first part (a variable, this, new T(), a cast) and,
+// when the qualifier is or holds a call, that call.
+func csHead(x *extractor, obj int32, c csCtx) (typ, call string) {
+	t := x.t
+	// the last call of the qualifier: a.B().C -> a.B
+	for n, i := obj, 0; n >= 0 && i <= maxCSChain; i++ {
+		k := t.Kind(n)
+		if k == "await_expression" || k == "postfix_unary_expression" {
+			n = t.FirstNamedChild(n)
+			continue
+		}
+		if k == "invocation_expression" {
+			call = strings.TrimSuffix(csExpr(t, n, 0), "()")
+			break
+		} else if k != "member_access_expression" && k != "conditional_access_expression" {
+			break
+		}
+		if k == "member_access_expression" {
+			n = t.Field(n, "expression")
+		} else {
+			n = t.Field(n, "condition")
+		}
+	}
+	n := obj
+	for i := 0; i <= maxCSChain; i++ {
+		next := int32(-1)
+		switch t.Kind(n) {
+		case "invocation_expression":
+			next = t.Field(n, "function")
+		case "member_access_expression", "element_access_expression":
+			next = t.Field(n, "expression")
+		case "conditional_access_expression":
+			next = t.Field(n, "condition")
+		case "parenthesized_expression", "await_expression", "postfix_unary_expression":
+			next = t.FirstNamedChild(n)
+		}
+		if next < 0 {
+			break
+		}
+		n = next
+	}
+	switch t.Kind(n) {
+	case "identifier":
+		name := t.Text(n)
+		vt, vc, vh, ok := c.scope.lookup(name)
+		switch {
+		case !ok:
+		case vc == "":
+			typ = vt
+		case call == "":
+			typ, call = vh, vc
+		case strings.HasPrefix(call, name):
+			typ, call = vh, vc+"()"+call[len(name):]
+		}
+	case "this":
+		if c.cls >= 0 {
+			typ = x.f.Symbols[c.cls].Qualified()
+		}
+	case "object_creation_expression":
+		typ = csStripType(t.FieldText(n, "type"))
+	case "cast_expression":
+		typ = csStripType(t.FieldText(n, "type"))
+	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
+		typ = "string"
+	}
+	return typ, call
+}
+
+func csCall(x *extractor, n int32, c csCtx) {
+	t := x.t
+	fn := t.Field(n, "function")
+	if fn < 0 {
+		return
+	}
+	r := Ref{Kind: RefCall, Symbol: c.sym}
+	switch t.Kind(fn) {
+	case "identifier":
+		r.Name = t.Text(fn)
+	case "generic_name":
+		if id := t.FirstNamedChild(fn); id >= 0 {
+			r.Name = t.Text(id)
+		}
+	case "member_access_expression":
+		e, name := t.Field(fn, "expression"), t.Field(fn, "name")
+		if e < 0 || name < 0 {
+			return
+		}
+		r.Name = csExpr(t, name, 0)
+		r.Qualifier = csExpr(t, e, 0)
+		r.QualifierType, r.QualifierCall = csHead(x, e, c)
+	case "conditional_access_expression":
+		cond := t.Field(fn, "condition")
+		b := t.ChildOfKind(fn, "member_binding_expression")
+		if cond < 0 || b < 0 {
+			return
+		}
+		r.Name = csExpr(t, t.Field(b, "name"), 0)
+		r.Qualifier = csExpr(t, cond, 0)
+		r.QualifierType, r.QualifierCall = csHead(x, cond, c)
+	case "member_binding_expression":
+		// a?.B()?.C(): the C of a conditional access
+		r.Name = csExpr(t, t.Field(fn, "name"), 0)
+		if p := t.Parent(n); p >= 0 && t.Kind(p) == "conditional_access_expression" {
+			if cond := t.Field(p, "condition"); cond >= 0 {
+				r.Qualifier = csExpr(t, cond, 0)
+				r.QualifierType, r.QualifierCall = csHead(x, cond, c)
+			}
+		}
+	default:
+		return
+	}
+	if r.Name == "" || r.Name == "nameof" && r.Qualifier == "" {
+		return
+	}
+	x.ref(r, n)
+}
+
+func csNew(x *extractor, n int32, c csCtx) {
+	t := x.t
+	ty := t.Field(n, "type")
+	if ty < 0 {
+		return
+	}
+	name, qual := javaSplitType(csStripType(t.Text(ty)))
+	if name == "" {
+		return
+	}
+	x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+}
+
+// csTypedNew records new() of the type a declaration names.
+func csTypedNew(x *extractor, n int32, typ string, c csCtx) {
+	name, qual := javaSplitType(typ)
+	if name == "" || strings.HasSuffix(name, "]") {
+		return
+	}
+	x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+}
+
+// csCtorInit records : base(...) and : this(...) as calls of a
+// constructor of the base class or of the class itself.
+func csCtorInit(x *extractor, n int32, c csCtx) {
+	t := x.t
+	if c.cls < 0 {
+		return
+	}
+	cls := &x.f.Symbols[c.cls]
+	switch {
+	case t.ChildOfKind(n, "this") >= 0:
+		x.ref(Ref{Kind: RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
+	case t.ChildOfKind(n, "base") >= 0:
+		name := "object"
+		if len(cls.Signature.Bases) > 0 {
+			name, _ = javaSplitType(csStripType(cls.Signature.Bases[0]))
+		}
+		x.ref(Ref{Kind: RefCall, Name: name, Qualifier: "base", Symbol: c.sym}, n)
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		csNode(x, ch, c)
+	}
+}
+
+func csLambda(x *extractor, n int32, c csCtx) {
+	t := x.t
+	scope := newCSScope(c.scope)
+	if ps := t.Field(n, "parameters"); ps >= 0 {
+		switch t.Kind(ps) {
+		case "implicit_parameter", "identifier":
+			scope.setType(t.Text(ps), "")
+		case "parameter_list":
+			csParams(x, ps, scope)
+		}
+	}
+	c.scope, c.top = scope, false
+	if b := t.Field(n, "body"); b >= 0 {
+		csNode(x, b, c)
+		return
+	}
+	for ch := range t.NamedChildren(n) {
+		if t.Kind(ch) == "block" {
+			csNode(x, ch, c)
+		}
+	}
+}
+
+// csGuard records if (cond) return ...; and if (cond) throw ...; at the
+// top of a method body.
+func csGuard(x *extractor, n int32, c csCtx) {
+	t := x.t
+	cons := t.Field(n, "consequence")
+	cond := t.Field(n, "condition")
+	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
+		return
+	}
+	first := cons
+	if t.Kind(cons) == "block" {
+		first = t.FirstNamedChild(cons)
+		for first >= 0 && t.IsComment(first) {
+			first = t.NextSibling(first)
+		}
+	}
+	if first < 0 {
+		return
+	}
+	switch t.Kind(first) {
+	case "return_statement":
+		action := "return"
+		if v := t.FirstNamedChild(first); v >= 0 {
+			action = "return " + shorten(oneLine(t.Text(v)), 60)
+		}
+		x.guard(c.sym, t.Text(cond), action, n)
+	case "throw_statement":
+		x.guard(c.sym, t.Text(cond), "throw", n)
+	}
+}
+
+func csThrow(x *extractor, n int32, c csCtx) {
+	t := x.t
+	e := t.FirstNamedChild(n)
+	if e < 0 {
+		x.throw(c.sym, "throws", "", n) // a rethrow
+		return
+	}
+	what := oneLine(t.Text(e))
+	if t.Kind(e) == "object_creation_expression" {
+		what = csStripType(t.FieldText(e, "type"))
+	}
+	x.throw(c.sym, "throws", what, n)
+}
+
+// csNullChecks throw when their first argument is null, csArgChecks when
+// it is false.
+var (
+	csNullChecks = map[string]bool{"ThrowIfNull": true, "ThrowIfNullOrEmpty": true, "ThrowIfNullOrWhiteSpace": true,
+		"NotNull": true}
+	csArgChecks = map[string]bool{"Requires": true, "Assert": true, "IsTrue": true}
+)
+
+// csCheckCall records precondition calls (ArgumentNullException.ThrowIfNull,
+// Debug.Assert, Contract.Requires) in a statement of a method body.
+func csCheckCall(x *extractor, st int32, c csCtx) {
+	t := x.t
+	e := t.FirstNamedChild(st)
+	if e < 0 || t.Kind(e) != "invocation_expression" {
+		return
+	}
+	fn := t.Field(e, "function")
+	args := t.Field(e, "arguments")
+	if fn < 0 || args < 0 || t.Kind(fn) != "member_access_expression" {
+		return
+	}
+	name := t.FieldText(fn, "name")
+	arg := t.FirstNamedChild(args)
+	if arg < 0 {
+		return
+	}
+	switch {
+	case csNullChecks[name]:
+		x.guard(c.sym, t.Text(arg)+" == null", "throw", st)
+	case csArgChecks[name]:
+		x.guard(c.sym, "!("+t.Text(arg)+")", "throw", st)
+	case strings.HasPrefix(name, "ThrowIf"):
+		x.guard(c.sym, strings.TrimPrefix(name, "ThrowIf")+"("+t.Text(arg)+")", "throw", st)
+	}
+}

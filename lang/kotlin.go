@@ -1,0 +1,863 @@
+package lang
+
+import (
+	"path"
+	"strings"
+
+	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
+)
+
+func init() {
+	l := &Language{Name: "kotlin", Extensions: []string{".kt", ".kts"}, extract: extractKotlin}
+	register(l, tskotlin.Language())
+	l.setSyntax([]string{"line_comment", "block_comment"},
+		[]string{"string_literal", "multiline_string_literal", "character_literal"},
+		[]string{"identifier"})
+}
+
+// ktScope maps the variables visible in some code to their type ("" when
+// unknown) or to the call they were assigned from. Scopes chain: a
+// function's locals, its class's properties, the outer class's.
+type ktScope struct {
+	types  map[string]string
+	calls  map[string]string
+	parent *ktScope
+}
+
+func (s *ktScope) set(name, typ, call string) {
+	if s.types == nil {
+		s.types, s.calls = map[string]string{}, map[string]string{}
+	}
+	s.types[name] = typ
+	s.calls[name] = call
+}
+
+func (s *ktScope) lookup(name string) (typ, call string, ok bool) {
+	for ; s != nil; s = s.parent {
+		if t, found := s.types[name]; found {
+			return t, s.calls[name], true
+		}
+	}
+	return "", "", false
+}
+
+// ktCtx is where the walker is.
+type ktCtx struct {
+	sym     int // the symbol code belongs to
+	members int // the class whose body is walked, -1 in code
+	cls     int // the innermost class, -1 outside
+	iface   bool
+	static  bool // in a companion object: members are the class's statics
+	top     bool // a statement of a function body itself, where an early exit is a guard
+	scope   *ktScope
+}
+
+// ktTestAnnotations mark test functions (JUnit 4 and 5, kotlin.test).
+var ktTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true}
+
+func extractKotlin(x *extractor) {
+	if ktIsTestPath(x.path) {
+		x.f.IsTest = true
+		x.f.Symbols[0].IsTest = true
+	}
+	c := ktCtx{members: -1, cls: -1, scope: &ktScope{}}
+	for n := range x.t.NamedChildren(0) {
+		ktNode(x, n, c)
+	}
+}
+
+// ktIsTestPath follows Gradle's source sets (src/test, src/androidTest,
+// src/jvmTest...) and the usual class names.
+func ktIsTestPath(p string) bool {
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if seg == "test" || strings.HasSuffix(seg, "Test") && !strings.Contains(seg, ".") {
+			return true
+		}
+	}
+	base := strings.TrimSuffix(strings.TrimSuffix(path.Base(p), ".kts"), ".kt")
+	return strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "Spec")
+}
+
+func ktNode(x *extractor, n int32, c ktCtx) {
+	t := x.t
+	switch t.Kind(n) {
+	case "line_comment", "block_comment", "modifiers", "annotation", "file_annotation", "shebang_line":
+		return
+	case "package_header":
+		if q := t.FirstNamedChild(n); q >= 0 {
+			x.f.Module = oneLine(t.Text(q))
+			x.f.Symbols[0].Name = x.f.Module
+		}
+		return
+	case "import_list":
+		for ch := range t.NamedChildren(n) {
+			ktNode(x, ch, c)
+		}
+		return
+	case "import", "import_header":
+		ktImport(x, n)
+		return
+	case "class_declaration", "object_declaration":
+		ktClass(x, n, c)
+		return
+	case "companion_object":
+		if c.members >= 0 {
+			if b := t.ChildOfKind(n, "class_body"); b >= 0 {
+				inner := c
+				inner.static = true
+				for m := range t.NamedChildren(b) {
+					ktNode(x, m, inner)
+				}
+			}
+			return
+		}
+	case "function_declaration":
+		ktFunction(x, n, c)
+		return
+	case "secondary_constructor":
+		ktConstructor(x, n, c)
+		return
+	case "property_declaration":
+		ktProperty(x, n, c)
+		return
+	case "type_alias":
+		if name := t.Field(n, "type"); name >= 0 {
+			s := Symbol{Kind: KindType, Name: t.Text(name), Parent: c.sym}
+			if c.members >= 0 {
+				s.Parent = c.members
+			}
+			ktVisibility(x, &s, n, c)
+			s.Signature.Text = oneLine(t.Text(n))
+			s.Doc = x.docBefore(n)
+			x.addSymbol(s, n, name, -1)
+		}
+		return
+	case "anonymous_initializer":
+		inner := c
+		inner.members, inner.top = -1, false
+		for ch := range t.NamedChildren(n) {
+			ktNode(x, ch, inner)
+		}
+		return
+	case "call_expression":
+		ktCall(x, n, c)
+		if c.top {
+			if f := t.FirstNamedChild(n); f >= 0 && t.Kind(f) == "identifier" {
+				switch t.Text(f) {
+				case "require", "check", "requireNotNull", "checkNotNull":
+					if args := t.ChildOfKind(n, "value_arguments"); args >= 0 {
+						if a := t.FirstNamedChild(args); a >= 0 {
+							x.guard(c.sym, "!("+t.Text(a)+")", "throw", n)
+						}
+					}
+				}
+			}
+		}
+	case "if_expression":
+		if c.top {
+			ktGuard(x, n, c)
+		}
+	case "throw_expression":
+		what := ""
+		if e := t.FirstNamedChild(n); e >= 0 {
+			what = t.Text(e)
+			if t.Kind(e) == "call_expression" {
+				if f := t.FirstNamedChild(e); f >= 0 {
+					what = t.Text(f)
+				}
+			}
+		}
+		x.throw(c.sym, "throws", what, n)
+	case "for_statement":
+		// for (x in xs): x has no type we know
+		for ch := range t.NamedChildren(n) {
+			if t.Kind(ch) == "variable_declaration" {
+				if id := t.ChildOfKind(ch, "identifier"); id >= 0 {
+					c.scope.set(t.Text(id), ktTypeOf(x, ch), "")
+				}
+			}
+		}
+	case "lambda_literal", "anonymous_function", "object_literal":
+		inner := c
+		inner.scope = &ktScope{parent: c.scope}
+		inner.members, inner.top = -1, false
+		for ch := range t.NamedChildren(n) {
+			ktNode(x, ch, inner)
+		}
+		return
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		ktNode(x, ch, c)
+	}
+}
+
+// ktMods returns a declaration's visibility keyword, its other modifiers
+// and annotations, and whether an annotation marks a test.
+func ktMods(x *extractor, n int32) (vis string, mods []string, test bool) {
+	t := x.t
+	m := t.ChildOfKind(n, "modifiers")
+	if m < 0 {
+		return "", nil, false
+	}
+	for ch := range t.NamedChildren(m) {
+		switch k := t.Kind(ch); k {
+		case "visibility_modifier":
+			vis = t.Text(ch)
+		case "annotation":
+			name := strings.TrimPrefix(oneLine(t.Text(ch)), "@")
+			if i := strings.IndexAny(name, "(<"); i >= 0 {
+				name = name[:i]
+			}
+			mods = append(mods, "@"+name)
+			if ktTestAnnotations[lastIdent(name)] {
+				test = true
+			}
+		default:
+			mods = append(mods, oneLine(t.Text(ch)))
+		}
+	}
+	return vis, mods, test
+}
+
+// ktVisibility: Kotlin declarations are public unless marked; internal is
+// visible in the compilation unit only.
+func ktVisibility(x *extractor, s *Symbol, n int32, c ktCtx) (mods []string, test bool) {
+	vis, mods, test := ktMods(x, n)
+	switch vis {
+	case "", "public":
+		s.Exported, s.Visibility = true, VisPublic
+	case "protected":
+		s.Visibility = VisProtected
+	case "private":
+		s.Visibility = VisPrivate
+	default:
+		s.Visibility = VisInternal
+	}
+	return mods, test
+}
+
+func ktImport(x *extractor, n int32) {
+	t := x.t
+	q := t.ChildOfKind(n, "qualified_identifier")
+	if q < 0 {
+		q = t.ChildOfKind(n, "identifier")
+	}
+	if q < 0 {
+		return
+	}
+	src := oneLine(t.Text(q))
+	imp := Import{Source: src, Line: t.StartLine(n), Symbol: 0}
+	text := strings.TrimSpace(t.Text(n))
+	switch {
+	case strings.HasSuffix(text, "*"):
+		imp.Names = []ImportName{{Name: "*"}}
+	default:
+		// the alias is the identifier after the path
+		for ch := range t.NamedChildren(n) {
+			if ch != q && t.Kind(ch) == "identifier" {
+				imp.Alias = t.Text(ch)
+			}
+		}
+	}
+	x.f.Imports = append(x.f.Imports, imp)
+}
+
+// ktStripType reduces a type as written to its name: "List<Item>?" ->
+// "List", "a.b.C<T>" -> "a.b.C".
+func ktStripType(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '<'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, "?! ")
+	if strings.ContainsAny(s, "()-> ") {
+		return "" // a function type
+	}
+	return s
+}
+
+// ktIsType reports whether a node kind is a type.
+func ktIsType(k string) bool {
+	switch k {
+	case "user_type", "nullable_type", "function_type", "parenthesized_type", "non_nullable_type",
+		"type_modifiers", "dynamic":
+		return true
+	}
+	return false
+}
+
+// ktTypeOf is the declared type of a variable_declaration or parameter.
+func ktTypeOf(x *extractor, n int32) string {
+	for ch := range x.t.NamedChildren(n) {
+		if ktIsType(x.t.Kind(ch)) {
+			return oneLine(x.t.Text(ch))
+		}
+	}
+	return ""
+}
+
+func ktClass(x *extractor, n int32, c ktCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		name = t.ChildOfKind(n, "identifier")
+	}
+	if name < 0 {
+		return
+	}
+	parent := c.sym
+	if c.members >= 0 {
+		parent = c.members
+	}
+	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: parent}
+	mods, _ := ktVisibility(x, &s, n, c)
+	iface := false
+	for ch := range t.Children(n) {
+		if t.Kind(ch) == "interface" && !t.Named(ch) {
+			iface = true
+		}
+	}
+	if iface {
+		s.Kind = KindInterface
+	}
+	if t.Kind(n) == "object_declaration" {
+		mods = append(mods, "object")
+	}
+	s.Signature.Modifiers = mods
+	if tp := t.ChildOfKind(n, "type_parameters"); tp >= 0 {
+		for p := range t.NamedChildren(tp) {
+			s.Signature.Generics = append(s.Signature.Generics, oneLine(t.Text(p)))
+		}
+	}
+	body := t.ChildOfKind(n, "class_body")
+	if body < 0 {
+		body = t.ChildOfKind(n, "enum_class_body")
+	}
+	// primary constructor parameters: val/var ones are properties
+	var props []int32
+	if pc := t.ChildOfKind(n, "primary_constructor"); pc >= 0 {
+		if cps := t.ChildOfKind(pc, "class_parameters"); cps >= 0 {
+			for p := range t.NamedChildren(cps) {
+				if t.Kind(p) != "class_parameter" {
+					continue
+				}
+				id := t.ChildOfKind(p, "identifier")
+				if id < 0 {
+					continue
+				}
+				param := Param{Name: t.Text(id), Type: ktTypeOf(x, p)}
+				if nx := t.NextSibling(p); nx >= 0 && t.Named(nx) && t.Kind(nx) != "class_parameter" {
+					param.Default = oneLine(t.Text(nx))
+				}
+				s.Signature.Params = append(s.Signature.Params, param)
+				for k := range t.Children(p) {
+					if kk := t.Kind(k); (kk == "val" || kk == "var") && !t.Named(k) {
+						props = append(props, p)
+						s.Signature.Fields = append(s.Signature.Fields, Param{Name: param.Name, Type: param.Type})
+						break
+					}
+				}
+			}
+		}
+	}
+	var extends, implements []int32
+	if ds := t.ChildOfKind(n, "delegation_specifiers"); ds >= 0 {
+		for d := range t.NamedChildren(ds) {
+			ty := t.FirstNamedChild(d)
+			if ty < 0 {
+				continue
+			}
+			if t.Kind(ty) == "constructor_invocation" {
+				if u := t.ChildOfKind(ty, "user_type"); u >= 0 {
+					extends = append(extends, u)
+				}
+				continue
+			}
+			if t.Kind(ty) == "explicit_delegation" {
+				ty = t.FirstNamedChild(ty)
+			}
+			if ty >= 0 && t.Kind(ty) == "user_type" {
+				if iface {
+					extends = append(extends, ty)
+				} else {
+					implements = append(implements, ty)
+				}
+			}
+		}
+	}
+	for _, b := range append(append([]int32{}, extends...), implements...) {
+		s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+	}
+	if body >= 0 {
+		for m := range t.NamedChildren(body) {
+			switch t.Kind(m) {
+			case "property_declaration":
+				if vd := t.ChildOfKind(m, "variable_declaration"); vd >= 0 {
+					if id := t.ChildOfKind(vd, "identifier"); id >= 0 {
+						typ := ktTypeOf(x, vd)
+						if typ == "" {
+							typ = ktInitType(x, m)
+						}
+						s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(id), Type: typ})
+					}
+				}
+			case "enum_entry":
+				if id := t.ChildOfKind(m, "identifier"); id >= 0 {
+					s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(id), Type: s.Name})
+				}
+			}
+		}
+	}
+	s.Signature.Text = x.headerText(n, body)
+	s.Doc = x.docBefore(n)
+	sym := x.addSymbol(s, n, name, body)
+	for _, b := range extends {
+		ktTypeRef(x, b, sym, RefExtends)
+	}
+	for _, b := range implements {
+		ktTypeRef(x, b, sym, RefImplements)
+	}
+	scope := &ktScope{parent: c.scope}
+	for _, f := range x.f.Symbols[sym].Signature.Fields {
+		scope.set(f.Name, ktStripType(f.Type), "")
+	}
+	scope.set("this", x.f.Symbols[sym].Name, "")
+	inner := ktCtx{sym: sym, members: sym, cls: sym, iface: iface, scope: scope}
+	for _, p := range props {
+		id := t.ChildOfKind(p, "identifier")
+		ps := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: sym}
+		mods, _ := ktVisibility(x, &ps, p, inner)
+		ps.Signature.Modifiers = mods
+		ps.Signature.Returns = ktTypeOf(x, p)
+		ps.Signature.Text = oneLine(t.Text(p))
+		x.addSymbol(ps, p, id, -1)
+	}
+	// delegation calls: Base(args) runs code
+	if ds := t.ChildOfKind(n, "delegation_specifiers"); ds >= 0 {
+		for d := range t.Descendants(ds) {
+			if t.Kind(d) == "value_arguments" {
+				ktNode(x, d, ktCtx{sym: sym, members: -1, cls: sym, scope: scope})
+			}
+		}
+	}
+	if body >= 0 {
+		for m := range t.NamedChildren(body) {
+			if t.Kind(m) == "enum_entry" {
+				if id := t.ChildOfKind(m, "identifier"); id >= 0 {
+					es := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: sym, Exported: s.Exported,
+						Visibility: x.f.Symbols[sym].Visibility}
+					es.Signature.Returns = s.Name
+					es.Signature.Text = oneLine(t.Text(m))
+					x.addSymbol(es, m, id, -1)
+				}
+				for ch := range t.NamedChildren(m) {
+					if t.Kind(ch) != "identifier" {
+						ktNode(x, ch, ktCtx{sym: sym, members: -1, cls: sym, scope: scope})
+					}
+				}
+				continue
+			}
+			ktNode(x, m, inner)
+		}
+	}
+}
+
+// ktStdResult is the type the standard library's builders return, so
+// that calls on what they make are known to be the library's.
+var ktStdResult = map[string]string{
+	"listOf": "List", "mutableListOf": "MutableList", "arrayListOf": "ArrayList", "emptyList": "List",
+	"buildList": "List", "setOf": "Set", "mutableSetOf": "MutableSet", "hashSetOf": "HashSet", "emptySet": "Set",
+	"mapOf": "Map", "mutableMapOf": "MutableMap", "hashMapOf": "HashMap", "emptyMap": "Map", "buildMap": "Map",
+	"arrayOf": "Array", "sequenceOf": "Sequence", "buildString": "String", "lazy": "Lazy",
+}
+
+// ktInitType guesses a property's type from its initializer: a
+// constructor call T(...) gives T.
+func ktInitType(x *extractor, prop int32) string {
+	t := x.t
+	for ch := range t.NamedChildren(prop) {
+		if t.Kind(ch) == "call_expression" {
+			if f := t.FirstNamedChild(ch); f >= 0 && t.Kind(f) == "identifier" {
+				if isUpper(t.Text(f)) {
+					return t.Text(f)
+				}
+				return ktStdResult[t.Text(f)]
+			}
+		}
+	}
+	return ""
+}
+
+// ktTypeRef records a reference of kind to the type at node ty.
+func ktTypeRef(x *extractor, ty int32, sym int, kind string) {
+	typ := ktStripType(x.t.Text(ty))
+	name, qual := javaSplitType(typ)
+	if name == "" {
+		return
+	}
+	x.ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
+}
+
+// ktParams reads function_value_parameters, declaring them in scope.
+func ktParams(x *extractor, list int32, scope *ktScope) []Param {
+	t := x.t
+	if list < 0 {
+		return nil
+	}
+	var out []Param
+	vararg := false
+	for p := range t.NamedChildren(list) {
+		switch t.Kind(p) {
+		case "parameter_modifiers":
+			vararg = strings.Contains(t.Text(p), "vararg")
+		case "parameter":
+			id := t.ChildOfKind(p, "identifier")
+			if id < 0 {
+				continue
+			}
+			param := Param{Name: t.Text(id), Type: ktTypeOf(x, p), Variadic: vararg}
+			vararg = false
+			if nx := t.NextSibling(p); nx >= 0 && t.Named(nx) && t.Kind(nx) != "parameter" && t.Kind(nx) != "parameter_modifiers" {
+				param.Default = oneLine(t.Text(nx))
+				param.Optional = true
+			}
+			out = append(out, param)
+			if scope != nil {
+				scope.set(param.Name, ktStripType(param.Type), "")
+			}
+		}
+	}
+	return out
+}
+
+func ktFunction(x *extractor, n int32, c ktCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	parent := c.sym
+	kind := KindFunction
+	if c.members >= 0 {
+		parent, kind = c.members, KindMethod
+	}
+	s := Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
+	mods, test := ktVisibility(x, &s, n, c)
+	if c.static {
+		mods = append(mods, "static")
+	}
+	if c.iface && c.members >= 0 && !containsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
+		mods = append(mods, "abstract")
+	}
+	scope := &ktScope{parent: c.scope}
+	var params int32 = -1
+	for ch := range t.NamedChildren(n) {
+		k := t.Kind(ch)
+		switch {
+		case k == "type_parameters":
+			for p := range t.NamedChildren(ch) {
+				s.Signature.Generics = append(s.Signature.Generics, oneLine(t.Text(p)))
+			}
+		case k == "function_value_parameters":
+			params = ch
+		case ktIsType(k) && ch < name:
+			// fun Receiver.name(): an extension function
+			s.Signature.Receiver = oneLine(t.Text(ch))
+			scope.set("this", ktStripType(s.Signature.Receiver), "")
+		case ktIsType(k) && params >= 0:
+			s.Signature.Returns = oneLine(t.Text(ch))
+		}
+	}
+	s.Signature.Params = ktParams(x, params, scope)
+	s.Signature.Modifiers = mods
+	body := t.ChildOfKind(n, "function_body")
+	s.Signature.Text = x.headerText(n, body)
+	s.Doc = x.docBefore(n)
+	s.IsTest = test || x.f.IsTest && strings.HasPrefix(s.Name, "test")
+	sym := x.addSymbol(s, n, name, body)
+	if body >= 0 {
+		inner := ktCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
+		for ch := range t.NamedChildren(body) {
+			if t.Kind(ch) == "block" {
+				for st := range t.NamedChildren(ch) {
+					ktNode(x, st, inner)
+				}
+			} else {
+				inner.top = false
+				ktNode(x, ch, inner)
+			}
+		}
+	}
+}
+
+func containsStr(ss []string, s string) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func ktConstructor(x *extractor, n int32, c ktCtx) {
+	t := x.t
+	if c.members < 0 {
+		return
+	}
+	cls := x.f.Symbols[c.members]
+	s := Symbol{Kind: KindConstructor, Name: cls.Name, Parent: c.members}
+	s.Signature.Modifiers, _ = ktVisibility(x, &s, n, c)
+	scope := &ktScope{parent: c.scope}
+	s.Signature.Params = ktParams(x, t.ChildOfKind(n, "function_value_parameters"), scope)
+	body := t.ChildOfKind(n, "block")
+	s.Signature.Text = x.headerText(n, body)
+	s.Doc = x.docBefore(n)
+	sym := x.addSymbol(s, n, -1, body)
+	inner := ktCtx{sym: sym, members: -1, cls: c.cls, scope: scope}
+	if d := t.ChildOfKind(n, "constructor_delegation_call"); d >= 0 {
+		// this(...) and super(...): the class's own constructor or its base
+		target := cls.Name
+		if strings.HasPrefix(strings.TrimSpace(t.Text(d)), "super") && len(cls.Signature.Bases) > 0 {
+			target = ktStripType(cls.Signature.Bases[0])
+		}
+		name, qual := javaSplitType(target)
+		x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: sym}, d)
+		for ch := range t.NamedChildren(d) {
+			ktNode(x, ch, inner)
+		}
+	}
+	if body >= 0 {
+		inner.top = true
+		for st := range t.NamedChildren(body) {
+			ktNode(x, st, inner)
+		}
+	}
+}
+
+func ktProperty(x *extractor, n int32, c ktCtx) {
+	t := x.t
+	vd := t.ChildOfKind(n, "variable_declaration")
+	var id int32 = -1
+	if vd >= 0 {
+		id = t.ChildOfKind(vd, "identifier")
+	}
+	typ := ""
+	if vd >= 0 {
+		typ = ktTypeOf(x, vd)
+	}
+	// the initializer: a call, its callee and the type it makes
+	var init int32 = -1
+	for ch := range t.NamedChildren(n) {
+		if ch != vd && t.Kind(ch) != "modifiers" && t.Kind(ch) != "type_parameters" && t.Kind(ch) != "getter" &&
+			t.Kind(ch) != "setter" && t.Kind(ch) != "property_delegate" {
+			init = ch
+			break
+		}
+	}
+	call := ""
+	if typ == "" && init >= 0 && t.Kind(init) == "call_expression" {
+		if f := t.FirstNamedChild(init); f >= 0 {
+			switch t.Kind(f) {
+			case "identifier":
+				if isUpper(t.Text(f)) {
+					typ = t.Text(f)
+				} else if std := ktStdResult[t.Text(f)]; std != "" {
+					typ = std
+				} else {
+					call = t.Text(f)
+				}
+			case "navigation_expression":
+				call = ktChain(x, f)
+			}
+		}
+	}
+	local := c.members < 0 && c.sym != 0 && x.f.Symbols[c.sym].Kind != KindClass && x.f.Symbols[c.sym].Kind != KindInterface
+	if id >= 0 && local {
+		c.scope.set(t.Text(id), ktStripType(typ), call)
+		c.top = false
+		for ch := range t.NamedChildren(n) {
+			if ch != vd {
+				ktNode(x, ch, c)
+			}
+		}
+		return
+	}
+	sym := c.sym
+	if id >= 0 {
+		parent := c.sym
+		if c.members >= 0 {
+			parent = c.members
+		}
+		s := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: parent}
+		mods, _ := ktVisibility(x, &s, n, c)
+		if c.static {
+			mods = append(mods, "static")
+		}
+		for ch := range t.Children(n) {
+			if k := t.Kind(ch); (k == "val" || k == "var") && !t.Named(ch) {
+				mods = append(mods, k)
+			}
+		}
+		s.Signature.Modifiers = mods
+		s.Signature.Returns = typ
+		s.Signature.Text = shorten(oneLine(t.Text(n)), maxSigText)
+		s.Doc = x.docBefore(n)
+		sym = x.addSymbol(s, n, id, init)
+		if c.members < 0 {
+			c.scope.set(t.Text(id), ktStripType(typ), call)
+		}
+	}
+	inner := c
+	inner.sym, inner.members, inner.top = sym, -1, false
+	for ch := range t.NamedChildren(n) {
+		if ch != vd && t.Kind(ch) != "modifiers" {
+			ktNode(x, ch, inner)
+		}
+	}
+}
+
+// ktChain returns the text of a navigation chain of plain names
+// ("a.b.c", "this.repo"), or "" when some part is not a name.
+func ktChain(x *extractor, n int32) string {
+	t := x.t
+	switch t.Kind(n) {
+	case "identifier":
+		return t.Text(n)
+	case "this_expression":
+		return "this"
+	case "super_expression":
+		return "super"
+	case "navigation_expression":
+		var parts []string
+		for ch := range t.NamedChildren(n) {
+			p := ktChain(x, ch)
+			if p == "" {
+				return ""
+			}
+			parts = append(parts, p)
+		}
+		return strings.Join(parts, ".")
+	}
+	return ""
+}
+
+func ktCall(x *extractor, n int32, c ktCtx) {
+	t := x.t
+	f := t.FirstNamedChild(n)
+	if f < 0 {
+		return
+	}
+	switch t.Kind(f) {
+	case "identifier":
+		name := t.Text(f)
+		kind := RefCall
+		if isUpper(name) {
+			kind = RefNew // Kotlin constructs without new
+		}
+		x.ref(Ref{Kind: kind, Name: name, Symbol: c.sym}, f)
+	case "navigation_expression":
+		var parts []int32
+		for ch := range t.NamedChildren(f) {
+			parts = append(parts, ch)
+		}
+		if len(parts) < 2 {
+			return
+		}
+		last := parts[len(parts)-1]
+		if t.Kind(last) != "identifier" {
+			return
+		}
+		r := Ref{Kind: RefCall, Name: t.Text(last), Symbol: c.sym}
+		recv := parts[0]
+		if len(parts) > 2 {
+			// a.b.c(): the receiver is everything before the last name
+			q := ""
+			for _, p := range parts[:len(parts)-1] {
+				s := ktChain(x, p)
+				if s == "" {
+					q = ""
+					break
+				}
+				if q != "" {
+					q += "."
+				}
+				q += s
+			}
+			r.Qualifier = q
+		} else if s := ktChain(x, recv); s != "" {
+			r.Qualifier = s
+		} else if t.Kind(recv) == "call_expression" {
+			if cf := t.FirstNamedChild(recv); cf >= 0 {
+				if chain := ktChain(x, cf); chain != "" {
+					r.Qualifier = chain + "()"
+					r.QualifierCall = chain
+				}
+			}
+		}
+		if r.Qualifier != "" && r.QualifierCall == "" {
+			head := r.Qualifier
+			if i := strings.IndexByte(head, '.'); i >= 0 {
+				head = head[:i]
+			}
+			switch head {
+			case "this":
+				if c.cls >= 0 {
+					r.QualifierType = x.f.Symbols[c.cls].Name
+				} else if typ, _, ok := c.scope.lookup("this"); ok {
+					r.QualifierType = typ
+				}
+			case "super":
+				if c.cls >= 0 && len(x.f.Symbols[c.cls].Signature.Bases) > 0 {
+					r.QualifierType = ktStripType(x.f.Symbols[c.cls].Signature.Bases[0])
+				}
+			default:
+				if typ, call, ok := c.scope.lookup(head); ok {
+					r.QualifierType, r.QualifierCall = typ, call
+				}
+			}
+		}
+		if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && isUpper(r.Name) && isUpper(r.Qualifier) {
+			// Outer.Inner(...): a nested type's construction
+			r.Kind = RefNew
+		}
+		if r.Qualifier == "" && r.QualifierCall == "" {
+			// a receiver we cannot name: still a call of that name
+			r.Qualifier = "?"
+		}
+		x.ref(r, last)
+	}
+}
+
+// ktGuard records if (cond) return/throw at the top of a function body.
+func ktGuard(x *extractor, n int32, c ktCtx) {
+	t := x.t
+	cond := t.Field(n, "condition")
+	if cond < 0 {
+		return
+	}
+	for ch := range t.NamedChildren(n) {
+		if ch == cond {
+			continue
+		}
+		body := ch
+		if t.Kind(body) == "block" {
+			if first := t.FirstNamedChild(body); first >= 0 && t.NamedChildCount(body) == 1 {
+				body = first
+			}
+		}
+		switch t.Kind(body) {
+		case "return_expression":
+			x.guard(c.sym, t.Text(cond), "return", n)
+		case "throw_expression":
+			x.guard(c.sym, t.Text(cond), "throw", n)
+		case "jump_expression":
+			if strings.HasPrefix(t.Text(body), "throw") {
+				x.guard(c.sym, t.Text(cond), "throw", n)
+			} else if strings.HasPrefix(t.Text(body), "return") {
+				x.guard(c.sym, t.Text(cond), "return", n)
+			}
+		}
+		return
+	}
+}

@@ -1,0 +1,1176 @@
+package lang
+
+import (
+	"path"
+	"strings"
+
+	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
+)
+
+func init() {
+	// the php grammar, not php_only: templates interleave HTML
+	l := &Language{Name: "php", Extensions: []string{".php", ".phtml"}, extract: extractPHP}
+	register(l, tsphp.LanguagePHP())
+	l.setSyntax([]string{"comment"},
+		[]string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
+		[]string{"name"})
+}
+
+// phpScope maps the variables visible in a function to what is known of
+// their class: a typed parameter, $x = new Foo, or the call they hold.
+type phpScope struct {
+	types map[string]string // "$x" -> "Foo" as written, "" when unknown
+	elems map[string]string // "$xs" -> "Foo" for an array of Foo (Foo[] in its doc)
+	calls map[string]string // "$x" -> "$repo->find"
+	heads map[string]string // "$x" -> the class of the call's first part
+}
+
+func newPHPScope() *phpScope { return &phpScope{types: map[string]string{}} }
+
+func (s *phpScope) set(name, typ string) {
+	s.types[name] = typ
+	if s.calls != nil {
+		delete(s.calls, name)
+	}
+}
+
+func (s *phpScope) setElem(name, typ string) {
+	if s.elems == nil {
+		s.elems = map[string]string{}
+	}
+	s.elems[name] = typ
+}
+
+func (s *phpScope) setCall(name, fn, head string) {
+	s.types[name] = ""
+	if s.calls == nil {
+		s.calls, s.heads = map[string]string{}, map[string]string{}
+	}
+	s.calls[name], s.heads[name] = fn, head
+}
+
+// phpCtx is where the PHP walker is.
+type phpCtx struct {
+	sym   int       // the symbol code belongs to
+	cls   int       // the innermost class, interface, trait or enum, -1 outside
+	ns    string    // the namespace
+	top   bool      // a statement of a function body itself, where an early exit is a guard
+	scope *phpScope // the variables of the function
+	fn    bool      // inside a function body
+}
+
+func extractPHP(x *extractor) {
+	if phpIsTestPath(x.path) {
+		x.f.IsTest = true
+		x.f.Symbols[0].IsTest = true
+	}
+	c := phpCtx{sym: 0, cls: -1, scope: newPHPScope()}
+	phpStatements(x, 0, &c)
+}
+
+// phpIsTestPath: PHPUnit's tests/ and *Test.php, Pest's.
+func phpIsTestPath(p string) bool {
+	base := strings.TrimSuffix(path.Base(p), ".php")
+	if strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "TestCase") {
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if seg == "tests" || seg == "test" || seg == "Tests" {
+			return true
+		}
+	}
+	return false
+}
+
+// phpStatements walks a program or a namespace body in order: a
+// namespace statement puts what follows it in the namespace.
+func phpStatements(x *extractor, n int32, c *phpCtx) {
+	t := x.t
+	for st := range t.NamedChildren(n) {
+		switch t.Kind(st) {
+		case "namespace_definition":
+			ns := strings.TrimPrefix(oneLine(t.FieldText(st, "name")), `\`)
+			if x.f.Module == "" && ns != "" {
+				x.f.Module = ns
+				x.f.Symbols[0].Name = ns
+				x.f.Symbols[0].Doc = phpDoc(x, st)
+			}
+			if b := t.Field(st, "body"); b >= 0 {
+				inner := *c
+				inner.ns = ns
+				phpStatements(x, b, &inner)
+			} else {
+				c.ns = ns
+			}
+		case "ERROR", "compound_statement":
+			phpStatements(x, st, c)
+		default:
+			phpNode(x, st, *c)
+		}
+	}
+}
+
+// phpNode walks one node.
+func phpNode(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	switch t.Kind(n) {
+	case "comment", "php_tag", "text", "text_interpolation", "attribute_list", "visibility_modifier",
+		"static_modifier", "final_modifier", "abstract_modifier", "readonly_modifier":
+		return
+	case "namespace_use_declaration":
+		phpUse(x, n, c)
+		return
+	case "class_declaration", "interface_declaration", "trait_declaration", "enum_declaration":
+		phpClass(x, n, c)
+		return
+	case "function_definition":
+		phpFunction(x, n, c)
+		return
+	case "method_declaration":
+		phpMethod(x, n, c)
+		return
+	case "property_declaration":
+		phpProperty(x, n, c)
+		return
+	case "const_declaration":
+		phpConst(x, n, c)
+		return
+	case "enum_case":
+		phpEnumCase(x, n, c)
+		return
+	case "use_declaration":
+		return // traits: read with the class
+	case "include_expression", "include_once_expression", "require_expression", "require_once_expression":
+		phpInclude(x, n, c)
+		return
+	case "function_call_expression":
+		phpCallFunc(x, n, c)
+	case "member_call_expression", "nullsafe_member_call_expression":
+		phpCallMember(x, n, c)
+	case "scoped_call_expression":
+		phpCallScoped(x, n, c)
+	case "object_creation_expression":
+		phpNew(x, n, c)
+	case "anonymous_function", "arrow_function":
+		phpClosure(x, n, c)
+		return
+	case "assignment_expression":
+		phpAssign(x, n, c)
+		return
+	case "foreach_statement":
+		// foreach ($xs as $k => $x): $x is an element of $xs
+		var kids []int32
+		for ch := range t.NamedChildren(n) {
+			if t.FieldName(ch) != "body" {
+				kids = append(kids, ch)
+			}
+		}
+		if len(kids) >= 2 {
+			elem := ""
+			if src := kids[0]; t.Kind(src) == "variable_name" && c.scope.elems != nil {
+				elem = c.scope.elems[t.Text(src)]
+			}
+			val := kids[len(kids)-1]
+			if t.Kind(val) == "pair" {
+				if k := t.FirstNamedChild(val); k >= 0 && t.Kind(k) == "variable_name" {
+					c.scope.set(t.Text(k), "")
+				}
+				var last int32 = -1
+				for v := range t.NamedChildren(val) {
+					last = v
+				}
+				val = last
+			}
+			if val >= 0 && t.Kind(val) == "variable_name" {
+				c.scope.set(t.Text(val), elem)
+			}
+		}
+	case "catch_clause":
+		if name := t.Field(n, "name"); name >= 0 {
+			typ := ""
+			if tl := t.Field(n, "type"); tl >= 0 && t.NamedChildCount(tl) == 1 {
+				typ = oneLine(t.Text(t.FirstNamedChild(tl)))
+			}
+			c.scope.set(t.Text(name), typ)
+		}
+	case "if_statement":
+		if c.top {
+			phpGuard(x, n, c)
+		}
+	case "throw_expression":
+		phpThrow(x, n, c)
+	case "exit_statement":
+		x.ref(Ref{Kind: RefCall, Name: "exit", Symbol: c.sym}, n)
+	case "shell_command_expression":
+		x.ref(Ref{Kind: RefCall, Name: "shell_exec", Symbol: c.sym}, n)
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		phpNode(x, ch, c)
+	}
+}
+
+// phpDoc is the PHPDoc block above a declaration (other comments may sit
+// between), or the line comments right above it.
+func phpDoc(x *extractor, n int32) string {
+	t := x.t
+	for p := t.PrevSibling(n); p >= 0 && t.IsComment(p); p = t.PrevSibling(p) {
+		if strings.HasPrefix(t.Text(p), "/**") {
+			return cleanComment(t.Text(p))
+		}
+	}
+	return x.docBefore(n)
+}
+
+// phpDocTypes reads @param Type $name, @return Type and @var Type from a
+// doc comment.
+func phpDocTypes(doc string) (params map[string]string, ret, varType string) {
+	if !strings.Contains(doc, "@") {
+		return nil, "", ""
+	}
+	for _, l := range strings.Split(doc, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		typ := phpFirstType(f[1])
+		switch f[0] {
+		case "@param":
+			name := ""
+			for _, w := range f[1:] {
+				if strings.HasPrefix(w, "$") || strings.HasPrefix(w, "...$") {
+					name = strings.TrimPrefix(w, "...")
+					break
+				}
+			}
+			if name != "" && f[1] != "" && !strings.HasPrefix(f[1], "$") {
+				if params == nil {
+					params = map[string]string{}
+				}
+				params[name] = f[1]
+			}
+		case "@return":
+			ret = typ
+		case "@var":
+			varType = typ
+		}
+	}
+	return params, ret, varType
+}
+
+// phpElemType is the element class of an array doc type: "Item[]",
+// "array<string, Item>", "list<Item>", "iterable<Item>" -> "Item".
+func phpElemType(s string) string {
+	if strings.HasSuffix(s, "[]") {
+		return phpFirstType(strings.TrimSuffix(s, "[]"))
+	}
+	i := strings.IndexByte(s, '<')
+	if i < 0 || !strings.HasSuffix(s, ">") {
+		return ""
+	}
+	switch strings.ToLower(s[:i]) {
+	case "array", "list", "iterable", "non-empty-array", "non-empty-list", "\\traversable", "traversable":
+	default:
+		return ""
+	}
+	args := s[i+1 : len(s)-1]
+	if j := strings.LastIndexByte(args, ','); j >= 0 {
+		args = args[j+1:]
+	}
+	return phpFirstType(strings.TrimSpace(args))
+}
+
+// phpFirstType is the first class of a doc type: "?Foo|null" -> "Foo",
+// "Foo[]" -> "" (an array), "int" -> "int".
+func phpFirstType(s string) string {
+	s = strings.TrimPrefix(s, "?")
+	if i := strings.IndexAny(s, "|&<{"); i >= 0 {
+		s = s[:i]
+	}
+	if strings.HasSuffix(s, "]") || strings.HasPrefix(s, "$") {
+		return ""
+	}
+	return s
+}
+
+// phpTypeText is a declared type for resolution: the class of ?Foo,
+// Foo|null; "" for unions of classes and primitives.
+func phpTypeText(t *Tree, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	switch t.Kind(n) {
+	case "named_type":
+		return oneLine(t.Text(n))
+	case "optional_type":
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return phpTypeText(t, in)
+		}
+	case "union_type":
+		// Foo|null
+		var cls []string
+		for ch := range t.NamedChildren(n) {
+			if k := t.Kind(ch); k == "named_type" || k == "optional_type" {
+				cls = append(cls, phpTypeText(t, ch))
+			} else if t.Text(ch) != "null" {
+				return ""
+			}
+		}
+		if len(cls) == 1 {
+			return cls[0]
+		}
+	case "primitive_type":
+		return t.Text(n)
+	}
+	return ""
+}
+
+// phpMods reads the modifiers of a declaration.
+func phpMods(x *extractor, n int32) (vis string, mods []string) {
+	t := x.t
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "visibility_modifier":
+			vis = strings.ToLower(t.Text(ch))
+		case "static_modifier":
+			mods = append(mods, "static")
+		case "final_modifier":
+			mods = append(mods, "final")
+		case "abstract_modifier":
+			mods = append(mods, "abstract")
+		case "readonly_modifier":
+			mods = append(mods, "readonly")
+		case "attribute_list":
+			for a := range t.Descendants(ch) {
+				if t.Kind(a) == "attribute" {
+					if name := t.FirstNamedChild(a); name >= 0 {
+						mods = append(mods, "#["+oneLine(t.Text(name))+"]")
+					}
+				}
+			}
+		}
+	}
+	return vis, mods
+}
+
+func phpVisibility(s *Symbol, vis string) {
+	switch vis {
+	case "private":
+		s.Visibility = VisPrivate
+	case "protected":
+		s.Visibility = VisProtected
+	default:
+		s.Exported, s.Visibility = true, VisPublic
+	}
+}
+
+// phpUse records use A\B; use A\B as C; use A\{B, C as D}; use function
+// A\f; use const A\X. A class import's source is the class; a function's
+// or constant's is its namespace, with the name as an imported name.
+func phpUse(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	kind := ""
+	prefix := ""
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "function", "const":
+			kind = t.Kind(ch)
+		case "namespace_name":
+			prefix = strings.TrimPrefix(oneLine(t.Text(ch)), `\`)
+		}
+	}
+	var clauses []int32
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "namespace_use_clause":
+			clauses = append(clauses, ch)
+		case "namespace_use_group":
+			for cl := range t.NamedChildren(ch) {
+				if t.Kind(cl) == "namespace_use_clause" {
+					clauses = append(clauses, cl)
+				}
+			}
+		}
+	}
+	for _, cl := range clauses {
+		ck := kind
+		var name, alias string
+		for ch := range t.Children(cl) {
+			switch {
+			case t.Kind(ch) == "function" || t.Kind(ch) == "const":
+				ck = t.Kind(ch)
+			case t.FieldName(ch) == "alias":
+				alias = t.Text(ch)
+			case t.Kind(ch) == "qualified_name" || t.Kind(ch) == "name" && name == "":
+				name = strings.TrimPrefix(oneLine(t.Text(ch)), `\`)
+			}
+		}
+		if name == "" {
+			continue
+		}
+		full := name
+		if prefix != "" {
+			full = prefix + `\` + name
+		}
+		imp := Import{Line: t.StartLine(cl), Symbol: c.sym}
+		if ck != "" {
+			ns, fn := phpSplitName(full)
+			imp.Source = ns
+			imp.Names = []ImportName{{Name: fn, Alias: alias}}
+			if ck == "const" {
+				imp.Alias = "const"
+			}
+		} else {
+			imp.Source, imp.Alias = full, alias
+		}
+		x.f.Imports = append(x.f.Imports, imp)
+	}
+}
+
+// phpSplitName splits "A\B\C" into "A\B" and "C".
+func phpSplitName(s string) (ns, name string) {
+	if i := strings.LastIndexByte(s, '\\'); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return "", s
+}
+
+// phpInclude records require/include of a literal path. A path built
+// from __DIR__ (or dirname(__FILE__)) is relative to the file and starts
+// with "./"; a bare one is looked up in the include path.
+func phpInclude(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	arg := t.FirstNamedChild(n)
+	for arg >= 0 && t.Kind(arg) == "parenthesized_expression" {
+		arg = t.FirstNamedChild(arg)
+	}
+	src := ""
+	switch {
+	case arg < 0:
+	case t.Kind(arg) == "string" || t.Kind(arg) == "encapsed_string":
+		src = phpStringText(t, arg)
+	case t.Kind(arg) == "binary_expression":
+		l, r := t.Field(arg, "left"), t.Field(arg, "right")
+		if l >= 0 && r >= 0 && (t.Text(l) == "__DIR__" || strings.HasPrefix(strings.ReplaceAll(t.Text(l), " ", ""), "dirname(__FILE__)")) {
+			if s := phpStringText(t, r); s != "" {
+				src = "./" + strings.TrimPrefix(s, "/")
+			}
+		}
+	}
+	if src != "" {
+		x.f.Imports = append(x.f.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		phpNode(x, ch, c)
+	}
+}
+
+// phpStringText is the text of a string without interpolation, or "".
+func phpStringText(t *Tree, n int32) string {
+	if t.Kind(n) != "string" && t.Kind(n) != "encapsed_string" {
+		return ""
+	}
+	var b strings.Builder
+	for ch := range t.NamedChildren(n) {
+		if t.Kind(ch) != "string_content" {
+			return ""
+		}
+		b.WriteString(t.Text(ch))
+	}
+	return b.String()
+}
+
+func phpClass(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	kind := t.Kind(n)
+	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: c.sym, Exported: true, Visibility: VisPublic}
+	if c.cls >= 0 {
+		s.Parent = c.cls
+	}
+	_, mods := phpMods(x, n)
+	switch kind {
+	case "interface_declaration":
+		s.Kind = KindInterface
+	case "trait_declaration":
+		mods = append(mods, "trait")
+	case "enum_declaration":
+		mods = append(mods, "enum")
+	}
+	s.Signature.Modifiers = mods
+	var extends, implements []int32
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "base_clause":
+			for b := range t.NamedChildren(ch) {
+				extends = append(extends, b)
+			}
+		case "class_interface_clause":
+			for b := range t.NamedChildren(ch) {
+				implements = append(implements, b)
+			}
+		}
+	}
+	var traits []int32
+	if body >= 0 {
+		for m := range t.NamedChildren(body) {
+			if t.Kind(m) == "use_declaration" {
+				for tr := range t.NamedChildren(m) {
+					if k := t.Kind(tr); k == "name" || k == "qualified_name" {
+						traits = append(traits, tr)
+					}
+				}
+			}
+		}
+	}
+	for _, group := range [][]int32{extends, implements, traits} {
+		for _, b := range group {
+			s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+		}
+	}
+	s.Signature.Fields = phpClassFields(x, body)
+	s.Signature.Text = x.headerText(n, body)
+	s.Doc = phpDoc(x, n)
+	sym := x.addSymbol(s, n, name, body)
+	ref := func(b int32, kind string) {
+		rq, rn := phpSplitName(oneLine(t.Text(b)))
+		x.ref(Ref{Kind: kind, Name: rn, Qualifier: rq, Symbol: sym}, b)
+	}
+	for _, b := range extends {
+		ref(b, RefExtends)
+	}
+	for _, b := range implements {
+		ref(b, RefImplements)
+	}
+	for _, b := range traits {
+		ref(b, RefImplements)
+	}
+	if body < 0 {
+		return
+	}
+	inner := phpCtx{sym: sym, cls: sym, ns: c.ns, scope: newPHPScope()}
+	for m := range t.NamedChildren(body) {
+		phpNode(x, m, inner)
+	}
+}
+
+// phpClassFields lists a class's properties (with promoted constructor
+// parameters) and constants with their types.
+func phpClassFields(x *extractor, body int32) []Param {
+	t := x.t
+	if body < 0 {
+		return nil
+	}
+	var out []Param
+	for m := range t.NamedChildren(body) {
+		switch t.Kind(m) {
+		case "property_declaration":
+			typ := phpTypeText(t, t.Field(m, "type"))
+			if typ == "" {
+				_, _, typ = phpDocTypes(phpDoc(x, m))
+			}
+			for el := range t.NamedChildren(m) {
+				if t.Kind(el) == "property_element" {
+					if name := t.Field(el, "name"); name >= 0 {
+						out = append(out, Param{Name: strings.TrimPrefix(t.Text(name), "$"), Type: typ})
+					}
+				}
+			}
+		case "const_declaration":
+			for el := range t.NamedChildren(m) {
+				if t.Kind(el) == "const_element" {
+					if name := t.FirstNamedChild(el); name >= 0 {
+						out = append(out, Param{Name: t.Text(name)})
+					}
+				}
+			}
+		case "method_declaration":
+			if t.FieldText(m, "name") != "__construct" {
+				continue
+			}
+			if ps := t.Field(m, "parameters"); ps >= 0 {
+				for p := range t.NamedChildren(ps) {
+					if t.Kind(p) == "property_promotion_parameter" {
+						out = append(out, Param{Name: strings.TrimPrefix(t.FieldText(p, "name"), "$"),
+							Type: phpTypeText(t, t.Field(p, "type"))})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// phpParams reads formal parameters, declaring them in scope; docTypes
+// are the PHPDoc @param types of untyped ones.
+func phpParams(x *extractor, list int32, scope *phpScope, docTypes map[string]string) []Param {
+	t := x.t
+	if list < 0 {
+		return nil
+	}
+	var out []Param
+	for p := range t.NamedChildren(list) {
+		k := t.Kind(p)
+		if k != "simple_parameter" && k != "variadic_parameter" && k != "property_promotion_parameter" {
+			continue
+		}
+		pr := Param{Name: t.FieldText(p, "name"), Type: oneLine(t.FieldText(p, "type"))}
+		if d := t.Field(p, "default_value"); d >= 0 {
+			pr.Default = shorten(oneLine(t.Text(d)), 40)
+			pr.Optional = true
+		}
+		if k == "variadic_parameter" {
+			pr.Variadic = true
+		}
+		typ := phpTypeText(t, t.Field(p, "type"))
+		doc := docTypes[pr.Name]
+		if pr.Type == "" && phpFirstType(doc) != "" {
+			pr.Type = phpFirstType(doc)
+			typ = pr.Type
+		}
+		out = append(out, pr)
+		if scope != nil && pr.Name != "" {
+			if pr.Variadic {
+				typ = ""
+			}
+			scope.set(pr.Name, typ)
+			if e := phpElemType(doc); e != "" {
+				scope.setElem(pr.Name, e)
+			}
+		}
+	}
+	return out
+}
+
+func phpFunction(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: c.sym, Exported: true, Visibility: VisPublic}
+	scope := newPHPScope()
+	s.Doc = phpDoc(x, n)
+	ptypes, ret, _ := phpDocTypes(s.Doc)
+	s.Signature.Params = phpParams(x, t.Field(n, "parameters"), scope, ptypes)
+	s.Signature.Returns = oneLine(t.FieldText(n, "return_type"))
+	if s.Signature.Returns == "" {
+		s.Signature.Returns = ret
+	}
+	s.Signature.Text = x.headerText(n, body)
+	if x.f.IsTest && strings.HasPrefix(s.Name, "test") {
+		s.IsTest = true
+	}
+	sym := x.addSymbol(s, n, name, body)
+	phpBody(x, body, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
+}
+
+// phpBody walks the statements of a function body.
+func phpBody(x *extractor, body int32, c phpCtx) {
+	if body < 0 {
+		return
+	}
+	for st := range x.t.NamedChildren(body) {
+		phpNode(x, st, c)
+	}
+}
+
+func phpMethod(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	if c.cls < 0 {
+		phpFunction(x, n, c)
+		return
+	}
+	s := Symbol{Kind: KindMethod, Name: t.Text(name), Parent: c.cls}
+	if strings.EqualFold(s.Name, "__construct") {
+		s.Kind = KindConstructor
+	}
+	vis, mods := phpMods(x, n)
+	phpVisibility(&s, vis)
+	s.Signature.Modifiers = mods
+	scope := newPHPScope()
+	s.Doc = phpDoc(x, n)
+	ptypes, ret, _ := phpDocTypes(s.Doc)
+	s.Signature.Params = phpParams(x, t.Field(n, "parameters"), scope, ptypes)
+	s.Signature.Returns = oneLine(t.FieldText(n, "return_type"))
+	if s.Signature.Returns == "" {
+		s.Signature.Returns = ret
+	}
+	s.Signature.Text = x.headerText(n, body)
+	if strings.HasPrefix(s.Name, "test") && x.f.IsTest || strings.Contains(s.Doc, "@test") {
+		s.IsTest = true
+	}
+	for _, m := range mods {
+		if m == "#[Test]" || strings.HasSuffix(m, `\Test]`) {
+			s.IsTest = true
+		}
+	}
+	sym := x.addSymbol(s, n, name, body)
+	// promoted constructor parameters are properties
+	if s.Kind == KindConstructor {
+		if ps := t.Field(n, "parameters"); ps >= 0 {
+			for p := range t.NamedChildren(ps) {
+				if t.Kind(p) != "property_promotion_parameter" {
+					continue
+				}
+				pn := t.Field(p, "name")
+				if pn < 0 {
+					continue
+				}
+				prop := Symbol{Kind: KindVariable, Name: strings.TrimPrefix(t.Text(pn), "$"), Parent: c.cls}
+				pvis, pmods := phpMods(x, p)
+				phpVisibility(&prop, pvis)
+				prop.Signature.Modifiers = append(pmods, "promoted")
+				prop.Signature.Returns = oneLine(t.FieldText(p, "type"))
+				prop.Signature.Text = oneLine(t.Text(p))
+				x.addSymbol(prop, p, pn, -1)
+			}
+		}
+	}
+	phpBody(x, body, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
+}
+
+func phpProperty(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	if c.cls < 0 {
+		return
+	}
+	vis, mods := phpMods(x, n)
+	doc := phpDoc(x, n)
+	typ := oneLine(t.FieldText(n, "type"))
+	if typ == "" {
+		_, _, typ = phpDocTypes(doc)
+	}
+	for el := range t.NamedChildren(n) {
+		if t.Kind(el) != "property_element" {
+			continue
+		}
+		name := t.Field(el, "name")
+		if name < 0 {
+			continue
+		}
+		s := Symbol{Kind: KindVariable, Name: strings.TrimPrefix(t.Text(name), "$"), Parent: c.cls, Doc: doc}
+		phpVisibility(&s, vis)
+		s.Signature.Modifiers = mods
+		s.Signature.Returns = typ
+		s.Signature.Text = x.headerText(n, -1)
+		val := t.Field(el, "default_value")
+		sym := x.addSymbol(s, el, name, val)
+		if val >= 0 {
+			phpNode(x, val, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: newPHPScope()})
+		}
+	}
+}
+
+func phpConst(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	vis, mods := phpMods(x, n)
+	mods = append(mods, "const")
+	doc := phpDoc(x, n)
+	for el := range t.NamedChildren(n) {
+		if t.Kind(el) != "const_element" {
+			continue
+		}
+		name := t.FirstNamedChild(el)
+		if name < 0 || t.Kind(name) != "name" {
+			continue
+		}
+		parent := c.sym
+		if c.cls >= 0 {
+			parent = c.cls
+		}
+		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: parent, Doc: doc}
+		phpVisibility(&s, vis)
+		s.Signature.Modifiers = mods
+		s.Signature.Text = oneLine(t.Text(el))
+		var val int32 = -1
+		for ch := range t.NamedChildren(el) {
+			if ch != name {
+				val = ch
+			}
+		}
+		sym := x.addSymbol(s, el, name, val)
+		if val >= 0 {
+			phpNode(x, val, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: newPHPScope()})
+		}
+	}
+}
+
+func phpEnumCase(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	name := t.Field(n, "name")
+	if name < 0 || c.cls < 0 {
+		return
+	}
+	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.cls, Exported: true, Visibility: VisPublic}
+	s.Signature.Returns = x.f.Symbols[c.cls].Name
+	s.Signature.Modifiers = []string{"case"}
+	s.Signature.Text = oneLine(t.Text(n))
+	x.addSymbol(s, n, name, -1)
+}
+
+// maxPHPChain bounds how much of a call chain a qualifier spells out.
+const maxPHPChain = 24
+
+// phpExpr renders an expression used as a qualifier with arguments left
+// out: "$a->b($x)->c" -> "$a->b()->c", "Foo::make(1)" -> "Foo::make()".
+func phpExpr(t *Tree, n int32, depth int) string {
+	if depth > maxPHPChain {
+		return "..."
+	}
+	switch t.Kind(n) {
+	case "variable_name", "name", "relative_scope":
+		return t.Text(n)
+	case "qualified_name":
+		return oneLine(t.Text(n))
+	case "member_access_expression", "nullsafe_member_access_expression":
+		if o := t.Field(n, "object"); o >= 0 {
+			return phpExpr(t, o, depth+1) + "->" + t.FieldText(n, "name")
+		}
+	case "member_call_expression", "nullsafe_member_call_expression":
+		if o := t.Field(n, "object"); o >= 0 {
+			return phpExpr(t, o, depth+1) + "->" + t.FieldText(n, "name") + "()"
+		}
+	case "scoped_call_expression":
+		if sc := t.Field(n, "scope"); sc >= 0 {
+			return phpExpr(t, sc, depth+1) + "::" + t.FieldText(n, "name") + "()"
+		}
+	case "scoped_property_access_expression":
+		if sc := t.Field(n, "scope"); sc >= 0 {
+			return phpExpr(t, sc, depth+1) + "::" + t.FieldText(n, "name")
+		}
+	case "class_constant_access_expression":
+		var parts []string
+		for ch := range t.NamedChildren(n) {
+			parts = append(parts, phpExpr(t, ch, depth+1))
+		}
+		return strings.Join(parts, "::")
+	case "function_call_expression":
+		if f := t.Field(n, "function"); f >= 0 {
+			return phpExpr(t, f, depth+1) + "()"
+		}
+	case "object_creation_expression":
+		if cls := phpNewClass(t, n); cls != "" {
+			return "new " + cls + "()"
+		}
+	case "parenthesized_expression":
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return phpExpr(t, in, depth+1)
+		}
+	case "subscript_expression":
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return phpExpr(t, in, depth+1) + "[]"
+		}
+	case "string", "encapsed_string":
+		return `""`
+	}
+	return shorten(oneLine(t.Text(n)), 40)
+}
+
+// phpNewClass is the class a new expression names ("" for new $x and
+// anonymous classes).
+func phpNewClass(t *Tree, n int32) string {
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "name", "qualified_name":
+			return oneLine(t.Text(ch))
+		}
+		break
+	}
+	return ""
+}
+
+// phpHead works out what is known of a qualifier: the class of its first
+// part ($this, a typed variable, new Foo) and, when it is or holds a
+// call, that call.
+func phpHead(x *extractor, obj int32, c phpCtx) (typ, call string) {
+	t := x.t
+	switch t.Kind(obj) {
+	case "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression", "function_call_expression":
+		call = strings.TrimSuffix(phpExpr(t, obj, 0), "()")
+	}
+	n := obj
+	for i := 0; i <= maxPHPChain; i++ {
+		next := int32(-1)
+		switch t.Kind(n) {
+		case "member_call_expression", "nullsafe_member_call_expression", "member_access_expression",
+			"nullsafe_member_access_expression":
+			next = t.Field(n, "object")
+		case "parenthesized_expression", "subscript_expression":
+			next = t.FirstNamedChild(n)
+		}
+		if next < 0 {
+			break
+		}
+		n = next
+	}
+	switch t.Kind(n) {
+	case "variable_name":
+		name := t.Text(n)
+		if name == "$this" {
+			if c.cls >= 0 {
+				typ = phpClassName(x, c)
+			}
+			break
+		}
+		vt, ok := c.scope.types[name]
+		vc := ""
+		if c.scope.calls != nil {
+			vc = c.scope.calls[name]
+		}
+		switch {
+		case !ok:
+		case vc == "":
+			typ = vt
+		case call == "":
+			typ, call = c.scope.heads[name], vc
+		case strings.HasPrefix(call, name):
+			typ, call = c.scope.heads[name], vc+"()"+call[len(name):]
+		}
+	case "object_creation_expression":
+		typ = phpNewClass(t, n)
+		if typ == "static" || typ == "self" {
+			typ = phpClassName(x, c)
+		}
+	}
+	return typ, call
+}
+
+// phpClassName is the fully qualified name of the class around code.
+func phpClassName(x *extractor, c phpCtx) string {
+	name := x.f.Symbols[c.cls].Name
+	if c.ns != "" {
+		return `\` + c.ns + `\` + name
+	}
+	return `\` + name
+}
+
+func phpCallFunc(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	fn := t.Field(n, "function")
+	if fn < 0 {
+		return
+	}
+	switch t.Kind(fn) {
+	case "name", "qualified_name":
+		full := strings.TrimPrefix(oneLine(t.Text(fn)), `\`)
+		ns, name := phpSplitName(full)
+		if strings.HasPrefix(oneLine(t.Text(fn)), `\`) && ns != "" {
+			ns = `\` + ns
+		}
+		switch strings.ToLower(name) {
+		case "die":
+			name = "exit"
+		case "define":
+			phpDefine(x, n, c)
+		}
+		x.ref(Ref{Kind: RefCall, Name: name, Qualifier: ns, Symbol: c.sym}, n)
+	}
+}
+
+// phpDefine makes define('NAME', value) at the top of a file a constant.
+func phpDefine(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	if c.fn || c.cls >= 0 {
+		return
+	}
+	args := t.Field(n, "arguments")
+	if args < 0 {
+		return
+	}
+	first := t.FirstNamedChild(args)
+	if first < 0 {
+		return
+	}
+	if s := t.FirstNamedChild(first); s >= 0 {
+		if name := phpStringText(t, s); name != "" {
+			sym := Symbol{Kind: KindVariable, Name: name, Parent: c.sym, Exported: true, Visibility: VisPublic,
+				Doc: phpDoc(x, t.Parent(n))}
+			sym.Signature.Modifiers = []string{"const"}
+			sym.Signature.Text = shorten(oneLine(t.Text(n)), 120)
+			x.addSymbol(sym, n, -1, -1)
+		}
+	}
+}
+
+func phpCallMember(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	obj := t.Field(n, "object")
+	name := t.Field(n, "name")
+	if obj < 0 || name < 0 || t.Kind(name) != "name" {
+		return
+	}
+	r := Ref{Kind: RefCall, Name: t.Text(name), Qualifier: phpExpr(t, obj, 0), Symbol: c.sym}
+	r.QualifierType, r.QualifierCall = phpHead(x, obj, c)
+	x.ref(r, n)
+}
+
+func phpCallScoped(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	scope := t.Field(n, "scope")
+	name := t.Field(n, "name")
+	if scope < 0 || name < 0 || t.Kind(name) != "name" {
+		return
+	}
+	r := Ref{Kind: RefCall, Name: t.Text(name), Qualifier: phpExpr(t, scope, 0), Symbol: c.sym}
+	switch t.Kind(scope) {
+	case "relative_scope":
+		if c.cls >= 0 && r.Qualifier != "parent" {
+			r.QualifierType = phpClassName(x, c)
+		}
+	case "name", "qualified_name":
+		// Foo::m(): the class as written, which tells a static call from
+		// a namespaced function's
+		r.QualifierType = r.Qualifier
+	case "variable_name", "member_access_expression", "member_call_expression":
+		r.QualifierType, r.QualifierCall = phpHead(x, scope, c)
+	}
+	x.ref(r, n)
+}
+
+func phpNew(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	if ac := t.ChildOfKind(n, "anonymous_class"); ac >= 0 {
+		// new class extends Base {...}: its code is the enclosing symbol's
+		if bc := t.ChildOfKind(ac, "base_clause"); bc >= 0 {
+			if b := t.FirstNamedChild(bc); b >= 0 {
+				rq, rn := phpSplitName(oneLine(t.Text(b)))
+				x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+			}
+		}
+		return
+	}
+	cls := phpNewClass(t, n)
+	if cls == "" {
+		return
+	}
+	if (cls == "static" || cls == "self") && c.cls >= 0 {
+		cls = phpClassName(x, c)
+	}
+	rq, rn := phpSplitName(cls)
+	x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+}
+
+// phpClosure walks a closure: its parameters are its own, what use ()
+// brings and an arrow function's outer variables are the enclosing scope's.
+func phpClosure(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	inner := c
+	inner.top = false
+	inner.fn = true
+	scope := newPHPScope()
+	for k, v := range c.scope.types {
+		scope.types[k] = v
+	}
+	phpParams(x, t.Field(n, "parameters"), scope, nil)
+	inner.scope = scope
+	if b := t.Field(n, "body"); b >= 0 {
+		phpNode(x, b, inner)
+	}
+}
+
+// phpAssign learns variable classes from $x = new Foo, $x = Foo::make()
+// and $x = $a->b(), and walks the value.
+func phpAssign(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	left, right := t.Field(n, "left"), t.Field(n, "right")
+	in := c
+	in.top = false
+	if right >= 0 {
+		phpNode(x, right, in)
+	}
+	if left < 0 {
+		return
+	}
+	if t.Kind(left) != "variable_name" {
+		phpNode(x, left, in)
+		return
+	}
+	name := t.Text(left)
+	if right < 0 {
+		c.scope.set(name, "")
+		return
+	}
+	switch t.Kind(right) {
+	case "object_creation_expression":
+		typ := phpNewClass(t, right)
+		if (typ == "static" || typ == "self") && c.cls >= 0 {
+			typ = phpClassName(x, c)
+		}
+		c.scope.set(name, typ)
+	case "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression", "function_call_expression":
+		head, call := phpHead(x, right, c)
+		if t.Kind(right) == "scoped_call_expression" {
+			if sc := t.Field(right, "scope"); sc >= 0 && t.Kind(sc) == "relative_scope" && c.cls >= 0 {
+				head = phpClassName(x, c)
+			}
+		}
+		c.scope.setCall(name, call, head)
+	default:
+		c.scope.set(name, "")
+	}
+}
+
+// phpGuard records if (cond) return/throw at the top of a function body.
+func phpGuard(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	cond, body := t.Field(n, "condition"), t.Field(n, "body")
+	if cond < 0 || body < 0 || t.Field(n, "alternative") >= 0 || t.ChildOfKind(n, "else_clause") >= 0 ||
+		t.ChildOfKind(n, "else_if_clause") >= 0 {
+		return
+	}
+	first := body
+	if t.Kind(body) == "compound_statement" {
+		first = t.FirstNamedChild(body)
+		for first >= 0 && t.IsComment(first) {
+			first = t.NextSibling(first)
+		}
+	}
+	if first < 0 {
+		return
+	}
+	ct := t.Text(cond)
+	if in := t.FirstNamedChild(cond); in >= 0 && t.Kind(cond) == "parenthesized_expression" {
+		ct = t.Text(in)
+	}
+	switch t.Kind(first) {
+	case "return_statement":
+		action := "return"
+		if v := t.FirstNamedChild(first); v >= 0 {
+			action = "return " + shorten(oneLine(t.Text(v)), 60)
+		}
+		x.guard(c.sym, ct, action, n)
+	case "expression_statement":
+		if e := t.FirstNamedChild(first); e >= 0 && t.Kind(e) == "throw_expression" {
+			x.guard(c.sym, ct, "throw", n)
+		}
+	case "exit_statement":
+		x.guard(c.sym, ct, "exit", n)
+	}
+}
+
+func phpThrow(x *extractor, n int32, c phpCtx) {
+	t := x.t
+	e := t.FirstNamedChild(n)
+	if e < 0 {
+		return
+	}
+	what := oneLine(t.Text(e))
+	if t.Kind(e) == "object_creation_expression" {
+		if cls := phpNewClass(t, e); cls != "" {
+			what = cls
+		}
+	}
+	x.throw(c.sym, "throws", what, n)
+}

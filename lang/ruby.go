@@ -1,0 +1,1159 @@
+package lang
+
+import (
+	"path"
+	"strings"
+
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+)
+
+func init() {
+	l := &Language{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
+		Filenames: []string{"Rakefile", "Gemfile", "Guardfile", "Vagrantfile"}, extract: extractRuby}
+	register(l, tsruby.Language())
+	l.setSyntax([]string{"comment"},
+		[]string{"string", "heredoc_body", "simple_symbol", "delimited_symbol", "character", "regex", "subshell",
+			"string_array", "symbol_array"},
+		[]string{"identifier", "constant", "instance_variable", "class_variable", "global_variable"})
+}
+
+// rbScope maps the local variables visible in some code to what is known
+// of their values: the class of x = Foo.new, or the call x = a.find.
+type rbScope struct {
+	types  map[string]string // x -> "Foo::Bar", "" when unknown
+	calls  map[string]string // x -> "repo.find"
+	parent *rbScope
+}
+
+func newRbScope(parent *rbScope) *rbScope {
+	return &rbScope{types: map[string]string{}, parent: parent}
+}
+
+func (s *rbScope) set(name, typ string) {
+	s.types[name] = typ
+	if s.calls != nil {
+		delete(s.calls, name)
+	}
+}
+
+func (s *rbScope) setCall(name, fn string) {
+	s.types[name] = ""
+	if s.calls == nil {
+		s.calls = map[string]string{}
+	}
+	s.calls[name] = fn
+}
+
+func (s *rbScope) lookup(name string) (typ, call string, ok bool) {
+	for ; s != nil; s = s.parent {
+		if t, found := s.types[name]; found {
+			return t, s.calls[name], true
+		}
+	}
+	return "", "", false
+}
+
+// rbCtx is where the Ruby walker is.
+type rbCtx struct {
+	sym     int      // the symbol code belongs to
+	cls     int      // the innermost class or module, -1 at top level
+	nesting string   // its qualified name, "" at top level
+	vis     string   // the visibility of the next def in a class body
+	static  bool     // defs are class methods: class << self, module_function
+	inDef   bool     // inside a method body
+	method  string   // the method's name, for super
+	top     bool     // a statement of a method body itself, where an early exit is a guard
+	scope   *rbScope // local variables
+	ivars   map[string]string
+}
+
+func extractRuby(x *extractor) {
+	if rbIsTestPath(x.path) {
+		x.f.IsTest = true
+		x.f.Symbols[0].IsTest = true
+	}
+	// other files require this one by its path without the extension,
+	// found by any suffix of whole segments ("shop/store")
+	x.f.Module = strings.TrimSuffix(x.path, path.Ext(x.path))
+	c := rbCtx{sym: 0, cls: -1, vis: VisPublic, scope: newRbScope(nil), ivars: map[string]string{}}
+	rbBody(x, 0, c)
+}
+
+// rbIsTestPath: RSpec's spec/ and *_spec.rb, Minitest's test/, *_test.rb
+// and test_*.rb.
+func rbIsTestPath(p string) bool {
+	base := path.Base(p)
+	if strings.HasSuffix(base, "_spec.rb") || strings.HasSuffix(base, "_test.rb") ||
+		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".rb") {
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if seg == "spec" || seg == "test" || seg == "tests" {
+			return true
+		}
+	}
+	return false
+}
+
+// rbBody walks the statements of a program, class or module body, or
+// method body, in order: visibility keywords affect the defs after them.
+func rbBody(x *extractor, n int32, c rbCtx) {
+	t := x.t
+	for st := range t.NamedChildren(n) {
+		switch t.Kind(st) {
+		case "identifier":
+			if c.cls >= 0 && !c.inDef {
+				switch name := t.Text(st); name {
+				case "private", "protected", "public":
+					c.vis = name
+					c.static = false
+					continue
+				case "module_function":
+					c.static = true
+					continue
+				}
+			}
+		case "comment":
+			continue
+		}
+		rbNode(x, st, c)
+	}
+}
+
+// rbNode walks one node.
+func rbNode(x *extractor, n int32, c rbCtx) {
+	t := x.t
+	switch t.Kind(n) {
+	case "comment":
+		return
+	case "class":
+		rbClass(x, n, c, false)
+		return
+	case "module":
+		rbClass(x, n, c, true)
+		return
+	case "singleton_class":
+		// class << self: its defs are class methods
+		if b := t.Field(n, "body"); b >= 0 {
+			c.static = true
+			rbBody(x, b, c)
+		}
+		return
+	case "method", "singleton_method":
+		rbMethod(x, n, c)
+		return
+	case "assignment", "operator_assignment":
+		rbAssign(x, n, c)
+		return
+	case "call":
+		rbCall(x, n, c)
+		return
+	case "identifier":
+		// a name that is no local variable is a call of a method of self
+		name := t.Text(n)
+		if p := t.Parent(n); p >= 0 && t.Kind(p) == "ERROR" {
+			return // debris of a syntax error
+		}
+		if _, _, ok := c.scope.lookup(name); !ok && !rbNotCalls[name] {
+			if name == "new" && c.cls >= 0 && c.static {
+				// new in a class method: an instance of the class
+				rn, rq := rbSplitConst(strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::"))
+				x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+				return
+			}
+			x.ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
+		}
+		return
+	case "super":
+		if c.method != "" {
+			x.ref(Ref{Kind: RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
+		}
+		return
+	case "subshell":
+		// `cmd`: runs a shell command
+		x.ref(Ref{Kind: RefCall, Name: "`", Symbol: c.sym}, n)
+	case "block", "do_block", "lambda":
+		inner := c
+		inner.scope = newRbScope(c.scope)
+		inner.top = false
+		for ch := range t.NamedChildren(n) {
+			if k := t.Kind(ch); k == "block_parameters" || k == "lambda_parameters" {
+				rbParams(x, ch, inner.scope)
+				continue
+			}
+			rbNode(x, ch, inner)
+		}
+		return
+	case "if_modifier", "unless_modifier":
+		if c.top {
+			rbModifierGuard(x, n, c)
+		}
+	case "if", "unless":
+		if c.top {
+			rbGuard(x, n, c)
+		}
+	case "rescue":
+		// rescue E => e
+		if v := t.ChildOfKind(n, "exception_variable"); v >= 0 {
+			if id := t.FirstNamedChild(v); id >= 0 {
+				typ := ""
+				if ex := t.ChildOfKind(n, "exceptions"); ex >= 0 && t.NamedChildCount(ex) == 1 {
+					typ = rbConstText(t, t.FirstNamedChild(ex))
+				}
+				c.scope.set(t.Text(id), typ)
+			}
+		}
+	case "for":
+		if p := t.Field(n, "pattern"); p >= 0 {
+			rbDeclareTargets(x, p, c.scope)
+		}
+	case "method_parameters", "block_parameters", "lambda_parameters", "parameters":
+		return
+	case "pair":
+		// key: value, where the key is no call
+		if v := t.Field(n, "value"); v >= 0 {
+			if k := t.Field(n, "key"); k >= 0 && t.Kind(k) != "hash_key_symbol" && t.Kind(k) != "simple_symbol" {
+				rbNode(x, k, c)
+			}
+			rbNode(x, v, c)
+		}
+		return
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		rbNode(x, ch, c)
+	}
+}
+
+// rbNotCalls are bare words that are no method calls of self.
+var rbNotCalls = pySet(`__method__ __FILE__ __LINE__ __dir__ __callee__ private protected public
+	module_function nil true false self`)
+
+// rbConstText renders a constant or scope resolution: "Foo::Bar", "::Top".
+func rbConstText(t *Tree, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	switch t.Kind(n) {
+	case "constant":
+		return t.Text(n)
+	case "scope_resolution":
+		scope := t.Field(n, "scope")
+		name := t.FieldText(n, "name")
+		if scope < 0 {
+			return "::" + name
+		}
+		s := rbConstText(t, scope)
+		if s == "" {
+			return ""
+		}
+		return s + "::" + name
+	}
+	return ""
+}
+
+// rbClass makes a class or module, with the mixins, attributes and
+// instance variables its body declares.
+func rbClass(x *extractor, n int32, c rbCtx, module bool) {
+	t := x.t
+	nameNode := t.Field(n, "name")
+	full := rbConstText(t, nameNode)
+	if full == "" {
+		return
+	}
+	full = strings.TrimPrefix(full, "::")
+	name, container := full, ""
+	if i := strings.LastIndex(full, "::"); i >= 0 {
+		name, container = full[i+2:], strings.ReplaceAll(full[:i], "::", ".")
+	}
+	if c.nesting != "" {
+		if container != "" {
+			container = c.nesting + "." + container
+		} else {
+			container = c.nesting
+		}
+	}
+	parent := c.sym
+	if c.cls >= 0 && c.inDef {
+		parent = c.cls
+	}
+	s := Symbol{Kind: KindClass, Name: name, Parent: parent, Container: container, Exported: true, Visibility: VisPublic}
+	if module {
+		s.Kind = KindModule
+	}
+	body := t.Field(n, "body")
+	var superNode int32 = -1
+	if sc := t.Field(n, "superclass"); sc >= 0 {
+		superNode = t.FirstNamedChild(sc)
+		if st := rbConstText(t, superNode); st != "" {
+			s.Signature.Bases = append(s.Signature.Bases, st)
+		}
+	}
+	ivars := map[string]string{}
+	var mixins []int32
+	if body >= 0 {
+		s.Signature.Fields, mixins = rbClassMembers(x, body, ivars)
+		for _, m := range mixins {
+			s.Signature.Bases = append(s.Signature.Bases, rbConstText(t, m))
+		}
+	}
+	s.Signature.Text = x.headerText(n, body)
+	s.Doc = rbDoc(x, n)
+	sym := x.addSymbol(s, n, nameNode, body)
+	if superNode >= 0 {
+		if st := rbConstText(t, superNode); st != "" {
+			rn, rq := rbSplitConst(st)
+			x.ref(Ref{Kind: RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, superNode)
+		} else {
+			// class Foo < Struct.new(:a): code in the superclass clause
+			rbNode(x, superNode, rbCtx{sym: sym, cls: c.cls, nesting: c.nesting, vis: VisPublic, scope: c.scope, ivars: c.ivars})
+		}
+	}
+	for _, m := range mixins {
+		rn, rq := rbSplitConst(rbConstText(t, m))
+		x.ref(Ref{Kind: RefImplements, Name: rn, Qualifier: rq, Symbol: sym}, m)
+	}
+	if body < 0 {
+		return
+	}
+	inner := rbCtx{sym: sym, cls: sym, nesting: x.f.Symbols[sym].Qualified(), vis: VisPublic,
+		scope: newRbScope(nil), ivars: ivars}
+	rbBody(x, body, inner)
+}
+
+// rbSplitConst splits "A::B::C" into "C" and "A::B".
+func rbSplitConst(s string) (name, qual string) {
+	if i := strings.LastIndex(s, "::"); i >= 0 {
+		return s[i+2:], s[:i]
+	}
+	return s, ""
+}
+
+// rbClassMembers reads a class body ahead of the walk: its attributes
+// (attr_accessor and friends) and constants as fields, the instance
+// variables its methods assign a new object to, and its mixins.
+func rbClassMembers(x *extractor, body int32, ivars map[string]string) (fields []Param, mixins []int32) {
+	t := x.t
+	seen := map[string]bool{}
+	for st := range t.NamedChildren(body) {
+		switch t.Kind(st) {
+		case "call":
+			if t.Field(st, "receiver") >= 0 {
+				continue
+			}
+			args := t.Field(st, "arguments")
+			if args < 0 {
+				continue
+			}
+			switch t.FieldText(st, "method") {
+			case "attr_accessor", "attr_reader", "attr_writer", "attr":
+				for a := range t.NamedChildren(args) {
+					if name := rbSymbolName(t, a); name != "" && !seen[name] {
+						seen[name] = true
+						fields = append(fields, Param{Name: name})
+					}
+				}
+			case "include", "extend", "prepend":
+				for a := range t.NamedChildren(args) {
+					if rbConstText(t, a) != "" {
+						mixins = append(mixins, a)
+					}
+				}
+			}
+		case "assignment":
+			if l := t.Field(st, "left"); l >= 0 && t.Kind(l) == "constant" && !seen[t.Text(l)] {
+				seen[t.Text(l)] = true
+				fields = append(fields, Param{Name: t.Text(l), Type: rbNewClass(t, t.Field(st, "right"))})
+			}
+		}
+	}
+	// @x = Foo.new(...) anywhere in the class's methods, not in the
+	// classes it nests
+	for d := body + 1; d < t.Nodes[body].End; d++ {
+		switch t.Kind(d) {
+		case "class", "module", "singleton_class":
+			d = t.Nodes[d].End - 1
+			continue
+		case "assignment":
+		default:
+			continue
+		}
+		l := t.Field(d, "left")
+		if l < 0 || t.Kind(l) != "instance_variable" {
+			continue
+		}
+		name := t.Text(l)
+		if typ := rbNewClass(t, t.Field(d, "right")); typ != "" {
+			if _, ok := ivars[name]; !ok {
+				ivars[name] = typ
+				fields = append(fields, Param{Name: name, Type: typ})
+			}
+		}
+	}
+	return fields, mixins
+}
+
+// rbNewClass is the class of Foo.new(...) or Foo::Bar.new, else "".
+func rbNewClass(t *Tree, n int32) string {
+	if n < 0 || t.Kind(n) != "call" || t.FieldText(n, "method") != "new" {
+		return ""
+	}
+	return rbConstText(t, t.Field(n, "receiver"))
+}
+
+// rbSymbolName is the name of :name or "name".
+func rbSymbolName(t *Tree, n int32) string {
+	switch t.Kind(n) {
+	case "simple_symbol":
+		return strings.TrimPrefix(t.Text(n), ":")
+	case "string", "delimited_symbol":
+		if c := t.ChildOfKind(n, "string_content"); c >= 0 {
+			return t.Text(c)
+		}
+	}
+	return ""
+}
+
+// rbDoc is the comment block right above a declaration. A comment between
+// "class Foo" and its first member sits in the class node before the body,
+// so the first statement of a body looks there too. =begin/=end blocks
+// count.
+func rbDoc(x *extractor, n int32) string {
+	t := x.t
+	var parts []string
+	line := t.Nodes[n].StartRow
+	collect := func(from int32) {
+		for c := from; c >= 0 && t.Kind(c) == "comment"; c = t.PrevSibling(c) {
+			if t.Nodes[c].EndRow+1 < line {
+				return
+			}
+			if p := t.PrevSibling(c); p >= 0 && t.Nodes[p].EndRow == t.Nodes[c].StartRow && t.Kind(p) != "comment" {
+				return // a comment trailing code
+			}
+			parts = append(parts, t.Text(c))
+			line = t.Nodes[c].StartRow
+		}
+	}
+	prev := t.PrevSibling(n)
+	collect(prev)
+	if prev < 0 {
+		if p := t.Parent(n); p >= 0 && t.Kind(p) == "body_statement" {
+			collect(t.PrevSibling(p))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	text := strings.Join(parts, "\n")
+	if strings.HasPrefix(text, "=begin") {
+		text = strings.TrimPrefix(text, "=begin")
+		text = strings.TrimSuffix(strings.TrimSpace(text), "=end")
+	}
+	return cleanComment(text)
+}
+
+// rbYard reads the types YARD tags give: @param [Type] name (or @param
+// name [Type]) and @return [Type].
+func rbYard(doc string) (params map[string]string, returns string) {
+	if !strings.Contains(doc, "@") {
+		return nil, ""
+	}
+	for _, l := range strings.Split(doc, "\n") {
+		tag, rest, _ := strings.Cut(strings.TrimSpace(l), " ")
+		if tag != "@param" && tag != "@return" {
+			continue
+		}
+		// the first type of a [Type, Other] list, and the words around it
+		var typ, before, after string
+		if i := strings.IndexByte(rest, '['); i >= 0 {
+			if j := strings.IndexByte(rest[i:], ']'); j >= 0 {
+				typ = rest[i+1 : i+j]
+				before, after = rest[:i], rest[i+j+1:]
+				if k := strings.IndexAny(typ, ",<("); k >= 0 {
+					typ = typ[:k]
+				}
+				typ = strings.TrimSpace(typ)
+			}
+		}
+		if typ == "" {
+			continue
+		}
+		if tag == "@return" {
+			returns = typ
+			continue
+		}
+		name := strings.TrimSpace(before)
+		if name == "" {
+			if f := strings.Fields(after); len(f) > 0 {
+				name = f[0]
+			}
+		}
+		if name != "" {
+			if params == nil {
+				params = map[string]string{}
+			}
+			params[name] = typ
+		}
+	}
+	return params, returns
+}
+
+// rbParams reads parameters, declaring them in scope.
+func rbParams(x *extractor, list int32, scope *rbScope) []Param {
+	t := x.t
+	if list < 0 {
+		return nil
+	}
+	var out []Param
+	for p := range t.NamedChildren(list) {
+		var pr Param
+		switch t.Kind(p) {
+		case "identifier":
+			pr.Name = t.Text(p)
+		case "optional_parameter":
+			pr.Name = t.FieldText(p, "name")
+			pr.Default = shorten(oneLine(t.FieldText(p, "value")), 40)
+			pr.Optional = true
+		case "keyword_parameter":
+			pr.Name = t.FieldText(p, "name") + ":"
+			if v := t.Field(p, "value"); v >= 0 {
+				pr.Default = shorten(oneLine(t.Text(v)), 40)
+				pr.Optional = true
+			}
+		case "splat_parameter":
+			pr.Name, pr.Variadic = "*"+t.FieldText(p, "name"), true
+		case "hash_splat_parameter":
+			pr.Name, pr.Variadic = "**"+t.FieldText(p, "name"), true
+		case "block_parameter":
+			pr.Name = "&" + t.FieldText(p, "name")
+		case "forward_parameter":
+			pr.Name, pr.Variadic = "...", true
+		case "destructured_parameter":
+			for d := range t.Descendants(p) {
+				if t.Kind(d) == "identifier" {
+					scope.set(t.Text(d), "")
+				}
+			}
+			pr.Name = oneLine(t.Text(p))
+		default:
+			continue
+		}
+		out = append(out, pr)
+		if scope != nil {
+			scope.set(strings.TrimRight(strings.TrimLeft(pr.Name, "*&"), ":"), "")
+		}
+	}
+	return out
+}
+
+func rbMethod(x *extractor, n int32, c rbCtx) {
+	t := x.t
+	nameNode := t.Field(n, "name")
+	if nameNode < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	name := t.Text(nameNode)
+	s := Symbol{Kind: KindFunction, Name: name, Parent: c.sym}
+	if c.cls >= 0 && !c.inDef {
+		s.Kind, s.Parent = KindMethod, c.cls
+	} else if c.inDef {
+		s.Parent = c.sym
+	}
+	var mods []string
+	static := c.static
+	if t.Kind(n) == "singleton_method" {
+		obj := t.Field(n, "object")
+		if obj >= 0 && (t.Kind(obj) == "self" || c.cls >= 0 && t.Text(obj) == x.f.Symbols[c.cls].Name) {
+			static = true
+		} else if obj >= 0 {
+			mods = append(mods, "singleton "+t.Text(obj))
+		}
+	}
+	if static && s.Kind == KindMethod {
+		mods = append(mods, "class")
+	}
+	if name == "initialize" && s.Kind == KindMethod {
+		s.Kind = KindConstructor
+	}
+	vis := c.vis
+	if s.Kind == KindConstructor || static {
+		if vis != VisProtected && vis != VisPrivate || static && t.Kind(n) == "singleton_method" {
+			vis = VisPublic
+		}
+		if s.Kind == KindConstructor {
+			vis = VisPublic // new is public, whatever initialize is
+		}
+	}
+	switch vis {
+	case VisPrivate:
+		s.Visibility = VisPrivate
+	case VisProtected:
+		s.Visibility = VisProtected
+	default:
+		s.Exported, s.Visibility = true, VisPublic
+	}
+	s.Signature.Modifiers = mods
+	scope := newRbScope(nil)
+	s.Signature.Params = rbParams(x, t.Field(n, "parameters"), scope)
+	s.Doc = rbDoc(x, n)
+	if ptypes, ret := rbYard(s.Doc); ptypes != nil || ret != "" {
+		for i := range s.Signature.Params {
+			p := &s.Signature.Params[i]
+			if typ := ptypes[strings.TrimRight(strings.TrimLeft(p.Name, "*&"), ":")]; typ != "" {
+				p.Type = typ
+				scope.set(strings.TrimRight(strings.TrimLeft(p.Name, "*&"), ":"), typ)
+			}
+		}
+		s.Signature.Returns = ret
+	}
+	if s.Signature.Returns == "" && body >= 0 && c.cls >= 0 {
+		// a factory: its last statement makes an instance
+		last := body
+		if t.Kind(body) == "body_statement" {
+			last = -1
+			for st := range t.NamedChildren(body) {
+				last = st
+			}
+		}
+		if last >= 0 && t.Kind(last) == "call" && t.FieldText(last, "method") == "new" {
+			if recv := t.Field(last, "receiver"); recv < 0 && static {
+				s.Signature.Returns = strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::")
+			} else if cls := rbConstText(t, recv); cls != "" {
+				s.Signature.Returns = cls
+			}
+		}
+	}
+	s.Signature.Text = x.headerText(n, body)
+	if x.f.IsTest && strings.HasPrefix(name, "test_") {
+		s.IsTest = true
+	}
+	sym := x.addSymbol(s, n, nameNode, body)
+	if body < 0 {
+		return
+	}
+	inner := rbCtx{sym: sym, cls: c.cls, nesting: c.nesting, vis: VisPublic, static: static, inDef: true, method: name,
+		top: true, scope: scope, ivars: c.ivars}
+	if t.Kind(body) == "body_statement" {
+		rbBody(x, body, inner)
+		return
+	}
+	inner.top = false // def f = expr
+	rbNode(x, body, inner)
+}
+
+// rbAssign handles constants (and the classes Struct.new and Class.new
+// make), local variables and their values.
+func rbAssign(x *extractor, n int32, c rbCtx) {
+	t := x.t
+	left, right := t.Field(n, "left"), t.Field(n, "right")
+	if left < 0 {
+		return
+	}
+	switch t.Kind(left) {
+	case "constant":
+		if !c.inDef && right >= 0 {
+			rbConstant(x, n, left, right, c)
+			return
+		}
+	case "identifier":
+		name := t.Text(left)
+		if right >= 0 {
+			in := c
+			in.top = false
+			rbNode(x, right, in)
+		}
+		if t.Kind(n) == "operator_assignment" {
+			if _, _, ok := c.scope.lookup(name); !ok {
+				c.scope.set(name, "")
+			}
+			return
+		}
+		c.scope.set(name, "")
+		if right < 0 {
+			return
+		}
+		if typ := rbNewClass(t, right); typ != "" {
+			c.scope.set(name, typ)
+		} else if (t.Kind(right) == "call" && t.Field(right, "receiver") < 0 && t.FieldText(right, "method") == "new" ||
+			t.Kind(right) == "identifier" && t.Text(right) == "new") && c.cls >= 0 && c.static {
+			// x = new(...) in a class method
+			c.scope.set(name, strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::"))
+		} else if t.Kind(right) == "call" {
+			if _, call := rbHead(x, right, c); call != "" {
+				c.scope.setCall(name, call)
+			}
+		} else if t.Kind(right) == "string" {
+			c.scope.set(name, "String")
+		}
+		return
+	case "left_assignment_list":
+		rbDeclareTargets(x, left, c.scope)
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		if ch == left && t.Kind(left) != "call" && t.Kind(left) != "element_reference" {
+			continue
+		}
+		rbNode(x, ch, c)
+	}
+}
+
+// rbDeclareTargets declares the local variables of a multiple assignment
+// or a for loop.
+func rbDeclareTargets(x *extractor, n int32, scope *rbScope) {
+	t := x.t
+	if t.Kind(n) == "identifier" {
+		scope.set(t.Text(n), "")
+		return
+	}
+	for d := range t.Descendants(n) {
+		if t.Kind(d) == "identifier" {
+			scope.set(t.Text(d), "")
+		}
+	}
+}
+
+// rbConstant makes Name = value a constant, or a class when the value is
+// Struct.new(...), Class.new(Base) or Data.define(...).
+func rbConstant(x *extractor, n, left, right int32, c rbCtx) {
+	t := x.t
+	s := Symbol{Kind: KindVariable, Name: t.Text(left), Parent: c.sym, Exported: true, Visibility: VisPublic}
+	if c.cls >= 0 {
+		s.Parent = c.cls
+	}
+	s.Doc = rbDoc(x, n)
+	var block int32 = -1
+	if t.Kind(right) == "call" {
+		recv := rbConstText(t, t.Field(right, "receiver"))
+		meth := t.FieldText(right, "method")
+		if recv == "Struct" && meth == "new" || recv == "Class" && meth == "new" || recv == "Data" && meth == "define" {
+			s.Kind = KindClass
+			s.Signature.Modifiers = []string{strings.ToLower(recv)}
+			if args := t.Field(right, "arguments"); args >= 0 {
+				for a := range t.NamedChildren(args) {
+					if name := rbSymbolName(t, a); name != "" && recv != "Class" {
+						s.Signature.Fields = append(s.Signature.Fields, Param{Name: name})
+					} else if b := rbConstText(t, a); b != "" && recv == "Class" {
+						s.Signature.Bases = append(s.Signature.Bases, b)
+					}
+				}
+			}
+			if recv == "Struct" {
+				s.Signature.Bases = append([]string{"Struct"}, s.Signature.Bases...)
+			}
+			block = t.Field(right, "block")
+		}
+	}
+	if s.Kind == KindVariable {
+		s.Signature.Modifiers = []string{"const"}
+		s.Signature.Returns = rbNewClass(t, right)
+		s.Signature.Text = shorten(oneLine(t.Text(n)), 120)
+	} else {
+		s.Signature.Text = x.headerText(n, block)
+	}
+	sym := x.addSymbol(s, n, left, right)
+	if s.Kind == KindClass {
+		for _, b := range x.f.Symbols[sym].Signature.Bases {
+			rn, rq := rbSplitConst(b)
+			x.ref(Ref{Kind: RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, right)
+		}
+		if block >= 0 {
+			inner := rbCtx{sym: sym, cls: sym, nesting: x.f.Symbols[sym].Qualified(), vis: VisPublic,
+				scope: newRbScope(nil), ivars: map[string]string{}}
+			if b := t.Field(block, "body"); b >= 0 {
+				rbBody(x, b, inner)
+			}
+		}
+		return
+	}
+	rbNode(x, right, rbCtx{sym: sym, cls: c.cls, nesting: c.nesting, vis: VisPublic, scope: c.scope, ivars: c.ivars})
+}
+
+// maxRbChain bounds how much of a call chain a qualifier spells out.
+const maxRbChain = 24
+
+// rbExpr renders a receiver with arguments left out: "a.b(x).c" ->
+// "a.b().c".
+func rbExpr(t *Tree, n int32, depth int) string {
+	if depth > maxRbChain {
+		return "..."
+	}
+	switch t.Kind(n) {
+	case "identifier", "self", "instance_variable", "class_variable", "global_variable", "constant":
+		return t.Text(n)
+	case "scope_resolution":
+		if s := rbConstText(t, n); s != "" {
+			return s
+		}
+	case "call":
+		m := t.FieldText(n, "method")
+		recv := t.Field(n, "receiver")
+		if recv < 0 {
+			return m + "()"
+		}
+		if m == "" {
+			return rbExpr(t, recv, depth+1) + ".()" // a.(x), a lambda call
+		}
+		return rbExpr(t, recv, depth+1) + "." + m + "()"
+	case "parenthesized_statements":
+		if in := t.FirstNamedChild(n); in >= 0 && t.NamedChildCount(n) == 1 {
+			return "(" + rbExpr(t, in, depth+1) + ")"
+		}
+	case "string":
+		return `""`
+	case "hash":
+		return "{}"
+	case "array":
+		return "[]"
+	case "element_reference":
+		if o := t.Field(n, "object"); o >= 0 {
+			return rbExpr(t, o, depth+1) + "[]"
+		}
+	}
+	return shorten(oneLine(t.Text(n)), 40)
+}
+
+// rbHead works out what is known of a receiver: the class of its first
+// part (a local assigned Foo.new, an instance variable, self, Foo.new)
+// and, when the receiver is or holds a call, that call.
+func rbHead(x *extractor, recv int32, c rbCtx) (typ, call string) {
+	t := x.t
+	if t.Kind(recv) == "call" {
+		if cls := rbNewClass(t, recv); cls != "" {
+			return cls, ""
+		}
+		call = strings.TrimSuffix(rbExpr(t, recv, 0), "()")
+	}
+	n := recv
+	for i := 0; i <= maxRbChain && t.Kind(n) == "call"; i++ {
+		r := t.Field(n, "receiver")
+		if r < 0 {
+			break
+		}
+		n = r
+	}
+	switch t.Kind(n) {
+	case "identifier":
+		name := t.Text(n)
+		vt, vc, ok := c.scope.lookup(name)
+		switch {
+		case !ok && rbNotCalls[name]:
+		case !ok:
+			// no local: a call of a method of self
+			if call == "" {
+				call = name
+			}
+		case vc == "":
+			typ = vt
+		case call == "":
+			call = vc
+		case strings.HasPrefix(call, name):
+			call = vc + "()" + call[len(name):]
+		}
+	case "instance_variable":
+		typ = c.ivars[t.Text(n)]
+	case "self":
+		if c.cls >= 0 && !c.static {
+			typ = strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::")
+		}
+	case "call":
+		if cls := rbNewClass(t, n); cls != "" {
+			typ = cls
+		}
+	case "string":
+		typ = "String"
+	}
+	return typ, call
+}
+
+// rbKernelRaise are the calls that raise.
+var rbKernelRaise = map[string]bool{"raise": true, "fail": true}
+
+func rbCall(x *extractor, n int32, c rbCtx) {
+	t := x.t
+	method := t.Field(n, "method")
+	recv := t.Field(n, "receiver")
+	args := t.Field(n, "arguments")
+	block := t.Field(n, "block")
+	name := ""
+	if method >= 0 {
+		name = t.Text(method)
+	}
+	inner := c
+	inner.top = false
+	walkRest := func() {
+		if recv >= 0 {
+			rbNode(x, recv, inner)
+		}
+		if args >= 0 {
+			rbNode(x, args, inner)
+		}
+		if block >= 0 {
+			rbNode(x, block, inner)
+		}
+	}
+	if method >= 0 && t.Kind(method) == "super" {
+		if c.method != "" {
+			x.ref(Ref{Kind: RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
+		}
+		walkRest()
+		return
+	}
+	if recv < 0 {
+		switch name {
+		case "require", "require_relative", "load", "autoload", "require_dependency":
+			if rbImport(x, n, name, args, c) {
+				return
+			}
+		case "attr_accessor", "attr_reader", "attr_writer", "attr":
+			if c.cls >= 0 && !c.inDef {
+				rbAttrs(x, n, name, args, c)
+				return
+			}
+		case "include", "extend", "prepend":
+			if c.cls >= 0 && !c.inDef {
+				return // mixins, read with the class
+			}
+		case "private", "protected", "public", "module_function", "private_class_method", "public_class_method":
+			if c.cls >= 0 && !c.inDef && args >= 0 {
+				rbVisibilityCall(x, name, args, c)
+				return
+			}
+		case "new":
+			// new(...) in a class method: an instance of the class
+			if c.cls >= 0 && c.static {
+				cls := &x.f.Symbols[c.cls]
+				rn, rq := rbSplitConst(strings.ReplaceAll(cls.Qualified(), ".", "::"))
+				x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+				walkRest()
+				return
+			}
+		}
+		if (name == "let" || name == "let!" || name == "subject") && args >= 0 && block >= 0 {
+			// RSpec: let(:store) { Store.new } names a value of the spec
+			if a := t.FirstNamedChild(args); a >= 0 {
+				if v := rbSymbolName(t, a); v != "" {
+					typ := ""
+					if b := t.Field(block, "body"); b >= 0 && t.NamedChildCount(b) == 1 {
+						typ = rbNewClass(t, t.FirstNamedChild(b))
+					}
+					c.scope.set(v, typ)
+				}
+			}
+		}
+		if rbKernelRaise[name] {
+			what := ""
+			if args >= 0 {
+				if a := t.FirstNamedChild(args); a >= 0 {
+					what = oneLine(t.Text(a))
+					if cls := rbConstText(t, a); cls != "" {
+						what = cls
+					} else if cls := rbNewClass(t, a); cls != "" {
+						what = cls
+					}
+				}
+			}
+			x.throw(c.sym, "raises", what, n)
+		}
+		if name != "" {
+			x.ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
+		}
+		walkRest()
+		return
+	}
+	if name == "new" {
+		if cls := rbConstText(t, recv); cls != "" {
+			rn, rq := rbSplitConst(cls)
+			x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+			walkRest()
+			return
+		}
+	}
+	if name == "" {
+		walkRest() // a.(x)
+		return
+	}
+	r := Ref{Kind: RefCall, Name: name, Qualifier: rbExpr(t, recv, 0), Symbol: c.sym}
+	r.QualifierType, r.QualifierCall = rbHead(x, recv, c)
+	if r.QualifierCall != "" && r.QualifierType != "" && t.Kind(recv) != "call" {
+		r.QualifierType = ""
+	}
+	x.ref(r, n)
+	walkRest()
+}
+
+// rbImport records require "x", require_relative "x", load "x.rb" and
+// autoload :X, "x". A relative require's source starts with "./" or
+// "../", so that resolution tells it from a load-path one.
+func rbImport(x *extractor, n int32, kind string, args int32, c rbCtx) bool {
+	t := x.t
+	if args < 0 {
+		return false
+	}
+	var str int32 = -1
+	for a := range t.NamedChildren(args) {
+		if t.Kind(a) == "string" {
+			str = a
+			break
+		}
+	}
+	if str < 0 || t.ChildOfKind(str, "interpolation") >= 0 {
+		return false
+	}
+	src := ""
+	if sc := t.ChildOfKind(str, "string_content"); sc >= 0 {
+		src = t.Text(sc)
+	}
+	if src == "" {
+		return false
+	}
+	if kind == "require_relative" && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "/") {
+		src = "./" + src
+	}
+	if kind == "load" {
+		src = strings.TrimSuffix(src, ".rb")
+	}
+	imp := Import{Source: src, Line: t.StartLine(n), Symbol: c.sym}
+	if kind == "autoload" {
+		if a := t.FirstNamedChild(args); a >= 0 {
+			if name := rbSymbolName(t, a); name != "" {
+				imp.Names = []ImportName{{Name: name}}
+			}
+		}
+	}
+	x.f.Imports = append(x.f.Imports, imp)
+	return true
+}
+
+// rbAttrs makes the attributes attr_accessor and friends declare
+// variables of the class.
+func rbAttrs(x *extractor, n int32, kind string, args int32, c rbCtx) {
+	t := x.t
+	for a := range t.NamedChildren(args) {
+		name := rbSymbolName(t, a)
+		if name == "" {
+			continue
+		}
+		s := Symbol{Kind: KindVariable, Name: name, Parent: c.cls}
+		switch c.vis {
+		case VisPrivate, VisProtected:
+			s.Visibility = c.vis
+		default:
+			s.Exported, s.Visibility = true, VisPublic
+		}
+		s.Signature.Modifiers = []string{kind}
+		s.Signature.Text = kind + " :" + name
+		s.Doc = rbDoc(x, n)
+		if ivt := c.ivars["@"+name]; ivt != "" {
+			s.Signature.Returns = ivt
+		}
+		x.addSymbol(s, a, a, -1)
+	}
+}
+
+// rbVisibilityCall handles private :a, :b and private def x ... end.
+func rbVisibilityCall(x *extractor, kind string, args int32, c rbCtx) {
+	t := x.t
+	vis := kind
+	switch kind {
+	case "module_function", "private_class_method", "public_class_method":
+		vis = ""
+	}
+	for a := range t.NamedChildren(args) {
+		switch t.Kind(a) {
+		case "method", "singleton_method":
+			in := c
+			if vis != "" {
+				in.vis = vis
+			}
+			if kind == "module_function" {
+				in.static = true
+			}
+			rbMethod(x, a, in)
+		default:
+			name := rbSymbolName(t, a)
+			if name == "" {
+				rbNode(x, a, c)
+				continue
+			}
+			for i := c.cls + 1; i < len(x.f.Symbols); i++ {
+				s := &x.f.Symbols[i]
+				if s.Parent != c.cls || s.Name != name {
+					continue
+				}
+				switch vis {
+				case VisPrivate, VisProtected:
+					s.Visibility, s.Exported = vis, false
+				case VisPublic:
+					s.Visibility, s.Exported = VisPublic, true
+				}
+				if kind == "module_function" && s.Kind == KindMethod {
+					s.Signature.Modifiers = append(s.Signature.Modifiers, "class")
+				}
+			}
+		}
+	}
+}
+
+// rbModifierGuard records raise ... if cond and return ... unless cond
+// among the statements of a method body.
+func rbModifierGuard(x *extractor, n int32, c rbCtx) {
+	t := x.t
+	body, cond := t.Field(n, "body"), t.Field(n, "condition")
+	if body < 0 || cond < 0 {
+		return
+	}
+	ct := t.Text(cond)
+	if t.Kind(n) == "unless_modifier" {
+		ct = "!(" + ct + ")"
+	}
+	if action := rbExitAction(t, body); action != "" {
+		x.guard(c.sym, ct, action, n)
+	}
+}
+
+// rbGuard records if cond then raise/return end (no else) among the
+// statements of a method body.
+func rbGuard(x *extractor, n int32, c rbCtx) {
+	t := x.t
+	cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
+	if cond < 0 || cons < 0 || t.Field(n, "alternative") >= 0 {
+		return
+	}
+	first := t.FirstNamedChild(cons)
+	if first < 0 {
+		return
+	}
+	ct := t.Text(cond)
+	if t.Kind(n) == "unless" {
+		ct = "!(" + ct + ")"
+	}
+	if action := rbExitAction(t, first); action != "" {
+		x.guard(c.sym, ct, action, n)
+	}
+}
+
+// rbExitAction is "raise" or "return ..." for a statement that leaves the
+// method, else "".
+func rbExitAction(t *Tree, st int32) string {
+	switch t.Kind(st) {
+	case "return":
+		if v := t.FirstNamedChild(st); v >= 0 {
+			return "return " + shorten(oneLine(t.Text(v)), 60)
+		}
+		return "return"
+	case "call":
+		if t.Field(st, "receiver") < 0 && rbKernelRaise[t.FieldText(st, "method")] {
+			return "raise"
+		}
+	case "identifier":
+		if rbKernelRaise[t.Text(st)] {
+			return "raise"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,609 @@
+package lang
+
+import (
+	"path"
+	"strings"
+)
+
+// rbBuiltins are Kernel and Module methods every object has: calls to them
+// are dropped. The ones with side effects (system, exec, exit, open...)
+// are not among them: they resolve as external.
+var rbBuiltins = pySet(`puts print p pp require require_relative load autoload raise fail loop lambda proc
+	format sprintf printf sleep rand srand gets catch throw block_given? binding caller caller_locations freeze
+	frozen? attr_accessor attr_reader attr_writer attr include extend prepend private public protected
+	module_function private_class_method public_class_method private_constant define_method
+	instance_variable_get instance_variable_set instance_variables respond_to? respond_to_missing? send
+	__send__ public_send is_a? kind_of? instance_of? nil? tap then yield_self dup clone Integer Float String
+	Array Hash Rational Complex warn alias_method method_missing super yield object_id hash equal? eql?
+	instance_eval instance_exec class_eval class_exec module_eval define_singleton_method singleton_class
+	method methods public_methods const_get const_set const_defined? class_variable_get class_variable_set
+	__method__ __dir__ attr_internal delegate extend_object included extended inherited to_s inspect
+	to_str to_proc itself display`)
+
+// rbObjectMethods are methods every object has, on a value of unknown
+// class.
+var rbObjectMethods = pySet(`to_s inspect == != equal? eql? hash class dup clone freeze frozen? nil? is_a?
+	kind_of? instance_of? respond_to? send public_send object_id tap then itself method methods
+	instance_variables instance_variable_get instance_variable_set display to_enum enum_for extend`)
+
+// rbCommonMethods are method names of the core classes and the usual
+// gems so common that a unique definition in the repository says little
+// about which one a call on a value of unknown class means.
+var rbCommonMethods = pySet(`each each_with_index each_with_object each_pair map flat_map collect select filter
+	reject find detect find_index inject reduce sum count size length empty? any? all? none? include? member?
+	key? has_key? value? fetch dig keys values merge merge! update delete delete_if keep_if first last take
+	drop min max min_by max_by sort sort_by group_by partition zip uniq compact flatten push pop shift unshift
+	<< append prepend insert concat join split strip lstrip rstrip chomp chop gsub gsub! sub sub! upcase
+	downcase capitalize start_with? end_with? match match? scan to_i to_f to_a to_h to_sym to_json as_json
+	present? blank? presence try call new save save! update! destroy create create! find_by find_by!
+	where order limit pluck exists? valid? errors reload read write close open run start stop perform
+	execute process handle render validate log info debug warn error fatal get post put patch head
+	parse load dump each_line lines bytes chars step times upto downto between? clamp abs round floor
+	ceil succ pred next to_proc add remove clear set reset build setup teardown`)
+
+// rbCoreConstants are classes and modules of Ruby's core and standard
+// library.
+var rbCoreConstants = pySet(`Object BasicObject Kernel Module Class Comparable Enumerable Enumerator String
+	Symbol Integer Float Numeric Rational Complex Array Hash Range Struct Data Time Date DateTime File Dir IO
+	FileUtils Pathname Tempfile StringIO JSON YAML Psych CSV ERB URI Net Open3 Process Signal Thread Mutex
+	Queue ConditionVariable Fiber Proc Method Exception StandardError RuntimeError ArgumentError TypeError
+	NameError NoMethodError KeyError IndexError StopIteration IOError EOFError Errno SystemExit Interrupt
+	NotImplementedError ZeroDivisionError FrozenError RangeError SecurityError Timeout Logger Set SortedSet
+	OpenStruct Digest Base64 SecureRandom Benchmark Socket TCPSocket TCPServer UDPSocket Random Math GC
+	ObjectSpace Marshal ENV ARGV STDIN STDOUT STDERR OptionParser Shellwords Forwardable Singleton
+	Observable Minitest RSpec Rails ActiveRecord ActiveSupport ActionController ApplicationRecord`)
+
+func init() {
+	l := ByName("ruby")
+	l.builtins = rbBuiltins
+	l.resolve = resolveRuby
+	l.resolveImport = resolveRubyImport
+
+	rbL := []string{"ruby"}
+	addEffects(rbL, effRead, "File.read", "File.readlines", "File.foreach", "File.exist?", "File.exists?",
+		"File.file?", "File.directory?", "File.size", "File.stat", "File.mtime", "Dir.glob", "Dir.entries",
+		"Dir.children", "Dir.each_child", "Dir.exist?", "IO.read", "IO.readlines", "YAML.load_file",
+		"JSON.load_file", "CSV.read", "CSV.foreach", "Pathname.read")
+	addEffects(rbL, effWrite, "File.write", "File.delete", "File.unlink", "File.rename", "File.chmod",
+		"File.symlink", "IO.write", "FileUtils.rm", "FileUtils.rm_f", "FileUtils.rm_r", "FileUtils.rm_rf",
+		"FileUtils.mkdir", "FileUtils.mkdir_p", "FileUtils.cp", "FileUtils.cp_r", "FileUtils.mv", "FileUtils.touch",
+		"FileUtils.ln_s", "Dir.mkdir", "Dir.rmdir", "Dir.delete", "Tempfile.new", "Tempfile.create", "Dir.mktmpdir")
+	addEffects(rbL, effFS, "File.open", "File.new", "IO.open", "open")
+	addEffects(rbL, effNet, "HTTP.get", "HTTP.post", "HTTP.start", "HTTP.get_response", "HTTP.post_form",
+		"HTTP.new", "HTTParty.get", "HTTParty.post", "HTTParty.put", "HTTParty.delete", "Faraday.new", "Faraday.get",
+		"Faraday.post", "RestClient.get", "RestClient.post", "URI.open", "TCPSocket.new", "TCPSocket.open",
+		"UDPSocket.new", "Socket.tcp", "Excon.get", "Excon.post", "Typhoeus.get", "Typhoeus.post")
+	addEffects(rbL, effListen, "TCPServer.new", "TCPServer.open", "WEBrick.HTTPServer", "HTTPServer.new",
+		"Rack.Server", "Server.start")
+	addEffects(rbL, effDB, "PG.connect", "Database.new", "Sequel.connect", "Client.new", "Mysql2.Client",
+		"Redis.new", "ActiveRecord.establish_connection")
+	addEffects(rbL, effProc, "system", "exec", "spawn", "`", "Process.spawn", "Process.fork", "fork",
+		"Open3.capture2", "Open3.capture2e", "Open3.capture3", "Open3.popen3", "Open3.popen2", "IO.popen",
+		"Kernel.system", "Kernel.exec", "Kernel.spawn")
+	addEffects(rbL, effSignal, "Process.kill", "Signal.trap", "trap")
+	addEffects(rbL, effEnvRead, "ENV.fetch", "ENV.[]", "ENV.key?", "ENV.to_h")
+	addEffects(rbL, effEnvSet, "ENV.store", "ENV.[]=", "ENV.delete", "ENV.update")
+	addEffects(rbL, effExit, "exit", "exit!", "abort", "Kernel.exit", "Process.exit", "Kernel.abort")
+	addMethodEffects(rbL, `(?i)(^|\.)@?(db|conn|connection|client|pg|redis|database)$`, effDB,
+		"exec", "execute", "query", "exec_params", "prepare", "transaction", "get", "set", "del", "hget", "hset")
+}
+
+func isRbPath(p string) bool {
+	if l := ForPath(p); l != nil {
+		return l.Name == "ruby"
+	}
+	return false
+}
+
+// rbRequired lists the files a file requires directly, resolved.
+func rbRequired(tab Table, fi *FileInfo) map[string]binding {
+	return fi.bindingsWith(func() map[string]binding {
+		m := map[string]binding{}
+		for i := range fi.Imports {
+			imp := &fi.Imports[i]
+			if f := rbRequireFile(tab, fi, imp.Source); f != "" {
+				m[f] = binding{imp: imp}
+			}
+		}
+		return m
+	})
+}
+
+// rbRequireFile is the repository file a require names, or "".
+// require_relative paths start with a dot; the others are found on the
+// load path, that is by the end of a file's path ("shop/store" is
+// lib/shop/store.rb), preferring lib/.
+func rbRequireFile(tab Table, fi *FileInfo, src string) string {
+	src = strings.TrimSuffix(src, ".rb")
+	if strings.HasPrefix(src, ".") {
+		p := path.Join(path.Dir(fi.Path), src) + ".rb"
+		if tab.File(p) != nil {
+			return p
+		}
+		return ""
+	}
+	if strings.HasPrefix(src, "/") {
+		return ""
+	}
+	return tab.Memo("rb.require\x00"+src, func() string {
+		var best string
+		for _, f := range tab.ModuleFiles("ruby", src) {
+			if !strings.HasSuffix(f, ".rb") {
+				continue
+			}
+			switch {
+			case best == "":
+				best = f
+			case strings.HasPrefix(f, "lib/") && !strings.HasPrefix(best, "lib/"):
+				best = f
+			case len(f) < len(best) && strings.HasPrefix(f, "lib/") == strings.HasPrefix(best, "lib/"):
+				best = f
+			}
+		}
+		return best
+	})
+}
+
+func resolveRubyImport(ctx *Context, imp *Import, name string) Resolution {
+	f := rbRequireFile(ctx.Table, ctx.File, imp.Source)
+	if f == "" {
+		if strings.HasPrefix(imp.Source, ".") {
+			return unbound(RuleUnresolved, 0)
+		}
+		return unbound(RuleExternal, 0) // a gem or the standard library
+	}
+	if name != "" {
+		// autoload :Name, "path": the constant it promises
+		for _, t := range ctx.Table.ByName(name) {
+			if t.Path == f && (t.Kind == KindClass || t.Kind == KindModule) {
+				return bound(t, RuleImport)
+			}
+		}
+	}
+	if t := moduleTarget(ctx.Table, f); t != nil {
+		return bound(t, RuleImport)
+	}
+	return unbound(RuleUnresolved, 0)
+}
+
+// rbNesting is the lexical nesting of code: the qualified name of the
+// class or module it is in ("Shop.Store"), or "".
+func rbNesting(ctx *Context) string {
+	f := ctx.From
+	if f == nil || f.Kind == KindModule && f.Container == "" && f.ID == ctx.File.ModuleID {
+		return ""
+	}
+	switch f.Kind {
+	case KindClass, KindModule:
+		return f.Qualified()
+	}
+	return rbClassContainer(ctx.Table, f)
+}
+
+// rbClassContainer is the qualified name of the class or module around a
+// method or variable: its container with nested defs' names dropped.
+func rbClassContainer(tab Table, f *Target) string {
+	for q := f.Container; q != ""; q, _ = javaLastSeg(q) {
+		c, name := javaLastSeg(q)
+		for _, t := range tab.ByName(name) {
+			if t.Path == f.Path && t.Container == c && (t.Kind == KindClass || t.Kind == KindModule) {
+				return q
+			}
+		}
+	}
+	return ""
+}
+
+// rbClasses returns the classes and modules of qualified name q: every
+// reopening of it, over all files.
+func rbClasses(tab Table, q string) []*Target {
+	c, name := javaLastSeg(q)
+	return pick(tab.ByName(name), func(t *Target) bool {
+		return (t.Kind == KindClass || t.Kind == KindModule) && t.Container == c && isRbPath(t.Path) && !rbFileModule(tab, t)
+	})
+}
+
+// rbFileModule reports whether t is the module symbol of its file (a
+// Rakefile's), not a Ruby module.
+func rbFileModule(tab Table, t *Target) bool {
+	if t.Kind != KindModule || t.Container != "" {
+		return false
+	}
+	fi := tab.File(t.Path)
+	return fi != nil && fi.ModuleID == t.ID
+}
+
+// rbPick chooses, of the reopenings of one class, the one a reference
+// from file fi means, and the rule that says so: the one in fi, one in
+// a file fi requires, the one whose file Zeitwerk would autoload it from
+// (shop/models/item.rb for Shop::Models::Item), else the first.
+func rbPick(tab Table, fi *FileInfo, parts []*Target) (*Target, string) {
+	if len(parts) == 0 {
+		return nil, RuleUnresolved
+	}
+	for _, p := range parts {
+		if p.Path == fi.Path {
+			return p, RuleSameFile
+		}
+	}
+	req := rbRequired(tab, fi)
+	best, score := parts[0], -1
+	for _, p := range parts {
+		s := 0
+		if _, ok := req[p.Path]; ok {
+			s += 4
+		}
+		if strings.HasSuffix(strings.TrimSuffix(p.Path, ".rb"), rbUnderscore(p.Qualified())) {
+			s += 2
+		}
+		if len(p.Bases) > 0 {
+			s++ // the opening that names the superclass
+		}
+		if s > score {
+			best, score = p, s
+		}
+	}
+	if score >= 2 {
+		return best, RuleImport
+	}
+	return best, RuleUniqueName
+}
+
+// rbUnderscore turns a qualified constant into the path Zeitwerk and
+// Rails expect it in: "Shop.HTTPClient" -> "shop/http_client".
+func rbUnderscore(q string) string {
+	var b strings.Builder
+	for i, seg := range strings.Split(q, ".") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		b.WriteString(strings.Join(SplitIdent(seg), "_"))
+	}
+	return b.String()
+}
+
+// rbResolveConst resolves a constant as written ("Item", "Models::Item",
+// "::Top") by code nested in nesting, as Ruby does: the lexical scopes
+// from the innermost out, then the top level.
+func rbResolveConst(tab Table, fi *FileInfo, nesting, name string) (*Target, string) {
+	abs := strings.HasPrefix(name, "::")
+	rel := strings.ReplaceAll(strings.TrimPrefix(name, "::"), "::", ".")
+	if rel == "" {
+		return nil, RuleUnresolved
+	}
+	var scopes []string
+	if !abs {
+		for q := nesting; q != ""; q, _ = javaLastSeg(q) {
+			scopes = append(scopes, q)
+			if !strings.Contains(q, ".") {
+				break
+			}
+		}
+	}
+	scopes = append(scopes, "")
+	for _, s := range scopes {
+		q := rel
+		if s != "" {
+			q = s + "." + rel
+		}
+		if parts := rbClasses(tab, q); len(parts) > 0 {
+			return rbPick(tab, fi, parts)
+		}
+		// a constant that is no class: MAX = 3
+		c, last := javaLastSeg(q)
+		for _, t := range tab.ByName(last) {
+			if t.Kind == KindVariable && t.Container == c && isUpper(last) && isRbPath(t.Path) {
+				if t.Path == fi.Path {
+					return t, RuleSameFile
+				}
+				return t, RuleImport
+			}
+		}
+	}
+	head, _, _ := strings.Cut(rel, ".")
+	if rbCoreConstants[head] {
+		return nil, RuleExternal
+	}
+	_, last := javaLastSeg(rel)
+	any := pick(tab.ByName(last), func(t *Target) bool {
+		return (t.Kind == KindClass || t.Kind == KindModule) && isRbPath(t.Path)
+	})
+	if len(any) == 0 {
+		return nil, RuleExternal // a gem's
+	}
+	return nil, RuleUnresolved
+}
+
+// rbFindMethod finds method name of a class or module (any reopening),
+// then of its mixins and superclasses. Attributes count: x.name calls
+// the reader attr_accessor :name made. ext reports an ancestor outside
+// the repository, which may define it.
+func rbFindMethod(tab Table, fi *FileInfo, cls *Target, name string, depth int) (m *Target, ext bool) {
+	if depth > 8 {
+		return nil, false
+	}
+	q := cls.Qualified()
+	parts := rbClasses(tab, q)
+	if len(parts) == 0 {
+		parts = []*Target{cls}
+	}
+	ms := pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *Target) bool {
+		return t.Container == q && isRbPath(t.Path) &&
+			(t.Kind == KindMethod || t.Kind == KindConstructor && name == "initialize" || t.Kind == KindVariable && !isUpper(t.Name))
+	})
+	if len(ms) > 0 {
+		for _, m := range ms {
+			if m.Path == fi.Path {
+				return m, false
+			}
+		}
+		return ms[0], false
+	}
+	hasSuper := false
+	for _, part := range parts {
+		pfi := tab.File(part.Path)
+		if pfi == nil {
+			continue
+		}
+		for i, b := range part.Bases {
+			if i == 0 && part.Kind == KindClass {
+				hasSuper = true
+			}
+			bt, rule := rbResolveConst(tab, pfi, part.Container, b)
+			if bt == nil {
+				ext = ext || rule == RuleExternal
+				continue
+			}
+			if bt.Qualified() == q {
+				continue
+			}
+			if m, e := rbFindMethod(tab, fi, bt, name, depth+1); m != nil {
+				return m, false
+			} else if e {
+				ext = true
+			}
+		}
+	}
+	if !hasSuper && rbObjectMethods[name] {
+		ext = true
+	}
+	return nil, ext
+}
+
+func resolveRuby(ctx *Context, r *Ref) Resolution {
+	return rbResolve(ctx, r, 0)
+}
+
+func rbResolve(ctx *Context, r *Ref, depth int) Resolution {
+	if depth > 6 {
+		return unbound(RuleUnresolved, 0)
+	}
+	tab := ctx.Table
+	nesting := rbNesting(ctx)
+	switch r.Kind {
+	case RefNew, RefExtends, RefImplements:
+		name := r.Name
+		if r.Qualifier != "" {
+			name = r.Qualifier + "::" + r.Name
+		}
+		from := nesting
+		if r.Kind == RefExtends && ctx.From != nil {
+			from = ctx.From.Container // class A < B: B is looked up around A
+		}
+		t, rule := rbResolveConst(tab, ctx.File, from, name)
+		if t == nil {
+			return unbound(rule, 0)
+		}
+		return bound(t, rule)
+	}
+	if r.Qualifier == "" {
+		if rbBuiltins[r.Name] {
+			return unbound(RuleBuiltin, 0)
+		}
+		return rbResolveBare(ctx, r, nesting)
+	}
+	switch {
+	case r.Qualifier == "self":
+		if nesting == "" {
+			return rbResolveBare(ctx, &Ref{Kind: RefCall, Name: r.Name}, "")
+		}
+		return rbResolveBare(ctx, r, nesting)
+	case r.Qualifier == "super":
+		return rbResolveSuper(ctx, r, nesting)
+	case r.QualifierType != "":
+		cls, _ := rbResolveConst(tab, ctx.File, nesting, r.QualifierType)
+		if cls == nil {
+			return rbUnknownReceiver(tab, r.Name)
+		}
+		if m, ext := rbFindMethod(tab, ctx.File, cls, r.Name, 0); m != nil {
+			return bound(m, RuleReceiver)
+		} else if ext {
+			return unbound(RuleExternal, 0)
+		}
+		return unbound(RuleUnresolved, 0)
+	case r.QualifierCall != "":
+		cls, lib := rbCallResult(ctx, r.QualifierCall, depth)
+		if cls != nil {
+			if m, ext := rbFindMethod(tab, ctx.File, cls, r.Name, 0); m != nil {
+				return bound(m, RuleReceiver)
+			} else if ext {
+				return unbound(RuleExternal, 0)
+			}
+		}
+		res := rbUnknownReceiver(tab, r.Name)
+		if lib && res.Target == nil {
+			// a method of what a library call returned
+			return unbound(RuleExternal, 0)
+		}
+		return res
+	}
+	// Const.m or Mod::Const.m: a class method
+	if isUpper(r.Qualifier) || strings.HasPrefix(r.Qualifier, "::") {
+		q := r.Qualifier
+		if strings.ContainsAny(q, "(.[") {
+			return rbUnknownReceiver(tab, r.Name)
+		}
+		cls, rule := rbResolveConst(tab, ctx.File, nesting, q)
+		if cls == nil {
+			if rule == RuleExternal {
+				return unbound(RuleExternal, 0)
+			}
+			return unbound(rule, 0)
+		}
+		if cls.Kind == KindVariable {
+			return rbUnknownReceiver(tab, r.Name)
+		}
+		if m, ext := rbFindMethod(tab, ctx.File, cls, r.Name, 0); m != nil {
+			if rule == RuleSameFile && m.Path != ctx.File.Path {
+				rule = RuleReceiver
+			}
+			return bound(m, rule)
+		} else if ext {
+			return unbound(RuleExternal, 0)
+		}
+		return unbound(RuleUnresolved, 0)
+	}
+	return rbUnknownReceiver(tab, r.Name)
+}
+
+// rbResolveBare binds a call of a method of self: the class's own
+// methods (in any reopening), its mixins' and ancestors'; then the
+// top-level methods of the file, of the files it requires, of the
+// repository.
+func rbResolveBare(ctx *Context, r *Ref, nesting string) Resolution {
+	tab := ctx.Table
+	ext := false
+	if nesting != "" {
+		parts := rbClasses(tab, nesting)
+		if len(parts) > 0 {
+			cls, _ := rbPick(tab, ctx.File, parts)
+			m, e := rbFindMethod(tab, ctx.File, cls, r.Name, 0)
+			if m != nil {
+				if m.Path == ctx.File.Path && m.Container == nesting {
+					return bound(m, RuleSameFile)
+				}
+				return bound(m, RuleReceiver)
+			}
+			ext = e
+		}
+	}
+	// a def nested in the calling method, or a top-level def
+	if f := ctx.From; f != nil {
+		for _, t := range tab.ByName(r.Name) {
+			if t.Kind == KindFunction && t.Path == ctx.File.Path && (t.Container == "" || t.Container == f.Qualified()) {
+				return bound(t, RuleSameFile)
+			}
+		}
+	}
+	funcs := pick(tab.ByName(r.Name), func(t *Target) bool {
+		return t.Kind == KindFunction && t.Container == "" && isRbPath(t.Path)
+	})
+	req := rbRequired(tab, ctx.File)
+	if c := one(pick(funcs, func(t *Target) bool { _, ok := req[t.Path]; return ok })); c != nil {
+		return bound(c, RuleImport)
+	}
+	if ext {
+		return unbound(RuleExternal, 0)
+	}
+	if len(funcs) == 1 && !rbCommonMethods[r.Name] {
+		return bound(funcs[0], RuleUniqueName)
+	}
+	if len(funcs) > 1 {
+		return unbound(RuleAmbiguous, len(funcs))
+	}
+	if len(pick(tab.ByName(r.Name), func(t *Target) bool { return isRbPath(t.Path) && isCallable(t.Kind) })) == 0 {
+		return unbound(RuleExternal, 0)
+	}
+	return unbound(RuleUnresolved, 0)
+}
+
+// rbResolveSuper binds super: the same method in the ancestors.
+func rbResolveSuper(ctx *Context, r *Ref, nesting string) Resolution {
+	tab := ctx.Table
+	parts := rbClasses(tab, nesting)
+	ext := len(parts) == 0
+	for _, part := range parts {
+		pfi := tab.File(part.Path)
+		if pfi == nil {
+			continue
+		}
+		for _, b := range part.Bases {
+			bt, rule := rbResolveConst(tab, pfi, part.Container, b)
+			if bt == nil {
+				ext = ext || rule == RuleExternal
+				continue
+			}
+			if m, e := rbFindMethod(tab, ctx.File, bt, r.Name, 1); m != nil {
+				return bound(m, RuleReceiver)
+			} else if e {
+				ext = true
+			}
+		}
+		if len(part.Bases) == 0 {
+			ext = true // Object's
+		}
+	}
+	if ext {
+		return unbound(RuleExternal, 0)
+	}
+	return unbound(RuleUnresolved, 0)
+}
+
+// rbCallResult is the class a call returns, from its YARD @return tag;
+// lib reports a call of a library's.
+func rbCallResult(ctx *Context, fn string, depth int) (cls *Target, lib bool) {
+	r := &Ref{Kind: RefCall, Name: fn}
+	segs := javaSplitQualifier(fn)
+	if len(segs) > 1 {
+		r.Name = segs[len(segs)-1]
+		r.Qualifier = fn[:len(fn)-len(r.Name)-1]
+		if strings.HasSuffix(r.Qualifier, ")") {
+			r.QualifierCall = strings.TrimSuffix(r.Qualifier, "()")
+		}
+	}
+	if strings.ContainsAny(r.Name, "()[ ") {
+		return nil, false
+	}
+	res := rbResolve(ctx, r, depth+1)
+	m := res.Target
+	if m == nil || m.Returns == "" {
+		return nil, res.Rule == RuleExternal
+	}
+	fi := ctx.Table.File(m.Path)
+	if fi == nil {
+		return nil, false
+	}
+	cls, _ = rbResolveConst(ctx.Table, fi, rbClassContainer(ctx.Table, m), m.Returns)
+	if cls == nil || cls.Kind == KindVariable {
+		return nil, false
+	}
+	return cls, false
+}
+
+// rbUnknownReceiver binds a call on a value of unknown class: the only
+// method of that name in the repository, when the name is distinctive; a
+// name no method of the repository has is a library's.
+func rbUnknownReceiver(tab Table, name string) Resolution {
+	if rbObjectMethods[name] {
+		return unbound(RuleExternal, 0)
+	}
+	ms := pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *Target) bool {
+		return (t.Kind == KindMethod || t.Kind == KindVariable && !isUpper(t.Name) && t.Container != "") && isRbPath(t.Path)
+	})
+	if len(ms) == 0 {
+		return unbound(RuleExternal, 0)
+	}
+	same := true
+	for _, m := range ms[1:] {
+		if m.Container != ms[0].Container {
+			same = false
+		}
+	}
+	if !same {
+		return unbound(RuleAmbiguous, len(ms))
+	}
+	if rbCommonMethods[name] {
+		return unbound(RuleUnresolved, len(ms))
+	}
+	return bound(ms[0], RuleUniqueName)
+}

@@ -1,0 +1,206 @@
+package lang
+
+func init() {
+	skelRulesByName["ruby"] = &skelRules{
+		marker:      "# ...",
+		lineComment: "#",
+		control:     kindSet("if", "unless", "while", "until", "for", "case", "case_match", "begin"),
+		exits:       kindSet("return", "break", "next", "redo", "retry"),
+		nested:      kindSet("method", "singleton_method", "class", "module"),
+		member:      rbSkelMember,
+		stmt:        rbSkelStmt,
+		exported:    rbSkelExported,
+		exitCall:    rbSkelExitCall,
+	}
+}
+
+// Ruby's bodies are statements between keywords (then, else, when, do,
+// end), not bracketed blocks: its holes are the runs of statements, and
+// the keywords between them are the frame.
+
+// rbSkelItems lists the statements of a body node: its named children
+// but the clauses listed in stop, the conditions and parameters.
+func rbSkelItems(t *Tree, n int32) (items, clauses []int32) {
+	for c := range t.Children(n) {
+		if !t.Named(c) {
+			continue
+		}
+		switch t.Kind(c) {
+		case "rescue", "else", "ensure", "elsif", "when", "in_clause":
+			clauses = append(clauses, c)
+		case "exceptions", "exception_variable", "block_parameters", "method_parameters", "pattern":
+		default:
+			switch t.FieldName(c) {
+			case "condition", "value", "pattern", "parameters", "name", "superclass", "object", "guard":
+				continue
+			}
+			items = append(items, c)
+		}
+	}
+	return items, clauses
+}
+
+// rbSkelRun makes a code hole of a run of statements.
+func rbSkelRun(t *Tree, n int32, items []int32) (hole, bool) {
+	var stmts []int32
+	for _, c := range items {
+		if !t.IsComment(c) {
+			stmts = append(stmts, c)
+		}
+	}
+	if len(stmts) == 0 {
+		return hole{}, false
+	}
+	return hole{kind: holeCode, node: n, open: -1, close: -1, items: items,
+		start: t.Nodes[items[0]].StartByte, end: t.Nodes[items[len(items)-1]].EndByte}, true
+}
+
+// rbSkelHoles finds the runs of statements of a control-flow statement,
+// a method body or a clause, with the clauses after them.
+func rbSkelHoles(s *skel, n int32) []hole {
+	t := s.t
+	var hs []hole
+	var walk func(n int32, depth int)
+	walk = func(n int32, depth int) {
+		if depth > 64 {
+			return
+		}
+		var items, clauses []int32
+		switch t.Kind(n) {
+		case "if", "unless", "elsif", "while", "until", "for", "when", "in_clause", "rescue":
+			for c := range t.NamedChildren(n) {
+				switch t.FieldName(c) {
+				case "consequence", "body":
+					walk(c, depth+1)
+				case "alternative":
+					clauses = append(clauses, c)
+				}
+			}
+		default:
+			items, clauses = rbSkelItems(t, n)
+		}
+		if h, ok := rbSkelRun(t, n, items); ok {
+			hs = append(hs, h)
+		}
+		for _, c := range clauses {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return hs
+}
+
+func rbSkelMember(s *skel, n int32) shape {
+	t := s.t
+	switch k := t.Kind(n); k {
+	case "method", "singleton_method":
+		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "body_statement" {
+			return shape{kind: shapeFrame, holes: rbSkelHoles(s, b)}
+		}
+	case "class", "module", "singleton_class":
+		b := t.Field(n, "body")
+		if b < 0 {
+			return shape{kind: shapeLine}
+		}
+		items, _ := rbSkelItems(t, b)
+		// comments between the header and the first member sit in the
+		// class node, before its body
+		var lead []int32
+		for c := range t.Children(n) {
+			if t.IsComment(c) && t.Nodes[c].StartByte < t.Nodes[b].StartByte {
+				lead = append(lead, c)
+			}
+		}
+		items = append(lead, items...)
+		if len(items) == 0 {
+			return shape{kind: shapeLine}
+		}
+		h := hole{kind: holeMembers, node: b, open: -1, close: -1, items: items,
+			start: t.Nodes[items[0]].StartByte, end: t.Nodes[items[len(items)-1]].EndByte}
+		return shape{kind: shapeFrame, holes: []hole{h}}
+	case "call":
+		// private def x ... end
+		if args := t.Field(n, "arguments"); args >= 0 && t.Field(n, "receiver") < 0 {
+			if m := t.FirstNamedChild(args); m >= 0 && (t.Kind(m) == "method" || t.Kind(m) == "singleton_method") {
+				return shape{kind: shapeFrame, holes: []hole{s.nodeHole(m, holeMember)}}
+			}
+		}
+	default:
+		if s.r.control[k] {
+			return shape{kind: shapeFrame, holes: rbSkelHoles(s, n)}
+		}
+	}
+	return shape{kind: shapeLine}
+}
+
+func rbSkelStmt(s *skel, n int32) (shape, bool) {
+	t := s.t
+	switch t.Kind(n) {
+	case "if", "unless", "while", "until", "for", "case", "case_match", "begin":
+		return shape{kind: shapeFrame, holes: rbSkelHoles(s, n)}, true
+	case "if_modifier", "unless_modifier", "while_modifier", "until_modifier", "rescue_modifier":
+		// raise X if y, return unless z: one line, kept when it exits
+		if b := t.Field(n, "body"); b >= 0 && (s.r.exits[t.Kind(b)] || rbSkelExitCall(t, b)) {
+			return shape{kind: shapeLine}, true
+		}
+	}
+	return shape{}, false
+}
+
+// rbSkelExitCall: raise, fail, exit and abort leave the method.
+func rbSkelExitCall(t *Tree, n int32) bool {
+	switch t.Kind(n) {
+	case "call":
+		if t.Field(n, "receiver") >= 0 {
+			return false
+		}
+		switch t.FieldText(n, "method") {
+		case "raise", "fail", "exit", "exit!", "abort", "throw":
+			return true
+		}
+	case "identifier":
+		switch t.Text(n) {
+		case "raise", "fail", "exit", "abort":
+			return true
+		}
+	}
+	return false
+}
+
+// rbSkelExported: what private and protected (bare, or around a def) do
+// not hide.
+func rbSkelExported(s *skel, n, container int32) bool {
+	t := s.t
+	switch t.Kind(n) {
+	case "method", "singleton_method":
+	case "call":
+		switch t.FieldText(n, "method") {
+		case "private", "protected", "private_class_method":
+			return false
+		}
+		return true
+	case "identifier":
+		switch t.Text(n) {
+		case "private", "protected":
+			return false
+		}
+		return true
+	default:
+		return true
+	}
+	if t.Kind(n) == "singleton_method" {
+		return true
+	}
+	// the last bare visibility word above it in the same body
+	for p := t.PrevSibling(n); p >= 0; p = t.PrevSibling(p) {
+		if t.Kind(p) == "identifier" {
+			switch t.Text(p) {
+			case "private", "protected":
+				return false
+			case "public":
+				return true
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,421 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+)
+
+const rbShopSrc = `require "json"
+require_relative "../models/item"
+load "tasks.rb"
+autoload :Ledger, "shop/ledger"
+
+module Shop
+  # A store of items.
+  # Keeps them by name.
+  class Store < Base
+    include Enumerable
+    extend Forwardable
+    attr_accessor :name, :items
+    attr_reader :count
+    MAX = 10
+
+    def initialize(name, items = [], *rest, key:, opt: 1, **kw, &blk)
+      @name = name
+      @index = Index.new
+      super(name)
+    end
+
+    # Adds an item.
+    # @param item [Item] what to add
+    # @return [Boolean]
+    def add(item)
+      true
+    end
+
+    def self.load(path)
+      new(path)
+    end
+
+    class << self
+      def build; end
+    end
+
+    protected
+
+    def guarded; end
+
+    private
+
+    def helper(x) = x.to_s
+
+    public
+
+    def shown; end
+
+    private def hidden; end
+
+    def later; end
+    private :later
+  end
+end
+
+class Shop::Item; end
+
+Point = Struct.new(:x, :y) do
+  def sum = x + y
+end
+
+def script_helper(a)
+  a
+end
+`
+
+func TestRubySymbols(t *testing.T) {
+	f := moreExtract(t, "ruby", "lib/shop/store.rb", rbShopSrc)
+	if f.Module != "lib/shop/store" || f.IsTest {
+		t.Errorf("module %q, test %v", f.Module, f.IsTest)
+	}
+	shop := moreSym(t, f, "Shop")
+	if shop.Kind != KindModule || !shop.Exported {
+		t.Errorf("Shop: %+v", shop)
+	}
+	store := moreSym(t, f, "Shop.Store")
+	if store.Kind != KindClass || store.Doc != "A store of items.\nKeeps them by name." {
+		t.Errorf("Store: %s %q", store.Kind, store.Doc)
+	}
+	if got := strings.Join(store.Signature.Bases, ","); got != "Base,Enumerable,Forwardable" {
+		t.Errorf("bases %q", got)
+	}
+	var fields []string
+	for _, p := range store.Signature.Fields {
+		fields = append(fields, p.Name+":"+p.Type)
+	}
+	if got := strings.Join(fields, ","); got != "name:,items:,count:,MAX:,@index:Index" {
+		t.Errorf("fields %q", got)
+	}
+	for _, tc := range []struct {
+		q, kind, vis, mods string
+	}{
+		{"Shop.Store.name", KindVariable, VisPublic, "attr_accessor"},
+		{"Shop.Store.count", KindVariable, VisPublic, "attr_reader"},
+		{"Shop.Store.MAX", KindVariable, VisPublic, "const"},
+		{"Shop.Store.initialize", KindConstructor, VisPublic, ""},
+		{"Shop.Store.add", KindMethod, VisPublic, ""},
+		{"Shop.Store.load", KindMethod, VisPublic, "class"},
+		{"Shop.Store.build", KindMethod, VisPublic, "class"},
+		{"Shop.Store.guarded", KindMethod, VisProtected, ""},
+		{"Shop.Store.helper", KindMethod, VisPrivate, ""},
+		{"Shop.Store.shown", KindMethod, VisPublic, ""},
+		{"Shop.Store.hidden", KindMethod, VisPrivate, ""},
+		{"Shop.Store.later", KindMethod, VisPrivate, ""},
+		{"Shop.Item", KindClass, VisPublic, ""},
+		{"Point", KindClass, VisPublic, "struct"},
+		{"Point.sum", KindMethod, VisPublic, ""},
+		{"script_helper", KindFunction, VisPublic, ""},
+	} {
+		s := moreSym(t, f, tc.q)
+		if s.Kind != tc.kind || s.Visibility != tc.vis || strings.Join(s.Signature.Modifiers, ",") != tc.mods {
+			t.Errorf("%s: %s %s mods %q", tc.q, s.Kind, s.Visibility, s.Signature.Modifiers)
+		}
+	}
+	init := moreSym(t, f, "Shop.Store.initialize")
+	var ps []string
+	for _, p := range init.Signature.Params {
+		s := p.Name
+		if p.Default != "" {
+			s += "=" + p.Default
+		}
+		if p.Variadic {
+			s += "..."
+		}
+		ps = append(ps, s)
+	}
+	if got := strings.Join(ps, " "); got != "name items=[] *rest... key: opt:=1 **kw... &blk" {
+		t.Errorf("initialize params %q", got)
+	}
+	add := moreSym(t, f, "Shop.Store.add")
+	if add.Signature.Params[0].Type != "Item" || add.Signature.Returns != "Boolean" || !strings.HasPrefix(add.Doc, "Adds an item.") {
+		t.Errorf("add: %+v %q", add.Signature, add.Doc)
+	}
+	if l := moreSym(t, f, "Shop.Store.load"); l.Signature.Returns != "Shop::Store" {
+		t.Errorf("load returns %q", l.Signature.Returns)
+	}
+	if p := moreSym(t, f, "Point"); len(p.Signature.Fields) != 2 || p.Signature.Fields[1].Name != "y" {
+		t.Errorf("Point fields %+v", p.Signature.Fields)
+	}
+	if got := strings.Join(moreImports(f), " "); got != "json@1 ../models/item@2 tasks@3 shop/ledger names=Ledger@4" {
+		t.Errorf("imports %s", got)
+	}
+}
+
+func TestRubyTestFiles(t *testing.T) {
+	for p, want := range map[string]bool{
+		"spec/shop/store_spec.rb": true,
+		"test/test_item.rb":       true,
+		"lib/shop/item_test.rb":   true,
+		"lib/shop/testing.rb":     false,
+		"lib/shop/store.rb":       false,
+	} {
+		if got := rbIsTestPath(p); got != want {
+			t.Errorf("rbIsTestPath(%s) = %v", p, got)
+		}
+	}
+	f := moreExtract(t, "ruby", "test/test_item.rb", "class TestItem < Minitest::Test\n  def test_total; end\n  def helper; end\nend\n")
+	if !f.IsTest || !moreSym(t, f, "TestItem.test_total").IsTest {
+		t.Error("test file and test method")
+	}
+}
+
+func TestRubyRefs(t *testing.T) {
+	f := moreExtract(t, "ruby", "a.rb", `class A < B
+  include M
+  def initialize
+    @repo = Repo.new
+  end
+
+  def run(item, n = 1)
+    item.save
+    x = Widget.new
+    x.spin
+    c = @repo.cursor
+    c.next_page
+    @repo.cursor.next_page
+    self.helper
+    helper
+    helper2 item
+    local = 1
+    local
+    Foo::Bar.baz
+    ::Top.run
+    super
+    items.each { |i| i.save }
+    `+"`ls`"+`
+    y = find(1)
+    y.name
+  end
+
+  def self.make
+    new
+  end
+end`)
+	wantAll(t, javaRefs(f),
+		"A extends B",
+		"A implements M",
+		"A.initialize new Repo",
+		"A.run call item.save",
+		"A.run new Widget",
+		"A.run call x.spin [Widget]",
+		"A.run call @repo.cursor [Repo]",
+		"A.run call c.next_page {@repo.cursor}",
+		"A.run call @repo.cursor().next_page [Repo] {@repo.cursor}",
+		"A.run call self.helper [A]",
+		"A.run call helper",
+		"A.run call helper2",
+		"A.run call Foo::Bar.baz",
+		"A.run call ::Top.run",
+		"A.run call super.run",
+		"A.run call items",
+		"A.run call items.each {items}",
+		"A.run call i.save",
+		"A.run call `",
+		"A.run call find",
+		"A.run call y.name {find}",
+		"A.make new A",
+	)
+	for _, r := range javaRefs(f) {
+		if strings.HasSuffix(r, "call local") || strings.HasSuffix(r, "call n") {
+			t.Errorf("a local variable read as a call: %s", r)
+		}
+	}
+	// RSpec's let names a value for the examples
+	g := moreExtract(t, "ruby", "spec/a_spec.rb", `RSpec.describe A do
+  let(:a) { A.new }
+  it "runs" do
+    a.run
+  end
+end`)
+	wantAll(t, javaRefs(g), "<module> call a.run [A]")
+}
+
+func TestRubyGuardsAndThrows(t *testing.T) {
+	f := moreExtract(t, "ruby", "g.rb", `def m(s, n)
+  raise ArgumentError, "no s" if s.nil?
+  return unless n
+  if n < 0
+    raise RangeError
+  end
+  fail "bad" unless n.even?
+  work
+  work
+  work
+  raise IOError.new("x") if n > 9
+end`)
+	wantAll(t, factTexts(moreSym(t, f, "m").Invariants),
+		"guard: if s.nil? then raise",
+		"guard: if !(n) then return",
+		"guard: if n < 0 then raise",
+		"guard: if !(n.even?) then raise",
+		"guard: if n > 9 then raise")
+	g := moreExtract(t, "ruby", "h.rb", "def m\n  work\n  work\n  work\n  [1].each { raise KeyError, \"k\" }\nend\n")
+	wantAll(t, factTexts(moreSym(t, g, "m").Invariants), "raises: raises KeyError")
+}
+
+func TestRubySideEffects(t *testing.T) {
+	f := moreExtract(t, "ruby", "e.rb", `def m
+  File.write("a", "b")
+  File.read("a")
+  Net::HTTP.get(URI("http://x"))
+  system("ls")
+  ENV.fetch("HOME")
+  FileUtils.rm_rf("tmp")
+  @db.execute("select 1")
+  exit 1
+end`)
+	wantAll(t, factTexts(moreSym(t, f, "m").SideEffects),
+		"fs.write: writes files", "fs.read: reads files", "network: network access", "process: starts processes",
+		"env: reads environment variables", "database: database access", "exit: exits the process")
+}
+
+func TestRubyBrokenInput(t *testing.T) {
+	f := moreExtract(t, "ruby", "b.rb", `module Shop
+  class Broken
+    def fine(item)
+      item.gross
+    end
+
+    def half(item)
+      item.gross(]
+    end
+
+    def after
+      fine(nil)
+    end
+  end
+end`)
+	if len(f.Errors) == 0 {
+		t.Error("no syntax errors reported")
+	}
+	moreSym(t, f, "Shop.Broken.fine")
+	moreSym(t, f, "Shop.Broken.after")
+	wantAll(t, javaRefs(f), "Shop.Broken.after call fine")
+}
+
+func TestRubyResolve(t *testing.T) {
+	tab, facts := newMoreTestTable(t, "ruby", map[string]string{
+		"lib/shop.rb": `require "json"
+require "shop/store"
+require_relative "shop/ext/persistence"
+module Shop
+  def self.open(path)
+    Store.load(path)
+  end
+end`,
+		"lib/shop/base.rb": `module Shop
+  class Base
+    def log(msg); end
+    def describe; end
+  end
+end`,
+		"lib/shop/priced.rb": `module Shop
+  module Priced
+    def gross; price * 2; end
+  end
+end`,
+		"lib/shop/store.rb": `require_relative "base"
+require_relative "priced"
+module Shop
+  class Store < Base
+    include Priced
+    attr_reader :items
+    def initialize
+      @index = Index.new
+    end
+    # @return [Index]
+    def index; @index; end
+    def add(item)
+      log("x")
+      helper
+      self.helper
+      gross
+      items
+      @index.record(item)
+      index.record(item)
+      save
+      JSON.dump(item)
+      item.distinctive_name
+      item.each
+      missing_everywhere
+    end
+    def describe
+      super
+    end
+    private
+    def helper; end
+    class Index
+      def record(x); end
+    end
+  end
+end`,
+		"lib/shop/ext/persistence.rb": `module Shop
+  class Store
+    def save; helper; end
+    def self.load(path)
+      s = new
+      s.add(1)
+      s
+    end
+  end
+end`,
+		"lib/other/odd.rb": `class Odd
+  def distinctive_name; end
+  def each; end
+end`,
+		"bin/run.rb": `require_relative "../lib/shop"
+def main
+  store = Shop::Store.new
+  store.add(1)
+  Shop.open("x")
+  helper_fn
+end
+def helper_fn; end
+main`,
+	}, nil)
+	got := tab.resolveAll(facts)
+	wantAll(t, got,
+		// requires: the load path by path suffix, relative ones by path
+		"lib/shop.rb: import shop/store -> lib/shop/store.rb:<module> (import)",
+		"lib/shop.rb: import ./shop/ext/persistence -> lib/shop/ext/persistence.rb:<module> (import)",
+		"lib/shop.rb: import json -> ? (external)",
+		"bin/run.rb: import ../lib/shop -> lib/shop.rb:<module> (import)",
+		// constants: lexical scope, reopened classes, requires
+		"lib/shop/store.rb: Shop.Store extends Base -> lib/shop/base.rb:Shop.Base (import)",
+		"lib/shop/store.rb: Shop.Store implements Priced -> lib/shop/priced.rb:Shop.Priced (import)",
+		"lib/shop/store.rb: Shop.Store.initialize new Index -> lib/shop/store.rb:Shop.Store.Index (same_file)",
+		"lib/shop.rb: Shop.open call Store.load -> lib/shop/ext/persistence.rb:Shop.Store.load (import)",
+		"bin/run.rb: main new Shop.Store -> lib/shop/store.rb:Shop.Store (import)",
+		// self: the class, its reopenings, mixins and ancestors
+		"lib/shop/store.rb: Shop.Store.add call log -> lib/shop/base.rb:Shop.Base.log (receiver)",
+		"lib/shop/store.rb: Shop.Store.add call helper -> lib/shop/store.rb:Shop.Store.helper (same_file)",
+		"lib/shop/store.rb: Shop.Store.add call self.helper -> lib/shop/store.rb:Shop.Store.helper (same_file)",
+		"lib/shop/store.rb: Shop.Store.add call gross -> lib/shop/priced.rb:Shop.Priced.gross (receiver)",
+		"lib/shop/store.rb: Shop.Store.add call items -> lib/shop/store.rb:Shop.Store.items (same_file)",
+		"lib/shop/store.rb: Shop.Store.add call save -> lib/shop/ext/persistence.rb:Shop.Store.save (receiver)",
+		"lib/shop/ext/persistence.rb: Shop.Store.save call helper -> lib/shop/store.rb:Shop.Store.helper (receiver)",
+		"lib/shop/store.rb: Shop.Store.describe call super.describe -> lib/shop/base.rb:Shop.Base.describe (receiver)",
+		// typed receivers: Foo.new, instance variables, YARD returns
+		"lib/shop/store.rb: Shop.Store.add call @index.record -> lib/shop/store.rb:Shop.Store.Index.record (receiver)",
+		"lib/shop/store.rb: Shop.Store.add call index.record -> lib/shop/store.rb:Shop.Store.Index.record (receiver)",
+		"lib/shop/ext/persistence.rb: Shop.Store.load call s.add -> lib/shop/store.rb:Shop.Store.add (receiver)",
+		"bin/run.rb: main call store.add -> lib/shop/store.rb:Shop.Store.add (receiver)",
+		"bin/run.rb: main call Shop.open -> lib/shop.rb:Shop.open (import)",
+		// top-level functions
+		"bin/run.rb: main call helper_fn -> bin/run.rb:helper_fn (same_file)",
+		"bin/run.rb: <module> call main -> bin/run.rb:main (same_file)",
+		// libraries and unknown receivers
+		"lib/shop/store.rb: Shop.Store.add call JSON.dump -> ? (external)",
+		"lib/shop/store.rb: Shop.Store.add call item.distinctive_name -> lib/other/odd.rb:Odd.distinctive_name (unique_name)",
+		"lib/shop/store.rb: Shop.Store.add call item.each -> ? (unresolved)",
+		"lib/shop/store.rb: Shop.Store.add call missing_everywhere -> ? (external)",
+	)
+}

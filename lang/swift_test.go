@@ -1,0 +1,154 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSwiftExtract(t *testing.T) {
+	f := moreExtract(t, "swift", "Sources/Shop/Store.swift", `import Foundation
+import class UIKit.UIView
+
+/// Prices things.
+public protocol Priced {
+    func price() -> Int
+}
+
+open class Store: Base, Priced {
+    private var items: [Item] = []
+    let repo: Repo
+    init(repo: Repo) { self.repo = repo; super.init() }
+    public func price() -> Int {
+        guard !items.isEmpty else { return 0 }
+        let r = Repo()
+        r.save(1)
+        self.repo.load("a")
+        func inner(_ y: Int) -> Int { y + 1 }
+        return inner(2)
+    }
+    func fetch(url: String, retries n: Int = 3, _ rest: Int...) async throws -> String {
+        throw StoreError.missing
+    }
+}
+
+extension Store { func helper() {} }
+
+enum Color { case red, green }
+`)
+	if f.Module != "Shop" {
+		t.Errorf("module %q", f.Module)
+	}
+	if s := moreSym(t, f, "Priced"); s.Kind != KindInterface || s.Doc != "Prices things." || !s.Exported {
+		t.Errorf("Priced = %+v", s)
+	}
+	if s := moreSym(t, f, "Priced.price"); s.Kind != KindMethod || !s.Exported || s.Signature.Returns != "Int" {
+		t.Errorf("Priced.price = %+v", s)
+	}
+	if s := moreSym(t, f, "Store.items"); s.Visibility != VisPrivate || s.Signature.Returns != "[Item]" {
+		t.Errorf("items = %+v", s)
+	}
+	if s := moreSym(t, f, "Store.init"); s.Kind != KindConstructor || s.Visibility != VisInternal {
+		t.Errorf("init = %+v", s)
+	}
+	fetch := moreSym(t, f, "Store.fetch")
+	ps := fetch.Signature.Params
+	if len(ps) != 3 || ps[1].Name != "n" || ps[1].Default != "3" || !ps[2].Variadic || fetch.Signature.Returns != "String" ||
+		!containsStr(fetch.Signature.Modifiers, "async") || !containsStr(fetch.Signature.Modifiers, "throws") {
+		t.Errorf("fetch = %+v", fetch.Signature)
+	}
+	if got := factTexts(moreSym(t, f, "Store.price").Invariants); len(got) != 1 || !strings.Contains(got[0], "items.isEmpty") {
+		t.Errorf("guards %v", got)
+	}
+	if s := moreSym(t, f, "Store.helper"); s.Kind != KindMethod {
+		t.Errorf("extension member = %+v", s)
+	}
+	moreSym(t, f, "Store.price.inner")
+	moreSym(t, f, "Color.red")
+	wantAll(t, moreImports(f), "Foundation@1", "UIKit names=UIView@2")
+	var refs []string
+	for _, r := range f.Refs {
+		refs = append(refs, r.Kind+" "+r.Qualifier+"."+r.Name+" qt="+r.QualifierType)
+	}
+	wantAll(t, refs, "extends .Base qt=", "implements .Priced qt=", "new .Repo qt=", "call r.save qt=Repo",
+		"call self.repo.load qt=Store", "call .inner qt=", "new .Base qt=Base")
+}
+
+func TestSwiftResolve(t *testing.T) {
+	tab, facts := newMoreTestTable(t, "swift", map[string]string{
+		"Sources/Core/Item.swift": `public protocol Priced { func price() -> Int }
+public struct Item: Priced { public func price() -> Int { 1 } }
+public func describeItem(_ i: Item) -> String { "" }`,
+		"Sources/Core/Store.swift": `import Foundation
+class StoreBase { let repo: Repo; init(repo: Repo) { self.repo = repo }; func log(_ m: String) {} }
+class Repo { func save(_ i: Item) {} }
+final class Store: StoreBase {
+    func add(_ item: Item) {
+        log("x")
+        repo.save(item)
+        item.price()
+        describeItem(item)
+        let s = Store.make()
+        s.report()
+        FileManager.default.removeItem(atPath: "x")
+    }
+    static func make() -> Store { Store(repo: Repo()) }
+}`,
+		"Sources/Core/Store+Report.swift": `extension Store { func report() { add(Item()) } }`,
+		"Sources/App/main.swift": `import Core
+let s = Store.make()
+s.add(Item())`,
+	}, nil)
+	got := tab.resolveAll(facts)
+	wantAll(t, got,
+		"Sources/App/main.swift: import Core -> Sources/Core/Item.swift:<module> (import)",
+		"Sources/Core/Store.swift: import Foundation -> ? (external)",
+		"Sources/Core/Item.swift: Item implements Priced -> Sources/Core/Item.swift:Priced (same_file)",
+		"Sources/Core/Store.swift: Store extends StoreBase -> Sources/Core/Store.swift:StoreBase (same_file)",
+		"Sources/Core/Store.swift: Store.add call log -> Sources/Core/Store.swift:StoreBase.log (receiver)",
+		"Sources/Core/Store.swift: Store.add call repo.save -> Sources/Core/Store.swift:Repo.save (receiver)",
+		"Sources/Core/Store.swift: Store.add call item.price -> Sources/Core/Item.swift:Item.price (receiver)",
+		"Sources/Core/Store.swift: Store.add call describeItem -> Sources/Core/Item.swift:describeItem (same_package)",
+		"Sources/Core/Store.swift: Store.add call s.report -> Sources/Core/Store+Report.swift:Store.report (receiver)",
+		"Sources/Core/Store.swift: Store.add call FileManager.default.removeItem -> ? (external)",
+		"Sources/Core/Store+Report.swift: Store.report call add -> Sources/Core/Store.swift:Store.add (receiver)",
+		"Sources/App/main.swift: s call Store.make -> Sources/Core/Store.swift:Store.make (receiver)",
+		"Sources/App/main.swift: <module> new Item -> Sources/Core/Item.swift:Item (import)",
+	)
+}
+
+// TestSwiftResolveMore: a class conforming to a protocol of its file, an
+// external superclass's members, a constant assigned from a call,
+// ambiguity, a type nested in another.
+func TestSwiftResolveMore(t *testing.T) {
+	tab, facts := newMoreTestTable(t, "swift", map[string]string{
+		"Sources/A/Views.swift": `import UIKit
+protocol Drawable { func draw() }
+final class Canvas: Drawable {
+    func draw() {}
+    struct Layer { func flatten() {} }
+}
+final class Screen: UIViewController {
+    func show() {
+        viewDidAppear(true)
+        let l = Canvas.Layer()
+        l.flatten()
+        let c = makeCanvas()
+        c.draw()
+        duplicated()
+    }
+}
+func makeCanvas() -> Canvas { Canvas() }`,
+		"Sources/A/One.swift": `func duplicated() {}`,
+		"Sources/B/Two.swift": `func duplicated() {}`,
+	}, nil)
+	got := tab.resolveAll(facts)
+	wantAll(t, got,
+		"Sources/A/Views.swift: Canvas implements Drawable -> Sources/A/Views.swift:Drawable (same_file)",
+		"Sources/A/Views.swift: Screen extends UIViewController -> ? (external)",
+		"Sources/A/Views.swift: Screen.show call viewDidAppear -> ? (external)",
+		"Sources/A/Views.swift: Screen.show new Canvas.Layer -> Sources/A/Views.swift:Canvas.Layer (same_file)",
+		"Sources/A/Views.swift: Screen.show call l.flatten -> Sources/A/Views.swift:Canvas.Layer.flatten (receiver)",
+		"Sources/A/Views.swift: Screen.show call c.draw -> Sources/A/Views.swift:Canvas.draw (receiver)",
+		"Sources/A/Views.swift: Screen.show call duplicated -> Sources/A/One.swift:duplicated (same_package)",
+	)
+}

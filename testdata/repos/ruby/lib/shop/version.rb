@@ -1,0 +1,3 @@
+module Shop
+  VERSION = "1.4.0"
+end
