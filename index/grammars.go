@@ -26,6 +26,12 @@ var grammarSamples = map[string]string{
 	"java":       "class A { void f() {} }\n",
 	"c":          "int f(void) { return 1; }\n",
 	"cpp":        "namespace n { int f() { return 1; } }\n",
+	"bash":       "f() { echo 1; }\n",
+	"csharp":     "class A { void F() {} }\n",
+	"kotlin":     "fun f(): Int = 1\n",
+	"php":        "<?php function f() { return 1; }\n",
+	"ruby":       "def f\n  1\nend\n",
+	"swift":      "func f() -> Int { return 1 }\n",
 }
 
 // CheckGrammars parses a sample with every registered grammar, so a build
