@@ -313,7 +313,7 @@ func PatchPolicyConfig(data []byte, name string, patch map[string]any) ([]byte, 
 		if len(bytes.TrimSpace(data)) == 0 {
 			doc.HeadComment = "sdl settings; see sdl policy"
 		} else {
-			keep = append(bytes.TrimRight(data, "\n"), "\n\n"...)
+			keep = append(append([]byte{}, bytes.TrimRight(data, "\n")...), "\n\n"...)
 		}
 	}
 	_, sec, err := policySection(doc, name)
@@ -366,6 +366,11 @@ func PatchPolicyConfig(data []byte, name string, patch map[string]any) ([]byte, 
 		return nil, Policy{}, fmt.Errorf("write %s: %w", name, err)
 	}
 	out := append(keep, buf.Bytes()...)
+	if keep != nil {
+		if _, _, err := ParsePolicyConfig(out, name); err != nil {
+			out = buf.Bytes() // text YAML read as empty but cannot be kept (a byte-order mark, say)
+		}
+	}
 	p, _, err := ParsePolicyConfig(out, name)
 	if err != nil {
 		return nil, Policy{}, fmt.Errorf("write %s: the new text does not read back: %w", name, err)
