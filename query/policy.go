@@ -305,10 +305,15 @@ func PatchPolicyConfig(data []byte, name string, patch map[string]any) ([]byte, 
 	if _, _, err := ParsePolicyConfig(data, name); err != nil {
 		return nil, Policy{}, err
 	}
+	// a file of comments only (sdl init writes the defaults commented
+	// out) keeps them: the new section goes after them
+	var keep []byte
 	if doc == nil {
 		doc = &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
 		if len(bytes.TrimSpace(data)) == 0 {
 			doc.HeadComment = "sdl settings; see sdl policy"
+		} else {
+			keep = append(append([]byte{}, bytes.TrimRight(data, "\n")...), "\n\n"...)
 		}
 	}
 	_, sec, err := policySection(doc, name)
@@ -360,7 +365,12 @@ func PatchPolicyConfig(data []byte, name string, patch map[string]any) ([]byte, 
 	if err := enc.Close(); err != nil {
 		return nil, Policy{}, fmt.Errorf("write %s: %w", name, err)
 	}
-	out := buf.Bytes()
+	out := append(keep, buf.Bytes()...)
+	if keep != nil {
+		if _, _, err := ParsePolicyConfig(out, name); err != nil {
+			out = buf.Bytes() // text YAML read as empty but cannot be kept (a byte-order mark, say)
+		}
+	}
 	p, _, err := ParsePolicyConfig(out, name)
 	if err != nil {
 		return nil, Policy{}, fmt.Errorf("write %s: the new text does not read back: %w", name, err)

@@ -15,7 +15,10 @@ import (
 	"github.com/sdl-dev/sdl/serve"
 )
 
-// Set at release time with -ldflags "-X main.version=... -X main.commit=... -X main.date=...".
+// Set at release time (.goreleaser.yaml, make build) with
+// -ldflags "-X main.version=... -X main.commit=... -X main.date=...". A plain
+// go build or go install leaves them empty, and versionInfo falls back to
+// what the Go toolchain recorded: the module version, the VCS revision.
 var (
 	version = "dev"
 	commit  = ""
@@ -43,8 +46,12 @@ func versionCommand() *cli.Command {
 }
 
 func versionInfo() map[string]string {
-	c, d := commit, date
-	if bi, ok := debug.ReadBuildInfo(); ok && c == "" {
+	v, c, d := version, commit, date
+	bi, ok := debug.ReadBuildInfo()
+	if ok && v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version // go install github.com/sdl-dev/sdl/cmd/sdl@vX.Y.Z
+	}
+	if ok && c == "" {
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
@@ -58,7 +65,7 @@ func versionInfo() map[string]string {
 		c = c[:12]
 	}
 	return map[string]string{
-		"version": version, "commit": c, "date": d, "go": runtime.Version(),
+		"version": v, "commit": c, "date": d, "go": runtime.Version(),
 		"sqlite": query.SQLiteVersion(), "schema": fmt.Sprint(schema.Version),
 	}
 }

@@ -180,6 +180,12 @@ func commands() []*cli.Command {
 		toolCommand(),
 		serveCommand(),
 		infoCommand(),
+		initCommand(),
+		doctorCommand(),
+		exportCommand(),
+		importCommand(),
+		completionCommand(),
+		manCommand(),
 		versionCommand(),
 	}
 	for _, c := range cmds {
