@@ -4,7 +4,7 @@ BIN     ?= bin/sdl
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build install test bench fuzz soak lint clean embed-model
+.PHONY: build install test bench fuzz soak lint clean accuracy scip-fixtures embed-model
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -56,6 +56,53 @@ lint:
 
 clean:
 	rm -rf bin dist
+
+# Precision and recall of sdl's call edges (function granularity) against
+# compiler-grade references, heuristic and precise side by side; see
+# docs/scip.md. Go: the SSA static call graph of golang.org/x/tools on
+# GOROOT/src packages and spf13/cobra; TypeScript: scip-typescript on zod;
+# Python: scip-python on flask. Public repositories come from the eval
+# mirrors (MIRRORS) or ACC_COBRA / ACC_ZOD / ACC_FLASK; a missing one is
+# skipped. Node tools install into ACC_DIR/node once.
+ACC_DIR    ?= /tmp/sdl-accuracy
+MIRRORS    ?= /work/.mirror
+GOROOT_SRC ?= $(shell $(GO) env GOROOT)/src
+ACC        := $(ACC_DIR)/accuracy
+accuracy: build
+	@mkdir -p $(ACC_DIR)/db
+	CGO_ENABLED=1 $(GO) build -o $(ACC) ./cmd/accuracy
+	@for r in spf13+cobra:cobra colinhacks+zod:zod pallets+flask:flask; do \
+	  m=$${r%%:*}; d=$(ACC_DIR)/$${r##*:}; \
+	  if [ ! -d $$d ] && [ -d $(MIRRORS)/$$m/repo ]; then mkdir -p $$d && git -C $(MIRRORS)/$$m/repo archive HEAD | tar -x -C $$d; fi; \
+	done
+	@[ -x $(ACC_DIR)/node/node_modules/.bin/scip-typescript ] || \
+	  (mkdir -p $(ACC_DIR)/node && cd $(ACC_DIR)/node && npm install --no-audit --no-fund @sourcegraph/scip-typescript@0.4.0 @sourcegraph/scip-python@0.6.6 >/dev/null)
+	@echo "== Go (reference: SSA static call graph, golang.org/x/tools v0.52.0)"
+	@for t in "GOROOT/src/net:$(GOROOT_SRC)/net" "GOROOT/src/go:$(GOROOT_SRC)/go" "spf13/cobra:$(ACC_DIR)/cobra"; do \
+	  n=$${t%%:*}; d=$${t#*:}; [ -d $$d ] || continue; k=$$(echo $$n | tr / _); \
+	  for m in off auto; do \
+	    $(BIN) index --no-git --precise $$m --db $(ACC_DIR)/db/$$k-$$m.db $$d >/dev/null && \
+	    (cd $$d && $(ACC) go -db $(ACC_DIR)/db/$$k-$$m.db -root . -label "$$n $$( [ $$m = off ] && echo heuristic || echo precise)" ./...); \
+	  done; \
+	done
+	@echo "== TypeScript (reference: scip-typescript 0.4.0) and Python (reference: scip-python 0.6.6)"
+	@if [ -d $(ACC_DIR)/zod ]; then d=$(ACC_DIR)/zod/packages/zod; \
+	  [ -f $(ACC_DIR)/zod.scip ] || (cd $$d && $(ACC_DIR)/node/node_modules/.bin/scip-typescript index --output $(ACC_DIR)/zod.scip >/dev/null); \
+	  $(BIN) index --no-git --db $(ACC_DIR)/db/zod-h.db $$d >/dev/null && $(ACC) scip -db $(ACC_DIR)/db/zod-h.db -root $$d -scip $(ACC_DIR)/zod.scip -label "zod heuristic"; \
+	  $(BIN) index --no-git --scip $(ACC_DIR)/zod.scip --db $(ACC_DIR)/db/zod-s.db $$d >/dev/null && $(ACC) scip -db $(ACC_DIR)/db/zod-s.db -root $$d -scip $(ACC_DIR)/zod.scip -label "zod + SCIP import"; fi
+	@if [ -d $(ACC_DIR)/flask ]; then d=$(ACC_DIR)/flask; \
+	  echo '[]' > $(ACC_DIR)/pyenv.json; echo '{"extraPaths": ["src"]}' > $$d/pyrightconfig.json; \
+	  [ -f $(ACC_DIR)/flask.scip ] || (cd $$d && $(ACC_DIR)/node/node_modules/.bin/scip-python index --quiet --environment $(ACC_DIR)/pyenv.json --project-name flask --project-version 3 --output $(ACC_DIR)/flask.scip . >/dev/null); \
+	  $(BIN) index --no-git --db $(ACC_DIR)/db/flask-h.db $$d >/dev/null && \
+	  $(ACC) scip -db $(ACC_DIR)/db/flask-h.db -root $$d -scip $(ACC_DIR)/flask.scip -label "flask heuristic" && \
+	  $(ACC) scip -db $(ACC_DIR)/db/flask-h.db -root $$d -scip $(ACC_DIR)/flask.scip -under src -label "flask src/ heuristic"; \
+	  $(BIN) index --no-git --scip $(ACC_DIR)/flask.scip --db $(ACC_DIR)/db/flask-s.db $$d >/dev/null && \
+	  $(ACC) scip -db $(ACC_DIR)/db/flask-s.db -root $$d -scip $(ACC_DIR)/flask.scip -label "flask + SCIP import" && \
+	  $(ACC) scip -db $(ACC_DIR)/db/flask-s.db -root $$d -scip $(ACC_DIR)/flask.scip -under src -label "flask src/ + SCIP import"; fi
+
+# Regenerates the committed SCIP fixture of index/scip_test.go.
+scip-fixtures:
+	cd testdata/scip/typescript && npx --yes @sourcegraph/scip-typescript@0.4.0 index --output ../typescript.scip
 
 # The built-in embedding table, embed/model.bin, trained from code on this
 # machine: $(go env GOROOT)/src, the Python standard library, and the npm

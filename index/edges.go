@@ -3,6 +3,7 @@ package index
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"path"
 	"strconv"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -37,8 +38,10 @@ func (e *edgeRow) setDigest() {
 // kinds (call, new, extends, implements).
 const KindImport = "import"
 
-// fileEdges resolves the imports and references of one parsed file.
-func fileEdges(r *fileResult, tab lang.Table) []edgeRow {
+// fileEdges resolves the imports and references of one parsed file. pf,
+// when not nil, holds what the type checker proved about the file: it
+// decides every reference it knows, and the heuristics the rest.
+func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 	l := r.entry.Lang
 	fi := tab.File(r.entry.Path)
 	if fi == nil {
@@ -73,6 +76,16 @@ func fileEdges(r *fileResult, tab lang.Table) []edgeRow {
 		}
 		for _, name := range names {
 			res := l.ResolveImport(ctx, imp, name)
+			if pf != nil && name == "" {
+				if dir, ok := pf.imports[imp.Source]; ok {
+					switch {
+					case dir == "":
+						res = lang.Resolution{Rule: lang.RuleExternal}
+					case res.Target != nil && path.Dir(res.Target.Path) == dir:
+						res.Rule, res.Confidence = lang.RuleTypes, lang.RuleConfidence(lang.RuleTypes)
+					}
+				}
+			}
 			add(makeEdge(src, KindImport, name, imp.Source, imp.Alias, "", imp.Line, res))
 		}
 	}
@@ -87,16 +100,70 @@ func fileEdges(r *fileResult, tab lang.Table) []edgeRow {
 			targets[s] = targetOf(r, s)
 		}
 		ctx.From = targets[s]
-		res := l.Resolve(ctx, ref)
+		var res lang.Resolution
+		if p, ok := pf.lookup(ref); ok {
+			res = preciseResolution(tab, p)
+		}
+		if res.Rule == "" {
+			res = l.Resolve(ctx, ref)
+		}
 		if res.Rule == lang.RuleBuiltin {
 			continue
 		}
 		add(makeEdge(r.ids[s], ref.Kind, ref.Name, ref.Qualifier, ref.QualifierType, ref.QualifierCall, ref.Line, res))
 	}
+	if pf != nil {
+		for i := range pf.extra {
+			x := &pf.extra[i]
+			res := preciseResolution(tab, x.to)
+			if res.Target == nil {
+				continue
+			}
+			src := ""
+			for j := range r.facts.Symbols {
+				s := &r.facts.Symbols[j]
+				if s.Name == x.srcName && s.Container == x.srcContainer && j < len(r.ids) {
+					src = r.ids[j]
+					break
+				}
+			}
+			if src == "" {
+				continue
+			}
+			add(makeEdge(src, x.kind, x.name, x.qual, "", "", x.line, res))
+		}
+	}
 	for i := range out {
 		out[i].setDigest()
 	}
 	return out
+}
+
+// preciseResolution binds a reference to what the type checker proved, or
+// returns a zero Resolution when sdl has no symbol for the declaration.
+func preciseResolution(tab lang.Table, p preciseRef) lang.Resolution {
+	switch {
+	case p.dynamic:
+		return lang.Resolution{Rule: lang.RuleDynamic}
+	case p.path == "":
+		return lang.Resolution{Rule: lang.RuleExternal}
+	}
+	var hit *lang.Target
+	for _, t := range tab.ByName(p.name) {
+		if t.Path == p.path && t.Container == p.container {
+			hit = t
+			break
+		}
+	}
+	if hit == nil {
+		if tab.File(p.path) == nil {
+			// declared in a file sdl does not index (generated, too
+			// large): no symbol to bind, and no same-named guess either
+			return lang.Resolution{Rule: lang.RuleUnresolved}
+		}
+		return lang.Resolution{}
+	}
+	return lang.Resolution{Target: hit, Rule: lang.RuleTypes, Confidence: lang.RuleConfidence(lang.RuleTypes)}
 }
 
 func makeEdge(src, kind, name, qual, qualType, qualCall string, line int, res lang.Resolution) edgeRow {

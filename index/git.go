@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,6 +116,37 @@ func readGoModules(tree fileTree, entries []Entry) []string {
 		}
 		if mod := modfile.ModulePath(data); mod != "" {
 			out = append(out, d+"\t"+mod)
+		}
+	}
+	sort.Strings(out)
+	if !dirs["."] || len(out) > 0 && strings.HasPrefix(out[0], ".\t") {
+		return out // no Go file, or a module at the root
+	}
+	// the root is a directory inside a module (GOROOT/src/net): its import
+	// path prefix comes from the go.mod above it
+	dt, ok := tree.(dirTree)
+	if !ok {
+		return out
+	}
+	abs, err := filepath.Abs(dt.root)
+	if err != nil {
+		return out
+	}
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			if mod := modfile.ModulePath(data); mod != "" {
+				if rel, err := filepath.Rel(d, abs); err == nil {
+					prefix := path.Join(mod, filepath.ToSlash(rel))
+					if mod == "std" {
+						prefix = filepath.ToSlash(rel)
+					}
+					out = append(out, ".\t"+prefix)
+				}
+			}
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
 		}
 	}
 	sort.Strings(out)

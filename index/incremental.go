@@ -292,11 +292,20 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	defer tab.close()
 	affected := map[string]bool{}
+	// precise mode: the packages of the changed Go files and those that
+	// may depend on them are type-checked again
+	goDirs := b.preciseDirs(olds, changed, gone)
+	var gp *goPrecise
+	if len(goDirs) > 0 {
+		if gp, err = b.loadPrecise(ctx, goEntries(olds, b.tree, goDirs)); err != nil {
+			return err
+		}
+	}
 	for _, r := range changed {
 		pid := w.paths[r.entry.Path]
 		var edges []edgeRow
 		if r.indexed() {
-			edges = fileEdges(r, tab)
+			edges = fileEdges(r, tab, gp.file(r.entry.Path))
 		}
 		if err := w.diffEdges(ctx, pid, edges, affected); err != nil {
 			return err
@@ -311,6 +320,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	if err := b.reresolve(ctx, tx, w, tab, names, removedIDs, changedSet, len(gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
 		return err
+	}
+	if gp != nil {
+		if err := b.preciseUnchanged(ctx, w, tab, gp, goEntries(olds, b.tree, goDirs), changedSet, affected); err != nil {
+			return err
+		}
 	}
 	for id := range removedIDs {
 		affected[id] = true
@@ -609,6 +623,10 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 			&c.e.confidence, &c.e.rule, &c.e.candidates, &c.e.count, &c.e.line, &c.pid, &c.e.digest, &c.path); err != nil {
 			rows.Close()
 			return err
+		}
+		// a precise edge stays unless its target went away
+		if lang.IsPrecise(c.e.rule) && (c.e.dst == "" || !removedIDs[c.e.dst]) {
+			continue
 		}
 		if !changedPaths[c.path] {
 			cands = append(cands, c)

@@ -92,6 +92,13 @@ type Options struct {
 	// Overlay holds file contents that replace what is on disk (unsaved
 	// editor buffers); a path not on disk is added.
 	Overlay map[string][]byte
+	// GoPrecise selects Go precise mode: PreciseAuto (the default) resolves
+	// the references of Go modules with go/packages and go/types when a go
+	// toolchain is on PATH, PreciseOff never, PreciseOn requires it.
+	GoPrecise string
+	// SCIP lists SCIP index files whose definitions and references are
+	// imported after resolution (see scip.go).
+	SCIP []string
 }
 
 // Progress reports how far a run has come.
@@ -127,8 +134,14 @@ type Summary struct {
 	Bytes         int64          `json:"bytes"`
 	Languages     map[string]int `json:"languages"`
 	GitCommit     string         `json:"gitCommit,omitempty"`
-	Embedding     *EmbedSummary  `json:"embedding,omitempty"`
-	GitRef        string         `json:"gitRef,omitempty"`
+	// PreciseGo counts the Go packages type-checked by precise mode and
+	// PreciseGoFailed those with type errors (their files fall back).
+	PreciseGo       int `json:"preciseGoPackages,omitempty"`
+	PreciseGoFailed int `json:"preciseGoFailed,omitempty"`
+	// SCIP counts what SCIP import did.
+	SCIP      *SCIPSummary  `json:"scip,omitempty"`
+	Embedding *EmbedSummary `json:"embedding,omitempty"`
+	GitRef    string        `json:"gitRef,omitempty"`
 	// Memories says what the run did with .sdl-memory and feedback.
 	Memories *MemorySummary `json:"memories,omitempty"`
 }
@@ -415,6 +428,8 @@ func (b *build) options() (string, string) {
 		"maxFileSize": b.opts.Walk.MaxFileSize,
 		"skipDirs":    skip,
 		"hidden":      b.opts.Walk.Hidden,
+		"goPrecise":   b.preciseMode(),
+		"scip":        scipHashes(b.opts.SCIP),
 	}
 	js, _ := json.Marshal(o)
 	sum := sha256.Sum256(js)
@@ -540,6 +555,10 @@ func (b *build) full(ctx context.Context) (err error) {
 			store.spills, store.len(), store.size>>20, budget>>20)
 	}
 	fs.index()
+	gp, err := b.loadPrecise(ctx, nil)
+	if err != nil {
+		return err
+	}
 	type resolved struct {
 		path  string
 		edges []edgeRow
@@ -551,7 +570,7 @@ func (b *build) full(ctx context.Context) (err error) {
 			if err != nil {
 				return resolved{err: err}
 			}
-			return resolved{path: r.entry.Path, edges: fileEdges(r, tab)}
+			return resolved{path: r.entry.Path, edges: fileEdges(r, tab, gp.file(r.entry.Path))}
 		}, func() {}
 	}, func(n int, res resolved) error {
 		if n%64 == 0 {
@@ -573,9 +592,16 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	gp = nil
 	b.progress("indexes", 0, 0)
 	if err := schema.CreateIndexes(ctx, tx); err != nil {
 		return err
+	}
+	if len(b.opts.SCIP) > 0 {
+		b.progress("scip", 0, 0)
+		if err := b.importSCIP(ctx, tx, w, g); err != nil {
+			return err
+		}
 	}
 	b.progress("derive", 0, 0)
 	if err := b.derive(ctx, tx, g, nil); err != nil {

@@ -124,7 +124,7 @@ func TestIndexRev(t *testing.T) {
 		if sum.Seq != int64(i+1) || sum.GitCommit != commit || sum.GitRef != rev || !sum.NewVersion {
 			t.Fatalf("--rev %s: %+v", rev, sum)
 		}
-		sameView(t, "--rev "+rev, db, indexFixture(t, checkout(t, repo, commit)))
+		sameView(t, "--rev "+rev, db, heuristicFixture(t, checkout(t, repo, commit)))
 	}
 	conn, err := schema.OpenReadOnly(db)
 	if err != nil {
@@ -167,12 +167,12 @@ func TestIndexRev(t *testing.T) {
 	if _, err := Run(ctx, revOptions(bare, bareDB, "HEAD")); err != nil {
 		t.Fatalf("bare: %v", err)
 	}
-	sameView(t, "bare clone", bareDB, indexFixture(t, checkout(t, repo, "HEAD")))
+	sameView(t, "bare clone", bareDB, heuristicFixture(t, checkout(t, repo, "HEAD")))
 	subDB := filepath.Join(t.TempDir(), "sub.db")
 	if _, err := Run(ctx, revOptions(filepath.Join(repo, "store"), subDB, "HEAD")); err != nil {
 		t.Fatalf("subdirectory: %v", err)
 	}
-	sameView(t, "subdirectory", subDB, indexFixture(t, filepath.Join(checkout(t, repo, "HEAD"), "store")))
+	sameView(t, "subdirectory", subDB, heuristicFixture(t, filepath.Join(checkout(t, repo, "HEAD"), "store")))
 
 	// a revision is read whole: paths and an overlay are of the working tree
 	for _, o := range []Options{{Paths: []string{"store/db.go"}}, {Overlay: map[string][]byte{"store/db.go": []byte("package store\n")}}} {
@@ -189,4 +189,17 @@ func TestIndexRev(t *testing.T) {
 			t.Errorf("--rev %s in %s: %v, want ErrRev", c.rev, c.root, err)
 		}
 	}
+}
+
+// heuristicFixture indexes a checkout without Go precise mode: a revision
+// is not on disk for the go command, so --rev resolves with the heuristics.
+func heuristicFixture(t *testing.T, root string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "index.db")
+	opts := testOptions(root, db)
+	opts.GoPrecise = PreciseOff
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatalf("index %s: %v", root, err)
+	}
+	return db
 }

@@ -30,6 +30,9 @@ const (
 	RefNew        = "new"        // new T(), T{}, T() of a class
 	RefExtends    = "extends"    // class A extends B, class A(B)
 	RefImplements = "implements" // class A implements I, impl I for A
+	// RefReference is a use that is not a call: a method value, a function
+	// passed as an argument (precise modes only).
+	RefReference = "ref"
 )
 
 // FileFacts is what extraction learns from one file, before resolution.

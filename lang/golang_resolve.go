@@ -212,7 +212,13 @@ func goResolve(ctx *Context, r *Ref, depth int) Resolution {
 			}
 		}
 	}
-	return goUniqueMethod(ctx.Table, r.Name)
+	return goUniqueMethod(ctx.Table, ctx.File.Path, r.Name)
+}
+
+// goVisible reports whether code in file from can use t: the declarations
+// of _test.go files exist only for the tests of their package.
+func goVisible(from string, t *Target) bool {
+	return !strings.HasSuffix(t.Path, "_test.go") || strings.HasSuffix(from, "_test.go")
 }
 
 // goResolveBare binds an unqualified name: same file, same package, then
@@ -220,7 +226,7 @@ func goResolve(ctx *Context, r *Ref, depth int) Resolution {
 func goResolveBare(ctx *Context, name string, types bool) Resolution {
 	dir := path.Dir(ctx.File.Path)
 	cands := pick(ctx.Table.ByName(name), func(t *Target) bool {
-		return t.Container == "" && (types || isCallable(t.Kind) || isTypeKind(t.Kind))
+		return t.Container == "" && (types || isCallable(t.Kind) || isTypeKind(t.Kind)) && goVisible(ctx.File.Path, t)
 	})
 	if len(cands) == 0 {
 		return unbound(RuleUnresolved, 0)
@@ -399,8 +405,8 @@ func goFieldType(tab Table, typ *Target, name string, depth int) *Target {
 
 // goUniqueMethod binds a method call whose receiver type is unknown when
 // exactly one method of that name exists and the name is distinctive.
-func goUniqueMethod(tab Table, name string) Resolution {
-	ms := pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod })
+func goUniqueMethod(tab Table, from, name string) Resolution {
+	ms := pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && goVisible(from, t) })
 	if len(ms) == 0 {
 		return unbound(RuleUnresolved, 0)
 	}

@@ -19,7 +19,17 @@ const (
 	RuleUnresolved  = "unresolved"   // no rule applied
 	RuleBuiltin     = "builtin"      // a language builtin: not recorded
 	RulePrecise     = "precise"      // proven by a type checker or a SCIP index
+	RuleTypes       = "types"        // proven by go/types (Go precise mode)
+	RuleSCIP        = "scip"         // proven by an imported SCIP index
+	// RuleDynamic: the type checker proved a call goes through a variable
+	// or field of function type, so it has no static target.
+	RuleDynamic = "dynamic"
 )
+
+// IsPrecise reports whether rule comes from a type checker or SCIP index.
+func IsPrecise(rule string) bool {
+	return rule == RulePrecise || rule == RuleTypes || rule == RuleSCIP
+}
 
 // Confidence of each rule.
 var ruleConfidence = map[string]float64{
@@ -29,6 +39,8 @@ var ruleConfidence = map[string]float64{
 	RuleSamePackage: 0.85,
 	RuleUniqueName:  0.6,
 	RulePrecise:     1.0,
+	RuleTypes:       1.0,
+	RuleSCIP:        1.0,
 }
 
 // RuleConfidence returns the confidence of an edge bound by rule.

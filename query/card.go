@@ -661,11 +661,13 @@ var ruleReason = map[string]string{
 	lang.RuleSamePackage: "defined in the same package or module",
 	lang.RuleUniqueName:  "the only symbol of that name in the repository",
 	lang.RulePrecise:     "proven by a type checker or SCIP index",
+	lang.RuleTypes:       "proven by the Go type checker (go/types)",
+	lang.RuleSCIP:        "proven by an imported SCIP index",
 }
 
 func resolutionOf(e edgeRow) *Resolution {
 	phase := "heuristic"
-	if e.rule == lang.RulePrecise {
+	if lang.IsPrecise(e.rule) {
 		phase = "precise"
 	}
 	return &Resolution{Rule: e.rule, Phase: phase, Reason: ruleReason[e.rule], Candidates: e.candidates}

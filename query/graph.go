@@ -16,6 +16,7 @@ var edgeWeight = map[string]float64{
 	lang.RefImplements: 0.8,
 	lang.RefExtends:    0.8,
 	"import":           0.6,
+	lang.RefReference:  0.7,
 }
 
 // graphEdge is a resolved current edge.

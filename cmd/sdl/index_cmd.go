@@ -35,6 +35,9 @@ func indexCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "parse workers (default: number of CPUs)"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
+			&cli.StringFlag{Name: "precise", Value: "auto", Usage: "Go precise mode (go/packages + go/types): " +
+				"auto = when the go command is on PATH, on = required, off = tree-sitter heuristics only"},
+			&cli.StringSliceFlag{Name: "scip", Usage: "import a SCIP index (repeatable): its definitions and references become precise edges"},
 			&cli.StringFlag{Name: "rev", Usage: "index this git commit, branch or tag from the repository's objects, without a checkout (DIR may be a bare repository)"},
 			&cli.StringFlag{Name: "embed", Usage: "symbol vectors: builtin (the model inside sdl), http (an OpenAI-compatible endpoint: " +
 				"SDL_EMBED_URL, SDL_EMBED_MODEL, SDL_EMBED_KEY or the embedding section of .sdl/config.yaml) or none " +
@@ -67,6 +70,14 @@ func indexCommand() *cli.Command {
 					}
 				}
 			}
+			precise := c.String("precise")
+			switch precise {
+			case "auto":
+				precise = index.PreciseAuto
+			case index.PreciseOn, index.PreciseOff:
+			default:
+				return usagef("--precise must be auto, on or off, not %q", precise)
+			}
 			cfg, err := embed.LoadConfig(root)
 			if err != nil {
 				return err
@@ -80,6 +91,8 @@ func indexCommand() *cli.Command {
 				}
 			}
 			opts := index.Options{
+				GoPrecise:  precise,
+				SCIP:       c.StringSlice("scip"),
 				Root:       root,
 				DB:         dbPath,
 				Workers:    c.Int("workers"),

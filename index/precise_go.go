@@ -1,0 +1,725 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// Precise modes for Go (Options.GoPrecise).
+const (
+	// PreciseAuto type-checks Go modules when a go toolchain is on PATH and
+	// falls back to the heuristics silently when it is not.
+	PreciseAuto = ""
+	// PreciseOff uses the tree-sitter heuristics only.
+	PreciseOff = "off"
+	// PreciseOn is PreciseAuto that fails when no go toolchain is found.
+	PreciseOn = "on"
+)
+
+// ErrNoGo means Go precise mode was required and no go toolchain is on PATH.
+var ErrNoGo = errors.New("go precise mode needs the go command on PATH")
+
+// preciseBatch is how many packages one go/packages load type-checks:
+// the syntax and types of a batch are dropped before the next is loaded,
+// which bounds memory on trees the size of GOROOT/src.
+const preciseBatch = 48
+
+// preciseRef is what the type checker proved a name at a position means.
+type preciseRef struct {
+	path      string // repo-relative file of the declaration; "" outside the tree
+	container string // receiver or interface type of a method
+	name      string
+	dynamic   bool // a variable or field of function type: no static target
+	dup       bool // two different objects under the same key: not used
+}
+
+// posKey finds a reference by its line and name, as the extractors record
+// it (a call's line is the line where the call expression starts).
+type posKey struct {
+	line int
+	name string
+}
+
+// preciseExtra is an edge the heuristics do not record: a method or
+// function value, or an implements edge, from the symbol src of the file.
+type preciseExtra struct {
+	srcContainer, srcName string
+	kind, name, qual      string
+	line                  int
+	to                    preciseRef
+}
+
+// preciseFile holds the type checker's facts about one Go file.
+type preciseFile struct {
+	calls  map[posKey]preciseRef
+	idents map[posKey]preciseRef
+	extra  []preciseExtra
+	// imports maps an import path to the repo-relative directory of the
+	// package, "" for a package outside the tree.
+	imports map[string]string
+}
+
+// goPrecise is what type-checking the Go modules of a tree proved.
+type goPrecise struct {
+	files    map[string]*preciseFile
+	packages int
+	failed   int // packages with type errors (their bad files fall back)
+	ifaces   []ifaceDecl
+	types    []typeDecl
+	rel      map[string]string // absolute file -> repo path, interned
+	errs     []string          // the first error of each package that has some
+}
+
+// lookup returns the precise target of a reference, or false.
+func (pf *preciseFile) lookup(ref *lang.Ref) (preciseRef, bool) {
+	if pf == nil {
+		return preciseRef{}, false
+	}
+	k := posKey{ref.Line, ref.Name}
+	if ref.Kind == lang.RefCall {
+		if p, ok := pf.calls[k]; ok {
+			return p, !p.dup
+		}
+	}
+	p, ok := pf.idents[k]
+	return p, ok && !p.dup
+}
+
+// goToolchain reports the go command, or "".
+func goToolchain() string {
+	p, err := exec.LookPath("go")
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// loadGoPrecise type-checks the Go packages of each module of the tree in
+// batches. Packages that fail to load leave their files to the heuristics.
+func loadGoPrecise(ctx context.Context, root string, modules []string, entries []Entry, overlay map[string][]byte,
+	trace func(string, ...any)) (*goPrecise, error) {
+	// unsaved buffers replace the files on disk for the type checker too
+	var abs map[string][]byte
+	if len(overlay) > 0 {
+		abs = map[string][]byte{}
+		for p, data := range overlay {
+			abs[filepath.Join(root, filepath.FromSlash(p))] = data
+		}
+	}
+	gp := &goPrecise{files: map[string]*preciseFile{}, rel: map[string]string{}}
+	if len(modules) == 0 {
+		return gp, nil
+	}
+	modDirs := make([]string, 0, len(modules))
+	for _, m := range modules {
+		d, _, _ := strings.Cut(m, "\t")
+		modDirs = append(modDirs, d)
+	}
+	// the package directories of each module: directories with Go files
+	// that no nested module owns, outside testdata and _/. directories
+	pkgs := map[string][]string{}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if e.Lang == nil || e.Lang.Name != "go" || e.Skip != "" {
+			continue
+		}
+		dir := path.Dir(e.Path)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		if !goPackageDir(dir) {
+			continue
+		}
+		best := ""
+		found := false
+		for _, md := range modDirs {
+			if md == "." || dir == md || strings.HasPrefix(dir, md+"/") {
+				if !found || len(md) > len(best) {
+					best, found = md, true
+				}
+			}
+		}
+		if found {
+			pkgs[best] = append(pkgs[best], dir)
+		}
+	}
+	for _, md := range modDirs {
+		dirs := pkgs[md]
+		sort.Strings(dirs)
+		for start := 0; start < len(dirs); start += preciseBatch {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			batch := dirs[start:min(start+preciseBatch, len(dirs))]
+			if err := gp.loadBatch(ctx, root, md, batch, abs); err != nil {
+				if trace != nil {
+					trace("precise: %s: %v", md, err)
+				}
+			}
+		}
+	}
+	gp.implements()
+	if trace != nil {
+		for _, e := range gp.errs {
+			trace("precise: %s", e)
+		}
+	}
+	gp.rel, gp.errs = nil, nil
+	return gp, nil
+}
+
+// goPackageDir reports whether the go command would list a package in dir.
+func goPackageDir(dir string) bool {
+	if dir == "." {
+		return true
+	}
+	for _, seg := range strings.Split(dir, "/") {
+		if seg == "testdata" || seg == "vendor" || strings.HasPrefix(seg, "_") || strings.HasPrefix(seg, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+func (gp *goPrecise) loadBatch(ctx context.Context, root, modDir string, dirs []string, overlay map[string][]byte) error {
+	absMod := filepath.Join(root, filepath.FromSlash(modDir))
+	patterns := make([]string, len(dirs))
+	for i, d := range dirs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(d, modDir), "/")
+		if modDir == "." {
+			rel = d
+		}
+		if rel == "" || rel == "." {
+			patterns[i] = "."
+		} else {
+			patterns[i] = "./" + rel
+		}
+	}
+	cfg := &packages.Config{
+		Context: ctx,
+		Dir:     absMod,
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
+			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
+		// a newer go line in go.mod must not download a toolchain
+		Env:     append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod"),
+		Overlay: overlay,
+	}
+	loaded, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	for _, p := range loaded {
+		gp.addPackage(root, p)
+	}
+	return nil
+}
+
+// addPackage records the facts of one type-checked package.
+func (gp *goPrecise) addPackage(root string, p *packages.Package) {
+	if p.Types == nil || p.TypesInfo == nil || p.Fset == nil {
+		return
+	}
+	if len(p.Syntax) == 0 {
+		return // every file is for another platform: nothing to check
+	}
+	gp.packages++
+	// files with an error fall back to the heuristics
+	bad := map[string]bool{}
+	for _, e := range p.Errors {
+		if f, _, ok := strings.Cut(e.Pos, ":"); ok && f != "" {
+			bad[filepath.Clean(f)] = true
+		} else {
+			// an error without a position: trust nothing of the package
+			gp.failed++
+			gp.errs = append(gp.errs, p.PkgPath+": "+e.Error())
+			return
+		}
+	}
+	if len(p.Errors) > 0 {
+		gp.failed++
+		gp.errs = append(gp.errs, p.PkgPath+": "+p.Errors[0].Error())
+	}
+	rel := func(abs string) string {
+		if r, ok := gp.rel[abs]; ok {
+			return r
+		}
+		r, err := filepath.Rel(root, abs)
+		if err != nil || strings.HasPrefix(r, "..") {
+			r = ""
+		}
+		r = filepath.ToSlash(r)
+		gp.rel[abs] = r // interned: every reference to a file shares one string
+		return r
+	}
+	describe := func(obj types.Object) (preciseRef, bool) {
+		switch o := obj.(type) {
+		case *types.Func:
+			o = o.Origin()
+			pr := preciseRef{name: o.Name()}
+			if sig, ok := o.Type().(*types.Signature); ok && sig.Recv() != nil {
+				pr.container = typeName(sig.Recv().Type())
+			}
+			pr.path = rel(p.Fset.Position(o.Pos()).Filename)
+			return pr, true
+		case *types.TypeName:
+			if o.Pkg() == nil {
+				return preciseRef{}, false // error, any, comparable
+			}
+			return preciseRef{name: o.Name(), path: rel(p.Fset.Position(o.Pos()).Filename)}, true
+		case *types.Var:
+			if _, ok := o.Type().Underlying().(*types.Signature); ok {
+				return preciseRef{name: o.Name(), dynamic: true}, true
+			}
+		}
+		return preciseRef{}, false
+	}
+	info := p.TypesInfo
+	for _, f := range p.Syntax {
+		tf := p.Fset.File(f.Pos())
+		if tf == nil {
+			continue
+		}
+		fname := p.Fset.Position(f.Package).Filename // honours //line (cgo)
+		if bad[filepath.Clean(tf.Name())] || bad[filepath.Clean(fname)] {
+			continue
+		}
+		rp := rel(fname)
+		if _, done := gp.files[rp]; done || rp == "" {
+			continue // outside the tree, or seen in another variant of the package
+		}
+		pf := &preciseFile{calls: map[posKey]preciseRef{}, idents: map[posKey]preciseRef{}, imports: map[string]string{}}
+		for _, is := range f.Imports {
+			ip := strings.Trim(is.Path.Value, "`\"")
+			if dep := p.Imports[ip]; dep != nil && len(dep.GoFiles) > 0 {
+				pf.imports[ip] = path.Dir(rel(dep.GoFiles[0]))
+				if rel(dep.GoFiles[0]) == "" {
+					pf.imports[ip] = ""
+				}
+			}
+		}
+		put := func(m map[posKey]preciseRef, k posKey, v preciseRef) {
+			if old, ok := m[k]; ok && old != v {
+				old.dup = true
+				m[k] = old
+				return
+			}
+			m[k] = v
+		}
+		line := func(pos token.Pos) int { return p.Fset.Position(pos).Line }
+		called := map[*ast.Ident]bool{}
+		var encl []string // container, name of the enclosing declaration
+		var walk func(n ast.Node) bool
+		walk = func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if id := calleeIdent(n.Fun); id != nil {
+					called[id] = true
+					if obj := info.Uses[id]; obj != nil {
+						if pr, ok := describe(obj); ok {
+							put(pf.calls, posKey{line(n.Pos()), id.Name}, pr)
+						}
+					}
+				}
+			case *ast.Ident:
+				obj := info.Uses[n]
+				if obj == nil {
+					return true
+				}
+				pr, ok := describe(obj)
+				if !ok {
+					return true
+				}
+				// types are all that non-call references name (T{}, embedding)
+				if _, isType := obj.(*types.TypeName); isType {
+					put(pf.idents, posKey{line(n.Pos()), n.Name}, pr)
+				}
+				// a function or method used as a value, not called
+				if _, isFunc := obj.(*types.Func); isFunc && !called[n] && encl != nil && pr.path != "" {
+					pf.extra = append(pf.extra, preciseExtra{srcContainer: encl[0], srcName: encl[1],
+						kind: lang.RefReference, name: n.Name, line: line(n.Pos()), to: pr})
+				}
+			}
+			return true
+		}
+		for _, d := range f.Decls {
+			encl = nil
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				c := ""
+				if fd.Recv != nil && len(fd.Recv.List) > 0 {
+					c = recvName(fd.Recv.List[0].Type)
+				}
+				encl = []string{c, fd.Name.Name}
+			}
+			ast.Inspect(d, walk)
+		}
+		gp.collectTypes(p, f, rp)
+		gp.files[rp] = pf
+	}
+}
+
+// methodSig is a method set in a form that compares across the type
+// universes of different batches: name -> signature with package paths.
+type methodSig map[string]string
+
+// ifaceDecl is a non-empty interface of the tree.
+type ifaceDecl struct {
+	path, name, pkg string
+	methods         methodSig
+}
+
+// typeDecl is a named non-interface type of the tree.
+type typeDecl struct {
+	path, name, pkg string
+	line            int
+	methods         methodSig
+}
+
+// collectTypes records the interfaces and named types declared in f, for
+// implements edges computed once every batch is loaded (Go's interfaces
+// are satisfied structurally, across packages that never import each
+// other).
+func (gp *goPrecise) collectTypes(p *packages.Package, f *ast.File, rp string) {
+	qual := func(pk *types.Package) string { return pk.Path() }
+	sigOf := func(ms *types.MethodSet) methodSig {
+		out := methodSig{}
+		for i := 0; i < ms.Len(); i++ {
+			m := ms.At(i).Obj()
+			out[m.Name()] = types.TypeString(m.Type(), qual)
+		}
+		return out
+	}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, s := range gd.Specs {
+			ts := s.(*ast.TypeSpec)
+			tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
+			if !ok || ts.TypeParams != nil || tn.IsAlias() {
+				continue
+			}
+			if it, ok := tn.Type().Underlying().(*types.Interface); ok {
+				if it.NumMethods() == 0 || !it.IsMethodSet() {
+					continue
+				}
+				ms := methodSig{}
+				for i := 0; i < it.NumMethods(); i++ {
+					m := it.Method(i)
+					ms[m.Name()] = types.TypeString(m.Type(), qual)
+				}
+				gp.ifaces = append(gp.ifaces, ifaceDecl{path: rp, name: tn.Name(), pkg: p.Types.Path(), methods: ms})
+				continue
+			}
+			ms := sigOf(types.NewMethodSet(types.NewPointer(tn.Type())))
+			if len(ms) == 0 {
+				continue
+			}
+			gp.types = append(gp.types, typeDecl{path: rp, name: tn.Name(), pkg: p.Types.Path(),
+				line: p.Fset.Position(ts.Pos()).Line, methods: ms})
+		}
+	}
+}
+
+// implements adds an implements edge from each named type to each
+// interface of the tree that it (or its pointer) satisfies.
+func (gp *goPrecise) implements() {
+	byMethod := map[string][]int{} // a method name of each interface -> interfaces
+	for i, it := range gp.ifaces {
+		for name := range it.methods {
+			byMethod[name] = append(byMethod[name], i)
+			break
+		}
+	}
+	for _, t := range gp.types {
+		pf := gp.files[t.path]
+		if pf == nil {
+			continue
+		}
+		seen := map[int]bool{}
+		for name := range t.methods {
+			for _, i := range byMethod[name] {
+				if seen[i] {
+					continue
+				}
+				seen[i] = true
+				it := &gp.ifaces[i]
+				ok := true
+				for m, sig := range it.methods {
+					if t.methods[m] != sig {
+						ok = false
+						break
+					}
+				}
+				if !ok {
+					continue
+				}
+				qual := ""
+				if it.pkg != t.pkg {
+					qual = path.Base(it.pkg)
+				}
+				pf.extra = append(pf.extra, preciseExtra{srcName: t.name, kind: lang.RefImplements, name: it.name,
+					qual: qual, line: t.line, to: preciseRef{path: it.path, name: it.name}})
+			}
+		}
+	}
+	for _, pf := range gp.files {
+		sort.SliceStable(pf.extra, func(i, j int) bool {
+			a, b := &pf.extra[i], &pf.extra[j]
+			if a.line != b.line {
+				return a.line < b.line
+			}
+			if a.kind != b.kind {
+				return a.kind < b.kind
+			}
+			return a.to.path+a.name < b.to.path+b.name
+		})
+	}
+	gp.ifaces, gp.types = nil, nil
+}
+
+// calleeIdent is the identifier a call names: f, x.f, f[T], x.f[T].
+func calleeIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			return x.Sel
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// recvName is the base type name of a receiver type expression.
+func recvName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// typeName is the name of a (pointer to a) named type, or "".
+func typeName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch n := types.Unalias(t).(type) {
+	case *types.Named:
+		return n.Obj().Name()
+	case *types.TypeParam:
+		// a method of a type parameter's constraint: its interface
+		if c, ok := n.Constraint().(*types.Named); ok {
+			return c.Obj().Name()
+		}
+	}
+	return ""
+}
+
+// file returns the facts of a file, or nil.
+func (gp *goPrecise) file(p string) *preciseFile {
+	if gp == nil {
+		return nil
+	}
+	return gp.files[p]
+}
+
+// preciseMode is the Go precise mode a run will use: "types" or "off".
+func (b *build) preciseMode() string {
+	if _, onDisk := b.src.(dirTree); !onDisk || b.opts.GoPrecise == PreciseOff || goToolchain() == "" {
+		return PreciseOff // a git revision (--rev) is not on disk for the go command
+	}
+	return "types"
+}
+
+// loadPrecise runs Go precise mode as the options ask, over the package
+// directories of entries (all the build's entries when nil).
+func (b *build) loadPrecise(ctx context.Context, entries []Entry) (*goPrecise, error) {
+	if b.preciseMode() == PreciseOff {
+		if b.opts.GoPrecise == PreciseOn && goToolchain() == "" {
+			return nil, ErrNoGo
+		}
+		return nil, nil
+	}
+	modules := b.goModules
+	if len(modules) == 0 {
+		// a directory inside a module: the go.mod is above the root
+		for d := filepath.Dir(b.root); ; d = filepath.Dir(d) {
+			if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+				if mod := modfile.ModulePath(data); mod != "" {
+					modules = []string{".\t" + mod}
+				}
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	if b.opts.GoPrecise == PreciseOff || len(modules) == 0 {
+		return nil, nil
+	}
+	if goToolchain() == "" {
+		if b.opts.GoPrecise == PreciseOn {
+			return nil, ErrNoGo
+		}
+		return nil, nil
+	}
+	b.progress("precise", 0, 0)
+	if entries == nil {
+		entries = b.entries
+	}
+	var trace func(string, ...any)
+	if b.opts.Trace != nil {
+		trace = func(f string, a ...any) { fmt.Fprintf(b.opts.Trace, f+"\n", a...) }
+	}
+	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, trace)
+	if err != nil {
+		return nil, err
+	}
+	b.sum.PreciseGo, b.sum.PreciseGoFailed = gp.packages, gp.failed
+	return gp, nil
+}
+
+// preciseModuleLimit is the size, in package directories, up to which a
+// change to a Go file type-checks its whole module again in an incremental
+// run (any package may depend on the changed one); above it, only the
+// changed packages and their direct importers are.
+const preciseModuleLimit = 300
+
+// preciseDirs lists the Go package directories an incremental run must
+// type-check again, or nil when precise mode is off or no Go file changed.
+func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gone []string) map[string]bool {
+	if b.preciseMode() == PreciseOff {
+		return nil
+	}
+	dirs := map[string]bool{}
+	for _, r := range changed {
+		if strings.HasSuffix(r.entry.Path, ".go") {
+			dirs[path.Dir(r.entry.Path)] = true
+		}
+	}
+	for _, p := range gone {
+		if strings.HasSuffix(p, ".go") {
+			dirs[path.Dir(p)] = true
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	all := map[string]bool{}
+	for p, o := range olds {
+		if o.lang == "go" {
+			all[path.Dir(p)] = true
+		}
+	}
+	for p, st := range b.tree {
+		if strings.HasSuffix(p, ".go") && st.status != "" {
+			all[path.Dir(p)] = true
+		}
+	}
+	if len(all) <= preciseModuleLimit {
+		return all
+	}
+	// a large tree: the changed packages and the directories of the files
+	// that import them
+	out := map[string]bool{}
+	for d := range dirs {
+		out[d] = true
+	}
+	for p, o := range olds {
+		if o.lang != "go" || o.imports == "" {
+			continue
+		}
+		for d := range dirs {
+			if strings.Contains(o.imports, "/"+d+"\"") || strings.Contains(o.imports, "\""+d+"\"") {
+				out[path.Dir(p)] = true
+			}
+		}
+	}
+	return out
+}
+
+// goEntries lists the current Go files of dirs.
+func goEntries(olds map[string]*oldFile, tree map[string]fileState, dirs map[string]bool) []Entry {
+	seen := map[string]bool{}
+	var out []Entry
+	add := func(p string) {
+		if seen[p] || !strings.HasSuffix(p, ".go") || !dirs[path.Dir(p)] {
+			return
+		}
+		seen[p] = true
+		if l := lang.ForPath(p); l != nil {
+			out = append(out, Entry{Path: p, Lang: l})
+		}
+	}
+	for p, st := range tree {
+		if st.status == StatusOK || st.status == StatusParseError {
+			add(p)
+		}
+	}
+	for p, o := range olds {
+		if _, ok := tree[p]; !ok && (o.status == StatusOK || o.status == StatusParseError) {
+			add(p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// preciseUnchanged resolves again, with the type checker's new facts, the
+// edges of the unchanged Go files of the packages it checked.
+func (b *build) preciseUnchanged(ctx context.Context, w *writer, tab *sqlTable, gp *goPrecise, entries []Entry,
+	changed map[string]bool, affected map[string]bool) error {
+	var todo []Entry
+	for _, e := range entries {
+		if !changed[e.Path] {
+			todo = append(todo, e)
+		}
+	}
+	return parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+		if !r.indexed() {
+			return nil
+		}
+		pid, err := w.pathID(ctx, r.entry.Path)
+		if err != nil {
+			return err
+		}
+		return w.diffEdges(ctx, pid, fileEdges(r, tab, gp.file(r.entry.Path)), affected)
+	})
+}

@@ -1,0 +1,89 @@
+package index
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGoPrecise indexes a module whose calls the heuristics get wrong or
+// cannot decide, with precise mode and without, and checks each edge.
+func TestGoPrecise(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+	root := filepath.Join("..", "testdata", "repos", "gotypes")
+	edgesWith := func(mode string) string {
+		db := filepath.Join(t.TempDir(), "index.db")
+		opts := testOptions(root, db)
+		opts.GoPrecise = mode
+		sum, err := Run(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mode == PreciseOn && (sum.PreciseGo != 5 || sum.PreciseGoFailed != 1) {
+			t.Errorf("type-checked %d packages, %d failed; want 5 and 1", sum.PreciseGo, sum.PreciseGoFailed)
+		}
+		return string(dump(t, db, "edges"))
+	}
+	heur := edgesWith(PreciseOff)
+	prec := edgesWith(PreciseOn)
+	for _, c := range []struct{ heuristic, precise string }{
+		// an inner d (a *cat.Cat) shadows the outer one (a *dog.Dog)
+		{"main call d.Feed -> cat/cat.go:Cat.Feed [receiver", "main call d.Feed -> dog/dog.go:Dog.Feed [types 1"},
+		// a parameter shadows the package's New
+		{"Apply call New -> dog/dog.go:New [same_file", "Apply call New -> ? [dynamic"},
+		// an interface call through a slice element and a map value
+		{"main call a.Speak -> ? [ambiguous", "main call a.Speak -> animal/animal.go:Speaker.Speak [types 1"},
+		{`main call kennel["rex"].Feed -> ? [ambiguous`, `main call kennel["rex"].Feed -> dog/dog.go:Dog.Feed [types 1`},
+		// a method of strings.Builder, outside the tree
+		{"main call k.log.String -> ? [unresolved", "main call k.log.String -> ? [external"},
+		// a local function variable named like a function of the tree
+		{"main call Describe -> ? [unresolved", "main call Describe -> ? [dynamic"},
+		{"", "main ref Speak -> dog/dog.go:Dog.Speak [types 1"},
+		{"", "cat/cat.go:Cat implements animal.Speaker -> animal/animal.go:Speaker [types 1"},
+		{"", "cat/cat.go:Cat implements animal.Feeder -> animal/animal.go:Feeder [types 1"},
+		{"", "dog/dog.go:Dog implements animal.Speaker -> animal/animal.go:Speaker [types 1"},
+		{"", "main import example.com/zoo/cat -> cat/cat.go:cat [types 1"},
+		// broken/ does not type-check: the heuristics decide its file
+		{"broken/broken.go:Bad call helper -> broken/broken.go:helper [same_file", "broken/broken.go:Bad call helper -> broken/broken.go:helper [same_file"},
+	} {
+		if c.heuristic != "" && !strings.Contains(heur, c.heuristic) {
+			t.Errorf("heuristic mode: no edge %q in\n%s", c.heuristic, heur)
+		}
+		if !strings.Contains(prec, c.precise) {
+			t.Errorf("precise mode: no edge %q in\n%s", c.precise, prec)
+		}
+	}
+	// no implements edge between two interfaces or from a type that lacks a method
+	if strings.Contains(prec, "Speaker implements") || strings.Contains(prec, "keeper implements") {
+		t.Errorf("spurious implements edge:\n%s", prec)
+	}
+}
+
+// TestGoHeuristicRules covers two resolution rules the accuracy report
+// asked for: a tree inside a module learns its import path prefix from the
+// go.mod above it, and code outside _test.go files never binds to
+// declarations of test files.
+func TestGoHeuristicRules(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	writeFile(t, dir, "sub/a/a.go", "package a\n\n// Hello greets.\nfunc Hello() string { return \"hi\" }\n")
+	writeFile(t, dir, "sub/b/b.go", "package b\n\nimport \"example.com/m/sub/a\"\n\n// Use calls a.\nfunc Use(m map[string]fake) string { m[\"x\"].Probe(); return a.Hello() }\n\ntype fake interface{}\n")
+	writeFile(t, dir, "sub/b/b_test.go", "package b\n\ntype tester struct{}\n\nfunc (tester) Probe() {}\n")
+	db := filepath.Join(t.TempDir(), "index.db")
+	opts := testOptions(filepath.Join(dir, "sub"), db)
+	opts.GoPrecise = PreciseOff
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	edges := string(dump(t, db, "edges"))
+	if !strings.Contains(edges, "b/b.go:Use call a.Hello -> a/a.go:Hello [import") {
+		t.Errorf("the import through the go.mod above the root is not resolved:\n%s", edges)
+	}
+	if strings.Contains(edges, "-> b/b_test.go:tester.Probe") {
+		t.Errorf("non-test code bound to a test file's method:\n%s", edges)
+	}
+}
