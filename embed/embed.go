@@ -151,3 +151,11 @@ func Quantize(v []float32) []int8 {
 	}
 	return q
 }
+
+// MemoryDoc is what a model sees of a development memory: its title
+// stands where a symbol's name does, its text where a doc comment does,
+// and its tags as identifiers. The indexer and the query side (for
+// memories stored since the last index run) build it alike.
+func MemoryDoc(typ, title, content string, tags []string) Doc {
+	return Doc{Name: title, Kind: "memory " + typ, Doc: content, Body: tags}
+}

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,6 +31,11 @@ type EmbedSummary struct {
 	Reused   int    `json:"reused"`   // vectors taken from symbols with the same text
 	// Missing counts current symbols without a vector.
 	Missing int `json:"missing"`
+	// MemoriesEmbedded counts the memories whose vectors this run
+	// computed (or reused by text); MemoriesMissing the current memories
+	// without a vector.
+	MemoriesEmbedded int `json:"memoriesEmbedded,omitempty"`
+	MemoriesMissing  int `json:"memoriesMissing,omitempty"`
 	// Reembed says why every vector was computed again.
 	Reembed string `json:"reembed,omitempty"`
 	// Removed says the run removed the index's vectors (--embed none).
@@ -52,7 +58,10 @@ type vectorSet struct {
 	hashes string // rowid -> text hash
 }
 
-var symbolSet = vectorSet{vec: schema.SymbolVectors, hashes: schema.SymbolEmbeddings}
+var (
+	symbolSet = vectorSet{vec: schema.SymbolVectors, hashes: schema.SymbolEmbeddings}
+	memorySet = vectorSet{vec: schema.MemoryVectors, hashes: schema.MemoryEmbeddings}
+)
 
 // embedder is the embedding state of one run.
 type embedder struct {
@@ -186,7 +195,8 @@ func (e *embedder) prepareVectors(ctx context.Context, q schema.Querier, prevDim
 				e.sum.Reembed = fmt.Sprintf("%s now has %d dimensions, the index %d", want, e.dim, prevDim)
 			}
 		}
-		if _, err := q.ExecContext(ctx, `DROP TABLE `+symbolSet.vec+`; DELETE FROM `+symbolSet.hashes); err != nil {
+		if _, err := q.ExecContext(ctx, `DROP TABLE `+symbolSet.vec+`; DELETE FROM `+symbolSet.hashes+`;
+			DROP TABLE IF EXISTS `+memorySet.vec+`; DELETE FROM `+memorySet.hashes); err != nil {
 			return fmt.Errorf("drop vectors: %w", err)
 		}
 		e.sum.Removed = e.p == nil
@@ -198,6 +208,22 @@ func (e *embedder) prepareVectors(ctx context.Context, q schema.Querier, prevDim
 			return err
 		}
 		e.changed = true
+	}
+	if e.p != nil {
+		// memories' vectors come and go with the symbols'
+		mem, err := schema.TableExists(ctx, q, memorySet.vec)
+		if err != nil {
+			return err
+		}
+		if !mem {
+			if _, err := q.ExecContext(ctx, `DELETE FROM `+memorySet.hashes); err != nil {
+				return fmt.Errorf("create memory vectors: %w", err)
+			}
+			if err := schema.CreateVectors(ctx, q, memorySet.vec, e.dim); err != nil {
+				return err
+			}
+			e.changed = true
+		}
 	}
 	if want != prevModel {
 		e.changed = true
@@ -257,14 +283,27 @@ func (e *embedder) flush(ctx context.Context, q querier, progress func(done, tot
 		e.jobs = nil // the provider failed earlier in this run: do not wait on it again
 		return nil
 	}
-	insHash, err := q.PrepareContext(ctx, `INSERT OR REPLACE INTO `+symbolSet.hashes+`(rowid, hash) VALUES(?, ?)`)
+	n, r, err := e.embedJobs(ctx, q, symbolSet, e.jobs, progress)
+	e.sum.Embedded += n
+	e.sum.Reused += r
+	e.jobs = nil
+	return err
+}
+
+// embedJobs embeds jobs into set, reusing the vectors stored there for
+// the same text; it returns how many jobs got a vector computed now and
+// how many took a stored one. A
+// provider failure is recorded in the summary and ends embedding for the
+// run, without an error.
+func (e *embedder) embedJobs(ctx context.Context, q querier, set vectorSet, jobs []embedJob, progress func(done, total int)) (embedded, reused int, err error) {
+	insHash, err := q.PrepareContext(ctx, `INSERT OR REPLACE INTO `+set.hashes+`(rowid, hash) VALUES(?, ?)`)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	defer insHash.Close()
-	insVec, err := q.PrepareContext(ctx, `INSERT INTO `+symbolSet.vec+`(rowid, embedding) VALUES(?, vec_int8(?))`)
+	insVec, err := q.PrepareContext(ctx, `INSERT INTO `+set.vec+`(rowid, embedding) VALUES(?, vec_int8(?))`)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	defer insVec.Close()
 	store := func(rowid int64, hash string, v []int8) error {
@@ -284,15 +323,15 @@ func (e *embedder) flush(ctx context.Context, q querier, progress func(done, tot
 	// the same text once; vectors already stored for a text are reused
 	byHash := map[string][]int{}
 	var order []string
-	for i, j := range e.jobs {
+	for i, j := range jobs {
 		if _, ok := byHash[j.hash]; !ok {
 			order = append(order, j.hash)
 		}
 		byHash[j.hash] = append(byHash[j.hash], i)
 	}
-	known, err := storedVectors(ctx, q, symbolSet, order)
+	known, err := storedVectors(ctx, q, set, order)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	var todo []string
 	for _, h := range order {
@@ -302,10 +341,10 @@ func (e *embedder) flush(ctx context.Context, q querier, progress func(done, tot
 			continue
 		}
 		for _, i := range byHash[h] {
-			if err := store(e.jobs[i].rowid, h, v); err != nil {
-				return err
+			if err := store(jobs[i].rowid, h, v); err != nil {
+				return 0, 0, err
 			}
-			e.sum.Reused++
+			reused++
 		}
 	}
 	for start := 0; start < len(todo); start += embedBatch {
@@ -313,7 +352,7 @@ func (e *embedder) flush(ctx context.Context, q querier, progress func(done, tot
 		hs := todo[start:min(start+embedBatch, len(todo))]
 		docs := make([]embed.Doc, len(hs))
 		for k, h := range hs {
-			docs[k] = e.jobs[byHash[h][0]].doc
+			docs[k] = jobs[byHash[h][0]].doc
 		}
 		vs, err := e.p.EmbedDocs(ctx, docs)
 		if err == nil && len(vs) != len(docs) {
@@ -326,7 +365,7 @@ func (e *embedder) flush(ctx context.Context, q querier, progress func(done, tot
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return 0, 0, ctx.Err()
 			}
 			e.sum.Error = err.Error()
 			e.failed = true
@@ -338,15 +377,14 @@ func (e *embedder) flush(ctx context.Context, q querier, progress func(done, tot
 				q8 = embed.Quantize(vs[k])
 			}
 			for _, i := range byHash[h] {
-				if err := store(e.jobs[i].rowid, h, q8); err != nil {
-					return err
+				if err := store(jobs[i].rowid, h, q8); err != nil {
+					return 0, 0, err
 				}
-				e.sum.Embedded++
+				embedded++
 			}
 		}
 	}
-	e.jobs = nil
-	return nil
+	return embedded, reused, nil
 }
 
 // storedVectors finds stored vectors by text hash (nil for a text with no
@@ -476,6 +514,93 @@ func (b *build) embedAll(ctx context.Context, tx querier) ([][2]string, error) {
 		return nil, err
 	}
 	return b.emb.finish(ctx, tx)
+}
+
+// embedMemories brings the memories' vectors up to the memories after
+// an index run imported the memory files: memories are few, so every run
+// compares each current memory's text hash with the one its vector was
+// computed from, embeds the new and changed ones (reusing a stored vector
+// of the same text), and removes the vectors of memories that are gone or
+// marked deleted. Without a provider (the endpoint is down) it only
+// removes: the next run embeds what is missing.
+func (b *build) embedMemories(ctx context.Context, tx querier) error {
+	e := b.emb
+	if e == nil {
+		return nil
+	}
+	exists, err := schema.TableExists(ctx, tx, memorySet.vec)
+	if err != nil || !exists {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT m.seq, m.type, m.title, m.content, m.tags, COALESCE(e.hash, '')
+		FROM memories m LEFT JOIN `+memorySet.hashes+` e ON e.rowid = m.seq WHERE m.deleted = 0 ORDER BY m.seq`)
+	if err != nil {
+		return fmt.Errorf("read memories to embed: %w", err)
+	}
+	var jobs []embedJob
+	var stale []int64 // rows whose text changed: their old vectors go first
+	for rows.Next() {
+		var seq int64
+		var typ, title, content, tagsJSON, had string
+		if err := rows.Scan(&seq, &typ, &title, &content, &tagsJSON, &had); err != nil {
+			rows.Close()
+			return err
+		}
+		var tags []string
+		_ = json.Unmarshal([]byte(tagsJSON), &tags) // written by putMemory; unreadable tags embed as none
+		d := embed.MemoryDoc(typ, title, content, tags)
+		h := d.Hash()
+		if h == had {
+			continue
+		}
+		if had != "" {
+			stale = append(stale, seq)
+		}
+		jobs = append(jobs, embedJob{rowid: seq, hash: h, doc: d})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var gone []int64
+	rs, err := tx.QueryContext(ctx, `SELECT rowid FROM `+memorySet.hashes+` WHERE rowid NOT IN (SELECT seq FROM memories WHERE deleted = 0)`)
+	if err != nil {
+		return fmt.Errorf("find vectors of removed memories: %w", err)
+	}
+	for rs.Next() {
+		var r int64
+		if err := rs.Scan(&r); err != nil {
+			rs.Close()
+			return err
+		}
+		gone = append(gone, r)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	if len(stale) > 0 {
+		if err := deleteVectors(ctx, tx, memorySet, stale); err != nil {
+			return err
+		}
+		e.changed = true
+	}
+	if e.on() && !e.failed && len(jobs) > 0 {
+		n, r, err := e.embedJobs(ctx, tx, memorySet, jobs, func(int, int) {})
+		if err != nil {
+			return err
+		}
+		e.sum.MemoriesEmbedded += n + r
+	}
+	// after the new rows took what they can of the removed ones' vectors
+	if len(gone) > 0 {
+		if err := deleteVectors(ctx, tx, memorySet, gone); err != nil {
+			return err
+		}
+		e.changed = true
+	}
+	return tx.QueryRowContext(ctx, `SELECT count(*) FROM memories m LEFT JOIN `+memorySet.hashes+` e ON e.rowid = m.seq
+		WHERE m.deleted = 0 AND e.rowid IS NULL`).Scan(&e.sum.MemoriesMissing)
 }
 
 // peekEmbedMeta reads the embedding model of an index of another schema

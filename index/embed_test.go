@@ -6,13 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sdl-dev/sdl/embed"
+	"github.com/sdl-dev/sdl/memoryfs"
 	"github.com/sdl-dev/sdl/schema"
 )
 
@@ -317,4 +320,133 @@ type countingEmbedder struct {
 func (c *countingEmbedder) EmbedDocs(ctx context.Context, docs []embed.Doc) ([][]float32, error) {
 	c.calls++
 	return c.fakeEmbedder.EmbedDocs(ctx, docs)
+}
+
+// memoryVectors reads the memories' vectors: memory id -> has a vector,
+// and the number of hash rows.
+func memoryVectors(t *testing.T, db string) (map[string]bool, int) {
+	t.Helper()
+	conn, err := schema.OpenReadOnly(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var hashes int
+	if err := conn.QueryRow(`SELECT count(*) FROM memory_embeddings`).Scan(&hashes); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	if ok, _ := schema.TableExists(context.Background(), conn, schema.MemoryVectors); !ok {
+		return out, hashes
+	}
+	rows, err := conn.Query(`SELECT m.id FROM memory_vec v JOIN memories m ON m.seq = v.rowid`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		rows.Scan(&id)
+		out[id] = true
+	}
+	var all int
+	conn.QueryRow(`SELECT count(*) FROM memory_vec`).Scan(&all)
+	if all != len(out) {
+		t.Errorf("%d memory vectors, %d of current memories", all, len(out))
+	}
+	return out, hashes
+}
+
+// memoryTitles keeps the memory titles among what a fake embedded.
+func memoryTitles(docs []string) string {
+	var out []string
+	for _, d := range docs {
+		if strings.HasPrefix(d, "mem ") {
+			out = append(out, d)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// Memories get vectors from the index's model: new and changed ones only,
+// again on a model change, and they lose them when removed or marked
+// deleted, or when vectors are turned off.
+func TestEmbedMemories(t *testing.T) {
+	root, db := embedRepo(t)
+	mem := func(id, content string) *memoryfs.Memory {
+		return &memoryfs.Memory{ID: id, Type: "decision", Title: "mem " + id, Content: content, Confidence: 0.9,
+			CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	}
+	storeMemory(t, root, mem("a", "Sessions expire after an hour."))
+	storeMemory(t, root, mem("b", "The catalog is cached for a minute."))
+	a := &fakeEmbedder{id: "fake/a", dim: 8}
+	sum := runWith(t, root, db, a, embed.Config{})
+	if got := memoryTitles(a.take()); got != "mem a,mem b" || sum.Embedding.MemoriesEmbedded != 2 {
+		t.Errorf("first run embedded memories %q (%d)", got, sum.Embedding.MemoriesEmbedded)
+	}
+	if v, h := memoryVectors(t, db); !v["a"] || !v["b"] || h != 2 {
+		t.Errorf("after the first run: vectors %v, %d hashes", v, h)
+	}
+
+	// nothing changed: nothing embedded
+	sum = runWith(t, root, db, a, embed.Config{})
+	if got := memoryTitles(a.take()); got != "" || sum.Embedding.MemoriesEmbedded != 0 {
+		t.Errorf("unchanged run embedded memories %q", got)
+	}
+
+	// a changed memory only, in a run without code changes
+	storeMemory(t, root, mem("b", "The catalog is cached for ten minutes now."))
+	runWith(t, root, db, a, embed.Config{})
+	if got := memoryTitles(a.take()); got != "mem b" {
+		t.Errorf("after changing b embedded %q", got)
+	}
+	if v, h := memoryVectors(t, db); len(v) != 2 || h != 2 {
+		t.Errorf("after changing b: vectors %v, %d hashes", v, h)
+	}
+
+	// a new model embeds every memory again
+	b := &fakeEmbedder{id: "fake/b", dim: 8}
+	runWith(t, root, db, b, embed.Config{})
+	if got := memoryTitles(b.take()); got != "mem a,mem b" {
+		t.Errorf("model change embedded memories %q", got)
+	}
+	if v, _ := memoryVectors(t, db); len(v) != 2 {
+		t.Errorf("after the model change: vectors %v", v)
+	}
+
+	// a removed memory loses its vector; one marked deleted too
+	if err := os.Remove(filepath.Join(root, ".sdl-memory", "decisions", "a.md")); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, root, db, b, embed.Config{})
+	if v, h := memoryVectors(t, db); v["a"] || !v["b"] || h != 1 {
+		t.Errorf("after removing a: vectors %v, %d hashes", v, h)
+	}
+	del := mem("b", "The catalog is cached for ten minutes now.")
+	del.Deleted = true
+	storeMemory(t, root, del)
+	runWith(t, root, db, b, embed.Config{})
+	if v, h := memoryVectors(t, db); len(v) != 0 || h != 0 {
+		t.Errorf("after marking b deleted: vectors %v, %d hashes", v, h)
+	}
+
+	// a memory stored while the provider is down gets its vector later
+	storeMemory(t, root, mem("c", "Prices are in cents."))
+	b.err = errors.New("down")
+	sum = runWith(t, root, db, b, embed.Config{})
+	if v, _ := memoryVectors(t, db); v["c"] || sum.Embedding.MemoriesMissing != 1 {
+		t.Errorf("provider down: vectors %v, missing %d", v, sum.Embedding.MemoriesMissing)
+	}
+	b.err = nil
+	b.take()
+	runWith(t, root, db, b, embed.Config{})
+	if v, _ := memoryVectors(t, db); !v["c"] {
+		t.Errorf("provider back: vectors %v", v)
+	}
+
+	// vectors off: the memories' go too
+	runWith(t, root, db, nil, embed.Config{Provider: embed.ProviderNone})
+	if v, h := memoryVectors(t, db); len(v) != 0 || h != 0 {
+		t.Errorf("after --embed none: vectors %v, %d hashes", v, h)
+	}
 }

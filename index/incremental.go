@@ -268,6 +268,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if err != nil {
 			return err
 		}
+		if err := b.embedMemories(ctx, tx); err != nil {
+			return err
+		}
 		if !wrote && !b.emb.changed && stamped == 0 {
 			return nil
 		}
@@ -335,6 +338,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {
+		return err
+	}
+	if err := b.embedMemories(ctx, tx); err != nil {
 		return err
 	}
 	b.progress("ledger", 0, 0)

@@ -614,6 +614,9 @@ func (b *build) full(ctx context.Context) (err error) {
 	if _, err := b.syncSidecars(ctx, tx, nil, VersionID(1)); err != nil {
 		return err
 	}
+	if err := b.embedMemories(ctx, tx); err != nil {
+		return err
+	}
 	b.progress("ledger", 0, 0)
 	if err := b.finishVersion(ctx, tx, 1, counts{}, meta); err != nil {
 		return err

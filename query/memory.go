@@ -254,12 +254,21 @@ type MemoryQueryRequest struct {
 	StaleOnly bool     `json:"staleOnly,omitempty"`
 	Limit     int      `json:"limit,omitempty"`
 	SortBy    string   `json:"sortBy,omitempty"`
+	// Semantic false keeps the vector lane out of a text query; by
+	// default it runs when the index has vectors.
+	Semantic *bool `json:"semantic,omitempty"`
 }
 
 // MemoryQueryResponse is the answer of sdl.memory.query.
 type MemoryQueryResponse struct {
 	Memories []*Memory `json:"memories"`
 	Total    int       `json:"total"`
+	// RetrievalMode says how a text query was matched: "hybrid" (bm25
+	// and vectors, fused by rank) or "lexical" (bm25 only); absent
+	// without a query.
+	RetrievalMode string `json:"retrievalMode,omitempty"`
+	// FallbackReason says why the vector lane did not run.
+	FallbackReason string `json:"fallbackReason,omitempty"`
 }
 
 func checkTypes(field string, types []string) error {
@@ -272,9 +281,10 @@ func checkTypes(field string, types []string) error {
 }
 
 // QueryMemories searches and filters memories: text over title and
-// content (FTS5), types, tags (any), linked symbols (any), stale only.
-// Sorted by recency (default), confidence, or relevance (bm25 of the
-// text, title weighted twice).
+// content (FTS5, and the memories' vectors when the index has them),
+// types, tags (any), linked symbols (any), stale only. Sorted by recency
+// (default), confidence, or relevance (bm25 of the text, title weighted
+// twice; fused by rank with the vector lane's cosine when it runs).
 func (x *Index) QueryMemories(ctx context.Context, req MemoryQueryRequest) (*MemoryQueryResponse, error) {
 	if utf8.RuneCountInString(req.Query) > 1000 {
 		return nil, invalidf("query", "at most 1000 characters")
@@ -311,9 +321,25 @@ func (x *Index) QueryMemories(ctx context.Context, req MemoryQueryRequest) (*Mem
 	}
 	types, tags, syms := setOf(req.Types), setOf(req.Tags), setOf(req.SymbolIDs)
 	var scores map[string]float64
+	resp := &MemoryQueryResponse{}
 	if strings.TrimSpace(req.Query) != "" {
 		if scores, err = x.memoryText(ctx, ms, req.Query); err != nil {
 			return nil, err
+		}
+		resp.RetrievalMode = ModeLexical
+		if req.Semantic != nil && !*req.Semantic {
+			resp.FallbackReason = "the request turned the vector lane off (semantic: false)"
+		} else {
+			sims, reason, err := x.memoryVectors(ctx, ms, req.Query)
+			if err != nil {
+				return nil, err
+			}
+			if reason != "" {
+				resp.FallbackReason = reason
+			} else {
+				resp.RetrievalMode = ModeHybrid
+				scores = fuseMemoryLanes(scores, sims)
+			}
 		}
 	}
 	var out []*Memory
@@ -333,7 +359,7 @@ func (x *Index) QueryMemories(ctx context.Context, req MemoryQueryRequest) (*Mem
 		out = append(out, m)
 	}
 	sortMemories(out, req.SortBy)
-	resp := &MemoryQueryResponse{Total: len(out)}
+	resp.Total = len(out)
 	if len(out) > req.Limit {
 		out = out[:req.Limit]
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/memoryfs"
 	"github.com/sdl-dev/sdl/query"
@@ -24,13 +25,20 @@ var testNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // qualified name of a first index), indexes it again and opens it.
 func memFixture(t *testing.T, name string, setup func(root string, ids map[string]string)) (*query.Index, string) {
 	t.Helper()
+	return memFixtureWith(t, name, embed.Config{}, setup)
+}
+
+// memFixtureWith is memFixture with an embedding choice for the index.
+func memFixtureWith(t *testing.T, name string, cfg embed.Config, setup func(root string, ids map[string]string)) (*query.Index, string) {
+	t.Helper()
 	src, _ := filepath.Abs(filepath.Join("..", "testdata", "repos", name))
 	root := filepath.Join(t.TempDir(), name)
 	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
 	db := filepath.Join(root, ".sdl", "index.db")
-	opts := index.Options{Root: root, DB: db, NoGit: true, Workers: 2, Now: time.Unix(1700000000, 0), SDLVersion: "test"}
+	opts := index.Options{Root: root, DB: db, NoGit: true, Workers: 2, Now: time.Unix(1700000000, 0), SDLVersion: "test",
+		Embedding: cfg}
 	if _, err := index.Run(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}

@@ -137,24 +137,10 @@ func (x *Index) vectorSearch(ctx context.Context, text string, k int) ([]vecHit,
 	if model == "" {
 		return nil, "no vectors in this index: sdl index --embed builtin adds them", nil
 	}
-	p, reason := x.embedderFor(model)
-	if p == nil {
-		return nil, reason, nil
+	_, q8, reason, err := x.embedQuestion(ctx, model, dim, text)
+	if q8 == nil {
+		return nil, reason, err
 	}
-	q, err := p.EmbedQuery(ctx, text)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "", ctx.Err()
-		}
-		return nil, fmt.Sprintf("could not embed the query: %v", err), nil
-	}
-	if q == nil {
-		return nil, "no word of the query is known to the embedding model", nil
-	}
-	if len(q) != dim {
-		return nil, fmt.Sprintf("%v: the index has %d dimensions, %s gave %d", embed.ErrDimension, dim, model, len(q)), nil
-	}
-	q8 := embed.Quantize(q)
 	hits, warm, err := x.warmKNN(ctx, model, q8, min(k, 4096))
 	if err == nil && !warm {
 		hits, err = x.knn(ctx, q8, k)
@@ -171,6 +157,30 @@ func (x *Index) vectorSearch(ctx context.Context, text string, k int) ([]vecHit,
 		}
 	}
 	return hits[:n], "", nil
+}
+
+// embedQuestion embeds text with the index's model (of dimension dim),
+// quantized like the stored vectors. When it cannot, the vector is nil
+// and reason says why; err is for a cancelled context only.
+func (x *Index) embedQuestion(ctx context.Context, model string, dim int, text string) (embed.Provider, []int8, string, error) {
+	p, reason := x.embedderFor(model)
+	if p == nil {
+		return nil, nil, reason, nil
+	}
+	q, err := p.EmbedQuery(ctx, text)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, "", ctx.Err()
+		}
+		return nil, nil, fmt.Sprintf("could not embed the query: %v", err), nil
+	}
+	if q == nil {
+		return nil, nil, "no word of the query is known to the embedding model", nil
+	}
+	if len(q) != dim {
+		return nil, nil, fmt.Sprintf("%v: the index has %d dimensions, %s gave %d", embed.ErrDimension, dim, model, len(q)), nil
+	}
+	return p, embed.Quantize(q), "", nil
 }
 
 // knn asks vec0 for the k nearest current symbols. vec0 scans every vector

@@ -17,7 +17,7 @@ import (
 
 // Version is the schema version, stored in PRAGMA user_version. An index of
 // another version is rebuilt, never read.
-const Version = 8
+const Version = 9
 
 // ApplicationID marks a SQLite file as an sdl index ("SDL1").
 const ApplicationID = 0x53444c31
@@ -100,6 +100,11 @@ const (
 	SymbolVectors = "symbol_vec"
 	// SymbolEmbeddings maps a symbol row to the hash of its embedded text.
 	SymbolEmbeddings = "symbol_embeddings"
+	// MemoryVectors holds the vectors of the current memories.
+	MemoryVectors = "memory_vec"
+	// MemoryEmbeddings maps a memory (its seq) to the hash of its embedded
+	// text.
+	MemoryEmbeddings = "memory_embeddings"
 )
 
 // CreateVectors creates the vec0 table name for vectors of dimension dim.

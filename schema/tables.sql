@@ -236,3 +236,12 @@ CREATE TABLE symbol_embeddings (
   rowid INTEGER PRIMARY KEY,
   hash  TEXT NOT NULL
 );
+
+-- Embeddings of the current memories, like symbol_embeddings: rowid =
+-- memories.seq, hash identifies the text the model saw (embed.MemoryDoc).
+-- The vectors live in the vec0 table memory_vec, created with symbol_vec
+-- and dropped with it when the model changes.
+CREATE TABLE memory_embeddings (
+  rowid INTEGER PRIMARY KEY,
+  hash  TEXT NOT NULL
+);

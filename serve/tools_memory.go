@@ -106,7 +106,9 @@ func memoryTools() []*Tool {
 		Title: "Search development memories",
 		Description: "Find memories by words in their title and content (query), type, tags (any), linked symbols (any), or " +
 			"only the stale ones (their code changed since: review, update or remove them). Sorted by recency (default), " +
-			"confidence, or relevance (bm25 of query). Each memory costs its content's tokens; use limit.",
+			"confidence, or relevance (bm25 of query, fused with the memories' vectors when the index has them: then a memory " +
+			"that says it in other words is found too; retrievalMode says hybrid or lexical). Each memory costs its " +
+			"content's tokens; use limit.",
 		ReadOnly: true,
 		Args: []Arg{repoArg,
 			{Name: "query", Type: "string", Description: "Words to find in title and content (up to 1,000 characters)."},
@@ -116,6 +118,7 @@ func memoryTools() []*Tool {
 			{Name: "staleOnly", Type: "boolean", Description: "Only memories whose linked code changed since."},
 			{Name: "limit", Type: "integer", Min: f(1), Max: f(100), Description: "Default 20."},
 			{Name: "sortBy", Type: "string", Enum: []string{"recency", "confidence", "relevance"}, Description: "Default recency."},
+			{Name: "semantic", Type: "boolean", Description: "false: match query by words only (bm25), not vectors. Default: vectors too when the index has them."},
 		},
 		Example: `{"query": "auth token", "types": ["bugfix", "decision"], "limit": 10}`,
 	}

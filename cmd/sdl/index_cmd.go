@@ -213,8 +213,14 @@ func embedLine(u *ui, e *index.EmbedSummary) string {
 			parts = append(parts, fmt.Sprintf("%d reused", e.Reused))
 		}
 	}
+	if e.MemoriesEmbedded > 0 {
+		parts = append(parts, fmt.Sprintf("%d memories embedded", e.MemoriesEmbedded))
+	}
 	if e.Missing > 0 {
 		parts = append(parts, u.warn(fmt.Sprintf("%d symbols without vectors", e.Missing)))
+	}
+	if e.MemoriesMissing > 0 {
+		parts = append(parts, u.warn(fmt.Sprintf("%d memories without vectors", e.MemoriesMissing)))
 	}
 	if e.Reembed != "" {
 		parts = append(parts, "all embedded again: "+e.Reembed)

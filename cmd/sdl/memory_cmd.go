@@ -102,10 +102,15 @@ func memoryQueryCommand() *cli.Command {
 			&cli.BoolFlag{Name: "stale", Usage: "only memories whose code changed since"},
 			&cli.IntFlag{Name: "limit", Usage: "at most this many (1-100)", Value: 20},
 			&cli.StringFlag{Name: "sort", Usage: "recency, confidence or relevance", Value: "recency"},
+			&cli.BoolFlag{Name: "lexical", Usage: "match the words by bm25 only, not the memories' vectors"},
 		},
 		Action: func(c *cli.Context) error {
 			req := query.MemoryQueryRequest{Query: strings.Join(c.Args().Slice(), " "), Types: c.StringSlice("type"),
 				Tags: c.StringSlice("tag"), StaleOnly: c.Bool("stale"), Limit: c.Int("limit"), SortBy: c.String("sort")}
+			if c.Bool("lexical") {
+				off := false
+				req.Semantic = &off
+			}
 			return withTools(c, func(t *tools) error {
 				ids, err := t.symbolIDs(c, c.StringSlice("symbol"))
 				if err != nil {
@@ -120,7 +125,11 @@ func memoryQueryCommand() *cli.Command {
 				for _, m := range resp.Memories {
 					printMemory(u, m)
 				}
-				fmt.Fprintln(u.w, u.dim(fmt.Sprintf("%d of %d memories", len(resp.Memories), resp.Total)))
+				line := fmt.Sprintf("%d of %d memories", len(resp.Memories), resp.Total)
+				if resp.RetrievalMode != "" {
+					line += " · " + resp.RetrievalMode
+				}
+				fmt.Fprintln(u.w, u.dim(line))
 				return nil
 			})
 		},
