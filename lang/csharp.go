@@ -1038,7 +1038,7 @@ func csLocals(x *extractor, v int32, c csCtx) {
 			continue
 		}
 		// var x = ...: the initializer tells
-		switch vv := csUnparen(t, val); t.Kind(vv) {
+		switch vv := t.Unparen(val); t.Kind(vv) {
 		case "object_creation_expression":
 			c.scope.declare(n, t.FieldText(vv, "type"))
 		case "cast_expression":
@@ -1061,17 +1061,6 @@ func csLocals(x *extractor, v int32, c csCtx) {
 			c.scope.setType(n, "")
 		}
 	}
-}
-
-func csUnparen(t *Tree, n int32) int32 {
-	for t.Kind(n) == "parenthesized_expression" {
-		in := t.FirstNamedChild(n)
-		if in < 0 {
-			break
-		}
-		n = in
-	}
-	return n
 }
 
 // maxCSChain bounds how much of a call chain a qualifier spells out.

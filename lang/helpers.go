@@ -162,3 +162,15 @@ func lastIdent(s string) string {
 
 // isUpper reports whether s starts with an upper-case ASCII letter.
 func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// Unparen returns the expression inside any parentheses around n.
+func (t *Tree) Unparen(n int32) int32 {
+	for t.Kind(n) == "parenthesized_expression" {
+		in := t.FirstNamedChild(n)
+		if in < 0 {
+			break
+		}
+		n = in
+	}
+	return n
+}

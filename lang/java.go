@@ -888,7 +888,7 @@ func javaDeclare(x *extractor, scope *javaScope, name, typ string, val int32, c 
 		return
 	}
 	// var x = ...: the initializer tells
-	v := javaUnparen(t, val)
+	v := t.Unparen(val)
 	switch t.Kind(v) {
 	case "object_creation_expression":
 		if ty := t.Field(v, "type"); ty >= 0 {
@@ -907,17 +907,6 @@ func javaDeclare(x *extractor, scope *javaScope, name, typ string, val int32, c 
 		return
 	}
 	scope.setType(name, "")
-}
-
-func javaUnparen(t *Tree, n int32) int32 {
-	for t.Kind(n) == "parenthesized_expression" {
-		in := t.FirstNamedChild(n)
-		if in < 0 {
-			break
-		}
-		n = in
-	}
-	return n
 }
 
 // maxJavaChain bounds how much of a call chain a qualifier spells out.
