@@ -8,6 +8,9 @@
 
 #include <string.h>
 #include <time.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 typedef struct {
   const char *src;
@@ -27,11 +30,16 @@ static const char *sdl_read(void *payload, uint32_t byte_index, TSPoint position
   return in->src + byte_index;
 }
 
+#ifdef _WIN32
+// Windows has no clock_gettime; a millisecond tick is enough for a deadline.
+static uint64_t sdl_now_ns(void) { return (uint64_t)GetTickCount64() * 1000000ull; }
+#else
 static uint64_t sdl_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+#endif
 
 // Returning true cancels the parse. A deadline guards against grammars that
 // take pathologically long on hostile input.
