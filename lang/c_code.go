@@ -503,11 +503,7 @@ func (w *cWalker) guard(n int32, sym int) {
 	}
 	switch t.Kind(first) {
 	case "return_statement":
-		action := "return"
-		if v := t.FirstNamedChild(first); v >= 0 {
-			action = "return " + shorten(oneLine(t.Text(v)), 60)
-		}
-		w.x.guard(sym, condText, action, n)
+		w.x.guard(sym, condText, t.returnAction(first), n)
 	case "throw_statement":
 		w.x.guard(sym, condText, "throw", n)
 	case "goto_statement":

@@ -1326,23 +1326,13 @@ func csGuard(x *extractor, n int32, c csCtx) {
 	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
 		return
 	}
-	first := cons
-	if t.Kind(cons) == "block" {
-		first = t.FirstNamedChild(cons)
-		for first >= 0 && t.IsComment(first) {
-			first = t.NextSibling(first)
-		}
-	}
+	first := t.guardStatement(cons, "block")
 	if first < 0 {
 		return
 	}
 	switch t.Kind(first) {
 	case "return_statement":
-		action := "return"
-		if v := t.FirstNamedChild(first); v >= 0 {
-			action = "return " + shorten(oneLine(t.Text(v)), 60)
-		}
-		x.guard(c.sym, t.Text(cond), action, n)
+		x.guard(c.sym, t.Text(cond), t.returnAction(first), n)
 	case "throw_statement":
 		x.guard(c.sym, t.Text(cond), "throw", n)
 	}

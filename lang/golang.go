@@ -523,11 +523,7 @@ func goGuard(x *extractor, n int32, sym int) {
 	}
 	switch t.Kind(first) {
 	case "return_statement":
-		action := "return"
-		if v := t.FirstNamedChild(first); v >= 0 {
-			action = "return " + shorten(oneLine(t.Text(v)), 60)
-		}
-		x.guard(sym, t.Text(cond), action, n)
+		x.guard(sym, t.Text(cond), t.returnAction(first), n)
 	case "expression_statement":
 		if call := t.FirstNamedChild(first); call >= 0 && t.Kind(call) == "call_expression" && t.FieldText(call, "function") == "panic" {
 			x.guard(sym, t.Text(cond), "panic", n)

@@ -174,3 +174,36 @@ func (t *Tree) Unparen(n int32) int32 {
 	}
 	return n
 }
+
+// guardStatement is the statement a guard's consequence starts with: the
+// consequence itself, or the first statement (comments skipped) of a block
+// of the given kind.
+func (t *Tree) guardStatement(cons int32, block string) int32 {
+	if t.Kind(cons) != block {
+		return cons
+	}
+	first := t.FirstNamedChild(cons)
+	for first >= 0 && t.IsComment(first) {
+		first = t.NextSibling(first)
+	}
+	return first
+}
+
+// unparenText is the text of e without one pair of outer parentheses.
+func (t *Tree) unparenText(e int32) string {
+	if t.Kind(e) == "parenthesized_expression" {
+		if in := t.FirstNamedChild(e); in >= 0 {
+			return t.Text(in)
+		}
+	}
+	return t.Text(e)
+}
+
+// returnAction describes a guard's return statement: "return" or
+// "return VALUE", the value shortened to one line.
+func (t *Tree) returnAction(ret int32) string {
+	if v := t.FirstNamedChild(ret); v >= 0 {
+		return "return " + shorten(oneLine(t.Text(v)), 60)
+	}
+	return "return"
+}

@@ -1186,27 +1186,14 @@ func javaGuard(x *extractor, n int32, c javaCtx) {
 	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
 		return
 	}
-	first := cons
-	if t.Kind(cons) == "block" {
-		first = t.FirstNamedChild(cons)
-		for first >= 0 && t.IsComment(first) {
-			first = t.NextSibling(first)
-		}
-	}
+	first := t.guardStatement(cons, "block")
 	if first < 0 {
 		return
 	}
-	condText := t.Text(cond)
-	if in := t.FirstNamedChild(cond); in >= 0 && t.Kind(cond) == "parenthesized_expression" {
-		condText = t.Text(in)
-	}
+	condText := t.unparenText(cond)
 	switch t.Kind(first) {
 	case "return_statement":
-		action := "return"
-		if v := t.FirstNamedChild(first); v >= 0 {
-			action = "return " + shorten(oneLine(t.Text(v)), 60)
-		}
-		x.guard(c.sym, condText, action, n)
+		x.guard(c.sym, condText, t.returnAction(first), n)
 	case "throw_statement":
 		x.guard(c.sym, condText, "throw", n)
 	}

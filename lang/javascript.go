@@ -2419,19 +2419,10 @@ func (w *jsWalker) guard(n int32, c *jsCtx) {
 	if first < 0 {
 		return
 	}
-	condText := t.Text(cond)
-	if t.Kind(cond) == "parenthesized_expression" {
-		if in := t.FirstNamedChild(cond); in >= 0 {
-			condText = t.Text(in)
-		}
-	}
+	condText := t.unparenText(cond)
 	switch t.Kind(first) {
 	case "return_statement":
-		action := "return"
-		if v := t.FirstNamedChild(first); v >= 0 {
-			action = "return " + shorten(oneLine(t.Text(v)), 60)
-		}
-		w.x.guard(c.sym, condText, action, n)
+		w.x.guard(c.sym, condText, t.returnAction(first), n)
 	case "throw_statement":
 		w.x.guard(c.sym, condText, "throw", n)
 	}

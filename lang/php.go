@@ -1130,27 +1130,14 @@ func phpGuard(x *extractor, n int32, c phpCtx) {
 		t.ChildOfKind(n, "else_if_clause") >= 0 {
 		return
 	}
-	first := body
-	if t.Kind(body) == "compound_statement" {
-		first = t.FirstNamedChild(body)
-		for first >= 0 && t.IsComment(first) {
-			first = t.NextSibling(first)
-		}
-	}
+	first := t.guardStatement(body, "compound_statement")
 	if first < 0 {
 		return
 	}
-	ct := t.Text(cond)
-	if in := t.FirstNamedChild(cond); in >= 0 && t.Kind(cond) == "parenthesized_expression" {
-		ct = t.Text(in)
-	}
+	ct := t.unparenText(cond)
 	switch t.Kind(first) {
 	case "return_statement":
-		action := "return"
-		if v := t.FirstNamedChild(first); v >= 0 {
-			action = "return " + shorten(oneLine(t.Text(v)), 60)
-		}
-		x.guard(c.sym, ct, action, n)
+		x.guard(c.sym, ct, t.returnAction(first), n)
 	case "expression_statement":
 		if e := t.FirstNamedChild(first); e >= 0 && t.Kind(e) == "throw_expression" {
 			x.guard(c.sym, ct, "throw", n)
