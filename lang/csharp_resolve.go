@@ -818,17 +818,8 @@ func csResolveBase(ctx *Context, r *Ref, cls *Target) Resolution {
 // csCallResult is the value a call returns: fn as the extractor rendered
 // it ("a.B().C"), headType the type of its first part.
 func csCallResult(ctx *Context, fn, headType string, depth int) csVal {
-	r := &Ref{Kind: RefCall, Name: fn}
-	segs := javaSplitQualifier(fn)
-	if len(segs) > 1 {
-		r.Name = segs[len(segs)-1]
-		r.Qualifier = fn[:len(fn)-len(r.Name)-1]
-		r.QualifierType = headType
-		if strings.HasSuffix(r.Qualifier, ")") && !strings.HasPrefix(segs[len(segs)-2], "new ") {
-			r.QualifierCall = strings.TrimSuffix(r.Qualifier, "()")
-		}
-	}
-	if strings.ContainsAny(r.Name, "()[ ") {
+	r := chainCallRef(fn, headType)
+	if r == nil {
 		return csVal{}
 	}
 	res := csResolve(ctx, r, depth+1)

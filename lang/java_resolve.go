@@ -1052,12 +1052,11 @@ func javaConstructor(tab Table, typ, self *Target) *Target {
 	return nil
 }
 
-// javaCallResult is the value a call returns: fn is the call as the
-// extractor rendered it ("a.b().c"), headType the type of its first part.
-// Of overloads that return different types, the first whose type
-// resolves, as a guess.
-func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
-	tab := ctx.Table
+// chainCallRef is the call ref of a call chain as the C-family extractors
+// render it ("a.b().c", "new Foo().bar"): the last name called on what the
+// rest evaluates to, headType the type of the chain's first part. It is nil
+// when the last part is not a plain name.
+func chainCallRef(fn, headType string) *Ref {
 	r := &Ref{Kind: RefCall, Name: fn}
 	segs := javaSplitQualifier(fn)
 	if len(segs) > 1 {
@@ -1069,6 +1068,19 @@ func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
 		}
 	}
 	if strings.ContainsAny(r.Name, "()[ ") {
+		return nil
+	}
+	return r
+}
+
+// javaCallResult is the value a call returns: fn is the call as the
+// extractor rendered it ("a.b().c"), headType the type of its first part.
+// Of overloads that return different types, the first whose type
+// resolves, as a guess.
+func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
+	tab := ctx.Table
+	r := chainCallRef(fn, headType)
+	if r == nil {
 		return javaValue{}
 	}
 	res := javaResolve(ctx, r, depth+1)
