@@ -848,21 +848,6 @@ func csUniqueMethod(tab Table, name string, qualified bool) Resolution {
 	ms := pick(tab.ByName(name), func(t *Target) bool {
 		return (t.Kind == KindMethod || !qualified && t.Kind == KindFunction) && isCSPath(t.Path)
 	})
-	if len(ms) == 0 {
-		return unbound(RuleExternal, 0)
-	}
 	// the parts of one partial class, or overloads, count once
-	same := true
-	for _, m := range ms[1:] {
-		if m.Container != ms[0].Container || m.Module != ms[0].Module {
-			same = false
-		}
-	}
-	if !same {
-		return unbound(RuleAmbiguous, len(ms))
-	}
-	if csCommonMethods[name] {
-		return unbound(RuleUnresolved, len(ms))
-	}
-	return bound(ms[0], RuleUniqueName)
+	return uniqueMethod(ms, func(a, b *Target) bool { return a.Container == b.Container && a.Module == b.Module }, csCommonMethods[name])
 }

@@ -785,20 +785,5 @@ func phpCallResult(ctx *Context, fn, headType string, depth int) csVal {
 // name no method of the repository has is a library's.
 func phpUnknownReceiver(tab Table, name string) Resolution {
 	ms := pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && isPHPPath(t.Path) })
-	if len(ms) == 0 {
-		return unbound(RuleExternal, 0)
-	}
-	same := true
-	for _, m := range ms[1:] {
-		if m.Container != ms[0].Container || m.Path != ms[0].Path {
-			same = false
-		}
-	}
-	if !same {
-		return unbound(RuleAmbiguous, len(ms))
-	}
-	if phpCommonMethods[name] {
-		return unbound(RuleUnresolved, len(ms))
-	}
-	return bound(ms[0], RuleUniqueName)
+	return uniqueMethod(ms, func(a, b *Target) bool { return a.Container == b.Container && a.Path == b.Path }, phpCommonMethods[name])
 }

@@ -239,3 +239,22 @@ func isTypeKind(kind string) bool {
 	}
 	return false
 }
+
+// uniqueMethod binds a call on a value of unknown type among ms, the
+// repository's methods of its name: none means a library's; candidates
+// that are not all one declaration (same says whether two are) are
+// ambiguous; a name too common to trust (common) stays unresolved.
+func uniqueMethod(ms []*Target, same func(a, b *Target) bool, common bool) Resolution {
+	if len(ms) == 0 {
+		return unbound(RuleExternal, 0)
+	}
+	for _, m := range ms[1:] {
+		if !same(ms[0], m) {
+			return unbound(RuleAmbiguous, len(ms))
+		}
+	}
+	if common {
+		return unbound(RuleUnresolved, len(ms))
+	}
+	return bound(ms[0], RuleUniqueName)
+}

@@ -590,20 +590,6 @@ func rbUnknownReceiver(tab Table, name string) Resolution {
 	ms := pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *Target) bool {
 		return (t.Kind == KindMethod || t.Kind == KindVariable && !isUpper(t.Name) && t.Container != "") && isRbPath(t.Path)
 	})
-	if len(ms) == 0 {
-		return unbound(RuleExternal, 0)
-	}
-	same := true
-	for _, m := range ms[1:] {
-		if m.Container != ms[0].Container {
-			same = false
-		}
-	}
-	if !same {
-		return unbound(RuleAmbiguous, len(ms))
-	}
-	if rbCommonMethods[name] {
-		return unbound(RuleUnresolved, len(ms))
-	}
-	return bound(ms[0], RuleUniqueName)
+	// a class reopened over files counts once
+	return uniqueMethod(ms, func(a, b *Target) bool { return a.Container == b.Container }, rbCommonMethods[name])
 }
