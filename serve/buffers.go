@@ -398,8 +398,9 @@ func (l *live) parse(ctx context.Context) (err error) {
 	}
 	if ov == nil {
 		l.dropOverlay()
-		ov = &overlay{baseKey: key, db: overlayPath(l.repo.DB)}
-		removeDeadOverlays(l.repo.DB)
+		dir := overlayDir(l.repo.DB)
+		ov = &overlay{baseKey: key, db: overlayPath(dir)}
+		removeDeadOverlays(dir)
 		if err := index.Snapshot(ctx, l.repo.DB, ov.db); err != nil {
 			return err
 		}
@@ -724,14 +725,14 @@ var overlaySeq struct {
 	n int
 }
 
-// overlayPath is a new scratch file next to the index, named for this
+// overlayPath is a new scratch file in dir (see overlayDir), named for this
 // process so a later server can remove what a killed one left.
-func overlayPath(db string) string {
+func overlayPath(dir string) string {
 	overlaySeq.Lock()
 	overlaySeq.n++
 	n := overlaySeq.n
 	overlaySeq.Unlock()
-	return filepath.Join(overlayDir(db), fmt.Sprintf("overlay-%d-%d.db", os.Getpid(), n))
+	return filepath.Join(dir, fmt.Sprintf("overlay-%d-%d.db", os.Getpid(), n))
 }
 
 // overlayDir is the index's directory when this process may write there,
@@ -753,14 +754,9 @@ func removeOverlayFiles(db string) {
 	}
 }
 
-// removeDeadOverlays removes the scratch files of server processes that
-// are gone.
-func removeDeadOverlays(db string) {
-	removeDeadOverlaysIn(filepath.Dir(db))
-	removeDeadOverlaysIn(os.TempDir())
-}
-
-func removeDeadOverlaysIn(dir string) {
+// removeDeadOverlays removes from dir the scratch files of server processes
+// that are gone.
+func removeDeadOverlays(dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
