@@ -37,15 +37,23 @@ var (
 // Corrupt returns err marked as ErrCorrupt when SQLite reports a damaged
 // or unreadable database file, and err unchanged otherwise.
 func Corrupt(err error) error {
-	var se *sqlite.Error
-	if err == nil || errors.Is(err, ErrCorrupt) || !errors.As(err, &se) {
+	if errors.Is(err, ErrCorrupt) {
 		return err
 	}
-	switch se.Code() & 0xff {
+	switch primaryCode(err) {
 	case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
 		return fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return err
+}
+
+// primaryCode is the primary SQLite result code of err, or 0.
+func primaryCode(err error) int {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return 0
+	}
+	return se.Code() & 0xff
 }
 
 //go:embed tables.sql
@@ -217,11 +225,7 @@ func openRO(dsn string) (*sql.DB, error) {
 // reading because it may not write next to it (SQLITE_READONLY_* and
 // SQLITE_CANTOPEN families).
 func readOnlyPlace(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
+	switch primaryCode(err) {
 	case 8, 14: // SQLITE_READONLY, SQLITE_CANTOPEN
 		return true
 	}
