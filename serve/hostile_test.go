@@ -89,6 +89,7 @@ func TestHostileArguments(t *testing.T) {
 	}
 	p := newInProcess(t, "go")
 	calls, failures := 0, 0
+	values := map[string]map[string]any{} // by argument type, built once
 	for _, tool := range p.srv.Registry().Tools() {
 		if tool.Name == "sdl.index.refresh" {
 			continue // rebuilds the index: covered by its own tests
@@ -100,7 +101,10 @@ func TestHostileArguments(t *testing.T) {
 			}
 		}
 		for _, arg := range tool.Args {
-			for label, val := range hostileValues(arg.Type) {
+			if values[arg.Type] == nil {
+				values[arg.Type] = hostileValues(arg.Type)
+			}
+			for label, val := range values[arg.Type] {
 				args := map[string]any{}
 				for k, v := range base {
 					args[k] = v
