@@ -1,6 +1,9 @@
 package query
 
-import "context"
+import (
+	"context"
+	"unicode/utf8"
+)
 
 // KNNForTest runs the vector lane's vec0 query alone and returns how many
 // symbols it found, for benchmarks.
@@ -60,4 +63,21 @@ func ReachPlanForTest(x *Index, ctx context.Context, v int64) ([]string, error) 
 		out = append(out, detail)
 	}
 	return out, rows.Err()
+}
+
+// SplitTokensForTest splits valid UTF-8 text into the pieces Tokens counts
+// one by one (a character no piece matches is left out).
+func SplitTokensForTest(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		e := splitO200k(s, i)
+		if e < 0 {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			continue
+		}
+		out = append(out, s[i:e])
+		i = e
+	}
+	return out
 }
