@@ -608,7 +608,7 @@ func (x *Index) surfaceIn(ctx context.Context, ms map[string]*Memory, q []string
 			if len(m.FileRelPaths) == 0 {
 				continue
 			}
-			rows, err := x.rankRows(ctx, sortedKeys(qset))
+			rows, err := x.rankRows(ctx, sortedKeys(qset), nil)
 			if err != nil {
 				return nil, 0, err
 			}

@@ -428,13 +428,15 @@ type ftsHit struct {
 	id, kind, path string
 	score          float64 // higher is better
 	isTest         bool
+	parentID       string
+	current        bool
 }
 
 // ftsSearch runs a full-text query and returns current symbols by bm25.
 func (x *Index) ftsSearch(ctx context.Context, match string, limit int) ([]ftsHit, error) {
 	// rank inside the full-text table first and join only the best: a
 	// join per matched row costs more than the ranking itself
-	rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score
+	rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score, s.parent_id, s.to_seq IS NULL
 		FROM (SELECT rowid, -bm25(symbols_fts, `+ftsWeights+`) AS score FROM symbols_fts
 			WHERE symbols_fts MATCH ? ORDER BY score DESC LIMIT ?) f
 		JOIN symbols s ON s.rowid = f.rowid JOIN paths p ON p.id = s.path_id
@@ -447,11 +449,11 @@ func (x *Index) ftsSearch(ctx context.Context, match string, limit int) ([]ftsHi
 	var out []ftsHit
 	for rows.Next() {
 		var h ftsHit
-		var isTest int
-		if err := rows.Scan(&h.id, &h.kind, &h.path, &isTest, &h.score); err != nil {
+		var isTest, current int
+		if err := rows.Scan(&h.id, &h.kind, &h.path, &isTest, &h.score, &h.parentID, &current); err != nil {
 			return nil, err
 		}
-		h.isTest = isTest != 0
+		h.isTest, h.current = isTest != 0, current != 0
 		out = append(out, h)
 	}
 	return out, rows.Err()

@@ -200,6 +200,9 @@ type sliceBuild struct {
 	minConf float64
 	minCall float64
 	mode    string // retrieval mode of the task text's seeds
+	// known holds what ranking needs of the candidates read on the way
+	// (rankRows), so that they are not read again
+	known map[string]*symbolRow
 	// warnings are passed on to the response
 	warnings []string
 }
@@ -327,7 +330,7 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 // rankSlice gathers seeds from every source and ranks the graph around them.
 func (x *Index) rankSlice(ctx context.Context, req *SliceRequest) ([]ranked, *sliceBuild, error) {
 	b := &sliceBuild{x: x, req: req, seeds: map[string]float64{}, forced: map[string]string{}, why: map[string]string{},
-		ev: &SliceEvidence{Seeds: []SeedEvidence{}}, minConf: 0.5}
+		ev: &SliceEvidence{Seeds: []SeedEvidence{}}, minConf: 0.5, known: map[string]*symbolRow{}}
 	if req.MinConfidence != nil {
 		b.minConf = *req.MinConfidence
 	}
@@ -601,7 +604,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 		return nil, err
 	}
 	terms = informative(terms, df, matchBudget, 3)
-	fts, err := x.ftsScores(ctx, colsAll, terms, 400)
+	fts, err := x.ftsScores(ctx, colsAll, terms, 400, b.known)
 	if err != nil {
 		return nil, err
 	}
@@ -618,7 +621,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	}
 	ident := map[string]float64{}
 	if len(identTerms) > 0 {
-		if ident, err = x.ftsScores(ctx, colsAll, identTerms, 200); err != nil {
+		if ident, err = x.ftsScores(ctx, colsAll, identTerms, 200, b.known); err != nil {
 			return nil, err
 		}
 		b.ev.Lanes = appendOnce(b.ev.Lanes, "identifiers")
@@ -691,7 +694,8 @@ func (b *sliceBuild) seedVectors(ctx context.Context, out map[string]float64) er
 }
 
 // ftsScores runs bm25 over terms and returns scores normalized by the best.
-func (x *Index) ftsScores(ctx context.Context, cols string, terms []string, limit int) (map[string]float64, error) {
+// What ranking needs of the current symbols it finds goes into known.
+func (x *Index) ftsScores(ctx context.Context, cols string, terms []string, limit int, known map[string]*symbolRow) (map[string]float64, error) {
 	out := map[string]float64{}
 	m := ftsMatch(terms)
 	if m == "" {
@@ -708,6 +712,9 @@ func (x *Index) ftsScores(ctx context.Context, cols string, terms []string, limi
 	top := hits[0].score
 	for _, h := range hits {
 		out[h.id] = h.score / top
+		if known != nil && h.current {
+			known[h.id] = &symbolRow{ID: h.id, Path: h.path, Kind: h.kind, ParentID: h.parentID, IsTest: h.isTest}
+		}
 	}
 	return out, nil
 }
@@ -817,7 +824,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		all = append(all, id)
 	}
 	sort.Strings(all)
-	rows, err := x.rankRows(ctx, all)
+	rows, err := x.rankRows(ctx, all, b.known)
 	if err != nil {
 		return nil, err
 	}
@@ -1284,9 +1291,20 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 }
 
 // rankRows loads what ranking needs of the candidates: file, kind, parent
-// and whether they are tests.
-func (x *Index) rankRows(ctx context.Context, ids []string) (map[string]*symbolRow, error) {
+// and whether they are tests. Those in known are taken from there.
+func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*symbolRow) (map[string]*symbolRow, error) {
 	out := make(map[string]*symbolRow, len(ids))
+	if len(known) > 0 {
+		rest := make([]string, 0, len(ids))
+		for _, id := range ids {
+			if r := known[id]; r != nil {
+				out[id] = r
+			} else {
+				rest = append(rest, id)
+			}
+		}
+		ids = rest
+	}
 	for start := 0; start < len(ids); start += 500 {
 		chunk := ids[start:min(start+500, len(ids))]
 		args := make([]any, len(chunk))
