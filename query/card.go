@@ -516,6 +516,9 @@ type edgeRow struct {
 	candidates, count, line          int
 }
 
+// maxCalledBy is how many callers a card lists.
+const maxCalledBy = 20
+
 // deps loads the labelled dependencies of symbols.
 func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, calledBy bool) (map[string]*Deps, error) {
 	ids := make([]any, len(rows))
@@ -585,11 +588,15 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 		return nil, err
 	}
 	if calledBy {
-		q := `SELECT e.dst, e.src, e.kind, e.rule, e.confidence, e.candidates, COALESCE(s.qualified, ''), COALESCE(sp.path, '')
+		// the first maxCalledBy callers of each symbol, whatever else the
+		// batch holds: a card is the same in any batch and alone
+		q := `SELECT dst, src, kind, rule, confidence, candidates, sq, spath FROM (
+			SELECT e.dst, e.src, e.kind, e.rule, e.confidence, e.candidates, COALESCE(s.qualified, '') AS sq, COALESCE(sp.path, '') AS spath,
+				row_number() OVER (PARTITION BY e.dst ORDER BY e.confidence DESC, sp.path, s.start_line, e.rowid) AS n
 			FROM edges e JOIN symbols s ON s.id = e.src AND s.to_seq IS NULL JOIN paths sp ON sp.id = s.path_id
-			WHERE e.to_seq IS NULL AND e.dst IN (` + placeholders(len(ids)) + `) AND e.kind != 'import'
-			ORDER BY e.dst, e.confidence DESC, sp.path, s.start_line LIMIT 2000`
-		rs2, err := x.DB.QueryContext(ctx, q, ids...)
+			WHERE e.to_seq IS NULL AND e.dst IN (` + placeholders(len(ids)) + `) AND e.kind != 'import' AND e.confidence >= ?)
+			WHERE n <= ` + fmt.Sprint(maxCalledBy) + ` ORDER BY dst, n`
+		rs2, err := x.DB.QueryContext(ctx, q, append(ids, opts.MinCallConfidence)...)
 		if err != nil {
 			return nil, fmt.Errorf("load callers: %w", err)
 		}
@@ -600,16 +607,10 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 			if err := rs2.Scan(&e.dst, &e.src, &e.kind, &e.rule, &e.confidence, &e.candidates, &sq, &spath); err != nil {
 				return nil, err
 			}
-			if e.confidence < opts.MinCallConfidence {
-				continue
-			}
 			d := out[e.dst]
 			if d == nil {
 				d = &Deps{}
 				out[e.dst] = d
-			}
-			if len(d.CalledBy) >= 20 {
-				continue
 			}
 			dep := Dep{SymbolID: e.src, Label: sq + " (" + spath + ")", Confidence: e.confidence}
 			if e.kind != lang.RefCall {

@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -327,4 +331,55 @@ func FuzzParseStackTrace(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCardCallersPerSymbol: a card lists the same callers whatever other
+// cards its batch holds, even next to symbols with thousands of callers.
+func TestCardCallersPerSymbol(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"Popular1", "Popular2", "Rare1", "Rare2", "Rare3", "Rare4"}
+	var b strings.Builder
+	b.WriteString("package p\n\n")
+	for _, name := range names {
+		fmt.Fprintf(&b, "func %s() {}\n", name)
+		n := 25
+		if strings.HasPrefix(name, "Popular") {
+			n = 1100
+		}
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "func call%s%d() { %s() }\n", name, i, name)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "p.go"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := indexRepo(t, root)
+	ctx := context.Background()
+	alone := map[string]*query.Card{}
+	var ids []string
+	for _, name := range names {
+		res, err := x.Card(ctx, query.CardRequest{SymbolRef: &query.SymbolRef{Name: name}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.(*query.Card)
+		if c.Deps == nil || len(c.Deps.CalledBy) != 20 {
+			t.Fatalf("%s alone: callers %+v, want 20", name, c.Deps)
+		}
+		alone[name] = c
+		ids = append(ids, c.SymbolID)
+	}
+	all, err := x.Cards(ctx, query.CardsRequest{SymbolIDs: ids})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range all.Cards {
+		c := r.(*query.Card)
+		if want := alone[c.Name]; c.Etag != want.Etag || c.Deps == nil || !reflect.DeepEqual(c.Deps.CalledBy, want.Deps.CalledBy) {
+			t.Errorf("%s in a batch: callers %+v (etag %s), alone %d (etag %s)", c.Name, c.Deps, c.Etag, len(want.Deps.CalledBy), want.Etag)
+		}
+	}
 }
