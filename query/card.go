@@ -359,6 +359,17 @@ type CardOptions struct {
 	Detail                    string
 	MinCallConfidence         float64
 	IncludeResolutionMetadata bool
+
+	// outEdges, when set, receives the resolved edges from each symbol,
+	// whatever their confidence (a slice's edges among its cards)
+	outEdges map[string][]outEdge
+}
+
+// outEdge is a resolved edge from a symbol as its card's query reads it.
+type outEdge struct {
+	dst, kind string
+	conf      float64
+	rowid     int64
 }
 
 // cards builds cards for symbols, in the order given.
@@ -534,7 +545,7 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 		label string
 	}
 	q := `SELECT e.src, COALESCE(e.dst, ''), e.kind, e.name, e.qual, e.rule, e.confidence, e.candidates, e.count, e.line,
-		COALESCE(d.qualified, ''), COALESCE(dp.path, '')
+		COALESCE(d.qualified, ''), COALESCE(dp.path, ''), e.rowid
 		FROM edges e LEFT JOIN symbols d ON d.id = e.dst AND d.to_seq IS NULL LEFT JOIN paths dp ON dp.id = d.path_id
 		WHERE e.to_seq IS NULL AND e.src IN (` + placeholders(len(ids)) + `) ORDER BY e.src, e.line, e.rowid`
 	rs, err := x.DB.QueryContext(ctx, q, ids...)
@@ -545,8 +556,12 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 	for rs.Next() {
 		var e edgeRow
 		var dq, dpath string
-		if err := rs.Scan(&e.src, &e.dst, &e.kind, &e.name, &e.qual, &e.rule, &e.confidence, &e.candidates, &e.count, &e.line, &dq, &dpath); err != nil {
+		var rowid int64
+		if err := rs.Scan(&e.src, &e.dst, &e.kind, &e.name, &e.qual, &e.rule, &e.confidence, &e.candidates, &e.count, &e.line, &dq, &dpath, &rowid); err != nil {
 			return nil, err
+		}
+		if opts.outEdges != nil && e.dst != "" {
+			opts.outEdges[e.src] = append(opts.outEdges[e.src], outEdge{dst: e.dst, kind: e.kind, conf: e.confidence, rowid: rowid})
 		}
 		d := out[e.src]
 		if d == nil {

@@ -990,6 +990,10 @@ func detailFor(req *SliceRequest, i int) string {
 // adaptive slice.
 const detailCompactNoDeps = "compact-nodeps"
 
+// cardTokensGuess is about what a card of a slice costs: a signature card
+// takes 60 to 100 tokens, a compact one 100 to 200.
+const cardTokensGuess = 100
+
 // fillSlice takes ranked symbols in order until the budget is spent.
 func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, resp *SliceResponse, ver string) error {
 	budget := req.Budget.MaxEstimatedTokens
@@ -1004,29 +1008,32 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 	taken := map[string]bool{}
 	var order []ranked
 	cut := len(ranks)
-	// the full cards of the best candidates, in one batch; the cards of the
-	// slice are cut down from them
-	fulls, err := x.fullCards(ctx, ranks, min(len(ranks), req.Budget.MaxCards+10), req, ver)
-	if err != nil {
-		return err
-	}
+	// the cards of the slice are cut down from the full cards of the best
+	// candidates, built in batches of about as many as the budget left
+	// holds: a card that does not fit costs its queries for nothing
+	fulls := map[string]*Card{}
+	outEdges := map[string][]outEdge{}
+	built := 0 // ranks[:built] have their full cards
 	for i, rk := range ranks {
 		if len(s.Cards)+len(s.CardRefs) >= req.Budget.MaxCards {
 			cut = i
 			break
 		}
-		full := fulls[rk.id]
-		if full == nil {
-			more, err := x.fullCards(ctx, ranks[i:], min(len(ranks)-i, 50), req, ver)
+		if i >= built {
+			n := max(8, (avail-used)/cardTokensGuess)
+			n = min(n, req.Budget.MaxCards-len(s.Cards)-len(s.CardRefs), len(ranks)-i)
+			more, err := x.fullCards(ctx, ranks[i:], n, req, ver, outEdges)
 			if err != nil {
 				return err
 			}
 			for id, c := range more {
 				fulls[id] = c
 			}
-			if full = fulls[rk.id]; full == nil {
-				continue
-			}
+			built = i + n
+		}
+		full := fulls[rk.id]
+		if full == nil {
+			continue
 		}
 		if et, ok := req.KnownCardEtags[full.SymbolID]; ok && et == full.Etag {
 			ref := CardRef{SymbolID: full.SymbolID, Etag: full.Etag, NotModified: true}
@@ -1070,17 +1077,15 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 		}
 		s.Truncation = &SliceTruncation{Truncated: true, DroppedCards: dropped, Reason: reason, SpilloverHandle: spilloverOf(resp.SliceHandle)}
 	}
-	if err := x.sliceEdges(ctx, s, order); err != nil {
-		return err
-	}
+	sliceEdges(s, order, outEdges)
 	x.frontier(ctx, s, ranks[cut:], taken)
 	resp.SliceEtag = SliceEtag{Handle: resp.SliceHandle, Version: ver, SliceHash: sliceHash(s)}
 	return nil
 }
 
 // fullCards builds the full cards of the first n ranked symbols in one
-// batch.
-func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string) (map[string]*Card, error) {
+// batch, and adds their resolved edges to outEdges.
+func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string, outEdges map[string][]outEdge) (map[string]*Card, error) {
 	ids := make([]string, 0, n)
 	for _, rk := range ranks[:n] {
 		ids = append(ids, rk.id)
@@ -1100,7 +1105,7 @@ func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *Slice
 		minCall = *req.MinCallConfidence
 	}
 	cards, err := x.cards(ctx, list, CardOptions{Detail: DetailFull, MinCallConfidence: minCall,
-		IncludeResolutionMetadata: req.IncludeResolutionMetadata}, ver)
+		IncludeResolutionMetadata: req.IncludeResolutionMetadata, outEdges: outEdges}, ver)
 	if err != nil {
 		return nil, err
 	}
@@ -1162,24 +1167,44 @@ func EncodeJSON(v any) []byte {
 	return []byte(strings.TrimSuffix(b.String(), "\n"))
 }
 
-// sliceEdges lists the edges among the slice's cards.
-func (x *Index) sliceEdges(ctx context.Context, s *Slice, order []ranked) error {
+// sliceEdges lists the edges among the slice's cards, from the edges their
+// full cards read (outEdges): each (from, to, kind) once, with the
+// confidence of its first row, ordered by from, to and kind.
+func sliceEdges(s *Slice, order []ranked, outEdges map[string][]outEdge) {
 	in := map[string]bool{}
-	ids := make([]string, 0, len(order))
 	for _, rk := range order {
 		in[rk.id] = true
-		ids = append(ids, rk.id)
 	}
-	edges, err := x.edgesTouching(ctx, ids, 0, 0)
-	if err != nil {
-		return err
-	}
-	for _, e := range edges {
-		if in[e.src] && in[e.dst] {
-			s.Edges = append(s.Edges, SliceEdge{From: e.src, To: e.dst, Kind: e.kind, Confidence: e.conf})
+	type key struct{ src, dst, kind string }
+	first := map[key]outEdge{}
+	for _, rk := range order {
+		for _, e := range outEdges[rk.id] {
+			if !in[e.dst] || e.dst == rk.id {
+				continue
+			}
+			k := key{rk.id, e.dst, e.kind}
+			if f, ok := first[k]; !ok || e.rowid < f.rowid {
+				first[k] = e
+			}
 		}
 	}
-	return nil
+	keys := make([]key, 0, len(first))
+	for k := range first {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.src != b.src {
+			return a.src < b.src
+		}
+		if a.dst != b.dst {
+			return a.dst < b.dst
+		}
+		return a.kind < b.kind
+	})
+	for _, k := range keys {
+		s.Edges = append(s.Edges, SliceEdge{From: k.src, To: k.dst, Kind: k.kind, Confidence: first[k].conf})
+	}
 }
 
 // frontier lists the best candidates that did not fit, with why.
