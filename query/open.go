@@ -40,6 +40,9 @@ type Index struct {
 	vectors   vectorCache    // the vectors in memory, for servers (KeepVectors)
 }
 
+// maxIdleConns is how many connections an Index keeps open.
+const maxIdleConns = 6
+
 // Open opens the index at path for reading. root is the repository it
 // indexes; "" means the directory that holds the .sdl directory of path.
 func Open(path, root string) (*Index, error) {
@@ -50,6 +53,10 @@ func Open(path, root string) (*Index, error) {
 	if root == "" {
 		root = filepath.Dir(filepath.Dir(path))
 	}
+	// a slice runs its lanes at once, each on a connection: keep them
+	// open between questions rather than open them again (database/sql
+	// keeps two)
+	db.SetMaxIdleConns(maxIdleConns)
 	x := &Index{Path: path, DB: db, Root: root}
 	x.RepoID, _ = schema.GetMeta(context.Background(), db, schema.MetaRepoID)
 	return x, nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -592,6 +593,9 @@ func (b *sliceBuild) seedFailingTest(ctx context.Context) error {
 //     snake_case), which name code far more precisely than prose does;
 //   - exact: symbols named exactly by an identifier or a capitalized word
 //     of the text, weighted down when many symbols share the name.
+//
+// The lanes run at once, on connections of their own; the vector lane
+// (startVectors) with them.
 func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	x := b.x
 	terms, idents := queryTerms(b.req.TaskText)
@@ -599,16 +603,6 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	if len(terms) > 64 {
 		terms = terms[:64]
 	}
-	df, _, err := x.docFreqs(ctx, terms)
-	if err != nil {
-		return nil, err
-	}
-	terms = informative(terms, df, matchBudget, 3)
-	fts, err := x.ftsScores(ctx, colsAll, terms, 400, b.known)
-	if err != nil {
-		return nil, err
-	}
-	b.ev.Lanes = appendOnce(b.ev.Lanes, "fts")
 	var identTerms []string
 	seen := map[string]bool{}
 	for _, id := range idents {
@@ -619,17 +613,36 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 			}
 		}
 	}
-	ident := map[string]float64{}
+	names := append(append([]string{}, idents...), capitalizedWords(b.req.TaskText)...)
+
+	var wg sync.WaitGroup
+	vec := b.startVectors(ctx, &wg)
+	ident, identKnown := map[string]float64{}, map[string]*symbolRow{}
+	var identErr, exactErr error
 	if len(identTerms) > 0 {
-		if ident, err = x.ftsScores(ctx, colsAll, identTerms, 200, b.known); err != nil {
+		wg.Go(func() { ident, identErr = x.ftsScores(ctx, colsAll, identTerms, 200, identKnown) })
+	}
+	var exact map[string]float64
+	wg.Go(func() { exact, exactErr = x.exactScores(ctx, names) })
+	fts, err := func() (map[string]float64, error) {
+		df, _, err := x.docFreqs(ctx, terms)
+		if err != nil {
 			return nil, err
 		}
-		b.ev.Lanes = appendOnce(b.ev.Lanes, "identifiers")
+		return x.ftsScores(ctx, colsAll, informative(terms, df, matchBudget, 3), 400, b.known)
+	}()
+	wg.Wait()
+	for _, err := range []error{err, identErr, exactErr} {
+		if err != nil {
+			return nil, err
+		}
 	}
-	names := append(append([]string{}, idents...), capitalizedWords(b.req.TaskText)...)
-	exact, err := x.exactScores(ctx, names)
-	if err != nil {
-		return nil, err
+	b.ev.Lanes = appendOnce(b.ev.Lanes, "fts")
+	if len(identTerms) > 0 {
+		for id, r := range identKnown {
+			b.known[id] = r
+		}
+		b.ev.Lanes = appendOnce(b.ev.Lanes, "identifiers")
 	}
 	if len(exact) > 0 {
 		b.ev.Lanes = appendOnce(b.ev.Lanes, "exact")
@@ -646,7 +659,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 			out[id] = s
 		}
 	}
-	if err := b.seedVectors(ctx, out); err != nil {
+	if err := b.addVectors(vec, out); err != nil {
 		return nil, err
 	}
 	for _, id := range topIDs(out, 8) {
@@ -669,26 +682,45 @@ const (
 	sliceVectorWeight = 0.1
 )
 
-// seedVectors adds the vector lane to the text scores when the index has
-// vectors and the request does not turn it off.
-func (b *sliceBuild) seedVectors(ctx context.Context, out map[string]float64) error {
-	b.mode = ModeLexical
+// vectorLane is the vector lane of a slice under way.
+type vectorLane struct {
+	off    bool // the request turned it off
+	hits   []vecHit
+	reason string
+	err    error
+}
+
+// startVectors starts the vector lane in wg unless the request turns it
+// off; its result is ready when wg is done.
+func (b *sliceBuild) startVectors(ctx context.Context, wg *sync.WaitGroup) *vectorLane {
+	v := &vectorLane{}
 	if b.req.Semantic != nil && !*b.req.Semantic {
+		v.off = true
+		return v
+	}
+	wg.Go(func() { v.hits, v.reason, v.err = b.x.vectorSearch(ctx, b.req.TaskText, sliceVectorK) })
+	return v
+}
+
+// addVectors adds the vector lane to the text scores when the index has
+// vectors and the request does not turn it off.
+func (b *sliceBuild) addVectors(v *vectorLane, out map[string]float64) error {
+	b.mode = ModeLexical
+	if v.off {
 		b.ev.FallbackReason = "the request turned the vector lane off (semantic: false)"
 		return nil
 	}
-	vs, reason, err := b.x.vectorSearch(ctx, b.req.TaskText, sliceVectorK)
-	if err != nil {
-		return err
+	if v.err != nil {
+		return v.err
 	}
-	if reason != "" {
-		b.ev.FallbackReason = reason
+	if v.reason != "" {
+		b.ev.FallbackReason = v.reason
 		return nil
 	}
 	b.mode = ModeHybrid
 	b.ev.Lanes = appendOnce(b.ev.Lanes, "vector")
-	for r, v := range vs {
-		out[v.id] += sliceVectorWeight * float64(rrfK+1) / float64(rrfK+1+r)
+	for r, h := range v.hits {
+		out[h.id] += sliceVectorWeight * float64(rrfK+1) / float64(rrfK+1+r)
 	}
 	return nil
 }
