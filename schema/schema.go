@@ -189,19 +189,26 @@ func Sniff(path string) error {
 	return nil
 }
 
+// readMmap is how much of an index file a reader maps (address space,
+// not memory).
+const readMmap = "mmap_size(1073741824)"
+
 // OpenReadOnly opens an existing index for reading.
 func OpenReadOnly(path string) (*sql.DB, error) {
 	if err := Sniff(path); err != nil {
 		return nil, err
 	}
 	// mode=ro opens the file read-only; the temp schema stays usable.
-	db, err := openRO(DSN(path, true))
+	// Readers map the file: a query reads pages where the OS keeps them,
+	// not through a read call and a copy into each connection's cache.
+	dsn := DSN(path, true, readMmap)
+	db, err := openRO(dsn)
 	if readOnlyPlace(err) {
 		// A WAL-mode file in a directory (or with a -shm) this process
 		// cannot write, as in a read-only checkout or a shared cache:
 		// SQLite cannot set up the shared memory a reader needs. Nobody
 		// can be writing there either, so read the file as immutable.
-		db, err = openRO(DSN(path, true) + "&immutable=1")
+		db, err = openRO(dsn + "&immutable=1")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, Corrupt(err))
