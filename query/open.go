@@ -32,6 +32,7 @@ type Index struct {
 	Unsaved func(path string) ([]byte, bool)
 
 	vocab     vocab
+	cardCache cardCache    // full cards of slices, until the file changes
 	summaries summaryCache // recent context summaries, by ledger version and request
 	held      heldScopes   // the symbols of the slices handed out, by handle
 	feedback  feedbackCache

@@ -1116,11 +1116,33 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 }
 
 // fullCards builds the full cards of the first n ranked symbols in one
-// batch, and adds their resolved edges to outEdges.
+// batch, and adds their resolved edges to outEdges. Cards built for an
+// earlier slice of the same state of the file are taken as they are.
 func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string, outEdges map[string][]outEdge) (map[string]*Card, error) {
+	minCall := 0.0
+	if req.MinCallConfidence != nil {
+		minCall = *req.MinCallConfidence
+	}
+	// the cache holds cards of the file as it is now
+	if _, err := x.dataVersion(ctx); err != nil {
+		return nil, err
+	}
+	out := make(map[string]*Card, n)
+	key := cardKey{ver: ver, minCall: minCall, meta: req.IncludeResolutionMetadata}
 	ids := make([]string, 0, n)
 	for _, rk := range ranks[:n] {
+		key.id = rk.id
+		if c, ok := x.cardCache.get(key); ok {
+			out[rk.id] = c.card
+			if outEdges != nil {
+				outEdges[rk.id] = c.edges
+			}
+			continue
+		}
 		ids = append(ids, rk.id)
+	}
+	if len(ids) == 0 {
+		return out, nil
 	}
 	rows, err := x.symbols(ctx, ids)
 	if err != nil {
@@ -1132,20 +1154,66 @@ func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *Slice
 			list = append(list, r)
 		}
 	}
-	minCall := 0.0
-	if req.MinCallConfidence != nil {
-		minCall = *req.MinCallConfidence
-	}
+	edges := map[string][]outEdge{}
 	cards, err := x.cards(ctx, list, CardOptions{Detail: DetailFull, MinCallConfidence: minCall,
-		IncludeResolutionMetadata: req.IncludeResolutionMetadata, outEdges: outEdges}, ver)
+		IncludeResolutionMetadata: req.IncludeResolutionMetadata, outEdges: edges}, ver)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]*Card, len(cards))
 	for _, c := range cards {
 		out[c.SymbolID] = c
+		if outEdges != nil {
+			outEdges[c.SymbolID] = edges[c.SymbolID]
+		}
+		key.id = c.SymbolID
+		x.cardCache.put(key, cachedCard{card: c, edges: edges[c.SymbolID]})
 	}
 	return out, nil
+}
+
+// cardCache keeps the full cards slices build for the slices after: a
+// card is read from the index file alone, so it holds until the file
+// changes (vocab.open clears the cache then). Cached cards are shared:
+// slices cut copies from them and change nothing in them.
+type cardCache struct {
+	mu sync.Mutex
+	m  map[cardKey]cachedCard
+}
+
+// maxCachedCards bounds the cache (a full card is a few KB).
+const maxCachedCards = 4096
+
+type cardKey struct {
+	id, ver string
+	minCall float64
+	meta    bool // with resolution metadata
+}
+
+type cachedCard struct {
+	card  *Card
+	edges []outEdge // its resolved edges (sliceEdges)
+}
+
+func (c *cardCache) get(k cardKey) (cachedCard, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *cardCache) put(k cardKey, v cachedCard) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedCards {
+		c.m = map[cardKey]cachedCard{}
+	}
+	c.m[k] = v
+}
+
+func (c *cardCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
 }
 
 func downgrade(d string) string {

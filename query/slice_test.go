@@ -383,3 +383,56 @@ func TestCardCallersPerSymbol(t *testing.T) {
 		}
 	}
 }
+
+// TestSliceAgainAndAfterIndex: a slice asked again is the same slice (its
+// cards are remembered), and after an index run its cards are those of
+// the new state of the code.
+func TestSliceAgainAndAfterIndex(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t, "go")
+	x := h.x
+	req := query.SliceRequest{TaskText: "Store.Add panics on nil item"}
+	content := func(r *query.SliceResponse) string {
+		b, err := json.Marshal(r.Slice.Cards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := json.Marshal(r.Slice.Edges)
+		return string(b) + string(e)
+	}
+	first, err := x.BuildSlice(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := x.BuildSlice(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if content(first) != content(again) {
+		t.Fatalf("the same request gave another slice:\n%s\n%s", content(first), content(again))
+	}
+	addEtag := func(r *query.SliceResponse) string {
+		for _, c := range r.Slice.Cards {
+			if c.Name == "Add" && c.Container == "Store" {
+				return c.Etag
+			}
+		}
+		t.Fatalf("no Store.Add in %s", content(r))
+		return ""
+	}
+	before := addEtag(first)
+
+	editFile(t, h.root, "store/store.go", "\ts.items[item.ID] = item\n", "\ts.items[item.ID] = item\n\ts.sortedIDs()\n")
+	h.index()
+	after, err := x.BuildSlice(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	card, err := x.Card(ctx, query.CardRequest{SymbolRef: &query.SymbolRef{Name: "Store.Add"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := addEtag(after), card.(*query.Card).Etag; got != want || got == before {
+		t.Errorf("after the edit: Store.Add's etag %s in the slice, %s alone, %s before", got, want, before)
+	}
+}

@@ -18,8 +18,9 @@ import (
 // tokenizer (porter over unicode61), in a private in-memory database: no
 // second stemmer implementation to drift from the index.
 type stemmer struct {
-	mu sync.Mutex
-	db *sql.DB
+	mu   sync.Mutex
+	db   *sql.DB
+	seen map[string]string // word -> term, "" when none
 }
 
 var stems = &stemmer{}
@@ -27,6 +28,41 @@ var stems = &stemmer{}
 func (s *stemmer) stem(ctx context.Context, words []string) (map[string]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// a word's stem never changes: only new words go through the table
+	out := map[string]string{}
+	var fresh []string
+	for _, w := range words {
+		if t, ok := s.seen[w]; ok {
+			if t != "" {
+				out[w] = t
+			}
+		} else {
+			fresh = append(fresh, w)
+		}
+	}
+	if len(fresh) == 0 {
+		return out, nil
+	}
+	got, err := s.stemFresh(ctx, fresh)
+	if err != nil {
+		return nil, err
+	}
+	if s.seen == nil || len(s.seen) > maxStems {
+		s.seen = map[string]string{}
+	}
+	for _, w := range fresh {
+		s.seen[w] = got[w] // "" for a word that is no term
+		if t := got[w]; t != "" {
+			out[w] = t
+		}
+	}
+	return out, nil
+}
+
+// maxStems bounds the stems a process remembers.
+const maxStems = 1 << 16
+
+func (s *stemmer) stemFresh(ctx context.Context, words []string) (map[string]string, error) {
 	if s.db == nil {
 		db, err := sql.Open("sqlite", ":memory:")
 		if err != nil {
@@ -68,10 +104,55 @@ func (s *stemmer) stem(ctx context.Context, words []string) (map[string]string, 
 }
 
 // vocab answers document frequencies from the index's full-text table.
+// Its connection also watches the file for commits by other connections
+// (an index run), which end what the Index remembers of the file.
 type vocab struct {
-	mu   sync.Mutex
-	conn *sql.Conn
-	n    int // symbols in the full-text table
+	mu      sync.Mutex
+	conn    *sql.Conn
+	version int64          // PRAGMA data_version when n and docs were read
+	n       int            // symbols in the full-text table
+	docs    map[string]int // term -> document frequency
+}
+
+// open prepares the connection and, when the file changed since, forgets
+// what was read from it. v.mu is held.
+func (v *vocab) open(ctx context.Context, x *Index) error {
+	if v.conn == nil {
+		conn, err := x.DB.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_vocab USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
+			conn.Close()
+			return fmt.Errorf("vocabulary: %w", err)
+		}
+		v.conn, v.version = conn, -1
+	}
+	var version int64
+	if err := v.conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
+		return err
+	}
+	if version == v.version {
+		return nil
+	}
+	if err := v.conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM symbols WHERE to_seq IS NULL`).Scan(&v.n); err != nil {
+		return err
+	}
+	v.version, v.docs = version, map[string]int{}
+	x.cardCache.clear()
+	return nil
+}
+
+// dataVersion changes whenever another connection commits to the index
+// file; what was read from it before may be stale then.
+func (x *Index) dataVersion(ctx context.Context) (int64, error) {
+	v := &x.vocab
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.open(ctx, x); err != nil {
+		return 0, err
+	}
+	return v.version, nil
 }
 
 // docFreqs returns, for each word, the number of current symbols whose
@@ -80,20 +161,8 @@ func (x *Index) docFreqs(ctx context.Context, words []string) (map[string]int, i
 	v := &x.vocab
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.conn == nil {
-		conn, err := x.DB.Conn(ctx)
-		if err != nil {
-			return nil, 0, err
-		}
-		if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_vocab USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
-			conn.Close()
-			return nil, 0, fmt.Errorf("vocabulary: %w", err)
-		}
-		if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM symbols WHERE to_seq IS NULL`).Scan(&v.n); err != nil {
-			conn.Close()
-			return nil, 0, err
-		}
-		v.conn = conn
+	if err := v.open(ctx, x); err != nil {
+		return nil, 0, err
 	}
 	st, err := stems.stem(ctx, words)
 	if err != nil {
@@ -105,10 +174,17 @@ func (x *Index) docFreqs(ctx context.Context, words []string) (map[string]int, i
 		if !ok {
 			continue
 		}
-		var doc int
-		err := v.conn.QueryRowContext(ctx, `SELECT doc FROM temp.symbols_vocab WHERE term = ?`, term).Scan(&doc)
-		if err != nil && err != sql.ErrNoRows {
-			return nil, 0, err
+		// counting a term's documents walks its whole list: remember it
+		doc, ok := v.docs[term]
+		if !ok {
+			err := v.conn.QueryRowContext(ctx, `SELECT doc FROM temp.symbols_vocab WHERE term = ?`, term).Scan(&doc)
+			if err != nil && err != sql.ErrNoRows {
+				return nil, 0, err
+			}
+			if len(v.docs) >= maxStems {
+				v.docs = map[string]int{}
+			}
+			v.docs[term] = doc
 		}
 		out[w] = doc
 	}
