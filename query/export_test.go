@@ -2,14 +2,42 @@ package query
 
 import (
 	"context"
+	"fmt"
 	"unicode/utf8"
 )
 
 // KNNForTest runs the vector lane's vec0 query alone and returns how many
 // symbols it found, for benchmarks.
 func (x *Index) KNNForTest(ctx context.Context, q []int8, k int) (int, error) {
+	hits, err := x.knnVec0(ctx, q, k)
+	return len(hits), err
+}
+
+// ChunkKNNForTest runs the vector lane's query from vec0's chunks alone
+// and returns how many symbols it found, for benchmarks.
+func (x *Index) ChunkKNNForTest(ctx context.Context, q []int8, k int) (int, error) {
 	hits, err := x.knn(ctx, q, k)
 	return len(hits), err
+}
+
+// KNNBothForTest returns the ids and similarities of the k nearest
+// symbols, by vec0's query and from its chunks.
+func (x *Index) KNNBothForTest(ctx context.Context, q []int8, k int) (vec0, chunks []string, err error) {
+	a, err := x.knnVec0(ctx, q, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := x.knn(ctx, q, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, h := range a {
+		vec0 = append(vec0, fmt.Sprintf("%s %.9g", h.id, h.sim))
+	}
+	for _, h := range b {
+		chunks = append(chunks, fmt.Sprintf("%s %.9g", h.id, h.sim))
+	}
+	return vec0, chunks, nil
 }
 
 // LoadVectorsForTest loads the vectors into memory now, as KeepVectors

@@ -183,15 +183,33 @@ func (x *Index) embedQuestion(ctx context.Context, model string, dim int, text s
 	return p, embed.Quantize(q), "", nil
 }
 
-// knn asks vec0 for the k nearest current symbols. vec0 scans every vector
-// in its chunks (no approximate index); that is faster than loading the
-// vectors into Go for a process that answers one question
-// (BenchmarkQueriesGoroot: vec0-knn against scan-cold), and slower than a
-// scan of vectors already in memory (scan-warm), which servers do.
+// knn finds the k nearest current symbols as vec0's KNN query does, from
+// vec0's chunks read whole (chunkKNN), or by that query when they cannot
+// be. Either scans every vector (there is no approximate index); that is
+// faster than loading the vectors into memory for a process that answers
+// one question (BenchmarkQueriesGoroot: chunk-knn and vec0-knn against
+// scan-cold), and slower than a scan of vectors already in memory
+// (scan-warm), which servers do.
 func (x *Index) knn(ctx context.Context, q []int8, k int) ([]vecHit, error) {
 	if k > 4096 {
 		k = 4096 // vec0's limit
 	}
+	top, err := x.chunkKNN(ctx, schema.SymbolVectors, q, k)
+	if errors.Is(err, errChunkLayout) {
+		return x.knnVec0(ctx, q, k)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vector search: %w", err)
+	}
+	rows := make([]scored, len(top))
+	for i, n := range top {
+		rows[i] = scored{n.rowid, 1 - float64(n.dist)}
+	}
+	return x.symbolsOf(ctx, rows)
+}
+
+// knnVec0 asks vec0 for the k nearest current symbols.
+func (x *Index) knnVec0(ctx context.Context, q []int8, k int) ([]vecHit, error) {
 	blob := make([]byte, len(q))
 	for i, v := range q {
 		blob[i] = byte(v)

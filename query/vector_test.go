@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -322,4 +323,56 @@ func ids(r *query.SearchResponse) []string {
 		out = append(out, x.SymbolID)
 	}
 	return out
+}
+
+// bucketEmbedder gives the texts of one bucket (the last digit of the
+// symbol's name) the same vector: thousands of symbols share a few
+// vectors, so the nearest ones tie across vec0's chunks.
+type bucketEmbedder struct{ hashEmbedder }
+
+func (b bucketEmbedder) EmbedDocs(ctx context.Context, docs []embed.Doc) ([][]float32, error) {
+	out := make([][]float32, len(docs))
+	for i, d := range docs {
+		out[i] = b.vec("bucket " + d.Name[len(d.Name)-1:])
+	}
+	return out, nil
+}
+
+// TestChunkKNNMatchesVec0: the vector lane's nearest symbols, read from
+// vec0's chunks, are those vec0's own query finds, in the same order and
+// with the same similarities, ties across chunks included.
+func TestChunkKNNMatchesVec0(t *testing.T) {
+	root := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package p\n\n")
+	for i := range 2600 {
+		fmt.Fprintf(&b, "func f%d() {}\n", i)
+	}
+	if err := os.WriteFile(filepath.Join(root, "p.go"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := bucketEmbedder{hashEmbedder{"test/bucket", 12}}
+	db := filepath.Join(t.TempDir(), "index.db")
+	if _, err := index.Run(context.Background(), index.Options{Root: root, DB: db, NoGit: true, Workers: 2,
+		Now: time.Unix(1700000000, 0), SDLVersion: "test", Embedder: p}); err != nil {
+		t.Fatal(err)
+	}
+	x, err := query.Open(db, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	ctx := context.Background()
+	for _, q := range []string{"bucket 3", "bucket 7", "anything else", "f1234"} {
+		v, _ := p.EmbedQuery(ctx, q)
+		for _, k := range []int{1, 10, 100, 300, 1000, 4096} {
+			vec0, chunks, err := x.KNNBothForTest(ctx, embed.Quantize(v), k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(vec0) != min(k, 2600) || !slices.Equal(vec0, chunks) {
+				t.Errorf("%q k=%d: vec0 found %d, the chunks %d, or another order", q, k, len(vec0), len(chunks))
+			}
+		}
+	}
 }

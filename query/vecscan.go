@@ -1,0 +1,213 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+)
+
+// A vec0 KNN query compares the question with every vector, and then picks
+// the k nearest of each chunk of 1024 by k passes over the chunk, which
+// costs more than the distances. chunkKNN gives the same answer from the
+// vectors themselves: it reads vec0's chunk tables (the vectors of a chunk
+// are one blob) and computes the distances as vec0 does, the nearest k
+// picked by the order vec0 picks them in. Should the tables not be laid
+// out as expected, it says so and vec0 answers.
+
+// errChunkLayout means vec0's tables are not as chunkKNN reads them.
+var errChunkLayout = errors.New("vec0 chunk layout not recognized")
+
+// vecChunk is one chunk of a vec0 table: where it comes in chunk order,
+// its rows (int64s) and which of them hold a vector (a bitmap).
+type vecChunk struct {
+	order  int
+	rowids []byte
+	valid  []byte
+}
+
+func (c *vecChunk) size() int { return len(c.rowids) / 8 }
+
+func (c *vecChunk) rowid(i int) int64 { return int64(binary.LittleEndian.Uint64(c.rowids[8*i:])) }
+
+// near is a vector row and its cosine distance to a question, with where
+// vec0 finds it (chunk order, index in the chunk) to order ties as it does.
+type near struct {
+	dist         float32
+	chunk, index int
+	rowid        int64
+}
+
+// before orders candidates as vec0 keeps them: nearer first; on a tie the
+// earlier chunk, and in one chunk the later row.
+func (a near) before(b near) bool {
+	if a.dist != b.dist {
+		return a.dist < b.dist
+	}
+	if a.chunk != b.chunk {
+		return a.chunk < b.chunk
+	}
+	return a.index > b.index
+}
+
+// nearest keeps the k best candidates, best first.
+type nearest struct {
+	k   int
+	top []near
+}
+
+func (n *nearest) add(c near) {
+	if len(n.top) == n.k && !c.before(n.top[n.k-1]) {
+		return
+	}
+	at := sort.Search(len(n.top), func(j int) bool { return c.before(n.top[j]) })
+	n.top = append(n.top, near{})
+	copy(n.top[at+1:], n.top[at:])
+	n.top[at] = c
+	if len(n.top) > n.k {
+		n.top = n.top[:n.k]
+	}
+}
+
+// cosineInt8 is vec0's cosine distance between an int8 vector a and the
+// question q (qq its sum of squares): the sums are exact (vec0 keeps them
+// in float32, which holds them), the rest in float64, rounded to float32.
+func cosineInt8(a []byte, q []int32, qq int32) float32 {
+	var dot, aa int32
+	a = a[:len(q)]
+	i := 0
+	for ; i+4 <= len(q); i += 4 {
+		v0, v1, v2, v3 := int32(int8(a[i])), int32(int8(a[i+1])), int32(int8(a[i+2])), int32(int8(a[i+3]))
+		dot += v0*q[i] + v1*q[i+1] + v2*q[i+2] + v3*q[i+3]
+		aa += v0*v0 + v1*v1 + v2*v2 + v3*v3
+	}
+	for ; i < len(q); i++ {
+		v := int32(int8(a[i]))
+		dot += v * q[i]
+		aa += v * v
+	}
+	return float32(1 - float64(dot)/(math.Sqrt(float64(aa))*math.Sqrt(float64(qq))))
+}
+
+// chunkKNN returns the k rows of the vec0 table name nearest to q, nearest
+// first, as its KNN query would: vec0 takes each chunk's k nearest in
+// order and merges them into the nearest so far, earlier ones first on a
+// tie.
+func (x *Index) chunkKNN(ctx context.Context, name string, q []int8, k int) ([]near, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	dim := len(q)
+	qi := make([]int32, dim)
+	var qq int32
+	for i, c := range q {
+		qi[i] = int32(c)
+		qq += int32(c) * int32(c)
+	}
+	// the chunks' rows and bitmaps first, then their vectors in whatever
+	// order they are stored: SQLite would sort the blobs to join them
+	rows, err := x.DB.QueryContext(ctx, `SELECT chunk_id, validity, rowids FROM `+name+`_chunks ORDER BY chunk_id`)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errChunkLayout, err)
+	}
+	chunks := map[int64]*vecChunk{}
+	for rows.Next() {
+		var id int64
+		c := &vecChunk{order: len(chunks)}
+		if err := rows.Scan(&id, &c.valid, &c.rowids); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("%w: %v", errChunkLayout, err)
+		}
+		if c.size() == 0 || len(c.rowids)%8 != 0 || len(c.valid)*8 < c.size() {
+			rows.Close()
+			return nil, errChunkLayout
+		}
+		chunks[id] = c
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %v", errChunkLayout, err)
+	}
+
+	// workers take the vectors of a chunk at a time, in buffers they give
+	// back: reading the next chunk goes on meanwhile
+	type job struct {
+		c    *vecChunk
+		data []byte
+	}
+	const workers = 2
+	jobs := make(chan job)
+	free := make(chan []byte, workers+2)
+	for range workers + 2 {
+		free <- nil
+	}
+	tops := make([]nearest, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		tops[w].k = k
+		wg.Go(func() {
+			for j := range jobs {
+				for i := range j.c.size() {
+					if j.c.valid[i/8]&(1<<(i%8)) == 0 {
+						continue
+					}
+					d := cosineInt8(j.data[i*dim:(i+1)*dim], qi, qq)
+					if d != d { // NaN: a zero vector
+						continue
+					}
+					tops[w].add(near{dist: d, chunk: j.c.order, index: i, rowid: j.c.rowid(i)})
+				}
+				free <- j.data
+			}
+		})
+	}
+	err = x.feedChunks(ctx, name, dim, chunks, func(c *vecChunk, raw []byte) {
+		buf := append((<-free)[:0], raw...)
+		jobs <- job{c, buf}
+	})
+	close(jobs)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	var all []near
+	for _, t := range tops {
+		all = append(all, t.top...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].before(all[j]) })
+	return all[:min(k, len(all))], nil
+}
+
+// feedChunks hands the vectors of each chunk to fn, valid until fn returns.
+func (x *Index) feedChunks(ctx context.Context, name string, dim int, chunks map[int64]*vecChunk, fn func(*vecChunk, []byte)) error {
+	rows, err := x.DB.QueryContext(ctx, `SELECT rowid, vectors FROM `+name+`_vector_chunks00`)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errChunkLayout, err)
+	}
+	defer rows.Close()
+	seen := 0
+	for rows.Next() {
+		var id int64
+		var data sql.RawBytes
+		if err := rows.Scan(&id, &data); err != nil {
+			return fmt.Errorf("%w: %v", errChunkLayout, err)
+		}
+		c := chunks[id]
+		if c == nil || len(data) != dim*c.size() {
+			return errChunkLayout
+		}
+		fn(c, data)
+		seen++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%w: %v", errChunkLayout, err)
+	}
+	if seen != len(chunks) {
+		return errChunkLayout
+	}
+	return nil
+}
