@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -383,17 +384,21 @@ func (x *Index) cards(ctx context.Context, rows []*symbolRow, opts CardOptions, 
 	}
 	// The etag is a hash of the full card whatever the detail asked for,
 	// so an etag from any detail level can be used in a conditional request.
-	deps, err := x.deps(ctx, rows, opts, true)
-	if err != nil {
-		return nil, err
-	}
-	metrics, clusters, err := x.metrics(ctx, rows)
-	if err != nil {
-		return nil, err
-	}
-	procs, err := x.processes(ctx, ids)
-	if err != nil {
-		return nil, err
+	// The parts are read at once, each on a connection.
+	var deps map[string]*Deps
+	var metrics map[string]*Metrics
+	var clusters map[string]*Cluster
+	var procs map[string][]Process
+	var depsErr, metricsErr, procsErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { metrics, clusters, metricsErr = x.metrics(ctx, rows) })
+	wg.Go(func() { procs, procsErr = x.processes(ctx, ids) })
+	deps, depsErr = x.deps(ctx, rows, opts, true)
+	wg.Wait()
+	for _, err := range []error{depsErr, metricsErr, procsErr} {
+		if err != nil {
+			return nil, err
+		}
 	}
 	lvl := detailRank[opts.Detail]
 	out := make([]*Card, len(rows))
@@ -540,9 +545,13 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 	if len(ids) == 0 {
 		return out, nil
 	}
-	type labelled struct {
-		edgeRow
-		label string
+	// the callers on a connection of their own meanwhile
+	var wg sync.WaitGroup
+	var callers map[string][]Dep
+	var callersErr error
+	if calledBy {
+		wg.Go(func() { callers, callersErr = x.callers(ctx, ids, opts) })
+		defer wg.Wait() // on an early return
 	}
 	q := `SELECT e.src, COALESCE(e.dst, ''), e.kind, e.name, e.qual, e.rule, e.confidence, e.candidates, e.count, e.line,
 		COALESCE(d.qualified, ''), COALESCE(dp.path, ''), e.rowid
@@ -603,41 +612,17 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 		return nil, err
 	}
 	if calledBy {
-		// the first maxCalledBy callers of each symbol, whatever else the
-		// batch holds: a card is the same in any batch and alone
-		q := `SELECT dst, src, kind, rule, confidence, candidates, sq, spath FROM (
-			SELECT e.dst, e.src, e.kind, e.rule, e.confidence, e.candidates, COALESCE(s.qualified, '') AS sq, COALESCE(sp.path, '') AS spath,
-				row_number() OVER (PARTITION BY e.dst ORDER BY e.confidence DESC, sp.path, s.start_line, e.rowid) AS n
-			FROM edges e JOIN symbols s ON s.id = e.src AND s.to_seq IS NULL JOIN paths sp ON sp.id = s.path_id
-			WHERE e.to_seq IS NULL AND e.dst IN (` + placeholders(len(ids)) + `) AND e.kind != 'import' AND e.confidence >= ?)
-			WHERE n <= ` + fmt.Sprint(maxCalledBy) + ` ORDER BY dst, n`
-		rs2, err := x.DB.QueryContext(ctx, q, append(ids, opts.MinCallConfidence)...)
-		if err != nil {
-			return nil, fmt.Errorf("load callers: %w", err)
+		wg.Wait()
+		if callersErr != nil {
+			return nil, callersErr
 		}
-		defer rs2.Close()
-		for rs2.Next() {
-			var e edgeRow
-			var sq, spath string
-			if err := rs2.Scan(&e.dst, &e.src, &e.kind, &e.rule, &e.confidence, &e.candidates, &sq, &spath); err != nil {
-				return nil, err
-			}
-			d := out[e.dst]
+		for id, deps := range callers {
+			d := out[id]
 			if d == nil {
 				d = &Deps{}
-				out[e.dst] = d
+				out[id] = d
 			}
-			dep := Dep{SymbolID: e.src, Label: sq + " (" + spath + ")", Confidence: e.confidence}
-			if e.kind != lang.RefCall {
-				dep.Kind = e.kind
-			}
-			if opts.IncludeResolutionMetadata {
-				dep.Resolution = resolutionOf(e)
-			}
-			d.CalledBy = append(d.CalledBy, dep)
-		}
-		if err := rs2.Err(); err != nil {
-			return nil, err
+			d.CalledBy = deps
 		}
 	}
 	// a dependency listed twice (called on two lines) once
@@ -645,6 +630,39 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 		d.Calls = dedupeDeps(d.Calls)
 	}
 	return out, nil
+}
+
+// callers loads the first maxCalledBy callers of each symbol, whatever
+// else the batch holds: a card is the same in any batch and alone.
+func (x *Index) callers(ctx context.Context, ids []any, opts CardOptions) (map[string][]Dep, error) {
+	q := `SELECT dst, src, kind, rule, confidence, candidates, sq, spath FROM (
+		SELECT e.dst, e.src, e.kind, e.rule, e.confidence, e.candidates, COALESCE(s.qualified, '') AS sq, COALESCE(sp.path, '') AS spath,
+			row_number() OVER (PARTITION BY e.dst ORDER BY e.confidence DESC, sp.path, s.start_line, e.rowid) AS n
+		FROM edges e JOIN symbols s ON s.id = e.src AND s.to_seq IS NULL JOIN paths sp ON sp.id = s.path_id
+		WHERE e.to_seq IS NULL AND e.dst IN (` + placeholders(len(ids)) + `) AND e.kind != 'import' AND e.confidence >= ?)
+		WHERE n <= ` + fmt.Sprint(maxCalledBy) + ` ORDER BY dst, n`
+	rs, err := x.DB.QueryContext(ctx, q, append(ids[:len(ids):len(ids)], opts.MinCallConfidence)...)
+	if err != nil {
+		return nil, fmt.Errorf("load callers: %w", err)
+	}
+	defer rs.Close()
+	out := map[string][]Dep{}
+	for rs.Next() {
+		var e edgeRow
+		var sq, spath string
+		if err := rs.Scan(&e.dst, &e.src, &e.kind, &e.rule, &e.confidence, &e.candidates, &sq, &spath); err != nil {
+			return nil, err
+		}
+		dep := Dep{SymbolID: e.src, Label: sq + " (" + spath + ")", Confidence: e.confidence}
+		if e.kind != lang.RefCall {
+			dep.Kind = e.kind
+		}
+		if opts.IncludeResolutionMetadata {
+			dep.Resolution = resolutionOf(e)
+		}
+		out[e.dst] = append(out[e.dst], dep)
+	}
+	return out, rs.Err()
 }
 
 func dedupeDeps(ds []Dep) []Dep {

@@ -834,11 +834,21 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	if len(prior) == 0 {
 		return nil, nil
 	}
-	// the candidates: the priors and their neighbours
+	// the candidates: the priors, their neighbours, and the members of the
+	// best types and the types of the best members (read meanwhile)
 	ids := sortedIDs(prior)
-	edges, err := x.edgesTouching(ctx, topIDs(prior, 120), b.minConf, b.minCall)
+	top := topIDs(prior, 120)
+	var wg sync.WaitGroup
+	var relatives []string
+	var relErr error
+	wg.Go(func() { relatives, relErr = x.relatives(ctx, top[:min(60, len(top))]) })
+	edges, err := x.edgesTouching(ctx, top, b.minConf, b.minCall)
+	wg.Wait()
 	if err != nil {
 		return nil, err
+	}
+	if relErr != nil {
+		return nil, relErr
 	}
 	cands := map[string]bool{}
 	for _, id := range ids {
@@ -847,9 +857,8 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	for _, e := range edges {
 		cands[e.src], cands[e.dst] = true, true
 	}
-	// the members of the best types, and the types of the best members
-	if err := x.addRelatives(ctx, topIDs(prior, 60), cands); err != nil {
-		return nil, err
+	for _, id := range relatives {
+		cands[id] = true
 	}
 	all := make([]string, 0, len(cands))
 	for id := range cands {
@@ -954,11 +963,11 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	return out, nil
 }
 
-// addRelatives adds to cands the members of the types among ids and the
-// enclosing types of the members among ids.
-func (x *Index) addRelatives(ctx context.Context, ids []string, cands map[string]bool) error {
+// relatives returns the members of the types among ids and the enclosing
+// types of the members among ids.
+func (x *Index) relatives(ctx context.Context, ids []string) ([]string, error) {
 	if len(ids) == 0 {
-		return nil
+		return nil, nil
 	}
 	args := make([]any, 0, 2*len(ids))
 	for _, id := range ids {
@@ -971,17 +980,18 @@ func (x *Index) addRelatives(ctx context.Context, ids []string, cands map[string
 	rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND parent_id IN (`+ph+`)
 		UNION SELECT parent_id FROM symbols WHERE to_seq IS NULL AND id IN (`+ph+`) AND parent_id != ''`, args...)
 	if err != nil {
-		return fmt.Errorf("relatives: %w", err)
+		return nil, fmt.Errorf("relatives: %w", err)
 	}
 	defer rows.Close()
+	var out []string
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return err
+			return nil, err
 		}
-		cands[id] = true
+		out = append(out, id)
 	}
-	return rows.Err()
+	return out, rows.Err()
 }
 
 // topIDs returns up to n ids with the highest scores.
