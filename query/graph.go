@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -25,15 +26,21 @@ type graphEdge struct {
 	kind     string
 	conf     float64
 	count    int
+	rowid    int64
 }
 
 // edgesTouching loads the resolved current edges with an end in ids whose
-// confidence is at least minConf (minCallConf for calls).
+// confidence is at least minConf (minCallConf for calls): each (src, dst,
+// kind) once, as its first row (the lowest rowid) that passes, ordered by
+// src, dst and kind. The edges of each id are remembered until the file
+// changes.
 func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCallConf float64) ([]graphEdge, error) {
-	var out []graphEdge
-	seen := map[[3]string]bool{}
-	for start := 0; start < len(ids); start += 400 {
-		chunk := ids[start:min(start+400, len(ids))]
+	if _, err := x.dataVersion(ctx); err != nil {
+		return nil, err
+	}
+	byID, missing := x.graphCache.edgesOf(ids)
+	for start := 0; start < len(missing); start += 400 {
+		chunk := missing[start:min(start+400, len(missing))]
 		args := make([]any, 0, 2*len(chunk))
 		for _, id := range chunk {
 			args = append(args, id)
@@ -42,33 +49,59 @@ func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCal
 			args = append(args, id)
 		}
 		ph := placeholders(len(chunk))
-		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count FROM edges
+		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid FROM edges
 			WHERE to_seq IS NULL AND dst IS NOT NULL AND src IN (`+ph+`)
-			UNION ALL SELECT src, dst, kind, confidence, count FROM edges
+			UNION ALL SELECT src, dst, kind, confidence, count, rowid FROM edges
 			WHERE to_seq IS NULL AND dst IN (`+ph+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load edges: %w", err)
 		}
+		got := make(map[string][]graphEdge, len(chunk))
+		for _, id := range chunk {
+			got[id] = []graphEdge{}
+		}
+		seenRow := map[int64]bool{}
 		for rows.Next() {
 			var e graphEdge
-			if err := rows.Scan(&e.src, &e.dst, &e.kind, &e.conf, &e.count); err != nil {
+			if err := rows.Scan(&e.src, &e.dst, &e.kind, &e.conf, &e.count, &e.rowid); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			if e.conf < minConf || (e.kind == lang.RefCall && e.conf < minCallConf) || e.src == e.dst {
-				continue
+			if seenRow[e.rowid] {
+				continue // both ends in the chunk
 			}
-			k := [3]string{e.src, e.dst, e.kind}
-			if seen[k] {
-				continue
+			seenRow[e.rowid] = true
+			if _, ok := got[e.src]; ok {
+				got[e.src] = append(got[e.src], e)
 			}
-			seen[k] = true
-			out = append(out, e)
+			if _, ok := got[e.dst]; ok && e.dst != e.src {
+				got[e.dst] = append(got[e.dst], e)
+			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
+		for id, es := range got {
+			byID[id] = es
+			x.graphCache.putEdges(id, es)
+		}
+	}
+	first := map[[3]string]graphEdge{}
+	for _, id := range ids {
+		for _, e := range byID[id] {
+			if e.conf < minConf || (e.kind == lang.RefCall && e.conf < minCallConf) || e.src == e.dst {
+				continue
+			}
+			k := [3]string{e.src, e.dst, e.kind}
+			if f, ok := first[k]; !ok || e.rowid < f.rowid {
+				first[k] = e
+			}
+		}
+	}
+	out := make([]graphEdge, 0, len(first))
+	for _, e := range first {
+		out = append(out, e)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].src != out[j].src {
@@ -80,6 +113,84 @@ func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCal
 		return out[i].kind < out[j].kind
 	})
 	return out, nil
+}
+
+// graphCache remembers, for the symbols slices and summaries looked at,
+// their edges and what ranking needs of them, until the file changes
+// (vocab.open clears it): consecutive questions about one code base look
+// at many of the same symbols. What it holds is shared and never changed.
+type graphCache struct {
+	mu     sync.Mutex
+	edges  map[string][]graphEdge // id -> the resolved edges with an end at id
+	nEdges int
+	rows   map[string]*symbolRow // id -> file, kind, parent, is_test
+}
+
+// Bounds of the graph cache: a symbol called from thousands of places
+// holds thousands of edges.
+const (
+	maxCachedEdges = 200000
+	maxCachedRows  = 100000
+)
+
+// edgesOf returns the cached edges of ids, and the ids not cached.
+func (c *graphCache) edgesOf(ids []string) (map[string][]graphEdge, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string][]graphEdge, len(ids))
+	var missing []string
+	for _, id := range ids {
+		if es, ok := c.edges[id]; ok {
+			out[id] = es
+		} else if _, dup := out[id]; !dup {
+			out[id] = nil
+			missing = append(missing, id)
+		}
+	}
+	return out, missing
+}
+
+func (c *graphCache) putEdges(id string, es []graphEdge) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.edges == nil || c.nEdges+len(es) > maxCachedEdges {
+		c.edges, c.nEdges = map[string][]graphEdge{}, 0
+	}
+	c.edges[id] = es
+	c.nEdges += len(es)
+}
+
+// rowsOf moves the cached rows of ids into out and returns the ids not
+// cached.
+func (c *graphCache) rowsOf(ids []string, out map[string]*symbolRow) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var missing []string
+	for _, id := range ids {
+		if r := c.rows[id]; r != nil {
+			out[id] = r
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	return missing
+}
+
+func (c *graphCache) putRows(rows map[string]*symbolRow) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rows == nil || len(c.rows)+len(rows) > maxCachedRows {
+		c.rows = map[string]*symbolRow{}
+	}
+	for id, r := range rows {
+		c.rows[id] = r
+	}
+}
+
+func (c *graphCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.edges, c.nEdges, c.rows = nil, 0, nil
 }
 
 // pagerank runs personalized PageRank over edges (followed both ways: a

@@ -31,14 +31,15 @@ type Index struct {
 	// skeletons, hot paths and windows read it, and it is not stale.
 	Unsaved func(path string) ([]byte, bool)
 
-	vocab     vocab
-	cardCache cardCache    // full cards of slices, until the file changes
-	summaries summaryCache // recent context summaries, by ledger version and request
-	held      heldScopes   // the symbols of the slices handed out, by handle
-	feedback  feedbackCache
-	memories  memoryCache
-	embedders queryEmbedders // providers that embed questions for the vector lane
-	vectors   vectorCache    // the vectors in memory, for servers (KeepVectors)
+	vocab      vocab
+	cardCache  cardCache    // full cards of slices, until the file changes
+	graphCache graphCache   // edges and ranking rows of symbols, until the file changes
+	summaries  summaryCache // recent context summaries, by ledger version and request
+	held       heldScopes   // the symbols of the slices handed out, by handle
+	feedback   feedbackCache
+	memories   memoryCache
+	embedders  queryEmbedders // providers that embed questions for the vector lane
+	vectors    vectorCache    // the vectors in memory, for servers (KeepVectors)
 }
 
 // maxIdleConns is how many connections an Index keeps open.

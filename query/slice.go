@@ -1426,8 +1426,12 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 }
 
 // rankRows loads what ranking needs of the candidates: file, kind, parent
-// and whether they are tests. Those in known are taken from there.
+// and whether they are tests. Those in known, or read before since the
+// file last changed, are not read again.
 func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*symbolRow) (map[string]*symbolRow, error) {
+	if _, err := x.dataVersion(ctx); err != nil {
+		return nil, err
+	}
 	out := make(map[string]*symbolRow, len(ids))
 	if len(known) > 0 {
 		rest := make([]string, 0, len(ids))
@@ -1440,6 +1444,9 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 		}
 		ids = rest
 	}
+	ids = x.graphCache.rowsOf(ids, out)
+	read := make(map[string]*symbolRow, len(ids))
+	defer x.graphCache.putRows(read)
 	for start := 0; start < len(ids); start += 500 {
 		chunk := ids[start:min(start+500, len(ids))]
 		args := make([]any, len(chunk))
@@ -1460,6 +1467,7 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 			}
 			r.IsTest = isTest != 0
 			out[r.ID] = &r
+			read[r.ID] = &r
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {

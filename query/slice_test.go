@@ -435,4 +435,17 @@ func TestSliceAgainAndAfterIndex(t *testing.T) {
 	if got, want := addEtag(after), card.(*query.Card).Etag; got != want || got == before {
 		t.Errorf("after the edit: Store.Add's etag %s in the slice, %s alone, %s before", got, want, before)
 	}
+	// what this Index remembers gives the slice a fresh one gives
+	y, err := query.Open(h.db, h.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Close()
+	fresh, err := y.BuildSlice(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if content(after) != content(fresh) {
+		t.Errorf("after the index run:\n%s\nfrom a fresh Index:\n%s", content(after), content(fresh))
+	}
 }
