@@ -625,7 +625,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	var exact map[string]float64
 	wg.Go(func() { exact, exactErr = x.exactScores(ctx, names) })
 	fts, err := func() (map[string]float64, error) {
-		df, _, err := x.docFreqs(ctx, terms)
+		df, err := x.docFreqs(ctx, terms)
 		if err != nil {
 			return nil, err
 		}

@@ -109,8 +109,7 @@ func (s *stemmer) stemFresh(ctx context.Context, words []string) (map[string]str
 type vocab struct {
 	mu      sync.Mutex
 	conn    *sql.Conn
-	version int64          // PRAGMA data_version when n and docs were read
-	n       int            // symbols in the full-text table
+	version int64          // PRAGMA data_version when docs were read
 	docs    map[string]int // term -> document frequency
 }
 
@@ -135,9 +134,6 @@ func (v *vocab) open(ctx context.Context, x *Index) error {
 	if version == v.version {
 		return nil
 	}
-	if err := v.conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM symbols WHERE to_seq IS NULL`).Scan(&v.n); err != nil {
-		return err
-	}
 	v.version, v.docs = version, map[string]int{}
 	x.cardCache.clear()
 	x.graphCache.clear()
@@ -157,17 +153,17 @@ func (x *Index) dataVersion(ctx context.Context) (int64, error) {
 }
 
 // docFreqs returns, for each word, the number of current symbols whose
-// full-text row holds its term, and the number of symbols in all.
-func (x *Index) docFreqs(ctx context.Context, words []string) (map[string]int, int, error) {
+// full-text row holds its term.
+func (x *Index) docFreqs(ctx context.Context, words []string) (map[string]int, error) {
 	v := &x.vocab
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if err := v.open(ctx, x); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	st, err := stems.stem(ctx, words)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	out := map[string]int{}
 	for _, w := range words {
@@ -180,7 +176,7 @@ func (x *Index) docFreqs(ctx context.Context, words []string) (map[string]int, i
 		if !ok {
 			err := v.conn.QueryRowContext(ctx, `SELECT doc FROM temp.symbols_vocab WHERE term = ?`, term).Scan(&doc)
 			if err != nil && err != sql.ErrNoRows {
-				return nil, 0, err
+				return nil, err
 			}
 			if len(v.docs) >= maxStems {
 				v.docs = map[string]int{}
@@ -189,7 +185,7 @@ func (x *Index) docFreqs(ctx context.Context, words []string) (map[string]int, i
 		}
 		out[w] = doc
 	}
-	return out, v.n, nil
+	return out, nil
 }
 
 // closeVocab releases the statistics connection.
