@@ -20,24 +20,34 @@ func (x *Index) ChunkKNNForTest(ctx context.Context, q []int8, k int) (int, erro
 	return len(hits), err
 }
 
-// KNNBothForTest returns the ids and similarities of the k nearest
-// symbols, by vec0's query and from its chunks.
-func (x *Index) KNNBothForTest(ctx context.Context, q []int8, k int) (vec0, chunks []string, err error) {
+// KNNAllForTest returns the ids and similarities of the k nearest
+// symbols: by vec0's query, from its chunks, and from the vectors in
+// memory (LoadVectorsForTest first).
+func (x *Index) KNNAllForTest(ctx context.Context, q []int8, k int) (vec0, chunks, warm []string, err error) {
+	show := func(hs []vecHit) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, fmt.Sprintf("%s %.9g", h.id, h.sim))
+		}
+		return out
+	}
 	a, err := x.knnVec0(ctx, q, k)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	b, err := x.knn(ctx, q, k)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	for _, h := range a {
-		vec0 = append(vec0, fmt.Sprintf("%s %.9g", h.id, h.sim))
+	model, _, err := x.vectorInfo(ctx)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	for _, h := range b {
-		chunks = append(chunks, fmt.Sprintf("%s %.9g", h.id, h.sim))
+	c, ok, err := x.warmKNN(ctx, model, q, k)
+	if err != nil || !ok {
+		return nil, nil, nil, fmt.Errorf("no vectors in memory: %v", err)
 	}
-	return vec0, chunks, nil
+	return show(a), show(b), show(c), nil
 }
 
 // LoadVectorsForTest loads the vectors into memory now, as KeepVectors
@@ -55,7 +65,7 @@ func (x *Index) LoadVectorsForTest(ctx context.Context) (int, error) {
 	x.loadVectors(key)
 	x.vectors.mu.Lock()
 	defer x.vectors.mu.Unlock()
-	return len(x.vectors.rowids), nil
+	return x.vectors.n, nil
 }
 
 // WarmKNNForTest runs the in-memory scan alone; ok is false when the

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -93,6 +94,49 @@ func cosineInt8(a []byte, q []int32, qq int32) float32 {
 	return float32(1 - float64(dot)/(math.Sqrt(float64(aa))*math.Sqrt(float64(qq))))
 }
 
+// question is a question's vector as the scans use it.
+type question struct {
+	q  []int32
+	qq int32 // its sum of squares
+}
+
+func newQuestion(q []int8) question {
+	out := question{q: make([]int32, len(q))}
+	for i, c := range q {
+		out.q[i] = int32(c)
+		out.qq += int32(c) * int32(c)
+	}
+	return out
+}
+
+// scanChunk adds the vectors of a chunk (data, len(q) bytes each) to top.
+func (q question) scanChunk(c *vecChunk, data []byte, top *nearest) {
+	dim := len(q.q)
+	for i := range c.size() {
+		if c.valid[i/8]&(1<<(i%8)) == 0 {
+			continue
+		}
+		d := cosineInt8(data[i*dim:(i+1)*dim], q.q, q.qq)
+		if d != d { // NaN: a zero vector
+			continue
+		}
+		top.add(near{dist: d, chunk: c.order, index: i, rowid: c.rowid(i)})
+	}
+}
+
+// merge returns the k best of several tops, best first.
+func merge(tops []nearest, k int) []near {
+	var all []near
+	for _, t := range tops {
+		all = append(all, t.top...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].before(all[j]) })
+	return all[:min(k, len(all))]
+}
+
+// scanWorkers is how many goroutines compute distances.
+const scanWorkers = 2
+
 // chunkKNN returns the k rows of the vec0 table name nearest to q, nearest
 // first, as its KNN query would: vec0 takes each chunk's k nearest in
 // order and merges them into the nearest so far, earlier ones first on a
@@ -101,71 +145,34 @@ func (x *Index) chunkKNN(ctx context.Context, name string, q []int8, k int) ([]n
 	if k <= 0 {
 		return nil, nil
 	}
-	dim := len(q)
-	qi := make([]int32, dim)
-	var qq int32
-	for i, c := range q {
-		qi[i] = int32(c)
-		qq += int32(c) * int32(c)
-	}
-	// the chunks' rows and bitmaps first, then their vectors in whatever
-	// order they are stored: SQLite would sort the blobs to join them
-	rows, err := x.DB.QueryContext(ctx, `SELECT chunk_id, validity, rowids FROM `+name+`_chunks ORDER BY chunk_id`)
+	qu := newQuestion(q)
+	chunks, err := x.readChunkRows(ctx, name)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errChunkLayout, err)
+		return nil, err
 	}
-	chunks := map[int64]*vecChunk{}
-	for rows.Next() {
-		var id int64
-		c := &vecChunk{order: len(chunks)}
-		if err := rows.Scan(&id, &c.valid, &c.rowids); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("%w: %v", errChunkLayout, err)
-		}
-		if c.size() == 0 || len(c.rowids)%8 != 0 || len(c.valid)*8 < c.size() {
-			rows.Close()
-			return nil, errChunkLayout
-		}
-		chunks[id] = c
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %v", errChunkLayout, err)
-	}
-
 	// workers take the vectors of a chunk at a time, in buffers they give
 	// back: reading the next chunk goes on meanwhile
 	type job struct {
 		c    *vecChunk
 		data []byte
 	}
-	const workers = 2
 	jobs := make(chan job)
-	free := make(chan []byte, workers+2)
-	for range workers + 2 {
+	free := make(chan []byte, scanWorkers+2)
+	for range scanWorkers + 2 {
 		free <- nil
 	}
-	tops := make([]nearest, workers)
+	tops := make([]nearest, scanWorkers)
 	var wg sync.WaitGroup
-	for w := range workers {
+	for w := range scanWorkers {
 		tops[w].k = k
 		wg.Go(func() {
 			for j := range jobs {
-				for i := range j.c.size() {
-					if j.c.valid[i/8]&(1<<(i%8)) == 0 {
-						continue
-					}
-					d := cosineInt8(j.data[i*dim:(i+1)*dim], qi, qq)
-					if d != d { // NaN: a zero vector
-						continue
-					}
-					tops[w].add(near{dist: d, chunk: j.c.order, index: i, rowid: j.c.rowid(i)})
-				}
+				qu.scanChunk(j.c, j.data, &tops[w])
 				free <- j.data
 			}
 		})
 	}
-	err = x.feedChunks(ctx, name, dim, chunks, func(c *vecChunk, raw []byte) {
+	err = x.feedChunks(ctx, name, len(q), chunks, func(c *vecChunk, raw []byte) {
 		buf := append((<-free)[:0], raw...)
 		jobs <- job{c, buf}
 	})
@@ -174,12 +181,74 @@ func (x *Index) chunkKNN(ctx context.Context, name string, q []int8, k int) ([]n
 	if err != nil {
 		return nil, err
 	}
-	var all []near
-	for _, t := range tops {
-		all = append(all, t.top...)
+	return merge(tops, k), nil
+}
+
+// warmChunk is a chunk of vectors kept in memory.
+type warmChunk struct {
+	vecChunk
+	data []byte
+}
+
+// loadChunks reads every chunk of the vec0 table name into memory, in
+// chunk order.
+func (x *Index) loadChunks(ctx context.Context, name string, dim int) ([]warmChunk, error) {
+	chunks, err := x.readChunkRows(ctx, name)
+	if err != nil {
+		return nil, err
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].before(all[j]) })
-	return all[:min(k, len(all))], nil
+	out := make([]warmChunk, len(chunks))
+	err = x.feedChunks(ctx, name, dim, chunks, func(c *vecChunk, raw []byte) {
+		out[c.order] = warmChunk{*c, bytes.Clone(raw)}
+	})
+	return out, err
+}
+
+// warmKNNIn returns the k rows of chunks nearest to q, nearest first, as
+// vec0's KNN query would.
+func warmKNNIn(chunks []warmChunk, q []int8, k int) []near {
+	if k <= 0 {
+		return nil
+	}
+	qu := newQuestion(q)
+	tops := make([]nearest, scanWorkers)
+	var wg sync.WaitGroup
+	for w := range scanWorkers {
+		tops[w].k = k
+		wg.Go(func() {
+			for i := w; i < len(chunks); i += scanWorkers {
+				qu.scanChunk(&chunks[i].vecChunk, chunks[i].data, &tops[w])
+			}
+		})
+	}
+	wg.Wait()
+	return merge(tops, k)
+}
+
+// readChunkRows reads the chunks' rows and bitmaps of the vec0 table name,
+// numbered in chunk order, by chunk id.
+func (x *Index) readChunkRows(ctx context.Context, name string) (map[int64]*vecChunk, error) {
+	rows, err := x.DB.QueryContext(ctx, `SELECT chunk_id, validity, rowids FROM `+name+`_chunks ORDER BY chunk_id`)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errChunkLayout, err)
+	}
+	defer rows.Close()
+	chunks := map[int64]*vecChunk{}
+	for rows.Next() {
+		var id int64
+		c := &vecChunk{order: len(chunks)}
+		if err := rows.Scan(&id, &c.valid, &c.rowids); err != nil {
+			return nil, fmt.Errorf("%w: %v", errChunkLayout, err)
+		}
+		if c.size() == 0 || len(c.rowids)%8 != 0 || len(c.valid)*8 < c.size() {
+			return nil, errChunkLayout
+		}
+		chunks[id] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %v", errChunkLayout, err)
+	}
+	return chunks, nil
 }
 
 // feedChunks hands the vectors of each chunk to fn, valid until fn returns.

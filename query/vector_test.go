@@ -339,8 +339,9 @@ func (b bucketEmbedder) EmbedDocs(ctx context.Context, docs []embed.Doc) ([][]fl
 }
 
 // TestChunkKNNMatchesVec0: the vector lane's nearest symbols, read from
-// vec0's chunks, are those vec0's own query finds, in the same order and
-// with the same similarities, ties across chunks included.
+// vec0's chunks or scanned in memory, are those vec0's own query finds, in
+// the same order and with the same similarities, ties across chunks
+// included.
 func TestChunkKNNMatchesVec0(t *testing.T) {
 	root := t.TempDir()
 	var b strings.Builder
@@ -363,15 +364,19 @@ func TestChunkKNNMatchesVec0(t *testing.T) {
 	}
 	defer x.Close()
 	ctx := context.Background()
+	x.SetEmbedder(p)
+	if n, err := x.LoadVectorsForTest(ctx); err != nil || n < 2600 {
+		t.Fatalf("loaded %d vectors: %v", n, err)
+	}
 	for _, q := range []string{"bucket 3", "bucket 7", "anything else", "f1234"} {
 		v, _ := p.EmbedQuery(ctx, q)
 		for _, k := range []int{1, 10, 100, 300, 1000, 4096} {
-			vec0, chunks, err := x.KNNBothForTest(ctx, embed.Quantize(v), k)
+			vec0, chunks, warm, err := x.KNNAllForTest(ctx, embed.Quantize(v), k)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(vec0) != min(k, 2600) || !slices.Equal(vec0, chunks) {
-				t.Errorf("%q k=%d: vec0 found %d, the chunks %d, or another order", q, k, len(vec0), len(chunks))
+			if len(vec0) != min(k, 2600) || !slices.Equal(vec0, chunks) || !slices.Equal(vec0, warm) {
+				t.Errorf("%q k=%d: vec0 found %d, the chunks %d, memory %d, or another order", q, k, len(vec0), len(chunks), len(warm))
 			}
 		}
 	}
