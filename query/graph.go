@@ -129,8 +129,8 @@ type graphCache struct {
 // Bounds of the graph cache: a symbol called from thousands of places
 // holds thousands of edges.
 const (
-	maxCachedEdges = 200000
-	maxCachedRows  = 100000
+	maxCachedEdges = 100000
+	maxCachedRows  = 30000
 )
 
 // edgesOf returns the cached edges of ids, and the ids not cached.

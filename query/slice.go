@@ -1191,7 +1191,7 @@ type cardCache struct {
 }
 
 // maxCachedCards bounds the cache (a full card is a few KB).
-const maxCachedCards = 4096
+const maxCachedCards = 2048
 
 type cardKey struct {
 	id, ver string
