@@ -449,7 +449,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		}
 	}()
 	db, err := schema.OpenWrite(tmp, "page_size(8192)", "journal_mode(OFF)", "synchronous(OFF)",
-		"temp_store(MEMORY)", "cache_size(-131072)")
+		"temp_store(MEMORY)", "cache_size(-32768)")
 	if err != nil {
 		return err
 	}
@@ -497,6 +497,13 @@ func (b *build) full(ctx context.Context) (err error) {
 	defer store.close()
 	tab := newMemTable(fs)
 	g := newGraph()
+	// the type checker's facts first: its peak (syntax and types of the
+	// packages being checked) then does not add to the parse results held
+	// for resolution
+	gp, err := b.loadPrecise(ctx, nil)
+	if err != nil {
+		return err
+	}
 	total := len(b.entries)
 	done := 0
 	b.sum.Seq = 1
@@ -555,10 +562,6 @@ func (b *build) full(ctx context.Context) (err error) {
 			store.spills, store.len(), store.size>>20, budget>>20)
 	}
 	fs.index()
-	gp, err := b.loadPrecise(ctx, nil)
-	if err != nil {
-		return err
-	}
 	type resolved struct {
 		path  string
 		edges []edgeRow
