@@ -449,7 +449,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		}
 	}()
 	db, err := schema.OpenWrite(tmp, "page_size(8192)", "journal_mode(OFF)", "synchronous(OFF)",
-		"temp_store(MEMORY)", "cache_size(-32768)")
+		"temp_store(MEMORY)", "cache_size(-32768)", "threads(2)")
 	if err != nil {
 		return err
 	}
