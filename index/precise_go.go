@@ -2,6 +2,7 @@ package index
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -248,16 +249,16 @@ type listedPackage struct {
 	Export          string
 	GoFiles         []string
 	CompiledGoFiles []string
+	Imports         []string
 	ImportMap       map[string]string
 	DepOnly         bool
 	Error           *struct{ Pos, Err string }
 }
 
-// goList lists the packages of patterns and their dependencies, with
-// export data (built or taken from the go build cache) for each.
-func goList(ctx context.Context, dir string, patterns []string, overlayFile string) ([]*listedPackage, error) {
-	args := []string{"list", "-e", "-compiled", "-export", "-deps", "-pgo=off",
-		"-json=ImportPath,Dir,Export,GoFiles,CompiledGoFiles,ImportMap,DepOnly,Error"}
+// goList runs go list -json with args (flags) on patterns and decodes the
+// packages it prints.
+func goList(ctx context.Context, dir string, args, patterns []string, overlayFile string) ([]*listedPackage, error) {
+	args = append([]string{"list", "-e", "-pgo=off"}, args...)
 	if overlayFile != "" {
 		args = append(args, "-overlay="+overlayFile)
 	}
@@ -304,13 +305,17 @@ func goList(ctx context.Context, dir string, patterns []string, overlayFile stri
 	return list, nil
 }
 
-// exportImporter reads the packages a type check imports from the export
-// data the go command built, once per module for all its packages.
+// exportImporter gives the type checker the packages a package imports:
+// the tree's packages checked earlier in the run, from the export data
+// written after checking them, and the others from the export data the go
+// command built. Each is decoded once per module, into one universe.
 type exportImporter struct {
 	mu     sync.Mutex
 	fset   *token.FileSet
 	pkgs   map[string]*types.Package
 	listed map[string]*listedPackage
+	blobs  map[string][]byte // export data of checked packages of the tree
+	roots  map[string]bool
 }
 
 func (im *exportImporter) load(p string) (*types.Package, error) {
@@ -321,6 +326,13 @@ func (im *exportImporter) load(p string) (*types.Package, error) {
 	defer im.mu.Unlock()
 	if pkg := im.pkgs[p]; pkg != nil && pkg.Complete() {
 		return pkg, nil
+	}
+	if im.roots[p] {
+		blob := im.blobs[p]
+		if blob == nil {
+			return nil, fmt.Errorf("package %q did not type-check", p)
+		}
+		return gcexportdata.Read(bytes.NewReader(blob), im.fset, im.pkgs, p)
 	}
 	lp := im.listed[p]
 	if lp == nil || lp.Export == "" {
@@ -338,6 +350,17 @@ func (im *exportImporter) load(p string) (*types.Package, error) {
 	return gcexportdata.Read(r, im.fset, im.pkgs, p)
 }
 
+// keep records the export data of a checked package for its importers.
+func (im *exportImporter) keep(p string, pkg *types.Package) {
+	var buf bytes.Buffer
+	if err := gcexportdata.Write(&buf, im.fset, pkg); err != nil {
+		return // its importers fall back to the heuristics
+	}
+	im.mu.Lock()
+	im.blobs[p] = buf.Bytes()
+	im.mu.Unlock()
+}
+
 // importerFor resolves a package's import paths (vendoring) first.
 type importerFor struct {
 	im        *exportImporter
@@ -352,8 +375,11 @@ func (i importerFor) Import(p string) (*types.Package, error) {
 }
 
 // loadModule type-checks the packages of dirs, in the module at modDir,
-// against the export data of everything they import, and records what
-// it proves.
+// and records what it proves. Packages are checked from source in
+// dependency order, each against the export data of what it imports:
+// written by sdl for the packages it checked, built by the go command (or
+// taken from its cache) for the others, so the go command never compiles
+// the packages being checked.
 func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs []string, overlay map[string][]byte,
 	overlayFile string, workers int) error {
 	absMod := filepath.Join(root, filepath.FromSlash(modDir))
@@ -369,27 +395,150 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 			patterns[i] = "./" + rel
 		}
 	}
-	list, err := goList(ctx, absMod, patterns, overlayFile)
+	// dependencies first (go list -deps prints a post-order)
+	list, err := goList(ctx, absMod, []string{"-compiled", "-deps",
+		"-json=ImportPath,Dir,GoFiles,CompiledGoFiles,Imports,ImportMap,DepOnly,Error"}, patterns, overlayFile)
 	if err != nil {
 		return err
 	}
-	im := &exportImporter{fset: token.NewFileSet(), pkgs: map[string]*types.Package{}, listed: map[string]*listedPackage{}}
+	im := &exportImporter{fset: token.NewFileSet(), pkgs: map[string]*types.Package{},
+		listed: map[string]*listedPackage{}, blobs: map[string][]byte{}, roots: map[string]bool{}}
+	order := map[string]int{}
 	var roots []*listedPackage
-	for _, p := range list {
+	for i, p := range list {
 		im.listed[p.ImportPath] = p
+		order[p.ImportPath] = i
 		if !p.DepOnly {
+			im.roots[p.ImportPath] = true
 			roots = append(roots, p)
 		}
 	}
+	// the checked packages each one waits for: those it imports directly
+	// or through packages that are not checked, earlier in the order
+	// (which also breaks import cycles, an error the checker reports)
+	reach := map[string][]string{}
+	var rootsOf func(p string, seen map[string]bool) []string
+	rootsOf = func(p string, seen map[string]bool) []string {
+		if r, ok := reach[p]; ok {
+			return r
+		}
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		var out []string
+		lp := im.listed[p]
+		if lp == nil {
+			return nil
+		}
+		for _, q := range lp.Imports {
+			if im.roots[q] {
+				out = append(out, q)
+			} else {
+				out = append(out, rootsOf(q, seen)...)
+			}
+		}
+		reach[p] = out
+		return out
+	}
+	index := map[string]int{}
+	for i, r := range roots {
+		index[r.ImportPath] = i
+	}
+	waits := make([]int, len(roots))
+	dependents := make([][]int, len(roots))
+	external := map[string]bool{} // packages read from the go command's export data
+	for i, r := range roots {
+		deps := map[int]bool{}
+		for _, q := range r.Imports {
+			if !im.roots[q] {
+				if q != "unsafe" && q != "C" {
+					external[q] = true
+				}
+				for _, rq := range rootsOf(q, map[string]bool{}) {
+					if order[rq] < order[r.ImportPath] {
+						deps[index[rq]] = true
+					}
+				}
+			} else if order[q] < order[r.ImportPath] {
+				deps[index[q]] = true
+			}
+		}
+		waits[i] = len(deps)
+		for d := range deps {
+			dependents[d] = append(dependents[d], i)
+		}
+	}
+	if len(external) > 0 {
+		paths := make([]string, 0, len(external))
+		for p := range external {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for start := 0; start < len(paths); start += preciseListMax {
+			exp, err := goList(ctx, absMod, []string{"-export", "-json=ImportPath,Export"},
+				paths[start:min(start+preciseListMax, len(paths))], overlayFile)
+			if err != nil {
+				return err
+			}
+			for _, e := range exp {
+				if lp := im.listed[e.ImportPath]; lp != nil {
+					lp.Export = e.Export
+				}
+			}
+		}
+	}
+
 	sizes := types.SizesFor("gc", runtime.GOARCH)
-	return ordered(ctx, len(roots), workers, func() (func(int) *packageFacts, func()) {
-		return func(i int) *packageFacts {
-			return checkPackage(root, roots[i], im, sizes, overlay)
-		}, func() {}
-	}, func(_ int, pf *packageFacts) error {
+	results := make([]*packageFacts, len(roots))
+	ready := make(chan int, len(roots))
+	var mu sync.Mutex
+	left := len(roots)
+	for i, w := range waits {
+		if w == 0 {
+			ready <- i
+		}
+	}
+	if left == 0 {
+		close(ready)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range ready {
+				if ctx.Err() == nil {
+					pf, pkg := checkPackage(root, roots[i], im, sizes, overlay)
+					results[i] = pf
+					if pkg != nil {
+						im.keep(roots[i].ImportPath, pkg)
+					}
+				}
+				mu.Lock()
+				for _, d := range dependents[i] {
+					if waits[d]--; waits[d] == 0 {
+						ready <- d
+					}
+				}
+				if left--; left == 0 {
+					close(ready)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, pf := range results {
 		gp.add(pf)
-		return nil
-	})
+	}
+	return nil
 }
 
 // packageFacts is what type-checking one package proved, per file.
@@ -432,15 +581,15 @@ func (gp *goPrecise) add(pf *packageFacts) {
 // checkPackage parses and type-checks one listed package and extracts the
 // facts resolution needs; the syntax and types are dropped on return.
 func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes types.Sizes,
-	overlay map[string][]byte) *packageFacts {
+	overlay map[string][]byte) (*packageFacts, *types.Package) {
 	pf := &packageFacts{path: lp.ImportPath}
+	if lp.Error != nil && lp.Error.Pos == "" {
+		pf.failed = lp.Error.Err // e.g. an import cycle
+		return pf, nil
+	}
 	if len(lp.CompiledGoFiles) == 0 {
 		pf.empty = true
-		return pf
-	}
-	if lp.Error != nil && lp.Error.Pos == "" {
-		pf.failed = lp.Error.Err
-		return pf
+		return pf, nil
 	}
 	// files with an error fall back to the heuristics
 	bad := map[string]bool{}
@@ -460,7 +609,7 @@ func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes type
 			var err error
 			if src, err = os.ReadFile(name); err != nil {
 				pf.failed = err.Error()
-				return pf
+				return pf, nil
 			}
 		}
 		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
@@ -500,7 +649,7 @@ func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes type
 		if pf.failed == "" {
 			pf.failed = "no types"
 		}
-		return pf
+		return pf, nil
 	}
 	rel := relInterner(root)
 	importDirs := func(ip string) (string, bool) {
@@ -514,7 +663,9 @@ func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes type
 		return rel(dep.Dir), true
 	}
 	extractFacts(pf, fset, files, pkg, info, bad, rel, importDirs)
-	return pf
+	// importers see what did type-check; their own uses of what did not
+	// are errors in their files, which then fall back to the heuristics
+	return pf, pkg
 }
 
 // relInterner maps absolute file names to repo paths ("" outside the
