@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +28,7 @@ import (
 	"golang.org/x/tools/go/gcexportdata"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // Precise modes for Go (Options.GoPrecise).
@@ -84,6 +88,13 @@ type goPrecise struct {
 	ifaces   []ifaceDecl
 	types    []typeDecl
 	errs     []string // the first error of each package that has some
+	// api is a hash of what each checked package (by directory) offers
+	// its importers, and known the interfaces of the tree as of this run:
+	// together they let an incremental run check only the changed
+	// packages when what they offer did not change.
+	api     map[string]string
+	known   []ifaceDecl
+	checked map[string]bool // the package directories this run checked
 }
 
 // lookup returns the precise target of a reference, or false.
@@ -113,7 +124,7 @@ func goToolchain() string {
 // loadGoPrecise type-checks the Go packages of each module of the tree.
 // Packages that fail to load leave their files to the heuristics.
 func loadGoPrecise(ctx context.Context, root string, modules []string, entries []Entry, overlay map[string][]byte,
-	workers int, trace func(string, ...any)) (*goPrecise, error) {
+	known []ifaceDecl, workers int, trace func(string, ...any)) (*goPrecise, error) {
 	// unsaved buffers replace the files on disk for the type checker too
 	var abs map[string][]byte
 	if len(overlay) > 0 {
@@ -122,7 +133,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 			abs[filepath.Join(root, filepath.FromSlash(p))] = data
 		}
 	}
-	gp := &goPrecise{files: map[string]*preciseFile{}}
+	gp := &goPrecise{files: map[string]*preciseFile{}, api: map[string]string{}}
 	if len(modules) == 0 {
 		return gp, nil
 	}
@@ -187,6 +198,14 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 			}
 		}
 	}
+	// the interfaces of packages not checked in this run, as the last run
+	// recorded them
+	for _, it := range known {
+		if _, checked := gp.api[path.Dir(it.path)]; !checked {
+			gp.ifaces = append(gp.ifaces, it)
+		}
+	}
+	gp.known = append([]ifaceDecl(nil), gp.ifaces...)
 	gp.implements()
 	if trace != nil {
 		for _, e := range gp.errs {
@@ -551,6 +570,8 @@ type packageFacts struct {
 	failed string // why the whole package is not trusted
 	errs   string // the first error of a package that has some
 	empty  bool   // no file for this platform: nothing was checked
+	dir    string // repo-relative directory
+	api    string // apiHash of the package
 }
 
 // add records the facts of one package.
@@ -567,6 +588,9 @@ func (gp *goPrecise) add(pf *packageFacts) {
 	if pf.errs != "" {
 		gp.failed++
 		gp.errs = append(gp.errs, pf.path+": "+pf.errs)
+	}
+	if pf.dir != "" {
+		gp.api[pf.dir] = pf.api
 	}
 	for i, rp := range pf.files {
 		if _, done := gp.files[rp]; done {
@@ -663,9 +687,99 @@ func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes type
 		return rel(dep.Dir), true
 	}
 	extractFacts(pf, fset, files, pkg, info, bad, rel, importDirs)
+	if d := rel(filepath.Join(lp.Dir, "x.go")); d != "" {
+		pf.dir, pf.api = path.Dir(d), apiHash(pkg, fset, rel)
+	}
 	// importers see what did type-check; their own uses of what did not
 	// are errors in their files, which then fall back to the heuristics
 	return pf, pkg
+}
+
+// apiHash is a hash of everything of a package its importers' facts can
+// depend on: each package-level object with its type and the file that
+// declares it, and the method set of each named type, likewise. Lines are
+// left out: the facts name a declaration by file and name.
+func apiHash(pkg *types.Package, fset *token.FileSet, rel func(string) string) string {
+	h := sha256.New()
+	qual := func(p *types.Package) string { return p.Path() }
+	sc := pkg.Scope()
+	for _, name := range sc.Names() {
+		obj := sc.Lookup(name)
+		fmt.Fprintf(h, "%s\t%s\n", types.ObjectString(obj, qual), rel(fset.Position(obj.Pos()).Filename))
+		if tn, ok := obj.(*types.TypeName); ok && !tn.IsAlias() {
+			ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+			for i := 0; i < ms.Len(); i++ {
+				m := ms.At(i).Obj()
+				fmt.Fprintf(h, "\t%s\t%s\n", types.ObjectString(m, qual), rel(fset.Position(m.Pos()).Filename))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// preciseState is what a run leaves for the next one to check only the
+// changed packages: the API hash of each package directory and the
+// interfaces of the tree.
+type preciseState struct {
+	API    map[string]string `json:"api"`
+	Ifaces []preciseIface    `json:"ifaces"`
+}
+
+type preciseIface struct {
+	Path    string            `json:"path"`
+	Name    string            `json:"name"`
+	Pkg     string            `json:"pkg"`
+	Methods map[string]string `json:"methods"`
+}
+
+// state renders what this run proved for the next one, over prev: the
+// packages this run checked replace theirs.
+func (gp *goPrecise) state(prev *preciseState) string {
+	st := preciseState{API: map[string]string{}}
+	if prev != nil {
+		for d, h := range prev.API {
+			st.API[d] = h
+		}
+	}
+	for d := range gp.checked {
+		delete(st.API, d)
+	}
+	for d, h := range gp.api {
+		st.API[d] = h
+	}
+	for _, it := range gp.known {
+		st.Ifaces = append(st.Ifaces, preciseIface{it.path, it.name, it.pkg, it.methods})
+	}
+	sort.Slice(st.Ifaces, func(i, j int) bool {
+		a, b := &st.Ifaces[i], &st.Ifaces[j]
+		return a.Path < b.Path || a.Path == b.Path && a.Name < b.Name
+	})
+	data, _ := json.Marshal(st)
+	return string(data)
+}
+
+// readPreciseState reads the last run's state, or nil.
+func readPreciseState(ctx context.Context, q schema.Querier) *preciseState {
+	v, err := schema.GetMeta(ctx, q, schema.MetaGoPrecise)
+	if err != nil || v == "" {
+		return nil
+	}
+	var st preciseState
+	if json.Unmarshal([]byte(v), &st) != nil || st.API == nil {
+		return nil
+	}
+	return &st
+}
+
+func (st *preciseState) ifaces() []ifaceDecl {
+	if st == nil {
+		return nil
+	}
+	out := make([]ifaceDecl, len(st.Ifaces))
+	for i, it := range st.Ifaces {
+		out[i] = ifaceDecl{path: it.Path, name: it.Name, pkg: it.Pkg, methods: it.Methods}
+	}
+	return out
 }
 
 // relInterner maps absolute file names to repo paths ("" outside the
@@ -997,7 +1111,7 @@ func (b *build) preciseMode() string {
 
 // loadPrecise runs Go precise mode as the options ask, over the package
 // directories of entries (all the build's entries when nil).
-func (b *build) loadPrecise(ctx context.Context, entries []Entry) (*goPrecise, error) {
+func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceDecl) (*goPrecise, error) {
 	if b.preciseMode() == PreciseOff {
 		if b.opts.GoPrecise == PreciseOn && goToolchain() == "" {
 			return nil, ErrNoGo
@@ -1036,9 +1150,15 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry) (*goPrecise, e
 	if b.opts.Trace != nil {
 		trace = func(f string, a ...any) { fmt.Fprintf(b.opts.Trace, f+"\n", a...) }
 	}
-	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, b.opts.Workers, trace)
+	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, known, b.opts.Workers, trace)
 	if err != nil {
 		return nil, err
+	}
+	gp.checked = map[string]bool{}
+	for _, e := range entries {
+		if e.Lang != nil && e.Lang.Name == "go" {
+			gp.checked[path.Dir(e.Path)] = true
+		}
 	}
 	b.sum.PreciseGo, b.sum.PreciseGoFailed = gp.packages, gp.failed
 	return gp, nil
@@ -1101,6 +1221,50 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 		}
 	}
 	return out
+}
+
+// preciseIncremental type-checks what an incremental run must: when the
+// last run left its state and every changed package offers its importers
+// what it offered then (the same API hash), the changed packages alone;
+// otherwise all of dirs (the changed packages and those that may depend
+// on them). It returns the facts and the directories checked.
+func (b *build) preciseIncremental(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, changed []*fileResult,
+	gone []string, dirs map[string]bool) (*goPrecise, map[string]bool, error) {
+	prev := readPreciseState(ctx, tx)
+	own := map[string]bool{}
+	for _, r := range changed {
+		if strings.HasSuffix(r.entry.Path, ".go") {
+			own[path.Dir(r.entry.Path)] = true
+		}
+	}
+	removed := false
+	for _, p := range gone {
+		removed = removed || strings.HasSuffix(p, ".go")
+	}
+	known := true
+	for d := range own {
+		known = known && prev != nil && prev.API[d] != ""
+	}
+	if known && !removed && len(own) < len(dirs) {
+		gp, err := b.loadPrecise(ctx, goEntries(olds, b.tree, own), prev.ifaces())
+		if err != nil {
+			return nil, nil, err
+		}
+		same := gp != nil
+		for d := range own {
+			same = same && gp.api[d] == prev.API[d]
+		}
+		if same {
+			b.preciseMeta = gp.state(prev)
+			return gp, own, nil
+		}
+	}
+	gp, err := b.loadPrecise(ctx, goEntries(olds, b.tree, dirs), prev.ifaces())
+	if err != nil || gp == nil {
+		return gp, dirs, err
+	}
+	b.preciseMeta = gp.state(prev)
+	return gp, dirs, nil
 }
 
 // goEntries lists the current Go files of dirs.

@@ -130,3 +130,57 @@ func TestGoPreciseOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestGoPreciseIncremental checks that an incremental run type-checks only
+// the changed package when what it offers its importers is unchanged, and
+// the packages that may depend on it when that changed, and that either
+// way the edges are those of a full build of the same files.
+func TestGoPreciseIncremental(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	writeFile(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	writeFile(t, dir, "i/i.go", "package i\n\ntype Closer interface{ Close() error }\n")
+	conn := "package a\n\ntype Conn struct{}\n\nfunc (c *Conn) Close() error { return nil }\n"
+	writeFile(t, dir, "a/a.go", conn)
+	writeFile(t, dir, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc Dial() *a.Conn { return &a.Conn{} }\n")
+	writeFile(t, dir, "c/c.go", "package c\n\nimport \"example.com/m/b\"\n\nfunc Run() error { return b.Dial().Close() }\n")
+	writeFile(t, dir, "d/d.go", "package d\n\nfunc Alone() {}\n")
+	db := filepath.Join(t.TempDir(), "index.db")
+	run := func(root, db string) *Summary {
+		t.Helper()
+		opts := testOptions(root, db)
+		opts.GoPrecise = PreciseOn
+		sum, err := Run(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	run(dir, db)
+	for _, step := range []struct {
+		name, content string
+		checked       int
+	}{
+		// a body edit that moves lines: only package a is checked again
+		{"body", "package a\n\nimport \"errors\"\n\n// Conn is a connection.\ntype Conn struct{}\n\nfunc (c *Conn) Close() error { return errors.New(\"closed\") }\n", 1},
+		// Close renamed: b and c (through b) may see a different a
+		{"api", "package a\n\ntype Conn struct{}\n\nfunc (c *Conn) Shutdown() error { return nil }\n", 5},
+	} {
+		writeFile(t, dir, "a/a.go", step.content)
+		sum := run(dir, db)
+		if sum.PreciseGo != step.checked {
+			t.Errorf("%s: type-checked %d packages, want %d", step.name, sum.PreciseGo, step.checked)
+		}
+		fresh := filepath.Join(t.TempDir(), "fresh.db")
+		run(dir, fresh)
+		if got, want := string(dump(t, db, "edges")), string(dump(t, fresh, "edges")); got != want {
+			t.Errorf("%s: incremental edges differ from a full build's:\n%s", step.name, lineDiff(want, got))
+		}
+		if step.name == "body" && !strings.Contains(string(dump(t, db, "edges")), "a/a.go:Conn implements i.Closer -> i/i.go:Closer [types 1") {
+			t.Errorf("%s: the implements edge to another package's interface is lost:\n%s", step.name, dump(t, db, "edges"))
+		}
+	}
+}
