@@ -321,7 +321,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err := b.reresolve(ctx, tx, w, tab, names, removedIDs, changedSet, len(gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
 		return err
 	}
-	if gp != nil {
+	if gp != nil && len(goDirs) > 0 {
 		if err := b.preciseUnchanged(ctx, w, tab, gp, goEntries(olds, b.tree, goDirs), changedSet, affected); err != nil {
 			return err
 		}

@@ -488,7 +488,13 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 			dependents[d] = append(dependents[d], i)
 		}
 	}
-	if len(external) > 0 {
+	// nothing to check (every package failed to list or has no file for
+	// this platform): no export data is needed
+	checkable := false
+	for _, r := range roots {
+		checkable = checkable || len(r.CompiledGoFiles) > 0 && (r.Error == nil || r.Error.Pos != "")
+	}
+	if len(external) > 0 && checkable {
 		paths := make([]string, 0, len(external))
 		for p := range external {
 			paths = append(paths, p)
@@ -576,6 +582,9 @@ type packageFacts struct {
 
 // add records the facts of one package.
 func (gp *goPrecise) add(pf *packageFacts) {
+	if pf.dir != "" {
+		gp.api[pf.dir] = pf.api
+	}
 	if pf.empty {
 		return
 	}
@@ -588,9 +597,6 @@ func (gp *goPrecise) add(pf *packageFacts) {
 	if pf.errs != "" {
 		gp.failed++
 		gp.errs = append(gp.errs, pf.path+": "+pf.errs)
-	}
-	if pf.dir != "" {
-		gp.api[pf.dir] = pf.api
 	}
 	for i, rp := range pf.files {
 		if _, done := gp.files[rp]; done {
@@ -607,12 +613,18 @@ func (gp *goPrecise) add(pf *packageFacts) {
 func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes types.Sizes,
 	overlay map[string][]byte) (*packageFacts, *types.Package) {
 	pf := &packageFacts{path: lp.ImportPath}
+	rel := relInterner(root)
+	if d := rel(filepath.Join(lp.Dir, "x.go")); d != "" {
+		pf.dir = path.Dir(d)
+	}
+	// a package that offers its importers nothing has an API hash too, so
+	// that an edit that leaves it so does not check its importers again
 	if lp.Error != nil && lp.Error.Pos == "" {
-		pf.failed = lp.Error.Err // e.g. an import cycle
+		pf.failed, pf.api = lp.Error.Err, "!failed" // e.g. an import cycle
 		return pf, nil
 	}
 	if len(lp.CompiledGoFiles) == 0 {
-		pf.empty = true
+		pf.empty, pf.api = true, "!empty"
 		return pf, nil
 	}
 	// files with an error fall back to the heuristics
@@ -632,7 +644,7 @@ func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes type
 		if !ok {
 			var err error
 			if src, err = os.ReadFile(name); err != nil {
-				pf.failed = err.Error()
+				pf.failed, pf.api = err.Error(), "!failed"
 				return pf, nil
 			}
 		}
@@ -673,9 +685,9 @@ func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes type
 		if pf.failed == "" {
 			pf.failed = "no types"
 		}
+		pf.api = "!failed"
 		return pf, nil
 	}
-	rel := relInterner(root)
 	importDirs := func(ip string) (string, bool) {
 		if real, ok := lp.ImportMap[ip]; ok {
 			ip = real
@@ -687,9 +699,7 @@ func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes type
 		return rel(dep.Dir), true
 	}
 	extractFacts(pf, fset, files, pkg, info, bad, rel, importDirs)
-	if d := rel(filepath.Join(lp.Dir, "x.go")); d != "" {
-		pf.dir, pf.api = path.Dir(d), apiHash(pkg, fset, rel)
-	}
+	pf.api = apiHash(pkg, fset, rel)
 	// importers see what did type-check; their own uses of what did not
 	// are errors in their files, which then fall back to the heuristics
 	return pf, pkg
@@ -1227,7 +1237,8 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 // last run left its state and every changed package offers its importers
 // what it offered then (the same API hash), the changed packages alone;
 // otherwise all of dirs (the changed packages and those that may depend
-// on them). It returns the facts and the directories checked.
+// on them). It returns the facts and the directories whose unchanged files
+// must be resolved again with them.
 func (b *build) preciseIncremental(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, changed []*fileResult,
 	gone []string, dirs map[string]bool) (*goPrecise, map[string]bool, error) {
 	prev := readPreciseState(ctx, tx)
@@ -1245,19 +1256,27 @@ func (b *build) preciseIncremental(ctx context.Context, tx *sql.Tx, olds map[str
 	for d := range own {
 		known = known && prev != nil && prev.API[d] != ""
 	}
-	if known && !removed && len(own) < len(dirs) {
+	if known && !removed {
 		gp, err := b.loadPrecise(ctx, goEntries(olds, b.tree, own), prev.ifaces())
-		if err != nil {
-			return nil, nil, err
+		if err != nil || gp == nil {
+			return gp, own, err
 		}
-		same := gp != nil
+		same := true
 		for d := range own {
 			same = same && gp.api[d] == prev.API[d]
 		}
 		if same {
+			// the other files of the changed packages see the same
+			// declarations as before: their facts, and edges, stand
+			b.tracef("precise: the API of %d changed package(s) is unchanged", len(own))
 			b.preciseMeta = gp.state(prev)
-			return gp, own, nil
+			return gp, nil, nil
 		}
+		if len(dirs) == len(own) {
+			b.preciseMeta = gp.state(prev)
+			return gp, own, nil // nothing else may depend on them
+		}
+		b.tracef("precise: an API changed: %d package(s) to check again", len(dirs))
 	}
 	gp, err := b.loadPrecise(ctx, goEntries(olds, b.tree, dirs), prev.ifaces())
 	if err != nil || gp == nil {
@@ -1314,4 +1333,11 @@ func (b *build) preciseUnchanged(ctx context.Context, w *writer, tab *sqlTable, 
 		}
 		return w.diffEdges(ctx, pid, fileEdges(r, tab, gp.file(r.entry.Path)), affected)
 	})
+}
+
+// tracef writes a line to the trace (sdl index --trace), if any.
+func (b *build) tracef(format string, args ...any) {
+	if b.opts.Trace != nil {
+		fmt.Fprintf(b.opts.Trace, format+"\n", args...)
+	}
 }
