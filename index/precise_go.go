@@ -286,7 +286,8 @@ func goList(ctx context.Context, dir string, args, patterns []string, overlayFil
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	// a newer go line in go.mod must not download a toolchain
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	// and go.mod and go.sum are only read (-mod=mod would update them)
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
