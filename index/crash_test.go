@@ -28,8 +28,18 @@ func TestMain(m *testing.M) {
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(1280 << 20)
 		}
-		_, err := Run(context.Background(), Options{Root: root, DB: os.Getenv("SDL_TEST_INDEX_DB"), NoGit: true,
-			Embedding: embed.Config{Provider: os.Getenv("SDL_TEST_INDEX_EMBED")}})
+		opts := Options{Root: root, DB: os.Getenv("SDL_TEST_INDEX_DB"), NoGit: true,
+			Embedding: embed.Config{Provider: os.Getenv("SDL_TEST_INDEX_EMBED")}}
+		if touch := os.Getenv("SDL_TEST_INDEX_TOUCH"); touch != "" {
+			// an edit, as an unsaved buffer: the tree itself is not written
+			data, err := os.ReadFile(filepath.Join(root, touch))
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			opts.Overlay = map[string][]byte{touch: append(data, "\n// touched by the benchmark\n"...)}
+		}
+		_, err := Run(context.Background(), opts)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

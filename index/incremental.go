@@ -297,7 +297,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	goDirs := b.preciseDirs(olds, changed, gone)
 	var gp *goPrecise
 	if len(goDirs) > 0 {
-		if gp, err = b.loadPrecise(ctx, goEntries(olds, b.tree, goDirs)); err != nil {
+		if gp, goDirs, err = b.preciseIncremental(ctx, tx, olds, changed, gone, goDirs); err != nil {
 			return err
 		}
 	}
@@ -321,7 +321,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err := b.reresolve(ctx, tx, w, tab, names, removedIDs, changedSet, len(gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
 		return err
 	}
-	if gp != nil {
+	if gp != nil && len(goDirs) > 0 {
 		if err := b.preciseUnchanged(ctx, w, tab, gp, goEntries(olds, b.tree, goDirs), changedSet, affected); err != nil {
 			return err
 		}
@@ -336,6 +336,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	meta, err := b.embedAll(ctx, tx)
 	if err != nil {
 		return err
+	}
+	if b.preciseMeta != "" {
+		meta = append(meta, [2]string{schema.MetaGoPrecise, b.preciseMeta})
 	}
 	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {
 		return err

@@ -371,15 +371,17 @@ var errRebuild = errors.New("rebuild")
 type fileState struct{ status, hash, reason string }
 
 type build struct {
-	opts       Options
-	tree       map[string]fileState // the new version's files
-	w          *writer
-	root       string
-	src        fileTree // the working tree or a git revision
-	entries    []Entry
-	goModules  []string
-	jsPackages []string
-	phpPSR4    []string // the PSR-4 maps of composer.json files
+	opts      Options
+	tree      map[string]fileState // the new version's files
+	w         *writer
+	root      string
+	src       fileTree // the working tree or a git revision
+	entries   []Entry
+	goModules []string
+	// preciseMeta is the Go precise state this run leaves (MetaGoPrecise)
+	preciseMeta string
+	jsPackages  []string
+	phpPSR4     []string // the PSR-4 maps of composer.json files
 	// only, when set, is the set of paths an incremental run looks at.
 	only map[string]bool
 	git  gitInfo
@@ -449,7 +451,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		}
 	}()
 	db, err := schema.OpenWrite(tmp, "page_size(8192)", "journal_mode(OFF)", "synchronous(OFF)",
-		"temp_store(MEMORY)", "cache_size(-131072)")
+		"temp_store(MEMORY)", "cache_size(-32768)", "threads(2)")
 	if err != nil {
 		return err
 	}
@@ -497,6 +499,16 @@ func (b *build) full(ctx context.Context) (err error) {
 	defer store.close()
 	tab := newMemTable(fs)
 	g := newGraph()
+	// the type checker's facts first: its peak (syntax and types of the
+	// packages being checked) then does not add to the parse results held
+	// for resolution
+	gp, err := b.loadPrecise(ctx, nil, nil)
+	if err != nil {
+		return err
+	}
+	if gp != nil {
+		b.preciseMeta = gp.state(nil)
+	}
 	total := len(b.entries)
 	done := 0
 	b.sum.Seq = 1
@@ -555,10 +567,6 @@ func (b *build) full(ctx context.Context) (err error) {
 			store.spills, store.len(), store.size>>20, budget>>20)
 	}
 	fs.index()
-	gp, err := b.loadPrecise(ctx, nil)
-	if err != nil {
-		return err
-	}
 	type resolved struct {
 		path  string
 		edges []edgeRow
@@ -610,6 +618,9 @@ func (b *build) full(ctx context.Context) (err error) {
 	meta, err := b.embedAll(ctx, tx)
 	if err != nil {
 		return err
+	}
+	if b.preciseMeta != "" {
+		meta = append(meta, [2]string{schema.MetaGoPrecise, b.preciseMeta})
 	}
 	if _, err := b.syncSidecars(ctx, tx, nil, VersionID(1)); err != nil {
 		return err

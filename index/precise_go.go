@@ -1,23 +1,34 @@
 package index
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/modfile"
-	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/gcexportdata"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // Precise modes for Go (Options.GoPrecise).
@@ -33,11 +44,6 @@ const (
 
 // ErrNoGo means Go precise mode was required and no go toolchain is on PATH.
 var ErrNoGo = errors.New("go precise mode needs the go command on PATH")
-
-// preciseBatch is how many packages one go/packages load type-checks:
-// the syntax and types of a batch are dropped before the next is loaded,
-// which bounds memory on trees the size of GOROOT/src.
-const preciseBatch = 48
 
 // preciseRef is what the type checker proved a name at a position means.
 type preciseRef struct {
@@ -81,8 +87,14 @@ type goPrecise struct {
 	failed   int // packages with type errors (their bad files fall back)
 	ifaces   []ifaceDecl
 	types    []typeDecl
-	rel      map[string]string // absolute file -> repo path, interned
-	errs     []string          // the first error of each package that has some
+	errs     []string // the first error of each package that has some
+	// api is a hash of what each checked package (by directory) offers
+	// its importers, and known the interfaces of the tree as of this run:
+	// together they let an incremental run check only the changed
+	// packages when what they offer did not change.
+	api     map[string]string
+	known   []ifaceDecl
+	checked map[string]bool // the package directories this run checked
 }
 
 // lookup returns the precise target of a reference, or false.
@@ -109,10 +121,10 @@ func goToolchain() string {
 	return p
 }
 
-// loadGoPrecise type-checks the Go packages of each module of the tree in
-// batches. Packages that fail to load leave their files to the heuristics.
+// loadGoPrecise type-checks the Go packages of each module of the tree.
+// Packages that fail to load leave their files to the heuristics.
 func loadGoPrecise(ctx context.Context, root string, modules []string, entries []Entry, overlay map[string][]byte,
-	trace func(string, ...any)) (*goPrecise, error) {
+	known []ifaceDecl, workers int, trace func(string, ...any)) (*goPrecise, error) {
 	// unsaved buffers replace the files on disk for the type checker too
 	var abs map[string][]byte
 	if len(overlay) > 0 {
@@ -121,7 +133,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 			abs[filepath.Join(root, filepath.FromSlash(p))] = data
 		}
 	}
-	gp := &goPrecise{files: map[string]*preciseFile{}, rel: map[string]string{}}
+	gp := &goPrecise{files: map[string]*preciseFile{}, api: map[string]string{}}
 	if len(modules) == 0 {
 		return gp, nil
 	}
@@ -159,30 +171,53 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 			pkgs[best] = append(pkgs[best], dir)
 		}
 	}
+	var overlayFile string
+	if len(abs) > 0 {
+		f, cleanup, err := writeOverlay(abs)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		overlayFile = f
+	}
 	for _, md := range modDirs {
 		dirs := pkgs[md]
 		sort.Strings(dirs)
-		for start := 0; start < len(dirs); start += preciseBatch {
+		for start := 0; start < len(dirs); start += preciseListMax {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			batch := dirs[start:min(start+preciseBatch, len(dirs))]
-			if err := gp.loadBatch(ctx, root, md, batch, abs); err != nil {
+			batch := dirs[start:min(start+preciseListMax, len(dirs))]
+			if err := gp.loadModule(ctx, root, md, batch, abs, overlayFile, workers); err != nil {
+				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+					return nil, err
+				}
 				if trace != nil {
 					trace("precise: %s: %v", md, err)
 				}
 			}
 		}
 	}
+	// the interfaces of packages not checked in this run, as the last run
+	// recorded them
+	for _, it := range known {
+		if _, checked := gp.api[path.Dir(it.path)]; !checked {
+			gp.ifaces = append(gp.ifaces, it)
+		}
+	}
+	gp.known = append([]ifaceDecl(nil), gp.ifaces...)
 	gp.implements()
 	if trace != nil {
 		for _, e := range gp.errs {
 			trace("precise: %s", e)
 		}
 	}
-	gp.rel, gp.errs = nil, nil
+	gp.errs = nil
 	return gp, nil
 }
+
+// preciseListMax bounds the package patterns of one go list command line.
+const preciseListMax = 1000
 
 // goPackageDir reports whether the go command would list a package in dir.
 func goPackageDir(dir string) bool {
@@ -197,7 +232,176 @@ func goPackageDir(dir string) bool {
 	return true
 }
 
-func (gp *goPrecise) loadBatch(ctx context.Context, root, modDir string, dirs []string, overlay map[string][]byte) error {
+// writeOverlay writes the go command's -overlay file for unsaved buffers.
+func writeOverlay(abs map[string][]byte) (string, func(), error) {
+	dir, err := os.MkdirTemp("", "sdl-overlay-")
+	if err != nil {
+		return "", nil, fmt.Errorf("precise overlay: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	replace := map[string]string{}
+	i := 0
+	for p, data := range abs {
+		f := filepath.Join(dir, fmt.Sprintf("%d.go", i))
+		i++
+		if err := os.WriteFile(f, data, 0o600); err != nil {
+			cleanup()
+			return "", nil, fmt.Errorf("precise overlay: %w", err)
+		}
+		replace[p] = f
+	}
+	data, err := json.Marshal(map[string]any{"Replace": replace})
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "overlay.json"), data, 0o600)
+	}
+	if err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("precise overlay: %w", err)
+	}
+	return filepath.Join(dir, "overlay.json"), cleanup, nil
+}
+
+// listedPackage is what go list -json says of a package.
+type listedPackage struct {
+	ImportPath      string
+	Dir             string
+	Export          string
+	GoFiles         []string
+	CompiledGoFiles []string
+	Imports         []string
+	ImportMap       map[string]string
+	DepOnly         bool
+	Error           *struct{ Pos, Err string }
+}
+
+// goList runs go list -json with args (flags) on patterns and decodes the
+// packages it prints.
+func goList(ctx context.Context, dir string, args, patterns []string, overlayFile string) ([]*listedPackage, error) {
+	args = append([]string{"list", "-e", "-pgo=off"}, args...)
+	if overlayFile != "" {
+		args = append(args, "-overlay="+overlayFile)
+	}
+	args = append(args, "--")
+	args = append(args, patterns...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	// a newer go line in go.mod must not download a toolchain
+	// and go.mod and go.sum are only read (-mod=mod would update them)
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	var list []*listedPackage
+	dec := json.NewDecoder(out)
+	var derr error
+	for {
+		p := new(listedPackage)
+		if derr = dec.Decode(p); derr != nil {
+			break
+		}
+		list = append(list, p)
+	}
+	io.Copy(io.Discard, out)
+	werr := cmd.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if werr != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return nil, fmt.Errorf("go list: %w: %s", werr, msg)
+	}
+	if derr != io.EOF {
+		return nil, fmt.Errorf("go list: reading its output: %w", derr)
+	}
+	return list, nil
+}
+
+// exportImporter gives the type checker the packages a package imports:
+// the tree's packages checked earlier in the run, from the export data
+// written after checking them, and the others from the export data the go
+// command built. Each is decoded once per module, into one universe.
+type exportImporter struct {
+	mu     sync.Mutex
+	fset   *token.FileSet
+	pkgs   map[string]*types.Package
+	listed map[string]*listedPackage
+	blobs  map[string][]byte // export data of checked packages of the tree
+	roots  map[string]bool
+}
+
+func (im *exportImporter) load(p string) (*types.Package, error) {
+	if p == "unsafe" {
+		return types.Unsafe, nil
+	}
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	if pkg := im.pkgs[p]; pkg != nil && pkg.Complete() {
+		return pkg, nil
+	}
+	if im.roots[p] {
+		blob := im.blobs[p]
+		if blob == nil {
+			return nil, fmt.Errorf("package %q did not type-check", p)
+		}
+		return gcexportdata.Read(bytes.NewReader(blob), im.fset, im.pkgs, p)
+	}
+	lp := im.listed[p]
+	if lp == nil || lp.Export == "" {
+		return nil, fmt.Errorf("no export data for %q", p)
+	}
+	f, err := os.Open(lp.Export)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("export data for %q: %w", p, err)
+	}
+	return gcexportdata.Read(r, im.fset, im.pkgs, p)
+}
+
+// keep records the export data of a checked package for its importers.
+func (im *exportImporter) keep(p string, pkg *types.Package) {
+	var buf bytes.Buffer
+	if err := gcexportdata.Write(&buf, im.fset, pkg); err != nil {
+		return // its importers fall back to the heuristics
+	}
+	im.mu.Lock()
+	im.blobs[p] = buf.Bytes()
+	im.mu.Unlock()
+}
+
+// importerFor resolves a package's import paths (vendoring) first.
+type importerFor struct {
+	im        *exportImporter
+	importMap map[string]string
+}
+
+func (i importerFor) Import(p string) (*types.Package, error) {
+	if real, ok := i.importMap[p]; ok {
+		p = real
+	}
+	return i.im.load(p)
+}
+
+// loadModule type-checks the packages of dirs, in the module at modDir,
+// and records what it proves. Packages are checked from source in
+// dependency order, each against the export data of what it imports:
+// written by sdl for the packages it checked, built by the go command (or
+// taken from its cache) for the others, so the go command never compiles
+// the packages being checked.
+func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs []string, overlay map[string][]byte,
+	overlayFile string, workers int) error {
 	absMod := filepath.Join(root, filepath.FromSlash(modDir))
 	patterns := make([]string, len(dirs))
 	for i, d := range dirs {
@@ -211,62 +415,412 @@ func (gp *goPrecise) loadBatch(ctx context.Context, root, modDir string, dirs []
 			patterns[i] = "./" + rel
 		}
 	}
-	cfg := &packages.Config{
-		Context: ctx,
-		Dir:     absMod,
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
-			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
-		// a newer go line in go.mod must not download a toolchain
-		Env:     append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod"),
-		Overlay: overlay,
-	}
-	loaded, err := packages.Load(cfg, patterns...)
+	// dependencies first (go list -deps prints a post-order)
+	list, err := goList(ctx, absMod, []string{"-compiled", "-deps",
+		"-json=ImportPath,Dir,GoFiles,CompiledGoFiles,Imports,ImportMap,DepOnly,Error"}, patterns, overlayFile)
 	if err != nil {
-		return fmt.Errorf("load: %w", err)
+		return err
 	}
-	for _, p := range loaded {
-		gp.addPackage(root, p)
+	im := &exportImporter{fset: token.NewFileSet(), pkgs: map[string]*types.Package{},
+		listed: map[string]*listedPackage{}, blobs: map[string][]byte{}, roots: map[string]bool{}}
+	order := map[string]int{}
+	var roots []*listedPackage
+	for i, p := range list {
+		im.listed[p.ImportPath] = p
+		order[p.ImportPath] = i
+		if !p.DepOnly {
+			im.roots[p.ImportPath] = true
+			roots = append(roots, p)
+		}
+	}
+	// the checked packages each one waits for: those it imports directly
+	// or through packages that are not checked, earlier in the order
+	// (which also breaks import cycles, an error the checker reports)
+	reach := map[string][]string{}
+	var rootsOf func(p string, seen map[string]bool) []string
+	rootsOf = func(p string, seen map[string]bool) []string {
+		if r, ok := reach[p]; ok {
+			return r
+		}
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		var out []string
+		lp := im.listed[p]
+		if lp == nil {
+			return nil
+		}
+		for _, q := range lp.Imports {
+			if im.roots[q] {
+				out = append(out, q)
+			} else {
+				out = append(out, rootsOf(q, seen)...)
+			}
+		}
+		reach[p] = out
+		return out
+	}
+	index := map[string]int{}
+	for i, r := range roots {
+		index[r.ImportPath] = i
+	}
+	waits := make([]int, len(roots))
+	dependents := make([][]int, len(roots))
+	external := map[string]bool{} // packages read from the go command's export data
+	for i, r := range roots {
+		deps := map[int]bool{}
+		for _, q := range r.Imports {
+			if !im.roots[q] {
+				if q != "unsafe" && q != "C" {
+					external[q] = true
+				}
+				for _, rq := range rootsOf(q, map[string]bool{}) {
+					if order[rq] < order[r.ImportPath] {
+						deps[index[rq]] = true
+					}
+				}
+			} else if order[q] < order[r.ImportPath] {
+				deps[index[q]] = true
+			}
+		}
+		waits[i] = len(deps)
+		for d := range deps {
+			dependents[d] = append(dependents[d], i)
+		}
+	}
+	// nothing to check (every package failed to list or has no file for
+	// this platform): no export data is needed
+	checkable := false
+	for _, r := range roots {
+		checkable = checkable || len(r.CompiledGoFiles) > 0 && (r.Error == nil || r.Error.Pos != "")
+	}
+	if len(external) > 0 && checkable {
+		paths := make([]string, 0, len(external))
+		for p := range external {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for start := 0; start < len(paths); start += preciseListMax {
+			exp, err := goList(ctx, absMod, []string{"-export", "-json=ImportPath,Export"},
+				paths[start:min(start+preciseListMax, len(paths))], overlayFile)
+			if err != nil {
+				return err
+			}
+			for _, e := range exp {
+				if lp := im.listed[e.ImportPath]; lp != nil {
+					lp.Export = e.Export
+				}
+			}
+		}
+	}
+
+	sizes := types.SizesFor("gc", runtime.GOARCH)
+	results := make([]*packageFacts, len(roots))
+	ready := make(chan int, len(roots))
+	var mu sync.Mutex
+	left := len(roots)
+	for i, w := range waits {
+		if w == 0 {
+			ready <- i
+		}
+	}
+	if left == 0 {
+		close(ready)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range ready {
+				if ctx.Err() == nil {
+					pf, pkg := checkPackage(root, roots[i], im, sizes, overlay)
+					results[i] = pf
+					if pkg != nil {
+						im.keep(roots[i].ImportPath, pkg)
+					}
+				}
+				mu.Lock()
+				for _, d := range dependents[i] {
+					if waits[d]--; waits[d] == 0 {
+						ready <- d
+					}
+				}
+				if left--; left == 0 {
+					close(ready)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, pf := range results {
+		gp.add(pf)
 	}
 	return nil
 }
 
-// addPackage records the facts of one type-checked package.
-func (gp *goPrecise) addPackage(root string, p *packages.Package) {
-	if p.Types == nil || p.TypesInfo == nil || p.Fset == nil {
+// packageFacts is what type-checking one package proved, per file.
+type packageFacts struct {
+	path   string
+	files  []string // repo paths, in the package's order
+	facts  []*preciseFile
+	ifaces []ifaceDecl
+	types  []typeDecl
+	failed string // why the whole package is not trusted
+	errs   string // the first error of a package that has some
+	empty  bool   // no file for this platform: nothing was checked
+	dir    string // repo-relative directory
+	api    string // apiHash of the package
+}
+
+// add records the facts of one package.
+func (gp *goPrecise) add(pf *packageFacts) {
+	if pf.dir != "" {
+		gp.api[pf.dir] = pf.api
+	}
+	if pf.empty {
 		return
 	}
-	if len(p.Syntax) == 0 {
-		return // every file is for another platform: nothing to check
-	}
 	gp.packages++
+	if pf.failed != "" {
+		gp.failed++
+		gp.errs = append(gp.errs, pf.path+": "+pf.failed)
+		return
+	}
+	if pf.errs != "" {
+		gp.failed++
+		gp.errs = append(gp.errs, pf.path+": "+pf.errs)
+	}
+	for i, rp := range pf.files {
+		if _, done := gp.files[rp]; done {
+			continue // seen in another package (a file listed twice)
+		}
+		gp.files[rp] = pf.facts[i]
+	}
+	gp.ifaces = append(gp.ifaces, pf.ifaces...)
+	gp.types = append(gp.types, pf.types...)
+}
+
+// checkPackage parses and type-checks one listed package and extracts the
+// facts resolution needs; the syntax and types are dropped on return.
+func checkPackage(root string, lp *listedPackage, im *exportImporter, sizes types.Sizes,
+	overlay map[string][]byte) (*packageFacts, *types.Package) {
+	pf := &packageFacts{path: lp.ImportPath}
+	rel := relInterner(root)
+	if d := rel(filepath.Join(lp.Dir, "x.go")); d != "" {
+		pf.dir = path.Dir(d)
+	}
+	// a package that offers its importers nothing has an API hash too, so
+	// that an edit that leaves it so does not check its importers again
+	if lp.Error != nil && lp.Error.Pos == "" {
+		pf.failed, pf.api = lp.Error.Err, "!failed" // e.g. an import cycle
+		return pf, nil
+	}
+	if len(lp.CompiledGoFiles) == 0 {
+		pf.empty, pf.api = true, "!empty"
+		return pf, nil
+	}
 	// files with an error fall back to the heuristics
 	bad := map[string]bool{}
-	for _, e := range p.Errors {
-		if f, _, ok := strings.Cut(e.Pos, ":"); ok && f != "" {
-			bad[filepath.Clean(f)] = true
-		} else {
-			// an error without a position: trust nothing of the package
-			gp.failed++
-			gp.errs = append(gp.errs, p.PkgPath+": "+e.Error())
-			return
+	if lp.Error != nil {
+		f, _, _ := strings.Cut(lp.Error.Pos, ":")
+		bad[filepath.Clean(filepath.Join(lp.Dir, f))] = true
+		pf.errs = lp.Error.Err
+	}
+	fset := im.fset
+	var files []*ast.File
+	for _, name := range lp.CompiledGoFiles {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(lp.Dir, name)
+		}
+		src, ok := overlay[name]
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(name); err != nil {
+				pf.failed, pf.api = err.Error(), "!failed"
+				return pf, nil
+			}
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		if err != nil {
+			bad[filepath.Clean(name)] = true
+			if pf.errs == "" {
+				pf.errs = err.Error()
+			}
+		}
+		if f != nil {
+			files = append(files, f)
 		}
 	}
-	if len(p.Errors) > 0 {
-		gp.failed++
-		gp.errs = append(gp.errs, p.PkgPath+": "+p.Errors[0].Error())
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
+	conf := types.Config{
+		Importer: importerFor{im, lp.ImportMap},
+		Sizes:    sizes,
+		Error: func(err error) {
+			te, ok := err.(types.Error)
+			if !ok || !te.Pos.IsValid() {
+				if pf.failed == "" {
+					pf.failed = err.Error()
+				}
+				return
+			}
+			bad[filepath.Clean(te.Fset.Position(te.Pos).Filename)] = true
+			if tf := te.Fset.File(te.Pos); tf != nil {
+				bad[filepath.Clean(tf.Name())] = true
+			}
+			if pf.errs == "" {
+				pf.errs = err.Error()
+			}
+		},
 	}
-	rel := func(abs string) string {
-		if r, ok := gp.rel[abs]; ok {
+	pkg, _ := conf.Check(lp.ImportPath, fset, files, info)
+	if pf.failed != "" || pkg == nil {
+		if pf.failed == "" {
+			pf.failed = "no types"
+		}
+		pf.api = "!failed"
+		return pf, nil
+	}
+	importDirs := func(ip string) (string, bool) {
+		if real, ok := lp.ImportMap[ip]; ok {
+			ip = real
+		}
+		dep := im.listed[ip]
+		if dep == nil || len(dep.GoFiles) == 0 {
+			return "", false
+		}
+		return rel(dep.Dir), true
+	}
+	extractFacts(pf, fset, files, pkg, info, bad, rel, importDirs)
+	pf.api = apiHash(pkg, fset, rel)
+	// importers see what did type-check; their own uses of what did not
+	// are errors in their files, which then fall back to the heuristics
+	return pf, pkg
+}
+
+// apiHash is a hash of everything of a package its importers' facts can
+// depend on: each package-level object with its type and the file that
+// declares it, and the method set of each named type, likewise. Lines are
+// left out: the facts name a declaration by file and name.
+func apiHash(pkg *types.Package, fset *token.FileSet, rel func(string) string) string {
+	h := sha256.New()
+	qual := func(p *types.Package) string { return p.Path() }
+	sc := pkg.Scope()
+	for _, name := range sc.Names() {
+		obj := sc.Lookup(name)
+		fmt.Fprintf(h, "%s\t%s\n", types.ObjectString(obj, qual), rel(fset.Position(obj.Pos()).Filename))
+		if tn, ok := obj.(*types.TypeName); ok && !tn.IsAlias() {
+			ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+			for i := 0; i < ms.Len(); i++ {
+				m := ms.At(i).Obj()
+				fmt.Fprintf(h, "\t%s\t%s\n", types.ObjectString(m, qual), rel(fset.Position(m.Pos()).Filename))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// preciseState is what a run leaves for the next one to check only the
+// changed packages: the API hash of each package directory and the
+// interfaces of the tree.
+type preciseState struct {
+	API    map[string]string `json:"api"`
+	Ifaces []preciseIface    `json:"ifaces"`
+}
+
+type preciseIface struct {
+	Path    string            `json:"path"`
+	Name    string            `json:"name"`
+	Pkg     string            `json:"pkg"`
+	Methods map[string]string `json:"methods"`
+}
+
+// state renders what this run proved for the next one, over prev: the
+// packages this run checked replace theirs.
+func (gp *goPrecise) state(prev *preciseState) string {
+	st := preciseState{API: map[string]string{}}
+	if prev != nil {
+		for d, h := range prev.API {
+			st.API[d] = h
+		}
+	}
+	for d := range gp.checked {
+		delete(st.API, d)
+	}
+	for d, h := range gp.api {
+		st.API[d] = h
+	}
+	for _, it := range gp.known {
+		st.Ifaces = append(st.Ifaces, preciseIface{it.path, it.name, it.pkg, it.methods})
+	}
+	sort.Slice(st.Ifaces, func(i, j int) bool {
+		a, b := &st.Ifaces[i], &st.Ifaces[j]
+		return a.Path < b.Path || a.Path == b.Path && a.Name < b.Name
+	})
+	data, _ := json.Marshal(st)
+	return string(data)
+}
+
+// readPreciseState reads the last run's state, or nil.
+func readPreciseState(ctx context.Context, q schema.Querier) *preciseState {
+	v, err := schema.GetMeta(ctx, q, schema.MetaGoPrecise)
+	if err != nil || v == "" {
+		return nil
+	}
+	var st preciseState
+	if json.Unmarshal([]byte(v), &st) != nil || st.API == nil {
+		return nil
+	}
+	return &st
+}
+
+func (st *preciseState) ifaces() []ifaceDecl {
+	if st == nil {
+		return nil
+	}
+	out := make([]ifaceDecl, len(st.Ifaces))
+	for i, it := range st.Ifaces {
+		out[i] = ifaceDecl{path: it.Path, name: it.Name, pkg: it.Pkg, methods: it.Methods}
+	}
+	return out
+}
+
+// relInterner maps absolute file names to repo paths ("" outside the
+// tree), sharing one string per file.
+func relInterner(root string) func(string) string {
+	m := map[string]string{}
+	goroot := runtime.GOROOT()
+	return func(abs string) string {
+		if r, ok := m[abs]; ok {
 			return r
 		}
-		r, err := filepath.Rel(root, abs)
-		if err != nil || strings.HasPrefix(r, "..") {
-			r = ""
+		name := abs
+		// export data of the standard library names its files so
+		if rest, ok := strings.CutPrefix(name, "$GOROOT"); ok {
+			name = goroot + rest
 		}
+		r, err := filepath.Rel(root, name)
 		r = filepath.ToSlash(r)
-		gp.rel[abs] = r // interned: every reference to a file shares one string
+		if err != nil || strings.HasPrefix(r, "..") || !goPackageDir(path.Dir(r)) {
+			r = "" // outside the tree, or vendored: not indexed
+		}
+		m[abs] = r
 		return r
 	}
+}
+
+// extractFacts records, for each file of a type-checked package, what its
+// calls and names refer to, and its interfaces and named types.
+func extractFacts(pf *packageFacts, fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info,
+	bad map[string]bool, rel func(string) string, importDirs func(string) (string, bool)) {
 	describe := func(obj types.Object) (preciseRef, bool) {
 		switch o := obj.(type) {
 		case *types.Func:
@@ -275,13 +829,13 @@ func (gp *goPrecise) addPackage(root string, p *packages.Package) {
 			if sig, ok := o.Type().(*types.Signature); ok && sig.Recv() != nil {
 				pr.container = typeName(sig.Recv().Type())
 			}
-			pr.path = rel(p.Fset.Position(o.Pos()).Filename)
+			pr.path = rel(fset.Position(o.Pos()).Filename)
 			return pr, true
 		case *types.TypeName:
 			if o.Pkg() == nil {
 				return preciseRef{}, false // error, any, comparable
 			}
-			return preciseRef{name: o.Name(), path: rel(p.Fset.Position(o.Pos()).Filename)}, true
+			return preciseRef{name: o.Name(), path: rel(fset.Position(o.Pos()).Filename)}, true
 		case *types.Var:
 			if _, ok := o.Type().Underlying().(*types.Signature); ok {
 				return preciseRef{name: o.Name(), dynamic: true}, true
@@ -289,28 +843,26 @@ func (gp *goPrecise) addPackage(root string, p *packages.Package) {
 		}
 		return preciseRef{}, false
 	}
-	info := p.TypesInfo
-	for _, f := range p.Syntax {
-		tf := p.Fset.File(f.Pos())
+	done := map[string]bool{}
+	for _, f := range files {
+		tf := fset.File(f.Pos())
 		if tf == nil {
 			continue
 		}
-		fname := p.Fset.Position(f.Package).Filename // honours //line (cgo)
+		fname := fset.Position(f.Package).Filename // honours //line (cgo)
 		if bad[filepath.Clean(tf.Name())] || bad[filepath.Clean(fname)] {
 			continue
 		}
 		rp := rel(fname)
-		if _, done := gp.files[rp]; done || rp == "" {
-			continue // outside the tree, or seen in another variant of the package
+		if done[rp] || rp == "" {
+			continue // outside the tree
 		}
-		pf := &preciseFile{calls: map[posKey]preciseRef{}, idents: map[posKey]preciseRef{}, imports: map[string]string{}}
+		done[rp] = true
+		facts := &preciseFile{calls: map[posKey]preciseRef{}, idents: map[posKey]preciseRef{}, imports: map[string]string{}}
 		for _, is := range f.Imports {
 			ip := strings.Trim(is.Path.Value, "`\"")
-			if dep := p.Imports[ip]; dep != nil && len(dep.GoFiles) > 0 {
-				pf.imports[ip] = path.Dir(rel(dep.GoFiles[0]))
-				if rel(dep.GoFiles[0]) == "" {
-					pf.imports[ip] = ""
-				}
+			if dir, ok := importDirs(ip); ok {
+				facts.imports[ip] = dir
 			}
 		}
 		put := func(m map[posKey]preciseRef, k posKey, v preciseRef) {
@@ -321,7 +873,7 @@ func (gp *goPrecise) addPackage(root string, p *packages.Package) {
 			}
 			m[k] = v
 		}
-		line := func(pos token.Pos) int { return p.Fset.Position(pos).Line }
+		line := func(pos token.Pos) int { return fset.Position(pos).Line }
 		called := map[*ast.Ident]bool{}
 		var encl []string // container, name of the enclosing declaration
 		var walk func(n ast.Node) bool
@@ -332,7 +884,7 @@ func (gp *goPrecise) addPackage(root string, p *packages.Package) {
 					called[id] = true
 					if obj := info.Uses[id]; obj != nil {
 						if pr, ok := describe(obj); ok {
-							put(pf.calls, posKey{line(n.Pos()), id.Name}, pr)
+							put(facts.calls, posKey{line(n.Pos()), id.Name}, pr)
 						}
 					}
 				}
@@ -347,11 +899,11 @@ func (gp *goPrecise) addPackage(root string, p *packages.Package) {
 				}
 				// types are all that non-call references name (T{}, embedding)
 				if _, isType := obj.(*types.TypeName); isType {
-					put(pf.idents, posKey{line(n.Pos()), n.Name}, pr)
+					put(facts.idents, posKey{line(n.Pos()), n.Name}, pr)
 				}
 				// a function or method used as a value, not called
 				if _, isFunc := obj.(*types.Func); isFunc && !called[n] && encl != nil && pr.path != "" {
-					pf.extra = append(pf.extra, preciseExtra{srcContainer: encl[0], srcName: encl[1],
+					facts.extra = append(facts.extra, preciseExtra{srcContainer: encl[0], srcName: encl[1],
 						kind: lang.RefReference, name: n.Name, line: line(n.Pos()), to: pr})
 				}
 			}
@@ -368,13 +920,14 @@ func (gp *goPrecise) addPackage(root string, p *packages.Package) {
 			}
 			ast.Inspect(d, walk)
 		}
-		gp.collectTypes(p, f, rp)
-		gp.files[rp] = pf
+		pf.collectTypes(fset, pkg, info, f, rp)
+		pf.files = append(pf.files, rp)
+		pf.facts = append(pf.facts, facts)
 	}
 }
 
 // methodSig is a method set in a form that compares across the type
-// universes of different batches: name -> signature with package paths.
+// universes of different packages: name -> signature with package paths.
 type methodSig map[string]string
 
 // ifaceDecl is a non-empty interface of the tree.
@@ -391,10 +944,10 @@ type typeDecl struct {
 }
 
 // collectTypes records the interfaces and named types declared in f, for
-// implements edges computed once every batch is loaded (Go's interfaces
-// are satisfied structurally, across packages that never import each
-// other).
-func (gp *goPrecise) collectTypes(p *packages.Package, f *ast.File, rp string) {
+// implements edges computed once every package is checked (Go's
+// interfaces are satisfied structurally, across packages that never
+// import each other).
+func (pf *packageFacts) collectTypes(fset *token.FileSet, pkg *types.Package, info *types.Info, f *ast.File, rp string) {
 	qual := func(pk *types.Package) string { return pk.Path() }
 	sigOf := func(ms *types.MethodSet) methodSig {
 		out := methodSig{}
@@ -411,7 +964,7 @@ func (gp *goPrecise) collectTypes(p *packages.Package, f *ast.File, rp string) {
 		}
 		for _, s := range gd.Specs {
 			ts := s.(*ast.TypeSpec)
-			tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
+			tn, ok := info.Defs[ts.Name].(*types.TypeName)
 			if !ok || ts.TypeParams != nil || tn.IsAlias() {
 				continue
 			}
@@ -424,15 +977,15 @@ func (gp *goPrecise) collectTypes(p *packages.Package, f *ast.File, rp string) {
 					m := it.Method(i)
 					ms[m.Name()] = types.TypeString(m.Type(), qual)
 				}
-				gp.ifaces = append(gp.ifaces, ifaceDecl{path: rp, name: tn.Name(), pkg: p.Types.Path(), methods: ms})
+				pf.ifaces = append(pf.ifaces, ifaceDecl{path: rp, name: tn.Name(), pkg: pkg.Path(), methods: ms})
 				continue
 			}
 			ms := sigOf(types.NewMethodSet(types.NewPointer(tn.Type())))
 			if len(ms) == 0 {
 				continue
 			}
-			gp.types = append(gp.types, typeDecl{path: rp, name: tn.Name(), pkg: p.Types.Path(),
-				line: p.Fset.Position(ts.Pos()).Line, methods: ms})
+			pf.types = append(pf.types, typeDecl{path: rp, name: tn.Name(), pkg: pkg.Path(),
+				line: fset.Position(ts.Pos()).Line, methods: ms})
 		}
 	}
 }
@@ -569,7 +1122,7 @@ func (b *build) preciseMode() string {
 
 // loadPrecise runs Go precise mode as the options ask, over the package
 // directories of entries (all the build's entries when nil).
-func (b *build) loadPrecise(ctx context.Context, entries []Entry) (*goPrecise, error) {
+func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceDecl) (*goPrecise, error) {
 	if b.preciseMode() == PreciseOff {
 		if b.opts.GoPrecise == PreciseOn && goToolchain() == "" {
 			return nil, ErrNoGo
@@ -608,9 +1161,15 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry) (*goPrecise, e
 	if b.opts.Trace != nil {
 		trace = func(f string, a ...any) { fmt.Fprintf(b.opts.Trace, f+"\n", a...) }
 	}
-	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, trace)
+	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, known, b.opts.Workers, trace)
 	if err != nil {
 		return nil, err
+	}
+	gp.checked = map[string]bool{}
+	for _, e := range entries {
+		if e.Lang != nil && e.Lang.Name == "go" {
+			gp.checked[path.Dir(e.Path)] = true
+		}
 	}
 	b.sum.PreciseGo, b.sum.PreciseGoFailed = gp.packages, gp.failed
 	return gp, nil
@@ -675,6 +1234,59 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 	return out
 }
 
+// preciseIncremental type-checks what an incremental run must: when the
+// last run left its state and every changed package offers its importers
+// what it offered then (the same API hash), the changed packages alone;
+// otherwise all of dirs (the changed packages and those that may depend
+// on them). It returns the facts and the directories whose unchanged files
+// must be resolved again with them.
+func (b *build) preciseIncremental(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, changed []*fileResult,
+	gone []string, dirs map[string]bool) (*goPrecise, map[string]bool, error) {
+	prev := readPreciseState(ctx, tx)
+	own := map[string]bool{}
+	for _, r := range changed {
+		if strings.HasSuffix(r.entry.Path, ".go") {
+			own[path.Dir(r.entry.Path)] = true
+		}
+	}
+	removed := false
+	for _, p := range gone {
+		removed = removed || strings.HasSuffix(p, ".go")
+	}
+	known := true
+	for d := range own {
+		known = known && prev != nil && prev.API[d] != ""
+	}
+	if known && !removed {
+		gp, err := b.loadPrecise(ctx, goEntries(olds, b.tree, own), prev.ifaces())
+		if err != nil || gp == nil {
+			return gp, own, err
+		}
+		same := true
+		for d := range own {
+			same = same && gp.api[d] == prev.API[d]
+		}
+		if same {
+			// the other files of the changed packages see the same
+			// declarations as before: their facts, and edges, stand
+			b.tracef("precise: the API of %d changed package(s) is unchanged", len(own))
+			b.preciseMeta = gp.state(prev)
+			return gp, nil, nil
+		}
+		if len(dirs) == len(own) {
+			b.preciseMeta = gp.state(prev)
+			return gp, own, nil // nothing else may depend on them
+		}
+		b.tracef("precise: an API changed: %d package(s) to check again", len(dirs))
+	}
+	gp, err := b.loadPrecise(ctx, goEntries(olds, b.tree, dirs), prev.ifaces())
+	if err != nil || gp == nil {
+		return gp, dirs, err
+	}
+	b.preciseMeta = gp.state(prev)
+	return gp, dirs, nil
+}
+
 // goEntries lists the current Go files of dirs.
 func goEntries(olds map[string]*oldFile, tree map[string]fileState, dirs map[string]bool) []Entry {
 	seen := map[string]bool{}
@@ -722,4 +1334,11 @@ func (b *build) preciseUnchanged(ctx context.Context, w *writer, tab *sqlTable, 
 		}
 		return w.diffEdges(ctx, pid, fileEdges(r, tab, gp.file(r.entry.Path)), affected)
 	})
+}
+
+// tracef writes a line to the trace (sdl index --trace), if any.
+func (b *build) tracef(format string, args ...any) {
+	if b.opts.Trace != nil {
+		fmt.Fprintf(b.opts.Trace, format+"\n", args...)
+	}
 }

@@ -87,3 +87,100 @@ func TestGoHeuristicRules(t *testing.T) {
 		t.Errorf("non-test code bound to a test file's method:\n%s", edges)
 	}
 }
+
+// TestGoPreciseOrder checks the order precise mode type-checks a module's
+// packages in: a chain of packages, each seeing the types of the one it
+// imports from the export data sdl wrote after checking it, a type
+// declared in one package reached through another's exported function,
+// and an import cycle, which must neither hang the run nor leave the
+// packages outside it without facts.
+func TestGoPreciseOrder(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	writeFile(t, dir, "a/a.go", "package a\n\ntype Conn struct{}\n\nfunc (c *Conn) Close() error { return nil }\n")
+	writeFile(t, dir, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc Dial() *a.Conn { return &a.Conn{} }\n")
+	writeFile(t, dir, "c/c.go", "package c\n\nimport \"example.com/m/b\"\n\nfunc Run() error { return b.Dial().Close() }\n")
+	writeFile(t, dir, "x/x.go", "package x\n\nimport \"example.com/m/y\"\n\nfunc X() { y.Y() }\n")
+	writeFile(t, dir, "y/y.go", "package y\n\nimport \"example.com/m/x\"\n\nfunc Y() { x.X() }\n")
+	db := filepath.Join(t.TempDir(), "index.db")
+	opts := testOptions(dir, db)
+	opts.GoPrecise = PreciseOn
+	sum, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// go list reports the cycle on one of its packages and lists no files
+	// for either
+	if sum.PreciseGo != 4 || sum.PreciseGoFailed != 1 {
+		t.Errorf("type-checked %d packages, %d failed; want 4 and 1 (the cycle)", sum.PreciseGo, sum.PreciseGoFailed)
+	}
+	edges := string(dump(t, db, "edges"))
+	for _, want := range []string{
+		"c/c.go:Run call b.Dial().Close -> a/a.go:Conn.Close [types 1",
+		"c/c.go:Run call b.Dial -> b/b.go:Dial [types 1",
+		"b/b.go:Dial new a.Conn -> a/a.go:Conn [types 1",
+		// the heuristics decide the cycle's calls
+		"x/x.go:X call y.Y -> y/y.go:Y [import",
+	} {
+		if !strings.Contains(edges, want) {
+			t.Errorf("no edge %q in\n%s", want, edges)
+		}
+	}
+}
+
+// TestGoPreciseIncremental checks that an incremental run type-checks only
+// the changed package when what it offers its importers is unchanged, and
+// the packages that may depend on it when that changed, and that either
+// way the edges are those of a full build of the same files.
+func TestGoPreciseIncremental(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	writeFile(t, dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	writeFile(t, dir, "i/i.go", "package i\n\ntype Closer interface{ Close() error }\n")
+	conn := "package a\n\ntype Conn struct{}\n\nfunc (c *Conn) Close() error { return nil }\n"
+	writeFile(t, dir, "a/a.go", conn)
+	writeFile(t, dir, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc Dial() *a.Conn { return &a.Conn{} }\n")
+	writeFile(t, dir, "c/c.go", "package c\n\nimport \"example.com/m/b\"\n\nfunc Run() error { return b.Dial().Close() }\n")
+	writeFile(t, dir, "d/d.go", "package d\n\nfunc Alone() {}\n")
+	db := filepath.Join(t.TempDir(), "index.db")
+	run := func(root, db string) *Summary {
+		t.Helper()
+		opts := testOptions(root, db)
+		opts.GoPrecise = PreciseOn
+		sum, err := Run(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	run(dir, db)
+	for _, step := range []struct {
+		name, content string
+		checked       int
+	}{
+		// a body edit that moves lines: only package a is checked again
+		{"body", "package a\n\nimport \"errors\"\n\n// Conn is a connection.\ntype Conn struct{}\n\nfunc (c *Conn) Close() error { return errors.New(\"closed\") }\n", 1},
+		// Close renamed: b and c (through b) may see a different a
+		{"api", "package a\n\ntype Conn struct{}\n\nfunc (c *Conn) Shutdown() error { return nil }\n", 5},
+	} {
+		writeFile(t, dir, "a/a.go", step.content)
+		sum := run(dir, db)
+		if sum.PreciseGo != step.checked {
+			t.Errorf("%s: type-checked %d packages, want %d", step.name, sum.PreciseGo, step.checked)
+		}
+		fresh := filepath.Join(t.TempDir(), "fresh.db")
+		run(dir, fresh)
+		if got, want := string(dump(t, db, "edges")), string(dump(t, fresh, "edges")); got != want {
+			t.Errorf("%s: incremental edges differ from a full build's:\n%s", step.name, lineDiff(want, got))
+		}
+		if step.name == "body" && !strings.Contains(string(dump(t, db, "edges")), "a/a.go:Conn implements i.Closer -> i/i.go:Closer [types 1") {
+			t.Errorf("%s: the implements edge to another package's interface is lost:\n%s", step.name, dump(t, db, "edges"))
+		}
+	}
+}

@@ -74,6 +74,9 @@ const (
 	MetaEmbeddingModel = "embedding_model"
 	MetaEmbeddingDim   = "embedding_dim"
 	MetaGoModules      = "go_modules"
+	// MetaGoPrecise is what Go precise mode's last run leaves for the
+	// next: API hashes of the packages and the interfaces of the tree.
+	MetaGoPrecise = "go_precise"
 	// MetaFeedbackOffset is how far into the feedback sidecar the index
 	// has imported.
 	MetaFeedbackOffset = "feedback_offset"
