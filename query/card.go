@@ -373,6 +373,19 @@ type outEdge struct {
 	rowid     int64
 }
 
+// parallelBatch is the size from which the parts of a batch of cards are
+// read at once.
+const parallelBatch = 4
+
+// goIf runs f in wg when async, else now.
+func goIf(wg *sync.WaitGroup, async bool, f func()) {
+	if async {
+		wg.Go(f)
+	} else {
+		f()
+	}
+}
+
 // cards builds cards for symbols, in the order given.
 func (x *Index) cards(ctx context.Context, rows []*symbolRow, opts CardOptions, ver string) ([]*Card, error) {
 	if opts.Detail == "" {
@@ -384,15 +397,16 @@ func (x *Index) cards(ctx context.Context, rows []*symbolRow, opts CardOptions, 
 	}
 	// The etag is a hash of the full card whatever the detail asked for,
 	// so an etag from any detail level can be used in a conditional request.
-	// The parts are read at once, each on a connection.
+	// The parts of a batch are read at once, each on a connection (for a
+	// card or two that costs more than it saves).
 	var deps map[string]*Deps
 	var metrics map[string]*Metrics
 	var clusters map[string]*Cluster
 	var procs map[string][]Process
 	var depsErr, metricsErr, procsErr error
 	var wg sync.WaitGroup
-	wg.Go(func() { metrics, clusters, metricsErr = x.metrics(ctx, rows) })
-	wg.Go(func() { procs, procsErr = x.processes(ctx, ids) })
+	goIf(&wg, len(rows) >= parallelBatch, func() { metrics, clusters, metricsErr = x.metrics(ctx, rows) })
+	goIf(&wg, len(rows) >= parallelBatch, func() { procs, procsErr = x.processes(ctx, ids) })
 	deps, depsErr = x.deps(ctx, rows, opts, true)
 	wg.Wait()
 	for _, err := range []error{depsErr, metricsErr, procsErr} {
@@ -550,7 +564,7 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 	var callers map[string][]Dep
 	var callersErr error
 	if calledBy {
-		wg.Go(func() { callers, callersErr = x.callers(ctx, ids, opts) })
+		goIf(&wg, len(ids) >= parallelBatch, func() { callers, callersErr = x.callers(ctx, ids, opts) })
 		defer wg.Wait() // on an early return
 	}
 	q := `SELECT e.src, COALESCE(e.dst, ''), e.kind, e.name, e.qual, e.rule, e.confidence, e.candidates, e.count, e.line,
