@@ -267,6 +267,15 @@ func storeMemory(ctx context.Context, r *Repo, x *query.Index, req *MemoryStoreR
 			}
 		}
 		m.ID = memoryfs.IDFromHash(hash)
+		rel := memoryfs.RelPath(m.Type, m.ID)
+		if o := all[m.ID]; o == nil && fileExists(memoryfs.FilePath(r.Root, m.Type, m.ID)) {
+			// a file this process has not seen yet: another process may
+			// have just stored the same memory
+			if f, err := memoryfs.Read(r.Root, rel); err == nil && !f.Memory.Deleted &&
+				memoryfs.ContentHash(repoID, f.Memory.Type, f.Memory.Title, f.Memory.Content) == hash {
+				return &MemoryStoreResponse{OK: true, MemoryID: m.ID, Deduplicated: true, Path: rel}, nil
+			}
+		}
 		if o := all[m.ID]; o != nil && !o.Deleted || o == nil && fileExists(memoryfs.FilePath(r.Root, m.Type, m.ID)) {
 			m.ID = memoryfs.RandomID() // the derived id names another memory (or a file that is not one)
 		} else {
