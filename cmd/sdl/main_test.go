@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -153,12 +155,25 @@ func cmdNobody(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(os.MkdirAll(bin, 0o755))
 		ts.Check(os.WriteFile(exe, data, 0o755))
 	}
-	cmd := exec.Command(exe, args[1:]...)
-	cmd.Dir = ts.MkAbs(".")
-	cmd.Env = []string{"HOME=" + work, "NO_COLOR=1", "PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir()}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
-	err := cmd.Run()
+	var err error
+	for try := 0; ; try++ {
+		cmd := exec.Command(exe, args[1:]...)
+		cmd.Dir = ts.MkAbs(".")
+		cmd.Env = []string{"HOME=" + work, "NO_COLOR=1", "PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir()}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
+		err = cmd.Run()
+		// the copy just written may still be open in a process another
+		// test forked and has not exec'd yet (golang.org/issue/22315)
+		if !errors.Is(err, syscall.ETXTBSY) || try == 20 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		ts.Fatalf("nobody sdl: %v", err) // did not run at all
+	}
 	if neg != (err != nil) {
 		ts.Fatalf("nobody sdl: unexpected result: %v", err)
 	}
