@@ -294,10 +294,10 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	affected := map[string]bool{}
 	// precise mode: the packages of the changed Go files and those that
 	// may depend on them are type-checked again
-	goDirs := b.preciseDirs(olds, changed, gone)
+	ownDirs, goDirs := b.preciseDirs(olds, changed, gone)
 	var gp *goPrecise
 	if len(goDirs) > 0 {
-		if gp, goDirs, err = b.preciseIncremental(ctx, tx, olds, changed, gone, goDirs); err != nil {
+		if gp, goDirs, err = b.preciseIncremental(ctx, tx, olds, ownDirs, gone, goDirs); err != nil {
 			return err
 		}
 	}

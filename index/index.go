@@ -411,6 +411,13 @@ func (b *build) progress(phase string, done, total int) {
 	}
 }
 
+// tracef writes a line to the trace (sdl index --trace), if any.
+func (b *build) tracef(format string, args ...any) {
+	if b.opts.Trace != nil {
+		fmt.Fprintf(b.opts.Trace, format+"\n", args...)
+	}
+}
+
 // optionsHash covers everything that changes what the index holds for the
 // same tree.
 func (b *build) options() (string, string) {
@@ -559,11 +566,9 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 
-	if b.opts.Trace != nil {
-		fmt.Fprintf(b.opts.Trace, "  writer busy %.2fs during parse\n", busy.Seconds())
-	}
-	if b.opts.Trace != nil && store.spills > 0 {
-		fmt.Fprintf(b.opts.Trace, "  spilled %d of %d files' parse results (%d MB) beyond %d MB in memory\n",
+	b.tracef("  writer busy %.2fs during parse", busy.Seconds())
+	if store.spills > 0 {
+		b.tracef("  spilled %d of %d files' parse results (%d MB) beyond %d MB in memory",
 			store.spills, store.len(), store.size>>20, budget>>20)
 	}
 	fs.index()

@@ -133,7 +133,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 			abs[filepath.Join(root, filepath.FromSlash(p))] = data
 		}
 	}
-	gp := &goPrecise{files: map[string]*preciseFile{}, api: map[string]string{}}
+	gp := &goPrecise{files: map[string]*preciseFile{}, api: map[string]string{}, checked: map[string]bool{}}
 	if len(modules) == 0 {
 		return gp, nil
 	}
@@ -158,6 +158,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 		if !goPackageDir(dir) {
 			continue
 		}
+		gp.checked[dir] = true
 		best := ""
 		found := false
 		for _, md := range modDirs {
@@ -201,7 +202,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 	// the interfaces of packages not checked in this run, as the last run
 	// recorded them
 	for _, it := range known {
-		if _, checked := gp.api[path.Dir(it.path)]; !checked {
+		if !gp.checked[path.Dir(it.path)] {
 			gp.ifaces = append(gp.ifaces, it)
 		}
 	}
@@ -352,6 +353,7 @@ func (im *exportImporter) load(p string) (*types.Package, error) {
 		if blob == nil {
 			return nil, fmt.Errorf("package %q did not type-check", p)
 		}
+		delete(im.blobs, p) // decoded once: the package stays in im.pkgs
 		return gcexportdata.Read(bytes.NewReader(blob), im.fset, im.pkgs, p)
 	}
 	lp := im.listed[p]
@@ -540,8 +542,8 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 				if ctx.Err() == nil {
 					pf, pkg := checkPackage(root, roots[i], im, sizes, overlay)
 					results[i] = pf
-					if pkg != nil {
-						im.keep(roots[i].ImportPath, pkg)
+					if pkg != nil && len(dependents[i]) > 0 {
+						im.keep(roots[i].ImportPath, pkg) // only what other packages import
 					}
 				}
 				mu.Lock()
@@ -1159,17 +1161,11 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 	}
 	var trace func(string, ...any)
 	if b.opts.Trace != nil {
-		trace = func(f string, a ...any) { fmt.Fprintf(b.opts.Trace, f+"\n", a...) }
+		trace = b.tracef
 	}
 	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, known, b.opts.Workers, trace)
 	if err != nil {
 		return nil, err
-	}
-	gp.checked = map[string]bool{}
-	for _, e := range entries {
-		if e.Lang != nil && e.Lang.Name == "go" {
-			gp.checked[path.Dir(e.Path)] = true
-		}
 	}
 	b.sum.PreciseGo, b.sum.PreciseGoFailed = gp.packages, gp.failed
 	return gp, nil
@@ -1181,27 +1177,29 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 // changed packages and their direct importers are.
 const preciseModuleLimit = 300
 
-// preciseDirs lists the Go package directories an incremental run must
-// type-check again, or nil when precise mode is off or no Go file changed.
-func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gone []string) map[string]bool {
+// preciseDirs lists the package directories of the changed Go files (own)
+// and those an incremental run type-checks again when what they offer
+// their importers changed (all); nil when precise mode is off or no Go
+// file changed.
+func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gone []string) (own, all map[string]bool) {
 	if b.preciseMode() == PreciseOff {
-		return nil
+		return nil, nil
 	}
-	dirs := map[string]bool{}
+	own = map[string]bool{}
 	for _, r := range changed {
 		if strings.HasSuffix(r.entry.Path, ".go") {
-			dirs[path.Dir(r.entry.Path)] = true
+			own[path.Dir(r.entry.Path)] = true
 		}
 	}
 	for _, p := range gone {
 		if strings.HasSuffix(p, ".go") {
-			dirs[path.Dir(p)] = true
+			own[path.Dir(p)] = true
 		}
 	}
-	if len(dirs) == 0 {
-		return nil
+	if len(own) == 0 {
+		return nil, nil
 	}
-	all := map[string]bool{}
+	all = map[string]bool{}
 	for p, o := range olds {
 		if o.lang == "go" {
 			all[path.Dir(p)] = true
@@ -1213,25 +1211,25 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 		}
 	}
 	if len(all) <= preciseModuleLimit {
-		return all
+		return own, all
 	}
 	// a large tree: the changed packages and the directories of the files
 	// that import them
 	out := map[string]bool{}
-	for d := range dirs {
+	for d := range own {
 		out[d] = true
 	}
 	for p, o := range olds {
 		if o.lang != "go" || o.imports == "" {
 			continue
 		}
-		for d := range dirs {
+		for d := range own {
 			if strings.Contains(o.imports, "/"+d+"\"") || strings.Contains(o.imports, "\""+d+"\"") {
 				out[path.Dir(p)] = true
 			}
 		}
 	}
-	return out
+	return own, out
 }
 
 // preciseIncremental type-checks what an incremental run must: when the
@@ -1240,15 +1238,9 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 // otherwise all of dirs (the changed packages and those that may depend
 // on them). It returns the facts and the directories whose unchanged files
 // must be resolved again with them.
-func (b *build) preciseIncremental(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, changed []*fileResult,
+func (b *build) preciseIncremental(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, own map[string]bool,
 	gone []string, dirs map[string]bool) (*goPrecise, map[string]bool, error) {
 	prev := readPreciseState(ctx, tx)
-	own := map[string]bool{}
-	for _, r := range changed {
-		if strings.HasSuffix(r.entry.Path, ".go") {
-			own[path.Dir(r.entry.Path)] = true
-		}
-	}
 	removed := false
 	for _, p := range gone {
 		removed = removed || strings.HasSuffix(p, ".go")
@@ -1334,11 +1326,4 @@ func (b *build) preciseUnchanged(ctx context.Context, w *writer, tab *sqlTable, 
 		}
 		return w.diffEdges(ctx, pid, fileEdges(r, tab, gp.file(r.entry.Path)), affected)
 	})
-}
-
-// tracef writes a line to the trace (sdl index --trace), if any.
-func (b *build) tracef(format string, args ...any) {
-	if b.opts.Trace != nil {
-		fmt.Fprintf(b.opts.Trace, format+"\n", args...)
-	}
 }
