@@ -88,7 +88,7 @@ func readSCIP(ctx context.Context, src fileTree, file string, known func(string)
 					// their text
 					symbol = p + "#" + symbol
 					if l := int(o.Range[0]); locals[symbol] == "" && len(o.Range) == 3 && l < len(lines) {
-						a, b := byteCol(lines[l], int(o.Range[1]), enc), byteCol(lines[l], int(o.Range[2]), enc)
+						a, b := SCIPByteCol(lines[l], int(o.Range[1]), enc), SCIPByteCol(lines[l], int(o.Range[2]), enc)
 						if a < b {
 							locals[symbol] = lines[l][a:b]
 						}
@@ -103,7 +103,7 @@ func readSCIP(ctx context.Context, src fileTree, file string, known func(string)
 					}
 				}
 				if line-1 < len(lines) {
-					col, end = byteCol(lines[line-1], col, enc), byteCol(lines[line-1], end, enc)
+					col, end = SCIPByteCol(lines[line-1], col, enc), SCIPByteCol(lines[line-1], end, enc)
 				}
 				if o.SymbolRoles&int32(scip.SymbolRole_Definition) != 0 {
 					defs[symbol] = [2]any{p, line}
@@ -516,10 +516,10 @@ func checkSCIPFrame(f *os.File) error {
 	return err
 }
 
-// byteCol converts a SCIP offset on line s to a byte offset. Offsets are
-// UTF-16 code units unless the document says otherwise: scip-typescript and
-// scip-python count like JavaScript.
-func byteCol(s string, col int, enc scip.PositionEncoding) int {
+// SCIPByteCol converts a SCIP offset on line s to a byte offset. Offsets
+// are UTF-16 code units unless the document says otherwise:
+// scip-typescript and scip-python count like JavaScript.
+func SCIPByteCol(s string, col int, enc scip.PositionEncoding) int {
 	if enc == scip.PositionEncoding_UTF8CodeUnitOffsetFromLineStart {
 		return min(col, len(s))
 	}

@@ -33,7 +33,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/sourcegraph/scip/bindings/go/scip"
 	"golang.org/x/tools/go/callgraph/static"
@@ -41,6 +40,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
 
+	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/schema"
 )
 
@@ -383,7 +383,7 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 				// a local (a nested function): named by its text
 				sym = p + "#" + o.Symbol
 				if line-1 < len(lines) && len(o.Range) == 3 {
-					a, b := byteCol(lines[line-1], int(o.Range[1]), enc), byteCol(lines[line-1], int(o.Range[2]), enc)
+					a, b := index.SCIPByteCol(lines[line-1], int(o.Range[1]), enc), index.SCIPByteCol(lines[line-1], int(o.Range[2]), enc)
 					name = lines[line-1][a:max(a, b)]
 				}
 			} else {
@@ -416,9 +416,9 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 			if line-1 >= len(lines) {
 				continue
 			}
-			end = byteCol(lines[line-1], end, enc)
+			end = index.SCIPByteCol(lines[line-1], end, enc)
 			rest := strings.TrimLeft(lines[line-1][end:], " \t")
-			start := byteCol(lines[line-1], int(o.Range[1]), enc)
+			start := index.SCIPByteCol(lines[line-1], int(o.Range[1]), enc)
 			// a decorator (@name, @mod.name) is a call of name with the
 			// decorated function
 			decorator := strings.HasPrefix(strings.TrimSpace(lines[line-1]), "@") && !strings.Contains(lines[line-1][:start], "(")
@@ -443,24 +443,4 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 		}
 	}
 	return ref, files, nil
-}
-
-// byteCol converts a SCIP offset (UTF-16 code units unless the document
-// says otherwise) on line s to a byte offset.
-func byteCol(s string, col int, enc scip.PositionEncoding) int {
-	if enc == scip.PositionEncoding_UTF8CodeUnitOffsetFromLineStart {
-		return min(col, len(s))
-	}
-	n := 0
-	for i, r := range s {
-		if n >= col {
-			return i
-		}
-		if enc == scip.PositionEncoding_UTF32CodeUnitOffsetFromLineStart {
-			n++
-		} else {
-			n += utf16.RuneLen(r)
-		}
-	}
-	return len(s)
 }
