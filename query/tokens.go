@@ -153,15 +153,7 @@ func splitO200k(s string, i int) int {
 		j++
 	}
 	if j < len(s) {
-		if r2, sz := utf8.DecodeRuneInString(s[j:]); symbolClass(r2) {
-			e := j + sz
-			for e < len(s) {
-				r3, sz3 := utf8.DecodeRuneInString(s[e:])
-				if !symbolClass(r3) {
-					break
-				}
-				e += sz3
-			}
+		if e := runEnd(s, j, symbolClass); e > j {
 			for e < len(s) && (s[e] == '\r' || s[e] == '\n' || s[e] == '/') {
 				e++
 			}
@@ -209,27 +201,9 @@ func splitO200k(s string, i int) int {
 // at j, the first loop giving back runes until the second can match, and
 // returns its end or -1.
 func lettersLowerEnd(s string, j int) int {
-	k := j
-	for k < len(s) {
-		r, sz := utf8.DecodeRuneInString(s[k:])
-		if !upperClass(r) {
-			break
-		}
-		k += sz
-	}
-	for p := k; ; {
-		if p < len(s) {
-			if r, sz := utf8.DecodeRuneInString(s[p:]); lowerClass(r) {
-				e := p + sz
-				for e < len(s) {
-					r2, sz2 := utf8.DecodeRuneInString(s[e:])
-					if !lowerClass(r2) {
-						break
-					}
-					e += sz2
-				}
-				return e
-			}
+	for p := runEnd(s, j, upperClass); ; {
+		if e := runEnd(s, p, lowerClass); e > p {
+			return e
 		}
 		if p == j {
 			return -1
@@ -242,20 +216,18 @@ func lettersLowerEnd(s string, j int) int {
 // lettersUpperEnd matches [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*
 // at j and returns its end or -1.
 func lettersUpperEnd(s string, j int) int {
-	e := j
-	for e < len(s) {
-		r, sz := utf8.DecodeRuneInString(s[e:])
-		if !upperClass(r) {
-			break
-		}
-		e += sz
-	}
+	e := runEnd(s, j, upperClass)
 	if e == j {
 		return -1
 	}
+	return runEnd(s, e, lowerClass)
+}
+
+// runEnd is the end of the run of runes of class starting at e.
+func runEnd(s string, e int, class func(rune) bool) int {
 	for e < len(s) {
 		r, sz := utf8.DecodeRuneInString(s[e:])
-		if !lowerClass(r) {
+		if !class(r) {
 			break
 		}
 		e += sz
