@@ -450,7 +450,8 @@ func (b *build) options() (string, string) {
 		"goPrecise":   b.preciseMode(),
 		"scip":        scipHashes(b.opts.SCIP),
 		// edges follow the files the target compiles
-		"goTarget": b.opts.GoTarget.String(),
+		"goTarget":   b.opts.GoTarget.String(),
+		"goToolTags": b.opts.GoTarget.ToolTags,
 	}
 	js, _ := json.Marshal(o)
 	sum := sha256.Sum256(js)

@@ -61,8 +61,8 @@ func (t GoTarget) WithPlatform(goos, goarch string) GoTarget {
 	return out
 }
 
-// String names the target for messages and the index's options:
-// "linux/amd64 cgo tags=a,b go1.26".
+// String names the target for messages: "linux/amd64 cgo tags=a,b
+// go1.26" (Config holds all of it).
 func (t GoTarget) String() string {
 	var b strings.Builder
 	b.WriteString(t.GOOS + "/" + t.GOARCH)
@@ -73,11 +73,6 @@ func (t GoTarget) String() string {
 	}
 	if len(t.Tags) > 0 {
 		b.WriteString(" tags=" + strings.Join(t.Tags, ","))
-	}
-	for _, tag := range t.ToolTags {
-		if strings.HasPrefix(tag, "goexperiment.") {
-			b.WriteString(" " + tag)
-		}
 	}
 	if n := len(t.ReleaseTags); n > 0 {
 		b.WriteString(" " + t.ReleaseTags[n-1])
