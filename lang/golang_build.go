@@ -2,6 +2,8 @@ package lang
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"go/build"
 	"go/build/constraint"
 	"path"
@@ -187,7 +189,7 @@ func goMatch(e constraint.Expr, s map[string]bool) bool {
 // are few distinct ones.
 var (
 	goExprs   sync.Map // expression text -> goParsed
-	goTagSets sync.Map // tagKey -> map[string]bool
+	goTagSets sync.Map // goSetID -> map[string]bool
 )
 
 type goParsed struct{ e constraint.Expr } // e is nil when unparsable
@@ -204,18 +206,21 @@ func goExpr(text string) constraint.Expr {
 	return e
 }
 
-func goTagSetOf(key string) map[string]bool {
-	if s, ok := goTagSets.Load(key); ok {
+// goSetID names a tag set by a short hash of its tagKey, a memo key, and
+// keeps the set for goTagSetOf.
+func goSetID(s map[string]bool) string {
+	sum := sha256.Sum256([]byte(tagKey(s)))
+	id := hex.EncodeToString(sum[:8])
+	goTagSets.LoadOrStore(id, s)
+	return id
+}
+
+// goTagSetOf is the tag set goSetID named id.
+func goTagSetOf(id string) map[string]bool {
+	if s, ok := goTagSets.Load(id); ok {
 		return s.(map[string]bool)
 	}
-	s := map[string]bool{}
-	if key != "" {
-		for _, tag := range strings.Split(key, ",") {
-			s[tag] = true
-		}
-	}
-	goTagSets.Store(key, s)
-	return s
+	return nil
 }
 
 // GoBuildConstraint is the build constraint of a Go file as one
@@ -327,7 +332,7 @@ func goFileNameConstraint(name string) constraint.Expr {
 
 // goDefaultKey is the tag set of the table's target.
 func goDefaultKey(tab Table) string {
-	return tab.Memo("go.target", func() string { return tagKey(goTargetOf(tab).tagSet()) })
+	return tab.Memo("go.target", func() string { return goSetID(goTargetOf(tab).tagSet()) })
 }
 
 // goContextKey is the tag set the references of file from are resolved
@@ -345,7 +350,7 @@ func goContextKey(tab Table, from string) string {
 			return def
 		}
 		if s := goFileTarget(goTargetOf(tab), e); s != nil {
-			return tagKey(s)
+			return goSetID(s)
 		}
 		return def
 	})
@@ -455,8 +460,8 @@ func goPreferBuilt(tab Table, from string, ts []*Target) []*Target {
 	return ts
 }
 
-// GoFileBuilt reports whether the target of tab compiles the Go file p.
-func GoFileBuilt(tab Table, p string) bool {
+// goFileBuilt reports whether the target of tab compiles the Go file p.
+func goFileBuilt(tab Table, p string) bool {
 	fi := tab.File(p)
 	if fi == nil || fi.Build == "" {
 		return true

@@ -78,7 +78,7 @@ func goPackageNameUncached(tab Table, importPath string) string {
 		for _, built := range []bool{true, false} {
 			for _, f := range files {
 				if fi := tab.File(f); fi != nil && fi.Module != "" && !strings.HasSuffix(fi.Module, "_test") &&
-					(!built || GoFileBuilt(tab, f)) {
+					(!built || goFileBuilt(tab, f)) {
 					return fi.Module
 				}
 			}
@@ -147,7 +147,7 @@ func resolveGoImport(ctx *Context, imp *Import, name string) Resolution {
 	if name == "" || name == "*" {
 		for _, built := range []bool{true, false} {
 			for _, f := range files {
-				if isTestPath(f) || built && !GoFileBuilt(ctx.Table, f) {
+				if isTestPath(f) || built && !goFileBuilt(ctx.Table, f) {
 					continue
 				}
 				if t := moduleTarget(ctx.Table, f); t != nil {
