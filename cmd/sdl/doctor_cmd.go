@@ -260,10 +260,17 @@ func doctorConfig(r *doctorReport, root string) {
 			Fix: "edit " + query.PolicyFile + " (see: sdl help policy), or set a field with: sdl policy set FIELD=VALUE"})
 		return
 	}
+	target, err := index.LoadGoTarget(root, os.Getenv)
+	if err != nil {
+		r.Checks = append(r.Checks, check{Name: "config", Status: checkFail, Detail: strings.TrimPrefix(err.Error(), index.ErrGoTarget.Error()+": "),
+			Fix: "edit the go section of " + query.PolicyFile + " (goos, goarch, cgo, tags) or the GOOS, GOARCH, CGO_ENABLED, GOFLAGS variables"})
+		return
+	}
 	detail := query.PolicyFile + " is valid"
 	if len(info.FromFile) > 0 {
 		detail += " (sets " + strings.Join(info.FromFile, ", ") + ")"
 	}
+	detail += "; Go target " + target.String()
 	r.Checks = append(r.Checks, check{Name: "config", Status: checkOK, Detail: detail})
 }
 

@@ -41,6 +41,14 @@ const configTemplate = `# sdl configuration. Commit this file; check it with: sd
 #  maxWindowTokens: 1400     # the most tokens one window returns (50-50000)
 #  requireIdentifiers: true  # a request names the identifiers it expects to see
 #  allowBreakGlass: false    # a request may bypass the rules (each use is audited)
+
+# go is the target Go build constraints (//go:build, file_windows.go) are
+# evaluated for; GOOS, GOARCH, CGO_ENABLED and GOFLAGS=-tags=... override it.
+#go:
+#  goos: linux               # GOOS (default: the machine's)
+#  goarch: amd64             # GOARCH (default: the machine's)
+#  cgo: true                 # CGO_ENABLED (default: where the platform has it)
+#  tags: []                  # go build -tags
 `
 
 const (
