@@ -275,7 +275,7 @@ func doctorMemories(r *doctorReport, root string) {
 	}
 	res := memoryfs.Scan(root)
 	if len(res.Problems) == 0 {
-		r.Checks = append(r.Checks, check{Name: "memories", Status: checkOK, Detail: fmt.Sprintf("%d memory files are valid", len(res.Files))})
+		r.Checks = append(r.Checks, check{Name: "memories", Status: checkOK, Detail: count(len(res.Files), "memory file is valid", "memory files are valid")})
 		return
 	}
 	for _, p := range res.Problems {
