@@ -112,6 +112,11 @@ func parseArgs(app *cli.App, args []string) (parsedArgs, error) {
 			}
 			return p, unknownFlag{flag: a, path: p.path, suggest: closestFlag(name, takesValue)}
 		}
+		if name == "help" || name == "h" {
+			// the command's help, whatever else the line holds
+			p.args = append(append([]string{}, args[:at+1]...), "--help")
+			return p, nil
+		}
 		flags = append(flags, a)
 		if name == "json" {
 			b, err := strconv.ParseBool(value)

@@ -180,7 +180,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return usageError{err.Error()}
 		},
 		// only listed here: parseArgs turns sdl --version into sdl version
-		Flags:    []cli.Flag{&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print sdl's version (as sdl version does)"}},
+		Flags:    []cli.Flag{&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print sdl's version (as sdl version does)", DisableDefaultText: true}},
 		Commands: commands(),
 	}
 }
