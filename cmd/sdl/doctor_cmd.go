@@ -225,7 +225,7 @@ func doctorFreshness(ctx context.Context, r *doctorReport, root, db string) bool
 		return false
 	}
 	if f.Fresh {
-		r.Checks = append(r.Checks, check{Name: "freshness", Status: checkOK, Detail: count(f.Checked, "file matches", "files match")+" the working tree"})
+		r.Checks = append(r.Checks, check{Name: "freshness", Status: checkOK, Detail: count(f.Checked, "file matches", "files match") + " the working tree"})
 		return true
 	}
 	var parts []string
