@@ -163,7 +163,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		seen[p] = true
 		o := olds[p]
 		if r.unchanged {
-			b.sum.Parsed++
+			// read (or stat) but not parsed: a no-op run reports 0 parsed
 			if o != nil && r.mtime != 0 && r.mtime != o.mtime {
 				// same content, new stamp (a checkout, a touch): store
 				// the stamp so the next run need not read the file

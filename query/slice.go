@@ -917,6 +917,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	for _, v := range pr {
 		maxPR = math.Max(maxPR, v)
 	}
+	asksTests := asksForTests(b.req.TaskText)
 	out := make([]ranked, 0, len(rows))
 	for _, id := range all {
 		r := rows[id]
@@ -930,8 +931,8 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		if maxPR > 0 {
 			s += 0.2 * pr[id] / maxPR
 		}
-		if r.IsTest && b.req.FailingTestPath == "" {
-			s *= 0.5
+		if r.IsTest && b.req.FailingTestPath == "" && !asksTests {
+			s *= testWeight
 		}
 		rk := ranked{id: id, score: s, seed: prior[id], why: b.why[id]}
 		if w, ok := b.forced[id]; ok {
