@@ -42,11 +42,13 @@ func (b *build) incremental(ctx context.Context) (err error) {
 		}
 	}()
 	b.prevModel, b.prevDim = readEmbedMeta(ctx, db)
-	hash, _ := b.options()
-	if old, err := schema.GetMeta(ctx, db, schema.MetaOptionsHash); err != nil {
-		return fmt.Errorf("read index: %w", err)
-	} else if old != hash {
-		b.sum.RebuildReason = "index options or sdl's extraction changed"
+	// read before the options: a rebuild keeps the index's precise mode
+	b.precisePrev = readPreciseState(ctx, db)
+	if reason, err := b.optionsChanged(ctx, db); err != nil {
+		return err
+	} else if reason != "" {
+		b.sum.RebuildReason = reason
+		b.sum.VersionsDropped = peekVersions(ctx, b.opts.DB)
 		return errRebuild
 	}
 
@@ -252,7 +254,12 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	// the same as the last one, so that the commit can be named later
 	// (sdl risk --from origin/main) as long as it differs.
 	newRev := b.opts.Rev != "" && (b.git.commit != prevCommit || b.git.ref != prevRef)
-	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev {
+	// precise mode: the packages of the changed Go files, those not
+	// type-checked yet, and those that may depend on them are checked (or,
+	// going back to the heuristics, resolved without the type checker)
+	ownDirs, goDirs := b.preciseDirs(olds, changed, gone)
+	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev
+	if treeSame && len(goDirs) == 0 {
 		// nothing changed: no new version, but memory files, feedback
 		// and vectors may have (added, dropped or recomputed), and are
 		// synced in this small transaction
@@ -292,11 +299,8 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	defer tab.close()
 	affected := map[string]bool{}
-	// precise mode: the packages of the changed Go files and those that
-	// may depend on them are type-checked again
-	ownDirs, goDirs := b.preciseDirs(olds, changed, gone)
 	var gp *goPrecise
-	if len(goDirs) > 0 {
+	if len(ownDirs) > 0 {
 		if gp, goDirs, err = b.preciseIncremental(ctx, tx, olds, ownDirs, gone, goDirs); err != nil {
 			return err
 		}
@@ -321,7 +325,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err := b.reresolve(ctx, tx, w, tab, names, removedIDs, changedSet, len(gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
 		return err
 	}
-	if gp != nil && len(goDirs) > 0 {
+	if len(goDirs) > 0 {
 		if err := b.preciseUnchanged(ctx, w, tab, gp, goEntries(olds, b.tree, goDirs), changedSet, affected); err != nil {
 			return err
 		}
@@ -337,7 +341,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
-	if b.preciseMeta != "" {
+	if b.preciseMeta != "" || b.preciseReset {
 		meta = append(meta, [2]string{schema.MetaGoPrecise, b.preciseMeta})
 	}
 	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {

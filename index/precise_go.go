@@ -121,10 +121,25 @@ func goToolchain() string {
 	return p
 }
 
+// preciseEnv is how precise mode runs the go command and reports on it.
+type preciseEnv struct {
+	// offline forbids the go command to download modules (GOPROXY=off):
+	// only a run the user asked to type-check (PreciseOn) may wait for that
+	offline bool
+	// progress, if set, reports a stage of precise mode with counts
+	progress func(phase string, done, total int)
+}
+
+func (e preciseEnv) report(phase string, done, total int) {
+	if e.progress != nil {
+		e.progress(phase, done, total)
+	}
+}
+
 // loadGoPrecise type-checks the Go packages of each module of the tree.
 // Packages that fail to load leave their files to the heuristics.
 func loadGoPrecise(ctx context.Context, root string, modules []string, entries []Entry, overlay map[string][]byte,
-	known []ifaceDecl, workers int, trace func(string, ...any)) (*goPrecise, error) {
+	known []ifaceDecl, workers int, env preciseEnv, trace func(string, ...any)) (*goPrecise, error) {
 	// unsaved buffers replace the files on disk for the type checker too
 	var abs map[string][]byte
 	if len(overlay) > 0 {
@@ -189,7 +204,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 				return nil, err
 			}
 			batch := dirs[start:min(start+preciseListMax, len(dirs))]
-			if err := gp.loadModule(ctx, root, md, batch, abs, overlayFile, workers); err != nil {
+			if err := gp.loadModule(ctx, root, md, batch, abs, overlayFile, workers, env); err != nil {
 				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 					return nil, err
 				}
@@ -197,6 +212,13 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 					trace("precise: %s: %v", md, err)
 				}
 			}
+		}
+	}
+	// a directory the go command did not list (outside every module, only
+	// test files) has nothing to check: the next run need not try again
+	for d := range gp.checked {
+		if gp.api[d] == "" {
+			gp.api[d] = "!unlisted"
 		}
 	}
 	// the interfaces of packages not checked in this run, as the last run
@@ -219,6 +241,14 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 
 // preciseListMax bounds the package patterns of one go list command line.
 const preciseListMax = 1000
+
+// The export data of a module's dependencies is asked of the go command in
+// about preciseExportSteps batches (for progress), of at least
+// preciseExportBatch packages (each go list costs a load of the module).
+const (
+	preciseExportSteps = 8
+	preciseExportBatch = 32
+)
 
 // goPackageDir reports whether the go command would list a package in dir.
 func goPackageDir(dir string) bool {
@@ -277,7 +307,7 @@ type listedPackage struct {
 
 // goList runs go list -json with args (flags) on patterns and decodes the
 // packages it prints.
-func goList(ctx context.Context, dir string, args, patterns []string, overlayFile string) ([]*listedPackage, error) {
+func goList(ctx context.Context, dir string, args, patterns []string, overlayFile string, env preciseEnv) ([]*listedPackage, error) {
 	args = append([]string{"list", "-e", "-pgo=off"}, args...)
 	if overlayFile != "" {
 		args = append(args, "-overlay="+overlayFile)
@@ -289,6 +319,11 @@ func goList(ctx context.Context, dir string, args, patterns []string, overlayFil
 	// a newer go line in go.mod must not download a toolchain
 	// and go.mod and go.sum are only read (-mod=mod would update them)
 	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	if env.offline {
+		// what is not in the module cache stays unresolved: the files
+		// that need it keep the heuristics
+		cmd.Env = append(cmd.Env, "GOPROXY=off")
+	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -403,7 +438,7 @@ func (i importerFor) Import(p string) (*types.Package, error) {
 // taken from its cache) for the others, so the go command never compiles
 // the packages being checked.
 func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs []string, overlay map[string][]byte,
-	overlayFile string, workers int) error {
+	overlayFile string, workers int, env preciseEnv) error {
 	absMod := filepath.Join(root, filepath.FromSlash(modDir))
 	patterns := make([]string, len(dirs))
 	for i, d := range dirs {
@@ -418,8 +453,9 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 		}
 	}
 	// dependencies first (go list -deps prints a post-order)
+	env.report("go list", 0, 0)
 	list, err := goList(ctx, absMod, []string{"-compiled", "-deps",
-		"-json=ImportPath,Dir,GoFiles,CompiledGoFiles,Imports,ImportMap,DepOnly,Error"}, patterns, overlayFile)
+		"-json=ImportPath,Dir,GoFiles,CompiledGoFiles,Imports,ImportMap,DepOnly,Error"}, patterns, overlayFile, env)
 	if err != nil {
 		return err
 	}
@@ -498,14 +534,19 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 		checkable = checkable || len(r.CompiledGoFiles) > 0 && (r.Error == nil || r.Error.Pos != "")
 	}
 	if len(external) > 0 && checkable {
+		// in dependency order, in a few batches: the go command builds (or
+		// finds in its cache) the export data of a batch and its
+		// dependencies, and the terminal shows how far it has come
 		paths := make([]string, 0, len(external))
 		for p := range external {
 			paths = append(paths, p)
 		}
-		sort.Strings(paths)
-		for start := 0; start < len(paths); start += preciseListMax {
+		sort.Slice(paths, func(i, j int) bool { return order[paths[i]] < order[paths[j]] })
+		step := min(preciseListMax, max(preciseExportBatch, (len(paths)+preciseExportSteps-1)/preciseExportSteps))
+		for start := 0; start < len(paths); start += step {
+			env.report("go build", start, len(paths))
 			exp, err := goList(ctx, absMod, []string{"-export", "-json=ImportPath,Export"},
-				paths[start:min(start+preciseListMax, len(paths))], overlayFile)
+				paths[start:min(start+step, len(paths))], overlayFile, env)
 			if err != nil {
 				return err
 			}
@@ -533,6 +574,8 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	checked := 0
+	env.report("typecheck", 0, len(roots))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -547,6 +590,8 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 					}
 				}
 				mu.Lock()
+				checked++
+				env.report("typecheck", checked, len(roots))
 				for _, d := range dependents[i] {
 					if waits[d]--; waits[d] == 0 {
 						ready <- d
@@ -1114,22 +1159,34 @@ func (gp *goPrecise) file(p string) *preciseFile {
 	return gp.files[p]
 }
 
-// preciseMode is the Go precise mode a run will use: "types" or "off".
-func (b *build) preciseMode() string {
-	if _, onDisk := b.src.(dirTree); !onDisk || b.opts.GoPrecise == PreciseOff || goToolchain() == "" {
-		return PreciseOff // a git revision (--rev) is not on disk for the go command
+// usePrecise reports whether this run type-checks Go packages: always
+// with PreciseOn, never with PreciseOff or on a git revision (--rev reads
+// git objects, which the go command cannot), and with PreciseAuto only
+// when the index already holds precise edges (an earlier run with
+// PreciseOn chose them) and a go toolchain is on PATH. So the first index
+// of a tree never waits for the go command, which may compile (or, in a
+// fresh environment, download) every dependency to get their export data.
+func (b *build) usePrecise() bool {
+	if _, onDisk := b.src.(dirTree); !onDisk {
+		return false
 	}
-	return "types"
+	switch b.opts.GoPrecise {
+	case PreciseOn:
+		return true
+	case PreciseOff:
+		return false
+	}
+	return b.precisePrev != nil && goToolchain() != ""
 }
 
 // loadPrecise runs Go precise mode as the options ask, over the package
 // directories of entries (all the build's entries when nil).
 func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceDecl) (*goPrecise, error) {
-	if b.preciseMode() == PreciseOff {
-		if b.opts.GoPrecise == PreciseOn && goToolchain() == "" {
-			return nil, ErrNoGo
-		}
+	if !b.usePrecise() {
 		return nil, nil
+	}
+	if goToolchain() == "" {
+		return nil, ErrNoGo // only PreciseOn gets here without one
 	}
 	modules := b.goModules
 	if len(modules) == 0 {
@@ -1146,13 +1203,7 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 			}
 		}
 	}
-	if b.opts.GoPrecise == PreciseOff || len(modules) == 0 {
-		return nil, nil
-	}
-	if goToolchain() == "" {
-		if b.opts.GoPrecise == PreciseOn {
-			return nil, ErrNoGo
-		}
+	if len(modules) == 0 {
 		return nil, nil
 	}
 	b.progress("precise", 0, 0)
@@ -1163,11 +1214,13 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 	if b.opts.Trace != nil {
 		trace = b.tracef
 	}
-	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, known, b.opts.Workers, trace)
+	env := preciseEnv{offline: b.opts.GoPrecise != PreciseOn, progress: b.progress}
+	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, known, b.opts.Workers, env, trace)
 	if err != nil {
 		return nil, err
 	}
 	b.sum.PreciseGo, b.sum.PreciseGoFailed = gp.packages, gp.failed
+	b.sum.GoPrecise = "types"
 	return gp, nil
 }
 
@@ -1177,14 +1230,15 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 // changed packages and their direct importers are.
 const preciseModuleLimit = 300
 
-// preciseDirs lists the package directories of the changed Go files (own)
-// and those an incremental run type-checks again when what they offer
-// their importers changed (all); nil when precise mode is off or no Go
-// file changed.
+// preciseDirs lists the package directories an incremental run type-checks
+// first (own: those of the changed Go files, and those whose edges are not
+// precise yet, which the last run's state lacks) and those it type-checks
+// again when what they offer their importers changed (all). A run that
+// does not type-check returns no own: all is then the directories whose
+// edges go back to the heuristics (every one with --precise off), and the
+// state it leaves forgets the changed packages, so that the next precise
+// run checks them again.
 func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gone []string) (own, all map[string]bool) {
-	if b.preciseMode() == PreciseOff {
-		return nil, nil
-	}
 	own = map[string]bool{}
 	for _, r := range changed {
 		if strings.HasSuffix(r.entry.Path, ".go") {
@@ -1196,7 +1250,30 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 			own[path.Dir(p)] = true
 		}
 	}
-	if len(own) == 0 {
+	if !b.usePrecise() {
+		prev := b.precisePrev
+		switch {
+		case prev == nil:
+		case b.opts.GoPrecise == PreciseOff:
+			// heuristics only from now on: the edges the type checker
+			// proved are resolved again without it
+			b.preciseMeta, b.preciseReset = "", true
+			all = map[string]bool{}
+			for d := range prev.API {
+				all[d] = true
+			}
+			return nil, all
+		case len(own) > 0:
+			st := *prev
+			st.API = map[string]string{}
+			for d, h := range prev.API {
+				if !own[d] {
+					st.API[d] = h
+				}
+			}
+			data, _ := json.Marshal(st)
+			b.preciseMeta = string(data)
+		}
 		return nil, nil
 	}
 	all = map[string]bool{}
@@ -1209,6 +1286,16 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 		if strings.HasSuffix(p, ".go") && st.status != "" {
 			all[path.Dir(p)] = true
 		}
+	}
+	// the packages no precise run has checked yet (the first run with
+	// --precise on upgrades every one) or since they changed
+	for d := range all {
+		if goPackageDir(d) && (b.precisePrev == nil || b.precisePrev.API[d] == "") {
+			own[d] = true
+		}
+	}
+	if len(own) == 0 {
+		return nil, nil
 	}
 	if len(all) <= preciseModuleLimit {
 		return own, all
@@ -1240,7 +1327,7 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 // must be resolved again with them.
 func (b *build) preciseIncremental(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, own map[string]bool,
 	gone []string, dirs map[string]bool) (*goPrecise, map[string]bool, error) {
-	prev := readPreciseState(ctx, tx)
+	prev := b.precisePrev
 	removed := false
 	for _, p := range gone {
 		removed = removed || strings.HasSuffix(p, ".go")
