@@ -259,10 +259,10 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	// going back to the heuristics, resolved without the type checker)
 	ownDirs, goDirs := b.preciseDirs(olds, changed, gone)
 	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev
-	if treeSame && len(goDirs) == 0 {
-		// nothing changed: no new version, but memory files, feedback
-		// and vectors may have (added, dropped or recomputed), and are
-		// synced in this small transaction
+	// nothing changed: no new version, but memory files, feedback, vectors
+	// and the precise state may have (added, dropped or recomputed), and
+	// are synced in this small transaction
+	noVersion := func() error {
 		b.sum.Seq = prevSeq
 		meta, err := b.embedAll(ctx, tx)
 		if err != nil {
@@ -278,7 +278,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if err := b.embedMemories(ctx, tx); err != nil {
 			return err
 		}
-		if !wrote && !b.emb.changed && stamped == 0 {
+		precise := b.preciseMeta != "" || b.preciseReset
+		if precise {
+			meta = append(meta, [2]string{schema.MetaGoPrecise, b.preciseMeta})
+		}
+		if !wrote && !b.emb.changed && stamped == 0 && !precise {
 			return nil
 		}
 		for _, kv := range meta {
@@ -290,6 +294,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 			return fmt.Errorf("commit: %w", err)
 		}
 		return nil
+	}
+	if treeSame && len(goDirs) == 0 {
+		return noVersion()
 	}
 
 	b.progress("resolve", 0, len(changed))
@@ -329,6 +336,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if err := b.preciseUnchanged(ctx, w, tab, gp, goEntries(olds, b.tree, goDirs), changedSet, affected); err != nil {
 			return err
 		}
+	}
+	if treeSame && w.edgeWrites == 0 {
+		// the type checker (or the heuristics, going back to them) bound
+		// every edge as it was: the same version, and the state it leaves
+		return noVersion()
 	}
 	for id := range removedIDs {
 		affected[id] = true
@@ -580,6 +592,7 @@ func (w *writer) closeEdgesOf(ctx context.Context, pid int64, keep map[string]bo
 			return nil, err
 		}
 		w.edgeDelta--
+		w.edgeWrites++
 	}
 	return have, nil
 }
@@ -687,6 +700,7 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 			return err
 		}
 		w.edgeDelta--
+		w.edgeWrites++
 		if res.Rule == lang.RuleBuiltin {
 			continue
 		}

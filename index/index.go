@@ -312,7 +312,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 	}
 	if _, onDisk := b.src.(dirTree); onDisk && b.opts.GoPrecise == PreciseAuto && b.precisePrev == nil &&
-		b.sum.GoPrecise == "" && b.sum.Languages["go"] > 0 && goToolchain() != "" {
+		b.sum.GoPrecise == "" && b.sum.Languages["go"] > 0 && len(b.preciseModules()) > 0 && goToolchain() != "" {
 		b.sum.GoHeuristic = true
 	}
 	b.progress("done", 0, 0)
@@ -756,6 +756,7 @@ func (w *writer) insertEdge(ctx context.Context, pid int64, e *edgeRow) error {
 		e.rule, e.candidates, e.count, e.line, pid, e.digest, w.seq)
 	if err == nil {
 		w.edgeDelta++
+		w.edgeWrites++
 	}
 	return err
 }

@@ -196,6 +196,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 		defer cleanup()
 		overlayFile = f
 	}
+	retry := map[string]bool{}
 	for _, md := range modDirs {
 		dirs := pkgs[md]
 		sort.Strings(dirs)
@@ -211,13 +212,16 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 				if trace != nil {
 					trace("precise: %s: %v", md, err)
 				}
+				for _, d := range batch {
+					retry[d] = true // the next run tries again
+				}
 			}
 		}
 	}
 	// a directory the go command did not list (outside every module, only
 	// test files) has nothing to check: the next run need not try again
 	for d := range gp.checked {
-		if gp.api[d] == "" {
+		if gp.api[d] == "" && !retry[d] {
 			gp.api[d] = "!unlisted"
 		}
 	}
@@ -1188,21 +1192,7 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 	if goToolchain() == "" {
 		return nil, ErrNoGo // only PreciseOn gets here without one
 	}
-	modules := b.goModules
-	if len(modules) == 0 {
-		// a directory inside a module: the go.mod is above the root
-		for d := filepath.Dir(b.root); ; d = filepath.Dir(d) {
-			if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-				if mod := modfile.ModulePath(data); mod != "" {
-					modules = []string{".\t" + mod}
-				}
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
+	modules := b.preciseModules()
 	if len(modules) == 0 {
 		return nil, nil
 	}
@@ -1222,6 +1212,25 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 	b.sum.PreciseGo, b.sum.PreciseGoFailed = gp.packages, gp.failed
 	b.sum.GoPrecise = "types"
 	return gp, nil
+}
+
+// preciseModules lists the Go modules of the tree, as readGoModules does;
+// for a directory inside a module, the go.mod above the root.
+func (b *build) preciseModules() []string {
+	if len(b.goModules) > 0 {
+		return b.goModules
+	}
+	for d := filepath.Dir(b.root); ; d = filepath.Dir(d) {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			if mod := modfile.ModulePath(data); mod != "" {
+				return []string{".\t" + mod}
+			}
+			return nil
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
 }
 
 // preciseModuleLimit is the size, in package directories, up to which a
@@ -1250,7 +1259,7 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 			own[path.Dir(p)] = true
 		}
 	}
-	if !b.usePrecise() {
+	if !b.usePrecise() || len(b.preciseModules()) == 0 {
 		prev := b.precisePrev
 		switch {
 		case prev == nil:

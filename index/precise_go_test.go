@@ -184,3 +184,70 @@ func TestGoPreciseIncremental(t *testing.T) {
 		}
 	}
 }
+
+// TestGoPreciseUpgrade checks that the default indexes a Go module with the
+// heuristics, that --precise on then upgrades it in place (a new version
+// whose edges are those of a precise build of the same files), that the
+// default keeps the mode the index holds, and that --precise off goes back
+// to the heuristics' edges, all in one ledger.
+func TestGoPreciseUpgrade(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+	ctx := context.Background()
+	root := filepath.Join("..", "testdata", "repos", "gotypes")
+	run := func(db, mode string) *Summary {
+		t.Helper()
+		opts := testOptions(root, db)
+		opts.GoPrecise = mode
+		sum, err := Run(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	fresh := func(mode string) string {
+		db := filepath.Join(t.TempDir(), "fresh.db")
+		run(db, mode)
+		return string(dump(t, db, "edges"))
+	}
+	db := filepath.Join(t.TempDir(), "index.db")
+	for _, step := range []struct {
+		mode    string
+		seq     int64
+		checked int    // packages type-checked
+		like    string // the full build whose edges the index holds
+	}{
+		{PreciseAuto, 1, 0, PreciseOff}, // the first index waits for no go command
+		{PreciseOn, 2, 5, PreciseOn},    // upgraded: a new version
+		{PreciseOn, 2, 0, PreciseOn},    // nothing left to check
+		{PreciseAuto, 2, 0, PreciseOn},  // the index keeps its mode
+		{PreciseOff, 3, 0, PreciseOff},  // back to the heuristics
+		{PreciseAuto, 3, 0, PreciseOff},
+	} {
+		sum := run(db, step.mode)
+		if sum.Rebuilt || sum.Seq != step.seq || sum.Versions != step.seq || sum.PreciseGo != step.checked {
+			t.Errorf("--precise %q: v%d of %d versions (rebuilt %v), %d packages checked; want v%d, none rebuilt, %d checked",
+				step.mode, sum.Seq, sum.Versions, sum.Rebuilt, sum.PreciseGo, step.seq, step.checked)
+		}
+		if got, want := string(dump(t, db, "edges")), fresh(step.like); got != want {
+			t.Errorf("--precise %q: edges differ from a full build with %q:\n%s", step.mode, step.like, lineDiff(want, got))
+		}
+	}
+
+	// Go files outside any module: nothing to type-check, no empty version
+	dir := t.TempDir()
+	writeFile(t, dir, "a.go", "package a\n\nfunc A() { B() }\n\nfunc B() {}\n")
+	db = filepath.Join(t.TempDir(), "loose.db")
+	for i := 0; i < 2; i++ {
+		opts := testOptions(dir, db)
+		opts.GoPrecise = PreciseOn
+		sum, err := Run(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Seq != 1 {
+			t.Errorf("a tree without go.mod, run %d: v%d, want v1", i+1, sum.Seq)
+		}
+	}
+}
