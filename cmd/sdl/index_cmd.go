@@ -208,6 +208,13 @@ func printSummary(u *ui, s *index.Summary) {
 	if line := embedLine(u, s.Embedding); line != "" {
 		fmt.Fprintln(u.w, line)
 	}
+	if s.GoPrecise != "" {
+		line := fmt.Sprintf("go: %d package(s) type-checked", s.PreciseGo)
+		if s.PreciseGoFailed > 0 {
+			line += fmt.Sprintf(", %d with errors (their files keep the heuristics)", s.PreciseGoFailed)
+		}
+		fmt.Fprintln(u.w, u.dim(line))
+	}
 	if s.GoHeuristic && s.NewVersion && (s.Seq == 1 || s.Rebuilt) {
 		fmt.Fprintln(u.w, u.dim("go: edges by the heuristics; `sdl index --precise on` type-checks them (the go command "+
 			"builds the dependencies' export data once) and later runs keep them precise"))
