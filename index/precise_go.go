@@ -1297,9 +1297,12 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 		}
 	}
 	// the packages no precise run has checked yet (the first run with
-	// --precise on upgrades every one) or since they changed
-	for d := range all {
-		if goPackageDir(d) && (b.precisePrev == nil || b.precisePrev.API[d] == "") {
+	// --precise on upgrades every one) or since they changed; a directory
+	// of skipped files only (generated, too large) is never checked
+	for p, st := range b.tree {
+		d := path.Dir(p)
+		if strings.HasSuffix(p, ".go") && (st.status == StatusOK || st.status == StatusParseError) && goPackageDir(d) &&
+			(b.precisePrev == nil || b.precisePrev.API[d] == "") {
 			own[d] = true
 		}
 	}
