@@ -1415,7 +1415,12 @@ func (b *build) preciseUnchanged(ctx context.Context, w *writer, tab *sqlTable, 
 			todo = append(todo, e)
 		}
 	}
+	done := 0
+	b.progress("resolve", 0, len(todo))
 	return parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+		if done++; done%64 == 0 || done == len(todo) {
+			b.progress("resolve", done, len(todo))
+		}
 		if !r.indexed() {
 			return nil
 		}
