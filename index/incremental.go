@@ -308,7 +308,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	affected := map[string]bool{}
 	var gp *goPrecise
 	if len(ownDirs) > 0 {
-		if gp, goDirs, err = b.preciseIncremental(ctx, tx, olds, ownDirs, gone, goDirs); err != nil {
+		if gp, goDirs, err = b.preciseIncremental(ctx, olds, ownDirs, gone, goDirs); err != nil {
 			return err
 		}
 	}

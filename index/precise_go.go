@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -1337,7 +1336,7 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 // otherwise all of dirs (the changed packages and those that may depend
 // on them). It returns the facts and the directories whose unchanged files
 // must be resolved again with them.
-func (b *build) preciseIncremental(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, own map[string]bool,
+func (b *build) preciseIncremental(ctx context.Context, olds map[string]*oldFile, own map[string]bool,
 	gone []string, dirs map[string]bool) (*goPrecise, map[string]bool, error) {
 	prev := b.precisePrev
 	removed := false
