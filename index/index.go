@@ -121,8 +121,6 @@ type Summary struct {
 	NewVersion    bool           `json:"newVersion"`
 	Rebuilt       bool           `json:"rebuilt"`
 	RebuildReason string         `json:"rebuildReason,omitempty"`
-	// VersionsDropped counts the versions of the file a rebuild replaced.
-	VersionsDropped int64 `json:"versionsDropped,omitempty"`
 	Files         int            `json:"files"`
 	Parsed        int            `json:"parsed"`
 	Skipped       int            `json:"skipped"`
@@ -145,6 +143,8 @@ type Summary struct {
 	// PreciseGoFailed those with type errors (their files fall back).
 	PreciseGo       int `json:"preciseGoPackages,omitempty"`
 	PreciseGoFailed int `json:"preciseGoFailed,omitempty"`
+	// VersionsDropped counts the versions of the file a rebuild replaced.
+	VersionsDropped int64 `json:"versionsDropped,omitempty"`
 	// GoPrecise is "types" when this run type-checked Go packages.
 	GoPrecise string `json:"goPrecise,omitempty"`
 	// GoHeuristic is set when the index's Go edges come from the
@@ -401,12 +401,8 @@ type build struct {
 	src       fileTree // the working tree or a git revision
 	entries   []Entry
 	goModules []string
-	// preciseMeta is the Go precise state this run leaves (MetaGoPrecise),
-	// written when not empty or when preciseReset (going back to the
-	// heuristics) is set; precisePrev is what the last run left, or nil
-	preciseMeta  string
-	preciseReset bool
-	precisePrev  *preciseState
+	// preciseMeta is the Go precise state this run leaves (MetaGoPrecise)
+	preciseMeta string
 	jsPackages  []string
 	phpPSR4     []string // the PSR-4 maps of composer.json files
 	// only, when set, is the set of paths an incremental run looks at.
@@ -423,6 +419,12 @@ type build struct {
 
 	phase      string
 	phaseStart time.Time
+
+	// preciseMeta is written when not empty or when preciseReset (going
+	// back to the heuristics) is set; precisePrev is the state the last
+	// run left, or nil
+	preciseReset bool
+	precisePrev  *preciseState
 }
 
 func (b *build) progress(phase string, done, total int) {
