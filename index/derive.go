@@ -454,10 +454,15 @@ func (b *build) deriveIncremental(ctx context.Context, tx *sql.Tx, affected map[
 		return err
 	}
 	defer tests.Close()
-	neighbourCluster, err := tx.PrepareContext(ctx, `SELECT m.cluster_id, COUNT(*) AS n FROM edges e JOIN metrics m
-		ON m.id = CASE WHEN e.src = ?1 THEN e.dst ELSE e.src END
-		WHERE (e.src = ?1 OR e.dst = ?1) AND e.to_seq IS NULL AND e.kind IN ('call', 'new') AND m.cluster_id > 0
-		GROUP BY m.cluster_id ORDER BY n DESC, m.cluster_id LIMIT 1`)
+	// the callees and the callers (a self-call once), each by its index:
+	// SQLite answers "src = ?1 OR dst = ?1" here with a scan of every edge
+	neighbourCluster, err := tx.PrepareContext(ctx, `SELECT cluster_id, COUNT(*) AS n FROM (
+		SELECT m.cluster_id FROM edges e JOIN metrics m ON m.id = e.dst
+		WHERE e.src = ?1 AND e.to_seq IS NULL AND e.kind IN ('call', 'new') AND m.cluster_id > 0
+		UNION ALL
+		SELECT m.cluster_id FROM edges e JOIN metrics m ON m.id = e.src
+		WHERE e.dst = ?1 AND e.src != ?1 AND e.to_seq IS NULL AND e.kind IN ('call', 'new') AND m.cluster_id > 0)
+		GROUP BY cluster_id ORDER BY n DESC, cluster_id LIMIT 1`)
 	if err != nil {
 		return err
 	}

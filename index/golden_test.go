@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,7 +49,15 @@ func TestGolden(t *testing.T) {
 	for _, dir := range fixtures(t) {
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			db := indexFixture(t, dir)
+			// the Go goldens hold what precise mode proves, where it can run
+			db := filepath.Join(t.TempDir(), "index.db")
+			opts := testOptions(dir, db)
+			if _, err := exec.LookPath("go"); err == nil {
+				opts.GoPrecise = PreciseOn
+			}
+			if _, err := Run(context.Background(), opts); err != nil {
+				t.Fatalf("index %s: %v", dir, err)
+			}
 			for _, part := range []string{"symbols", "edges", "files"} {
 				got := dump(t, db, part)
 				golden := filepath.Join("..", "testdata", "golden", name+"."+part)

@@ -43,11 +43,13 @@ func (b *build) incremental(ctx context.Context) (err error) {
 		}
 	}()
 	b.prevModel, b.prevDim = readEmbedMeta(ctx, db)
-	hash, _ := b.options()
-	if old, err := schema.GetMeta(ctx, db, schema.MetaOptionsHash); err != nil {
-		return fmt.Errorf("read index: %w", err)
-	} else if old != hash {
-		b.sum.RebuildReason = "index options or sdl's extraction changed"
+	// read before the options: a rebuild keeps the index's precise mode
+	b.precisePrev = readPreciseState(ctx, db)
+	if reason, err := b.optionsChanged(ctx, db); err != nil {
+		return err
+	} else if reason != "" {
+		b.sum.RebuildReason = reason
+		b.sum.VersionsDropped = peekVersions(ctx, b.opts.DB)
 		return errRebuild
 	}
 
@@ -262,10 +264,15 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	// the same as the last one, so that the commit can be named later
 	// (sdl risk --from origin/main) as long as it differs.
 	newRev := b.opts.Rev != "" && (b.git.commit != prevCommit || b.git.ref != prevRef)
-	if b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev {
-		// nothing changed: no new version, but memory files, feedback
-		// and vectors may have (added, dropped or recomputed), and are
-		// synced in this small transaction
+	// precise mode: the packages of the changed Go files, those not
+	// type-checked yet, and those that may depend on them are checked (or,
+	// going back to the heuristics, resolved without the type checker)
+	ownDirs, goDirs := b.preciseDirs(olds, changed, gone)
+	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev
+	// nothing changed: no new version, but memory files, feedback, vectors
+	// and the precise state may have (added, dropped or recomputed), and
+	// are synced in this small transaction
+	noVersion := func() error {
 		b.sum.Seq = prevSeq
 		meta, err := b.embedAll(ctx, tx)
 		if err != nil {
@@ -281,7 +288,11 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if err := b.embedMemories(ctx, tx); err != nil {
 			return err
 		}
-		if !wrote && !b.emb.changed && stamped == 0 {
+		precise := b.preciseMeta != "" || b.preciseReset
+		if precise {
+			meta = append(meta, [2]string{schema.MetaGoPrecise, b.preciseMeta})
+		}
+		if !wrote && !b.emb.changed && stamped == 0 && !precise {
 			return nil
 		}
 		for _, kv := range meta {
@@ -294,6 +305,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		}
 		return nil
 	}
+	if treeSame && len(goDirs) == 0 {
+		return noVersion()
+	}
 
 	b.progress("resolve", 0, len(changed))
 	tab, err := newSQLTable(ctx, tx, fs)
@@ -302,12 +316,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	defer tab.close()
 	affected := map[string]bool{}
-	// precise mode: the packages of the changed Go files and those that
-	// may depend on them are type-checked again
-	ownDirs, goDirs := b.preciseDirs(olds, changed, gone)
 	var gp *goPrecise
-	if len(goDirs) > 0 {
-		if gp, goDirs, err = b.preciseIncremental(ctx, tx, olds, ownDirs, gone, goDirs); err != nil {
+	if len(ownDirs) > 0 {
+		if gp, goDirs, err = b.preciseIncremental(ctx, olds, ownDirs, gone, goDirs); err != nil {
 			return err
 		}
 	}
@@ -331,10 +342,15 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err := b.reresolve(ctx, tx, w, tab, names, removedIDs, changedSet, len(gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
 		return err
 	}
-	if gp != nil && len(goDirs) > 0 {
+	if len(goDirs) > 0 {
 		if err := b.preciseUnchanged(ctx, w, tab, gp, goEntries(olds, b.tree, goDirs), changedSet, affected); err != nil {
 			return err
 		}
+	}
+	if treeSame && w.edgeWrites == 0 {
+		// the type checker (or the heuristics, going back to them) bound
+		// every edge as it was: the same version, and the state it leaves
+		return noVersion()
 	}
 	for id := range removedIDs {
 		affected[id] = true
@@ -347,7 +363,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
-	if b.preciseMeta != "" {
+	if b.preciseMeta != "" || b.preciseReset {
 		meta = append(meta, [2]string{schema.MetaGoPrecise, b.preciseMeta})
 	}
 	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {
@@ -586,6 +602,7 @@ func (w *writer) closeEdgesOf(ctx context.Context, pid int64, keep map[string]bo
 			return nil, err
 		}
 		w.edgeDelta--
+		w.edgeWrites++
 	}
 	return have, nil
 }
@@ -693,6 +710,7 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 			return err
 		}
 		w.edgeDelta--
+		w.edgeWrites++
 		if res.Rule == lang.RuleBuiltin {
 			continue
 		}

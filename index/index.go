@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -92,9 +93,13 @@ type Options struct {
 	// Overlay holds file contents that replace what is on disk (unsaved
 	// editor buffers); a path not on disk is added.
 	Overlay map[string][]byte
-	// GoPrecise selects Go precise mode: PreciseAuto (the default) resolves
-	// the references of Go modules with go/packages and go/types when a go
-	// toolchain is on PATH, PreciseOff never, PreciseOn requires it.
+	// GoPrecise selects Go precise mode, which resolves the references of Go
+	// modules with go/types: PreciseOn type-checks (and upgrades an index
+	// of heuristic edges in place, as a new version), PreciseOff never does
+	// (and resolves precise edges again with the heuristics), PreciseAuto
+	// (the default) keeps what the index holds: precise when an earlier
+	// run chose PreciseOn, else the heuristics. A revision (Rev) is never
+	// type-checked.
 	GoPrecise string
 	// SCIP lists SCIP index files whose definitions and references are
 	// imported after resolution (see scip.go).
@@ -141,6 +146,14 @@ type Summary struct {
 	// PreciseGoFailed those with type errors (their files fall back).
 	PreciseGo       int `json:"preciseGoPackages,omitempty"`
 	PreciseGoFailed int `json:"preciseGoFailed,omitempty"`
+	// VersionsDropped counts the versions of the file a rebuild replaced.
+	VersionsDropped int64 `json:"versionsDropped,omitempty"`
+	// GoPrecise is "types" when this run type-checked Go packages.
+	GoPrecise string `json:"goPrecise,omitempty"`
+	// GoHeuristic is set when the index's Go edges come from the
+	// heuristics alone and a go toolchain could type-check them
+	// (PreciseOn): what a terminal suggests.
+	GoHeuristic bool `json:"goHeuristic,omitempty"`
 	// SCIP counts what SCIP import did.
 	SCIP      *SCIPSummary  `json:"scip,omitempty"`
 	Embedding *EmbedSummary `json:"embedding,omitempty"`
@@ -224,6 +237,11 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			// both describe the working tree, which a revision does not read
 			return nil, fmt.Errorf("%w: a revision is indexed whole, without paths or an overlay", ErrRev)
 		}
+		if opts.GoPrecise == PreciseOn {
+			return nil, fmt.Errorf("%w: --precise on type-checks the files on disk with the go command, and a revision is "+
+				"read from git objects: index it without --precise (its Go files keep the edges they have and the "+
+				"heuristics resolve the changed ones), or check it out and index the working tree", ErrRev)
+		}
 		gt, err := openGitTree(ctx, root, opts.Rev)
 		if err != nil {
 			return nil, err
@@ -288,6 +306,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		case errors.Is(err, schema.ErrVersion):
 			b.sum.Rebuilt = true
 			b.sum.RebuildReason = err.Error()
+			b.sum.VersionsDropped = peekVersions(ctx, opts.DB)
 			b.prevModel, _ = peekEmbedMeta(ctx, opts.DB)
 			if err := b.full(ctx); err != nil {
 				return nil, err
@@ -301,6 +320,10 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		if wal, err := os.Stat(opts.DB + "-wal"); err == nil {
 			b.sum.Bytes += wal.Size()
 		}
+	}
+	if _, onDisk := b.src.(dirTree); onDisk && b.opts.GoPrecise == PreciseAuto && b.precisePrev == nil &&
+		b.sum.GoPrecise == "" && b.sum.Languages["go"] > 0 && len(b.preciseModules()) > 0 && goToolchain() != "" {
+		b.sum.GoHeuristic = true
 	}
 	b.progress("done", 0, 0)
 	b.sum.Seconds = time.Since(start).Seconds()
@@ -406,6 +429,12 @@ type build struct {
 
 	phase      string
 	phaseStart time.Time
+
+	// preciseMeta is written when not empty or when preciseReset (going
+	// back to the heuristics) is set; precisePrev is the state the last
+	// run left, or nil
+	preciseReset bool
+	precisePrev  *preciseState
 }
 
 func (b *build) progress(phase string, done, total int) {
@@ -447,7 +476,6 @@ func (b *build) options() (string, string) {
 		"maxFileSize": b.opts.Walk.MaxFileSize,
 		"skipDirs":    skip,
 		"hidden":      b.opts.Walk.Hidden,
-		"goPrecise":   b.preciseMode(),
 		"scip":        scipHashes(b.opts.SCIP),
 		// edges follow the files the target compiles
 		"goTarget":   b.opts.GoTarget.String(),
@@ -456,6 +484,48 @@ func (b *build) options() (string, string) {
 	js, _ := json.Marshal(o)
 	sum := sha256.Sum256(js)
 	return hex.EncodeToString(sum[:8]), string(js)
+}
+
+// optionsChanged says why the index's options differ from this run's, so
+// that it must be built again, or "". Go precise mode is not an option of
+// the file: each edge records its rule, a run switches modes by resolving
+// the Go files again as a new version, and working-tree runs and --rev
+// runs (never type-checked) share one ledger. The options of a file
+// written before that are compared without it, so it is not rebuilt.
+func (b *build) optionsChanged(ctx context.Context, q schema.Querier) (string, error) {
+	hash, js := b.options()
+	old, err := schema.GetMeta(ctx, q, schema.MetaOptionsHash)
+	if err != nil {
+		return "", fmt.Errorf("read index: %w", err)
+	}
+	if old == hash {
+		return "", nil
+	}
+	if oldJS, err := schema.GetMeta(ctx, q, schema.MetaOptions); err == nil && oldJS != "" {
+		var o map[string]any
+		if json.Unmarshal([]byte(oldJS), &o) == nil {
+			delete(o, "goPrecise")
+			if same, err := json.Marshal(o); err == nil && string(same) == js {
+				return "", nil
+			}
+		}
+	}
+	return "index options or sdl's extraction changed", nil
+}
+
+// peekVersions counts the versions of an index file that a rebuild will
+// replace (0 when it cannot be read).
+func peekVersions(ctx context.Context, path string) int64 {
+	db, err := sql.Open("sqlite", schema.DSN(path, true))
+	if err != nil {
+		return 0
+	}
+	defer db.Close()
+	var n int64
+	if db.QueryRowContext(ctx, "SELECT COUNT(*) FROM versions").Scan(&n) != nil {
+		return 0
+	}
+	return n
 }
 
 // full builds a new index in a temporary file and renames it into place.
@@ -702,6 +772,7 @@ func (w *writer) insertEdge(ctx context.Context, pid int64, e *edgeRow) error {
 		e.rule, e.candidates, e.count, e.line, pid, e.digest, w.seq)
 	if err == nil {
 		w.edgeDelta++
+		w.edgeWrites++
 	}
 	return err
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -124,10 +123,25 @@ func goToolchain() string {
 	return p
 }
 
+// preciseEnv is how precise mode runs the go command and reports on it.
+type preciseEnv struct {
+	// offline forbids the go command to download modules (GOPROXY=off):
+	// only a run the user asked to type-check (PreciseOn) may wait for that
+	offline bool
+	// progress, if set, reports a stage of precise mode with counts
+	progress func(phase string, done, total int)
+}
+
+func (e preciseEnv) report(phase string, done, total int) {
+	if e.progress != nil {
+		e.progress(phase, done, total)
+	}
+}
+
 // loadGoPrecise type-checks the Go packages of each module of the tree.
 // Packages that fail to load leave their files to the heuristics.
 func loadGoPrecise(ctx context.Context, root string, modules []string, entries []Entry, overlay map[string][]byte,
-	known []ifaceDecl, workers int, target lang.GoTarget, trace func(string, ...any)) (*goPrecise, error) {
+	known []ifaceDecl, workers int, target lang.GoTarget, env preciseEnv, trace func(string, ...any)) (*goPrecise, error) {
 	// unsaved buffers replace the files on disk for the type checker too
 	var abs map[string][]byte
 	if len(overlay) > 0 {
@@ -186,6 +200,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 		defer cleanup()
 		overlayFile = f
 	}
+	retry := map[string]bool{}
 	for _, md := range modDirs {
 		dirs := pkgs[md]
 		sort.Strings(dirs)
@@ -194,14 +209,24 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 				return nil, err
 			}
 			batch := dirs[start:min(start+preciseListMax, len(dirs))]
-			if err := gp.loadModule(ctx, root, md, batch, abs, overlayFile, workers); err != nil {
+			if err := gp.loadModule(ctx, root, md, batch, abs, overlayFile, workers, env); err != nil {
 				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 					return nil, err
 				}
 				if trace != nil {
 					trace("precise: %s: %v", md, err)
 				}
+				for _, d := range batch {
+					retry[d] = true // the next run tries again
+				}
 			}
+		}
+	}
+	// a directory the go command did not list (outside every module, only
+	// test files) has nothing to check: the next run need not try again
+	for d := range gp.checked {
+		if gp.api[d] == "" && !retry[d] {
+			gp.api[d] = "!unlisted"
 		}
 	}
 	// the interfaces of packages not checked in this run, as the last run
@@ -244,6 +269,14 @@ func goTargetEnv(target lang.GoTarget) (env, flags []string) {
 
 // preciseListMax bounds the package patterns of one go list command line.
 const preciseListMax = 1000
+
+// The export data of a module's dependencies is asked of the go command in
+// about preciseExportSteps batches (for progress), of at least
+// preciseExportBatch packages (each go list costs a load of the module).
+const (
+	preciseExportSteps = 8
+	preciseExportBatch = 32
+)
 
 // goPackageDir reports whether the go command would list a package in dir.
 func goPackageDir(dir string) bool {
@@ -302,7 +335,7 @@ type listedPackage struct {
 
 // goList runs go list -json with args (flags) on patterns and decodes the
 // packages it prints.
-func goList(ctx context.Context, dir string, env, args, patterns []string, overlayFile string) ([]*listedPackage, error) {
+func goList(ctx context.Context, dir string, targetEnv, args, patterns []string, overlayFile string, env preciseEnv) ([]*listedPackage, error) {
 	args = append([]string{"list", "-e", "-pgo=off"}, args...)
 	if overlayFile != "" {
 		args = append(args, "-overlay="+overlayFile)
@@ -313,7 +346,12 @@ func goList(ctx context.Context, dir string, env, args, patterns []string, overl
 	cmd.Dir = dir
 	// a newer go line in go.mod must not download a toolchain
 	// and go.mod and go.sum are only read (-mod=mod would update them)
-	cmd.Env = append(append(os.Environ(), "GOTOOLCHAIN=local"), env...)
+	cmd.Env = append(append(os.Environ(), "GOTOOLCHAIN=local"), targetEnv...)
+	if env.offline {
+		// what is not in the module cache stays unresolved: the files
+		// that need it keep the heuristics
+		cmd.Env = append(cmd.Env, "GOPROXY=off")
+	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -428,7 +466,7 @@ func (i importerFor) Import(p string) (*types.Package, error) {
 // taken from its cache) for the others, so the go command never compiles
 // the packages being checked.
 func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs []string, overlay map[string][]byte,
-	overlayFile string, workers int) error {
+	overlayFile string, workers int, env preciseEnv) error {
 	absMod := filepath.Join(root, filepath.FromSlash(modDir))
 	patterns := make([]string, len(dirs))
 	for i, d := range dirs {
@@ -443,8 +481,9 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 		}
 	}
 	// dependencies first (go list -deps prints a post-order)
+	env.report("go list", 0, 0)
 	list, err := goList(ctx, absMod, gp.env, append([]string{"-compiled", "-deps",
-		"-json=ImportPath,Dir,GoFiles,CompiledGoFiles,Imports,ImportMap,DepOnly,Error"}, gp.flags...), patterns, overlayFile)
+		"-json=ImportPath,Dir,GoFiles,CompiledGoFiles,Imports,ImportMap,DepOnly,Error"}, gp.flags...), patterns, overlayFile, env)
 	if err != nil {
 		return err
 	}
@@ -523,14 +562,19 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 		checkable = checkable || len(r.CompiledGoFiles) > 0 && (r.Error == nil || r.Error.Pos != "")
 	}
 	if len(external) > 0 && checkable {
+		// in dependency order, in a few batches: the go command builds (or
+		// finds in its cache) the export data of a batch and its
+		// dependencies, and the terminal shows how far it has come
 		paths := make([]string, 0, len(external))
 		for p := range external {
 			paths = append(paths, p)
 		}
-		sort.Strings(paths)
-		for start := 0; start < len(paths); start += preciseListMax {
+		sort.Slice(paths, func(i, j int) bool { return order[paths[i]] < order[paths[j]] })
+		step := min(preciseListMax, max(preciseExportBatch, (len(paths)+preciseExportSteps-1)/preciseExportSteps))
+		for start := 0; start < len(paths); start += step {
+			env.report("go build", start, len(paths))
 			exp, err := goList(ctx, absMod, gp.env, append([]string{"-export", "-json=ImportPath,Export"}, gp.flags...),
-				paths[start:min(start+preciseListMax, len(paths))], overlayFile)
+				paths[start:min(start+step, len(paths))], overlayFile, env)
 			if err != nil {
 				return err
 			}
@@ -558,6 +602,8 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	checked := 0
+	env.report("typecheck", 0, len(roots))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -572,6 +618,8 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 					}
 				}
 				mu.Lock()
+				checked++
+				env.report("typecheck", checked, len(roots))
 				for _, d := range dependents[i] {
 					if waits[d]--; waits[d] == 0 {
 						ready <- d
@@ -1139,45 +1187,37 @@ func (gp *goPrecise) file(p string) *preciseFile {
 	return gp.files[p]
 }
 
-// preciseMode is the Go precise mode a run will use: "types" or "off".
-func (b *build) preciseMode() string {
-	if _, onDisk := b.src.(dirTree); !onDisk || b.opts.GoPrecise == PreciseOff || goToolchain() == "" {
-		return PreciseOff // a git revision (--rev) is not on disk for the go command
+// usePrecise reports whether this run type-checks Go packages: always
+// with PreciseOn, never with PreciseOff or on a git revision (--rev reads
+// git objects, which the go command cannot), and with PreciseAuto only
+// when the index already holds precise edges (an earlier run with
+// PreciseOn chose them) and a go toolchain is on PATH. So the first index
+// of a tree never waits for the go command, which may compile (or, in a
+// fresh environment, download) every dependency to get their export data.
+func (b *build) usePrecise() bool {
+	if _, onDisk := b.src.(dirTree); !onDisk {
+		return false
 	}
-	return "types"
+	switch b.opts.GoPrecise {
+	case PreciseOn:
+		return true
+	case PreciseOff:
+		return false
+	}
+	return b.precisePrev != nil && goToolchain() != ""
 }
 
 // loadPrecise runs Go precise mode as the options ask, over the package
 // directories of entries (all the build's entries when nil).
 func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceDecl) (*goPrecise, error) {
-	if b.preciseMode() == PreciseOff {
-		if b.opts.GoPrecise == PreciseOn && goToolchain() == "" {
-			return nil, ErrNoGo
-		}
-		return nil, nil
-	}
-	modules := b.goModules
-	if len(modules) == 0 {
-		// a directory inside a module: the go.mod is above the root
-		for d := filepath.Dir(b.root); ; d = filepath.Dir(d) {
-			if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-				if mod := modfile.ModulePath(data); mod != "" {
-					modules = []string{".\t" + mod}
-				}
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	if b.opts.GoPrecise == PreciseOff || len(modules) == 0 {
+	if !b.usePrecise() {
 		return nil, nil
 	}
 	if goToolchain() == "" {
-		if b.opts.GoPrecise == PreciseOn {
-			return nil, ErrNoGo
-		}
+		return nil, ErrNoGo // only PreciseOn gets here without one
+	}
+	modules := b.preciseModules()
+	if len(modules) == 0 {
 		return nil, nil
 	}
 	b.progress("precise", 0, 0)
@@ -1188,12 +1228,33 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 	if b.opts.Trace != nil {
 		trace = b.tracef
 	}
-	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, known, b.opts.Workers, *b.opts.GoTarget, trace)
+	env := preciseEnv{offline: b.opts.GoPrecise != PreciseOn, progress: b.progress}
+	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, known, b.opts.Workers, *b.opts.GoTarget, env, trace)
 	if err != nil {
 		return nil, err
 	}
 	b.sum.PreciseGo, b.sum.PreciseGoFailed = gp.packages, gp.failed
+	b.sum.GoPrecise = "types"
 	return gp, nil
+}
+
+// preciseModules lists the Go modules of the tree, as readGoModules does;
+// for a directory inside a module, the go.mod above the root.
+func (b *build) preciseModules() []string {
+	if len(b.goModules) > 0 {
+		return b.goModules
+	}
+	for d := filepath.Dir(b.root); ; d = filepath.Dir(d) {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			if mod := modfile.ModulePath(data); mod != "" {
+				return []string{".\t" + mod}
+			}
+			return nil
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
 }
 
 // preciseModuleLimit is the size, in package directories, up to which a
@@ -1202,14 +1263,15 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 // changed packages and their direct importers are.
 const preciseModuleLimit = 300
 
-// preciseDirs lists the package directories of the changed Go files (own)
-// and those an incremental run type-checks again when what they offer
-// their importers changed (all); nil when precise mode is off or no Go
-// file changed.
+// preciseDirs lists the package directories an incremental run type-checks
+// first (own: those of the changed Go files, and those whose edges are not
+// precise yet, which the last run's state lacks) and those it type-checks
+// again when what they offer their importers changed (all). A run that
+// does not type-check returns no own: all is then the directories whose
+// edges go back to the heuristics (every one with --precise off), and the
+// state it leaves forgets the changed packages, so that the next precise
+// run checks them again.
 func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gone []string) (own, all map[string]bool) {
-	if b.preciseMode() == PreciseOff {
-		return nil, nil
-	}
 	own = map[string]bool{}
 	for _, r := range changed {
 		if strings.HasSuffix(r.entry.Path, ".go") {
@@ -1221,7 +1283,30 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 			own[path.Dir(p)] = true
 		}
 	}
-	if len(own) == 0 {
+	if !b.usePrecise() || len(b.preciseModules()) == 0 {
+		prev := b.precisePrev
+		switch {
+		case prev == nil:
+		case b.opts.GoPrecise == PreciseOff:
+			// heuristics only from now on: the edges the type checker
+			// proved are resolved again without it
+			b.preciseMeta, b.preciseReset = "", true
+			all = map[string]bool{}
+			for d := range prev.API {
+				all[d] = true
+			}
+			return nil, all
+		case len(own) > 0:
+			st := *prev
+			st.API = map[string]string{}
+			for d, h := range prev.API {
+				if !own[d] {
+					st.API[d] = h
+				}
+			}
+			data, _ := json.Marshal(st)
+			b.preciseMeta = string(data)
+		}
 		return nil, nil
 	}
 	all = map[string]bool{}
@@ -1234,6 +1319,19 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 		if strings.HasSuffix(p, ".go") && st.status != "" {
 			all[path.Dir(p)] = true
 		}
+	}
+	// the packages no precise run has checked yet (the first run with
+	// --precise on upgrades every one) or since they changed; a directory
+	// of skipped files only (generated, too large) is never checked
+	for p, st := range b.tree {
+		d := path.Dir(p)
+		if strings.HasSuffix(p, ".go") && (st.status == StatusOK || st.status == StatusParseError) && goPackageDir(d) &&
+			(b.precisePrev == nil || b.precisePrev.API[d] == "") {
+			own[d] = true
+		}
+	}
+	if len(own) == 0 {
+		return nil, nil
 	}
 	if len(all) <= preciseModuleLimit {
 		return own, all
@@ -1263,9 +1361,9 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 // otherwise all of dirs (the changed packages and those that may depend
 // on them). It returns the facts and the directories whose unchanged files
 // must be resolved again with them.
-func (b *build) preciseIncremental(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, own map[string]bool,
+func (b *build) preciseIncremental(ctx context.Context, olds map[string]*oldFile, own map[string]bool,
 	gone []string, dirs map[string]bool) (*goPrecise, map[string]bool, error) {
-	prev := readPreciseState(ctx, tx)
+	prev := b.precisePrev
 	removed := false
 	for _, p := range gone {
 		removed = removed || strings.HasSuffix(p, ".go")
@@ -1341,7 +1439,12 @@ func (b *build) preciseUnchanged(ctx context.Context, w *writer, tab *sqlTable, 
 			todo = append(todo, e)
 		}
 	}
+	done := 0
+	b.progress("resolve", 0, len(todo))
 	return parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+		if done++; done%64 == 0 || done == len(todo) {
+			b.progress("resolve", done, len(todo))
+		}
 		if !r.indexed() {
 			return nil
 		}

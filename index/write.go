@@ -26,6 +26,8 @@ type writer struct {
 	nextPath int64
 	// rows inserted into and closed in the current view, for the ledger
 	symbolDelta, edgeDelta int64
+	// edgeWrites counts the edges inserted and closed
+	edgeWrites int64
 	// closedSyms are the symbol rows closed by this run: their vectors go
 	closedSyms []int64
 }

@@ -35,8 +35,10 @@ func indexCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "parse workers", DefaultText: "number of CPUs"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
-			&cli.StringFlag{Name: "precise", Value: "auto", Usage: "Go precise mode (go/packages + go/types): " +
-				"auto = when the go command is on PATH, on = required, off = tree-sitter heuristics only"},
+			&cli.StringFlag{Name: "precise", Value: "auto", Usage: "Go precise mode (go list + go/types, confidence 1): " +
+				"on = type-check Go packages now (the go command builds dependencies' export data; an index of heuristic " +
+				"edges is upgraded as a new version), off = tree-sitter heuristics only, auto = what the index holds " +
+				"(precise after a run with on, else heuristics; never with --rev)"},
 			&cli.StringSliceFlag{Name: "scip", Usage: "import a SCIP index (repeatable): its definitions and references become precise edges"},
 			&cli.StringFlag{Name: "rev", Usage: "index this git commit, branch or tag from the repository's objects, without a checkout (DIR may be a bare repository)"},
 			&cli.StringFlag{Name: "embed", Usage: "symbol vectors: builtin (the model inside sdl), http (an OpenAI-compatible endpoint: " +
@@ -77,6 +79,11 @@ func indexCommand() *cli.Command {
 			case index.PreciseOn, index.PreciseOff:
 			default:
 				return usagef("--precise must be auto, on or off, not %q", precise)
+			}
+			if precise == index.PreciseOn && c.String("rev") != "" {
+				return usagef("--precise on type-checks the files on disk with the go command, and --rev reads a " +
+					"revision from git objects: drop --precise (the heuristics resolve what changed), or check the " +
+					"revision out and index the working tree")
 			}
 			cfg, err := embed.LoadConfig(root)
 			if err != nil {
@@ -122,6 +129,14 @@ func indexCommand() *cli.Command {
 			}
 			if err != nil {
 				return err
+			}
+			if sum.Rebuilt {
+				// earlier versions are gone: never silently
+				dropped := ""
+				if sum.VersionsDropped > 0 {
+					dropped = fmt.Sprintf("; its %d earlier version(s) are gone", sum.VersionsDropped)
+				}
+				fmt.Fprintf(errw, "sdl: warning: the index was built again (%s)%s\n", sum.RebuildReason, dropped)
 			}
 			if c.Bool("json") {
 				return writeJSON(c.App.Writer, sum)
@@ -193,6 +208,17 @@ func printSummary(u *ui, s *index.Summary) {
 	}
 	if line := embedLine(u, s.Embedding); line != "" {
 		fmt.Fprintln(u.w, line)
+	}
+	if s.GoPrecise != "" {
+		line := fmt.Sprintf("go: %d package(s) type-checked", s.PreciseGo)
+		if s.PreciseGoFailed > 0 {
+			line += fmt.Sprintf(", %d with errors (their files keep the heuristics)", s.PreciseGoFailed)
+		}
+		fmt.Fprintln(u.w, u.dim(line))
+	}
+	if s.GoHeuristic && s.NewVersion && (s.Seq == 1 || s.Rebuilt) {
+		fmt.Fprintln(u.w, u.dim("go: edges by the heuristics; `sdl index --precise on` type-checks them (the go command "+
+			"builds the dependencies' export data once) and later runs keep them precise"))
 	}
 }
 
