@@ -32,13 +32,14 @@ func init() {
 	cpp.setSyntax([]string{"comment"},
 		[]string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
 		[]string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"})
+	cMacros, cppMacros := loadMacros("c.txt"), loadMacros("c.txt", "cpp.txt")
 	c.pick = func(src []byte) (*Language, []byte) {
 		if cLooksLikeCpp(src) {
-			return cpp, cBlankExportMacros(src)
+			return cpp, cppMacros.blank(cBlankExportMacros(src))
 		}
-		return c, cBlankExportMacros(src)
+		return c, cMacros.blank(cBlankExportMacros(src))
 	}
-	cpp.pick = func(src []byte) (*Language, []byte) { return cpp, cBlankExportMacros(src) }
+	cpp.pick = func(src []byte) (*Language, []byte) { return cpp, cppMacros.blank(cBlankExportMacros(src)) }
 }
 
 // cBlankExportMacros blanks the macro of "class EXPORT_MACRO Name {" (and
@@ -106,9 +107,12 @@ var cHeaderExts = map[string]bool{".h": true, ".hh": true, ".hpp": true, ".hxx":
 func cIsHeader(p string) bool { return cHeaderExts[strings.ToLower(path.Ext(p))] }
 
 // cLooksLikeCpp reports whether C-named source holds C++: a line that opens
-// a namespace, declares a template or a class, starts an access section or
-// a using directive, includes a standard C++ header (<vector>, <cstdio>),
-// or code (not a comment) that uses "::".
+// a namespace, declares a template, a class or a scoped enum, starts an
+// access section, a using directive, a constexpr declaration or a try or
+// catch block, includes a standard C++ header (<vector>, <cstdio>), tests
+// __cplusplus against a version, or code (not a comment) that uses "::".
+// These are GitHub linguist's C++ markers for .h files (heuristics.yml,
+// named pattern "cpp"), a few of them widened.
 func cLooksLikeCpp(src []byte) bool {
 	inBlock := false
 	for len(src) > 0 {
@@ -152,6 +156,9 @@ func cppLineMarker(l []byte) bool {
 	}
 	switch {
 	case word("namespace"), word("template"), word("using") && bytes.Contains(l, []byte("namespace")),
+		word("constexpr"), word("enum") && (cppNextWord(l[4:], "class") || cppNextWord(l[4:], "struct")),
+		word("try") && (len(bytes.TrimSpace(l[3:])) == 0 || bytes.HasPrefix(bytes.TrimLeft(l[3:], " \t"), []byte("{"))),
+		word("catch") && bytes.HasPrefix(bytes.TrimLeft(l[5:], " \t"), []byte("(")),
 		word("public") && bytes.HasPrefix(bytes.TrimLeft(l[6:], " \t"), []byte(":")),
 		word("private") && bytes.HasPrefix(bytes.TrimLeft(l[7:], " \t"), []byte(":")),
 		word("protected") && bytes.HasPrefix(bytes.TrimLeft(l[9:], " \t"), []byte(":")),
@@ -172,6 +179,9 @@ func cppLineMarker(l []byte) bool {
 		return len(after) == 0 || after[0] == '{' || after[0] == ':' || after[0] == ';' || isIdentByte(after[0])
 	case bytes.HasPrefix(l, []byte("#")):
 		d := bytes.TrimLeft(l[1:], " \t")
+		if bytes.HasPrefix(d, []byte("if")) && bytes.Contains(d, []byte("__cplusplus >")) {
+			return true // a header that needs a C++ standard
+		}
 		if bytes.HasPrefix(d, []byte("include")) {
 			d = bytes.TrimLeft(d[7:], " \t")
 			if len(d) > 0 && d[0] == '<' {
@@ -192,6 +202,12 @@ func cppLineMarker(l []byte) bool {
 		return true
 	}
 	return false
+}
+
+// cppNextWord reports whether rest, after blanks, starts with the word w.
+func cppNextWord(rest []byte, w string) bool {
+	rest = bytes.TrimLeft(rest, " \t")
+	return bytes.HasPrefix(rest, []byte(w)) && (len(rest) == len(w) || !isIdentByte(rest[len(w)]))
 }
 
 // cIsTestPath: files under test directories (isTestPath), and the naming
