@@ -23,10 +23,10 @@ var macroFiles embed.FS
 type macroCond uint8
 
 const (
-	condBeforeName macroCond = 1 << iota // the next token is a name
-	condBeforeColon                      // the next token is ":" (not "::")
-	condAfterAccess                      // the previous token is public, private or protected
-	condLineStart                        // the first token of its line
+	condBeforeName  macroCond = 1 << iota // the next token is a name
+	condBeforeColon                       // the next token is ":" (not "::")
+	condAfterAccess                       // the previous token is public, private or protected
+	condLineStart                         // the first token of its line
 )
 
 var macroConds = map[string]macroCond{
