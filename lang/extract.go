@@ -85,7 +85,7 @@ func Extract(p *Parser, l *Language, filePath string, src []byte) (*FileFacts, e
 
 // ExtractTree extracts facts from an already parsed tree.
 func ExtractTree(t *Tree, filePath string) *FileFacts {
-	f := &FileFacts{}
+	f := &FileFacts{Lang: t.Lang.Name}
 	x := &extractor{t: t, f: f, path: filePath}
 	if t.Len() == 0 {
 		x.addModule(-1)

@@ -46,6 +46,9 @@ type FileFacts struct {
 	Refs    []Ref
 	Errors  []Diagnostic
 	IsTest  bool // a test file, by the language's conventions
+	// Lang is the language the file was parsed as: its extension's, or
+	// the one its content chose (a .h header holding C++).
+	Lang string
 }
 
 // Range is a source range: lines are 1-based, columns 0-based byte offsets.
