@@ -35,13 +35,14 @@ func init() {
 		[]string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
 		[]string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"})
 	cMacros, cppMacros := loadMacros("c.txt"), loadMacros("c.txt", "cpp.txt")
-	c.pick = func(src []byte) (*Language, []byte) {
-		if cLooksLikeCpp(src) {
+	c.pick = func(filePath string, src []byte) (*Language, []byte) {
+		// a .c file is C (as linguist has it); a header may hold C++
+		if (filePath == "" || cIsHeader(filePath)) && cLooksLikeCpp(src) {
 			return cpp, cppMacros.blank(cBlankExportMacros(src))
 		}
 		return c, cMacros.blank(cBlankExportMacros(src))
 	}
-	cpp.pick = func(src []byte) (*Language, []byte) { return cpp, cppMacros.blank(cBlankExportMacros(src)) }
+	cpp.pick = func(_ string, src []byte) (*Language, []byte) { return cpp, cppMacros.blank(cBlankExportMacros(src)) }
 }
 
 // Repo is what a file's language can depend on beyond its own name and
@@ -220,7 +221,8 @@ func cppLineMarker(l []byte) bool {
 		return bytes.HasPrefix(l, []byte(w)) && (len(l) == len(w) || !isIdentByte(l[len(w)]))
 	}
 	switch {
-	case word("namespace"), word("template"), word("using") && bytes.Contains(l, []byte("namespace")),
+	case word("namespace"), word("template") && bytes.HasPrefix(bytes.TrimLeft(l[8:], " \t"), []byte("<")),
+		word("using") && bytes.Contains(l, []byte("namespace")),
 		word("constexpr"), word("enum") && (cppNextWord(l[4:], "class") || cppNextWord(l[4:], "struct")),
 		word("try") && (len(bytes.TrimSpace(l[3:])) == 0 || bytes.HasPrefix(bytes.TrimLeft(l[3:], " \t"), []byte("{"))),
 		word("catch") && bytes.HasPrefix(bytes.TrimLeft(l[5:], " \t"), []byte("(")),
@@ -258,8 +260,9 @@ func cppLineMarker(l []byte) bool {
 		}
 		return false
 	}
-	// "::" in code, outside a trailing comment and string literals
-	if i := bytes.Index(l, []byte("::")); i >= 0 {
+	// "::" before a name in code (A::b, ::b; not asm's "::: clobbers"),
+	// outside a trailing comment and string literals
+	if i := cScopeOp(l); i >= 0 {
 		head := l[:i]
 		if bytes.Contains(head, []byte("//")) || bytes.Contains(head, []byte("/*")) || bytes.Count(head, []byte(`"`))%2 == 1 {
 			return false
@@ -267,6 +270,25 @@ func cppLineMarker(l []byte) bool {
 		return true
 	}
 	return false
+}
+
+// cScopeOp returns the offset of the first "::" in l that is followed by a
+// name (or ~, a destructor) and not part of a longer run of colons, or -1.
+func cScopeOp(l []byte) int {
+	for off := 0; ; {
+		i := bytes.Index(l[off:], []byte("::"))
+		if i < 0 {
+			return -1
+		}
+		i += off
+		off = i + 2
+		if i > 0 && l[i-1] == ':' || off >= len(l) {
+			continue
+		}
+		if c := l[off]; c == '~' || isIdentByte(c) && !(c >= '0' && c <= '9') {
+			return i
+		}
+	}
 }
 
 // cppNextWord reports whether rest, after blanks, starts with the word w.
@@ -1491,8 +1513,14 @@ func cIsFuncPointer(t *Tree, d int32) bool {
 	for i := 0; d >= 0 && i < 32; i++ {
 		switch t.Kind(d) {
 		case "function_declarator":
+			// int (*cb)(void) is a pointer; int (name)(void), as Lua
+			// writes its API to keep macros off it, is a function
 			inner := t.Field(d, "declarator")
-			return inner >= 0 && t.Kind(inner) == "parenthesized_declarator"
+			if inner < 0 || t.Kind(inner) != "parenthesized_declarator" {
+				return false
+			}
+			in := cDeclaratorChild(t, inner)
+			return in >= 0 && t.Kind(in) != "identifier" && t.Kind(in) != "field_identifier"
 		case "init_declarator", "array_declarator":
 			d = t.Field(d, "declarator")
 		case "pointer_declarator", "reference_declarator", "parenthesized_declarator":

@@ -76,7 +76,7 @@ type extractor struct {
 // references. A file with syntax errors is extracted as far as tree-sitter
 // recovered it; its errors are listed in FileFacts.Errors.
 func Extract(p *Parser, l *Language, filePath string, src []byte) (*FileFacts, error) {
-	t, err := p.Parse(l, src)
+	t, err := p.ParseFile(l, filePath, src)
 	if err != nil {
 		return nil, err
 	}

@@ -158,3 +158,21 @@ func TestParseMacros(t *testing.T) {
 		}
 	}
 }
+
+// Lua declares its API as "LUAMOD_API int (luaopen_base) (lua_State *L);":
+// with the export macro blanked, the parenthesised name is a function, not
+// a pointer to one.
+func TestCExportedParenthesisedName(t *testing.T) {
+	f := cExtract(t, "lua/lualib.h", "#define LUAMOD_API extern\nLUAMOD_API int (luaopen_base) (lua_State *L);\n"+
+		"struct hooks { int (*on_open)(lua_State *L); };\n")
+	if len(f.Errors) > 0 {
+		t.Errorf("parse errors: %+v", f.Errors)
+	}
+	syms := cSyms(f)
+	wantAll(t, syms, "function luaopen_base exported")
+	for _, s := range syms {
+		if strings.HasPrefix(s, "function on_open") || strings.HasPrefix(s, "function int") {
+			t.Errorf("%s: a pointer field or a type taken for a function", s)
+		}
+	}
+}
