@@ -25,12 +25,16 @@ type macroCond uint8
 const (
 	condBeforeName  macroCond = 1 << iota // the next token is a name
 	condBeforeColon                       // the next token is ":" (not "::")
+	condBeforeSemi                        // the next token is ";"
+	condBeforeBrace                       // the next token is "{"
 	condAfterAccess                       // the previous token is public, private or protected
+	condAfterParen                        // the previous token is ")", outside code
 	condLineStart                         // the first token of its line
 )
 
 var macroConds = map[string]macroCond{
-	"before name": condBeforeName, "before :": condBeforeColon, "after access": condAfterAccess, "line start": condLineStart,
+	"before name": condBeforeName, "before :": condBeforeColon, "before ;": condBeforeSemi, "before {": condBeforeBrace,
+	"after access": condAfterAccess, "after )": condAfterParen, "line start": condLineStart,
 }
 
 // macroRule is one line of a macros file.
@@ -144,7 +148,13 @@ func (m *macroSet) blank(src []byte) []byte {
 	}
 	out := src
 	var prev []byte // the previous token when it was a name, else nil
+	paren := false  // the previous token was ")"
 	lineStart := true
+	// braces opened right after ")" hold code (a function body, a block
+	// of if or while); "after )" rules, meant for a declarator's
+	// attributes, do not apply inside them: "if (x) LOG_ERROR(y);" stays
+	var braces []bool
+	code := 0
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -157,7 +167,7 @@ func (m *macroSet) blank(src []byte) []byte {
 			continue
 		case c == '#' && lineStart:
 			i = skipDirective(src, i)
-			prev = nil
+			prev, paren = nil, false
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			for i < len(src) && src[i] != '\n' {
@@ -179,16 +189,34 @@ func (m *macroSet) blank(src []byte) []byte {
 				j++
 			}
 			name := src[i:j]
-			if end, repl, ok := m.match(src, i, j, name, prev, lineStart); ok {
+			if end, repl, ok := m.match(src, i, j, name, prev, paren && code == 0, lineStart); ok {
 				if &out[0] == &src[0] {
 					out = append([]byte(nil), src...)
 				}
 				fillBlank(out[i:end], repl)
+				if repl == "" {
+					i = end // as if it were not there: what came before still holds
+					continue
+				}
 				j = end
 			}
-			prev, lineStart = name, false
+			prev, paren, lineStart = name, false, false
 			i = j
 			continue
+		case c == '{':
+			braces = append(braces, paren)
+			if paren {
+				code++
+			}
+			i++
+		case c == '}':
+			if n := len(braces); n > 0 {
+				if braces[n-1] {
+					code--
+				}
+				braces = braces[:n-1]
+			}
+			i++
 		case c >= '0' && c <= '9':
 			for i < len(src) && isIdentByte(src[i]) {
 				i++
@@ -196,7 +224,7 @@ func (m *macroSet) blank(src []byte) []byte {
 		default:
 			i++
 		}
-		prev, lineStart = nil, false
+		prev, paren, lineStart = nil, c == ')', false
 	}
 	return out
 }
@@ -207,7 +235,7 @@ func isIdentStart(c byte) bool {
 
 // match finds the rule for the name at src[i:j] and returns where the text
 // it replaces ends and its replacement.
-func (m *macroSet) match(src []byte, i, j int, name, prev []byte, lineStart bool) (int, string, bool) {
+func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineStart bool) (int, string, bool) {
 	try := func(r *macroRule) (int, string, bool) {
 		end := j
 		if r.args {
@@ -226,7 +254,17 @@ func (m *macroSet) match(src []byte, i, j int, name, prev []byte, lineStart bool
 		if r.cond&condAfterAccess != 0 && string(prev) != "public" && string(prev) != "private" && string(prev) != "protected" {
 			return 0, "", false
 		}
+		if r.cond&condAfterParen != 0 && !paren {
+			return 0, "", false
+		}
 		k := skipSpace(src, end)
+		next := byte(0)
+		if k < len(src) {
+			next = src[k]
+		}
+		if r.cond&condBeforeSemi != 0 && next != ';' || r.cond&condBeforeBrace != 0 && next != '{' {
+			return 0, "", false
+		}
 		if r.cond&condBeforeName != 0 && (k >= len(src) || !isIdentStart(src[k])) {
 			return 0, "", false
 		}

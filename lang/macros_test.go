@@ -133,6 +133,14 @@ func TestMacroBlanking(t *testing.T) {
 	if got := string(c.blank([]byte(in))); got != want {
 		t.Errorf("C blanking:\n%s\nwant:\n%s", got, want)
 	}
+	// attribute macros after a declarator go, a macro call in a body stays
+	in = "REDIS_API void log_at(int level, const char *fmt, ...) REDIS_ATTR FMT_PRINTF(2, 3);\n" +
+		"static void f(int x) {\n\tif (x) LOG_ERROR(x);\n}\n"
+	want = sp("REDIS_API") + " void log_at(int level, const char *fmt, ...) " + sp("REDIS_ATTR FMT_PRINTF(2, 3)") + ";\n" +
+		"static void f(int x) {\n\tif (x) LOG_ERROR(x);\n}\n"
+	if got := string(c.blank([]byte(in))); got != want {
+		t.Errorf("C blanking:\n%s\nwant:\n%s", got, want)
+	}
 	// a source with nothing to blank is not copied
 	plain := []byte("int main(void) { return 0; }\n")
 	if out := c.blank(plain); &out[0] != &plain[0] {
