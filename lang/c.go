@@ -35,6 +35,7 @@ func init() {
 		[]string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
 		[]string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"})
 	cMacros, cppMacros := loadMacros("c.txt"), loadMacros("c.txt", "cpp.txt")
+	cppMacros.cplusplus = true
 	c.pick = func(filePath string, src []byte) (*Language, []byte) {
 		// a .c file is C (as linguist has it); a header may hold C++
 		if (filePath == "" || cIsHeader(filePath)) && cLooksLikeCpp(src) {

@@ -49,6 +49,9 @@ type macroRule struct {
 type macroSet struct {
 	exact    map[string][]macroRule
 	patterns []macroRule
+	// cplusplus: the language defines __cplusplus (it decides which
+	// branch of "#ifdef __cplusplus" is read)
+	cplusplus bool
 }
 
 // loadMacros parses the embedded macro files named, in order.
@@ -155,6 +158,8 @@ func (m *macroSet) blank(src []byte) []byte {
 	// attributes, do not apply inside them: "if (x) LOG_ERROR(y);" stays
 	var braces []bool
 	code := 0
+	depth := 0         // of parentheses
+	var skips [][2]int // ranges of flattened groups to pass over, in order
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -166,7 +171,23 @@ func (m *macroSet) blank(src []byte) []byte {
 			i++
 			continue
 		case c == '#' && lineStart:
-			i = skipDirective(src, i)
+			if len(skips) > 0 && skips[0][0] == i {
+				// a directive, or a branch not read, of a flattened group
+				i, skips = skips[0][1], skips[1:]
+				continue
+			}
+			end := skipDirective(src, i)
+			if kw := directiveName(src[i:end]); kw == "if" || kw == "ifdef" || kw == "ifndef" {
+				if g := scanCondGroup(src, i); g != nil && g.flatten(depth > 0) {
+					if &out[0] == &src[0] {
+						out = append([]byte(nil), src...)
+					}
+					r := g.blankOthers(out, m.cplusplus)
+					skips = append(r, skips...) // an inner group ends before the outer's next directive
+					continue
+				}
+			}
+			i = end
 			prev, paren = nil, false
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
@@ -215,6 +236,14 @@ func (m *macroSet) blank(src []byte) []byte {
 					code--
 				}
 				braces = braces[:n-1]
+			}
+			i++
+		case c == '(':
+			depth++
+			i++
+		case c == ')':
+			if depth > 0 {
+				depth--
 			}
 			i++
 		case c >= '0' && c <= '9':
@@ -384,4 +413,176 @@ func skipDirective(src []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// Conditional compilation. tree-sitter parses "#if ... #else ... #endif"
+// as a node of its own, which works where each branch is a whole
+// declaration or statement, and fails where a branch opens a brace the
+// other closes, or sits inside an expression or an argument list. There,
+// as ctags does, only one branch is read: the first, or the one a
+// condition sdl can decide selects ("#if 0", "#ifdef __cplusplus"); the
+// directives and the other branches become spaces.
+
+// condGroup is one "#if" to its "#endif" at one nesting level.
+type condGroup struct {
+	lines  [][2]int // the directive lines: #if, #elif/#else..., #endif (offsets of start and end)
+	parens []int    // per branch: parentheses opened minus closed
+	braces []int    // per branch: braces opened minus closed
+	cond   []byte   // the text of the #if line
+}
+
+// directiveName returns the keyword of a directive line ("if", "endif").
+func directiveName(line []byte) string {
+	l := bytes.TrimLeft(line, " \t")
+	if len(l) == 0 || l[0] != '#' {
+		return ""
+	}
+	l = bytes.TrimLeft(l[1:], " \t")
+	n := 0
+	for n < len(l) && (l[n] >= 'a' && l[n] <= 'z') {
+		n++
+	}
+	return string(l[:n])
+}
+
+// maxCondGroup bounds the bytes a group is scanned for its #endif.
+const maxCondGroup = 1 << 20
+
+// scanCondGroup reads the group whose #if line starts at src[i], or
+// returns nil when it has no #endif.
+func scanCondGroup(src []byte, i int) *condGroup {
+	end := skipDirective(src, i)
+	g := &condGroup{lines: [][2]int{{i, end}}, cond: src[i:end], parens: []int{0}, braces: []int{0}}
+	nest := 0
+	lineStart := false
+	for k := end; k < len(src) && k-i < maxCondGroup; {
+		c := src[k]
+		switch {
+		case c == '\n':
+			lineStart = true
+			k++
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			k++
+			continue
+		case c == '#' && lineStart:
+			e := skipDirective(src, k)
+			switch directiveName(src[k:e]) {
+			case "if", "ifdef", "ifndef":
+				nest++
+			case "elif", "else", "elifdef", "elifndef":
+				if nest == 0 {
+					g.lines = append(g.lines, [2]int{k, e})
+					g.parens, g.braces = append(g.parens, 0), append(g.braces, 0)
+				}
+			case "endif":
+				if nest == 0 {
+					g.lines = append(g.lines, [2]int{k, e})
+					return g
+				}
+				nest--
+			}
+			k = e
+			continue
+		case c == '/' && k+1 < len(src) && src[k+1] == '/':
+			for k < len(src) && src[k] != '\n' {
+				k++
+			}
+			continue
+		case c == '/' && k+1 < len(src) && src[k+1] == '*':
+			if j := bytes.Index(src[k+2:], []byte("*/")); j >= 0 {
+				k += j + 4
+			} else {
+				k = len(src)
+			}
+			continue
+		case c == '"' || c == '\'':
+			k = skipQuoted(src, k)
+		case c == '(' || c == ')' || c == '{' || c == '}':
+			d := 1
+			if c == ')' || c == '}' {
+				d = -1
+			}
+			b := len(g.parens) - 1
+			if c == '(' || c == ')' {
+				g.parens[b] += d
+			} else {
+				g.braces[b] += d
+			}
+			k++
+		default:
+			k++
+		}
+		lineStart = false
+	}
+	return nil
+}
+
+// decided returns the branch a condition sdl can evaluate selects (-1 for
+// none of them, when there is no #else), or -2 when it cannot tell.
+func (g *condGroup) decided(cplusplus bool) int {
+	cond := string(bytes.Join(bytes.Fields(g.cond), []byte(" ")))
+	cond = strings.TrimPrefix(strings.Replace(cond, "# ", "#", 1), "#")
+	if i := strings.Index(cond, "//"); i >= 0 {
+		cond = strings.TrimSpace(cond[:i])
+	}
+	if i := strings.Index(cond, "/*"); i >= 0 {
+		cond = strings.TrimSpace(cond[:i])
+	}
+	var truth bool
+	switch cond {
+	case "if 0":
+		truth = false
+	case "if 1":
+		truth = true
+	case "ifdef __cplusplus", "if defined(__cplusplus)", "if defined __cplusplus":
+		truth = cplusplus
+	case "ifndef __cplusplus", "if !defined(__cplusplus)", "if !defined __cplusplus":
+		truth = !cplusplus
+	default:
+		return -2
+	}
+	if truth {
+		return 0
+	}
+	return -1
+}
+
+// flatten reports whether the group is read as one branch: where a branch
+// leaves braces or parentheses open, or where the group sits inside
+// parentheses.
+func (g *condGroup) flatten(inParens bool) bool {
+	if inParens {
+		return true
+	}
+	for b := range g.parens {
+		if g.parens[b] != 0 || g.braces[b] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// blankOthers turns the group's directives and all branches but the one
+// read into spaces in out, and returns the ranges it blanked, in order.
+func (g *condGroup) blankOthers(out []byte, cplusplus bool) [][2]int {
+	keep := 0
+	if d := g.decided(cplusplus); d != -2 {
+		keep = d
+		if d == -1 && len(g.lines) == 3 && directiveName(out[g.lines[1][0]:g.lines[1][1]]) == "else" {
+			keep = 1 // "#if 0 ... #else ... #endif": the #else branch
+		}
+	}
+	var blanked [][2]int
+	for b := 0; b+1 < len(g.lines); b++ {
+		from, to := g.lines[b][0], g.lines[b][1]
+		if b != keep {
+			to = g.lines[b+1][0] // the directive and its branch
+		}
+		fillBlank(out[from:to], "")
+		blanked = append(blanked, [2]int{from, to})
+	}
+	last := g.lines[len(g.lines)-1]
+	fillBlank(out[last[0]:last[1]], "")
+	return append(blanked, last)
 }

@@ -184,3 +184,57 @@ func TestCExportedParenthesisedName(t *testing.T) {
 		}
 	}
 }
+
+// Conditional compilation that splits a construct is read one branch at a
+// time; whole-statement branches stay for tree-sitter to parse.
+func TestConditionalBranches(t *testing.T) {
+	header := "#ifndef KV_H\n#define KV_H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n" +
+		"int kv_get(const char *key);\n\n#ifdef __cplusplus\n}\n#endif\n#endif\n"
+	for _, p := range []string{"include/kv.h", "include/kv.hpp"} {
+		f := cExtract(t, p, header)
+		if len(f.Errors) > 0 {
+			t.Errorf("%s: parse errors %+v", p, f.Errors)
+		}
+		wantAll(t, cSyms(f), "function kv_get exported")
+	}
+	src := `static int open_file(const char *path)
+{
+#ifdef _WIN32
+    if (win_open(path)) {
+#else
+    if (posix_open(path,
+#ifdef O_CLOEXEC
+                   O_CLOEXEC |
+#endif
+                   O_RDONLY)) {
+#endif
+        return 1;
+    }
+#if defined(HAVE_LOG)
+    log_open(path);
+#else
+    trace_open(path);
+#endif
+    return 0;
+}
+
+int after(void) { return open_file("x"); }
+`
+	f := cExtract(t, "src/file.c", src)
+	if len(f.Errors) > 0 {
+		t.Errorf("parse errors %+v", f.Errors)
+	}
+	// the first branch of the split "if" is read; both branches of the
+	// whole-statement group stay
+	wantAll(t, cRefs(f), "open_file call win_open", "open_file call log_open", "open_file call trace_open", "after call open_file")
+	for _, r := range cRefs(f) {
+		if strings.Contains(r, "posix_open") {
+			t.Errorf("a branch not read still yields %s", r)
+		}
+	}
+	out := loadMacros("c.txt").blank([]byte(src))
+	if len(out) != len(src) || bytes.Count(out, []byte("\n")) != strings.Count(src, "\n") ||
+		!bytes.Contains(out, []byte("#if defined(HAVE_LOG)")) || bytes.Contains(out, []byte("#ifdef _WIN32")) {
+		t.Errorf("blanked:\n%s", out)
+	}
+}
