@@ -386,7 +386,8 @@ func assignLanguages(entries []Entry, others []string) {
 // errRebuild asks Run to replace an incremental run with a full build.
 var errRebuild = errors.New("rebuild")
 
-// fileState is what the ledger's tree hash covers of a file.
+// fileState is what the ledger's tree hash covers of a file (status, hash
+// and reason), and the language it was parsed as, for the summary.
 type fileState struct{ status, hash, reason, lang string }
 
 type build struct {

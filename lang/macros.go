@@ -518,8 +518,9 @@ func scanCondGroup(src []byte, i int) *condGroup {
 	return nil
 }
 
-// decided returns the branch a condition sdl can evaluate selects (-1 for
-// none of them, when there is no #else), or -2 when it cannot tell.
+// decided returns 0 when the group's condition is one sdl can evaluate
+// and holds, -1 when it does not hold (then the #else branch, if there is
+// one and no #elif, is read), or -2 when sdl cannot tell.
 func (g *condGroup) decided(cplusplus bool) int {
 	cond := string(bytes.Join(bytes.Fields(g.cond), []byte(" ")))
 	cond = strings.TrimPrefix(strings.Replace(cond, "# ", "#", 1), "#")

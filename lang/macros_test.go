@@ -238,3 +238,24 @@ int after(void) { return open_file("x"); }
 		t.Errorf("blanked:\n%s", out)
 	}
 }
+
+// FuzzMacroBlank: whatever the input, blanking keeps every byte offset and
+// line break where it was, and only ever writes spaces or a replacement.
+func FuzzMacroBlank(f *testing.F) {
+	f.Add(qtHeaderSrc)
+	f.Add("#if X\nf(a,\n#else\ng(b,\n#endif\nc);\n")
+	f.Add("Q_PROPERTY(unterminated\nsignals\n: \"x\\\n")
+	cpp := loadMacros("c.txt", "cpp.txt")
+	cpp.cplusplus = true
+	f.Fuzz(func(t *testing.T, src string) {
+		out := cpp.blank([]byte(src))
+		if len(out) != len(src) {
+			t.Fatalf("length %d, want %d", len(out), len(src))
+		}
+		for i := range out {
+			if (src[i] == '\n') != (out[i] == '\n') {
+				t.Fatalf("line break moved at %d", i)
+			}
+		}
+	})
+}
