@@ -94,7 +94,7 @@ func TestHostileFiles(t *testing.T) {
 	}
 	for p, want := range map[string]string{
 		"nul_top.go":         "skipped (binary)",
-		"deep.js":            "skipped (generated)", // one 400 kB line
+		"deep.js":            "skipped (" + SkipMinified + ")", // one 400 kB line
 		"new\nline.go":       "skipped (" + SkipBadName + ")",
 		"bad\xff\xfename.go": "skipped (" + SkipBadName + ")",
 		"linked.go":          "skipped (" + SkipSymlink + ")",

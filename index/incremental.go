@@ -92,7 +92,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	b.changes = newSymChanges()
 	b.tree = map[string]fileState{}
 	for p, o := range olds {
-		b.tree[p] = fileState{o.status, o.hash, o.reason}
+		b.tree[p] = fileState{o.status, o.hash, o.reason, o.lang}
 	}
 	var prev counts
 	var prevCommit, prevRef string
@@ -107,11 +107,14 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		// a run over a few paths: the modules and packages come from the
 		// files the index already holds
 		all := append([]Entry{}, b.entries...)
+		var others []string
 		for p, o := range olds {
 			if !b.only[p] {
 				all = append(all, Entry{Path: p, Lang: lang.ByName(o.lang)})
+				others = append(others, p)
 			}
 		}
+		assignLanguages(b.entries, others)
 		// the go.mod files of the last run, and those above the files of
 		// this one (a new module), without reading every directory again
 		mods := map[string]bool{}
@@ -188,7 +191,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason && !r.indexed() {
 			return nil // still skipped for the same reason
 		}
-		b.tree[p] = fileState{r.status, r.hash, r.reason}
+		b.tree[p] = fileState{r.status, r.hash, r.reason, r.langName()}
 		pid, err := w.pathID(ctx, p)
 		if err != nil {
 			return err

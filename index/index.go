@@ -27,7 +27,7 @@ import (
 
 // ExtractVersion changes whenever extraction or resolution changes what
 // they produce, so that an index written by an older sdl is rebuilt.
-const ExtractVersion = "2"
+const ExtractVersion = "3"
 
 var (
 	// ErrNoDir means the directory to index does not exist.
@@ -338,6 +338,7 @@ func (b *build) walk(ctx context.Context) error {
 		return err
 	}
 	b.entries = b.overlaid(entries)
+	assignLanguages(b.entries, nil)
 	b.goModules = readGoModules(b.src, b.entries)
 	b.jsPackages = readJSPackages(b.src, b.entries)
 	b.phpPSR4 = readPHPAutoload(b.src, b.entries)
@@ -397,11 +398,30 @@ func (b *build) overlaid(entries []Entry) []Entry {
 	return entries
 }
 
+// assignLanguages gives each entry the language its repository decides
+// (lang.Repo: a .h header among C++ sources is C++). others are the paths
+// of the repository's other files, when entries are not all of them.
+func assignLanguages(entries []Entry, others []string) {
+	paths := others
+	for _, e := range entries {
+		if e.Lang != nil {
+			paths = append(paths, e.Path)
+		}
+	}
+	repo := lang.NewRepo(paths)
+	for i := range entries {
+		if entries[i].Lang != nil {
+			entries[i].Lang = repo.ForPath(entries[i].Path)
+		}
+	}
+}
+
 // errRebuild asks Run to replace an incremental run with a full build.
 var errRebuild = errors.New("rebuild")
 
-// fileState is what the ledger's tree hash covers of a file.
-type fileState struct{ status, hash, reason string }
+// fileState is what the ledger's tree hash covers of a file (status, hash
+// and reason), and the language it was parsed as, for the summary.
+type fileState struct{ status, hash, reason, lang string }
 
 type build struct {
 	opts      Options
@@ -613,7 +633,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		}
 		b.count(r)
 		b.sum.FilesAdded++
-		b.tree[r.entry.Path] = fileState{r.status, r.hash, r.reason}
+		b.tree[r.entry.Path] = fileState{r.status, r.hash, r.reason, r.langName()}
 		pid, err := w.pathID(ctx, r.entry.Path)
 		if err != nil {
 			return err

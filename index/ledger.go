@@ -103,7 +103,9 @@ func (b *build) fillTotals(ctx context.Context, tx *sql.Tx, seq int64, c counts)
 		switch st.status {
 		case StatusOK, StatusParseError:
 			b.sum.Files++
-			if l := lang.ForPath(p); l != nil {
+			if st.lang != "" {
+				b.sum.Languages[st.lang]++
+			} else if l := lang.ForPath(p); l != nil {
 				b.sum.Languages[l.Name]++
 			}
 			if st.status == StatusParseError {

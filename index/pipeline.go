@@ -175,6 +175,9 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 		return r
 	}
 	r.facts = facts
+	if l := lang.ByName(facts.Lang); l != nil {
+		r.entry.Lang = l // what the content chose: a .h header holding C++
+	}
 	r.status = StatusOK
 	if len(facts.Errors) > 0 {
 		r.status = StatusParseError
@@ -186,6 +189,14 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 		r.rows[i] = makeSymbolRow(r, i)
 	}
 	return r
+}
+
+// langName is the name of the file's language, "" when it has none.
+func (r *fileResult) langName() string {
+	if r.entry.Lang == nil {
+		return ""
+	}
+	return r.entry.Lang.Name
 }
 
 // errText is an error's message without the absolute path os errors carry.

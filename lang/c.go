@@ -15,11 +15,13 @@ import (
 // What .h means: a .h file is C unless its content uses C++ syntax
 // (namespaces, classes with access sections, templates, "::", extension-less
 // standard headers such as <vector>); then it is parsed with the C++
-// grammar (Language.pick). The file stays "c" in the index: the language of
-// a file is its extension's, but its symbols are read as C++.
+// grammar (Language.pick), and recorded as C++. Where the content does not
+// tell, the repository does (Repo.ForPath): a header among C++ sources is
+// C++.
 // Extension-based alone would mis-parse the .h headers of most C++
 // projects (LevelDB, LLVM, Qt all use .h), and a repository-wide switch
-// would mis-parse the C headers of mixed repositories; the content tells.
+// would mis-parse the C headers of mixed repositories; the content and the
+// nearest sources tell.
 func init() {
 	c := &Language{Name: "c", Extensions: []string{".c", ".h"}, extract: extractC}
 	register(c, tsc.Language())
@@ -32,13 +34,79 @@ func init() {
 	cpp.setSyntax([]string{"comment"},
 		[]string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
 		[]string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"})
-	c.pick = func(src []byte) (*Language, []byte) {
-		if cLooksLikeCpp(src) {
-			return cpp, cBlankExportMacros(src)
+	cMacros, cppMacros := loadMacros("c.txt"), loadMacros("c.txt", "cpp.txt")
+	cppMacros.cplusplus = true
+	c.pick = func(filePath string, src []byte) (*Language, []byte) {
+		// a .c file is C (as linguist has it); a header may hold C++
+		if (filePath == "" || cIsHeader(filePath)) && cLooksLikeCpp(src) {
+			return cpp, cppMacros.blank(cBlankExportMacros(src))
 		}
-		return c, cBlankExportMacros(src)
+		return c, cMacros.blank(cBlankExportMacros(src))
 	}
-	cpp.pick = func(src []byte) (*Language, []byte) { return cpp, cBlankExportMacros(src) }
+	cpp.pick = func(_ string, src []byte) (*Language, []byte) { return cpp, cppMacros.blank(cBlankExportMacros(src)) }
+}
+
+// Repo is what a file's language can depend on beyond its own name and
+// content: the other files of its repository.
+type Repo struct {
+	dirs  map[string]*cSources // each directory's own C and C++ sources
+	total cSources
+}
+
+type cSources struct{ c, cpp int }
+
+// NewRepo takes the repository-relative paths of a repository's files.
+func NewRepo(paths []string) *Repo {
+	r := &Repo{dirs: map[string]*cSources{}}
+	for _, p := range paths {
+		l := ForPath(p)
+		if l == nil || l.Name != "c" && l.Name != "cpp" || strings.ToLower(path.Ext(p)) == ".h" {
+			continue
+		}
+		d := r.dirs[path.Dir(p)]
+		if d == nil {
+			d = &cSources{}
+			r.dirs[path.Dir(p)] = d
+		}
+		if l.Name == "cpp" {
+			d.cpp++
+			r.total.cpp++
+		} else {
+			d.c++
+			r.total.c++
+		}
+	}
+	return r
+}
+
+// ForPath is the language of the file at p: ForPath's, except for a .h
+// header, which both C and C++ claim. A header is C++ when the sources
+// nearest to it are: those of its own directory, else of the closest
+// directory above that has any, else of the whole repository; C++ wins a
+// tie, since the C++ grammar reads C but not the reverse. Its content can
+// still make a C header C++ (Language.pick), as GitHub's linguist decides
+// by content; a repository of C sources keeps its headers C.
+func (r *Repo) ForPath(p string) *Language {
+	l := ForPath(p)
+	if r == nil || l == nil || l.Name != "c" || strings.ToLower(path.Ext(p)) != ".h" {
+		return l
+	}
+	for d := path.Dir(p); ; d = path.Dir(d) {
+		if n := r.dirs[d]; n != nil {
+			return r.pickHeader(*n)
+		}
+		if d == "." || d == "/" {
+			break
+		}
+	}
+	return r.pickHeader(r.total)
+}
+
+func (r *Repo) pickHeader(n cSources) *Language {
+	if n.cpp > 0 && n.cpp >= n.c {
+		return byName["cpp"]
+	}
+	return byName["c"]
 }
 
 // cBlankExportMacros blanks the macro of "class EXPORT_MACRO Name {" (and
@@ -106,9 +174,12 @@ var cHeaderExts = map[string]bool{".h": true, ".hh": true, ".hpp": true, ".hxx":
 func cIsHeader(p string) bool { return cHeaderExts[strings.ToLower(path.Ext(p))] }
 
 // cLooksLikeCpp reports whether C-named source holds C++: a line that opens
-// a namespace, declares a template or a class, starts an access section or
-// a using directive, includes a standard C++ header (<vector>, <cstdio>),
-// or code (not a comment) that uses "::".
+// a namespace, declares a template, a class or a scoped enum, starts an
+// access section, a using directive, a constexpr declaration or a try or
+// catch block, includes a standard C++ header (<vector>, <cstdio>), tests
+// __cplusplus against a version, or code (not a comment) that uses "::".
+// These are GitHub linguist's C++ markers for .h files (heuristics.yml,
+// named pattern "cpp"), a few of them widened.
 func cLooksLikeCpp(src []byte) bool {
 	inBlock := false
 	for len(src) > 0 {
@@ -151,7 +222,11 @@ func cppLineMarker(l []byte) bool {
 		return bytes.HasPrefix(l, []byte(w)) && (len(l) == len(w) || !isIdentByte(l[len(w)]))
 	}
 	switch {
-	case word("namespace"), word("template"), word("using") && bytes.Contains(l, []byte("namespace")),
+	case word("namespace"), word("template") && bytes.HasPrefix(bytes.TrimLeft(l[8:], " \t"), []byte("<")),
+		word("using") && bytes.Contains(l, []byte("namespace")),
+		word("constexpr"), word("enum") && (cppNextWord(l[4:], "class") || cppNextWord(l[4:], "struct")),
+		word("try") && (len(bytes.TrimSpace(l[3:])) == 0 || bytes.HasPrefix(bytes.TrimLeft(l[3:], " \t"), []byte("{"))),
+		word("catch") && bytes.HasPrefix(bytes.TrimLeft(l[5:], " \t"), []byte("(")),
 		word("public") && bytes.HasPrefix(bytes.TrimLeft(l[6:], " \t"), []byte(":")),
 		word("private") && bytes.HasPrefix(bytes.TrimLeft(l[7:], " \t"), []byte(":")),
 		word("protected") && bytes.HasPrefix(bytes.TrimLeft(l[9:], " \t"), []byte(":")),
@@ -172,6 +247,9 @@ func cppLineMarker(l []byte) bool {
 		return len(after) == 0 || after[0] == '{' || after[0] == ':' || after[0] == ';' || isIdentByte(after[0])
 	case bytes.HasPrefix(l, []byte("#")):
 		d := bytes.TrimLeft(l[1:], " \t")
+		if bytes.HasPrefix(d, []byte("if")) && bytes.Contains(d, []byte("__cplusplus >")) {
+			return true // a header that needs a C++ standard
+		}
 		if bytes.HasPrefix(d, []byte("include")) {
 			d = bytes.TrimLeft(d[7:], " \t")
 			if len(d) > 0 && d[0] == '<' {
@@ -183,8 +261,9 @@ func cppLineMarker(l []byte) bool {
 		}
 		return false
 	}
-	// "::" in code, outside a trailing comment and string literals
-	if i := bytes.Index(l, []byte("::")); i >= 0 {
+	// "::" before a name in code (A::b, ::b; not asm's "::: clobbers"),
+	// outside a trailing comment and string literals
+	if i := cScopeOp(l); i >= 0 {
 		head := l[:i]
 		if bytes.Contains(head, []byte("//")) || bytes.Contains(head, []byte("/*")) || bytes.Count(head, []byte(`"`))%2 == 1 {
 			return false
@@ -192,6 +271,31 @@ func cppLineMarker(l []byte) bool {
 		return true
 	}
 	return false
+}
+
+// cScopeOp returns the offset of the first "::" in l that is followed by a
+// name (or ~, a destructor) and not part of a longer run of colons, or -1.
+func cScopeOp(l []byte) int {
+	for off := 0; ; {
+		i := bytes.Index(l[off:], []byte("::"))
+		if i < 0 {
+			return -1
+		}
+		i += off
+		off = i + 2
+		if i > 0 && l[i-1] == ':' || off >= len(l) {
+			continue
+		}
+		if c := l[off]; c == '~' || isIdentByte(c) && !(c >= '0' && c <= '9') {
+			return i
+		}
+	}
+}
+
+// cppNextWord reports whether rest, after blanks, starts with the word w.
+func cppNextWord(rest []byte, w string) bool {
+	rest = bytes.TrimLeft(rest, " \t")
+	return bytes.HasPrefix(rest, []byte(w)) && (len(rest) == len(w) || !isIdentByte(rest[len(w)]))
 }
 
 // cIsTestPath: files under test directories (isTestPath), and the naming
@@ -1410,8 +1514,14 @@ func cIsFuncPointer(t *Tree, d int32) bool {
 	for i := 0; d >= 0 && i < 32; i++ {
 		switch t.Kind(d) {
 		case "function_declarator":
+			// int (*cb)(void) is a pointer; int (name)(void), as Lua
+			// writes its API to keep macros off it, is a function
 			inner := t.Field(d, "declarator")
-			return inner >= 0 && t.Kind(inner) == "parenthesized_declarator"
+			if inner < 0 || t.Kind(inner) != "parenthesized_declarator" {
+				return false
+			}
+			in := cDeclaratorChild(t, inner)
+			return in >= 0 && t.Kind(in) != "identifier" && t.Kind(in) != "field_identifier"
 		case "init_declarator", "array_declarator":
 			d = t.Field(d, "declarator")
 		case "pointer_declarator", "reference_declarator", "parenthesized_declarator":

@@ -43,16 +43,22 @@ func cSymbol(t *testing.T, f *FileFacts, kind, qualified string) *Symbol {
 func TestCLooksLikeCpp(t *testing.T) {
 	for src, want := range map[string]bool{
 		"int f(void);\n": false,
-		"#include <stdio.h>\nstruct s { int a; };\n":                 false,
-		"/* see A::b */\nint x;\n":                                   false,
-		"// std::vector\nint x;\n":                                   false,
-		"int class_count;\n":                                         false,
-		"#include <vector>\n":                                        true,
-		"namespace a {\n}\n":                                         true,
-		"template <typename T> T f(T);\n":                            true,
-		"class A {\npublic:\n  int x;\n};\n":                         true,
-		"int y = std::max(1, 2);\n":                                  true,
-		"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n": false,
+		"#include <stdio.h>\nstruct s { int a; };\n":                       false,
+		"/* see A::b */\nint x;\n":                                         false,
+		"// std::vector\nint x;\n":                                         false,
+		"int class_count;\n":                                               false,
+		"#include <vector>\n":                                              true,
+		"namespace a {\n}\n":                                               true,
+		"template <typename T> T f(T);\n":                                  true,
+		"class A {\npublic:\n  int x;\n};\n":                               true,
+		"int y = std::max(1, 2);\n":                                        true,
+		"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n":       false,
+		"static void f(void) {\n\tasm volatile(\"\" ::: \"memory\");\n}\n": false,
+		"int n = f(name,\n    template + 2);\n":                            false,
+		"enum class Mode { A, B };\n":                                      true,
+		"constexpr int N = 3;\n":                                           true,
+		"#if __cplusplus > 201103L\n#endif\n":                              true,
+		"x = ::getpid();\n":                                                true,
 	} {
 		if got := cLooksLikeCpp([]byte(src)); got != want {
 			t.Errorf("cLooksLikeCpp(%q) = %v, want %v", src, got, want)
@@ -64,6 +70,13 @@ func TestCLooksLikeCpp(t *testing.T) {
 	tr, err := p.Parse(ByName("c"), []byte("namespace a { class B {}; }\n"))
 	if err != nil || tr.Lang.Name != "cpp" {
 		t.Errorf("a .h holding C++ parsed as %v (%v)", tr.Lang.Name, err)
+	}
+	// a .c file is C whatever it holds, as linguist has it
+	if f := cExtract(t, "src/a.c", "namespace a { class B {}; }\n"); f.Lang != "c" {
+		t.Errorf("a .c file parsed as %s", f.Lang)
+	}
+	if f := cExtract(t, "src/a.h", "namespace a { class B {}; }\n"); f.Lang != "cpp" {
+		t.Errorf("a .h holding C++ parsed as %s", f.Lang)
 	}
 }
 

@@ -76,7 +76,7 @@ type extractor struct {
 // references. A file with syntax errors is extracted as far as tree-sitter
 // recovered it; its errors are listed in FileFacts.Errors.
 func Extract(p *Parser, l *Language, filePath string, src []byte) (*FileFacts, error) {
-	t, err := p.Parse(l, src)
+	t, err := p.ParseFile(l, filePath, src)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func Extract(p *Parser, l *Language, filePath string, src []byte) (*FileFacts, e
 
 // ExtractTree extracts facts from an already parsed tree.
 func ExtractTree(t *Tree, filePath string) *FileFacts {
-	f := &FileFacts{}
+	f := &FileFacts{Lang: t.Lang.Name}
 	x := &extractor{t: t, f: f, path: filePath}
 	if t.Len() == 0 {
 		x.addModule(-1)

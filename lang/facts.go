@@ -49,6 +49,9 @@ type FileFacts struct {
 	// Build is the file's build constraint as one expression (Go: its
 	// //go:build line and file-name suffix), "" when every build has it.
 	Build string
+	// Lang is the language the file was parsed as: its extension's, or
+	// the one its content chose (a .h header holding C++).
+	Lang string
 }
 
 // Range is a source range: lines are 1-based, columns 0-based byte offsets.

@@ -35,7 +35,7 @@ type Language struct {
 	// content (a .h file is C or C++ by what it holds), and may return the
 	// source with what the grammar cannot read blanked out: the same
 	// length, so that every offset and line still holds.
-	pick func(src []byte) (*Language, []byte)
+	pick func(filePath string, src []byte) (*Language, []byte)
 }
 
 var (

@@ -87,8 +87,15 @@ func (p *Parser) Close() {
 // shares no memory with C; it keeps a reference to src, and its nodes live in
 // the parser's buffer: the tree is valid until the next call of Parse.
 func (p *Parser) Parse(l *Language, src []byte) (*Tree, error) {
+	return p.ParseFile(l, "", src)
+}
+
+// ParseFile is Parse for the file at filePath, whose name can limit what
+// its content may choose: a .c file is C whatever it holds, a .h header
+// may be C++. An empty filePath leaves the choice to the content.
+func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, error) {
 	if l.pick != nil {
-		l, src = l.pick(src)
+		l, src = l.pick(filePath, src)
 	}
 	if len(src) > 1<<31-1 {
 		return nil, fmt.Errorf("%w: file of %d bytes is too large", ErrParse, len(src))
