@@ -161,7 +161,7 @@ func resolveGo(ctx *Context, r *Ref) Resolution {
 }
 
 func goResolve(ctx *Context, r *Ref, depth int) Resolution {
-	if depth > 4 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	if r.Qualifier == "" {
@@ -363,7 +363,7 @@ func goResolveTypeExt(tab Table, fromPath, typ string) (*Target, bool) {
 
 // goMethod finds method name of typ, following embedded types.
 func goMethod(tab Table, typ *Target, name string, depth int) *Target {
-	if depth > 3 {
+	if depth > MaxDepth {
 		return nil
 	}
 	dir := typ.Dir()
@@ -385,7 +385,7 @@ func goMethod(tab Table, typ *Target, name string, depth int) *Target {
 
 // goFieldType is the type of field name of typ, following embedded types.
 func goFieldType(tab Table, typ *Target, name string, depth int) *Target {
-	if depth > 3 {
+	if depth > MaxDepth {
 		return nil
 	}
 	for _, f := range typ.Fields {

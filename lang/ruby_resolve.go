@@ -319,7 +319,7 @@ func rbResolveConst(tab Table, fi *FileInfo, nesting, name string) (*Target, str
 // the reader attr_accessor :name made. ext reports an ancestor outside
 // the repository, which may define it.
 func rbFindMethod(tab Table, fi *FileInfo, cls *Target, name string, depth int) (m *Target, ext bool) {
-	if depth > 8 {
+	if depth > MaxDepth {
 		return nil, false
 	}
 	q := cls.Qualified()
@@ -375,7 +375,7 @@ func resolveRuby(ctx *Context, r *Ref) Resolution {
 }
 
 func rbResolve(ctx *Context, r *Ref, depth int) Resolution {
-	if depth > 6 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	tab := ctx.Table

@@ -97,9 +97,6 @@ type rsEnt struct {
 
 func (e rsEnt) isMod() bool { return e.file != "" && e.sym == nil && !e.ext }
 
-// rsMaxDepth bounds the chains of re-exports and glob imports followed.
-const rsMaxDepth = 8
-
 type rsRes struct {
 	tab  Table
 	ctx  *Context
@@ -281,7 +278,7 @@ func rsSplit(p string) []string {
 // file's bindings, child modules, items and the repository's crates; the
 // rest through members. skip is the import whose own path this is.
 func (r *rsRes) path(file string, segs []string, depth int, skip *Import) (rsEnt, bool) {
-	if len(segs) == 0 || depth > rsMaxDepth {
+	if len(segs) == 0 || depth > MaxDepth {
 		return rsEnt{}, false
 	}
 	if skip == nil && depth == 0 {
@@ -380,7 +377,7 @@ func (r *rsRes) first(file, seg string, depth int, skip *Import) (rsEnt, bool) {
 
 // binding resolves what an import binding names.
 func (r *rsRes) binding(file string, b binding, depth int) (rsEnt, bool) {
-	if depth > rsMaxDepth {
+	if depth > MaxDepth {
 		return rsEnt{}, false
 	}
 	key := "rs.bind\x00" + file + "\x00" + b.imp.Source + "\x00" + b.name + "\x00" + itoa(b.imp.Line)
@@ -453,7 +450,7 @@ func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bo
 	switch {
 	case e.ext:
 		return e, true
-	case depth > rsMaxDepth:
+	case depth > MaxDepth:
 		return rsEnt{}, false
 	case e.sym != nil:
 		t := e.sym
@@ -555,7 +552,7 @@ func (r *rsRes) rustFile(p string) rsFile {
 // alias, the aliased type's; ext reports an alias of a type outside the
 // repository. ambiguous counts the candidates when several fit.
 func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguous int, ext bool) {
-	if depth > 4 || typ == nil {
+	if depth > MaxDepth || typ == nil {
 		return nil, 0, false
 	}
 	if m, amb := r.ownMethod(typ, name); m != nil || amb > 0 {
@@ -1683,7 +1680,7 @@ func (r *rsRes) follow(ty rsTy, rest string, depth int) (rsTy, bool, bool) {
 // callResult is the type a call of callee returns: callee is rendered like
 // a qualifier ("Foo::open", "<Foo>.build", "self.make", "a.b().c").
 func (r *rsRes) callResult(callee, self string, depth int) (rsTy, bool, bool) {
-	if depth > 4 {
+	if depth > MaxDepth {
 		return rsTy{}, false, false
 	}
 	// split the callee into the receiver and the method or path member
