@@ -48,7 +48,7 @@ type FileFacts struct {
 	// Faults are the stages of this file's extraction that failed; the
 	// facts hold what was extracted before.
 	Faults []Fault
-	IsTest  bool // a test file, by the language's conventions
+	IsTest bool // a test file, by the language's conventions
 }
 
 // Range is a source range: lines are 1-based, columns 0-based byte offsets.
