@@ -144,6 +144,9 @@ type Summary struct {
 	GitRef    string        `json:"gitRef,omitempty"`
 	// Memories says what the run did with .sdl-memory and feedback.
 	Memories *MemorySummary `json:"memories,omitempty"`
+	// Faults counts the current files with a stage that failed (a panic,
+	// the depth limit, a spent work budget): sdl info lists them.
+	Faults int `json:"faults"`
 }
 
 // DefaultDB is the index path for a repository root.
@@ -573,9 +576,10 @@ func (b *build) full(ctx context.Context) (err error) {
 	}
 	fs.index()
 	type resolved struct {
-		path  string
-		edges []edgeRow
-		err   error
+		path   string
+		edges  []edgeRow
+		faults []lang.Fault // when resolution added some
+		err    error
 	}
 	err = ordered(ctx, store.len(), b.opts.Workers, func() (func(int) resolved, func()) {
 		return func(i int) resolved {
@@ -583,7 +587,12 @@ func (b *build) full(ctx context.Context) (err error) {
 			if err != nil {
 				return resolved{err: err}
 			}
-			return resolved{path: r.entry.Path, edges: fileEdges(r, tab, gp.file(r.entry.Path))}
+			before := len(r.faults)
+			res := resolved{path: r.entry.Path, edges: fileEdges(r, tab, gp.file(r.entry.Path))}
+			if len(r.faults) > before {
+				res.faults = r.faults
+			}
+			return res
 		}, func() {}
 	}, func(n int, res resolved) error {
 		if n%64 == 0 {
@@ -593,6 +602,11 @@ func (b *build) full(ctx context.Context) (err error) {
 			return res.err
 		}
 		pid := w.paths[res.path]
+		if res.faults != nil {
+			if err := w.setFaults(ctx, pid, res.faults); err != nil {
+				return err
+			}
+		}
 		for i := range res.edges {
 			if err := w.insertEdge(ctx, pid, &res.edges[i]); err != nil {
 				return err
@@ -631,6 +645,9 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	if err := b.embedMemories(ctx, tx); err != nil {
+		return err
+	}
+	if err := b.countFaults(ctx, tx); err != nil {
 		return err
 	}
 	b.progress("ledger", 0, 0)

@@ -168,6 +168,9 @@ func printSummary(u *ui, s *index.Summary) {
 	}
 	fmt.Fprintf(u.w, "%s · %d files (%d skipped, %d with errors) · %d symbols · %d edges · %d versions · %.1fs · %s → %s\n",
 		what, s.Files, s.Skipped, s.ParseErrors+s.Unreadable, s.Symbols, s.Edges, s.Versions, s.Seconds, bytesText(s.Bytes), rel)
+	if s.Faults > 0 {
+		fmt.Fprintln(u.w, u.warn(fmt.Sprintf("%d files with faults (a stage failed; they keep what was indexed before): see sdl info", s.Faults)))
+	}
 	if m := s.Memories; m != nil && (m.Memories+m.Removed+len(m.Problems)+m.FeedbackImported > 0) {
 		line := fmt.Sprintf("memories: %d (%d imported, %d removed, %d flagged stale", m.Memories, m.Imported, m.Removed, m.Stale)
 		if m.Kept > 0 {
