@@ -357,7 +357,7 @@ func (r *rsRes) first(file, seg string, depth int, skip *Import) (rsEnt, bool) {
 			if g == skip {
 				continue
 			}
-			ge, ok := r.path(file, rsSplit(g.Source), depth+1, g)
+			ge, ok := r.glob(file, g)
 			if !ok || ge.ext || ge.file == file && ge.cont == "" {
 				continue
 			}
@@ -445,8 +445,35 @@ func (r *rsRes) member(e rsEnt, name string, depth int) (rsEnt, bool) {
 	return r.memberNS(e, name, depth, false)
 }
 
-// memberNS is member with the namespace a call's name is looked up in.
+// glob resolves the path of a glob import of file: what its names come
+// from. Every lookup through the file's globs needs it, so it is
+// memoised, computed afresh (depth 1) apart from the reference that asks.
+func (r *rsRes) glob(file string, g *Import) (rsEnt, bool) {
+	key := "rs.glob\x00" + file + "\x00" + itoa(g.Line) + "\x00" + g.Source
+	return r.decode(r.tab.Memo(key, func() string {
+		return rsEncode(r.neutral().pathUncached(file, rsSplit(g.Source), 1, g))
+	}))
+}
+
+// neutral is a resolver of paths that does not depend on the referencing
+// file's scopes, for values memoised for every file.
+func (r *rsRes) neutral() *rsRes { return &rsRes{tab: r.tab, ctx: r.ctx} }
+
+// memberNS is member with the namespace a call's name is looked up in. The
+// members of a module are memoised: globs and re-exports make the same
+// lookups again and again.
 func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bool) {
+	if e.isMod() && depth <= MaxDepth {
+		key := "rs.member\x00" + e.file + "\x00" + e.cont + "\x00" + name
+		if value {
+			key += "\x00v"
+		}
+		return r.decode(r.tab.Memo(key, func() string { return rsEncode(r.neutral().memberUncached(e, name, 1, value)) }))
+	}
+	return r.memberUncached(e, name, depth, value)
+}
+
+func (r *rsRes) memberUncached(e rsEnt, name string, depth int, value bool) (rsEnt, bool) {
 	switch {
 	case e.ext:
 		return e, true
@@ -504,7 +531,7 @@ func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bo
 		}
 	}
 	for _, g := range rsGlobs(fi) {
-		ge, ok := r.path(e.file, rsSplit(g.Source), depth+1, g)
+		ge, ok := r.glob(e.file, g)
 		if !ok || ge.ext || ge == e {
 			continue
 		}
@@ -842,7 +869,7 @@ func (r *rsRes) typeUncached(file, base string) (rsEnt, bool) {
 	}
 	if fi := r.tab.File(file); fi != nil {
 		for _, g := range rsGlobs(fi) {
-			ge, ok := r.path(file, rsSplit(g.Source), 1, g)
+			ge, ok := r.glob(file, g)
 			if !ok || ge.ext {
 				continue
 			}
