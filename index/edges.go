@@ -142,6 +142,7 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 		out[i].setDigest()
 	}
 	r.faults = append(r.faults, g.Faults()...)
+	r.work = g.Work()
 	return out
 }
 

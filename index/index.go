@@ -579,8 +579,10 @@ func (b *build) full(ctx context.Context) (err error) {
 		path   string
 		edges  []edgeRow
 		faults []lang.Fault // when resolution added some
+		work   int
 		err    error
 	}
+	maxWork, maxWorkPath := 0, ""
 	err = ordered(ctx, store.len(), b.opts.Workers, func() (func(int) resolved, func()) {
 		return func(i int) resolved {
 			r, err := store.get(i)
@@ -592,6 +594,7 @@ func (b *build) full(ctx context.Context) (err error) {
 			if len(r.faults) > before {
 				res.faults = r.faults
 			}
+			res.work = r.work
 			return res
 		}, func() {}
 	}, func(n int, res resolved) error {
@@ -602,6 +605,9 @@ func (b *build) full(ctx context.Context) (err error) {
 			return res.err
 		}
 		pid := w.paths[res.path]
+		if res.work > maxWork {
+			maxWork, maxWorkPath = res.work, res.path
+		}
 		if res.faults != nil {
 			if err := w.setFaults(ctx, pid, res.faults); err != nil {
 				return err
@@ -620,6 +626,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	gp = nil
+	b.tracef("  most resolution work in one file: %d of %d units, %s", maxWork, lang.FileWorkBudget, maxWorkPath)
 	b.progress("indexes", 0, 0)
 	if err := schema.CreateIndexes(ctx, tx); err != nil {
 		return err

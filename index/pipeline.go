@@ -35,6 +35,7 @@ type fileResult struct {
 	reason    string
 	diags     []lang.Diagnostic
 	faults    []lang.Fault // stages of the file's work that failed
+	work      int          // the resolution work it cost (lang.Guard units)
 	facts     *lang.FileFacts
 	ids       []string    // symbol ids, parallel to facts.Symbols
 	rows      []symbolRow // the symbols as stored, parallel to facts.Symbols
