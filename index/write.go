@@ -155,7 +155,18 @@ func (w *writer) addFaults(ctx context.Context, pid int64, faults []lang.Fault) 
 	if have != "" {
 		_ = json.Unmarshal([]byte(have), &all)
 	}
-	return w.setFaults(ctx, pid, append(all, faults...))
+	// the same fault found again replaces the one recorded
+next:
+	for _, f := range faults {
+		for i := range all {
+			if all[i].Stage == f.Stage && all[i].Reason == f.Reason {
+				all[i] = f
+				continue next
+			}
+		}
+		all = append(all, f)
+	}
+	return w.setFaults(ctx, pid, all)
 }
 
 func faultsJSON(faults []lang.Fault) string {
