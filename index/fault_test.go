@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -25,9 +26,11 @@ func TestFaultsAreRecorded(t *testing.T) {
 	writeFile(t, root, "fault_deep.py", "def recurse():\n    return recurse_more()\n\n\ndef recurse_more():\n    return 1\n")
 	writeFile(t, root, "fault_broken.py", "def lost():\n    return 3\n")
 
+	var explosions atomic.Int32
 	lang.ResolveHook = func(ctx *lang.Context, r *lang.Ref) {
 		switch {
 		case ctx.File.Path == "fault_boom.py" && r.Name == "explode":
+			explosions.Add(1)
 			panic("injected")
 		case ctx.File.Path == "fault_deep.py" && r.Name == "recurse_more":
 			// a resolver that recurses without end through its memo
@@ -126,4 +129,20 @@ func TestFaultsAreRecorded(t *testing.T) {
 		t.Fatalf("incremental: %d faults at seq %d, want 3 at 2", sum.Faults, sum.Seq)
 	}
 	checkFaults("incremental")
+
+	// a name that boom.py calls appears elsewhere: its unchanged edges are
+	// resolved again, and the fault found again is recorded once
+	writeFile(t, root, "util.py", "def helper():\n    return 1\n\n\ndef explode():\n    return 2\n")
+	before := explosions.Load()
+	sum, err = Run(context.Background(), Options{Root: root, DB: db, NoGit: true})
+	if err != nil {
+		t.Fatalf("index a third time: %v", err)
+	}
+	if explosions.Load() != before+1 {
+		t.Errorf("the call of explode was resolved %d times again, want once", explosions.Load()-before)
+	}
+	if sum.Faults != 3 || sum.Seq != 3 {
+		t.Fatalf("re-resolution: %d faults at seq %d, want 3 at 3", sum.Faults, sum.Seq)
+	}
+	checkFaults("re-resolution")
 }
