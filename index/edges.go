@@ -41,6 +41,10 @@ const KindImport = "import"
 // fileEdges resolves the imports and references of one parsed file. pf,
 // when not nil, holds what the type checker proved about the file: it
 // decides every reference it knows, and the heuristics the rest.
+//
+// The file's resolution runs under a lang.Guard: a panic, the depth limit
+// or a spent work budget leaves the references concerned unresolved and
+// is added to r's faults, and the rest of the file's edges are kept.
 func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 	l := r.entry.Lang
 	fi := tab.File(r.entry.Path)
@@ -48,7 +52,8 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 		fi = &lang.FileInfo{Path: r.entry.Path, Lang: l.Name, Module: r.facts.Module, Imports: r.facts.Imports,
 			ModuleID: r.ids[0]}
 	}
-	ctx := &lang.Context{File: fi, Table: tab}
+	g := lang.NewGuard(tab)
+	ctx := &lang.Context{File: fi, Table: g}
 	var out []edgeRow
 	index := map[string]int{}
 	add := func(e edgeRow) {
@@ -75,7 +80,7 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 			}
 		}
 		for _, name := range names {
-			res := l.ResolveImport(ctx, imp, name)
+			res := g.ResolveImport(l, ctx, imp, name)
 			if pf != nil && name == "" {
 				if dir, ok := pf.imports[imp.Source]; ok {
 					switch {
@@ -105,7 +110,7 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 			res = preciseResolution(tab, p)
 		}
 		if res.Rule == "" {
-			res = l.Resolve(ctx, ref)
+			res = g.Resolve(l, ctx, ref)
 		}
 		if res.Rule == lang.RuleBuiltin {
 			continue
@@ -136,6 +141,8 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 	for i := range out {
 		out[i].setDigest()
 	}
+	r.faults = append(r.faults, g.Faults()...)
+	r.work = g.Work()
 	return out
 }
 

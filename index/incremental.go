@@ -284,6 +284,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if err := b.fillTotals(ctx, tx, prevSeq, prev); err != nil {
 			return err
 		}
+		if err := b.countFaults(ctx, tx); err != nil {
+			return err
+		}
 		wrote, err := b.syncSidecars(ctx, tx, nil, VersionID(prevSeq))
 		if err != nil {
 			return err
@@ -329,7 +332,13 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		pid := w.paths[r.entry.Path]
 		var edges []edgeRow
 		if r.indexed() {
+			before := len(r.faults)
 			edges = fileEdges(r, tab, gp.file(r.entry.Path))
+			if len(r.faults) > before {
+				if err := w.setFaults(ctx, pid, r.faults); err != nil {
+					return err
+				}
+			}
 		}
 		if err := w.diffEdges(ctx, pid, edges, affected); err != nil {
 			return err
@@ -373,6 +382,9 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	if err := b.embedMemories(ctx, tx); err != nil {
+		return err
+	}
+	if err := b.countFaults(ctx, tx); err != nil {
 		return err
 	}
 	b.progress("ledger", 0, 0)
@@ -670,13 +682,22 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 		return err
 	}
 	from := map[string]*lang.Target{}
+	// each file's references resolve under a guard of their own, as in a
+	// full build; their faults are added to the file's current row
+	guards := map[string]*lang.Guard{}
+	gpid := map[string]int64{}
 	for _, c := range cands {
 		fi := tab.File(c.path)
 		l := lang.ForPath(c.path)
 		if fi == nil || l == nil {
 			continue
 		}
-		lctx := &lang.Context{File: fi, Table: tab}
+		g := guards[c.path]
+		if g == nil {
+			g = lang.NewGuard(tab)
+			guards[c.path], gpid[c.path] = g, c.pid
+		}
+		lctx := &lang.Context{File: fi, Table: g}
 		var res lang.Resolution
 		if c.e.kind == KindImport {
 			var imp *lang.Import
@@ -689,7 +710,7 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 			if imp == nil {
 				continue
 			}
-			res = l.ResolveImport(lctx, imp, c.e.name)
+			res = g.ResolveImport(l, lctx, imp, c.e.name)
 		} else {
 			t, ok := from[c.e.src]
 			if !ok {
@@ -701,7 +722,7 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 			}
 			lctx.From = t
 			ref := lang.Ref{Kind: c.e.kind, Name: c.e.name, Qualifier: c.e.qual, QualifierType: c.e.qualType, QualifierCall: c.e.qualCall}
-			res = l.Resolve(lctx, &ref)
+			res = g.Resolve(l, lctx, &ref)
 		}
 		ne := makeEdge(c.e.src, c.e.kind, c.e.name, c.e.qual, c.e.qualType, c.e.qualCall, c.e.line, res)
 		ne.count = c.e.count
@@ -727,7 +748,22 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 			}
 		}
 	}
+	for _, p := range sortedKeys(boolKeys(guards)) {
+		if fs := guards[p].Faults(); len(fs) > 0 {
+			if err := w.addFaults(ctx, gpid[p], fs); err != nil {
+				return err
+			}
+		}
+	}
 	return tab.err
+}
+
+func boolKeys[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 func placeholders(n int) string {

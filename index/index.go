@@ -160,6 +160,9 @@ type Summary struct {
 	GitRef    string        `json:"gitRef,omitempty"`
 	// Memories says what the run did with .sdl-memory and feedback.
 	Memories *MemorySummary `json:"memories,omitempty"`
+	// Faults counts the current files with a stage that failed (a panic,
+	// the depth limit, a spent work budget): sdl info lists them.
+	Faults int `json:"faults"`
 }
 
 // DefaultDB is the index path for a repository root.
@@ -677,17 +680,26 @@ func (b *build) full(ctx context.Context) (err error) {
 	}
 	fs.index()
 	type resolved struct {
-		path  string
-		edges []edgeRow
-		err   error
+		path   string
+		edges  []edgeRow
+		faults []lang.Fault // when resolution added some
+		work   int
+		err    error
 	}
+	maxWork, maxWorkPath := 0, ""
 	err = ordered(ctx, store.len(), b.opts.Workers, func() (func(int) resolved, func()) {
 		return func(i int) resolved {
 			r, err := store.get(i)
 			if err != nil {
 				return resolved{err: err}
 			}
-			return resolved{path: r.entry.Path, edges: fileEdges(r, tab, gp.file(r.entry.Path))}
+			before := len(r.faults)
+			res := resolved{path: r.entry.Path, edges: fileEdges(r, tab, gp.file(r.entry.Path))}
+			if len(r.faults) > before {
+				res.faults = r.faults
+			}
+			res.work = r.work
+			return res
 		}, func() {}
 	}, func(n int, res resolved) error {
 		if n%64 == 0 {
@@ -697,6 +709,14 @@ func (b *build) full(ctx context.Context) (err error) {
 			return res.err
 		}
 		pid := w.paths[res.path]
+		if res.work > maxWork {
+			maxWork, maxWorkPath = res.work, res.path
+		}
+		if res.faults != nil {
+			if err := w.setFaults(ctx, pid, res.faults); err != nil {
+				return err
+			}
+		}
 		for i := range res.edges {
 			if err := w.insertEdge(ctx, pid, &res.edges[i]); err != nil {
 				return err
@@ -710,6 +730,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	gp = nil
+	b.tracef("  most resolution work in one file: %d of %d units, %s", maxWork, lang.FileWorkBudget, maxWorkPath)
 	b.progress("indexes", 0, 0)
 	if err := schema.CreateIndexes(ctx, tx); err != nil {
 		return err
@@ -735,6 +756,9 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	if err := b.embedMemories(ctx, tx); err != nil {
+		return err
+	}
+	if err := b.countFaults(ctx, tx); err != nil {
 		return err
 	}
 	b.progress("ledger", 0, 0)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"strconv"
@@ -33,6 +34,8 @@ type fileResult struct {
 	status    string
 	reason    string
 	diags     []lang.Diagnostic
+	faults    []lang.Fault // stages of the file's work that failed
+	work      int          // the resolution work it cost (lang.Guard units)
 	facts     *lang.FileFacts
 	ids       []string    // symbol ids, parallel to facts.Symbols
 	rows      []symbolRow // the symbols as stored, parallel to facts.Symbols
@@ -124,8 +127,17 @@ func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, ent
 const racyWindow = 2 * time.Second
 
 // parseOne does all the work for one entry that needs no shared state.
-func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry, maxSize int64, unchanged func(*Entry, string) bool) *fileResult {
-	r := &fileResult{entry: *e, size: e.Size}
+func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry, maxSize int64, unchanged func(*Entry, string) bool) (r *fileResult) {
+	r = &fileResult{entry: *e, size: e.Size}
+	defer func() {
+		// extraction guards its own stages; this catches the rest of the
+		// file's work (the parse, ids, rows): the file is recorded as failed
+		if v := recover(); v != nil {
+			r.facts, r.ids, r.rows, r.diags = nil, nil, nil, nil
+			r.status, r.reason = StatusParseFailed, "fault: "+fmt.Sprint(v)
+			r.faults = append(r.faults, lang.Fault{Stage: lang.StageExtract, Reason: fmt.Sprint("panic: ", v)})
+		}
+	}()
 	if e.Skip != "" {
 		r.status, r.reason = StatusSkipped, e.Skip
 		if e.Skip == SkipUnreadable {
@@ -178,6 +190,7 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 	if l := lang.ByName(facts.Lang); l != nil {
 		r.entry.Lang = l // what the content chose: a .h header holding C++
 	}
+	r.faults = facts.Faults
 	r.status = StatusOK
 	if len(facts.Errors) > 0 {
 		r.status = StatusParseError

@@ -60,6 +60,18 @@ func (fs *fileSet) Memo(key string, f func() string) string {
 	return v
 }
 
+// MemoLoad and MemoStore let a lang.Guard keep out of the memo the values
+// that depend on where it cut a cycle.
+func (fs *fileSet) MemoLoad(key string) (string, bool) {
+	v, ok := fs.memo.Load(key)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
+}
+
+func (fs *fileSet) MemoStore(key, v string) { fs.memo.Store(key, v) }
+
 func (fs *fileSet) index() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()

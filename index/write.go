@@ -34,8 +34,9 @@ type writer struct {
 
 var statements = map[string]string{
 	"insPath": `INSERT INTO paths(id, path) VALUES(?, ?)`,
-	"insFile": `INSERT INTO files(path_id, language, size, hash, mtime, lines, status, reason, diagnostics, is_test, module, imports, build, from_seq)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insFile": `INSERT INTO files(path_id, language, size, hash, mtime, lines, status, reason, diagnostics, faults, is_test, module, imports, build, from_seq)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"setFaults": `UPDATE files SET faults = ? WHERE path_id = ? AND to_seq IS NULL`,
 	"stampFile": `UPDATE files SET mtime = ? WHERE path_id = ? AND to_seq IS NULL`,
 	"closeFile": `UPDATE files SET to_seq = ? WHERE path_id = ? AND to_seq IS NULL`,
 	"insSym": `INSERT INTO symbols(id, path_id, kind, name, qualified, container, parent_id, start_line, start_col, end_line, end_col,
@@ -133,8 +134,58 @@ func (w *writer) writeFile(ctx context.Context, pid int64, r *fileResult) error 
 			isTest = 1
 		}
 	}
-	_, err := w.exec(ctx, "insFile", pid, language, r.size, r.hash, r.mtime, r.lines, r.status, r.reason, diags, isTest, module, imports, build, w.seq)
+	_, err := w.exec(ctx, "insFile", pid, language, r.size, r.hash, r.mtime, r.lines, r.status, r.reason, diags,
+		faultsJSON(r.faults), isTest, module, imports, build, w.seq)
 	return err
+}
+
+// setFaults records the faults of a file whose row is already written:
+// those of its resolution.
+func (w *writer) setFaults(ctx context.Context, pid int64, faults []lang.Fault) error {
+	_, err := w.exec(ctx, "setFaults", faultsJSON(faults), pid)
+	return err
+}
+
+// addFaults adds faults to those recorded on a file's current row: a
+// file that was not parsed again, whose references were.
+func (w *writer) addFaults(ctx context.Context, pid int64, faults []lang.Fault) error {
+	var have string
+	if err := w.tx.QueryRowContext(ctx, `SELECT faults FROM files WHERE path_id = ? AND to_seq IS NULL`, pid).Scan(&have); err != nil {
+		return fmt.Errorf("read faults: %w", err)
+	}
+	var all []lang.Fault
+	if have != "" {
+		_ = json.Unmarshal([]byte(have), &all)
+	}
+	// the same fault found again replaces the one recorded
+next:
+	for _, f := range faults {
+		for i := range all {
+			if all[i].Stage == f.Stage && all[i].Reason == f.Reason {
+				all[i] = f
+				continue next
+			}
+		}
+		all = append(all, f)
+	}
+	return w.setFaults(ctx, pid, all)
+}
+
+func faultsJSON(faults []lang.Fault) string {
+	if len(faults) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(faults)
+	return string(b)
+}
+
+// countFaults sets the summary's count of current files with faults.
+func (b *build) countFaults(ctx context.Context, tx querier) error {
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE to_seq IS NULL AND faults != ''`).Scan(&b.sum.Faults)
+	if err != nil {
+		return fmt.Errorf("count faults: %w", err)
+	}
+	return nil
 }
 
 // symbolRow is a symbol as stored, with its full-text columns.

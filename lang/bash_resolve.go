@@ -139,7 +139,7 @@ func shSourced(tab Table, fi *FileInfo) map[string]bool {
 		seen := map[string]bool{fi.Path: true}
 		var out []string
 		frontier := []*FileInfo{fi}
-		for depth := 0; depth < 4 && len(frontier) > 0; depth++ {
+		for depth := 0; depth < MaxDepth && len(frontier) > 0; depth++ {
 			var next []*FileInfo
 			for _, f := range frontier {
 				for i := range f.Imports {

@@ -820,7 +820,7 @@ func cResolveTypeRef(ctx *Context, qual, name string, construct bool) Resolution
 // standard library or another outside library.
 func cResolveTypeName(ctx *Context, q string, depth int) (*Target, string, bool) {
 	q = strings.TrimPrefix(q, ".")
-	if q == "" || depth > 4 {
+	if q == "" || depth > MaxDepth {
 		return nil, RuleUnresolved, false
 	}
 	if strings.IndexByte(q, '.') > 0 {

@@ -92,10 +92,49 @@ func ExtractTree(t *Tree, filePath string) *FileFacts {
 		return f
 	}
 	x.addModule(0)
-	t.Lang.extract(x)
+	if !guarded(StageExtract, &f.Faults, func() {
+		if ExtractHook != nil {
+			ExtractHook(filePath)
+		}
+		t.Lang.extract(x)
+	}) {
+		x.truncate()
+	}
 	f.Errors = t.errorDiagnostics(50)
-	x.finish()
+	guarded(StageDerive, &f.Faults, x.finish)
 	return f
+}
+
+// ExtractHook, when set, runs inside the guarded extraction of every
+// file. Tests set it to inject faults.
+var ExtractHook func(filePath string)
+
+// truncate makes what a failed extraction left consistent: the symbols
+// whose bookkeeping is complete, and the references and imports that hang
+// from them.
+func (x *extractor) truncate() {
+	n := min(len(x.f.Symbols), len(x.symNode), len(x.nameNode), len(x.bodyNode), len(x.guards), len(x.throws))
+	x.f.Symbols, x.symNode, x.nameNode, x.bodyNode = x.f.Symbols[:n], x.symNode[:n], x.nameNode[:n], x.bodyNode[:n]
+	x.guards, x.throws = x.guards[:n], x.throws[:n]
+	for i := range x.f.Symbols {
+		if x.f.Symbols[i].Parent >= n {
+			x.f.Symbols[i].Parent = -1
+		}
+	}
+	refs := x.f.Refs[:0]
+	for _, r := range x.f.Refs {
+		if r.Symbol < n {
+			refs = append(refs, r)
+		}
+	}
+	x.f.Refs = refs
+	imps := x.f.Imports[:0]
+	for _, imp := range x.f.Imports {
+		if imp.Symbol < n {
+			imps = append(imps, imp)
+		}
+	}
+	x.f.Imports = imps
 }
 
 // addModule adds the file's module symbol, which every top-level symbol

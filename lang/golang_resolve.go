@@ -169,7 +169,7 @@ func resolveGo(ctx *Context, r *Ref) Resolution {
 }
 
 func goResolve(ctx *Context, r *Ref, depth int) Resolution {
-	if depth > 4 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	if r.Qualifier == "" {
@@ -371,7 +371,7 @@ func goResolveTypeExt(tab Table, fromPath, typ string) (*Target, bool) {
 
 // goMethod finds method name of typ, following embedded types.
 func goMethod(tab Table, typ *Target, name string, depth int) *Target {
-	if depth > 3 {
+	if depth > MaxDepth {
 		return nil
 	}
 	dir := typ.Dir()
@@ -395,7 +395,7 @@ func goMethod(tab Table, typ *Target, name string, depth int) *Target {
 
 // goFieldType is the type of field name of typ, following embedded types.
 func goFieldType(tab Table, typ *Target, name string, depth int) *Target {
-	if depth > 3 {
+	if depth > MaxDepth {
 		return nil
 	}
 	for _, f := range typ.Fields {

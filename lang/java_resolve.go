@@ -369,7 +369,7 @@ func javaNestedType(tab Table, t *Target, name string, depth int) *Target {
 // javaExtBase reports whether t or one of its supertypes in the repository
 // has a supertype outside it.
 func javaExtBase(tab Table, t *Target, depth int) bool {
-	if depth > 6 {
+	if depth > MaxDepth {
 		return false
 	}
 	for _, b := range t.Bases {
@@ -500,7 +500,7 @@ func javaFindMethod(tab Table, typ *Target, name string, depth int) (m *Target, 
 	if m := javaMember(tab, typ, name, KindMethod); m != nil {
 		return m, false
 	}
-	if depth > 6 {
+	if depth > MaxDepth {
 		return nil, false
 	}
 	if len(typ.Bases) == 0 || typ.Kind == KindInterface {
@@ -547,7 +547,7 @@ func javaFieldValue(tab Table, typ *Target, name string, depth int) (v javaValue
 			return javaValue{t: t, ext: rule == RuleExternal}, true
 		}
 	}
-	if depth > 6 {
+	if depth > MaxDepth {
 		return v, false
 	}
 	for _, b := range typ.Bases {
@@ -1203,7 +1203,7 @@ func javaOneFamily(tab Table, ms []*Target) *Target {
 // javaSubtype reports whether t extends or implements root, in the
 // repository.
 func javaSubtype(tab Table, t, root *Target, depth int) bool {
-	if depth > 6 {
+	if depth > MaxDepth {
 		return false
 	}
 	for _, b := range t.Bases {

@@ -558,7 +558,7 @@ func resolveJS(ctx *Context, r *Ref) Resolution {
 }
 
 func jsResolve(ctx *Context, r *Ref, depth int) Resolution {
-	if depth > 4 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	want := jsCallable
@@ -851,7 +851,7 @@ func jsMembers(tab Table, c *Target, name string) []*Target {
 // jsMember finds member name of type typ, following its bases. external
 // reports a base from outside the repository, which may define it.
 func jsMember(tab Table, typ *Target, name string, depth int) (*Target, bool) {
-	if depth > 5 || typ == nil {
+	if depth > MaxDepth || typ == nil {
 		return nil, false
 	}
 	if m := jsPick(jsMembers(tab, typ, name), jsCallable); m != nil {
@@ -877,7 +877,7 @@ func jsMember(tab Table, typ *Target, name string, depth int) (*Target, bool) {
 // jsFieldType is the type of field name of typ: a declared field, a
 // getter's return type; following bases.
 func jsFieldType(tab Table, typ *Target, name string, depth int) (*Target, bool) {
-	if depth > 5 || typ == nil {
+	if depth > MaxDepth || typ == nil {
 		return nil, false
 	}
 	for _, f := range typ.Fields {
@@ -979,7 +979,7 @@ func jsCallResult(ctx *Context, callee, headType string, depth int) (*Target, bo
 	if t.Kind == KindClass {
 		return t, false // a class called as a factory
 	}
-	if t.Kind == KindVariable && strings.HasPrefix(t.Returns, "typeof ") && depth < 4 {
+	if t.Kind == KindVariable && strings.HasPrefix(t.Returns, "typeof ") && depth < MaxDepth {
 		// const string = ZodString.create: what the aliased function returns
 		fi := ctx.Table.File(t.Path)
 		if fi == nil {
@@ -1023,7 +1023,7 @@ func jsUnpromise(s string) string {
 // interface, type or object it names. external reports a builtin or
 // imported type, whose members are not in the repository.
 func jsResolveType(tab Table, from, typ string, depth int) (*Target, bool) {
-	if depth > 4 {
+	if depth > MaxDepth {
 		return nil, false
 	}
 	typ = strings.TrimSpace(typ)

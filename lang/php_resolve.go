@@ -334,7 +334,7 @@ func phpResolveClass(tab Table, fi *FileInfo, cls *Target, written string) (*Tar
 // phpFindMethod finds method name of class cls, then of its parents,
 // interfaces and traits. ext reports an ancestor outside the repository.
 func phpFindMethod(tab Table, cls *Target, name string, depth int) (m *Target, ext bool) {
-	if depth > 8 {
+	if depth > MaxDepth {
 		return nil, false
 	}
 	q := cls.Qualified()
@@ -371,7 +371,7 @@ func phpFindMethod(tab Table, cls *Target, name string, depth int) (m *Target, e
 // phpFieldType is the class of property name of cls, following parents
 // and traits.
 func phpFieldType(tab Table, cls *Target, name string, depth int) (t *Target, ext, found bool) {
-	if depth > 8 {
+	if depth > MaxDepth {
 		return nil, false, false
 	}
 	fi := tab.File(cls.Path)
@@ -532,7 +532,7 @@ func resolvePHP(ctx *Context, r *Ref) Resolution {
 }
 
 func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
-	if depth > 6 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	tab := ctx.Table

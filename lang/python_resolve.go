@@ -359,7 +359,7 @@ func pyRule(r Resolution, rule string) Resolution {
 // pyResolveBinding resolves what an import binds: a module, or a name
 // from a module (a symbol, a submodule, or a name it imports itself).
 func pyResolveBinding(tab Table, fi *FileInfo, b binding, depth int) Resolution {
-	if depth > 6 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	imp := b.imp
@@ -402,7 +402,7 @@ func pyModuleRes(tab Table, p string) Resolution {
 // symbol, a submodule of a package, a name the module imports itself, or
 // one of its star imports.
 func pyModuleMember(tab Table, modPath, name string, depth int) Resolution {
-	if depth > 6 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	for _, t := range tab.ByName(name) {
@@ -460,7 +460,7 @@ func resolvePython(ctx *Context, r *Ref) Resolution {
 }
 
 func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
-	if depth > 5 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	if r.Qualifier == "" {
@@ -735,7 +735,7 @@ func pyAncestors(tab Table, t *Target, depth int, visit func(*Target) bool) (boo
 		if visit(c) {
 			return true, ""
 		}
-		if depth > 8 {
+		if depth > MaxDepth {
 			continue
 		}
 		fi := tab.File(c.Path)
@@ -817,7 +817,7 @@ func pyBaseMember(tab Table, t *Target, name string, depth int) Resolution {
 // pyAttr is what t.seg denotes, as something with attributes: a field's
 // or property's type, a nested class, a module's member.
 func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
-	if depth > 8 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	if t.Kind == KindModule {
@@ -893,7 +893,7 @@ func pyClassOf(tab Table, t *Target) *Target {
 // pyResolveType resolves a type written in file fi (an annotation, a
 // field's type, a base class), seen from symbol from.
 func pyResolveType(tab Table, fi *FileInfo, from *Target, typ string, line, depth int) Resolution {
-	if fi == nil || depth > 8 {
+	if fi == nil || depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	typ = pyCleanType(typ)
@@ -1008,7 +1008,7 @@ func pySplitTop(s string, sep byte) []string {
 // instantiates, or the class its return annotation names. headType is the
 // type of fn's qualifier head when the extractor knew it.
 func pyCallResult(ctx *Context, fn, headType string, line, depth int) Resolution {
-	if depth > 5 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	item := -1

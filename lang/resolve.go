@@ -147,7 +147,18 @@ func (l *Language) Resolve(ctx *Context, r *Ref) Resolution {
 	if l.resolve == nil {
 		return unbound(RuleUnresolved, 0)
 	}
-	return l.resolve(ctx, r)
+	return l.resolve(guardedContext(ctx), r)
+}
+
+// guardedContext returns ctx with its table under a Guard: resolvers
+// rely on its cycle cuts and nesting limit to terminate.
+func guardedContext(ctx *Context) *Context {
+	if _, ok := ctx.Table.(*Guard); ok {
+		return ctx
+	}
+	c := *ctx
+	c.Table = NewGuard(ctx.Table)
+	return &c
 }
 
 // ResolveImport binds an import: the module itself (name "") or one name
@@ -156,7 +167,7 @@ func (l *Language) ResolveImport(ctx *Context, imp *Import, name string) Resolut
 	if l.resolveImport == nil {
 		return unbound(RuleUnresolved, 0)
 	}
-	return l.resolveImport(ctx, imp, name)
+	return l.resolveImport(guardedContext(ctx), imp, name)
 }
 
 // moduleTarget returns the module symbol of a file as a target.

@@ -265,7 +265,33 @@ func rbUnderscore(q string) string {
 // rbResolveConst resolves a constant as written ("Item", "Models::Item",
 // "::Top") by code nested in nesting, as Ruby does: the lexical scopes
 // from the innermost out, then the top level.
+//
+// It is memoised per file, scope and name: the ancestors of every class a
+// method is looked up in are resolved again and again.
 func rbResolveConst(tab Table, fi *FileInfo, nesting, name string) (*Target, string) {
+	v := tab.Memo("rb.const\x00"+fi.Path+"\x00"+nesting+"\x00"+name, func() string {
+		t, rule := rbResolveConstUncached(tab, fi, nesting, name)
+		if t == nil {
+			return rule
+		}
+		return rule + "\x00" + t.ID + "\x00" + t.Name + "\x00" + t.Path
+	})
+	parts := strings.SplitN(v, "\x00", 4)
+	if len(parts) < 4 {
+		if parts[0] == "" {
+			return nil, RuleUnresolved // a cut cycle
+		}
+		return nil, parts[0]
+	}
+	for _, t := range tab.ByName(parts[2]) {
+		if t.ID == parts[1] && t.Path == parts[3] {
+			return t, parts[0]
+		}
+	}
+	return nil, RuleUnresolved
+}
+
+func rbResolveConstUncached(tab Table, fi *FileInfo, nesting, name string) (*Target, string) {
 	abs := strings.HasPrefix(name, "::")
 	rel := strings.ReplaceAll(strings.TrimPrefix(name, "::"), "::", ".")
 	if rel == "" {
@@ -317,27 +343,60 @@ func rbResolveConst(tab Table, fi *FileInfo, nesting, name string) (*Target, str
 // rbFindMethod finds method name of a class or module (any reopening),
 // then of its mixins and superclasses. Attributes count: x.name calls
 // the reader attr_accessor :name made. ext reports an ancestor outside
-// the repository, which may define it.
+// the repository, which may define it. Of several definitions in the
+// class that has it, the one in fi's file wins.
 func rbFindMethod(tab Table, fi *FileInfo, cls *Target, name string, depth int) (m *Target, ext bool) {
-	if depth > 8 {
+	if depth > MaxDepth {
 		return nil, false
 	}
-	q := cls.Qualified()
-	parts := rbClasses(tab, q)
-	if len(parts) == 0 {
-		parts = []*Target{cls}
+	owner, ext := rbMethodOwner(tab, cls, name)
+	if owner == "" {
+		return nil, ext
 	}
-	ms := pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *Target) bool {
+	ms := rbOwnMethods(tab, owner, name)
+	for _, m := range ms {
+		if m.Path == fi.Path {
+			return m, false
+		}
+	}
+	if len(ms) == 0 {
+		return nil, false
+	}
+	return ms[0], false
+}
+
+// rbOwnMethods are the methods (and attributes) name of class q itself.
+func rbOwnMethods(tab Table, q, name string) []*Target {
+	return pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *Target) bool {
 		return t.Container == q && isRbPath(t.Path) &&
 			(t.Kind == KindMethod || t.Kind == KindConstructor && name == "initialize" || t.Kind == KindVariable && !isUpper(t.Name))
 	})
-	if len(ms) > 0 {
-		for _, m := range ms {
-			if m.Path == fi.Path {
-				return m, false
-			}
+}
+
+// rbMethodOwner is the qualified name of the class, among cls and its
+// ancestors, whose own method name a call on cls reaches, or "" and
+// whether an ancestor outside the repository may have it. It is the same
+// for every file, and memoised: classes share their ancestors.
+func rbMethodOwner(tab Table, cls *Target, name string) (string, bool) {
+	v := tab.Memo("rb.owner\x00"+cls.ID+"\x00"+cls.Path+"\x00"+name, func() string {
+		o, ext := rbMethodOwnerUncached(tab, cls, name)
+		if ext {
+			return o + "\x00x"
 		}
-		return ms[0], false
+		return o + "\x00"
+	})
+	o, x, _ := strings.Cut(v, "\x00")
+	return o, x == "x"
+}
+
+func rbMethodOwnerUncached(tab Table, cls *Target, name string) (owner string, ext bool) {
+	q := cls.Qualified()
+	if len(rbOwnMethods(tab, q, name)) > 0 {
+		return q, false
+	}
+	parts := rbClasses(tab, q)
+	if len(parts) == 0 {
+		parts = []*Target{cls}
 	}
 	hasSuper := false
 	for _, part := range parts {
@@ -357,8 +416,8 @@ func rbFindMethod(tab Table, fi *FileInfo, cls *Target, name string, depth int) 
 			if bt.Qualified() == q {
 				continue
 			}
-			if m, e := rbFindMethod(tab, fi, bt, name, depth+1); m != nil {
-				return m, false
+			if o, e := rbMethodOwner(tab, bt, name); o != "" {
+				return o, false
 			} else if e {
 				ext = true
 			}
@@ -367,7 +426,7 @@ func rbFindMethod(tab Table, fi *FileInfo, cls *Target, name string, depth int) 
 	if !hasSuper && rbObjectMethods[name] {
 		ext = true
 	}
-	return nil, ext
+	return "", ext
 }
 
 func resolveRuby(ctx *Context, r *Ref) Resolution {
@@ -375,7 +434,7 @@ func resolveRuby(ctx *Context, r *Ref) Resolution {
 }
 
 func rbResolve(ctx *Context, r *Ref, depth int) Resolution {
-	if depth > 6 {
+	if depth > MaxDepth {
 		return unbound(RuleUnresolved, 0)
 	}
 	tab := ctx.Table

@@ -97,9 +97,6 @@ type rsEnt struct {
 
 func (e rsEnt) isMod() bool { return e.file != "" && e.sym == nil && !e.ext }
 
-// rsMaxDepth bounds the chains of re-exports and glob imports followed.
-const rsMaxDepth = 8
-
 type rsRes struct {
 	tab  Table
 	ctx  *Context
@@ -281,7 +278,7 @@ func rsSplit(p string) []string {
 // file's bindings, child modules, items and the repository's crates; the
 // rest through members. skip is the import whose own path this is.
 func (r *rsRes) path(file string, segs []string, depth int, skip *Import) (rsEnt, bool) {
-	if len(segs) == 0 || depth > rsMaxDepth {
+	if len(segs) == 0 || depth > MaxDepth {
 		return rsEnt{}, false
 	}
 	if skip == nil && depth == 0 {
@@ -360,7 +357,7 @@ func (r *rsRes) first(file, seg string, depth int, skip *Import) (rsEnt, bool) {
 			if g == skip {
 				continue
 			}
-			ge, ok := r.path(file, rsSplit(g.Source), depth+1, g)
+			ge, ok := r.glob(file, g)
 			if !ok || ge.ext || ge.file == file && ge.cont == "" {
 				continue
 			}
@@ -380,7 +377,7 @@ func (r *rsRes) first(file, seg string, depth int, skip *Import) (rsEnt, bool) {
 
 // binding resolves what an import binding names.
 func (r *rsRes) binding(file string, b binding, depth int) (rsEnt, bool) {
-	if depth > rsMaxDepth {
+	if depth > MaxDepth {
 		return rsEnt{}, false
 	}
 	key := "rs.bind\x00" + file + "\x00" + b.imp.Source + "\x00" + b.name + "\x00" + itoa(b.imp.Line)
@@ -448,12 +445,39 @@ func (r *rsRes) member(e rsEnt, name string, depth int) (rsEnt, bool) {
 	return r.memberNS(e, name, depth, false)
 }
 
-// memberNS is member with the namespace a call's name is looked up in.
+// glob resolves the path of a glob import of file: what its names come
+// from. Every lookup through the file's globs needs it, so it is
+// memoised, computed afresh (depth 1) apart from the reference that asks.
+func (r *rsRes) glob(file string, g *Import) (rsEnt, bool) {
+	key := "rs.glob\x00" + file + "\x00" + itoa(g.Line) + "\x00" + g.Source
+	return r.decode(r.tab.Memo(key, func() string {
+		return rsEncode(r.neutral().pathUncached(file, rsSplit(g.Source), 1, g))
+	}))
+}
+
+// neutral is a resolver of paths that does not depend on the referencing
+// file's scopes, for values memoised for every file.
+func (r *rsRes) neutral() *rsRes { return &rsRes{tab: r.tab, ctx: r.ctx} }
+
+// memberNS is member with the namespace a call's name is looked up in. The
+// members of a module are memoised: globs and re-exports make the same
+// lookups again and again.
 func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bool) {
+	if e.isMod() && depth <= MaxDepth {
+		key := "rs.member\x00" + e.file + "\x00" + e.cont + "\x00" + name
+		if value {
+			key += "\x00v"
+		}
+		return r.decode(r.tab.Memo(key, func() string { return rsEncode(r.neutral().memberUncached(e, name, 1, value)) }))
+	}
+	return r.memberUncached(e, name, depth, value)
+}
+
+func (r *rsRes) memberUncached(e rsEnt, name string, depth int, value bool) (rsEnt, bool) {
 	switch {
 	case e.ext:
 		return e, true
-	case depth > rsMaxDepth:
+	case depth > MaxDepth:
 		return rsEnt{}, false
 	case e.sym != nil:
 		t := e.sym
@@ -507,7 +531,7 @@ func (r *rsRes) memberNS(e rsEnt, name string, depth int, value bool) (rsEnt, bo
 		}
 	}
 	for _, g := range rsGlobs(fi) {
-		ge, ok := r.path(e.file, rsSplit(g.Source), depth+1, g)
+		ge, ok := r.glob(e.file, g)
 		if !ok || ge.ext || ge == e {
 			continue
 		}
@@ -555,7 +579,7 @@ func (r *rsRes) rustFile(p string) rsFile {
 // alias, the aliased type's; ext reports an alias of a type outside the
 // repository. ambiguous counts the candidates when several fit.
 func (r *rsRes) method(typ *Target, name string, depth int) (m *Target, ambiguous int, ext bool) {
-	if depth > 4 || typ == nil {
+	if depth > MaxDepth || typ == nil {
 		return nil, 0, false
 	}
 	if m, amb := r.ownMethod(typ, name); m != nil || amb > 0 {
@@ -845,7 +869,7 @@ func (r *rsRes) typeUncached(file, base string) (rsEnt, bool) {
 	}
 	if fi := r.tab.File(file); fi != nil {
 		for _, g := range rsGlobs(fi) {
-			ge, ok := r.path(file, rsSplit(g.Source), 1, g)
+			ge, ok := r.glob(file, g)
 			if !ok || ge.ext {
 				continue
 			}
@@ -1683,7 +1707,7 @@ func (r *rsRes) follow(ty rsTy, rest string, depth int) (rsTy, bool, bool) {
 // callResult is the type a call of callee returns: callee is rendered like
 // a qualifier ("Foo::open", "<Foo>.build", "self.make", "a.b().c").
 func (r *rsRes) callResult(callee, self string, depth int) (rsTy, bool, bool) {
-	if depth > 4 {
+	if depth > MaxDepth {
 		return rsTy{}, false, false
 	}
 	// split the callee into the receiver and the method or path member

@@ -719,3 +719,45 @@ func TestRustHostile(t *testing.T) {
 		t.Errorf("hostile sources took %s", d)
 	}
 }
+
+// TestRustGlobOfOwnEnum is the shape that sent hyper's h1/decode.rs into
+// unbounded recursion (a stack overflow that killed sdl index): a method
+// imports its own enum's variants with a glob, and a type the file does
+// not define (R's bound) is looked up through that glob, the enum's
+// derived traits, and the glob again. Resolution terminates and binds
+// the calls.
+func TestRustGlobOfOwnEnum(t *testing.T) {
+	tab := newRustTestTable(t, map[string]string{
+		"Cargo.toml": "",
+		"src/state.rs": `#[derive(Debug, PartialEq, Clone, Copy)]
+enum State {
+    Start,
+    End,
+}
+
+impl State {
+    fn step<R: Read>(&self, rdr: &mut R) -> Option<State> {
+        use self::State::*;
+        match *self {
+            Start => State::next(rdr),
+            End => Some(End),
+        }
+    }
+
+    fn next<R: Read>(rdr: &mut R) -> Option<State> {
+        rdr.read_byte();
+        Some(State::End)
+    }
+}
+`,
+	})
+	got := strings.Join(tab.resolveAll("src/state.rs"), "\n")
+	for _, w := range []string{
+		"State.step: call State.next -> src/state.rs:State.next [receiver]",
+		"State.next: call rdr.read_byte -> ? [external]",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing\n  %s\nhave\n  %s", w, strings.ReplaceAll(got, "\n", "\n  "))
+		}
+	}
+}

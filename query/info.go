@@ -29,6 +29,44 @@ type Info struct {
 	// MemoryProblems are the memory files its last run could not import.
 	Memories       int             `json:"memories"`
 	MemoryProblems []MemoryProblem `json:"memoryProblems"`
+	// Faults are the current files with a stage of their indexing that
+	// failed (a panic, the depth limit, a spent work budget).
+	Faults []FileFault `json:"faults"`
+}
+
+// FileFault is a stage of one file's indexing that failed, and why; the
+// file keeps what was extracted and resolved before.
+type FileFault struct {
+	Path   string `json:"path"`
+	Stage  string `json:"stage"`
+	Reason string `json:"reason"`
+	Count  int    `json:"count,omitempty"`
+}
+
+// Faults returns the faults recorded on the current files, in path order.
+func (x *Index) Faults(ctx context.Context) ([]FileFault, error) {
+	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.faults FROM files f JOIN paths p ON p.id = f.path_id
+		WHERE f.to_seq IS NULL AND f.faults != '' ORDER BY p.path`)
+	if err != nil {
+		return nil, fmt.Errorf("read faults: %w", err)
+	}
+	defer rows.Close()
+	out := []FileFault{}
+	for rows.Next() {
+		var p, js string
+		if err := rows.Scan(&p, &js); err != nil {
+			return nil, err
+		}
+		var fs []FileFault
+		if err := json.Unmarshal([]byte(js), &fs); err != nil {
+			return nil, fmt.Errorf("read faults of %s: %w", p, err)
+		}
+		for _, f := range fs {
+			f.Path = p
+			out = append(out, f)
+		}
+	}
+	return out, rows.Err()
 }
 
 // MemoryProblem is a memory file an index run could not import, and why.
@@ -119,6 +157,9 @@ func (x *Index) Info(ctx context.Context) (*Info, error) {
 	if err := x.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories WHERE deleted = 0`).Scan(&in.Memories); err != nil {
 		return nil, fmt.Errorf("count memories: %w", err)
 	}
-	in.MemoryProblems, err = x.MemoryProblems(ctx)
+	if in.MemoryProblems, err = x.MemoryProblems(ctx); err != nil {
+		return nil, err
+	}
+	in.Faults, err = x.Faults(ctx)
 	return in, err
 }

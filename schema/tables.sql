@@ -48,6 +48,10 @@ CREATE TABLE files (
   status      TEXT NOT NULL,
   reason      TEXT NOT NULL DEFAULT '',
   diagnostics TEXT NOT NULL DEFAULT '',
+  -- stages of the file's work that failed (a panic, the depth limit, a
+  -- spent work budget) as JSON [{stage, reason, count}]; the file keeps
+  -- what was extracted and resolved before
+  faults      TEXT NOT NULL DEFAULT '',
   is_test     INTEGER NOT NULL DEFAULT 0,
   module      TEXT NOT NULL DEFAULT '',
   -- the file's imports as JSON, so edges can be re-resolved without a parse

@@ -184,9 +184,25 @@ func doctorIndex(ctx context.Context, r *doctorReport, root, db, rel string) boo
 	r.Checks = append(r.Checks,
 		check{Name: "index", Status: checkOK, Detail: fmt.Sprintf("%s · %s · %s: %s, %s", rel, bytesText(size), id, count(files, "file", "files"), count(symbols, "symbol", "symbols"))},
 		check{Name: "schema", Status: checkOK, Detail: fmt.Sprintf("schema %d, the one this sdl reads", schema.Version)})
+	doctorFaults(ctx, r, conn)
 
 	r.indexedCommit, r.indexedID = commit, id
 	return true
+}
+
+// doctorFaults lists the files whose indexing failed at some stage: the
+// index is complete without them, but their edges may be too.
+func doctorFaults(ctx context.Context, r *doctorReport, conn *sql.DB) {
+	faults, err := (&query.Index{DB: conn}).Faults(ctx)
+	if err != nil || len(faults) == 0 {
+		return
+	}
+	var lines []string
+	for _, f := range faults {
+		lines = append(lines, fmt.Sprintf("%s: %s: %s", f.Path, f.Stage, f.Reason))
+	}
+	r.Checks = append(r.Checks, check{Name: "faults", Status: checkWarn,
+		Detail: fmt.Sprintf("%d faults; the files keep what was indexed before: %s", len(faults), strings.Join(lines, "; "))})
 }
 
 // doctorGit compares git HEAD with the commit the newest version was

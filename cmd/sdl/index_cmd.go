@@ -184,6 +184,9 @@ func printSummary(u *ui, s *index.Summary) {
 	fmt.Fprintf(u.w, "%s · %s (%d skipped, %d with errors) · %s · %s · %s · %.1fs · %s → %s\n",
 		what, count(s.Files, "file", "files"), s.Skipped, s.ParseErrors+s.Unreadable, count(s.Symbols, "symbol", "symbols"),
 		count(s.Edges, "edge", "edges"), count(s.Versions, "version", "versions"), s.Seconds, bytesText(s.Bytes), rel)
+	if s.Faults > 0 {
+		fmt.Fprintln(u.w, u.warn(fmt.Sprintf("%s with faults (a stage failed; they keep what was indexed before): see sdl info", count(s.Faults, "file", "files"))))
+	}
 	if m := s.Memories; m != nil && (m.Memories+m.Removed+len(m.Problems)+m.FeedbackImported > 0) {
 		line := fmt.Sprintf("memories: %d (%d imported, %d removed, %d flagged stale", m.Memories, m.Imported, m.Removed, m.Stale)
 		if m.Kept > 0 {

@@ -110,6 +110,7 @@ func infoCommand() *cli.Command {
 				}
 				fmt.Fprintf(u.w, "    %s: %s\n", u.path(loc), p.Message)
 			}
+			printFaults(u, in.Faults)
 			fmt.Fprintf(u.w, "%s\n", u.title("versions"))
 			for _, v := range in.Versions {
 				git := ""
@@ -164,4 +165,19 @@ func readInput(c *cli.Context, p string) ([]byte, error) {
 		return io.ReadAll(io.LimitReader(c.App.Reader, 16<<20))
 	}
 	return os.ReadFile(p)
+}
+
+// printFaults lists the files whose indexing failed at some stage.
+func printFaults(u *ui, faults []query.FileFault) {
+	if len(faults) == 0 {
+		return
+	}
+	fmt.Fprintf(u.w, "  %s\n", u.warn(fmt.Sprintf("%d faults (the files keep what was indexed before):", len(faults))))
+	for _, f := range faults {
+		n := ""
+		if f.Count > 1 {
+			n = fmt.Sprintf(" (%d times)", f.Count)
+		}
+		fmt.Fprintf(u.w, "    %s: %s: %s%s\n", u.path(f.Path), f.Stage, f.Reason, n)
+	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/schema"
 )
 
@@ -25,6 +26,29 @@ var update = flag.Bool("update", false, "update the scripts' golden outputs")
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"sdl": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// sdl with faults injected: a panic resolving calls of inject_panic,
+		// an endless recursion resolving calls of inject_recursion, a panic
+		// extracting files named inject_extract.*
+		"sdl-faulty": func() {
+			lang.ResolveHook = func(ctx *lang.Context, r *lang.Ref) {
+				switch r.Name {
+				case "inject_panic":
+					panic("injected")
+				case "inject_recursion":
+					var rec func(n int) string
+					rec = func(n int) string {
+						return ctx.Table.Memo("inject\x00"+strconv.Itoa(n), func() string { return rec(n + 1) })
+					}
+					rec(0)
+				}
+			}
+			lang.ExtractHook = func(p string) {
+				if strings.HasPrefix(filepath.Base(p), "inject_extract.") {
+					panic("injected")
+				}
+			}
+			os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
