@@ -48,7 +48,7 @@ type FileFacts struct {
 	// Faults are the stages of this file's extraction that failed; the
 	// facts hold what was extracted before.
 	Faults []Fault
-	IsTest  bool // a test file, by the language's conventions
+	IsTest bool // a test file, by the language's conventions
 	// Build is the file's build constraint as one expression (Go: its
 	// //go:build line and file-name suffix), "" when every build has it.
 	Build string
