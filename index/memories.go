@@ -3,17 +3,49 @@ package index
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 
+	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/memoryfs"
 	"github.com/sdl-dev/sdl/schema"
 )
+
+// ErrNotCode means a file holds no code sdl indexes: no language of sdl's
+// reads it, or it is generated or binary.
+var ErrNotCode = errors.New("not a file sdl indexes")
+
+// Fingerprints parses the content of one file as an index run would and
+// returns the fingerprint of each symbol it defines, by symbol id. It is
+// how a memory records the code it was written against when that code is
+// not the index's: an unsaved editor buffer, or a file saved since the
+// last run. Memories record ExtractVersion with the fingerprints, since
+// another extraction may compute them differently.
+func Fingerprints(path string, src []byte) (map[string]string, error) {
+	l := lang.ForPath(path)
+	if l == nil || classify(path, src) != "" {
+		return nil, fmt.Errorf("fingerprints of %s: %w", path, ErrNotCode)
+	}
+	p := lang.NewParser()
+	defer p.Close()
+	facts, err := lang.Extract(p, l, path, src)
+	if err != nil {
+		return nil, fmt.Errorf("fingerprints of %s: %w", path, err)
+	}
+	ids := symbolIDs(path, facts)
+	out := make(map[string]string, len(ids))
+	for i, id := range ids {
+		out[id] = facts.Symbols[i].Fingerprint
+	}
+	return out, nil
+}
 
 // MemorySummary says what an index run did with the memory files of
 // .sdl-memory and the feedback sidecar.
@@ -133,6 +165,7 @@ func (b *build) syncMemories(ctx context.Context, tx querier, ch *symChanges, ve
 	repoID := memoryfs.RepoID(b.root)
 	seen := map[string]bool{}
 	unchanged := map[string]*memoryfs.File{} // current memories whose file did not change
+	imported := map[string]*memoryfs.File{}  // memories new or changed in this run
 	for i := range scan.Files {
 		f := &scan.Files[i]
 		m := f.Memory
@@ -158,6 +191,7 @@ func (b *build) syncMemories(ctx context.Context, tx querier, ch *symChanges, ve
 		} else {
 			sum.Imported++
 			sum.Memories++
+			imported[m.ID] = f
 		}
 		if err := putMemory(ctx, tx, f, repoID); err != nil {
 			return false, err
@@ -204,6 +238,11 @@ func (b *build) syncMemories(ctx context.Context, tx querier, ch *symChanges, ve
 		}
 		changed = changed || flagged
 	}
+	drifted, err := b.flagDrifted(ctx, tx, version, imported)
+	if err != nil {
+		return false, err
+	}
+	changed = changed || drifted
 	if changed || ch == nil && len(rows) == 0 {
 		if err := setMemoriesHash(ctx, tx); err != nil {
 			return false, err
@@ -328,15 +367,12 @@ func dropMemoryIndex(ctx context.Context, tx querier, id string, seq int64) erro
 // flagStale marks stale the memories linked to symbols whose fingerprint
 // changed or that were removed, and moves the links of renamed or moved
 // symbols to their new ids. Only memories whose file did not change in
-// this run are flagged: a file updated along with the code is about the
-// new code. The flag is written into the file too, so that it survives a
-// rebuild and reaches teammates; runs over drafts (VersionSuffix) leave
-// the files alone.
+// this run are flagged here: a file updated along with the code is about
+// the new code, unless its fingerprints say otherwise (flagDrifted).
 func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, version string, unchanged map[string]*memoryfs.File) (bool, error) {
 	if len(unchanged) == 0 || len(ch.changed)+len(ch.removed) == 0 {
 		return false, nil
 	}
-	sum := b.memSummary()
 	renames := ch.renames()
 	links := map[string][]string{} // memory id -> linked symbol ids that changed
 	var ids []string
@@ -355,54 +391,123 @@ func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, versi
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		f := unchanged[id]
-		m := f.Memory
-		p := filepath.Join(b.root, filepath.FromSlash(f.Path))
-		if data, err := os.ReadFile(p); err != nil || memoryfs.Hash(data) != f.Hash {
-			// stored again (or removed) since this run read it: the new file
-			// is about the new code, and the next run imports it
-			continue
-		}
+		moved := map[string]string{}
 		for _, s := range links[id] {
-			nw, ok := renames[s]
-			if !ok {
-				continue
+			if nw, ok := renames[s]; ok {
+				moved[s] = nw
 			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM memory_symbols WHERE memory_id = ? AND symbol_id = ?`, id, s); err != nil {
-				return false, err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_symbols(memory_id, symbol_id) VALUES(?, ?)`, id, nw); err != nil {
-				return false, err
-			}
-			m.Symbols = replaceOnce(m.Symbols, s, nw)
-			sum.Relinked++
 		}
-		m.Stale, m.StaleVersion = true, version
-		if _, err := tx.ExecContext(ctx, `UPDATE memories SET stale = 1, stale_version = ? WHERE id = ?`, version, id); err != nil {
-			return false, err
-		}
-		sum.Stale++
-		if b.opts.VersionSuffix != "" {
-			// a scratch copy indexing unsaved drafts: the flag is for its
-			// answers only; the committed files change when the code is
-			// saved and indexed
-			continue
-		}
-		data, err := memoryfs.Marshal(m)
-		if err == nil {
-			err = memoryfs.WriteFile(p, data)
-		}
-		if err != nil {
-			// the row keeps the old file hash: the next run sees the file
-			// unchanged and keeps the flag from the index
-			sum.Warnings = append(sum.Warnings, fmt.Sprintf("%s: could not record stale: %v", f.Path, err))
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE memories SET file_hash = ? WHERE id = ?`, memoryfs.Hash(data), id); err != nil {
+		if err := b.markStale(ctx, tx, unchanged[id], version, moved); err != nil {
 			return false, err
 		}
 	}
 	return true, nil
+}
+
+// flagDrifted marks stale the memories imported by this run whose
+// recorded fingerprints differ from the code the index now holds: the code
+// changed between storing the memory and this run (the change is in no
+// symChanges of a later run, so only the comparison sees it), or a
+// teammate's memory was written about other code. A linked symbol the
+// index no longer holds has changed too. Fingerprints of another
+// extraction version are not compared.
+func (b *build) flagDrifted(ctx context.Context, tx querier, version string, imported map[string]*memoryfs.File) (bool, error) {
+	var ids []string
+	for id, f := range imported {
+		m := f.Memory
+		if !m.Stale && len(m.Fingerprints) > 0 && m.FingerprintVersion == ExtractVersion {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	flagged := false
+	for _, id := range ids {
+		f := imported[id]
+		drift := false
+		for _, s := range f.Memory.Symbols {
+			want, ok := f.Memory.Fingerprints[s]
+			if !ok {
+				continue
+			}
+			var have string
+			err := tx.QueryRowContext(ctx, `SELECT fingerprint FROM symbols WHERE id = ? AND to_seq IS NULL LIMIT 1`, s).Scan(&have)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return false, fmt.Errorf("read fingerprint: %w", err)
+			}
+			if have != want {
+				drift = true
+				break
+			}
+		}
+		if !drift {
+			continue
+		}
+		if err := b.markStale(ctx, tx, f, version, nil); err != nil {
+			return false, err
+		}
+		flagged = true
+	}
+	return flagged, nil
+}
+
+// markStale flags one memory stale at version, first moving its links
+// from renamed symbols to their new ids (moved: old id -> new id). The
+// flag is written into the file too, so that it survives a rebuild and
+// reaches teammates; runs over drafts (VersionSuffix) leave the files
+// alone.
+func (b *build) markStale(ctx context.Context, tx querier, f *memoryfs.File, version string, moved map[string]string) error {
+	sum := b.memSummary()
+	m := f.Memory
+	id := m.ID
+	p := filepath.Join(b.root, filepath.FromSlash(f.Path))
+	if data, err := os.ReadFile(p); err != nil || memoryfs.Hash(data) != f.Hash {
+		// stored again (or removed) since this run read it: the new file
+		// is about the new code, and the next run imports it
+		return nil
+	}
+	olds := make([]string, 0, len(moved))
+	for s := range moved {
+		olds = append(olds, s)
+	}
+	sort.Strings(olds)
+	for _, s := range olds {
+		nw := moved[s]
+		if _, err := tx.ExecContext(ctx, `DELETE FROM memory_symbols WHERE memory_id = ? AND symbol_id = ?`, id, s); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_symbols(memory_id, symbol_id) VALUES(?, ?)`, id, nw); err != nil {
+			return err
+		}
+		m.Symbols = replaceOnce(m.Symbols, s, nw)
+		if fp, ok := m.Fingerprints[s]; ok {
+			delete(m.Fingerprints, s)
+			m.Fingerprints[nw] = fp
+		}
+		sum.Relinked++
+	}
+	m.Stale, m.StaleVersion = true, version
+	if _, err := tx.ExecContext(ctx, `UPDATE memories SET stale = 1, stale_version = ? WHERE id = ?`, version, id); err != nil {
+		return err
+	}
+	sum.Stale++
+	if b.opts.VersionSuffix != "" {
+		// a scratch copy indexing unsaved drafts: the flag is for its
+		// answers only; the committed files change when the code is
+		// saved and indexed
+		return nil
+	}
+	data, err := memoryfs.Marshal(m)
+	if err == nil {
+		err = memoryfs.WriteFile(p, data)
+	}
+	if err != nil {
+		// the row keeps the old file hash: the next run sees the file
+		// unchanged and keeps the flag from the index
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%s: could not record stale: %v", f.Path, err))
+		return nil
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE memories SET file_hash = ? WHERE id = ?`, memoryfs.Hash(data), id)
+	return err
 }
 
 // replaceOnce replaces old with nw in ids, keeping ids distinct.

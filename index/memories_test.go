@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -225,6 +226,56 @@ func TestMemoryUpdatedWithCodeIsNotStale(t *testing.T) {
 	if got := memories(t, db); got["m"].stale {
 		t.Errorf("flagged: %+v", got["m"])
 	}
+}
+
+// A memory's recorded fingerprints are compared at import, in a full
+// build too: the one written against other code is flagged, the one
+// written against this code is not, and one recorded by another
+// extraction version is not compared.
+func TestMemoryFingerprintsComparedAtImport(t *testing.T) {
+	root, db := memRepo(t)
+	add := symID(t, db, "Store.Add")
+	src, err := os.ReadFile(filepath.Join(root, "store", "store.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fps, err := Fingerprints("store/store.go", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var indexed string
+	openDB(t, db).QueryRow(`SELECT fingerprint FROM symbols WHERE id = ? AND to_seq IS NULL`, add).Scan(&indexed)
+	if fps[add] == "" || fps[add] != indexed {
+		t.Fatalf("Fingerprints gives %q for Store.Add, the index %q", fps[add], indexed)
+	}
+	if _, err := Fingerprints("README.txt", []byte("text")); !errors.Is(err, ErrNotCode) {
+		t.Errorf("a file of no language: %v", err)
+	}
+	for id, fp := range map[string]string{"same": fps[add], "other": "0000000000000000"} {
+		storeMemory(t, root, &memoryfs.Memory{ID: id, Type: memoryfs.TypeBugfix, Title: id, Content: id, Symbols: []string{add},
+			Fingerprints: map[string]string{add: fp}, FingerprintVersion: ExtractVersion})
+	}
+	storeMemory(t, root, &memoryfs.Memory{ID: "older", Type: memoryfs.TypeBugfix, Title: "older", Content: "older", Symbols: []string{add},
+		Fingerprints: map[string]string{add: "0000000000000000"}, FingerprintVersion: "0"})
+	sum := run(t, root, db)
+	if sum.Memories.Imported != 3 || sum.Memories.Stale != 1 {
+		t.Errorf("incremental run: %+v", sum.Memories)
+	}
+	check := func(when string) {
+		got := memories(t, db)
+		if got["same"].stale || !got["other"].stale || got["older"].stale {
+			t.Errorf("%s: %+v", when, got)
+		}
+	}
+	check("incremental run")
+	f, err := memoryfs.Read(root, memoryfs.RelPath(memoryfs.TypeBugfix, "other"))
+	if err != nil || !f.Memory.Stale || f.Memory.Fingerprints[add] != "0000000000000000" {
+		t.Errorf("the file of the flagged memory: %v %+v", err, f)
+	}
+	// a rebuild imports every file again, and agrees
+	os.Remove(db)
+	run(t, root, db)
+	check("rebuild")
 }
 
 func TestFeedbackImport(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -156,6 +157,10 @@ func parse(data []byte) (*Memory, map[string]int, error) {
 			m.Title, err = scalar(v, bad)
 		case "staleVersion":
 			m.StaleVersion, err = scalar(v, bad)
+		case "fingerprintVersion":
+			m.FingerprintVersion, err = scalar(v, bad)
+		case "fingerprints":
+			m.Fingerprints, err = stringMap(v, bad)
 		case "tags":
 			m.Tags, err = list(v, bad)
 		case "symbols":
@@ -250,6 +255,28 @@ func list(v *yaml.Node, bad func(string) error) ([]string, error) {
 	return nil, bad("a list of strings")
 }
 
+// stringMap reads a mapping of scalars to scalars.
+func stringMap(v *yaml.Node, bad func(string) error) (map[string]string, error) {
+	if v.Kind == yaml.ScalarNode && (v.Tag == "!!null" || v.Value == "") {
+		return nil, nil
+	}
+	if v.Kind != yaml.MappingNode {
+		return nil, bad("a mapping of symbol ids to fingerprints")
+	}
+	out := make(map[string]string, len(v.Content)/2)
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, e := v.Content[i], v.Content[i+1]
+		if k.Kind != yaml.ScalarNode || e.Kind != yaml.ScalarNode {
+			return nil, bad("a mapping of symbol ids to fingerprints")
+		}
+		if _, dup := out[k.Value]; dup {
+			return nil, bad(fmt.Sprintf("a mapping with %q given once", k.Value))
+		}
+		out[k.Value] = e.Value
+	}
+	return out, nil
+}
+
 var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02"}
 
 func parseTime(s string) (time.Time, bool) {
@@ -262,8 +289,9 @@ func parseTime(s string) (time.Time, bool) {
 }
 
 // Marshal renders a memory file: the front matter keys in the spec's
-// order (stale and staleVersion only when stale, then any keys sdl does not
-// know), then a blank line, the content and a final newline.
+// order (stale and staleVersion only when stale, fingerprints only when
+// recorded, then any keys sdl does not know), then a blank line, the
+// content and a final newline.
 func Marshal(m *Memory) ([]byte, error) {
 	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 	seq := func(vals []string) *yaml.Node {
@@ -291,6 +319,21 @@ func Marshal(m *Memory) ([]byte, error) {
 		add("stale", plain("true"))
 		if m.StaleVersion != "" {
 			add("staleVersion", str(m.StaleVersion))
+		}
+	}
+	if len(m.Fingerprints) > 0 {
+		ids := make([]string, 0, len(m.Fingerprints))
+		for id := range m.Fingerprints {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		fps := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}
+		for _, id := range ids {
+			fps.Content = append(fps.Content, str(id), str(m.Fingerprints[id]))
+		}
+		add("fingerprints", fps)
+		if m.FingerprintVersion != "" {
+			add("fingerprintVersion", str(m.FingerprintVersion))
 		}
 	}
 	for _, e := range m.extra {

@@ -71,6 +71,14 @@ type Memory struct {
 	Deleted      bool
 	Stale        bool
 	StaleVersion string
+	// Fingerprints record what the memory was written against: for each
+	// linked symbol, the fingerprint of its code as the writer saw it (an
+	// editor buffer, or a file newer than the index). The index compares
+	// them with the code when it imports the file, so a change made between
+	// storing and indexing flags the memory stale. FingerprintVersion names
+	// the extraction that computed them; other versions are not compared.
+	Fingerprints       map[string]string
+	FingerprintVersion string
 	// Content is the markdown body.
 	Content string
 
@@ -205,6 +213,14 @@ func (m *Memory) Validate() error {
 	for _, f := range m.Files {
 		if err := checkRelPath(f); err != nil {
 			return bad("fileRelPaths", "%v", err)
+		}
+	}
+	if len(m.Fingerprints) > MaxLinks {
+		return bad("fingerprints", "at most %d, got %d", MaxLinks, len(m.Fingerprints))
+	}
+	for id, fp := range m.Fingerprints {
+		if strings.TrimSpace(id) == "" || strings.TrimSpace(fp) == "" || !utf8.ValidString(id) || !utf8.ValidString(fp) {
+			return bad("fingerprints", "a symbol id and its fingerprint must be non-empty strings")
 		}
 	}
 	return nil

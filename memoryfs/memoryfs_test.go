@@ -73,8 +73,9 @@ func TestGoldenFiles(t *testing.T) {
 	created := time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC)
 	cases := map[string]*Memory{
 		"decision": {ID: "0123456789abcdef", Type: TypeDecision, Title: "Use a mutex: not a concurrent map",
-			Tags: []string{"auth", "a, b", "yes"}, Confidence: 0.95, Symbols: []string{"9f8e7d6c5b4a3210"},
-			CreatedAt: created, Content: "After investigating, a mutex.\n\n- ConcurrentHashMap: overhead\n---\nnot front matter\n"},
+			Tags: []string{"auth", "a, b", "yes"}, Confidence: 0.95, Symbols: []string{"9f8e7d6c5b4a3210", "0000000000000001"},
+			Fingerprints:       map[string]string{"9f8e7d6c5b4a3210": "00c0ffee00c0ffee", "0000000000000001": "1234567890123456"},
+			FingerprintVersion: "2", CreatedAt: created, Content: "After investigating, a mutex.\n\n- ConcurrentHashMap: overhead\n---\nnot front matter\n"},
 		"stale": {ID: "stale0000000001", Type: TypeBugfix, Title: "'quoted' title # with a hash", Confidence: 1,
 			Files: []string{"src/a b.go"}, CreatedAt: created, Stale: true, StaleVersion: "v7", Content: "body"},
 		"deleted": {ID: "deleted000000001", Type: TypeTaskContext, Title: "handoff", Confidence: 0, CreatedAt: created,
@@ -111,7 +112,8 @@ func TestGoldenFiles(t *testing.T) {
 		}
 		if back.Content != m.Content || back.Title != m.Title || back.Stale != m.Stale || back.StaleVersion != m.StaleVersion ||
 			back.Deleted != m.Deleted || back.Confidence != m.Confidence || !back.CreatedAt.Equal(m.CreatedAt) ||
-			fmt.Sprint(back.Tags, back.Symbols, back.Files) != fmt.Sprint(m.Tags, m.Symbols, m.Files) {
+			fmt.Sprint(back.Tags, back.Symbols, back.Files) != fmt.Sprint(m.Tags, m.Symbols, m.Files) ||
+			fmt.Sprint(back.Fingerprints) != fmt.Sprint(m.Fingerprints) || back.FingerprintVersion != m.FingerprintVersion {
 			t.Errorf("%s: read back %+v, wrote %+v", name, back, m)
 		}
 	}
@@ -223,6 +225,8 @@ func TestParseProblems(t *testing.T) {
 		{"bad bool", "---\ntype: bugfix\ntitle: t\ndeleted: maybe\n---\nb\n", 4, "deleted"},
 		{"tags mapping", "---\ntype: bugfix\ntitle: t\ntags: {a: b}\n---\nb\n", 4, "tags"},
 		{"duplicate key", "---\ntype: bugfix\ntitle: t\ntitle: u\n---\nb\n", 4, "given twice"},
+		{"fingerprints list", "---\ntype: bugfix\ntitle: t\nfingerprints: [a]\n---\nb\n", 4, "fingerprints: must be a mapping"},
+		{"fingerprint empty", "---\ntype: bugfix\ntitle: t\nfingerprints: {a: ''}\n---\nb\n", 4, "fingerprints: a symbol id and its fingerprint"},
 		{"title list", "---\ntype: bugfix\ntitle: [a]\n---\nb\n", 3, "title"},
 		{"too many tags", "---\ntype: bugfix\ntitle: t\ntags: [" + strings.Repeat("x,", 20) + "x]\n---\nb\n", 4, "tags: at most 20"},
 	}

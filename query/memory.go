@@ -882,3 +882,44 @@ func (x *Index) MissingSymbols(ctx context.Context, ids []string, seq int64) ([]
 	}
 	return out, nil
 }
+
+// CodeFingerprint is where the current version holds a symbol's code, and the
+// code's fingerprint.
+type CodeFingerprint struct {
+	Path        string
+	FileHash    string // the content hash of the file, as the index records it
+	Fingerprint string
+}
+
+// CodeFingerprints returns the CodeFingerprint of each id the current version
+// holds; ids it does not hold are left out.
+func (x *Index) CodeFingerprints(ctx context.Context, ids []string) (map[string]CodeFingerprint, error) {
+	out := map[string]CodeFingerprint{}
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, f.hash, s.fingerprint FROM symbols s
+			JOIN paths p ON p.id = s.path_id JOIN files f ON f.path_id = s.path_id AND f.to_seq IS NULL
+			WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read symbol code: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			var c CodeFingerprint
+			if err := rows.Scan(&id, &c.Path, &c.FileHash, &c.Fingerprint); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = c
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

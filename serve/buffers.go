@@ -456,6 +456,17 @@ func (l *live) overlayContent(p string) ([]byte, bool) {
 	return c, ok
 }
 
+// bufferContent is the editor's text of an open buffer: what the agent
+// sees of the file, saved or not.
+func (l *live) bufferContent(p string) ([]byte, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b, ok := l.bufs[p]; ok {
+		return b.content, true
+	}
+	return nil, false
+}
+
 // baseContent is the shared index's view: unsaved text a checkpoint put
 // in it.
 func (l *live) baseContent(p string) ([]byte, bool) {

@@ -569,3 +569,68 @@ func TestMemoriesWithDraftBuffers(t *testing.T) {
 		t.Errorf("after the checkpoint the file is not flagged: %v %+v", err, f)
 	}
 }
+
+// A memory stored while an editor buffer holds unsaved code is written
+// against that code: saved and indexed, it is fresh; discarded, the index
+// flags it stale at the first run that imports it.
+func TestMemoryWrittenAgainstABuffer(t *testing.T) {
+	p := newInProcess(t, "go")
+	total := symbolID(t, p.db, "Item.Total")
+	file := filepath.Join(p.root, "store", "item.go")
+	orig, _ := os.ReadFile(file)
+	draft := strings.Replace(string(orig), "func (i *Item) Total() float64 {\n", "func (i *Item) Total() float64 {\n\tif i == nil {\n\t\treturn 0\n\t}\n", 1)
+	if draft == string(orig) {
+		t.Fatal("fixture changed: no Item.Total")
+	}
+	seen, err := index.Fingerprints("store/item.go", []byte(draft))
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexed, _ := index.Fingerprints("store/item.go", orig)
+	if seen[total] == "" || seen[total] == indexed[total] {
+		t.Fatalf("the draft does not change Total's fingerprint: %q vs %q", seen[total], indexed[total])
+	}
+
+	p.call("sdl.buffer.push", pushArgs("change", "store/item.go", draft, 2, true))
+	var saved serve.MemoryStoreResponse
+	mustCall(t, p.srv, "sdl.memory.store", map[string]any{"type": "bugfix", "title": "Total of nil is 0", "content": "A nil item totals 0.",
+		"symbolIds": []string{total}}, &saved)
+	f, err := memoryfs.Read(p.root, saved.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Memory.Fingerprints[total] != seen[total] || f.Memory.FingerprintVersion != index.ExtractVersion {
+		t.Fatalf("recorded %v (version %q), want the draft's %s", f.Memory.Fingerprints, f.Memory.FingerprintVersion, seen[total])
+	}
+
+	// the draft is saved, then indexed: the memory is about this code
+	if err := os.WriteFile(file, []byte(draft), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := reindex(t, p.root)
+	if m := sum.Memories; m == nil || m.Imported != 1 || m.Stale != 0 {
+		t.Fatalf("saved draft: %+v", m)
+	}
+
+	// another draft, a memory about it, and the draft is discarded: the
+	// code the index imports it with is not what it was written against
+	other := strings.Replace(draft, "return 0\n", "return -1\n", 1)
+	p.call("sdl.buffer.push", pushArgs("change", "store/item.go", other, 3, true))
+	var discarded serve.MemoryStoreResponse
+	mustCall(t, p.srv, "sdl.memory.store", map[string]any{"type": "decision", "title": "Total of nil is -1", "content": "A sentinel.",
+		"symbolIds": []string{total}}, &discarded)
+	p.call("sdl.buffer.push", pushArgs("close", "store/item.go", "", 4, false))
+	sum = reindex(t, p.root)
+	if m := sum.Memories; m == nil || m.Imported != 1 || m.Stale != 1 {
+		t.Fatalf("discarded draft: %+v", m)
+	}
+	for _, c := range []struct {
+		path  string
+		stale bool
+	}{{saved.Path, false}, {discarded.Path, true}} {
+		f, err := memoryfs.Read(p.root, c.path)
+		if err != nil || f.Memory.Stale != c.stale {
+			t.Errorf("%s: stale %v, want %v (%v)", c.path, f != nil && f.Memory.Stale, c.stale, err)
+		}
+	}
+}

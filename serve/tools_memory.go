@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/memoryfs"
 	"github.com/sdl-dev/sdl/query"
 	"github.com/sdl-dev/sdl/schema"
@@ -308,6 +312,16 @@ func storeMemory(ctx context.Context, r *Repo, x *query.Index, req *MemoryStoreR
 		m.Files = req.FileRelPaths
 	}
 	m.Stale, m.StaleVersion, m.Deleted = false, "", false
+	// what it is written against: the index compares it with the code it
+	// imports the memory with
+	m.Fingerprints, err = seenFingerprints(ctx, r, x, m.Symbols)
+	if err != nil {
+		return nil, err
+	}
+	m.FingerprintVersion = ""
+	if len(m.Fingerprints) > 0 {
+		m.FingerprintVersion = index.ExtractVersion
+	}
 	if err := m.Validate(); err != nil {
 		return nil, memoryError(err)
 	}
@@ -322,6 +336,75 @@ func storeMemory(ctx context.Context, r *Repo, x *query.Index, req *MemoryStoreR
 		}
 	}
 	return &MemoryStoreResponse{OK: true, MemoryID: m.ID, Created: created, Path: rel}, nil
+}
+
+// seenFingerprints returns the fingerprint of each linked symbol's code as
+// the writer of a memory sees it now: the editor's buffer of its file when
+// one is open, else the file on disk. When that text is what the index
+// holds, the index's fingerprint is it; else the text is parsed as an index
+// run would. A symbol the writer's text no longer defines, or in a file
+// that cannot be read, gets none, and is not compared.
+func seenFingerprints(ctx context.Context, r *Repo, x *query.Index, ids []string) (map[string]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	codes, err := x.CodeFingerprints(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	// per file: nil when the index holds the writer's text, else the
+	// fingerprints of that text (none when it cannot be read or parsed)
+	seen := map[string]map[string]string{}
+	out := map[string]string{}
+	for _, id := range ids {
+		c, ok := codes[id]
+		if !ok {
+			continue
+		}
+		fps, done := seen[c.Path]
+		if !done {
+			text, open := r.live.bufferContent(c.Path)
+			var err error
+			if !open {
+				text, err = readCode(r.Root, c.Path)
+			}
+			switch {
+			case err != nil:
+				fps = map[string]string{}
+			case index.ContentHash(text) == c.FileHash:
+				fps = nil
+			default:
+				if fps, err = index.Fingerprints(c.Path, text); err != nil {
+					fps = map[string]string{}
+				}
+			}
+			seen[c.Path] = fps
+		}
+		if fps == nil {
+			out[id] = c.Fingerprint
+		} else if fp, ok := fps[id]; ok {
+			out[id] = fp
+		}
+	}
+	return out, nil
+}
+
+// readCode reads a source file of the repository, refusing one larger
+// than a buffer may be: sdl does not index it.
+func readCode(root, rel string) ([]byte, error) {
+	f, err := os.Open(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxBufferBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxBufferBytes {
+		return nil, fmt.Errorf("read %s: over %d bytes", rel, MaxBufferBytes)
+	}
+	return data, nil
 }
 
 // removeMemory deletes a memory's file, or marks it deleted: true.

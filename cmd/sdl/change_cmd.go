@@ -23,14 +23,38 @@ var (
 	fromFlag  = &cli.StringFlag{Name: "from", Usage: "the version before the change", Value: "HEAD~1"}
 	toFlag    = &cli.StringFlag{Name: "to", Usage: "the version after the change", Value: "HEAD"}
 	depthFlag = &cli.IntFlag{Name: "depth", Usage: "blast radius depth in edges", Value: query.DefaultRadiusDepth}
+	// formatFlag picks how delta and risk print; --json is --format json
+	formatFlag = &cli.StringFlag{Name: "format", Value: "text",
+		Usage: "text, json, or markdown (for a pull request: tables, tests to run and a Mermaid graph of the blast radius)"}
 )
+
+// outputFormat is the --format of a command, with --json as json.
+func outputFormat(c *cli.Context) (string, error) {
+	f := c.String("format")
+	if c.Bool("json") {
+		if c.IsSet("format") && f != "json" {
+			return "", usagef("--json and --format %s disagree; give one", f)
+		}
+		return "json", nil
+	}
+	switch f {
+	case "text", "json", query.FormatMarkdown:
+		return f, nil
+	}
+	return "", usagef("--format takes text, json or markdown, got %q", f)
+}
+
+// radiusGraph draws the blast radius of a delta for a Markdown summary.
+func radiusGraph(c *cli.Context, x *query.Index, d *query.DeltaPack) (*query.RadiusGraph, error) {
+	return x.RadiusGraph(c.Context, d, c.Int("depth"), query.MarkdownGraphNodes)
+}
 
 func deltaCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "delta",
 		Usage:       "what changed between two indexed versions: symbols, signatures, facts, edges, blast radius",
 		Description: versionsHelp,
-		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, fromFlag, toFlag, depthFlag,
+		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, formatFlag, fromFlag, toFlag, depthFlag,
 			&cli.IntFlag{Name: "max-changes", Usage: "at most this many changes and edge changes", Value: 200},
 			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens (--json)", Value: query.MaxSliceTokens},
 			&cli.StringFlag{Name: "cursor", Usage: "continue a cut delta (its nextCursor)"},
@@ -38,6 +62,10 @@ func deltaCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("delta takes no arguments; name the versions with --from and --to")
+			}
+			format, err := outputFormat(c)
+			if err != nil {
+				return err
 			}
 			x, err := openIndex(c)
 			if err != nil {
@@ -50,8 +78,15 @@ func deltaCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if c.Bool("json") {
+			switch format {
+			case "json":
 				return writeJSON(c.App.Writer, resp)
+			case query.FormatMarkdown:
+				g, err := radiusGraph(c, x, resp.Delta)
+				if err != nil {
+					return err
+				}
+				return query.WriteDeltaMarkdown(c.App.Writer, resp, g)
 			}
 			printDelta(newUI(c.App.Writer), resp)
 			return nil
@@ -185,7 +220,7 @@ func riskCommand() *cli.Command {
 		Usage: "score a change between two indexed versions: findings, tests to run, a policy decision",
 		Description: versionsHelp + "\n\n--explain prints how the score is computed. --fail-on deny (or review) exits with code 3\n" +
 			"when the decision is that one (or stricter), so CI can gate on it.",
-		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, fromFlag, toFlag, depthFlag,
+		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, formatFlag, fromFlag, toFlag, depthFlag,
 			&cli.Float64Flag{Name: "threshold", Usage: "escalate at or above this risk score; show only findings scored at or above it", Value: query.DefaultRiskThreshold},
 			&cli.BoolFlag{Name: "explain", Usage: "print the formula (and, with an index, each factor of this change)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when the decision is deny, or review or deny: deny|review"},
@@ -198,7 +233,11 @@ func riskCommand() *cli.Command {
 			if failOn != "" && failOn != "deny" && failOn != "review" {
 				return usagef("--fail-on takes deny or review, got %q", failOn)
 			}
-			if c.Bool("explain") && !c.IsSet("from") && !c.IsSet("to") && !c.Bool("json") {
+			format, err := outputFormat(c)
+			if err != nil {
+				return err
+			}
+			if c.Bool("explain") && !c.IsSet("from") && !c.IsSet("to") && format == "text" {
 				fmt.Fprintln(c.App.Writer, query.RiskFormula)
 				return nil
 			}
@@ -217,11 +256,27 @@ func riskCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if c.Bool("json") {
+			switch format {
+			case "json":
 				if err := writeJSON(c.App.Writer, resp); err != nil {
 					return err
 				}
-			} else {
+			case query.FormatMarkdown:
+				// the graph needs the delta's changes, which the risk
+				// answer summarises
+				d, err := x.Delta(c.Context, query.DeltaRequest{FromVersion: req.FromVersion, ToVersion: req.ToVersion,
+					MaxDepth: req.MaxDepth, Budget: &query.SliceBudget{MaxCards: query.MaxSliceCards, MaxEstimatedTokens: query.MaxSliceTokens}})
+				if err != nil {
+					return err
+				}
+				g, err := radiusGraph(c, x, d.Delta)
+				if err != nil {
+					return err
+				}
+				if err := query.WriteRiskMarkdown(c.App.Writer, resp, g); err != nil {
+					return err
+				}
+			default:
 				printRisk(newUI(c.App.Writer), resp, c.Bool("explain"))
 			}
 			switch d := resp.PolicyDecision.Decision; {
