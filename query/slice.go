@@ -188,6 +188,7 @@ type ranked struct {
 	seed   float64
 	forced bool
 	why    string
+	feat   RankFeatures
 }
 
 // sliceBuild is the state of one slice construction.
@@ -206,6 +207,8 @@ type sliceBuild struct {
 	known map[string]*symbolRow
 	// warnings are passed on to the response
 	warnings []string
+	// weights rank the candidates: DefaultRankWeights, or a fit's trial
+	weights RankWeights
 }
 
 func (b *sliceBuild) seed(id string, w float64, why string) {
@@ -331,7 +334,8 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 // rankSlice gathers seeds from every source and ranks the graph around them.
 func (x *Index) rankSlice(ctx context.Context, req *SliceRequest) ([]ranked, *sliceBuild, error) {
 	b := &sliceBuild{x: x, req: req, seeds: map[string]float64{}, forced: map[string]string{}, why: map[string]string{},
-		ev: &SliceEvidence{Seeds: []SeedEvidence{}}, minConf: 0.5, known: map[string]*symbolRow{}}
+		ev: &SliceEvidence{Seeds: []SeedEvidence{}}, minConf: 0.5, known: map[string]*symbolRow{},
+		weights: DefaultRankWeights}
 	if req.MinConfidence != nil {
 		b.minConf = *req.MinConfidence
 	}
@@ -917,23 +921,52 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	for _, v := range pr {
 		maxPR = math.Max(maxPR, v)
 	}
+	// the words of the candidates' names and paths, stemmed at once
+	tm, err := b.newTermMatcher(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nameWords, pathWordsOf := map[string][]string{}, map[string][]string{}
+	var st map[string]string
+	if tm != nil {
+		var words []string
+		for _, id := range all {
+			r := rows[id]
+			if r == nil {
+				continue
+			}
+			nameWords[id] = lang.SplitIdent(r.Name)
+			words = append(words, nameWords[id]...)
+			if _, ok := pathWordsOf[r.Path]; !ok {
+				pathWordsOf[r.Path] = pathWords(r.Path)
+				words = append(words, pathWordsOf[r.Path]...)
+			}
+		}
+		if st, err = stems.stem(ctx, words); err != nil {
+			return nil, err
+		}
+	}
+	w := b.weights
 	out := make([]ranked, 0, len(rows))
 	for _, id := range all {
 		r := rows[id]
 		if r == nil || r.Kind == lang.KindModule {
 			continue
 		}
-		s := 0.5 * prior[id]
+		f := RankFeatures{Seed: prior[id], Test: r.IsTest && b.req.FailingTestPath == ""}
 		if maxFile > 0 {
-			s += 0.3 * fileScore[r.Path] / maxFile
+			f.File = fileScore[r.Path] / maxFile
 		}
 		if maxPR > 0 {
-			s += 0.2 * pr[id] / maxPR
+			f.Graph = pr[id] / maxPR
 		}
-		if r.IsTest && b.req.FailingTestPath == "" {
-			s *= 0.5
+		f.NameHits = tm.share(st, nameWords[id])
+		f.PathHits = tm.share(st, pathWordsOf[r.Path])
+		if isCallable(r.Kind) {
+			f.Callable = 1
 		}
-		rk := ranked{id: id, score: s, seed: prior[id], why: b.why[id]}
+		f.Size = math.Log1p(float64(max(0, r.Range.EndLine-r.Range.StartLine+1))) / math.Log(1001)
+		rk := ranked{id: id, score: w.Score(f), seed: prior[id], why: b.why[id], feat: f}
 		if w, ok := b.forced[id]; ok {
 			rk.forced, rk.why = true, w
 		}
