@@ -28,6 +28,9 @@ const (
 	weightNameHits = 0.0
 	// weightPathHits: the same for its file path.
 	weightPathHits = 0.0
+	// weightContainerHits: the same for the type that holds it (a task
+	// often names the class whose method has to change).
+	weightContainerHits = 0.0
 	// weightCallable: functions, methods and constructors, which are what
 	// a bug fix changes far more often than the types around them.
 	weightCallable = 0.0
@@ -45,6 +48,8 @@ type RankFeatures struct {
 	Graph    float64 `json:"graph"`
 	NameHits float64 `json:"nameHits"`
 	PathHits float64 `json:"pathHits"`
+	// ContainerHits is NameHits of the enclosing type's name.
+	ContainerHits float64 `json:"containerHits"`
 	Callable float64 `json:"callable"`
 	Size     float64 `json:"size"`
 	Test     bool    `json:"test"`
@@ -52,18 +57,18 @@ type RankFeatures struct {
 
 // RankWeights weigh RankFeatures; DefaultRankWeights are the constants.
 type RankWeights struct {
-	Seed, File, Graph, NameHits, PathHits, Callable, Size, TestFactor float64
+	Seed, File, Graph, NameHits, PathHits, ContainerHits, Callable, Size, TestFactor float64
 }
 
 // DefaultRankWeights are the weights slices use.
 var DefaultRankWeights = RankWeights{Seed: weightSeed, File: weightFile, Graph: weightGraph,
-	NameHits: weightNameHits, PathHits: weightPathHits, Callable: weightCallable, Size: weightSize,
+	NameHits: weightNameHits, PathHits: weightPathHits, ContainerHits: weightContainerHits, Callable: weightCallable, Size: weightSize,
 	TestFactor: testFactor}
 
 // Score combines features with weights w.
 func (w RankWeights) Score(f RankFeatures) float64 {
 	s := w.Seed*f.Seed + w.File*f.File + w.Graph*f.Graph + w.NameHits*f.NameHits +
-		w.PathHits*f.PathHits + w.Callable*f.Callable + w.Size*f.Size
+		w.PathHits*f.PathHits + w.ContainerHits*f.ContainerHits + w.Callable*f.Callable + w.Size*f.Size
 	if f.Test {
 		s *= w.TestFactor
 	}

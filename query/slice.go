@@ -937,6 +937,10 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 			}
 			nameWords[id] = lang.SplitIdent(r.Name)
 			words = append(words, nameWords[id]...)
+			if _, ok := nameWords["\x00"+r.Container]; r.Container != "" && !ok {
+				nameWords["\x00"+r.Container] = lang.SplitIdent(r.Container)
+				words = append(words, nameWords["\x00"+r.Container]...)
+			}
 			if _, ok := pathWordsOf[r.Path]; !ok {
 				pathWordsOf[r.Path] = pathWords(r.Path)
 				words = append(words, pathWordsOf[r.Path]...)
@@ -962,6 +966,9 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		}
 		f.NameHits = tm.share(st, nameWords[id])
 		f.PathHits = tm.share(st, pathWordsOf[r.Path])
+		if r.Container != "" {
+			f.ContainerHits = tm.share(st, nameWords["\x00"+r.Container])
+		}
 		if isCallable(r.Kind) {
 			f.Callable = 1
 		}

@@ -237,6 +237,7 @@ var params = []struct {
 	{"Graph", func(w *query.RankWeights) *float64 { return &w.Graph }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
 	{"NameHits", func(w *query.RankWeights) *float64 { return &w.NameHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
 	{"PathHits", func(w *query.RankWeights) *float64 { return &w.PathHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45}},
+	{"ContainerHits", func(w *query.RankWeights) *float64 { return &w.ContainerHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45}},
 	{"Callable", func(w *query.RankWeights) *float64 { return &w.Callable }, []float64{0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3}},
 	{"Size", func(w *query.RankWeights) *float64 { return &w.Size }, []float64{-0.1, -0.05, 0, 0.05, 0.1, 0.2}},
 	{"TestFactor", func(w *query.RankWeights) *float64 { return &w.TestFactor }, []float64{0.1, 0.25, 0.5, 0.75, 1}},
