@@ -50,9 +50,9 @@ type RankFeatures struct {
 	PathHits float64 `json:"pathHits"`
 	// ContainerHits is NameHits of the enclosing type's name.
 	ContainerHits float64 `json:"containerHits"`
-	Callable float64 `json:"callable"`
-	Size     float64 `json:"size"`
-	Test     bool    `json:"test"`
+	Callable      float64 `json:"callable"`
+	Size          float64 `json:"size"`
+	Test          bool    `json:"test"`
 }
 
 // RankWeights weigh RankFeatures; DefaultRankWeights are the constants.
