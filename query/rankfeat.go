@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -31,6 +32,9 @@ const (
 	// weightContainerHits: the same for the type that holds it (a task
 	// often names the class whose method has to change).
 	weightContainerHits = 0.0
+	// weightTextRank: 1/k for the k-th symbol of the full-text lane, so the
+	// lane's first few stand out however close their scores are.
+	weightTextRank = 0.0
 	// weightCallable: functions, methods and constructors, which are what
 	// a bug fix changes far more often than the types around them.
 	weightCallable = 0.0
@@ -48,6 +52,7 @@ type RankFeatures struct {
 	Graph    float64 `json:"graph"`
 	NameHits float64 `json:"nameHits"`
 	PathHits float64 `json:"pathHits"`
+	TextRank float64 `json:"textRank"`
 	// ContainerHits is NameHits of the enclosing type's name.
 	ContainerHits float64 `json:"containerHits"`
 	Callable      float64 `json:"callable"`
@@ -57,17 +62,17 @@ type RankFeatures struct {
 
 // RankWeights weigh RankFeatures; DefaultRankWeights are the constants.
 type RankWeights struct {
-	Seed, File, Graph, NameHits, PathHits, ContainerHits, Callable, Size, TestFactor float64
+	Seed, File, Graph, TextRank, NameHits, PathHits, ContainerHits, Callable, Size, TestFactor float64
 }
 
 // DefaultRankWeights are the weights slices use.
-var DefaultRankWeights = RankWeights{Seed: weightSeed, File: weightFile, Graph: weightGraph,
+var DefaultRankWeights = RankWeights{Seed: weightSeed, File: weightFile, Graph: weightGraph, TextRank: weightTextRank,
 	NameHits: weightNameHits, PathHits: weightPathHits, ContainerHits: weightContainerHits, Callable: weightCallable, Size: weightSize,
 	TestFactor: testFactor}
 
 // Score combines features with weights w.
 func (w RankWeights) Score(f RankFeatures) float64 {
-	s := w.Seed*f.Seed + w.File*f.File + w.Graph*f.Graph + w.NameHits*f.NameHits +
+	s := w.Seed*f.Seed + w.File*f.File + w.Graph*f.Graph + w.TextRank*f.TextRank + w.NameHits*f.NameHits +
 		w.PathHits*f.PathHits + w.ContainerHits*f.ContainerHits + w.Callable*f.Callable + w.Size*f.Size
 	if f.Test {
 		s *= w.TestFactor
@@ -190,4 +195,23 @@ func (x *Index) RankCandidates(ctx context.Context, req SliceRequest, n int) ([]
 			Range: row.Range, Forced: r.forced, Features: r.feat})
 	}
 	return out, nil
+}
+
+// rankOf numbers the keys of scores from the best (1) down; ties by key.
+func rankOf(scores map[string]float64) map[string]int {
+	ids := make([]string, 0, len(scores))
+	for id := range scores {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if scores[ids[i]] != scores[ids[j]] {
+			return scores[ids[i]] > scores[ids[j]]
+		}
+		return ids[i] < ids[j]
+	})
+	out := make(map[string]int, len(ids))
+	for i, id := range ids {
+		out[id] = i + 1
+	}
+	return out
 }

@@ -209,6 +209,8 @@ type sliceBuild struct {
 	warnings []string
 	// weights rank the candidates: DefaultRankWeights, or a fit's trial
 	weights RankWeights
+	// ftsRank is each symbol's 1-based place in the full-text lane
+	ftsRank map[string]int
 }
 
 func (b *sliceBuild) seed(id string, w float64, why string) {
@@ -663,6 +665,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 			out[id] = s
 		}
 	}
+	b.ftsRank = rankOf(fts)
 	if err := b.addVectors(vec, out); err != nil {
 		return nil, err
 	}
@@ -966,6 +969,9 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		}
 		f.NameHits = tm.share(st, nameWords[id])
 		f.PathHits = tm.share(st, pathWordsOf[r.Path])
+		if k := b.ftsRank[id]; k > 0 {
+			f.TextRank = 1 / float64(k)
+		}
 		if r.Container != "" {
 			f.ContainerHits = tm.share(st, nameWords["\x00"+r.Container])
 		}

@@ -235,6 +235,7 @@ var params = []struct {
 }{
 	{"File", func(w *query.RankWeights) *float64 { return &w.File }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8}},
 	{"Graph", func(w *query.RankWeights) *float64 { return &w.Graph }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
+	{"TextRank", func(w *query.RankWeights) *float64 { return &w.TextRank }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
 	{"NameHits", func(w *query.RankWeights) *float64 { return &w.NameHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
 	{"PathHits", func(w *query.RankWeights) *float64 { return &w.PathHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45}},
 	{"ContainerHits", func(w *query.RankWeights) *float64 { return &w.ContainerHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45}},
