@@ -22,6 +22,7 @@ type oldFile struct {
 	lang    string
 	module  string
 	imports string
+	build   string
 }
 
 // incremental records a new version in the existing index, parsing only
@@ -126,11 +127,12 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
+	fs.config[lang.ConfigGoTarget] = b.opts.GoTarget.Config()
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
 	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	for p, o := range olds {
 		if o.status == StatusOK || o.status == StatusParseError {
-			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports})
+			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports, build: o.build})
 		}
 	}
 
@@ -161,7 +163,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		seen[p] = true
 		o := olds[p]
 		if r.unchanged {
-			b.sum.Parsed++
+			// read (or stat) but not parsed: a no-op run reports 0 parsed
 			if o != nil && r.mtime != 0 && r.mtime != o.mtime {
 				// same content, new stamp (a checkout, a touch): store
 				// the stamp so the next run need not read the file
@@ -211,7 +213,15 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		}
 		changedPaths = append(changedPaths, p)
 		if r.indexed() {
-			fs.put(&fileEntry{path: p, lang: r.entry.Lang.Name, module: r.facts.Module, imports: r.facts.Imports, loaded: true})
+			fs.put(&fileEntry{path: p, lang: r.entry.Lang.Name, module: r.facts.Module, imports: r.facts.Imports, loaded: true,
+				build: r.facts.Build})
+			if o != nil && o.build != r.facts.Build {
+				// the build now compiles the file for other targets: calls
+				// to its names may bind elsewhere
+				for i := range r.facts.Symbols {
+					names[r.facts.Symbols[i].Name] = true
+				}
+			}
 			changed = append(changed, r)
 		} else {
 			fs.remove(p)
@@ -359,7 +369,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 
 // loadFiles reads the current file rows.
 func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.path_id, f.hash, f.size, f.mtime, f.status, f.reason, f.language, f.module, f.imports
+	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.path_id, f.hash, f.size, f.mtime, f.status, f.reason, f.language, f.module, f.imports, f.build
 		FROM files f JOIN paths p ON p.id = f.path_id WHERE f.to_seq IS NULL`)
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
@@ -369,7 +379,7 @@ func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
 	for rows.Next() {
 		var p string
 		o := &oldFile{}
-		if err := rows.Scan(&p, &o.pid, &o.hash, &o.size, &o.mtime, &o.status, &o.reason, &o.lang, &o.module, &o.imports); err != nil {
+		if err := rows.Scan(&p, &o.pid, &o.hash, &o.size, &o.mtime, &o.status, &o.reason, &o.lang, &o.module, &o.imports, &o.build); err != nil {
 			return nil, err
 		}
 		out[p] = o

@@ -99,6 +99,9 @@ type Options struct {
 	// SCIP lists SCIP index files whose definitions and references are
 	// imported after resolution (see scip.go).
 	SCIP []string
+	// GoTarget is the target Go build constraints are evaluated for; nil
+	// means LoadGoTarget's (.sdl/config.yaml and the environment).
+	GoTarget *lang.GoTarget
 }
 
 // Progress reports how far a run has come.
@@ -178,6 +181,13 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		if opts.Embedding, err = embed.LoadConfig(root); err != nil {
 			return nil, fmt.Errorf("index: %w", err)
 		}
+	}
+	if opts.GoTarget == nil {
+		t, err := LoadGoTarget(root, os.Getenv)
+		if err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		opts.GoTarget = &t
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
@@ -439,6 +449,9 @@ func (b *build) options() (string, string) {
 		"hidden":      b.opts.Walk.Hidden,
 		"goPrecise":   b.preciseMode(),
 		"scip":        scipHashes(b.opts.SCIP),
+		// edges follow the files the target compiles
+		"goTarget":   b.opts.GoTarget.String(),
+		"goToolTags": b.opts.GoTarget.ToolTags,
 	}
 	js, _ := json.Marshal(o)
 	sum := sha256.Sum256(js)
@@ -493,6 +506,7 @@ func (b *build) full(ctx context.Context) (err error) {
 
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
+	fs.config[lang.ConfigGoTarget] = b.opts.GoTarget.Config()
 	fs.config[lang.ConfigJSPackages] = b.jsPackages
 	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	// what resolution needs of each file, in memory up to a budget and
@@ -552,7 +566,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		}
 		b.sum.SymbolsAdded += len(r.facts.Symbols)
 		fs.put(&fileEntry{path: r.entry.Path, lang: r.entry.Lang.Name, module: r.facts.Module,
-			imports: r.facts.Imports, loaded: true})
+			imports: r.facts.Imports, loaded: true, build: r.facts.Build})
 		for i := range r.facts.Symbols {
 			s := &r.facts.Symbols[i]
 			tab.add(targetOf(r, i))

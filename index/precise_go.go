@@ -95,6 +95,9 @@ type goPrecise struct {
 	api     map[string]string
 	known   []ifaceDecl
 	checked map[string]bool // the package directories this run checked
+	// env and flags make the go command build for the index's target
+	env, flags []string
+	goarch     string
 }
 
 // lookup returns the precise target of a reference, or false.
@@ -124,7 +127,7 @@ func goToolchain() string {
 // loadGoPrecise type-checks the Go packages of each module of the tree.
 // Packages that fail to load leave their files to the heuristics.
 func loadGoPrecise(ctx context.Context, root string, modules []string, entries []Entry, overlay map[string][]byte,
-	known []ifaceDecl, workers int, trace func(string, ...any)) (*goPrecise, error) {
+	known []ifaceDecl, workers int, target lang.GoTarget, trace func(string, ...any)) (*goPrecise, error) {
 	// unsaved buffers replace the files on disk for the type checker too
 	var abs map[string][]byte
 	if len(overlay) > 0 {
@@ -134,6 +137,8 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 		}
 	}
 	gp := &goPrecise{files: map[string]*preciseFile{}, api: map[string]string{}, checked: map[string]bool{}}
+	gp.env, gp.flags = goTargetEnv(target)
+	gp.goarch = target.GOARCH
 	if len(modules) == 0 {
 		return gp, nil
 	}
@@ -217,6 +222,26 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 	return gp, nil
 }
 
+// goTargetEnv is the environment and flags that make the go command
+// build for target, so that precise mode type-checks the files heuristic
+// resolution prefers. cgo is set only where the target departs from
+// go/build's default: the go command turns it off itself when no C
+// compiler is installed.
+func goTargetEnv(target lang.GoTarget) (env, flags []string) {
+	env = []string{"GOOS=" + target.GOOS, "GOARCH=" + target.GOARCH}
+	if target.Cgo != lang.DefaultGoTarget().Cgo {
+		cgo := "0"
+		if target.Cgo {
+			cgo = "1"
+		}
+		env = append(env, "CGO_ENABLED="+cgo)
+	}
+	if len(target.Tags) > 0 {
+		flags = []string{"-tags=" + strings.Join(target.Tags, ",")}
+	}
+	return env, flags
+}
+
 // preciseListMax bounds the package patterns of one go list command line.
 const preciseListMax = 1000
 
@@ -277,7 +302,7 @@ type listedPackage struct {
 
 // goList runs go list -json with args (flags) on patterns and decodes the
 // packages it prints.
-func goList(ctx context.Context, dir string, args, patterns []string, overlayFile string) ([]*listedPackage, error) {
+func goList(ctx context.Context, dir string, env, args, patterns []string, overlayFile string) ([]*listedPackage, error) {
 	args = append([]string{"list", "-e", "-pgo=off"}, args...)
 	if overlayFile != "" {
 		args = append(args, "-overlay="+overlayFile)
@@ -288,7 +313,7 @@ func goList(ctx context.Context, dir string, args, patterns []string, overlayFil
 	cmd.Dir = dir
 	// a newer go line in go.mod must not download a toolchain
 	// and go.mod and go.sum are only read (-mod=mod would update them)
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	cmd.Env = append(append(os.Environ(), "GOTOOLCHAIN=local"), env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -418,8 +443,8 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 		}
 	}
 	// dependencies first (go list -deps prints a post-order)
-	list, err := goList(ctx, absMod, []string{"-compiled", "-deps",
-		"-json=ImportPath,Dir,GoFiles,CompiledGoFiles,Imports,ImportMap,DepOnly,Error"}, patterns, overlayFile)
+	list, err := goList(ctx, absMod, gp.env, append([]string{"-compiled", "-deps",
+		"-json=ImportPath,Dir,GoFiles,CompiledGoFiles,Imports,ImportMap,DepOnly,Error"}, gp.flags...), patterns, overlayFile)
 	if err != nil {
 		return err
 	}
@@ -504,7 +529,7 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 		}
 		sort.Strings(paths)
 		for start := 0; start < len(paths); start += preciseListMax {
-			exp, err := goList(ctx, absMod, []string{"-export", "-json=ImportPath,Export"},
+			exp, err := goList(ctx, absMod, gp.env, append([]string{"-export", "-json=ImportPath,Export"}, gp.flags...),
 				paths[start:min(start+preciseListMax, len(paths))], overlayFile)
 			if err != nil {
 				return err
@@ -517,7 +542,7 @@ func (gp *goPrecise) loadModule(ctx context.Context, root, modDir string, dirs [
 		}
 	}
 
-	sizes := types.SizesFor("gc", runtime.GOARCH)
+	sizes := types.SizesFor("gc", gp.goarch)
 	results := make([]*packageFacts, len(roots))
 	ready := make(chan int, len(roots))
 	var mu sync.Mutex
@@ -1163,7 +1188,7 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 	if b.opts.Trace != nil {
 		trace = b.tracef
 	}
-	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, known, b.opts.Workers, trace)
+	gp, err := loadGoPrecise(ctx, b.root, modules, entries, b.opts.Overlay, known, b.opts.Workers, *b.opts.GoTarget, trace)
 	if err != nil {
 		return nil, err
 	}

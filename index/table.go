@@ -20,6 +20,7 @@ type fileEntry struct {
 	imports  []lang.Import
 	loaded   bool // imports decoded
 	rawImpts string
+	build    string // the build constraint (lang.FileFacts.Build)
 }
 
 // fileSet indexes the current files by directory and by module. Once
@@ -113,7 +114,7 @@ func (fs *fileSet) File(p string) *lang.FileInfo {
 		}
 	}
 	fi := &lang.FileInfo{Path: p, Lang: e.lang, Module: e.module, Imports: e.imports,
-		ModuleID: SymbolID(p, lang.KindModule, "", 0)}
+		ModuleID: SymbolID(p, lang.KindModule, "", 0), Build: e.build}
 	fs.infos[p] = fi
 	return fi
 }

@@ -32,8 +32,8 @@ type writer struct {
 
 var statements = map[string]string{
 	"insPath": `INSERT INTO paths(id, path) VALUES(?, ?)`,
-	"insFile": `INSERT INTO files(path_id, language, size, hash, mtime, lines, status, reason, diagnostics, is_test, module, imports, from_seq)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insFile": `INSERT INTO files(path_id, language, size, hash, mtime, lines, status, reason, diagnostics, is_test, module, imports, build, from_seq)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"stampFile": `UPDATE files SET mtime = ? WHERE path_id = ? AND to_seq IS NULL`,
 	"closeFile": `UPDATE files SET to_seq = ? WHERE path_id = ? AND to_seq IS NULL`,
 	"insSym": `INSERT INTO symbols(id, path_id, kind, name, qualified, container, parent_id, start_line, start_col, end_line, end_col,
@@ -120,9 +120,9 @@ func (w *writer) writeFile(ctx context.Context, pid int64, r *fileResult) error 
 		b, _ := json.Marshal(r.diags)
 		diags = string(b)
 	}
-	module, imports, isTest := "", "", 0
+	module, imports, build, isTest := "", "", "", 0
 	if r.facts != nil {
-		module = r.facts.Module
+		module, build = r.facts.Module, r.facts.Build
 		if len(r.facts.Imports) > 0 {
 			b, _ := json.Marshal(r.facts.Imports)
 			imports = string(b)
@@ -131,7 +131,7 @@ func (w *writer) writeFile(ctx context.Context, pid int64, r *fileResult) error 
 			isTest = 1
 		}
 	}
-	_, err := w.exec(ctx, "insFile", pid, language, r.size, r.hash, r.mtime, r.lines, r.status, r.reason, diags, isTest, module, imports, w.seq)
+	_, err := w.exec(ctx, "insFile", pid, language, r.size, r.hash, r.mtime, r.lines, r.status, r.reason, diags, isTest, module, imports, build, w.seq)
 	return err
 }
 

@@ -46,6 +46,9 @@ type FileFacts struct {
 	Refs    []Ref
 	Errors  []Diagnostic
 	IsTest  bool // a test file, by the language's conventions
+	// Build is the file's build constraint as one expression (Go: its
+	// //go:build line and file-name suffix), "" when every build has it.
+	Build string
 }
 
 // Range is a source range: lines are 1-based, columns 0-based byte offsets.

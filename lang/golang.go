@@ -31,6 +31,11 @@ func extractGo(x *extractor) {
 		x.f.Symbols[0].IsTest = true
 	}
 	goTopLevel(x, 0)
+	importsC := false
+	for _, imp := range x.f.Imports {
+		importsC = importsC || imp.Source == "C"
+	}
+	x.f.Build = GoBuildConstraint(x.path, x.t.Src, importsC)
 }
 
 func goTopLevel(x *extractor, parent int32) {

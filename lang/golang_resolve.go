@@ -72,9 +72,15 @@ func goPackageName(tab Table, importPath string) string {
 
 func goPackageNameUncached(tab Table, importPath string) string {
 	if dir := goImportDir(tab, importPath); dir != "" {
-		for _, f := range tab.ModuleFiles("go", dir) {
-			if fi := tab.File(f); fi != nil && fi.Module != "" && !strings.HasSuffix(fi.Module, "_test") {
-				return fi.Module
+		// a compiled file's package clause: a //go:build ignore file
+		// beside the package is often a package main
+		files := tab.ModuleFiles("go", dir)
+		for _, built := range []bool{true, false} {
+			for _, f := range files {
+				if fi := tab.File(f); fi != nil && fi.Module != "" && !strings.HasSuffix(fi.Module, "_test") &&
+					(!built || goFileBuilt(tab, f)) {
+					return fi.Module
+				}
 			}
 		}
 	}
@@ -139,12 +145,14 @@ func resolveGoImport(ctx *Context, imp *Import, name string) Resolution {
 	}
 	files := ctx.Table.ModuleFiles("go", dir)
 	if name == "" || name == "*" {
-		for _, f := range files {
-			if isTestPath(f) {
-				continue
-			}
-			if t := moduleTarget(ctx.Table, f); t != nil {
-				return bound(t, RuleImport)
+		for _, built := range []bool{true, false} {
+			for _, f := range files {
+				if isTestPath(f) || built && !goFileBuilt(ctx.Table, f) {
+					continue
+				}
+				if t := moduleTarget(ctx.Table, f); t != nil {
+					return bound(t, RuleImport)
+				}
 			}
 		}
 		if len(files) > 0 {
@@ -179,7 +187,7 @@ func goResolve(ctx *Context, r *Ref, depth int) Resolution {
 				return unbound(RuleExternal, 0)
 			}
 			cands := pick(ctx.Table.ByName(r.Name), func(t *Target) bool { return t.Container == "" && t.Dir() == dir })
-			if c := one(preferDefinitions(cands)); c != nil {
+			if c := one(preferDefinitions(goPreferBuilt(ctx.Table, ctx.File.Path, cands))); c != nil {
 				return bound(c, RuleImport)
 			}
 			return unbound(RuleUnresolved, len(cands))
@@ -234,7 +242,7 @@ func goResolveBare(ctx *Context, name string, types bool) Resolution {
 	if c := one(pick(cands, func(t *Target) bool { return t.Path == ctx.File.Path })); c != nil {
 		return bound(c, RuleSameFile)
 	}
-	samePkg := pick(cands, func(t *Target) bool { return t.Dir() == dir })
+	samePkg := goPreferBuilt(ctx.Table, ctx.File.Path, pick(cands, func(t *Target) bool { return t.Dir() == dir }))
 	if c := one(preferDefinitions(samePkg)); c != nil {
 		return bound(c, RuleSamePackage)
 	}
@@ -247,7 +255,7 @@ func goResolveBare(ctx *Context, name string, types bool) Resolution {
 			continue
 		}
 		d := goImportDir(ctx.Table, imp.Source)
-		if c := one(pick(cands, func(t *Target) bool { return t.Dir() == d })); d != "" && c != nil {
+		if c := one(goPreferBuilt(ctx.Table, ctx.File.Path, pick(cands, func(t *Target) bool { return t.Dir() == d }))); d != "" && c != nil {
 			return bound(c, RuleImport)
 		}
 	}
@@ -358,7 +366,7 @@ func goResolveTypeExt(tab Table, fromPath, typ string) (*Target, bool) {
 	cands := pick(tab.ByName(name), func(t *Target) bool {
 		return t.Container == "" && isTypeKind(t.Kind) && t.Dir() == dir
 	})
-	return one(preferDefinitions(cands)), false
+	return one(preferDefinitions(goPreferBuilt(tab, fromPath, cands))), false
 }
 
 // goMethod finds method name of typ, following embedded types.
@@ -370,7 +378,9 @@ func goMethod(tab Table, typ *Target, name string, depth int) *Target {
 	ms := pick(tab.ByName(name), func(t *Target) bool {
 		return t.Kind == KindMethod && t.Container == typ.Name && t.Dir() == dir
 	})
-	if m := one(preferDefinitions(ms)); m != nil {
+	// the methods of a type declared in one variant file come from the
+	// variant files the same build compiles
+	if m := one(preferDefinitions(goPreferBuilt(tab, typ.Path, ms))); m != nil {
 		return m
 	}
 	for _, b := range typ.Bases {
@@ -406,7 +416,7 @@ func goFieldType(tab Table, typ *Target, name string, depth int) *Target {
 // goUniqueMethod binds a method call whose receiver type is unknown when
 // exactly one method of that name exists and the name is distinctive.
 func goUniqueMethod(tab Table, from, name string) Resolution {
-	ms := pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && goVisible(from, t) })
+	ms := goPreferBuilt(tab, from, pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && goVisible(from, t) }))
 	if len(ms) == 0 {
 		return unbound(RuleUnresolved, 0)
 	}

@@ -96,7 +96,7 @@ func newMoreTestTable(t *testing.T, lang string, files map[string]string, config
 	for _, p := range paths {
 		f := moreExtract(t, lang, p, files[p])
 		facts[p] = f
-		tab.files[p] = &FileInfo{Path: p, Lang: lang, Module: f.Module, Imports: f.Imports, ModuleID: moreTestID(p, 0)}
+		tab.files[p] = &FileInfo{Path: p, Lang: lang, Module: f.Module, Imports: f.Imports, ModuleID: moreTestID(p, 0), Build: f.Build}
 		for m := f.Module; m != ""; {
 			tab.modules[m] = append(tab.modules[m], p)
 			i := strings.IndexAny(m, "./:")

@@ -99,6 +99,8 @@ type FileInfo struct {
 	Imports []Import
 	// ModuleID is the id of the file's module symbol.
 	ModuleID string
+	// Build is the file's build constraint (FileFacts.Build).
+	Build string
 
 	bindOnce sync.Once
 	bindings map[string]binding

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -970,8 +972,23 @@ func (x *Index) diffFiles(ctx context.Context, d *deltaSet) error {
 // radiusKinds are the edge kinds a change travels back along.
 const radiusKinds = `('call', 'new', 'import', 'implements', 'extends')`
 
+// dispatchCall is the condition, on an edge e and a reached method m, for
+// a call that may dispatch to m through an interface: a call of m's name
+// that resolution left without a target, on a receiver whose static type is
+// known and is not a pointer (a pointer's method set is concrete and would
+// have resolved), made in m's own package (directory). gin's test helper
+// PerformRequest(r http.Handler) calls r.ServeHTTP, which runs
+// Engine.ServeHTTP: without this, no test that uses it reaches the router.
+// The package bound keeps a common name (Get, String) from reaching every
+// method of that name in the repository.
+const dispatchCall = `e.name = m.name AND e.kind = 'call' AND e.dst IS NULL AND e.qual_type != ''
+		AND substr(e.qual_type, 1, 1) != '*' AND m.kind = 'method'
+		AND (SELECT rtrim(path, replace(path, '/', '')) FROM paths WHERE id = e.path_id) =
+			(SELECT rtrim(path, replace(path, '/', '')) FROM paths WHERE id = m.path_id)`
+
 // reachQuery is the blast radius: ?1 the seeds (JSON), ?2 the version,
-// ?3 the depth, ?4 the row limit.
+// ?3 the depth, ?4 the row limit. Edges are followed back as recorded, and
+// from a method to the calls that may dispatch to it (dispatchCall).
 const reachQuery = `WITH RECURSIVE r(seed, id, depth) AS (
 		SELECT value, value, 0 FROM json_each(?1)
 		UNION
@@ -980,9 +997,49 @@ const reachQuery = `WITH RECURSIVE r(seed, id, depth) AS (
 		UNION
 		SELECT r.seed, e.src, r.depth + 1 FROM r CROSS JOIN edges e ON e.dst = r.id
 		WHERE r.depth < ?3 AND e.to_seq > ?2 AND e.from_seq <= ?2 AND e.kind IN ` + radiusKinds + ` AND e.src != e.dst
+		UNION
+		SELECT r.seed, e.src, r.depth + 1 FROM r CROSS JOIN symbols m ON m.id = r.id CROSS JOIN edges e ON e.name = m.name
+		WHERE r.depth < ?3 AND m.from_seq <= ?2 AND (m.to_seq IS NULL OR m.to_seq > ?2)
+			AND e.to_seq IS NULL AND e.from_seq <= ?2 AND ` + dispatchCall + `
+		UNION
+		SELECT r.seed, e.src, r.depth + 1 FROM r CROSS JOIN symbols m ON m.id = r.id CROSS JOIN edges e ON e.name = m.name
+		WHERE r.depth < ?3 AND m.from_seq <= ?2 AND (m.to_seq IS NULL OR m.to_seq > ?2)
+			AND e.to_seq > ?2 AND e.from_seq <= ?2 AND ` + dispatchCall + `
 		LIMIT ?4
 	)
 	SELECT seed, id, depth FROM r`
+
+// runnerTest reports whether a symbol is a test its language's test runner
+// runs, which is what "tests to run" lists. In Go that is a top-level
+// TestXxx(t *testing.T) or FuzzXxx(f *testing.F) of a _test.go file: not a
+// benchmark, an example or a helper, which the index marks as test code
+// too. Other languages keep the index's own rule (pytest's test_*
+// functions and Test* classes, JUnit's annotated methods, ...).
+func runnerTest(s *symAt) bool {
+	if !s.IsTest {
+		return false
+	}
+	if !strings.HasSuffix(s.Path, "_test.go") {
+		return true
+	}
+	if s.Container != "" || s.Kind != "function" {
+		return false
+	}
+	return goRunnerName(s.Name, "Test") && strings.Contains(s.Signature, "*testing.T") ||
+		goRunnerName(s.Name, "Fuzz") && strings.Contains(s.Signature, "*testing.F")
+}
+
+// goRunnerName reports whether name is prefix followed by nothing or by a
+// character that is not a lower-case letter, as go test requires (TestFoo,
+// Test_foo, Test; not Testify).
+func goRunnerName(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return rest == "" || !unicode.IsLower(r)
+}
 
 // reach finds, at version v, the symbols that reach each seed over
 // incoming edges within depth edges: seed -> dependent -> distance. The
@@ -1183,6 +1240,7 @@ func (x *Index) blastRadius(ctx context.Context, d *deltaSet) error {
 		return err
 	}
 	all := map[string]*Dependent{}
+	runner := map[string]bool{} // the dependents that are tests a runner runs
 	for _, c := range d.changes {
 		fi := &FanInChange{}
 		if c.before != nil {
@@ -1224,7 +1282,8 @@ func (x *Index) blastRadius(ctx context.Context, d *deltaSet) error {
 				br.ByDistance = append(br.ByDistance, 0)
 			}
 			br.ByDistance[dist-1]++
-			if s.IsTest {
+			if runnerTest(s) {
+				runner[dep] = true
 				br.Tests++
 				t := d.tests[dep]
 				if t == nil {
@@ -1248,7 +1307,10 @@ func (x *Index) blastRadius(ctx context.Context, d *deltaSet) error {
 		switch {
 		case dp.Changed:
 		case dp.IsTest:
-			d.summary.TestsReaching++
+			// benchmarks and helpers are test code, but not tests to run
+			if runner[dp.SymbolID] {
+				d.summary.TestsReaching++
+			}
 		default:
 			d.radius = append(d.radius, *dp)
 		}

@@ -11,7 +11,8 @@ import (
 )
 
 // A slice candidate's score is a weighted sum of the features below (then
-// halved for a test when no failing test was given). The weights were fit
+// scaled by testWeight for a test, unless the slice starts from a failing
+// test or its task asks for tests). The weights were fit
 // by cmd/rankfit on the dev sets of the retrieval eval (dev, dev2,
 // swe-lite-sample) with cross-validation across repositories, never within
 // one; its output, the command and the cross-validated figures are in
@@ -40,9 +41,6 @@ const (
 	weightCallable = 0.0
 	// weightSize: log of the symbol's lines, scaled to 1 at 1000 lines.
 	weightSize = 0.0
-	// testFactor scales a test's score when the slice is not about a
-	// failing test.
-	testFactor = 0.5
 )
 
 // RankFeatures are the features of a slice candidate (see the weights).
@@ -68,7 +66,7 @@ type RankWeights struct {
 // DefaultRankWeights are the weights slices use.
 var DefaultRankWeights = RankWeights{Seed: weightSeed, File: weightFile, Graph: weightGraph, TextRank: weightTextRank,
 	NameHits: weightNameHits, PathHits: weightPathHits, ContainerHits: weightContainerHits, Callable: weightCallable, Size: weightSize,
-	TestFactor: testFactor}
+	TestFactor: testWeight}
 
 // Score combines features with weights w.
 func (w RankWeights) Score(f RankFeatures) float64 {

@@ -510,7 +510,7 @@ func recommendedTests(d *deltaSet) []RecommendedTest {
 		byID[id] = &cp
 	}
 	for _, c := range d.changes {
-		if !c.IsTest || c.Change == ChangeRemoved || !isCodeKind(c.Kind) {
+		if c.Change == ChangeRemoved || c.after == nil || !runnerTest(c.after) || !isCodeKind(c.Kind) {
 			continue
 		}
 		t := byID[c.SymbolID]

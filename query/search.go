@@ -28,6 +28,33 @@ const (
 	weightVector = 1.0
 )
 
+// testWeight scales the score of test code in search results and slices
+// unless the query asks for tests (asksForTests) or a slice starts from a
+// failing test. A repository's tests repeat the words of the code they
+// test, more often than the code does: on gin, "render JSON response"
+// returned 19 Test* functions in its 20 results, and not Context.JSON.
+const testWeight = 0.5
+
+// testWords are the words that make a query ask for tests.
+var testWords = map[string]bool{"test": true, "tests": true, "testing": true, "spec": true, "specs": true}
+
+// asksForTests reports whether a query, or a task's first line (its title,
+// as a commit message's), asks about tests: a word or identifier part of
+// it is test, tests, testing, spec or specs (TestRenderJSON, "tests for
+// Bind"). The body of a long task often mentions tests in passing, and
+// still asks about the code.
+func asksForTests(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	for _, w := range identifierWords(first) {
+		for _, p := range lang.SplitIdent(w) {
+			if testWords[p] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // SearchRequest is sdl.symbol.search.
 type SearchRequest struct {
 	Query                    string   `json:"query"`
@@ -82,10 +109,11 @@ type Truncation struct {
 
 // hit is a candidate symbol with the evidence of each lane.
 type hit struct {
-	id    string
-	score float64 // fused
-	lanes map[string]int
-	raw   map[string]float64
+	id     string
+	score  float64 // fused
+	lanes  map[string]int
+	raw    map[string]float64
+	isTest bool // test code, as the exact or full-text lane found it
 }
 
 // Search finds symbols by name and text.
@@ -244,6 +272,7 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 			continue
 		}
 		h := get(e.id)
+		h.isTest = h.isTest || e.isTest
 		if _, ok := h.lanes["exact"]; !ok {
 			h.lanes["exact"] = rank
 			h.raw["exact"] = e.weight
@@ -295,6 +324,7 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 				continue
 			}
 			h := get(f.id)
+			h.isTest = h.isTest || f.isTest
 			h.lanes["fts"] = rank
 			h.raw["fts"] = f.score
 			rank++
@@ -330,6 +360,7 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 	}
 
 	out := make([]*hit, 0, len(hits))
+	demoteTests := !asksForTests(text)
 	for _, h := range hits {
 		for lane, r := range h.lanes {
 			w := weightFTS
@@ -340,6 +371,9 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 				w = weightVector
 			}
 			h.score += w / float64(rrfK+r+1)
+		}
+		if demoteTests && h.isTest {
+			h.score *= testWeight
 		}
 		out = append(out, h)
 	}
@@ -355,6 +389,7 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 type exactHit struct {
 	id, kind string
 	weight   float64
+	isTest   bool
 }
 
 // exactNames finds symbols named exactly (or case-insensitively, weighted
@@ -377,6 +412,7 @@ func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, err
 		type match struct {
 			id, kind string
 			w        float64
+			isTest   bool
 		}
 		var ms []match
 		for rows.Next() {
@@ -400,7 +436,7 @@ func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, err
 			if isTest != 0 {
 				w *= 0.7
 			}
-			ms = append(ms, match{id, kind, w})
+			ms = append(ms, match{id, kind, w, isTest != 0})
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -410,7 +446,7 @@ func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, err
 		for _, m := range ms {
 			if !seen[m.id] {
 				seen[m.id] = true
-				out = append(out, exactHit{m.id, m.kind, m.w})
+				out = append(out, exactHit{m.id, m.kind, m.w, m.isTest})
 			}
 		}
 	}

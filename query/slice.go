@@ -954,13 +954,14 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		}
 	}
 	w := b.weights
+	asksTests := asksForTests(b.req.TaskText)
 	out := make([]ranked, 0, len(rows))
 	for _, id := range all {
 		r := rows[id]
 		if r == nil || r.Kind == lang.KindModule {
 			continue
 		}
-		f := RankFeatures{Seed: prior[id], Test: r.IsTest && b.req.FailingTestPath == ""}
+		f := RankFeatures{Seed: prior[id], Test: r.IsTest && b.req.FailingTestPath == "" && !asksTests}
 		if maxFile > 0 {
 			f.File = fileScore[r.Path] / maxFile
 		}

@@ -227,11 +227,18 @@ func fileToken(word string) string {
 	if i <= 0 || i == len(w)-1 {
 		return ""
 	}
-	if fileExts[strings.ToLower(w[i+1:])] {
+	// as written: Context.JSON names a method, context.json a file
+	if fileExts[w[i+1:]] {
 		return w
 	}
 	return ""
 }
+
+// FileArg is the file an argument names when it names a file rather than a
+// symbol (it has a path separator or ends in a known file extension written
+// in lower case: db.go, store/db.go:12, not Context.JSON), else "". Every
+// command that takes either decides with it.
+func FileArg(arg string) string { return fileToken(arg) }
 
 // validate checks a request, fills its defaults and returns the query to
 // answer.

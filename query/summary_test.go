@@ -19,6 +19,8 @@ import (
 func TestDetectScope(t *testing.T) {
 	for _, c := range []struct{ q, want string }{
 		{"Store.Add", query.ScopeSymbol},
+		{"Context.JSON", query.ScopeSymbol}, // an extension only as files write it
+		{"render.JSON", query.ScopeSymbol},
 		{"NewStore", query.ScopeSymbol},
 		{"Store.Add()", query.ScopeSymbol},
 		{"x.Current(ctx)", query.ScopeSymbol},

@@ -52,6 +52,9 @@ CREATE TABLE files (
   module      TEXT NOT NULL DEFAULT '',
   -- the file's imports as JSON, so edges can be re-resolved without a parse
   imports     TEXT NOT NULL DEFAULT '',
+  -- the build constraint as one expression (Go: //go:build and the
+  -- _GOOS/_GOARCH file-name suffix); resolution evaluates it for a target
+  build       TEXT NOT NULL DEFAULT '',
   from_seq    INTEGER NOT NULL,
   to_seq      INTEGER
 );

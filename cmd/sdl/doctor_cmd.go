@@ -182,7 +182,7 @@ func doctorIndex(ctx context.Context, r *doctorReport, root, db, rel string) boo
 		size = fi.Size()
 	}
 	r.Checks = append(r.Checks,
-		check{Name: "index", Status: checkOK, Detail: fmt.Sprintf("%s · %s · %s: %d files, %d symbols", rel, bytesText(size), id, files, symbols)},
+		check{Name: "index", Status: checkOK, Detail: fmt.Sprintf("%s · %s · %s: %s, %s", rel, bytesText(size), id, count(files, "file", "files"), count(symbols, "symbol", "symbols"))},
 		check{Name: "schema", Status: checkOK, Detail: fmt.Sprintf("schema %d, the one this sdl reads", schema.Version)})
 
 	r.indexedCommit, r.indexedID = commit, id
@@ -225,7 +225,7 @@ func doctorFreshness(ctx context.Context, r *doctorReport, root, db string) bool
 		return false
 	}
 	if f.Fresh {
-		r.Checks = append(r.Checks, check{Name: "freshness", Status: checkOK, Detail: fmt.Sprintf("%d files match the working tree", f.Checked)})
+		r.Checks = append(r.Checks, check{Name: "freshness", Status: checkOK, Detail: count(f.Checked, "file matches", "files match") + " the working tree"})
 		return true
 	}
 	var parts []string
@@ -260,10 +260,17 @@ func doctorConfig(r *doctorReport, root string) {
 			Fix: "edit " + query.PolicyFile + " (see: sdl help policy), or set a field with: sdl policy set FIELD=VALUE"})
 		return
 	}
+	target, err := index.LoadGoTarget(root, os.Getenv)
+	if err != nil {
+		r.Checks = append(r.Checks, check{Name: "config", Status: checkFail, Detail: strings.TrimPrefix(err.Error(), index.ErrGoTarget.Error()+": "),
+			Fix: "edit the go section of " + query.PolicyFile + " (goos, goarch, cgo, tags) or the GOOS, GOARCH, CGO_ENABLED, GOFLAGS variables"})
+		return
+	}
 	detail := query.PolicyFile + " is valid"
 	if len(info.FromFile) > 0 {
 		detail += " (sets " + strings.Join(info.FromFile, ", ") + ")"
 	}
+	detail += "; Go target " + target.String()
 	r.Checks = append(r.Checks, check{Name: "config", Status: checkOK, Detail: detail})
 }
 
@@ -275,7 +282,7 @@ func doctorMemories(r *doctorReport, root string) {
 	}
 	res := memoryfs.Scan(root)
 	if len(res.Problems) == 0 {
-		r.Checks = append(r.Checks, check{Name: "memories", Status: checkOK, Detail: fmt.Sprintf("%d memory files are valid", len(res.Files))})
+		r.Checks = append(r.Checks, check{Name: "memories", Status: checkOK, Detail: count(len(res.Files), "memory file is valid", "memory files are valid")})
 		return
 	}
 	for _, p := range res.Problems {
@@ -377,9 +384,9 @@ func printDoctor(u *ui, r *doctorReport) {
 	}
 	switch {
 	case r.Problems > 0:
-		fmt.Fprintf(u.w, "%d problem(s), %d warning(s)\n", r.Problems, r.Warnings)
+		fmt.Fprintf(u.w, "%s, %s\n", count(r.Problems, "problem", "problems"), count(r.Warnings, "warning", "warnings"))
 	case r.Warnings > 0:
-		fmt.Fprintf(u.w, "no problems, %d warning(s)\n", r.Warnings)
+		fmt.Fprintf(u.w, "no problems, %s\n", count(r.Warnings, "warning", "warnings"))
 	default:
 		fmt.Fprintln(u.w, "no problems")
 	}

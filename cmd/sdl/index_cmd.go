@@ -32,7 +32,7 @@ func indexCommand() *cli.Command {
 		Flags: []cli.Flag{
 			dbFlag, jsonFlag,
 			&cli.BoolFlag{Name: "full", Usage: "parse every file again, not only the changed ones"},
-			&cli.IntFlag{Name: "workers", Usage: "parse workers (default: number of CPUs)"},
+			&cli.IntFlag{Name: "workers", Usage: "parse workers", DefaultText: "number of CPUs"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
 			&cli.StringFlag{Name: "precise", Value: "auto", Usage: "Go precise mode (go/packages + go/types): " +
@@ -166,8 +166,9 @@ func printSummary(u *ui, s *index.Summary) {
 	if s.Rebuilt {
 		what += " " + u.warn("(rebuilt: "+s.RebuildReason+")")
 	}
-	fmt.Fprintf(u.w, "%s · %d files (%d skipped, %d with errors) · %d symbols · %d edges · %d versions · %.1fs · %s → %s\n",
-		what, s.Files, s.Skipped, s.ParseErrors+s.Unreadable, s.Symbols, s.Edges, s.Versions, s.Seconds, bytesText(s.Bytes), rel)
+	fmt.Fprintf(u.w, "%s · %s (%d skipped, %d with errors) · %s · %s · %s · %.1fs · %s → %s\n",
+		what, count(s.Files, "file", "files"), s.Skipped, s.ParseErrors+s.Unreadable, count(s.Symbols, "symbol", "symbols"),
+		count(s.Edges, "edge", "edges"), count(s.Versions, "version", "versions"), s.Seconds, bytesText(s.Bytes), rel)
 	if m := s.Memories; m != nil && (m.Memories+m.Removed+len(m.Problems)+m.FeedbackImported > 0) {
 		line := fmt.Sprintf("memories: %d (%d imported, %d removed, %d flagged stale", m.Memories, m.Imported, m.Removed, m.Stale)
 		if m.Kept > 0 {
@@ -214,13 +215,13 @@ func embedLine(u *ui, e *index.EmbedSummary) string {
 		}
 	}
 	if e.MemoriesEmbedded > 0 {
-		parts = append(parts, fmt.Sprintf("%d memories embedded", e.MemoriesEmbedded))
+		parts = append(parts, count(e.MemoriesEmbedded, "memory", "memories")+" embedded")
 	}
 	if e.Missing > 0 {
-		parts = append(parts, u.warn(fmt.Sprintf("%d symbols without vectors", e.Missing)))
+		parts = append(parts, u.warn(count(e.Missing, "symbol", "symbols")+" without vectors"))
 	}
 	if e.MemoriesMissing > 0 {
-		parts = append(parts, u.warn(fmt.Sprintf("%d memories without vectors", e.MemoriesMissing)))
+		parts = append(parts, u.warn(count(e.MemoriesMissing, "memory", "memories")+" without vectors"))
 	}
 	if e.Reembed != "" {
 		parts = append(parts, "all embedded again: "+e.Reembed)

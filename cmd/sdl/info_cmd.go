@@ -100,7 +100,7 @@ func infoCommand() *cli.Command {
 			fmt.Fprintf(u.w, "  edges by rule: %s\n", sortedCounts(in.Resolution))
 			fmt.Fprintf(u.w, "  memories: %d", in.Memories)
 			if n := len(in.MemoryProblems); n > 0 {
-				fmt.Fprintf(u.w, " · %s", u.warn(fmt.Sprintf("%d memory files not imported", n)))
+				fmt.Fprintf(u.w, " · %s", u.warn(count(n, "memory file", "memory files")+" not imported"))
 			}
 			fmt.Fprintln(u.w)
 			for _, p := range in.MemoryProblems {

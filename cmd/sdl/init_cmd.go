@@ -41,6 +41,14 @@ const configTemplate = `# sdl configuration. Commit this file; check it with: sd
 #  maxWindowTokens: 1400     # the most tokens one window returns (50-50000)
 #  requireIdentifiers: true  # a request names the identifiers it expects to see
 #  allowBreakGlass: false    # a request may bypass the rules (each use is audited)
+
+# go is the target Go build constraints (//go:build, file_windows.go) are
+# evaluated for; GOOS, GOARCH, CGO_ENABLED and GOFLAGS=-tags=... override it.
+#go:
+#  goos: linux               # GOOS (default: the machine's)
+#  goarch: amd64             # GOARCH (default: the machine's)
+#  cgo: true                 # CGO_ENABLED (default: where the platform has it)
+#  tags: []                  # go build -tags
 `
 
 const (
@@ -98,6 +106,8 @@ type initAction struct {
 type initResult struct {
 	Root     string            `json:"root"`
 	DryRun   bool              `json:"dryRun"`
+	Command  string            `json:"command"`        // what MCP clients start
+	Note     string            `json:"note,omitempty"` // why it is not "sdl"
 	Actions  []initAction      `json:"actions"`
 	Snippets map[string]string `json:"snippets,omitempty"`
 	Index    *index.Summary    `json:"index,omitempty"`
@@ -121,7 +131,7 @@ func initCommand() *cli.Command {
 			&cli.StringFlag{Name: "instructions", Usage: "the agent-instructions file to add the sdl section to: AGENTS.md, CLAUDE.md or none (default: CLAUDE.md if only it exists, else AGENTS.md)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would change and write nothing"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not build the first index"},
-			&cli.StringFlag{Name: "command", Usage: "the command MCP clients start", Value: "sdl"},
+			&cli.StringFlag{Name: "command", Usage: "the command MCP clients start", DefaultText: "sdl when it is on PATH, else the absolute path of this sdl"},
 		},
 		Action: runInit,
 	}
@@ -168,10 +178,13 @@ func runInit(c *cli.Context) error {
 	default:
 		return usagef("--instructions %q: choose AGENTS.md, CLAUDE.md or none", instr)
 	}
-	command := c.String("command")
+	command, note := c.String("command"), ""
+	if command == "" {
+		command, note = serverCommand()
+	}
 	dry := c.Bool("dry-run")
 
-	res := &initResult{Root: abs, DryRun: dry, Snippets: map[string]string{}}
+	res := &initResult{Root: abs, DryRun: dry, Command: command, Note: note, Snippets: map[string]string{}}
 	add := func(rel, what string, data []byte, err error) error {
 		if err != nil {
 			return err
@@ -245,6 +258,9 @@ func runInit(c *cli.Context) error {
 			}
 			fmt.Fprintf(u.w, "%-14s %s %s\n", word, u.path(a.Path), u.dim("("+a.What+")"))
 		}
+		if note != "" {
+			fmt.Fprintln(u.w, u.warn(note))
+		}
 		for _, cl := range initClients {
 			if s, ok := res.Snippets[cl]; ok {
 				fmt.Fprintf(u.w, "\n%s\n%s", u.title(snippetTitle(cl)), s)
@@ -285,6 +301,21 @@ func runInit(c *cli.Context) error {
 		fmt.Fprintf(u.w, "\n%s\n", u.dim("check the setup any time with: sdl doctor"))
 	}
 	return nil
+}
+
+// serverCommand is the command MCP clients are configured to start: "sdl"
+// when that is on PATH, else the absolute path of the running binary (after
+// make build, bin/sdl is not on PATH, and a client starting "sdl" would fail),
+// with a note that says so.
+func serverCommand() (command, note string) {
+	if _, err := exec.LookPath("sdl"); err == nil {
+		return "sdl", ""
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "sdl", "sdl is not on PATH and its own path is unknown (" + err.Error() + "): put sdl on PATH"
+	}
+	return self, "sdl is not on PATH: MCP clients start " + self + " (put sdl on PATH and run sdl init again to use the name)"
 }
 
 // plan compares the wanted content of rel with the file on disk.

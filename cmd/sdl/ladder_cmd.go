@@ -48,9 +48,9 @@ func skeletonCommand() *cli.Command {
 		Name:  "skeleton",
 		Usage: "a symbol or file with bodies elided: signatures, control flow, returns",
 		Description: "sdl skeleton Store.Add           the skeleton of a symbol\n" +
-			"sdl skeleton --file store/db.go  the skeleton of a file\n" +
+			"sdl skeleton store/db.go         the skeleton of a file (or --file store/db.go)\n" +
 			"sdl skeleton --file store/db.go Open   a symbol of that file",
-		ArgsUsage: "[NAME|ID]",
+		ArgsUsage: "[NAME|ID|PATH]",
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, symKindFlag,
 			&cli.StringFlag{Name: "file", Usage: "a file path relative to the repository root"},
 			&cli.IntFlag{Name: "max-lines", Usage: "at most this many lines"},
@@ -70,7 +70,9 @@ func skeletonCommand() *cli.Command {
 			defer x.Close()
 			req := query.SkeletonRequest{ExportedOnly: c.Bool("exported-only"), MaxLines: c.Int("max-lines"),
 				MaxTokens: c.Int("max-tokens"), SkeletonOffset: c.Int("offset"), IdentifiersToFind: c.StringSlice("ident")}
-			if c.NArg() == 1 {
+			if f := query.FileArg(c.Args().First()); c.NArg() == 1 && c.String("file") == "" && f != "" {
+				req.File = f // sdl skeleton store/db.go
+			} else if c.NArg() == 1 {
 				if req.SymbolID, err = symbolArg(c, x, c.Args().First(), c.String("file")); err != nil {
 					return err
 				}
@@ -489,63 +491,4 @@ func printPolicy(u *ui, p query.Policy, fromFile []string, file string) {
 	row("maxWindowTokens", p.MaxWindowTokens)
 	row("requireIdentifiers", p.RequireIdentifiers)
 	row("allowBreakGlass", p.AllowBreakGlass)
-}
-
-// interspersed are the commands whose flags may follow their arguments, as
-// in "sdl window Store.Add --reason R --ident x".
-var interspersed = map[string]bool{"skeleton": true, "hotpath": true, "window": true, "policy": true}
-
-// permuteFlags moves the flags of an interspersed command ahead of its
-// arguments, since the flag parser stops at the first argument. "--" ends
-// the flags: what follows stays an argument.
-func permuteFlags(app *cli.App, args []string) []string {
-	name := commandName(args)
-	cmd := app.Command(name)
-	if cmd == nil || !interspersed[cmd.Name] {
-		return args
-	}
-	at := -1
-	for i, a := range args[1:] {
-		if a == name {
-			at = i + 1
-			break
-		}
-	}
-	if at < 0 {
-		return args
-	}
-	isBool := map[string]bool{"help": true, "h": true}
-	for _, f := range cmd.Flags {
-		if _, ok := f.(*cli.BoolFlag); ok {
-			for _, n := range f.Names() {
-				isBool[n] = true
-			}
-		}
-	}
-	var flags, rest []string
-	tail := args[at+1:]
-	for i := 0; i < len(tail); i++ {
-		a := tail[i]
-		if a == "--" {
-			rest = append(rest, tail[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			rest = append(rest, a)
-			continue
-		}
-		flags = append(flags, a)
-		n := strings.TrimLeft(a, "-")
-		if !strings.Contains(n, "=") && !isBool[n] && i+1 < len(tail) {
-			i++
-			flags = append(flags, tail[i])
-		}
-	}
-	out := append([]string{}, args[:at+1]...)
-	out = append(out, flags...)
-	if len(rest) > 0 {
-		out = append(out, "--")
-		out = append(out, rest...)
-	}
-	return out
 }

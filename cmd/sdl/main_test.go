@@ -37,6 +37,13 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+			// the sdl program itself, for scripts that take it off PATH
+			for _, dir := range filepath.SplitList(env.Getenv("PATH")) {
+				if p := filepath.Join(dir, "sdl"); fileExists(p) {
+					env.Setenv("SDL_BIN", p)
+					break
+				}
+			}
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -122,8 +122,9 @@ func memoryQueryCommand() *cli.Command {
 					return err
 				}
 				u := newUI(c.App.Writer)
+				names := t.symbolNames(c, resp.Memories)
 				for _, m := range resp.Memories {
-					printMemory(u, m)
+					printMemory(u, m, names)
 				}
 				line := fmt.Sprintf("%d of %d memories", len(resp.Memories), resp.Total)
 				if resp.RetrievalMode != "" {
@@ -189,8 +190,9 @@ func memorySurfaceCommand() *cli.Command {
 					return err
 				}
 				u := newUI(c.App.Writer)
+				names := t.symbolNames(c, resp.Memories)
 				for _, m := range resp.Memories {
-					printMemory(u, m)
+					printMemory(u, m, names)
 				}
 				fmt.Fprintln(u.w, u.dim(fmt.Sprintf("%d of %d memories", len(resp.Memories), resp.Total)))
 				return nil
@@ -199,7 +201,9 @@ func memorySurfaceCommand() *cli.Command {
 	}
 }
 
-func printMemory(u *ui, m *query.Memory) {
+// printMemory prints a memory; names holds the names of the symbols it is
+// about, by id (an id without a name, as of a removed symbol, is printed).
+func printMemory(u *ui, m *query.Memory, names map[string]string) {
 	head := fmt.Sprintf("%s %s  %s", u.kind(fmt.Sprintf("%-12s", m.Type)), u.name(m.Title), u.dim(m.MemoryID))
 	if m.Stale {
 		head += " " + u.warn("stale since "+m.StaleVersion)
@@ -217,7 +221,14 @@ func printMemory(u *ui, m *query.Memory) {
 		fmt.Fprintf(u.w, "  %s\n", l)
 	}
 	if len(m.SymbolIDs)+len(m.FileRelPaths) > 0 {
-		fmt.Fprintf(u.w, "  %s\n", u.dim("about: "+strings.Join(append(append([]string{}, m.SymbolIDs...), m.FileRelPaths...), ", ")))
+		var about []string
+		for _, id := range m.SymbolIDs {
+			if n := names[id]; n != "" {
+				id = n
+			}
+			about = append(about, id)
+		}
+		fmt.Fprintf(u.w, "  %s\n", u.dim("about: "+strings.Join(append(about, m.FileRelPaths...), ", ")))
 	}
 	fmt.Fprintf(u.w, "  %s\n", u.path(m.Path))
 }
@@ -261,6 +272,36 @@ func (t *tools) call(c *cli.Context, name string, req, resp any) error {
 		return silentExit{code: exitOK}
 	}
 	return json.Unmarshal(out, resp)
+}
+
+// symbolNames are the qualified names of the symbols the memories are
+// about, by id; a symbol no longer in the index has none.
+func (t *tools) symbolNames(c *cli.Context, ms []*query.Memory) map[string]string {
+	names := map[string]string{}
+	r, err := t.repos.Get("")
+	if err != nil {
+		return names
+	}
+	x, err := r.Index()
+	if err != nil {
+		return names
+	}
+	for _, m := range ms {
+		for _, id := range m.SymbolIDs {
+			if _, done := names[id]; done {
+				continue
+			}
+			names[id] = ""
+			res, err := x.Card(c.Context, query.CardRequest{SymbolID: id, Detail: query.DetailMinimal})
+			if card, ok := res.(*query.Card); err == nil && ok {
+				names[id] = card.Name
+				if card.Container != "" {
+					names[id] = card.Container + "." + card.Name
+				}
+			}
+		}
+	}
+	return names
 }
 
 // symbolIDs turns names and ids into symbol ids.

@@ -61,8 +61,14 @@ func searchCommand() *cli.Command {
 				if r.Summary != "" {
 					fmt.Fprintf(u.w, "            %s\n", u.dim(r.Summary))
 				}
+				if c.Bool("evidence") {
+					fmt.Fprintf(u.w, "            %s\n", u.dim(fmt.Sprintf("score %.4g · lanes %s", r.Score, strings.Join(r.Lanes, "+"))))
+				}
 			}
-			fmt.Fprintf(u.w, "%s\n", u.dim(fmt.Sprintf("%d results · %s: %s · %s", len(resp.Results), resp.RetrievalMode,
+			if ev := resp.RetrievalEvidence; ev != nil {
+				printEvidence(u, ev)
+			}
+			fmt.Fprintf(u.w, "%s\n", u.dim(fmt.Sprintf("%s · %s: %s · %s", count(len(resp.Results), "result", "results"), resp.RetrievalMode,
 				strings.Join(resp.Lanes, "+"), resp.LedgerVersion)))
 			if noVectors != "" {
 				fmt.Fprintln(u.w, u.warn("lexical only: "+noVectors))
@@ -70,6 +76,21 @@ func searchCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// printEvidence tells how a search found its results: the terms it looked
+// for and how many candidates each lane brought.
+func printEvidence(u *ui, ev *query.Evidence) {
+	var lanes []string
+	for _, l := range ev.Sources {
+		lanes = append(lanes, fmt.Sprintf("%s %d", l, ev.CandidateCount[l]))
+	}
+	line := "terms: " + strings.Join(ev.Terms, " ")
+	if len(ev.Identifiers) > 0 {
+		line += " · identifiers: " + strings.Join(ev.Identifiers, " ")
+	}
+	fmt.Fprintln(u.w, u.dim(line))
+	fmt.Fprintln(u.w, u.dim(fmt.Sprintf("candidates: %s · fused in %.1f ms", strings.Join(lanes, ", "), ev.FusionLatency)))
 }
 
 func cardCommand() *cli.Command {
@@ -133,10 +154,11 @@ func printCard(u *ui, c *query.Card) {
 	if c.Signature != nil && c.Signature.Text != "" {
 		fmt.Fprintf(u.w, "  %s\n", c.Signature.Text)
 	}
-	if c.Summary != "" {
+	// the summary is often the doc's first sentence: print it once
+	if c.Summary != "" && !strings.HasPrefix(strings.Join(strings.Fields(c.Doc), " "), strings.Join(strings.Fields(c.Summary), " ")) {
 		fmt.Fprintf(u.w, "  %s\n", u.dim(c.Summary))
 	}
-	if c.Doc != "" && c.Doc != c.Summary {
+	if c.Doc != "" {
 		for _, l := range strings.Split(c.Doc, "\n") {
 			fmt.Fprintf(u.w, "  %s\n", u.dim("│ "+l))
 		}
@@ -190,7 +212,8 @@ func depLine(d query.Dep) string {
 	if d.Kind != "" {
 		s = d.Kind + " " + s
 	}
-	if d.Confidence < 0.9 {
+	// compact and smaller cards carry no confidence: nothing to flag
+	if d.Confidence > 0 && d.Confidence < 0.9 {
 		s += fmt.Sprintf(" [%.2f]", d.Confidence)
 	}
 	return s
@@ -283,7 +306,7 @@ func printSlice(u *ui, r *query.SliceResponse) {
 	for _, w := range r.Warnings {
 		fmt.Fprintln(u.w, u.warn(w))
 	}
-	tail := fmt.Sprintf("%d cards · %d/%d tokens · %s · handle %s", len(r.Slice.Cards), r.EstimatedTokens,
+	tail := fmt.Sprintf("%s · %d/%d tokens · %s · handle %s", count(len(r.Slice.Cards), "card", "cards"), r.EstimatedTokens,
 		r.Slice.Budget.MaxEstimatedTokens, r.LedgerVersion, r.SliceHandle)
 	if r.RetrievalMode != "" {
 		tail += " · " + r.RetrievalMode

@@ -50,11 +50,13 @@ func (h hinted) Unwrap() error { return h.err }
 // run is the whole program; errors become exit codes here and nowhere else.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	var err error
-	if name := commandName(args); name != "" && name != "help" && name != "h" && app.Command(name) == nil {
-		err = usagef("no command %q", name)
-	} else {
-		err = app.RunContext(ctx, permuteFlags(app, args))
+	p, err := parseArgs(app, args)
+	if err == nil {
+		if name := commandName(p.args); name != "" && name != "help" && name != "h" && app.Command(name) == nil {
+			err = usagef("no command %q", name)
+		} else {
+			err = app.RunContext(ctx, p.args)
+		}
 	}
 	if err == nil {
 		return exitOK
@@ -68,12 +70,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	hint := ""
 	var ue usageError
 	var h hinted
+	var uf unknownFlag
 	switch {
+	case errors.As(err, &uf):
+		code = exitUsage
+		hint = uf.hint()
 	case errors.As(err, &ue):
 		code = exitUsage
 		hint = "see: sdl help"
 		if isFlagError(msg) {
-			hint = "see: sdl help " + commandName(args)
+			hint = "see: " + helpCommand(p.path)
 		}
 	case errors.As(err, &h):
 		hint = h.hint
@@ -113,13 +119,29 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		msg = "interrupted; the previous index is intact"
 	case isFlagError(msg):
 		code = exitUsage
-		hint = "see: sdl help " + commandName(args)
+		hint = "see: " + helpCommand(p.path)
+	}
+	if p.json {
+		// a program that asked for JSON reads its errors as JSON too
+		writeJSON(stderr, jsonError{Error: jsonErrorBody{Message: msg, Hint: hint, ExitCode: code}})
+		return code
 	}
 	fmt.Fprintf(stderr, "sdl: %s\n", msg)
 	if hint != "" {
 		fmt.Fprintf(stderr, "%s\n", hint)
 	}
 	return code
+}
+
+// jsonError is how an error is printed on stderr under --json.
+type jsonError struct {
+	Error jsonErrorBody `json:"error"`
+}
+
+type jsonErrorBody struct {
+	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
+	ExitCode int    `json:"exitCode"`
 }
 
 // isFlagError recognises the flag package's parse errors, which urfave/cli
@@ -157,6 +179,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
 			return usageError{err.Error()}
 		},
+		// only listed here: parseArgs turns sdl --version into sdl version
+		Flags:    []cli.Flag{&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print sdl's version (as sdl version does)", DisableDefaultText: true}},
 		Commands: commands(),
 	}
 }

@@ -94,3 +94,12 @@ func (p *progressBar) clear() {
 		p.shown = false
 	}
 }
+
+// count writes n with the singular or plural noun: "1 memory file",
+// "2 memory files".
+func count[N int | int64](n N, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// parsedArgs is a command line made ready for urfave/cli.
+type parsedArgs struct {
+	args []string // flags ahead of the arguments, which follow "--"
+	path []string // the command and subcommand names, as in ["memory", "query"]
+	json bool     // --json was given: errors are printed as JSON too
+}
+
+// unknownFlag is a flag the command does not define.
+type unknownFlag struct {
+	flag    string
+	path    []string
+	suggest string // a defined flag it may be a misspelling of
+}
+
+func (e unknownFlag) Error() string {
+	return strings.Join(e.path, " ") + ": no flag " + e.flag
+}
+
+func (e unknownFlag) hint() string {
+	h := "see: " + helpCommand(e.path)
+	if e.suggest != "" {
+		h = "did you mean --" + e.suggest + "? " + h
+	}
+	return h
+}
+
+// helpCommand is the command that prints the help of a command path.
+func helpCommand(path []string) string {
+	switch len(path) {
+	case 0:
+		return "sdl help"
+	case 1:
+		return "sdl help " + path[0]
+	}
+	return "sdl " + strings.Join(path, " ") + " --help"
+}
+
+// versionFlags ask for the version without a command.
+var versionFlags = map[string]bool{"--version": true, "-version": true, "-v": true}
+
+// parseArgs is the one place that decides how a command line splits into
+// flags and arguments. urfave/cli v2 stops reading flags at the first
+// argument, so "sdl search JSON --json" would search for "JSON --json":
+// here every flag of the command found anywhere after its name is moved
+// ahead of the arguments, using the command's own definitions to tell a flag
+// that takes a value from a boolean. "--" ends the flags; a flag the
+// command does not define is an error, never text.
+func parseArgs(app *cli.App, args []string) (parsedArgs, error) {
+	if len(args) >= 2 && versionFlags[args[1]] {
+		// sdl --version [--json] is sdl version [--json]
+		args = append([]string{args[0], "version"}, args[2:]...)
+	}
+	p := parsedArgs{args: args}
+	if len(args) < 2 {
+		return p, nil
+	}
+	at := 1
+	cmd := app.Command(args[at])
+	if cmd == nil || cmd.Name == "help" {
+		return p, nil // help, or a mistake that run reports
+	}
+	p.path = []string{cmd.Name}
+	for len(cmd.Subcommands) > 0 {
+		if at+1 >= len(args) {
+			return p, nil
+		}
+		sub := cmd.Command(args[at+1])
+		if sub == nil || sub.Name == "help" {
+			return p, nil // urfave/cli prints the group's help or refuses the name
+		}
+		at++
+		cmd = sub
+		p.path = append(p.path, cmd.Name)
+	}
+	takesValue := map[string]bool{"help": false, "h": false}
+	for _, f := range cmd.Flags {
+		v := true
+		if d, ok := f.(cli.DocGenerationFlag); ok {
+			v = d.TakesValue()
+		}
+		for _, n := range f.Names() {
+			takesValue[n] = v
+		}
+	}
+	var flags, rest []string
+	tail := args[at+1:]
+	for i := 0; i < len(tail); i++ {
+		a := tail[i]
+		if a == "--" {
+			rest = append(rest, tail[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			rest = append(rest, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		tv, known := takesValue[name]
+		if !known {
+			if _, err := strconv.ParseFloat(a, 64); err == nil {
+				rest = append(rest, a) // a negative number is an argument
+				continue
+			}
+			return p, unknownFlag{flag: a, path: p.path, suggest: closestFlag(name, takesValue)}
+		}
+		if name == "help" || name == "h" {
+			// the command's help, whatever else the line holds
+			p.args = append(append([]string{}, args[:at+1]...), "--help")
+			return p, nil
+		}
+		flags = append(flags, a)
+		if name == "json" {
+			b, err := strconv.ParseBool(value)
+			p.json = !hasValue || err == nil && b
+		}
+		if tv && !hasValue {
+			if i+1 >= len(tail) {
+				return p, usagef("%s: flag needs an argument: %s", strings.Join(p.path, " "), a)
+			}
+			i++
+			flags = append(flags, tail[i])
+		}
+	}
+	out := append([]string{}, args[:at+1]...)
+	out = append(out, flags...)
+	if len(rest) > 0 {
+		out = append(out, "--")
+		out = append(out, rest...)
+	}
+	p.args = out
+	return p, nil
+}
+
+// closestFlag is the defined flag name nearest to a mistyped one, or "".
+func closestFlag(name string, defined map[string]bool) string {
+	best, bestD := "", 3 // at most two edits away
+	for n := range defined {
+		if len(n) < 2 {
+			continue
+		}
+		d := editDistance(name, n)
+		if strings.HasPrefix(n, name) && len(name) >= 3 {
+			d = 1
+		}
+		if d < bestD || d == bestD && n < best {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
