@@ -752,7 +752,8 @@ func (x *Index) ftsScores(ctx context.Context, cols string, terms []string, limi
 	for _, h := range hits {
 		out[h.id] = h.score / top
 		if known != nil && h.current {
-			known[h.id] = &symbolRow{ID: h.id, Path: h.path, Kind: h.kind, ParentID: h.parentID, IsTest: h.isTest}
+			known[h.id] = &symbolRow{ID: h.id, Path: h.path, Kind: h.kind, ParentID: h.parentID, IsTest: h.isTest,
+				Name: h.name, Container: h.container, Range: Range{StartLine: h.lines[0], EndLine: h.lines[1]}}
 		}
 	}
 	return out, nil
@@ -1500,7 +1501,8 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 		for i, id := range chunk {
 			args[i] = id
 		}
-		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, s.kind, s.parent_id, s.is_test FROM symbols s
+		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, s.kind, s.parent_id, s.is_test,
+			s.name, s.container, s.start_line, s.end_line FROM symbols s
 			JOIN paths p ON p.id = s.path_id WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load candidates: %w", err)
@@ -1508,7 +1510,8 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 		for rows.Next() {
 			var r symbolRow
 			var isTest int
-			if err := rows.Scan(&r.ID, &r.Path, &r.Kind, &r.ParentID, &isTest); err != nil {
+			if err := rows.Scan(&r.ID, &r.Path, &r.Kind, &r.ParentID, &isTest,
+				&r.Name, &r.Container, &r.Range.StartLine, &r.Range.EndLine); err != nil {
 				rows.Close()
 				return nil, err
 			}
