@@ -22,14 +22,14 @@ const (
 	// between a type and its members.
 	weightSeed = 0.5
 	// weightFile: the text score of the symbol's file (its best three).
-	weightFile = 0.3
+	weightFile = 0.0
 	// weightGraph: personalized PageRank from the seeds.
-	weightGraph = 0.2
+	weightGraph = 0.1
 	// weightNameHits: how much of the task's wording (idf-weighted) the
 	// symbol's own name holds.
 	weightNameHits = 0.0
 	// weightPathHits: the same for its file path.
-	weightPathHits = 0.0
+	weightPathHits = 0.3
 	// weightContainerHits: the same for the type that holds it (a task
 	// often names the class whose method has to change).
 	weightContainerHits = 0.0
@@ -38,9 +38,16 @@ const (
 	weightTextRank = 0.0
 	// weightCallable: functions, methods and constructors, which are what
 	// a bug fix changes far more often than the types around them.
-	weightCallable = 0.0
+	weightCallable = 0.02
+	// sliceTestWeight scales a test's score in a slice unless the slice
+	// starts from a failing test or its task asks for tests: a slice puts
+	// the definitions a task is about first. Below search's testWeight,
+	// since the size and path features lift tests too; the eval's gold is
+	// never a test and every factor from 0.5 down to 0.01 scores the same
+	// on it (rankfit).
+	sliceTestWeight = 0.1
 	// weightSize: log of the symbol's lines, scaled to 1 at 1000 lines.
-	weightSize = 0.0
+	weightSize = 0.2
 )
 
 // RankFeatures are the features of a slice candidate (see the weights).
@@ -66,7 +73,7 @@ type RankWeights struct {
 // DefaultRankWeights are the weights slices use.
 var DefaultRankWeights = RankWeights{Seed: weightSeed, File: weightFile, Graph: weightGraph, TextRank: weightTextRank,
 	NameHits: weightNameHits, PathHits: weightPathHits, ContainerHits: weightContainerHits, Callable: weightCallable, Size: weightSize,
-	TestFactor: testWeight}
+	TestFactor: sliceTestWeight}
 
 // Score combines features with weights w.
 func (w RankWeights) Score(f RankFeatures) float64 {

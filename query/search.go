@@ -463,7 +463,7 @@ func lastSegment(n string) string {
 type ftsHit struct {
 	id, kind, path  string
 	name, container string
-	lines           [2]int // start and end line
+	lines           [2]int  // start and end line
 	score           float64 // higher is better
 	isTest          bool
 	parentID        string
