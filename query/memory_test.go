@@ -288,7 +288,7 @@ func TestSliceMemories(t *testing.T) {
 		write(t, root, &memoryfs.Memory{ID: "far", Type: "bugfix", Title: "unrelated", Content: "c", Confidence: 1, Symbols: []string{ids["main"]}})
 	})
 	ctx := context.Background()
-	resp, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: "add an item to the store", Budget: &query.SliceBudget{MaxCards: 5}})
+	resp, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: "Store.Add should not panic on a nil item", Budget: &query.SliceBudget{MaxCards: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -461,18 +461,21 @@ func lastSegment(n string) string {
 }
 
 type ftsHit struct {
-	id, kind, path string
-	score          float64 // higher is better
-	isTest         bool
-	parentID       string
-	current        bool
+	id, kind, path  string
+	name, container string
+	lines           [2]int  // start and end line
+	score           float64 // higher is better
+	isTest          bool
+	parentID        string
+	current         bool
 }
 
 // ftsSearch runs a full-text query and returns current symbols by bm25.
 func (x *Index) ftsSearch(ctx context.Context, match string, limit int) ([]ftsHit, error) {
 	// rank inside the full-text table first and join only the best: a
 	// join per matched row costs more than the ranking itself
-	rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score, s.parent_id, s.to_seq IS NULL
+	rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score, s.parent_id, s.to_seq IS NULL,
+			s.name, s.container, s.start_line, s.end_line
 		FROM (SELECT rowid, -bm25(symbols_fts, `+ftsWeights+`) AS score FROM symbols_fts
 			WHERE symbols_fts MATCH ? ORDER BY score DESC LIMIT ?) f
 		JOIN symbols s ON s.rowid = f.rowid JOIN paths p ON p.id = s.path_id
@@ -486,7 +489,8 @@ func (x *Index) ftsSearch(ctx context.Context, match string, limit int) ([]ftsHi
 	for rows.Next() {
 		var h ftsHit
 		var isTest, current int
-		if err := rows.Scan(&h.id, &h.kind, &h.path, &isTest, &h.score, &h.parentID, &current); err != nil {
+		if err := rows.Scan(&h.id, &h.kind, &h.path, &isTest, &h.score, &h.parentID, &current,
+			&h.name, &h.container, &h.lines[0], &h.lines[1]); err != nil {
 			return nil, err
 		}
 		h.isTest, h.current = isTest != 0, current != 0

@@ -188,6 +188,7 @@ type ranked struct {
 	seed   float64
 	forced bool
 	why    string
+	feat   RankFeatures
 }
 
 // sliceBuild is the state of one slice construction.
@@ -206,6 +207,10 @@ type sliceBuild struct {
 	known map[string]*symbolRow
 	// warnings are passed on to the response
 	warnings []string
+	// weights rank the candidates: DefaultRankWeights, or a fit's trial
+	weights RankWeights
+	// ftsRank is each symbol's 1-based place in the full-text lane
+	ftsRank map[string]int
 }
 
 func (b *sliceBuild) seed(id string, w float64, why string) {
@@ -331,7 +336,8 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 // rankSlice gathers seeds from every source and ranks the graph around them.
 func (x *Index) rankSlice(ctx context.Context, req *SliceRequest) ([]ranked, *sliceBuild, error) {
 	b := &sliceBuild{x: x, req: req, seeds: map[string]float64{}, forced: map[string]string{}, why: map[string]string{},
-		ev: &SliceEvidence{Seeds: []SeedEvidence{}}, minConf: 0.5, known: map[string]*symbolRow{}}
+		ev: &SliceEvidence{Seeds: []SeedEvidence{}}, minConf: 0.5, known: map[string]*symbolRow{},
+		weights: DefaultRankWeights}
 	if req.MinConfidence != nil {
 		b.minConf = *req.MinConfidence
 	}
@@ -659,6 +665,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 			out[id] = s
 		}
 	}
+	b.ftsRank = rankOf(fts)
 	if err := b.addVectors(vec, out); err != nil {
 		return nil, err
 	}
@@ -745,7 +752,8 @@ func (x *Index) ftsScores(ctx context.Context, cols string, terms []string, limi
 	for _, h := range hits {
 		out[h.id] = h.score / top
 		if known != nil && h.current {
-			known[h.id] = &symbolRow{ID: h.id, Path: h.path, Kind: h.kind, ParentID: h.parentID, IsTest: h.isTest}
+			known[h.id] = &symbolRow{ID: h.id, Path: h.path, Kind: h.kind, ParentID: h.parentID, IsTest: h.isTest,
+				Name: h.name, Container: h.container, Range: Range{StartLine: h.lines[0], EndLine: h.lines[1]}}
 		}
 	}
 	return out, nil
@@ -917,6 +925,36 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	for _, v := range pr {
 		maxPR = math.Max(maxPR, v)
 	}
+	// the words of the candidates' names and paths, stemmed at once
+	tm, err := b.newTermMatcher(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nameWords, pathWordsOf := map[string][]string{}, map[string][]string{}
+	var st map[string]string
+	if tm != nil {
+		var words []string
+		for _, id := range all {
+			r := rows[id]
+			if r == nil {
+				continue
+			}
+			nameWords[id] = lang.SplitIdent(r.Name)
+			words = append(words, nameWords[id]...)
+			if _, ok := nameWords["\x00"+r.Container]; r.Container != "" && !ok {
+				nameWords["\x00"+r.Container] = lang.SplitIdent(r.Container)
+				words = append(words, nameWords["\x00"+r.Container]...)
+			}
+			if _, ok := pathWordsOf[r.Path]; !ok {
+				pathWordsOf[r.Path] = pathWords(r.Path)
+				words = append(words, pathWordsOf[r.Path]...)
+			}
+		}
+		if st, err = stems.stem(ctx, words); err != nil {
+			return nil, err
+		}
+	}
+	w := b.weights
 	asksTests := asksForTests(b.req.TaskText)
 	out := make([]ranked, 0, len(rows))
 	for _, id := range all {
@@ -924,17 +962,26 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		if r == nil || r.Kind == lang.KindModule {
 			continue
 		}
-		s := 0.5 * prior[id]
+		f := RankFeatures{Seed: prior[id], Test: r.IsTest && b.req.FailingTestPath == "" && !asksTests}
 		if maxFile > 0 {
-			s += 0.3 * fileScore[r.Path] / maxFile
+			f.File = fileScore[r.Path] / maxFile
 		}
 		if maxPR > 0 {
-			s += 0.2 * pr[id] / maxPR
+			f.Graph = pr[id] / maxPR
 		}
-		if r.IsTest && b.req.FailingTestPath == "" && !asksTests {
-			s *= testWeight
+		f.NameHits = tm.share(st, nameWords[id])
+		f.PathHits = tm.share(st, pathWordsOf[r.Path])
+		if k := b.ftsRank[id]; k > 0 {
+			f.TextRank = 1 / float64(k)
 		}
-		rk := ranked{id: id, score: s, seed: prior[id], why: b.why[id]}
+		if r.Container != "" {
+			f.ContainerHits = tm.share(st, nameWords["\x00"+r.Container])
+		}
+		if isCallable(r.Kind) {
+			f.Callable = 1
+		}
+		f.Size = math.Log1p(float64(max(0, r.Range.EndLine-r.Range.StartLine+1))) / math.Log(1001)
+		rk := ranked{id: id, score: w.Score(f), seed: prior[id], why: b.why[id], feat: f}
 		if w, ok := b.forced[id]; ok {
 			rk.forced, rk.why = true, w
 		}
@@ -1454,7 +1501,8 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 		for i, id := range chunk {
 			args[i] = id
 		}
-		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, s.kind, s.parent_id, s.is_test FROM symbols s
+		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, s.kind, s.parent_id, s.is_test,
+			s.name, s.container, s.start_line, s.end_line FROM symbols s
 			JOIN paths p ON p.id = s.path_id WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load candidates: %w", err)
@@ -1462,7 +1510,8 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 		for rows.Next() {
 			var r symbolRow
 			var isTest int
-			if err := rows.Scan(&r.ID, &r.Path, &r.Kind, &r.ParentID, &isTest); err != nil {
+			if err := rows.Scan(&r.ID, &r.Path, &r.Kind, &r.ParentID, &isTest,
+				&r.Name, &r.Container, &r.Range.StartLine, &r.Range.EndLine); err != nil {
 				rows.Close()
 				return nil, err
 			}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -59,8 +60,12 @@ func (s *stemmer) stem(ctx context.Context, words []string) (map[string]string, 
 	return out, nil
 }
 
-// maxStems bounds the stems a process remembers.
-const maxStems = 1 << 16
+// maxStems bounds the stems a process remembers; stemBatch is the words
+// one statement stems.
+const (
+	maxStems  = 1 << 16
+	stemBatch = 500
+)
 
 func (s *stemmer) stemFresh(ctx context.Context, words []string) (map[string]string, error) {
 	if s.db == nil {
@@ -79,8 +84,22 @@ func (s *stemmer) stemFresh(ctx context.Context, words []string) (map[string]str
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM w`); err != nil {
 		return nil, err
 	}
-	for i, w := range words {
-		if _, err := s.db.ExecContext(ctx, `INSERT INTO w(rowid, t) VALUES(?, ?)`, i+1, w); err != nil {
+	// many rows a statement: a slice stems the words of hundreds of
+	// candidates' names and paths, and a statement each cost more than the
+	// stemming
+	for start := 0; start < len(words); start += stemBatch {
+		chunk := words[start:min(start+stemBatch, len(words))]
+		var q strings.Builder
+		q.WriteString(`INSERT INTO w(rowid, t) VALUES`)
+		args := make([]any, 0, 2*len(chunk))
+		for i, w := range chunk {
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString("(?, ?)")
+			args = append(args, start+i+1, w)
+		}
+		if _, err := s.db.ExecContext(ctx, q.String(), args...); err != nil {
 			return nil, err
 		}
 	}

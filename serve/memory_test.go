@@ -114,7 +114,7 @@ func TestMemoryStoreQueryRemove(t *testing.T) {
 		t.Fatalf("query: %+v", q)
 	}
 	var slice query.SliceResponse
-	mustCall(t, s, "sdl.slice.build", map[string]any{"taskText": "add an item", "budget": map[string]any{"maxCards": 5}}, &slice)
+	mustCall(t, s, "sdl.slice.build", map[string]any{"taskText": "Store.Add should not panic on a nil item", "budget": map[string]any{"maxCards": 5}}, &slice)
 	if len(slice.Memories) != 1 || slice.Memories[0].MemoryID != st.MemoryID {
 		t.Errorf("slice memories %+v", slice.Memories)
 	}

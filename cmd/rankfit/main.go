@@ -1,0 +1,321 @@
+// Command rankfit fits the weights of slice ranking (query.RankWeights) on
+// the retrieval eval's dev sets, with cross-validation across repositories.
+//
+// It reads the indexes that make eval leaves (EVAL_ARGS=--work DIR): for
+// each task, the candidates a slice ranks, their features, and which of
+// them hold a gold item. It then fits the weights by coordinate ascent on
+// the share of gold items in the first 1, 5, 10 and 20 cards, and reports
+// that share for the current weights, for weights fit on all repositories,
+// and leave-one-repository-out: for each repository, weights fit on the
+// others, scored on it. Only the cross-validated figure says what a
+// repository nobody tuned on can expect.
+//
+//	make eval EVAL_ARGS='--work /tmp/eval'
+//	go run ./cmd/rankfit -work /tmp/eval -eval ../shared/eval
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sdl-dev/sdl/query"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		log.Fatalf("rankfit: %v", err)
+	}
+}
+
+// candidatesPerTask bounds the candidates read per task: the slice at 4000
+// tokens holds about 30, so re-ranking the first 300 loses nothing a
+// better order could gain.
+const candidatesPerTask = 300
+
+type gold struct {
+	File      string `json:"file"`
+	StartLine int    `json:"startLine"`
+	EndLine   int    `json:"endLine"`
+}
+
+type task struct {
+	ID     string `json:"id"`
+	Repo   string `json:"repo"`
+	Parent string `json:"parent"`
+	Task   string `json:"task"`
+	Gold   []gold `json:"gold"`
+}
+
+// sample is one task's candidates: features, and the gold items each hits.
+type sample struct {
+	ID    string       `json:"id"`
+	Repo  string       `json:"repo"`
+	NGold int          `json:"nGold"`
+	Cands []sampleCand `json:"cands"`
+}
+
+type sampleCand struct {
+	F      query.RankFeatures `json:"f"`
+	Forced bool               `json:"forced,omitempty"`
+	Hits   []int              `json:"hits,omitempty"` // gold items it overlaps
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("rankfit", flag.ContinueOnError)
+	work := fs.String("work", "", "make eval's work folder (holding SET/NNN-OWNER+NAME-PARENT/{index.db,src})")
+	evalDir := fs.String("eval", "../shared/eval", "the shared eval folder (SET/tasks.jsonl)")
+	sets := fs.String("sets", "dev,dev2,swe-lite-sample", "the sets to fit on")
+	cache := fs.String("cache", "", "read the samples from this file if it exists, else write them there")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var samples []sample
+	if *cache != "" {
+		if b, err := os.ReadFile(*cache); err == nil {
+			if err := json.Unmarshal(b, &samples); err != nil {
+				return fmt.Errorf("read %s: %w", *cache, err)
+			}
+		}
+	}
+	if samples == nil {
+		if *work == "" {
+			return fmt.Errorf("-work is required (make eval EVAL_ARGS='--work DIR' leaves it)")
+		}
+		var err error
+		if samples, err = collect(*work, *evalDir, strings.Split(*sets, ",")); err != nil {
+			return err
+		}
+		if *cache != "" {
+			b, _ := json.Marshal(samples)
+			if err := os.WriteFile(*cache, b, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	report(out, samples)
+	return nil
+}
+
+func collect(work, evalDir string, sets []string) ([]sample, error) {
+	ctx := context.Background()
+	var out []sample
+	for _, set := range sets {
+		b, err := os.ReadFile(filepath.Join(evalDir, set, "tasks.jsonl"))
+		if err != nil {
+			return nil, err
+		}
+		open := map[string]*query.Index{}
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			var t task
+			if err := json.Unmarshal([]byte(line), &t); err != nil {
+				return nil, fmt.Errorf("%s: %w", set, err)
+			}
+			dirs, _ := filepath.Glob(filepath.Join(work, set, "*-"+strings.ReplaceAll(t.Repo, "/", "+")+"-"+t.Parent[:10]))
+			if len(dirs) == 0 {
+				log.Printf("%s: no index of %s at %s, skipped", t.ID, t.Repo, t.Parent[:10])
+				continue
+			}
+			x := open[dirs[0]]
+			if x == nil {
+				if x, err = query.Open(filepath.Join(dirs[0], "index.db"), filepath.Join(dirs[0], "src")); err != nil {
+					log.Printf("%s: %v, skipped", t.ID, err)
+					continue
+				}
+				open[dirs[0]] = x
+			}
+			cands, err := x.RankCandidates(ctx, query.SliceRequest{TaskText: t.Task}, candidatesPerTask)
+			if err != nil {
+				log.Printf("%s: %v, skipped", t.ID, err)
+				continue
+			}
+			s := sample{ID: t.ID, Repo: t.Repo, NGold: len(t.Gold)}
+			for _, c := range cands {
+				sc := sampleCand{F: c.Features, Forced: c.Forced}
+				for i, g := range t.Gold {
+					if c.File == g.File && c.Range.StartLine <= g.EndLine && c.Range.EndLine >= g.StartLine {
+						sc.Hits = append(sc.Hits, i)
+					}
+				}
+				s.Cands = append(s.Cands, sc)
+			}
+			out = append(out, s)
+		}
+		for _, x := range open {
+			x.Close()
+		}
+	}
+	return out, nil
+}
+
+// accAt are the cut-offs the objective averages: the share of gold items
+// in the first k cards. 20 stands for the slice at 4000 tokens.
+var accAt = []int{1, 5, 10, 20}
+
+// score returns, for one task under weights w, the share of gold items in
+// the first k candidates for each k of accAt.
+func score(s *sample, w query.RankWeights, order []int, sc []float64) []float64 {
+	for i := range s.Cands {
+		order[i] = i
+		sc[i] = w.Score(s.Cands[i].F)
+	}
+	o := order[:len(s.Cands)]
+	slices.SortStableFunc(o, func(a, b int) int {
+		if s.Cands[a].Forced != s.Cands[b].Forced {
+			if s.Cands[a].Forced {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(sc[b], sc[a])
+	})
+	first := make([]int, s.NGold)
+	for i := range first {
+		first[i] = -1
+	}
+	for rank, i := range o {
+		for _, g := range s.Cands[i].Hits {
+			if first[g] < 0 {
+				first[g] = rank + 1
+			}
+		}
+	}
+	out := make([]float64, len(accAt))
+	for j, k := range accAt {
+		n := 0
+		for _, r := range first {
+			if r > 0 && r <= k {
+				n++
+			}
+		}
+		out[j] = float64(n) / float64(s.NGold)
+	}
+	return out
+}
+
+// evaluate returns the mean of each acc@k over the samples.
+func evaluate(ss []*sample, w query.RankWeights) []float64 {
+	order, sc := make([]int, candidatesPerTask), make([]float64, candidatesPerTask)
+	sum := make([]float64, len(accAt))
+	for _, s := range ss {
+		for j, v := range score(s, w, order, sc) {
+			sum[j] += v
+		}
+	}
+	for j := range sum {
+		sum[j] /= float64(max(1, len(ss)))
+	}
+	return sum
+}
+
+func objective(acc []float64) float64 {
+	var s float64
+	for _, v := range acc {
+		s += v
+	}
+	return s / float64(len(acc))
+}
+
+// params are the weights the fit moves; Seed stays fixed, as the scale.
+var params = []struct {
+	name string
+	ptr  func(*query.RankWeights) *float64
+	grid []float64
+}{
+	{"File", func(w *query.RankWeights) *float64 { return &w.File }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8}},
+	{"Graph", func(w *query.RankWeights) *float64 { return &w.Graph }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
+	{"TextRank", func(w *query.RankWeights) *float64 { return &w.TextRank }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
+	{"NameHits", func(w *query.RankWeights) *float64 { return &w.NameHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
+	{"PathHits", func(w *query.RankWeights) *float64 { return &w.PathHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45}},
+	{"ContainerHits", func(w *query.RankWeights) *float64 { return &w.ContainerHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45}},
+	{"Callable", func(w *query.RankWeights) *float64 { return &w.Callable }, []float64{0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3}},
+	{"Size", func(w *query.RankWeights) *float64 { return &w.Size }, []float64{-0.1, -0.05, 0, 0.05, 0.1, 0.2}},
+	{"TestFactor", func(w *query.RankWeights) *float64 { return &w.TestFactor }, []float64{0.1, 0.25, 0.5, 0.75, 1}},
+}
+
+// fit runs coordinate ascent from the current weights over each
+// parameter's grid until a round changes nothing.
+func fit(ss []*sample) query.RankWeights {
+	w := query.DefaultRankWeights
+	best := objective(evaluate(ss, w))
+	for round := 0; round < 8; round++ {
+		changed := false
+		for _, p := range params {
+			cur := *p.ptr(&w)
+			for _, v := range p.grid {
+				if v == cur {
+					continue
+				}
+				t := w
+				*p.ptr(&t) = v
+				if o := objective(evaluate(ss, t)); o > best+1e-9 {
+					best, w, changed = o, t, true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return w
+}
+
+func report(out io.Writer, samples []sample) {
+	all := make([]*sample, len(samples))
+	byRepo := map[string][]*sample{}
+	for i := range samples {
+		all[i] = &samples[i]
+		byRepo[samples[i].Repo] = append(byRepo[samples[i].Repo], &samples[i])
+	}
+	repos := make([]string, 0, len(byRepo))
+	for r := range byRepo {
+		repos = append(repos, r)
+	}
+	slices.Sort(repos)
+	line := func(label string, acc []float64) {
+		fmt.Fprintf(out, "| %s |", label)
+		for _, v := range acc {
+			fmt.Fprintf(out, " %.3f |", v)
+		}
+		fmt.Fprintf(out, " %.3f |\n", objective(acc))
+	}
+	fmt.Fprintf(out, "%d tasks, %d repositories\n\n| weights | @1 | @5 | @10 | @20 | objective |\n|---|---|---|---|---|---|\n",
+		len(all), len(repos))
+	line("current (DefaultRankWeights)", evaluate(all, query.DefaultRankWeights))
+	// leave one repository out: weights fit on the others, scored on it
+	cv := make([]float64, len(accAt))
+	for _, r := range repos {
+		var train []*sample
+		for _, o := range repos {
+			if o != r {
+				train = append(train, byRepo[o]...)
+			}
+		}
+		w := fit(train)
+		for j, v := range evaluate(byRepo[r], w) {
+			cv[j] += v * float64(len(byRepo[r]))
+		}
+	}
+	for j := range cv {
+		cv[j] /= float64(len(all))
+	}
+	line("leave-one-repository-out", cv)
+	w := fit(all)
+	line("fit on all (in-sample)", evaluate(all, w))
+	fmt.Fprintf(out, "\nfit on all: %+v\n\nper repository, current -> fit on all:\n", w)
+	for _, r := range repos {
+		a, b := evaluate(byRepo[r], query.DefaultRankWeights), evaluate(byRepo[r], w)
+		fmt.Fprintf(out, "  %-24s %2d tasks  @1 %.2f -> %.2f  @10 %.2f -> %.2f\n", r, len(byRepo[r]), a[0], b[0], a[2], b[2])
+	}
+}
