@@ -57,7 +57,7 @@ const (
 	DefaultMaxTokens = 4000
 	MaxSliceCards    = 500
 	MaxSliceTokens   = 100000
-	minSliceTokens   = 200
+	MinSliceTokens   = 200
 	maxTaskText      = 200 << 10
 	// matchBudget bounds the symbols a slice's full-text query matches:
 	// bm25 costs about 10µs per match.
@@ -245,8 +245,8 @@ func (req *SliceRequest) validate() error {
 	if req.Budget.MaxCards < 1 || req.Budget.MaxCards > MaxSliceCards {
 		return invalidf("budget.maxCards", "must be between 1 and %d, got %d", MaxSliceCards, req.Budget.MaxCards)
 	}
-	if req.Budget.MaxEstimatedTokens < minSliceTokens || req.Budget.MaxEstimatedTokens > MaxSliceTokens {
-		return invalidf("budget.maxEstimatedTokens", "must be between %d and %d, got %d", minSliceTokens, MaxSliceTokens, req.Budget.MaxEstimatedTokens)
+	if req.Budget.MaxEstimatedTokens < MinSliceTokens || req.Budget.MaxEstimatedTokens > MaxSliceTokens {
+		return invalidf("budget.maxEstimatedTokens", "must be between %d and %d, got %d", MinSliceTokens, MaxSliceTokens, req.Budget.MaxEstimatedTokens)
 	}
 	for name, v := range map[string]*float64{"minConfidence": req.MinConfidence, "minCallConfidence": req.MinCallConfidence} {
 		if v != nil && (*v < 0 || *v > 1) {
