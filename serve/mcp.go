@@ -293,6 +293,9 @@ func errorResult(reg *Registry, t *Tool, err error) *mcp.CallToolResult {
 	case errors.Is(err, query.ErrHandle):
 		code = "unknown_handle"
 		hint = "build a new slice with sdl_slice_build"
+	case errors.Is(err, ErrIndexing):
+		code = "indexing"
+		hint = "the server is building the repository's first index; call again in a few seconds"
 	case errors.Is(err, schema.ErrNoIndex):
 		code = "no_index"
 		hint = "index the repository: run sdl index in it, or call sdl_index_refresh"

@@ -88,10 +88,16 @@ func (s *Server) serverTools() []*Tool {
 			return s.usageReport(ctx, req)
 		}),
 		bind(refresh, func(ctx context.Context, r *Repo, x *query.Index, req *RefreshRequest) (any, error) {
+			if r.Building() {
+				return nil, r.buildState()
+			}
 			sum, err := index.Run(ctx, index.Options{Root: r.Root, DB: r.DB, Full: req.Full, SDLVersion: s.opts.Version})
 			if err != nil {
 				return nil, err
 			}
+			r.build.mu.Lock()
+			r.build.err = nil // a failed first build is behind us
+			r.build.mu.Unlock()
 			return map[string]any{"repoId": r.ID, "summary": sum, "ledgerVersion": sum.Version}, nil
 		}),
 		bind(status, func(ctx context.Context, r *Repo, x *query.Index, req *StatusRequest) (any, error) {

@@ -327,13 +327,25 @@ func withSection(p, begin, end, body string) ([]byte, error) {
 	return []byte(s + section), nil
 }
 
-// mcpServer is the entry for sdl in a client's MCP config.
+// mcpServer is the entry for sdl in a client's MCP config. It names the
+// repository with --root in the client's own variable for it, so that the
+// server answers about this repository whatever directory the client
+// starts it in (a committed file must not hold an absolute path).
 func mcpServer(client, command string) map[string]any {
-	m := map[string]any{"command": command, "args": []any{"serve"}}
+	m := map[string]any{"command": command, "args": []any{"serve", "--root", clientRootVar[client]}}
 	if client == "vscode" {
 		m["type"] = "stdio"
 	}
 	return m
+}
+
+// clientRootVar is how each client's config names the repository's
+// directory: Claude Code expands environment variables (and starts servers
+// in the project directory), VS Code and Cursor expand ${workspaceFolder}.
+var clientRootVar = map[string]string{
+	"claude-code": "${CLAUDE_PROJECT_DIR:-.}",
+	"cursor":      "${workspaceFolder}",
+	"vscode":      "${workspaceFolder}",
 }
 
 // mcpConfig returns the client's config file at p with the sdl server

@@ -14,6 +14,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sdl-dev/sdl/index"
+	"github.com/sdl-dev/sdl/schema"
 	"github.com/sdl-dev/sdl/serve"
 )
 
@@ -38,8 +40,41 @@ func serveCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			srv, repos, logf, err := newServer(c)
+			if errors.Is(err, schema.ErrNoIndex) && len(c.StringSlice("repo")) == 0 {
+				// no index yet: serve the repository around the working
+				// directory (or --root) and build its index meanwhile, so
+				// that the client connects and can watch it happen
+				root := c.String("root")
+				if root == "" {
+					root = defaultRoot()
+				}
+				abs, aerr := filepath.Abs(root)
+				if aerr != nil {
+					return aerr
+				}
+				db := c.String("db")
+				if db != "" {
+					if db, aerr = filepath.Abs(db); aerr != nil {
+						return aerr
+					}
+				}
+				srv, repos, logf, err = newServerOver(c, []*serve.Repo{serve.NewRepo("", abs, db)})
+			}
 			if err != nil {
 				return err
+			}
+			for _, id := range repos.IDs() {
+				r, _ := repos.Get(id)
+				if !c.IsSet("root") && !c.IsSet("repo") && !fileExists(filepath.Join(r.Root, ".git")) {
+					// not a repository anyone named: indexing a home
+					// directory by surprise would take long and answer
+					// nothing useful; sdl_index_refresh indexes it on demand
+					srv.Log().Printf("%s has no index and is not a git work tree: call sdl_index_refresh or run sdl index there", r.Root)
+					continue
+				}
+				if r.IndexInBackground(c.Context, index.Options{SDLVersion: version}, srv.Log().Printf, nil) {
+					srv.Log().Printf("%s has no index yet: indexing it into %s; tools answer once it is built", r.Root, r.DB)
+				}
 			}
 			defer repos.Close()
 			if logf != nil {
@@ -91,6 +126,11 @@ func newServer(c *cli.Context) (*serve.Server, *serve.Repos, *os.File, error) {
 			list = append(list, r)
 		}
 	}
+	return newServerOver(c, list)
+}
+
+// newServerOver builds the server over the given repositories.
+func newServerOver(c *cli.Context, list []*serve.Repo) (*serve.Server, *serve.Repos, *os.File, error) {
 	repos, err := serve.NewRepos(list...)
 	if err != nil {
 		return nil, nil, nil, usagef("%v", err)
