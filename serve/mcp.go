@@ -38,6 +38,17 @@ type Options struct {
 	// BufferDebounce is how long pushed buffers settle before the overlay
 	// is parsed; 0 means DefaultBufferDebounce.
 	BufferDebounce time.Duration
+	// Tools is the surface the server lists: SurfaceAll (""), SurfaceLadder
+	// or SurfaceGateway; check it with CheckSurface.
+	Tools string
+}
+
+// CheckSurface refuses an unknown surface name.
+func CheckSurface(name string) error {
+	if _, ok := surfaceTools[name]; !ok && name != "" {
+		return fmt.Errorf("%w: %q", ErrSurface, name)
+	}
+	return nil
 }
 
 // Server answers MCP requests with the tools of a registry.
@@ -75,6 +86,10 @@ func New(reg *Registry, repos *Repos, opts Options) *Server {
 		}
 	}
 	sort.Slice(reg.tools, func(i, j int) bool { return reg.tools[i].Name < reg.tools[j].Name })
+	if err := reg.setSurface(opts.Tools); err != nil {
+		opts.Log.Printf("%v: listing every tool", err)
+		reg.setSurface(SurfaceAll)
+	}
 	hooks := &server.Hooks{}
 	// A dotted name (sdl.symbol.search) reaches the tool listed with
 	// underscores: clients reject dots in listed names, people type them.
@@ -89,7 +104,7 @@ func New(reg *Registry, repos *Repos, opts Options) *Server {
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 	)
-	for _, t := range reg.Tools() {
+	for _, t := range reg.ListedTools() {
 		s.mcp.AddTool(mcpTool(reg, t), s.handler(t))
 	}
 	return s

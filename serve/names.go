@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -11,21 +12,29 @@ import (
 // advertised is the one place a tool name becomes the listed one: every
 // description, answer, error and hint the server sends passes through it.
 
-// dottedName matches a spec name and what may follow it in prose.
-var dottedName = regexp.MustCompile(`\bsdl(?:\.[a-zA-Z]+)+`)
+// toolName matches a spec name (sdl.symbol.getCard) or an MCP name
+// (sdl_symbol_get_card) and what may follow it in prose.
+var toolName = regexp.MustCompile(`\bsdl(?:[._][a-zA-Z]+)+`)
 
-// advertised rewrites the spec names of tools in s to their MCP names.
+// advertised rewrites the names of tools in s to the names the client
+// can call: the MCP name of a listed tool, and for a tool the server's
+// surface leaves off the list, its action name as an sdl_chain step.
 func (r *Registry) advertised(s string) string {
-	if !strings.Contains(s, "sdl.") {
+	if !strings.Contains(s, "sdl.") && (r.surface == nil || !strings.Contains(s, "sdl_")) {
 		return s
 	}
-	return dottedName.ReplaceAllStringFunc(s, func(m string) string {
+	return toolName.ReplaceAllStringFunc(s, func(m string) string {
 		// the longest prefix that names a tool: "sdl.memory.query.x" is
 		// sdl.memory.query followed by ".x"
-		for p := m; strings.Count(p, ".") >= 1; p = p[:strings.LastIndexByte(p, '.')] {
-			if t := r.byName[nameKey(p)]; t != nil && strings.HasPrefix(nameKey(p), "sdl") {
-				return t.MCPName() + m[len(p):]
+		for p := m; strings.ContainsAny(p, "._"); p = p[:strings.LastIndexAny(p, "._")] {
+			t := r.byName[nameKey(p)]
+			if t == nil || !strings.HasPrefix(nameKey(p), "sdl") {
+				continue
 			}
+			if !r.Listed(t) {
+				return fmt.Sprintf("%s (an sdl_chain step)", t.ActionName()) + m[len(p):]
+			}
+			return t.MCPName() + m[len(p):]
 		}
 		return m
 	})
@@ -34,7 +43,7 @@ func (r *Registry) advertised(s string) string {
 // advertisedJSON is advertised over an encoded answer: tool names never
 // contain characters JSON escapes, so the rewrite keeps it valid.
 func (r *Registry) advertisedJSON(b []byte) []byte {
-	if !strings.Contains(string(b), "sdl.") {
+	if !strings.Contains(string(b), "sdl.") && (r.surface == nil || !strings.Contains(string(b), "sdl_")) {
 		return b
 	}
 	return []byte(r.advertised(string(b)))

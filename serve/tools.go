@@ -115,6 +115,8 @@ func nameKey(name string) string {
 type Registry struct {
 	tools  []*Tool
 	byName map[string]*Tool
+	// surface, when set, holds the tools the server lists (setSurface)
+	surface map[string]bool
 }
 
 // NewRegistry returns the registry of every built tool.

@@ -37,8 +37,14 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-concurrent", Usage: "HTTP requests served at once; more wait a second, then get 503", Value: 64},
 			&cli.Int64Flag{Name: "max-body-bytes", Usage: "the largest HTTP request body", Value: 8 << 20},
 			&cli.BoolFlag{Name: "watch", Usage: "index files as they are saved (debounced), so answers never fall behind the disk"},
+			&cli.StringFlag{Name: "tools", Value: serve.SurfaceAll, Usage: "the tools listed to the client: all (31 tools, about 9,600 tokens of definitions), " +
+				"ladder (the context ladder and the gateway, 10 tools, about 3,500 tokens) or gateway (sdl_action_search, sdl_manual " +
+				"and sdl_chain, which reach every action: 3 tools, about 830 tokens)"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := serve.CheckSurface(c.String("tools")); err != nil {
+				return usagef("--tools: %v", err)
+			}
 			srv, repos, logf, err := newServer(c)
 			if errors.Is(err, schema.ErrNoIndex) && len(c.StringSlice("repo")) == 0 {
 				// no index yet: serve the repository around the working
@@ -150,7 +156,8 @@ func newServerOver(c *cli.Context, list []*serve.Repo) (*serve.Server, *serve.Re
 	if c.IsSet("max-output-tokens") {
 		max = c.Int("max-output-tokens")
 	}
-	srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: version, MaxOutputTokens: max, Log: logger, LogPath: logPath})
+	srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: version, MaxOutputTokens: max, Log: logger, LogPath: logPath,
+		Tools: c.String("tools")})
 	return srv, repos, logf, nil
 }
 
