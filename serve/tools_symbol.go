@@ -118,6 +118,10 @@ func sliceTools() []*Tool {
 			{Name: "semantic", Type: "boolean", Description: "false keeps vectors out of seeding from taskText (by default they join when the index has them; retrievalMode says which ran)."},
 			{Name: "includeMemories", Type: "boolean", Description: "Include the development memories about the cards (default true); they fit after the cards or are left out."},
 			{Name: "memoryLimit", Type: "integer", Min: f(0), Max: f(20), Description: "At most this many memories (default 5)."},
+			{Name: "wireFormat", Type: "string", Enum: []string{WireStandard, WireCompact}, Description: "standard (default): the slice as " +
+				"plain JSON; compact: the same content in about 20% fewer tokens (short keys, cards by index in edges, a legend)."},
+			{Name: "wireFormatVersion", Type: "integer", Min: f(1), Max: f(3), Description: "Compact version (default 2): 1 short keys, " +
+				"2 also tables of files and edge kinds, 3 also edges grouped by kind and source."},
 		},
 		Example: `{"taskText": "fix the auth token expiry check", "budget": {"maxCards": 30, "maxEstimatedTokens": 4000}}`,
 	}
@@ -136,8 +140,8 @@ func sliceTools() []*Tool {
 		Example: `{"spilloverHandle": "sp_0123456789abcdef0123", "pageSize": 20}`,
 	}
 	return []*Tool{
-		bind(build, func(ctx context.Context, r *Repo, x *query.Index, req *query.SliceRequest) (any, error) {
-			return x.BuildSlice(ctx, *req)
+		bind(build, func(ctx context.Context, r *Repo, x *query.Index, req *SliceBuildRequest) (any, error) {
+			return buildSliceTool(ctx, x, req)
 		}),
 		bind(spill, func(ctx context.Context, r *Repo, x *query.Index, req *query.SpilloverRequest) (any, error) {
 			return x.Spillover(ctx, *req)
