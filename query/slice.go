@@ -1422,7 +1422,7 @@ func cardFiles(cs []*Card) []string {
 // keptFrontier is the frontier a slice keeps while cutting to its budget:
 // what just missed the slice tells the agent where to look next, for less
 // than a card; only a slice down to its last card gives it up.
-const keptFrontier = 5
+const keptFrontier = 3
 
 func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 	for {
