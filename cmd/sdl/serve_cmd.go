@@ -71,6 +71,9 @@ func serveCommand() *cli.Command {
 			}
 			for _, id := range repos.IDs() {
 				r, _ := repos.Get(id)
+				if fileExists(r.DB) {
+					continue
+				}
 				if !c.IsSet("root") && !c.IsSet("repo") && !fileExists(filepath.Join(r.Root, ".git")) {
 					// not a repository anyone named: indexing a home
 					// directory by surprise would take long and answer
