@@ -1414,16 +1414,17 @@ func cardFiles(cs []*Card) []string {
 	return out
 }
 
-// fitBudget checks the whole response against the budget and drops, from
-// the end, until it fits: frontier items, then memories beyond a tenth of
-// the budget (memoryRoom), then cards, then the remaining memories. So
-// memories about the code at hand displace at most a tenth of the cards. Budgets are
-// promises: a response never exceeds its budget.
 // keptFrontier is the frontier a slice keeps while cutting to its budget:
 // what just missed the slice tells the agent where to look next, for less
 // than a card; only a slice down to its last card gives it up.
 const keptFrontier = 3
 
+// fitBudget checks the whole response against the budget and drops, from
+// the end, until it fits: frontier items beyond keptFrontier, then memories
+// beyond a tenth of the budget (memoryRoom), then cards down to the last,
+// then the rest of the frontier, the last card and the remaining memories.
+// So memories about the code at hand displace at most a tenth of the cards.
+// Budgets are promises: a response never exceeds its budget.
 func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 	for {
 		// count once with estimatedTokens at its widest, an upper bound
