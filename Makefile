@@ -15,7 +15,7 @@ GOBIN_DIR          := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bi
 # The linter of the example workflows (newer versions are not on the module proxy here).
 ACTIONLINT_VERSION := v1.7.12
 
-.PHONY: build install test bench fuzz soak lint lint-examples cross-windows clean accuracy eval scip-fixtures embed-model snapshot release-check tools zig
+.PHONY: build install test test-race bench fuzz soak lint lint-examples cross-windows clean accuracy eval scip-fixtures embed-model snapshot release-check tools zig
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -23,10 +23,29 @@ build:
 install:
 	CGO_ENABLED=1 $(GO) install -ldflags '$(LDFLAGS)' ./cmd/sdl
 
-# The test command of the README and of CI.
+# The test command of the README and of CI. When npm is there, the MCP
+# inspector's CLI (a client nobody here wrote) is installed once under
+# .release/tools and cmd/sdl's end-to-end test runs sdl serve under it;
+# SDL_INSPECTOR set to another inspector command takes precedence.
+INSPECTOR_VERSION := 2.12.0
+INSPECTOR_DIR     := $(TOOLS)/inspector-$(INSPECTOR_VERSION)
+INSPECTOR_BIN     := $(INSPECTOR_DIR)/node_modules/.bin/mcp-inspector
+
 test:
 	CGO_ENABLED=1 $(GO) vet ./...
+	@if [ -z "$$SDL_INSPECTOR" ] && [ ! -x "$(INSPECTOR_BIN)" ] && command -v npm >/dev/null; then \
+	  echo "make test: installing @modelcontextprotocol/inspector@$(INSPECTOR_VERSION) for the end-to-end test"; \
+	  npm install --silent --no-audit --no-fund --prefix "$(INSPECTOR_DIR)" @modelcontextprotocol/inspector@$(INSPECTOR_VERSION) >/dev/null 2>&1 || \
+	    echo "make test: npm could not install the inspector: its test is skipped"; \
+	fi
+	if [ -z "$$SDL_INSPECTOR" ] && [ -x "$(INSPECTOR_BIN)" ]; then export SDL_INSPECTOR="$(INSPECTOR_BIN)"; fi; \
 	CGO_ENABLED=1 $(GO) test -count=1 ./...
+
+# The packages that run goroutines against one another, under the race
+# detector (CI runs it after make test).
+RACE_PKGS := ./serve/ ./query/ ./index/ ./memoryfs/
+test-race:
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 40m $(RACE_PKGS)
 
 # Benchmarks measured against references in the same run (see README).
 # SDL_BENCH_DB=path reuses an index of GOROOT/src for the query and serve

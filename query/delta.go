@@ -48,7 +48,7 @@ const (
 	DefaultDeltaTokens = 6000
 	DefaultRadiusDepth = 4
 	maxRadiusDepth     = 8
-	minDeltaTokens     = 300
+	MinDeltaTokens     = 300
 	// radiusShown is how many dependents a change lists; the total is
 	// always given.
 	radiusShown = 5
@@ -1571,8 +1571,8 @@ func deltaBudget(b *SliceBudget) (int, int, error) {
 	if maxItems < 1 || maxItems > MaxSliceCards {
 		return 0, 0, invalidf("budget.maxCards", "must be between 1 and %d, got %d", MaxSliceCards, maxItems)
 	}
-	if budget < minDeltaTokens || budget > MaxSliceTokens {
-		return 0, 0, invalidf("budget.maxEstimatedTokens", "must be between %d and %d, got %d", minDeltaTokens, MaxSliceTokens, budget)
+	if budget < MinDeltaTokens || budget > MaxSliceTokens {
+		return 0, 0, invalidf("budget.maxEstimatedTokens", "must be between %d and %d, got %d", MinDeltaTokens, MaxSliceTokens, budget)
 	}
 	return maxItems, budget, nil
 }

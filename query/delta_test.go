@@ -247,6 +247,11 @@ var goChecks = map[string]func(t *testing.T, d *query.DeltaPack, r *query.RiskRe
 		if r.PolicyDecision.Decision != "deny" || len(r.PolicyDecision.DeniedReasons) == 0 {
 			t.Errorf("a removed symbol still called: deny, got %+v", r.PolicyDecision)
 		}
+		// the score, its level and the escalation agree with the finding and the decision
+		if r.Analysis.RiskScore < f.Score || r.Analysis.RiskLevel != "critical" || !r.EscalationRequired {
+			t.Errorf("a critical finding (%d) and deny: riskScore %d %s, escalationRequired %v",
+				f.Score, r.Analysis.RiskScore, r.Analysis.RiskLevel, r.EscalationRequired)
+		}
 	},
 }
 

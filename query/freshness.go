@@ -61,7 +61,27 @@ func (x *Index) staleFiles(ctx context.Context, paths []string) []string {
 // FileSizes returns the indexed size in bytes of each of paths that is a
 // current file.
 func (x *Index) FileSizes(ctx context.Context, paths []string) (map[string]int64, error) {
-	out := map[string]int64{}
+	stats, err := x.FileStats(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int64, len(stats))
+	for p, s := range stats {
+		out[p] = s.Size
+	}
+	return out, nil
+}
+
+// FileStat is the indexed size of a file.
+type FileStat struct {
+	Size  int64
+	Lines int
+}
+
+// FileStats returns the indexed size in bytes and lines of each of paths
+// that is a current file.
+func (x *Index) FileStats(ctx context.Context, paths []string) (map[string]FileStat, error) {
+	out := map[string]FileStat{}
 	if len(paths) == 0 {
 		return out, nil
 	}
@@ -69,7 +89,7 @@ func (x *Index) FileSizes(ctx context.Context, paths []string) (map[string]int64
 	for i, p := range paths {
 		args[i] = p
 	}
-	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.size FROM files f JOIN paths p ON p.id = f.path_id
+	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.size, f.lines FROM files f JOIN paths p ON p.id = f.path_id
 		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
 	if err != nil {
 		return nil, err
@@ -77,11 +97,11 @@ func (x *Index) FileSizes(ctx context.Context, paths []string) (map[string]int64
 	defer rows.Close()
 	for rows.Next() {
 		var p string
-		var n int64
-		if err := rows.Scan(&p, &n); err != nil {
+		var s FileStat
+		if err := rows.Scan(&p, &s.Size, &s.Lines); err != nil {
 			return nil, err
 		}
-		out[p] = n
+		out[p] = s
 	}
 	return out, rows.Err()
 }

@@ -595,11 +595,17 @@ func (x *Index) surface(ctx context.Context, q []string, typ string, limit int) 
 	if err != nil {
 		return nil, 0, err
 	}
-	return x.surfaceIn(ctx, ms, q, typ, limit)
+	return x.surfaceIn(ctx, ms, q, typ, limit, false)
 }
 
 // surfaceIn ranks the memories ms as surface does.
-func (x *Index) surfaceIn(ctx context.Context, ms map[string]*Memory, q []string, typ string, limit int) ([]*Memory, int, error) {
+// With related, only memories about the query symbols (linked to one, or
+// to the file of one) come: a slice shows the memories about its cards,
+// and none when it has no cards, not the repository's best memories.
+func (x *Index) surfaceIn(ctx context.Context, ms map[string]*Memory, q []string, typ string, limit int, related bool) ([]*Memory, int, error) {
+	if related && len(q) == 0 {
+		return nil, 0, nil
+	}
 	qset := setOf(q)
 	nq := float64(len(qset))
 	var qfiles map[string]bool // the files of the query symbols
@@ -642,7 +648,7 @@ func (x *Index) surfaceIn(ctx context.Context, ms map[string]*Memory, q []string
 			for _, f := range m.FileRelPaths {
 				inFiles = inFiles || qfiles[f]
 			}
-			if len(matched) == 0 && len(m.SymbolIDs) > 0 && !inFiles {
+			if len(matched) == 0 && !inFiles && (related || len(m.SymbolIDs) > 0) {
 				continue
 			}
 			overlap = float64(len(matched)) / nq
@@ -771,7 +777,7 @@ func (x *Index) sliceSurface(ctx context.Context, req *SliceRequest, ids []strin
 	if len(req.mems) == 0 {
 		return nil, 0, nil
 	}
-	return x.surfaceIn(ctx, req.mems, ids, "", limit)
+	return x.surfaceIn(ctx, req.mems, ids, "", limit, true)
 }
 
 // memoryLimit is how many memories a slice request wants (0: none).

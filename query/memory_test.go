@@ -308,7 +308,7 @@ func TestSliceMemories(t *testing.T) {
 	}
 	// the budget holds with memories in it, and memories give way to cards
 	// beyond a tenth of the budget
-	for _, budget := range []int{200, 300, 500, 1000, 4000} {
+	for _, budget := range []int{query.MinSliceTokens, 400, 500, 1000, 4000} {
 		resp, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: "add an item to the store",
 			Budget: &query.SliceBudget{MaxEstimatedTokens: budget}})
 		if err != nil {

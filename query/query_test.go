@@ -64,3 +64,40 @@ func TestSearchExact(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchModules: modules are left out of a search unless asked for by
+// kind; then they are found by name and by the path of their file.
+func TestSearchModules(t *testing.T) {
+	x := fixture(t, "go")
+	ctx := context.Background()
+	for _, q := range []string{"store", "db"} {
+		resp, err := x.Search(ctx, query.SearchRequest{Query: q, Kinds: []string{"module"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Results) == 0 {
+			t.Errorf("kinds [module] %q: no result", q)
+		}
+		for _, r := range resp.Results {
+			if r.Kind != "module" {
+				t.Errorf("kinds [module] %q: a %s came back: %+v", q, r.Kind, r)
+			}
+		}
+	}
+	resp, err := x.Search(ctx, query.SearchRequest{Query: "db", Kinds: []string{"module"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) == 0 || resp.Results[0].File != "store/db.go" {
+		t.Errorf("the module of store/db.go for \"db\": %+v", resp.Results)
+	}
+	resp, err = x.Search(ctx, query.SearchRequest{Query: "store"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range resp.Results {
+		if r.Kind == "module" {
+			t.Errorf("a module without asking: %+v", r)
+		}
+	}
+}

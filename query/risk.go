@@ -16,7 +16,8 @@ import (
 
 // RiskFormula is how sdl.pr.risk.analyze scores a change; `sdl risk
 // --explain` prints it. Keep it and the code below in step.
-const RiskFormula = `riskScore (0-100) = round(sum of weight x factor), each factor between 0 and 1:
+const RiskFormula = `riskScore (0-100) = round(sum of weight x factor), each factor between 0 and 1,
+  and never below the score of the worst finding (one critical finding makes a critical change):
 
   factor       weight  value
   breaking       25    min(1, B/3)   B = changed symbols whose signature breaks callers (a parameter
@@ -49,7 +50,7 @@ Findings, each scored 0-100 (severity: critical >= 85, high >= 70, medium >= 40,
   large-radius        min(90, 10 + 10 log2(D))             D >= 16
   missing-tests       30 + 15 if exported + min(20, 5 log2(1+fanIn))   a changed code symbol no test reaches
 
-escalationRequired = riskScore >= riskThreshold (default 70).
+escalationRequired = riskScore >= riskThreshold (default 70), or the decision is deny.
 riskThreshold also filters the findings returned: those scored at or above it (all when it is not given).
 policyDecision:
   deny    a dangling-reference finding, or riskScore >= 90
@@ -218,6 +219,9 @@ func (x *Index) AnalyzeRisk(ctx context.Context, req RiskRequest) (*RiskResponse
 		points += f.Points
 	}
 	a.RiskScore = clampScore(points)
+	for _, f := range findings {
+		a.RiskScore = max(a.RiskScore, f.Score)
+	}
 	a.RiskLevel = severityOf(a.RiskScore)
 	a.RecommendedTests = recommendedTests(d)
 	a.TestCommands = testCommands(a.RecommendedTests)
@@ -238,7 +242,9 @@ func (x *Index) AnalyzeRisk(ctx context.Context, req RiskRequest) (*RiskResponse
 		pd.Decision = "deny"
 		pd.DeniedReasons = append(pd.DeniedReasons, fmt.Sprintf("risk score %d is at or above %d", a.RiskScore, denyScore))
 	}
-	if pd.Decision != "deny" {
+	if pd.Decision == "deny" {
+		resp.EscalationRequired = true // what is denied is escalated, whatever the threshold
+	} else {
 		if resp.EscalationRequired {
 			pd.Decision = "review"
 			pd.DeniedReasons = append(pd.DeniedReasons, fmt.Sprintf("risk score %d is at or above the threshold %v", a.RiskScore, threshold))

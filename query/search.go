@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -279,6 +280,22 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 			rank++
 		}
 	}
+	// modules (one per file) are left out of the lanes, which are about
+	// code; asked for by kind, they are found by name or path
+	if slices.Contains(kinds, lang.KindModule) {
+		mods, err := x.moduleNames(ctx, names, terms)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, e := range mods {
+			h := get(e.id)
+			if _, ok := h.lanes["exact"]; !ok {
+				h.lanes["exact"] = rank
+				h.raw["exact"] = e.weight
+				rank++
+			}
+		}
+	}
 	ev.CandidateCount["exact"] = rank
 	ev.Sources = append(ev.Sources, "exact")
 
@@ -451,6 +468,56 @@ func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, err
 		}
 	}
 	return out, nil
+}
+
+// maxModuleHits bounds the modules one name or term brings in.
+const maxModuleHits = 200
+
+// moduleNames finds module symbols named by one of names (weight 1) or
+// whose file's path contains one of terms as a path segment or file stem
+// (weight 0.5).
+func (x *Index) moduleNames(ctx context.Context, names, terms []string) ([]exactHit, error) {
+	var out []exactHit
+	seen := map[string]bool{}
+	add := func(q string, w float64, args ...any) error {
+		rows, err := x.DB.QueryContext(ctx, `SELECT s.id FROM symbols s JOIN paths p ON p.id = s.path_id
+			WHERE s.to_seq IS NULL AND s.kind = 'module' AND `+q+` ORDER BY s.is_test, p.path LIMIT `+fmt.Sprint(maxModuleHits), args...)
+		if err != nil {
+			return fmt.Errorf("module search: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, exactHit{id, lang.KindModule, w})
+			}
+		}
+		return rows.Err()
+	}
+	for _, n := range names {
+		if n != "" && len(n) <= 200 {
+			if err := add(`s.name = ?1 COLLATE NOCASE`, 1, lastSegment(n)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, t := range terms {
+		// a directory named t, or a file whose stem is t
+		e := likeEscape(t)
+		if err := add(`(p.path LIKE ?1 ESCAPE '\' OR p.path LIKE ?2 ESCAPE '\' OR p.path LIKE ?3 ESCAPE '\' OR p.path LIKE ?4 ESCAPE '\')`, 0.5,
+			e+"/%", "%/"+e+"/%", e+".%", "%/"+e+".%"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
 }
 
 func lastSegment(n string) string {

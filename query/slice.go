@@ -57,8 +57,10 @@ const (
 	DefaultMaxTokens = 4000
 	MaxSliceCards    = 500
 	MaxSliceTokens   = 100000
-	minSliceTokens   = 200
-	maxTaskText      = 200 << 10
+	// MinSliceTokens is the smallest budget that holds the envelope of
+	// a slice (its handle, lease and etag, about 150 tokens) and a card.
+	MinSliceTokens = 300
+	maxTaskText    = 200 << 10
 	// matchBudget bounds the symbols a slice's full-text query matches:
 	// bm25 costs about 10µs per match.
 	matchBudget = 6000
@@ -250,8 +252,8 @@ func (req *SliceRequest) validate() error {
 	if req.Budget.MaxCards < 1 || req.Budget.MaxCards > MaxSliceCards {
 		return invalidf("budget.maxCards", "must be between 1 and %d, got %d", MaxSliceCards, req.Budget.MaxCards)
 	}
-	if req.Budget.MaxEstimatedTokens < minSliceTokens || req.Budget.MaxEstimatedTokens > MaxSliceTokens {
-		return invalidf("budget.maxEstimatedTokens", "must be between %d and %d, got %d", minSliceTokens, MaxSliceTokens, req.Budget.MaxEstimatedTokens)
+	if req.Budget.MaxEstimatedTokens < MinSliceTokens || req.Budget.MaxEstimatedTokens > MaxSliceTokens {
+		return invalidf("budget.maxEstimatedTokens", "must be between %d and %d, got %d", MinSliceTokens, MaxSliceTokens, req.Budget.MaxEstimatedTokens)
 	}
 	for name, v := range map[string]*float64{"minConfidence": req.MinConfidence, "minCallConfidence": req.MinCallConfidence} {
 		if v != nil && (*v < 0 || *v > 1) {
@@ -316,6 +318,9 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 		Lease: Lease{ExpiresAt: time.Now().UTC().Add(30 * time.Minute).Format(time.RFC3339), MinVersion: ver.ID, MaxVersion: ver.ID}}
 	resp.RetrievalMode = b.mode
 	if req.IncludeRetrievalEvidence {
+		if err := x.nameSeeds(ctx, b.ev.Seeds); err != nil {
+			return nil, nil, err
+		}
 		resp.RetrievalEvidence = b.ev
 	}
 	resp.Warnings = b.warnings
@@ -464,11 +469,48 @@ func (x *Index) symbolsInFile(ctx context.Context, path string) ([]*symbolRow, e
 	return out, rows.Err()
 }
 
+// nameSeeds gives the seeds found by id alone (from the task text) their
+// qualified names.
+func (x *Index) nameSeeds(ctx context.Context, seeds []SeedEvidence) error {
+	var ids []string
+	for _, s := range seeds {
+		if s.Name == "" {
+			ids = append(ids, s.SymbolID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := x.symbols(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range seeds {
+		if r := rows[seeds[i].SymbolID]; r != nil && seeds[i].Name == "" {
+			seeds[i].Name = r.Qualified
+			if seeds[i].Name == "" {
+				seeds[i].Name = r.Name
+			}
+		}
+	}
+	return nil
+}
+
+// notIndexedWarning is the warning of a path argument that names no
+// indexed file: the slice is built from the rest.
+func notIndexedWarning(field, p string) string {
+	return fmt.Sprintf("%s: %q is not an indexed file (a repository path, or the end of one); it was left out", field, p)
+}
+
 func (b *sliceBuild) seedEditedFiles(ctx context.Context) error {
 	for _, p := range b.req.EditedFiles {
 		syms, err := b.x.symbolsInFile(ctx, filepath.ToSlash(filepath.Clean(p)))
 		if err != nil {
 			return err
+		}
+		if len(syms) == 0 {
+			b.warnings = append(b.warnings, notIndexedWarning("editedFiles", p))
+			continue
 		}
 		var ids []string
 		for _, s := range syms {
@@ -567,7 +609,8 @@ func (b *sliceBuild) seedFailingTest(ctx context.Context) error {
 		return err
 	}
 	if len(syms) == 0 {
-		return invalidf("failingTestPath", "%q is not an indexed file", b.req.FailingTestPath)
+		b.warnings = append(b.warnings, notIndexedWarning("failingTestPath", b.req.FailingTestPath))
+		return nil
 	}
 	var ids []string
 	in := map[string]bool{}
@@ -1419,11 +1462,17 @@ func cardFiles(cs []*Card) []string {
 	return out
 }
 
+// keptFrontier is the frontier a slice keeps while cutting to its budget:
+// what just missed the slice tells the agent where to look next, for less
+// than a card; only a slice down to its last card gives it up.
+const keptFrontier = 3
+
 // fitBudget checks the whole response against the budget and drops, from
-// the end, until it fits: frontier items, then memories beyond a tenth of
-// the budget (memoryRoom), then cards, then the remaining memories. So
-// memories about the code at hand displace at most a tenth of the cards. Budgets are
-// promises: a response never exceeds its budget.
+// the end, until it fits: frontier items beyond keptFrontier, then memories
+// beyond a tenth of the budget (memoryRoom), then cards down to the last,
+// then the rest of the frontier, the last card and the remaining memories.
+// So memories about the code at hand displace at most a tenth of the cards.
+// Budgets are promises: a response never exceeds its budget.
 func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 	for {
 		// count once with estimatedTokens at its widest, an upper bound
@@ -1438,13 +1487,17 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 		over := n - budget
 		for over > 0 {
 			switch {
-			case len(s.Frontier) > 0:
+			case len(s.Frontier) > keptFrontier:
 				over -= Tokens(mustJSON(s.Frontier[len(s.Frontier)-1]))
 				s.Frontier = s.Frontier[:len(s.Frontier)-1]
 			case len(resp.Memories) > 0 && Tokens(mustJSON(resp.Memories)) > memoryRoom(budget):
 				// memories beyond their share go before any card
 				over -= Tokens(mustJSON(resp.Memories[len(resp.Memories)-1]))
 				resp.Memories = resp.Memories[:len(resp.Memories)-1]
+			case len(s.Frontier) > 0 && len(s.Cards) <= 1:
+				// the last card outranks what just missed the slice
+				over -= Tokens(mustJSON(s.Frontier[len(s.Frontier)-1]))
+				s.Frontier = s.Frontier[:len(s.Frontier)-1]
 			case len(s.Cards) > 0:
 				last := s.Cards[len(s.Cards)-1]
 				over -= Tokens(mustJSON(last))

@@ -30,7 +30,7 @@ func TestSliceBudgets(t *testing.T) {
 	for repo, tasks := range sliceTasks {
 		x := fixture(t, repo)
 		for _, task := range tasks {
-			for _, budget := range []int{200, 350, 600, 1000, 2500, 4000} {
+			for _, budget := range []int{query.MinSliceTokens, 350, 600, 1000, 2500, 4000} {
 				for _, maxCards := range []int{1, 5, 50} {
 					resp, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: task,
 						Budget: &query.SliceBudget{MaxCards: maxCards, MaxEstimatedTokens: budget}})
@@ -46,6 +46,10 @@ func TestSliceBudgets(t *testing.T) {
 					}
 					if n := len(resp.Slice.Cards) + len(resp.Slice.CardRefs); n > maxCards {
 						t.Errorf("%s %q: %d cards over maxCards %d", repo, task, n, maxCards)
+					}
+					// the smallest budget allowed holds a card
+					if n := len(resp.Slice.Cards) + len(resp.Slice.CardRefs); n == 0 {
+						t.Errorf("%s %q budget %d: no card", repo, task, budget)
 					}
 				}
 			}

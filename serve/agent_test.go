@@ -420,7 +420,7 @@ func TestOrchestratePlans(t *testing.T) {
 	for _, tc := range []struct{ args, want string }{
 		{`{"taskType": "fix", "taskText": "x"}`, `taskType: "fix" is not one of debug, review, implement, explain`},
 		{`{"taskType": "debug", "taskText": ""}`, "taskText: required"},
-		{`{"taskType": "debug", "taskText": "x", "budget": {"maxTokens": 50}}`, "budget.maxTokens: 50 cannot hold a report"},
+		{`{"taskType": "debug", "taskText": "x", "budget": {"maxTokens": 50}}`, "budget.maxTokens: must be at least 400, got 50"},
 		{`{"taskType": "debug", "taskText": "x", "options": {"focusPaths": ["../etc"]}}`, "options.focusPaths[0]"},
 	} {
 		if msg := p.fail("sdl.agent.orchestrate", tc.args); !strings.Contains(msg, tc.want) {

@@ -89,6 +89,7 @@ type live struct {
 	revert      map[string]bool   // paths to index from disk again at the next checkpoint
 	lastCP      time.Time
 	lastCPRes   string
+	lastCPErr   string
 	lastCPID    string
 	lastCPFiles int
 	lastCPFail  int
@@ -599,6 +600,12 @@ func (l *live) checkpoint(ctx context.Context, reason string, force bool) (*Chec
 		now := time.Now()
 		l.cpRunning = false
 		l.lastCPRes, l.lastCPID, l.lastCPFiles, l.lastCPFail = result, resp.CheckpointID, ok, failed
+		l.lastCPErr = ""
+		if err != nil {
+			l.lastCPErr = err.Error()
+		} else if failed > 0 {
+			l.lastCPErr = fmt.Sprintf("%d of %d files could not be read", failed, len(paths))
+		}
 		if err == nil {
 			l.lastCP = now
 			for _, p := range paths {
@@ -638,19 +645,26 @@ func (l *live) checkpoint(ctx context.Context, reason string, force bool) (*Chec
 
 // BufferStatusResponse is sdl.buffer.status.
 type BufferStatusResponse struct {
-	RepoID               string         `json:"repoId"`
-	Enabled              bool           `json:"enabled"`
-	PendingBuffers       int            `json:"pendingBuffers"`
-	DirtyBuffers         int            `json:"dirtyBuffers"`
-	ParseQueueDepth      int            `json:"parseQueueDepth"`
-	CheckpointPending    bool           `json:"checkpointPending"`
-	LastBufferEventAt    *string        `json:"lastBufferEventAt"`
-	LastCheckpointAt     *string        `json:"lastCheckpointAt"`
-	LastCheckpointResult *string        `json:"lastCheckpointResult"`
-	OverlayVersion       int64          `json:"overlayVersion"`
-	OverlayFiles         []string       `json:"overlayFiles"`
-	Buffers              []BufferInfo   `json:"buffers"`
-	LastParse            map[string]any `json:"lastParse,omitempty"`
+	RepoID               string  `json:"repoId"`
+	Enabled              bool    `json:"enabled"`
+	PendingBuffers       int     `json:"pendingBuffers"`
+	DirtyBuffers         int     `json:"dirtyBuffers"`
+	ParseQueueDepth      int     `json:"parseQueueDepth"`
+	CheckpointPending    bool    `json:"checkpointPending"`
+	LastBufferEventAt    *string `json:"lastBufferEventAt"`
+	LastCheckpointAt     *string `json:"lastCheckpointAt"`
+	LastCheckpointResult *string `json:"lastCheckpointResult"`
+	LastCheckpointError  *string `json:"lastCheckpointError"`
+	// ReconcileQueueDepth counts the files whose buffer the shared index
+	// does not hold yet (and the closed ones to index from disk again):
+	// what the next checkpoint reconciles.
+	ReconcileQueueDepth int `json:"reconcileQueueDepth"`
+	// ReconcileInflight: a checkpoint is writing them now.
+	ReconcileInflight bool           `json:"reconcileInflight"`
+	OverlayVersion    int64          `json:"overlayVersion"`
+	OverlayFiles      []string       `json:"overlayFiles"`
+	Buffers           []BufferInfo   `json:"buffers"`
+	LastParse         map[string]any `json:"lastParse,omitempty"`
 }
 
 // BufferInfo describes one open buffer.
@@ -681,6 +695,20 @@ func (l *live) status() *BufferStatusResponse {
 	if l.lastCPRes != "" {
 		r := l.lastCPRes
 		st.LastCheckpointResult = &r
+	}
+	if l.lastCPErr != "" {
+		e := l.lastCPErr
+		st.LastCheckpointError = &e
+	}
+	st.ReconcileInflight = l.cpRunning
+	st.ReconcileQueueDepth = len(l.revert)
+	for p, b := range l.bufs {
+		if l.revert[p] {
+			continue
+		}
+		if base, ok := l.inBase[p]; b.dirty && (!ok || string(base) != string(b.content)) {
+			st.ReconcileQueueDepth++
+		}
 	}
 	for p, b := range l.bufs {
 		in := false

@@ -132,7 +132,8 @@ func TestBufferOverlayShadowsIndex(t *testing.T) {
 		t.Fatalf("a draft reached the shared index: %s", out)
 	}
 	st := p.call("sdl.buffer.status", `{}`)
-	if !strings.Contains(st, `"dirtyBuffers":1`) || !strings.Contains(st, `"overlayFiles":["store/item.go"]`) || !strings.Contains(st, `"lastCheckpointResult":null`) {
+	if !strings.Contains(st, `"dirtyBuffers":1`) || !strings.Contains(st, `"overlayFiles":["store/item.go"]`) || !strings.Contains(st, `"lastCheckpointResult":null`) ||
+		!strings.Contains(st, `"lastCheckpointError":null`) || !strings.Contains(st, `"reconcileQueueDepth":1`) || !strings.Contains(st, `"reconcileInflight":false`) {
 		t.Errorf("status: %s", st)
 	}
 
@@ -165,7 +166,7 @@ func TestBufferOverlayShadowsIndex(t *testing.T) {
 		t.Fatalf("checkpoint did not reach the shared index: %s", out)
 	}
 	st = p.call("sdl.buffer.status", `{}`)
-	if !strings.Contains(st, `"overlayFiles":[]`) || !strings.Contains(st, `"lastCheckpointResult":"success"`) {
+	if !strings.Contains(st, `"overlayFiles":[]`) || !strings.Contains(st, `"lastCheckpointResult":"success"`) || !strings.Contains(st, `"reconcileQueueDepth":0`) {
 		t.Errorf("status after checkpoint: %s", st)
 	}
 	if out := p.call("sdl.symbol.search", `{"query": "GrandTotal"}`); !strings.Contains(out, `"ledgerVersion":"v2"`) || strings.Contains(out, `"overlay"`) {

@@ -48,7 +48,7 @@ type Action struct {
 func actionOf(t *Tool, schemas, examples bool) Action {
 	a := Action{Name: t.ActionName(), Tool: t.Name, MCPName: t.MCPName(), Title: t.Title, Description: firstSentence(t.Description),
 		ReadOnly: t.ReadOnly}
-	for _, arg := range t.Args {
+	for _, arg := range t.topArgs() {
 		p := arg.Name
 		if !arg.Required {
 			p += "?"
@@ -287,7 +287,7 @@ func (r *Registry) manual(req *ManualRequest) (*ManualResponse, error) {
 		for _, t := range tools {
 			names = append(names, t.ActionName())
 			fmt.Fprintf(&b, "\n## %s (`%s`)\n\n%s\n\n", t.ActionName(), t.MCPName(), t.Description)
-			for _, a := range t.Args {
+			for _, a := range t.topArgs() {
 				req := ""
 				if a.Required {
 					req = ", required"
@@ -305,7 +305,7 @@ func (r *Registry) manual(req *ManualRequest) (*ManualResponse, error) {
 			names = append(names, t.ActionName())
 			fmt.Fprintf(&b, "\n/** %s */\n", firstSentence(t.Description))
 			fmt.Fprintf(&b, "function %s(args: {", t.ActionName())
-			for i, a := range t.Args {
+			for i, a := range t.topArgs() {
 				if i > 0 {
 					b.WriteString(";")
 				}

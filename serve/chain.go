@@ -39,6 +39,9 @@ type ChainStep struct {
 	Args json.RawMessage `json:"args,omitempty"`
 }
 
+// minChainTokens is the smallest budget.maxTokens of a chain.
+const minChainTokens = 200
+
 // ChainBudget bounds a chain.
 type ChainBudget struct {
 	// MaxTokens bounds the whole answer; steps that take a budget get
@@ -151,8 +154,8 @@ func (s *Server) runChain(ctx context.Context, r *Repo, req *ChainRequest) (*Cha
 	if b.MaxTokens == 0 || b.MaxTokens > s.opts.MaxOutputTokens {
 		b.MaxTokens = s.opts.MaxOutputTokens
 	}
-	if b.MaxTokens < 100 {
-		return nil, fmt.Errorf("%w: budget.maxTokens: %d is too small for any answer; give at least 100", ErrArgs, b.MaxTokens)
+	if b.MaxTokens < minChainTokens {
+		return nil, fmt.Errorf("%w: budget.maxTokens: %d is too small for any answer; give at least %d", ErrArgs, b.MaxTokens, minChainTokens)
 	}
 
 	// check the whole plan before running any of it
@@ -726,7 +729,7 @@ func ladderWarning(i int, t *Tool, m map[string]any, rungs map[string]string) st
 // errorCode classifies a step error as errorResult does.
 func errorCode(err error) string {
 	var body map[string]any
-	res := errorResult(&Tool{}, err)
+	res := errorResult(nil, &Tool{}, err)
 	if len(res.Content) == 1 {
 		if tc, ok := res.Content[0].(interface{ GetText() string }); ok {
 			json.Unmarshal([]byte(tc.GetText()), &body)

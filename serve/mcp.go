@@ -38,6 +38,17 @@ type Options struct {
 	// BufferDebounce is how long pushed buffers settle before the overlay
 	// is parsed; 0 means DefaultBufferDebounce.
 	BufferDebounce time.Duration
+	// Tools is the surface the server lists: SurfaceAll (""), SurfaceLadder
+	// or SurfaceGateway; check it with CheckSurface.
+	Tools string
+}
+
+// CheckSurface refuses an unknown surface name.
+func CheckSurface(name string) error {
+	if _, ok := surfaceTools[name]; !ok && name != "" {
+		return fmt.Errorf("%w: %q", ErrSurface, name)
+	}
+	return nil
 }
 
 // Server answers MCP requests with the tools of a registry.
@@ -75,6 +86,10 @@ func New(reg *Registry, repos *Repos, opts Options) *Server {
 		}
 	}
 	sort.Slice(reg.tools, func(i, j int) bool { return reg.tools[i].Name < reg.tools[j].Name })
+	if err := reg.setSurface(opts.Tools); err != nil {
+		opts.Log.Printf("%v: listing every tool", err)
+		reg.setSurface(SurfaceAll)
+	}
 	hooks := &server.Hooks{}
 	// A dotted name (sdl.symbol.search) reaches the tool listed with
 	// underscores: clients reject dots in listed names, people type them.
@@ -85,12 +100,12 @@ func New(reg *Registry, repos *Repos, opts Options) *Server {
 	})
 	s.mcp = server.NewMCPServer(opts.Name, opts.Version,
 		server.WithToolCapabilities(false),
-		server.WithInstructions(instructions),
+		server.WithInstructions(reg.advertised(instructions)),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 	)
-	for _, t := range reg.Tools() {
-		s.mcp.AddTool(mcpTool(t), s.handler(t))
+	for _, t := range reg.ListedTools() {
+		s.mcp.AddTool(mcpTool(reg, t), s.handler(t))
 	}
 	return s
 }
@@ -104,7 +119,7 @@ func (s *Server) Registry() *Registry { return s.reg }
 // MCP is the underlying mcp-go server.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
-func mcpTool(t *Tool) mcp.Tool {
+func mcpTool(reg *Registry, t *Tool) mcp.Tool {
 	yes, no := true, false
 	ann := mcp.ToolAnnotation{Title: t.Title, ReadOnlyHint: &t.ReadOnly, OpenWorldHint: &no}
 	if t.ReadOnly {
@@ -113,8 +128,8 @@ func mcpTool(t *Tool) mcp.Tool {
 	} else {
 		ann.DestructiveHint = &no
 	}
-	return mcp.Tool{Name: t.MCPName(), Title: t.Title, Description: t.Description,
-		RawInputSchema: t.InputSchemaJSON(), Annotations: ann}
+	return mcp.Tool{Name: t.MCPName(), Title: t.Title, Description: reg.advertised(t.Description),
+		RawInputSchema: reg.advertisedJSON(t.InputSchemaJSON()), Annotations: ann}
 }
 
 // handler runs a tool call and shapes its answer: stamped with the ledger
@@ -123,17 +138,17 @@ func (s *Server) handler(t *Tool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		raw, err := json.Marshal(req.GetRawArguments())
 		if err != nil {
-			return errorResult(t, fmt.Errorf("%w: %v", ErrArgs, err)), nil
+			return errorResult(s.reg, t, fmt.Errorf("%w: %v", ErrArgs, err)), nil
 		}
 		res, repo, err := s.reg.CallRepo(ctx, s.repos, t.Name, raw)
 		if err != nil {
 			s.opts.Log.Printf("%s: %v", t.Name, err)
 			s.usage.record(t.Name, 0, 0, true)
-			return errorResult(t, err), nil
+			return errorResult(s.reg, t, err), nil
 		}
 		out, err := s.shape(ctx, t, repo, res)
 		if err != nil {
-			return errorResult(t, err), nil
+			return errorResult(s.reg, t, err), nil
 		}
 		return mcp.NewToolResultText(string(out)), nil
 	}
@@ -221,7 +236,7 @@ func (s *Server) shape(ctx context.Context, t *Tool, repo *Repo, res any) ([]byt
 		n = query.Tokens(string(out))
 	}
 	s.usage.record(t.Name, n, rawTokens(repo, obj), false)
-	return out, nil
+	return s.reg.advertisedJSON(out), nil
 }
 
 // appendField appends ,"key":value to buf.
@@ -268,7 +283,7 @@ func filesIn(v any, max int) []string {
 
 // errorResult is a tool error the model can read and act on: what went
 // wrong, what kind of problem it is, and what to call or send instead.
-func errorResult(t *Tool, err error) *mcp.CallToolResult {
+func errorResult(reg *Registry, t *Tool, err error) *mcp.CallToolResult {
 	code := "error"
 	hint := ""
 	var amb *query.AmbiguousError
@@ -293,6 +308,9 @@ func errorResult(t *Tool, err error) *mcp.CallToolResult {
 	case errors.Is(err, query.ErrHandle):
 		code = "unknown_handle"
 		hint = "build a new slice with sdl_slice_build"
+	case errors.Is(err, ErrIndexing):
+		code = "indexing"
+		hint = "the server is building the repository's first index; call again in a few seconds"
 	case errors.Is(err, schema.ErrNoIndex):
 		code = "no_index"
 		hint = "index the repository: run sdl index in it, or call sdl_index_refresh"
@@ -304,10 +322,13 @@ func errorResult(t *Tool, err error) *mcp.CallToolResult {
 		code = "index_outdated"
 		hint = "rebuild the index with this sdl: sdl index, or call sdl_index_refresh"
 	}
-	body := map[string]any{"error": strings.TrimSpace(err.Error()), "code": code, "tool": t.Name}
+	body := map[string]any{"error": strings.TrimSpace(err.Error()), "code": code, "tool": t.MCPName()}
 	if hint != "" {
 		body["hint"] = hint
 	}
 	b, _ := json.Marshal(body)
+	if reg != nil {
+		b = reg.advertisedJSON(b)
+	}
 	return mcp.NewToolResultError(string(b))
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,11 +10,24 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/query"
 )
 
 // ErrUnknownRepo means a repoId names no repository the server knows.
 var ErrUnknownRepo = errors.New("unknown repoId")
+
+// ErrIndexing means the repository's first index is still being built.
+var ErrIndexing = errors.New("indexing")
+
+// building is the state of a first index built in the background.
+type building struct {
+	mu          sync.Mutex
+	running     bool
+	phase       string
+	done, total int
+	err         error // why the last build failed, until one succeeds
+}
 
 // Repo is a repository a server answers about: its root and its index.
 type Repo struct {
@@ -30,6 +44,8 @@ type Repo struct {
 	// overlay of memory files, shared by the indexes opened in turn.
 	memMu    sync.Mutex
 	memories query.MemoryOverlay
+
+	build building
 }
 
 // NewRepo describes a repository; its index is opened on first use.
@@ -49,6 +65,9 @@ func NewRepo(id, root, db string) *Repo {
 // (a full rebuild renames a new file into place; new versions added in
 // place are seen by every new query anyway).
 func (r *Repo) Index() (*query.Index, error) {
+	if err := r.buildState(); err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ino := fileID(r.DB)
@@ -70,6 +89,78 @@ func (r *Repo) Index() (*query.Index, error) {
 	}
 	r.x, r.inode = x, ino
 	return x, nil
+}
+
+// IndexInBackground builds the repository's index when it has none, so
+// that a server started in a repository nobody indexed yet answers at once:
+// calls that need the index get ErrIndexing with the progress until it is
+// built, and the tools that need none (sdl_info, sdl_index_refresh) work.
+// It reports whether a build started.
+// done, if not nil, is closed when the build ends.
+func (r *Repo) IndexInBackground(ctx context.Context, opts index.Options, logf func(string, ...any), done chan struct{}) bool {
+	if fileExists(r.DB) {
+		return false
+	}
+	b := &r.build
+	b.mu.Lock()
+	if b.running {
+		b.mu.Unlock()
+		return false
+	}
+	b.running, b.phase, b.done, b.total, b.err = true, "walk", 0, 0, nil
+	b.mu.Unlock()
+	opts.Root, opts.DB = r.Root, r.DB
+	caller := opts.Progress
+	opts.Progress = func(p index.Progress) {
+		b.mu.Lock()
+		b.phase, b.done, b.total = p.Phase, p.Done, p.Total
+		b.mu.Unlock()
+		if caller != nil {
+			caller(p)
+		}
+	}
+	go func() {
+		sum, err := index.Run(ctx, opts)
+		b.mu.Lock()
+		b.running, b.err = false, err
+		b.mu.Unlock()
+		if done != nil {
+			close(done)
+		}
+		if err != nil {
+			logf("index %s: %v", r.Root, err)
+			return
+		}
+		logf("indexed %s: %d files, %d symbols (%s)", r.Root, sum.Files, sum.Symbols, r.DB)
+	}()
+	return true
+}
+
+// buildState is ErrIndexing while a first index is being built, the
+// build's error after it failed, else nil.
+func (r *Repo) buildState() error {
+	b := &r.build
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.running && b.total > 0:
+		return fmt.Errorf("%w %s, %d of %d files (%s): its first index; ask again in a few seconds",
+			ErrIndexing, r.Root, b.done, b.total, b.phase)
+	case b.running:
+		return fmt.Errorf("%w %s (%s): its first index; ask again in a few seconds", ErrIndexing, r.Root, b.phase)
+	case b.err != nil && fileExists(r.DB):
+		b.err = nil // indexed since, by sdl index
+	case b.err != nil:
+		return fmt.Errorf("the first index of %s failed: %w", r.Root, b.err)
+	}
+	return nil
+}
+
+// Building reports whether a first index is being built.
+func (r *Repo) Building() bool {
+	r.build.mu.Lock()
+	defer r.build.mu.Unlock()
+	return r.build.running
 }
 
 // Close closes the index and drops the buffers' overlay.

@@ -249,7 +249,7 @@ func TestStdio(t *testing.T) {
 	if text, isErr := call(t, c, "sdl_repo_status", `{}`); isErr || !strings.Contains(text, `"fresh":true`) {
 		t.Errorf("status: %s", text)
 	}
-	if text, isErr := call(t, c, "sdl_usage_stats", `{"scope": "session"}`); isErr || !strings.Contains(text, `"sdl.symbol.search"`) {
+	if text, isErr := call(t, c, "sdl_usage_stats", `{"scope": "session"}`); isErr || !strings.Contains(text, `"sdl_symbol_search"`) {
 		t.Errorf("usage: %s", text)
 	}
 	// an edit: status says stale, answers list the file, refresh records v2
@@ -281,7 +281,7 @@ func TestBadArguments(t *testing.T) {
 		{"sdl_symbol_search", `{}`, "query"},
 		{"sdl_symbol_search", `{"query": "x", "limit": "ten"}`, "limit: must be an integer"},
 		{"sdl_symbol_search", `{"query": "x", "limit": 5000}`, "limit: must be between 1 and 1000"},
-		{"sdl_symbol_search", `{"query": "x", "kinds": ["widget"]}`, `kinds: \"widget\" is not a kind`},
+		{"sdl_symbol_search", `{"query": "x", "kinds": ["widget"]}`, `kinds[0]: \"widget\" is not one of function, class`},
 		{"sdl_symbol_search", `{"query": "x", "frobnicate": true}`, `unknown argument \"frobnicate\"`},
 		{"sdl_slice_build", `{"editedFiles": ["../../etc/passwd"]}`, "editedFiles"},
 		{"sdl_slice_build", `{"failingTestPath": "/etc/passwd"}`, "outside the repository"},
@@ -362,11 +362,12 @@ func TestHTTPAuth(t *testing.T) {
 	for _, tc := range []struct {
 		name, header string
 		want         int
+		says         string // in the body and the challenge
 	}{
-		{"no token", "", http.StatusUnauthorized},
-		{"wrong token", "Bearer nope", http.StatusUnauthorized},
-		{"token without the scheme", "secret", http.StatusUnauthorized},
-		{"right token", "Bearer secret", http.StatusOK},
+		{"no token", "", http.StatusUnauthorized, "missing bearer token: start the client with Authorization: Bearer"},
+		{"wrong token", "Bearer nope", http.StatusUnauthorized, "wrong bearer token"},
+		{"token without the scheme", "secret", http.StatusUnauthorized, "missing bearer token"},
+		{"right token", "Bearer secret", http.StatusOK, ""},
 	} {
 		req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -378,13 +379,41 @@ func TestHTTPAuth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		got, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != tc.want {
 			t.Errorf("%s: status %d, want %d", tc.name, resp.StatusCode, tc.want)
 		}
+		if tc.says == "" {
+			continue
+		}
+		// the JSON-RPC error of MCP, and RFC 6750's challenge
+		var rpc struct {
+			Error struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(got, &rpc); err != nil || !strings.Contains(rpc.Error.Message, tc.says) {
+			t.Errorf("%s: body %s, want a JSON-RPC error saying %q", tc.name, got, tc.says)
+		}
+		if ch := resp.Header.Get("WWW-Authenticate"); !strings.Contains(ch, "error_description=") || !strings.Contains(ch, tc.says) {
+			t.Errorf("%s: WWW-Authenticate %q", tc.name, ch)
+		}
+	}
+	// a plain GET of /mcp, without a session, is answered at once
+	get, _ := http.NewRequest("GET", ts.URL+"/mcp", nil)
+	get.Header.Set("Authorization", "Bearer secret")
+	resp, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(got), "Mcp-Session-Id") {
+		t.Errorf("GET /mcp without a session: %d %s", resp.StatusCode, got)
 	}
 	// a token in the query string is not a token
-	resp, err := http.Post(ts.URL+"/mcp?token=secret", "application/json", strings.NewReader(body))
+	resp, err = http.Post(ts.URL+"/mcp?token=secret", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

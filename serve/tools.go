@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/sdl-dev/sdl/query"
 )
@@ -35,15 +37,20 @@ type Tool struct {
 	// Live marks tools that read code: they answer from the overlay of
 	// unsaved editor buffers when there is one.
 	Live bool
-	// Schema, when set, replaces the input schema made from Args.
-	Schema map[string]any
-	// Args documents the arguments; the request type is the source of
-	// truth for decoding.
+	// Args documents the arguments: descriptions, enums and bounds of
+	// the fields of the request type, which is the source of truth for
+	// their names, types and shape (see InputSchema). A dotted name
+	// (budget.maxTokens) documents a nested field.
 	Args []Arg
 	// Example is a valid argument object.
 	Example string
 
-	call func(ctx context.Context, r *Repo, x *query.Index, raw json.RawMessage) (any, error)
+	call    func(ctx context.Context, r *Repo, x *query.Index, raw json.RawMessage) (any, error)
+	reqType reflect.Type // what the arguments decode into
+
+	schemaOnce sync.Once
+	schema     map[string]any
+	schemaErr  error
 }
 
 // Arg documents one argument.
@@ -55,6 +62,20 @@ type Arg struct {
 	Description string
 	Enum        []string
 	Min, Max    *float64
+	// Schema holds further keywords of its schema (minProperties).
+	Schema map[string]any
+}
+
+// topArgs are the arguments of the tool itself, without the fields of
+// nested objects.
+func (t *Tool) topArgs() []Arg {
+	var out []Arg
+	for _, a := range t.Args {
+		if !strings.Contains(a.Name, ".") {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // MCPName is the tool's name as MCP clients see it: the spec's dotted
@@ -94,6 +115,8 @@ func nameKey(name string) string {
 type Registry struct {
 	tools  []*Tool
 	byName map[string]*Tool
+	// surface, when set, holds the tools the server lists (setSurface)
+	surface map[string]bool
 }
 
 // NewRegistry returns the registry of every built tool.
@@ -223,7 +246,7 @@ func argsError(err error, t *Tool) error {
 	if strings.HasPrefix(msg, "json: unknown field ") {
 		field := strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
 		var names []string
-		for _, a := range t.Args {
+		for _, a := range t.topArgs() {
 			names = append(names, a.Name)
 		}
 		return fmt.Errorf("%w: unknown argument %q; %s takes: %s", ErrArgs, field, t.Name, strings.Join(names, ", "))
@@ -257,9 +280,13 @@ func article(s string) string {
 
 // bind attaches a typed tool function to a tool.
 func bind[Req any](t *Tool, fn func(ctx context.Context, r *Repo, x *query.Index, req *Req) (any, error)) *Tool {
+	t.reqType = reflect.TypeFor[Req]()
 	t.call = func(ctx context.Context, r *Repo, x *query.Index, raw json.RawMessage) (any, error) {
 		var req Req
 		if err := decode(raw, &req, t); err != nil {
+			return nil, err
+		}
+		if err := t.checkArgs(raw); err != nil {
 			return nil, err
 		}
 		return fn(ctx, r, x, &req)

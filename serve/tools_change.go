@@ -25,6 +25,7 @@ func changeTools() []*Tool {
 			{Name: "fromVersion", Type: "string", Required: true, Description: "The version before the change. " + versionArgHelp},
 			{Name: "toVersion", Type: "string", Required: true, Description: "The version after the change. " + versionArgHelp},
 			{Name: "budget", Type: "object", Description: "{maxCards (items per page, 1-500, default 50), maxEstimatedTokens (300-100000, default 6000)}."},
+			sliceBudgetCards, sliceBudgetTokens(query.MinDeltaTokens, query.DefaultDeltaTokens),
 			{Name: "cursor", Type: "string", Description: "truncation.nextCursor of the previous page."},
 			{Name: "maxDepth", Type: "integer", Min: f(1), Max: f(8), Description: "Blast radius depth in edges (default 4)."},
 		},
@@ -65,6 +66,7 @@ func changeTools() []*Tool {
 			{Name: "sliceHandle", Type: "string", Required: true, Description: "The sliceHandle of sdl.slice.build."},
 			{Name: "knownVersion", Type: "string", Required: true, Description: "The ledger version you last saw the slice at (v3)."},
 			{Name: "budget", Type: "object", Description: "Bounds the delta: {maxCards, maxEstimatedTokens}, as sdl.delta.get."},
+			sliceBudgetCards, sliceBudgetTokens(query.MinDeltaTokens, query.DefaultDeltaTokens),
 		},
 		Example: `{"sliceHandle": "sl_0123456789abcdef0123", "knownVersion": "v1"}`,
 	}

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/sdl-dev/sdl/query"
@@ -12,7 +13,15 @@ type PolicyGetRequest struct{}
 
 // PolicySetRequest is sdl.policy.set.
 type PolicySetRequest struct {
-	PolicyPatch map[string]any `json:"policyPatch"`
+	PolicyPatch *PolicyPatch `json:"policyPatch"`
+}
+
+// PolicyPatch is the fields of the policy to change.
+type PolicyPatch struct {
+	MaxWindowLines     *int  `json:"maxWindowLines,omitempty"`
+	MaxWindowTokens    *int  `json:"maxWindowTokens,omitempty"`
+	RequireIdentifiers *bool `json:"requireIdentifiers,omitempty"`
+	AllowBreakGlass    *bool `json:"allowBreakGlass,omitempty"`
 }
 
 func codeTools() []*Tool {
@@ -86,7 +95,13 @@ func codeTools() []*Tool {
 		Description: "Patch the policy in the repository's committed .sdl/config.yaml: only the fields given change, the " +
 			"rest of the file (other sections, comments) stays. Fields: maxWindowLines (1-5000), maxWindowTokens (50-50000), " +
 			"requireIdentifiers, allowBreakGlass; null resets a field.",
-		Args:    []Arg{repoArg, {Name: "policyPatch", Type: "object", Required: true}},
+		Args: []Arg{repoArg, {Name: "policyPatch", Type: "object", Required: true, Schema: map[string]any{"minProperties": 1},
+			Description: "The fields to change."},
+			{Name: "policyPatch.maxWindowLines", Type: "integer", Min: f(1), Max: f(5000), Description: "The most lines of a raw window."},
+			{Name: "policyPatch.maxWindowTokens", Type: "integer", Min: f(50), Max: f(50000), Description: "The most tokens of a raw window."},
+			{Name: "policyPatch.requireIdentifiers", Type: "boolean", Description: "A window request must name the identifiers it expects."},
+			{Name: "policyPatch.allowBreakGlass", Type: "boolean", Description: "A request may bypass the rules, audited."},
+		},
 		Example: `{"policyPatch": {"maxWindowLines": 220}}`,
 	}
 	return []*Tool{
@@ -106,7 +121,9 @@ func codeTools() []*Tool {
 			if req.PolicyPatch == nil {
 				return nil, fmt.Errorf("%w: policyPatch: required, an object of the fields to change, e.g. {\"maxWindowLines\": 220}", ErrArgs)
 			}
-			return x.SetPolicy(req.PolicyPatch)
+			var patch map[string]any // the fields given, as query.SetPolicy takes them
+			json.Unmarshal(query.EncodeJSON(req.PolicyPatch), &patch)
+			return x.SetPolicy(patch)
 		}),
 	}
 }

@@ -116,7 +116,7 @@ func memoryTools() []*Tool {
 		ReadOnly: true,
 		Args: []Arg{repoArg,
 			{Name: "query", Type: "string", Description: "Words to find in title and content (up to 1,000 characters)."},
-			{Name: "types", Type: "array", Items: "string", Description: "Only these types: decision, bugfix, task_context."},
+			{Name: "types", Type: "array", Items: "string", Enum: memoryTypes, Description: "Only these types: decision, bugfix, task_context."},
 			{Name: "tags", Type: "array", Items: "string", Description: "Any of these tags (up to 20)."},
 			{Name: "symbolIds", Type: "array", Items: "string", Description: "Linked to any of these symbols (up to 100)."},
 			{Name: "staleOnly", Type: "boolean", Description: "Only memories whose linked code changed since."},

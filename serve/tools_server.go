@@ -88,10 +88,16 @@ func (s *Server) serverTools() []*Tool {
 			return s.usageReport(ctx, req)
 		}),
 		bind(refresh, func(ctx context.Context, r *Repo, x *query.Index, req *RefreshRequest) (any, error) {
+			if r.Building() {
+				return nil, r.buildState()
+			}
 			sum, err := index.Run(ctx, index.Options{Root: r.Root, DB: r.DB, Full: req.Full, SDLVersion: s.opts.Version})
 			if err != nil {
 				return nil, err
 			}
+			r.build.mu.Lock()
+			r.build.err = nil // a failed first build is behind us
+			r.build.mu.Unlock()
 			return map[string]any{"repoId": r.ID, "summary": sum, "ledgerVersion": sum.Version}, nil
 		}),
 		bind(status, func(ctx context.Context, r *Repo, x *query.Index, req *StatusRequest) (any, error) {
@@ -228,7 +234,9 @@ func (s *Server) usageReport(ctx context.Context, req *UsageRequest) (any, error
 		out["persistedTo"] = path
 	}
 	if req.Scope != "session" {
-		out["history"] = readUsageHistory(path, since, req.Limit)
+		hist, totals := readUsageHistory(path, since, req.Limit)
+		out["history"] = hist
+		out["historyTotals"] = totals
 	}
 	return out, nil
 }
@@ -261,18 +269,31 @@ func (s *Server) usagePath() string {
 	return filepath.Join(filepath.Dir(r.DB), "usage.jsonl")
 }
 
-func readUsageHistory(path string, since time.Time, limit int) []json.RawMessage {
+// readUsageHistory returns the last limit persisted sessions since a time,
+// and the totals of every persisted session since then: the history is
+// aggregated, not only listed.
+func readUsageHistory(path string, since time.Time, limit int) ([]json.RawMessage, map[string]any) {
 	out := []json.RawMessage{}
+	tools := map[string]toolUsage{}
+	sessions := 0
+	totals := func() map[string]any {
+		t := sessionUsage(time.Time{}, tools)
+		delete(t, "startedAt")
+		delete(t, "recordedAt")
+		t["sessions"] = sessions
+		return t
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return out
+		return out, totals()
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 4<<20)
 	var all []json.RawMessage
 	for sc.Scan() {
 		var rec struct {
-			RecordedAt string `json:"recordedAt"`
+			RecordedAt string               `json:"recordedAt"`
+			Tools      map[string]toolUsage `json:"tools"`
 		}
 		line := append([]byte(nil), sc.Bytes()...)
 		if json.Unmarshal(line, &rec) != nil {
@@ -282,9 +303,18 @@ func readUsageHistory(path string, since time.Time, limit int) []json.RawMessage
 			continue
 		}
 		all = append(all, line)
+		sessions++
+		for name, u := range rec.Tools {
+			t := tools[name]
+			t.Calls += u.Calls
+			t.Errors += u.Errors
+			t.TokensReturned += u.TokensReturned
+			t.RawTokens += u.RawTokens
+			tools[name] = t
+		}
 	}
 	if len(all) > limit {
 		all = all[len(all)-limit:]
 	}
-	return append(out, all...)
+	return append(out, all...), totals()
 }

@@ -2,10 +2,20 @@ package serve
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/query"
 )
+
+// The budget of a slice, and of the deltas that take the same object.
+var sliceBudgetCards = Arg{Name: "budget.maxCards", Type: "integer", Min: f(1), Max: f(query.MaxSliceCards),
+	Description: "At most this many cards."}
+
+func sliceBudgetTokens(min, def int) Arg {
+	return Arg{Name: "budget.maxEstimatedTokens", Type: "integer", Min: f(float64(min)), Max: f(query.MaxSliceTokens),
+		Description: fmt.Sprintf("Tokens the answer may take (default %d).", def)}
+}
 
 var repoArg = Arg{Name: "repoId", Type: "string", Description: "The repository to answer about; may be omitted when the server has one repository."}
 
@@ -39,6 +49,9 @@ func symbolTools() []*Tool {
 		Args: []Arg{repoArg,
 			{Name: "symbolId", Type: "string", Description: "A symbol id from search, a slice or a card."},
 			{Name: "symbolRef", Type: "object", Description: "A natural reference: {name, file?, kind?, exportedOnly?}; name may be qualified (Store.Add)."},
+			{Name: "symbolRef.name", Type: "string", Description: "The symbol's name, possibly qualified (Store.Add)."},
+			{Name: "symbolRef.file", Type: "string", Description: "A repository path or path suffix of the file it is in."},
+			{Name: "symbolRef.kind", Type: "string", Enum: lang.Kinds},
 			{Name: "ifNoneMatch", Type: "string", Description: "The etag of a card you hold."},
 			{Name: "minCallConfidence", Type: "number", Min: f(0), Max: f(1), Description: "Leave out dependencies below this confidence."},
 			{Name: "includeResolutionMetadata", Type: "boolean", Description: "Say which rule bound each dependency."},
@@ -56,6 +69,7 @@ func symbolTools() []*Tool {
 		Args: []Arg{repoArg,
 			{Name: "symbolIds", Type: "array", Items: "string", Description: "1-100 symbol ids."},
 			{Name: "symbolRefs", Type: "array", Items: "object", Description: "1-100 natural references {name, file?, kind?, exportedOnly?}."},
+			{Name: "symbolRefs.kind", Type: "string", Enum: lang.Kinds},
 			{Name: "knownEtags", Type: "object", Description: "symbolId -> etag of cards you hold."},
 			{Name: "minCallConfidence", Type: "number", Min: f(0), Max: f(1)},
 			{Name: "includeResolutionMetadata", Type: "boolean"},
@@ -93,6 +107,7 @@ func sliceTools() []*Tool {
 			{Name: "stackTrace", Type: "string", Description: "A stack trace (Go, Python, Java, JS/TS, Rust): its frames are seeds."},
 			{Name: "failingTestPath", Type: "string", Description: "A failing test file: the code it calls is favoured."},
 			{Name: "budget", Type: "object", Description: "{maxCards (1-500, default 50), maxEstimatedTokens (200-100000, default 4000)}."},
+			sliceBudgetCards, sliceBudgetTokens(query.MinSliceTokens, query.DefaultMaxTokens),
 			{Name: "minConfidence", Type: "number", Min: f(0), Max: f(1), Description: "Ignore edges below this confidence (default 0.5)."},
 			{Name: "minCallConfidence", Type: "number", Min: f(0), Max: f(1), Description: "Ignore call edges below this confidence."},
 			{Name: "knownCardEtags", Type: "object", Description: "symbolId -> etag of cards you hold; those become cardRefs."},
@@ -103,6 +118,10 @@ func sliceTools() []*Tool {
 			{Name: "semantic", Type: "boolean", Description: "false keeps vectors out of seeding from taskText (by default they join when the index has them; retrievalMode says which ran)."},
 			{Name: "includeMemories", Type: "boolean", Description: "Include the development memories about the cards (default true); they fit after the cards or are left out."},
 			{Name: "memoryLimit", Type: "integer", Min: f(0), Max: f(20), Description: "At most this many memories (default 5)."},
+			{Name: "wireFormat", Type: "string", Enum: []string{WireStandard, WireCompact}, Description: "standard (default): the slice as " +
+				"plain JSON; compact: the same content in about 20% fewer tokens (short keys, cards by index in edges, a legend)."},
+			{Name: "wireFormatVersion", Type: "integer", Min: f(1), Max: f(3), Description: "Compact version (default 2): 1 short keys, " +
+				"2 also tables of files and edge kinds, 3 also edges grouped by kind and source."},
 		},
 		Example: `{"taskText": "fix the auth token expiry check", "budget": {"maxCards": 30, "maxEstimatedTokens": 4000}}`,
 	}
@@ -121,8 +140,8 @@ func sliceTools() []*Tool {
 		Example: `{"spilloverHandle": "sp_0123456789abcdef0123", "pageSize": 20}`,
 	}
 	return []*Tool{
-		bind(build, func(ctx context.Context, r *Repo, x *query.Index, req *query.SliceRequest) (any, error) {
-			return x.BuildSlice(ctx, *req)
+		bind(build, func(ctx context.Context, r *Repo, x *query.Index, req *SliceBuildRequest) (any, error) {
+			return buildSliceTool(ctx, x, req)
 		}),
 		bind(spill, func(ctx context.Context, r *Repo, x *query.Index, req *query.SpilloverRequest) (any, error) {
 			return x.Spillover(ctx, *req)

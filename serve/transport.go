@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -92,11 +93,23 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		if o.Token != "" && r.URL.Path != "/healthz" {
 			auth := r.Header.Get("Authorization")
 			got, ok := strings.CutPrefix(auth, "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(o.Token)) != 1 {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="sdl"`)
-				http.Error(w, "unauthorized: send Authorization: Bearer TOKEN", http.StatusUnauthorized)
+			switch {
+			case !ok:
+				unauthorized(w, "invalid_request", "missing bearer token: start the client with Authorization: Bearer TOKEN, "+
+					"the token sdl serve was given (--token or SDL_TOKEN); e.g. mcp-inspector --cli URL --transport http --header \"Authorization: Bearer TOKEN\"")
+				return
+			case subtle.ConstantTimeCompare([]byte(got), []byte(o.Token)) != 1:
+				unauthorized(w, "invalid_token", "wrong bearer token: send Authorization: Bearer TOKEN with the token sdl serve was given (--token or SDL_TOKEN)")
 				return
 			}
+		}
+		if r.Method == http.MethodGet && r.URL.Path == "/mcp" && r.Header.Get(server.HeaderKeySessionID) == "" {
+			// the notification stream belongs to a session: without one
+			// there is nothing to stream, and an open stream would hang a
+			// browser or curl forever
+			jsonRPCError(w, http.StatusBadRequest, -32600, "GET /mcp opens the notification stream of a session: send the "+
+				"Mcp-Session-Id header that initialize returned. MCP clients POST JSON-RPC requests to /mcp; /healthz answers a plain GET")
+			return
 		}
 		if r.Method == http.MethodGet {
 			// a client's notification stream: idle for its life, it
@@ -106,6 +119,23 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		}
 		limited.ServeHTTP(w, r)
 	})
+}
+
+// unauthorized refuses a request without the right token, in the words of
+// RFC 6750 (the WWW-Authenticate error and its description) and of MCP (a
+// JSON-RPC error body), so that a client shows the reason whichever it reads.
+// It names no authorization server: sdl takes a token given to it, not OAuth.
+func unauthorized(w http.ResponseWriter, code, msg string) {
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm="sdl", error=%q, error_description=%q`, code, msg))
+	jsonRPCError(w, http.StatusUnauthorized, -32001, msg)
+}
+
+// jsonRPCError answers with a JSON-RPC error that belongs to no request.
+func jsonRPCError(w http.ResponseWriter, status, code int, msg string) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": code, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
 }
 
 // limit serves at most n requests at once; a request beyond waits up to

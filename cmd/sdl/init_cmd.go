@@ -15,6 +15,7 @@ import (
 
 	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/query"
+	"github.com/sdl-dev/sdl/serve"
 )
 
 // Clients sdl init knows, in the order it handles them. The first three
@@ -132,6 +133,7 @@ func initCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would change and write nothing"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not build the first index"},
 			&cli.StringFlag{Name: "command", Usage: "the command MCP clients start", DefaultText: "sdl when it is on PATH, else the absolute path of this sdl"},
+			&cli.StringFlag{Name: "tools", Usage: "the tools the server lists: " + strings.Join(serve.Surfaces, ", ") + " (see sdl serve --help)", Value: serve.SurfaceAll},
 		},
 		Action: runInit,
 	}
@@ -182,6 +184,10 @@ func runInit(c *cli.Context) error {
 	if command == "" {
 		command, note = serverCommand()
 	}
+	tools := c.String("tools")
+	if err := serve.CheckSurface(tools); err != nil {
+		return usagef("--tools: %v", err)
+	}
 	dry := c.Bool("dry-run")
 
 	res := &initResult{Root: abs, DryRun: dry, Command: command, Note: note, Snippets: map[string]string{}}
@@ -213,13 +219,13 @@ func runInit(c *cli.Context) error {
 			continue
 		}
 		if rel, ok := clientFiles[cl]; ok {
-			data, err := mcpConfig(filepath.Join(abs, filepath.FromSlash(rel)), cl, command)
+			data, err := mcpConfig(filepath.Join(abs, filepath.FromSlash(rel)), cl, command, tools)
 			if err := add(rel, cl+" MCP config", data, err); err != nil {
 				return err
 			}
 			continue
 		}
-		res.Snippets[cl] = clientSnippet(cl, command)
+		res.Snippets[cl] = clientSnippet(cl, command, tools)
 	}
 	if instr != "" {
 		data, err := withSection(filepath.Join(abs, instr), agentsBegin, agentsEnd, agentSection)
@@ -358,18 +364,30 @@ func withSection(p, begin, end, body string) ([]byte, error) {
 	return []byte(s + section), nil
 }
 
-// mcpServer is the entry for sdl in a client's MCP config.
-func mcpServer(client, command string) map[string]any {
-	m := map[string]any{"command": command, "args": []any{"serve"}}
+// mcpServer is the entry for sdl in a client's MCP config. It names the
+// repository with --root in the client's own variable for it, so that the
+// server answers about this repository whatever directory the client
+// starts it in (a committed file must not hold an absolute path).
+func mcpServer(client, command, tools string) map[string]any {
+	m := map[string]any{"command": command, "args": append([]any{"serve", "--root", clientRootVar[client]}, toolsArgs(tools)...)}
 	if client == "vscode" {
 		m["type"] = "stdio"
 	}
 	return m
 }
 
+// clientRootVar is how each client's config names the repository's
+// directory: Claude Code expands environment variables (and starts servers
+// in the project directory), VS Code and Cursor expand ${workspaceFolder}.
+var clientRootVar = map[string]string{
+	"claude-code": "${CLAUDE_PROJECT_DIR:-.}",
+	"cursor":      "${workspaceFolder}",
+	"vscode":      "${workspaceFolder}",
+}
+
 // mcpConfig returns the client's config file at p with the sdl server
 // added or replaced; every other entry is kept.
-func mcpConfig(p, client, command string) ([]byte, error) {
+func mcpConfig(p, client, command, tools string) ([]byte, error) {
 	key := "mcpServers"
 	if client == "vscode" {
 		key = "servers"
@@ -392,7 +410,7 @@ func mcpConfig(p, client, command string) ([]byte, error) {
 		}
 		servers = map[string]any{}
 	}
-	want := mcpServer(client, command)
+	want := mcpServer(client, command, tools)
 	if cur, ok := servers["sdl"]; ok && sameJSON(cur, want) && err == nil {
 		return old, nil // already right: keep the bytes as they are
 	}
@@ -426,15 +444,26 @@ func snippetTitle(client string) string {
 
 // clientSnippet is the user-level configuration of a client that has no
 // repository file.
-func clientSnippet(client, command string) string {
+func clientSnippet(client, command, tools string) string {
 	q, _ := json.Marshal(command)
+	args, _ := json.Marshal(append([]any{"serve"}, toolsArgs(tools)...))
+	a := strings.ReplaceAll(string(args), ",", ", ")
 	switch client {
 	case "codex":
-		return "[mcp_servers.sdl]\ncommand = " + string(q) + "\nargs = [\"serve\"]\n"
+		return "[mcp_servers.sdl]\ncommand = " + string(q) + "\nargs = " + a + "\n"
 	case "gemini":
-		return "{\n  \"mcpServers\": {\n    \"sdl\": { \"command\": " + string(q) + ", \"args\": [\"serve\"] }\n  }\n}\n"
+		return "{\n  \"mcpServers\": {\n    \"sdl\": { \"command\": " + string(q) + ", \"args\": " + a + " }\n  }\n}\n"
 	}
 	return ""
+}
+
+// toolsArgs are the serve arguments of a tool surface; the full one is the
+// default and needs none.
+func toolsArgs(tools string) []any {
+	if tools == "" || tools == serve.SurfaceAll {
+		return nil
+	}
+	return []any{"--tools", tools}
 }
 
 // defaultRoot is the repository around the working directory: the one

@@ -14,6 +14,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sdl-dev/sdl/index"
+	"github.com/sdl-dev/sdl/schema"
 	"github.com/sdl-dev/sdl/serve"
 )
 
@@ -35,11 +37,53 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-concurrent", Usage: "HTTP requests served at once; more wait a second, then get 503", Value: 64},
 			&cli.Int64Flag{Name: "max-body-bytes", Usage: "the largest HTTP request body", Value: 8 << 20},
 			&cli.BoolFlag{Name: "watch", Usage: "index files as they are saved (debounced), so answers never fall behind the disk"},
+			&cli.StringFlag{Name: "tools", Value: serve.SurfaceAll, Usage: "the tools listed to the client: all (31 tools, about 9,600 tokens of definitions), " +
+				"ladder (the context ladder and the gateway, 10 tools, about 3,500 tokens) or gateway (sdl_action_search, sdl_manual " +
+				"and sdl_chain, which reach every action: 3 tools, about 830 tokens)"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := serve.CheckSurface(c.String("tools")); err != nil {
+				return usagef("--tools: %v", err)
+			}
 			srv, repos, logf, err := newServer(c)
+			if errors.Is(err, schema.ErrNoIndex) && len(c.StringSlice("repo")) == 0 {
+				// no index yet: serve the repository around the working
+				// directory (or --root) and build its index meanwhile, so
+				// that the client connects and can watch it happen
+				root := c.String("root")
+				if root == "" {
+					root = defaultRoot()
+				}
+				abs, aerr := filepath.Abs(root)
+				if aerr != nil {
+					return aerr
+				}
+				db := c.String("db")
+				if db != "" {
+					if db, aerr = filepath.Abs(db); aerr != nil {
+						return aerr
+					}
+				}
+				srv, repos, logf, err = newServerOver(c, []*serve.Repo{serve.NewRepo("", abs, db)})
+			}
 			if err != nil {
 				return err
+			}
+			for _, id := range repos.IDs() {
+				r, _ := repos.Get(id)
+				if fileExists(r.DB) {
+					continue
+				}
+				if !c.IsSet("root") && !c.IsSet("repo") && !fileExists(filepath.Join(r.Root, ".git")) {
+					// not a repository anyone named: indexing a home
+					// directory by surprise would take long and answer
+					// nothing useful; sdl_index_refresh indexes it on demand
+					srv.Log().Printf("%s has no index and is not a git work tree: call sdl_index_refresh or run sdl index there", r.Root)
+					continue
+				}
+				if r.IndexInBackground(c.Context, index.Options{SDLVersion: version}, srv.Log().Printf, nil) {
+					srv.Log().Printf("%s has no index yet: indexing it into %s; tools answer once it is built", r.Root, r.DB)
+				}
 			}
 			defer repos.Close()
 			if logf != nil {
@@ -91,6 +135,11 @@ func newServer(c *cli.Context) (*serve.Server, *serve.Repos, *os.File, error) {
 			list = append(list, r)
 		}
 	}
+	return newServerOver(c, list)
+}
+
+// newServerOver builds the server over the given repositories.
+func newServerOver(c *cli.Context, list []*serve.Repo) (*serve.Server, *serve.Repos, *os.File, error) {
 	repos, err := serve.NewRepos(list...)
 	if err != nil {
 		return nil, nil, nil, usagef("%v", err)
@@ -110,7 +159,8 @@ func newServer(c *cli.Context) (*serve.Server, *serve.Repos, *os.File, error) {
 	if c.IsSet("max-output-tokens") {
 		max = c.Int("max-output-tokens")
 	}
-	srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: version, MaxOutputTokens: max, Log: logger, LogPath: logPath})
+	srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: version, MaxOutputTokens: max, Log: logger, LogPath: logPath,
+		Tools: c.String("tools")})
 	return srv, repos, logf, nil
 }
 
