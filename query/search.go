@@ -480,7 +480,7 @@ func (x *Index) moduleNames(ctx context.Context, names, terms []string) ([]exact
 	var out []exactHit
 	seen := map[string]bool{}
 	add := func(q string, w float64, args ...any) error {
-		rows, err := x.DB.QueryContext(ctx, `SELECT s.id FROM symbols s JOIN paths p ON p.id = s.path_id
+		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.is_test FROM symbols s JOIN paths p ON p.id = s.path_id
 			WHERE s.to_seq IS NULL AND s.kind = 'module' AND `+q+` ORDER BY s.is_test, p.path LIMIT `+fmt.Sprint(maxModuleHits), args...)
 		if err != nil {
 			return fmt.Errorf("module search: %w", err)
@@ -488,12 +488,13 @@ func (x *Index) moduleNames(ctx context.Context, names, terms []string) ([]exact
 		defer rows.Close()
 		for rows.Next() {
 			var id string
-			if err := rows.Scan(&id); err != nil {
+			var isTest int
+			if err := rows.Scan(&id, &isTest); err != nil {
 				return err
 			}
 			if !seen[id] {
 				seen[id] = true
-				out = append(out, exactHit{id, lang.KindModule, w})
+				out = append(out, exactHit{id, lang.KindModule, w, isTest != 0})
 			}
 		}
 		return rows.Err()
