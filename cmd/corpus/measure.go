@@ -62,6 +62,10 @@ type result struct {
 	WorstStage string                `json:"worstStage"`
 	WorstRatio float64               `json:"worstRatio"`
 	Lines      int                   `json:"lines"`
+	// MissingBlobs counts the files of the commit the mirror lacks (the
+	// fetch tool leaves out files of 4 MiB and more); they are not in the
+	// checkout.
+	MissingBlobs int `json:"missingBlobs"`
 }
 
 // langCount is the parse-error tally of one reference language.
@@ -85,7 +89,7 @@ func sdlEnv() []string {
 }
 
 func measure(r repo, git, work, id, sdl string, timeout time.Duration) (*result, error) {
-	dir, err := checkout(git, work, r)
+	dir, missingBlobs, err := checkout(git, work, r)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +101,7 @@ func measure(r repo, git, work, id, sdl string, timeout time.Duration) (*result,
 	for _, suf := range []string{"", "-wal", "-shm"} {
 		os.Remove(db + suf) // a first index, every time
 	}
-	res := &result{Repo: r.Name, Lang: r.Lang, Commit: r.Commit, Skipped: map[string]int{}, Faults: map[string]int{}, PerLang: map[string]*langCount{}}
+	res := &result{Repo: r.Name, Lang: r.Lang, Commit: r.Commit, MissingBlobs: missingBlobs, Skipped: map[string]int{}, Faults: map[string]int{}, PerLang: map[string]*langCount{}}
 	start := time.Now()
 	stdout, stderr, code, rss, hung, err := runSDL(context.Background(), timeout, sdlEnv(),
 		sdl, "index", "--trace", "--json", "--db", db, dir)

@@ -98,6 +98,9 @@ func (r *report) markdown() string {
 		if x.Files > 0 {
 			errs = fmt.Sprintf("%d (%.0f%%) / %d (%.0f%%)", x.ParseErrors, pct(x.ParseErrors, x.Files), x.RefErrors, pct(x.RefErrors, x.Files-x.NotSource))
 		}
+		if x.MissingBlobs > 0 {
+			errs += fmt.Sprintf("; %d files of 4 MiB+ not in the mirror", x.MissingBlobs)
+		}
 		if x.NotSource > 0 {
 			errs += fmt.Sprintf("; %d not source", x.NotSource)
 		}
@@ -140,7 +143,7 @@ func (r *report) markdown() string {
 	}
 	p("\n")
 	if len(r.Missing) > 0 {
-		p("### Missing repositories\n\n")
+		p("### Missing or not measured\n\n")
 		for _, m := range r.Missing {
 			p("- %s\n", m)
 		}
