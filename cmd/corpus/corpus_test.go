@@ -43,6 +43,9 @@ func TestParseTrace(t *testing.T) {
 	if name, r := worstStage(got, 2.0); name != "parse" || r != 3.84/2.0 {
 		t.Errorf("worst stage %s %.2f, want parse 1.92", name, r)
 	}
+	if name, r := worstAfterParse(got); name != "precise" || r != 1.50/3.84 {
+		t.Errorf("worst stage after the parse %s %.2f, want precise 0.39", name, r)
+	}
 	// Stages under minFlagSeconds are not judged.
 	if name, _ := worstStage([]stage{{"walk", 0.3}}, 0.01); name != "" {
 		t.Errorf("a 0.3 s stage was judged: %s", name)

@@ -18,7 +18,7 @@ type report struct {
 	Missing                          []string
 }
 
-func (r *report) counts() (crashes, hangs, unaccounted, unaccRepos, slow int) {
+func (r *report) counts() (crashes, hangs, unaccounted, unaccRepos, slow, slowOther int) {
 	for _, x := range r.Results {
 		switch x.Status {
 		case "crash":
@@ -33,14 +33,17 @@ func (r *report) counts() (crashes, hangs, unaccounted, unaccRepos, slow int) {
 		if x.WorstRatio > stageLimit {
 			slow++
 		}
+		if _, o := worstAfterParse(x.Stages); o > stageLimit {
+			slowOther++
+		}
 	}
 	return
 }
 
 func (r *report) summaryLine() string {
-	c, h, u, ur, s := r.counts()
-	return fmt.Sprintf("%d repositories measured, %d missing: %d crashes, %d hangs, %d files unaccounted for in %d repositories, %d repositories with a stage above %.1fx the raw parse",
-		len(r.Results), len(r.Missing), c, h, u, ur, s, stageLimit)
+	c, h, u, ur, s, so := r.counts()
+	return fmt.Sprintf("%d repositories measured, %d missing: %d crashes, %d hangs, %d files unaccounted for in %d repositories, %d repositories with a stage above %.1fx the raw parse, %d with a stage above %.1fx sdl's parse",
+		len(r.Results), len(r.Missing), c, h, u, ur, s, stageLimit, so, stageLimit)
 }
 
 // order puts crashes and hangs first, then the repositories whose worst
@@ -73,15 +76,15 @@ func (r *report) markdown() string {
 	p("Measured %s with sdl `%s` (binary sha256 %s…) on %d CPUs, each `sdl index` under `nice` with a timeout of %s, by:\n\n",
 		r.Date, r.Version, r.ID, r.CPUs, r.Timeout)
 	p("    %s\n\n", r.Command)
-	c, h, u, ur, s := r.counts()
-	p("**%d repositories, %d crashes, %d hangs, %d files unaccounted for (in %d repositories), %d repositories with a stage above %.1fx the raw parse.**",
-		len(r.Results), c, h, u, ur, s, stageLimit)
+	c, h, u, ur, s, so := r.counts()
+	p("**%d repositories, %d crashes, %d hangs, %d files unaccounted for (in %d repositories), %d repositories with a stage above %.1fx the raw parse, %d with a stage other than the parse above %.1fx sdl's parse stage.**",
+		len(r.Results), c, h, u, ur, s, stageLimit, so, stageLimit)
 	if len(r.Missing) > 0 {
 		p(" %d repositories of the list were missing (below).", len(r.Missing))
 	}
 	p("\n\n")
-	p("| repository | lang | status | files | symbols | edges | parse errors: sdl / tree-sitter | faults by stage | raw parse s | worst stage (x raw parse) | stages s | wall s | peak RSS MB | unaccounted |\n")
-	p("|---|---|---|--:|--:|--:|--:|---|--:|---|---|--:|--:|--:|\n")
+	p("| repository | lang | status | files | symbols | edges | parse errors: sdl / tree-sitter | faults by stage | raw parse s | worst stage (x raw parse) | worst other stage (x sdl's parse) | stages s | wall s | peak RSS MB | unaccounted |\n")
+	p("|---|---|---|--:|--:|--:|--:|---|--:|---|---|---|--:|--:|--:|\n")
 	for _, x := range r.order() {
 		status := x.Status
 		if x.Reason != "" {
@@ -92,6 +95,13 @@ func (r *report) markdown() string {
 			worst = fmt.Sprintf("%s %.1fx", x.WorstStage, x.WorstRatio)
 			if x.WorstRatio > stageLimit {
 				worst = "**" + worst + "**"
+			}
+		}
+		other := "—"
+		if n, r := worstAfterParse(x.Stages); n != "" {
+			other = fmt.Sprintf("%s %.1fx", n, r)
+			if r > stageLimit {
+				other = "**" + other + "**"
 			}
 		}
 		errs := fmt.Sprintf("%d / %d", x.ParseErrors, x.RefErrors)
@@ -110,8 +120,8 @@ func (r *report) markdown() string {
 		} else if len(x.UnaccountedSome) > 0 {
 			unacc += " (" + strings.Join(x.UnaccountedSome, ", ") + ")"
 		}
-		p("| %s | %s | %s | %d | %d | %d | %s | %s | %.2f | %s | %s | %.1f | %.0f | %s |\n",
-			x.Repo, x.Lang, status, x.Files, x.Symbols, x.Edges, errs, faults(x), x.RefParse, worst, stages(x.Stages), x.Wall, x.RSSMB, unacc)
+		p("| %s | %s | %s | %d | %d | %d | %s | %s | %.2f | %s | %s | %s | %.1f | %.0f | %s |\n",
+			x.Repo, x.Lang, status, x.Files, x.Symbols, x.Edges, errs, faults(x), x.RefParse, worst, other, stages(x.Stages), x.Wall, x.RSSMB, unacc)
 	}
 	p("\n")
 	p("### Parse errors per language\n\n")
@@ -150,6 +160,22 @@ func (r *report) markdown() string {
 		p("\n")
 	}
 	return b.String()
+}
+
+// worstAfterParse is the slowest stage other than the parse against sdl's
+// own parse stage (the issue's "parse 1.0 s, resolve 52.1 s"), judged as
+// worstStage judges.
+func worstAfterParse(ss []stage) (string, float64) {
+	var parse float64
+	var rest []stage
+	for _, s := range ss {
+		if s.Name == "parse" {
+			parse = s.Seconds
+		} else {
+			rest = append(rest, s)
+		}
+	}
+	return worstStage(rest, parse)
 }
 
 func pct(n, d int) float64 {
@@ -220,8 +246,10 @@ GOMAXPROCS workers, files already in memory) and counts the files whose root has
 - **faults by stage**: the per-file faults sdl recorded (the files table's faults column, or any list
   of {stage} in ` + "`sdl info --json`" + `); n/a where this sdl records none.
 - **worst stage**: the slowest stage of ` + "`--trace`" + ` against the raw parse of the same files in the
-  same run; stages under 0.5 s are not judged (fixed costs of small repositories). The goal is no
-  stage above 1.5x the parse.
+  same run (sdl's own parse stage included: it reads, parses, extracts and writes); **worst other
+  stage**: the slowest stage but the parse against sdl's own parse stage. Stages under 0.5 s are not
+  judged (fixed costs of small repositories). The goal is no stage above 1.5x the parse. A crash or
+  hang has the stages it finished, and its raw parse covers the files sdl's walk would index.
 - ` + "`make corpus SDL=/path/to/sdl`" + ` measures another binary; results are kept per binary under
   CORPUS_WORK (default /tmp/sdl-corpus), so an interrupted sweep resumes.
 
