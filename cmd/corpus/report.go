@@ -90,6 +90,11 @@ func (r *report) markdown() string {
 		if x.Reason != "" {
 			status += ": " + strings.ReplaceAll(x.Reason, "|", `\|`)
 		}
+		if x.Status != "ok" && len(x.Stages) > 0 {
+			// --trace prints a stage when it ends: the one after it
+			// was running.
+			status += fmt.Sprintf(" (after the %s stage)", x.Stages[len(x.Stages)-1].Name)
+		}
 		worst := "—"
 		if x.WorstStage != "" {
 			worst = fmt.Sprintf("%s %.1fx", x.WorstStage, x.WorstRatio)
