@@ -68,19 +68,21 @@ lint:
 # in MIRRORS, with SDL (default: the binary `make build` makes), a timeout of
 # CORPUS_TIMEOUT per repository, and write the table into docs/corpus.md.
 # Checkouts, indexes and results stay in CORPUS_WORK, kept per binary, so
-# a second run resumes; CORPUS_FLAGS passes more (-only owner/name,...,
-# -force, -label NAME).
+# a second run resumes; CORPUS_LABEL names the report's section (default:
+# the binary's version), CORPUS_FLAGS passes more (-only owner/name,...,
+# -force).
 SDL            ?= $(BIN)
 CORPUS_WORK    ?= /tmp/sdl-corpus
 CORPUS_TIMEOUT ?= 5m
+CORPUS_LABEL   ?=
 CORPUS_FLAGS   ?=
 corpus:
 	@if [ "$(SDL)" = "$(BIN)" ]; then $(MAKE) --no-print-directory build; fi
 	@mkdir -p $(CORPUS_WORK)
 	CGO_ENABLED=1 $(GO) build -o $(CORPUS_WORK)/corpus ./cmd/corpus
 	nice -n 10 $(CORPUS_WORK)/corpus -list docs/corpus.tsv -mirror $(MIRRORS) -work $(CORPUS_WORK) \
-	  -sdl $(SDL) -timeout $(CORPUS_TIMEOUT) -out docs/corpus.md \
-	  -command "make corpus$(if $(filter command line,$(origin SDL)), SDL=$(SDL))$(if $(CORPUS_FLAGS), CORPUS_FLAGS='$(CORPUS_FLAGS)')" $(CORPUS_FLAGS)
+	  -sdl $(SDL) -timeout $(CORPUS_TIMEOUT) -out docs/corpus.md -label "$(CORPUS_LABEL)" \
+	  -command "make corpus$(if $(filter command line,$(origin SDL)), SDL=$(SDL))$(if $(CORPUS_LABEL), CORPUS_LABEL='$(CORPUS_LABEL)')$(if $(filter command line,$(origin CORPUS_TIMEOUT)), CORPUS_TIMEOUT=$(CORPUS_TIMEOUT))" $(CORPUS_FLAGS)
 
 # goreleaser and zig, installed once (go install and npm cache them).
 tools:

@@ -66,6 +66,9 @@ type result struct {
 	// fetch tool leaves out files of 4 MiB and more); they are not in the
 	// checkout.
 	MissingBlobs int `json:"missingBlobs"`
+	// Load is the machine's 1-minute load average when sdl started: on a
+	// shared machine, what the times were measured under.
+	Load float64 `json:"load,omitempty"`
 }
 
 // langCount is the parse-error tally of one reference language.
@@ -102,6 +105,7 @@ func measure(r repo, git, work, id, sdl string, timeout time.Duration) (*result,
 		os.Remove(db + suf) // a first index, every time
 	}
 	res := &result{Repo: r.Name, Lang: r.Lang, Commit: r.Commit, MissingBlobs: missingBlobs, Skipped: map[string]int{}, Faults: map[string]int{}, PerLang: map[string]*langCount{}}
+	res.Load = loadAverage()
 	start := time.Now()
 	stdout, stderr, code, rss, hung, err := runSDL(context.Background(), timeout, sdlEnv(),
 		sdl, "index", "--trace", "--json", "--db", db, dir)
@@ -211,6 +215,15 @@ func measure(r repo, git, work, id, sdl string, timeout time.Duration) (*result,
 	}
 	res.WorstStage, res.WorstRatio = worstStage(res.Stages, res.RefParse)
 	return res, nil
+}
+
+// loadAverage reads the 1-minute load average (0 where /proc has none).
+func loadAverage() float64 {
+	var l float64
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Sscan(string(b), &l)
+	}
+	return l
 }
 
 // maxListed is how many unaccounted files a result names.

@@ -125,8 +125,16 @@ func (r *report) markdown() string {
 		} else if len(x.UnaccountedSome) > 0 {
 			unacc += " (" + strings.Join(x.UnaccountedSome, ", ") + ")"
 		}
-		p("| %s | %s | %s | %d | %d | %d | %s | %s | %.2f | %s | %s | %s | %.1f | %.0f | %s |\n",
-			x.Repo, x.Lang, status, x.Files, x.Symbols, x.Edges, errs, faults(x), x.RefParse, worst, other, stages(x.Stages), x.Wall, x.RSSMB, unacc)
+		rss := "—" // a killed run has no report from /usr/bin/time
+		if x.RSSMB > 0 {
+			rss = fmt.Sprintf("%.0f", x.RSSMB)
+		}
+		wall := fmt.Sprintf("%.1f", x.Wall)
+		if x.Load > 0 {
+			wall += fmt.Sprintf(" (load %.0f)", x.Load)
+		}
+		p("| %s | %s | %s | %d | %d | %d | %s | %s | %.2f | %s | %s | %s | %s | %s | %s |\n",
+			x.Repo, x.Lang, status, x.Files, x.Symbols, x.Edges, errs, faults(x), x.RefParse, worst, other, stages(x.Stages), wall, rss, unacc)
 	}
 	p("\n")
 	p("### Parse errors per language\n\n")
