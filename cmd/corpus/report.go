@@ -138,11 +138,14 @@ func (r *report) markdown() string {
 	}
 	p("\n")
 	p("### Parse errors per language\n\n")
-	p("Files sdl indexed, by the right grammar for each (a `.h` header is C++ in a repository with more C++ than C sources); the share of them sdl recorded as parse errors, and the share whose tree-sitter tree has an error at the root when tree-sitter parses the file itself.\n\n")
+	p("Files sdl indexed in the repositories where it finished, by the right grammar for each (a `.h` header is C++ in a repository with more C++ than C sources); the share of them sdl recorded as parse errors, and the share whose tree-sitter tree has an error at the root when tree-sitter parses the file itself.\n\n")
 	p("| language | repositories | files | sdl parse errors | tree-sitter errors |\n|---|--:|--:|--:|--:|\n")
 	type agg struct{ repos, files, sdl, ref int }
 	per := map[string]*agg{}
 	for _, x := range r.Results {
+		if x.Status != "ok" {
+			continue // sdl indexed nothing to compare
+		}
 		for l, lc := range x.PerLang {
 			a := per[l]
 			if a == nil {
@@ -262,7 +265,14 @@ GOMAXPROCS workers, files already in memory) and counts the files whose root has
   same run (sdl's own parse stage included: it reads, parses, extracts and writes); **worst other
   stage**: the slowest stage but the parse against sdl's own parse stage. Stages under 0.5 s are not
   judged (fixed costs of small repositories). The goal is no stage above 1.5x the parse. A crash or
-  hang has the stages it finished, and its raw parse covers the files sdl's walk would index.
+  hang has the stages it finished, and its raw parse covers the files sdl's walk would index. sdl
+  starts parsing while it walks, so a slow **walk** can be parse work (flameshot's walk is the
+  TypeScript grammar on its 48 Qt Linguist XML .ts files, which the raw parse leaves out as not
+  source).
+- The checkouts have no .git: sdl reads the repository's .gitignore files but no git metadata, as on
+  an exported tree. **load** is the machine's 1-minute load average when sdl started (2 CPUs,
+  shared): absolute times are what that load allowed; the ratios set each stage against a raw parse
+  measured right after it.
 - ` + "`make corpus SDL=/path/to/sdl`" + ` measures another binary; results are kept per binary under
   CORPUS_WORK (default /tmp/sdl-corpus), so an interrupted sweep resumes.
 
