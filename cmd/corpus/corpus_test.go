@@ -46,6 +46,10 @@ func TestParseTrace(t *testing.T) {
 	if name, r := worstAfterParse(got); name != "precise" || r != 1.50/3.84 {
 		t.Errorf("worst stage after the parse %s %.2f, want precise 0.39", name, r)
 	}
+	// A stage line may carry a remark after its time.
+	if got := parseTrace([]byte("resolve   52.10s (3 files with faults)\n")); len(got) != 1 || got[0] != (stage{"resolve", 52.10}) {
+		t.Errorf("a stage with a remark: %v", got)
+	}
 	// Stages under minFlagSeconds are not judged.
 	if name, _ := worstStage([]stage{{"walk", 0.3}}, 0.01); name != "" {
 		t.Errorf("a 0.3 s stage was judged: %s", name)

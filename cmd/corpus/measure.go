@@ -229,7 +229,7 @@ func loadAverage() float64 {
 // maxListed is how many unaccounted files a result names.
 const maxListed = 5
 
-var traceLine = regexp.MustCompile(`^([a-z][a-z ]*?)\s+([0-9]+\.[0-9]+)s$`)
+var traceLine = regexp.MustCompile(`^([a-z][a-z ]*?)\s+([0-9]+\.[0-9]+)s(?:$|\s)`)
 
 // parseTrace reads the stage lines of `sdl index --trace` ("resolve
 // 1.23s"); indented lines are details of a stage.
