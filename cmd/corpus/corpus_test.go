@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,5 +200,41 @@ func write(t *testing.T, dir, p, s string) {
 	}
 	if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An index of a schema version this harness does not know (a newer sdl)
+// is still read, faults column included.
+func TestReadFilesOtherSchema(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "index.db")
+	db, err := sql.Open("sqlite", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`PRAGMA user_version = 99`,
+		`CREATE TABLE paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE)`,
+		`CREATE TABLE files (path_id INTEGER, language TEXT, status TEXT, reason TEXT, faults TEXT, from_seq INTEGER, to_seq INTEGER)`,
+		`INSERT INTO paths VALUES (1, 'a.rs'), (2, 'vendor/'), (3, 'old.rs')`,
+		`INSERT INTO files VALUES (1, 'rust', 'ok', '', '[{"stage":"resolve","reason":"depth limit","count":3}]', 1, NULL),
+		  (2, '', 'skipped', 'vendored', '', 1, NULL), (3, 'rust', 'ok', '', '', 1, 1)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	db.Close()
+	rows, err := readFiles(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows of the current version, want 2: %+v", len(rows), rows)
+	}
+	if rows[0].path != "a.rs" || len(rows[0].faults) != 1 || rows[0].faults[0] != "resolve" || !rows[0].faultsColumn {
+		t.Errorf("a.rs: %+v", rows[0])
+	}
+	if rows[1].path != "vendor/" || rows[1].reason != "vendored" {
+		t.Errorf("vendor/: %+v", rows[1])
 	}
 }

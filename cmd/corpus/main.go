@@ -31,6 +31,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -76,6 +77,10 @@ func run(listPath, mirror, work, sdl string, timeout time.Duration, out, label, 
 	if err != nil {
 		return err
 	}
+	// An interrupt kills the sdl being measured (its own process group)
+	// and leaves the results so far for the next run.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	allRepos := repos
 	if only != "" {
 		keep := map[string]bool{}
@@ -127,7 +132,10 @@ func run(listPath, mirror, work, sdl string, timeout time.Duration, out, label, 
 			}
 		}
 		fmt.Fprintf(os.Stderr, "[%d/%d] %s ...", i+1, len(repos), r.Name)
-		res, err := measure(r, git, work, id, sdlAbs, timeout)
+		res, err := measure(ctx, r, git, work, id, sdlAbs, timeout)
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted at %s: %w", r.Name, ctx.Err())
+		}
 		if err != nil {
 			// The harness failed, not sdl: named in the report, measured
 			// again by the next run.

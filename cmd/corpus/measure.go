@@ -91,7 +91,7 @@ func sdlEnv() []string {
 	return append(env, "GOPROXY=off", "GOFLAGS=-mod=mod")
 }
 
-func measure(r repo, git, work, id, sdl string, timeout time.Duration) (*result, error) {
+func measure(ctx context.Context, r repo, git, work, id, sdl string, timeout time.Duration) (*result, error) {
 	dir, missingBlobs, err := checkout(git, work, r)
 	if err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func measure(r repo, git, work, id, sdl string, timeout time.Duration) (*result,
 	res := &result{Repo: r.Name, Lang: r.Lang, Commit: r.Commit, MissingBlobs: missingBlobs, Skipped: map[string]int{}, Faults: map[string]int{}, PerLang: map[string]*langCount{}}
 	res.Load = loadAverage()
 	start := time.Now()
-	stdout, stderr, code, rss, hung, err := runSDL(context.Background(), timeout, sdlEnv(),
+	stdout, stderr, code, rss, hung, err := runSDL(ctx, timeout, sdlEnv(),
 		sdl, "index", "--trace", "--json", "--db", db, dir)
 	if err != nil {
 		return nil, err
@@ -316,7 +316,10 @@ type fileRow struct {
 // readFiles reads the current version's files from the index. The faults
 // column (per-file failures by stage) is read where the schema has it.
 func readFiles(dbPath string) ([]fileRow, error) {
-	db, err := schema.OpenReadOnly(dbPath)
+	// Not schema.OpenReadOnly: it refuses an index of another schema
+	// version, and the binary measured may be newer or older than this
+	// harness. The files table's columns read here are in every version.
+	db, err := sql.Open("sqlite", schema.DSN(dbPath, true))
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +336,7 @@ func readFiles(dbPath string) ([]fileRow, error) {
 	}
 	cols.Close()
 	q := `SELECT p.path, f.language, f.status, f.reason, ` + ternary(hasFaults, "f.faults", "''") +
-		` FROM files f JOIN paths p ON p.id = f.path_id WHERE f.to_seq IS NULL`
+		` FROM files f JOIN paths p ON p.id = f.path_id WHERE f.to_seq IS NULL ORDER BY p.path`
 	rs, err := db.Query(q)
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
