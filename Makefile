@@ -70,7 +70,8 @@ lint:
 # Checkouts, indexes and results stay in CORPUS_WORK, kept per binary, so
 # a second run resumes; CORPUS_LABEL names the report's section (default:
 # the binary's version), CORPUS_FLAGS passes more (-only owner/name,...,
-# -force).
+# -force, -results ID to write the table of a binary measured before
+# without measuring).
 SDL            ?= $(BIN)
 CORPUS_WORK    ?= /tmp/sdl-corpus
 CORPUS_TIMEOUT ?= 5m
@@ -82,7 +83,7 @@ corpus:
 	CGO_ENABLED=1 $(GO) build -o $(CORPUS_WORK)/corpus ./cmd/corpus
 	nice -n 10 $(CORPUS_WORK)/corpus -list docs/corpus.tsv -mirror $(MIRRORS) -work $(CORPUS_WORK) \
 	  -sdl $(SDL) -timeout $(CORPUS_TIMEOUT) -out docs/corpus.md -label "$(CORPUS_LABEL)" \
-	  -command "make corpus$(if $(filter command line,$(origin SDL)), SDL=$(SDL))$(if $(CORPUS_LABEL), CORPUS_LABEL='$(CORPUS_LABEL)')$(if $(filter command line,$(origin CORPUS_TIMEOUT)), CORPUS_TIMEOUT=$(CORPUS_TIMEOUT))" $(CORPUS_FLAGS)
+	  -command "make corpus$(if $(filter command line,$(origin SDL)), SDL=$(SDL))$(if $(CORPUS_LABEL), CORPUS_LABEL='$(CORPUS_LABEL)')$(if $(filter command line,$(origin CORPUS_TIMEOUT)), CORPUS_TIMEOUT=$(CORPUS_TIMEOUT))$(if $(CORPUS_FLAGS), CORPUS_FLAGS='$(CORPUS_FLAGS)')" $(CORPUS_FLAGS)
 
 # goreleaser and zig, installed once (go install and npm cache them).
 tools:

@@ -44,7 +44,7 @@ func TestParseTrace(t *testing.T) {
 	if name, r := worstStage(got, 2.0); name != "parse" || r != 3.84/2.0 {
 		t.Errorf("worst stage %s %.2f, want parse 1.92", name, r)
 	}
-	if name, r := worstAfterParse(got); name != "precise" || r != 1.50/3.84 {
+	if name, r := worstAfterParse(got); name != "precise" || r != 1.50/(0.04+3.84) {
 		t.Errorf("worst stage after the parse %s %.2f, want precise 0.39", name, r)
 	}
 	// A stage line may carry a remark after its time.

@@ -59,9 +59,10 @@ func main() {
 	label := flag.String("label", "", "the report section's name (default: the sdl binary's version)")
 	only := flag.String("only", "", "comma-separated owner/name: measure only these")
 	force := flag.Bool("force", false, "measure again even where a result for this binary exists")
+	results := flag.String("results", "", "write the report from the results kept for this binary id (the first 12 hex digits of its sha256) and measure nothing")
 	command := flag.String("command", "", "the command line to print in the report (default: this one)")
 	flag.Parse()
-	if err := run(*list, *mirror, *work, *sdl, *timeout, *out, *label, *only, *force, *command); err != nil {
+	if err := run(*list, *mirror, *work, *sdl, *timeout, *out, *label, *only, *force, *command, *results); err != nil {
 		fmt.Fprintln(os.Stderr, "corpus:", err)
 		os.Exit(1)
 	}
@@ -72,7 +73,7 @@ func main() {
 // own right) and short enough that a hang does not eat the sweep.
 const defaultTimeout = 5 * time.Minute
 
-func run(listPath, mirror, work, sdl string, timeout time.Duration, out, label, only string, force bool, command string) error {
+func run(listPath, mirror, work, sdl string, timeout time.Duration, out, label, only string, force bool, command, resultsID string) error {
 	repos, err := readList(listPath)
 	if err != nil {
 		return err
@@ -99,9 +100,21 @@ func run(listPath, mirror, work, sdl string, timeout time.Duration, out, label, 
 	if err != nil {
 		return err
 	}
-	id, version, err := binaryID(sdlAbs)
-	if err != nil {
-		return err
+	var id, version string
+	if resultsID != "" {
+		id, version, sdlAbs = resultsID, resultsID, ""
+	} else {
+		if id, version, err = binaryID(sdlAbs); err != nil {
+			return err
+		}
+		// Measure a copy: the binary at -sdl may be rebuilt or replaced
+		// while the sweep runs (a shared /tmp), and the results must be
+		// those of the binary they are filed under.
+		cp := filepath.Join(work, "bin", "sdl-"+id)
+		if err := copyFile(sdlAbs, cp); err != nil {
+			return err
+		}
+		sdlAbs = cp
 	}
 	if label == "" {
 		label = "sdl " + version
@@ -131,6 +144,10 @@ func run(listPath, mirror, work, sdl string, timeout time.Duration, out, label, 
 				continue
 			}
 		}
+		if resultsID != "" {
+			missing = append(missing, fmt.Sprintf("%s: no result kept for binary %s", r.Name, id))
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "[%d/%d] %s ...", i+1, len(repos), r.Name)
 		res, err := measure(ctx, r, git, work, id, sdlAbs, timeout)
 		if ctx.Err() != nil {
@@ -157,6 +174,24 @@ func run(listPath, mirror, work, sdl string, timeout time.Duration, out, label, 
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s (section %q): %s\n", out, label, rep.summaryLine())
 	return nil
+}
+
+// copyFile copies an executable unless the copy is there.
+func copyFile(src, dst string) error {
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst+".tmp", data, 0o755); err != nil {
+		return err
+	}
+	return os.Rename(dst+".tmp", dst)
 }
 
 func readList(p string) ([]repo, error) {
