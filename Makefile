@@ -15,7 +15,7 @@ GOBIN_DIR          := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bi
 # The linter of the example workflows (newer versions are not on the module proxy here).
 ACTIONLINT_VERSION := v1.7.12
 
-.PHONY: build install test test-race bench fuzz soak lint lint-examples cross-windows clean accuracy eval scip-fixtures embed-model snapshot release-check tools zig
+.PHONY: build install test test-race bench fuzz soak lint lint-examples cross-windows clean corpus accuracy eval scip-fixtures embed-model snapshot release-check tools zig
 
 build:
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -90,6 +90,28 @@ lint-examples:
 	@"$(GOBIN_DIR)/actionlint" --version 2>/dev/null | head -n 1 | grep -qx '$(ACTIONLINT_VERSION)' || \
 	  CGO_ENABLED=0 $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 	"$(GOBIN_DIR)/actionlint" examples/github-actions/*.yml
+
+# The corpus sweep, not CI (see docs/corpus.md): index a checkout of each
+# repository of docs/corpus.tsv at its pinned commit from the bare mirrors
+# in MIRRORS, with SDL (default: the binary `make build` makes), a timeout of
+# CORPUS_TIMEOUT per repository, and write the table into docs/corpus.md.
+# Checkouts, indexes and results stay in CORPUS_WORK, kept per binary, so
+# a second run resumes; CORPUS_LABEL names the report's section (default:
+# the binary's version), CORPUS_FLAGS passes more (-only owner/name,...,
+# -force, -results ID to write the table of a binary measured before
+# without measuring).
+SDL            ?= $(BIN)
+CORPUS_WORK    ?= /tmp/sdl-corpus
+CORPUS_TIMEOUT ?= 5m
+CORPUS_LABEL   ?=
+CORPUS_FLAGS   ?=
+corpus:
+	@if [ "$(SDL)" = "$(BIN)" ]; then $(MAKE) --no-print-directory build; fi
+	@mkdir -p $(CORPUS_WORK)
+	CGO_ENABLED=1 $(GO) build -o $(CORPUS_WORK)/corpus ./cmd/corpus
+	nice -n 10 $(CORPUS_WORK)/corpus -list docs/corpus.tsv -mirror $(MIRRORS) -work $(CORPUS_WORK) \
+	  -sdl $(SDL) -timeout $(CORPUS_TIMEOUT) -out docs/corpus.md -label "$(CORPUS_LABEL)" \
+	  -command "make corpus$(if $(filter command line,$(origin SDL)), SDL=$(SDL))$(if $(CORPUS_LABEL), CORPUS_LABEL='$(CORPUS_LABEL)')$(if $(filter command line,$(origin CORPUS_TIMEOUT)), CORPUS_TIMEOUT=$(CORPUS_TIMEOUT))$(if $(CORPUS_FLAGS), CORPUS_FLAGS='$(CORPUS_FLAGS)')" $(CORPUS_FLAGS)
 
 # goreleaser and zig, installed once (go install and npm cache them).
 tools: zig
