@@ -170,7 +170,10 @@ func (w *walker) dir(ctx context.Context, rel string, parts []string) error {
 			if name == ".git" || name == ".hg" || name == ".svn" || name == ".sdl" || name == ".sdl-memory" {
 				continue
 			}
+			// a directory not indexed is recorded with its reason, so that
+			// every file of the tree is accounted for
 			if w.ignored(child, true) {
+				w.out = append(w.out, Entry{Path: p + "/", Skip: SkipIgnored})
 				continue
 			}
 			if reason, ok := w.opts.SkipDirs[name]; ok {
@@ -178,6 +181,7 @@ func (w *walker) dir(ctx context.Context, rel string, parts []string) error {
 				continue
 			}
 			if strings.HasPrefix(name, ".") && !w.opts.Hidden {
+				w.out = append(w.out, Entry{Path: p + "/", Skip: SkipHidden})
 				continue
 			}
 			if err := w.dir(ctx, p, child); err != nil {
@@ -190,6 +194,7 @@ func (w *walker) dir(ctx context.Context, rel string, parts []string) error {
 			continue
 		}
 		if w.ignored(child, false) {
+			w.out = append(w.out, Entry{Path: p, Lang: l, Skip: SkipIgnored})
 			continue
 		}
 		e := Entry{Path: p, Lang: l}
@@ -471,11 +476,12 @@ next:
 			}
 			w.ignore = append(w.ignore, dirPatterns(strings.Join(parts[:i+1], "/"), parts[:i+1])...)
 		}
-		if w.ignored(parts, false) {
-			continue
-		}
 		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
 		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if w.ignored(parts, false) {
+			out = append(out, Entry{Path: p, Lang: l, Skip: SkipIgnored}) // as Walk records it
 			continue
 		}
 		e := Entry{Path: p, Lang: l}

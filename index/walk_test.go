@@ -49,14 +49,19 @@ func TestWalk(t *testing.T) {
 		lines = append(lines, line)
 	}
 	want := []string{
+		".hidden/ (hidden directory)",
 		"big.go (too large)",
+		"build/ (ignored)",
 		"keep.gen.go",
 		"main.go",
 		"node_modules/ (vendored)",
 		"outside.go (symlink (not followed))",
 		"sub/ok.go",
+		"sub/secret.go (ignored)",
 		"sub/top.go",
+		"top.go (ignored)",
 		"vendor/ (vendored)",
+		"x.gen.go (ignored)",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("walk:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
