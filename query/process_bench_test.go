@@ -1,0 +1,98 @@
+package query_test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// processRuns is how many times each process is started.
+const processRuns = 20
+
+// BenchmarkProcessSlice measures `sdl slice` as a whole process on an index
+// of $(go env GOROOT)/src (built once with the binary, or SDL_BENCH_DB),
+// against `sdl version`, a process that starts and does nothing, in the
+// same run: p50 wall time and peak RSS of each, and the size of the binary.
+// It runs bin/sdl (make bench builds it; SDL_BIN names another), copied
+// first, as an install does: a file fresh from the linker sits in the page
+// cache in a way that maps more of it into every process.
+func BenchmarkProcessSlice(b *testing.B) {
+	src := os.Getenv("SDL_BIN")
+	if src == "" {
+		src = filepath.Join("..", "bin", "sdl")
+	}
+	if _, err := os.Stat(src); err != nil {
+		b.Skipf("no binary at %s (make build, or SDL_BIN)", src)
+	}
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "sdl")
+	if err := copyFile(src, bin); err != nil {
+		b.Fatal(err)
+	}
+	if st, err := os.Stat(bin); err == nil {
+		b.ReportMetric(float64(st.Size())/(1<<20), "binary-MB")
+		b.Logf("binary %s: %.1f MB", src, float64(st.Size())/(1<<20))
+	}
+	db := os.Getenv("SDL_BENCH_DB")
+	if db == "" {
+		db = filepath.Join(dir, "index.db")
+		out, err := exec.Command(bin, "index", "--db", db, filepath.Join(runtime.GOROOT(), "src")).CombinedOutput()
+		if err != nil {
+			b.Fatalf("sdl index: %v\n%s", err, out)
+		}
+	}
+	run := func(name string, args ...string) (p50 float64) {
+		var walls []float64
+		var peak int64
+		for range processRuns {
+			cmd := exec.Command(bin, args...)
+			start := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("sdl %s: %v\n%s", name, err, out)
+			}
+			walls = append(walls, time.Since(start).Seconds()*1000)
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				peak = max(peak, ru.Maxrss) // KiB on Linux
+			}
+		}
+		sort.Float64s(walls)
+		p50 = walls[len(walls)/2]
+		b.ReportMetric(p50, name+"-p50-ms")
+		b.ReportMetric(float64(peak)/1024, name+"-peak-MB")
+		b.Logf("%-7s n=%d p50 %.1f ms p90 %.1f ms peak RSS %.1f MB", name, processRuns, p50, walls[len(walls)*9/10], float64(peak)/1024)
+		return p50
+	}
+	for i := 0; i < b.N; i++ {
+		ref := run("version", "version")
+		p50 := run("slice", "slice", "--db", db, "fix the timeout in the HTTP client")
+		b.ReportMetric(p50/ref, "slice/version")
+		b.Logf("slice: %.1fx the no-op process start", p50/ref)
+	}
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("copy %s: %w", src, err)
+	}
+	return nil
+}
