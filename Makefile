@@ -4,7 +4,9 @@ BIN     ?= bin/sdl
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 DATE    ?= $(shell git log -1 --format=%cI 2>/dev/null)
-LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+# Release-sized binaries: no symbol table or DWARF (-s -w), no build paths
+# (-trimpath); sdl version reads only the -X stamps and the build info.
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
 # Release tools, pinned (see .goreleaser.yaml and DESIGN.md section 10).
 GORELEASER_VERSION := v2.15.1
@@ -18,10 +20,10 @@ ACTIONLINT_VERSION := v1.7.12
 .PHONY: build install test test-race bench fuzz soak lint lint-examples cross-windows clean corpus accuracy eval scip-fixtures embed-model snapshot release-check tools zig
 
 build:
-	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
+	CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
 
 install:
-	CGO_ENABLED=1 $(GO) install -ldflags '$(LDFLAGS)' ./cmd/sdl
+	CGO_ENABLED=1 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/sdl
 
 # The test command of the README and of CI. When npm is there, the MCP
 # inspector's CLI (a client nobody here wrote) is installed once under

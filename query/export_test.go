@@ -119,3 +119,19 @@ func SplitTokensForTest(s string) []string {
 	}
 	return out
 }
+
+// O200kTableForTest returns the embedded vocabulary, token by rank.
+func O200kTableForTest() map[uint32]string {
+	out := make(map[uint32]string, o200kLen())
+	for i := range o200kLen() {
+		tok, r := o200kEntry(i)
+		out[r] = tok
+	}
+	return out
+}
+
+// O200kRankForTest looks a token up in the embedded vocabulary.
+func O200kRankForTest(tok string) (uint32, bool) {
+	r := o200kRank(tok)
+	return r, r != noRank
+}

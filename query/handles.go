@@ -1,7 +1,6 @@
 package query
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
@@ -50,7 +49,7 @@ func (x *Index) makeHandle(versionHash string, req *SliceRequest) (string, error
 	}
 	sum := sha256.Sum256(append([]byte(versionHash+"\x00"), js...))
 	h := slicePrefix + hex.EncodeToString(sum[:10])
-	if x.lookupHandle(h) != nil {
+	if x.lookupHandle(h, handleDedupWindow) != nil {
 		return h, nil
 	}
 	rec := handleRecord{Handle: h, Version: versionHash, CreatedAt: time.Now().UTC().Format(time.RFC3339), Request: js}
@@ -68,27 +67,70 @@ func (x *Index) makeHandle(versionHash string, req *SliceRequest) (string, error
 	return h, nil
 }
 
-// lookupHandle finds the record of a handle, newest first.
-func (x *Index) lookupHandle(h string) *handleRecord {
-	data, err := os.ReadFile(x.handlesPath())
+// lookupHandle finds the newest record of a handle. The sidecar only
+// grows, so it is read backwards from its end, a block at a time, and the
+// search stops at the first match: a recent handle costs one read however
+// long the file, and within > 0 bounds the bytes read when a miss is
+// cheaper than the whole file (0 reads all of it).
+func (x *Index) lookupHandle(h string, within int64) *handleRecord {
+	f, err := os.Open(x.handlesPath())
 	if err != nil {
 		return nil
 	}
-	var found *handleRecord
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 8<<20)
-	needle := []byte(`"handle":"` + h + `"`)
-	for sc.Scan() {
-		if !bytes.Contains(sc.Bytes(), needle) {
-			continue
-		}
-		var rec handleRecord
-		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Handle == h {
-			found = &rec
-		}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil
 	}
-	return found
+	needle := []byte(`"handle":"` + h + `"`)
+	end := st.Size()
+	var carry []byte // the start of the line cut by the previous (later) block
+	for end > 0 && (within <= 0 || st.Size()-end < within) {
+		off := max(0, end-handleBlock)
+		data := make([]byte, end-off, end-off+int64(len(carry)))
+		if _, err := f.ReadAt(data, off); err != nil {
+			return nil
+		}
+		data = append(data, carry...)
+		lines := data
+		if off > 0 {
+			// the first line may begin in the block before
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				carry, end = data, off
+				continue
+			}
+			lines, carry = data[i+1:], data[:i+1]
+		}
+		for len(lines) > 0 {
+			j := bytes.LastIndex(lines, needle)
+			if j < 0 {
+				break
+			}
+			start := bytes.LastIndexByte(lines[:j], '\n') + 1
+			line := lines[start:]
+			if k := bytes.IndexByte(line, '\n'); k >= 0 {
+				line = line[:k]
+			}
+			var rec handleRecord
+			if json.Unmarshal(line, &rec) == nil && rec.Handle == h {
+				return &rec
+			}
+			lines = lines[:start]
+		}
+		end = off
+	}
+	return nil
 }
+
+const (
+	// handleBlock is how much of the sidecar one read takes.
+	handleBlock = 64 << 10
+	// handleDedupWindow is how far back a new slice looks for its own
+	// record before appending it: a repeat of a recent request adds no
+	// line, an older one adds a duplicate (harmless: the newest is read).
+	handleDedupWindow = 1 << 20
+)
 
 // sliceRequestOf recovers the request behind a slice or spillover handle.
 func (x *Index) sliceRequestOf(h string) (*SliceRequest, string, error) {
@@ -102,7 +144,7 @@ func (x *Index) sliceRequestOf(h string) (*SliceRequest, string, error) {
 		return &req, "", nil
 	case strings.HasPrefix(h, slicePrefix), strings.HasPrefix(h, spilloverPrefix):
 		key := slicePrefix + strings.TrimPrefix(strings.TrimPrefix(h, slicePrefix), spilloverPrefix)
-		rec := x.lookupHandle(key)
+		rec := x.lookupHandle(key, 0)
 		if rec == nil {
 			return nil, "", fmt.Errorf("%w: %q (build a new slice with sdl.slice.build)", ErrHandle, shortHandle(h))
 		}

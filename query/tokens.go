@@ -5,42 +5,24 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/tiktoken-go/tokenizer"
-)
-
-var (
-	codecOnce sync.Once
-	codec     tokenizer.Codec
 )
 
 // Tokens counts the tokens of s with a real BPE tokenizer (o200k_base,
-// embedded in the binary). Budgets are promises, so they are kept in real
-// tokens, not in an estimate. Should the codec be unavailable, a
-// conservative estimate (one token per 3 bytes) stands in.
+// its vocabulary embedded in the binary: o200k.go). Budgets are promises,
+// so they are kept in real tokens, not in an estimate.
 //
-// The count is the codec's, computed faster: the text is split into the
-// codec's pieces here (splitO200k, the same split as its regular
-// expression, which costs more than the rest of the count) and each
-// piece's count is remembered, so the JSON keys and common words that make
-// up most of an answer are counted once per process.
+// The count is the tokenizer module's codec's (TestTokensMatchCodec),
+// computed faster: the text is split into the codec's pieces here
+// (splitO200k, the same split as its regular expression, which costs more
+// than the rest of the count), each piece is byte-pair encoded on a table
+// read in place (the codec builds a 200,000-entry map first, tens of
+// milliseconds in every process), and each piece's count is remembered,
+// so the JSON keys and common words that make up most of an answer are
+// counted once per process.
 func Tokens(s string) int {
-	codecOnce.Do(func() {
-		c, err := tokenizer.Get(tokenizer.O200kBase)
-		if err == nil {
-			codec = c
-		}
-	})
-	if codec == nil {
-		return (len(s) + 2) / 3
-	}
 	if !utf8.ValidString(s) {
-		// the codec's split reads invalid bytes as U+FFFD: leave those
-		// texts to it
-		if n, err := codec.Count(s); err == nil {
-			return n
-		}
-		return (len(s) + 2) / 3
+		// the codec's split reads each invalid byte as U+FFFD
+		s = string([]rune(s))
 	}
 	n := 0
 	for i := 0; i < len(s); {
@@ -51,11 +33,7 @@ func Tokens(s string) int {
 			i += size
 			continue
 		}
-		c, ok := pieceTokens(s[i:end])
-		if !ok {
-			return (len(s) + 2) / 3
-		}
-		n += c
+		n += pieceTokens(s[i:end])
 		i = end
 	}
 	return n
@@ -73,28 +51,24 @@ const (
 )
 
 // pieceTokens counts the tokens of one piece of the split.
-func pieceTokens(p string) (int, bool) {
+func pieceTokens(p string) int {
 	if len(p) > maxCachedPiece {
-		n, err := codec.Count(p)
-		return n, err == nil
+		return bpeCount(p)
 	}
 	pieceCache.mu.Lock()
 	n, ok := pieceCache.m[p]
 	pieceCache.mu.Unlock()
 	if ok {
-		return n, true
+		return n
 	}
-	n, err := codec.Count(p)
-	if err != nil {
-		return 0, false
-	}
+	n = bpeCount(p)
 	pieceCache.mu.Lock()
 	if pieceCache.m == nil || len(pieceCache.m) >= maxPieceCache {
 		pieceCache.m = make(map[string]int, 1024)
 	}
 	pieceCache.m[strings.Clone(p)] = n
 	pieceCache.mu.Unlock()
-	return n, true
+	return n
 }
 
 // splitO200k returns the end of the piece of valid UTF-8 text s that

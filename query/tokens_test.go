@@ -70,6 +70,9 @@ var tokenEdgeCases = []string{
 	"1234567", "١٢٣٤", "Ⅻ½3", "a1b2", "v1.2.3", "0x7fFF",
 	" {\"key\": [1, 2]}", "//go:build", "a /// b", "x\n\n/", "=>\r\n/", " ..../\n", "\r \n", "a \r\n \n\tb", "\n\n\r ", "\x7f", "a\x7fb", " \x7f ", "\x7fhello world", "x=\x7f!", "\x00\x01\x1f",
 	"\u2028line\u2029", "\u0085next", "tab\tafter", "emoji 🎉🎉 end", "mixed🎉word", "\ufeffbom",
+	"bad \xff\xfe bytes", "\xe2\x82 cut", "x\xc3",
+	// pieces longer than a cache entry, byte-pair encoded whole
+	strings.Repeat("=", 300), strings.Repeat(" ", 1000) + "x", strings.Repeat("aGVsbG8gd29ybGQ", 40), strings.Repeat("ab", 5000),
 }
 
 func TestTokensMatchCodec(t *testing.T) {
@@ -110,6 +113,34 @@ func TestTokensMatchCodec(t *testing.T) {
 	}
 	// answers are JSON
 	check("json", string(query.EncodeJSON(map[string]any{"cards": tokenEdgeCases, "n": 12, "why": "matches the task text"})))
+}
+
+// TestO200kTableIsTheCodecs checks the embedded vocabulary (o200k.bin,
+// go generate ./query/) against the tokenizer module's: every token at
+// its rank, no other, each found by the lookup Tokens uses.
+func TestO200kTableIsTheCodecs(t *testing.T) {
+	table := query.O200kTableForTest()
+	c := o200k(t)
+	n := 0
+	for r := uint(0); r < 1<<20; r++ {
+		tok, err := c.Decode([]uint{r})
+		if err != nil {
+			continue // no token has this id
+		}
+		n++
+		if got, ok := table[uint32(r)]; !ok || got != tok {
+			t.Fatalf("rank %d: table has %q, the codec %q", r, got, tok)
+		}
+		if got, ok := query.O200kRankForTest(tok); !ok || got != uint32(r) {
+			t.Fatalf("lookup of %q = %d, %v; want rank %d", tok, got, ok, r)
+		}
+	}
+	if n < 190000 || n != len(table) {
+		t.Fatalf("the codec has %d tokens, the table %d", n, len(table))
+	}
+	if _, ok := query.O200kRankForTest("not a token at all, surely"); ok {
+		t.Fatal("a text that is no token was found")
+	}
 }
 
 func trim(s string) string {
