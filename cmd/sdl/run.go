@@ -216,5 +216,18 @@ func commands() []*cli.Command {
 		// a flag error prints one line and a hint, not the whole help
 		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
 	}
+	hideLeafHelp(cmds)
 	return cmds
+}
+
+// hideLeafHelp keeps urfave/cli from adding a "help" subcommand to a
+// command without subcommands: there "help" is an argument, as in
+// sdl search help, and --help still prints the command's help.
+func hideLeafHelp(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if len(c.Subcommands) == 0 {
+			c.HideHelpCommand = true
+		}
+		hideLeafHelp(c.Subcommands)
+	}
 }
