@@ -121,6 +121,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code = exitUsage
 		hint = "see: " + helpCommand(p.path)
 	}
+	msg = cliToolNames.Replace(msg)
 	if p.json {
 		// a program that asked for JSON reads its errors as JSON too
 		writeJSON(stderr, jsonError{Error: jsonErrorBody{Message: msg, Hint: hint, ExitCode: code}})
@@ -132,6 +133,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	return code
 }
+
+// cliToolNames turns the MCP tools that query's messages suggest into the
+// commands a terminal user types.
+var cliToolNames = strings.NewReplacer(
+	"sdl.symbol.search", "sdl search",
+	"sdl.symbol.getCards", "sdl card", // ahead of its prefix
+	"sdl.symbol.getCard", "sdl card",
+	"sdl.slice.build", "sdl slice",
+	"sdl.code.getSkeleton", "sdl skeleton",
+	"sdl.code.getHotPath", "sdl hotpath",
+	"sdl.code.needWindow", "sdl window",
+	"sdl.memory.query", "sdl memory query",
+	"sdl.index.refresh", "sdl index",
+)
 
 // jsonError is how an error is printed on stderr under --json.
 type jsonError struct {
