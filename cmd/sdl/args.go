@@ -158,6 +158,17 @@ func closestFlag(name string, defined map[string]bool) string {
 	return best
 }
 
+// closestCommand is the command a mistyped name may mean, as closestFlag.
+func closestCommand(app *cli.App, name string) string {
+	names := map[string]bool{}
+	for _, c := range app.Commands {
+		if !c.Hidden {
+			names[c.Name] = true
+		}
+	}
+	return closestFlag(name, names)
+}
+
 // editDistance is the Levenshtein distance of two short strings.
 func editDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
