@@ -59,6 +59,13 @@ func parseArgs(app *cli.App, args []string) (parsedArgs, error) {
 		// sdl --version [--json] is sdl version [--json]
 		args = append([]string{args[0], "version"}, args[2:]...)
 	}
+	if len(args) >= 3 && (args[1] == "help" || args[1] == "h") {
+		// urfave/cli's help of a group leaves out its subcommands;
+		// sdl help memory is sdl memory --help, which lists them
+		if g := app.Command(args[2]); g != nil && len(g.Subcommands) > 0 {
+			args = append(append([]string{args[0]}, args[2:]...), "--help")
+		}
+	}
 	p := parsedArgs{args: args}
 	if len(args) < 2 {
 		return p, nil
