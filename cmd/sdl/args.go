@@ -22,6 +22,9 @@ type unknownFlag struct {
 }
 
 func (e unknownFlag) Error() string {
+	if len(e.path) == 0 {
+		return "no flag " + e.flag + " before the command"
+	}
 	return strings.Join(e.path, " ") + ": no flag " + e.flag
 }
 
@@ -69,6 +72,14 @@ func parseArgs(app *cli.App, args []string) (parsedArgs, error) {
 	p := parsedArgs{args: args}
 	if len(args) < 2 {
 		return p, nil
+	}
+	if a := args[1]; strings.HasPrefix(a, "-") && a != "-" {
+		// sdl's own flags are --version and --help; a command's flags
+		// go after its name (or anywhere after it)
+		name := strings.TrimLeft(a, "-")
+		if name != "help" && name != "h" {
+			return p, unknownFlag{flag: a, suggest: closestFlag(name, map[string]bool{"version": false, "help": false})}
+		}
 	}
 	at := 1
 	cmd := app.Command(args[at])
