@@ -51,6 +51,17 @@ func CheckSurface(name string) error {
 	return nil
 }
 
+// addOwnTools adds the tools the server itself answers (info, usage,
+// chain, orchestrate...) to the registry of the query tools.
+func (s *Server) addOwnTools(reg *Registry) {
+	for _, t := range append(s.serverTools(), s.agentTools()...) {
+		if _, err := reg.Lookup(t.Name); err != nil {
+			reg.add(t)
+		}
+	}
+	sort.Slice(reg.tools, func(i, j int) bool { return reg.tools[i].Name < reg.tools[j].Name })
+}
+
 // Server answers MCP requests with the tools of a registry.
 type Server struct {
 	reg   *Registry
@@ -80,12 +91,7 @@ func New(reg *Registry, repos *Repos, opts Options) *Server {
 		r, _ := repos.Get(id)
 		r.live.version, r.live.debounce, r.live.log = opts.Version, opts.BufferDebounce, opts.Log
 	}
-	for _, t := range append(s.serverTools(), s.agentTools()...) {
-		if _, err := reg.Lookup(t.Name); err != nil {
-			reg.add(t)
-		}
-	}
-	sort.Slice(reg.tools, func(i, j int) bool { return reg.tools[i].Name < reg.tools[j].Name })
+	s.addOwnTools(reg)
 	if err := reg.setSurface(opts.Tools); err != nil {
 		opts.Log.Printf("%v: listing every tool", err)
 		reg.setSurface(SurfaceAll)

@@ -480,7 +480,9 @@ func TestCorruptMemoryFilesInServe(t *testing.T) {
 		t.Errorf("memories with corrupt files around: %v, want %v", ids, want)
 	}
 	var slice query.SliceResponse
-	mustCall(t, s, "sdl.slice.build", map[string]any{"taskText": "Store.Add should not panic on a nil item", "budget": map[string]any{"maxCards": 5}}, &slice)
+	// the task names the symbol the good memory is about: a slice carries
+	// only memories about its cards
+	mustCall(t, s, "sdl.slice.build", map[string]any{"taskText": "Store.Add panics on a nil item", "budget": map[string]any{"maxCards": 5}}, &slice)
 	if len(slice.Warnings) != 0 || len(slice.Memories) == 0 {
 		t.Errorf("slice: memories %+v, warnings %v", slice.Memories, slice.Warnings)
 	}

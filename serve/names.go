@@ -23,22 +23,37 @@ func (r *Registry) advertised(s string) string {
 	if !strings.Contains(s, "sdl.") && (r.surface == nil || !strings.Contains(s, "sdl_")) {
 		return s
 	}
-	return toolName.ReplaceAllStringFunc(s, func(m string) string {
-		// the longest prefix that names a tool: "sdl.memory.query.x" is
-		// sdl.memory.query followed by ".x"
-		for p := m; strings.ContainsAny(p, "._"); p = p[:strings.LastIndexAny(p, "._")] {
-			t := r.byName[nameKey(p)]
-			if t == nil || !strings.HasPrefix(nameKey(p), "sdl") {
-				continue
+	return quotedToolName.ReplaceAllStringFunc(s, func(m string) string {
+		if q := strings.Trim(m, `"`); len(q) == len(m)-2 {
+			if t := r.byName[nameKey(q)]; t != nil {
+				// a value that is exactly a tool's name (an action's
+				// "tool" or "mcpName") stays a name a program can use
+				if !r.Listed(t) {
+					return `"` + t.ActionName() + `"`
+				}
+				return `"` + t.MCPName() + `"`
 			}
-			if !r.Listed(t) {
-				return fmt.Sprintf("%s (an sdl_chain step)", t.ActionName()) + m[len(p):]
-			}
-			return t.MCPName() + m[len(p):]
 		}
-		return m
+		return toolName.ReplaceAllStringFunc(m, func(m string) string {
+			// the longest prefix that names a tool: "sdl.memory.query.x" is
+			// sdl.memory.query followed by ".x"
+			for p := m; strings.ContainsAny(p, "._"); p = p[:strings.LastIndexAny(p, "._")] {
+				t := r.byName[nameKey(p)]
+				if t == nil || !strings.HasPrefix(nameKey(p), "sdl") {
+					continue
+				}
+				if !r.Listed(t) {
+					return fmt.Sprintf("%s (an sdl_chain step)", t.ActionName()) + m[len(p):]
+				}
+				return t.MCPName() + m[len(p):]
+			}
+			return m
+		})
 	})
 }
+
+// quotedToolName is toolName with the quotes around it, if any.
+var quotedToolName = regexp.MustCompile(`"?\bsdl(?:[._][a-zA-Z]+)+"?`)
 
 // advertisedJSON is advertised over an encoded answer: tool names never
 // contain characters JSON escapes, so the rewrite keeps it valid.

@@ -75,6 +75,23 @@ func everyNamedToolIsListed(t *testing.T, surface string) int {
 	if !strings.Contains(texts["chain"], `"status":"ok"`) || strings.Contains(texts["chain"], `"status":"error"`) {
 		t.Errorf("sdl_chain over actions the surface does not list: %s", texts["chain"])
 	}
+	// a field that holds a tool's name holds one a program can use: the
+	// listed MCP name, or the chain step of an unlisted tool
+	found, _ := call(t, c, "sdl_action_search", `{"query": "build a slice for a task", "limit": 25}`)
+	var actions struct {
+		Actions []struct {
+			Name    string `json:"name"`
+			MCPName string `json:"mcpName"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal([]byte(found), &actions); err != nil || len(actions.Actions) == 0 {
+		t.Errorf("sdl_action_search: %v: %s", err, found)
+	}
+	for _, a := range actions.Actions {
+		if !listed[a.MCPName] && a.MCPName != a.Name {
+			t.Errorf("sdl_action_search gives %s the mcpName %q: neither listed nor its chain step", a.Name, a.MCPName)
+		}
+	}
 	for _, name := range []string{"sdl.symbol.getCard"} {
 		if !srv.Registry().Listed(mustLookup(t, srv, name)) {
 			continue

@@ -108,6 +108,12 @@ func lookupProp(s map[string]any, name string) map[string]any {
 			cur = items
 		}
 		props, _ := cur["properties"].(map[string]any)
+		if b, ok := props[part].(bool); ok && b {
+			// the reflector writes a field of any JSON value (a
+			// json.RawMessage) as a bare true, which clients refuse
+			// where a schema object is expected: the Arg describes it
+			props[part] = map[string]any{}
+		}
 		p, _ := props[part].(map[string]any)
 		if p == nil {
 			return nil

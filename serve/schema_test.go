@@ -36,6 +36,14 @@ func TestToolSchemas(t *testing.T) {
 			t.Errorf("%s: schema does not resolve: %v\n%s", tool.Name, err, raw)
 			continue
 		}
+		var generic map[string]any
+		if err := json.Unmarshal(raw, &generic); err != nil {
+			t.Fatalf("%s: schema %s: %v", tool.Name, raw, err)
+		}
+		for _, where := range bareSchemas(generic, "inputSchema") {
+			// the MCP inspector (--strict) refuses a tool with one
+			t.Errorf("%s: %s is a bare boolean where clients expect a schema object", tool.Name, where)
+		}
 		if tool.Example == "" {
 			t.Errorf("%s has no example", tool.Name)
 			continue
@@ -141,6 +149,8 @@ func schemaValues(s *jsonschema.Schema) []any {
 					if r != name {
 						if rv := schemaValues(s.Properties[r]); len(rv) > 0 {
 							obj[r] = rv[0]
+						} else if ex := s.Properties[r].Examples; len(ex) > 0 {
+							obj[r] = ex[0] // a name the schema gives as valid
 						} else {
 							obj[r] = "x"
 						}
@@ -152,4 +162,32 @@ func schemaValues(s *jsonschema.Schema) []any {
 		return out
 	}
 	return nil
+}
+
+// bareSchemas lists where a schema holds a boolean in place of the schema
+// of a property or of an array's items.
+func bareSchemas(s map[string]any, at string) []string {
+	var out []string
+	if props, ok := s["properties"].(map[string]any); ok {
+		names := make([]string, 0, len(props))
+		for n := range props {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			switch p := props[n].(type) {
+			case bool:
+				out = append(out, at+".properties."+n)
+			case map[string]any:
+				out = append(out, bareSchemas(p, at+".properties."+n)...)
+			}
+		}
+	}
+	switch it := s["items"].(type) {
+	case bool:
+		out = append(out, at+".items")
+	case map[string]any:
+		out = append(out, bareSchemas(it, at+".items")...)
+	}
+	return out
 }

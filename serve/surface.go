@@ -76,3 +76,15 @@ func (r *Registry) ListedTools() []*Tool {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
+
+// AdvertisedText rewrites the tool names in s as a server of the surface
+// names them to its clients: text written for an agent of that server
+// (sdl init's instructions) names only tools it can call.
+func AdvertisedText(surface, s string) (string, error) {
+	r := NewRegistry()
+	(&Server{reg: r}).addOwnTools(r) // only their definitions are read
+	if err := r.setSurface(surface); err != nil {
+		return "", err
+	}
+	return r.advertised(s), nil
+}

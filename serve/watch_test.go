@@ -55,6 +55,8 @@ func TestWatchIndexesSavedFiles(t *testing.T) {
 	waitFor(t, func() bool { return found("Summarize", "Summarize") })
 	os.Remove(filepath.Join(p.root, "report", "report.go"))
 	waitFor(t, func() bool { return !found("Summarize", "Summarize") })
+	// a run's version is searchable before its OnIndex call returns
+	waitFor(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(runs) >= 3 })
 	mu.Lock()
 	defer mu.Unlock()
 	for _, r := range runs {

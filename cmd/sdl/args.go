@@ -22,6 +22,9 @@ type unknownFlag struct {
 }
 
 func (e unknownFlag) Error() string {
+	if len(e.path) == 0 {
+		return "no flag " + e.flag + " before the command"
+	}
 	return strings.Join(e.path, " ") + ": no flag " + e.flag
 }
 
@@ -59,9 +62,24 @@ func parseArgs(app *cli.App, args []string) (parsedArgs, error) {
 		// sdl --version [--json] is sdl version [--json]
 		args = append([]string{args[0], "version"}, args[2:]...)
 	}
+	if len(args) >= 3 && (args[1] == "help" || args[1] == "h") {
+		// urfave/cli's help of a group leaves out its subcommands;
+		// sdl help memory is sdl memory --help, which lists them
+		if g := app.Command(args[2]); g != nil && len(g.Subcommands) > 0 {
+			args = append(append([]string{args[0]}, args[2:]...), "--help")
+		}
+	}
 	p := parsedArgs{args: args}
 	if len(args) < 2 {
 		return p, nil
+	}
+	if a := args[1]; strings.HasPrefix(a, "-") && a != "-" {
+		// sdl's own flags are --version and --help; a command's flags
+		// go after its name (or anywhere after it)
+		name := strings.TrimLeft(a, "-")
+		if name != "help" && name != "h" {
+			return p, unknownFlag{flag: a, suggest: closestFlag(name, map[string]bool{"version": false, "help": false})}
+		}
 	}
 	at := 1
 	cmd := app.Command(args[at])
@@ -156,6 +174,17 @@ func closestFlag(name string, defined map[string]bool) string {
 		}
 	}
 	return best
+}
+
+// closestCommand is the command a mistyped name may mean, as closestFlag.
+func closestCommand(app *cli.App, name string) string {
+	names := map[string]bool{}
+	for _, c := range app.Commands {
+		if !c.Hidden {
+			names[c.Name] = true
+		}
+	}
+	return closestFlag(name, names)
 }
 
 // editDistance is the Levenshtein distance of two short strings.

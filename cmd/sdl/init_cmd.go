@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -77,6 +78,10 @@ func gitignoreLines(shareIndex bool) []string {
 	)
 }
 
+// orchestrateSentence is left out for a server that does not list the
+// tool: it cannot run as a chain step either.
+const orchestrateSentence = "`sdl_agent_orchestrate` climbs the ladder for a task in one call. "
+
 // agentSection teaches an agent the ladder in a few lines.
 const agentSection = `## Code context: sdl
 
@@ -89,11 +94,30 @@ ladder and stop at the first rung that answers the question:
 4. ` + "`sdl_code_get_skeleton`" + ` / ` + "`sdl_code_get_hot_path`" + `: a symbol's outline, or only the lines using an identifier.
 5. ` + "`sdl_code_need_window`" + ` (sdl window): raw code, last, with a reason and the identifiers you expect.
 
-` + "`sdl_agent_orchestrate`" + ` climbs the ladder for a task in one call. After editing, ` + "`sdl_index_refresh`" + ` (or
+` + orchestrateSentence + `After editing, ` + "`sdl_index_refresh`" + ` (or
 ` + "`sdl index`" + `) records a new version; answers list the files that changed since (` + "`staleFiles`" + `).
 Record a decision or a bug's cause with ` + "`sdl_memory_store`" + ` (a file under .sdl-memory/, committed); slices
 surface the memories linked to their symbols.
 `
+
+// agentSectionFor is agentSection for a server of the tool surface: a
+// tool the surface leaves off the list is named as the sdl_chain step
+// that reaches it, since the agent cannot call it by its own name.
+func agentSectionFor(tools string) (string, error) {
+	if tools == "" || tools == serve.SurfaceAll {
+		return agentSection, nil
+	}
+	s, err := serve.AdvertisedText(tools, strings.Replace(agentSection, orchestrateSentence, "", 1))
+	if err != nil {
+		return "", err
+	}
+	// `symbolSearch (an sdl_chain step)` reads better with the note outside
+	s = chainStepNote.ReplaceAllString(s, "`$1` $2")
+	return s + "\nThis server lists the " + tools + " tools: `sdl_action_search` finds the others, which run as\n" +
+		"`sdl_chain` steps ({\"fn\": \"symbolSearch\", \"args\": {...}}).\n", nil
+}
+
+var chainStepNote = regexp.MustCompile("`(\\w+) (\\(an sdl_chain step\\))`")
 
 // initAction is one change init makes (or would make).
 type initAction struct {
@@ -228,7 +252,11 @@ func runInit(c *cli.Context) error {
 		res.Snippets[cl] = clientSnippet(cl, command, tools)
 	}
 	if instr != "" {
-		data, err := withSection(filepath.Join(abs, instr), agentsBegin, agentsEnd, agentSection)
+		section, err := agentSectionFor(tools)
+		if err != nil {
+			return err
+		}
+		data, err := withSection(filepath.Join(abs, instr), agentsBegin, agentsEnd, section)
 		if err := add(instr, "agent instructions", data, err); err != nil {
 			return err
 		}

@@ -270,7 +270,7 @@ func windowCommand() *cli.Command {
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, symFileFlag, symKindFlag,
 			&cli.StringFlag{Name: "reason", Usage: "why raw code is needed (required)"},
 			&cli.StringSliceFlag{Name: "ident", Usage: "an identifier you expect in the code (repeatable)"},
-			&cli.IntFlag{Name: "lines", Usage: "how many lines you expect to need (default: the symbol's length)"},
+			&cli.IntFlag{Name: "lines", Usage: "how many lines you expect to need", DefaultText: "the symbol's length"},
 			&cli.StringFlag{Name: "granularity", Usage: "symbol, block or fileWindow", Value: query.GranularitySymbol},
 			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens (clamped to the policy)"},
 			&cli.StringFlag{Name: "slice-handle", Usage: "the handle of the task's slice"},

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sdl-dev/sdl/memoryfs"
 	"github.com/sdl-dev/sdl/query"
 	"github.com/sdl-dev/sdl/serve"
 )
@@ -38,7 +40,7 @@ func memoryStoreCommand() *cli.Command {
 			&cli.StringFlag{Name: "title", Usage: "a short title (1-120 characters)", Required: true},
 			&cli.StringFlag{Name: "content-file", Usage: "read the content from this file (- for stdin)"},
 			&cli.StringSliceFlag{Name: "tag", Usage: "a tag (repeatable)"},
-			&cli.Float64Flag{Name: "confidence", Usage: "0 to 1 (default 0.8)"},
+			&cli.Float64Flag{Name: "confidence", Usage: "0 to 1", DefaultText: strconv.FormatFloat(memoryfs.DefaultConfidence, 'g', -1, 64)},
 			&cli.StringSliceFlag{Name: "symbol", Usage: "a symbol it is about, by id or name (repeatable)"},
 			&cli.StringSliceFlag{Name: "file", Usage: "a file it is about (repeatable)"},
 			&cli.StringFlag{Name: "id", Usage: "update the memory with this id"},

@@ -237,6 +237,10 @@ func sliceCommand() *cli.Command {
 			&cli.BoolFlag{Name: "lexical", Usage: "seed from the task text with the exact and full-text lanes only, not vectors"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 && len(c.StringSlice("entry")) == 0 && len(c.StringSlice("edited")) == 0 &&
+				c.String("stack-trace") == "" && c.String("failing-test") == "" {
+				return usagef("slice needs a task: sdl slice \"fix the timeout in the HTTP client\" (or --entry, --edited, --stack-trace, --failing-test)")
+			}
 			x, err := openIndex(c)
 			if err != nil {
 				return err

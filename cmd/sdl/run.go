@@ -32,11 +32,14 @@ func interruptible() context.Context {
 }
 
 // usageError is a mistake in how sdl was called.
-type usageError struct{ msg string }
+type usageError struct {
+	msg  string
+	hint string // when set, what to do instead of reading the help
+}
 
 func (e usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return usageError{msg: fmt.Sprintf(format, args...)} }
 
 // hinted is an error with a command that fixes it.
 type hinted struct {
@@ -53,7 +56,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	p, err := parseArgs(app, args)
 	if err == nil {
 		if name := commandName(p.args); name != "" && name != "help" && name != "h" && app.Command(name) == nil {
-			err = usagef("no command %q", name)
+			err = usageError{msg: fmt.Sprintf("no command %q", name)}
+			if near := closestCommand(app, name); near != "" {
+				err = usageError{msg: fmt.Sprintf("no command %q", name), hint: "did you mean sdl " + near + "? see: sdl help"}
+			}
 		} else {
 			err = app.RunContext(ctx, p.args)
 		}
@@ -80,6 +86,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		hint = "see: sdl help"
 		if isFlagError(msg) {
 			hint = "see: " + helpCommand(p.path)
+		}
+		if ue.hint != "" {
+			hint = ue.hint
 		}
 	case errors.As(err, &h):
 		hint = h.hint
@@ -121,6 +130,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code = exitUsage
 		hint = "see: " + helpCommand(p.path)
 	}
+	msg = cliToolNames.Replace(msg)
 	if p.json {
 		// a program that asked for JSON reads its errors as JSON too
 		writeJSON(stderr, jsonError{Error: jsonErrorBody{Message: msg, Hint: hint, ExitCode: code}})
@@ -132,6 +142,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	return code
 }
+
+// cliToolNames turns the MCP tools that query's messages suggest into the
+// commands a terminal user types.
+var cliToolNames = strings.NewReplacer(
+	"sdl.symbol.search", "sdl search",
+	"sdl.symbol.getCards", "sdl card", // ahead of its prefix
+	"sdl.symbol.getCard", "sdl card",
+	"sdl.slice.build", "sdl slice",
+	"sdl.code.getSkeleton", "sdl skeleton",
+	"sdl.code.getHotPath", "sdl hotpath",
+	"sdl.code.needWindow", "sdl window",
+	"sdl.memory.query", "sdl memory query",
+	"sdl.index.refresh", "sdl index",
+)
 
 // jsonError is how an error is printed on stderr under --json.
 type jsonError struct {
@@ -177,7 +201,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// errors are printed by run, once
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
-			return usageError{err.Error()}
+			return usageError{msg: err.Error()}
 		},
 		// only listed here: parseArgs turns sdl --version into sdl version
 		Flags:    []cli.Flag{&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print sdl's version (as sdl version does)", DisableDefaultText: true}},
@@ -214,7 +238,20 @@ func commands() []*cli.Command {
 	}
 	for _, c := range cmds {
 		// a flag error prints one line and a hint, not the whole help
-		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
+		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{msg: err.Error()} }
 	}
+	hideLeafHelp(cmds)
 	return cmds
+}
+
+// hideLeafHelp keeps urfave/cli from adding a "help" subcommand to a
+// command without subcommands: there "help" is an argument, as in
+// sdl search help, and --help still prints the command's help.
+func hideLeafHelp(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if len(c.Subcommands) == 0 {
+			c.HideHelpCommand = true
+		}
+		hideLeafHelp(c.Subcommands)
+	}
 }
