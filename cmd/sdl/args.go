@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -58,6 +60,7 @@ var versionFlags = map[string]bool{"--version": true, "-version": true, "-v": tr
 // that takes a value from a boolean. "--" ends the flags; a flag the
 // command does not define is an error, never text.
 func parseArgs(app *cli.App, args []string) (parsedArgs, error) {
+	args = dropUnexpandedRoot(app.ErrWriter, args)
 	if len(args) >= 2 && versionFlags[args[1]] {
 		// sdl --version [--json] is sdl version [--json]
 		args = append([]string{args[0], "version"}, args[2:]...)
@@ -206,4 +209,35 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// dropUnexpandedRoot removes a --root whose value is a variable nobody
+// expanded: sdl init writes --root ${CLAUDE_PROJECT_DIR:-.} or
+// ${workspaceFolder} into client configs, and a client that does not expand
+// them passes the text as it is. Without --root, sdl takes the repository
+// around the working directory, which is where such clients start it.
+func dropUnexpandedRoot(stderr io.Writer, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		val, inline := "", false
+		switch {
+		case (a == "--root" || a == "-root") && i+1 < len(args):
+			val = args[i+1]
+		case strings.HasPrefix(a, "--root=") || strings.HasPrefix(a, "-root="):
+			val, inline = a[strings.IndexByte(a, '=')+1:], true
+		}
+		if strings.Contains(val, "${") {
+			fmt.Fprintf(stderr, "sdl: warning: --root %s is a variable the client did not expand: using the repository around the working directory\n", val)
+			if !inline {
+				i++
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
