@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/sdl-dev/sdl/query"
+
+	"github.com/xrash/smetrics"
 )
 
 // sdl.chain runs several actions in one round trip. A step's args may
@@ -748,7 +750,7 @@ func (r *Registry) suggest(name string) string {
 		cands = append(cands, t.ActionName())
 	}
 	for _, c := range cands {
-		if d := editDistance(k, nameKey(c)); d < bestD {
+		if d := smetrics.WagnerFischer(k, nameKey(c), 1, 1, 1); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -756,24 +758,4 @@ func (r *Registry) suggest(name string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

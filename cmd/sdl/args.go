@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/xrash/smetrics"
 )
 
 // parsedArgs is a command line made ready for urfave/cli.
@@ -168,7 +170,7 @@ func closestFlag(name string, defined map[string]bool) string {
 		if len(n) < 2 {
 			continue
 		}
-		d := editDistance(name, n)
+		d := smetrics.WagnerFischer(name, n, 1, 1, 1)
 		if strings.HasPrefix(n, name) && len(name) >= 3 {
 			d = 1
 		}
@@ -188,27 +190,6 @@ func closestCommand(app *cli.App, name string) string {
 		}
 	}
 	return closestFlag(name, names)
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // dropUnexpandedRoot removes a --root whose value is a variable nobody
