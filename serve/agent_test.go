@@ -217,6 +217,13 @@ func TestChainErrors(t *testing.T) {
 		}
 	}
 
+	// orchestrate runs as a step: the surfaces that do not list it reach it so
+	out0 := p.call("sdl.chain", `{"steps": [{"fn": "agentOrchestrate", "args": {"taskType": "debug",
+		"taskText": "adding items fails when the store is full", "budget": {"maxTokens": 2000}}}]}`)
+	if !strings.Contains(out0, `"status":"ok"`) && !strings.Contains(out0, `"status": "ok"`) {
+		t.Errorf("orchestrate as a chain step: %s", out0)
+	}
+
 	// a bad path into a result names the step and the path, and onError decides what follows
 	bad := `{"steps": [
 		{"fn": "symbolSearch", "args": {"query": "Store", "limit": 2}},

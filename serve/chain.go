@@ -174,7 +174,10 @@ func (s *Server) runChain(ctx context.Context, r *Repo, req *ChainRequest) (*Cha
 			if err != nil {
 				return nil, stepErr(i, "fn: unknown action %q%s; sdl_action_search finds actions by what they do", st.Fn, s.reg.suggest(st.Fn))
 			}
-			if t.Name == "sdl.chain" || t.Name == "sdl.agent.orchestrate" {
+			// a chain inside a chain is refused (its steps belong in this
+			// one); orchestrate is one step like any other, which is how the
+			// smaller tool surfaces, which do not list it, reach it
+			if t.Name == "sdl.chain" {
 				return nil, stepErr(i, "fn: %s cannot run inside a chain; add its steps to this chain instead", t.ActionName())
 			}
 			tools[i] = t

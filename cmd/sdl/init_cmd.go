@@ -78,8 +78,8 @@ func gitignoreLines(shareIndex bool) []string {
 	)
 }
 
-// orchestrateSentence is left out for a server that does not list the
-// tool: it cannot run as a chain step either.
+// orchestrateSentence names the tool that climbs the ladder in one call; a
+// server that does not list it reaches it as an sdl_chain step.
 const orchestrateSentence = "`sdl_agent_orchestrate` climbs the ladder for a task in one call. "
 
 // agentSection teaches an agent the ladder in a few lines.
@@ -107,7 +107,7 @@ func agentSectionFor(tools string) (string, error) {
 	if tools == "" || tools == serve.SurfaceAll {
 		return agentSection, nil
 	}
-	s, err := serve.AdvertisedText(tools, strings.Replace(agentSection, orchestrateSentence, "", 1))
+	s, err := serve.AdvertisedText(tools, agentSection)
 	if err != nil {
 		return "", err
 	}
