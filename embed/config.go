@@ -94,29 +94,11 @@ func ParseConfig(data []byte, name string) (c Config, err error) {
 	if len(data) > 1<<20 {
 		return c, fmt.Errorf("%w: %s: larger than 1 MB", ErrConfig, name)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			c, err = Config{}, fmt.Errorf("%w: %s: unreadable YAML (%v)", ErrConfig, name, r)
-		}
-	}()
-	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return c, nil
-		}
+	sec, err := ConfigSection(data, "embedding")
+	if err != nil {
 		return c, fmt.Errorf("%w: %s: %v", ErrConfig, name, err)
 	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return c, nil
-	}
-	root := doc.Content[0]
-	var sec *yaml.Node
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == "embedding" {
-			sec = root.Content[i+1]
-		}
-	}
-	if sec == nil || (sec.Kind == yaml.ScalarNode && sec.Tag == "!!null") {
+	if sec == nil {
 		return c, nil
 	}
 	bad := func(n *yaml.Node, format string, args ...any) error {
@@ -186,4 +168,39 @@ func (c Config) Open() (Provider, error) {
 func ProviderOf(modelID string) string {
 	kind, _, _ := strings.Cut(modelID, "/")
 	return kind
+}
+
+// ConfigSection returns the top-level section key of a .sdl/config.yaml
+// document, or nil when the document or the section is empty or absent.
+// Every reader of the file (the embedding section here, index's go section)
+// finds its section through it; the caller names the file in its errors.
+func ConfigSection(data []byte, key string) (sec *yaml.Node, err error) {
+	if len(data) > 1<<20 {
+		return nil, errors.New("larger than 1 MB")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			sec, err = nil, fmt.Errorf("unreadable YAML (%v)", r)
+		}
+	}()
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	root := doc.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == key {
+			sec = root.Content[i+1]
+		}
+	}
+	if sec == nil || (sec.Kind == yaml.ScalarNode && sec.Tag == "!!null") {
+		return nil, nil
+	}
+	return sec, nil
 }

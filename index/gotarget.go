@@ -1,10 +1,8 @@
 package index
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/lang"
 )
 
@@ -20,7 +19,7 @@ import (
 var ErrGoTarget = errors.New("go build target")
 
 // goTargetFile holds the go section, relative to the repository.
-const goTargetFile = ".sdl/config.yaml"
+const goTargetFile = embed.ConfigFile
 
 // LoadGoTarget is the target Go build constraints are evaluated for, as a
 // Go user expects from the go command: lang.DefaultGoTarget (the machine's
@@ -95,29 +94,11 @@ func splitTags(v string) []string {
 // parseGoTarget reads the go section of a config file into t, goos and
 // goarch; other sections are ignored. Errors give the file and line.
 func parseGoTarget(data []byte, name string, t *lang.GoTarget, goos, goarch *string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %s: unreadable YAML (%v)", ErrGoTarget, name, r)
-		}
-	}()
-	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
+	sec, err := embed.ConfigSection(data, "go")
+	if err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrGoTarget, name, err)
 	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil
-	}
-	root := doc.Content[0]
-	var sec *yaml.Node
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == "go" {
-			sec = root.Content[i+1]
-		}
-	}
-	if sec == nil || (sec.Kind == yaml.ScalarNode && sec.Tag == "!!null") {
+	if sec == nil {
 		return nil
 	}
 	bad := func(n *yaml.Node, format string, args ...any) error {
