@@ -177,6 +177,7 @@ func (x *Index) RankCandidates(ctx context.Context, req SliceRequest, n int) ([]
 	if err := req.validate(); err != nil {
 		return nil, err
 	}
+	req.allFeatures = true
 	ranks, _, err := x.rankSlice(ctx, &req)
 	if err != nil {
 		return nil, err

@@ -36,6 +36,9 @@ type SliceRequest struct {
 	// text; by default it runs when the index has vectors.
 	Semantic *bool `json:"semantic,omitempty"`
 
+	// allFeatures computes every ranking feature, also those of weight 0
+	// (RankCandidates, for fitting the weights).
+	allFeatures bool
 	// noHandle builds a slice for internal use (summaries) without
 	// recording a handle.
 	noHandle bool
@@ -974,6 +977,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		return nil, err
 	}
 	nameWords, pathWordsOf := map[string][]string{}, map[string][]string{}
+	names := b.req.allFeatures || b.weights.NameHits != 0 || b.weights.ContainerHits != 0
 	var st map[string]string
 	if tm != nil {
 		var words []string
@@ -982,11 +986,15 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 			if r == nil {
 				continue
 			}
-			nameWords[id] = lang.SplitIdent(r.Name)
-			words = append(words, nameWords[id]...)
-			if _, ok := nameWords["\x00"+r.Container]; r.Container != "" && !ok {
-				nameWords["\x00"+r.Container] = lang.SplitIdent(r.Container)
-				words = append(words, nameWords["\x00"+r.Container]...)
+			// names are stemmed only where a weight reads them (or a fit
+			// asks for every feature): a slice pays per candidate
+			if names {
+				nameWords[id] = lang.SplitIdent(r.Name)
+				words = append(words, nameWords[id]...)
+				if _, ok := nameWords["\x00"+r.Container]; r.Container != "" && !ok {
+					nameWords["\x00"+r.Container] = lang.SplitIdent(r.Container)
+					words = append(words, nameWords["\x00"+r.Container]...)
+				}
 			}
 			if _, ok := pathWordsOf[r.Path]; !ok {
 				pathWordsOf[r.Path] = pathWords(r.Path)
