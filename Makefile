@@ -52,11 +52,19 @@ RACE_SKIP := ^(TestHostileArguments|TestHostileFiles)$$
 test-race:
 	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 40m -skip '$(RACE_SKIP)' $(RACE_PKGS)
 
-# Benchmarks measured against references in the same run (see README).
+# Benchmarks measured against references in the same run (see README),
+# then the speed table of issues 18 and 20 from their output (bin/bench.txt),
+# each figure beside its reference and their ratio.
 # SDL_BENCH_DB=path reuses an index of GOROOT/src for the query and serve
-# benchmarks.
+# benchmarks; SDL_BENCH_LARGE=DIR (a checkout of the largest dev2
+# repository) with SDL_BENCH_TASKS=FILE (its tasks, one a line) adds the
+# slices of issue 18.
+BENCH_OUT ?= bin/bench.txt
 bench: build
-	CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/
+	@mkdir -p $(dir $(BENCH_OUT))
+	(CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/; echo $$? > $(BENCH_OUT).status) 2>&1 | tee $(BENCH_OUT)
+	@echo; $(GO) run ./cmd/benchtable $(BENCH_OUT)
+	@exit $$(cat $(BENCH_OUT).status)
 
 # Each fuzz target for FUZZTIME (default 30s). What the fuzzer found worth
 # keeping (up to FUZZKEEP inputs per target) is copied into the package's
