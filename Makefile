@@ -60,11 +60,13 @@ test-race:
 # SDL_BENCH_DB=path reuses an index of GOROOT/src for the query and serve
 # benchmarks; SDL_BENCH_LARGE=DIR (a checkout of the largest dev2
 # repository) with SDL_BENCH_TASKS=FILE (its tasks, one a line) adds the
-# slices of issue 18.
+# slices of issue 18. BENCH=regexp runs some of the benchmarks only
+# (BENCH='Queries|Process|SliceLarge': the query rows).
+BENCH     ?= .
 BENCH_OUT ?= bin/bench.txt
 bench: build
 	@mkdir -p $(dir $(BENCH_OUT))
-	(CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/; echo $$? > $(BENCH_OUT).status) 2>&1 | tee $(BENCH_OUT)
+	(CGO_ENABLED=1 $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/; echo $$? > $(BENCH_OUT).status) 2>&1 | tee $(BENCH_OUT)
 	@echo; $(GO) run ./cmd/benchtable $(BENCH_OUT)
 	@exit $$(cat $(BENCH_OUT).status)
 
