@@ -78,6 +78,7 @@ func BenchmarkQueriesGoroot(b *testing.B) {
 		"strconv.ParseFloat rounds incorrectly for very long mantissas",
 		"os/exec leaks file descriptors when Start fails",
 	}
+	cpus := map[string]float64{} // CPU time of a call, by name
 	measure := func(name string, n int, f func(i int) error) (p50 float64) {
 		var ds []time.Duration
 		cpu0 := cpuTime()
@@ -95,6 +96,7 @@ func BenchmarkQueriesGoroot(b *testing.B) {
 		b.ReportMetric(p50, name+"-p50-ms")
 		b.ReportMetric(p99, name+"-p99-ms")
 		b.ReportMetric(cpu, name+"-cpu-ms")
+		cpus[name] = cpu
 		b.Logf("%-6s n=%d p50 %.2f ms p99 %.2f ms, CPU %.2f ms a call", name, n, p50, p99, cpu)
 		return p50
 	}
@@ -124,6 +126,8 @@ func BenchmarkQueriesGoroot(b *testing.B) {
 		})
 		b.ReportMetric(search/ref, "search/bm25")
 		b.ReportMetric(slice/ref, "slice/bm25")
+		b.ReportMetric(cpus["search"]/cpus["bm25"], "search-cpu/bm25")
+		b.ReportMetric(cpus["slice"]/cpus["bm25"], "slice-cpu/bm25")
 		if x.VectorLaneReason(ctx) != "" {
 			b.Logf("no vector lane: %s", x.VectorLaneReason(ctx))
 			continue
