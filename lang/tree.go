@@ -121,6 +121,7 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	} else {
 		C.sdl_tree_delete(tree)
 	}
+	l.loadNames() // a tree's readers ask its kinds and syntax
 	return &Tree{Lang: l, Src: src, Nodes: buf[:written]}, nil
 }
 
