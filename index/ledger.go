@@ -48,10 +48,10 @@ func (b *build) indexedFiles() int64 {
 	return n
 }
 
-// finishVersion appends the ledger row of version seq and the meta rows.
+// recordVersion appends the ledger row of version seq and the meta rows.
 // The counts are those of the previous version plus the rows the writer
 // inserted and closed.
-func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCounts counts, meta [][2]string) error {
+func (b *build) recordVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCounts counts, meta [][2]string) error {
 	tree := b.treeHash()
 	var prev string
 	if err := tx.QueryRowContext(ctx, "SELECT hash FROM versions WHERE seq = ?", seq-1).Scan(&prev); err != nil && err != sql.ErrNoRows {
