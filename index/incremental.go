@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -187,29 +188,33 @@ func (b *build) loadPrevious(ctx context.Context, tx *sql.Tx) (*previous, error)
 // projectOfPaths reads the project files of a run over a few paths: the
 // modules and packages come from the files the index already holds.
 func (b *build) projectOfPaths(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile) {
-	all := append([]Entry{}, b.entries...)
 	var others []string
+	var notGo []Entry // the entries, and the other files, but for Go's
+	for _, e := range b.entries {
+		if e.Lang == nil || e.Lang.Project == nil || e.Lang.Project.Key() != lang.ProjectGoModules {
+			notGo = append(notGo, e)
+		}
+	}
 	for p, o := range olds {
 		if !b.only[p] {
-			all = append(all, Entry{Path: p, Lang: lang.ByName(o.lang)})
+			if l := lang.ByName(o.lang); l == nil || l.Project == nil || l.Project.Key() != lang.ProjectGoModules {
+				notGo = append(notGo, Entry{Path: p, Lang: l})
+			}
 			others = append(others, p)
 		}
 	}
 	assignLanguages(b.entries, others)
+	b.project = readProjects(b.src, notGo, nil)
 	// the go.mod files of the last run, and those above the files of
 	// this one (a new module), without reading every directory again
-	mods := map[string]bool{}
+	var mods lang.GoModules
 	if old, err := schema.GetMeta(ctx, tx, schema.MetaGoModules); err == nil && old != "" {
-		for _, m := range strings.Split(old, "\n") {
-			mods[m] = true
-		}
+		mods = parseGoModulesMeta(old)
 	}
-	for _, m := range readGoModules(b.src, b.entries) {
-		mods[m] = true
-	}
-	b.goModules = sortedKeys(mods)
-	b.jsPackages = readJSPackages(b.src, all)
-	b.phpPSR4 = readPHPAutoload(b.src, all)
+	mods = append(mods, readProjects(b.src, b.entries, nil).goModules()...)
+	lang.SortGoModules(mods)
+	mods = slices.Compact(mods)
+	b.project[lang.ProjectGoModules] = mods
 }
 
 // parseChanged parses the files of the walk whose stat stamp or content
@@ -218,7 +223,6 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 	w := b.w
 	seq := w.seq
 	cs := &changeSet{seen: map[string]bool{}, names: map[string]bool{}, removedIDs: map[string]bool{}}
-	total, done := len(b.entries), 0
 	unchanged := func(e *Entry, hash string) bool {
 		o := olds[e.Path]
 		if b.opts.Full || o == nil || o.status != StatusOK && o.status != StatusParseError || b.reembed[e.Path] {
@@ -229,6 +233,7 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 		}
 		return o.hash == hash
 	}
+	total, done := len(b.entries), 0
 	err := parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {

@@ -172,15 +172,13 @@ func DefaultDB(root string) string { return filepath.Join(root, ".sdl", "index.d
 // walk lists the whole tree.
 func (b *build) walk(ctx context.Context) error {
 	b.progress("walk", 0, 0)
-	entries, err := walkTree(ctx, b.root, b.src, b.opts.Walk)
+	entries, seen, err := walkTree(ctx, b.root, b.src, b.opts.Walk)
 	if err != nil {
 		return err
 	}
 	b.entries = b.overlaid(entries)
 	assignLanguages(b.entries, nil)
-	b.goModules = readGoModules(b.src, b.entries)
-	b.jsPackages = readJSPackages(b.src, b.entries)
-	b.phpPSR4 = readPHPAutoload(b.src, b.entries)
+	b.project = readProjects(b.src, b.entries, seen.has)
 	return nil
 }
 
@@ -253,17 +251,17 @@ func assignLanguages(entries []Entry, others []string) {
 type fileState struct{ status, hash, reason, lang string }
 
 type build struct {
-	opts      Options
-	tree      map[string]fileState // the new version's files
-	w         *writer
-	root      string
-	src       fileTree // the working tree or a git revision
-	entries   []Entry
-	goModules []string
+	opts    Options
+	tree    map[string]fileState // the new version's files
+	w       *writer
+	root    string
+	src     fileTree // the working tree or a git revision
+	entries []Entry
+	// project is what the project files say (Go modules, JavaScript
+	// packages, PHP autoload maps)
+	project projects
 	// preciseMeta is the Go precise state this run leaves (MetaGoPrecise)
 	preciseMeta string
-	jsPackages  []string
-	phpPSR4     []string // the PSR-4 maps of composer.json files
 	// only, when set, is the set of paths an incremental run looks at.
 	only map[string]bool
 	git  gitInfo

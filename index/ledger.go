@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -74,7 +73,7 @@ func (b *build) recordVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCo
 	optHash, optJSON := b.options()
 	// in a fixed order: the layout of the page depends on it
 	for _, kv := range append(meta, [][2]string{
-		{schema.MetaGoModules, strings.Join(b.goModules, "\n")},
+		{schema.MetaGoModules, goModulesMeta(b.project.goModules())},
 		{schema.MetaOptions, optJSON},
 		{schema.MetaOptionsHash, optHash},
 		{schema.MetaRepoID, filepath.Base(b.root)},

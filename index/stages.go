@@ -318,14 +318,11 @@ func (b *build) report() {
 }
 
 // resolutionSet is the file set resolution reads, with the repository's
-// project facts (Go modules and target, JavaScript packages, PHP
-// autoload maps).
+// project files and the Go target.
 func (b *build) resolutionSet() *fileSet {
 	fs := newFileSet()
-	fs.config[lang.ConfigGoModules] = b.goModules
+	fs.project = b.project
 	fs.config[lang.ConfigGoTarget] = b.opts.GoTarget.Config()
-	fs.config[lang.ConfigJSPackages] = b.jsPackages
-	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	return fs
 }
 

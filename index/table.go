@@ -32,6 +32,7 @@ type fileSet struct {
 	dirs    map[string][]string
 	modules map[string][]string // lang \x00 module-or-suffix -> paths
 	config  map[string][]string
+	project projects
 	memo    sync.Map
 }
 
@@ -145,6 +146,8 @@ func (fs *fileSet) ModuleFiles(l, module string) []string {
 }
 
 func (fs *fileSet) Config(key string) []string { return fs.config[key] }
+
+func (fs *fileSet) Project(key string) lang.Project { return fs.project[key] }
 
 // memTable resolves against symbols held in memory: a full build.
 type memTable struct {

@@ -561,10 +561,11 @@ func TestJSHostileInput(t *testing.T) {
 
 // javascriptTestTable is a Table over a few in-memory files.
 type javascriptTestTable struct {
-	files  map[string]*FileInfo
-	byName map[string][]*Target
-	config map[string][]string
-	memo   sync.Map
+	files   map[string]*FileInfo
+	byName  map[string][]*Target
+	config  map[string][]string
+	project map[string]Project
+	memo    sync.Map
 }
 
 func newJavascriptTestTable(t *testing.T, srcs map[string]string) (*javascriptTestTable, map[string]*FileFacts) {
@@ -621,6 +622,7 @@ func (tab *javascriptTestTable) DirFiles(dir string) []string {
 	return out
 }
 func (tab *javascriptTestTable) Config(key string) []string { return tab.config[key] }
+func (tab *javascriptTestTable) Project(key string) Project { return tab.project[key] }
 func (tab *javascriptTestTable) Memo(key string, f func() string) string {
 	if v, ok := tab.memo.Load(key); ok {
 		return v.(string)
@@ -823,7 +825,8 @@ import { other } from 'react';
 coreFn(); v2Fn(); aliased(); other();
 `,
 	})
-	tab.config[ConfigJSPackages] = []string{"packages/app\t@acme/app\t", "packages/core\t@acme/core\tdist/index.js"}
+	tab.project = map[string]Project{ProjectJSPackages: JSPackages{{Dir: "packages/app", Name: "@acme/app"},
+		{Dir: "packages/core", Name: "@acme/core", Entries: []string{"dist/index.js"}}}}
 	got := tab.resolveAll(facts, "packages/app/src/main.ts")
 	for k, w := range map[string]string{
 		"call coreFn":  "packages/core/src/index.ts:coreFn [import]",

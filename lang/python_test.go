@@ -590,6 +590,7 @@ func (tab *pythonTestTable) ModuleFiles(lang, module string) []string {
 }
 func (tab *pythonTestTable) DirFiles(dir string) []string { return nil }
 func (tab *pythonTestTable) Config(key string) []string   { return nil }
+func (*pythonTestTable) Project(string) Project           { return nil }
 func (tab *pythonTestTable) Memo(key string, f func() string) string {
 	if v, ok := tab.memo.Load(key); ok {
 		return v.(string)
