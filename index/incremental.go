@@ -27,6 +27,12 @@ type oldFile struct {
 	build   string
 }
 
+// incrementalMmap maps the index file for the reads of an incremental run
+// (address space, not memory): the pages of the file rows, the symbols and
+// the edges it looks up are read where the OS keeps them, without a read
+// call and a copy into the connection's cache each.
+const incrementalMmap = "mmap_size(1073741824)"
+
 // incremental records a new version in the existing index, parsing only
 // the files whose content changed, in one transaction: parse (the changed
 // files) -> resolve (theirs, and what the changes may move) ->
@@ -37,7 +43,7 @@ func (b *build) incremental(ctx context.Context) (err error) {
 	if b.opts.NoSync {
 		sync = "synchronous(OFF)"
 	}
-	db, err := schema.OpenWrite(b.opts.DB, "journal_mode(WAL)", sync, "cache_size(-65536)")
+	db, err := schema.OpenWrite(b.opts.DB, "journal_mode(WAL)", sync, "cache_size(-65536)", incrementalMmap)
 	if err != nil {
 		return classifyWriteError(err, b.opts.DB)
 	}
@@ -233,8 +239,38 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 		}
 		return o.hash == hash
 	}
-	total, done := len(b.entries), 0
-	err := parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+	// a file whose stat stamp proves it unchanged, or that is still
+	// skipped for the same reason, needs no worker and writes nothing: most
+	// of the tree, when one file changed
+	todo := make([]Entry, 0, len(b.entries)/8)
+	for i := range b.entries {
+		e := &b.entries[i]
+		if e.Skip != "" {
+			// skipped by the walk: no read, no parse
+			r := parseOne(nil, b.src, nil, e, b.opts.Walk.MaxFileSize, nil)
+			if o := olds[e.Path]; o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason {
+				cs.seen[e.Path] = true
+				b.count(r)
+				continue
+			}
+		} else if _, over := b.opts.Overlay[e.Path]; !over {
+			if unchanged(e, "") {
+				cs.seen[e.Path] = true
+				continue
+			}
+			if o := olds[e.Path]; o != nil && o.status == StatusSkipped && !b.opts.Full &&
+				o.mtime != 0 && o.mtime == e.MTime && o.size == e.Size {
+				// skipped for its content (generated, minified, binary),
+				// which its stamp says is the same: no read, no hash
+				cs.seen[e.Path] = true
+				b.count(&fileResult{status: o.status})
+				continue
+			}
+		}
+		todo = append(todo, *e)
+	}
+	total, done := len(todo), 0
+	err := parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {
 			b.progress("parse", done, total)
