@@ -239,36 +239,7 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 		}
 		return o.hash == hash
 	}
-	// a file whose stat stamp proves it unchanged, or that is still
-	// skipped for the same reason, needs no worker and writes nothing: most
-	// of the tree, when one file changed
-	todo := make([]Entry, 0, len(b.entries)/8)
-	for i := range b.entries {
-		e := &b.entries[i]
-		if e.Skip != "" {
-			// skipped by the walk: no read, no parse
-			r := parseOne(nil, b.src, nil, e, b.opts.Walk.MaxFileSize, nil)
-			if o := olds[e.Path]; o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason {
-				cs.seen[e.Path] = true
-				b.count(r)
-				continue
-			}
-		} else if _, over := b.opts.Overlay[e.Path]; !over {
-			if unchanged(e, "") {
-				cs.seen[e.Path] = true
-				continue
-			}
-			if o := olds[e.Path]; o != nil && o.status == StatusSkipped && !b.opts.Full &&
-				o.mtime != 0 && o.mtime == e.MTime && o.size == e.Size {
-				// skipped for its content (generated, minified, binary),
-				// which its stamp says is the same: no read, no hash
-				cs.seen[e.Path] = true
-				b.count(&fileResult{status: o.status})
-				continue
-			}
-		}
-		todo = append(todo, *e)
-	}
+	todo := b.toRead(olds, unchanged, cs)
 	total, done := len(todo), 0
 	err := parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
@@ -348,6 +319,41 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 		return nil, err
 	}
 	return cs, nil
+}
+
+// toRead lists the entries of the walk an incremental run must read, and
+// marks the others seen. A file whose stat stamp proves it unchanged, or
+// that is still skipped for the same reason, needs no worker and writes
+// nothing: most of the tree, when one file changed.
+func (b *build) toRead(olds map[string]*oldFile, unchanged func(*Entry, string) bool, cs *changeSet) []Entry {
+	todo := make([]Entry, 0, len(b.entries)/8)
+	for i := range b.entries {
+		e := &b.entries[i]
+		if e.Skip != "" {
+			// skipped by the walk: no read, no parse
+			r := parseOne(nil, b.src, nil, e, b.opts.Walk.MaxFileSize, nil)
+			if o := olds[e.Path]; o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason {
+				cs.seen[e.Path] = true
+				b.count(r)
+				continue
+			}
+		} else if _, over := b.opts.Overlay[e.Path]; !over {
+			if unchanged(e, "") {
+				cs.seen[e.Path] = true
+				continue
+			}
+			if o := olds[e.Path]; o != nil && o.status == StatusSkipped && !b.opts.Full &&
+				o.mtime != 0 && o.mtime == e.MTime && o.size == e.Size {
+				// skipped for its content (generated, minified, binary),
+				// which its stamp says is the same: no read, no hash
+				cs.seen[e.Path] = true
+				b.count(&fileResult{status: o.status})
+				continue
+			}
+		}
+		todo = append(todo, *e)
+	}
+	return todo
 }
 
 // removeGone closes the rows of the files the walk no longer found (of
