@@ -155,8 +155,8 @@ func TestBashTestFiles(t *testing.T) {
 		"test/run_all.bash": true,
 		"lib/contest.bash":  false,
 	} {
-		if got := shIsTestPath(p); got != want {
-			t.Errorf("shIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	if l := ForPath("home/.bashrc"); l == nil || l.Name != "bash" {

@@ -391,8 +391,8 @@ func TestCTestFiles(t *testing.T) {
 		"tests/store.c": true, "src/store_test.cc": true, "src/db_unittest.cc": true, "test_store.c": true,
 		"src/StoreTest.cpp": true, "src/store.c": false, "src/testing_util.h": false, "src/contest.c": false,
 	} {
-		if got := cIsTestPath(p); got != want {
-			t.Errorf("cIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	f := cExtract(t, "src/db_test.cc", "TEST(DBTest, Empty) { ASSERT_EQ(1, Count()); }\nTEST_F(DBTest, Put) { db_->Put(\"a\"); }\n")

@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"path"
 	"strings"
 
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
@@ -124,28 +123,12 @@ var csTestAttributes = map[string]bool{
 }
 
 func extractCSharp(x *extractor) {
-	if csIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
 	c := csCtx{sym: 0, members: -1, cls: -1, scope: newCSScope(nil)}
 	csNamespace(x, 0, "", c)
-}
-
-// csIsTestPath: test projects (*.Tests/, tests/) and files named after
-// what they test (FooTests.cs, FooTest.cs).
-func csIsTestPath(p string) bool {
-	base := strings.TrimSuffix(path.Base(p), ".cs")
-	if strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "Specs") {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "test" || seg == "tests" || strings.HasSuffix(seg, ".Tests") || strings.HasSuffix(seg, ".Test") ||
-			strings.HasSuffix(seg, ".UnitTests") || strings.HasSuffix(seg, ".IntegrationTests") {
-			return true
-		}
-	}
-	return false
 }
 
 // csNamespace walks the members of a compilation unit or namespace body;

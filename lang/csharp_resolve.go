@@ -515,7 +515,7 @@ func resolveCSharpImport(ctx *Context, imp *Import, name string) Resolution {
 	files := csNamespaceFiles(tab, imp.Source)
 	if len(files) > 0 {
 		for _, f := range files {
-			if !isTestPath(f) {
+			if !IsTestPath(f) {
 				if t := moduleTarget(tab, f); t != nil {
 					return bound(t, RuleImport)
 				}

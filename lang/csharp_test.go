@@ -158,8 +158,8 @@ func TestCSharpTestFiles(t *testing.T) {
 		"src/Shop/Store.cs":              false,
 		"src/Shop/Testimonial.cs":        false,
 	} {
-		if got := csIsTestPath(p); got != want {
-			t.Errorf("csIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	f := moreExtract(t, "csharp", "src/Util.cs", `class Util {

@@ -26,7 +26,7 @@ func newGoScope() *goScope {
 }
 
 func extractGo(x *extractor) {
-	if strings.HasSuffix(x.path, "_test.go") {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}

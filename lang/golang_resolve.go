@@ -147,7 +147,7 @@ func resolveGoImport(ctx *Context, imp *Import, name string) Resolution {
 	if name == "" || name == "*" {
 		for _, built := range []bool{true, false} {
 			for _, f := range files {
-				if isTestPath(f) || built && !goFileBuilt(ctx.Table, f) {
+				if IsTestPath(f) || built && !goFileBuilt(ctx.Table, f) {
 					continue
 				}
 				if t := moduleTarget(ctx.Table, f); t != nil {

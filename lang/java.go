@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"path"
 	"strings"
 
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
@@ -157,7 +156,7 @@ var javaTestAnnotations = map[string]bool{
 }
 
 func extractJava(x *extractor) {
-	if javaIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -166,17 +165,6 @@ func extractJava(x *extractor) {
 	for n := range x.t.NamedChildren(0) {
 		javaNode(x, n, c)
 	}
-}
-
-// javaIsTestPath follows Maven's conventions: src/test/, and the class
-// names Surefire and Failsafe run.
-func javaIsTestPath(p string) bool {
-	if strings.HasPrefix(p, "src/test/") || strings.Contains(p, "/src/test/") {
-		return true
-	}
-	base := strings.TrimSuffix(path.Base(p), ".java")
-	return strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "IT") ||
-		strings.HasSuffix(base, "TestCase") || (strings.HasPrefix(base, "Test") && len(base) > 4 && isUpper(base[4:]))
 }
 
 // javaNode walks node n: declarations become symbols, code becomes

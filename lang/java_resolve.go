@@ -588,7 +588,7 @@ func resolveJavaImport(ctx *Context, imp *Import, name string) Resolution {
 				if first == "" {
 					first = f
 				}
-				if !isTestPath(f) {
+				if !IsTestPath(f) {
 					first = f
 					break
 				}

@@ -297,8 +297,8 @@ func TestJavaTestFiles(t *testing.T) {
 		"src/main/java/a/Testimonial.java": false,
 		"src/main/java/a/Foo.java":         false,
 	} {
-		if got := javaIsTestPath(p); got != want {
-			t.Errorf("javaIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	f := javaExtract(t, "src/main/java/a/Util.java", `package a;

@@ -14,9 +14,9 @@ import (
 func init() {
 	js := &Language{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, extract: extractJS}
 	register(js, tsjs.Language())
-	ts := &Language{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, extract: extractJS}
+	ts := &Language{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, extract: extractJS, dataDir: "javascript"}
 	register(ts, tsts.LanguageTypescript())
-	tsx := &Language{Name: "tsx", Extensions: []string{".tsx"}, extract: extractJS}
+	tsx := &Language{Name: "tsx", Extensions: []string{".tsx"}, extract: extractJS, dataDir: "javascript"}
 	register(tsx, tsts.LanguageTSX())
 	for _, l := range []*Language{js, ts, tsx} {
 		l.setSyntax([]string{"comment", "html_comment"},
@@ -194,7 +194,7 @@ func extractJS(x *extractor) {
 	x.f.Module = jsModuleName(x.path)
 	x.f.Symbols[0].Name = path.Base(x.f.Module)
 	w.ambient = strings.Contains(path.Base(x.path), ".d.")
-	if jsIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -213,22 +213,6 @@ func jsModuleName(p string) string {
 		}
 	}
 	return strings.TrimSuffix(p, path.Ext(p))
-}
-
-// jsIsTestPath reports the test files of the JavaScript test runners:
-// x.test.js, x.spec.ts, and files under __tests__ or test directories.
-func jsIsTestPath(p string) bool {
-	base := path.Base(p)
-	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		switch seg {
-		case "__tests__", "test", "tests", "__mocks__":
-			return true
-		}
-	}
-	return false
 }
 
 // moduleDoc takes a file-level JSDoc (@file, @fileoverview, @module,

@@ -527,11 +527,11 @@ describe('View', () => { it('renders', () => { expect(View).toBeTruthy(); }); })
 		t.Errorf("html element recorded: %+v", rs)
 	}
 	for _, p := range []string{"a.spec.js", "test/a.js", "src/__tests__/b.ts", "x.test.mjs"} {
-		if !jsIsTestPath(p) {
+		if !IsTestPath(p) {
 			t.Errorf("%s is a test", p)
 		}
 	}
-	if jsIsTestPath("src/testing.ts") || jsIsTestPath("src/contest/a.ts") {
+	if IsTestPath("src/testing.ts") || IsTestPath("src/contest/a.ts") {
 		t.Error("not tests")
 	}
 }

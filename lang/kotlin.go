@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"path"
 	"strings"
 
 	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
@@ -56,7 +55,7 @@ type ktCtx struct {
 var ktTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true}
 
 func extractKotlin(x *extractor) {
-	if ktIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -64,18 +63,6 @@ func extractKotlin(x *extractor) {
 	for n := range x.t.NamedChildren(0) {
 		ktNode(x, n, c)
 	}
-}
-
-// ktIsTestPath follows Gradle's source sets (src/test, src/androidTest,
-// src/jvmTest...) and the usual class names.
-func ktIsTestPath(p string) bool {
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "test" || strings.HasSuffix(seg, "Test") && !strings.Contains(seg, ".") {
-			return true
-		}
-	}
-	base := strings.TrimSuffix(strings.TrimSuffix(path.Base(p), ".kts"), ".kt")
-	return strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "Spec")
 }
 
 func ktNode(x *extractor, n int32, c ktCtx) {

@@ -800,7 +800,7 @@ func (L *ktsLang) resolveImport(ctx *Context, imp *Import, name string) Resoluti
 		if fi := tab.File(f); fi == nil || fi.Module != mod {
 			continue
 		}
-		if first == "" || !isTestPath(f) && isTestPath(first) {
+		if first == "" || !IsTestPath(f) && IsTestPath(first) {
 			first = f
 		}
 	}

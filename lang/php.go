@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"path"
 	"strings"
 
 	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
@@ -60,26 +59,12 @@ type phpCtx struct {
 }
 
 func extractPHP(x *extractor) {
-	if phpIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
 	c := phpCtx{sym: 0, cls: -1, scope: newPHPScope()}
 	phpStatements(x, 0, &c)
-}
-
-// phpIsTestPath: PHPUnit's tests/ and *Test.php, Pest's.
-func phpIsTestPath(p string) bool {
-	base := strings.TrimSuffix(path.Base(p), ".php")
-	if strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "TestCase") {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "tests" || seg == "test" || seg == "Tests" {
-			return true
-		}
-	}
-	return false
 }
 
 // phpStatements walks a program or a namespace body in order: a

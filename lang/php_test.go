@@ -142,8 +142,8 @@ func TestPHPTestFiles(t *testing.T) {
 		"src/Inventory/Store.php": false,
 		"src/Testimonial.php":     false,
 	} {
-		if got := phpIsTestPath(p); got != want {
-			t.Errorf("phpIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	f := moreExtract(t, "php", "src/Util.php", `<?php

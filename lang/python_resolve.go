@@ -266,7 +266,7 @@ func pyPick(cands []string, from string) string {
 	if len(cands) == 1 {
 		return cands[0]
 	}
-	if nt := pick2(cands, func(f string) bool { return !isTestPath(f) }); len(nt) > 0 {
+	if nt := pick2(cands, func(f string) bool { return !IsTestPath(f) }); len(nt) > 0 {
 		cands = nt
 	}
 	if len(cands) == 1 {
@@ -1149,9 +1149,9 @@ func pyUniqueMethod(tab Table, from *FileInfo, name string) Resolution {
 	if pyCommonMethods[name] || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
 		return unbound(RuleUnresolved, 0)
 	}
-	fromTest := pyIsTestPath(from.Path)
+	fromTest := IsTestPath(from.Path)
 	ms := pick(tab.ByName(name), func(t *Target) bool {
-		if t.Kind != KindMethod || !fromTest && pyIsTestPath(t.Path) {
+		if t.Kind != KindMethod || !fromTest && IsTestPath(t.Path) {
 			return false
 		}
 		fi := tab.File(t.Path)

@@ -68,7 +68,7 @@ type rbCtx struct {
 }
 
 func extractRuby(x *extractor) {
-	if rbIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -77,22 +77,6 @@ func extractRuby(x *extractor) {
 	x.f.Module = strings.TrimSuffix(x.path, path.Ext(x.path))
 	c := rbCtx{sym: 0, cls: -1, vis: VisPublic, scope: newRbScope(nil), ivars: map[string]string{}}
 	rbBody(x, 0, c)
-}
-
-// rbIsTestPath: RSpec's spec/ and *_spec.rb, Minitest's test/, *_test.rb
-// and test_*.rb.
-func rbIsTestPath(p string) bool {
-	base := path.Base(p)
-	if strings.HasSuffix(base, "_spec.rb") || strings.HasSuffix(base, "_test.rb") ||
-		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".rb") {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "spec" || seg == "test" || seg == "tests" {
-			return true
-		}
-	}
-	return false
 }
 
 // rbBody walks the statements of a program, class or module body, or

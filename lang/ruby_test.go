@@ -157,8 +157,8 @@ func TestRubyTestFiles(t *testing.T) {
 		"lib/shop/testing.rb":     false,
 		"lib/shop/store.rb":       false,
 	} {
-		if got := rbIsTestPath(p); got != want {
-			t.Errorf("rbIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	f := moreExtract(t, "ruby", "test/test_item.rb", "class TestItem < Minitest::Test\n  def test_total; end\n  def helper; end\nend\n")

@@ -30,7 +30,7 @@ type swCtx struct {
 
 func extractSwift(x *extractor) {
 	x.f.Module = swiftModuleOf(x.path)
-	if swiftIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -77,16 +77,6 @@ func swiftModuleOf(p string) string {
 		return segs[0]
 	}
 	return ""
-}
-
-func swiftIsTestPath(p string) bool {
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "Tests" || strings.HasSuffix(seg, "Tests") {
-			return true
-		}
-	}
-	base := strings.TrimSuffix(path.Base(p), ".swift")
-	return strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "Test")
 }
 
 // swIsType reports whether a node kind is a type.

@@ -1,0 +1,142 @@
+package lang
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// data holds each language's data files, data/<language>/: the patterns
+// of its test files (testpaths.txt), its word lists and side-effect tables.
+//
+//go:embed data
+var data embed.FS
+
+// dataLines returns the lines of a language's data file without comments
+// and blank lines. A missing file is an empty list; a file that cannot be
+// read is a bug of the build and panics at start-up.
+func dataLines(lang, name string) []string {
+	b, err := data.ReadFile("data/" + lang + "/" + name)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// pathRule is one line of a testpaths.txt: where in the path a glob
+// (path.Match) is tried, and a glob the same part must not match.
+type pathRule struct {
+	where string // dir: any directory; dirs: consecutive directories; base; stem; lstem: the stem lower-cased
+	glob  string
+	not   string
+}
+
+// testPathRules are a language's patterns of test files: a path matching
+// any of them is a test.
+type testPathRules []pathRule
+
+// parseTestPaths reads the lines of a testpaths.txt.
+func parseTestPaths(lang string, lines []string) (testPathRules, error) {
+	var out testPathRules
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) < 2 || len(f) > 3 {
+			return nil, fmt.Errorf("data/%s/testpaths.txt: %q: want WHERE GLOB [!GLOB]", lang, l)
+		}
+		r := pathRule{where: f[0], glob: f[1]}
+		if len(f) == 3 {
+			if !strings.HasPrefix(f[2], "!") {
+				return nil, fmt.Errorf("data/%s/testpaths.txt: %q: the third field is !GLOB", lang, l)
+			}
+			r.not = f[2][1:]
+		}
+		switch r.where {
+		case "dir", "dirs", "base", "stem", "lstem":
+		default:
+			return nil, fmt.Errorf("data/%s/testpaths.txt: %q: no place %q", lang, l, r.where)
+		}
+		for _, g := range []string{r.glob, r.not} {
+			if _, err := path.Match(g, ""); err != nil {
+				return nil, fmt.Errorf("data/%s/testpaths.txt: %q: %w", lang, l, err)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (r pathRule) matches(s string) bool {
+	ok, _ := path.Match(r.glob, s)
+	if ok && r.not != "" {
+		bad, _ := path.Match(r.not, s)
+		return !bad
+	}
+	return ok
+}
+
+func (rs testPathRules) match(p string) bool {
+	base := path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	dir := path.Dir(p)
+	for _, r := range rs {
+		switch r.where {
+		case "base":
+			if r.matches(base) {
+				return true
+			}
+		case "stem":
+			if r.matches(stem) {
+				return true
+			}
+		case "lstem":
+			if r.matches(strings.ToLower(stem)) {
+				return true
+			}
+		case "dir":
+			for _, seg := range strings.Split(dir, "/") {
+				if r.matches(seg) {
+					return true
+				}
+			}
+		case "dirs":
+			if strings.Contains("/"+dir+"/", "/"+r.glob+"/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsTestPath reports whether a repository path is a test file by the
+// conventions of its language (data/<language>/testpaths.txt). Extraction
+// marks a file's FileFacts.IsTest with it, resolution prefers the
+// definitions of other files over a test file's, and query and serve
+// leave tests out by it. A file of no language is not a test.
+func IsTestPath(p string) bool {
+	l := ForPath(p)
+	return l != nil && l.IsTestPath(p)
+}
+
+// IsTestPath reports whether p is a test file by l's conventions, for a
+// file parsed as l whatever its name says.
+func (l *Language) IsTestPath(p string) bool { return l.testPaths.match(p) }
+
+// loadTestPaths sets l's test-path patterns from its data directory.
+func (l *Language) loadTestPaths() {
+	dir := l.Name
+	if l.dataDir != "" {
+		dir = l.dataDir
+	}
+	rs, err := parseTestPaths(dir, dataLines(dir, "testpaths.txt"))
+	if err != nil {
+		panic(err) // the embedded data is part of the build
+	}
+	l.testPaths = rs
+}
