@@ -6,7 +6,7 @@ import (
 )
 
 // csBuiltins are calls that are operators in disguise.
-var csBuiltins = map[string]bool{"nameof": true}
+var csBuiltins = wordSet("csharp", "builtins.txt")
 
 // csPredefined are the C# keywords for types and what a value of one is.
 var csPredefined = pySet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
@@ -18,23 +18,7 @@ var csObjectMethods = pySet(`ToString Equals GetHashCode GetType MemberwiseClone
 // csCommonMethods are method names of the BCL's everyday types so common
 // that a unique definition in the repository says little about which one
 // a call on a value of unknown type means.
-var csCommonMethods = pySet(`Add AddRange Remove RemoveAt RemoveAll Insert Clear Contains ContainsKey ContainsValue
-	TryGetValue TryAdd Get Set GetValueOrDefault IndexOf Find FindAll FindIndex Exists Sort Reverse CopyTo ToArray
-	ToList ToDictionary ToHashSet ToLookup Select SelectMany Where First FirstOrDefault Last LastOrDefault Single
-	SingleOrDefault Any All Count Sum Min Max Average Aggregate OrderBy OrderByDescending ThenBy GroupBy Join
-	Distinct Skip Take Concat Zip Cast OfType AsEnumerable AsQueryable Include ForEach Append Prepend
-	Write WriteLine WriteAsync WriteLineAsync Read ReadLine ReadToEnd ReadAsync ReadLineAsync ReadToEndAsync
-	Close Flush FlushAsync Dispose DisposeAsync Open Start Stop Run Execute Invoke BeginInvoke EndInvoke Wait
-	WaitAsync ConfigureAwait GetAwaiter GetResult ContinueWith Parse TryParse Format Split Replace Trim TrimStart
-	TrimEnd Substring StartsWith EndsWith ToUpper ToLower ToUpperInvariant ToLowerInvariant PadLeft PadRight
-	AppendLine AppendFormat Log LogInformation LogError LogWarning LogDebug LogTrace LogCritical Save SaveChanges
-	SaveChangesAsync Load Update Delete Create Send SendAsync Handle Process Validate Build Configure
-	ConfigureServices AddSingleton AddScoped AddTransient GetService GetRequiredService MoveNext Reset CompareTo
-	Clone Push Pop Peek Enqueue Dequeue Next Value HasValue GetEnumerator Register Unregister Subscribe
-	Unsubscribe Publish Emit Notify Cancel ThrowIfCancellationRequested Delay WhenAll WhenAny FromResult
-	Equals ToString GetHashCode GetType Serialize Deserialize Encode Decode GetBytes GetString Combine
-	GetFileName GetDirectoryName Exists Copy Move Assert AreEqual IsTrue IsFalse IsNull IsNotNull That
-	Throws Setup Returns Verify`)
+var csCommonMethods = wordSet("csharp", "common_methods.txt")
 
 // csBCLTypes are framework types the repository does not define.
 var csBCLTypes = pySet(`String Object Console Math File Directory Path List Dictionary HashSet Queue Stack
@@ -53,34 +37,6 @@ func init() {
 	l.resolve = resolveCSharp
 	l.resolveImport = resolveCSharpImport
 
-	csL := []string{"csharp"}
-	addEffects(csL, effRead, "File.ReadAllText", "File.ReadAllTextAsync", "File.ReadAllLines", "File.ReadAllLinesAsync",
-		"File.ReadAllBytes", "File.ReadAllBytesAsync", "File.ReadLines", "File.OpenRead", "File.OpenText", "File.Exists",
-		"Directory.Exists", "Directory.GetFiles", "Directory.GetDirectories", "Directory.EnumerateFiles",
-		"Directory.EnumerateDirectories", "StreamReader", "FileInfo", "DirectoryInfo")
-	addEffects(csL, effWrite, "File.WriteAllText", "File.WriteAllTextAsync", "File.WriteAllLines", "File.WriteAllBytes",
-		"File.WriteAllBytesAsync", "File.AppendAllText", "File.AppendAllLines", "File.Delete", "File.Move", "File.Copy",
-		"File.Create", "File.CreateText", "File.OpenWrite", "File.AppendText", "File.Replace", "Directory.CreateDirectory",
-		"Directory.Delete", "Directory.Move", "StreamWriter", "Path.GetTempFileName")
-	addEffects(csL, effFS, "File.Open", "FileStream")
-	addEffects(csL, effNet, "HttpClient", "WebClient", "TcpClient", "UdpClient", "Socket", "WebRequest.Create",
-		"HttpWebRequest", "ClientWebSocket", "Dns.GetHostEntry", "Dns.GetHostAddresses", "SmtpClient",
-		"client.GetAsync", "client.PostAsync", "client.PutAsync", "client.DeleteAsync", "client.SendAsync",
-		"client.GetStringAsync", "httpClient.GetAsync", "httpClient.PostAsync", "httpClient.SendAsync",
-		"_httpClient.GetAsync", "_httpClient.PostAsync", "_httpClient.SendAsync", "_client.GetAsync",
-		"_client.PostAsync", "_client.SendAsync", "http.GetAsync", "http.PostAsync")
-	addEffects(csL, effListen, "TcpListener", "HttpListener", "WebApplication.CreateBuilder", "app.Run")
-	addEffects(csL, effDB, "SqlConnection", "NpgsqlConnection", "SqliteConnection", "MySqlConnection", "DbContext")
-	addEffects(csL, effProc, "Process.Start", "ProcessStartInfo")
-	addEffects(csL, effSignal, "process.Kill", "Process.Kill")
-	addEffects(csL, effEnvRead, "Environment.GetEnvironmentVariable", "Environment.GetEnvironmentVariables",
-		"Environment.ExpandEnvironmentVariables", "Environment.GetCommandLineArgs")
-	addEffects(csL, effEnvSet, "Environment.SetEnvironmentVariable")
-	addEffects(csL, effExit, "Environment.Exit", "Environment.FailFast", "Application.Exit")
-	addMethodEffects(csL, `(?i)(^|\.)_?(db|conn|connection|cmd|command|context|dbContext|session|tx|transaction)$`, effDB,
-		"ExecuteNonQuery", "ExecuteNonQueryAsync", "ExecuteReader", "ExecuteReaderAsync", "ExecuteScalar",
-		"ExecuteScalarAsync", "SaveChanges", "SaveChangesAsync", "Query", "QueryAsync", "Execute", "ExecuteAsync",
-		"BeginTransaction", "Commit", "Rollback", "Open", "OpenAsync")
 }
 
 // maxCSDepth bounds nested resolutions (a call's result type, a base's

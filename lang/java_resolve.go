@@ -39,67 +39,14 @@ var javaLangTypes = map[string]bool{
 // javaCommonMethods are method names of the JDK's everyday types so
 // widespread that a unique definition in the repository says little about
 // which one a call on a value of unknown type means.
-var javaCommonMethods = map[string]bool{}
+var javaCommonMethods = wordSet("java", "common_methods.txt")
 
 func init() {
-	for _, n := range strings.Fields(`
-		get set add addAll put putAll remove removeAll retainAll contains containsKey containsValue containsAll
-		size isEmpty clear equals hashCode toString length append insert stream parallelStream map filter forEach
-		collect iterator listIterator hasNext next close read write flush run call apply accept test compareTo
-		compare valueOf of from copyOf getName getValue getKey getType getClass name value values keySet entrySet
-		format parse start stop init build builder create execute toArray asList sort copy clone print println
-		printf indexOf lastIndexOf substring charAt trim strip split replace replaceAll startsWith endsWith
-		toLowerCase toUpperCase isBlank matches join concat subList first last peek poll offer push pop max min
-		sum count reduce flatMap findFirst findAny anyMatch allMatch noneMatch orElse orElseThrow orElseGet
-		isPresent ifPresent empty sorted distinct limit skip toList getMessage getCause printStackTrace
-		getOrDefault computeIfAbsent computeIfPresent compute merge update delete find load save open reset
-		handle process wait notify notifyAll lock unlock await submit shutdown interrupt sleep intValue
-		longValue doubleValue floatValue booleanValue byteValue shortValue charValue getBytes toCharArray
-		newInstance invoke getInstance visit hasMoreElements nextElement getId setId getSize getLength
-		identity cast ordinal equalsIgnoreCase contentEquals hash check validate getDefault setValue
-		getAttribute setAttribute log debug info warn error trace fatal isDebugEnabled isInfoEnabled
-		getParent getPath getFile exists isFile isDirectory list accept andThen compose negate getAsInt
-		getAsLong getAsDouble getAsBoolean describe add0 toMap toSet asMap entry getFirst getLast
-		addFirst addLast removeFirst removeLast pollFirst pollLast peekFirst peekLast element descendingIterator
-		headMap tailMap subMap headSet tailSet subSet firstKey lastKey floorKey ceilingKey higherKey lowerKey
-		chars codePoints isAlive setName getState getResource getResourceAsStream toURI toURL getSimpleName
-		isInstance isArray getComponentType getSuperclass getInterfaces getModifiers getDeclaredField
-		getDeclaredMethod getDeclaredConstructor getField getMethod setAccessible isAccessible getAnnotation
-		isAnnotationPresent getGenericType getGenericSuperclass getRawType getActualTypeArguments getOwnerType
-		getUpperBounds getLowerBounds getTypeName getGenericComponentType
-		getParameterTypes getReturnType getExceptionTypes getGenericParameterTypes getGenericReturnType
-		getTypeParameters getEnclosingClass getDeclaredFields getDeclaredMethods getDeclaredConstructors
-		getConstructors getMethods getFields isInterface isPrimitive isEnum isRecord getEnumConstants getPackage
-		getPackageName getCanonicalName isAssignableFrom getParameterCount isVarArgs isSynthetic isBridge
-		getTime setTime getTimeInMillis setTimeInMillis getTimeZone setTimeZone toInstant toEpochMilli getYear
-		getMonth getDayOfMonth getHour getMinute getSecond getNano plus minus isBefore isAfter until atZone
-		toLocalDate toLocalDateTime getOffset getZone getID getDisplayName getRawOffset setRawOffset
-		boxed mapToObj mapToInt mapToLong mapToDouble average iterate generate range rangeClosed spliterator
-		complete completeExceptionally thenApply thenAccept thenCompose whenComplete cancel isDone isCancelled
-		countDown acquire release tryLock incrementAndGet getAndIncrement compareAndSet getAndSet addAndGet
-		decrementAndGet getAndDecrement getAndAdd lazySet readLine readAllBytes transferTo available mark
-		markSupported newLine getOutputStream getInputStream getAbsolutePath getCanonicalPath toPath toFile
-		resolve relativize normalize getFileName getRoot codePointAt codePointCount regionMatches
-		compareToIgnoreCase repeat stripLeading stripTrailing lines indent formatted intern lookup unreflect
-		toUri toURL getHost getPort getScheme getQuery getLocale setLocale getCountry getLanguage
-		`) {
-		javaCommonMethods[n] = true
-	}
 	l := ByName("java")
 	l.resolve = resolveJava
 	l.resolveImport = resolveJavaImport
 	// what derive.go's Java table misses: instance calls on the usual
 	// names of files and connections
-	addEffects(javaL, effNet, "url.openConnection", "url.openStream", "uri.toURL", "HttpClient.send", "client.send",
-		"HttpRequest.newBuilder", "InetAddress.getByName", "SocketChannel.open", "AsynchronousSocketChannel.open")
-	addEffects(javaL, effWrite, "file.delete", "file.mkdir", "file.mkdirs", "file.createNewFile", "file.renameTo",
-		"Files.writeString", "Files.setPosixFilePermissions", "Files.createTempDirectory", "Files.createSymbolicLink",
-		"FileUtils.writeStringToFile", "FileUtils.deleteDirectory", "FileUtils.forceDelete")
-	addEffects(javaL, effRead, "file.exists", "file.listFiles", "file.list", "file.length", "Files.size",
-		"Files.isRegularFile", "Files.newDirectoryStream", "FileUtils.readFileToString", "Paths.get.toFile")
-	addEffects(javaL, effProc, "Runtime.exec", "getRuntime.exec", "pb.start", "processBuilder.start")
-	addEffects(javaL, effEnvRead, "System.getProperties", "Boolean.getBoolean", "Integer.getInteger", "Long.getLong")
-	addEffects(javaL, effExit, "getRuntime.halt", "getRuntime.exit", "Runtime.exit")
 }
 
 // javaObjectMethods are the methods every object has: on a value of

@@ -26,21 +26,6 @@ func init() {
 	}
 	// process.env is read through a property, which no call reveals;
 	// dotenv is the usual way a program loads it.
-	addEffects(jsL, effEnvRead, "dotenv.config")
-	addEffects(jsL, effRead, "fs.readJson", "fs.readJSON", "fs.readJsonSync", "fs.pathExists", "fs.pathExistsSync",
-		"promises.readdir", "fsp.readdir", "promises.stat", "fsp.stat", "promises.access", "fsp.access")
-	addEffects(jsL, effWrite, "fs.writeJson", "fs.writeJSON", "fs.outputFile", "fs.outputJson", "fs.ensureDir",
-		"fs.ensureDirSync", "fs.remove", "fs.removeSync", "fs.copy", "fs.copySync", "fs.move", "promises.mkdir",
-		"fsp.mkdir", "promises.rm", "fsp.rm", "promises.unlink", "fsp.unlink", "promises.rename", "fsp.rename",
-		"promises.appendFile", "fsp.appendFile")
-	addEffects(jsL, effNet, "got", "got.get", "got.post", "ky.get", "ky.post", "superagent.get", "superagent.post",
-		"request", "net.Socket", "dgram.createSocket", "tls.connect")
-	addEffects(jsL, effListen, "app.listen", "server.listen", "http2.createServer", "http2.createSecureServer")
-	addEffects(jsL, effProc, "cp.exec", "cp.spawn", "cp.execSync", "cp.spawnSync", "cp.fork", "cp.execFile",
-		"childProcess.exec", "childProcess.spawn", "childProcess.execSync", "childProcess.spawnSync", "childProcess.fork",
-		"childProcess.execFile", "Bun.spawn", "Deno.run")
-	addEffects(jsL, effEnvSet, "process.chdir")
-	addEffects(jsL, effExit, "process.abort", "Deno.exit")
 }
 
 // jsScope maps the local names of a function, and the module's, to what

@@ -53,7 +53,7 @@ var (
 // the init functions of the per-language files.
 func register(l *Language, ts unsafe.Pointer) {
 	l.ts = ts
-	l.loadTestPaths()
+	l.loadData()
 	tl := (*C.TSLanguage)(ts)
 	n := int(C.ts_language_symbol_count(tl))
 	l.kinds = make([]string, n)

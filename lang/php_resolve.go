@@ -15,41 +15,12 @@ const ConfigPHPAutoload = "php.psr4"
 // read like calls: calls to them are dropped. Functions with side effects
 // (file_put_contents, curl_exec, exec, mail...) are not among them: they
 // resolve as external.
-var phpBuiltins = pySet(`isset unset empty echo print array list compact extract count sizeof strlen
-	strtolower strtoupper ucfirst lcfirst ucwords trim ltrim rtrim str_replace str_ireplace substr strpos stripos
-	strrpos str_contains str_starts_with str_ends_with str_pad str_repeat str_split explode implode join sprintf
-	printf vsprintf number_format nl2br htmlspecialchars htmlentities html_entity_decode strip_tags addslashes
-	stripslashes json_encode json_decode serialize unserialize var_dump var_export print_r is_null is_array
-	is_string is_int is_integer is_float is_bool is_numeric is_object is_callable is_iterable is_countable
-	is_a is_subclass_of intval floatval boolval strval settype gettype get_class get_parent_class
-	get_object_vars method_exists property_exists class_exists function_exists interface_exists in_array
-	array_key_exists key_exists array_keys array_values array_merge array_merge_recursive array_combine
-	array_flip array_slice array_splice array_map array_filter array_reduce array_walk array_search
-	array_unique array_reverse array_sum array_product array_push array_pop array_shift array_unshift
-	array_fill array_fill_keys array_pad array_chunk array_column array_diff array_diff_key array_intersect
-	array_intersect_key array_key_first array_key_last array_is_list range sort rsort usort uasort uksort
-	ksort krsort asort arsort shuffle min max abs floor ceil round sqrt pow intdiv fmod rand mt_rand
-	random_int uniqid md5 sha1 crc32 hash base64_encode base64_decode urlencode urldecode rawurlencode
-	http_build_query parse_str parse_url preg_match preg_match_all preg_replace preg_replace_callback
-	preg_split preg_quote date time mktime strtotime microtime hrtime date_default_timezone_set
-	call_user_func call_user_func_array func_get_args func_num_args iterator_to_array spl_object_id
-	spl_object_hash spl_autoload_register trigger_error error_reporting ini_set ini_get assert
-	array_key_exists ctype_digit ctype_alpha mb_strlen mb_substr mb_strtolower mb_strtoupper
-	str_word_count wordwrap chunk_split levenshtein similar_text soundex metaphone ord chr dechex hexdec
-	bin2hex hex2bin ob_start ob_get_clean ob_end_clean header headers_sent http_response_code define
-	defined constant sleep usleep memory_get_usage gc_collect_cycles debug_backtrace error_log`)
+var phpBuiltins = wordSet("php", "builtins.txt")
 
 // phpCommonMethods are method names so common in frameworks and the
 // standard library that a unique definition in the repository says little
 // about which one a call on a value of unknown class means.
-var phpCommonMethods = pySet(`get set has add remove delete update create save find findOne findAll all first
-	last count toArray toJson jsonSerialize getIterator offsetGet offsetSet offsetExists offsetUnset
-	__toString __get __set __call __invoke handle execute run process render send make build setUp tearDown
-	where orderBy limit insert select query prepare fetch fetchAll fetchColumn bindValue bindParam
-	getMessage getCode getName getValue setValue getId setId load open close read write flush push pop
-	map filter each reduce sort merge keys values contains isEmpty log info debug warning error notice
-	critical emergency alert assertEquals assertSame assertTrue assertFalse assertNull assertCount
-	assertInstanceOf expectException getContent getBody json validate authorize boot register`)
+var phpCommonMethods = wordSet("php", "common_methods.txt")
 
 // phpObjectMagic are the magic methods every object may have.
 var phpObjectMagic = pySet(`__toString __get __set __isset __unset __call __callStatic __invoke __clone
@@ -61,28 +32,6 @@ func init() {
 	l.resolve = resolvePHP
 	l.resolveImport = resolvePHPImport
 
-	phpL := []string{"php"}
-	addEffects(phpL, effRead, "file_get_contents", "file", "readfile", "file_exists", "is_file", "is_dir",
-		"filesize", "filemtime", "scandir", "glob", "opendir", "readdir", "fread", "fgets", "fgetcsv",
-		"parse_ini_file", "realpath", "stat", "is_readable", "is_writable")
-	addEffects(phpL, effWrite, "file_put_contents", "unlink", "rename", "copy", "mkdir", "rmdir", "touch", "chmod",
-		"chown", "fwrite", "fputs", "fputcsv", "tempnam", "tmpfile", "move_uploaded_file", "symlink", "link")
-	addEffects(phpL, effFS, "fopen", "SplFileObject", "flock")
-	addEffects(phpL, effNet, "curl_init", "curl_exec", "curl_multi_exec", "fsockopen", "stream_socket_client",
-		"socket_create", "socket_connect", "mail", "ftp_connect", "Client", "GuzzleHttp.Client", "Http.get",
-		"Http.post", "Http.put", "Http.delete", "get_headers", "dns_get_record", "gethostbyname")
-	addEffects(phpL, effListen, "stream_socket_server", "socket_bind", "socket_listen")
-	addEffects(phpL, effDB, "PDO", "mysqli", "mysqli_connect", "pg_connect", "pg_query", "mysqli_query",
-		"sqlite_open", "SQLite3", "DB.table", "DB.select", "DB.insert", "DB.update", "DB.delete", "DB.statement")
-	addEffects(phpL, effProc, "exec", "shell_exec", "system", "passthru", "proc_open", "popen", "pcntl_fork",
-		"pcntl_exec", "Process")
-	addEffects(phpL, effSignal, "posix_kill", "pcntl_signal", "proc_terminate")
-	addEffects(phpL, effEnvRead, "getenv", "env", "apache_getenv")
-	addEffects(phpL, effEnvSet, "putenv", "apache_setenv")
-	addEffects(phpL, effExit, "exit", "die")
-	addMethodEffects(phpL, `(?i)(^|->|::|\.)\$?_?(db|pdo|conn|connection|mysqli|dbh|stmt|statement|query|builder|em|entityManager)$`,
-		effDB, "query", "exec", "prepare", "execute", "fetch", "fetchAll", "beginTransaction", "commit", "rollBack",
-		"persist", "flush", "insert", "update", "delete", "select")
 }
 
 func isPHPPath(p string) bool {

@@ -1,34 +1,10 @@
 package lang
 
 import (
-	"embed"
 	"fmt"
 	"path"
 	"strings"
 )
-
-// data holds each language's data files, data/<language>/: the patterns
-// of its test files (testpaths.txt), its word lists and side-effect tables.
-//
-//go:embed data
-var data embed.FS
-
-// dataLines returns the lines of a language's data file without comments
-// and blank lines. A missing file is an empty list; a file that cannot be
-// read is a bug of the build and panics at start-up.
-func dataLines(lang, name string) []string {
-	b, err := data.ReadFile("data/" + lang + "/" + name)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out
-}
 
 // pathRule is one line of a testpaths.txt: where in the path a glob
 // (path.Match) is tried, and a glob the same part must not match.
@@ -127,16 +103,3 @@ func IsTestPath(p string) bool {
 // IsTestPath reports whether p is a test file by l's conventions, for a
 // file parsed as l whatever its name says.
 func (l *Language) IsTestPath(p string) bool { return l.testPaths.match(p) }
-
-// loadTestPaths sets l's test-path patterns from its data directory.
-func (l *Language) loadTestPaths() {
-	dir := l.Name
-	if l.dataDir != "" {
-		dir = l.dataDir
-	}
-	rs, err := parseTestPaths(dir, dataLines(dir, "testpaths.txt"))
-	if err != nil {
-		panic(err) // the embedded data is part of the build
-	}
-	l.testPaths = rs
-}
