@@ -385,48 +385,36 @@ func csResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int) 
 	return nil, RuleAmbiguous
 }
 
-// csFindMethod finds method name of typ, in any part of it, then in its
-// bases. ext reports a base outside the repository, which may hold it.
-func csFindMethod(tab Table, typ *Target, name string, depth int) (m *Target, ext bool) {
-	if depth > maxCSDepth {
-		return nil, false
-	}
-	q := typ.Qualified()
-	ms := pick(tab.ByName(name), func(t *Target) bool {
-		return t.Kind == KindMethod && t.Container == q && t.Module == typ.Module && isCSPath(t.Path)
-	})
-	if len(ms) > 0 {
+// csMembers finds methods in any part of a partial type, then in its
+// bases; a type without bases has System.Object's methods.
+var csMembers = &memberRules{
+	own: func(tab Table, typ *Target, name string) *Target {
+		q := typ.Qualified()
+		ms := pick(tab.ByName(name), func(t *Target) bool {
+			return t.Kind == KindMethod && t.Container == q && t.Module == typ.Module && isCSPath(t.Path)
+		})
 		for _, m := range ms {
 			if m.Path == typ.Path {
-				return m, false
+				return m
 			}
 		}
-		return ms[0], false
-	}
-	hasBase := false
-	for _, part := range csParts(tab, typ) {
-		fi := tab.File(part.Path)
-		for _, b := range part.Bases {
-			hasBase = true
-			bt, rule := csResolveType(tab, fi, part.Container, b, depth+1)
-			if bt == nil {
-				ext = ext || rule == RuleExternal
-				continue
-			}
-			if bt.ID == typ.ID {
-				continue
-			}
-			if m, e := csFindMethod(tab, bt, name, depth+1); m != nil {
-				return m, false
-			} else if e {
-				ext = true
+		if len(ms) > 0 {
+			return ms[0]
+		}
+		return nil
+	},
+	bases: func(tab Table, typ *Target, depth int) []baseRef {
+		var out []baseRef
+		for _, part := range csParts(tab, typ) {
+			fi := tab.File(part.Path)
+			for _, b := range part.Bases {
+				bt, rule := csResolveType(tab, fi, part.Container, b, depth+1)
+				out = append(out, baseRef{bt, rule})
 			}
 		}
-	}
-	if !hasBase && csObjectMethods[name] {
-		ext = true
-	}
-	return nil, ext
+		return out
+	},
+	rootMember: func(_ *Target, nBases int, name string) bool { return nBases == 0 && csObjectMethods[name] },
 }
 
 // csFieldType is the type of field or property name of typ, following
@@ -552,7 +540,7 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 	}
 	ext := false
 	for c := csClassOf(ctx); c != nil; c = csEnclosing(tab, c.Path, c.Container) {
-		m, e := csFindMethod(tab, c, r.Name, 0)
+		m, e := csMembers.findMember(tab, c, r.Name, 0)
 		if m != nil {
 			if m.Path == ctx.File.Path && m.Container == c.Qualified() {
 				return bound(m, RuleSameFile)
@@ -575,7 +563,7 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 		}
 		owner, rule := csResolveQualifiedType(tab, ctx.File, u, 0)
 		if owner != nil {
-			if m, _ := csFindMethod(tab, owner, r.Name, 0); m != nil {
+			if m, _ := csMembers.findMember(tab, owner, r.Name, 0); m != nil {
 				return bound(m, RuleImport)
 			}
 		} else if rule == RuleExternal {
@@ -666,7 +654,7 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		return csUniqueMethod(tab, r.Name, true)
 	}
-	m, ext := csFindMethod(tab, v.t, r.Name, depth+1)
+	m, ext := csMembers.findMember(tab, v.t, r.Name, depth+1)
 	if m != nil {
 		return bound(m, v.rule)
 	}
@@ -758,7 +746,7 @@ func csResolveBase(ctx *Context, r *Ref, cls *Target) Resolution {
 				}
 				return bound(bt, RuleReceiver)
 			}
-			if m, e := csFindMethod(tab, bt, r.Name, 1); m != nil {
+			if m, e := csMembers.findMember(tab, bt, r.Name, 1); m != nil {
 				return bound(m, RuleReceiver)
 			} else if e {
 				ext = true

@@ -440,41 +440,34 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int
 	return nil, RuleUnresolved
 }
 
+// javaMembers finds methods through supertypes, with java.lang.Object's
+// (and Enum's) methods outside the repository.
+var javaMembers = &memberRules{
+	own: func(tab Table, typ *Target, name string) *Target { return javaMember(tab, typ, name, KindMethod) },
+	bases: func(tab Table, typ *Target, _ int) []baseRef {
+		out := make([]baseRef, 0, len(typ.Bases))
+		for _, b := range typ.Bases {
+			bt, rule := javaResolveBase(tab, typ, b, 0)
+			out = append(out, baseRef{bt, rule})
+		}
+		return out
+	},
+	rootMember: func(typ *Target, _ int, name string) bool {
+		return (len(typ.Bases) == 0 || typ.Kind == KindInterface) && (javaObjectMethods[name] || javaEnumMethods[name])
+	},
+}
+
 // javaFindMethod finds method name of typ or of its supertypes. ext
 // reports that the search met a supertype outside the repository, where
-// the method may be.
-func javaFindMethod(tab Table, typ *Target, name string, depth int) (m *Target, ext bool) {
-	if m := javaMember(tab, typ, name, KindMethod); m != nil {
-		return m, false
-	}
-	if depth > MaxDepth {
-		return nil, false
-	}
-	if len(typ.Bases) == 0 || typ.Kind == KindInterface {
-		ext = javaObjectMethods[name] || javaEnumMethods[name]
-	}
-	for _, b := range typ.Bases {
-		bt, rule := javaResolveBase(tab, typ, b, 0)
-		if bt == nil {
-			ext = ext || rule == RuleExternal
-			continue
-		}
-		if bt.ID == typ.ID {
-			continue
-		}
-		m, e := javaFindMethod(tab, bt, name, depth+1)
-		if m != nil {
-			return m, false
-		}
-		ext = ext || e
-	}
-	if depth == 0 {
-		// a record's component accessor: bind it to the component
+// the method may be. A record's component accessor binds to the
+// component.
+func javaFindMethod(tab Table, typ *Target, name string) (m *Target, ext bool) {
+	if m, ext = javaMembers.findMember(tab, typ, name, 0); m == nil {
 		if f := javaMember(tab, typ, name, KindVariable); f != nil {
 			return f, false
 		}
 	}
-	return nil, ext
+	return m, ext
 }
 
 // javaValue is what resolution knows of the type of a value.
@@ -578,7 +571,7 @@ func javaStaticMember(tab Table, owner *Target, name string) *Target {
 			return m
 		}
 	}
-	if m, _ := javaFindMethod(tab, owner, name, 0); m != nil {
+	if m, _ := javaFindMethod(tab, owner, name); m != nil {
 		return m
 	}
 	return javaNestedType(tab, owner, name, 0)
@@ -654,7 +647,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 	if r.QualifierType != "" {
 		// in an anonymous class body: its base type comes first
 		if typ, rule := javaResolveType(tab, ctx.File, javaFrom(ctx), r.QualifierType); typ != nil {
-			if m, e := javaFindMethod(tab, typ, r.Name, 0); m != nil && m.Kind == KindMethod {
+			if m, e := javaFindMethod(tab, typ, r.Name); m != nil && m.Kind == KindMethod {
 				return bound(m, RuleReceiver)
 			} else {
 				ext = e
@@ -667,7 +660,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 		if m := javaMember(tab, c, r.Name, KindMethod); m != nil {
 			return bound(m, RuleSameFile)
 		}
-		m, e := javaFindMethod(tab, c, r.Name, 0)
+		m, e := javaFindMethod(tab, c, r.Name)
 		if m != nil && m.Kind == KindMethod {
 			return bound(m, RuleReceiver)
 		}
@@ -676,7 +669,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 	if b, ok := javaBindings(ctx.File)["\x00"+r.Name]; ok {
 		owner, e := javaImportedType(tab, b.imp.Source, 0)
 		if owner != nil {
-			if m, _ := javaFindMethod(tab, owner, r.Name, 0); m != nil {
+			if m, _ := javaFindMethod(tab, owner, r.Name); m != nil {
 				return bound(m, RuleImport)
 			}
 		} else if e {
@@ -690,7 +683,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 		}
 		owner, e := javaImportedType(tab, imp.Source, 0)
 		if owner != nil {
-			if m, _ := javaFindMethod(tab, owner, r.Name, 0); m != nil && m.Kind == KindMethod {
+			if m, _ := javaFindMethod(tab, owner, r.Name); m != nil && m.Kind == KindMethod {
 				return bound(m, RuleImport)
 			}
 		} else if e {
@@ -809,7 +802,7 @@ func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		return javaUnknownReceiver(tab, r.Name, v.lib)
 	}
-	m, ext := javaFindMethod(tab, v.t, r.Name, 0)
+	m, ext := javaFindMethod(tab, v.t, r.Name)
 	if m != nil {
 		if v.weak {
 			rule = RuleUniqueName
@@ -976,7 +969,7 @@ func javaResolveSuper(ctx *Context, r *Ref, cls *Target) Resolution {
 			}
 			return bound(bt, RuleReceiver)
 		}
-		m, e := javaFindMethod(tab, bt, r.Name, 0)
+		m, e := javaFindMethod(tab, bt, r.Name)
 		if m != nil {
 			return bound(m, RuleReceiver)
 		}

@@ -280,41 +280,31 @@ func phpResolveClass(tab Table, fi *FileInfo, cls *Target, written string) (*Tar
 	return t, RuleImport
 }
 
-// phpFindMethod finds method name of class cls, then of its parents,
-// interfaces and traits. ext reports an ancestor outside the repository.
-func phpFindMethod(tab Table, cls *Target, name string, depth int) (m *Target, ext bool) {
-	if depth > MaxDepth {
-		return nil, false
-	}
-	q := cls.Qualified()
-	for _, t := range tab.ByName(name) {
-		if (t.Kind == KindMethod || t.Kind == KindConstructor) && t.Path == cls.Path && t.Container == q {
-			return t, false
+// phpMembers finds methods of a class, then of its parents, interfaces
+// and traits; the magic methods may come from outside the repository.
+var phpMembers = &memberRules{
+	own: func(tab Table, cls *Target, name string) *Target {
+		q := cls.Qualified()
+		for _, t := range tab.ByName(name) {
+			if (t.Kind == KindMethod || t.Kind == KindConstructor) && t.Path == cls.Path && t.Container == q {
+				return t
+			}
 		}
-	}
-	fi := tab.File(cls.Path)
-	if fi == nil {
-		return nil, false
-	}
-	for _, b := range cls.Bases {
-		bt, rule := phpResolveClass(tab, fi, nil, b)
-		if bt == nil {
-			ext = ext || rule == RuleExternal
-			continue
+		return nil
+	},
+	bases: func(tab Table, cls *Target, _ int) []baseRef {
+		fi := tab.File(cls.Path)
+		if fi == nil {
+			return nil
 		}
-		if bt.ID == cls.ID {
-			continue
+		out := make([]baseRef, 0, len(cls.Bases))
+		for _, b := range cls.Bases {
+			bt, rule := phpResolveClass(tab, fi, nil, b)
+			out = append(out, baseRef{bt, rule})
 		}
-		if m, e := phpFindMethod(tab, bt, name, depth+1); m != nil {
-			return m, false
-		} else if e {
-			ext = true
-		}
-	}
-	if phpObjectMagic[name] {
-		ext = true
-	}
-	return nil, ext
+		return out
+	},
+	rootMember: func(_ *Target, _ int, name string) bool { return phpObjectMagic[name] },
 }
 
 // phpFieldType is the class of property name of cls, following parents
@@ -568,7 +558,7 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		return phpUnknownReceiver(tab, r.Name)
 	}
-	m, ext := phpFindMethod(tab, v.t, r.Name, 0)
+	m, ext := phpMembers.findMember(tab, v.t, r.Name, 0)
 	if m != nil {
 		rule := v.rule
 		if rule == RuleSameFile && m.Path != ctx.File.Path {
@@ -680,7 +670,7 @@ func phpResolveParent(ctx *Context, r *Ref, cls *Target) Resolution {
 		}
 		return unbound(RuleUnresolved, 0)
 	}
-	if m, ext := phpFindMethod(ctx.Table, bt, r.Name, 0); m != nil {
+	if m, ext := phpMembers.findMember(ctx.Table, bt, r.Name, 0); m != nil {
 		return bound(m, RuleReceiver)
 	} else if ext || r.Name == "__construct" {
 		return unbound(RuleExternal, 0)
