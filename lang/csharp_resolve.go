@@ -578,20 +578,13 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 	return csUniqueMethod(tab, r.Name, false)
 }
 
-// csVal is what resolution knows of a qualifier's value.
-type csVal struct {
-	t    *Target
-	ext  bool // of a type outside the repository
-	rule string
-}
-
 func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 	tab := ctx.Table
 	q := r.Qualifier
 	cls := csClassOf(ctx)
 	segs := javaSplitQualifier(q)
 	rest := segs[1:]
-	v := csVal{rule: RuleReceiver}
+	v := typedValue{rule: RuleReceiver}
 	switch {
 	case q == "this" && cls != nil && r.Name == cls.Name && r.QualifierCall == "":
 		// : this(...): another constructor of the class
@@ -636,7 +629,7 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 			break
 		}
 		if strings.ContainsAny(s, "()[") {
-			v = csVal{}
+			v = typedValue{}
 			break
 		}
 		ft, e, found := csFieldType(tab, v.t, s, depth+1)
@@ -646,7 +639,7 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 				continue
 			}
 		}
-		v = csVal{t: ft, ext: e, rule: RuleReceiver}
+		v = typedValue{t: ft, ext: e, rule: RuleReceiver}
 	}
 	if v.t == nil {
 		if v.ext {
@@ -667,10 +660,10 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 // csHeadValue works out the first part of a qualifier the extractor could
 // not type: a field the class inherits, a type (Type.M(), Outer.Inner.M(),
 // Ns.Type.M(), Alias.M()).
-func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (csVal, []string, *Resolution) {
+func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (typedValue, []string, *Resolution) {
 	tab := ctx.Table
 	head := segs[0]
-	done := func(res Resolution) (csVal, []string, *Resolution) { return csVal{}, nil, &res }
+	done := func(res Resolution) (typedValue, []string, *Resolution) { return typedValue{}, nil, &res }
 	if strings.HasPrefix(head, "new ") || strings.HasPrefix(head, "(") || strings.HasPrefix(head, `"`) {
 		return done(csUniqueMethod(tab, r.Name, true))
 	}
@@ -681,7 +674,7 @@ func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (c
 	// or declared in another part
 	for c := cls; c != nil; c = csEnclosing(tab, c.Path, c.Container) {
 		if ft, e, found := csFieldType(tab, c, head, depth+1); found {
-			return csVal{t: ft, ext: e, rule: RuleReceiver}, segs[1:], nil
+			return typedValue{t: ft, ext: e, rule: RuleReceiver}, segs[1:], nil
 		} else if e && !isUpper(head) {
 			return done(unbound(RuleExternal, 0))
 		}
@@ -696,7 +689,7 @@ func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (c
 	for k := len(segs); k >= 1; k-- {
 		t, rule := csResolveType(tab, ctx.File, csFrom(ctx), strings.Join(segs[:k], "."), depth+1)
 		if t != nil {
-			return csVal{t: t, rule: rule}, segs[k:], nil
+			return typedValue{t: t, rule: rule}, segs[k:], nil
 		}
 		if k == 1 && rule == RuleExternal {
 			return done(unbound(RuleExternal, 0))
@@ -761,21 +754,21 @@ func csResolveBase(ctx *Context, r *Ref, cls *Target) Resolution {
 
 // csCallResult is the value a call returns: fn as the extractor rendered
 // it ("a.B().C"), headType the type of its first part.
-func csCallResult(ctx *Context, fn, headType string, depth int) csVal {
+func csCallResult(ctx *Context, fn, headType string, depth int) typedValue {
 	r := chainCallRef(fn, headType)
 	if r == nil {
-		return csVal{}
+		return typedValue{}
 	}
 	res := csResolve(ctx, r, depth+1)
 	if res.Rule == RuleExternal {
-		return csVal{ext: csObjectMethods[r.Name]}
+		return typedValue{ext: csObjectMethods[r.Name]}
 	}
 	m := res.Target
 	if m == nil || m.Kind == KindConstructor || isTypeKind(m.Kind) {
-		return csVal{}
+		return typedValue{}
 	}
 	t, rule := csResolveType(ctx.Table, ctx.Table.File(m.Path), m.Qualified(), csTaskResult(m.Returns), depth+1)
-	out := csVal{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+	out := typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
 	if res.Rule == RuleUniqueName {
 		out.rule = RuleUniqueName
 	}

@@ -8,6 +8,15 @@ type baseRef struct {
 	rule string
 }
 
+// typedValue is what resolution knows of the type of a value, such as a
+// call's qualifier: a type of the repository, or ext for a type outside
+// it (whose members are external), and the rule that bound the type.
+type typedValue struct {
+	t    *Target
+	ext  bool
+	rule string
+}
+
 // memberRules are what a language tells the one member lookup over base
 // types: how it finds a member declared in a type itself, how it resolves
 // a type's bases, and which names every type may inherit from the

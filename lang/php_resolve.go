@@ -499,7 +499,7 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return phpResolveFunction(ctx, r)
 	}
 	segs := phpSplitQualifier(r.Qualifier)
-	var v csVal
+	var v typedValue
 	rest := segs[1:]
 	head := segs[0]
 	switch {
@@ -519,7 +519,7 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return phpResolveParent(ctx, r, cls)
 	case r.QualifierType != "":
 		t, rule := phpResolveClass(tab, ctx.File, cls, r.QualifierType)
-		v = csVal{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+		v = typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
 		if len(segs) == 1 && !strings.HasPrefix(head, "$") && !strings.HasPrefix(head, "new ") && t != nil {
 			v.rule = rule // self::m(), static::m()
 			if t == cls && rule == RuleSameFile {
@@ -531,26 +531,26 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return phpUnknownReceiver(tab, r.Name)
 	case strings.HasPrefix(head, "new "):
 		t, rule := phpResolveClass(tab, ctx.File, cls, strings.TrimSuffix(strings.TrimPrefix(head, "new "), "()"))
-		v = csVal{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+		v = typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
 	default:
 		// Foo::m(): a static call
 		t, rule := phpResolveClass(tab, ctx.File, cls, head)
-		v = csVal{t: t, ext: t == nil && rule == RuleExternal, rule: rule}
+		v = typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: rule}
 	}
 	for _, s := range rest {
 		if v.t == nil {
 			break
 		}
 		if strings.ContainsAny(s, "()[") {
-			v = csVal{}
+			v = typedValue{}
 			break
 		}
 		ft, e, found := phpFieldType(tab, v.t, strings.TrimPrefix(s, "$"), 0)
 		if !found {
-			v = csVal{}
+			v = typedValue{}
 			break
 		}
-		v = csVal{t: ft, ext: e, rule: RuleReceiver}
+		v = typedValue{t: ft, ext: e, rule: RuleReceiver}
 	}
 	if v.t == nil {
 		if v.ext {
@@ -680,7 +680,7 @@ func phpResolveParent(ctx *Context, r *Ref, cls *Target) Resolution {
 
 // phpCallResult is the class a call returns, from its declared or
 // documented return type.
-func phpCallResult(ctx *Context, fn, headType string, depth int) csVal {
+func phpCallResult(ctx *Context, fn, headType string, depth int) typedValue {
 	segs := phpSplitQualifier(fn)
 	r := &Ref{Kind: RefCall, Name: segs[len(segs)-1]}
 	if len(segs) > 1 {
@@ -693,19 +693,19 @@ func phpCallResult(ctx *Context, fn, headType string, depth int) csVal {
 		}
 	}
 	if strings.ContainsAny(r.Name, "()[ $") {
-		return csVal{}
+		return typedValue{}
 	}
 	res := phpResolve(ctx, r, depth+1)
 	if res.Rule == RuleExternal {
-		return csVal{ext: true}
+		return typedValue{ext: true}
 	}
 	m := res.Target
 	if m == nil || m.Returns == "" {
-		return csVal{}
+		return typedValue{}
 	}
 	mfi := ctx.Table.File(m.Path)
 	if mfi == nil {
-		return csVal{}
+		return typedValue{}
 	}
 	var owner *Target
 	if m.Container != "" {
@@ -716,7 +716,7 @@ func phpCallResult(ctx *Context, fn, headType string, depth int) csVal {
 		ret = ret[:i]
 	}
 	t, rule := phpResolveClass(ctx.Table, mfi, owner, ret)
-	return csVal{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+	return typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
 }
 
 // phpUnknownReceiver binds a call on a value of unknown class: the only
