@@ -2,10 +2,8 @@ package lang
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -538,68 +536,21 @@ public class Broken {
 	}
 }
 
-// javaTestTable is a Table over a few Java files parsed in the test.
-type javaTestTable struct {
-	byName  map[string][]*Target
-	files   map[string]*FileInfo
-	modules map[string][]string
-	memo    sync.Map
-}
+// javaTestTable is the txtar runner's table (fixtureTable) over a few
+// Java files parsed in the test.
+type javaTestTable struct{ *fixtureTable }
 
 func newJavaTestTable(t *testing.T, files map[string]string) (*javaTestTable, map[string]*FileFacts) {
 	t.Helper()
-	tab := &javaTestTable{byName: map[string][]*Target{}, files: map[string]*FileInfo{}, modules: map[string][]string{}}
-	facts := map[string]*FileFacts{}
-	var paths []string
-	for p := range files {
-		paths = append(paths, p)
+	srcs := map[string][]byte{}
+	for p, src := range files {
+		srcs[p] = []byte(src)
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		f := javaExtract(t, p, files[p])
-		facts[p] = f
-		tab.files[p] = &FileInfo{Path: p, Lang: "java", Module: f.Module, Imports: f.Imports, ModuleID: javaTestID(p, 0)}
-		if f.Module != "" {
-			tab.modules[f.Module] = append(tab.modules[f.Module], p)
-		}
-		for i := range f.Symbols {
-			tab.add(javaTestTarget(p, f, i))
-		}
-	}
-	return tab, facts
+	tab := newFixtureTable(t, srcs)
+	return &javaTestTable{tab}, tab.facts
 }
 
-func javaTestID(p string, i int) string { return fmt.Sprintf("%s#%d", p, i) }
-
-func javaTestTarget(p string, f *FileFacts, i int) *Target {
-	s := &f.Symbols[i]
-	return &Target{ID: javaTestID(p, i), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container, Exported: s.Exported,
-		Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases, Module: f.Module}
-}
-
-func (tab *javaTestTable) add(t *Target)                    { tab.byName[t.Name] = append(tab.byName[t.Name], t) }
-func (tab *javaTestTable) ByName(name string) []*Target     { return tab.byName[name] }
-func (tab *javaTestTable) File(p string) *FileInfo          { return tab.files[p] }
-func (tab *javaTestTable) Config(string) []string           { return nil }
-func (tab *javaTestTable) ModuleFiles(_, m string) []string { return tab.modules[m] }
-func (tab *javaTestTable) DirFiles(dir string) []string {
-	var out []string
-	for p := range tab.files {
-		if path.Dir(p) == dir {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-func (tab *javaTestTable) Memo(key string, f func() string) string {
-	if v, ok := tab.memo.Load(key); ok {
-		return v.(string)
-	}
-	v := f()
-	tab.memo.Store(key, v)
-	return v
-}
+func javaTestTarget(p string, f *FileFacts, i int) *Target { return fixtureTarget(p, f, i) }
 
 // resolveAll resolves every reference and import of the files and renders
 // each as "path: from kind qualifier.name -> target (rule)".

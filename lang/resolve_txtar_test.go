@@ -191,8 +191,7 @@ type fixtureTable struct {
 
 func newFixtureTable(t *testing.T, srcs map[string][]byte) *fixtureTable {
 	t.Helper()
-	tab := &fixtureTable{facts: map[string]*FileFacts{}, files: map[string]*FileInfo{}, byName: map[string][]*Target{},
-		dirs: map[string][]string{}, modules: map[string][]string{}, config: map[string][]string{}}
+	tab := emptyFixtureTable()
 	var all []string
 	for p := range srcs {
 		all = append(all, p)
@@ -209,25 +208,36 @@ func newFixtureTable(t *testing.T, srcs map[string][]byte) *fixtureTable {
 		if err != nil {
 			t.Fatalf("extract %s: %v", fp, err)
 		}
-		tab.paths = append(tab.paths, fp)
-		tab.facts[fp] = f
-		tab.files[fp] = &FileInfo{Path: fp, Lang: f.Lang, Module: f.Module, Imports: f.Imports,
-			ModuleID: fixtureID(fp, 0), Build: f.Build}
-		tab.dirs[path.Dir(fp)] = append(tab.dirs[path.Dir(fp)], fp)
-		for _, k := range ModuleKeys(f.Module) {
-			key := f.Lang + "\x00" + k
-			tab.modules[key] = append(tab.modules[key], fp)
-		}
-		for i := range f.Symbols {
-			tg := fixtureTarget(fp, f, i)
-			tab.byName[tg.Name] = append(tab.byName[tg.Name], tg)
-		}
+		tab.add(fp, f)
 	}
 	tab.readConfig(t, srcs)
-	// the index evaluates Go build constraints for one target: a fixed one
-	// here, so that a case does not depend on the machine that runs it
-	tab.config[ConfigGoTarget] = linuxTarget().Config()
 	return tab
+}
+
+// emptyFixtureTable is a table of no file, with the Go target fixed: the
+// index evaluates Go build constraints for one target, and a case must
+// not depend on the machine that runs it.
+func emptyFixtureTable() *fixtureTable {
+	return &fixtureTable{facts: map[string]*FileFacts{}, files: map[string]*FileInfo{}, byName: map[string][]*Target{},
+		dirs: map[string][]string{}, modules: map[string][]string{},
+		config: map[string][]string{ConfigGoTarget: linuxTarget().Config()}}
+}
+
+// add puts an extracted file in the table; files come in path order.
+func (tab *fixtureTable) add(fp string, f *FileFacts) {
+	tab.paths = append(tab.paths, fp)
+	tab.facts[fp] = f
+	tab.files[fp] = &FileInfo{Path: fp, Lang: f.Lang, Module: f.Module, Imports: f.Imports,
+		ModuleID: fixtureID(fp, 0), Build: f.Build}
+	tab.dirs[path.Dir(fp)] = append(tab.dirs[path.Dir(fp)], fp)
+	for _, k := range ModuleKeys(f.Module) {
+		key := f.Lang + "\x00" + k
+		tab.modules[key] = append(tab.modules[key], fp)
+	}
+	for i := range f.Symbols {
+		tg := fixtureTarget(fp, f, i)
+		tab.byName[tg.Name] = append(tab.byName[tg.Name], tg)
+	}
 }
 
 // readConfig sets the Config facts the index reads from a repository's
