@@ -312,9 +312,10 @@ func (tab *fixtureTable) Memo(key string, f func() string) string {
 	return v
 }
 
-// symbolName renders symbol i of file p for an edge line.
-func (tab *fixtureTable) symbolName(p string, id string, q string, kind string) string {
-	if kind == KindModule || tab.files[p] != nil && tab.files[p].ModuleID == id {
+// symbolName renders a symbol of file p for an edge line: the file's own
+// module symbol as <module> (a Ruby or Rust module keeps its name).
+func (tab *fixtureTable) symbolName(p, id, q string) string {
+	if fi := tab.files[p]; fi != nil && fi.ModuleID == id {
 		return p + ":<module>"
 	}
 	return p + ":" + q
@@ -334,11 +335,11 @@ func (tab *fixtureTable) resolveAll() (edges, unbound []string) {
 				s = 0
 			}
 			sym := &f.Symbols[s]
-			return tab.symbolName(p, fixtureID(p, s), sym.Qualified(), sym.Kind)
+			return tab.symbolName(p, fixtureID(p, s), sym.Qualified())
 		}
 		add := func(src, what, kind string, res Resolution) {
 			if res.Target != nil {
-				to := tab.symbolName(res.Target.Path, res.Target.ID, res.Target.Qualified(), res.Target.Kind)
+				to := tab.symbolName(res.Target.Path, res.Target.ID, res.Target.Qualified())
 				edges = append(edges, fmt.Sprintf("%s -> %s %s %s %s", src, to, kind, res.Rule,
 					strconv.FormatFloat(res.Confidence, 'f', -1, 64)))
 				return

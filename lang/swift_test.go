@@ -73,49 +73,6 @@ enum Color { case red, green }
 		"call self.repo.load qt=Store", "call .inner qt=", "new .Base qt=Base")
 }
 
-func TestSwiftResolve(t *testing.T) {
-	tab, facts := newMoreTestTable(t, "swift", map[string]string{
-		"Sources/Core/Item.swift": `public protocol Priced { func price() -> Int }
-public struct Item: Priced { public func price() -> Int { 1 } }
-public func describeItem(_ i: Item) -> String { "" }`,
-		"Sources/Core/Store.swift": `import Foundation
-class StoreBase { let repo: Repo; init(repo: Repo) { self.repo = repo }; func log(_ m: String) {} }
-class Repo { func save(_ i: Item) {} }
-final class Store: StoreBase {
-    func add(_ item: Item) {
-        log("x")
-        repo.save(item)
-        item.price()
-        describeItem(item)
-        let s = Store.make()
-        s.report()
-        FileManager.default.removeItem(atPath: "x")
-    }
-    static func make() -> Store { Store(repo: Repo()) }
-}`,
-		"Sources/Core/Store+Report.swift": `extension Store { func report() { add(Item()) } }`,
-		"Sources/App/main.swift": `import Core
-let s = Store.make()
-s.add(Item())`,
-	}, nil)
-	got := tab.resolveAll(facts)
-	wantAll(t, got,
-		"Sources/App/main.swift: import Core -> Sources/Core/Item.swift:<module> (import)",
-		"Sources/Core/Store.swift: import Foundation -> ? (external)",
-		"Sources/Core/Item.swift: Item implements Priced -> Sources/Core/Item.swift:Priced (same_file)",
-		"Sources/Core/Store.swift: Store extends StoreBase -> Sources/Core/Store.swift:StoreBase (same_file)",
-		"Sources/Core/Store.swift: Store.add call log -> Sources/Core/Store.swift:StoreBase.log (receiver)",
-		"Sources/Core/Store.swift: Store.add call repo.save -> Sources/Core/Store.swift:Repo.save (receiver)",
-		"Sources/Core/Store.swift: Store.add call item.price -> Sources/Core/Item.swift:Item.price (receiver)",
-		"Sources/Core/Store.swift: Store.add call describeItem -> Sources/Core/Item.swift:describeItem (same_package)",
-		"Sources/Core/Store.swift: Store.add call s.report -> Sources/Core/Store+Report.swift:Store.report (receiver)",
-		"Sources/Core/Store.swift: Store.add call FileManager.default.removeItem -> ? (external)",
-		"Sources/Core/Store+Report.swift: Store.report call add -> Sources/Core/Store.swift:Store.add (receiver)",
-		"Sources/App/main.swift: s call Store.make -> Sources/Core/Store.swift:Store.make (receiver)",
-		"Sources/App/main.swift: <module> new Item -> Sources/Core/Item.swift:Item (import)",
-	)
-}
-
 // TestSwiftResolveMore: a class conforming to a protocol of its file, an
 // external superclass's members, a constant assigned from a call,
 // ambiguity, a type nested in another.
