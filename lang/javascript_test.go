@@ -590,14 +590,7 @@ func (tab *javascriptTestTable) resolveAll(facts map[string]*FileFacts, p string
 	for i := range f.Imports {
 		imp := &f.Imports[i]
 		ctx := &Context{File: fi, Table: tab}
-		names := []string{""}
-		if len(imp.Names) > 0 {
-			names = names[:0]
-			for _, n := range imp.Names {
-				names = append(names, n.Name)
-			}
-		}
-		for _, n := range names {
+		for _, n := range imp.Resolved() {
 			out["import "+imp.Source+" "+n] = show(l.ResolveImport(ctx, imp, n))
 		}
 	}

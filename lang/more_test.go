@@ -110,14 +110,7 @@ func (tab *moreTestTable) resolveAll(facts map[string]*FileFacts) []string {
 		ctx := &Context{File: tab.files[p], Table: tab}
 		for i := range f.Imports {
 			imp := &f.Imports[i]
-			names := []string{""}
-			if len(imp.Names) > 0 {
-				names = names[:0]
-				for _, n := range imp.Names {
-					names = append(names, n.Name)
-				}
-			}
-			for _, n := range names {
+			for _, n := range imp.Resolved() {
 				out = append(out, strings.TrimSpace(fmt.Sprintf("%s: import %s %s", p, imp.Source, n))+" -> "+render(l.ResolveImport(ctx, imp, n)))
 			}
 		}

@@ -352,14 +352,7 @@ func (tab *fixtureTable) resolveAll() (edges, unbound []string) {
 		}
 		for i := range f.Imports {
 			imp := &f.Imports[i]
-			names := []string{""}
-			if len(imp.Names) > 0 {
-				names = names[:0]
-				for _, n := range imp.Names {
-					names = append(names, n.Name)
-				}
-			}
-			for _, n := range names {
+			for _, n := range imp.Resolved() {
 				what := imp.Source
 				if n != "" {
 					what += "#" + n

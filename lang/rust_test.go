@@ -418,14 +418,7 @@ func (tab *rustTestTable) resolveAll(p string) []string {
 	}
 	for i := range f.Imports {
 		imp := &f.Imports[i]
-		names := []string{""}
-		if len(imp.Names) > 0 {
-			names = nil
-			for _, n := range imp.Names {
-				names = append(names, n.Name)
-			}
-		}
-		for _, n := range names {
+		for _, n := range imp.Resolved() {
 			res := l.ResolveImport(ctx, imp, n)
 			to := "?"
 			if res.Target != nil {
