@@ -72,14 +72,7 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 		if imp.Symbol > 0 && imp.Symbol < len(r.ids) {
 			src = r.ids[imp.Symbol]
 		}
-		names := []string{""}
-		if len(imp.Names) > 0 {
-			names = names[:0]
-			for _, n := range imp.Names {
-				names = append(names, n.Name)
-			}
-		}
-		for _, name := range names {
+		for _, name := range imp.Resolved() {
 			res := g.ResolveImport(l, ctx, imp, name)
 			if pf != nil && name == "" {
 				if dir, ok := pf.imports[imp.Source]; ok {

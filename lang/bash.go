@@ -25,7 +25,7 @@ type shCtx struct {
 }
 
 func extractBash(x *extractor) {
-	if shIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -34,20 +34,6 @@ func extractBash(x *extractor) {
 	x.f.Symbols[0].Doc = shFileDoc(x)
 	seen := map[string]bool{}
 	shStatements(x, 0, shCtx{sym: 0}, seen)
-}
-
-// shIsTestPath: test_*.sh, *_test.sh, tests/ and test/ directories.
-func shIsTestPath(p string) bool {
-	base := path.Base(p)
-	if strings.HasPrefix(base, "test_") || strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), "_test") {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "test" || seg == "tests" {
-			return true
-		}
-	}
-	return false
 }
 
 // shFileDoc is the comment block at the top of a script, after the

@@ -8,16 +8,7 @@ import (
 // shBuiltins are the shell's builtins and keywords: commands that are no
 // function and no program. Those with effects (exit, kill, exec, eval) are
 // among them too; their effects are read before resolution.
-var shBuiltins = pySet(`: . source alias bg bind break builtin caller cd command compgen complete compopt
-	continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs
-	kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt
-	suspend test [ [[ times trap true type typeset ulimit umask unalias unset wait > coproc`)
-
-var (
-	effContainers = effect{"process", "runs containers"}
-	effCluster    = effect{"network", "changes a cluster or cloud"}
-	effPackages   = effect{"process", "runs a package manager"}
-)
+var shBuiltins = wordSet("bash", "builtins.txt")
 
 func init() {
 	l := ByName("bash")
@@ -25,25 +16,6 @@ func init() {
 	l.resolve = resolveBash
 	l.resolveImport = resolveBashImport
 
-	shL := []string{"bash"}
-	addEffects(shL, effWrite, ">", "rm", "rmdir", "mv", "cp", "mkdir", "touch", "chmod", "chown", "ln", "tee",
-		"dd", "truncate", "install", "rsync", "tar", "unzip", "zip", "gzip", "gunzip", "mktemp", "shred")
-	addEffects(shL, effRead, "cat", "ls", "find", "stat", "head", "tail", "less", "du", "df", "readlink", "realpath",
-		"file", "wc", "md5sum", "sha256sum")
-	addEffects(shL, effNet, "curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "telnet", "ping", "dig", "nslookup",
-		"ftp", "http", "gh")
-	addEffects(shL, effListen, "socat")
-	addEffects(shL, effContainers, "docker", "podman", "docker-compose", "buildah", "nerdctl")
-	addEffects(shL, effCluster, "kubectl", "helm", "kustomize", "aws", "gcloud", "az", "terraform", "pulumi",
-		"ansible", "ansible-playbook", "oc", "eksctl")
-	addEffects(shL, effPackages, "apt", "apt-get", "yum", "dnf", "apk", "brew", "pip", "pip3", "npm", "yarn",
-		"pnpm", "gem")
-	addEffects(shL, effDB, "psql", "mysql", "sqlite3", "redis-cli", "mongo", "mongosh", "pg_dump", "mysqldump")
-	addEffects(shL, effProc, "exec", "eval", "nohup", "xargs", "sudo", "su", "systemctl", "service", "crontab",
-		"make", "bash", "sh", "zsh", "parallel")
-	addEffects(shL, effSignal, "kill", "pkill", "killall")
-	addEffects(shL, effEnvSet, "export", "unset")
-	addEffects(shL, effExit, "exit", "logout")
 }
 
 func isShPath(p string) bool {

@@ -155,8 +155,8 @@ func TestBashTestFiles(t *testing.T) {
 		"test/run_all.bash": true,
 		"lib/contest.bash":  false,
 	} {
-		if got := shIsTestPath(p); got != want {
-			t.Errorf("shIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	if l := ForPath("home/.bashrc"); l == nil || l.Name != "bash" {
@@ -187,62 +187,4 @@ after() {
 			t.Errorf("syntax debris read as a command: %s", r)
 		}
 	}
-}
-
-func TestBashResolve(t *testing.T) {
-	tab, facts := newMoreTestTable(t, "bash", map[string]string{
-		"bin/deploy.sh": `HERE="$(dirname "$0")"
-source "$HERE/../lib/log.sh"
-source "$(dirname "${BASH_SOURCE[0]}")/../lib/util.sh"
-. lib/config.sh
-source /etc/os-release
-source shunit2
-source "$HERE/missing.sh"
-main() {
-  log "start"
-  retry 3 build
-  load_config
-  build
-  docker build .
-  echo done
-  orphan
-}
-build() { :; }
-main "$@"`,
-		"lib/log.sh": `log() { echo "$@" >&2; }
-die() { log "$@"; exit 1; }`,
-		"lib/util.sh": `source "${BASH_SOURCE%/*}/strings.sh"
-retry() { "$@" || die "failed"; trim x; }`,
-		"lib/strings.sh": `trim() { echo "$1"; }`,
-		"lib/config.sh":  `load_config() { :; }`,
-		"scripts/other.sh": `orphan() { :; }
-build() { :; }`,
-		"scripts/use.sh": `build`,
-	}, nil)
-	got := tab.resolveAll(facts)
-	wantAll(t, got,
-		// sources: relative to the script, to the repository root, system files
-		"bin/deploy.sh: import $HERE/../lib/log.sh -> lib/log.sh:<module> (import)",
-		`bin/deploy.sh: import $(dirname ${BASH_SOURCE[0]})/../lib/util.sh -> lib/util.sh:<module> (import)`,
-		"bin/deploy.sh: import lib/config.sh -> lib/config.sh:<module> (import)",
-		"bin/deploy.sh: import /etc/os-release -> ? (external)",
-		"bin/deploy.sh: import shunit2 -> ? (external)",
-		"bin/deploy.sh: import $HERE/missing.sh -> ? (unresolved)",
-		"lib/util.sh: import ${BASH_SOURCE%/*}/strings.sh -> lib/strings.sh:<module> (import)",
-		// functions: same file, sourced files and what they source
-		"bin/deploy.sh: main call build -> bin/deploy.sh:build (same_file)",
-		"bin/deploy.sh: <module> call main -> bin/deploy.sh:main (same_file)",
-		"bin/deploy.sh: main call log -> lib/log.sh:log (import)",
-		"bin/deploy.sh: main call retry -> lib/util.sh:retry (import)",
-		"bin/deploy.sh: main call load_config -> lib/config.sh:load_config (import)",
-		"lib/util.sh: retry call trim -> lib/strings.sh:trim (import)",
-		"lib/log.sh: die call log -> lib/log.sh:log (same_file)",
-		// a function of a file not sourced: unique, or ambiguous
-		"bin/deploy.sh: main call orphan -> scripts/other.sh:orphan (unique_name)",
-		"lib/util.sh: retry call die -> lib/log.sh:die (unique_name)",
-		"scripts/use.sh: <module> call build -> ? (ambiguous)",
-		// programs and builtins
-		"bin/deploy.sh: main call docker -> ? (external)",
-		"bin/deploy.sh: main call echo -> ? (builtin)",
-	)
 }

@@ -30,7 +30,7 @@ func init() {
 		[]string{"string_literal", "char_literal", "system_lib_string"},
 		[]string{"identifier", "field_identifier", "type_identifier", "statement_identifier"})
 	cpp := &Language{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
-		".ipp", ".tpp"}, extract: extractC}
+		".ipp", ".tpp"}, extract: extractC, dataDir: "c"}
 	register(cpp, tscpp.Language())
 	cpp.setSyntax([]string{"comment"},
 		[]string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
@@ -308,26 +308,6 @@ func cppNextWord(rest []byte, w string) bool {
 	return bytes.HasPrefix(rest, []byte(w)) && (len(rest) == len(w) || !isIdentByte(rest[len(w)]))
 }
 
-// cIsTestPath: files under test directories (isTestPath), and the naming
-// conventions of C and C++ test suites: test_x.c, x_test.cc,
-// x_unittest.cc, x_tests.cpp, XTest.cpp.
-func cIsTestPath(p string) bool {
-	if isTestPath(p) {
-		return true
-	}
-	base := path.Base(p)
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	low := strings.ToLower(stem)
-	switch {
-	case strings.HasPrefix(low, "test_"), strings.HasPrefix(low, "test-"), low == "test", low == "tests",
-		strings.HasSuffix(low, "_test"), strings.HasSuffix(low, "_tests"), strings.HasSuffix(low, "_unittest"),
-		strings.HasSuffix(low, "-test"), strings.HasSuffix(low, "_spec"),
-		strings.HasSuffix(stem, "Test"), strings.HasSuffix(stem, "Tests"):
-		return true
-	}
-	return false
-}
-
 // cWalker is the state of one file's walk.
 type cWalker struct {
 	x      *extractor
@@ -356,7 +336,7 @@ type cCtx struct {
 func extractC(x *extractor) {
 	w := &cWalker{x: x, t: x.t, cpp: x.t.Lang.Name == "cpp", header: cIsHeader(x.path),
 		namespaces: map[string]bool{}, classes: map[string]int{}}
-	if cIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}

@@ -21,68 +21,21 @@ import (
 
 // cBuiltins are language builtins and macros of the standard library that
 // read like calls: they are dropped.
-var cBuiltins = map[string]bool{
-	"assert": true, "static_assert": true, "_Static_assert": true, "offsetof": true, "va_start": true, "va_end": true,
-	"va_arg": true, "va_copy": true, "alignof": true, "_Alignof": true, "typeof": true, "__typeof__": true,
-	"decltype": true, "typeid": true, "noexcept": true, "sizeof": true, "__attribute__": true, "__declspec": true,
-	"likely": true, "unlikely": true, "defined": true, "__has_include": true, "__has_attribute": true,
-	"__has_builtin": true, "__has_feature": true,
-}
+var cBuiltins = wordSet("c", "builtins.txt")
 
 // cCommonMethods are method names of the standard library's types (and
 // conventions everyone follows) so widespread that a unique definition in
 // the repository says little about which one a call on a value of unknown
 // type means.
-var cCommonMethods = map[string]bool{}
+var cCommonMethods = wordSet("c", "common_methods.txt")
 
 func init() {
-	for _, n := range strings.Fields(`
-		size empty begin end cbegin cend rbegin rend push_back emplace_back pop_back push_front pop_front emplace
-		insert erase clear find count contains at front back data c_str length substr append compare swap reset
-		release get set lock unlock try_lock wait notify_one notify_all join detach load store exchange first
-		second what str value key reserve resize capacity shrink_to_fit assign top push pop equal_range
-		lower_bound upper_bound get_id native_handle open close read write flush seekg seekp tellg tellp good
-		fail bad eof getline put peek ignore run init start stop add remove update create destroy handle
-		process parse load save print log debug info warn error next prev valid ok status name type id
-		Get Put Delete Set Add Remove Run Init Start Stop Close Open Read Write Next Prev Valid Seek Key Value
-		Status Size Empty Clear ToString Reset Append Data Name Type Id Lock Unlock Wait Signal Flush Sync
-		toString equals hashCode clone copy move apply call invoke operator() operator= operator== operator<
-		operator[] operator-> operator* operator bool
-		`) {
-		cCommonMethods[n] = true
-	}
 	for _, name := range []string{"c", "cpp"} {
 		l := ByName(name)
 		l.builtins = cBuiltins
 		l.resolve = resolveC
 		l.resolveImport = resolveCImport
 	}
-	cfam := []string{"c", "cpp"}
-	addEffects(cfam, effFS, "fopen", "fdopen", "freopen", "open", "openat", "creat", "tmpfile", "std.fopen",
-		"fstream", "std.fstream", "mmap")
-	addEffects(cfam, effRead, "fread", "fgets", "fgetc", "getc", "fscanf", "read", "pread", "readv", "getline",
-		"opendir", "readdir", "scandir", "stat", "lstat", "fstat", "access", "readlink", "realpath", "glob",
-		"ifstream", "std.ifstream", "filesystem.exists", "filesystem.directory_iterator",
-		"filesystem.recursive_directory_iterator", "filesystem.file_size", "fs.exists", "fs.directory_iterator")
-	addEffects(cfam, effWrite, "fwrite", "fputs", "fputc", "putc", "fprintf", "vfprintf", "write", "pwrite", "writev",
-		"unlink", "remove", "rename", "mkdir", "rmdir", "truncate", "ftruncate", "chmod", "chown", "symlink", "link",
-		"mkstemp", "mkdtemp", "fsync", "ofstream", "std.ofstream", "filesystem.remove", "filesystem.remove_all",
-		"filesystem.create_directory", "filesystem.create_directories", "filesystem.rename", "filesystem.copy",
-		"filesystem.copy_file", "fs.remove", "fs.remove_all", "fs.create_directories", "fs.rename", "std.remove",
-		"std.rename")
-	addEffects(cfam, effNet, "socket", "connect", "send", "sendto", "sendmsg", "recv", "recvfrom", "recvmsg",
-		"getaddrinfo", "gethostbyname", "curl_easy_perform", "curl_easy_init")
-	addEffects(cfam, effListen, "bind", "listen", "accept", "accept4")
-	addEffects(cfam, effDB, "sqlite3_open", "sqlite3_open_v2", "sqlite3_exec", "sqlite3_prepare_v2", "sqlite3_step",
-		"PQconnectdb", "PQexec", "mysql_real_connect", "mysql_query")
-	addEffects(cfam, effProc, "system", "popen", "fork", "vfork", "execl", "execlp", "execle", "execv", "execvp",
-		"execve", "execvpe", "posix_spawn", "posix_spawnp", "std.system", "CreateProcess", "CreateProcessA",
-		"CreateProcessW", "ShellExecute")
-	addEffects(cfam, effSignal, "kill", "raise", "signal", "sigaction", "pthread_kill")
-	addEffects(cfam, effEnvRead, "getenv", "secure_getenv", "std.getenv", "GetEnvironmentVariable")
-	addEffects(cfam, effEnvSet, "setenv", "unsetenv", "putenv", "clearenv", "SetEnvironmentVariable")
-	addEffects(cfam, effExit, "exit", "_exit", "_Exit", "abort", "quick_exit", "std.exit", "std.abort",
-		"std.quick_exit", "std.terminate", "err", "errx")
 }
 
 // cFileScope is the key of a file's bindings that names the files its

@@ -2,10 +2,7 @@ package lang
 
 import (
 	"fmt"
-	"path"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -391,8 +388,8 @@ func TestCTestFiles(t *testing.T) {
 		"tests/store.c": true, "src/store_test.cc": true, "src/db_unittest.cc": true, "test_store.c": true,
 		"src/StoreTest.cpp": true, "src/store.c": false, "src/testing_util.h": false, "src/contest.c": false,
 	} {
-		if got := cIsTestPath(p); got != want {
-			t.Errorf("cIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	f := cExtract(t, "src/db_test.cc", "TEST(DBTest, Empty) { ASSERT_EQ(1, Count()); }\nTEST_F(DBTest, Put) { db_->Put(\"a\"); }\n")
@@ -404,72 +401,18 @@ func TestCTestFiles(t *testing.T) {
 	}
 }
 
-// cTestTable is a Table over a few C and C++ files parsed in the test.
-type cTestTable struct {
-	byName  map[string][]*Target
-	files   map[string]*FileInfo
-	modules map[string][]string
-	memo    sync.Map
-}
+// cTestTable is the txtar runner's table (fixtureTable) over a few C and
+// C++ files parsed in the test.
+type cTestTable struct{ *fixtureTable }
 
 func newCTestTable(t *testing.T, files map[string]string) (*cTestTable, map[string]*FileFacts) {
 	t.Helper()
-	tab := &cTestTable{byName: map[string][]*Target{}, files: map[string]*FileInfo{}, modules: map[string][]string{}}
-	facts := map[string]*FileFacts{}
-	var paths []string
-	for p := range files {
-		paths = append(paths, p)
+	srcs := map[string][]byte{}
+	for p, src := range files {
+		srcs[p] = []byte(src)
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		f := cExtract(t, p, files[p])
-		facts[p] = f
-		l := ForPath(p).Name
-		tab.files[p] = &FileInfo{Path: p, Lang: l, Module: f.Module, Imports: f.Imports, ModuleID: cTestID(p, 0)}
-		// every suffix of whole segments, as the index registers modules
-		m := f.Module
-		for {
-			tab.modules[l+"\x00"+m] = append(tab.modules[l+"\x00"+m], p)
-			i := strings.IndexAny(m, "./")
-			if i < 0 {
-				break
-			}
-			m = strings.TrimLeft(m[i:], "./")
-		}
-		for i := range f.Symbols {
-			s := &f.Symbols[i]
-			tab.byName[s.Name] = append(tab.byName[s.Name], &Target{ID: cTestID(p, i), Path: p, Kind: s.Kind, Name: s.Name,
-				Container: s.Container, Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields,
-				Bases: s.Signature.Bases, Module: f.Module})
-		}
-	}
-	return tab, facts
-}
-
-func cTestID(p string, i int) string { return fmt.Sprintf("%s#%d", p, i) }
-
-func (tab *cTestTable) ByName(name string) []*Target     { return tab.byName[name] }
-func (tab *cTestTable) File(p string) *FileInfo          { return tab.files[p] }
-func (tab *cTestTable) Config(string) []string           { return nil }
-func (*cTestTable) Project(string) Project               { return nil }
-func (tab *cTestTable) ModuleFiles(l, m string) []string { return tab.modules[l+"\x00"+m] }
-func (tab *cTestTable) DirFiles(dir string) []string {
-	var out []string
-	for p := range tab.files {
-		if path.Dir(p) == dir {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-func (tab *cTestTable) Memo(key string, f func() string) string {
-	if v, ok := tab.memo.Load(key); ok {
-		return v.(string)
-	}
-	v := f()
-	tab.memo.Store(key, v)
-	return v
+	tab := newFixtureTable(t, srcs)
+	return &cTestTable{tab}, tab.facts
 }
 
 // cResolved resolves every reference of file p and renders the outcomes:
@@ -482,8 +425,7 @@ func cResolved(tab *cTestTable, facts map[string]*FileFacts, p string) []string 
 	for i := range f.Refs {
 		r := &f.Refs[i]
 		s := &f.Symbols[r.Symbol]
-		from := &Target{ID: cTestID(p, r.Symbol), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container}
-		res := l.Resolve(&Context{File: fi, From: from, Table: tab}, r)
+		res := l.Resolve(&Context{File: fi, From: fixtureTarget(p, f, r.Symbol), Table: tab}, r)
 		name := r.Name
 		if r.Qualifier != "" {
 			name = r.Qualifier + "." + r.Name

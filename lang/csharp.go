@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"path"
 	"strings"
 
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
@@ -20,23 +19,17 @@ func init() {
 // their type, like javaScope: a method's locals, its class's fields and
 // properties, the outer class's.
 type csScope struct {
-	types  map[string]string // x -> "Item" (generics stripped), "" when unknown
-	elems  map[string]string // x -> "Item" for x of type List<Item>, Item[], IEnumerable<Item>
-	calls  map[string]string // x -> "factory.Create" (var x = factory.Create())
-	heads  map[string]string // x -> the type of the call's first part
-	parent *csScope
+	scope
+	elems map[string]string // x -> "Item" for x of type List<Item>, Item[], IEnumerable<Item>
+	outer *csScope
 }
 
-func newCSScope(parent *csScope) *csScope { return &csScope{parent: parent} }
-
-func (s *csScope) setType(name, typ string) {
-	if s.types == nil {
-		s.types = map[string]string{}
+func newCSScope(outer *csScope) *csScope {
+	s := &csScope{outer: outer}
+	if outer != nil {
+		s.parent = &outer.scope
 	}
-	s.types[name] = typ
-	if s.calls != nil {
-		delete(s.calls, name)
-	}
+	return s
 }
 
 // declare sets the type of name from a type as written, remembering
@@ -56,7 +49,7 @@ func (s *csScope) declare(name, typ string) {
 // elem is the element type of the collection name, from the innermost
 // scope that declares name.
 func (s *csScope) elem(name string) string {
-	for ; s != nil; s = s.parent {
+	for ; s != nil; s = s.outer {
 		if _, found := s.types[name]; found {
 			return s.elems[name]
 		}
@@ -88,24 +81,6 @@ func csElemType(typ string) string {
 	return csVarType(arg)
 }
 
-func (s *csScope) setCall(name, fn, head string) {
-	if s.calls == nil {
-		s.calls, s.heads = map[string]string{}, map[string]string{}
-	}
-	s.setType(name, "")
-	s.calls[name] = fn
-	s.heads[name] = head
-}
-
-func (s *csScope) lookup(name string) (typ, call, head string, ok bool) {
-	for ; s != nil; s = s.parent {
-		if t, found := s.types[name]; found {
-			return t, s.calls[name], s.heads[name], true
-		}
-	}
-	return "", "", "", false
-}
-
 // csCtx is where the C# walker is.
 type csCtx struct {
 	sym     int      // the symbol code belongs to
@@ -124,28 +99,12 @@ var csTestAttributes = map[string]bool{
 }
 
 func extractCSharp(x *extractor) {
-	if csIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
 	c := csCtx{sym: 0, members: -1, cls: -1, scope: newCSScope(nil)}
 	csNamespace(x, 0, "", c)
-}
-
-// csIsTestPath: test projects (*.Tests/, tests/) and files named after
-// what they test (FooTests.cs, FooTest.cs).
-func csIsTestPath(p string) bool {
-	base := strings.TrimSuffix(path.Base(p), ".cs")
-	if strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "Specs") {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "test" || seg == "tests" || strings.HasSuffix(seg, ".Tests") || strings.HasSuffix(seg, ".Test") ||
-			strings.HasSuffix(seg, ".UnitTests") || strings.HasSuffix(seg, ".IntegrationTests") {
-			return true
-		}
-	}
-	return false
 }
 
 // csNamespace walks the members of a compilation unit or namespace body;

@@ -6,7 +6,7 @@ import (
 )
 
 // csBuiltins are calls that are operators in disguise.
-var csBuiltins = map[string]bool{"nameof": true}
+var csBuiltins = wordSet("csharp", "builtins.txt")
 
 // csPredefined are the C# keywords for types and what a value of one is.
 var csPredefined = pySet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
@@ -18,23 +18,7 @@ var csObjectMethods = pySet(`ToString Equals GetHashCode GetType MemberwiseClone
 // csCommonMethods are method names of the BCL's everyday types so common
 // that a unique definition in the repository says little about which one
 // a call on a value of unknown type means.
-var csCommonMethods = pySet(`Add AddRange Remove RemoveAt RemoveAll Insert Clear Contains ContainsKey ContainsValue
-	TryGetValue TryAdd Get Set GetValueOrDefault IndexOf Find FindAll FindIndex Exists Sort Reverse CopyTo ToArray
-	ToList ToDictionary ToHashSet ToLookup Select SelectMany Where First FirstOrDefault Last LastOrDefault Single
-	SingleOrDefault Any All Count Sum Min Max Average Aggregate OrderBy OrderByDescending ThenBy GroupBy Join
-	Distinct Skip Take Concat Zip Cast OfType AsEnumerable AsQueryable Include ForEach Append Prepend
-	Write WriteLine WriteAsync WriteLineAsync Read ReadLine ReadToEnd ReadAsync ReadLineAsync ReadToEndAsync
-	Close Flush FlushAsync Dispose DisposeAsync Open Start Stop Run Execute Invoke BeginInvoke EndInvoke Wait
-	WaitAsync ConfigureAwait GetAwaiter GetResult ContinueWith Parse TryParse Format Split Replace Trim TrimStart
-	TrimEnd Substring StartsWith EndsWith ToUpper ToLower ToUpperInvariant ToLowerInvariant PadLeft PadRight
-	AppendLine AppendFormat Log LogInformation LogError LogWarning LogDebug LogTrace LogCritical Save SaveChanges
-	SaveChangesAsync Load Update Delete Create Send SendAsync Handle Process Validate Build Configure
-	ConfigureServices AddSingleton AddScoped AddTransient GetService GetRequiredService MoveNext Reset CompareTo
-	Clone Push Pop Peek Enqueue Dequeue Next Value HasValue GetEnumerator Register Unregister Subscribe
-	Unsubscribe Publish Emit Notify Cancel ThrowIfCancellationRequested Delay WhenAll WhenAny FromResult
-	Equals ToString GetHashCode GetType Serialize Deserialize Encode Decode GetBytes GetString Combine
-	GetFileName GetDirectoryName Exists Copy Move Assert AreEqual IsTrue IsFalse IsNull IsNotNull That
-	Throws Setup Returns Verify`)
+var csCommonMethods = wordSet("csharp", "common_methods.txt")
 
 // csBCLTypes are framework types the repository does not define.
 var csBCLTypes = pySet(`String Object Console Math File Directory Path List Dictionary HashSet Queue Stack
@@ -53,34 +37,6 @@ func init() {
 	l.resolve = resolveCSharp
 	l.resolveImport = resolveCSharpImport
 
-	csL := []string{"csharp"}
-	addEffects(csL, effRead, "File.ReadAllText", "File.ReadAllTextAsync", "File.ReadAllLines", "File.ReadAllLinesAsync",
-		"File.ReadAllBytes", "File.ReadAllBytesAsync", "File.ReadLines", "File.OpenRead", "File.OpenText", "File.Exists",
-		"Directory.Exists", "Directory.GetFiles", "Directory.GetDirectories", "Directory.EnumerateFiles",
-		"Directory.EnumerateDirectories", "StreamReader", "FileInfo", "DirectoryInfo")
-	addEffects(csL, effWrite, "File.WriteAllText", "File.WriteAllTextAsync", "File.WriteAllLines", "File.WriteAllBytes",
-		"File.WriteAllBytesAsync", "File.AppendAllText", "File.AppendAllLines", "File.Delete", "File.Move", "File.Copy",
-		"File.Create", "File.CreateText", "File.OpenWrite", "File.AppendText", "File.Replace", "Directory.CreateDirectory",
-		"Directory.Delete", "Directory.Move", "StreamWriter", "Path.GetTempFileName")
-	addEffects(csL, effFS, "File.Open", "FileStream")
-	addEffects(csL, effNet, "HttpClient", "WebClient", "TcpClient", "UdpClient", "Socket", "WebRequest.Create",
-		"HttpWebRequest", "ClientWebSocket", "Dns.GetHostEntry", "Dns.GetHostAddresses", "SmtpClient",
-		"client.GetAsync", "client.PostAsync", "client.PutAsync", "client.DeleteAsync", "client.SendAsync",
-		"client.GetStringAsync", "httpClient.GetAsync", "httpClient.PostAsync", "httpClient.SendAsync",
-		"_httpClient.GetAsync", "_httpClient.PostAsync", "_httpClient.SendAsync", "_client.GetAsync",
-		"_client.PostAsync", "_client.SendAsync", "http.GetAsync", "http.PostAsync")
-	addEffects(csL, effListen, "TcpListener", "HttpListener", "WebApplication.CreateBuilder", "app.Run")
-	addEffects(csL, effDB, "SqlConnection", "NpgsqlConnection", "SqliteConnection", "MySqlConnection", "DbContext")
-	addEffects(csL, effProc, "Process.Start", "ProcessStartInfo")
-	addEffects(csL, effSignal, "process.Kill", "Process.Kill")
-	addEffects(csL, effEnvRead, "Environment.GetEnvironmentVariable", "Environment.GetEnvironmentVariables",
-		"Environment.ExpandEnvironmentVariables", "Environment.GetCommandLineArgs")
-	addEffects(csL, effEnvSet, "Environment.SetEnvironmentVariable")
-	addEffects(csL, effExit, "Environment.Exit", "Environment.FailFast", "Application.Exit")
-	addMethodEffects(csL, `(?i)(^|\.)_?(db|conn|connection|cmd|command|context|dbContext|session|tx|transaction)$`, effDB,
-		"ExecuteNonQuery", "ExecuteNonQueryAsync", "ExecuteReader", "ExecuteReaderAsync", "ExecuteScalar",
-		"ExecuteScalarAsync", "SaveChanges", "SaveChangesAsync", "Query", "QueryAsync", "Execute", "ExecuteAsync",
-		"BeginTransaction", "Commit", "Rollback", "Open", "OpenAsync")
 }
 
 // maxCSDepth bounds nested resolutions (a call's result type, a base's
@@ -429,48 +385,36 @@ func csResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int) 
 	return nil, RuleAmbiguous
 }
 
-// csFindMethod finds method name of typ, in any part of it, then in its
-// bases. ext reports a base outside the repository, which may hold it.
-func csFindMethod(tab Table, typ *Target, name string, depth int) (m *Target, ext bool) {
-	if depth > maxCSDepth {
-		return nil, false
-	}
-	q := typ.Qualified()
-	ms := pick(tab.ByName(name), func(t *Target) bool {
-		return t.Kind == KindMethod && t.Container == q && t.Module == typ.Module && isCSPath(t.Path)
-	})
-	if len(ms) > 0 {
+// csMembers finds methods in any part of a partial type, then in its
+// bases; a type without bases has System.Object's methods.
+var csMembers = &memberRules{
+	own: func(tab Table, typ *Target, name string) *Target {
+		q := typ.Qualified()
+		ms := pick(tab.ByName(name), func(t *Target) bool {
+			return t.Kind == KindMethod && t.Container == q && t.Module == typ.Module && isCSPath(t.Path)
+		})
 		for _, m := range ms {
 			if m.Path == typ.Path {
-				return m, false
+				return m
 			}
 		}
-		return ms[0], false
-	}
-	hasBase := false
-	for _, part := range csParts(tab, typ) {
-		fi := tab.File(part.Path)
-		for _, b := range part.Bases {
-			hasBase = true
-			bt, rule := csResolveType(tab, fi, part.Container, b, depth+1)
-			if bt == nil {
-				ext = ext || rule == RuleExternal
-				continue
-			}
-			if bt.ID == typ.ID {
-				continue
-			}
-			if m, e := csFindMethod(tab, bt, name, depth+1); m != nil {
-				return m, false
-			} else if e {
-				ext = true
+		if len(ms) > 0 {
+			return ms[0]
+		}
+		return nil
+	},
+	bases: func(tab Table, typ *Target, depth int) []baseRef {
+		var out []baseRef
+		for _, part := range csParts(tab, typ) {
+			fi := tab.File(part.Path)
+			for _, b := range part.Bases {
+				bt, rule := csResolveType(tab, fi, part.Container, b, depth+1)
+				out = append(out, baseRef{bt, rule})
 			}
 		}
-	}
-	if !hasBase && csObjectMethods[name] {
-		ext = true
-	}
-	return nil, ext
+		return out
+	},
+	rootMember: func(_ *Target, nBases int, name string) bool { return nBases == 0 && csObjectMethods[name] },
 }
 
 // csFieldType is the type of field or property name of typ, following
@@ -515,7 +459,7 @@ func resolveCSharpImport(ctx *Context, imp *Import, name string) Resolution {
 	files := csNamespaceFiles(tab, imp.Source)
 	if len(files) > 0 {
 		for _, f := range files {
-			if !isTestPath(f) {
+			if !IsTestPath(f) {
 				if t := moduleTarget(tab, f); t != nil {
 					return bound(t, RuleImport)
 				}
@@ -596,7 +540,7 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 	}
 	ext := false
 	for c := csClassOf(ctx); c != nil; c = csEnclosing(tab, c.Path, c.Container) {
-		m, e := csFindMethod(tab, c, r.Name, 0)
+		m, e := csMembers.findMember(tab, c, r.Name, 0)
 		if m != nil {
 			if m.Path == ctx.File.Path && m.Container == c.Qualified() {
 				return bound(m, RuleSameFile)
@@ -619,7 +563,7 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 		}
 		owner, rule := csResolveQualifiedType(tab, ctx.File, u, 0)
 		if owner != nil {
-			if m, _ := csFindMethod(tab, owner, r.Name, 0); m != nil {
+			if m, _ := csMembers.findMember(tab, owner, r.Name, 0); m != nil {
 				return bound(m, RuleImport)
 			}
 		} else if rule == RuleExternal {
@@ -634,20 +578,13 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 	return csUniqueMethod(tab, r.Name, false)
 }
 
-// csVal is what resolution knows of a qualifier's value.
-type csVal struct {
-	t    *Target
-	ext  bool // of a type outside the repository
-	rule string
-}
-
 func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 	tab := ctx.Table
 	q := r.Qualifier
 	cls := csClassOf(ctx)
 	segs := javaSplitQualifier(q)
 	rest := segs[1:]
-	v := csVal{rule: RuleReceiver}
+	v := typedValue{rule: RuleReceiver}
 	switch {
 	case q == "this" && cls != nil && r.Name == cls.Name && r.QualifierCall == "":
 		// : this(...): another constructor of the class
@@ -692,7 +629,7 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 			break
 		}
 		if strings.ContainsAny(s, "()[") {
-			v = csVal{}
+			v = typedValue{}
 			break
 		}
 		ft, e, found := csFieldType(tab, v.t, s, depth+1)
@@ -702,7 +639,7 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 				continue
 			}
 		}
-		v = csVal{t: ft, ext: e, rule: RuleReceiver}
+		v = typedValue{t: ft, ext: e, rule: RuleReceiver}
 	}
 	if v.t == nil {
 		if v.ext {
@@ -710,7 +647,7 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		return csUniqueMethod(tab, r.Name, true)
 	}
-	m, ext := csFindMethod(tab, v.t, r.Name, depth+1)
+	m, ext := csMembers.findMember(tab, v.t, r.Name, depth+1)
 	if m != nil {
 		return bound(m, v.rule)
 	}
@@ -723,10 +660,10 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 // csHeadValue works out the first part of a qualifier the extractor could
 // not type: a field the class inherits, a type (Type.M(), Outer.Inner.M(),
 // Ns.Type.M(), Alias.M()).
-func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (csVal, []string, *Resolution) {
+func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (typedValue, []string, *Resolution) {
 	tab := ctx.Table
 	head := segs[0]
-	done := func(res Resolution) (csVal, []string, *Resolution) { return csVal{}, nil, &res }
+	done := func(res Resolution) (typedValue, []string, *Resolution) { return typedValue{}, nil, &res }
 	if strings.HasPrefix(head, "new ") || strings.HasPrefix(head, "(") || strings.HasPrefix(head, `"`) {
 		return done(csUniqueMethod(tab, r.Name, true))
 	}
@@ -737,7 +674,7 @@ func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (c
 	// or declared in another part
 	for c := cls; c != nil; c = csEnclosing(tab, c.Path, c.Container) {
 		if ft, e, found := csFieldType(tab, c, head, depth+1); found {
-			return csVal{t: ft, ext: e, rule: RuleReceiver}, segs[1:], nil
+			return typedValue{t: ft, ext: e, rule: RuleReceiver}, segs[1:], nil
 		} else if e && !isUpper(head) {
 			return done(unbound(RuleExternal, 0))
 		}
@@ -752,7 +689,7 @@ func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (c
 	for k := len(segs); k >= 1; k-- {
 		t, rule := csResolveType(tab, ctx.File, csFrom(ctx), strings.Join(segs[:k], "."), depth+1)
 		if t != nil {
-			return csVal{t: t, rule: rule}, segs[k:], nil
+			return typedValue{t: t, rule: rule}, segs[k:], nil
 		}
 		if k == 1 && rule == RuleExternal {
 			return done(unbound(RuleExternal, 0))
@@ -802,7 +739,7 @@ func csResolveBase(ctx *Context, r *Ref, cls *Target) Resolution {
 				}
 				return bound(bt, RuleReceiver)
 			}
-			if m, e := csFindMethod(tab, bt, r.Name, 1); m != nil {
+			if m, e := csMembers.findMember(tab, bt, r.Name, 1); m != nil {
 				return bound(m, RuleReceiver)
 			} else if e {
 				ext = true
@@ -817,21 +754,21 @@ func csResolveBase(ctx *Context, r *Ref, cls *Target) Resolution {
 
 // csCallResult is the value a call returns: fn as the extractor rendered
 // it ("a.B().C"), headType the type of its first part.
-func csCallResult(ctx *Context, fn, headType string, depth int) csVal {
+func csCallResult(ctx *Context, fn, headType string, depth int) typedValue {
 	r := chainCallRef(fn, headType)
 	if r == nil {
-		return csVal{}
+		return typedValue{}
 	}
 	res := csResolve(ctx, r, depth+1)
 	if res.Rule == RuleExternal {
-		return csVal{ext: csObjectMethods[r.Name]}
+		return typedValue{ext: csObjectMethods[r.Name]}
 	}
 	m := res.Target
 	if m == nil || m.Kind == KindConstructor || isTypeKind(m.Kind) {
-		return csVal{}
+		return typedValue{}
 	}
 	t, rule := csResolveType(ctx.Table, ctx.Table.File(m.Path), m.Qualified(), csTaskResult(m.Returns), depth+1)
-	out := csVal{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+	out := typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
 	if res.Rule == RuleUniqueName {
 		out.rule = RuleUniqueName
 	}

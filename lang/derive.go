@@ -13,20 +13,6 @@ type effect struct {
 	text string
 }
 
-var (
-	effRead    = effect{"fs.read", "reads files"}
-	effWrite   = effect{"fs.write", "writes files"}
-	effFS      = effect{"fs", "opens files"}
-	effNet     = effect{"network", "network access"}
-	effListen  = effect{"network", "listens on the network"}
-	effDB      = effect{"database", "database access"}
-	effProc    = effect{"process", "starts processes"}
-	effSignal  = effect{"process", "signals processes"}
-	effEnvRead = effect{"env", "reads environment variables"}
-	effEnvSet  = effect{"env", "sets environment variables"}
-	effExit    = effect{"exit", "exits the process"}
-)
-
 // effectRules is, per language, a table from "qualifier.name" (the
 // qualifier's last segment) or "name" alone (a bare call) to an effect.
 // methodEffects matches a method name on a qualifier that looks like a
@@ -37,136 +23,9 @@ type effectRules struct {
 	handle  *regexp.Regexp
 }
 
+// effectsByLang holds each language's side-effect table, read from
+// data/<language>/effects.txt when the language registers.
 var effectsByLang = map[string]*effectRules{}
-
-func addEffects(langs []string, e effect, keys ...string) {
-	for _, l := range langs {
-		r := effectsByLang[l]
-		if r == nil {
-			r = &effectRules{calls: map[string]effect{}, methods: map[string]effect{}}
-			effectsByLang[l] = r
-		}
-		for _, k := range keys {
-			r.calls[k] = e
-		}
-	}
-}
-
-func addMethodEffects(langs []string, handle string, e effect, names ...string) {
-	for _, l := range langs {
-		r := effectsByLang[l]
-		if r == nil {
-			r = &effectRules{calls: map[string]effect{}, methods: map[string]effect{}}
-			effectsByLang[l] = r
-		}
-		r.handle = regexp.MustCompile(handle)
-		for _, n := range names {
-			r.methods[n] = e
-		}
-	}
-}
-
-var (
-	goL   = []string{"go"}
-	pyL   = []string{"python"}
-	jsL   = []string{"javascript", "typescript", "tsx"}
-	javaL = []string{"java"}
-	rsL   = []string{"rust"}
-)
-
-func init() {
-	addEffects(goL, effRead, "os.Open", "os.ReadFile", "os.ReadDir", "os.Stat", "os.Lstat", "ioutil.ReadFile", "ioutil.ReadDir",
-		"filepath.Walk", "filepath.WalkDir", "filepath.Glob", "fs.ReadFile", "fs.WalkDir", "os.Readlink")
-	addEffects(goL, effWrite, "os.Create", "os.WriteFile", "os.Remove", "os.RemoveAll", "os.Rename", "os.Mkdir", "os.MkdirAll",
-		"os.Chmod", "os.Chown", "os.Symlink", "os.Link", "ioutil.WriteFile", "os.Truncate", "os.CreateTemp", "os.MkdirTemp",
-		"ioutil.TempFile", "ioutil.TempDir", "os.Chtimes")
-	addEffects(goL, effFS, "os.OpenFile")
-	addEffects(goL, effNet, "http.Get", "http.Post", "http.Head", "http.PostForm", "net.Dial", "net.DialTimeout", "tls.Dial",
-		"grpc.Dial", "grpc.NewClient", "net.DialTCP", "net.DialUDP", "net.ResolveIPAddr", "net.LookupHost", "net.LookupIP")
-	addEffects(goL, effListen, "http.ListenAndServe", "http.ListenAndServeTLS", "http.Serve", "net.Listen", "net.ListenPacket",
-		"net.ListenTCP", "net.ListenUDP", "tls.Listen")
-	addEffects(goL, effDB, "sql.Open")
-	addEffects(goL, effProc, "exec.Command", "exec.CommandContext", "os.StartProcess", "syscall.Exec", "syscall.ForkExec")
-	addEffects(goL, effSignal, "signal.Notify", "syscall.Kill")
-	addEffects(goL, effEnvRead, "os.Getenv", "os.LookupEnv", "os.Environ", "os.ExpandEnv")
-	addEffects(goL, effEnvSet, "os.Setenv", "os.Unsetenv", "os.Clearenv")
-	addEffects(goL, effExit, "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "syscall.Exit")
-	addMethodEffects(goL, `(?i)(^|\.)(db|tx|conn|stmt|pool|database|sqldb)$`, effDB,
-		"Query", "QueryRow", "Exec", "QueryContext", "QueryRowContext", "ExecContext", "Begin", "BeginTx", "Prepare", "PrepareContext", "Commit", "Rollback")
-
-	addEffects(pyL, effFS, "open", "io.open", "codecs.open")
-	addEffects(pyL, effRead, "os.listdir", "os.walk", "os.scandir", "os.stat", "glob.glob", "json.load", "pickle.load",
-		"shutil.copyfileobj", "path.read_text", "path.read_bytes")
-	addEffects(pyL, effWrite, "os.remove", "os.unlink", "os.rename", "os.replace", "os.makedirs", "os.mkdir", "os.rmdir",
-		"os.chmod", "shutil.rmtree", "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.move",
-		"json.dump", "pickle.dump", "tempfile.mkstemp", "tempfile.mkdtemp")
-	addEffects(pyL, effNet, "requests.get", "requests.post", "requests.put", "requests.delete", "requests.patch",
-		"requests.head", "requests.request", "requests.Session", "request.urlopen", "urllib.urlopen", "urlopen",
-		"httpx.get", "httpx.post", "httpx.Client", "httpx.AsyncClient", "socket.socket", "socket.create_connection",
-		"aiohttp.ClientSession", "client.HTTPConnection", "client.HTTPSConnection", "smtplib.SMTP", "ftplib.FTP")
-	addEffects(pyL, effDB, "sqlite3.connect", "psycopg2.connect", "pymysql.connect", "create_engine", "sqlalchemy.create_engine")
-	addEffects(pyL, effProc, "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
-		"subprocess.Popen", "os.system", "os.popen", "os.execv", "os.execvp", "os.execve", "os.fork", "os.spawnv",
-		"asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell")
-	addEffects(pyL, effSignal, "os.kill", "signal.signal")
-	addEffects(pyL, effEnvRead, "os.getenv", "environ.get")
-	addEffects(pyL, effEnvSet, "os.putenv", "os.unsetenv", "environ.setdefault")
-	addEffects(pyL, effExit, "sys.exit", "os._exit", "exit", "quit")
-	addMethodEffects(pyL, `(?i)(^|\.)(db|cursor|cur|conn|connection|session|engine|tx)$`, effDB,
-		"execute", "executemany", "executescript", "commit", "rollback", "fetchall", "fetchone", "query")
-
-	addEffects(jsL, effRead, "fs.readFile", "fs.readFileSync", "fs.readdir", "fs.readdirSync", "fs.stat", "fs.statSync",
-		"fs.existsSync", "fs.createReadStream", "fs.access", "fs.accessSync", "fs.lstat", "fs.lstatSync", "fs.realpath",
-		"fs.realpathSync", "promises.readFile", "fsp.readFile", "fsPromises.readFile", "fs.opendir")
-	addEffects(jsL, effWrite, "fs.writeFile", "fs.writeFileSync", "fs.appendFile", "fs.appendFileSync", "fs.unlink",
-		"fs.unlinkSync", "fs.mkdir", "fs.mkdirSync", "fs.rm", "fs.rmSync", "fs.rmdir", "fs.rmdirSync", "fs.rename",
-		"fs.renameSync", "fs.createWriteStream", "fs.copyFile", "fs.copyFileSync", "promises.writeFile", "fsp.writeFile",
-		"fsPromises.writeFile", "fs.chmod", "fs.symlink")
-	addEffects(jsL, effNet, "fetch", "axios.get", "axios.post", "axios.put", "axios.delete", "axios.patch", "axios.request",
-		"axios", "http.request", "https.request", "http.get", "https.get", "net.connect", "net.createConnection",
-		"WebSocket", "XMLHttpRequest", "EventSource", "io.connect")
-	addEffects(jsL, effListen, "http.createServer", "https.createServer", "net.createServer")
-	addEffects(jsL, effProc, "child_process.exec", "child_process.spawn", "child_process.execSync", "child_process.fork",
-		"child_process.execFile", "child_process.spawnSync", "exec", "execSync", "spawn", "spawnSync", "execFile", "fork",
-		"execa")
-	addEffects(jsL, effSignal, "process.kill")
-	addEffects(jsL, effExit, "process.exit")
-	addEffects(jsL, effect{"storage", "uses browser storage"}, "localStorage.setItem", "localStorage.getItem",
-		"localStorage.removeItem", "sessionStorage.setItem", "sessionStorage.getItem", "indexedDB.open")
-	addMethodEffects(jsL, `(?i)(^|\.)(db|pool|client|conn|connection|knex|prisma|sequelize|tx|trx)$`, effDB,
-		"query", "execute", "raw", "transaction", "findMany", "findUnique", "findFirst", "create", "update", "delete", "upsert")
-
-	addEffects(javaL, effRead, "Files.readAllBytes", "Files.readAllLines", "Files.readString", "Files.lines", "Files.list",
-		"Files.walk", "Files.newBufferedReader", "Files.newInputStream", "Files.exists", "Files.isDirectory",
-		"FileInputStream", "FileReader", "Scanner")
-	addEffects(javaL, effWrite, "Files.write", "Files.writeString", "Files.delete", "Files.deleteIfExists", "Files.createFile",
-		"Files.createDirectory", "Files.createDirectories", "Files.copy", "Files.move", "Files.newBufferedWriter",
-		"Files.newOutputStream", "Files.createTempFile", "FileOutputStream", "FileWriter", "PrintWriter", "RandomAccessFile")
-	addEffects(javaL, effNet, "Socket", "URL", "HttpClient.newHttpClient", "HttpClient.newBuilder", "HttpURLConnection",
-		"openConnection", "DatagramSocket")
-	addEffects(javaL, effListen, "ServerSocket", "HttpServer.create")
-	addEffects(javaL, effDB, "DriverManager.getConnection")
-	addEffects(javaL, effProc, "ProcessBuilder", "getRuntime.exec")
-	addEffects(javaL, effEnvRead, "System.getenv", "System.getProperty")
-	addEffects(javaL, effEnvSet, "System.setProperty")
-	addEffects(javaL, effExit, "System.exit", "Runtime.halt")
-	addMethodEffects(javaL, `(?i)(^|\.)(stmt|statement|ps|conn|connection|db|jdbc|jdbcTemplate|em|entityManager|session)$`, effDB,
-		"executeQuery", "executeUpdate", "execute", "prepareStatement", "createStatement", "query", "update", "persist", "merge", "createQuery")
-
-	addEffects(rsL, effRead, "fs.read", "fs.read_to_string", "fs.read_dir", "fs.metadata", "File.open", "fs.canonicalize",
-		"fs.read_link")
-	addEffects(rsL, effWrite, "fs.write", "fs.remove_file", "fs.remove_dir", "fs.remove_dir_all", "fs.create_dir",
-		"fs.create_dir_all", "fs.rename", "fs.copy", "File.create", "fs.set_permissions", "fs.hard_link")
-	addEffects(rsL, effFS, "OpenOptions.new")
-	addEffects(rsL, effNet, "TcpStream.connect", "UdpSocket.connect", "reqwest.get", "Client.new", "UnixStream.connect")
-	addEffects(rsL, effListen, "TcpListener.bind", "UdpSocket.bind", "UnixListener.bind", "axum.serve", "Server.bind")
-	addEffects(rsL, effProc, "Command.new")
-	addEffects(rsL, effEnvRead, "env.var", "env.var_os", "env.vars", "env.args")
-	addEffects(rsL, effEnvSet, "env.set_var", "env.remove_var")
-	addEffects(rsL, effExit, "process.exit", "process.abort")
-	addMethodEffects(rsL, `(?i)(^|\.)(conn|pool|db|client|tx|transaction)$`, effDB,
-		"execute", "query", "query_one", "query_opt", "fetch_one", "fetch_all", "fetch_optional", "prepare")
-}
 
 // qualTail returns the last segment of a qualifier: "std::fs" -> "fs",
 // "a.b.c" -> "c".

@@ -7,4 +7,13 @@
 //
 // Parsing crosses into C twice per file: once to parse, once to copy the
 // whole tree into a Go array of Nodes (flat.c). Everything after that is Go.
+//
+// Data a language is configured by lives in data/<language>/ as plain
+// text, embedded in the binary and read once at start-up (data.go): the
+// patterns of its test files (testpaths.txt, read by the one test-path
+// predicate IsTestPath that index, query and serve share), its word lists
+// (builtins.txt, common_methods.txt, std.txt) and its side-effect table
+// (effects.txt, over the effects of data/effects.txt). Its resolution is
+// locked by the txtar cases of testdata/resolve/<language>/
+// (resolve_txtar_test.go says the format).
 package lang

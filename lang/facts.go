@@ -136,6 +136,19 @@ type Import struct {
 	Symbol int // enclosing symbol, -1 at module level
 }
 
+// Resolved returns what resolution binds an import by, one edge each:
+// every name it brings in, or "" for the module itself when it names none.
+func (imp *Import) Resolved() []string {
+	if len(imp.Names) == 0 {
+		return []string{""}
+	}
+	out := make([]string, len(imp.Names))
+	for i, n := range imp.Names {
+		out[i] = n.Name
+	}
+	return out
+}
+
 // ImportName is a name brought in by an import; Name "*" is a wildcard and
 // "default" a default import.
 type ImportName struct {

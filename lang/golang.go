@@ -15,18 +15,14 @@ func init() {
 		[]string{"identifier", "field_identifier", "type_identifier", "package_identifier"})
 }
 
-// goScope maps local variable names to what is known of their type.
-type goScope struct {
-	types map[string]string // x -> "*Server"
-	calls map[string]string // x -> "NewServer" (x := NewServer())
-}
-
-func newGoScope() *goScope {
-	return &goScope{types: map[string]string{}, calls: map[string]string{}}
+// newGoScope makes the scope of a function: Go's walker reads and writes
+// its maps directly, a name's type and the call it holds apart.
+func newGoScope() *scope {
+	return &scope{types: map[string]string{}, calls: map[string]string{}}
 }
 
 func extractGo(x *extractor) {
-	if strings.HasSuffix(x.path, "_test.go") {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -93,7 +89,7 @@ func goImports(x *extractor, decl int32) {
 	}
 }
 
-func goParams(x *extractor, list int32, scope *goScope) []Param {
+func goParams(x *extractor, list int32, scope *scope) []Param {
 	t := x.t
 	if list < 0 {
 		return nil
@@ -348,7 +344,7 @@ func goVarDecl(x *extractor, decl int32, parent int) {
 // goBody walks code that belongs to symbol sym, recording calls,
 // constructions, guards and panics. top is true for the statements of a
 // function's own body, where an early return is a guard.
-func goBody(x *extractor, n int32, sym int, scope *goScope, top bool) {
+func goBody(x *extractor, n int32, sym int, scope *scope, top bool) {
 	t := x.t
 	switch t.Kind(n) {
 	case "call_expression":
@@ -393,7 +389,7 @@ func goBody(x *extractor, n int32, sym int, scope *goScope, top bool) {
 	}
 }
 
-func goCall(x *extractor, n int32, sym int, scope *goScope) {
+func goCall(x *extractor, n int32, sym int, scope *scope) {
 	t := x.t
 	fn := t.Field(n, "function")
 	if fn < 0 {
@@ -454,7 +450,7 @@ func goTypeRef(x *extractor, typ int32, sym int, kind string, at int32) {
 
 // goAssign learns the types of variables from x := T{}, x := &T{},
 // x := NewT(), x := y.(T) and var x T.
-func goAssign(x *extractor, n int32, scope *goScope) {
+func goAssign(x *extractor, n int32, scope *scope) {
 	t := x.t
 	left, right := t.Field(n, "left"), t.Field(n, "right")
 	if left < 0 || right < 0 {

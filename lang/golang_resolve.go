@@ -5,33 +5,11 @@ import (
 	"strings"
 )
 
-var goBuiltins = map[string]bool{
-	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
-	"imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true, "print": true,
-	"println": true, "real": true, "recover": true,
-	// conversions to predeclared types read like calls
-	"bool": true, "byte": true, "complex64": true, "complex128": true, "error": true, "float32": true,
-	"float64": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true, "rune": true,
-	"string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
-	"any": true,
-}
+var goBuiltins = wordSet("go", "builtins.txt")
 
 // goCommonMethods are method names so widespread that a unique definition
 // in the repository says little about which one a call means.
-var goCommonMethods = map[string]bool{
-	"String": true, "Error": true, "Close": true, "Read": true, "Write": true, "Len": true, "Less": true,
-	"Swap": true, "Lock": true, "Unlock": true, "RLock": true, "RUnlock": true, "Done": true, "Err": true,
-	"Value": true, "Get": true, "Set": true, "Add": true, "Del": true, "Wait": true, "Run": true, "Do": true,
-	"Reset": true, "Next": true, "Scan": true, "Load": true, "Store": true, "Delete": true, "Has": true,
-	"Write String": true, "WriteString": true, "WriteByte": true, "WriteRune": true, "Bytes": true, "Name": true,
-	"Type": true, "Kind": true, "Int": true, "Uint": true, "Float": true, "Bool": true, "Len32": true,
-	"Unwrap": true, "Is": true, "As": true, "Format": true, "Sprintf": true, "Printf": true, "Println": true,
-	"Fatal": true, "Fatalf": true, "Errorf": true, "Helper": true, "Log": true, "Logf": true, "Cleanup": true,
-	"Skip": true, "Skipf": true, "Parallel": true, "Equal": true, "Copy": true, "Clone": true, "Stop": true,
-	"Start": true, "Open": true, "Flush": true, "Seek": true, "Sum": true, "Init": true, "Put": true,
-	"Query": true, "Exec": true, "Send": true, "Recv": true, "Call": true, "Handle": true, "ServeHTTP": true,
-	"MarshalJSON": true, "UnmarshalJSON": true, "Marshal": true, "Unmarshal": true, "Encode": true, "Decode": true,
-}
+var goCommonMethods = wordSet("go", "common_methods.txt")
 
 func init() {
 	l := ByName("go")
@@ -140,7 +118,7 @@ func resolveGoImport(ctx *Context, imp *Import, name string) Resolution {
 	if name == "" || name == "*" {
 		for _, built := range []bool{true, false} {
 			for _, f := range files {
-				if isTestPath(f) || built && !goFileBuilt(ctx.Table, f) {
+				if IsTestPath(f) || built && !goFileBuilt(ctx.Table, f) {
 					continue
 				}
 				if t := moduleTarget(ctx.Table, f); t != nil {

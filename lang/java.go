@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"path"
 	"strings"
 
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
@@ -20,24 +19,21 @@ func init() {
 // outer class's fields. Java forbids a local to shadow another local, so
 // one map per method is close enough to block scoping.
 type javaScope struct {
-	types  map[string]string // x -> "Foo" (generics stripped), "" when unknown
-	calls  map[string]string // x -> "factory.create" (var x = factory.create())
-	heads  map[string]string // x -> the type of the call's first part, "Factory"
-	tvars  map[string]string // type variables in scope -> their erasure, "T" -> "Comparable"
-	parent *javaScope
+	scope
+	tvars map[string]string // type variables in scope -> their erasure, "T" -> "Comparable"
+	outer *javaScope
 }
 
-func newJavaScope(parent *javaScope) *javaScope { return &javaScope{parent: parent} }
-
-func (s *javaScope) setType(name, typ string) {
-	if s.types == nil {
-		s.types = map[string]string{}
+func newJavaScope(outer *javaScope) *javaScope {
+	s := &javaScope{outer: outer}
+	if outer != nil {
+		s.parent = &outer.scope
 	}
-	s.types[name] = s.erase(typ)
-	if s.calls != nil {
-		delete(s.calls, name)
-	}
+	return s
 }
+
+// setType declares name with its type, a type variable erased.
+func (s *javaScope) setType(name, typ string) { s.scope.setType(name, s.erase(typ)) }
 
 // erase replaces a type variable by its bound: the methods a value of
 // type T has are its bound's ("Object" when it has none).
@@ -46,7 +42,7 @@ func (s *javaScope) erase(typ string) string {
 	if !isUpper(base) || strings.IndexByte(base, '.') >= 0 {
 		return typ
 	}
-	for ; s != nil; s = s.parent {
+	for ; s != nil; s = s.outer {
 		if b, ok := s.tvars[base]; ok {
 			return b + typ[len(base):]
 		}
@@ -84,34 +80,6 @@ func (s *javaScope) declareTypeParams(x *extractor, list int32) {
 		}
 		s.tvars[name] = bound
 	}
-}
-
-func (s *javaScope) setCall(name, fn, head string) {
-	if s.calls == nil {
-		s.calls, s.heads = map[string]string{}, map[string]string{}
-	}
-	s.calls[name] = fn
-	s.heads[name] = head
-	s.setTypeOnly(name, "")
-}
-
-func (s *javaScope) setTypeOnly(name, typ string) {
-	if s.types == nil {
-		s.types = map[string]string{}
-	}
-	s.types[name] = typ
-}
-
-// lookup returns the type of name, or the call it was assigned from and
-// the type of that call's first part, from the innermost scope that
-// declares it.
-func (s *javaScope) lookup(name string) (typ, call, head string, ok bool) {
-	for ; s != nil; s = s.parent {
-		if t, found := s.types[name]; found {
-			return t, s.calls[name], s.heads[name], true
-		}
-	}
-	return "", "", "", false
 }
 
 // javaCtx is where the walker is: which symbol code belongs to, and what
@@ -157,7 +125,7 @@ var javaTestAnnotations = map[string]bool{
 }
 
 func extractJava(x *extractor) {
-	if javaIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -166,17 +134,6 @@ func extractJava(x *extractor) {
 	for n := range x.t.NamedChildren(0) {
 		javaNode(x, n, c)
 	}
-}
-
-// javaIsTestPath follows Maven's conventions: src/test/, and the class
-// names Surefire and Failsafe run.
-func javaIsTestPath(p string) bool {
-	if strings.HasPrefix(p, "src/test/") || strings.Contains(p, "/src/test/") {
-		return true
-	}
-	base := strings.TrimSuffix(path.Base(p), ".java")
-	return strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "IT") ||
-		strings.HasSuffix(base, "TestCase") || (strings.HasPrefix(base, "Test") && len(base) > 4 && isUpper(base[4:]))
 }
 
 // javaNode walks node n: declarations become symbols, code becomes

@@ -39,67 +39,14 @@ var javaLangTypes = map[string]bool{
 // javaCommonMethods are method names of the JDK's everyday types so
 // widespread that a unique definition in the repository says little about
 // which one a call on a value of unknown type means.
-var javaCommonMethods = map[string]bool{}
+var javaCommonMethods = wordSet("java", "common_methods.txt")
 
 func init() {
-	for _, n := range strings.Fields(`
-		get set add addAll put putAll remove removeAll retainAll contains containsKey containsValue containsAll
-		size isEmpty clear equals hashCode toString length append insert stream parallelStream map filter forEach
-		collect iterator listIterator hasNext next close read write flush run call apply accept test compareTo
-		compare valueOf of from copyOf getName getValue getKey getType getClass name value values keySet entrySet
-		format parse start stop init build builder create execute toArray asList sort copy clone print println
-		printf indexOf lastIndexOf substring charAt trim strip split replace replaceAll startsWith endsWith
-		toLowerCase toUpperCase isBlank matches join concat subList first last peek poll offer push pop max min
-		sum count reduce flatMap findFirst findAny anyMatch allMatch noneMatch orElse orElseThrow orElseGet
-		isPresent ifPresent empty sorted distinct limit skip toList getMessage getCause printStackTrace
-		getOrDefault computeIfAbsent computeIfPresent compute merge update delete find load save open reset
-		handle process wait notify notifyAll lock unlock await submit shutdown interrupt sleep intValue
-		longValue doubleValue floatValue booleanValue byteValue shortValue charValue getBytes toCharArray
-		newInstance invoke getInstance visit hasMoreElements nextElement getId setId getSize getLength
-		identity cast ordinal equalsIgnoreCase contentEquals hash check validate getDefault setValue
-		getAttribute setAttribute log debug info warn error trace fatal isDebugEnabled isInfoEnabled
-		getParent getPath getFile exists isFile isDirectory list accept andThen compose negate getAsInt
-		getAsLong getAsDouble getAsBoolean describe add0 toMap toSet asMap entry getFirst getLast
-		addFirst addLast removeFirst removeLast pollFirst pollLast peekFirst peekLast element descendingIterator
-		headMap tailMap subMap headSet tailSet subSet firstKey lastKey floorKey ceilingKey higherKey lowerKey
-		chars codePoints isAlive setName getState getResource getResourceAsStream toURI toURL getSimpleName
-		isInstance isArray getComponentType getSuperclass getInterfaces getModifiers getDeclaredField
-		getDeclaredMethod getDeclaredConstructor getField getMethod setAccessible isAccessible getAnnotation
-		isAnnotationPresent getGenericType getGenericSuperclass getRawType getActualTypeArguments getOwnerType
-		getUpperBounds getLowerBounds getTypeName getGenericComponentType
-		getParameterTypes getReturnType getExceptionTypes getGenericParameterTypes getGenericReturnType
-		getTypeParameters getEnclosingClass getDeclaredFields getDeclaredMethods getDeclaredConstructors
-		getConstructors getMethods getFields isInterface isPrimitive isEnum isRecord getEnumConstants getPackage
-		getPackageName getCanonicalName isAssignableFrom getParameterCount isVarArgs isSynthetic isBridge
-		getTime setTime getTimeInMillis setTimeInMillis getTimeZone setTimeZone toInstant toEpochMilli getYear
-		getMonth getDayOfMonth getHour getMinute getSecond getNano plus minus isBefore isAfter until atZone
-		toLocalDate toLocalDateTime getOffset getZone getID getDisplayName getRawOffset setRawOffset
-		boxed mapToObj mapToInt mapToLong mapToDouble average iterate generate range rangeClosed spliterator
-		complete completeExceptionally thenApply thenAccept thenCompose whenComplete cancel isDone isCancelled
-		countDown acquire release tryLock incrementAndGet getAndIncrement compareAndSet getAndSet addAndGet
-		decrementAndGet getAndDecrement getAndAdd lazySet readLine readAllBytes transferTo available mark
-		markSupported newLine getOutputStream getInputStream getAbsolutePath getCanonicalPath toPath toFile
-		resolve relativize normalize getFileName getRoot codePointAt codePointCount regionMatches
-		compareToIgnoreCase repeat stripLeading stripTrailing lines indent formatted intern lookup unreflect
-		toUri toURL getHost getPort getScheme getQuery getLocale setLocale getCountry getLanguage
-		`) {
-		javaCommonMethods[n] = true
-	}
 	l := ByName("java")
 	l.resolve = resolveJava
 	l.resolveImport = resolveJavaImport
 	// what derive.go's Java table misses: instance calls on the usual
 	// names of files and connections
-	addEffects(javaL, effNet, "url.openConnection", "url.openStream", "uri.toURL", "HttpClient.send", "client.send",
-		"HttpRequest.newBuilder", "InetAddress.getByName", "SocketChannel.open", "AsynchronousSocketChannel.open")
-	addEffects(javaL, effWrite, "file.delete", "file.mkdir", "file.mkdirs", "file.createNewFile", "file.renameTo",
-		"Files.writeString", "Files.setPosixFilePermissions", "Files.createTempDirectory", "Files.createSymbolicLink",
-		"FileUtils.writeStringToFile", "FileUtils.deleteDirectory", "FileUtils.forceDelete")
-	addEffects(javaL, effRead, "file.exists", "file.listFiles", "file.list", "file.length", "Files.size",
-		"Files.isRegularFile", "Files.newDirectoryStream", "FileUtils.readFileToString", "Paths.get.toFile")
-	addEffects(javaL, effProc, "Runtime.exec", "getRuntime.exec", "pb.start", "processBuilder.start")
-	addEffects(javaL, effEnvRead, "System.getProperties", "Boolean.getBoolean", "Integer.getInteger", "Long.getLong")
-	addEffects(javaL, effExit, "getRuntime.halt", "getRuntime.exit", "Runtime.exit")
 }
 
 // javaObjectMethods are the methods every object has: on a value of
@@ -493,41 +440,34 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int
 	return nil, RuleUnresolved
 }
 
+// javaMembers finds methods through supertypes, with java.lang.Object's
+// (and Enum's) methods outside the repository.
+var javaMembers = &memberRules{
+	own: func(tab Table, typ *Target, name string) *Target { return javaMember(tab, typ, name, KindMethod) },
+	bases: func(tab Table, typ *Target, _ int) []baseRef {
+		out := make([]baseRef, 0, len(typ.Bases))
+		for _, b := range typ.Bases {
+			bt, rule := javaResolveBase(tab, typ, b, 0)
+			out = append(out, baseRef{bt, rule})
+		}
+		return out
+	},
+	rootMember: func(typ *Target, _ int, name string) bool {
+		return (len(typ.Bases) == 0 || typ.Kind == KindInterface) && (javaObjectMethods[name] || javaEnumMethods[name])
+	},
+}
+
 // javaFindMethod finds method name of typ or of its supertypes. ext
 // reports that the search met a supertype outside the repository, where
-// the method may be.
-func javaFindMethod(tab Table, typ *Target, name string, depth int) (m *Target, ext bool) {
-	if m := javaMember(tab, typ, name, KindMethod); m != nil {
-		return m, false
-	}
-	if depth > MaxDepth {
-		return nil, false
-	}
-	if len(typ.Bases) == 0 || typ.Kind == KindInterface {
-		ext = javaObjectMethods[name] || javaEnumMethods[name]
-	}
-	for _, b := range typ.Bases {
-		bt, rule := javaResolveBase(tab, typ, b, 0)
-		if bt == nil {
-			ext = ext || rule == RuleExternal
-			continue
-		}
-		if bt.ID == typ.ID {
-			continue
-		}
-		m, e := javaFindMethod(tab, bt, name, depth+1)
-		if m != nil {
-			return m, false
-		}
-		ext = ext || e
-	}
-	if depth == 0 {
-		// a record's component accessor: bind it to the component
+// the method may be. A record's component accessor binds to the
+// component.
+func javaFindMethod(tab Table, typ *Target, name string) (m *Target, ext bool) {
+	if m, ext = javaMembers.findMember(tab, typ, name, 0); m == nil {
 		if f := javaMember(tab, typ, name, KindVariable); f != nil {
 			return f, false
 		}
 	}
-	return nil, ext
+	return m, ext
 }
 
 // javaValue is what resolution knows of the type of a value.
@@ -588,7 +528,7 @@ func resolveJavaImport(ctx *Context, imp *Import, name string) Resolution {
 				if first == "" {
 					first = f
 				}
-				if !isTestPath(f) {
+				if !IsTestPath(f) {
 					first = f
 					break
 				}
@@ -631,7 +571,7 @@ func javaStaticMember(tab Table, owner *Target, name string) *Target {
 			return m
 		}
 	}
-	if m, _ := javaFindMethod(tab, owner, name, 0); m != nil {
+	if m, _ := javaFindMethod(tab, owner, name); m != nil {
 		return m
 	}
 	return javaNestedType(tab, owner, name, 0)
@@ -707,7 +647,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 	if r.QualifierType != "" {
 		// in an anonymous class body: its base type comes first
 		if typ, rule := javaResolveType(tab, ctx.File, javaFrom(ctx), r.QualifierType); typ != nil {
-			if m, e := javaFindMethod(tab, typ, r.Name, 0); m != nil && m.Kind == KindMethod {
+			if m, e := javaFindMethod(tab, typ, r.Name); m != nil && m.Kind == KindMethod {
 				return bound(m, RuleReceiver)
 			} else {
 				ext = e
@@ -720,7 +660,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 		if m := javaMember(tab, c, r.Name, KindMethod); m != nil {
 			return bound(m, RuleSameFile)
 		}
-		m, e := javaFindMethod(tab, c, r.Name, 0)
+		m, e := javaFindMethod(tab, c, r.Name)
 		if m != nil && m.Kind == KindMethod {
 			return bound(m, RuleReceiver)
 		}
@@ -729,7 +669,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 	if b, ok := javaBindings(ctx.File)["\x00"+r.Name]; ok {
 		owner, e := javaImportedType(tab, b.imp.Source, 0)
 		if owner != nil {
-			if m, _ := javaFindMethod(tab, owner, r.Name, 0); m != nil {
+			if m, _ := javaFindMethod(tab, owner, r.Name); m != nil {
 				return bound(m, RuleImport)
 			}
 		} else if e {
@@ -743,7 +683,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 		}
 		owner, e := javaImportedType(tab, imp.Source, 0)
 		if owner != nil {
-			if m, _ := javaFindMethod(tab, owner, r.Name, 0); m != nil && m.Kind == KindMethod {
+			if m, _ := javaFindMethod(tab, owner, r.Name); m != nil && m.Kind == KindMethod {
 				return bound(m, RuleImport)
 			}
 		} else if e {
@@ -862,7 +802,7 @@ func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		return javaUnknownReceiver(tab, r.Name, v.lib)
 	}
-	m, ext := javaFindMethod(tab, v.t, r.Name, 0)
+	m, ext := javaFindMethod(tab, v.t, r.Name)
 	if m != nil {
 		if v.weak {
 			rule = RuleUniqueName
@@ -1029,7 +969,7 @@ func javaResolveSuper(ctx *Context, r *Ref, cls *Target) Resolution {
 			}
 			return bound(bt, RuleReceiver)
 		}
-		m, e := javaFindMethod(tab, bt, r.Name, 0)
+		m, e := javaFindMethod(tab, bt, r.Name)
 		if m != nil {
 			return bound(m, RuleReceiver)
 		}

@@ -2,10 +2,8 @@ package lang
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -297,8 +295,8 @@ func TestJavaTestFiles(t *testing.T) {
 		"src/main/java/a/Testimonial.java": false,
 		"src/main/java/a/Foo.java":         false,
 	} {
-		if got := javaIsTestPath(p); got != want {
-			t.Errorf("javaIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	f := javaExtract(t, "src/main/java/a/Util.java", `package a;
@@ -538,69 +536,21 @@ public class Broken {
 	}
 }
 
-// javaTestTable is a Table over a few Java files parsed in the test.
-type javaTestTable struct {
-	byName  map[string][]*Target
-	files   map[string]*FileInfo
-	modules map[string][]string
-	memo    sync.Map
-}
+// javaTestTable is the txtar runner's table (fixtureTable) over a few
+// Java files parsed in the test.
+type javaTestTable struct{ *fixtureTable }
 
 func newJavaTestTable(t *testing.T, files map[string]string) (*javaTestTable, map[string]*FileFacts) {
 	t.Helper()
-	tab := &javaTestTable{byName: map[string][]*Target{}, files: map[string]*FileInfo{}, modules: map[string][]string{}}
-	facts := map[string]*FileFacts{}
-	var paths []string
-	for p := range files {
-		paths = append(paths, p)
+	srcs := map[string][]byte{}
+	for p, src := range files {
+		srcs[p] = []byte(src)
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		f := javaExtract(t, p, files[p])
-		facts[p] = f
-		tab.files[p] = &FileInfo{Path: p, Lang: "java", Module: f.Module, Imports: f.Imports, ModuleID: javaTestID(p, 0)}
-		if f.Module != "" {
-			tab.modules[f.Module] = append(tab.modules[f.Module], p)
-		}
-		for i := range f.Symbols {
-			tab.add(javaTestTarget(p, f, i))
-		}
-	}
-	return tab, facts
+	tab := newFixtureTable(t, srcs)
+	return &javaTestTable{tab}, tab.facts
 }
 
-func javaTestID(p string, i int) string { return fmt.Sprintf("%s#%d", p, i) }
-
-func javaTestTarget(p string, f *FileFacts, i int) *Target {
-	s := &f.Symbols[i]
-	return &Target{ID: javaTestID(p, i), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container, Exported: s.Exported,
-		Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases, Module: f.Module}
-}
-
-func (tab *javaTestTable) add(t *Target)                    { tab.byName[t.Name] = append(tab.byName[t.Name], t) }
-func (tab *javaTestTable) ByName(name string) []*Target     { return tab.byName[name] }
-func (tab *javaTestTable) File(p string) *FileInfo          { return tab.files[p] }
-func (tab *javaTestTable) Config(string) []string           { return nil }
-func (*javaTestTable) Project(string) Project               { return nil }
-func (tab *javaTestTable) ModuleFiles(_, m string) []string { return tab.modules[m] }
-func (tab *javaTestTable) DirFiles(dir string) []string {
-	var out []string
-	for p := range tab.files {
-		if path.Dir(p) == dir {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-func (tab *javaTestTable) Memo(key string, f func() string) string {
-	if v, ok := tab.memo.Load(key); ok {
-		return v.(string)
-	}
-	v := f()
-	tab.memo.Store(key, v)
-	return v
-}
+func javaTestTarget(p string, f *FileFacts, i int) *Target { return fixtureTarget(p, f, i) }
 
 // resolveAll resolves every reference and import of the files and renders
 // each as "path: from kind qualifier.name -> target (rule)".
@@ -647,227 +597,6 @@ func (tab *javaTestTable) resolveAll(facts map[string]*FileFacts) []string {
 	return out
 }
 
-func TestJavaResolve(t *testing.T) {
-	tab, facts := newJavaTestTable(t, map[string]string{
-		"src/com/ex/model/Item.java": `package com.ex.model;
-public record Item(String name, int price) {
-    public int gross() { return price + Tax.of(price); }
-    public static Item parse(String s) { return new Item(s, 1); }
-}`,
-		"src/com/ex/model/Tax.java": `package com.ex.model;
-public final class Tax {
-    public static int of(int p) { return p / 5; }
-    public static class Table { public int rate() { return 5; } }
-}`,
-		"src/com/ex/Base.java": `package com.ex;
-import com.ex.model.Item;
-public abstract class Base implements Sink {
-    protected Repo repo;
-    protected void log(String s) {}
-    public abstract void accept(Item item);
-    public Base() {}
-}`,
-		"src/com/ex/Sink.java": `package com.ex;
-public interface Sink { void accept(com.ex.model.Item item); default void flush() {} }`,
-		"src/com/ex/Repo.java": `package com.ex;
-import java.util.ArrayList;
-public class Repo extends ArrayList<String> {
-    public Repo self() { return this; }
-    public Cursor cursor() { return new Cursor(); }
-    public class Cursor { public boolean more() { return false; } }
-    public void persistAll() {}
-}`,
-		"src/com/ex/Shop.java": `package com.ex;
-
-import static com.ex.model.Tax.of;
-import static org.junit.Assert.*;
-
-import java.util.List;
-import com.ex.model.*;
-import com.ex.model.Tax.Table;
-
-public class Shop extends Base {
-    private final Item special = Item.parse("x");
-
-    public Shop() { super(); }
-
-    @Override
-    public void accept(Item item) {
-        log("x");
-        flush();
-        item.gross();
-        item.price();
-        special.gross();
-        repo.self().cursor().more();
-        repo.size();
-        repo.persistAll();
-        of(3);
-        assertTrue(true);
-        new Table().rate();
-        Tax.of(1);
-        List<Item> items = List.of();
-        items.add(item);
-        items.get(0).gross();
-        item.toString();
-        super.log("y");
-        this.log("z");
-        helper();
-        unknown.distinctiveName();
-        item.hashCode();
-        new Runnable() { public void run() { log("anon"); } };
-        java.util.Objects.hash(1);
-        com.ex.model.Tax.of(2);
-    }
-
-    private void helper() {}
-}`,
-		"src/com/ex/other/Odd.java": `package com.ex.other;
-public class Odd { public void distinctiveName() {} }`,
-		"src/com/ex/other/Gen.java": `package com.ex.other;
-import com.ex.gen.Missing;
-import com.ex.model.Gone;
-public class Gen {
-    void g() { Missing.build(); new Missing(); Gone.away(); }
-}`,
-	})
-	got := tab.resolveAll(facts)
-	wantAll(t, got,
-		// imports
-		"src/com/ex/Shop.java: import com.ex.model.Tax of -> src/com/ex/model/Tax.java:Tax.of (import)",
-		"src/com/ex/Shop.java: import org.junit.Assert * -> ? (external)",
-		"src/com/ex/Shop.java: import java.util.List -> ? (external)",
-		"src/com/ex/Shop.java: import com.ex.model * -> src/com/ex/model/Item.java:<module com.ex.model> (import)",
-		"src/com/ex/Shop.java: import com.ex.model.Tax.Table -> src/com/ex/model/Tax.java:Tax.Table (import)",
-		"src/com/ex/other/Gen.java: import com.ex.gen.Missing -> ? (external)",
-		"src/com/ex/Base.java: import com.ex.model.Item -> src/com/ex/model/Item.java:Item (import)",
-		// heritage
-		"src/com/ex/Shop.java: Shop extends Base -> src/com/ex/Base.java:Base (same_package)",
-		"src/com/ex/Base.java: Base implements Sink -> src/com/ex/Sink.java:Sink (same_package)",
-		"src/com/ex/Repo.java: Repo extends ArrayList -> ? (external)",
-		// same file, receiver
-		"src/com/ex/model/Item.java: Item.gross call Tax.of -> src/com/ex/model/Tax.java:Tax.of (same_package)",
-		"src/com/ex/model/Item.java: Item.parse new Item -> src/com/ex/model/Item.java:Item (same_file)",
-		"src/com/ex/Shop.java: Shop.accept call helper -> src/com/ex/Shop.java:Shop.helper (same_file)",
-		"src/com/ex/Shop.java: Shop.accept call log -> src/com/ex/Base.java:Base.log (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call flush -> src/com/ex/Sink.java:Sink.flush (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call item.gross -> src/com/ex/model/Item.java:Item.gross (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call item.price -> src/com/ex/model/Item.java:Item.price (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call special.gross -> src/com/ex/model/Item.java:Item.gross (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call repo.self -> src/com/ex/Repo.java:Repo.self (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call repo.self().cursor -> src/com/ex/Repo.java:Repo.cursor (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call repo.self().cursor().more -> src/com/ex/Repo.java:Repo.Cursor.more (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call repo.size -> ? (external)",
-		"src/com/ex/Shop.java: Shop.accept call repo.persistAll -> src/com/ex/Repo.java:Repo.persistAll (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call super.log -> src/com/ex/Base.java:Base.log (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call this.log -> src/com/ex/Base.java:Base.log (receiver)",
-		"src/com/ex/Shop.java: Shop.Shop call super.Base -> src/com/ex/Base.java:Base.Base (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call log -> src/com/ex/Base.java:Base.log (receiver)",
-		// static imports, types through imports
-		"src/com/ex/Shop.java: Shop.accept call of -> src/com/ex/model/Tax.java:Tax.of (import)",
-		"src/com/ex/Shop.java: Shop.accept call assertTrue -> ? (external)",
-		"src/com/ex/Shop.java: Shop.accept new Table -> src/com/ex/model/Tax.java:Tax.Table (import)",
-		"src/com/ex/Shop.java: Shop.accept call new Table().rate -> src/com/ex/model/Tax.java:Tax.Table.rate (receiver)",
-		"src/com/ex/Shop.java: Shop.accept call Tax.of -> src/com/ex/model/Tax.java:Tax.of (import)",
-		"src/com/ex/Shop.java: Shop.special call Item.parse -> src/com/ex/model/Item.java:Item.parse (import)",
-		"src/com/ex/Shop.java: Shop.accept call com.ex.model.Tax.of -> src/com/ex/model/Tax.java:Tax.of (import)",
-		// library types and values
-		"src/com/ex/Shop.java: Shop.accept call List.of -> ? (external)",
-		"src/com/ex/Shop.java: Shop.accept call items.add -> ? (external)",
-		"src/com/ex/Shop.java: Shop.accept call items.get -> ? (external)",
-		"src/com/ex/Shop.java: Shop.accept call items.get().gross -> src/com/ex/model/Item.java:Item.gross (unique_name)",
-		"src/com/ex/Shop.java: Shop.accept call item.toString -> ? (external)",
-		"src/com/ex/Shop.java: Shop.accept call item.hashCode -> ? (external)",
-		"src/com/ex/Shop.java: Shop.accept call java.util.Objects.hash -> ? (external)",
-		"src/com/ex/Shop.java: Shop.accept new Runnable -> ? (external)",
-		// unknown receiver: a distinctive name, once in the repository
-		"src/com/ex/Shop.java: Shop.accept call unknown.distinctiveName -> src/com/ex/other/Odd.java:Odd.distinctiveName (unique_name)",
-		// a package the repository lacks, and a class it lacks in a
-		// package it has (generated code)
-		"src/com/ex/other/Gen.java: Gen.g call Missing.build -> ? (external)",
-		"src/com/ex/other/Gen.java: Gen.g new Missing -> ? (external)",
-		"src/com/ex/other/Gen.java: import com.ex.model.Gone -> ? (unresolved)",
-		"src/com/ex/other/Gen.java: Gen.g call Gone.away -> ? (unresolved)",
-	)
-	wantAll(t, got, "src/com/ex/Shop.java: Shop.accept call log -> src/com/ex/Base.java:Base.log (receiver)")
-}
-
-func TestJavaResolveAmbiguity(t *testing.T) {
-	tab, facts := newJavaTestTable(t, map[string]string{
-		"a/A.java":    `package a; public class A { public void process() {} public void render() {} }`,
-		"b/B.java":    `package b; public class B { public void process() {} }`,
-		"c/Base.java": `package c; public abstract class Base { public abstract void render(); public void draw() {} }`,
-		"c/Sub.java":  `package c; public class Sub extends Base { public void draw() {} }`,
-		"d/D.java": `package d; class D {
-    void f() {
-        x.process();
-        y.draw();
-        z.get();
-        w.neverDefined();
-        new Object() { void g() { fromAnon(); } };
-    }
-}`,
-	})
-	got := tab.resolveAll(facts)
-	wantAll(t, got,
-		"d/D.java: D.f call x.process -> ? (ambiguous)",
-		// overrides of one method count as one: the declaration they override
-		"d/D.java: D.f call y.draw -> c/Base.java:Base.draw (unique_name)",
-		"d/D.java: D.f call z.get -> ? (external)",
-		"d/D.java: D.f call w.neverDefined -> ? (external)",
-	)
-}
-
-func TestJavaResolveNested(t *testing.T) {
-	tab, facts := newJavaTestTable(t, map[string]string{
-		"p/Outer.java": `package p;
-public class Outer {
-    public static final Helper SHARED = new Helper(), OTHER = null;
-    public class Inner { public void poke() {} }
-    protected static class Step { public Step next() { return this; } public void run() {} }
-    void go() {}
-}`,
-		"p/Helper.java": `package p;
-public class Helper { public int assist() { return 1; } }`,
-		"p/Derived.java": `package p;
-import static p.Outer.SHARED;
-import static p.Outer.*;
-public class Derived extends Outer {
-    static class Local extends Step {
-        void walk() { next().run(); }
-    }
-    void use(Outer o, String[] names) {
-        o.new Inner().poke();
-        SHARED.assist();
-        OTHER.assist();
-        Outer.this.go();
-        for (var n : names) { n.length(); }
-        ("a" + n).trim();
-        new Outer() { void f() { new Inner().poke(); } };
-    }
-    <T> void gen(T t, java.util.List<T> ts) { t.hashCode(); t.assist(); }
-    <E extends Enum<E>> void en(E e) { list.map(E::name); }
-}`,
-	})
-	wantAll(t, tab.resolveAll(facts),
-		// a nested class extends a member type its outer class inherits
-		"p/Derived.java: Derived.Local extends Step -> p/Outer.java:Outer.Step (same_file)",
-		"p/Derived.java: Derived.Local.walk call next -> p/Outer.java:Outer.Step.next (receiver)",
-		"p/Derived.java: Derived.Local.walk call next().run -> p/Outer.java:Outer.Step.run (receiver)",
-		"p/Derived.java: Derived.use new Inner -> p/Outer.java:Outer.Inner (receiver)",
-		"p/Derived.java: Derived.use call SHARED.assist -> p/Helper.java:Helper.assist (receiver)",
-		"p/Derived.java: Derived.use call OTHER.assist -> p/Helper.java:Helper.assist (receiver)",
-		"p/Derived.java: Derived.use call Outer.this.go -> p/Outer.java:Outer.go (receiver)",
-		"p/Derived.java: Derived.use call n.length -> ? (external)",
-		`p/Derived.java: Derived.use call ("a" + n).trim -> ? (external)`,
-		"p/Derived.java: Derived.use call new Inner().poke -> p/Outer.java:Outer.Inner.poke (receiver)",
-		// an unbounded type variable has Object's methods only
-		"p/Derived.java: Derived.gen call t.hashCode -> ? (external)",
-		"p/Derived.java: Derived.gen call t.assist -> ? (external)",
-		"p/Derived.java: Derived.en call E.name -> ? (external)",
-		"p/Derived.java: import p.Outer SHARED -> p/Outer.java:Outer.SHARED (import)",
-	)
-}
-
 func TestJavaResolveHostile(t *testing.T) {
 	// long call chains, cyclic inheritance and self-referencing member
 	// types must resolve in bounded time
@@ -884,30 +613,4 @@ class C extends C implements C.I { interface I extends I {} void m() { n(); this
 	if len(got) < 3000 {
 		t.Errorf("%d resolutions", len(got))
 	}
-}
-
-func TestJavaResolveShadowing(t *testing.T) {
-	tab, facts := newJavaTestTable(t, map[string]string{
-		"s/Base.java":   `package s; public class Base { protected Gadget tool; }`,
-		"s/Gadget.java": `package s; public class Gadget { public void whirr() {} }`,
-		"s/Widget.java": `package s; public class Widget { public void spin() {} public void whirr() {} }`,
-		"s/User.java": `package s;
-public class User extends Base {
-    private Widget part;
-    void f(java.util.List<String> names) {
-        part.spin();
-        tool.whirr();
-        names.forEach(part -> part.whirr());
-        names.forEach(tool -> tool.whirr());
-    }
-}`,
-	})
-	got := tab.resolveAll(facts)
-	wantAll(t, got,
-		"s/User.java: User.f call part.spin -> s/Widget.java:Widget.spin (receiver)",
-		// an inherited field the extractor could not see
-		"s/User.java: User.f call tool.whirr -> s/Gadget.java:Gadget.whirr (receiver)",
-		// a lambda parameter shadows the field of the same name
-		"s/User.java: User.f call part.whirr -> ? (ambiguous)",
-	)
 }

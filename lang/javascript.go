@@ -14,9 +14,9 @@ import (
 func init() {
 	js := &Language{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, extract: extractJS}
 	register(js, tsjs.Language())
-	ts := &Language{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, extract: extractJS}
+	ts := &Language{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, extract: extractJS, dataDir: "javascript"}
 	register(ts, tsts.LanguageTypescript())
-	tsx := &Language{Name: "tsx", Extensions: []string{".tsx"}, extract: extractJS}
+	tsx := &Language{Name: "tsx", Extensions: []string{".tsx"}, extract: extractJS, dataDir: "javascript"}
 	register(tsx, tsts.LanguageTSX())
 	for _, l := range []*Language{js, ts, tsx} {
 		l.Project = JSPackagesReader{}
@@ -27,21 +27,6 @@ func init() {
 	}
 	// process.env is read through a property, which no call reveals;
 	// dotenv is the usual way a program loads it.
-	addEffects(jsL, effEnvRead, "dotenv.config")
-	addEffects(jsL, effRead, "fs.readJson", "fs.readJSON", "fs.readJsonSync", "fs.pathExists", "fs.pathExistsSync",
-		"promises.readdir", "fsp.readdir", "promises.stat", "fsp.stat", "promises.access", "fsp.access")
-	addEffects(jsL, effWrite, "fs.writeJson", "fs.writeJSON", "fs.outputFile", "fs.outputJson", "fs.ensureDir",
-		"fs.ensureDirSync", "fs.remove", "fs.removeSync", "fs.copy", "fs.copySync", "fs.move", "promises.mkdir",
-		"fsp.mkdir", "promises.rm", "fsp.rm", "promises.unlink", "fsp.unlink", "promises.rename", "fsp.rename",
-		"promises.appendFile", "fsp.appendFile")
-	addEffects(jsL, effNet, "got", "got.get", "got.post", "ky.get", "ky.post", "superagent.get", "superagent.post",
-		"request", "net.Socket", "dgram.createSocket", "tls.connect")
-	addEffects(jsL, effListen, "app.listen", "server.listen", "http2.createServer", "http2.createSecureServer")
-	addEffects(jsL, effProc, "cp.exec", "cp.spawn", "cp.execSync", "cp.spawnSync", "cp.fork", "cp.execFile",
-		"childProcess.exec", "childProcess.spawn", "childProcess.execSync", "childProcess.spawnSync", "childProcess.fork",
-		"childProcess.execFile", "Bun.spawn", "Deno.run")
-	addEffects(jsL, effEnvSet, "process.chdir")
-	addEffects(jsL, effExit, "process.abort", "Deno.exit")
 }
 
 // jsScope maps the local names of a function, and the module's, to what
@@ -195,7 +180,7 @@ func extractJS(x *extractor) {
 	x.f.Module = jsModuleName(x.path)
 	x.f.Symbols[0].Name = path.Base(x.f.Module)
 	w.ambient = strings.Contains(path.Base(x.path), ".d.")
-	if jsIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -214,22 +199,6 @@ func jsModuleName(p string) string {
 		}
 	}
 	return strings.TrimSuffix(p, path.Ext(p))
-}
-
-// jsIsTestPath reports the test files of the JavaScript test runners:
-// x.test.js, x.spec.ts, and files under __tests__ or test directories.
-func jsIsTestPath(p string) bool {
-	base := path.Base(p)
-	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		switch seg {
-		case "__tests__", "test", "tests", "__mocks__":
-			return true
-		}
-	}
-	return false
 }
 
 // moduleDoc takes a file-level JSDoc (@file, @fileoverview, @module,

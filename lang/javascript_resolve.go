@@ -7,19 +7,7 @@ import (
 
 // jsBuiltins are the functions and constructors of the language itself:
 // calls to them are dropped.
-var jsBuiltins = setOf(
-	"parseInt", "parseFloat", "isNaN", "isFinite", "setTimeout", "clearTimeout", "setInterval", "clearInterval",
-	"setImmediate", "clearImmediate", "queueMicrotask", "structuredClone", "encodeURIComponent", "decodeURIComponent",
-	"encodeURI", "decodeURI", "escape", "unescape", "eval", "require", "atob", "btoa", "requestAnimationFrame",
-	"cancelAnimationFrame", "requestIdleCallback", "alert", "confirm", "prompt",
-	"Symbol", "String", "Number", "Boolean", "Object", "Array", "BigInt", "Function", "Date", "RegExp",
-	"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError",
-	"Promise", "Map", "Set", "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry", "Proxy", "ArrayBuffer",
-	"SharedArrayBuffer", "DataView", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
-	"Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
-	"URL", "URLSearchParams", "TextEncoder", "TextDecoder", "AbortController", "AbortSignal", "Event", "CustomEvent",
-	"EventTarget", "Blob", "File", "FormData", "Headers", "Request", "Response", "Buffer", "Intl",
-)
+var jsBuiltins = wordSet("javascript", "builtins.txt")
 
 // jsGlobals are the global objects of JavaScript runtimes: a call on them
 // (console.log, Math.max, process.exit) is external.
@@ -56,28 +44,7 @@ var jsBuiltinTypes = setOf(
 // jsCommonMethods are method names of the standard objects (arrays,
 // strings, promises, maps, streams, emitters) and of most frameworks: a
 // unique definition in the repository says little about a call of one.
-var jsCommonMethods = setOf(
-	"map", "filter", "forEach", "reduce", "reduceRight", "find", "findIndex", "findLast", "findLastIndex", "some",
-	"every", "includes", "indexOf", "lastIndexOf", "push", "pop", "shift", "unshift", "splice", "slice", "concat",
-	"join", "split", "sort", "reverse", "flat", "flatMap", "fill", "keys", "values", "entries", "at", "then",
-	"catch", "finally", "get", "set", "has", "delete", "clear", "add", "toString", "toJSON", "valueOf", "trim",
-	"trimStart", "trimEnd", "replace", "replaceAll", "match", "matchAll", "startsWith", "endsWith", "padStart",
-	"padEnd", "toLowerCase", "toUpperCase", "charAt", "charCodeAt", "codePointAt", "substring", "substr",
-	"localeCompare", "normalize", "repeat", "search", "test", "exec", "bind", "call", "apply", "on", "once", "off",
-	"emit", "addListener", "removeListener", "removeAllListeners", "addEventListener", "removeEventListener",
-	"dispatchEvent", "next", "return", "throw", "resolve", "reject", "all", "allSettled", "race", "any", "log",
-	"error", "warn", "info", "debug", "trace", "write", "end", "read", "close", "open", "send", "pipe", "destroy",
-	"parse", "stringify", "assign", "create", "freeze", "hasOwnProperty", "isPrototypeOf", "init", "run", "start",
-	"stop", "update", "render", "handle", "use", "listen", "connect", "request", "query", "execute", "format",
-	"validate", "clone", "equals", "compare", "toArray", "size", "length", "name", "type", "value", "process",
-	"reset", "load", "save", "remove", "insert", "append", "prepend", "dispose", "subscribe", "unsubscribe",
-	"dispatch", "setState", "forceUpdate", "preventDefault", "stopPropagation", "focus", "blur", "click",
-	"getItem", "setItem", "removeItem", "toFixed", "toISOString", "getTime", "now", "isArray", "from", "of",
-	"constructor", "default", "inspect", "check", "wrap", "unwrap", "transform", "accept", "visit", "print",
-	"describe", "it", "expect", "toBe", "toEqual", "toHaveBeenCalled", "fn", "mock", "spyOn", "done", "cb", "callback",
-	"pause", "resume", "abort", "cancel", "flush", "write", "writeHead", "setHeader", "getHeader", "status", "json",
-	"redirect", "sendFile", "cookie", "header", "type", "config", "setup", "build", "make", "push", "fetch",
-)
+var jsCommonMethods = wordSet("javascript", "common_methods.txt")
 
 func setOf(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))

@@ -2,11 +2,8 @@ package lang
 
 import (
 	"fmt"
-	"path"
 	"runtime/debug"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -527,11 +524,11 @@ describe('View', () => { it('renders', () => { expect(View).toBeTruthy(); }); })
 		t.Errorf("html element recorded: %+v", rs)
 	}
 	for _, p := range []string{"a.spec.js", "test/a.js", "src/__tests__/b.ts", "x.test.mjs"} {
-		if !jsIsTestPath(p) {
+		if !IsTestPath(p) {
 			t.Errorf("%s is a test", p)
 		}
 	}
-	if jsIsTestPath("src/testing.ts") || jsIsTestPath("src/contest/a.ts") {
+	if IsTestPath("src/testing.ts") || IsTestPath("src/contest/a.ts") {
 		t.Error("not tests")
 	}
 }
@@ -559,77 +556,18 @@ func TestJSHostileInput(t *testing.T) {
 	jsExtract(t, "empty.ts", "")
 }
 
-// javascriptTestTable is a Table over a few in-memory files.
-type javascriptTestTable struct {
-	files   map[string]*FileInfo
-	byName  map[string][]*Target
-	config  map[string][]string
-	project map[string]Project
-	memo    sync.Map
-}
+// javascriptTestTable is the txtar runner's table (fixtureTable) over a
+// few in-memory files.
+type javascriptTestTable struct{ *fixtureTable }
 
 func newJavascriptTestTable(t *testing.T, srcs map[string]string) (*javascriptTestTable, map[string]*FileFacts) {
 	t.Helper()
-	tab := &javascriptTestTable{files: map[string]*FileInfo{}, byName: map[string][]*Target{}, config: map[string][]string{}}
-	facts := map[string]*FileFacts{}
-	paths := make([]string, 0, len(srcs))
-	for p := range srcs {
-		paths = append(paths, p)
+	files := map[string][]byte{}
+	for p, src := range srcs {
+		files[p] = []byte(src)
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		f := jsExtract(t, p, srcs[p])
-		facts[p] = f
-		seen := map[string]int{}
-		var modID string
-		for i := range f.Symbols {
-			s := &f.Symbols[i]
-			key := s.Kind + " " + s.Qualified()
-			id := fmt.Sprintf("%s#%s#%d", p, key, seen[key])
-			seen[key]++
-			if i == 0 {
-				modID = id
-			}
-			tab.byName[s.Name] = append(tab.byName[s.Name], &Target{ID: id, Path: p, Kind: s.Kind, Name: s.Name,
-				Container: s.Container, Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields,
-				Bases: s.Signature.Bases, Module: f.Module})
-		}
-		tab.files[p] = &FileInfo{Path: p, Lang: ForPath(p).Name, Module: f.Module, Imports: f.Imports, ModuleID: modID}
-	}
-	return tab, facts
-}
-
-func (tab *javascriptTestTable) ByName(name string) []*Target { return tab.byName[name] }
-func (tab *javascriptTestTable) File(p string) *FileInfo      { return tab.files[p] }
-func (tab *javascriptTestTable) ModuleFiles(lang, module string) []string {
-	var out []string
-	for p, fi := range tab.files {
-		if fi.Module == module || strings.HasSuffix(fi.Module, "/"+module) {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-func (tab *javascriptTestTable) DirFiles(dir string) []string {
-	var out []string
-	for p := range tab.files {
-		if path.Dir(p) == dir {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-func (tab *javascriptTestTable) Config(key string) []string { return tab.config[key] }
-func (tab *javascriptTestTable) Project(key string) Project { return tab.project[key] }
-func (tab *javascriptTestTable) Memo(key string, f func() string) string {
-	if v, ok := tab.memo.Load(key); ok {
-		return v.(string)
-	}
-	v := f()
-	tab.memo.Store(key, v)
-	return v
+	tab := newFixtureTable(t, files)
+	return &javascriptTestTable{tab}, tab.facts
 }
 
 // resolveAll resolves every reference and import of file p and returns
@@ -652,14 +590,7 @@ func (tab *javascriptTestTable) resolveAll(facts map[string]*FileFacts, p string
 	for i := range f.Imports {
 		imp := &f.Imports[i]
 		ctx := &Context{File: fi, Table: tab}
-		names := []string{""}
-		if len(imp.Names) > 0 {
-			names = names[:0]
-			for _, n := range imp.Names {
-				names = append(names, n.Name)
-			}
-		}
-		for _, n := range names {
+		for _, n := range imp.Resolved() {
 			out["import "+imp.Source+" "+n] = show(l.ResolveImport(ctx, imp, n))
 		}
 	}
@@ -669,12 +600,7 @@ func (tab *javascriptTestTable) resolveAll(facts map[string]*FileFacts, p string
 		if s < 0 {
 			s = 0
 		}
-		sym := &f.Symbols[s]
-		from := &Target{ID: fmt.Sprintf("%s#%s %s#0", p, sym.Kind, sym.Qualified()), Path: p, Kind: sym.Kind, Name: sym.Name, Container: sym.Container}
-		if s == 0 {
-			from.ID = fi.ModuleID
-		}
-		ctx := &Context{File: fi, From: from, Table: tab}
+		ctx := &Context{File: fi, From: fixtureTarget(p, f, s), Table: tab}
 		key := r.Kind + " " + r.Name
 		if r.Qualifier != "" {
 			key = r.Kind + " " + r.Qualifier + "." + r.Name
@@ -838,13 +764,9 @@ func FuzzJSExtract(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			tab := &javascriptTestTable{files: map[string]*FileInfo{}, byName: map[string][]*Target{}, config: map[string][]string{}}
-			for i, s := range facts.Symbols {
-				tab.byName[s.Name] = append(tab.byName[s.Name], &Target{ID: fmt.Sprint(i), Path: p, Kind: s.Kind, Name: s.Name,
-					Container: s.Container, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases})
-			}
-			tab.files[p] = &FileInfo{Path: p, Lang: ForPath(p).Name, Module: facts.Module, Imports: facts.Imports, ModuleID: "0"}
-			tab.resolveAll(map[string]*FileFacts{p: facts}, p)
+			tab := emptyFixtureTable()
+			tab.add(p, facts)
+			tab.resolveAll()
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"path"
 	"strings"
 
 	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
@@ -15,32 +14,6 @@ func init() {
 		[]string{"identifier"})
 }
 
-// ktScope maps the variables visible in some code to their type ("" when
-// unknown) or to the call they were assigned from. Scopes chain: a
-// function's locals, its class's properties, the outer class's.
-type ktScope struct {
-	types  map[string]string
-	calls  map[string]string
-	parent *ktScope
-}
-
-func (s *ktScope) set(name, typ, call string) {
-	if s.types == nil {
-		s.types, s.calls = map[string]string{}, map[string]string{}
-	}
-	s.types[name] = typ
-	s.calls[name] = call
-}
-
-func (s *ktScope) lookup(name string) (typ, call string, ok bool) {
-	for ; s != nil; s = s.parent {
-		if t, found := s.types[name]; found {
-			return t, s.calls[name], true
-		}
-	}
-	return "", "", false
-}
-
 // ktCtx is where the walker is.
 type ktCtx struct {
 	sym     int // the symbol code belongs to
@@ -49,33 +22,21 @@ type ktCtx struct {
 	iface   bool
 	static  bool // in a companion object: members are the class's statics
 	top     bool // a statement of a function body itself, where an early exit is a guard
-	scope   *ktScope
+	scope   *scope
 }
 
 // ktTestAnnotations mark test functions (JUnit 4 and 5, kotlin.test).
 var ktTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true}
 
 func extractKotlin(x *extractor) {
-	if ktIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
-	c := ktCtx{members: -1, cls: -1, scope: &ktScope{}}
+	c := ktCtx{members: -1, cls: -1, scope: &scope{}}
 	for n := range x.t.NamedChildren(0) {
 		ktNode(x, n, c)
 	}
-}
-
-// ktIsTestPath follows Gradle's source sets (src/test, src/androidTest,
-// src/jvmTest...) and the usual class names.
-func ktIsTestPath(p string) bool {
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "test" || strings.HasSuffix(seg, "Test") && !strings.Contains(seg, ".") {
-			return true
-		}
-	}
-	base := strings.TrimSuffix(strings.TrimSuffix(path.Base(p), ".kts"), ".kt")
-	return strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "Spec")
 }
 
 func ktNode(x *extractor, n int32, c ktCtx) {
@@ -173,13 +134,13 @@ func ktNode(x *extractor, n int32, c ktCtx) {
 		for ch := range t.NamedChildren(n) {
 			if t.Kind(ch) == "variable_declaration" {
 				if id := t.ChildOfKind(ch, "identifier"); id >= 0 {
-					c.scope.set(t.Text(id), ktTypeOf(x, ch), "")
+					c.scope.set(t.Text(id), ktTypeOf(x, ch), "", "")
 				}
 			}
 		}
 	case "lambda_literal", "anonymous_function", "object_literal":
 		inner := c
-		inner.scope = &ktScope{parent: c.scope}
+		inner.scope = &scope{parent: c.scope}
 		inner.members, inner.top = -1, false
 		for ch := range t.NamedChildren(n) {
 			ktNode(x, ch, inner)
@@ -418,11 +379,11 @@ func ktClass(x *extractor, n int32, c ktCtx) {
 	for _, b := range implements {
 		ktTypeRef(x, b, sym, RefImplements)
 	}
-	scope := &ktScope{parent: c.scope}
+	scope := &scope{parent: c.scope}
 	for _, f := range x.f.Symbols[sym].Signature.Fields {
-		scope.set(f.Name, ktStripType(f.Type), "")
+		scope.set(f.Name, ktStripType(f.Type), "", "")
 	}
-	scope.set("this", x.f.Symbols[sym].Name, "")
+	scope.set("this", x.f.Symbols[sym].Name, "", "")
 	inner := ktCtx{sym: sym, members: sym, cls: sym, iface: iface, scope: scope}
 	for _, p := range props {
 		id := t.ChildOfKind(p, "identifier")
@@ -500,7 +461,7 @@ func ktTypeRef(x *extractor, ty int32, sym int, kind string) {
 }
 
 // ktParams reads function_value_parameters, declaring them in scope.
-func ktParams(x *extractor, list int32, scope *ktScope) []Param {
+func ktParams(x *extractor, list int32, scope *scope) []Param {
 	t := x.t
 	if list < 0 {
 		return nil
@@ -524,7 +485,7 @@ func ktParams(x *extractor, list int32, scope *ktScope) []Param {
 			}
 			out = append(out, param)
 			if scope != nil {
-				scope.set(param.Name, ktStripType(param.Type), "")
+				scope.set(param.Name, ktStripType(param.Type), "", "")
 			}
 		}
 	}
@@ -550,7 +511,7 @@ func ktFunction(x *extractor, n int32, c ktCtx) {
 	if c.iface && c.members >= 0 && !containsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
 		mods = append(mods, "abstract")
 	}
-	scope := &ktScope{parent: c.scope}
+	scope := &scope{parent: c.scope}
 	var params int32 = -1
 	for ch := range t.NamedChildren(n) {
 		k := t.Kind(ch)
@@ -564,7 +525,7 @@ func ktFunction(x *extractor, n int32, c ktCtx) {
 		case ktIsType(k) && ch < name:
 			// fun Receiver.name(): an extension function
 			s.Signature.Receiver = oneLine(t.Text(ch))
-			scope.set("this", ktStripType(s.Signature.Receiver), "")
+			scope.set("this", ktStripType(s.Signature.Receiver), "", "")
 		case ktIsType(k) && params >= 0:
 			s.Signature.Returns = oneLine(t.Text(ch))
 		}
@@ -608,7 +569,7 @@ func ktConstructor(x *extractor, n int32, c ktCtx) {
 	cls := x.f.Symbols[c.members]
 	s := Symbol{Kind: KindConstructor, Name: cls.Name, Parent: c.members}
 	s.Signature.Modifiers, _ = ktVisibility(x, &s, n, c)
-	scope := &ktScope{parent: c.scope}
+	scope := &scope{parent: c.scope}
 	s.Signature.Params = ktParams(x, t.ChildOfKind(n, "function_value_parameters"), scope)
 	body := t.ChildOfKind(n, "block")
 	s.Signature.Text = x.headerText(n, body)
@@ -674,7 +635,7 @@ func ktProperty(x *extractor, n int32, c ktCtx) {
 	}
 	local := c.members < 0 && c.sym != 0 && x.f.Symbols[c.sym].Kind != KindClass && x.f.Symbols[c.sym].Kind != KindInterface
 	if id >= 0 && local {
-		c.scope.set(t.Text(id), ktStripType(typ), call)
+		c.scope.set(t.Text(id), ktStripType(typ), call, "")
 		c.top = false
 		for ch := range t.NamedChildren(n) {
 			if ch != vd {
@@ -705,7 +666,7 @@ func ktProperty(x *extractor, n int32, c ktCtx) {
 		s.Doc = x.docBefore(n)
 		sym = x.addSymbol(s, n, id, init)
 		if c.members < 0 {
-			c.scope.set(t.Text(id), ktStripType(typ), call)
+			c.scope.set(t.Text(id), ktStripType(typ), call, "")
 		}
 	}
 	inner := c
@@ -804,7 +765,7 @@ func ktCall(x *extractor, n int32, c ktCtx) {
 			case "this":
 				if c.cls >= 0 {
 					r.QualifierType = x.f.Symbols[c.cls].Name
-				} else if typ, _, ok := c.scope.lookup("this"); ok {
+				} else if typ, _, _, ok := c.scope.lookup("this"); ok {
 					r.QualifierType = typ
 				}
 			case "super":
@@ -812,7 +773,7 @@ func ktCall(x *extractor, n int32, c ktCtx) {
 					r.QualifierType = ktStripType(x.f.Symbols[c.cls].Signature.Bases[0])
 				}
 			default:
-				if typ, call, ok := c.scope.lookup(head); ok {
+				if typ, call, _, ok := c.scope.lookup(head); ok {
 					r.QualifierType, r.QualifierCall = typ, call
 				}
 			}

@@ -22,64 +22,21 @@ type ktsLang struct {
 
 var (
 	ktL = &ktsLang{name: "kotlin", ext: []string{".kt", ".kts"}, self: "this", explicit: true,
-		std: map[string]bool{}, common: map[string]bool{}}
-	swL = &ktsLang{name: "swift", ext: []string{".swift"}, self: "self", std: map[string]bool{}, common: map[string]bool{}}
+		std: wordSet("kotlin", "std.txt"), common: wordSet("kotlin", "common_methods.txt")}
+	swL = &ktsLang{name: "swift", ext: []string{".swift"}, self: "self",
+		std: wordSet("swift", "std.txt"), common: wordSet("swift", "common_methods.txt")}
 )
 
 // ktBuiltins are the functions of kotlin.* and kotlin.io.* that every
 // file calls without an import; calls to them are dropped.
-var ktBuiltins = map[string]bool{}
+var ktBuiltins = wordSet("kotlin", "builtins.txt")
 
 func init() {
-	for _, n := range strings.Fields(`println print readLine readln require requireNotNull check checkNotNull error
-		TODO run let also apply with takeIf takeUnless repeat lazy listOf mutableListOf arrayListOf setOf mutableSetOf
-		hashSetOf linkedSetOf mapOf mutableMapOf hashMapOf linkedMapOf emptyList emptySet emptyMap emptyArray
-		arrayOf intArrayOf longArrayOf doubleArrayOf floatArrayOf booleanArrayOf charArrayOf byteArrayOf arrayOfNulls
-		listOfNotNull sequenceOf sequence buildList buildMap buildSet buildString maxOf minOf to Pair Triple assert
-		synchronized suspend emptySequence generateSequence iterator lazyOf runCatching use`) {
-		ktBuiltins[n] = true
-	}
-	for _, n := range strings.Fields(`String Int Long Short Byte Double Float Boolean Char Unit Any Nothing Number
-		Array List MutableList Set MutableSet Map MutableMap Collection Iterable Sequence Comparable Comparator
-		CharSequence Throwable Exception RuntimeException Error IllegalArgumentException IllegalStateException
-		NullPointerException IndexOutOfBoundsException UnsupportedOperationException NoSuchElementException
-		ArithmeticException ClassCastException NumberFormatException ConcurrentModificationException
-		KotlinNullPointerException Result Regex StringBuilder HashMap HashSet ArrayList LinkedHashMap LinkedHashSet
-		Enum Annotation Lazy IntRange LongRange CharRange Function IntArray LongArray ByteArray CharArray
-		DoubleArray FloatArray BooleanArray Deprecated Suppress JvmStatic JvmField JvmOverloads Volatile Synchronized
-		Throws Transient Metadata System Math Thread Runnable Object Integer Character Cloneable AutoCloseable
-		Test BeforeEach AfterEach BeforeTest AfterTest Before After`) {
-		ktL.std[n] = true
-	}
-	for _, n := range strings.Fields(`get set add addAll put putAll remove removeAll clear contains containsKey
-		size isEmpty isNotEmpty isNullOrEmpty isBlank isNotBlank equals hashCode toString length map filter forEach
-		forEachIndexed mapNotNull flatMap first firstOrNull last lastOrNull find any all none count sum sumOf
-		sortedBy sorted sortedWith reversed joinToString toList toMutableList toSet toMap toTypedArray
-		groupBy associate associateBy associateWith distinct take drop zip plus minus fold reduce indexOf trim
-		split replace startsWith endsWith substring lowercase uppercase format toInt toLong toDouble toFloat
-		toBoolean toByte toChar toShort compareTo invoke close read write flush run call apply also let use
-		getOrElse getOrDefault getOrNull getOrPut orEmpty copy component1 component2 iterator hasNext next
-		start stop cancel join launch async await emit collect send receive withContext delay update delete
-		create save load find build parse init open`) {
-		ktL.common[n] = true
-	}
 	l := ByName("kotlin")
 	l.builtins = ktBuiltins
 	l.resolve = func(ctx *Context, r *Ref) Resolution { return ktL.resolve(ctx, r, 0) }
 	l.resolveImport = ktL.resolveImport
-	addEffects(ktEff, effWrite, "File.writeText", "File.writeBytes", "File.appendText", "File.delete",
-		"File.mkdirs", "file.writeText", "file.writeBytes", "file.appendText", "file.delete", "file.mkdirs",
-		"Files.write", "Files.writeString", "Files.delete", "Files.createDirectories")
-	addEffects(ktEff, effRead, "File.readText", "File.readBytes", "File.readLines", "file.readText",
-		"file.readBytes", "file.readLines", "file.exists", "Files.readString", "Files.readAllBytes", "Files.exists")
-	addEffects(ktEff, effNet, "URL.openConnection", "url.openConnection", "URL.readText", "url.readText",
-		"client.get", "client.post", "httpClient.send", "client.newCall", "HttpClient.send")
-	addEffects(ktEff, effEnvRead, "System.getenv", "System.getProperty")
-	addEffects(ktEff, effProc, "ProcessBuilder.start", "Runtime.exec", "pb.start")
-	addEffects(ktEff, effExit, "System.exit", "exitProcess")
 }
-
-var ktEff = []string{"kotlin"}
 
 func (L *ktsLang) isLang(p string) bool {
 	for _, e := range L.ext {
@@ -800,7 +757,7 @@ func (L *ktsLang) resolveImport(ctx *Context, imp *Import, name string) Resoluti
 		if fi := tab.File(f); fi == nil || fi.Module != mod {
 			continue
 		}
-		if first == "" || !isTestPath(f) && isTestPath(first) {
+		if first == "" || !IsTestPath(f) && IsTestPath(first) {
 			first = f
 		}
 	}

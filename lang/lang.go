@@ -44,6 +44,10 @@ type Language struct {
 	// source with what the grammar cannot read blanked out: the same
 	// length, so that every offset and line still holds.
 	pick func(filePath string, src []byte) (*Language, []byte)
+	// dataDir names the directory of data/ holding the language's data
+	// files when it is not Name: C++ shares C's, TypeScript JavaScript's.
+	dataDir   string
+	testPaths testPathRules
 }
 
 var (
@@ -57,6 +61,7 @@ var (
 // the init functions of the per-language files.
 func register(l *Language, ts unsafe.Pointer) {
 	l.ts = ts
+	l.loadData()
 	languages = append(languages, l)
 	sort.Slice(languages, func(i, j int) bool { return languages[i].Name < languages[j].Name })
 	byName[l.Name] = l

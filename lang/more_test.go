@@ -2,10 +2,8 @@ package lang
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -71,85 +69,31 @@ func factTexts(fs []Fact) []string {
 	return out
 }
 
-// moreTestTable is a Table over a few files of one language parsed in a
-// test; modules are found by every suffix of whole segments, as in the
-// index.
-type moreTestTable struct {
-	lang    string
-	byName  map[string][]*Target
-	files   map[string]*FileInfo
-	modules map[string][]string
-	config  map[string][]string
-	project map[string]Project
-	memo    sync.Map
-}
+// moreTestTable is the txtar runner's table (fixtureTable) over a few
+// files of one language, with the repository facts a test gives.
+type moreTestTable struct{ *fixtureTable }
 
 func newMoreTestTable(t *testing.T, lang string, files map[string]string, config map[string][]string) (*moreTestTable, map[string]*FileFacts) {
 	t.Helper()
-	tab := &moreTestTable{lang: lang, byName: map[string][]*Target{}, files: map[string]*FileInfo{},
-		modules: map[string][]string{}, config: config}
-	facts := map[string]*FileFacts{}
-	var paths []string
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		f := moreExtract(t, lang, p, files[p])
-		facts[p] = f
-		tab.files[p] = &FileInfo{Path: p, Lang: lang, Module: f.Module, Imports: f.Imports, ModuleID: moreTestID(p, 0), Build: f.Build}
-		for m := f.Module; m != ""; {
-			tab.modules[m] = append(tab.modules[m], p)
-			i := strings.IndexAny(m, "./:")
-			if i < 0 {
-				break
-			}
-			m = strings.TrimLeft(m[i:], "./:")
+	srcs := map[string][]byte{}
+	for p, src := range files {
+		if l := ForPath(p); l == nil || l.Name != lang && l.dataDirName() != ByName(lang).dataDirName() {
+			t.Fatalf("%s is not a %s file", p, lang)
 		}
-		for i := range f.Symbols {
-			tg := moreTestTarget(p, f, i)
-			tab.byName[tg.Name] = append(tab.byName[tg.Name], tg)
-		}
+		srcs[p] = []byte(src)
 	}
-	return tab, facts
+	tab := newFixtureTable(t, srcs)
+	for k, v := range config {
+		tab.config[k] = v
+	}
+	return &moreTestTable{tab}, tab.facts
 }
 
-func moreTestID(p string, i int) string { return fmt.Sprintf("%s#%d", p, i) }
-
-func moreTestTarget(p string, f *FileFacts, i int) *Target {
-	s := &f.Symbols[i]
-	return &Target{ID: moreTestID(p, i), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container, Exported: s.Exported,
-		Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases, Module: f.Module}
-}
-
-func (tab *moreTestTable) ByName(name string) []*Target     { return tab.byName[name] }
-func (tab *moreTestTable) File(p string) *FileInfo          { return tab.files[p] }
-func (tab *moreTestTable) Config(key string) []string       { return tab.config[key] }
-func (tab *moreTestTable) Project(key string) Project       { return tab.project[key] }
-func (tab *moreTestTable) ModuleFiles(_, m string) []string { return tab.modules[m] }
-func (tab *moreTestTable) DirFiles(dir string) []string {
-	var out []string
-	for p := range tab.files {
-		if path.Dir(p) == dir {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-func (tab *moreTestTable) Memo(key string, f func() string) string {
-	if v, ok := tab.memo.Load(key); ok {
-		return v.(string)
-	}
-	v := f()
-	tab.memo.Store(key, v)
-	return v
-}
+func moreTestTarget(p string, f *FileFacts, i int) *Target { return fixtureTarget(p, f, i) }
 
 // resolveAll resolves every reference and import of the files and renders
 // each as "path: from kind qualifier.name -> target (rule)".
 func (tab *moreTestTable) resolveAll(facts map[string]*FileFacts) []string {
-	l := ByName(tab.lang)
 	var out []string
 	render := func(res Resolution) string {
 		if res.Target == nil {
@@ -162,17 +106,11 @@ func (tab *moreTestTable) resolveAll(facts map[string]*FileFacts) []string {
 		return res.Target.Path + ":" + tq + " (" + res.Rule + ")"
 	}
 	for p, f := range facts {
+		l := ByName(f.Lang)
 		ctx := &Context{File: tab.files[p], Table: tab}
 		for i := range f.Imports {
 			imp := &f.Imports[i]
-			names := []string{""}
-			if len(imp.Names) > 0 {
-				names = names[:0]
-				for _, n := range imp.Names {
-					names = append(names, n.Name)
-				}
-			}
-			for _, n := range names {
+			for _, n := range imp.Resolved() {
 				out = append(out, strings.TrimSpace(fmt.Sprintf("%s: import %s %s", p, imp.Source, n))+" -> "+render(l.ResolveImport(ctx, imp, n)))
 			}
 		}

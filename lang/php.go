@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"path"
 	"strings"
 
 	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
@@ -19,34 +18,17 @@ func init() {
 // phpScope maps the variables visible in a function to what is known of
 // their class: a typed parameter, $x = new Foo, or the call they hold.
 type phpScope struct {
-	types map[string]string // "$x" -> "Foo" as written, "" when unknown
+	scope                   // "$x" -> "Foo" as written, or the call "$repo->find" it holds
 	elems map[string]string // "$xs" -> "Foo" for an array of Foo (Foo[] in its doc)
-	calls map[string]string // "$x" -> "$repo->find"
-	heads map[string]string // "$x" -> the class of the call's first part
 }
 
-func newPHPScope() *phpScope { return &phpScope{types: map[string]string{}} }
-
-func (s *phpScope) set(name, typ string) {
-	s.types[name] = typ
-	if s.calls != nil {
-		delete(s.calls, name)
-	}
-}
+func newPHPScope() *phpScope { return &phpScope{scope: scope{types: map[string]string{}}} }
 
 func (s *phpScope) setElem(name, typ string) {
 	if s.elems == nil {
 		s.elems = map[string]string{}
 	}
 	s.elems[name] = typ
-}
-
-func (s *phpScope) setCall(name, fn, head string) {
-	s.types[name] = ""
-	if s.calls == nil {
-		s.calls, s.heads = map[string]string{}, map[string]string{}
-	}
-	s.calls[name], s.heads[name] = fn, head
 }
 
 // phpCtx is where the PHP walker is.
@@ -60,26 +42,12 @@ type phpCtx struct {
 }
 
 func extractPHP(x *extractor) {
-	if phpIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
 	c := phpCtx{sym: 0, cls: -1, scope: newPHPScope()}
 	phpStatements(x, 0, &c)
-}
-
-// phpIsTestPath: PHPUnit's tests/ and *Test.php, Pest's.
-func phpIsTestPath(p string) bool {
-	base := strings.TrimSuffix(path.Base(p), ".php")
-	if strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "TestCase") {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "tests" || seg == "test" || seg == "Tests" {
-			return true
-		}
-	}
-	return false
 }
 
 // phpStatements walks a program or a namespace body in order: a
@@ -173,7 +141,7 @@ func phpNode(x *extractor, n int32, c phpCtx) {
 			val := kids[len(kids)-1]
 			if t.Kind(val) == "pair" {
 				if k := t.FirstNamedChild(val); k >= 0 && t.Kind(k) == "variable_name" {
-					c.scope.set(t.Text(k), "")
+					c.scope.setType(t.Text(k), "")
 				}
 				var last int32 = -1
 				for v := range t.NamedChildren(val) {
@@ -182,7 +150,7 @@ func phpNode(x *extractor, n int32, c phpCtx) {
 				val = last
 			}
 			if val >= 0 && t.Kind(val) == "variable_name" {
-				c.scope.set(t.Text(val), elem)
+				c.scope.setType(t.Text(val), elem)
 			}
 		}
 	case "catch_clause":
@@ -191,7 +159,7 @@ func phpNode(x *extractor, n int32, c phpCtx) {
 			if tl := t.Field(n, "type"); tl >= 0 && t.NamedChildCount(tl) == 1 {
 				typ = oneLine(t.Text(t.FirstNamedChild(tl)))
 			}
-			c.scope.set(t.Text(name), typ)
+			c.scope.setType(t.Text(name), typ)
 		}
 	case "if_statement":
 		if c.top {
@@ -638,7 +606,7 @@ func phpParams(x *extractor, list int32, scope *phpScope, docTypes map[string]st
 			if pr.Variadic {
 				typ = ""
 			}
-			scope.set(pr.Name, typ)
+			scope.setType(pr.Name, typ)
 			if e := phpElemType(doc); e != "" {
 				scope.setElem(pr.Name, e)
 			}
@@ -1099,7 +1067,7 @@ func phpAssign(x *extractor, n int32, c phpCtx) {
 	}
 	name := t.Text(left)
 	if right < 0 {
-		c.scope.set(name, "")
+		c.scope.setType(name, "")
 		return
 	}
 	switch t.Kind(right) {
@@ -1108,7 +1076,7 @@ func phpAssign(x *extractor, n int32, c phpCtx) {
 		if (typ == "static" || typ == "self") && c.cls >= 0 {
 			typ = phpClassName(x, c)
 		}
-		c.scope.set(name, typ)
+		c.scope.setType(name, typ)
 	case "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression", "function_call_expression":
 		head, call := phpHead(x, right, c)
 		if t.Kind(right) == "scoped_call_expression" {
@@ -1118,7 +1086,7 @@ func phpAssign(x *extractor, n int32, c phpCtx) {
 		}
 		c.scope.setCall(name, call, head)
 	default:
-		c.scope.set(name, "")
+		c.scope.setType(name, "")
 	}
 }
 

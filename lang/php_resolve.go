@@ -9,41 +9,12 @@ import (
 // read like calls: calls to them are dropped. Functions with side effects
 // (file_put_contents, curl_exec, exec, mail...) are not among them: they
 // resolve as external.
-var phpBuiltins = pySet(`isset unset empty echo print array list compact extract count sizeof strlen
-	strtolower strtoupper ucfirst lcfirst ucwords trim ltrim rtrim str_replace str_ireplace substr strpos stripos
-	strrpos str_contains str_starts_with str_ends_with str_pad str_repeat str_split explode implode join sprintf
-	printf vsprintf number_format nl2br htmlspecialchars htmlentities html_entity_decode strip_tags addslashes
-	stripslashes json_encode json_decode serialize unserialize var_dump var_export print_r is_null is_array
-	is_string is_int is_integer is_float is_bool is_numeric is_object is_callable is_iterable is_countable
-	is_a is_subclass_of intval floatval boolval strval settype gettype get_class get_parent_class
-	get_object_vars method_exists property_exists class_exists function_exists interface_exists in_array
-	array_key_exists key_exists array_keys array_values array_merge array_merge_recursive array_combine
-	array_flip array_slice array_splice array_map array_filter array_reduce array_walk array_search
-	array_unique array_reverse array_sum array_product array_push array_pop array_shift array_unshift
-	array_fill array_fill_keys array_pad array_chunk array_column array_diff array_diff_key array_intersect
-	array_intersect_key array_key_first array_key_last array_is_list range sort rsort usort uasort uksort
-	ksort krsort asort arsort shuffle min max abs floor ceil round sqrt pow intdiv fmod rand mt_rand
-	random_int uniqid md5 sha1 crc32 hash base64_encode base64_decode urlencode urldecode rawurlencode
-	http_build_query parse_str parse_url preg_match preg_match_all preg_replace preg_replace_callback
-	preg_split preg_quote date time mktime strtotime microtime hrtime date_default_timezone_set
-	call_user_func call_user_func_array func_get_args func_num_args iterator_to_array spl_object_id
-	spl_object_hash spl_autoload_register trigger_error error_reporting ini_set ini_get assert
-	array_key_exists ctype_digit ctype_alpha mb_strlen mb_substr mb_strtolower mb_strtoupper
-	str_word_count wordwrap chunk_split levenshtein similar_text soundex metaphone ord chr dechex hexdec
-	bin2hex hex2bin ob_start ob_get_clean ob_end_clean header headers_sent http_response_code define
-	defined constant sleep usleep memory_get_usage gc_collect_cycles debug_backtrace error_log`)
+var phpBuiltins = wordSet("php", "builtins.txt")
 
 // phpCommonMethods are method names so common in frameworks and the
 // standard library that a unique definition in the repository says little
 // about which one a call on a value of unknown class means.
-var phpCommonMethods = pySet(`get set has add remove delete update create save find findOne findAll all first
-	last count toArray toJson jsonSerialize getIterator offsetGet offsetSet offsetExists offsetUnset
-	__toString __get __set __call __invoke handle execute run process render send make build setUp tearDown
-	where orderBy limit insert select query prepare fetch fetchAll fetchColumn bindValue bindParam
-	getMessage getCode getName getValue setValue getId setId load open close read write flush push pop
-	map filter each reduce sort merge keys values contains isEmpty log info debug warning error notice
-	critical emergency alert assertEquals assertSame assertTrue assertFalse assertNull assertCount
-	assertInstanceOf expectException getContent getBody json validate authorize boot register`)
+var phpCommonMethods = wordSet("php", "common_methods.txt")
 
 // phpObjectMagic are the magic methods every object may have.
 var phpObjectMagic = pySet(`__toString __get __set __isset __unset __call __callStatic __invoke __clone
@@ -55,28 +26,6 @@ func init() {
 	l.resolve = resolvePHP
 	l.resolveImport = resolvePHPImport
 
-	phpL := []string{"php"}
-	addEffects(phpL, effRead, "file_get_contents", "file", "readfile", "file_exists", "is_file", "is_dir",
-		"filesize", "filemtime", "scandir", "glob", "opendir", "readdir", "fread", "fgets", "fgetcsv",
-		"parse_ini_file", "realpath", "stat", "is_readable", "is_writable")
-	addEffects(phpL, effWrite, "file_put_contents", "unlink", "rename", "copy", "mkdir", "rmdir", "touch", "chmod",
-		"chown", "fwrite", "fputs", "fputcsv", "tempnam", "tmpfile", "move_uploaded_file", "symlink", "link")
-	addEffects(phpL, effFS, "fopen", "SplFileObject", "flock")
-	addEffects(phpL, effNet, "curl_init", "curl_exec", "curl_multi_exec", "fsockopen", "stream_socket_client",
-		"socket_create", "socket_connect", "mail", "ftp_connect", "Client", "GuzzleHttp.Client", "Http.get",
-		"Http.post", "Http.put", "Http.delete", "get_headers", "dns_get_record", "gethostbyname")
-	addEffects(phpL, effListen, "stream_socket_server", "socket_bind", "socket_listen")
-	addEffects(phpL, effDB, "PDO", "mysqli", "mysqli_connect", "pg_connect", "pg_query", "mysqli_query",
-		"sqlite_open", "SQLite3", "DB.table", "DB.select", "DB.insert", "DB.update", "DB.delete", "DB.statement")
-	addEffects(phpL, effProc, "exec", "shell_exec", "system", "passthru", "proc_open", "popen", "pcntl_fork",
-		"pcntl_exec", "Process")
-	addEffects(phpL, effSignal, "posix_kill", "pcntl_signal", "proc_terminate")
-	addEffects(phpL, effEnvRead, "getenv", "env", "apache_getenv")
-	addEffects(phpL, effEnvSet, "putenv", "apache_setenv")
-	addEffects(phpL, effExit, "exit", "die")
-	addMethodEffects(phpL, `(?i)(^|->|::|\.)\$?_?(db|pdo|conn|connection|mysqli|dbh|stmt|statement|query|builder|em|entityManager)$`,
-		effDB, "query", "exec", "prepare", "execute", "fetch", "fetchAll", "beginTransaction", "commit", "rollBack",
-		"persist", "flush", "insert", "update", "delete", "select")
 }
 
 func isPHPPath(p string) bool {
@@ -322,41 +271,31 @@ func phpResolveClass(tab Table, fi *FileInfo, cls *Target, written string) (*Tar
 	return t, RuleImport
 }
 
-// phpFindMethod finds method name of class cls, then of its parents,
-// interfaces and traits. ext reports an ancestor outside the repository.
-func phpFindMethod(tab Table, cls *Target, name string, depth int) (m *Target, ext bool) {
-	if depth > MaxDepth {
-		return nil, false
-	}
-	q := cls.Qualified()
-	for _, t := range tab.ByName(name) {
-		if (t.Kind == KindMethod || t.Kind == KindConstructor) && t.Path == cls.Path && t.Container == q {
-			return t, false
+// phpMembers finds methods of a class, then of its parents, interfaces
+// and traits; the magic methods may come from outside the repository.
+var phpMembers = &memberRules{
+	own: func(tab Table, cls *Target, name string) *Target {
+		q := cls.Qualified()
+		for _, t := range tab.ByName(name) {
+			if (t.Kind == KindMethod || t.Kind == KindConstructor) && t.Path == cls.Path && t.Container == q {
+				return t
+			}
 		}
-	}
-	fi := tab.File(cls.Path)
-	if fi == nil {
-		return nil, false
-	}
-	for _, b := range cls.Bases {
-		bt, rule := phpResolveClass(tab, fi, nil, b)
-		if bt == nil {
-			ext = ext || rule == RuleExternal
-			continue
+		return nil
+	},
+	bases: func(tab Table, cls *Target, _ int) []baseRef {
+		fi := tab.File(cls.Path)
+		if fi == nil {
+			return nil
 		}
-		if bt.ID == cls.ID {
-			continue
+		out := make([]baseRef, 0, len(cls.Bases))
+		for _, b := range cls.Bases {
+			bt, rule := phpResolveClass(tab, fi, nil, b)
+			out = append(out, baseRef{bt, rule})
 		}
-		if m, e := phpFindMethod(tab, bt, name, depth+1); m != nil {
-			return m, false
-		} else if e {
-			ext = true
-		}
-	}
-	if phpObjectMagic[name] {
-		ext = true
-	}
-	return nil, ext
+		return out
+	},
+	rootMember: func(_ *Target, _ int, name string) bool { return phpObjectMagic[name] },
 }
 
 // phpFieldType is the class of property name of cls, following parents
@@ -551,7 +490,7 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return phpResolveFunction(ctx, r)
 	}
 	segs := phpSplitQualifier(r.Qualifier)
-	var v csVal
+	var v typedValue
 	rest := segs[1:]
 	head := segs[0]
 	switch {
@@ -571,7 +510,7 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return phpResolveParent(ctx, r, cls)
 	case r.QualifierType != "":
 		t, rule := phpResolveClass(tab, ctx.File, cls, r.QualifierType)
-		v = csVal{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+		v = typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
 		if len(segs) == 1 && !strings.HasPrefix(head, "$") && !strings.HasPrefix(head, "new ") && t != nil {
 			v.rule = rule // self::m(), static::m()
 			if t == cls && rule == RuleSameFile {
@@ -583,26 +522,26 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return phpUnknownReceiver(tab, r.Name)
 	case strings.HasPrefix(head, "new "):
 		t, rule := phpResolveClass(tab, ctx.File, cls, strings.TrimSuffix(strings.TrimPrefix(head, "new "), "()"))
-		v = csVal{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+		v = typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
 	default:
 		// Foo::m(): a static call
 		t, rule := phpResolveClass(tab, ctx.File, cls, head)
-		v = csVal{t: t, ext: t == nil && rule == RuleExternal, rule: rule}
+		v = typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: rule}
 	}
 	for _, s := range rest {
 		if v.t == nil {
 			break
 		}
 		if strings.ContainsAny(s, "()[") {
-			v = csVal{}
+			v = typedValue{}
 			break
 		}
 		ft, e, found := phpFieldType(tab, v.t, strings.TrimPrefix(s, "$"), 0)
 		if !found {
-			v = csVal{}
+			v = typedValue{}
 			break
 		}
-		v = csVal{t: ft, ext: e, rule: RuleReceiver}
+		v = typedValue{t: ft, ext: e, rule: RuleReceiver}
 	}
 	if v.t == nil {
 		if v.ext {
@@ -610,7 +549,7 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		return phpUnknownReceiver(tab, r.Name)
 	}
-	m, ext := phpFindMethod(tab, v.t, r.Name, 0)
+	m, ext := phpMembers.findMember(tab, v.t, r.Name, 0)
 	if m != nil {
 		rule := v.rule
 		if rule == RuleSameFile && m.Path != ctx.File.Path {
@@ -722,7 +661,7 @@ func phpResolveParent(ctx *Context, r *Ref, cls *Target) Resolution {
 		}
 		return unbound(RuleUnresolved, 0)
 	}
-	if m, ext := phpFindMethod(ctx.Table, bt, r.Name, 0); m != nil {
+	if m, ext := phpMembers.findMember(ctx.Table, bt, r.Name, 0); m != nil {
 		return bound(m, RuleReceiver)
 	} else if ext || r.Name == "__construct" {
 		return unbound(RuleExternal, 0)
@@ -732,7 +671,7 @@ func phpResolveParent(ctx *Context, r *Ref, cls *Target) Resolution {
 
 // phpCallResult is the class a call returns, from its declared or
 // documented return type.
-func phpCallResult(ctx *Context, fn, headType string, depth int) csVal {
+func phpCallResult(ctx *Context, fn, headType string, depth int) typedValue {
 	segs := phpSplitQualifier(fn)
 	r := &Ref{Kind: RefCall, Name: segs[len(segs)-1]}
 	if len(segs) > 1 {
@@ -745,19 +684,19 @@ func phpCallResult(ctx *Context, fn, headType string, depth int) csVal {
 		}
 	}
 	if strings.ContainsAny(r.Name, "()[ $") {
-		return csVal{}
+		return typedValue{}
 	}
 	res := phpResolve(ctx, r, depth+1)
 	if res.Rule == RuleExternal {
-		return csVal{ext: true}
+		return typedValue{ext: true}
 	}
 	m := res.Target
 	if m == nil || m.Returns == "" {
-		return csVal{}
+		return typedValue{}
 	}
 	mfi := ctx.Table.File(m.Path)
 	if mfi == nil {
-		return csVal{}
+		return typedValue{}
 	}
 	var owner *Target
 	if m.Container != "" {
@@ -768,7 +707,7 @@ func phpCallResult(ctx *Context, fn, headType string, depth int) csVal {
 		ret = ret[:i]
 	}
 	t, rule := phpResolveClass(ctx.Table, mfi, owner, ret)
-	return csVal{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+	return typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
 }
 
 // phpUnknownReceiver binds a call on a value of unknown class: the only

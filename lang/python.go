@@ -121,7 +121,7 @@ func extractPython(x *extractor) {
 	if x.f.Module != "" {
 		x.f.Symbols[0].Name = x.f.Module
 	}
-	if pyIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -141,22 +141,6 @@ func pyModuleName(p string) string {
 		segs = segs[:len(segs)-1]
 	}
 	return strings.Join(segs, ".")
-}
-
-// pyIsTestPath reports whether a file is a test by pytest's and
-// unittest's conventions.
-func pyIsTestPath(p string) bool {
-	base := path.Base(p)
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	if strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || stem == "conftest" {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "test" || seg == "tests" {
-			return true
-		}
-	}
-	return false
 }
 
 // pyVisibility is the convention: __x private, _x protected, dunders and

@@ -10,22 +10,7 @@ import (
 // pyBuiltins are the names of builtins.py: calls to them are dropped and
 // kept out of summaries. open, exit and the other builtins with side
 // effects are not among them (see pyExternalBuiltins).
-var pyBuiltins = pySet(`abs aiter all anext any ascii bin bool bytearray bytes callable chr classmethod
-	compile complex delattr dict dir divmod enumerate filter float format frozenset getattr globals hasattr
-	hash help hex id int isinstance issubclass iter len list locals map max memoryview min next object oct ord
-	pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type
-	vars zip copyright credits license NotImplemented Ellipsis __build_class__
-	BaseException BaseExceptionGroup Exception ExceptionGroup ArithmeticError AssertionError AttributeError
-	BlockingIOError BrokenPipeError BufferError BytesWarning ChildProcessError ConnectionAbortedError
-	ConnectionError ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError EncodingWarning
-	EnvironmentError FileExistsError FileNotFoundError FloatingPointError FutureWarning GeneratorExit IOError
-	ImportError ImportWarning IndentationError IndexError InterruptedError IsADirectoryError KeyError
-	KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError
-	NotImplementedError OSError OverflowError PendingDeprecationWarning PermissionError ProcessLookupError
-	RecursionError ReferenceError ResourceWarning RuntimeError RuntimeWarning StopAsyncIteration StopIteration
-	SyntaxError SyntaxWarning SystemError SystemExit TabError TimeoutError TypeError UnboundLocalError
-	UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError UnicodeWarning UserWarning
-	ValueError Warning ZeroDivisionError`)
+var pyBuiltins = wordSet("python", "builtins.txt")
 
 // pyExternalBuiltins are builtins whose calls are worth keeping: they
 // touch files, the process or run code. They resolve as external.
@@ -39,21 +24,7 @@ var pyBuiltinTypes = pySet(`str bytes bytearray int float complex bool list dict
 // pyCommonMethods are method names so widespread, on builtin types and in
 // the standard library, that a unique definition in the repository says
 // little about which one a call means.
-var pyCommonMethods = pySet(`get set append extend insert remove pop popitem clear copy update items keys values
-	setdefault add discard join split rsplit splitlines strip lstrip rstrip format format_map replace startswith
-	endswith find rfind index rindex count lower upper title capitalize casefold encode decode partition
-	rpartition zfill center ljust rjust expandtabs translate maketrans isdigit isalpha isalnum isspace isupper
-	islower sort reverse read readline readlines write writelines close flush seek tell truncate fileno open
-	send recv run start stop reset wait acquire release put get_nowait put_nowait cancel result done exception
-	set_result set_exception add_done_callback info debug warning warn error critical log exception load loads
-	dump dumps parse match search sub subn fullmatch findall finditer group groups groupdict span connect
-	execute executemany fetchone fetchall fetchmany commit rollback cursor main setup teardown setUp tearDown
-	name filter map apply call handle process render exists mkdir resolve iterdir glob rglob is_file is_dir
-	unlink touch hexdigest digest total_seconds isoformat strftime timestamp copy deepcopy next send throw
-	emit register unregister notify close_all shutdown submit map_async join_thread is_alive terminate kill
-	poll communicate to_dict from_dict validate check contains len size value keys_view bind listen accept
-	sendall recvfrom sendto settimeout setsockopt getsockname getpeername makefile readall readinto peek
-	detach isatty readable writable seekable`)
+var pyCommonMethods = wordSet("python", "common_methods.txt")
 
 func pySet(words string) map[string]bool {
 	m := map[string]bool{}
@@ -70,28 +41,6 @@ func init() {
 	l.resolveImport = resolvePythonImport
 
 	// Effects derive.go does not list yet.
-	addEffects(pyL, effRead, "path.exists", "path.isfile", "path.isdir", "path.getsize", "path.getmtime",
-		"os.lstat", "os.readlink", "Path.read_text", "Path.read_bytes", "shutil.disk_usage", "tomllib.load")
-	addEffects(pyL, effWrite, "os.symlink", "os.link", "os.truncate", "os.utime", "os.removedirs", "os.renames",
-		"shutil.chown", "shutil.make_archive", "shutil.unpack_archive", "Path.write_text", "Path.write_bytes",
-		"Path.mkdir", "Path.unlink", "Path.touch", "Path.rmdir", "tempfile.NamedTemporaryFile",
-		"tempfile.TemporaryDirectory", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile")
-	addEffects(pyL, effNet, "urllib3.PoolManager", "websockets.connect", "asyncio.open_connection",
-		"socket.getaddrinfo", "socket.gethostbyname", "request.Request", "client.HTTPResponse", "xmlrpc.ServerProxy",
-		"client.ServerProxy", "imaplib.IMAP4", "imaplib.IMAP4_SSL", "poplib.POP3", "smtplib.SMTP_SSL", "ssl.wrap_socket")
-	addEffects(pyL, effListen, "socket.create_server", "asyncio.start_server", "socketserver.TCPServer",
-		"socketserver.UDPServer", "server.HTTPServer", "server.ThreadingHTTPServer", "wsgiref.simple_server.make_server",
-		"simple_server.make_server", "make_server", "uvicorn.run")
-	addEffects(pyL, effDB, "aiosqlite.connect", "asyncpg.connect", "asyncpg.create_pool", "psycopg.connect",
-		"connector.connect", "redis.Redis", "redis.StrictRedis", "pymongo.MongoClient", "MongoClient", "dbm.open",
-		"shelve.open")
-	addEffects(pyL, effProc, "os.execl", "os.execle", "os.execlp", "os.execvpe", "os.spawnl", "os.spawnlp",
-		"os.spawnvp", "os.posix_spawn", "os.posix_spawnp", "os.startfile", "pty.spawn", "multiprocessing.Process",
-		"os.forkpty")
-	addEffects(pyL, effSignal, "os.killpg", "signal.pthread_kill", "signal.alarm")
-	addEffects(pyL, effEnvRead, "os.getenvb", "environ.copy", "environ.items")
-	addEffects(pyL, effEnvSet, "environ.pop", "environ.update", "environ.clear", "os.environ.pop")
-	addEffects(pyL, effExit, "os.abort", "sys._exit")
 }
 
 // pyBindings maps the names a file's module-level imports bind to their
@@ -266,7 +215,7 @@ func pyPick(cands []string, from string) string {
 	if len(cands) == 1 {
 		return cands[0]
 	}
-	if nt := pick2(cands, func(f string) bool { return !isTestPath(f) }); len(nt) > 0 {
+	if nt := pick2(cands, func(f string) bool { return !IsTestPath(f) }); len(nt) > 0 {
 		cands = nt
 	}
 	if len(cands) == 1 {
@@ -1149,9 +1098,9 @@ func pyUniqueMethod(tab Table, from *FileInfo, name string) Resolution {
 	if pyCommonMethods[name] || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
 		return unbound(RuleUnresolved, 0)
 	}
-	fromTest := pyIsTestPath(from.Path)
+	fromTest := IsTestPath(from.Path)
 	ms := pick(tab.ByName(name), func(t *Target) bool {
-		if t.Kind != KindMethod || !fromTest && pyIsTestPath(t.Path) {
+		if t.Kind != KindMethod || !fromTest && IsTestPath(t.Path) {
 			return false
 		}
 		fi := tab.File(t.Path)

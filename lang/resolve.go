@@ -223,36 +223,12 @@ func preferDefinitions(ts []*Target) []*Target {
 	if len(ts) < 2 {
 		return ts
 	}
-	nonTest := pick(ts, func(t *Target) bool { return !isTestPath(t.Path) })
+	nonTest := pick(ts, func(t *Target) bool { return !IsTestPath(t.Path) })
 	if len(nonTest) > 0 {
 		return nonTest
 	}
 	return ts
 }
-
-// isTestPath reports whether a path looks like a test file in any language.
-func isTestPath(p string) bool {
-	base := path.Base(p)
-	switch {
-	case strings.HasSuffix(base, "_test.go"),
-		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
-		strings.HasSuffix(base, "_test.py"),
-		base == "conftest.py",
-		strings.Contains(base, ".test."), strings.Contains(base, ".spec."),
-		strings.HasSuffix(base, "Test.java"), strings.HasSuffix(base, "Tests.java"):
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		switch seg {
-		case "test", "tests", "__tests__", "testing":
-			return true
-		}
-	}
-	return false
-}
-
-// IsTestPath reports whether a repository path looks like a test file.
-func IsTestPath(p string) bool { return isTestPath(p) }
 
 // isCallable reports whether a symbol kind can be called.
 func isCallable(kind string) bool {

@@ -191,9 +191,7 @@ type fixtureTable struct {
 
 func newFixtureTable(t *testing.T, srcs map[string][]byte) *fixtureTable {
 	t.Helper()
-	tab := &fixtureTable{facts: map[string]*FileFacts{}, files: map[string]*FileInfo{}, byName: map[string][]*Target{},
-		dirs: map[string][]string{}, modules: map[string][]string{}, config: map[string][]string{},
-		project: map[string]Project{}}
+	tab := emptyFixtureTable()
 	var all []string
 	for p := range srcs {
 		all = append(all, p)
@@ -210,25 +208,37 @@ func newFixtureTable(t *testing.T, srcs map[string][]byte) *fixtureTable {
 		if err != nil {
 			t.Fatalf("extract %s: %v", fp, err)
 		}
-		tab.paths = append(tab.paths, fp)
-		tab.facts[fp] = f
-		tab.files[fp] = &FileInfo{Path: fp, Lang: f.Lang, Module: f.Module, Imports: f.Imports,
-			ModuleID: fixtureID(fp, 0), Build: f.Build}
-		tab.dirs[path.Dir(fp)] = append(tab.dirs[path.Dir(fp)], fp)
-		for _, k := range ModuleKeys(f.Module) {
-			key := f.Lang + "\x00" + k
-			tab.modules[key] = append(tab.modules[key], fp)
-		}
-		for i := range f.Symbols {
-			tg := fixtureTarget(fp, f, i)
-			tab.byName[tg.Name] = append(tab.byName[tg.Name], tg)
-		}
+		tab.add(fp, f)
 	}
 	tab.readProjects(srcs)
-	// the index evaluates Go build constraints for one target: a fixed one
-	// here, so that a case does not depend on the machine that runs it
-	tab.config[ConfigGoTarget] = linuxTarget().Config()
 	return tab
+}
+
+// emptyFixtureTable is a table of no file, with the Go target fixed: the
+// index evaluates Go build constraints for one target, and a case must
+// not depend on the machine that runs it.
+func emptyFixtureTable() *fixtureTable {
+	return &fixtureTable{facts: map[string]*FileFacts{}, files: map[string]*FileInfo{}, byName: map[string][]*Target{},
+		dirs: map[string][]string{}, modules: map[string][]string{},
+		config:  map[string][]string{ConfigGoTarget: linuxTarget().Config()},
+		project: map[string]Project{}}
+}
+
+// add puts an extracted file in the table; files come in path order.
+func (tab *fixtureTable) add(fp string, f *FileFacts) {
+	tab.paths = append(tab.paths, fp)
+	tab.facts[fp] = f
+	tab.files[fp] = &FileInfo{Path: fp, Lang: f.Lang, Module: f.Module, Imports: f.Imports,
+		ModuleID: fixtureID(fp, 0), Build: f.Build}
+	tab.dirs[path.Dir(fp)] = append(tab.dirs[path.Dir(fp)], fp)
+	for _, k := range ModuleKeys(f.Module) {
+		key := f.Lang + "\x00" + k
+		tab.modules[key] = append(tab.modules[key], fp)
+	}
+	for i := range f.Symbols {
+		tg := fixtureTarget(fp, f, i)
+		tab.byName[tg.Name] = append(tab.byName[tg.Name], tg)
+	}
 }
 
 // readProjects reads the case's project files (go.mod, package.json,
@@ -289,9 +299,10 @@ func (tab *fixtureTable) Memo(key string, f func() string) string {
 	return v
 }
 
-// symbolName renders symbol i of file p for an edge line.
-func (tab *fixtureTable) symbolName(p string, id string, q string, kind string) string {
-	if kind == KindModule || tab.files[p] != nil && tab.files[p].ModuleID == id {
+// symbolName renders a symbol of file p for an edge line: the file's own
+// module symbol as <module> (a Ruby or Rust module keeps its name).
+func (tab *fixtureTable) symbolName(p, id, q string) string {
+	if fi := tab.files[p]; fi != nil && fi.ModuleID == id {
 		return p + ":<module>"
 	}
 	return p + ":" + q
@@ -311,11 +322,11 @@ func (tab *fixtureTable) resolveAll() (edges, unbound []string) {
 				s = 0
 			}
 			sym := &f.Symbols[s]
-			return tab.symbolName(p, fixtureID(p, s), sym.Qualified(), sym.Kind)
+			return tab.symbolName(p, fixtureID(p, s), sym.Qualified())
 		}
 		add := func(src, what, kind string, res Resolution) {
 			if res.Target != nil {
-				to := tab.symbolName(res.Target.Path, res.Target.ID, res.Target.Qualified(), res.Target.Kind)
+				to := tab.symbolName(res.Target.Path, res.Target.ID, res.Target.Qualified())
 				edges = append(edges, fmt.Sprintf("%s -> %s %s %s %s", src, to, kind, res.Rule,
 					strconv.FormatFloat(res.Confidence, 'f', -1, 64)))
 				return
@@ -328,14 +339,7 @@ func (tab *fixtureTable) resolveAll() (edges, unbound []string) {
 		}
 		for i := range f.Imports {
 			imp := &f.Imports[i]
-			names := []string{""}
-			if len(imp.Names) > 0 {
-				names = names[:0]
-				for _, n := range imp.Names {
-					names = append(names, n.Name)
-				}
-			}
-			for _, n := range names {
+			for _, n := range imp.Resolved() {
 				what := imp.Source
 				if n != "" {
 					what += "#" + n

@@ -17,82 +17,30 @@ func init() {
 		[]string{"identifier", "constant", "instance_variable", "class_variable", "global_variable"})
 }
 
-// rbScope maps the local variables visible in some code to what is known
-// of their values: the class of x = Foo.new, or the call x = a.find.
-type rbScope struct {
-	types  map[string]string // x -> "Foo::Bar", "" when unknown
-	calls  map[string]string // x -> "repo.find"
-	parent *rbScope
-}
-
-func newRbScope(parent *rbScope) *rbScope {
-	return &rbScope{types: map[string]string{}, parent: parent}
-}
-
-func (s *rbScope) set(name, typ string) {
-	s.types[name] = typ
-	if s.calls != nil {
-		delete(s.calls, name)
-	}
-}
-
-func (s *rbScope) setCall(name, fn string) {
-	s.types[name] = ""
-	if s.calls == nil {
-		s.calls = map[string]string{}
-	}
-	s.calls[name] = fn
-}
-
-func (s *rbScope) lookup(name string) (typ, call string, ok bool) {
-	for ; s != nil; s = s.parent {
-		if t, found := s.types[name]; found {
-			return t, s.calls[name], true
-		}
-	}
-	return "", "", false
-}
-
 // rbCtx is where the Ruby walker is.
 type rbCtx struct {
-	sym     int      // the symbol code belongs to
-	cls     int      // the innermost class or module, -1 at top level
-	nesting string   // its qualified name, "" at top level
-	vis     string   // the visibility of the next def in a class body
-	static  bool     // defs are class methods: class << self, module_function
-	inDef   bool     // inside a method body
-	method  string   // the method's name, for super
-	top     bool     // a statement of a method body itself, where an early exit is a guard
-	scope   *rbScope // local variables
+	sym     int    // the symbol code belongs to
+	cls     int    // the innermost class or module, -1 at top level
+	nesting string // its qualified name, "" at top level
+	vis     string // the visibility of the next def in a class body
+	static  bool   // defs are class methods: class << self, module_function
+	inDef   bool   // inside a method body
+	method  string // the method's name, for super
+	top     bool   // a statement of a method body itself, where an early exit is a guard
+	scope   *scope // local variables
 	ivars   map[string]string
 }
 
 func extractRuby(x *extractor) {
-	if rbIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
 	// other files require this one by its path without the extension,
 	// found by any suffix of whole segments ("shop/store")
 	x.f.Module = strings.TrimSuffix(x.path, path.Ext(x.path))
-	c := rbCtx{sym: 0, cls: -1, vis: VisPublic, scope: newRbScope(nil), ivars: map[string]string{}}
+	c := rbCtx{sym: 0, cls: -1, vis: VisPublic, scope: &scope{parent: nil}, ivars: map[string]string{}}
 	rbBody(x, 0, c)
-}
-
-// rbIsTestPath: RSpec's spec/ and *_spec.rb, Minitest's test/, *_test.rb
-// and test_*.rb.
-func rbIsTestPath(p string) bool {
-	base := path.Base(p)
-	if strings.HasSuffix(base, "_spec.rb") || strings.HasSuffix(base, "_test.rb") ||
-		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".rb") {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "spec" || seg == "test" || seg == "tests" {
-			return true
-		}
-	}
-	return false
 }
 
 // rbBody walks the statements of a program, class or module body, or
@@ -154,7 +102,7 @@ func rbNode(x *extractor, n int32, c rbCtx) {
 		if p := t.Parent(n); p >= 0 && t.Kind(p) == "ERROR" {
 			return // debris of a syntax error
 		}
-		if _, _, ok := c.scope.lookup(name); !ok && !rbNotCalls[name] {
+		if _, _, _, ok := c.scope.lookup(name); !ok && !rbNotCalls[name] {
 			if name == "new" && c.cls >= 0 && c.static {
 				// new in a class method: an instance of the class
 				rn, rq := rbSplitConst(strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::"))
@@ -174,7 +122,7 @@ func rbNode(x *extractor, n int32, c rbCtx) {
 		x.ref(Ref{Kind: RefCall, Name: "`", Symbol: c.sym}, n)
 	case "block", "do_block", "lambda":
 		inner := c
-		inner.scope = newRbScope(c.scope)
+		inner.scope = &scope{parent: c.scope}
 		inner.top = false
 		for ch := range t.NamedChildren(n) {
 			if k := t.Kind(ch); k == "block_parameters" || k == "lambda_parameters" {
@@ -200,7 +148,7 @@ func rbNode(x *extractor, n int32, c rbCtx) {
 				if ex := t.ChildOfKind(n, "exceptions"); ex >= 0 && t.NamedChildCount(ex) == 1 {
 					typ = rbConstText(t, t.FirstNamedChild(ex))
 				}
-				c.scope.set(t.Text(id), typ)
+				c.scope.setType(t.Text(id), typ)
 			}
 		}
 	case "for":
@@ -317,7 +265,7 @@ func rbClass(x *extractor, n int32, c rbCtx, module bool) {
 		return
 	}
 	inner := rbCtx{sym: sym, cls: sym, nesting: x.f.Symbols[sym].Qualified(), vis: VisPublic,
-		scope: newRbScope(nil), ivars: ivars}
+		scope: &scope{parent: nil}, ivars: ivars}
 	rbBody(x, body, inner)
 }
 
@@ -502,7 +450,7 @@ func rbYard(doc string) (params map[string]string, returns string) {
 }
 
 // rbParams reads parameters, declaring them in scope.
-func rbParams(x *extractor, list int32, scope *rbScope) []Param {
+func rbParams(x *extractor, list int32, scope *scope) []Param {
 	t := x.t
 	if list < 0 {
 		return nil
@@ -534,7 +482,7 @@ func rbParams(x *extractor, list int32, scope *rbScope) []Param {
 		case "destructured_parameter":
 			for d := range t.Descendants(p) {
 				if t.Kind(d) == "identifier" {
-					scope.set(t.Text(d), "")
+					scope.setType(t.Text(d), "")
 				}
 			}
 			pr.Name = oneLine(t.Text(p))
@@ -543,7 +491,7 @@ func rbParams(x *extractor, list int32, scope *rbScope) []Param {
 		}
 		out = append(out, pr)
 		if scope != nil {
-			scope.set(strings.TrimRight(strings.TrimLeft(pr.Name, "*&"), ":"), "")
+			scope.setType(strings.TrimRight(strings.TrimLeft(pr.Name, "*&"), ":"), "")
 		}
 	}
 	return out
@@ -597,7 +545,7 @@ func rbMethod(x *extractor, n int32, c rbCtx) {
 		s.Exported, s.Visibility = true, VisPublic
 	}
 	s.Signature.Modifiers = mods
-	scope := newRbScope(nil)
+	scope := &scope{parent: nil}
 	s.Signature.Params = rbParams(x, t.Field(n, "parameters"), scope)
 	s.Doc = rbDoc(x, n)
 	if ptypes, ret := rbYard(s.Doc); ptypes != nil || ret != "" {
@@ -605,7 +553,7 @@ func rbMethod(x *extractor, n int32, c rbCtx) {
 			p := &s.Signature.Params[i]
 			if typ := ptypes[strings.TrimRight(strings.TrimLeft(p.Name, "*&"), ":")]; typ != "" {
 				p.Type = typ
-				scope.set(strings.TrimRight(strings.TrimLeft(p.Name, "*&"), ":"), typ)
+				scope.setType(strings.TrimRight(strings.TrimLeft(p.Name, "*&"), ":"), typ)
 			}
 		}
 		s.Signature.Returns = ret
@@ -667,27 +615,27 @@ func rbAssign(x *extractor, n int32, c rbCtx) {
 			rbNode(x, right, in)
 		}
 		if t.Kind(n) == "operator_assignment" {
-			if _, _, ok := c.scope.lookup(name); !ok {
-				c.scope.set(name, "")
+			if _, _, _, ok := c.scope.lookup(name); !ok {
+				c.scope.setType(name, "")
 			}
 			return
 		}
-		c.scope.set(name, "")
+		c.scope.setType(name, "")
 		if right < 0 {
 			return
 		}
 		if typ := rbNewClass(t, right); typ != "" {
-			c.scope.set(name, typ)
+			c.scope.setType(name, typ)
 		} else if (t.Kind(right) == "call" && t.Field(right, "receiver") < 0 && t.FieldText(right, "method") == "new" ||
 			t.Kind(right) == "identifier" && t.Text(right) == "new") && c.cls >= 0 && c.static {
 			// x = new(...) in a class method
-			c.scope.set(name, strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::"))
+			c.scope.setType(name, strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::"))
 		} else if t.Kind(right) == "call" {
 			if _, call := rbHead(x, right, c); call != "" {
-				c.scope.setCall(name, call)
+				c.scope.setCall(name, call, "")
 			}
 		} else if t.Kind(right) == "string" {
-			c.scope.set(name, "String")
+			c.scope.setType(name, "String")
 		}
 		return
 	case "left_assignment_list":
@@ -704,15 +652,15 @@ func rbAssign(x *extractor, n int32, c rbCtx) {
 
 // rbDeclareTargets declares the local variables of a multiple assignment
 // or a for loop.
-func rbDeclareTargets(x *extractor, n int32, scope *rbScope) {
+func rbDeclareTargets(x *extractor, n int32, scope *scope) {
 	t := x.t
 	if t.Kind(n) == "identifier" {
-		scope.set(t.Text(n), "")
+		scope.setType(t.Text(n), "")
 		return
 	}
 	for d := range t.Descendants(n) {
 		if t.Kind(d) == "identifier" {
-			scope.set(t.Text(d), "")
+			scope.setType(t.Text(d), "")
 		}
 	}
 }
@@ -763,7 +711,7 @@ func rbConstant(x *extractor, n, left, right int32, c rbCtx) {
 		}
 		if block >= 0 {
 			inner := rbCtx{sym: sym, cls: sym, nesting: x.f.Symbols[sym].Qualified(), vis: VisPublic,
-				scope: newRbScope(nil), ivars: map[string]string{}}
+				scope: &scope{parent: nil}, ivars: map[string]string{}}
 			if b := t.Field(block, "body"); b >= 0 {
 				rbBody(x, b, inner)
 			}
@@ -839,7 +787,7 @@ func rbHead(x *extractor, recv int32, c rbCtx) (typ, call string) {
 	switch t.Kind(n) {
 	case "identifier":
 		name := t.Text(n)
-		vt, vc, ok := c.scope.lookup(name)
+		vt, vc, _, ok := c.scope.lookup(name)
 		switch {
 		case !ok && rbNotCalls[name]:
 		case !ok:
@@ -941,7 +889,7 @@ func rbCall(x *extractor, n int32, c rbCtx) {
 					if b := t.Field(block, "body"); b >= 0 && t.NamedChildCount(b) == 1 {
 						typ = rbNewClass(t, t.FirstNamedChild(b))
 					}
-					c.scope.set(v, typ)
+					c.scope.setType(v, typ)
 				}
 			}
 		}

@@ -8,17 +8,7 @@ import (
 // rbBuiltins are Kernel and Module methods every object has: calls to them
 // are dropped. The ones with side effects (system, exec, exit, open...)
 // are not among them: they resolve as external.
-var rbBuiltins = pySet(`puts print p pp require require_relative load autoload raise fail loop lambda proc
-	format sprintf printf sleep rand srand gets catch throw block_given? binding caller caller_locations freeze
-	frozen? attr_accessor attr_reader attr_writer attr include extend prepend private public protected
-	module_function private_class_method public_class_method private_constant define_method
-	instance_variable_get instance_variable_set instance_variables respond_to? respond_to_missing? send
-	__send__ public_send is_a? kind_of? instance_of? nil? tap then yield_self dup clone Integer Float String
-	Array Hash Rational Complex warn alias_method method_missing super yield object_id hash equal? eql?
-	instance_eval instance_exec class_eval class_exec module_eval define_singleton_method singleton_class
-	method methods public_methods const_get const_set const_defined? class_variable_get class_variable_set
-	__method__ __dir__ attr_internal delegate extend_object included extended inherited to_s inspect
-	to_str to_proc itself display`)
+var rbBuiltins = wordSet("ruby", "builtins.txt")
 
 // rbObjectMethods are methods every object has, on a value of unknown
 // class.
@@ -29,17 +19,7 @@ var rbObjectMethods = pySet(`to_s inspect == != equal? eql? hash class dup clone
 // rbCommonMethods are method names of the core classes and the usual
 // gems so common that a unique definition in the repository says little
 // about which one a call on a value of unknown class means.
-var rbCommonMethods = pySet(`each each_with_index each_with_object each_pair map flat_map collect select filter
-	reject find detect find_index inject reduce sum count size length empty? any? all? none? include? member?
-	key? has_key? value? fetch dig keys values merge merge! update delete delete_if keep_if first last take
-	drop min max min_by max_by sort sort_by group_by partition zip uniq compact flatten push pop shift unshift
-	<< append prepend insert concat join split strip lstrip rstrip chomp chop gsub gsub! sub sub! upcase
-	downcase capitalize start_with? end_with? match match? scan to_i to_f to_a to_h to_sym to_json as_json
-	present? blank? presence try call new save save! update! destroy create create! find_by find_by!
-	where order limit pluck exists? valid? errors reload read write close open run start stop perform
-	execute process handle render validate log info debug warn error fatal get post put patch head
-	parse load dump each_line lines bytes chars step times upto downto between? clamp abs round floor
-	ceil succ pred next to_proc add remove clear set reset build setup teardown`)
+var rbCommonMethods = wordSet("ruby", "common_methods.txt")
 
 // rbCoreConstants are classes and modules of Ruby's core and standard
 // library.
@@ -59,33 +39,6 @@ func init() {
 	l.resolve = resolveRuby
 	l.resolveImport = resolveRubyImport
 
-	rbL := []string{"ruby"}
-	addEffects(rbL, effRead, "File.read", "File.readlines", "File.foreach", "File.exist?", "File.exists?",
-		"File.file?", "File.directory?", "File.size", "File.stat", "File.mtime", "Dir.glob", "Dir.entries",
-		"Dir.children", "Dir.each_child", "Dir.exist?", "IO.read", "IO.readlines", "YAML.load_file",
-		"JSON.load_file", "CSV.read", "CSV.foreach", "Pathname.read")
-	addEffects(rbL, effWrite, "File.write", "File.delete", "File.unlink", "File.rename", "File.chmod",
-		"File.symlink", "IO.write", "FileUtils.rm", "FileUtils.rm_f", "FileUtils.rm_r", "FileUtils.rm_rf",
-		"FileUtils.mkdir", "FileUtils.mkdir_p", "FileUtils.cp", "FileUtils.cp_r", "FileUtils.mv", "FileUtils.touch",
-		"FileUtils.ln_s", "Dir.mkdir", "Dir.rmdir", "Dir.delete", "Tempfile.new", "Tempfile.create", "Dir.mktmpdir")
-	addEffects(rbL, effFS, "File.open", "File.new", "IO.open", "open")
-	addEffects(rbL, effNet, "HTTP.get", "HTTP.post", "HTTP.start", "HTTP.get_response", "HTTP.post_form",
-		"HTTP.new", "HTTParty.get", "HTTParty.post", "HTTParty.put", "HTTParty.delete", "Faraday.new", "Faraday.get",
-		"Faraday.post", "RestClient.get", "RestClient.post", "URI.open", "TCPSocket.new", "TCPSocket.open",
-		"UDPSocket.new", "Socket.tcp", "Excon.get", "Excon.post", "Typhoeus.get", "Typhoeus.post")
-	addEffects(rbL, effListen, "TCPServer.new", "TCPServer.open", "WEBrick.HTTPServer", "HTTPServer.new",
-		"Rack.Server", "Server.start")
-	addEffects(rbL, effDB, "PG.connect", "Database.new", "Sequel.connect", "Client.new", "Mysql2.Client",
-		"Redis.new", "ActiveRecord.establish_connection")
-	addEffects(rbL, effProc, "system", "exec", "spawn", "`", "Process.spawn", "Process.fork", "fork",
-		"Open3.capture2", "Open3.capture2e", "Open3.capture3", "Open3.popen3", "Open3.popen2", "IO.popen",
-		"Kernel.system", "Kernel.exec", "Kernel.spawn")
-	addEffects(rbL, effSignal, "Process.kill", "Signal.trap", "trap")
-	addEffects(rbL, effEnvRead, "ENV.fetch", "ENV.[]", "ENV.key?", "ENV.to_h")
-	addEffects(rbL, effEnvSet, "ENV.store", "ENV.[]=", "ENV.delete", "ENV.update")
-	addEffects(rbL, effExit, "exit", "exit!", "abort", "Kernel.exit", "Process.exit", "Kernel.abort")
-	addMethodEffects(rbL, `(?i)(^|\.)@?(db|conn|connection|client|pg|redis|database)$`, effDB,
-		"exec", "execute", "query", "exec_params", "prepare", "transaction", "get", "set", "del", "hget", "hset")
 }
 
 func isRbPath(p string) bool {

@@ -157,8 +157,8 @@ func TestRubyTestFiles(t *testing.T) {
 		"lib/shop/testing.rb":     false,
 		"lib/shop/store.rb":       false,
 	} {
-		if got := rbIsTestPath(p); got != want {
-			t.Errorf("rbIsTestPath(%s) = %v", p, got)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
 	f := moreExtract(t, "ruby", "test/test_item.rb", "class TestItem < Minitest::Test\n  def test_total; end\n  def helper; end\nend\n")
@@ -299,123 +299,4 @@ end`)
 	moreSym(t, f, "Shop.Broken.fine")
 	moreSym(t, f, "Shop.Broken.after")
 	wantAll(t, javaRefs(f), "Shop.Broken.after call fine")
-}
-
-func TestRubyResolve(t *testing.T) {
-	tab, facts := newMoreTestTable(t, "ruby", map[string]string{
-		"lib/shop.rb": `require "json"
-require "shop/store"
-require_relative "shop/ext/persistence"
-module Shop
-  def self.open(path)
-    Store.load(path)
-  end
-end`,
-		"lib/shop/base.rb": `module Shop
-  class Base
-    def log(msg); end
-    def describe; end
-  end
-end`,
-		"lib/shop/priced.rb": `module Shop
-  module Priced
-    def gross; price * 2; end
-  end
-end`,
-		"lib/shop/store.rb": `require_relative "base"
-require_relative "priced"
-module Shop
-  class Store < Base
-    include Priced
-    attr_reader :items
-    def initialize
-      @index = Index.new
-    end
-    # @return [Index]
-    def index; @index; end
-    def add(item)
-      log("x")
-      helper
-      self.helper
-      gross
-      items
-      @index.record(item)
-      index.record(item)
-      save
-      JSON.dump(item)
-      item.distinctive_name
-      item.each
-      missing_everywhere
-    end
-    def describe
-      super
-    end
-    private
-    def helper; end
-    class Index
-      def record(x); end
-    end
-  end
-end`,
-		"lib/shop/ext/persistence.rb": `module Shop
-  class Store
-    def save; helper; end
-    def self.load(path)
-      s = new
-      s.add(1)
-      s
-    end
-  end
-end`,
-		"lib/other/odd.rb": `class Odd
-  def distinctive_name; end
-  def each; end
-end`,
-		"bin/run.rb": `require_relative "../lib/shop"
-def main
-  store = Shop::Store.new
-  store.add(1)
-  Shop.open("x")
-  helper_fn
-end
-def helper_fn; end
-main`,
-	}, nil)
-	got := tab.resolveAll(facts)
-	wantAll(t, got,
-		// requires: the load path by path suffix, relative ones by path
-		"lib/shop.rb: import shop/store -> lib/shop/store.rb:<module> (import)",
-		"lib/shop.rb: import ./shop/ext/persistence -> lib/shop/ext/persistence.rb:<module> (import)",
-		"lib/shop.rb: import json -> ? (external)",
-		"bin/run.rb: import ../lib/shop -> lib/shop.rb:<module> (import)",
-		// constants: lexical scope, reopened classes, requires
-		"lib/shop/store.rb: Shop.Store extends Base -> lib/shop/base.rb:Shop.Base (import)",
-		"lib/shop/store.rb: Shop.Store implements Priced -> lib/shop/priced.rb:Shop.Priced (import)",
-		"lib/shop/store.rb: Shop.Store.initialize new Index -> lib/shop/store.rb:Shop.Store.Index (same_file)",
-		"lib/shop.rb: Shop.open call Store.load -> lib/shop/ext/persistence.rb:Shop.Store.load (import)",
-		"bin/run.rb: main new Shop.Store -> lib/shop/store.rb:Shop.Store (import)",
-		// self: the class, its reopenings, mixins and ancestors
-		"lib/shop/store.rb: Shop.Store.add call log -> lib/shop/base.rb:Shop.Base.log (receiver)",
-		"lib/shop/store.rb: Shop.Store.add call helper -> lib/shop/store.rb:Shop.Store.helper (same_file)",
-		"lib/shop/store.rb: Shop.Store.add call self.helper -> lib/shop/store.rb:Shop.Store.helper (same_file)",
-		"lib/shop/store.rb: Shop.Store.add call gross -> lib/shop/priced.rb:Shop.Priced.gross (receiver)",
-		"lib/shop/store.rb: Shop.Store.add call items -> lib/shop/store.rb:Shop.Store.items (same_file)",
-		"lib/shop/store.rb: Shop.Store.add call save -> lib/shop/ext/persistence.rb:Shop.Store.save (receiver)",
-		"lib/shop/ext/persistence.rb: Shop.Store.save call helper -> lib/shop/store.rb:Shop.Store.helper (receiver)",
-		"lib/shop/store.rb: Shop.Store.describe call super.describe -> lib/shop/base.rb:Shop.Base.describe (receiver)",
-		// typed receivers: Foo.new, instance variables, YARD returns
-		"lib/shop/store.rb: Shop.Store.add call @index.record -> lib/shop/store.rb:Shop.Store.Index.record (receiver)",
-		"lib/shop/store.rb: Shop.Store.add call index.record -> lib/shop/store.rb:Shop.Store.Index.record (receiver)",
-		"lib/shop/ext/persistence.rb: Shop.Store.load call s.add -> lib/shop/store.rb:Shop.Store.add (receiver)",
-		"bin/run.rb: main call store.add -> lib/shop/store.rb:Shop.Store.add (receiver)",
-		"bin/run.rb: main call Shop.open -> lib/shop.rb:Shop.open (import)",
-		// top-level functions
-		"bin/run.rb: main call helper_fn -> bin/run.rb:helper_fn (same_file)",
-		"bin/run.rb: <module> call main -> bin/run.rb:main (same_file)",
-		// libraries and unknown receivers
-		"lib/shop/store.rb: Shop.Store.add call JSON.dump -> ? (external)",
-		"lib/shop/store.rb: Shop.Store.add call item.distinctive_name -> lib/other/odd.rb:Odd.distinctive_name (unique_name)",
-		"lib/shop/store.rb: Shop.Store.add call item.each -> ? (unresolved)",
-		"lib/shop/store.rb: Shop.Store.add call missing_everywhere -> ? (external)",
-	)
 }

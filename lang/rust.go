@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"path"
 	"strings"
 
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
@@ -108,20 +107,6 @@ func rustFile(p string) rsFile {
 
 func rsIdent(s string) string { return strings.ReplaceAll(s, "-", "_") }
 
-// rustTestPath reports a test file: anything under a tests/ directory, and
-// the tests.rs of a `#[cfg(test)] mod tests;`.
-func rustTestPath(p string) bool {
-	if strings.TrimSuffix(path.Base(p), ".rs") == "tests" {
-		return true
-	}
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "tests" {
-			return true
-		}
-	}
-	return false
-}
-
 // rsCtx is where the walker declares items: the symbol they hang from, the
 // impl or trait they belong to, and whether they are test code.
 type rsCtx struct {
@@ -186,7 +171,7 @@ func extractRust(x *extractor) {
 	x.f.Module = rf.Module
 	m := &x.f.Symbols[0]
 	m.Name = rf.Module[strings.LastIndex(rf.Module, ":")+1:]
-	if rustTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		m.IsTest = true
 	}

@@ -8,17 +8,7 @@ import (
 // rsBuiltins are calls the index does not record: the prelude's variant
 // constructors and drop, and the standard library's macros (named with
 // their "!", as the extractor records macro uses).
-var rsBuiltins = map[string]bool{
-	"Some": true, "Ok": true, "Err": true, "None": true, "drop": true,
-	"println!": true, "print!": true, "eprintln!": true, "eprint!": true, "format!": true, "format_args!": true,
-	"write!": true, "writeln!": true, "vec!": true, "assert!": true, "assert_eq!": true, "assert_ne!": true,
-	"debug_assert!": true, "debug_assert_eq!": true, "debug_assert_ne!": true, "panic!": true, "unreachable!": true,
-	"todo!": true, "unimplemented!": true, "matches!": true, "dbg!": true, "concat!": true, "stringify!": true,
-	"include!": true, "include_str!": true, "include_bytes!": true, "env!": true, "option_env!": true, "cfg!": true,
-	"line!": true, "column!": true, "file!": true, "module_path!": true, "compile_error!": true, "thread_local!": true,
-	"try!": true, "concat_idents!": true, "trace_macros!": true, "log_syntax!": true, "is_x86_feature_detected!": true,
-	"addr_of!": true, "addr_of_mut!": true,
-}
+var rsBuiltins = wordSet("rust", "builtins.txt")
 
 // rsPrelude are the names every Rust module sees without a use: the
 // prelude's types and traits and the primitive types. A path through them
@@ -41,43 +31,7 @@ var rsStdCrates = map[string]bool{"std": true, "core": true, "alloc": true, "pro
 // rsCommonMethods are method names of the standard library's types and
 // traits so widespread that a unique definition in the repository says
 // little about which one a call on an unknown receiver means.
-var rsCommonMethods = map[string]bool{
-	"new": true, "default": true, "clone": true, "into": true, "from": true, "try_from": true, "try_into": true,
-	"iter": true, "iter_mut": true, "into_iter": true, "map": true, "map_err": true, "and_then": true, "or_else": true,
-	"unwrap": true, "expect": true, "unwrap_or": true, "unwrap_or_else": true, "unwrap_or_default": true, "ok": true,
-	"err": true, "ok_or": true, "ok_or_else": true, "is_some": true, "is_none": true, "is_ok": true, "is_err": true,
-	"len": true, "is_empty": true, "push": true, "pop": true, "get": true, "get_mut": true, "insert": true,
-	"remove": true, "contains": true, "contains_key": true, "extend": true, "clear": true, "as_ref": true,
-	"as_mut": true, "as_str": true, "as_bytes": true, "to_string": true, "to_owned": true, "to_vec": true,
-	"collect": true, "filter": true, "filter_map": true, "find": true, "any": true, "all": true, "fold": true,
-	"for_each": true, "next": true, "take": true, "skip": true, "chain": true, "zip": true, "enumerate": true,
-	"rev": true, "count": true, "sum": true, "max": true, "min": true, "first": true, "last": true, "split": true,
-	"join": true, "trim": true, "starts_with": true, "ends_with": true, "parse": true, "fmt": true, "eq": true,
-	"ne": true, "cmp": true, "partial_cmp": true, "hash": true, "borrow": true, "borrow_mut": true, "lock": true,
-	"read": true, "write": true, "send": true, "recv": true, "poll": true, "poll_ready": true, "call": true,
-	"as_ptr": true, "with_capacity": true, "entry": true, "or_insert": true, "or_insert_with": true, "keys": true,
-	"values": true, "drain": true, "retain": true, "sort": true, "sort_by": true, "dedup": true, "flush": true,
-	"build": true, "finish": true, "run": true, "start": true, "stop": true, "close": true, "spawn": true,
-	"deref": true, "deref_mut": true, "drop": true, "index": true, "as_deref": true, "copied": true, "cloned": true,
-	"flatten": true, "flat_map": true, "position": true, "replace": true, "take_while": true, "skip_while": true,
-	"chars": true, "bytes": true, "lines": true, "write_all": true, "read_to_string": true, "read_to_end": true,
-	"to_lowercase": true, "to_uppercase": true, "format": true, "status": true, "headers": true, "body": true,
-	"uri": true, "method": true, "version": true, "extensions": true, "extensions_mut": true, "headers_mut": true,
-	"into_body": true, "into_parts": true, "from_parts": true, "with": true, "set": true, "add": true, "sub": true,
-	"mul": true, "div": true, "neg": true, "not": true, "oneshot": true, "ready": true,
-	// HTTP verbs, the I/O and async traits, formatting
-	"post": true, "put": true, "patch": true, "delete": true, "head": true, "options": true, "trace": true,
-	"connect": true, "header": true, "location": true, "write_str": true, "write_fmt": true, "into_data": true,
-	"status_mut": true, "uri_mut": true, "method_mut": true, "version_mut": true, "into_inner": true,
-	"get_ref": true, "into_future": true, "poll_next": true, "poll_frame": true, "poll_read": true,
-	"poll_write": true, "poll_flush": true, "poll_shutdown": true, "poll_close": true, "swap": true,
-	"accept": true, "bind": true, "shutdown": true, "listen": true, "local_addr": true, "peer_addr": true,
-	"to_bytes": true, "data": true, "frame": true, "message": true, "source": true,
-	"description": true, "kind": true, "code": true, "name": true, "value": true, "id": true, "key": true,
-	"path": true, "query": true, "parse_from": true, "serialize": true, "deserialize": true, "encode": true,
-	"decode": true, "visit_str": true, "render": true, "execute": true, "fetch": true, "update": true,
-	"load": true, "store": true, "wait": true, "notify": true, "await": true, "json": true, "text": true,
-}
+var rsCommonMethods = wordSet("rust", "common_methods.txt")
 
 func init() {
 	l := ByName("rust")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -380,64 +379,17 @@ func TestRustTestFiles(t *testing.T) {
 	}
 }
 
-// rustTestTable is a map-based Table over extracted files.
-type rustTestTable struct {
-	files   map[string]*FileInfo
-	byName  map[string][]*Target
-	modules map[string][]string
-	memo    sync.Map
-	facts   map[string]*FileFacts
-	targets map[string][]*Target
-}
+// rustTestTable is the txtar runner's table (fixtureTable) over a few
+// Rust files.
+type rustTestTable struct{ *fixtureTable }
 
 func newRustTestTable(t *testing.T, srcs map[string]string) *rustTestTable {
 	t.Helper()
-	tab := &rustTestTable{files: map[string]*FileInfo{}, byName: map[string][]*Target{}, modules: map[string][]string{},
-		facts: map[string]*FileFacts{}, targets: map[string][]*Target{}}
-	var paths []string
-	for p := range srcs {
-		paths = append(paths, p)
+	files := map[string][]byte{}
+	for p, src := range srcs {
+		files[p] = []byte(src)
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		f := extractRustSrc(t, p, srcs[p])
-		tab.facts[p] = f
-		id := func(i int) string { return fmt.Sprintf("%s#%d", p, i) }
-		tab.files[p] = &FileInfo{Path: p, Lang: "rust", Module: f.Module, Imports: f.Imports, ModuleID: id(0)}
-		for m := f.Module; ; {
-			tab.modules[m] = append(tab.modules[m], p)
-			i := strings.Index(m, "::")
-			if i < 0 {
-				break
-			}
-			m = m[i+2:]
-		}
-		for i := range f.Symbols {
-			s := &f.Symbols[i]
-			tg := &Target{ID: id(i), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container, Exported: s.Exported,
-				Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases, Module: f.Module}
-			tab.byName[s.Name] = append(tab.byName[s.Name], tg)
-			tab.targets[p] = append(tab.targets[p], tg)
-		}
-	}
-	return tab
-}
-
-func (tab *rustTestTable) ByName(name string) []*Target { return tab.byName[name] }
-func (tab *rustTestTable) File(p string) *FileInfo      { return tab.files[p] }
-func (tab *rustTestTable) ModuleFiles(l, m string) []string {
-	return tab.modules[m]
-}
-func (tab *rustTestTable) DirFiles(string) []string { return nil }
-func (tab *rustTestTable) Config(string) []string   { return nil }
-func (*rustTestTable) Project(string) Project       { return nil }
-func (tab *rustTestTable) Memo(key string, f func() string) string {
-	if v, ok := tab.memo.Load(key); ok {
-		return v.(string)
-	}
-	v := f()
-	tab.memo.Store(key, v)
-	return v
+	return &rustTestTable{newFixtureTable(t, files)}
 }
 
 // resolveAll renders every reference of file p as
@@ -449,7 +401,7 @@ func (tab *rustTestTable) resolveAll(p string) []string {
 	var out []string
 	for i := range f.Refs {
 		r := &f.Refs[i]
-		ctx.From = tab.targets[p][r.Symbol]
+		ctx.From = fixtureTarget(p, f, r.Symbol)
 		res := l.Resolve(ctx, r)
 		if res.Rule == RuleBuiltin {
 			continue
@@ -466,14 +418,7 @@ func (tab *rustTestTable) resolveAll(p string) []string {
 	}
 	for i := range f.Imports {
 		imp := &f.Imports[i]
-		names := []string{""}
-		if len(imp.Names) > 0 {
-			names = nil
-			for _, n := range imp.Names {
-				names = append(names, n.Name)
-			}
-		}
-		for _, n := range names {
+		for _, n := range imp.Resolved() {
 			res := l.ResolveImport(ctx, imp, n)
 			to := "?"
 			if res.Target != nil {

@@ -25,12 +25,12 @@ type swCtx struct {
 	proto   bool // in a protocol body: members are requirements
 	protos  map[string]bool
 	top     bool // a statement of a function body itself
-	scope   *ktScope
+	scope   *scope
 }
 
 func extractSwift(x *extractor) {
 	x.f.Module = swiftModuleOf(x.path)
-	if swiftIsTestPath(x.path) {
+	if x.t.Lang.IsTestPath(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -47,7 +47,7 @@ func extractSwift(x *extractor) {
 			}
 		}
 	}
-	c := swCtx{members: -1, cls: -1, scope: &ktScope{}, protos: protos}
+	c := swCtx{members: -1, cls: -1, scope: &scope{}, protos: protos}
 	for n := range x.t.NamedChildren(0) {
 		swNode(x, n, c)
 	}
@@ -77,16 +77,6 @@ func swiftModuleOf(p string) string {
 		return segs[0]
 	}
 	return ""
-}
-
-func swiftIsTestPath(p string) bool {
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "Tests" || strings.HasSuffix(seg, "Tests") {
-			return true
-		}
-	}
-	base := strings.TrimSuffix(path.Base(p), ".swift")
-	return strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "Test")
 }
 
 // swIsType reports whether a node kind is a type.
@@ -181,7 +171,7 @@ func swNode(x *extractor, n int32, c swCtx) {
 		}
 	case "lambda_literal":
 		inner := c
-		inner.scope = &ktScope{parent: c.scope}
+		inner.scope = &scope{parent: c.scope}
 		inner.members, inner.top = -1, false
 		for ch := range t.NamedChildren(n) {
 			swNode(x, ch, inner)
@@ -318,8 +308,8 @@ func swClass(x *extractor, n int32, c swCtx) {
 		for _, b := range bases {
 			swTypeRef(x, b, 0, RefImplements)
 		}
-		inner := swCtx{sym: 0, members: 0, cls: -1, owner: owner, scope: &ktScope{parent: c.scope}, protos: c.protos}
-		inner.scope.set("self", owner, "")
+		inner := swCtx{sym: 0, members: 0, cls: -1, owner: owner, scope: &scope{parent: c.scope}, protos: c.protos}
+		inner.scope.set("self", owner, "", "")
 		if body >= 0 {
 			for m := range t.NamedChildren(body) {
 				swNode(x, m, inner)
@@ -374,11 +364,11 @@ func swClass(x *extractor, n int32, c swCtx) {
 		}
 		swTypeRef(x, b, sym, kind)
 	}
-	scope := &ktScope{parent: c.scope}
+	scope := &scope{parent: c.scope}
 	for _, f := range x.f.Symbols[sym].Signature.Fields {
-		scope.set(f.Name, swStripType(f.Type), "")
+		scope.set(f.Name, swStripType(f.Type), "", "")
 	}
-	scope.set("self", x.f.Symbols[sym].Name, "")
+	scope.set("self", x.f.Symbols[sym].Name, "", "")
 	inner := swCtx{sym: sym, members: sym, cls: sym, proto: declKind == "protocol", scope: scope, protos: c.protos}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
@@ -410,7 +400,7 @@ func swTypeRef(x *extractor, ty int32, sym int, kind string) {
 
 // swParams reads the parameter children of a declaration, declaring them
 // in scope.
-func swParams(x *extractor, n int32, scope *ktScope) []Param {
+func swParams(x *extractor, n int32, scope *scope) []Param {
 	t := x.t
 	var out []Param
 	for p := range t.NamedChildren(n) {
@@ -441,7 +431,7 @@ func swParams(x *extractor, n int32, scope *ktScope) []Param {
 		}
 		out = append(out, param)
 		if scope != nil {
-			scope.set(name, swStripType(typ), "")
+			scope.set(name, swStripType(typ), "", "")
 		}
 	}
 	return out
@@ -491,7 +481,7 @@ func swFunction(x *extractor, n int32, c swCtx) {
 		mods = append(mods, "abstract")
 	}
 	s.Signature.Modifiers = mods
-	scope := &ktScope{parent: c.scope}
+	scope := &scope{parent: c.scope}
 	s.Signature.Params = swParams(x, n, scope)
 	for ch := range t.NamedChildren(n) {
 		switch k := t.Kind(ch); {
@@ -568,7 +558,7 @@ func swProperty(x *extractor, n int32, c swCtx) {
 	}
 	local := c.members < 0 && c.sym != 0
 	if id >= 0 && local {
-		c.scope.set(t.Text(id), swStripType(typ), call)
+		c.scope.set(t.Text(id), swStripType(typ), call, "")
 		c.top = false
 		if value >= 0 {
 			swNode(x, value, c)
@@ -594,7 +584,7 @@ func swProperty(x *extractor, n int32, c swCtx) {
 		s.Doc = x.docBefore(n)
 		sym = x.addSymbol(s, n, id, value)
 		if c.members < 0 {
-			c.scope.set(t.Text(id), swStripType(typ), call)
+			c.scope.set(t.Text(id), swStripType(typ), call, "")
 		}
 	}
 	inner := c
@@ -698,7 +688,7 @@ func swCall(x *extractor, n int32, c swCtx) {
 			}
 			switch head {
 			case "self":
-				if typ, _, ok := c.scope.lookup("self"); ok {
+				if typ, _, _, ok := c.scope.lookup("self"); ok {
 					r.QualifierType = typ
 				}
 			case "super":
@@ -706,7 +696,7 @@ func swCall(x *extractor, n int32, c swCtx) {
 					r.QualifierType = swStripType(x.f.Symbols[c.cls].Signature.Bases[0])
 				}
 			default:
-				if typ, call, ok := c.scope.lookup(head); ok {
+				if typ, call, _, ok := c.scope.lookup(head); ok {
 					r.QualifierType, r.QualifierCall = typ, call
 				}
 			}

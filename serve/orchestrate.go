@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -426,7 +425,7 @@ func (o *orchestration) cardRung(ctx context.Context, nCards int) error {
 		if cm == nil {
 			continue
 		}
-		if !opt.IncludeTests && (cm["isTest"] == true || isTestPath(str(cm["file"]))) {
+		if !opt.IncludeTests && (cm["isTest"] == true || lang.IsTestPath(str(cm["file"]))) {
 			continue
 		}
 		if len(opt.FocusPaths) > 0 && !underAny(str(cm["file"]), opt.FocusPaths) && focusOrder[str(cm["symbolId"])] == 0 {
@@ -481,7 +480,7 @@ func (o *orchestration) searchUnder(ctx context.Context, n int) []map[string]any
 	var ids []any
 	for _, r := range asList(out["results"]) {
 		rm, _ := r.(map[string]any)
-		if rm != nil && underAny(str(rm["file"]), o.req.Options.FocusPaths) && (o.req.Options.IncludeTests || !isTestPath(str(rm["file"]))) {
+		if rm != nil && underAny(str(rm["file"]), o.req.Options.FocusPaths) && (o.req.Options.IncludeTests || !lang.IsTestPath(str(rm["file"]))) {
 			ids = append(ids, rm["symbolId"])
 			if len(ids) == n {
 				break
@@ -1147,13 +1146,6 @@ func isSymbolID(s string) bool {
 	}
 	_, err := hex.DecodeString(s)
 	return err == nil
-}
-
-func isTestPath(p string) bool {
-	b := path.Base(p)
-	return strings.HasSuffix(b, "_test.go") || strings.HasPrefix(b, "test_") || strings.HasSuffix(b, "_test.py") ||
-		strings.Contains(b, ".test.") || strings.Contains(b, ".spec.") || strings.Contains("/"+p, "/tests/") ||
-		strings.Contains("/"+p, "/__tests__/") || strings.HasSuffix(strings.TrimSuffix(b, path.Ext(b)), "Test")
 }
 
 func underAny(file string, prefixes []string) bool {

@@ -1,0 +1,127 @@
+package lang
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// data holds what configures each language, as text: data/<language>/
+// has its test-path patterns (testpaths.txt), word lists (builtins.txt,
+// common_methods.txt, std.txt) and side-effect table (effects.txt). It is
+// read once, when the package initialises; a malformed file panics then,
+// so that no build ships one (TestLanguageData reads them all).
+//
+//go:embed data
+var data embed.FS
+
+// dataLines returns the lines of a data file without comments and blank
+// lines; ok is false when the file does not exist.
+func dataLines(dir, name string) (lines []string, ok bool) {
+	b, err := data.ReadFile(path.Join("data", dir, name))
+	if err != nil {
+		return nil, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	return lines, true
+}
+
+// wordSet reads the word list data/<dir>/<name>: words separated by white
+// space. The list must exist: a language that has none has no such
+// variable.
+func wordSet(dir, name string) map[string]bool {
+	lines, ok := dataLines(dir, name)
+	if !ok {
+		panic("lang: no data/" + dir + "/" + name)
+	}
+	m := map[string]bool{}
+	for _, l := range lines {
+		for _, w := range strings.Fields(l) {
+			m[w] = true
+		}
+	}
+	return m
+}
+
+// effectNames are the effects of data/effects.txt by name.
+var effectNames = func() map[string]effect {
+	lines, _ := dataLines(".", "effects.txt")
+	m := map[string]effect{}
+	for _, l := range lines {
+		f := strings.SplitN(l, " ", 3)
+		if len(f) != 3 {
+			panic(fmt.Sprintf("lang: data/effects.txt: %q: want NAME KIND TEXT", l))
+		}
+		m[f[0]] = effect{kind: f[1], text: f[2]}
+	}
+	return m
+}()
+
+// parseEffects reads the lines of an effects.txt.
+func parseEffects(dir string, lines []string) (*effectRules, error) {
+	r := &effectRules{calls: map[string]effect{}, methods: map[string]effect{}}
+	for _, l := range lines {
+		if h, ok := strings.CutPrefix(l, "handle "); ok {
+			re, err := regexp.Compile(strings.TrimSpace(h))
+			if err != nil {
+				return nil, fmt.Errorf("data/%s/effects.txt: %w", dir, err)
+			}
+			r.handle = re
+			continue
+		}
+		head, words, ok := strings.Cut(l, ":")
+		if !ok {
+			return nil, fmt.Errorf("data/%s/effects.txt: %q: want EFFECT: CALL...", dir, l)
+		}
+		into := r.calls
+		if n, ok := strings.CutPrefix(head, "method "); ok {
+			head, into = n, r.methods
+		}
+		e, ok := effectNames[head]
+		if !ok {
+			return nil, fmt.Errorf("data/%s/effects.txt: no effect %q in data/effects.txt", dir, head)
+		}
+		for _, w := range strings.Fields(words) {
+			if _, dup := into[w]; dup {
+				return nil, fmt.Errorf("data/%s/effects.txt: %s twice", dir, w)
+			}
+			into[w] = e
+		}
+	}
+	if len(r.methods) > 0 && r.handle == nil {
+		return nil, fmt.Errorf("data/%s/effects.txt: method effects without a handle", dir)
+	}
+	return r, nil
+}
+
+// dataDirName is the directory of data/ holding l's files.
+func (l *Language) dataDirName() string {
+	if l.dataDir != "" {
+		return l.dataDir
+	}
+	return l.Name
+}
+
+// loadData reads l's test-path patterns and side-effect table.
+func (l *Language) loadData() {
+	dir := l.dataDirName()
+	lines, _ := dataLines(dir, "testpaths.txt")
+	rs, err := parseTestPaths(dir, lines)
+	if err != nil {
+		panic(err)
+	}
+	l.testPaths = rs
+	if lines, ok := dataLines(dir, "effects.txt"); ok {
+		r, err := parseEffects(dir, lines)
+		if err != nil {
+			panic(err)
+		}
+		effectsByLang[l.Name] = r
+	}
+}

@@ -1,0 +1,64 @@
+package lang
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+	"testing"
+)
+
+// TestLanguageData reads every data file as the package does and checks
+// that each belongs to a language, parses, and lists no word twice (a
+// repeated word in a list is an edit gone wrong).
+func TestLanguageData(t *testing.T) {
+	dirs := map[string]bool{}
+	for _, l := range All() {
+		dirs[l.dataDirName()] = true
+	}
+	n := 0
+	err := fs.WalkDir(data, "data", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || p == "data/effects.txt" {
+			return err
+		}
+		n++
+		dir, name := path.Base(path.Dir(p)), path.Base(p)
+		if !dirs[dir] {
+			t.Errorf("%s: no language reads data/%s", p, dir)
+		}
+		lines, _ := dataLines(dir, name)
+		switch name {
+		case "testpaths.txt":
+			if _, err := parseTestPaths(dir, lines); err != nil {
+				t.Error(err)
+			}
+		case "effects.txt":
+			if _, err := parseEffects(dir, lines); err != nil {
+				t.Error(err)
+			}
+		case "builtins.txt", "common_methods.txt", "std.txt":
+			seen := map[string]bool{}
+			for _, l := range lines {
+				for _, w := range strings.Fields(l) {
+					if seen[w] {
+						t.Errorf("%s: %s twice", p, w)
+					}
+					seen[w] = true
+				}
+			}
+			if len(seen) == 0 {
+				t.Errorf("%s: empty", p)
+			}
+		default:
+			t.Errorf("%s: no reader for this file", p)
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("walk data: %d files, %v", n, err)
+	}
+	for _, bad := range [][]string{{"read os.Open"}, {"nosuch: f"}, {"method db: Query"}, {"handle ("}, {"read: a a"}} {
+		if _, err := parseEffects("x", bad); err == nil {
+			t.Errorf("effects %q: accepted", bad)
+		}
+	}
+}
