@@ -1,0 +1,252 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// The error-message lane: the messages a task text quotes (an exception's
+// message, a panic, a quoted string) matched against the string literals
+// and comments of the code (the words column of the full-text index), and
+// the exception classes it names mapped to the symbols that raise them.
+// A message is cut into phrases of messagePhrase words, since the code
+// holds it as a format string whose values the report fills in; a
+// symbol's score is the share of a message's phrases its literals hold.
+// The score is the Message feature of ranking (weightMessage).
+const (
+	// messagePhrase is the words of one phrase; a message of fewer than
+	// messageLong words is cut into phrases of shortPhrase words, since a
+	// value the report filled in breaks every longer phrase of it.
+	messagePhrase = 3
+	messageLong   = 5
+	shortPhrase   = 2
+	// maxMessages and maxMessagePhrases bound the queries of one slice.
+	maxMessages       = 8
+	maxMessagePhrases = 32
+	// messagePhraseHits: a phrase held by more symbols than this is
+	// common wording ("is not a"), not a message, and is left out.
+	messagePhraseHits = 12
+	// raiseWeight is the score of a symbol that raises (constructs) an
+	// exception class the text names, divided by the square root of the
+	// number of such symbols; one raised in more than maxRaisers places
+	// says nothing of where.
+	raiseWeight = 0.5
+	maxRaisers  = 30
+)
+
+var (
+	// ValueError: message | raise FooError("message") | E   KeyError: 'x'
+	exceptionMessage = regexp.MustCompile("\\b([A-Z]\\w*(?:Error|Exception|Warning|Failure|Panic|Fault))\\b(?:\\s*:[ \\t]+|\\(\\s*[\"'])([^\\n`\"]{6,300})")
+	// Go's panic: message, Rust's panicked at 'message'
+	panicMessage = regexp.MustCompile(`\bpanic(?:ked at)?:?[ \t]+'?([^\n']{6,300})`)
+	// a quoted string: "..." or '...' (not an apostrophe inside a word)
+	quotedString = regexp.MustCompile(`"([^"\n]{6,300})"|(?:^|[^\w])'([^'\n]{6,300})'(?:[^\w]|$)`)
+	// exceptionName: an exception class a text names
+	exceptionName = regexp.MustCompile(`\b[A-Z]\w*(?:Error|Exception|Failure|Panic|Fault)\b`)
+)
+
+// errorMessages returns the messages of text worth looking up in the
+// code's literals (at most maxMessages, each once) and the exception
+// classes it names.
+func errorMessages(text string) (msgs []string, classes []string) {
+	if len(text) > maxTaskText {
+		text = text[:maxTaskText]
+	}
+	seen := map[string]bool{}
+	add := func(m string) {
+		m = strings.TrimSpace(m)
+		if len(msgs) < maxMessages && !seen[m] && len(messageWords(m)) >= shortPhrase {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	for _, m := range exceptionMessage.FindAllStringSubmatch(text, 2*maxMessages) {
+		add(m[2])
+	}
+	for _, m := range panicMessage.FindAllStringSubmatch(text, maxMessages) {
+		add(m[1])
+	}
+	for _, m := range quotedString.FindAllStringSubmatch(text, 4*maxMessages) {
+		add(m[1] + m[2])
+	}
+	seenClass := map[string]bool{}
+	for _, c := range exceptionName.FindAllString(text, 4*maxMessages) {
+		if !seenClass[c] && len(classes) < maxMessages {
+			seenClass[c] = true
+			classes = append(classes, c)
+		}
+	}
+	return msgs, classes
+}
+
+// messageWords are the words of a message as the full-text index
+// tokenizes it: runs of letters and digits, lower-cased.
+func messageWords(m string) []string {
+	return strings.FieldsFunc(strings.ToLower(m), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// messagePhrases cuts a message into its phrases of messagePhrase (or
+// shortPhrase) words, leaving out those made of stopwords and numbers only.
+func messagePhrases(m string) []string {
+	w := messageWords(m)
+	n := messagePhrase
+	if len(w) < messageLong {
+		n = shortPhrase
+	}
+	var out []string
+	for i := 0; i+n <= len(w); i++ {
+		informative := false
+		for _, t := range w[i : i+n] {
+			if !stopwords[t] && !isNumber(t) && len(t) > 1 {
+				informative = true
+			}
+		}
+		if informative {
+			out = append(out, strings.Join(w[i:i+n], " "))
+		}
+	}
+	return out
+}
+
+// seedMessages runs the error-message lane over the task text.
+func (b *sliceBuild) seedMessages(ctx context.Context) error {
+	b.message = map[string]float64{}
+	msgs, classes := errorMessages(b.req.TaskText)
+	queries := 0
+	for _, m := range msgs {
+		phrases := messagePhrases(m)
+		if len(phrases) == 0 {
+			continue
+		}
+		held := map[string]int{}
+		for _, p := range phrases {
+			if queries == maxMessagePhrases {
+				break
+			}
+			queries++
+			hits, err := b.x.ftsSearch(ctx, `{words} : "`+p+`"`, messagePhraseHits+1)
+			if err != nil {
+				return err
+			}
+			if len(hits) > messagePhraseHits {
+				continue
+			}
+			for _, h := range hits {
+				held[h.id]++
+			}
+		}
+		for id, n := range held {
+			if s := float64(n) / float64(len(phrases)); s > b.message[id] {
+				b.message[id] = s
+				b.because(id, fmt.Sprintf("holds the message %q", clip(m, 60)))
+			}
+		}
+	}
+	if err := b.seedRaisers(ctx, classes); err != nil {
+		return err
+	}
+	if len(b.message) > 0 {
+		b.ev.Lanes = appendOnce(b.ev.Lanes, "messages")
+		for _, id := range topIDs(b.message, 8) {
+			b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: id, Source: "messages", Weight: round4(b.message[id])})
+		}
+	}
+	return nil
+}
+
+// seedRaisers scores the symbols that construct the exception classes
+// the text names (raise FooError(...), throw new FooError(...)).
+func (b *sliceBuild) seedRaisers(ctx context.Context, classes []string) error {
+	for _, c := range classes {
+		rows, err := b.x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND name = ? AND kind IN ('class', 'type') LIMIT 5`, c) // symbols_cur_name
+		if err != nil {
+			return fmt.Errorf("exception classes: %w", err)
+		}
+		var ids []string
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		edges, err := b.x.edgesTouching(ctx, ids, b.minConf, b.minCall)
+		if err != nil {
+			return err
+		}
+		class := map[string]bool{}
+		for _, id := range ids {
+			class[id] = true
+		}
+		raisers := map[string]bool{}
+		for _, e := range edges {
+			if class[e.dst] && !class[e.src] && (e.kind == lang.RefCall || e.kind == lang.RefNew) {
+				raisers[e.src] = true
+			}
+		}
+		if len(raisers) == 0 || len(raisers) > maxRaisers {
+			continue
+		}
+		s := raiseWeight / math.Sqrt(float64(len(raisers)))
+		for id := range raisers {
+			if s > b.message[id] {
+				b.message[id] = s
+				b.because(id, "raises "+c)
+			}
+		}
+	}
+	return nil
+}
+
+// clip shortens s to n bytes at most, on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// because records why a lane found a symbol, unless a seed said so first.
+func (b *sliceBuild) because(id, why string) {
+	if _, ok := b.why[id]; !ok {
+		b.why[id] = why
+	}
+}
+
+// withLanes is prior with the finds of the stack-trace and error-message
+// lanes added (the higher score of each symbol): where the graph around
+// the evidence starts. The lanes' scores reach ranking as their own
+// features, not through the seed feature.
+func (b *sliceBuild) withLanes(prior map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(prior)+len(b.trace)+len(b.message))
+	for id, s := range prior {
+		out[id] = s
+	}
+	for _, lane := range []map[string]float64{b.trace, b.message} {
+		for id, s := range lane {
+			if s > out[id] {
+				out[id] = s
+			}
+		}
+	}
+	return out
+}
