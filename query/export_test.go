@@ -135,3 +135,13 @@ func O200kRankForTest(tok string) (uint32, bool) {
 	r := o200kRank(tok)
 	return r, r != noRank
 }
+
+// ErrorMessagesForTest returns the messages and exception classes the
+// error-message lane reads in a task text, and each message's phrases.
+func ErrorMessagesForTest(text string) (msgs, classes []string, phrases [][]string) {
+	msgs, classes = errorMessages(text)
+	for _, m := range msgs {
+		phrases = append(phrases, messagePhrases(m))
+	}
+	return msgs, classes, phrases
+}

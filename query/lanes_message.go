@@ -29,9 +29,10 @@ const (
 	// maxMessages and maxMessagePhrases bound the queries of one slice.
 	maxMessages       = 8
 	maxMessagePhrases = 32
-	// messagePhraseHits: a phrase held by more symbols than this is
-	// common wording ("is not a"), not a message, and is left out.
-	messagePhraseHits = 12
+	// messagePhraseLimit bounds the symbols read per phrase; a phrase
+	// held by many symbols is common wording ("is not a") more than a
+	// message, and counts 1/(1+log2(holders)).
+	messagePhraseLimit = 50
 	// raiseWeight is the score of a symbol that raises (constructs) an
 	// exception class the text names, divided by the square root of the
 	// number of such symbols; one raised in more than maxRaisers places
@@ -47,6 +48,9 @@ var (
 	panicMessage = regexp.MustCompile(`\bpanic(?:ked at)?:?[ \t]+'?([^\n']{6,300})`)
 	// a quoted string: "..." or '...' (not an apostrophe inside a word)
 	quotedString = regexp.MustCompile(`"([^"\n]{6,300})"|(?:^|[^\w])'([^'\n]{6,300})'(?:[^\w]|$)`)
+	// commandFlag: a command-line option (--collect-only), a literal of the
+	// code that declares it
+	commandFlag = regexp.MustCompile("(?:^|[\\s`(])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\\b")
 	// exceptionName: an exception class a text names
 	exceptionName = regexp.MustCompile(`\b[A-Z]\w*(?:Error|Exception|Failure|Panic|Fault)\b`)
 )
@@ -59,21 +63,26 @@ func errorMessages(text string) (msgs []string, classes []string) {
 		text = text[:maxTaskText]
 	}
 	seen := map[string]bool{}
-	add := func(m string) {
+	// a quoted string of two words is more often a value (a file name, a
+	// key) than a message
+	add := func(m string, minWords int) {
 		m = strings.TrimSpace(m)
-		if len(msgs) < maxMessages && !seen[m] && len(messageWords(m)) >= shortPhrase {
+		if len(msgs) < maxMessages && !seen[m] && len(messageWords(m)) >= minWords {
 			seen[m] = true
 			msgs = append(msgs, m)
 		}
 	}
 	for _, m := range exceptionMessage.FindAllStringSubmatch(text, 2*maxMessages) {
-		add(m[2])
+		add(m[2], shortPhrase)
 	}
 	for _, m := range panicMessage.FindAllStringSubmatch(text, maxMessages) {
-		add(m[1])
+		add(m[1], shortPhrase)
 	}
 	for _, m := range quotedString.FindAllStringSubmatch(text, 4*maxMessages) {
-		add(m[1] + m[2])
+		add(m[1]+m[2], messagePhrase)
+	}
+	for _, m := range commandFlag.FindAllStringSubmatch(text, 4*maxMessages) {
+		add(m[1], shortPhrase)
 	}
 	seenClass := map[string]bool{}
 	for _, c := range exceptionName.FindAllString(text, 4*maxMessages) {
@@ -124,25 +133,23 @@ func (b *sliceBuild) seedMessages(ctx context.Context) error {
 		if len(phrases) == 0 {
 			continue
 		}
-		held := map[string]int{}
+		held := map[string]float64{}
 		for _, p := range phrases {
 			if queries == maxMessagePhrases {
 				break
 			}
 			queries++
-			hits, err := b.x.ftsSearch(ctx, `{words} : "`+p+`"`, messagePhraseHits+1)
+			hits, err := b.x.ftsSearch(ctx, `{words} : "`+p+`"`, messagePhraseLimit)
 			if err != nil {
 				return err
 			}
-			if len(hits) > messagePhraseHits {
-				continue
-			}
+			w := 1 / (1 + math.Log2(float64(max(1, len(hits)))))
 			for _, h := range hits {
-				held[h.id]++
+				held[h.id] += w
 			}
 		}
 		for id, n := range held {
-			if s := float64(n) / float64(len(phrases)); s > b.message[id] {
+			if s := n / float64(len(phrases)); s > b.message[id] {
 				b.message[id] = s
 				b.because(id, fmt.Sprintf("holds the message %q", clip(m, 60)))
 			}
