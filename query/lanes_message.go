@@ -30,8 +30,8 @@ const (
 	maxMessages       = 8
 	maxMessagePhrases = 32
 	// messagePhraseLimit bounds the symbols read per phrase; a phrase
-	// held by many symbols is common wording ("is not a") more than a
-	// message, and counts 1/(1+log2(holders)).
+	// held by many symbols (tests aside) is common wording ("is not a")
+	// more than a message, and counts 1/(1+log2(holders)).
 	messagePhraseLimit = 50
 	// raiseWeight is the score of a symbol that raises (constructs) an
 	// exception class the text names, divided by the square root of the
@@ -63,26 +63,27 @@ func errorMessages(text string) (msgs []string, classes []string) {
 		text = text[:maxTaskText]
 	}
 	seen := map[string]bool{}
-	// a quoted string of two words is more often a value (a file name, a
-	// key) than a message
-	add := func(m string, minWords int) {
+	// a message has words apart: a quoted string without spaces is a
+	// value (a path, a dotted name, a key), and one of two words more
+	// often a value than a message
+	add := func(m string, minWords, minChunks int) {
 		m = strings.TrimSpace(m)
-		if len(msgs) < maxMessages && !seen[m] && len(messageWords(m)) >= minWords {
+		if len(msgs) < maxMessages && !seen[m] && len(messageWords(m)) >= minWords && len(strings.Fields(m)) >= minChunks {
 			seen[m] = true
 			msgs = append(msgs, m)
 		}
 	}
 	for _, m := range exceptionMessage.FindAllStringSubmatch(text, 2*maxMessages) {
-		add(m[2], shortPhrase)
+		add(m[2], shortPhrase, 2)
 	}
 	for _, m := range panicMessage.FindAllStringSubmatch(text, maxMessages) {
-		add(m[1], shortPhrase)
+		add(m[1], shortPhrase, 2)
 	}
 	for _, m := range quotedString.FindAllStringSubmatch(text, 4*maxMessages) {
-		add(m[1]+m[2], messagePhrase)
+		add(m[1]+m[2], messagePhrase, 3)
 	}
 	for _, m := range commandFlag.FindAllStringSubmatch(text, 4*maxMessages) {
-		add(m[1], shortPhrase)
+		add(m[1], shortPhrase, 1)
 	}
 	seenClass := map[string]bool{}
 	for _, c := range exceptionName.FindAllString(text, 4*maxMessages) {
@@ -143,7 +144,14 @@ func (b *sliceBuild) seedMessages(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			w := 1 / (1 + math.Log2(float64(max(1, len(hits)))))
+			// tests that quote a message are not where it is raised
+			holders := 0
+			for _, h := range hits {
+				if !h.isTest {
+					holders++
+				}
+			}
+			w := 1 / (1 + math.Log2(float64(max(1, holders))))
 			for _, h := range hits {
 				held[h.id] += w
 			}

@@ -30,7 +30,8 @@ var (
 	frameGoFunc = regexp.MustCompile(`^([\w./-]+?(?:\.\(\*?[\w]+\))?\.[\w]+)\(`)
 	frameGoLine = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
 	// Anything else: path/file.ext:line (Rust, C, compilers, test runners)
-	frameAny = regexp.MustCompile(`((?:[A-Za-z]:)?[\w./\\-]*[\w-]+\.(?:go|py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java|c|h|cc|cpp|hpp|cs|rb|php|sh|kt|swift)):(\d+)`)
+	// (a drive letter only at the start of a word: not the s of "%(name)s:a.py")
+	frameAny = regexp.MustCompile(`(?:^|[^\w])((?:[A-Za-z]:)?[\w./\\-]*[\w-]+\.(?:go|py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java|c|h|cc|cpp|hpp|cs|rb|php|sh|kt|swift)):(\d+)`)
 	// libraryPath: where installed packages, standard libraries and
 	// runtimes live, whatever the platform.
 	libraryPath = regexp.MustCompile(`(?i)(?:^|/)(?:site-packages|dist-packages|node_modules|\.cargo/registry|\.rustup|rustc|go/pkg/mod|\.m2|\.gradle|vendor|third_party)/` +
