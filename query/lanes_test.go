@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -112,7 +113,20 @@ def main():
 	if want := []string{"check", "add", "main"}; !slices.Equal(trace, want) {
 		t.Errorf("trace seeds %q, want %q (innermost first, by name, without pathlib's resolve)", trace, want)
 	}
-	if len(resp.Slice.Cards) == 0 || resp.Slice.Cards[0].Name != "check" {
-		t.Errorf("slice starts %v, want check", resp.Slice.Cards[:min(3, len(resp.Slice.Cards))])
+	// the lane's scores: the innermost frame highest, library frames of
+	// the project scaled by traceLibraryFactor, each frame out by traceDecay
+	cands, err := x.RankCandidates(context.Background(), query.SliceRequest{TaskText: task}, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, c := range cands {
+		got[c.Name] = c.Features.Trace
+	}
+	want := map[string]float64{"check": 0.7, "add": 0.49, "main": 0.343, "resolve": 0}
+	for name, w := range want {
+		if math.Abs(got[name]-w) > 1e-9 {
+			t.Errorf("trace score of %s %v, want %v (all: %v)", name, got[name], w, got)
+		}
 	}
 }

@@ -50,10 +50,10 @@ const (
 	weightSize = 0.2
 	// weightTrace: the stack-trace lane (lanes_trace.go), 1 for the
 	// innermost frame of the project.
-	weightTrace = 0.5
+	weightTrace = 0.1
 	// weightMessage: the error-message lane (lanes_message.go), the share
 	// of a quoted message the symbol's literals hold.
-	weightMessage = 0.5
+	weightMessage = 0.1
 )
 
 // RankFeatures are the features of a slice candidate (see the weights).

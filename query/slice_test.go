@@ -307,8 +307,8 @@ func TestParseStackTrace(t *testing.T) {
 			[]query.Frame{{File: "ArrayList.java", Line: 427, Function: "get", Library: true}, {File: "Shop.java", Line: 42, Function: "add"}}},
 		"node": {"TypeError: x is undefined\n    at format (/app/src/price.ts:10:5)\n    at Object.<anonymous> (src/index.js:3:1)\n",
 			[]query.Frame{{File: "/app/src/price.ts", Line: 10, Function: "format"}, {File: "src/index.js", Line: 3, Function: "<anonymous>"}}},
-		"rust": {"thread 'main' panicked at src/store/mod.rs:31:9:\nshelf full\n", []query.Frame{{File: "src/store/mod.rs", Line: 31}}},
-		"none": {"nothing to see here: version 1.2.3", nil},
+		"rust":          {"thread 'main' panicked at src/store/mod.rs:31:9:\nshelf full\n", []query.Frame{{File: "src/store/mod.rs", Line: 31}}},
+		"none":          {"nothing to see here: version 1.2.3", nil},
 		"format string": {"DEBUG    django.db.backends:utils.py:114 (0.000)", []query.Frame{{File: "utils.py", Line: 114}}},
 	} {
 		got := query.ParseStackTrace(c.trace)
