@@ -15,22 +15,23 @@ import (
 // message, a panic, a quoted string) matched against the string literals
 // and comments of the code (the words column of the full-text index), and
 // the exception classes it names mapped to the symbols that raise them.
-// A message is cut into phrases of messagePhrase words, since the code
-// holds it as a format string whose values the report fills in; a
-// symbol's score is the share of a message's phrases its literals hold.
+// The code holds a message as a format string whose values the report
+// fills in, so a message is cut into short phrases, without its quoted
+// values; a symbol's score is the share of a message's phrases its
+// literals hold, each phrase weighted by how few symbols hold it.
 // The score is the Message feature of ranking (weightMessage).
 const (
-	// messagePhrase is the words of one phrase; a message of fewer than
-	// messageLong words is cut into phrases of shortPhrase words, since a
-	// value the report filled in breaks every longer phrase of it.
-	messagePhrase = 3
-	messageLong   = 5
-	shortPhrase   = 2
+	// messagePhrase is the words of one phrase: two, since a value the
+	// report filled in breaks every phrase it falls in.
+	messagePhrase = 2
+	// quotedWords: a quoted string of fewer words is more often a value
+	// (a file name, a key) than a message.
+	quotedWords = 3
 	// maxMessages and maxMessagePhrases bound the queries of one slice.
 	maxMessages       = 8
-	maxMessagePhrases = 32
+	maxMessagePhrases = 40
 	// messagePhraseLimit bounds the symbols read per phrase; a phrase
-	// held by many symbols (tests aside) is common wording ("is not a")
+	// held by many symbols (tests aside) is common wording ("not found")
 	// more than a message, and counts 1/(1+log2(holders)).
 	messagePhraseLimit = 50
 	// raiseWeight is the score of a symbol that raises (constructs) an
@@ -44,6 +45,8 @@ const (
 var (
 	// ValueError: message | raise FooError("message") | E   KeyError: 'x'
 	exceptionMessage = regexp.MustCompile("\\b([A-Z]\\w*(?:Error|Exception|Warning|Failure|Panic|Fault))\\b(?:\\s*:[ \\t]+|\\(\\s*[\"'])([^\\n`\"]{6,300})")
+	// requests.exceptions.InvalidURL: message | java.lang.IllegalStateException: message
+	qualifiedException = regexp.MustCompile("\\b(?:[a-z_]\\w*\\.)+([A-Z]\\w+)\\s*:[ \\t]+([^\\n`\"]{6,300})")
 	// Go's panic: message, Rust's panicked at 'message'
 	panicMessage = regexp.MustCompile(`\bpanic(?:ked at)?:?[ \t]+'?([^\n']{6,300})`)
 	// a quoted string: "..." or '...' (not an apostrophe inside a word)
@@ -74,19 +77,24 @@ func errorMessages(text string) (msgs []string, classes []string) {
 		}
 	}
 	for _, m := range exceptionMessage.FindAllStringSubmatch(text, 2*maxMessages) {
-		add(m[2], shortPhrase, 2)
+		add(m[2], messagePhrase, 2)
+	}
+	var qualified []string
+	for _, m := range qualifiedException.FindAllStringSubmatch(text, 2*maxMessages) {
+		add(m[2], messagePhrase, 2)
+		qualified = append(qualified, m[1])
 	}
 	for _, m := range panicMessage.FindAllStringSubmatch(text, maxMessages) {
-		add(m[1], shortPhrase, 2)
+		add(m[1], messagePhrase, 2)
 	}
 	for _, m := range quotedString.FindAllStringSubmatch(text, 4*maxMessages) {
-		add(m[1]+m[2], messagePhrase, 3)
+		add(m[1]+m[2], quotedWords, quotedWords)
 	}
 	for _, m := range commandFlag.FindAllStringSubmatch(text, 4*maxMessages) {
-		add(m[1], shortPhrase, 1)
+		add(m[1], messagePhrase, 1)
 	}
 	seenClass := map[string]bool{}
-	for _, c := range exceptionName.FindAllString(text, 4*maxMessages) {
+	for _, c := range append(qualified, exceptionName.FindAllString(text, 4*maxMessages)...) {
 		if !seenClass[c] && len(classes) < maxMessages {
 			seenClass[c] = true
 			classes = append(classes, c)
@@ -101,24 +109,25 @@ func messageWords(m string) []string {
 	return strings.FieldsFunc(strings.ToLower(m), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// messagePhrases cuts a message into its phrases of messagePhrase (or
-// shortPhrase) words, leaving out those made of stopwords and numbers only.
+// quotedValue is a value quoted inside a message ('x' in "unknown region
+// 'x'"), which the code fills in from a variable.
+var quotedValue = regexp.MustCompile(`'[^']*'|"[^"]*"`)
+
+// messagePhrases cuts a message, without its quoted values, into its
+// phrases of messagePhrase words, leaving out those made of stopwords and
+// numbers only.
 func messagePhrases(m string) []string {
-	w := messageWords(m)
-	n := messagePhrase
-	if len(w) < messageLong {
-		n = shortPhrase
-	}
+	w := messageWords(quotedValue.ReplaceAllString(m, " "))
 	var out []string
-	for i := 0; i+n <= len(w); i++ {
+	for i := 0; i+messagePhrase <= len(w); i++ {
 		informative := false
-		for _, t := range w[i : i+n] {
+		for _, t := range w[i : i+messagePhrase] {
 			if !stopwords[t] && !isNumber(t) && len(t) > 1 {
 				informative = true
 			}
 		}
 		if informative {
-			out = append(out, strings.Join(w[i:i+n], " "))
+			out = append(out, strings.Join(w[i:i+messagePhrase], " "))
 		}
 	}
 	return out

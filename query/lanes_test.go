@@ -20,12 +20,12 @@ func TestErrorMessages(t *testing.T) {
 		firstPhrase   string
 	}{
 		"python": {"Loading fails:\n```\nE   TypeError: File must be opened in binary mode, e.g. use `open('foo.toml', 'rb')`\n```\n",
-			[]string{"File must be opened in binary mode, e.g. use"}, []string{"TypeError"}, "file must be"},
+			[]string{"File must be opened in binary mode, e.g. use"}, []string{"TypeError"}, "file must"},
 		"short message": {"raises ValueError: unknown region 'at'", []string{"unknown region 'at'"}, []string{"ValueError"}, "unknown region"},
 		"java": {"Exception in thread \"main\" com.shop.OutOfStockException: no shelf holds sku 42\n",
-			[]string{"no shelf holds sku 42"}, []string{"OutOfStockException"}, "no shelf holds"},
-		"go panic":    {"panic: store: shelf index out of range\n\ngoroutine 1 [running]:", []string{"store: shelf index out of range"}, nil, "store shelf index"},
-		"quoted":      {`the log says "could not connect to the broker" twice`, []string{"could not connect to the broker"}, nil, "could not connect"},
+			[]string{"no shelf holds sku 42"}, []string{"OutOfStockException"}, "no shelf"},
+		"go panic":    {"panic: store: shelf index out of range\n\ngoroutine 1 [running]:", []string{"store: shelf index out of range"}, nil, "store shelf"},
+		"quoted":      {`the log says "could not connect to the broker" twice`, []string{"could not connect to the broker"}, nil, "not connect"},
 		"apostrophes": {"it doesn't work and it isn't clear why", nil, nil, ""},
 		"none":        {"Make the cache bigger", nil, nil, ""},
 	} {
