@@ -48,7 +48,8 @@ var (
 	// requests.exceptions.InvalidURL: message | java.lang.IllegalStateException: message
 	qualifiedException = regexp.MustCompile("\\b(?:[a-z_]\\w*\\.)+([A-Z]\\w+)\\s*:[ \\t]+([^\\n`\"]{6,300})")
 	// Go's panic: message, Rust's panicked at 'message'
-	panicMessage = regexp.MustCompile(`\bpanic(?:ked at)?:?[ \t]+'?([^\n']{6,300})`)
+	// (not "panic" in prose: "the server will panic when...")
+	panicMessage = regexp.MustCompile(`\b(?:panic: |panicked at ')([^\n']{6,300})`)
 	// a quoted string: "..." or '...' (not an apostrophe inside a word)
 	quotedString = regexp.MustCompile(`"([^"\n]{6,300})"|(?:^|[^\w])'([^'\n]{6,300})'(?:[^\w]|$)`)
 	// commandFlag: a command-line option (--collect-only), a literal of the
