@@ -157,3 +157,13 @@ func (x *Index) BM25ForTest(ctx context.Context, text string, limit int) (int, e
 	}
 	return n, rows.Err()
 }
+
+// ErrorMessagesForTest returns the messages and exception classes the
+// error-message lane reads in a task text, and each message's phrases.
+func ErrorMessagesForTest(text string) (msgs, classes []string, phrases [][]string) {
+	msgs, classes = errorMessages(text)
+	for _, m := range msgs {
+		phrases = append(phrases, messagePhrases(m))
+	}
+	return msgs, classes, phrases
+}

@@ -48,6 +48,12 @@ const (
 	sliceTestWeight = 0.1
 	// weightSize: log of the symbol's lines, scaled to 1 at 1000 lines.
 	weightSize = 0.2
+	// weightTrace: the stack-trace lane (lanes_trace.go), 1 for the
+	// innermost frame of the project.
+	weightTrace = 0.1
+	// weightMessage: the error-message lane (lanes_message.go), the share
+	// of a quoted message the symbol's literals hold.
+	weightMessage = 0.1
 )
 
 // RankFeatures are the features of a slice candidate (see the weights).
@@ -63,22 +69,28 @@ type RankFeatures struct {
 	Callable      float64 `json:"callable"`
 	Size          float64 `json:"size"`
 	Test          bool    `json:"test"`
+	// Trace and Message are the scores of the stack-trace and
+	// error-message lanes.
+	Trace   float64 `json:"trace,omitempty"`
+	Message float64 `json:"message,omitempty"`
 }
 
 // RankWeights weigh RankFeatures; DefaultRankWeights are the constants.
 type RankWeights struct {
 	Seed, File, Graph, TextRank, NameHits, PathHits, ContainerHits, Callable, Size, TestFactor float64
+	Trace, Message                                                                             float64
 }
 
 // DefaultRankWeights are the weights slices use.
 var DefaultRankWeights = RankWeights{Seed: weightSeed, File: weightFile, Graph: weightGraph, TextRank: weightTextRank,
 	NameHits: weightNameHits, PathHits: weightPathHits, ContainerHits: weightContainerHits, Callable: weightCallable, Size: weightSize,
-	TestFactor: sliceTestWeight}
+	TestFactor: sliceTestWeight, Trace: weightTrace, Message: weightMessage}
 
 // Score combines features with weights w.
 func (w RankWeights) Score(f RankFeatures) float64 {
 	s := w.Seed*f.Seed + w.File*f.File + w.Graph*f.Graph + w.TextRank*f.TextRank + w.NameHits*f.NameHits +
 		w.PathHits*f.PathHits + w.ContainerHits*f.ContainerHits + w.Callable*f.Callable + w.Size*f.Size
+	s += w.Trace*f.Trace + w.Message*f.Message
 	if f.Test {
 		s *= w.TestFactor
 	}

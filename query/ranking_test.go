@@ -84,7 +84,8 @@ func cardLabel(c *query.Card) string {
 	return c.Container + "." + c.Name
 }
 
-// parseRankCases reads "rank: TASK | SYMBOL | TOP" lines.
+// parseRankCases reads "rank: TASK | SYMBOL | TOP" lines. In TASK, \n and
+// \t stand for a newline and a tab, so that a task can hold a stack trace.
 func parseRankCases(comment string) ([]rankCase, error) {
 	var out []rankCase
 	for n, line := range strings.Split(comment, "\n") {
@@ -100,7 +101,8 @@ func parseRankCases(comment string) ([]rankCase, error) {
 		if err != nil || top < 1 {
 			return nil, fmt.Errorf("line %d: rank %q is not a positive number", n+1, f[2])
 		}
-		out = append(out, rankCase{task: strings.TrimSpace(f[0]), want: strings.TrimSpace(f[1]), top: top})
+		task := strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(strings.TrimSpace(f[0]))
+		out = append(out, rankCase{task: task, want: strings.TrimSpace(f[1]), top: top})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no rank: lines")

@@ -216,6 +216,9 @@ type sliceBuild struct {
 	weights RankWeights
 	// ftsRank is each symbol's 1-based place in the full-text lane
 	ftsRank map[string]int
+	// trace and message are the scores of the stack-trace and
+	// error-message lanes (lanes_trace.go, lanes_message.go)
+	trace, message map[string]float64
 }
 
 func (b *sliceBuild) seed(id string, w float64, why string) {
@@ -368,6 +371,9 @@ func (x *Index) rankSlice(ctx context.Context, req *SliceRequest) ([]ranked, *sl
 	if strings.TrimSpace(req.TaskText) != "" {
 		var err error
 		if textScores, err = b.seedText(ctx); err != nil {
+			return nil, nil, err
+		}
+		if err := b.seedMessages(ctx); err != nil {
 			return nil, nil, err
 		}
 		// feedback is advice: a failure to read it does not fail the slice
@@ -544,61 +550,6 @@ func (b *sliceBuild) seedEditedFiles(ctx context.Context) error {
 				}
 			}
 		}
-	}
-	return nil
-}
-
-// seedStackTrace seeds the symbols of the frames of the stack trace, and
-// of a trace pasted into the task text (an issue report often holds one),
-// weighted lower.
-func (b *sliceBuild) seedStackTrace(ctx context.Context) error {
-	if strings.TrimSpace(b.req.StackTrace) != "" {
-		if err := b.seedFrames(ctx, ParseStackTrace(b.req.StackTrace), 1.0, "stackTrace"); err != nil {
-			return err
-		}
-	}
-	if b.req.TaskText != "" {
-		return b.seedFrames(ctx, ParseStackTrace(b.req.TaskText), 0.6, "taskText trace")
-	}
-	return nil
-}
-
-func (b *sliceBuild) seedFrames(ctx context.Context, frames []Frame, weight float64, source string) error {
-	b.ev.Frames = append(b.ev.Frames, frames...)
-	for _, f := range frames {
-		syms, err := b.x.symbolsInFile(ctx, f.File)
-		if err != nil {
-			return err
-		}
-		// the innermost symbol containing the line
-		var best *symbolRow
-		for _, s := range syms {
-			if s.Kind == lang.KindModule || s.Range.StartLine > f.Line || s.Range.EndLine < f.Line {
-				continue
-			}
-			if best == nil || s.Range.EndLine-s.Range.StartLine < best.Range.EndLine-best.Range.StartLine {
-				best = s
-			}
-		}
-		if best == nil && f.Function != "" {
-			for _, s := range syms {
-				if s.Name == f.Function {
-					best = s
-					break
-				}
-			}
-		}
-		if best == nil {
-			continue
-		}
-		why := fmt.Sprintf("stack frame %s:%d", f.File, f.Line)
-		b.seed(best.ID, weight, why)
-		if _, ok := b.forced[best.ID]; !ok && source == "stackTrace" && weight > 0.5 {
-			b.forced[best.ID] = why
-		}
-		b.ev.Seeds = append(b.ev.Seeds, SeedEvidence{SymbolID: best.ID, Name: best.Qualified, Source: source, Weight: round4(weight)})
-		b.ev.Lanes = appendOnce(b.ev.Lanes, source)
-		weight *= 0.85
 	}
 	return nil
 }
@@ -885,13 +836,15 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 			prior[id] = w
 		}
 	}
-	if len(prior) == 0 {
+	if len(prior) == 0 && len(b.trace) == 0 && len(b.message) == 0 {
 		return nil, nil
 	}
-	// the candidates: the priors, their neighbours, and the members of the
-	// best types and the types of the best members (read meanwhile)
-	ids := sortedIDs(prior)
-	top := topIDs(prior, 120)
+	// the candidates: the priors and the lanes' finds, their neighbours,
+	// and the members of the best types and the types of the best members
+	// (read meanwhile)
+	starts := b.withLanes(prior)
+	ids := sortedIDs(starts)
+	top := topIDs(starts, 120)
 	var wg sync.WaitGroup
 	var relatives []string
 	var relErr error
@@ -966,7 +919,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		fileScore[p] = sum
 		maxFile = math.Max(maxFile, sum)
 	}
-	pr := pagerank(edges, prior, 0.25, 30)
+	pr := pagerank(edges, b.withLanes(prior), 0.25, 30)
 	var maxPR float64
 	for _, v := range pr {
 		maxPR = math.Max(maxPR, v)
@@ -1032,6 +985,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 			f.Callable = 1
 		}
 		f.Size = math.Log1p(float64(max(0, r.Range.EndLine-r.Range.StartLine+1))) / math.Log(1001)
+		f.Trace, f.Message = b.trace[id], b.message[id]
 		rk := ranked{id: id, score: w.Score(f), seed: prior[id], why: b.why[id], feat: f}
 		if w, ok := b.forced[id]; ok {
 			rk.forced, rk.why = true, w

@@ -295,15 +295,21 @@ func TestParseStackTrace(t *testing.T) {
 		want  []query.Frame
 	}{
 		"python": {"Traceback (most recent call last):\n  File \"/srv/app/src/flask/app.py\", line 1498, in __call__\n    return self.wsgi_app(environ, start_response)\n  File \"src/flask/ctx.py\", line 12, in push\nValueError: x\n",
-			[]query.Frame{{File: "/srv/app/src/flask/app.py", Line: 1498, Function: "__call__"}, {File: "src/flask/ctx.py", Line: 12, Function: "push"}}},
+			[]query.Frame{{File: "src/flask/ctx.py", Line: 12, Function: "push"}, {File: "/srv/app/src/flask/app.py", Line: 1498, Function: "__call__"}}},
+		"pytest": {"/usr/local/lib/python3.8/site-packages/_pytest/runner.py:341: in from_call\n    result = func()\n<frozen importlib._bootstrap>:1014: in _gcd_import\n    ???\nsrc/_pytest/assertion/rewrite.py:695: in run\n    if self.is_rewrite_disabled(doc):\nE   TypeError: argument of type 'int' is not iterable\n",
+			[]query.Frame{{File: "src/_pytest/assertion/rewrite.py", Line: 695, Function: "run"}, {File: "/usr/local/lib/python3.8/site-packages/_pytest/runner.py", Line: 341, Function: "from_call", Library: true}}},
+		"pytest short": {"C:\\Python38\\lib\\pathlib.py:1266: FileNotFoundError\n", []query.Frame{{File: "C:/Python38/lib/pathlib.py", Line: 1266, Library: true}}},
 		"go": {"goroutine 1 [running]:\nmain.(*T).run(...)\n\t/home/u/x/main.go:12 +0x1d\nmain.main()\n\t/home/u/x/main.go:20\n",
 			[]query.Frame{{File: "/home/u/x/main.go", Line: 12, Function: "run"}, {File: "/home/u/x/main.go", Line: 20, Function: "main"}}},
 		"java": {"Exception in thread \"main\" java.lang.NullPointerException\n\tat com.example.Shop.add(Shop.java:42)\n\tat com.example.Main.main(Main.java:7)\n",
 			[]query.Frame{{File: "Shop.java", Line: 42, Function: "add"}, {File: "Main.java", Line: 7, Function: "main"}}},
+		"java jdk": {"\tat java.util.ArrayList.get(ArrayList.java:427)\n\tat com.example.Shop.add(Shop.java:42)\n",
+			[]query.Frame{{File: "ArrayList.java", Line: 427, Function: "get", Library: true}, {File: "Shop.java", Line: 42, Function: "add"}}},
 		"node": {"TypeError: x is undefined\n    at format (/app/src/price.ts:10:5)\n    at Object.<anonymous> (src/index.js:3:1)\n",
 			[]query.Frame{{File: "/app/src/price.ts", Line: 10, Function: "format"}, {File: "src/index.js", Line: 3, Function: "<anonymous>"}}},
-		"rust": {"thread 'main' panicked at src/store/mod.rs:31:9:\nshelf full\n", []query.Frame{{File: "src/store/mod.rs", Line: 31}}},
-		"none": {"nothing to see here: version 1.2.3", nil},
+		"rust":          {"thread 'main' panicked at src/store/mod.rs:31:9:\nshelf full\n", []query.Frame{{File: "src/store/mod.rs", Line: 31}}},
+		"none":          {"nothing to see here: version 1.2.3", nil},
+		"format string": {"DEBUG    django.db.backends:utils.py:114 (0.000)", []query.Frame{{File: "utils.py", Line: 114}}},
 	} {
 		got := query.ParseStackTrace(c.trace)
 		if len(got) != len(c.want) {

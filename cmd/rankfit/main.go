@@ -75,6 +75,8 @@ func run(args []string, out io.Writer) error {
 	evalDir := fs.String("eval", "../shared/eval", "the shared eval folder (SET/tasks.jsonl)")
 	sets := fs.String("sets", "dev,dev2,swe-lite-sample", "the sets to fit on")
 	cache := fs.String("cache", "", "read the samples from this file if it exists, else write them there")
+	fitOnly := fs.String("params", "", "fit only these weights (comma-separated names, e.g. Trace,Message); the others stay at DefaultRankWeights")
+	ablate := fs.String("ablate", "", "also report the current weights with these (comma-separated names) set to 0: what those features add")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -101,8 +103,39 @@ func run(args []string, out io.Writer) error {
 			}
 		}
 	}
-	report(out, samples)
+	if *fitOnly != "" {
+		var keep []param
+		for _, name := range strings.Split(*fitOnly, ",") {
+			p, ok := paramNamed(name)
+			if !ok {
+				return fmt.Errorf("-params: no weight %q", name)
+			}
+			keep = append(keep, p)
+		}
+		params = keep
+	}
+	var off []param
+	if *ablate != "" {
+		for _, name := range strings.Split(*ablate, ",") {
+			p, ok := paramNamed(name)
+			if !ok {
+				return fmt.Errorf("-ablate: no weight %q", name)
+			}
+			off = append(off, p)
+		}
+	}
+	report(out, samples, off)
 	return nil
+}
+
+// paramNamed finds a fitted weight by name.
+func paramNamed(name string) (param, bool) {
+	for _, p := range allParams {
+		if strings.EqualFold(p.name, strings.TrimSpace(name)) {
+			return p, true
+		}
+	}
+	return param{}, false
 }
 
 func collect(work, evalDir string, sets []string) ([]sample, error) {
@@ -227,12 +260,19 @@ func objective(acc []float64) float64 {
 	return s / float64(len(acc))
 }
 
-// params are the weights the fit moves; Seed stays fixed, as the scale.
-var params = []struct {
+// param is a weight the fit moves, over a grid of values.
+type param struct {
 	name string
 	ptr  func(*query.RankWeights) *float64
 	grid []float64
-}{
+}
+
+// params are the weights the fit moves (all of allParams unless -params
+// says otherwise).
+var params = allParams
+
+// allParams are the weights a fit can move; Seed stays fixed, as the scale.
+var allParams = []param{
 	{"File", func(w *query.RankWeights) *float64 { return &w.File }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8}},
 	{"Graph", func(w *query.RankWeights) *float64 { return &w.Graph }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
 	{"TextRank", func(w *query.RankWeights) *float64 { return &w.TextRank }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
@@ -242,6 +282,8 @@ var params = []struct {
 	{"Callable", func(w *query.RankWeights) *float64 { return &w.Callable }, []float64{0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3}},
 	{"Size", func(w *query.RankWeights) *float64 { return &w.Size }, []float64{-0.1, -0.05, 0, 0.05, 0.1, 0.2}},
 	{"TestFactor", func(w *query.RankWeights) *float64 { return &w.TestFactor }, []float64{0.1, 0.25, 0.5, 0.75, 1}},
+	{"Trace", func(w *query.RankWeights) *float64 { return &w.Trace }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2}},
+	{"Message", func(w *query.RankWeights) *float64 { return &w.Message }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2}},
 }
 
 // fit runs coordinate ascent from the current weights over each
@@ -271,7 +313,7 @@ func fit(ss []*sample) query.RankWeights {
 	return w
 }
 
-func report(out io.Writer, samples []sample) {
+func report(out io.Writer, samples []sample, off []param) {
 	all := make([]*sample, len(samples))
 	byRepo := map[string][]*sample{}
 	for i := range samples {
@@ -293,6 +335,15 @@ func report(out io.Writer, samples []sample) {
 	fmt.Fprintf(out, "%d tasks, %d repositories\n\n| weights | @1 | @5 | @10 | @20 | objective |\n|---|---|---|---|---|---|\n",
 		len(all), len(repos))
 	line("current (DefaultRankWeights)", evaluate(all, query.DefaultRankWeights))
+	if len(off) > 0 {
+		w := query.DefaultRankWeights
+		var names []string
+		for _, p := range off {
+			*p.ptr(&w) = 0
+			names = append(names, p.name)
+		}
+		line("current without "+strings.Join(names, ", "), evaluate(all, w))
+	}
 	// leave one repository out: weights fit on the others, scored on it
 	cv := make([]float64, len(accAt))
 	for _, r := range repos {

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sdl-dev/sdl/query"
+)
+
+// TestFitSubset: with -params, the fit moves only the weights named, to
+// where the samples' gold ranks first; -ablate reports the current weights
+// with a feature off.
+func TestFitSubset(t *testing.T) {
+	// in each task the gold has the weaker seed and a stack frame: only a
+	// Trace weight above (0.8-0.5)*weightSeed/1 puts it first
+	task := func(id, repo string) sample {
+		return sample{ID: id, Repo: repo, NGold: 1, Cands: []sampleCand{
+			{F: query.RankFeatures{Seed: 0.8}},
+			{F: query.RankFeatures{Seed: 0.5, Trace: 1}, Hits: []int{0}},
+		}}
+	}
+	samples := []sample{task("a1", "o/a"), task("a2", "o/a"), task("b1", "o/b")}
+	cache := filepath.Join(t.TempDir(), "samples.json")
+	b, err := json.Marshal(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cache, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(p []param) { params = p }(params)
+	var out bytes.Buffer
+	if err := run([]string{"-cache", cache, "-params", "Trace", "-ablate", "Trace,Message"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"| current without Trace, Message | 0.000 | 1.000 |",
+		"| leave-one-repository-out | 1.000 |",
+		"| fit on all (in-sample) | 1.000 |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	var fitLine string
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "fit on all:") {
+			fitLine = l
+		}
+	}
+	w := query.DefaultRankWeights
+	var trace float64
+	if i := strings.Index(fitLine, "Trace:"); i < 0 {
+		t.Fatalf("no Trace weight in %q", fitLine)
+	} else if _, err := fmt.Sscanf(fitLine[i:], "Trace:%g", &trace); err != nil {
+		t.Fatalf("%q: %v", fitLine, err)
+	}
+	if trace*1+w.Seed*0.5 <= w.Seed*0.8 {
+		t.Errorf("fit moved Trace to %v, which leaves the gold second: %q", trace, fitLine)
+	}
+	if !strings.Contains(fitLine, fmt.Sprintf("Graph:%v ", w.Graph)) || !strings.Contains(fitLine, fmt.Sprintf("Message:%v}", w.Message)) {
+		t.Errorf("fit moved a weight it was not given: %q", fitLine)
+	}
+	if err := run([]string{"-cache", cache, "-params", "Nope"}, &out); err == nil {
+		t.Error("-params Nope: no error")
+	}
+}
