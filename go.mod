@@ -40,6 +40,11 @@ require (
 )
 
 require (
+	github.com/tree-sitter-grammars/tree-sitter-lua v0.4.0 // indirect
+	github.com/tree-sitter/tree-sitter-scala v0.24.0 // indirect
+)
+
+require (
 	github.com/Azure/go-ansiterm v0.0.0-20230124172434-306776ec8161 // indirect
 	github.com/Masterminds/semver v1.4.2 // indirect
 	github.com/Masterminds/sprig v2.15.0+incompatible // indirect

@@ -30,4 +30,19 @@ uint32_t sdl_flatten(TSTree *tree, const char *src, sdl_node *out, uint32_t cap)
 void sdl_tree_delete(TSTree *tree);
 void sdl_use_libc_allocator(void);
 
+
+
+// sdl_capture is one capture of a query match: the match it belongs to,
+// the pattern and capture ids, and the node by its range and symbol, which
+// find it again in the flattened tree.
+typedef struct {
+  uint32_t match;
+  uint16_t pattern;
+  uint16_t capture;
+  uint32_t start_byte, end_byte;
+  uint16_t symbol;
+  uint16_t pad;
+} sdl_capture;
+
+sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max_captures, uint32_t *count);
 #endif

@@ -18,6 +18,9 @@ type ktsLang struct {
 	// explicit reports whether imports bind single names (Kotlin's import
 	// a.b.C); Swift imports whole modules.
 	explicit bool
+	// stripType reduces a declared type to the name to resolve; nil for
+	// Kotlin's and Swift's own.
+	stripType func(string) string
 }
 
 var (
@@ -328,6 +331,9 @@ func (L *ktsLang) member(tab Table, typ *Target, name string, depth int) (m *Tar
 }
 
 func (L *ktsLang) strip(s string) string {
+	if L.stripType != nil {
+		return L.stripType(s)
+	}
 	if L == swL {
 		return swStripType(s)
 	}

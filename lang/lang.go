@@ -26,6 +26,7 @@ type Language struct {
 	fields  []string       // field id -> field name
 	fieldID map[string]uint16
 
+	query         *Query // the tags query of a language given by a Spec
 	syn           syntax
 	builtins      map[string]bool // names of builtin functions, left out of summaries
 	extract       func(*extractor)

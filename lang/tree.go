@@ -110,6 +110,10 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	if tree == nil {
 		return nil, fmt.Errorf("%w: %s parser gave up (timeout %s)", ErrParse, l.Name, p.Timeout)
 	}
+	var raw []C.sdl_capture
+	if l.query != nil {
+		raw = runQuery(tree, l.query)
+	}
 	n := int(count)
 	if cap(p.buf) < n {
 		p.buf = make([]Node, n+n/4)
@@ -121,7 +125,11 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	} else {
 		C.sdl_tree_delete(tree)
 	}
-	return &Tree{Lang: l, Src: src, Nodes: buf[:written]}, nil
+	t := &Tree{Lang: l, Src: src, Nodes: buf[:written]}
+	if l.query != nil {
+		t.Matches = t.matches(l.query, raw)
+	}
+	return t, nil
 }
 
 // Tree is a flattened syntax tree over Src.
@@ -129,6 +137,9 @@ type Tree struct {
 	Lang  *Language
 	Src   []byte
 	Nodes []Node
+	// Matches are the matches of the language's query (Spec.Query) in
+	// source order, for a language that has one.
+	Matches []Match
 }
 
 // Len is the number of nodes.
