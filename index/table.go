@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"path"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -91,20 +90,9 @@ func (fs *fileSet) index() {
 		if e.module == "" {
 			continue
 		}
-		// a dotted or path-like module is found by any suffix of whole
-		// segments: "src.flask.helpers" by "flask.helpers" too
-		m := e.module
-		for {
+		for _, m := range lang.ModuleKeys(e.module) {
 			key := e.lang + "\x00" + m
 			fs.modules[key] = append(fs.modules[key], p)
-			i := strings.IndexAny(m, "./:")
-			if i < 0 {
-				break
-			}
-			m = strings.TrimLeft(m[i:], "./:")
-			if m == "" {
-				break
-			}
 		}
 	}
 }

@@ -810,33 +810,6 @@ class B { update() {} }
 	}
 }
 
-func TestJSResolveMonorepoPackages(t *testing.T) {
-	tab, facts := newJavascriptTestTable(t, map[string]string{
-		"packages/core/src/index.ts":  `export function coreFn() {}`,
-		"packages/core/src/v2/api.ts": `export function v2Fn() {}`,
-		"packages/app/src/lib/x.ts":   `export function aliased() {}`,
-		"packages/app/src/main.ts": `
-import { coreFn } from '@acme/core';
-import { v2Fn } from '@acme/core/v2/api';
-import { aliased } from '@/lib/x';
-import { other } from 'react';
-coreFn(); v2Fn(); aliased(); other();
-`,
-	})
-	tab.config[ConfigJSPackages] = []string{"packages/app\t@acme/app\t", "packages/core\t@acme/core\tdist/index.js"}
-	got := tab.resolveAll(facts, "packages/app/src/main.ts")
-	for k, w := range map[string]string{
-		"call coreFn":  "packages/core/src/index.ts:coreFn [import]",
-		"call v2Fn":    "packages/core/src/v2/api.ts:v2Fn [import]",
-		"call aliased": "packages/app/src/lib/x.ts:aliased [import]",
-		"call other":   "? [external]",
-	} {
-		if got[k] != w {
-			t.Errorf("%s: got %q, want %q", k, got[k], w)
-		}
-	}
-}
-
 // FuzzJSExtract checks that no input makes extraction or resolution of
 // JavaScript, TypeScript or TSX panic.
 func FuzzJSExtract(f *testing.F) {

@@ -91,6 +91,22 @@ type Table interface {
 	Memo(key string, f func() string) string
 }
 
+// ModuleKeys returns the names a Table finds a module by: the module
+// itself and every suffix of whole segments, so that "src.flask.helpers"
+// is found by "flask.helpers" and "helpers" too.
+func ModuleKeys(module string) []string {
+	var out []string
+	for m := module; m != ""; {
+		out = append(out, m)
+		i := strings.IndexAny(m, "./:")
+		if i < 0 {
+			break
+		}
+		m = strings.TrimLeft(m[i:], "./:")
+	}
+	return out
+}
+
 // FileInfo is what resolution needs of a file.
 type FileInfo struct {
 	Path    string
