@@ -179,6 +179,9 @@ func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 		}
 	case "call_expression":
 		f := t.Field(q, "function")
+		if f >= 0 && t.Kind(f) == "generic_function" {
+			f = t.Field(f, "function")
+		}
 		if f >= 0 && (t.Kind(f) == "identifier" || t.Kind(f) == "field_expression") && !strings.ContainsAny(t.Text(f), "()[]{} \n") {
 			r.QualifierCall = t.Text(f)
 			r.Qualifier = r.QualifierCall + "()"
