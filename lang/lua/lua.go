@@ -54,6 +54,7 @@ func init() {
 		TestFiles:  []string{"*_spec.lua", "*_test.lua", "test_*.lua"},
 		TestDirs:   []string{"spec", "test", "tests"},
 		Symbol:     symbol,
+		Ref:        ref,
 		Import:     imports,
 		Module:     module,
 		Resolver:   resolver{},
@@ -119,6 +120,76 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Doc = strings.Join(lines, "\n")
 	}
 	return true
+}
+
+// ref reads a bare call of a local alias (local find = string.find;
+// find(s)) as the call of what it aliases, and a bare call of any other
+// local value as a call on an unknown receiver, which no global function
+// of the same name may claim.
+func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	if r.Qualifier != "" {
+		return true
+	}
+	call := t.Parent(m.Node("name"))
+	for blk := t.Parent(call); blk >= 0; blk = t.Parent(blk) {
+		if k := t.Kind(blk); k != "block" && k != "chunk" {
+			continue
+		}
+		var value int32 = -1
+		found := false
+		for c := range t.NamedChildren(blk) {
+			if t.Nodes[c].StartByte >= t.Nodes[call].StartByte {
+				break
+			}
+			if v, ok := localValue(t, c, r.Name); ok {
+				value, found = v, true // the last declaration before the call wins
+			}
+		}
+		if !found {
+			continue
+		}
+		if value >= 0 && t.Kind(value) == "dot_index_expression" && !strings.ContainsAny(t.Text(value), "()[]{} \n") {
+			r.Qualifier, r.Name = t.FieldText(value, "table"), t.FieldText(value, "field")
+		} else if value != -2 {
+			r.Qualifier = "?"
+		}
+		return true
+	}
+	return true
+}
+
+// localValue reports whether statement c declares the local name, and
+// the value it is given: -1 for none, -2 for a local function (which the
+// file's own symbols bind).
+func localValue(t *lang.Tree, c int32, name string) (int32, bool) {
+	switch t.Kind(c) {
+	case "function_declaration":
+		if t.FieldName(c) == "local_declaration" && t.FieldText(c, "name") == name {
+			return -2, true
+		}
+	case "variable_declaration":
+		as := t.ChildOfKind(c, "assignment_statement")
+		var names, values []int32
+		if as >= 0 {
+			if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
+				names = slices.Collect(t.NamedChildren(vl))
+			}
+			if el := t.ChildOfKind(as, "expression_list"); el >= 0 {
+				values = slices.Collect(t.NamedChildren(el))
+			}
+		} else {
+			names = slices.Collect(t.NamedChildren(c))
+		}
+		for i, n := range names {
+			if t.Text(n) == name {
+				if i < len(values) {
+					return values[i], true
+				}
+				return -1, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // tableName is the name a table constructor is assigned to, "" when none.
@@ -215,10 +286,16 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		if builtins[r.Name] {
 			return lang.Unbound(lang.RuleBuiltin, 0)
 		}
-		// a global function defined in another file
-		return unique(lang.Pick(cands, func(t *lang.Target) bool { return t.Container == "" && t.Kind != lang.KindVariable }))
+		// a global function defined in another file (a local one is
+		// seen only in its own)
+		return unique(lang.Pick(cands, func(t *lang.Target) bool {
+			return t.Container == "" && t.Kind != lang.KindVariable && t.Exported
+		}))
 	}
 	q := r.Qualifier
+	if q == "?" {
+		return lang.Unbound(lang.RuleUnresolved, 0)
+	}
 	if q == "self" && ctx.From != nil && ctx.From.Container != "" {
 		// self in function T:m() is a T
 		own := ctx.From.Container
