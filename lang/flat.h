@@ -44,5 +44,9 @@ typedef struct {
   uint16_t pad;
 } sdl_capture;
 
+// SDL_QUERY_MATCH_LIMIT bounds the matches a query cursor keeps in
+// progress; editors use a few hundred.
+#define SDL_QUERY_MATCH_LIMIT 1024
+
 sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max_captures, uint32_t *count);
 #endif
