@@ -181,6 +181,7 @@ sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max
   // A bound on the matches in progress at once keeps a hostile file
   // (thousands of open nestings) from costing quadratic time.
   ts_query_cursor_set_match_limit(cur, SDL_QUERY_MATCH_LIMIT);
+  ts_query_cursor_set_max_start_depth(cur, SDL_QUERY_MAX_DEPTH);
   ts_query_cursor_exec(cur, query, ts_tree_root_node(tree));
   uint32_t n = 0, cap = 64, match_no = 0;
   sdl_capture *out = (sdl_capture *)malloc(cap * sizeof(sdl_capture));

@@ -47,6 +47,10 @@ typedef struct {
 // SDL_QUERY_MATCH_LIMIT bounds the matches a query cursor keeps in
 // progress; editors use a few hundred.
 #define SDL_QUERY_MATCH_LIMIT 1024
+// SDL_QUERY_MAX_DEPTH is the deepest node a pattern may start at: code
+// nests far less, and a hostile file nested thousands deep would cost a
+// query time quadratic in its depth.
+#define SDL_QUERY_MAX_DEPTH 400
 
 sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max_captures, uint32_t *count);
 #endif
