@@ -325,7 +325,14 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	if std[head] {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
-	return unique(lang.Pick(cands, func(t *lang.Target) bool { return t.Container == q }))
+	if len(cands) == 0 {
+		return lang.Unbound(lang.RuleExternal, 0) // no function of ours has the name: a library's
+	}
+	if res := unique(lang.Pick(cands, func(t *lang.Target) bool { return t.Container == q })); res.Rule != lang.RuleExternal {
+		return res
+	}
+	// x.f() on a value of unknown type, where some table of ours has an f
+	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 
 // unique binds the one candidate; several are ambiguous, none external.
