@@ -70,7 +70,6 @@ type extractor struct {
 	bodyNode []int32 // the node of each symbol's body, -1 when none
 	guards   [][]Fact
 	throws   [][]Fact
-	refOwner map[int32]int // symbol node -> symbol, for owner
 }
 
 // Extract parses src as language l and returns what the file defines and

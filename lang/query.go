@@ -75,10 +75,6 @@ func CompileQuery(l *Language, file, src string) (*Query, error) {
 	return out, nil
 }
 
-// Captures returns the query's capture names, for checks of what a
-// language's extractor understands.
-func (q *Query) Captures() []string { return slices.Clone(q.captures) }
-
 func (q *Query) patternPredicates(p int) ([]predicate, error) {
 	var n C.uint32_t
 	steps := C.ts_query_predicates_for_pattern(q.q, C.uint32_t(p), &n)

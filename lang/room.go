@@ -124,8 +124,8 @@ func checkCaptures(q *Query) error {
 // whose extractor is written in Go.
 func (l *Language) Query() *Query { return l.query }
 
-// IsTestFile reports whether a path is a test file by the spec's patterns.
-func (s *Spec) IsTestFile(p string) bool {
+// isTestFile reports whether a path is a test file by the spec's patterns.
+func (s *Spec) isTestFile(p string) bool {
 	base := path.Base(p)
 	for _, pat := range s.TestFiles {
 		if ok, _ := path.Match(pat, base); ok {
@@ -143,7 +143,7 @@ func (s *Spec) IsTestFile(p string) bool {
 // extractTags makes a file's facts from its query matches.
 func extractTags(x *extractor, s *Spec) {
 	t := x.t
-	if s.IsTestFile(x.path) {
+	if s.isTestFile(x.path) {
 		x.f.IsTest = true
 		x.f.Symbols[0].IsTest = true
 	}
@@ -171,6 +171,8 @@ func extractTags(x *extractor, s *Spec) {
 		return defs[a].Node < defs[b].Node || defs[a].Node == defs[b].Node && na.EndByte > nb.EndByte
 	})
 	symOf := map[int32]int{} // defining node -> symbol
+	// enclosing is the symbol whose code holds node n: the innermost
+	// symbol whose node is an ancestor, the module when none is
 	enclosing := func(n int32) int {
 		for p := t.Parent(n); p >= 0; p = t.Parent(p) {
 			if s, ok := symOf[p]; ok {
@@ -205,7 +207,7 @@ func extractTags(x *extractor, s *Spec) {
 		for _, c := range m.Captures {
 			switch {
 			case strings.HasPrefix(c.Name, "reference."):
-				x.tagRef(s, m, c)
+				x.tagRef(s, m, c, enclosing(c.Node))
 			case c.Name == "import":
 				x.tagImport(s, m, c.Node, enclosing(c.Node))
 			}
@@ -227,16 +229,16 @@ func extractTags(x *extractor, s *Spec) {
 			sig.Bases = append(sig.Bases, b)
 		}
 	}
-	x.refOwner = nil
 }
 
-func (x *extractor) tagRef(s *Spec, m *Match, c Capture) {
+// tagRef records the reference of capture c, made in symbol owner.
+func (x *extractor) tagRef(s *Spec, m *Match, c Capture, owner int) {
 	t := x.t
 	name := m.Node("name")
 	if name < 0 {
 		return
 	}
-	r := Ref{Kind: refKinds[strings.TrimPrefix(c.Name, "reference.")], Name: t.Text(name), Symbol: x.owner(c.Node)}
+	r := Ref{Kind: refKinds[strings.TrimPrefix(c.Name, "reference.")], Name: t.Text(name), Symbol: owner}
 	if q := m.Node("receiver"); q >= 0 {
 		r.Qualifier = oneLine(t.Text(q))
 	}
@@ -244,25 +246,6 @@ func (x *extractor) tagRef(s *Spec, m *Match, c Capture) {
 		return
 	}
 	x.ref(r, c.Node)
-}
-
-// owner is the symbol whose code holds node n: the innermost symbol whose
-// node is an ancestor of n, the module when none is.
-func (x *extractor) owner(n int32) int {
-	if x.refOwner == nil {
-		x.refOwner = make(map[int32]int, len(x.symNode))
-		for i, sn := range x.symNode {
-			if i > 0 && sn >= 0 {
-				x.refOwner[sn] = i
-			}
-		}
-	}
-	for p := x.t.Parent(n); p >= 0; p = x.t.Parent(p) {
-		if s, ok := x.refOwner[p]; ok {
-			return s
-		}
-	}
-	return 0
 }
 
 func (x *extractor) tagImport(s *Spec, m *Match, node int32, sym int) {
