@@ -229,7 +229,8 @@ func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth i
 			break
 		}
 	}
-	if res, ok := oneOr(pick(types, func(t *Target) bool { return t.Path == fi.Path && t.Container == "" }), RuleSameFile); ok {
+	// a class and its companion object (Scala) are one name in one file
+	if res, ok := oneOr(L.samePart(pick(types, func(t *Target) bool { return t.Path == fi.Path && t.Container == "" })), RuleSameFile); ok {
 		return res
 	}
 	if b, ok := L.bindings(fi)[typ]; ok {

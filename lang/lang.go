@@ -27,6 +27,7 @@ type Language struct {
 	fieldID map[string]uint16
 
 	query         *Query // the tags query of a language given by a Spec
+	testFile      func(string) bool
 	syn           syntax
 	builtins      map[string]bool // names of builtin functions, left out of summaries
 	extract       func(*extractor)

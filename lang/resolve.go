@@ -229,6 +229,9 @@ func preferDefinitions(ts []*Target) []*Target {
 
 // isTestPath reports whether a path looks like a test file in any language.
 func isTestPath(p string) bool {
+	if l := ForPath(p); l != nil && l.testFile != nil {
+		return l.testFile(p) // a room's own patterns (Spec.TestFiles, TestDirs)
+	}
 	base := path.Base(p)
 	switch {
 	case strings.HasSuffix(base, "_test.go"),

@@ -89,6 +89,7 @@ func Register(s Spec) *Language {
 	}
 	l.query = q
 	spec := s
+	l.testFile = spec.isTestFile
 	l.extract = func(x *extractor) { extractTags(x, &spec) }
 	if s.Resolver != nil {
 		l.resolve = s.Resolver.Resolve

@@ -122,5 +122,9 @@ func TestModuleAndTests(t *testing.T) {
 		if f := extract(t, p, "local function f() end\n"); f.IsTest != want || f.Symbols[1].IsTest != want {
 			t.Errorf("%s: test %v, want %v", p, f.IsTest, want)
 		}
+		// query and serve leave tests out by the same patterns
+		if lang.IsTestPath(p) != want {
+			t.Errorf("lang.IsTestPath(%s) = %v, want %v", p, !want, want)
+		}
 	}
 }
