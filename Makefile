@@ -6,7 +6,9 @@ COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 DATE    ?= $(shell git log -1 --format=%cI 2>/dev/null)
 # Release-sized binaries: no symbol table or DWARF (-s -w), no build paths
 # (-trimpath); sdl version reads only the -X stamps and the build info.
-LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+# --gc-sections lets the C linker drop grammar objects nothing calls
+# (tree-sitter-php's php_only grammar, 0.77 MB).
+LDFLAGS := -s -w -extldflags=-Wl,--gc-sections -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
 # Release tools, pinned (see .goreleaser.yaml and DESIGN.md section 10).
 GORELEASER_VERSION := v2.15.1
@@ -52,11 +54,21 @@ RACE_SKIP := ^(TestHostileArguments|TestHostileFiles)$$
 test-race:
 	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 40m -skip '$(RACE_SKIP)' $(RACE_PKGS)
 
-# Benchmarks measured against references in the same run (see README).
+# Benchmarks measured against references in the same run (see README),
+# then the speed table of issues 18 and 20 from their output (bin/bench.txt),
+# each figure beside its reference and their ratio.
 # SDL_BENCH_DB=path reuses an index of GOROOT/src for the query and serve
-# benchmarks.
+# benchmarks; SDL_BENCH_LARGE=DIR (a checkout of the largest dev2
+# repository) with SDL_BENCH_TASKS=FILE (its tasks, one a line) adds the
+# slices of issue 18. BENCH=regexp runs some of the benchmarks only
+# (BENCH='Queries|Process|SliceLarge': the query rows).
+BENCH     ?= .
+BENCH_OUT ?= bin/bench.txt
 bench: build
-	CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/
+	@mkdir -p $(dir $(BENCH_OUT))
+	(CGO_ENABLED=1 $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/; echo $$? > $(BENCH_OUT).status) 2>&1 | tee $(BENCH_OUT)
+	@echo; $(GO) run ./cmd/benchtable $(BENCH_OUT)
+	@exit $$(cat $(BENCH_OUT).status)
 
 # Each fuzz target for FUZZTIME (default 30s). What the fuzzer found worth
 # keeping (up to FUZZKEEP inputs per target) is copied into the package's

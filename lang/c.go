@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path"
 	"strings"
+	"sync"
 
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
@@ -34,16 +35,25 @@ func init() {
 	cpp.setSyntax([]string{"comment"},
 		[]string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
 		[]string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"})
-	cMacros, cppMacros := loadMacros("c.txt"), loadMacros("c.txt", "cpp.txt")
-	cppMacros.cplusplus = true
+	// the macro lists are read at the first C or C++ file, not by every
+	// process at start-up
+	macros := sync.OnceValues(func() (c, cpp *macroSet) {
+		c, cpp = loadMacros("c.txt"), loadMacros("c.txt", "cpp.txt")
+		cpp.cplusplus = true
+		return c, cpp
+	})
 	c.pick = func(filePath string, src []byte) (*Language, []byte) {
+		cMacros, cppMacros := macros()
 		// a .c file is C (as linguist has it); a header may hold C++
 		if (filePath == "" || cIsHeader(filePath)) && cLooksLikeCpp(src) {
 			return cpp, cppMacros.blank(cBlankExportMacros(src))
 		}
 		return c, cMacros.blank(cBlankExportMacros(src))
 	}
-	cpp.pick = func(_ string, src []byte) (*Language, []byte) { return cpp, cppMacros.blank(cBlankExportMacros(src)) }
+	cpp.pick = func(_ string, src []byte) (*Language, []byte) {
+		_, cppMacros := macros()
+		return cpp, cppMacros.blank(cBlankExportMacros(src))
+	}
 }
 
 // Repo is what a file's language can depend on beyond its own name and

@@ -29,10 +29,10 @@ type syntax struct {
 	ident   []bool
 }
 
+// setSyntax names the kinds of comments, string literals and identifiers;
+// loadNames makes them into sets of grammar symbol ids.
 func (l *Language) setSyntax(comments, strs, idents []string) {
-	l.syn.comment = l.kindSet(comments)
-	l.syn.str = l.kindSet(strs)
-	l.syn.ident = l.kindSet(idents)
+	l.synNames = [3][]string{comments, strs, idents}
 }
 
 func (l *Language) kindSet(names []string) []bool {

@@ -10,6 +10,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -21,12 +22,21 @@ type Language struct {
 	Extensions []string // with the dot: ".go"
 	Filenames  []string // exact base names, for files without a telling extension
 
-	ts      unsafe.Pointer // *TSLanguage
-	kinds   []string       // grammar symbol id -> node kind
-	fields  []string       // field id -> field name
-	fieldID map[string]uint16
+	ts unsafe.Pointer // *TSLanguage
+	// The grammar's names, copied out of C on first use (loadNames): a
+	// process that parses nothing, a query, does not pay for every
+	// grammar's thousands of them at start-up.
+	namesOnce sync.Once
+	kinds     []string // grammar symbol id -> node kind
+	fields    []string // field id -> field name
+	fieldID   map[string]uint16
+	synNames  [3][]string // setSyntax's kinds, made into syn by loadNames
 
-	query         *Query // the tags query of a language given by a Spec
+	// query is the tags query of a language given by a Spec, compiled by
+	// Query on first use from querySrc
+	query         *Query
+	queryOnce     sync.Once
+	querySrc      func() (*Query, error)
 	testFile      func(string) bool
 	syn           syntax
 	builtins      map[string]bool // names of builtin functions, left out of summaries
@@ -51,22 +61,6 @@ var (
 // the init functions of the per-language files.
 func register(l *Language, ts unsafe.Pointer) {
 	l.ts = ts
-	tl := (*C.TSLanguage)(ts)
-	n := int(C.ts_language_symbol_count(tl))
-	l.kinds = make([]string, n)
-	for i := 0; i < n; i++ {
-		l.kinds[i] = C.GoString(C.ts_language_symbol_name(tl, C.TSSymbol(i)))
-	}
-	nf := int(C.ts_language_field_count(tl))
-	l.fields = make([]string, nf+1)
-	l.fieldID = make(map[string]uint16, nf)
-	for i := 1; i <= nf; i++ {
-		name := C.ts_language_field_name_for_id(tl, C.TSFieldId(i))
-		if name != nil {
-			l.fields[i] = C.GoString(name)
-			l.fieldID[l.fields[i]] = uint16(i)
-		}
-	}
 	languages = append(languages, l)
 	sort.Slice(languages, func(i, j int) bool { return languages[i].Name < languages[j].Name })
 	byName[l.Name] = l
@@ -94,8 +88,33 @@ func ForPath(p string) *Language {
 	return byExt[ext]
 }
 
+// loadNames copies the grammar's node kinds and field names out of C and
+// makes the syntax sets of setSyntax, once.
+func (l *Language) loadNames() {
+	l.namesOnce.Do(func() {
+		tl := (*C.TSLanguage)(l.ts)
+		n := int(C.ts_language_symbol_count(tl))
+		l.kinds = make([]string, n)
+		for i := 0; i < n; i++ {
+			l.kinds[i] = C.GoString(C.ts_language_symbol_name(tl, C.TSSymbol(i)))
+		}
+		nf := int(C.ts_language_field_count(tl))
+		l.fields = make([]string, nf+1)
+		l.fieldID = make(map[string]uint16, nf)
+		for i := 1; i <= nf; i++ {
+			name := C.ts_language_field_name_for_id(tl, C.TSFieldId(i))
+			if name != nil {
+				l.fields[i] = C.GoString(name)
+				l.fieldID[l.fields[i]] = uint16(i)
+			}
+		}
+		l.syn = syntax{comment: l.kindSet(l.synNames[0]), str: l.kindSet(l.synNames[1]), ident: l.kindSet(l.synNames[2])}
+	})
+}
+
 // KindName returns the node kind for a grammar symbol id.
 func (l *Language) KindName(id uint16) string {
+	l.loadNames()
 	if int(id) < len(l.kinds) {
 		return l.kinds[id]
 	}
@@ -110,6 +129,7 @@ const errorSymbol = 0xFFFF
 
 // FieldName returns the field name for a field id ("" for none).
 func (l *Language) FieldName(id uint16) string {
+	l.loadNames()
 	if int(id) < len(l.fields) {
 		return l.fields[id]
 	}
@@ -118,7 +138,10 @@ func (l *Language) FieldName(id uint16) string {
 
 // FieldID returns the id of a field name, or 0 when the grammar has no such
 // field.
-func (l *Language) FieldID(name string) uint16 { return l.fieldID[name] }
+func (l *Language) FieldID(name string) uint16 {
+	l.loadNames()
+	return l.fieldID[name]
+}
 
 // Grammar returns the tree-sitter language (a *TSLanguage), for callers
 // that drive tree-sitter directly, such as benchmarks.

@@ -69,9 +69,12 @@ var refKinds = map[string]string{"call": RefCall, "new": RefNew, "extends": RefE
 
 var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "import.source", "import.alias", "import.name", "doc"}
 
-// Register adds the language of a room. It panics when the spec's query
-// does not compile: a query is part of the program, and a test compiles
-// every language's (TestQueriesCompile) before anything ships.
+// Register adds the language of a room. Its query is compiled when the
+// language parses its first file, not at start-up: tree-sitter analyses
+// the whole grammar for it (about 160 ms of CPU for Scala's here), which a
+// process that parses no Scala should not pay. A query that does not
+// compile panics then; TestQueriesCompile compiles every room's query, so
+// that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
 	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames}
 	register(l, s.Grammar)
@@ -80,14 +83,13 @@ func Register(s Spec) *Language {
 	for _, b := range s.Builtins {
 		l.builtins[b] = true
 	}
-	q, err := CompileQuery(l, s.QueryFile, s.Query)
-	if err == nil {
-		err = checkCaptures(q)
+	l.querySrc = func() (*Query, error) {
+		q, err := CompileQuery(l, s.QueryFile, s.Query)
+		if err == nil {
+			err = checkCaptures(q)
+		}
+		return q, err
 	}
-	if err != nil {
-		panic(fmt.Sprintf("lang: %v", err))
-	}
-	l.query = q
 	spec := s
 	l.testFile = spec.isTestFile
 	l.extract = func(x *extractor) { extractTags(x, &spec) }
@@ -123,7 +125,19 @@ func checkCaptures(q *Query) error {
 
 // Query returns the language's compiled tags query, nil for a language
 // whose extractor is written in Go.
-func (l *Language) Query() *Query { return l.query }
+func (l *Language) Query() *Query {
+	if l.querySrc == nil {
+		return nil
+	}
+	l.queryOnce.Do(func() {
+		q, err := l.querySrc()
+		if err != nil {
+			panic(fmt.Sprintf("lang: %v", err))
+		}
+		l.query = q
+	})
+	return l.query
+}
 
 // isTestFile reports whether a path is a test file by the spec's patterns.
 func (s *Spec) isTestFile(p string) bool {

@@ -85,7 +85,7 @@ func TestQueryPredicates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		saved := l.query
+		saved := l.Query() // compiled now, so that Parse runs q instead
 		l.query = q
 		p := NewParser()
 		tr, err := p.Parse(l, []byte(src))

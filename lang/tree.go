@@ -111,8 +111,9 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 		return nil, fmt.Errorf("%w: %s parser gave up (timeout %s)", ErrParse, l.Name, p.Timeout)
 	}
 	var raw []C.sdl_capture
-	if l.query != nil {
-		raw = runQuery(tree, l.query)
+	q := l.Query()
+	if q != nil {
+		raw = runQuery(tree, q)
 	}
 	n := int(count)
 	if cap(p.buf) < n {
@@ -125,9 +126,10 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	} else {
 		C.sdl_tree_delete(tree)
 	}
+	l.loadNames() // a tree's readers ask its kinds and syntax
 	t := &Tree{Lang: l, Src: src, Nodes: buf[:written]}
-	if l.query != nil {
-		t.Matches = t.matches(l.query, raw)
+	if q != nil {
+		t.Matches = t.matches(q, raw)
 	}
 	return t, nil
 }

@@ -135,3 +135,25 @@ func O200kRankForTest(tok string) (uint32, bool) {
 	r := o200kRank(tok)
 	return r, r != noRank
 }
+
+// BM25ForTest is the reference of the query benchmarks: one bare FTS5
+// bm25 query over the symbols' full text, the terms of text OR-ed, the
+// best limit rows, with nothing joined or fused. It returns how many rows
+// it read.
+func (x *Index) BM25ForTest(ctx context.Context, text string, limit int) (int, error) {
+	terms, _ := queryTerms(text)
+	m := ftsMatch(terms)
+	if m == "" {
+		return 0, nil
+	}
+	rows, err := x.DB.QueryContext(ctx, `SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ? ORDER BY bm25(symbols_fts) LIMIT ?`, m, limit)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	return n, rows.Err()
+}

@@ -52,6 +52,21 @@ func Open(path, root string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	return open(db, path, root), nil
+}
+
+// OpenOnce opens the index for a process that answers one question and
+// exits (a terminal command): it reads the file without mapping it, which
+// keeps the pages it touches out of its peak RSS (schema.OpenReadOnlyUnmapped).
+func OpenOnce(path, root string) (*Index, error) {
+	db, err := schema.OpenReadOnlyUnmapped(path)
+	if err != nil {
+		return nil, err
+	}
+	return open(db, path, root), nil
+}
+
+func open(db *sql.DB, path, root string) *Index {
 	if root == "" {
 		root = filepath.Dir(filepath.Dir(path))
 	}
@@ -61,7 +76,7 @@ func Open(path, root string) (*Index, error) {
 	db.SetMaxIdleConns(maxIdleConns)
 	x := &Index{Path: path, DB: db, Root: root}
 	x.RepoID, _ = schema.GetMeta(context.Background(), db, schema.MetaRepoID)
-	return x, nil
+	return x
 }
 
 // Close closes the index.

@@ -193,18 +193,33 @@ func Sniff(path string) error {
 }
 
 // readMmap is how much of an index file a reader maps (address space,
-// not memory).
-const readMmap = "mmap_size(1073741824)"
+// not memory); unmapped is a reader that maps nothing.
+const (
+	readMmap = "mmap_size(1073741824)"
+	unmapped = "mmap_size(0)"
+)
 
 // OpenReadOnly opens an existing index for reading.
 func OpenReadOnly(path string) (*sql.DB, error) {
+	// Readers map the file: a query reads pages where the OS keeps them,
+	// not through a read call and a copy into each connection's cache.
+	return openReadOnly(path, readMmap)
+}
+
+// OpenReadOnlyUnmapped opens an existing index for reading through read
+// calls, for a process that asks one question and exits: every mapped page
+// it touches counts in its peak RSS (40 MB of a GOROOT/src index for one
+// slice), for about 5 ms of CPU saved; a server gains over many questions.
+func OpenReadOnlyUnmapped(path string) (*sql.DB, error) {
+	return openReadOnly(path, unmapped)
+}
+
+func openReadOnly(path string, pragmas ...string) (*sql.DB, error) {
 	if err := Sniff(path); err != nil {
 		return nil, err
 	}
 	// mode=ro opens the file read-only; the temp schema stays usable.
-	// Readers map the file: a query reads pages where the OS keeps them,
-	// not through a read call and a copy into each connection's cache.
-	dsn := DSN(path, true, readMmap)
+	dsn := DSN(path, true, pragmas...)
 	db, err := openRO(dsn)
 	if readOnlyPlace(err) {
 		// A WAL-mode file in a directory (or with a -shm) this process

@@ -149,7 +149,8 @@ func openIndex(c *cli.Context) (*query.Index, error) {
 	} else if wd, err := os.Getwd(); err == nil {
 		root = wd
 	}
-	x, err := query.Open(p, root)
+	// a terminal command asks one question and exits: unmapped
+	x, err := query.OpenOnce(p, root)
 	if err != nil {
 		return nil, err
 	}
