@@ -24,6 +24,8 @@ var (
 	builtinWords string
 	//go:embed std.txt
 	stdWords string
+	//go:embed common.txt
+	commonWords string
 )
 
 // Name is the language's name in the index.
@@ -32,6 +34,7 @@ const Name = "lua"
 var (
 	builtins = map[string]bool{}
 	std      = map[string]bool{} // the standard library's tables: string, table, os, ...
+	common   = map[string]bool{} // method names too common to bind by name alone
 )
 
 func init() {
@@ -40,6 +43,9 @@ func init() {
 	}
 	for _, w := range lang.Words(stdWords) {
 		std[w] = true
+	}
+	for _, w := range lang.Words(commonWords) {
+		common[w] = true
 	}
 	lang.Register(lang.Spec{
 		Name:       Name,
@@ -127,6 +133,9 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 // local value as a call on an unknown receiver, which no global function
 // of the same name may claim.
 func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	if strings.ContainsAny(r.Qualifier, "()[]{}'\" :") {
+		r.Qualifier = "?" // a call's result, an index, a method chain
+	}
 	if r.Qualifier != "" {
 		return true
 	}
@@ -294,7 +303,7 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	}
 	q := r.Qualifier
 	if q == "?" {
-		return lang.Unbound(lang.RuleUnresolved, 0)
+		return unknownReceiver(r, cands)
 	}
 	if q == "self" && ctx.From != nil && ctx.From.Container != "" {
 		// self in function T:m() is a T
@@ -331,7 +340,17 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	if res := unique(lang.Pick(cands, func(t *lang.Target) bool { return t.Container == q })); res.Rule != lang.RuleExternal {
 		return res
 	}
-	// x.f() on a value of unknown type, where some table of ours has an f
+	return unknownReceiver(r, cands)
+}
+
+// unknownReceiver binds x:m() on a value of unknown type to the one
+// method of ours called m, when the name is distinctive enough to tell.
+func unknownReceiver(r *lang.Ref, cands []*lang.Target) lang.Resolution {
+	if !common[r.Name] && len(r.Name) > 3 {
+		if ms := lang.PreferDefinitions(lang.Pick(cands, func(t *lang.Target) bool { return t.Kind == lang.KindMethod })); len(ms) == 1 {
+			return lang.Bound(ms[0], lang.RuleUniqueName)
+		}
+	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 

@@ -128,3 +128,16 @@ func TestModuleAndTests(t *testing.T) {
 		}
 	}
 }
+
+// TestReceivers: a receiver that is not a path of names (a call's result,
+// an index, a chain) is an unknown one, written ?.
+func TestReceivers(t *testing.T) {
+	f := extract(t, "a.lua", "local function f(doc, t)\n  doc:add('x'):addtag('y')\n  t[1]:run()\n  doc.body.nodes:walk()\nend\n")
+	var got []string
+	for _, r := range f.Refs {
+		got = append(got, r.Qualifier+":"+r.Name)
+	}
+	if want := []string{"doc:add", "?:addtag", "?:run", "doc.body.nodes:walk"}; !slices.Equal(got, want) {
+		t.Errorf("refs %q, want %q", got, want)
+	}
+}
