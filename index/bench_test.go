@@ -1,11 +1,14 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -64,6 +67,108 @@ func BenchmarkIndexCorpus(b *testing.B) {
 		b.Skip("set SDL_CORPUS to a directory to index")
 	}
 	benchIndexAt(b, root, os.Getenv("SDL_CORPUS_TOUCH"), os.Getenv("SDL_CORPUS_DB"))
+}
+
+// BenchmarkIncrementalGoroot measures the incremental path on
+// $(go env GOROOT)/src against a full index of the same tree in the same
+// run (issue 20): an edit of one file (touch1), a rename of an exported
+// function used across the tree with every call of it (rename), and a
+// branch switch that changes every tenth Go file, about 500 (switch500).
+// Each change is an overlay, so the tree is only read; after each, a run
+// without it brings the index back to the tree (not reported).
+func BenchmarkIncrementalGoroot(b *testing.B) {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(filepath.Join(root, "strings", "strings.go")); err != nil {
+		b.Skip(err)
+	}
+	entries, err := Walk(context.Background(), root, WalkOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var goFiles []string
+	for _, e := range entries {
+		if e.Skip == "" && e.Lang != nil && e.Lang.Name == "go" {
+			goFiles = append(goFiles, e.Path)
+		}
+	}
+	db := filepath.Join(b.TempDir(), "index.db")
+	full, _ := timeChild(b, root, db, "", "")
+	b.ReportMetric(full.Seconds(), "full-s")
+	summary := fmt.Sprintf("%d Go files: full index %.2fs", len(goFiles), full.Seconds())
+	cases := []struct {
+		name  string
+		files map[string][]byte
+	}{
+		{"touch1", benchEdit(b, root, []string{"net/http/server.go"}, func(_ string, src []byte) []byte {
+			return append(src, "\n// touched by the benchmark\n"...)
+		})},
+		// strings.TrimSpace, called from some 200 files, becomes TrimBlank
+		{"rename", benchEdit(b, root, goFiles, func(p string, src []byte) []byte {
+			if path.Dir(p) == "strings" {
+				src = benchUnqualified.ReplaceAll(src, []byte("${1}TrimBlank("))
+			}
+			return bytes.ReplaceAll(src, []byte("strings.TrimSpace("), []byte("strings.TrimBlank("))
+		})},
+		// a new function at the top of each file: every symbol below moves
+		{"switch500", benchEdit(b, root, everyNth(goFiles, 10), func(p string, src []byte) []byte {
+			i := bytes.Index(src, []byte("\npackage "))
+			if bytes.HasPrefix(src, []byte("package ")) {
+				i = 0
+			}
+			if i < 0 {
+				return nil
+			}
+			end := i + 1 + bytes.IndexByte(src[i+1:], '\n')
+			return append(append(src[:end+1:end+1], "\n// Switched is on the other branch.\nfunc Switched() {}\n"...), src[end+1:]...)
+		})},
+	}
+	for _, c := range cases {
+		dir := b.TempDir()
+		for p, data := range c.files {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, p), data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		d, _ := timeChild(b, root, db, "", "", "SDL_TEST_INDEX_OVERLAY="+dir)
+		timeChild(b, root, db, "", "") // back to the tree
+		b.ReportMetric(d.Seconds(), c.name+"-s")
+		b.ReportMetric(d.Seconds()/full.Seconds(), c.name+"-x-full")
+		summary += fmt.Sprintf(", %s (%d files) %.2fs (%.3fx)", c.name, len(c.files), d.Seconds(), d.Seconds()/full.Seconds())
+	}
+	b.Log(summary)
+}
+
+// benchUnqualified matches a call of TrimSpace inside package strings.
+var benchUnqualified = regexp.MustCompile(`(^|[^A-Za-z0-9_.])TrimSpace\(`)
+
+// benchEdit applies edit to the files paths of root and returns those it
+// changed.
+func benchEdit(b *testing.B, root string, paths []string, edit func(p string, src []byte) []byte) map[string][]byte {
+	out := map[string][]byte{}
+	for _, p := range paths {
+		src, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if changed := edit(p, bytes.Clone(src)); changed != nil && !bytes.Equal(changed, src) {
+			out[p] = changed
+		}
+	}
+	if len(out) == 0 {
+		b.Fatalf("the edit changed none of %d files", len(paths))
+	}
+	return out
+}
+
+func everyNth(s []string, n int) []string {
+	var out []string
+	for i := 0; i < len(s); i += n {
+		out = append(out, s[i])
+	}
+	return out
 }
 
 type benchFile struct {
@@ -258,11 +363,13 @@ func tagsQuery(b *testing.B, name string) string {
 }
 
 // timeChild runs a full or incremental index in a child process and
-// returns its wall time and peak RSS in KB.
-func timeChild(b *testing.B, root, db, embedding, touch string) (time.Duration, int64) {
+// returns its wall time and peak RSS in KB. env adds to the child's
+// environment (SDL_TEST_INDEX_OVERLAY).
+func timeChild(b *testing.B, root, db, embedding, touch string, env ...string) (time.Duration, int64) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$")
 	cmd.Env = append(os.Environ(), "SDL_TEST_INDEX_ROOT="+root, "SDL_TEST_INDEX_DB="+db, "SDL_TEST_INDEX_EMBED="+embedding,
 		"SDL_TEST_INDEX_TOUCH="+touch)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {

@@ -39,6 +39,25 @@ func TestMain(m *testing.M) {
 			}
 			opts.Overlay = map[string][]byte{touch: append(data, "\n// touched by the benchmark\n"...)}
 		}
+		if dir := os.Getenv("SDL_TEST_INDEX_OVERLAY"); dir != "" {
+			// changed files, as unsaved buffers: BenchmarkIncrementalGoroot
+			if opts.Overlay == nil {
+				opts.Overlay = map[string][]byte{}
+			}
+			err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				data, err := os.ReadFile(p)
+				rel, _ := filepath.Rel(dir, p)
+				opts.Overlay[filepath.ToSlash(rel)] = data
+				return err
+			})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
 		_, err := Run(context.Background(), opts)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -467,6 +467,25 @@ func (b *build) deriveIncremental(ctx context.Context, tx *sql.Tx, affected map[
 		return err
 	}
 	defer neighbourCluster.Close()
+	// the statements asked once per symbol, prepared once: a change that
+	// moves the symbols of many files affects tens of thousands
+	stmts := map[string]*sql.Stmt{}
+	for name, q := range map[string]string{
+		"drop": "DELETE FROM metrics WHERE id = ?",
+		"testFile": `SELECT COUNT(*) FROM files f JOIN paths pp ON pp.id = f.path_id
+			WHERE pp.path = ? AND f.to_seq IS NULL AND f.is_test = 1`,
+		"cluster": "SELECT cluster_id FROM metrics WHERE id = ?",
+		"put": `INSERT INTO metrics(id, fan_in, fan_out, test_refs, nearest_test, cluster_id) VALUES(?, ?, ?, ?, ?, ?)
+			ON CONFLICT(id) DO UPDATE SET fan_in = excluded.fan_in, fan_out = excluded.fan_out, test_refs = excluded.test_refs,
+			nearest_test = excluded.nearest_test, cluster_id = excluded.cluster_id`,
+	} {
+		st, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		stmts[name] = st
+	}
 	for _, id := range sortedKeys(affected) {
 		var fanIn, fanOut, present int
 		var isTest sql.NullInt64
@@ -475,7 +494,7 @@ func (b *build) deriveIncremental(ctx context.Context, tx *sql.Tx, affected map[
 			return fmt.Errorf("metrics of %s: %w", id, err)
 		}
 		if present == 0 {
-			if _, err := tx.ExecContext(ctx, "DELETE FROM metrics WHERE id = ?", id); err != nil {
+			if _, err := stmts["drop"].ExecContext(ctx, id); err != nil {
 				return err
 			}
 			continue
@@ -503,8 +522,7 @@ func (b *build) deriveIncremental(ctx context.Context, tx *sql.Tx, affected map[
 			if best == "" {
 				for _, c := range conventionalTests(p.String) {
 					var n int
-					tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM files f JOIN paths pp ON pp.id = f.path_id
-						WHERE pp.path = ? AND f.to_seq IS NULL AND f.is_test = 1`, c).Scan(&n)
+					stmts["testFile"].QueryRowContext(ctx, c).Scan(&n)
 					if n > 0 {
 						r.nearest = c
 						break
@@ -513,17 +531,14 @@ func (b *build) deriveIncremental(ctx context.Context, tx *sql.Tx, affected map[
 			}
 		}
 		var cluster int
-		if err := tx.QueryRowContext(ctx, "SELECT cluster_id FROM metrics WHERE id = ?", id).Scan(&cluster); err == sql.ErrNoRows || cluster == 0 {
+		if err := stmts["cluster"].QueryRowContext(ctx, id).Scan(&cluster); err == sql.ErrNoRows || cluster == 0 {
 			var c, n int
 			if err := neighbourCluster.QueryRowContext(ctx, id).Scan(&c, &n); err == nil {
 				cluster = c
 			}
 		}
 		r.cluster = cluster
-		if _, err := tx.ExecContext(ctx, `INSERT INTO metrics(id, fan_in, fan_out, test_refs, nearest_test, cluster_id) VALUES(?, ?, ?, ?, ?, ?)
-			ON CONFLICT(id) DO UPDATE SET fan_in = excluded.fan_in, fan_out = excluded.fan_out, test_refs = excluded.test_refs,
-			nearest_test = excluded.nearest_test, cluster_id = excluded.cluster_id`,
-			id, r.fanIn, r.fanOut, r.testRefs, r.nearest, r.cluster); err != nil {
+		if _, err := stmts["put"].ExecContext(ctx, id, r.fanIn, r.fanOut, r.testRefs, r.nearest, r.cluster); err != nil {
 			return fmt.Errorf("write metrics: %w", err)
 		}
 	}

@@ -6,14 +6,9 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/mod/modfile"
 )
 
 // gitInfo is what the ledger records of the repository's git state.
@@ -89,66 +84,4 @@ func gitChurn(ctx context.Context, root string, g gitInfo) map[string]int {
 		churn[line]++
 	}
 	return churn
-}
-
-// readGoModules finds the go.mod files that govern the Go files of a walk
-// and returns "dir\tmodule/path" for each, dir relative to root.
-func readGoModules(tree fileTree, entries []Entry) []string {
-	dirs := map[string]bool{}
-	for _, e := range entries {
-		if e.Lang != nil && e.Lang.Name == "go" {
-			for d := path.Dir(e.Path); ; d = path.Dir(d) {
-				if dirs[d] {
-					break
-				}
-				dirs[d] = true
-				if d == "." || d == "/" {
-					break
-				}
-			}
-		}
-	}
-	var out []string
-	for d := range dirs {
-		data, err := tree.ReadFile(path.Join(d, "go.mod"))
-		if err != nil {
-			continue
-		}
-		if mod := modfile.ModulePath(data); mod != "" {
-			out = append(out, d+"\t"+mod)
-		}
-	}
-	sort.Strings(out)
-	if !dirs["."] || len(out) > 0 && strings.HasPrefix(out[0], ".\t") {
-		return out // no Go file, or a module at the root
-	}
-	// the root is a directory inside a module (GOROOT/src/net): its import
-	// path prefix comes from the go.mod above it
-	dt, ok := tree.(dirTree)
-	if !ok {
-		return out
-	}
-	abs, err := filepath.Abs(dt.root)
-	if err != nil {
-		return out
-	}
-	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-			if mod := modfile.ModulePath(data); mod != "" {
-				if rel, err := filepath.Rel(d, abs); err == nil {
-					prefix := path.Join(mod, filepath.ToSlash(rel))
-					if mod == "std" {
-						prefix = filepath.ToSlash(rel)
-					}
-					out = append(out, ".\t"+prefix)
-				}
-			}
-			break
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	sort.Strings(out)
-	return out
 }

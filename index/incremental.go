@@ -3,7 +3,9 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,20 +27,30 @@ type oldFile struct {
 	build   string
 }
 
+// incrementalMmap maps the index file for the reads of an incremental run
+// (address space, not memory): the pages of the file rows, the symbols and
+// the edges it looks up are read where the OS keeps them, without a read
+// call and a copy into the connection's cache each.
+const incrementalMmap = "mmap_size(1073741824)"
+
 // incremental records a new version in the existing index, parsing only
-// the files whose content changed, in one transaction.
+// the files whose content changed, in one transaction: parse (the changed
+// files) -> resolve (theirs, and what the changes may move) ->
+// finishVersion; or, when nothing changed, upToDate. It returns a
+// *rebuildError when the index must be built again instead.
 func (b *build) incremental(ctx context.Context) (err error) {
 	sync := "synchronous(NORMAL)"
 	if b.opts.NoSync {
 		sync = "synchronous(OFF)"
 	}
-	db, err := schema.OpenWrite(b.opts.DB, "journal_mode(WAL)", sync, "cache_size(-65536)")
+	db, err := schema.OpenWrite(b.opts.DB, "journal_mode(WAL)", sync, "cache_size(-65536)", incrementalMmap)
 	if err != nil {
 		return classifyWriteError(err, b.opts.DB)
 	}
 	defer db.Close()
 	defer func() {
-		if err != nil && err != errRebuild {
+		var rb *rebuildError
+		if err != nil && !errors.As(err, &rb) {
 			err = classifyWriteError(err, b.opts.DB)
 		}
 	}()
@@ -48,9 +60,7 @@ func (b *build) incremental(ctx context.Context) (err error) {
 	if reason, err := b.optionsChanged(ctx, db); err != nil {
 		return err
 	} else if reason != "" {
-		b.sum.RebuildReason = reason
-		b.sum.VersionsDropped = peekVersions(ctx, b.opts.DB)
-		return errRebuild
+		return &rebuildError{Decision{State: StateOptions, Reason: reason}}
 	}
 
 	tx, err := db.BeginTx(ctx, nil)
@@ -61,94 +71,164 @@ func (b *build) incremental(ctx context.Context) (err error) {
 	return b.incrementalTx(ctx, tx)
 }
 
-func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
-	var prevSeq int64
-	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(seq), 0) FROM versions").Scan(&prevSeq); err != nil {
-		return fmt.Errorf("read ledger: %w", err)
-	}
-	seq := prevSeq + 1
-	olds, err := loadFiles(ctx, tx)
-	if err != nil {
-		return err
-	}
-	if b.emb, err = b.openEmbedder(ctx, b.prevModel); err != nil {
-		return err
-	}
-	b.sum.Embedding = &b.emb.sum
-	if err := b.emb.prepareVectors(ctx, tx, b.prevDim); err != nil {
-		return err
-	}
-	if b.emb.on() {
-		if b.reembed, err = missingFiles(ctx, tx); err != nil {
-			return err
-		}
-	}
-	w, err := newWriter(ctx, tx, seq)
-	if err != nil {
-		return err
-	}
-	defer w.close()
-	b.w = w
-	b.changes = newSymChanges()
-	b.tree = map[string]fileState{}
-	for p, o := range olds {
-		b.tree[p] = fileState{o.status, o.hash, o.reason, o.lang}
-	}
-	var prev counts
-	var prevCommit, prevRef string
-	if prevSeq > 0 {
-		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges, git_commit, git_ref FROM versions WHERE seq = ?", prevSeq).
-			Scan(&prev.files, &prev.symbols, &prev.edges, &prevCommit, &prevRef); err != nil {
-			return fmt.Errorf("read ledger: %w", err)
-		}
-	}
+// previous is what an incremental run starts from: the last version.
+type previous struct {
+	seq         int64
+	files       map[string]*oldFile
+	counts      counts
+	commit, ref string
+}
 
-	if b.only != nil {
-		// a run over a few paths: the modules and packages come from the
-		// files the index already holds
-		all := append([]Entry{}, b.entries...)
-		var others []string
-		for p, o := range olds {
-			if !b.only[p] {
-				all = append(all, Entry{Path: p, Lang: lang.ByName(o.lang)})
-				others = append(others, p)
-			}
-		}
-		assignLanguages(b.entries, others)
-		// the go.mod files of the last run, and those above the files of
-		// this one (a new module), without reading every directory again
-		mods := map[string]bool{}
-		if old, err := schema.GetMeta(ctx, tx, schema.MetaGoModules); err == nil && old != "" {
-			for _, m := range strings.Split(old, "\n") {
-				mods[m] = true
-			}
-		}
-		for _, m := range readGoModules(b.src, b.entries) {
-			mods[m] = true
-		}
-		b.goModules = sortedKeys(mods)
-		b.jsPackages = readJSPackages(b.src, all)
-		b.phpPSR4 = readPHPAutoload(b.src, all)
+// changeSet is what the parse stage of an incremental run found.
+type changeSet struct {
+	seen    map[string]bool // every path the walk listed
+	changed []*fileResult   // files written anew (indexed or not)
+	paths   []string        // their paths
+	gone    []string        // files removed
+	// names of symbols added, removed or changed, and the ids of the
+	// removed ones: edges naming them may bind elsewhere
+	names      map[string]bool
+	removedIDs map[string]bool
+	stamped    int // files whose stat stamp was brought up to date
+}
+
+func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
+	prev, err := b.loadPrevious(ctx, tx)
+	if err != nil {
+		return err
 	}
-	fs := newFileSet()
-	fs.config[lang.ConfigGoModules] = b.goModules
-	fs.config[lang.ConfigGoTarget] = b.opts.GoTarget.Config()
-	fs.config[lang.ConfigJSPackages] = b.jsPackages
-	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
-	for p, o := range olds {
+	defer b.w.close()
+	seq := prev.seq + 1
+	b.sum.Seq = seq
+	if b.only != nil {
+		b.projectOfPaths(ctx, tx, prev.files)
+	}
+	fs := b.resolutionSet()
+	for p, o := range prev.files {
 		if o.status == StatusOK || o.status == StatusParseError {
 			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports, build: o.build})
 		}
 	}
+	cs, err := b.parseChanged(ctx, tx, prev.files, fs)
+	if err != nil {
+		return err
+	}
+	if err := b.removeGone(ctx, prev.files, cs, fs); err != nil {
+		return err
+	}
+	b.sum.Files = len(cs.seen)
+	if b.only != nil {
+		b.sum.Files = len(b.tree)
+	}
+	// A revision named by --rev gets its version even when its tree is
+	// the same as the last one, so that the commit can be named later
+	// (sdl risk --from origin/main) as long as it differs.
+	newRev := b.opts.Rev != "" && (b.git.commit != prev.commit || b.git.ref != prev.ref)
+	// precise mode: the packages of the changed Go files, those not
+	// type-checked yet, and those that may depend on them are checked (or,
+	// going back to the heuristics, resolved without the type checker)
+	ownDirs, goDirs := b.preciseDirs(prev.files, cs.changed, cs.gone)
+	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev
+	if treeSame && len(goDirs) == 0 {
+		return b.upToDate(ctx, tx, prev, cs.stamped)
+	}
+	affected, err := b.resolveChanged(ctx, tx, prev.files, fs, cs, ownDirs, goDirs)
+	if err != nil {
+		return err
+	}
+	if treeSame && b.w.edgeWrites == 0 {
+		// the type checker (or the heuristics, going back to them) bound
+		// every edge as it was: the same version, and the state it leaves
+		return b.upToDate(ctx, tx, prev, cs.stamped)
+	}
+	for id := range cs.removedIDs {
+		affected[id] = true
+	}
+	b.decided(Decision{State: StateIncremental})
+	return b.finishVersion(ctx, tx, version{seq: seq, prev: prev.counts, affected: affected, changes: b.changes,
+		id: VersionID(seq) + b.opts.VersionSuffix})
+}
 
-	seen := map[string]bool{}
-	var changed []*fileResult
-	var changedPaths []string
-	names := map[string]bool{} // names of symbols added, removed or changed
-	removedIDs := map[string]bool{}
-	total, done := len(b.entries), 0
-	b.sum.Seq = seq
-	stamped := 0 // files whose stat stamp was brought up to date
+// loadPrevious reads the last version and its files, opens the embedder
+// and the writer of the new version (the caller closes it), and starts
+// the new tree from the old one.
+func (b *build) loadPrevious(ctx context.Context, tx *sql.Tx) (*previous, error) {
+	prev := &previous{}
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(seq), 0) FROM versions").Scan(&prev.seq); err != nil {
+		return nil, fmt.Errorf("read ledger: %w", err)
+	}
+	var err error
+	if prev.files, err = loadFiles(ctx, tx); err != nil {
+		return nil, err
+	}
+	if b.emb, err = b.openEmbedder(ctx, b.prevModel); err != nil {
+		return nil, err
+	}
+	b.sum.Embedding = &b.emb.sum
+	if err := b.emb.prepareVectors(ctx, tx, b.prevDim); err != nil {
+		return nil, err
+	}
+	if b.emb.on() {
+		if b.reembed, err = missingFiles(ctx, tx); err != nil {
+			return nil, err
+		}
+	}
+	if prev.seq > 0 {
+		if err := tx.QueryRowContext(ctx, "SELECT files, symbols, edges, git_commit, git_ref FROM versions WHERE seq = ?", prev.seq).
+			Scan(&prev.counts.files, &prev.counts.symbols, &prev.counts.edges, &prev.commit, &prev.ref); err != nil {
+			return nil, fmt.Errorf("read ledger: %w", err)
+		}
+	}
+	b.changes = newSymChanges()
+	b.tree = map[string]fileState{}
+	for p, o := range prev.files {
+		b.tree[p] = fileState{o.status, o.hash, o.reason, o.lang}
+	}
+	// last: the caller closes it
+	if b.w, err = newWriter(ctx, tx, prev.seq+1); err != nil {
+		return nil, err
+	}
+	return prev, nil
+}
+
+// projectOfPaths reads the project files of a run over a few paths: the
+// modules and packages come from the files the index already holds.
+func (b *build) projectOfPaths(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile) {
+	var others []string
+	var notGo []Entry // the entries, and the other files, but for Go's
+	for _, e := range b.entries {
+		if e.Lang == nil || e.Lang.Project == nil || e.Lang.Project.Key() != lang.ProjectGoModules {
+			notGo = append(notGo, e)
+		}
+	}
+	for p, o := range olds {
+		if !b.only[p] {
+			if l := lang.ByName(o.lang); l == nil || l.Project == nil || l.Project.Key() != lang.ProjectGoModules {
+				notGo = append(notGo, Entry{Path: p, Lang: l})
+			}
+			others = append(others, p)
+		}
+	}
+	assignLanguages(b.entries, others)
+	b.project = readProjects(b.src, notGo, nil)
+	// the go.mod files of the last run, and those above the files of
+	// this one (a new module), without reading every directory again
+	var mods lang.GoModules
+	if old, err := schema.GetMeta(ctx, tx, schema.MetaGoModules); err == nil && old != "" {
+		mods = parseGoModulesMeta(old)
+	}
+	mods = append(mods, readProjects(b.src, b.entries, nil).goModules()...)
+	lang.SortGoModules(mods)
+	mods = slices.Compact(mods)
+	b.project[lang.ProjectGoModules] = mods
+}
+
+// parseChanged parses the files of the walk whose stat stamp or content
+// changed, and writes their files and symbols as rows of the new version.
+func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, fs *fileSet) (*changeSet, error) {
+	w := b.w
+	seq := w.seq
+	cs := &changeSet{seen: map[string]bool{}, names: map[string]bool{}, removedIDs: map[string]bool{}}
 	unchanged := func(e *Entry, hash string) bool {
 		o := olds[e.Path]
 		if b.opts.Full || o == nil || o.status != StatusOK && o.status != StatusParseError || b.reembed[e.Path] {
@@ -159,13 +239,15 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		}
 		return o.hash == hash
 	}
-	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+	todo := b.toRead(olds, unchanged, cs)
+	total, done := len(todo), 0
+	err := parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {
 			b.progress("parse", done, total)
 		}
 		p := r.entry.Path
-		seen[p] = true
+		cs.seen[p] = true
 		o := olds[p]
 		if r.unchanged {
 			// read (or stat) but not parsed: a no-op run reports 0 parsed
@@ -175,7 +257,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 				if _, err := w.exec(ctx, "stampFile", r.mtime, o.pid); err != nil {
 					return err
 				}
-				stamped++
+				cs.stamped++
 			}
 			return nil
 		}
@@ -210,13 +292,13 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		if err := w.writeFile(ctx, pid, r); err != nil {
 			return err
 		}
-		if err := b.diffSymbols(ctx, w, pid, r, names, removedIDs); err != nil {
+		if err := b.diffSymbols(ctx, w, pid, r, cs.names, cs.removedIDs); err != nil {
 			return err
 		}
 		if err := b.embedSome(ctx, tx); err != nil {
 			return err
 		}
-		changedPaths = append(changedPaths, p)
+		cs.paths = append(cs.paths, p)
 		if r.indexed() {
 			fs.put(&fileEntry{path: p, lang: r.entry.Lang.Name, module: r.facts.Module, imports: r.facts.Imports, loaded: true,
 				build: r.facts.Build})
@@ -224,34 +306,74 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 				// the build now compiles the file for other targets: calls
 				// to its names may bind elsewhere
 				for i := range r.facts.Symbols {
-					names[r.facts.Symbols[i].Name] = true
+					cs.names[r.facts.Symbols[i].Name] = true
 				}
 			}
-			changed = append(changed, r)
 		} else {
 			fs.remove(p)
-			changed = append(changed, r)
 		}
+		cs.changed = append(cs.changed, r)
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var gone []string
+	return cs, nil
+}
+
+// toRead lists the entries of the walk an incremental run must read, and
+// marks the others seen. A file whose stat stamp proves it unchanged, or
+// that is still skipped for the same reason, needs no worker and writes
+// nothing: most of the tree, when one file changed.
+func (b *build) toRead(olds map[string]*oldFile, unchanged func(*Entry, string) bool, cs *changeSet) []Entry {
+	todo := make([]Entry, 0, len(b.entries)/8)
+	for i := range b.entries {
+		e := &b.entries[i]
+		if e.Skip != "" {
+			// skipped by the walk: no read, no parse
+			r := parseOne(nil, b.src, nil, e, b.opts.Walk.MaxFileSize, nil)
+			if o := olds[e.Path]; o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason {
+				cs.seen[e.Path] = true
+				b.count(r)
+				continue
+			}
+		} else if _, over := b.opts.Overlay[e.Path]; !over {
+			if unchanged(e, "") {
+				cs.seen[e.Path] = true
+				continue
+			}
+			if o := olds[e.Path]; o != nil && o.status == StatusSkipped && !b.opts.Full &&
+				o.mtime != 0 && o.mtime == e.MTime && o.size == e.Size {
+				// skipped for its content (generated, minified, binary),
+				// which its stamp says is the same: no read, no hash
+				cs.seen[e.Path] = true
+				b.count(&fileResult{status: o.status})
+				continue
+			}
+		}
+		todo = append(todo, *e)
+	}
+	return todo
+}
+
+// removeGone closes the rows of the files the walk no longer found (of
+// the paths looked at, in a run limited to paths).
+func (b *build) removeGone(ctx context.Context, olds map[string]*oldFile, cs *changeSet, fs *fileSet) error {
+	w := b.w
 	for p := range olds {
-		if !seen[p] && (b.only == nil || b.only[p]) {
-			gone = append(gone, p)
+		if !cs.seen[p] && (b.only == nil || b.only[p]) {
+			cs.gone = append(cs.gone, p)
 		}
 	}
-	sort.Strings(gone)
-	for _, p := range gone {
+	sort.Strings(cs.gone)
+	for _, p := range cs.gone {
 		o := olds[p]
 		delete(b.tree, p)
 		b.sum.FilesRemoved++
-		if _, err := w.exec(ctx, "closeFile", seq, o.pid); err != nil {
+		if _, err := w.exec(ctx, "closeFile", w.seq, o.pid); err != nil {
 			return err
 		}
-		if err := b.diffSymbols(ctx, w, o.pid, &fileResult{entry: Entry{Path: p}}, names, removedIDs); err != nil {
+		if err := b.diffSymbols(ctx, w, o.pid, &fileResult{entry: Entry{Path: p}}, cs.names, cs.removedIDs); err != nil {
 			return err
 		}
 		if _, err := w.closeEdgesOf(ctx, o.pid, nil); err != nil {
@@ -259,76 +381,30 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 		}
 		fs.remove(p)
 	}
-	b.sum.Files = len(seen)
-	if b.only != nil {
-		b.sum.Files = len(b.tree)
-	}
-	// A revision named by --rev gets its version even when its tree is
-	// the same as the last one, so that the commit can be named later
-	// (sdl risk --from origin/main) as long as it differs.
-	newRev := b.opts.Rev != "" && (b.git.commit != prevCommit || b.git.ref != prevRef)
-	// precise mode: the packages of the changed Go files, those not
-	// type-checked yet, and those that may depend on them are checked (or,
-	// going back to the heuristics, resolved without the type checker)
-	ownDirs, goDirs := b.preciseDirs(olds, changed, gone)
-	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev
-	// nothing changed: no new version, but memory files, feedback, vectors
-	// and the precise state may have (added, dropped or recomputed), and
-	// are synced in this small transaction
-	noVersion := func() error {
-		b.sum.Seq = prevSeq
-		meta, err := b.embedAll(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if err := b.fillTotals(ctx, tx, prevSeq, prev); err != nil {
-			return err
-		}
-		if err := b.countFaults(ctx, tx); err != nil {
-			return err
-		}
-		wrote, err := b.syncSidecars(ctx, tx, nil, VersionID(prevSeq))
-		if err != nil {
-			return err
-		}
-		if err := b.embedMemories(ctx, tx); err != nil {
-			return err
-		}
-		precise := b.preciseMeta != "" || b.preciseReset
-		if precise {
-			meta = append(meta, [2]string{schema.MetaGoPrecise, b.preciseMeta})
-		}
-		if !wrote && !b.emb.changed && stamped == 0 && !precise {
-			return nil
-		}
-		for _, kv := range meta {
-			if err := schema.SetMeta(ctx, tx, kv[0], kv[1]); err != nil {
-				return fmt.Errorf("write meta: %w", err)
-			}
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("commit: %w", err)
-		}
-		return nil
-	}
-	if treeSame && len(goDirs) == 0 {
-		return noVersion()
-	}
+	return nil
+}
 
-	b.progress("resolve", 0, len(changed))
+// resolveChanged binds the references of the changed files, then those of
+// unchanged files the changes may move, and, in precise mode, the Go
+// packages that depend on them. It returns the symbols whose edges
+// changed.
+func (b *build) resolveChanged(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, fs *fileSet, cs *changeSet,
+	ownDirs, goDirs map[string]bool) (map[string]bool, error) {
+	w := b.w
+	b.progress("resolve", 0, len(cs.changed))
 	tab, err := newSQLTable(ctx, tx, fs)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer tab.close()
 	affected := map[string]bool{}
 	var gp *goPrecise
 	if len(ownDirs) > 0 {
-		if gp, goDirs, err = b.preciseIncremental(ctx, olds, ownDirs, gone, goDirs); err != nil {
-			return err
+		if gp, goDirs, err = b.preciseIncremental(ctx, olds, ownDirs, cs.gone, goDirs); err != nil {
+			return nil, err
 		}
 	}
-	for _, r := range changed {
+	for _, r := range cs.changed {
 		pid := w.paths[r.entry.Path]
 		var edges []edgeRow
 		if r.indexed() {
@@ -336,62 +412,55 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 			edges = fileEdges(r, tab, gp.file(r.entry.Path))
 			if len(r.faults) > before {
 				if err := w.setFaults(ctx, pid, r.faults); err != nil {
-					return err
+					return nil, err
 				}
 			}
 		}
 		if err := w.diffEdges(ctx, pid, edges, affected); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if tab.err != nil {
-		return tab.err
+		return nil, tab.err
 	}
 	changedSet := map[string]bool{}
-	for _, p := range changedPaths {
+	for _, p := range cs.paths {
 		changedSet[p] = true
 	}
-	if err := b.reresolve(ctx, tx, w, tab, names, removedIDs, changedSet, len(gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
-		return err
+	if err := b.reresolve(ctx, tx, w, tab, cs.names, cs.removedIDs, changedSet, len(cs.gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
+		return nil, err
 	}
 	if len(goDirs) > 0 {
 		if err := b.preciseUnchanged(ctx, w, tab, gp, goEntries(olds, b.tree, goDirs), changedSet, affected); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if treeSame && w.edgeWrites == 0 {
-		// the type checker (or the heuristics, going back to them) bound
-		// every edge as it was: the same version, and the state it leaves
-		return noVersion()
-	}
-	for id := range removedIDs {
-		affected[id] = true
-	}
-	b.progress("derive", 0, 0)
-	if err := b.derive(ctx, tx, nil, affected); err != nil {
-		return err
-	}
-	meta, err := b.embedAll(ctx, tx)
+	return affected, nil
+}
+
+// upToDate ends a run that found nothing changed: no new version, but
+// memory files, feedback, vectors, stamps and the precise state may have
+// (added, dropped or recomputed), and are synced in this small
+// transaction.
+func (b *build) upToDate(ctx context.Context, tx *sql.Tx, prev *previous, stamped int) error {
+	b.decided(Decision{State: StateUpToDate})
+	b.sum.Seq = prev.seq
+	meta, wrote, err := b.sidecars(ctx, tx, nil, VersionID(prev.seq))
 	if err != nil {
 		return err
 	}
-	if b.preciseMeta != "" || b.preciseReset {
-		meta = append(meta, [2]string{schema.MetaGoPrecise, b.preciseMeta})
-	}
-	if _, err := b.syncSidecars(ctx, tx, b.changes, VersionID(seq)+b.opts.VersionSuffix); err != nil {
+	if err := b.fillTotals(ctx, tx, prev.seq, prev.counts); err != nil {
 		return err
 	}
-	if err := b.embedMemories(ctx, tx); err != nil {
-		return err
+	precise := b.preciseMeta != "" || b.preciseReset
+	if !wrote && !b.emb.changed && stamped == 0 && !precise {
+		return nil
 	}
-	if err := b.countFaults(ctx, tx); err != nil {
-		return err
+	for _, kv := range meta {
+		if err := schema.SetMeta(ctx, tx, kv[0], kv[1]); err != nil {
+			return fmt.Errorf("write meta: %w", err)
+		}
 	}
-	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, seq, prev, meta); err != nil {
-		return err
-	}
-	b.progress("commit", 0, 0)
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}

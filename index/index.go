@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -118,30 +117,32 @@ type Progress struct {
 
 // Summary describes what a run did.
 type Summary struct {
-	DB            string         `json:"db"`
-	Version       string         `json:"version"`
-	Seq           int64          `json:"seq"`
-	NewVersion    bool           `json:"newVersion"`
-	Rebuilt       bool           `json:"rebuilt"`
-	RebuildReason string         `json:"rebuildReason,omitempty"`
-	Files         int            `json:"files"`
-	Parsed        int            `json:"parsed"`
-	Skipped       int            `json:"skipped"`
-	ParseErrors   int            `json:"parseErrors"`
-	Unreadable    int            `json:"unreadable"`
-	FilesAdded    int            `json:"filesAdded"`
-	FilesChanged  int            `json:"filesChanged"`
-	FilesRemoved  int            `json:"filesRemoved"`
-	Symbols       int64          `json:"symbols"`
-	Edges         int64          `json:"edges"`
-	SymbolsAdded  int            `json:"symbolsAdded"`
-	SymbolsChgd   int            `json:"symbolsChanged"`
-	SymbolsRmvd   int            `json:"symbolsRemoved"`
-	Versions      int64          `json:"versions"`
-	Seconds       float64        `json:"seconds"`
-	Bytes         int64          `json:"bytes"`
-	Languages     map[string]int `json:"languages"`
-	GitCommit     string         `json:"gitCommit,omitempty"`
+	DB            string `json:"db"`
+	Version       string `json:"version"`
+	Seq           int64  `json:"seq"`
+	NewVersion    bool   `json:"newVersion"`
+	Rebuilt       bool   `json:"rebuilt"`
+	RebuildReason string `json:"rebuildReason,omitempty"`
+	// State is what the run decided (see IndexState).
+	State        IndexState     `json:"state"`
+	Files        int            `json:"files"`
+	Parsed       int            `json:"parsed"`
+	Skipped      int            `json:"skipped"`
+	ParseErrors  int            `json:"parseErrors"`
+	Unreadable   int            `json:"unreadable"`
+	FilesAdded   int            `json:"filesAdded"`
+	FilesChanged int            `json:"filesChanged"`
+	FilesRemoved int            `json:"filesRemoved"`
+	Symbols      int64          `json:"symbols"`
+	Edges        int64          `json:"edges"`
+	SymbolsAdded int            `json:"symbolsAdded"`
+	SymbolsChgd  int            `json:"symbolsChanged"`
+	SymbolsRmvd  int            `json:"symbolsRemoved"`
+	Versions     int64          `json:"versions"`
+	Seconds      float64        `json:"seconds"`
+	Bytes        int64          `json:"bytes"`
+	Languages    map[string]int `json:"languages"`
+	GitCommit    string         `json:"gitCommit,omitempty"`
 	// PreciseGo counts the Go packages type-checked by precise mode and
 	// PreciseGoFailed those with type errors (their files fall back).
 	PreciseGo       int `json:"preciseGoPackages,omitempty"`
@@ -168,191 +169,17 @@ type Summary struct {
 // DefaultDB is the index path for a repository root.
 func DefaultDB(root string) string { return filepath.Join(root, ".sdl", "index.db") }
 
-// Run indexes opts.Root into opts.DB: a full build when there is no usable
-// index, else an incremental run that records a new version if anything
-// changed.
-func Run(ctx context.Context, opts Options) (*Summary, error) {
-	start := time.Now()
-	root, err := filepath.Abs(opts.Root)
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	st, err := os.Stat(root)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %s", ErrNoDir, opts.Root)
-		}
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("%w: %s is not a directory", ErrNoDir, opts.Root)
-	}
-	if opts.DB == "" {
-		opts.DB = DefaultDB(root)
-	}
-	opts.DB, _ = filepath.Abs(opts.DB)
-	if opts.Embedder == nil && opts.Embedding.Provider == "" && opts.Embedding.HTTP.URL == "" && opts.Embedding.HTTP.Model == "" {
-		// callers that say nothing (serve's refresh, watcher, buffers) use
-		// the repository's settings, as sdl index does
-		if opts.Embedding, err = embed.LoadConfig(root); err != nil {
-			return nil, fmt.Errorf("index: %w", err)
-		}
-	}
-	if opts.GoTarget == nil {
-		t, err := LoadGoTarget(root, os.Getenv)
-		if err != nil {
-			return nil, fmt.Errorf("index: %w", err)
-		}
-		opts.GoTarget = &t
-	}
-	if opts.Workers <= 0 {
-		opts.Workers = runtime.GOMAXPROCS(0)
-	}
-	if opts.Walk.MaxFileSize <= 0 {
-		opts.Walk.MaxFileSize = DefaultMaxFileSize
-	}
-	if opts.Walk.SkipDirs == nil {
-		opts.Walk.SkipDirs = DefaultSkipDirs
-	}
-	if opts.Now.IsZero() {
-		opts.Now = time.Now()
-	}
-	if err := os.MkdirAll(filepath.Dir(opts.DB), 0o755); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrReadOnly, err)
-	}
-	unlock, err := lockIndex(ctx, opts.DB)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-
-	for p := range opts.Overlay {
-		if _, err := cleanRel(p); err != nil {
-			return nil, err
-		}
-	}
-	b := &build{opts: opts, root: root, src: dirTree{root}, sum: &Summary{DB: opts.DB, Languages: map[string]int{}}}
-	if opts.Rev != "" {
-		if opts.NoGit {
-			return nil, fmt.Errorf("%w: a revision is read with git; NoGit excludes it", ErrRev)
-		}
-		if len(opts.Paths) > 0 || len(opts.Overlay) > 0 {
-			// both describe the working tree, which a revision does not read
-			return nil, fmt.Errorf("%w: a revision is indexed whole, without paths or an overlay", ErrRev)
-		}
-		if opts.GoPrecise == PreciseOn {
-			return nil, fmt.Errorf("%w: --precise on type-checks the files on disk with the go command, and a revision is "+
-				"read from git objects: index it without --precise (its Go files keep the edges they have and the "+
-				"heuristics resolve the changed ones), or check it out and index the working tree", ErrRev)
-		}
-		gt, err := openGitTree(ctx, root, opts.Rev)
-		if err != nil {
-			return nil, err
-		}
-		defer gt.close()
-		b.src = gt
-		b.git = readGitRev(ctx, root, gt.commit, opts.Rev)
-	} else if !opts.NoGit {
-		b.git = readGit(ctx, root)
-	}
-	sniff := schema.Sniff(opts.DB)
-	if len(opts.Paths) > 0 && sniff == nil && !opts.Full {
-		b.progress("walk", 0, 0)
-		entries, err := WalkPaths(root, opts.Paths, opts.Walk)
-		if err != nil {
-			return nil, err
-		}
-		b.entries = b.overlaid(entries)
-		b.only = map[string]bool{}
-		for _, e := range b.entries {
-			b.only[e.Path] = true
-		}
-		for _, p := range opts.Paths {
-			p, _ = cleanRel(p)
-			b.only[p] = true
-		}
-		err = b.incremental(ctx)
-		if errors.Is(schema.Corrupt(err), schema.ErrCorrupt) {
-			b.sum.RebuildReason = "the index file was damaged (" + err.Error() + ")"
-			err = errRebuild
-		}
-		if errors.Is(err, errRebuild) {
-			b.sum.Rebuilt = true
-			b.only = nil
-			err = b.walkAndFull(ctx)
-		}
-		if err != nil {
-			return nil, err
-		}
-	} else if err := b.walk(ctx); err != nil {
-		return nil, err
-	} else {
-		switch err := sniff; {
-		case err == nil:
-			err = b.incremental(ctx)
-			if errors.Is(schema.Corrupt(err), schema.ErrCorrupt) {
-				// derived data: build it again rather than fail every run
-				b.sum.RebuildReason = "the index file was damaged (" + err.Error() + ")"
-				err = errRebuild
-			}
-			if errors.Is(err, errRebuild) {
-				b.sum.Rebuilt = true
-				err = b.full(ctx)
-			}
-			if err != nil {
-				return nil, err
-			}
-		case errors.Is(err, schema.ErrNoIndex):
-			if err := b.full(ctx); err != nil {
-				return nil, err
-			}
-		case errors.Is(err, schema.ErrVersion):
-			b.sum.Rebuilt = true
-			b.sum.RebuildReason = err.Error()
-			b.sum.VersionsDropped = peekVersions(ctx, opts.DB)
-			b.prevModel, _ = peekEmbedMeta(ctx, opts.DB)
-			if err := b.full(ctx); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, err
-		}
-	}
-	if fi, err := os.Stat(opts.DB); err == nil {
-		b.sum.Bytes = fi.Size()
-		if wal, err := os.Stat(opts.DB + "-wal"); err == nil {
-			b.sum.Bytes += wal.Size()
-		}
-	}
-	if _, onDisk := b.src.(dirTree); onDisk && b.opts.GoPrecise == PreciseAuto && b.precisePrev == nil &&
-		b.sum.GoPrecise == "" && b.sum.Languages["go"] > 0 && len(b.preciseModules()) > 0 && goToolchain() != "" {
-		b.sum.GoHeuristic = true
-	}
-	b.progress("done", 0, 0)
-	b.sum.Seconds = time.Since(start).Seconds()
-	return b.sum, nil
-}
-
 // walk lists the whole tree.
 func (b *build) walk(ctx context.Context) error {
 	b.progress("walk", 0, 0)
-	entries, err := walkTree(ctx, b.root, b.src, b.opts.Walk)
+	entries, seen, err := walkTree(ctx, b.root, b.src, b.opts.Walk)
 	if err != nil {
 		return err
 	}
 	b.entries = b.overlaid(entries)
 	assignLanguages(b.entries, nil)
-	b.goModules = readGoModules(b.src, b.entries)
-	b.jsPackages = readJSPackages(b.src, b.entries)
-	b.phpPSR4 = readPHPAutoload(b.src, b.entries)
+	b.project = readProjects(b.src, b.entries, seen.has)
 	return nil
-}
-
-func (b *build) walkAndFull(ctx context.Context) error {
-	if err := b.walk(ctx); err != nil {
-		return err
-	}
-	return b.full(ctx)
 }
 
 // overlaid adds the overlay's files that the walk did not find, so an
@@ -419,25 +246,22 @@ func assignLanguages(entries []Entry, others []string) {
 	}
 }
 
-// errRebuild asks Run to replace an incremental run with a full build.
-var errRebuild = errors.New("rebuild")
-
 // fileState is what the ledger's tree hash covers of a file (status, hash
 // and reason), and the language it was parsed as, for the summary.
 type fileState struct{ status, hash, reason, lang string }
 
 type build struct {
-	opts      Options
-	tree      map[string]fileState // the new version's files
-	w         *writer
-	root      string
-	src       fileTree // the working tree or a git revision
-	entries   []Entry
-	goModules []string
+	opts    Options
+	tree    map[string]fileState // the new version's files
+	w       *writer
+	root    string
+	src     fileTree // the working tree or a git revision
+	entries []Entry
+	// project is what the project files say (Go modules, JavaScript
+	// packages, PHP autoload maps)
+	project projects
 	// preciseMeta is the Go precise state this run leaves (MetaGoPrecise)
 	preciseMeta string
-	jsPackages  []string
-	phpPSR4     []string // the PSR-4 maps of composer.json files
 	// only, when set, is the set of paths an incremental run looks at.
 	only map[string]bool
 	git  gitInfo
@@ -551,7 +375,9 @@ func peekVersions(ctx context.Context, path string) int64 {
 	return n
 }
 
-// full builds a new index in a temporary file and renames it into place.
+// full builds a new index in a temporary file and renames it into place:
+// parse (every file) -> resolve -> indexes -> scip -> finishVersion ->
+// publish.
 func (b *build) full(ctx context.Context) (err error) {
 	tmp := fmt.Sprintf("%s.tmp-%d", b.opts.DB, os.Getpid())
 	removeStaleTemps(b.opts.DB)
@@ -563,28 +389,17 @@ func (b *build) full(ctx context.Context) (err error) {
 			err = classifyWriteError(err, b.opts.DB)
 		}
 	}()
-	db, err := schema.OpenWrite(tmp, "page_size(8192)", "journal_mode(OFF)", "synchronous(OFF)",
-		"temp_store(MEMORY)", "cache_size(-32768)", "threads(2)")
-	if err != nil {
-		return err
+	// a new file has no precise state to reset (an incremental run that
+	// turned into this rebuild may have set it)
+	b.preciseReset = false
+	db, tx, err := b.createTemp(ctx, tmp)
+	if db != nil {
+		defer func() {
+			if db != nil {
+				db.Close()
+			}
+		}()
 	}
-	defer func() {
-		if db != nil {
-			db.Close()
-		}
-	}()
-	if err := schema.Create(ctx, db); err != nil {
-		return err
-	}
-	if b.emb, err = b.openEmbedder(ctx, b.prevModel); err != nil {
-		return err
-	}
-	b.emb.prevModel = ""
-	b.sum.Embedding = &b.emb.sum
-	if err := b.emb.prepareVectors(ctx, db, 0); err != nil {
-		return err
-	}
-	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -597,14 +412,10 @@ func (b *build) full(ctx context.Context) (err error) {
 	b.w = w
 	b.tree = map[string]fileState{}
 
-	fs := newFileSet()
-	fs.config[lang.ConfigGoModules] = b.goModules
-	fs.config[lang.ConfigGoTarget] = b.opts.GoTarget.Config()
-	fs.config[lang.ConfigJSPackages] = b.jsPackages
-	fs.config[lang.ConfigPHPAutoload] = b.phpPSR4
 	// what resolution needs of each file, in memory up to a budget and
 	// spilled to disk beyond it; the symbol table and the graph are built
 	// as files arrive
+	fs := b.resolutionSet()
 	budget := b.opts.MemoryBudget
 	if budget <= 0 {
 		budget = DefaultMemoryBudget
@@ -623,11 +434,73 @@ func (b *build) full(ctx context.Context) (err error) {
 	if gp != nil {
 		b.preciseMeta = gp.state(nil)
 	}
+	b.sum.Seq = 1
+	if err := b.parseFull(ctx, tx, fs, store, tab, g); err != nil {
+		return err
+	}
+	if store.spills > 0 {
+		b.tracef("  spilled %d of %d files' parse results (%d MB) beyond %d MB in memory",
+			store.spills, store.len(), store.size>>20, budget>>20)
+	}
+	fs.index()
+	if err := b.resolveFull(ctx, store, tab, gp, g); err != nil {
+		return err
+	}
+	gp = nil
+	b.progress("indexes", 0, 0)
+	if err := schema.CreateIndexes(ctx, tx); err != nil {
+		return err
+	}
+	if len(b.opts.SCIP) > 0 {
+		b.progress("scip", 0, 0)
+		if err := b.importSCIP(ctx, tx, w, g); err != nil {
+			return err
+		}
+	}
+	if err := b.finishVersion(ctx, tx, version{seq: 1, g: g, id: VersionID(1)}); err != nil {
+		return err
+	}
+	err = b.publish(ctx, db, tmp)
+	db = nil
+	return err
+}
+
+// createTemp creates the file a full build writes, with the embedder and
+// the vector tables, and begins its transaction. The database is returned
+// for the caller to close even when it fails after opening it.
+func (b *build) createTemp(ctx context.Context, tmp string) (*sql.DB, *sql.Tx, error) {
+	db, err := schema.OpenWrite(tmp, "page_size(8192)", "journal_mode(OFF)", "synchronous(OFF)",
+		"temp_store(MEMORY)", "cache_size(-32768)", "threads(2)")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := schema.Create(ctx, db); err != nil {
+		return db, nil, err
+	}
+	if b.emb, err = b.openEmbedder(ctx, b.prevModel); err != nil {
+		return db, nil, err
+	}
+	b.emb.prevModel = ""
+	b.sum.Embedding = &b.emb.sum
+	if err := b.emb.prepareVectors(ctx, db, 0); err != nil {
+		return db, nil, err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return db, nil, err
+	}
+	return db, tx, nil
+}
+
+// parseFull parses every file of the walk, writes its file and symbol
+// rows, and keeps what resolution needs: the file in fs, the symbols in
+// tab and g, the parse results in store.
+func (b *build) parseFull(ctx context.Context, tx *sql.Tx, fs *fileSet, store *factStore, tab *memTable, g *graph) error {
+	w := b.w
 	total := len(b.entries)
 	done := 0
-	b.sum.Seq = 1
 	var busy time.Duration
-	err = parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+	err := parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
 		t0 := time.Now()
 		defer func() { busy += time.Since(t0) }()
 		done++
@@ -672,13 +545,14 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-
 	b.tracef("  writer busy %.2fs during parse", busy.Seconds())
-	if store.spills > 0 {
-		b.tracef("  spilled %d of %d files' parse results (%d MB) beyond %d MB in memory",
-			store.spills, store.len(), store.size>>20, budget>>20)
-	}
-	fs.index()
+	return nil
+}
+
+// resolveFull binds the references of every file in store, in parallel
+// and in file order, writes the edges and adds them to g.
+func (b *build) resolveFull(ctx context.Context, store *factStore, tab *memTable, gp *goPrecise, g *graph) error {
+	w := b.w
 	type resolved struct {
 		path   string
 		edges  []edgeRow
@@ -687,7 +561,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		err    error
 	}
 	maxWork, maxWorkPath := 0, ""
-	err = ordered(ctx, store.len(), b.opts.Workers, func() (func(int) resolved, func()) {
+	err := ordered(ctx, store.len(), b.opts.Workers, func() (func(int) resolved, func()) {
 		return func(i int) resolved {
 			r, err := store.get(i)
 			if err != nil {
@@ -729,53 +603,19 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	gp = nil
 	b.tracef("  most resolution work in one file: %d of %d units, %s", maxWork, lang.FileWorkBudget, maxWorkPath)
-	b.progress("indexes", 0, 0)
-	if err := schema.CreateIndexes(ctx, tx); err != nil {
-		return err
-	}
-	if len(b.opts.SCIP) > 0 {
-		b.progress("scip", 0, 0)
-		if err := b.importSCIP(ctx, tx, w, g); err != nil {
-			return err
-		}
-	}
-	b.progress("derive", 0, 0)
-	if err := b.derive(ctx, tx, g, nil); err != nil {
-		return err
-	}
-	meta, err := b.embedAll(ctx, tx)
-	if err != nil {
-		return err
-	}
-	if b.preciseMeta != "" {
-		meta = append(meta, [2]string{schema.MetaGoPrecise, b.preciseMeta})
-	}
-	if _, err := b.syncSidecars(ctx, tx, nil, VersionID(1)); err != nil {
-		return err
-	}
-	if err := b.embedMemories(ctx, tx); err != nil {
-		return err
-	}
-	if err := b.countFaults(ctx, tx); err != nil {
-		return err
-	}
-	b.progress("ledger", 0, 0)
-	if err := b.finishVersion(ctx, tx, 1, counts{}, meta); err != nil {
-		return err
-	}
-	b.progress("commit", 0, 0)
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
+	return nil
+}
+
+// publish finishes the file of a full build (WAL from now on), closes it
+// and renames it into place.
+func (b *build) publish(ctx context.Context, db *sql.DB, tmp string) error {
 	b.progress("write", 0, 0)
 	if _, err := db.ExecContext(ctx, "PRAGMA optimize; PRAGMA journal_mode = WAL"); err != nil {
+		db.Close()
 		return fmt.Errorf("finish index: %w", err)
 	}
-	err = db.Close()
-	db = nil
-	if err != nil {
+	if err := db.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
 	return replaceFile(tmp, b.opts.DB)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -48,10 +47,10 @@ func (b *build) indexedFiles() int64 {
 	return n
 }
 
-// finishVersion appends the ledger row of version seq and the meta rows.
+// recordVersion appends the ledger row of version seq and the meta rows.
 // The counts are those of the previous version plus the rows the writer
 // inserted and closed.
-func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCounts counts, meta [][2]string) error {
+func (b *build) recordVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCounts counts, meta [][2]string) error {
 	tree := b.treeHash()
 	var prev string
 	if err := tx.QueryRowContext(ctx, "SELECT hash FROM versions WHERE seq = ?", seq-1).Scan(&prev); err != nil && err != sql.ErrNoRows {
@@ -74,7 +73,7 @@ func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, seq int64, prevCo
 	optHash, optJSON := b.options()
 	// in a fixed order: the layout of the page depends on it
 	for _, kv := range append(meta, [][2]string{
-		{schema.MetaGoModules, strings.Join(b.goModules, "\n")},
+		{schema.MetaGoModules, goModulesMeta(b.project.goModules())},
 		{schema.MetaOptions, optJSON},
 		{schema.MetaOptionsHash, optHash},
 		{schema.MetaRepoID, filepath.Base(b.root)},

@@ -140,7 +140,7 @@ func (e preciseEnv) report(phase string, done, total int) {
 
 // loadGoPrecise type-checks the Go packages of each module of the tree.
 // Packages that fail to load leave their files to the heuristics.
-func loadGoPrecise(ctx context.Context, root string, modules []string, entries []Entry, overlay map[string][]byte,
+func loadGoPrecise(ctx context.Context, root string, modules lang.GoModules, entries []Entry, overlay map[string][]byte,
 	known []ifaceDecl, workers int, target lang.GoTarget, env preciseEnv, trace func(string, ...any)) (*goPrecise, error) {
 	// unsaved buffers replace the files on disk for the type checker too
 	var abs map[string][]byte
@@ -158,8 +158,7 @@ func loadGoPrecise(ctx context.Context, root string, modules []string, entries [
 	}
 	modDirs := make([]string, 0, len(modules))
 	for _, m := range modules {
-		d, _, _ := strings.Cut(m, "\t")
-		modDirs = append(modDirs, d)
+		modDirs = append(modDirs, m.Dir)
 	}
 	// the package directories of each module: directories with Go files
 	// that no nested module owns, outside testdata and _/. directories
@@ -1238,16 +1237,16 @@ func (b *build) loadPrecise(ctx context.Context, entries []Entry, known []ifaceD
 	return gp, nil
 }
 
-// preciseModules lists the Go modules of the tree, as readGoModules does;
+// preciseModules lists the Go modules of the tree, as readProjects does;
 // for a directory inside a module, the go.mod above the root.
-func (b *build) preciseModules() []string {
-	if len(b.goModules) > 0 {
-		return b.goModules
+func (b *build) preciseModules() lang.GoModules {
+	if mods := b.project.goModules(); len(mods) > 0 {
+		return mods
 	}
 	for d := filepath.Dir(b.root); ; d = filepath.Dir(d) {
 		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
 			if mod := modfile.ModulePath(data); mod != "" {
-				return []string{".\t" + mod}
+				return lang.GoModules{{Dir: ".", Path: mod}}
 			}
 			return nil
 		}

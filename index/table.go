@@ -31,6 +31,7 @@ type fileSet struct {
 	dirs    map[string][]string
 	modules map[string][]string // lang \x00 module-or-suffix -> paths
 	config  map[string][]string
+	project projects
 	memo    sync.Map
 }
 
@@ -134,6 +135,8 @@ func (fs *fileSet) ModuleFiles(l, module string) []string {
 
 func (fs *fileSet) Config(key string) []string { return fs.config[key] }
 
+func (fs *fileSet) Project(key string) lang.Project { return fs.project[key] }
+
 // memTable resolves against symbols held in memory: a full build.
 type memTable struct {
 	*fileSet
@@ -155,6 +158,7 @@ type sqlTable struct {
 	ctx    context.Context
 	tx     *sql.Tx
 	stmt   *sql.Stmt
+	idStmt *sql.Stmt // byID: prepared once, as a re-resolution asks it for every source symbol
 	byName map[string][]*lang.Target
 	err    error
 }
@@ -166,7 +170,13 @@ func newSQLTable(ctx context.Context, tx *sql.Tx, fs *fileSet) (*sqlTable, error
 	if err != nil {
 		return nil, err
 	}
-	return &sqlTable{fileSet: fs, ctx: ctx, tx: tx, stmt: st, byName: map[string][]*lang.Target{}}, nil
+	id, err := tx.PrepareContext(ctx, `SELECT s.id, p.path, s.kind, s.name, s.container, s.exported, s.signature
+		FROM symbols s JOIN paths p ON p.id = s.path_id WHERE s.id = ? AND s.to_seq IS NULL`)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return &sqlTable{fileSet: fs, ctx: ctx, tx: tx, stmt: st, idStmt: id, byName: map[string][]*lang.Target{}}, nil
 }
 
 func (t *sqlTable) ByName(name string) []*lang.Target {
@@ -212,16 +222,17 @@ func setSignature(tg *lang.Target, sig string) {
 	}
 }
 
-func (t *sqlTable) close() { t.stmt.Close() }
+func (t *sqlTable) close() {
+	t.stmt.Close()
+	t.idStmt.Close()
+}
 
 // byID loads one current symbol as a target, or nil.
 func (t *sqlTable) byID(ctx context.Context, id string) *lang.Target {
 	var tg lang.Target
 	var exported int
 	var sig string
-	err := t.tx.QueryRowContext(ctx, `SELECT s.id, p.path, s.kind, s.name, s.container, s.exported, s.signature
-		FROM symbols s JOIN paths p ON p.id = s.path_id WHERE s.id = ? AND s.to_seq IS NULL`, id).
-		Scan(&tg.ID, &tg.Path, &tg.Kind, &tg.Name, &tg.Container, &exported, &sig)
+	err := t.idStmt.QueryRowContext(ctx, id).Scan(&tg.ID, &tg.Path, &tg.Kind, &tg.Name, &tg.Container, &exported, &sig)
 	if err != nil {
 		if err != sql.ErrNoRows {
 			t.err = err

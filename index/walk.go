@@ -83,28 +83,53 @@ var ignoreFiles = []string{".gitignore", ".sdlignore"}
 // file it cannot read; it fails only when root itself cannot be listed or
 // ctx is done.
 func Walk(ctx context.Context, root string, opts WalkOptions) ([]Entry, error) {
-	return walkTree(ctx, root, dirTree{root}, opts)
+	entries, _, err := walkTree(ctx, root, dirTree{root}, opts)
+	return entries, err
 }
+
+// listing is what a walk saw of the directories it listed besides their
+// source files: which of them hold a project file (go.mod, package.json,
+// composer.json), so that the project readers need not try to open one in
+// every directory.
+type listing struct {
+	listed   map[string]bool // directories listed, "." for the root
+	projects map[string]bool // "dir/name" of the project files in them
+}
+
+// has says whether directory dir holds file, as far as the walk saw: a
+// directory it did not list (an overlay's) may.
+func (l *listing) has(dir, file string) bool {
+	return !l.listed[dir] || l.projects[path.Join(dir, file)]
+}
+
+// projectFiles are the names the project readers read.
+var projectFiles = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range lang.ProjectReaders() {
+		m[r.File()] = true
+	}
+	return m
+}()
 
 // walkTree walks a working directory or a git tree by the same rules;
 // name is what errors call the root.
-func walkTree(ctx context.Context, name string, t fileTree, opts WalkOptions) ([]Entry, error) {
+func walkTree(ctx context.Context, name string, t fileTree, opts WalkOptions) ([]Entry, *listing, error) {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
 	if opts.SkipDirs == nil {
 		opts.SkipDirs = DefaultSkipDirs
 	}
-	w := &walker{root: name, tree: t, opts: opts}
+	w := &walker{root: name, tree: t, opts: opts, seen: &listing{listed: map[string]bool{}, projects: map[string]bool{}}}
 	w.ignore = append(w.ignore, parsePatterns(t.Exclude(), nil)...)
 	if _, err := t.ReadDir(""); err != nil {
-		return nil, fmt.Errorf("walk %s: %w", name, err)
+		return nil, nil, fmt.Errorf("walk %s: %w", name, err)
 	}
 	if err := w.dir(ctx, "", nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sort.Slice(w.out, func(i, j int) bool { return w.out[i].Path < w.out[j].Path })
-	return w.out, nil
+	return w.out, w.seen, nil
 }
 
 type walker struct {
@@ -113,6 +138,7 @@ type walker struct {
 	opts   WalkOptions
 	ignore []gitignore.Pattern
 	out    []Entry
+	seen   *listing
 }
 
 func (w *walker) ignored(parts []string, isDir bool) bool {
@@ -141,7 +167,29 @@ func (w *walker) dir(ctx context.Context, rel string, parts []string) error {
 		return nil
 	}
 	saved := len(w.ignore)
-	for _, name := range ignoreFiles {
+	dir := rel
+	if dir == "" {
+		dir = "."
+	}
+	w.seen.listed[dir] = true
+	// the listing says which ignore and project files are here: a
+	// directory without them costs no failed open
+	hasIgnore := make([]bool, len(ignoreFiles))
+	for _, de := range ents {
+		name := de.Name()
+		for i, ig := range ignoreFiles {
+			if name == ig {
+				hasIgnore[i] = true
+			}
+		}
+		if projectFiles[name] && !de.IsDir() {
+			w.seen.projects[path.Join(dir, name)] = true
+		}
+	}
+	for i, name := range ignoreFiles {
+		if !hasIgnore[i] {
+			continue
+		}
 		p := name
 		if rel != "" {
 			p = rel + "/" + name

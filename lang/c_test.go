@@ -451,6 +451,7 @@ func cTestID(p string, i int) string { return fmt.Sprintf("%s#%d", p, i) }
 func (tab *cTestTable) ByName(name string) []*Target     { return tab.byName[name] }
 func (tab *cTestTable) File(p string) *FileInfo          { return tab.files[p] }
 func (tab *cTestTable) Config(string) []string           { return nil }
+func (*cTestTable) Project(string) Project               { return nil }
 func (tab *cTestTable) ModuleFiles(l, m string) []string { return tab.modules[l+"\x00"+m] }
 func (tab *cTestTable) DirFiles(dir string) []string {
 	var out []string

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	l := &Language{Name: "go", Extensions: []string{".go"}, extract: extractGo}
+	l := &Language{Name: "go", Extensions: []string{".go"}, extract: extractGo, Project: GoModulesReader{}}
 	register(l, tsgo.Language())
 	l.setSyntax([]string{"comment"},
 		[]string{"interpreted_string_literal", "raw_string_literal", "rune_literal"},

@@ -33,8 +33,8 @@ var variantRepo = map[string]string{
 
 func TestGoResolveBuildVariants(t *testing.T) {
 	cfg := goBuildConfig(linuxTarget())
-	cfg[ConfigGoModules] = []string{".\texample.com/m"}
 	tab, facts := newMoreTestTable(t, "go", variantRepo, cfg)
+	tab.project = map[string]Project{ProjectGoModules: GoModules{{Dir: ".", Path: "example.com/m"}}}
 	wantAll(t, tab.resolveAll(facts),
 		// a caller compiled for linux binds the linux variants, as surely
 		// as a name defined once
@@ -56,8 +56,8 @@ func TestGoResolveBuildVariants(t *testing.T) {
 
 func TestGoResolveBuildVariantsOtherTarget(t *testing.T) {
 	cfg := goBuildConfig(linuxTarget().WithPlatform("windows", "arm64"))
-	cfg[ConfigGoModules] = []string{".\texample.com/m"}
 	tab, facts := newMoreTestTable(t, "go", variantRepo, cfg)
+	tab.project = map[string]Project{ProjectGoModules: GoModules{{Dir: ".", Path: "example.com/m"}}}
 	wantAll(t, tab.resolveAll(facts),
 		"p/use.go: Use call helper -> p/a_win.go:helper (same_package)",
 		"p/use.go: Use call open -> p/x_windows.go:open (same_package)",

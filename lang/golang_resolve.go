@@ -5,10 +5,6 @@ import (
 	"strings"
 )
 
-// ConfigGoModules is the Table.Config key listing the repository's Go
-// modules, each "dir\tmodule/path" ("." for the root).
-const ConfigGoModules = "go.modules"
-
 var goBuiltins = map[string]bool{
 	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
 	"imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true, "print": true,
@@ -105,11 +101,8 @@ func goImportDir(tab Table, importPath string) string {
 
 func goImportDirUncached(tab Table, importPath string) string {
 	best, bestLen := "", -1
-	for _, m := range tab.Config(ConfigGoModules) {
-		dir, mod, ok := strings.Cut(m, "\t")
-		if !ok {
-			continue
-		}
+	for _, m := range goModules(tab) {
+		dir, mod := m.Dir, m.Path
 		var rest string
 		switch {
 		case mod == "std":

@@ -229,6 +229,11 @@ func (g *Guard) Config(key string) []string {
 	return g.tab.Config(key)
 }
 
+func (g *Guard) Project(key string) Project {
+	g.spend(1)
+	return g.tab.Project(key)
+}
+
 // Memo returns the value of key, computing it with f the first time.
 //
 // A key asked for again while its own computation is in progress is a

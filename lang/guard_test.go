@@ -15,6 +15,7 @@ func (*memoOnlyTable) File(string) *FileInfo            { return nil }
 func (*memoOnlyTable) ModuleFiles(_, _ string) []string { return nil }
 func (*memoOnlyTable) DirFiles(string) []string         { return nil }
 func (*memoOnlyTable) Config(string) []string           { return nil }
+func (*memoOnlyTable) Project(string) Project           { return nil }
 func (t *memoOnlyTable) Memo(key string, f func() string) string {
 	if v, ok := t.memo[key]; ok {
 		return v

@@ -581,6 +581,7 @@ func (tab *javaTestTable) add(t *Target)                    { tab.byName[t.Name]
 func (tab *javaTestTable) ByName(name string) []*Target     { return tab.byName[name] }
 func (tab *javaTestTable) File(p string) *FileInfo          { return tab.files[p] }
 func (tab *javaTestTable) Config(string) []string           { return nil }
+func (*javaTestTable) Project(string) Project               { return nil }
 func (tab *javaTestTable) ModuleFiles(_, m string) []string { return tab.modules[m] }
 func (tab *javaTestTable) DirFiles(dir string) []string {
 	var out []string

@@ -19,6 +19,7 @@ func init() {
 	tsx := &Language{Name: "tsx", Extensions: []string{".tsx"}, extract: extractJS}
 	register(tsx, tsts.LanguageTSX())
 	for _, l := range []*Language{js, ts, tsx} {
+		l.Project = JSPackagesReader{}
 		l.setSyntax([]string{"comment", "html_comment"},
 			[]string{"string", "template_string", "regex"},
 			[]string{"identifier", "property_identifier", "private_property_identifier", "shorthand_property_identifier",

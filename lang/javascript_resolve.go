@@ -5,12 +5,6 @@ import (
 	"strings"
 )
 
-// ConfigJSPackages is the Table.Config key listing the repository's own
-// npm packages, each "dir\tname\tentries" ("." for the root; entries the
-// package's source, module and main files, comma-separated): in a
-// monorepo, files import other packages of the repository by name.
-const ConfigJSPackages = "js.packages"
-
 // jsBuiltins are the functions and constructors of the language itself:
 // calls to them are dropped.
 var jsBuiltins = setOf(
@@ -178,8 +172,8 @@ func jsSourceFileUncached(tab Table, dir, spec string) (string, bool) {
 // dir: the deepest one with a package.json.
 func jsPackageDir(tab Table, dir string) string {
 	best := "."
-	for _, p := range tab.Config(ConfigJSPackages) {
-		d, _, _ := strings.Cut(p, "\t")
+	for _, p := range jsPackages(tab) {
+		d := p.Dir
 		if (dir == d || strings.HasPrefix(dir, d+"/")) && len(d) > len(best) {
 			best = d
 		}
@@ -202,15 +196,14 @@ func jsPackageFile(tab Table, spec string) (string, bool) {
 			name, sub = spec[:i], spec[i+1:]
 		}
 	}
-	for _, p := range tab.Config(ConfigJSPackages) {
-		dir, rest, ok := strings.Cut(p, "\t")
-		pkg, entries, _ := strings.Cut(rest, "\t")
-		if !ok || pkg != name {
+	for _, p := range jsPackages(tab) {
+		dir := p.Dir
+		if p.Name != name {
 			continue
 		}
-		if sub == "" && entries != "" {
+		if sub == "" {
 			// package.json's source, module or main
-			for _, e := range strings.Split(entries, ",") {
+			for _, e := range p.Entries {
 				if f := jsProbe(tab, path.Join(dir, e)); f != "" {
 					return f, false
 				}

@@ -561,10 +561,11 @@ func TestJSHostileInput(t *testing.T) {
 
 // javascriptTestTable is a Table over a few in-memory files.
 type javascriptTestTable struct {
-	files  map[string]*FileInfo
-	byName map[string][]*Target
-	config map[string][]string
-	memo   sync.Map
+	files   map[string]*FileInfo
+	byName  map[string][]*Target
+	config  map[string][]string
+	project map[string]Project
+	memo    sync.Map
 }
 
 func newJavascriptTestTable(t *testing.T, srcs map[string]string) (*javascriptTestTable, map[string]*FileFacts) {
@@ -621,6 +622,7 @@ func (tab *javascriptTestTable) DirFiles(dir string) []string {
 	return out
 }
 func (tab *javascriptTestTable) Config(key string) []string { return tab.config[key] }
+func (tab *javascriptTestTable) Project(key string) Project { return tab.project[key] }
 func (tab *javascriptTestTable) Memo(key string, f func() string) string {
 	if v, ok := tab.memo.Load(key); ok {
 		return v.(string)

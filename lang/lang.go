@@ -21,6 +21,8 @@ type Language struct {
 	Name       string   // stable lower-case name stored in the index: "go", "python", ...
 	Extensions []string // with the dot: ".go"
 	Filenames  []string // exact base names, for files without a telling extension
+	// Project reads the language's project files, if it has any.
+	Project ProjectReader
 
 	ts unsafe.Pointer // *TSLanguage
 	// The grammar's names, copied out of C on first use (loadNames): a

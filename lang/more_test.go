@@ -80,6 +80,7 @@ type moreTestTable struct {
 	files   map[string]*FileInfo
 	modules map[string][]string
 	config  map[string][]string
+	project map[string]Project
 	memo    sync.Map
 }
 
@@ -124,6 +125,7 @@ func moreTestTarget(p string, f *FileFacts, i int) *Target {
 func (tab *moreTestTable) ByName(name string) []*Target     { return tab.byName[name] }
 func (tab *moreTestTable) File(p string) *FileInfo          { return tab.files[p] }
 func (tab *moreTestTable) Config(key string) []string       { return tab.config[key] }
+func (tab *moreTestTable) Project(key string) Project       { return tab.project[key] }
 func (tab *moreTestTable) ModuleFiles(_, m string) []string { return tab.modules[m] }
 func (tab *moreTestTable) DirFiles(dir string) []string {
 	var out []string

@@ -9,7 +9,7 @@ import (
 
 func init() {
 	// the php grammar, not php_only: templates interleave HTML
-	l := &Language{Name: "php", Extensions: []string{".php", ".phtml"}, extract: extractPHP}
+	l := &Language{Name: "php", Extensions: []string{".php", ".phtml"}, extract: extractPHP, Project: PHPAutoloadReader{}}
 	register(l, tsphp.LanguagePHP())
 	l.setSyntax([]string{"comment"},
 		[]string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},

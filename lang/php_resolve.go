@@ -5,12 +5,6 @@ import (
 	"strings"
 )
 
-// ConfigPHPAutoload is the Table.Config key listing the PSR-4 autoload
-// maps of the repository's composer.json files, each "prefix\tdir": a
-// namespace prefix ("App" for "App\\") and the directory its classes live
-// in, relative to the repository root.
-const ConfigPHPAutoload = "php.psr4"
-
 // phpBuiltins are PHP's everyday functions and language constructs that
 // read like calls: calls to them are dropped. Functions with side effects
 // (file_put_contents, curl_exec, exec, mail...) are not among them: they
@@ -172,11 +166,8 @@ func phpJoin(ns, name string) string {
 // phpPSR4 lists the repository's PSR-4 prefixes and directories.
 func phpPSR4(tab Table) [][2]string {
 	var out [][2]string
-	for _, e := range tab.Config(ConfigPHPAutoload) {
-		prefix, dir, ok := strings.Cut(e, "\t")
-		if ok {
-			out = append(out, [2]string{strings.Trim(prefix, `\`), dir})
-		}
+	for _, e := range phpAutoload(tab) {
+		out = append(out, [2]string{e.Prefix, e.Dir})
 	}
 	return out
 }

@@ -353,7 +353,8 @@ $s = new Store(null);
 $s->add(null);
 \Shop\money(2.0);`,
 	}
-	tab, facts := newMoreTestTable(t, "php", files, map[string][]string{ConfigPHPAutoload: {"Shop\tsrc"}})
+	tab, facts := newMoreTestTable(t, "php", files, nil)
+	tab.project = map[string]Project{ProjectPHPAutoload: PHPAutoload{{Prefix: "Shop", Dir: "src"}}}
 	got := tab.resolveAll(facts)
 	wantAll(t, got,
 		// use statements, includes, PSR-4

@@ -83,9 +83,12 @@ type Table interface {
 	ModuleFiles(lang, module string) []string
 	// DirFiles returns the indexed files directly in a directory.
 	DirFiles(dir string) []string
-	// Config returns repository-level facts a language's rules need, such
-	// as the module paths in go.mod files, by key.
+	// Config returns repository-level settings a language's rules need
+	// (the Go build target), by key.
 	Config(key string) []string
+	// Project returns what the repository's project files say (a
+	// ProjectReader's result), by the reader's key; nil when none.
+	Project(key string) Project
 	// Memo returns the value cached under key, computing it with f the
 	// first time. It is safe for concurrent use.
 	Memo(key string, f func() string) string

@@ -1,9 +1,9 @@
 package lang
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
-	"golang.org/x/mod/modfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/resolve")
@@ -186,13 +185,15 @@ type fixtureTable struct {
 	dirs    map[string][]string
 	modules map[string][]string // lang \x00 module-or-suffix -> paths
 	config  map[string][]string
+	project map[string]Project
 	memo    sync.Map
 }
 
 func newFixtureTable(t *testing.T, srcs map[string][]byte) *fixtureTable {
 	t.Helper()
 	tab := &fixtureTable{facts: map[string]*FileFacts{}, files: map[string]*FileInfo{}, byName: map[string][]*Target{},
-		dirs: map[string][]string{}, modules: map[string][]string{}, config: map[string][]string{}}
+		dirs: map[string][]string{}, modules: map[string][]string{}, config: map[string][]string{},
+		project: map[string]Project{}}
 	var all []string
 	for p := range srcs {
 		all = append(all, p)
@@ -223,55 +224,40 @@ func newFixtureTable(t *testing.T, srcs map[string][]byte) *fixtureTable {
 			tab.byName[tg.Name] = append(tab.byName[tg.Name], tg)
 		}
 	}
-	tab.readConfig(t, srcs)
+	tab.readProjects(srcs)
 	// the index evaluates Go build constraints for one target: a fixed one
 	// here, so that a case does not depend on the machine that runs it
 	tab.config[ConfigGoTarget] = linuxTarget().Config()
 	return tab
 }
 
-// readConfig sets the Config facts the index reads from a repository's
-// project files (index.readGoModules, readJSPackages, readPHPAutoload), in
-// their formats.
-func (tab *fixtureTable) readConfig(t *testing.T, srcs map[string][]byte) {
-	t.Helper()
-	for p, data := range srcs {
-		dir := path.Dir(p)
-		switch path.Base(p) {
-		case "go.mod":
-			if mod := modfile.ModulePath(data); mod != "" {
-				tab.config[ConfigGoModules] = append(tab.config[ConfigGoModules], dir+"\t"+mod)
-			}
-		case "package.json":
-			var pkg struct{ Name, Source, Module, Main string }
-			if err := json.Unmarshal(data, &pkg); err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
-			var entries []string
-			for _, e := range []string{pkg.Source, pkg.Module, pkg.Main} {
-				if e != "" {
-					entries = append(entries, e)
-				}
-			}
-			tab.config[ConfigJSPackages] = append(tab.config[ConfigJSPackages], dir+"\t"+pkg.Name+"\t"+strings.Join(entries, ","))
-		case "composer.json":
-			var c struct {
-				Autoload struct {
-					PSR4 map[string]string `json:"psr-4"`
-				} `json:"autoload"`
-			}
-			if err := json.Unmarshal(data, &c); err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
-			for prefix, sub := range c.Autoload.PSR4 {
-				tab.config[ConfigPHPAutoload] = append(tab.config[ConfigPHPAutoload],
-					strings.Trim(prefix, `\`)+"\t"+path.Clean(path.Join(dir, sub)))
+// readProjects reads the case's project files (go.mod, package.json,
+// composer.json) with the registered languages' ProjectReaders, as the
+// index does.
+func (tab *fixtureTable) readProjects(srcs map[string][]byte) {
+	for _, r := range ProjectReaders() {
+		var dirs []string
+		for p := range srcs {
+			if path.Base(p) == r.File() {
+				dirs = append(dirs, path.Dir(p))
 			}
 		}
+		if len(dirs) == 0 {
+			continue
+		}
+		sort.Strings(dirs)
+		tab.project[r.Key()] = r.Read(srcFiles(srcs), dirs)
 	}
-	for k := range tab.config {
-		sort.Strings(tab.config[k])
+}
+
+// srcFiles reads a case's files by repository path.
+type srcFiles map[string][]byte
+
+func (s srcFiles) ReadFile(p string) ([]byte, error) {
+	if b, ok := s[p]; ok {
+		return b, nil
 	}
+	return nil, fs.ErrNotExist
 }
 
 func fixtureID(p string, i int) string { return p + "#" + strconv.Itoa(i) }
@@ -287,6 +273,7 @@ func (tab *fixtureTable) ByName(name string) []*Target { return tab.byName[name]
 func (tab *fixtureTable) File(p string) *FileInfo      { return tab.files[p] }
 func (tab *fixtureTable) DirFiles(dir string) []string { return tab.dirs[dir] }
 func (tab *fixtureTable) Config(key string) []string   { return tab.config[key] }
+func (tab *fixtureTable) Project(key string) Project   { return tab.project[key] }
 func (tab *fixtureTable) ModuleFiles(l, module string) []string {
 	if l == "go" {
 		return tab.DirFiles(module)

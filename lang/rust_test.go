@@ -430,6 +430,7 @@ func (tab *rustTestTable) ModuleFiles(l, m string) []string {
 }
 func (tab *rustTestTable) DirFiles(string) []string { return nil }
 func (tab *rustTestTable) Config(string) []string   { return nil }
+func (*rustTestTable) Project(string) Project       { return nil }
 func (tab *rustTestTable) Memo(key string, f func() string) string {
 	if v, ok := tab.memo.Load(key); ok {
 		return v.(string)

@@ -1,0 +1,221 @@
+package lang
+
+import (
+	"encoding/json"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+)
+
+// ProjectFiles reads the files of the tree being indexed (a working tree
+// or a git revision) by repository path.
+type ProjectFiles interface {
+	ReadFile(path string) ([]byte, error)
+}
+
+// A ProjectReader reads a language's project files (go.mod, package.json,
+// composer.json): what its resolution rules need to know of the
+// repository as a whole. Languages that share rules share a reader; a
+// language without project files has none.
+type ProjectReader interface {
+	// Key is the Table.Project key of what the reader reads.
+	Key() string
+	// File is the project file's name, looked for in each directory that
+	// holds a file of the language or is above one.
+	File() string
+	// Read reads the project files of dirs, which hold one, in path order.
+	Read(tree ProjectFiles, dirs []string) Project
+}
+
+// Project is what a reader found: GoModules, JSPackages or PHPAutoload.
+type Project interface{ project() }
+
+// The Table.Project keys of the readers.
+const (
+	ProjectGoModules   = "go.modules"
+	ProjectJSPackages  = "js.packages"
+	ProjectPHPAutoload = "php.psr4"
+)
+
+// ProjectReaders lists the readers of the registered languages, once
+// each, by key.
+func ProjectReaders() []ProjectReader {
+	seen := map[string]bool{}
+	var out []ProjectReader
+	for _, l := range languages {
+		if r := l.Project; r != nil && !seen[r.Key()] {
+			seen[r.Key()] = true
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	return out
+}
+
+// GoModule is a go.mod file: its directory ("." for the root) and its
+// module path.
+type GoModule struct{ Dir, Path string }
+
+// GoModules are the repository's Go modules, by directory.
+type GoModules []GoModule
+
+func (GoModules) project() {}
+
+// SortGoModules puts modules in the order readers return them.
+func SortGoModules(m GoModules) {
+	sort.Slice(m, func(i, j int) bool { return m[i].Dir+"\t"+m[i].Path < m[j].Dir+"\t"+m[j].Path })
+}
+
+// GoModulesReader reads go.mod files.
+type GoModulesReader struct{}
+
+func (GoModulesReader) Key() string  { return ProjectGoModules }
+func (GoModulesReader) File() string { return "go.mod" }
+
+func (GoModulesReader) Read(tree ProjectFiles, dirs []string) Project {
+	var out GoModules
+	for _, d := range dirs {
+		data, err := tree.ReadFile(path.Join(d, "go.mod"))
+		if err != nil {
+			continue
+		}
+		if mod := modfile.ModulePath(data); mod != "" {
+			out = append(out, GoModule{Dir: d, Path: mod})
+		}
+	}
+	SortGoModules(out)
+	return out
+}
+
+// goModules are the Go modules a table knows.
+func goModules(tab Table) GoModules {
+	m, _ := tab.Project(ProjectGoModules).(GoModules)
+	return m
+}
+
+// JSPackage is a named package.json: its directory, its name and its
+// entry files (source, module and main, those given): a monorepo's files
+// import one another by these names.
+type JSPackage struct {
+	Dir, Name string
+	Entries   []string
+}
+
+// JSPackages are the repository's JavaScript and TypeScript packages.
+type JSPackages []JSPackage
+
+func (JSPackages) project() {}
+
+// JSPackagesReader reads package.json files.
+type JSPackagesReader struct{}
+
+func (JSPackagesReader) Key() string  { return ProjectJSPackages }
+func (JSPackagesReader) File() string { return "package.json" }
+
+func (JSPackagesReader) Read(tree ProjectFiles, dirs []string) Project {
+	var out JSPackages
+	for _, d := range dirs {
+		data, err := tree.ReadFile(path.Join(d, "package.json"))
+		if err != nil {
+			continue
+		}
+		var pkg struct {
+			Name   string `json:"name"`
+			Source string `json:"source"`
+			Module string `json:"module"`
+			Main   string `json:"main"`
+		}
+		if json.Unmarshal(data, &pkg) != nil || pkg.Name == "" || strings.ContainsAny(pkg.Name, "\t\n") {
+			continue
+		}
+		p := JSPackage{Dir: d, Name: pkg.Name}
+		for _, e := range []string{pkg.Source, pkg.Module, pkg.Main} {
+			if e != "" && !strings.ContainsAny(e, "\t\n,") {
+				p.Entries = append(p.Entries, e)
+			}
+		}
+		out = append(out, p)
+	}
+	// the order of "dir\tname\tentries" lines, which resolution kept before
+	key := func(p JSPackage) string { return p.Dir + "\t" + p.Name + "\t" + strings.Join(p.Entries, ",") }
+	sort.Slice(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
+	return out
+}
+
+func jsPackages(tab Table) JSPackages {
+	p, _ := tab.Project(ProjectJSPackages).(JSPackages)
+	return p
+}
+
+// PSR4 maps a PHP namespace prefix (without its trailing backslash) to a
+// directory of the repository.
+type PSR4 struct{ Prefix, Dir string }
+
+// PHPAutoload are the PSR-4 maps of the repository's composer.json files
+// (autoload and autoload-dev): resolution maps a class name to the file
+// it lives in with them, and tells the repository's namespaces from its
+// dependencies'.
+type PHPAutoload []PSR4
+
+func (PHPAutoload) project() {}
+
+// PHPAutoloadReader reads composer.json files.
+type PHPAutoloadReader struct{}
+
+func (PHPAutoloadReader) Key() string  { return ProjectPHPAutoload }
+func (PHPAutoloadReader) File() string { return "composer.json" }
+
+func (PHPAutoloadReader) Read(tree ProjectFiles, dirs []string) Project {
+	seen := map[PSR4]bool{}
+	var out PHPAutoload
+	for _, d := range dirs {
+		data, err := tree.ReadFile(path.Join(d, "composer.json"))
+		if err != nil {
+			continue
+		}
+		var c struct {
+			Autoload struct {
+				PSR4 map[string]json.RawMessage `json:"psr-4"`
+			} `json:"autoload"`
+			AutoloadDev struct {
+				PSR4 map[string]json.RawMessage `json:"psr-4"`
+			} `json:"autoload-dev"`
+		}
+		if json.Unmarshal(data, &c) != nil {
+			continue
+		}
+		for _, m := range []map[string]json.RawMessage{c.Autoload.PSR4, c.AutoloadDev.PSR4} {
+			for prefix, raw := range m {
+				// a directory or a list of them
+				var dirsOf []string
+				var one string
+				if json.Unmarshal(raw, &one) == nil {
+					dirsOf = []string{one}
+				} else if json.Unmarshal(raw, &dirsOf) != nil {
+					continue
+				}
+				prefix = strings.Trim(prefix, `\`)
+				for _, sub := range dirsOf {
+					dir := path.Clean(path.Join(d, filepath.ToSlash(sub)))
+					if strings.HasPrefix(dir, "..") || strings.ContainsAny(prefix+dir, "\t\n") {
+						continue
+					}
+					if e := (PSR4{prefix, dir}); !seen[e] {
+						seen[e] = true
+						out = append(out, e)
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Prefix+"\t"+out[i].Dir < out[j].Prefix+"\t"+out[j].Dir })
+	return out
+}
+
+func phpAutoload(tab Table) PHPAutoload {
+	a, _ := tab.Project(ProjectPHPAutoload).(PHPAutoload)
+	return a
+}
