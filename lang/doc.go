@@ -14,7 +14,7 @@ package lang
 // A language is a room, lang/<language>/, a package that registers it from
 // its init function with Register(Spec{...}); index and query import the
 // room (index/rooms.go, query/rooms.go) and so does lang's own tests
-// (rooms_test.go), so lang imports none of them. lang/lua (348 lines of Go
+// (rooms_test.go), so lang imports none of them. lang/lua (367 lines of Go
 // and 65 of query) and lang/scala (278 and 87) are the models. A room holds:
 //
 //   - the grammar: pin its Go module at an exact version in go.mod and give
