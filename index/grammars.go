@@ -32,6 +32,8 @@ var grammarSamples = map[string]string{
 	"php":        "<?php function f() { return 1; }\n",
 	"ruby":       "def f\n  1\nend\n",
 	"swift":      "func f() -> Int { return 1 }\n",
+	"scala":      "object A { def f(): Int = 1 }\n",
+	"lua":        "local function f() return 1 end\n",
 }
 
 // CheckGrammars parses a sample with every registered grammar, so a build

@@ -20,6 +20,8 @@ func FuzzExtract(f *testing.F) {
 		"swift":      "import Foundation\nprotocol P { func f() }\nclass C: B, P { let d: D; init(d: D) { self.d = d }\n func f() { guard d.ok else { return }; d.go() } }\nextension C { func g() {} }\n",
 		"bash":       "source \"$(dirname \"$0\")/lib.sh\"\nf() { [[ -n $1 ]] || die x; rm -rf \"$1\" > log; }\nexport X=1\nf \"$@\"\n",
 		"c":          "#include \"a.h\"\n#define M(x) f(x)\nstruct s { int (*cb)(void); };\nstatic int g(struct s *p) { if (!p) return -1; return p->cb() + M(1); }\n",
+		"scala":      "package a.b\nimport c.{D, E => F}\nclass G(val d: D) extends H with I { def m(x: Int): Int = { if (x < 0) return 0; d.go(new F()); x } }\nobject G { def apply() = new G(D()) }\n",
+		"lua":        "local u = require(\"a.b\")\nlocal M = {}\nfunction M.f(x) if not x then error(\"x\") end return u.g(x) end\nfunction M:h() self:f(1) end\nreturn M\n",
 		"cpp":        "namespace n {\nclass A : public B { public: A(int x) : B(x) {} virtual int f() const = 0; };\nint A::g() { if (!x) throw E(); return this->f() + ns::h(); }\n}\n",
 	}
 	for i, l := range All() {

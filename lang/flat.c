@@ -168,3 +168,51 @@ void sdl_tree_delete(TSTree *tree) { ts_tree_delete(tree); }
 // (C -> Go -> C.malloc), which costs a cgo round trip per malloc. sdl
 // allocates nothing through it, so libc serves tree-sitter directly.
 void sdl_use_libc_allocator(void) { ts_set_allocator(malloc, calloc, realloc, free); }
+
+// sdl_query_captures runs query over the whole tree and returns its
+// matches' captures in a malloc'd array (the caller frees it), at most
+// max_captures of them: hostile input cannot make it grow without end.
+sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max_captures, uint32_t *count) {
+  *count = 0;
+  TSQueryCursor *cur = ts_query_cursor_new();
+  if (cur == NULL) {
+    return NULL;
+  }
+  // A bound on the matches in progress at once keeps a hostile file
+  // (thousands of open nestings) from costing quadratic time.
+  ts_query_cursor_set_match_limit(cur, SDL_QUERY_MATCH_LIMIT);
+  ts_query_cursor_set_max_start_depth(cur, SDL_QUERY_MAX_DEPTH);
+  ts_query_cursor_exec(cur, query, ts_tree_root_node(tree));
+  uint32_t n = 0, cap = 64, match_no = 0;
+  sdl_capture *out = (sdl_capture *)malloc(cap * sizeof(sdl_capture));
+  TSQueryMatch m;
+  while (out != NULL && ts_query_cursor_next_match(cur, &m)) {
+    for (uint16_t i = 0; i < m.capture_count && n < max_captures; i++) {
+      if (n == cap) {
+        cap *= 2;
+        sdl_capture *grown = (sdl_capture *)realloc(out, cap * sizeof(sdl_capture));
+        if (grown == NULL) {
+          goto done;
+        }
+        out = grown;
+      }
+      TSNode node = m.captures[i].node;
+      sdl_capture *c = &out[n++];
+      c->match = match_no;
+      c->pattern = m.pattern_index;
+      c->capture = (uint16_t)m.captures[i].index;
+      c->start_byte = ts_node_start_byte(node);
+      c->end_byte = ts_node_end_byte(node);
+      c->symbol = ts_node_symbol(node);
+      c->pad = 0;
+    }
+    match_no++;
+    if (n >= max_captures) {
+      break;
+    }
+  }
+done:
+  ts_query_cursor_delete(cur);
+  *count = n;
+  return out;
+}

@@ -30,4 +30,27 @@ uint32_t sdl_flatten(TSTree *tree, const char *src, sdl_node *out, uint32_t cap)
 void sdl_tree_delete(TSTree *tree);
 void sdl_use_libc_allocator(void);
 
+
+
+// sdl_capture is one capture of a query match: the match it belongs to,
+// the pattern and capture ids, and the node by its range and symbol, which
+// find it again in the flattened tree.
+typedef struct {
+  uint32_t match;
+  uint16_t pattern;
+  uint16_t capture;
+  uint32_t start_byte, end_byte;
+  uint16_t symbol;
+  uint16_t pad;
+} sdl_capture;
+
+// SDL_QUERY_MATCH_LIMIT bounds the matches a query cursor keeps in
+// progress; editors use a few hundred.
+#define SDL_QUERY_MATCH_LIMIT 1024
+// SDL_QUERY_MAX_DEPTH is the deepest node a pattern may start at: code
+// nests far less, and a hostile file nested thousands deep would cost a
+// query time quadratic in its depth.
+#define SDL_QUERY_MAX_DEPTH 400
+
+sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max_captures, uint32_t *count);
 #endif

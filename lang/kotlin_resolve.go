@@ -18,6 +18,9 @@ type ktsLang struct {
 	// explicit reports whether imports bind single names (Kotlin's import
 	// a.b.C); Swift imports whole modules.
 	explicit bool
+	// stripType reduces a declared type to the name to resolve; nil for
+	// Kotlin's and Swift's own.
+	stripType func(string) string
 }
 
 var (
@@ -183,7 +186,8 @@ func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth i
 			break
 		}
 	}
-	if res, ok := oneOr(pick(types, func(t *Target) bool { return t.Path == fi.Path && t.Container == "" }), RuleSameFile); ok {
+	// a class and its companion object (Scala) are one name in one file
+	if res, ok := oneOr(L.samePart(pick(types, func(t *Target) bool { return t.Path == fi.Path && t.Container == "" })), RuleSameFile); ok {
 		return res
 	}
 	if b, ok := L.bindings(fi)[typ]; ok {
@@ -285,6 +289,9 @@ func (L *ktsLang) member(tab Table, typ *Target, name string, depth int) (m *Tar
 }
 
 func (L *ktsLang) strip(s string) string {
+	if L.stripType != nil {
+		return L.stripType(s)
+	}
 	if L == swL {
 		return swStripType(s)
 	}

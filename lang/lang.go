@@ -34,6 +34,11 @@ type Language struct {
 	fieldID   map[string]uint16
 	synNames  [3][]string // setSyntax's kinds, made into syn by loadNames
 
+	// query is the tags query of a language given by a Spec, compiled by
+	// Query on first use from querySrc
+	query         *Query
+	queryOnce     sync.Once
+	querySrc      func() (*Query, error)
 	syn           syntax
 	builtins      map[string]bool // names of builtin functions, left out of summaries
 	extract       func(*extractor)

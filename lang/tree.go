@@ -110,6 +110,11 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	if tree == nil {
 		return nil, fmt.Errorf("%w: %s parser gave up (timeout %s)", ErrParse, l.Name, p.Timeout)
 	}
+	var raw []C.sdl_capture
+	q := l.Query()
+	if q != nil {
+		raw = runQuery(tree, q)
+	}
 	n := int(count)
 	if cap(p.buf) < n {
 		p.buf = make([]Node, n+n/4)
@@ -122,7 +127,11 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 		C.sdl_tree_delete(tree)
 	}
 	l.loadNames() // a tree's readers ask its kinds and syntax
-	return &Tree{Lang: l, Src: src, Nodes: buf[:written]}, nil
+	t := &Tree{Lang: l, Src: src, Nodes: buf[:written]}
+	if q != nil {
+		t.Matches = t.matches(q, raw)
+	}
+	return t, nil
 }
 
 // Tree is a flattened syntax tree over Src.
@@ -130,6 +139,9 @@ type Tree struct {
 	Lang  *Language
 	Src   []byte
 	Nodes []Node
+	// Matches are the matches of the language's query (Spec.Query) in
+	// source order, for a language that has one.
+	Matches []Match
 }
 
 // Len is the number of nodes.

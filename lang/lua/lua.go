@@ -1,0 +1,367 @@
+// Package lua is sdl's room for Lua: definitions, references and
+// require calls come from tags.scm; this file holds what a query cannot
+// say (the table a function is stored in, the local name a module is
+// required into) and Lua's resolution: a module is a file found by its
+// dotted name, and a call M.f() binds to the function f stored in the
+// table the file it required returns.
+package lua
+
+import (
+	_ "embed"
+	"path"
+	"slices"
+	"strings"
+
+	tslua "github.com/tree-sitter-grammars/tree-sitter-lua/bindings/go"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+var (
+	//go:embed tags.scm
+	tags string
+	//go:embed builtins.txt
+	builtinWords string
+	//go:embed std.txt
+	stdWords string
+	//go:embed common.txt
+	commonWords string
+)
+
+// Name is the language's name in the index.
+const Name = "lua"
+
+var (
+	builtins = map[string]bool{}
+	std      = map[string]bool{} // the standard library's tables: string, table, os, ...
+	common   = map[string]bool{} // method names too common to bind by name alone
+)
+
+func init() {
+	for _, w := range lang.Words(builtinWords) {
+		builtins[w] = true
+	}
+	for _, w := range lang.Words(stdWords) {
+		std[w] = true
+	}
+	for _, w := range lang.Words(commonWords) {
+		common[w] = true
+	}
+	lang.Register(lang.Spec{
+		Name:       Name,
+		Extensions: []string{".lua"},
+		Grammar:    tslua.Language(),
+		Query:      tags,
+		QueryFile:  "lang/lua/tags.scm",
+		Comments:   []string{"comment"},
+		Strings:    []string{"string"},
+		Idents:     []string{"identifier"},
+		Builtins:   lang.Words(builtinWords),
+		TestFiles:  []string{"*_spec.lua", "*_test.lua", "test_*.lua"},
+		TestDirs:   []string{"spec", "test", "tests"},
+		Symbol:     symbol,
+		Ref:        ref,
+		Import:     imports,
+		Module:     module,
+		Resolver:   resolver{},
+		Skeleton: &lang.SkeletonSpec{
+			Marker:      "-- ...",
+			LineComment: "--",
+			Control:     []string{"if_statement", "for_statement", "while_statement", "repeat_statement"},
+			Exits:       []string{"return_statement", "break_statement", "goto_statement"},
+			Blocks:      []string{"block"},
+			Clauses:     []string{"elseif_statement", "else_statement"},
+			Nested:      []string{"function_declaration"},
+			Code:        map[string]string{"function_declaration": "block"},
+		},
+	})
+}
+
+// symbol names the table a function is stored in as its container, and
+// reads its parameters.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	if p := t.Parent(d.Name); p >= 0 {
+		switch t.Kind(p) {
+		case "dot_index_expression", "method_index_expression":
+			s.Container = t.FieldText(p, "table")
+			s.Parent = 0
+		}
+	}
+	if t.Kind(d.Node) == "field" {
+		// { f = function() end } assigned to a name: that name's
+		s.Container = tableName(t, t.Parent(d.Node))
+		s.Parent = 0
+	}
+	fn := d.Node
+	if t.Kind(fn) != "function_declaration" {
+		fn = -1
+		for c := range t.NamedChildren(d.Node) {
+			if k := t.Kind(c); k == "function_definition" {
+				fn = c
+			} else if k == "expression_list" {
+				if v := t.Field(c, "value"); v >= 0 && t.Kind(v) == "function_definition" {
+					fn = v
+				}
+			}
+		}
+	}
+	if fn >= 0 {
+		if ps := t.Field(fn, "parameters"); ps >= 0 {
+			for c := range t.NamedChildren(ps) {
+				s.Signature.Params = append(s.Signature.Params, lang.Param{Name: t.Text(c), Variadic: t.Kind(c) == "vararg_expression"})
+			}
+		}
+	}
+	s.Exported = !strings.HasPrefix(s.Signature.Text, "local ")
+	if s.Exported {
+		s.Visibility = lang.VisPublic
+	} else {
+		s.Visibility = lang.VisPrivate
+	}
+	if s.Doc != "" {
+		lines := strings.Split(s.Doc, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimSpace(strings.TrimLeft(l, "-"))
+		}
+		s.Doc = strings.Join(lines, "\n")
+	}
+	return true
+}
+
+// ref reads a bare call of a local alias (local find = string.find;
+// find(s)) as the call of what it aliases, and a bare call of any other
+// local value as a call on an unknown receiver, which no global function
+// of the same name may claim.
+func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	if strings.ContainsAny(r.Qualifier, "()[]{}'\" :") {
+		r.Qualifier = "?" // a call's result, an index, a method chain
+	}
+	if r.Qualifier != "" {
+		return true
+	}
+	call := t.Parent(m.Node("name"))
+	for blk := t.Parent(call); blk >= 0; blk = t.Parent(blk) {
+		if k := t.Kind(blk); k != "block" && k != "chunk" {
+			continue
+		}
+		var value int32 = -1
+		found := false
+		for c := range t.NamedChildren(blk) {
+			if t.Nodes[c].StartByte >= t.Nodes[call].StartByte {
+				break
+			}
+			if v, ok := localValue(t, c, r.Name); ok {
+				value, found = v, true // the last declaration before the call wins
+			}
+		}
+		if !found {
+			continue
+		}
+		if value >= 0 && t.Kind(value) == "dot_index_expression" && !strings.ContainsAny(t.Text(value), "()[]{} \n") {
+			r.Qualifier, r.Name = t.FieldText(value, "table"), t.FieldText(value, "field")
+		} else if value != -2 {
+			r.Qualifier = "?"
+		}
+		return true
+	}
+	return true
+}
+
+// localValue reports whether statement c declares the local name, and
+// the value it is given: -1 for none, -2 for a local function (which the
+// file's own symbols bind).
+func localValue(t *lang.Tree, c int32, name string) (int32, bool) {
+	switch t.Kind(c) {
+	case "function_declaration":
+		if t.FieldName(c) == "local_declaration" && t.FieldText(c, "name") == name {
+			return -2, true
+		}
+	case "variable_declaration":
+		as := t.ChildOfKind(c, "assignment_statement")
+		var names, values []int32
+		if as >= 0 {
+			if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
+				names = slices.Collect(t.NamedChildren(vl))
+			}
+			if el := t.ChildOfKind(as, "expression_list"); el >= 0 {
+				values = slices.Collect(t.NamedChildren(el))
+			}
+		} else {
+			names = slices.Collect(t.NamedChildren(c))
+		}
+		for i, n := range names {
+			if t.Text(n) == name {
+				if i < len(values) {
+					return values[i], true
+				}
+				return -1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// tableName is the name a table constructor is assigned to, "" when none.
+func tableName(t *lang.Tree, tc int32) string {
+	el := t.Parent(tc)
+	if el < 0 || t.Kind(el) != "expression_list" {
+		return ""
+	}
+	as := t.Parent(el)
+	if as < 0 || t.Kind(as) != "assignment_statement" {
+		return ""
+	}
+	if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
+		if n := t.Field(vl, "name"); n >= 0 {
+			return t.Text(n)
+		}
+	}
+	return ""
+}
+
+// imports reads require "a.b": the module, and the name the result is
+// assigned to (local x = require "a.b") as the import's alias.
+func imports(t *lang.Tree, call int32) []lang.Import {
+	args := t.Field(call, "arguments")
+	str := t.ChildOfKind(args, "string")
+	if str < 0 {
+		return nil
+	}
+	src := t.Text(str)
+	if c := t.ChildOfKind(str, "string_content"); c >= 0 {
+		src = t.Text(c)
+	}
+	imp := lang.Import{Source: src}
+	if el := t.Parent(call); el >= 0 && t.Kind(el) == "expression_list" && t.FirstChild(el) == call {
+		if as := t.Parent(el); as >= 0 && t.Kind(as) == "assignment_statement" {
+			if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
+				if n := t.Field(vl, "name"); n >= 0 && t.Kind(n) == "identifier" {
+					imp.Alias = t.Text(n)
+				}
+			}
+		}
+	}
+	return []lang.Import{imp}
+}
+
+// module is the name require finds a file by: its path as dots, without
+// .lua, a directory's init.lua by the directory's name.
+func module(p string, _ *lang.Tree, _ string) string {
+	p = strings.TrimSuffix(p, ".lua")
+	p = strings.TrimSuffix(p, "/init")
+	return strings.ReplaceAll(p, "/", ".")
+}
+
+type resolver struct{}
+
+func isLua(t *lang.Target) bool { return path.Ext(t.Path) == ".lua" && t.Kind != lang.KindModule }
+
+// moduleFiles are the files require(mod) may load: those whose module is
+// mod or ends with it (the search path's root is not known), outside
+// tests first.
+func moduleFiles(tab lang.Table, mod string) []string {
+	files := slices.Clone(tab.ModuleFiles(Name, mod))
+	slices.SortStableFunc(files, func(a, b string) int {
+		ta, tb := lang.IsTestPath(a), lang.IsTestPath(b)
+		switch {
+		case ta != tb && ta:
+			return 1
+		case ta != tb:
+			return -1
+		}
+		return len(a) - len(b)
+	})
+	return files
+}
+
+func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
+	files := moduleFiles(ctx.Table, imp.Source)
+	if len(files) == 0 {
+		return lang.Unbound(lang.RuleExternal, 0)
+	}
+	if t := lang.ModuleTarget(ctx.Table, files[0]); t != nil {
+		return lang.Bound(t, lang.RuleImport)
+	}
+	return lang.Unbound(lang.RuleUnresolved, 0)
+}
+
+func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
+	tab, fi := ctx.Table, ctx.File
+	cands := lang.Pick(tab.ByName(r.Name), isLua)
+	if r.Qualifier == "" {
+		if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == fi.Path && t.Container == "" }); len(ts) > 0 {
+			return lang.Bound(ts[0], lang.RuleSameFile)
+		}
+		if builtins[r.Name] {
+			return lang.Unbound(lang.RuleBuiltin, 0)
+		}
+		// a global function defined in another file (a local one is
+		// seen only in its own)
+		return unique(lang.Pick(cands, func(t *lang.Target) bool {
+			return t.Container == "" && t.Kind != lang.KindVariable && t.Exported
+		}))
+	}
+	q := r.Qualifier
+	if q == "?" {
+		return unknownReceiver(r, cands)
+	}
+	if q == "self" && ctx.From != nil && ctx.From.Container != "" {
+		// self in function T:m() is a T
+		own := ctx.From.Container
+		if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Container == own && t.Path == fi.Path }); len(ts) > 0 {
+			return lang.Bound(ts[0], lang.RuleReceiver)
+		}
+		q = own
+	}
+	for _, imp := range fi.Imports {
+		if imp.Alias == "" || imp.Alias != q {
+			continue
+		}
+		files := moduleFiles(tab, imp.Source)
+		if len(files) == 0 {
+			return lang.Unbound(lang.RuleExternal, 0)
+		}
+		ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == files[0] && t.Container != "" })
+		if len(ts) > 0 {
+			return lang.Bound(ts[0], lang.RuleImport)
+		}
+		return lang.Unbound(lang.RuleUnresolved, 0)
+	}
+	if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == fi.Path && t.Container == q }); len(ts) > 0 {
+		return lang.Bound(ts[0], lang.RuleSameFile)
+	}
+	head, _, _ := strings.Cut(q, ".")
+	if std[head] {
+		return lang.Unbound(lang.RuleExternal, 0)
+	}
+	if len(cands) == 0 {
+		return lang.Unbound(lang.RuleExternal, 0) // no function of ours has the name: a library's
+	}
+	if res := unique(lang.Pick(cands, func(t *lang.Target) bool { return t.Container == q })); res.Rule != lang.RuleExternal {
+		return res
+	}
+	return unknownReceiver(r, cands)
+}
+
+// unknownReceiver binds x:m() on a value of unknown type to the one
+// method of ours called m, when the name is distinctive enough to tell.
+func unknownReceiver(r *lang.Ref, cands []*lang.Target) lang.Resolution {
+	if !common[r.Name] && len(r.Name) > 3 {
+		if ms := lang.PreferDefinitions(lang.Pick(cands, func(t *lang.Target) bool { return t.Kind == lang.KindMethod })); len(ms) == 1 {
+			return lang.Bound(ms[0], lang.RuleUniqueName)
+		}
+	}
+	return lang.Unbound(lang.RuleUnresolved, 0)
+}
+
+// unique binds the one candidate; several are ambiguous, none external.
+func unique(ts []*lang.Target) lang.Resolution {
+	ts = lang.PreferDefinitions(ts)
+	switch len(ts) {
+	case 0:
+		return lang.Unbound(lang.RuleExternal, 0)
+	case 1:
+		return lang.Bound(ts[0], lang.RuleUniqueName)
+	}
+	return lang.Unbound(lang.RuleAmbiguous, len(ts))
+}

@@ -1,0 +1,63 @@
+package lang
+
+import "strings"
+
+// PackageRules configure the resolver that Kotlin and Swift share for a
+// room whose language works alike: files in packages (or modules) see
+// their package's top-level names and what they import; members are found
+// through an implicit this/self and the bases of the types around.
+type PackageRules struct {
+	Self   string   // "this" or "self"
+	Std    []string // standard-library names every file sees: external
+	Common []string // method names too common to bind by name alone
+	// Explicit: imports bind single names (import a.b.C), an Import with
+	// Names [{"*"}] is a wildcard; else an import binds a whole module.
+	Explicit bool
+	// StripType reduces a declared type ("List[Foo]", "Foo?") to the name
+	// to resolve ("List").
+	StripType func(string) string
+}
+
+// NewPackageResolver returns the package resolver for the language name
+// whose files have the extensions ext.
+func NewPackageResolver(name string, ext []string, r PackageRules) Resolver {
+	L := &ktsLang{name: name, ext: ext, self: r.Self, explicit: r.Explicit, stripType: r.StripType,
+		std: map[string]bool{}, common: map[string]bool{}}
+	for _, n := range r.Std {
+		L.std[n] = true
+	}
+	for _, n := range r.Common {
+		L.common[n] = true
+	}
+	return L
+}
+
+// Resolve binds a reference.
+func (L *ktsLang) Resolve(ctx *Context, r *Ref) Resolution { return L.resolve(ctx, r, 0) }
+
+// ResolveImport binds an import.
+func (L *ktsLang) ResolveImport(ctx *Context, imp *Import, name string) Resolution {
+	return L.resolveImport(ctx, imp, name)
+}
+
+// Words splits a word list (a room's builtins or common names, written
+// as a raw string) into its words.
+func Words(s string) []string { return strings.Fields(s) }
+
+// Bound is a resolution that binds target t by rule, with the rule's
+// confidence; Unbound one that binds nothing.
+func Bound(t *Target, rule string) Resolution { return bound(t, rule) }
+
+// Unbound is a resolution that binds nothing, by rule (external,
+// ambiguous among candidates, unresolved).
+func Unbound(rule string, candidates int) Resolution { return unbound(rule, candidates) }
+
+// ModuleTarget returns the module symbol of the file at p, nil when it is
+// not indexed.
+func ModuleTarget(tab Table, p string) *Target { return moduleTarget(tab, p) }
+
+// Pick returns the targets keep accepts.
+func Pick(ts []*Target, keep func(*Target) bool) []*Target { return pick(ts, keep) }
+
+// PreferDefinitions narrows several candidates to those outside tests.
+func PreferDefinitions(ts []*Target) []*Target { return preferDefinitions(ts) }

@@ -1,0 +1,284 @@
+package lang
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unsafe"
+)
+
+// Spec is a language given as data: the way a room (lang/<language>/)
+// adds a language. Its definitions, references and imports come from a
+// tags query (see doc.go for the capture names); its hooks say what a
+// query cannot: signatures, visibility, the file's module, type names.
+type Spec struct {
+	Name       string
+	Extensions []string // with the dot
+	Filenames  []string
+	Grammar    unsafe.Pointer // the grammar module's Language()
+	// Query is the tags query; QueryFile its name, for messages.
+	Query, QueryFile string
+	// Comments, Strings and Idents are the node kinds of comments, string
+	// literals and identifiers (full-text words and fingerprints).
+	Comments, Strings, Idents []string
+	// Builtins are functions every file calls without an import: calls to
+	// them are not resolved and summaries leave them out.
+	Builtins []string
+	// TestFiles are path.Match patterns of the base names of test files;
+	// TestDirs are directory names whose files are tests.
+	TestFiles, TestDirs []string
+
+	// Symbol completes a symbol made from a definition match: signature,
+	// visibility, the container a name like M.f carries. It returns false
+	// to drop the definition.
+	Symbol func(t *Tree, d Def, s *Symbol) bool
+	// Ref completes a reference (its qualifier's type, say); it returns
+	// false to drop it.
+	Ref func(t *Tree, m *Match, r *Ref) bool
+	// Import reads an @import node into the imports it binds; without it,
+	// the @import.source, @import.alias and @import.name captures do.
+	Import func(t *Tree, node int32) []Import
+	// Module names the file for other files' imports; without it, the
+	// @module captures joined with "." do.
+	Module func(filePath string, t *Tree, captured string) string
+
+	Resolver Resolver
+	Skeleton *SkeletonSpec
+}
+
+// Resolver binds the references and imports of one language.
+type Resolver interface {
+	Resolve(ctx *Context, r *Ref) Resolution
+	ResolveImport(ctx *Context, imp *Import, name string) Resolution
+}
+
+// Def is one definition a query found: the defining node, its name and
+// body (-1 when not captured), and the symbol kind of its capture.
+type Def struct {
+	Node, Name, Body int32
+	Kind             string
+	Match            *Match
+}
+
+// Capture names of a tags query: @definition.<kind> and @reference.<kind>
+// take the kinds below; @name, @body, @receiver, @module, @import and its
+// parts are fixed; captures starting with _ are the query's own.
+var refKinds = map[string]string{"call": RefCall, "new": RefNew, "extends": RefExtends, "implements": RefImplements, "ref": RefReference}
+
+var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "import.source", "import.alias", "import.name", "doc"}
+
+// Register adds the language of a room. Its query is compiled when the
+// language parses its first file, not at start-up: tree-sitter analyses
+// the whole grammar for it (about 160 ms of CPU for Scala's here), which a
+// process that parses no Scala should not pay. A query that does not
+// compile panics then; TestQueriesCompile compiles every room's query, so
+// that a node kind the grammar lacks fails a test before anything ships.
+func Register(s Spec) *Language {
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames}
+	register(l, s.Grammar)
+	l.setSyntax(s.Comments, s.Strings, s.Idents)
+	l.builtins = map[string]bool{}
+	for _, b := range s.Builtins {
+		l.builtins[b] = true
+	}
+	l.querySrc = func() (*Query, error) {
+		q, err := CompileQuery(l, s.QueryFile, s.Query)
+		if err == nil {
+			err = checkCaptures(q)
+		}
+		return q, err
+	}
+	spec := s
+	// the one test-path predicate (IsTestPath) reads the spec's patterns
+	l.testPaths = append(l.testPaths, spec.testRules()...)
+	l.extract = func(x *extractor) { extractTags(x, &spec) }
+	if s.Resolver != nil {
+		l.resolve = s.Resolver.Resolve
+		l.resolveImport = s.Resolver.ResolveImport
+	}
+	if s.Skeleton != nil {
+		skelRulesByName[s.Name] = s.Skeleton.rules()
+	}
+	return l
+}
+
+// checkCaptures reports a capture name a tags query may not use.
+func checkCaptures(q *Query) error {
+	for _, c := range q.captures {
+		switch {
+		case strings.HasPrefix(c, "_"), slices.Contains(fixedCaptures, c):
+		case strings.HasPrefix(c, "definition."):
+			if !slices.Contains(Kinds, strings.TrimPrefix(c, "definition.")) {
+				return fmt.Errorf("%w: @%s names no symbol kind (%s)", ErrQuery, c, strings.Join(Kinds, ", "))
+			}
+		case strings.HasPrefix(c, "reference."):
+			if refKinds[strings.TrimPrefix(c, "reference.")] == "" {
+				return fmt.Errorf("%w: @%s names no reference kind (call, new, extends, implements, ref)", ErrQuery, c)
+			}
+		default:
+			return fmt.Errorf("%w: unknown capture @%s", ErrQuery, c)
+		}
+	}
+	return nil
+}
+
+// Query returns the language's compiled tags query, nil for a language
+// whose extractor is written in Go.
+func (l *Language) Query() *Query {
+	if l.querySrc == nil {
+		return nil
+	}
+	l.queryOnce.Do(func() {
+		q, err := l.querySrc()
+		if err != nil {
+			panic(fmt.Sprintf("lang: %v", err))
+		}
+		l.query = q
+	})
+	return l.query
+}
+
+// testRules are the spec's test-file patterns as rules of a
+// testpaths.txt: TestFiles match base names, TestDirs any directory.
+func (s *Spec) testRules() testPathRules {
+	var rs testPathRules
+	for _, pat := range s.TestFiles {
+		rs = append(rs, pathRule{where: "base", glob: pat})
+	}
+	for _, d := range s.TestDirs {
+		rs = append(rs, pathRule{where: "dir", glob: d})
+	}
+	return rs
+}
+
+// extractTags makes a file's facts from its query matches.
+func extractTags(x *extractor, s *Spec) {
+	t := x.t
+	if IsTestPath(x.path) {
+		x.f.IsTest = true
+		x.f.Symbols[0].IsTest = true
+	}
+	var defs []Def
+	var module []string
+	seen := map[int32]bool{}
+	for i := range t.Matches {
+		m := &t.Matches[i]
+		for _, c := range m.Captures {
+			switch {
+			case strings.HasPrefix(c.Name, "definition."):
+				if seen[c.Node] {
+					continue
+				}
+				seen[c.Node] = true
+				defs = append(defs, Def{Node: c.Node, Name: m.Node("name"), Body: m.Node("body"), Kind: strings.TrimPrefix(c.Name, "definition."), Match: m})
+			case c.Name == "module":
+				module = append(module, t.Text(c.Node))
+			}
+		}
+	}
+	// outer definitions first, so that a parent is added before its members
+	sort.SliceStable(defs, func(a, b int) bool {
+		na, nb := &t.Nodes[defs[a].Node], &t.Nodes[defs[b].Node]
+		return defs[a].Node < defs[b].Node || defs[a].Node == defs[b].Node && na.EndByte > nb.EndByte
+	})
+	symOf := map[int32]int{} // defining node -> symbol
+	// enclosing is the symbol whose code holds node n: the innermost
+	// symbol whose node is an ancestor, the module when none is
+	enclosing := func(n int32) int {
+		for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+			if s, ok := symOf[p]; ok {
+				return s
+			}
+		}
+		return 0
+	}
+	for _, d := range defs {
+		if d.Name < 0 {
+			continue
+		}
+		parent := enclosing(d.Node)
+		pk := x.f.Symbols[parent].Kind
+		if d.Kind == KindVariable && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
+			continue // a function's locals are not symbols
+		}
+		if d.Kind == KindFunction && isTypeKind(pk) {
+			d.Kind = KindMethod
+		}
+		sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true, Doc: x.docBefore(d.Node)}
+		sym.Signature.Text = x.headerText(d.Node, d.Body)
+		if s.Symbol != nil && !s.Symbol(t, d, &sym) {
+			continue
+		}
+		if i := x.addSymbol(sym, d.Node, d.Name, d.Body); i == len(x.f.Symbols)-1 {
+			symOf[d.Node] = i
+		}
+	}
+	for i := range t.Matches {
+		m := &t.Matches[i]
+		for _, c := range m.Captures {
+			switch {
+			case strings.HasPrefix(c.Name, "reference."):
+				x.tagRef(s, m, c, enclosing(c.Node))
+			case c.Name == "import":
+				x.tagImport(s, m, c.Node, enclosing(c.Node))
+			}
+		}
+	}
+	captured := strings.Join(module, ".")
+	if s.Module != nil {
+		captured = s.Module(x.path, t, captured)
+	}
+	x.f.Module = captured
+	// a class's extends and implements references are its bases
+	for _, r := range x.f.Refs {
+		if (r.Kind == RefExtends || r.Kind == RefImplements) && r.Symbol > 0 && isTypeKind(x.f.Symbols[r.Symbol].Kind) {
+			b := r.Name
+			if r.Qualifier != "" {
+				b = r.Qualifier + "." + b
+			}
+			sig := &x.f.Symbols[r.Symbol].Signature
+			sig.Bases = append(sig.Bases, b)
+		}
+	}
+}
+
+// tagRef records the reference of capture c, made in symbol owner.
+func (x *extractor) tagRef(s *Spec, m *Match, c Capture, owner int) {
+	t := x.t
+	name := m.Node("name")
+	if name < 0 {
+		return
+	}
+	r := Ref{Kind: refKinds[strings.TrimPrefix(c.Name, "reference.")], Name: t.Text(name), Symbol: owner}
+	if q := m.Node("receiver"); q >= 0 {
+		r.Qualifier = oneLine(t.Text(q))
+	}
+	if s.Ref != nil && !s.Ref(t, m, &r) {
+		return
+	}
+	x.ref(r, c.Node)
+}
+
+func (x *extractor) tagImport(s *Spec, m *Match, node int32, sym int) {
+	t := x.t
+	var imps []Import
+	if s.Import != nil {
+		imps = s.Import(t, node)
+	} else if src := m.Node("import.source"); src >= 0 {
+		imp := Import{Source: t.Text(src)}
+		if a := m.Node("import.alias"); a >= 0 {
+			imp.Alias = t.Text(a)
+		}
+		for _, c := range m.Captures {
+			if c.Name == "import.name" {
+				imp.Names = append(imp.Names, ImportName{Name: t.Text(c.Node)})
+			}
+		}
+		imps = []Import{imp}
+	}
+	for _, imp := range imps {
+		imp.Line, imp.Symbol = t.StartLine(node), sym
+		x.f.Imports = append(x.f.Imports, imp)
+	}
+}

@@ -1,0 +1,278 @@
+// Package scala is sdl's room for Scala (2 and 3): its definitions,
+// references and imports come from tags.scm; this file holds what a query
+// cannot say (signatures, visibility, import selectors, the types of
+// receivers) and resolves through the package resolver Kotlin shares.
+package scala
+
+import (
+	_ "embed"
+	"strings"
+
+	tsscala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+var (
+	//go:embed tags.scm
+	tags string
+	//go:embed std.txt
+	std string
+	//go:embed common.txt
+	common string
+	//go:embed builtins.txt
+	builtins string
+)
+
+// Extensions are the file extensions of Scala sources and scripts.
+var Extensions = []string{".scala", ".sc"}
+
+func init() {
+	lang.Register(lang.Spec{
+		Name:       "scala",
+		Extensions: Extensions,
+		Grammar:    tsscala.Language(),
+		Query:      tags,
+		QueryFile:  "lang/scala/tags.scm",
+		Comments:   []string{"comment", "block_comment"},
+		Strings:    []string{"string", "interpolated_string_expression"},
+		Idents:     []string{"identifier", "type_identifier", "operator_identifier"},
+		Builtins:   lang.Words(builtins),
+		TestFiles:  []string{"*Test.scala", "*Tests.scala", "*Spec.scala", "*Suite.scala"},
+		TestDirs:   []string{"test", "tests"},
+		Symbol:     symbol,
+		Ref:        ref,
+		Import:     imports,
+		Resolver: lang.NewPackageResolver("scala", Extensions, lang.PackageRules{
+			Self: "this", Std: lang.Words(std), Common: lang.Words(common), Explicit: true, StripType: stripType,
+		}),
+		Skeleton: &lang.SkeletonSpec{
+			Marker:   "/* ... */",
+			Control:  []string{"if_expression", "for_expression", "while_expression", "match_expression", "try_expression"},
+			Exits:    []string{"return_expression", "throw_expression"},
+			Blocks:   []string{"block", "indented_block"},
+			Clauses:  []string{"catch_clause", "finally_clause"},
+			Cases:    []string{"case_clause"},
+			Nested:   []string{"class_definition", "object_definition", "trait_definition", "function_definition"},
+			Verbatim: []string{"package_clause", "import_declaration"},
+			Members: map[string]string{"class_definition": "template_body", "object_definition": "template_body",
+				"trait_definition": "template_body", "enum_definition": "enum_body"},
+			Code:   map[string]string{"function_definition": "block"},
+			Hidden: []string{"private", "private[this]"},
+		},
+	})
+}
+
+// symbol fills a definition's signature and visibility.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	n := d.Node
+	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
+		for c := range t.NamedChildren(m) {
+			w := t.Text(c)
+			switch {
+			case strings.HasPrefix(w, "private"):
+				s.Visibility, s.Exported = lang.VisPrivate, false
+			case strings.HasPrefix(w, "protected"):
+				s.Visibility = lang.VisProtected
+			default:
+				s.Signature.Modifiers = append(s.Signature.Modifiers, w)
+			}
+		}
+	}
+	if s.Visibility == "" {
+		s.Visibility = lang.VisPublic
+	}
+	switch t.Kind(n) {
+	case "function_definition", "function_declaration":
+		s.Signature.Params = params(t, t.Field(n, "parameters"))
+		s.Signature.Returns = t.FieldText(n, "return_type")
+		if s.Name == "this" {
+			s.Kind = lang.KindConstructor
+		}
+	case "val_definition", "var_definition", "val_declaration", "var_declaration", "given_definition":
+		s.Signature.Returns = t.FieldText(n, "type")
+		if s.Signature.Returns == "" {
+			s.Signature.Returns = newType(t, t.Field(n, "value"))
+		}
+	case "class_definition":
+		s.Signature.Params = params(t, t.Field(n, "class_parameters"))
+		s.Signature.Fields = append(s.Signature.Fields, s.Signature.Params...)
+		fallthrough
+	case "object_definition", "trait_definition":
+		if b := t.Field(n, "body"); b >= 0 {
+			for c := range t.NamedChildren(b) {
+				switch t.Kind(c) {
+				case "val_definition", "var_definition", "val_declaration", "var_declaration":
+					name := t.FieldText(c, "pattern")
+					if name == "" {
+						name = t.FieldText(c, "name")
+					}
+					typ := t.FieldText(c, "type")
+					if typ == "" {
+						typ = newType(t, t.Field(c, "value"))
+					}
+					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: name, Type: typ})
+				}
+			}
+		}
+	}
+	return true
+}
+
+// params reads a parameter list, or the class parameters of a class.
+func params(t *lang.Tree, list int32) []lang.Param {
+	if list < 0 {
+		return nil
+	}
+	var out []lang.Param
+	for c := range t.NamedChildren(list) {
+		if k := t.Kind(c); k != "parameter" && k != "class_parameter" {
+			continue
+		}
+		p := lang.Param{Name: t.FieldText(c, "name"), Type: t.FieldText(c, "type"), Default: t.FieldText(c, "default_value")}
+		p.Variadic = strings.HasSuffix(p.Type, "*")
+		out = append(out, p)
+	}
+	return out
+}
+
+// newType is the type a value has when it is a construction: new T(...)
+// or T(...) of a capitalised name (a case class's apply).
+func newType(t *lang.Tree, v int32) string {
+	if v < 0 {
+		return ""
+	}
+	switch t.Kind(v) {
+	case "instance_expression":
+		for c := range t.NamedChildren(v) {
+			if k := t.Kind(c); k != "arguments" && k != "template_body" {
+				return t.Text(c)
+			}
+		}
+	case "call_expression":
+		if f := t.Field(v, "function"); f >= 0 && t.Kind(f) == "identifier" && isUpper(t.Text(f)) {
+			return t.Text(f)
+		}
+	}
+	return ""
+}
+
+func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// ref gives a call's receiver a form the resolver reads: a path of names
+// as written, f() for a call's result, ? for anything else; a name's
+// declared type when a parameter or a val in scope says it.
+func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	q := m.Node("receiver")
+	if q < 0 {
+		return true
+	}
+	switch t.Kind(q) {
+	case "identifier", "this", "stable_identifier", "field_expression":
+		if strings.ContainsAny(r.Qualifier, "()[]{} ") {
+			r.Qualifier = "?"
+			return true
+		}
+		head, _, _ := strings.Cut(r.Qualifier, ".")
+		if head != "this" && !isUpper(head) {
+			r.QualifierType = typeInScope(t, q, head)
+		}
+	case "call_expression":
+		f := t.Field(q, "function")
+		if f >= 0 && t.Kind(f) == "generic_function" {
+			f = t.Field(f, "function")
+		}
+		if f >= 0 && (t.Kind(f) == "identifier" || t.Kind(f) == "field_expression") && !strings.ContainsAny(t.Text(f), "()[]{} \n") {
+			r.QualifierCall = t.Text(f)
+			r.Qualifier = r.QualifierCall + "()"
+			return true
+		}
+		r.Qualifier = "?"
+	default:
+		r.Qualifier = "?"
+	}
+	return true
+}
+
+// typeInScope finds the declared type of name where node n uses it: a
+// parameter of an enclosing function or a val before n in a block around.
+func typeInScope(t *lang.Tree, n int32, name string) string {
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		switch t.Kind(p) {
+		case "function_definition":
+			for _, prm := range params(t, t.Field(p, "parameters")) {
+				if prm.Name == name {
+					return prm.Type
+				}
+			}
+		case "block", "template_body", "indented_block":
+			for c := range t.NamedChildren(p) {
+				if t.Nodes[c].StartByte >= t.Nodes[n].StartByte {
+					break
+				}
+				if k := t.Kind(c); (k == "val_definition" || k == "var_definition") && t.FieldText(c, "pattern") == name {
+					if typ := t.FieldText(c, "type"); typ != "" {
+						return typ
+					}
+					return newType(t, t.Field(c, "value"))
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// imports reads import a.b.C, a.b.{C, D => E}, a.b._ and a.b.* into the
+// package resolver's form: one import per name, a wildcard as Names *.
+func imports(t *lang.Tree, n int32) []lang.Import {
+	var path []string
+	var out []lang.Import
+	flush := func() {
+		if len(path) > 0 {
+			out = append(out, lang.Import{Source: strings.Join(path, ".")})
+		}
+	}
+	for c := range t.NamedChildren(n) {
+		switch t.Kind(c) {
+		case "identifier", "operator_identifier":
+			if t.FieldName(c) == "path" {
+				path = append(path, t.Text(c))
+				continue
+			}
+		case "namespace_wildcard":
+			return append(out, lang.Import{Source: strings.Join(path, "."), Names: []lang.ImportName{{Name: "*"}}})
+		case "namespace_selectors":
+			base := strings.Join(path, ".")
+			for s := range t.NamedChildren(c) {
+				switch t.Kind(s) {
+				case "identifier":
+					out = append(out, lang.Import{Source: base + "." + t.Text(s)})
+				case "arrow_renamed_identifier", "as_renamed_identifier":
+					name, alias := t.FieldText(s, "name"), t.FieldText(s, "alias")
+					if alias == "_" {
+						continue // import a.{B => _} hides B
+					}
+					out = append(out, lang.Import{Source: base + "." + name, Alias: alias})
+				case "namespace_wildcard":
+					out = append(out, lang.Import{Source: base, Names: []lang.ImportName{{Name: "*"}}})
+				}
+			}
+			return out
+		}
+	}
+	if len(path) > 0 && path[len(path)-1] == "_" {
+		return []lang.Import{{Source: strings.Join(path[:len(path)-1], "."), Names: []lang.ImportName{{Name: "*"}}}}
+	}
+	flush()
+	return out
+}
+
+// stripType reduces a declared type to the name to resolve: List[Foo] to
+// List, => Foo to Foo, Foo* to Foo, a.b.Foo[T] to a.b.Foo.
+func stripType(s string) string {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "=>"))
+	if i := strings.IndexAny(s, "[( "); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimRight(s, "*")
+}

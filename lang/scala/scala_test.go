@@ -1,0 +1,140 @@
+package scala
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// A file in the style of scopt's OptionParser.scala: nested package
+// clauses, selector and wildcard imports, an abstract class with a
+// companion object, a case class, a trait, private and protected members.
+const scoptStyle = `package scopt
+package internal
+
+import scala.collection.mutable.{ListBuffer, Map => MMap}
+import java.io._
+import scopt.OParser
+
+/** A parser for command line options. */
+abstract class OptionParser[C](programName: String) extends OptionDefCreator[C] with Serializable {
+  protected val options = new ListBuffer[OptionDef[_, C]]
+  private var counter: Int = 0
+
+  def head(xs: String*): OptionDef[Unit, C] = makeDef[Unit](Head, "").text(xs.mkString(" "))
+
+  def parse(args: Seq[String], init: C): Option[C] = {
+    val r = new ORunner()
+    r.runParser(this, args, init)
+  }
+}
+
+object OptionParser {
+  def apply[C](name: String): OptionParser[C] = new OptionParser[C](name) {}
+}
+
+case class OptionDef[A, C](id: Int, kind: OptionDefKind)
+
+trait OptionDefCreator[C] {
+  def opt[A: Read](name: String): OptionDef[A, C]
+}
+`
+
+func extract(t *testing.T, path, src string) *lang.FileFacts {
+	t.Helper()
+	p := lang.NewParser()
+	defer p.Close()
+	f, err := lang.Extract(p, lang.ForPath(path), path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Faults) > 0 || len(f.Errors) > 0 {
+		t.Fatalf("faults %v, errors %v", f.Faults, f.Errors)
+	}
+	return f
+}
+
+func TestExtract(t *testing.T) {
+	f := extract(t, "shared/src/main/scala/scopt/OptionParser.scala", scoptStyle)
+	if f.Module != "scopt.internal" {
+		t.Errorf("module %q, want scopt.internal", f.Module)
+	}
+	var got []string
+	for _, s := range f.Symbols[1:] {
+		got = append(got, fmt.Sprintf("%s %s %d-%d %s", s.Kind, s.Qualified(), s.Range.StartLine, s.Range.EndLine, s.Visibility))
+	}
+	want := []string{
+		"class OptionParser 9-19 public",
+		"variable OptionParser.options 10-10 protected",
+		"variable OptionParser.counter 11-11 private",
+		"method OptionParser.head 13-13 public",
+		"method OptionParser.parse 15-18 public",
+		"class OptionParser 21-23 public",
+		"method OptionParser.apply 22-22 public",
+		"class OptionDef 25-25 public",
+		"interface OptionDefCreator 27-29 public",
+		"method OptionDefCreator.opt 28-28 public",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("symbols:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	var imps []string
+	for _, imp := range f.Imports {
+		s := imp.Source
+		if imp.Alias != "" {
+			s += "=>" + imp.Alias
+		}
+		for _, n := range imp.Names {
+			s += "." + n.Name
+		}
+		imps = append(imps, s)
+	}
+	if want := "scala.collection.mutable.ListBuffer scala.collection.mutable.Map=>MMap java.io.* scopt.OParser"; strings.Join(imps, " ") != want {
+		t.Errorf("imports %q, want %q", imps, want)
+	}
+	cls := f.Symbols[1]
+	if cls.Doc != "A parser for command line options." || !slices.Equal(cls.Signature.Bases, []string{"OptionDefCreator", "Serializable"}) {
+		t.Errorf("class doc %q bases %q", cls.Doc, cls.Signature.Bases)
+	}
+	if fs := cls.Signature.Fields; len(fs) != 3 || fs[0].Name != "programName" || fs[1].Name != "options" || fs[1].Type != "ListBuffer[OptionDef[_, C]]" {
+		t.Errorf("fields %+v", fs)
+	}
+	parse := f.Symbols[5]
+	if parse.Signature.Returns != "Option[C]" || len(parse.Signature.Params) != 2 || parse.Signature.Params[0].Type != "Seq[String]" {
+		t.Errorf("parse signature %+v", parse.Signature)
+	}
+	var refs []string
+	for _, r := range f.Refs {
+		refs = append(refs, fmt.Sprintf("%s %s:%s.%s/%s", r.Kind, f.Symbols[r.Symbol].Name, r.Qualifier, r.Name, r.QualifierType+r.QualifierCall))
+	}
+	want = []string{
+		"extends OptionParser:.OptionDefCreator/", "extends OptionParser:.Serializable/",
+		"new options:.ListBuffer/",
+		"call head:.makeDef/", "call head:makeDef().text/makeDef", "call head:xs.mkString/String*",
+		"new parse:.ORunner/", "call parse:r.runParser/ORunner",
+		"new apply:.OptionParser/",
+	}
+	if !slices.Equal(refs, want) {
+		t.Errorf("refs:\n  %s\nwant:\n  %s", strings.Join(refs, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+func TestTestFiles(t *testing.T) {
+	for p, want := range map[string]bool{"shared/src/test/scala/scopttest/ImmutableParserSpec.scala": true,
+		"src/main/scala/a/FooSuite.scala": true, "src/main/scala/a/Foo.scala": false, "build.sc": false} {
+		if f := extract(t, p, "object A\n"); f.IsTest != want {
+			t.Errorf("%s: test %v, want %v", p, f.IsTest, want)
+		}
+	}
+}
+
+func TestStripType(t *testing.T) {
+	for in, want := range map[string]string{"List[Foo]": "List", "=> Foo": "Foo", "Foo*": "Foo", "a.b.Foo[T]": "a.b.Foo", " Bar ": "Bar"} {
+		if got := stripType(in); got != want {
+			t.Errorf("stripType(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

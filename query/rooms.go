@@ -1,0 +1,9 @@
+package query
+
+// The languages that live in rooms of their own (lang/<language>/)
+// register from their init functions; the index and the query package
+// import them, so lang itself imports none of them.
+import (
+	_ "github.com/sdl-dev/sdl/lang/lua"
+	_ "github.com/sdl-dev/sdl/lang/scala"
+)
