@@ -357,7 +357,7 @@ func gcCommand() *cli.Command {
 		Description: "Rows only older versions can see and their ledger rows are deleted; the oldest kept version keeps\n" +
 			"its prev_hash, so the chain from it on still verifies. Readers (sdl serve) keep working.",
 		Flags: []cli.Flag{dbFlag, jsonFlag,
-			&cli.IntFlag{Name: "keep", Usage: "versions to keep, newest first", Required: true},
+			&cli.IntFlag{Name: "keep", Usage: "versions to keep, newest first", Required: true, DefaultText: "none, it is required"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
