@@ -42,6 +42,10 @@ type Language struct {
 	// source with what the grammar cannot read blanked out: the same
 	// length, so that every offset and line still holds.
 	pick func(filePath string, src []byte) (*Language, []byte)
+	// fixup, when set, returns what the parser reads instead of src, of
+	// the same length, where the grammar cannot read valid code; the tree
+	// keeps src as its text, so that no answer shows the change.
+	fixup func(src []byte) []byte
 }
 
 var (
