@@ -55,8 +55,8 @@ func deltaCommand() *cli.Command {
 		Usage:       "what changed between two indexed versions: symbols, signatures, facts, edges, blast radius",
 		Description: versionsHelp,
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, formatFlag, fromFlag, toFlag, depthFlag,
-			&cli.IntFlag{Name: "max-changes", Usage: "at most this many changes and edge changes", Value: 200},
-			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens (--json)", Value: query.MaxSliceTokens},
+			atLeastOne(&cli.IntFlag{Name: "max-changes", Usage: "at most this many changes and edge changes", Value: 200}),
+			atLeastOne(&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens (--json)", Value: query.MaxSliceTokens}),
 			&cli.StringFlag{Name: "cursor", Usage: "continue a cut delta (its nextCursor)"},
 		},
 		Action: func(c *cli.Context) error {

@@ -54,7 +54,7 @@ func skeletonCommand() *cli.Command {
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, symKindFlag,
 			&cli.StringFlag{Name: "file", Usage: "a file path relative to the repository root"},
 			&cli.IntFlag{Name: "max-lines", Usage: "at most this many lines", DefaultText: "no limit but --max-tokens"},
-			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens", Value: query.DefaultSkeletonTokens},
+			atLeastOne(&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens", Value: query.DefaultSkeletonTokens}),
 			&cli.BoolFlag{Name: "exported-only", Usage: "only what other packages or modules can use"},
 			&cli.IntFlag{Name: "offset", Usage: "start at this line of the skeleton (resume a truncated one)", DefaultText: "the first line"},
 			&cli.StringSliceFlag{Name: "ident", Usage: "mark the lines holding this identifier (repeatable)"},
@@ -207,7 +207,7 @@ func hotpathCommand() *cli.Command {
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, symFileFlag, symKindFlag,
 			&cli.IntFlag{Name: "context", Usage: "lines of context around each match", Value: query.DefaultContextLines},
 			&cli.IntFlag{Name: "max-lines", Usage: "at most this many lines", DefaultText: "no limit but --max-tokens"},
-			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens", Value: query.DefaultHotPathTokens},
+			atLeastOne(&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens", Value: query.DefaultHotPathTokens}),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() < 2 {
