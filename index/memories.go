@@ -242,7 +242,11 @@ func (b *build) syncMemories(ctx context.Context, tx querier, ch *symChanges, ve
 	if err != nil {
 		return false, err
 	}
-	changed = changed || drifted
+	cleared, err := b.clearMatched(ctx, tx, unchanged)
+	if err != nil {
+		return false, err
+	}
+	changed = changed || drifted || cleared
 	if changed || ch == nil && len(rows) == 0 {
 		if err := setMemoriesHash(ctx, tx); err != nil {
 			return false, err
@@ -378,9 +382,23 @@ func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, versi
 	var ids []string
 	for id, f := range unchanged {
 		for _, s := range f.Memory.Symbols {
-			if _, rm := ch.removed[s]; ch.changed[s] || rm {
-				links[id] = append(links[id], s)
+			_, rm := ch.removed[s]
+			if !ch.changed[s] && !rm {
+				continue
 			}
+			if !rm {
+				// a symbol changed back to the code the memory was written
+				// against (an index of an older --rev, then of HEAD) is
+				// the code the memory is about
+				same, err := fingerprintMatches(ctx, tx, f.Memory, s)
+				if err != nil {
+					return false, err
+				}
+				if same {
+					continue
+				}
+			}
+			links[id] = append(links[id], s)
 		}
 		if len(links[id]) > 0 {
 			ids = append(ids, id)
@@ -404,6 +422,68 @@ func (b *build) flagStale(ctx context.Context, tx querier, ch *symChanges, versi
 	return true, nil
 }
 
+// fingerprintMatches reports whether m recorded a fingerprint for symbol s
+// (of this extraction version) and the current code of s has it.
+func fingerprintMatches(ctx context.Context, tx querier, m *memoryfs.Memory, s string) (bool, error) {
+	want, ok := m.Fingerprints[s]
+	if !ok || m.FingerprintVersion != ExtractVersion {
+		return false, nil
+	}
+	var have string
+	err := tx.QueryRowContext(ctx, `SELECT fingerprint FROM symbols WHERE id = ? AND to_seq IS NULL LIMIT 1`, s).Scan(&have)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("read fingerprint: %w", err)
+	}
+	return have == want, nil
+}
+
+// clearMatched clears the index-only stale flag (set by a run over another
+// revision or over drafts, which leave the files alone) of the unchanged
+// memories whose file says fresh and whose every linked symbol has again
+// the code the memory was written against: after sdl index --rev
+// origin/main and sdl index --rev HEAD, a memory about HEAD's code is not
+// stale at HEAD.
+func (b *build) clearMatched(ctx context.Context, tx querier, unchanged map[string]*memoryfs.File) (bool, error) {
+	var ids []string
+	for id, f := range unchanged {
+		m := f.Memory
+		if !m.Stale && len(m.Symbols) > 0 && len(m.Fingerprints) > 0 && m.FingerprintVersion == ExtractVersion {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	cleared := false
+	for _, id := range ids {
+		var stale int
+		if err := tx.QueryRowContext(ctx, `SELECT stale FROM memories WHERE id = ?`, id).Scan(&stale); err != nil {
+			return false, fmt.Errorf("read memory %s: %w", id, err)
+		}
+		if stale == 0 {
+			continue
+		}
+		m := unchanged[id].Memory
+		all := true
+		for _, s := range m.Symbols {
+			same, err := fingerprintMatches(ctx, tx, m, s)
+			if err != nil {
+				return false, err
+			}
+			if !same {
+				all = false
+				break
+			}
+		}
+		if !all {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE memories SET stale = 0, stale_version = '' WHERE id = ?`, id); err != nil {
+			return false, err
+		}
+		cleared = true
+	}
+	return cleared, nil
+}
+
 // flagDrifted marks stale the memories imported by this run whose
 // recorded fingerprints differ from the code the index now holds: the code
 // changed between storing the memory and this run (the change is in no
@@ -425,16 +505,14 @@ func (b *build) flagDrifted(ctx context.Context, tx querier, version string, imp
 		f := imported[id]
 		drift := false
 		for _, s := range f.Memory.Symbols {
-			want, ok := f.Memory.Fingerprints[s]
-			if !ok {
+			if _, ok := f.Memory.Fingerprints[s]; !ok {
 				continue
 			}
-			var have string
-			err := tx.QueryRowContext(ctx, `SELECT fingerprint FROM symbols WHERE id = ? AND to_seq IS NULL LIMIT 1`, s).Scan(&have)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return false, fmt.Errorf("read fingerprint: %w", err)
+			same, err := fingerprintMatches(ctx, tx, f.Memory, s)
+			if err != nil {
+				return false, err
 			}
-			if have != want {
+			if !same {
 				drift = true
 				break
 			}
@@ -485,15 +563,19 @@ func (b *build) markStale(ctx context.Context, tx querier, f *memoryfs.File, ver
 		}
 		sum.Relinked++
 	}
-	m.Stale, m.StaleVersion = true, version
-	if _, err := tx.ExecContext(ctx, `UPDATE memories SET stale = 1, stale_version = ? WHERE id = ?`, version, id); err != nil {
+	if !m.Stale {
+		// stale since the first version that changed the code
+		m.Stale, m.StaleVersion = true, version
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE memories SET stale = 1, stale_version = ? WHERE id = ?`, m.StaleVersion, id); err != nil {
 		return err
 	}
 	sum.Stale++
-	if b.opts.VersionSuffix != "" {
-		// a scratch copy indexing unsaved drafts: the flag is for its
-		// answers only; the committed files change when the code is
-		// saved and indexed
+	if b.opts.VersionSuffix != "" || b.opts.Rev != "" {
+		// a scratch copy indexing unsaved drafts, or a run over another
+		// revision than the working tree whose memories these files are:
+		// the flag is for the index's answers only; the files change when
+		// the working tree's code is indexed
 		return nil
 	}
 	data, err := memoryfs.Marshal(m)

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"path"
 	"strings"
 
@@ -16,6 +17,7 @@ func init() {
 	register(js, tsjs.Language())
 	ts := &Language{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, extract: extractJS, dataDir: "javascript"}
 	register(ts, tsts.LanguageTypescript())
+	ts.fixup = tsSeparateCallSignatures
 	tsx := &Language{Name: "tsx", Extensions: []string{".tsx"}, extract: extractJS, dataDir: "javascript"}
 	register(tsx, tsts.LanguageTSX())
 	for _, l := range []*Language{js, ts, tsx} {
@@ -2435,4 +2437,111 @@ func jsKids(t *Tree, n int32) func(yield func(int32) bool) {
 			}
 		}
 	}
+}
+
+// tsSeparateCallSignatures returns src with a semicolon before each generic
+// call signature that only a line break separates from the member before
+// it: tree-sitter-typescript (#335) reads "E[Key]\n  <K extends X>(k: K)"
+// as a comparison and the error swallows the rest of the file (38 of the 58
+// types of hono's src/types.ts). The semicolon takes the place of the
+// indentation character before '<', so every offset and line holds. A line
+// qualifies when it is indented, starts a type parameter list ("<T>",
+// "<T,", "<T =", "<T extends", or "<" alone) and the line before does not
+// end in something an expression continues from (an operator, an opener,
+// "=>"). TSX is left alone: there a line starting with '<' is JSX. The
+// same way, "export type * from" loses its "type", which the grammar does
+// not know there (TypeScript 5.0).
+func tsSeparateCallSignatures(src []byte) []byte {
+	var out []byte
+	var prev []byte // the last non-blank line, trimmed
+	for start := 0; start < len(src); {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		line := src[start:end]
+		body := bytes.TrimLeft(line, " \t")
+		indent := len(line) - len(body)
+		if indent > 0 && tsTypeParamsStart(body) && !tsContinues(prev) {
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[start+indent-1] = ';'
+		} else if k := tsExportTypeStar(body); k >= 0 {
+			// "export type * from" (TypeScript 5.0) is a syntax error to
+			// the grammar; without "type" it is the same re-export
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			copy(out[start+indent+k:], "    ")
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			prev = t
+		}
+		start = end + 1
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}
+
+// tsTypeParamsStart reports whether a line (indentation removed) opens a
+// type parameter list: "<" alone, or "<Name" followed by ">", ",", "=" or
+// "extends".
+func tsTypeParamsStart(b []byte) bool {
+	if len(b) == 0 || b[0] != '<' {
+		return false
+	}
+	rest := bytes.TrimLeft(b[1:], " \t")
+	if len(bytes.TrimSpace(rest)) == 0 {
+		return true
+	}
+	n := 0
+	for n < len(rest) && (rest[n] == '_' || rest[n] == '$' || 'a' <= rest[n] && rest[n] <= 'z' ||
+		'A' <= rest[n] && rest[n] <= 'Z' || n > 0 && '0' <= rest[n] && rest[n] <= '9') {
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	after := bytes.TrimLeft(rest[n:], " \t")
+	return len(after) > 0 && (after[0] == '>' || after[0] == ',' || after[0] == '=') ||
+		bytes.HasPrefix(after, []byte("extends ")) || bytes.HasPrefix(after, []byte("extends\t"))
+}
+
+// tsContinues reports whether a trimmed line ends where the next line
+// continues it: after an operator, an opening bracket, a separator or "=>".
+func tsContinues(line []byte) bool {
+	if len(line) == 0 {
+		return true
+	}
+	if bytes.HasSuffix(line, []byte("=>")) {
+		return true
+	}
+	return strings.IndexByte(";{,(<[|&=:?+-*/%!~^.", line[len(line)-1]) >= 0
+}
+
+// tsExportTypeStar returns the offset of "type" in a line (indentation
+// removed) that starts "export type *", else -1.
+func tsExportTypeStar(b []byte) int {
+	rest, ok := bytes.CutPrefix(b, []byte("export"))
+	if !ok {
+		return -1
+	}
+	t := bytes.TrimLeft(rest, " \t")
+	if len(t) == len(rest) {
+		return -1
+	}
+	after, ok := bytes.CutPrefix(t, []byte("type"))
+	if !ok {
+		return -1
+	}
+	star := bytes.TrimLeft(after, " \t")
+	if len(star) == len(after) || len(star) == 0 || star[0] != '*' {
+		return -1
+	}
+	return len(b) - len(t)
 }

@@ -806,3 +806,81 @@ func TestJSSourceFiles(t *testing.T) {
 		}
 	}
 }
+
+// Generic call signatures of an interface or object type separated by line
+// breaks only (hono's Get, zustand's store types) are valid TypeScript that
+// tree-sitter-typescript cannot parse (tree-sitter-typescript#335): the
+// error swallowed the rest of hono's src/types.ts, 38 of its 58 types. The
+// file is read as if each such member ended with a semicolon. The same for
+// "export type * from" (TypeScript 5.0), which the grammar does not know.
+func TestTSGenericCallSignatures(t *testing.T) {
+	f := jsExtract(t, "src/types.ts", `
+export interface Get<E> {
+  <Key extends keyof E>(key: Key): E[Key]
+  <Key extends string>(key: Key): unknown
+}
+
+export interface Handlers {
+  <P extends string>(path: P): Promise<void>
+  // two handlers
+  <
+    P extends string,
+    R = unknown
+  >(path: P, r: R): void
+}
+
+type UseState = {
+  <T>(initial: T): [T, (v: T) => void]
+  <T = undefined>(): [T | undefined, (v: T) => void]
+}
+
+export type After = { a: number }
+export type * from './other'
+export type * as ns from './other'
+
+export const pick = (a: number) =>
+  <T>(x: T): T => x
+
+export function less(a: number, b: number): boolean {
+  return a
+    <b
+}
+`)
+	if len(f.Errors) != 0 {
+		t.Errorf("syntax errors: %+v", f.Errors)
+	}
+	jsSym(t, f, KindInterface, "Get")
+	jsSym(t, f, KindInterface, "Handlers")
+	jsSym(t, f, KindType, "UseState")
+	jsSym(t, f, KindType, "After")
+	jsSym(t, f, KindFunction, "less")
+	star := 0
+	for _, imp := range f.Imports {
+		if imp.Source == "./other" {
+			star++
+		}
+	}
+	if star != 2 {
+		t.Errorf("%d re-exports of ./other, want 2: %+v", star, f.Imports)
+	}
+	// what the parser read is not what answers show: the skeleton is the
+	// file's own text
+	ps := NewParser()
+	defer ps.Close()
+	src := "interface Get<E> {\n  <K extends keyof E>(key: K): E[K]\n  <K extends string>(key: K): unknown\n}\n"
+	tree, err := ps.ParseFile(ForPath("a.ts"), "a.ts", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, l := range Skeleton(tree, 0, uint32(len(src)), SkeletonOptions{}) {
+		text = append(text, l.Text)
+	}
+	if got := strings.Join(text, "\n") + "\n"; got != src {
+		t.Errorf("skeleton:\n%s\nwant the source:\n%s", got, src)
+	}
+	// the same length: every line and offset holds
+	if s := jsSym(t, f, KindType, "After"); s.Range.StartLine != 21 {
+		t.Errorf("After starts at line %d, want 21", s.Range.StartLine)
+	}
+}

@@ -53,6 +53,10 @@ type Language struct {
 	// files when it is not Name: C++ shares C's, TypeScript JavaScript's.
 	dataDir   string
 	testPaths testPathRules
+	// fixup, when set, returns what the parser reads instead of src, of
+	// the same length, where the grammar cannot read valid code; the tree
+	// keeps src as its text, so that no answer shows the change.
+	fixup func(src []byte) []byte
 }
 
 var (

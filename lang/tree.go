@@ -100,9 +100,15 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	if len(src) > 1<<31-1 {
 		return nil, fmt.Errorf("%w: file of %d bytes is too large", ErrParse, len(src))
 	}
+	parsed := src
+	if l.fixup != nil {
+		if f := l.fixup(src); len(f) == len(src) {
+			parsed = f
+		}
+	}
 	var srcPtr *C.char
-	if len(src) > 0 {
-		srcPtr = (*C.char)(unsafe.Pointer(&src[0]))
+	if len(parsed) > 0 {
+		srcPtr = (*C.char)(unsafe.Pointer(&parsed[0]))
 	}
 	var count C.uint32_t
 	tree := C.sdl_parse(p.p, (*C.TSLanguage)(l.ts), srcPtr, C.uint32_t(len(src)),

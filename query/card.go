@@ -239,11 +239,27 @@ func (e *AmbiguousError) Error() string {
 		}
 		fmt.Fprintf(&b, "; %s %s (%s:%d) %s", c.Kind, c.Name, c.File, c.Line, c.SymbolID)
 	}
+	if e.overloads() {
+		// file and kind cannot tell overloads of one name apart
+		b.WriteString("; they are overloads of one name in one file: pass a symbolId")
+		return b.String()
+	}
 	b.WriteString("; add file or kind to the reference, or pass a symbolId")
 	return b.String()
 }
 
 func (e *AmbiguousError) Unwrap() error { return ErrAmbiguous }
+
+// overloads reports whether every candidate has one name, kind and file
+// (TypeScript overload signatures, Java overloads).
+func (e *AmbiguousError) overloads() bool {
+	for _, c := range e.Candidates[1:] {
+		if c.Name != e.Candidates[0].Name || c.Kind != e.Candidates[0].Kind || c.File != e.Candidates[0].File {
+			return false
+		}
+	}
+	return len(e.Candidates) > 1
+}
 
 // Resolve finds the symbol a natural reference names. The name may be
 // qualified ("Store.Add"); file matches as a suffix of the path. Among
@@ -315,6 +331,7 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 	keep = narrow(keep, func(c *symbolRow) bool { return c.Name == short || c.Qualified == name })
 	keep = narrow(keep, func(c *symbolRow) bool { return c.Kind != lang.KindModule })
 	keep = narrow(keep, func(c *symbolRow) bool { return !c.IsTest })
+	keep = dropNested(keep, name)
 	if len(keep) == 1 {
 		return keep[0], nil
 	}
@@ -323,6 +340,26 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 		e.Candidates = append(e.Candidates, Candidate{SymbolID: c.ID, Name: c.Qualified, Kind: c.Kind, File: c.Path, Line: c.Range.StartLine})
 	}
 	return nil, e
+}
+
+// dropNested drops, when a symbol's qualified name is the reference, the
+// symbols of that name nested in it: hono's csrf middleware returns an inner
+// function csrf (csrf.csrf), and "csrf" means the middleware.
+func dropNested(rs []*symbolRow, name string) []*symbolRow {
+	outer := false
+	for _, r := range rs {
+		outer = outer || r.Qualified == name
+	}
+	if !outer {
+		return rs
+	}
+	var out []*symbolRow
+	for _, r := range rs {
+		if !strings.HasPrefix(r.Qualified, name+".") {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // narrow keeps the elements that pass when some do.

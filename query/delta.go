@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -987,8 +988,10 @@ const dispatchCall = `e.name = m.name AND e.kind = 'call' AND e.dst IS NULL AND 
 			(SELECT rtrim(path, replace(path, '/', '')) FROM paths WHERE id = m.path_id)`
 
 // reachQuery is the blast radius: ?1 the seeds (JSON), ?2 the version,
-// ?3 the depth, ?4 the row limit. Edges are followed back as recorded, and
-// from a method to the calls that may dispatch to it (dispatchCall).
+// ?3 the depth, ?4 the row limit. Edges are followed back as recorded,
+// from a method to the calls that may dispatch to it (dispatchCall), and
+// from a constructor to its class: a construction (Client()) is an edge to
+// the class, so without this step no caller reaches a change in __init__.
 const reachQuery = `WITH RECURSIVE r(seed, id, depth) AS (
 		SELECT value, value, 0 FROM json_each(?1)
 		UNION
@@ -1005,6 +1008,10 @@ const reachQuery = `WITH RECURSIVE r(seed, id, depth) AS (
 		SELECT r.seed, e.src, r.depth + 1 FROM r CROSS JOIN symbols m ON m.id = r.id CROSS JOIN edges e ON e.name = m.name
 		WHERE r.depth < ?3 AND m.from_seq <= ?2 AND (m.to_seq IS NULL OR m.to_seq > ?2)
 			AND e.to_seq > ?2 AND e.from_seq <= ?2 AND ` + dispatchCall + `
+		UNION
+		SELECT r.seed, m.parent_id, r.depth + 1 FROM r CROSS JOIN symbols m ON m.id = r.id
+		WHERE r.depth < ?3 AND m.kind = 'constructor' AND m.parent_id != ''
+			AND m.from_seq <= ?2 AND (m.to_seq IS NULL OR m.to_seq > ?2)
 		LIMIT ?4
 	)
 	SELECT seed, id, depth FROM r`
@@ -1013,11 +1020,17 @@ const reachQuery = `WITH RECURSIVE r(seed, id, depth) AS (
 // runs, which is what "tests to run" lists. In Go that is a top-level
 // TestXxx(t *testing.T) or FuzzXxx(f *testing.F) of a _test.go file: not a
 // benchmark, an example or a helper, which the index marks as test code
-// too. Other languages keep the index's own rule (pytest's test_*
-// functions and Test* classes, JUnit's annotated methods, ...).
+// too. In Python it is what pytest collects: a module-level test_*
+// function or a test* method of a top-level class, outside conftest.py; the
+// index marks a test file's module, helpers and fixtures as test code too,
+// and a module in the pytest command is no node id. Other languages keep
+// the index's own rule (JUnit's annotated methods, a JavaScript test file).
 func runnerTest(s *symAt) bool {
 	if !s.IsTest {
 		return false
+	}
+	if strings.HasSuffix(s.Path, ".py") {
+		return pytestCollects(s)
 	}
 	if !strings.HasSuffix(s.Path, "_test.go") {
 		return true
@@ -1027,6 +1040,23 @@ func runnerTest(s *symAt) bool {
 	}
 	return goRunnerName(s.Name, "Test") && strings.Contains(s.Signature, "*testing.T") ||
 		goRunnerName(s.Name, "Fuzz") && strings.Contains(s.Signature, "*testing.F")
+}
+
+// pytestCollects reports whether pytest runs s as a test by its default
+// rules: test-prefixed functions at module level and test-prefixed methods
+// of a class at module level (Test* or a unittest.TestCase), never in
+// conftest.py.
+func pytestCollects(s *symAt) bool {
+	if path.Base(s.Path) == "conftest.py" || !strings.HasPrefix(s.Name, "test") {
+		return false
+	}
+	switch s.Kind {
+	case "function":
+		return s.Container == ""
+	case "method":
+		return s.Container != "" && !strings.Contains(s.Container, ".")
+	}
+	return false
 }
 
 // goRunnerName reports whether name is prefix followed by nothing or by a

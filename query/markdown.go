@@ -499,7 +499,12 @@ func MermaidGraph(g *RadiusGraph) string {
 		if n.Change != "" {
 			label += " (" + n.Change + ")"
 		}
-		fmt.Fprintf(&b, "  %s[\"%s<br/>%s\"]\n", id, mermaidText(label), mermaidText(n.File))
+		if label == n.File {
+			// a module named by its path (TypeScript): the file once
+			fmt.Fprintf(&b, "  %s[\"%s\"]\n", id, mermaidText(label))
+		} else {
+			fmt.Fprintf(&b, "  %s[\"%s<br/>%s\"]\n", id, mermaidText(label), mermaidText(n.File))
+		}
 		switch {
 		case n.Change == ChangeRemoved:
 			removed = append(removed, id)

@@ -164,3 +164,19 @@ func TestMarkdownEscapes(t *testing.T) {
 		t.Errorf("label of n0 is %q", label[1])
 	}
 }
+
+// A node whose name is its file (a TypeScript module is named by its path)
+// is labelled once, not "src/a.ts<br/>src/a.ts".
+func TestMermaidModuleLabel(t *testing.T) {
+	g := &query.RadiusGraph{Dependents: 1,
+		Nodes: []query.GraphNode{{ID: "a", Name: "clone", File: "src/request.ts", Change: query.ChangeModified},
+			{ID: "b", Name: "src/cache/index.ts", File: "src/cache/index.ts"}},
+		Edges: []query.GraphEdge{{From: "a", To: "b", Hops: 1, Kind: "import"}}}
+	out := query.MermaidGraph(g)
+	if !strings.Contains(out, `  n1["src/cache/index.ts"]`+"\n") {
+		t.Errorf("module node label:\n%s", out)
+	}
+	if !strings.Contains(out, `  n0["clone (modified)<br/>src/request.ts"]`+"\n") {
+		t.Errorf("symbol node label:\n%s", out)
+	}
+}

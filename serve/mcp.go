@@ -148,7 +148,9 @@ func (s *Server) handler(t *Tool) server.ToolHandlerFunc {
 		}
 		res, repo, err := s.reg.CallRepo(ctx, s.repos, t.Name, raw)
 		if err != nil {
-			s.opts.Log.Printf("%s: %v", t.Name, err)
+			// the log is printed beside the answers (the MCP inspector
+			// shows stderr): the same names the client can call
+			s.opts.Log.Print(s.reg.advertised(fmt.Sprintf("%s: %v", t.Name, err)))
 			s.usage.record(t.Name, 0, 0, true)
 			return errorResult(s.reg, t, err), nil
 		}

@@ -1,8 +1,10 @@
 package serve_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log"
 	"regexp"
 	"sort"
 	"strings"
@@ -19,9 +21,10 @@ import (
 var toolNameRef = regexp.MustCompile(`\bsdl(?:[._][a-zA-Z]+)+\b`)
 
 // TestEveryNamedToolIsListed collects everything a client reads (the
-// instructions, tools/list, and the answers and errors of every tool called
+// instructions, tools/list, the answers and errors of every tool called
 // with its example, with nothing, with an unknown argument and with ids
-// that name nothing) and checks that each tool name in it is one tools/list
+// that name nothing, and the server's log, which a client such as the MCP
+// inspector prints beside them) and checks that each tool name in it is one tools/list
 // gives, so that a client can call what a hint tells it to.
 func TestEveryNamedToolIsListed(t *testing.T) {
 	sizes := map[string]int{}
@@ -38,7 +41,8 @@ func TestEveryNamedToolIsListed(t *testing.T) {
 func everyNamedToolIsListed(t *testing.T, surface string) int {
 	p := newInProcess(t, "go")
 	repos := p.repos
-	srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: "test", Tools: surface})
+	var logged bytes.Buffer
+	srv := serve.New(serve.NewRegistry(), repos, serve.Options{Version: "test", Tools: surface, Log: log.New(&logged, "", 0)})
 	c, err := client.NewInProcessClient(srv.MCP())
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +111,7 @@ func everyNamedToolIsListed(t *testing.T, surface string) int {
 			}
 		}
 	}
+	texts["server log"] = logged.String()
 	keys := make([]string, 0, len(texts))
 	for k := range texts {
 		keys = append(keys, k)

@@ -55,8 +55,8 @@ func deltaCommand() *cli.Command {
 		Usage:       "what changed between two indexed versions: symbols, signatures, facts, edges, blast radius",
 		Description: versionsHelp,
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, formatFlag, fromFlag, toFlag, depthFlag,
-			&cli.IntFlag{Name: "max-changes", Usage: "at most this many changes and edge changes", Value: 200},
-			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens (--json)", Value: query.MaxSliceTokens},
+			atLeastOne(&cli.IntFlag{Name: "max-changes", Usage: "at most this many changes and edge changes", Value: 200}),
+			atLeastOne(&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens (--json)", Value: query.MaxSliceTokens}),
 			&cli.StringFlag{Name: "cursor", Usage: "continue a cut delta (its nextCursor)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -357,7 +357,7 @@ func gcCommand() *cli.Command {
 		Description: "Rows only older versions can see and their ledger rows are deleted; the oldest kept version keeps\n" +
 			"its prev_hash, so the chain from it on still verifies. Readers (sdl serve) keep working.",
 		Flags: []cli.Flag{dbFlag, jsonFlag,
-			&cli.IntFlag{Name: "keep", Usage: "versions to keep, newest first", Required: true},
+			&cli.IntFlag{Name: "keep", Usage: "versions to keep, newest first", Required: true, DefaultText: "none, it is required"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

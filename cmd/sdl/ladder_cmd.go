@@ -53,10 +53,10 @@ func skeletonCommand() *cli.Command {
 		ArgsUsage: "[NAME|ID|PATH]",
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, symKindFlag,
 			&cli.StringFlag{Name: "file", Usage: "a file path relative to the repository root"},
-			&cli.IntFlag{Name: "max-lines", Usage: "at most this many lines"},
-			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens", Value: query.DefaultSkeletonTokens},
+			&cli.IntFlag{Name: "max-lines", Usage: "at most this many lines", DefaultText: "no limit but --max-tokens"},
+			atLeastOne(&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens", Value: query.DefaultSkeletonTokens}),
 			&cli.BoolFlag{Name: "exported-only", Usage: "only what other packages or modules can use"},
-			&cli.IntFlag{Name: "offset", Usage: "start at this line of the skeleton (resume a truncated one)"},
+			&cli.IntFlag{Name: "offset", Usage: "start at this line of the skeleton (resume a truncated one)", DefaultText: "the first line"},
 			&cli.StringSliceFlag{Name: "ident", Usage: "mark the lines holding this identifier (repeatable)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -206,8 +206,8 @@ func hotpathCommand() *cli.Command {
 		ArgsUsage: "NAME|ID IDENT...",
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag, symFileFlag, symKindFlag,
 			&cli.IntFlag{Name: "context", Usage: "lines of context around each match", Value: query.DefaultContextLines},
-			&cli.IntFlag{Name: "max-lines", Usage: "at most this many lines"},
-			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens", Value: query.DefaultHotPathTokens},
+			&cli.IntFlag{Name: "max-lines", Usage: "at most this many lines", DefaultText: "no limit but --max-tokens"},
+			atLeastOne(&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens", Value: query.DefaultHotPathTokens}),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() < 2 {
@@ -272,7 +272,7 @@ func windowCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "ident", Usage: "an identifier you expect in the code (repeatable)"},
 			&cli.IntFlag{Name: "lines", Usage: "how many lines you expect to need", DefaultText: "the symbol's length"},
 			&cli.StringFlag{Name: "granularity", Usage: "symbol, block or fileWindow", Value: query.GranularitySymbol},
-			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens (clamped to the policy)"},
+			&cli.IntFlag{Name: "max-tokens", Usage: "at most this many tokens (clamped to the policy)", DefaultText: "the policy's maxWindowTokens"},
 			&cli.StringFlag{Name: "slice-handle", Usage: "the handle of the task's slice"},
 			&cli.StringFlag{Name: "task", Usage: "the task, to build its slice"},
 			&cli.BoolFlag{Name: "break-glass", Usage: "bypass the rules, where the policy allows it (audited)"},

@@ -36,8 +36,8 @@ func memoryStoreCommand() *cli.Command {
 		Usage:     "store a memory, or update one with --id (which clears its stale flag)",
 		ArgsUsage: "[CONTENT|-]",
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag,
-			&cli.StringFlag{Name: "type", Usage: memoryTypeUsage, Required: true},
-			&cli.StringFlag{Name: "title", Usage: "a short title (1-120 characters)", Required: true},
+			&cli.StringFlag{Name: "type", Usage: memoryTypeUsage + " (required)", Required: true},
+			&cli.StringFlag{Name: "title", Usage: "a short title, 1-120 characters (required)", Required: true},
 			&cli.StringFlag{Name: "content-file", Usage: "read the content from this file (- for stdin)"},
 			&cli.StringSliceFlag{Name: "tag", Usage: "a tag (repeatable)"},
 			&cli.Float64Flag{Name: "confidence", Usage: "0 to 1", DefaultText: strconv.FormatFloat(memoryfs.DefaultConfidence, 'g', -1, 64)},
@@ -102,7 +102,7 @@ func memoryQueryCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "tag", Usage: "with this tag (repeatable; any matches)"},
 			&cli.StringSliceFlag{Name: "symbol", Usage: "linked to this symbol, by id or name (repeatable)"},
 			&cli.BoolFlag{Name: "stale", Usage: "only memories whose code changed since"},
-			&cli.IntFlag{Name: "limit", Usage: "at most this many (1-100)", Value: 20},
+			atLeastOne(&cli.IntFlag{Name: "limit", Usage: "at most this many (1-100)", Value: 20}),
 			&cli.StringFlag{Name: "sort", Usage: "recency, confidence or relevance", Value: "recency"},
 			&cli.BoolFlag{Name: "lexical", Usage: "match the words by bm25 only, not the memories' vectors"},
 		},
@@ -177,7 +177,7 @@ func memorySurfaceCommand() *cli.Command {
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag,
 			&cli.StringSliceFlag{Name: "symbol", Usage: "a symbol, by id or name (repeatable)"},
 			&cli.StringFlag{Name: "type", Usage: "only this type: " + memoryTypeUsage},
-			&cli.IntFlag{Name: "limit", Usage: "at most this many (1-50)", Value: 10},
+			atLeastOne(&cli.IntFlag{Name: "limit", Usage: "at most this many (1-50)", Value: 10}),
 		},
 		Action: func(c *cli.Context) error {
 			req := query.SurfaceRequest{TaskType: c.String("type"), Limit: c.Int("limit")}

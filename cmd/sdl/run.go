@@ -41,6 +41,19 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{msg: fmt.Sprintf(format, args...)} }
 
+// atLeastOne makes a limit flag refuse a value below 1, as the MCP tools
+// do: the layers below read 0 as the default, so sdl search --limit 0
+// listed 50 results.
+func atLeastOne(f *cli.IntFlag) *cli.IntFlag {
+	f.Action = func(_ *cli.Context, v int) error {
+		if v < 1 {
+			return usagef("--%s must be at least 1, got %d (leave it out for the default, %d)", f.Name, v, f.Value)
+		}
+		return nil
+	}
+	return f
+}
+
 // hinted is an error with a command that fixes it.
 type hinted struct {
 	err  error

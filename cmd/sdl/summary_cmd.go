@@ -17,7 +17,7 @@ func summaryCommand() *cli.Command {
 		Description: "The scope is detected from the query unless --scope says it: a path or a file name means\n" +
 			"a file (or directory), three or more words or a word like fix, add or why a task, else a symbol.",
 		Flags: []cli.Flag{dbFlag, rootFlag, jsonFlag,
-			&cli.IntFlag{Name: "budget", Usage: "maximum tokens of the summary", Value: query.DefaultSummaryBudget},
+			atLeastOne(&cli.IntFlag{Name: "budget", Usage: "maximum tokens of the summary", Value: query.DefaultSummaryBudget}),
 			&cli.StringFlag{Name: "format", Usage: "markdown, json or clipboard (plain text to paste)", Value: query.FormatMarkdown},
 			&cli.StringFlag{Name: "scope", Usage: "symbol, file or task (default: detected from the query)"},
 		},
