@@ -596,6 +596,9 @@ func (b *build) full(ctx context.Context) (err error) {
 	defer w.close()
 	b.w = w
 	b.tree = map[string]fileState{}
+	if err := w.ftsHash(ctx, ftsBuildHash); err != nil {
+		return err
+	}
 
 	fs := newFileSet()
 	fs.config[lang.ConfigGoModules] = b.goModules
@@ -731,6 +734,9 @@ func (b *build) full(ctx context.Context) (err error) {
 	}
 	gp = nil
 	b.tracef("  most resolution work in one file: %d of %d units, %s", maxWork, lang.FileWorkBudget, maxWorkPath)
+	if err := w.ftsHash(ctx, ftsDefaultHash); err != nil {
+		return err
+	}
 	b.progress("indexes", 0, 0)
 	if err := schema.CreateIndexes(ctx, tx); err != nil {
 		return err

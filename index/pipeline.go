@@ -198,8 +198,9 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 	}
 	r.ids = symbolIDs(e.Path, facts)
 	r.rows = make([]symbolRow, len(facts.Symbols))
+	sc := newRowScratch()
 	for i := range facts.Symbols {
-		r.rows[i] = makeSymbolRow(r, i)
+		r.rows[i] = makeSymbolRow(r, i, sc)
 	}
 	return r
 }
