@@ -584,7 +584,12 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err := b.emb.prepareVectors(ctx, db, 0); err != nil {
 		return err
 	}
-	tx, err := db.BeginTx(ctx, nil)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -594,6 +599,7 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	defer w.close()
+	w.direct(conn)
 	b.w = w
 	b.tree = map[string]fileState{}
 	if err := w.ftsHash(ctx, ftsBuildHash); err != nil {
@@ -776,6 +782,8 @@ func (b *build) full(ctx context.Context) (err error) {
 		return fmt.Errorf("commit: %w", err)
 	}
 	b.progress("write", 0, 0)
+	w.close()
+	conn.Close() // the only connection: db needs it back
 	if _, err := db.ExecContext(ctx, "PRAGMA optimize; PRAGMA journal_mode = WAL"); err != nil {
 		return fmt.Errorf("finish index: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -33,6 +34,64 @@ type writer struct {
 	edgeWrites int64
 	// closedSyms are the symbol rows closed by this run: their vectors go
 	closedSyms []int64
+	// conn, when set, is the connection of tx: the hot row statements of
+	// a full build then run on its driver connection (see direct)
+	conn *sql.Conn
+	drv  map[string]driver.Stmt
+	nv   []driver.NamedValue
+}
+
+// directStatements are the row statements of a full build, run on the
+// driver connection: database/sql's argument conversion, locks and result
+// cost as much again as binding the values, on every row.
+var directStatements = map[string]bool{"insPath": true, "insFile": true, "insSym": true, "insFTS": true, "insEdge": true}
+
+// direct makes the writer run its row statements on conn, the connection
+// its transaction was begun on, without database/sql (they are still part
+// of the transaction: it is the same SQLite connection).
+func (w *writer) direct(conn *sql.Conn) {
+	w.conn, w.drv = conn, map[string]driver.Stmt{}
+}
+
+// execDirect runs statement name on the driver connection.
+func (w *writer) execDirect(name string, args []any) (driver.Result, error) {
+	var res driver.Result
+	err := w.conn.Raw(func(dc any) error {
+		st := w.drv[name]
+		if st == nil {
+			p, ok := dc.(driver.ConnPrepareContext)
+			if !ok {
+				return fmt.Errorf("driver %T cannot prepare statements with a context", dc)
+			}
+			var err error
+			if st, err = p.PrepareContext(w.rowCtx, statements[name]); err != nil {
+				return err
+			}
+			w.drv[name] = st
+		}
+		ex, ok := st.(driver.StmtExecContext)
+		if !ok {
+			return fmt.Errorf("driver statement %T cannot execute with a context", st)
+		}
+		nv := w.nv[:0]
+		for i, a := range args {
+			// the conversions database/sql would make for these values
+			switch v := a.(type) {
+			case int:
+				a = int64(v)
+			case uint32:
+				a = int64(v)
+			case int32:
+				a = int64(v)
+			}
+			nv = append(nv, driver.NamedValue{Ordinal: i + 1, Value: a})
+		}
+		w.nv = nv
+		var err error
+		res, err = ex.ExecContext(w.rowCtx, nv)
+		return err
+	})
+	return res, err
 }
 
 var statements = map[string]string{
@@ -91,6 +150,15 @@ func (w *writer) close() {
 	for _, st := range w.stmts {
 		st.Close()
 	}
+	if len(w.drv) > 0 {
+		w.conn.Raw(func(any) error {
+			for _, st := range w.drv {
+				st.Close()
+			}
+			return nil
+		})
+		w.drv = nil
+	}
 }
 
 // exec runs one of the writer's row statements. It does not pass ctx's
@@ -101,6 +169,13 @@ func (w *writer) close() {
 func (w *writer) exec(ctx context.Context, name string, args ...any) (sql.Result, error) {
 	if w.rowCtx == nil {
 		w.rowCtx = context.WithoutCancel(ctx)
+	}
+	if w.conn != nil && directStatements[name] {
+		res, err := w.execDirect(name, args)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return res, nil
 	}
 	res, err := w.stmts[name].ExecContext(w.rowCtx, args...)
 	if err != nil {
