@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -804,6 +805,11 @@ func lighten(r *fileResult) {
 		s.Invariants, s.SideEffects = nil, nil
 		s.Signature.Text, s.Signature.Params, s.Signature.Generics, s.Signature.Modifiers = "", nil, nil, nil
 	}
+	// Exact-size copies of what resolution keeps: the spare capacity that
+	// append left in them would stay live until resolution (on GOROOT/src,
+	// 28 of 211 MB of live heap at the peak).
+	r.facts.Symbols = slices.Clip(append([]lang.Symbol(nil), r.facts.Symbols...))
+	r.facts.Refs = slices.Clip(append([]lang.Ref(nil), r.facts.Refs...))
 }
 
 func (b *build) count(r *fileResult) {

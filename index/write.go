@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -11,6 +12,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -280,7 +282,7 @@ func (b *build) countFaults(ctx context.Context, tx querier) error {
 // spares most of the merging (a third of the full-text work with the
 // default 1 MB). The file keeps the default, for incremental runs.
 const (
-	ftsBuildHash   = 16 << 20
+	ftsBuildHash   = 8 << 20
 	ftsDefaultHash = 1 << 20
 )
 
@@ -366,18 +368,32 @@ func makeSymbolRow(r *fileResult, i int, sc *rowScratch) symbolRow {
 // jsonOrEmpty encodes v without HTML escaping ("a > b" stays readable),
 // and returns "" for the empty value.
 func jsonOrEmpty(v any, empty string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	e := jsonEncoders.Get().(*jsonEncoder)
+	defer jsonEncoders.Put(e)
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
 		return ""
 	}
-	s := strings.TrimSuffix(b.String(), "\n")
-	if s == empty {
+	b := bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))
+	if string(b) == empty {
 		return ""
 	}
-	return s
+	return string(b)
 }
+
+// jsonEncoder is an encoder and its buffer, kept for reuse: three values
+// of every symbol are encoded.
+type jsonEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var jsonEncoders = sync.Pool{New: func() any {
+	e := &jsonEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
 
 // insertSymbol writes a symbol row and its full-text row and returns the
 // symbol's rowid.
