@@ -8,6 +8,9 @@
 
 #include <string.h>
 #include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #ifdef _WIN32
 #include <windows.h>
 #endif
@@ -168,3 +171,13 @@ void sdl_tree_delete(TSTree *tree) { ts_tree_delete(tree); }
 // (C -> Go -> C.malloc), which costs a cgo round trip per malloc. sdl
 // allocates nothing through it, so libc serves tree-sitter directly.
 void sdl_use_libc_allocator(void) { ts_set_allocator(malloc, calloc, realloc, free); }
+
+// sdl_release_memory gives the C heap's free pages back to the system.
+// glibc keeps what trees freed in one arena per thread that parsed, and
+// cgo calls run on many threads: on GOROOT/src tens of MB stay resident
+// after the last parse unless trimmed. Elsewhere it does nothing.
+void sdl_release_memory(void) {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
