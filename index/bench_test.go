@@ -28,8 +28,13 @@ import (
 //	raw:      tree-sitter parse of every file sdl parses (go-tree-sitter)
 //	raw+tags: the same plus running the grammar's own tags.scm query and
 //	          reading every capture (DESIGN.md's reference)
+//	ctags:    `ctags -R --languages=...` over the same tree, for the
+//	          languages of its files that ctags knows (when ctags is there)
 //
-// sdl runs in a child process so that its peak RSS is its own.
+// sdl runs in a child process so that its peak RSS is its own. Each figure
+// is given as wall time and as CPU time (user+system): on a shared machine
+// the CPU ratios hold when the wall ratios do not. SDL_BENCH_NOVEC=1 skips
+// the run with vectors.
 
 // BenchmarkIndexGoroot indexes $(go env GOROOT)/src.
 func BenchmarkIndexGoroot(b *testing.B) {
@@ -92,7 +97,7 @@ func BenchmarkIncrementalGoroot(b *testing.B) {
 		}
 	}
 	db := filepath.Join(b.TempDir(), "index.db")
-	full, _ := timeChild(b, root, db, "", "")
+	full, _, _ := timeChild(b, root, db, "", "")
 	b.ReportMetric(full.Seconds(), "full-s")
 	summary := fmt.Sprintf("%d Go files: full index %.2fs", len(goFiles), full.Seconds())
 	cases := []struct {
@@ -132,7 +137,7 @@ func BenchmarkIncrementalGoroot(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		d, _ := timeChild(b, root, db, "", "", "SDL_TEST_INDEX_OVERLAY="+dir)
+		d, _, _ := timeChild(b, root, db, "", "", "SDL_TEST_INDEX_OVERLAY="+dir)
 		timeChild(b, root, db, "", "") // back to the tree
 		b.ReportMetric(d.Seconds(), c.name+"-s")
 		b.ReportMetric(d.Seconds()/full.Seconds(), c.name+"-x-full")
@@ -217,8 +222,12 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 		b.Skip("no files of an indexed language")
 	}
 	workers := runtime.GOMAXPROCS(0)
+	cpu0 := selfCPU()
 	raw := timeParse(b, files, workers, false)
+	cpu1 := selfCPU()
 	rawTags := timeParse(b, files, workers, true)
+	rawCPU, rawTagsCPU := cpu1-cpu0, selfCPU()-cpu1
+	ctags, ctagsCPU := timeCtags(b, root, files)
 
 	// sdl index as a user runs it (no vectors), then, for the standard
 	// trees, with the built-in model's vectors; a corpus (make soak) with
@@ -229,10 +238,10 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 		vec = filepath.Join(b.TempDir(), "vec.db")
 	}
 	os.Remove(db)
-	full, rss := timeChild(b, root, db, "", "")
+	full, rss, fullCPU := timeChild(b, root, db, "", "")
 	fi, _ := os.Stat(db)
 	size := fi.Size()
-	incr, _ := timeChild(b, root, db, "", touch)
+	incr, _, _ := timeChild(b, root, db, "", touch)
 
 	b.ReportMetric(float64(len(files)), "files")
 	b.ReportMetric(float64(lines), "lines")
@@ -241,14 +250,25 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 	b.ReportMetric(full.Seconds(), "sdl-s")
 	b.ReportMetric(full.Seconds()/raw.Seconds(), "x-raw")
 	b.ReportMetric(full.Seconds()/rawTags.Seconds(), "x-raw+tags")
+	b.ReportMetric(fullCPU.Seconds(), "sdl-cpu-s")
+	b.ReportMetric(fullCPU.Seconds()/rawCPU.Seconds(), "x-raw-cpu")
+	b.ReportMetric(fullCPU.Seconds()/rawTagsCPU.Seconds(), "x-raw+tags-cpu")
+	ctagsText := ""
+	if ctags > 0 {
+		b.ReportMetric(ctags.Seconds(), "ctags-s")
+		b.ReportMetric(full.Seconds()/ctags.Seconds(), "x-ctags")
+		b.ReportMetric(fullCPU.Seconds()/ctagsCPU.Seconds(), "x-ctags-cpu")
+		ctagsText = fmt.Sprintf(", ctags %.2fs (%.2fx; CPU %.2fs, %.2fx)", ctags.Seconds(), full.Seconds()/ctags.Seconds(),
+			ctagsCPU.Seconds(), fullCPU.Seconds()/ctagsCPU.Seconds())
+	}
 	b.ReportMetric(float64(len(files))/full.Seconds(), "files/s")
 	b.ReportMetric(float64(lines)/full.Seconds(), "lines/s")
 	b.ReportMetric(float64(rss)/1024, "peak-RSS-MB")
 	b.ReportMetric(float64(size)/(1<<20), "index-MB")
 	b.ReportMetric(incr.Seconds(), "touch1-s")
 	vecText := ""
-	if vec != "" {
-		fullVec, rssVec := timeChild(b, root, vec, embed.ProviderBuiltin, "")
+	if vec != "" && os.Getenv("SDL_BENCH_NOVEC") == "" {
+		fullVec, rssVec, _ := timeChild(b, root, vec, embed.ProviderBuiltin, "")
 		fi, _ := os.Stat(vec)
 		b.ReportMetric(fullVec.Seconds(), "sdl-vec-s")
 		b.ReportMetric(float64(fi.Size())/(1<<20), "index-vec-MB")
@@ -256,10 +276,13 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 		vecText = fmt.Sprintf("; with the built-in model's vectors %.2fs (%.2fx), peak RSS %d MB, %.0f MB",
 			fullVec.Seconds(), fullVec.Seconds()/full.Seconds(), rssVec/1024, float64(fi.Size())/(1<<20))
 	}
-	b.Logf("%d files, %d lines, %.0f MB, %d workers: raw %.2fs, raw+tags %.2fs, sdl index %.2fs (%.2fx raw, %.2fx raw+tags), "+
+	b.Logf("%d files, %d lines, %.0f MB, %d workers: raw %.2fs, raw+tags %.2fs, sdl index %.2fs (%.2fx raw, %.2fx raw+tags%s); "+
+		"CPU: raw %.2fs, raw+tags %.2fs, sdl index %.2fs (%.2fx raw, %.2fx raw+tags); "+
 		"peak RSS %d MB, index %.0f MB, re-index after an edit of one file %.2fs%s",
 		len(files), lines, float64(bytes)/(1<<20), workers, raw.Seconds(), rawTags.Seconds(), full.Seconds(),
-		full.Seconds()/raw.Seconds(), full.Seconds()/rawTags.Seconds(), rss/1024, float64(size)/(1<<20), incr.Seconds(), vecText)
+		full.Seconds()/raw.Seconds(), full.Seconds()/rawTags.Seconds(), ctagsText,
+		rawCPU.Seconds(), rawTagsCPU.Seconds(), fullCPU.Seconds(), fullCPU.Seconds()/rawCPU.Seconds(), fullCPU.Seconds()/rawTagsCPU.Seconds(),
+		rss/1024, float64(size)/(1<<20), incr.Seconds(), vecText)
 }
 
 // timeParse parses every file with go-tree-sitter on workers goroutines,
@@ -362,10 +385,53 @@ func tagsQuery(b *testing.B, name string) string {
 	return ""
 }
 
+// selfCPU is the CPU time (user+system) this process has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// ctagsLanguages names sdl's languages as ctags does.
+var ctagsLanguages = map[string]string{
+	"go": "Go", "python": "Python", "javascript": "JavaScript", "typescript": "TypeScript", "tsx": "TypeScript",
+	"rust": "Rust", "java": "Java", "c": "C", "cpp": "C++", "csharp": "C#", "ruby": "Ruby", "php": "PHP",
+	"kotlin": "Kotlin", "bash": "Sh",
+}
+
+// timeCtags runs `ctags -R` over root for the languages of files and
+// returns its wall and CPU time, or 0 when there is no ctags.
+func timeCtags(b *testing.B, root string, files []benchFile) (time.Duration, time.Duration) {
+	exe, err := exec.LookPath("ctags")
+	if err != nil {
+		return 0, 0
+	}
+	seen := map[string]bool{}
+	var langs []string
+	for _, f := range files {
+		if l := ctagsLanguages[f.lang.Name]; l != "" && !seen[l] {
+			seen[l] = true
+			langs = append(langs, l)
+		}
+	}
+	if len(langs) == 0 {
+		return 0, 0
+	}
+	cmd := exec.Command(exe, "-R", "--languages="+strings.Join(langs, ","), "-f", filepath.Join(b.TempDir(), "tags"), root)
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Logf("ctags: %v: %s", err, out)
+		return 0, 0
+	}
+	return time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
 // timeChild runs a full or incremental index in a child process and
-// returns its wall time and peak RSS in KB. env adds to the child's
-// environment (SDL_TEST_INDEX_OVERLAY).
-func timeChild(b *testing.B, root, db, embedding, touch string, env ...string) (time.Duration, int64) {
+// returns its wall time, peak RSS in KB and CPU time. env adds to the
+// child's environment (SDL_TEST_INDEX_OVERLAY).
+func timeChild(b *testing.B, root, db, embedding, touch string, env ...string) (time.Duration, int64, time.Duration) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$")
 	cmd.Env = append(os.Environ(), "SDL_TEST_INDEX_ROOT="+root, "SDL_TEST_INDEX_DB="+db, "SDL_TEST_INDEX_EMBED="+embedding,
 		"SDL_TEST_INDEX_TOUCH="+touch)
@@ -381,5 +447,5 @@ func timeChild(b *testing.B, root, db, embedding, touch string, env ...string) (
 	if ru != nil {
 		rss = ru.Maxrss
 	}
-	return d, rss
+	return d, rss, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }

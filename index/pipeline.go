@@ -116,6 +116,9 @@ func ordered[T any](ctx context.Context, n, workers int, start func() (func(int)
 // modification time) proves it, and then, after the read, with the hash.
 func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, entries []Entry, workers int, maxSize int64,
 	unchanged func(e *Entry, hash string) bool, emit func(*fileResult) error) error {
+	// the parsers are closed when ordered returns: what they freed goes
+	// back before the next stage, whose peak is the run's
+	defer lang.ReleaseMemory()
 	return ordered(ctx, len(entries), workers, func() (func(int) *fileResult, func()) {
 		p := lang.NewParser()
 		return func(i int) *fileResult { return parseOne(p, tree, overlay, &entries[i], maxSize, unchanged) }, p.Close
@@ -198,8 +201,9 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 	}
 	r.ids = symbolIDs(e.Path, facts)
 	r.rows = make([]symbolRow, len(facts.Symbols))
+	sc := newRowScratch()
 	for i := range facts.Symbols {
-		r.rows[i] = makeSymbolRow(r, i)
+		r.rows[i] = makeSymbolRow(r, i, sc)
 	}
 	return r
 }

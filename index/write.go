@@ -1,15 +1,18 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -17,9 +20,12 @@ import (
 // writer holds the prepared statements of one write transaction. Only the
 // writer goroutine uses it.
 type writer struct {
-	tx    *sql.Tx
-	seq   int64
-	stmts map[string]*sql.Stmt
+	tx  *sql.Tx
+	seq int64
+	// rowCtx is the context of row statements: the run's values without
+	// its cancellation (see exec)
+	rowCtx context.Context
+	stmts  map[string]*sql.Stmt
 	// paths interns repository paths; ids are assigned in first-seen
 	// order, which is path order, so a rebuild assigns the same ids.
 	paths    map[string]int64
@@ -30,6 +36,64 @@ type writer struct {
 	edgeWrites int64
 	// closedSyms are the symbol rows closed by this run: their vectors go
 	closedSyms []int64
+	// conn, when set, is the connection of tx: the hot row statements of
+	// a full build then run on its driver connection (see direct)
+	conn *sql.Conn
+	drv  map[string]driver.Stmt
+	nv   []driver.NamedValue
+}
+
+// directStatements are the row statements of a full build, run on the
+// driver connection: database/sql's argument conversion, locks and result
+// cost as much again as binding the values, on every row.
+var directStatements = map[string]bool{"insPath": true, "insFile": true, "insSym": true, "insFTS": true, "insEdge": true}
+
+// direct makes the writer run its row statements on conn, the connection
+// its transaction was begun on, without database/sql (they are still part
+// of the transaction: it is the same SQLite connection).
+func (w *writer) direct(conn *sql.Conn) {
+	w.conn, w.drv = conn, map[string]driver.Stmt{}
+}
+
+// execDirect runs statement name on the driver connection.
+func (w *writer) execDirect(name string, args []any) (driver.Result, error) {
+	var res driver.Result
+	err := w.conn.Raw(func(dc any) error {
+		st := w.drv[name]
+		if st == nil {
+			p, ok := dc.(driver.ConnPrepareContext)
+			if !ok {
+				return fmt.Errorf("driver %T cannot prepare statements with a context", dc)
+			}
+			var err error
+			if st, err = p.PrepareContext(w.rowCtx, statements[name]); err != nil {
+				return err
+			}
+			w.drv[name] = st
+		}
+		ex, ok := st.(driver.StmtExecContext)
+		if !ok {
+			return fmt.Errorf("driver statement %T cannot execute with a context", st)
+		}
+		nv := w.nv[:0]
+		for i, a := range args {
+			// the conversions database/sql would make for these values
+			switch v := a.(type) {
+			case int:
+				a = int64(v)
+			case uint32:
+				a = int64(v)
+			case int32:
+				a = int64(v)
+			}
+			nv = append(nv, driver.NamedValue{Ordinal: i + 1, Value: a})
+		}
+		w.nv = nv
+		var err error
+		res, err = ex.ExecContext(w.rowCtx, nv)
+		return err
+	})
+	return res, err
 }
 
 var statements = map[string]string{
@@ -88,10 +152,34 @@ func (w *writer) close() {
 	for _, st := range w.stmts {
 		st.Close()
 	}
+	if len(w.drv) > 0 {
+		w.conn.Raw(func(any) error {
+			for _, st := range w.drv {
+				st.Close()
+			}
+			return nil
+		})
+		w.drv = nil
+	}
 }
 
+// exec runs one of the writer's row statements. It does not pass ctx's
+// cancellation to the driver, which would start a watcher goroutine for
+// every row (a tenth of the writer's time on a large tree): a row
+// statement is short, and the loops that feed the writer stop on ctx
+// between files.
 func (w *writer) exec(ctx context.Context, name string, args ...any) (sql.Result, error) {
-	res, err := w.stmts[name].ExecContext(ctx, args...)
+	if w.rowCtx == nil {
+		w.rowCtx = context.WithoutCancel(ctx)
+	}
+	if w.conn != nil && directStatements[name] {
+		res, err := w.execDirect(name, args)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return res, nil
+	}
+	res, err := w.stmts[name].ExecContext(w.rowCtx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -188,6 +276,24 @@ func (b *build) countFaults(ctx context.Context, tx querier) error {
 	return nil
 }
 
+// FTS5 keeps new terms in a hash of this many bytes and writes it out as a
+// segment when full; segments are then merged. A full build fills the
+// table in one transaction: a large hash writes a few large segments, which
+// spares most of the merging (a third of the full-text work with the
+// default 1 MB). The file keeps the default, for incremental runs.
+const (
+	ftsBuildHash   = 8 << 20
+	ftsDefaultHash = 1 << 20
+)
+
+// ftsHash sets the size of the full-text table's hash of pending terms.
+func (w *writer) ftsHash(ctx context.Context, size int) error {
+	if _, err := w.tx.ExecContext(ctx, `INSERT INTO symbols_fts(symbols_fts, rank) VALUES('hashsize', ?)`, size); err != nil {
+		return fmt.Errorf("full-text hash size: %w", err)
+	}
+	return nil
+}
+
 // symbolRow is a symbol as stored, with its full-text columns.
 type symbolRow struct {
 	id, parent                        string
@@ -197,7 +303,37 @@ type symbolRow struct {
 	fts                               [6]string // name, qualified, signature, doc, path, body
 }
 
-func makeSymbolRow(r *fileResult, i int) symbolRow {
+// rowScratch is what makeSymbolRow reuses across the symbols of one file:
+// the words of each identifier (the symbols of a file share most of them)
+// and the set of words already in a body.
+type rowScratch struct {
+	words map[string][]identWord
+	seen  map[string]bool
+}
+
+// identWord is a word of an identifier and its lower case.
+type identWord struct{ word, lower string }
+
+func newRowScratch() *rowScratch {
+	return &rowScratch{words: map[string][]identWord{}, seen: map[string]bool{}}
+}
+
+// identWords is id followed by its words, each with its lower case.
+func (sc *rowScratch) identWords(id string) []identWord {
+	if w, ok := sc.words[id]; ok {
+		return w
+	}
+	parts := lang.SplitIdent(id)
+	w := make([]identWord, 0, 1+len(parts))
+	w = append(w, identWord{id, strings.ToLower(id)})
+	for _, p := range parts {
+		w = append(w, identWord{p, strings.ToLower(p)})
+	}
+	sc.words[id] = w
+	return w
+}
+
+func makeSymbolRow(r *fileResult, i int, sc *rowScratch) symbolRow {
 	s := &r.facts.Symbols[i]
 	row := symbolRow{id: r.ids[i], sym: s}
 	if s.Parent >= 0 && s.Parent < len(r.ids) {
@@ -224,7 +360,7 @@ func makeSymbolRow(r *fileResult, i int) symbolRow {
 		h.Write([]byte(v))
 	}
 	row.digest = hex.EncodeToString(h.Sum(nil)[:12])
-	n, q, sig, doc, p, body := ftsText(r.entry.Path, s)
+	n, q, sig, doc, p, body := ftsText(r.entry.Path, s, sc)
 	row.fts = [6]string{n, q, sig, doc, p, body}
 	return row
 }
@@ -232,18 +368,32 @@ func makeSymbolRow(r *fileResult, i int) symbolRow {
 // jsonOrEmpty encodes v without HTML escaping ("a > b" stays readable),
 // and returns "" for the empty value.
 func jsonOrEmpty(v any, empty string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	e := jsonEncoders.Get().(*jsonEncoder)
+	defer jsonEncoders.Put(e)
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
 		return ""
 	}
-	s := strings.TrimSuffix(b.String(), "\n")
-	if s == empty {
+	b := bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))
+	if string(b) == empty {
 		return ""
 	}
-	return s
+	return string(b)
 }
+
+// jsonEncoder is an encoder and its buffer, kept for reuse: three values
+// of every symbol are encoded.
+type jsonEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var jsonEncoders = sync.Pool{New: func() any {
+	e := &jsonEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
 
 // insertSymbol writes a symbol row and its full-text row and returns the
 // symbol's rowid.
@@ -267,7 +417,7 @@ func (w *writer) insertSymbol(ctx context.Context, pid int64, p string, row symb
 
 // ftsText renders the full-text columns of a symbol. Identifiers appear
 // whole and split into words, so that "getUserById" matches "user".
-func ftsText(p string, s *lang.Symbol) (name, qualified, sig, doc, pathText, body string) {
+func ftsText(p string, s *lang.Symbol, sc *rowScratch) (name, qualified, sig, doc, pathText, body string) {
 	name = withParts(s.Name)
 	qualified = strings.ReplaceAll(s.Qualified(), ".", " ")
 	sig = s.Signature.Text
@@ -278,18 +428,18 @@ func ftsText(p string, s *lang.Symbol) (name, qualified, sig, doc, pathText, bod
 	dir, file := path.Split(p)
 	pathText = strings.ReplaceAll(strings.Trim(dir, "/"), "/", " ") + " " + withParts(strings.TrimSuffix(file, path.Ext(file)))
 	var b strings.Builder
-	seen := map[string]bool{}
+	seen := sc.seen
+	clear(seen)
 	for _, id := range s.Idents {
-		for _, part := range append([]string{id}, lang.SplitIdent(id)...) {
-			lp := strings.ToLower(part)
-			if len(lp) < 2 || seen[lp] {
+		for _, w := range sc.identWords(id) {
+			if len(w.lower) < 2 || seen[w.lower] {
 				continue
 			}
-			seen[lp] = true
+			seen[w.lower] = true
 			if b.Len() > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(part)
+			b.WriteString(w.word)
 		}
 	}
 	body = b.String()

@@ -29,6 +29,7 @@ TSTree *sdl_parse(TSParser *parser, const TSLanguage *lang, const char *src, uin
 uint32_t sdl_flatten(TSTree *tree, const char *src, sdl_node *out, uint32_t cap);
 void sdl_tree_delete(TSTree *tree);
 void sdl_use_libc_allocator(void);
+void sdl_release_memory(void);
 
 
 

@@ -52,6 +52,10 @@ func init() {
 	C.sdl_use_libc_allocator()
 }
 
+// ReleaseMemory gives the memory that parsers and trees freed back to the
+// system: call it when a batch of parses is over (see flat.c).
+func ReleaseMemory() { C.sdl_release_memory() }
+
 // ErrParse is returned when tree-sitter produces no tree at all (timeout or
 // an unusable grammar); a tree with syntax errors is not an error.
 var ErrParse = errors.New("parse failed")

@@ -2,28 +2,18 @@
 -- maintaining them row by row.
 CREATE INDEX files_cur ON files(path_id) WHERE to_seq IS NULL;
 CREATE INDEX files_cur_module ON files(module) WHERE to_seq IS NULL;
-CREATE INDEX files_to ON files(to_seq) WHERE to_seq IS NOT NULL;
 CREATE UNIQUE INDEX symbols_cur_id ON symbols(id) WHERE to_seq IS NULL;
 CREATE INDEX symbols_cur_name ON symbols(name) WHERE to_seq IS NULL;
 CREATE INDEX symbols_cur_lname ON symbols(name COLLATE NOCASE) WHERE to_seq IS NULL;
 CREATE INDEX symbols_cur_path ON symbols(path_id) WHERE to_seq IS NULL;
 CREATE INDEX symbols_cur_parent ON symbols(parent_id) WHERE to_seq IS NULL;
 CREATE INDEX symbols_id ON symbols(id, from_seq);
-CREATE INDEX symbols_to ON symbols(to_seq) WHERE to_seq IS NOT NULL;
 CREATE INDEX edges_cur_src ON edges(src) WHERE to_seq IS NULL;
 CREATE INDEX edges_cur_dst ON edges(dst) WHERE to_seq IS NULL;
 CREATE INDEX edges_cur_name ON edges(name) WHERE to_seq IS NULL;
 CREATE INDEX edges_cur_path ON edges(path_id) WHERE to_seq IS NULL;
-CREATE INDEX edges_to ON edges(to_seq) WHERE to_seq IS NOT NULL;
 CREATE INDEX process_steps_symbol ON process_steps(symbol_id);
 CREATE INDEX metrics_cluster ON metrics(cluster_id);
--- For deltas between versions: closed edges by target (the blast radius
--- and fan-in at a past version), and the rows born after the first build
--- (what a version added). Partial, so a full build, whose rows are all
--- current and born at version 1, pays nothing for them.
-CREATE INDEX edges_old_dst ON edges(dst) WHERE to_seq IS NOT NULL;
-CREATE INDEX edges_born ON edges(from_seq) WHERE from_seq > 1;
-CREATE INDEX symbols_born ON symbols(from_seq) WHERE from_seq > 1;
 CREATE INDEX memory_symbols_symbol ON memory_symbols(symbol_id);
 CREATE INDEX memory_files_path ON memory_files(path);
 CREATE INDEX feedback_created ON feedback(created_at);

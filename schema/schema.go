@@ -86,7 +86,8 @@ const (
 )
 
 // Create creates the tables of an empty database and stamps it as an sdl
-// index of this schema version. Indexes come later, from CreateIndexes.
+// index of this schema version, with the partial indexes a bulk load leaves
+// empty; the other indexes come later, from CreateIndexes.
 func Create(ctx context.Context, db *sql.DB) error {
 	if _, err := db.ExecContext(ctx, tablesSQL); err != nil {
 		return fmt.Errorf("create tables: %w", err)

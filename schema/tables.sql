@@ -252,3 +252,16 @@ CREATE TABLE memory_embeddings (
   rowid INTEGER PRIMARY KEY,
   hash  TEXT NOT NULL
 );
+
+-- Partial indexes over the rows a full build never writes: rows closed by a
+-- later version (to_seq set) and rows born after the first build (what a
+-- version added; closed edges by target give the blast radius and fan-in
+-- at a past version). They are created with the tables, not after the
+-- bulk load with the others: they stay empty during it, and each CREATE
+-- INDEX after it would scan its whole table for nothing.
+CREATE INDEX files_to ON files(to_seq) WHERE to_seq IS NOT NULL;
+CREATE INDEX symbols_to ON symbols(to_seq) WHERE to_seq IS NOT NULL;
+CREATE INDEX edges_to ON edges(to_seq) WHERE to_seq IS NOT NULL;
+CREATE INDEX edges_old_dst ON edges(dst) WHERE to_seq IS NOT NULL;
+CREATE INDEX edges_born ON edges(from_seq) WHERE from_seq > 1;
+CREATE INDEX symbols_born ON symbols(from_seq) WHERE from_seq > 1;

@@ -45,6 +45,7 @@ func indexCommand() *cli.Command {
 				"SDL_EMBED_URL, SDL_EMBED_MODEL, SDL_EMBED_KEY or the embedding section of .sdl/config.yaml) or none " +
 				"(default: the index's current model, else " + embed.DefaultProvider + ")"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true},
+			&cli.StringFlag{Name: "memprofile", Usage: "write an allocation profile to this file at the end", Hidden: true},
 			&cli.BoolFlag{Name: "trace", Usage: "print the duration of each phase on stderr", Hidden: true},
 		},
 		Action: func(c *cli.Context) error {
@@ -58,6 +59,14 @@ func indexCommand() *cli.Command {
 					return err
 				}
 				defer pprof.StopCPUProfile()
+			}
+			if p := c.String("memprofile"); p != "" {
+				defer func() {
+					if f, err := os.Create(p); err == nil {
+						pprof.Lookup("allocs").WriteTo(f, 0)
+						f.Close()
+					}
+				}()
 			}
 			if c.NArg() > 1 {
 				return usagef("index takes one directory, got %d arguments", c.NArg())
