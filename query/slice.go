@@ -332,7 +332,7 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 	}
 	resp.StaleFiles = x.staleFiles(ctx, cardFiles(resp.Slice.Cards))
 	x.sliceMemories(ctx, req, resp)
-	if err := x.fitBudget(resp, req.Budget.MaxEstimatedTokens); err != nil {
+	if err := x.fitBudget(resp, req.Budget.MaxEstimatedTokens, adaptive(req)); err != nil {
 		return nil, nil, err
 	}
 	if handle != "" {
@@ -1131,6 +1131,46 @@ func detailFor(req *SliceRequest, i int) string {
 // adaptive slice.
 const detailCompactNoDeps = "compact-nodeps"
 
+// keptDetail is how many of the first cards of an adaptive slice keep the
+// detail of their rank when the budget runs short; the cards below them
+// are cut to their signature, from the lowest up, before any card is
+// left out. A card's presence is worth more than the detail of the cards
+// above it, except for the first, which is where an agent starts reading.
+const keptDetail = 1
+
+// adaptive tells whether a slice chooses the detail of each card (no
+// single detail was asked for).
+func adaptive(req *SliceRequest) bool {
+	return req.CardDetail == "" || (req.AdaptiveDetail != nil && *req.AdaptiveDetail)
+}
+
+// degradable tells whether degradeCard would find a card to cut.
+func degradable(cards []*Card) bool {
+	for _, c := range cards[min(keptDetail, len(cards)):] {
+		if detailRank[c.Detail] > detailRank[DetailSignature] {
+			return true
+		}
+	}
+	return false
+}
+
+// degradeCard cuts the lowest-ranked card after the first keptDetail whose
+// detail is above signature to its signature, and returns the tokens that
+// saves (0 when there is none).
+func degradeCard(cards []*Card) int {
+	for i := len(cards) - 1; i >= keptDetail; i-- {
+		c := cards[i]
+		if detailRank[c.Detail] <= detailRank[DetailSignature] {
+			continue
+		}
+		before := Tokens(mustJSON(c)) + 1
+		cut, after := sliceCard(c, DetailSignature)
+		cards[i] = cut
+		return max(0, before-after)
+	}
+	return 0
+}
+
 // cardTokensGuess is about what a card of a slice costs: a signature card
 // takes 60 to 100 tokens, a compact one 100 to 200.
 const cardTokensGuess = 100
@@ -1195,6 +1235,19 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 		for used+cost > avail && detail != DetailMinimal {
 			detail = downgrade(detail)
 			card, cost = sliceCard(full, detail)
+		}
+		// then the cards above it in rank but below the first
+		// keptDetail give their detail, from the lowest up, before a card
+		// is left out: a small budget keeps the best cards, not the
+		// first found in full
+		for used+cost > avail && adaptive(req) && degradable(s.Cards) {
+			used -= degradeCard(s.Cards)
+			detail = detailFor(req, len(s.Cards))
+			card, cost = sliceCard(full, detail)
+			for used+cost > avail && detail != DetailMinimal {
+				detail = downgrade(detail)
+				card, cost = sliceCard(full, detail)
+			}
 		}
 		if used+cost > avail {
 			cut = i
@@ -1477,11 +1530,13 @@ const keptFrontier = 3
 
 // fitBudget checks the whole response against the budget and drops, from
 // the end, until it fits: frontier items beyond keptFrontier, then memories
-// beyond a tenth of the budget (memoryRoom), then cards down to the last,
-// then the rest of the frontier, the last card and the remaining memories.
+// beyond a tenth of the budget (memoryRoom), then the detail of the cards
+// below the first keptDetail (adaptive slices: degradeCard), then cards
+// down to the last, then the rest of the frontier, the last card and the
+// remaining memories.
 // So memories about the code at hand displace at most a tenth of the cards.
 // Budgets are promises: a response never exceeds its budget.
-func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
+func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error {
 	for {
 		// count once with estimatedTokens at its widest, an upper bound
 		resp.EstimatedTokens = 99999
@@ -1506,6 +1561,10 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 				// the last card outranks what just missed the slice
 				over -= Tokens(mustJSON(s.Frontier[len(s.Frontier)-1]))
 				s.Frontier = s.Frontier[:len(s.Frontier)-1]
+			case len(s.Cards) > 0 && adaptive && degradable(s.Cards):
+				// a card below the first keptDetail gives its detail
+				// before any card is dropped
+				over -= degradeCard(s.Cards)
 			case len(s.Cards) > 0:
 				last := s.Cards[len(s.Cards)-1]
 				over -= Tokens(mustJSON(last))
@@ -1514,6 +1573,10 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 				for _, e := range s.Edges {
 					if e.From != last.SymbolID && e.To != last.SymbolID {
 						edges = append(edges, e)
+					} else {
+						// its edges go with it: dropping more cards
+						// for them would waste the budget
+						over -= Tokens(mustJSON(e))
 					}
 				}
 				s.Edges = edges
