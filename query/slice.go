@@ -1144,6 +1144,20 @@ func adaptive(req *SliceRequest) bool {
 	return req.CardDetail == "" || (req.AdaptiveDetail != nil && *req.AdaptiveDetail)
 }
 
+// detailAfter caps detail d of the next card at the detail of the card
+// above it once that one was cut to its signature or less, so that a
+// small card does not come back to a detail the cards above it gave up.
+func detailAfter(cards []*Card, d string) string {
+	if len(cards) <= keptDetail {
+		return d
+	}
+	prev := cards[len(cards)-1].Detail
+	if detailRank[prev] <= detailRank[DetailSignature] && (d == detailCompactNoDeps || detailRank[d] > detailRank[prev]) {
+		return prev
+	}
+	return d
+}
+
 // degradable tells whether degradeCard would find a card to cut.
 func degradable(cards []*Card) bool {
 	for _, c := range cards[min(keptDetail, len(cards)):] {
@@ -1229,7 +1243,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 			order = append(order, rk)
 			continue
 		}
-		detail := detailFor(req, len(s.Cards))
+		detail := detailAfter(s.Cards, detailFor(req, len(s.Cards)))
 		card, cost := sliceCard(full, detail)
 		// downgrade until it fits
 		for used+cost > avail && detail != DetailMinimal {
@@ -1242,7 +1256,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 		// first found in full
 		for used+cost > avail && adaptive(req) && degradable(s.Cards) {
 			used -= degradeCard(s.Cards)
-			detail = detailFor(req, len(s.Cards))
+			detail = detailAfter(s.Cards, detailFor(req, len(s.Cards)))
 			card, cost = sliceCard(full, detail)
 			for used+cost > avail && detail != DetailMinimal {
 				detail = downgrade(detail)
