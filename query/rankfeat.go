@@ -48,6 +48,13 @@ const (
 	sliceTestWeight = 0.1
 	// weightSize: log of the symbol's lines, scaled to 1 at 1000 lines.
 	weightSize = 0.2
+	// weightPeripheral: a symbol under a folder of scripts, tools,
+	// examples or benchmarks, or in a build script at the top of the
+	// repository (peripheralPart), unless the task names that folder or
+	// script: code around the product that shares its words, and that a
+	// bug fix rarely changes (none of the 164 gold functions of the dev
+	// sets).
+	weightPeripheral = -0.3
 )
 
 // RankFeatures are the features of a slice candidate (see the weights).
@@ -62,23 +69,27 @@ type RankFeatures struct {
 	ContainerHits float64 `json:"containerHits"`
 	Callable      float64 `json:"callable"`
 	Size          float64 `json:"size"`
-	Test          bool    `json:"test"`
+	// Peripheral is 1 for a symbol of a peripheralPart the task does not
+	// name.
+	Peripheral float64 `json:"peripheral,omitempty"`
+	Test       bool    `json:"test"`
 }
 
 // RankWeights weigh RankFeatures; DefaultRankWeights are the constants.
 type RankWeights struct {
-	Seed, File, Graph, TextRank, NameHits, PathHits, ContainerHits, Callable, Size, TestFactor float64
+	Seed, File, Graph, TextRank, NameHits, PathHits, ContainerHits, Callable, Size, Peripheral, TestFactor float64
 }
 
 // DefaultRankWeights are the weights slices use.
 var DefaultRankWeights = RankWeights{Seed: weightSeed, File: weightFile, Graph: weightGraph, TextRank: weightTextRank,
 	NameHits: weightNameHits, PathHits: weightPathHits, ContainerHits: weightContainerHits, Callable: weightCallable, Size: weightSize,
-	TestFactor: sliceTestWeight}
+	Peripheral: weightPeripheral, TestFactor: sliceTestWeight}
 
 // Score combines features with weights w.
 func (w RankWeights) Score(f RankFeatures) float64 {
 	s := w.Seed*f.Seed + w.File*f.File + w.Graph*f.Graph + w.TextRank*f.TextRank + w.NameHits*f.NameHits +
-		w.PathHits*f.PathHits + w.ContainerHits*f.ContainerHits + w.Callable*f.Callable + w.Size*f.Size
+		w.PathHits*f.PathHits + w.ContainerHits*f.ContainerHits + w.Callable*f.Callable + w.Size*f.Size +
+		w.Peripheral*f.Peripheral
 	if f.Test {
 		s *= w.TestFactor
 	}
@@ -152,6 +163,47 @@ func pathWords(p string) []string {
 		out = append(out, lang.SplitIdent(part)...)
 	}
 	return out
+}
+
+// peripheralDirs are folders of code around a product rather than in it:
+// scripts, tools, examples, benchmarks, CI. Not docs: some hold a package
+// (cobra's doc).
+var peripheralDirs = map[string]bool{"script": true, "scripts": true, "tool": true, "tools": true, "example": true,
+	"examples": true, "sample": true, "samples": true, "demo": true, "demos": true, "bench": true, "benches": true,
+	"benchmark": true, "benchmarks": true, ".github": true, "ci": true, "hack": true}
+
+// peripheralFiles are build and task scripts at the top of a repository,
+// by their name without extension (build.gradle for build.gradle.kts).
+var peripheralFiles = map[string]bool{"makefile": true, "gruntfile": true, "gulpfile": true, "jakefile": true,
+	"rakefile": true, "setup": true, "noxfile": true, "fabfile": true, "conftest": true, "build.gradle": true,
+	"webpack.config": true, "rollup.config": true, "vite.config": true, "karma.conf": true, "eslint.config": true}
+
+// sourceRoots are folders below which the folders are package names
+// (src/main/java/com/example), not the layout of a repository.
+var sourceRoots = map[string]bool{"src": true, "lib": true, "main": true, "java": true, "kotlin": true,
+	"source": true, "sources": true}
+
+// peripheralPart returns the part of a repository path that makes it code
+// around the product: a peripheralDirs folder on the way, above any source
+// root, or the name of a peripheralFiles script at the top; "" for any
+// other path.
+func peripheralPart(p string) string {
+	parts := strings.Split(p, "/")
+	for _, d := range parts[:len(parts)-1] {
+		ld := strings.ToLower(d)
+		if sourceRoots[ld] {
+			break
+		}
+		if peripheralDirs[ld] {
+			return d
+		}
+	}
+	if len(parts) == 1 {
+		if base := strings.TrimSuffix(parts[0], path.Ext(parts[0])); peripheralFiles[strings.ToLower(base)] {
+			return base
+		}
+	}
+	return ""
 }
 
 func isCallable(kind string) bool {

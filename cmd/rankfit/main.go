@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,8 +76,26 @@ func run(args []string, out io.Writer) error {
 	evalDir := fs.String("eval", "../shared/eval", "the shared eval folder (SET/tasks.jsonl)")
 	sets := fs.String("sets", "dev,dev2,swe-lite-sample", "the sets to fit on")
 	cache := fs.String("cache", "", "read the samples from this file if it exists, else write them there")
+	only := fs.String("params", "", "fit only these weights (comma-separated names, e.g. Graph,Coverage); the others stay as they are")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *only != "" {
+		keep := map[string]bool{}
+		for _, n := range strings.Split(*only, ",") {
+			keep[strings.TrimSpace(n)] = true
+		}
+		var ps []param
+		for _, p := range params {
+			if keep[p.name] {
+				ps = append(ps, p)
+				delete(keep, p.name)
+			}
+		}
+		if len(keep) > 0 {
+			return fmt.Errorf("-params: unknown weights %v", slices.Sorted(maps.Keys(keep)))
+		}
+		params = ps
 	}
 	var samples []sample
 	if *cache != "" {
@@ -228,11 +247,13 @@ func objective(acc []float64) float64 {
 }
 
 // params are the weights the fit moves; Seed stays fixed, as the scale.
-var params = []struct {
+type param struct {
 	name string
 	ptr  func(*query.RankWeights) *float64
 	grid []float64
-}{
+}
+
+var params = []param{
 	{"File", func(w *query.RankWeights) *float64 { return &w.File }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8}},
 	{"Graph", func(w *query.RankWeights) *float64 { return &w.Graph }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
 	{"TextRank", func(w *query.RankWeights) *float64 { return &w.TextRank }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}},
@@ -241,6 +262,7 @@ var params = []struct {
 	{"ContainerHits", func(w *query.RankWeights) *float64 { return &w.ContainerHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45}},
 	{"Callable", func(w *query.RankWeights) *float64 { return &w.Callable }, []float64{0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3}},
 	{"Size", func(w *query.RankWeights) *float64 { return &w.Size }, []float64{-0.1, -0.05, 0, 0.05, 0.1, 0.2}},
+	{"Peripheral", func(w *query.RankWeights) *float64 { return &w.Peripheral }, []float64{-1, -0.6, -0.45, -0.3, -0.2, -0.1, -0.05, 0}},
 	{"TestFactor", func(w *query.RankWeights) *float64 { return &w.TestFactor }, []float64{0.1, 0.25, 0.5, 0.75, 1}},
 }
 
