@@ -51,7 +51,7 @@ const (
 	// weightPeripheral: a symbol under a folder of scripts, tools,
 	// examples or benchmarks, or in a build script at the top of the
 	// repository (peripheralPart), unless the task names that folder or
-	// script: code around the product that shares its words, and that a
+	// script (namesPart): code around the product that shares its words, and that a
 	// bug fix rarely changes (none of the 164 gold functions of the dev
 	// sets).
 	weightPeripheral = -0.3
@@ -184,8 +184,9 @@ var sourceRoots = map[string]bool{"src": true, "lib": true, "main": true, "java"
 	"source": true, "sources": true}
 
 // peripheralPart returns the part of a repository path that makes it code
-// around the product: a peripheralDirs folder on the way, above any source
-// root, or the name of a peripheralFiles script at the top; "" for any
+// around the product, as a task would name it: a peripheralDirs folder on
+// the way, above any source root, with its slash ("tools/"), or the file
+// name of a peripheralFiles script at the top ("Makefile.js"); "" for any
 // other path.
 func peripheralPart(p string) string {
 	parts := strings.Split(p, "/")
@@ -195,15 +196,19 @@ func peripheralPart(p string) string {
 			break
 		}
 		if peripheralDirs[ld] {
-			return d
+			return d + "/"
 		}
 	}
-	if len(parts) == 1 {
-		if base := strings.TrimSuffix(parts[0], path.Ext(parts[0])); peripheralFiles[strings.ToLower(base)] {
-			return base
-		}
+	if len(parts) == 1 && peripheralFiles[strings.ToLower(strings.TrimSuffix(parts[0], path.Ext(parts[0])))] {
+		return parts[0]
 	}
 	return ""
+}
+
+// namesPart tells whether a task's text names a peripheralPart: "tools/"
+// or "setup.py" does, "for example" does not name examples/.
+func namesPart(text, part string) bool {
+	return strings.Contains(strings.ToLower(text), strings.ToLower(part))
 }
 
 func isCallable(kind string) bool {

@@ -1032,7 +1032,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 			f.Callable = 1
 		}
 		f.Size = math.Log1p(float64(max(0, r.Range.EndLine-r.Range.StartLine+1))) / math.Log(1001)
-		if part := peripheralPart(r.Path); part != "" && tm.share(st, lang.SplitIdent(part)) == 0 {
+		if part := peripheralPart(r.Path); part != "" && !namesPart(b.req.TaskText, part) {
 			f.Peripheral = 1
 		}
 		rk := ranked{id: id, score: w.Score(f), seed: prior[id], why: b.why[id], feat: f}
