@@ -1134,12 +1134,17 @@ func detailFor(req *SliceRequest, i int) string {
 // adaptive slice.
 const detailCompactNoDeps = "compact-nodeps"
 
-// keptDetail is how many of the first cards of an adaptive slice keep the
-// detail of their rank when the budget runs short; the cards below them
-// are cut to their signature, from the lowest up, before any card is
+// keptDetailTokens is the budget per card, from the first, that keeps the
+// detail of its rank when the budget runs short (keptDetail): the cards
+// below are cut to their signature, from the lowest up, before any card is
 // left out. A card's presence is worth more than the detail of the cards
-// above it, except for the first, which is where an agent starts reading.
-const keptDetail = 1
+// above it, except for the first few, where an agent starts reading: one
+// card up to 1999 tokens, four at 4000 (all the compact ones of
+// detailFor).
+const keptDetailTokens = 1000
+
+// keptDetail is how many of the first cards keep their detail at budget.
+func keptDetail(budget int) int { return max(1, budget/keptDetailTokens) }
 
 // adaptive tells whether a slice chooses the detail of each card (no
 // single detail was asked for).
@@ -1150,8 +1155,8 @@ func adaptive(req *SliceRequest) bool {
 // detailAfter caps detail d of the next card at the detail of the card
 // above it once that one was cut to its signature or less, so that a
 // small card does not come back to a detail the cards above it gave up.
-func detailAfter(cards []*Card, d string) string {
-	if len(cards) <= keptDetail {
+func detailAfter(cards []*Card, kept int, d string) string {
+	if len(cards) <= kept {
 		return d
 	}
 	prev := cards[len(cards)-1].Detail
@@ -1162,8 +1167,8 @@ func detailAfter(cards []*Card, d string) string {
 }
 
 // degradable tells whether degradeCard would find a card to cut.
-func degradable(cards []*Card) bool {
-	for _, c := range cards[min(keptDetail, len(cards)):] {
+func degradable(cards []*Card, kept int) bool {
+	for _, c := range cards[min(kept, len(cards)):] {
 		if detailRank[c.Detail] > detailRank[DetailSignature] {
 			return true
 		}
@@ -1174,8 +1179,8 @@ func degradable(cards []*Card) bool {
 // degradeCard cuts the lowest-ranked card after the first keptDetail whose
 // detail is above signature to its signature, and returns the tokens that
 // saves (0 when there is none).
-func degradeCard(cards []*Card) int {
-	for i := len(cards) - 1; i >= keptDetail; i-- {
+func degradeCard(cards []*Card, kept int) int {
+	for i := len(cards) - 1; i >= kept; i-- {
 		c := cards[i]
 		if detailRank[c.Detail] <= detailRank[DetailSignature] {
 			continue
@@ -1199,6 +1204,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 	// about the best candidates
 	reserve := 160 + budget/12 + x.memoryReserve(ctx, req, ranks)
 	avail := budget - reserve
+	kept := keptDetail(budget)
 	s := &resp.Slice
 	s.Cards = []*Card{}
 	s.Budget = *req.Budget
@@ -1246,7 +1252,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 			order = append(order, rk)
 			continue
 		}
-		detail := detailAfter(s.Cards, detailFor(req, len(s.Cards)))
+		detail := detailAfter(s.Cards, kept, detailFor(req, len(s.Cards)))
 		card, cost := sliceCard(full, detail)
 		// downgrade until it fits
 		for used+cost > avail && detail != DetailMinimal {
@@ -1257,9 +1263,9 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 		// keptDetail give their detail, from the lowest up, before a card
 		// is left out: a small budget keeps the best cards, not the
 		// first found in full
-		for used+cost > avail && adaptive(req) && degradable(s.Cards) {
-			used -= degradeCard(s.Cards)
-			detail = detailAfter(s.Cards, detailFor(req, len(s.Cards)))
+		for used+cost > avail && adaptive(req) && degradable(s.Cards, kept) {
+			used -= degradeCard(s.Cards, kept)
+			detail = detailAfter(s.Cards, kept, detailFor(req, len(s.Cards)))
 			card, cost = sliceCard(full, detail)
 			for used+cost > avail && detail != DetailMinimal {
 				detail = downgrade(detail)
@@ -1578,10 +1584,10 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error 
 				// the last card outranks what just missed the slice
 				over -= Tokens(mustJSON(s.Frontier[len(s.Frontier)-1]))
 				s.Frontier = s.Frontier[:len(s.Frontier)-1]
-			case len(s.Cards) > 0 && adaptive && degradable(s.Cards):
+			case len(s.Cards) > 0 && adaptive && degradable(s.Cards, keptDetail(budget)):
 				// a card below the first keptDetail gives its detail
 				// before any card is dropped
-				over -= degradeCard(s.Cards)
+				over -= degradeCard(s.Cards, keptDetail(budget))
 			case len(s.Cards) > 0:
 				last := s.Cards[len(s.Cards)-1]
 				over -= Tokens(mustJSON(last))
