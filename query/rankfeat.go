@@ -54,6 +54,13 @@ const (
 	// weightMessage: the error-message lane (lanes_message.go), the share
 	// of a quoted message the symbol's literals hold.
 	weightMessage = 0.1
+	// weightPeripheral: a symbol under a folder of scripts, tools,
+	// examples or benchmarks, or in a build script at the top of the
+	// repository (peripheralPart), unless the task names that folder or
+	// script (namesPart): code around the product that shares its words, and that a
+	// bug fix rarely changes (none of the 164 gold functions of the dev
+	// sets).
+	weightPeripheral = -0.3
 )
 
 // RankFeatures are the features of a slice candidate (see the weights).
@@ -68,7 +75,10 @@ type RankFeatures struct {
 	ContainerHits float64 `json:"containerHits"`
 	Callable      float64 `json:"callable"`
 	Size          float64 `json:"size"`
-	Test          bool    `json:"test"`
+	// Peripheral is 1 for a symbol of a peripheralPart the task does not
+	// name.
+	Peripheral float64 `json:"peripheral,omitempty"`
+	Test       bool    `json:"test"`
 	// Trace and Message are the scores of the stack-trace and
 	// error-message lanes.
 	Trace   float64 `json:"trace,omitempty"`
@@ -77,19 +87,20 @@ type RankFeatures struct {
 
 // RankWeights weigh RankFeatures; DefaultRankWeights are the constants.
 type RankWeights struct {
-	Seed, File, Graph, TextRank, NameHits, PathHits, ContainerHits, Callable, Size, TestFactor float64
-	Trace, Message                                                                             float64
+	Seed, File, Graph, TextRank, NameHits, PathHits, ContainerHits, Callable, Size, Peripheral, TestFactor float64
+	Trace, Message                                                                                         float64
 }
 
 // DefaultRankWeights are the weights slices use.
 var DefaultRankWeights = RankWeights{Seed: weightSeed, File: weightFile, Graph: weightGraph, TextRank: weightTextRank,
 	NameHits: weightNameHits, PathHits: weightPathHits, ContainerHits: weightContainerHits, Callable: weightCallable, Size: weightSize,
-	TestFactor: sliceTestWeight, Trace: weightTrace, Message: weightMessage}
+	Peripheral: weightPeripheral, TestFactor: sliceTestWeight, Trace: weightTrace, Message: weightMessage}
 
 // Score combines features with weights w.
 func (w RankWeights) Score(f RankFeatures) float64 {
 	s := w.Seed*f.Seed + w.File*f.File + w.Graph*f.Graph + w.TextRank*f.TextRank + w.NameHits*f.NameHits +
-		w.PathHits*f.PathHits + w.ContainerHits*f.ContainerHits + w.Callable*f.Callable + w.Size*f.Size
+		w.PathHits*f.PathHits + w.ContainerHits*f.ContainerHits + w.Callable*f.Callable + w.Size*f.Size +
+		w.Peripheral*f.Peripheral
 	s += w.Trace*f.Trace + w.Message*f.Message
 	if f.Test {
 		s *= w.TestFactor
@@ -164,6 +175,52 @@ func pathWords(p string) []string {
 		out = append(out, lang.SplitIdent(part)...)
 	}
 	return out
+}
+
+// peripheralDirs are folders of code around a product rather than in it:
+// scripts, tools, examples, benchmarks, CI. Not docs: some hold a package
+// (cobra's doc).
+var peripheralDirs = map[string]bool{"script": true, "scripts": true, "tool": true, "tools": true, "example": true,
+	"examples": true, "sample": true, "samples": true, "demo": true, "demos": true, "bench": true, "benches": true,
+	"benchmark": true, "benchmarks": true, ".github": true, "ci": true, "hack": true}
+
+// peripheralFiles are build and task scripts at the top of a repository,
+// by their name without extension (build.gradle for build.gradle.kts).
+var peripheralFiles = map[string]bool{"makefile": true, "gruntfile": true, "gulpfile": true, "jakefile": true,
+	"rakefile": true, "setup": true, "noxfile": true, "fabfile": true, "conftest": true, "build.gradle": true,
+	"webpack.config": true, "rollup.config": true, "vite.config": true, "karma.conf": true, "eslint.config": true}
+
+// sourceRoots are folders below which the folders are package names
+// (src/main/java/com/example), not the layout of a repository.
+var sourceRoots = map[string]bool{"src": true, "lib": true, "main": true, "java": true, "kotlin": true,
+	"source": true, "sources": true}
+
+// peripheralPart returns the part of a repository path that makes it code
+// around the product, as a task would name it: a peripheralDirs folder on
+// the way, above any source root, with its slash ("tools/"), or the file
+// name of a peripheralFiles script at the top ("Makefile.js"); "" for any
+// other path.
+func peripheralPart(p string) string {
+	parts := strings.Split(p, "/")
+	for _, d := range parts[:len(parts)-1] {
+		ld := strings.ToLower(d)
+		if sourceRoots[ld] {
+			break
+		}
+		if peripheralDirs[ld] {
+			return d + "/"
+		}
+	}
+	if len(parts) == 1 && peripheralFiles[strings.ToLower(strings.TrimSuffix(parts[0], path.Ext(parts[0])))] {
+		return parts[0]
+	}
+	return ""
+}
+
+// namesPart tells whether a task's text names a peripheralPart: "tools/"
+// or "setup.py" does, "for example" does not name examples/.
+func namesPart(text, part string) bool {
+	return strings.Contains(strings.ToLower(text), strings.ToLower(part))
 }
 
 func isCallable(kind string) bool {

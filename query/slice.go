@@ -335,7 +335,7 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 	}
 	resp.StaleFiles = x.staleFiles(ctx, cardFiles(resp.Slice.Cards))
 	x.sliceMemories(ctx, req, resp)
-	if err := x.fitBudget(resp, req.Budget.MaxEstimatedTokens); err != nil {
+	if err := x.fitBudget(resp, req.Budget.MaxEstimatedTokens, adaptive(req)); err != nil {
 		return nil, nil, err
 	}
 	if handle != "" {
@@ -986,6 +986,9 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		}
 		f.Size = math.Log1p(float64(max(0, r.Range.EndLine-r.Range.StartLine+1))) / math.Log(1001)
 		f.Trace, f.Message = b.trace[id], b.message[id]
+		if part := peripheralPart(r.Path); part != "" && !namesPart(b.req.TaskText, part) {
+			f.Peripheral = 1
+		}
 		rk := ranked{id: id, score: w.Score(f), seed: prior[id], why: b.why[id], feat: f}
 		if w, ok := b.forced[id]; ok {
 			rk.forced, rk.why = true, w
@@ -1085,6 +1088,65 @@ func detailFor(req *SliceRequest, i int) string {
 // adaptive slice.
 const detailCompactNoDeps = "compact-nodeps"
 
+// keptDetailTokens is the budget per card, from the first, that keeps the
+// detail of its rank when the budget runs short (keptDetail): the cards
+// below are cut to their signature, from the lowest up, before any card is
+// left out. A card's presence is worth more than the detail of the cards
+// above it, except for the first few, where an agent starts reading: one
+// card up to 1999 tokens, four at 4000 (all the compact ones of
+// detailFor).
+const keptDetailTokens = 1000
+
+// keptDetail is how many of the first cards keep their detail at budget.
+func keptDetail(budget int) int { return max(1, budget/keptDetailTokens) }
+
+// adaptive tells whether a slice chooses the detail of each card (no
+// single detail was asked for).
+func adaptive(req *SliceRequest) bool {
+	return req.CardDetail == "" || (req.AdaptiveDetail != nil && *req.AdaptiveDetail)
+}
+
+// detailAfter caps detail d of the next card at the detail of the card
+// above it once that one was cut to its signature or less, so that a
+// small card does not come back to a detail the cards above it gave up.
+func detailAfter(cards []*Card, kept int, d string) string {
+	if len(cards) <= kept {
+		return d
+	}
+	prev := cards[len(cards)-1].Detail
+	if detailRank[prev] <= detailRank[DetailSignature] && (d == detailCompactNoDeps || detailRank[d] > detailRank[prev]) {
+		return prev
+	}
+	return d
+}
+
+// degradable tells whether degradeCard would find a card to cut.
+func degradable(cards []*Card, kept int) bool {
+	for _, c := range cards[min(kept, len(cards)):] {
+		if detailRank[c.Detail] > detailRank[DetailSignature] {
+			return true
+		}
+	}
+	return false
+}
+
+// degradeCard cuts the lowest-ranked card after the first keptDetail whose
+// detail is above signature to its signature, and returns the tokens that
+// saves (0 when there is none).
+func degradeCard(cards []*Card, kept int) int {
+	for i := len(cards) - 1; i >= kept; i-- {
+		c := cards[i]
+		if detailRank[c.Detail] <= detailRank[DetailSignature] {
+			continue
+		}
+		before := Tokens(mustJSON(c)) + 1
+		cut, after := sliceCard(c, DetailSignature)
+		cards[i] = cut
+		return max(0, before-after)
+	}
+	return 0
+}
+
 // cardTokensGuess is about what a card of a slice costs: a signature card
 // takes 60 to 100 tokens, a compact one 100 to 200.
 const cardTokensGuess = 100
@@ -1096,6 +1158,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 	// about the best candidates
 	reserve := 160 + budget/12 + x.memoryReserve(ctx, req, ranks)
 	avail := budget - reserve
+	kept := keptDetail(budget)
 	s := &resp.Slice
 	s.Cards = []*Card{}
 	s.Budget = *req.Budget
@@ -1143,12 +1206,25 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 			order = append(order, rk)
 			continue
 		}
-		detail := detailFor(req, len(s.Cards))
+		detail := detailAfter(s.Cards, kept, detailFor(req, len(s.Cards)))
 		card, cost := sliceCard(full, detail)
 		// downgrade until it fits
 		for used+cost > avail && detail != DetailMinimal {
 			detail = downgrade(detail)
 			card, cost = sliceCard(full, detail)
+		}
+		// then the cards above it in rank but below the first
+		// keptDetail give their detail, from the lowest up, before a card
+		// is left out: a small budget keeps the best cards, not the
+		// first found in full
+		for used+cost > avail && adaptive(req) && degradable(s.Cards, kept) {
+			used -= degradeCard(s.Cards, kept)
+			detail = detailAfter(s.Cards, kept, detailFor(req, len(s.Cards)))
+			card, cost = sliceCard(full, detail)
+			for used+cost > avail && detail != DetailMinimal {
+				detail = downgrade(detail)
+				card, cost = sliceCard(full, detail)
+			}
 		}
 		if used+cost > avail {
 			cut = i
@@ -1431,11 +1507,13 @@ const keptFrontier = 3
 
 // fitBudget checks the whole response against the budget and drops, from
 // the end, until it fits: frontier items beyond keptFrontier, then memories
-// beyond a tenth of the budget (memoryRoom), then cards down to the last,
-// then the rest of the frontier, the last card and the remaining memories.
+// beyond a tenth of the budget (memoryRoom), then the detail of the cards
+// below the first keptDetail (adaptive slices: degradeCard), then cards
+// down to the last, then the rest of the frontier, the last card and the
+// remaining memories.
 // So memories about the code at hand displace at most a tenth of the cards.
 // Budgets are promises: a response never exceeds its budget.
-func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
+func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error {
 	for {
 		// count once with estimatedTokens at its widest, an upper bound
 		resp.EstimatedTokens = 99999
@@ -1460,6 +1538,10 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 				// the last card outranks what just missed the slice
 				over -= Tokens(mustJSON(s.Frontier[len(s.Frontier)-1]))
 				s.Frontier = s.Frontier[:len(s.Frontier)-1]
+			case len(s.Cards) > 0 && adaptive && degradable(s.Cards, keptDetail(budget)):
+				// a card below the first keptDetail gives its detail
+				// before any card is dropped
+				over -= degradeCard(s.Cards, keptDetail(budget))
 			case len(s.Cards) > 0:
 				last := s.Cards[len(s.Cards)-1]
 				over -= Tokens(mustJSON(last))
@@ -1468,6 +1550,10 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int) error {
 				for _, e := range s.Edges {
 					if e.From != last.SymbolID && e.To != last.SymbolID {
 						edges = append(edges, e)
+					} else {
+						// its edges go with it: dropping more cards
+						// for them would waste the budget
+						over -= Tokens(mustJSON(e))
 					}
 				}
 				s.Edges = edges

@@ -57,6 +57,55 @@ func TestSliceBudgets(t *testing.T) {
 	}
 }
 
+// TestSliceBudgetKeepsTheBestCards checks that a small budget is packed by
+// value: the cards below the first few give their detail before a card is
+// left out, so an adaptive slice holds about as many cards as one of
+// signatures only, its first card (one per 1000 tokens) keeps its detail,
+// and no card is more detailed than the cards above it (but the first).
+func TestSliceBudgetKeepsTheBestCards(t *testing.T) {
+	ctx := context.Background()
+	for repo, tasks := range sliceTasks {
+		x := fixture(t, repo)
+		for _, task := range tasks {
+			for _, budget := range []int{1000, 1500, 2500} {
+				req := query.SliceRequest{TaskText: task, Budget: &query.SliceBudget{MaxCards: 50, MaxEstimatedTokens: budget}}
+				resp, err := x.BuildSlice(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.CardDetail = query.DetailSignature
+				sig, err := x.BuildSlice(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cards := resp.Slice.Cards
+				if len(cards) == 0 {
+					t.Fatalf("%s %q budget %d: no card", repo, task, budget)
+				}
+				var got []string
+				for i, c := range cards {
+					got = append(got, c.Name+":"+c.Detail)
+					if i > 1 && detailOrder[c.Detail] > detailOrder[cards[i-1].Detail] {
+						t.Errorf("%s %q budget %d: card %d more detailed than the one above: %v", repo, task, budget, i+1, got)
+					}
+				}
+				// one card per 1000 tokens keeps its detail (compact, the
+				// first four of an adaptive slice)
+				for i := range min(len(cards), max(1, budget/1000)) {
+					if cards[i].Detail != query.DetailCompact {
+						t.Errorf("%s %q budget %d: card %d at %s, want compact: %v", repo, task, budget, i+1, cards[i].Detail, got)
+					}
+				}
+				if n, m := len(cards), len(sig.Slice.Cards); n < m-1 {
+					t.Errorf("%s %q budget %d: %d cards, a slice of signatures holds %d: %v", repo, task, budget, n, m, got)
+				}
+			}
+		}
+	}
+}
+
+var detailOrder = map[string]int{query.DetailMinimal: 0, query.DetailSignature: 1, query.DetailDeps: 2, query.DetailCompact: 3, query.DetailFull: 4}
+
 func TestSliceFindsTheTask(t *testing.T) {
 	x := fixture(t, "go")
 	ctx := context.Background()
