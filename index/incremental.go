@@ -5,9 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/schema"
@@ -713,6 +716,21 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 	if filesChanged {
 		conds = append(conds, "e.kind = 'import'")
 	}
+	// an edge whose qualifier takes its type from a changed symbol (x :=
+	// NewT(); x.M(), or x typed T) may bind elsewhere though M did not
+	// change: it is picked by the names in its qual_call and qual_type
+	qnames, err := typedBy(ctx, tx, names)
+	if err != nil {
+		return err
+	}
+	qualified, err := qualifiedBy(ctx, tx, qnames)
+	if err != nil {
+		return err
+	}
+	if len(qualified) > 0 {
+		conds = append(conds, "e.rowid IN (SELECT value FROM json_each(?))")
+		args = append(args, qualified)
+	}
 	if len(conds) == 0 {
 		return nil
 	}
@@ -825,6 +843,114 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 		}
 	}
 	return tab.err
+}
+
+// maxTypeHops bounds how far typedBy follows the symbols whose result or
+// field types name a changed symbol (NewStore returns *Store, Server has
+// a field of type *Conn): the qualifier of an edge may reach a type
+// through as many of them as there are calls and fields in a chain.
+const maxTypeHops = 4
+
+// typedBy returns names and the names of the current symbols whose return
+// type or field types name one of them, following such symbols up to
+// maxTypeHops times: an edge qualified by a call of NewStore binds through
+// Store, though NewStore did not change.
+func typedBy(ctx context.Context, tx querier, names map[string]bool) (map[string]bool, error) {
+	if len(names) == 0 {
+		return names, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT name, COALESCE(json_extract(signature, '$.returns'), '') || ' ' ||
+		COALESCE((SELECT group_concat(json_extract(f.value, '$.type'), ' ') FROM json_each(signature, '$.fields') f), '')
+		FROM symbols WHERE to_seq IS NULL AND (signature LIKE '%"returns"%' OR signature LIKE '%"fields"%')`)
+	if err != nil {
+		return nil, fmt.Errorf("find symbols typed by changed ones: %w", err)
+	}
+	type typed struct{ name, types string }
+	var syms []typed
+	for rows.Next() {
+		var t typed
+		if err := rows.Scan(&t.name, &t.types); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if strings.TrimSpace(t.types) != "" {
+			syms = append(syms, t)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := maps.Clone(names)
+	for hop, grew := 0, true; hop < maxTypeHops && grew; hop++ {
+		grew = false
+		for _, t := range syms {
+			if !out[t.name] && namesAny(t.types, out) {
+				out[t.name] = true
+				grew = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// qualifiedBy returns, as a JSON array of rowids, the current edges whose
+// qual_call or qual_type holds one of names as an identifier.
+func qualifiedBy(ctx context.Context, tx querier, names map[string]bool) (string, error) {
+	if len(names) == 0 {
+		return "", nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT rowid, qual_call, qual_type FROM edges
+		WHERE to_seq IS NULL AND (qual_call != '' OR qual_type != '')`)
+	if err != nil {
+		return "", fmt.Errorf("find edges by qualifier: %w", err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var rowid int64
+		var call, typ string
+		if err := rows.Scan(&rowid, &call, &typ); err != nil {
+			return "", err
+		}
+		if namesAny(call, names) || namesAny(typ, names) {
+			if b.Len() == 0 {
+				b.WriteByte('[')
+			} else {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatInt(rowid, 10))
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteByte(']')
+	}
+	return b.String(), rows.Err()
+}
+
+// namesAny says whether an identifier of the expression s (store.NewStore,
+// *Store, Map[K, V]) is one of names.
+func namesAny(s string, names map[string]bool) bool {
+	for s != "" {
+		i := strings.IndexFunc(s, isIdentRune)
+		if i < 0 {
+			return false
+		}
+		s = s[i:]
+		j := strings.IndexFunc(s, func(r rune) bool { return !isIdentRune(r) })
+		if j < 0 {
+			j = len(s)
+		}
+		if names[s[:j]] {
+			return true
+		}
+		s = s[j:]
+	}
+	return false
+}
+
+func isIdentRune(r rune) bool {
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func boolKeys[V any](m map[string]V) map[string]bool {
