@@ -499,6 +499,21 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 		return err
 	}
 	keep := map[string]bool{}
+	// a symbol whose name is one of a kind in its file, before and after,
+	// and that resolution sees as before, binds every reference to it as
+	// before: a change of its range or its body alone (a branch that
+	// inserts lines above it) re-resolves no edge elsewhere. Same-named
+	// symbols of a file are ordered by line for resolution, so a change to
+	// one of them does.
+	perName := map[string]int{}
+	for _, o := range olds {
+		perName[o.name]++
+	}
+	if r.indexed() {
+		for i := range r.facts.Symbols {
+			perName[r.facts.Symbols[i].Name] += 1 << 16
+		}
+	}
 	if r.indexed() {
 		for i := range r.facts.Symbols {
 			row := r.rows[i]
@@ -524,7 +539,11 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				b.sum.SymbolsAdded++
 				b.changes.added[row.id] = fpKey{row.sym.Kind, row.sym.Fingerprint}
 			}
-			names[row.sym.Name] = true
+			if ok && perName[row.sym.Name] == 1<<16+1 && o.sameTarget(&row) {
+				// one of a kind, seen as before: no edge elsewhere moves
+			} else {
+				names[row.sym.Name] = true
+			}
 			if row.sym.Kind == lang.KindModule {
 				// a JavaScript module's Fields are its export table:
 				// references through a changed barrel may bind elsewhere
@@ -584,6 +603,17 @@ type oldSym struct {
 	digest    string
 	fp        fpKey
 	hasVector bool // embedded (or tried) with the index's model
+	// what resolution sees of it (lang.Target), but for the id
+	name, container, signature string
+	exported                   bool
+}
+
+// sameTarget says whether resolution sees the symbol of row as it saw o:
+// the same name, container, exportedness and signature (the id, which
+// holds the path, the kind and the qualified name, is the same).
+func (o *oldSym) sameTarget(row *symbolRow) bool {
+	s := row.sym
+	return o.name == s.Name && o.container == s.Container && o.exported == s.Exported && o.signature == row.signature
 }
 
 // oldSymbols reads the current symbol rows of file pid, by id.
@@ -597,7 +627,7 @@ func (w *writer) oldSymbols(ctx context.Context, pid int64) (map[string]oldSym, 
 	for rows.Next() {
 		var o oldSym
 		var id string
-		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind, &o.hasVector); err != nil {
+		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind, &o.hasVector, &o.name, &o.container, &o.exported, &o.signature); err != nil {
 			return nil, err
 		}
 		olds[id] = o
