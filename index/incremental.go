@@ -92,7 +92,10 @@ type changeSet struct {
 	// removed ones: edges naming them may bind elsewhere
 	names      map[string]bool
 	removedIDs map[string]bool
-	stamped    int // files whose stat stamp was brought up to date
+	// names of the types among them: a function that returns one, or a
+	// type with a field of one, may now type a qualifier differently
+	types   map[string]bool
+	stamped int // files whose stat stamp was brought up to date
 }
 
 func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
@@ -231,7 +234,7 @@ func (b *build) projectOfPaths(ctx context.Context, tx *sql.Tx, olds map[string]
 func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, fs *fileSet) (*changeSet, error) {
 	w := b.w
 	seq := w.seq
-	cs := &changeSet{seen: map[string]bool{}, names: map[string]bool{}, removedIDs: map[string]bool{}}
+	cs := &changeSet{seen: map[string]bool{}, names: map[string]bool{}, removedIDs: map[string]bool{}, types: map[string]bool{}}
 	unchanged := func(e *Entry, hash string) bool {
 		o := olds[e.Path]
 		if b.opts.Full || o == nil || o.status != StatusOK && o.status != StatusParseError || b.reembed[e.Path] {
@@ -295,7 +298,7 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 		if err := w.writeFile(ctx, pid, r); err != nil {
 			return err
 		}
-		if err := b.diffSymbols(ctx, w, pid, r, cs.names, cs.removedIDs); err != nil {
+		if err := b.diffSymbols(ctx, w, pid, r, cs); err != nil {
 			return err
 		}
 		if err := b.embedSome(ctx, tx); err != nil {
@@ -310,6 +313,9 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 				// to its names may bind elsewhere
 				for i := range r.facts.Symbols {
 					cs.names[r.facts.Symbols[i].Name] = true
+					if isTypeKind(r.facts.Symbols[i].Kind) {
+						cs.types[r.facts.Symbols[i].Name] = true
+					}
 				}
 			}
 		} else {
@@ -376,7 +382,7 @@ func (b *build) removeGone(ctx context.Context, olds map[string]*oldFile, cs *ch
 		if _, err := w.exec(ctx, "closeFile", w.seq, o.pid); err != nil {
 			return err
 		}
-		if err := b.diffSymbols(ctx, w, o.pid, &fileResult{entry: Entry{Path: p}}, cs.names, cs.removedIDs); err != nil {
+		if err := b.diffSymbols(ctx, w, o.pid, &fileResult{entry: Entry{Path: p}}, cs); err != nil {
 			return err
 		}
 		if _, err := w.closeEdgesOf(ctx, o.pid, nil); err != nil {
@@ -430,7 +436,7 @@ func (b *build) resolveChanged(ctx context.Context, tx *sql.Tx, olds map[string]
 	for _, p := range cs.paths {
 		changedSet[p] = true
 	}
-	if err := b.reresolve(ctx, tx, w, tab, cs.names, cs.removedIDs, changedSet, len(cs.gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
+	if err := b.reresolve(ctx, tx, w, tab, cs, changedSet, len(cs.gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
 		return nil, err
 	}
 	if len(goDirs) > 0 {
@@ -492,8 +498,10 @@ func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
 
 // diffSymbols brings the symbols of file pid to what r holds: unchanged
 // rows stay, changed ones are closed and written anew, missing ones are
-// closed. It adds the names of everything that changed to names.
-func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileResult, names, removedIDs map[string]bool) error {
+// closed. It adds the names of everything that changed to cs.names (and
+// of the types to cs.types), the ids of removed symbols to cs.removedIDs.
+func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileResult, cs *changeSet) error {
+	names, removedIDs := cs.names, cs.removedIDs
 	olds, err := w.oldSymbols(ctx, pid)
 	if err != nil {
 		return err
@@ -543,6 +551,9 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				// one of a kind, seen as before: no edge elsewhere moves
 			} else {
 				names[row.sym.Name] = true
+				if isTypeKind(row.sym.Kind) || ok && isTypeKind(o.fp.kind) {
+					cs.types[row.sym.Name] = true
+				}
 			}
 			if row.sym.Kind == lang.KindModule {
 				// a JavaScript module's Fields are its export table:
@@ -575,7 +586,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	}
 	if len(gone) > 0 {
 		// the names of removed symbols: edges that bound to them must move
-		q := `SELECT name FROM symbols WHERE rowid IN (` + placeholders(len(gone)) + `)`
+		q := `SELECT name, kind FROM symbols WHERE rowid IN (` + placeholders(len(gone)) + `)`
 		args := make([]any, len(gone))
 		for i, id := range gone {
 			args[i] = olds[id].rowid
@@ -585,12 +596,15 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 			return err
 		}
 		for rows.Next() {
-			var n string
-			if err := rows.Scan(&n); err != nil {
+			var n, kind string
+			if err := rows.Scan(&n, &kind); err != nil {
 				rows.Close()
 				return err
 			}
 			names[n] = true
+			if isTypeKind(kind) {
+				cs.types[n] = true
+			}
 		}
 		rows.Close()
 	}
@@ -727,8 +741,9 @@ func (w *writer) closeEdgesOf(ctx context.Context, pid int64, keep map[string]bo
 // reresolve binds again the edges of unchanged files that may now resolve
 // differently: those naming a symbol that was added, removed or changed,
 // those bound to a removed symbol, and, when files came or went, imports.
-func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTable, names, removedIDs, changedPaths map[string]bool,
+func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTable, cs *changeSet, changedPaths map[string]bool,
 	filesChanged bool, affected map[string]bool) error {
+	names, removedIDs := cs.names, cs.removedIDs
 	var conds []string
 	var args []any
 	if len(names) > 0 {
@@ -749,10 +764,12 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 	// an edge whose qualifier takes its type from a changed symbol (x :=
 	// NewT(); x.M(), or x typed T) may bind elsewhere though M did not
 	// change: it is picked by the names in its qual_call and qual_type
-	qnames, err := typedBy(ctx, tx, names)
+	typed, err := typedBy(ctx, tx, cs.types)
 	if err != nil {
 		return err
 	}
+	qnames := maps.Clone(names)
+	maps.Copy(qnames, typed)
 	qualified, err := qualifiedBy(ctx, tx, qnames)
 	if err != nil {
 		return err
@@ -879,12 +896,12 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 // field types name a changed symbol (NewStore returns *Store, Server has
 // a field of type *Conn): the qualifier of an edge may reach a type
 // through as many of them as there are calls and fields in a chain.
-const maxTypeHops = 4
+const maxTypeHops = 2
 
-// typedBy returns names and the names of the current symbols whose return
-// type or field types name one of them, following such symbols up to
-// maxTypeHops times: an edge qualified by a call of NewStore binds through
-// Store, though NewStore did not change.
+// typedBy returns the names of types and those of the current symbols
+// whose return type or field types name one of them, following such
+// symbols up to maxTypeHops times: an edge qualified by a call of NewStore
+// binds through Store, though NewStore did not change.
 func typedBy(ctx context.Context, tx querier, names map[string]bool) (map[string]bool, error) {
 	if len(names) == 0 {
 		return names, nil
@@ -912,13 +929,18 @@ func typedBy(ctx context.Context, tx querier, names map[string]bool) (map[string
 		return nil, err
 	}
 	out := maps.Clone(names)
-	for hop, grew := 0, true; hop < maxTypeHops && grew; hop++ {
-		grew = false
+	for hop := 0; hop < maxTypeHops; hop++ {
+		var next []string
 		for _, t := range syms {
 			if !out[t.name] && namesAny(t.types, out) {
-				out[t.name] = true
-				grew = true
+				next = append(next, t.name)
 			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		for _, n := range next {
+			out[n] = true
 		}
 	}
 	return out, nil
@@ -981,6 +1003,12 @@ func namesAny(s string, names map[string]bool) bool {
 
 func isIdentRune(r rune) bool {
 	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// isTypeKind says whether symbols of kind k type values: a qualifier's
+// type is one of them.
+func isTypeKind(k string) bool {
+	return k == lang.KindClass || k == lang.KindInterface || k == lang.KindType
 }
 
 func boolKeys[V any](m map[string]V) map[string]bool {
