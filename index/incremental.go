@@ -514,12 +514,22 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	// symbols of a file are ordered by line for resolution, so a change to
 	// one of them does.
 	perName := map[string]int{}
+	// the same count among the types alone: a qualifier's type is looked
+	// up among types, so a type is one of a kind there though a method or
+	// a field of the file has its name (type Conn and DB.Conn)
+	perType := map[string]int{}
 	for _, o := range olds {
 		perName[o.name]++
+		if isTypeKind(o.fp.kind) {
+			perType[o.name]++
+		}
 	}
 	if r.indexed() {
 		for i := range r.facts.Symbols {
 			perName[r.facts.Symbols[i].Name] += 1 << 16
+			if isTypeKind(r.facts.Symbols[i].Kind) {
+				perType[r.facts.Symbols[i].Name] += 1 << 16
+			}
 		}
 	}
 	if r.indexed() {
@@ -547,13 +557,14 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				b.sum.SymbolsAdded++
 				b.changes.added[row.id] = fpKey{row.sym.Kind, row.sym.Fingerprint}
 			}
-			if ok && perName[row.sym.Name] == 1<<16+1 && o.sameTarget(&row) {
+			same := ok && o.sameTarget(&row)
+			if same && perName[row.sym.Name] == 1<<16+1 {
 				// one of a kind, seen as before: no edge elsewhere moves
 			} else {
 				names[row.sym.Name] = true
-				if isTypeKind(row.sym.Kind) || ok && isTypeKind(o.fp.kind) {
-					cs.types[row.sym.Name] = true
-				}
+			}
+			if (isTypeKind(row.sym.Kind) || ok && isTypeKind(o.fp.kind)) && !(same && perType[row.sym.Name] == 1<<16+1) {
+				cs.types[row.sym.Name] = true
 			}
 			if row.sym.Kind == lang.KindModule {
 				// a JavaScript module's Fields are its export table:
