@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // graph is the resolved call graph of a full build, held in memory to
@@ -85,9 +86,22 @@ func (b *build) derive(ctx context.Context, tx *sql.Tx, g *graph, affected map[s
 	return b.deriveIncremental(ctx, tx, affected)
 }
 
+// deriveChurn writes the 30-day churn of the current files. At the commit
+// it was last read for, with no file added, git's history is the same:
+// only the rows of files that went away are dropped.
 func (b *build) deriveChurn(ctx context.Context, tx *sql.Tx) error {
+	if b.git.commit != "" && b.sum.FilesAdded == 0 {
+		if was, err := schema.GetMeta(ctx, tx, schema.MetaChurnCommit); err == nil && was == b.git.commit {
+			_, err := tx.ExecContext(ctx, `DELETE FROM file_metrics
+				WHERE path_id NOT IN (SELECT path_id FROM files WHERE to_seq IS NULL)`)
+			return err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM file_metrics"); err != nil {
 		return err
+	}
+	if err := schema.SetMeta(ctx, tx, schema.MetaChurnCommit, b.git.commit); err != nil {
+		return fmt.Errorf("write meta: %w", err)
 	}
 	churn := gitChurn(ctx, b.root, b.git)
 	if len(churn) == 0 {

@@ -5,9 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/schema"
@@ -89,7 +92,10 @@ type changeSet struct {
 	// removed ones: edges naming them may bind elsewhere
 	names      map[string]bool
 	removedIDs map[string]bool
-	stamped    int // files whose stat stamp was brought up to date
+	// names of the types among them: a function that returns one, or a
+	// type with a field of one, may now type a qualifier differently
+	types   map[string]bool
+	stamped int // files whose stat stamp was brought up to date
 }
 
 func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
@@ -228,7 +234,7 @@ func (b *build) projectOfPaths(ctx context.Context, tx *sql.Tx, olds map[string]
 func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*oldFile, fs *fileSet) (*changeSet, error) {
 	w := b.w
 	seq := w.seq
-	cs := &changeSet{seen: map[string]bool{}, names: map[string]bool{}, removedIDs: map[string]bool{}}
+	cs := &changeSet{seen: map[string]bool{}, names: map[string]bool{}, removedIDs: map[string]bool{}, types: map[string]bool{}}
 	unchanged := func(e *Entry, hash string) bool {
 		o := olds[e.Path]
 		if b.opts.Full || o == nil || o.status != StatusOK && o.status != StatusParseError || b.reembed[e.Path] {
@@ -292,7 +298,7 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 		if err := w.writeFile(ctx, pid, r); err != nil {
 			return err
 		}
-		if err := b.diffSymbols(ctx, w, pid, r, cs.names, cs.removedIDs); err != nil {
+		if err := b.diffSymbols(ctx, w, pid, r, cs); err != nil {
 			return err
 		}
 		if err := b.embedSome(ctx, tx); err != nil {
@@ -307,6 +313,9 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 				// to its names may bind elsewhere
 				for i := range r.facts.Symbols {
 					cs.names[r.facts.Symbols[i].Name] = true
+					if isTypeKind(r.facts.Symbols[i].Kind) {
+						cs.types[r.facts.Symbols[i].Name] = true
+					}
 				}
 			}
 		} else {
@@ -373,7 +382,7 @@ func (b *build) removeGone(ctx context.Context, olds map[string]*oldFile, cs *ch
 		if _, err := w.exec(ctx, "closeFile", w.seq, o.pid); err != nil {
 			return err
 		}
-		if err := b.diffSymbols(ctx, w, o.pid, &fileResult{entry: Entry{Path: p}}, cs.names, cs.removedIDs); err != nil {
+		if err := b.diffSymbols(ctx, w, o.pid, &fileResult{entry: Entry{Path: p}}, cs); err != nil {
 			return err
 		}
 		if _, err := w.closeEdgesOf(ctx, o.pid, nil); err != nil {
@@ -427,7 +436,7 @@ func (b *build) resolveChanged(ctx context.Context, tx *sql.Tx, olds map[string]
 	for _, p := range cs.paths {
 		changedSet[p] = true
 	}
-	if err := b.reresolve(ctx, tx, w, tab, cs.names, cs.removedIDs, changedSet, len(cs.gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
+	if err := b.reresolve(ctx, tx, w, tab, cs, changedSet, len(cs.gone) > 0 || b.sum.FilesAdded > 0, affected); err != nil {
 		return nil, err
 	}
 	if len(goDirs) > 0 {
@@ -489,13 +498,40 @@ func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
 
 // diffSymbols brings the symbols of file pid to what r holds: unchanged
 // rows stay, changed ones are closed and written anew, missing ones are
-// closed. It adds the names of everything that changed to names.
-func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileResult, names, removedIDs map[string]bool) error {
+// closed. It adds the names of everything that changed to cs.names (and
+// of the types to cs.types), the ids of removed symbols to cs.removedIDs.
+func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileResult, cs *changeSet) error {
+	names, removedIDs := cs.names, cs.removedIDs
 	olds, err := w.oldSymbols(ctx, pid)
 	if err != nil {
 		return err
 	}
 	keep := map[string]bool{}
+	// a symbol whose name is one of a kind in its file, before and after,
+	// and that resolution sees as before, binds every reference to it as
+	// before: a change of its range or its body alone (a branch that
+	// inserts lines above it) re-resolves no edge elsewhere. Same-named
+	// symbols of a file are ordered by line for resolution, so a change to
+	// one of them does.
+	perName := map[string]int{}
+	// the same count among the types alone: a qualifier's type is looked
+	// up among types, so a type is one of a kind there though a method or
+	// a field of the file has its name (type Conn and DB.Conn)
+	perType := map[string]int{}
+	for _, o := range olds {
+		perName[o.name]++
+		if isTypeKind(o.fp.kind) {
+			perType[o.name]++
+		}
+	}
+	if r.indexed() {
+		for i := range r.facts.Symbols {
+			perName[r.facts.Symbols[i].Name] += 1 << 16
+			if isTypeKind(r.facts.Symbols[i].Kind) {
+				perType[r.facts.Symbols[i].Name] += 1 << 16
+			}
+		}
+	}
 	if r.indexed() {
 		for i := range r.facts.Symbols {
 			row := r.rows[i]
@@ -521,7 +557,15 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				b.sum.SymbolsAdded++
 				b.changes.added[row.id] = fpKey{row.sym.Kind, row.sym.Fingerprint}
 			}
-			names[row.sym.Name] = true
+			same := ok && o.sameTarget(&row)
+			if same && perName[row.sym.Name] == 1<<16+1 {
+				// one of a kind, seen as before: no edge elsewhere moves
+			} else {
+				names[row.sym.Name] = true
+			}
+			if (isTypeKind(row.sym.Kind) || ok && isTypeKind(o.fp.kind)) && !(same && perType[row.sym.Name] == 1<<16+1) {
+				cs.types[row.sym.Name] = true
+			}
 			if row.sym.Kind == lang.KindModule {
 				// a JavaScript module's Fields are its export table:
 				// references through a changed barrel may bind elsewhere
@@ -553,7 +597,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	}
 	if len(gone) > 0 {
 		// the names of removed symbols: edges that bound to them must move
-		q := `SELECT name FROM symbols WHERE rowid IN (` + placeholders(len(gone)) + `)`
+		q := `SELECT name, kind FROM symbols WHERE rowid IN (` + placeholders(len(gone)) + `)`
 		args := make([]any, len(gone))
 		for i, id := range gone {
 			args[i] = olds[id].rowid
@@ -563,12 +607,15 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 			return err
 		}
 		for rows.Next() {
-			var n string
-			if err := rows.Scan(&n); err != nil {
+			var n, kind string
+			if err := rows.Scan(&n, &kind); err != nil {
 				rows.Close()
 				return err
 			}
 			names[n] = true
+			if isTypeKind(kind) {
+				cs.types[n] = true
+			}
 		}
 		rows.Close()
 	}
@@ -581,6 +628,17 @@ type oldSym struct {
 	digest    string
 	fp        fpKey
 	hasVector bool // embedded (or tried) with the index's model
+	// what resolution sees of it (lang.Target), but for the id
+	name, container, signature string
+	exported                   bool
+}
+
+// sameTarget says whether resolution sees the symbol of row as it saw o:
+// the same name, container, exportedness and signature (the id, which
+// holds the path, the kind and the qualified name, is the same).
+func (o *oldSym) sameTarget(row *symbolRow) bool {
+	s := row.sym
+	return o.name == s.Name && o.container == s.Container && o.exported == s.Exported && o.signature == row.signature
 }
 
 // oldSymbols reads the current symbol rows of file pid, by id.
@@ -594,7 +652,7 @@ func (w *writer) oldSymbols(ctx context.Context, pid int64) (map[string]oldSym, 
 	for rows.Next() {
 		var o oldSym
 		var id string
-		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind, &o.hasVector); err != nil {
+		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind, &o.hasVector, &o.name, &o.container, &o.exported, &o.signature); err != nil {
 			return nil, err
 		}
 		olds[id] = o
@@ -694,8 +752,9 @@ func (w *writer) closeEdgesOf(ctx context.Context, pid int64, keep map[string]bo
 // reresolve binds again the edges of unchanged files that may now resolve
 // differently: those naming a symbol that was added, removed or changed,
 // those bound to a removed symbol, and, when files came or went, imports.
-func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTable, names, removedIDs, changedPaths map[string]bool,
+func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTable, cs *changeSet, changedPaths map[string]bool,
 	filesChanged bool, affected map[string]bool) error {
+	names, removedIDs := cs.names, cs.removedIDs
 	var conds []string
 	var args []any
 	if len(names) > 0 {
@@ -712,6 +771,23 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 	}
 	if filesChanged {
 		conds = append(conds, "e.kind = 'import'")
+	}
+	// an edge whose qualifier takes its type from a changed symbol (x :=
+	// NewT(); x.M(), or x typed T) may bind elsewhere though M did not
+	// change: it is picked by the names in its qual_call and qual_type
+	typed, err := typedBy(ctx, tx, cs.types)
+	if err != nil {
+		return err
+	}
+	qnames := maps.Clone(names)
+	maps.Copy(qnames, typed)
+	qualified, err := qualifiedBy(ctx, tx, qnames)
+	if err != nil {
+		return err
+	}
+	if len(qualified) > 0 {
+		conds = append(conds, "e.rowid IN (SELECT value FROM json_each(?))")
+		args = append(args, qualified)
 	}
 	if len(conds) == 0 {
 		return nil
@@ -825,6 +901,125 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 		}
 	}
 	return tab.err
+}
+
+// maxTypeHops bounds how far typedBy follows the symbols whose result or
+// field types name a changed symbol (NewStore returns *Store, Server has
+// a field of type *Conn): the qualifier of an edge may reach a type
+// through as many of them as there are calls and fields in a chain.
+const maxTypeHops = 2
+
+// typedBy returns the names of types and those of the current symbols
+// whose return type or field types name one of them, following such
+// symbols up to maxTypeHops times: an edge qualified by a call of NewStore
+// binds through Store, though NewStore did not change.
+func typedBy(ctx context.Context, tx querier, names map[string]bool) (map[string]bool, error) {
+	if len(names) == 0 {
+		return names, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT name, COALESCE(json_extract(signature, '$.returns'), '') || ' ' ||
+		COALESCE((SELECT group_concat(json_extract(f.value, '$.type'), ' ') FROM json_each(signature, '$.fields') f), '')
+		FROM symbols WHERE to_seq IS NULL AND (signature LIKE '%"returns"%' OR signature LIKE '%"fields"%')`)
+	if err != nil {
+		return nil, fmt.Errorf("find symbols typed by changed ones: %w", err)
+	}
+	type typed struct{ name, types string }
+	var syms []typed
+	for rows.Next() {
+		var t typed
+		if err := rows.Scan(&t.name, &t.types); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if strings.TrimSpace(t.types) != "" {
+			syms = append(syms, t)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := maps.Clone(names)
+	for hop := 0; hop < maxTypeHops; hop++ {
+		var next []string
+		for _, t := range syms {
+			if !out[t.name] && namesAny(t.types, out) {
+				next = append(next, t.name)
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		for _, n := range next {
+			out[n] = true
+		}
+	}
+	return out, nil
+}
+
+// qualifiedBy returns, as a JSON array of rowids, the current edges whose
+// qual_call or qual_type holds one of names as an identifier.
+func qualifiedBy(ctx context.Context, tx querier, names map[string]bool) (string, error) {
+	if len(names) == 0 {
+		return "", nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT rowid, qual_call, qual_type FROM edges
+		WHERE to_seq IS NULL AND (qual_call != '' OR qual_type != '')`)
+	if err != nil {
+		return "", fmt.Errorf("find edges by qualifier: %w", err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var rowid int64
+		var call, typ string
+		if err := rows.Scan(&rowid, &call, &typ); err != nil {
+			return "", err
+		}
+		if namesAny(call, names) || namesAny(typ, names) {
+			if b.Len() == 0 {
+				b.WriteByte('[')
+			} else {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatInt(rowid, 10))
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteByte(']')
+	}
+	return b.String(), rows.Err()
+}
+
+// namesAny says whether an identifier of the expression s (store.NewStore,
+// *Store, Map[K, V]) is one of names.
+func namesAny(s string, names map[string]bool) bool {
+	for s != "" {
+		i := strings.IndexFunc(s, isIdentRune)
+		if i < 0 {
+			return false
+		}
+		s = s[i:]
+		j := strings.IndexFunc(s, func(r rune) bool { return !isIdentRune(r) })
+		if j < 0 {
+			j = len(s)
+		}
+		if names[s[:j]] {
+			return true
+		}
+		s = s[j:]
+	}
+	return false
+}
+
+func isIdentRune(r rune) bool {
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// isTypeKind says whether symbols of kind k type values: a qualifier's
+// type is one of them.
+func isTypeKind(k string) bool {
+	return k == lang.KindClass || k == lang.KindInterface || k == lang.KindType
 }
 
 func boolKeys[V any](m map[string]V) map[string]bool {

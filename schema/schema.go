@@ -83,6 +83,9 @@ const (
 	// MetaMemoriesHash changes whenever the memories tables do, so that
 	// readers can keep what they loaded until then.
 	MetaMemoriesHash = "memories_hash"
+	// MetaChurnCommit is the commit whose 30-day history file_metrics
+	// holds, so that a run at the same HEAD need not read it again.
+	MetaChurnCommit = "churn_commit"
 )
 
 // Create creates the tables of an empty database and stamps it as an sdl
