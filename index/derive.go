@@ -43,8 +43,15 @@ func (g *graph) addSymbol(id, p, name, kind string, isTest bool) {
 	g.test = append(g.test, isTest)
 }
 
-// isCallEdge reports whether an edge kind is a call for metrics' sake.
-func isCallEdge(kind string) bool { return kind == lang.RefCall || kind == lang.RefNew }
+// isCallEdge reports whether an edge kind is a call for metrics' sake: a
+// function passed as a value (a handler, a callback) is called by whoever
+// receives it, so it counts as called from where it is passed.
+func isCallEdge(kind string) bool {
+	return kind == lang.RefCall || kind == lang.RefNew || kind == lang.RefReference
+}
+
+// callKinds is isCallEdge as an SQL list.
+const callKinds = `('call', 'new', 'ref')`
 
 func (g *graph) add(e *edgeRow) {
 	if e.dst == "" || !isCallEdge(e.kind) {
@@ -452,8 +459,8 @@ func (b *build) deriveIncremental(ctx context.Context, tx *sql.Tx, affected map[
 		return nil
 	}
 	one, err := tx.PrepareContext(ctx, `SELECT
-		(SELECT COUNT(DISTINCT e.src) FROM edges e WHERE e.dst = ?1 AND e.to_seq IS NULL AND e.kind IN ('call', 'new') AND e.src != ?1),
-		(SELECT COUNT(DISTINCT e.dst) FROM edges e WHERE e.src = ?1 AND e.to_seq IS NULL AND e.kind IN ('call', 'new') AND e.dst != ?1),
+		(SELECT COUNT(DISTINCT e.src) FROM edges e WHERE e.dst = ?1 AND e.to_seq IS NULL AND e.kind IN `+callKinds+` AND e.src != ?1),
+		(SELECT COUNT(DISTINCT e.dst) FROM edges e WHERE e.src = ?1 AND e.to_seq IS NULL AND e.kind IN `+callKinds+` AND e.dst != ?1),
 		(SELECT COUNT(*) FROM symbols s WHERE s.id = ?1 AND s.to_seq IS NULL),
 		(SELECT s.is_test FROM symbols s WHERE s.id = ?1 AND s.to_seq IS NULL),
 		(SELECT p.path FROM symbols s JOIN paths p ON p.id = s.path_id WHERE s.id = ?1 AND s.to_seq IS NULL)`)
@@ -463,7 +470,7 @@ func (b *build) deriveIncremental(ctx context.Context, tx *sql.Tx, affected map[
 	defer one.Close()
 	tests, err := tx.PrepareContext(ctx, `SELECT DISTINCT s.id, s.name, p.path FROM edges e
 		JOIN symbols s ON s.id = e.src AND s.to_seq IS NULL JOIN paths p ON p.id = s.path_id
-		WHERE e.dst = ? AND e.to_seq IS NULL AND e.kind IN ('call', 'new') AND s.is_test = 1 ORDER BY s.id`)
+		WHERE e.dst = ? AND e.to_seq IS NULL AND e.kind IN `+callKinds+` AND s.is_test = 1 ORDER BY s.id`)
 	if err != nil {
 		return err
 	}
@@ -472,10 +479,10 @@ func (b *build) deriveIncremental(ctx context.Context, tx *sql.Tx, affected map[
 	// SQLite answers "src = ?1 OR dst = ?1" here with a scan of every edge
 	neighbourCluster, err := tx.PrepareContext(ctx, `SELECT cluster_id, COUNT(*) AS n FROM (
 		SELECT m.cluster_id FROM edges e JOIN metrics m ON m.id = e.dst
-		WHERE e.src = ?1 AND e.to_seq IS NULL AND e.kind IN ('call', 'new') AND m.cluster_id > 0
+		WHERE e.src = ?1 AND e.to_seq IS NULL AND e.kind IN `+callKinds+` AND m.cluster_id > 0
 		UNION ALL
 		SELECT m.cluster_id FROM edges e JOIN metrics m ON m.id = e.src
-		WHERE e.dst = ?1 AND e.src != ?1 AND e.to_seq IS NULL AND e.kind IN ('call', 'new') AND m.cluster_id > 0)
+		WHERE e.dst = ?1 AND e.src != ?1 AND e.to_seq IS NULL AND e.kind IN `+callKinds+` AND m.cluster_id > 0)
 		GROUP BY cluster_id ORDER BY n DESC, cluster_id LIMIT 1`)
 	if err != nil {
 		return err

@@ -98,6 +98,9 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 			targets[s] = targetOf(r, s)
 		}
 		ctx.From = targets[s]
+		if pf != nil && ref.Kind == lang.RefReference {
+			continue // the type checker's own value references (pf.extra) stand for these
+		}
 		var res lang.Resolution
 		if p, ok := pf.lookup(ref); ok {
 			res = preciseResolution(tab, p)
@@ -105,7 +108,7 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 		if res.Rule == "" {
 			res = g.Resolve(l, ctx, ref)
 		}
-		if res.Rule == lang.RuleBuiltin {
+		if !recorded(ref.Kind, res) {
 			continue
 		}
 		add(makeEdge(r.ids[s], ref.Kind, ref.Name, ref.Qualifier, ref.QualifierType, ref.QualifierCall, ref.Line, res))
@@ -137,6 +140,15 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 	r.faults = append(r.faults, g.Faults()...)
 	r.work = g.Work()
 	return out
+}
+
+// recorded reports whether a resolved reference becomes an edge: a
+// builtin does not, and neither does a value reference that bound no
+// function (lang.RuleNotValue, or a guard's fault): extraction records
+// every name used as a value, and unbound ones would be noise that
+// dispatchCall and the metrics read as calls.
+func recorded(kind string, res lang.Resolution) bool {
+	return res.Rule != lang.RuleBuiltin && (kind != lang.RefReference || res.Target != nil)
 }
 
 // preciseResolution binds a reference to what the type checker proved, or

@@ -880,7 +880,7 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 		}
 		w.edgeDelta--
 		w.edgeWrites++
-		if res.Rule == lang.RuleBuiltin {
+		if !recorded(c.e.kind, res) {
 			continue
 		}
 		if err := w.insertEdge(ctx, c.pid, &ne); err != nil {

@@ -992,6 +992,24 @@ func extractFacts(pf *packageFacts, fset *token.FileSet, files []*ast.File, pkg 
 				}
 				encl = []string{c, fd.Name.Name}
 			}
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+				// var funcs = template.FuncMap{"rpad": rpad}: the values'
+				// references belong to the spec's first named variable, as
+				// extraction (goVarDecl) attributes them
+				for _, sp := range gd.Specs {
+					encl = nil
+					if vs, ok := sp.(*ast.ValueSpec); ok {
+						for _, n := range vs.Names {
+							if n.Name != "_" {
+								encl = []string{"", n.Name}
+								break
+							}
+						}
+					}
+					ast.Inspect(sp, walk)
+				}
+				continue
+			}
 			ast.Inspect(d, walk)
 		}
 		pf.collectTypes(fset, pkg, info, f, rp)

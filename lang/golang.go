@@ -355,6 +355,25 @@ func goBody(x *extractor, n int32, sym int, scope *scope, top bool) {
 		}
 	case "short_var_declaration", "assignment_statement":
 		goAssign(x, n, scope)
+		if t.Kind(n) == "short_var_declaration" {
+			goDeclareLocals(t, t.Field(n, "left"), scope)
+		}
+	case "range_clause":
+		goDeclareLocals(t, t.Field(n, "left"), scope)
+	case "argument_list":
+		for c := range t.NamedChildren(n) {
+			goValue(x, c, sym, scope)
+		}
+	case "literal_element":
+		if t.FieldName(n) != "key" {
+			goValue(x, t.FirstNamedChild(n), sym, scope)
+		}
+	case "expression_list":
+		if f := t.FieldName(n); f == "right" || f == "value" || t.Kind(t.Parent(n)) == "return_statement" {
+			for c := range t.NamedChildren(n) {
+				goValue(x, c, sym, scope)
+			}
+		}
 	case "var_spec":
 		if typ := t.FieldText(n, "type"); typ != "" {
 			for c := range t.Children(n) {
@@ -389,6 +408,89 @@ func goBody(x *extractor, n int32, sym int, scope *scope, top bool) {
 	}
 }
 
+// goValue records the function or method that expression n may name
+// where it is used as a value, not called: passed (http.HandlerFunc(
+// mx.routeHTTP)), assigned, returned or put in a literal. Extraction cannot
+// tell a function from a variable or a field, so the reference is a
+// candidate: resolution keeps it only when it binds a function or method
+// (Language.Resolve), and a local name is not one.
+func goValue(x *extractor, n int32, sym int, scope *scope) {
+	t := x.t
+	if n < 0 {
+		return
+	}
+	switch t.Kind(n) {
+	case "identifier":
+		name := t.Text(n)
+		if name == "_" || goLocal(scope, name) {
+			return
+		}
+		x.ref(Ref{Kind: RefReference, Name: name, Symbol: sym}, n)
+	case "selector_expression":
+		if r, ok := goSelectorRef(x, n, RefReference, sym, scope); ok {
+			x.ref(r, n)
+		}
+	case "parenthesized_expression":
+		goValue(x, t.FirstNamedChild(n), sym, scope)
+	}
+}
+
+// goLocal reports whether name is a parameter or local variable the
+// scope has seen declared.
+func goLocal(scope *scope, name string) bool {
+	_, typed := scope.types[name]
+	_, called := scope.calls[name]
+	return typed || called
+}
+
+// goDeclareLocals declares the names of list (x, y := ..., for k, v :=
+// range) in scope, keeping what goAssign learnt of their types.
+func goDeclareLocals(t *Tree, list int32, scope *scope) {
+	if list < 0 {
+		return
+	}
+	for c := range t.NamedChildren(list) {
+		if t.Kind(c) != "identifier" {
+			continue
+		}
+		if name := t.Text(c); !goLocal(scope, name) {
+			scope.types[name] = ""
+		}
+	}
+}
+
+// goSelectorRef is the reference of kind that selector expression sel
+// (x.M, pkg.F, f().M) makes, with what the scope knows of its qualifier.
+func goSelectorRef(x *extractor, sel int32, kind string, sym int, scope *scope) (Ref, bool) {
+	t := x.t
+	op := t.Field(sel, "operand")
+	field := t.Field(sel, "field")
+	if op < 0 || field < 0 {
+		return Ref{}, false
+	}
+	r := Ref{Kind: kind, Name: t.Text(field), Qualifier: oneLine(t.Text(op)), Symbol: sym}
+	if q := r.Qualifier; strings.HasPrefix(q, "(*") && strings.HasSuffix(q, ")") && !strings.ContainsAny(q[2:len(q)-1], "()[") {
+		// (*T).M, a method expression: T's method
+		r.Qualifier = q[2 : len(q)-1]
+	}
+	head := r.Qualifier
+	if i := strings.IndexAny(head, ".(["); i >= 0 {
+		head = head[:i]
+	}
+	if typ, ok := scope.types[head]; ok {
+		r.QualifierType = typ
+	} else if c, ok := scope.calls[head]; ok {
+		r.QualifierCall = c
+	}
+	if t.Kind(op) == "call_expression" {
+		// f().M(): the qualifier is the result of f
+		if inner := t.Field(op, "function"); inner >= 0 {
+			r.QualifierCall = oneLine(t.Text(inner))
+		}
+	}
+	return r, true
+}
+
 func goCall(x *extractor, n int32, sym int, scope *scope) {
 	t := x.t
 	fn := t.Field(n, "function")
@@ -403,28 +505,9 @@ func goCall(x *extractor, n int32, sym int, scope *scope) {
 		}
 		x.ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
 	case "selector_expression":
-		op := t.Field(fn, "operand")
-		field := t.Field(fn, "field")
-		if op < 0 || field < 0 {
-			return
+		if r, ok := goSelectorRef(x, fn, RefCall, sym, scope); ok {
+			x.ref(r, n)
 		}
-		r := Ref{Kind: RefCall, Name: t.Text(field), Qualifier: oneLine(t.Text(op)), Symbol: sym}
-		head := r.Qualifier
-		if i := strings.IndexAny(head, ".(["); i >= 0 {
-			head = head[:i]
-		}
-		if typ, ok := scope.types[head]; ok {
-			r.QualifierType = typ
-		} else if c, ok := scope.calls[head]; ok {
-			r.QualifierCall = c
-		}
-		if t.Kind(op) == "call_expression" {
-			// f().M(): the qualifier is the result of f
-			if inner := t.Field(op, "function"); inner >= 0 {
-				r.QualifierCall = oneLine(t.Text(inner))
-			}
-		}
-		x.ref(r, n)
 	case "generic_function", "index_expression":
 		// F[T](x)
 		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" {

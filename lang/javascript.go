@@ -2278,6 +2278,7 @@ func (w *jsWalker) call(n int32, c *jsCtx) {
 		w.addImport(Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
 		return
 	}
+	w.valueArgs(t.Field(n, "arguments"), c)
 	fn = jsUnwrapCallee(t, fn)
 	switch t.Kind(fn) {
 	case "identifier":
@@ -2309,6 +2310,36 @@ func (w *jsWalker) call(n int32, c *jsCtx) {
 		// super(...): the base class's constructor
 		if c.super != "" {
 			w.x.ref(Ref{Kind: RefCall, Name: "constructor", Qualifier: "super", QualifierType: c.super, Symbol: c.sym}, n)
+		}
+	}
+}
+
+// valueArgs records the names passed as arguments that may be functions
+// or methods, called later by the callee (app.get("/", handler),
+// arr.map(parse), emitter.on("x", this.onX)). Extraction cannot tell them
+// from variables and properties: resolution keeps a reference only when it
+// binds a function or method (Language.Resolve).
+func (w *jsWalker) valueArgs(args int32, c *jsCtx) {
+	t := w.t
+	if args < 0 || t.Kind(args) != "arguments" {
+		return
+	}
+	for a := range t.NamedChildren(args) {
+		switch t.Kind(a) {
+		case "identifier":
+			if name := t.Text(a); !c.scope.local(name) {
+				w.x.ref(Ref{Kind: RefReference, Name: name, Symbol: c.sym}, a)
+			}
+		case "member_expression":
+			prop, obj := t.Field(a, "property"), t.Field(a, "object")
+			if prop < 0 || obj < 0 {
+				continue
+			}
+			r := Ref{Kind: RefReference, Name: t.Text(prop), Symbol: c.sym}
+			w.qualified(&r, obj, c)
+			if r.Qualifier != "" {
+				w.x.ref(r, a)
+			}
 		}
 	}
 }

@@ -1186,7 +1186,42 @@ func (p *pyX) call(n int32, c *pyCtx) {
 		}
 	}
 	if args := t.Field(n, "arguments"); args >= 0 {
+		p.valueArgs(args, c)
 		p.node(args, c, false)
+	}
+}
+
+// valueArgs records the names passed as arguments that may be functions
+// or methods, called later by the callee (Thread(target=self.run),
+// map(parse, xs), app.add_url_rule("/", view_func=index)). Extraction
+// cannot tell them from variables and attributes: resolution keeps a
+// reference only when it binds a function or method (Language.Resolve).
+func (p *pyX) valueArgs(args int32, c *pyCtx) {
+	t := p.t
+	if t.Kind(args) != "argument_list" {
+		return
+	}
+	for a := range t.NamedChildren(args) {
+		if t.Kind(a) == "keyword_argument" {
+			a = t.Field(a, "value")
+		}
+		switch t.Kind(a) {
+		case "identifier":
+			name := t.Text(a)
+			if c.level == pyFuncLevel && c.scope.isLocal(name) {
+				continue // a parameter or local: nothing to bind by name
+			}
+			p.x.ref(Ref{Kind: RefReference, Name: name, Symbol: c.owner}, a)
+		case "attribute":
+			obj, attr := t.Field(a, "object"), t.Field(a, "attribute")
+			if obj < 0 || attr < 0 {
+				continue
+			}
+			q, _ := p.text(obj, maxQualifier)
+			r := Ref{Kind: RefReference, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
+			r.QualifierType, r.QualifierCall = p.qualifierInfo(obj, c)
+			p.x.ref(r, a)
+		}
 	}
 }
 

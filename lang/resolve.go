@@ -18,9 +18,12 @@ const (
 	RuleExternal    = "external"     // outside the repository (a dependency or the standard library)
 	RuleUnresolved  = "unresolved"   // no rule applied
 	RuleBuiltin     = "builtin"      // a language builtin: not recorded
-	RulePrecise     = "precise"      // proven by a type checker or a SCIP index
-	RuleTypes       = "types"        // proven by go/types (Go precise mode)
-	RuleSCIP        = "scip"         // proven by an imported SCIP index
+	// RuleNotValue: a RefReference that binds no function or method of the
+	// repository (a variable, a field, a constant, a guess): not recorded.
+	RuleNotValue = "not_value"
+	RulePrecise  = "precise" // proven by a type checker or a SCIP index
+	RuleTypes    = "types"   // proven by go/types (Go precise mode)
+	RuleSCIP     = "scip"    // proven by an imported SCIP index
 	// RuleDynamic: the type checker proved a call goes through a variable
 	// or field of function type, so it has no static target.
 	RuleDynamic = "dynamic"
@@ -166,7 +169,26 @@ func (l *Language) Resolve(ctx *Context, r *Ref) Resolution {
 	if l.resolve == nil {
 		return unbound(RuleUnresolved, 0)
 	}
-	return l.resolve(guardedContext(ctx), r)
+	res := l.resolve(guardedContext(ctx), r)
+	if r.Kind == RefReference && !valueTarget(res) {
+		return unbound(RuleNotValue, 0)
+	}
+	return res
+}
+
+// valueTarget reports whether res binds a function or method by a rule
+// that knows it: extraction records every name used as a value, most of
+// them variables and fields, so a unique-name guess would bind a field
+// read to a method that merely shares its name.
+func valueTarget(res Resolution) bool {
+	if res.Target == nil || res.Rule == RuleUniqueName {
+		return false
+	}
+	switch res.Target.Kind {
+	case KindFunction, KindMethod:
+		return true
+	}
+	return false
 }
 
 // guardedContext returns ctx with its table under a Guard: resolvers

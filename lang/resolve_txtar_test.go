@@ -358,7 +358,11 @@ func (tab *fixtureTable) resolveAll() (edges, unbound []string) {
 			if r.Qualifier != "" {
 				what = r.Qualifier + "." + r.Name
 			}
-			add(from(s), what, r.Kind, g.Resolve(l, ctx, r))
+			res := g.Resolve(l, ctx, r)
+			if r.Kind == RefReference && res.Target == nil {
+				continue // not recorded (index.recorded): a name used as a value that is no function
+			}
+			add(from(s), what, r.Kind, res)
 		}
 	}
 	return sortedUnique(edges), sortedUnique(unbound)

@@ -971,7 +971,13 @@ func (x *Index) diffFiles(ctx context.Context, d *deltaSet) error {
 }
 
 // radiusKinds are the edge kinds a change travels back along.
-const radiusKinds = `('call', 'new', 'import', 'implements', 'extends')`
+// A function passed as a value ('ref': http.HandlerFunc(mx.routeHTTP))
+// runs when its receiver calls it, so a change travels back to where it
+// was passed.
+const radiusKinds = `('call', 'new', 'ref', 'import', 'implements', 'extends')`
+
+// callKinds are the edge kinds that count as calls in fan-in.
+const callKinds = `('call', 'new', 'ref')`
 
 // dispatchCall is the condition, on an edge e and a reached method m, for
 // a call that may dispatch to m through an interface: a call of m's name
@@ -1139,10 +1145,10 @@ func (x *Index) callerStats(ctx context.Context, v int64, ids []string) (map[str
 		ph := placeholders(len(chunk))
 		q := `SELECT e.dst, COUNT(DISTINCT e.src), COUNT(DISTINCT CASE WHEN s.is_test = 1 THEN e.src END) FROM (
 			SELECT src, dst FROM edges WHERE to_seq IS NULL AND from_seq <= ` + strconv.FormatInt(v, 10) + ` AND dst IN (` + ph + `)
-				AND kind IN ('call', 'new') AND src != dst
+				AND kind IN ` + callKinds + ` AND src != dst
 			UNION ALL
 			SELECT src, dst FROM edges WHERE to_seq > ` + strconv.FormatInt(v, 10) + ` AND from_seq <= ` + strconv.FormatInt(v, 10) + ` AND dst IN (` + ph + `)
-				AND kind IN ('call', 'new') AND src != dst
+				AND kind IN ` + callKinds + ` AND src != dst
 		) e LEFT JOIN symbols s ON s.id = e.src AND ` + validAt("s", v) + ` GROUP BY e.dst`
 		rows, err := x.DB.QueryContext(ctx, q, args...)
 		if err != nil {

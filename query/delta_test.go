@@ -535,7 +535,7 @@ func TestReachMatchesBFS(t *testing.T) {
 	vs, _ := h.x.Versions(ctx)
 	for _, v := range vs {
 		rows, err := db.Query(`SELECT src, dst FROM edges WHERE dst IS NOT NULL AND src != dst
-			AND kind IN ('call', 'new', 'import', 'implements', 'extends')
+			AND kind IN ('call', 'new', 'ref', 'import', 'implements', 'extends')
 			AND from_seq <= ? AND (to_seq IS NULL OR to_seq > ?)`, v.Seq, v.Seq)
 		if err != nil {
 			t.Fatal(err)
