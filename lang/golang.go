@@ -425,7 +425,7 @@ func goCall(x *extractor, n int32, sym int, scope *scope) {
 			}
 		}
 		x.ref(r, n)
-	case "generic_function", "index_expression":
+	case "index_expression":
 		// F[T](x)
 		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" {
 			x.ref(Ref{Kind: RefCall, Name: t.Text(inner), Symbol: sym}, n)
