@@ -21,15 +21,7 @@ var csObjectMethods = pySet(`ToString Equals GetHashCode GetType MemberwiseClone
 var csCommonMethods = wordSet("csharp", "common_methods.txt")
 
 // csBCLTypes are framework types the repository does not define.
-var csBCLTypes = pySet(`String Object Console Math File Directory Path List Dictionary HashSet Queue Stack
-	IEnumerable IList ICollection IDictionary IReadOnlyList IReadOnlyCollection IReadOnlyDictionary Task ValueTask
-	Exception ArgumentException ArgumentNullException ArgumentOutOfRangeException InvalidOperationException
-	NotImplementedException NotSupportedException KeyNotFoundException IOException FileNotFoundException
-	DateTime DateTimeOffset TimeSpan Guid StringBuilder Environment Process HttpClient Enumerable Convert Encoding
-	Regex Stream StreamReader StreamWriter FileStream MemoryStream Action Func Lazy Nullable Array Tuple
-	CancellationToken CancellationTokenSource Thread Interlocked Monitor SemaphoreSlim Debug Trace Activator
-	Attribute EventArgs EventHandler IDisposable IAsyncDisposable IComparable IEquatable Uri JsonSerializer
-	ILogger Assert`)
+var csBCLTypes = wordSet("csharp", "types.txt")
 
 func init() {
 	l := ByName("csharp")

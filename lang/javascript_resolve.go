@@ -11,13 +11,7 @@ var jsBuiltins = wordSet("javascript", "builtins.txt")
 
 // jsGlobals are the global objects of JavaScript runtimes: a call on them
 // (console.log, Math.max, process.exit) is external.
-var jsGlobals = setOf(
-	"console", "Math", "JSON", "Object", "Array", "Promise", "Reflect", "Number", "String", "Symbol", "Date",
-	"BigInt", "Boolean", "RegExp", "Intl", "Atomics", "WebAssembly", "process", "Buffer", "globalThis", "window",
-	"document", "navigator", "location", "history", "localStorage", "sessionStorage", "performance", "crypto",
-	"module", "exports", "require", "Error", "Map", "Set", "WeakMap", "URL", "customElements", "self", "Deno", "Bun",
-	"import", "ArrayBuffer", "Uint8Array", "Function", "arguments", "__dirname", "__filename", "indexedDB",
-)
+var jsGlobals = wordSet("javascript", "globals.txt")
 
 // jsExternalFuncs are global functions of runtimes and test runners that
 // are worth keeping in the graph as external calls.

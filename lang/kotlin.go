@@ -26,7 +26,7 @@ type ktCtx struct {
 }
 
 // ktTestAnnotations mark test functions (JUnit 4 and 5, kotlin.test).
-var ktTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true}
+var ktTestAnnotations = wordSet("kotlin", "test_annotations.txt")
 
 func extractKotlin(x *extractor) {
 	if x.t.Lang.IsTestPath(x.path) {
