@@ -904,7 +904,7 @@ func (w *cWalker) params(list int32, scope *cScope) []Param {
 			}
 			out = append(out, prm)
 			if scope != nil && prm.Name != "" {
-				scope.set(prm.Name, w.varType(t.Field(p, "type"), d.deco))
+				scope.setType(prm.Name, w.varType(t.Field(p, "type"), d.deco))
 			}
 		}
 	}
