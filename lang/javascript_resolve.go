@@ -630,7 +630,7 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 	if r.QualifierType != "" || r.QualifierCall != "" || head == "this" || head == "super" {
 		typ, ext := jsQualifierType(ctx, r, depth)
 		if typ != nil {
-			m, mext := jsMember(tab, typ, r.Name, 0)
+			m, mext := jsMember(tab, typ, r.Name)
 			if m != nil {
 				return bound(m, RuleReceiver)
 			}
@@ -730,13 +730,13 @@ func jsMemberOf(tab Table, base *Target, name string, want jsWant) (t *Target, e
 		t, ext := jsModuleMember(tab, base.Path, name, want)
 		return t, ext, false
 	}
-	if m, ext := jsMember(tab, base, name, 0); m != nil || ext {
+	if m, ext := jsMember(tab, base, name); m != nil || ext {
 		return m, ext, false
 	}
 	if base.Kind == KindVariable && base.Returns != "" {
 		typ, ext := jsResolveType(tab, base.Path, base.Returns, 0)
 		if typ != nil {
-			m, mext := jsMember(tab, typ, name, 0)
+			m, mext := jsMember(tab, typ, name)
 			return m, mext, true
 		}
 		return nil, ext, false
@@ -802,30 +802,39 @@ func jsMembers(tab Table, c *Target, name string) []*Target {
 	})
 }
 
+// jsTypeMembers finds a callable member through a type's bases; a base
+// from outside the repository may define it. It is set by init: resolving
+// a base leads back to member lookups.
+var jsTypeMembers *memberRules
+
+func init() {
+	jsTypeMembers = &memberRules{
+		own: func(tab Table, typ *Target, name string) *Target {
+			return jsPick(jsMembers(tab, typ, name), jsCallable)
+		},
+		bases: func(tab Table, typ *Target, _ int) []baseRef {
+			out := make([]baseRef, 0, len(typ.Bases))
+			for _, b := range typ.Bases {
+				bt, ext := jsResolveType(tab, typ.Path, b, 0)
+				if ext {
+					out = append(out, baseRef{rule: RuleExternal})
+				}
+				if bt != nil {
+					out = append(out, baseRef{t: bt})
+				}
+			}
+			return out
+		},
+	}
+}
+
 // jsMember finds member name of type typ, following its bases. external
 // reports a base from outside the repository, which may define it.
-func jsMember(tab Table, typ *Target, name string, depth int) (*Target, bool) {
-	if depth > MaxDepth || typ == nil {
+func jsMember(tab Table, typ *Target, name string) (*Target, bool) {
+	if typ == nil {
 		return nil, false
 	}
-	if m := jsPick(jsMembers(tab, typ, name), jsCallable); m != nil {
-		return m, false
-	}
-	external := false
-	for _, b := range typ.Bases {
-		bt, ext := jsResolveType(tab, typ.Path, b, 0)
-		if ext {
-			external = true
-		}
-		if bt != nil {
-			m, mext := jsMember(tab, bt, name, depth+1)
-			if m != nil {
-				return m, false
-			}
-			external = external || mext
-		}
-	}
-	return nil, external
+	return jsTypeMembers.findMember(tab, typ, name, 0)
 }
 
 // jsFieldType is the type of field name of typ: a declared field, a
