@@ -15,38 +15,15 @@ var jsGlobals = wordSet("javascript", "globals.txt")
 
 // jsExternalFuncs are global functions of runtimes and test runners that
 // are worth keeping in the graph as external calls.
-var jsExternalFuncs = setOf(
-	"fetch", "describe", "it", "test", "expect", "beforeEach", "afterEach", "beforeAll", "afterAll", "jest", "vi",
-	"suite", "setup", "teardown", "suiteSetup", "suiteTeardown", "context", "xit", "xdescribe", "fit", "fdescribe",
-	"xtest", "WebSocket", "XMLHttpRequest", "EventSource", "Worker", "MutationObserver", "IntersectionObserver",
-	"ResizeObserver", "Image", "Notification", "BroadcastChannel", "MessageChannel", "define", "getComputedStyle",
-)
+var jsExternalFuncs = wordSet("javascript", "external_functions.txt")
 
 // jsBuiltinTypes are types whose members are the runtime's.
-var jsBuiltinTypes = setOf(
-	"string", "number", "boolean", "bigint", "symbol", "any", "unknown", "object", "never", "void", "undefined",
-	"null", "this", "String", "Number", "Boolean", "Object", "Array", "ReadonlyArray", "Map", "ReadonlyMap", "Set",
-	"ReadonlySet", "WeakMap", "WeakSet", "Promise", "PromiseLike", "Date", "RegExp", "Error", "TypeError",
-	"RangeError", "Function", "Record", "Partial", "Required", "Readonly", "Pick", "Omit", "Exclude", "Extract",
-	"NonNullable", "ReturnType", "Parameters", "InstanceType", "Awaited", "Iterable", "Iterator", "AsyncIterable",
-	"AsyncIterator", "Generator", "AsyncGenerator", "IterableIterator", "ArrayLike", "Buffer", "Uint8Array",
-	"ArrayBuffer", "URL", "URLSearchParams", "Symbol", "BigInt", "EventTarget", "AbortSignal", "AbortController",
-	"Headers", "Request", "Response", "FormData", "Blob", "HTMLElement", "Element", "Node", "Document", "Window",
-	"Event", "CustomEvent", "JSON", "Math", "Console", "NodeJS", "React", "JSX", "Intl", "Proxy", "TemplateStringsArray",
-)
+var jsBuiltinTypes = wordSet("javascript", "types.txt")
 
 // jsCommonMethods are method names of the standard objects (arrays,
 // strings, promises, maps, streams, emitters) and of most frameworks: a
 // unique definition in the repository says little about a call of one.
 var jsCommonMethods = wordSet("javascript", "common_methods.txt")
-
-func setOf(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
-}
 
 func init() {
 	for _, name := range []string{"javascript", "typescript", "tsx"} {
