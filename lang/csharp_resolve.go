@@ -13,7 +13,7 @@ var csPredefined = pySet(`bool byte sbyte char decimal double float int uint nin
 	object string void dynamic var`)
 
 // csObjectMethods are the methods every object has.
-var csObjectMethods = pySet(`ToString Equals GetHashCode GetType MemberwiseClone ReferenceEquals Finalize`)
+var csObjectMethods = wordSet("csharp", "object_methods.txt")
 
 // csCommonMethods are method names of the BCL's everyday types so common
 // that a unique definition in the repository says little about which one

@@ -12,9 +12,7 @@ var rbBuiltins = wordSet("ruby", "builtins.txt")
 
 // rbObjectMethods are methods every object has, on a value of unknown
 // class.
-var rbObjectMethods = pySet(`to_s inspect == != equal? eql? hash class dup clone freeze frozen? nil? is_a?
-	kind_of? instance_of? respond_to? send public_send object_id tap then itself method methods
-	instance_variables instance_variable_get instance_variable_set display to_enum enum_for extend`)
+var rbObjectMethods = wordSet("ruby", "object_methods.txt")
 
 // rbCommonMethods are method names of the core classes and the usual
 // gems so common that a unique definition in the repository says little
@@ -23,15 +21,7 @@ var rbCommonMethods = wordSet("ruby", "common_methods.txt")
 
 // rbCoreConstants are classes and modules of Ruby's core and standard
 // library.
-var rbCoreConstants = pySet(`Object BasicObject Kernel Module Class Comparable Enumerable Enumerator String
-	Symbol Integer Float Numeric Rational Complex Array Hash Range Struct Data Time Date DateTime File Dir IO
-	FileUtils Pathname Tempfile StringIO JSON YAML Psych CSV ERB URI Net Open3 Process Signal Thread Mutex
-	Queue ConditionVariable Fiber Proc Method Exception StandardError RuntimeError ArgumentError TypeError
-	NameError NoMethodError KeyError IndexError StopIteration IOError EOFError Errno SystemExit Interrupt
-	NotImplementedError ZeroDivisionError FrozenError RangeError SecurityError Timeout Logger Set SortedSet
-	OpenStruct Digest Base64 SecureRandom Benchmark Socket TCPSocket TCPServer UDPSocket Random Math GC
-	ObjectSpace Marshal ENV ARGV STDIN STDOUT STDERR OptionParser Shellwords Forwardable Singleton
-	Observable Minitest RSpec Rails ActiveRecord ActiveSupport ActionController ApplicationRecord`)
+var rbCoreConstants = wordSet("ruby", "types.txt")
 
 func init() {
 	l := ByName("ruby")
