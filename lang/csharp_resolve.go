@@ -406,7 +406,7 @@ var csMembers = &memberRules{
 		}
 		return out
 	},
-	rootMember: func(_ *Target, nBases int, name string) bool { return nBases == 0 && csObjectMethods[name] },
+	rootMember: func(_ Table, _ *Target, nBases int, name string) bool { return nBases == 0 && csObjectMethods[name] },
 }
 
 // csFieldType is the type of field or property name of typ, following

@@ -425,7 +425,7 @@ var javaMembers = &memberRules{
 		}
 		return out
 	},
-	rootMember: func(typ *Target, _ int, name string) bool {
+	rootMember: func(_ Table, typ *Target, _ int, name string) bool {
 		return (len(typ.Bases) == 0 || typ.Kind == KindInterface) && (javaObjectMethods[name] || javaEnumMethods[name])
 	},
 }

@@ -286,7 +286,7 @@ var phpMembers = &memberRules{
 		}
 		return out
 	},
-	rootMember: func(_ *Target, _ int, name string) bool { return phpObjectMagic[name] },
+	rootMember: func(_ Table, _ *Target, _ int, name string) bool { return phpObjectMagic[name] },
 }
 
 // phpFieldType is the class of property name of cls, following parents
