@@ -904,7 +904,7 @@ func (w *cWalker) params(list int32, scope *cScope) []Param {
 			}
 			out = append(out, prm)
 			if scope != nil && prm.Name != "" {
-				scope.set(prm.Name, w.varType(t.Field(p, "type"), d.deco))
+				scope.setType(prm.Name, w.varType(t.Field(p, "type"), d.deco))
 			}
 		}
 	}
@@ -957,7 +957,7 @@ func (w *cWalker) function(n int32, c cCtx) {
 	if fil := t.ChildOfKind(n, "field_initializer_list"); fil >= 0 {
 		w.fieldInits(fil, sym, scope, c)
 	}
-	if t.Kind(body) == "try_statement" || t.Kind(body) == "function_try_block" {
+	if t.Kind(body) == "try_statement" {
 		w.code(body, sym, scope, false, c)
 		return
 	}

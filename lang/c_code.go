@@ -9,38 +9,19 @@ import "strings"
 // types. One map per function is close enough to block scoping; lambdas
 // get their own.
 type cScope struct {
-	vars   map[string]string // local or parameter -> simple type ("" unknown)
-	calls  map[string]string // local -> the call it was assigned from
-	heads  map[string]string // local -> the type of that call's first part
+	scope
 	fields map[string]string // the enclosing class's data members -> simple type
 	cls    string            // the enclosing class, qualified (dotted), "" outside methods
-	parent *cScope
+	outer  *cScope
 }
 
-func newCScope(parent *cScope) *cScope {
-	s := &cScope{parent: parent}
-	if parent != nil {
-		s.cls = parent.cls
+func newCScope(outer *cScope) *cScope {
+	s := &cScope{outer: outer}
+	if outer != nil {
+		s.parent = &outer.scope
+		s.cls = outer.cls
 	}
 	return s
-}
-
-func (s *cScope) set(name, typ string) {
-	if s.vars == nil {
-		s.vars = map[string]string{}
-	}
-	s.vars[name] = typ
-	if s.calls != nil {
-		delete(s.calls, name)
-	}
-}
-
-func (s *cScope) setCall(name, call, head string) {
-	s.set(name, "")
-	if s.calls == nil {
-		s.calls, s.heads = map[string]string{}, map[string]string{}
-	}
-	s.calls[name], s.heads[name] = call, head
 }
 
 func (s *cScope) setField(name, typ string) {
@@ -50,19 +31,9 @@ func (s *cScope) setField(name, typ string) {
 	s.fields[name] = typ
 }
 
-// lookup finds a local: its type, or the call it holds the result of.
-func (s *cScope) lookup(name string) (typ, call, head string, ok bool) {
-	for ; s != nil; s = s.parent {
-		if t, found := s.vars[name]; found {
-			return t, s.calls[name], s.heads[name], true
-		}
-	}
-	return "", "", "", false
-}
-
 // field finds a data member of the enclosing class this file defines.
 func (s *cScope) field(name string) (string, bool) {
-	for ; s != nil; s = s.parent {
+	for ; s != nil; s = s.outer {
 		if t, found := s.fields[name]; found {
 			return t, true
 		}
@@ -146,7 +117,7 @@ func (w *cWalker) code(n int32, sym int, scope *cScope, top bool, c cCtx) {
 		if d := t.Field(n, "declarator"); d >= 0 {
 			dd := w.unwrapDeclarator(d)
 			if dd.name >= 0 {
-				scope.set(t.Text(dd.name), w.varType(t.Field(n, "type"), dd.deco))
+				scope.setType(t.Text(dd.name), w.varType(t.Field(n, "type"), dd.deco))
 			}
 		}
 		for ch := range t.NamedChildren(n) {
@@ -208,7 +179,7 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 				continue
 			}
 			w.construct(typ, sym, d.fn)
-			scope.set(t.Text(d.name), w.varType(typ, d.deco))
+			scope.setType(t.Text(d.name), w.varType(typ, d.deco))
 			continue
 		}
 		name := t.Text(d.name)
@@ -248,7 +219,7 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 				vt = w.varType(t.Field(v, "type"), "")
 			}
 		}
-		scope.set(name, vt)
+		scope.setType(name, vt)
 	}
 }
 

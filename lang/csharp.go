@@ -93,10 +93,7 @@ type csCtx struct {
 }
 
 // csTestAttributes mark test methods and classes (NUnit, xUnit, MSTest).
-var csTestAttributes = map[string]bool{
-	"Test": true, "TestCase": true, "TestCaseSource": true, "Theory": true, "Fact": true, "TestMethod": true,
-	"DataTestMethod": true, "TestFixture": true, "TestClass": true,
-}
+var csTestAttributes = wordSet("csharp", "test_annotations.txt")
 
 func extractCSharp(x *extractor) {
 	if x.t.Lang.IsTestPath(x.path) {

@@ -13,7 +13,7 @@ var csPredefined = pySet(`bool byte sbyte char decimal double float int uint nin
 	object string void dynamic var`)
 
 // csObjectMethods are the methods every object has.
-var csObjectMethods = pySet(`ToString Equals GetHashCode GetType MemberwiseClone ReferenceEquals Finalize`)
+var csObjectMethods = wordSet("csharp", "object_methods.txt")
 
 // csCommonMethods are method names of the BCL's everyday types so common
 // that a unique definition in the repository says little about which one
@@ -21,15 +21,7 @@ var csObjectMethods = pySet(`ToString Equals GetHashCode GetType MemberwiseClone
 var csCommonMethods = wordSet("csharp", "common_methods.txt")
 
 // csBCLTypes are framework types the repository does not define.
-var csBCLTypes = pySet(`String Object Console Math File Directory Path List Dictionary HashSet Queue Stack
-	IEnumerable IList ICollection IDictionary IReadOnlyList IReadOnlyCollection IReadOnlyDictionary Task ValueTask
-	Exception ArgumentException ArgumentNullException ArgumentOutOfRangeException InvalidOperationException
-	NotImplementedException NotSupportedException KeyNotFoundException IOException FileNotFoundException
-	DateTime DateTimeOffset TimeSpan Guid StringBuilder Environment Process HttpClient Enumerable Convert Encoding
-	Regex Stream StreamReader StreamWriter FileStream MemoryStream Action Func Lazy Nullable Array Tuple
-	CancellationToken CancellationTokenSource Thread Interlocked Monitor SemaphoreSlim Debug Trace Activator
-	Attribute EventArgs EventHandler IDisposable IAsyncDisposable IComparable IEquatable Uri JsonSerializer
-	ILogger Assert`)
+var csBCLTypes = wordSet("csharp", "types.txt")
 
 func init() {
 	l := ByName("csharp")
@@ -414,7 +406,7 @@ var csMembers = &memberRules{
 		}
 		return out
 	},
-	rootMember: func(_ *Target, nBases int, name string) bool { return nBases == 0 && csObjectMethods[name] },
+	rootMember: func(_ Table, _ *Target, nBases int, name string) bool { return nBases == 0 && csObjectMethods[name] },
 }
 
 // csFieldType is the type of field or property name of typ, following

@@ -10,9 +10,11 @@ import (
 
 // data holds what configures each language, as text: data/<language>/
 // has its test-path patterns (testpaths.txt), word lists (builtins.txt,
-// common_methods.txt, std.txt) and side-effect table (effects.txt). It is
-// read once, when the package initialises; a malformed file panics then,
-// so that no build ships one (TestLanguageData reads them all).
+// common_methods.txt, std.txt, types.txt, globals.txt, prelude.txt,
+// test_annotations.txt, external_functions.txt, object_methods.txt) and
+// side-effect table (effects.txt). It is read once, when the package
+// initialises; a malformed file panics then, so that no build ships one
+// (TestLanguageData reads them all).
 //
 //go:embed data
 var data embed.FS

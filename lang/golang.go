@@ -508,7 +508,7 @@ func goCall(x *extractor, n int32, sym int, scope *scope) {
 		if r, ok := goSelectorRef(x, fn, RefCall, sym, scope); ok {
 			x.ref(r, n)
 		}
-	case "generic_function", "index_expression":
+	case "index_expression":
 		// F[T](x)
 		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" {
 			x.ref(Ref{Kind: RefCall, Name: t.Text(inner), Symbol: sym}, n)

@@ -119,10 +119,7 @@ func newJavaFile(t *Tree) *javaFile {
 }
 
 // javaTestAnnotations mark test methods (JUnit 4 and 5, TestNG).
-var javaTestAnnotations = map[string]bool{
-	"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true,
-	"Property": true,
-}
+var javaTestAnnotations = wordSet("java", "test_annotations.txt")
 
 func extractJava(x *extractor) {
 	if x.t.Lang.IsTestPath(x.path) {

@@ -7,34 +7,7 @@ import (
 
 // javaLangTypes are the types of java.lang, which every file sees without
 // an import.
-var javaLangTypes = map[string]bool{
-	"Object": true, "String": true, "System": true, "Math": true, "StrictMath": true, "Integer": true, "Long": true,
-	"Short": true, "Byte": true, "Double": true, "Float": true, "Character": true, "Boolean": true, "Number": true,
-	"Void": true, "StringBuilder": true, "StringBuffer": true, "CharSequence": true, "Thread": true, "ThreadLocal": true,
-	"InheritableThreadLocal": true, "Runnable": true, "Class": true, "ClassLoader": true, "Enum": true, "Record": true,
-	"Iterable": true, "Comparable": true, "AutoCloseable": true, "Cloneable": true, "Appendable": true, "Readable": true,
-	"Runtime": true, "Process": true, "ProcessBuilder": true, "ProcessHandle": true, "StackTraceElement": true,
-	"StackWalker": true, "Module": true, "ModuleLayer": true, "Package": true, "SecurityManager": true,
-	"ThreadGroup": true, "Throwable": true, "Exception": true, "Error": true, "RuntimeException": true,
-	"ArithmeticException": true, "ArrayIndexOutOfBoundsException": true, "ArrayStoreException": true,
-	"ClassCastException": true, "ClassNotFoundException": true, "CloneNotSupportedException": true,
-	"EnumConstantNotPresentException": true, "IllegalAccessException": true, "IllegalArgumentException": true,
-	"IllegalCallerException": true, "IllegalMonitorStateException": true, "IllegalStateException": true,
-	"IllegalThreadStateException": true, "IndexOutOfBoundsException": true, "InstantiationException": true,
-	"InterruptedException": true, "NegativeArraySizeException": true, "NoSuchFieldException": true,
-	"NoSuchMethodException": true, "NullPointerException": true, "NumberFormatException": true,
-	"ReflectiveOperationException": true, "SecurityException": true, "StringIndexOutOfBoundsException": true,
-	"TypeNotPresentException": true, "UnsupportedOperationException": true, "WrongThreadException": true,
-	"MatchException": true, "AbstractMethodError": true, "AssertionError": true, "BootstrapMethodError": true,
-	"ClassCircularityError": true, "ClassFormatError": true, "ExceptionInInitializerError": true,
-	"IllegalAccessError": true, "IncompatibleClassChangeError": true, "InstantiationError": true,
-	"InternalError": true, "LinkageError": true, "NoClassDefFoundError": true, "NoSuchFieldError": true,
-	"NoSuchMethodError": true, "OutOfMemoryError": true, "StackOverflowError": true, "ThreadDeath": true,
-	"UnknownError": true, "UnsatisfiedLinkError": true, "UnsupportedClassVersionError": true, "VerifyError": true,
-	"VirtualMachineError": true, "Override": true, "Deprecated": true, "SuppressWarnings": true,
-	"FunctionalInterface": true, "SafeVarargs": true, "ClassValue": true, "Compiler": true, "RuntimePermission": true,
-	"LayerInstantiationException": true, "ScopedValue": true, "StringTemplate": true,
-}
+var javaLangTypes = wordSet("java", "types.txt")
 
 // javaCommonMethods are method names of the JDK's everyday types so
 // widespread that a unique definition in the repository says little about
@@ -452,7 +425,7 @@ var javaMembers = &memberRules{
 		}
 		return out
 	},
-	rootMember: func(typ *Target, _ int, name string) bool {
+	rootMember: func(_ Table, typ *Target, _ int, name string) bool {
 		return (len(typ.Bases) == 0 || typ.Kind == KindInterface) && (javaObjectMethods[name] || javaEnumMethods[name])
 	},
 }

@@ -4,7 +4,7 @@ func init() {
 	skelRulesByName["java"] = &skelRules{
 		marker: "/* ... */",
 		control: kindSet("if_statement", "for_statement", "enhanced_for_statement", "while_statement", "do_statement",
-			"switch_expression", "switch_statement", "try_statement", "try_with_resources_statement",
+			"switch_expression", "try_statement", "try_with_resources_statement",
 			"synchronized_statement"),
 		exits:      kindSet("return_statement", "throw_statement", "break_statement", "continue_statement", "yield_statement"),
 		blocks:     kindSet("block", "constructor_body"),
@@ -12,11 +12,10 @@ func init() {
 		cases:      kindSet("switch_block_statement_group", "switch_rule"),
 		caseBodies: kindSet("switch_block"),
 		wrappers:   kindSet("labeled_statement", "expression_statement"),
-		nested: kindSet("class_declaration", "record_declaration", "interface_declaration", "enum_declaration",
-			"local_class_declaration"),
-		member:    javaSkelMember,
-		exported:  javaSkelExported,
-		caseItems: javaSkelCaseItems,
+		nested:     kindSet("class_declaration", "record_declaration", "interface_declaration", "enum_declaration"),
+		member:     javaSkelMember,
+		exported:   javaSkelExported,
+		caseItems:  javaSkelCaseItems,
 	}
 }
 
@@ -26,7 +25,7 @@ func javaSkelMember(s *skel, n int32) shape {
 	case "package_declaration", "import_declaration", "module_declaration":
 		return shape{kind: shapeVerbatim}
 	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
-		"annotation_type_declaration", "local_class_declaration", "object_creation_expression":
+		"annotation_type_declaration", "object_creation_expression":
 		if b := t.Field(n, "body"); b >= 0 {
 			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
 		}

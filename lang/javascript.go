@@ -35,29 +35,32 @@ func init() {
 // is known of their values: a declared or constructed type, or the call
 // whose result they hold.
 type jsScope struct {
-	parent *jsScope
-	types  map[string]string
-	calls  map[string]string
+	scope
+	outer *jsScope
 	// tparams maps the type parameters in scope to their constraints.
 	tparams map[string]string
 	fn      bool // a function's scope, not the module's or a namespace's
 }
 
-func newJSScope(parent *jsScope) *jsScope { return &jsScope{parent: parent} }
+func newJSScope(outer *jsScope) *jsScope {
+	s := &jsScope{outer: outer}
+	if outer != nil {
+		s.parent = &outer.scope
+	}
+	return s
+}
 
-func newJSFuncScope(parent *jsScope) *jsScope { return &jsScope{parent: parent, fn: true} }
+func newJSFuncScope(outer *jsScope) *jsScope {
+	s := newJSScope(outer)
+	s.fn = true
+	return s
+}
 
 // local reports whether name is a parameter or local variable of an
 // enclosing function: calling it calls a value, not a declaration.
 func (s *jsScope) local(name string) bool {
-	for ; s != nil; s = s.parent {
-		if !s.fn {
-			continue
-		}
-		if _, ok := s.types[name]; ok {
-			return true
-		}
-		if _, ok := s.calls[name]; ok {
+	for ; s != nil; s = s.outer {
+		if _, ok := s.types[name]; ok && s.fn {
 			return true
 		}
 	}
@@ -67,7 +70,7 @@ func (s *jsScope) local(name string) bool {
 // constraint maps a type parameter to its constraint (T extends Entity:
 // Entity); other types are returned as they are.
 func (s *jsScope) constraint(typ string) string {
-	for sc := s; sc != nil; sc = sc.parent {
+	for sc := s; sc != nil; sc = sc.outer {
 		if c, ok := sc.tparams[typ]; ok {
 			return c
 		}
@@ -98,46 +101,16 @@ func (s *jsScope) addTypeParams(t *Tree, list int32) {
 	}
 }
 
-func (s *jsScope) setType(name, typ string) {
-	if s.types == nil {
-		s.types = map[string]string{}
-	}
-	s.types[name] = typ
-	if s.calls != nil {
-		delete(s.calls, name)
-	}
-}
-
-func (s *jsScope) setCall(name, call string) {
-	if s.calls == nil {
-		s.calls = map[string]string{}
-	}
-	s.calls[name] = call
-	if s.types != nil {
-		delete(s.types, name)
-	}
-}
+func (s *jsScope) setCall(name, call string) { s.scope.setCall(name, call, "") }
 
 // declare records a local that hides outer ones of the same name and whose
 // value says nothing about its type.
-func (s *jsScope) declare(name string) {
-	if s.types == nil {
-		s.types = map[string]string{}
-	}
-	s.types[name] = ""
-}
+func (s *jsScope) declare(name string) { s.setType(name, "") }
 
 // lookup returns what the innermost scope declaring name knows of it.
 func (s *jsScope) lookup(name string) (typ, call string) {
-	for ; s != nil; s = s.parent {
-		if t, ok := s.types[name]; ok {
-			return t, ""
-		}
-		if c, ok := s.calls[name]; ok {
-			return "", c
-		}
-	}
-	return "", ""
+	typ, call, _, _ = s.scope.lookup(name)
+	return typ, call
 }
 
 // jsCtx is where the walk is: the symbol references belong to, the parent
@@ -2116,10 +2089,8 @@ func (w *jsWalker) localAssign(n int32, c *jsCtx) {
 
 // assign updates what the innermost scope that declares name knows.
 func (s *jsScope) assign(name, typ, call string) {
-	for sc := s; sc != nil; sc = sc.parent {
-		_, okT := sc.types[name]
-		_, okC := sc.calls[name]
-		if okT || okC || sc.parent == nil {
+	for sc := s; sc != nil; sc = sc.outer {
+		if _, ok := sc.types[name]; ok || sc.outer == nil {
 			if typ != "" {
 				sc.setType(name, typ)
 			} else {

@@ -11,48 +11,19 @@ var jsBuiltins = wordSet("javascript", "builtins.txt")
 
 // jsGlobals are the global objects of JavaScript runtimes: a call on them
 // (console.log, Math.max, process.exit) is external.
-var jsGlobals = setOf(
-	"console", "Math", "JSON", "Object", "Array", "Promise", "Reflect", "Number", "String", "Symbol", "Date",
-	"BigInt", "Boolean", "RegExp", "Intl", "Atomics", "WebAssembly", "process", "Buffer", "globalThis", "window",
-	"document", "navigator", "location", "history", "localStorage", "sessionStorage", "performance", "crypto",
-	"module", "exports", "require", "Error", "Map", "Set", "WeakMap", "URL", "customElements", "self", "Deno", "Bun",
-	"import", "ArrayBuffer", "Uint8Array", "Function", "arguments", "__dirname", "__filename", "indexedDB",
-)
+var jsGlobals = wordSet("javascript", "globals.txt")
 
 // jsExternalFuncs are global functions of runtimes and test runners that
 // are worth keeping in the graph as external calls.
-var jsExternalFuncs = setOf(
-	"fetch", "describe", "it", "test", "expect", "beforeEach", "afterEach", "beforeAll", "afterAll", "jest", "vi",
-	"suite", "setup", "teardown", "suiteSetup", "suiteTeardown", "context", "xit", "xdescribe", "fit", "fdescribe",
-	"xtest", "WebSocket", "XMLHttpRequest", "EventSource", "Worker", "MutationObserver", "IntersectionObserver",
-	"ResizeObserver", "Image", "Notification", "BroadcastChannel", "MessageChannel", "define", "getComputedStyle",
-)
+var jsExternalFuncs = wordSet("javascript", "external_functions.txt")
 
 // jsBuiltinTypes are types whose members are the runtime's.
-var jsBuiltinTypes = setOf(
-	"string", "number", "boolean", "bigint", "symbol", "any", "unknown", "object", "never", "void", "undefined",
-	"null", "this", "String", "Number", "Boolean", "Object", "Array", "ReadonlyArray", "Map", "ReadonlyMap", "Set",
-	"ReadonlySet", "WeakMap", "WeakSet", "Promise", "PromiseLike", "Date", "RegExp", "Error", "TypeError",
-	"RangeError", "Function", "Record", "Partial", "Required", "Readonly", "Pick", "Omit", "Exclude", "Extract",
-	"NonNullable", "ReturnType", "Parameters", "InstanceType", "Awaited", "Iterable", "Iterator", "AsyncIterable",
-	"AsyncIterator", "Generator", "AsyncGenerator", "IterableIterator", "ArrayLike", "Buffer", "Uint8Array",
-	"ArrayBuffer", "URL", "URLSearchParams", "Symbol", "BigInt", "EventTarget", "AbortSignal", "AbortController",
-	"Headers", "Request", "Response", "FormData", "Blob", "HTMLElement", "Element", "Node", "Document", "Window",
-	"Event", "CustomEvent", "JSON", "Math", "Console", "NodeJS", "React", "JSX", "Intl", "Proxy", "TemplateStringsArray",
-)
+var jsBuiltinTypes = wordSet("javascript", "types.txt")
 
 // jsCommonMethods are method names of the standard objects (arrays,
 // strings, promises, maps, streams, emitters) and of most frameworks: a
 // unique definition in the repository says little about a call of one.
 var jsCommonMethods = wordSet("javascript", "common_methods.txt")
-
-func setOf(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
-}
 
 func init() {
 	for _, name := range []string{"javascript", "typescript", "tsx"} {
@@ -636,7 +607,7 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 	if r.QualifierType != "" || r.QualifierCall != "" || head == "this" || head == "super" {
 		typ, ext := jsQualifierType(ctx, r, depth)
 		if typ != nil {
-			m, mext := jsMember(tab, typ, r.Name, 0)
+			m, mext := jsMember(tab, typ, r.Name)
 			if m != nil {
 				return bound(m, RuleReceiver)
 			}
@@ -736,13 +707,13 @@ func jsMemberOf(tab Table, base *Target, name string, want jsWant) (t *Target, e
 		t, ext := jsModuleMember(tab, base.Path, name, want)
 		return t, ext, false
 	}
-	if m, ext := jsMember(tab, base, name, 0); m != nil || ext {
+	if m, ext := jsMember(tab, base, name); m != nil || ext {
 		return m, ext, false
 	}
 	if base.Kind == KindVariable && base.Returns != "" {
 		typ, ext := jsResolveType(tab, base.Path, base.Returns, 0)
 		if typ != nil {
-			m, mext := jsMember(tab, typ, name, 0)
+			m, mext := jsMember(tab, typ, name)
 			return m, mext, true
 		}
 		return nil, ext, false
@@ -808,30 +779,39 @@ func jsMembers(tab Table, c *Target, name string) []*Target {
 	})
 }
 
+// jsTypeMembers finds a callable member through a type's bases; a base
+// from outside the repository may define it. It is set by init: resolving
+// a base leads back to member lookups.
+var jsTypeMembers *memberRules
+
+func init() {
+	jsTypeMembers = &memberRules{
+		own: func(tab Table, typ *Target, name string) *Target {
+			return jsPick(jsMembers(tab, typ, name), jsCallable)
+		},
+		bases: func(tab Table, typ *Target, _ int) []baseRef {
+			out := make([]baseRef, 0, len(typ.Bases))
+			for _, b := range typ.Bases {
+				bt, ext := jsResolveType(tab, typ.Path, b, 0)
+				if ext {
+					out = append(out, baseRef{rule: RuleExternal})
+				}
+				if bt != nil {
+					out = append(out, baseRef{t: bt})
+				}
+			}
+			return out
+		},
+	}
+}
+
 // jsMember finds member name of type typ, following its bases. external
 // reports a base from outside the repository, which may define it.
-func jsMember(tab Table, typ *Target, name string, depth int) (*Target, bool) {
-	if depth > MaxDepth || typ == nil {
+func jsMember(tab Table, typ *Target, name string) (*Target, bool) {
+	if typ == nil {
 		return nil, false
 	}
-	if m := jsPick(jsMembers(tab, typ, name), jsCallable); m != nil {
-		return m, false
-	}
-	external := false
-	for _, b := range typ.Bases {
-		bt, ext := jsResolveType(tab, typ.Path, b, 0)
-		if ext {
-			external = true
-		}
-		if bt != nil {
-			m, mext := jsMember(tab, bt, name, depth+1)
-			if m != nil {
-				return m, false
-			}
-			external = external || mext
-		}
-	}
-	return nil, external
+	return jsTypeMembers.findMember(tab, typ, name, 0)
 }
 
 // jsFieldType is the type of field name of typ: a declared field, a

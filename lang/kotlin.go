@@ -26,7 +26,7 @@ type ktCtx struct {
 }
 
 // ktTestAnnotations mark test functions (JUnit 4 and 5, kotlin.test).
-var ktTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true}
+var ktTestAnnotations = wordSet("kotlin", "test_annotations.txt")
 
 func extractKotlin(x *extractor) {
 	if x.t.Lang.IsTestPath(x.path) {
@@ -42,7 +42,7 @@ func extractKotlin(x *extractor) {
 func ktNode(x *extractor, n int32, c ktCtx) {
 	t := x.t
 	switch t.Kind(n) {
-	case "line_comment", "block_comment", "modifiers", "annotation", "file_annotation", "shebang_line":
+	case "line_comment", "block_comment", "modifiers", "annotation", "file_annotation", "shebang":
 		return
 	case "package_header":
 		if q := t.FirstNamedChild(n); q >= 0 {
@@ -50,12 +50,7 @@ func ktNode(x *extractor, n int32, c ktCtx) {
 			x.f.Symbols[0].Name = x.f.Module
 		}
 		return
-	case "import_list":
-		for ch := range t.NamedChildren(n) {
-			ktNode(x, ch, c)
-		}
-		return
-	case "import", "import_header":
+	case "import":
 		ktImport(x, n)
 		return
 	case "class_declaration", "object_declaration":
@@ -812,12 +807,6 @@ func ktGuard(x *extractor, n int32, c ktCtx) {
 			x.guard(c.sym, t.Text(cond), "return", n)
 		case "throw_expression":
 			x.guard(c.sym, t.Text(cond), "throw", n)
-		case "jump_expression":
-			if strings.HasPrefix(t.Text(body), "throw") {
-				x.guard(c.sym, t.Text(cond), "throw", n)
-			} else if strings.HasPrefix(t.Text(body), "return") {
-				x.guard(c.sym, t.Text(cond), "return", n)
-			}
 		}
 		return
 	}

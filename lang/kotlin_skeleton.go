@@ -4,8 +4,8 @@ func init() {
 	skelRulesByName["kotlin"] = &skelRules{
 		marker:   "/* ... */",
 		control:  kindSet("if_expression", "for_statement", "while_statement", "do_while_statement", "when_expression", "try_expression"),
-		exits:    kindSet("return_expression", "throw_expression", "jump_expression"),
-		blocks:   kindSet("block", "control_structure_body"),
+		exits:    kindSet("return_expression", "throw_expression"),
+		blocks:   kindSet("block"),
 		clauses:  kindSet("catch_block", "finally_block"),
 		cases:    kindSet("when_entry"),
 		nested:   kindSet("class_declaration", "object_declaration", "function_declaration"),
@@ -17,7 +17,7 @@ func init() {
 func ktSkelMember(s *skel, n int32) shape {
 	t := s.t
 	switch t.Kind(n) {
-	case "package_header", "import", "import_list", "import_header":
+	case "package_header", "import":
 		return shape{kind: shapeVerbatim}
 	case "class_declaration", "object_declaration", "companion_object":
 		for c := range t.NamedChildren(n) {
@@ -43,7 +43,7 @@ func ktSkelMember(s *skel, n int32) shape {
 func ktSkelExported(s *skel, n, container int32) bool {
 	t := s.t
 	switch t.Kind(n) {
-	case "package_header", "import", "import_list", "import_header", "enum_entry", "companion_object":
+	case "package_header", "import", "enum_entry", "companion_object":
 		return true
 	}
 	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {

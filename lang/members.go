@@ -29,7 +29,7 @@ type memberRules struct {
 	// rootMember reports whether a member name that typ and its bases
 	// lack may still come from outside the repository: a method of the
 	// root object. nBases counts the bases that bases returned.
-	rootMember func(typ *Target, nBases int, name string) bool
+	rootMember func(tab Table, typ *Target, nBases int, name string) bool
 }
 
 // findMember finds member name of typ, then of its bases, depth first in
@@ -59,7 +59,7 @@ func (r *memberRules) findMember(tab Table, typ *Target, name string, depth int)
 			ext = true
 		}
 	}
-	if r.rootMember != nil && r.rootMember(typ, len(bases), name) {
+	if r.rootMember != nil && r.rootMember(tab, typ, len(bases), name) {
 		ext = true
 	}
 	return nil, ext

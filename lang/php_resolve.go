@@ -17,8 +17,7 @@ var phpBuiltins = wordSet("php", "builtins.txt")
 var phpCommonMethods = wordSet("php", "common_methods.txt")
 
 // phpObjectMagic are the magic methods every object may have.
-var phpObjectMagic = pySet(`__toString __get __set __isset __unset __call __callStatic __invoke __clone
-	__serialize __unserialize __sleep __wakeup __debugInfo __destruct`)
+var phpObjectMagic = wordSet("php", "object_methods.txt")
 
 func init() {
 	l := ByName("php")
@@ -217,15 +216,7 @@ func phpFindClass(tab Table, fi *FileInfo, fqn string) (t *Target, ext bool) {
 }
 
 // phpBuiltinClasses are classes of PHP itself, in the global namespace.
-var phpBuiltinClasses = pySet(`Exception ErrorException Error TypeError ValueError ArgumentCountError
-	ArithmeticError DivisionByZeroError RuntimeException LogicException InvalidArgumentException
-	DomainException LengthException OutOfRangeException OutOfBoundsException RangeException OverflowException
-	UnderflowException UnexpectedValueException BadFunctionCallException BadMethodCallException
-	JsonException Throwable Stringable Countable ArrayAccess Iterator IteratorAggregate Traversable
-	JsonSerializable Serializable Closure Generator DateTime DateTimeImmutable DateTimeInterface DateInterval
-	DateTimeZone ArrayObject ArrayIterator SplObjectStorage SplQueue SplStack SplFileObject SplFileInfo
-	stdClass PDO PDOStatement PDOException mysqli SQLite3 ReflectionClass ReflectionMethod WeakMap UnitEnum
-	BackedEnum Attribute`)
+var phpBuiltinClasses = wordSet("php", "types.txt")
 
 // phpResolveClass resolves a class as written in file fi by code in the
 // class cls (for self, static and parent): the class and the rule.
@@ -295,7 +286,7 @@ var phpMembers = &memberRules{
 		}
 		return out
 	},
-	rootMember: func(_ *Target, _ int, name string) bool { return phpObjectMagic[name] },
+	rootMember: func(_ Table, _ *Target, _ int, name string) bool { return phpObjectMagic[name] },
 }
 
 // phpFieldType is the class of property name of cls, following parents

@@ -24,12 +24,20 @@ const (
 
 // pyScope maps local names to what is known of their values, chained to
 // the scopes of the enclosing functions and the module. A name known with
-// an empty type is a local of unknown type: it hides outer names.
+// an empty type is a local of unknown type: it hides outer names. A name
+// holds a type or a call's result, never both.
 type pyScope struct {
-	parent *pyScope
-	fn     bool // a function's scope, not the module's
-	types  map[string]string
-	calls  map[string]pyCall
+	scope
+	outer *pyScope
+	fn    bool // a function's scope, not the module's
+}
+
+func newPyScope(outer *pyScope, fn bool) *pyScope {
+	s := &pyScope{outer: outer, fn: fn}
+	if outer != nil {
+		s.parent = &outer.scope
+	}
+	return s
 }
 
 // pyCall is the call whose result a name holds: fn as written, and the
@@ -37,45 +45,25 @@ type pyScope struct {
 type pyCall struct{ fn, headType string }
 
 func (s *pyScope) lookup(name string) (string, pyCall) {
-	for ; s != nil; s = s.parent {
-		if t, ok := s.types[name]; ok {
-			return t, pyCall{}
-		}
-		if c, ok := s.calls[name]; ok {
-			return "", c
-		}
+	typ, fn, head, _ := s.scope.lookup(name)
+	if fn == "" {
+		return typ, pyCall{}
 	}
-	return "", pyCall{}
+	return "", pyCall{fn: fn, headType: head}
 }
 
 // isLocal reports whether name is a parameter or variable of the
 // enclosing functions: calling it calls a value, not a definition.
 func (s *pyScope) isLocal(name string) bool {
-	for ; s != nil; s = s.parent {
-		_, typed := s.types[name]
-		_, called := s.calls[name]
-		if typed || called {
+	for ; s != nil; s = s.outer {
+		if _, ok := s.types[name]; ok {
 			return s.fn
 		}
 	}
 	return false
 }
 
-func (s *pyScope) setType(name, typ string) {
-	if s.types == nil {
-		s.types = map[string]string{}
-	}
-	s.types[name] = typ
-	delete(s.calls, name)
-}
-
-func (s *pyScope) setCall(name string, c pyCall) {
-	if s.calls == nil {
-		s.calls = map[string]pyCall{}
-	}
-	s.calls[name] = c
-	delete(s.types, name)
-}
+func (s *pyScope) setCall(name string, c pyCall) { s.scope.setCall(name, c.fn, c.headType) }
 
 // set records what an assignment tells of name.
 func (s *pyScope) set(name, typ string, c pyCall) {
@@ -126,7 +114,7 @@ func extractPython(x *extractor) {
 		x.f.Symbols[0].IsTest = true
 	}
 	x.f.Symbols[0].Doc = p.docstring(0)
-	scope := &pyScope{}
+	scope := newPyScope(nil, false)
 	p.prescan(0, scope)
 	p.stmts(0, &pyCtx{owner: 0, level: pyModuleLevel, scope: scope, cls: -1, initOf: -1})
 	p.finishSymbols()
@@ -554,7 +542,7 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 			s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
 		}
 	}
-	scope := &pyScope{parent: c.scope, fn: true}
+	scope := newPyScope(c.scope, true)
 	s.Signature.Params = p.params(t.Field(n, "parameters"), scope)
 	if ret := t.Field(n, "return_type"); ret >= 0 {
 		s.Signature.Returns, _ = p.text(ret, maxTypeText)

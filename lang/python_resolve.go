@@ -18,8 +18,7 @@ var pyExternalBuiltins = pySet(`open exit quit input exec eval __import__ breakp
 
 // pyBuiltinTypes are the builtin classes a call or literal makes an
 // instance of; a method call on one is a builtin.
-var pyBuiltinTypes = pySet(`str bytes bytearray int float complex bool list dict set frozenset tuple
-	memoryview range slice object type`)
+var pyBuiltinTypes = wordSet("python", "types.txt")
 
 // pyCommonMethods are method names so widespread, on builtin types and in
 // the standard library, that a unique definition in the repository says

@@ -11,7 +11,7 @@ func init() {
 			"match_statement"),
 		exits:       kindSet("return_statement", "raise_statement", "break_statement", "continue_statement"),
 		blocks:      kindSet("block"),
-		clauses:     kindSet("elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause"),
+		clauses:     kindSet("elif_clause", "else_clause", "except_clause", "finally_clause"),
 		cases:       kindSet("case_clause"),
 		caseParents: kindSet("match_statement"),
 		nested:      kindSet("function_definition", "class_definition", "decorated_definition"),

@@ -155,7 +155,7 @@ func rbNode(x *extractor, n int32, c rbCtx) {
 		if p := t.Field(n, "pattern"); p >= 0 {
 			rbDeclareTargets(x, p, c.scope)
 		}
-	case "method_parameters", "block_parameters", "lambda_parameters", "parameters":
+	case "method_parameters", "block_parameters", "lambda_parameters":
 		return
 	case "pair":
 		// key: value, where the key is no call

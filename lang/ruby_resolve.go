@@ -12,9 +12,7 @@ var rbBuiltins = wordSet("ruby", "builtins.txt")
 
 // rbObjectMethods are methods every object has, on a value of unknown
 // class.
-var rbObjectMethods = pySet(`to_s inspect == != equal? eql? hash class dup clone freeze frozen? nil? is_a?
-	kind_of? instance_of? respond_to? send public_send object_id tap then itself method methods
-	instance_variables instance_variable_get instance_variable_set display to_enum enum_for extend`)
+var rbObjectMethods = wordSet("ruby", "object_methods.txt")
 
 // rbCommonMethods are method names of the core classes and the usual
 // gems so common that a unique definition in the repository says little
@@ -23,15 +21,7 @@ var rbCommonMethods = wordSet("ruby", "common_methods.txt")
 
 // rbCoreConstants are classes and modules of Ruby's core and standard
 // library.
-var rbCoreConstants = pySet(`Object BasicObject Kernel Module Class Comparable Enumerable Enumerator String
-	Symbol Integer Float Numeric Rational Complex Array Hash Range Struct Data Time Date DateTime File Dir IO
-	FileUtils Pathname Tempfile StringIO JSON YAML Psych CSV ERB URI Net Open3 Process Signal Thread Mutex
-	Queue ConditionVariable Fiber Proc Method Exception StandardError RuntimeError ArgumentError TypeError
-	NameError NoMethodError KeyError IndexError StopIteration IOError EOFError Errno SystemExit Interrupt
-	NotImplementedError ZeroDivisionError FrozenError RangeError SecurityError Timeout Logger Set SortedSet
-	OpenStruct Digest Base64 SecureRandom Benchmark Socket TCPSocket TCPServer UDPSocket Random Math GC
-	ObjectSpace Marshal ENV ARGV STDIN STDOUT STDERR OptionParser Shellwords Forwardable Singleton
-	Observable Minitest RSpec Rails ActiveRecord ActiveSupport ActionController ApplicationRecord`)
+var rbCoreConstants = wordSet("ruby", "types.txt")
 
 func init() {
 	l := ByName("ruby")
@@ -343,43 +333,65 @@ func rbMethodOwner(tab Table, cls *Target, name string) (string, bool) {
 }
 
 func rbMethodOwnerUncached(tab Table, cls *Target, name string) (owner string, ext bool) {
-	q := cls.Qualified()
-	if len(rbOwnMethods(tab, q, name)) > 0 {
-		return q, false
+	m, ext := rbMembers.findMember(tab, cls, name, 0)
+	if m == nil {
+		return "", ext
 	}
-	parts := rbClasses(tab, q)
-	if len(parts) == 0 {
-		parts = []*Target{cls}
+	return m.Container, false
+}
+
+// rbMembers finds a method through a class's reopenings, mixins and
+// superclasses; a class without a superclass of ours may still have
+// Object's methods. It is set by init: resolving a base constant leads
+// back to member lookups.
+var rbMembers *memberRules
+
+func init() {
+	rbMembers = &memberRules{
+		own: func(tab Table, typ *Target, name string) *Target {
+			if ms := rbOwnMethods(tab, typ.Qualified(), name); len(ms) > 0 {
+				return ms[0]
+			}
+			return nil
+		},
+		bases: func(tab Table, typ *Target, _ int) []baseRef {
+			q := typ.Qualified()
+			var out []baseRef
+			for _, part := range rbParts(tab, typ) {
+				pfi := tab.File(part.Path)
+				if pfi == nil {
+					continue
+				}
+				for _, b := range part.Bases {
+					bt, rule := rbResolveConst(tab, pfi, part.Container, b)
+					if bt != nil && bt.Qualified() == q {
+						continue
+					}
+					out = append(out, baseRef{bt, rule})
+				}
+			}
+			return out
+		},
+		rootMember: func(tab Table, typ *Target, _ int, name string) bool {
+			if !rbObjectMethods[name] {
+				return false
+			}
+			for _, part := range rbParts(tab, typ) {
+				if part.Kind == KindClass && len(part.Bases) > 0 && tab.File(part.Path) != nil {
+					return false // a superclass holds Object's methods, or overrides them
+				}
+			}
+			return true
+		},
 	}
-	hasSuper := false
-	for _, part := range parts {
-		pfi := tab.File(part.Path)
-		if pfi == nil {
-			continue
-		}
-		for i, b := range part.Bases {
-			if i == 0 && part.Kind == KindClass {
-				hasSuper = true
-			}
-			bt, rule := rbResolveConst(tab, pfi, part.Container, b)
-			if bt == nil {
-				ext = ext || rule == RuleExternal
-				continue
-			}
-			if bt.Qualified() == q {
-				continue
-			}
-			if o, e := rbMethodOwner(tab, bt, name); o != "" {
-				return o, false
-			} else if e {
-				ext = true
-			}
-		}
+}
+
+// rbParts are the reopenings of class or module typ.
+func rbParts(tab Table, typ *Target) []*Target {
+	if parts := rbClasses(tab, typ.Qualified()); len(parts) > 0 {
+		return parts
 	}
-	if !hasSuper && rbObjectMethods[name] {
-		ext = true
-	}
-	return "", ext
+	return []*Target{typ}
 }
 
 func resolveRuby(ctx *Context, r *Ref) Resolution {

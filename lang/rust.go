@@ -127,14 +127,13 @@ type rsVis struct {
 
 // rsScope maps a function's local names to what is known of their types.
 type rsScope struct {
-	types  map[string]string // x -> "Foo", "_" when unknown
-	calls  map[string]string // x -> the callee of its initializer
+	scope                    // x -> "Foo", "_" when unknown; x -> the callee of its initializer
 	bounds map[string]string // generic parameter -> its first trait bound
 	self   string
 }
 
 func newRsScope(self string) *rsScope {
-	return &rsScope{types: map[string]string{}, calls: map[string]string{}, bounds: map[string]string{}, self: self}
+	return &rsScope{scope: scope{types: map[string]string{}, calls: map[string]string{}}, bounds: map[string]string{}, self: self}
 }
 
 // fnScope is the scope of a function declared in c: Self and the

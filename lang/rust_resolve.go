@@ -13,17 +13,7 @@ var rsBuiltins = wordSet("rust", "builtins.txt")
 // rsPrelude are the names every Rust module sees without a use: the
 // prelude's types and traits and the primitive types. A path through them
 // leads outside the repository.
-var rsPrelude = map[string]bool{
-	"Vec": true, "String": true, "Box": true, "Option": true, "Result": true, "Default": true, "Iterator": true,
-	"IntoIterator": true, "ToString": true, "ToOwned": true, "From": true, "Into": true, "TryFrom": true,
-	"TryInto": true, "Clone": true, "Copy": true, "Send": true, "Sync": true, "Sized": true, "Drop": true,
-	"Fn": true, "FnMut": true, "FnOnce": true, "AsRef": true, "AsMut": true, "PartialEq": true, "Eq": true,
-	"PartialOrd": true, "Ord": true, "Extend": true, "DoubleEndedIterator": true, "ExactSizeIterator": true,
-	"FromIterator": true, "Unpin": true, "Debug": true, "Hash": true,
-	"u8": true, "u16": true, "u32": true, "u64": true, "u128": true, "usize": true, "i8": true, "i16": true,
-	"i32": true, "i64": true, "i128": true, "isize": true, "f32": true, "f64": true, "bool": true, "char": true,
-	"str": true,
-}
+var rsPrelude = wordSet("rust", "prelude.txt")
 
 // rsStdCrates are the crates of the standard distribution.
 var rsStdCrates = map[string]bool{"std": true, "core": true, "alloc": true, "proc_macro": true, "test": true}

@@ -405,7 +405,7 @@ func swParams(x *extractor, n int32, scope *scope) []Param {
 	var out []Param
 	for p := range t.NamedChildren(n) {
 		if t.Kind(p) != "parameter" {
-			if t.Kind(p) == "default_value" || t.FieldName(p) == "default_value" {
+			if t.FieldName(p) == "default_value" {
 				if len(out) > 0 {
 					out[len(out)-1].Default = oneLine(t.Text(p))
 					out[len(out)-1].Optional = true
@@ -473,7 +473,7 @@ func swFunction(x *extractor, n int32, c swCtx) {
 	mods, test := swVisibility(x, &s, n, c)
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
-		case "async", "throws", "rethrows":
+		case "async", "throws":
 			mods = append(mods, t.Kind(ch))
 		}
 	}
