@@ -473,8 +473,15 @@ func swFunction(x *extractor, n int32, c swCtx) {
 	mods, test := swVisibility(x, &s, n, c)
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
-		case "async", "throws":
-			mods = append(mods, t.Kind(ch))
+		case "async":
+			mods = append(mods, "async")
+		case "throws":
+			// the grammar's throws node also holds rethrows
+			if strings.HasPrefix(t.Text(ch), "rethrows") {
+				mods = append(mods, "rethrows")
+			} else {
+				mods = append(mods, "throws")
+			}
 		}
 	}
 	if c.proto {

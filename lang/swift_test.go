@@ -29,6 +29,7 @@ open class Store: Base, Priced {
     func fetch(url: String, retries n: Int = 3, _ rest: Int...) async throws -> String {
         throw StoreError.missing
     }
+    func each(_ f: (Int) throws -> Void) rethrows { try f(1) }
 }
 
 extension Store { func helper() {} }
@@ -55,6 +56,9 @@ enum Color { case red, green }
 	if len(ps) != 3 || ps[1].Name != "n" || ps[1].Default != "3" || !ps[2].Variadic || fetch.Signature.Returns != "String" ||
 		!containsStr(fetch.Signature.Modifiers, "async") || !containsStr(fetch.Signature.Modifiers, "throws") {
 		t.Errorf("fetch = %+v", fetch.Signature)
+	}
+	if m := moreSym(t, f, "Store.each").Signature.Modifiers; !containsStr(m, "rethrows") || containsStr(m, "throws") {
+		t.Errorf("each's modifiers %v, want rethrows and not throws", m)
 	}
 	if got := factTexts(moreSym(t, f, "Store.price").Invariants); len(got) != 1 || !strings.Contains(got[0], "items.isEmpty") {
 		t.Errorf("guards %v", got)
