@@ -143,12 +143,9 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 }
 
 // recorded reports whether a resolved reference becomes an edge: a
-// builtin does not, and neither does a value reference that bound no
-// function (lang.RuleNotValue, or a guard's fault): extraction records
-// every name used as a value, and unbound ones would be noise that
-// dispatchCall and the metrics read as calls.
+// builtin does not, and neither does what lang.NoEdge says is none.
 func recorded(kind string, res lang.Resolution) bool {
-	return res.Rule != lang.RuleBuiltin && (kind != lang.RefReference || res.Target != nil)
+	return res.Rule != lang.RuleBuiltin && !lang.NoEdge(kind, res)
 }
 
 // preciseResolution binds a reference to what the type checker proved, or

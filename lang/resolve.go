@@ -176,6 +176,15 @@ func (l *Language) Resolve(ctx *Context, r *Ref) Resolution {
 	return res
 }
 
+// NoEdge reports whether a resolved reference of kind is no edge at all:
+// a value reference that bound no function (RuleNotValue, or a guard's
+// fault). Extraction records every name used as a value, and unbound ones
+// would be noise that call-following code reads as calls; the index and
+// the resolution tests drop them by this one rule.
+func NoEdge(kind string, res Resolution) bool {
+	return kind == RefReference && res.Target == nil
+}
+
 // valueTarget reports whether res binds a function or method by a rule
 // that knows it: extraction records every name used as a value, most of
 // them variables and fields, so a unique-name guess would bind a field

@@ -359,8 +359,8 @@ func (tab *fixtureTable) resolveAll() (edges, unbound []string) {
 				what = r.Qualifier + "." + r.Name
 			}
 			res := g.Resolve(l, ctx, r)
-			if r.Kind == RefReference && res.Target == nil {
-				continue // not recorded (index.recorded): a name used as a value that is no function
+			if NoEdge(r.Kind, res) {
+				continue // no edge, as in the index
 			}
 			add(from(s), what, r.Kind, res)
 		}
