@@ -217,10 +217,11 @@ func peripheralPart(p string) string {
 	return ""
 }
 
-// namesPart tells whether a task's text names a peripheralPart: "tools/"
-// or "setup.py" does, "for example" does not name examples/.
-func namesPart(text, part string) bool {
-	return strings.Contains(strings.ToLower(text), strings.ToLower(part))
+// namesPart tells whether a task's text, lower-cased by the caller once
+// for all candidates, names a peripheralPart: "tools/" or "setup.py"
+// does, "for example" does not name examples/.
+func namesPart(lowText, part string) bool {
+	return strings.Contains(lowText, strings.ToLower(part))
 }
 
 func isCallable(kind string) bool {

@@ -960,6 +960,8 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	}
 	w := b.weights
 	asksTests := asksForTests(b.req.TaskText)
+	lowTask := strings.ToLower(b.req.TaskText)
+	peripheral := map[string]bool{} // by path: code around the product the task does not name
 	out := make([]ranked, 0, len(rows))
 	for _, id := range all {
 		r := rows[id]
@@ -986,7 +988,13 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		}
 		f.Size = math.Log1p(float64(max(0, r.Range.EndLine-r.Range.StartLine+1))) / math.Log(1001)
 		f.Trace, f.Message = b.trace[id], b.message[id]
-		if part := peripheralPart(r.Path); part != "" && !namesPart(b.req.TaskText, part) {
+		per, ok := peripheral[r.Path]
+		if !ok {
+			part := peripheralPart(r.Path)
+			per = part != "" && !namesPart(lowTask, part)
+			peripheral[r.Path] = per
+		}
+		if per {
 			f.Peripheral = 1
 		}
 		rk := ranked{id: id, score: w.Score(f), seed: prior[id], why: b.why[id], feat: f}
