@@ -53,5 +53,6 @@ package lang
 //     too common to bind by name alone), test-file patterns, and a
 //     SkeletonSpec naming the node kinds the skeleton renderer needs;
 //   - tests: resolution cases in lang/testdata/resolve/<language>/*.txtar
-//     (TestResolveTxtar), extraction tests on real code, a seed in
-//     FuzzExtract, and a case in testdata/script.
+//     (TestResolveTxtar), extraction tests on real code (langtest.Extract
+//     parses a test input and fails on its errors), a seed in FuzzExtract,
+//     and a case in testdata/script.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
 // A module in the style of Penlight's lua/pl/*.lua: a local table, its
@@ -49,22 +50,8 @@ local ops = {
 return stringx
 `
 
-func extract(t *testing.T, path, src string) *lang.FileFacts {
-	t.Helper()
-	p := lang.NewParser()
-	defer p.Close()
-	f, err := lang.Extract(p, lang.ForPath(path), path, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(f.Faults) > 0 || len(f.Errors) > 0 {
-		t.Fatalf("faults %v, errors %v", f.Faults, f.Errors)
-	}
-	return f
-}
-
 func TestExtract(t *testing.T) {
-	f := extract(t, "lua/pl/stringx.lua", plStyle)
+	f := langtest.Extract(t, "lua/pl/stringx.lua", plStyle)
 	var got []string
 	for _, s := range f.Symbols[1:] {
 		got = append(got, fmt.Sprintf("%s %s %d-%d %s", s.Kind, s.Qualified(), s.Range.StartLine, s.Range.EndLine, s.Visibility))
@@ -115,11 +102,11 @@ func TestExtract(t *testing.T) {
 }
 
 func TestModuleAndTests(t *testing.T) {
-	if f := extract(t, "lua/pl/init.lua", "return {}\n"); f.Module != "lua.pl" {
+	if f := langtest.Extract(t, "lua/pl/init.lua", "return {}\n"); f.Module != "lua.pl" {
 		t.Errorf("init.lua module %q, want lua.pl", f.Module)
 	}
 	for p, want := range map[string]bool{"spec/stringx_spec.lua": true, "lua/x_spec.lua": true, "tests/a.lua": true, "lua/pl/app.lua": false} {
-		if f := extract(t, p, "local function f() end\n"); f.IsTest != want || f.Symbols[1].IsTest != want {
+		if f := langtest.Extract(t, p, "local function f() end\n"); f.IsTest != want || f.Symbols[1].IsTest != want {
 			t.Errorf("%s: test %v, want %v", p, f.IsTest, want)
 		}
 		// query and serve leave tests out by the same patterns
@@ -132,7 +119,7 @@ func TestModuleAndTests(t *testing.T) {
 // TestReceivers: a receiver that is not a path of names (a call's result,
 // an index, a chain) is an unknown one, written ?.
 func TestReceivers(t *testing.T) {
-	f := extract(t, "a.lua", "local function f(doc, t)\n  doc:add('x'):addtag('y')\n  t[1]:run()\n  doc.body.nodes:walk()\nend\n")
+	f := langtest.Extract(t, "a.lua", "local function f(doc, t)\n  doc:add('x'):addtag('y')\n  t[1]:run()\n  doc.body.nodes:walk()\nend\n")
 	var got []string
 	for _, r := range f.Refs {
 		got = append(got, r.Qualifier+":"+r.Name)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
 // A file in the style of scopt's OptionParser.scala: nested package
@@ -43,22 +43,8 @@ trait OptionDefCreator[C] {
 }
 `
 
-func extract(t *testing.T, path, src string) *lang.FileFacts {
-	t.Helper()
-	p := lang.NewParser()
-	defer p.Close()
-	f, err := lang.Extract(p, lang.ForPath(path), path, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(f.Faults) > 0 || len(f.Errors) > 0 {
-		t.Fatalf("faults %v, errors %v", f.Faults, f.Errors)
-	}
-	return f
-}
-
 func TestExtract(t *testing.T) {
-	f := extract(t, "shared/src/main/scala/scopt/OptionParser.scala", scoptStyle)
+	f := langtest.Extract(t, "shared/src/main/scala/scopt/OptionParser.scala", scoptStyle)
 	if f.Module != "scopt.internal" {
 		t.Errorf("module %q, want scopt.internal", f.Module)
 	}
@@ -125,7 +111,7 @@ func TestExtract(t *testing.T) {
 func TestTestFiles(t *testing.T) {
 	for p, want := range map[string]bool{"shared/src/test/scala/scopttest/ImmutableParserSpec.scala": true,
 		"src/main/scala/a/FooSuite.scala": true, "src/main/scala/a/Foo.scala": false, "build.sc": false} {
-		if f := extract(t, p, "object A\n"); f.IsTest != want {
+		if f := langtest.Extract(t, p, "object A\n"); f.IsTest != want {
 			t.Errorf("%s: test %v, want %v", p, f.IsTest, want)
 		}
 	}
