@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -46,6 +50,7 @@ func indexCommand() *cli.Command {
 				"(default: the index's current model, else " + embed.DefaultProvider + ")"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true},
 			&cli.StringFlag{Name: "memprofile", Usage: "write an allocation profile to this file at the end", Hidden: true},
+			&cli.StringFlag{Name: "heapprofile", Usage: "write a heap profile taken at the run's largest live heap to this file", Hidden: true},
 			&cli.BoolFlag{Name: "trace", Usage: "print the duration of each phase on stderr", Hidden: true},
 		},
 		Action: func(c *cli.Context) error {
@@ -65,6 +70,14 @@ func indexCommand() *cli.Command {
 					if f, err := os.Create(p); err == nil {
 						pprof.Lookup("allocs").WriteTo(f, 0)
 						f.Close()
+					}
+				}()
+			}
+			if p := c.String("heapprofile"); p != "" {
+				stop := peakHeapProfile()
+				defer func() {
+					if data := stop(); data != nil {
+						os.WriteFile(p, data, 0o644)
 					}
 				}()
 			}
@@ -326,5 +339,52 @@ const indexMemoryLimit = 1280 << 20
 func setMemoryLimit() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(indexMemoryLimit)
+	}
+}
+
+// heapSampleEvery is how often peakHeapProfile looks at the live heap; a
+// profile is taken again when it grew by heapProfileStep over the last.
+const (
+	heapSampleEvery = 100 * time.Millisecond
+	heapProfileStep = 1.03
+)
+
+// peakHeapProfile watches the live heap (as of the last GC) and keeps a
+// heap profile taken when it was largest: what holds memory at the peak,
+// which a profile at the end of the run (--memprofile) no longer shows.
+// stop ends the watch and returns the profile.
+func peakHeapProfile() (stop func() []byte) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var best []byte
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		var peak uint64
+		t := time.NewTicker(heapSampleEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			metrics.Read(sample)
+			if live := sample[0].Value.Uint64(); float64(live) > float64(peak)*heapProfileStep {
+				// the heap profile lags the live heap by up to two
+				// cycles: a collection now makes it show this one
+				runtime.GC()
+				var buf bytes.Buffer
+				if pprof.Lookup("heap").WriteTo(&buf, 0) == nil {
+					peak, best = live, buf.Bytes()
+				}
+			}
+		}
+	}()
+	return func() []byte {
+		close(done)
+		wg.Wait()
+		return best
 	}
 }
