@@ -87,17 +87,23 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 			add(makeEdge(src, KindImport, name, imp.Source, imp.Alias, "", imp.Line, res))
 		}
 	}
-	targets := make([]*lang.Target, len(r.facts.Symbols))
+	targets := r.targets
+	if targets == nil {
+		targets = make([]*lang.Target, len(r.ids))
+	}
+	from := func(s int) *lang.Target {
+		if targets[s] == nil {
+			targets[s] = targetOf(r, s)
+		}
+		return targets[s]
+	}
 	for i := range r.facts.Refs {
 		ref := &r.facts.Refs[i]
 		s := ref.Symbol
 		if s < 0 || s >= len(r.ids) {
 			s = 0
 		}
-		if targets[s] == nil {
-			targets[s] = targetOf(r, s)
-		}
-		ctx.From = targets[s]
+		ctx.From = from(s)
 		if pf != nil && ref.Kind == lang.RefReference {
 			continue // the type checker's own value references (pf.extra) stand for these
 		}
@@ -121,9 +127,8 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 				continue
 			}
 			src := ""
-			for j := range r.facts.Symbols {
-				s := &r.facts.Symbols[j]
-				if s.Name == x.srcName && s.Container == x.srcContainer && j < len(r.ids) {
+			for j := range r.ids {
+				if s := from(j); s.Name == x.srcName && s.Container == x.srcContainer {
 					src = r.ids[j]
 					break
 				}

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -552,12 +551,13 @@ func (b *build) parseFull(ctx context.Context, tx *sql.Tx, fs *fileSet, store *f
 		b.sum.SymbolsAdded += len(r.facts.Symbols)
 		fs.put(&fileEntry{path: r.entry.Path, lang: r.entry.Lang.Name, module: r.facts.Module,
 			imports: r.facts.Imports, loaded: true, build: r.facts.Build})
+		r.targets = make([]*lang.Target, len(r.facts.Symbols))
 		for i := range r.facts.Symbols {
 			s := &r.facts.Symbols[i]
-			tab.add(targetOf(r, i))
+			r.targets[i] = targetOf(r, i)
+			tab.add(r.targets[i])
 			g.addSymbol(r.ids[i], r.entry.Path, s.Name, s.Kind, s.IsTest)
 		}
-		lighten(r)
 		r.rows = nil
 		return store.put(r, spillDir(b.opts.DB))
 	})
@@ -640,8 +640,8 @@ func (b *build) publish(ctx context.Context, db *sql.DB, tmp string) error {
 	return replaceFile(tmp, b.opts.DB)
 }
 
-// lighten drops what resolution does not need once a file's symbols are
-// written, to bound memory on large trees.
+// lighten drops what resolution does not need of a file's symbols once
+// they are written: what a spilled result keeps of them.
 func lighten(r *fileResult) {
 	for i := range r.facts.Symbols {
 		s := &r.facts.Symbols[i]
@@ -649,11 +649,6 @@ func lighten(r *fileResult) {
 		s.Invariants, s.SideEffects = nil, nil
 		s.Signature.Text, s.Signature.Params, s.Signature.Generics, s.Signature.Modifiers = "", nil, nil, nil
 	}
-	// Exact-size copies of what resolution keeps: the spare capacity that
-	// append left in them would stay live until resolution (on GOROOT/src,
-	// 28 of 211 MB of live heap at the peak).
-	r.facts.Symbols = slices.Clip(append([]lang.Symbol(nil), r.facts.Symbols...))
-	r.facts.Refs = slices.Clip(append([]lang.Ref(nil), r.facts.Refs...))
 }
 
 func (b *build) count(r *fileResult) {

@@ -26,18 +26,21 @@ const (
 
 // fileResult is what the parse stage produces for one walked entry.
 type fileResult struct {
-	entry     Entry
-	hash      string
-	size      int64
-	mtime     int64 // the stat stamp to store; 0 when it cannot be trusted
-	lines     int
-	status    string
-	reason    string
-	diags     []lang.Diagnostic
-	faults    []lang.Fault // stages of the file's work that failed
-	work      int          // the resolution work it cost (lang.Guard units)
-	facts     *lang.FileFacts
-	ids       []string    // symbol ids, parallel to facts.Symbols
+	entry  Entry
+	hash   string
+	size   int64
+	mtime  int64 // the stat stamp to store; 0 when it cannot be trusted
+	lines  int
+	status string
+	reason string
+	diags  []lang.Diagnostic
+	faults []lang.Fault // stages of the file's work that failed
+	work   int          // the resolution work it cost (lang.Guard units)
+	facts  *lang.FileFacts
+	ids    []string // symbol ids, parallel to facts.Symbols
+	// targets are resolution's view of the symbols, parallel to ids: a
+	// full build's, held in its table, which outlive facts.Symbols
+	targets   []*lang.Target
 	rows      []symbolRow // the symbols as stored, parallel to facts.Symbols
 	unchanged bool        // incremental: same content as the current version
 }
