@@ -19,7 +19,7 @@ GOBIN_DIR          := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bi
 # The linter of the example workflows (newer versions are not on the module proxy here).
 ACTIONLINT_VERSION := v1.7.12
 
-.PHONY: build install test test-race bench fuzz soak lint lint-examples cross-windows clean corpus accuracy eval scip-fixtures embed-model snapshot release-check tools zig
+.PHONY: build install test test-race bench large-checkouts fuzz soak lint lint-examples cross-windows clean corpus accuracy eval scip-fixtures embed-model snapshot release-check tools zig
 
 build:
 	CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
@@ -60,8 +60,10 @@ test-race:
 # SDL_BENCH_DB=path reuses an index of GOROOT/src for the query and serve
 # benchmarks; SDL_BENCH_LARGE=DIR (a checkout of the largest dev2
 # repository) with SDL_BENCH_TASKS=FILE (its tasks, one a line) adds the
-# slices of issue 18. BENCH=regexp runs some of the benchmarks only
-# (BENCH='Queries|Process|SliceLarge': the query rows).
+# slices of issue 18; SDL_BENCH_CHECKOUTS=DIR (make large-checkouts) adds
+# the index of large checkouts against the eval's BM25 build of the same
+# files. BENCH=regexp runs some of the benchmarks only
+# (BENCH='Queries|Process|SliceLarge': the query rows; BENCH=IndexLarge).
 BENCH     ?= .
 BENCH_OUT ?= bin/bench.txt
 bench: build
@@ -69,6 +71,14 @@ bench: build
 	(CGO_ENABLED=1 $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/; echo $$? > $(BENCH_OUT).status) 2>&1 | tee $(BENCH_OUT)
 	@echo; $(GO) run ./cmd/benchtable $(BENCH_OUT)
 	@exit $$(cat $(BENCH_OUT).status)
+
+# The checkouts of BenchmarkIndexLarge: one of each repository of the dev2
+# set (13 repositories, one a language, 6k-545k lines) at its first task's
+# parent, from the mirrors in MIRRORS, into LARGE_CHECKOUTS:
+#   make large-checkouts && SDL_BENCH_CHECKOUTS=/tmp/sdl-large make bench BENCH=IndexLarge
+LARGE_CHECKOUTS ?= /tmp/sdl-large
+large-checkouts:
+	$(PYTHON) eval/checkouts.py --mirror $(MIRRORS) --set dev2 --out $(LARGE_CHECKOUTS)
 
 # Each fuzz target for FUZZTIME (default 30s). What the fuzzer found worth
 # keeping (up to FUZZKEEP inputs per target) is copied into the package's

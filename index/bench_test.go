@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -448,4 +450,116 @@ func timeChild(b *testing.B, root, db, embedding, touch string, env ...string) (
 		rss = ru.Maxrss
 	}
 	return d, rss, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// BenchmarkIndexLarge indexes each checkout of $SDL_BENCH_CHECKOUTS (a
+// folder of checkouts, one a subfolder; `make large-checkouts` makes one
+// of each dev2 repository) as the eval does, a fresh full index, and
+// builds the eval's BM25 index of the same checkout with the shared
+// runner's own code (run_eval.py's BM25 class, in one python3 process, as
+// the runner builds it): the mean and max of both, wall and CPU, and the
+// ratio of the means (issue 20's last row). $SDL_BENCH_EVAL names
+// run_eval.py when it is not in ../shared/eval beside the repository.
+func BenchmarkIndexLarge(b *testing.B) {
+	dir := os.Getenv("SDL_BENCH_CHECKOUTS")
+	if dir == "" {
+		b.Skip("SDL_BENCH_CHECKOUTS is not set (a folder of checkouts: make large-checkouts)")
+	}
+	runner := os.Getenv("SDL_BENCH_EVAL")
+	if runner == "" {
+		runner = filepath.Join("..", "..", "shared", "eval", "run_eval.py")
+	}
+	if _, err := os.Stat(runner); err != nil {
+		b.Skipf("no eval runner for the BM25 build (SDL_BENCH_EVAL): %v", err)
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var roots []string
+	for _, de := range des {
+		if de.IsDir() && !strings.HasSuffix(de.Name(), ".part") {
+			roots = append(roots, filepath.Join(dir, de.Name()))
+		}
+	}
+	if len(roots) == 0 {
+		b.Skipf("no checkouts in %s", dir)
+	}
+	bm25 := timeBM25(b, runner, roots)
+	var sdl, sdlCPU []float64
+	// one line a checkout as it is measured: the benchmark's log keeps
+	// only its first lines
+	for i, root := range roots {
+		db := filepath.Join(b.TempDir(), "index.db")
+		d, rss, cpu := timeChild(b, root, db, "", "")
+		os.Remove(db)
+		sdl, sdlCPU = append(sdl, d.Seconds()), append(sdlCPU, cpu.Seconds())
+		fmt.Printf("%-24s sdl %6.2fs (CPU %6.2fs, peak RSS %4d MB)  BM25 %6.2fs (CPU %6.2fs)  %5.2fx\n",
+			filepath.Base(root), d.Seconds(), cpu.Seconds(), rss/1024, bm25[i][0], bm25[i][1], d.Seconds()/bm25[i][0])
+	}
+	col := func(xs [][2]float64, j int) []float64 {
+		out := make([]float64, len(xs))
+		for i := range xs {
+			out[i] = xs[i][j]
+		}
+		return out
+	}
+	bmWall, bmCPU := col(bm25, 0), col(bm25, 1)
+	b.ReportMetric(float64(len(roots)), "checkouts")
+	b.ReportMetric(mean(sdl), "sdl-mean-s")
+	b.ReportMetric(slices.Max(sdl), "sdl-max-s")
+	b.ReportMetric(mean(sdlCPU), "sdl-cpu-mean-s")
+	b.ReportMetric(mean(bmWall), "bm25-mean-s")
+	b.ReportMetric(slices.Max(bmWall), "bm25-max-s")
+	b.ReportMetric(mean(bmCPU), "bm25-cpu-mean-s")
+	b.ReportMetric(mean(sdl)/mean(bmWall), "x-bm25")
+	b.ReportMetric(mean(sdlCPU)/mean(bmCPU), "x-bm25-cpu")
+	b.Logf("%d checkouts: sdl index mean %.2fs, max %.2fs (CPU mean %.2fs); BM25 build mean %.2fs, max %.2fs (CPU mean %.2fs); "+
+		"%.2fx BM25 (mean), %.2fx its CPU", len(roots), mean(sdl), slices.Max(sdl), mean(sdlCPU),
+		mean(bmWall), slices.Max(bmWall), mean(bmCPU), mean(sdl)/mean(bmWall), mean(sdlCPU)/mean(bmCPU))
+}
+
+// bm25Script builds run_eval.BM25 over each directory of argv and prints
+// its wall and CPU seconds (the runner times the same constructor).
+const bm25Script = `import os, sys, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))
+import run_eval
+for d in sys.argv[2:]:
+    t, c = time.monotonic(), time.process_time()
+    run_eval.BM25(d)
+    print(time.monotonic() - t, time.process_time() - c, flush=True)
+`
+
+// timeBM25 returns the wall and CPU seconds of the eval's BM25 build of
+// each root.
+func timeBM25(b *testing.B, runner string, roots []string) [][2]float64 {
+	cmd := exec.Command("python3", append([]string{"-c", bm25Script, runner}, roots...)...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("BM25 build: %v", err)
+	}
+	lines := strings.Fields(string(out))
+	if len(lines) != 2*len(roots) {
+		b.Fatalf("BM25 build: %d figures for %d checkouts: %q", len(lines), len(roots), out)
+	}
+	res := make([][2]float64, len(roots))
+	for i := range roots {
+		for j := 0; j < 2; j++ {
+			v, err := strconv.ParseFloat(lines[2*i+j], 64)
+			if err != nil {
+				b.Fatalf("BM25 build: %v", err)
+			}
+			res[i][j] = v
+		}
+	}
+	return res
+}
+
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }

@@ -41,3 +41,27 @@ func TestTableFromQueryBenchmarks(t *testing.T) {
 		t.Errorf("missing metrics are not named:\n%s", out)
 	}
 }
+
+// One run of BenchmarkIndexLarge over the 13 dev2 checkouts (testdata/
+// index-large.txt) fills the large-checkout row, the ratio of the means
+// computed by the table.
+func TestTableFromIndexLarge(t *testing.T) {
+	f, err := os.Open("testdata/index-large.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	results, err := parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := table(results)
+	want := "| index of large checkouts (SDL_BENCH_CHECKOUTS), mean / max | 8.99 / 26.8 s; CPU 2.75 s mean | " +
+		"the eval's BM25 build 10.9 / 33.8 s; CPU 2.44 s mean | 0.826x BM25 (mean); 1.13x its CPU | mean <= the BM25 build |"
+	if !strings.Contains(out, want) {
+		t.Errorf("the table lacks %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "not measured yet: index of large") {
+		t.Errorf("the row names a missing metric:\n%s", out)
+	}
+}
