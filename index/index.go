@@ -456,6 +456,9 @@ func (b *build) full(ctx context.Context) (err error) {
 		return err
 	}
 	b.progress("indexes", 0, 0)
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", indexCacheKiB)); err != nil {
+		return fmt.Errorf("cache size: %w", err)
+	}
 	if err := schema.CreateIndexes(ctx, tx); err != nil {
 		return err
 	}
@@ -475,13 +478,22 @@ func (b *build) full(ctx context.Context) (err error) {
 	return err
 }
 
+// The page cache of a full build, in KiB. While rows are appended a page
+// is written once and not read again, so a small cache costs nothing, and
+// the build's peak of memory (the parse results held for resolution) is
+// then; the sorts of CREATE INDEX after it use a larger one.
+const (
+	buildCacheKiB = 8 << 10
+	indexCacheKiB = 32 << 10
+)
+
 // createTemp creates the file a full build writes, with the embedder and
 // the vector tables, and begins its transaction on the one connection
 // the build uses. The database is returned
 // for the caller to close even when it fails after opening it.
 func (b *build) createTemp(ctx context.Context, tmp string) (*sql.DB, *sql.Conn, *sql.Tx, error) {
 	db, err := schema.OpenWrite(tmp, "page_size(8192)", "journal_mode(OFF)", "synchronous(OFF)",
-		"temp_store(MEMORY)", "cache_size(-32768)", "threads(2)")
+		"temp_store(MEMORY)", fmt.Sprintf("cache_size(-%d)", buildCacheKiB), "threads(2)")
 	if err != nil {
 		return nil, nil, nil, err
 	}
