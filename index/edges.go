@@ -20,18 +20,30 @@ type edgeRow struct {
 	digest                     string
 }
 
-func (e *edgeRow) key() string {
-	return e.src + "\x00" + e.kind + "\x00" + e.name + "\x00" + e.qual + "\x00" + e.qualType + "\x00" + e.qualCall
+// edgeKey is what makes two references of a file one edge (their count
+// adds up); a struct, so that no string is built for it.
+type edgeKey struct{ src, kind, name, qual, qualType, qualCall string }
+
+func (e *edgeRow) key() edgeKey {
+	return edgeKey{e.src, e.kind, e.name, e.qual, e.qualType, e.qualCall}
 }
 
+// setDigest hashes the edge's key and resolution: its fields each followed
+// by a NUL, numbers in decimal, built in one buffer (a full build digests
+// every edge).
 func (e *edgeRow) setDigest() {
-	h := sha256.New()
-	for _, v := range []string{e.key(), e.dst, strconv.FormatFloat(e.confidence, 'g', -1, 64), e.rule,
-		strconv.Itoa(e.candidates), strconv.Itoa(e.count), strconv.Itoa(e.line)} {
-		h.Write([]byte(v))
-		h.Write([]byte{0})
+	var buf [256]byte
+	b := buf[:0]
+	for _, v := range []string{e.src, e.kind, e.name, e.qual, e.qualType, e.qualCall, e.dst} {
+		b = append(append(b, v...), 0)
 	}
-	e.digest = hex.EncodeToString(h.Sum(nil)[:12])
+	b = append(strconv.AppendFloat(b, e.confidence, 'g', -1, 64), 0)
+	b = append(append(b, e.rule...), 0)
+	for _, n := range []int{e.candidates, e.count, e.line} {
+		b = append(strconv.AppendInt(b, int64(n), 10), 0)
+	}
+	sum := sha256.Sum256(b)
+	e.digest = hex.EncodeToString(sum[:12])
 }
 
 // KindImport is the edge kind of imports; references use the lang.Ref
@@ -55,7 +67,7 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 	g := lang.NewGuard(tab)
 	ctx := &lang.Context{File: fi, Table: g}
 	var out []edgeRow
-	index := map[string]int{}
+	index := map[edgeKey]int{}
 	add := func(e edgeRow) {
 		k := e.key()
 		if i, ok := index[k]; ok {
