@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 )
 
 // pathRule is one line of a testpaths.txt: where in the path a glob
@@ -96,9 +97,19 @@ func (rs testPathRules) match(p string) bool {
 // definitions of other files over a test file's, and query and serve
 // leave tests out by it. A file of no language is not a test.
 func IsTestPath(p string) bool {
+	if v, ok := testPathMemo.Load(p); ok {
+		return v.(bool)
+	}
 	l := ForPath(p)
-	return l != nil && l.IsTestPath(p)
+	is := l != nil && l.IsTestPath(p)
+	testPathMemo.Store(p, is)
+	return is
 }
+
+// testPathMemo keeps IsTestPath's answer per path: resolution asks it of
+// every candidate of every ambiguous reference (on ktor, the glob matching
+// was a fifth of a full index's CPU), and a repository has few paths.
+var testPathMemo sync.Map
 
 // IsTestPath reports whether p is a test file by l's conventions, for a
 // file parsed as l whatever its name says.
