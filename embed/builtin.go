@@ -43,7 +43,16 @@ type Builtin struct {
 	index  map[string]int32
 	tokens []string
 	weight []int64 // idf × the inverse norm of the row
-	table  []int8  // len(tokens) × dim
+	// The vectors are read where the table holds them (int8 as bytes):
+	// a process that embeds one question does not copy the table.
+	data []byte
+	at   []int32 // where each row's vector starts in data
+}
+
+// vec is the vector of a row, an int8 per byte.
+func (m *Builtin) vec(row int32) []byte {
+	o := int(m.at[row])
+	return m.data[o : o+m.dim]
 }
 
 var (
@@ -67,7 +76,8 @@ func LoadBuiltin(path string) (*Builtin, error) {
 	return ParseBuiltin(data)
 }
 
-// ParseBuiltin reads a table.
+// ParseBuiltin reads a table; the model reads its vectors from data,
+// which must not change after.
 func ParseBuiltin(data []byte) (*Builtin, error) {
 	bad := func(what string) error { return fmt.Errorf("built-in embedding table: %s", what) }
 	if len(data) < len(BuiltinMagic)+8 || string(data[:len(BuiltinMagic)]) != BuiltinMagic {
@@ -82,7 +92,7 @@ func ParseBuiltin(data []byte) (*Builtin, error) {
 		return nil, bad("bad header")
 	}
 	m := &Builtin{id: builtinName + "@" + hex.EncodeToString(sum[:4]), dim: dim, index: make(map[string]int32, n),
-		tokens: make([]string, n), weight: make([]int64, n), table: make([]int8, n*dim)}
+		tokens: make([]string, n), weight: make([]int64, n), data: data, at: make([]int32, n)}
 	for i := 0; i < n; i++ {
 		if len(p) < 1 {
 			return nil, bad("truncated")
@@ -99,9 +109,7 @@ func ParseBuiltin(data []byte) (*Builtin, error) {
 		m.tokens[i] = t
 		m.index[t] = int32(i)
 		m.weight[i] = idf * inv
-		for d := 0; d < dim; d++ {
-			m.table[i*dim+d] = int8(p[d])
-		}
+		m.at[i] = int32(len(data) - len(p))
 		p = p[dim:]
 	}
 	if len(p) != 0 {
@@ -159,9 +167,8 @@ func (a *acc) add(text string, w int64) {
 		}
 		a.seen[row] = w
 		k := (w - prev) * a.m.weight[row]
-		vec := a.m.table[int(row)*a.m.dim : (int(row)+1)*a.m.dim]
-		for d, x := range vec {
-			a.sum[d] += k * int64(x)
+		for d, x := range a.m.vec(row) {
+			a.sum[d] += k * int64(int8(x))
 		}
 	})
 }
@@ -248,7 +255,7 @@ func (m *Builtin) Neighbours(token string, n int) []string {
 	if !ok {
 		return nil
 	}
-	q := m.table[int(row)*m.dim : (int(row)+1)*m.dim]
+	q := m.vec(row)
 	type cand struct {
 		i int
 		s float64
@@ -258,11 +265,11 @@ func (m *Builtin) Neighbours(token string, n int) []string {
 		if i == int(row) {
 			continue
 		}
-		v := m.table[i*m.dim : (i+1)*m.dim]
 		var dot, nv int64
-		for d, x := range v {
-			dot += int64(x) * int64(q[d])
-			nv += int64(x) * int64(x)
+		for d, b := range m.vec(int32(i)) {
+			x := int64(int8(b))
+			dot += x * int64(int8(q[d]))
+			nv += x * x
 		}
 		if nv > 0 {
 			cands = append(cands, cand{i, float64(dot) / math.Sqrt(float64(nv))})
@@ -289,13 +296,13 @@ func (m *Builtin) Similarity(a, b string) float64 {
 	if !oka || !okb {
 		return 0
 	}
-	va := m.table[int(ra)*m.dim : (int(ra)+1)*m.dim]
-	vb := m.table[int(rb)*m.dim : (int(rb)+1)*m.dim]
+	va, vb := m.vec(ra), m.vec(rb)
 	var dot, na, nb int64
 	for d := range va {
-		dot += int64(va[d]) * int64(vb[d])
-		na += int64(va[d]) * int64(va[d])
-		nb += int64(vb[d]) * int64(vb[d])
+		x, y := int64(int8(va[d])), int64(int8(vb[d]))
+		dot += x * y
+		na += x * x
+		nb += y * y
 	}
 	if na == 0 || nb == 0 {
 		return 0
