@@ -24,22 +24,22 @@ type shCtx struct {
 	fn  bool // inside a function body
 }
 
-func extractBash(x *extractor) {
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractBash(x *Extractor) {
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
 	// source finds a script by its path; resolution matches the end of it
-	x.f.Module = x.path
-	x.f.Symbols[0].Doc = shFileDoc(x)
+	x.Facts.Module = x.Path
+	x.Facts.Symbols[0].Doc = shFileDoc(x)
 	seen := map[string]bool{}
 	shStatements(x, 0, shCtx{sym: 0}, seen)
 }
 
 // shFileDoc is the comment block at the top of a script, after the
 // shebang.
-func shFileDoc(x *extractor) string {
-	t := x.t
+func shFileDoc(x *Extractor) string {
+	t := x.Tree
 	var parts []string
 	line := uint32(0)
 	for c := range t.Children(0) {
@@ -57,20 +57,20 @@ func shFileDoc(x *extractor) string {
 		parts = append(parts, text)
 		line = t.Nodes[c].EndRow
 	}
-	return cleanComment(strings.Join(parts, "\n"))
+	return CleanComment(strings.Join(parts, "\n"))
 }
 
 // shStatements walks a list of statements. seen holds the variables a
 // script's top level declared already: a reassignment is no new symbol.
-func shStatements(x *extractor, n int32, c shCtx, seen map[string]bool) {
-	for st := range x.t.NamedChildren(n) {
+func shStatements(x *Extractor, n int32, c shCtx, seen map[string]bool) {
+	for st := range x.Tree.NamedChildren(n) {
 		shNode(x, st, c, seen)
 	}
 }
 
 // shNode walks one node.
-func shNode(x *extractor, n int32, c shCtx, seen map[string]bool) {
-	t := x.t
+func shNode(x *Extractor, n int32, c shCtx, seen map[string]bool) {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "comment":
 		return
@@ -92,7 +92,7 @@ func shNode(x *extractor, n int32, c shCtx, seen map[string]bool) {
 		for ch := range t.NamedChildren(n) {
 			if t.FieldName(ch) == "redirect" && t.Kind(ch) == "file_redirect" && shWritesFile(x, ch) {
 				// > file, >> file: writes it
-				x.ref(Ref{Kind: RefCall, Name: ">", Symbol: c.sym}, ch)
+				x.Ref(Ref{Kind: RefCall, Name: ">", Symbol: c.sym}, ch)
 			}
 		}
 	case "list":
@@ -114,8 +114,8 @@ func shNode(x *extractor, n int32, c shCtx, seen map[string]bool) {
 
 // shWritesFile reports whether a redirection writes a file (not
 // /dev/null or another descriptor).
-func shWritesFile(x *extractor, r int32) bool {
-	t := x.t
+func shWritesFile(x *Extractor, r int32) bool {
+	t := x.Tree
 	dest := t.FieldText(r, "destination")
 	if dest == "" || dest == "/dev/null" || strings.HasPrefix(dest, "&") {
 		return false
@@ -127,8 +127,8 @@ func shWritesFile(x *extractor, r int32) bool {
 	return strings.Contains(text, ">") && !strings.Contains(text, ">&")
 }
 
-func shFunction(x *extractor, n int32, c shCtx) {
-	t := x.t
+func shFunction(x *Extractor, n int32, c shCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
@@ -140,13 +140,13 @@ func shFunction(x *extractor, n int32, c shCtx) {
 	} else {
 		s.Exported, s.Visibility = true, VisPublic
 	}
-	s.Signature.Text = x.headerText(n, body)
-	s.Doc = x.docBefore(n)
+	s.Signature.Text = x.HeaderText(n, body)
+	s.Doc = x.DocBefore(n)
 	s.Signature.Params = shParams(x, body, s.Doc)
-	if x.f.IsTest && strings.HasPrefix(s.Name, "test") {
+	if x.Facts.IsTest && strings.HasPrefix(s.Name, "test") {
 		s.IsTest = true
 	}
-	sym := x.addSymbol(s, n, name, body)
+	sym := x.AddSymbol(s, n, name, body)
 	if body < 0 {
 		return
 	}
@@ -163,8 +163,8 @@ func shFunction(x *extractor, n int32, c shCtx) {
 
 // shParams names a function's positional parameters from the locals it
 // assigns them to (local name="$1"), or from its doc.
-func shParams(x *extractor, body int32, doc string) []Param {
-	t := x.t
+func shParams(x *Extractor, body int32, doc string) []Param {
+	t := x.Tree
 	if body < 0 {
 		return nil
 	}
@@ -201,8 +201,8 @@ func shParams(x *extractor, body int32, doc string) []Param {
 
 // shDeclaration handles export, readonly, declare, typeset and local:
 // at the top of a script their variables are symbols.
-func shDeclaration(x *extractor, n int32, c shCtx, seen map[string]bool) {
-	t := x.t
+func shDeclaration(x *Extractor, n int32, c shCtx, seen map[string]bool) {
+	t := x.Tree
 	kw := ""
 	var flags []string
 	for ch := range t.Children(n) {
@@ -252,8 +252,8 @@ func shDeclaration(x *extractor, n int32, c shCtx, seen map[string]bool) {
 			// export NAME: an existing variable is exported
 			if exported && !c.fn && seen != nil {
 				name := t.Text(ch)
-				for i := range x.f.Symbols {
-					if sym := &x.f.Symbols[i]; sym.Kind == KindVariable && sym.Name == name && sym.Parent == c.sym {
+				for i := range x.Facts.Symbols {
+					if sym := &x.Facts.Symbols[i]; sym.Kind == KindVariable && sym.Name == name && sym.Parent == c.sym {
 						sym.Exported, sym.Visibility = true, VisExported
 					}
 				}
@@ -264,8 +264,8 @@ func shDeclaration(x *extractor, n int32, c shCtx, seen map[string]bool) {
 
 // shVariable makes a top-level assignment a variable symbol, the first
 // time the script assigns it.
-func shVariable(x *extractor, decl, a int32, c shCtx, mods []string, seen map[string]bool, exported ...bool) {
-	t := x.t
+func shVariable(x *Extractor, decl, a int32, c shCtx, mods []string, seen map[string]bool, exported ...bool) {
+	t := x.Tree
 	name := t.Field(a, "name")
 	val := t.Field(a, "value")
 	in := c
@@ -282,12 +282,12 @@ func shVariable(x *extractor, decl, a int32, c shCtx, mods []string, seen map[st
 		s.Exported, s.Visibility = true, VisExported
 	}
 	s.Signature.Modifiers = mods
-	s.Signature.Text = shorten(oneLine(t.Text(decl)), 120)
+	s.Signature.Text = Shorten(OneLine(t.Text(decl)), 120)
 	if val >= 0 && t.Kind(val) == "array" {
 		s.Signature.Returns = "array"
 	}
-	s.Doc = x.docBefore(decl)
-	sym := x.addSymbol(s, decl, name, val)
+	s.Doc = x.DocBefore(decl)
+	sym := x.AddSymbol(s, decl, name, val)
 	if val >= 0 {
 		in.sym = sym
 		shNode(x, val, in, nil)
@@ -310,8 +310,8 @@ var shWrappers = pySet(`sudo exec env nohup time command builtin xargs timeout n
 
 // shCommand records a command as a call of that name, and, for source
 // and ., an import.
-func shCommand(x *extractor, n int32, c shCtx) {
-	t := x.t
+func shCommand(x *Extractor, n int32, c shCtx) {
+	t := x.Tree
 	nameNode := t.Field(n, "name")
 	in := c
 	in.top = false
@@ -346,11 +346,11 @@ func shCommand(x *extractor, n int32, c shCtx) {
 	case "source", ".":
 		if len(args) > 0 {
 			if src := shWordText(t, args[0]); src != "" && utf8.ValidString(src) {
-				x.f.Imports = append(x.f.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
+				x.Facts.Imports = append(x.Facts.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
 			}
 		}
 	}
-	x.ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
+	x.Ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
 	if shWrappers[name] {
 		// sudo -u x kubectl ...: the wrapped command runs too
 		skip := false
@@ -371,7 +371,7 @@ func shCommand(x *extractor, n int32, c shCtx) {
 				break // a command in a variable
 			}
 			if t.Kind(a) == "word" || t.Kind(a) == "string" || t.Kind(a) == "raw_string" {
-				x.ref(Ref{Kind: RefCall, Name: path.Base(w), Symbol: c.sym}, a)
+				x.Ref(Ref{Kind: RefCall, Name: path.Base(w), Symbol: c.sym}, a)
 			}
 			break
 		}
@@ -401,8 +401,8 @@ func shWordText(t *Tree, n int32) string {
 
 // shExitAction is the early exit a statement makes: exit, return, or a
 // call of a function named like die; "" for others.
-func shExitAction(x *extractor, st int32) string {
-	t := x.t
+func shExitAction(x *Extractor, st int32) string {
+	t := x.Tree
 	for t.Kind(st) == "compound_statement" || t.Kind(st) == "subshell" {
 		// { echo usage; exit 1; }: its last statement
 		var last int32 = -1
@@ -425,7 +425,7 @@ func shExitAction(x *extractor, st int32) string {
 	name := t.FieldText(st, "name")
 	switch name {
 	case "exit", "return":
-		return shorten(oneLine(t.Text(st)), 60)
+		return Shorten(OneLine(t.Text(st)), 60)
 	case "die", "fatal", "abort", "error_exit", "fail", "panic", "bail", "usage":
 		return name
 	}
@@ -434,8 +434,8 @@ func shExitAction(x *extractor, st int32) string {
 
 // shListGuard records cmd || exit and cmd && exit among the statements
 // of a function body.
-func shListGuard(x *extractor, n int32, c shCtx) {
-	t := x.t
+func shListGuard(x *Extractor, n int32, c shCtx) {
+	t := x.Tree
 	var parts []int32
 	for ch := range t.NamedChildren(n) {
 		parts = append(parts, ch)
@@ -452,13 +452,13 @@ func shListGuard(x *extractor, n int32, c shCtx) {
 	if op == "||" {
 		cond = "!(" + cond + ")"
 	}
-	x.guard(c.sym, cond, action, n)
+	x.Guard(c.sym, cond, action, n)
 }
 
 // shIfGuard records if cond; then exit/return; fi (no else) among the
 // statements of a function body.
-func shIfGuard(x *extractor, n int32, c shCtx) {
-	t := x.t
+func shIfGuard(x *Extractor, n int32, c shCtx) {
+	t := x.Tree
 	var cond []string
 	var first int32 = -1
 	for ch := range t.NamedChildren(n) {
@@ -475,6 +475,6 @@ func shIfGuard(x *extractor, n int32, c shCtx) {
 		return
 	}
 	if action := shExitAction(x, first); action != "" {
-		x.guard(c.sym, strings.Join(cond, "; "), action, n)
+		x.Guard(c.sym, strings.Join(cond, "; "), action, n)
 	}
 }

@@ -27,7 +27,7 @@ func isShPath(p string) bool {
 // that starts with an expansion ($DIR/lib.sh, "$(dirname "$0")/lib.sh",
 // ${BASH_SOURCE%/*}/lib.sh) is taken relative to the script, others
 // relative to the script, then to the repository root; failing those, the
-// one file whose path ends so.
+// One file whose path ends so.
 func shSourceFile(tab Table, fi *FileInfo, src string) string {
 	rel := src
 	fromExpansion := false
@@ -144,14 +144,14 @@ func resolveBashImport(ctx *Context, imp *Import, name string) Resolution {
 	if p == "" {
 		if strings.HasPrefix(imp.Source, "/") || strings.HasPrefix(imp.Source, "~") || !strings.Contains(imp.Source, "/") {
 			// a system file, or one found on the PATH (source shunit2)
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
-	if t := moduleTarget(ctx.Table, p); t != nil {
-		return bound(t, RuleImport)
+	if t := ModuleTarget(ctx.Table, p); t != nil {
+		return Bound(t, RuleImport)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // resolveBash binds a command to a function: of the same file, of the
@@ -159,36 +159,36 @@ func resolveBashImport(ctx *Context, imp *Import, name string) Resolution {
 // scripts. Other commands are builtins (dropped) or programs (external).
 func resolveBash(ctx *Context, r *Ref) Resolution {
 	tab := ctx.Table
-	funcs := pick(tab.ByName(r.Name), func(t *Target) bool { return t.Kind == KindFunction && isShPath(t.Path) })
-	if c := one(pick(funcs, func(t *Target) bool { return t.Path == ctx.File.Path && t.Container == "" })); c != nil {
-		return bound(c, RuleSameFile)
+	funcs := Pick(tab.ByName(r.Name), func(t *Target) bool { return t.Kind == KindFunction && isShPath(t.Path) })
+	if c := One(Pick(funcs, func(t *Target) bool { return t.Path == ctx.File.Path && t.Container == "" })); c != nil {
+		return Bound(c, RuleSameFile)
 	}
 	if ctx.From != nil {
 		// a function defined in the calling function
 		for _, f := range funcs {
 			if f.Path == ctx.File.Path && f.Container == ctx.From.Qualified() {
-				return bound(f, RuleSameFile)
+				return Bound(f, RuleSameFile)
 			}
 		}
 	}
 	if len(funcs) > 0 {
 		sourced := shSourced(tab, ctx.File)
-		in := pick(funcs, func(t *Target) bool { return sourced[t.Path] })
-		if c := one(in); c != nil {
-			return bound(c, RuleImport)
+		in := Pick(funcs, func(t *Target) bool { return sourced[t.Path] })
+		if c := One(in); c != nil {
+			return Bound(c, RuleImport)
 		}
 		if len(in) > 1 {
-			return unbound(RuleAmbiguous, len(in))
+			return Unbound(RuleAmbiguous, len(in))
 		}
 	}
 	if shBuiltins[r.Name] {
-		return unbound(RuleBuiltin, 0)
+		return Unbound(RuleBuiltin, 0)
 	}
 	switch len(funcs) {
 	case 0:
-		return unbound(RuleExternal, 0) // a program
+		return Unbound(RuleExternal, 0) // a program
 	case 1:
-		return bound(funcs[0], RuleUniqueName)
+		return Bound(funcs[0], RuleUniqueName)
 	}
-	return unbound(RuleAmbiguous, len(funcs))
+	return Unbound(RuleAmbiguous, len(funcs))
 }

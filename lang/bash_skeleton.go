@@ -1,18 +1,18 @@
 package lang
 
 func init() {
-	skelRulesByName["bash"] = &skelRules{
-		marker:      "...",
-		lineComment: "#",
-		control: kindSet("if_statement", "for_statement", "c_style_for_statement", "while_statement",
+	skelRulesByName["bash"] = &SkelRules{
+		Marker:      "...",
+		LineComment: "#",
+		Control: KindSet("if_statement", "for_statement", "c_style_for_statement", "while_statement",
 			"case_statement"),
-		exits:    kindSet(),
-		blocks:   kindSet("compound_statement"),
-		nested:   kindSet("function_definition"),
-		member:   shSkelMember,
-		stmt:     shSkelStmt,
-		exported: shSkelExported,
-		exitCall: shSkelExitCall,
+		Exits:    KindSet(),
+		Blocks:   KindSet("compound_statement"),
+		Nested:   KindSet("function_definition"),
+		Member:   shSkelMember,
+		Stmt:     shSkelStmt,
+		Exported: shSkelExported,
+		ExitCall: shSkelExitCall,
 	}
 }
 
@@ -21,9 +21,9 @@ func init() {
 // keywords and conditions between them the frame.
 
 // shSkelHoles finds the runs of statements of an if, a loop or a case.
-func shSkelHoles(s *skel, n int32) []hole {
-	t := s.t
-	var hs []hole
+func shSkelHoles(s *Skel, n int32) []Hole {
+	t := s.Tree
+	var hs []Hole
 	var walk func(n int32, depth int)
 	run := func(owner int32, items []int32) {
 		if h, ok := rbSkelRun(t, owner, items); ok {
@@ -64,30 +64,30 @@ func shSkelHoles(s *skel, n int32) []hole {
 	return hs
 }
 
-func shSkelMember(s *skel, n int32) shape {
-	t := s.t
+func shSkelMember(s *Skel, n int32) Shape {
+	t := s.Tree
 	switch k := t.Kind(n); k {
 	case "function_definition":
 		if b := t.Field(n, "body"); b >= 0 && (t.Kind(b) == "compound_statement" || t.Kind(b) == "subshell") {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeCode)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
 		}
 	default:
 		if sh, ok := shSkelStmt(s, n); ok {
 			return sh
 		}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
-func shSkelStmt(s *skel, n int32) (shape, bool) {
-	t := s.t
+func shSkelStmt(s *Skel, n int32) (Shape, bool) {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "if_statement", "for_statement", "c_style_for_statement", "while_statement", "case_statement":
-		return shape{kind: shapeFrame, holes: shSkelHoles(s, n)}, true
+		return Shape{Kind: ShapeFrame, Holes: shSkelHoles(s, n)}, true
 	case "redirected_statement":
 		// while read ...; do ... done < file
-		if b := t.Field(n, "body"); b >= 0 && s.r.control[t.Kind(b)] {
-			return shape{kind: shapeFrame, holes: shSkelHoles(s, b)}, true
+		if b := t.Field(n, "body"); b >= 0 && s.Rules.Control[t.Kind(b)] {
+			return Shape{Kind: ShapeFrame, Holes: shSkelHoles(s, b)}, true
 		}
 	case "list":
 		// cond || exit 1: kept when it leaves
@@ -96,10 +96,10 @@ func shSkelStmt(s *skel, n int32) (shape, bool) {
 			last = c
 		}
 		if last >= 0 && shSkelExitCall(t, last) {
-			return shape{kind: shapeLine}, true
+			return Shape{Kind: ShapeLine}, true
 		}
 	}
-	return shape{}, false
+	return Shape{}, false
 }
 
 // shSkelExitCall: exit, return and die-like calls leave the function.
@@ -123,8 +123,8 @@ func shSkelExitCall(t *Tree, n int32) bool {
 
 // shSkelExported: functions not named _private, and everything else a
 // script does at its top.
-func shSkelExported(s *skel, n, container int32) bool {
-	t := s.t
+func shSkelExported(s *Skel, n, container int32) bool {
+	t := s.Tree
 	if t.Kind(n) == "function_definition" {
 		name := t.FieldText(n, "name")
 		return name == "" || name[0] != '_'

@@ -310,7 +310,7 @@ func cppNextWord(rest []byte, w string) bool {
 
 // cWalker is the state of one file's walk.
 type cWalker struct {
-	x      *extractor
+	x      *Extractor
 	t      *Tree
 	cpp    bool
 	header bool
@@ -333,16 +333,16 @@ type cCtx struct {
 	tmpl   int32  // the template_declaration around the declaration, -1
 }
 
-func extractC(x *extractor) {
-	w := &cWalker{x: x, t: x.t, cpp: x.t.Lang.Name == "cpp", header: cIsHeader(x.path),
+func extractC(x *Extractor) {
+	w := &cWalker{x: x, t: x.Tree, cpp: x.Tree.Lang.Name == "cpp", header: cIsHeader(x.Path),
 		namespaces: map[string]bool{}, classes: map[string]int{}}
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
 	// the name other files include this file by: its path, found by any
 	// suffix of whole segments (see Table.ModuleFiles)
-	x.f.Module = x.path
+	x.Facts.Module = x.Path
 	if w.cpp {
 		w.collectNamespaces(0, "")
 	}
@@ -486,7 +486,7 @@ func (w *cWalker) include(n int32, c cCtx) {
 	if strings.TrimSpace(strings.Trim(src, "<>")) == "" {
 		return
 	}
-	w.x.f.Imports = append(w.x.f.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: 0})
+	w.x.Facts.Imports = append(w.x.Facts.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: 0})
 }
 
 // macro makes #define NAME(args) a function and #define NAME value a
@@ -503,7 +503,7 @@ func (w *cWalker) macro(n int32, c cCtx) {
 	s := Symbol{Name: t.Text(name), Parent: 0, Doc: w.doc(n)}
 	s.Signature.Modifiers = []string{"macro"}
 	s.Exported = w.header
-	s.Signature.Text = shorten(oneLine(strings.TrimRight(t.Text(n), "\n")), maxSigText)
+	s.Signature.Text = Shorten(OneLine(strings.TrimRight(t.Text(n), "\n")), MaxSigText)
 	if t.Kind(n) == "preproc_function_def" {
 		s.Kind = KindFunction
 		if ps := t.Field(n, "parameters"); ps >= 0 {
@@ -525,7 +525,7 @@ func (w *cWalker) macro(n int32, c cCtx) {
 		s.Kind = KindVariable
 		s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
 	}
-	sym := w.x.addSymbol(s, n, name, val)
+	sym := w.x.AddSymbol(s, n, name, val)
 	w.trimNewline(sym)
 	if val >= 0 {
 		w.macroCalls(t.Bytes(val), s.Signature.Params, s.Name, sym, n)
@@ -576,7 +576,7 @@ func (w *cWalker) macroCalls(body []byte, params []Param, self string, sym int, 
 				}
 			}
 			if !isParam {
-				w.x.ref(Ref{Kind: RefCall, Name: word, Symbol: sym}, at)
+				w.x.Ref(Ref{Kind: RefCall, Name: word, Symbol: sym}, at)
 				n++
 			}
 		}
@@ -597,7 +597,7 @@ var cMacroKeywords = map[string]bool{
 // trimNewline ends a preprocessor symbol's range with its line: the
 // directive's node holds the newline that ends it.
 func (w *cWalker) trimNewline(sym int) {
-	s := &w.x.f.Symbols[sym]
+	s := &w.x.Facts.Symbols[sym]
 	if s.Range.EndCol != 0 || s.Range.EndLine <= s.Range.StartLine || s.EndByte == 0 {
 		return
 	}
@@ -642,7 +642,7 @@ func (w *cWalker) doc(n int32) string {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
-	return cleanComment(strings.Join(parts, "\n"))
+	return CleanComment(strings.Join(parts, "\n"))
 }
 
 // declNode is the node a declaration's comments precede: the template
@@ -737,9 +737,9 @@ func (w *cWalker) nameParts(n int32) (scope, name string, dtor bool) {
 			n = t.Field(n, "name")
 			continue
 		case "destructor_name":
-			return strings.Join(segs, "."), "~" + strings.TrimSpace(strings.TrimPrefix(oneLine(t.Text(n)), "~")), true
+			return strings.Join(segs, "."), "~" + strings.TrimSpace(strings.TrimPrefix(OneLine(t.Text(n)), "~")), true
 		case "operator_name", "operator_cast":
-			return strings.Join(segs, "."), oneLine(t.Text(n)), false
+			return strings.Join(segs, "."), OneLine(t.Text(n)), false
 		case "template_function", "template_type", "template_method":
 			return strings.Join(segs, "."), t.FieldText(n, "name"), false
 		default:
@@ -787,12 +787,12 @@ func (w *cWalker) baseType(n int32) string {
 				// struct tag { ... }: the tag names the type
 				kw := strings.TrimSuffix(t.Kind(ch), "_specifier")
 				if nm := t.Field(ch, "name"); nm >= 0 {
-					parts = append(parts, kw+" "+oneLine(t.Text(nm)))
+					parts = append(parts, kw+" "+OneLine(t.Text(nm)))
 				} else {
 					parts = append(parts, kw)
 				}
 			default:
-				parts = append(parts, oneLine(t.Text(ch)))
+				parts = append(parts, OneLine(t.Text(ch)))
 			}
 		}
 	}
@@ -818,7 +818,7 @@ func (w *cWalker) modifiers(n, fn int32) []string {
 		case "storage_class_specifier":
 			mods = append(mods, t.Text(ch))
 		case "virtual", "explicit_function_specifier", "friend":
-			mods = append(mods, oneLine(t.Text(ch)))
+			mods = append(mods, OneLine(t.Text(ch)))
 		case "type_qualifier":
 			if k := t.Text(ch); k == "constexpr" || k == "consteval" || k == "constinit" {
 				mods = append(mods, k)
@@ -884,7 +884,7 @@ func (w *cWalker) params(list int32, scope *cScope) []Param {
 			prm := Param{Variadic: t.Kind(p) == "variadic_parameter_declaration"}
 			start, end := t.Nodes[p].StartByte, t.Nodes[p].EndByte
 			if dv := t.Field(p, "default_value"); dv >= 0 {
-				prm.Default = oneLine(t.Text(dv))
+				prm.Default = OneLine(t.Text(dv))
 				end = t.Nodes[dv].StartByte
 				prm.Optional = true
 			}
@@ -896,7 +896,7 @@ func (w *cWalker) params(list int32, scope *cScope) []Param {
 					typ = typ[:a] + typ[b:]
 				}
 			}
-			typ = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(oneLine(typ)), "="))
+			typ = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(OneLine(typ)), "="))
 			typ = strings.ReplaceAll(typ, "( *)", "(*)")
 			prm.Type = typ
 			if typ == "void" && prm.Name == "" {
@@ -904,7 +904,7 @@ func (w *cWalker) params(list int32, scope *cScope) []Param {
 			}
 			out = append(out, prm)
 			if scope != nil && prm.Name != "" {
-				scope.setType(prm.Name, w.varType(t.Field(p, "type"), d.deco))
+				scope.SetType(prm.Name, w.varType(t.Field(p, "type"), d.deco))
 			}
 		}
 	}
@@ -920,7 +920,7 @@ func (w *cWalker) visibility(s *Symbol, c cCtx, static bool) {
 		if s.Visibility == "" {
 			s.Visibility = VisPublic
 		}
-		s.Exported = s.Visibility == VisPublic && w.x.f.Symbols[c.cls].Exported
+		s.Exported = s.Visibility == VisPublic && w.x.Facts.Symbols[c.cls].Exported
 	case static || c.hidden:
 		s.Exported, s.Visibility = false, VisInternal
 	default:
@@ -1026,8 +1026,8 @@ func (w *cWalker) functionSymbol(n int32, d cDeclarator, c cCtx, body int32) (in
 	}
 	scope := newCScope(nil)
 	if cls >= 0 {
-		scope.cls = w.x.f.Symbols[cls].Qualified()
-		for _, f := range w.x.f.Symbols[cls].Signature.Fields {
+		scope.cls = w.x.Facts.Symbols[cls].Qualified()
+		for _, f := range w.x.Facts.Symbols[cls].Signature.Fields {
 			scope.setField(f.Name, cFieldBaseType(f.Type))
 		}
 	} else if s.Kind == KindMethod || s.Kind == KindConstructor {
@@ -1038,9 +1038,9 @@ func (w *cWalker) functionSymbol(n int32, d cDeclarator, c cCtx, body int32) (in
 	if c.tmpl >= 0 {
 		s.Signature.Generics = w.generics(c.tmpl)
 	}
-	s.Signature.Text = w.x.headerText(c.declNode(n), body)
+	s.Signature.Text = w.x.HeaderText(c.declNode(n), body)
 	s.Doc = w.doc(c.declNode(n))
-	if w.x.f.IsTest && s.Kind == KindFunction {
+	if w.x.Facts.IsTest && s.Kind == KindFunction {
 		low := strings.ToLower(name)
 		if strings.HasPrefix(low, "test") {
 			s.IsTest = true
@@ -1050,7 +1050,7 @@ func (w *cWalker) functionSymbol(n int32, d cDeclarator, c cCtx, body int32) (in
 	if c.tmpl >= 0 && t.Parent(n) == c.tmpl {
 		node = c.tmpl
 	}
-	sym := w.x.addSymbol(s, node, cNameLeaf(t, d.name), body)
+	sym := w.x.AddSymbol(s, node, cNameLeaf(t, d.name), body)
 	return sym, scope
 }
 
@@ -1108,7 +1108,7 @@ func (w *cWalker) namespaceOf(ns, scope string) string {
 func (w *cWalker) returnType(n int32, d cDeclarator) string {
 	t := w.t
 	if tr := t.ChildOfKind(d.fn, "trailing_return_type"); tr >= 0 {
-		return strings.TrimPrefix(strings.TrimSpace(oneLine(t.Text(tr))), "-> ")
+		return strings.TrimPrefix(strings.TrimSpace(OneLine(t.Text(tr))), "-> ")
 	}
 	base := w.baseType(n)
 	if base == "" {
@@ -1142,7 +1142,7 @@ func (w *cWalker) generics(tmpl int32) []string {
 	}
 	var out []string
 	for p := range t.NamedChildren(ps) {
-		out = append(out, oneLine(t.Text(p)))
+		out = append(out, OneLine(t.Text(p)))
 	}
 	if out == nil {
 		out = []string{} // template <>: a specialization
@@ -1219,16 +1219,16 @@ func (w *cWalker) declaration(n int32, c cCtx) {
 				dt = string(t.Src[t.Nodes[dn].StartByte:t.Nodes[d.value].StartByte])
 			}
 			dt = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(dt), "="))
-			s.Signature.Text = shorten(oneLine(base+" "+dt), maxSigText)
+			s.Signature.Text = Shorten(OneLine(base+" "+dt), MaxSigText)
 		} else {
-			s.Signature.Text = w.x.headerText(n, d.value)
+			s.Signature.Text = w.x.HeaderText(n, d.value)
 			s.Signature.Text = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(s.Signature.Text, "=")), ";")
 		}
 		node := dn
 		if len(decls) == 1 {
 			node = n
 		}
-		sym := w.x.addSymbol(s, node, cNameLeaf(t, d.name), d.value)
+		sym := w.x.AddSymbol(s, node, cNameLeaf(t, d.name), d.value)
 		if d.value >= 0 {
 			scope := newCScope(nil)
 			w.code(d.value, sym, scope, false, c)
@@ -1289,7 +1289,7 @@ func (w *cWalker) typedef(n int32, c cCtx) {
 			s.Signature.Returns = cTypeWithDeco(base, d.deco)
 		}
 		w.visibility(&s, c, false)
-		s.Signature.Text = strings.TrimSuffix(oneLine(t.Text(n)), ";")
+		s.Signature.Text = strings.TrimSuffix(OneLine(t.Text(n)), ";")
 		if len(decls) > 1 {
 			s.Signature.Text = "typedef " + cTypeWithDeco(base, d.deco) + " " + s.Name
 		}
@@ -1297,7 +1297,7 @@ func (w *cWalker) typedef(n int32, c cCtx) {
 		if len(decls) == 1 {
 			node = n
 		}
-		w.x.addSymbol(s, node, cNameLeaf(t, d.name), -1)
+		w.x.AddSymbol(s, node, cNameLeaf(t, d.name), -1)
 	}
 }
 
@@ -1349,18 +1349,18 @@ func (w *cWalker) record(n int32, c cCtx, name string) int {
 			case "access_specifier", "virtual":
 			default:
 				bases = append(bases, b)
-				s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+				s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
 			}
 		}
 	}
 	if kind == "enum_specifier" {
 		if b := t.Field(n, "base"); b >= 0 {
-			s.Signature.Returns = oneLine(t.Text(b))
+			s.Signature.Returns = OneLine(t.Text(b))
 		}
 		for e := range t.NamedChildren(body) {
 			if t.Kind(e) == "enumerator" {
 				if en := t.Field(e, "name"); en >= 0 {
-					s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(en), Type: name, Default: oneLine(t.FieldText(e, "value"))})
+					s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(en), Type: name, Default: OneLine(t.FieldText(e, "value"))})
 				}
 			}
 		}
@@ -1378,7 +1378,7 @@ func (w *cWalker) record(n int32, c cCtx, name string) int {
 	if c.cls >= 0 && s.Visibility == "" {
 		s.Visibility = VisPublic
 	}
-	s.Signature.Text = w.x.headerText(c.declNode(n), body)
+	s.Signature.Text = w.x.HeaderText(c.declNode(n), body)
 	s.Doc = w.doc(c.declNode(n))
 	if s.Doc == "" && t.Kind(t.Parent(n)) == "type_definition" {
 		s.Doc = w.doc(t.Parent(n))
@@ -1389,12 +1389,12 @@ func (w *cWalker) record(n int32, c cCtx, name string) int {
 	if c.tmpl >= 0 && t.Parent(n) == c.tmpl {
 		node = c.tmpl
 	}
-	sym := w.x.addSymbol(s, node, cNameLeaf(t, nameNode), body)
-	q := w.x.f.Symbols[sym].Qualified()
+	sym := w.x.AddSymbol(s, node, cNameLeaf(t, nameNode), body)
+	q := w.x.Facts.Symbols[sym].Qualified()
 	w.classes[q] = sym
 	for _, b := range bases {
 		bn, bq := cTypeRefName(t, b)
-		w.x.ref(Ref{Kind: RefExtends, Name: bn, Qualifier: bq, Symbol: sym}, b)
+		w.x.Ref(Ref{Kind: RefExtends, Name: bn, Qualifier: bq, Symbol: sym}, b)
 	}
 	if kind == "enum_specifier" {
 		for e := range t.NamedChildren(body) {
@@ -1526,13 +1526,13 @@ func cIsFuncPointer(t *Tree, d int32) bool {
 // cFuncPointerType renders the type of a function pointer member:
 // "int (*)(const struct shape *s)".
 func cFuncPointerType(t *Tree, decl int32, d cDeclarator) string {
-	s := oneLine(t.Text(decl))
+	s := OneLine(t.Text(decl))
 	if d.name >= 0 {
 		a := t.Nodes[d.name].StartByte - t.Nodes[decl].StartByte
 		b := t.Nodes[d.name].EndByte - t.Nodes[decl].StartByte
 		full := t.Text(decl)
 		if int(b) <= len(full) {
-			s = oneLine(full[:a] + full[b:])
+			s = OneLine(full[:a] + full[b:])
 		}
 	}
 	return strings.TrimSuffix(strings.TrimSpace(s), ";")
@@ -1697,7 +1697,7 @@ func (w *cWalker) testFunction(n int32, d cDeclarator, c cCtx) bool {
 	var args []string
 	if ps := t.Field(d.fn, "parameters"); ps >= 0 {
 		for p := range t.NamedChildren(ps) {
-			args = append(args, oneLine(t.Text(p)))
+			args = append(args, OneLine(t.Text(p)))
 		}
 	}
 	return w.testSymbol(n, t.Field(n, "body"), macro, args, c) >= 0
@@ -1723,7 +1723,7 @@ func (w *cWalker) testSymbol(n, body int32, macro string, args []string, c cCtx)
 		return -1
 	}
 	s.Signature.Modifiers = []string{macro}
-	s.Signature.Text = w.x.headerText(n, body)
+	s.Signature.Text = w.x.HeaderText(n, body)
 	s.Doc = w.doc(n)
 	node := n
 	if body >= 0 && t.Parent(body) != n {
@@ -1734,10 +1734,10 @@ func (w *cWalker) testSymbol(n, body int32, macro string, args []string, c cCtx)
 			node = n
 		}
 	}
-	sym := w.x.addSymbol(s, n, -1, body)
+	sym := w.x.AddSymbol(s, n, -1, body)
 	if node != n && body >= 0 {
 		// stretch the symbol over its body
-		sy := &w.x.f.Symbols[sym]
+		sy := &w.x.Facts.Symbols[sym]
 		sy.Range.EndLine, sy.Range.EndCol = t.Range(body).EndLine, t.Range(body).EndCol
 		sy.EndByte = t.Nodes[body].EndByte
 	}

@@ -9,7 +9,7 @@ import "strings"
 // types. One map per function is close enough to block scoping; lambdas
 // get their own.
 type cScope struct {
-	scope
+	Scope
 	fields map[string]string // the enclosing class's data members -> simple type
 	cls    string            // the enclosing class, qualified (dotted), "" outside methods
 	outer  *cScope
@@ -18,7 +18,7 @@ type cScope struct {
 func newCScope(outer *cScope) *cScope {
 	s := &cScope{outer: outer}
 	if outer != nil {
-		s.parent = &outer.scope
+		s.Parent = &outer.Scope
 		s.cls = outer.cls
 	}
 	return s
@@ -117,7 +117,7 @@ func (w *cWalker) code(n int32, sym int, scope *cScope, top bool, c cCtx) {
 		if d := t.Field(n, "declarator"); d >= 0 {
 			dd := w.unwrapDeclarator(d)
 			if dd.name >= 0 {
-				scope.setType(t.Text(dd.name), w.varType(t.Field(n, "type"), dd.deco))
+				scope.SetType(t.Text(dd.name), w.varType(t.Field(n, "type"), dd.deco))
 			}
 		}
 		for ch := range t.NamedChildren(n) {
@@ -179,7 +179,7 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 				continue
 			}
 			w.construct(typ, sym, d.fn)
-			scope.setType(t.Text(d.name), w.varType(typ, d.deco))
+			scope.SetType(t.Text(d.name), w.varType(typ, d.deco))
 			continue
 		}
 		name := t.Text(d.name)
@@ -211,7 +211,7 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 				} else if fn := t.Field(v, "function"); fn >= 0 {
 					head, call := w.head(v, scope)
 					if call != "" {
-						scope.setCall(name, call, head)
+						scope.SetCall(name, call, head)
 						continue
 					}
 				}
@@ -219,7 +219,7 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 				vt = w.varType(t.Field(v, "type"), "")
 			}
 		}
-		scope.setType(name, vt)
+		scope.SetType(name, vt)
 	}
 }
 
@@ -258,16 +258,16 @@ func (w *cWalker) call(n int32, sym int, scope *cScope) {
 	switch t.Kind(fn) {
 	case "identifier":
 		name := t.Text(fn)
-		if _, _, _, local := scope.lookup(name); local {
+		if _, _, _, local := scope.Lookup(name); local {
 			return // a call through a function pointer or a lambda held in a local
 		}
-		w.x.ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
+		w.x.Ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
 	case "template_function":
 		name := t.FieldText(fn, "name")
 		if cCasts[name] {
 			return
 		}
-		w.x.ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
+		w.x.Ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
 	case "qualified_identifier":
 		var segs []string
 		q := fn
@@ -292,13 +292,13 @@ func (w *cWalker) call(n int32, sym int, scope *cScope) {
 		if r.Qualifier != "" {
 			r.QualifierType = cScopeMark
 		}
-		w.x.ref(r, n)
+		w.x.Ref(r, n)
 		if made := cMadeType(t, n); made != "" {
 			mn, mq := made, ""
 			if i := strings.LastIndex(made, "::"); i >= 0 {
 				mn, mq = made[i+2:], made[:i]
 			}
-			w.x.ref(Ref{Kind: RefNew, Name: mn, Qualifier: mq, Symbol: sym}, n)
+			w.x.Ref(Ref{Kind: RefNew, Name: mn, Qualifier: mq, Symbol: sym}, n)
 		}
 	case "field_expression":
 		obj := t.Field(fn, "argument")
@@ -317,7 +317,7 @@ func (w *cWalker) call(n int32, sym int, scope *cScope) {
 		}
 		r := Ref{Kind: RefCall, Name: name, Qualifier: cExpr(t, obj, 0), Symbol: sym}
 		r.QualifierType, r.QualifierCall = w.head(obj, scope)
-		w.x.ref(r, n)
+		w.x.Ref(r, n)
 	}
 }
 
@@ -368,7 +368,7 @@ func cExpr(t *Tree, n int32, depth int) string {
 			return cExpr(t, a, depth+1)
 		}
 	}
-	return shorten(oneLine(t.Text(n)), 40)
+	return Shorten(OneLine(t.Text(n)), 40)
 }
 
 // head works out what is known of a qualifier: the type of its first part
@@ -420,7 +420,7 @@ func (w *cWalker) head(obj int32, scope *cScope) (typ, call string) {
 		return scope.cls, call
 	case "identifier":
 		name := t.Text(n)
-		vt, vc, vh, ok := scope.lookup(name)
+		vt, vc, vh, ok := scope.Lookup(name)
 		switch {
 		case ok && vc == "":
 			return vt, call
@@ -474,15 +474,15 @@ func (w *cWalker) guard(n int32, sym int) {
 	}
 	switch t.Kind(first) {
 	case "return_statement":
-		w.x.guard(sym, condText, t.returnAction(first), n)
+		w.x.Guard(sym, condText, t.ReturnAction(first), n)
 	case "throw_statement":
-		w.x.guard(sym, condText, "throw", n)
+		w.x.Guard(sym, condText, "throw", n)
 	case "goto_statement":
-		w.x.guard(sym, condText, "goto "+t.FieldText(first, "label"), n)
+		w.x.Guard(sym, condText, "goto "+t.FieldText(first, "label"), n)
 	case "expression_statement":
 		if call := t.FirstNamedChild(first); call >= 0 && t.Kind(call) == "call_expression" {
 			if a := cExitCalls[lastColon(t.FieldText(call, "function"))]; a != "" {
-				w.x.guard(sym, condText, a, n)
+				w.x.Guard(sym, condText, a, n)
 			}
 		}
 	}
@@ -512,7 +512,7 @@ func (w *cWalker) assertGuard(st int32, sym int) {
 		return
 	}
 	if a := t.FirstNamedChild(args); a >= 0 {
-		w.x.guard(sym, "!("+t.Text(a)+")", "abort", st)
+		w.x.Guard(sym, "!("+t.Text(a)+")", "abort", st)
 	}
 }
 
@@ -522,15 +522,15 @@ func (w *cWalker) throwStmt(n int32, sym int) {
 	e := t.FirstNamedChild(n)
 	what := ""
 	if e >= 0 {
-		what = oneLine(t.Text(e))
+		what = OneLine(t.Text(e))
 		switch t.Kind(e) {
 		case "call_expression":
-			what = oneLine(t.FieldText(e, "function"))
+			what = OneLine(t.FieldText(e, "function"))
 		case "new_expression":
-			what = oneLine(t.FieldText(e, "type"))
+			what = OneLine(t.FieldText(e, "type"))
 		}
 	}
-	w.x.throw(sym, "throws", what, n)
+	w.x.Throw(sym, "throws", what, n)
 }
 
 // funcRef records a function named as a value (an entry of a table of
@@ -559,11 +559,11 @@ func (w *cWalker) funcRef(n int32, sym int, scope *cScope) {
 	if len(name) < 2 || strings.ToUpper(name) == name {
 		return // a constant or a macro
 	}
-	if _, _, _, local := scope.lookup(name); local {
+	if _, _, _, local := scope.Lookup(name); local {
 		return
 	}
 	if _, member := scope.field(name); member {
 		return
 	}
-	w.x.ref(Ref{Kind: RefCall, Name: name, QualifierType: "&", Symbol: sym}, n)
+	w.x.Ref(Ref{Kind: RefCall, Name: name, QualifierType: "&", Symbol: sym}, n)
 }

@@ -45,22 +45,22 @@ const cIncPrefix = "\x00inc\x00"
 // cBindings maps what a file's imports bring in: using namespace X
 // ("\x00ns\x00X"), using X::y (y), namespace aliases (the alias), and the
 // files of its include closure (cIncPrefix + path).
-func cBindings(tab Table, fi *FileInfo) map[string]binding {
-	return fi.bindingsWith(func() map[string]binding {
-		m := map[string]binding{}
+func cBindings(tab Table, fi *FileInfo) map[string]Binding {
+	return fi.BindingsWith(func() map[string]Binding {
+		m := map[string]Binding{}
 		for i := range fi.Imports {
 			imp := &fi.Imports[i]
 			switch {
 			case len(imp.Names) > 0 && imp.Names[0].Name == "*":
-				m["\x00ns\x00"+cDots(imp.Source)] = binding{imp: imp}
+				m["\x00ns\x00"+cDots(imp.Source)] = Binding{Imp: imp}
 			case len(imp.Names) > 0:
-				m[imp.Names[0].Local()] = binding{imp: imp, name: imp.Names[0].Name}
+				m[imp.Names[0].Local()] = Binding{Imp: imp, Name: imp.Names[0].Name}
 			case imp.Alias != "":
-				m[imp.Alias] = binding{imp: imp}
+				m[imp.Alias] = Binding{Imp: imp}
 			}
 		}
 		for _, p := range cClosure(tab, fi.Path) {
-			m[cIncPrefix+p] = binding{name: p}
+			m[cIncPrefix+p] = Binding{Name: p}
 		}
 		return m
 	})
@@ -72,7 +72,7 @@ func cDots(s string) string {
 }
 
 // cUsings lists the namespaces a file's using directives bring in.
-func cUsings(b map[string]binding) []string {
+func cUsings(b map[string]Binding) []string {
 	var out []string
 	for k := range b {
 		if strings.HasPrefix(k, "\x00ns\x00") {
@@ -216,34 +216,34 @@ func resolveCImport(ctx *Context, imp *Import, name string) Resolution {
 	if cIsInclude(imp) {
 		p, rule := cIncludeFile(tab, ctx.File.Path, imp.Source)
 		if p == "" {
-			return unbound(rule, 0)
+			return Unbound(rule, 0)
 		}
-		if t := moduleTarget(tab, p); t != nil {
-			return bound(t, RuleImport)
+		if t := ModuleTarget(tab, p); t != nil {
+			return Bound(t, RuleImport)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	ns := cDots(imp.Source)
 	if name == "" || name == "*" {
 		// a namespace: any symbol of it will do, the one the file sees first
-		cands := pick(tab.ByName(lastDotted(ns)), func(t *Target) bool {
+		cands := Pick(tab.ByName(lastDotted(ns)), func(t *Target) bool {
 			return t.Kind == KindModule && t.Qualified() == ns && cIsCFamily(t.Path)
 		})
 		if len(cands) == 0 {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return bound(cNearest(tab, ctx.File, cands), RuleImport)
+		return Bound(cNearest(tab, ctx.File, cands), RuleImport)
 	}
-	cands := pick(tab.ByName(name), func(t *Target) bool {
+	cands := Pick(tab.ByName(name), func(t *Target) bool {
 		return t.Container == ns && cIsCFamily(t.Path) && t.Kind != KindModule
 	})
 	if len(cands) == 0 {
 		if !cNamespaceInRepo(tab, ns) {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
-	return bound(cNearest(tab, ctx.File, cPreferDefs(cands)), RuleImport)
+	return Bound(cNearest(tab, ctx.File, cPreferDefs(cands)), RuleImport)
 }
 
 // cNearest picks, of candidates that all mean the same entity, the one the
@@ -277,7 +277,7 @@ func cNamespaceInRepo(tab Table, ns string) bool {
 	}
 	return tab.Memo("c.ns\x00"+ns, func() string {
 		for _, t := range tab.ByName(lastDotted(ns)) {
-			if (t.Kind == KindModule || isTypeKind(t.Kind)) && t.Qualified() == ns && cIsCFamily(t.Path) {
+			if (t.Kind == KindModule || IsTypeKind(t.Kind)) && t.Qualified() == ns && cIsCFamily(t.Path) {
 				return "1"
 			}
 		}
@@ -314,7 +314,7 @@ func cScopes(ctx *Context) []string {
 	if f != nil {
 		switch {
 		case f.Kind == KindModule && f.ID == ctx.File.ModuleID:
-		case f.Kind == KindModule || isTypeKind(f.Kind):
+		case f.Kind == KindModule || IsTypeKind(f.Kind):
 			q = f.Qualified()
 		default:
 			q = f.Container
@@ -357,8 +357,8 @@ func cClassOf(ctx *Context) *Target {
 // several (a class defined in two programs), the one the file sees.
 func cTypeByQualified(tab Table, q string, fi *FileInfo) *Target {
 	name := lastDotted(q)
-	cands := pick(tab.ByName(name), func(t *Target) bool {
-		return isTypeKind(t.Kind) && t.Qualified() == q && cIsCFamily(t.Path)
+	cands := Pick(tab.ByName(name), func(t *Target) bool {
+		return IsTypeKind(t.Kind) && t.Qualified() == q && cIsCFamily(t.Path)
 	})
 	if len(cands) == 0 {
 		return nil
@@ -377,7 +377,7 @@ const maxCDepth = 6
 
 func cResolve(ctx *Context, r *Ref, depth int) Resolution {
 	if depth > maxCDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	switch r.Kind {
 	case RefExtends, RefImplements:
@@ -388,18 +388,18 @@ func cResolve(ctx *Context, r *Ref, depth int) Resolution {
 	if r.QualifierType == "&" {
 		// a function named as a value: kept when it is one of ours
 		if r.Qualifier != "" || cBuiltins[r.Name] {
-			return unbound(RuleBuiltin, 0)
+			return Unbound(RuleBuiltin, 0)
 		}
 		res := cResolveBare(ctx, r.Name)
 		if res.Target == nil || res.Target.Kind != KindFunction && res.Target.Kind != KindMethod {
-			return unbound(RuleBuiltin, 0)
+			return Unbound(RuleBuiltin, 0)
 		}
 		return res
 	}
 	if r.Qualifier == "" {
 		if cBuiltins[r.Name] || strings.HasPrefix(r.Name, "__builtin_") || strings.HasPrefix(r.Name, "__sync_") ||
 			strings.HasPrefix(r.Name, "__atomic_") {
-			return unbound(RuleBuiltin, 0)
+			return Unbound(RuleBuiltin, 0)
 		}
 		return cResolveBare(ctx, r.Name)
 	}
@@ -415,16 +415,16 @@ func cResolve(ctx *Context, r *Ref, depth int) Resolution {
 func cExpandAlias(ctx *Context, q string) string {
 	head, rest, _ := strings.Cut(q, ".")
 	b, ok := cBindings(ctx.Table, ctx.File)[head]
-	if !ok || b.imp == nil || b.imp.Alias == "" {
+	if !ok || b.Imp == nil || b.Imp.Alias == "" {
 		return q
 	}
-	return cJoin(cDots(b.imp.Source), rest)
+	return cJoin(cDots(b.Imp.Source), rest)
 }
 
 // cVisible filters candidates to those a file can see by name: not a
 // static function or variable of another source file.
 func cVisible(ctx *Context, cands []*Target) []*Target {
-	return pick(cands, func(t *Target) bool {
+	return Pick(cands, func(t *Target) bool {
 		if !cIsCFamily(t.Path) {
 			return false
 		}
@@ -441,18 +441,18 @@ func cInScopes(ctx *Context, cands []*Target, name string) []*Target {
 	b := cBindings(ctx.Table, ctx.File)
 	usings := cUsings(b)
 	var used string
-	if bd, ok := b[name]; ok && bd.imp != nil && bd.name != "" {
-		used = cDots(bd.imp.Source)
+	if bd, ok := b[name]; ok && bd.Imp != nil && bd.Name != "" {
+		used = cDots(bd.Imp.Source)
 	}
 	for _, s := range scopes {
 		// the innermost scope that declares the name hides the outer ones
-		in := pick(cands, func(t *Target) bool { return t.Container == s })
+		in := Pick(cands, func(t *Target) bool { return t.Container == s })
 		if len(in) > 0 {
 			return in
 		}
 		for _, u := range usings {
 			if uq := cJoin(s, u); s != "" {
-				if in := pick(cands, func(t *Target) bool { return t.Container == uq }); len(in) > 0 {
+				if in := Pick(cands, func(t *Target) bool { return t.Container == uq }); len(in) > 0 {
 					return in
 				}
 			}
@@ -460,22 +460,22 @@ func cInScopes(ctx *Context, cands []*Target, name string) []*Target {
 	}
 	var out []*Target
 	for _, u := range usings {
-		out = append(out, pick(cands, func(t *Target) bool { return t.Container == u })...)
+		out = append(out, Pick(cands, func(t *Target) bool { return t.Container == u })...)
 	}
 	if used != "" {
-		out = append(out, pick(cands, func(t *Target) bool { return t.Container == used })...)
+		out = append(out, Pick(cands, func(t *Target) bool { return t.Container == used })...)
 	}
 	return out
 }
 
 // cLocate binds one of several candidates for a name that all live in the
-// scope the reference searched: the file's own, then the one its include
+// Scope the reference searched: the file's own, then the one its include
 // closure declares (a declaration binds to its definition), then one in
 // the same directory, then the only one; several of one function (its
 // declaration, definition and overloads) count as one.
 func cLocate(ctx *Context, cands []*Target, common bool) Resolution {
 	if len(cands) == 0 {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	fi := ctx.File
 	var same []*Target
@@ -488,9 +488,9 @@ func cLocate(ctx *Context, cands []*Target, common bool) Resolution {
 		if len(cFamilies(same)) == 1 {
 			// declared here, defined elsewhere: the definition
 			if d := cDefinitionOf(ctx, same[0], cands); d != nil && d.Path != fi.Path && cIsHeader(fi.Path) {
-				return bound(d, RuleImport)
+				return Bound(d, RuleImport)
 			}
-			return bound(cPreferDefs(same)[0], RuleSameFile)
+			return Bound(cPreferDefs(same)[0], RuleSameFile)
 		}
 	}
 	b := cBindings(ctx.Table, fi)
@@ -504,33 +504,33 @@ func cLocate(ctx *Context, cands []*Target, common bool) Resolution {
 		fams := cFamilies(seen)
 		if len(fams) == 1 {
 			if d := cDefinitionOf(ctx, seen[0], cands); d != nil {
-				return bound(d, RuleImport)
+				return Bound(d, RuleImport)
 			}
-			return bound(cPreferDefs(seen)[0], RuleImport)
+			return Bound(cPreferDefs(seen)[0], RuleImport)
 		}
-		return unbound(RuleAmbiguous, len(fams))
+		return Unbound(RuleAmbiguous, len(fams))
 	}
 	dir := path.Dir(fi.Path)
-	near := pick(cands, func(t *Target) bool { return path.Dir(t.Path) == dir })
+	near := Pick(cands, func(t *Target) bool { return path.Dir(t.Path) == dir })
 	if len(near) > 0 {
 		if fams := cFamilies(near); len(fams) == 1 {
 			if d := cDefinitionOf(ctx, near[0], cands); d != nil {
-				return bound(d, RuleSamePackage)
+				return Bound(d, RuleSamePackage)
 			}
-			return bound(cPreferDefs(near)[0], RuleSamePackage)
+			return Bound(cPreferDefs(near)[0], RuleSamePackage)
 		}
 	}
 	fams := cFamilies(cands)
 	if len(fams) > 1 {
-		return unbound(RuleAmbiguous, len(fams))
+		return Unbound(RuleAmbiguous, len(fams))
 	}
 	if common {
-		return unbound(RuleUnresolved, len(cands))
+		return Unbound(RuleUnresolved, len(cands))
 	}
 	if d := cDefinitionOf(ctx, cands[0], cands); d != nil {
-		return bound(d, RuleUniqueName)
+		return Bound(d, RuleUniqueName)
 	}
-	return bound(cPreferDefs(cands)[0], RuleUniqueName)
+	return Bound(cPreferDefs(cands)[0], RuleUniqueName)
 }
 
 // cFamilies groups candidates by what they define: kind class and
@@ -642,12 +642,12 @@ func cResolveBare(ctx *Context, name string) Resolution {
 	if cls := cClassOf(ctx); cls != nil {
 		if m, _, _ := cMethod(ctx, cls, name, 0); m != nil {
 			if m.Path == ctx.File.Path {
-				return bound(m, RuleSameFile)
+				return Bound(m, RuleSameFile)
 			}
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
 	}
-	cands := cVisible(ctx, pick(tab.ByName(name), func(t *Target) bool {
+	cands := cVisible(ctx, Pick(tab.ByName(name), func(t *Target) bool {
 		switch t.Kind {
 		case KindFunction, KindVariable:
 			return true
@@ -657,14 +657,14 @@ func cResolveBare(ctx *Context, name string) Resolution {
 		return false
 	}))
 	if len(cands) == 0 {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	in := cInScopes(ctx, cands, name)
 	if len(in) == 0 {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	res := cLocate(ctx, in, false)
-	if res.Target != nil && isTypeKind(res.Target.Kind) {
+	if res.Target != nil && IsTypeKind(res.Target.Kind) {
 		if c := cConstructor(ctx, res.Target); c != nil {
 			res.Target = c
 		}
@@ -681,43 +681,43 @@ func cResolveScoped(ctx *Context, r *Ref, depth int) Resolution {
 	if typ, rule, _ := cResolveTypeName(ctx, q, 0); typ != nil {
 		if r.Name == typ.Name {
 			if c := cConstructor(ctx, typ); c != nil {
-				return bound(c, RuleReceiver)
+				return Bound(c, RuleReceiver)
 			}
-			return bound(typ, rule)
+			return Bound(typ, rule)
 		}
 		m, _, mext := cMethod(ctx, typ, r.Name, 0)
 		if m != nil {
 			if m.Path == ctx.File.Path {
-				return bound(m, RuleSameFile)
+				return Bound(m, RuleSameFile)
 			}
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
 		if mext {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	// a namespace, written from inside the scopes
-	cands := pick(tab.ByName(r.Name), func(t *Target) bool {
-		return cIsCFamily(t.Path) && (t.Kind == KindFunction || t.Kind == KindVariable || isTypeKind(t.Kind))
+	cands := Pick(tab.ByName(r.Name), func(t *Target) bool {
+		return cIsCFamily(t.Path) && (t.Kind == KindFunction || t.Kind == KindVariable || IsTypeKind(t.Kind))
 	})
 	for _, s := range cScopes(ctx) {
 		full := cJoin(s, q)
-		in := pick(cands, func(t *Target) bool { return t.Container == full })
+		in := Pick(cands, func(t *Target) bool { return t.Container == full })
 		if len(in) > 0 {
 			return cLocate(ctx, cVisible(ctx, in), false)
 		}
 	}
 	for _, u := range cUsings(cBindings(tab, ctx.File)) {
 		full := cJoin(u, q)
-		if in := pick(cands, func(t *Target) bool { return t.Container == full }); len(in) > 0 {
+		if in := Pick(cands, func(t *Target) bool { return t.Container == full }); len(in) > 0 {
 			return cLocate(ctx, cVisible(ctx, in), false)
 		}
 	}
 	if !cNamespaceInRepo(tab, q) && !cNamespaceInRepoAnywhere(tab, q) {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // cNamespaceInRepoAnywhere reports whether some namespace of the
@@ -725,7 +725,7 @@ func cResolveScoped(ctx *Context, r *Ref, depth int) Resolution {
 func cNamespaceInRepoAnywhere(tab Table, ns string) bool {
 	last := lastDotted(ns)
 	for _, t := range tab.ByName(last) {
-		if (t.Kind == KindModule || isTypeKind(t.Kind)) && cIsCFamily(t.Path) {
+		if (t.Kind == KindModule || IsTypeKind(t.Kind)) && cIsCFamily(t.Path) {
 			if q := t.Qualified(); q == ns || strings.HasSuffix(q, "."+ns) {
 				return true
 			}
@@ -741,7 +741,7 @@ func cConstructor(ctx *Context, typ *Target) *Target {
 		return nil
 	}
 	q := typ.Qualified()
-	cs := pick(ctx.Table.ByName(typ.Name), func(t *Target) bool { return t.Kind == KindConstructor && t.Container == q })
+	cs := Pick(ctx.Table.ByName(typ.Name), func(t *Target) bool { return t.Kind == KindConstructor && t.Container == q })
 	if len(cs) == 0 {
 		return nil
 	}
@@ -755,16 +755,16 @@ func cResolveTypeRef(ctx *Context, qual, name string, construct bool) Resolution
 	typ, rule, ext := cResolveTypeName(ctx, cJoin(q, name), 0)
 	if typ == nil {
 		if ext {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(rule, 0)
+		return Unbound(rule, 0)
 	}
 	if construct {
 		if c := cConstructor(ctx, typ); c != nil {
-			return bound(c, rule)
+			return Bound(c, rule)
 		}
 	}
-	return bound(typ, rule)
+	return Bound(typ, rule)
 }
 
 // cResolveTypeName resolves a type written (dotted) in the reference's
@@ -787,7 +787,7 @@ func cResolveTypeName(ctx *Context, q string, depth int) (*Target, string, bool)
 	if cPrimitive[name] && qual == "" {
 		return nil, RuleUnresolved, true
 	}
-	cands := pick(tab.ByName(name), func(t *Target) bool { return isTypeKind(t.Kind) && cIsCFamily(t.Path) })
+	cands := Pick(tab.ByName(name), func(t *Target) bool { return IsTypeKind(t.Kind) && cIsCFamily(t.Path) })
 	if len(cands) == 0 {
 		return nil, RuleExternal, true
 	}
@@ -795,21 +795,21 @@ func cResolveTypeName(ctx *Context, q string, depth int) (*Target, string, bool)
 	if qual != "" {
 		for _, s := range cScopes(ctx) {
 			full := cJoin(s, qual)
-			if in = pick(cands, func(t *Target) bool { return t.Container == full }); len(in) > 0 {
+			if in = Pick(cands, func(t *Target) bool { return t.Container == full }); len(in) > 0 {
 				break
 			}
 		}
 		if len(in) == 0 {
 			for _, u := range cUsings(cBindings(tab, ctx.File)) {
 				full := cJoin(u, qual)
-				if in = pick(cands, func(t *Target) bool { return t.Container == full }); len(in) > 0 {
+				if in = Pick(cands, func(t *Target) bool { return t.Container == full }); len(in) > 0 {
 					break
 				}
 			}
 		}
 		if len(in) == 0 {
 			// written from elsewhere: any type whose qualified name ends so
-			in = pick(cands, func(t *Target) bool { return strings.HasSuffix("."+t.Qualified(), "."+q) })
+			in = Pick(cands, func(t *Target) bool { return strings.HasSuffix("."+t.Qualified(), "."+q) })
 			if len(in) == 0 {
 				return nil, RuleUnresolved, !cNamespaceInRepoAnywhere(tab, qual)
 			}
@@ -857,7 +857,7 @@ func cTypeDefsFirst(ts []*Target) []*Target {
 	}
 	if len(cls) > 0 {
 		// typedef struct node node: the struct is the type
-		sameName := pick(other, func(t *Target) bool { return cSimpleType(t.Returns) != t.Name })
+		sameName := Pick(other, func(t *Target) bool { return cSimpleType(t.Returns) != t.Name })
 		return append(cls, sameName...)
 	}
 	return other
@@ -872,7 +872,7 @@ func cMethod(ctx *Context, typ *Target, name string, depth int) (m *Target, indi
 		return nil, false, false
 	}
 	q := typ.Qualified()
-	ms := pick(ctx.Table.ByName(name), func(t *Target) bool {
+	ms := Pick(ctx.Table.ByName(name), func(t *Target) bool {
 		return (t.Kind == KindMethod || t.Kind == KindConstructor) && t.Container == q && cIsCFamily(t.Path)
 	})
 	if len(ms) > 0 {
@@ -1012,19 +1012,19 @@ func cResolveMember(ctx *Context, r *Ref, depth int) Resolution {
 		switch {
 		case m != nil:
 			if m.Path == ctx.File.Path {
-				return bound(m, RuleSameFile)
+				return Bound(m, RuleSameFile)
 			}
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		case indirect:
-			return unbound(RuleUnresolved, 0) // a call through a function pointer member
+			return Unbound(RuleUnresolved, 0) // a call through a function pointer member
 		case mext, cSmartPointerMethods[r.Name]:
 			// a base outside the repository; p.get() on a smart pointer
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	return cUniqueMethod(ctx, r.Name)
 }
@@ -1048,7 +1048,7 @@ func cHeadType(ctx *Context, head string) (*Target, bool) {
 			return t, ext
 		}
 	}
-	vars := cVisible(ctx, pick(ctx.Table.ByName(head), func(t *Target) bool { return t.Kind == KindVariable && t.Returns != "" }))
+	vars := cVisible(ctx, Pick(ctx.Table.ByName(head), func(t *Target) bool { return t.Kind == KindVariable && t.Returns != "" }))
 	if len(vars) == 0 {
 		return nil, false
 	}
@@ -1096,7 +1096,7 @@ func cCallResult(ctx *Context, fn, headType string, depth int) (*Target, bool) {
 	if t == nil {
 		return nil, false
 	}
-	if isTypeKind(t.Kind) {
+	if IsTypeKind(t.Kind) {
 		return t, false // T(...): a T
 	}
 	if t.Kind == KindConstructor {
@@ -1120,24 +1120,24 @@ func cCallResult(ctx *Context, fn, headType string, depth int) (*Target, bool) {
 // of the repository has is a library's, unless some struct has a member of
 // that name (a call through a function pointer).
 func cUniqueMethod(ctx *Context, name string) Resolution {
-	ms := pick(ctx.Table.ByName(name), func(t *Target) bool {
+	ms := Pick(ctx.Table.ByName(name), func(t *Target) bool {
 		return (t.Kind == KindMethod) && cIsCFamily(t.Path)
 	})
 	if len(ms) == 0 {
 		if !cFileIsCpp(ctx.File) {
 			// C has no methods: a call through a function pointer member
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	fams := cFamilies(ms)
 	if len(fams) > 1 {
-		return unbound(RuleAmbiguous, len(fams))
+		return Unbound(RuleAmbiguous, len(fams))
 	}
 	if cCommonMethods[name] {
-		return unbound(RuleUnresolved, len(ms))
+		return Unbound(RuleUnresolved, len(ms))
 	}
-	return bound(cPreferDefs(ms)[0], RuleUniqueName)
+	return Bound(cPreferDefs(ms)[0], RuleUniqueName)
 }
 
 // cFileIsCpp reports whether a file is C++: by its language, or for a .h

@@ -4,33 +4,33 @@ import "strings"
 
 func init() {
 	for _, name := range []string{"c", "cpp"} {
-		skelRulesByName[name] = &skelRules{
-			marker: "/* ... */",
-			control: kindSet("if_statement", "for_statement", "for_range_loop", "while_statement", "do_statement",
+		skelRulesByName[name] = &SkelRules{
+			Marker: "/* ... */",
+			Control: KindSet("if_statement", "for_statement", "for_range_loop", "while_statement", "do_statement",
 				"switch_statement", "try_statement"),
-			exits: kindSet("return_statement", "break_statement", "continue_statement", "goto_statement",
+			Exits: KindSet("return_statement", "break_statement", "continue_statement", "goto_statement",
 				"throw_statement", "co_return_statement"),
-			blocks:      kindSet("compound_statement"),
-			clauses:     kindSet("else_clause", "catch_clause"),
-			cases:       kindSet("case_statement"),
-			caseParents: kindSet("switch_statement"),
-			wrappers:    kindSet("expression_statement", "labeled_statement"),
-			member:      cSkelMember,
-			exported:    cSkelExported,
-			caseItems:   cSkelCaseItems,
-			exitCall:    cSkelExitCall,
+			Blocks:      KindSet("compound_statement"),
+			Clauses:     KindSet("else_clause", "catch_clause"),
+			Cases:       KindSet("case_statement"),
+			CaseParents: KindSet("switch_statement"),
+			Wrappers:    KindSet("expression_statement", "labeled_statement"),
+			Member:      cSkelMember,
+			Exported:    cSkelExported,
+			CaseItems:   cSkelCaseItems,
+			ExitCall:    cSkelExitCall,
 		}
 	}
 }
 
-func cSkelMember(s *skel, n int32) shape {
-	t := s.t
+func cSkelMember(s *Skel, n int32) Shape {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "preproc_include", "using_declaration", "namespace_alias_definition", "alias_declaration":
-		return shape{kind: shapeVerbatim}
+		return Shape{Kind: ShapeVerbatim}
 	case "function_definition":
 		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "compound_statement" {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeCode)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
 		}
 	case "template_declaration":
 		// the declaration it wraps, with the template header in front
@@ -38,13 +38,13 @@ func cSkelMember(s *skel, n int32) shape {
 			if t.FieldName(ch) == "parameters" || t.IsComment(ch) {
 				continue
 			}
-			if sh := cSkelMember(s, ch); sh.kind == shapeFrame {
+			if sh := cSkelMember(s, ch); sh.Kind == ShapeFrame {
 				return sh
 			}
 		}
 	case "struct_specifier", "union_specifier", "class_specifier", "enum_specifier":
 		if b := t.Field(n, "body"); b >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
 		}
 	case "declaration", "field_declaration", "type_definition":
 		// struct tag { ... } name; typedef struct { ... } name_t;
@@ -52,13 +52,13 @@ func cSkelMember(s *skel, n int32) shape {
 			switch t.Kind(ty) {
 			case "struct_specifier", "union_specifier", "class_specifier", "enum_specifier":
 				if b := t.Field(ty, "body"); b >= 0 {
-					return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
+					return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
 				}
 			}
 		}
 	case "namespace_definition", "linkage_specification":
 		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "declaration_list" {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
 		}
 	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
 		var items []int32
@@ -68,21 +68,21 @@ func cSkelMember(s *skel, n int32) shape {
 			}
 		}
 		if len(items) == 0 {
-			return shape{kind: shapeLine}
+			return Shape{Kind: ShapeLine}
 		}
-		h := hole{kind: holeMembers, node: n, open: -1, close: -1, items: items,
-			start: t.Nodes[items[0]].StartByte, end: t.Nodes[items[len(items)-1]].EndByte}
+		h := Hole{Kind: HoleMembers, Node: n, Open: -1, Close: -1, Items: items,
+			Start: t.Nodes[items[0]].StartByte, End: t.Nodes[items[len(items)-1]].EndByte}
 		// the directive's own line comes before the first item
-		if line := s.lineStarts[s.row(h.start)]; line > t.Nodes[n].StartByte {
-			h.start = line
+		if line := s.LineStarts[s.Row(h.Start)]; line > t.Nodes[n].StartByte {
+			h.Start = line
 		}
-		return shape{kind: shapeFrame, holes: []hole{h}}
+		return Shape{Kind: ShapeFrame, Holes: []Hole{h}}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
-func cSkelCaseItems(s *skel, c int32) ([]int32, bool) {
-	t := s.t
+func cSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
+	t := s.Tree
 	var out []int32
 	for ch := range t.NamedChildren(c) {
 		if t.FieldName(ch) != "value" {
@@ -102,8 +102,8 @@ func cSkelExitCall(t *Tree, n int32) bool {
 // cSkelExported: what other files can use. At file scope, everything but
 // static definitions; in a class, the public section (a struct's members
 // are public until an access specifier says otherwise).
-func cSkelExported(s *skel, n, container int32) bool {
-	t := s.t
+func cSkelExported(s *Skel, n, container int32) bool {
+	t := s.Tree
 	if container > 0 && t.Kind(container) == "field_declaration_list" {
 		access := "private"
 		if p := t.Parent(container); p >= 0 && (t.Kind(p) == "struct_specifier" || t.Kind(p) == "union_specifier") {

@@ -30,8 +30,8 @@ func (w *cWalker) namespace(n int32, c cCtx) {
 	if t.ChildOfKind(n, "inline") >= 0 {
 		s.Signature.Modifiers = []string{"inline"}
 	}
-	s.Signature.Text = w.x.headerText(n, body)
-	sym := w.x.addSymbol(s, n, cNameLeaf(t, t.Field(n, "name")), body)
+	s.Signature.Text = w.x.HeaderText(n, body)
+	sym := w.x.AddSymbol(s, n, cNameLeaf(t, t.Field(n, "name")), body)
 	if body >= 0 {
 		w.decls(body, cCtx{parent: sym, ns: q, cls: -1, hidden: c.hidden, tmpl: -1})
 	}
@@ -133,7 +133,7 @@ func (w *cWalker) usingImport(n int32, sym int) {
 	if imp.Source == "" {
 		return
 	}
-	w.x.f.Imports = append(w.x.f.Imports, imp)
+	w.x.Facts.Imports = append(w.x.Facts.Imports, imp)
 }
 
 // namespaceAlias records namespace fs = std::filesystem as an import of
@@ -154,7 +154,7 @@ func (w *cWalker) namespaceAlias(n int32, c cCtx) {
 		return
 	}
 	src := strings.TrimPrefix(strings.Join(strings.Fields(t.Text(target)), ""), "::")
-	w.x.f.Imports = append(w.x.f.Imports, Import{Source: src, Alias: t.Text(name), Line: t.StartLine(n), Symbol: 0})
+	w.x.Facts.Imports = append(w.x.Facts.Imports, Import{Source: src, Alias: t.Text(name), Line: t.StartLine(n), Symbol: 0})
 }
 
 // alias makes using Name = type a type symbol.
@@ -165,17 +165,17 @@ func (w *cWalker) alias(n int32, c cCtx) {
 		return
 	}
 	s := Symbol{Kind: KindType, Name: t.Text(name), Parent: c.parent, Doc: w.doc(c.declNode(n))}
-	s.Signature.Returns = oneLine(t.FieldText(n, "type"))
+	s.Signature.Returns = OneLine(t.FieldText(n, "type"))
 	if c.tmpl >= 0 {
 		s.Signature.Generics = w.generics(c.tmpl)
 	}
 	w.visibility(&s, c, false)
-	s.Signature.Text = strings.TrimSuffix(oneLine(t.Text(c.declNode(n))), ";")
+	s.Signature.Text = strings.TrimSuffix(OneLine(t.Text(c.declNode(n))), ";")
 	node := n
 	if c.tmpl >= 0 && t.Parent(n) == c.tmpl {
 		node = c.tmpl
 	}
-	w.x.addSymbol(s, node, name, -1)
+	w.x.AddSymbol(s, node, name, -1)
 }
 
 // fieldInits walks a constructor's member initializer list: Base(args)
@@ -184,7 +184,7 @@ func (w *cWalker) fieldInits(fil int32, sym int, scope *cScope, c cCtx) {
 	t := w.t
 	var bases []string
 	if i, ok := w.classes[scope.cls]; ok {
-		bases = w.x.f.Symbols[i].Signature.Bases
+		bases = w.x.Facts.Symbols[i].Signature.Bases
 	}
 	for fi := range t.NamedChildren(fil) {
 		if t.Kind(fi) != "field_initializer" {
@@ -206,7 +206,7 @@ func (w *cWalker) fieldInits(fil int32, sym int, scope *cScope, c cCtx) {
 			if qual != "" {
 				q = qual + "::" + name
 			}
-			w.x.ref(Ref{Kind: RefCall, Name: name, Qualifier: q, QualifierType: cScopeMark, Symbol: sym}, fi)
+			w.x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: q, QualifierType: cScopeMark, Symbol: sym}, fi)
 		}
 		for ch := range t.NamedChildren(fi) {
 			if ch != first {
@@ -232,7 +232,7 @@ func cIsBaseInit(name, qual string, bases []string) bool {
 		}
 		return false
 	}
-	return qual != "" || isUpper(name) && !strings.HasSuffix(name, "_") && !strings.HasPrefix(name, "m_")
+	return qual != "" || IsUpper(name) && !strings.HasSuffix(name, "_") && !strings.HasPrefix(name, "m_")
 }
 
 // construct records the construction of a value of the type written at
@@ -251,5 +251,5 @@ func (w *cWalker) construct(typ int32, sym int, at int32) {
 	if name == "" || cPrimitive[name] {
 		return
 	}
-	w.x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: sym}, at)
+	w.x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: sym}, at)
 }

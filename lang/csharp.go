@@ -19,7 +19,7 @@ func init() {
 // their type, like javaScope: a method's locals, its class's fields and
 // properties, the outer class's.
 type csScope struct {
-	scope
+	Scope
 	elems map[string]string // x -> "Item" for x of type List<Item>, Item[], IEnumerable<Item>
 	outer *csScope
 }
@@ -27,7 +27,7 @@ type csScope struct {
 func newCSScope(outer *csScope) *csScope {
 	s := &csScope{outer: outer}
 	if outer != nil {
-		s.parent = &outer.scope
+		s.Parent = &outer.Scope
 	}
 	return s
 }
@@ -35,7 +35,7 @@ func newCSScope(outer *csScope) *csScope {
 // declare sets the type of name from a type as written, remembering
 // the element type of a collection for foreach.
 func (s *csScope) declare(name, typ string) {
-	s.setType(name, csVarType(typ))
+	s.SetType(name, csVarType(typ))
 	if e := csElemType(typ); e != "" {
 		if s.elems == nil {
 			s.elems = map[string]string{}
@@ -47,10 +47,10 @@ func (s *csScope) declare(name, typ string) {
 }
 
 // elem is the element type of the collection name, from the innermost
-// scope that declares name.
+// Scope that declares name.
 func (s *csScope) elem(name string) string {
 	for ; s != nil; s = s.outer {
-		if _, found := s.types[name]; found {
+		if _, found := s.Types[name]; found {
 			return s.elems[name]
 		}
 	}
@@ -71,7 +71,7 @@ func csElemType(typ string) string {
 		return csVarType(strings.TrimSuffix(typ, "[]"))
 	}
 	i := strings.IndexByte(typ, '<')
-	if i < 0 || !strings.HasSuffix(typ, ">") || !csCollections[lastIdent(typ[:i])] {
+	if i < 0 || !strings.HasSuffix(typ, ">") || !csCollections[LastIdent(typ[:i])] {
 		return ""
 	}
 	arg := typ[i+1 : len(typ)-1]
@@ -95,10 +95,10 @@ type csCtx struct {
 // csTestAttributes mark test methods and classes (NUnit, xUnit, MSTest).
 var csTestAttributes = wordSet("csharp", "test_annotations.txt")
 
-func extractCSharp(x *extractor) {
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractCSharp(x *Extractor) {
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
 	c := csCtx{sym: 0, members: -1, cls: -1, scope: newCSScope(nil)}
 	csNamespace(x, 0, "", c)
@@ -106,14 +106,14 @@ func extractCSharp(x *extractor) {
 
 // csNamespace walks the members of a compilation unit or namespace body;
 // ns is the namespace they are in.
-func csNamespace(x *extractor, n int32, ns string, c csCtx) {
-	t := x.t
+func csNamespace(x *Extractor, n int32, ns string, c csCtx) {
+	t := x.Tree
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "using_directive":
 			csUsing(x, ch)
 		case "namespace_declaration":
-			name := oneLine(t.FieldText(ch, "name"))
+			name := OneLine(t.FieldText(ch, "name"))
 			inner := name
 			if ns != "" {
 				inner = ns + "." + name
@@ -123,7 +123,7 @@ func csNamespace(x *extractor, n int32, ns string, c csCtx) {
 			}
 		case "file_scoped_namespace_declaration":
 			// the declarations after it, its siblings, are in it
-			ns = oneLine(t.FieldText(ch, "name"))
+			ns = OneLine(t.FieldText(ch, "name"))
 		case "ERROR", "declaration_list":
 			csNamespace(x, ch, ns, c)
 		case "global_statement":
@@ -132,21 +132,21 @@ func csNamespace(x *extractor, n int32, ns string, c csCtx) {
 				csNode(x, st, c)
 			}
 		default:
-			if csTypeKinds[t.Kind(ch)] && x.f.Module == "" && ns != "" {
+			if csTypeKinds[t.Kind(ch)] && x.Facts.Module == "" && ns != "" {
 				// the file's module is the namespace of its first type
-				x.f.Module = ns
-				x.f.Symbols[0].Name = ns
+				x.Facts.Module = ns
+				x.Facts.Symbols[0].Name = ns
 			}
 			csNode(x, ch, c)
 		}
 	}
 }
 
-var csTypeKinds = kindSet("class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
+var csTypeKinds = KindSet("class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
 	"enum_declaration", "delegate_declaration")
 
-func csUsing(x *extractor, n int32) {
-	t := x.t
+func csUsing(x *Extractor, n int32) {
+	t := x.Tree
 	static, global := false, false
 	alias, src := "", ""
 	for ch := range t.Children(n) {
@@ -159,7 +159,7 @@ func csUsing(x *extractor, n int32) {
 			if t.FieldName(ch) == "name" {
 				alias = t.Text(ch)
 			} else {
-				src = csStripType(oneLine(t.Text(ch)))
+				src = csStripType(OneLine(t.Text(ch)))
 			}
 		}
 	}
@@ -174,13 +174,13 @@ func csUsing(x *extractor, n int32) {
 	}
 	_ = static
 	_ = global
-	x.f.Imports = append(x.f.Imports, imp)
+	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
 // csNode walks node n: declarations become symbols, code becomes
 // references, guards and throws of c.sym.
-func csNode(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csNode(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause":
 		return
@@ -190,7 +190,7 @@ func csNode(x *extractor, n int32, c csCtx) {
 	case "namespace_declaration":
 		// a namespace the parser found inside something else
 		if b := t.Field(n, "body"); b >= 0 {
-			csNamespace(x, b, oneLine(t.FieldText(n, "name")), c)
+			csNamespace(x, b, OneLine(t.FieldText(n, "name")), c)
 		}
 		return
 	case "class_declaration", "struct_declaration", "record_declaration", "interface_declaration", "enum_declaration":
@@ -241,16 +241,16 @@ func csNode(x *extractor, n int32, c csCtx) {
 				// foreach (var x in items): the element type of items
 				typ = c.scope.elem(t.Text(right))
 			}
-			c.scope.setType(t.Text(left), typ)
+			c.scope.SetType(t.Text(left), typ)
 		}
 	case "catch_declaration":
 		if name := t.Field(n, "name"); name >= 0 {
-			c.scope.setType(t.Text(name), csStripType(t.FieldText(n, "type")))
+			c.scope.SetType(t.Text(name), csStripType(t.FieldText(n, "type")))
 		}
 		return
 	case "declaration_pattern", "declaration_expression":
 		if name := t.Field(n, "name"); name >= 0 {
-			c.scope.setType(t.Text(name), csVarType(t.FieldText(n, "type")))
+			c.scope.SetType(t.Text(name), csVarType(t.FieldText(n, "type")))
 		}
 		return
 	case "using_statement", "fixed_statement":
@@ -303,8 +303,8 @@ func csStripType(s string) string {
 
 // csMods reads a declaration's modifiers: its visibility ("" for the
 // default), the others, and whether an attribute marks a test.
-func csMods(x *extractor, n int32) (vis string, mods []string, attrs []string, test bool) {
-	t := x.t
+func csMods(x *Extractor, n int32) (vis string, mods []string, attrs []string, test bool) {
+	t := x.Tree
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "modifier":
@@ -323,9 +323,9 @@ func csMods(x *extractor, n int32) (vis string, mods []string, attrs []string, t
 				if t.Kind(a) != "attribute" {
 					continue
 				}
-				name := oneLine(t.FieldText(a, "name"))
+				name := OneLine(t.FieldText(a, "name"))
 				attrs = append(attrs, "["+name+"]")
-				if csTestAttributes[strings.TrimSuffix(lastIdent(name), "Attribute")] {
+				if csTestAttributes[strings.TrimSuffix(LastIdent(name), "Attribute")] {
 					test = true
 				}
 			}
@@ -363,8 +363,8 @@ func csMemberDefault(c csCtx) string {
 
 // csDoc is the documentation comment above a declaration: /// XML doc
 // with its tags read as text, or plain comments right above it.
-func csDoc(x *extractor, n int32) string {
-	d := x.docBefore(n)
+func csDoc(x *Extractor, n int32) string {
+	d := x.DocBefore(n)
 	if d == "" || !strings.Contains(d, "<") {
 		return d
 	}
@@ -427,11 +427,11 @@ func csXMLDoc(d string) string {
 // does not tell a base class from an interface there, so the convention
 // (IName is an interface) and the declaring kind decide.
 func csBaseRef(kind, base string, first bool) string {
-	name := lastIdent(csStripType(base))
+	name := LastIdent(csStripType(base))
 	switch {
 	case kind == "interface_declaration":
 		return RefExtends
-	case len(name) > 1 && name[0] == 'I' && isUpper(name[1:]):
+	case len(name) > 1 && name[0] == 'I' && IsUpper(name[1:]):
 		return RefImplements
 	case kind == "struct_declaration" || !first:
 		return RefImplements
@@ -439,8 +439,8 @@ func csBaseRef(kind, base string, first bool) string {
 	return RefExtends
 }
 
-func csType(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csType(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
@@ -491,24 +491,24 @@ func csType(x *extractor, n int32, c csCtx) {
 		}
 	}
 	for _, b := range bases {
-		s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
 	}
 	ps := t.ChildOfKind(n, "parameter_list") // a record's or class's primary constructor
 	s.Signature.Fields = csTypeFields(x, ps, body, s.Name, kind == "enum_declaration")
 	if ps >= 0 {
 		s.Signature.Params = csParams(x, ps, nil)
 	}
-	s.Signature.Text = x.headerText(n, body)
+	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = csDoc(x, n)
 	s.IsTest = test
-	sym := x.addSymbol(s, n, name, body)
+	sym := x.AddSymbol(s, n, name, body)
 	for i, b := range bases {
 		typ := csStripType(t.Text(b))
 		bn, bq := javaSplitType(typ)
-		x.ref(Ref{Kind: csBaseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
+		x.Ref(Ref{Kind: csBaseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
 	}
 	scope := newCSScope(c.scope)
-	for _, f := range x.f.Symbols[sym].Signature.Fields {
+	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		scope.declare(f.Name, f.Type)
 	}
 	inner := csCtx{sym: sym, members: sym, cls: sym, iface: kind == "interface_declaration",
@@ -521,10 +521,10 @@ func csType(x *extractor, n int32, c csCtx) {
 				continue
 			}
 			prop := Symbol{Kind: KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: VisPublic}
-			prop.Signature.Returns = oneLine(t.FieldText(p, "type"))
+			prop.Signature.Returns = OneLine(t.FieldText(p, "type"))
 			prop.Signature.Modifiers = []string{"property"}
-			prop.Signature.Text = oneLine(t.Text(p))
-			x.addSymbol(prop, p, pn, -1)
+			prop.Signature.Text = OneLine(t.Text(p))
+			x.AddSymbol(prop, p, pn, -1)
 		}
 	}
 	if body >= 0 {
@@ -536,13 +536,13 @@ func csType(x *extractor, n int32, c csCtx) {
 
 // csTypeFields lists the fields, properties, events and enum members a
 // type declares with their types, and a record's positional parameters.
-func csTypeFields(x *extractor, ps, body int32, typeName string, enum bool) []Param {
-	t := x.t
+func csTypeFields(x *Extractor, ps, body int32, typeName string, enum bool) []Param {
+	t := x.Tree
 	var out []Param
 	if ps >= 0 {
 		for p := range t.NamedChildren(ps) {
 			if name := t.Field(p, "name"); name >= 0 && t.Kind(p) == "parameter" {
-				out = append(out, Param{Name: t.Text(name), Type: oneLine(t.FieldText(p, "type"))})
+				out = append(out, Param{Name: t.Text(name), Type: OneLine(t.FieldText(p, "type"))})
 			}
 		}
 	}
@@ -556,7 +556,7 @@ func csTypeFields(x *extractor, ps, body int32, typeName string, enum bool) []Pa
 			if v < 0 {
 				continue
 			}
-			typ := oneLine(t.FieldText(v, "type"))
+			typ := OneLine(t.FieldText(v, "type"))
 			for d := range t.NamedChildren(v) {
 				if t.Kind(d) == "variable_declarator" {
 					if name := t.Field(d, "name"); name >= 0 {
@@ -566,7 +566,7 @@ func csTypeFields(x *extractor, ps, body int32, typeName string, enum bool) []Pa
 			}
 		case "property_declaration", "event_declaration":
 			if name := t.Field(m, "name"); name >= 0 {
-				out = append(out, Param{Name: t.Text(name), Type: oneLine(t.FieldText(m, "type"))})
+				out = append(out, Param{Name: t.Text(name), Type: OneLine(t.FieldText(m, "type"))})
 			}
 		case "enum_member_declaration":
 			if name := t.Field(m, "name"); name >= 0 && enum {
@@ -577,8 +577,8 @@ func csTypeFields(x *extractor, ps, body int32, typeName string, enum bool) []Pa
 	return out
 }
 
-func csGenerics(x *extractor, n int32) []string {
-	t := x.t
+func csGenerics(x *Extractor, n int32) []string {
+	t := x.Tree
 	list := t.Field(n, "type_parameters")
 	if list < 0 {
 		list = t.ChildOfKind(n, "type_parameter_list")
@@ -588,7 +588,7 @@ func csGenerics(x *extractor, n int32) []string {
 	}
 	var out []string
 	for p := range t.NamedChildren(list) {
-		out = append(out, oneLine(t.Text(p)))
+		out = append(out, OneLine(t.Text(p)))
 	}
 	return out
 }
@@ -596,8 +596,8 @@ func csGenerics(x *extractor, n int32) []string {
 // csParams reads a parameter list, declaring the parameters in scope.
 // The grammar leaves a params array's type and name loose in the list,
 // after the params keyword.
-func csParams(x *extractor, list int32, scope *csScope) []Param {
-	t := x.t
+func csParams(x *Extractor, list int32, scope *csScope) []Param {
+	t := x.Tree
 	if list < 0 {
 		return nil
 	}
@@ -610,14 +610,14 @@ func csParams(x *extractor, list int32, scope *csScope) []Param {
 			variadic = true
 			loose = Param{Variadic: true}
 		case "parameter":
-			pr := Param{Name: t.FieldText(p, "name"), Type: oneLine(t.FieldText(p, "type"))}
+			pr := Param{Name: t.FieldText(p, "name"), Type: OneLine(t.FieldText(p, "type"))}
 			if v := t.ChildOfKind(p, "params"); v >= 0 {
 				pr.Variadic = true
 			}
 			for ch := range t.NamedChildren(p) {
 				if t.FieldName(ch) == "" && t.Kind(ch) != "modifier" && t.Kind(ch) != "attribute_list" {
 					// the default value: = expr
-					pr.Default = shorten(oneLine(t.Text(ch)), 40)
+					pr.Default = Shorten(OneLine(t.Text(ch)), 40)
 					pr.Optional = true
 				}
 			}
@@ -631,7 +631,7 @@ func csParams(x *extractor, list int32, scope *csScope) []Param {
 			}
 			switch t.FieldName(p) {
 			case "type":
-				loose.Type = oneLine(t.Text(p))
+				loose.Type = OneLine(t.Text(p))
 			case "name":
 				loose.Name = t.Text(p)
 				out = append(out, loose)
@@ -647,8 +647,8 @@ func csParams(x *extractor, list int32, scope *csScope) []Param {
 
 // csParamMods reports whether the first parameter is this (an extension
 // method).
-func csExtension(x *extractor, list int32) bool {
-	t := x.t
+func csExtension(x *Extractor, list int32) bool {
+	t := x.Tree
 	if list < 0 {
 		return false
 	}
@@ -666,8 +666,8 @@ func csExtension(x *extractor, list int32) bool {
 	return false
 }
 
-func csMethod(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csMethod(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	kind := t.Kind(n)
 	body := t.Field(n, "body")
 	scope := newCSScope(c.scope)
@@ -730,17 +730,17 @@ func csMethod(x *extractor, n int32, c csCtx) {
 		mods = append(mods, "extension")
 	}
 	if ei := t.ChildOfKind(n, "explicit_interface_specifier"); ei >= 0 {
-		mods = append(mods, "implements "+strings.TrimSuffix(oneLine(t.Text(ei)), "."))
+		mods = append(mods, "implements "+strings.TrimSuffix(OneLine(t.Text(ei)), "."))
 	}
 	s.Signature.Modifiers = append(mods, attrs...)
 	s.Signature.Generics = csGenerics(x, n)
 	s.Signature.Params = csParams(x, params, scope)
 	if r := t.Field(n, "returns"); r >= 0 {
-		s.Signature.Returns = oneLine(t.Text(r))
+		s.Signature.Returns = OneLine(t.Text(r))
 	} else if ty := t.Field(n, "type"); ty >= 0 && kind != "conversion_operator_declaration" {
-		s.Signature.Returns = oneLine(t.Text(ty))
+		s.Signature.Returns = OneLine(t.Text(ty))
 	} else if kind == "conversion_operator_declaration" {
-		s.Signature.Returns = oneLine(t.FieldText(n, "type"))
+		s.Signature.Returns = OneLine(t.FieldText(n, "type"))
 	}
 	if body < 0 {
 		body = t.Field(n, "value") // an indexer's => expression
@@ -748,10 +748,10 @@ func csMethod(x *extractor, n int32, c csCtx) {
 	if body < 0 {
 		body = t.ChildOfKind(n, "accessor_list")
 	}
-	s.Signature.Text = x.headerText(n, body)
+	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = csDoc(x, n)
 	s.IsTest = test
-	sym := x.addSymbol(s, n, name, body)
+	sym := x.AddSymbol(s, n, name, body)
 	inner := csCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
 	if ci := t.ChildOfKind(n, "constructor_initializer"); ci >= 0 {
 		csCtorInit(x, ci, inner)
@@ -770,8 +770,8 @@ func csMethod(x *extractor, n int32, c csCtx) {
 	}
 }
 
-func csDelegate(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csDelegate(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
@@ -790,17 +790,17 @@ func csDelegate(x *extractor, n int32, c csCtx) {
 	s.Signature.Modifiers = append(append(mods, "delegate"), attrs...)
 	s.Signature.Generics = csGenerics(x, n)
 	s.Signature.Params = csParams(x, t.Field(n, "parameters"), nil)
-	s.Signature.Returns = oneLine(t.FieldText(n, "type"))
-	s.Signature.Text = x.headerText(n, -1)
+	s.Signature.Returns = OneLine(t.FieldText(n, "type"))
+	s.Signature.Text = x.HeaderText(n, -1)
 	s.Doc = csDoc(x, n)
-	x.addSymbol(s, n, name, -1)
+	x.AddSymbol(s, n, name, -1)
 }
 
 // csProperty makes a property or an event with accessors a variable of
 // its type: code reads and writes it like a field. The accessors' code is
 // the property's.
-func csProperty(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csProperty(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 || c.members < 0 {
 		csWalkChildren(x, n, c)
@@ -834,14 +834,14 @@ func csProperty(x *extractor, n int32, c csCtx) {
 		}
 	}
 	s.Signature.Modifiers = append(mods, attrs...)
-	s.Signature.Returns = oneLine(t.FieldText(n, "type"))
+	s.Signature.Returns = OneLine(t.FieldText(n, "type"))
 	end := acc
 	if end < 0 {
 		end = t.Field(n, "value")
 	}
-	s.Signature.Text = x.headerText(n, end)
+	s.Signature.Text = x.HeaderText(n, end)
 	s.Doc = csDoc(x, n)
-	sym := x.addSymbol(s, n, name, end)
+	sym := x.AddSymbol(s, n, name, end)
 	inner := csCtx{sym: sym, members: -1, cls: c.cls, scope: newCSScope(c.scope)}
 	if acc >= 0 {
 		for a := range t.NamedChildren(acc) {
@@ -864,8 +864,8 @@ func csProperty(x *extractor, n int32, c csCtx) {
 }
 
 // csValue walks an initializer; new() takes the declared type.
-func csValue(x *extractor, v int32, typ string, c csCtx) {
-	t := x.t
+func csValue(x *Extractor, v int32, typ string, c csCtx) {
+	t := x.Tree
 	c.top = false
 	if k := t.Kind(v); k == "arrow_expression_clause" {
 		for ch := range t.NamedChildren(v) {
@@ -883,15 +883,15 @@ func csValue(x *extractor, v int32, typ string, c csCtx) {
 	csNode(x, v, c)
 }
 
-func csWalkChildren(x *extractor, n int32, c csCtx) {
+func csWalkChildren(x *Extractor, n int32, c csCtx) {
 	c.top = false
-	for ch := range x.t.NamedChildren(n) {
+	for ch := range x.Tree.NamedChildren(n) {
 		csNode(x, ch, c)
 	}
 }
 
-func csField(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csField(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	v := t.ChildOfKind(n, "variable_declaration")
 	if v < 0 {
 		return
@@ -905,7 +905,7 @@ func csField(x *extractor, n int32, c csCtx) {
 		mods = append(mods, "event")
 	}
 	doc := csDoc(x, n)
-	typ := oneLine(t.FieldText(v, "type"))
+	typ := OneLine(t.FieldText(v, "type"))
 	var decls []int32
 	for d := range t.NamedChildren(v) {
 		if t.Kind(d) == "variable_declarator" {
@@ -925,7 +925,7 @@ func csField(x *extractor, n int32, c csCtx) {
 		if len(mods) > 0 || vis != "" {
 			head := t.Nodes[n].StartByte
 			if ty := t.Field(v, "type"); ty >= 0 {
-				s.Signature.Text = oneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
+				s.Signature.Text = OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
 			}
 		}
 		node := d
@@ -933,7 +933,7 @@ func csField(x *extractor, n int32, c csCtx) {
 			node = n
 		}
 		val := csDeclaratorValue(x, d)
-		sym := x.addSymbol(s, node, name, val)
+		sym := x.AddSymbol(s, node, name, val)
 		if val >= 0 {
 			csValue(x, val, typ, csCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope})
 		}
@@ -941,8 +941,8 @@ func csField(x *extractor, n int32, c csCtx) {
 }
 
 // csDeclaratorValue is the initializer of a variable declarator, or -1.
-func csDeclaratorValue(x *extractor, d int32) int32 {
-	t := x.t
+func csDeclaratorValue(x *Extractor, d int32) int32 {
+	t := x.Tree
 	for ch := range t.NamedChildren(d) {
 		if t.FieldName(ch) != "name" && t.Kind(ch) != "bracketed_argument_list" {
 			return ch
@@ -951,19 +951,19 @@ func csDeclaratorValue(x *extractor, d int32) int32 {
 	return -1
 }
 
-func csEnumMember(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csEnumMember(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 || c.members < 0 {
 		return
 	}
 	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: VisPublic}
-	s.Signature.Returns = x.f.Symbols[c.members].Name
+	s.Signature.Returns = x.Facts.Symbols[c.members].Name
 	s.Signature.Modifiers = []string{"const"}
-	s.Signature.Text = oneLine(t.Text(n))
+	s.Signature.Text = OneLine(t.Text(n))
 	s.Doc = csDoc(x, n)
 	val := t.Field(n, "value")
-	sym := x.addSymbol(s, n, name, val)
+	sym := x.AddSymbol(s, n, name, val)
 	if val >= 0 {
 		csNode(x, val, csCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope})
 	}
@@ -971,9 +971,9 @@ func csEnumMember(x *extractor, n int32, c csCtx) {
 
 // csLocals declares the variables of a declaration in code and walks
 // their initializers.
-func csLocals(x *extractor, v int32, c csCtx) {
-	t := x.t
-	declared := oneLine(t.FieldText(v, "type"))
+func csLocals(x *Extractor, v int32, c csCtx) {
+	t := x.Tree
+	declared := OneLine(t.FieldText(v, "type"))
 	typ := csVarType(declared)
 	c.top = false
 	for d := range t.NamedChildren(v) {
@@ -998,23 +998,23 @@ func csLocals(x *extractor, v int32, c csCtx) {
 		case "object_creation_expression":
 			c.scope.declare(n, t.FieldText(vv, "type"))
 		case "cast_expression":
-			c.scope.setType(n, csStripType(t.FieldText(vv, "type")))
+			c.scope.SetType(n, csStripType(t.FieldText(vv, "type")))
 		case "as_expression":
-			c.scope.setType(n, csStripType(t.FieldText(vv, "right")))
+			c.scope.SetType(n, csStripType(t.FieldText(vv, "right")))
 		case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
-			c.scope.setType(n, "string")
+			c.scope.SetType(n, "string")
 		case "await_expression":
 			if in := t.FirstNamedChild(vv); in >= 0 && t.Kind(in) == "invocation_expression" {
 				head, call := csHead(x, in, c)
-				c.scope.setCall(n, call, head)
+				c.scope.SetCall(n, call, head)
 			} else {
-				c.scope.setType(n, "")
+				c.scope.SetType(n, "")
 			}
 		case "invocation_expression":
 			head, call := csHead(x, vv, c)
-			c.scope.setCall(n, call, head)
+			c.scope.SetCall(n, call, head)
 		default:
-			c.scope.setType(n, "")
+			c.scope.SetType(n, "")
 		}
 	}
 }
@@ -1081,16 +1081,16 @@ func csExpr(t *Tree, n int32, depth int) string {
 	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
 		return `""`
 	case "alias_qualified_name", "qualified_name":
-		return strings.TrimPrefix(oneLine(t.Text(n)), "global::")
+		return strings.TrimPrefix(OneLine(t.Text(n)), "global::")
 	}
-	return shorten(oneLine(t.Text(n)), 40)
+	return Shorten(OneLine(t.Text(n)), 40)
 }
 
 // csHead works out what is known of a qualifier's value, like javaHead:
 // the type of its first part (a variable, this, new T(), a cast) and,
 // when the qualifier is or holds a call, that call.
-func csHead(x *extractor, obj int32, c csCtx) (typ, call string) {
-	t := x.t
+func csHead(x *Extractor, obj int32, c csCtx) (typ, call string) {
+	t := x.Tree
 	// the last call of the qualifier: a.B().C -> a.B
 	for n, i := obj, 0; n >= 0 && i <= maxCSChain; i++ {
 		k := t.Kind(n)
@@ -1131,7 +1131,7 @@ func csHead(x *extractor, obj int32, c csCtx) (typ, call string) {
 	switch t.Kind(n) {
 	case "identifier":
 		name := t.Text(n)
-		vt, vc, vh, ok := c.scope.lookup(name)
+		vt, vc, vh, ok := c.scope.Lookup(name)
 		switch {
 		case !ok:
 		case vc == "":
@@ -1143,7 +1143,7 @@ func csHead(x *extractor, obj int32, c csCtx) (typ, call string) {
 		}
 	case "this":
 		if c.cls >= 0 {
-			typ = x.f.Symbols[c.cls].Qualified()
+			typ = x.Facts.Symbols[c.cls].Qualified()
 		}
 	case "object_creation_expression":
 		typ = csStripType(t.FieldText(n, "type"))
@@ -1155,8 +1155,8 @@ func csHead(x *extractor, obj int32, c csCtx) (typ, call string) {
 	return typ, call
 }
 
-func csCall(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csCall(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	fn := t.Field(n, "function")
 	if fn < 0 {
 		return
@@ -1201,11 +1201,11 @@ func csCall(x *extractor, n int32, c csCtx) {
 	if r.Name == "" || r.Name == "nameof" && r.Qualifier == "" {
 		return
 	}
-	x.ref(r, n)
+	x.Ref(r, n)
 }
 
-func csNew(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csNew(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	ty := t.Field(n, "type")
 	if ty < 0 {
 		return
@@ -1214,35 +1214,35 @@ func csNew(x *extractor, n int32, c csCtx) {
 	if name == "" {
 		return
 	}
-	x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+	x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
 }
 
 // csTypedNew records new() of the type a declaration names.
-func csTypedNew(x *extractor, n int32, typ string, c csCtx) {
+func csTypedNew(x *Extractor, n int32, typ string, c csCtx) {
 	name, qual := javaSplitType(typ)
 	if name == "" || strings.HasSuffix(name, "]") {
 		return
 	}
-	x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+	x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
 }
 
 // csCtorInit records : base(...) and : this(...) as calls of a
 // constructor of the base class or of the class itself.
-func csCtorInit(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csCtorInit(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	if c.cls < 0 {
 		return
 	}
-	cls := &x.f.Symbols[c.cls]
+	cls := &x.Facts.Symbols[c.cls]
 	switch {
 	case t.ChildOfKind(n, "this") >= 0:
-		x.ref(Ref{Kind: RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
+		x.Ref(Ref{Kind: RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
 	case t.ChildOfKind(n, "base") >= 0:
 		name := "object"
 		if len(cls.Signature.Bases) > 0 {
 			name, _ = javaSplitType(csStripType(cls.Signature.Bases[0]))
 		}
-		x.ref(Ref{Kind: RefCall, Name: name, Qualifier: "base", Symbol: c.sym}, n)
+		x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: "base", Symbol: c.sym}, n)
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
@@ -1250,13 +1250,13 @@ func csCtorInit(x *extractor, n int32, c csCtx) {
 	}
 }
 
-func csLambda(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csLambda(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	scope := newCSScope(c.scope)
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		switch t.Kind(ps) {
 		case "implicit_parameter", "identifier":
-			scope.setType(t.Text(ps), "")
+			scope.SetType(t.Text(ps), "")
 		case "parameter_list":
 			csParams(x, ps, scope)
 		}
@@ -1275,37 +1275,37 @@ func csLambda(x *extractor, n int32, c csCtx) {
 
 // csGuard records if (cond) return ...; and if (cond) throw ...; at the
 // top of a method body.
-func csGuard(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csGuard(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	cons := t.Field(n, "consequence")
 	cond := t.Field(n, "condition")
 	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
 		return
 	}
-	first := t.guardStatement(cons, "block")
+	first := t.GuardStatement(cons, "block")
 	if first < 0 {
 		return
 	}
 	switch t.Kind(first) {
 	case "return_statement":
-		x.guard(c.sym, t.Text(cond), t.returnAction(first), n)
+		x.Guard(c.sym, t.Text(cond), t.ReturnAction(first), n)
 	case "throw_statement":
-		x.guard(c.sym, t.Text(cond), "throw", n)
+		x.Guard(c.sym, t.Text(cond), "throw", n)
 	}
 }
 
-func csThrow(x *extractor, n int32, c csCtx) {
-	t := x.t
+func csThrow(x *Extractor, n int32, c csCtx) {
+	t := x.Tree
 	e := t.FirstNamedChild(n)
 	if e < 0 {
-		x.throw(c.sym, "throws", "", n) // a rethrow
+		x.Throw(c.sym, "throws", "", n) // a rethrow
 		return
 	}
-	what := oneLine(t.Text(e))
+	what := OneLine(t.Text(e))
 	if t.Kind(e) == "object_creation_expression" {
 		what = csStripType(t.FieldText(e, "type"))
 	}
-	x.throw(c.sym, "throws", what, n)
+	x.Throw(c.sym, "throws", what, n)
 }
 
 // csNullChecks throw when their first argument is null, csArgChecks when
@@ -1318,8 +1318,8 @@ var (
 
 // csCheckCall records precondition calls (ArgumentNullException.ThrowIfNull,
 // Debug.Assert, Contract.Requires) in a statement of a method body.
-func csCheckCall(x *extractor, st int32, c csCtx) {
-	t := x.t
+func csCheckCall(x *Extractor, st int32, c csCtx) {
+	t := x.Tree
 	e := t.FirstNamedChild(st)
 	if e < 0 || t.Kind(e) != "invocation_expression" {
 		return
@@ -1336,10 +1336,10 @@ func csCheckCall(x *extractor, st int32, c csCtx) {
 	}
 	switch {
 	case csNullChecks[name]:
-		x.guard(c.sym, t.Text(arg)+" == null", "throw", st)
+		x.Guard(c.sym, t.Text(arg)+" == null", "throw", st)
 	case csArgChecks[name]:
-		x.guard(c.sym, "!("+t.Text(arg)+")", "throw", st)
+		x.Guard(c.sym, "!("+t.Text(arg)+")", "throw", st)
 	case strings.HasPrefix(name, "ThrowIf"):
-		x.guard(c.sym, strings.TrimPrefix(name, "ThrowIf")+"("+t.Text(arg)+")", "throw", st)
+		x.Guard(c.sym, strings.TrimPrefix(name, "ThrowIf")+"("+t.Text(arg)+")", "throw", st)
 	}
 }

@@ -38,13 +38,13 @@ const maxCSDepth = 8
 func isCSPath(p string) bool { return strings.HasSuffix(p, ".cs") }
 
 // csBindings maps a file's using aliases to their targets.
-func csBindings(fi *FileInfo) map[string]binding {
-	return fi.bindingsWith(func() map[string]binding {
-		m := map[string]binding{}
+func csBindings(fi *FileInfo) map[string]Binding {
+	return fi.BindingsWith(func() map[string]Binding {
+		m := map[string]Binding{}
 		for i := range fi.Imports {
 			imp := &fi.Imports[i]
 			if imp.Alias != "" {
-				m[imp.Alias] = binding{imp: imp}
+				m[imp.Alias] = Binding{Imp: imp}
 			}
 		}
 		return m
@@ -121,15 +121,15 @@ func csParents(ns string) []string {
 // The parts of a partial class count as one: the one in prefer (a path)
 // when it has one, else the first.
 func csTopTypes(tab Table, ns, name, prefer string) []*Target {
-	cands := pick(tab.ByName(name), func(t *Target) bool {
-		return t.Container == "" && isTypeKind(t.Kind) && t.Module == ns && isCSPath(t.Path)
+	cands := Pick(tab.ByName(name), func(t *Target) bool {
+		return t.Container == "" && IsTypeKind(t.Kind) && t.Module == ns && isCSPath(t.Path)
 	})
 	return csOnePerType(cands, prefer)
 }
 
 // csOnePerType keeps one part of each partial type: the one in the file
 // prefer, else the one in the file named after it (Store.cs), else the
-// one that lists the bases, else the first.
+// One that lists the bases, else the first.
 func csOnePerType(cands []*Target, prefer string) []*Target {
 	if len(cands) < 2 {
 		return cands
@@ -166,7 +166,7 @@ func csOnePerType(cands []*Target, prefer string) []*Target {
 func csParts(tab Table, typ *Target) []*Target {
 	out := []*Target{typ}
 	for _, t := range tab.ByName(typ.Name) {
-		if t.ID != typ.ID && isTypeKind(t.Kind) && t.Container == typ.Container && t.Module == typ.Module && isCSPath(t.Path) {
+		if t.ID != typ.ID && IsTypeKind(t.Kind) && t.Container == typ.Container && t.Module == typ.Module && isCSPath(t.Path) {
 			out = append(out, t)
 		}
 	}
@@ -176,10 +176,10 @@ func csParts(tab Table, typ *Target) []*Target {
 // csNested finds the member type name of typ (any of its parts).
 func csNested(tab Table, typ *Target, name string) *Target {
 	q := typ.Qualified()
-	cands := pick(tab.ByName(name), func(t *Target) bool {
-		return isTypeKind(t.Kind) && t.Container == q && t.Module == typ.Module && isCSPath(t.Path)
+	cands := Pick(tab.ByName(name), func(t *Target) bool {
+		return IsTypeKind(t.Kind) && t.Container == q && t.Module == typ.Module && isCSPath(t.Path)
 	})
-	return one(csOnePerType(cands, typ.Path))
+	return One(csOnePerType(cands, typ.Path))
 }
 
 // csEnclosing is the innermost type of file fi whose qualified name is
@@ -188,7 +188,7 @@ func csEnclosing(tab Table, p, container string) *Target {
 	for container != "" {
 		c, name := javaLastSeg(container)
 		for _, t := range tab.ByName(name) {
-			if t.Path == p && t.Container == c && isTypeKind(t.Kind) {
+			if t.Path == p && t.Container == c && IsTypeKind(t.Kind) {
 				return t
 			}
 		}
@@ -203,7 +203,7 @@ func csClassOf(ctx *Context) *Target {
 	if f == nil || f.Kind == KindModule {
 		return nil
 	}
-	if isTypeKind(f.Kind) {
+	if IsTypeKind(f.Kind) {
 		return f
 	}
 	return csEnclosing(ctx.Table, f.Path, f.Container)
@@ -222,7 +222,7 @@ func csTaskResult(typ string) string {
 
 // csResolveType resolves a type as written in file fi by code in the
 // container from (the member types of the classes around it are in
-// scope). It returns the type and the rule that found it, or
+// Scope). It returns the type and the rule that found it, or
 // RuleExternal, RuleAmbiguous or RuleUnresolved.
 func csResolveType(tab Table, fi *FileInfo, from, typ string, depth int) (*Target, string) {
 	typ = csStripType(typ)
@@ -239,7 +239,7 @@ func csResolveType(tab Table, fi *FileInfo, from, typ string, depth int) (*Targe
 	segs := strings.Split(typ, ".")
 	// Outer.Inner, or Alias.Type
 	if b, ok := csBindings(fi)[segs[0]]; ok {
-		return csResolveQualifiedType(tab, fi, b.imp.Source+"."+strings.Join(segs[1:], "."), depth+1)
+		return csResolveQualifiedType(tab, fi, b.Imp.Source+"."+strings.Join(segs[1:], "."), depth+1)
 	}
 	if head, rule := csResolveSimpleType(tab, fi, from, segs[0], depth+1); head != nil {
 		for _, s := range segs[1:] {
@@ -269,7 +269,7 @@ func csResolveQualifiedType(tab Table, fi *FileInfo, typ string, depth int) (*Ta
 				continue
 			}
 			inRepo = true
-			t := one(csTopTypes(tab, ns, segs[k], fi.Path))
+			t := One(csTopTypes(tab, ns, segs[k], fi.Path))
 			for _, s := range segs[k+1:] {
 				if t == nil {
 					break
@@ -334,7 +334,7 @@ func csResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int) 
 	}
 	// a using alias, then the namespaces using directives open
 	if b, ok := csBindings(fi)[name]; ok {
-		if t, rule := csResolveQualifiedType(tab, fi, b.imp.Source, depth+1); t != nil || rule == RuleExternal {
+		if t, rule := csResolveQualifiedType(tab, fi, b.Imp.Source, depth+1); t != nil || rule == RuleExternal {
 			if t != nil {
 				rule = RuleImport
 			}
@@ -365,8 +365,8 @@ func csResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int) 
 		return nil, RuleAmbiguous
 	}
 	// nothing visible: a framework type, or one a global using brings
-	all := csOnePerType(pick(tab.ByName(name), func(t *Target) bool {
-		return isTypeKind(t.Kind) && t.Container == "" && isCSPath(t.Path)
+	all := csOnePerType(Pick(tab.ByName(name), func(t *Target) bool {
+		return IsTypeKind(t.Kind) && t.Container == "" && isCSPath(t.Path)
 	}), fi.Path)
 	switch {
 	case len(all) == 0 || csBCLTypes[name] && external:
@@ -379,10 +379,10 @@ func csResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int) 
 
 // csMembers finds methods in any part of a partial type, then in its
 // bases; a type without bases has System.Object's methods.
-var csMembers = &memberRules{
-	own: func(tab Table, typ *Target, name string) *Target {
+var csMembers = &MemberRules{
+	Own: func(tab Table, typ *Target, name string) *Target {
 		q := typ.Qualified()
-		ms := pick(tab.ByName(name), func(t *Target) bool {
+		ms := Pick(tab.ByName(name), func(t *Target) bool {
 			return t.Kind == KindMethod && t.Container == q && t.Module == typ.Module && isCSPath(t.Path)
 		})
 		for _, m := range ms {
@@ -395,18 +395,18 @@ var csMembers = &memberRules{
 		}
 		return nil
 	},
-	bases: func(tab Table, typ *Target, depth int) []baseRef {
-		var out []baseRef
+	Bases: func(tab Table, typ *Target, depth int) []BaseRef {
+		var out []BaseRef
 		for _, part := range csParts(tab, typ) {
 			fi := tab.File(part.Path)
 			for _, b := range part.Bases {
 				bt, rule := csResolveType(tab, fi, part.Container, b, depth+1)
-				out = append(out, baseRef{bt, rule})
+				out = append(out, BaseRef{bt, rule})
 			}
 		}
 		return out
 	},
-	rootMember: func(_ Table, _ *Target, nBases int, name string) bool { return nBases == 0 && csObjectMethods[name] },
+	RootMember: func(_ Table, _ *Target, nBases int, name string) bool { return nBases == 0 && csObjectMethods[name] },
 }
 
 // csFieldType is the type of field or property name of typ, following
@@ -452,22 +452,22 @@ func resolveCSharpImport(ctx *Context, imp *Import, name string) Resolution {
 	if len(files) > 0 {
 		for _, f := range files {
 			if !IsTestPath(f) {
-				if t := moduleTarget(tab, f); t != nil {
-					return bound(t, RuleImport)
+				if t := ModuleTarget(tab, f); t != nil {
+					return Bound(t, RuleImport)
 				}
 			}
 		}
-		if t := moduleTarget(tab, files[0]); t != nil {
-			return bound(t, RuleImport)
+		if t := ModuleTarget(tab, files[0]); t != nil {
+			return Bound(t, RuleImport)
 		}
 	}
 	// using static T; or using A = N.T;
 	if t, rule := csResolveQualifiedType(tab, fi, imp.Source, 0); t != nil {
-		return bound(t, RuleImport)
+		return Bound(t, RuleImport)
 	} else if rule == RuleExternal {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 func resolveCSharp(ctx *Context, r *Ref) Resolution {
@@ -484,7 +484,7 @@ func csFrom(ctx *Context) string {
 
 func csResolve(ctx *Context, r *Ref, depth int) Resolution {
 	if depth > maxCSDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	tab := ctx.Table
 	switch r.Kind {
@@ -499,13 +499,13 @@ func csResolve(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		t, rule := csResolveType(tab, ctx.File, from, typ, depth)
 		if t != nil {
-			return bound(t, rule)
+			return Bound(t, rule)
 		}
-		return unbound(rule, 0)
+		return Unbound(rule, 0)
 	}
 	if r.Qualifier == "" {
 		if csBuiltins[r.Name] {
-			return unbound(RuleBuiltin, 0)
+			return Unbound(RuleBuiltin, 0)
 		}
 		return csResolveBare(ctx, r)
 	}
@@ -522,7 +522,7 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 		for q := f.Qualified(); q != ""; q, _ = javaLastSeg(q) {
 			for _, t := range tab.ByName(r.Name) {
 				if t.Kind == KindFunction && t.Path == f.Path && t.Container == q {
-					return bound(t, RuleSameFile)
+					return Bound(t, RuleSameFile)
 				}
 			}
 			if !strings.Contains(q, ".") {
@@ -532,12 +532,12 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 	}
 	ext := false
 	for c := csClassOf(ctx); c != nil; c = csEnclosing(tab, c.Path, c.Container) {
-		m, e := csMembers.findMember(tab, c, r.Name, 0)
+		m, e := csMembers.FindMember(tab, c, r.Name, 0)
 		if m != nil {
 			if m.Path == ctx.File.Path && m.Container == c.Qualified() {
-				return bound(m, RuleSameFile)
+				return Bound(m, RuleSameFile)
 			}
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
 		ext = ext || e
 	}
@@ -545,7 +545,7 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 		// top-level statements and scripts: functions of the file
 		for _, t := range tab.ByName(r.Name) {
 			if t.Kind == KindFunction && t.Path == ctx.File.Path && t.Container == "" {
-				return bound(t, RuleSameFile)
+				return Bound(t, RuleSameFile)
 			}
 		}
 	}
@@ -555,17 +555,17 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 		}
 		owner, rule := csResolveQualifiedType(tab, ctx.File, u, 0)
 		if owner != nil {
-			if m, _ := csMembers.findMember(tab, owner, r.Name, 0); m != nil {
-				return bound(m, RuleImport)
+			if m, _ := csMembers.FindMember(tab, owner, r.Name, 0); m != nil {
+				return Bound(m, RuleImport)
 			}
 		} else if rule == RuleExternal {
 			// using static System.Math;
 			_, last := javaLastSeg(u)
-			ext = ext || isUpper(last)
+			ext = ext || IsUpper(last)
 		}
 	}
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	return csUniqueMethod(tab, r.Name, false)
 }
@@ -576,17 +576,17 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 	cls := csClassOf(ctx)
 	segs := javaSplitQualifier(q)
 	rest := segs[1:]
-	v := typedValue{rule: RuleReceiver}
+	v := TypedValue{Rule: RuleReceiver}
 	switch {
 	case q == "this" && cls != nil && r.Name == cls.Name && r.QualifierCall == "":
 		// : this(...): another constructor of the class
 		for _, t := range tab.ByName(cls.Name) {
 			if t.Kind == KindConstructor && t.Container == cls.Qualified() && t.Module == cls.Module &&
 				(ctx.From == nil || t.ID != ctx.From.ID) {
-				return bound(t, RuleSameFile)
+				return Bound(t, RuleSameFile)
 			}
 		}
-		return bound(cls, RuleSameFile)
+		return Bound(cls, RuleSameFile)
 	case q == "base":
 		return csResolveBase(ctx, r, cls)
 	case r.QualifierCall != "":
@@ -603,12 +603,12 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 		}
 	case segs[0] == "this":
 		if cls == nil {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
-		v.t = cls
+		v.Target = cls
 	case r.QualifierType != "":
 		t, rule := csResolveType(tab, ctx.File, csFrom(ctx), r.QualifierType, depth+1)
-		v.t, v.ext = t, t == nil && rule == RuleExternal
+		v.Target, v.Ext = t, t == nil && rule == RuleExternal
 	default:
 		var res *Resolution
 		v, rest, res = csHeadValue(ctx, r, cls, segs, depth)
@@ -617,89 +617,89 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 		}
 	}
 	for _, s := range rest {
-		if v.t == nil {
+		if v.Target == nil {
 			break
 		}
 		if strings.ContainsAny(s, "()[") {
-			v = typedValue{}
+			v = TypedValue{}
 			break
 		}
-		ft, e, found := csFieldType(tab, v.t, s, depth+1)
+		ft, e, found := csFieldType(tab, v.Target, s, depth+1)
 		if !found {
-			if nt := csNested(tab, v.t, s); nt != nil {
-				v.t = nt
+			if nt := csNested(tab, v.Target, s); nt != nil {
+				v.Target = nt
 				continue
 			}
 		}
-		v = typedValue{t: ft, ext: e, rule: RuleReceiver}
+		v = TypedValue{Target: ft, Ext: e, Rule: RuleReceiver}
 	}
-	if v.t == nil {
-		if v.ext {
-			return unbound(RuleExternal, 0)
+	if v.Target == nil {
+		if v.Ext {
+			return Unbound(RuleExternal, 0)
 		}
 		return csUniqueMethod(tab, r.Name, true)
 	}
-	m, ext := csMembers.findMember(tab, v.t, r.Name, depth+1)
+	m, ext := csMembers.FindMember(tab, v.Target, r.Name, depth+1)
 	if m != nil {
-		return bound(m, v.rule)
+		return Bound(m, v.Rule)
 	}
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // csHeadValue works out the first part of a qualifier the extractor could
 // not type: a field the class inherits, a type (Type.M(), Outer.Inner.M(),
 // Ns.Type.M(), Alias.M()).
-func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (typedValue, []string, *Resolution) {
+func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (TypedValue, []string, *Resolution) {
 	tab := ctx.Table
 	head := segs[0]
-	done := func(res Resolution) (typedValue, []string, *Resolution) { return typedValue{}, nil, &res }
+	done := func(res Resolution) (TypedValue, []string, *Resolution) { return TypedValue{}, nil, &res }
 	if strings.HasPrefix(head, "new ") || strings.HasPrefix(head, "(") || strings.HasPrefix(head, `"`) {
 		return done(csUniqueMethod(tab, r.Name, true))
 	}
 	if csPredefined[head] {
-		return done(unbound(RuleExternal, 0)) // int.Parse, string.Join
+		return done(Unbound(RuleExternal, 0)) // int.Parse, string.Join
 	}
 	// a field or property of the class or a class around it, inherited
 	// or declared in another part
 	for c := cls; c != nil; c = csEnclosing(tab, c.Path, c.Container) {
 		if ft, e, found := csFieldType(tab, c, head, depth+1); found {
-			return typedValue{t: ft, ext: e, rule: RuleReceiver}, segs[1:], nil
-		} else if e && !isUpper(head) {
-			return done(unbound(RuleExternal, 0))
+			return TypedValue{Target: ft, Ext: e, Rule: RuleReceiver}, segs[1:], nil
+		} else if e && !IsUpper(head) {
+			return done(Unbound(RuleExternal, 0))
 		}
 	}
 	// a type, perhaps namespace-qualified, perhaps through an alias; a
 	// lower-case name is a variable the extractor did not see, unless an
 	// alias or a namespace of ours
 	_, alias := csBindings(ctx.File)[head]
-	if !isUpper(head) && !alias && !csNamespaceInRepo(tab, ctx.File, head) {
+	if !IsUpper(head) && !alias && !csNamespaceInRepo(tab, ctx.File, head) {
 		return done(csUniqueMethod(tab, r.Name, true))
 	}
 	for k := len(segs); k >= 1; k-- {
 		t, rule := csResolveType(tab, ctx.File, csFrom(ctx), strings.Join(segs[:k], "."), depth+1)
 		if t != nil {
-			return typedValue{t: t, rule: rule}, segs[k:], nil
+			return TypedValue{Target: t, Rule: rule}, segs[k:], nil
 		}
 		if k == 1 && rule == RuleExternal {
-			return done(unbound(RuleExternal, 0))
+			return done(Unbound(RuleExternal, 0))
 		}
 	}
-	if isUpper(head) && len(segs) == 1 {
+	if IsUpper(head) && len(segs) == 1 {
 		// Type.M() with a type the repository lacks under that name
-		ms := pick(tab.ByName(r.Name), func(m *Target) bool {
+		ms := Pick(tab.ByName(r.Name), func(m *Target) bool {
 			_, c := javaLastSeg(m.Container)
 			return m.Kind == KindMethod && c == head && isCSPath(m.Path)
 		})
 		if len(ms) == 0 {
-			return done(unbound(RuleExternal, 0))
+			return done(Unbound(RuleExternal, 0))
 		}
-		if m := one(ms); m != nil {
-			return done(bound(m, RuleUniqueName))
+		if m := One(ms); m != nil {
+			return done(Bound(m, RuleUniqueName))
 		}
-		return done(unbound(RuleAmbiguous, len(ms)))
+		return done(Unbound(RuleAmbiguous, len(ms)))
 	}
 	return done(csUniqueMethod(tab, r.Name, true))
 }
@@ -708,7 +708,7 @@ func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (t
 func csResolveBase(ctx *Context, r *Ref, cls *Target) Resolution {
 	tab := ctx.Table
 	if cls == nil {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	ext := true
 	for _, part := range csParts(tab, cls) {
@@ -726,43 +726,43 @@ func csResolveBase(ctx *Context, r *Ref, cls *Target) Resolution {
 				// : base(...): a constructor of the base class
 				for _, t := range tab.ByName(bt.Name) {
 					if t.Kind == KindConstructor && t.Container == bt.Qualified() && t.Module == bt.Module {
-						return bound(t, RuleReceiver)
+						return Bound(t, RuleReceiver)
 					}
 				}
-				return bound(bt, RuleReceiver)
+				return Bound(bt, RuleReceiver)
 			}
-			if m, e := csMembers.findMember(tab, bt, r.Name, 1); m != nil {
-				return bound(m, RuleReceiver)
+			if m, e := csMembers.FindMember(tab, bt, r.Name, 1); m != nil {
+				return Bound(m, RuleReceiver)
 			} else if e {
 				ext = true
 			}
 		}
 	}
 	if ext || csObjectMethods[r.Name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // csCallResult is the value a call returns: fn as the extractor rendered
 // it ("a.B().C"), headType the type of its first part.
-func csCallResult(ctx *Context, fn, headType string, depth int) typedValue {
+func csCallResult(ctx *Context, fn, headType string, depth int) TypedValue {
 	r := chainCallRef(fn, headType)
 	if r == nil {
-		return typedValue{}
+		return TypedValue{}
 	}
 	res := csResolve(ctx, r, depth+1)
 	if res.Rule == RuleExternal {
-		return typedValue{ext: csObjectMethods[r.Name]}
+		return TypedValue{Ext: csObjectMethods[r.Name]}
 	}
 	m := res.Target
-	if m == nil || m.Kind == KindConstructor || isTypeKind(m.Kind) {
-		return typedValue{}
+	if m == nil || m.Kind == KindConstructor || IsTypeKind(m.Kind) {
+		return TypedValue{}
 	}
 	t, rule := csResolveType(ctx.Table, ctx.Table.File(m.Path), m.Qualified(), csTaskResult(m.Returns), depth+1)
-	out := typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+	out := TypedValue{Target: t, Ext: t == nil && rule == RuleExternal, Rule: RuleReceiver}
 	if res.Rule == RuleUniqueName {
-		out.rule = RuleUniqueName
+		out.Rule = RuleUniqueName
 	}
 	return out
 }
@@ -772,11 +772,11 @@ func csCallResult(ctx *Context, fn, headType string, depth int) typedValue {
 // name no method of the repository has is a library's.
 func csUniqueMethod(tab Table, name string, qualified bool) Resolution {
 	if csObjectMethods[name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	ms := pick(tab.ByName(name), func(t *Target) bool {
+	ms := Pick(tab.ByName(name), func(t *Target) bool {
 		return (t.Kind == KindMethod || !qualified && t.Kind == KindFunction) && isCSPath(t.Path)
 	})
 	// the parts of one partial class, or overloads, count once
-	return uniqueMethod(ms, func(a, b *Target) bool { return a.Container == b.Container && a.Module == b.Module }, csCommonMethods[name])
+	return UniqueMethod(ms, func(a, b *Target) bool { return a.Container == b.Container && a.Module == b.Module }, csCommonMethods[name])
 }

@@ -17,32 +17,32 @@ func init() {
 
 // newGoScope makes the scope of a function: Go's walker reads and writes
 // its maps directly, a name's type and the call it holds apart.
-func newGoScope() *scope {
-	return &scope{types: map[string]string{}, calls: map[string]string{}}
+func newGoScope() *Scope {
+	return &Scope{Types: map[string]string{}, Calls: map[string]string{}}
 }
 
-func extractGo(x *extractor) {
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractGo(x *Extractor) {
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
 	goTopLevel(x, 0)
 	importsC := false
-	for _, imp := range x.f.Imports {
+	for _, imp := range x.Facts.Imports {
 		importsC = importsC || imp.Source == "C"
 	}
-	x.f.Build = GoBuildConstraint(x.path, x.t.Src, importsC)
+	x.Facts.Build = GoBuildConstraint(x.Path, x.Tree.Src, importsC)
 }
 
-func goTopLevel(x *extractor, parent int32) {
-	t := x.t
+func goTopLevel(x *Extractor, parent int32) {
+	t := x.Tree
 	for c := range t.NamedChildren(parent) {
 		switch t.Kind(c) {
 		case "package_clause":
 			if p := t.ChildOfKind(c, "package_identifier"); p >= 0 {
-				x.f.Module = t.Text(p)
-				x.f.Symbols[0].Name = x.f.Module
-				x.f.Symbols[0].Doc = x.docBefore(c)
+				x.Facts.Module = t.Text(p)
+				x.Facts.Symbols[0].Name = x.Facts.Module
+				x.Facts.Symbols[0].Doc = x.DocBefore(c)
 			}
 		case "import_declaration":
 			goImports(x, c)
@@ -60,8 +60,8 @@ func goTopLevel(x *extractor, parent int32) {
 	}
 }
 
-func goImports(x *extractor, decl int32) {
-	t := x.t
+func goImports(x *Extractor, decl int32) {
+	t := x.Tree
 	for spec := range t.Descendants(decl) {
 		if t.Kind(spec) != "import_spec" {
 			continue
@@ -85,12 +85,12 @@ func goImports(x *extractor, decl int32) {
 				imp.Alias = name
 			}
 		}
-		x.f.Imports = append(x.f.Imports, imp)
+		x.Facts.Imports = append(x.Facts.Imports, imp)
 	}
 }
 
-func goParams(x *extractor, list int32, scope *scope) []Param {
-	t := x.t
+func goParams(x *Extractor, list int32, scope *Scope) []Param {
+	t := x.Tree
 	if list < 0 {
 		return nil
 	}
@@ -112,7 +112,7 @@ func goParams(x *extractor, list int32, scope *scope) []Param {
 				name := t.Text(n)
 				out = append(out, Param{Name: name, Type: typ, Variadic: variadic})
 				if scope != nil {
-					scope.types[name] = strings.TrimPrefix(typ, "...")
+					scope.Types[name] = strings.TrimPrefix(typ, "...")
 				}
 			}
 		}
@@ -123,28 +123,28 @@ func goParams(x *extractor, list int32, scope *scope) []Param {
 	return out
 }
 
-func goGenerics(x *extractor, list int32) []string {
-	t := x.t
+func goGenerics(x *Extractor, list int32) []string {
+	t := x.Tree
 	if list < 0 {
 		return nil
 	}
 	var out []string
 	for p := range t.NamedChildren(list) {
-		out = append(out, oneLine(t.Text(p)))
+		out = append(out, OneLine(t.Text(p)))
 	}
 	return out
 }
 
 // goResult renders a result: "error", or "(int, error)".
-func goResult(x *extractor, res int32) string {
+func goResult(x *Extractor, res int32) string {
 	if res < 0 {
 		return ""
 	}
-	return oneLine(x.t.Text(res))
+	return OneLine(x.Tree.Text(res))
 }
 
-func goFunc(x *extractor, n int32) {
-	t := x.t
+func goFunc(x *Extractor, n int32) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
@@ -152,7 +152,7 @@ func goFunc(x *extractor, n int32) {
 	body := t.Field(n, "body")
 	scope := newGoScope()
 	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: 0}
-	s.Exported = isUpper(s.Name)
+	s.Exported = IsUpper(s.Name)
 	if s.Exported {
 		s.Visibility = VisExported
 	} else {
@@ -169,16 +169,16 @@ func goFunc(x *extractor, n int32) {
 	s.Signature.Params = goParams(x, t.Field(n, "parameters"), scope)
 	s.Signature.Returns = goResult(x, t.Field(n, "result"))
 	s.Signature.Generics = goGenerics(x, t.Field(n, "type_parameters"))
-	s.Signature.Text = x.headerText(n, body)
-	s.Doc = x.docBefore(n)
-	if x.f.IsTest && s.Kind == KindFunction {
+	s.Signature.Text = x.HeaderText(n, body)
+	s.Doc = x.DocBefore(n)
+	if x.Facts.IsTest && s.Kind == KindFunction {
 		for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
 			if strings.HasPrefix(s.Name, p) {
 				s.IsTest = true
 			}
 		}
 	}
-	sym := x.addSymbol(s, n, name, body)
+	sym := x.AddSymbol(s, n, name, body)
 	if body >= 0 {
 		goBody(x, body, sym, scope, true)
 	}
@@ -186,11 +186,11 @@ func goFunc(x *extractor, n int32) {
 
 // goBaseType strips pointers, packages and type arguments: "*pkg.T[K]" -> "T".
 func goBaseType(typ string) string {
-	return lastIdent(strings.TrimLeft(typ, "*"))
+	return LastIdent(strings.TrimLeft(typ, "*"))
 }
 
-func goTypeDecl(x *extractor, decl int32, parent int) {
-	t := x.t
+func goTypeDecl(x *Extractor, decl int32, parent int) {
+	t := x.Tree
 	for spec := range t.NamedChildren(decl) {
 		k := t.Kind(spec)
 		if k != "type_spec" && k != "type_alias" {
@@ -202,11 +202,11 @@ func goTypeDecl(x *extractor, decl int32, parent int) {
 		}
 		typ := t.Field(spec, "type")
 		s := Symbol{Kind: KindType, Name: t.Text(name), Parent: parent}
-		s.Exported = isUpper(s.Name)
+		s.Exported = IsUpper(s.Name)
 		s.Signature.Generics = goGenerics(x, t.Field(spec, "type_parameters"))
-		s.Doc = x.docBefore(spec)
+		s.Doc = x.DocBefore(spec)
 		if s.Doc == "" && t.NamedChildCount(decl) == 1 {
-			s.Doc = x.docBefore(decl)
+			s.Doc = x.DocBefore(decl)
 		}
 		node := spec
 		if t.NamedChildCount(decl) == 1 {
@@ -245,20 +245,20 @@ func goTypeDecl(x *extractor, decl int32, parent int) {
 					case "method_elem":
 						members = append(members, m)
 					case "type_elem":
-						s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(m)))
+						s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(m)))
 					}
 				}
 			default:
-				s.Signature.Text = x.headerText(spec, -1)
-				s.Signature.Returns = oneLine(t.Text(typ))
+				s.Signature.Text = x.HeaderText(spec, -1)
+				s.Signature.Returns = OneLine(t.Text(typ))
 			}
 		}
 		if s.Signature.Text == "" {
-			s.Signature.Text = x.headerText(spec, -1)
+			s.Signature.Text = x.HeaderText(spec, -1)
 		}
-		sym := x.addSymbol(s, node, name, typ)
-		for _, b := range x.f.Symbols[sym].Signature.Bases {
-			x.ref(Ref{Kind: RefExtends, Name: goBaseType(b), Qualifier: goTypeQualifier(b), Symbol: sym}, spec)
+		sym := x.AddSymbol(s, node, name, typ)
+		for _, b := range x.Facts.Symbols[sym].Signature.Bases {
+			x.Ref(Ref{Kind: RefExtends, Name: goBaseType(b), Qualifier: goTypeQualifier(b), Symbol: sym}, spec)
 		}
 		for _, m := range members {
 			mn := t.Field(m, "name")
@@ -266,12 +266,12 @@ func goTypeDecl(x *extractor, decl int32, parent int) {
 				continue
 			}
 			ms := Symbol{Kind: KindMethod, Name: t.Text(mn), Parent: sym}
-			ms.Exported = isUpper(ms.Name)
+			ms.Exported = IsUpper(ms.Name)
 			ms.Signature.Params = goParams(x, t.Field(m, "parameters"), nil)
 			ms.Signature.Returns = goResult(x, t.Field(m, "result"))
-			ms.Signature.Text = oneLine(t.Text(m))
-			ms.Doc = x.docBefore(m)
-			x.addSymbol(ms, m, mn, -1)
+			ms.Signature.Text = OneLine(t.Text(m))
+			ms.Doc = x.DocBefore(m)
+			x.AddSymbol(ms, m, mn, -1)
 		}
 		if typ >= 0 && t.Kind(typ) == "struct_type" {
 			// field types can hold calls only in tags; nothing to walk
@@ -292,8 +292,8 @@ func goTypeQualifier(typ string) string {
 	return ""
 }
 
-func goVarDecl(x *extractor, decl int32, parent int) {
-	t := x.t
+func goVarDecl(x *Extractor, decl int32, parent int) {
+	t := x.Tree
 	var specs []int32
 	for c := range t.Descendants(decl) {
 		if k := t.Kind(c); k == "const_spec" || k == "var_spec" {
@@ -303,9 +303,9 @@ func goVarDecl(x *extractor, decl int32, parent int) {
 	for _, spec := range specs {
 		typ := t.FieldText(spec, "type")
 		val := t.Field(spec, "value")
-		doc := x.docBefore(spec)
+		doc := x.DocBefore(spec)
 		if doc == "" && len(specs) == 1 {
-			doc = x.docBefore(decl)
+			doc = x.DocBefore(decl)
 		}
 		node := spec
 		if len(specs) == 1 {
@@ -320,8 +320,8 @@ func goVarDecl(x *extractor, decl int32, parent int) {
 			if s.Name == "_" {
 				continue
 			}
-			s.Exported = isUpper(s.Name)
-			s.Signature.Text = x.headerText(spec, -1)
+			s.Exported = IsUpper(s.Name)
+			s.Signature.Text = x.HeaderText(spec, -1)
 			s.Signature.Returns = typ
 			if typ == "" && val >= 0 {
 				s.Signature.Returns = goLiteralType(t, val)
@@ -330,7 +330,7 @@ func goVarDecl(x *extractor, decl int32, parent int) {
 				s.Signature.Modifiers = []string{"const"}
 			}
 			s.Doc = doc
-			sym := x.addSymbol(s, node, c, val)
+			sym := x.AddSymbol(s, node, c, val)
 			if first < 0 {
 				first = sym
 			}
@@ -344,8 +344,8 @@ func goVarDecl(x *extractor, decl int32, parent int) {
 // goBody walks code that belongs to symbol sym, recording calls,
 // constructions, guards and panics. top is true for the statements of a
 // function's own body, where an early return is a guard.
-func goBody(x *extractor, n int32, sym int, scope *scope, top bool) {
-	t := x.t
+func goBody(x *Extractor, n int32, sym int, scope *Scope, top bool) {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "call_expression":
 		goCall(x, n, sym, scope)
@@ -378,7 +378,7 @@ func goBody(x *extractor, n int32, sym int, scope *scope, top bool) {
 		if typ := t.FieldText(n, "type"); typ != "" {
 			for c := range t.Children(n) {
 				if t.FieldName(c) == "name" {
-					scope.types[t.Text(c)] = typ
+					scope.Types[t.Text(c)] = typ
 				}
 			}
 		}
@@ -414,8 +414,8 @@ func goBody(x *extractor, n int32, sym int, scope *scope, top bool) {
 // tell a function from a variable or a field, so the reference is a
 // candidate: resolution keeps it only when it binds a function or method
 // (Language.Resolve), and a local name is not one.
-func goValue(x *extractor, n int32, sym int, scope *scope) {
-	t := x.t
+func goValue(x *Extractor, n int32, sym int, scope *Scope) {
+	t := x.Tree
 	if n < 0 {
 		return
 	}
@@ -425,10 +425,10 @@ func goValue(x *extractor, n int32, sym int, scope *scope) {
 		if name == "_" || goLocal(scope, name) {
 			return
 		}
-		x.ref(Ref{Kind: RefReference, Name: name, Symbol: sym}, n)
+		x.Ref(Ref{Kind: RefReference, Name: name, Symbol: sym}, n)
 	case "selector_expression":
 		if r, ok := goSelectorRef(x, n, RefReference, sym, scope); ok {
-			x.ref(r, n)
+			x.Ref(r, n)
 		}
 	case "parenthesized_expression":
 		goValue(x, t.FirstNamedChild(n), sym, scope)
@@ -436,16 +436,16 @@ func goValue(x *extractor, n int32, sym int, scope *scope) {
 }
 
 // goLocal reports whether name is a parameter or local variable the
-// scope has seen declared.
-func goLocal(scope *scope, name string) bool {
-	_, typed := scope.types[name]
-	_, called := scope.calls[name]
+// Scope has seen declared.
+func goLocal(scope *Scope, name string) bool {
+	_, typed := scope.Types[name]
+	_, called := scope.Calls[name]
 	return typed || called
 }
 
 // goDeclareLocals declares the names of list (x, y := ..., for k, v :=
 // range) in scope, keeping what goAssign learnt of their types.
-func goDeclareLocals(t *Tree, list int32, scope *scope) {
+func goDeclareLocals(t *Tree, list int32, scope *Scope) {
 	if list < 0 {
 		return
 	}
@@ -454,21 +454,21 @@ func goDeclareLocals(t *Tree, list int32, scope *scope) {
 			continue
 		}
 		if name := t.Text(c); !goLocal(scope, name) {
-			scope.types[name] = ""
+			scope.Types[name] = ""
 		}
 	}
 }
 
 // goSelectorRef is the reference of kind that selector expression sel
 // (x.M, pkg.F, f().M) makes, with what the scope knows of its qualifier.
-func goSelectorRef(x *extractor, sel int32, kind string, sym int, scope *scope) (Ref, bool) {
-	t := x.t
+func goSelectorRef(x *Extractor, sel int32, kind string, sym int, scope *Scope) (Ref, bool) {
+	t := x.Tree
 	op := t.Field(sel, "operand")
 	field := t.Field(sel, "field")
 	if op < 0 || field < 0 {
 		return Ref{}, false
 	}
-	r := Ref{Kind: kind, Name: t.Text(field), Qualifier: oneLine(t.Text(op)), Symbol: sym}
+	r := Ref{Kind: kind, Name: t.Text(field), Qualifier: OneLine(t.Text(op)), Symbol: sym}
 	if q := r.Qualifier; strings.HasPrefix(q, "(*") && strings.HasSuffix(q, ")") && !strings.ContainsAny(q[2:len(q)-1], "()[") {
 		// (*T).M, a method expression: T's method
 		r.Qualifier = q[2 : len(q)-1]
@@ -477,22 +477,22 @@ func goSelectorRef(x *extractor, sel int32, kind string, sym int, scope *scope) 
 	if i := strings.IndexAny(head, ".(["); i >= 0 {
 		head = head[:i]
 	}
-	if typ, ok := scope.types[head]; ok {
+	if typ, ok := scope.Types[head]; ok {
 		r.QualifierType = typ
-	} else if c, ok := scope.calls[head]; ok {
+	} else if c, ok := scope.Calls[head]; ok {
 		r.QualifierCall = c
 	}
 	if t.Kind(op) == "call_expression" {
 		// f().M(): the qualifier is the result of f
 		if inner := t.Field(op, "function"); inner >= 0 {
-			r.QualifierCall = oneLine(t.Text(inner))
+			r.QualifierCall = OneLine(t.Text(inner))
 		}
 	}
 	return r, true
 }
 
-func goCall(x *extractor, n int32, sym int, scope *scope) {
-	t := x.t
+func goCall(x *Extractor, n int32, sym int, scope *Scope) {
+	t := x.Tree
 	fn := t.Field(n, "function")
 	if fn < 0 {
 		return
@@ -501,29 +501,29 @@ func goCall(x *extractor, n int32, sym int, scope *scope) {
 	case "identifier":
 		name := t.Text(fn)
 		if name == "panic" {
-			x.throw(sym, "panics", t.FieldText(n, "arguments"), n)
+			x.Throw(sym, "panics", t.FieldText(n, "arguments"), n)
 		}
-		x.ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
+		x.Ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
 	case "selector_expression":
 		if r, ok := goSelectorRef(x, fn, RefCall, sym, scope); ok {
-			x.ref(r, n)
+			x.Ref(r, n)
 		}
 	case "index_expression":
 		// F[T](x)
 		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" {
-			x.ref(Ref{Kind: RefCall, Name: t.Text(inner), Symbol: sym}, n)
+			x.Ref(Ref{Kind: RefCall, Name: t.Text(inner), Symbol: sym}, n)
 		}
 	}
 }
 
 // goTypeRef records a reference of kind to the type written at node typ.
-func goTypeRef(x *extractor, typ int32, sym int, kind string, at int32) {
-	t := x.t
+func goTypeRef(x *Extractor, typ int32, sym int, kind string, at int32) {
+	t := x.Tree
 	switch t.Kind(typ) {
 	case "type_identifier":
-		x.ref(Ref{Kind: kind, Name: t.Text(typ), Symbol: sym}, at)
+		x.Ref(Ref{Kind: kind, Name: t.Text(typ), Symbol: sym}, at)
 	case "qualified_type":
-		x.ref(Ref{Kind: kind, Name: t.FieldText(typ, "name"), Qualifier: t.FieldText(typ, "package"), Symbol: sym}, at)
+		x.Ref(Ref{Kind: kind, Name: t.FieldText(typ, "name"), Qualifier: t.FieldText(typ, "package"), Symbol: sym}, at)
 	case "generic_type":
 		if inner := t.Field(typ, "type"); inner >= 0 {
 			goTypeRef(x, inner, sym, kind, at)
@@ -533,8 +533,8 @@ func goTypeRef(x *extractor, typ int32, sym int, kind string, at int32) {
 
 // goAssign learns the types of variables from x := T{}, x := &T{},
 // x := NewT(), x := y.(T) and var x T.
-func goAssign(x *extractor, n int32, scope *scope) {
-	t := x.t
+func goAssign(x *Extractor, n int32, scope *Scope) {
+	t := x.Tree
 	left, right := t.Field(n, "left"), t.Field(n, "right")
 	if left < 0 || right < 0 {
 		return
@@ -558,24 +558,24 @@ func goAssign(x *extractor, n int32, scope *scope) {
 		switch t.Kind(v) {
 		case "composite_literal":
 			if typ := t.FieldText(v, "type"); typ != "" {
-				scope.types[name] = typ
+				scope.Types[name] = typ
 			}
 		case "call_expression":
 			if fn := t.Field(v, "function"); fn >= 0 {
 				if t.Text(fn) == "new" {
 					if args := t.Field(v, "arguments"); args >= 0 {
 						if a := t.FirstNamedChild(args); a >= 0 {
-							scope.types[name] = t.Text(a)
+							scope.Types[name] = t.Text(a)
 						}
 					}
 					break
 				}
-				scope.calls[name] = oneLine(t.Text(fn))
-				delete(scope.types, name)
+				scope.Calls[name] = OneLine(t.Text(fn))
+				delete(scope.Types, name)
 			}
 		case "type_assertion_expression":
 			if typ := t.FieldText(v, "type"); typ != "" {
-				scope.types[name] = typ
+				scope.Types[name] = typ
 			}
 		}
 	}
@@ -583,8 +583,8 @@ func goAssign(x *extractor, n int32, scope *scope) {
 
 // goGuard records if cond { return ... } and if cond { panic(...) } at the
 // top of a function body.
-func goGuard(x *extractor, n int32, sym int) {
-	t := x.t
+func goGuard(x *Extractor, n int32, sym int) {
+	t := x.Tree
 	cons := t.Field(n, "consequence")
 	cond := t.Field(n, "condition")
 	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
@@ -607,10 +607,10 @@ func goGuard(x *extractor, n int32, sym int) {
 	}
 	switch t.Kind(first) {
 	case "return_statement":
-		x.guard(sym, t.Text(cond), t.returnAction(first), n)
+		x.Guard(sym, t.Text(cond), t.ReturnAction(first), n)
 	case "expression_statement":
 		if call := t.FirstNamedChild(first); call >= 0 && t.Kind(call) == "call_expression" && t.FieldText(call, "function") == "panic" {
-			x.guard(sym, t.Text(cond), "panic", n)
+			x.Guard(sym, t.Text(cond), "panic", n)
 		}
 	}
 }

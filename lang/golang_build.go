@@ -453,7 +453,7 @@ func goPreferBuilt(tab Table, from string, ts []*Target) []*Target {
 	if len(ts) < 2 {
 		return ts
 	}
-	built := pick(ts, func(t *Target) bool { return goBuilt(tab, from, t.Path) })
+	built := Pick(ts, func(t *Target) bool { return goBuilt(tab, from, t.Path) })
 	if len(built) > 0 {
 		return built
 	}

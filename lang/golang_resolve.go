@@ -19,9 +19,9 @@ func init() {
 }
 
 // goBindings maps the names a Go file's imports bind to their imports.
-func (ctx *Context) goBindings() map[string]binding {
-	return ctx.File.bindingsWith(func() map[string]binding {
-		m := map[string]binding{}
+func (ctx *Context) goBindings() map[string]Binding {
+	return ctx.File.BindingsWith(func() map[string]Binding {
+		m := map[string]Binding{}
 		for i := range ctx.File.Imports {
 			imp := &ctx.File.Imports[i]
 			name := imp.Alias
@@ -31,7 +31,7 @@ func (ctx *Context) goBindings() map[string]binding {
 			if name == "" {
 				name = goPackageName(ctx.Table, imp.Source)
 			}
-			m[name] = binding{imp: imp}
+			m[name] = Binding{Imp: imp}
 		}
 		return m
 	})
@@ -112,7 +112,7 @@ func goImportDirUncached(tab Table, importPath string) string {
 func resolveGoImport(ctx *Context, imp *Import, name string) Resolution {
 	dir := goImportDir(ctx.Table, imp.Source)
 	if dir == "" {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	files := ctx.Table.ModuleFiles("go", dir)
 	if name == "" || name == "*" {
@@ -121,18 +121,18 @@ func resolveGoImport(ctx *Context, imp *Import, name string) Resolution {
 				if IsTestPath(f) || built && !goFileBuilt(ctx.Table, f) {
 					continue
 				}
-				if t := moduleTarget(ctx.Table, f); t != nil {
-					return bound(t, RuleImport)
+				if t := ModuleTarget(ctx.Table, f); t != nil {
+					return Bound(t, RuleImport)
 				}
 			}
 		}
 		if len(files) > 0 {
-			if t := moduleTarget(ctx.Table, files[0]); t != nil {
-				return bound(t, RuleImport)
+			if t := ModuleTarget(ctx.Table, files[0]); t != nil {
+				return Bound(t, RuleImport)
 			}
 		}
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 func resolveGo(ctx *Context, r *Ref) Resolution {
@@ -141,11 +141,11 @@ func resolveGo(ctx *Context, r *Ref) Resolution {
 
 func goResolve(ctx *Context, r *Ref, depth int) Resolution {
 	if depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if r.Qualifier == "" {
 		if r.Kind == RefCall && goBuiltins[r.Name] {
-			return unbound(RuleBuiltin, 0)
+			return Unbound(RuleBuiltin, 0)
 		}
 		return goResolveBare(ctx, r.Name, r.Kind != RefCall)
 	}
@@ -153,39 +153,39 @@ func goResolve(ctx *Context, r *Ref, depth int) Resolution {
 	// variable of the same name shadows it
 	if r.QualifierType == "" && r.QualifierCall == "" && !strings.ContainsAny(r.Qualifier, ".([") {
 		if b, ok := ctx.goBindings()[r.Qualifier]; ok {
-			dir := goImportDir(ctx.Table, b.imp.Source)
+			dir := goImportDir(ctx.Table, b.Imp.Source)
 			if dir == "" {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
-			cands := pick(ctx.Table.ByName(r.Name), func(t *Target) bool { return t.Container == "" && t.Dir() == dir })
-			if c := one(preferDefinitions(goPreferBuilt(ctx.Table, ctx.File.Path, cands))); c != nil {
-				return bound(c, RuleImport)
+			cands := Pick(ctx.Table.ByName(r.Name), func(t *Target) bool { return t.Container == "" && t.Dir() == dir })
+			if c := One(PreferDefinitions(goPreferBuilt(ctx.Table, ctx.File.Path, cands))); c != nil {
+				return Bound(c, RuleImport)
 			}
-			return unbound(RuleUnresolved, len(cands))
+			return Unbound(RuleUnresolved, len(cands))
 		}
 	}
 	// a method call: find the qualifier's type
 	typ, external := goQualifierType(ctx, r, depth)
 	if typ != nil {
 		if m := goMethod(ctx.Table, typ, r.Name, 0); m != nil {
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if external {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	// Type.Method used as a method expression, or a package-level variable
 	if !strings.ContainsAny(r.Qualifier, ".([") {
 		if v := goResolveBare(ctx, r.Qualifier, true); v.Target != nil {
-			if isTypeKind(v.Target.Kind) {
+			if IsTypeKind(v.Target.Kind) {
 				if m := goMethod(ctx.Table, v.Target, r.Name, 0); m != nil {
-					return bound(m, RuleReceiver)
+					return Bound(m, RuleReceiver)
 				}
 			} else if v.Target.Kind == KindVariable && v.Target.Returns != "" {
 				if typ := goResolveType(ctx.Table, v.Target.Path, v.Target.Returns); typ != nil {
 					if m := goMethod(ctx.Table, typ, r.Name, 0); m != nil {
-						return bound(m, RuleReceiver)
+						return Bound(m, RuleReceiver)
 					}
 				}
 			}
@@ -204,21 +204,21 @@ func goVisible(from string, t *Target) bool {
 // dot imports. types is true when the name is used as a type.
 func goResolveBare(ctx *Context, name string, types bool) Resolution {
 	dir := path.Dir(ctx.File.Path)
-	cands := pick(ctx.Table.ByName(name), func(t *Target) bool {
-		return t.Container == "" && (types || isCallable(t.Kind) || isTypeKind(t.Kind)) && goVisible(ctx.File.Path, t)
+	cands := Pick(ctx.Table.ByName(name), func(t *Target) bool {
+		return t.Container == "" && (types || IsCallable(t.Kind) || IsTypeKind(t.Kind)) && goVisible(ctx.File.Path, t)
 	})
 	if len(cands) == 0 {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
-	if c := one(pick(cands, func(t *Target) bool { return t.Path == ctx.File.Path })); c != nil {
-		return bound(c, RuleSameFile)
+	if c := One(Pick(cands, func(t *Target) bool { return t.Path == ctx.File.Path })); c != nil {
+		return Bound(c, RuleSameFile)
 	}
-	samePkg := goPreferBuilt(ctx.Table, ctx.File.Path, pick(cands, func(t *Target) bool { return t.Dir() == dir }))
-	if c := one(preferDefinitions(samePkg)); c != nil {
-		return bound(c, RuleSamePackage)
+	samePkg := goPreferBuilt(ctx.Table, ctx.File.Path, Pick(cands, func(t *Target) bool { return t.Dir() == dir }))
+	if c := One(PreferDefinitions(samePkg)); c != nil {
+		return Bound(c, RuleSamePackage)
 	}
 	if len(samePkg) > 1 {
-		return unbound(RuleAmbiguous, len(samePkg))
+		return Unbound(RuleAmbiguous, len(samePkg))
 	}
 	for i := range ctx.File.Imports {
 		imp := &ctx.File.Imports[i]
@@ -226,11 +226,11 @@ func goResolveBare(ctx *Context, name string, types bool) Resolution {
 			continue
 		}
 		d := goImportDir(ctx.Table, imp.Source)
-		if c := one(goPreferBuilt(ctx.Table, ctx.File.Path, pick(cands, func(t *Target) bool { return t.Dir() == d }))); d != "" && c != nil {
-			return bound(c, RuleImport)
+		if c := One(goPreferBuilt(ctx.Table, ctx.File.Path, Pick(cands, func(t *Target) bool { return t.Dir() == d }))); d != "" && c != nil {
+			return Bound(c, RuleImport)
 		}
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // goQualifierType works out the type of a method call's qualifier. external
@@ -329,15 +329,15 @@ func goResolveTypeExt(tab Table, fromPath, typ string) (*Target, bool) {
 		if !ok {
 			return nil, false
 		}
-		dir = goImportDir(tab, b.imp.Source)
+		dir = goImportDir(tab, b.Imp.Source)
 		if dir == "" {
 			return nil, true
 		}
 	}
-	cands := pick(tab.ByName(name), func(t *Target) bool {
-		return t.Container == "" && isTypeKind(t.Kind) && t.Dir() == dir
+	cands := Pick(tab.ByName(name), func(t *Target) bool {
+		return t.Container == "" && IsTypeKind(t.Kind) && t.Dir() == dir
 	})
-	return one(preferDefinitions(goPreferBuilt(tab, fromPath, cands))), false
+	return One(PreferDefinitions(goPreferBuilt(tab, fromPath, cands))), false
 }
 
 // goMethod finds method name of typ, following embedded types.
@@ -346,12 +346,12 @@ func goMethod(tab Table, typ *Target, name string, depth int) *Target {
 		return nil
 	}
 	dir := typ.Dir()
-	ms := pick(tab.ByName(name), func(t *Target) bool {
+	ms := Pick(tab.ByName(name), func(t *Target) bool {
 		return t.Kind == KindMethod && t.Container == typ.Name && t.Dir() == dir
 	})
 	// the methods of a type declared in one variant file come from the
 	// variant files the same build compiles
-	if m := one(preferDefinitions(goPreferBuilt(tab, typ.Path, ms))); m != nil {
+	if m := One(PreferDefinitions(goPreferBuilt(tab, typ.Path, ms))); m != nil {
 		return m
 	}
 	for _, b := range typ.Bases {
@@ -387,15 +387,15 @@ func goFieldType(tab Table, typ *Target, name string, depth int) *Target {
 // goUniqueMethod binds a method call whose receiver type is unknown when
 // exactly one method of that name exists and the name is distinctive.
 func goUniqueMethod(tab Table, from, name string) Resolution {
-	ms := goPreferBuilt(tab, from, pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && goVisible(from, t) }))
+	ms := goPreferBuilt(tab, from, Pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && goVisible(from, t) }))
 	if len(ms) == 0 {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if len(ms) > 1 {
-		return unbound(RuleAmbiguous, len(ms))
+		return Unbound(RuleAmbiguous, len(ms))
 	}
 	if goCommonMethods[name] {
-		return unbound(RuleUnresolved, 1)
+		return Unbound(RuleUnresolved, 1)
 	}
-	return bound(ms[0], RuleUniqueName)
+	return Bound(ms[0], RuleUniqueName)
 }

@@ -1,57 +1,57 @@
 package lang
 
 func init() {
-	skelRulesByName["go"] = &skelRules{
-		marker:     "/* ... */",
-		control:    kindSet("if_statement", "for_statement", "expression_switch_statement", "type_switch_statement", "select_statement"),
-		exits:      kindSet("return_statement", "break_statement", "continue_statement", "goto_statement", "fallthrough_statement"),
-		blocks:     kindSet("block"),
-		cases:      kindSet("expression_case", "default_case", "type_case", "communication_case"),
-		wrappers:   kindSet("labeled_statement"),
-		caseItems:  goSkelCaseItems,
-		member:     goSkelMember,
-		exported:   goSkelExported,
-		exitCall:   goSkelExitCall,
-		caseBodies: map[string]bool{},
+	skelRulesByName["go"] = &SkelRules{
+		Marker:     "/* ... */",
+		Control:    KindSet("if_statement", "for_statement", "expression_switch_statement", "type_switch_statement", "select_statement"),
+		Exits:      KindSet("return_statement", "break_statement", "continue_statement", "goto_statement", "fallthrough_statement"),
+		Blocks:     KindSet("block"),
+		Cases:      KindSet("expression_case", "default_case", "type_case", "communication_case"),
+		Wrappers:   KindSet("labeled_statement"),
+		CaseItems:  goSkelCaseItems,
+		Member:     goSkelMember,
+		Exported:   goSkelExported,
+		ExitCall:   goSkelExitCall,
+		CaseBodies: map[string]bool{},
 	}
 }
 
-func goSkelMember(s *skel, n int32) shape {
-	t := s.t
+func goSkelMember(s *Skel, n int32) Shape {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "package_clause", "import_declaration":
-		return shape{kind: shapeVerbatim}
+		return Shape{Kind: ShapeVerbatim}
 	case "function_declaration", "method_declaration":
 		if b := t.Field(n, "body"); b >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeCode)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
 		}
 	case "type_declaration":
-		if s.groupParen(n) {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(n, holeMembers)}}
+		if s.GroupParen(n) {
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(n, HoleMembers)}}
 		}
 		for spec := range t.NamedChildren(n) {
 			if hs := goSkelTypeHoles(s, spec); hs != nil {
-				return shape{kind: shapeFrame, holes: hs}
+				return Shape{Kind: ShapeFrame, Holes: hs}
 			}
 		}
 	case "type_spec", "type_alias":
 		if hs := goSkelTypeHoles(s, n); hs != nil {
-			return shape{kind: shapeFrame, holes: hs}
+			return Shape{Kind: ShapeFrame, Holes: hs}
 		}
 	case "const_declaration", "var_declaration":
 		if l := t.ChildOfKind(n, "var_spec_list"); l >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(l, holeMembers)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(l, HoleMembers)}}
 		}
-		if s.groupParen(n) {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(n, holeMembers)}}
+		if s.GroupParen(n) {
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(n, HoleMembers)}}
 		}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
 // goSkelTypeHoles finds the field or method list of a struct or interface type.
-func goSkelTypeHoles(s *skel, spec int32) []hole {
-	t := s.t
+func goSkelTypeHoles(s *Skel, spec int32) []Hole {
+	t := s.Tree
 	typ := t.Field(spec, "type")
 	if typ < 0 {
 		return nil
@@ -59,27 +59,27 @@ func goSkelTypeHoles(s *skel, spec int32) []hole {
 	switch t.Kind(typ) {
 	case "struct_type":
 		if fl := t.ChildOfKind(typ, "field_declaration_list"); fl >= 0 {
-			return []hole{s.bodyHole(fl, holeMembers)}
+			return []Hole{s.BodyHole(fl, HoleMembers)}
 		}
 	case "interface_type":
-		return []hole{s.bodyHole(typ, holeMembers)}
+		return []Hole{s.BodyHole(typ, HoleMembers)}
 	}
 	return nil
 }
 
-func goSkelCaseItems(s *skel, c int32) ([]int32, bool) {
-	t := s.t
+func goSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
+	t := s.Tree
 	if l := t.ChildOfKind(c, "statement_list"); l >= 0 {
-		return s.itemsOf(l, 0, t.Nodes[l].End), true
+		return s.ItemsOf(l, 0, t.Nodes[l].End), true
 	}
 	return nil, true
 }
 
-func goSkelExported(s *skel, n, container int32) bool {
-	t := s.t
+func goSkelExported(s *Skel, n, container int32) bool {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "function_declaration", "method_declaration", "type_spec", "type_alias", "method_elem":
-		return isUpper(nameOf(t, n))
+		return IsUpper(NameOf(t, n))
 	case "type_declaration", "const_declaration", "var_declaration", "var_spec_list":
 		for spec := range t.NamedChildren(n) {
 			if goSkelExported(s, spec, n) {
@@ -90,15 +90,15 @@ func goSkelExported(s *skel, n, container int32) bool {
 	case "const_spec", "var_spec":
 		for c := range t.Children(n) {
 			if t.FieldName(c) == "name" {
-				return isUpper(t.Text(c))
+				return IsUpper(t.Text(c))
 			}
 		}
 		return false
 	case "field_declaration":
 		if name := t.Field(n, "name"); name >= 0 {
-			return isUpper(t.Text(name))
+			return IsUpper(t.Text(name))
 		}
-		return isUpper(goBaseType(t.FieldText(n, "type")))
+		return IsUpper(goBaseType(t.FieldText(n, "type")))
 	case "type_elem":
 		return true
 	case "package_clause", "import_declaration":

@@ -11,16 +11,16 @@ import (
 // A symbol without a name (a MISSING identifier in broken code) is not
 // added: the parent's index is returned, so what hangs from it hangs from
 // the parent.
-func (x *extractor) addSymbol(s Symbol, node, nameNode, bodyNode int32) int {
-	t := x.t
+func (x *Extractor) AddSymbol(s Symbol, node, nameNode, bodyNode int32) int {
+	t := x.Tree
 	if strings.TrimSpace(s.Name) == "" {
-		if s.Parent >= 0 && s.Parent < len(x.f.Symbols) {
+		if s.Parent >= 0 && s.Parent < len(x.Facts.Symbols) {
 			return s.Parent
 		}
 		return 0
 	}
-	if s.Parent >= 0 && s.Parent < len(x.f.Symbols) && s.Parent != 0 && s.Container == "" {
-		s.Container = x.f.Symbols[s.Parent].Qualified()
+	if s.Parent >= 0 && s.Parent < len(x.Facts.Symbols) && s.Parent != 0 && s.Container == "" {
+		s.Container = x.Facts.Symbols[s.Parent].Qualified()
 	}
 	s.Range = t.Range(node)
 	s.StartByte, s.EndByte = t.Nodes[node].StartByte, t.Nodes[node].EndByte
@@ -31,53 +31,53 @@ func (x *extractor) addSymbol(s Symbol, node, nameNode, bodyNode int32) int {
 			s.Visibility = VisInternal
 		}
 	}
-	if x.f.IsTest {
+	if x.Facts.IsTest {
 		s.IsTest = true
 	}
-	x.f.Symbols = append(x.f.Symbols, s)
-	x.symNode = append(x.symNode, node)
+	x.Facts.Symbols = append(x.Facts.Symbols, s)
+	x.SymNode = append(x.SymNode, node)
 	x.nameNode = append(x.nameNode, nameNode)
 	x.bodyNode = append(x.bodyNode, bodyNode)
-	x.guards = append(x.guards, nil)
+	x.Guards = append(x.Guards, nil)
 	x.throws = append(x.throws, nil)
-	return len(x.f.Symbols) - 1
+	return len(x.Facts.Symbols) - 1
 }
 
 // ref records a reference from symbol sym made at node.
-func (x *extractor) ref(r Ref, node int32) {
+func (x *Extractor) Ref(r Ref, node int32) {
 	if r.Name == "" {
 		return
 	}
-	r.Line = x.t.StartLine(node)
-	x.f.Refs = append(x.f.Refs, r)
+	r.Line = x.Tree.StartLine(node)
+	x.Facts.Refs = append(x.Facts.Refs, r)
 }
 
 // guard records an invariant enforced by an early exit.
-func (x *extractor) guard(sym int, cond, action string, node int32) {
+func (x *Extractor) Guard(sym int, cond, action string, node int32) {
 	if sym < 0 || cond == "" {
 		return
 	}
-	text := "if " + shorten(oneLine(cond), 80) + " then " + action
-	x.guards[sym] = append(x.guards[sym], Fact{Kind: "guard", Text: text, Line: x.t.StartLine(node), Evidence: shorten(oneLine(x.t.Text(node)), maxEvidence)})
+	text := "if " + Shorten(OneLine(cond), 80) + " then " + action
+	x.Guards[sym] = append(x.Guards[sym], Fact{Kind: "guard", Text: text, Line: x.Tree.StartLine(node), Evidence: Shorten(OneLine(x.Tree.Text(node)), MaxEvidence)})
 }
 
 // throw records that symbol sym raises, throws or panics at node.
-func (x *extractor) throw(sym int, verb, what string, node int32) {
+func (x *Extractor) Throw(sym int, verb, what string, node int32) {
 	if sym < 0 {
 		return
 	}
 	text := verb
 	if what != "" {
-		text += " " + shorten(oneLine(what), 80)
+		text += " " + Shorten(OneLine(what), 80)
 	}
-	x.throws[sym] = append(x.throws[sym], Fact{Kind: verb, Text: text, Line: x.t.StartLine(node), Evidence: shorten(oneLine(x.t.Text(node)), maxEvidence)})
+	x.throws[sym] = append(x.throws[sym], Fact{Kind: verb, Text: text, Line: x.Tree.StartLine(node), Evidence: Shorten(OneLine(x.Tree.Text(node)), MaxEvidence)})
 }
 
 // docBefore returns the text of the comments that immediately precede node
 // (no blank line between them and the node, or between each other), with
 // comment markers removed.
-func (x *extractor) docBefore(node int32) string {
-	t := x.t
+func (x *Extractor) DocBefore(node int32) string {
+	t := x.Tree
 	var parts []string
 	line := t.Nodes[node].StartRow
 	for c := t.PrevSibling(node); c >= 0 && t.IsComment(c); c = t.PrevSibling(c) {
@@ -93,12 +93,12 @@ func (x *extractor) docBefore(node int32) string {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
-	return cleanComment(strings.Join(parts, "\n"))
+	return CleanComment(strings.Join(parts, "\n"))
 }
 
-// cleanComment strips comment markers (//, ///, //!, #, /* */, /** */,
+// CleanComment strips comment markers (//, ///, //!, #, /* */, /** */,
 // leading *) from a comment block and trims it.
-func cleanComment(s string) string {
+func CleanComment(s string) string {
 	lines := strings.Split(s, "\n")
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
@@ -132,22 +132,22 @@ func cleanComment(s string) string {
 
 // headerText is the source of node up to (not including) its body, on one
 // line: the declaration's signature as written.
-func (x *extractor) headerText(node, body int32) string {
-	t := x.t
+func (x *Extractor) HeaderText(node, body int32) string {
+	t := x.Tree
 	start := t.Nodes[node].StartByte
 	end := t.Nodes[node].EndByte
 	if body >= 0 {
 		end = t.Nodes[body].StartByte
 	}
-	if end-start > 4*maxSigText {
-		end = start + 4*maxSigText
+	if end-start > 4*MaxSigText {
+		end = start + 4*MaxSigText
 	}
-	return strings.TrimSpace(oneLine(string(t.Src[start:end])))
+	return strings.TrimSpace(OneLine(string(t.Src[start:end])))
 }
 
-// lastIdent returns the last identifier segment of a dotted, scoped or
+// LastIdent returns the last identifier segment of a dotted, scoped or
 // pointer-ish type or expression: "*pkg.Foo[T]" -> "Foo".
-func lastIdent(s string) string {
+func LastIdent(s string) string {
 	if i := strings.IndexAny(s, "[<("); i >= 0 {
 		s = s[:i]
 	}
@@ -160,8 +160,8 @@ func lastIdent(s string) string {
 	return strings.TrimLeft(strings.TrimSpace(s), "*&[]")
 }
 
-// isUpper reports whether s starts with an upper-case ASCII letter.
-func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+// IsUpper reports whether s starts with an upper-case ASCII letter.
+func IsUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 
 // Unparen returns the expression inside any parentheses around n.
 func (t *Tree) Unparen(n int32) int32 {
@@ -178,7 +178,7 @@ func (t *Tree) Unparen(n int32) int32 {
 // guardStatement is the statement a guard's consequence starts with: the
 // consequence itself, or the first statement (comments skipped) of a block
 // of the given kind.
-func (t *Tree) guardStatement(cons int32, block string) int32 {
+func (t *Tree) GuardStatement(cons int32, block string) int32 {
 	if t.Kind(cons) != block {
 		return cons
 	}
@@ -190,7 +190,7 @@ func (t *Tree) guardStatement(cons int32, block string) int32 {
 }
 
 // unparenText is the text of e without one pair of outer parentheses.
-func (t *Tree) unparenText(e int32) string {
+func (t *Tree) UnparenText(e int32) string {
 	if t.Kind(e) == "parenthesized_expression" {
 		if in := t.FirstNamedChild(e); in >= 0 {
 			return t.Text(in)
@@ -201,9 +201,9 @@ func (t *Tree) unparenText(e int32) string {
 
 // returnAction describes a guard's return statement: "return" or
 // "return VALUE", the value shortened to one line.
-func (t *Tree) returnAction(ret int32) string {
+func (t *Tree) ReturnAction(ret int32) string {
 	if v := t.FirstNamedChild(ret); v >= 0 {
-		return "return " + shorten(oneLine(t.Text(v)), 60)
+		return "return " + Shorten(OneLine(t.Text(v)), 60)
 	}
 	return "return"
 }

@@ -17,9 +17,9 @@ func init() {
 // javaScope maps the variables visible in some code to what is known of
 // their type. Scopes chain: a method's locals, its class's fields, the
 // outer class's fields. Java forbids a local to shadow another local, so
-// one map per method is close enough to block scoping.
+// One map per method is close enough to block scoping.
 type javaScope struct {
-	scope
+	Scope
 	tvars map[string]string // type variables in scope -> their erasure, "T" -> "Comparable"
 	outer *javaScope
 }
@@ -27,19 +27,19 @@ type javaScope struct {
 func newJavaScope(outer *javaScope) *javaScope {
 	s := &javaScope{outer: outer}
 	if outer != nil {
-		s.parent = &outer.scope
+		s.Parent = &outer.Scope
 	}
 	return s
 }
 
 // setType declares name with its type, a type variable erased.
-func (s *javaScope) setType(name, typ string) { s.scope.setType(name, s.erase(typ)) }
+func (s *javaScope) setType(name, typ string) { s.Scope.SetType(name, s.erase(typ)) }
 
 // erase replaces a type variable by its bound: the methods a value of
 // type T has are its bound's ("Object" when it has none).
 func (s *javaScope) erase(typ string) string {
 	base := strings.TrimRight(typ, "[]")
-	if !isUpper(base) || strings.IndexByte(base, '.') >= 0 {
+	if !IsUpper(base) || strings.IndexByte(base, '.') >= 0 {
 		return typ
 	}
 	for ; s != nil; s = s.outer {
@@ -51,9 +51,9 @@ func (s *javaScope) erase(typ string) string {
 }
 
 // declareTypeParams puts the type parameters of a class or method in
-// scope.
-func (s *javaScope) declareTypeParams(x *extractor, list int32) {
-	t := x.t
+// Scope.
+func (s *javaScope) declareTypeParams(x *Extractor, list int32) {
+	t := x.Tree
 	if list < 0 {
 		return
 	}
@@ -121,31 +121,31 @@ func newJavaFile(t *Tree) *javaFile {
 // javaTestAnnotations mark test methods (JUnit 4 and 5, TestNG).
 var javaTestAnnotations = wordSet("java", "test_annotations.txt")
 
-func extractJava(x *extractor) {
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractJava(x *Extractor) {
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
 	root := newJavaScope(nil)
-	c := javaCtx{sym: 0, members: -1, cls: -1, scope: root, file: newJavaFile(x.t)}
-	for n := range x.t.NamedChildren(0) {
+	c := javaCtx{sym: 0, members: -1, cls: -1, scope: root, file: newJavaFile(x.Tree)}
+	for n := range x.Tree.NamedChildren(0) {
 		javaNode(x, n, c)
 	}
 }
 
 // javaNode walks node n: declarations become symbols, code becomes
 // references, guards and throws of c.sym.
-func javaNode(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaNode(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "line_comment", "block_comment", "modifiers", "marker_annotation", "annotation":
 		return
 	case "package_declaration":
 		for ch := range t.NamedChildren(n) {
 			if k := t.Kind(ch); k == "scoped_identifier" || k == "identifier" {
-				x.f.Module = oneLine(t.Text(ch))
-				x.f.Symbols[0].Name = x.f.Module
-				x.f.Symbols[0].Doc = javaDoc(x, c, n)
+				x.Facts.Module = OneLine(t.Text(ch))
+				x.Facts.Symbols[0].Name = x.Facts.Module
+				x.Facts.Symbols[0].Doc = javaDoc(x, c, n)
 			}
 		}
 		return
@@ -194,7 +194,7 @@ func javaNode(x *extractor, n int32, c javaCtx) {
 	case "assert_statement":
 		if c.top {
 			if cond := t.FirstNamedChild(n); cond >= 0 {
-				x.guard(c.sym, "!("+t.Text(cond)+")", "throw", n)
+				x.Guard(c.sym, "!("+t.Text(cond)+")", "throw", n)
 			}
 		}
 	case "expression_statement":
@@ -206,7 +206,7 @@ func javaNode(x *extractor, n int32, c javaCtx) {
 			typ := javaVarType(x, n)
 			if v := t.Field(n, "value"); typ == "" && v >= 0 && t.Kind(v) == "identifier" {
 				// for (var e : array): the array's element type
-				if vt, _, _, ok := c.scope.lookup(t.Text(v)); ok && strings.HasSuffix(vt, "[]") {
+				if vt, _, _, ok := c.scope.Lookup(t.Text(v)); ok && strings.HasSuffix(vt, "[]") {
 					typ = vt[:len(vt)-2]
 				}
 			}
@@ -250,8 +250,8 @@ func javaNode(x *extractor, n int32, c javaCtx) {
 
 // javaVarType is the declared type of a declaration node with a type
 // field, generics stripped; "" for var.
-func javaVarType(x *extractor, n int32) string {
-	typ := javaStripType(x.t.FieldText(n, "type"))
+func javaVarType(x *Extractor, n int32) string {
+	typ := javaStripType(x.Tree.FieldText(n, "type"))
 	if typ == "var" {
 		return ""
 	}
@@ -315,18 +315,18 @@ func isIdentByte(c byte) bool {
 // javaDoc returns the Javadoc of a declaration: the nearest /** */ comment
 // before it (other comments may sit between), or one placed after its
 // annotations; failing that, the line comments right above it.
-func javaDoc(x *extractor, c javaCtx, n int32) string {
-	t := x.t
+func javaDoc(x *Extractor, c javaCtx, n int32) string {
+	t := x.Tree
 	prevOf := c.file.prev
 	for p := prevOf[n]; p >= 0 && t.IsComment(p); p = prevOf[p] {
 		if t.Kind(p) == "block_comment" && strings.HasPrefix(t.Text(p), "/**") {
-			return cleanComment(t.Text(p))
+			return CleanComment(t.Text(p))
 		}
 	}
 	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
 		for ch := range t.Children(m) {
 			if t.Kind(ch) == "block_comment" && strings.HasPrefix(t.Text(ch), "/**") {
-				return cleanComment(t.Text(ch))
+				return CleanComment(t.Text(ch))
 			}
 		}
 	}
@@ -351,14 +351,14 @@ func javaDoc(x *extractor, c javaCtx, n int32) string {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
-	return cleanComment(strings.Join(parts, "\n"))
+	return CleanComment(strings.Join(parts, "\n"))
 }
 
 // javaMods reads a declaration's modifiers: its visibility ("" for package
 // private), the other modifiers and annotations, and whether an annotation
 // marks a test.
-func javaMods(x *extractor, n int32) (vis string, mods []string, test bool) {
-	t := x.t
+func javaMods(x *Extractor, n int32) (vis string, mods []string, test bool) {
+	t := x.Tree
 	add := func(ch int32) {
 		switch k := t.Kind(ch); k {
 		case "public", "protected", "private":
@@ -367,9 +367,9 @@ func javaMods(x *extractor, n int32) (vis string, mods []string, test bool) {
 			"sealed", "non-sealed":
 			mods = append(mods, k)
 		case "marker_annotation", "annotation":
-			name := oneLine(t.FieldText(ch, "name"))
+			name := OneLine(t.FieldText(ch, "name"))
 			mods = append(mods, "@"+name)
-			if javaTestAnnotations[lastIdent(name)] {
+			if javaTestAnnotations[LastIdent(name)] {
 				test = true
 			}
 		}
@@ -401,8 +401,8 @@ func javaVisibility(s *Symbol, vis string, implicitPublic bool) {
 	}
 }
 
-func javaImport(x *extractor, n int32) {
-	t := x.t
+func javaImport(x *Extractor, n int32) {
+	t := x.Tree
 	static := false
 	wild := false
 	src := ""
@@ -413,7 +413,7 @@ func javaImport(x *extractor, n int32) {
 		case "asterisk":
 			wild = true
 		case "scoped_identifier", "identifier":
-			src = oneLine(t.Text(ch))
+			src = OneLine(t.Text(ch))
 		}
 	}
 	if src == "" {
@@ -434,18 +434,18 @@ func javaImport(x *extractor, n int32) {
 		imp.Source = src[:i]
 		imp.Names = []ImportName{{Name: src[i+1:]}}
 	}
-	x.f.Imports = append(x.f.Imports, imp)
+	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
 // javaClassFields lists the fields a class body declares, with their
 // types, for Signature.Fields and the scope of its methods.
-func javaClassFields(x *extractor, n, body int32, enumName string) []Param {
-	t := x.t
+func javaClassFields(x *Extractor, n, body int32, enumName string) []Param {
+	t := x.Tree
 	var out []Param
 	if ps := t.Field(n, "parameters"); ps >= 0 { // record components
 		for p := range t.NamedChildren(ps) {
 			if name := t.Field(p, "name"); name >= 0 {
-				out = append(out, Param{Name: t.Text(name), Type: oneLine(t.FieldText(p, "type"))})
+				out = append(out, Param{Name: t.Text(name), Type: OneLine(t.FieldText(p, "type"))})
 			}
 		}
 	}
@@ -457,7 +457,7 @@ func javaClassFields(x *extractor, n, body int32, enumName string) []Param {
 		for m := range t.NamedChildren(b) {
 			switch t.Kind(m) {
 			case "field_declaration", "constant_declaration":
-				typ := oneLine(t.FieldText(m, "type"))
+				typ := OneLine(t.FieldText(m, "type"))
 				for d := range t.Children(m) {
 					if t.FieldName(d) != "declarator" {
 						continue
@@ -485,8 +485,8 @@ func javaClassFields(x *extractor, n, body int32, enumName string) []Param {
 
 // javaTypeList returns the types of a superclass, super_interfaces or
 // extends_interfaces node, as written.
-func javaTypeList(x *extractor, n int32) []int32 {
-	t := x.t
+func javaTypeList(x *Extractor, n int32) []int32 {
+	t := x.Tree
 	var out []int32
 	for ch := range t.NamedChildren(n) {
 		if t.Kind(ch) == "type_list" {
@@ -500,8 +500,8 @@ func javaTypeList(x *extractor, n int32) []int32 {
 	return out
 }
 
-func javaClass(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaClass(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
@@ -539,19 +539,19 @@ func javaClass(x *extractor, n int32, c javaCtx) {
 		extends = append(extends, javaTypeList(x, ei)...)
 	}
 	for _, b := range extends {
-		s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
 	}
 	for _, b := range implements {
-		s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
 	}
 	enumName := ""
 	if kind == "enum_declaration" {
 		enumName = s.Name
 	}
 	s.Signature.Fields = javaClassFields(x, n, body, enumName)
-	s.Signature.Text = x.headerText(n, body)
+	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = javaDoc(x, c, n)
-	sym := x.addSymbol(s, n, name, body)
+	sym := x.AddSymbol(s, n, name, body)
 	for _, b := range extends {
 		javaTypeRef(x, b, sym, RefExtends)
 	}
@@ -560,7 +560,7 @@ func javaClass(x *extractor, n int32, c javaCtx) {
 	}
 	scope := newJavaScope(c.scope)
 	scope.declareTypeParams(x, t.Field(n, "type_parameters"))
-	for _, f := range x.f.Symbols[sym].Signature.Fields {
+	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		scope.setType(f.Name, javaStripType(f.Type))
 	}
 	inner := javaCtx{sym: sym, members: sym, cls: sym, iface: s.Kind == KindInterface, scope: scope, file: c.file}
@@ -572,9 +572,9 @@ func javaClass(x *extractor, n int32, c javaCtx) {
 				continue
 			}
 			ps := Symbol{Kind: KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: VisPublic}
-			ps.Signature.Returns = oneLine(t.FieldText(p, "type"))
-			ps.Signature.Text = oneLine(t.Text(p))
-			x.addSymbol(ps, p, pn, -1)
+			ps.Signature.Returns = OneLine(t.FieldText(p, "type"))
+			ps.Signature.Text = OneLine(t.Text(p))
+			x.AddSymbol(ps, p, pn, -1)
 		}
 	}
 	if body >= 0 {
@@ -585,12 +585,12 @@ func javaClass(x *extractor, n int32, c javaCtx) {
 }
 
 // javaTypeRef records a reference of kind to the type written at node ty.
-func javaTypeRef(x *extractor, ty int32, sym int, kind string) {
-	name, qual := javaSplitType(javaStripType(x.t.Text(ty)))
+func javaTypeRef(x *Extractor, ty int32, sym int, kind string) {
+	name, qual := javaSplitType(javaStripType(x.Tree.Text(ty)))
 	if name == "" {
 		return
 	}
-	x.ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
+	x.Ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
 }
 
 // javaSplitType splits a stripped type into its simple name and its
@@ -602,21 +602,21 @@ func javaSplitType(typ string) (name, qual string) {
 	return typ, ""
 }
 
-func javaGenerics(x *extractor, list int32) []string {
-	t := x.t
+func javaGenerics(x *Extractor, list int32) []string {
+	t := x.Tree
 	if list < 0 {
 		return nil
 	}
 	var out []string
 	for p := range t.NamedChildren(list) {
-		out = append(out, oneLine(t.Text(p)))
+		out = append(out, OneLine(t.Text(p)))
 	}
 	return out
 }
 
 // javaParams reads formal parameters, declaring them in scope.
-func javaParams(x *extractor, list int32, scope *javaScope) []Param {
-	t := x.t
+func javaParams(x *Extractor, list int32, scope *javaScope) []Param {
+	t := x.Tree
 	if list < 0 {
 		return nil
 	}
@@ -625,7 +625,7 @@ func javaParams(x *extractor, list int32, scope *javaScope) []Param {
 		switch t.Kind(p) {
 		case "formal_parameter":
 			name := t.FieldText(p, "name")
-			typ := oneLine(t.FieldText(p, "type"))
+			typ := OneLine(t.FieldText(p, "type"))
 			if dims := t.Field(p, "dimensions"); dims >= 0 {
 				typ += t.Text(dims)
 			}
@@ -642,7 +642,7 @@ func javaParams(x *extractor, list int32, scope *javaScope) []Param {
 					name = t.FieldText(ch, "name")
 				default:
 					if typ == "" {
-						typ = oneLine(t.Text(ch))
+						typ = OneLine(t.Text(ch))
 					}
 				}
 			}
@@ -655,8 +655,8 @@ func javaParams(x *extractor, list int32, scope *javaScope) []Param {
 	return out
 }
 
-func javaMethod(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaMethod(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	body := t.Field(n, "body")
 	scope := newJavaScope(c.scope)
@@ -689,32 +689,32 @@ func javaMethod(x *extractor, n int32, c javaCtx) {
 	javaVisibility(&s, vis, c.iface)
 	if th := t.ChildOfKind(n, "throws"); th >= 0 {
 		for ty := range t.NamedChildren(th) {
-			mods = append(mods, "throws "+oneLine(t.Text(ty)))
+			mods = append(mods, "throws "+OneLine(t.Text(ty)))
 		}
 	}
 	s.Signature.Modifiers = mods
 	s.Signature.Generics = javaGenerics(x, t.Field(n, "type_parameters"))
 	if t.Kind(n) == "compact_constructor_declaration" && c.members >= 0 {
 		// the compact constructor takes the record's components
-		for _, f := range x.f.Symbols[c.members].Signature.Fields {
+		for _, f := range x.Facts.Symbols[c.members].Signature.Fields {
 			scope.setType(f.Name, javaStripType(f.Type))
 		}
-		if rn := x.symNode[c.members]; rn >= 0 {
+		if rn := x.SymNode[c.members]; rn >= 0 {
 			s.Signature.Params = javaParams(x, t.Field(rn, "parameters"), nil)
 		}
 	} else {
 		s.Signature.Params = javaParams(x, t.Field(n, "parameters"), scope)
 	}
 	if ty := t.Field(n, "type"); ty >= 0 {
-		s.Signature.Returns = oneLine(t.Text(ty))
+		s.Signature.Returns = OneLine(t.Text(ty))
 		if dims := t.Field(n, "dimensions"); dims >= 0 {
 			s.Signature.Returns += t.Text(dims)
 		}
 	}
-	s.Signature.Text = x.headerText(n, body)
+	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = javaDoc(x, c, n)
 	s.IsTest = test
-	sym := x.addSymbol(s, n, name, body)
+	sym := x.AddSymbol(s, n, name, body)
 	if v := t.Field(n, "value"); v >= 0 { // an annotation element's default
 		javaNode(x, v, javaCtx{sym: sym, members: -1, cls: c.cls, scope: scope, file: c.file})
 	}
@@ -727,9 +727,9 @@ func javaMethod(x *extractor, n int32, c javaCtx) {
 	}
 }
 
-func javaField(x *extractor, n int32, c javaCtx) {
-	t := x.t
-	typ := oneLine(t.FieldText(n, "type"))
+func javaField(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
+	typ := OneLine(t.FieldText(n, "type"))
 	var decls []int32
 	for d := range t.Children(n) {
 		if t.FieldName(d) == "declarator" {
@@ -770,22 +770,22 @@ func javaField(x *extractor, n int32, c javaCtx) {
 		val := t.Field(d, "value")
 		head := t.Nodes[n].StartByte
 		if ty := t.Field(n, "type"); ty >= 0 {
-			s.Signature.Text = oneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
+			s.Signature.Text = OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
 		}
-		sym := x.addSymbol(s, node, name, val)
+		sym := x.AddSymbol(s, node, name, val)
 		if val >= 0 {
 			javaNode(x, val, javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file})
 		}
 	}
 }
 
-func javaEnumConstant(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaEnumConstant(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	sym := c.sym
 	enum := ""
 	if c.members >= 0 && name >= 0 {
-		enum = x.f.Symbols[c.members].Name
+		enum = x.Facts.Symbols[c.members].Name
 		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: VisPublic}
 		s.Signature.Returns = enum
 		s.Signature.Modifiers = []string{"static", "final"}
@@ -793,7 +793,7 @@ func javaEnumConstant(x *extractor, n int32, c javaCtx) {
 		s.Signature.Modifiers = append(s.Signature.Modifiers, mods...)
 		s.Signature.Text = t.Text(name)
 		s.Doc = javaDoc(x, c, n)
-		sym = x.addSymbol(s, n, name, t.Field(n, "body"))
+		sym = x.AddSymbol(s, n, name, t.Field(n, "body"))
 	}
 	inner := javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file}
 	if args := t.Field(n, "arguments"); args >= 0 {
@@ -809,8 +809,8 @@ func javaEnumConstant(x *extractor, n int32, c javaCtx) {
 	}
 }
 
-func javaLocal(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaLocal(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	typ := javaVarType(x, n)
 	for d := range t.Children(n) {
 		if t.FieldName(d) != "declarator" {
@@ -831,8 +831,8 @@ func javaLocal(x *extractor, n int32, c javaCtx) {
 // javaDeclare declares a variable of declared type typ ("" for var),
 // learning its type from its initializer when needed, and walks the
 // initializer.
-func javaDeclare(x *extractor, scope *javaScope, name, typ string, val int32, c javaCtx) {
-	t := x.t
+func javaDeclare(x *Extractor, scope *javaScope, name, typ string, val int32, c javaCtx) {
+	t := x.Tree
 	c.top = false
 	if val >= 0 {
 		javaNode(x, val, c)
@@ -857,7 +857,7 @@ func javaDeclare(x *extractor, scope *javaScope, name, typ string, val int32, c 
 		return
 	case "method_invocation":
 		head, call := javaHead(x, v, c)
-		scope.setCall(name, call, head)
+		scope.SetCall(name, call, head)
 		return
 	}
 	scope.setType(name, "")
@@ -905,7 +905,7 @@ func javaExpr(t *Tree, n int32, depth int) string {
 	case "string_literal":
 		return `""`
 	}
-	return shorten(oneLine(t.Text(n)), 40)
+	return Shorten(OneLine(t.Text(n)), 40)
 }
 
 // javaHead works out what is known of a qualifier's value: the type of
@@ -914,8 +914,8 @@ func javaExpr(t *Tree, n int32, depth int) string {
 // call, typ is the type of the call's first part: for x in
 // "var x = store.cursor(); x.next()", the call is "store.cursor" and typ
 // the type of store.
-func javaHead(x *extractor, obj int32, c javaCtx) (typ, call string) {
-	t := x.t
+func javaHead(x *Extractor, obj int32, c javaCtx) (typ, call string) {
+	t := x.Tree
 	// the last call of the qualifier: a.b().c -> a.b
 	for n, i := obj, 0; n >= 0 && i <= maxJavaChain; i++ {
 		if k := t.Kind(n); k == "method_invocation" {
@@ -945,7 +945,7 @@ func javaHead(x *extractor, obj int32, c javaCtx) (typ, call string) {
 	switch t.Kind(n) {
 	case "identifier":
 		name := t.Text(n)
-		vt, vc, vh, ok := c.scope.lookup(name)
+		vt, vc, vh, ok := c.scope.Lookup(name)
 		switch {
 		case !ok:
 			if e := c.scope.erase(name); e != name {
@@ -966,7 +966,7 @@ func javaHead(x *extractor, obj int32, c javaCtx) (typ, call string) {
 			// this and super of an anonymous class are its base
 			typ = c.anon
 		case t.Kind(n) == "this" && c.cls >= 0:
-			typ = x.f.Symbols[c.cls].Qualified()
+			typ = x.Facts.Symbols[c.cls].Qualified()
 		}
 	case "object_creation_expression":
 		typ = javaStripType(t.FieldText(n, "type"))
@@ -988,8 +988,8 @@ func javaHead(x *extractor, obj int32, c javaCtx) (typ, call string) {
 	return typ, call
 }
 
-func javaCall(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaCall(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	name := t.FieldText(n, "name")
 	r := Ref{Kind: RefCall, Name: name, Symbol: c.sym}
 	obj := t.Field(n, "object")
@@ -1003,11 +1003,11 @@ func javaCall(x *extractor, n int32, c javaCtx) {
 		r.Qualifier = javaExpr(t, obj, 0)
 		r.QualifierType, r.QualifierCall = javaHead(x, obj, c)
 	}
-	x.ref(r, n)
+	x.Ref(r, n)
 }
 
-func javaNew(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaNew(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	ty := t.Field(n, "type")
 	typ := ""
 	if ty >= 0 {
@@ -1025,7 +1025,7 @@ func javaNew(x *extractor, n int32, c javaCtx) {
 				r.QualifierType = c.anon
 			}
 		}
-		x.ref(r, n)
+		x.Ref(r, n)
 	}
 	inner := c
 	inner.top = false
@@ -1053,29 +1053,29 @@ func javaNew(x *extractor, n int32, c javaCtx) {
 
 // javaCtorCall records this(...) and super(...) as calls of a constructor
 // of the class or of its superclass, named after that class.
-func javaCtorCall(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaCtorCall(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	ctor := t.Field(n, "constructor")
 	if ctor < 0 || c.cls < 0 {
 		return
 	}
-	cls := &x.f.Symbols[c.cls]
+	cls := &x.Facts.Symbols[c.cls]
 	switch t.Kind(ctor) {
 	case "this":
-		x.ref(Ref{Kind: RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
+		x.Ref(Ref{Kind: RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
 	case "super":
 		name := "Object"
-		if cn := x.symNode[c.cls]; cn >= 0 && t.Field(cn, "superclass") >= 0 && len(cls.Signature.Bases) > 0 {
+		if cn := x.SymNode[c.cls]; cn >= 0 && t.Field(cn, "superclass") >= 0 && len(cls.Signature.Bases) > 0 {
 			name, _ = javaSplitType(javaStripType(cls.Signature.Bases[0]))
 		}
-		x.ref(Ref{Kind: RefCall, Name: name, Qualifier: "super", Symbol: c.sym}, n)
+		x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: "super", Symbol: c.sym}, n)
 	}
 }
 
 // javaMethodRef records Type::method and obj::method as calls, and
 // Type::new as a construction.
-func javaMethodRef(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaMethodRef(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	first := t.FirstNamedChild(n)
 	if first < 0 {
 		return
@@ -1098,11 +1098,11 @@ func javaMethodRef(x *extractor, n int32, c javaCtx) {
 			return
 		}
 		name, qual := javaSplitType(javaStripType(t.Text(first)))
-		x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+		x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
 	case last >= 0:
 		r := Ref{Kind: RefCall, Name: t.Text(last), Qualifier: javaExpr(t, first, 0), Symbol: c.sym}
 		r.QualifierType, r.QualifierCall = javaHead(x, first, c)
-		x.ref(r, n)
+		x.Ref(r, n)
 	}
 	c.top = false
 	if t.Kind(first) != "identifier" && t.Kind(first) != "this" && t.Kind(first) != "super" {
@@ -1110,8 +1110,8 @@ func javaMethodRef(x *extractor, n int32, c javaCtx) {
 	}
 }
 
-func javaLambda(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaLambda(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	scope := newJavaScope(c.scope)
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		switch t.Kind(ps) {
@@ -1133,37 +1133,37 @@ func javaLambda(x *extractor, n int32, c javaCtx) {
 
 // javaGuard records if (cond) return ...; and if (cond) throw ...; (braced
 // or not) among the statements of a method body.
-func javaGuard(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaGuard(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	cons := t.Field(n, "consequence")
 	cond := t.Field(n, "condition")
 	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
 		return
 	}
-	first := t.guardStatement(cons, "block")
+	first := t.GuardStatement(cons, "block")
 	if first < 0 {
 		return
 	}
-	condText := t.unparenText(cond)
+	condText := t.UnparenText(cond)
 	switch t.Kind(first) {
 	case "return_statement":
-		x.guard(c.sym, condText, t.returnAction(first), n)
+		x.Guard(c.sym, condText, t.ReturnAction(first), n)
 	case "throw_statement":
-		x.guard(c.sym, condText, "throw", n)
+		x.Guard(c.sym, condText, "throw", n)
 	}
 }
 
-func javaThrow(x *extractor, n int32, c javaCtx) {
-	t := x.t
+func javaThrow(x *Extractor, n int32, c javaCtx) {
+	t := x.Tree
 	e := t.FirstNamedChild(n)
 	if e < 0 {
 		return
 	}
-	what := oneLine(t.Text(e))
+	what := OneLine(t.Text(e))
 	if t.Kind(e) == "object_creation_expression" {
 		what = javaStripType(t.FieldText(e, "type"))
 	}
-	x.throw(c.sym, "throws", what, n)
+	x.Throw(c.sym, "throws", what, n)
 }
 
 // javaNullChecks are the calls that throw when their first argument is
@@ -1176,8 +1176,8 @@ var (
 // javaCheckCall records precondition calls (Objects.requireNonNull,
 // Preconditions.checkArgument, Validate.isTrue) in a statement of a method
 // body as invariants, also when their result is assigned.
-func javaCheckCall(x *extractor, st int32, c javaCtx) {
-	t := x.t
+func javaCheckCall(x *Extractor, st int32, c javaCtx) {
+	t := x.Tree
 	e := t.FirstNamedChild(st)
 	for e >= 0 && t.Kind(e) == "assignment_expression" {
 		e = t.Field(e, "right")
@@ -1196,8 +1196,8 @@ func javaCheckCall(x *extractor, st int32, c javaCtx) {
 	}
 	switch {
 	case javaNullChecks[name]:
-		x.guard(c.sym, t.Text(arg)+" == null", "throw", st)
+		x.Guard(c.sym, t.Text(arg)+" == null", "throw", st)
 	case javaArgChecks[name]:
-		x.guard(c.sym, "!("+t.Text(arg)+")", "throw", st)
+		x.Guard(c.sym, "!("+t.Text(arg)+")", "throw", st)
 	}
 }

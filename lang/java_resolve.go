@@ -44,17 +44,17 @@ const maxJavaTypeDepth = 10
 // javaBindings maps the names a file's single imports bind: a type's
 // simple name to its single-type import, "\x00"+member to a single static
 // import.
-func javaBindings(fi *FileInfo) map[string]binding {
-	return fi.bindingsWith(func() map[string]binding {
-		m := map[string]binding{}
+func javaBindings(fi *FileInfo) map[string]Binding {
+	return fi.BindingsWith(func() map[string]Binding {
+		m := map[string]Binding{}
 		for i := range fi.Imports {
 			imp := &fi.Imports[i]
 			switch {
 			case len(imp.Names) == 0:
 				_, name := javaLastSeg(imp.Source)
-				m[name] = binding{imp: imp}
+				m[name] = Binding{Imp: imp}
 			case imp.Names[0].Name != "*":
-				m["\x00"+imp.Names[0].Name] = binding{imp: imp, name: imp.Names[0].Name}
+				m["\x00"+imp.Names[0].Name] = Binding{Imp: imp, Name: imp.Names[0].Name}
 			}
 		}
 		return m
@@ -90,19 +90,19 @@ func javaPkgInRepo(tab Table, pkg string) bool {
 // javaTopType finds the top-level type name of package pkg; dir breaks
 // ties between source roots that repeat a package (main and test).
 func javaTopType(tab Table, pkg, name, dir string) *Target {
-	cands := pick(tab.ByName(name), func(t *Target) bool {
-		return t.Container == "" && isTypeKind(t.Kind) && t.Module == pkg && isJavaPath(t.Path)
+	cands := Pick(tab.ByName(name), func(t *Target) bool {
+		return t.Container == "" && IsTypeKind(t.Kind) && t.Module == pkg && isJavaPath(t.Path)
 	})
 	if pkg == "" {
 		// the default package: files without a package clause, per directory
-		cands = pick(cands, func(t *Target) bool { return t.Dir() == dir })
+		cands = Pick(cands, func(t *Target) bool { return t.Dir() == dir })
 	}
 	if len(cands) > 1 && dir != "" {
-		if same := pick(cands, func(t *Target) bool { return t.Dir() == dir }); len(same) == 1 {
+		if same := Pick(cands, func(t *Target) bool { return t.Dir() == dir }); len(same) == 1 {
 			return same[0]
 		}
 	}
-	return one(preferDefinitions(cands))
+	return One(PreferDefinitions(cands))
 }
 
 // javaMember finds the member called name of kind ("type" for any type)
@@ -113,7 +113,7 @@ func javaMember(tab Table, typ *Target, name, kind string) *Target {
 		if t.Path != typ.Path || t.Container != q {
 			continue
 		}
-		if kind == "type" && isTypeKind(t.Kind) || t.Kind == kind {
+		if kind == "type" && IsTypeKind(t.Kind) || t.Kind == kind {
 			return t
 		}
 	}
@@ -124,7 +124,7 @@ func javaMember(tab Table, typ *Target, name, kind string) *Target {
 func javaTypeByQualified(tab Table, p, qualified string) *Target {
 	container, name := javaLastSeg(qualified)
 	for _, t := range tab.ByName(name) {
-		if t.Path == p && t.Container == container && isTypeKind(t.Kind) {
+		if t.Path == p && t.Container == container && IsTypeKind(t.Kind) {
 			return t
 		}
 	}
@@ -150,7 +150,7 @@ func javaClassOf(ctx *Context) *Target {
 	if f == nil || f.Kind == KindModule {
 		return nil
 	}
-	if isTypeKind(f.Kind) {
+	if IsTypeKind(f.Kind) {
 		return f
 	}
 	return javaEnclosingType(ctx.Table, f.Path, f.Container)
@@ -171,7 +171,7 @@ func javaImportedType(tab Table, fq string, depth int) (*Target, bool) {
 		if !javaPkgInRepo(tab, pkg) {
 			continue
 		}
-		if !isUpper(segs[k]) {
+		if !IsUpper(segs[k]) {
 			// a sub-package the repository lacks: a.b.gen.Type
 			return nil, true
 		}
@@ -309,7 +309,7 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int
 	// the file's own types, innermost first
 	var best *Target
 	for _, t := range tab.ByName(name) {
-		if t.Path != fi.Path || !isTypeKind(t.Kind) {
+		if t.Path != fi.Path || !IsTypeKind(t.Kind) {
 			continue
 		}
 		if t.Container != "" && t.Container != from && !strings.HasPrefix(from, t.Container+".") {
@@ -326,7 +326,7 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int
 	// repository has a member type of that name at all
 	member := false
 	for _, t := range tab.ByName(name) {
-		if t.Container != "" && isTypeKind(t.Kind) {
+		if t.Container != "" && IsTypeKind(t.Kind) {
 			member = true
 			break
 		}
@@ -338,7 +338,7 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int
 	}
 	bind := javaBindings(fi)
 	if b, ok := bind[name]; ok {
-		t, ext := javaImportedType(tab, b.imp.Source, depth)
+		t, ext := javaImportedType(tab, b.Imp.Source, depth)
 		if t != nil {
 			return t, RuleImport
 		}
@@ -349,12 +349,12 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int
 	}
 	// a member type brought by a static import
 	if b, ok := bind["\x00"+name]; ok {
-		owner, ext := javaImportedType(tab, b.imp.Source, depth)
+		owner, ext := javaImportedType(tab, b.Imp.Source, depth)
 		if owner != nil {
 			if m := javaMember(tab, owner, name, "type"); m != nil {
 				return m, RuleImport
 			}
-		} else if ext && isUpper(name) {
+		} else if ext && IsUpper(name) {
 			return nil, RuleExternal
 		}
 	}
@@ -396,7 +396,7 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int
 	if len(found) > 1 {
 		return nil, RuleAmbiguous
 	}
-	if !isUpper(name) {
+	if !IsUpper(name) {
 		return nil, RuleUnresolved
 	}
 	// an upper-case name no scope of ours declares, where a library's
@@ -415,17 +415,17 @@ func javaResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int
 
 // javaMembers finds methods through supertypes, with java.lang.Object's
 // (and Enum's) methods outside the repository.
-var javaMembers = &memberRules{
-	own: func(tab Table, typ *Target, name string) *Target { return javaMember(tab, typ, name, KindMethod) },
-	bases: func(tab Table, typ *Target, _ int) []baseRef {
-		out := make([]baseRef, 0, len(typ.Bases))
+var javaMembers = &MemberRules{
+	Own: func(tab Table, typ *Target, name string) *Target { return javaMember(tab, typ, name, KindMethod) },
+	Bases: func(tab Table, typ *Target, _ int) []BaseRef {
+		out := make([]BaseRef, 0, len(typ.Bases))
 		for _, b := range typ.Bases {
 			bt, rule := javaResolveBase(tab, typ, b, 0)
-			out = append(out, baseRef{bt, rule})
+			out = append(out, BaseRef{bt, rule})
 		}
 		return out
 	},
-	rootMember: func(_ Table, typ *Target, _ int, name string) bool {
+	RootMember: func(_ Table, typ *Target, _ int, name string) bool {
 		return (len(typ.Bases) == 0 || typ.Kind == KindInterface) && (javaObjectMethods[name] || javaEnumMethods[name])
 	},
 }
@@ -435,7 +435,7 @@ var javaMembers = &memberRules{
 // the method may be. A record's component accessor binds to the
 // component.
 func javaFindMethod(tab Table, typ *Target, name string) (m *Target, ext bool) {
-	if m, ext = javaMembers.findMember(tab, typ, name, 0); m == nil {
+	if m, ext = javaMembers.FindMember(tab, typ, name, 0); m == nil {
 		if f := javaMember(tab, typ, name, KindVariable); f != nil {
 			return f, false
 		}
@@ -486,10 +486,10 @@ func resolveJavaImport(ctx *Context, imp *Import, name string) Resolution {
 	case "":
 		t, ext := javaImportedType(tab, imp.Source, 0)
 		if t != nil {
-			return bound(t, RuleImport)
+			return Bound(t, RuleImport)
 		}
 		if ext {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 	case "*":
 		if javaPkgInRepo(tab, imp.Source) {
@@ -506,34 +506,34 @@ func resolveJavaImport(ctx *Context, imp *Import, name string) Resolution {
 					break
 				}
 			}
-			if t := moduleTarget(tab, first); t != nil {
-				return bound(t, RuleImport)
+			if t := ModuleTarget(tab, first); t != nil {
+				return Bound(t, RuleImport)
 			}
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		t, ext := javaImportedType(tab, imp.Source, 0)
 		if t != nil {
-			return bound(t, RuleImport)
+			return Bound(t, RuleImport)
 		}
 		if ext {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 	default:
 		owner, ext := javaImportedType(tab, imp.Source, 0)
 		if owner == nil {
 			if ext {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		if m := javaStaticMember(tab, owner, name); m != nil {
-			return bound(m, RuleImport)
+			return Bound(m, RuleImport)
 		}
 		if javaExtBase(tab, owner, 0) {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // javaStaticMember finds what a static import of name from owner brings:
@@ -569,7 +569,7 @@ const maxJavaResolveDepth = maxJavaChain + 4
 
 func javaResolve(ctx *Context, r *Ref, depth int) Resolution {
 	if depth > maxJavaResolveDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	switch r.Kind {
 	case RefNew, RefExtends, RefImplements:
@@ -598,18 +598,18 @@ func javaResolveTypeRef(ctx *Context, r *Ref) Resolution {
 		// a member type of that type first
 		if owner, _ := javaResolveType(tab, ctx.File, from, r.QualifierType); owner != nil {
 			if t := javaNestedType(tab, owner, r.Name, 0); t != nil {
-				return bound(t, RuleReceiver)
+				return Bound(t, RuleReceiver)
 			}
 		}
 	}
 	t, rule := javaResolveType(tab, ctx.File, from, typ)
 	if t != nil && ctx.From != nil && t.ID == ctx.From.ID && r.Kind != RefNew {
-		return unbound(RuleUnresolved, 0) // class Foo extends a Foo of elsewhere
+		return Unbound(RuleUnresolved, 0) // class Foo extends a Foo of elsewhere
 	}
 	if t != nil {
-		return bound(t, rule)
+		return Bound(t, rule)
 	}
-	return unbound(rule, 0)
+	return Unbound(rule, 0)
 }
 
 // javaResolveBare binds m(): a method of the class the call is in or of
@@ -621,7 +621,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 		// in an anonymous class body: its base type comes first
 		if typ, rule := javaResolveType(tab, ctx.File, javaFrom(ctx), r.QualifierType); typ != nil {
 			if m, e := javaFindMethod(tab, typ, r.Name); m != nil && m.Kind == KindMethod {
-				return bound(m, RuleReceiver)
+				return Bound(m, RuleReceiver)
 			} else {
 				ext = e
 			}
@@ -631,22 +631,22 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 	}
 	for c := javaClassOf(ctx); c != nil; c = javaOuter(tab, c) {
 		if m := javaMember(tab, c, r.Name, KindMethod); m != nil {
-			return bound(m, RuleSameFile)
+			return Bound(m, RuleSameFile)
 		}
 		m, e := javaFindMethod(tab, c, r.Name)
 		if m != nil && m.Kind == KindMethod {
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
 		ext = ext || e
 	}
 	if b, ok := javaBindings(ctx.File)["\x00"+r.Name]; ok {
-		owner, e := javaImportedType(tab, b.imp.Source, 0)
+		owner, e := javaImportedType(tab, b.Imp.Source, 0)
 		if owner != nil {
 			if m, _ := javaFindMethod(tab, owner, r.Name); m != nil {
-				return bound(m, RuleImport)
+				return Bound(m, RuleImport)
 			}
 		} else if e {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 	}
 	for i := range ctx.File.Imports {
@@ -657,17 +657,17 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 		owner, e := javaImportedType(tab, imp.Source, 0)
 		if owner != nil {
 			if m, _ := javaFindMethod(tab, owner, r.Name); m != nil && m.Kind == KindMethod {
-				return bound(m, RuleImport)
+				return Bound(m, RuleImport)
 			}
 		} else if e {
 			// import static org.junit.Assert.*; (a package's types hold
 			// no methods)
 			_, last := javaLastSeg(imp.Source)
-			ext = ext || isUpper(last)
+			ext = ext || IsUpper(last)
 		}
 	}
 	if ext || javaObjectMethods[r.Name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	return javaUniqueMethod(tab, r.Name)
 }
@@ -712,7 +712,7 @@ func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 	case q == "this" && cls != nil && r.Name == cls.Name && r.QualifierCall == "":
 		// this(...): another constructor of the class
 		if c := javaConstructor(tab, cls, ctx.From); c != nil {
-			return bound(c, RuleSameFile)
+			return Bound(c, RuleSameFile)
 		}
 		v.t = cls
 	case r.QualifierCall != "":
@@ -733,7 +733,7 @@ func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 		// this and super in an anonymous class body: its base type
 		v = javaTypeValue(ctx, r.QualifierType)
 	case self && cls == nil:
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	case q == "super":
 		return javaResolveSuper(ctx, r, cls)
 	case segs[0] == "this":
@@ -771,7 +771,7 @@ func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 	}
 	if v.t == nil {
 		if v.ext {
-			return unbound(RuleExternal, 0) // a method of a library type
+			return Unbound(RuleExternal, 0) // a method of a library type
 		}
 		return javaUnknownReceiver(tab, r.Name, v.lib)
 	}
@@ -780,12 +780,12 @@ func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 		if v.weak {
 			rule = RuleUniqueName
 		}
-		return bound(m, rule)
+		return Bound(m, rule)
 	}
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // javaTypeValue is the value of a type the extractor wrote down.
@@ -825,15 +825,15 @@ func javaHeadValue(ctx *Context, r *Ref, cls *Target, segs []string) (javaValue,
 	// a field brought by a static import, single or on demand
 	bind := javaBindings(ctx.File)
 	if b, ok := bind["\x00"+head]; ok {
-		if owner, ext := javaImportedType(tab, b.imp.Source, 0); owner != nil {
+		if owner, ext := javaImportedType(tab, b.Imp.Source, 0); owner != nil {
 			if v, found := javaFieldValue(tab, owner, head, 0); found {
 				return v, RuleReceiver, segs[1:], nil
 			}
 		} else if ext {
-			return done(unbound(RuleExternal, 0))
+			return done(Unbound(RuleExternal, 0))
 		}
 	}
-	if !isUpper(head) || strings.ToUpper(head) == head {
+	if !IsUpper(head) || strings.ToUpper(head) == head {
 		for i := range ctx.File.Imports {
 			imp := &ctx.File.Imports[i]
 			if len(imp.Names) == 0 || imp.Names[0].Name != "*" || javaPkgInRepo(tab, imp.Source) {
@@ -851,19 +851,19 @@ func javaHeadValue(ctx *Context, r *Ref, cls *Target, segs []string) (javaValue,
 	case t != nil:
 		return javaValue{t: t}, tr, segs[used:], nil
 	case tr == RuleExternal:
-		return done(unbound(RuleExternal, 0))
+		return done(Unbound(RuleExternal, 0))
 	}
-	if isUpper(head) && len(segs) == 1 {
+	if IsUpper(head) && len(segs) == 1 {
 		// Type.m() with a type the repository lacks (generated code): a
 		// method of a class of that name, or nothing
-		ms := pick(tab.ByName(r.Name), func(m *Target) bool {
+		ms := Pick(tab.ByName(r.Name), func(m *Target) bool {
 			_, c := javaLastSeg(m.Container)
 			return m.Kind == KindMethod && c == head && isJavaPath(m.Path)
 		})
 		if m := javaOneFamily(tab, ms); m != nil {
-			return done(bound(m, RuleUniqueName))
+			return done(Bound(m, RuleUniqueName))
 		}
-		return done(unbound(RuleUnresolved, len(ms)))
+		return done(Unbound(RuleUnresolved, len(ms)))
 	}
 	return done(javaUnknownReceiver(tab, r.Name, false))
 }
@@ -886,7 +886,7 @@ func javaQualifierType(ctx *Context, segs []string) (t *Target, rule string, use
 		}
 		return t, rule, used
 	}
-	if rule == RuleExternal || len(segs) == 1 || isUpper(head) {
+	if rule == RuleExternal || len(segs) == 1 || IsUpper(head) {
 		return nil, rule, 0
 	}
 	// a.b.Type: a package, then a type
@@ -916,7 +916,7 @@ func javaQualifierType(ctx *Context, segs []string) (t *Target, rule string, use
 	// a lower-case head that is no variable, field or package of ours,
 	// followed by a type: java.util.Objects.m()
 	for _, s := range segs[1:] {
-		if isUpper(s) {
+		if IsUpper(s) {
 			return nil, RuleExternal, 0
 		}
 	}
@@ -938,20 +938,20 @@ func javaResolveSuper(ctx *Context, r *Ref, cls *Target) Resolution {
 		if i == 0 && r.Name == bt.Name {
 			// super(...): a constructor of the superclass
 			if c := javaConstructor(tab, bt, nil); c != nil {
-				return bound(c, RuleReceiver)
+				return Bound(c, RuleReceiver)
 			}
-			return bound(bt, RuleReceiver)
+			return Bound(bt, RuleReceiver)
 		}
 		m, e := javaFindMethod(tab, bt, r.Name)
 		if m != nil {
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
 		ext = ext || e
 	}
 	if ext || javaObjectMethods[r.Name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // javaConstructor is the first constructor of typ other than self.
@@ -987,7 +987,7 @@ func chainCallRef(fn, headType string) *Ref {
 }
 
 // javaCallResult is the value a call returns: fn is the call as the
-// extractor rendered it ("a.b().c"), headType the type of its first part.
+// Extractor rendered it ("a.b().c"), headType the type of its first part.
 // Of overloads that return different types, the first whose type
 // resolves, as a guess.
 func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
@@ -1002,7 +1002,7 @@ func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
 		case javaObjectMethods[r.Name]:
 			// getClass(), toString(), hashCode(): a Class, a String, an int
 			return javaValue{ext: true}
-		case r.QualifierType == "" && r.QualifierCall == "" && isUpper(r.Qualifier) &&
+		case r.QualifierType == "" && r.QualifierCall == "" && IsUpper(r.Qualifier) &&
 			!strings.ContainsAny(r.Qualifier, ".(") && !javaIdentityCalls[r.Name]:
 			// Library.factory(): a value of the library's own types
 			return javaValue{ext: true}
@@ -1010,7 +1010,7 @@ func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
 		return javaValue{lib: true}
 	}
 	m := res.Target
-	if m == nil || m.Kind == KindConstructor || isTypeKind(m.Kind) {
+	if m == nil || m.Kind == KindConstructor || IsTypeKind(m.Kind) {
 		return javaValue{}
 	}
 	weak := res.Rule == RuleUniqueName
@@ -1041,11 +1041,11 @@ var javaIdentityCalls = map[string]bool{
 // is common is a library's; else the method is found by unique name.
 func javaUnknownReceiver(tab Table, name string, lib bool) Resolution {
 	if javaObjectMethods[name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	res := javaUniqueMethod(tab, name)
 	if lib && res.Target == nil && javaCommonMethods[name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	return res
 }
@@ -1056,18 +1056,18 @@ func javaUnknownReceiver(tab Table, name string, lib bool) Resolution {
 // declared once in a type that all the others' types extend. A name no
 // method of the repository has is external.
 func javaUniqueMethod(tab Table, name string) Resolution {
-	ms := pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && isJavaPath(t.Path) })
+	ms := Pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && isJavaPath(t.Path) })
 	if len(ms) == 0 {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	m := javaOneFamily(tab, ms)
 	if m == nil {
-		return unbound(RuleAmbiguous, len(ms))
+		return Unbound(RuleAmbiguous, len(ms))
 	}
 	if javaCommonMethods[name] {
-		return unbound(RuleUnresolved, len(ms))
+		return Unbound(RuleUnresolved, len(ms))
 	}
-	return bound(m, RuleUniqueName)
+	return Bound(m, RuleUniqueName)
 }
 
 // maxJavaFamily bounds the candidates javaOneFamily compares.

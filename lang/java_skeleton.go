@@ -1,48 +1,48 @@
 package lang
 
 func init() {
-	skelRulesByName["java"] = &skelRules{
-		marker: "/* ... */",
-		control: kindSet("if_statement", "for_statement", "enhanced_for_statement", "while_statement", "do_statement",
+	skelRulesByName["java"] = &SkelRules{
+		Marker: "/* ... */",
+		Control: KindSet("if_statement", "for_statement", "enhanced_for_statement", "while_statement", "do_statement",
 			"switch_expression", "try_statement", "try_with_resources_statement",
 			"synchronized_statement"),
-		exits:      kindSet("return_statement", "throw_statement", "break_statement", "continue_statement", "yield_statement"),
-		blocks:     kindSet("block", "constructor_body"),
-		clauses:    kindSet("catch_clause", "finally_clause"),
-		cases:      kindSet("switch_block_statement_group", "switch_rule"),
-		caseBodies: kindSet("switch_block"),
-		wrappers:   kindSet("labeled_statement", "expression_statement"),
-		nested:     kindSet("class_declaration", "record_declaration", "interface_declaration", "enum_declaration"),
-		member:     javaSkelMember,
-		exported:   javaSkelExported,
-		caseItems:  javaSkelCaseItems,
+		Exits:      KindSet("return_statement", "throw_statement", "break_statement", "continue_statement", "yield_statement"),
+		Blocks:     KindSet("block", "constructor_body"),
+		Clauses:    KindSet("catch_clause", "finally_clause"),
+		Cases:      KindSet("switch_block_statement_group", "switch_rule"),
+		CaseBodies: KindSet("switch_block"),
+		Wrappers:   KindSet("labeled_statement", "expression_statement"),
+		Nested:     KindSet("class_declaration", "record_declaration", "interface_declaration", "enum_declaration"),
+		Member:     javaSkelMember,
+		Exported:   javaSkelExported,
+		CaseItems:  javaSkelCaseItems,
 	}
 }
 
-func javaSkelMember(s *skel, n int32) shape {
-	t := s.t
+func javaSkelMember(s *Skel, n int32) Shape {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "package_declaration", "import_declaration", "module_declaration":
-		return shape{kind: shapeVerbatim}
+		return Shape{Kind: ShapeVerbatim}
 	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
 		"annotation_type_declaration", "object_creation_expression":
 		if b := t.Field(n, "body"); b >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
 		}
 	case "method_declaration", "constructor_declaration", "compact_constructor_declaration":
 		if b := t.Field(n, "body"); b >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeCode)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
 		}
 	case "static_initializer":
 		if b := t.ChildOfKind(n, "block"); b >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeCode)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
 		}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
-func javaSkelCaseItems(s *skel, c int32) ([]int32, bool) {
-	t := s.t
+func javaSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
+	t := s.Tree
 	if t.Kind(c) == "switch_rule" {
 		return nil, false // case X -> expression: one line
 	}
@@ -57,8 +57,8 @@ func javaSkelCaseItems(s *skel, c int32) ([]int32, bool) {
 
 // javaSkelExported: public and protected members; everything an interface
 // or annotation declares, and enum constants.
-func javaSkelExported(s *skel, n, container int32) bool {
-	t := s.t
+func javaSkelExported(s *Skel, n, container int32) bool {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "package_declaration", "import_declaration", "module_declaration", "enum_constant":
 		return true

@@ -35,7 +35,7 @@ func init() {
 // is known of their values: a declared or constructed type, or the call
 // whose result they hold.
 type jsScope struct {
-	scope
+	Scope
 	outer *jsScope
 	// tparams maps the type parameters in scope to their constraints.
 	tparams map[string]string
@@ -45,7 +45,7 @@ type jsScope struct {
 func newJSScope(outer *jsScope) *jsScope {
 	s := &jsScope{outer: outer}
 	if outer != nil {
-		s.parent = &outer.scope
+		s.Parent = &outer.Scope
 	}
 	return s
 }
@@ -60,7 +60,7 @@ func newJSFuncScope(outer *jsScope) *jsScope {
 // enclosing function: calling it calls a value, not a declaration.
 func (s *jsScope) local(name string) bool {
 	for ; s != nil; s = s.outer {
-		if _, ok := s.types[name]; ok && s.fn {
+		if _, ok := s.Types[name]; ok && s.fn {
 			return true
 		}
 	}
@@ -94,22 +94,22 @@ func (s *jsScope) addTypeParams(t *Tree, list int32) {
 		c := ""
 		if cn := t.Field(p, "constraint"); cn >= 0 {
 			if ty := t.FirstNamedChild(cn); ty >= 0 {
-				c = oneLine(t.Text(ty))
+				c = OneLine(t.Text(ty))
 			}
 		}
 		s.tparams[name] = c
 	}
 }
 
-func (s *jsScope) setCall(name, call string) { s.scope.setCall(name, call, "") }
+func (s *jsScope) setCall(name, call string) { s.Scope.SetCall(name, call, "") }
 
 // declare records a local that hides outer ones of the same name and whose
 // value says nothing about its type.
-func (s *jsScope) declare(name string) { s.setType(name, "") }
+func (s *jsScope) declare(name string) { s.SetType(name, "") }
 
 // lookup returns what the innermost scope declaring name knows of it.
 func (s *jsScope) lookup(name string) (typ, call string) {
-	typ, call, _, _ = s.scope.lookup(name)
+	typ, call, _, _ = s.Scope.Lookup(name)
 	return typ, call
 }
 
@@ -135,7 +135,7 @@ type jsDecl struct {
 }
 
 type jsWalker struct {
-	x       *extractor
+	x       *Extractor
 	t       *Tree
 	ts      bool // a TypeScript grammar: types come from annotations, not JSDoc
 	ambient bool // in a declaration file or a declare block
@@ -150,14 +150,14 @@ type jsWalker struct {
 	exportIDs map[string]bool // local names exported by a list or CommonJS
 }
 
-func extractJS(x *extractor) {
-	w := &jsWalker{x: x, t: x.t, ts: x.t.Lang.Name != "javascript"}
-	x.f.Module = jsModuleName(x.path)
-	x.f.Symbols[0].Name = path.Base(x.f.Module)
-	w.ambient = strings.Contains(path.Base(x.path), ".d.")
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractJS(x *Extractor) {
+	w := &jsWalker{x: x, t: x.Tree, ts: x.Tree.Lang.Name != "javascript"}
+	x.Facts.Module = jsModuleName(x.Path)
+	x.Facts.Symbols[0].Name = path.Base(x.Facts.Module)
+	w.ambient = strings.Contains(path.Base(x.Path), ".d.")
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
 	w.moduleDoc()
 	c := &jsCtx{sym: 0, parent: 0, scope: newJSScope(nil), level: true}
@@ -187,11 +187,11 @@ func (w *jsWalker) moduleDoc() {
 		txt := t.Text(c)
 		if strings.HasPrefix(txt, "/**") && (strings.Contains(txt, "@file") || strings.Contains(txt, "@module") ||
 			strings.Contains(txt, "@packageDocumentation")) {
-			doc := cleanComment(txt)
+			doc := CleanComment(txt)
 			for _, tag := range []string{"@fileoverview", "@file", "@module", "@packageDocumentation"} {
 				doc = strings.Replace(doc, tag, "", 1)
 			}
-			w.x.f.Symbols[0].Doc = strings.TrimSpace(doc)
+			w.x.Facts.Symbols[0].Doc = strings.TrimSpace(doc)
 			return
 		}
 	}
@@ -383,7 +383,7 @@ func (w *jsWalker) addImport(imp Import) {
 	if imp.Source == "" {
 		return
 	}
-	w.x.f.Imports = append(w.x.f.Imports, imp)
+	w.x.Facts.Imports = append(w.x.Facts.Imports, imp)
 }
 
 func (w *jsWalker) importStmt(n int32, c *jsCtx) {
@@ -554,7 +554,7 @@ func (w *jsWalker) exportValue(v, stmt int32, c *jsCtx) {
 // finishExports marks the symbols that export lists and CommonJS
 // assignments export, and leaves the export aliases on the module symbol.
 func (w *jsWalker) finishExports() {
-	f := w.x.f
+	f := w.x.Facts
 	if len(w.exportIDs) > 0 {
 		for i := 1; i < len(f.Symbols); i++ {
 			s := &f.Symbols[i]
@@ -586,8 +586,8 @@ func (w *jsWalker) finishExports() {
 
 // declared reports a top-level symbol called name.
 func (w *jsWalker) declared(name string) bool {
-	for i := 1; i < len(w.x.f.Symbols); i++ {
-		if s := &w.x.f.Symbols[i]; s.Parent == 0 && s.Container == "" && s.Name == name {
+	for i := 1; i < len(w.x.Facts.Symbols); i++ {
+		if s := &w.x.Facts.Symbols[i]; s.Parent == 0 && s.Container == "" && s.Name == name {
 			return true
 		}
 	}
@@ -635,8 +635,8 @@ func (w *jsWalker) function(n, nameNode int32, name string, c *jsCtx, d jsDecl) 
 			s.Signature.Modifiers = append(s.Signature.Modifiers, "overload")
 		}
 	}
-	s.Signature.Text = w.x.headerText(d.node, body)
-	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	s.Signature.Text = w.x.HeaderText(d.node, body)
+	sym := w.x.AddSymbol(s, d.node, nameNode, body)
 	if d.isDefault && name != "default" && c.sym == 0 {
 		w.exportName("default", name)
 	}
@@ -757,11 +757,11 @@ func jsTypeText(t *Tree, n int32) string {
 	switch t.Kind(n) {
 	case "type_annotation", "asserts_annotation", "type_predicate_annotation", "opting_type_annotation", "omitting_type_annotation":
 		if c := t.FirstNamedChild(n); c >= 0 {
-			return shorten(oneLine(t.Text(c)), 200)
+			return Shorten(OneLine(t.Text(c)), 200)
 		}
-		return strings.TrimSpace(strings.TrimPrefix(oneLine(t.Text(n)), ":"))
+		return strings.TrimSpace(strings.TrimPrefix(OneLine(t.Text(n)), ":"))
 	}
-	return shorten(oneLine(t.Text(n)), 200)
+	return Shorten(OneLine(t.Text(n)), 200)
 }
 
 func jsGenerics(t *Tree, n int32) []string {
@@ -770,7 +770,7 @@ func jsGenerics(t *Tree, n int32) []string {
 	}
 	var out []string
 	for p := range t.NamedChildren(n) {
-		out = append(out, oneLine(t.Text(p)))
+		out = append(out, OneLine(t.Text(p)))
 	}
 	return out
 }
@@ -791,13 +791,13 @@ func (w *jsWalker) params(list int32, scope *jsScope) []Param {
 			}
 			prm.Type = jsTypeText(t, t.Field(p, "type"))
 			if v := t.Field(p, "value"); v >= 0 {
-				prm.Default = shorten(oneLine(t.Text(v)), 80)
+				prm.Default = Shorten(OneLine(t.Text(v)), 80)
 			}
 			prm.Optional = t.Kind(p) == "optional_parameter"
 		case "assignment_pattern":
 			pat = t.Field(p, "left")
 			if v := t.Field(p, "right"); v >= 0 {
-				prm.Default = shorten(oneLine(t.Text(v)), 80)
+				prm.Default = Shorten(OneLine(t.Text(v)), 80)
 			}
 		case "comment", "decorator":
 			continue
@@ -814,7 +814,7 @@ func (w *jsWalker) params(list int32, scope *jsScope) []Param {
 				pat = in
 			}
 		}
-		prm.Name = shorten(oneLine(t.Text(pat)), 80)
+		prm.Name = Shorten(OneLine(t.Text(pat)), 80)
 		if prm.Default != "" {
 			prm.Optional = true
 		}
@@ -827,7 +827,7 @@ func (w *jsWalker) params(list int32, scope *jsScope) []Param {
 					typ = jsValueType(t, v)
 				}
 			}
-			scope.setType(prm.Name, typ)
+			scope.SetType(prm.Name, typ)
 		} else {
 			w.declarePattern(pat, scope)
 			if t.Kind(pat) == "object_pattern" {
@@ -855,7 +855,7 @@ func (w *jsWalker) patternTypes(pat, ann int32, scope *jsScope) {
 	switch t.Kind(ty) {
 	case "object_type":
 	case "type_identifier", "generic_type", "nested_type_identifier":
-		named = jsTypeName(oneLine(t.Text(ty)))
+		named = jsTypeName(OneLine(t.Text(ty)))
 	default:
 		return
 	}
@@ -878,13 +878,13 @@ func (w *jsWalker) patternTypes(pat, ann int32, scope *jsScope) {
 			continue
 		}
 		if named != "" {
-			scope.setType(local, named+"['"+key+"']")
+			scope.SetType(local, named+"['"+key+"']")
 			continue
 		}
 		for m := range t.NamedChildren(ty) {
 			if t.Kind(m) == "property_signature" && jsPropName(t, t.Field(m, "name")) == key {
 				if typ := jsTypeText(t, t.Field(m, "type")); typ != "" {
-					scope.setType(local, scope.constraint(typ))
+					scope.SetType(local, scope.constraint(typ))
 				}
 			}
 		}
@@ -920,7 +920,7 @@ func (w *jsWalker) hoist(body int32, scope *jsScope) {
 				}
 			}
 			if t.Kind(name) == "identifier" {
-				if _, known := scope.types[t.Text(name)]; !known {
+				if _, known := scope.Types[t.Text(name)]; !known {
 					scope.declare(t.Text(name))
 				}
 			} else {
@@ -961,7 +961,7 @@ func jsValueType(t *Tree, v int32) string {
 			last = c
 		}
 		if last >= 0 && last != t.FirstNamedChild(v) {
-			typ := oneLine(t.Text(last))
+			typ := OneLine(t.Text(last))
 			if typ != "const" && typ != "any" && typ != "unknown" {
 				return typ
 			}
@@ -969,7 +969,7 @@ func jsValueType(t *Tree, v int32) string {
 	case "type_assertion":
 		if ta := t.ChildOfKind(v, "type_arguments"); ta >= 0 {
 			if c := t.FirstNamedChild(ta); c >= 0 {
-				return oneLine(t.Text(c))
+				return OneLine(t.Text(c))
 			}
 		}
 	}
@@ -1028,7 +1028,7 @@ func (w *jsWalker) doc(node int32) string {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
-	return cleanComment(strings.Join(parts, "\n"))
+	return CleanComment(strings.Join(parts, "\n"))
 }
 
 // jsPrevSibling is Tree.PrevSibling without the scan of all earlier
@@ -1116,7 +1116,7 @@ func jsDocTypes(sig *Signature, doc string, scope *jsScope) {
 				sig.Params[i].Type = typ
 				sig.Params[i].Optional = sig.Params[i].Optional || optional
 				if scope != nil {
-					scope.setType(name, strings.TrimPrefix(typ, "..."))
+					scope.SetType(name, strings.TrimPrefix(typ, "..."))
 				}
 			}
 		}
@@ -1177,9 +1177,9 @@ func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
 	}
 	superName := ""
 	for _, b := range bases {
-		txt := oneLine(t.Text(b.node))
+		txt := OneLine(t.Text(b.node))
 		if ta := t.NextSibling(b.node); ta >= 0 && t.FieldName(ta) == "type_arguments" {
-			txt += oneLine(t.Text(ta)) // extends Base<T>
+			txt += OneLine(t.Text(ta)) // extends Base<T>
 		}
 		if b.kind == RefExtends && t.Kind(b.node) == "call_expression" {
 			// class A extends mixin(B) { }
@@ -1190,12 +1190,12 @@ func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
 			superName = jsTypeName(txt)
 		}
 	}
-	s.Signature.Text = w.x.headerText(d.node, body)
-	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	s.Signature.Text = w.x.HeaderText(d.node, body)
+	sym := w.x.AddSymbol(s, d.node, nameNode, body)
 	if d.isDefault && c.sym == 0 && name != "default" {
 		w.exportName("default", name)
 	}
-	qual := w.x.f.Symbols[sym].Qualified()
+	qual := w.x.Facts.Symbols[sym].Qualified()
 	cscope := c.scope
 	if tp := t.Field(n, "type_parameters"); tp >= 0 {
 		cscope = newJSScope(c.scope)
@@ -1208,8 +1208,8 @@ func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
 			continue
 		}
 		ref := Ref{Kind: b.kind, Symbol: sym}
-		ref.Name, ref.Qualifier = jsSplitType(oneLine(t.Text(b.node)))
-		w.x.ref(ref, b.node)
+		ref.Name, ref.Qualifier = jsSplitType(OneLine(t.Text(b.node)))
+		w.x.Ref(ref, b.node)
 	}
 	for dec := range t.Children(n) {
 		if t.FieldName(dec) == "decorator" {
@@ -1277,7 +1277,7 @@ func jsPropName(t *Tree, n int32) string {
 	case "string":
 		return jsString(t, n)
 	case "computed_property_name":
-		return shorten(oneLine(t.Text(n)), 60)
+		return Shorten(OneLine(t.Text(n)), 60)
 	}
 	return t.Text(n)
 }
@@ -1323,8 +1323,8 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 				s.Signature.Modifiers = append(s.Signature.Modifiers, "overload")
 			}
 			mbody := t.Field(m, "body")
-			s.Signature.Text = w.x.headerText(m, mbody)
-			sym := w.x.addSymbol(s, m, nameNode, mbody)
+			s.Signature.Text = w.x.HeaderText(m, mbody)
+			sym := w.x.AddSymbol(s, m, nameNode, mbody)
 			mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
 			for _, dec := range pendingDecorators {
 				w.walk(dec, mc)
@@ -1379,8 +1379,8 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 					}
 				}
 				fbody := t.Field(val, "body")
-				s.Signature.Text = w.x.headerText(m, fbody)
-				sym := w.x.addSymbol(s, m, nameNode, fbody)
+				s.Signature.Text = w.x.HeaderText(m, fbody)
+				sym := w.x.AddSymbol(s, m, nameNode, fbody)
 				mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
 				if t.Kind(val) != "arrow_function" {
 					mc.this, mc.super = "", ""
@@ -1400,8 +1400,8 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 					s.Signature.Modifiers = append(s.Signature.Modifiers, "override")
 				}
 			}
-			s.Signature.Text = w.x.headerText(m, -1)
-			sym := w.x.addSymbol(s, m, nameNode, val)
+			s.Signature.Text = w.x.HeaderText(m, -1)
+			sym := w.x.AddSymbol(s, m, nameNode, val)
 			addField(fd)
 			fc := &jsCtx{sym: sym, parent: sym, scope: c.scope, this: c.this, super: c.super}
 			for _, dec := range pendingDecorators {
@@ -1415,7 +1415,7 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 			w.walkChildren(m, &jsCtx{sym: cls, parent: cls, scope: newJSFuncScope(c.scope), this: c.this, super: c.super})
 		}
 	}
-	w.x.f.Symbols[cls].Signature.Fields = fields
+	w.x.Facts.Symbols[cls].Signature.Fields = fields
 }
 
 // jsOptionalAfter reports the `?` of an optional member, which the tree
@@ -1483,21 +1483,21 @@ func (w *jsWalker) iface(n int32, c *jsCtx, d jsDecl) {
 	if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
 		for ty := range t.NamedChildren(ec) {
 			exts = append(exts, ty)
-			s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(ty)))
+			s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(ty)))
 		}
 	}
-	s.Signature.Text = w.x.headerText(d.node, body)
-	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	s.Signature.Text = w.x.HeaderText(d.node, body)
+	sym := w.x.AddSymbol(s, d.node, nameNode, body)
 	if d.isDefault && c.sym == 0 {
 		w.exportName("default", s.Name)
 	}
 	for _, e := range exts {
 		ref := Ref{Kind: RefExtends, Symbol: sym}
-		ref.Name, ref.Qualifier = jsSplitType(oneLine(t.Text(e)))
-		w.x.ref(ref, e)
+		ref.Name, ref.Qualifier = jsSplitType(OneLine(t.Text(e)))
+		w.x.Ref(ref, e)
 	}
 	if body >= 0 {
-		w.x.f.Symbols[sym].Signature.Fields = w.objectType(body, sym, d.exported)
+		w.x.Facts.Symbols[sym].Signature.Fields = w.objectType(body, sym, d.exported)
 	}
 }
 
@@ -1517,8 +1517,8 @@ func (w *jsWalker) objectType(body int32, sym int, exported bool) []Param {
 			s := Symbol{Kind: KindMethod, Name: name, Parent: sym, Visibility: VisPublic, Exported: exported}
 			s.Doc = w.doc(m)
 			w.signature(&s.Signature, m, newJSScope(nil), s.Doc)
-			s.Signature.Text = oneLine(t.Text(m))
-			w.x.addSymbol(s, m, nameNode, -1)
+			s.Signature.Text = OneLine(t.Text(m))
+			w.x.AddSymbol(s, m, nameNode, -1)
 		case "property_signature":
 			name := jsPropName(t, t.Field(m, "name"))
 			if name == "" {
@@ -1542,11 +1542,11 @@ func (w *jsWalker) typeAlias(n int32, c *jsCtx, d jsDecl) {
 	s.Doc = w.doc(d.docNode)
 	s.Signature.Generics = jsGenerics(t, t.Field(n, "type_parameters"))
 	s.Signature.Returns = jsTypeText(t, val)
-	s.Signature.Text = w.x.headerText(d.node, -1)
-	sym := w.x.addSymbol(s, d.node, nameNode, val)
+	s.Signature.Text = w.x.HeaderText(d.node, -1)
+	sym := w.x.AddSymbol(s, d.node, nameNode, val)
 	if val >= 0 && t.Kind(val) == "object_type" {
-		w.x.f.Symbols[sym].Signature.Fields = w.objectType(val, sym, d.exported)
-		w.x.f.Symbols[sym].Signature.Returns = ""
+		w.x.Facts.Symbols[sym].Signature.Fields = w.objectType(val, sym, d.exported)
+		w.x.Facts.Symbols[sym].Signature.Returns = ""
 	}
 }
 
@@ -1568,14 +1568,14 @@ func (w *jsWalker) enum(n int32, c *jsCtx, d jsDecl) {
 			switch t.Kind(m) {
 			case "enum_assignment":
 				s.Signature.Fields = append(s.Signature.Fields, Param{Name: jsPropName(t, t.Field(m, "name")),
-					Default: shorten(oneLine(t.FieldText(m, "value")), 60)})
+					Default: Shorten(OneLine(t.FieldText(m, "value")), 60)})
 			case "property_identifier", "string", "number", "computed_property_name":
 				s.Signature.Fields = append(s.Signature.Fields, Param{Name: jsPropName(t, m)})
 			}
 		}
 	}
-	s.Signature.Text = w.x.headerText(d.node, body)
-	w.x.addSymbol(s, d.node, nameNode, body)
+	s.Signature.Text = w.x.HeaderText(d.node, body)
+	w.x.AddSymbol(s, d.node, nameNode, body)
 }
 
 // namespace adds a TypeScript namespace or ambient module, whose members
@@ -1595,8 +1595,8 @@ func (w *jsWalker) namespace(n int32, c *jsCtx, d jsDecl) {
 	exported := d.exported || t.Kind(nameNode) == "string"
 	s := Symbol{Kind: KindModule, Name: name, Parent: c.parent, Exported: exported, Visibility: jsTopVis(exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Text = w.x.headerText(d.node, body)
-	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	s.Signature.Text = w.x.HeaderText(d.node, body)
+	sym := w.x.AddSymbol(s, d.node, nameNode, body)
 	if body >= 0 {
 		w.block(body, &jsCtx{sym: sym, parent: sym, scope: newJSScope(c.scope), level: true})
 	}
@@ -1678,7 +1678,7 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 		if t.Kind(nameNode) == "identifier" {
 			name := t.Text(nameNode)
 			if typ != "" {
-				c.scope.setType(name, typ)
+				c.scope.SetType(name, typ)
 			} else if call != "" {
 				c.scope.setCall(name, call)
 			} else {
@@ -1713,8 +1713,8 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 					}
 				}
 			}
-			s.Signature.Text = shorten(w.x.headerText(node, -1), 120)
-			sym := w.x.addSymbol(s, node, id, val)
+			s.Signature.Text = Shorten(w.x.HeaderText(node, -1), 120)
+			sym := w.x.AddSymbol(s, node, id, val)
 			if first < 0 {
 				first = sym
 			}
@@ -1775,7 +1775,7 @@ func jsInDefault(t *Tree, d, root int32) bool {
 // object literal methods of its variable: const api = { get() {} }.
 func (w *jsWalker) objectMembers(obj int32, owner int, c *jsCtx, exported bool) {
 	t := w.t
-	qual := w.x.f.Symbols[owner].Qualified()
+	qual := w.x.Facts.Symbols[owner].Qualified()
 	for m := range jsKids(w.t, obj) {
 		var nameNode, fn int32 = -1, -1
 		switch t.Kind(m) {
@@ -1795,8 +1795,8 @@ func (w *jsWalker) objectMembers(obj int32, owner int, c *jsCtx, exported bool) 
 		scope := newJSFuncScope(c.scope)
 		w.signature(&s.Signature, fn, scope, s.Doc)
 		body := t.Field(fn, "body")
-		s.Signature.Text = w.x.headerText(m, body)
-		sym := w.x.addSymbol(s, m, nameNode, body)
+		s.Signature.Text = w.x.HeaderText(m, body)
+		sym := w.x.AddSymbol(s, m, nameNode, body)
 		mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: qual, top: true}
 		if t.Kind(fn) == "arrow_function" {
 			mc.this = c.this
@@ -2011,8 +2011,8 @@ func (w *jsWalker) exportsProp(name string, left, v int32, c *jsCtx, d jsDecl) {
 		s := Symbol{Kind: KindVariable, Name: name, Parent: c.parent, Exported: true, Visibility: VisExported}
 		s.Doc = w.doc(d.docNode)
 		s.Signature.Returns = jsValueType(t, v)
-		s.Signature.Text = shorten(w.x.headerText(d.node, -1), 120)
-		sym := w.x.addSymbol(s, d.node, nameNode, v)
+		s.Signature.Text = Shorten(w.x.HeaderText(d.node, -1), 120)
+		sym := w.x.AddSymbol(s, d.node, nameNode, v)
 		w.walk(v, &jsCtx{sym: sym, parent: sym, scope: c.scope})
 	}
 }
@@ -2022,8 +2022,8 @@ func (w *jsWalker) exportsProp(name string, left, v int32, c *jsCtx, d jsDecl) {
 func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx, d jsDecl, walkBody bool) {
 	parent := c.parent
 	container := owner
-	for i := len(w.x.f.Symbols) - 1; i > 0; i-- {
-		s := &w.x.f.Symbols[i]
+	for i := len(w.x.Facts.Symbols) - 1; i > 0; i-- {
+		s := &w.x.Facts.Symbols[i]
 		if s.Parent == c.parent && s.Qualified() == w.qualifiedIn(c.parent, owner) && s.Kind != KindMethod {
 			parent, container = i, ""
 			break
@@ -2032,7 +2032,7 @@ func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx,
 	t := w.t
 	s := Symbol{Kind: KindMethod, Name: name, Parent: parent, Container: container, Visibility: VisPublic}
 	if parent != c.parent {
-		s.Exported = w.x.f.Symbols[parent].Exported
+		s.Exported = w.x.Facts.Symbols[parent].Exported
 	}
 	s.Doc = w.doc(d.docNode)
 	scope := newJSFuncScope(c.scope)
@@ -2040,15 +2040,15 @@ func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx,
 	body := t.Field(fn, "body")
 	if !walkBody {
 		// another name of a function already walked
-		s.Signature.Text = oneLine(t.Text(d.node))
-		w.x.addSymbol(s, d.node, nameNode, -1)
+		s.Signature.Text = OneLine(t.Text(d.node))
+		w.x.AddSymbol(s, d.node, nameNode, -1)
 		return
 	}
-	s.Signature.Text = w.x.headerText(d.node, body)
-	sym := w.x.addSymbol(s, d.node, nameNode, body)
+	s.Signature.Text = w.x.HeaderText(d.node, body)
+	sym := w.x.AddSymbol(s, d.node, nameNode, body)
 	this := owner
 	if parent != c.parent {
-		this = w.x.f.Symbols[parent].Qualified()
+		this = w.x.Facts.Symbols[parent].Qualified()
 	}
 	mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: this, top: true}
 	if t.Kind(fn) == "arrow_function" {
@@ -2063,7 +2063,7 @@ func (w *jsWalker) qualifiedIn(parent int, name string) string {
 	if parent <= 0 {
 		return name
 	}
-	return w.x.f.Symbols[parent].Qualified() + "." + name
+	return w.x.Facts.Symbols[parent].Qualified() + "." + name
 }
 
 // localAssign learns types from x = new T() below the module level, and
@@ -2090,9 +2090,9 @@ func (w *jsWalker) localAssign(n int32, c *jsCtx) {
 // assign updates what the innermost scope that declares name knows.
 func (s *jsScope) assign(name, typ, call string) {
 	for sc := s; sc != nil; sc = sc.outer {
-		if _, ok := sc.types[name]; ok || sc.outer == nil {
+		if _, ok := sc.Types[name]; ok || sc.outer == nil {
 			if typ != "" {
-				sc.setType(name, typ)
+				sc.SetType(name, typ)
 			} else {
 				sc.setCall(name, call)
 			}
@@ -2130,7 +2130,7 @@ func jsRenderTo(t *Tree, n int32, b *strings.Builder, depth int) {
 			prop = t.Field(n, "name")
 		}
 		if obj < 0 || prop < 0 {
-			b.WriteString(shorten(oneLine(t.Text(n)), 60))
+			b.WriteString(Shorten(OneLine(t.Text(n)), 60))
 			return
 		}
 		jsRenderTo(t, obj, b, depth+1)
@@ -2149,7 +2149,7 @@ func jsRenderTo(t *Tree, n int32, b *strings.Builder, depth int) {
 	case "parenthesized_expression", "non_null_expression", "await_expression":
 		if c := t.FirstNamedChild(n); c >= 0 {
 			if t.Kind(n) == "parenthesized_expression" && !jsSimpleExpr(t.Kind(c)) {
-				b.WriteString("(" + shorten(oneLine(t.Text(c)), 40) + ")")
+				b.WriteString("(" + Shorten(OneLine(t.Text(c)), 40) + ")")
 				return
 			}
 			jsRenderTo(t, c, b, depth+1)
@@ -2161,7 +2161,7 @@ func jsRenderTo(t *Tree, n int32, b *strings.Builder, depth int) {
 		}
 		b.WriteString("()")
 	default:
-		b.WriteString(shorten(oneLine(t.Text(n)), 60))
+		b.WriteString(Shorten(OneLine(t.Text(n)), 60))
 	}
 }
 
@@ -2261,7 +2261,7 @@ func (w *jsWalker) call(n int32, c *jsCtx) {
 			return // a callback or function value held in a local
 		}
 		r := Ref{Kind: RefCall, Name: name, Symbol: c.sym}
-		w.x.ref(r, n)
+		w.x.Ref(r, n)
 	case "member_expression":
 		prop := t.Field(fn, "property")
 		obj := t.Field(fn, "object")
@@ -2276,11 +2276,11 @@ func (w *jsWalker) call(n int32, c *jsCtx) {
 		if r.Qualifier == "" {
 			return
 		}
-		w.x.ref(r, n)
+		w.x.Ref(r, n)
 	case "super":
 		// super(...): the base class's constructor
 		if c.super != "" {
-			w.x.ref(Ref{Kind: RefCall, Name: "constructor", Qualifier: "super", QualifierType: c.super, Symbol: c.sym}, n)
+			w.x.Ref(Ref{Kind: RefCall, Name: "constructor", Qualifier: "super", QualifierType: c.super, Symbol: c.sym}, n)
 		}
 	}
 }
@@ -2299,7 +2299,7 @@ func (w *jsWalker) valueArgs(args int32, c *jsCtx) {
 		switch t.Kind(a) {
 		case "identifier":
 			if name := t.Text(a); !c.scope.local(name) {
-				w.x.ref(Ref{Kind: RefReference, Name: name, Symbol: c.sym}, a)
+				w.x.Ref(Ref{Kind: RefReference, Name: name, Symbol: c.sym}, a)
 			}
 		case "member_expression":
 			prop, obj := t.Field(a, "property"), t.Field(a, "object")
@@ -2309,7 +2309,7 @@ func (w *jsWalker) valueArgs(args int32, c *jsCtx) {
 			r := Ref{Kind: RefReference, Name: t.Text(prop), Symbol: c.sym}
 			w.qualified(&r, obj, c)
 			if r.Qualifier != "" {
-				w.x.ref(r, a)
+				w.x.Ref(r, a)
 			}
 		}
 	}
@@ -2344,7 +2344,7 @@ func (w *jsWalker) newExpr(n int32, c *jsCtx) {
 		if c.scope.local(t.Text(ctor)) {
 			return // new Class() of a class passed in
 		}
-		w.x.ref(Ref{Kind: RefNew, Name: t.Text(ctor), Symbol: c.sym}, n)
+		w.x.Ref(Ref{Kind: RefNew, Name: t.Text(ctor), Symbol: c.sym}, n)
 	case "member_expression":
 		prop, obj := t.Field(ctor, "property"), t.Field(ctor, "object")
 		if prop < 0 || obj < 0 {
@@ -2352,7 +2352,7 @@ func (w *jsWalker) newExpr(n int32, c *jsCtx) {
 		}
 		r := Ref{Kind: RefNew, Name: t.Text(prop), Symbol: c.sym}
 		w.qualified(&r, obj, c)
-		w.x.ref(r, n)
+		w.x.Ref(r, n)
 	}
 }
 
@@ -2366,15 +2366,15 @@ func (w *jsWalker) jsxRef(n int32, c *jsCtx) {
 	}
 	switch t.Kind(name) {
 	case "identifier":
-		if s := t.Text(name); isUpper(s) {
-			w.x.ref(Ref{Kind: RefCall, Name: s, Symbol: c.sym}, n)
+		if s := t.Text(name); IsUpper(s) {
+			w.x.Ref(Ref{Kind: RefCall, Name: s, Symbol: c.sym}, n)
 		}
 	case "member_expression":
 		prop, obj := t.Field(name, "property"), t.Field(name, "object")
 		if prop >= 0 && obj >= 0 {
 			r := Ref{Kind: RefCall, Name: t.Text(prop), Symbol: c.sym}
 			w.qualified(&r, obj, c)
-			w.x.ref(r, n)
+			w.x.Ref(r, n)
 		}
 	}
 }
@@ -2393,12 +2393,12 @@ func (w *jsWalker) guard(n int32, c *jsCtx) {
 	if first < 0 {
 		return
 	}
-	condText := t.unparenText(cond)
+	condText := t.UnparenText(cond)
 	switch t.Kind(first) {
 	case "return_statement":
-		w.x.guard(c.sym, condText, t.returnAction(first), n)
+		w.x.Guard(c.sym, condText, t.ReturnAction(first), n)
 	case "throw_statement":
-		w.x.guard(c.sym, condText, "throw", n)
+		w.x.Guard(c.sym, condText, "throw", n)
 	}
 }
 
@@ -2410,18 +2410,18 @@ func (w *jsWalker) throw(n int32, c *jsCtx) {
 	if v < 0 || t.IsComment(v) {
 		return
 	}
-	what := oneLine(t.Text(v))
+	what := OneLine(t.Text(v))
 	if u := jsUnwrap(t, v); t.Kind(u) == "new_expression" {
 		if ctor := t.Field(u, "constructor"); ctor >= 0 {
 			what = jsRender(t, ctor)
 			if args := t.Field(u, "arguments"); args >= 0 {
 				if a := t.FirstNamedChild(args); a >= 0 && t.IsString(a) {
-					what += "(" + shorten(oneLine(t.Text(a)), 60) + ")"
+					what += "(" + Shorten(OneLine(t.Text(a)), 60) + ")"
 				}
 			}
 		}
 	}
-	w.x.throw(c.sym, "throws", what, n)
+	w.x.Throw(c.sym, "throws", what, n)
 }
 
 // jsKids yields the named children of n that are not comments. Unlike

@@ -36,24 +36,24 @@ func init() {
 
 // jsBindings maps the local names a file's imports bind to them: the
 // module itself (binding.name "") or one name of it.
-func (ctx *Context) jsBindings() map[string]binding {
-	return ctx.File.bindingsWith(func() map[string]binding {
+func (ctx *Context) jsBindings() map[string]Binding {
+	return ctx.File.BindingsWith(func() map[string]Binding {
 		return jsFileBindings(ctx.File)
 	})
 }
 
-func jsFileBindings(fi *FileInfo) map[string]binding {
-	m := map[string]binding{}
+func jsFileBindings(fi *FileInfo) map[string]Binding {
+	m := map[string]Binding{}
 	for i := range fi.Imports {
 		imp := &fi.Imports[i]
 		if imp.Alias != "" {
-			m[imp.Alias] = binding{imp: imp}
+			m[imp.Alias] = Binding{Imp: imp}
 		}
 		for _, n := range imp.Names {
 			if n.Name == "*" {
 				continue
 			}
-			m[n.Local()] = binding{imp: imp, name: n.Name}
+			m[n.Local()] = Binding{Imp: imp, Name: n.Name}
 		}
 	}
 	return m
@@ -273,7 +273,7 @@ func jsPick(cands []*Target, want jsWant) *Target {
 // the file's own module symbol.
 func jsTopLevel(tab Table, file, name string) []*Target {
 	fi := tab.File(file)
-	return pick(tab.ByName(name), func(t *Target) bool {
+	return Pick(tab.ByName(name), func(t *Target) bool {
 		return t.Path == file && t.Container == "" && (fi == nil || t.ID != fi.ModuleID)
 	})
 }
@@ -358,7 +358,7 @@ func jsExportDepth(tab Table, file, name string, want jsWant, depth int) (*Targe
 		return nil, false
 	}
 	if fi := tab.File(parts[2]); fi != nil && fi.ModuleID == parts[0] {
-		return moduleTarget(tab, parts[2]), false
+		return ModuleTarget(tab, parts[2]), false
 	}
 	for _, t := range tab.ByName(parts[1]) {
 		if t.ID == parts[0] {
@@ -389,7 +389,7 @@ func jsExportUncached(tab Table, file, name string, want jsWant, depth int) (*Ta
 				if f == "" {
 					return nil, false
 				}
-				return moduleTarget(tab, f), false
+				return ModuleTarget(tab, f), false
 			}
 			return jsImportedName(tab, f, e.Type, want, depth+1)
 		}
@@ -402,17 +402,17 @@ func jsExportUncached(tab Table, file, name string, want jsWant, depth int) (*Ta
 	if listed {
 		// import { a } from './x'; export { a }: what the import binds
 		if b, ok := jsFileBindings(fi)[local]; ok {
-			f, ext := jsSourceFile(tab, file, b.imp.Source)
+			f, ext := jsSourceFile(tab, file, b.Imp.Source)
 			if ext {
 				return nil, true
 			}
-			return jsImportedName(tab, f, b.name, want, depth+1)
+			return jsImportedName(tab, f, b.Name, want, depth+1)
 		}
 		return nil, false
 	}
 	if name == "default" {
 		// no export default: the module itself (module.exports = {...})
-		return moduleTarget(tab, file), false
+		return ModuleTarget(tab, file), false
 	}
 	// export * from './x': the name may come from any of them
 	var found *Target
@@ -451,7 +451,7 @@ func jsImportedName(tab Table, file, name string, want jsWant, depth int) (*Targ
 		return nil, false
 	}
 	if name == "" || name == "*" {
-		return moduleTarget(tab, file), false
+		return ModuleTarget(tab, file), false
 	}
 	return jsExportDepth(tab, file, name, want, depth)
 }
@@ -459,29 +459,29 @@ func jsImportedName(tab Table, file, name string, want jsWant, depth int) (*Targ
 func resolveJSImport(ctx *Context, imp *Import, name string) Resolution {
 	f, ext := jsSourceFile(ctx.Table, ctx.File.Path, imp.Source)
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if f == "" {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	t, ext := jsImportedName(ctx.Table, f, name, jsAny, 0)
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if t == nil {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
-	return bound(t, RuleImport)
+	return Bound(t, RuleImport)
 }
 
 // jsBound resolves a local name bound by an import: its target, or
 // external.
-func (ctx *Context) jsBound(b binding, want jsWant) (*Target, bool) {
-	f, ext := jsSourceFile(ctx.Table, ctx.File.Path, b.imp.Source)
+func (ctx *Context) jsBound(b Binding, want jsWant) (*Target, bool) {
+	f, ext := jsSourceFile(ctx.Table, ctx.File.Path, b.Imp.Source)
 	if ext {
 		return nil, true
 	}
-	return jsImportedName(ctx.Table, f, b.name, want, 0)
+	return jsImportedName(ctx.Table, f, b.Name, want, 0)
 }
 
 func resolveJS(ctx *Context, r *Ref) Resolution {
@@ -490,7 +490,7 @@ func resolveJS(ctx *Context, r *Ref) Resolution {
 
 func jsResolve(ctx *Context, r *Ref, depth int) Resolution {
 	if depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	want := jsCallable
 	if r.Kind == RefExtends || r.Kind == RefImplements {
@@ -523,11 +523,11 @@ func jsScopeChain(ctx *Context) []string {
 }
 
 // jsResolveBare binds an unqualified name: a declaration in an enclosing
-// scope of the same file, an import, a builtin, a unique definition.
+// Scope of the same file, an import, a builtin, a unique definition.
 func jsResolveBare(ctx *Context, name string, want jsWant) Resolution {
 	tab := ctx.Table
 	all := tab.ByName(name)
-	local := pick(all, func(t *Target) bool {
+	local := Pick(all, func(t *Target) bool {
 		if t.Path != ctx.File.Path || t.ID == ctx.File.ModuleID {
 			return false
 		}
@@ -541,35 +541,35 @@ func jsResolveBare(ctx *Context, name string, want jsWant) Resolution {
 	})
 	if len(local) > 0 {
 		for _, cont := range jsScopeChain(ctx) {
-			if c := jsPick(pick(local, func(t *Target) bool { return t.Container == cont }), want); c != nil {
-				return bound(c, RuleSameFile)
+			if c := jsPick(Pick(local, func(t *Target) bool { return t.Container == cont }), want); c != nil {
+				return Bound(c, RuleSameFile)
 			}
 		}
 	}
 	if b, ok := ctx.jsBindings()[name]; ok {
 		t, ext := ctx.jsBound(b, want)
 		if ext {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		if t != nil && b.name == "" && t.Kind == KindModule {
+		if t != nil && b.Name == "" && t.Kind == KindModule {
 			// const x = require('./y'); x(): what y exports as a whole
 			if d, _ := jsExport(tab, t.Path, "default", want); d != nil {
 				t = d
 			}
 		}
 		if t != nil {
-			return bound(t, RuleImport)
+			return Bound(t, RuleImport)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if want == jsType && jsBuiltinTypes[name] || want != jsType && jsBuiltins[name] {
-		return unbound(RuleBuiltin, 0)
+		return Unbound(RuleBuiltin, 0)
 	}
 	if jsExternalFuncs[name] || want == jsType && jsBuiltins[name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	// a global of another file: scripts without modules, declare global
-	cands := pick(all, func(t *Target) bool {
+	cands := Pick(all, func(t *Target) bool {
 		if t.Container != "" || !jsPath(t.Path) {
 			return false
 		}
@@ -581,14 +581,14 @@ func jsResolveBare(ctx *Context, name string, want jsWant) Resolution {
 		}
 		return false
 	})
-	cands = preferDefinitions(cands)
+	cands = PreferDefinitions(cands)
 	if len(cands) == 1 && !jsCommonMethods[name] {
-		return bound(cands[0], RuleUniqueName)
+		return Bound(cands[0], RuleUniqueName)
 	}
 	if len(cands) > 1 {
-		return unbound(RuleAmbiguous, len(cands))
+		return Unbound(RuleAmbiguous, len(cands))
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // jsPath reports a file of JavaScript, TypeScript or TSX.
@@ -609,19 +609,19 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 		if typ != nil {
 			m, mext := jsMember(tab, typ, r.Name)
 			if m != nil {
-				return bound(m, RuleReceiver)
+				return Bound(m, RuleReceiver)
 			}
 			if mext {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
 			if head == "super" && r.Name == "constructor" && typ.Kind == KindClass {
 				// super() of a base without a constructor of its own
-				return bound(typ, RuleReceiver)
+				return Bound(typ, RuleReceiver)
 			}
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		if ext {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 		if head == "this" || head == "super" {
 			return jsUniqueMember(tab, r.Name)
@@ -633,12 +633,12 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 		// the head: a declaration of this file, or an import
 		var base *Target
 		rule := RuleSameFile
-		local := pick(tab.ByName(head), func(t *Target) bool {
+		local := Pick(tab.ByName(head), func(t *Target) bool {
 			return t.Path == ctx.File.Path && t.ID != ctx.File.ModuleID && t.Kind != KindMethod && t.Kind != KindConstructor &&
 				(t.Kind != KindVariable || t.Container == "")
 		})
 		for _, cont := range jsScopeChain(ctx) {
-			if c := jsPick(pick(local, func(t *Target) bool { return t.Container == cont }), jsAny); c != nil {
+			if c := jsPick(Pick(local, func(t *Target) bool { return t.Container == cont }), jsAny); c != nil {
 				base = c
 				break
 			}
@@ -647,21 +647,21 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 			if b, ok := ctx.jsBindings()[head]; ok {
 				t, ext := ctx.jsBound(b, jsAny)
 				if ext {
-					return unbound(RuleExternal, 0)
+					return Unbound(RuleExternal, 0)
 				}
 				if t == nil {
-					return unbound(RuleUnresolved, 0)
+					return Unbound(RuleUnresolved, 0)
 				}
 				base, rule = t, RuleImport
 			} else if jsGlobals[head] {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
 		}
 		if base != nil {
 			for _, seg := range segs[1:] {
 				next, ext := jsMemberValue(tab, base, seg)
 				if ext {
-					return unbound(RuleExternal, 0)
+					return Unbound(RuleExternal, 0)
 				}
 				if next == nil {
 					base = nil
@@ -680,20 +680,20 @@ func jsResolveQualified(ctx *Context, r *Ref, want jsWant, depth int) Resolution
 			base.Kind == KindVariable && len(jsMembers(tab, base, r.Name)) == 0) {
 			// f.call(this, ...): a call of f, or of the function a
 			// variable holds (var slice = Array.prototype.slice)
-			return bound(base, rule)
+			return Bound(base, rule)
 		}
 		if base != nil {
 			t, ext, viaType := jsMemberOf(tab, base, r.Name, want)
 			if ext {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
 			if t != nil {
 				if viaType {
 					rule = RuleReceiver
 				}
-				return bound(t, rule)
+				return Bound(t, rule)
 			}
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 	}
 	return jsUniqueMember(tab, r.Name)
@@ -764,7 +764,7 @@ func jsMemberValue(tab Table, base *Target, seg string) (*Target, bool) {
 // function's nested functions are not its members.
 func jsMembers(tab Table, c *Target, name string) []*Target {
 	q := c.Qualified()
-	return pick(tab.ByName(name), func(t *Target) bool {
+	return Pick(tab.ByName(name), func(t *Target) bool {
 		if t.Path != c.Path || t.Container != q {
 			return false
 		}
@@ -782,22 +782,22 @@ func jsMembers(tab Table, c *Target, name string) []*Target {
 // jsTypeMembers finds a callable member through a type's bases; a base
 // from outside the repository may define it. It is set by init: resolving
 // a base leads back to member lookups.
-var jsTypeMembers *memberRules
+var jsTypeMembers *MemberRules
 
 func init() {
-	jsTypeMembers = &memberRules{
-		own: func(tab Table, typ *Target, name string) *Target {
+	jsTypeMembers = &MemberRules{
+		Own: func(tab Table, typ *Target, name string) *Target {
 			return jsPick(jsMembers(tab, typ, name), jsCallable)
 		},
-		bases: func(tab Table, typ *Target, _ int) []baseRef {
-			out := make([]baseRef, 0, len(typ.Bases))
+		Bases: func(tab Table, typ *Target, _ int) []BaseRef {
+			out := make([]BaseRef, 0, len(typ.Bases))
 			for _, b := range typ.Bases {
 				bt, ext := jsResolveType(tab, typ.Path, b, 0)
 				if ext {
-					out = append(out, baseRef{rule: RuleExternal})
+					out = append(out, BaseRef{Rule: RuleExternal})
 				}
 				if bt != nil {
-					out = append(out, baseRef{t: bt})
+					out = append(out, BaseRef{Target: bt})
 				}
 			}
 			return out
@@ -811,7 +811,7 @@ func jsMember(tab Table, typ *Target, name string) (*Target, bool) {
 	if typ == nil {
 		return nil, false
 	}
-	return jsTypeMembers.findMember(tab, typ, name, 0)
+	return jsTypeMembers.FindMember(tab, typ, name, 0)
 }
 
 // jsFieldType is the type of field name of typ: a declared field, a
@@ -847,7 +847,7 @@ func jsFieldType(tab Table, typ *Target, name string, depth int) (*Target, bool)
 }
 
 // jsQualifierType works out the type of a call's qualifier from what the
-// extractor knew: this, a typed local, the result of a call.
+// Extractor knew: this, a typed local, the result of a call.
 func jsQualifierType(ctx *Context, r *Ref, depth int) (*Target, bool) {
 	tab := ctx.Table
 	q := r.Qualifier
@@ -945,7 +945,7 @@ func jsContainerType(tab Table, m *Target) *Target {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
 	}
-	return jsPick(pick(tab.ByName(name), func(t *Target) bool {
+	return jsPick(Pick(tab.ByName(name), func(t *Target) bool {
 		return t.Path == m.Path && t.Qualified() == m.Container && t.Kind != KindMethod && t.Kind != KindFunction
 	}), jsType)
 }
@@ -1034,7 +1034,7 @@ func jsFollowAlias(tab Table, t *Target, depth int) (*Target, bool) {
 func jsResolveBareType(tab Table, from, name string) Resolution {
 	fi := tab.File(from)
 	if fi == nil {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	ctx := &Context{File: fi, Table: tab}
 	if i := strings.IndexByte(name, '.'); i >= 0 {
@@ -1042,7 +1042,7 @@ func jsResolveBareType(tab Table, from, name string) Resolution {
 		return jsResolveQualified(ctx, r, jsType, 0)
 	}
 	if jsBuiltinTypes[name] {
-		return unbound(RuleBuiltin, 0)
+		return Unbound(RuleBuiltin, 0)
 	}
 	return jsResolveBare(ctx, name, jsType)
 }
@@ -1073,23 +1073,23 @@ func jsSplitTop(s string) []string {
 // jsUniqueMember binds x.m() with nothing known of x when exactly one
 // method m exists and m is distinctive.
 func jsUniqueMember(tab Table, name string) Resolution {
-	ms := pick(tab.ByName(name), func(t *Target) bool {
+	ms := Pick(tab.ByName(name), func(t *Target) bool {
 		return t.Kind == KindMethod && jsPath(t.Path)
 	})
-	ms = preferDefinitions(ms)
+	ms = PreferDefinitions(ms)
 	if len(ms) == 0 {
 		if jsCommonMethods[name] {
 			// no method of the repository has the name: the
 			// runtime's (an array's map, a promise's then)
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if len(ms) > 1 {
-		return unbound(RuleAmbiguous, len(ms))
+		return Unbound(RuleAmbiguous, len(ms))
 	}
 	if jsCommonMethods[name] {
-		return unbound(RuleUnresolved, 1)
+		return Unbound(RuleUnresolved, 1)
 	}
-	return bound(ms[0], RuleUniqueName)
+	return Bound(ms[0], RuleUniqueName)
 }

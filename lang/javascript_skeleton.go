@@ -1,21 +1,21 @@
 package lang
 
 func init() {
-	r := &skelRules{
-		marker: "/* ... */",
-		control: kindSet("if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement",
+	r := &SkelRules{
+		Marker: "/* ... */",
+		Control: KindSet("if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement",
 			"switch_statement", "try_statement", "with_statement"),
-		exits:      kindSet("return_statement", "throw_statement", "break_statement", "continue_statement"),
-		blocks:     kindSet("statement_block"),
-		clauses:    kindSet("else_clause", "catch_clause", "finally_clause"),
-		cases:      kindSet("switch_case", "switch_default"),
-		caseBodies: kindSet("switch_body"),
-		wrappers:   kindSet("labeled_statement"),
-		nested: kindSet("function_declaration", "generator_function_declaration", "class_declaration",
+		Exits:      KindSet("return_statement", "throw_statement", "break_statement", "continue_statement"),
+		Blocks:     KindSet("statement_block"),
+		Clauses:    KindSet("else_clause", "catch_clause", "finally_clause"),
+		Cases:      KindSet("switch_case", "switch_default"),
+		CaseBodies: KindSet("switch_body"),
+		Wrappers:   KindSet("labeled_statement"),
+		Nested: KindSet("function_declaration", "generator_function_declaration", "class_declaration",
 			"abstract_class_declaration"),
-		member:    jsSkelMember,
-		exported:  jsSkelExported,
-		caseItems: jsSkelCaseItems,
+		Member:    jsSkelMember,
+		Exported:  jsSkelExported,
+		CaseItems: jsSkelCaseItems,
 	}
 	for _, name := range []string{"javascript", "typescript", "tsx"} {
 		skelRulesByName[name] = r
@@ -24,47 +24,47 @@ func init() {
 
 // jsSkelBodies are the member lists of classes, interfaces, enums and
 // object types.
-var jsSkelBodies = kindSet("class_body", "interface_body", "enum_body", "object_type", "statement_block")
+var jsSkelBodies = KindSet("class_body", "interface_body", "enum_body", "object_type", "statement_block")
 
-func jsSkelMember(s *skel, n int32) shape {
-	t := s.t
+func jsSkelMember(s *Skel, n int32) Shape {
+	t := s.Tree
 	switch k := t.Kind(n); k {
 	case "import_statement":
-		return shape{kind: shapeVerbatim}
+		return Shape{Kind: ShapeVerbatim}
 	case "export_statement":
 		if d := t.Field(n, "declaration"); d >= 0 {
-			if sh := jsSkelMember(s, d); sh.kind == shapeFrame {
-				return shape{kind: shapeFrame, holes: []hole{s.nodeHole(d, holeMember)}}
+			if sh := jsSkelMember(s, d); sh.Kind == ShapeFrame {
+				return Shape{Kind: ShapeFrame, Holes: []Hole{s.NodeHole(d, HoleMember)}}
 			}
 		}
 		// export default function () {} has a value, not a declaration
 		if v := t.Field(n, "value"); v >= 0 {
 			if hs := jsSkelFuncHoles(s, v); hs != nil {
-				return shape{kind: shapeFrame, holes: hs}
+				return Shape{Kind: ShapeFrame, Holes: hs}
 			}
 		}
 	case "function_declaration", "generator_function_declaration", "method_definition", "function_expression",
 		"arrow_function", "generator_function", "class_static_block":
 		if hs := jsSkelFuncHoles(s, n); hs != nil {
-			return shape{kind: shapeFrame, holes: hs}
+			return Shape{Kind: ShapeFrame, Holes: hs}
 		}
 	case "class_declaration", "abstract_class_declaration", "class", "interface_declaration", "enum_declaration",
 		"module", "internal_module":
 		if b := t.Field(n, "body"); b >= 0 {
-			kind := holeMembers
+			kind := HoleMembers
 			if t.Kind(b) == "statement_block" {
-				kind = holeMembers // a namespace: its declarations are members
+				kind = HoleMembers // a namespace: its declarations are members
 			}
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, kind)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, kind)}}
 		}
 	case "type_alias_declaration":
 		if v := t.Field(n, "value"); v >= 0 && t.Kind(v) == "object_type" {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(v, holeMembers)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(v, HoleMembers)}}
 		}
 	case "lexical_declaration", "variable_declaration", "variable_declarator", "public_field_definition",
 		"field_definition", "expression_statement", "ambient_declaration":
 		// const f = () => {...}, handler = function () {...}, field = () => {...}
-		var hs []hole
+		var hs []Hole
 		for d := range t.Descendants(n) {
 			switch t.Kind(d) {
 			case "arrow_function", "function_expression", "function", "generator_function":
@@ -75,44 +75,44 @@ func jsSkelMember(s *skel, n int32) shape {
 				hs = append(hs, jsSkelFuncHoles(s, d)...)
 			case "class":
 				if b := t.Field(d, "body"); b >= 0 && t.Parent(d) != -1 {
-					hs = append(hs, s.bodyHole(b, holeMembers))
+					hs = append(hs, s.BodyHole(b, HoleMembers))
 				}
 			}
 		}
 		if len(hs) > 0 && !overlapping(hs) {
-			return shape{kind: shapeFrame, holes: hs}
+			return Shape{Kind: ShapeFrame, Holes: hs}
 		}
 	default:
-		if s.r.control[k] {
-			return shape{kind: shapeFrame, holes: s.controlHoles(n)}
+		if s.Rules.Control[k] {
+			return Shape{Kind: ShapeFrame, Holes: s.ControlHoles(n)}
 		}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
 // jsSkelFuncHoles is the body of a function whose body is a block.
-func jsSkelFuncHoles(s *skel, n int32) []hole {
-	t := s.t
+func jsSkelFuncHoles(s *Skel, n int32) []Hole {
+	t := s.Tree
 	b := t.Field(n, "body")
 	if b < 0 || t.Kind(b) != "statement_block" {
 		return nil
 	}
-	return []hole{s.bodyHole(b, holeCode)}
+	return []Hole{s.BodyHole(b, HoleCode)}
 }
 
 // overlapping reports whether holes nest in one another (a function inside
 // a function's body), which a frame cannot render.
-func overlapping(hs []hole) bool {
+func overlapping(hs []Hole) bool {
 	for i := 1; i < len(hs); i++ {
-		if hs[i].start < hs[i-1].end {
+		if hs[i].Start < hs[i-1].End {
 			return true
 		}
 	}
 	return false
 }
 
-func jsSkelCaseItems(s *skel, c int32) ([]int32, bool) {
-	t := s.t
+func jsSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
+	t := s.Tree
 	var out []int32
 	for ch := range t.NamedChildren(c) {
 		if t.FieldName(ch) == "body" {
@@ -124,8 +124,8 @@ func jsSkelCaseItems(s *skel, c int32) ([]int32, bool) {
 
 // jsSkelExported: at the top of a module, what it exports; in a class, what
 // is not private.
-func jsSkelExported(s *skel, n, container int32) bool {
-	t := s.t
+func jsSkelExported(s *Skel, n, container int32) bool {
+	t := s.Tree
 	if container == 0 {
 		switch t.Kind(n) {
 		case "export_statement", "import_statement":

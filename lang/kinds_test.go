@@ -17,7 +17,7 @@ import (
 // nothing else says so: the case is dead code, or worse, the construct it
 // was written for is silently missed. These tests read lang's sources with
 // go/ast, collect every literal compared with a node kind (or listed as
-// one in a skeleton table or a room's Spec) and look each up among the
+// One in a skeleton table or a room's Spec) and look each up among the
 // pinned grammar's symbol names.
 
 // kindSite is one node kind or field name spelled in a source file.
@@ -190,7 +190,7 @@ func collectKinds(fset *token.FileSet, files []*ast.File) []kindSite {
 					}
 				case *ast.CallExpr:
 					switch calleeName(n) {
-					case "kindSet", "setSyntax":
+					case "KindSet", "setSyntax":
 						for _, a := range n.Args {
 							addAll(a)
 						}
@@ -325,7 +325,7 @@ func kotlinX(t *Tree, n int32) {
 	if k != "no_such_var" {}
 	helper(t.Kind(n))
 	_ = t.Field(n, "no_such_field")
-	_ = kindSet("no_such_set")
+	_ = KindSet("no_such_set")
 	_ = t.ChildOfKind(n, "no_such_child")
 }
 func helper(kind string) bool { return kind == "no_such_param" }

@@ -22,32 +22,32 @@ type ktCtx struct {
 	iface   bool
 	static  bool // in a companion object: members are the class's statics
 	top     bool // a statement of a function body itself, where an early exit is a guard
-	scope   *scope
+	scope   *Scope
 }
 
 // ktTestAnnotations mark test functions (JUnit 4 and 5, kotlin.test).
 var ktTestAnnotations = wordSet("kotlin", "test_annotations.txt")
 
-func extractKotlin(x *extractor) {
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractKotlin(x *Extractor) {
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
-	c := ktCtx{members: -1, cls: -1, scope: &scope{}}
-	for n := range x.t.NamedChildren(0) {
+	c := ktCtx{members: -1, cls: -1, scope: &Scope{}}
+	for n := range x.Tree.NamedChildren(0) {
 		ktNode(x, n, c)
 	}
 }
 
-func ktNode(x *extractor, n int32, c ktCtx) {
-	t := x.t
+func ktNode(x *Extractor, n int32, c ktCtx) {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "line_comment", "block_comment", "modifiers", "annotation", "file_annotation", "shebang":
 		return
 	case "package_header":
 		if q := t.FirstNamedChild(n); q >= 0 {
-			x.f.Module = oneLine(t.Text(q))
-			x.f.Symbols[0].Name = x.f.Module
+			x.Facts.Module = OneLine(t.Text(q))
+			x.Facts.Symbols[0].Name = x.Facts.Module
 		}
 		return
 	case "import":
@@ -83,9 +83,9 @@ func ktNode(x *extractor, n int32, c ktCtx) {
 				s.Parent = c.members
 			}
 			ktVisibility(x, &s, n, c)
-			s.Signature.Text = oneLine(t.Text(n))
-			s.Doc = x.docBefore(n)
-			x.addSymbol(s, n, name, -1)
+			s.Signature.Text = OneLine(t.Text(n))
+			s.Doc = x.DocBefore(n)
+			x.AddSymbol(s, n, name, -1)
 		}
 		return
 	case "anonymous_initializer":
@@ -103,7 +103,7 @@ func ktNode(x *extractor, n int32, c ktCtx) {
 				case "require", "check", "requireNotNull", "checkNotNull":
 					if args := t.ChildOfKind(n, "value_arguments"); args >= 0 {
 						if a := t.FirstNamedChild(args); a >= 0 {
-							x.guard(c.sym, "!("+t.Text(a)+")", "throw", n)
+							x.Guard(c.sym, "!("+t.Text(a)+")", "throw", n)
 						}
 					}
 				}
@@ -123,19 +123,19 @@ func ktNode(x *extractor, n int32, c ktCtx) {
 				}
 			}
 		}
-		x.throw(c.sym, "throws", what, n)
+		x.Throw(c.sym, "throws", what, n)
 	case "for_statement":
 		// for (x in xs): x has no type we know
 		for ch := range t.NamedChildren(n) {
 			if t.Kind(ch) == "variable_declaration" {
 				if id := t.ChildOfKind(ch, "identifier"); id >= 0 {
-					c.scope.set(t.Text(id), ktTypeOf(x, ch), "", "")
+					c.scope.Set(t.Text(id), ktTypeOf(x, ch), "", "")
 				}
 			}
 		}
 	case "lambda_literal", "anonymous_function", "object_literal":
 		inner := c
-		inner.scope = &scope{parent: c.scope}
+		inner.scope = &Scope{Parent: c.scope}
 		inner.members, inner.top = -1, false
 		for ch := range t.NamedChildren(n) {
 			ktNode(x, ch, inner)
@@ -150,8 +150,8 @@ func ktNode(x *extractor, n int32, c ktCtx) {
 
 // ktMods returns a declaration's visibility keyword, its other modifiers
 // and annotations, and whether an annotation marks a test.
-func ktMods(x *extractor, n int32) (vis string, mods []string, test bool) {
-	t := x.t
+func ktMods(x *Extractor, n int32) (vis string, mods []string, test bool) {
+	t := x.Tree
 	m := t.ChildOfKind(n, "modifiers")
 	if m < 0 {
 		return "", nil, false
@@ -161,16 +161,16 @@ func ktMods(x *extractor, n int32) (vis string, mods []string, test bool) {
 		case "visibility_modifier":
 			vis = t.Text(ch)
 		case "annotation":
-			name := strings.TrimPrefix(oneLine(t.Text(ch)), "@")
+			name := strings.TrimPrefix(OneLine(t.Text(ch)), "@")
 			if i := strings.IndexAny(name, "(<"); i >= 0 {
 				name = name[:i]
 			}
 			mods = append(mods, "@"+name)
-			if ktTestAnnotations[lastIdent(name)] {
+			if ktTestAnnotations[LastIdent(name)] {
 				test = true
 			}
 		default:
-			mods = append(mods, oneLine(t.Text(ch)))
+			mods = append(mods, OneLine(t.Text(ch)))
 		}
 	}
 	return vis, mods, test
@@ -178,7 +178,7 @@ func ktMods(x *extractor, n int32) (vis string, mods []string, test bool) {
 
 // ktVisibility: Kotlin declarations are public unless marked; internal is
 // visible in the compilation unit only.
-func ktVisibility(x *extractor, s *Symbol, n int32, c ktCtx) (mods []string, test bool) {
+func ktVisibility(x *Extractor, s *Symbol, n int32, c ktCtx) (mods []string, test bool) {
 	vis, mods, test := ktMods(x, n)
 	switch vis {
 	case "", "public":
@@ -193,8 +193,8 @@ func ktVisibility(x *extractor, s *Symbol, n int32, c ktCtx) (mods []string, tes
 	return mods, test
 }
 
-func ktImport(x *extractor, n int32) {
-	t := x.t
+func ktImport(x *Extractor, n int32) {
+	t := x.Tree
 	q := t.ChildOfKind(n, "qualified_identifier")
 	if q < 0 {
 		q = t.ChildOfKind(n, "identifier")
@@ -202,7 +202,7 @@ func ktImport(x *extractor, n int32) {
 	if q < 0 {
 		return
 	}
-	src := oneLine(t.Text(q))
+	src := OneLine(t.Text(q))
 	imp := Import{Source: src, Line: t.StartLine(n), Symbol: 0}
 	text := strings.TrimSpace(t.Text(n))
 	switch {
@@ -216,7 +216,7 @@ func ktImport(x *extractor, n int32) {
 			}
 		}
 	}
-	x.f.Imports = append(x.f.Imports, imp)
+	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
 // ktStripType reduces a type as written to its name: "List<Item>?" ->
@@ -244,17 +244,17 @@ func ktIsType(k string) bool {
 }
 
 // ktTypeOf is the declared type of a variable_declaration or parameter.
-func ktTypeOf(x *extractor, n int32) string {
-	for ch := range x.t.NamedChildren(n) {
-		if ktIsType(x.t.Kind(ch)) {
-			return oneLine(x.t.Text(ch))
+func ktTypeOf(x *Extractor, n int32) string {
+	for ch := range x.Tree.NamedChildren(n) {
+		if ktIsType(x.Tree.Kind(ch)) {
+			return OneLine(x.Tree.Text(ch))
 		}
 	}
 	return ""
 }
 
-func ktClass(x *extractor, n int32, c ktCtx) {
-	t := x.t
+func ktClass(x *Extractor, n int32, c ktCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		name = t.ChildOfKind(n, "identifier")
@@ -283,7 +283,7 @@ func ktClass(x *extractor, n int32, c ktCtx) {
 	s.Signature.Modifiers = mods
 	if tp := t.ChildOfKind(n, "type_parameters"); tp >= 0 {
 		for p := range t.NamedChildren(tp) {
-			s.Signature.Generics = append(s.Signature.Generics, oneLine(t.Text(p)))
+			s.Signature.Generics = append(s.Signature.Generics, OneLine(t.Text(p)))
 		}
 	}
 	body := t.ChildOfKind(n, "class_body")
@@ -304,7 +304,7 @@ func ktClass(x *extractor, n int32, c ktCtx) {
 				}
 				param := Param{Name: t.Text(id), Type: ktTypeOf(x, p)}
 				if nx := t.NextSibling(p); nx >= 0 && t.Named(nx) && t.Kind(nx) != "class_parameter" {
-					param.Default = oneLine(t.Text(nx))
+					param.Default = OneLine(t.Text(nx))
 				}
 				s.Signature.Params = append(s.Signature.Params, param)
 				for k := range t.Children(p) {
@@ -343,7 +343,7 @@ func ktClass(x *extractor, n int32, c ktCtx) {
 		}
 	}
 	for _, b := range append(append([]int32{}, extends...), implements...) {
-		s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
 	}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
@@ -365,20 +365,20 @@ func ktClass(x *extractor, n int32, c ktCtx) {
 			}
 		}
 	}
-	s.Signature.Text = x.headerText(n, body)
-	s.Doc = x.docBefore(n)
-	sym := x.addSymbol(s, n, name, body)
+	s.Signature.Text = x.HeaderText(n, body)
+	s.Doc = x.DocBefore(n)
+	sym := x.AddSymbol(s, n, name, body)
 	for _, b := range extends {
 		ktTypeRef(x, b, sym, RefExtends)
 	}
 	for _, b := range implements {
 		ktTypeRef(x, b, sym, RefImplements)
 	}
-	scope := &scope{parent: c.scope}
-	for _, f := range x.f.Symbols[sym].Signature.Fields {
-		scope.set(f.Name, ktStripType(f.Type), "", "")
+	scope := &Scope{Parent: c.scope}
+	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
+		scope.Set(f.Name, ktStripType(f.Type), "", "")
 	}
-	scope.set("this", x.f.Symbols[sym].Name, "", "")
+	scope.Set("this", x.Facts.Symbols[sym].Name, "", "")
 	inner := ktCtx{sym: sym, members: sym, cls: sym, iface: iface, scope: scope}
 	for _, p := range props {
 		id := t.ChildOfKind(p, "identifier")
@@ -386,8 +386,8 @@ func ktClass(x *extractor, n int32, c ktCtx) {
 		mods, _ := ktVisibility(x, &ps, p, inner)
 		ps.Signature.Modifiers = mods
 		ps.Signature.Returns = ktTypeOf(x, p)
-		ps.Signature.Text = oneLine(t.Text(p))
-		x.addSymbol(ps, p, id, -1)
+		ps.Signature.Text = OneLine(t.Text(p))
+		x.AddSymbol(ps, p, id, -1)
 	}
 	// delegation calls: Base(args) runs code
 	if ds := t.ChildOfKind(n, "delegation_specifiers"); ds >= 0 {
@@ -402,10 +402,10 @@ func ktClass(x *extractor, n int32, c ktCtx) {
 			if t.Kind(m) == "enum_entry" {
 				if id := t.ChildOfKind(m, "identifier"); id >= 0 {
 					es := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: sym, Exported: s.Exported,
-						Visibility: x.f.Symbols[sym].Visibility}
+						Visibility: x.Facts.Symbols[sym].Visibility}
 					es.Signature.Returns = s.Name
-					es.Signature.Text = oneLine(t.Text(m))
-					x.addSymbol(es, m, id, -1)
+					es.Signature.Text = OneLine(t.Text(m))
+					x.AddSymbol(es, m, id, -1)
 				}
 				for ch := range t.NamedChildren(m) {
 					if t.Kind(ch) != "identifier" {
@@ -430,12 +430,12 @@ var ktStdResult = map[string]string{
 
 // ktInitType guesses a property's type from its initializer: a
 // constructor call T(...) gives T.
-func ktInitType(x *extractor, prop int32) string {
-	t := x.t
+func ktInitType(x *Extractor, prop int32) string {
+	t := x.Tree
 	for ch := range t.NamedChildren(prop) {
 		if t.Kind(ch) == "call_expression" {
 			if f := t.FirstNamedChild(ch); f >= 0 && t.Kind(f) == "identifier" {
-				if isUpper(t.Text(f)) {
+				if IsUpper(t.Text(f)) {
 					return t.Text(f)
 				}
 				return ktStdResult[t.Text(f)]
@@ -446,18 +446,18 @@ func ktInitType(x *extractor, prop int32) string {
 }
 
 // ktTypeRef records a reference of kind to the type at node ty.
-func ktTypeRef(x *extractor, ty int32, sym int, kind string) {
-	typ := ktStripType(x.t.Text(ty))
+func ktTypeRef(x *Extractor, ty int32, sym int, kind string) {
+	typ := ktStripType(x.Tree.Text(ty))
 	name, qual := javaSplitType(typ)
 	if name == "" {
 		return
 	}
-	x.ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
+	x.Ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
 }
 
 // ktParams reads function_value_parameters, declaring them in scope.
-func ktParams(x *extractor, list int32, scope *scope) []Param {
-	t := x.t
+func ktParams(x *Extractor, list int32, scope *Scope) []Param {
+	t := x.Tree
 	if list < 0 {
 		return nil
 	}
@@ -475,20 +475,20 @@ func ktParams(x *extractor, list int32, scope *scope) []Param {
 			param := Param{Name: t.Text(id), Type: ktTypeOf(x, p), Variadic: vararg}
 			vararg = false
 			if nx := t.NextSibling(p); nx >= 0 && t.Named(nx) && t.Kind(nx) != "parameter" && t.Kind(nx) != "parameter_modifiers" {
-				param.Default = oneLine(t.Text(nx))
+				param.Default = OneLine(t.Text(nx))
 				param.Optional = true
 			}
 			out = append(out, param)
 			if scope != nil {
-				scope.set(param.Name, ktStripType(param.Type), "", "")
+				scope.Set(param.Name, ktStripType(param.Type), "", "")
 			}
 		}
 	}
 	return out
 }
 
-func ktFunction(x *extractor, n int32, c ktCtx) {
-	t := x.t
+func ktFunction(x *Extractor, n int32, c ktCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
@@ -506,32 +506,32 @@ func ktFunction(x *extractor, n int32, c ktCtx) {
 	if c.iface && c.members >= 0 && !containsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
 		mods = append(mods, "abstract")
 	}
-	scope := &scope{parent: c.scope}
+	scope := &Scope{Parent: c.scope}
 	var params int32 = -1
 	for ch := range t.NamedChildren(n) {
 		k := t.Kind(ch)
 		switch {
 		case k == "type_parameters":
 			for p := range t.NamedChildren(ch) {
-				s.Signature.Generics = append(s.Signature.Generics, oneLine(t.Text(p)))
+				s.Signature.Generics = append(s.Signature.Generics, OneLine(t.Text(p)))
 			}
 		case k == "function_value_parameters":
 			params = ch
 		case ktIsType(k) && ch < name:
 			// fun Receiver.name(): an extension function
-			s.Signature.Receiver = oneLine(t.Text(ch))
-			scope.set("this", ktStripType(s.Signature.Receiver), "", "")
+			s.Signature.Receiver = OneLine(t.Text(ch))
+			scope.Set("this", ktStripType(s.Signature.Receiver), "", "")
 		case ktIsType(k) && params >= 0:
-			s.Signature.Returns = oneLine(t.Text(ch))
+			s.Signature.Returns = OneLine(t.Text(ch))
 		}
 	}
 	s.Signature.Params = ktParams(x, params, scope)
 	s.Signature.Modifiers = mods
 	body := t.ChildOfKind(n, "function_body")
-	s.Signature.Text = x.headerText(n, body)
-	s.Doc = x.docBefore(n)
-	s.IsTest = test || x.f.IsTest && strings.HasPrefix(s.Name, "test")
-	sym := x.addSymbol(s, n, name, body)
+	s.Signature.Text = x.HeaderText(n, body)
+	s.Doc = x.DocBefore(n)
+	s.IsTest = test || x.Facts.IsTest && strings.HasPrefix(s.Name, "test")
+	sym := x.AddSymbol(s, n, name, body)
 	if body >= 0 {
 		inner := ktCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
 		for ch := range t.NamedChildren(body) {
@@ -556,20 +556,20 @@ func containsStr(ss []string, s string) bool {
 	return false
 }
 
-func ktConstructor(x *extractor, n int32, c ktCtx) {
-	t := x.t
+func ktConstructor(x *Extractor, n int32, c ktCtx) {
+	t := x.Tree
 	if c.members < 0 {
 		return
 	}
-	cls := x.f.Symbols[c.members]
+	cls := x.Facts.Symbols[c.members]
 	s := Symbol{Kind: KindConstructor, Name: cls.Name, Parent: c.members}
 	s.Signature.Modifiers, _ = ktVisibility(x, &s, n, c)
-	scope := &scope{parent: c.scope}
+	scope := &Scope{Parent: c.scope}
 	s.Signature.Params = ktParams(x, t.ChildOfKind(n, "function_value_parameters"), scope)
 	body := t.ChildOfKind(n, "block")
-	s.Signature.Text = x.headerText(n, body)
-	s.Doc = x.docBefore(n)
-	sym := x.addSymbol(s, n, -1, body)
+	s.Signature.Text = x.HeaderText(n, body)
+	s.Doc = x.DocBefore(n)
+	sym := x.AddSymbol(s, n, -1, body)
 	inner := ktCtx{sym: sym, members: -1, cls: c.cls, scope: scope}
 	if d := t.ChildOfKind(n, "constructor_delegation_call"); d >= 0 {
 		// this(...) and super(...): the class's own constructor or its base
@@ -578,7 +578,7 @@ func ktConstructor(x *extractor, n int32, c ktCtx) {
 			target = ktStripType(cls.Signature.Bases[0])
 		}
 		name, qual := javaSplitType(target)
-		x.ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: sym}, d)
+		x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: sym}, d)
 		for ch := range t.NamedChildren(d) {
 			ktNode(x, ch, inner)
 		}
@@ -591,8 +591,8 @@ func ktConstructor(x *extractor, n int32, c ktCtx) {
 	}
 }
 
-func ktProperty(x *extractor, n int32, c ktCtx) {
-	t := x.t
+func ktProperty(x *Extractor, n int32, c ktCtx) {
+	t := x.Tree
 	vd := t.ChildOfKind(n, "variable_declaration")
 	var id int32 = -1
 	if vd >= 0 {
@@ -616,7 +616,7 @@ func ktProperty(x *extractor, n int32, c ktCtx) {
 		if f := t.FirstNamedChild(init); f >= 0 {
 			switch t.Kind(f) {
 			case "identifier":
-				if isUpper(t.Text(f)) {
+				if IsUpper(t.Text(f)) {
 					typ = t.Text(f)
 				} else if std := ktStdResult[t.Text(f)]; std != "" {
 					typ = std
@@ -628,9 +628,9 @@ func ktProperty(x *extractor, n int32, c ktCtx) {
 			}
 		}
 	}
-	local := c.members < 0 && c.sym != 0 && x.f.Symbols[c.sym].Kind != KindClass && x.f.Symbols[c.sym].Kind != KindInterface
+	local := c.members < 0 && c.sym != 0 && x.Facts.Symbols[c.sym].Kind != KindClass && x.Facts.Symbols[c.sym].Kind != KindInterface
 	if id >= 0 && local {
-		c.scope.set(t.Text(id), ktStripType(typ), call, "")
+		c.scope.Set(t.Text(id), ktStripType(typ), call, "")
 		c.top = false
 		for ch := range t.NamedChildren(n) {
 			if ch != vd {
@@ -657,11 +657,11 @@ func ktProperty(x *extractor, n int32, c ktCtx) {
 		}
 		s.Signature.Modifiers = mods
 		s.Signature.Returns = typ
-		s.Signature.Text = shorten(oneLine(t.Text(n)), maxSigText)
-		s.Doc = x.docBefore(n)
-		sym = x.addSymbol(s, n, id, init)
+		s.Signature.Text = Shorten(OneLine(t.Text(n)), MaxSigText)
+		s.Doc = x.DocBefore(n)
+		sym = x.AddSymbol(s, n, id, init)
 		if c.members < 0 {
-			c.scope.set(t.Text(id), ktStripType(typ), call, "")
+			c.scope.Set(t.Text(id), ktStripType(typ), call, "")
 		}
 	}
 	inner := c
@@ -675,8 +675,8 @@ func ktProperty(x *extractor, n int32, c ktCtx) {
 
 // ktChain returns the text of a navigation chain of plain names
 // ("a.b.c", "this.repo"), or "" when some part is not a name.
-func ktChain(x *extractor, n int32) string {
-	t := x.t
+func ktChain(x *Extractor, n int32) string {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "identifier":
 		return t.Text(n)
@@ -698,8 +698,8 @@ func ktChain(x *extractor, n int32) string {
 	return ""
 }
 
-func ktCall(x *extractor, n int32, c ktCtx) {
-	t := x.t
+func ktCall(x *Extractor, n int32, c ktCtx) {
+	t := x.Tree
 	f := t.FirstNamedChild(n)
 	if f < 0 {
 		return
@@ -708,10 +708,10 @@ func ktCall(x *extractor, n int32, c ktCtx) {
 	case "identifier":
 		name := t.Text(f)
 		kind := RefCall
-		if isUpper(name) {
+		if IsUpper(name) {
 			kind = RefNew // Kotlin constructs without new
 		}
-		x.ref(Ref{Kind: kind, Name: name, Symbol: c.sym}, f)
+		x.Ref(Ref{Kind: kind, Name: name, Symbol: c.sym}, f)
 	case "navigation_expression":
 		var parts []int32
 		for ch := range t.NamedChildren(f) {
@@ -759,21 +759,21 @@ func ktCall(x *extractor, n int32, c ktCtx) {
 			switch head {
 			case "this":
 				if c.cls >= 0 {
-					r.QualifierType = x.f.Symbols[c.cls].Name
-				} else if typ, _, _, ok := c.scope.lookup("this"); ok {
+					r.QualifierType = x.Facts.Symbols[c.cls].Name
+				} else if typ, _, _, ok := c.scope.Lookup("this"); ok {
 					r.QualifierType = typ
 				}
 			case "super":
-				if c.cls >= 0 && len(x.f.Symbols[c.cls].Signature.Bases) > 0 {
-					r.QualifierType = ktStripType(x.f.Symbols[c.cls].Signature.Bases[0])
+				if c.cls >= 0 && len(x.Facts.Symbols[c.cls].Signature.Bases) > 0 {
+					r.QualifierType = ktStripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
 				}
 			default:
-				if typ, call, _, ok := c.scope.lookup(head); ok {
+				if typ, call, _, ok := c.scope.Lookup(head); ok {
 					r.QualifierType, r.QualifierCall = typ, call
 				}
 			}
 		}
-		if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && isUpper(r.Name) && isUpper(r.Qualifier) {
+		if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && IsUpper(r.Name) && IsUpper(r.Qualifier) {
 			// Outer.Inner(...): a nested type's construction
 			r.Kind = RefNew
 		}
@@ -781,13 +781,13 @@ func ktCall(x *extractor, n int32, c ktCtx) {
 			// a receiver we cannot name: still a call of that name
 			r.Qualifier = "?"
 		}
-		x.ref(r, last)
+		x.Ref(r, last)
 	}
 }
 
 // ktGuard records if (cond) return/throw at the top of a function body.
-func ktGuard(x *extractor, n int32, c ktCtx) {
-	t := x.t
+func ktGuard(x *Extractor, n int32, c ktCtx) {
+	t := x.Tree
 	cond := t.Field(n, "condition")
 	if cond < 0 {
 		return
@@ -804,9 +804,9 @@ func ktGuard(x *extractor, n int32, c ktCtx) {
 		}
 		switch t.Kind(body) {
 		case "return_expression":
-			x.guard(c.sym, t.Text(cond), "return", n)
+			x.Guard(c.sym, t.Text(cond), "return", n)
 		case "throw_expression":
-			x.guard(c.sym, t.Text(cond), "throw", n)
+			x.Guard(c.sym, t.Text(cond), "throw", n)
 		}
 		return
 	}

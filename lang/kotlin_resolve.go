@@ -73,7 +73,7 @@ func (L *ktsLang) moduleInRepo(tab Table, mod string) bool {
 // topLevel returns the top-level symbols called name in module mod (or in
 // the file p when mod is "").
 func (L *ktsLang) topLevel(tab Table, name, mod, p string, keep func(*Target) bool) []*Target {
-	return pick(tab.ByName(name), func(t *Target) bool {
+	return Pick(tab.ByName(name), func(t *Target) bool {
 		if !L.isLang(t.Path) || t.Container != "" || t.Kind == KindModule || keep != nil && !keep(t) {
 			return false
 		}
@@ -86,9 +86,9 @@ func (L *ktsLang) topLevel(tab Table, name, mod, p string, keep func(*Target) bo
 
 // bindings maps the local names a Kotlin file's single imports bind to
 // those imports.
-func (L *ktsLang) bindings(fi *FileInfo) map[string]binding {
-	return fi.bindingsWith(func() map[string]binding {
-		m := map[string]binding{}
+func (L *ktsLang) bindings(fi *FileInfo) map[string]Binding {
+	return fi.BindingsWith(func() map[string]Binding {
+		m := map[string]Binding{}
 		if !L.explicit {
 			return m
 		}
@@ -102,7 +102,7 @@ func (L *ktsLang) bindings(fi *FileInfo) map[string]binding {
 			if imp.Alias != "" {
 				local = imp.Alias
 			}
-			m[local] = binding{imp: imp, name: name}
+			m[local] = Binding{Imp: imp, Name: name}
 		}
 		return m
 	})
@@ -139,15 +139,15 @@ func (L *ktsLang) hasExternal(tab Table, fi *FileInfo) bool {
 	return false
 }
 
-// one or ambiguous: the single candidate bound by rule, else ambiguous.
+// One or ambiguous: the single candidate bound by rule, else ambiguous.
 func oneOr(ts []*Target, rule string) (Resolution, bool) {
 	switch len(ts) {
 	case 0:
 		return Resolution{}, false
 	case 1:
-		return bound(ts[0], rule), true
+		return Bound(ts[0], rule), true
 	}
-	return unbound(RuleAmbiguous, len(ts)), true
+	return Unbound(RuleAmbiguous, len(ts)), true
 }
 
 // resolveType binds a type name as written in file fi, from inside the
@@ -156,29 +156,29 @@ func oneOr(ts []*Target, rule string) (Resolution, bool) {
 func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth int) Resolution {
 	typ = strings.TrimSpace(typ)
 	if typ == "" || depth > maxKtsDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
 		head, name := typ[:i], typ[i+1:]
 		if res := L.resolveType(tab, fi, from, head, depth+1); res.Target != nil {
 			if t := L.nested(tab, res.Target, name); t != nil {
-				return bound(t, res.Rule)
+				return Bound(t, res.Rule)
 			}
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		// a package: a.b.C
 		if L.moduleInRepo(tab, head) {
 			if res, ok := oneOr(L.samePart(L.topLevel(tab, name, head, "", isTypeTarget)), RuleImport); ok {
 				return res
 			}
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	types := pick(tab.ByName(typ), func(t *Target) bool { return isTypeKind(t.Kind) && L.isLang(t.Path) })
+	types := Pick(tab.ByName(typ), func(t *Target) bool { return IsTypeKind(t.Kind) && L.isLang(t.Path) })
 	// nested in the classes around
 	for c := from; c != ""; c, _ = javaLastSeg(c) {
-		if ts := pick(types, func(t *Target) bool { return t.Container == c && t.Path == fi.Path }); len(ts) > 0 {
+		if ts := Pick(types, func(t *Target) bool { return t.Container == c && t.Path == fi.Path }); len(ts) > 0 {
 			res, _ := oneOr(ts, RuleSameFile)
 			return res
 		}
@@ -187,41 +187,41 @@ func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth i
 		}
 	}
 	// a class and its companion object (Scala) are one name in one file
-	if res, ok := oneOr(L.samePart(pick(types, func(t *Target) bool { return t.Path == fi.Path && t.Container == "" })), RuleSameFile); ok {
+	if res, ok := oneOr(L.samePart(Pick(types, func(t *Target) bool { return t.Path == fi.Path && t.Container == "" })), RuleSameFile); ok {
 		return res
 	}
 	if b, ok := L.bindings(fi)[typ]; ok {
-		mod, name := javaLastSeg(b.imp.Source)
+		mod, name := javaLastSeg(b.Imp.Source)
 		if !L.moduleInRepo(tab, mod) {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 		if res, ok := oneOr(L.samePart(L.topLevel(tab, name, mod, "", isTypeTarget)), RuleImport); ok {
 			return res
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if fi.Module != "" {
-		if res, ok := oneOr(L.samePart(pick(types, func(t *Target) bool { return t.Module == fi.Module && t.Container == "" })), RuleSamePackage); ok {
+		if res, ok := oneOr(L.samePart(Pick(types, func(t *Target) bool { return t.Module == fi.Module && t.Container == "" })), RuleSamePackage); ok {
 			return res
 		}
 	}
 	var viaWild []*Target
 	for _, m := range L.wildModules(fi) {
-		viaWild = append(viaWild, pick(types, func(t *Target) bool { return t.Module == m && t.Container == "" })...)
+		viaWild = append(viaWild, Pick(types, func(t *Target) bool { return t.Module == m && t.Container == "" })...)
 	}
 	if res, ok := oneOr(L.samePart(viaWild), RuleImport); ok {
 		return res
 	}
 	if L.std[typ] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	if res, ok := oneOr(L.samePart(pick(types, func(t *Target) bool { return t.Container == "" })), RuleUniqueName); ok && res.Target != nil {
+	if res, ok := oneOr(L.samePart(Pick(types, func(t *Target) bool { return t.Container == "" })), RuleUniqueName); ok && res.Target != nil {
 		return res
 	}
 	if L.hasExternal(tab, fi) {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // samePart keeps one of several declarations of one qualified name in one
@@ -233,19 +233,19 @@ func (L *ktsLang) samePart(ts []*Target) []*Target {
 	q, m := ts[0].Qualified(), ts[0].Module
 	for _, t := range ts[1:] {
 		if t.Qualified() != q || t.Module != m {
-			return preferDefinitions(ts)
+			return PreferDefinitions(ts)
 		}
 	}
 	return ts[:1]
 }
 
-func isTypeTarget(t *Target) bool { return isTypeKind(t.Kind) }
+func isTypeTarget(t *Target) bool { return IsTypeKind(t.Kind) }
 
 // nested finds a member type of t.
 func (L *ktsLang) nested(tab Table, t *Target, name string) *Target {
 	q := t.Qualified()
-	return one(pick(tab.ByName(name), func(c *Target) bool {
-		return isTypeKind(c.Kind) && c.Container == q && L.isLang(c.Path)
+	return One(Pick(tab.ByName(name), func(c *Target) bool {
+		return IsTypeKind(c.Kind) && c.Container == q && L.isLang(c.Path)
 	}))
 }
 
@@ -257,7 +257,7 @@ func (L *ktsLang) member(tab Table, typ *Target, name string, depth int) (m *Tar
 		return nil, false
 	}
 	q := typ.Qualified()
-	ms := pick(tab.ByName(name), func(c *Target) bool {
+	ms := Pick(tab.ByName(name), func(c *Target) bool {
 		return c.Container == q && c.Kind != KindModule && L.isLang(c.Path) && (c.Module == typ.Module || c.Kind != KindClass)
 	})
 	if len(ms) > 0 {
@@ -306,18 +306,18 @@ func (L *ktsLang) enclosingType(ctx *Context) *Target {
 	}
 	tab := ctx.Table
 	q := ctx.From.Container
-	if isTypeKind(ctx.From.Kind) {
+	if IsTypeKind(ctx.From.Kind) {
 		q = ctx.From.Qualified()
 	}
 	for q != "" {
 		head, name := javaLastSeg(q)
-		ts := pick(tab.ByName(name), func(t *Target) bool {
-			return isTypeKind(t.Kind) && t.Container == head && L.isLang(t.Path)
+		ts := Pick(tab.ByName(name), func(t *Target) bool {
+			return IsTypeKind(t.Kind) && t.Container == head && L.isLang(t.Path)
 		})
-		if same := pick(ts, func(t *Target) bool { return t.Path == ctx.File.Path }); len(same) > 0 {
+		if same := Pick(ts, func(t *Target) bool { return t.Path == ctx.File.Path }); len(same) > 0 {
 			return same[0]
 		}
-		if mod := pick(ts, func(t *Target) bool { return t.Module == ctx.File.Module }); len(mod) > 0 {
+		if mod := Pick(ts, func(t *Target) bool { return t.Module == ctx.File.Module }); len(mod) > 0 {
 			// an extension's members: the type they extend
 			return mod[0]
 		}
@@ -334,7 +334,7 @@ func (L *ktsLang) enclosingType(ctx *Context) *Target {
 func (L *ktsLang) typeOfValue(tab Table, fi *FileInfo, from, typ string, depth int) Resolution {
 	typ = L.strip(typ)
 	if typ == "" {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	return L.resolveType(tab, fi, from, typ, depth)
 }
@@ -365,7 +365,7 @@ func (L *ktsLang) from(ctx *Context) string {
 
 func (L *ktsLang) resolve(ctx *Context, r *Ref, depth int) Resolution {
 	if depth > maxKtsDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	tab := ctx.Table
 	switch r.Kind {
@@ -380,7 +380,7 @@ func (L *ktsLang) resolve(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		res := L.resolveType(tab, ctx.File, from, typ, 0)
 		if res.Target != nil && ctx.From != nil && res.Target.ID == ctx.From.ID {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		return res
 	case RefNew:
@@ -411,14 +411,14 @@ func (L *ktsLang) resolve(ctx *Context, r *Ref, depth int) Resolution {
 func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 	tab := ctx.Table
 	fi := ctx.File
-	cands := pick(tab.ByName(r.Name), func(t *Target) bool { return L.isLang(t.Path) && t.Kind != KindModule })
+	cands := Pick(tab.ByName(r.Name), func(t *Target) bool { return L.isLang(t.Path) && t.Kind != KindModule })
 	// functions nested in the enclosing ones
 	if ctx.From != nil {
 		for c := ctx.From.Qualified(); c != ""; c, _ = javaLastSeg(c) {
-			if ts := pick(cands, func(t *Target) bool {
+			if ts := Pick(cands, func(t *Target) bool {
 				return t.Path == fi.Path && t.Container == c && t.Kind == KindFunction
 			}); len(ts) > 0 {
-				return bound(ts[0], RuleSameFile)
+				return Bound(ts[0], RuleSameFile)
 			}
 			if !strings.Contains(c, ".") {
 				break
@@ -428,7 +428,7 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 	ext := false
 	for typ, d := L.enclosingType(ctx), 0; typ != nil && d < maxKtsDepth; d++ {
 		if m, e := L.member(tab, typ, r.Name, 0); m != nil {
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		} else if e {
 			ext = true
 		}
@@ -441,12 +441,12 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 		return res
 	}
 	if b, ok := L.bindings(fi)[r.Name]; ok {
-		mod, name := javaLastSeg(b.imp.Source)
-		if m := L.importedMember(tab, fi, b.imp.Source); m != nil {
-			return bound(m, RuleImport)
+		mod, name := javaLastSeg(b.Imp.Source)
+		if m := L.importedMember(tab, fi, b.Imp.Source); m != nil {
+			return Bound(m, RuleImport)
 		}
 		if !L.moduleInRepo(tab, mod) {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 		if res, ok := oneOr(L.samePart(L.topLevel(tab, name, mod, "", nil)), RuleImport); ok {
 			return res
@@ -465,39 +465,39 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 		return res
 	}
 	if l := ByName(L.name); l.builtins[r.Name] {
-		return unbound(RuleBuiltin, 0)
+		return Unbound(RuleBuiltin, 0)
 	}
 	if ext || L.std[r.Name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if res := L.unique(tab, r.Name); res.Target != nil {
 		return res
 	}
 	if L.hasExternal(tab, fi) || !L.definedAnywhere(tab, r.Name) || L == ktL && strings.HasSuffix(fi.Path, ".gradle.kts") {
 		// a Gradle script calls its DSL
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // unique binds a distinctive name defined once in the repository.
 func (L *ktsLang) unique(tab Table, name string) Resolution {
 	if L.common[name] || len(name) < 4 {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
-	ts := pick(tab.ByName(name), func(t *Target) bool {
-		return L.isLang(t.Path) && isCallable(t.Kind) && t.Kind != KindVariable
+	ts := Pick(tab.ByName(name), func(t *Target) bool {
+		return L.isLang(t.Path) && IsCallable(t.Kind) && t.Kind != KindVariable
 	})
-	if t := one(L.samePart(ts)); t != nil {
-		return bound(t, RuleUniqueName)
+	if t := One(L.samePart(ts)); t != nil {
+		return Bound(t, RuleUniqueName)
 	}
-	if t := one(preferDefinitions(ts)); t != nil {
-		return bound(t, RuleUniqueName)
+	if t := One(PreferDefinitions(ts)); t != nil {
+		return Bound(t, RuleUniqueName)
 	}
 	if len(ts) > 1 {
-		return unbound(RuleAmbiguous, len(ts))
+		return Unbound(RuleAmbiguous, len(ts))
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // qualified binds q.m(): through the type of q's head (typed, this/self,
@@ -513,7 +513,7 @@ func (L *ktsLang) qualified(ctx *Context, r *Ref, depth int) Resolution {
 	}
 	if res.Target == nil && res.Rule != RuleExternal && !L.definedAnywhere(ctx.Table, r.Name) {
 		// nothing of that name in the repository: the callee is outside
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	return res
 }
@@ -527,12 +527,12 @@ func (L *ktsLang) extension(ctx *Context, name string) Resolution {
 		return res
 	}
 	if b, ok := L.bindings(fi)[name]; ok {
-		mod, n := javaLastSeg(b.imp.Source)
+		mod, n := javaLastSeg(b.Imp.Source)
 		if res, ok := oneOr(L.samePart(L.topLevel(tab, n, mod, "", fn)), RuleImport); ok {
 			return res
 		}
-		if m := L.importedMember(tab, fi, b.imp.Source); m != nil {
-			return bound(m, RuleImport)
+		if m := L.importedMember(tab, fi, b.Imp.Source); m != nil {
+			return Bound(m, RuleImport)
 		}
 	}
 	if fi.Module != "" {
@@ -594,9 +594,9 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 		head = L.typeOfValue(tab, fi, L.from(ctx), r.QualifierType, 0)
 	case segs[0] == L.self:
 		if t := L.enclosingType(ctx); t != nil {
-			head = bound(t, RuleReceiver)
+			head = Bound(t, RuleReceiver)
 		}
-	case isUpper(segs[0]):
+	case IsUpper(segs[0]):
 		// a type: its companion's or static members, an object's, an
 		// enum's; or a package path a.b.C
 		head = L.resolveType(tab, fi, L.from(ctx), segs[0], 0)
@@ -609,9 +609,9 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 		}
 	default:
 		if b, ok := L.bindings(fi)[segs[0]]; ok {
-			mod, _ := javaLastSeg(b.imp.Source)
+			mod, _ := javaLastSeg(b.Imp.Source)
 			if !L.moduleInRepo(tab, mod) {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
 		}
 		if L.explicit && len(segs) > 1 {
@@ -631,7 +631,7 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 			}
 		}
 		if L.std[segs[0]] {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 		// a property of the enclosing type or of its bases (implicit this)
 		if enc := L.enclosingType(ctx); enc != nil {
@@ -651,7 +651,7 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 	typ := head.Target
 	if typ == nil {
 		if head.Rule == RuleExternal || head.Rule == RuleBuiltin {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 		return L.unknownReceiver(tab, r.Name)
 	}
@@ -662,28 +662,28 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		tfi := tab.File(typ.Path)
 		if tfi == nil {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		res := L.typeOfValue(tab, tfi, typ.Qualified(), ft, 0)
 		if res.Target == nil {
 			if res.Rule == RuleExternal {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
 			return L.unknownReceiver(tab, r.Name)
 		}
 		typ = res.Target
 	}
-	if !isTypeKind(typ.Kind) {
+	if !IsTypeKind(typ.Kind) {
 		return L.unknownReceiver(tab, r.Name)
 	}
 	m, ext := L.member(tab, typ, r.Name, 0)
 	if m != nil {
-		return bound(m, RuleReceiver)
+		return Bound(m, RuleReceiver)
 	}
 	if ext || L.common[r.Name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // callResult is the type a call returns: a constructor's class, a
@@ -691,7 +691,7 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 func (L *ktsLang) callResult(ctx *Context, call string, depth int) Resolution {
 	q, name := javaLastSeg(call)
 	kind := RefCall
-	if q == "" && isUpper(name) {
+	if q == "" && IsUpper(name) {
 		kind = RefNew
 	}
 	res := L.resolve(ctx, &Ref{Kind: kind, Name: name, Qualifier: q}, depth+1)
@@ -699,7 +699,7 @@ func (L *ktsLang) callResult(ctx *Context, call string, depth int) Resolution {
 	if t == nil {
 		return res
 	}
-	if isTypeKind(t.Kind) {
+	if IsTypeKind(t.Kind) {
 		return res
 	}
 	if t.Kind == KindConstructor {
@@ -708,11 +708,11 @@ func (L *ktsLang) callResult(ctx *Context, call string, depth int) Resolution {
 		}
 	}
 	if t.Returns == "" {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	fi := ctx.Table.File(t.Path)
 	if fi == nil {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	return L.typeOfValue(ctx.Table, fi, t.Container, t.Returns, 0)
 }
@@ -721,7 +721,7 @@ func (L *ktsLang) callResult(ctx *Context, call string, depth int) Resolution {
 // is distinctive and defined once as a method.
 func (L *ktsLang) unknownReceiver(tab Table, name string) Resolution {
 	if L.common[name] {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	return L.unique(tab, name)
 }
@@ -733,31 +733,31 @@ func (L *ktsLang) resolveImport(ctx *Context, imp *Import, name string) Resoluti
 	if L.explicit && len(imp.Names) == 0 {
 		mod, n := javaLastSeg(imp.Source)
 		if m := L.importedMember(tab, ctx.File, imp.Source); m != nil {
-			return bound(m, RuleImport)
+			return Bound(m, RuleImport)
 		}
 		if !L.moduleInRepo(tab, mod) {
 			// import a.b.C.Inner, or outside the repository
 			if res := L.resolveType(tab, ctx.File, "", imp.Source, 0); res.Target != nil {
-				return bound(res.Target, RuleImport)
+				return Bound(res.Target, RuleImport)
 			}
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 		res, ok := oneOr(L.samePart(L.topLevel(tab, n, mod, "", nil)), RuleImport)
 		if ok {
 			return res
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	mod := imp.Source
 	if !L.moduleInRepo(tab, mod) {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if name != "" && name != "*" {
 		res, ok := oneOr(L.samePart(L.topLevel(tab, name, mod, "", nil)), RuleImport)
 		if ok {
 			return res
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	var first string
 	for _, f := range tab.ModuleFiles(L.name, mod) {
@@ -768,8 +768,8 @@ func (L *ktsLang) resolveImport(ctx *Context, imp *Import, name string) Resoluti
 			first = f
 		}
 	}
-	if t := moduleTarget(tab, first); t != nil {
-		return bound(t, RuleImport)
+	if t := ModuleTarget(tab, first); t != nil {
+		return Bound(t, RuleImport)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }

@@ -1,28 +1,28 @@
 package lang
 
 func init() {
-	skelRulesByName["kotlin"] = &skelRules{
-		marker:   "/* ... */",
-		control:  kindSet("if_expression", "for_statement", "while_statement", "do_while_statement", "when_expression", "try_expression"),
-		exits:    kindSet("return_expression", "throw_expression"),
-		blocks:   kindSet("block"),
-		clauses:  kindSet("catch_block", "finally_block"),
-		cases:    kindSet("when_entry"),
-		nested:   kindSet("class_declaration", "object_declaration", "function_declaration"),
-		member:   ktSkelMember,
-		exported: ktSkelExported,
+	skelRulesByName["kotlin"] = &SkelRules{
+		Marker:   "/* ... */",
+		Control:  KindSet("if_expression", "for_statement", "while_statement", "do_while_statement", "when_expression", "try_expression"),
+		Exits:    KindSet("return_expression", "throw_expression"),
+		Blocks:   KindSet("block"),
+		Clauses:  KindSet("catch_block", "finally_block"),
+		Cases:    KindSet("when_entry"),
+		Nested:   KindSet("class_declaration", "object_declaration", "function_declaration"),
+		Member:   ktSkelMember,
+		Exported: ktSkelExported,
 	}
 }
 
-func ktSkelMember(s *skel, n int32) shape {
-	t := s.t
+func ktSkelMember(s *Skel, n int32) Shape {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "package_header", "import":
-		return shape{kind: shapeVerbatim}
+		return Shape{Kind: ShapeVerbatim}
 	case "class_declaration", "object_declaration", "companion_object":
 		for c := range t.NamedChildren(n) {
 			if k := t.Kind(c); k == "class_body" || k == "enum_class_body" {
-				return shape{kind: shapeFrame, holes: []hole{s.bodyHole(c, holeMembers)}}
+				return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(c, HoleMembers)}}
 			}
 		}
 	case "function_declaration", "secondary_constructor", "anonymous_initializer":
@@ -33,15 +33,15 @@ func ktSkelMember(s *skel, n int32) shape {
 			b = t.ChildOfKind(n, "block")
 		}
 		if b >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeCode)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
 		}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
 // ktSkelExported: what is not private, internal or protected-only.
-func ktSkelExported(s *skel, n, container int32) bool {
-	t := s.t
+func ktSkelExported(s *Skel, n, container int32) bool {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "package_header", "import", "enum_entry", "companion_object":
 		return true

@@ -41,7 +41,7 @@ type Language struct {
 	querySrc      func() (*Query, error)
 	syn           syntax
 	builtins      map[string]bool // names of builtin functions, left out of summaries
-	extract       func(*extractor)
+	extract       func(*Extractor)
 	resolve       func(*Context, *Ref) Resolution
 	resolveImport func(*Context, *Import, string) Resolution
 	// pick, when set, chooses the grammar a file is parsed with from its

@@ -43,21 +43,3 @@ func (L *ktsLang) ResolveImport(ctx *Context, imp *Import, name string) Resoluti
 // Words splits a word list (a room's builtins or common names, written
 // as a raw string) into its words.
 func Words(s string) []string { return strings.Fields(s) }
-
-// Bound is a resolution that binds target t by rule, with the rule's
-// confidence; Unbound one that binds nothing.
-func Bound(t *Target, rule string) Resolution { return bound(t, rule) }
-
-// Unbound is a resolution that binds nothing, by rule (external,
-// ambiguous among candidates, unresolved).
-func Unbound(rule string, candidates int) Resolution { return unbound(rule, candidates) }
-
-// ModuleTarget returns the module symbol of the file at p, nil when it is
-// not indexed.
-func ModuleTarget(tab Table, p string) *Target { return moduleTarget(tab, p) }
-
-// Pick returns the targets keep accepts.
-func Pick(ts []*Target, keep func(*Target) bool) []*Target { return pick(ts, keep) }
-
-// PreferDefinitions narrows several candidates to those outside tests.
-func PreferDefinitions(ts []*Target) []*Target { return preferDefinitions(ts) }

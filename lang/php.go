@@ -18,11 +18,11 @@ func init() {
 // phpScope maps the variables visible in a function to what is known of
 // their class: a typed parameter, $x = new Foo, or the call they hold.
 type phpScope struct {
-	scope                   // "$x" -> "Foo" as written, or the call "$repo->find" it holds
+	Scope                   // "$x" -> "Foo" as written, or the call "$repo->find" it holds
 	elems map[string]string // "$xs" -> "Foo" for an array of Foo (Foo[] in its doc)
 }
 
-func newPHPScope() *phpScope { return &phpScope{scope: scope{types: map[string]string{}}} }
+func newPHPScope() *phpScope { return &phpScope{Scope: Scope{Types: map[string]string{}}} }
 
 func (s *phpScope) setElem(name, typ string) {
 	if s.elems == nil {
@@ -41,10 +41,10 @@ type phpCtx struct {
 	fn    bool      // inside a function body
 }
 
-func extractPHP(x *extractor) {
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractPHP(x *Extractor) {
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
 	c := phpCtx{sym: 0, cls: -1, scope: newPHPScope()}
 	phpStatements(x, 0, &c)
@@ -52,16 +52,16 @@ func extractPHP(x *extractor) {
 
 // phpStatements walks a program or a namespace body in order: a
 // namespace statement puts what follows it in the namespace.
-func phpStatements(x *extractor, n int32, c *phpCtx) {
-	t := x.t
+func phpStatements(x *Extractor, n int32, c *phpCtx) {
+	t := x.Tree
 	for st := range t.NamedChildren(n) {
 		switch t.Kind(st) {
 		case "namespace_definition":
-			ns := strings.TrimPrefix(oneLine(t.FieldText(st, "name")), `\`)
-			if x.f.Module == "" && ns != "" {
-				x.f.Module = ns
-				x.f.Symbols[0].Name = ns
-				x.f.Symbols[0].Doc = phpDoc(x, st)
+			ns := strings.TrimPrefix(OneLine(t.FieldText(st, "name")), `\`)
+			if x.Facts.Module == "" && ns != "" {
+				x.Facts.Module = ns
+				x.Facts.Symbols[0].Name = ns
+				x.Facts.Symbols[0].Doc = phpDoc(x, st)
 			}
 			if b := t.Field(st, "body"); b >= 0 {
 				inner := *c
@@ -79,8 +79,8 @@ func phpStatements(x *extractor, n int32, c *phpCtx) {
 }
 
 // phpNode walks one node.
-func phpNode(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpNode(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "comment", "php_tag", "text", "text_interpolation", "attribute_list", "visibility_modifier",
 		"static_modifier", "final_modifier", "abstract_modifier", "readonly_modifier":
@@ -141,7 +141,7 @@ func phpNode(x *extractor, n int32, c phpCtx) {
 			val := kids[len(kids)-1]
 			if t.Kind(val) == "pair" {
 				if k := t.FirstNamedChild(val); k >= 0 && t.Kind(k) == "variable_name" {
-					c.scope.setType(t.Text(k), "")
+					c.scope.SetType(t.Text(k), "")
 				}
 				var last int32 = -1
 				for v := range t.NamedChildren(val) {
@@ -150,16 +150,16 @@ func phpNode(x *extractor, n int32, c phpCtx) {
 				val = last
 			}
 			if val >= 0 && t.Kind(val) == "variable_name" {
-				c.scope.setType(t.Text(val), elem)
+				c.scope.SetType(t.Text(val), elem)
 			}
 		}
 	case "catch_clause":
 		if name := t.Field(n, "name"); name >= 0 {
 			typ := ""
 			if tl := t.Field(n, "type"); tl >= 0 && t.NamedChildCount(tl) == 1 {
-				typ = oneLine(t.Text(t.FirstNamedChild(tl)))
+				typ = OneLine(t.Text(t.FirstNamedChild(tl)))
 			}
-			c.scope.setType(t.Text(name), typ)
+			c.scope.SetType(t.Text(name), typ)
 		}
 	case "if_statement":
 		if c.top {
@@ -168,9 +168,9 @@ func phpNode(x *extractor, n int32, c phpCtx) {
 	case "throw_expression":
 		phpThrow(x, n, c)
 	case "exit_statement":
-		x.ref(Ref{Kind: RefCall, Name: "exit", Symbol: c.sym}, n)
+		x.Ref(Ref{Kind: RefCall, Name: "exit", Symbol: c.sym}, n)
 	case "shell_command_expression":
-		x.ref(Ref{Kind: RefCall, Name: "shell_exec", Symbol: c.sym}, n)
+		x.Ref(Ref{Kind: RefCall, Name: "shell_exec", Symbol: c.sym}, n)
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
@@ -180,14 +180,14 @@ func phpNode(x *extractor, n int32, c phpCtx) {
 
 // phpDoc is the PHPDoc block above a declaration (other comments may sit
 // between), or the line comments right above it.
-func phpDoc(x *extractor, n int32) string {
-	t := x.t
+func phpDoc(x *Extractor, n int32) string {
+	t := x.Tree
 	for p := t.PrevSibling(n); p >= 0 && t.IsComment(p); p = t.PrevSibling(p) {
 		if strings.HasPrefix(t.Text(p), "/**") {
-			return cleanComment(t.Text(p))
+			return CleanComment(t.Text(p))
 		}
 	}
-	return x.docBefore(n)
+	return x.DocBefore(n)
 }
 
 // phpDocTypes reads @param Type $name, @return Type and @var Type from a
@@ -269,7 +269,7 @@ func phpTypeText(t *Tree, n int32) string {
 	}
 	switch t.Kind(n) {
 	case "named_type":
-		return oneLine(t.Text(n))
+		return OneLine(t.Text(n))
 	case "optional_type":
 		if in := t.FirstNamedChild(n); in >= 0 {
 			return phpTypeText(t, in)
@@ -294,8 +294,8 @@ func phpTypeText(t *Tree, n int32) string {
 }
 
 // phpMods reads the modifiers of a declaration.
-func phpMods(x *extractor, n int32) (vis string, mods []string) {
-	t := x.t
+func phpMods(x *Extractor, n int32) (vis string, mods []string) {
+	t := x.Tree
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "visibility_modifier":
@@ -312,7 +312,7 @@ func phpMods(x *extractor, n int32) (vis string, mods []string) {
 			for a := range t.Descendants(ch) {
 				if t.Kind(a) == "attribute" {
 					if name := t.FirstNamedChild(a); name >= 0 {
-						mods = append(mods, "#["+oneLine(t.Text(name))+"]")
+						mods = append(mods, "#["+OneLine(t.Text(name))+"]")
 					}
 				}
 			}
@@ -335,8 +335,8 @@ func phpVisibility(s *Symbol, vis string) {
 // phpUse records use A\B; use A\B as C; use A\{B, C as D}; use function
 // A\f; use const A\X. A class import's source is the class; a function's
 // or constant's is its namespace, with the name as an imported name.
-func phpUse(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpUse(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	kind := ""
 	prefix := ""
 	for ch := range t.Children(n) {
@@ -344,7 +344,7 @@ func phpUse(x *extractor, n int32, c phpCtx) {
 		case "function", "const":
 			kind = t.Kind(ch)
 		case "namespace_name":
-			prefix = strings.TrimPrefix(oneLine(t.Text(ch)), `\`)
+			prefix = strings.TrimPrefix(OneLine(t.Text(ch)), `\`)
 		}
 	}
 	var clauses []int32
@@ -370,7 +370,7 @@ func phpUse(x *extractor, n int32, c phpCtx) {
 			case t.FieldName(ch) == "alias":
 				alias = t.Text(ch)
 			case t.Kind(ch) == "qualified_name" || t.Kind(ch) == "name" && name == "":
-				name = strings.TrimPrefix(oneLine(t.Text(ch)), `\`)
+				name = strings.TrimPrefix(OneLine(t.Text(ch)), `\`)
 			}
 		}
 		if name == "" {
@@ -391,7 +391,7 @@ func phpUse(x *extractor, n int32, c phpCtx) {
 		} else {
 			imp.Source, imp.Alias = full, alias
 		}
-		x.f.Imports = append(x.f.Imports, imp)
+		x.Facts.Imports = append(x.Facts.Imports, imp)
 	}
 }
 
@@ -406,8 +406,8 @@ func phpSplitName(s string) (ns, name string) {
 // phpInclude records require/include of a literal path. A path built
 // from __DIR__ (or dirname(__FILE__)) is relative to the file and starts
 // with "./"; a bare one is looked up in the include path.
-func phpInclude(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpInclude(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	arg := t.FirstNamedChild(n)
 	for arg >= 0 && t.Kind(arg) == "parenthesized_expression" {
 		arg = t.FirstNamedChild(arg)
@@ -426,7 +426,7 @@ func phpInclude(x *extractor, n int32, c phpCtx) {
 		}
 	}
 	if src != "" {
-		x.f.Imports = append(x.f.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
+		x.Facts.Imports = append(x.Facts.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
@@ -449,8 +449,8 @@ func phpStringText(t *Tree, n int32) string {
 	return b.String()
 }
 
-func phpClass(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpClass(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
@@ -498,16 +498,16 @@ func phpClass(x *extractor, n int32, c phpCtx) {
 	}
 	for _, group := range [][]int32{extends, implements, traits} {
 		for _, b := range group {
-			s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+			s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
 		}
 	}
 	s.Signature.Fields = phpClassFields(x, body)
-	s.Signature.Text = x.headerText(n, body)
+	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = phpDoc(x, n)
-	sym := x.addSymbol(s, n, name, body)
+	sym := x.AddSymbol(s, n, name, body)
 	ref := func(b int32, kind string) {
-		rq, rn := phpSplitName(oneLine(t.Text(b)))
-		x.ref(Ref{Kind: kind, Name: rn, Qualifier: rq, Symbol: sym}, b)
+		rq, rn := phpSplitName(OneLine(t.Text(b)))
+		x.Ref(Ref{Kind: kind, Name: rn, Qualifier: rq, Symbol: sym}, b)
 	}
 	for _, b := range extends {
 		ref(b, RefExtends)
@@ -529,8 +529,8 @@ func phpClass(x *extractor, n int32, c phpCtx) {
 
 // phpClassFields lists a class's properties (with promoted constructor
 // parameters) and constants with their types.
-func phpClassFields(x *extractor, body int32) []Param {
-	t := x.t
+func phpClassFields(x *Extractor, body int32) []Param {
+	t := x.Tree
 	if body < 0 {
 		return nil
 	}
@@ -576,8 +576,8 @@ func phpClassFields(x *extractor, body int32) []Param {
 
 // phpParams reads formal parameters, declaring them in scope; docTypes
 // are the PHPDoc @param types of untyped ones.
-func phpParams(x *extractor, list int32, scope *phpScope, docTypes map[string]string) []Param {
-	t := x.t
+func phpParams(x *Extractor, list int32, scope *phpScope, docTypes map[string]string) []Param {
+	t := x.Tree
 	if list < 0 {
 		return nil
 	}
@@ -587,9 +587,9 @@ func phpParams(x *extractor, list int32, scope *phpScope, docTypes map[string]st
 		if k != "simple_parameter" && k != "variadic_parameter" && k != "property_promotion_parameter" {
 			continue
 		}
-		pr := Param{Name: t.FieldText(p, "name"), Type: oneLine(t.FieldText(p, "type"))}
+		pr := Param{Name: t.FieldText(p, "name"), Type: OneLine(t.FieldText(p, "type"))}
 		if d := t.Field(p, "default_value"); d >= 0 {
-			pr.Default = shorten(oneLine(t.Text(d)), 40)
+			pr.Default = Shorten(OneLine(t.Text(d)), 40)
 			pr.Optional = true
 		}
 		if k == "variadic_parameter" {
@@ -606,7 +606,7 @@ func phpParams(x *extractor, list int32, scope *phpScope, docTypes map[string]st
 			if pr.Variadic {
 				typ = ""
 			}
-			scope.setType(pr.Name, typ)
+			scope.SetType(pr.Name, typ)
 			if e := phpElemType(doc); e != "" {
 				scope.setElem(pr.Name, e)
 			}
@@ -615,8 +615,8 @@ func phpParams(x *extractor, list int32, scope *phpScope, docTypes map[string]st
 	return out
 }
 
-func phpFunction(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpFunction(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
@@ -627,30 +627,30 @@ func phpFunction(x *extractor, n int32, c phpCtx) {
 	s.Doc = phpDoc(x, n)
 	ptypes, ret, _ := phpDocTypes(s.Doc)
 	s.Signature.Params = phpParams(x, t.Field(n, "parameters"), scope, ptypes)
-	s.Signature.Returns = oneLine(t.FieldText(n, "return_type"))
+	s.Signature.Returns = OneLine(t.FieldText(n, "return_type"))
 	if s.Signature.Returns == "" {
 		s.Signature.Returns = ret
 	}
-	s.Signature.Text = x.headerText(n, body)
-	if x.f.IsTest && strings.HasPrefix(s.Name, "test") {
+	s.Signature.Text = x.HeaderText(n, body)
+	if x.Facts.IsTest && strings.HasPrefix(s.Name, "test") {
 		s.IsTest = true
 	}
-	sym := x.addSymbol(s, n, name, body)
+	sym := x.AddSymbol(s, n, name, body)
 	phpBody(x, body, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
 }
 
 // phpBody walks the statements of a function body.
-func phpBody(x *extractor, body int32, c phpCtx) {
+func phpBody(x *Extractor, body int32, c phpCtx) {
 	if body < 0 {
 		return
 	}
-	for st := range x.t.NamedChildren(body) {
+	for st := range x.Tree.NamedChildren(body) {
 		phpNode(x, st, c)
 	}
 }
 
-func phpMethod(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpMethod(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
@@ -671,12 +671,12 @@ func phpMethod(x *extractor, n int32, c phpCtx) {
 	s.Doc = phpDoc(x, n)
 	ptypes, ret, _ := phpDocTypes(s.Doc)
 	s.Signature.Params = phpParams(x, t.Field(n, "parameters"), scope, ptypes)
-	s.Signature.Returns = oneLine(t.FieldText(n, "return_type"))
+	s.Signature.Returns = OneLine(t.FieldText(n, "return_type"))
 	if s.Signature.Returns == "" {
 		s.Signature.Returns = ret
 	}
-	s.Signature.Text = x.headerText(n, body)
-	if strings.HasPrefix(s.Name, "test") && x.f.IsTest || strings.Contains(s.Doc, "@test") {
+	s.Signature.Text = x.HeaderText(n, body)
+	if strings.HasPrefix(s.Name, "test") && x.Facts.IsTest || strings.Contains(s.Doc, "@test") {
 		s.IsTest = true
 	}
 	for _, m := range mods {
@@ -684,7 +684,7 @@ func phpMethod(x *extractor, n int32, c phpCtx) {
 			s.IsTest = true
 		}
 	}
-	sym := x.addSymbol(s, n, name, body)
+	sym := x.AddSymbol(s, n, name, body)
 	// promoted constructor parameters are properties
 	if s.Kind == KindConstructor {
 		if ps := t.Field(n, "parameters"); ps >= 0 {
@@ -700,23 +700,23 @@ func phpMethod(x *extractor, n int32, c phpCtx) {
 				pvis, pmods := phpMods(x, p)
 				phpVisibility(&prop, pvis)
 				prop.Signature.Modifiers = append(pmods, "promoted")
-				prop.Signature.Returns = oneLine(t.FieldText(p, "type"))
-				prop.Signature.Text = oneLine(t.Text(p))
-				x.addSymbol(prop, p, pn, -1)
+				prop.Signature.Returns = OneLine(t.FieldText(p, "type"))
+				prop.Signature.Text = OneLine(t.Text(p))
+				x.AddSymbol(prop, p, pn, -1)
 			}
 		}
 	}
 	phpBody(x, body, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
 }
 
-func phpProperty(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpProperty(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	if c.cls < 0 {
 		return
 	}
 	vis, mods := phpMods(x, n)
 	doc := phpDoc(x, n)
-	typ := oneLine(t.FieldText(n, "type"))
+	typ := OneLine(t.FieldText(n, "type"))
 	if typ == "" {
 		_, _, typ = phpDocTypes(doc)
 	}
@@ -732,17 +732,17 @@ func phpProperty(x *extractor, n int32, c phpCtx) {
 		phpVisibility(&s, vis)
 		s.Signature.Modifiers = mods
 		s.Signature.Returns = typ
-		s.Signature.Text = x.headerText(n, -1)
+		s.Signature.Text = x.HeaderText(n, -1)
 		val := t.Field(el, "default_value")
-		sym := x.addSymbol(s, el, name, val)
+		sym := x.AddSymbol(s, el, name, val)
 		if val >= 0 {
 			phpNode(x, val, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: newPHPScope()})
 		}
 	}
 }
 
-func phpConst(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpConst(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	vis, mods := phpMods(x, n)
 	mods = append(mods, "const")
 	doc := phpDoc(x, n)
@@ -761,31 +761,31 @@ func phpConst(x *extractor, n int32, c phpCtx) {
 		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: parent, Doc: doc}
 		phpVisibility(&s, vis)
 		s.Signature.Modifiers = mods
-		s.Signature.Text = oneLine(t.Text(el))
+		s.Signature.Text = OneLine(t.Text(el))
 		var val int32 = -1
 		for ch := range t.NamedChildren(el) {
 			if ch != name {
 				val = ch
 			}
 		}
-		sym := x.addSymbol(s, el, name, val)
+		sym := x.AddSymbol(s, el, name, val)
 		if val >= 0 {
 			phpNode(x, val, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: newPHPScope()})
 		}
 	}
 }
 
-func phpEnumCase(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpEnumCase(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 || c.cls < 0 {
 		return
 	}
 	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.cls, Exported: true, Visibility: VisPublic}
-	s.Signature.Returns = x.f.Symbols[c.cls].Name
+	s.Signature.Returns = x.Facts.Symbols[c.cls].Name
 	s.Signature.Modifiers = []string{"case"}
-	s.Signature.Text = oneLine(t.Text(n))
-	x.addSymbol(s, n, name, -1)
+	s.Signature.Text = OneLine(t.Text(n))
+	x.AddSymbol(s, n, name, -1)
 }
 
 // maxPHPChain bounds how much of a call chain a qualifier spells out.
@@ -801,7 +801,7 @@ func phpExpr(t *Tree, n int32, depth int) string {
 	case "variable_name", "name", "relative_scope":
 		return t.Text(n)
 	case "qualified_name":
-		return oneLine(t.Text(n))
+		return OneLine(t.Text(n))
 	case "member_access_expression", "nullsafe_member_access_expression":
 		if o := t.Field(n, "object"); o >= 0 {
 			return phpExpr(t, o, depth+1) + "->" + t.FieldText(n, "name")
@@ -843,7 +843,7 @@ func phpExpr(t *Tree, n int32, depth int) string {
 	case "string", "encapsed_string":
 		return `""`
 	}
-	return shorten(oneLine(t.Text(n)), 40)
+	return Shorten(OneLine(t.Text(n)), 40)
 }
 
 // phpNewClass is the class a new expression names ("" for new $x and
@@ -852,7 +852,7 @@ func phpNewClass(t *Tree, n int32) string {
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "name", "qualified_name":
-			return oneLine(t.Text(ch))
+			return OneLine(t.Text(ch))
 		}
 		break
 	}
@@ -862,8 +862,8 @@ func phpNewClass(t *Tree, n int32) string {
 // phpHead works out what is known of a qualifier: the class of its first
 // part ($this, a typed variable, new Foo) and, when it is or holds a
 // call, that call.
-func phpHead(x *extractor, obj int32, c phpCtx) (typ, call string) {
-	t := x.t
+func phpHead(x *Extractor, obj int32, c phpCtx) (typ, call string) {
+	t := x.Tree
 	switch t.Kind(obj) {
 	case "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression", "function_call_expression":
 		call = strings.TrimSuffix(phpExpr(t, obj, 0), "()")
@@ -892,19 +892,19 @@ func phpHead(x *extractor, obj int32, c phpCtx) (typ, call string) {
 			}
 			break
 		}
-		vt, ok := c.scope.types[name]
+		vt, ok := c.scope.Types[name]
 		vc := ""
-		if c.scope.calls != nil {
-			vc = c.scope.calls[name]
+		if c.scope.Calls != nil {
+			vc = c.scope.Calls[name]
 		}
 		switch {
 		case !ok:
 		case vc == "":
 			typ = vt
 		case call == "":
-			typ, call = c.scope.heads[name], vc
+			typ, call = c.scope.Heads[name], vc
 		case strings.HasPrefix(call, name):
-			typ, call = c.scope.heads[name], vc+"()"+call[len(name):]
+			typ, call = c.scope.Heads[name], vc+"()"+call[len(name):]
 		}
 	case "object_creation_expression":
 		typ = phpNewClass(t, n)
@@ -916,25 +916,25 @@ func phpHead(x *extractor, obj int32, c phpCtx) (typ, call string) {
 }
 
 // phpClassName is the fully qualified name of the class around code.
-func phpClassName(x *extractor, c phpCtx) string {
-	name := x.f.Symbols[c.cls].Name
+func phpClassName(x *Extractor, c phpCtx) string {
+	name := x.Facts.Symbols[c.cls].Name
 	if c.ns != "" {
 		return `\` + c.ns + `\` + name
 	}
 	return `\` + name
 }
 
-func phpCallFunc(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpCallFunc(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	fn := t.Field(n, "function")
 	if fn < 0 {
 		return
 	}
 	switch t.Kind(fn) {
 	case "name", "qualified_name":
-		full := strings.TrimPrefix(oneLine(t.Text(fn)), `\`)
+		full := strings.TrimPrefix(OneLine(t.Text(fn)), `\`)
 		ns, name := phpSplitName(full)
-		if strings.HasPrefix(oneLine(t.Text(fn)), `\`) && ns != "" {
+		if strings.HasPrefix(OneLine(t.Text(fn)), `\`) && ns != "" {
 			ns = `\` + ns
 		}
 		switch strings.ToLower(name) {
@@ -943,13 +943,13 @@ func phpCallFunc(x *extractor, n int32, c phpCtx) {
 		case "define":
 			phpDefine(x, n, c)
 		}
-		x.ref(Ref{Kind: RefCall, Name: name, Qualifier: ns, Symbol: c.sym}, n)
+		x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: ns, Symbol: c.sym}, n)
 	}
 }
 
 // phpDefine makes define('NAME', value) at the top of a file a constant.
-func phpDefine(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpDefine(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	if c.fn || c.cls >= 0 {
 		return
 	}
@@ -966,14 +966,14 @@ func phpDefine(x *extractor, n int32, c phpCtx) {
 			sym := Symbol{Kind: KindVariable, Name: name, Parent: c.sym, Exported: true, Visibility: VisPublic,
 				Doc: phpDoc(x, t.Parent(n))}
 			sym.Signature.Modifiers = []string{"const"}
-			sym.Signature.Text = shorten(oneLine(t.Text(n)), 120)
-			x.addSymbol(sym, n, -1, -1)
+			sym.Signature.Text = Shorten(OneLine(t.Text(n)), 120)
+			x.AddSymbol(sym, n, -1, -1)
 		}
 	}
 }
 
-func phpCallMember(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpCallMember(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	obj := t.Field(n, "object")
 	name := t.Field(n, "name")
 	if obj < 0 || name < 0 || t.Kind(name) != "name" {
@@ -981,11 +981,11 @@ func phpCallMember(x *extractor, n int32, c phpCtx) {
 	}
 	r := Ref{Kind: RefCall, Name: t.Text(name), Qualifier: phpExpr(t, obj, 0), Symbol: c.sym}
 	r.QualifierType, r.QualifierCall = phpHead(x, obj, c)
-	x.ref(r, n)
+	x.Ref(r, n)
 }
 
-func phpCallScoped(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpCallScoped(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	scope := t.Field(n, "scope")
 	name := t.Field(n, "name")
 	if scope < 0 || name < 0 || t.Kind(name) != "name" {
@@ -1004,17 +1004,17 @@ func phpCallScoped(x *extractor, n int32, c phpCtx) {
 	case "variable_name", "member_access_expression", "member_call_expression":
 		r.QualifierType, r.QualifierCall = phpHead(x, scope, c)
 	}
-	x.ref(r, n)
+	x.Ref(r, n)
 }
 
-func phpNew(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpNew(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	if ac := t.ChildOfKind(n, "anonymous_class"); ac >= 0 {
 		// new class extends Base {...}: its code is the enclosing symbol's
 		if bc := t.ChildOfKind(ac, "base_clause"); bc >= 0 {
 			if b := t.FirstNamedChild(bc); b >= 0 {
-				rq, rn := phpSplitName(oneLine(t.Text(b)))
-				x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+				rq, rn := phpSplitName(OneLine(t.Text(b)))
+				x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 			}
 		}
 		return
@@ -1027,19 +1027,19 @@ func phpNew(x *extractor, n int32, c phpCtx) {
 		cls = phpClassName(x, c)
 	}
 	rq, rn := phpSplitName(cls)
-	x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+	x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 }
 
 // phpClosure walks a closure: its parameters are its own, what use ()
 // brings and an arrow function's outer variables are the enclosing scope's.
-func phpClosure(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpClosure(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	inner := c
 	inner.top = false
 	inner.fn = true
 	scope := newPHPScope()
-	for k, v := range c.scope.types {
-		scope.types[k] = v
+	for k, v := range c.scope.Types {
+		scope.Types[k] = v
 	}
 	phpParams(x, t.Field(n, "parameters"), scope, nil)
 	inner.scope = scope
@@ -1050,8 +1050,8 @@ func phpClosure(x *extractor, n int32, c phpCtx) {
 
 // phpAssign learns variable classes from $x = new Foo, $x = Foo::make()
 // and $x = $a->b(), and walks the value.
-func phpAssign(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpAssign(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	left, right := t.Field(n, "left"), t.Field(n, "right")
 	in := c
 	in.top = false
@@ -1067,7 +1067,7 @@ func phpAssign(x *extractor, n int32, c phpCtx) {
 	}
 	name := t.Text(left)
 	if right < 0 {
-		c.scope.setType(name, "")
+		c.scope.SetType(name, "")
 		return
 	}
 	switch t.Kind(right) {
@@ -1076,7 +1076,7 @@ func phpAssign(x *extractor, n int32, c phpCtx) {
 		if (typ == "static" || typ == "self") && c.cls >= 0 {
 			typ = phpClassName(x, c)
 		}
-		c.scope.setType(name, typ)
+		c.scope.SetType(name, typ)
 	case "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression", "function_call_expression":
 		head, call := phpHead(x, right, c)
 		if t.Kind(right) == "scoped_call_expression" {
@@ -1084,48 +1084,48 @@ func phpAssign(x *extractor, n int32, c phpCtx) {
 				head = phpClassName(x, c)
 			}
 		}
-		c.scope.setCall(name, call, head)
+		c.scope.SetCall(name, call, head)
 	default:
-		c.scope.setType(name, "")
+		c.scope.SetType(name, "")
 	}
 }
 
 // phpGuard records if (cond) return/throw at the top of a function body.
-func phpGuard(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpGuard(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	cond, body := t.Field(n, "condition"), t.Field(n, "body")
 	if cond < 0 || body < 0 || t.Field(n, "alternative") >= 0 || t.ChildOfKind(n, "else_clause") >= 0 ||
 		t.ChildOfKind(n, "else_if_clause") >= 0 {
 		return
 	}
-	first := t.guardStatement(body, "compound_statement")
+	first := t.GuardStatement(body, "compound_statement")
 	if first < 0 {
 		return
 	}
-	ct := t.unparenText(cond)
+	ct := t.UnparenText(cond)
 	switch t.Kind(first) {
 	case "return_statement":
-		x.guard(c.sym, ct, t.returnAction(first), n)
+		x.Guard(c.sym, ct, t.ReturnAction(first), n)
 	case "expression_statement":
 		if e := t.FirstNamedChild(first); e >= 0 && t.Kind(e) == "throw_expression" {
-			x.guard(c.sym, ct, "throw", n)
+			x.Guard(c.sym, ct, "throw", n)
 		}
 	case "exit_statement":
-		x.guard(c.sym, ct, "exit", n)
+		x.Guard(c.sym, ct, "exit", n)
 	}
 }
 
-func phpThrow(x *extractor, n int32, c phpCtx) {
-	t := x.t
+func phpThrow(x *Extractor, n int32, c phpCtx) {
+	t := x.Tree
 	e := t.FirstNamedChild(n)
 	if e < 0 {
 		return
 	}
-	what := oneLine(t.Text(e))
+	what := OneLine(t.Text(e))
 	if t.Kind(e) == "object_creation_expression" {
 		if cls := phpNewClass(t, e); cls != "" {
 			what = cls
 		}
 	}
-	x.throw(c.sym, "throws", what, n)
+	x.Throw(c.sym, "throws", what, n)
 }

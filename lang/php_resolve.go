@@ -39,8 +39,8 @@ type phpUseMaps struct {
 }
 
 func phpUses(fi *FileInfo) *phpUseMaps {
-	m := fi.bindingsWith(func() map[string]binding {
-		out := map[string]binding{}
+	m := fi.BindingsWith(func() map[string]Binding {
+		out := map[string]Binding{}
 		for i := range fi.Imports {
 			imp := &fi.Imports[i]
 			if strings.Contains(imp.Source, "/") || strings.HasSuffix(imp.Source, ".php") || strings.HasPrefix(imp.Source, ".") {
@@ -49,18 +49,18 @@ func phpUses(fi *FileInfo) *phpUseMaps {
 			switch {
 			case len(imp.Names) > 0 && imp.Alias == "const":
 				for _, n := range imp.Names {
-					out["c\x00"+n.Local()] = binding{imp: imp, name: n.Name}
+					out["c\x00"+n.Local()] = Binding{Imp: imp, Name: n.Name}
 				}
 			case len(imp.Names) > 0:
 				for _, n := range imp.Names {
-					out["f\x00"+strings.ToLower(n.Local())] = binding{imp: imp, name: n.Name}
+					out["f\x00"+strings.ToLower(n.Local())] = Binding{Imp: imp, Name: n.Name}
 				}
 			default:
 				local := imp.Alias
 				if local == "" {
 					_, local = phpSplitName(imp.Source)
 				}
-				out["k\x00"+strings.ToLower(local)] = binding{imp: imp}
+				out["k\x00"+strings.ToLower(local)] = Binding{Imp: imp}
 			}
 		}
 		return out
@@ -70,11 +70,11 @@ func phpUses(fi *FileInfo) *phpUseMaps {
 		kind, local, _ := strings.Cut(k, "\x00")
 		switch kind {
 		case "k":
-			u.classes[local] = b.imp.Source
+			u.classes[local] = b.Imp.Source
 		case "f":
-			u.funcs[local] = b.imp.Source + `\` + b.name
+			u.funcs[local] = b.Imp.Source + `\` + b.Name
 		case "c":
-			u.consts[local] = b.imp.Source + `\` + b.name
+			u.consts[local] = b.Imp.Source + `\` + b.Name
 		}
 	}
 	return u
@@ -180,13 +180,13 @@ func phpFindClass(tab Table, fi *FileInfo, fqn string) (t *Target, ext bool) {
 	if name == "" {
 		return nil, false
 	}
-	cands := pick(tab.ByName(name), func(t *Target) bool {
-		return isTypeKind(t.Kind) && t.Container == "" && strings.EqualFold(t.Module, ns) && isPHPPath(t.Path)
+	cands := Pick(tab.ByName(name), func(t *Target) bool {
+		return IsTypeKind(t.Kind) && t.Container == "" && strings.EqualFold(t.Module, ns) && isPHPPath(t.Path)
 	})
 	if len(cands) > 1 {
 		// the same class twice: the one PSR-4 loads
 		files := phpPSR4Files(tab, fqn)
-		if c := one(pick(cands, func(t *Target) bool {
+		if c := One(Pick(cands, func(t *Target) bool {
 			for _, f := range files {
 				if t.Path == f {
 					return true
@@ -196,7 +196,7 @@ func phpFindClass(tab Table, fi *FileInfo, fqn string) (t *Target, ext bool) {
 		})); c != nil {
 			return c, false
 		}
-		return one(preferDefinitions(cands)), false
+		return One(PreferDefinitions(cands)), false
 	}
 	if len(cands) == 1 {
 		return cands[0], false
@@ -204,7 +204,7 @@ func phpFindClass(tab Table, fi *FileInfo, fqn string) (t *Target, ext bool) {
 	// the file PSR-4 names, whatever namespace it says
 	for _, f := range phpPSR4Files(tab, fqn) {
 		for _, t := range tab.ByName(name) {
-			if t.Path == f && isTypeKind(t.Kind) && t.Container == "" {
+			if t.Path == f && IsTypeKind(t.Kind) && t.Container == "" {
 				return t, false
 			}
 		}
@@ -264,8 +264,8 @@ func phpResolveClass(tab Table, fi *FileInfo, cls *Target, written string) (*Tar
 
 // phpMembers finds methods of a class, then of its parents, interfaces
 // and traits; the magic methods may come from outside the repository.
-var phpMembers = &memberRules{
-	own: func(tab Table, cls *Target, name string) *Target {
+var phpMembers = &MemberRules{
+	Own: func(tab Table, cls *Target, name string) *Target {
 		q := cls.Qualified()
 		for _, t := range tab.ByName(name) {
 			if (t.Kind == KindMethod || t.Kind == KindConstructor) && t.Path == cls.Path && t.Container == q {
@@ -274,19 +274,19 @@ var phpMembers = &memberRules{
 		}
 		return nil
 	},
-	bases: func(tab Table, cls *Target, _ int) []baseRef {
+	Bases: func(tab Table, cls *Target, _ int) []BaseRef {
 		fi := tab.File(cls.Path)
 		if fi == nil {
 			return nil
 		}
-		out := make([]baseRef, 0, len(cls.Bases))
+		out := make([]BaseRef, 0, len(cls.Bases))
 		for _, b := range cls.Bases {
 			bt, rule := phpResolveClass(tab, fi, nil, b)
-			out = append(out, baseRef{bt, rule})
+			out = append(out, BaseRef{bt, rule})
 		}
 		return out
 	},
-	rootMember: func(_ Table, _ *Target, _ int, name string) bool { return phpObjectMagic[name] },
+	RootMember: func(_ Table, _ *Target, _ int, name string) bool { return phpObjectMagic[name] },
 }
 
 // phpFieldType is the class of property name of cls, following parents
@@ -330,13 +330,13 @@ func phpClassOf(ctx *Context) *Target {
 	if f == nil || f.Kind == KindModule {
 		return nil
 	}
-	if isTypeKind(f.Kind) {
+	if IsTypeKind(f.Kind) {
 		return f
 	}
 	for q := f.Container; q != ""; q, _ = javaLastSeg(q) {
 		c, name := javaLastSeg(q)
 		for _, t := range ctx.Table.ByName(name) {
-			if t.Path == f.Path && t.Container == c && isTypeKind(t.Kind) {
+			if t.Path == f.Path && t.Container == c && IsTypeKind(t.Kind) {
 				return t
 			}
 		}
@@ -389,47 +389,47 @@ func phpIncludeFile(tab Table, fi *FileInfo, src string) string {
 func resolvePHPImport(ctx *Context, imp *Import, name string) Resolution {
 	tab, fi := ctx.Table, ctx.File
 	if f := phpIncludeFile(tab, fi, imp.Source); f != "" {
-		if t := moduleTarget(tab, f); t != nil {
-			return bound(t, RuleImport)
+		if t := ModuleTarget(tab, f); t != nil {
+			return Bound(t, RuleImport)
 		}
 	}
 	if strings.Contains(imp.Source, "/") || strings.HasSuffix(imp.Source, ".php") {
-		return unbound(RuleUnresolved, 0) // an include of a file the repository lacks
+		return Unbound(RuleUnresolved, 0) // an include of a file the repository lacks
 	}
 	if name != "" {
 		// use function A\f; use const A\X
 		fqn := phpJoin(imp.Source, name)
 		if t := phpFindFunction(tab, fqn, imp.Alias == "const"); t != nil {
-			return bound(t, RuleImport)
+			return Bound(t, RuleImport)
 		}
 		if phpNamespaceOurs(tab, fi, imp.Source) {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	t, ext := phpFindClass(tab, fi, imp.Source)
 	if t != nil {
-		return bound(t, RuleImport)
+		return Bound(t, RuleImport)
 	}
 	// use A\B as namespace alias
 	for _, f := range tab.ModuleFiles("php", imp.Source) {
 		if ffi := tab.File(f); ffi != nil && ffi.Module == imp.Source {
-			if mt := moduleTarget(tab, f); mt != nil {
-				return bound(mt, RuleImport)
+			if mt := ModuleTarget(tab, f); mt != nil {
+				return Bound(mt, RuleImport)
 			}
 		}
 	}
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // phpFindFunction finds the function (or constant) of a fully qualified
 // name.
 func phpFindFunction(tab Table, fqn string, constant bool) *Target {
 	ns, name := phpSplitName(fqn)
-	cands := pick(tab.ByName(name), func(t *Target) bool {
+	cands := Pick(tab.ByName(name), func(t *Target) bool {
 		if !isPHPPath(t.Path) || t.Container != "" || !strings.EqualFold(t.Module, ns) {
 			return false
 		}
@@ -445,7 +445,7 @@ func phpFindFunction(tab Table, fqn string, constant bool) *Target {
 			return phpFindFunction(tab, phpJoin(ns, lower), false)
 		}
 	}
-	return one(preferDefinitions(cands))
+	return One(PreferDefinitions(cands))
 }
 
 func resolvePHP(ctx *Context, r *Ref) Resolution {
@@ -454,7 +454,7 @@ func resolvePHP(ctx *Context, r *Ref) Resolution {
 
 func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 	if depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	tab := ctx.Table
 	cls := phpClassOf(ctx)
@@ -468,9 +468,9 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		t, rule := phpResolveClass(tab, ctx.File, cls, written)
 		if t == nil {
-			return unbound(rule, 0)
+			return Unbound(rule, 0)
 		}
-		return bound(t, rule)
+		return Bound(t, rule)
 	}
 	if r.Qualifier == "parent" {
 		return phpResolveParent(ctx, r, cls)
@@ -481,7 +481,7 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return phpResolveFunction(ctx, r)
 	}
 	segs := phpSplitQualifier(r.Qualifier)
-	var v typedValue
+	var v TypedValue
 	rest := segs[1:]
 	head := segs[0]
 	switch {
@@ -501,11 +501,11 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return phpResolveParent(ctx, r, cls)
 	case r.QualifierType != "":
 		t, rule := phpResolveClass(tab, ctx.File, cls, r.QualifierType)
-		v = typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+		v = TypedValue{Target: t, Ext: t == nil && rule == RuleExternal, Rule: RuleReceiver}
 		if len(segs) == 1 && !strings.HasPrefix(head, "$") && !strings.HasPrefix(head, "new ") && t != nil {
-			v.rule = rule // self::m(), static::m()
+			v.Rule = rule // self::m(), static::m()
 			if t == cls && rule == RuleSameFile {
-				v.rule = RuleSameFile
+				v.Rule = RuleSameFile
 			}
 		}
 	case strings.HasPrefix(head, "$"):
@@ -513,48 +513,48 @@ func phpResolve(ctx *Context, r *Ref, depth int) Resolution {
 		return phpUnknownReceiver(tab, r.Name)
 	case strings.HasPrefix(head, "new "):
 		t, rule := phpResolveClass(tab, ctx.File, cls, strings.TrimSuffix(strings.TrimPrefix(head, "new "), "()"))
-		v = typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+		v = TypedValue{Target: t, Ext: t == nil && rule == RuleExternal, Rule: RuleReceiver}
 	default:
 		// Foo::m(): a static call
 		t, rule := phpResolveClass(tab, ctx.File, cls, head)
-		v = typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: rule}
+		v = TypedValue{Target: t, Ext: t == nil && rule == RuleExternal, Rule: rule}
 	}
 	for _, s := range rest {
-		if v.t == nil {
+		if v.Target == nil {
 			break
 		}
 		if strings.ContainsAny(s, "()[") {
-			v = typedValue{}
+			v = TypedValue{}
 			break
 		}
-		ft, e, found := phpFieldType(tab, v.t, strings.TrimPrefix(s, "$"), 0)
+		ft, e, found := phpFieldType(tab, v.Target, strings.TrimPrefix(s, "$"), 0)
 		if !found {
-			v = typedValue{}
+			v = TypedValue{}
 			break
 		}
-		v = typedValue{t: ft, ext: e, rule: RuleReceiver}
+		v = TypedValue{Target: ft, Ext: e, Rule: RuleReceiver}
 	}
-	if v.t == nil {
-		if v.ext {
-			return unbound(RuleExternal, 0)
+	if v.Target == nil {
+		if v.Ext {
+			return Unbound(RuleExternal, 0)
 		}
 		return phpUnknownReceiver(tab, r.Name)
 	}
-	m, ext := phpMembers.findMember(tab, v.t, r.Name, 0)
+	m, ext := phpMembers.FindMember(tab, v.Target, r.Name, 0)
 	if m != nil {
-		rule := v.rule
+		rule := v.Rule
 		if rule == RuleSameFile && m.Path != ctx.File.Path {
 			rule = RuleReceiver
 		}
 		if rule == "" {
 			rule = RuleReceiver
 		}
-		return bound(m, rule)
+		return Bound(m, rule)
 	}
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // phpSplitQualifier splits a qualifier at -> and :: outside parentheses:
@@ -591,7 +591,7 @@ func phpResolveFunction(ctx *Context, r *Ref) Resolution {
 	tab, fi := ctx.Table, ctx.File
 	name := r.Name
 	if r.Qualifier == "" && phpBuiltins[strings.ToLower(name)] {
-		return unbound(RuleBuiltin, 0)
+		return Unbound(RuleBuiltin, 0)
 	}
 	var fqn string
 	imported := false
@@ -622,47 +622,47 @@ func phpResolveFunction(ctx *Context, r *Ref) Resolution {
 		return RuleUniqueName
 	}
 	if t := phpFindFunction(tab, fqn, false); t != nil {
-		return bound(t, rule(t))
+		return Bound(t, rule(t))
 	}
 	if r.Qualifier == "" && !imported && fi.Module != "" {
 		// the global function
 		if t := phpFindFunction(tab, name, false); t != nil {
-			return bound(t, rule(t))
+			return Bound(t, rule(t))
 		}
 	}
-	if len(pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindFunction && isPHPPath(t.Path) })) == 0 {
-		return unbound(RuleExternal, 0) // PHP's own, or a library's
+	if len(Pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindFunction && isPHPPath(t.Path) })) == 0 {
+		return Unbound(RuleExternal, 0) // PHP's own, or a library's
 	}
 	ns, _ := phpSplitName(fqn)
 	if imported && !phpNamespaceOurs(tab, fi, ns) {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // phpResolveParent binds parent::m() and parent::__construct().
 func phpResolveParent(ctx *Context, r *Ref, cls *Target) Resolution {
 	if cls == nil || len(cls.Bases) == 0 {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	bt, rule := phpResolveClass(ctx.Table, ctx.Table.File(cls.Path), nil, cls.Bases[0])
 	if bt == nil {
 		if rule == RuleExternal {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
-	if m, ext := phpMembers.findMember(ctx.Table, bt, r.Name, 0); m != nil {
-		return bound(m, RuleReceiver)
+	if m, ext := phpMembers.FindMember(ctx.Table, bt, r.Name, 0); m != nil {
+		return Bound(m, RuleReceiver)
 	} else if ext || r.Name == "__construct" {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // phpCallResult is the class a call returns, from its declared or
 // documented return type.
-func phpCallResult(ctx *Context, fn, headType string, depth int) typedValue {
+func phpCallResult(ctx *Context, fn, headType string, depth int) TypedValue {
 	segs := phpSplitQualifier(fn)
 	r := &Ref{Kind: RefCall, Name: segs[len(segs)-1]}
 	if len(segs) > 1 {
@@ -675,19 +675,19 @@ func phpCallResult(ctx *Context, fn, headType string, depth int) typedValue {
 		}
 	}
 	if strings.ContainsAny(r.Name, "()[ $") {
-		return typedValue{}
+		return TypedValue{}
 	}
 	res := phpResolve(ctx, r, depth+1)
 	if res.Rule == RuleExternal {
-		return typedValue{ext: true}
+		return TypedValue{Ext: true}
 	}
 	m := res.Target
 	if m == nil || m.Returns == "" {
-		return typedValue{}
+		return TypedValue{}
 	}
 	mfi := ctx.Table.File(m.Path)
 	if mfi == nil {
-		return typedValue{}
+		return TypedValue{}
 	}
 	var owner *Target
 	if m.Container != "" {
@@ -698,13 +698,13 @@ func phpCallResult(ctx *Context, fn, headType string, depth int) typedValue {
 		ret = ret[:i]
 	}
 	t, rule := phpResolveClass(ctx.Table, mfi, owner, ret)
-	return typedValue{t: t, ext: t == nil && rule == RuleExternal, rule: RuleReceiver}
+	return TypedValue{Target: t, Ext: t == nil && rule == RuleExternal, Rule: RuleReceiver}
 }
 
 // phpUnknownReceiver binds a call on a value of unknown class: the only
 // method of that name in the repository when the name is distinctive; a
 // name no method of the repository has is a library's.
 func phpUnknownReceiver(tab Table, name string) Resolution {
-	ms := pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && isPHPPath(t.Path) })
-	return uniqueMethod(ms, func(a, b *Target) bool { return a.Container == b.Container && a.Path == b.Path }, phpCommonMethods[name])
+	ms := Pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && isPHPPath(t.Path) })
+	return UniqueMethod(ms, func(a, b *Target) bool { return a.Container == b.Container && a.Path == b.Path }, phpCommonMethods[name])
 }

@@ -27,7 +27,7 @@ const (
 // an empty type is a local of unknown type: it hides outer names. A name
 // holds a type or a call's result, never both.
 type pyScope struct {
-	scope
+	Scope
 	outer *pyScope
 	fn    bool // a function's scope, not the module's
 }
@@ -35,7 +35,7 @@ type pyScope struct {
 func newPyScope(outer *pyScope, fn bool) *pyScope {
 	s := &pyScope{outer: outer, fn: fn}
 	if outer != nil {
-		s.parent = &outer.scope
+		s.Parent = &outer.Scope
 	}
 	return s
 }
@@ -45,7 +45,7 @@ func newPyScope(outer *pyScope, fn bool) *pyScope {
 type pyCall struct{ fn, headType string }
 
 func (s *pyScope) lookup(name string) (string, pyCall) {
-	typ, fn, head, _ := s.scope.lookup(name)
+	typ, fn, head, _ := s.Scope.Lookup(name)
 	if fn == "" {
 		return typ, pyCall{}
 	}
@@ -56,14 +56,14 @@ func (s *pyScope) lookup(name string) (string, pyCall) {
 // enclosing functions: calling it calls a value, not a definition.
 func (s *pyScope) isLocal(name string) bool {
 	for ; s != nil; s = s.outer {
-		if _, ok := s.types[name]; ok {
+		if _, ok := s.Types[name]; ok {
 			return s.fn
 		}
 	}
 	return false
 }
 
-func (s *pyScope) setCall(name string, c pyCall) { s.scope.setCall(name, c.fn, c.headType) }
+func (s *pyScope) setCall(name string, c pyCall) { s.Scope.SetCall(name, c.fn, c.headType) }
 
 // set records what an assignment tells of name.
 func (s *pyScope) set(name, typ string, c pyCall) {
@@ -71,7 +71,7 @@ func (s *pyScope) set(name, typ string, c pyCall) {
 		s.setCall(name, c)
 		return
 	}
-	s.setType(name, typ)
+	s.SetType(name, typ)
 }
 
 // pyCtx is where the walker is: the symbol that owns the references and
@@ -89,7 +89,7 @@ type pyCtx struct {
 
 // pyX is the state of one Python file's extraction.
 type pyX struct {
-	x       *extractor
+	x       *Extractor
 	t       *Tree
 	fields  map[int][]Param
 	defined map[pyDef]int // (parent, name) -> symbol, so a reassignment is not a new variable
@@ -103,17 +103,17 @@ type pyDef struct {
 	name   string
 }
 
-func extractPython(x *extractor) {
-	p := &pyX{x: x, t: x.t, fields: map[int][]Param{}, defined: map[pyDef]int{}}
-	x.f.Module = pyModuleName(x.path)
-	if x.f.Module != "" {
-		x.f.Symbols[0].Name = x.f.Module
+func extractPython(x *Extractor) {
+	p := &pyX{x: x, t: x.Tree, fields: map[int][]Param{}, defined: map[pyDef]int{}}
+	x.Facts.Module = pyModuleName(x.Path)
+	if x.Facts.Module != "" {
+		x.Facts.Symbols[0].Name = x.Facts.Module
 	}
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
-	x.f.Symbols[0].Doc = p.docstring(0)
+	x.Facts.Symbols[0].Doc = p.docstring(0)
 	scope := newPyScope(nil, false)
 	p.prescan(0, scope)
 	p.stmts(0, &pyCtx{owner: 0, level: pyModuleLevel, scope: scope, cls: -1, initOf: -1})
@@ -148,7 +148,7 @@ func pyVisibility(name string) string {
 // pyCapWords reports whether a name is written like a class: Foo, HTTPServer
 // (not FOO, which is a constant).
 func pyCapWords(name string) bool {
-	if !isUpper(name) {
+	if !IsUpper(name) {
 		return false
 	}
 	for i := 1; i < len(name); i++ {
@@ -162,7 +162,7 @@ func pyCapWords(name string) bool {
 // finishSymbols applies what is known only after the whole file: __all__
 // and the exported flags that depend on the containers.
 func (p *pyX) finishSymbols() {
-	syms := p.x.f.Symbols
+	syms := p.x.Facts.Symbols
 	for i := 1; i < len(syms); i++ {
 		s := &syms[i]
 		switch {
@@ -172,7 +172,7 @@ func (p *pyX) finishSymbols() {
 			} else {
 				s.Exported = s.Visibility == VisPublic
 			}
-		case s.Parent > 0 && s.Parent < i && isTypeKind(syms[s.Parent].Kind):
+		case s.Parent > 0 && s.Parent < i && IsTypeKind(syms[s.Parent].Kind):
 			s.Exported = s.Visibility == VisPublic && syms[s.Parent].Exported
 		default:
 			s.Exported = false
@@ -231,12 +231,12 @@ func (p *pyX) text(n int32, max int) (string, bool) {
 			end--
 		}
 	}
-	s := oneLine(string(t.Src[start:end]))
+	s := OneLine(string(t.Src[start:end]))
 	if long && len(s) <= max {
 		s += "..."
 	}
 	if long || len(s) > max {
-		return shorten(s, max), true
+		return Shorten(s, max), true
 	}
 	return s, false
 }
@@ -485,7 +485,7 @@ func (p *pyX) decoratorRefs(decs []int32, sym int, c *pyCtx) {
 	for _, e := range decs {
 		switch t.Kind(e) {
 		case "identifier":
-			p.x.ref(Ref{Kind: RefCall, Name: t.Text(e), Symbol: sym}, e)
+			p.x.Ref(Ref{Kind: RefCall, Name: t.Text(e), Symbol: sym}, e)
 		case "attribute":
 			// @x.setter and friends re-decorate a property: no call of note
 			switch t.FieldText(e, "attribute") {
@@ -501,7 +501,7 @@ func (p *pyX) decoratorRefs(decs []int32, sym int, c *pyCtx) {
 
 // header is a definition's source up to its body, without the colon.
 func (p *pyX) header(n, body int32) string {
-	return strings.TrimSpace(strings.TrimSuffix(p.x.headerText(n, body), ":"))
+	return strings.TrimSpace(strings.TrimSuffix(p.x.HeaderText(n, body), ":"))
 }
 
 func (p *pyX) function(n, dec int32, c *pyCtx) {
@@ -533,7 +533,7 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 	for _, e := range decs {
 		d := p.decoratorName(e)
 		s.Signature.Modifiers = append(s.Signature.Modifiers, d)
-		switch lastIdent(d) {
+		switch LastIdent(d) {
 		case "staticmethod":
 			static = true
 		case "classmethod":
@@ -551,22 +551,22 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 	s.Signature.Text = p.header(n, body)
 	s.Doc = p.docstring(body)
 	if s.Doc == "" {
-		s.Doc = x.docBefore(node)
+		s.Doc = x.DocBefore(node)
 	}
 	switch {
 	case inClass:
-		s.IsTest = strings.HasPrefix(name, "test") && x.f.Symbols[c.owner].IsTest
+		s.IsTest = strings.HasPrefix(name, "test") && x.Facts.Symbols[c.owner].IsTest
 	case strings.HasPrefix(name, "test_"):
 		s.IsTest = true
 	}
-	sym := x.addSymbol(s, node, nameN, body)
+	sym := x.AddSymbol(s, node, nameN, body)
 	p.defined[pyDef{c.owner, name}] = sym
 
 	fc := &pyCtx{owner: sym, level: pyFuncLevel, scope: scope, cls: -1, initOf: -1}
 	if inClass && !static && len(s.Signature.Params) > 0 && !strings.HasPrefix(s.Signature.Params[0].Name, "*") {
 		first := s.Signature.Params[0].Name
-		qual := x.f.Symbols[c.cls].Qualified()
-		scope.setType(first, qual)
+		qual := x.Facts.Symbols[c.cls].Qualified()
+		scope.SetType(first, qual)
 		fc.selfClass = qual
 		if classMethod {
 			fc.clsParam = first
@@ -650,7 +650,7 @@ func (p *pyX) params(list int32, scope *pyScope) []Param {
 			if prm.Variadic {
 				typ = "" // a tuple or dict of them
 			}
-			scope.setType(name, typ)
+			scope.SetType(name, typ)
 		}
 	}
 	return out
@@ -698,7 +698,7 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 				kw, v := t.FieldText(a, "name"), p.fieldText(a, "value", 120)
 				if kw == "metaclass" {
 					s.Signature.Modifiers = append(s.Signature.Modifiers, "metaclass="+v)
-					if lastIdent(v) == "ABCMeta" {
+					if LastIdent(v) == "ABCMeta" {
 						s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
 					}
 				}
@@ -707,13 +707,13 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 				b, _ := p.text(a, maxTypeText)
 				s.Signature.Bases = append(s.Signature.Bases, b)
 				baseNodes = append(baseNodes, a)
-				switch lastIdent(b) {
+				switch LastIdent(b) {
 				case "Protocol":
 					s.Kind = KindInterface
 				case "ABC":
 					s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
 				}
-				if strings.HasSuffix(lastIdent(b), "TestCase") {
+				if strings.HasSuffix(LastIdent(b), "TestCase") {
 					s.IsTest = true
 				}
 			}
@@ -727,12 +727,12 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 	s.Signature.Text = p.header(n, body)
 	s.Doc = p.docstring(body)
 	if s.Doc == "" {
-		s.Doc = x.docBefore(node)
+		s.Doc = x.DocBefore(node)
 	}
-	if c.level != pyClassLevel && strings.HasPrefix(name, "Test") && x.f.IsTest {
+	if c.level != pyClassLevel && strings.HasPrefix(name, "Test") && x.Facts.IsTest {
 		s.IsTest = true
 	}
-	sym := x.addSymbol(s, node, nameN, body)
+	sym := x.AddSymbol(s, node, nameN, body)
 	p.defined[pyDef{c.owner, name}] = sym
 
 	bc := *c
@@ -761,17 +761,17 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 	}
 }
 
-// baseRef records a class's base: Base, mod.Base, Generic[T].
+// BaseRef records a class's base: Base, mod.Base, Generic[T].
 func (p *pyX) baseRef(b int32, c *pyCtx, at int32) {
 	t := p.t
 	switch t.Kind(b) {
 	case "identifier":
-		p.x.ref(Ref{Kind: RefExtends, Name: t.Text(b), Symbol: c.owner}, at)
+		p.x.Ref(Ref{Kind: RefExtends, Name: t.Text(b), Symbol: c.owner}, at)
 	case "attribute":
 		obj := t.Field(b, "object")
 		if obj >= 0 && pyIsDotted(t, obj) {
 			q, _ := p.text(obj, maxQualifier)
-			p.x.ref(Ref{Kind: RefExtends, Name: t.FieldText(b, "attribute"), Qualifier: q, Symbol: c.owner}, at)
+			p.x.Ref(Ref{Kind: RefExtends, Name: t.FieldText(b, "attribute"), Qualifier: q, Symbol: c.owner}, at)
 			return
 		}
 		p.node(b, c, false)
@@ -839,7 +839,7 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 				p.collectAll(val)
 			}
 			ret := annot
-			if ret == "" && (pyCapWords(lastIdent(vtype)) || strings.HasPrefix(vtype, "type[")) {
+			if ret == "" && (pyCapWords(LastIdent(vtype)) || strings.HasPrefix(vtype, "type[")) {
 				ret = vtype
 			}
 			sym := p.variable(name, tg, stmt, val, ret, c)
@@ -853,7 +853,7 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 				}
 				p.addField(c.cls, name, ft)
 			} else if annot != "" {
-				c.scope.setType(name, annot)
+				c.scope.SetType(name, annot)
 			} else {
 				c.scope.set(name, vtype, vcall)
 			}
@@ -879,7 +879,7 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 		case "identifier":
 			if c.level == pyFuncLevel {
 				if annot != "" {
-					c.scope.setType(t.Text(tg), annot)
+					c.scope.SetType(t.Text(tg), annot)
 				} else {
 					c.scope.set(t.Text(tg), vtype, vcall)
 				}
@@ -951,7 +951,7 @@ func (p *pyX) forget(tg int32, c *pyCtx) {
 		return
 	}
 	if t.Kind(tg) == "identifier" {
-		c.scope.setType(t.Text(tg), "")
+		c.scope.SetType(t.Text(tg), "")
 		return
 	}
 	switch t.Kind(tg) {
@@ -1010,8 +1010,8 @@ func (p *pyX) variable(name string, nameN, stmt, val int32, typ string, c *pyCtx
 	}
 	s := Symbol{Kind: KindVariable, Name: name, Parent: c.owner, Visibility: pyVisibility(name)}
 	s.Signature.Returns = typ
-	s.Signature.Text, _ = p.text(stmt, maxSigText)
-	s.Doc = x.docBefore(stmt)
+	s.Signature.Text, _ = p.text(stmt, MaxSigText)
+	s.Doc = x.DocBefore(stmt)
 	if s.Doc == "" {
 		// an attribute docstring: a string statement right after
 		if next := p.t.NextSibling(stmt); next >= 0 && p.t.Kind(next) == "expression_statement" {
@@ -1020,10 +1020,10 @@ func (p *pyX) variable(name string, nameN, stmt, val int32, typ string, c *pyCtx
 			}
 		}
 	}
-	if isUpper(name) && strings.ToUpper(name) == name {
+	if IsUpper(name) && strings.ToUpper(name) == name {
 		s.Signature.Modifiers = []string{"const"}
 	}
-	sym := x.addSymbol(s, stmt, nameN, val)
+	sym := x.AddSymbol(s, stmt, nameN, val)
 	p.defined[key] = sym
 	return sym
 }
@@ -1068,7 +1068,7 @@ func (p *pyX) valueType(v int32, c *pyCtx) (string, pyCall) {
 		if cut {
 			return "", pyCall{}
 		}
-		last := lastIdent(name)
+		last := LastIdent(name)
 		switch {
 		case c.clsParam != "" && name == c.clsParam:
 			return c.selfClass, pyCall{}
@@ -1106,7 +1106,7 @@ func (p *pyX) valueType(v int32, c *pyCtx) (string, pyCall) {
 		}
 		// handler_class = Handler: the class itself, called later
 		if pyIsDotted(t, v) {
-			if name, cut := p.text(v, maxTypeText); !cut && pyCapWords(lastIdent(name)) {
+			if name, cut := p.text(v, maxTypeText); !cut && pyCapWords(LastIdent(name)) {
 				return "type[" + name + "]", pyCall{}
 			}
 		}
@@ -1166,7 +1166,7 @@ func (p *pyX) call(n int32, c *pyCtx) {
 			case pyCapWords(name):
 				r.Kind = RefNew
 			}
-			p.x.ref(r, n)
+			p.x.Ref(r, n)
 		case "attribute":
 			p.attrRef(fn, c, n)
 		default:
@@ -1199,7 +1199,7 @@ func (p *pyX) valueArgs(args int32, c *pyCtx) {
 			if c.level == pyFuncLevel && c.scope.isLocal(name) {
 				continue // a parameter or local: nothing to bind by name
 			}
-			p.x.ref(Ref{Kind: RefReference, Name: name, Symbol: c.owner}, a)
+			p.x.Ref(Ref{Kind: RefReference, Name: name, Symbol: c.owner}, a)
 		case "attribute":
 			obj, attr := t.Field(a, "object"), t.Field(a, "attribute")
 			if obj < 0 || attr < 0 {
@@ -1208,7 +1208,7 @@ func (p *pyX) valueArgs(args int32, c *pyCtx) {
 			q, _ := p.text(obj, maxQualifier)
 			r := Ref{Kind: RefReference, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
 			r.QualifierType, r.QualifierCall = p.qualifierInfo(obj, c)
-			p.x.ref(r, a)
+			p.x.Ref(r, a)
 		}
 	}
 }
@@ -1228,7 +1228,7 @@ func (p *pyX) attrRef(fn int32, c *pyCtx, at int32) {
 		r.Kind = RefNew
 	}
 	r.QualifierType, r.QualifierCall = p.qualifierInfo(obj, c)
-	p.x.ref(r, at)
+	p.x.Ref(r, at)
 	p.node(obj, c, false)
 }
 
@@ -1311,7 +1311,7 @@ func (p *pyX) asPattern(n int32, c *pyCtx) {
 		if val >= 0 && pyIsDotted(t, val) {
 			typ, _ = p.text(val, maxTypeText)
 		}
-		c.scope.setType(name, typ)
+		c.scope.SetType(name, typ)
 		return
 	}
 	// with Foo() as f: by convention __enter__ returns self
@@ -1331,7 +1331,7 @@ func (p *pyX) raise(n int32, c *pyCtx) {
 	if e < 0 || t.FieldName(e) == "cause" {
 		return // a bare raise re-raises
 	}
-	p.x.throw(c.owner, "raises", p.exceptionName(e), n)
+	p.x.Throw(c.owner, "raises", p.exceptionName(e), n)
 }
 
 // exceptionName is what a raise raises: the class of raise E(...), else
@@ -1354,9 +1354,9 @@ func (p *pyX) assert(n int32, c *pyCtx) {
 		return
 	}
 	text, _ := p.text(cond, 80)
-	evidence, _ := p.text(n, maxEvidence)
+	evidence, _ := p.text(n, MaxEvidence)
 	f := Fact{Kind: "assert", Text: "assert " + text, Line: t.StartLine(n), Evidence: evidence}
-	p.x.guards[c.owner] = append(p.x.guards[c.owner], f)
+	p.x.Guards[c.owner] = append(p.x.Guards[c.owner], f)
 }
 
 // guardIf records if cond: return ... and if cond: raise E at the top of a
@@ -1378,13 +1378,13 @@ func (p *pyX) guardIf(n int32, c *pyCtx) {
 			text, _ := p.text(v, 60)
 			action = "return " + text
 		}
-		p.x.guard(c.owner, t.Text(cond), action, n)
+		p.x.Guard(c.owner, t.Text(cond), action, n)
 	case "raise_statement":
 		action := "raise"
 		if e := t.FirstNamedChild(first); e >= 0 && t.FieldName(e) != "cause" {
 			action = "raise " + p.exceptionName(e)
 		}
-		p.x.guard(c.owner, t.Text(cond), action, n)
+		p.x.Guard(c.owner, t.Text(cond), action, n)
 		if p.covered == nil {
 			p.covered = map[int32]bool{}
 		}
@@ -1409,7 +1409,7 @@ func (p *pyX) importStmt(n int32, c *pyCtx) {
 			continue
 		}
 		if imp.Source != "" {
-			x.f.Imports = append(x.f.Imports, imp)
+			x.Facts.Imports = append(x.Facts.Imports, imp)
 		}
 	}
 }
@@ -1433,7 +1433,7 @@ func (p *pyX) importFrom(n int32, c *pyCtx) {
 		}
 	}
 	if imp.Source != "" && len(imp.Names) > 0 {
-		x.f.Imports = append(x.f.Imports, imp)
+		x.Facts.Imports = append(x.Facts.Imports, imp)
 	}
 }
 

@@ -44,9 +44,9 @@ func init() {
 
 // pyBindings maps the names a file's module-level imports bind to their
 // imports; the first binding of a name wins.
-func pyBindings(fi *FileInfo) map[string]binding {
-	return fi.bindingsWith(func() map[string]binding {
-		m := map[string]binding{}
+func pyBindings(fi *FileInfo) map[string]Binding {
+	return fi.BindingsWith(func() map[string]Binding {
+		m := map[string]Binding{}
 		for i := range fi.Imports {
 			imp := &fi.Imports[i]
 			if imp.Symbol > 0 {
@@ -54,7 +54,7 @@ func pyBindings(fi *FileInfo) map[string]binding {
 			}
 			for _, local := range pyBound(imp) {
 				if _, ok := m[local.name]; !ok {
-					m[local.name] = binding{imp: imp, name: local.imported}
+					m[local.name] = Binding{Imp: imp, Name: local.imported}
 				}
 			}
 		}
@@ -88,10 +88,10 @@ func pyBound(imp *Import) []pyLocal {
 
 // pyBinding finds the import that binds name for a reference at line: an
 // import in a function (the latest one above the line), else a module-level
-// one. line 0 asks for module-level imports only. Which function a
+// One. line 0 asks for module-level imports only. Which function a
 // reference is in is not known here: an import in one function is taken to
 // bind the name below it in the file.
-func pyBinding(fi *FileInfo, name string, line int) (binding, bool) {
+func pyBinding(fi *FileInfo, name string, line int) (Binding, bool) {
 	if line > 0 {
 		for i := len(fi.Imports) - 1; i >= 0; i-- {
 			imp := &fi.Imports[i]
@@ -100,7 +100,7 @@ func pyBinding(fi *FileInfo, name string, line int) (binding, bool) {
 			}
 			for _, local := range pyBound(imp) {
 				if local.name == name {
-					return binding{imp: imp, name: local.imported}, true
+					return Binding{Imp: imp, Name: local.imported}, true
 				}
 			}
 		}
@@ -286,76 +286,76 @@ func resolvePythonImport(ctx *Context, imp *Import, name string) Resolution {
 	if name == "" || name == "*" {
 		p, rule := pyResolveModule(ctx.Table, ctx.File, imp.Source)
 		if p == "" {
-			return unbound(rule, 0)
+			return Unbound(rule, 0)
 		}
-		if t := moduleTarget(ctx.Table, p); t != nil {
-			return bound(t, RuleImport)
+		if t := ModuleTarget(ctx.Table, p); t != nil {
+			return Bound(t, RuleImport)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
-	return pyRule(pyResolveBinding(ctx.Table, ctx.File, binding{imp: imp, name: name}, 0), RuleImport)
+	return pyRule(pyResolveBinding(ctx.Table, ctx.File, Binding{Imp: imp, Name: name}, 0), RuleImport)
 }
 
 // pyRule rebinds a found target with rule, leaving misses as they are.
 func pyRule(r Resolution, rule string) Resolution {
 	if r.Target != nil {
-		return bound(r.Target, rule)
+		return Bound(r.Target, rule)
 	}
 	return r
 }
 
 // pyResolveBinding resolves what an import binds: a module, or a name
 // from a module (a symbol, a submodule, or a name it imports itself).
-func pyResolveBinding(tab Table, fi *FileInfo, b binding, depth int) Resolution {
+func pyResolveBinding(tab Table, fi *FileInfo, b Binding, depth int) Resolution {
 	if depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
-	imp := b.imp
-	if b.name == "" {
+	imp := b.Imp
+	if b.Name == "" {
 		src := imp.Source
 		if imp.Alias == "" {
 			src, _, _ = strings.Cut(src, ".")
 		}
 		p, rule := pyResolveModule(tab, fi, src)
 		if p == "" {
-			return unbound(rule, 0)
+			return Unbound(rule, 0)
 		}
 		return pyModuleRes(tab, p)
 	}
 	p, rule := pyResolveModule(tab, fi, imp.Source)
 	if p != "" {
-		return pyModuleMember(tab, p, b.name, depth+1)
+		return pyModuleMember(tab, p, b.Name, depth+1)
 	}
 	// a package without __init__.py: the name can only be a submodule
 	if mod, relative, ok := pyAbsModule(fi, imp.Source); ok && rule != RuleAmbiguous {
-		sub := b.name
+		sub := b.Name
 		if mod != "" {
-			sub = mod + "." + b.name
+			sub = mod + "." + b.Name
 		}
 		if sp := pyPick(pyModuleCands(tab, sub, relative), fi.Path); sp != "" {
 			return pyModuleRes(tab, sp)
 		}
 	}
-	return unbound(rule, 0)
+	return Unbound(rule, 0)
 }
 
 func pyModuleRes(tab Table, p string) Resolution {
-	if t := moduleTarget(tab, p); t != nil {
-		return bound(t, RuleImport)
+	if t := ModuleTarget(tab, p); t != nil {
+		return Bound(t, RuleImport)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // pyModuleMember finds name in the module file modPath: a top-level
 // symbol, a submodule of a package, a name the module imports itself, or
-// one of its star imports.
+// One of its star imports.
 func pyModuleMember(tab Table, modPath, name string, depth int) Resolution {
 	if depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	for _, t := range tab.ByName(name) {
 		if t.Path == modPath && t.Container == "" && t.Kind != KindModule {
-			return bound(t, RuleImport)
+			return Bound(t, RuleImport)
 		}
 	}
 	if pyIsInit(modPath) {
@@ -369,7 +369,7 @@ func pyModuleMember(tab Table, modPath, name string, depth int) Resolution {
 	}
 	fi := tab.File(modPath)
 	if fi == nil {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if b, ok := pyBinding(fi, name, 0); ok {
 		return pyResolveBinding(tab, fi, b, depth+1)
@@ -398,9 +398,9 @@ func pyStarMember(tab Table, fi *FileInfo, name string, depth int) Resolution {
 		}
 	}
 	if external {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 func resolvePython(ctx *Context, r *Ref) Resolution {
@@ -409,7 +409,7 @@ func resolvePython(ctx *Context, r *Ref) Resolution {
 
 func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 	if depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if r.Qualifier == "" {
 		return pyResolveName(ctx, r.Name, r.Line, depth)
@@ -420,7 +420,7 @@ func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 		// super().m(): m of the enclosing class's bases
 		cls := pyResolveType(tab, ctx.File, ctx.From, r.QualifierType, r.Line, depth)
 		if cls.Target == nil {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		return pyFinal(pyBaseMember(tab, cls.Target, r.Name, depth+1), cls.Target, r.Name)
 	}
@@ -444,7 +444,7 @@ func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 				return res
 			}
 		case typ.Rule == RuleExternal, typ.Rule == RuleBuiltin:
-			return unbound(typ.Rule, 0)
+			return Unbound(typ.Rule, 0)
 		}
 	} else if r.QualifierCall == "" && !strings.ContainsAny(q, "([{\"' ") {
 		if res, ok := pyResolveDotted(ctx, strings.Split(q, "."), r.Name, r.Line, depth); ok {
@@ -458,16 +458,16 @@ func pyResolve(ctx *Context, r *Ref, depth int) Resolution {
 // imports, the builtins, then its star imports.
 func pyResolveName(ctx *Context, name string, line, depth int) Resolution {
 	if t := pySameFile(ctx, name); t != nil {
-		return bound(t, RuleSameFile)
+		return Bound(t, RuleSameFile)
 	}
 	if b, ok := pyBinding(ctx.File, name, line); ok {
 		return pyRule(pyResolveBinding(ctx.Table, ctx.File, b, depth), RuleImport)
 	}
 	if pyExternalBuiltins[name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if pyBuiltins[name] {
-		return unbound(RuleBuiltin, 0)
+		return Unbound(RuleBuiltin, 0)
 	}
 	return pyRule(pyStarMember(ctx.Table, ctx.File, name, depth), RuleImport)
 }
@@ -541,22 +541,22 @@ func pyResolveDotted(ctx *Context, segs []string, name string, line, depth int) 
 		return pyWalk(tab, t, segs[1:], name, depth)
 	}
 	if b, ok := pyBinding(ctx.File, head, line); ok {
-		if b.name == "" && b.imp.Alias == "" {
+		if b.Name == "" && b.Imp.Alias == "" {
 			return pyModuleChain(ctx, segs, name, depth)
 		}
 		bt := pyResolveBinding(tab, ctx.File, b, depth)
 		if bt.Target == nil {
-			return unbound(bt.Rule, 0), bt.Rule == RuleExternal
+			return Unbound(bt.Rule, 0), bt.Rule == RuleExternal
 		}
 		return pyWalk(tab, bt.Target, segs[1:], name, depth)
 	}
 	if pyBuiltins[head] {
-		return unbound(RuleBuiltin, 0), true
+		return Unbound(RuleBuiltin, 0), true
 	}
 	if r := pyStarMember(tab, ctx.File, head, depth); r.Target != nil {
 		return pyWalk(tab, r.Target, segs[1:], name, depth)
 	}
-	return unbound(RuleUnresolved, 0), false
+	return Unbound(RuleUnresolved, 0), false
 }
 
 // pyModuleChain binds a.b.c.name when import a.b (or a.b.c) bound a: the
@@ -570,15 +570,15 @@ func pyModuleChain(ctx *Context, segs []string, name string, depth int) (Resolut
 		p, rule := pyResolveModule(ctx.Table, ctx.File, mod)
 		if p == "" {
 			if rule == RuleExternal {
-				return unbound(RuleExternal, 0), true
+				return Unbound(RuleExternal, 0), true
 			}
 			continue
 		}
-		if t := moduleTarget(ctx.Table, p); t != nil {
+		if t := ModuleTarget(ctx.Table, p); t != nil {
 			return pyWalk(ctx.Table, t, segs[k:], name, depth)
 		}
 	}
-	return unbound(RuleUnresolved, 0), false
+	return Unbound(RuleUnresolved, 0), false
 }
 
 // pyImported reports whether the file imports mod or a module in it.
@@ -600,18 +600,18 @@ func pyWalk(tab Table, head *Target, segs []string, name string, depth int) (Res
 		if !pyIsNamespace(cur.Kind) {
 			tr := pyValueType(tab, cur, depth)
 			if tr.Target == nil {
-				return unbound(tr.Rule, 0), tr.Rule == RuleExternal || tr.Rule == RuleBuiltin
+				return Unbound(tr.Rule, 0), tr.Rule == RuleExternal || tr.Rule == RuleBuiltin
 			}
 			cur = tr.Target
 		}
 	}
 	for _, seg := range segs {
 		if seg == "" || strings.ContainsAny(seg, "([") {
-			return unbound(RuleUnresolved, 0), false
+			return Unbound(RuleUnresolved, 0), false
 		}
 		next := pyAttr(tab, cur, seg, depth)
 		if next.Target == nil {
-			return unbound(next.Rule, 0), next.Rule == RuleExternal || next.Rule == RuleBuiltin
+			return Unbound(next.Rule, 0), next.Rule == RuleExternal || next.Rule == RuleBuiltin
 		}
 		cur = next.Target
 	}
@@ -623,18 +623,18 @@ func pyWalk(tab Table, head *Target, segs []string, name string, depth int) (Res
 func pyFinal(m Resolution, on *Target, name string) Resolution {
 	if m.Target == nil {
 		if m.Rule == RuleExternal || m.Rule == RuleBuiltin {
-			return unbound(m.Rule, 0)
+			return Unbound(m.Rule, 0)
 		}
-		if isTypeKind(on.Kind) && pyDunder(name) {
+		if IsTypeKind(on.Kind) && pyDunder(name) {
 			// a special method no class of ours defines is object's
-			return unbound(RuleBuiltin, 0)
+			return Unbound(RuleBuiltin, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if on.Kind == KindModule {
-		return bound(m.Target, RuleImport)
+		return Bound(m.Target, RuleImport)
 	}
-	return bound(m.Target, RuleReceiver)
+	return Bound(m.Target, RuleReceiver)
 }
 
 // pyDunder reports whether name is a special name: __init__, __dict__.
@@ -658,7 +658,7 @@ func pyValueType(tab Table, t *Target, depth int) Resolution {
 	if t.Kind == KindVariable && t.Returns != "" {
 		return pyResolveType(tab, tab.File(t.Path), pyClassOf(tab, t), t.Returns, 0, depth+1)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // Bounds on a class hierarchy: a hostile file can make each class derive
@@ -693,14 +693,14 @@ func pyAncestors(tab Table, t *Target, depth int, visit func(*Target) bool) (boo
 			}
 			bt := pyResolveType(tab, fi, pyClassOf(tab, c), b, 0, depth+1)
 			switch {
-			case bt.Target != nil && isTypeKind(bt.Target.Kind):
+			case bt.Target != nil && IsTypeKind(bt.Target.Kind):
 				if !seen[bt.Target.ID] {
 					seen[bt.Target.ID] = true
 					queue = append(queue, bt.Target)
 				}
 			case bt.Rule == RuleExternal:
 				miss = RuleExternal
-			case bt.Rule == RuleBuiltin && miss != RuleExternal && lastIdent(b) != "object":
+			case bt.Rule == RuleBuiltin && miss != RuleExternal && LastIdent(b) != "object":
 				miss = RuleBuiltin
 			}
 		}
@@ -728,11 +728,11 @@ func pyMember(tab Table, t *Target, name string, depth int) Resolution {
 		return pyModuleMember(tab, t.Path, name, depth+1)
 	}
 	cands := tab.ByName(name)
-	if !isTypeKind(t.Kind) {
+	if !IsTypeKind(t.Kind) {
 		if m := pyOwnMember(cands, t); m != nil {
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	var found *Target
 	ok, miss := pyAncestors(tab, t, depth, func(c *Target) bool {
@@ -740,9 +740,9 @@ func pyMember(tab Table, t *Target, name string, depth int) Resolution {
 		return found != nil
 	})
 	if ok {
-		return bound(found, RuleReceiver)
+		return Bound(found, RuleReceiver)
 	}
-	return unbound(miss, 0)
+	return Unbound(miss, 0)
 }
 
 // pyBaseMember finds name in the bases of class t, as super() does.
@@ -757,16 +757,16 @@ func pyBaseMember(tab Table, t *Target, name string, depth int) Resolution {
 		return found != nil
 	})
 	if ok {
-		return bound(found, RuleReceiver)
+		return Bound(found, RuleReceiver)
 	}
-	return unbound(miss, 0)
+	return Unbound(miss, 0)
 }
 
 // pyAttr is what t.seg denotes, as something with attributes: a field's
 // or property's type, a nested class, a module's member.
 func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 	if depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if t.Kind == KindModule {
 		m := pyModuleMember(tab, t.Path, seg, depth+1)
@@ -776,12 +776,12 @@ func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 		return pyValueType(tab, m.Target, depth)
 	}
 	cands := tab.ByName(seg)
-	res := unbound(RuleUnresolved, 0)
+	res := Unbound(RuleUnresolved, 0)
 	visit := func(c *Target) bool {
 		for _, f := range c.Fields {
 			if f.Name == seg {
 				if f.Type == "" {
-					res = unbound(RuleUnresolved, 0)
+					res = Unbound(RuleUnresolved, 0)
 				} else {
 					res = pyResolveType(tab, tab.File(c.Path), c, f.Type, 0, depth+1)
 				}
@@ -792,10 +792,10 @@ func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 		if m == nil {
 			return false
 		}
-		res = unbound(RuleUnresolved, 0)
+		res = Unbound(RuleUnresolved, 0)
 		switch m.Kind {
 		case KindClass, KindInterface, KindType:
-			res = bound(m, RuleReceiver)
+			res = Bound(m, RuleReceiver)
 		case KindMethod, KindFunction:
 			// a property
 			if m.Returns != "" {
@@ -806,7 +806,7 @@ func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 		}
 		return true
 	}
-	if !isTypeKind(t.Kind) {
+	if !IsTypeKind(t.Kind) {
 		visit(t)
 		return res
 	}
@@ -818,7 +818,7 @@ func pyAttr(tab Table, t *Target, seg string, depth int) Resolution {
 		// __dict__, __class__: what every object has
 		miss = RuleBuiltin
 	}
-	return unbound(miss, 0)
+	return Unbound(miss, 0)
 }
 
 // pyClassOf is the class t is or is defined in, the meaning of Self.
@@ -826,13 +826,13 @@ func pyClassOf(tab Table, t *Target) *Target {
 	if t == nil {
 		return nil
 	}
-	if isTypeKind(t.Kind) {
+	if IsTypeKind(t.Kind) {
 		return t
 	}
 	if t.Container == "" {
 		return nil
 	}
-	if c := pySymbolAt(tab, t.Path, t.Container); c != nil && isTypeKind(c.Kind) {
+	if c := pySymbolAt(tab, t.Path, t.Container); c != nil && IsTypeKind(c.Kind) {
 		return c
 	}
 	return nil
@@ -842,11 +842,11 @@ func pyClassOf(tab Table, t *Target) *Target {
 // field's type, a base class), seen from symbol from.
 func pyResolveType(tab Table, fi *FileInfo, from *Target, typ string, line, depth int) Resolution {
 	if fi == nil || depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	typ = pyCleanType(typ)
 	if typ == "" {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	ctx := &Context{File: fi, From: from, Table: tab}
 	if strings.HasSuffix(typ, "()") {
@@ -861,7 +861,7 @@ func pyResolveType(tab Table, fi *FileInfo, from *Target, typ string, line, dept
 	}
 	if typ == "Self" || typ == "typing.Self" || typ == "typing_extensions.Self" {
 		if c := pyClassOf(tab, from); c != nil {
-			return bound(c, RuleReceiver)
+			return Bound(c, RuleReceiver)
 		}
 	}
 	segs := strings.Split(typ, ".")
@@ -872,7 +872,7 @@ func pyResolveType(tab Table, fi *FileInfo, from *Target, typ string, line, dept
 		var ok bool
 		r, ok = pyResolveDotted(ctx, segs[:len(segs)-1], segs[len(segs)-1], line, depth+1)
 		if !ok {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 	}
 	if r.Target != nil && !pyIsNamespace(r.Target.Kind) {
@@ -901,7 +901,7 @@ func pyCleanType(typ string) string {
 			return ""
 		}
 		outer, args := typ[:open], pySplitTop(typ[open+1:len(typ)-1], ',')
-		switch lastIdent(outer) {
+		switch LastIdent(outer) {
 		case "Optional", "ClassVar", "Final", "Annotated", "Type", "type", "Required", "NotRequired", "ReadOnly":
 			typ = args[0]
 		case "Union":
@@ -957,14 +957,14 @@ func pySplitTop(s string, sep byte) []string {
 // type of fn's qualifier head when the extractor knew it.
 func pyCallResult(ctx *Context, fn, headType string, line, depth int) Resolution {
 	if depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	item := -1
 	if i := strings.LastIndex(fn, "()["); i >= 0 && strings.HasSuffix(fn, "]") {
 		// a, b = f(): "f()[1]" is b, an element of what f returns
 		n, err := strconv.Atoi(fn[i+3 : len(fn)-1])
 		if err != nil {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		fn, item = fn[:i], n
 	}
@@ -978,30 +978,30 @@ func pyCallResult(ctx *Context, fn, headType string, line, depth int) Resolution
 		}
 	}
 	if r.Name == "" || strings.ContainsAny(r.Name, "()[]") {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	res := pyResolve(ctx, r, depth+1)
 	if res.Target == nil {
 		if res.Rule == RuleExternal || res.Rule == RuleBuiltin {
 			return res
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if res.Rule == RuleUniqueName {
 		// one guess is enough
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	t := res.Target
 	if item >= 0 {
 		elem := pyTupleItem(t.Returns, item)
 		if elem == "" || t.Kind != KindFunction && t.Kind != KindMethod {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		return pyResolveType(ctx.Table, ctx.Table.File(t.Path), t, elem, 0, depth+1)
 	}
 	switch t.Kind {
 	case KindClass, KindInterface, KindType:
-		return bound(t, RuleReceiver)
+		return Bound(t, RuleReceiver)
 	case KindFunction, KindMethod:
 		if t.Returns != "" {
 			return pyResolveType(ctx.Table, ctx.Table.File(t.Path), t, t.Returns, 0, depth+1)
@@ -1012,7 +1012,7 @@ func pyCallResult(ctx *Context, fn, headType string, line, depth int) Resolution
 			return pyResolveType(ctx.Table, ctx.Table.File(t.Path), pyClassOf(ctx.Table, t), t.Returns, 0, depth+1)
 		}
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // pyTupleItem is element i of a tuple annotation: "tuple[A, B]", 1 -> "B".
@@ -1022,7 +1022,7 @@ func pyTupleItem(typ string, i int) string {
 	if open < 0 || !strings.HasSuffix(typ, "]") {
 		return ""
 	}
-	switch lastIdent(typ[:open]) {
+	switch LastIdent(typ[:open]) {
 	case "tuple", "Tuple":
 	default:
 		return ""
@@ -1095,10 +1095,10 @@ func pyAfterCall(q string) ([]string, bool) {
 // does not compete with its implementation's.
 func pyUniqueMethod(tab Table, from *FileInfo, name string) Resolution {
 	if pyCommonMethods[name] || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	fromTest := IsTestPath(from.Path)
-	ms := pick(tab.ByName(name), func(t *Target) bool {
+	ms := Pick(tab.ByName(name), func(t *Target) bool {
 		if t.Kind != KindMethod || !fromTest && IsTestPath(t.Path) {
 			return false
 		}
@@ -1112,15 +1112,15 @@ func pyUniqueMethod(tab Table, from *FileInfo, name string) Resolution {
 				impl[strings.TrimSuffix(m.Path, ".py")+"\x00"+m.Qualified()] = true
 			}
 		}
-		ms = pick(ms, func(t *Target) bool {
+		ms = Pick(ms, func(t *Target) bool {
 			return !strings.HasSuffix(t.Path, ".pyi") || !impl[strings.TrimSuffix(t.Path, ".pyi")+"\x00"+t.Qualified()]
 		})
 	}
 	switch len(ms) {
 	case 0:
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	case 1:
-		return bound(ms[0], RuleUniqueName)
+		return Bound(ms[0], RuleUniqueName)
 	}
-	return unbound(RuleAmbiguous, len(ms))
+	return Unbound(RuleAmbiguous, len(ms))
 }

@@ -27,26 +27,26 @@ type rbCtx struct {
 	inDef   bool   // inside a method body
 	method  string // the method's name, for super
 	top     bool   // a statement of a method body itself, where an early exit is a guard
-	scope   *scope // local variables
+	scope   *Scope // local variables
 	ivars   map[string]string
 }
 
-func extractRuby(x *extractor) {
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractRuby(x *Extractor) {
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
 	// other files require this one by its path without the extension,
 	// found by any suffix of whole segments ("shop/store")
-	x.f.Module = strings.TrimSuffix(x.path, path.Ext(x.path))
-	c := rbCtx{sym: 0, cls: -1, vis: VisPublic, scope: &scope{parent: nil}, ivars: map[string]string{}}
+	x.Facts.Module = strings.TrimSuffix(x.Path, path.Ext(x.Path))
+	c := rbCtx{sym: 0, cls: -1, vis: VisPublic, scope: &Scope{Parent: nil}, ivars: map[string]string{}}
 	rbBody(x, 0, c)
 }
 
 // rbBody walks the statements of a program, class or module body, or
 // method body, in order: visibility keywords affect the defs after them.
-func rbBody(x *extractor, n int32, c rbCtx) {
-	t := x.t
+func rbBody(x *Extractor, n int32, c rbCtx) {
+	t := x.Tree
 	for st := range t.NamedChildren(n) {
 		switch t.Kind(st) {
 		case "identifier":
@@ -69,8 +69,8 @@ func rbBody(x *extractor, n int32, c rbCtx) {
 }
 
 // rbNode walks one node.
-func rbNode(x *extractor, n int32, c rbCtx) {
-	t := x.t
+func rbNode(x *Extractor, n int32, c rbCtx) {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "comment":
 		return
@@ -102,27 +102,27 @@ func rbNode(x *extractor, n int32, c rbCtx) {
 		if p := t.Parent(n); p >= 0 && t.Kind(p) == "ERROR" {
 			return // debris of a syntax error
 		}
-		if _, _, _, ok := c.scope.lookup(name); !ok && !rbNotCalls[name] {
+		if _, _, _, ok := c.scope.Lookup(name); !ok && !rbNotCalls[name] {
 			if name == "new" && c.cls >= 0 && c.static {
 				// new in a class method: an instance of the class
-				rn, rq := rbSplitConst(strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::"))
-				x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+				rn, rq := rbSplitConst(strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::"))
+				x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 				return
 			}
-			x.ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
+			x.Ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
 		}
 		return
 	case "super":
 		if c.method != "" {
-			x.ref(Ref{Kind: RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
+			x.Ref(Ref{Kind: RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
 		}
 		return
 	case "subshell":
 		// `cmd`: runs a shell command
-		x.ref(Ref{Kind: RefCall, Name: "`", Symbol: c.sym}, n)
+		x.Ref(Ref{Kind: RefCall, Name: "`", Symbol: c.sym}, n)
 	case "block", "do_block", "lambda":
 		inner := c
-		inner.scope = &scope{parent: c.scope}
+		inner.scope = &Scope{Parent: c.scope}
 		inner.top = false
 		for ch := range t.NamedChildren(n) {
 			if k := t.Kind(ch); k == "block_parameters" || k == "lambda_parameters" {
@@ -148,7 +148,7 @@ func rbNode(x *extractor, n int32, c rbCtx) {
 				if ex := t.ChildOfKind(n, "exceptions"); ex >= 0 && t.NamedChildCount(ex) == 1 {
 					typ = rbConstText(t, t.FirstNamedChild(ex))
 				}
-				c.scope.setType(t.Text(id), typ)
+				c.scope.SetType(t.Text(id), typ)
 			}
 		}
 	case "for":
@@ -202,8 +202,8 @@ func rbConstText(t *Tree, n int32) string {
 
 // rbClass makes a class or module, with the mixins, attributes and
 // instance variables its body declares.
-func rbClass(x *extractor, n int32, c rbCtx, module bool) {
-	t := x.t
+func rbClass(x *Extractor, n int32, c rbCtx, module bool) {
+	t := x.Tree
 	nameNode := t.Field(n, "name")
 	full := rbConstText(t, nameNode)
 	if full == "" {
@@ -245,13 +245,13 @@ func rbClass(x *extractor, n int32, c rbCtx, module bool) {
 			s.Signature.Bases = append(s.Signature.Bases, rbConstText(t, m))
 		}
 	}
-	s.Signature.Text = x.headerText(n, body)
+	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = rbDoc(x, n)
-	sym := x.addSymbol(s, n, nameNode, body)
+	sym := x.AddSymbol(s, n, nameNode, body)
 	if superNode >= 0 {
 		if st := rbConstText(t, superNode); st != "" {
 			rn, rq := rbSplitConst(st)
-			x.ref(Ref{Kind: RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, superNode)
+			x.Ref(Ref{Kind: RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, superNode)
 		} else {
 			// class Foo < Struct.new(:a): code in the superclass clause
 			rbNode(x, superNode, rbCtx{sym: sym, cls: c.cls, nesting: c.nesting, vis: VisPublic, scope: c.scope, ivars: c.ivars})
@@ -259,13 +259,13 @@ func rbClass(x *extractor, n int32, c rbCtx, module bool) {
 	}
 	for _, m := range mixins {
 		rn, rq := rbSplitConst(rbConstText(t, m))
-		x.ref(Ref{Kind: RefImplements, Name: rn, Qualifier: rq, Symbol: sym}, m)
+		x.Ref(Ref{Kind: RefImplements, Name: rn, Qualifier: rq, Symbol: sym}, m)
 	}
 	if body < 0 {
 		return
 	}
-	inner := rbCtx{sym: sym, cls: sym, nesting: x.f.Symbols[sym].Qualified(), vis: VisPublic,
-		scope: &scope{parent: nil}, ivars: ivars}
+	inner := rbCtx{sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: VisPublic,
+		scope: &Scope{Parent: nil}, ivars: ivars}
 	rbBody(x, body, inner)
 }
 
@@ -280,8 +280,8 @@ func rbSplitConst(s string) (name, qual string) {
 // rbClassMembers reads a class body ahead of the walk: its attributes
 // (attr_accessor and friends) and constants as fields, the instance
 // variables its methods assign a new object to, and its mixins.
-func rbClassMembers(x *extractor, body int32, ivars map[string]string) (fields []Param, mixins []int32) {
-	t := x.t
+func rbClassMembers(x *Extractor, body int32, ivars map[string]string) (fields []Param, mixins []int32) {
+	t := x.Tree
 	seen := map[string]bool{}
 	for st := range t.NamedChildren(body) {
 		switch t.Kind(st) {
@@ -366,8 +366,8 @@ func rbSymbolName(t *Tree, n int32) string {
 // "class Foo" and its first member sits in the class node before the body,
 // so the first statement of a body looks there too. =begin/=end blocks
 // count.
-func rbDoc(x *extractor, n int32) string {
-	t := x.t
+func rbDoc(x *Extractor, n int32) string {
+	t := x.Tree
 	var parts []string
 	line := t.Nodes[n].StartRow
 	collect := func(from int32) {
@@ -400,7 +400,7 @@ func rbDoc(x *extractor, n int32) string {
 		text = strings.TrimPrefix(text, "=begin")
 		text = strings.TrimSuffix(strings.TrimSpace(text), "=end")
 	}
-	return cleanComment(text)
+	return CleanComment(text)
 }
 
 // rbYard reads the types YARD tags give: @param [Type] name (or @param
@@ -450,8 +450,8 @@ func rbYard(doc string) (params map[string]string, returns string) {
 }
 
 // rbParams reads parameters, declaring them in scope.
-func rbParams(x *extractor, list int32, scope *scope) []Param {
-	t := x.t
+func rbParams(x *Extractor, list int32, scope *Scope) []Param {
+	t := x.Tree
 	if list < 0 {
 		return nil
 	}
@@ -463,12 +463,12 @@ func rbParams(x *extractor, list int32, scope *scope) []Param {
 			pr.Name = t.Text(p)
 		case "optional_parameter":
 			pr.Name = t.FieldText(p, "name")
-			pr.Default = shorten(oneLine(t.FieldText(p, "value")), 40)
+			pr.Default = Shorten(OneLine(t.FieldText(p, "value")), 40)
 			pr.Optional = true
 		case "keyword_parameter":
 			pr.Name = t.FieldText(p, "name") + ":"
 			if v := t.Field(p, "value"); v >= 0 {
-				pr.Default = shorten(oneLine(t.Text(v)), 40)
+				pr.Default = Shorten(OneLine(t.Text(v)), 40)
 				pr.Optional = true
 			}
 		case "splat_parameter":
@@ -482,23 +482,23 @@ func rbParams(x *extractor, list int32, scope *scope) []Param {
 		case "destructured_parameter":
 			for d := range t.Descendants(p) {
 				if t.Kind(d) == "identifier" {
-					scope.setType(t.Text(d), "")
+					scope.SetType(t.Text(d), "")
 				}
 			}
-			pr.Name = oneLine(t.Text(p))
+			pr.Name = OneLine(t.Text(p))
 		default:
 			continue
 		}
 		out = append(out, pr)
 		if scope != nil {
-			scope.setType(strings.TrimRight(strings.TrimLeft(pr.Name, "*&"), ":"), "")
+			scope.SetType(strings.TrimRight(strings.TrimLeft(pr.Name, "*&"), ":"), "")
 		}
 	}
 	return out
 }
 
-func rbMethod(x *extractor, n int32, c rbCtx) {
-	t := x.t
+func rbMethod(x *Extractor, n int32, c rbCtx) {
+	t := x.Tree
 	nameNode := t.Field(n, "name")
 	if nameNode < 0 {
 		return
@@ -515,7 +515,7 @@ func rbMethod(x *extractor, n int32, c rbCtx) {
 	static := c.static
 	if t.Kind(n) == "singleton_method" {
 		obj := t.Field(n, "object")
-		if obj >= 0 && (t.Kind(obj) == "self" || c.cls >= 0 && t.Text(obj) == x.f.Symbols[c.cls].Name) {
+		if obj >= 0 && (t.Kind(obj) == "self" || c.cls >= 0 && t.Text(obj) == x.Facts.Symbols[c.cls].Name) {
 			static = true
 		} else if obj >= 0 {
 			mods = append(mods, "singleton "+t.Text(obj))
@@ -545,7 +545,7 @@ func rbMethod(x *extractor, n int32, c rbCtx) {
 		s.Exported, s.Visibility = true, VisPublic
 	}
 	s.Signature.Modifiers = mods
-	scope := &scope{parent: nil}
+	scope := &Scope{Parent: nil}
 	s.Signature.Params = rbParams(x, t.Field(n, "parameters"), scope)
 	s.Doc = rbDoc(x, n)
 	if ptypes, ret := rbYard(s.Doc); ptypes != nil || ret != "" {
@@ -553,7 +553,7 @@ func rbMethod(x *extractor, n int32, c rbCtx) {
 			p := &s.Signature.Params[i]
 			if typ := ptypes[strings.TrimRight(strings.TrimLeft(p.Name, "*&"), ":")]; typ != "" {
 				p.Type = typ
-				scope.setType(strings.TrimRight(strings.TrimLeft(p.Name, "*&"), ":"), typ)
+				scope.SetType(strings.TrimRight(strings.TrimLeft(p.Name, "*&"), ":"), typ)
 			}
 		}
 		s.Signature.Returns = ret
@@ -569,17 +569,17 @@ func rbMethod(x *extractor, n int32, c rbCtx) {
 		}
 		if last >= 0 && t.Kind(last) == "call" && t.FieldText(last, "method") == "new" {
 			if recv := t.Field(last, "receiver"); recv < 0 && static {
-				s.Signature.Returns = strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::")
+				s.Signature.Returns = strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::")
 			} else if cls := rbConstText(t, recv); cls != "" {
 				s.Signature.Returns = cls
 			}
 		}
 	}
-	s.Signature.Text = x.headerText(n, body)
-	if x.f.IsTest && strings.HasPrefix(name, "test_") {
+	s.Signature.Text = x.HeaderText(n, body)
+	if x.Facts.IsTest && strings.HasPrefix(name, "test_") {
 		s.IsTest = true
 	}
-	sym := x.addSymbol(s, n, nameNode, body)
+	sym := x.AddSymbol(s, n, nameNode, body)
 	if body < 0 {
 		return
 	}
@@ -595,8 +595,8 @@ func rbMethod(x *extractor, n int32, c rbCtx) {
 
 // rbAssign handles constants (and the classes Struct.new and Class.new
 // make), local variables and their values.
-func rbAssign(x *extractor, n int32, c rbCtx) {
-	t := x.t
+func rbAssign(x *Extractor, n int32, c rbCtx) {
+	t := x.Tree
 	left, right := t.Field(n, "left"), t.Field(n, "right")
 	if left < 0 {
 		return
@@ -615,27 +615,27 @@ func rbAssign(x *extractor, n int32, c rbCtx) {
 			rbNode(x, right, in)
 		}
 		if t.Kind(n) == "operator_assignment" {
-			if _, _, _, ok := c.scope.lookup(name); !ok {
-				c.scope.setType(name, "")
+			if _, _, _, ok := c.scope.Lookup(name); !ok {
+				c.scope.SetType(name, "")
 			}
 			return
 		}
-		c.scope.setType(name, "")
+		c.scope.SetType(name, "")
 		if right < 0 {
 			return
 		}
 		if typ := rbNewClass(t, right); typ != "" {
-			c.scope.setType(name, typ)
+			c.scope.SetType(name, typ)
 		} else if (t.Kind(right) == "call" && t.Field(right, "receiver") < 0 && t.FieldText(right, "method") == "new" ||
 			t.Kind(right) == "identifier" && t.Text(right) == "new") && c.cls >= 0 && c.static {
 			// x = new(...) in a class method
-			c.scope.setType(name, strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::"))
+			c.scope.SetType(name, strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::"))
 		} else if t.Kind(right) == "call" {
 			if _, call := rbHead(x, right, c); call != "" {
-				c.scope.setCall(name, call, "")
+				c.scope.SetCall(name, call, "")
 			}
 		} else if t.Kind(right) == "string" {
-			c.scope.setType(name, "String")
+			c.scope.SetType(name, "String")
 		}
 		return
 	case "left_assignment_list":
@@ -652,23 +652,23 @@ func rbAssign(x *extractor, n int32, c rbCtx) {
 
 // rbDeclareTargets declares the local variables of a multiple assignment
 // or a for loop.
-func rbDeclareTargets(x *extractor, n int32, scope *scope) {
-	t := x.t
+func rbDeclareTargets(x *Extractor, n int32, scope *Scope) {
+	t := x.Tree
 	if t.Kind(n) == "identifier" {
-		scope.setType(t.Text(n), "")
+		scope.SetType(t.Text(n), "")
 		return
 	}
 	for d := range t.Descendants(n) {
 		if t.Kind(d) == "identifier" {
-			scope.setType(t.Text(d), "")
+			scope.SetType(t.Text(d), "")
 		}
 	}
 }
 
 // rbConstant makes Name = value a constant, or a class when the value is
 // Struct.new(...), Class.new(Base) or Data.define(...).
-func rbConstant(x *extractor, n, left, right int32, c rbCtx) {
-	t := x.t
+func rbConstant(x *Extractor, n, left, right int32, c rbCtx) {
+	t := x.Tree
 	s := Symbol{Kind: KindVariable, Name: t.Text(left), Parent: c.sym, Exported: true, Visibility: VisPublic}
 	if c.cls >= 0 {
 		s.Parent = c.cls
@@ -699,19 +699,19 @@ func rbConstant(x *extractor, n, left, right int32, c rbCtx) {
 	if s.Kind == KindVariable {
 		s.Signature.Modifiers = []string{"const"}
 		s.Signature.Returns = rbNewClass(t, right)
-		s.Signature.Text = shorten(oneLine(t.Text(n)), 120)
+		s.Signature.Text = Shorten(OneLine(t.Text(n)), 120)
 	} else {
-		s.Signature.Text = x.headerText(n, block)
+		s.Signature.Text = x.HeaderText(n, block)
 	}
-	sym := x.addSymbol(s, n, left, right)
+	sym := x.AddSymbol(s, n, left, right)
 	if s.Kind == KindClass {
-		for _, b := range x.f.Symbols[sym].Signature.Bases {
+		for _, b := range x.Facts.Symbols[sym].Signature.Bases {
 			rn, rq := rbSplitConst(b)
-			x.ref(Ref{Kind: RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, right)
+			x.Ref(Ref{Kind: RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, right)
 		}
 		if block >= 0 {
-			inner := rbCtx{sym: sym, cls: sym, nesting: x.f.Symbols[sym].Qualified(), vis: VisPublic,
-				scope: &scope{parent: nil}, ivars: map[string]string{}}
+			inner := rbCtx{sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: VisPublic,
+				scope: &Scope{Parent: nil}, ivars: map[string]string{}}
 			if b := t.Field(block, "body"); b >= 0 {
 				rbBody(x, b, inner)
 			}
@@ -762,14 +762,14 @@ func rbExpr(t *Tree, n int32, depth int) string {
 			return rbExpr(t, o, depth+1) + "[]"
 		}
 	}
-	return shorten(oneLine(t.Text(n)), 40)
+	return Shorten(OneLine(t.Text(n)), 40)
 }
 
 // rbHead works out what is known of a receiver: the class of its first
 // part (a local assigned Foo.new, an instance variable, self, Foo.new)
 // and, when the receiver is or holds a call, that call.
-func rbHead(x *extractor, recv int32, c rbCtx) (typ, call string) {
-	t := x.t
+func rbHead(x *Extractor, recv int32, c rbCtx) (typ, call string) {
+	t := x.Tree
 	if t.Kind(recv) == "call" {
 		if cls := rbNewClass(t, recv); cls != "" {
 			return cls, ""
@@ -787,7 +787,7 @@ func rbHead(x *extractor, recv int32, c rbCtx) (typ, call string) {
 	switch t.Kind(n) {
 	case "identifier":
 		name := t.Text(n)
-		vt, vc, _, ok := c.scope.lookup(name)
+		vt, vc, _, ok := c.scope.Lookup(name)
 		switch {
 		case !ok && rbNotCalls[name]:
 		case !ok:
@@ -806,7 +806,7 @@ func rbHead(x *extractor, recv int32, c rbCtx) (typ, call string) {
 		typ = c.ivars[t.Text(n)]
 	case "self":
 		if c.cls >= 0 && !c.static {
-			typ = strings.ReplaceAll(x.f.Symbols[c.cls].Qualified(), ".", "::")
+			typ = strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::")
 		}
 	case "call":
 		if cls := rbNewClass(t, n); cls != "" {
@@ -821,8 +821,8 @@ func rbHead(x *extractor, recv int32, c rbCtx) (typ, call string) {
 // rbKernelRaise are the calls that raise.
 var rbKernelRaise = map[string]bool{"raise": true, "fail": true}
 
-func rbCall(x *extractor, n int32, c rbCtx) {
-	t := x.t
+func rbCall(x *Extractor, n int32, c rbCtx) {
+	t := x.Tree
 	method := t.Field(n, "method")
 	recv := t.Field(n, "receiver")
 	args := t.Field(n, "arguments")
@@ -846,7 +846,7 @@ func rbCall(x *extractor, n int32, c rbCtx) {
 	}
 	if method >= 0 && t.Kind(method) == "super" {
 		if c.method != "" {
-			x.ref(Ref{Kind: RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
+			x.Ref(Ref{Kind: RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
 		}
 		walkRest()
 		return
@@ -874,9 +874,9 @@ func rbCall(x *extractor, n int32, c rbCtx) {
 		case "new":
 			// new(...) in a class method: an instance of the class
 			if c.cls >= 0 && c.static {
-				cls := &x.f.Symbols[c.cls]
+				cls := &x.Facts.Symbols[c.cls]
 				rn, rq := rbSplitConst(strings.ReplaceAll(cls.Qualified(), ".", "::"))
-				x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+				x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 				walkRest()
 				return
 			}
@@ -889,7 +889,7 @@ func rbCall(x *extractor, n int32, c rbCtx) {
 					if b := t.Field(block, "body"); b >= 0 && t.NamedChildCount(b) == 1 {
 						typ = rbNewClass(t, t.FirstNamedChild(b))
 					}
-					c.scope.setType(v, typ)
+					c.scope.SetType(v, typ)
 				}
 			}
 		}
@@ -897,7 +897,7 @@ func rbCall(x *extractor, n int32, c rbCtx) {
 			what := ""
 			if args >= 0 {
 				if a := t.FirstNamedChild(args); a >= 0 {
-					what = oneLine(t.Text(a))
+					what = OneLine(t.Text(a))
 					if cls := rbConstText(t, a); cls != "" {
 						what = cls
 					} else if cls := rbNewClass(t, a); cls != "" {
@@ -905,10 +905,10 @@ func rbCall(x *extractor, n int32, c rbCtx) {
 					}
 				}
 			}
-			x.throw(c.sym, "raises", what, n)
+			x.Throw(c.sym, "raises", what, n)
 		}
 		if name != "" {
-			x.ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
+			x.Ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
 		}
 		walkRest()
 		return
@@ -916,7 +916,7 @@ func rbCall(x *extractor, n int32, c rbCtx) {
 	if name == "new" {
 		if cls := rbConstText(t, recv); cls != "" {
 			rn, rq := rbSplitConst(cls)
-			x.ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+			x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 			walkRest()
 			return
 		}
@@ -930,15 +930,15 @@ func rbCall(x *extractor, n int32, c rbCtx) {
 	if r.QualifierCall != "" && r.QualifierType != "" && t.Kind(recv) != "call" {
 		r.QualifierType = ""
 	}
-	x.ref(r, n)
+	x.Ref(r, n)
 	walkRest()
 }
 
 // rbImport records require "x", require_relative "x", load "x.rb" and
 // autoload :X, "x". A relative require's source starts with "./" or
 // "../", so that resolution tells it from a load-path one.
-func rbImport(x *extractor, n int32, kind string, args int32, c rbCtx) bool {
-	t := x.t
+func rbImport(x *Extractor, n int32, kind string, args int32, c rbCtx) bool {
+	t := x.Tree
 	if args < 0 {
 		return false
 	}
@@ -973,14 +973,14 @@ func rbImport(x *extractor, n int32, kind string, args int32, c rbCtx) bool {
 			}
 		}
 	}
-	x.f.Imports = append(x.f.Imports, imp)
+	x.Facts.Imports = append(x.Facts.Imports, imp)
 	return true
 }
 
 // rbAttrs makes the attributes attr_accessor and friends declare
 // variables of the class.
-func rbAttrs(x *extractor, n int32, kind string, args int32, c rbCtx) {
-	t := x.t
+func rbAttrs(x *Extractor, n int32, kind string, args int32, c rbCtx) {
+	t := x.Tree
 	for a := range t.NamedChildren(args) {
 		name := rbSymbolName(t, a)
 		if name == "" {
@@ -999,13 +999,13 @@ func rbAttrs(x *extractor, n int32, kind string, args int32, c rbCtx) {
 		if ivt := c.ivars["@"+name]; ivt != "" {
 			s.Signature.Returns = ivt
 		}
-		x.addSymbol(s, a, a, -1)
+		x.AddSymbol(s, a, a, -1)
 	}
 }
 
 // rbVisibilityCall handles private :a, :b and private def x ... end.
-func rbVisibilityCall(x *extractor, kind string, args int32, c rbCtx) {
-	t := x.t
+func rbVisibilityCall(x *Extractor, kind string, args int32, c rbCtx) {
+	t := x.Tree
 	vis := kind
 	switch kind {
 	case "module_function", "private_class_method", "public_class_method":
@@ -1028,8 +1028,8 @@ func rbVisibilityCall(x *extractor, kind string, args int32, c rbCtx) {
 				rbNode(x, a, c)
 				continue
 			}
-			for i := c.cls + 1; i < len(x.f.Symbols); i++ {
-				s := &x.f.Symbols[i]
+			for i := c.cls + 1; i < len(x.Facts.Symbols); i++ {
+				s := &x.Facts.Symbols[i]
 				if s.Parent != c.cls || s.Name != name {
 					continue
 				}
@@ -1049,8 +1049,8 @@ func rbVisibilityCall(x *extractor, kind string, args int32, c rbCtx) {
 
 // rbModifierGuard records raise ... if cond and return ... unless cond
 // among the statements of a method body.
-func rbModifierGuard(x *extractor, n int32, c rbCtx) {
-	t := x.t
+func rbModifierGuard(x *Extractor, n int32, c rbCtx) {
+	t := x.Tree
 	body, cond := t.Field(n, "body"), t.Field(n, "condition")
 	if body < 0 || cond < 0 {
 		return
@@ -1060,14 +1060,14 @@ func rbModifierGuard(x *extractor, n int32, c rbCtx) {
 		ct = "!(" + ct + ")"
 	}
 	if action := rbExitAction(t, body); action != "" {
-		x.guard(c.sym, ct, action, n)
+		x.Guard(c.sym, ct, action, n)
 	}
 }
 
 // rbGuard records if cond then raise/return end (no else) among the
 // statements of a method body.
-func rbGuard(x *extractor, n int32, c rbCtx) {
-	t := x.t
+func rbGuard(x *Extractor, n int32, c rbCtx) {
+	t := x.Tree
 	cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
 	if cond < 0 || cons < 0 || t.Field(n, "alternative") >= 0 {
 		return
@@ -1081,7 +1081,7 @@ func rbGuard(x *extractor, n int32, c rbCtx) {
 		ct = "!(" + ct + ")"
 	}
 	if action := rbExitAction(t, first); action != "" {
-		x.guard(c.sym, ct, action, n)
+		x.Guard(c.sym, ct, action, n)
 	}
 }
 
@@ -1091,7 +1091,7 @@ func rbExitAction(t *Tree, st int32) string {
 	switch t.Kind(st) {
 	case "return":
 		if v := t.FirstNamedChild(st); v >= 0 {
-			return "return " + shorten(oneLine(t.Text(v)), 60)
+			return "return " + Shorten(OneLine(t.Text(v)), 60)
 		}
 		return "return"
 	case "call":

@@ -39,13 +39,13 @@ func isRbPath(p string) bool {
 }
 
 // rbRequired lists the files a file requires directly, resolved.
-func rbRequired(tab Table, fi *FileInfo) map[string]binding {
-	return fi.bindingsWith(func() map[string]binding {
-		m := map[string]binding{}
+func rbRequired(tab Table, fi *FileInfo) map[string]Binding {
+	return fi.BindingsWith(func() map[string]Binding {
+		m := map[string]Binding{}
 		for i := range fi.Imports {
 			imp := &fi.Imports[i]
 			if f := rbRequireFile(tab, fi, imp.Source); f != "" {
-				m[f] = binding{imp: imp}
+				m[f] = Binding{Imp: imp}
 			}
 		}
 		return m
@@ -91,22 +91,22 @@ func resolveRubyImport(ctx *Context, imp *Import, name string) Resolution {
 	f := rbRequireFile(ctx.Table, ctx.File, imp.Source)
 	if f == "" {
 		if strings.HasPrefix(imp.Source, ".") {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
-		return unbound(RuleExternal, 0) // a gem or the standard library
+		return Unbound(RuleExternal, 0) // a gem or the standard library
 	}
 	if name != "" {
 		// autoload :Name, "path": the constant it promises
 		for _, t := range ctx.Table.ByName(name) {
 			if t.Path == f && (t.Kind == KindClass || t.Kind == KindModule) {
-				return bound(t, RuleImport)
+				return Bound(t, RuleImport)
 			}
 		}
 	}
-	if t := moduleTarget(ctx.Table, f); t != nil {
-		return bound(t, RuleImport)
+	if t := ModuleTarget(ctx.Table, f); t != nil {
+		return Bound(t, RuleImport)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // rbNesting is the lexical nesting of code: the qualified name of the
@@ -141,7 +141,7 @@ func rbClassContainer(tab Table, f *Target) string {
 // reopening of it, over all files.
 func rbClasses(tab Table, q string) []*Target {
 	c, name := javaLastSeg(q)
-	return pick(tab.ByName(name), func(t *Target) bool {
+	return Pick(tab.ByName(name), func(t *Target) bool {
 		return (t.Kind == KindClass || t.Kind == KindModule) && t.Container == c && isRbPath(t.Path) && !rbFileModule(tab, t)
 	})
 }
@@ -261,7 +261,7 @@ func rbResolveConstUncached(tab Table, fi *FileInfo, nesting, name string) (*Tar
 		// a constant that is no class: MAX = 3
 		c, last := javaLastSeg(q)
 		for _, t := range tab.ByName(last) {
-			if t.Kind == KindVariable && t.Container == c && isUpper(last) && isRbPath(t.Path) {
+			if t.Kind == KindVariable && t.Container == c && IsUpper(last) && isRbPath(t.Path) {
 				if t.Path == fi.Path {
 					return t, RuleSameFile
 				}
@@ -274,7 +274,7 @@ func rbResolveConstUncached(tab Table, fi *FileInfo, nesting, name string) (*Tar
 		return nil, RuleExternal
 	}
 	_, last := javaLastSeg(rel)
-	any := pick(tab.ByName(last), func(t *Target) bool {
+	any := Pick(tab.ByName(last), func(t *Target) bool {
 		return (t.Kind == KindClass || t.Kind == KindModule) && isRbPath(t.Path)
 	})
 	if len(any) == 0 {
@@ -310,9 +310,9 @@ func rbFindMethod(tab Table, fi *FileInfo, cls *Target, name string, depth int) 
 
 // rbOwnMethods are the methods (and attributes) name of class q itself.
 func rbOwnMethods(tab Table, q, name string) []*Target {
-	return pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *Target) bool {
+	return Pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *Target) bool {
 		return t.Container == q && isRbPath(t.Path) &&
-			(t.Kind == KindMethod || t.Kind == KindConstructor && name == "initialize" || t.Kind == KindVariable && !isUpper(t.Name))
+			(t.Kind == KindMethod || t.Kind == KindConstructor && name == "initialize" || t.Kind == KindVariable && !IsUpper(t.Name))
 	})
 }
 
@@ -333,7 +333,7 @@ func rbMethodOwner(tab Table, cls *Target, name string) (string, bool) {
 }
 
 func rbMethodOwnerUncached(tab Table, cls *Target, name string) (owner string, ext bool) {
-	m, ext := rbMembers.findMember(tab, cls, name, 0)
+	m, ext := rbMembers.FindMember(tab, cls, name, 0)
 	if m == nil {
 		return "", ext
 	}
@@ -344,19 +344,19 @@ func rbMethodOwnerUncached(tab Table, cls *Target, name string) (owner string, e
 // superclasses; a class without a superclass of ours may still have
 // Object's methods. It is set by init: resolving a base constant leads
 // back to member lookups.
-var rbMembers *memberRules
+var rbMembers *MemberRules
 
 func init() {
-	rbMembers = &memberRules{
-		own: func(tab Table, typ *Target, name string) *Target {
+	rbMembers = &MemberRules{
+		Own: func(tab Table, typ *Target, name string) *Target {
 			if ms := rbOwnMethods(tab, typ.Qualified(), name); len(ms) > 0 {
 				return ms[0]
 			}
 			return nil
 		},
-		bases: func(tab Table, typ *Target, _ int) []baseRef {
+		Bases: func(tab Table, typ *Target, _ int) []BaseRef {
 			q := typ.Qualified()
-			var out []baseRef
+			var out []BaseRef
 			for _, part := range rbParts(tab, typ) {
 				pfi := tab.File(part.Path)
 				if pfi == nil {
@@ -367,12 +367,12 @@ func init() {
 					if bt != nil && bt.Qualified() == q {
 						continue
 					}
-					out = append(out, baseRef{bt, rule})
+					out = append(out, BaseRef{bt, rule})
 				}
 			}
 			return out
 		},
-		rootMember: func(tab Table, typ *Target, _ int, name string) bool {
+		RootMember: func(tab Table, typ *Target, _ int, name string) bool {
 			if !rbObjectMethods[name] {
 				return false
 			}
@@ -400,7 +400,7 @@ func resolveRuby(ctx *Context, r *Ref) Resolution {
 
 func rbResolve(ctx *Context, r *Ref, depth int) Resolution {
 	if depth > MaxDepth {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	tab := ctx.Table
 	nesting := rbNesting(ctx)
@@ -416,13 +416,13 @@ func rbResolve(ctx *Context, r *Ref, depth int) Resolution {
 		}
 		t, rule := rbResolveConst(tab, ctx.File, from, name)
 		if t == nil {
-			return unbound(rule, 0)
+			return Unbound(rule, 0)
 		}
-		return bound(t, rule)
+		return Bound(t, rule)
 	}
 	if r.Qualifier == "" {
 		if rbBuiltins[r.Name] {
-			return unbound(RuleBuiltin, 0)
+			return Unbound(RuleBuiltin, 0)
 		}
 		return rbResolveBare(ctx, r, nesting)
 	}
@@ -440,29 +440,29 @@ func rbResolve(ctx *Context, r *Ref, depth int) Resolution {
 			return rbUnknownReceiver(tab, r.Name)
 		}
 		if m, ext := rbFindMethod(tab, ctx.File, cls, r.Name, 0); m != nil {
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		} else if ext {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	case r.QualifierCall != "":
 		cls, lib := rbCallResult(ctx, r.QualifierCall, depth)
 		if cls != nil {
 			if m, ext := rbFindMethod(tab, ctx.File, cls, r.Name, 0); m != nil {
-				return bound(m, RuleReceiver)
+				return Bound(m, RuleReceiver)
 			} else if ext {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
 		}
 		res := rbUnknownReceiver(tab, r.Name)
 		if lib && res.Target == nil {
 			// a method of what a library call returned
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 		return res
 	}
 	// Const.m or Mod::Const.m: a class method
-	if isUpper(r.Qualifier) || strings.HasPrefix(r.Qualifier, "::") {
+	if IsUpper(r.Qualifier) || strings.HasPrefix(r.Qualifier, "::") {
 		q := r.Qualifier
 		if strings.ContainsAny(q, "(.[") {
 			return rbUnknownReceiver(tab, r.Name)
@@ -470,9 +470,9 @@ func rbResolve(ctx *Context, r *Ref, depth int) Resolution {
 		cls, rule := rbResolveConst(tab, ctx.File, nesting, q)
 		if cls == nil {
 			if rule == RuleExternal {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
-			return unbound(rule, 0)
+			return Unbound(rule, 0)
 		}
 		if cls.Kind == KindVariable {
 			return rbUnknownReceiver(tab, r.Name)
@@ -481,11 +481,11 @@ func rbResolve(ctx *Context, r *Ref, depth int) Resolution {
 			if rule == RuleSameFile && m.Path != ctx.File.Path {
 				rule = RuleReceiver
 			}
-			return bound(m, rule)
+			return Bound(m, rule)
 		} else if ext {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	return rbUnknownReceiver(tab, r.Name)
 }
@@ -504,9 +504,9 @@ func rbResolveBare(ctx *Context, r *Ref, nesting string) Resolution {
 			m, e := rbFindMethod(tab, ctx.File, cls, r.Name, 0)
 			if m != nil {
 				if m.Path == ctx.File.Path && m.Container == nesting {
-					return bound(m, RuleSameFile)
+					return Bound(m, RuleSameFile)
 				}
-				return bound(m, RuleReceiver)
+				return Bound(m, RuleReceiver)
 			}
 			ext = e
 		}
@@ -515,30 +515,30 @@ func rbResolveBare(ctx *Context, r *Ref, nesting string) Resolution {
 	if f := ctx.From; f != nil {
 		for _, t := range tab.ByName(r.Name) {
 			if t.Kind == KindFunction && t.Path == ctx.File.Path && (t.Container == "" || t.Container == f.Qualified()) {
-				return bound(t, RuleSameFile)
+				return Bound(t, RuleSameFile)
 			}
 		}
 	}
-	funcs := pick(tab.ByName(r.Name), func(t *Target) bool {
+	funcs := Pick(tab.ByName(r.Name), func(t *Target) bool {
 		return t.Kind == KindFunction && t.Container == "" && isRbPath(t.Path)
 	})
 	req := rbRequired(tab, ctx.File)
-	if c := one(pick(funcs, func(t *Target) bool { _, ok := req[t.Path]; return ok })); c != nil {
-		return bound(c, RuleImport)
+	if c := One(Pick(funcs, func(t *Target) bool { _, ok := req[t.Path]; return ok })); c != nil {
+		return Bound(c, RuleImport)
 	}
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if len(funcs) == 1 && !rbCommonMethods[r.Name] {
-		return bound(funcs[0], RuleUniqueName)
+		return Bound(funcs[0], RuleUniqueName)
 	}
 	if len(funcs) > 1 {
-		return unbound(RuleAmbiguous, len(funcs))
+		return Unbound(RuleAmbiguous, len(funcs))
 	}
-	if len(pick(tab.ByName(r.Name), func(t *Target) bool { return isRbPath(t.Path) && isCallable(t.Kind) })) == 0 {
-		return unbound(RuleExternal, 0)
+	if len(Pick(tab.ByName(r.Name), func(t *Target) bool { return isRbPath(t.Path) && IsCallable(t.Kind) })) == 0 {
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // rbResolveSuper binds super: the same method in the ancestors.
@@ -558,7 +558,7 @@ func rbResolveSuper(ctx *Context, r *Ref, nesting string) Resolution {
 				continue
 			}
 			if m, e := rbFindMethod(tab, ctx.File, bt, r.Name, 1); m != nil {
-				return bound(m, RuleReceiver)
+				return Bound(m, RuleReceiver)
 			} else if e {
 				ext = true
 			}
@@ -568,9 +568,9 @@ func rbResolveSuper(ctx *Context, r *Ref, nesting string) Resolution {
 		}
 	}
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // rbCallResult is the class a call returns, from its YARD @return tag;
@@ -609,11 +609,11 @@ func rbCallResult(ctx *Context, fn string, depth int) (cls *Target, lib bool) {
 // name no method of the repository has is a library's.
 func rbUnknownReceiver(tab Table, name string) Resolution {
 	if rbObjectMethods[name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	ms := pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *Target) bool {
-		return (t.Kind == KindMethod || t.Kind == KindVariable && !isUpper(t.Name) && t.Container != "") && isRbPath(t.Path)
+	ms := Pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *Target) bool {
+		return (t.Kind == KindMethod || t.Kind == KindVariable && !IsUpper(t.Name) && t.Container != "") && isRbPath(t.Path)
 	})
 	// a class reopened over files counts once
-	return uniqueMethod(ms, func(a, b *Target) bool { return a.Container == b.Container }, rbCommonMethods[name])
+	return UniqueMethod(ms, func(a, b *Target) bool { return a.Container == b.Container }, rbCommonMethods[name])
 }

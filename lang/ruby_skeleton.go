@@ -1,16 +1,16 @@
 package lang
 
 func init() {
-	skelRulesByName["ruby"] = &skelRules{
-		marker:      "# ...",
-		lineComment: "#",
-		control:     kindSet("if", "unless", "while", "until", "for", "case", "case_match", "begin"),
-		exits:       kindSet("return", "break", "next", "redo", "retry"),
-		nested:      kindSet("method", "singleton_method", "class", "module"),
-		member:      rbSkelMember,
-		stmt:        rbSkelStmt,
-		exported:    rbSkelExported,
-		exitCall:    rbSkelExitCall,
+	skelRulesByName["ruby"] = &SkelRules{
+		Marker:      "# ...",
+		LineComment: "#",
+		Control:     KindSet("if", "unless", "while", "until", "for", "case", "case_match", "begin"),
+		Exits:       KindSet("return", "break", "next", "redo", "retry"),
+		Nested:      KindSet("method", "singleton_method", "class", "module"),
+		Member:      rbSkelMember,
+		Stmt:        rbSkelStmt,
+		Exported:    rbSkelExported,
+		ExitCall:    rbSkelExitCall,
 	}
 }
 
@@ -41,7 +41,7 @@ func rbSkelItems(t *Tree, n int32) (items, clauses []int32) {
 }
 
 // rbSkelRun makes a code hole of a run of statements.
-func rbSkelRun(t *Tree, n int32, items []int32) (hole, bool) {
+func rbSkelRun(t *Tree, n int32, items []int32) (Hole, bool) {
 	var stmts []int32
 	for _, c := range items {
 		if !t.IsComment(c) {
@@ -49,17 +49,17 @@ func rbSkelRun(t *Tree, n int32, items []int32) (hole, bool) {
 		}
 	}
 	if len(stmts) == 0 {
-		return hole{}, false
+		return Hole{}, false
 	}
-	return hole{kind: holeCode, node: n, open: -1, close: -1, items: items,
-		start: t.Nodes[items[0]].StartByte, end: t.Nodes[items[len(items)-1]].EndByte}, true
+	return Hole{Kind: HoleCode, Node: n, Open: -1, Close: -1, Items: items,
+		Start: t.Nodes[items[0]].StartByte, End: t.Nodes[items[len(items)-1]].EndByte}, true
 }
 
 // rbSkelHoles finds the runs of statements of a control-flow statement,
 // a method body or a clause, with the clauses after them.
-func rbSkelHoles(s *skel, n int32) []hole {
-	t := s.t
-	var hs []hole
+func rbSkelHoles(s *Skel, n int32) []Hole {
+	t := s.Tree
+	var hs []Hole
 	var walk func(n int32, depth int)
 	walk = func(n int32, depth int) {
 		if depth > 64 {
@@ -90,17 +90,17 @@ func rbSkelHoles(s *skel, n int32) []hole {
 	return hs
 }
 
-func rbSkelMember(s *skel, n int32) shape {
-	t := s.t
+func rbSkelMember(s *Skel, n int32) Shape {
+	t := s.Tree
 	switch k := t.Kind(n); k {
 	case "method", "singleton_method":
 		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "body_statement" {
-			return shape{kind: shapeFrame, holes: rbSkelHoles(s, b)}
+			return Shape{Kind: ShapeFrame, Holes: rbSkelHoles(s, b)}
 		}
 	case "class", "module", "singleton_class":
 		b := t.Field(n, "body")
 		if b < 0 {
-			return shape{kind: shapeLine}
+			return Shape{Kind: ShapeLine}
 		}
 		items, _ := rbSkelItems(t, b)
 		// comments between the header and the first member sit in the
@@ -113,38 +113,38 @@ func rbSkelMember(s *skel, n int32) shape {
 		}
 		items = append(lead, items...)
 		if len(items) == 0 {
-			return shape{kind: shapeLine}
+			return Shape{Kind: ShapeLine}
 		}
-		h := hole{kind: holeMembers, node: b, open: -1, close: -1, items: items,
-			start: t.Nodes[items[0]].StartByte, end: t.Nodes[items[len(items)-1]].EndByte}
-		return shape{kind: shapeFrame, holes: []hole{h}}
+		h := Hole{Kind: HoleMembers, Node: b, Open: -1, Close: -1, Items: items,
+			Start: t.Nodes[items[0]].StartByte, End: t.Nodes[items[len(items)-1]].EndByte}
+		return Shape{Kind: ShapeFrame, Holes: []Hole{h}}
 	case "call":
 		// private def x ... end
 		if args := t.Field(n, "arguments"); args >= 0 && t.Field(n, "receiver") < 0 {
 			if m := t.FirstNamedChild(args); m >= 0 && (t.Kind(m) == "method" || t.Kind(m) == "singleton_method") {
-				return shape{kind: shapeFrame, holes: []hole{s.nodeHole(m, holeMember)}}
+				return Shape{Kind: ShapeFrame, Holes: []Hole{s.NodeHole(m, HoleMember)}}
 			}
 		}
 	default:
-		if s.r.control[k] {
-			return shape{kind: shapeFrame, holes: rbSkelHoles(s, n)}
+		if s.Rules.Control[k] {
+			return Shape{Kind: ShapeFrame, Holes: rbSkelHoles(s, n)}
 		}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
-func rbSkelStmt(s *skel, n int32) (shape, bool) {
-	t := s.t
+func rbSkelStmt(s *Skel, n int32) (Shape, bool) {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "if", "unless", "while", "until", "for", "case", "case_match", "begin":
-		return shape{kind: shapeFrame, holes: rbSkelHoles(s, n)}, true
+		return Shape{Kind: ShapeFrame, Holes: rbSkelHoles(s, n)}, true
 	case "if_modifier", "unless_modifier", "while_modifier", "until_modifier", "rescue_modifier":
 		// raise X if y, return unless z: one line, kept when it exits
-		if b := t.Field(n, "body"); b >= 0 && (s.r.exits[t.Kind(b)] || rbSkelExitCall(t, b)) {
-			return shape{kind: shapeLine}, true
+		if b := t.Field(n, "body"); b >= 0 && (s.Rules.Exits[t.Kind(b)] || rbSkelExitCall(t, b)) {
+			return Shape{Kind: ShapeLine}, true
 		}
 	}
-	return shape{}, false
+	return Shape{}, false
 }
 
 // rbSkelExitCall: raise, fail, exit and abort leave the method.
@@ -169,8 +169,8 @@ func rbSkelExitCall(t *Tree, n int32) bool {
 
 // rbSkelExported: what private and protected (bare, or around a def) do
 // not hide.
-func rbSkelExported(s *skel, n, container int32) bool {
-	t := s.t
+func rbSkelExported(s *Skel, n, container int32) bool {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "method", "singleton_method":
 	case "call":

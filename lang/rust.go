@@ -127,13 +127,13 @@ type rsVis struct {
 
 // rsScope maps a function's local names to what is known of their types.
 type rsScope struct {
-	scope                    // x -> "Foo", "_" when unknown; x -> the callee of its initializer
+	Scope                    // x -> "Foo", "_" when unknown; x -> the callee of its initializer
 	bounds map[string]string // generic parameter -> its first trait bound
 	self   string
 }
 
 func newRsScope(self string) *rsScope {
-	return &rsScope{scope: scope{types: map[string]string{}, calls: map[string]string{}}, bounds: map[string]string{}, self: self}
+	return &rsScope{Scope: Scope{Types: map[string]string{}, Calls: map[string]string{}}, bounds: map[string]string{}, self: self}
 }
 
 // fnScope is the scope of a function declared in c: Self and the
@@ -147,7 +147,7 @@ func fnScope(c rsCtx) *rsScope {
 }
 
 type rsWalker struct {
-	x *extractor
+	x *Extractor
 	t *Tree
 	// impls found in a container, handled after its types so that an
 	// impl finds its type wherever the type sits in the container
@@ -165,20 +165,20 @@ type rsGen struct {
 	returns string
 }
 
-func extractRust(x *extractor) {
-	rf := rustFile(x.path)
-	x.f.Module = rf.Module
-	m := &x.f.Symbols[0]
+func extractRust(x *Extractor) {
+	rf := rustFile(x.Path)
+	x.Facts.Module = rf.Module
+	m := &x.Facts.Symbols[0]
 	m.Name = rf.Module[strings.LastIndex(rf.Module, ":")+1:]
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
 		m.IsTest = true
 	}
-	w := &rsWalker{x: x, t: x.t, bases: map[int][]string{}}
+	w := &rsWalker{x: x, t: x.Tree, bases: map[int][]string{}}
 	w.generators()
 	w.container(0, rsCtx{parent: 0}, nil, true)
 	for sym, bs := range w.bases {
-		s := &x.f.Symbols[sym]
+		s := &x.Facts.Symbols[sym]
 		s.Signature.Bases = append(s.Signature.Bases, bs...)
 	}
 }
@@ -219,14 +219,14 @@ func (w *rsWalker) container(n int32, c rsCtx, scope *rsScope, top bool) {
 				afterFn = false
 				s := Symbol{Kind: KindFunction, Name: t.Text(ch), Parent: c.parent, Doc: rsJoinDoc(doc), Visibility: VisPrivate}
 				s.IsTest = c.test
-				code = w.x.addSymbol(s, ch, ch, -1)
+				code = w.x.AddSymbol(s, ch, ch, -1)
 				codeScope = newRsScope(c.selfType)
 				attrs, doc = nil, nil
 				continue
 			}
 			afterFn = false
 			if k == "parameters" && code != c.parent {
-				w.x.f.Symbols[code].Signature.Params, w.x.f.Symbols[code].Signature.Receiver = w.params(ch, codeScope)
+				w.x.Facts.Symbols[code].Signature.Params, w.x.Facts.Symbols[code].Signature.Receiver = w.params(ch, codeScope)
 				continue
 			}
 		}
@@ -272,8 +272,8 @@ func (w *rsWalker) container(n int32, c rsCtx, scope *rsScope, top bool) {
 	for _, p := range impls {
 		w.impl(p.node, c, p.attrs, p.doc)
 	}
-	if len(inner) > 0 && c.parent >= 0 && c.parent < len(w.x.f.Symbols) && w.x.f.Symbols[c.parent].Kind == KindModule {
-		s := &w.x.f.Symbols[c.parent]
+	if len(inner) > 0 && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == KindModule {
+		s := &w.x.Facts.Symbols[c.parent]
 		if s.Doc != "" {
 			s.Doc += "\n"
 		}
@@ -404,12 +404,12 @@ func (w *rsWalker) generated(n int32, c rsCtx, doc []string) bool {
 	s.Signature.Returns = g.returns
 	if c.inImpl {
 		s.Kind = KindMethod
-		if p := w.x.f.Symbols[c.parent].Kind; p != KindClass && p != KindInterface && p != KindType {
-			s.Container = lastIdent(c.selfType)
+		if p := w.x.Facts.Symbols[c.parent].Kind; p != KindClass && p != KindInterface && p != KindType {
+			s.Container = LastIdent(c.selfType)
 		}
 	}
-	s.Signature.Text = shorten(oneLine(t.Text(m)), 120)
-	w.x.addSymbol(s, n, name, -1)
+	s.Signature.Text = Shorten(OneLine(t.Text(m)), 120)
+	w.x.AddSymbol(s, n, name, -1)
 	return true
 }
 
@@ -544,7 +544,7 @@ func (w *rsWalker) generics(n int32, scope *rsScope) []string {
 	var out []string
 	if tp := t.Field(n, "type_parameters"); tp >= 0 {
 		for p := range t.NamedChildren(tp) {
-			out = append(out, oneLine(t.Text(p)))
+			out = append(out, OneLine(t.Text(p)))
 			if scope != nil && t.Kind(p) == "type_parameter" {
 				if b := t.Field(p, "bounds"); b >= 0 {
 					if first := rsFirstTrait(t, b); first != "" {
@@ -556,7 +556,7 @@ func (w *rsWalker) generics(n int32, scope *rsScope) []string {
 	}
 	if wc := t.ChildOfKind(n, "where_clause"); wc >= 0 {
 		for p := range t.NamedChildren(wc) {
-			out = append(out, "where "+oneLine(t.Text(p)))
+			out = append(out, "where "+OneLine(t.Text(p)))
 			if scope != nil {
 				left := t.Field(p, "left")
 				if b := t.Field(p, "bounds"); b >= 0 && left >= 0 && t.Kind(left) == "type_identifier" {
@@ -603,14 +603,14 @@ func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
 	}
 	body := t.Field(n, "body")
 	scope := fnScope(c)
-	selfName := lastIdent(c.selfType)
+	selfName := LastIdent(c.selfType)
 	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	s.Exported, s.Visibility = w.visibility(n, c)
 	inType := c.inImpl || c.inTrait
 	if inType {
 		s.Kind = KindMethod
-		if c.parent == 0 || w.x.f.Symbols[c.parent].Kind != KindClass && w.x.f.Symbols[c.parent].Kind != KindInterface &&
-			w.x.f.Symbols[c.parent].Kind != KindType {
+		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind != KindClass && w.x.Facts.Symbols[c.parent].Kind != KindInterface &&
+			w.x.Facts.Symbols[c.parent].Kind != KindType {
 			s.Container = selfName
 		}
 	}
@@ -618,7 +618,7 @@ func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
 		for m := range t.Children(mods) {
 			switch k := t.Kind(m); k {
 			case "extern_modifier":
-				s.Signature.Modifiers = append(s.Signature.Modifiers, oneLine(t.Text(m)))
+				s.Signature.Modifiers = append(s.Signature.Modifiers, OneLine(t.Text(m)))
 			default:
 				s.Signature.Modifiers = append(s.Signature.Modifiers, k)
 			}
@@ -627,7 +627,7 @@ func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
 	s.Signature.Generics = w.generics(n, scope)
 	s.Signature.Params, s.Signature.Receiver = w.params(t.Field(n, "parameters"), scope)
 	if rt := t.Field(n, "return_type"); rt >= 0 {
-		s.Signature.Returns = oneLine(t.Text(rt))
+		s.Signature.Returns = OneLine(t.Text(rt))
 	}
 	if inType && s.Signature.Receiver == "" {
 		s.Signature.Modifiers = append(s.Signature.Modifiers, "static")
@@ -638,10 +638,10 @@ func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
 	if c.inTrait && body < 0 {
 		s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
 	}
-	s.Signature.Text = w.x.headerText(n, body)
+	s.Signature.Text = w.x.HeaderText(n, body)
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.test || a.cfgTest
-	sym := w.x.addSymbol(s, n, name, body)
+	sym := w.x.AddSymbol(s, n, name, body)
 	if body >= 0 {
 		inner := c
 		inner.parent, inner.inImpl, inner.inTrait, inner.vis = sym, false, false, nil
@@ -693,13 +693,13 @@ func (w *rsWalker) params(list int32, scope *rsScope) ([]Param, string) {
 	for p := range t.NamedChildren(list) {
 		switch t.Kind(p) {
 		case "self_parameter":
-			recv = oneLine(t.Text(p))
+			recv = OneLine(t.Text(p))
 		case "parameter":
 			pat := t.Field(p, "pattern")
 			typ := t.Field(p, "type")
 			typText := ""
 			if typ >= 0 {
-				typText = oneLine(t.Text(typ))
+				typText = OneLine(t.Text(typ))
 			}
 			if pat >= 0 && t.Kind(pat) == "self" {
 				recv = "self: " + typText
@@ -707,9 +707,9 @@ func (w *rsWalker) params(list int32, scope *rsScope) ([]Param, string) {
 			}
 			name := ""
 			if pat >= 0 {
-				name = oneLine(t.Text(pat))
+				name = OneLine(t.Text(pat))
 				if t.Kind(pat) == "identifier" && scope != nil {
-					scope.types[name] = w.simpleType(typ, scope)
+					scope.Types[name] = w.simpleType(typ, scope)
 				} else {
 					w.bindPattern(pat, scope)
 					w.wrapperPattern(pat, typ, scope)
@@ -724,11 +724,11 @@ func (w *rsWalker) params(list int32, scope *rsScope) ([]Param, string) {
 		case "type_identifier", "generic_type", "reference_type", "primitive_type", "scoped_type_identifier",
 			"tuple_type", "array_type", "function_type", "pointer_type", "abstract_type", "dynamic_type":
 			// closure_parameters or fn types: a type alone
-			out = append(out, Param{Type: oneLine(t.Text(p))})
+			out = append(out, Param{Type: OneLine(t.Text(p))})
 		case "identifier":
 			out = append(out, Param{Name: t.Text(p)})
 			if scope != nil {
-				scope.types[t.Text(p)] = "_"
+				scope.Types[t.Text(p)] = "_"
 			}
 		default:
 			w.bindPattern(p, scope)
@@ -744,7 +744,7 @@ func (w *rsWalker) wrapperPattern(pat, typ int32, scope *rsScope) {
 	if scope == nil || typ < 0 || t.Kind(pat) != "tuple_struct_pattern" || t.Kind(typ) != "generic_type" {
 		return
 	}
-	if lastIdent(t.FieldText(pat, "type")) != lastIdent(rsTypePath(t, typ)) {
+	if LastIdent(t.FieldText(pat, "type")) != LastIdent(rsTypePath(t, typ)) {
 		return
 	}
 	inner := int32(-1)
@@ -762,7 +762,7 @@ func (w *rsWalker) wrapperPattern(pat, typ int32, scope *rsScope) {
 		return
 	}
 	if a := t.FirstNamedChild(args); a >= 0 {
-		scope.types[t.Text(inner)] = w.simpleType(a, scope)
+		scope.Types[t.Text(inner)] = w.simpleType(a, scope)
 	}
 }
 
@@ -774,9 +774,9 @@ func (w *rsWalker) bindPattern(p int32, scope *rsScope) {
 		return
 	}
 	bind := func(i int32) {
-		if name := t.Text(i); name != "" && !isUpper(name) && name != "_" {
-			scope.types[name] = "_"
-			delete(scope.calls, name)
+		if name := t.Text(i); name != "" && !IsUpper(name) && name != "_" {
+			scope.Types[name] = "_"
+			delete(scope.Calls, name)
 		}
 	}
 	if k := t.Kind(p); k == "identifier" || k == "shorthand_field_identifier" {
@@ -905,7 +905,7 @@ func rsPathInto(t *Tree, n int32, b *strings.Builder, depth int) {
 			rsPathInto(t, q, b, depth+1)
 		}
 	default:
-		b.WriteString(oneLine(t.Text(n)))
+		b.WriteString(OneLine(t.Text(n)))
 	}
 }
 
@@ -919,7 +919,7 @@ func (w *rsWalker) structDecl(n int32, c rsCtx, attrs []int32, doc string) {
 	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	s.Exported, s.Visibility = w.visibility(n, c)
 	s.Signature.Generics = w.generics(n, nil)
-	s.Signature.Text = w.x.headerText(n, body)
+	s.Signature.Text = w.x.HeaderText(n, body)
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.cfgTest
 	s.Signature.Bases = a.derives
@@ -938,14 +938,14 @@ func (w *rsWalker) fields(body int32) []Param {
 	case "field_declaration_list":
 		for f := range t.NamedChildren(body) {
 			if t.Kind(f) == "field_declaration" {
-				out = append(out, Param{Name: t.FieldText(f, "name"), Type: oneLine(t.FieldText(f, "type"))})
+				out = append(out, Param{Name: t.FieldText(f, "name"), Type: OneLine(t.FieldText(f, "type"))})
 			}
 		}
 	case "ordered_field_declaration_list":
 		i := 0
 		for f := range t.Children(body) {
 			if t.FieldName(f) == "type" {
-				out = append(out, Param{Name: itoa(i), Type: oneLine(t.Text(f))})
+				out = append(out, Param{Name: itoa(i), Type: OneLine(t.Text(f))})
 				i++
 			}
 		}
@@ -954,7 +954,7 @@ func (w *rsWalker) fields(body int32) []Param {
 			if t.Kind(v) == "enum_variant" {
 				p := Param{Name: t.FieldText(v, "name")}
 				if vb := t.Field(v, "body"); vb >= 0 {
-					p.Type = oneLine(t.Text(vb))
+					p.Type = OneLine(t.Text(vb))
 				}
 				out = append(out, p)
 			}
@@ -980,7 +980,7 @@ func (w *rsWalker) trait(n int32, c rsCtx, attrs []int32, doc string) {
 	s := Symbol{Kind: KindInterface, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	s.Exported, s.Visibility = w.visibility(n, c)
 	s.Signature.Generics = w.generics(n, nil)
-	s.Signature.Text = w.x.headerText(n, body)
+	s.Signature.Text = w.x.HeaderText(n, body)
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.cfgTest
 	var supers []int32
@@ -988,7 +988,7 @@ func (w *rsWalker) trait(n int32, c rsCtx, attrs []int32, doc string) {
 		for sb := range t.NamedChildren(b) {
 			switch t.Kind(sb) {
 			case "type_identifier", "scoped_type_identifier", "generic_type":
-				s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(sb)))
+				s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(sb)))
 				supers = append(supers, sb)
 			}
 		}
@@ -1014,7 +1014,7 @@ func (w *rsWalker) typeRef(typ int32, sym int, kind string, at int32, qualType s
 	if i := strings.LastIndex(p, "::"); i >= 0 {
 		name, qual = p[i+2:], p[:i]
 	}
-	w.x.ref(Ref{Kind: kind, Name: name, Qualifier: qual, QualifierType: qualType, Symbol: sym}, at)
+	w.x.Ref(Ref{Kind: kind, Name: name, Qualifier: qual, QualifierType: qualType, Symbol: sym}, at)
 }
 
 func (w *rsWalker) impl(n int32, c rsCtx, attrs []int32, doc string) {
@@ -1024,7 +1024,7 @@ func (w *rsWalker) impl(n int32, c rsCtx, attrs []int32, doc string) {
 		return
 	}
 	typePath := rsTypePath(t, rsDeref(t, typ))
-	typeName := lastIdent(typePath)
+	typeName := LastIdent(typePath)
 	trait := t.Field(n, "trait")
 	a := w.attrInfo(attrs)
 	owner := w.findType(typeName, c.parent)
@@ -1062,9 +1062,9 @@ func (w *rsWalker) impl(n int32, c rsCtx, attrs []int32, doc string) {
 // "IntoFuture<Output = Response>", "Deref<Target = Inner>".
 func (w *rsWalker) implBase(trait, body int32) string {
 	t := w.t
-	text := oneLine(t.Text(trait))
+	text := OneLine(t.Text(trait))
 	assoc := ""
-	switch lastIdent(text) {
+	switch LastIdent(text) {
 	case "Future", "IntoFuture":
 		assoc = "Output"
 	case "Deref":
@@ -1073,7 +1073,7 @@ func (w *rsWalker) implBase(trait, body int32) string {
 	if assoc != "" && !strings.Contains(text, "<") && body >= 0 {
 		for it := range t.NamedChildren(body) {
 			if t.Kind(it) == "type_item" && t.FieldText(it, "name") == assoc {
-				return text + "<" + assoc + " = " + oneLine(t.FieldText(it, "type")) + ">"
+				return text + "<" + assoc + " = " + OneLine(t.FieldText(it, "type")) + ">"
 			}
 		}
 	}
@@ -1105,13 +1105,13 @@ func rsNegativeImpl(t *Tree, trait int32) bool {
 }
 
 // findType finds the symbol of a type defined in this file, preferring
-// one declared beside the impl.
+// One declared beside the impl.
 func (w *rsWalker) findType(name string, parent int) int {
 	found := -1
 	idx := w.types[name]
 	for j := len(idx) - 1; j >= 0; j-- {
 		i := idx[j]
-		if w.x.f.Symbols[i].Parent == parent {
+		if w.x.Facts.Symbols[i].Parent == parent {
 			return i
 		}
 		if found < 0 {
@@ -1123,7 +1123,7 @@ func (w *rsWalker) findType(name string, parent int) int {
 
 // addType adds a type symbol and indexes it for impls.
 func (w *rsWalker) addType(s Symbol, node, name, body int32) int {
-	sym := w.x.addSymbol(s, node, name, body)
+	sym := w.x.AddSymbol(s, node, name, body)
 	if w.types == nil {
 		w.types = map[string][]int{}
 	}
@@ -1141,9 +1141,9 @@ func (w *rsWalker) alias(n int32, c rsCtx, attrs []int32, doc string) {
 	s.Exported, s.Visibility = w.visibility(n, c)
 	s.Signature.Generics = w.generics(n, nil)
 	if typ := t.Field(n, "type"); typ >= 0 {
-		s.Signature.Returns = oneLine(t.Text(typ))
+		s.Signature.Returns = OneLine(t.Text(typ))
 	}
-	s.Signature.Text = oneLine(t.Text(n))
+	s.Signature.Text = OneLine(t.Text(n))
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.cfgTest
 	w.addType(s, n, name, -1)
@@ -1160,15 +1160,15 @@ func (w *rsWalker) mod(n int32, c rsCtx, attrs []int32, doc string) {
 	if body < 0 {
 		// mod x; imports the submodule's file
 		src := append([]string{"self"}, c.mods...)
-		w.x.f.Imports = append(w.x.f.Imports, Import{Source: strings.Join(append(src, t.Text(name)), "::"),
+		w.x.Facts.Imports = append(w.x.Facts.Imports, Import{Source: strings.Join(append(src, t.Text(name)), "::"),
 			Line: t.StartLine(n), Symbol: c.parent})
 		return
 	}
 	s := Symbol{Kind: KindModule, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	s.Exported, s.Visibility = w.visibility(n, rsCtx{})
-	s.Signature.Text = w.x.headerText(n, body)
+	s.Signature.Text = w.x.HeaderText(n, body)
 	s.IsTest = c.test || a.cfgTest
-	sym := w.x.addSymbol(s, n, name, body)
+	sym := w.x.AddSymbol(s, n, name, body)
 	inner := rsCtx{parent: sym, mods: append(append([]string(nil), c.mods...), s.Name), test: s.IsTest}
 	saved := w.mods
 	w.mods = inner.mods
@@ -1194,19 +1194,19 @@ func (w *rsWalker) variable(n int32, c rsCtx, attrs []int32, doc string) {
 		}
 	}
 	if typ := t.Field(n, "type"); typ >= 0 {
-		s.Signature.Returns = oneLine(t.Text(typ))
+		s.Signature.Returns = OneLine(t.Text(typ))
 	}
-	s.Signature.Text = w.x.headerText(n, val)
+	s.Signature.Text = w.x.HeaderText(n, val)
 	s.Signature.Text = strings.TrimSuffix(strings.TrimSpace(s.Signature.Text), "=")
 	s.Signature.Text = strings.TrimSpace(s.Signature.Text)
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.cfgTest
 	if c.inImpl || c.inTrait {
-		if c.parent == 0 || w.x.f.Symbols[c.parent].Kind == KindModule {
-			s.Container = lastIdent(c.selfType)
+		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind == KindModule {
+			s.Container = LastIdent(c.selfType)
 		}
 	}
-	sym := w.x.addSymbol(s, n, name, val)
+	sym := w.x.AddSymbol(s, n, name, val)
 	if val >= 0 {
 		w.expr(val, sym, newRsScope(c.selfType))
 	}
@@ -1230,7 +1230,7 @@ func (w *rsWalker) macroDef(n int32, c rsCtx, attrs []int32, doc string) {
 	s.Signature.Text = "macro_rules! " + s.Name
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.cfgTest
-	w.x.addSymbol(s, n, name, -1)
+	w.x.AddSymbol(s, n, name, -1)
 }
 
 func (w *rsWalker) externCrate(n int32, c rsCtx) {
@@ -1240,7 +1240,7 @@ func (w *rsWalker) externCrate(n int32, c rsCtx) {
 		return
 	}
 	imp := Import{Source: name, Alias: t.FieldText(n, "alias"), Line: t.StartLine(n), Symbol: c.parent}
-	w.x.f.Imports = append(w.x.f.Imports, imp)
+	w.x.Facts.Imports = append(w.x.Facts.Imports, imp)
 }
 
 // use flattens a use tree into imports: one per module path, naming what
@@ -1262,7 +1262,7 @@ func (w *rsWalker) use(n int32, c rsCtx) {
 		key := strings.Join(src, "::")
 		if name == "" {
 			// the module itself: an import of its own
-			w.x.f.Imports = append(w.x.f.Imports, Import{Source: key, Alias: alias, Line: line, Symbol: c.parent})
+			w.x.Facts.Imports = append(w.x.Facts.Imports, Import{Source: key, Alias: alias, Line: line, Symbol: c.parent})
 			return
 		}
 		imp := bySrc[key]
@@ -1275,7 +1275,7 @@ func (w *rsWalker) use(n int32, c rsCtx) {
 	}
 	w.useTree(arg, nil, add, 0)
 	for _, k := range order {
-		w.x.f.Imports = append(w.x.f.Imports, *bySrc[k])
+		w.x.Facts.Imports = append(w.x.Facts.Imports, *bySrc[k])
 	}
 }
 
@@ -1385,7 +1385,7 @@ func (w *rsWalker) expr(n int32, sym int, scope *rsScope) {
 		w.bindPattern(t.Field(n, "pattern"), scope)
 	case "block":
 		// a nested block may declare items of its own
-		c := rsCtx{parent: sym, mods: w.mods, test: w.x.f.Symbols[sym].IsTest, selfType: scope.self}
+		c := rsCtx{parent: sym, mods: w.mods, test: w.x.Facts.Symbols[sym].IsTest, selfType: scope.self}
 		w.container(n, c, scope, false)
 		return
 	case "macro_definition":
@@ -1416,18 +1416,18 @@ func (w *rsWalker) let(n int32, sym int, scope *rsScope) {
 		return
 	}
 	name := t.Text(pat)
-	delete(scope.calls, name)
+	delete(scope.Calls, name)
 	switch {
 	case typ >= 0:
-		scope.types[name] = w.simpleType(typ, scope)
+		scope.Types[name] = w.simpleType(typ, scope)
 	case val >= 0:
 		ty, expr := w.valueType(val, scope, 0)
-		scope.types[name] = rsOr(ty, "_")
+		scope.Types[name] = rsOr(ty, "_")
 		if ty == "" && expr != "" {
-			scope.calls[name] = rsCallee(expr)
+			scope.Calls[name] = rsCallee(expr)
 		}
 	default:
-		scope.types[name] = "_"
+		scope.Types[name] = "_"
 	}
 }
 
@@ -1444,7 +1444,7 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 		if p == "Self" {
 			p = scope.self
 		}
-		if strings.Contains(p, "::") && isUpper(lastIdent(rsQualOf(p))) {
+		if strings.Contains(p, "::") && IsUpper(LastIdent(rsQualOf(p))) {
 			// Enum::Variant { }: the enum
 			p = rsQualOf(p)
 		}
@@ -1464,10 +1464,10 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 		return "", w.qual(v, scope, true, 0)
 	case "identifier":
 		name := t.Text(v)
-		if c, ok := scope.calls[name]; ok {
+		if c, ok := scope.Calls[name]; ok {
 			return "", rsCallExpr(c)
 		}
-		if ty, ok := scope.types[name]; ok && ty != "_" {
+		if ty, ok := scope.Types[name]; ok && ty != "_" {
 			return ty, ""
 		}
 	case "self":
@@ -1511,14 +1511,14 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 				}
 				return "", ""
 			}
-			if name == "new" && isUpper(lastIdent(qual)) {
+			if name == "new" && IsUpper(LastIdent(qual)) {
 				return qual, ""
 			}
-			if isUpper(name) && isUpper(lastIdent(qual)) {
+			if IsUpper(name) && IsUpper(LastIdent(qual)) {
 				return qual, "" // Enum::Variant(..)
 			}
 		case "identifier":
-			if name := t.Text(fn); isUpper(name) && !rsBuiltins[name] {
+			if name := t.Text(fn); IsUpper(name) && !rsBuiltins[name] {
 				return name, "" // a tuple struct
 			}
 		case "field_expression":
@@ -1579,10 +1579,10 @@ func (w *rsWalker) qual(n int32, scope *rsScope, typed bool, depth int) string {
 			if name == "self" && scope.self != "" {
 				return "<" + scope.self + ">"
 			}
-			if c, ok := scope.calls[name]; ok {
+			if c, ok := scope.Calls[name]; ok {
 				return rsCallExpr(c) // the call the local holds the result of
 			}
-			if ty, ok := scope.types[name]; ok {
+			if ty, ok := scope.Types[name]; ok {
 				return "<" + ty + ">"
 			}
 		}
@@ -1609,13 +1609,13 @@ func (w *rsWalker) qual(n int32, scope *rsScope, typed bool, depth int) string {
 		case "identifier", "field_expression", "call_expression", "self", "scoped_identifier":
 			return w.qual(inner, scope, typed, depth+1)
 		}
-		return "(" + shorten(oneLine(t.Text(inner)), 40) + ")"
+		return "(" + Shorten(OneLine(t.Text(inner)), 40) + ")"
 	case "reference_expression", "unary_expression":
 		return w.qual(t.FirstNamedChild(n), scope, typed, depth+1)
 	case "macro_invocation":
 		return rsTypePath(t, t.Field(n, "macro")) + "!()"
 	}
-	return shorten(oneLine(t.Text(n)), 40)
+	return Shorten(OneLine(t.Text(n)), 40)
 }
 
 // headType types the first identifier of a method call's receiver: self
@@ -1647,11 +1647,11 @@ func (w *rsWalker) headType(r *Ref, value int32, scope *rsScope) {
 			r.QualifierType = scope.self
 		case "identifier":
 			name := t.Text(n)
-			if c, ok := scope.calls[name]; ok {
+			if c, ok := scope.Calls[name]; ok {
 				r.QualifierCall = c
-			} else if ty, ok := scope.types[name]; ok {
+			} else if ty, ok := scope.Types[name]; ok {
 				r.QualifierType = ty
-			} else if !isUpper(name) {
+			} else if !IsUpper(name) {
 				// a value the walker did not see bound: not a path,
 				// which would have been written a::f()
 				r.QualifierType = "_"
@@ -1673,34 +1673,34 @@ func (w *rsWalker) call(n int32, sym int, scope *rsScope) {
 	switch t.Kind(fn) {
 	case "identifier":
 		name := t.Text(fn)
-		if _, local := scope.types[name]; local {
+		if _, local := scope.Types[name]; local {
 			return // a closure or function value held in a local
 		}
 		r := Ref{Kind: RefCall, Name: name, Symbol: sym}
-		if isUpper(name) {
+		if IsUpper(name) {
 			r.Kind = RefNew // a tuple struct or a variant
 			if name == "Self" && scope.self != "" {
-				r.Name, r.Qualifier = lastIdent(scope.self), rsQualOf(scope.self)
+				r.Name, r.Qualifier = LastIdent(scope.self), rsQualOf(scope.self)
 			}
 		}
-		w.x.ref(r, n)
+		w.x.Ref(r, n)
 	case "scoped_identifier":
 		name := t.FieldText(fn, "name")
 		r := Ref{Kind: RefCall, Name: name, Qualifier: rsTypePath(t, t.Field(fn, "path")), Symbol: sym}
-		if isUpper(name) {
+		if IsUpper(name) {
 			r.Kind = RefNew
 		}
 		w.pathType(&r, scope)
-		w.x.ref(r, n)
+		w.x.Ref(r, n)
 	case "field_expression":
 		value := t.Field(fn, "value")
 		name := t.FieldText(fn, "field")
 		r := Ref{Kind: RefCall, Name: name, Qualifier: w.qual(value, scope, false, 0), Symbol: sym}
 		w.headType(&r, value, scope)
-		if (name == "unwrap" || name == "expect") && !w.x.f.Symbols[sym].IsTest {
-			w.x.throw(sym, "panics", r.Qualifier+"."+name+"()", n)
+		if (name == "unwrap" || name == "expect") && !w.x.Facts.Symbols[sym].IsTest {
+			w.x.Throw(sym, "panics", r.Qualifier+"."+name+"()", n)
 		}
-		w.x.ref(r, n)
+		w.x.Ref(r, n)
 	}
 }
 
@@ -1726,9 +1726,9 @@ func (w *rsWalker) structExpr(n int32, sym int, scope *rsScope) {
 		r.Name, r.Qualifier = p[i+2:], p[:i]
 		w.pathType(&r, scope)
 	} else if p == "Self" && scope.self != "" {
-		r.Name, r.Qualifier = lastIdent(scope.self), rsQualOf(scope.self)
+		r.Name, r.Qualifier = LastIdent(scope.self), rsQualOf(scope.self)
 	}
-	w.x.ref(r, n)
+	w.x.Ref(r, n)
 }
 
 // rsQuoteMacros build token streams for proc macros.
@@ -1758,9 +1758,9 @@ func (w *rsWalker) macroCall(n int32, sym int, scope *rsScope) {
 		if tt >= 0 {
 			what = t.Text(tt)
 		}
-		w.x.throw(sym, "panics", what, n)
+		w.x.Throw(sym, "panics", what, n)
 	}
-	w.x.ref(r, n)
+	w.x.Ref(r, n)
 	if tt >= 0 {
 		w.tokenRefs(tt, sym, scope, 0)
 	}
@@ -1838,7 +1838,7 @@ func (w *rsWalker) tokenRefs(tt int32, sym int, scope *rsScope, depth int) {
 			parts, seps = nil, nil
 		case leaf && t.Named(c):
 			// a literal: "alice".to_owned()
-			parts, seps, called = nil, nil, shorten(t.Text(c), 40)
+			parts, seps, called = nil, nil, Shorten(t.Text(c), 40)
 		default:
 			parts, seps, called = nil, nil, ""
 		}
@@ -1897,28 +1897,28 @@ func (w *rsWalker) tokenCall(parts, seps []string, called string, macro bool, sy
 		case head == "self":
 			r.QualifierType = scope.self
 		default:
-			if c, ok := scope.calls[head]; ok {
+			if c, ok := scope.Calls[head]; ok {
 				r.QualifierCall = c
-			} else if ty, ok := scope.types[head]; ok {
+			} else if ty, ok := scope.Types[head]; ok {
 				r.QualifierType = ty
-			} else if !isUpper(head) {
+			} else if !IsUpper(head) {
 				r.QualifierType = "_"
 			}
 		}
 	case r.Qualifier == "":
-		if _, local := scope.types[name]; local {
+		if _, local := scope.Types[name]; local {
 			return name + "()"
 		}
-		if isUpper(name) {
+		if IsUpper(name) {
 			r.Kind = RefNew
 		}
 	default:
-		if isUpper(name) {
+		if IsUpper(name) {
 			r.Kind = RefNew
 		}
 		w.pathType(&r, scope)
 	}
-	w.x.ref(r, at)
+	w.x.Ref(r, at)
 	if r.Qualifier == "" {
 		return r.Name + "()"
 	}
@@ -1947,7 +1947,7 @@ func (w *rsWalker) guard(st int32, sym int) {
 			return
 		}
 		if action := w.exitAction(t.FirstNamedChild(cons)); action != "" {
-			w.x.guard(sym, t.Text(cond), action, n)
+			w.x.Guard(sym, t.Text(cond), action, n)
 		}
 	case "let_declaration":
 		alt := t.Field(n, "alternative")
@@ -1956,7 +1956,7 @@ func (w *rsWalker) guard(st int32, sym int) {
 			return
 		}
 		if action := w.exitAction(t.FirstNamedChild(alt)); action != "" {
-			w.x.guard(sym, t.Text(val)+" does not match "+t.Text(pat), action, n)
+			w.x.Guard(sym, t.Text(val)+" does not match "+t.Text(pat), action, n)
 		}
 	case "macro_invocation":
 		name := t.FieldText(n, "macro")
@@ -1964,17 +1964,17 @@ func (w *rsWalker) guard(st int32, sym int) {
 		if tt < 0 {
 			return
 		}
-		if w.x.f.Symbols[sym].IsTest {
+		if w.x.Facts.Symbols[sym].IsTest {
 			return // a test's assertions are its checks, not preconditions
 		}
 		switch name {
 		case "assert", "debug_assert":
 			if c := rsFirstArg(t.Text(tt)); c != "" {
-				w.x.guard(sym, "!("+c+")", "panic", n)
+				w.x.Guard(sym, "!("+c+")", "panic", n)
 			}
 		case "ensure":
 			if c := rsFirstArg(t.Text(tt)); c != "" {
-				w.x.guard(sym, "!("+c+")", "return error", n)
+				w.x.Guard(sym, "!("+c+")", "return error", n)
 			}
 		}
 	}
@@ -1996,7 +1996,7 @@ func (w *rsWalker) exitAction(st int32) string {
 	switch t.Kind(st) {
 	case "return_expression":
 		if v := t.FirstNamedChild(st); v >= 0 {
-			return "return " + shorten(oneLine(t.Text(v)), 60)
+			return "return " + Shorten(OneLine(t.Text(v)), 60)
 		}
 		return "return"
 	case "macro_invocation":

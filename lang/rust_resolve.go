@@ -112,7 +112,7 @@ func (r *rsRes) modFile(from, mod string) string {
 }
 
 // crateFile returns the lib.rs of the repository's crate called name, the
-// one nearest to from when several share the name.
+// One nearest to from when several share the name.
 func (r *rsRes) crateFile(from, name string) string {
 	return r.tab.Memo("rs.crate\x00"+path.Dir(from)+"\x00"+name, func() string {
 		best, bestScore := "", -1
@@ -141,10 +141,10 @@ func commonPrefix(a, b string) int {
 // to their imports. A name bound more than once (cfg alternatives, or a
 // macro and a trait of one name in different namespaces) keeps the others
 // under "name\x001", "name\x002", ...: see rsBindingsOf.
-func rsBindings(fi *FileInfo) map[string]binding {
-	return fi.bindingsWith(func() map[string]binding {
-		m := map[string]binding{}
-		put := func(name string, b binding) {
+func rsBindings(fi *FileInfo) map[string]Binding {
+	return fi.BindingsWith(func() map[string]Binding {
+		m := map[string]Binding{}
+		put := func(name string, b Binding) {
 			key := name
 			for i := 1; ; i++ {
 				if _, ok := m[key]; !ok {
@@ -162,7 +162,7 @@ func rsBindings(fi *FileInfo) map[string]binding {
 					name = imp.Source[strings.LastIndex(imp.Source, ":")+1:]
 				}
 				if name != "_" && name != "self" && name != "super" && name != "crate" {
-					put(name, binding{imp: imp})
+					put(name, Binding{Imp: imp})
 				}
 				continue
 			}
@@ -171,7 +171,7 @@ func rsBindings(fi *FileInfo) map[string]binding {
 					continue
 				}
 				if local := n.Local(); local != "_" {
-					put(local, binding{imp: imp, name: n.Name})
+					put(local, Binding{Imp: imp, Name: n.Name})
 				}
 			}
 		}
@@ -180,13 +180,13 @@ func rsBindings(fi *FileInfo) map[string]binding {
 }
 
 // rsBindingsOf lists every binding of a name in a file.
-func rsBindingsOf(fi *FileInfo, name string) []binding {
+func rsBindingsOf(fi *FileInfo, name string) []Binding {
 	m := rsBindings(fi)
 	b, ok := m[name]
 	if !ok {
 		return nil
 	}
-	out := []binding{b}
+	out := []Binding{b}
 	for i := 1; ; i++ {
 		b, ok := m[name+"\x00"+itoa(i)]
 		if !ok {
@@ -271,7 +271,7 @@ func (r *rsRes) first(file, seg string, depth int, skip *Import) (rsEnt, bool) {
 	if fi := r.tab.File(file); fi != nil {
 		bound := false
 		for _, b := range rsBindingsOf(fi, seg) {
-			if b.imp == skip {
+			if b.Imp == skip {
 				continue
 			}
 			if e, ok := r.binding(file, b, depth+1); ok {
@@ -313,30 +313,30 @@ func (r *rsRes) first(file, seg string, depth int, skip *Import) (rsEnt, bool) {
 	if f := r.crateFile(file, seg); f != "" {
 		return rsEnt{file: f}, true // a library crate of the repository
 	}
-	if isUpper(seg) && !rsPrelude[seg] {
+	if IsUpper(seg) && !rsPrelude[seg] {
 		return rsEnt{}, false // a type we cannot see
 	}
 	return rsEnt{ext: true}, true
 }
 
-// binding resolves what an import binding names.
-func (r *rsRes) binding(file string, b binding, depth int) (rsEnt, bool) {
+// Binding resolves what an import binding names.
+func (r *rsRes) binding(file string, b Binding, depth int) (rsEnt, bool) {
 	if depth > MaxDepth {
 		return rsEnt{}, false
 	}
-	key := "rs.bind\x00" + file + "\x00" + b.imp.Source + "\x00" + b.name + "\x00" + itoa(b.imp.Line)
+	key := "rs.bind\x00" + file + "\x00" + b.Imp.Source + "\x00" + b.Name + "\x00" + itoa(b.Imp.Line)
 	if depth <= 1 {
 		return r.decode(r.tab.Memo(key, func() string { return rsEncode(r.bindingUncached(file, b, depth)) }))
 	}
 	return r.bindingUncached(file, b, depth)
 }
 
-func (r *rsRes) bindingUncached(file string, b binding, depth int) (rsEnt, bool) {
-	e, ok := r.path(file, rsSplit(b.imp.Source), depth, b.imp)
-	if !ok || e.ext || b.name == "" {
+func (r *rsRes) bindingUncached(file string, b Binding, depth int) (rsEnt, bool) {
+	e, ok := r.path(file, rsSplit(b.Imp.Source), depth, b.Imp)
+	if !ok || e.ext || b.Name == "" {
 		return e, ok
 	}
-	return r.member(e, b.name, depth+1)
+	return r.member(e, b.Name, depth+1)
 }
 
 // rsRank orders the kinds an item name may have by namespace: a path
@@ -427,12 +427,12 @@ func (r *rsRes) memberUncached(e rsEnt, name string, depth int, value bool) (rsE
 		t := e.sym
 		if t.Kind == KindClass {
 			for _, f := range t.Fields {
-				if f.Name == name && isUpper(name) {
+				if f.Name == name && IsUpper(name) {
 					return e, true // a variant: its enum
 				}
 			}
 		}
-		if isTypeKind(t.Kind) {
+		if IsTypeKind(t.Kind) {
 			m, _, ext := r.method(t, name, 0)
 			if m != nil {
 				return rsEnt{sym: m}, true
@@ -622,7 +622,7 @@ func (r *rsRes) ownMethod(typ *Target, name string) (*Target, int) {
 // must see the type's name as outside the repository too.
 func (r *rsRes) extMethod(ty rsTy, name string) *Target {
 	base, _ := rsSplitGeneric(rsStripType(ty.s))
-	base = lastIdent(base)
+	base = LastIdent(base)
 	if base == "" || base == "_" {
 		return nil
 	}
@@ -662,7 +662,7 @@ func (r *rsRes) methodOfName(ty rsTy, name string) *Target {
 	if base == "Self" {
 		base = ty.self
 	}
-	base = lastIdent(base)
+	base = LastIdent(base)
 	if base == "" || base == "_" || rsPrelude[base] {
 		return nil
 	}
@@ -693,10 +693,10 @@ var rsStdTraitMethods = map[string]bool{
 // impl gives it), a standard trait's, or any.
 func (r *rsRes) missingMethod(name string) Resolution {
 	if m := r.scopedTraitMethod(name); m != nil {
-		return bound(m, RuleReceiver)
+		return Bound(m, RuleReceiver)
 	}
 	if rsStdTraitMethods[name] {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	return r.uniqueMethod(name, false)
 }
@@ -732,7 +732,7 @@ func (r *rsRes) traitInScope(trait, traitFile string) bool {
 		imp := &r.ctx.File.Imports[i]
 		for _, n := range imp.Names {
 			if n.Alias == "_" && n.Name == trait {
-				e, ok := r.binding(r.file, binding{imp: imp, name: n.Name}, 0)
+				e, ok := r.binding(r.file, Binding{Imp: imp, Name: n.Name}, 0)
 				if ok && e.sym != nil && e.sym.Path == traitFile {
 					return true
 				}
@@ -783,7 +783,7 @@ func (r *rsRes) resolveType(ty rsTy) (*Target, bool) {
 	if e.ext {
 		return nil, true
 	}
-	if e.sym != nil && (isTypeKind(e.sym.Kind)) {
+	if e.sym != nil && (IsTypeKind(e.sym.Kind)) {
 		return e.sym, false
 	}
 	return nil, false
@@ -796,7 +796,7 @@ func (r *rsRes) typeUncached(file, base string) (rsEnt, bool) {
 	// a type of this file, at any depth
 	var same []*Target
 	for _, t := range r.tab.ByName(base) {
-		if t.Path == file && isTypeKind(t.Kind) {
+		if t.Path == file && IsTypeKind(t.Kind) {
 			same = append(same, t)
 		}
 	}
@@ -918,7 +918,7 @@ func rsElem(ty rsTy) (rsTy, bool) {
 		return ty, true
 	}
 	base, args := rsSplitGeneric(s)
-	switch lastIdent(base) {
+	switch LastIdent(base) {
 	case "Vec", "VecDeque", "SmallVec":
 		if len(args) >= 1 {
 			ty.s = args[0]
@@ -982,15 +982,15 @@ func resolveRustImport(ctx *Context, imp *Import, name string) Resolution {
 		e, ok = r.member(e, name, 1)
 	}
 	if !ok {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if e.ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if t := r.target(e); t != nil {
-		return bound(t, RuleImport)
+		return Bound(t, RuleImport)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // target is the symbol an entity stands for: an item, an inline module's
@@ -1010,7 +1010,7 @@ func (r *rsRes) target(e rsEnt) *Target {
 		}
 		return nil
 	}
-	return moduleTarget(r.tab, e.file)
+	return ModuleTarget(r.tab, e.file)
 }
 
 func resolveRust(ctx *Context, ref *Ref) Resolution {
@@ -1027,9 +1027,9 @@ func resolveRust(ctx *Context, ref *Ref) Resolution {
 // rule is same_file for a target in the referencing file, else rule.
 func (r *rsRes) ruleFor(t *Target, rule string) Resolution {
 	if t.Path == r.file && rule == RuleImport {
-		return bound(t, RuleSameFile)
+		return Bound(t, RuleSameFile)
 	}
-	return bound(t, rule)
+	return Bound(t, rule)
 }
 
 func (r *rsRes) typeRef(ref *Ref) Resolution {
@@ -1045,22 +1045,22 @@ func (r *rsRes) typeRef(ref *Ref) Resolution {
 		return r.ruleFor(t, RuleImport)
 	}
 	if ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 func (r *rsRes) entResolution(e rsEnt, ok bool, rule string) Resolution {
 	switch {
 	case !ok:
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	case e.ext:
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if t := r.target(e); t != nil {
 		return r.ruleFor(t, rule)
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // scopeOf is the qualified name items of the referencing symbol's
@@ -1113,7 +1113,7 @@ func (r *rsRes) inScope(name string, keep func(*Target) bool) *Target {
 // crate's macros, the prelude.
 func (r *rsRes) bare(ref *Ref) Resolution {
 	if rsBuiltins[ref.Name] {
-		return unbound(RuleBuiltin, 0)
+		return Unbound(RuleBuiltin, 0)
 	}
 	macro := strings.HasSuffix(ref.Name, "!")
 	name := strings.TrimSuffix(ref.Name, "!")
@@ -1122,13 +1122,13 @@ func (r *rsRes) bare(ref *Ref) Resolution {
 		case macro:
 			return t.Kind == KindFunction
 		case ref.Kind == RefNew:
-			return isTypeKind(t.Kind)
+			return IsTypeKind(t.Kind)
 		}
 		return t.Kind != KindMethod && t.Kind != KindConstructor && t.Kind != KindModule && t.Kind != KindInterface
 	}
 	cands := r.tab.ByName(name)
 	if t := r.inScope(name, keep); t != nil {
-		return bound(t, RuleSameFile)
+		return Bound(t, RuleSameFile)
 	}
 	fi := r.ctx.File
 	if bs := rsBindingsOf(fi, name); len(bs) > 0 {
@@ -1157,7 +1157,7 @@ func (r *rsRes) bare(ref *Ref) Resolution {
 		}
 		if m, ok := r.member(ge, name, 1); ok {
 			if m.ext {
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
 			if t := r.target(m); t != nil && (keep(t) || m.sym != nil && ref.Kind == RefNew) {
 				rule := RuleImport
@@ -1180,14 +1180,14 @@ func (r *rsRes) bare(ref *Ref) Resolution {
 		switch {
 		case len(ms) == 1 || len(ms) > 1 && rsOneFile(ms):
 			// several in one file are cfg alternatives of one macro
-			return bound(ms[0], RuleSamePackage)
+			return Bound(ms[0], RuleSamePackage)
 		case len(ms) > 1:
-			return unbound(RuleAmbiguous, len(ms))
+			return Unbound(RuleAmbiguous, len(ms))
 		}
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if rsPrelude[name] || extGlob {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	// nothing in scope: a distinctive name defined once in the crate
 	crate := r.crateDir(r.file)
@@ -1198,12 +1198,12 @@ func (r *rsRes) bare(ref *Ref) Resolution {
 		}
 	}
 	if len(one) == 1 && !rsCommonMethods[name] {
-		return bound(one[0], RuleUniqueName)
+		return Bound(one[0], RuleUniqueName)
 	}
 	if len(one) > 1 {
-		return unbound(RuleAmbiguous, len(one))
+		return Unbound(RuleAmbiguous, len(one))
 	}
-	return unbound(RuleUnresolved, 0)
+	return Unbound(RuleUnresolved, 0)
 }
 
 // rsOneFile reports whether all targets are in one file.
@@ -1241,12 +1241,12 @@ func (r *rsRes) qualified(ref *Ref) Resolution {
 	q := ref.Qualifier
 	head, rest := rsHead(q)
 	isPath := rest == "" && !strings.HasPrefix(head, "<") && head != "self" &&
-		(ref.QualifierType == "" && ref.QualifierCall == "" || isUpper(head))
+		(ref.QualifierType == "" && ref.QualifierCall == "" || IsUpper(head))
 	if isPath {
 		return r.pathRef(ref)
 	}
 	if strings.HasSuffix(ref.Name, "!") {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	ty, ext, known := r.eval(ref)
 	if known {
@@ -1255,14 +1255,14 @@ func (r *rsRes) qualified(ref *Ref) Resolution {
 			m, amb, mext := r.method(t, ref.Name, 0)
 			switch {
 			case m != nil:
-				return bound(m, RuleReceiver)
+				return Bound(m, RuleReceiver)
 			case amb > 0:
-				return unbound(RuleAmbiguous, amb)
+				return Unbound(RuleAmbiguous, amb)
 			case mext:
 				if m := r.extMethod(ty, ref.Name); m != nil {
-					return bound(m, RuleReceiver)
+					return Bound(m, RuleReceiver)
 				}
-				return unbound(RuleExternal, 0)
+				return Unbound(RuleExternal, 0)
 			}
 			return r.missingMethod(ref.Name)
 		}
@@ -1270,10 +1270,10 @@ func (r *rsRes) qualified(ref *Ref) Resolution {
 			// a type the index has no symbol for (declared inside a
 			// macro such as pin_project!) whose impls it has
 			if m := r.methodOfName(ty, ref.Name); m != nil {
-				return bound(m, RuleReceiver)
+				return Bound(m, RuleReceiver)
 			}
 		} else if m := r.extMethod(ty, ref.Name); m != nil {
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
 		ext = ext || text
 	}
@@ -1287,12 +1287,12 @@ func (r *rsRes) pathRef(ref *Ref) Resolution {
 	ok := false
 	macro := strings.HasSuffix(ref.Name, "!")
 	name := strings.TrimSuffix(ref.Name, "!")
-	if ref.QualifierType != "" && isUpper(segs[0]) {
+	if ref.QualifierType != "" && IsUpper(segs[0]) {
 		// Self::f, T::f with T: Bound
 		if t, ext := r.resolveType(rsTy{s: ref.QualifierType, file: r.file}); t != nil {
 			e, ok = rsEnt{sym: t}, true
 		} else if ext {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 		for _, s := range segs[1:] {
 			if !ok {
@@ -1303,31 +1303,31 @@ func (r *rsRes) pathRef(ref *Ref) Resolution {
 	} else {
 		e, ok = r.path(r.file, segs, 0, nil)
 	}
-	if !ok && isUpper(segs[len(segs)-1]) {
+	if !ok && IsUpper(segs[len(segs)-1]) {
 		// a type the index has no symbol for, whose impls it has
 		ty := rsTy{s: ref.Qualifier, file: r.file}
 		if ref.QualifierType != "" {
 			ty.s = ref.QualifierType
 		}
 		if m := r.methodOfName(ty, name); m != nil {
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
 	}
 	if !ok {
-		if isUpper(segs[len(segs)-1]) && len(segs) == 1 {
+		if IsUpper(segs[len(segs)-1]) && len(segs) == 1 {
 			// an unknown type: a generic parameter, or a glob's
 			if fi := r.ctx.File; fi != nil {
 				for _, g := range rsGlobs(fi) {
 					if ge, ok := r.path(r.file, rsSplit(g.Source), 0, g); ok && ge.ext {
-						return unbound(RuleExternal, 0)
+						return Unbound(RuleExternal, 0)
 					}
 				}
 			}
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if e.ext {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	if e.sym != nil && e.sym.Kind == KindVariable {
 		// STATIC.method(): the static's type
@@ -1337,35 +1337,35 @@ func (r *rsRes) pathRef(ref *Ref) Resolution {
 		}
 		e = rsEnt{sym: t}
 	}
-	if e.sym != nil && isTypeKind(e.sym.Kind) {
+	if e.sym != nil && IsTypeKind(e.sym.Kind) {
 		t := e.sym
 		if macro {
-			return unbound(RuleUnresolved, 0)
+			return Unbound(RuleUnresolved, 0)
 		}
 		for _, f := range t.Fields {
-			if f.Name == name && isUpper(name) && t.Kind == KindClass {
+			if f.Name == name && IsUpper(name) && t.Kind == KindClass {
 				return r.ruleFor(t, RuleImport) // Enum::Variant: the enum
 			}
 		}
 		m, amb, mext := r.method(t, name, 0)
 		switch {
 		case m != nil:
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		case amb > 0:
-			return unbound(RuleAmbiguous, amb)
+			return Unbound(RuleAmbiguous, amb)
 		case mext:
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
 		if m := r.scopedTraitMethod(name); m != nil {
-			return bound(m, RuleReceiver)
+			return Bound(m, RuleReceiver)
 		}
 		if rsStdTraitMethods[name] {
-			return unbound(RuleExternal, 0)
+			return Unbound(RuleExternal, 0)
 		}
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	if !e.isMod() {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	m, ok := r.memberNS(e, name, 1, ref.Kind == RefCall)
 	if !ok && macro {
@@ -1375,15 +1375,15 @@ func (r *rsRes) pathRef(ref *Ref) Resolution {
 	return r.entResolution(m, ok, RuleImport)
 }
 
-// uniqueMethod binds a method call whose receiver type is unknown: to the
-// one method of that name when the name is distinctive and its type is in
+// UniqueMethod binds a method call whose receiver type is unknown: to the
+// One method of that name when the name is distinctive and its type is in
 // reach (in the caller's crate, or named by the caller's imports). With no
 // method of that name in the repository the call is a library's.
 func (r *rsRes) uniqueMethod(name string, ext bool) Resolution {
-	ms := pick(r.tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod || t.Kind == KindConstructor })
+	ms := Pick(r.tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod || t.Kind == KindConstructor })
 	switch {
 	case ext || len(ms) == 0:
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	case len(ms) > 1:
 		if !rsCommonMethods[name] {
 			id := r.tab.Memo("rs.trait\x00"+name, func() string {
@@ -1394,21 +1394,21 @@ func (r *rsRes) uniqueMethod(name string, ext bool) Resolution {
 			})
 			for _, m := range ms {
 				if id != "" && m.ID == id {
-					return bound(m, RuleUniqueName)
+					return Bound(m, RuleUniqueName)
 				}
 			}
 		}
-		return unbound(RuleAmbiguous, len(ms))
+		return Unbound(RuleAmbiguous, len(ms))
 	case rsCommonMethods[name]:
-		return unbound(RuleUnresolved, 1)
+		return Unbound(RuleUnresolved, 1)
 	}
 	m := ms[0]
 	if r.crateDir(m.Path) != r.crateDir(r.file) {
 		if _, ok := rsBindings(r.ctx.File)[rsContainerName(m.Container)]; !ok {
-			return unbound(RuleUnresolved, 1)
+			return Unbound(RuleUnresolved, 1)
 		}
 	}
-	return bound(m, RuleUniqueName)
+	return Bound(m, RuleUniqueName)
 }
 
 // traitMethod picks, among several methods of one name, the declaration
@@ -1448,7 +1448,7 @@ func (r *rsRes) containerKind(m *Target) string {
 		return ""
 	}
 	for _, t := range r.tab.ByName(name) {
-		if t.Path == m.Path && isTypeKind(t.Kind) {
+		if t.Path == m.Path && IsTypeKind(t.Kind) {
 			return t.Kind
 		}
 	}
@@ -1462,9 +1462,9 @@ func (r *rsRes) containerKind(m *Target) string {
 func (r *rsRes) implements(m *Target, trait string) bool {
 	name := rsContainerName(m.Container)
 	for _, t := range r.tab.ByName(name) {
-		if t.Path == m.Path && isTypeKind(t.Kind) {
+		if t.Path == m.Path && IsTypeKind(t.Kind) {
 			for _, b := range t.Bases {
-				if lastIdent(b) == trait {
+				if LastIdent(b) == trait {
 					return true
 				}
 			}
@@ -1679,7 +1679,7 @@ func (r *rsRes) callResult(callee, self string, depth int) (rsTy, bool, bool) {
 		if h, _, _ := strings.Cut(qual, "::"); h == "Self" {
 			sub.QualifierType = self
 		}
-		if isUpper(name) {
+		if IsUpper(name) {
 			sub.Kind = RefNew
 		}
 		res = r.pathRef(sub)
@@ -1697,7 +1697,7 @@ func (r *rsRes) callResult(callee, self string, depth int) (rsTy, bool, bool) {
 	if t == nil {
 		return rsTy{}, false, false
 	}
-	if isTypeKind(t.Kind) {
+	if IsTypeKind(t.Kind) {
 		return rsTy{s: t.Name, file: t.Path}, false, true // a tuple struct or a variant
 	}
 	if t.Returns == "" {

@@ -3,34 +3,34 @@ package lang
 import "strings"
 
 func init() {
-	skelRulesByName["rust"] = &skelRules{
-		marker: "/* ... */",
-		control: kindSet("if_expression", "match_expression", "for_expression", "while_expression", "loop_expression",
+	skelRulesByName["rust"] = &SkelRules{
+		Marker: "/* ... */",
+		Control: KindSet("if_expression", "match_expression", "for_expression", "while_expression", "loop_expression",
 			"unsafe_block", "async_block"),
-		exits:      kindSet("return_expression", "break_expression", "continue_expression"),
-		blocks:     kindSet("block"),
-		clauses:    kindSet("else_clause"),
-		cases:      kindSet("match_arm"),
-		caseBodies: kindSet("match_block"),
-		wrappers:   kindSet("expression_statement"),
-		nested: kindSet("function_item", "struct_item", "enum_item", "impl_item", "trait_item", "mod_item",
+		Exits:      KindSet("return_expression", "break_expression", "continue_expression"),
+		Blocks:     KindSet("block"),
+		Clauses:    KindSet("else_clause"),
+		Cases:      KindSet("match_arm"),
+		CaseBodies: KindSet("match_block"),
+		Wrappers:   KindSet("expression_statement"),
+		Nested: KindSet("function_item", "struct_item", "enum_item", "impl_item", "trait_item", "mod_item",
 			"union_item"),
-		attrs:    kindSet("attribute_item", "inner_attribute_item"),
-		member:   rustSkelMember,
-		stmt:     rustSkelStmt,
-		exported: rustSkelExported,
-		exitCall: rustSkelExitCall,
+		Attrs:    KindSet("attribute_item", "inner_attribute_item"),
+		Member:   rustSkelMember,
+		Stmt:     rustSkelStmt,
+		Exported: rustSkelExported,
+		ExitCall: rustSkelExitCall,
 	}
 }
 
-func rustSkelMember(s *skel, n int32) shape {
-	t := s.t
+func rustSkelMember(s *Skel, n int32) Shape {
+	t := s.Tree
 	switch t.Kind(n) {
 	case "use_declaration", "extern_crate_declaration":
-		return shape{kind: shapeVerbatim}
+		return Shape{Kind: ShapeVerbatim}
 	case "function_item":
 		if b := t.Field(n, "body"); b >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeCode)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
 		}
 	case "struct_item", "union_item", "enum_item", "trait_item", "impl_item", "mod_item", "foreign_mod_item":
 		b := t.Field(n, "body")
@@ -38,26 +38,26 @@ func rustSkelMember(s *skel, n int32) shape {
 			b = t.ChildOfKind(n, "declaration_list")
 		}
 		if b >= 0 && t.Kind(b) != "ordered_field_declaration_list" {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
 		}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
 // rustSkelStmt reads what Rust writes as expressions: let x = match ...,
 // and a block's tail expression, which is its value.
-func rustSkelStmt(s *skel, n int32) (shape, bool) {
-	t, r := s.t, s.r
+func rustSkelStmt(s *Skel, n int32) (Shape, bool) {
+	t, r := s.Tree, s.Rules
 	k := t.Kind(n)
 	switch {
 	case k == "let_declaration":
-		if v := t.Field(n, "value"); v >= 0 && r.control[t.Kind(v)] {
-			return shape{kind: shapeFrame, holes: s.controlHoles(v)}, true
+		if v := t.Field(n, "value"); v >= 0 && r.Control[t.Kind(v)] {
+			return Shape{Kind: ShapeFrame, Holes: s.ControlHoles(v)}, true
 		}
-		return shape{kind: shapeElide}, true
-	case k == "expression_statement", k == "empty_statement", r.nested[k], r.attrs[k], r.control[k], r.exits[k],
+		return Shape{Kind: ShapeElide}, true
+	case k == "expression_statement", k == "empty_statement", r.Nested[k], r.Attrs[k], r.Control[k], r.Exits[k],
 		strings.HasSuffix(k, "_item"), strings.HasSuffix(k, "_declaration"), t.IsComment(n):
-		return shape{}, false
+		return Shape{}, false
 	}
 	// a tail expression without a semicolon: the value of its block
 	if p := t.Parent(n); p >= 0 && t.Kind(p) == "block" {
@@ -66,10 +66,10 @@ func rustSkelStmt(s *skel, n int32) (shape, bool) {
 			last = c
 		}
 		if last == n {
-			return shape{kind: shapeLine}, true
+			return Shape{Kind: ShapeLine}, true
 		}
 	}
-	return shape{}, false
+	return Shape{}, false
 }
 
 func rustSkelExitCall(t *Tree, n int32) bool {
@@ -85,8 +85,8 @@ func rustSkelExitCall(t *Tree, n int32) bool {
 
 // rustSkelExported: pub items; every member of a trait, of a trait impl
 // and every variant of an enum is as visible as its container.
-func rustSkelExported(s *skel, n, container int32) bool {
-	t := s.t
+func rustSkelExported(s *Skel, n, container int32) bool {
+	t := s.Tree
 	if container > 0 {
 		switch t.Kind(container) {
 		case "enum_variant_list":

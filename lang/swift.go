@@ -25,30 +25,30 @@ type swCtx struct {
 	proto   bool // in a protocol body: members are requirements
 	protos  map[string]bool
 	top     bool // a statement of a function body itself
-	scope   *scope
+	scope   *Scope
 }
 
-func extractSwift(x *extractor) {
-	x.f.Module = swiftModuleOf(x.path)
-	if x.t.Lang.IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractSwift(x *Extractor) {
+	x.Facts.Module = swiftModuleOf(x.Path)
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
-	if x.f.Module != "" {
-		x.f.Symbols[0].Name = x.f.Module
+	if x.Facts.Module != "" {
+		x.Facts.Symbols[0].Name = x.Facts.Module
 	}
 	// the protocols this file declares: a class's first base that is one
 	// is a conformance, not a superclass
 	protos := map[string]bool{}
-	for n := range x.t.NamedChildren(0) {
-		if x.t.Kind(n) == "protocol_declaration" {
-			if id := x.t.ChildOfKind(n, "type_identifier"); id >= 0 {
-				protos[x.t.Text(id)] = true
+	for n := range x.Tree.NamedChildren(0) {
+		if x.Tree.Kind(n) == "protocol_declaration" {
+			if id := x.Tree.ChildOfKind(n, "type_identifier"); id >= 0 {
+				protos[x.Tree.Text(id)] = true
 			}
 		}
 	}
-	c := swCtx{members: -1, cls: -1, scope: &scope{}, protos: protos}
-	for n := range x.t.NamedChildren(0) {
+	c := swCtx{members: -1, cls: -1, scope: &Scope{}, protos: protos}
+	for n := range x.Tree.NamedChildren(0) {
 		swNode(x, n, c)
 	}
 }
@@ -113,8 +113,8 @@ func swStripType(s string) string {
 	return s
 }
 
-func swNode(x *extractor, n int32, c swCtx) {
-	t := x.t
+func swNode(x *Extractor, n int32, c swCtx) {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "comment", "multiline_comment", "modifiers", "attribute":
 		return
@@ -138,9 +138,9 @@ func swNode(x *extractor, n int32, c swCtx) {
 				s.Parent = c.members
 			}
 			swVisibility(x, &s, n, c)
-			s.Signature.Text = oneLine(t.Text(n))
-			s.Doc = x.docBefore(n)
-			x.addSymbol(s, n, name, -1)
+			s.Signature.Text = OneLine(t.Text(n))
+			s.Doc = x.DocBefore(n)
+			x.AddSymbol(s, n, name, -1)
 		}
 		return
 	case "call_expression":
@@ -167,11 +167,11 @@ func swNode(x *extractor, n int32, c swCtx) {
 					break
 				}
 			}
-			x.throw(c.sym, "throws", what, n)
+			x.Throw(c.sym, "throws", what, n)
 		}
 	case "lambda_literal":
 		inner := c
-		inner.scope = &scope{parent: c.scope}
+		inner.scope = &Scope{Parent: c.scope}
 		inner.members, inner.top = -1, false
 		for ch := range t.NamedChildren(n) {
 			swNode(x, ch, inner)
@@ -192,20 +192,20 @@ func swNode(x *extractor, n int32, c swCtx) {
 // swVisibility reads modifiers: Swift's default is internal (the module);
 // public and open are seen by importers. Members of a protocol take the
 // protocol's visibility.
-func swVisibility(x *extractor, s *Symbol, n int32, c swCtx) (mods []string, test bool) {
-	t := x.t
+func swVisibility(x *Extractor, s *Symbol, n int32, c swCtx) (mods []string, test bool) {
+	t := x.Tree
 	vis := ""
 	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
 		for ch := range t.NamedChildren(m) {
 			switch t.Kind(ch) {
 			case "visibility_modifier":
-				if w := oneLine(t.Text(ch)); !strings.Contains(w, "(") {
+				if w := OneLine(t.Text(ch)); !strings.Contains(w, "(") {
 					vis = w
 				} else if vis == "" {
 					mods = append(mods, w) // private(set): the getter keeps the default
 				}
 			case "attribute":
-				name := strings.TrimPrefix(oneLine(t.Text(ch)), "@")
+				name := strings.TrimPrefix(OneLine(t.Text(ch)), "@")
 				if i := strings.IndexAny(name, "(<"); i >= 0 {
 					name = name[:i]
 				}
@@ -214,12 +214,12 @@ func swVisibility(x *extractor, s *Symbol, n int32, c swCtx) (mods []string, tes
 					test = true
 				}
 			default:
-				mods = append(mods, oneLine(t.Text(ch)))
+				mods = append(mods, OneLine(t.Text(ch)))
 			}
 		}
 	}
 	if vis == "" && c.proto && c.members >= 0 {
-		s.Exported, s.Visibility = x.f.Symbols[c.members].Exported, x.f.Symbols[c.members].Visibility
+		s.Exported, s.Visibility = x.Facts.Symbols[c.members].Exported, x.Facts.Symbols[c.members].Visibility
 		return mods, test
 	}
 	switch vis {
@@ -236,8 +236,8 @@ func swVisibility(x *extractor, s *Symbol, n int32, c swCtx) (mods []string, tes
 	return mods, test
 }
 
-func swImport(x *extractor, n int32) {
-	t := x.t
+func swImport(x *Extractor, n int32) {
+	t := x.Tree
 	id := t.ChildOfKind(n, "identifier")
 	if id < 0 {
 		return
@@ -263,11 +263,11 @@ func swImport(x *extractor, n int32) {
 	} else {
 		imp.Source = strings.Join(parts, ".")
 	}
-	x.f.Imports = append(x.f.Imports, imp)
+	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
-func swClass(x *extractor, n int32, c swCtx) {
-	t := x.t
+func swClass(x *Extractor, n int32, c swCtx) {
+	t := x.Tree
 	var name int32 = -1
 	declKind := "protocol"
 	for ch := range t.Children(n) {
@@ -308,8 +308,8 @@ func swClass(x *extractor, n int32, c swCtx) {
 		for _, b := range bases {
 			swTypeRef(x, b, 0, RefImplements)
 		}
-		inner := swCtx{sym: 0, members: 0, cls: -1, owner: owner, scope: &scope{parent: c.scope}, protos: c.protos}
-		inner.scope.set("self", owner, "", "")
+		inner := swCtx{sym: 0, members: 0, cls: -1, owner: owner, scope: &Scope{Parent: c.scope}, protos: c.protos}
+		inner.scope.Set("self", owner, "", "")
 		if body >= 0 {
 			for m := range t.NamedChildren(body) {
 				swNode(x, m, inner)
@@ -328,11 +328,11 @@ func swClass(x *extractor, n int32, c swCtx) {
 	s.Signature.Modifiers = mods
 	if tp := t.ChildOfKind(n, "type_parameters"); tp >= 0 {
 		for p := range t.NamedChildren(tp) {
-			s.Signature.Generics = append(s.Signature.Generics, oneLine(t.Text(p)))
+			s.Signature.Generics = append(s.Signature.Generics, OneLine(t.Text(p)))
 		}
 	}
 	for _, b := range bases {
-		s.Signature.Bases = append(s.Signature.Bases, oneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
 	}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
@@ -350,9 +350,9 @@ func swClass(x *extractor, n int32, c swCtx) {
 			}
 		}
 	}
-	s.Signature.Text = x.headerText(n, body)
-	s.Doc = x.docBefore(n)
-	sym := x.addSymbol(s, n, name, body)
+	s.Signature.Text = x.HeaderText(n, body)
+	s.Doc = x.DocBefore(n)
+	sym := x.AddSymbol(s, n, name, body)
 	for i, b := range bases {
 		// a class's first base may be its superclass; the rest, and every
 		// base of a struct, enum or protocol, are protocols
@@ -364,11 +364,11 @@ func swClass(x *extractor, n int32, c swCtx) {
 		}
 		swTypeRef(x, b, sym, kind)
 	}
-	scope := &scope{parent: c.scope}
-	for _, f := range x.f.Symbols[sym].Signature.Fields {
-		scope.set(f.Name, swStripType(f.Type), "", "")
+	scope := &Scope{Parent: c.scope}
+	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
+		scope.Set(f.Name, swStripType(f.Type), "", "")
 	}
-	scope.set("self", x.f.Symbols[sym].Name, "", "")
+	scope.Set("self", x.Facts.Symbols[sym].Name, "", "")
 	inner := swCtx{sym: sym, members: sym, cls: sym, proto: declKind == "protocol", scope: scope, protos: c.protos}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
@@ -376,10 +376,10 @@ func swClass(x *extractor, n int32, c swCtx) {
 				for ch := range t.NamedChildren(m) {
 					if t.Kind(ch) == "simple_identifier" {
 						es := Symbol{Kind: KindVariable, Name: t.Text(ch), Parent: sym, Exported: s.Exported,
-							Visibility: x.f.Symbols[sym].Visibility}
+							Visibility: x.Facts.Symbols[sym].Visibility}
 						es.Signature.Returns = s.Name
-						es.Signature.Text = oneLine(t.Text(m))
-						x.addSymbol(es, m, ch, -1)
+						es.Signature.Text = OneLine(t.Text(m))
+						x.AddSymbol(es, m, ch, -1)
 					}
 				}
 				continue
@@ -390,24 +390,24 @@ func swClass(x *extractor, n int32, c swCtx) {
 }
 
 // swTypeRef records a reference of kind to the type at node ty.
-func swTypeRef(x *extractor, ty int32, sym int, kind string) {
-	name, qual := javaSplitType(swStripType(x.t.Text(ty)))
+func swTypeRef(x *Extractor, ty int32, sym int, kind string) {
+	name, qual := javaSplitType(swStripType(x.Tree.Text(ty)))
 	if name == "" {
 		return
 	}
-	x.ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
+	x.Ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
 }
 
 // swParams reads the parameter children of a declaration, declaring them
 // in scope.
-func swParams(x *extractor, n int32, scope *scope) []Param {
-	t := x.t
+func swParams(x *Extractor, n int32, scope *Scope) []Param {
+	t := x.Tree
 	var out []Param
 	for p := range t.NamedChildren(n) {
 		if t.Kind(p) != "parameter" {
 			if t.FieldName(p) == "default_value" {
 				if len(out) > 0 {
-					out[len(out)-1].Default = oneLine(t.Text(p))
+					out[len(out)-1].Default = OneLine(t.Text(p))
 					out[len(out)-1].Optional = true
 				}
 			}
@@ -419,7 +419,7 @@ func swParams(x *extractor, n int32, scope *scope) []Param {
 			case k == "simple_identifier" && t.FieldName(ch) != "external_name":
 				name = t.Text(ch)
 			case swIsType(k) && typ == "":
-				typ = oneLine(t.Text(ch))
+				typ = OneLine(t.Text(ch))
 			}
 		}
 		if name == "" {
@@ -431,14 +431,14 @@ func swParams(x *extractor, n int32, scope *scope) []Param {
 		}
 		out = append(out, param)
 		if scope != nil {
-			scope.set(name, swStripType(typ), "", "")
+			scope.Set(name, swStripType(typ), "", "")
 		}
 	}
 	return out
 }
 
-func swFunction(x *extractor, n int32, c swCtx) {
-	t := x.t
+func swFunction(x *Extractor, n int32, c swCtx) {
+	t := x.Tree
 	kind := t.Kind(n)
 	var name int32 = -1
 	nameText := ""
@@ -488,16 +488,16 @@ func swFunction(x *extractor, n int32, c swCtx) {
 		mods = append(mods, "abstract")
 	}
 	s.Signature.Modifiers = mods
-	scope := &scope{parent: c.scope}
+	scope := &Scope{Parent: c.scope}
 	s.Signature.Params = swParams(x, n, scope)
 	for ch := range t.NamedChildren(n) {
 		switch k := t.Kind(ch); {
 		case k == "type_parameters":
 			for p := range t.NamedChildren(ch) {
-				s.Signature.Generics = append(s.Signature.Generics, oneLine(t.Text(p)))
+				s.Signature.Generics = append(s.Signature.Generics, OneLine(t.Text(p)))
 			}
 		case swIsType(k) && s.Signature.Returns == "":
-			s.Signature.Returns = oneLine(t.Text(ch))
+			s.Signature.Returns = OneLine(t.Text(ch))
 		}
 	}
 	body := t.Field(n, "body")
@@ -507,10 +507,10 @@ func swFunction(x *extractor, n int32, c swCtx) {
 	if body < 0 {
 		body = t.ChildOfKind(n, "computed_property")
 	}
-	s.Signature.Text = x.headerText(n, body)
-	s.Doc = x.docBefore(n)
-	s.IsTest = test || x.f.IsTest && c.members >= 0 && strings.HasPrefix(s.Name, "test")
-	sym := x.addSymbol(s, n, name, body)
+	s.Signature.Text = x.HeaderText(n, body)
+	s.Doc = x.DocBefore(n)
+	s.IsTest = test || x.Facts.IsTest && c.members >= 0 && strings.HasPrefix(s.Name, "test")
+	sym := x.AddSymbol(s, n, name, body)
 	if body >= 0 {
 		inner := swCtx{sym: sym, members: -1, cls: c.cls, owner: c.owner, scope: scope, top: true, protos: c.protos}
 		for ch := range t.NamedChildren(body) {
@@ -521,8 +521,8 @@ func swFunction(x *extractor, n int32, c swCtx) {
 
 // swPropName returns a property's name node and its declared (or
 // constructed) type.
-func swPropName(x *extractor, n int32) (int32, string) {
-	t := x.t
+func swPropName(x *Extractor, n int32) (int32, string) {
+	t := x.Tree
 	var id int32 = -1
 	typ := ""
 	for ch := range t.NamedChildren(n) {
@@ -533,10 +533,10 @@ func swPropName(x *extractor, n int32) (int32, string) {
 			}
 		case "type_annotation":
 			if ty := t.FirstNamedChild(ch); ty >= 0 && typ == "" {
-				typ = oneLine(t.Text(ty))
+				typ = OneLine(t.Text(ty))
 			}
 		case "call_expression":
-			if f := t.FirstNamedChild(ch); f >= 0 && typ == "" && t.Kind(f) == "simple_identifier" && isUpper(t.Text(f)) {
+			if f := t.FirstNamedChild(ch); f >= 0 && typ == "" && t.Kind(f) == "simple_identifier" && IsUpper(t.Text(f)) {
 				typ = t.Text(f)
 			}
 		}
@@ -544,8 +544,8 @@ func swPropName(x *extractor, n int32) (int32, string) {
 	return id, typ
 }
 
-func swProperty(x *extractor, n int32, c swCtx) {
-	t := x.t
+func swProperty(x *Extractor, n int32, c swCtx) {
+	t := x.Tree
 	id, typ := swPropName(x, n)
 	var value int32 = -1
 	for ch := range t.NamedChildren(n) {
@@ -565,7 +565,7 @@ func swProperty(x *extractor, n int32, c swCtx) {
 	}
 	local := c.members < 0 && c.sym != 0
 	if id >= 0 && local {
-		c.scope.set(t.Text(id), swStripType(typ), call, "")
+		c.scope.Set(t.Text(id), swStripType(typ), call, "")
 		c.top = false
 		if value >= 0 {
 			swNode(x, value, c)
@@ -583,15 +583,15 @@ func swProperty(x *extractor, n int32, c swCtx) {
 		}
 		mods, _ := swVisibility(x, &s, n, c)
 		if vb := t.ChildOfKind(n, "value_binding_pattern"); vb >= 0 {
-			mods = append(mods, oneLine(t.Text(vb)))
+			mods = append(mods, OneLine(t.Text(vb)))
 		}
 		s.Signature.Modifiers = mods
 		s.Signature.Returns = typ
-		s.Signature.Text = shorten(oneLine(x.headerText(n, t.ChildOfKind(n, "computed_property"))), maxSigText)
-		s.Doc = x.docBefore(n)
-		sym = x.addSymbol(s, n, id, value)
+		s.Signature.Text = Shorten(OneLine(x.HeaderText(n, t.ChildOfKind(n, "computed_property"))), MaxSigText)
+		s.Doc = x.DocBefore(n)
+		sym = x.AddSymbol(s, n, id, value)
 		if c.members < 0 {
-			c.scope.set(t.Text(id), swStripType(typ), call, "")
+			c.scope.Set(t.Text(id), swStripType(typ), call, "")
 		}
 	}
 	inner := c
@@ -607,8 +607,8 @@ func swProperty(x *extractor, n int32, c swCtx) {
 
 // swChain returns the text of a navigation chain of plain names
 // ("a.b.c", "self.repo"), or "" when some part is not a name.
-func swChain(x *extractor, n int32) string {
-	t := x.t
+func swChain(x *Extractor, n int32) string {
+	t := x.Tree
 	switch t.Kind(n) {
 	case "simple_identifier":
 		return t.Text(n)
@@ -637,8 +637,8 @@ func swChain(x *extractor, n int32) string {
 	return ""
 }
 
-func swCall(x *extractor, n int32, c swCtx) {
-	t := x.t
+func swCall(x *Extractor, n int32, c swCtx) {
+	t := x.Tree
 	f := t.FirstNamedChild(n)
 	// a + f(x) parses as (a + f)(x): the callee is the right operand
 	for f >= 0 && t.Field(f, "rhs") >= 0 && t.Kind(f) != "navigation_expression" {
@@ -651,14 +651,14 @@ func swCall(x *extractor, n int32, c swCtx) {
 	case "simple_identifier":
 		name := t.Text(f)
 		kind := RefCall
-		if isUpper(name) {
+		if IsUpper(name) {
 			kind = RefNew
 		}
 		// items[0] is a subscript, not a call
 		if cs := t.ChildOfKind(n, "call_suffix"); cs >= 0 && strings.HasPrefix(t.Text(cs), "[") {
 			return
 		}
-		x.ref(Ref{Kind: kind, Name: name, Symbol: c.sym}, f)
+		x.Ref(Ref{Kind: kind, Name: name, Symbol: c.sym}, f)
 	case "navigation_expression":
 		var target, suffix int32 = -1, -1
 		for ch := range t.NamedChildren(f) {
@@ -695,15 +695,15 @@ func swCall(x *extractor, n int32, c swCtx) {
 			}
 			switch head {
 			case "self":
-				if typ, _, _, ok := c.scope.lookup("self"); ok {
+				if typ, _, _, ok := c.scope.Lookup("self"); ok {
 					r.QualifierType = typ
 				}
 			case "super":
-				if c.cls >= 0 && len(x.f.Symbols[c.cls].Signature.Bases) > 0 {
-					r.QualifierType = swStripType(x.f.Symbols[c.cls].Signature.Bases[0])
+				if c.cls >= 0 && len(x.Facts.Symbols[c.cls].Signature.Bases) > 0 {
+					r.QualifierType = swStripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
 				}
 			default:
-				if typ, call, _, ok := c.scope.lookup(head); ok {
+				if typ, call, _, ok := c.scope.Lookup(head); ok {
 					r.QualifierType, r.QualifierCall = typ, call
 				}
 			}
@@ -715,20 +715,20 @@ func swCall(x *extractor, n int32, c swCtx) {
 				}
 			}
 		}
-		if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && isUpper(r.Name) && isUpper(r.Qualifier) {
+		if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && IsUpper(r.Name) && IsUpper(r.Qualifier) {
 			// Outer.Inner(...): a nested type's construction
 			r.Kind = RefNew
 		}
 		if r.Kind == RefCall && r.Qualifier == "" && r.QualifierCall == "" {
 			r.Qualifier = "?"
 		}
-		x.ref(r, last)
+		x.Ref(r, last)
 	}
 }
 
 // swGuard records guard cond else { return/throw }.
-func swGuard(x *extractor, n int32, c swCtx) {
-	t := x.t
+func swGuard(x *Extractor, n int32, c swCtx) {
+	t := x.Tree
 	var conds []string
 	action := ""
 	for ch := range t.NamedChildren(n) {
@@ -745,13 +745,13 @@ func swGuard(x *extractor, n int32, c swCtx) {
 		}
 	}
 	if action != "" && len(conds) > 0 {
-		x.guard(c.sym, "!("+strings.Join(conds, ", ")+")", action, n)
+		x.Guard(c.sym, "!("+strings.Join(conds, ", ")+")", action, n)
 	}
 }
 
 // swIfGuard records if cond { return/throw } at the top of a body.
-func swIfGuard(x *extractor, n int32, c swCtx) {
-	t := x.t
+func swIfGuard(x *Extractor, n int32, c swCtx) {
+	t := x.Tree
 	cond := t.Field(n, "condition")
 	if cond < 0 {
 		return
@@ -760,7 +760,7 @@ func swIfGuard(x *extractor, n int32, c swCtx) {
 		if t.Kind(ch) == "statements" {
 			if first := t.FirstNamedChild(ch); first >= 0 && t.NamedChildCount(ch) == 1 {
 				if a := swExit(x, first); a != "" {
-					x.guard(c.sym, t.Text(cond), a, n)
+					x.Guard(c.sym, t.Text(cond), a, n)
 				}
 			}
 			return
@@ -769,8 +769,8 @@ func swIfGuard(x *extractor, n int32, c swCtx) {
 }
 
 // swExit says how a statement leaves: "return", "throw", or "".
-func swExit(x *extractor, n int32) string {
-	t := x.t
+func swExit(x *Extractor, n int32) string {
+	t := x.Tree
 	if t.Kind(n) != "control_transfer_statement" {
 		if t.Kind(n) == "call_expression" {
 			if f := t.FirstNamedChild(n); f >= 0 && (t.Text(f) == "fatalError" || t.Text(f) == "preconditionFailure") {
