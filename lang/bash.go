@@ -302,10 +302,10 @@ var shWrapperArgs = map[string]string{
 
 // shNotCommands are words a broken script leaves where a command would
 // be.
-var shNotCommands = pySet(`{ } ( ) fi then else elif done do esac in ;; !`)
+var shNotCommands = NameSet(`{ } ( ) fi then else elif done do esac in ;; !`)
 
 // shWrappers run the command that follows their options.
-var shWrappers = pySet(`sudo exec env nohup time command builtin xargs timeout nice ionice stdbuf doas chroot
+var shWrappers = NameSet(`sudo exec env nohup time command builtin xargs timeout nice ionice stdbuf doas chroot
 	watch flock setsid unbuffer`)
 
 // shCommand records a command as a call of that name, and, for source

@@ -96,7 +96,7 @@ func shExpansionEnd(s string) int {
 		return -1
 	case strings.HasPrefix(s, "$"):
 		i := 1
-		for i < len(s) && (isIdentByte(s[i]) && s[i] != '$') {
+		for i < len(s) && (IsIdentByte(s[i]) && s[i] != '$') {
 			i++
 		}
 		return i

@@ -26,7 +26,7 @@ func shSkelHoles(s *Skel, n int32) []Hole {
 	var hs []Hole
 	var walk func(n int32, depth int)
 	run := func(owner int32, items []int32) {
-		if h, ok := rbSkelRun(t, owner, items); ok {
+		if h, ok := RunHole(t, owner, items); ok {
 			hs = append(hs, h)
 		}
 	}

@@ -134,7 +134,7 @@ func cBlankExportMacros(src []byte) []byte {
 			}
 			i += off
 			off = i + len(kw)
-			if i > 0 && isIdentByte(src[i-1]) {
+			if i > 0 && IsIdentByte(src[i-1]) {
 				continue
 			}
 			j := off
@@ -145,7 +145,7 @@ func cBlankExportMacros(src []byte) []byte {
 			for j < len(src) && (src[j] >= 'A' && src[j] <= 'Z' || src[j] == '_' || src[j] >= '0' && src[j] <= '9') {
 				j++
 			}
-			if j-m < 3 || j < len(src) && isIdentByte(src[j]) {
+			if j-m < 3 || j < len(src) && IsIdentByte(src[j]) {
 				continue // not an upper-case macro name
 			}
 			k := j
@@ -153,7 +153,7 @@ func cBlankExportMacros(src []byte) []byte {
 				k++
 			}
 			n := k
-			for k < len(src) && isIdentByte(src[k]) {
+			for k < len(src) && IsIdentByte(src[k]) {
 				k++
 			}
 			if k == n || k-n == 5 && string(src[n:k]) == "final" {
@@ -229,7 +229,7 @@ func cLooksLikeCpp(src []byte) bool {
 
 func cppLineMarker(l []byte) bool {
 	word := func(w string) bool {
-		return bytes.HasPrefix(l, []byte(w)) && (len(l) == len(w) || !isIdentByte(l[len(w)]))
+		return bytes.HasPrefix(l, []byte(w)) && (len(l) == len(w) || !IsIdentByte(l[len(w)]))
 	}
 	switch {
 	case word("namespace"), word("template") && bytes.HasPrefix(bytes.TrimLeft(l[8:], " \t"), []byte("<")),
@@ -247,14 +247,14 @@ func cppLineMarker(l []byte) bool {
 		// variable named class would be followed by an operator)
 		rest := bytes.TrimLeft(l[5:], " \t")
 		n := 0
-		for n < len(rest) && isIdentByte(rest[n]) {
+		for n < len(rest) && IsIdentByte(rest[n]) {
 			n++
 		}
 		if n == 0 {
 			return false
 		}
 		after := bytes.TrimLeft(rest[n:], " \t")
-		return len(after) == 0 || after[0] == '{' || after[0] == ':' || after[0] == ';' || isIdentByte(after[0])
+		return len(after) == 0 || after[0] == '{' || after[0] == ':' || after[0] == ';' || IsIdentByte(after[0])
 	case bytes.HasPrefix(l, []byte("#")):
 		d := bytes.TrimLeft(l[1:], " \t")
 		if bytes.HasPrefix(d, []byte("if")) && bytes.Contains(d, []byte("__cplusplus >")) {
@@ -296,7 +296,7 @@ func cScopeOp(l []byte) int {
 		if i > 0 && l[i-1] == ':' || off >= len(l) {
 			continue
 		}
-		if c := l[off]; c == '~' || isIdentByte(c) && !(c >= '0' && c <= '9') {
+		if c := l[off]; c == '~' || IsIdentByte(c) && !(c >= '0' && c <= '9') {
 			return i
 		}
 	}
@@ -305,7 +305,7 @@ func cScopeOp(l []byte) int {
 // cppNextWord reports whether rest, after blanks, starts with the word w.
 func cppNextWord(rest []byte, w string) bool {
 	rest = bytes.TrimLeft(rest, " \t")
-	return bytes.HasPrefix(rest, []byte(w)) && (len(rest) == len(w) || !isIdentByte(rest[len(w)]))
+	return bytes.HasPrefix(rest, []byte(w)) && (len(rest) == len(w) || !IsIdentByte(rest[len(w)]))
 }
 
 // cWalker is the state of one file's walk.
@@ -554,12 +554,12 @@ func (w *cWalker) macroCalls(body []byte, params []Param, self string, sym int, 
 			}
 			i = j + 1
 			continue
-		case !isIdentByte(c) || c >= '0' && c <= '9':
+		case !IsIdentByte(c) || c >= '0' && c <= '9':
 			i++
 			continue
 		}
 		j := i
-		for j < len(body) && isIdentByte(body[j]) {
+		for j < len(body) && IsIdentByte(body[j]) {
 			j++
 		}
 		word := string(body[i:j])

@@ -59,7 +59,7 @@ func (s *csScope) elem(name string) string {
 
 // csCollections are the generic collections whose one type argument is
 // what foreach yields.
-var csCollections = pySet(`List IList IEnumerable ICollection IReadOnlyList IReadOnlyCollection HashSet ISet
+var csCollections = NameSet(`List IList IEnumerable ICollection IReadOnlyList IReadOnlyCollection HashSet ISet
 	SortedSet Queue Stack LinkedList ImmutableList ImmutableArray ImmutableHashSet Span ReadOnlySpan
 	IAsyncEnumerable ObservableCollection Collection ConcurrentBag ConcurrentQueue BlockingCollection`)
 

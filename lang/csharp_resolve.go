@@ -9,7 +9,7 @@ import (
 var csBuiltins = wordSet("csharp", "builtins.txt")
 
 // csPredefined are the C# keywords for types and what a value of one is.
-var csPredefined = pySet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
+var csPredefined = NameSet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
 	object string void dynamic var`)
 
 // csObjectMethods are the methods every object has.

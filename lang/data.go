@@ -3,6 +3,7 @@ package lang
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"path"
 	"regexp"
 	"strings"
@@ -22,7 +23,13 @@ var data embed.FS
 // dataLines returns the lines of a data file without comments and blank
 // lines; ok is false when the file does not exist.
 func dataLines(dir, name string) (lines []string, ok bool) {
-	b, err := data.ReadFile(path.Join("data", dir, name))
+	return readLines(data, path.Join("data", dir, name))
+}
+
+// readLines returns the lines of file p of fsys without comments and
+// blank lines; ok is false when the file does not exist.
+func readLines(fsys fs.FS, p string) (lines []string, ok bool) {
+	b, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return nil, false
 	}
@@ -42,6 +49,21 @@ func wordSet(dir, name string) map[string]bool {
 	if !ok {
 		panic("lang: no data/" + dir + "/" + name)
 	}
+	return lineWords(lines)
+}
+
+// WordFile reads the word list name of a room's embedded data files
+// (words separated by white space, # comments). The list must exist: a
+// missing one panics at start-up, so that no build ships without it.
+func WordFile(fsys fs.FS, name string) map[string]bool {
+	lines, ok := readLines(fsys, name)
+	if !ok {
+		panic("lang: no data file " + name)
+	}
+	return lineWords(lines)
+}
+
+func lineWords(lines []string) map[string]bool {
 	m := map[string]bool{}
 	for _, l := range lines {
 		for _, w := range strings.Fields(l) {
@@ -110,16 +132,25 @@ func (l *Language) dataDirName() string {
 	return l.Name
 }
 
+// lines reads one of l's data files: from its room's files when it has
+// them, else from data/<dir>/.
+func (l *Language) lines(name string) ([]string, bool) {
+	if l.data != nil {
+		return readLines(l.data, name)
+	}
+	return dataLines(l.dataDirName(), name)
+}
+
 // loadData reads l's test-path patterns and side-effect table.
 func (l *Language) loadData() {
 	dir := l.dataDirName()
-	lines, _ := dataLines(dir, "testpaths.txt")
+	lines, _ := l.lines("testpaths.txt")
 	rs, err := parseTestPaths(dir, lines)
 	if err != nil {
 		panic(err)
 	}
 	l.testPaths = rs
-	if lines, ok := dataLines(dir, "effects.txt"); ok {
+	if lines, ok := l.lines("effects.txt"); ok {
 		r, err := parseEffects(dir, lines)
 		if err != nil {
 			panic(err)

@@ -207,3 +207,18 @@ func (t *Tree) ReturnAction(ret int32) string {
 	}
 	return "return"
 }
+
+// NameSet is the set of the words of a list written in the code.
+func NameSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// IsIdentByte reports whether c may be part of an identifier ($ and
+// letters beyond ASCII included).
+func IsIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}

@@ -280,7 +280,7 @@ func javaStripType(s string) string {
 		case ch == '@':
 			// an annotation: its name, then perhaps its arguments
 			i++
-			for i < len(s) && (isIdentByte(s[i]) || s[i] == '.') {
+			for i < len(s) && (IsIdentByte(s[i]) || s[i] == '.') {
 				i++
 			}
 			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
@@ -306,10 +306,6 @@ func javaStripType(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // javaDoc returns the Javadoc of a declaration: the nearest /** */ comment

@@ -7,6 +7,7 @@ package lang
 import "C"
 
 import (
+	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -51,7 +52,10 @@ type Language struct {
 	pick func(filePath string, src []byte) (*Language, []byte)
 	// dataDir names the directory of data/ holding the language's data
 	// files when it is not Name: C++ shares C's, TypeScript JavaScript's.
-	dataDir   string
+	dataDir string
+	// data, when set, holds the data files of a room (testpaths.txt,
+	// effects.txt, word lists) in place of data/<dataDir>/.
+	data      fs.FS
 	testPaths testPathRules
 	// fixup, when set, returns what the parser reads instead of src, of
 	// the same length, where the grammar cannot read valid code; the tree

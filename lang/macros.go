@@ -107,7 +107,7 @@ func parseMacros(data []byte) ([]macroRule, error) {
 			r.args = true
 			line = strings.TrimSuffix(line, "(...)")
 		}
-		if line == "" || strings.IndexFunc(line, func(c rune) bool { return !(c == '*' || c < 0x80 && isIdentByte(byte(c))) }) >= 0 {
+		if line == "" || strings.IndexFunc(line, func(c rune) bool { return !(c == '*' || c < 0x80 && IsIdentByte(byte(c))) }) >= 0 {
 			return nil, fmt.Errorf("line %d: bad macro name %q", n, line)
 		}
 		if !r.args && len(r.repl) > len(line) {
@@ -206,7 +206,7 @@ func (m *macroSet) blank(src []byte) []byte {
 			i = skipQuoted(src, i)
 		case isIdentStart(c):
 			j := i
-			for j < len(src) && isIdentByte(src[j]) && src[j] != '$' {
+			for j < len(src) && IsIdentByte(src[j]) && src[j] != '$' {
 				j++
 			}
 			name := src[i:j]
@@ -247,7 +247,7 @@ func (m *macroSet) blank(src []byte) []byte {
 			}
 			i++
 		case c >= '0' && c <= '9':
-			for i < len(src) && isIdentByte(src[i]) {
+			for i < len(src) && IsIdentByte(src[i]) {
 				i++
 			}
 		default:

@@ -14,7 +14,7 @@ var pyBuiltins = wordSet("python", "builtins.txt")
 
 // pyExternalBuiltins are builtins whose calls are worth keeping: they
 // touch files, the process or run code. They resolve as external.
-var pyExternalBuiltins = pySet(`open exit quit input exec eval __import__ breakpoint`)
+var pyExternalBuiltins = NameSet(`open exit quit input exec eval __import__ breakpoint`)
 
 // pyBuiltinTypes are the builtin classes a call or literal makes an
 // instance of; a method call on one is a builtin.
@@ -24,14 +24,6 @@ var pyBuiltinTypes = wordSet("python", "types.txt")
 // the standard library, that a unique definition in the repository says
 // little about which one a call means.
 var pyCommonMethods = wordSet("python", "common_methods.txt")
-
-func pySet(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
 
 func init() {
 	l := ByName("python")

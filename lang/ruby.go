@@ -174,7 +174,7 @@ func rbNode(x *Extractor, n int32, c rbCtx) {
 }
 
 // rbNotCalls are bare words that are no method calls of self.
-var rbNotCalls = pySet(`__method__ __FILE__ __LINE__ __dir__ __callee__ private protected public
+var rbNotCalls = NameSet(`__method__ __FILE__ __LINE__ __dir__ __callee__ private protected public
 	module_function nil true false self`)
 
 // rbConstText renders a constant or scope resolution: "Foo::Bar", "::Top".

@@ -40,21 +40,6 @@ func rbSkelItems(t *Tree, n int32) (items, clauses []int32) {
 	return items, clauses
 }
 
-// rbSkelRun makes a code hole of a run of statements.
-func rbSkelRun(t *Tree, n int32, items []int32) (Hole, bool) {
-	var stmts []int32
-	for _, c := range items {
-		if !t.IsComment(c) {
-			stmts = append(stmts, c)
-		}
-	}
-	if len(stmts) == 0 {
-		return Hole{}, false
-	}
-	return Hole{Kind: HoleCode, Node: n, Open: -1, Close: -1, Items: items,
-		Start: t.Nodes[items[0]].StartByte, End: t.Nodes[items[len(items)-1]].EndByte}, true
-}
-
 // rbSkelHoles finds the runs of statements of a control-flow statement,
 // a method body or a clause, with the clauses after them.
 func rbSkelHoles(s *Skel, n int32) []Hole {
@@ -79,7 +64,7 @@ func rbSkelHoles(s *Skel, n int32) []Hole {
 		default:
 			items, clauses = rbSkelItems(t, n)
 		}
-		if h, ok := rbSkelRun(t, n, items); ok {
+		if h, ok := RunHole(t, n, items); ok {
 			hs = append(hs, h)
 		}
 		for _, c := range clauses {

@@ -1042,3 +1042,18 @@ func dedent(lines []SkeletonLine) []SkeletonLine {
 
 // NameOf is the text of the name field of n, or "".
 func NameOf(t *Tree, n int32) string { return t.FieldText(n, "name") }
+
+// RunHole makes a code hole of a run of statements.
+func RunHole(t *Tree, n int32, items []int32) (Hole, bool) {
+	var stmts []int32
+	for _, c := range items {
+		if !t.IsComment(c) {
+			stmts = append(stmts, c)
+		}
+	}
+	if len(stmts) == 0 {
+		return Hole{}, false
+	}
+	return Hole{Kind: HoleCode, Node: n, Open: -1, Close: -1, Items: items,
+		Start: t.Nodes[items[0]].StartByte, End: t.Nodes[items[len(items)-1]].EndByte}, true
+}
