@@ -4,6 +4,7 @@ package index
 // register from their init functions; the index and the query package
 // import them, so lang itself imports none of them.
 import (
+	_ "github.com/sdl-dev/sdl/lang/bash"
 	_ "github.com/sdl-dev/sdl/lang/lua"
 	_ "github.com/sdl-dev/sdl/lang/scala"
 )

@@ -4,6 +4,7 @@ package lang_test
 // package may import what imports lang), so lang's own tests, the
 // resolution cases among them, see their languages.
 import (
+	_ "github.com/sdl-dev/sdl/lang/bash"
 	_ "github.com/sdl-dev/sdl/lang/lua"
 	_ "github.com/sdl-dev/sdl/lang/scala"
 )

@@ -14,6 +14,18 @@ import (
 // error, a fault or a parse error: a room's test inputs are valid code.
 func Extract(t testing.TB, path, src string) *lang.FileFacts {
 	t.Helper()
+	f := ExtractBroken(t, path, src)
+	if len(f.Faults) > 0 || len(f.Errors) > 0 {
+		t.Fatalf("%s: faults %v, errors %v", path, f.Faults, f.Errors)
+	}
+	return f
+}
+
+// ExtractBroken extracts src as the language its path names and fails t
+// only on an error: for inputs that are broken on purpose, whose parse
+// errors and faults the test itself checks.
+func ExtractBroken(t testing.TB, path, src string) *lang.FileFacts {
+	t.Helper()
 	l := lang.ForPath(path)
 	if l == nil {
 		t.Fatalf("%s: no language", path)
@@ -23,9 +35,6 @@ func Extract(t testing.TB, path, src string) *lang.FileFacts {
 	f, err := lang.Extract(p, l, path, []byte(src))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if len(f.Faults) > 0 || len(f.Errors) > 0 {
-		t.Fatalf("%s: faults %v, errors %v", path, f.Faults, f.Errors)
 	}
 	return f
 }

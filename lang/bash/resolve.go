@@ -1,38 +1,32 @@
-package lang
+package bash
 
 import (
 	"path"
 	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
 )
 
-// shBuiltins are the shell's builtins and keywords: commands that are no
+// builtins are the shell's builtins and keywords: commands that are no
 // function and no program. Those with effects (exit, kill, exec, eval) are
 // among them too; their effects are read before resolution.
-var shBuiltins = wordSet("bash", "builtins.txt")
+var builtins = lang.WordFile(data, "builtins.txt")
 
-func init() {
-	l := ByName("bash")
-	l.builtins = shBuiltins
-	l.resolve = resolveBash
-	l.resolveImport = resolveBashImport
-
-}
-
-func isShPath(p string) bool {
-	l := ForPath(p)
+func isScript(p string) bool {
+	l := lang.ForPath(p)
 	return l != nil && l.Name == "bash"
 }
 
-// shSourceFile is the repository file a source command names: a path
+// sourceFile is the repository file a source command names: a path
 // that starts with an expansion ($DIR/lib.sh, "$(dirname "$0")/lib.sh",
 // ${BASH_SOURCE%/*}/lib.sh) is taken relative to the script, others
 // relative to the script, then to the repository root; failing those, the
 // One file whose path ends so.
-func shSourceFile(tab Table, fi *FileInfo, src string) string {
+func sourceFile(tab lang.Table, fi *lang.FileInfo, src string) string {
 	rel := src
 	fromExpansion := false
 	if strings.HasPrefix(rel, "$") || strings.HasPrefix(rel, "`") {
-		i := shExpansionEnd(rel)
+		i := expansionEnd(rel)
 		if i < 0 {
 			return ""
 		}
@@ -67,9 +61,9 @@ func shSourceFile(tab Table, fi *FileInfo, src string) string {
 	return ""
 }
 
-// shExpansionEnd is the end of the expansion a path starts with: $VAR,
+// expansionEnd is the end of the expansion a path starts with: $VAR,
 // ${...}, $(...) or `...`.
-func shExpansionEnd(s string) int {
+func expansionEnd(s string) int {
 	switch {
 	case strings.HasPrefix(s, "${"), strings.HasPrefix(s, "$("):
 		open, close := s[1], byte('}')
@@ -96,7 +90,7 @@ func shExpansionEnd(s string) int {
 		return -1
 	case strings.HasPrefix(s, "$"):
 		i := 1
-		for i < len(s) && (IsIdentByte(s[i]) && s[i] != '$') {
+		for i < len(s) && (lang.IsIdentByte(s[i]) && s[i] != '$') {
 			i++
 		}
 		return i
@@ -104,18 +98,18 @@ func shExpansionEnd(s string) int {
 	return 0
 }
 
-// shSourced lists the files a script sources, and the files those
+// sourced lists the files a script sources, and the files those
 // source, a few levels deep.
-func shSourced(tab Table, fi *FileInfo) map[string]bool {
+func sourced(tab lang.Table, fi *lang.FileInfo) map[string]bool {
 	v := tab.Memo("sh.sourced\x00"+fi.Path, func() string {
 		seen := map[string]bool{fi.Path: true}
 		var out []string
-		frontier := []*FileInfo{fi}
-		for depth := 0; depth < MaxDepth && len(frontier) > 0; depth++ {
-			var next []*FileInfo
+		frontier := []*lang.FileInfo{fi}
+		for depth := 0; depth < lang.MaxDepth && len(frontier) > 0; depth++ {
+			var next []*lang.FileInfo
 			for _, f := range frontier {
 				for i := range f.Imports {
-					p := shSourceFile(tab, f, f.Imports[i].Source)
+					p := sourceFile(tab, f, f.Imports[i].Source)
 					if p == "" || seen[p] {
 						continue
 					}
@@ -139,56 +133,56 @@ func shSourced(tab Table, fi *FileInfo) map[string]bool {
 	return m
 }
 
-func resolveBashImport(ctx *Context, imp *Import, name string) Resolution {
-	p := shSourceFile(ctx.Table, ctx.File, imp.Source)
+func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
+	p := sourceFile(ctx.Table, ctx.File, imp.Source)
 	if p == "" {
 		if strings.HasPrefix(imp.Source, "/") || strings.HasPrefix(imp.Source, "~") || !strings.Contains(imp.Source, "/") {
 			// a system file, or one found on the PATH (source shunit2)
-			return Unbound(RuleExternal, 0)
+			return lang.Unbound(lang.RuleExternal, 0)
 		}
-		return Unbound(RuleUnresolved, 0)
+		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
-	if t := ModuleTarget(ctx.Table, p); t != nil {
-		return Bound(t, RuleImport)
+	if t := lang.ModuleTarget(ctx.Table, p); t != nil {
+		return lang.Bound(t, lang.RuleImport)
 	}
-	return Unbound(RuleUnresolved, 0)
+	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 
-// resolveBash binds a command to a function: of the same file, of the
+// resolve binds a command to a function: of the same file, of the
 // files it sources, else the only one of that name in the repository's
 // scripts. Other commands are builtins (dropped) or programs (external).
-func resolveBash(ctx *Context, r *Ref) Resolution {
+func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	tab := ctx.Table
-	funcs := Pick(tab.ByName(r.Name), func(t *Target) bool { return t.Kind == KindFunction && isShPath(t.Path) })
-	if c := One(Pick(funcs, func(t *Target) bool { return t.Path == ctx.File.Path && t.Container == "" })); c != nil {
-		return Bound(c, RuleSameFile)
+	funcs := lang.Pick(tab.ByName(r.Name), func(t *lang.Target) bool { return t.Kind == lang.KindFunction && isScript(t.Path) })
+	if c := lang.One(lang.Pick(funcs, func(t *lang.Target) bool { return t.Path == ctx.File.Path && t.Container == "" })); c != nil {
+		return lang.Bound(c, lang.RuleSameFile)
 	}
 	if ctx.From != nil {
 		// a function defined in the calling function
 		for _, f := range funcs {
 			if f.Path == ctx.File.Path && f.Container == ctx.From.Qualified() {
-				return Bound(f, RuleSameFile)
+				return lang.Bound(f, lang.RuleSameFile)
 			}
 		}
 	}
 	if len(funcs) > 0 {
-		sourced := shSourced(tab, ctx.File)
-		in := Pick(funcs, func(t *Target) bool { return sourced[t.Path] })
-		if c := One(in); c != nil {
-			return Bound(c, RuleImport)
+		sourced := sourced(tab, ctx.File)
+		in := lang.Pick(funcs, func(t *lang.Target) bool { return sourced[t.Path] })
+		if c := lang.One(in); c != nil {
+			return lang.Bound(c, lang.RuleImport)
 		}
 		if len(in) > 1 {
-			return Unbound(RuleAmbiguous, len(in))
+			return lang.Unbound(lang.RuleAmbiguous, len(in))
 		}
 	}
-	if shBuiltins[r.Name] {
-		return Unbound(RuleBuiltin, 0)
+	if builtins[r.Name] {
+		return lang.Unbound(lang.RuleBuiltin, 0)
 	}
 	switch len(funcs) {
 	case 0:
-		return Unbound(RuleExternal, 0) // a program
+		return lang.Unbound(lang.RuleExternal, 0) // a program
 	case 1:
-		return Bound(funcs[0], RuleUniqueName)
+		return lang.Bound(funcs[0], lang.RuleUniqueName)
 	}
-	return Unbound(RuleAmbiguous, len(funcs))
+	return lang.Unbound(lang.RuleAmbiguous, len(funcs))
 }

@@ -1,11 +1,14 @@
-package lang
+package bash
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-const shDeploySrc = `#!/usr/bin/env bash
+const deploySrc = `#!/usr/bin/env bash
 # Deploys the shop.
 set -euo pipefail
 
@@ -51,26 +54,26 @@ export -f helper
 build "$@"
 `
 
-func TestBashSymbols(t *testing.T) {
-	f := moreExtract(t, "bash", "bin/deploy.sh", shDeploySrc)
+func TestSymbols(t *testing.T) {
+	f := langtest.Extract(t, "bin/deploy.sh", deploySrc)
 	if f.Module != "bin/deploy.sh" || f.Symbols[0].Doc != "Deploys the shop." || f.IsTest {
 		t.Errorf("module %q doc %q", f.Module, f.Symbols[0].Doc)
 	}
 	for _, tc := range []struct {
 		q, kind, vis, mods string
 	}{
-		{"ROOT", KindVariable, VisInternal, "readonly"},
-		{"SHOP_URL", KindVariable, VisExported, "export"},
-		{"MODE", KindVariable, VisExported, "declare,readonly,export"},
-		{"MAP", KindVariable, VisInternal, "declare"},
-		{"COUNT", KindVariable, VisInternal, ""},
-		{"log", KindFunction, VisPublic, ""},
-		{"die", KindFunction, VisPublic, ""},
-		{"build", KindFunction, VisPublic, ""},
-		{"build.nested", KindFunction, VisPublic, ""},
-		{"_private", KindFunction, VisPrivate, ""},
+		{"ROOT", lang.KindVariable, lang.VisInternal, "readonly"},
+		{"SHOP_URL", lang.KindVariable, lang.VisExported, "export"},
+		{"MODE", lang.KindVariable, lang.VisExported, "declare,readonly,export"},
+		{"MAP", lang.KindVariable, lang.VisInternal, "declare"},
+		{"COUNT", lang.KindVariable, lang.VisInternal, ""},
+		{"log", lang.KindFunction, lang.VisPublic, ""},
+		{"die", lang.KindFunction, lang.VisPublic, ""},
+		{"build", lang.KindFunction, lang.VisPublic, ""},
+		{"build.nested", lang.KindFunction, lang.VisPublic, ""},
+		{"_private", lang.KindFunction, lang.VisPrivate, ""},
 	} {
-		s := moreSym(t, f, tc.q)
+		s := langtest.Sym(t, f, tc.q)
 		if s.Kind != tc.kind || s.Visibility != tc.vis || strings.Join(s.Signature.Modifiers, ",") != tc.mods {
 			t.Errorf("%s: %s %s mods %q", tc.q, s.Kind, s.Visibility, s.Signature.Modifiers)
 		}
@@ -84,30 +87,30 @@ func TestBashSymbols(t *testing.T) {
 	if n != 1 {
 		t.Errorf("COUNT assigned twice makes %d symbols", n)
 	}
-	lg := moreSym(t, f, "log")
+	lg := langtest.Sym(t, f, "log")
 	if lg.Doc != "Logs a message.\nSecond line." {
 		t.Errorf("log doc %q", lg.Doc)
 	}
 	if ps := lg.Signature.Params; len(ps) != 2 || ps[0].Name != "msg" || ps[1].Name != "level" || ps[1].Default != "info" {
 		t.Errorf("log params %+v", ps)
 	}
-	if got := strings.Join(moreImports(f), " "); got != "$ROOT/lib/log.sh@11 ./lib/util.sh@12 ${BASH_SOURCE%/*}/common.sh@13" {
+	if got := strings.Join(langtest.Imports(f), " "); got != "$ROOT/lib/log.sh@11 ./lib/util.sh@12 ${BASH_SOURCE%/*}/common.sh@13" {
 		t.Errorf("imports %s", got)
 	}
-	wantAll(t, javaRefs(f),
+	langtest.WantAll(t, langtest.Refs(f),
 		"<module> call set", "ROOT call dirname", "log call echo", "die call log", "die call exit",
 		"build call die", "build call rm", "build call curl", "build call tar", "build call docker",
 		"build call sudo", "build call kubectl", "build call helper", "build call nested", "build.nested call log",
 		"build call >", "<module> call build", "<module> call source")
-	for _, r := range javaRefs(f) {
+	for _, r := range langtest.Refs(f) {
 		if strings.Contains(r, "call deploy") || strings.Contains(r, "call -u") {
 			t.Errorf("an argument read as a command: %s", r)
 		}
 	}
 }
 
-func TestBashGuards(t *testing.T) {
-	f := moreExtract(t, "bash", "g.sh", `f() {
+func TestGuards(t *testing.T) {
+	f := langtest.Extract(t, "g.sh", `f() {
   [[ -n "$1" ]] || die "no arg"
   [ -f "$2" ] && { echo "exists" >&2; exit 2; }
   if ! command -v jq >/dev/null; then
@@ -115,14 +118,14 @@ func TestBashGuards(t *testing.T) {
   fi
   work
 }`)
-	wantAll(t, factTexts(moreSym(t, f, "f").Invariants),
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "f").Invariants),
 		`guard: if !([[ -n "$1" ]]) then die`,
 		`guard: if [ -f "$2" ] then exit 2`,
 		"guard: if ! command -v jq >/dev/null then return 1")
 }
 
-func TestBashSideEffects(t *testing.T) {
-	f := moreExtract(t, "bash", "e.sh", `f() {
+func TestSideEffects(t *testing.T) {
+	f := langtest.Extract(t, "e.sh", `f() {
   rm -rf /tmp/x
   cat /etc/hosts
   curl -s http://x
@@ -135,16 +138,16 @@ func TestBashSideEffects(t *testing.T) {
   exit 3
 }
 g() { echo quiet 2>/dev/null; echo err >&2; }`)
-	wantAll(t, factTexts(moreSym(t, f, "f").SideEffects),
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "f").SideEffects),
 		"fs.write: writes files", "fs.read: reads files", "network: network access", "process: runs containers",
 		"network: changes a cluster or cloud", "database: database access", "process: signals processes",
 		"exit: exits the process")
-	if fx := moreSym(t, f, "g").SideEffects; len(fx) != 0 {
+	if fx := langtest.Sym(t, f, "g").SideEffects; len(fx) != 0 {
 		t.Errorf("redirections to /dev/null and stderr write no file: %v", fx)
 	}
 }
 
-func TestBashTestFiles(t *testing.T) {
+func TestTestFiles(t *testing.T) {
 	for p, want := range map[string]bool{
 		"tests/util.sh":     true,
 		"test_util.sh":      true,
@@ -155,17 +158,17 @@ func TestBashTestFiles(t *testing.T) {
 		"test/run_all.bash": true,
 		"lib/contest.bash":  false,
 	} {
-		if got := IsTestPath(p); got != want {
+		if got := lang.IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
-	if l := ForPath("home/.bashrc"); l == nil || l.Name != "bash" {
+	if l := lang.ForPath("home/.bashrc"); l == nil || l.Name != "bash" {
 		t.Error(".bashrc is bash")
 	}
 }
 
-func TestBashBrokenInput(t *testing.T) {
-	f := moreExtract(t, "bash", "b.sh", `fine() {
+func TestBrokenInput(t *testing.T) {
+	f := langtest.ExtractBroken(t, "b.sh", `fine() {
   log "fine"
 }
 
@@ -180,9 +183,9 @@ after() {
 	if len(f.Errors) == 0 {
 		t.Error("no syntax errors reported")
 	}
-	moreSym(t, f, "fine")
-	moreSym(t, f, "after")
-	for _, r := range javaRefs(f) {
+	langtest.Sym(t, f, "fine")
+	langtest.Sym(t, f, "after")
+	for _, r := range langtest.Refs(f) {
 		if strings.HasSuffix(r, "call }") || strings.HasSuffix(r, "call fi") {
 			t.Errorf("syntax debris read as a command: %s", r)
 		}

@@ -1,44 +1,64 @@
-package lang
+// Package bash is sdl's room for Bash and POSIX shell scripts: a walker
+// over the syntax tree (functions, variables, source imports, guards and
+// side effects), resolution of calls through sourced scripts, and the
+// skeleton rules of if, loops and case.
+package bash
 
 import (
+	"embed"
 	"path"
 	"strings"
 	"unicode/utf8"
 
 	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
+
+	"github.com/sdl-dev/sdl/lang"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// the shell's builtins.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	l := &Language{Name: "bash", Extensions: []string{".sh", ".bash"},
-		Filenames: []string{".bashrc", ".bash_profile", ".bash_aliases", ".bash_logout"}, extract: extractBash}
-	register(l, tsbash.Language())
-	l.setSyntax([]string{"comment"},
-		[]string{"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body"},
-		[]string{"variable_name", "word"})
+	lang.RegisterWalker(lang.Walker{
+		Name: "bash", Extensions: []string{".sh", ".bash"},
+		Filenames: []string{".bashrc", ".bash_profile", ".bash_aliases", ".bash_logout"},
+		Grammar:   tsbash.Language(),
+		Comments:  []string{"comment"},
+		Strings:   []string{"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body"},
+		Idents:    []string{"variable_name", "word"},
+		Data:      data,
+		Builtins:  builtins,
+		Extract:   extract,
+		Resolve:   resolve, ResolveImport: resolveImport,
+		Skeleton: skeleton,
+	})
 }
 
-// shCtx is where the Bash walker is.
-type shCtx struct {
+// walk is where the Bash walker is.
+type walk struct {
 	sym int  // the symbol code belongs to
 	top bool // a statement of a function body itself, where an early exit is a guard
 	fn  bool // inside a function body
 }
 
-func extractBash(x *Extractor) {
+func extract(x *lang.Extractor) {
 	if x.Tree.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
 	// source finds a script by its path; resolution matches the end of it
 	x.Facts.Module = x.Path
-	x.Facts.Symbols[0].Doc = shFileDoc(x)
+	x.Facts.Symbols[0].Doc = fileDoc(x)
 	seen := map[string]bool{}
-	shStatements(x, 0, shCtx{sym: 0}, seen)
+	statements(x, 0, walk{sym: 0}, seen)
 }
 
-// shFileDoc is the comment block at the top of a script, after the
+// fileDoc is the comment block at the top of a script, after the
 // shebang.
-func shFileDoc(x *Extractor) string {
+func fileDoc(x *lang.Extractor) string {
 	t := x.Tree
 	var parts []string
 	line := uint32(0)
@@ -57,64 +77,64 @@ func shFileDoc(x *Extractor) string {
 		parts = append(parts, text)
 		line = t.Nodes[c].EndRow
 	}
-	return CleanComment(strings.Join(parts, "\n"))
+	return lang.CleanComment(strings.Join(parts, "\n"))
 }
 
-// shStatements walks a list of statements. seen holds the variables a
+// statements walks a list of statements. seen holds the variables a
 // script's top level declared already: a reassignment is no new symbol.
-func shStatements(x *Extractor, n int32, c shCtx, seen map[string]bool) {
+func statements(x *lang.Extractor, n int32, c walk, seen map[string]bool) {
 	for st := range x.Tree.NamedChildren(n) {
-		shNode(x, st, c, seen)
+		node(x, st, c, seen)
 	}
 }
 
-// shNode walks one node.
-func shNode(x *Extractor, n int32, c shCtx, seen map[string]bool) {
+// node walks one node.
+func node(x *lang.Extractor, n int32, c walk, seen map[string]bool) {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "comment":
 		return
 	case "function_definition":
-		shFunction(x, n, c)
+		function(x, n, c)
 		return
 	case "variable_assignment":
 		if !c.fn && seen != nil {
-			shVariable(x, n, n, c, nil, seen)
+			variable(x, n, n, c, nil, seen)
 			return
 		}
 	case "declaration_command":
-		shDeclaration(x, n, c, seen)
+		declaration(x, n, c, seen)
 		return
 	case "command":
-		shCommand(x, n, c)
+		command(x, n, c)
 		return
 	case "redirected_statement":
 		for ch := range t.NamedChildren(n) {
-			if t.FieldName(ch) == "redirect" && t.Kind(ch) == "file_redirect" && shWritesFile(x, ch) {
+			if t.FieldName(ch) == "redirect" && t.Kind(ch) == "file_redirect" && writesFile(x, ch) {
 				// > file, >> file: writes it
-				x.Ref(Ref{Kind: RefCall, Name: ">", Symbol: c.sym}, ch)
+				x.Ref(lang.Ref{Kind: lang.RefCall, Name: ">", Symbol: c.sym}, ch)
 			}
 		}
 	case "list":
 		if c.top {
-			shListGuard(x, n, c)
+			listGuard(x, n, c)
 		}
 	case "if_statement":
 		if c.top {
-			shIfGuard(x, n, c)
+			ifGuard(x, n, c)
 		}
 	case "subshell", "compound_statement":
 		// ( ... ) and { ... } at the top of a script stay top-level code
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
-		shNode(x, ch, c, seen)
+		node(x, ch, c, seen)
 	}
 }
 
-// shWritesFile reports whether a redirection writes a file (not
+// writesFile reports whether a redirection writes a file (not
 // /dev/null or another descriptor).
-func shWritesFile(x *Extractor, r int32) bool {
+func writesFile(x *lang.Extractor, r int32) bool {
 	t := x.Tree
 	dest := t.FieldText(r, "destination")
 	if dest == "" || dest == "/dev/null" || strings.HasPrefix(dest, "&") {
@@ -127,22 +147,22 @@ func shWritesFile(x *Extractor, r int32) bool {
 	return strings.Contains(text, ">") && !strings.Contains(text, ">&")
 }
 
-func shFunction(x *Extractor, n int32, c shCtx) {
+func function(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
 	}
 	body := t.Field(n, "body")
-	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: c.sym}
+	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.sym}
 	if strings.HasPrefix(s.Name, "_") {
-		s.Visibility = VisPrivate
+		s.Visibility = lang.VisPrivate
 	} else {
-		s.Exported, s.Visibility = true, VisPublic
+		s.Exported, s.Visibility = true, lang.VisPublic
 	}
 	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = x.DocBefore(n)
-	s.Signature.Params = shParams(x, body, s.Doc)
+	s.Signature.Params = params(x, body, s.Doc)
 	if x.Facts.IsTest && strings.HasPrefix(s.Name, "test") {
 		s.IsTest = true
 	}
@@ -150,25 +170,25 @@ func shFunction(x *Extractor, n int32, c shCtx) {
 	if body < 0 {
 		return
 	}
-	inner := shCtx{sym: sym, fn: true, top: true}
+	inner := walk{sym: sym, fn: true, top: true}
 	if t.Kind(body) == "compound_statement" {
 		for st := range t.NamedChildren(body) {
-			shNode(x, st, inner, nil)
+			node(x, st, inner, nil)
 		}
 		return
 	}
 	inner.top = false
-	shNode(x, body, inner, nil)
+	node(x, body, inner, nil)
 }
 
-// shParams names a function's positional parameters from the locals it
+// params names a function's positional parameters from the locals it
 // assigns them to (local name="$1"), or from its doc.
-func shParams(x *Extractor, body int32, doc string) []Param {
+func params(x *lang.Extractor, body int32, doc string) []lang.Param {
 	t := x.Tree
 	if body < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	for st := range t.NamedChildren(body) {
 		if t.Kind(st) != "declaration_command" {
 			continue
@@ -185,23 +205,23 @@ func shParams(x *Extractor, body int32, doc string) []Param {
 			switch {
 			case len(text) == 2 && text[0] == '$' && text[1] >= '1' && text[1] <= '9',
 				strings.HasPrefix(text, "${") && len(text) >= 4 && text[2] >= '1' && text[2] <= '9':
-				p := Param{Name: t.FieldText(a, "name")}
+				p := lang.Param{Name: t.FieldText(a, "name")}
 				if i := strings.Index(text, ":-"); i >= 0 {
 					p.Default = strings.TrimSuffix(text[i+2:], "}")
 					p.Optional = true
 				}
 				out = append(out, p)
 			case text == "$@" || text == "$*" || text == "${@}":
-				out = append(out, Param{Name: t.FieldText(a, "name"), Variadic: true})
+				out = append(out, lang.Param{Name: t.FieldText(a, "name"), Variadic: true})
 			}
 		}
 	}
 	return out
 }
 
-// shDeclaration handles export, readonly, declare, typeset and local:
+// declaration handles export, readonly, declare, typeset and local:
 // at the top of a script their variables are symbols.
-func shDeclaration(x *Extractor, n int32, c shCtx, seen map[string]bool) {
+func declaration(x *lang.Extractor, n int32, c walk, seen map[string]bool) {
 	t := x.Tree
 	kw := ""
 	var flags []string
@@ -242,19 +262,19 @@ func shDeclaration(x *Extractor, n int32, c shCtx, seen map[string]bool) {
 				in := c
 				in.top = false
 				if v := t.Field(ch, "value"); v >= 0 {
-					shNode(x, v, in, nil)
+					node(x, v, in, nil)
 				}
 				continue
 			}
 			s := mods
-			shVariable(x, n, ch, c, s, seen, exported)
+			variable(x, n, ch, c, s, seen, exported)
 		case "variable_name":
 			// export NAME: an existing variable is exported
 			if exported && !c.fn && seen != nil {
 				name := t.Text(ch)
 				for i := range x.Facts.Symbols {
-					if sym := &x.Facts.Symbols[i]; sym.Kind == KindVariable && sym.Name == name && sym.Parent == c.sym {
-						sym.Exported, sym.Visibility = true, VisExported
+					if sym := &x.Facts.Symbols[i]; sym.Kind == lang.KindVariable && sym.Name == name && sym.Parent == c.sym {
+						sym.Exported, sym.Visibility = true, lang.VisExported
 					}
 				}
 			}
@@ -262,9 +282,9 @@ func shDeclaration(x *Extractor, n int32, c shCtx, seen map[string]bool) {
 	}
 }
 
-// shVariable makes a top-level assignment a variable symbol, the first
+// variable makes a top-level assignment a variable symbol, the first
 // time the script assigns it.
-func shVariable(x *Extractor, decl, a int32, c shCtx, mods []string, seen map[string]bool, exported ...bool) {
+func variable(x *lang.Extractor, decl, a int32, c walk, mods []string, seen map[string]bool, exported ...bool) {
 	t := x.Tree
 	name := t.Field(a, "name")
 	val := t.Field(a, "value")
@@ -272,17 +292,17 @@ func shVariable(x *Extractor, decl, a int32, c shCtx, mods []string, seen map[st
 	in.top = false
 	if name < 0 || t.Kind(name) != "variable_name" || seen[t.Text(name)] {
 		if val >= 0 {
-			shNode(x, val, in, nil)
+			node(x, val, in, nil)
 		}
 		return
 	}
 	seen[t.Text(name)] = true
-	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.sym, Visibility: VisInternal}
+	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.sym, Visibility: lang.VisInternal}
 	if len(exported) > 0 && exported[0] {
-		s.Exported, s.Visibility = true, VisExported
+		s.Exported, s.Visibility = true, lang.VisExported
 	}
 	s.Signature.Modifiers = mods
-	s.Signature.Text = Shorten(OneLine(t.Text(decl)), 120)
+	s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(decl)), 120)
 	if val >= 0 && t.Kind(val) == "array" {
 		s.Signature.Returns = "array"
 	}
@@ -290,27 +310,27 @@ func shVariable(x *Extractor, decl, a int32, c shCtx, mods []string, seen map[st
 	sym := x.AddSymbol(s, decl, name, val)
 	if val >= 0 {
 		in.sym = sym
-		shNode(x, val, in, nil)
+		node(x, val, in, nil)
 	}
 }
 
-// shWrapperArgs are, per wrapper, the options that take a value.
-var shWrapperArgs = map[string]string{
+// wrapperArgs are, per wrapper, the options that take a value.
+var wrapperArgs = map[string]string{
 	"sudo": "ugChprtUD", "doas": "uC", "nice": "n", "xargs": "InPLsdEa", "timeout": "sk", "ionice": "cnp",
 	"flock": "wE", "watch": "nd", "env": "uCS", "stdbuf": "ioe", "chroot": "",
 }
 
-// shNotCommands are words a broken script leaves where a command would
+// notCommands are words a broken script leaves where a command would
 // be.
-var shNotCommands = NameSet(`{ } ( ) fi then else elif done do esac in ;; !`)
+var notCommands = lang.NameSet(`{ } ( ) fi then else elif done do esac in ;; !`)
 
-// shWrappers run the command that follows their options.
-var shWrappers = NameSet(`sudo exec env nohup time command builtin xargs timeout nice ionice stdbuf doas chroot
+// wrappers run the command that follows their options.
+var wrappers = lang.NameSet(`sudo exec env nohup time command builtin xargs timeout nice ionice stdbuf doas chroot
 	watch flock setsid unbuffer`)
 
-// shCommand records a command as a call of that name, and, for source
+// command records a command as a call of that name, and, for source
 // and ., an import.
-func shCommand(x *Extractor, n int32, c shCtx) {
+func command(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	nameNode := t.Field(n, "name")
 	in := c
@@ -324,7 +344,7 @@ func shCommand(x *Extractor, n int32, c shCtx) {
 	walkRest := func() {
 		for ch := range t.NamedChildren(n) {
 			if ch != nameNode {
-				shNode(x, ch, in, nil)
+				node(x, ch, in, nil)
 			}
 		}
 	}
@@ -338,29 +358,29 @@ func shCommand(x *Extractor, n int32, c shCtx) {
 		return
 	}
 	name := t.Text(word)
-	if shNotCommands[name] || !utf8.ValidString(name) {
+	if notCommands[name] || !utf8.ValidString(name) {
 		walkRest() // debris of a syntax error
 		return
 	}
 	switch name {
 	case "source", ".":
 		if len(args) > 0 {
-			if src := shWordText(t, args[0]); src != "" && utf8.ValidString(src) {
-				x.Facts.Imports = append(x.Facts.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
+			if src := wordText(t, args[0]); src != "" && utf8.ValidString(src) {
+				x.Facts.Imports = append(x.Facts.Imports, lang.Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
 			}
 		}
 	}
-	x.Ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
-	if shWrappers[name] {
+	x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: c.sym}, n)
+	if wrappers[name] {
 		// sudo -u x kubectl ...: the wrapped command runs too
 		skip := false
 		for i, a := range args {
-			w := shWordText(t, a)
+			w := wordText(t, a)
 			if skip {
 				skip = false
 				continue
 			}
-			if strings.HasPrefix(w, "-") && len(w) == 2 && strings.IndexByte(shWrapperArgs[name], w[1]) >= 0 {
+			if strings.HasPrefix(w, "-") && len(w) == 2 && strings.IndexByte(wrapperArgs[name], w[1]) >= 0 {
 				skip = true // an option that takes a value
 				continue
 			}
@@ -371,7 +391,7 @@ func shCommand(x *Extractor, n int32, c shCtx) {
 				break // a command in a variable
 			}
 			if t.Kind(a) == "word" || t.Kind(a) == "string" || t.Kind(a) == "raw_string" {
-				x.Ref(Ref{Kind: RefCall, Name: path.Base(w), Symbol: c.sym}, a)
+				x.Ref(lang.Ref{Kind: lang.RefCall, Name: path.Base(w), Symbol: c.sym}, a)
 			}
 			break
 		}
@@ -379,9 +399,9 @@ func shCommand(x *Extractor, n int32, c shCtx) {
 	walkRest()
 }
 
-// shWordText is the literal text of a word or string, with the quotes
+// wordText is the literal text of a word or string, with the quotes
 // removed and expansions kept as written.
-func shWordText(t *Tree, n int32) string {
+func wordText(t *lang.Tree, n int32) string {
 	s := t.Text(n)
 	switch t.Kind(n) {
 	case "string", "raw_string":
@@ -399,9 +419,9 @@ func shWordText(t *Tree, n int32) string {
 	return s
 }
 
-// shExitAction is the early exit a statement makes: exit, return, or a
+// exitAction is the early exit a statement makes: exit, return, or a
 // call of a function named like die; "" for others.
-func shExitAction(x *Extractor, st int32) string {
+func exitAction(x *lang.Extractor, st int32) string {
 	t := x.Tree
 	for t.Kind(st) == "compound_statement" || t.Kind(st) == "subshell" {
 		// { echo usage; exit 1; }: its last statement
@@ -425,16 +445,16 @@ func shExitAction(x *Extractor, st int32) string {
 	name := t.FieldText(st, "name")
 	switch name {
 	case "exit", "return":
-		return Shorten(OneLine(t.Text(st)), 60)
+		return lang.Shorten(lang.OneLine(t.Text(st)), 60)
 	case "die", "fatal", "abort", "error_exit", "fail", "panic", "bail", "usage":
 		return name
 	}
 	return ""
 }
 
-// shListGuard records cmd || exit and cmd && exit among the statements
+// listGuard records cmd || exit and cmd && exit among the statements
 // of a function body.
-func shListGuard(x *Extractor, n int32, c shCtx) {
+func listGuard(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	var parts []int32
 	for ch := range t.NamedChildren(n) {
@@ -443,7 +463,7 @@ func shListGuard(x *Extractor, n int32, c shCtx) {
 	if len(parts) != 2 {
 		return
 	}
-	action := shExitAction(x, parts[1])
+	action := exitAction(x, parts[1])
 	if action == "" {
 		return
 	}
@@ -455,9 +475,9 @@ func shListGuard(x *Extractor, n int32, c shCtx) {
 	x.Guard(c.sym, cond, action, n)
 }
 
-// shIfGuard records if cond; then exit/return; fi (no else) among the
+// ifGuard records if cond; then exit/return; fi (no else) among the
 // statements of a function body.
-func shIfGuard(x *Extractor, n int32, c shCtx) {
+func ifGuard(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	var cond []string
 	var first int32 = -1
@@ -474,7 +494,7 @@ func shIfGuard(x *Extractor, n int32, c shCtx) {
 	if first < 0 || len(cond) == 0 {
 		return
 	}
-	if action := shExitAction(x, first); action != "" {
+	if action := exitAction(x, first); action != "" {
 		x.Guard(c.sym, strings.Join(cond, "; "), action, n)
 	}
 }

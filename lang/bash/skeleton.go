@@ -1,32 +1,32 @@
-package lang
+package bash
 
-func init() {
-	skelRulesByName["bash"] = &SkelRules{
-		Marker:      "...",
-		LineComment: "#",
-		Control: KindSet("if_statement", "for_statement", "c_style_for_statement", "while_statement",
-			"case_statement"),
-		Exits:    KindSet(),
-		Blocks:   KindSet("compound_statement"),
-		Nested:   KindSet("function_definition"),
-		Member:   shSkelMember,
-		Stmt:     shSkelStmt,
-		Exported: shSkelExported,
-		ExitCall: shSkelExitCall,
-	}
+import "github.com/sdl-dev/sdl/lang"
+
+var skeleton = &lang.SkelRules{
+	Marker:      "...",
+	LineComment: "#",
+	Control: lang.KindSet("if_statement", "for_statement", "c_style_for_statement", "while_statement",
+		"case_statement"),
+	Exits:    lang.KindSet(),
+	Blocks:   lang.KindSet("compound_statement"),
+	Nested:   lang.KindSet("function_definition"),
+	Member:   skelMember,
+	Stmt:     skelStmt,
+	Exported: skelExported,
+	ExitCall: skelExitCall,
 }
 
 // Bash's control-flow bodies are statements between keywords (then, elif,
 // else, fi, do, done, esac): its holes are the runs of statements, the
 // keywords and conditions between them the frame.
 
-// shSkelHoles finds the runs of statements of an if, a loop or a case.
-func shSkelHoles(s *Skel, n int32) []Hole {
+// skelHoles finds the runs of statements of an if, a loop or a case.
+func skelHoles(s *lang.Skel, n int32) []lang.Hole {
 	t := s.Tree
-	var hs []Hole
+	var hs []lang.Hole
 	var walk func(n int32, depth int)
 	run := func(owner int32, items []int32) {
-		if h, ok := RunHole(t, owner, items); ok {
+		if h, ok := lang.RunHole(t, owner, items); ok {
 			hs = append(hs, h)
 		}
 	}
@@ -64,30 +64,30 @@ func shSkelHoles(s *Skel, n int32) []Hole {
 	return hs
 }
 
-func shSkelMember(s *Skel, n int32) Shape {
+func skelMember(s *lang.Skel, n int32) lang.Shape {
 	t := s.Tree
 	switch k := t.Kind(n); k {
 	case "function_definition":
 		if b := t.Field(n, "body"); b >= 0 && (t.Kind(b) == "compound_statement" || t.Kind(b) == "subshell") {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleCode)}}
 		}
 	default:
-		if sh, ok := shSkelStmt(s, n); ok {
+		if sh, ok := skelStmt(s, n); ok {
 			return sh
 		}
 	}
-	return Shape{Kind: ShapeLine}
+	return lang.Shape{Kind: lang.ShapeLine}
 }
 
-func shSkelStmt(s *Skel, n int32) (Shape, bool) {
+func skelStmt(s *lang.Skel, n int32) (lang.Shape, bool) {
 	t := s.Tree
 	switch t.Kind(n) {
 	case "if_statement", "for_statement", "c_style_for_statement", "while_statement", "case_statement":
-		return Shape{Kind: ShapeFrame, Holes: shSkelHoles(s, n)}, true
+		return lang.Shape{Kind: lang.ShapeFrame, Holes: skelHoles(s, n)}, true
 	case "redirected_statement":
 		// while read ...; do ... done < file
 		if b := t.Field(n, "body"); b >= 0 && s.Rules.Control[t.Kind(b)] {
-			return Shape{Kind: ShapeFrame, Holes: shSkelHoles(s, b)}, true
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: skelHoles(s, b)}, true
 		}
 	case "list":
 		// cond || exit 1: kept when it leaves
@@ -95,21 +95,21 @@ func shSkelStmt(s *Skel, n int32) (Shape, bool) {
 		for c := range t.NamedChildren(n) {
 			last = c
 		}
-		if last >= 0 && shSkelExitCall(t, last) {
-			return Shape{Kind: ShapeLine}, true
+		if last >= 0 && skelExitCall(t, last) {
+			return lang.Shape{Kind: lang.ShapeLine}, true
 		}
 	}
-	return Shape{}, false
+	return lang.Shape{}, false
 }
 
-// shSkelExitCall: exit, return and die-like calls leave the function.
-func shSkelExitCall(t *Tree, n int32) bool {
+// skelExitCall: exit, return and die-like calls leave the function.
+func skelExitCall(t *lang.Tree, n int32) bool {
 	if t.Kind(n) == "compound_statement" {
 		var last int32 = -1
 		for c := range t.NamedChildren(n) {
 			last = c
 		}
-		return last >= 0 && shSkelExitCall(t, last)
+		return last >= 0 && skelExitCall(t, last)
 	}
 	if t.Kind(n) != "command" {
 		return false
@@ -121,9 +121,9 @@ func shSkelExitCall(t *Tree, n int32) bool {
 	return false
 }
 
-// shSkelExported: functions not named _private, and everything else a
+// skelExported: functions not named _private, and everything else a
 // script does at its top.
-func shSkelExported(s *Skel, n, container int32) bool {
+func skelExported(s *lang.Skel, n, container int32) bool {
 	t := s.Tree
 	if t.Kind(n) == "function_definition" {
 		name := t.FieldText(n, "name")
