@@ -186,7 +186,7 @@ func csNested(tab Table, typ *Target, name string) *Target {
 // container or a prefix of it.
 func csEnclosing(tab Table, p, container string) *Target {
 	for container != "" {
-		c, name := javaLastSeg(container)
+		c, name := LastSegment(container)
 		for _, t := range tab.ByName(name) {
 			if t.Path == p && t.Container == c && IsTypeKind(t.Kind) {
 				return t
@@ -519,7 +519,7 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 	tab := ctx.Table
 	if f := ctx.From; f != nil && f.Kind != KindModule {
 		// local functions of the enclosing method and the methods around it
-		for q := f.Qualified(); q != ""; q, _ = javaLastSeg(q) {
+		for q := f.Qualified(); q != ""; q, _ = LastSegment(q) {
 			for _, t := range tab.ByName(r.Name) {
 				if t.Kind == KindFunction && t.Path == f.Path && t.Container == q {
 					return Bound(t, RuleSameFile)
@@ -560,7 +560,7 @@ func csResolveBare(ctx *Context, r *Ref) Resolution {
 			}
 		} else if rule == RuleExternal {
 			// using static System.Math;
-			_, last := javaLastSeg(u)
+			_, last := LastSegment(u)
 			ext = ext || IsUpper(last)
 		}
 	}
@@ -574,7 +574,7 @@ func csResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 	tab := ctx.Table
 	q := r.Qualifier
 	cls := csClassOf(ctx)
-	segs := javaSplitQualifier(q)
+	segs := SplitQualifier(q)
 	rest := segs[1:]
 	v := TypedValue{Rule: RuleReceiver}
 	switch {
@@ -690,7 +690,7 @@ func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (T
 	if IsUpper(head) && len(segs) == 1 {
 		// Type.M() with a type the repository lacks under that name
 		ms := Pick(tab.ByName(r.Name), func(m *Target) bool {
-			_, c := javaLastSeg(m.Container)
+			_, c := LastSegment(m.Container)
 			return m.Kind == KindMethod && c == head && isCSPath(m.Path)
 		})
 		if len(ms) == 0 {

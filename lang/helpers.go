@@ -222,3 +222,38 @@ func NameSet(words string) map[string]bool {
 func IsIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
+
+// LastSegment splits "a.b.C" into "a.b" and "C".
+func LastSegment(s string) (string, string) {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return "", s
+}
+
+// SplitQualifier splits a qualifier at its dots, keeping parenthesized
+// parts and a leading creation whole: "((Foo) x).y" -> ["((Foo) x)", "y"],
+// "new a.B().c" -> ["new a.B()", "c"].
+func SplitQualifier(q string) []string {
+	var out []string
+	depth, start, i := 0, 0, 0
+	if strings.HasPrefix(q, "new ") {
+		if j := strings.IndexByte(q, '('); j >= 0 {
+			i = j
+		}
+	}
+	for ; i < len(q); i++ {
+		switch q[i] {
+		case '(', '<', '[':
+			depth++
+		case ')', '>', ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				out = append(out, q[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, q[start:])
+}

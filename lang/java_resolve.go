@@ -51,7 +51,7 @@ func javaBindings(fi *FileInfo) map[string]Binding {
 			imp := &fi.Imports[i]
 			switch {
 			case len(imp.Names) == 0:
-				_, name := javaLastSeg(imp.Source)
+				_, name := LastSegment(imp.Source)
 				m[name] = Binding{Imp: imp}
 			case imp.Names[0].Name != "*":
 				m["\x00"+imp.Names[0].Name] = Binding{Imp: imp, Name: imp.Names[0].Name}
@@ -59,14 +59,6 @@ func javaBindings(fi *FileInfo) map[string]Binding {
 		}
 		return m
 	})
-}
-
-// javaLastSeg splits "a.b.C" into "a.b" and "C".
-func javaLastSeg(s string) (string, string) {
-	if i := strings.LastIndexByte(s, '.'); i >= 0 {
-		return s[:i], s[i+1:]
-	}
-	return "", s
 }
 
 func isJavaPath(p string) bool { return strings.HasSuffix(p, ".java") }
@@ -122,7 +114,7 @@ func javaMember(tab Table, typ *Target, name, kind string) *Target {
 
 // javaTypeByQualified finds the type of file p by its qualified name.
 func javaTypeByQualified(tab Table, p, qualified string) *Target {
-	container, name := javaLastSeg(qualified)
+	container, name := LastSegment(qualified)
 	for _, t := range tab.ByName(name) {
 		if t.Path == p && t.Container == container && IsTypeKind(t.Kind) {
 			return t
@@ -138,7 +130,7 @@ func javaEnclosingType(tab Table, p, container string) *Target {
 		if t := javaTypeByQualified(tab, p, container); t != nil {
 			return t
 		}
-		container, _ = javaLastSeg(container)
+		container, _ = LastSegment(container)
 	}
 	return nil
 }
@@ -662,7 +654,7 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 		} else if e {
 			// import static org.junit.Assert.*; (a package's types hold
 			// no methods)
-			_, last := javaLastSeg(imp.Source)
+			_, last := LastSegment(imp.Source)
 			ext = ext || IsUpper(last)
 		}
 	}
@@ -672,38 +664,11 @@ func javaResolveBare(ctx *Context, r *Ref) Resolution {
 	return javaUniqueMethod(tab, r.Name)
 }
 
-// javaSplitQualifier splits a qualifier at its dots, keeping parenthesized
-// parts and a leading creation whole: "((Foo) x).y" -> ["((Foo) x)", "y"],
-// "new a.B().c" -> ["new a.B()", "c"].
-func javaSplitQualifier(q string) []string {
-	var out []string
-	depth, start, i := 0, 0, 0
-	if strings.HasPrefix(q, "new ") {
-		if j := strings.IndexByte(q, '('); j >= 0 {
-			i = j
-		}
-	}
-	for ; i < len(q); i++ {
-		switch q[i] {
-		case '(', '<', '[':
-			depth++
-		case ')', '>', ']':
-			depth--
-		case '.':
-			if depth == 0 {
-				out = append(out, q[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, q[start:])
-}
-
 func javaResolveQualified(ctx *Context, r *Ref, depth int) Resolution {
 	tab := ctx.Table
 	q := r.Qualifier
 	cls := javaClassOf(ctx)
-	segs := javaSplitQualifier(q)
+	segs := SplitQualifier(q)
 	self := segs[0] == "this" || segs[0] == "super"
 	var v javaValue
 	rule := RuleReceiver
@@ -857,7 +822,7 @@ func javaHeadValue(ctx *Context, r *Ref, cls *Target, segs []string) (javaValue,
 		// Type.m() with a type the repository lacks (generated code): a
 		// method of a class of that name, or nothing
 		ms := Pick(tab.ByName(r.Name), func(m *Target) bool {
-			_, c := javaLastSeg(m.Container)
+			_, c := LastSegment(m.Container)
 			return m.Kind == KindMethod && c == head && isJavaPath(m.Path)
 		})
 		if m := javaOneFamily(tab, ms); m != nil {
@@ -971,7 +936,7 @@ func javaConstructor(tab Table, typ, self *Target) *Target {
 // when the last part is not a plain name.
 func chainCallRef(fn, headType string) *Ref {
 	r := &Ref{Kind: RefCall, Name: fn}
-	segs := javaSplitQualifier(fn)
+	segs := SplitQualifier(fn)
 	if len(segs) > 1 {
 		r.Name = segs[len(segs)-1]
 		r.Qualifier = fn[:len(fn)-len(r.Name)-1]

@@ -34,7 +34,7 @@ type kindSite struct {
 func kindFamily(file string) []string {
 	dir, base := filepath.Base(filepath.Dir(file)), strings.TrimSuffix(filepath.Base(file), ".go")
 	switch dir {
-	case "scala", "lua", "bash":
+	case "scala", "lua", "bash", "ruby":
 		return []string{dir}
 	}
 	prefix, _, _ := strings.Cut(base, "_")
@@ -294,7 +294,7 @@ func missingKinds(t *testing.T, sites []kindSite) []string {
 }
 
 // rooms are the directories of the languages that live in rooms.
-var rooms = []string{"bash", "lua", "scala"}
+var rooms = []string{"bash", "lua", "ruby", "scala"}
 
 // TestNodeKindsExist fails on every node kind or field name spelled in
 // lang/ and its rooms that the pinned grammars do not have.

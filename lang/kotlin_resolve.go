@@ -97,7 +97,7 @@ func (L *ktsLang) bindings(fi *FileInfo) map[string]Binding {
 			if len(imp.Names) > 0 {
 				continue
 			}
-			_, name := javaLastSeg(imp.Source)
+			_, name := LastSegment(imp.Source)
 			local := name
 			if imp.Alias != "" {
 				local = imp.Alias
@@ -130,7 +130,7 @@ func (L *ktsLang) hasExternal(tab Table, fi *FileInfo) bool {
 	for _, imp := range fi.Imports {
 		mod := imp.Source
 		if L.explicit && len(imp.Names) == 0 {
-			mod, _ = javaLastSeg(mod)
+			mod, _ = LastSegment(mod)
 		}
 		if !L.moduleInRepo(tab, mod) {
 			return true
@@ -177,7 +177,7 @@ func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth i
 	}
 	types := Pick(tab.ByName(typ), func(t *Target) bool { return IsTypeKind(t.Kind) && L.isLang(t.Path) })
 	// nested in the classes around
-	for c := from; c != ""; c, _ = javaLastSeg(c) {
+	for c := from; c != ""; c, _ = LastSegment(c) {
 		if ts := Pick(types, func(t *Target) bool { return t.Container == c && t.Path == fi.Path }); len(ts) > 0 {
 			res, _ := oneOr(ts, RuleSameFile)
 			return res
@@ -191,7 +191,7 @@ func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth i
 		return res
 	}
 	if b, ok := L.bindings(fi)[typ]; ok {
-		mod, name := javaLastSeg(b.Imp.Source)
+		mod, name := LastSegment(b.Imp.Source)
 		if !L.moduleInRepo(tab, mod) {
 			return Unbound(RuleExternal, 0)
 		}
@@ -310,7 +310,7 @@ func (L *ktsLang) enclosingType(ctx *Context) *Target {
 		q = ctx.From.Qualified()
 	}
 	for q != "" {
-		head, name := javaLastSeg(q)
+		head, name := LastSegment(q)
 		ts := Pick(tab.ByName(name), func(t *Target) bool {
 			return IsTypeKind(t.Kind) && t.Container == head && L.isLang(t.Path)
 		})
@@ -414,7 +414,7 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 	cands := Pick(tab.ByName(r.Name), func(t *Target) bool { return L.isLang(t.Path) && t.Kind != KindModule })
 	// functions nested in the enclosing ones
 	if ctx.From != nil {
-		for c := ctx.From.Qualified(); c != ""; c, _ = javaLastSeg(c) {
+		for c := ctx.From.Qualified(); c != ""; c, _ = LastSegment(c) {
 			if ts := Pick(cands, func(t *Target) bool {
 				return t.Path == fi.Path && t.Container == c && t.Kind == KindFunction
 			}); len(ts) > 0 {
@@ -441,7 +441,7 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 		return res
 	}
 	if b, ok := L.bindings(fi)[r.Name]; ok {
-		mod, name := javaLastSeg(b.Imp.Source)
+		mod, name := LastSegment(b.Imp.Source)
 		if m := L.importedMember(tab, fi, b.Imp.Source); m != nil {
 			return Bound(m, RuleImport)
 		}
@@ -527,7 +527,7 @@ func (L *ktsLang) extension(ctx *Context, name string) Resolution {
 		return res
 	}
 	if b, ok := L.bindings(fi)[name]; ok {
-		mod, n := javaLastSeg(b.Imp.Source)
+		mod, n := LastSegment(b.Imp.Source)
 		if res, ok := oneOr(L.samePart(L.topLevel(tab, n, mod, "", fn)), RuleImport); ok {
 			return res
 		}
@@ -551,7 +551,7 @@ func (L *ktsLang) extension(ctx *Context, name string) Resolution {
 // importedMember binds import a.b.T.m and import a.b.T.Companion.m: a
 // member of a type (an object's, a companion's).
 func (L *ktsLang) importedMember(tab Table, fi *FileInfo, src string) *Target {
-	owner, name := javaLastSeg(src)
+	owner, name := LastSegment(src)
 	owner = strings.TrimSuffix(owner, ".Companion")
 	if owner == "" || L.moduleInRepo(tab, owner) || !strings.Contains(owner, ".") {
 		return nil
@@ -609,7 +609,7 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 		}
 	default:
 		if b, ok := L.bindings(fi)[segs[0]]; ok {
-			mod, _ := javaLastSeg(b.Imp.Source)
+			mod, _ := LastSegment(b.Imp.Source)
 			if !L.moduleInRepo(tab, mod) {
 				return Unbound(RuleExternal, 0)
 			}
@@ -689,7 +689,7 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 // callResult is the type a call returns: a constructor's class, a
 // function's declared return type.
 func (L *ktsLang) callResult(ctx *Context, call string, depth int) Resolution {
-	q, name := javaLastSeg(call)
+	q, name := LastSegment(call)
 	kind := RefCall
 	if q == "" && IsUpper(name) {
 		kind = RefNew
@@ -731,7 +731,7 @@ func (L *ktsLang) unknownReceiver(tab Table, name string) Resolution {
 func (L *ktsLang) resolveImport(ctx *Context, imp *Import, name string) Resolution {
 	tab := ctx.Table
 	if L.explicit && len(imp.Names) == 0 {
-		mod, n := javaLastSeg(imp.Source)
+		mod, n := LastSegment(imp.Source)
 		if m := L.importedMember(tab, ctx.File, imp.Source); m != nil {
 			return Bound(m, RuleImport)
 		}

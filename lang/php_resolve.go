@@ -333,8 +333,8 @@ func phpClassOf(ctx *Context) *Target {
 	if IsTypeKind(f.Kind) {
 		return f
 	}
-	for q := f.Container; q != ""; q, _ = javaLastSeg(q) {
-		c, name := javaLastSeg(q)
+	for q := f.Container; q != ""; q, _ = LastSegment(q) {
+		c, name := LastSegment(q)
 		for _, t := range ctx.Table.ByName(name) {
 			if t.Path == f.Path && t.Container == c && IsTypeKind(t.Kind) {
 				return t

@@ -6,5 +6,6 @@ package query
 import (
 	_ "github.com/sdl-dev/sdl/lang/bash"
 	_ "github.com/sdl-dev/sdl/lang/lua"
+	_ "github.com/sdl-dev/sdl/lang/ruby"
 	_ "github.com/sdl-dev/sdl/lang/scala"
 )

@@ -1,11 +1,14 @@
-package lang
+package ruby
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-const rbShopSrc = `require "json"
+const shopSrc = `require "json"
 require_relative "../models/item"
 load "tasks.rb"
 autoload :Ledger, "shop/ledger"
@@ -71,17 +74,17 @@ def script_helper(a)
 end
 `
 
-func TestRubySymbols(t *testing.T) {
-	f := moreExtract(t, "ruby", "lib/shop/store.rb", rbShopSrc)
+func TestSymbols(t *testing.T) {
+	f := langtest.Extract(t, "lib/shop/store.rb", shopSrc)
 	if f.Module != "lib/shop/store" || f.IsTest {
 		t.Errorf("module %q, test %v", f.Module, f.IsTest)
 	}
-	shop := moreSym(t, f, "Shop")
-	if shop.Kind != KindModule || !shop.Exported {
+	shop := langtest.Sym(t, f, "Shop")
+	if shop.Kind != lang.KindModule || !shop.Exported {
 		t.Errorf("Shop: %+v", shop)
 	}
-	store := moreSym(t, f, "Shop.Store")
-	if store.Kind != KindClass || store.Doc != "A store of items.\nKeeps them by name." {
+	store := langtest.Sym(t, f, "Shop.Store")
+	if store.Kind != lang.KindClass || store.Doc != "A store of items.\nKeeps them by name." {
 		t.Errorf("Store: %s %q", store.Kind, store.Doc)
 	}
 	if got := strings.Join(store.Signature.Bases, ","); got != "Base,Enumerable,Forwardable" {
@@ -97,29 +100,29 @@ func TestRubySymbols(t *testing.T) {
 	for _, tc := range []struct {
 		q, kind, vis, mods string
 	}{
-		{"Shop.Store.name", KindVariable, VisPublic, "attr_accessor"},
-		{"Shop.Store.count", KindVariable, VisPublic, "attr_reader"},
-		{"Shop.Store.MAX", KindVariable, VisPublic, "const"},
-		{"Shop.Store.initialize", KindConstructor, VisPublic, ""},
-		{"Shop.Store.add", KindMethod, VisPublic, ""},
-		{"Shop.Store.load", KindMethod, VisPublic, "class"},
-		{"Shop.Store.build", KindMethod, VisPublic, "class"},
-		{"Shop.Store.guarded", KindMethod, VisProtected, ""},
-		{"Shop.Store.helper", KindMethod, VisPrivate, ""},
-		{"Shop.Store.shown", KindMethod, VisPublic, ""},
-		{"Shop.Store.hidden", KindMethod, VisPrivate, ""},
-		{"Shop.Store.later", KindMethod, VisPrivate, ""},
-		{"Shop.Item", KindClass, VisPublic, ""},
-		{"Point", KindClass, VisPublic, "struct"},
-		{"Point.sum", KindMethod, VisPublic, ""},
-		{"script_helper", KindFunction, VisPublic, ""},
+		{"Shop.Store.name", lang.KindVariable, lang.VisPublic, "attr_accessor"},
+		{"Shop.Store.count", lang.KindVariable, lang.VisPublic, "attr_reader"},
+		{"Shop.Store.MAX", lang.KindVariable, lang.VisPublic, "const"},
+		{"Shop.Store.initialize", lang.KindConstructor, lang.VisPublic, ""},
+		{"Shop.Store.add", lang.KindMethod, lang.VisPublic, ""},
+		{"Shop.Store.load", lang.KindMethod, lang.VisPublic, "class"},
+		{"Shop.Store.build", lang.KindMethod, lang.VisPublic, "class"},
+		{"Shop.Store.guarded", lang.KindMethod, lang.VisProtected, ""},
+		{"Shop.Store.helper", lang.KindMethod, lang.VisPrivate, ""},
+		{"Shop.Store.shown", lang.KindMethod, lang.VisPublic, ""},
+		{"Shop.Store.hidden", lang.KindMethod, lang.VisPrivate, ""},
+		{"Shop.Store.later", lang.KindMethod, lang.VisPrivate, ""},
+		{"Shop.Item", lang.KindClass, lang.VisPublic, ""},
+		{"Point", lang.KindClass, lang.VisPublic, "struct"},
+		{"Point.sum", lang.KindMethod, lang.VisPublic, ""},
+		{"script_helper", lang.KindFunction, lang.VisPublic, ""},
 	} {
-		s := moreSym(t, f, tc.q)
+		s := langtest.Sym(t, f, tc.q)
 		if s.Kind != tc.kind || s.Visibility != tc.vis || strings.Join(s.Signature.Modifiers, ",") != tc.mods {
 			t.Errorf("%s: %s %s mods %q", tc.q, s.Kind, s.Visibility, s.Signature.Modifiers)
 		}
 	}
-	init := moreSym(t, f, "Shop.Store.initialize")
+	init := langtest.Sym(t, f, "Shop.Store.initialize")
 	var ps []string
 	for _, p := range init.Signature.Params {
 		s := p.Name
@@ -134,22 +137,22 @@ func TestRubySymbols(t *testing.T) {
 	if got := strings.Join(ps, " "); got != "name items=[] *rest... key: opt:=1 **kw... &blk" {
 		t.Errorf("initialize params %q", got)
 	}
-	add := moreSym(t, f, "Shop.Store.add")
+	add := langtest.Sym(t, f, "Shop.Store.add")
 	if add.Signature.Params[0].Type != "Item" || add.Signature.Returns != "Boolean" || !strings.HasPrefix(add.Doc, "Adds an item.") {
 		t.Errorf("add: %+v %q", add.Signature, add.Doc)
 	}
-	if l := moreSym(t, f, "Shop.Store.load"); l.Signature.Returns != "Shop::Store" {
+	if l := langtest.Sym(t, f, "Shop.Store.load"); l.Signature.Returns != "Shop::Store" {
 		t.Errorf("load returns %q", l.Signature.Returns)
 	}
-	if p := moreSym(t, f, "Point"); len(p.Signature.Fields) != 2 || p.Signature.Fields[1].Name != "y" {
+	if p := langtest.Sym(t, f, "Point"); len(p.Signature.Fields) != 2 || p.Signature.Fields[1].Name != "y" {
 		t.Errorf("Point fields %+v", p.Signature.Fields)
 	}
-	if got := strings.Join(moreImports(f), " "); got != "json@1 ../models/item@2 tasks@3 shop/ledger names=Ledger@4" {
+	if got := strings.Join(langtest.Imports(f), " "); got != "json@1 ../models/item@2 tasks@3 shop/ledger names=Ledger@4" {
 		t.Errorf("imports %s", got)
 	}
 }
 
-func TestRubyTestFiles(t *testing.T) {
+func TestTestFiles(t *testing.T) {
 	for p, want := range map[string]bool{
 		"spec/shop/store_spec.rb": true,
 		"test/test_item.rb":       true,
@@ -157,18 +160,18 @@ func TestRubyTestFiles(t *testing.T) {
 		"lib/shop/testing.rb":     false,
 		"lib/shop/store.rb":       false,
 	} {
-		if got := IsTestPath(p); got != want {
+		if got := lang.IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
-	f := moreExtract(t, "ruby", "test/test_item.rb", "class TestItem < Minitest::Test\n  def test_total; end\n  def helper; end\nend\n")
-	if !f.IsTest || !moreSym(t, f, "TestItem.test_total").IsTest {
+	f := langtest.Extract(t, "test/test_item.rb", "class TestItem < Minitest::Test\n  def test_total; end\n  def helper; end\nend\n")
+	if !f.IsTest || !langtest.Sym(t, f, "TestItem.test_total").IsTest {
 		t.Error("test file and test method")
 	}
 }
 
-func TestRubyRefs(t *testing.T) {
-	f := moreExtract(t, "ruby", "a.rb", `class A < B
+func TestRefs(t *testing.T) {
+	f := langtest.Extract(t, "a.rb", `class A < B
   include M
   def initialize
     @repo = Repo.new
@@ -199,7 +202,7 @@ func TestRubyRefs(t *testing.T) {
     new
   end
 end`)
-	wantAll(t, javaRefs(f),
+	langtest.WantAll(t, langtest.Refs(f),
 		"A extends B",
 		"A implements M",
 		"A.initialize new Repo",
@@ -223,23 +226,23 @@ end`)
 		"A.run call y.name {find}",
 		"A.make new A",
 	)
-	for _, r := range javaRefs(f) {
+	for _, r := range langtest.Refs(f) {
 		if strings.HasSuffix(r, "call local") || strings.HasSuffix(r, "call n") {
 			t.Errorf("a local variable read as a call: %s", r)
 		}
 	}
 	// RSpec's let names a value for the examples
-	g := moreExtract(t, "ruby", "spec/a_spec.rb", `RSpec.describe A do
+	g := langtest.Extract(t, "spec/a_spec.rb", `RSpec.describe A do
   let(:a) { A.new }
   it "runs" do
     a.run
   end
 end`)
-	wantAll(t, javaRefs(g), "<module> call a.run [A]")
+	langtest.WantAll(t, langtest.Refs(g), "<module> call a.run [A]")
 }
 
-func TestRubyGuardsAndThrows(t *testing.T) {
-	f := moreExtract(t, "ruby", "g.rb", `def m(s, n)
+func TestGuardsAndThrows(t *testing.T) {
+	f := langtest.Extract(t, "g.rb", `def m(s, n)
   raise ArgumentError, "no s" if s.nil?
   return unless n
   if n < 0
@@ -251,18 +254,18 @@ func TestRubyGuardsAndThrows(t *testing.T) {
   work
   raise IOError.new("x") if n > 9
 end`)
-	wantAll(t, factTexts(moreSym(t, f, "m").Invariants),
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "m").Invariants),
 		"guard: if s.nil? then raise",
 		"guard: if !(n) then return",
 		"guard: if n < 0 then raise",
 		"guard: if !(n.even?) then raise",
 		"guard: if n > 9 then raise")
-	g := moreExtract(t, "ruby", "h.rb", "def m\n  work\n  work\n  work\n  [1].each { raise KeyError, \"k\" }\nend\n")
-	wantAll(t, factTexts(moreSym(t, g, "m").Invariants), "raises: raises KeyError")
+	g := langtest.Extract(t, "h.rb", "def m\n  work\n  work\n  work\n  [1].each { raise KeyError, \"k\" }\nend\n")
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, g, "m").Invariants), "raises: raises KeyError")
 }
 
-func TestRubySideEffects(t *testing.T) {
-	f := moreExtract(t, "ruby", "e.rb", `def m
+func TestSideEffects(t *testing.T) {
+	f := langtest.Extract(t, "e.rb", `def m
   File.write("a", "b")
   File.read("a")
   Net::HTTP.get(URI("http://x"))
@@ -272,13 +275,13 @@ func TestRubySideEffects(t *testing.T) {
   @db.execute("select 1")
   exit 1
 end`)
-	wantAll(t, factTexts(moreSym(t, f, "m").SideEffects),
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "m").SideEffects),
 		"fs.write: writes files", "fs.read: reads files", "network: network access", "process: starts processes",
 		"env: reads environment variables", "database: database access", "exit: exits the process")
 }
 
-func TestRubyBrokenInput(t *testing.T) {
-	f := moreExtract(t, "ruby", "b.rb", `module Shop
+func TestBrokenInput(t *testing.T) {
+	f := langtest.ExtractBroken(t, "b.rb", `module Shop
   class Broken
     def fine(item)
       item.gross
@@ -296,7 +299,7 @@ end`)
 	if len(f.Errors) == 0 {
 		t.Error("no syntax errors reported")
 	}
-	moreSym(t, f, "Shop.Broken.fine")
-	moreSym(t, f, "Shop.Broken.after")
-	wantAll(t, javaRefs(f), "Shop.Broken.after call fine")
+	langtest.Sym(t, f, "Shop.Broken.fine")
+	langtest.Sym(t, f, "Shop.Broken.after")
+	langtest.WantAll(t, langtest.Refs(f), "Shop.Broken.after call fine")
 }

@@ -1,26 +1,26 @@
-package lang
+package ruby
 
-func init() {
-	skelRulesByName["ruby"] = &SkelRules{
-		Marker:      "# ...",
-		LineComment: "#",
-		Control:     KindSet("if", "unless", "while", "until", "for", "case", "case_match", "begin"),
-		Exits:       KindSet("return", "break", "next", "redo", "retry"),
-		Nested:      KindSet("method", "singleton_method", "class", "module"),
-		Member:      rbSkelMember,
-		Stmt:        rbSkelStmt,
-		Exported:    rbSkelExported,
-		ExitCall:    rbSkelExitCall,
-	}
+import "github.com/sdl-dev/sdl/lang"
+
+var skeleton = &lang.SkelRules{
+	Marker:      "# ...",
+	LineComment: "#",
+	Control:     lang.KindSet("if", "unless", "while", "until", "for", "case", "case_match", "begin"),
+	Exits:       lang.KindSet("return", "break", "next", "redo", "retry"),
+	Nested:      lang.KindSet("method", "singleton_method", "class", "module"),
+	Member:      skelMember,
+	Stmt:        skelStmt,
+	Exported:    skelExported,
+	ExitCall:    skelExitCall,
 }
 
 // Ruby's bodies are statements between keywords (then, else, when, do,
 // end), not bracketed blocks: its holes are the runs of statements, and
 // the keywords between them are the frame.
 
-// rbSkelItems lists the statements of a body node: its named children
+// skelItems lists the statements of a body node: its named children
 // but the clauses listed in stop, the conditions and parameters.
-func rbSkelItems(t *Tree, n int32) (items, clauses []int32) {
+func skelItems(t *lang.Tree, n int32) (items, clauses []int32) {
 	for c := range t.Children(n) {
 		if !t.Named(c) {
 			continue
@@ -40,11 +40,11 @@ func rbSkelItems(t *Tree, n int32) (items, clauses []int32) {
 	return items, clauses
 }
 
-// rbSkelHoles finds the runs of statements of a control-flow statement,
+// skelHoles finds the runs of statements of a control-flow statement,
 // a method body or a clause, with the clauses after them.
-func rbSkelHoles(s *Skel, n int32) []Hole {
+func skelHoles(s *lang.Skel, n int32) []lang.Hole {
 	t := s.Tree
-	var hs []Hole
+	var hs []lang.Hole
 	var walk func(n int32, depth int)
 	walk = func(n int32, depth int) {
 		if depth > 64 {
@@ -62,9 +62,9 @@ func rbSkelHoles(s *Skel, n int32) []Hole {
 				}
 			}
 		default:
-			items, clauses = rbSkelItems(t, n)
+			items, clauses = skelItems(t, n)
 		}
-		if h, ok := RunHole(t, n, items); ok {
+		if h, ok := lang.RunHole(t, n, items); ok {
 			hs = append(hs, h)
 		}
 		for _, c := range clauses {
@@ -75,19 +75,19 @@ func rbSkelHoles(s *Skel, n int32) []Hole {
 	return hs
 }
 
-func rbSkelMember(s *Skel, n int32) Shape {
+func skelMember(s *lang.Skel, n int32) lang.Shape {
 	t := s.Tree
 	switch k := t.Kind(n); k {
 	case "method", "singleton_method":
 		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "body_statement" {
-			return Shape{Kind: ShapeFrame, Holes: rbSkelHoles(s, b)}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: skelHoles(s, b)}
 		}
 	case "class", "module", "singleton_class":
 		b := t.Field(n, "body")
 		if b < 0 {
-			return Shape{Kind: ShapeLine}
+			return lang.Shape{Kind: lang.ShapeLine}
 		}
-		items, _ := rbSkelItems(t, b)
+		items, _ := skelItems(t, b)
 		// comments between the header and the first member sit in the
 		// class node, before its body
 		var lead []int32
@@ -98,42 +98,42 @@ func rbSkelMember(s *Skel, n int32) Shape {
 		}
 		items = append(lead, items...)
 		if len(items) == 0 {
-			return Shape{Kind: ShapeLine}
+			return lang.Shape{Kind: lang.ShapeLine}
 		}
-		h := Hole{Kind: HoleMembers, Node: b, Open: -1, Close: -1, Items: items,
+		h := lang.Hole{Kind: lang.HoleMembers, Node: b, Open: -1, Close: -1, Items: items,
 			Start: t.Nodes[items[0]].StartByte, End: t.Nodes[items[len(items)-1]].EndByte}
-		return Shape{Kind: ShapeFrame, Holes: []Hole{h}}
+		return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{h}}
 	case "call":
 		// private def x ... end
 		if args := t.Field(n, "arguments"); args >= 0 && t.Field(n, "receiver") < 0 {
 			if m := t.FirstNamedChild(args); m >= 0 && (t.Kind(m) == "method" || t.Kind(m) == "singleton_method") {
-				return Shape{Kind: ShapeFrame, Holes: []Hole{s.NodeHole(m, HoleMember)}}
+				return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.NodeHole(m, lang.HoleMember)}}
 			}
 		}
 	default:
 		if s.Rules.Control[k] {
-			return Shape{Kind: ShapeFrame, Holes: rbSkelHoles(s, n)}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: skelHoles(s, n)}
 		}
 	}
-	return Shape{Kind: ShapeLine}
+	return lang.Shape{Kind: lang.ShapeLine}
 }
 
-func rbSkelStmt(s *Skel, n int32) (Shape, bool) {
+func skelStmt(s *lang.Skel, n int32) (lang.Shape, bool) {
 	t := s.Tree
 	switch t.Kind(n) {
 	case "if", "unless", "while", "until", "for", "case", "case_match", "begin":
-		return Shape{Kind: ShapeFrame, Holes: rbSkelHoles(s, n)}, true
+		return lang.Shape{Kind: lang.ShapeFrame, Holes: skelHoles(s, n)}, true
 	case "if_modifier", "unless_modifier", "while_modifier", "until_modifier", "rescue_modifier":
 		// raise X if y, return unless z: one line, kept when it exits
-		if b := t.Field(n, "body"); b >= 0 && (s.Rules.Exits[t.Kind(b)] || rbSkelExitCall(t, b)) {
-			return Shape{Kind: ShapeLine}, true
+		if b := t.Field(n, "body"); b >= 0 && (s.Rules.Exits[t.Kind(b)] || skelExitCall(t, b)) {
+			return lang.Shape{Kind: lang.ShapeLine}, true
 		}
 	}
-	return Shape{}, false
+	return lang.Shape{}, false
 }
 
-// rbSkelExitCall: raise, fail, exit and abort leave the method.
-func rbSkelExitCall(t *Tree, n int32) bool {
+// skelExitCall: raise, fail, exit and abort leave the method.
+func skelExitCall(t *lang.Tree, n int32) bool {
 	switch t.Kind(n) {
 	case "call":
 		if t.Field(n, "receiver") >= 0 {
@@ -152,9 +152,9 @@ func rbSkelExitCall(t *Tree, n int32) bool {
 	return false
 }
 
-// rbSkelExported: what private and protected (bare, or around a def) do
+// skelExported: what private and protected (bare, or around a def) do
 // not hide.
-func rbSkelExported(s *Skel, n, container int32) bool {
+func skelExported(s *lang.Skel, n, container int32) bool {
 	t := s.Tree
 	switch t.Kind(n) {
 	case "method", "singleton_method":

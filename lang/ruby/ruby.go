@@ -1,37 +1,58 @@
-package lang
+// Package ruby is sdl's room for Ruby: a walker over the syntax tree
+// (classes, modules, methods, mixins, requires, guards and side effects),
+// resolution of constants and methods through nesting, mixins and
+// superclasses, and the skeleton rules of its keyword-delimited bodies.
+package ruby
 
 import (
+	"embed"
 	"path"
 	"strings"
 
+	"github.com/sdl-dev/sdl/lang"
 	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	l := &Language{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
-		Filenames: []string{"Rakefile", "Gemfile", "Guardfile", "Vagrantfile"}, extract: extractRuby}
-	register(l, tsruby.Language())
-	l.setSyntax([]string{"comment"},
-		[]string{"string", "heredoc_body", "simple_symbol", "delimited_symbol", "character", "regex", "subshell",
+	lang.RegisterWalker(lang.Walker{
+		Name:       "ruby",
+		Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
+		Filenames:  []string{"Rakefile", "Gemfile", "Guardfile", "Vagrantfile"},
+		Grammar:    tsruby.Language(),
+		Comments:   []string{"comment"},
+		Strings: []string{"string", "heredoc_body", "simple_symbol", "delimited_symbol", "character", "regex", "subshell",
 			"string_array", "symbol_array"},
-		[]string{"identifier", "constant", "instance_variable", "class_variable", "global_variable"})
+		Idents:        []string{"identifier", "constant", "instance_variable", "class_variable", "global_variable"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolve,
+		ResolveImport: resolveImport,
+		Skeleton:      skeleton,
+	})
 }
 
-// rbCtx is where the Ruby walker is.
-type rbCtx struct {
-	sym     int    // the symbol code belongs to
-	cls     int    // the innermost class or module, -1 at top level
-	nesting string // its qualified name, "" at top level
-	vis     string // the visibility of the next def in a class body
-	static  bool   // defs are class methods: class << self, module_function
-	inDef   bool   // inside a method body
-	method  string // the method's name, for super
-	top     bool   // a statement of a method body itself, where an early exit is a guard
-	scope   *Scope // local variables
+// walk is where the Ruby walker is.
+type walk struct {
+	sym     int         // the symbol code belongs to
+	cls     int         // the innermost class or module, -1 at top level
+	nesting string      // its qualified name, "" at top level
+	vis     string      // the visibility of the next def in a class body
+	static  bool        // defs are class methods: class << self, module_function
+	inDef   bool        // inside a method body
+	method  string      // the method's name, for super
+	top     bool        // a statement of a method body itself, where an early exit is a guard
+	scope   *lang.Scope // local variables
 	ivars   map[string]string
 }
 
-func extractRuby(x *Extractor) {
+func extract(x *lang.Extractor) {
 	if x.Tree.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
@@ -39,13 +60,13 @@ func extractRuby(x *Extractor) {
 	// other files require this one by its path without the extension,
 	// found by any suffix of whole segments ("shop/store")
 	x.Facts.Module = strings.TrimSuffix(x.Path, path.Ext(x.Path))
-	c := rbCtx{sym: 0, cls: -1, vis: VisPublic, scope: &Scope{Parent: nil}, ivars: map[string]string{}}
-	rbBody(x, 0, c)
+	c := walk{sym: 0, cls: -1, vis: lang.VisPublic, scope: &lang.Scope{Parent: nil}, ivars: map[string]string{}}
+	statements(x, 0, c)
 }
 
-// rbBody walks the statements of a program, class or module body, or
+// statements walks the statements of a program, class or module body, or
 // method body, in order: visibility keywords affect the defs after them.
-func rbBody(x *Extractor, n int32, c rbCtx) {
+func statements(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	for st := range t.NamedChildren(n) {
 		switch t.Kind(st) {
@@ -64,37 +85,37 @@ func rbBody(x *Extractor, n int32, c rbCtx) {
 		case "comment":
 			continue
 		}
-		rbNode(x, st, c)
+		node(x, st, c)
 	}
 }
 
-// rbNode walks one node.
-func rbNode(x *Extractor, n int32, c rbCtx) {
+// node walks one node.
+func node(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "comment":
 		return
 	case "class":
-		rbClass(x, n, c, false)
+		class(x, n, c, false)
 		return
 	case "module":
-		rbClass(x, n, c, true)
+		class(x, n, c, true)
 		return
 	case "singleton_class":
 		// class << self: its defs are class methods
 		if b := t.Field(n, "body"); b >= 0 {
 			c.static = true
-			rbBody(x, b, c)
+			statements(x, b, c)
 		}
 		return
 	case "method", "singleton_method":
-		rbMethod(x, n, c)
+		method(x, n, c)
 		return
 	case "assignment", "operator_assignment":
-		rbAssign(x, n, c)
+		assign(x, n, c)
 		return
 	case "call":
-		rbCall(x, n, c)
+		call(x, n, c)
 		return
 	case "identifier":
 		// a name that is no local variable is a call of a method of self
@@ -102,43 +123,43 @@ func rbNode(x *Extractor, n int32, c rbCtx) {
 		if p := t.Parent(n); p >= 0 && t.Kind(p) == "ERROR" {
 			return // debris of a syntax error
 		}
-		if _, _, _, ok := c.scope.Lookup(name); !ok && !rbNotCalls[name] {
+		if _, _, _, ok := c.scope.Lookup(name); !ok && !notCalls[name] {
 			if name == "new" && c.cls >= 0 && c.static {
 				// new in a class method: an instance of the class
-				rn, rq := rbSplitConst(strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::"))
-				x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+				rn, rq := splitConst(strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::"))
+				x.Ref(lang.Ref{Kind: lang.RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 				return
 			}
-			x.Ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
+			x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: c.sym}, n)
 		}
 		return
 	case "super":
 		if c.method != "" {
-			x.Ref(Ref{Kind: RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
+			x.Ref(lang.Ref{Kind: lang.RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
 		}
 		return
 	case "subshell":
 		// `cmd`: runs a shell command
-		x.Ref(Ref{Kind: RefCall, Name: "`", Symbol: c.sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: "`", Symbol: c.sym}, n)
 	case "block", "do_block", "lambda":
 		inner := c
-		inner.scope = &Scope{Parent: c.scope}
+		inner.scope = &lang.Scope{Parent: c.scope}
 		inner.top = false
 		for ch := range t.NamedChildren(n) {
 			if k := t.Kind(ch); k == "block_parameters" || k == "lambda_parameters" {
-				rbParams(x, ch, inner.scope)
+				params(x, ch, inner.scope)
 				continue
 			}
-			rbNode(x, ch, inner)
+			node(x, ch, inner)
 		}
 		return
 	case "if_modifier", "unless_modifier":
 		if c.top {
-			rbModifierGuard(x, n, c)
+			modifierGuard(x, n, c)
 		}
 	case "if", "unless":
 		if c.top {
-			rbGuard(x, n, c)
+			guard(x, n, c)
 		}
 	case "rescue":
 		// rescue E => e
@@ -146,14 +167,14 @@ func rbNode(x *Extractor, n int32, c rbCtx) {
 			if id := t.FirstNamedChild(v); id >= 0 {
 				typ := ""
 				if ex := t.ChildOfKind(n, "exceptions"); ex >= 0 && t.NamedChildCount(ex) == 1 {
-					typ = rbConstText(t, t.FirstNamedChild(ex))
+					typ = constText(t, t.FirstNamedChild(ex))
 				}
 				c.scope.SetType(t.Text(id), typ)
 			}
 		}
 	case "for":
 		if p := t.Field(n, "pattern"); p >= 0 {
-			rbDeclareTargets(x, p, c.scope)
+			declareTargets(x, p, c.scope)
 		}
 	case "method_parameters", "block_parameters", "lambda_parameters":
 		return
@@ -161,24 +182,24 @@ func rbNode(x *Extractor, n int32, c rbCtx) {
 		// key: value, where the key is no call
 		if v := t.Field(n, "value"); v >= 0 {
 			if k := t.Field(n, "key"); k >= 0 && t.Kind(k) != "hash_key_symbol" && t.Kind(k) != "simple_symbol" {
-				rbNode(x, k, c)
+				node(x, k, c)
 			}
-			rbNode(x, v, c)
+			node(x, v, c)
 		}
 		return
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
-		rbNode(x, ch, c)
+		node(x, ch, c)
 	}
 }
 
-// rbNotCalls are bare words that are no method calls of self.
-var rbNotCalls = NameSet(`__method__ __FILE__ __LINE__ __dir__ __callee__ private protected public
+// notCalls are bare words that are no method calls of self.
+var notCalls = lang.NameSet(`__method__ __FILE__ __LINE__ __dir__ __callee__ private protected public
 	module_function nil true false self`)
 
-// rbConstText renders a constant or scope resolution: "Foo::Bar", "::Top".
-func rbConstText(t *Tree, n int32) string {
+// constText renders a constant or scope resolution: "Foo::Bar", "::Top".
+func constText(t *lang.Tree, n int32) string {
 	if n < 0 {
 		return ""
 	}
@@ -191,7 +212,7 @@ func rbConstText(t *Tree, n int32) string {
 		if scope < 0 {
 			return "::" + name
 		}
-		s := rbConstText(t, scope)
+		s := constText(t, scope)
 		if s == "" {
 			return ""
 		}
@@ -200,12 +221,12 @@ func rbConstText(t *Tree, n int32) string {
 	return ""
 }
 
-// rbClass makes a class or module, with the mixins, attributes and
+// class makes a class or module, with the mixins, attributes and
 // instance variables its body declares.
-func rbClass(x *Extractor, n int32, c rbCtx, module bool) {
+func class(x *lang.Extractor, n int32, c walk, module bool) {
 	t := x.Tree
 	nameNode := t.Field(n, "name")
-	full := rbConstText(t, nameNode)
+	full := constText(t, nameNode)
 	if full == "" {
 		return
 	}
@@ -225,62 +246,62 @@ func rbClass(x *Extractor, n int32, c rbCtx, module bool) {
 	if c.cls >= 0 && c.inDef {
 		parent = c.cls
 	}
-	s := Symbol{Kind: KindClass, Name: name, Parent: parent, Container: container, Exported: true, Visibility: VisPublic}
+	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: parent, Container: container, Exported: true, Visibility: lang.VisPublic}
 	if module {
-		s.Kind = KindModule
+		s.Kind = lang.KindModule
 	}
 	body := t.Field(n, "body")
 	var superNode int32 = -1
 	if sc := t.Field(n, "superclass"); sc >= 0 {
 		superNode = t.FirstNamedChild(sc)
-		if st := rbConstText(t, superNode); st != "" {
+		if st := constText(t, superNode); st != "" {
 			s.Signature.Bases = append(s.Signature.Bases, st)
 		}
 	}
 	ivars := map[string]string{}
 	var mixins []int32
 	if body >= 0 {
-		s.Signature.Fields, mixins = rbClassMembers(x, body, ivars)
+		s.Signature.Fields, mixins = classMembers(x, body, ivars)
 		for _, m := range mixins {
-			s.Signature.Bases = append(s.Signature.Bases, rbConstText(t, m))
+			s.Signature.Bases = append(s.Signature.Bases, constText(t, m))
 		}
 	}
 	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = rbDoc(x, n)
+	s.Doc = doc(x, n)
 	sym := x.AddSymbol(s, n, nameNode, body)
 	if superNode >= 0 {
-		if st := rbConstText(t, superNode); st != "" {
-			rn, rq := rbSplitConst(st)
-			x.Ref(Ref{Kind: RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, superNode)
+		if st := constText(t, superNode); st != "" {
+			rn, rq := splitConst(st)
+			x.Ref(lang.Ref{Kind: lang.RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, superNode)
 		} else {
 			// class Foo < Struct.new(:a): code in the superclass clause
-			rbNode(x, superNode, rbCtx{sym: sym, cls: c.cls, nesting: c.nesting, vis: VisPublic, scope: c.scope, ivars: c.ivars})
+			node(x, superNode, walk{sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
 		}
 	}
 	for _, m := range mixins {
-		rn, rq := rbSplitConst(rbConstText(t, m))
-		x.Ref(Ref{Kind: RefImplements, Name: rn, Qualifier: rq, Symbol: sym}, m)
+		rn, rq := splitConst(constText(t, m))
+		x.Ref(lang.Ref{Kind: lang.RefImplements, Name: rn, Qualifier: rq, Symbol: sym}, m)
 	}
 	if body < 0 {
 		return
 	}
-	inner := rbCtx{sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: VisPublic,
-		scope: &Scope{Parent: nil}, ivars: ivars}
-	rbBody(x, body, inner)
+	inner := walk{sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: lang.VisPublic,
+		scope: &lang.Scope{Parent: nil}, ivars: ivars}
+	statements(x, body, inner)
 }
 
-// rbSplitConst splits "A::B::C" into "C" and "A::B".
-func rbSplitConst(s string) (name, qual string) {
+// splitConst splits "A::B::C" into "C" and "A::B".
+func splitConst(s string) (name, qual string) {
 	if i := strings.LastIndex(s, "::"); i >= 0 {
 		return s[i+2:], s[:i]
 	}
 	return s, ""
 }
 
-// rbClassMembers reads a class body ahead of the walk: its attributes
+// classMembers reads a class body ahead of the walk: its attributes
 // (attr_accessor and friends) and constants as fields, the instance
 // variables its methods assign a new object to, and its mixins.
-func rbClassMembers(x *Extractor, body int32, ivars map[string]string) (fields []Param, mixins []int32) {
+func classMembers(x *lang.Extractor, body int32, ivars map[string]string) (fields []lang.Param, mixins []int32) {
 	t := x.Tree
 	seen := map[string]bool{}
 	for st := range t.NamedChildren(body) {
@@ -296,14 +317,14 @@ func rbClassMembers(x *Extractor, body int32, ivars map[string]string) (fields [
 			switch t.FieldText(st, "method") {
 			case "attr_accessor", "attr_reader", "attr_writer", "attr":
 				for a := range t.NamedChildren(args) {
-					if name := rbSymbolName(t, a); name != "" && !seen[name] {
+					if name := symbolName(t, a); name != "" && !seen[name] {
 						seen[name] = true
-						fields = append(fields, Param{Name: name})
+						fields = append(fields, lang.Param{Name: name})
 					}
 				}
 			case "include", "extend", "prepend":
 				for a := range t.NamedChildren(args) {
-					if rbConstText(t, a) != "" {
+					if constText(t, a) != "" {
 						mixins = append(mixins, a)
 					}
 				}
@@ -311,7 +332,7 @@ func rbClassMembers(x *Extractor, body int32, ivars map[string]string) (fields [
 		case "assignment":
 			if l := t.Field(st, "left"); l >= 0 && t.Kind(l) == "constant" && !seen[t.Text(l)] {
 				seen[t.Text(l)] = true
-				fields = append(fields, Param{Name: t.Text(l), Type: rbNewClass(t, t.Field(st, "right"))})
+				fields = append(fields, lang.Param{Name: t.Text(l), Type: newClass(t, t.Field(st, "right"))})
 			}
 		}
 	}
@@ -331,26 +352,26 @@ func rbClassMembers(x *Extractor, body int32, ivars map[string]string) (fields [
 			continue
 		}
 		name := t.Text(l)
-		if typ := rbNewClass(t, t.Field(d, "right")); typ != "" {
+		if typ := newClass(t, t.Field(d, "right")); typ != "" {
 			if _, ok := ivars[name]; !ok {
 				ivars[name] = typ
-				fields = append(fields, Param{Name: name, Type: typ})
+				fields = append(fields, lang.Param{Name: name, Type: typ})
 			}
 		}
 	}
 	return fields, mixins
 }
 
-// rbNewClass is the class of Foo.new(...) or Foo::Bar.new, else "".
-func rbNewClass(t *Tree, n int32) string {
+// newClass is the class of Foo.new(...) or Foo::Bar.new, else "".
+func newClass(t *lang.Tree, n int32) string {
 	if n < 0 || t.Kind(n) != "call" || t.FieldText(n, "method") != "new" {
 		return ""
 	}
-	return rbConstText(t, t.Field(n, "receiver"))
+	return constText(t, t.Field(n, "receiver"))
 }
 
-// rbSymbolName is the name of :name or "name".
-func rbSymbolName(t *Tree, n int32) string {
+// symbolName is the name of :name or "name".
+func symbolName(t *lang.Tree, n int32) string {
 	switch t.Kind(n) {
 	case "simple_symbol":
 		return strings.TrimPrefix(t.Text(n), ":")
@@ -362,11 +383,11 @@ func rbSymbolName(t *Tree, n int32) string {
 	return ""
 }
 
-// rbDoc is the comment block right above a declaration. A comment between
+// doc is the comment block right above a declaration. A comment between
 // "class Foo" and its first member sits in the class node before the body,
 // so the first statement of a body looks there too. =begin/=end blocks
 // count.
-func rbDoc(x *Extractor, n int32) string {
+func doc(x *lang.Extractor, n int32) string {
 	t := x.Tree
 	var parts []string
 	line := t.Nodes[n].StartRow
@@ -400,12 +421,12 @@ func rbDoc(x *Extractor, n int32) string {
 		text = strings.TrimPrefix(text, "=begin")
 		text = strings.TrimSuffix(strings.TrimSpace(text), "=end")
 	}
-	return CleanComment(text)
+	return lang.CleanComment(text)
 }
 
-// rbYard reads the types YARD tags give: @param [Type] name (or @param
+// yard reads the types YARD tags give: @param [Type] name (or @param
 // name [Type]) and @return [Type].
-func rbYard(doc string) (params map[string]string, returns string) {
+func yard(doc string) (params map[string]string, returns string) {
 	if !strings.Contains(doc, "@") {
 		return nil, ""
 	}
@@ -449,26 +470,26 @@ func rbYard(doc string) (params map[string]string, returns string) {
 	return params, returns
 }
 
-// rbParams reads parameters, declaring them in scope.
-func rbParams(x *Extractor, list int32, scope *Scope) []Param {
+// params reads parameters, declaring them in scope.
+func params(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	for p := range t.NamedChildren(list) {
-		var pr Param
+		var pr lang.Param
 		switch t.Kind(p) {
 		case "identifier":
 			pr.Name = t.Text(p)
 		case "optional_parameter":
 			pr.Name = t.FieldText(p, "name")
-			pr.Default = Shorten(OneLine(t.FieldText(p, "value")), 40)
+			pr.Default = lang.Shorten(lang.OneLine(t.FieldText(p, "value")), 40)
 			pr.Optional = true
 		case "keyword_parameter":
 			pr.Name = t.FieldText(p, "name") + ":"
 			if v := t.Field(p, "value"); v >= 0 {
-				pr.Default = Shorten(OneLine(t.Text(v)), 40)
+				pr.Default = lang.Shorten(lang.OneLine(t.Text(v)), 40)
 				pr.Optional = true
 			}
 		case "splat_parameter":
@@ -485,7 +506,7 @@ func rbParams(x *Extractor, list int32, scope *Scope) []Param {
 					scope.SetType(t.Text(d), "")
 				}
 			}
-			pr.Name = OneLine(t.Text(p))
+			pr.Name = lang.OneLine(t.Text(p))
 		default:
 			continue
 		}
@@ -497,7 +518,7 @@ func rbParams(x *Extractor, list int32, scope *Scope) []Param {
 	return out
 }
 
-func rbMethod(x *Extractor, n int32, c rbCtx) {
+func method(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	nameNode := t.Field(n, "name")
 	if nameNode < 0 {
@@ -505,9 +526,9 @@ func rbMethod(x *Extractor, n int32, c rbCtx) {
 	}
 	body := t.Field(n, "body")
 	name := t.Text(nameNode)
-	s := Symbol{Kind: KindFunction, Name: name, Parent: c.sym}
+	s := lang.Symbol{Kind: lang.KindFunction, Name: name, Parent: c.sym}
 	if c.cls >= 0 && !c.inDef {
-		s.Kind, s.Parent = KindMethod, c.cls
+		s.Kind, s.Parent = lang.KindMethod, c.cls
 	} else if c.inDef {
 		s.Parent = c.sym
 	}
@@ -521,34 +542,34 @@ func rbMethod(x *Extractor, n int32, c rbCtx) {
 			mods = append(mods, "singleton "+t.Text(obj))
 		}
 	}
-	if static && s.Kind == KindMethod {
+	if static && s.Kind == lang.KindMethod {
 		mods = append(mods, "class")
 	}
-	if name == "initialize" && s.Kind == KindMethod {
-		s.Kind = KindConstructor
+	if name == "initialize" && s.Kind == lang.KindMethod {
+		s.Kind = lang.KindConstructor
 	}
 	vis := c.vis
-	if s.Kind == KindConstructor || static {
-		if vis != VisProtected && vis != VisPrivate || static && t.Kind(n) == "singleton_method" {
-			vis = VisPublic
+	if s.Kind == lang.KindConstructor || static {
+		if vis != lang.VisProtected && vis != lang.VisPrivate || static && t.Kind(n) == "singleton_method" {
+			vis = lang.VisPublic
 		}
-		if s.Kind == KindConstructor {
-			vis = VisPublic // new is public, whatever initialize is
+		if s.Kind == lang.KindConstructor {
+			vis = lang.VisPublic // new is public, whatever initialize is
 		}
 	}
 	switch vis {
-	case VisPrivate:
-		s.Visibility = VisPrivate
-	case VisProtected:
-		s.Visibility = VisProtected
+	case lang.VisPrivate:
+		s.Visibility = lang.VisPrivate
+	case lang.VisProtected:
+		s.Visibility = lang.VisProtected
 	default:
-		s.Exported, s.Visibility = true, VisPublic
+		s.Exported, s.Visibility = true, lang.VisPublic
 	}
 	s.Signature.Modifiers = mods
-	scope := &Scope{Parent: nil}
-	s.Signature.Params = rbParams(x, t.Field(n, "parameters"), scope)
-	s.Doc = rbDoc(x, n)
-	if ptypes, ret := rbYard(s.Doc); ptypes != nil || ret != "" {
+	scope := &lang.Scope{Parent: nil}
+	s.Signature.Params = params(x, t.Field(n, "parameters"), scope)
+	s.Doc = doc(x, n)
+	if ptypes, ret := yard(s.Doc); ptypes != nil || ret != "" {
 		for i := range s.Signature.Params {
 			p := &s.Signature.Params[i]
 			if typ := ptypes[strings.TrimRight(strings.TrimLeft(p.Name, "*&"), ":")]; typ != "" {
@@ -570,7 +591,7 @@ func rbMethod(x *Extractor, n int32, c rbCtx) {
 		if last >= 0 && t.Kind(last) == "call" && t.FieldText(last, "method") == "new" {
 			if recv := t.Field(last, "receiver"); recv < 0 && static {
 				s.Signature.Returns = strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::")
-			} else if cls := rbConstText(t, recv); cls != "" {
+			} else if cls := constText(t, recv); cls != "" {
 				s.Signature.Returns = cls
 			}
 		}
@@ -583,19 +604,19 @@ func rbMethod(x *Extractor, n int32, c rbCtx) {
 	if body < 0 {
 		return
 	}
-	inner := rbCtx{sym: sym, cls: c.cls, nesting: c.nesting, vis: VisPublic, static: static, inDef: true, method: name,
+	inner := walk{sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, static: static, inDef: true, method: name,
 		top: true, scope: scope, ivars: c.ivars}
 	if t.Kind(body) == "body_statement" {
-		rbBody(x, body, inner)
+		statements(x, body, inner)
 		return
 	}
 	inner.top = false // def f = expr
-	rbNode(x, body, inner)
+	node(x, body, inner)
 }
 
-// rbAssign handles constants (and the classes Struct.new and Class.new
+// assign handles constants (and the classes Struct.new and Class.new
 // make), local variables and their values.
-func rbAssign(x *Extractor, n int32, c rbCtx) {
+func assign(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	left, right := t.Field(n, "left"), t.Field(n, "right")
 	if left < 0 {
@@ -604,7 +625,7 @@ func rbAssign(x *Extractor, n int32, c rbCtx) {
 	switch t.Kind(left) {
 	case "constant":
 		if !c.inDef && right >= 0 {
-			rbConstant(x, n, left, right, c)
+			constant(x, n, left, right, c)
 			return
 		}
 	case "identifier":
@@ -612,7 +633,7 @@ func rbAssign(x *Extractor, n int32, c rbCtx) {
 		if right >= 0 {
 			in := c
 			in.top = false
-			rbNode(x, right, in)
+			node(x, right, in)
 		}
 		if t.Kind(n) == "operator_assignment" {
 			if _, _, _, ok := c.scope.Lookup(name); !ok {
@@ -624,14 +645,14 @@ func rbAssign(x *Extractor, n int32, c rbCtx) {
 		if right < 0 {
 			return
 		}
-		if typ := rbNewClass(t, right); typ != "" {
+		if typ := newClass(t, right); typ != "" {
 			c.scope.SetType(name, typ)
 		} else if (t.Kind(right) == "call" && t.Field(right, "receiver") < 0 && t.FieldText(right, "method") == "new" ||
 			t.Kind(right) == "identifier" && t.Text(right) == "new") && c.cls >= 0 && c.static {
 			// x = new(...) in a class method
 			c.scope.SetType(name, strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::"))
 		} else if t.Kind(right) == "call" {
-			if _, call := rbHead(x, right, c); call != "" {
+			if _, call := head(x, right, c); call != "" {
 				c.scope.SetCall(name, call, "")
 			}
 		} else if t.Kind(right) == "string" {
@@ -639,20 +660,20 @@ func rbAssign(x *Extractor, n int32, c rbCtx) {
 		}
 		return
 	case "left_assignment_list":
-		rbDeclareTargets(x, left, c.scope)
+		declareTargets(x, left, c.scope)
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
 		if ch == left && t.Kind(left) != "call" && t.Kind(left) != "element_reference" {
 			continue
 		}
-		rbNode(x, ch, c)
+		node(x, ch, c)
 	}
 }
 
-// rbDeclareTargets declares the local variables of a multiple assignment
+// declareTargets declares the local variables of a multiple assignment
 // or a for loop.
-func rbDeclareTargets(x *Extractor, n int32, scope *Scope) {
+func declareTargets(x *lang.Extractor, n int32, scope *lang.Scope) {
 	t := x.Tree
 	if t.Kind(n) == "identifier" {
 		scope.SetType(t.Text(n), "")
@@ -665,27 +686,27 @@ func rbDeclareTargets(x *Extractor, n int32, scope *Scope) {
 	}
 }
 
-// rbConstant makes Name = value a constant, or a class when the value is
+// constant makes Name = value a constant, or a class when the value is
 // Struct.new(...), Class.new(Base) or Data.define(...).
-func rbConstant(x *Extractor, n, left, right int32, c rbCtx) {
+func constant(x *lang.Extractor, n, left, right int32, c walk) {
 	t := x.Tree
-	s := Symbol{Kind: KindVariable, Name: t.Text(left), Parent: c.sym, Exported: true, Visibility: VisPublic}
+	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(left), Parent: c.sym, Exported: true, Visibility: lang.VisPublic}
 	if c.cls >= 0 {
 		s.Parent = c.cls
 	}
-	s.Doc = rbDoc(x, n)
+	s.Doc = doc(x, n)
 	var block int32 = -1
 	if t.Kind(right) == "call" {
-		recv := rbConstText(t, t.Field(right, "receiver"))
+		recv := constText(t, t.Field(right, "receiver"))
 		meth := t.FieldText(right, "method")
 		if recv == "Struct" && meth == "new" || recv == "Class" && meth == "new" || recv == "Data" && meth == "define" {
-			s.Kind = KindClass
+			s.Kind = lang.KindClass
 			s.Signature.Modifiers = []string{strings.ToLower(recv)}
 			if args := t.Field(right, "arguments"); args >= 0 {
 				for a := range t.NamedChildren(args) {
-					if name := rbSymbolName(t, a); name != "" && recv != "Class" {
-						s.Signature.Fields = append(s.Signature.Fields, Param{Name: name})
-					} else if b := rbConstText(t, a); b != "" && recv == "Class" {
+					if name := symbolName(t, a); name != "" && recv != "Class" {
+						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: name})
+					} else if b := constText(t, a); b != "" && recv == "Class" {
 						s.Signature.Bases = append(s.Signature.Bases, b)
 					}
 				}
@@ -696,45 +717,45 @@ func rbConstant(x *Extractor, n, left, right int32, c rbCtx) {
 			block = t.Field(right, "block")
 		}
 	}
-	if s.Kind == KindVariable {
+	if s.Kind == lang.KindVariable {
 		s.Signature.Modifiers = []string{"const"}
-		s.Signature.Returns = rbNewClass(t, right)
-		s.Signature.Text = Shorten(OneLine(t.Text(n)), 120)
+		s.Signature.Returns = newClass(t, right)
+		s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(n)), 120)
 	} else {
 		s.Signature.Text = x.HeaderText(n, block)
 	}
 	sym := x.AddSymbol(s, n, left, right)
-	if s.Kind == KindClass {
+	if s.Kind == lang.KindClass {
 		for _, b := range x.Facts.Symbols[sym].Signature.Bases {
-			rn, rq := rbSplitConst(b)
-			x.Ref(Ref{Kind: RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, right)
+			rn, rq := splitConst(b)
+			x.Ref(lang.Ref{Kind: lang.RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, right)
 		}
 		if block >= 0 {
-			inner := rbCtx{sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: VisPublic,
-				scope: &Scope{Parent: nil}, ivars: map[string]string{}}
+			inner := walk{sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: lang.VisPublic,
+				scope: &lang.Scope{Parent: nil}, ivars: map[string]string{}}
 			if b := t.Field(block, "body"); b >= 0 {
-				rbBody(x, b, inner)
+				statements(x, b, inner)
 			}
 		}
 		return
 	}
-	rbNode(x, right, rbCtx{sym: sym, cls: c.cls, nesting: c.nesting, vis: VisPublic, scope: c.scope, ivars: c.ivars})
+	node(x, right, walk{sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
 }
 
-// maxRbChain bounds how much of a call chain a qualifier spells out.
-const maxRbChain = 24
+// maxChain bounds how much of a call chain a qualifier spells out.
+const maxChain = 24
 
-// rbExpr renders a receiver with arguments left out: "a.b(x).c" ->
+// expr renders a receiver with arguments left out: "a.b(x).c" ->
 // "a.b().c".
-func rbExpr(t *Tree, n int32, depth int) string {
-	if depth > maxRbChain {
+func expr(t *lang.Tree, n int32, depth int) string {
+	if depth > maxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
 	case "identifier", "self", "instance_variable", "class_variable", "global_variable", "constant":
 		return t.Text(n)
 	case "scope_resolution":
-		if s := rbConstText(t, n); s != "" {
+		if s := constText(t, n); s != "" {
 			return s
 		}
 	case "call":
@@ -744,12 +765,12 @@ func rbExpr(t *Tree, n int32, depth int) string {
 			return m + "()"
 		}
 		if m == "" {
-			return rbExpr(t, recv, depth+1) + ".()" // a.(x), a lambda call
+			return expr(t, recv, depth+1) + ".()" // a.(x), a lambda call
 		}
-		return rbExpr(t, recv, depth+1) + "." + m + "()"
+		return expr(t, recv, depth+1) + "." + m + "()"
 	case "parenthesized_statements":
 		if in := t.FirstNamedChild(n); in >= 0 && t.NamedChildCount(n) == 1 {
-			return "(" + rbExpr(t, in, depth+1) + ")"
+			return "(" + expr(t, in, depth+1) + ")"
 		}
 	case "string":
 		return `""`
@@ -759,25 +780,25 @@ func rbExpr(t *Tree, n int32, depth int) string {
 		return "[]"
 	case "element_reference":
 		if o := t.Field(n, "object"); o >= 0 {
-			return rbExpr(t, o, depth+1) + "[]"
+			return expr(t, o, depth+1) + "[]"
 		}
 	}
-	return Shorten(OneLine(t.Text(n)), 40)
+	return lang.Shorten(lang.OneLine(t.Text(n)), 40)
 }
 
-// rbHead works out what is known of a receiver: the class of its first
+// head works out what is known of a receiver: the class of its first
 // part (a local assigned Foo.new, an instance variable, self, Foo.new)
 // and, when the receiver is or holds a call, that call.
-func rbHead(x *Extractor, recv int32, c rbCtx) (typ, call string) {
+func head(x *lang.Extractor, recv int32, c walk) (typ, call string) {
 	t := x.Tree
 	if t.Kind(recv) == "call" {
-		if cls := rbNewClass(t, recv); cls != "" {
+		if cls := newClass(t, recv); cls != "" {
 			return cls, ""
 		}
-		call = strings.TrimSuffix(rbExpr(t, recv, 0), "()")
+		call = strings.TrimSuffix(expr(t, recv, 0), "()")
 	}
 	n := recv
-	for i := 0; i <= maxRbChain && t.Kind(n) == "call"; i++ {
+	for i := 0; i <= maxChain && t.Kind(n) == "call"; i++ {
 		r := t.Field(n, "receiver")
 		if r < 0 {
 			break
@@ -789,7 +810,7 @@ func rbHead(x *Extractor, recv int32, c rbCtx) (typ, call string) {
 		name := t.Text(n)
 		vt, vc, _, ok := c.scope.Lookup(name)
 		switch {
-		case !ok && rbNotCalls[name]:
+		case !ok && notCalls[name]:
 		case !ok:
 			// no local: a call of a method of self
 			if call == "" {
@@ -809,7 +830,7 @@ func rbHead(x *Extractor, recv int32, c rbCtx) (typ, call string) {
 			typ = strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::")
 		}
 	case "call":
-		if cls := rbNewClass(t, n); cls != "" {
+		if cls := newClass(t, n); cls != "" {
 			typ = cls
 		}
 	case "string":
@@ -818,10 +839,10 @@ func rbHead(x *Extractor, recv int32, c rbCtx) (typ, call string) {
 	return typ, call
 }
 
-// rbKernelRaise are the calls that raise.
-var rbKernelRaise = map[string]bool{"raise": true, "fail": true}
+// kernelRaise are the calls that raise.
+var kernelRaise = map[string]bool{"raise": true, "fail": true}
 
-func rbCall(x *Extractor, n int32, c rbCtx) {
+func call(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	method := t.Field(n, "method")
 	recv := t.Field(n, "receiver")
@@ -835,18 +856,18 @@ func rbCall(x *Extractor, n int32, c rbCtx) {
 	inner.top = false
 	walkRest := func() {
 		if recv >= 0 {
-			rbNode(x, recv, inner)
+			node(x, recv, inner)
 		}
 		if args >= 0 {
-			rbNode(x, args, inner)
+			node(x, args, inner)
 		}
 		if block >= 0 {
-			rbNode(x, block, inner)
+			node(x, block, inner)
 		}
 	}
 	if method >= 0 && t.Kind(method) == "super" {
 		if c.method != "" {
-			x.Ref(Ref{Kind: RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
+			x.Ref(lang.Ref{Kind: lang.RefCall, Name: c.method, Qualifier: "super", Symbol: c.sym}, n)
 		}
 		walkRest()
 		return
@@ -854,12 +875,12 @@ func rbCall(x *Extractor, n int32, c rbCtx) {
 	if recv < 0 {
 		switch name {
 		case "require", "require_relative", "load", "autoload", "require_dependency":
-			if rbImport(x, n, name, args, c) {
+			if importCall(x, n, name, args, c) {
 				return
 			}
 		case "attr_accessor", "attr_reader", "attr_writer", "attr":
 			if c.cls >= 0 && !c.inDef {
-				rbAttrs(x, n, name, args, c)
+				attrs(x, n, name, args, c)
 				return
 			}
 		case "include", "extend", "prepend":
@@ -868,15 +889,15 @@ func rbCall(x *Extractor, n int32, c rbCtx) {
 			}
 		case "private", "protected", "public", "module_function", "private_class_method", "public_class_method":
 			if c.cls >= 0 && !c.inDef && args >= 0 {
-				rbVisibilityCall(x, name, args, c)
+				visibilityCall(x, name, args, c)
 				return
 			}
 		case "new":
 			// new(...) in a class method: an instance of the class
 			if c.cls >= 0 && c.static {
 				cls := &x.Facts.Symbols[c.cls]
-				rn, rq := rbSplitConst(strings.ReplaceAll(cls.Qualified(), ".", "::"))
-				x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+				rn, rq := splitConst(strings.ReplaceAll(cls.Qualified(), ".", "::"))
+				x.Ref(lang.Ref{Kind: lang.RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 				walkRest()
 				return
 			}
@@ -884,23 +905,23 @@ func rbCall(x *Extractor, n int32, c rbCtx) {
 		if (name == "let" || name == "let!" || name == "subject") && args >= 0 && block >= 0 {
 			// RSpec: let(:store) { Store.new } names a value of the spec
 			if a := t.FirstNamedChild(args); a >= 0 {
-				if v := rbSymbolName(t, a); v != "" {
+				if v := symbolName(t, a); v != "" {
 					typ := ""
 					if b := t.Field(block, "body"); b >= 0 && t.NamedChildCount(b) == 1 {
-						typ = rbNewClass(t, t.FirstNamedChild(b))
+						typ = newClass(t, t.FirstNamedChild(b))
 					}
 					c.scope.SetType(v, typ)
 				}
 			}
 		}
-		if rbKernelRaise[name] {
+		if kernelRaise[name] {
 			what := ""
 			if args >= 0 {
 				if a := t.FirstNamedChild(args); a >= 0 {
-					what = OneLine(t.Text(a))
-					if cls := rbConstText(t, a); cls != "" {
+					what = lang.OneLine(t.Text(a))
+					if cls := constText(t, a); cls != "" {
 						what = cls
-					} else if cls := rbNewClass(t, a); cls != "" {
+					} else if cls := newClass(t, a); cls != "" {
 						what = cls
 					}
 				}
@@ -908,15 +929,15 @@ func rbCall(x *Extractor, n int32, c rbCtx) {
 			x.Throw(c.sym, "raises", what, n)
 		}
 		if name != "" {
-			x.Ref(Ref{Kind: RefCall, Name: name, Symbol: c.sym}, n)
+			x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: c.sym}, n)
 		}
 		walkRest()
 		return
 	}
 	if name == "new" {
-		if cls := rbConstText(t, recv); cls != "" {
-			rn, rq := rbSplitConst(cls)
-			x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+		if cls := constText(t, recv); cls != "" {
+			rn, rq := splitConst(cls)
+			x.Ref(lang.Ref{Kind: lang.RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 			walkRest()
 			return
 		}
@@ -925,8 +946,8 @@ func rbCall(x *Extractor, n int32, c rbCtx) {
 		walkRest() // a.(x)
 		return
 	}
-	r := Ref{Kind: RefCall, Name: name, Qualifier: rbExpr(t, recv, 0), Symbol: c.sym}
-	r.QualifierType, r.QualifierCall = rbHead(x, recv, c)
+	r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: expr(t, recv, 0), Symbol: c.sym}
+	r.QualifierType, r.QualifierCall = head(x, recv, c)
 	if r.QualifierCall != "" && r.QualifierType != "" && t.Kind(recv) != "call" {
 		r.QualifierType = ""
 	}
@@ -934,10 +955,10 @@ func rbCall(x *Extractor, n int32, c rbCtx) {
 	walkRest()
 }
 
-// rbImport records require "x", require_relative "x", load "x.rb" and
+// importCall records require "x", require_relative "x", load "x.rb" and
 // autoload :X, "x". A relative require's source starts with "./" or
 // "../", so that resolution tells it from a load-path one.
-func rbImport(x *Extractor, n int32, kind string, args int32, c rbCtx) bool {
+func importCall(x *lang.Extractor, n int32, kind string, args int32, c walk) bool {
 	t := x.Tree
 	if args < 0 {
 		return false
@@ -965,11 +986,11 @@ func rbImport(x *Extractor, n int32, kind string, args int32, c rbCtx) bool {
 	if kind == "load" {
 		src = strings.TrimSuffix(src, ".rb")
 	}
-	imp := Import{Source: src, Line: t.StartLine(n), Symbol: c.sym}
+	imp := lang.Import{Source: src, Line: t.StartLine(n), Symbol: c.sym}
 	if kind == "autoload" {
 		if a := t.FirstNamedChild(args); a >= 0 {
-			if name := rbSymbolName(t, a); name != "" {
-				imp.Names = []ImportName{{Name: name}}
+			if name := symbolName(t, a); name != "" {
+				imp.Names = []lang.ImportName{{Name: name}}
 			}
 		}
 	}
@@ -977,25 +998,25 @@ func rbImport(x *Extractor, n int32, kind string, args int32, c rbCtx) bool {
 	return true
 }
 
-// rbAttrs makes the attributes attr_accessor and friends declare
+// attrs makes the attributes attr_accessor and friends declare
 // variables of the class.
-func rbAttrs(x *Extractor, n int32, kind string, args int32, c rbCtx) {
+func attrs(x *lang.Extractor, n int32, kind string, args int32, c walk) {
 	t := x.Tree
 	for a := range t.NamedChildren(args) {
-		name := rbSymbolName(t, a)
+		name := symbolName(t, a)
 		if name == "" {
 			continue
 		}
-		s := Symbol{Kind: KindVariable, Name: name, Parent: c.cls}
+		s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.cls}
 		switch c.vis {
-		case VisPrivate, VisProtected:
+		case lang.VisPrivate, lang.VisProtected:
 			s.Visibility = c.vis
 		default:
-			s.Exported, s.Visibility = true, VisPublic
+			s.Exported, s.Visibility = true, lang.VisPublic
 		}
 		s.Signature.Modifiers = []string{kind}
 		s.Signature.Text = kind + " :" + name
-		s.Doc = rbDoc(x, n)
+		s.Doc = doc(x, n)
 		if ivt := c.ivars["@"+name]; ivt != "" {
 			s.Signature.Returns = ivt
 		}
@@ -1003,8 +1024,8 @@ func rbAttrs(x *Extractor, n int32, kind string, args int32, c rbCtx) {
 	}
 }
 
-// rbVisibilityCall handles private :a, :b and private def x ... end.
-func rbVisibilityCall(x *Extractor, kind string, args int32, c rbCtx) {
+// visibilityCall handles private :a, :b and private def x ... end.
+func visibilityCall(x *lang.Extractor, kind string, args int32, c walk) {
 	t := x.Tree
 	vis := kind
 	switch kind {
@@ -1021,11 +1042,11 @@ func rbVisibilityCall(x *Extractor, kind string, args int32, c rbCtx) {
 			if kind == "module_function" {
 				in.static = true
 			}
-			rbMethod(x, a, in)
+			method(x, a, in)
 		default:
-			name := rbSymbolName(t, a)
+			name := symbolName(t, a)
 			if name == "" {
-				rbNode(x, a, c)
+				node(x, a, c)
 				continue
 			}
 			for i := c.cls + 1; i < len(x.Facts.Symbols); i++ {
@@ -1034,12 +1055,12 @@ func rbVisibilityCall(x *Extractor, kind string, args int32, c rbCtx) {
 					continue
 				}
 				switch vis {
-				case VisPrivate, VisProtected:
+				case lang.VisPrivate, lang.VisProtected:
 					s.Visibility, s.Exported = vis, false
-				case VisPublic:
-					s.Visibility, s.Exported = VisPublic, true
+				case lang.VisPublic:
+					s.Visibility, s.Exported = lang.VisPublic, true
 				}
-				if kind == "module_function" && s.Kind == KindMethod {
+				if kind == "module_function" && s.Kind == lang.KindMethod {
 					s.Signature.Modifiers = append(s.Signature.Modifiers, "class")
 				}
 			}
@@ -1047,9 +1068,9 @@ func rbVisibilityCall(x *Extractor, kind string, args int32, c rbCtx) {
 	}
 }
 
-// rbModifierGuard records raise ... if cond and return ... unless cond
+// modifierGuard records raise ... if cond and return ... unless cond
 // among the statements of a method body.
-func rbModifierGuard(x *Extractor, n int32, c rbCtx) {
+func modifierGuard(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	body, cond := t.Field(n, "body"), t.Field(n, "condition")
 	if body < 0 || cond < 0 {
@@ -1059,14 +1080,14 @@ func rbModifierGuard(x *Extractor, n int32, c rbCtx) {
 	if t.Kind(n) == "unless_modifier" {
 		ct = "!(" + ct + ")"
 	}
-	if action := rbExitAction(t, body); action != "" {
+	if action := exitAction(t, body); action != "" {
 		x.Guard(c.sym, ct, action, n)
 	}
 }
 
-// rbGuard records if cond then raise/return end (no else) among the
+// guard records if cond then raise/return end (no else) among the
 // statements of a method body.
-func rbGuard(x *Extractor, n int32, c rbCtx) {
+func guard(x *lang.Extractor, n int32, c walk) {
 	t := x.Tree
 	cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
 	if cond < 0 || cons < 0 || t.Field(n, "alternative") >= 0 {
@@ -1080,26 +1101,26 @@ func rbGuard(x *Extractor, n int32, c rbCtx) {
 	if t.Kind(n) == "unless" {
 		ct = "!(" + ct + ")"
 	}
-	if action := rbExitAction(t, first); action != "" {
+	if action := exitAction(t, first); action != "" {
 		x.Guard(c.sym, ct, action, n)
 	}
 }
 
-// rbExitAction is "raise" or "return ..." for a statement that leaves the
+// exitAction is "raise" or "return ..." for a statement that leaves the
 // method, else "".
-func rbExitAction(t *Tree, st int32) string {
+func exitAction(t *lang.Tree, st int32) string {
 	switch t.Kind(st) {
 	case "return":
 		if v := t.FirstNamedChild(st); v >= 0 {
-			return "return " + Shorten(OneLine(t.Text(v)), 60)
+			return "return " + lang.Shorten(lang.OneLine(t.Text(v)), 60)
 		}
 		return "return"
 	case "call":
-		if t.Field(st, "receiver") < 0 && rbKernelRaise[t.FieldText(st, "method")] {
+		if t.Field(st, "receiver") < 0 && kernelRaise[t.FieldText(st, "method")] {
 			return "raise"
 		}
 	case "identifier":
-		if rbKernelRaise[t.Text(st)] {
+		if kernelRaise[t.Text(st)] {
 			return "raise"
 		}
 	}
