@@ -6,6 +6,7 @@ package index
 import (
 	_ "github.com/sdl-dev/sdl/lang/bash"
 	_ "github.com/sdl-dev/sdl/lang/lua"
+	_ "github.com/sdl-dev/sdl/lang/python"
 	_ "github.com/sdl-dev/sdl/lang/ruby"
 	_ "github.com/sdl-dev/sdl/lang/scala"
 )

@@ -176,7 +176,7 @@ func cIncludeFileUncached(tab Table, from, src string) (string, string) {
 	if system {
 		// <x.h> is a system header unless the repository lays it out as
 		// one of its own: <lib/x.h>, or x.h in an include directory
-		cands = pick2(cands, func(p string) bool {
+		cands = PickPaths(cands, func(p string) bool {
 			return strings.Contains(key, "/") || strings.HasSuffix(strings.TrimSuffix(p, key), "include/")
 		})
 	}
@@ -191,13 +191,13 @@ func cIncludeFileUncached(tab Table, from, src string) (string, string) {
 	}
 	// several files end with the name: an include directory's, else the
 	// one nearest to the including file
-	inInclude := pick2(cands, func(p string) bool { return strings.HasSuffix(strings.TrimSuffix(p, key), "include/") })
+	inInclude := PickPaths(cands, func(p string) bool { return strings.HasSuffix(strings.TrimSuffix(p, key), "include/") })
 	if len(inInclude) == 1 {
 		return inInclude[0], ""
 	}
 	best, bestLen, tie := "", -1, false
 	for _, p := range cands {
-		n := commonDirLen(from, p)
+		n := CommonDirLen(from, p)
 		switch {
 		case n > bestLen:
 			best, bestLen, tie = p, n, false

@@ -301,3 +301,24 @@ func UniqueMethod(ms []*Target, same func(a, b *Target) bool, common bool) Resol
 	}
 	return Bound(ms[0], RuleUniqueName)
 }
+
+// PickPaths returns the paths keep accepts.
+func PickPaths(ss []string, keep func(string) bool) []string {
+	var out []string
+	for _, s := range ss {
+		if keep(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// CommonDirLen counts the leading directories two paths share.
+func CommonDirLen(a, b string) int {
+	as, bs := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
+}

@@ -1,60 +1,83 @@
-package lang
+// Package python is sdl's room for Python: a walker over the syntax tree
+// (classes, functions, decorators, imports, the types of locals and
+// attributes, guards, raises and side effects), resolution through
+// modules, packages, imports and base classes, and the skeleton rules of
+// indented bodies and docstrings.
+package python
 
 import (
+	"embed"
 	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sdl-dev/sdl/lang"
 	tspy "github.com/tree-sitter/tree-sitter-python/bindings/go"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	l := &Language{Name: "python", Extensions: []string{".py", ".pyi"}, extract: extractPython}
-	register(l, tspy.Language())
-	l.setSyntax([]string{"comment"}, []string{"string"}, []string{"identifier"})
+	lang.RegisterWalker(lang.Walker{
+		Name:       "python",
+		Extensions: []string{".py", ".pyi"},
+		Grammar:    tspy.Language(),
+		Comments:   []string{"comment"},
+		Strings:    []string{"string"},
+		Idents:     []string{"identifier"},
+		Data:       data,
+		Builtins:   builtins,
+		Extract:    extract,
+		Resolve:    resolve, ResolveImport: resolveImport,
+		Skeleton: skeleton,
+	})
 }
 
 // Where a statement is: what it defines depends on it.
 const (
-	pyModuleLevel = iota
-	pyClassLevel
-	pyFuncLevel
+	moduleLevel = iota
+	classLevel
+	funcLevel
 )
 
-// pyScope maps local names to what is known of their values, chained to
+// scope maps local names to what is known of their values, chained to
 // the scopes of the enclosing functions and the module. A name known with
 // an empty type is a local of unknown type: it hides outer names. A name
 // holds a type or a call's result, never both.
-type pyScope struct {
-	Scope
-	outer *pyScope
+type scope struct {
+	lang.Scope
+	outer *scope
 	fn    bool // a function's scope, not the module's
 }
 
-func newPyScope(outer *pyScope, fn bool) *pyScope {
-	s := &pyScope{outer: outer, fn: fn}
+func newScope(outer *scope, fn bool) *scope {
+	s := &scope{outer: outer, fn: fn}
 	if outer != nil {
 		s.Parent = &outer.Scope
 	}
 	return s
 }
 
-// pyCall is the call whose result a name holds: fn as written, and the
+// callInfo is the call whose result a name holds: fn as written, and the
 // type of fn's qualifier head when known (x = self.make()).
-type pyCall struct{ fn, headType string }
+type callInfo struct{ fn, headType string }
 
-func (s *pyScope) lookup(name string) (string, pyCall) {
+func (s *scope) lookup(name string) (string, callInfo) {
 	typ, fn, head, _ := s.Scope.Lookup(name)
 	if fn == "" {
-		return typ, pyCall{}
+		return typ, callInfo{}
 	}
-	return "", pyCall{fn: fn, headType: head}
+	return "", callInfo{fn: fn, headType: head}
 }
 
 // isLocal reports whether name is a parameter or variable of the
 // enclosing functions: calling it calls a value, not a definition.
-func (s *pyScope) isLocal(name string) bool {
+func (s *scope) isLocal(name string) bool {
 	for ; s != nil; s = s.outer {
 		if _, ok := s.Types[name]; ok {
 			return s.fn
@@ -63,10 +86,10 @@ func (s *pyScope) isLocal(name string) bool {
 	return false
 }
 
-func (s *pyScope) setCall(name string, c pyCall) { s.Scope.SetCall(name, c.fn, c.headType) }
+func (s *scope) setCall(name string, c callInfo) { s.Scope.SetCall(name, c.fn, c.headType) }
 
 // set records what an assignment tells of name.
-func (s *pyScope) set(name, typ string, c pyCall) {
+func (s *scope) set(name, typ string, c callInfo) {
 	if typ == "" && c.fn != "" {
 		s.setCall(name, c)
 		return
@@ -74,12 +97,12 @@ func (s *pyScope) set(name, typ string, c pyCall) {
 	s.SetType(name, typ)
 }
 
-// pyCtx is where the walker is: the symbol that owns the references and
+// state is where the walker is: the symbol that owns the references and
 // definitions met there, and what self means.
-type pyCtx struct {
+type state struct {
 	owner     int
 	level     int
-	scope     *pyScope
+	scope     *scope
 	cls       int    // the class whose body this is, at class level
 	selfClass string // qualified class of the enclosing method, for super()
 	initOf    int    // the class whose fields self.x = ... defines, or -1
@@ -87,25 +110,25 @@ type pyCtx struct {
 	clsParam  string // a classmethod's first parameter: cls(...) builds the class
 }
 
-// pyX is the state of one Python file's extraction.
-type pyX struct {
-	x       *Extractor
-	t       *Tree
-	fields  map[int][]Param
-	defined map[pyDef]int // (parent, name) -> symbol, so a reassignment is not a new variable
+// walker is the state of one Python file's extraction.
+type walker struct {
+	x       *lang.Extractor
+	t       *lang.Tree
+	fields  map[int][]lang.Param
+	defined map[def]int // (parent, name) -> symbol, so a reassignment is not a new variable
 	all     map[string]bool
 	allBad  bool           // __all__ is not a plain list of strings
 	covered map[int32]bool // raise statements already reported by a guard
 }
 
-type pyDef struct {
+type def struct {
 	parent int
 	name   string
 }
 
-func extractPython(x *Extractor) {
-	p := &pyX{x: x, t: x.Tree, fields: map[int][]Param{}, defined: map[pyDef]int{}}
-	x.Facts.Module = pyModuleName(x.Path)
+func extract(x *lang.Extractor) {
+	p := &walker{x: x, t: x.Tree, fields: map[int][]lang.Param{}, defined: map[def]int{}}
+	x.Facts.Module = moduleName(x.Path)
 	if x.Facts.Module != "" {
 		x.Facts.Symbols[0].Name = x.Facts.Module
 	}
@@ -114,15 +137,15 @@ func extractPython(x *Extractor) {
 		x.Facts.Symbols[0].IsTest = true
 	}
 	x.Facts.Symbols[0].Doc = p.docstring(0)
-	scope := newPyScope(nil, false)
+	scope := newScope(nil, false)
 	p.prescan(0, scope)
-	p.stmts(0, &pyCtx{owner: 0, level: pyModuleLevel, scope: scope, cls: -1, initOf: -1})
+	p.stmts(0, &state{owner: 0, level: moduleLevel, scope: scope, cls: -1, initOf: -1})
 	p.finishSymbols()
 }
 
-// pyModuleName is the dotted module of a file: pkg/sub/mod.py ->
+// moduleName is the dotted module of a file: pkg/sub/mod.py ->
 // "pkg.sub.mod", pkg/__init__.py -> "pkg".
-func pyModuleName(p string) string {
+func moduleName(p string) string {
 	p = strings.TrimSuffix(p, path.Ext(p))
 	segs := strings.Split(p, "/")
 	if segs[len(segs)-1] == "__init__" {
@@ -131,24 +154,24 @@ func pyModuleName(p string) string {
 	return strings.Join(segs, ".")
 }
 
-// pyVisibility is the convention: __x private, _x protected, dunders and
+// visibility is the convention: __x private, _x protected, dunders and
 // everything else public.
-func pyVisibility(name string) string {
+func visibility(name string) string {
 	switch {
 	case len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__"):
-		return VisPublic
+		return lang.VisPublic
 	case strings.HasPrefix(name, "__"):
-		return VisPrivate
+		return lang.VisPrivate
 	case strings.HasPrefix(name, "_"):
-		return VisProtected
+		return lang.VisProtected
 	}
-	return VisPublic
+	return lang.VisPublic
 }
 
-// pyCapWords reports whether a name is written like a class: Foo, HTTPServer
+// capWords reports whether a name is written like a class: Foo, HTTPServer
 // (not FOO, which is a constant).
-func pyCapWords(name string) bool {
-	if !IsUpper(name) {
+func capWords(name string) bool {
+	if !lang.IsUpper(name) {
 		return false
 	}
 	for i := 1; i < len(name); i++ {
@@ -161,7 +184,7 @@ func pyCapWords(name string) bool {
 
 // finishSymbols applies what is known only after the whole file: __all__
 // and the exported flags that depend on the containers.
-func (p *pyX) finishSymbols() {
+func (p *walker) finishSymbols() {
 	syms := p.x.Facts.Symbols
 	for i := 1; i < len(syms); i++ {
 		s := &syms[i]
@@ -170,10 +193,10 @@ func (p *pyX) finishSymbols() {
 			if p.all != nil && !p.allBad {
 				s.Exported = p.all[s.Name]
 			} else {
-				s.Exported = s.Visibility == VisPublic
+				s.Exported = s.Visibility == lang.VisPublic
 			}
-		case s.Parent > 0 && s.Parent < i && IsTypeKind(syms[s.Parent].Kind):
-			s.Exported = s.Visibility == VisPublic && syms[s.Parent].Exported
+		case s.Parent > 0 && s.Parent < i && lang.IsTypeKind(syms[s.Parent].Kind):
+			s.Exported = s.Visibility == lang.VisPublic && syms[s.Parent].Exported
 		default:
 			s.Exported = false
 		}
@@ -185,7 +208,7 @@ func (p *pyX) finishSymbols() {
 
 // prescan learns the types of module-level variables before the walk, so
 // that functions defined above an assignment still see its type.
-func (p *pyX) prescan(root int32, scope *pyScope) {
+func (p *walker) prescan(root int32, scope *scope) {
 	t := p.t
 	for st := range t.NamedChildren(root) {
 		if t.Kind(st) != "expression_statement" {
@@ -199,11 +222,11 @@ func (p *pyX) prescan(root int32, scope *pyScope) {
 		if left < 0 || t.Kind(left) != "identifier" {
 			continue
 		}
-		typ, call := "", pyCall{}
+		typ, call := "", callInfo{}
 		if ty := t.Field(a, "type"); ty >= 0 {
 			typ, _ = p.text(ty, maxTypeText)
 		} else if right >= 0 {
-			typ, call = p.valueType(right, &pyCtx{scope: scope, cls: -1, initOf: -1})
+			typ, call = p.valueType(right, &state{scope: scope, cls: -1, initOf: -1})
 		}
 		if typ != "" || call.fn != "" {
 			scope.set(t.Text(left), typ, call)
@@ -221,7 +244,7 @@ const (
 
 // text is node n's source on one line, at most max bytes; cut reports
 // that it was longer. A long node is not copied whole.
-func (p *pyX) text(n int32, max int) (string, bool) {
+func (p *walker) text(n int32, max int) (string, bool) {
 	t := p.t
 	start, end := t.Nodes[n].StartByte, t.Nodes[n].EndByte
 	long := int(end-start) > 4*max+16
@@ -231,18 +254,18 @@ func (p *pyX) text(n int32, max int) (string, bool) {
 			end--
 		}
 	}
-	s := OneLine(string(t.Src[start:end]))
+	s := lang.OneLine(string(t.Src[start:end]))
 	if long && len(s) <= max {
 		s += "..."
 	}
 	if long || len(s) > max {
-		return Shorten(s, max), true
+		return lang.Shorten(s, max), true
 	}
 	return s, false
 }
 
 // fieldText is the text of node n's field, as text gives it.
-func (p *pyX) fieldText(n int32, field string, max int) string {
+func (p *walker) fieldText(n int32, field string, max int) string {
 	if f := p.t.Field(n, field); f >= 0 {
 		s, _ := p.text(f, max)
 		return s
@@ -250,7 +273,7 @@ func (p *pyX) fieldText(n int32, field string, max int) string {
 	return ""
 }
 
-func (p *pyX) stmts(n int32, c *pyCtx) {
+func (p *walker) stmts(n int32, c *state) {
 	for ch := range p.kids(n) {
 		p.node(ch, c, false)
 	}
@@ -259,7 +282,7 @@ func (p *pyX) stmts(n int32, c *pyCtx) {
 // node walks code: definitions become symbols, calls become references.
 // top is true for the statements of a function's own body, where an early
 // exit is a guard.
-func (p *pyX) node(n int32, c *pyCtx, top bool) {
+func (p *walker) node(n int32, c *state, top bool) {
 	t := p.t
 	switch t.Kind(n) {
 	case "decorated_definition":
@@ -311,22 +334,22 @@ func (p *pyX) node(n int32, c *pyCtx, top bool) {
 	case "raise_statement":
 		p.raise(n, c)
 	case "assert_statement":
-		if top && c.level == pyFuncLevel {
+		if top && c.level == funcLevel {
 			p.assert(n, c)
 		}
 	case "if_statement":
-		if top && c.level == pyFuncLevel {
+		if top && c.level == funcLevel {
 			p.guardIf(n, c)
 		}
 	case "for_statement", "for_in_clause":
-		if c.level == pyFuncLevel {
+		if c.level == funcLevel {
 			p.forget(t.Field(n, "left"), c)
 		}
 	case "as_pattern":
 		p.asPattern(n, c)
 		return
 	case "named_expression":
-		if c.level == pyFuncLevel {
+		if c.level == funcLevel {
 			if name := t.Field(n, "name"); name >= 0 {
 				if v := t.Field(n, "value"); v >= 0 {
 					typ, call := p.valueType(v, c)
@@ -341,7 +364,7 @@ func (p *pyX) node(n int32, c *pyCtx, top bool) {
 	p.children(n, c)
 }
 
-func (p *pyX) children(n int32, c *pyCtx) {
+func (p *walker) children(n int32, c *state) {
 	for ch := range p.kids(n) {
 		p.node(ch, c, false)
 	}
@@ -349,13 +372,13 @@ func (p *pyX) children(n int32, c *pyCtx) {
 
 // kids yields the named children of n that are code: not comments, but
 // ERROR nodes, which tree-sitter marks as extras like comments, included.
-func (p *pyX) kids(n int32) func(yield func(int32) bool) {
+func (p *walker) kids(n int32) func(yield func(int32) bool) {
 	t := p.t
 	return func(yield func(int32) bool) {
 		end := t.Nodes[n].End
 		for c := n + 1; c < end; c = t.Nodes[c].End {
 			f := t.Nodes[c].Flags
-			if f&FlagNamed == 0 || f&FlagExtra != 0 && f&FlagError == 0 {
+			if f&lang.FlagNamed == 0 || f&lang.FlagExtra != 0 && f&lang.FlagError == 0 {
 				continue
 			}
 			if !yield(c) {
@@ -366,7 +389,7 @@ func (p *pyX) kids(n int32) func(yield func(int32) bool) {
 }
 
 // docstring returns the docstring of a module (n = 0) or of a block.
-func (p *pyX) docstring(body int32) string {
+func (p *walker) docstring(body int32) string {
 	t := p.t
 	if body < 0 {
 		return ""
@@ -381,7 +404,7 @@ func (p *pyX) docstring(body int32) string {
 	}
 	switch t.Kind(s) {
 	case "string":
-		return pyCleanDoc(p.stringValue(s))
+		return cleanDoc(p.stringValue(s))
 	case "concatenated_string":
 		var b strings.Builder
 		for part := range t.NamedChildren(s) {
@@ -389,14 +412,14 @@ func (p *pyX) docstring(body int32) string {
 				b.WriteString(p.stringValue(part))
 			}
 		}
-		return pyCleanDoc(b.String())
+		return cleanDoc(b.String())
 	}
 	return ""
 }
 
 // stringValue is the text between a string's quotes, escapes left as
 // written.
-func (p *pyX) stringValue(s int32) string {
+func (p *walker) stringValue(s int32) string {
 	t := p.t
 	start, end := t.Nodes[s].StartByte, t.Nodes[s].EndByte
 	for ch := range t.Children(s) {
@@ -413,8 +436,8 @@ func (p *pyX) stringValue(s int32) string {
 	return string(t.Src[start:end])
 }
 
-// pyCleanDoc dedents a docstring as inspect.cleandoc does.
-func pyCleanDoc(s string) string {
+// cleanDoc dedents a docstring as inspect.cleandoc does.
+func cleanDoc(s string) string {
 	if !strings.Contains(s, "\n") {
 		return strings.TrimSpace(s)
 	}
@@ -449,7 +472,7 @@ func pyCleanDoc(s string) string {
 }
 
 // decorators returns the decorator expressions of a decorated definition.
-func (p *pyX) decorators(dec int32) []int32 {
+func (p *walker) decorators(dec int32) []int32 {
 	if dec < 0 {
 		return nil
 	}
@@ -466,7 +489,7 @@ func (p *pyX) decorators(dec int32) []int32 {
 
 // decoratorName is a decorator as a modifier: "@app.route('/')" ->
 // "app.route".
-func (p *pyX) decoratorName(e int32) string {
+func (p *walker) decoratorName(e int32) string {
 	t := p.t
 	if t.Kind(e) == "call" {
 		if fn := t.Field(e, "function"); fn >= 0 {
@@ -478,14 +501,14 @@ func (p *pyX) decoratorName(e int32) string {
 }
 
 // decoratorRefs records the calls a definition's decorators make.
-func (p *pyX) decoratorRefs(decs []int32, sym int, c *pyCtx) {
+func (p *walker) decoratorRefs(decs []int32, sym int, c *state) {
 	t := p.t
 	dc := *c
 	dc.owner = sym
 	for _, e := range decs {
 		switch t.Kind(e) {
 		case "identifier":
-			p.x.Ref(Ref{Kind: RefCall, Name: t.Text(e), Symbol: sym}, e)
+			p.x.Ref(lang.Ref{Kind: lang.RefCall, Name: t.Text(e), Symbol: sym}, e)
 		case "attribute":
 			// @x.setter and friends re-decorate a property: no call of note
 			switch t.FieldText(e, "attribute") {
@@ -500,11 +523,11 @@ func (p *pyX) decoratorRefs(decs []int32, sym int, c *pyCtx) {
 }
 
 // header is a definition's source up to its body, without the colon.
-func (p *pyX) header(n, body int32) string {
+func (p *walker) header(n, body int32) string {
 	return strings.TrimSpace(strings.TrimSuffix(p.x.HeaderText(n, body), ":"))
 }
 
-func (p *pyX) function(n, dec int32, c *pyCtx) {
+func (p *walker) function(n, dec int32, c *state) {
 	t, x := p.t, p.x
 	nameN := t.Field(n, "name")
 	if nameN < 0 {
@@ -517,12 +540,12 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 	}
 	body := t.Field(n, "body")
 	name := t.Text(nameN)
-	s := Symbol{Kind: KindFunction, Name: name, Parent: c.owner, Visibility: pyVisibility(name)}
-	inClass := c.level == pyClassLevel
+	s := lang.Symbol{Kind: lang.KindFunction, Name: name, Parent: c.owner, Visibility: visibility(name)}
+	inClass := c.level == classLevel
 	if inClass {
-		s.Kind = KindMethod
+		s.Kind = lang.KindMethod
 		if name == "__init__" {
-			s.Kind = KindConstructor
+			s.Kind = lang.KindConstructor
 		}
 	}
 	if t.ChildOfKind(n, "async") >= 0 {
@@ -533,7 +556,7 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 	for _, e := range decs {
 		d := p.decoratorName(e)
 		s.Signature.Modifiers = append(s.Signature.Modifiers, d)
-		switch LastIdent(d) {
+		switch lang.LastIdent(d) {
 		case "staticmethod":
 			static = true
 		case "classmethod":
@@ -542,7 +565,7 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 			s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
 		}
 	}
-	scope := newPyScope(c.scope, true)
+	scope := newScope(c.scope, true)
 	s.Signature.Params = p.params(t.Field(n, "parameters"), scope)
 	if ret := t.Field(n, "return_type"); ret >= 0 {
 		s.Signature.Returns, _ = p.text(ret, maxTypeText)
@@ -560,9 +583,9 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 		s.IsTest = true
 	}
 	sym := x.AddSymbol(s, node, nameN, body)
-	p.defined[pyDef{c.owner, name}] = sym
+	p.defined[def{c.owner, name}] = sym
 
-	fc := &pyCtx{owner: sym, level: pyFuncLevel, scope: scope, cls: -1, initOf: -1}
+	fc := &state{owner: sym, level: funcLevel, scope: scope, cls: -1, initOf: -1}
 	if inClass && !static && len(s.Signature.Params) > 0 && !strings.HasPrefix(s.Signature.Params[0].Name, "*") {
 		first := s.Signature.Params[0].Name
 		qual := x.Facts.Symbols[c.cls].Qualified()
@@ -575,7 +598,7 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 		case "__init__", "__post_init__", "setUp", "setup_method":
 			fc.initOf, fc.selfName = c.cls, first
 		}
-	} else if c.level == pyFuncLevel {
+	} else if c.level == funcLevel {
 		fc.selfClass = c.selfClass
 	}
 	// default values run when the function is defined; they are part of it
@@ -605,14 +628,14 @@ func (p *pyX) function(n, dec int32, c *pyCtx) {
 
 // params reads a parameter list, typing the annotated names in scope and
 // hiding outer names with the others.
-func (p *pyX) params(list int32, scope *pyScope) []Param {
+func (p *walker) params(list int32, scope *scope) []lang.Param {
 	t := p.t
 	if list < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	for n := range t.NamedChildren(list) {
-		var prm Param
+		var prm lang.Param
 		switch t.Kind(n) {
 		case "identifier":
 			prm.Name = t.Text(n)
@@ -623,9 +646,9 @@ func (p *pyX) params(list int32, scope *pyScope) []Param {
 				case "identifier":
 					prm.Name = t.Text(id)
 				case "list_splat_pattern":
-					prm.Name, prm.Variadic = "*"+pySplatName(t, id), true
+					prm.Name, prm.Variadic = "*"+splatName(t, id), true
 				case "dictionary_splat_pattern":
-					prm.Name, prm.Variadic = "**"+pySplatName(t, id), true
+					prm.Name, prm.Variadic = "**"+splatName(t, id), true
 				}
 			}
 		case "default_parameter", "typed_default_parameter":
@@ -634,9 +657,9 @@ func (p *pyX) params(list int32, scope *pyScope) []Param {
 			prm.Default = p.fieldText(n, "value", 60)
 			prm.Optional = true
 		case "list_splat_pattern":
-			prm.Name, prm.Variadic = "*"+pySplatName(t, n), true
+			prm.Name, prm.Variadic = "*"+splatName(t, n), true
 		case "dictionary_splat_pattern":
-			prm.Name, prm.Variadic = "**"+pySplatName(t, n), true
+			prm.Name, prm.Variadic = "**"+splatName(t, n), true
 		case "keyword_separator":
 			prm.Name = "*"
 		case "positional_separator":
@@ -656,14 +679,14 @@ func (p *pyX) params(list int32, scope *pyScope) []Param {
 	return out
 }
 
-func pySplatName(t *Tree, n int32) string {
+func splatName(t *lang.Tree, n int32) string {
 	if id := t.FirstNamedChild(n); id >= 0 {
 		return t.Text(id)
 	}
 	return ""
 }
 
-func (p *pyX) typeParams(n int32) []string {
+func (p *walker) typeParams(n int32) []string {
 	if n < 0 {
 		return nil
 	}
@@ -675,7 +698,7 @@ func (p *pyX) typeParams(n int32) []string {
 	return out
 }
 
-func (p *pyX) class(n, dec int32, c *pyCtx) {
+func (p *walker) class(n, dec int32, c *state) {
 	t, x := p.t, p.x
 	nameN := t.Field(n, "name")
 	if nameN < 0 {
@@ -689,7 +712,7 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 	body := t.Field(n, "body")
 	supers := t.Field(n, "superclasses")
 	name := t.Text(nameN)
-	s := Symbol{Kind: KindClass, Name: name, Parent: c.owner, Visibility: pyVisibility(name)}
+	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: c.owner, Visibility: visibility(name)}
 	var baseNodes []int32
 	if supers >= 0 {
 		for a := range t.NamedChildren(supers) {
@@ -698,7 +721,7 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 				kw, v := t.FieldText(a, "name"), p.fieldText(a, "value", 120)
 				if kw == "metaclass" {
 					s.Signature.Modifiers = append(s.Signature.Modifiers, "metaclass="+v)
-					if LastIdent(v) == "ABCMeta" {
+					if lang.LastIdent(v) == "ABCMeta" {
 						s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
 					}
 				}
@@ -707,13 +730,13 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 				b, _ := p.text(a, maxTypeText)
 				s.Signature.Bases = append(s.Signature.Bases, b)
 				baseNodes = append(baseNodes, a)
-				switch LastIdent(b) {
+				switch lang.LastIdent(b) {
 				case "Protocol":
-					s.Kind = KindInterface
+					s.Kind = lang.KindInterface
 				case "ABC":
 					s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
 				}
-				if strings.HasSuffix(LastIdent(b), "TestCase") {
+				if strings.HasSuffix(lang.LastIdent(b), "TestCase") {
 					s.IsTest = true
 				}
 			}
@@ -729,11 +752,11 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 	if s.Doc == "" {
 		s.Doc = x.DocBefore(node)
 	}
-	if c.level != pyClassLevel && strings.HasPrefix(name, "Test") && x.Facts.IsTest {
+	if c.level != classLevel && strings.HasPrefix(name, "Test") && x.Facts.IsTest {
 		s.IsTest = true
 	}
 	sym := x.AddSymbol(s, node, nameN, body)
-	p.defined[pyDef{c.owner, name}] = sym
+	p.defined[def{c.owner, name}] = sym
 
 	bc := *c
 	bc.owner = sym
@@ -751,7 +774,7 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 	}
 	p.decoratorRefs(decs, sym, c)
 	if body >= 0 {
-		cc := &pyCtx{owner: sym, level: pyClassLevel, scope: c.scope, cls: sym, initOf: -1}
+		cc := &state{owner: sym, level: classLevel, scope: c.scope, cls: sym, initOf: -1}
 		p.stmts(body, cc)
 		for ch := range p.kids(n) {
 			if t.IsError(ch) {
@@ -762,16 +785,16 @@ func (p *pyX) class(n, dec int32, c *pyCtx) {
 }
 
 // BaseRef records a class's base: Base, mod.Base, Generic[T].
-func (p *pyX) baseRef(b int32, c *pyCtx, at int32) {
+func (p *walker) baseRef(b int32, c *state, at int32) {
 	t := p.t
 	switch t.Kind(b) {
 	case "identifier":
-		p.x.Ref(Ref{Kind: RefExtends, Name: t.Text(b), Symbol: c.owner}, at)
+		p.x.Ref(lang.Ref{Kind: lang.RefExtends, Name: t.Text(b), Symbol: c.owner}, at)
 	case "attribute":
 		obj := t.Field(b, "object")
-		if obj >= 0 && pyIsDotted(t, obj) {
+		if obj >= 0 && isDotted(t, obj) {
 			q, _ := p.text(obj, maxQualifier)
-			p.x.Ref(Ref{Kind: RefExtends, Name: t.FieldText(b, "attribute"), Qualifier: q, Symbol: c.owner}, at)
+			p.x.Ref(lang.Ref{Kind: lang.RefExtends, Name: t.FieldText(b, "attribute"), Qualifier: q, Symbol: c.owner}, at)
 			return
 		}
 		p.node(b, c, false)
@@ -787,9 +810,9 @@ func (p *pyX) baseRef(b int32, c *pyCtx, at int32) {
 	}
 }
 
-// pyIsDotted reports whether n is a plain name or a chain of attributes
+// isDotted reports whether n is a plain name or a chain of attributes
 // over one.
-func pyIsDotted(t *Tree, n int32) bool {
+func isDotted(t *lang.Tree, n int32) bool {
 	for {
 		switch t.Kind(n) {
 		case "identifier":
@@ -807,7 +830,7 @@ func pyIsDotted(t *Tree, n int32) bool {
 
 // assign handles x = v, x: T = v, a = b = v and self.x = v. stmt is the
 // statement that holds it, the range of a variable it defines.
-func (p *pyX) assign(n, stmt int32, c *pyCtx) {
+func (p *walker) assign(n, stmt int32, c *state) {
 	t := p.t
 	targets := []int32{t.Field(n, "left")}
 	typN := t.Field(n, "type")
@@ -823,33 +846,33 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 	if typN >= 0 {
 		annot, _ = p.text(typN, maxTypeText)
 	}
-	vtype, vcall := "", pyCall{}
+	vtype, vcall := "", callInfo{}
 	if val >= 0 {
 		vtype, vcall = p.valueType(val, c)
 	}
 	owner := c.owner
-	if c.level != pyFuncLevel {
+	if c.level != funcLevel {
 		first := -1
 		for _, tg := range targets {
 			if tg < 0 || t.Kind(tg) != "identifier" {
 				continue
 			}
 			name := t.Text(tg)
-			if c.level == pyModuleLevel && name == "__all__" {
+			if c.level == moduleLevel && name == "__all__" {
 				p.collectAll(val)
 			}
 			ret := annot
-			if ret == "" && (pyCapWords(LastIdent(vtype)) || strings.HasPrefix(vtype, "type[")) {
+			if ret == "" && (capWords(lang.LastIdent(vtype)) || strings.HasPrefix(vtype, "type[")) {
 				ret = vtype
 			}
 			sym := p.variable(name, tg, stmt, val, ret, c)
 			if first < 0 {
 				first = sym
 			}
-			if c.level == pyClassLevel {
+			if c.level == classLevel {
 				ft := annot
 				if ft == "" {
-					ft = pyFieldType(vtype, vcall)
+					ft = fieldType(vtype, vcall)
 				}
 				p.addField(c.cls, name, ft)
 			} else if annot != "" {
@@ -877,7 +900,7 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 		}
 		switch t.Kind(tg) {
 		case "identifier":
-			if c.level == pyFuncLevel {
+			if c.level == funcLevel {
 				if annot != "" {
 					c.scope.SetType(t.Text(tg), annot)
 				} else {
@@ -889,14 +912,14 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 			if c.initOf >= 0 && obj >= 0 && t.Kind(obj) == "identifier" && t.Text(obj) == c.selfName {
 				ft := annot
 				if ft == "" {
-					ft = pyFieldType(vtype, vcall)
+					ft = fieldType(vtype, vcall)
 				}
 				p.addField(c.initOf, t.FieldText(tg, "attribute"), ft)
 			}
 			p.node(tg, c, false)
 		case "pattern_list", "tuple_pattern", "list_pattern":
 			p.forget(tg, c)
-			if c.level == pyFuncLevel && len(targets) == 1 {
+			if c.level == funcLevel && len(targets) == 1 {
 				p.unpack(tg, val, c)
 			}
 			p.node(tg, c, false)
@@ -906,9 +929,9 @@ func (p *pyX) assign(n, stmt int32, c *pyCtx) {
 	}
 }
 
-// pyFieldType renders what a value tells of a field's type: the class
+// fieldType renders what a value tells of a field's type: the class
 // instantiated, a builtin type, or "f()" for the result of calling f.
-func pyFieldType(typ string, call pyCall) string {
+func fieldType(typ string, call callInfo) string {
 	if typ != "" || call.fn == "" {
 		return typ
 	}
@@ -920,7 +943,7 @@ func pyFieldType(typ string, call pyCall) string {
 
 // unpack types the names of a, b = f() as the elements of what f
 // returns: "f()[0]", "f()[1]".
-func (p *pyX) unpack(tg, val int32, c *pyCtx) {
+func (p *walker) unpack(tg, val int32, c *state) {
 	t := p.t
 	for val >= 0 && t.Kind(val) == "await" {
 		val = t.FirstNamedChild(val)
@@ -936,7 +959,7 @@ func (p *pyX) unpack(tg, val int32, c *pyCtx) {
 	for ch := range p.kids(tg) {
 		switch t.Kind(ch) {
 		case "identifier":
-			c.scope.setCall(t.Text(ch), pyCall{fn: call.fn + "()[" + strconv.Itoa(i) + "]", headType: call.headType})
+			c.scope.setCall(t.Text(ch), callInfo{fn: call.fn + "()[" + strconv.Itoa(i) + "]", headType: call.headType})
 		case "list_splat_pattern":
 			return // later positions count from the end
 		}
@@ -945,9 +968,9 @@ func (p *pyX) unpack(tg, val int32, c *pyCtx) {
 }
 
 // forget marks the names a target binds as locals of unknown type.
-func (p *pyX) forget(tg int32, c *pyCtx) {
+func (p *walker) forget(tg int32, c *state) {
 	t := p.t
-	if tg < 0 || c.level != pyFuncLevel {
+	if tg < 0 || c.level != funcLevel {
 		return
 	}
 	if t.Kind(tg) == "identifier" {
@@ -962,10 +985,10 @@ func (p *pyX) forget(tg int32, c *pyCtx) {
 	}
 }
 
-func (p *pyX) augAssign(n int32, c *pyCtx) {
+func (p *walker) augAssign(n int32, c *state) {
 	t := p.t
 	left, right := t.Field(n, "left"), t.Field(n, "right")
-	if c.level == pyModuleLevel && left >= 0 && t.Text(left) == "__all__" && p.all != nil {
+	if c.level == moduleLevel && left >= 0 && t.Text(left) == "__all__" && p.all != nil {
 		p.collectAll(right)
 	}
 	if right >= 0 {
@@ -977,7 +1000,7 @@ func (p *pyX) augAssign(n int32, c *pyCtx) {
 }
 
 // collectAll reads __all__ = [...] or ("a", "b"), += included.
-func (p *pyX) collectAll(val int32) {
+func (p *walker) collectAll(val int32) {
 	t := p.t
 	if p.all == nil {
 		p.all = map[string]bool{}
@@ -1002,25 +1025,25 @@ func (p *pyX) collectAll(val int32) {
 }
 
 // variable defines a module- or class-level variable, once per name.
-func (p *pyX) variable(name string, nameN, stmt, val int32, typ string, c *pyCtx) int {
+func (p *walker) variable(name string, nameN, stmt, val int32, typ string, c *state) int {
 	x := p.x
-	key := pyDef{c.owner, name}
+	key := def{c.owner, name}
 	if sym, ok := p.defined[key]; ok {
 		return sym
 	}
-	s := Symbol{Kind: KindVariable, Name: name, Parent: c.owner, Visibility: pyVisibility(name)}
+	s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.owner, Visibility: visibility(name)}
 	s.Signature.Returns = typ
-	s.Signature.Text, _ = p.text(stmt, MaxSigText)
+	s.Signature.Text, _ = p.text(stmt, lang.MaxSigText)
 	s.Doc = x.DocBefore(stmt)
 	if s.Doc == "" {
 		// an attribute docstring: a string statement right after
 		if next := p.t.NextSibling(stmt); next >= 0 && p.t.Kind(next) == "expression_statement" {
 			if str := p.t.FirstNamedChild(next); str >= 0 && p.t.Kind(str) == "string" && p.t.NextSibling(str) < 0 {
-				s.Doc = pyCleanDoc(p.stringValue(str))
+				s.Doc = cleanDoc(p.stringValue(str))
 			}
 		}
 	}
-	if IsUpper(name) && strings.ToUpper(name) == name {
+	if lang.IsUpper(name) && strings.ToUpper(name) == name {
 		s.Signature.Modifiers = []string{"const"}
 	}
 	sym := x.AddSymbol(s, stmt, nameN, val)
@@ -1028,7 +1051,7 @@ func (p *pyX) variable(name string, nameN, stmt, val int32, typ string, c *pyCtx
 	return sym
 }
 
-func (p *pyX) addField(cls int, name, typ string) {
+func (p *walker) addField(cls int, name, typ string) {
 	if cls < 0 || name == "" {
 		return
 	}
@@ -1041,50 +1064,50 @@ func (p *pyX) addField(cls int, name, typ string) {
 			return
 		}
 	}
-	p.fields[cls] = append(fs, Param{Name: name, Type: typ})
+	p.fields[cls] = append(fs, lang.Param{Name: name, Type: typ})
 }
 
 // valueType is what an assigned value tells of the name's type: a class
 // (Foo(...), a literal's builtin type) or the call whose result it is.
-func (p *pyX) valueType(v int32, c *pyCtx) (string, pyCall) {
+func (p *walker) valueType(v int32, c *state) (string, callInfo) {
 	t := p.t
 	switch t.Kind(v) {
 	case "call":
 		fn := t.Field(v, "function")
 		if fn < 0 {
-			return "", pyCall{}
+			return "", callInfo{}
 		}
-		if !pyIsDotted(t, fn) {
+		if !isDotted(t, fn) {
 			// f()(), a.b().c(): the result of the last call
 			if t.Kind(fn) == "attribute" {
 				ht, headCall := p.qualifierInfo(fn, c)
 				if fnText, cut := p.text(fn, maxTypeText); headCall != "" && !cut {
-					return "", pyCall{fn: fnText, headType: ht}
+					return "", callInfo{fn: fnText, headType: ht}
 				}
 			}
-			return "", pyCall{}
+			return "", callInfo{}
 		}
 		name, cut := p.text(fn, maxTypeText)
 		if cut {
-			return "", pyCall{}
+			return "", callInfo{}
 		}
-		last := LastIdent(name)
+		last := lang.LastIdent(name)
 		switch {
 		case c.clsParam != "" && name == c.clsParam:
-			return c.selfClass, pyCall{}
-		case pyCapWords(last):
-			return name, pyCall{}
-		case name == last && pyBuiltinTypes[name]:
-			return name, pyCall{}
+			return c.selfClass, callInfo{}
+		case capWords(last):
+			return name, callInfo{}
+		case name == last && builtinTypes[name]:
+			return name, callInfo{}
 		}
 		head := name
 		if i := strings.IndexByte(head, '.'); i >= 0 {
 			head = head[:i]
 		} else {
-			return "", pyCall{fn: name}
+			return "", callInfo{fn: name}
 		}
 		ht, _ := c.scope.lookup(head)
-		return "", pyCall{fn: name, headType: ht}
+		return "", callInfo{fn: name, headType: ht}
 	case "await", "parenthesized_expression":
 		if in := t.FirstNamedChild(v); in >= 0 {
 			return p.valueType(in, c)
@@ -1105,21 +1128,21 @@ func (p *pyX) valueType(v int32, c *pyCtx) (string, pyCall) {
 			}
 		}
 		// handler_class = Handler: the class itself, called later
-		if pyIsDotted(t, v) {
-			if name, cut := p.text(v, maxTypeText); !cut && pyCapWords(LastIdent(name)) {
-				return "type[" + name + "]", pyCall{}
+		if isDotted(t, v) {
+			if name, cut := p.text(v, maxTypeText); !cut && capWords(lang.LastIdent(name)) {
+				return "type[" + name + "]", callInfo{}
 			}
 		}
 	default:
-		if lt := pyLiteralType(t, v); lt != "" {
-			return lt, pyCall{}
+		if lt := literalType(t, v); lt != "" {
+			return lt, callInfo{}
 		}
 	}
-	return "", pyCall{}
+	return "", callInfo{}
 }
 
-// pyLiteralType is the builtin type of a literal, or "".
-func pyLiteralType(t *Tree, v int32) string {
+// literalType is the builtin type of a literal, or "".
+func literalType(t *lang.Tree, v int32) string {
 	switch t.Kind(v) {
 	case "string", "concatenated_string":
 		if s := t.Text(v); len(s) > 0 && (s[0] == 'b' || s[0] == 'B' || len(s) > 1 && (s[1] == 'b' || s[1] == 'B') && s[0] != '"' && s[0] != '\'') {
@@ -1145,26 +1168,26 @@ func pyLiteralType(t *Tree, v int32) string {
 }
 
 // call records a call: f(), obj.m(), Foo() (an instantiation).
-func (p *pyX) call(n int32, c *pyCtx) {
+func (p *walker) call(n int32, c *state) {
 	t := p.t
 	fn := t.Field(n, "function")
 	if fn >= 0 {
 		switch t.Kind(fn) {
 		case "identifier":
 			name := t.Text(fn)
-			r := Ref{Kind: RefCall, Name: name, Symbol: c.owner}
+			r := lang.Ref{Kind: lang.RefCall, Name: name, Symbol: c.owner}
 			switch {
-			case c.level == pyFuncLevel && name != c.clsParam && c.scope.isLocal(name):
+			case c.level == funcLevel && name != c.clsParam && c.scope.isLocal(name):
 				// a callback or a value held in a local: nothing to bind by name
 				r.Name = ""
 			case c.clsParam != "" && name == c.clsParam && c.selfClass != "":
 				// cls(...) in a classmethod builds the class
-				r.Kind, r.Name = RefNew, c.selfClass
+				r.Kind, r.Name = lang.RefNew, c.selfClass
 				if i := strings.LastIndexByte(c.selfClass, '.'); i >= 0 {
 					r.Name, r.Qualifier = c.selfClass[i+1:], c.selfClass[:i]
 				}
-			case pyCapWords(name):
-				r.Kind = RefNew
+			case capWords(name):
+				r.Kind = lang.RefNew
 			}
 			p.x.Ref(r, n)
 		case "attribute":
@@ -1184,7 +1207,7 @@ func (p *pyX) call(n int32, c *pyCtx) {
 // map(parse, xs), app.add_url_rule("/", view_func=index)). Extraction
 // cannot tell them from variables and attributes: resolution keeps a
 // reference only when it binds a function or method (Language.Resolve).
-func (p *pyX) valueArgs(args int32, c *pyCtx) {
+func (p *walker) valueArgs(args int32, c *state) {
 	t := p.t
 	if t.Kind(args) != "argument_list" {
 		return
@@ -1196,17 +1219,17 @@ func (p *pyX) valueArgs(args int32, c *pyCtx) {
 		switch t.Kind(a) {
 		case "identifier":
 			name := t.Text(a)
-			if c.level == pyFuncLevel && c.scope.isLocal(name) {
+			if c.level == funcLevel && c.scope.isLocal(name) {
 				continue // a parameter or local: nothing to bind by name
 			}
-			p.x.Ref(Ref{Kind: RefReference, Name: name, Symbol: c.owner}, a)
+			p.x.Ref(lang.Ref{Kind: lang.RefReference, Name: name, Symbol: c.owner}, a)
 		case "attribute":
 			obj, attr := t.Field(a, "object"), t.Field(a, "attribute")
 			if obj < 0 || attr < 0 {
 				continue
 			}
 			q, _ := p.text(obj, maxQualifier)
-			r := Ref{Kind: RefReference, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
+			r := lang.Ref{Kind: lang.RefReference, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
 			r.QualifierType, r.QualifierCall = p.qualifierInfo(obj, c)
 			p.x.Ref(r, a)
 		}
@@ -1215,7 +1238,7 @@ func (p *pyX) valueArgs(args int32, c *pyCtx) {
 
 // attrRef records a call of the attribute fn (obj.name) made at node at,
 // and walks obj for the calls it makes.
-func (p *pyX) attrRef(fn int32, c *pyCtx, at int32) {
+func (p *walker) attrRef(fn int32, c *state, at int32) {
 	t := p.t
 	obj, attr := t.Field(fn, "object"), t.Field(fn, "attribute")
 	if obj < 0 || attr < 0 {
@@ -1223,9 +1246,9 @@ func (p *pyX) attrRef(fn int32, c *pyCtx, at int32) {
 		return
 	}
 	q, _ := p.text(obj, maxQualifier)
-	r := Ref{Kind: RefCall, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
-	if pyCapWords(r.Name) {
-		r.Kind = RefNew
+	r := lang.Ref{Kind: lang.RefCall, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
+	if capWords(r.Name) {
+		r.Kind = lang.RefNew
 	}
 	r.QualifierType, r.QualifierCall = p.qualifierInfo(obj, c)
 	p.x.Ref(r, at)
@@ -1234,7 +1257,7 @@ func (p *pyX) attrRef(fn int32, c *pyCtx, at int32) {
 
 // qualifierInfo types a call's qualifier: the type of its head name, and
 // the last call in it (a.b().c: "a.b"), whose head the type is then of.
-func (p *pyX) qualifierInfo(obj int32, c *pyCtx) (typ, call string) {
+func (p *walker) qualifierInfo(obj int32, c *state) (typ, call string) {
 	t := p.t
 	lastCall := int32(-1)
 	n := obj
@@ -1285,18 +1308,18 @@ func (p *pyX) qualifierInfo(obj int32, c *pyCtx) (typ, call string) {
 		}
 		return ht, call
 	}
-	return pyLiteralType(t, n), call
+	return literalType(t, n), call
 }
 
 // asPattern binds the target of with x as y and except E as e.
-func (p *pyX) asPattern(n int32, c *pyCtx) {
+func (p *walker) asPattern(n int32, c *state) {
 	t := p.t
 	val := t.FirstNamedChild(n)
 	if val >= 0 {
 		p.node(val, c, false)
 	}
 	alias := t.Field(n, "alias")
-	if alias < 0 || c.level != pyFuncLevel {
+	if alias < 0 || c.level != funcLevel {
 		return
 	}
 	target := t.FirstNamedChild(alias)
@@ -1308,21 +1331,21 @@ func (p *pyX) asPattern(n int32, c *pyCtx) {
 	if pa := t.Parent(n); pa >= 0 && t.Kind(pa) == "except_clause" {
 		// except E as e: e is an E
 		typ := ""
-		if val >= 0 && pyIsDotted(t, val) {
+		if val >= 0 && isDotted(t, val) {
 			typ, _ = p.text(val, maxTypeText)
 		}
 		c.scope.SetType(name, typ)
 		return
 	}
 	// with Foo() as f: by convention __enter__ returns self
-	typ, call := "", pyCall{}
+	typ, call := "", callInfo{}
 	if val >= 0 {
 		typ, call = p.valueType(val, c)
 	}
 	c.scope.set(name, typ, call)
 }
 
-func (p *pyX) raise(n int32, c *pyCtx) {
+func (p *walker) raise(n int32, c *state) {
 	t := p.t
 	if p.covered[n] {
 		return
@@ -1336,7 +1359,7 @@ func (p *pyX) raise(n int32, c *pyCtx) {
 
 // exceptionName is what a raise raises: the class of raise E(...), else
 // the expression.
-func (p *pyX) exceptionName(e int32) string {
+func (p *walker) exceptionName(e int32) string {
 	t := p.t
 	if t.Kind(e) == "call" {
 		if fn := t.Field(e, "function"); fn >= 0 {
@@ -1347,21 +1370,21 @@ func (p *pyX) exceptionName(e int32) string {
 	return s
 }
 
-func (p *pyX) assert(n int32, c *pyCtx) {
+func (p *walker) assert(n int32, c *state) {
 	t := p.t
 	cond := t.FirstNamedChild(n)
 	if cond < 0 || c.owner < 0 {
 		return
 	}
 	text, _ := p.text(cond, 80)
-	evidence, _ := p.text(n, MaxEvidence)
-	f := Fact{Kind: "assert", Text: "assert " + text, Line: t.StartLine(n), Evidence: evidence}
+	evidence, _ := p.text(n, lang.MaxEvidence)
+	f := lang.Fact{Kind: "assert", Text: "assert " + text, Line: t.StartLine(n), Evidence: evidence}
 	p.x.Guards[c.owner] = append(p.x.Guards[c.owner], f)
 }
 
 // guardIf records if cond: return ... and if cond: raise E at the top of a
 // function body.
-func (p *pyX) guardIf(n int32, c *pyCtx) {
+func (p *walker) guardIf(n int32, c *state) {
 	t := p.t
 	cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
 	if cond < 0 || cons < 0 || t.Field(n, "alternative") >= 0 {
@@ -1392,18 +1415,18 @@ func (p *pyX) guardIf(n int32, c *pyCtx) {
 	}
 }
 
-func (p *pyX) importStmt(n int32, c *pyCtx) {
+func (p *walker) importStmt(n int32, c *state) {
 	t, x := p.t, p.x
 	for ch := range t.Children(n) {
 		if t.FieldName(ch) != "name" {
 			continue
 		}
-		imp := Import{Line: t.StartLine(n), Symbol: c.owner}
+		imp := lang.Import{Line: t.StartLine(n), Symbol: c.owner}
 		switch t.Kind(ch) {
 		case "dotted_name":
-			imp.Source = pyDottedText(t, ch)
+			imp.Source = dottedText(t, ch)
 		case "aliased_import":
-			imp.Source = pyDottedText(t, t.Field(ch, "name"))
+			imp.Source = dottedText(t, t.Field(ch, "name"))
 			imp.Alias = t.FieldText(ch, "alias")
 		default:
 			continue
@@ -1414,22 +1437,22 @@ func (p *pyX) importStmt(n int32, c *pyCtx) {
 	}
 }
 
-func (p *pyX) importFrom(n int32, c *pyCtx) {
+func (p *walker) importFrom(n int32, c *state) {
 	t, x := p.t, p.x
 	mod := t.Field(n, "module_name")
 	if mod < 0 {
 		return
 	}
-	imp := Import{Source: pyDottedText(t, mod), Line: t.StartLine(n), Symbol: c.owner}
+	imp := lang.Import{Source: dottedText(t, mod), Line: t.StartLine(n), Symbol: c.owner}
 	for ch := range t.Children(n) {
 		switch {
 		case t.Kind(ch) == "wildcard_import":
-			imp.Names = append(imp.Names, ImportName{Name: "*"})
+			imp.Names = append(imp.Names, lang.ImportName{Name: "*"})
 		case t.FieldName(ch) != "name":
 		case t.Kind(ch) == "dotted_name":
-			imp.Names = append(imp.Names, ImportName{Name: pyDottedText(t, ch)})
+			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, ch)})
 		case t.Kind(ch) == "aliased_import":
-			imp.Names = append(imp.Names, ImportName{Name: pyDottedText(t, t.Field(ch, "name")), Alias: t.FieldText(ch, "alias")})
+			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, t.Field(ch, "name")), Alias: t.FieldText(ch, "alias")})
 		}
 	}
 	if imp.Source != "" && len(imp.Names) > 0 {
@@ -1437,9 +1460,9 @@ func (p *pyX) importFrom(n int32, c *pyCtx) {
 	}
 }
 
-// pyDottedText is a dotted or relative module name without the white
+// dottedText is a dotted or relative module name without the white
 // space and line continuations Python allows inside it.
-func pyDottedText(t *Tree, n int32) string {
+func dottedText(t *lang.Tree, n int32) string {
 	if n < 0 {
 		return ""
 	}
