@@ -504,7 +504,7 @@ func csType(x *Extractor, n int32, c csCtx) {
 	sym := x.AddSymbol(s, n, name, body)
 	for i, b := range bases {
 		typ := csStripType(t.Text(b))
-		bn, bq := javaSplitType(typ)
+		bn, bq := SplitType(typ)
 		x.Ref(Ref{Kind: csBaseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
 	}
 	scope := newCSScope(c.scope)
@@ -1210,7 +1210,7 @@ func csNew(x *Extractor, n int32, c csCtx) {
 	if ty < 0 {
 		return
 	}
-	name, qual := javaSplitType(csStripType(t.Text(ty)))
+	name, qual := SplitType(csStripType(t.Text(ty)))
 	if name == "" {
 		return
 	}
@@ -1219,7 +1219,7 @@ func csNew(x *Extractor, n int32, c csCtx) {
 
 // csTypedNew records new() of the type a declaration names.
 func csTypedNew(x *Extractor, n int32, typ string, c csCtx) {
-	name, qual := javaSplitType(typ)
+	name, qual := SplitType(typ)
 	if name == "" || strings.HasSuffix(name, "]") {
 		return
 	}
@@ -1240,7 +1240,7 @@ func csCtorInit(x *Extractor, n int32, c csCtx) {
 	case t.ChildOfKind(n, "base") >= 0:
 		name := "object"
 		if len(cls.Signature.Bases) > 0 {
-			name, _ = javaSplitType(csStripType(cls.Signature.Bases[0]))
+			name, _ = SplitType(csStripType(cls.Signature.Bases[0]))
 		}
 		x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: "base", Symbol: c.sym}, n)
 	}

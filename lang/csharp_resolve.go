@@ -8,10 +8,6 @@ import (
 // csBuiltins are calls that are operators in disguise.
 var csBuiltins = wordSet("csharp", "builtins.txt")
 
-// csPredefined are the C# keywords for types and what a value of one is.
-var csPredefined = NameSet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
-	object string void dynamic var`)
-
 // csObjectMethods are the methods every object has.
 var csObjectMethods = wordSet("csharp", "object_methods.txt")
 
@@ -229,7 +225,7 @@ func csResolveType(tab Table, fi *FileInfo, from, typ string, depth int) (*Targe
 	if typ == "" || fi == nil || depth > maxCSDepth {
 		return nil, RuleUnresolved
 	}
-	if strings.HasSuffix(typ, "]") || strings.HasSuffix(typ, "*") || csPredefined[typ] {
+	if strings.HasSuffix(typ, "]") || strings.HasSuffix(typ, "*") || PrimitiveTypes[typ] {
 		return nil, RuleExternal
 	}
 	if !strings.Contains(typ, ".") && !strings.Contains(typ, "::") {
@@ -295,7 +291,7 @@ func csResolveQualifiedType(tab Table, fi *FileInfo, typ string, depth int) (*Ta
 }
 
 func csResolveSimpleType(tab Table, fi *FileInfo, from, name string, depth int) (*Target, string) {
-	if csPredefined[name] {
+	if PrimitiveTypes[name] {
 		return nil, RuleExternal
 	}
 	// member types of the types around the code, and of their bases
@@ -659,7 +655,7 @@ func csHeadValue(ctx *Context, r *Ref, cls *Target, segs []string, depth int) (T
 	if strings.HasPrefix(head, "new ") || strings.HasPrefix(head, "(") || strings.HasPrefix(head, `"`) {
 		return done(csUniqueMethod(tab, r.Name, true))
 	}
-	if csPredefined[head] {
+	if PrimitiveTypes[head] {
 		return done(Unbound(RuleExternal, 0)) // int.Parse, string.Join
 	}
 	// a field or property of the class or a class around it, inherited
@@ -747,7 +743,7 @@ func csResolveBase(ctx *Context, r *Ref, cls *Target) Resolution {
 // csCallResult is the value a call returns: fn as the extractor rendered
 // it ("a.B().C"), headType the type of its first part.
 func csCallResult(ctx *Context, fn, headType string, depth int) TypedValue {
-	r := chainCallRef(fn, headType)
+	r := ChainCallRef(fn, headType)
 	if r == nil {
 		return TypedValue{}
 	}

@@ -257,3 +257,50 @@ func SplitQualifier(q string) []string {
 	}
 	return append(out, q[start:])
 }
+
+// SplitType splits a stripped type into its simple name and its
+// qualifier: "a.b.Outer.Inner" -> "Inner", "a.b.Outer".
+func SplitType(typ string) (name, qual string) {
+	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
+		return typ[i+1:], typ[:i]
+	}
+	return typ, ""
+}
+
+// StripType reduces a type to its nominal name: "[Item]" -> "",
+// "Store?" -> "Store", "Base<T>" -> "Base".
+func StripType(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "some ")
+	s = strings.TrimPrefix(s, "any ")
+	if i := strings.IndexByte(s, '<'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, "?! ")
+	if strings.HasPrefix(s, "[") {
+		// [T] and [K: V]: the library's collections
+		if strings.Contains(s, ":") {
+			return "Dictionary"
+		}
+		return "Array"
+	}
+	if strings.ContainsAny(s, "[]()-> :&") {
+		return ""
+	}
+	return s
+}
+
+// ContainsStr reports whether ss holds s.
+func ContainsStr(ss []string, s string) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// PrimitiveTypes are C#'s keywords for types and what a value of one is;
+// PHP's class resolution leaves them out too.
+var PrimitiveTypes = NameSet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
+	object string void dynamic var`)

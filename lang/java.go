@@ -582,20 +582,11 @@ func javaClass(x *Extractor, n int32, c javaCtx) {
 
 // javaTypeRef records a reference of kind to the type written at node ty.
 func javaTypeRef(x *Extractor, ty int32, sym int, kind string) {
-	name, qual := javaSplitType(javaStripType(x.Tree.Text(ty)))
+	name, qual := SplitType(javaStripType(x.Tree.Text(ty)))
 	if name == "" {
 		return
 	}
 	x.Ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
-}
-
-// javaSplitType splits a stripped type into its simple name and its
-// qualifier: "a.b.Outer.Inner" -> "Inner", "a.b.Outer".
-func javaSplitType(typ string) (name, qual string) {
-	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
-		return typ[i+1:], typ[:i]
-	}
-	return typ, ""
 }
 
 func javaGenerics(x *Extractor, list int32) []string {
@@ -1008,7 +999,7 @@ func javaNew(x *Extractor, n int32, c javaCtx) {
 	typ := ""
 	if ty >= 0 {
 		typ = javaStripType(t.Text(ty))
-		name, qual := javaSplitType(typ)
+		name, qual := SplitType(typ)
 		r := Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}
 		if qual == "" {
 			if outer := t.FirstNamedChild(n); outer >= 0 && outer != ty && t.Kind(outer) != "argument_list" &&
@@ -1062,7 +1053,7 @@ func javaCtorCall(x *Extractor, n int32, c javaCtx) {
 	case "super":
 		name := "Object"
 		if cn := x.SymNode[c.cls]; cn >= 0 && t.Field(cn, "superclass") >= 0 && len(cls.Signature.Bases) > 0 {
-			name, _ = javaSplitType(javaStripType(cls.Signature.Bases[0]))
+			name, _ = SplitType(javaStripType(cls.Signature.Bases[0]))
 		}
 		x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: "super", Symbol: c.sym}, n)
 	}
@@ -1093,7 +1084,7 @@ func javaMethodRef(x *Extractor, n int32, c javaCtx) {
 		if t.Kind(first) == "array_type" {
 			return
 		}
-		name, qual := javaSplitType(javaStripType(t.Text(first)))
+		name, qual := SplitType(javaStripType(t.Text(first)))
 		x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
 	case last >= 0:
 		r := Ref{Kind: RefCall, Name: t.Text(last), Qualifier: javaExpr(t, first, 0), Symbol: c.sym}

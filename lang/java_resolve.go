@@ -930,34 +930,13 @@ func javaConstructor(tab Table, typ, self *Target) *Target {
 	return nil
 }
 
-// chainCallRef is the call ref of a call chain as the C-family extractors
-// render it ("a.b().c", "new Foo().bar"): the last name called on what the
-// rest evaluates to, headType the type of the chain's first part. It is nil
-// when the last part is not a plain name.
-func chainCallRef(fn, headType string) *Ref {
-	r := &Ref{Kind: RefCall, Name: fn}
-	segs := SplitQualifier(fn)
-	if len(segs) > 1 {
-		r.Name = segs[len(segs)-1]
-		r.Qualifier = fn[:len(fn)-len(r.Name)-1]
-		r.QualifierType = headType
-		if strings.HasSuffix(r.Qualifier, ")") && !strings.HasPrefix(segs[len(segs)-2], "new ") {
-			r.QualifierCall = strings.TrimSuffix(r.Qualifier, "()")
-		}
-	}
-	if strings.ContainsAny(r.Name, "()[ ") {
-		return nil
-	}
-	return r
-}
-
 // javaCallResult is the value a call returns: fn is the call as the
 // Extractor rendered it ("a.b().c"), headType the type of its first part.
 // Of overloads that return different types, the first whose type
 // resolves, as a guess.
 func javaCallResult(ctx *Context, fn, headType string, depth int) javaValue {
 	tab := ctx.Table
-	r := chainCallRef(fn, headType)
+	r := ChainCallRef(fn, headType)
 	if r == nil {
 		return javaValue{}
 	}

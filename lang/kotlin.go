@@ -448,7 +448,7 @@ func ktInitType(x *Extractor, prop int32) string {
 // ktTypeRef records a reference of kind to the type at node ty.
 func ktTypeRef(x *Extractor, ty int32, sym int, kind string) {
 	typ := ktStripType(x.Tree.Text(ty))
-	name, qual := javaSplitType(typ)
+	name, qual := SplitType(typ)
 	if name == "" {
 		return
 	}
@@ -503,7 +503,7 @@ func ktFunction(x *Extractor, n int32, c ktCtx) {
 	if c.static {
 		mods = append(mods, "static")
 	}
-	if c.iface && c.members >= 0 && !containsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
+	if c.iface && c.members >= 0 && !ContainsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
 		mods = append(mods, "abstract")
 	}
 	scope := &Scope{Parent: c.scope}
@@ -547,15 +547,6 @@ func ktFunction(x *Extractor, n int32, c ktCtx) {
 	}
 }
 
-func containsStr(ss []string, s string) bool {
-	for _, v := range ss {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 func ktConstructor(x *Extractor, n int32, c ktCtx) {
 	t := x.Tree
 	if c.members < 0 {
@@ -577,7 +568,7 @@ func ktConstructor(x *Extractor, n int32, c ktCtx) {
 		if strings.HasPrefix(strings.TrimSpace(t.Text(d)), "super") && len(cls.Signature.Bases) > 0 {
 			target = ktStripType(cls.Signature.Bases[0])
 		}
-		name, qual := javaSplitType(target)
+		name, qual := SplitType(target)
 		x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: sym}, d)
 		for ch := range t.NamedChildren(d) {
 			ktNode(x, ch, inner)

@@ -293,7 +293,7 @@ func (L *ktsLang) strip(s string) string {
 		return L.stripType(s)
 	}
 	if L == swL {
-		return swStripType(s)
+		return StripType(s)
 	}
 	return ktStripType(s)
 }

@@ -62,7 +62,7 @@ class Store(private val repo: Repo) : Base<Item>("s"), Priced {
 	if s := moreSym(t, f, "Store.repo"); s.Visibility != VisPrivate || s.Signature.Returns != "Repo" {
 		t.Errorf("repo = %+v", s)
 	}
-	if s := moreSym(t, f, "Store.create"); !containsStr(s.Signature.Modifiers, "static") || s.Signature.Returns != "Store" {
+	if s := moreSym(t, f, "Store.create"); !ContainsStr(s.Signature.Modifiers, "static") || s.Signature.Returns != "Store" {
 		t.Errorf("create = %+v", s)
 	}
 	if s := moreSym(t, f, "Store.total.inner"); s.Kind != KindFunction {

@@ -233,7 +233,7 @@ func phpResolveClass(tab Table, fi *FileInfo, cls *Target, written string) (*Tar
 		}
 		return phpResolveClass(tab, tab.File(cls.Path), nil, cls.Bases[0])
 	}
-	if csPredefined[strings.ToLower(written)] || written == "" {
+	if PrimitiveTypes[strings.ToLower(written)] || written == "" {
 		return nil, RuleExternal
 	}
 	fqn, imported := phpQualify(fi, written)

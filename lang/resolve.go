@@ -322,3 +322,24 @@ func CommonDirLen(a, b string) int {
 	}
 	return n
 }
+
+// ChainCallRef is the call ref of a call chain as the C-family extractors
+// render it ("a.b().c", "new Foo().bar"): the last name called on what the
+// rest evaluates to, headType the type of the chain's first part. It is nil
+// when the last part is not a plain name.
+func ChainCallRef(fn, headType string) *Ref {
+	r := &Ref{Kind: RefCall, Name: fn}
+	segs := SplitQualifier(fn)
+	if len(segs) > 1 {
+		r.Name = segs[len(segs)-1]
+		r.Qualifier = fn[:len(fn)-len(r.Name)-1]
+		r.QualifierType = headType
+		if strings.HasSuffix(r.Qualifier, ")") && !strings.HasPrefix(segs[len(segs)-2], "new ") {
+			r.QualifierCall = strings.TrimSuffix(r.Qualifier, "()")
+		}
+	}
+	if strings.ContainsAny(r.Name, "()[ ") {
+		return nil
+	}
+	return r
+}

@@ -90,29 +90,6 @@ func swIsType(k string) bool {
 	return false
 }
 
-// swStripType reduces a type to its nominal name: "[Item]" -> "",
-// "Store?" -> "Store", "Base<T>" -> "Base".
-func swStripType(s string) string {
-	s = strings.TrimSpace(s)
-	s = strings.TrimPrefix(s, "some ")
-	s = strings.TrimPrefix(s, "any ")
-	if i := strings.IndexByte(s, '<'); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimRight(s, "?! ")
-	if strings.HasPrefix(s, "[") {
-		// [T] and [K: V]: the library's collections
-		if strings.Contains(s, ":") {
-			return "Dictionary"
-		}
-		return "Array"
-	}
-	if strings.ContainsAny(s, "[]()-> :&") {
-		return ""
-	}
-	return s
-}
-
 func swNode(x *Extractor, n int32, c swCtx) {
 	t := x.Tree
 	switch t.Kind(n) {
@@ -304,7 +281,7 @@ func swClass(x *Extractor, n int32, c swCtx) {
 	if declKind == "extension" {
 		// extension T: its members are T's; T's conformances are the
 		// file's references
-		owner := swStripType(t.Text(name))
+		owner := StripType(t.Text(name))
 		for _, b := range bases {
 			swTypeRef(x, b, 0, RefImplements)
 		}
@@ -357,7 +334,7 @@ func swClass(x *Extractor, n int32, c swCtx) {
 		// a class's first base may be its superclass; the rest, and every
 		// base of a struct, enum or protocol, are protocols
 		kind := RefImplements
-		first := swStripType(t.Text(b))
+		first := StripType(t.Text(b))
 		if i == 0 && (declKind == "class" || declKind == "actor") && !c.protos[first] && !swKnownProtocols[first] ||
 			declKind == "protocol" {
 			kind = RefExtends
@@ -366,7 +343,7 @@ func swClass(x *Extractor, n int32, c swCtx) {
 	}
 	scope := &Scope{Parent: c.scope}
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
-		scope.Set(f.Name, swStripType(f.Type), "", "")
+		scope.Set(f.Name, StripType(f.Type), "", "")
 	}
 	scope.Set("self", x.Facts.Symbols[sym].Name, "", "")
 	inner := swCtx{sym: sym, members: sym, cls: sym, proto: declKind == "protocol", scope: scope, protos: c.protos}
@@ -391,7 +368,7 @@ func swClass(x *Extractor, n int32, c swCtx) {
 
 // swTypeRef records a reference of kind to the type at node ty.
 func swTypeRef(x *Extractor, ty int32, sym int, kind string) {
-	name, qual := javaSplitType(swStripType(x.Tree.Text(ty)))
+	name, qual := SplitType(StripType(x.Tree.Text(ty)))
 	if name == "" {
 		return
 	}
@@ -431,7 +408,7 @@ func swParams(x *Extractor, n int32, scope *Scope) []Param {
 		}
 		out = append(out, param)
 		if scope != nil {
-			scope.Set(name, swStripType(typ), "", "")
+			scope.Set(name, StripType(typ), "", "")
 		}
 	}
 	return out
@@ -565,7 +542,7 @@ func swProperty(x *Extractor, n int32, c swCtx) {
 	}
 	local := c.members < 0 && c.sym != 0
 	if id >= 0 && local {
-		c.scope.Set(t.Text(id), swStripType(typ), call, "")
+		c.scope.Set(t.Text(id), StripType(typ), call, "")
 		c.top = false
 		if value >= 0 {
 			swNode(x, value, c)
@@ -591,7 +568,7 @@ func swProperty(x *Extractor, n int32, c swCtx) {
 		s.Doc = x.DocBefore(n)
 		sym = x.AddSymbol(s, n, id, value)
 		if c.members < 0 {
-			c.scope.Set(t.Text(id), swStripType(typ), call, "")
+			c.scope.Set(t.Text(id), StripType(typ), call, "")
 		}
 	}
 	inner := c
@@ -700,7 +677,7 @@ func swCall(x *Extractor, n int32, c swCtx) {
 				}
 			case "super":
 				if c.cls >= 0 && len(x.Facts.Symbols[c.cls].Signature.Bases) > 0 {
-					r.QualifierType = swStripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
+					r.QualifierType = StripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
 				}
 			default:
 				if typ, call, _, ok := c.scope.Lookup(head); ok {

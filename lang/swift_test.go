@@ -54,10 +54,10 @@ enum Color { case red, green }
 	fetch := moreSym(t, f, "Store.fetch")
 	ps := fetch.Signature.Params
 	if len(ps) != 3 || ps[1].Name != "n" || ps[1].Default != "3" || !ps[2].Variadic || fetch.Signature.Returns != "String" ||
-		!containsStr(fetch.Signature.Modifiers, "async") || !containsStr(fetch.Signature.Modifiers, "throws") {
+		!ContainsStr(fetch.Signature.Modifiers, "async") || !ContainsStr(fetch.Signature.Modifiers, "throws") {
 		t.Errorf("fetch = %+v", fetch.Signature)
 	}
-	if m := moreSym(t, f, "Store.each").Signature.Modifiers; !containsStr(m, "rethrows") || containsStr(m, "throws") {
+	if m := moreSym(t, f, "Store.each").Signature.Modifiers; !ContainsStr(m, "rethrows") || ContainsStr(m, "throws") {
 		t.Errorf("each's modifiers %v, want rethrows and not throws", m)
 	}
 	if got := factTexts(moreSym(t, f, "Store.price").Invariants); len(got) != 1 || !strings.Contains(got[0], "items.isEmpty") {
