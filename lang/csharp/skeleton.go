@@ -1,60 +1,62 @@
-package lang
+package csharp
 
-import "strings"
+import (
+	"strings"
 
-func init() {
-	skelRulesByName["csharp"] = &SkelRules{
-		Marker: "/* ... */",
-		Control: KindSet("if_statement", "for_statement", "foreach_statement", "while_statement", "do_statement",
-			"switch_statement", "try_statement", "using_statement", "lock_statement", "fixed_statement",
-			"checked_statement", "unsafe_statement"),
-		Exits: KindSet("return_statement", "throw_statement", "break_statement", "continue_statement",
-			"yield_statement", "goto_statement"),
-		Blocks:     KindSet("block"),
-		Clauses:    KindSet("catch_clause", "finally_clause"),
-		Cases:      KindSet("switch_section"),
-		CaseBodies: KindSet("switch_body"),
-		Wrappers:   KindSet("labeled_statement"),
-		Nested:     KindSet("local_function_statement"),
-		Member:     csSkelMember,
-		Exported:   csSkelExported,
-		CaseItems:  csSkelCaseItems,
-	}
+	"github.com/sdl-dev/sdl/lang"
+)
+
+var skeleton = &lang.SkelRules{
+	Marker: "/* ... */",
+	Control: lang.KindSet("if_statement", "for_statement", "foreach_statement", "while_statement", "do_statement",
+		"switch_statement", "try_statement", "using_statement", "lock_statement", "fixed_statement",
+		"checked_statement", "unsafe_statement"),
+	Exits: lang.KindSet("return_statement", "throw_statement", "break_statement", "continue_statement",
+		"yield_statement", "goto_statement"),
+	Blocks:     lang.KindSet("block"),
+	Clauses:    lang.KindSet("catch_clause", "finally_clause"),
+	Cases:      lang.KindSet("switch_section"),
+	CaseBodies: lang.KindSet("switch_body"),
+	Wrappers:   lang.KindSet("labeled_statement"),
+	Nested:     lang.KindSet("local_function_statement"),
+	Member:     skelMember,
+	Exported:   skelExported,
+	CaseItems:  skelCaseItems,
 }
 
-func csSkelMember(s *Skel, n int32) Shape {
+func skelMember(s *lang.Skel, n int32) lang.Shape {
 	t := s.Tree
 	switch k := t.Kind(n); k {
 	case "using_directive", "file_scoped_namespace_declaration", "extern_alias_directive":
-		return Shape{Kind: ShapeVerbatim}
+		return lang.Shape{Kind: lang.ShapeVerbatim}
 	case "namespace_declaration", "class_declaration", "struct_declaration", "record_declaration",
 		"interface_declaration", "enum_declaration":
 		if b := t.Field(n, "body"); b >= 0 {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleMembers)}}
 		}
 	case "method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration",
 		"conversion_operator_declaration", "local_function_statement", "accessor_declaration":
 		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "block" {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleCode)}}
 		}
 	case "property_declaration", "indexer_declaration", "event_declaration":
 		// accessors with bodies are members of their own
 		if acc := t.Field(n, "accessors"); acc >= 0 {
 			for a := range t.NamedChildren(acc) {
 				if b := t.Field(a, "body"); b >= 0 && t.Kind(b) == "block" {
-					return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(acc, HoleMembers)}}
+					return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(acc, lang.HoleMembers)}}
 				}
 			}
 		}
 	case "global_statement":
 		if c := t.FirstNamedChild(n); c >= 0 && s.Rules.Control[t.Kind(c)] {
-			return Shape{Kind: ShapeFrame, Holes: s.ControlHoles(c)}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: s.ControlHoles(c)}
 		}
 	}
-	return Shape{Kind: ShapeLine}
+	return lang.Shape{Kind: lang.ShapeLine}
 }
 
-func csSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
+func skelCaseItems(s *lang.Skel, c int32) ([]int32, bool) {
 	t := s.Tree
 	var out []int32
 	for ch := range t.NamedChildren(c) {
@@ -65,9 +67,9 @@ func csSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
 	return out, true
 }
 
-// csSkelExported: public and protected members, everything an interface
+// skelExported: public and protected members, everything an interface
 // or enum declares, usings and namespaces.
-func csSkelExported(s *Skel, n, container int32) bool {
+func skelExported(s *lang.Skel, n, container int32) bool {
 	t := s.Tree
 	switch t.Kind(n) {
 	case "using_directive", "namespace_declaration", "file_scoped_namespace_declaration", "enum_member_declaration",

@@ -1,11 +1,14 @@
-package lang
+package csharp
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-const csShopSrc = `using System;
+const shopSrc = `using System;
 using System.IO;
 using Models = Shop.Models;
 using static System.Math;
@@ -52,13 +55,13 @@ namespace Shop.Core
 }
 `
 
-func TestCSharpSymbols(t *testing.T) {
-	f := moreExtract(t, "csharp", "src/Shop/Store.cs", csShopSrc)
+func TestSymbols(t *testing.T) {
+	f := langtest.Extract(t, "src/Shop/Store.cs", shopSrc)
 	if f.Module != "Shop.Core" || f.Symbols[0].Name != "Shop.Core" || f.IsTest {
 		t.Errorf("module %q, module symbol %q, test %v", f.Module, f.Symbols[0].Name, f.IsTest)
 	}
-	store := moreSym(t, f, "Store")
-	if store.Kind != KindClass || !store.Exported || store.Visibility != VisPublic {
+	store := langtest.Sym(t, f, "Store")
+	if store.Kind != lang.KindClass || !store.Exported || store.Visibility != lang.VisPublic {
 		t.Errorf("Store: %s %v %s", store.Kind, store.Exported, store.Visibility)
 	}
 	if got := strings.Join(store.Signature.Bases, ","); got != "StoreBase,IStore" {
@@ -83,38 +86,38 @@ func TestCSharpSymbols(t *testing.T) {
 	for _, tc := range []struct {
 		q, kind, vis, returns, mods string
 	}{
-		{"Store._items", KindVariable, VisPrivate, "List<Item>", "readonly"},
-		{"Store.Max", KindVariable, VisPublic, "int", "const"},
-		{"Store.Count", KindVariable, VisPublic, "int", "property,get,private set"},
-		{"Store.Name", KindVariable, VisProtected, "string", "property"},
-		{"Store.Changed", KindVariable, VisPublic, "EventHandler", "event"},
-		{"Store.Last", KindVariable, VisInternal, "Item", ""},
-		{"Store.Store", KindConstructor, VisPublic, "", ""},
-		{"Store.AddAsync", KindMethod, VisPublic, "Task<int>", "static,async"},
-		{"Store.this[]", KindMethod, VisPublic, "T", ""},
-		{"Store.~Store", KindMethod, VisPrivate, "", ""},
-		{"Store.operator +", KindMethod, VisPublic, "Store<T>", "static"},
-		{"Store.Size", KindMethod, VisPublic, "int", "implements IStore"},
-		{"Store.Hidden", KindMethod, VisPrivate, "void", ""},
-		{"Store.Inner", KindClass, VisPrivate, "", "struct"},
-		{"Store.Inner.X", KindVariable, VisPublic, "int", ""},
-		{"Store.Color", KindClass, VisProtected, "", "enum"},
-		{"Store.Color.Green", KindVariable, VisPublic, "Color", "const"},
-		{"Store.Handler", KindType, VisPublic, "void", "delegate"},
-		{"IStore", KindInterface, VisPublic, "", ""},
-		{"IStore.Add", KindMethod, VisPublic, "void", ""},
-		{"IStore.Count", KindVariable, VisPublic, "int", "property,get"},
-		{"Point", KindClass, VisPublic, "", "record"},
-		{"Point.X", KindVariable, VisPublic, "int", "property"},
-		{"P2", KindClass, VisPublic, "", "record,struct"},
-		{"Ext.Twice", KindMethod, VisPublic, "int", "static,extension"},
+		{"Store._items", lang.KindVariable, lang.VisPrivate, "List<Item>", "readonly"},
+		{"Store.Max", lang.KindVariable, lang.VisPublic, "int", "const"},
+		{"Store.Count", lang.KindVariable, lang.VisPublic, "int", "property,get,private set"},
+		{"Store.Name", lang.KindVariable, lang.VisProtected, "string", "property"},
+		{"Store.Changed", lang.KindVariable, lang.VisPublic, "EventHandler", "event"},
+		{"Store.Last", lang.KindVariable, lang.VisInternal, "Item", ""},
+		{"Store.Store", lang.KindConstructor, lang.VisPublic, "", ""},
+		{"Store.AddAsync", lang.KindMethod, lang.VisPublic, "Task<int>", "static,async"},
+		{"Store.this[]", lang.KindMethod, lang.VisPublic, "T", ""},
+		{"Store.~Store", lang.KindMethod, lang.VisPrivate, "", ""},
+		{"Store.operator +", lang.KindMethod, lang.VisPublic, "Store<T>", "static"},
+		{"Store.Size", lang.KindMethod, lang.VisPublic, "int", "implements IStore"},
+		{"Store.Hidden", lang.KindMethod, lang.VisPrivate, "void", ""},
+		{"Store.Inner", lang.KindClass, lang.VisPrivate, "", "struct"},
+		{"Store.Inner.X", lang.KindVariable, lang.VisPublic, "int", ""},
+		{"Store.Color", lang.KindClass, lang.VisProtected, "", "enum"},
+		{"Store.Color.Green", lang.KindVariable, lang.VisPublic, "Color", "const"},
+		{"Store.Handler", lang.KindType, lang.VisPublic, "void", "delegate"},
+		{"IStore", lang.KindInterface, lang.VisPublic, "", ""},
+		{"IStore.Add", lang.KindMethod, lang.VisPublic, "void", ""},
+		{"IStore.Count", lang.KindVariable, lang.VisPublic, "int", "property,get"},
+		{"Point", lang.KindClass, lang.VisPublic, "", "record"},
+		{"Point.X", lang.KindVariable, lang.VisPublic, "int", "property"},
+		{"P2", lang.KindClass, lang.VisPublic, "", "record,struct"},
+		{"Ext.Twice", lang.KindMethod, lang.VisPublic, "int", "static,extension"},
 	} {
-		s := moreSym(t, f, tc.q)
+		s := langtest.Sym(t, f, tc.q)
 		if s.Kind != tc.kind || s.Visibility != tc.vis || s.Signature.Returns != tc.returns || strings.Join(s.Signature.Modifiers, ",") != tc.mods {
 			t.Errorf("%s: %s %s returns %q mods %q", tc.q, s.Kind, s.Visibility, s.Signature.Returns, s.Signature.Modifiers)
 		}
 	}
-	add := moreSym(t, f, "Store.AddAsync")
+	add := langtest.Sym(t, f, "Store.AddAsync")
 	if ps := add.Signature.Params; len(ps) != 3 || ps[0].Name != "item" || ps[0].Type != "Item" ||
 		ps[1].Default != "1" || !ps[1].Optional || ps[2].Name != "tags" || ps[2].Type != "string[]" || !ps[2].Variadic {
 		t.Errorf("AddAsync params %+v", add.Signature.Params)
@@ -122,34 +125,34 @@ func TestCSharpSymbols(t *testing.T) {
 	if add.Doc != "Adds many." {
 		t.Errorf("AddAsync doc %q", add.Doc)
 	}
-	if p := moreSym(t, f, "Point"); len(p.Signature.Fields) != 2 || len(p.Signature.Params) != 2 {
+	if p := langtest.Sym(t, f, "Point"); len(p.Signature.Fields) != 2 || len(p.Signature.Params) != 2 {
 		t.Errorf("Point: %+v", p.Signature)
 	}
-	if h := moreSym(t, f, "Store.Handler"); len(h.Signature.Params) != 1 || h.Signature.Params[0].Type != "int" {
+	if h := langtest.Sym(t, f, "Store.Handler"); len(h.Signature.Params) != 1 || h.Signature.Params[0].Type != "int" {
 		t.Errorf("Handler: %+v", h.Signature)
 	}
-	if got := strings.Join(moreImports(f), " "); got != "System names=*@1 System.IO names=*@2 Shop.Models alias=Models@3 System.Math names=*@4" {
+	if got := strings.Join(langtest.Imports(f), " "); got != "System names=*@1 System.IO names=*@2 Shop.Models alias=Models@3 System.Math names=*@4" {
 		t.Errorf("imports %s", got)
 	}
 }
 
-func TestCSharpNamespaces(t *testing.T) {
-	f := moreExtract(t, "csharp", "a.cs", "namespace A.B { namespace C { class D {} } }\n")
+func TestNamespaces(t *testing.T) {
+	f := langtest.Extract(t, "a.cs", "namespace A.B { namespace C { class D {} } }\n")
 	if f.Module != "A.B.C" {
 		t.Errorf("nested namespace: module %q", f.Module)
 	}
-	g := moreExtract(t, "csharp", "b.cs", "using X;\nnamespace A.B;\nclass D { void M() {} }\n")
-	if g.Module != "A.B" || moreSym(t, g, "D.M").Parent == 0 {
+	g := langtest.Extract(t, "b.cs", "using X;\nnamespace A.B;\nclass D { void M() {} }\n")
+	if g.Module != "A.B" || langtest.Sym(t, g, "D.M").Parent == 0 {
 		t.Errorf("file-scoped namespace: module %q", g.Module)
 	}
-	h := moreExtract(t, "csharp", "Program.cs", "using System;\nConsole.WriteLine(\"hi\");\nstatic int Twice(int x) => x * 2;\n")
-	if h.Module != "" || moreSym(t, h, "Twice").Kind != KindFunction {
+	h := langtest.Extract(t, "Program.cs", "using System;\nConsole.WriteLine(\"hi\");\nstatic int Twice(int x) => x * 2;\n")
+	if h.Module != "" || langtest.Sym(t, h, "Twice").Kind != lang.KindFunction {
 		t.Errorf("top-level statements: %q", h.Module)
 	}
-	wantAll(t, javaRefs(h), "<module> call Console.WriteLine")
+	langtest.WantAll(t, langtest.Refs(h), "<module> call Console.WriteLine")
 }
 
-func TestCSharpTestFiles(t *testing.T) {
+func TestTestFiles(t *testing.T) {
 	for p, want := range map[string]bool{
 		"tests/Shop.Tests/StoreTests.cs": true,
 		"src/Shop.Tests/Helpers.cs":      true,
@@ -158,24 +161,24 @@ func TestCSharpTestFiles(t *testing.T) {
 		"src/Shop/Store.cs":              false,
 		"src/Shop/Testimonial.cs":        false,
 	} {
-		if got := IsTestPath(p); got != want {
+		if got := lang.IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
-	f := moreExtract(t, "csharp", "src/Util.cs", `class Util {
+	f := langtest.Extract(t, "src/Util.cs", `class Util {
     [Test] public void Works() {}
     [Fact] public void Facts() {}
     [NUnit.Framework.TestCase(1)] public void Case(int x) {}
     public void Helper() {}
 }`)
-	if !moreSym(t, f, "Util.Works").IsTest || !moreSym(t, f, "Util.Facts").IsTest || !moreSym(t, f, "Util.Case").IsTest ||
-		moreSym(t, f, "Util.Helper").IsTest {
+	if !langtest.Sym(t, f, "Util.Works").IsTest || !langtest.Sym(t, f, "Util.Facts").IsTest || !langtest.Sym(t, f, "Util.Case").IsTest ||
+		langtest.Sym(t, f, "Util.Helper").IsTest {
 		t.Error("test methods by attribute")
 	}
 }
 
-func TestCSharpRefs(t *testing.T) {
-	f := moreExtract(t, "csharp", "A.cs", `namespace P;
+func TestRefs(t *testing.T) {
+	f := langtest.Extract(t, "A.cs", `namespace P;
 class A : B, IC {
     private Store store;
     private static readonly Helper Shared = Helper.Create();
@@ -207,7 +210,7 @@ class A : B, IC {
         void Local2() {}
     }
 }`)
-	wantAll(t, javaRefs(f),
+	langtest.WantAll(t, langtest.Refs(f),
 		"A extends B",
 		"A implements IC",
 		"A.Shared call Helper.Create",
@@ -237,8 +240,8 @@ class A : B, IC {
 	)
 }
 
-func TestCSharpGuardsAndThrows(t *testing.T) {
-	f := moreExtract(t, "csharp", "G.cs", `class G {
+func TestGuardsAndThrows(t *testing.T) {
+	f := langtest.Extract(t, "G.cs", `class G {
     void M(string s, int n) {
         ArgumentNullException.ThrowIfNull(s);
         if (n < 0) throw new ArgumentOutOfRangeException(nameof(n));
@@ -252,19 +255,19 @@ func TestCSharpGuardsAndThrows(t *testing.T) {
     }
     int P => throw new NotSupportedException();
 }`)
-	m := moreSym(t, f, "G.M")
-	wantAll(t, factTexts(m.Invariants),
+	m := langtest.Sym(t, f, "G.M")
+	langtest.WantAll(t, langtest.FactTexts(m.Invariants),
 		"guard: if s == null then throw",
 		"guard: if n < 0 then throw",
 		"guard: if n == 0 then return",
 		"guard: if !(n > 1) then throw",
 		"guard: if n > 9 then throw",
 		"throws: throws IOException")
-	wantAll(t, factTexts(moreSym(t, f, "G.P").Invariants), "throws: throws NotSupportedException")
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "G.P").Invariants), "throws: throws NotSupportedException")
 }
 
-func TestCSharpSideEffects(t *testing.T) {
-	f := moreExtract(t, "csharp", "E.cs", `class E {
+func TestSideEffects(t *testing.T) {
+	f := langtest.Extract(t, "E.cs", `class E {
     void M() {
         File.WriteAllText("a", "b");
         var s = File.ReadAllText("a");
@@ -275,13 +278,13 @@ func TestCSharpSideEffects(t *testing.T) {
         Environment.Exit(1);
     }
 }`)
-	wantAll(t, factTexts(moreSym(t, f, "E.M").SideEffects),
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "E.M").SideEffects),
 		"fs.write: writes files", "fs.read: reads files", "network: network access", "process: starts processes",
 		"env: reads environment variables", "database: database access", "exit: exits the process")
 }
 
-func TestCSharpBrokenInput(t *testing.T) {
-	f := moreExtract(t, "csharp", "B.cs", `namespace N {
+func TestBrokenInput(t *testing.T) {
+	f := langtest.ExtractBroken(t, "B.cs", `namespace N {
 class B {
     public int Fine(Item i) => i.Total();
     public void Half(Item item {
@@ -292,12 +295,12 @@ class B {
 	if len(f.Errors) == 0 {
 		t.Error("no syntax errors reported")
 	}
-	moreSym(t, f, "B.Fine")
-	moreSym(t, f, "B.After")
-	wantAll(t, javaRefs(f), "B.After call Fine")
+	langtest.Sym(t, f, "B.Fine")
+	langtest.Sym(t, f, "B.After")
+	langtest.WantAll(t, langtest.Refs(f), "B.After call Fine")
 }
 
-func TestCSharpXMLDoc(t *testing.T) {
+func TestXMLDoc(t *testing.T) {
 	for in, want := range map[string]string{
 		"<summary>\nDoes it.\n</summary>":                                                  "Does it.",
 		"<summary>Uses <see cref=\"T:A.B\"/> and <c>x</c>.</summary>":                      "Uses A.B and x.",
@@ -306,7 +309,7 @@ func TestCSharpXMLDoc(t *testing.T) {
 		"plain words":  "plain words",
 		"a < b broken": "a < b broken",
 	} {
-		if got := csXMLDoc(in); got != want {
+		if got := xmlDoc(in); got != want {
 			t.Errorf("csXMLDoc(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -1,31 +1,52 @@
-package lang
+// Package csharp is sdl's room for C#: a walker over the syntax tree
+// (namespaces, types, members, usings, the types of locals, guards and
+// side effects), resolution through namespaces, usings, nested and base
+// types, and the skeleton rules of its braced bodies.
+package csharp
 
 import (
+	"embed"
 	"strings"
 
+	"github.com/sdl-dev/sdl/lang"
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	l := &Language{Name: "csharp", Extensions: []string{".cs"}, extract: extractCSharp}
-	register(l, tscsharp.Language())
-	l.setSyntax([]string{"comment"},
-		[]string{"string_literal", "verbatim_string_literal", "raw_string_literal", "character_literal",
+	lang.RegisterWalker(lang.Walker{
+		Name:       "csharp",
+		Extensions: []string{".cs"},
+		Grammar:    tscsharp.Language(),
+		Comments:   []string{"comment"},
+		Strings: []string{"string_literal", "verbatim_string_literal", "raw_string_literal", "character_literal",
 			"interpolated_string_expression"},
-		[]string{"identifier"})
+		Idents:        []string{"identifier"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolve,
+		ResolveImport: resolveImport,
+		Skeleton:      skeleton,
+	})
 }
 
-// csScope maps the variables visible in some code to what is known of
+// scope maps the variables visible in some code to what is known of
 // their type, like javaScope: a method's locals, its class's fields and
 // properties, the outer class's.
-type csScope struct {
-	Scope
+type scope struct {
+	lang.Scope
 	elems map[string]string // x -> "Item" for x of type List<Item>, Item[], IEnumerable<Item>
-	outer *csScope
+	outer *scope
 }
 
-func newCSScope(outer *csScope) *csScope {
-	s := &csScope{outer: outer}
+func newCSScope(outer *scope) *scope {
+	s := &scope{outer: outer}
 	if outer != nil {
 		s.Parent = &outer.Scope
 	}
@@ -34,9 +55,9 @@ func newCSScope(outer *csScope) *csScope {
 
 // declare sets the type of name from a type as written, remembering
 // the element type of a collection for foreach.
-func (s *csScope) declare(name, typ string) {
-	s.SetType(name, csVarType(typ))
-	if e := csElemType(typ); e != "" {
+func (s *scope) declare(name, typ string) {
+	s.SetType(name, varType(typ))
+	if e := elemType(typ); e != "" {
 		if s.elems == nil {
 			s.elems = map[string]string{}
 		}
@@ -48,7 +69,7 @@ func (s *csScope) declare(name, typ string) {
 
 // elem is the element type of the collection name, from the innermost
 // Scope that declares name.
-func (s *csScope) elem(name string) string {
+func (s *scope) elem(name string) string {
 	for ; s != nil; s = s.outer {
 		if _, found := s.Types[name]; found {
 			return s.elems[name]
@@ -57,95 +78,95 @@ func (s *csScope) elem(name string) string {
 	return ""
 }
 
-// csCollections are the generic collections whose one type argument is
+// collections are the generic collections whose one type argument is
 // what foreach yields.
-var csCollections = NameSet(`List IList IEnumerable ICollection IReadOnlyList IReadOnlyCollection HashSet ISet
+var collections = lang.NameSet(`List IList IEnumerable ICollection IReadOnlyList IReadOnlyCollection HashSet ISet
 	SortedSet Queue Stack LinkedList ImmutableList ImmutableArray ImmutableHashSet Span ReadOnlySpan
 	IAsyncEnumerable ObservableCollection Collection ConcurrentBag ConcurrentQueue BlockingCollection`)
 
-// csElemType is the element type of a collection type as written:
+// elemType is the element type of a collection type as written:
 // "List<Item>" -> "Item", "Item[]" -> "Item"; "" for others.
-func csElemType(typ string) string {
+func elemType(typ string) string {
 	typ = strings.TrimSuffix(strings.TrimSpace(typ), "?")
 	if strings.HasSuffix(typ, "[]") {
-		return csVarType(strings.TrimSuffix(typ, "[]"))
+		return varType(strings.TrimSuffix(typ, "[]"))
 	}
 	i := strings.IndexByte(typ, '<')
-	if i < 0 || !strings.HasSuffix(typ, ">") || !csCollections[LastIdent(typ[:i])] {
+	if i < 0 || !strings.HasSuffix(typ, ">") || !collections[lang.LastIdent(typ[:i])] {
 		return ""
 	}
 	arg := typ[i+1 : len(typ)-1]
 	if strings.ContainsAny(arg, "<,") {
 		return ""
 	}
-	return csVarType(arg)
+	return varType(arg)
 }
 
-// csCtx is where the C# walker is.
-type csCtx struct {
+// state is where the C# walker is.
+type state struct {
 	sym     int      // the symbol code belongs to
 	members int      // the type whose body is being walked, -1 in code
 	cls     int      // the innermost named type, -1 outside every type
 	iface   bool     // members are implicitly public (interface)
 	enum    bool     // members are enum members
 	top     bool     // a statement of a method body itself, where an early exit is a guard
-	scope   *csScope // the variables in scope
+	scope   *scope // the variables in scope
 }
 
-// csTestAttributes mark test methods and classes (NUnit, xUnit, MSTest).
-var csTestAttributes = wordSet("csharp", "test_annotations.txt")
+// testAttributes mark test methods and classes (NUnit, xUnit, MSTest).
+var testAttributes = lang.WordFile(data, "test_annotations.txt")
 
-func extractCSharp(x *Extractor) {
+func extract(x *lang.Extractor) {
 	if x.Tree.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
-	c := csCtx{sym: 0, members: -1, cls: -1, scope: newCSScope(nil)}
-	csNamespace(x, 0, "", c)
+	c := state{sym: 0, members: -1, cls: -1, scope: newCSScope(nil)}
+	namespace(x, 0, "", c)
 }
 
-// csNamespace walks the members of a compilation unit or namespace body;
+// namespace walks the members of a compilation unit or namespace body;
 // ns is the namespace they are in.
-func csNamespace(x *Extractor, n int32, ns string, c csCtx) {
+func namespace(x *lang.Extractor, n int32, ns string, c state) {
 	t := x.Tree
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "using_directive":
-			csUsing(x, ch)
+			using(x, ch)
 		case "namespace_declaration":
-			name := OneLine(t.FieldText(ch, "name"))
+			name := lang.OneLine(t.FieldText(ch, "name"))
 			inner := name
 			if ns != "" {
 				inner = ns + "." + name
 			}
 			if b := t.Field(ch, "body"); b >= 0 {
-				csNamespace(x, b, inner, c)
+				namespace(x, b, inner, c)
 			}
 		case "file_scoped_namespace_declaration":
 			// the declarations after it, its siblings, are in it
-			ns = OneLine(t.FieldText(ch, "name"))
+			ns = lang.OneLine(t.FieldText(ch, "name"))
 		case "ERROR", "declaration_list":
-			csNamespace(x, ch, ns, c)
+			namespace(x, ch, ns, c)
 		case "global_statement":
 			c.top = false
 			for st := range t.NamedChildren(ch) {
-				csNode(x, st, c)
+				node(x, st, c)
 			}
 		default:
-			if csTypeKinds[t.Kind(ch)] && x.Facts.Module == "" && ns != "" {
+			if typeKinds[t.Kind(ch)] && x.Facts.Module == "" && ns != "" {
 				// the file's module is the namespace of its first type
 				x.Facts.Module = ns
 				x.Facts.Symbols[0].Name = ns
 			}
-			csNode(x, ch, c)
+			node(x, ch, c)
 		}
 	}
 }
 
-var csTypeKinds = KindSet("class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
+var typeKinds = lang.KindSet("class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
 	"enum_declaration", "delegate_declaration")
 
-func csUsing(x *Extractor, n int32) {
+func using(x *lang.Extractor, n int32) {
 	t := x.Tree
 	static, global := false, false
 	alias, src := "", ""
@@ -159,7 +180,7 @@ func csUsing(x *Extractor, n int32) {
 			if t.FieldName(ch) == "name" {
 				alias = t.Text(ch)
 			} else {
-				src = csStripType(OneLine(t.Text(ch)))
+				src = stripType(lang.OneLine(t.Text(ch)))
 			}
 		}
 	}
@@ -167,76 +188,76 @@ func csUsing(x *Extractor, n int32) {
 		return
 	}
 	src = strings.TrimPrefix(src, "global::")
-	imp := Import{Source: src, Alias: alias, Line: t.StartLine(n), Symbol: 0}
+	imp := lang.Import{Source: src, Alias: alias, Line: t.StartLine(n), Symbol: 0}
 	if alias == "" {
 		// using N; brings N's types, using static T; T's static members
-		imp.Names = []ImportName{{Name: "*"}}
+		imp.Names = []lang.ImportName{{Name: "*"}}
 	}
 	_ = static
 	_ = global
 	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
-// csNode walks node n: declarations become symbols, code becomes
+// node walks node n: declarations become symbols, code becomes
 // references, guards and throws of c.sym.
-func csNode(x *Extractor, n int32, c csCtx) {
+func node(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause":
 		return
 	case "using_directive":
-		csUsing(x, n)
+		using(x, n)
 		return
 	case "namespace_declaration":
 		// a namespace the parser found inside something else
 		if b := t.Field(n, "body"); b >= 0 {
-			csNamespace(x, b, OneLine(t.FieldText(n, "name")), c)
+			namespace(x, b, lang.OneLine(t.FieldText(n, "name")), c)
 		}
 		return
 	case "class_declaration", "struct_declaration", "record_declaration", "interface_declaration", "enum_declaration":
-		csType(x, n, c)
+		typeDecl(x, n, c)
 		return
 	case "delegate_declaration":
-		csDelegate(x, n, c)
+		delegate(x, n, c)
 		return
 	case "method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration",
 		"conversion_operator_declaration", "indexer_declaration", "local_function_statement":
-		csMethod(x, n, c)
+		method(x, n, c)
 		return
 	case "property_declaration", "event_declaration":
-		csProperty(x, n, c)
+		property(x, n, c)
 		return
 	case "field_declaration", "event_field_declaration":
-		csField(x, n, c)
+		field(x, n, c)
 		return
 	case "enum_member_declaration":
-		csEnumMember(x, n, c)
+		enumMember(x, n, c)
 		return
 	case "local_declaration_statement":
 		if v := t.ChildOfKind(n, "variable_declaration"); v >= 0 {
-			csLocals(x, v, c)
+			locals(x, v, c)
 		}
 		return
 	case "invocation_expression":
-		csCall(x, n, c)
+		call(x, n, c)
 	case "object_creation_expression":
-		csNew(x, n, c)
+		newExpr(x, n, c)
 	case "lambda_expression", "anonymous_method_expression":
-		csLambda(x, n, c)
+		lambda(x, n, c)
 		return
 	case "if_statement":
 		if c.top {
-			csGuard(x, n, c)
+			guard(x, n, c)
 		}
 	case "throw_statement", "throw_expression":
-		csThrow(x, n, c)
+		throw(x, n, c)
 	case "expression_statement":
 		if c.top {
-			csCheckCall(x, n, c)
+			checkCall(x, n, c)
 		}
 	case "foreach_statement":
 		if left := t.Field(n, "left"); left >= 0 && t.Kind(left) == "identifier" {
-			typ := csVarType(t.FieldText(n, "type"))
+			typ := varType(t.FieldText(n, "type"))
 			if right := t.Field(n, "right"); typ == "" && right >= 0 && t.Kind(right) == "identifier" {
 				// foreach (var x in items): the element type of items
 				typ = c.scope.elem(t.Text(right))
@@ -245,12 +266,12 @@ func csNode(x *Extractor, n int32, c csCtx) {
 		}
 	case "catch_declaration":
 		if name := t.Field(n, "name"); name >= 0 {
-			c.scope.SetType(t.Text(name), csStripType(t.FieldText(n, "type")))
+			c.scope.SetType(t.Text(name), stripType(t.FieldText(n, "type")))
 		}
 		return
 	case "declaration_pattern", "declaration_expression":
 		if name := t.Field(n, "name"); name >= 0 {
-			c.scope.SetType(t.Text(name), csVarType(t.FieldText(n, "type")))
+			c.scope.SetType(t.Text(name), varType(t.FieldText(n, "type")))
 		}
 		return
 	case "using_statement", "fixed_statement":
@@ -258,23 +279,23 @@ func csNode(x *Extractor, n int32, c csCtx) {
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
-		csNode(x, ch, c)
+		node(x, ch, c)
 	}
 }
 
-// csVarType is a declared type stripped for resolution; "" for var.
-func csVarType(typ string) string {
-	typ = csStripType(typ)
+// varType is a declared type stripped for resolution; "" for var.
+func varType(typ string) string {
+	typ = stripType(typ)
 	if typ == "var" || typ == "dynamic" {
 		return ""
 	}
 	return typ
 }
 
-// csStripType reduces a type as written to what resolution needs: no
+// stripType reduces a type as written to what resolution needs: no
 // type arguments, nullable marks, global:: or white space.
 // "global::System.Collections.Generic.List<Item>?" -> "System.Collections.Generic.List".
-func csStripType(s string) string {
+func stripType(s string) string {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "global::")
 	if !strings.ContainsAny(s, "<? \t\r\n(") {
 		return s
@@ -301,9 +322,9 @@ func csStripType(s string) string {
 	return b.String()
 }
 
-// csMods reads a declaration's modifiers: its visibility ("" for the
+// modifiers reads a declaration's modifiers: its visibility ("" for the
 // default), the others, and whether an attribute marks a test.
-func csMods(x *Extractor, n int32) (vis string, mods []string, attrs []string, test bool) {
+func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, attrs []string, test bool) {
 	t := x.Tree
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
@@ -323,9 +344,9 @@ func csMods(x *Extractor, n int32) (vis string, mods []string, attrs []string, t
 				if t.Kind(a) != "attribute" {
 					continue
 				}
-				name := OneLine(t.FieldText(a, "name"))
+				name := lang.OneLine(t.FieldText(a, "name"))
 				attrs = append(attrs, "["+name+"]")
-				if csTestAttributes[strings.TrimSuffix(LastIdent(name), "Attribute")] {
+				if testAttributes[strings.TrimSuffix(lang.LastIdent(name), "Attribute")] {
 					test = true
 				}
 			}
@@ -334,47 +355,47 @@ func csMods(x *Extractor, n int32) (vis string, mods []string, attrs []string, t
 	return vis, mods, attrs, test
 }
 
-// csVisibility sets a symbol's visibility from its access modifier; def
+// visibility sets a symbol's visibility from its access modifier; def
 // is the language's default where none is written.
-func csVisibility(s *Symbol, vis, def string) {
+func visibility(s *lang.Symbol, vis, def string) {
 	if vis == "" {
 		vis = def
 	}
 	switch {
 	case vis == "public":
-		s.Exported, s.Visibility = true, VisPublic
+		s.Exported, s.Visibility = true, lang.VisPublic
 	case strings.Contains(vis, "protected"):
-		s.Visibility = VisProtected
+		s.Visibility = lang.VisProtected
 	case vis == "private":
-		s.Visibility = VisPrivate
+		s.Visibility = lang.VisPrivate
 	default:
-		s.Visibility = VisInternal
+		s.Visibility = lang.VisInternal
 	}
 }
 
-// csMemberDefault is the access of a member written without one: public
+// memberDefault is the access of a member written without one: public
 // in interfaces and enums, private elsewhere.
-func csMemberDefault(c csCtx) string {
+func memberDefault(c state) string {
 	if c.iface || c.enum {
 		return "public"
 	}
 	return "private"
 }
 
-// csDoc is the documentation comment above a declaration: /// XML doc
+// doc is the documentation comment above a declaration: /// XML doc
 // with its tags read as text, or plain comments right above it.
-func csDoc(x *Extractor, n int32) string {
+func doc(x *lang.Extractor, n int32) string {
 	d := x.DocBefore(n)
 	if d == "" || !strings.Contains(d, "<") {
 		return d
 	}
-	return csXMLDoc(d)
+	return xmlDoc(d)
 }
 
-// csXMLDoc turns an XML doc comment into text: <summary> and the like
+// xmlDoc turns an XML doc comment into text: <summary> and the like
 // vanish, <see cref="X"/> and <paramref name="x"/> become their names,
 // <param name="x"> becomes "x: ", <returns> "Returns: ".
-func csXMLDoc(d string) string {
+func xmlDoc(d string) string {
 	var b strings.Builder
 	for i := 0; i < len(d); {
 		if d[i] != '<' {
@@ -423,23 +444,23 @@ func csXMLDoc(d string) string {
 	return strings.TrimSpace(strings.Join(out, "\n"))
 }
 
-// csBaseRef is the reference kind of a base in a type's base list: C#
+// baseRef is the reference kind of a base in a type's base list: C#
 // does not tell a base class from an interface there, so the convention
 // (IName is an interface) and the declaring kind decide.
-func csBaseRef(kind, base string, first bool) string {
-	name := LastIdent(csStripType(base))
+func baseRef(kind, base string, first bool) string {
+	name := lang.LastIdent(stripType(base))
 	switch {
 	case kind == "interface_declaration":
-		return RefExtends
-	case len(name) > 1 && name[0] == 'I' && IsUpper(name[1:]):
-		return RefImplements
+		return lang.RefExtends
+	case len(name) > 1 && name[0] == 'I' && lang.IsUpper(name[1:]):
+		return lang.RefImplements
 	case kind == "struct_declaration" || !first:
-		return RefImplements
+		return lang.RefImplements
 	}
-	return RefExtends
+	return lang.RefExtends
 }
 
-func csType(x *Extractor, n int32, c csCtx) {
+func typeDecl(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -451,16 +472,16 @@ func csType(x *Extractor, n int32, c csCtx) {
 	if c.members >= 0 {
 		parent = c.members
 	}
-	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: parent}
+	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent}
 	if kind == "interface_declaration" {
-		s.Kind = KindInterface
+		s.Kind = lang.KindInterface
 	}
-	vis, mods, attrs, test := csMods(x, n)
+	vis, mods, attrs, test := modifiers(x, n)
 	def := "internal"
 	if c.members >= 0 {
-		def = csMemberDefault(c)
+		def = memberDefault(c)
 	}
-	csVisibility(&s, vis, def)
+	visibility(&s, vis, def)
 	switch kind {
 	case "struct_declaration":
 		mods = append(mods, "struct")
@@ -473,7 +494,7 @@ func csType(x *Extractor, n int32, c csCtx) {
 		mods = append(mods, "enum")
 	}
 	s.Signature.Modifiers = append(mods, attrs...)
-	s.Signature.Generics = csGenerics(x, n)
+	s.Signature.Generics = generics(x, n)
 	var bases []int32
 	if bl := t.ChildOfKind(n, "base_list"); bl >= 0 {
 		for b := range t.NamedChildren(bl) {
@@ -491,27 +512,27 @@ func csType(x *Extractor, n int32, c csCtx) {
 		}
 	}
 	for _, b := range bases {
-		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
 	}
 	ps := t.ChildOfKind(n, "parameter_list") // a record's or class's primary constructor
-	s.Signature.Fields = csTypeFields(x, ps, body, s.Name, kind == "enum_declaration")
+	s.Signature.Fields = typeFields(x, ps, body, s.Name, kind == "enum_declaration")
 	if ps >= 0 {
-		s.Signature.Params = csParams(x, ps, nil)
+		s.Signature.Params = paramList(x, ps, nil)
 	}
 	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = csDoc(x, n)
+	s.Doc = doc(x, n)
 	s.IsTest = test
 	sym := x.AddSymbol(s, n, name, body)
 	for i, b := range bases {
-		typ := csStripType(t.Text(b))
-		bn, bq := SplitType(typ)
-		x.Ref(Ref{Kind: csBaseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
+		typ := stripType(t.Text(b))
+		bn, bq := lang.SplitType(typ)
+		x.Ref(lang.Ref{Kind: baseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
 	}
 	scope := newCSScope(c.scope)
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		scope.declare(f.Name, f.Type)
 	}
-	inner := csCtx{sym: sym, members: sym, cls: sym, iface: kind == "interface_declaration",
+	inner := state{sym: sym, members: sym, cls: sym, iface: kind == "interface_declaration",
 		enum: kind == "enum_declaration", scope: scope}
 	if ps >= 0 && kind == "record_declaration" {
 		// positional record parameters are public properties
@@ -520,29 +541,29 @@ func csType(x *Extractor, n int32, c csCtx) {
 			if t.Kind(p) != "parameter" || pn < 0 {
 				continue
 			}
-			prop := Symbol{Kind: KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: VisPublic}
-			prop.Signature.Returns = OneLine(t.FieldText(p, "type"))
+			prop := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: lang.VisPublic}
+			prop.Signature.Returns = lang.OneLine(t.FieldText(p, "type"))
 			prop.Signature.Modifiers = []string{"property"}
-			prop.Signature.Text = OneLine(t.Text(p))
+			prop.Signature.Text = lang.OneLine(t.Text(p))
 			x.AddSymbol(prop, p, pn, -1)
 		}
 	}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
-			csNode(x, m, inner)
+			node(x, m, inner)
 		}
 	}
 }
 
-// csTypeFields lists the fields, properties, events and enum members a
+// typeFields lists the fields, properties, events and enum members a
 // type declares with their types, and a record's positional parameters.
-func csTypeFields(x *Extractor, ps, body int32, typeName string, enum bool) []Param {
+func typeFields(x *lang.Extractor, ps, body int32, typeName string, enum bool) []lang.Param {
 	t := x.Tree
-	var out []Param
+	var out []lang.Param
 	if ps >= 0 {
 		for p := range t.NamedChildren(ps) {
 			if name := t.Field(p, "name"); name >= 0 && t.Kind(p) == "parameter" {
-				out = append(out, Param{Name: t.Text(name), Type: OneLine(t.FieldText(p, "type"))})
+				out = append(out, lang.Param{Name: t.Text(name), Type: lang.OneLine(t.FieldText(p, "type"))})
 			}
 		}
 	}
@@ -556,28 +577,28 @@ func csTypeFields(x *Extractor, ps, body int32, typeName string, enum bool) []Pa
 			if v < 0 {
 				continue
 			}
-			typ := OneLine(t.FieldText(v, "type"))
+			typ := lang.OneLine(t.FieldText(v, "type"))
 			for d := range t.NamedChildren(v) {
 				if t.Kind(d) == "variable_declarator" {
 					if name := t.Field(d, "name"); name >= 0 {
-						out = append(out, Param{Name: t.Text(name), Type: typ})
+						out = append(out, lang.Param{Name: t.Text(name), Type: typ})
 					}
 				}
 			}
 		case "property_declaration", "event_declaration":
 			if name := t.Field(m, "name"); name >= 0 {
-				out = append(out, Param{Name: t.Text(name), Type: OneLine(t.FieldText(m, "type"))})
+				out = append(out, lang.Param{Name: t.Text(name), Type: lang.OneLine(t.FieldText(m, "type"))})
 			}
 		case "enum_member_declaration":
 			if name := t.Field(m, "name"); name >= 0 && enum {
-				out = append(out, Param{Name: t.Text(name), Type: typeName})
+				out = append(out, lang.Param{Name: t.Text(name), Type: typeName})
 			}
 		}
 	}
 	return out
 }
 
-func csGenerics(x *Extractor, n int32) []string {
+func generics(x *lang.Extractor, n int32) []string {
 	t := x.Tree
 	list := t.Field(n, "type_parameters")
 	if list < 0 {
@@ -588,36 +609,36 @@ func csGenerics(x *Extractor, n int32) []string {
 	}
 	var out []string
 	for p := range t.NamedChildren(list) {
-		out = append(out, OneLine(t.Text(p)))
+		out = append(out, lang.OneLine(t.Text(p)))
 	}
 	return out
 }
 
-// csParams reads a parameter list, declaring the parameters in scope.
+// paramList reads a parameter list, declaring the parameters in scope.
 // The grammar leaves a params array's type and name loose in the list,
 // after the params keyword.
-func csParams(x *Extractor, list int32, scope *csScope) []Param {
+func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	variadic := false
-	var loose Param
+	var loose lang.Param
 	for p := range t.Children(list) {
 		switch t.Kind(p) {
 		case "params":
 			variadic = true
-			loose = Param{Variadic: true}
+			loose = lang.Param{Variadic: true}
 		case "parameter":
-			pr := Param{Name: t.FieldText(p, "name"), Type: OneLine(t.FieldText(p, "type"))}
+			pr := lang.Param{Name: t.FieldText(p, "name"), Type: lang.OneLine(t.FieldText(p, "type"))}
 			if v := t.ChildOfKind(p, "params"); v >= 0 {
 				pr.Variadic = true
 			}
 			for ch := range t.NamedChildren(p) {
 				if t.FieldName(ch) == "" && t.Kind(ch) != "modifier" && t.Kind(ch) != "attribute_list" {
 					// the default value: = expr
-					pr.Default = Shorten(OneLine(t.Text(ch)), 40)
+					pr.Default = lang.Shorten(lang.OneLine(t.Text(ch)), 40)
 					pr.Optional = true
 				}
 			}
@@ -631,7 +652,7 @@ func csParams(x *Extractor, list int32, scope *csScope) []Param {
 			}
 			switch t.FieldName(p) {
 			case "type":
-				loose.Type = OneLine(t.Text(p))
+				loose.Type = lang.OneLine(t.Text(p))
 			case "name":
 				loose.Name = t.Text(p)
 				out = append(out, loose)
@@ -647,7 +668,7 @@ func csParams(x *Extractor, list int32, scope *csScope) []Param {
 
 // csParamMods reports whether the first parameter is this (an extension
 // method).
-func csExtension(x *Extractor, list int32) bool {
+func extension(x *lang.Extractor, list int32) bool {
 	t := x.Tree
 	if list < 0 {
 		return false
@@ -666,7 +687,7 @@ func csExtension(x *Extractor, list int32) bool {
 	return false
 }
 
-func csMethod(x *Extractor, n int32, c csCtx) {
+func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	kind := t.Kind(n)
 	body := t.Field(n, "body")
@@ -674,20 +695,20 @@ func csMethod(x *Extractor, n int32, c csCtx) {
 	if c.members < 0 && c.sym != 0 && kind != "local_function_statement" {
 		// a method the parser could not place: its code is the
 		// enclosing symbol's
-		csParams(x, t.Field(n, "parameters"), scope)
+		paramList(x, t.Field(n, "parameters"), scope)
 		if body >= 0 {
 			c.scope, c.top = scope, false
-			csNode(x, body, c)
+			node(x, body, c)
 		}
 		return
 	}
 	name := t.Field(n, "name")
-	s := Symbol{Kind: KindMethod, Parent: c.members}
+	s := lang.Symbol{Kind: lang.KindMethod, Parent: c.members}
 	switch kind {
 	case "constructor_declaration":
-		s.Kind = KindConstructor
+		s.Kind = lang.KindConstructor
 	case "local_function_statement":
-		s.Kind, s.Parent = KindFunction, c.sym
+		s.Kind, s.Parent = lang.KindFunction, c.sym
 	case "destructor_declaration":
 		if name >= 0 {
 			s.Name = "~" + t.Text(name)
@@ -701,7 +722,7 @@ func csMethod(x *Extractor, n int32, c csCtx) {
 		}
 		name = -1
 	case "conversion_operator_declaration":
-		s.Name = "operator " + csStripType(t.FieldText(n, "type"))
+		s.Name = "operator " + stripType(t.FieldText(n, "type"))
 	case "indexer_declaration":
 		s.Name = "this[]"
 	}
@@ -713,34 +734,34 @@ func csMethod(x *Extractor, n int32, c csCtx) {
 	}
 	if s.Parent < 0 {
 		// a method outside any type: a script, or a broken file
-		s.Parent, s.Kind = c.sym, KindFunction
+		s.Parent, s.Kind = c.sym, lang.KindFunction
 	}
-	vis, mods, attrs, test := csMods(x, n)
+	vis, mods, attrs, test := modifiers(x, n)
 	if kind == "local_function_statement" {
-		csVisibility(&s, "private", "")
+		visibility(&s, "private", "")
 	} else {
-		def := csMemberDefault(c)
+		def := memberDefault(c)
 		if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
 			def = "public" // reached through the interface
 		}
-		csVisibility(&s, vis, def)
+		visibility(&s, vis, def)
 	}
 	params := t.Field(n, "parameters")
-	if csExtension(x, params) {
+	if extension(x, params) {
 		mods = append(mods, "extension")
 	}
 	if ei := t.ChildOfKind(n, "explicit_interface_specifier"); ei >= 0 {
-		mods = append(mods, "implements "+strings.TrimSuffix(OneLine(t.Text(ei)), "."))
+		mods = append(mods, "implements "+strings.TrimSuffix(lang.OneLine(t.Text(ei)), "."))
 	}
 	s.Signature.Modifiers = append(mods, attrs...)
-	s.Signature.Generics = csGenerics(x, n)
-	s.Signature.Params = csParams(x, params, scope)
+	s.Signature.Generics = generics(x, n)
+	s.Signature.Params = paramList(x, params, scope)
 	if r := t.Field(n, "returns"); r >= 0 {
-		s.Signature.Returns = OneLine(t.Text(r))
+		s.Signature.Returns = lang.OneLine(t.Text(r))
 	} else if ty := t.Field(n, "type"); ty >= 0 && kind != "conversion_operator_declaration" {
-		s.Signature.Returns = OneLine(t.Text(ty))
+		s.Signature.Returns = lang.OneLine(t.Text(ty))
 	} else if kind == "conversion_operator_declaration" {
-		s.Signature.Returns = OneLine(t.FieldText(n, "type"))
+		s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
 	}
 	if body < 0 {
 		body = t.Field(n, "value") // an indexer's => expression
@@ -749,12 +770,12 @@ func csMethod(x *Extractor, n int32, c csCtx) {
 		body = t.ChildOfKind(n, "accessor_list")
 	}
 	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = csDoc(x, n)
+	s.Doc = doc(x, n)
 	s.IsTest = test
 	sym := x.AddSymbol(s, n, name, body)
-	inner := csCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
 	if ci := t.ChildOfKind(n, "constructor_initializer"); ci >= 0 {
-		csCtorInit(x, ci, inner)
+		ctorInit(x, ci, inner)
 	}
 	if body < 0 {
 		return
@@ -762,15 +783,15 @@ func csMethod(x *Extractor, n int32, c csCtx) {
 	switch t.Kind(body) {
 	case "block":
 		for st := range t.NamedChildren(body) {
-			csNode(x, st, inner)
+			node(x, st, inner)
 		}
 	default:
 		inner.top = false
-		csNode(x, body, inner)
+		node(x, body, inner)
 	}
 }
 
-func csDelegate(x *Extractor, n int32, c csCtx) {
+func delegate(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -780,39 +801,39 @@ func csDelegate(x *Extractor, n int32, c csCtx) {
 	if c.members >= 0 {
 		parent = c.members
 	}
-	s := Symbol{Kind: KindType, Name: t.Text(name), Parent: parent}
-	vis, mods, attrs, _ := csMods(x, n)
+	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: parent}
+	vis, mods, attrs, _ := modifiers(x, n)
 	def := "internal"
 	if c.members >= 0 {
-		def = csMemberDefault(c)
+		def = memberDefault(c)
 	}
-	csVisibility(&s, vis, def)
+	visibility(&s, vis, def)
 	s.Signature.Modifiers = append(append(mods, "delegate"), attrs...)
-	s.Signature.Generics = csGenerics(x, n)
-	s.Signature.Params = csParams(x, t.Field(n, "parameters"), nil)
-	s.Signature.Returns = OneLine(t.FieldText(n, "type"))
+	s.Signature.Generics = generics(x, n)
+	s.Signature.Params = paramList(x, t.Field(n, "parameters"), nil)
+	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
 	s.Signature.Text = x.HeaderText(n, -1)
-	s.Doc = csDoc(x, n)
+	s.Doc = doc(x, n)
 	x.AddSymbol(s, n, name, -1)
 }
 
-// csProperty makes a property or an event with accessors a variable of
+// property makes a property or an event with accessors a variable of
 // its type: code reads and writes it like a field. The accessors' code is
 // the property's.
-func csProperty(x *Extractor, n int32, c csCtx) {
+func property(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 || c.members < 0 {
-		csWalkChildren(x, n, c)
+		walkChildren(x, n, c)
 		return
 	}
-	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members}
-	vis, mods, attrs, _ := csMods(x, n)
-	def := csMemberDefault(c)
+	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members}
+	vis, mods, attrs, _ := modifiers(x, n)
+	def := memberDefault(c)
 	if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
 		def = "public"
 	}
-	csVisibility(&s, vis, def)
+	visibility(&s, vis, def)
 	if t.Kind(n) == "event_declaration" {
 		mods = append(mods, "event")
 	} else {
@@ -825,7 +846,7 @@ func csProperty(x *Extractor, n int32, c csCtx) {
 				continue
 			}
 			an := t.FieldText(a, "name")
-			if avis, _, _, _ := csMods(x, a); avis != "" {
+			if avis, _, _, _ := modifiers(x, a); avis != "" {
 				an = avis + " " + an // private set
 			}
 			if an != "" {
@@ -834,15 +855,15 @@ func csProperty(x *Extractor, n int32, c csCtx) {
 		}
 	}
 	s.Signature.Modifiers = append(mods, attrs...)
-	s.Signature.Returns = OneLine(t.FieldText(n, "type"))
+	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
 	end := acc
 	if end < 0 {
 		end = t.Field(n, "value")
 	}
 	s.Signature.Text = x.HeaderText(n, end)
-	s.Doc = csDoc(x, n)
+	s.Doc = doc(x, n)
 	sym := x.AddSymbol(s, n, name, end)
-	inner := csCtx{sym: sym, members: -1, cls: c.cls, scope: newCSScope(c.scope)}
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: newCSScope(c.scope)}
 	if acc >= 0 {
 		for a := range t.NamedChildren(acc) {
 			if b := t.Field(a, "body"); b >= 0 {
@@ -850,62 +871,62 @@ func csProperty(x *Extractor, n int32, c csCtx) {
 				in.top = t.Kind(b) == "block"
 				if in.top {
 					for st := range t.NamedChildren(b) {
-						csNode(x, st, in)
+						node(x, st, in)
 					}
 				} else {
-					csNode(x, b, in)
+					node(x, b, in)
 				}
 			}
 		}
 	}
 	if v := t.Field(n, "value"); v >= 0 {
-		csValue(x, v, t.FieldText(n, "type"), inner)
+		value(x, v, t.FieldText(n, "type"), inner)
 	}
 }
 
-// csValue walks an initializer; new() takes the declared type.
-func csValue(x *Extractor, v int32, typ string, c csCtx) {
+// value walks an initializer; new() takes the declared type.
+func value(x *lang.Extractor, v int32, typ string, c state) {
 	t := x.Tree
 	c.top = false
 	if k := t.Kind(v); k == "arrow_expression_clause" {
 		for ch := range t.NamedChildren(v) {
-			csNode(x, ch, c)
+			node(x, ch, c)
 		}
 		return
 	}
 	if t.Kind(v) == "implicit_object_creation_expression" {
-		csTypedNew(x, v, csVarType(typ), c)
+		typedNew(x, v, varType(typ), c)
 		for ch := range t.NamedChildren(v) {
-			csNode(x, ch, c)
+			node(x, ch, c)
 		}
 		return
 	}
-	csNode(x, v, c)
+	node(x, v, c)
 }
 
-func csWalkChildren(x *Extractor, n int32, c csCtx) {
+func walkChildren(x *lang.Extractor, n int32, c state) {
 	c.top = false
 	for ch := range x.Tree.NamedChildren(n) {
-		csNode(x, ch, c)
+		node(x, ch, c)
 	}
 }
 
-func csField(x *Extractor, n int32, c csCtx) {
+func field(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	v := t.ChildOfKind(n, "variable_declaration")
 	if v < 0 {
 		return
 	}
 	if c.members < 0 {
-		csLocals(x, v, c)
+		locals(x, v, c)
 		return
 	}
-	vis, mods, attrs, _ := csMods(x, n)
+	vis, mods, attrs, _ := modifiers(x, n)
 	if t.Kind(n) == "event_field_declaration" {
 		mods = append(mods, "event")
 	}
-	doc := csDoc(x, n)
-	typ := OneLine(t.FieldText(v, "type"))
+	doc := doc(x, n)
+	typ := lang.OneLine(t.FieldText(v, "type"))
 	var decls []int32
 	for d := range t.NamedChildren(v) {
 		if t.Kind(d) == "variable_declarator" {
@@ -917,31 +938,31 @@ func csField(x *Extractor, n int32, c csCtx) {
 		if name < 0 {
 			continue
 		}
-		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Doc: doc}
-		csVisibility(&s, vis, csMemberDefault(c))
+		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Doc: doc}
+		visibility(&s, vis, memberDefault(c))
 		s.Signature.Returns = typ
 		s.Signature.Modifiers = append(append([]string(nil), mods...), attrs...)
 		s.Signature.Text = typ + " " + s.Name
 		if len(mods) > 0 || vis != "" {
 			head := t.Nodes[n].StartByte
 			if ty := t.Field(v, "type"); ty >= 0 {
-				s.Signature.Text = OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
+				s.Signature.Text = lang.OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
 			}
 		}
 		node := d
 		if len(decls) == 1 {
 			node = n
 		}
-		val := csDeclaratorValue(x, d)
+		val := declaratorValue(x, d)
 		sym := x.AddSymbol(s, node, name, val)
 		if val >= 0 {
-			csValue(x, val, typ, csCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope})
+			value(x, val, typ, state{sym: sym, members: -1, cls: c.cls, scope: c.scope})
 		}
 	}
 }
 
-// csDeclaratorValue is the initializer of a variable declarator, or -1.
-func csDeclaratorValue(x *Extractor, d int32) int32 {
+// declaratorValue is the initializer of a variable declarator, or -1.
+func declaratorValue(x *lang.Extractor, d int32) int32 {
 	t := x.Tree
 	for ch := range t.NamedChildren(d) {
 		if t.FieldName(ch) != "name" && t.Kind(ch) != "bracketed_argument_list" {
@@ -951,39 +972,39 @@ func csDeclaratorValue(x *Extractor, d int32) int32 {
 	return -1
 }
 
-func csEnumMember(x *Extractor, n int32, c csCtx) {
+func enumMember(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 || c.members < 0 {
 		return
 	}
-	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: VisPublic}
+	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: lang.VisPublic}
 	s.Signature.Returns = x.Facts.Symbols[c.members].Name
 	s.Signature.Modifiers = []string{"const"}
-	s.Signature.Text = OneLine(t.Text(n))
-	s.Doc = csDoc(x, n)
+	s.Signature.Text = lang.OneLine(t.Text(n))
+	s.Doc = doc(x, n)
 	val := t.Field(n, "value")
 	sym := x.AddSymbol(s, n, name, val)
 	if val >= 0 {
-		csNode(x, val, csCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope})
+		node(x, val, state{sym: sym, members: -1, cls: c.cls, scope: c.scope})
 	}
 }
 
-// csLocals declares the variables of a declaration in code and walks
+// locals declares the variables of a declaration in code and walks
 // their initializers.
-func csLocals(x *Extractor, v int32, c csCtx) {
+func locals(x *lang.Extractor, v int32, c state) {
 	t := x.Tree
-	declared := OneLine(t.FieldText(v, "type"))
-	typ := csVarType(declared)
+	declared := lang.OneLine(t.FieldText(v, "type"))
+	typ := varType(declared)
 	c.top = false
 	for d := range t.NamedChildren(v) {
 		if t.Kind(d) != "variable_declarator" {
 			continue
 		}
 		name := t.Field(d, "name")
-		val := csDeclaratorValue(x, d)
+		val := declaratorValue(x, d)
 		if val >= 0 {
-			csValue(x, val, declared, c)
+			value(x, val, declared, c)
 		}
 		if name < 0 {
 			continue
@@ -998,20 +1019,20 @@ func csLocals(x *Extractor, v int32, c csCtx) {
 		case "object_creation_expression":
 			c.scope.declare(n, t.FieldText(vv, "type"))
 		case "cast_expression":
-			c.scope.SetType(n, csStripType(t.FieldText(vv, "type")))
+			c.scope.SetType(n, stripType(t.FieldText(vv, "type")))
 		case "as_expression":
-			c.scope.SetType(n, csStripType(t.FieldText(vv, "right")))
+			c.scope.SetType(n, stripType(t.FieldText(vv, "right")))
 		case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
 			c.scope.SetType(n, "string")
 		case "await_expression":
 			if in := t.FirstNamedChild(vv); in >= 0 && t.Kind(in) == "invocation_expression" {
-				head, call := csHead(x, in, c)
+				head, call := head(x, in, c)
 				c.scope.SetCall(n, call, head)
 			} else {
 				c.scope.SetType(n, "")
 			}
 		case "invocation_expression":
-			head, call := csHead(x, vv, c)
+			head, call := head(x, vv, c)
 			c.scope.SetCall(n, call, head)
 		default:
 			c.scope.SetType(n, "")
@@ -1022,9 +1043,9 @@ func csLocals(x *Extractor, v int32, c csCtx) {
 // maxCSChain bounds how much of a call chain a qualifier spells out.
 const maxCSChain = 24
 
-// csExpr renders an expression used as a qualifier with arguments left
+// expr renders an expression used as a qualifier with arguments left
 // out: "a.B(x).C" -> "a.B().C", "new Foo(1)" -> "new Foo()".
-func csExpr(t *Tree, n int32, depth int) string {
+func expr(t *lang.Tree, n int32, depth int) string {
 	if depth > maxCSChain {
 		return "..."
 	}
@@ -1040,56 +1061,56 @@ func csExpr(t *Tree, n int32, depth int) string {
 		if e < 0 || name < 0 {
 			break
 		}
-		return csExpr(t, e, depth+1) + "." + csExpr(t, name, depth+1)
+		return expr(t, e, depth+1) + "." + expr(t, name, depth+1)
 	case "conditional_access_expression":
 		cond := t.Field(n, "condition")
 		if cond < 0 {
 			break
 		}
-		s := csExpr(t, cond, depth+1)
+		s := expr(t, cond, depth+1)
 		if b := t.ChildOfKind(n, "member_binding_expression"); b >= 0 {
-			s += "." + csExpr(t, t.Field(b, "name"), depth+1)
+			s += "." + expr(t, t.Field(b, "name"), depth+1)
 		}
 		return s
 	case "invocation_expression":
 		if fn := t.Field(n, "function"); fn >= 0 {
-			return csExpr(t, fn, depth+1) + "()"
+			return expr(t, fn, depth+1) + "()"
 		}
 	case "object_creation_expression":
-		return "new " + csStripType(t.FieldText(n, "type")) + "()"
+		return "new " + stripType(t.FieldText(n, "type")) + "()"
 	case "parenthesized_expression":
 		if in := t.FirstNamedChild(n); in >= 0 {
-			return "(" + csExpr(t, in, depth+1) + ")"
+			return "(" + expr(t, in, depth+1) + ")"
 		}
 	case "cast_expression":
 		if v := t.Field(n, "value"); v >= 0 {
-			return "(" + csStripType(t.FieldText(n, "type")) + ") " + csExpr(t, v, depth+1)
+			return "(" + stripType(t.FieldText(n, "type")) + ") " + expr(t, v, depth+1)
 		}
 	case "element_access_expression":
 		if e := t.Field(n, "expression"); e >= 0 {
-			return csExpr(t, e, depth+1) + "[]"
+			return expr(t, e, depth+1) + "[]"
 		}
 	case "await_expression":
 		if in := t.FirstNamedChild(n); in >= 0 {
-			return csExpr(t, in, depth+1)
+			return expr(t, in, depth+1)
 		}
 	case "postfix_unary_expression":
 		// x!.M(): the null-forgiving operator
 		if in := t.FirstNamedChild(n); in >= 0 {
-			return csExpr(t, in, depth+1)
+			return expr(t, in, depth+1)
 		}
 	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
 		return `""`
 	case "alias_qualified_name", "qualified_name":
-		return strings.TrimPrefix(OneLine(t.Text(n)), "global::")
+		return strings.TrimPrefix(lang.OneLine(t.Text(n)), "global::")
 	}
-	return Shorten(OneLine(t.Text(n)), 40)
+	return lang.Shorten(lang.OneLine(t.Text(n)), 40)
 }
 
-// csHead works out what is known of a qualifier's value, like javaHead:
+// head works out what is known of a qualifier's value, like javaHead:
 // the type of its first part (a variable, this, new T(), a cast) and,
 // when the qualifier is or holds a call, that call.
-func csHead(x *Extractor, obj int32, c csCtx) (typ, call string) {
+func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 	t := x.Tree
 	// the last call of the qualifier: a.B().C -> a.B
 	for n, i := obj, 0; n >= 0 && i <= maxCSChain; i++ {
@@ -1099,7 +1120,7 @@ func csHead(x *Extractor, obj int32, c csCtx) (typ, call string) {
 			continue
 		}
 		if k == "invocation_expression" {
-			call = strings.TrimSuffix(csExpr(t, n, 0), "()")
+			call = strings.TrimSuffix(expr(t, n, 0), "()")
 			break
 		} else if k != "member_access_expression" && k != "conditional_access_expression" {
 			break
@@ -1146,22 +1167,22 @@ func csHead(x *Extractor, obj int32, c csCtx) (typ, call string) {
 			typ = x.Facts.Symbols[c.cls].Qualified()
 		}
 	case "object_creation_expression":
-		typ = csStripType(t.FieldText(n, "type"))
+		typ = stripType(t.FieldText(n, "type"))
 	case "cast_expression":
-		typ = csStripType(t.FieldText(n, "type"))
+		typ = stripType(t.FieldText(n, "type"))
 	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
 		typ = "string"
 	}
 	return typ, call
 }
 
-func csCall(x *Extractor, n int32, c csCtx) {
+func call(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	fn := t.Field(n, "function")
 	if fn < 0 {
 		return
 	}
-	r := Ref{Kind: RefCall, Symbol: c.sym}
+	r := lang.Ref{Kind: lang.RefCall, Symbol: c.sym}
 	switch t.Kind(fn) {
 	case "identifier":
 		r.Name = t.Text(fn)
@@ -1174,25 +1195,25 @@ func csCall(x *Extractor, n int32, c csCtx) {
 		if e < 0 || name < 0 {
 			return
 		}
-		r.Name = csExpr(t, name, 0)
-		r.Qualifier = csExpr(t, e, 0)
-		r.QualifierType, r.QualifierCall = csHead(x, e, c)
+		r.Name = expr(t, name, 0)
+		r.Qualifier = expr(t, e, 0)
+		r.QualifierType, r.QualifierCall = head(x, e, c)
 	case "conditional_access_expression":
 		cond := t.Field(fn, "condition")
 		b := t.ChildOfKind(fn, "member_binding_expression")
 		if cond < 0 || b < 0 {
 			return
 		}
-		r.Name = csExpr(t, t.Field(b, "name"), 0)
-		r.Qualifier = csExpr(t, cond, 0)
-		r.QualifierType, r.QualifierCall = csHead(x, cond, c)
+		r.Name = expr(t, t.Field(b, "name"), 0)
+		r.Qualifier = expr(t, cond, 0)
+		r.QualifierType, r.QualifierCall = head(x, cond, c)
 	case "member_binding_expression":
 		// a?.B()?.C(): the C of a conditional access
-		r.Name = csExpr(t, t.Field(fn, "name"), 0)
+		r.Name = expr(t, t.Field(fn, "name"), 0)
 		if p := t.Parent(n); p >= 0 && t.Kind(p) == "conditional_access_expression" {
 			if cond := t.Field(p, "condition"); cond >= 0 {
-				r.Qualifier = csExpr(t, cond, 0)
-				r.QualifierType, r.QualifierCall = csHead(x, cond, c)
+				r.Qualifier = expr(t, cond, 0)
+				r.QualifierType, r.QualifierCall = head(x, cond, c)
 			}
 		}
 	default:
@@ -1204,31 +1225,31 @@ func csCall(x *Extractor, n int32, c csCtx) {
 	x.Ref(r, n)
 }
 
-func csNew(x *Extractor, n int32, c csCtx) {
+func newExpr(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	ty := t.Field(n, "type")
 	if ty < 0 {
 		return
 	}
-	name, qual := SplitType(csStripType(t.Text(ty)))
+	name, qual := lang.SplitType(stripType(t.Text(ty)))
 	if name == "" {
 		return
 	}
-	x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+	x.Ref(lang.Ref{Kind: lang.RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
 }
 
-// csTypedNew records new() of the type a declaration names.
-func csTypedNew(x *Extractor, n int32, typ string, c csCtx) {
-	name, qual := SplitType(typ)
+// typedNew records new() of the type a declaration names.
+func typedNew(x *lang.Extractor, n int32, typ string, c state) {
+	name, qual := lang.SplitType(typ)
 	if name == "" || strings.HasSuffix(name, "]") {
 		return
 	}
-	x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+	x.Ref(lang.Ref{Kind: lang.RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
 }
 
-// csCtorInit records : base(...) and : this(...) as calls of a
+// ctorInit records : base(...) and : this(...) as calls of a
 // constructor of the base class or of the class itself.
-func csCtorInit(x *Extractor, n int32, c csCtx) {
+func ctorInit(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	if c.cls < 0 {
 		return
@@ -1236,21 +1257,21 @@ func csCtorInit(x *Extractor, n int32, c csCtx) {
 	cls := &x.Facts.Symbols[c.cls]
 	switch {
 	case t.ChildOfKind(n, "this") >= 0:
-		x.Ref(Ref{Kind: RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
 	case t.ChildOfKind(n, "base") >= 0:
 		name := "object"
 		if len(cls.Signature.Bases) > 0 {
-			name, _ = SplitType(csStripType(cls.Signature.Bases[0]))
+			name, _ = lang.SplitType(stripType(cls.Signature.Bases[0]))
 		}
-		x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: "base", Symbol: c.sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: "base", Symbol: c.sym}, n)
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
-		csNode(x, ch, c)
+		node(x, ch, c)
 	}
 }
 
-func csLambda(x *Extractor, n int32, c csCtx) {
+func lambda(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	scope := newCSScope(c.scope)
 	if ps := t.Field(n, "parameters"); ps >= 0 {
@@ -1258,24 +1279,24 @@ func csLambda(x *Extractor, n int32, c csCtx) {
 		case "implicit_parameter", "identifier":
 			scope.SetType(t.Text(ps), "")
 		case "parameter_list":
-			csParams(x, ps, scope)
+			paramList(x, ps, scope)
 		}
 	}
 	c.scope, c.top = scope, false
 	if b := t.Field(n, "body"); b >= 0 {
-		csNode(x, b, c)
+		node(x, b, c)
 		return
 	}
 	for ch := range t.NamedChildren(n) {
 		if t.Kind(ch) == "block" {
-			csNode(x, ch, c)
+			node(x, ch, c)
 		}
 	}
 }
 
-// csGuard records if (cond) return ...; and if (cond) throw ...; at the
+// guard records if (cond) return ...; and if (cond) throw ...; at the
 // top of a method body.
-func csGuard(x *Extractor, n int32, c csCtx) {
+func guard(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	cons := t.Field(n, "consequence")
 	cond := t.Field(n, "condition")
@@ -1294,31 +1315,31 @@ func csGuard(x *Extractor, n int32, c csCtx) {
 	}
 }
 
-func csThrow(x *Extractor, n int32, c csCtx) {
+func throw(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	e := t.FirstNamedChild(n)
 	if e < 0 {
 		x.Throw(c.sym, "throws", "", n) // a rethrow
 		return
 	}
-	what := OneLine(t.Text(e))
+	what := lang.OneLine(t.Text(e))
 	if t.Kind(e) == "object_creation_expression" {
-		what = csStripType(t.FieldText(e, "type"))
+		what = stripType(t.FieldText(e, "type"))
 	}
 	x.Throw(c.sym, "throws", what, n)
 }
 
-// csNullChecks throw when their first argument is null, csArgChecks when
+// nullChecks throw when their first argument is null, argChecks when
 // it is false.
 var (
-	csNullChecks = map[string]bool{"ThrowIfNull": true, "ThrowIfNullOrEmpty": true, "ThrowIfNullOrWhiteSpace": true,
+	nullChecks = map[string]bool{"ThrowIfNull": true, "ThrowIfNullOrEmpty": true, "ThrowIfNullOrWhiteSpace": true,
 		"NotNull": true}
-	csArgChecks = map[string]bool{"Requires": true, "Assert": true, "IsTrue": true}
+	argChecks = map[string]bool{"Requires": true, "Assert": true, "IsTrue": true}
 )
 
-// csCheckCall records precondition calls (ArgumentNullException.ThrowIfNull,
+// checkCall records precondition calls (ArgumentNullException.ThrowIfNull,
 // Debug.Assert, Contract.Requires) in a statement of a method body.
-func csCheckCall(x *Extractor, st int32, c csCtx) {
+func checkCall(x *lang.Extractor, st int32, c state) {
 	t := x.Tree
 	e := t.FirstNamedChild(st)
 	if e < 0 || t.Kind(e) != "invocation_expression" {
@@ -1335,9 +1356,9 @@ func csCheckCall(x *Extractor, st int32, c csCtx) {
 		return
 	}
 	switch {
-	case csNullChecks[name]:
+	case nullChecks[name]:
 		x.Guard(c.sym, t.Text(arg)+" == null", "throw", st)
-	case csArgChecks[name]:
+	case argChecks[name]:
 		x.Guard(c.sym, "!("+t.Text(arg)+")", "throw", st)
 	case strings.HasPrefix(name, "ThrowIf"):
 		x.Guard(c.sym, strings.TrimPrefix(name, "ThrowIf")+"("+t.Text(arg)+")", "throw", st)
