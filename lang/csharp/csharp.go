@@ -104,12 +104,12 @@ func elemType(typ string) string {
 
 // state is where the C# walker is.
 type state struct {
-	sym     int      // the symbol code belongs to
-	members int      // the type whose body is being walked, -1 in code
-	cls     int      // the innermost named type, -1 outside every type
-	iface   bool     // members are implicitly public (interface)
-	enum    bool     // members are enum members
-	top     bool     // a statement of a method body itself, where an early exit is a guard
+	sym     int    // the symbol code belongs to
+	members int    // the type whose body is being walked, -1 in code
+	cls     int    // the innermost named type, -1 outside every type
+	iface   bool   // members are implicitly public (interface)
+	enum    bool   // members are enum members
+	top     bool   // a statement of a method body itself, where an early exit is a guard
 	scope   *scope // the variables in scope
 }
 
