@@ -30,8 +30,9 @@ type ProjectReader interface {
 	Read(tree ProjectFiles, dirs []string) Project
 }
 
-// Project is what a reader found: GoModules, JSPackages or PHPAutoload.
-type Project interface{ project() }
+// Project is what a reader found: GoModules, JSPackages or a room's own
+// (PHP's autoload maps). IsProject marks the types that are one.
+type Project interface{ IsProject() }
 
 // The Table.Project keys of the readers.
 const (
@@ -62,7 +63,8 @@ type GoModule struct{ Dir, Path string }
 // GoModules are the repository's Go modules, by directory.
 type GoModules []GoModule
 
-func (GoModules) project() {}
+// IsProject marks GoModules as a Project.
+func (GoModules) IsProject() {}
 
 // SortGoModules puts modules in the order readers return them.
 func SortGoModules(m GoModules) {
@@ -107,7 +109,8 @@ type JSPackage struct {
 // JSPackages are the repository's JavaScript and TypeScript packages.
 type JSPackages []JSPackage
 
-func (JSPackages) project() {}
+// IsProject marks JSPackages as a Project.
+func (JSPackages) IsProject() {}
 
 // JSPackagesReader reads package.json files.
 type JSPackagesReader struct{}
@@ -160,7 +163,8 @@ type PSR4 struct{ Prefix, Dir string }
 // dependencies'.
 type PHPAutoload []PSR4
 
-func (PHPAutoload) project() {}
+// IsProject marks PHPAutoload as a Project.
+func (PHPAutoload) IsProject() {}
 
 // PHPAutoloadReader reads composer.json files.
 type PHPAutoloadReader struct{}
