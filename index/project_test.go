@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/php"
 )
 
 // The project readers of each language read the project files above the
@@ -41,7 +42,7 @@ func TestReadProjects(t *testing.T) {
 	}
 	ps := readProjects(dirTree{root}, entries, nil)
 	var got []string
-	for _, m := range ps[lang.ProjectPHPAutoload].(lang.PHPAutoload) {
+	for _, m := range ps[php.AutoloadReader{}.Key()].(php.Autoload) {
 		got = append(got, m.Prefix+"="+m.Dir)
 	}
 	if got, want := strings.Join(got, "|"), `App=src|App\Tests=tests|Lib\Util=extra|Lib\Util=lib|Pay=packages/pay/src`; got != want {

@@ -3,7 +3,6 @@ package lang
 import (
 	"encoding/json"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -36,9 +35,8 @@ type Project interface{ IsProject() }
 
 // The Table.Project keys of the readers.
 const (
-	ProjectGoModules   = "go.modules"
-	ProjectJSPackages  = "js.packages"
-	ProjectPHPAutoload = "php.psr4"
+	ProjectGoModules  = "go.modules"
+	ProjectJSPackages = "js.packages"
 )
 
 // ProjectReaders lists the readers of the registered languages, once
@@ -151,75 +149,4 @@ func (JSPackagesReader) Read(tree ProjectFiles, dirs []string) Project {
 func jsPackages(tab Table) JSPackages {
 	p, _ := tab.Project(ProjectJSPackages).(JSPackages)
 	return p
-}
-
-// PSR4 maps a PHP namespace prefix (without its trailing backslash) to a
-// directory of the repository.
-type PSR4 struct{ Prefix, Dir string }
-
-// PHPAutoload are the PSR-4 maps of the repository's composer.json files
-// (autoload and autoload-dev): resolution maps a class name to the file
-// it lives in with them, and tells the repository's namespaces from its
-// dependencies'.
-type PHPAutoload []PSR4
-
-// IsProject marks PHPAutoload as a Project.
-func (PHPAutoload) IsProject() {}
-
-// PHPAutoloadReader reads composer.json files.
-type PHPAutoloadReader struct{}
-
-func (PHPAutoloadReader) Key() string  { return ProjectPHPAutoload }
-func (PHPAutoloadReader) File() string { return "composer.json" }
-
-func (PHPAutoloadReader) Read(tree ProjectFiles, dirs []string) Project {
-	seen := map[PSR4]bool{}
-	var out PHPAutoload
-	for _, d := range dirs {
-		data, err := tree.ReadFile(path.Join(d, "composer.json"))
-		if err != nil {
-			continue
-		}
-		var c struct {
-			Autoload struct {
-				PSR4 map[string]json.RawMessage `json:"psr-4"`
-			} `json:"autoload"`
-			AutoloadDev struct {
-				PSR4 map[string]json.RawMessage `json:"psr-4"`
-			} `json:"autoload-dev"`
-		}
-		if json.Unmarshal(data, &c) != nil {
-			continue
-		}
-		for _, m := range []map[string]json.RawMessage{c.Autoload.PSR4, c.AutoloadDev.PSR4} {
-			for prefix, raw := range m {
-				// a directory or a list of them
-				var dirsOf []string
-				var one string
-				if json.Unmarshal(raw, &one) == nil {
-					dirsOf = []string{one}
-				} else if json.Unmarshal(raw, &dirsOf) != nil {
-					continue
-				}
-				prefix = strings.Trim(prefix, `\`)
-				for _, sub := range dirsOf {
-					dir := path.Clean(path.Join(d, filepath.ToSlash(sub)))
-					if strings.HasPrefix(dir, "..") || strings.ContainsAny(prefix+dir, "\t\n") {
-						continue
-					}
-					if e := (PSR4{prefix, dir}); !seen[e] {
-						seen[e] = true
-						out = append(out, e)
-					}
-				}
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Prefix+"\t"+out[i].Dir < out[j].Prefix+"\t"+out[j].Dir })
-	return out
-}
-
-func phpAutoload(tab Table) PHPAutoload {
-	a, _ := tab.Project(ProjectPHPAutoload).(PHPAutoload)
-	return a
 }

@@ -7,6 +7,7 @@ import (
 	_ "github.com/sdl-dev/sdl/lang/bash"
 	_ "github.com/sdl-dev/sdl/lang/csharp"
 	_ "github.com/sdl-dev/sdl/lang/lua"
+	_ "github.com/sdl-dev/sdl/lang/php"
 	_ "github.com/sdl-dev/sdl/lang/python"
 	_ "github.com/sdl-dev/sdl/lang/ruby"
 	_ "github.com/sdl-dev/sdl/lang/scala"

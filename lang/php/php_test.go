@@ -1,11 +1,14 @@
-package lang
+package php
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-const phpShopSrc = `<?php
+const shopSrc = `<?php
 declare(strict_types=1);
 
 namespace App\Models;
@@ -59,13 +62,13 @@ const LIMIT = 5;
 define('MAX_SIZE', 10);
 `
 
-func TestPHPSymbols(t *testing.T) {
-	f := moreExtract(t, "php", "src/Models/Item.php", phpShopSrc)
+func TestSymbols(t *testing.T) {
+	f := langtest.Extract(t, "src/Models/Item.php", shopSrc)
 	if f.Module != `App\Models` || f.Symbols[0].Name != `App\Models` || f.IsTest {
 		t.Errorf("module %q, module symbol %q", f.Module, f.Symbols[0].Name)
 	}
-	item := moreSym(t, f, "Item")
-	if item.Kind != KindClass || !item.Exported || item.Doc != "An item.\n@property string $name" {
+	item := langtest.Sym(t, f, "Item")
+	if item.Kind != lang.KindClass || !item.Exported || item.Doc != "An item.\n@property string $name" {
 		t.Errorf("Item: %s %v %q", item.Kind, item.Exported, item.Doc)
 	}
 	if got := strings.Join(item.Signature.Bases, ","); got != `Model,Priced,\JsonSerializable,HasTags,Timestamps` {
@@ -84,57 +87,57 @@ func TestPHPSymbols(t *testing.T) {
 	for _, tc := range []struct {
 		q, kind, vis, returns, mods string
 	}{
-		{"Item.TAX", KindVariable, VisPublic, "", "const"},
-		{"Item.count", KindVariable, VisPrivate, "int", "static"},
-		{"Item.store", KindVariable, VisProtected, "Store", ""},
-		{"Item.__construct", KindConstructor, VisPublic, "", ""},
-		{"Item.name", KindVariable, VisPrivate, "string", "promoted"},
-		{"Item.price", KindVariable, VisPublic, "float", "readonly,promoted"},
-		{"Item.gross", KindMethod, VisPublic, "float", ""},
-		{"Item.hidden", KindMethod, VisProtected, "void", "abstract"},
-		{"Item.make", KindMethod, VisPublic, "static", "static"},
-		{"Item.implicit", KindMethod, VisPublic, "", ""},
-		{"Shape", KindInterface, VisPublic, "", ""},
-		{"Shape.area", KindMethod, VisPublic, "float", ""},
-		{"HasTags", KindClass, VisPublic, "", "trait"},
-		{"Suit", KindClass, VisPublic, "", "enum"},
-		{"Suit.Hearts", KindVariable, VisPublic, "Suit", "case"},
-		{"Suit.color", KindMethod, VisPublic, "string", ""},
-		{"top", KindFunction, VisPublic, "int", ""},
-		{"LIMIT", KindVariable, VisPublic, "", "const"},
-		{"MAX_SIZE", KindVariable, VisPublic, "", "const"},
+		{"Item.TAX", lang.KindVariable, lang.VisPublic, "", "const"},
+		{"Item.count", lang.KindVariable, lang.VisPrivate, "int", "static"},
+		{"Item.store", lang.KindVariable, lang.VisProtected, "Store", ""},
+		{"Item.__construct", lang.KindConstructor, lang.VisPublic, "", ""},
+		{"Item.name", lang.KindVariable, lang.VisPrivate, "string", "promoted"},
+		{"Item.price", lang.KindVariable, lang.VisPublic, "float", "readonly,promoted"},
+		{"Item.gross", lang.KindMethod, lang.VisPublic, "float", ""},
+		{"Item.hidden", lang.KindMethod, lang.VisProtected, "void", "abstract"},
+		{"Item.make", lang.KindMethod, lang.VisPublic, "static", "static"},
+		{"Item.implicit", lang.KindMethod, lang.VisPublic, "", ""},
+		{"Shape", lang.KindInterface, lang.VisPublic, "", ""},
+		{"Shape.area", lang.KindMethod, lang.VisPublic, "float", ""},
+		{"HasTags", lang.KindClass, lang.VisPublic, "", "trait"},
+		{"Suit", lang.KindClass, lang.VisPublic, "", "enum"},
+		{"Suit.Hearts", lang.KindVariable, lang.VisPublic, "Suit", "case"},
+		{"Suit.color", lang.KindMethod, lang.VisPublic, "string", ""},
+		{"top", lang.KindFunction, lang.VisPublic, "int", ""},
+		{"LIMIT", lang.KindVariable, lang.VisPublic, "", "const"},
+		{"MAX_SIZE", lang.KindVariable, lang.VisPublic, "", "const"},
 	} {
-		s := moreSym(t, f, tc.q)
+		s := langtest.Sym(t, f, tc.q)
 		if s.Kind != tc.kind || s.Visibility != tc.vis || s.Signature.Returns != tc.returns || strings.Join(s.Signature.Modifiers, ",") != tc.mods {
 			t.Errorf("%s: %s %s returns %q mods %q", tc.q, s.Kind, s.Visibility, s.Signature.Returns, s.Signature.Modifiers)
 		}
 	}
-	gross := moreSym(t, f, "Item.gross")
+	gross := langtest.Sym(t, f, "Item.gross")
 	if ps := gross.Signature.Params; len(ps) != 2 || ps[0].Name != "$s" || ps[0].Type != "Store" || ps[1].Type != "int|float" || ps[1].Default != "2" {
 		t.Errorf("gross params %+v", gross.Signature.Params)
 	}
-	if ps := moreSym(t, f, "Item.__construct").Signature.Params; len(ps) != 3 || !ps[2].Variadic || ps[1].Default != "1.0" {
+	if ps := langtest.Sym(t, f, "Item.__construct").Signature.Params; len(ps) != 3 || !ps[2].Variadic || ps[1].Default != "1.0" {
 		t.Errorf("constructor params %+v", ps)
 	}
 	want := `App\Contracts\Priced@6 App\Support\Str@7 App\Support\Arr alias=A@7 App\Support names=helper@8 ` +
 		`App\Support alias=const names=MAX@9 ./../bootstrap.php@10 config.php@11`
-	if got := strings.Join(moreImports(f), " "); got != want {
+	if got := strings.Join(langtest.Imports(f), " "); got != want {
 		t.Errorf("imports %s\nwant    %s", got, want)
 	}
 }
 
-func TestPHPNamespaceBlocks(t *testing.T) {
-	f := moreExtract(t, "php", "a.php", "<?php\nnamespace A\\B {\n  class C { function m() {} }\n}\nnamespace {\n  function g() {}\n}\n")
+func TestNamespaceBlocks(t *testing.T) {
+	f := langtest.Extract(t, "a.php", "<?php\nnamespace A\\B {\n  class C { function m() {} }\n}\nnamespace {\n  function g() {}\n}\n")
 	if f.Module != `A\B` {
 		t.Errorf("module %q", f.Module)
 	}
-	moreSym(t, f, "C.m")
-	moreSym(t, f, "g")
-	g := moreExtract(t, "php", "t.php", "<html><?php foreach ($rows as $r): ?><b><?= $r->name() ?></b><?php endforeach; ?></html>\n")
-	wantAll(t, javaRefs(g), "<module> call $r.name")
+	langtest.Sym(t, f, "C.m")
+	langtest.Sym(t, f, "g")
+	g := langtest.Extract(t, "t.php", "<html><?php foreach ($rows as $r): ?><b><?= $r->name() ?></b><?php endforeach; ?></html>\n")
+	langtest.WantAll(t, langtest.Refs(g), "<module> call $r.name")
 }
 
-func TestPHPTestFiles(t *testing.T) {
+func TestTestFiles(t *testing.T) {
 	for p, want := range map[string]bool{
 		"tests/StoreTest.php":     true,
 		"tests/Unit/Helpers.php":  true,
@@ -142,23 +145,23 @@ func TestPHPTestFiles(t *testing.T) {
 		"src/Inventory/Store.php": false,
 		"src/Testimonial.php":     false,
 	} {
-		if got := IsTestPath(p); got != want {
+		if got := lang.IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
-	f := moreExtract(t, "php", "src/Util.php", `<?php
+	f := langtest.Extract(t, "src/Util.php", `<?php
 class Util {
     #[Test] public function works() {}
     /** @test */ public function documented() {}
     public function helper() {}
 }`)
-	if !moreSym(t, f, "Util.works").IsTest || !moreSym(t, f, "Util.documented").IsTest || moreSym(t, f, "Util.helper").IsTest {
+	if !langtest.Sym(t, f, "Util.works").IsTest || !langtest.Sym(t, f, "Util.documented").IsTest || langtest.Sym(t, f, "Util.helper").IsTest {
 		t.Error("test methods by attribute and annotation")
 	}
 }
 
-func TestPHPRefs(t *testing.T) {
-	f := moreExtract(t, "php", "A.php", `<?php
+func TestRefs(t *testing.T) {
+	f := langtest.Extract(t, "A.php", `<?php
 namespace P;
 class A extends B implements I {
     use T;
@@ -192,7 +195,7 @@ class A extends B implements I {
         exit(1);
     }
 }`)
-	wantAll(t, javaRefs(f),
+	langtest.WantAll(t, langtest.Refs(f),
 		"A extends B",
 		"A implements I",
 		"A implements T",
@@ -221,8 +224,8 @@ class A extends B implements I {
 	)
 }
 
-func TestPHPGuardsAndThrows(t *testing.T) {
-	f := moreExtract(t, "php", "G.php", `<?php
+func TestGuardsAndThrows(t *testing.T) {
+	f := langtest.Extract(t, "G.php", `<?php
 function m($s, $n) {
     if ($s === null) { throw new \InvalidArgumentException("s"); }
     if ($n < 0) return false;
@@ -232,15 +235,15 @@ function m($s, $n) {
     work();
     foreach ([1] as $i) { throw new \RuntimeException("loop"); }
 }`)
-	wantAll(t, factTexts(moreSym(t, f, "m").Invariants),
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "m").Invariants),
 		"guard: if $s === null then throw",
 		"guard: if $n < 0 then return false",
 		"guard: if !$n then exit",
 		`throws: throws \RuntimeException`)
 }
 
-func TestPHPSideEffects(t *testing.T) {
-	f := moreExtract(t, "php", "E.php", `<?php
+func TestSideEffects(t *testing.T) {
+	f := langtest.Extract(t, "E.php", `<?php
 function m() {
     file_put_contents('a', 'b');
     $s = file_get_contents('a');
@@ -250,13 +253,13 @@ function m() {
     $this->pdo->query('select 1');
     die('x');
 }`)
-	wantAll(t, factTexts(moreSym(t, f, "m").SideEffects),
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "m").SideEffects),
 		"fs.write: writes files", "fs.read: reads files", "network: network access", "process: starts processes",
 		"env: reads environment variables", "database: database access", "exit: exits the process")
 }
 
-func TestPHPBrokenInput(t *testing.T) {
-	f := moreExtract(t, "php", "B.php", `<?php
+func TestBrokenInput(t *testing.T) {
+	f := langtest.ExtractBroken(t, "B.php", `<?php
 class B {
     public function fine(Item $item): float { return $item->gross(); }
     public function half(Item $item) {
@@ -267,7 +270,7 @@ class B {
 	if len(f.Errors) == 0 {
 		t.Error("no syntax errors reported")
 	}
-	moreSym(t, f, "B.fine")
-	moreSym(t, f, "B.after")
-	wantAll(t, javaRefs(f), `B.after call $this.fine [\B]`)
+	langtest.Sym(t, f, "B.fine")
+	langtest.Sym(t, f, "B.after")
+	langtest.WantAll(t, langtest.Refs(f), `B.after call $this.fine [\B]`)
 }

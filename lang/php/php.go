@@ -1,129 +1,152 @@
-package lang
+// Package php is sdl's room for PHP: a walker over the syntax tree
+// (namespaces, classes, functions, uses and includes, the classes of
+// variables, guards and side effects), resolution through namespaces,
+// uses, PSR-4 autoload maps and base classes, and the skeleton rules of
+// its braced bodies.
+package php
 
 import (
+	"embed"
 	"strings"
 
+	"github.com/sdl-dev/sdl/lang"
 	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
 	// the php grammar, not php_only: templates interleave HTML
-	l := &Language{Name: "php", Extensions: []string{".php", ".phtml"}, extract: extractPHP, Project: PHPAutoloadReader{}}
-	register(l, tsphp.LanguagePHP())
-	l.setSyntax([]string{"comment"},
-		[]string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
-		[]string{"name"})
+	lang.RegisterWalker(lang.Walker{
+		Name:          "php",
+		Extensions:    []string{".php", ".phtml"},
+		Grammar:       tsphp.LanguagePHP(),
+		Comments:      []string{"comment"},
+		Strings:       []string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
+		Idents:        []string{"name"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolve,
+		ResolveImport: resolveImport,
+		Skeleton:      skeleton,
+		Project:       AutoloadReader{},
+	})
 }
 
-// phpScope maps the variables visible in a function to what is known of
+// scope maps the variables visible in a function to what is known of
 // their class: a typed parameter, $x = new Foo, or the call they hold.
-type phpScope struct {
-	Scope                   // "$x" -> "Foo" as written, or the call "$repo->find" it holds
-	elems map[string]string // "$xs" -> "Foo" for an array of Foo (Foo[] in its doc)
+type scope struct {
+	lang.Scope                   // "$x" -> "Foo" as written, or the call "$repo->find" it holds
+	elems      map[string]string // "$xs" -> "Foo" for an array of Foo (Foo[] in its doc)
 }
 
-func newPHPScope() *phpScope { return &phpScope{Scope: Scope{Types: map[string]string{}}} }
+func newScope() *scope { return &scope{Scope: lang.Scope{Types: map[string]string{}}} }
 
-func (s *phpScope) setElem(name, typ string) {
+func (s *scope) setElem(name, typ string) {
 	if s.elems == nil {
 		s.elems = map[string]string{}
 	}
 	s.elems[name] = typ
 }
 
-// phpCtx is where the PHP walker is.
-type phpCtx struct {
-	sym   int       // the symbol code belongs to
-	cls   int       // the innermost class, interface, trait or enum, -1 outside
-	ns    string    // the namespace
-	top   bool      // a statement of a function body itself, where an early exit is a guard
-	scope *phpScope // the variables of the function
-	fn    bool      // inside a function body
+// state is where the PHP walker is.
+type state struct {
+	sym   int    // the symbol code belongs to
+	cls   int    // the innermost class, interface, trait or enum, -1 outside
+	ns    string // the namespace
+	top   bool   // a statement of a function body itself, where an early exit is a guard
+	scope *scope // the variables of the function
+	fn    bool   // inside a function body
 }
 
-func extractPHP(x *Extractor) {
+func extract(x *lang.Extractor) {
 	if x.Tree.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
-	c := phpCtx{sym: 0, cls: -1, scope: newPHPScope()}
-	phpStatements(x, 0, &c)
+	c := state{sym: 0, cls: -1, scope: newScope()}
+	statements(x, 0, &c)
 }
 
-// phpStatements walks a program or a namespace body in order: a
+// statements walks a program or a namespace body in order: a
 // namespace statement puts what follows it in the namespace.
-func phpStatements(x *Extractor, n int32, c *phpCtx) {
+func statements(x *lang.Extractor, n int32, c *state) {
 	t := x.Tree
 	for st := range t.NamedChildren(n) {
 		switch t.Kind(st) {
 		case "namespace_definition":
-			ns := strings.TrimPrefix(OneLine(t.FieldText(st, "name")), `\`)
+			ns := strings.TrimPrefix(lang.OneLine(t.FieldText(st, "name")), `\`)
 			if x.Facts.Module == "" && ns != "" {
 				x.Facts.Module = ns
 				x.Facts.Symbols[0].Name = ns
-				x.Facts.Symbols[0].Doc = phpDoc(x, st)
+				x.Facts.Symbols[0].Doc = doc(x, st)
 			}
 			if b := t.Field(st, "body"); b >= 0 {
 				inner := *c
 				inner.ns = ns
-				phpStatements(x, b, &inner)
+				statements(x, b, &inner)
 			} else {
 				c.ns = ns
 			}
 		case "ERROR", "compound_statement":
-			phpStatements(x, st, c)
+			statements(x, st, c)
 		default:
-			phpNode(x, st, *c)
+			node(x, st, *c)
 		}
 	}
 }
 
-// phpNode walks one node.
-func phpNode(x *Extractor, n int32, c phpCtx) {
+// node walks one node.
+func node(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "comment", "php_tag", "text", "text_interpolation", "attribute_list", "visibility_modifier",
 		"static_modifier", "final_modifier", "abstract_modifier", "readonly_modifier":
 		return
 	case "namespace_use_declaration":
-		phpUse(x, n, c)
+		use(x, n, c)
 		return
 	case "class_declaration", "interface_declaration", "trait_declaration", "enum_declaration":
-		phpClass(x, n, c)
+		class(x, n, c)
 		return
 	case "function_definition":
-		phpFunction(x, n, c)
+		function(x, n, c)
 		return
 	case "method_declaration":
-		phpMethod(x, n, c)
+		method(x, n, c)
 		return
 	case "property_declaration":
-		phpProperty(x, n, c)
+		property(x, n, c)
 		return
 	case "const_declaration":
-		phpConst(x, n, c)
+		constDecl(x, n, c)
 		return
 	case "enum_case":
-		phpEnumCase(x, n, c)
+		enumCase(x, n, c)
 		return
 	case "use_declaration":
 		return // traits: read with the class
 	case "include_expression", "include_once_expression", "require_expression", "require_once_expression":
-		phpInclude(x, n, c)
+		include(x, n, c)
 		return
 	case "function_call_expression":
-		phpCallFunc(x, n, c)
+		callFunc(x, n, c)
 	case "member_call_expression", "nullsafe_member_call_expression":
-		phpCallMember(x, n, c)
+		callMember(x, n, c)
 	case "scoped_call_expression":
-		phpCallScoped(x, n, c)
+		callScoped(x, n, c)
 	case "object_creation_expression":
-		phpNew(x, n, c)
+		newExpr(x, n, c)
 	case "anonymous_function", "arrow_function":
-		phpClosure(x, n, c)
+		closure(x, n, c)
 		return
 	case "assignment_expression":
-		phpAssign(x, n, c)
+		assign(x, n, c)
 		return
 	case "foreach_statement":
 		// foreach ($xs as $k => $x): $x is an element of $xs
@@ -157,42 +180,42 @@ func phpNode(x *Extractor, n int32, c phpCtx) {
 		if name := t.Field(n, "name"); name >= 0 {
 			typ := ""
 			if tl := t.Field(n, "type"); tl >= 0 && t.NamedChildCount(tl) == 1 {
-				typ = OneLine(t.Text(t.FirstNamedChild(tl)))
+				typ = lang.OneLine(t.Text(t.FirstNamedChild(tl)))
 			}
 			c.scope.SetType(t.Text(name), typ)
 		}
 	case "if_statement":
 		if c.top {
-			phpGuard(x, n, c)
+			guard(x, n, c)
 		}
 	case "throw_expression":
-		phpThrow(x, n, c)
+		throw(x, n, c)
 	case "exit_statement":
-		x.Ref(Ref{Kind: RefCall, Name: "exit", Symbol: c.sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: "exit", Symbol: c.sym}, n)
 	case "shell_command_expression":
-		x.Ref(Ref{Kind: RefCall, Name: "shell_exec", Symbol: c.sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: "shell_exec", Symbol: c.sym}, n)
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
-		phpNode(x, ch, c)
+		node(x, ch, c)
 	}
 }
 
-// phpDoc is the PHPDoc block above a declaration (other comments may sit
+// doc is the PHPDoc block above a declaration (other comments may sit
 // between), or the line comments right above it.
-func phpDoc(x *Extractor, n int32) string {
+func doc(x *lang.Extractor, n int32) string {
 	t := x.Tree
 	for p := t.PrevSibling(n); p >= 0 && t.IsComment(p); p = t.PrevSibling(p) {
 		if strings.HasPrefix(t.Text(p), "/**") {
-			return CleanComment(t.Text(p))
+			return lang.CleanComment(t.Text(p))
 		}
 	}
 	return x.DocBefore(n)
 }
 
-// phpDocTypes reads @param Type $name, @return Type and @var Type from a
+// docTypes reads @param Type $name, @return Type and @var Type from a
 // doc comment.
-func phpDocTypes(doc string) (params map[string]string, ret, varType string) {
+func docTypes(doc string) (params map[string]string, ret, varType string) {
 	if !strings.Contains(doc, "@") {
 		return nil, "", ""
 	}
@@ -201,7 +224,7 @@ func phpDocTypes(doc string) (params map[string]string, ret, varType string) {
 		if len(f) < 2 {
 			continue
 		}
-		typ := phpFirstType(f[1])
+		typ := firstType(f[1])
 		switch f[0] {
 		case "@param":
 			name := ""
@@ -226,11 +249,11 @@ func phpDocTypes(doc string) (params map[string]string, ret, varType string) {
 	return params, ret, varType
 }
 
-// phpElemType is the element class of an array doc type: "Item[]",
+// elemType is the element class of an array doc type: "Item[]",
 // "array<string, Item>", "list<Item>", "iterable<Item>" -> "Item".
-func phpElemType(s string) string {
+func elemType(s string) string {
 	if strings.HasSuffix(s, "[]") {
-		return phpFirstType(strings.TrimSuffix(s, "[]"))
+		return firstType(strings.TrimSuffix(s, "[]"))
 	}
 	i := strings.IndexByte(s, '<')
 	if i < 0 || !strings.HasSuffix(s, ">") {
@@ -245,12 +268,12 @@ func phpElemType(s string) string {
 	if j := strings.LastIndexByte(args, ','); j >= 0 {
 		args = args[j+1:]
 	}
-	return phpFirstType(strings.TrimSpace(args))
+	return firstType(strings.TrimSpace(args))
 }
 
-// phpFirstType is the first class of a doc type: "?Foo|null" -> "Foo",
+// firstType is the first class of a doc type: "?Foo|null" -> "Foo",
 // "Foo[]" -> "" (an array), "int" -> "int".
-func phpFirstType(s string) string {
+func firstType(s string) string {
 	s = strings.TrimPrefix(s, "?")
 	if i := strings.IndexAny(s, "|&<{"); i >= 0 {
 		s = s[:i]
@@ -261,25 +284,25 @@ func phpFirstType(s string) string {
 	return s
 }
 
-// phpTypeText is a declared type for resolution: the class of ?Foo,
+// typeText is a declared type for resolution: the class of ?Foo,
 // Foo|null; "" for unions of classes and primitives.
-func phpTypeText(t *Tree, n int32) string {
+func typeText(t *lang.Tree, n int32) string {
 	if n < 0 {
 		return ""
 	}
 	switch t.Kind(n) {
 	case "named_type":
-		return OneLine(t.Text(n))
+		return lang.OneLine(t.Text(n))
 	case "optional_type":
 		if in := t.FirstNamedChild(n); in >= 0 {
-			return phpTypeText(t, in)
+			return typeText(t, in)
 		}
 	case "union_type":
 		// Foo|null
 		var cls []string
 		for ch := range t.NamedChildren(n) {
 			if k := t.Kind(ch); k == "named_type" || k == "optional_type" {
-				cls = append(cls, phpTypeText(t, ch))
+				cls = append(cls, typeText(t, ch))
 			} else if t.Text(ch) != "null" {
 				return ""
 			}
@@ -293,8 +316,8 @@ func phpTypeText(t *Tree, n int32) string {
 	return ""
 }
 
-// phpMods reads the modifiers of a declaration.
-func phpMods(x *Extractor, n int32) (vis string, mods []string) {
+// modifiers reads the modifiers of a declaration.
+func modifiers(x *lang.Extractor, n int32) (vis string, mods []string) {
 	t := x.Tree
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
@@ -312,7 +335,7 @@ func phpMods(x *Extractor, n int32) (vis string, mods []string) {
 			for a := range t.Descendants(ch) {
 				if t.Kind(a) == "attribute" {
 					if name := t.FirstNamedChild(a); name >= 0 {
-						mods = append(mods, "#["+OneLine(t.Text(name))+"]")
+						mods = append(mods, "#["+lang.OneLine(t.Text(name))+"]")
 					}
 				}
 			}
@@ -321,21 +344,21 @@ func phpMods(x *Extractor, n int32) (vis string, mods []string) {
 	return vis, mods
 }
 
-func phpVisibility(s *Symbol, vis string) {
+func visibility(s *lang.Symbol, vis string) {
 	switch vis {
 	case "private":
-		s.Visibility = VisPrivate
+		s.Visibility = lang.VisPrivate
 	case "protected":
-		s.Visibility = VisProtected
+		s.Visibility = lang.VisProtected
 	default:
-		s.Exported, s.Visibility = true, VisPublic
+		s.Exported, s.Visibility = true, lang.VisPublic
 	}
 }
 
-// phpUse records use A\B; use A\B as C; use A\{B, C as D}; use function
+// use records use A\B; use A\B as C; use A\{B, C as D}; use function
 // A\f; use const A\X. A class import's source is the class; a function's
 // or constant's is its namespace, with the name as an imported name.
-func phpUse(x *Extractor, n int32, c phpCtx) {
+func use(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	kind := ""
 	prefix := ""
@@ -344,7 +367,7 @@ func phpUse(x *Extractor, n int32, c phpCtx) {
 		case "function", "const":
 			kind = t.Kind(ch)
 		case "namespace_name":
-			prefix = strings.TrimPrefix(OneLine(t.Text(ch)), `\`)
+			prefix = strings.TrimPrefix(lang.OneLine(t.Text(ch)), `\`)
 		}
 	}
 	var clauses []int32
@@ -370,7 +393,7 @@ func phpUse(x *Extractor, n int32, c phpCtx) {
 			case t.FieldName(ch) == "alias":
 				alias = t.Text(ch)
 			case t.Kind(ch) == "qualified_name" || t.Kind(ch) == "name" && name == "":
-				name = strings.TrimPrefix(OneLine(t.Text(ch)), `\`)
+				name = strings.TrimPrefix(lang.OneLine(t.Text(ch)), `\`)
 			}
 		}
 		if name == "" {
@@ -380,11 +403,11 @@ func phpUse(x *Extractor, n int32, c phpCtx) {
 		if prefix != "" {
 			full = prefix + `\` + name
 		}
-		imp := Import{Line: t.StartLine(cl), Symbol: c.sym}
+		imp := lang.Import{Line: t.StartLine(cl), Symbol: c.sym}
 		if ck != "" {
-			ns, fn := phpSplitName(full)
+			ns, fn := splitName(full)
 			imp.Source = ns
-			imp.Names = []ImportName{{Name: fn, Alias: alias}}
+			imp.Names = []lang.ImportName{{Name: fn, Alias: alias}}
 			if ck == "const" {
 				imp.Alias = "const"
 			}
@@ -395,18 +418,18 @@ func phpUse(x *Extractor, n int32, c phpCtx) {
 	}
 }
 
-// phpSplitName splits "A\B\C" into "A\B" and "C".
-func phpSplitName(s string) (ns, name string) {
+// splitName splits "A\B\C" into "A\B" and "C".
+func splitName(s string) (ns, name string) {
 	if i := strings.LastIndexByte(s, '\\'); i >= 0 {
 		return s[:i], s[i+1:]
 	}
 	return "", s
 }
 
-// phpInclude records require/include of a literal path. A path built
+// include records require/include of a literal path. A path built
 // from __DIR__ (or dirname(__FILE__)) is relative to the file and starts
 // with "./"; a bare one is looked up in the include path.
-func phpInclude(x *Extractor, n int32, c phpCtx) {
+func include(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	arg := t.FirstNamedChild(n)
 	for arg >= 0 && t.Kind(arg) == "parenthesized_expression" {
@@ -416,26 +439,26 @@ func phpInclude(x *Extractor, n int32, c phpCtx) {
 	switch {
 	case arg < 0:
 	case t.Kind(arg) == "string" || t.Kind(arg) == "encapsed_string":
-		src = phpStringText(t, arg)
+		src = stringText(t, arg)
 	case t.Kind(arg) == "binary_expression":
 		l, r := t.Field(arg, "left"), t.Field(arg, "right")
 		if l >= 0 && r >= 0 && (t.Text(l) == "__DIR__" || strings.HasPrefix(strings.ReplaceAll(t.Text(l), " ", ""), "dirname(__FILE__)")) {
-			if s := phpStringText(t, r); s != "" {
+			if s := stringText(t, r); s != "" {
 				src = "./" + strings.TrimPrefix(s, "/")
 			}
 		}
 	}
 	if src != "" {
-		x.Facts.Imports = append(x.Facts.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
+		x.Facts.Imports = append(x.Facts.Imports, lang.Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
-		phpNode(x, ch, c)
+		node(x, ch, c)
 	}
 }
 
-// phpStringText is the text of a string without interpolation, or "".
-func phpStringText(t *Tree, n int32) string {
+// stringText is the text of a string without interpolation, or "".
+func stringText(t *lang.Tree, n int32) string {
 	if t.Kind(n) != "string" && t.Kind(n) != "encapsed_string" {
 		return ""
 	}
@@ -449,7 +472,7 @@ func phpStringText(t *Tree, n int32) string {
 	return b.String()
 }
 
-func phpClass(x *Extractor, n int32, c phpCtx) {
+func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -457,14 +480,14 @@ func phpClass(x *Extractor, n int32, c phpCtx) {
 	}
 	body := t.Field(n, "body")
 	kind := t.Kind(n)
-	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: c.sym, Exported: true, Visibility: VisPublic}
+	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: c.sym, Exported: true, Visibility: lang.VisPublic}
 	if c.cls >= 0 {
 		s.Parent = c.cls
 	}
-	_, mods := phpMods(x, n)
+	_, mods := modifiers(x, n)
 	switch kind {
 	case "interface_declaration":
-		s.Kind = KindInterface
+		s.Kind = lang.KindInterface
 	case "trait_declaration":
 		mods = append(mods, "trait")
 	case "enum_declaration":
@@ -498,54 +521,54 @@ func phpClass(x *Extractor, n int32, c phpCtx) {
 	}
 	for _, group := range [][]int32{extends, implements, traits} {
 		for _, b := range group {
-			s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
+			s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
 		}
 	}
-	s.Signature.Fields = phpClassFields(x, body)
+	s.Signature.Fields = classFields(x, body)
 	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = phpDoc(x, n)
+	s.Doc = doc(x, n)
 	sym := x.AddSymbol(s, n, name, body)
 	ref := func(b int32, kind string) {
-		rq, rn := phpSplitName(OneLine(t.Text(b)))
-		x.Ref(Ref{Kind: kind, Name: rn, Qualifier: rq, Symbol: sym}, b)
+		rq, rn := splitName(lang.OneLine(t.Text(b)))
+		x.Ref(lang.Ref{Kind: kind, Name: rn, Qualifier: rq, Symbol: sym}, b)
 	}
 	for _, b := range extends {
-		ref(b, RefExtends)
+		ref(b, lang.RefExtends)
 	}
 	for _, b := range implements {
-		ref(b, RefImplements)
+		ref(b, lang.RefImplements)
 	}
 	for _, b := range traits {
-		ref(b, RefImplements)
+		ref(b, lang.RefImplements)
 	}
 	if body < 0 {
 		return
 	}
-	inner := phpCtx{sym: sym, cls: sym, ns: c.ns, scope: newPHPScope()}
+	inner := state{sym: sym, cls: sym, ns: c.ns, scope: newScope()}
 	for m := range t.NamedChildren(body) {
-		phpNode(x, m, inner)
+		node(x, m, inner)
 	}
 }
 
-// phpClassFields lists a class's properties (with promoted constructor
+// classFields lists a class's properties (with promoted constructor
 // parameters) and constants with their types.
-func phpClassFields(x *Extractor, body int32) []Param {
+func classFields(x *lang.Extractor, body int32) []lang.Param {
 	t := x.Tree
 	if body < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	for m := range t.NamedChildren(body) {
 		switch t.Kind(m) {
 		case "property_declaration":
-			typ := phpTypeText(t, t.Field(m, "type"))
+			typ := typeText(t, t.Field(m, "type"))
 			if typ == "" {
-				_, _, typ = phpDocTypes(phpDoc(x, m))
+				_, _, typ = docTypes(doc(x, m))
 			}
 			for el := range t.NamedChildren(m) {
 				if t.Kind(el) == "property_element" {
 					if name := t.Field(el, "name"); name >= 0 {
-						out = append(out, Param{Name: strings.TrimPrefix(t.Text(name), "$"), Type: typ})
+						out = append(out, lang.Param{Name: strings.TrimPrefix(t.Text(name), "$"), Type: typ})
 					}
 				}
 			}
@@ -553,7 +576,7 @@ func phpClassFields(x *Extractor, body int32) []Param {
 			for el := range t.NamedChildren(m) {
 				if t.Kind(el) == "const_element" {
 					if name := t.FirstNamedChild(el); name >= 0 {
-						out = append(out, Param{Name: t.Text(name)})
+						out = append(out, lang.Param{Name: t.Text(name)})
 					}
 				}
 			}
@@ -564,8 +587,8 @@ func phpClassFields(x *Extractor, body int32) []Param {
 			if ps := t.Field(m, "parameters"); ps >= 0 {
 				for p := range t.NamedChildren(ps) {
 					if t.Kind(p) == "property_promotion_parameter" {
-						out = append(out, Param{Name: strings.TrimPrefix(t.FieldText(p, "name"), "$"),
-							Type: phpTypeText(t, t.Field(p, "type"))})
+						out = append(out, lang.Param{Name: strings.TrimPrefix(t.FieldText(p, "name"), "$"),
+							Type: typeText(t, t.Field(p, "type"))})
 					}
 				}
 			}
@@ -574,31 +597,31 @@ func phpClassFields(x *Extractor, body int32) []Param {
 	return out
 }
 
-// phpParams reads formal parameters, declaring them in scope; docTypes
+// paramList reads formal parameters, declaring them in scope; docTypes
 // are the PHPDoc @param types of untyped ones.
-func phpParams(x *Extractor, list int32, scope *phpScope, docTypes map[string]string) []Param {
+func paramList(x *lang.Extractor, list int32, scope *scope, docTypes map[string]string) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	for p := range t.NamedChildren(list) {
 		k := t.Kind(p)
 		if k != "simple_parameter" && k != "variadic_parameter" && k != "property_promotion_parameter" {
 			continue
 		}
-		pr := Param{Name: t.FieldText(p, "name"), Type: OneLine(t.FieldText(p, "type"))}
+		pr := lang.Param{Name: t.FieldText(p, "name"), Type: lang.OneLine(t.FieldText(p, "type"))}
 		if d := t.Field(p, "default_value"); d >= 0 {
-			pr.Default = Shorten(OneLine(t.Text(d)), 40)
+			pr.Default = lang.Shorten(lang.OneLine(t.Text(d)), 40)
 			pr.Optional = true
 		}
 		if k == "variadic_parameter" {
 			pr.Variadic = true
 		}
-		typ := phpTypeText(t, t.Field(p, "type"))
+		typ := typeText(t, t.Field(p, "type"))
 		doc := docTypes[pr.Name]
-		if pr.Type == "" && phpFirstType(doc) != "" {
-			pr.Type = phpFirstType(doc)
+		if pr.Type == "" && firstType(doc) != "" {
+			pr.Type = firstType(doc)
 			typ = pr.Type
 		}
 		out = append(out, pr)
@@ -607,7 +630,7 @@ func phpParams(x *Extractor, list int32, scope *phpScope, docTypes map[string]st
 				typ = ""
 			}
 			scope.SetType(pr.Name, typ)
-			if e := phpElemType(doc); e != "" {
+			if e := elemType(doc); e != "" {
 				scope.setElem(pr.Name, e)
 			}
 		}
@@ -615,19 +638,19 @@ func phpParams(x *Extractor, list int32, scope *phpScope, docTypes map[string]st
 	return out
 }
 
-func phpFunction(x *Extractor, n int32, c phpCtx) {
+func function(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
 	}
 	body := t.Field(n, "body")
-	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: c.sym, Exported: true, Visibility: VisPublic}
-	scope := newPHPScope()
-	s.Doc = phpDoc(x, n)
-	ptypes, ret, _ := phpDocTypes(s.Doc)
-	s.Signature.Params = phpParams(x, t.Field(n, "parameters"), scope, ptypes)
-	s.Signature.Returns = OneLine(t.FieldText(n, "return_type"))
+	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.sym, Exported: true, Visibility: lang.VisPublic}
+	scope := newScope()
+	s.Doc = doc(x, n)
+	ptypes, ret, _ := docTypes(s.Doc)
+	s.Signature.Params = paramList(x, t.Field(n, "parameters"), scope, ptypes)
+	s.Signature.Returns = lang.OneLine(t.FieldText(n, "return_type"))
 	if s.Signature.Returns == "" {
 		s.Signature.Returns = ret
 	}
@@ -636,20 +659,20 @@ func phpFunction(x *Extractor, n int32, c phpCtx) {
 		s.IsTest = true
 	}
 	sym := x.AddSymbol(s, n, name, body)
-	phpBody(x, body, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
+	walkBody(x, body, state{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
 }
 
-// phpBody walks the statements of a function body.
-func phpBody(x *Extractor, body int32, c phpCtx) {
+// walkBody walks the statements of a function body.
+func walkBody(x *lang.Extractor, body int32, c state) {
 	if body < 0 {
 		return
 	}
 	for st := range x.Tree.NamedChildren(body) {
-		phpNode(x, st, c)
+		node(x, st, c)
 	}
 }
 
-func phpMethod(x *Extractor, n int32, c phpCtx) {
+func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -657,21 +680,21 @@ func phpMethod(x *Extractor, n int32, c phpCtx) {
 	}
 	body := t.Field(n, "body")
 	if c.cls < 0 {
-		phpFunction(x, n, c)
+		function(x, n, c)
 		return
 	}
-	s := Symbol{Kind: KindMethod, Name: t.Text(name), Parent: c.cls}
+	s := lang.Symbol{Kind: lang.KindMethod, Name: t.Text(name), Parent: c.cls}
 	if strings.EqualFold(s.Name, "__construct") {
-		s.Kind = KindConstructor
+		s.Kind = lang.KindConstructor
 	}
-	vis, mods := phpMods(x, n)
-	phpVisibility(&s, vis)
+	vis, mods := modifiers(x, n)
+	visibility(&s, vis)
 	s.Signature.Modifiers = mods
-	scope := newPHPScope()
-	s.Doc = phpDoc(x, n)
-	ptypes, ret, _ := phpDocTypes(s.Doc)
-	s.Signature.Params = phpParams(x, t.Field(n, "parameters"), scope, ptypes)
-	s.Signature.Returns = OneLine(t.FieldText(n, "return_type"))
+	scope := newScope()
+	s.Doc = doc(x, n)
+	ptypes, ret, _ := docTypes(s.Doc)
+	s.Signature.Params = paramList(x, t.Field(n, "parameters"), scope, ptypes)
+	s.Signature.Returns = lang.OneLine(t.FieldText(n, "return_type"))
 	if s.Signature.Returns == "" {
 		s.Signature.Returns = ret
 	}
@@ -686,7 +709,7 @@ func phpMethod(x *Extractor, n int32, c phpCtx) {
 	}
 	sym := x.AddSymbol(s, n, name, body)
 	// promoted constructor parameters are properties
-	if s.Kind == KindConstructor {
+	if s.Kind == lang.KindConstructor {
 		if ps := t.Field(n, "parameters"); ps >= 0 {
 			for p := range t.NamedChildren(ps) {
 				if t.Kind(p) != "property_promotion_parameter" {
@@ -696,29 +719,29 @@ func phpMethod(x *Extractor, n int32, c phpCtx) {
 				if pn < 0 {
 					continue
 				}
-				prop := Symbol{Kind: KindVariable, Name: strings.TrimPrefix(t.Text(pn), "$"), Parent: c.cls}
-				pvis, pmods := phpMods(x, p)
-				phpVisibility(&prop, pvis)
+				prop := lang.Symbol{Kind: lang.KindVariable, Name: strings.TrimPrefix(t.Text(pn), "$"), Parent: c.cls}
+				pvis, pmods := modifiers(x, p)
+				visibility(&prop, pvis)
 				prop.Signature.Modifiers = append(pmods, "promoted")
-				prop.Signature.Returns = OneLine(t.FieldText(p, "type"))
-				prop.Signature.Text = OneLine(t.Text(p))
+				prop.Signature.Returns = lang.OneLine(t.FieldText(p, "type"))
+				prop.Signature.Text = lang.OneLine(t.Text(p))
 				x.AddSymbol(prop, p, pn, -1)
 			}
 		}
 	}
-	phpBody(x, body, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
+	walkBody(x, body, state{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
 }
 
-func phpProperty(x *Extractor, n int32, c phpCtx) {
+func property(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	if c.cls < 0 {
 		return
 	}
-	vis, mods := phpMods(x, n)
-	doc := phpDoc(x, n)
-	typ := OneLine(t.FieldText(n, "type"))
+	vis, mods := modifiers(x, n)
+	doc := doc(x, n)
+	typ := lang.OneLine(t.FieldText(n, "type"))
 	if typ == "" {
-		_, _, typ = phpDocTypes(doc)
+		_, _, typ = docTypes(doc)
 	}
 	for el := range t.NamedChildren(n) {
 		if t.Kind(el) != "property_element" {
@@ -728,24 +751,24 @@ func phpProperty(x *Extractor, n int32, c phpCtx) {
 		if name < 0 {
 			continue
 		}
-		s := Symbol{Kind: KindVariable, Name: strings.TrimPrefix(t.Text(name), "$"), Parent: c.cls, Doc: doc}
-		phpVisibility(&s, vis)
+		s := lang.Symbol{Kind: lang.KindVariable, Name: strings.TrimPrefix(t.Text(name), "$"), Parent: c.cls, Doc: doc}
+		visibility(&s, vis)
 		s.Signature.Modifiers = mods
 		s.Signature.Returns = typ
 		s.Signature.Text = x.HeaderText(n, -1)
 		val := t.Field(el, "default_value")
 		sym := x.AddSymbol(s, el, name, val)
 		if val >= 0 {
-			phpNode(x, val, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: newPHPScope()})
+			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope()})
 		}
 	}
 }
 
-func phpConst(x *Extractor, n int32, c phpCtx) {
+func constDecl(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	vis, mods := phpMods(x, n)
+	vis, mods := modifiers(x, n)
 	mods = append(mods, "const")
-	doc := phpDoc(x, n)
+	doc := doc(x, n)
 	for el := range t.NamedChildren(n) {
 		if t.Kind(el) != "const_element" {
 			continue
@@ -758,10 +781,10 @@ func phpConst(x *Extractor, n int32, c phpCtx) {
 		if c.cls >= 0 {
 			parent = c.cls
 		}
-		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: parent, Doc: doc}
-		phpVisibility(&s, vis)
+		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: parent, Doc: doc}
+		visibility(&s, vis)
 		s.Signature.Modifiers = mods
-		s.Signature.Text = OneLine(t.Text(el))
+		s.Signature.Text = lang.OneLine(t.Text(el))
 		var val int32 = -1
 		for ch := range t.NamedChildren(el) {
 			if ch != name {
@@ -770,106 +793,106 @@ func phpConst(x *Extractor, n int32, c phpCtx) {
 		}
 		sym := x.AddSymbol(s, el, name, val)
 		if val >= 0 {
-			phpNode(x, val, phpCtx{sym: sym, cls: c.cls, ns: c.ns, scope: newPHPScope()})
+			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope()})
 		}
 	}
 }
 
-func phpEnumCase(x *Extractor, n int32, c phpCtx) {
+func enumCase(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 || c.cls < 0 {
 		return
 	}
-	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.cls, Exported: true, Visibility: VisPublic}
+	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.cls, Exported: true, Visibility: lang.VisPublic}
 	s.Signature.Returns = x.Facts.Symbols[c.cls].Name
 	s.Signature.Modifiers = []string{"case"}
-	s.Signature.Text = OneLine(t.Text(n))
+	s.Signature.Text = lang.OneLine(t.Text(n))
 	x.AddSymbol(s, n, name, -1)
 }
 
-// maxPHPChain bounds how much of a call chain a qualifier spells out.
-const maxPHPChain = 24
+// maxChain bounds how much of a call chain a qualifier spells out.
+const maxChain = 24
 
-// phpExpr renders an expression used as a qualifier with arguments left
+// expr renders an expression used as a qualifier with arguments left
 // out: "$a->b($x)->c" -> "$a->b()->c", "Foo::make(1)" -> "Foo::make()".
-func phpExpr(t *Tree, n int32, depth int) string {
-	if depth > maxPHPChain {
+func expr(t *lang.Tree, n int32, depth int) string {
+	if depth > maxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
 	case "variable_name", "name", "relative_scope":
 		return t.Text(n)
 	case "qualified_name":
-		return OneLine(t.Text(n))
+		return lang.OneLine(t.Text(n))
 	case "member_access_expression", "nullsafe_member_access_expression":
 		if o := t.Field(n, "object"); o >= 0 {
-			return phpExpr(t, o, depth+1) + "->" + t.FieldText(n, "name")
+			return expr(t, o, depth+1) + "->" + t.FieldText(n, "name")
 		}
 	case "member_call_expression", "nullsafe_member_call_expression":
 		if o := t.Field(n, "object"); o >= 0 {
-			return phpExpr(t, o, depth+1) + "->" + t.FieldText(n, "name") + "()"
+			return expr(t, o, depth+1) + "->" + t.FieldText(n, "name") + "()"
 		}
 	case "scoped_call_expression":
 		if sc := t.Field(n, "scope"); sc >= 0 {
-			return phpExpr(t, sc, depth+1) + "::" + t.FieldText(n, "name") + "()"
+			return expr(t, sc, depth+1) + "::" + t.FieldText(n, "name") + "()"
 		}
 	case "scoped_property_access_expression":
 		if sc := t.Field(n, "scope"); sc >= 0 {
-			return phpExpr(t, sc, depth+1) + "::" + t.FieldText(n, "name")
+			return expr(t, sc, depth+1) + "::" + t.FieldText(n, "name")
 		}
 	case "class_constant_access_expression":
 		var parts []string
 		for ch := range t.NamedChildren(n) {
-			parts = append(parts, phpExpr(t, ch, depth+1))
+			parts = append(parts, expr(t, ch, depth+1))
 		}
 		return strings.Join(parts, "::")
 	case "function_call_expression":
 		if f := t.Field(n, "function"); f >= 0 {
-			return phpExpr(t, f, depth+1) + "()"
+			return expr(t, f, depth+1) + "()"
 		}
 	case "object_creation_expression":
-		if cls := phpNewClass(t, n); cls != "" {
+		if cls := newClass(t, n); cls != "" {
 			return "new " + cls + "()"
 		}
 	case "parenthesized_expression":
 		if in := t.FirstNamedChild(n); in >= 0 {
-			return phpExpr(t, in, depth+1)
+			return expr(t, in, depth+1)
 		}
 	case "subscript_expression":
 		if in := t.FirstNamedChild(n); in >= 0 {
-			return phpExpr(t, in, depth+1) + "[]"
+			return expr(t, in, depth+1) + "[]"
 		}
 	case "string", "encapsed_string":
 		return `""`
 	}
-	return Shorten(OneLine(t.Text(n)), 40)
+	return lang.Shorten(lang.OneLine(t.Text(n)), 40)
 }
 
-// phpNewClass is the class a new expression names ("" for new $x and
+// newClass is the class a new expression names ("" for new $x and
 // anonymous classes).
-func phpNewClass(t *Tree, n int32) string {
+func newClass(t *lang.Tree, n int32) string {
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "name", "qualified_name":
-			return OneLine(t.Text(ch))
+			return lang.OneLine(t.Text(ch))
 		}
 		break
 	}
 	return ""
 }
 
-// phpHead works out what is known of a qualifier: the class of its first
+// head works out what is known of a qualifier: the class of its first
 // part ($this, a typed variable, new Foo) and, when it is or holds a
 // call, that call.
-func phpHead(x *Extractor, obj int32, c phpCtx) (typ, call string) {
+func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 	t := x.Tree
 	switch t.Kind(obj) {
 	case "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression", "function_call_expression":
-		call = strings.TrimSuffix(phpExpr(t, obj, 0), "()")
+		call = strings.TrimSuffix(expr(t, obj, 0), "()")
 	}
 	n := obj
-	for i := 0; i <= maxPHPChain; i++ {
+	for i := 0; i <= maxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "member_call_expression", "nullsafe_member_call_expression", "member_access_expression",
@@ -888,7 +911,7 @@ func phpHead(x *Extractor, obj int32, c phpCtx) (typ, call string) {
 		name := t.Text(n)
 		if name == "$this" {
 			if c.cls >= 0 {
-				typ = phpClassName(x, c)
+				typ = className(x, c)
 			}
 			break
 		}
@@ -907,16 +930,16 @@ func phpHead(x *Extractor, obj int32, c phpCtx) (typ, call string) {
 			typ, call = c.scope.Heads[name], vc+"()"+call[len(name):]
 		}
 	case "object_creation_expression":
-		typ = phpNewClass(t, n)
+		typ = newClass(t, n)
 		if typ == "static" || typ == "self" {
-			typ = phpClassName(x, c)
+			typ = className(x, c)
 		}
 	}
 	return typ, call
 }
 
-// phpClassName is the fully qualified name of the class around code.
-func phpClassName(x *Extractor, c phpCtx) string {
+// className is the fully qualified name of the class around code.
+func className(x *lang.Extractor, c state) string {
 	name := x.Facts.Symbols[c.cls].Name
 	if c.ns != "" {
 		return `\` + c.ns + `\` + name
@@ -924,7 +947,7 @@ func phpClassName(x *Extractor, c phpCtx) string {
 	return `\` + name
 }
 
-func phpCallFunc(x *Extractor, n int32, c phpCtx) {
+func callFunc(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	fn := t.Field(n, "function")
 	if fn < 0 {
@@ -932,23 +955,23 @@ func phpCallFunc(x *Extractor, n int32, c phpCtx) {
 	}
 	switch t.Kind(fn) {
 	case "name", "qualified_name":
-		full := strings.TrimPrefix(OneLine(t.Text(fn)), `\`)
-		ns, name := phpSplitName(full)
-		if strings.HasPrefix(OneLine(t.Text(fn)), `\`) && ns != "" {
+		full := strings.TrimPrefix(lang.OneLine(t.Text(fn)), `\`)
+		ns, name := splitName(full)
+		if strings.HasPrefix(lang.OneLine(t.Text(fn)), `\`) && ns != "" {
 			ns = `\` + ns
 		}
 		switch strings.ToLower(name) {
 		case "die":
 			name = "exit"
 		case "define":
-			phpDefine(x, n, c)
+			define(x, n, c)
 		}
-		x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: ns, Symbol: c.sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: ns, Symbol: c.sym}, n)
 	}
 }
 
-// phpDefine makes define('NAME', value) at the top of a file a constant.
-func phpDefine(x *Extractor, n int32, c phpCtx) {
+// define makes define('NAME', value) at the top of a file a constant.
+func define(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	if c.fn || c.cls >= 0 {
 		return
@@ -962,107 +985,107 @@ func phpDefine(x *Extractor, n int32, c phpCtx) {
 		return
 	}
 	if s := t.FirstNamedChild(first); s >= 0 {
-		if name := phpStringText(t, s); name != "" {
-			sym := Symbol{Kind: KindVariable, Name: name, Parent: c.sym, Exported: true, Visibility: VisPublic,
-				Doc: phpDoc(x, t.Parent(n))}
+		if name := stringText(t, s); name != "" {
+			sym := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.sym, Exported: true, Visibility: lang.VisPublic,
+				Doc: doc(x, t.Parent(n))}
 			sym.Signature.Modifiers = []string{"const"}
-			sym.Signature.Text = Shorten(OneLine(t.Text(n)), 120)
+			sym.Signature.Text = lang.Shorten(lang.OneLine(t.Text(n)), 120)
 			x.AddSymbol(sym, n, -1, -1)
 		}
 	}
 }
 
-func phpCallMember(x *Extractor, n int32, c phpCtx) {
+func callMember(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	obj := t.Field(n, "object")
 	name := t.Field(n, "name")
 	if obj < 0 || name < 0 || t.Kind(name) != "name" {
 		return
 	}
-	r := Ref{Kind: RefCall, Name: t.Text(name), Qualifier: phpExpr(t, obj, 0), Symbol: c.sym}
-	r.QualifierType, r.QualifierCall = phpHead(x, obj, c)
+	r := lang.Ref{Kind: lang.RefCall, Name: t.Text(name), Qualifier: expr(t, obj, 0), Symbol: c.sym}
+	r.QualifierType, r.QualifierCall = head(x, obj, c)
 	x.Ref(r, n)
 }
 
-func phpCallScoped(x *Extractor, n int32, c phpCtx) {
+func callScoped(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	scope := t.Field(n, "scope")
 	name := t.Field(n, "name")
 	if scope < 0 || name < 0 || t.Kind(name) != "name" {
 		return
 	}
-	r := Ref{Kind: RefCall, Name: t.Text(name), Qualifier: phpExpr(t, scope, 0), Symbol: c.sym}
+	r := lang.Ref{Kind: lang.RefCall, Name: t.Text(name), Qualifier: expr(t, scope, 0), Symbol: c.sym}
 	switch t.Kind(scope) {
 	case "relative_scope":
 		if c.cls >= 0 && r.Qualifier != "parent" {
-			r.QualifierType = phpClassName(x, c)
+			r.QualifierType = className(x, c)
 		}
 	case "name", "qualified_name":
 		// Foo::m(): the class as written, which tells a static call from
 		// a namespaced function's
 		r.QualifierType = r.Qualifier
 	case "variable_name", "member_access_expression", "member_call_expression":
-		r.QualifierType, r.QualifierCall = phpHead(x, scope, c)
+		r.QualifierType, r.QualifierCall = head(x, scope, c)
 	}
 	x.Ref(r, n)
 }
 
-func phpNew(x *Extractor, n int32, c phpCtx) {
+func newExpr(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	if ac := t.ChildOfKind(n, "anonymous_class"); ac >= 0 {
 		// new class extends Base {...}: its code is the enclosing symbol's
 		if bc := t.ChildOfKind(ac, "base_clause"); bc >= 0 {
 			if b := t.FirstNamedChild(bc); b >= 0 {
-				rq, rn := phpSplitName(OneLine(t.Text(b)))
-				x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+				rq, rn := splitName(lang.OneLine(t.Text(b)))
+				x.Ref(lang.Ref{Kind: lang.RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 			}
 		}
 		return
 	}
-	cls := phpNewClass(t, n)
+	cls := newClass(t, n)
 	if cls == "" {
 		return
 	}
 	if (cls == "static" || cls == "self") && c.cls >= 0 {
-		cls = phpClassName(x, c)
+		cls = className(x, c)
 	}
-	rq, rn := phpSplitName(cls)
-	x.Ref(Ref{Kind: RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+	rq, rn := splitName(cls)
+	x.Ref(lang.Ref{Kind: lang.RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
 }
 
-// phpClosure walks a closure: its parameters are its own, what use ()
+// closure walks a closure: its parameters are its own, what use ()
 // brings and an arrow function's outer variables are the enclosing scope's.
-func phpClosure(x *Extractor, n int32, c phpCtx) {
+func closure(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	inner := c
 	inner.top = false
 	inner.fn = true
-	scope := newPHPScope()
+	scope := newScope()
 	for k, v := range c.scope.Types {
 		scope.Types[k] = v
 	}
-	phpParams(x, t.Field(n, "parameters"), scope, nil)
+	paramList(x, t.Field(n, "parameters"), scope, nil)
 	inner.scope = scope
 	if b := t.Field(n, "body"); b >= 0 {
-		phpNode(x, b, inner)
+		node(x, b, inner)
 	}
 }
 
-// phpAssign learns variable classes from $x = new Foo, $x = Foo::make()
+// assign learns variable classes from $x = new Foo, $x = Foo::make()
 // and $x = $a->b(), and walks the value.
-func phpAssign(x *Extractor, n int32, c phpCtx) {
+func assign(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	left, right := t.Field(n, "left"), t.Field(n, "right")
 	in := c
 	in.top = false
 	if right >= 0 {
-		phpNode(x, right, in)
+		node(x, right, in)
 	}
 	if left < 0 {
 		return
 	}
 	if t.Kind(left) != "variable_name" {
-		phpNode(x, left, in)
+		node(x, left, in)
 		return
 	}
 	name := t.Text(left)
@@ -1072,16 +1095,16 @@ func phpAssign(x *Extractor, n int32, c phpCtx) {
 	}
 	switch t.Kind(right) {
 	case "object_creation_expression":
-		typ := phpNewClass(t, right)
+		typ := newClass(t, right)
 		if (typ == "static" || typ == "self") && c.cls >= 0 {
-			typ = phpClassName(x, c)
+			typ = className(x, c)
 		}
 		c.scope.SetType(name, typ)
 	case "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression", "function_call_expression":
-		head, call := phpHead(x, right, c)
+		head, call := head(x, right, c)
 		if t.Kind(right) == "scoped_call_expression" {
 			if sc := t.Field(right, "scope"); sc >= 0 && t.Kind(sc) == "relative_scope" && c.cls >= 0 {
-				head = phpClassName(x, c)
+				head = className(x, c)
 			}
 		}
 		c.scope.SetCall(name, call, head)
@@ -1090,8 +1113,8 @@ func phpAssign(x *Extractor, n int32, c phpCtx) {
 	}
 }
 
-// phpGuard records if (cond) return/throw at the top of a function body.
-func phpGuard(x *Extractor, n int32, c phpCtx) {
+// guard records if (cond) return/throw at the top of a function body.
+func guard(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	cond, body := t.Field(n, "condition"), t.Field(n, "body")
 	if cond < 0 || body < 0 || t.Field(n, "alternative") >= 0 || t.ChildOfKind(n, "else_clause") >= 0 ||
@@ -1115,15 +1138,15 @@ func phpGuard(x *Extractor, n int32, c phpCtx) {
 	}
 }
 
-func phpThrow(x *Extractor, n int32, c phpCtx) {
+func throw(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	e := t.FirstNamedChild(n)
 	if e < 0 {
 		return
 	}
-	what := OneLine(t.Text(e))
+	what := lang.OneLine(t.Text(e))
 	if t.Kind(e) == "object_creation_expression" {
-		if cls := phpNewClass(t, e); cls != "" {
+		if cls := newClass(t, e); cls != "" {
 			what = cls
 		}
 	}
