@@ -802,3 +802,17 @@ func ktGuard(x *Extractor, n int32, c ktCtx) {
 		return
 	}
 }
+
+var ktL = &ktsLang{name: "kotlin", ext: []string{".kt", ".kts"}, self: "this", explicit: true, stripType: ktStripType,
+	std: wordSet("kotlin", "std.txt"), common: wordSet("kotlin", "common_methods.txt")}
+
+// ktBuiltins are the functions of kotlin.* and kotlin.io.* that every
+// file calls without an import; calls to them are dropped.
+var ktBuiltins = wordSet("kotlin", "builtins.txt")
+
+func init() {
+	l := ByName("kotlin")
+	l.builtins = ktBuiltins
+	l.resolve = func(ctx *Context, r *Ref) Resolution { return ktL.resolve(ctx, r, 0) }
+	l.resolveImport = ktL.resolveImport
+}

@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"io/fs"
+	"strings"
+)
 
 // PackageRules configure the resolver that Kotlin and Swift share for a
 // room whose language works alike: files in packages (or modules) see
@@ -14,7 +17,7 @@ type PackageRules struct {
 	// Names [{"*"}] is a wildcard; else an import binds a whole module.
 	Explicit bool
 	// StripType reduces a declared type ("List[Foo]", "Foo?") to the name
-	// to resolve ("List").
+	// to resolve ("List"); required.
 	StripType func(string) string
 }
 
@@ -38,6 +41,21 @@ func (L *ktsLang) Resolve(ctx *Context, r *Ref) Resolution { return L.resolve(ct
 // ResolveImport binds an import.
 func (L *ktsLang) ResolveImport(ctx *Context, imp *Import, name string) Resolution {
 	return L.resolveImport(ctx, imp, name)
+}
+
+// WordList reads the word list name of a room's embedded data files, in
+// order, for rules that take words (PackageRules.Std, Common). The list
+// must exist.
+func WordList(fsys fs.FS, name string) []string {
+	lines, ok := readLines(fsys, name)
+	if !ok {
+		panic("lang: no data file " + name)
+	}
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Fields(l)...)
+	}
+	return out
 }
 
 // Words splits a word list (a room's builtins or common names, written

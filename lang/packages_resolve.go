@@ -18,27 +18,8 @@ type ktsLang struct {
 	// explicit reports whether imports bind single names (Kotlin's import
 	// a.b.C); Swift imports whole modules.
 	explicit bool
-	// stripType reduces a declared type to the name to resolve; nil for
-	// Kotlin's and Swift's own.
+	// stripType reduces a declared type to the name to resolve.
 	stripType func(string) string
-}
-
-var (
-	ktL = &ktsLang{name: "kotlin", ext: []string{".kt", ".kts"}, self: "this", explicit: true,
-		std: wordSet("kotlin", "std.txt"), common: wordSet("kotlin", "common_methods.txt")}
-	swL = &ktsLang{name: "swift", ext: []string{".swift"}, self: "self",
-		std: wordSet("swift", "std.txt"), common: wordSet("swift", "common_methods.txt")}
-)
-
-// ktBuiltins are the functions of kotlin.* and kotlin.io.* that every
-// file calls without an import; calls to them are dropped.
-var ktBuiltins = wordSet("kotlin", "builtins.txt")
-
-func init() {
-	l := ByName("kotlin")
-	l.builtins = ktBuiltins
-	l.resolve = func(ctx *Context, r *Ref) Resolution { return ktL.resolve(ctx, r, 0) }
-	l.resolveImport = ktL.resolveImport
 }
 
 func (L *ktsLang) isLang(p string) bool {
@@ -288,15 +269,7 @@ func (L *ktsLang) member(tab Table, typ *Target, name string, depth int) (m *Tar
 	return nil, ext
 }
 
-func (L *ktsLang) strip(s string) string {
-	if L.stripType != nil {
-		return L.stripType(s)
-	}
-	if L == swL {
-		return StripType(s)
-	}
-	return ktStripType(s)
-}
+func (L *ktsLang) strip(s string) string { return L.stripType(s) }
 
 // enclosingType is the type whose member the reference is made in: the
 // container of a method, or the type around a nested function.
