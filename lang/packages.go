@@ -19,12 +19,15 @@ type PackageRules struct {
 	// StripType reduces a declared type ("List[Foo]", "Foo?") to the name
 	// to resolve ("List"); required.
 	StripType func(string) string
+	// DSLFile, when set, reports a file whose calls of names found
+	// nowhere go to its DSL, outside the repository (a Gradle script).
+	DSLFile func(path string) bool
 }
 
 // NewPackageResolver returns the package resolver for the language name
 // whose files have the extensions ext.
 func NewPackageResolver(name string, ext []string, r PackageRules) Resolver {
-	L := &ktsLang{name: name, ext: ext, self: r.Self, explicit: r.Explicit, stripType: r.StripType,
+	L := &ktsLang{name: name, ext: ext, self: r.Self, explicit: r.Explicit, stripType: r.StripType, dslFile: r.DSLFile,
 		std: map[string]bool{}, common: map[string]bool{}}
 	for _, n := range r.Std {
 		L.std[n] = true

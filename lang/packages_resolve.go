@@ -20,6 +20,9 @@ type ktsLang struct {
 	explicit bool
 	// stripType reduces a declared type to the name to resolve.
 	stripType func(string) string
+	// dslFile reports a file whose calls a name found nowhere binds to
+	// its DSL, outside the repository (Kotlin's Gradle scripts).
+	dslFile func(path string) bool
 }
 
 func (L *ktsLang) isLang(p string) bool {
@@ -446,7 +449,7 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 	if res := L.unique(tab, r.Name); res.Target != nil {
 		return res
 	}
-	if L.hasExternal(tab, fi) || !L.definedAnywhere(tab, r.Name) || L == ktL && strings.HasSuffix(fi.Path, ".gradle.kts") {
+	if L.hasExternal(tab, fi) || !L.definedAnywhere(tab, r.Name) || L.dslFile != nil && L.dslFile(fi.Path) {
 		// a Gradle script calls its DSL
 		return Unbound(RuleExternal, 0)
 	}

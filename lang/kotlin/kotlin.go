@@ -1,60 +1,82 @@
-package lang
+// Package kotlin is sdl's room for Kotlin: a walker over the syntax tree
+// (packages, classes, objects, functions, properties, imports, the types
+// of locals, guards and side effects), resolution through the package
+// resolver it shares with Swift and Scala, and the skeleton rules of its
+// braced bodies.
+package kotlin
 
 import (
+	"embed"
 	"strings"
 
+	"github.com/sdl-dev/sdl/lang"
 	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	l := &Language{Name: "kotlin", Extensions: []string{".kt", ".kts"}, extract: extractKotlin}
-	register(l, tskotlin.Language())
-	l.setSyntax([]string{"line_comment", "block_comment"},
-		[]string{"string_literal", "multiline_string_literal", "character_literal"},
-		[]string{"identifier"})
+	lang.RegisterWalker(lang.Walker{
+		Name:          "kotlin",
+		Extensions:    []string{".kt", ".kts"},
+		Grammar:       tskotlin.Language(),
+		Comments:      []string{"line_comment", "block_comment"},
+		Strings:       []string{"string_literal", "multiline_string_literal", "character_literal"},
+		Idents:        []string{"identifier"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolver.Resolve,
+		ResolveImport: resolver.ResolveImport,
+		Skeleton:      skeleton,
+	})
 }
 
-// ktCtx is where the walker is.
-type ktCtx struct {
+// state is where the walker is.
+type state struct {
 	sym     int // the symbol code belongs to
 	members int // the class whose body is walked, -1 in code
 	cls     int // the innermost class, -1 outside
 	iface   bool
 	static  bool // in a companion object: members are the class's statics
 	top     bool // a statement of a function body itself, where an early exit is a guard
-	scope   *Scope
+	scope   *lang.Scope
 }
 
-// ktTestAnnotations mark test functions (JUnit 4 and 5, kotlin.test).
-var ktTestAnnotations = wordSet("kotlin", "test_annotations.txt")
+// testAnnotations mark test functions (JUnit 4 and 5, kotlin.test).
+var testAnnotations = lang.WordFile(data, "test_annotations.txt")
 
-func extractKotlin(x *Extractor) {
+func extract(x *lang.Extractor) {
 	if x.Tree.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
-	c := ktCtx{members: -1, cls: -1, scope: &Scope{}}
+	c := state{members: -1, cls: -1, scope: &lang.Scope{}}
 	for n := range x.Tree.NamedChildren(0) {
-		ktNode(x, n, c)
+		node(x, n, c)
 	}
 }
 
-func ktNode(x *Extractor, n int32, c ktCtx) {
+func node(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "line_comment", "block_comment", "modifiers", "annotation", "file_annotation", "shebang":
 		return
 	case "package_header":
 		if q := t.FirstNamedChild(n); q >= 0 {
-			x.Facts.Module = OneLine(t.Text(q))
+			x.Facts.Module = lang.OneLine(t.Text(q))
 			x.Facts.Symbols[0].Name = x.Facts.Module
 		}
 		return
 	case "import":
-		ktImport(x, n)
+		importDecl(x, n)
 		return
 	case "class_declaration", "object_declaration":
-		ktClass(x, n, c)
+		class(x, n, c)
 		return
 	case "companion_object":
 		if c.members >= 0 {
@@ -62,28 +84,28 @@ func ktNode(x *Extractor, n int32, c ktCtx) {
 				inner := c
 				inner.static = true
 				for m := range t.NamedChildren(b) {
-					ktNode(x, m, inner)
+					node(x, m, inner)
 				}
 			}
 			return
 		}
 	case "function_declaration":
-		ktFunction(x, n, c)
+		function(x, n, c)
 		return
 	case "secondary_constructor":
-		ktConstructor(x, n, c)
+		constructor(x, n, c)
 		return
 	case "property_declaration":
-		ktProperty(x, n, c)
+		property(x, n, c)
 		return
 	case "type_alias":
 		if name := t.Field(n, "type"); name >= 0 {
-			s := Symbol{Kind: KindType, Name: t.Text(name), Parent: c.sym}
+			s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: c.sym}
 			if c.members >= 0 {
 				s.Parent = c.members
 			}
-			ktVisibility(x, &s, n, c)
-			s.Signature.Text = OneLine(t.Text(n))
+			visibility(x, &s, n, c)
+			s.Signature.Text = lang.OneLine(t.Text(n))
 			s.Doc = x.DocBefore(n)
 			x.AddSymbol(s, n, name, -1)
 		}
@@ -92,11 +114,11 @@ func ktNode(x *Extractor, n int32, c ktCtx) {
 		inner := c
 		inner.members, inner.top = -1, false
 		for ch := range t.NamedChildren(n) {
-			ktNode(x, ch, inner)
+			node(x, ch, inner)
 		}
 		return
 	case "call_expression":
-		ktCall(x, n, c)
+		call(x, n, c)
 		if c.top {
 			if f := t.FirstNamedChild(n); f >= 0 && t.Kind(f) == "identifier" {
 				switch t.Text(f) {
@@ -111,7 +133,7 @@ func ktNode(x *Extractor, n int32, c ktCtx) {
 		}
 	case "if_expression":
 		if c.top {
-			ktGuard(x, n, c)
+			guard(x, n, c)
 		}
 	case "throw_expression":
 		what := ""
@@ -129,28 +151,28 @@ func ktNode(x *Extractor, n int32, c ktCtx) {
 		for ch := range t.NamedChildren(n) {
 			if t.Kind(ch) == "variable_declaration" {
 				if id := t.ChildOfKind(ch, "identifier"); id >= 0 {
-					c.scope.Set(t.Text(id), ktTypeOf(x, ch), "", "")
+					c.scope.Set(t.Text(id), typeOf(x, ch), "", "")
 				}
 			}
 		}
 	case "lambda_literal", "anonymous_function", "object_literal":
 		inner := c
-		inner.scope = &Scope{Parent: c.scope}
+		inner.scope = &lang.Scope{Parent: c.scope}
 		inner.members, inner.top = -1, false
 		for ch := range t.NamedChildren(n) {
-			ktNode(x, ch, inner)
+			node(x, ch, inner)
 		}
 		return
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
-		ktNode(x, ch, c)
+		node(x, ch, c)
 	}
 }
 
-// ktMods returns a declaration's visibility keyword, its other modifiers
+// modifiers returns a declaration's visibility keyword, its other modifiers
 // and annotations, and whether an annotation marks a test.
-func ktMods(x *Extractor, n int32) (vis string, mods []string, test bool) {
+func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, test bool) {
 	t := x.Tree
 	m := t.ChildOfKind(n, "modifiers")
 	if m < 0 {
@@ -161,39 +183,39 @@ func ktMods(x *Extractor, n int32) (vis string, mods []string, test bool) {
 		case "visibility_modifier":
 			vis = t.Text(ch)
 		case "annotation":
-			name := strings.TrimPrefix(OneLine(t.Text(ch)), "@")
+			name := strings.TrimPrefix(lang.OneLine(t.Text(ch)), "@")
 			if i := strings.IndexAny(name, "(<"); i >= 0 {
 				name = name[:i]
 			}
 			mods = append(mods, "@"+name)
-			if ktTestAnnotations[LastIdent(name)] {
+			if testAnnotations[lang.LastIdent(name)] {
 				test = true
 			}
 		default:
-			mods = append(mods, OneLine(t.Text(ch)))
+			mods = append(mods, lang.OneLine(t.Text(ch)))
 		}
 	}
 	return vis, mods, test
 }
 
-// ktVisibility: Kotlin declarations are public unless marked; internal is
+// visibility: Kotlin declarations are public unless marked; internal is
 // visible in the compilation unit only.
-func ktVisibility(x *Extractor, s *Symbol, n int32, c ktCtx) (mods []string, test bool) {
-	vis, mods, test := ktMods(x, n)
+func visibility(x *lang.Extractor, s *lang.Symbol, n int32, c state) (mods []string, test bool) {
+	vis, mods, test := modifiers(x, n)
 	switch vis {
 	case "", "public":
-		s.Exported, s.Visibility = true, VisPublic
+		s.Exported, s.Visibility = true, lang.VisPublic
 	case "protected":
-		s.Visibility = VisProtected
+		s.Visibility = lang.VisProtected
 	case "private":
-		s.Visibility = VisPrivate
+		s.Visibility = lang.VisPrivate
 	default:
-		s.Visibility = VisInternal
+		s.Visibility = lang.VisInternal
 	}
 	return mods, test
 }
 
-func ktImport(x *Extractor, n int32) {
+func importDecl(x *lang.Extractor, n int32) {
 	t := x.Tree
 	q := t.ChildOfKind(n, "qualified_identifier")
 	if q < 0 {
@@ -202,12 +224,12 @@ func ktImport(x *Extractor, n int32) {
 	if q < 0 {
 		return
 	}
-	src := OneLine(t.Text(q))
-	imp := Import{Source: src, Line: t.StartLine(n), Symbol: 0}
+	src := lang.OneLine(t.Text(q))
+	imp := lang.Import{Source: src, Line: t.StartLine(n), Symbol: 0}
 	text := strings.TrimSpace(t.Text(n))
 	switch {
 	case strings.HasSuffix(text, "*"):
-		imp.Names = []ImportName{{Name: "*"}}
+		imp.Names = []lang.ImportName{{Name: "*"}}
 	default:
 		// the alias is the identifier after the path
 		for ch := range t.NamedChildren(n) {
@@ -219,9 +241,9 @@ func ktImport(x *Extractor, n int32) {
 	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
-// ktStripType reduces a type as written to its name: "List<Item>?" ->
+// stripType reduces a type as written to its name: "List<Item>?" ->
 // "List", "a.b.C<T>" -> "a.b.C".
-func ktStripType(s string) string {
+func stripType(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '<'); i >= 0 {
 		s = s[:i]
@@ -233,8 +255,8 @@ func ktStripType(s string) string {
 	return s
 }
 
-// ktIsType reports whether a node kind is a type.
-func ktIsType(k string) bool {
+// isType reports whether a node kind is a type.
+func isType(k string) bool {
 	switch k {
 	case "user_type", "nullable_type", "function_type", "parenthesized_type", "non_nullable_type",
 		"type_modifiers", "dynamic":
@@ -243,17 +265,17 @@ func ktIsType(k string) bool {
 	return false
 }
 
-// ktTypeOf is the declared type of a variable_declaration or parameter.
-func ktTypeOf(x *Extractor, n int32) string {
+// typeOf is the declared type of a variable_declaration or parameter.
+func typeOf(x *lang.Extractor, n int32) string {
 	for ch := range x.Tree.NamedChildren(n) {
-		if ktIsType(x.Tree.Kind(ch)) {
-			return OneLine(x.Tree.Text(ch))
+		if isType(x.Tree.Kind(ch)) {
+			return lang.OneLine(x.Tree.Text(ch))
 		}
 	}
 	return ""
 }
 
-func ktClass(x *Extractor, n int32, c ktCtx) {
+func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -266,8 +288,8 @@ func ktClass(x *Extractor, n int32, c ktCtx) {
 	if c.members >= 0 {
 		parent = c.members
 	}
-	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: parent}
-	mods, _ := ktVisibility(x, &s, n, c)
+	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent}
+	mods, _ := visibility(x, &s, n, c)
 	iface := false
 	for ch := range t.Children(n) {
 		if t.Kind(ch) == "interface" && !t.Named(ch) {
@@ -275,7 +297,7 @@ func ktClass(x *Extractor, n int32, c ktCtx) {
 		}
 	}
 	if iface {
-		s.Kind = KindInterface
+		s.Kind = lang.KindInterface
 	}
 	if t.Kind(n) == "object_declaration" {
 		mods = append(mods, "object")
@@ -283,7 +305,7 @@ func ktClass(x *Extractor, n int32, c ktCtx) {
 	s.Signature.Modifiers = mods
 	if tp := t.ChildOfKind(n, "type_parameters"); tp >= 0 {
 		for p := range t.NamedChildren(tp) {
-			s.Signature.Generics = append(s.Signature.Generics, OneLine(t.Text(p)))
+			s.Signature.Generics = append(s.Signature.Generics, lang.OneLine(t.Text(p)))
 		}
 	}
 	body := t.ChildOfKind(n, "class_body")
@@ -302,15 +324,15 @@ func ktClass(x *Extractor, n int32, c ktCtx) {
 				if id < 0 {
 					continue
 				}
-				param := Param{Name: t.Text(id), Type: ktTypeOf(x, p)}
+				param := lang.Param{Name: t.Text(id), Type: typeOf(x, p)}
 				if nx := t.NextSibling(p); nx >= 0 && t.Named(nx) && t.Kind(nx) != "class_parameter" {
-					param.Default = OneLine(t.Text(nx))
+					param.Default = lang.OneLine(t.Text(nx))
 				}
 				s.Signature.Params = append(s.Signature.Params, param)
 				for k := range t.Children(p) {
 					if kk := t.Kind(k); (kk == "val" || kk == "var") && !t.Named(k) {
 						props = append(props, p)
-						s.Signature.Fields = append(s.Signature.Fields, Param{Name: param.Name, Type: param.Type})
+						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: param.Name, Type: param.Type})
 						break
 					}
 				}
@@ -343,7 +365,7 @@ func ktClass(x *Extractor, n int32, c ktCtx) {
 		}
 	}
 	for _, b := range append(append([]int32{}, extends...), implements...) {
-		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
 	}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
@@ -351,16 +373,16 @@ func ktClass(x *Extractor, n int32, c ktCtx) {
 			case "property_declaration":
 				if vd := t.ChildOfKind(m, "variable_declaration"); vd >= 0 {
 					if id := t.ChildOfKind(vd, "identifier"); id >= 0 {
-						typ := ktTypeOf(x, vd)
+						typ := typeOf(x, vd)
 						if typ == "" {
-							typ = ktInitType(x, m)
+							typ = initType(x, m)
 						}
-						s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(id), Type: typ})
+						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(id), Type: typ})
 					}
 				}
 			case "enum_entry":
 				if id := t.ChildOfKind(m, "identifier"); id >= 0 {
-					s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(id), Type: s.Name})
+					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(id), Type: s.Name})
 				}
 			}
 		}
@@ -369,31 +391,31 @@ func ktClass(x *Extractor, n int32, c ktCtx) {
 	s.Doc = x.DocBefore(n)
 	sym := x.AddSymbol(s, n, name, body)
 	for _, b := range extends {
-		ktTypeRef(x, b, sym, RefExtends)
+		typeRef(x, b, sym, lang.RefExtends)
 	}
 	for _, b := range implements {
-		ktTypeRef(x, b, sym, RefImplements)
+		typeRef(x, b, sym, lang.RefImplements)
 	}
-	scope := &Scope{Parent: c.scope}
+	scope := &lang.Scope{Parent: c.scope}
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
-		scope.Set(f.Name, ktStripType(f.Type), "", "")
+		scope.Set(f.Name, stripType(f.Type), "", "")
 	}
 	scope.Set("this", x.Facts.Symbols[sym].Name, "", "")
-	inner := ktCtx{sym: sym, members: sym, cls: sym, iface: iface, scope: scope}
+	inner := state{sym: sym, members: sym, cls: sym, iface: iface, scope: scope}
 	for _, p := range props {
 		id := t.ChildOfKind(p, "identifier")
-		ps := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: sym}
-		mods, _ := ktVisibility(x, &ps, p, inner)
+		ps := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: sym}
+		mods, _ := visibility(x, &ps, p, inner)
 		ps.Signature.Modifiers = mods
-		ps.Signature.Returns = ktTypeOf(x, p)
-		ps.Signature.Text = OneLine(t.Text(p))
+		ps.Signature.Returns = typeOf(x, p)
+		ps.Signature.Text = lang.OneLine(t.Text(p))
 		x.AddSymbol(ps, p, id, -1)
 	}
 	// delegation calls: Base(args) runs code
 	if ds := t.ChildOfKind(n, "delegation_specifiers"); ds >= 0 {
 		for d := range t.Descendants(ds) {
 			if t.Kind(d) == "value_arguments" {
-				ktNode(x, d, ktCtx{sym: sym, members: -1, cls: sym, scope: scope})
+				node(x, d, state{sym: sym, members: -1, cls: sym, scope: scope})
 			}
 		}
 	}
@@ -401,67 +423,67 @@ func ktClass(x *Extractor, n int32, c ktCtx) {
 		for m := range t.NamedChildren(body) {
 			if t.Kind(m) == "enum_entry" {
 				if id := t.ChildOfKind(m, "identifier"); id >= 0 {
-					es := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: sym, Exported: s.Exported,
+					es := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: sym, Exported: s.Exported,
 						Visibility: x.Facts.Symbols[sym].Visibility}
 					es.Signature.Returns = s.Name
-					es.Signature.Text = OneLine(t.Text(m))
+					es.Signature.Text = lang.OneLine(t.Text(m))
 					x.AddSymbol(es, m, id, -1)
 				}
 				for ch := range t.NamedChildren(m) {
 					if t.Kind(ch) != "identifier" {
-						ktNode(x, ch, ktCtx{sym: sym, members: -1, cls: sym, scope: scope})
+						node(x, ch, state{sym: sym, members: -1, cls: sym, scope: scope})
 					}
 				}
 				continue
 			}
-			ktNode(x, m, inner)
+			node(x, m, inner)
 		}
 	}
 }
 
-// ktStdResult is the type the standard library's builders return, so
+// stdResult is the type the standard library's builders return, so
 // that calls on what they make are known to be the library's.
-var ktStdResult = map[string]string{
+var stdResult = map[string]string{
 	"listOf": "List", "mutableListOf": "MutableList", "arrayListOf": "ArrayList", "emptyList": "List",
 	"buildList": "List", "setOf": "Set", "mutableSetOf": "MutableSet", "hashSetOf": "HashSet", "emptySet": "Set",
 	"mapOf": "Map", "mutableMapOf": "MutableMap", "hashMapOf": "HashMap", "emptyMap": "Map", "buildMap": "Map",
 	"arrayOf": "Array", "sequenceOf": "Sequence", "buildString": "String", "lazy": "Lazy",
 }
 
-// ktInitType guesses a property's type from its initializer: a
+// initType guesses a property's type from its initializer: a
 // constructor call T(...) gives T.
-func ktInitType(x *Extractor, prop int32) string {
+func initType(x *lang.Extractor, prop int32) string {
 	t := x.Tree
 	for ch := range t.NamedChildren(prop) {
 		if t.Kind(ch) == "call_expression" {
 			if f := t.FirstNamedChild(ch); f >= 0 && t.Kind(f) == "identifier" {
-				if IsUpper(t.Text(f)) {
+				if lang.IsUpper(t.Text(f)) {
 					return t.Text(f)
 				}
-				return ktStdResult[t.Text(f)]
+				return stdResult[t.Text(f)]
 			}
 		}
 	}
 	return ""
 }
 
-// ktTypeRef records a reference of kind to the type at node ty.
-func ktTypeRef(x *Extractor, ty int32, sym int, kind string) {
-	typ := ktStripType(x.Tree.Text(ty))
-	name, qual := SplitType(typ)
+// typeRef records a reference of kind to the type at node ty.
+func typeRef(x *lang.Extractor, ty int32, sym int, kind string) {
+	typ := stripType(x.Tree.Text(ty))
+	name, qual := lang.SplitType(typ)
 	if name == "" {
 		return
 	}
-	x.Ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
+	x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
 }
 
-// ktParams reads function_value_parameters, declaring them in scope.
-func ktParams(x *Extractor, list int32, scope *Scope) []Param {
+// paramList reads function_value_parameters, declaring them in scope.
+func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	vararg := false
 	for p := range t.NamedChildren(list) {
 		switch t.Kind(p) {
@@ -472,60 +494,60 @@ func ktParams(x *Extractor, list int32, scope *Scope) []Param {
 			if id < 0 {
 				continue
 			}
-			param := Param{Name: t.Text(id), Type: ktTypeOf(x, p), Variadic: vararg}
+			param := lang.Param{Name: t.Text(id), Type: typeOf(x, p), Variadic: vararg}
 			vararg = false
 			if nx := t.NextSibling(p); nx >= 0 && t.Named(nx) && t.Kind(nx) != "parameter" && t.Kind(nx) != "parameter_modifiers" {
-				param.Default = OneLine(t.Text(nx))
+				param.Default = lang.OneLine(t.Text(nx))
 				param.Optional = true
 			}
 			out = append(out, param)
 			if scope != nil {
-				scope.Set(param.Name, ktStripType(param.Type), "", "")
+				scope.Set(param.Name, stripType(param.Type), "", "")
 			}
 		}
 	}
 	return out
 }
 
-func ktFunction(x *Extractor, n int32, c ktCtx) {
+func function(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
 	}
 	parent := c.sym
-	kind := KindFunction
+	kind := lang.KindFunction
 	if c.members >= 0 {
-		parent, kind = c.members, KindMethod
+		parent, kind = c.members, lang.KindMethod
 	}
-	s := Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
-	mods, test := ktVisibility(x, &s, n, c)
+	s := lang.Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
+	mods, test := visibility(x, &s, n, c)
 	if c.static {
 		mods = append(mods, "static")
 	}
-	if c.iface && c.members >= 0 && !ContainsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
+	if c.iface && c.members >= 0 && !lang.ContainsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
 		mods = append(mods, "abstract")
 	}
-	scope := &Scope{Parent: c.scope}
+	scope := &lang.Scope{Parent: c.scope}
 	var params int32 = -1
 	for ch := range t.NamedChildren(n) {
 		k := t.Kind(ch)
 		switch {
 		case k == "type_parameters":
 			for p := range t.NamedChildren(ch) {
-				s.Signature.Generics = append(s.Signature.Generics, OneLine(t.Text(p)))
+				s.Signature.Generics = append(s.Signature.Generics, lang.OneLine(t.Text(p)))
 			}
 		case k == "function_value_parameters":
 			params = ch
-		case ktIsType(k) && ch < name:
+		case isType(k) && ch < name:
 			// fun Receiver.name(): an extension function
-			s.Signature.Receiver = OneLine(t.Text(ch))
-			scope.Set("this", ktStripType(s.Signature.Receiver), "", "")
-		case ktIsType(k) && params >= 0:
-			s.Signature.Returns = OneLine(t.Text(ch))
+			s.Signature.Receiver = lang.OneLine(t.Text(ch))
+			scope.Set("this", stripType(s.Signature.Receiver), "", "")
+		case isType(k) && params >= 0:
+			s.Signature.Returns = lang.OneLine(t.Text(ch))
 		}
 	}
-	s.Signature.Params = ktParams(x, params, scope)
+	s.Signature.Params = paramList(x, params, scope)
 	s.Signature.Modifiers = mods
 	body := t.ChildOfKind(n, "function_body")
 	s.Signature.Text = x.HeaderText(n, body)
@@ -533,56 +555,56 @@ func ktFunction(x *Extractor, n int32, c ktCtx) {
 	s.IsTest = test || x.Facts.IsTest && strings.HasPrefix(s.Name, "test")
 	sym := x.AddSymbol(s, n, name, body)
 	if body >= 0 {
-		inner := ktCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
+		inner := state{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
 		for ch := range t.NamedChildren(body) {
 			if t.Kind(ch) == "block" {
 				for st := range t.NamedChildren(ch) {
-					ktNode(x, st, inner)
+					node(x, st, inner)
 				}
 			} else {
 				inner.top = false
-				ktNode(x, ch, inner)
+				node(x, ch, inner)
 			}
 		}
 	}
 }
 
-func ktConstructor(x *Extractor, n int32, c ktCtx) {
+func constructor(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	if c.members < 0 {
 		return
 	}
 	cls := x.Facts.Symbols[c.members]
-	s := Symbol{Kind: KindConstructor, Name: cls.Name, Parent: c.members}
-	s.Signature.Modifiers, _ = ktVisibility(x, &s, n, c)
-	scope := &Scope{Parent: c.scope}
-	s.Signature.Params = ktParams(x, t.ChildOfKind(n, "function_value_parameters"), scope)
+	s := lang.Symbol{Kind: lang.KindConstructor, Name: cls.Name, Parent: c.members}
+	s.Signature.Modifiers, _ = visibility(x, &s, n, c)
+	scope := &lang.Scope{Parent: c.scope}
+	s.Signature.Params = paramList(x, t.ChildOfKind(n, "function_value_parameters"), scope)
 	body := t.ChildOfKind(n, "block")
 	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = x.DocBefore(n)
 	sym := x.AddSymbol(s, n, -1, body)
-	inner := ktCtx{sym: sym, members: -1, cls: c.cls, scope: scope}
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: scope}
 	if d := t.ChildOfKind(n, "constructor_delegation_call"); d >= 0 {
 		// this(...) and super(...): the class's own constructor or its base
 		target := cls.Name
 		if strings.HasPrefix(strings.TrimSpace(t.Text(d)), "super") && len(cls.Signature.Bases) > 0 {
-			target = ktStripType(cls.Signature.Bases[0])
+			target = stripType(cls.Signature.Bases[0])
 		}
-		name, qual := SplitType(target)
-		x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: sym}, d)
+		name, qual := lang.SplitType(target)
+		x.Ref(lang.Ref{Kind: lang.RefNew, Name: name, Qualifier: qual, Symbol: sym}, d)
 		for ch := range t.NamedChildren(d) {
-			ktNode(x, ch, inner)
+			node(x, ch, inner)
 		}
 	}
 	if body >= 0 {
 		inner.top = true
 		for st := range t.NamedChildren(body) {
-			ktNode(x, st, inner)
+			node(x, st, inner)
 		}
 	}
 }
 
-func ktProperty(x *Extractor, n int32, c ktCtx) {
+func property(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	vd := t.ChildOfKind(n, "variable_declaration")
 	var id int32 = -1
@@ -591,7 +613,7 @@ func ktProperty(x *Extractor, n int32, c ktCtx) {
 	}
 	typ := ""
 	if vd >= 0 {
-		typ = ktTypeOf(x, vd)
+		typ = typeOf(x, vd)
 	}
 	// the initializer: a call, its callee and the type it makes
 	var init int32 = -1
@@ -607,25 +629,25 @@ func ktProperty(x *Extractor, n int32, c ktCtx) {
 		if f := t.FirstNamedChild(init); f >= 0 {
 			switch t.Kind(f) {
 			case "identifier":
-				if IsUpper(t.Text(f)) {
+				if lang.IsUpper(t.Text(f)) {
 					typ = t.Text(f)
-				} else if std := ktStdResult[t.Text(f)]; std != "" {
+				} else if std := stdResult[t.Text(f)]; std != "" {
 					typ = std
 				} else {
 					call = t.Text(f)
 				}
 			case "navigation_expression":
-				call = ktChain(x, f)
+				call = chain(x, f)
 			}
 		}
 	}
-	local := c.members < 0 && c.sym != 0 && x.Facts.Symbols[c.sym].Kind != KindClass && x.Facts.Symbols[c.sym].Kind != KindInterface
+	local := c.members < 0 && c.sym != 0 && x.Facts.Symbols[c.sym].Kind != lang.KindClass && x.Facts.Symbols[c.sym].Kind != lang.KindInterface
 	if id >= 0 && local {
-		c.scope.Set(t.Text(id), ktStripType(typ), call, "")
+		c.scope.Set(t.Text(id), stripType(typ), call, "")
 		c.top = false
 		for ch := range t.NamedChildren(n) {
 			if ch != vd {
-				ktNode(x, ch, c)
+				node(x, ch, c)
 			}
 		}
 		return
@@ -636,8 +658,8 @@ func ktProperty(x *Extractor, n int32, c ktCtx) {
 		if c.members >= 0 {
 			parent = c.members
 		}
-		s := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: parent}
-		mods, _ := ktVisibility(x, &s, n, c)
+		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: parent}
+		mods, _ := visibility(x, &s, n, c)
 		if c.static {
 			mods = append(mods, "static")
 		}
@@ -648,25 +670,25 @@ func ktProperty(x *Extractor, n int32, c ktCtx) {
 		}
 		s.Signature.Modifiers = mods
 		s.Signature.Returns = typ
-		s.Signature.Text = Shorten(OneLine(t.Text(n)), MaxSigText)
+		s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(n)), lang.MaxSigText)
 		s.Doc = x.DocBefore(n)
 		sym = x.AddSymbol(s, n, id, init)
 		if c.members < 0 {
-			c.scope.Set(t.Text(id), ktStripType(typ), call, "")
+			c.scope.Set(t.Text(id), stripType(typ), call, "")
 		}
 	}
 	inner := c
 	inner.sym, inner.members, inner.top = sym, -1, false
 	for ch := range t.NamedChildren(n) {
 		if ch != vd && t.Kind(ch) != "modifiers" {
-			ktNode(x, ch, inner)
+			node(x, ch, inner)
 		}
 	}
 }
 
-// ktChain returns the text of a navigation chain of plain names
+// chain returns the text of a navigation chain of plain names
 // ("a.b.c", "this.repo"), or "" when some part is not a name.
-func ktChain(x *Extractor, n int32) string {
+func chain(x *lang.Extractor, n int32) string {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "identifier":
@@ -678,7 +700,7 @@ func ktChain(x *Extractor, n int32) string {
 	case "navigation_expression":
 		var parts []string
 		for ch := range t.NamedChildren(n) {
-			p := ktChain(x, ch)
+			p := chain(x, ch)
 			if p == "" {
 				return ""
 			}
@@ -689,7 +711,7 @@ func ktChain(x *Extractor, n int32) string {
 	return ""
 }
 
-func ktCall(x *Extractor, n int32, c ktCtx) {
+func call(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	f := t.FirstNamedChild(n)
 	if f < 0 {
@@ -698,11 +720,11 @@ func ktCall(x *Extractor, n int32, c ktCtx) {
 	switch t.Kind(f) {
 	case "identifier":
 		name := t.Text(f)
-		kind := RefCall
-		if IsUpper(name) {
-			kind = RefNew // Kotlin constructs without new
+		kind := lang.RefCall
+		if lang.IsUpper(name) {
+			kind = lang.RefNew // Kotlin constructs without new
 		}
-		x.Ref(Ref{Kind: kind, Name: name, Symbol: c.sym}, f)
+		x.Ref(lang.Ref{Kind: kind, Name: name, Symbol: c.sym}, f)
 	case "navigation_expression":
 		var parts []int32
 		for ch := range t.NamedChildren(f) {
@@ -715,13 +737,13 @@ func ktCall(x *Extractor, n int32, c ktCtx) {
 		if t.Kind(last) != "identifier" {
 			return
 		}
-		r := Ref{Kind: RefCall, Name: t.Text(last), Symbol: c.sym}
+		r := lang.Ref{Kind: lang.RefCall, Name: t.Text(last), Symbol: c.sym}
 		recv := parts[0]
 		if len(parts) > 2 {
 			// a.b.c(): the receiver is everything before the last name
 			q := ""
 			for _, p := range parts[:len(parts)-1] {
-				s := ktChain(x, p)
+				s := chain(x, p)
 				if s == "" {
 					q = ""
 					break
@@ -732,11 +754,11 @@ func ktCall(x *Extractor, n int32, c ktCtx) {
 				q += s
 			}
 			r.Qualifier = q
-		} else if s := ktChain(x, recv); s != "" {
+		} else if s := chain(x, recv); s != "" {
 			r.Qualifier = s
 		} else if t.Kind(recv) == "call_expression" {
 			if cf := t.FirstNamedChild(recv); cf >= 0 {
-				if chain := ktChain(x, cf); chain != "" {
+				if chain := chain(x, cf); chain != "" {
 					r.Qualifier = chain + "()"
 					r.QualifierCall = chain
 				}
@@ -756,7 +778,7 @@ func ktCall(x *Extractor, n int32, c ktCtx) {
 				}
 			case "super":
 				if c.cls >= 0 && len(x.Facts.Symbols[c.cls].Signature.Bases) > 0 {
-					r.QualifierType = ktStripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
+					r.QualifierType = stripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
 				}
 			default:
 				if typ, call, _, ok := c.scope.Lookup(head); ok {
@@ -764,9 +786,9 @@ func ktCall(x *Extractor, n int32, c ktCtx) {
 				}
 			}
 		}
-		if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && IsUpper(r.Name) && IsUpper(r.Qualifier) {
+		if r.Kind == lang.RefCall && r.QualifierType == "" && r.QualifierCall == "" && lang.IsUpper(r.Name) && lang.IsUpper(r.Qualifier) {
 			// Outer.Inner(...): a nested type's construction
-			r.Kind = RefNew
+			r.Kind = lang.RefNew
 		}
 		if r.Qualifier == "" && r.QualifierCall == "" {
 			// a receiver we cannot name: still a call of that name
@@ -776,8 +798,8 @@ func ktCall(x *Extractor, n int32, c ktCtx) {
 	}
 }
 
-// ktGuard records if (cond) return/throw at the top of a function body.
-func ktGuard(x *Extractor, n int32, c ktCtx) {
+// guard records if (cond) return/throw at the top of a function body.
+func guard(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	cond := t.Field(n, "condition")
 	if cond < 0 {
@@ -803,16 +825,12 @@ func ktGuard(x *Extractor, n int32, c ktCtx) {
 	}
 }
 
-var ktL = &ktsLang{name: "kotlin", ext: []string{".kt", ".kts"}, self: "this", explicit: true, stripType: ktStripType,
-	std: wordSet("kotlin", "std.txt"), common: wordSet("kotlin", "common_methods.txt")}
+// resolver is the package resolver Kotlin shares with Swift and Scala.
+var resolver = lang.NewPackageResolver("kotlin", []string{".kt", ".kts"}, lang.PackageRules{Self: "this", Explicit: true,
+	StripType: stripType, Std: lang.WordList(data, "std.txt"), Common: lang.WordList(data, "common_methods.txt"),
+	// a Gradle script calls its DSL
+	DSLFile: func(p string) bool { return strings.HasSuffix(p, ".gradle.kts") }})
 
-// ktBuiltins are the functions of kotlin.* and kotlin.io.* that every
+// builtins are the functions of kotlin.* and kotlin.io.* that every
 // file calls without an import; calls to them are dropped.
-var ktBuiltins = wordSet("kotlin", "builtins.txt")
-
-func init() {
-	l := ByName("kotlin")
-	l.builtins = ktBuiltins
-	l.resolve = func(ctx *Context, r *Ref) Resolution { return ktL.resolve(ctx, r, 0) }
-	l.resolveImport = ktL.resolveImport
-}
+var builtins = lang.WordFile(data, "builtins.txt")

@@ -1,12 +1,15 @@
-package lang
+package kotlin
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-func TestKotlinExtract(t *testing.T) {
-	f := moreExtract(t, "kotlin", "src/main/kotlin/a/Store.kt", `package com.shop.store
+func TestExtract(t *testing.T) {
+	f := langtest.Extract(t, "src/main/kotlin/a/Store.kt", `package com.shop.store
 
 import com.shop.model.Item
 import com.shop.model.*
@@ -38,45 +41,45 @@ class Store(private val repo: Repo) : Base<Item>("s"), Priced {
     suspend fun fetch(url: String): String = throw IllegalStateException("x")
 }
 `)
-	base := moreSym(t, f, "Base")
-	if base.Kind != KindClass || base.Doc != "A store." || !base.Exported || len(base.Signature.Generics) != 1 {
+	base := langtest.Sym(t, f, "Base")
+	if base.Kind != lang.KindClass || base.Doc != "A store." || !base.Exported || len(base.Signature.Generics) != 1 {
 		t.Errorf("Base = %+v", base)
 	}
 	if got := strings.Join(base.Signature.Bases, ","); got != "Priced,Comparable<T>" {
 		t.Errorf("bases %q", got)
 	}
-	log := moreSym(t, f, "Base.log")
-	if log.Kind != KindMethod || log.Visibility != VisProtected || len(log.Signature.Params) != 2 ||
+	log := langtest.Sym(t, f, "Base.log")
+	if log.Kind != lang.KindMethod || log.Visibility != lang.VisProtected || len(log.Signature.Params) != 2 ||
 		log.Signature.Params[0].Default != `"x"` || !log.Signature.Params[1].Variadic {
 		t.Errorf("log = %+v", log)
 	}
-	if s := moreSym(t, f, "Priced"); s.Kind != KindInterface {
+	if s := langtest.Sym(t, f, "Priced"); s.Kind != lang.KindInterface {
 		t.Errorf("Priced kind %s", s.Kind)
 	}
-	if s := moreSym(t, f, "Registry.MAX"); s.Kind != KindVariable {
+	if s := langtest.Sym(t, f, "Registry.MAX"); s.Kind != lang.KindVariable {
 		t.Errorf("MAX kind %s", s.Kind)
 	}
-	if s := moreSym(t, f, "count"); s.Visibility != VisPrivate || s.Exported {
+	if s := langtest.Sym(t, f, "count"); s.Visibility != lang.VisPrivate || s.Exported {
 		t.Errorf("count = %+v", s)
 	}
-	if s := moreSym(t, f, "Store.repo"); s.Visibility != VisPrivate || s.Signature.Returns != "Repo" {
+	if s := langtest.Sym(t, f, "Store.repo"); s.Visibility != lang.VisPrivate || s.Signature.Returns != "Repo" {
 		t.Errorf("repo = %+v", s)
 	}
-	if s := moreSym(t, f, "Store.create"); !ContainsStr(s.Signature.Modifiers, "static") || s.Signature.Returns != "Store" {
+	if s := langtest.Sym(t, f, "Store.create"); !lang.ContainsStr(s.Signature.Modifiers, "static") || s.Signature.Returns != "Store" {
 		t.Errorf("create = %+v", s)
 	}
-	if s := moreSym(t, f, "Store.total.inner"); s.Kind != KindFunction {
+	if s := langtest.Sym(t, f, "Store.total.inner"); s.Kind != lang.KindFunction {
 		t.Errorf("inner kind %s", s.Kind)
 	}
-	total := moreSym(t, f, "Store.total")
-	if got := factTexts(total.Invariants); len(got) != 2 || !strings.Contains(got[0], "count < 0") {
+	total := langtest.Sym(t, f, "Store.total")
+	if got := langtest.FactTexts(total.Invariants); len(got) != 2 || !strings.Contains(got[0], "count < 0") {
 		t.Errorf("guards %v", got)
 	}
-	wantAll(t, moreImports(f), "com.shop.model.Item@3", "com.shop.model names=*@4", "kotlinx.coroutines.launch alias=go@5")
+	langtest.WantAll(t, langtest.Imports(f), "com.shop.model.Item@3", "com.shop.model names=*@4", "kotlinx.coroutines.launch alias=go@5")
 	var refs []string
 	for _, r := range f.Refs {
 		refs = append(refs, r.Kind+" "+r.Qualifier+"."+r.Name+" qt="+r.QualifierType)
 	}
-	wantAll(t, refs, "extends .Base qt=", "implements .Priced qt=", "new .Repo qt=", "call r.save qt=Repo",
+	langtest.WantAll(t, refs, "extends .Base qt=", "implements .Priced qt=", "new .Repo qt=", "call r.save qt=Repo",
 		"call this.repo.load qt=Store", "call .inner qt=", "new .IllegalStateException qt=")
 }
