@@ -78,6 +78,27 @@ func calleeName(c *ast.CallExpr) string {
 	return ""
 }
 
+// pkgDir is the directory of the package of file f: "." for lang, the
+// room's for a room.
+func pkgDir(fset *token.FileSet, f *ast.File) string {
+	return filepath.Dir(fset.Position(f.Package).Filename)
+}
+
+// calleeKey names the function a call of file f calls: a plain function
+// by its package and name (lang.X is lang's), a method by its name.
+func calleeKey(fset *token.FileSet, f *ast.File, c *ast.CallExpr) string {
+	switch fn := c.Fun.(type) {
+	case *ast.Ident:
+		return pkgDir(fset, f) + "." + fn.Name
+	case *ast.SelectorExpr:
+		if x, ok := fn.X.(*ast.Ident); ok && x.Name == "lang" {
+			return "." + "." + fn.Sel.Name
+		}
+		return fn.Sel.Name
+	}
+	return ""
+}
+
 func strLit(e ast.Expr) (string, bool) {
 	b, ok := e.(*ast.BasicLit)
 	if !ok || b.Kind != token.STRING {
@@ -106,13 +127,16 @@ func collectKinds(fset *token.FileSet, files []*ast.File) []kindSite {
 	}
 	// A function parameter holds a kind when some call passes one to it:
 	// jsIsFunc(t.Kind(n)) makes jsIsFunc's parameter a kind.
+	// A plain function is named within its package (lang or a room):
+	// rooms' functions lost their language prefixes, so that two rooms
+	// may each have an isType.
 	kindParams := map[string]map[int]bool{}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if c, ok := n.(*ast.CallExpr); ok {
 				for i, a := range c.Args {
 					if isKindCall(a) {
-						name := calleeName(c)
+						name := calleeKey(fset, f, c)
 						if kindParams[name] == nil {
 							kindParams[name] = map[int]bool{}
 						}
@@ -140,11 +164,15 @@ func collectKinds(fset *token.FileSet, files []*ast.File) []kindSite {
 			}
 			// the names in this function that hold a node's kind
 			vars := map[string]bool{}
-			if fd.Type.Params != nil && kindParams[fd.Name.Name] != nil {
+			key := fd.Name.Name
+			if fd.Recv == nil {
+				key = pkgDir(fset, f) + "." + key
+			}
+			if fd.Type.Params != nil && kindParams[key] != nil {
 				i := 0
 				for _, p := range fd.Type.Params.List {
 					for _, nm := range p.Names {
-						if kindParams[fd.Name.Name][i] {
+						if kindParams[key][i] {
 							vars[nm.Name] = true
 						}
 						i++
@@ -294,7 +322,7 @@ func missingKinds(t *testing.T, sites []kindSite) []string {
 
 // rooms are the directories of the languages that live in rooms, and
 // the languages of each.
-var rooms = map[string][]string{"bash": {"bash"}, "csharp": {"csharp"}, "kotlin": {"kotlin"}, "lua": {"lua"}, "php": {"php"}, "python": {"python"}, "ruby": {"ruby"}, "scala": {"scala"}}
+var rooms = map[string][]string{"bash": {"bash"}, "csharp": {"csharp"}, "kotlin": {"kotlin"}, "lua": {"lua"}, "php": {"php"}, "python": {"python"}, "ruby": {"ruby"}, "scala": {"scala"}, "swift": {"swift"}}
 
 // TestNodeKindsExist fails on every node kind or field name spelled in
 // lang/ and its rooms that the pinned grammars do not have.

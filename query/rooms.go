@@ -12,4 +12,5 @@ import (
 	_ "github.com/sdl-dev/sdl/lang/python"
 	_ "github.com/sdl-dev/sdl/lang/ruby"
 	_ "github.com/sdl-dev/sdl/lang/scala"
+	_ "github.com/sdl-dev/sdl/lang/swift"
 )

@@ -1,12 +1,15 @@
-package lang
+package swift
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-func TestSwiftExtract(t *testing.T) {
-	f := moreExtract(t, "swift", "Sources/Shop/Store.swift", `import Foundation
+func TestExtract(t *testing.T) {
+	f := langtest.Extract(t, "Sources/Shop/Store.swift", `import Foundation
 import class UIKit.UIView
 
 /// Prices things.
@@ -39,40 +42,40 @@ enum Color { case red, green }
 	if f.Module != "Shop" {
 		t.Errorf("module %q", f.Module)
 	}
-	if s := moreSym(t, f, "Priced"); s.Kind != KindInterface || s.Doc != "Prices things." || !s.Exported {
+	if s := langtest.Sym(t, f, "Priced"); s.Kind != lang.KindInterface || s.Doc != "Prices things." || !s.Exported {
 		t.Errorf("Priced = %+v", s)
 	}
-	if s := moreSym(t, f, "Priced.price"); s.Kind != KindMethod || !s.Exported || s.Signature.Returns != "Int" {
+	if s := langtest.Sym(t, f, "Priced.price"); s.Kind != lang.KindMethod || !s.Exported || s.Signature.Returns != "Int" {
 		t.Errorf("Priced.price = %+v", s)
 	}
-	if s := moreSym(t, f, "Store.items"); s.Visibility != VisPrivate || s.Signature.Returns != "[Item]" {
+	if s := langtest.Sym(t, f, "Store.items"); s.Visibility != lang.VisPrivate || s.Signature.Returns != "[Item]" {
 		t.Errorf("items = %+v", s)
 	}
-	if s := moreSym(t, f, "Store.init"); s.Kind != KindConstructor || s.Visibility != VisInternal {
+	if s := langtest.Sym(t, f, "Store.init"); s.Kind != lang.KindConstructor || s.Visibility != lang.VisInternal {
 		t.Errorf("init = %+v", s)
 	}
-	fetch := moreSym(t, f, "Store.fetch")
+	fetch := langtest.Sym(t, f, "Store.fetch")
 	ps := fetch.Signature.Params
 	if len(ps) != 3 || ps[1].Name != "n" || ps[1].Default != "3" || !ps[2].Variadic || fetch.Signature.Returns != "String" ||
-		!ContainsStr(fetch.Signature.Modifiers, "async") || !ContainsStr(fetch.Signature.Modifiers, "throws") {
+		!lang.ContainsStr(fetch.Signature.Modifiers, "async") || !lang.ContainsStr(fetch.Signature.Modifiers, "throws") {
 		t.Errorf("fetch = %+v", fetch.Signature)
 	}
-	if m := moreSym(t, f, "Store.each").Signature.Modifiers; !ContainsStr(m, "rethrows") || ContainsStr(m, "throws") {
+	if m := langtest.Sym(t, f, "Store.each").Signature.Modifiers; !lang.ContainsStr(m, "rethrows") || lang.ContainsStr(m, "throws") {
 		t.Errorf("each's modifiers %v, want rethrows and not throws", m)
 	}
-	if got := factTexts(moreSym(t, f, "Store.price").Invariants); len(got) != 1 || !strings.Contains(got[0], "items.isEmpty") {
+	if got := langtest.FactTexts(langtest.Sym(t, f, "Store.price").Invariants); len(got) != 1 || !strings.Contains(got[0], "items.isEmpty") {
 		t.Errorf("guards %v", got)
 	}
-	if s := moreSym(t, f, "Store.helper"); s.Kind != KindMethod {
+	if s := langtest.Sym(t, f, "Store.helper"); s.Kind != lang.KindMethod {
 		t.Errorf("extension member = %+v", s)
 	}
-	moreSym(t, f, "Store.price.inner")
-	moreSym(t, f, "Color.red")
-	wantAll(t, moreImports(f), "Foundation@1", "UIKit names=UIView@2")
+	langtest.Sym(t, f, "Store.price.inner")
+	langtest.Sym(t, f, "Color.red")
+	langtest.WantAll(t, langtest.Imports(f), "Foundation@1", "UIKit names=UIView@2")
 	var refs []string
 	for _, r := range f.Refs {
 		refs = append(refs, r.Kind+" "+r.Qualifier+"."+r.Name+" qt="+r.QualifierType)
 	}
-	wantAll(t, refs, "extends .Base qt=", "implements .Priced qt=", "new .Repo qt=", "call r.save qt=Repo",
+	langtest.WantAll(t, refs, "extends .Base qt=", "implements .Priced qt=", "new .Repo qt=", "call r.save qt=Repo",
 		"call self.repo.load qt=Store", "call .inner qt=", "new .Base qt=Base")
 }

@@ -1,23 +1,44 @@
-package lang
+// Package swift is sdl's room for Swift: a walker over the syntax tree
+// (types, extensions, protocols, functions, properties, imports, guards
+// and side effects), resolution through the package resolver it shares
+// with Kotlin and Scala, and the skeleton rules of its braced bodies.
+package swift
 
 import (
+	"embed"
 	"path"
 	"strings"
 
 	tsswift "github.com/alex-pinkus/tree-sitter-swift/bindings/go"
+	"github.com/sdl-dev/sdl/lang"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	l := &Language{Name: "swift", Extensions: []string{".swift"}, extract: extractSwift}
-	register(l, tsswift.Language())
-	l.setSyntax([]string{"comment", "multiline_comment"},
-		[]string{"line_string_literal", "multi_line_string_literal", "raw_string_literal"},
-		[]string{"simple_identifier", "type_identifier"})
+	lang.RegisterWalker(lang.Walker{
+		Name:          "swift",
+		Extensions:    []string{".swift"},
+		Grammar:       tsswift.Language(),
+		Comments:      []string{"comment", "multiline_comment"},
+		Strings:       []string{"line_string_literal", "multi_line_string_literal", "raw_string_literal"},
+		Idents:        []string{"simple_identifier", "type_identifier"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolver.Resolve,
+		ResolveImport: resolver.ResolveImport,
+		Skeleton:      skeleton,
+	})
 }
 
-// swCtx is where the Swift walker is. Scopes are Kotlin's: names to types
+// state is where the Swift walker is. Scopes are Kotlin's: names to types
 // or to the calls they were assigned from.
-type swCtx struct {
+type state struct {
 	sym     int // the symbol code belongs to
 	members int // the type whose body is walked, -1 in code
 	cls     int // the innermost type, -1 outside
@@ -25,11 +46,11 @@ type swCtx struct {
 	proto   bool // in a protocol body: members are requirements
 	protos  map[string]bool
 	top     bool // a statement of a function body itself
-	scope   *Scope
+	scope   *lang.Scope
 }
 
-func extractSwift(x *Extractor) {
-	x.Facts.Module = swiftModuleOf(x.Path)
+func extract(x *lang.Extractor) {
+	x.Facts.Module = moduleOf(x.Path)
 	if x.Tree.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
@@ -47,15 +68,15 @@ func extractSwift(x *Extractor) {
 			}
 		}
 	}
-	c := swCtx{members: -1, cls: -1, scope: &Scope{}, protos: protos}
+	c := state{members: -1, cls: -1, scope: &lang.Scope{}, protos: protos}
 	for n := range x.Tree.NamedChildren(0) {
-		swNode(x, n, c)
+		node(x, n, c)
 	}
 }
 
-// swKnownProtocols are protocols of the standard library and Foundation
+// knownProtocols are protocols of the standard library and Foundation
 // that classes commonly list first.
-var swKnownProtocols = map[string]bool{
+var knownProtocols = map[string]bool{
 	"Codable": true, "Encodable": true, "Decodable": true, "Equatable": true, "Hashable": true, "Comparable": true,
 	"Error": true, "CustomStringConvertible": true, "CustomDebugStringConvertible": true, "Sendable": true,
 	"Identifiable": true, "ObservableObject": true, "CaseIterable": true, "RawRepresentable": true, "Sequence": true,
@@ -63,10 +84,10 @@ var swKnownProtocols = map[string]bool{
 	"URLSessionDelegate": true, "URLSessionTaskDelegate": true, "URLSessionDataDelegate": true,
 }
 
-// swiftModuleOf is the module a file belongs to: Swift Package Manager's
+// moduleOf is the module a file belongs to: Swift Package Manager's
 // Sources/<Target>/ and Tests/<Target>/, else the top directory (an Xcode
 // target's folder), else "" for files at the root.
-func swiftModuleOf(p string) string {
+func moduleOf(p string) string {
 	segs := strings.Split(path.Dir(p), "/")
 	for i := 0; i+1 < len(segs); i++ {
 		if segs[i] == "Sources" || segs[i] == "Tests" {
@@ -79,8 +100,8 @@ func swiftModuleOf(p string) string {
 	return ""
 }
 
-// swIsType reports whether a node kind is a type.
-func swIsType(k string) bool {
+// isType reports whether a node kind is a type.
+func isType(k string) bool {
 	switch k {
 	case "user_type", "optional_type", "array_type", "dictionary_type", "tuple_type", "function_type",
 		"opaque_type", "existential_type", "metatype", "protocol_composition_type", "implicitly_unwrapped_type",
@@ -90,45 +111,45 @@ func swIsType(k string) bool {
 	return false
 }
 
-func swNode(x *Extractor, n int32, c swCtx) {
+func node(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "comment", "multiline_comment", "modifiers", "attribute":
 		return
 	case "import_declaration":
-		swImport(x, n)
+		importDecl(x, n)
 		return
 	case "class_declaration", "protocol_declaration":
-		swClass(x, n, c)
+		class(x, n, c)
 		return
 	case "function_declaration", "protocol_function_declaration", "init_declaration", "deinit_declaration",
 		"subscript_declaration":
-		swFunction(x, n, c)
+		function(x, n, c)
 		return
 	case "property_declaration", "protocol_property_declaration":
-		swProperty(x, n, c)
+		property(x, n, c)
 		return
 	case "typealias_declaration", "associatedtype_declaration":
 		if name := t.ChildOfKind(n, "type_identifier"); name >= 0 {
-			s := Symbol{Kind: KindType, Name: t.Text(name), Parent: c.sym}
+			s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: c.sym}
 			if c.members >= 0 {
 				s.Parent = c.members
 			}
-			swVisibility(x, &s, n, c)
-			s.Signature.Text = OneLine(t.Text(n))
+			visibility(x, &s, n, c)
+			s.Signature.Text = lang.OneLine(t.Text(n))
 			s.Doc = x.DocBefore(n)
 			x.AddSymbol(s, n, name, -1)
 		}
 		return
 	case "call_expression":
-		swCall(x, n, c)
+		call(x, n, c)
 	case "guard_statement":
 		if c.top {
-			swGuard(x, n, c)
+			guard(x, n, c)
 		}
 	case "if_statement":
 		if c.top {
-			swIfGuard(x, n, c)
+			ifGuard(x, n, c)
 		}
 	case "control_transfer_statement":
 		if t.ChildOfKind(n, "throw_keyword") >= 0 {
@@ -148,41 +169,41 @@ func swNode(x *Extractor, n int32, c swCtx) {
 		}
 	case "lambda_literal":
 		inner := c
-		inner.scope = &Scope{Parent: c.scope}
+		inner.scope = &lang.Scope{Parent: c.scope}
 		inner.members, inner.top = -1, false
 		for ch := range t.NamedChildren(n) {
-			swNode(x, ch, inner)
+			node(x, ch, inner)
 		}
 		return
 	case "statements":
 		for ch := range t.NamedChildren(n) {
-			swNode(x, ch, c)
+			node(x, ch, c)
 		}
 		return
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
-		swNode(x, ch, c)
+		node(x, ch, c)
 	}
 }
 
-// swVisibility reads modifiers: Swift's default is internal (the module);
+// visibility reads modifiers: Swift's default is internal (the module);
 // public and open are seen by importers. Members of a protocol take the
 // protocol's visibility.
-func swVisibility(x *Extractor, s *Symbol, n int32, c swCtx) (mods []string, test bool) {
+func visibility(x *lang.Extractor, s *lang.Symbol, n int32, c state) (mods []string, test bool) {
 	t := x.Tree
 	vis := ""
 	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
 		for ch := range t.NamedChildren(m) {
 			switch t.Kind(ch) {
 			case "visibility_modifier":
-				if w := OneLine(t.Text(ch)); !strings.Contains(w, "(") {
+				if w := lang.OneLine(t.Text(ch)); !strings.Contains(w, "(") {
 					vis = w
 				} else if vis == "" {
 					mods = append(mods, w) // private(set): the getter keeps the default
 				}
 			case "attribute":
-				name := strings.TrimPrefix(OneLine(t.Text(ch)), "@")
+				name := strings.TrimPrefix(lang.OneLine(t.Text(ch)), "@")
 				if i := strings.IndexAny(name, "(<"); i >= 0 {
 					name = name[:i]
 				}
@@ -191,7 +212,7 @@ func swVisibility(x *Extractor, s *Symbol, n int32, c swCtx) (mods []string, tes
 					test = true
 				}
 			default:
-				mods = append(mods, OneLine(t.Text(ch)))
+				mods = append(mods, lang.OneLine(t.Text(ch)))
 			}
 		}
 	}
@@ -201,19 +222,19 @@ func swVisibility(x *Extractor, s *Symbol, n int32, c swCtx) (mods []string, tes
 	}
 	switch vis {
 	case "public", "open":
-		s.Exported, s.Visibility = true, VisPublic
+		s.Exported, s.Visibility = true, lang.VisPublic
 		if vis == "open" {
 			mods = append(mods, "open")
 		}
 	case "private", "fileprivate":
-		s.Visibility = VisPrivate
+		s.Visibility = lang.VisPrivate
 	default:
-		s.Visibility = VisInternal
+		s.Visibility = lang.VisInternal
 	}
 	return mods, test
 }
 
-func swImport(x *Extractor, n int32) {
+func importDecl(x *lang.Extractor, n int32) {
 	t := x.Tree
 	id := t.ChildOfKind(n, "identifier")
 	if id < 0 {
@@ -226,7 +247,7 @@ func swImport(x *Extractor, n int32) {
 	if len(parts) == 0 {
 		return
 	}
-	imp := Import{Source: parts[0], Line: t.StartLine(n), Symbol: 0}
+	imp := lang.Import{Source: parts[0], Line: t.StartLine(n), Symbol: 0}
 	kinded := false
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
@@ -236,14 +257,14 @@ func swImport(x *Extractor, n int32) {
 	}
 	if kinded && len(parts) > 1 {
 		// import class UIKit.UIView: one declaration
-		imp.Names = []ImportName{{Name: parts[len(parts)-1]}}
+		imp.Names = []lang.ImportName{{Name: parts[len(parts)-1]}}
 	} else {
 		imp.Source = strings.Join(parts, ".")
 	}
 	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
-func swClass(x *Extractor, n int32, c swCtx) {
+func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	var name int32 = -1
 	declKind := "protocol"
@@ -281,47 +302,47 @@ func swClass(x *Extractor, n int32, c swCtx) {
 	if declKind == "extension" {
 		// extension T: its members are T's; T's conformances are the
 		// file's references
-		owner := StripType(t.Text(name))
+		owner := lang.StripType(t.Text(name))
 		for _, b := range bases {
-			swTypeRef(x, b, 0, RefImplements)
+			typeRef(x, b, 0, lang.RefImplements)
 		}
-		inner := swCtx{sym: 0, members: 0, cls: -1, owner: owner, scope: &Scope{Parent: c.scope}, protos: c.protos}
+		inner := state{sym: 0, members: 0, cls: -1, owner: owner, scope: &lang.Scope{Parent: c.scope}, protos: c.protos}
 		inner.scope.Set("self", owner, "", "")
 		if body >= 0 {
 			for m := range t.NamedChildren(body) {
-				swNode(x, m, inner)
+				node(x, m, inner)
 			}
 		}
 		return
 	}
-	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: parent}
+	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent}
 	if declKind == "protocol" {
-		s.Kind = KindInterface
+		s.Kind = lang.KindInterface
 	}
-	mods, _ := swVisibility(x, &s, n, c)
+	mods, _ := visibility(x, &s, n, c)
 	if declKind != "class" && declKind != "protocol" {
 		mods = append(mods, declKind)
 	}
 	s.Signature.Modifiers = mods
 	if tp := t.ChildOfKind(n, "type_parameters"); tp >= 0 {
 		for p := range t.NamedChildren(tp) {
-			s.Signature.Generics = append(s.Signature.Generics, OneLine(t.Text(p)))
+			s.Signature.Generics = append(s.Signature.Generics, lang.OneLine(t.Text(p)))
 		}
 	}
 	for _, b := range bases {
-		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
 	}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
 			switch t.Kind(m) {
 			case "property_declaration", "protocol_property_declaration":
-				if id, typ := swPropName(x, m); id >= 0 {
-					s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(id), Type: typ})
+				if id, typ := propName(x, m); id >= 0 {
+					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(id), Type: typ})
 				}
 			case "enum_entry":
 				for ch := range t.NamedChildren(m) {
 					if t.Kind(ch) == "simple_identifier" {
-						s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(ch), Type: s.Name})
+						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(ch), Type: s.Name})
 					}
 				}
 			}
@@ -333,58 +354,58 @@ func swClass(x *Extractor, n int32, c swCtx) {
 	for i, b := range bases {
 		// a class's first base may be its superclass; the rest, and every
 		// base of a struct, enum or protocol, are protocols
-		kind := RefImplements
-		first := StripType(t.Text(b))
-		if i == 0 && (declKind == "class" || declKind == "actor") && !c.protos[first] && !swKnownProtocols[first] ||
+		kind := lang.RefImplements
+		first := lang.StripType(t.Text(b))
+		if i == 0 && (declKind == "class" || declKind == "actor") && !c.protos[first] && !knownProtocols[first] ||
 			declKind == "protocol" {
-			kind = RefExtends
+			kind = lang.RefExtends
 		}
-		swTypeRef(x, b, sym, kind)
+		typeRef(x, b, sym, kind)
 	}
-	scope := &Scope{Parent: c.scope}
+	scope := &lang.Scope{Parent: c.scope}
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
-		scope.Set(f.Name, StripType(f.Type), "", "")
+		scope.Set(f.Name, lang.StripType(f.Type), "", "")
 	}
 	scope.Set("self", x.Facts.Symbols[sym].Name, "", "")
-	inner := swCtx{sym: sym, members: sym, cls: sym, proto: declKind == "protocol", scope: scope, protos: c.protos}
+	inner := state{sym: sym, members: sym, cls: sym, proto: declKind == "protocol", scope: scope, protos: c.protos}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
 			if t.Kind(m) == "enum_entry" {
 				for ch := range t.NamedChildren(m) {
 					if t.Kind(ch) == "simple_identifier" {
-						es := Symbol{Kind: KindVariable, Name: t.Text(ch), Parent: sym, Exported: s.Exported,
+						es := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(ch), Parent: sym, Exported: s.Exported,
 							Visibility: x.Facts.Symbols[sym].Visibility}
 						es.Signature.Returns = s.Name
-						es.Signature.Text = OneLine(t.Text(m))
+						es.Signature.Text = lang.OneLine(t.Text(m))
 						x.AddSymbol(es, m, ch, -1)
 					}
 				}
 				continue
 			}
-			swNode(x, m, inner)
+			node(x, m, inner)
 		}
 	}
 }
 
-// swTypeRef records a reference of kind to the type at node ty.
-func swTypeRef(x *Extractor, ty int32, sym int, kind string) {
-	name, qual := SplitType(StripType(x.Tree.Text(ty)))
+// typeRef records a reference of kind to the type at node ty.
+func typeRef(x *lang.Extractor, ty int32, sym int, kind string) {
+	name, qual := lang.SplitType(lang.StripType(x.Tree.Text(ty)))
 	if name == "" {
 		return
 	}
-	x.Ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
+	x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
 }
 
-// swParams reads the parameter children of a declaration, declaring them
+// paramList reads the parameter children of a declaration, declaring them
 // in scope.
-func swParams(x *Extractor, n int32, scope *Scope) []Param {
+func paramList(x *lang.Extractor, n int32, scope *lang.Scope) []lang.Param {
 	t := x.Tree
-	var out []Param
+	var out []lang.Param
 	for p := range t.NamedChildren(n) {
 		if t.Kind(p) != "parameter" {
 			if t.FieldName(p) == "default_value" {
 				if len(out) > 0 {
-					out[len(out)-1].Default = OneLine(t.Text(p))
+					out[len(out)-1].Default = lang.OneLine(t.Text(p))
 					out[len(out)-1].Optional = true
 				}
 			}
@@ -395,26 +416,26 @@ func swParams(x *Extractor, n int32, scope *Scope) []Param {
 			switch k := t.Kind(ch); {
 			case k == "simple_identifier" && t.FieldName(ch) != "external_name":
 				name = t.Text(ch)
-			case swIsType(k) && typ == "":
-				typ = OneLine(t.Text(ch))
+			case isType(k) && typ == "":
+				typ = lang.OneLine(t.Text(ch))
 			}
 		}
 		if name == "" {
 			continue
 		}
-		param := Param{Name: name, Type: typ, Variadic: strings.HasSuffix(strings.TrimSpace(t.Text(p)), "...")}
+		param := lang.Param{Name: name, Type: typ, Variadic: strings.HasSuffix(strings.TrimSpace(t.Text(p)), "...")}
 		if param.Variadic {
 			param.Type += "..."
 		}
 		out = append(out, param)
 		if scope != nil {
-			scope.Set(name, StripType(typ), "", "")
+			scope.Set(name, lang.StripType(typ), "", "")
 		}
 	}
 	return out
 }
 
-func swFunction(x *Extractor, n int32, c swCtx) {
+func function(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	kind := t.Kind(n)
 	var name int32 = -1
@@ -437,17 +458,17 @@ func swFunction(x *Extractor, n int32, c swCtx) {
 	if nameText == "" {
 		return
 	}
-	s := Symbol{Kind: KindFunction, Name: nameText, Parent: c.sym}
+	s := lang.Symbol{Kind: lang.KindFunction, Name: nameText, Parent: c.sym}
 	if c.members >= 0 {
-		s.Parent, s.Kind = c.members, KindMethod
+		s.Parent, s.Kind = c.members, lang.KindMethod
 		if c.owner != "" {
 			s.Container = c.owner
 		}
 	}
 	if kind == "init_declaration" {
-		s.Kind = KindConstructor
+		s.Kind = lang.KindConstructor
 	}
-	mods, test := swVisibility(x, &s, n, c)
+	mods, test := visibility(x, &s, n, c)
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "async":
@@ -465,16 +486,16 @@ func swFunction(x *Extractor, n int32, c swCtx) {
 		mods = append(mods, "abstract")
 	}
 	s.Signature.Modifiers = mods
-	scope := &Scope{Parent: c.scope}
-	s.Signature.Params = swParams(x, n, scope)
+	scope := &lang.Scope{Parent: c.scope}
+	s.Signature.Params = paramList(x, n, scope)
 	for ch := range t.NamedChildren(n) {
 		switch k := t.Kind(ch); {
 		case k == "type_parameters":
 			for p := range t.NamedChildren(ch) {
-				s.Signature.Generics = append(s.Signature.Generics, OneLine(t.Text(p)))
+				s.Signature.Generics = append(s.Signature.Generics, lang.OneLine(t.Text(p)))
 			}
-		case swIsType(k) && s.Signature.Returns == "":
-			s.Signature.Returns = OneLine(t.Text(ch))
+		case isType(k) && s.Signature.Returns == "":
+			s.Signature.Returns = lang.OneLine(t.Text(ch))
 		}
 	}
 	body := t.Field(n, "body")
@@ -489,16 +510,16 @@ func swFunction(x *Extractor, n int32, c swCtx) {
 	s.IsTest = test || x.Facts.IsTest && c.members >= 0 && strings.HasPrefix(s.Name, "test")
 	sym := x.AddSymbol(s, n, name, body)
 	if body >= 0 {
-		inner := swCtx{sym: sym, members: -1, cls: c.cls, owner: c.owner, scope: scope, top: true, protos: c.protos}
+		inner := state{sym: sym, members: -1, cls: c.cls, owner: c.owner, scope: scope, top: true, protos: c.protos}
 		for ch := range t.NamedChildren(body) {
-			swNode(x, ch, inner)
+			node(x, ch, inner)
 		}
 	}
 }
 
-// swPropName returns a property's name node and its declared (or
+// propName returns a property's name node and its declared (or
 // constructed) type.
-func swPropName(x *Extractor, n int32) (int32, string) {
+func propName(x *lang.Extractor, n int32) (int32, string) {
 	t := x.Tree
 	var id int32 = -1
 	typ := ""
@@ -510,10 +531,10 @@ func swPropName(x *Extractor, n int32) (int32, string) {
 			}
 		case "type_annotation":
 			if ty := t.FirstNamedChild(ch); ty >= 0 && typ == "" {
-				typ = OneLine(t.Text(ty))
+				typ = lang.OneLine(t.Text(ty))
 			}
 		case "call_expression":
-			if f := t.FirstNamedChild(ch); f >= 0 && typ == "" && t.Kind(f) == "simple_identifier" && IsUpper(t.Text(f)) {
+			if f := t.FirstNamedChild(ch); f >= 0 && typ == "" && t.Kind(f) == "simple_identifier" && lang.IsUpper(t.Text(f)) {
 				typ = t.Text(f)
 			}
 		}
@@ -521,9 +542,9 @@ func swPropName(x *Extractor, n int32) (int32, string) {
 	return id, typ
 }
 
-func swProperty(x *Extractor, n int32, c swCtx) {
+func property(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	id, typ := swPropName(x, n)
+	id, typ := propName(x, n)
 	var value int32 = -1
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
@@ -537,38 +558,38 @@ func swProperty(x *Extractor, n int32, c swCtx) {
 	call := ""
 	if value >= 0 && t.Kind(value) == "call_expression" && typ == "" {
 		if f := t.FirstNamedChild(value); f >= 0 {
-			call = swChain(x, f)
+			call = chain(x, f)
 		}
 	}
 	local := c.members < 0 && c.sym != 0
 	if id >= 0 && local {
-		c.scope.Set(t.Text(id), StripType(typ), call, "")
+		c.scope.Set(t.Text(id), lang.StripType(typ), call, "")
 		c.top = false
 		if value >= 0 {
-			swNode(x, value, c)
+			node(x, value, c)
 		}
 		return
 	}
 	sym := c.sym
 	if id >= 0 {
-		s := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: c.sym}
+		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: c.sym}
 		if c.members >= 0 {
 			s.Parent = c.members
 			if c.owner != "" {
 				s.Container = c.owner
 			}
 		}
-		mods, _ := swVisibility(x, &s, n, c)
+		mods, _ := visibility(x, &s, n, c)
 		if vb := t.ChildOfKind(n, "value_binding_pattern"); vb >= 0 {
-			mods = append(mods, OneLine(t.Text(vb)))
+			mods = append(mods, lang.OneLine(t.Text(vb)))
 		}
 		s.Signature.Modifiers = mods
 		s.Signature.Returns = typ
-		s.Signature.Text = Shorten(OneLine(x.HeaderText(n, t.ChildOfKind(n, "computed_property"))), MaxSigText)
+		s.Signature.Text = lang.Shorten(lang.OneLine(x.HeaderText(n, t.ChildOfKind(n, "computed_property"))), lang.MaxSigText)
 		s.Doc = x.DocBefore(n)
 		sym = x.AddSymbol(s, n, id, value)
 		if c.members < 0 {
-			c.scope.Set(t.Text(id), StripType(typ), call, "")
+			c.scope.Set(t.Text(id), lang.StripType(typ), call, "")
 		}
 	}
 	inner := c
@@ -577,14 +598,14 @@ func swProperty(x *Extractor, n int32, c swCtx) {
 		switch t.Kind(ch) {
 		case "pattern", "type_annotation", "modifiers", "value_binding_pattern":
 		default:
-			swNode(x, ch, inner)
+			node(x, ch, inner)
 		}
 	}
 }
 
-// swChain returns the text of a navigation chain of plain names
+// chain returns the text of a navigation chain of plain names
 // ("a.b.c", "self.repo"), or "" when some part is not a name.
-func swChain(x *Extractor, n int32) string {
+func chain(x *lang.Extractor, n int32) string {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "simple_identifier":
@@ -602,7 +623,7 @@ func swChain(x *Extractor, n int32) string {
 					p = t.Text(s)
 				}
 			} else {
-				p = swChain(x, ch)
+				p = chain(x, ch)
 			}
 			if p == "" {
 				return ""
@@ -614,7 +635,7 @@ func swChain(x *Extractor, n int32) string {
 	return ""
 }
 
-func swCall(x *Extractor, n int32, c swCtx) {
+func call(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	f := t.FirstNamedChild(n)
 	// a + f(x) parses as (a + f)(x): the callee is the right operand
@@ -627,15 +648,15 @@ func swCall(x *Extractor, n int32, c swCtx) {
 	switch t.Kind(f) {
 	case "simple_identifier":
 		name := t.Text(f)
-		kind := RefCall
-		if IsUpper(name) {
-			kind = RefNew
+		kind := lang.RefCall
+		if lang.IsUpper(name) {
+			kind = lang.RefNew
 		}
 		// items[0] is a subscript, not a call
 		if cs := t.ChildOfKind(n, "call_suffix"); cs >= 0 && strings.HasPrefix(t.Text(cs), "[") {
 			return
 		}
-		x.Ref(Ref{Kind: kind, Name: name, Symbol: c.sym}, f)
+		x.Ref(lang.Ref{Kind: kind, Name: name, Symbol: c.sym}, f)
 	case "navigation_expression":
 		var target, suffix int32 = -1, -1
 		for ch := range t.NamedChildren(f) {
@@ -652,13 +673,13 @@ func swCall(x *Extractor, n int32, c swCtx) {
 		if last < 0 || t.Kind(last) != "simple_identifier" {
 			return
 		}
-		r := Ref{Kind: RefCall, Name: t.Text(last), Symbol: c.sym}
+		r := lang.Ref{Kind: lang.RefCall, Name: t.Text(last), Symbol: c.sym}
 		if target >= 0 {
-			if s := swChain(x, target); s != "" {
+			if s := chain(x, target); s != "" {
 				r.Qualifier = s
 			} else if t.Kind(target) == "call_expression" {
 				if cf := t.FirstNamedChild(target); cf >= 0 {
-					if chain := swChain(x, cf); chain != "" {
+					if chain := chain(x, cf); chain != "" {
 						r.Qualifier = chain + "()"
 						r.QualifierCall = chain
 					}
@@ -677,7 +698,7 @@ func swCall(x *Extractor, n int32, c swCtx) {
 				}
 			case "super":
 				if c.cls >= 0 && len(x.Facts.Symbols[c.cls].Signature.Bases) > 0 {
-					r.QualifierType = StripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
+					r.QualifierType = lang.StripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
 				}
 			default:
 				if typ, call, _, ok := c.scope.Lookup(head); ok {
@@ -686,25 +707,25 @@ func swCall(x *Extractor, n int32, c swCtx) {
 			}
 			if r.Name == "init" && (head == "self" || head == "super") && !strings.Contains(r.Qualifier, ".") {
 				// self.init(...) and super.init(...): a constructor
-				r.Kind, r.Name, r.Qualifier = RefNew, r.QualifierType, ""
+				r.Kind, r.Name, r.Qualifier = lang.RefNew, r.QualifierType, ""
 				if r.Name == "" {
 					return
 				}
 			}
 		}
-		if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && IsUpper(r.Name) && IsUpper(r.Qualifier) {
+		if r.Kind == lang.RefCall && r.QualifierType == "" && r.QualifierCall == "" && lang.IsUpper(r.Name) && lang.IsUpper(r.Qualifier) {
 			// Outer.Inner(...): a nested type's construction
-			r.Kind = RefNew
+			r.Kind = lang.RefNew
 		}
-		if r.Kind == RefCall && r.Qualifier == "" && r.QualifierCall == "" {
+		if r.Kind == lang.RefCall && r.Qualifier == "" && r.QualifierCall == "" {
 			r.Qualifier = "?"
 		}
 		x.Ref(r, last)
 	}
 }
 
-// swGuard records guard cond else { return/throw }.
-func swGuard(x *Extractor, n int32, c swCtx) {
+// guard records guard cond else { return/throw }.
+func guard(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	var conds []string
 	action := ""
@@ -712,7 +733,7 @@ func swGuard(x *Extractor, n int32, c swCtx) {
 		switch t.Kind(ch) {
 		case "statements":
 			if first := t.FirstNamedChild(ch); first >= 0 {
-				action = swExit(x, first)
+				action = exit(x, first)
 			}
 		case "else", "comment", "multiline_comment":
 		default:
@@ -726,8 +747,8 @@ func swGuard(x *Extractor, n int32, c swCtx) {
 	}
 }
 
-// swIfGuard records if cond { return/throw } at the top of a body.
-func swIfGuard(x *Extractor, n int32, c swCtx) {
+// ifGuard records if cond { return/throw } at the top of a body.
+func ifGuard(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	cond := t.Field(n, "condition")
 	if cond < 0 {
@@ -736,7 +757,7 @@ func swIfGuard(x *Extractor, n int32, c swCtx) {
 	for ch := range t.NamedChildren(n) {
 		if t.Kind(ch) == "statements" {
 			if first := t.FirstNamedChild(ch); first >= 0 && t.NamedChildCount(ch) == 1 {
-				if a := swExit(x, first); a != "" {
+				if a := exit(x, first); a != "" {
 					x.Guard(c.sym, t.Text(cond), a, n)
 				}
 			}
@@ -745,8 +766,8 @@ func swIfGuard(x *Extractor, n int32, c swCtx) {
 	}
 }
 
-// swExit says how a statement leaves: "return", "throw", or "".
-func swExit(x *Extractor, n int32) string {
+// exit says how a statement leaves: "return", "throw", or "".
+func exit(x *lang.Extractor, n int32) string {
 	t := x.Tree
 	if t.Kind(n) != "control_transfer_statement" {
 		if t.Kind(n) == "call_expression" {

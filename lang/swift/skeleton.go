@@ -1,42 +1,42 @@
-package lang
+package swift
 
-func init() {
-	skelRulesByName["swift"] = &SkelRules{
-		Marker:   "/* ... */",
-		Exits:    KindSet("control_transfer_statement"),
-		Blocks:   KindSet("statements"),
-		Nested:   KindSet("class_declaration", "protocol_declaration", "function_declaration"),
-		Member:   swSkelMember,
-		Exported: swSkelExported,
-	}
+import "github.com/sdl-dev/sdl/lang"
+
+var skeleton = &lang.SkelRules{
+	Marker:   "/* ... */",
+	Exits:    lang.KindSet("control_transfer_statement"),
+	Blocks:   lang.KindSet("statements"),
+	Nested:   lang.KindSet("class_declaration", "protocol_declaration", "function_declaration"),
+	Member:   skelMember,
+	Exported: skelExported,
 }
 
-func swSkelMember(s *Skel, n int32) Shape {
+func skelMember(s *lang.Skel, n int32) lang.Shape {
 	t := s.Tree
 	switch t.Kind(n) {
 	case "import_declaration":
-		return Shape{Kind: ShapeVerbatim}
+		return lang.Shape{Kind: lang.ShapeVerbatim}
 	case "class_declaration", "protocol_declaration":
 		for c := range t.NamedChildren(n) {
 			if k := t.Kind(c); k == "class_body" || k == "enum_class_body" || k == "protocol_body" {
-				return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(c, HoleMembers)}}
+				return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(c, lang.HoleMembers)}}
 			}
 		}
 	case "function_declaration", "init_declaration", "deinit_declaration":
 		if b := t.ChildOfKind(n, "function_body"); b >= 0 {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleCode)}}
 		}
 	case "subscript_declaration", "property_declaration":
 		if b := t.ChildOfKind(n, "computed_property"); b >= 0 {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleCode)}}
 		}
 	}
-	return Shape{Kind: ShapeLine}
+	return lang.Shape{Kind: lang.ShapeLine}
 }
 
-// swSkelExported: public and open declarations, protocol requirements,
+// skelExported: public and open declarations, protocol requirements,
 // imports and enum cases.
-func swSkelExported(s *Skel, n, container int32) bool {
+func skelExported(s *lang.Skel, n, container int32) bool {
 	t := s.Tree
 	switch t.Kind(n) {
 	case "import_declaration", "enum_entry", "protocol_function_declaration", "protocol_property_declaration":
