@@ -11,6 +11,7 @@ import (
 	_ "github.com/sdl-dev/sdl/lang/php"
 	_ "github.com/sdl-dev/sdl/lang/python"
 	_ "github.com/sdl-dev/sdl/lang/ruby"
+	_ "github.com/sdl-dev/sdl/lang/rust"
 	_ "github.com/sdl-dev/sdl/lang/scala"
 	_ "github.com/sdl-dev/sdl/lang/swift"
 )

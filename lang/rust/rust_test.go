@@ -1,4 +1,4 @@
-package lang
+package rust
 
 import (
 	"fmt"
@@ -6,20 +6,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-func extractRustSrc(t *testing.T, path, src string) *FileFacts {
+func extractSrc(t *testing.T, path, src string) *lang.FileFacts {
 	t.Helper()
-	p := NewParser()
+	p := lang.NewParser()
 	defer p.Close()
-	f, err := Extract(p, ByName("rust"), path, []byte(src))
+	f, err := lang.Extract(p, lang.ByName("rust"), path, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-func rsSym(t *testing.T, f *FileFacts, qualified string) *Symbol {
+func symbolOf(t *testing.T, f *lang.FileFacts, qualified string) *lang.Symbol {
 	t.Helper()
 	for i := range f.Symbols {
 		if f.Symbols[i].Qualified() == qualified {
@@ -34,7 +37,7 @@ func rsSym(t *testing.T, f *FileFacts, qualified string) *Symbol {
 	return nil
 }
 
-func TestRustFile(t *testing.T) {
+func TestFile(t *testing.T) {
 	for _, c := range []struct{ path, module, root, children string }{
 		{"src/lib.rs", "crate", "crate", "crate"},
 		{"src/main.rs", "crate", "crate", "crate"},
@@ -47,14 +50,14 @@ func TestRustFile(t *testing.T) {
 		{"examples/hello-world/src/main.rs", "hello_world", "hello_world", "hello_world"},
 		{"shop/build.rs", "shop::build", "shop::build", "shop"},
 	} {
-		f := rustFile(c.path)
+		f := placeOf(c.path)
 		if f.Module != c.module || f.Root != c.root || f.Children != c.children {
 			t.Errorf("%s: got module %q root %q children %q, want %q %q %q", c.path, f.Module, f.Root, f.Children, c.module, c.root, c.children)
 		}
 	}
 }
 
-const rsSample = `//! The crate doc.
+const sample = `//! The crate doc.
 
 use std::collections::{self, HashMap, hash_map::Entry as E};
 use crate::model::{Item, store::{Store, Db as Database}};
@@ -146,8 +149,8 @@ mod tests {
 }
 `
 
-func TestRustExtractSymbols(t *testing.T) {
-	f := extractRustSrc(t, "geo/src/shapes.rs", rsSample)
+func TestExtractSymbols(t *testing.T) {
+	f := extractSrc(t, "geo/src/shapes.rs", sample)
 	if f.Module != "geo::shapes" {
 		t.Errorf("module = %q", f.Module)
 	}
@@ -156,14 +159,14 @@ func TestRustExtractSymbols(t *testing.T) {
 		t.Errorf("module symbol %q doc %q", m.Name, m.Doc)
 	}
 
-	p := rsSym(t, f, "Point")
-	if p.Kind != KindClass || !p.Exported || p.Visibility != VisExported {
+	p := symbolOf(t, f, "Point")
+	if p.Kind != lang.KindClass || !p.Exported || p.Visibility != lang.VisExported {
 		t.Errorf("Point: %s exported=%v %s", p.Kind, p.Exported, p.Visibility)
 	}
 	if p.Doc != "A point.\n\nWith two fields." {
 		t.Errorf("Point doc %q", p.Doc)
 	}
-	if fmt.Sprint(p.Signature.Fields) != fmt.Sprint([]Param{{Name: "x", Type: "T"}, {Name: "y", Type: "T"}}) {
+	if fmt.Sprint(p.Signature.Fields) != fmt.Sprint([]lang.Param{{Name: "x", Type: "T"}, {Name: "y", Type: "T"}}) {
 		t.Errorf("Point fields %v", p.Signature.Fields)
 	}
 	if fmt.Sprint(p.Signature.Generics) != "[T: Copy where T: Default]" {
@@ -173,35 +176,35 @@ func TestRustExtractSymbols(t *testing.T) {
 		t.Errorf("Point bases %v (derived and implemented in the file)", p.Signature.Bases)
 	}
 
-	pair := rsSym(t, f, "Pair")
-	if pair.Visibility != VisInternal || pair.Exported || len(pair.Signature.Fields) != 2 || pair.Signature.Fields[0].Name != "0" {
+	pair := symbolOf(t, f, "Pair")
+	if pair.Visibility != lang.VisInternal || pair.Exported || len(pair.Signature.Fields) != 2 || pair.Signature.Fields[0].Name != "0" {
 		t.Errorf("Pair: %s %v", pair.Visibility, pair.Signature.Fields)
 	}
-	shape := rsSym(t, f, "Shape")
-	if shape.Kind != KindClass || len(shape.Signature.Fields) != 2 || shape.Signature.Fields[1].Name != "Square" {
+	shape := symbolOf(t, f, "Shape")
+	if shape.Kind != lang.KindClass || len(shape.Signature.Fields) != 2 || shape.Signature.Fields[1].Name != "Square" {
 		t.Errorf("Shape: %s %v", shape.Kind, shape.Signature.Fields)
 	}
 
-	area := rsSym(t, f, "Area")
-	if area.Kind != KindInterface || fmt.Sprint(area.Signature.Bases) != "[Shape2 Send]" {
+	area := symbolOf(t, f, "Area")
+	if area.Kind != lang.KindInterface || fmt.Sprint(area.Signature.Bases) != "[Shape2 Send]" {
 		t.Errorf("Area: %s %v", area.Kind, area.Signature.Bases)
 	}
-	if a := rsSym(t, f, "Area.area"); a.Kind != KindMethod || a.Doc != "The area." || a.Signature.Receiver != "&self" ||
+	if a := symbolOf(t, f, "Area.area"); a.Kind != lang.KindMethod || a.Doc != "The area." || a.Signature.Receiver != "&self" ||
 		a.Signature.Returns != "f64" || fmt.Sprint(a.Signature.Modifiers) != "[abstract]" || !a.Exported {
 		t.Errorf("Area.area: %+v", a)
 	}
-	rsSym(t, f, "Area.twice")
+	symbolOf(t, f, "Area.twice")
 
-	nw := rsSym(t, f, "Point.new")
-	if nw.Kind != KindConstructor || nw.Doc != "Makes a point." || fmt.Sprint(nw.Signature.Modifiers) != "[static]" {
+	nw := symbolOf(t, f, "Point.new")
+	if nw.Kind != lang.KindConstructor || nw.Doc != "Makes a point." || fmt.Sprint(nw.Signature.Modifiers) != "[static]" {
 		t.Errorf("Point.new: %s %q %v", nw.Kind, nw.Doc, nw.Signature.Modifiers)
 	}
-	d := rsSym(t, f, "Point.dist")
-	if d.Kind != KindMethod || d.Visibility != VisInternal || d.Signature.Receiver != "&self" ||
+	d := symbolOf(t, f, "Point.dist")
+	if d.Kind != lang.KindMethod || d.Visibility != lang.VisInternal || d.Signature.Receiver != "&self" ||
 		d.Signature.Returns != "Result<f64, String>" || fmt.Sprint(d.Signature.Modifiers) != "[async]" {
 		t.Errorf("Point.dist: %+v", d.Signature)
 	}
-	if fmt.Sprint(d.Signature.Params) != fmt.Sprint([]Param{{Name: "other", Type: "&Point<T>"}, {Name: "(a, b)", Type: "(u8, u8)"}}) {
+	if fmt.Sprint(d.Signature.Params) != fmt.Sprint([]lang.Param{{Name: "other", Type: "&Point<T>"}, {Name: "(a, b)", Type: "(u8, u8)"}}) {
 		t.Errorf("Point.dist params %v", d.Signature.Params)
 	}
 	if fmt.Sprint(d.Signature.Generics) != "[where T: Into<f64>]" {
@@ -215,32 +218,32 @@ func TestRustExtractSymbols(t *testing.T) {
 	if fmt.Sprint(guards) != fmt.Sprint(want) {
 		t.Errorf("Point.dist guards\n got %q\nwant %q", guards, want)
 	}
-	if n := rsSym(t, f, "Point.norm"); n.Visibility != VisPrivate || n.Signature.Receiver != "&mut self" {
+	if n := symbolOf(t, f, "Point.norm"); n.Visibility != lang.VisPrivate || n.Signature.Receiver != "&mut self" {
 		t.Errorf("Point.norm: %s %q", n.Visibility, n.Signature.Receiver)
 	}
-	if a := rsSym(t, f, "Point.area"); !a.Exported {
+	if a := symbolOf(t, f, "Point.area"); !a.Exported {
 		t.Errorf("trait impl methods are as visible as the trait")
 	}
 	// an impl of a type defined elsewhere: the method's container is the
 	// type's name
-	if fm := rsSym(t, f, "Remote.fmt"); fm.Kind != KindMethod || fm.Parent != 0 {
+	if fm := symbolOf(t, f, "Remote.fmt"); fm.Kind != lang.KindMethod || fm.Parent != 0 {
 		t.Errorf("Remote.fmt: %s parent %d", fm.Kind, fm.Parent)
 	}
 
-	if a := rsSym(t, f, "Map"); a.Kind != KindType || a.Signature.Returns != "HashMap<String, V>" {
+	if a := symbolOf(t, f, "Map"); a.Kind != lang.KindType || a.Signature.Returns != "HashMap<String, V>" {
 		t.Errorf("Map: %s %q", a.Kind, a.Signature.Returns)
 	}
-	if c := rsSym(t, f, "LIMIT"); c.Kind != KindVariable || fmt.Sprint(c.Signature.Modifiers) != "[const]" || c.Signature.Returns != "usize" {
+	if c := symbolOf(t, f, "LIMIT"); c.Kind != lang.KindVariable || fmt.Sprint(c.Signature.Modifiers) != "[const]" || c.Signature.Returns != "usize" {
 		t.Errorf("LIMIT: %+v", c.Signature)
 	}
-	if c := rsSym(t, f, "COUNT"); fmt.Sprint(c.Signature.Modifiers) != "[static mut]" || c.Visibility != VisPrivate {
+	if c := symbolOf(t, f, "COUNT"); fmt.Sprint(c.Signature.Modifiers) != "[static mut]" || c.Visibility != lang.VisPrivate {
 		t.Errorf("COUNT: %+v %s", c.Signature, c.Visibility)
 	}
-	if mc := rsSym(t, f, "square"); mc.Kind != KindFunction || fmt.Sprint(mc.Signature.Modifiers) != "[macro]" {
+	if mc := symbolOf(t, f, "square"); mc.Kind != lang.KindFunction || fmt.Sprint(mc.Signature.Modifiers) != "[macro]" {
 		t.Errorf("square: %s %v", mc.Kind, mc.Signature.Modifiers)
 	}
 
-	run := rsSym(t, f, "run")
+	run := symbolOf(t, f, "run")
 	if run.IsTest {
 		t.Errorf("run is no test")
 	}
@@ -251,17 +254,17 @@ func TestRustExtractSymbols(t *testing.T) {
 	if fmt.Sprint(throws) != fmt.Sprint([]string{"panics compute().unwrap()", "panics (\"later\")"}) {
 		t.Errorf("run throws %q", throws)
 	}
-	tm := rsSym(t, f, "tests")
-	if tm.Kind != KindModule || !tm.IsTest {
+	tm := symbolOf(t, f, "tests")
+	if tm.Kind != lang.KindModule || !tm.IsTest {
 		t.Errorf("tests: %s test=%v", tm.Kind, tm.IsTest)
 	}
-	if it := rsSym(t, f, "tests.it_runs"); !it.IsTest {
+	if it := symbolOf(t, f, "tests.it_runs"); !it.IsTest {
 		t.Errorf("it_runs is a test")
 	}
 }
 
-func TestRustExtractImports(t *testing.T) {
-	f := extractRustSrc(t, "geo/src/shapes.rs", rsSample)
+func TestExtractImports(t *testing.T) {
+	f := extractSrc(t, "geo/src/shapes.rs", sample)
 	var got []string
 	for _, im := range f.Imports {
 		s := im.Source
@@ -296,11 +299,11 @@ func TestRustExtractImports(t *testing.T) {
 	}
 }
 
-func TestRustExtractRefs(t *testing.T) {
-	f := extractRustSrc(t, "geo/src/shapes.rs", rsSample)
-	refs := map[string]Ref{}
+func TestExtractRefs(t *testing.T) {
+	f := extractSrc(t, "geo/src/shapes.rs", sample)
+	refs := map[string]lang.Ref{}
 	for _, r := range f.Refs {
-		if f.Symbols[r.Symbol].Name != "run" && r.Kind != RefImplements {
+		if f.Symbols[r.Symbol].Name != "run" && r.Kind != lang.RefImplements {
 			continue
 		}
 		refs[r.Kind+" "+r.Qualifier+"."+r.Name] = r
@@ -343,67 +346,67 @@ func TestRustExtractRefs(t *testing.T) {
 		t.Errorf("a call of a local closure is no reference")
 	}
 	for _, r := range f.Refs {
-		if r.Kind == RefImplements && r.Name == "Area" && f.Symbols[r.Symbol].Name != "Point" {
+		if r.Kind == lang.RefImplements && r.Name == "Area" && f.Symbols[r.Symbol].Name != "Point" {
 			t.Errorf("impl Area for Point: the ref is made from Point, not %s", f.Symbols[r.Symbol].Name)
 		}
 	}
 }
 
-func TestRustSyntaxError(t *testing.T) {
-	f := extractRustSrc(t, "src/recover.rs", "fn ok() -> u32 { 1 }\nfn broken( { let x = ok();\nfn after() -> u32 { ok() }\n")
+func TestSyntaxError(t *testing.T) {
+	f := extractSrc(t, "src/recover.rs", "fn ok() -> u32 { 1 }\nfn broken( { let x = ok();\nfn after() -> u32 { ok() }\n")
 	if len(f.Errors) == 0 {
 		t.Fatal("no syntax error reported")
 	}
-	rsSym(t, f, "ok")
-	rsSym(t, f, "after")
-	b := rsSym(t, f, "broken")
+	symbolOf(t, f, "ok")
+	symbolOf(t, f, "after")
+	b := symbolOf(t, f, "broken")
 	calls := 0
 	for _, r := range f.Refs {
 		if r.Name == "ok" && f.Symbols[r.Symbol].Name == "broken" {
 			calls++
 		}
 	}
-	if b.Kind != KindFunction || calls != 1 {
+	if b.Kind != lang.KindFunction || calls != 1 {
 		t.Errorf("recovered broken: %s, %d calls of ok", b.Kind, calls)
 	}
 }
 
-func TestRustTestFiles(t *testing.T) {
-	f := extractRustSrc(t, "shop/tests/api.rs", "fn helper() {}\n#[tokio::test]\nasync fn works() { helper(); }\n")
-	if !f.IsTest || !rsSym(t, f, "helper").IsTest {
+func TestTestFiles(t *testing.T) {
+	f := extractSrc(t, "shop/tests/api.rs", "fn helper() {}\n#[tokio::test]\nasync fn works() { helper(); }\n")
+	if !f.IsTest || !symbolOf(t, f, "helper").IsTest {
 		t.Errorf("files under tests/ are tests")
 	}
-	g := extractRustSrc(t, "shop/src/lib.rs", "#[tokio::test]\nasync fn works() {}\nfn plain() {}\n")
-	if g.IsTest || !rsSym(t, g, "works").IsTest || rsSym(t, g, "plain").IsTest {
+	g := extractSrc(t, "shop/src/lib.rs", "#[tokio::test]\nasync fn works() {}\nfn plain() {}\n")
+	if g.IsTest || !symbolOf(t, g, "works").IsTest || symbolOf(t, g, "plain").IsTest {
 		t.Errorf("#[tokio::test] marks a test function")
 	}
 }
 
-// rustTestTable is the txtar runner's table (fixtureTable) over a few
+// testTable is the txtar runner's table (fixtureTable) over a few
 // Rust files.
-type rustTestTable struct{ *fixtureTable }
+type testTable struct{ *langtest.Table }
 
-func newRustTestTable(t *testing.T, srcs map[string]string) *rustTestTable {
+func newTestTable(t *testing.T, srcs map[string]string) *testTable {
 	t.Helper()
 	files := map[string][]byte{}
 	for p, src := range srcs {
 		files[p] = []byte(src)
 	}
-	return &rustTestTable{newFixtureTable(t, files)}
+	return &testTable{langtest.NewTable(t, files)}
 }
 
 // resolveAll renders every reference of file p as
 // "from: kind qual.name -> path:qualified [rule]".
-func (tab *rustTestTable) resolveAll(p string) []string {
-	l := ByName("rust")
-	f := tab.facts[p]
-	ctx := &Context{File: tab.files[p], Table: tab}
+func (tab *testTable) resolveAll(p string) []string {
+	l := lang.ByName("rust")
+	f := tab.Facts[p]
+	ctx := &lang.Context{File: tab.Files[p], Table: tab}
 	var out []string
 	for i := range f.Refs {
 		r := &f.Refs[i]
-		ctx.From = fixtureTarget(p, f, r.Symbol)
+		ctx.From = langtest.Target(p, f, r.Symbol)
 		res := l.Resolve(ctx, r)
-		if res.Rule == RuleBuiltin {
+		if res.Rule == lang.RuleBuiltin {
 			continue
 		}
 		to := "?"
@@ -430,7 +433,7 @@ func (tab *rustTestTable) resolveAll(p string) []string {
 	return out
 }
 
-var rsRepo = map[string]string{
+var repo = map[string]string{
 	"Cargo.toml": "",
 	"app/src/lib.rs": `
 pub mod model;
@@ -516,8 +519,8 @@ pub fn setup() {}
 `,
 }
 
-func TestRustResolve(t *testing.T) {
-	tab := newRustTestTable(t, rsRepo)
+func TestResolve(t *testing.T) {
+	tab := newTestTable(t, repo)
 	check := func(file string, want ...string) {
 		t.Helper()
 		got := tab.resolveAll(file)
@@ -593,8 +596,8 @@ func TestRustResolve(t *testing.T) {
 	)
 }
 
-func TestRustUniqueName(t *testing.T) {
-	tab := newRustTestTable(t, map[string]string{
+func TestUniqueName(t *testing.T) {
+	tab := newTestTable(t, map[string]string{
 		"a/src/lib.rs": "pub struct W;\nimpl W { pub fn frobnicate(&self) {} pub fn get(&self) {} }\n" +
 			"fn f(x: Unknown) { x.frobnicate(); x.get(); x.unheard_of(); }\n",
 		"b/src/lib.rs": "fn g(y: Unknown) { y.frobnicate(); }\n",
@@ -612,8 +615,8 @@ func TestRustUniqueName(t *testing.T) {
 	}
 }
 
-func TestRustGeneratedFunctions(t *testing.T) {
-	f := extractRustSrc(t, "r/src/routing.rs", `
+func TestGeneratedFunctions(t *testing.T) {
+	f := extractSrc(t, "r/src/routing.rs", `
 macro_rules! verb {
     ($name:ident, GET) => { verb!(/// Routes GET.
         $name, GET); };
@@ -630,10 +633,10 @@ verb!(get, GET);
 noise!(skipped);
 impl Route { chained!(post); }
 `)
-	if g := rsSym(t, f, "get"); g.Kind != KindFunction || !g.Exported || g.Signature.Returns != "Route<H>" {
+	if g := symbolOf(t, f, "get"); g.Kind != lang.KindFunction || !g.Exported || g.Signature.Returns != "Route<H>" {
 		t.Errorf("get: %s exported=%v returns %q", g.Kind, g.Exported, g.Signature.Returns)
 	}
-	if p := rsSym(t, f, "Route.post"); p.Kind != KindMethod || p.Signature.Returns != "Self" {
+	if p := symbolOf(t, f, "Route.post"); p.Kind != lang.KindMethod || p.Signature.Returns != "Self" {
 		t.Errorf("Route.post: %s returns %q", p.Kind, p.Signature.Returns)
 	}
 	for _, s := range f.Symbols {
@@ -643,12 +646,12 @@ impl Route { chained!(post); }
 	}
 }
 
-// TestRustHostile feeds truncated and pathological sources: extraction and
+// TestHostile feeds truncated and pathological sources: extraction and
 // resolution must not panic and must stay fast.
-func TestRustHostile(t *testing.T) {
+func TestHostile(t *testing.T) {
 	srcs := map[string]string{}
-	for n := 0; n < len(rsSample); n += 37 {
-		srcs[fmt.Sprintf("c/src/cut%d.rs", n)] = rsSample[:n]
+	for n := 0; n < len(sample); n += 37 {
+		srcs[fmt.Sprintf("c/src/cut%d.rs", n)] = sample[:n]
 	}
 	srcs["c/src/deep.rs"] = "fn f() {" + strings.Repeat("{ g(", 3000) + strings.Repeat(") }", 3000) + "}"
 	srcs["c/src/chain.rs"] = "fn f(x: Foo) { x" + strings.Repeat(".next()", 3000) + "; Router::new()" + strings.Repeat(".route(a, get(h))", 2000) + "; }"
@@ -657,7 +660,7 @@ func TestRustHostile(t *testing.T) {
 	srcs["c/src/impls.rs"] = strings.Repeat("struct S; impl S { fn m(&self) { self.m(); } } impl T for S {}\n", 500)
 	srcs["c/src/lib.rs"] = "pub use self::*;\npub use crate::uses::*;\nmod uses;\n"
 	start := time.Now()
-	tab := newRustTestTable(t, srcs)
+	tab := newTestTable(t, srcs)
 	for p := range srcs {
 		tab.resolveAll(p)
 	}
@@ -666,14 +669,14 @@ func TestRustHostile(t *testing.T) {
 	}
 }
 
-// TestRustGlobOfOwnEnum is the shape that sent hyper's h1/decode.rs into
+// TestGlobOfOwnEnum is the shape that sent hyper's h1/decode.rs into
 // unbounded recursion (a stack overflow that killed sdl index): a method
 // imports its own enum's variants with a glob, and a type the file does
 // not define (R's bound) is looked up through that glob, the enum's
 // derived traits, and the glob again. Resolution terminates and binds
 // the calls.
-func TestRustGlobOfOwnEnum(t *testing.T) {
-	tab := newRustTestTable(t, map[string]string{
+func TestGlobOfOwnEnum(t *testing.T) {
+	tab := newTestTable(t, map[string]string{
 		"Cargo.toml": "",
 		"src/state.rs": `#[derive(Debug, PartialEq, Clone, Copy)]
 enum State {

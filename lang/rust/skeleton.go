@@ -1,36 +1,38 @@
-package lang
+package rust
 
-import "strings"
+import (
+	"strings"
 
-func init() {
-	skelRulesByName["rust"] = &SkelRules{
-		Marker: "/* ... */",
-		Control: KindSet("if_expression", "match_expression", "for_expression", "while_expression", "loop_expression",
-			"unsafe_block", "async_block"),
-		Exits:      KindSet("return_expression", "break_expression", "continue_expression"),
-		Blocks:     KindSet("block"),
-		Clauses:    KindSet("else_clause"),
-		Cases:      KindSet("match_arm"),
-		CaseBodies: KindSet("match_block"),
-		Wrappers:   KindSet("expression_statement"),
-		Nested: KindSet("function_item", "struct_item", "enum_item", "impl_item", "trait_item", "mod_item",
-			"union_item"),
-		Attrs:    KindSet("attribute_item", "inner_attribute_item"),
-		Member:   rustSkelMember,
-		Stmt:     rustSkelStmt,
-		Exported: rustSkelExported,
-		ExitCall: rustSkelExitCall,
-	}
+	"github.com/sdl-dev/sdl/lang"
+)
+
+var skeleton = &lang.SkelRules{
+	Marker: "/* ... */",
+	Control: lang.KindSet("if_expression", "match_expression", "for_expression", "while_expression", "loop_expression",
+		"unsafe_block", "async_block"),
+	Exits:      lang.KindSet("return_expression", "break_expression", "continue_expression"),
+	Blocks:     lang.KindSet("block"),
+	Clauses:    lang.KindSet("else_clause"),
+	Cases:      lang.KindSet("match_arm"),
+	CaseBodies: lang.KindSet("match_block"),
+	Wrappers:   lang.KindSet("expression_statement"),
+	Nested: lang.KindSet("function_item", "struct_item", "enum_item", "impl_item", "trait_item", "mod_item",
+		"union_item"),
+	Attrs:    lang.KindSet("attribute_item", "inner_attribute_item"),
+	Member:   skelMember,
+	Stmt:     skelStmt,
+	Exported: skelExported,
+	ExitCall: skelExitCall,
 }
 
-func rustSkelMember(s *Skel, n int32) Shape {
+func skelMember(s *lang.Skel, n int32) lang.Shape {
 	t := s.Tree
 	switch t.Kind(n) {
 	case "use_declaration", "extern_crate_declaration":
-		return Shape{Kind: ShapeVerbatim}
+		return lang.Shape{Kind: lang.ShapeVerbatim}
 	case "function_item":
 		if b := t.Field(n, "body"); b >= 0 {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleCode)}}
 		}
 	case "struct_item", "union_item", "enum_item", "trait_item", "impl_item", "mod_item", "foreign_mod_item":
 		b := t.Field(n, "body")
@@ -38,26 +40,26 @@ func rustSkelMember(s *Skel, n int32) Shape {
 			b = t.ChildOfKind(n, "declaration_list")
 		}
 		if b >= 0 && t.Kind(b) != "ordered_field_declaration_list" {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleMembers)}}
 		}
 	}
-	return Shape{Kind: ShapeLine}
+	return lang.Shape{Kind: lang.ShapeLine}
 }
 
-// rustSkelStmt reads what Rust writes as expressions: let x = match ...,
+// skelStmt reads what Rust writes as expressions: let x = match ...,
 // and a block's tail expression, which is its value.
-func rustSkelStmt(s *Skel, n int32) (Shape, bool) {
+func skelStmt(s *lang.Skel, n int32) (lang.Shape, bool) {
 	t, r := s.Tree, s.Rules
 	k := t.Kind(n)
 	switch {
 	case k == "let_declaration":
 		if v := t.Field(n, "value"); v >= 0 && r.Control[t.Kind(v)] {
-			return Shape{Kind: ShapeFrame, Holes: s.ControlHoles(v)}, true
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: s.ControlHoles(v)}, true
 		}
-		return Shape{Kind: ShapeElide}, true
+		return lang.Shape{Kind: lang.ShapeElide}, true
 	case k == "expression_statement", k == "empty_statement", r.Nested[k], r.Attrs[k], r.Control[k], r.Exits[k],
 		strings.HasSuffix(k, "_item"), strings.HasSuffix(k, "_declaration"), t.IsComment(n):
-		return Shape{}, false
+		return lang.Shape{}, false
 	}
 	// a tail expression without a semicolon: the value of its block
 	if p := t.Parent(n); p >= 0 && t.Kind(p) == "block" {
@@ -66,13 +68,13 @@ func rustSkelStmt(s *Skel, n int32) (Shape, bool) {
 			last = c
 		}
 		if last == n {
-			return Shape{Kind: ShapeLine}, true
+			return lang.Shape{Kind: lang.ShapeLine}, true
 		}
 	}
-	return Shape{}, false
+	return lang.Shape{}, false
 }
 
-func rustSkelExitCall(t *Tree, n int32) bool {
+func skelExitCall(t *lang.Tree, n int32) bool {
 	if t.Kind(n) != "macro_invocation" {
 		return false
 	}
@@ -83,9 +85,9 @@ func rustSkelExitCall(t *Tree, n int32) bool {
 	return false
 }
 
-// rustSkelExported: pub items; every member of a trait, of a trait impl
+// skelExported: pub items; every member of a trait, of a trait impl
 // and every variant of an enum is as visible as its container.
-func rustSkelExported(s *Skel, n, container int32) bool {
+func skelExported(s *lang.Skel, n, container int32) bool {
 	t := s.Tree
 	if container > 0 {
 		switch t.Kind(container) {
@@ -107,7 +109,7 @@ func rustSkelExported(s *Skel, n, container int32) bool {
 		// an inherent impl shows when it has a pub member
 		if b := t.Field(n, "body"); b >= 0 {
 			for c := range t.NamedChildren(b) {
-				if rustSkelPub(t, c) {
+				if skelPub(t, c) {
 					return true
 				}
 			}
@@ -116,10 +118,10 @@ func rustSkelExported(s *Skel, n, container int32) bool {
 	case "macro_definition":
 		return false
 	}
-	return rustSkelPub(t, n)
+	return skelPub(t, n)
 }
 
-func rustSkelPub(t *Tree, n int32) bool {
+func skelPub(t *lang.Tree, n int32) bool {
 	for c := range t.NamedChildren(n) {
 		if t.Kind(c) == "visibility_modifier" {
 			return t.Text(c) == "pub"

@@ -1,21 +1,42 @@
-package lang
+// Package rust is sdl's room for Rust: a walker over the syntax tree
+// (modules, items, impls and traits, uses, macros, the types of locals,
+// panics and side effects), resolution through the crate's module tree,
+// uses, impls and traits, and the skeleton rules of its braced bodies.
+package rust
 
 import (
+	"embed"
 	"strings"
 
+	"github.com/sdl-dev/sdl/lang"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	l := &Language{Name: "rust", Extensions: []string{".rs"}, extract: extractRust}
-	register(l, tsrust.Language())
-	l.setSyntax([]string{"line_comment", "block_comment"},
-		[]string{"string_literal", "raw_string_literal", "char_literal"},
-		[]string{"identifier", "type_identifier", "field_identifier", "shorthand_field_identifier"})
+	lang.RegisterWalker(lang.Walker{
+		Name:          "rust",
+		Extensions:    []string{".rs"},
+		Grammar:       tsrust.Language(),
+		Comments:      []string{"line_comment", "block_comment"},
+		Strings:       []string{"string_literal", "raw_string_literal", "char_literal"},
+		Idents:        []string{"identifier", "type_identifier", "field_identifier", "shorthand_field_identifier"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolve,
+		ResolveImport: resolveImport,
+		Skeleton:      skeleton,
+	})
 }
 
-// rsFile is where a Rust file sits in its crate, judged by its path alone.
-type rsFile struct {
+// cratePlace is where a Rust file sits in its crate, judged by its path alone.
+type cratePlace struct {
 	Module string // "axum::routing"; the crate root is the crate name
 	Root   string // the module of the crate root that `crate::` names
 	// Children is the module under which `mod x;` finds x: the file's own
@@ -25,11 +46,11 @@ type rsFile struct {
 	CrateDir string // the directory holding src/, tests/, Cargo.toml
 }
 
-// rustFile places a file in its crate. The crate directory is the one that
+// placeOf places a file in its crate. The crate directory is the one that
 // holds the last src/ on the path (or tests/, examples/, benches/ for files
 // outside src/); its name, with '-' as '_', is the crate name, or "crate"
 // at the repository root, whose own name is not known.
-func rustFile(p string) rsFile {
+func placeOf(p string) cratePlace {
 	segs := strings.Split(p, "/")
 	stem := strings.TrimSuffix(segs[len(segs)-1], ".rs")
 	dirs := segs[:len(segs)-1]
@@ -61,18 +82,18 @@ func rustFile(p string) rsFile {
 	}
 	crate := "crate"
 	if len(crateDir) > 0 {
-		crate = rsIdent(crateDir[len(crateDir)-1])
+		crate = ident(crateDir[len(crateDir)-1])
 	}
 	mod := []string{crate}
 	for _, d := range rest {
-		mod = append(mod, rsIdent(d))
+		mod = append(mod, ident(d))
 	}
 	dirMod := strings.Join(mod, "::")
 	named := stem == "mod" || stem == "lib" || stem == "main"
 	if !named {
-		mod = append(mod, rsIdent(stem))
+		mod = append(mod, ident(stem))
 	}
-	f := rsFile{Module: strings.Join(mod, "::"), CrateDir: strings.Join(crateDir, "/")}
+	f := cratePlace{Module: strings.Join(mod, "::"), CrateDir: strings.Join(crateDir, "/")}
 	f.Root, f.Children = crate, f.Module
 	switch {
 	case si >= 0 && len(rest) >= 1 && rest[0] == "bin":
@@ -83,7 +104,7 @@ func rustFile(p string) rsFile {
 				f.Children = dirMod
 			}
 		} else {
-			f.Root = crate + "::bin::" + rsIdent(rest[1])
+			f.Root = crate + "::bin::" + ident(rest[1])
 		}
 	case outside:
 		// tests/a.rs, examples/b/main.rs: each is a crate root
@@ -93,7 +114,7 @@ func rustFile(p string) rsFile {
 				f.Children = dirMod
 			}
 		} else {
-			f.Root = crate + "::" + rsIdent(rest[0]) + "::" + rsIdent(rest[1])
+			f.Root = crate + "::" + ident(rest[0]) + "::" + ident(rest[1])
 		}
 	case si < 0 && !outside && len(crateDir) == len(dirs):
 		// build.rs and other files beside Cargo.toml are crate roots
@@ -105,11 +126,11 @@ func rustFile(p string) rsFile {
 	return f
 }
 
-func rsIdent(s string) string { return strings.ReplaceAll(s, "-", "_") }
+func ident(s string) string { return strings.ReplaceAll(s, "-", "_") }
 
-// rsCtx is where the walker declares items: the symbol they hang from, the
+// state is where the walker declares items: the symbol they hang from, the
 // impl or trait they belong to, and whether they are test code.
-type rsCtx struct {
+type state struct {
 	parent   int
 	mods     []string          // inline `mod x { }` names from the file's module down
 	selfType string            // the type Self means inside an impl or a trait, as a path
@@ -117,56 +138,56 @@ type rsCtx struct {
 	inTrait  bool
 	inImpl   bool
 	test     bool
-	vis      *rsVis // inherited visibility (trait members, trait impls)
+	vis      *vis // inherited visibility (trait members, trait impls)
 }
 
-type rsVis struct {
+type vis struct {
 	exported bool
 	vis      string
 }
 
-// rsScope maps a function's local names to what is known of their types.
-type rsScope struct {
-	Scope                    // x -> "Foo", "_" when unknown; x -> the callee of its initializer
-	bounds map[string]string // generic parameter -> its first trait bound
-	self   string
+// scope maps a function's local names to what is known of their types.
+type scope struct {
+	lang.Scope                   // x -> "Foo", "_" when unknown; x -> the callee of its initializer
+	bounds     map[string]string // generic parameter -> its first trait bound
+	self       string
 }
 
-func newRsScope(self string) *rsScope {
-	return &rsScope{Scope: Scope{Types: map[string]string{}, Calls: map[string]string{}}, bounds: map[string]string{}, self: self}
+func newScope(self string) *scope {
+	return &scope{Scope: lang.Scope{Types: map[string]string{}, Calls: map[string]string{}}, bounds: map[string]string{}, self: self}
 }
 
 // fnScope is the scope of a function declared in c: Self and the
 // bounds of the enclosing impl's or trait's generic parameters.
-func fnScope(c rsCtx) *rsScope {
-	s := newRsScope(c.selfType)
+func fnScope(c state) *scope {
+	s := newScope(c.selfType)
 	for k, v := range c.bounds {
 		s.bounds[k] = v
 	}
 	return s
 }
 
-type rsWalker struct {
-	x *Extractor
-	t *Tree
+type walker struct {
+	x *lang.Extractor
+	t *lang.Tree
 	// impls found in a container, handled after its types so that an
 	// impl finds its type wherever the type sits in the container
 	bases map[int][]string
 	mods  []string // the inline modules being walked, for items in blocks
 	// gens are the file's macro_rules! macros that declare a function
 	// named by their first ident argument
-	gens map[string]rsGen
+	gens map[string]gen
 	// types indexes the file's type symbols by name, for impls
 	types map[string][]int
 }
 
-type rsGen struct {
+type gen struct {
 	pub     bool
 	returns string
 }
 
-func extractRust(x *Extractor) {
-	rf := rustFile(x.Path)
+func extract(x *lang.Extractor) {
+	rf := placeOf(x.Path)
 	x.Facts.Module = rf.Module
 	m := &x.Facts.Symbols[0]
 	m.Name = rf.Module[strings.LastIndex(rf.Module, ":")+1:]
@@ -174,17 +195,17 @@ func extractRust(x *Extractor) {
 		x.Facts.IsTest = true
 		m.IsTest = true
 	}
-	w := &rsWalker{x: x, t: x.Tree, bases: map[int][]string{}}
+	w := &walker{x: x, t: x.Tree, bases: map[int][]string{}}
 	w.generators()
-	w.container(0, rsCtx{parent: 0}, nil, true)
+	w.container(0, state{parent: 0}, nil, true)
 	for sym, bs := range w.bases {
 		s := &x.Facts.Symbols[sym]
 		s.Signature.Bases = append(s.Signature.Bases, bs...)
 	}
 }
 
-// rsItemKinds are the node kinds that declare items.
-var rsItemKinds = map[string]bool{
+// itemKinds are the node kinds that declare items.
+var itemKinds = map[string]bool{
 	"function_item": true, "function_signature_item": true, "struct_item": true, "union_item": true,
 	"enum_item": true, "trait_item": true, "impl_item": true, "type_item": true, "mod_item": true,
 	"const_item": true, "static_item": true, "macro_definition": true, "use_declaration": true,
@@ -197,11 +218,11 @@ var rsItemKinds = map[string]bool{
 // doc comments wait for the item they precede. top marks a function's own
 // body, where early exits are guards. Impl blocks are handled last so that
 // they find the types of their container.
-func (w *rsWalker) container(n int32, c rsCtx, scope *rsScope, top bool) {
+func (w *walker) container(n int32, c state, scope *scope, top bool) {
 	t := w.t
 	var attrs []int32
 	var doc []string
-	var impls []rsPending
+	var impls []pending
 	var inner []string
 	// In an ERROR node, "fn name(" whose item did not parse still names a
 	// function: the code after it is taken as its body.
@@ -217,10 +238,10 @@ func (w *rsWalker) container(n int32, c rsCtx, scope *rsScope, top bool) {
 			}
 			if afterFn && k == "identifier" {
 				afterFn = false
-				s := Symbol{Kind: KindFunction, Name: t.Text(ch), Parent: c.parent, Doc: rsJoinDoc(doc), Visibility: VisPrivate}
+				s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(ch), Parent: c.parent, Doc: joinDoc(doc), Visibility: lang.VisPrivate}
 				s.IsTest = c.test
 				code = w.x.AddSymbol(s, ch, ch, -1)
-				codeScope = newRsScope(c.selfType)
+				codeScope = newScope(c.selfType)
 				attrs, doc = nil, nil
 				continue
 			}
@@ -234,9 +255,9 @@ func (w *rsWalker) container(n int32, c rsCtx, scope *rsScope, top bool) {
 		case "line_comment", "block_comment":
 			switch {
 			case t.Field(ch, "outer") >= 0:
-				doc = append(doc, rsDocText(t, ch))
+				doc = append(doc, docText(t, ch))
 			case t.Field(ch, "inner") >= 0:
-				inner = append(inner, rsDocText(t, ch))
+				inner = append(inner, docText(t, ch))
 			}
 			continue
 		case "attribute_item":
@@ -250,17 +271,17 @@ func (w *rsWalker) container(n int32, c rsCtx, scope *rsScope, top bool) {
 		}
 		switch {
 		case k == "impl_item":
-			impls = append(impls, rsPending{ch, attrs, rsJoinDoc(doc)})
-		case rsItemKinds[k]:
-			w.item(ch, c, attrs, rsJoinDoc(doc))
+			impls = append(impls, pending{ch, attrs, joinDoc(doc)})
+		case itemKinds[k]:
+			w.item(ch, c, attrs, joinDoc(doc))
 		case k == "ERROR":
 			w.container(ch, c, scope, false)
 		case codeScope == nil && w.gens != nil && w.generated(ch, c, doc):
-			w.expr(ch, code, newRsScope(c.selfType))
+			w.expr(ch, code, newScope(c.selfType))
 		case codeScope == nil:
 			// code outside functions: macro calls at module level,
 			// recovered fragments
-			w.expr(ch, code, newRsScope(c.selfType))
+			w.expr(ch, code, newScope(c.selfType))
 		default:
 			if top {
 				w.guard(ch, code)
@@ -272,16 +293,16 @@ func (w *rsWalker) container(n int32, c rsCtx, scope *rsScope, top bool) {
 	for _, p := range impls {
 		w.impl(p.node, c, p.attrs, p.doc)
 	}
-	if len(inner) > 0 && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == KindModule {
+	if len(inner) > 0 && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
 		s := &w.x.Facts.Symbols[c.parent]
 		if s.Doc != "" {
 			s.Doc += "\n"
 		}
-		s.Doc += rsJoinDoc(inner)
+		s.Doc += joinDoc(inner)
 	}
 }
 
-type rsPending struct {
+type pending struct {
 	node  int32
 	attrs []int32
 	doc   string
@@ -289,7 +310,7 @@ type rsPending struct {
 
 // generators finds the file's macro_rules! macros that expand to a
 // function named by their first ident fragment ($name:ident ... fn $name).
-func (w *rsWalker) generators() {
+func (w *walker) generators() {
 	t := w.t
 	if !strings.Contains(string(t.Src), "macro_rules") {
 		return
@@ -322,12 +343,12 @@ func (w *rsWalker) generators() {
 				text := t.Text(d)
 				if prev == "fn" && text == v {
 					if w.gens == nil {
-						w.gens = map[string]rsGen{}
+						w.gens = map[string]gen{}
 					}
 					g := w.gens[name]
 					g.pub = g.pub || prev2 == "pub"
 					if g.returns == "" {
-						g.returns = rsGenReturns(string(t.Src[t.Nodes[d].EndByte:t.Nodes[right].EndByte]))
+						g.returns = genReturns(string(t.Src[t.Nodes[d].EndByte:t.Nodes[right].EndByte]))
 					}
 					w.gens[name] = g
 				}
@@ -337,9 +358,9 @@ func (w *rsWalker) generators() {
 	}
 }
 
-// rsGenReturns reads the return type of a function in a macro's
+// genReturns reads the return type of a function in a macro's
 // transcriber, from the text after its name: "<H>(h: H) -> Router<S> where".
-func rsGenReturns(s string) string {
+func genReturns(s string) string {
 	i := strings.Index(s, "->")
 	if i < 0 {
 		return ""
@@ -364,7 +385,7 @@ func rsGenReturns(s string) string {
 
 // generated adds the function a generator macro's invocation declares,
 // named by its first identifier argument. It reports whether n was one.
-func (w *rsWalker) generated(n int32, c rsCtx, doc []string) bool {
+func (w *walker) generated(n int32, c state, doc []string) bool {
 	t := w.t
 	m := n
 	if t.Kind(m) == "expression_statement" {
@@ -385,7 +406,7 @@ func (w *rsWalker) generated(n int32, c rsCtx, doc []string) bool {
 			name = ch
 		case "line_comment", "block_comment":
 			if t.Field(ch, "outer") >= 0 {
-				doc = append(doc, rsDocText(t, ch))
+				doc = append(doc, docText(t, ch))
 			}
 			continue
 		case "token_tree":
@@ -396,25 +417,25 @@ func (w *rsWalker) generated(n int32, c rsCtx, doc []string) bool {
 	if name < 0 {
 		return false
 	}
-	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: c.parent, Doc: rsJoinDoc(doc), IsTest: c.test}
-	s.Exported, s.Visibility = g.pub, VisPrivate
+	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.parent, Doc: joinDoc(doc), IsTest: c.test}
+	s.Exported, s.Visibility = g.pub, lang.VisPrivate
 	if g.pub {
-		s.Visibility = VisExported
+		s.Visibility = lang.VisExported
 	}
 	s.Signature.Returns = g.returns
 	if c.inImpl {
-		s.Kind = KindMethod
-		if p := w.x.Facts.Symbols[c.parent].Kind; p != KindClass && p != KindInterface && p != KindType {
-			s.Container = LastIdent(c.selfType)
+		s.Kind = lang.KindMethod
+		if p := w.x.Facts.Symbols[c.parent].Kind; p != lang.KindClass && p != lang.KindInterface && p != lang.KindType {
+			s.Container = lang.LastIdent(c.selfType)
 		}
 	}
-	s.Signature.Text = Shorten(OneLine(t.Text(m)), 120)
+	s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(m)), 120)
 	w.x.AddSymbol(s, n, name, -1)
 	return true
 }
 
-// rsDocText is the text of one doc comment without its markers.
-func rsDocText(t *Tree, c int32) string {
+// docText is the text of one doc comment without its markers.
+func docText(t *lang.Tree, c int32) string {
 	d := t.Field(c, "doc")
 	if d < 0 {
 		return ""
@@ -433,7 +454,7 @@ func rsDocText(t *Tree, c int32) string {
 	return strings.TrimPrefix(s, " ")
 }
 
-func rsJoinDoc(parts []string) string {
+func joinDoc(parts []string) string {
 	for len(parts) > 0 && strings.TrimSpace(parts[0]) == "" {
 		parts = parts[1:]
 	}
@@ -444,15 +465,15 @@ func rsJoinDoc(parts []string) string {
 }
 
 // rsAttrs reads what the walker needs from an item's attributes.
-type rsAttrInfo struct {
+type attrInfo struct {
 	test    bool     // #[test], #[tokio::test], ...
 	cfgTest bool     // #[cfg(test)]
 	derives []string // #[derive(Debug, Clone)]: traits the type implements
 }
 
-func (w *rsWalker) attrInfo(attrs []int32) rsAttrInfo {
+func (w *walker) attrInfo(attrs []int32) attrInfo {
 	t := w.t
-	var a rsAttrInfo
+	var a attrInfo
 	for _, at := range attrs {
 		attr := t.ChildOfKind(at, "attribute")
 		if attr < 0 {
@@ -490,25 +511,25 @@ func (w *rsWalker) attrInfo(attrs []int32) rsAttrInfo {
 
 // visibility reads an item's visibility modifier: pub is exported,
 // pub(crate), pub(super) and pub(in path) are internal, none is private.
-func (w *rsWalker) visibility(n int32, c rsCtx) (bool, string) {
+func (w *walker) visibility(n int32, c state) (bool, string) {
 	t := w.t
 	v := t.ChildOfKind(n, "visibility_modifier")
 	if v < 0 {
 		if c.vis != nil {
 			return c.vis.exported, c.vis.vis
 		}
-		return false, VisPrivate
+		return false, lang.VisPrivate
 	}
 	switch strings.Join(strings.Fields(t.Text(v)), "") {
 	case "pub":
-		return true, VisExported
+		return true, lang.VisExported
 	case "pub(self)":
-		return false, VisPrivate
+		return false, lang.VisPrivate
 	}
-	return false, VisInternal
+	return false, lang.VisInternal
 }
 
-func (w *rsWalker) item(n int32, c rsCtx, attrs []int32, doc string) {
+func (w *walker) item(n int32, c state, attrs []int32, doc string) {
 	switch w.t.Kind(n) {
 	case "function_item", "function_signature_item":
 		w.fn(n, c, attrs, doc)
@@ -539,15 +560,15 @@ func (w *rsWalker) item(n int32, c rsCtx, attrs []int32, doc string) {
 
 // generics lists type parameters and where predicates ("T: Clone",
 // "where T: Send").
-func (w *rsWalker) generics(n int32, scope *rsScope) []string {
+func (w *walker) generics(n int32, scope *scope) []string {
 	t := w.t
 	var out []string
 	if tp := t.Field(n, "type_parameters"); tp >= 0 {
 		for p := range t.NamedChildren(tp) {
-			out = append(out, OneLine(t.Text(p)))
+			out = append(out, lang.OneLine(t.Text(p)))
 			if scope != nil && t.Kind(p) == "type_parameter" {
 				if b := t.Field(p, "bounds"); b >= 0 {
-					if first := rsFirstTrait(t, b); first != "" {
+					if first := firstTrait(t, b); first != "" {
 						scope.bounds[t.FieldText(p, "name")] = first
 					}
 				}
@@ -556,12 +577,12 @@ func (w *rsWalker) generics(n int32, scope *rsScope) []string {
 	}
 	if wc := t.ChildOfKind(n, "where_clause"); wc >= 0 {
 		for p := range t.NamedChildren(wc) {
-			out = append(out, "where "+OneLine(t.Text(p)))
+			out = append(out, "where "+lang.OneLine(t.Text(p)))
 			if scope != nil {
 				left := t.Field(p, "left")
 				if b := t.Field(p, "bounds"); b >= 0 && left >= 0 && t.Kind(left) == "type_identifier" {
 					if _, ok := scope.bounds[t.Text(left)]; !ok {
-						if first := rsFirstTrait(t, b); first != "" {
+						if first := firstTrait(t, b); first != "" {
 							scope.bounds[t.Text(left)] = first
 						}
 					}
@@ -574,8 +595,8 @@ func (w *rsWalker) generics(n int32, scope *rsScope) []string {
 
 // bounds maps the generic parameters of an impl or a trait to their first
 // trait bounds.
-func (w *rsWalker) bounds(n int32) map[string]string {
-	s := newRsScope("")
+func (w *walker) bounds(n int32) map[string]string {
+	s := newScope("")
 	w.generics(n, s)
 	if len(s.bounds) == 0 {
 		return nil
@@ -583,19 +604,19 @@ func (w *rsWalker) bounds(n int32) map[string]string {
 	return s.bounds
 }
 
-// rsFirstTrait is the first trait of a bound list that is not a lifetime
+// firstTrait is the first trait of a bound list that is not a lifetime
 // or ?Sized.
-func rsFirstTrait(t *Tree, bounds int32) string {
+func firstTrait(t *lang.Tree, bounds int32) string {
 	for b := range t.NamedChildren(bounds) {
 		switch t.Kind(b) {
 		case "type_identifier", "scoped_type_identifier", "generic_type", "function_type":
-			return rsTypePath(t, b)
+			return typePath(t, b)
 		}
 	}
 	return ""
 }
 
-func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
+func (w *walker) fn(n int32, c state, attrs []int32, doc string) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -603,14 +624,14 @@ func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
 	}
 	body := t.Field(n, "body")
 	scope := fnScope(c)
-	selfName := LastIdent(c.selfType)
-	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	selfName := lang.LastIdent(c.selfType)
+	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	s.Exported, s.Visibility = w.visibility(n, c)
 	inType := c.inImpl || c.inTrait
 	if inType {
-		s.Kind = KindMethod
-		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind != KindClass && w.x.Facts.Symbols[c.parent].Kind != KindInterface &&
-			w.x.Facts.Symbols[c.parent].Kind != KindType {
+		s.Kind = lang.KindMethod
+		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind != lang.KindClass && w.x.Facts.Symbols[c.parent].Kind != lang.KindInterface &&
+			w.x.Facts.Symbols[c.parent].Kind != lang.KindType {
 			s.Container = selfName
 		}
 	}
@@ -618,7 +639,7 @@ func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
 		for m := range t.Children(mods) {
 			switch k := t.Kind(m); k {
 			case "extern_modifier":
-				s.Signature.Modifiers = append(s.Signature.Modifiers, OneLine(t.Text(m)))
+				s.Signature.Modifiers = append(s.Signature.Modifiers, lang.OneLine(t.Text(m)))
 			default:
 				s.Signature.Modifiers = append(s.Signature.Modifiers, k)
 			}
@@ -627,12 +648,12 @@ func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
 	s.Signature.Generics = w.generics(n, scope)
 	s.Signature.Params, s.Signature.Receiver = w.params(t.Field(n, "parameters"), scope)
 	if rt := t.Field(n, "return_type"); rt >= 0 {
-		s.Signature.Returns = OneLine(t.Text(rt))
+		s.Signature.Returns = lang.OneLine(t.Text(rt))
 	}
 	if inType && s.Signature.Receiver == "" {
 		s.Signature.Modifiers = append(s.Signature.Modifiers, "static")
-		if c.inImpl && rsReturnsSelf(s.Signature.Returns, selfName) {
-			s.Kind = KindConstructor
+		if c.inImpl && returnsSelf(s.Signature.Returns, selfName) {
+			s.Kind = lang.KindConstructor
 		}
 	}
 	if c.inTrait && body < 0 {
@@ -654,7 +675,7 @@ func (w *rsWalker) fn(n int32, c rsCtx, attrs []int32, doc string) {
 
 // body walks a function body: its statements are the top level, where an
 // early exit is a guard.
-func (w *rsWalker) body(body int32, c rsCtx, scope *rsScope) {
+func (w *walker) body(body int32, c state, scope *scope) {
 	if w.t.Kind(body) != "block" {
 		w.expr(body, c.parent, scope)
 		return
@@ -662,9 +683,9 @@ func (w *rsWalker) body(body int32, c rsCtx, scope *rsScope) {
 	w.container(body, c, scope, true)
 }
 
-// rsReturnsSelf reports a return type that is the impl's type: Self, the
+// returnsSelf reports a return type that is the impl's type: Self, the
 // type's name, or either in a Result or Option.
-func rsReturnsSelf(ret, self string) bool {
+func returnsSelf(ret, self string) bool {
 	ret = strings.TrimSpace(ret)
 	for _, w := range []string{"Result<", "Option<", "io::Result<"} {
 		if strings.HasPrefix(ret, w) {
@@ -683,23 +704,23 @@ func rsReturnsSelf(ret, self string) bool {
 
 // params reads a parameter list, typing the names it binds in scope. The
 // receiver (self, &self, &mut self, self: Box<Self>) is returned apart.
-func (w *rsWalker) params(list int32, scope *rsScope) ([]Param, string) {
+func (w *walker) params(list int32, scope *scope) ([]lang.Param, string) {
 	t := w.t
 	if list < 0 {
 		return nil, ""
 	}
-	var out []Param
+	var out []lang.Param
 	recv := ""
 	for p := range t.NamedChildren(list) {
 		switch t.Kind(p) {
 		case "self_parameter":
-			recv = OneLine(t.Text(p))
+			recv = lang.OneLine(t.Text(p))
 		case "parameter":
 			pat := t.Field(p, "pattern")
 			typ := t.Field(p, "type")
 			typText := ""
 			if typ >= 0 {
-				typText = OneLine(t.Text(typ))
+				typText = lang.OneLine(t.Text(typ))
 			}
 			if pat >= 0 && t.Kind(pat) == "self" {
 				recv = "self: " + typText
@@ -707,7 +728,7 @@ func (w *rsWalker) params(list int32, scope *rsScope) ([]Param, string) {
 			}
 			name := ""
 			if pat >= 0 {
-				name = OneLine(t.Text(pat))
+				name = lang.OneLine(t.Text(pat))
 				if t.Kind(pat) == "identifier" && scope != nil {
 					scope.Types[name] = w.simpleType(typ, scope)
 				} else {
@@ -718,15 +739,15 @@ func (w *rsWalker) params(list int32, scope *rsScope) ([]Param, string) {
 			if mut := t.ChildOfKind(p, "mutable_specifier"); mut >= 0 && name != "" {
 				name = "mut " + name
 			}
-			out = append(out, Param{Name: name, Type: typText})
+			out = append(out, lang.Param{Name: name, Type: typText})
 		case "variadic_parameter":
-			out = append(out, Param{Name: t.FieldText(p, "pattern"), Type: "...", Variadic: true})
+			out = append(out, lang.Param{Name: t.FieldText(p, "pattern"), Type: "...", Variadic: true})
 		case "type_identifier", "generic_type", "reference_type", "primitive_type", "scoped_type_identifier",
 			"tuple_type", "array_type", "function_type", "pointer_type", "abstract_type", "dynamic_type":
 			// closure_parameters or fn types: a type alone
-			out = append(out, Param{Type: OneLine(t.Text(p))})
+			out = append(out, lang.Param{Type: lang.OneLine(t.Text(p))})
 		case "identifier":
-			out = append(out, Param{Name: t.Text(p)})
+			out = append(out, lang.Param{Name: t.Text(p)})
 			if scope != nil {
 				scope.Types[t.Text(p)] = "_"
 			}
@@ -739,12 +760,12 @@ func (w *rsWalker) params(list int32, scope *rsScope) ([]Param, string) {
 
 // wrapperPattern types the inner name of a destructured wrapper
 // parameter, the extractor idiom State(state): State<AppState>.
-func (w *rsWalker) wrapperPattern(pat, typ int32, scope *rsScope) {
+func (w *walker) wrapperPattern(pat, typ int32, scope *scope) {
 	t := w.t
 	if scope == nil || typ < 0 || t.Kind(pat) != "tuple_struct_pattern" || t.Kind(typ) != "generic_type" {
 		return
 	}
-	if LastIdent(t.FieldText(pat, "type")) != LastIdent(rsTypePath(t, typ)) {
+	if lang.LastIdent(t.FieldText(pat, "type")) != lang.LastIdent(typePath(t, typ)) {
 		return
 	}
 	inner := int32(-1)
@@ -768,13 +789,13 @@ func (w *rsWalker) wrapperPattern(pat, typ int32, scope *rsScope) {
 
 // bindPattern marks the names a pattern binds as locals of unknown type.
 // Upper-case names in patterns are constants and unit variants.
-func (w *rsWalker) bindPattern(p int32, scope *rsScope) {
+func (w *walker) bindPattern(p int32, scope *scope) {
 	t := w.t
 	if p < 0 || scope == nil {
 		return
 	}
 	bind := func(i int32) {
-		if name := t.Text(i); name != "" && !IsUpper(name) && name != "_" {
+		if name := t.Text(i); name != "" && !lang.IsUpper(name) && name != "_" {
 			scope.Types[name] = "_"
 			delete(scope.Calls, name)
 		}
@@ -801,7 +822,7 @@ func (w *rsWalker) bindPattern(p int32, scope *rsScope) {
 // simpleType reduces a type node to the name resolution looks up: the
 // path of the type without references, smart pointers and arguments; a
 // generic parameter becomes its first bound; "_" when nothing is known.
-func (w *rsWalker) simpleType(typ int32, scope *rsScope) string {
+func (w *walker) simpleType(typ int32, scope *scope) string {
 	t := w.t
 	for depth := 0; typ >= 0 && depth < 8; depth++ {
 		switch t.Kind(typ) {
@@ -814,13 +835,13 @@ func (w *rsWalker) simpleType(typ int32, scope *rsScope) string {
 				return "_"
 			}
 			if t.Kind(tr) == "trait_bounds" {
-				return rsOr(rsFirstTrait(t, tr), "_")
+				return orElse(firstTrait(t, tr), "_")
 			}
 			typ = tr
 			continue
 		case "generic_type":
-			base := rsTypePath(t, typ)
-			if rsWrapperTypes[base] {
+			base := typePath(t, typ)
+			if wrapperTypes[base] {
 				if args := t.Field(typ, "type_arguments"); args >= 0 {
 					if a := t.FirstNamedChild(args); a >= 0 {
 						typ = a
@@ -841,82 +862,82 @@ func (w *rsWalker) simpleType(typ int32, scope *rsScope) string {
 			}
 			return name
 		case "scoped_type_identifier", "primitive_type":
-			return rsTypePath(t, typ)
+			return typePath(t, typ)
 		case "function_type":
-			return rsTypePath(t, typ)
+			return typePath(t, typ)
 		}
 		return "_"
 	}
 	return "_"
 }
 
-func rsOr(s, def string) string {
+func orElse(s, def string) string {
 	if s == "" {
 		return def
 	}
 	return s
 }
 
-// rsWrapperTypes are smart pointers whose methods calls reach through.
-var rsWrapperTypes = map[string]bool{"Box": true, "Arc": true, "Rc": true, "Pin": true, "Cow": true}
+// wrapperTypes are smart pointers whose methods calls reach through.
+var wrapperTypes = map[string]bool{"Box": true, "Arc": true, "Rc": true, "Pin": true, "Cow": true}
 
-// rsTypePath renders a type or path node as a path without generic
+// typePath renders a type or path node as a path without generic
 // arguments: "crate::x::Foo".
-func rsTypePath(t *Tree, n int32) string {
+func typePath(t *lang.Tree, n int32) string {
 	var b strings.Builder
-	rsPathInto(t, n, &b, 0)
+	pathInto(t, n, &b, 0)
 	return b.String()
 }
 
-func rsPathInto(t *Tree, n int32, b *strings.Builder, depth int) {
+func pathInto(t *lang.Tree, n int32, b *strings.Builder, depth int) {
 	if n < 0 || depth > 32 {
 		return
 	}
 	switch t.Kind(n) {
 	case "scoped_identifier", "scoped_type_identifier":
 		if p := t.Field(n, "path"); p >= 0 {
-			rsPathInto(t, p, b, depth+1)
+			pathInto(t, p, b, depth+1)
 			b.WriteString("::")
 		} else if first := t.FirstNamedChild(n); first >= 0 && t.FieldName(first) == "" && first != t.Field(n, "name") {
 			// ::std::x, where the grammar gives no path field
-			rsPathInto(t, first, b, depth+1)
+			pathInto(t, first, b, depth+1)
 			b.WriteString("::")
 		}
-		rsPathInto(t, t.Field(n, "name"), b, depth+1)
+		pathInto(t, t.Field(n, "name"), b, depth+1)
 	case "generic_type", "generic_type_with_turbofish", "generic_function":
 		inner := t.Field(n, "type")
 		if inner < 0 {
 			inner = t.Field(n, "function")
 		}
-		rsPathInto(t, inner, b, depth+1)
+		pathInto(t, inner, b, depth+1)
 	case "function_type":
 		if tr := t.Field(n, "trait"); tr >= 0 {
-			rsPathInto(t, tr, b, depth+1)
+			pathInto(t, tr, b, depth+1)
 		}
 	case "bracketed_type":
 		// <T as Trait>: the trait names the items; <T>: the type
 		if q := t.FirstNamedChild(n); q >= 0 && t.Kind(q) == "qualified_type" {
 			if a := t.Field(q, "alias"); a >= 0 {
-				rsPathInto(t, a, b, depth+1)
+				pathInto(t, a, b, depth+1)
 				return
 			}
-			rsPathInto(t, t.Field(q, "type"), b, depth+1)
+			pathInto(t, t.Field(q, "type"), b, depth+1)
 		} else if q >= 0 {
-			rsPathInto(t, q, b, depth+1)
+			pathInto(t, q, b, depth+1)
 		}
 	default:
-		b.WriteString(OneLine(t.Text(n)))
+		b.WriteString(lang.OneLine(t.Text(n)))
 	}
 }
 
-func (w *rsWalker) structDecl(n int32, c rsCtx, attrs []int32, doc string) {
+func (w *walker) structDecl(n int32, c state, attrs []int32, doc string) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
 	}
 	body := t.Field(n, "body")
-	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	s.Exported, s.Visibility = w.visibility(n, c)
 	s.Signature.Generics = w.generics(n, nil)
 	s.Signature.Text = w.x.HeaderText(n, body)
@@ -931,30 +952,30 @@ func (w *rsWalker) structDecl(n int32, c rsCtx, attrs []int32, doc string) {
 
 // fields lists struct fields (tuple fields are named 0, 1, ...) and enum
 // variants, which are no symbols but name what Enum::Variant means.
-func (w *rsWalker) fields(body int32) []Param {
+func (w *walker) fields(body int32) []lang.Param {
 	t := w.t
-	var out []Param
+	var out []lang.Param
 	switch t.Kind(body) {
 	case "field_declaration_list":
 		for f := range t.NamedChildren(body) {
 			if t.Kind(f) == "field_declaration" {
-				out = append(out, Param{Name: t.FieldText(f, "name"), Type: OneLine(t.FieldText(f, "type"))})
+				out = append(out, lang.Param{Name: t.FieldText(f, "name"), Type: lang.OneLine(t.FieldText(f, "type"))})
 			}
 		}
 	case "ordered_field_declaration_list":
 		i := 0
 		for f := range t.Children(body) {
 			if t.FieldName(f) == "type" {
-				out = append(out, Param{Name: itoa(i), Type: OneLine(t.Text(f))})
+				out = append(out, lang.Param{Name: itoa(i), Type: lang.OneLine(t.Text(f))})
 				i++
 			}
 		}
 	case "enum_variant_list":
 		for v := range t.NamedChildren(body) {
 			if t.Kind(v) == "enum_variant" {
-				p := Param{Name: t.FieldText(v, "name")}
+				p := lang.Param{Name: t.FieldText(v, "name")}
 				if vb := t.Field(v, "body"); vb >= 0 {
-					p.Type = OneLine(t.Text(vb))
+					p.Type = lang.OneLine(t.Text(vb))
 				}
 				out = append(out, p)
 			}
@@ -970,14 +991,14 @@ func itoa(i int) string {
 	return itoa(i/10) + string(rune('0'+i%10))
 }
 
-func (w *rsWalker) trait(n int32, c rsCtx, attrs []int32, doc string) {
+func (w *walker) trait(n int32, c state, attrs []int32, doc string) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
 	}
 	body := t.Field(n, "body")
-	s := Symbol{Kind: KindInterface, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s := lang.Symbol{Kind: lang.KindInterface, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	s.Exported, s.Visibility = w.visibility(n, c)
 	s.Signature.Generics = w.generics(n, nil)
 	s.Signature.Text = w.x.HeaderText(n, body)
@@ -988,52 +1009,52 @@ func (w *rsWalker) trait(n int32, c rsCtx, attrs []int32, doc string) {
 		for sb := range t.NamedChildren(b) {
 			switch t.Kind(sb) {
 			case "type_identifier", "scoped_type_identifier", "generic_type":
-				s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(sb)))
+				s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(sb)))
 				supers = append(supers, sb)
 			}
 		}
 	}
 	sym := w.addType(s, n, name, body)
 	for _, sb := range supers {
-		w.typeRef(sb, sym, RefExtends, sb, "")
+		w.typeRef(sb, sym, lang.RefExtends, sb, "")
 	}
 	if body >= 0 {
 		inner := c
 		inner.parent, inner.selfType, inner.inTrait, inner.inImpl = sym, s.Name, true, false
 		inner.bounds = w.bounds(n)
 		inner.test = s.IsTest
-		inner.vis = &rsVis{s.Exported, s.Visibility}
+		inner.vis = &vis{s.Exported, s.Visibility}
 		w.container(body, inner, nil, false)
 	}
 }
 
 // typeRef records a reference of kind to the type written at typ.
-func (w *rsWalker) typeRef(typ int32, sym int, kind string, at int32, qualType string) {
-	p := rsTypePath(w.t, typ)
+func (w *walker) typeRef(typ int32, sym int, kind string, at int32, qualType string) {
+	p := typePath(w.t, typ)
 	name, qual := p, ""
 	if i := strings.LastIndex(p, "::"); i >= 0 {
 		name, qual = p[i+2:], p[:i]
 	}
-	w.x.Ref(Ref{Kind: kind, Name: name, Qualifier: qual, QualifierType: qualType, Symbol: sym}, at)
+	w.x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, QualifierType: qualType, Symbol: sym}, at)
 }
 
-func (w *rsWalker) impl(n int32, c rsCtx, attrs []int32, doc string) {
+func (w *walker) impl(n int32, c state, attrs []int32, doc string) {
 	t := w.t
 	typ := t.Field(n, "type")
 	if typ < 0 {
 		return
 	}
-	typePath := rsTypePath(t, rsDeref(t, typ))
-	typeName := LastIdent(typePath)
+	typePath := typePath(t, deref(t, typ))
+	typeName := lang.LastIdent(typePath)
 	trait := t.Field(n, "trait")
 	a := w.attrInfo(attrs)
 	owner := w.findType(typeName, c.parent)
-	if trait >= 0 && !rsNegativeImpl(t, trait) {
+	if trait >= 0 && !negativeImpl(t, trait) {
 		if owner >= 0 {
-			w.typeRef(trait, owner, RefImplements, n, "")
+			w.typeRef(trait, owner, lang.RefImplements, n, "")
 			w.bases[owner] = append(w.bases[owner], w.implBase(trait, t.Field(n, "body")))
 		} else {
-			w.typeRef(trait, c.parent, RefImplements, n, typeName)
+			w.typeRef(trait, c.parent, lang.RefImplements, n, typeName)
 		}
 	}
 	body := t.Field(n, "body")
@@ -1049,7 +1070,7 @@ func (w *rsWalker) impl(n int32, c rsCtx, attrs []int32, doc string) {
 	}
 	if trait >= 0 {
 		// trait items are as visible as the trait
-		inner.vis = &rsVis{true, VisExported}
+		inner.vis = &vis{true, lang.VisExported}
 	} else {
 		inner.vis = nil
 	}
@@ -1060,11 +1081,11 @@ func (w *rsWalker) impl(n int32, c rsCtx, attrs []int32, doc string) {
 // IntoFuture shows its Output, which is what .await gives, and a Deref
 // its Target, whose methods the type's values have:
 // "IntoFuture<Output = Response>", "Deref<Target = Inner>".
-func (w *rsWalker) implBase(trait, body int32) string {
+func (w *walker) implBase(trait, body int32) string {
 	t := w.t
-	text := OneLine(t.Text(trait))
+	text := lang.OneLine(t.Text(trait))
 	assoc := ""
-	switch LastIdent(text) {
+	switch lang.LastIdent(text) {
 	case "Future", "IntoFuture":
 		assoc = "Output"
 	case "Deref":
@@ -1073,23 +1094,23 @@ func (w *rsWalker) implBase(trait, body int32) string {
 	if assoc != "" && !strings.Contains(text, "<") && body >= 0 {
 		for it := range t.NamedChildren(body) {
 			if t.Kind(it) == "type_item" && t.FieldText(it, "name") == assoc {
-				return text + "<" + assoc + " = " + OneLine(t.FieldText(it, "type")) + ">"
+				return text + "<" + assoc + " = " + lang.OneLine(t.FieldText(it, "type")) + ">"
 			}
 		}
 	}
 	return text
 }
 
-// rsDeref strips references from a type node: impl Trait for &'a Foo.
-func rsDeref(t *Tree, typ int32) int32 {
+// deref strips references from a type node: impl Trait for &'a Foo.
+func deref(t *lang.Tree, typ int32) int32 {
 	for i := 0; i < 4 && typ >= 0 && (t.Kind(typ) == "reference_type" || t.Kind(typ) == "pointer_type"); i++ {
 		typ = t.Field(typ, "type")
 	}
 	return typ
 }
 
-// rsNegativeImpl reports impl !Trait for T, whose "!" the tree leaves out.
-func rsNegativeImpl(t *Tree, trait int32) bool {
+// negativeImpl reports impl !Trait for T, whose "!" the tree leaves out.
+func negativeImpl(t *lang.Tree, trait int32) bool {
 	s := t.Nodes[trait].StartByte
 	for s > 0 {
 		s--
@@ -1106,7 +1127,7 @@ func rsNegativeImpl(t *Tree, trait int32) bool {
 
 // findType finds the symbol of a type defined in this file, preferring
 // One declared beside the impl.
-func (w *rsWalker) findType(name string, parent int) int {
+func (w *walker) findType(name string, parent int) int {
 	found := -1
 	idx := w.types[name]
 	for j := len(idx) - 1; j >= 0; j-- {
@@ -1122,7 +1143,7 @@ func (w *rsWalker) findType(name string, parent int) int {
 }
 
 // addType adds a type symbol and indexes it for impls.
-func (w *rsWalker) addType(s Symbol, node, name, body int32) int {
+func (w *walker) addType(s lang.Symbol, node, name, body int32) int {
 	sym := w.x.AddSymbol(s, node, name, body)
 	if w.types == nil {
 		w.types = map[string][]int{}
@@ -1131,25 +1152,25 @@ func (w *rsWalker) addType(s Symbol, node, name, body int32) int {
 	return sym
 }
 
-func (w *rsWalker) alias(n int32, c rsCtx, attrs []int32, doc string) {
+func (w *walker) alias(n int32, c state, attrs []int32, doc string) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 || c.inImpl || c.inTrait {
 		return // associated types are no aliases of their own
 	}
-	s := Symbol{Kind: KindType, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	s.Exported, s.Visibility = w.visibility(n, c)
 	s.Signature.Generics = w.generics(n, nil)
 	if typ := t.Field(n, "type"); typ >= 0 {
-		s.Signature.Returns = OneLine(t.Text(typ))
+		s.Signature.Returns = lang.OneLine(t.Text(typ))
 	}
-	s.Signature.Text = OneLine(t.Text(n))
+	s.Signature.Text = lang.OneLine(t.Text(n))
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.cfgTest
 	w.addType(s, n, name, -1)
 }
 
-func (w *rsWalker) mod(n int32, c rsCtx, attrs []int32, doc string) {
+func (w *walker) mod(n int32, c state, attrs []int32, doc string) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -1160,30 +1181,30 @@ func (w *rsWalker) mod(n int32, c rsCtx, attrs []int32, doc string) {
 	if body < 0 {
 		// mod x; imports the submodule's file
 		src := append([]string{"self"}, c.mods...)
-		w.x.Facts.Imports = append(w.x.Facts.Imports, Import{Source: strings.Join(append(src, t.Text(name)), "::"),
+		w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: strings.Join(append(src, t.Text(name)), "::"),
 			Line: t.StartLine(n), Symbol: c.parent})
 		return
 	}
-	s := Symbol{Kind: KindModule, Name: t.Text(name), Parent: c.parent, Doc: doc}
-	s.Exported, s.Visibility = w.visibility(n, rsCtx{})
+	s := lang.Symbol{Kind: lang.KindModule, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s.Exported, s.Visibility = w.visibility(n, state{})
 	s.Signature.Text = w.x.HeaderText(n, body)
 	s.IsTest = c.test || a.cfgTest
 	sym := w.x.AddSymbol(s, n, name, body)
-	inner := rsCtx{parent: sym, mods: append(append([]string(nil), c.mods...), s.Name), test: s.IsTest}
+	inner := state{parent: sym, mods: append(append([]string(nil), c.mods...), s.Name), test: s.IsTest}
 	saved := w.mods
 	w.mods = inner.mods
 	w.container(body, inner, nil, false)
 	w.mods = saved
 }
 
-func (w *rsWalker) variable(n int32, c rsCtx, attrs []int32, doc string) {
+func (w *walker) variable(n int32, c state, attrs []int32, doc string) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
 	}
 	val := t.Field(n, "value")
-	s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	s.Exported, s.Visibility = w.visibility(n, c)
 	if t.Kind(n) == "const_item" {
 		s.Signature.Modifiers = []string{"const"}
@@ -1194,7 +1215,7 @@ func (w *rsWalker) variable(n int32, c rsCtx, attrs []int32, doc string) {
 		}
 	}
 	if typ := t.Field(n, "type"); typ >= 0 {
-		s.Signature.Returns = OneLine(t.Text(typ))
+		s.Signature.Returns = lang.OneLine(t.Text(typ))
 	}
 	s.Signature.Text = w.x.HeaderText(n, val)
 	s.Signature.Text = strings.TrimSuffix(strings.TrimSpace(s.Signature.Text), "=")
@@ -1202,28 +1223,28 @@ func (w *rsWalker) variable(n int32, c rsCtx, attrs []int32, doc string) {
 	a := w.attrInfo(attrs)
 	s.IsTest = c.test || a.cfgTest
 	if c.inImpl || c.inTrait {
-		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind == KindModule {
-			s.Container = LastIdent(c.selfType)
+		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
+			s.Container = lang.LastIdent(c.selfType)
 		}
 	}
 	sym := w.x.AddSymbol(s, n, name, val)
 	if val >= 0 {
-		w.expr(val, sym, newRsScope(c.selfType))
+		w.expr(val, sym, newScope(c.selfType))
 	}
 }
 
-func (w *rsWalker) macroDef(n int32, c rsCtx, attrs []int32, doc string) {
+func (w *walker) macroDef(n int32, c state, attrs []int32, doc string) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
 	}
-	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.parent, Doc: doc}
 	// macro_rules! macros are private to their crate unless exported
-	s.Exported, s.Visibility = false, VisInternal
+	s.Exported, s.Visibility = false, lang.VisInternal
 	for _, at := range attrs {
 		if strings.Contains(t.Text(at), "macro_export") {
-			s.Exported, s.Visibility = true, VisExported
+			s.Exported, s.Visibility = true, lang.VisExported
 		}
 	}
 	s.Signature.Modifiers = []string{"macro"}
@@ -1233,13 +1254,13 @@ func (w *rsWalker) macroDef(n int32, c rsCtx, attrs []int32, doc string) {
 	w.x.AddSymbol(s, n, name, -1)
 }
 
-func (w *rsWalker) externCrate(n int32, c rsCtx) {
+func (w *walker) externCrate(n int32, c state) {
 	t := w.t
 	name := t.FieldText(n, "name")
 	if name == "" {
 		return
 	}
-	imp := Import{Source: name, Alias: t.FieldText(n, "alias"), Line: t.StartLine(n), Symbol: c.parent}
+	imp := lang.Import{Source: name, Alias: t.FieldText(n, "alias"), Line: t.StartLine(n), Symbol: c.parent}
 	w.x.Facts.Imports = append(w.x.Facts.Imports, imp)
 }
 
@@ -1248,7 +1269,7 @@ func (w *rsWalker) externCrate(n int32, c rsCtx) {
 // and extern crate bind the module itself. Paths inside inline modules are
 // rewritten relative to the file's module, so that resolution needs no
 // knowledge of where the use sits: in mod tests, super::* becomes self.
-func (w *rsWalker) use(n int32, c rsCtx) {
+func (w *walker) use(n int32, c state) {
 	t := w.t
 	arg := t.Field(n, "argument")
 	if arg < 0 {
@@ -1256,22 +1277,22 @@ func (w *rsWalker) use(n int32, c rsCtx) {
 	}
 	line := t.StartLine(n)
 	var order []string
-	bySrc := map[string]*Import{}
+	bySrc := map[string]*lang.Import{}
 	add := func(src []string, name, alias string) {
-		src = rsNormalizeUse(src, c.mods)
+		src = normalizeUse(src, c.mods)
 		key := strings.Join(src, "::")
 		if name == "" {
 			// the module itself: an import of its own
-			w.x.Facts.Imports = append(w.x.Facts.Imports, Import{Source: key, Alias: alias, Line: line, Symbol: c.parent})
+			w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: key, Alias: alias, Line: line, Symbol: c.parent})
 			return
 		}
 		imp := bySrc[key]
 		if imp == nil {
-			imp = &Import{Source: key, Line: line, Symbol: c.parent}
+			imp = &lang.Import{Source: key, Line: line, Symbol: c.parent}
 			bySrc[key] = imp
 			order = append(order, key)
 		}
-		imp.Names = append(imp.Names, ImportName{Name: name, Alias: alias})
+		imp.Names = append(imp.Names, lang.ImportName{Name: name, Alias: alias})
 	}
 	w.useTree(arg, nil, add, 0)
 	for _, k := range order {
@@ -1279,7 +1300,7 @@ func (w *rsWalker) use(n int32, c rsCtx) {
 	}
 }
 
-func (w *rsWalker) useTree(n int32, prefix []string, add func([]string, string, string), depth int) {
+func (w *walker) useTree(n int32, prefix []string, add func([]string, string, string), depth int) {
 	t := w.t
 	if n < 0 || depth > 16 {
 		return
@@ -1299,20 +1320,20 @@ func (w *rsWalker) useTree(n int32, prefix []string, add func([]string, string, 
 	}
 	switch t.Kind(n) {
 	case "identifier", "crate", "self", "super", "scoped_identifier", "metavariable":
-		leaf(rsSegments(t, n), "")
+		leaf(segments(t, n), "")
 	case "use_as_clause":
-		leaf(rsSegments(t, t.Field(n, "path")), t.FieldText(n, "alias"))
+		leaf(segments(t, t.Field(n, "path")), t.FieldText(n, "alias"))
 	case "use_list":
 		for ch := range t.NamedChildren(n) {
 			w.useTree(ch, prefix, add, depth+1)
 		}
 	case "scoped_use_list":
-		p := append(append([]string(nil), prefix...), rsSegments(t, t.Field(n, "path"))...)
+		p := append(append([]string(nil), prefix...), segments(t, t.Field(n, "path"))...)
 		w.useTree(t.Field(n, "list"), p, add, depth+1)
 	case "use_wildcard":
 		p := append([]string(nil), prefix...)
 		if inner := t.FirstNamedChild(n); inner >= 0 {
-			p = append(p, rsSegments(t, inner)...)
+			p = append(p, segments(t, inner)...)
 		}
 		if len(p) > 0 {
 			add(p, "*", "")
@@ -1320,12 +1341,12 @@ func (w *rsWalker) useTree(n int32, prefix []string, add func([]string, string, 
 	}
 }
 
-// rsSegments splits a path node into its segments.
-func rsSegments(t *Tree, n int32) []string {
+// segments splits a path node into its segments.
+func segments(t *lang.Tree, n int32) []string {
 	if n < 0 {
 		return nil
 	}
-	p := rsTypePath(t, n)
+	p := typePath(t, n)
 	p = strings.TrimPrefix(p, "::")
 	if p == "" {
 		return nil
@@ -1333,9 +1354,9 @@ func rsSegments(t *Tree, n int32) []string {
 	return strings.Split(p, "::")
 }
 
-// rsNormalizeUse rewrites a use path written inside inline modules mods so
+// normalizeUse rewrites a use path written inside inline modules mods so
 // that self and super are relative to the file's module.
-func rsNormalizeUse(src, mods []string) []string {
+func normalizeUse(src, mods []string) []string {
 	if len(mods) == 0 || len(src) == 0 {
 		return src
 	}
@@ -1358,7 +1379,7 @@ func rsNormalizeUse(src, mods []string) []string {
 
 // expr walks code that belongs to symbol sym, recording calls,
 // constructions, macro uses and panics, and typing locals in scope.
-func (w *rsWalker) expr(n int32, sym int, scope *rsScope) {
+func (w *walker) expr(n int32, sym int, scope *scope) {
 	t := w.t
 	switch t.Kind(n) {
 	case "call_expression":
@@ -1385,7 +1406,7 @@ func (w *rsWalker) expr(n int32, sym int, scope *rsScope) {
 		w.bindPattern(t.Field(n, "pattern"), scope)
 	case "block":
 		// a nested block may declare items of its own
-		c := rsCtx{parent: sym, mods: w.mods, test: w.x.Facts.Symbols[sym].IsTest, selfType: scope.self}
+		c := state{parent: sym, mods: w.mods, test: w.x.Facts.Symbols[sym].IsTest, selfType: scope.self}
 		w.container(n, c, scope, false)
 		return
 	case "macro_definition":
@@ -1399,7 +1420,7 @@ func (w *rsWalker) expr(n int32, sym int, scope *rsScope) {
 // let walks an initializer, then types the names the pattern binds: from
 // an annotation, a struct literal, Type::new(), or the call whose result
 // the variable holds.
-func (w *rsWalker) let(n int32, sym int, scope *rsScope) {
+func (w *walker) let(n int32, sym int, scope *scope) {
 	t := w.t
 	pat, typ, val := t.Field(n, "pattern"), t.Field(n, "type"), t.Field(n, "value")
 	if val >= 0 {
@@ -1422,9 +1443,9 @@ func (w *rsWalker) let(n int32, sym int, scope *rsScope) {
 		scope.Types[name] = w.simpleType(typ, scope)
 	case val >= 0:
 		ty, expr := w.valueType(val, scope, 0)
-		scope.Types[name] = rsOr(ty, "_")
+		scope.Types[name] = orElse(ty, "_")
 		if ty == "" && expr != "" {
-			scope.Calls[name] = rsCallee(expr)
+			scope.Calls[name] = callee(expr)
 		}
 	default:
 		scope.Types[name] = "_"
@@ -1433,20 +1454,20 @@ func (w *rsWalker) let(n int32, sym int, scope *rsScope) {
 
 // valueType is what an initializer tells of its type: a type name, or the
 // callee whose result it is.
-func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call string) {
+func (w *walker) valueType(v int32, scope *scope, depth int) (typ, call string) {
 	t := w.t
 	if depth > 8 {
 		return "", ""
 	}
 	switch t.Kind(v) {
 	case "struct_expression":
-		p := rsTypePath(t, t.Field(v, "name"))
+		p := typePath(t, t.Field(v, "name"))
 		if p == "Self" {
 			p = scope.self
 		}
-		if strings.Contains(p, "::") && IsUpper(LastIdent(rsQualOf(p))) {
+		if strings.Contains(p, "::") && lang.IsUpper(lang.LastIdent(qualOf(p))) {
 			// Enum::Variant { }: the enum
-			p = rsQualOf(p)
+			p = qualOf(p)
 		}
 		return p, ""
 	case "parenthesized_expression", "reference_expression":
@@ -1465,7 +1486,7 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 	case "identifier":
 		name := t.Text(v)
 		if c, ok := scope.Calls[name]; ok {
-			return "", rsCallExpr(c)
+			return "", callExpr(c)
 		}
 		if ty, ok := scope.Types[name]; ok && ty != "_" {
 			return ty, ""
@@ -1475,7 +1496,7 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 	case "match_expression":
 		// match f() { Ok(x) => x, Err(e) => return .. }: what f gives
 		if body := t.Field(v, "body"); body >= 0 {
-			if arm := t.FirstNamedChild(body); arm >= 0 && rsUnwrapArm(t, arm) {
+			if arm := t.FirstNamedChild(body); arm >= 0 && unwrapArm(t, arm) {
 				ty, expr := w.valueType(t.Field(v, "value"), scope, depth+1)
 				if expr != "" {
 					expr += "?"
@@ -1497,12 +1518,12 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 		}
 		switch t.Kind(fn) {
 		case "scoped_identifier":
-			qual := rsTypePath(t, t.Field(fn, "path"))
+			qual := typePath(t, t.Field(fn, "path"))
 			name := t.FieldText(fn, "name")
 			if qual == "Self" {
 				qual = scope.self
 			}
-			if rsWrapperTypes[qual] && name == "new" {
+			if wrapperTypes[qual] && name == "new" {
 				// Arc::new(Foo::new()): the methods are Foo's
 				if args := t.Field(v, "arguments"); args >= 0 {
 					if a := t.FirstNamedChild(args); a >= 0 {
@@ -1511,14 +1532,14 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 				}
 				return "", ""
 			}
-			if name == "new" && IsUpper(LastIdent(qual)) {
+			if name == "new" && lang.IsUpper(lang.LastIdent(qual)) {
 				return qual, ""
 			}
-			if IsUpper(name) && IsUpper(LastIdent(qual)) {
+			if lang.IsUpper(name) && lang.IsUpper(lang.LastIdent(qual)) {
 				return qual, "" // Enum::Variant(..)
 			}
 		case "identifier":
-			if name := t.Text(fn); IsUpper(name) && !rsBuiltins[name] {
+			if name := t.Text(fn); lang.IsUpper(name) && !builtins[name] {
 				return name, "" // a tuple struct
 			}
 		case "field_expression":
@@ -1532,28 +1553,28 @@ func (w *rsWalker) valueType(v int32, scope *rsScope, depth int) (typ, call stri
 	return "", ""
 }
 
-// rsCallee is how a local's initializer is kept as Ref.QualifierCall:
+// callee is how a local's initializer is kept as Ref.QualifierCall:
 // the callee when the initializer is a plain call ("Foo::open",
 // "<Client>.get"), else the whole rendered expression ("f()?",
 // "client.get().await").
-func rsCallee(expr string) string {
+func callee(expr string) string {
 	if strings.HasSuffix(expr, "()") {
 		return expr[:len(expr)-2]
 	}
 	return expr
 }
 
-// rsCallExpr turns a Ref.QualifierCall back into the expression it stands
+// callExpr turns a Ref.QualifierCall back into the expression it stands
 // for.
-func rsCallExpr(qc string) string {
+func callExpr(qc string) string {
 	if strings.HasSuffix(qc, ")") || strings.HasSuffix(qc, "?") || strings.HasSuffix(qc, ".await") {
 		return qc
 	}
 	return qc + "()"
 }
 
-// rsQualOf is the qualifier of a path: "a::b::C" -> "a::b".
-func rsQualOf(p string) string {
+// qualOf is the qualifier of a path: "a::b::C" -> "a::b".
+func qualOf(p string) string {
 	if i := strings.LastIndex(p, "::"); i >= 0 {
 		return p[:i]
 	}
@@ -1564,7 +1585,7 @@ func rsQualOf(p string) string {
 // their arguments left out ("Router::new().route()", "self.state.db").
 // typed replaces a typed local at the head with its type ("<Foo>.build"),
 // for a callee recorded apart from its scope.
-func (w *rsWalker) qual(n int32, scope *rsScope, typed bool, depth int) string {
+func (w *walker) qual(n int32, scope *scope, typed bool, depth int) string {
 	t := w.t
 	if n < 0 {
 		return ""
@@ -1580,7 +1601,7 @@ func (w *rsWalker) qual(n int32, scope *rsScope, typed bool, depth int) string {
 				return "<" + scope.self + ">"
 			}
 			if c, ok := scope.Calls[name]; ok {
-				return rsCallExpr(c) // the call the local holds the result of
+				return callExpr(c) // the call the local holds the result of
 			}
 			if ty, ok := scope.Types[name]; ok {
 				return "<" + ty + ">"
@@ -1592,7 +1613,7 @@ func (w *rsWalker) qual(n int32, scope *rsScope, typed bool, depth int) string {
 	case "field_expression":
 		return w.qual(t.Field(n, "value"), scope, typed, depth+1) + "." + t.FieldText(n, "field")
 	case "scoped_identifier", "scoped_type_identifier", "generic_type", "generic_type_with_turbofish":
-		return rsTypePath(t, n)
+		return typePath(t, n)
 	case "generic_function":
 		return w.qual(t.Field(n, "function"), scope, typed, depth+1)
 	case "call_expression":
@@ -1609,19 +1630,19 @@ func (w *rsWalker) qual(n int32, scope *rsScope, typed bool, depth int) string {
 		case "identifier", "field_expression", "call_expression", "self", "scoped_identifier":
 			return w.qual(inner, scope, typed, depth+1)
 		}
-		return "(" + Shorten(OneLine(t.Text(inner)), 40) + ")"
+		return "(" + lang.Shorten(lang.OneLine(t.Text(inner)), 40) + ")"
 	case "reference_expression", "unary_expression":
 		return w.qual(t.FirstNamedChild(n), scope, typed, depth+1)
 	case "macro_invocation":
-		return rsTypePath(t, t.Field(n, "macro")) + "!()"
+		return typePath(t, t.Field(n, "macro")) + "!()"
 	}
-	return Shorten(OneLine(t.Text(n)), 40)
+	return lang.Shorten(lang.OneLine(t.Text(n)), 40)
 }
 
 // headType types the first identifier of a method call's receiver: self
 // is the impl's type, a local its known type ("_" when unknown) or the
 // callee of its initializer.
-func (w *rsWalker) headType(r *Ref, value int32, scope *rsScope) {
+func (w *walker) headType(r *lang.Ref, value int32, scope *scope) {
 	t := w.t
 	n := value
 	for i := 0; i < 64 && n >= 0; i++ {
@@ -1651,7 +1672,7 @@ func (w *rsWalker) headType(r *Ref, value int32, scope *rsScope) {
 				r.QualifierCall = c
 			} else if ty, ok := scope.Types[name]; ok {
 				r.QualifierType = ty
-			} else if !IsUpper(name) {
+			} else if !lang.IsUpper(name) {
 				// a value the walker did not see bound: not a path,
 				// which would have been written a::f()
 				r.QualifierType = "_"
@@ -1661,7 +1682,7 @@ func (w *rsWalker) headType(r *Ref, value int32, scope *rsScope) {
 	}
 }
 
-func (w *rsWalker) call(n int32, sym int, scope *rsScope) {
+func (w *walker) call(n int32, sym int, scope *scope) {
 	t := w.t
 	fn := t.Field(n, "function")
 	if fn >= 0 && t.Kind(fn) == "generic_function" {
@@ -1676,26 +1697,26 @@ func (w *rsWalker) call(n int32, sym int, scope *rsScope) {
 		if _, local := scope.Types[name]; local {
 			return // a closure or function value held in a local
 		}
-		r := Ref{Kind: RefCall, Name: name, Symbol: sym}
-		if IsUpper(name) {
-			r.Kind = RefNew // a tuple struct or a variant
+		r := lang.Ref{Kind: lang.RefCall, Name: name, Symbol: sym}
+		if lang.IsUpper(name) {
+			r.Kind = lang.RefNew // a tuple struct or a variant
 			if name == "Self" && scope.self != "" {
-				r.Name, r.Qualifier = LastIdent(scope.self), rsQualOf(scope.self)
+				r.Name, r.Qualifier = lang.LastIdent(scope.self), qualOf(scope.self)
 			}
 		}
 		w.x.Ref(r, n)
 	case "scoped_identifier":
 		name := t.FieldText(fn, "name")
-		r := Ref{Kind: RefCall, Name: name, Qualifier: rsTypePath(t, t.Field(fn, "path")), Symbol: sym}
-		if IsUpper(name) {
-			r.Kind = RefNew
+		r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: typePath(t, t.Field(fn, "path")), Symbol: sym}
+		if lang.IsUpper(name) {
+			r.Kind = lang.RefNew
 		}
 		w.pathType(&r, scope)
 		w.x.Ref(r, n)
 	case "field_expression":
 		value := t.Field(fn, "value")
 		name := t.FieldText(fn, "field")
-		r := Ref{Kind: RefCall, Name: name, Qualifier: w.qual(value, scope, false, 0), Symbol: sym}
+		r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: w.qual(value, scope, false, 0), Symbol: sym}
 		w.headType(&r, value, scope)
 		if (name == "unwrap" || name == "expect") && !w.x.Facts.Symbols[sym].IsTest {
 			w.x.Throw(sym, "panics", r.Qualifier+"."+name+"()", n)
@@ -1706,7 +1727,7 @@ func (w *rsWalker) call(n int32, sym int, scope *rsScope) {
 
 // pathType types a path qualifier that starts with Self or a generic
 // parameter (T::default() means T's bound).
-func (w *rsWalker) pathType(r *Ref, scope *rsScope) {
+func (w *walker) pathType(r *lang.Ref, scope *scope) {
 	head, _, _ := strings.Cut(r.Qualifier, "::")
 	if head == "Self" && scope.self != "" {
 		r.QualifierType = scope.self
@@ -1715,45 +1736,45 @@ func (w *rsWalker) pathType(r *Ref, scope *rsScope) {
 	}
 }
 
-func (w *rsWalker) structExpr(n int32, sym int, scope *rsScope) {
+func (w *walker) structExpr(n int32, sym int, scope *scope) {
 	t := w.t
-	p := rsTypePath(t, t.Field(n, "name"))
+	p := typePath(t, t.Field(n, "name"))
 	if p == "" {
 		return
 	}
-	r := Ref{Kind: RefNew, Name: p, Symbol: sym}
+	r := lang.Ref{Kind: lang.RefNew, Name: p, Symbol: sym}
 	if i := strings.LastIndex(p, "::"); i >= 0 {
 		r.Name, r.Qualifier = p[i+2:], p[:i]
 		w.pathType(&r, scope)
 	} else if p == "Self" && scope.self != "" {
-		r.Name, r.Qualifier = LastIdent(scope.self), rsQualOf(scope.self)
+		r.Name, r.Qualifier = lang.LastIdent(scope.self), qualOf(scope.self)
 	}
 	w.x.Ref(r, n)
 }
 
-// rsQuoteMacros build token streams for proc macros.
-var rsQuoteMacros = map[string]bool{"quote": true, "quote_spanned": true, "parse_quote": true, "parse_quote_spanned": true}
+// quoteMacros build token streams for proc macros.
+var quoteMacros = map[string]bool{"quote": true, "quote_spanned": true, "parse_quote": true, "parse_quote_spanned": true}
 
-// rsPanicMacros are the macros that panic unconditionally.
-var rsPanicMacros = map[string]bool{"panic": true, "unreachable": true, "todo": true, "unimplemented": true}
+// panicMacros are the macros that panic unconditionally.
+var panicMacros = map[string]bool{"panic": true, "unreachable": true, "todo": true, "unimplemented": true}
 
-func (w *rsWalker) macroCall(n int32, sym int, scope *rsScope) {
+func (w *walker) macroCall(n int32, sym int, scope *scope) {
 	t := w.t
 	m := t.Field(n, "macro")
 	if m < 0 {
 		return
 	}
-	p := rsTypePath(t, m)
-	r := Ref{Kind: RefCall, Name: p + "!", Symbol: sym}
+	p := typePath(t, m)
+	r := lang.Ref{Kind: lang.RefCall, Name: p + "!", Symbol: sym}
 	if i := strings.LastIndex(p, "::"); i >= 0 {
 		r.Name, r.Qualifier = p[i+2:]+"!", p[:i]
 	}
 	tt := t.ChildOfKind(n, "token_tree")
-	if rsQuoteMacros[strings.TrimSuffix(r.Name, "!")] {
+	if quoteMacros[strings.TrimSuffix(r.Name, "!")] {
 		// code a proc macro generates, not code it runs
 		tt = -1
 	}
-	if rsPanicMacros[strings.TrimSuffix(r.Name, "!")] && (r.Qualifier == "" || r.Qualifier == "std" || r.Qualifier == "core") {
+	if panicMacros[strings.TrimSuffix(r.Name, "!")] && (r.Qualifier == "" || r.Qualifier == "std" || r.Qualifier == "core") {
 		what := ""
 		if tt >= 0 {
 			what = t.Text(tt)
@@ -1769,7 +1790,7 @@ func (w *rsWalker) macroCall(n int32, sym int, scope *rsScope) {
 // tokenRefs finds calls in a macro's token tree, which the grammar leaves
 // unparsed: a path or method chain followed by a parenthesized group
 // ("f(", "a::b(", "x.m(", "name!(").
-func (w *rsWalker) tokenRefs(tt int32, sym int, scope *rsScope, depth int) {
+func (w *walker) tokenRefs(tt int32, sym int, scope *scope, depth int) {
 	t := w.t
 	if depth > 32 {
 		return
@@ -1804,7 +1825,7 @@ func (w *rsWalker) tokenRefs(tt int32, sym int, scope *rsScope, depth int) {
 			continue
 		}
 		switch {
-		case rsTokenNames[k]:
+		case tokenNames[k]:
 			text := t.Text(c)
 			switch {
 			case len(parts) > 0 && (gap == "::" || gap == "."):
@@ -1814,7 +1835,7 @@ func (w *rsWalker) tokenRefs(tt int32, sym int, scope *rsScope, depth int) {
 			case gap == "::" || gap == "." || gap == "?.":
 				// after something that is no name: `<T as X>::f`, `a?.m`
 				parts, seps, called = []string{text}, []string{strings.TrimPrefix(gap, "?")}, "(...)"
-			case rsDeclKeywords[prevText] && gap == "":
+			case declKeywords[prevText] && gap == "":
 				parts, seps, called = nil, nil, ""
 			default:
 				parts, seps, called = []string{text}, []string{""}, ""
@@ -1834,11 +1855,11 @@ func (w *rsWalker) tokenRefs(tt int32, sym int, scope *rsScope, depth int) {
 				w.tokenRefs(c, sym, scope, depth+1)
 			}
 		case k == "await" && gap == "." && (len(parts) > 0 || called != ""):
-			called = rsJoinChain(called, parts, seps) + ".await"
+			called = joinChain(called, parts, seps) + ".await"
 			parts, seps = nil, nil
 		case leaf && t.Named(c):
 			// a literal: "alice".to_owned()
-			parts, seps, called = nil, nil, Shorten(t.Text(c), 40)
+			parts, seps, called = nil, nil, lang.Shorten(t.Text(c), 40)
 		default:
 			parts, seps, called = nil, nil, ""
 		}
@@ -1850,8 +1871,8 @@ func (w *rsWalker) tokenRefs(tt int32, sym int, scope *rsScope, depth int) {
 	}
 }
 
-// rsJoinChain renders a token chain that continues from called.
-func rsJoinChain(called string, parts, seps []string) string {
+// joinChain renders a token chain that continues from called.
+func joinChain(called string, parts, seps []string) string {
 	var b strings.Builder
 	b.WriteString(called)
 	for i, p := range parts {
@@ -1863,17 +1884,17 @@ func rsJoinChain(called string, parts, seps []string) string {
 	return b.String()
 }
 
-// rsTokenNames are the token kinds a path or a method chain is made of.
-var rsTokenNames = map[string]bool{"identifier": true, "self": true, "super": true, "crate": true,
+// tokenNames are the token kinds a path or a method chain is made of.
+var tokenNames = map[string]bool{"identifier": true, "self": true, "super": true, "crate": true,
 	"primitive_type": true, "metavariable": true}
 
-// rsDeclKeywords introduce a declared name, not a call, in a token tree.
-var rsDeclKeywords = map[string]bool{"fn": true, "struct": true, "enum": true, "union": true, "mod": true,
+// declKeywords introduce a declared name, not a call, in a token tree.
+var declKeywords = map[string]bool{"fn": true, "struct": true, "enum": true, "union": true, "mod": true,
 	"trait": true, "macro_rules": true, "type": true}
 
 // tokenCall records the call a token chain makes and returns its rendering
 // for a chain that goes on after it.
-func (w *rsWalker) tokenCall(parts, seps []string, called string, macro bool, sym int, scope *rsScope, at int32) string {
+func (w *walker) tokenCall(parts, seps []string, called string, macro bool, sym int, scope *scope, at int32) string {
 	var qb strings.Builder
 	qb.WriteString(called)
 	for i := 0; i < len(parts)-1; i++ {
@@ -1884,7 +1905,7 @@ func (w *rsWalker) tokenCall(parts, seps []string, called string, macro bool, sy
 	}
 	name := parts[len(parts)-1]
 	lastSep := seps[len(seps)-1]
-	r := Ref{Kind: RefCall, Name: name, Qualifier: qb.String(), Symbol: sym}
+	r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: qb.String(), Symbol: sym}
 	switch {
 	case macro:
 		r.Name += "!"
@@ -1901,7 +1922,7 @@ func (w *rsWalker) tokenCall(parts, seps []string, called string, macro bool, sy
 				r.QualifierCall = c
 			} else if ty, ok := scope.Types[head]; ok {
 				r.QualifierType = ty
-			} else if !IsUpper(head) {
+			} else if !lang.IsUpper(head) {
 				r.QualifierType = "_"
 			}
 		}
@@ -1909,12 +1930,12 @@ func (w *rsWalker) tokenCall(parts, seps []string, called string, macro bool, sy
 		if _, local := scope.Types[name]; local {
 			return name + "()"
 		}
-		if IsUpper(name) {
-			r.Kind = RefNew
+		if lang.IsUpper(name) {
+			r.Kind = lang.RefNew
 		}
 	default:
-		if IsUpper(name) {
-			r.Kind = RefNew
+		if lang.IsUpper(name) {
+			r.Kind = lang.RefNew
 		}
 		w.pathType(&r, scope)
 	}
@@ -1928,7 +1949,7 @@ func (w *rsWalker) tokenCall(parts, seps []string, called string, macro bool, sy
 // guard records an early exit among a function body's top statements:
 // if cond { return .. } (no else), if cond { panic!(..) }, let-else, and
 // assert!(cond).
-func (w *rsWalker) guard(st int32, sym int) {
+func (w *walker) guard(st int32, sym int) {
 	t := w.t
 	n := st
 	if t.Kind(n) == "expression_statement" {
@@ -1969,11 +1990,11 @@ func (w *rsWalker) guard(st int32, sym int) {
 		}
 		switch name {
 		case "assert", "debug_assert":
-			if c := rsFirstArg(t.Text(tt)); c != "" {
+			if c := firstArg(t.Text(tt)); c != "" {
 				w.x.Guard(sym, "!("+c+")", "panic", n)
 			}
 		case "ensure":
-			if c := rsFirstArg(t.Text(tt)); c != "" {
+			if c := firstArg(t.Text(tt)); c != "" {
 				w.x.Guard(sym, "!("+c+")", "return error", n)
 			}
 		}
@@ -1982,7 +2003,7 @@ func (w *rsWalker) guard(st int32, sym int) {
 
 // exitAction describes the first statement of a block when it leaves the
 // function: "return Err(..)", "panic", "return error" (bail!).
-func (w *rsWalker) exitAction(st int32) string {
+func (w *walker) exitAction(st int32) string {
 	t := w.t
 	if st < 0 {
 		return ""
@@ -1996,14 +2017,14 @@ func (w *rsWalker) exitAction(st int32) string {
 	switch t.Kind(st) {
 	case "return_expression":
 		if v := t.FirstNamedChild(st); v >= 0 {
-			return "return " + Shorten(OneLine(t.Text(v)), 60)
+			return "return " + lang.Shorten(lang.OneLine(t.Text(v)), 60)
 		}
 		return "return"
 	case "macro_invocation":
 		name := t.FieldText(st, "macro")
 		name = name[strings.LastIndex(name, ":")+1:]
 		switch {
-		case rsPanicMacros[name]:
+		case panicMacros[name]:
 			return "panic"
 		case name == "bail":
 			return "return error"
@@ -2012,8 +2033,8 @@ func (w *rsWalker) exitAction(st int32) string {
 	return ""
 }
 
-// rsFirstArg is the first argument of a macro's token tree "(a, b)".
-func rsFirstArg(tt string) string {
+// firstArg is the first argument of a macro's token tree "(a, b)".
+func firstArg(tt string) string {
 	if len(tt) < 2 {
 		return ""
 	}
@@ -2041,8 +2062,8 @@ func rsFirstArg(tt string) string {
 	return strings.TrimSpace(s)
 }
 
-// rsUnwrapArm reports a match arm Ok(x) => x or Some(x) => x.
-func rsUnwrapArm(t *Tree, arm int32) bool {
+// unwrapArm reports a match arm Ok(x) => x or Some(x) => x.
+func unwrapArm(t *lang.Tree, arm int32) bool {
 	pat := t.Field(arm, "pattern")
 	if pat >= 0 && t.Kind(pat) == "match_pattern" {
 		pat = t.FirstNamedChild(pat)

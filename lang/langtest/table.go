@@ -1,0 +1,139 @@
+package langtest
+
+import (
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// Table is a lang.Table over a few files a room's test parses, built as
+// the index's in-memory table is: every symbol, the module symbols
+// included, by name in path order; modules found by every suffix of whole
+// segments (lang.ModuleKeys); a Go module is a package directory; the
+// project files (go.mod, package.json, composer.json) read by the
+// registered languages' ProjectReaders. It is the table of lang's
+// resolution cases (TestResolveTxtar), for the rooms' own resolution tests.
+type Table struct {
+	Paths   []string // source files, sorted
+	Facts   map[string]*lang.FileFacts
+	Files   map[string]*lang.FileInfo
+	byName  map[string][]*lang.Target
+	dirs    map[string][]string
+	modules map[string][]string // lang \x00 module-or-suffix -> paths
+	config  map[string][]string
+	project map[string]lang.Project
+	memo    sync.Map
+}
+
+// NewTable extracts the files of srcs (path -> source) that a language
+// claims and makes their table. Go build constraints are evaluated for
+// linux/amd64, so that a test does not depend on the machine it runs on.
+func NewTable(t testing.TB, srcs map[string][]byte) *Table {
+	t.Helper()
+	tab := &Table{Facts: map[string]*lang.FileFacts{}, Files: map[string]*lang.FileInfo{}, byName: map[string][]*lang.Target{},
+		dirs: map[string][]string{}, modules: map[string][]string{},
+		config:  map[string][]string{lang.ConfigGoTarget: lang.DefaultGoTarget().WithPlatform("linux", "amd64").Config()},
+		project: map[string]lang.Project{}}
+	var all []string
+	for p := range srcs {
+		all = append(all, p)
+	}
+	sort.Strings(all)
+	p := lang.NewParser()
+	defer p.Close()
+	for _, fp := range all {
+		l := lang.ForPath(fp)
+		if l == nil {
+			continue
+		}
+		f, err := lang.Extract(p, l, fp, srcs[fp])
+		if err != nil {
+			t.Fatalf("extract %s: %v", fp, err)
+		}
+		tab.add(fp, f)
+	}
+	tab.readProjects(srcs)
+	return tab
+}
+
+// add puts an extracted file in the table; files come in path order.
+func (tab *Table) add(fp string, f *lang.FileFacts) {
+	tab.Paths = append(tab.Paths, fp)
+	tab.Facts[fp] = f
+	tab.Files[fp] = &lang.FileInfo{Path: fp, Lang: f.Lang, Module: f.Module, Imports: f.Imports,
+		ModuleID: targetID(fp, 0), Build: f.Build}
+	tab.dirs[path.Dir(fp)] = append(tab.dirs[path.Dir(fp)], fp)
+	for _, k := range lang.ModuleKeys(f.Module) {
+		key := f.Lang + "\x00" + k
+		tab.modules[key] = append(tab.modules[key], fp)
+	}
+	for i := range f.Symbols {
+		tg := Target(fp, f, i)
+		tab.byName[tg.Name] = append(tab.byName[tg.Name], tg)
+	}
+}
+
+// readProjects reads the project files among srcs with the registered
+// languages' ProjectReaders, as the index does.
+func (tab *Table) readProjects(srcs map[string][]byte) {
+	for _, r := range lang.ProjectReaders() {
+		var dirs []string
+		for p := range srcs {
+			if path.Base(p) == r.File() {
+				dirs = append(dirs, path.Dir(p))
+			}
+		}
+		if len(dirs) == 0 {
+			continue
+		}
+		sort.Strings(dirs)
+		tab.project[r.Key()] = r.Read(srcFiles(srcs), dirs)
+	}
+}
+
+// srcFiles reads a test's files by repository path.
+type srcFiles map[string][]byte
+
+func (s srcFiles) ReadFile(p string) ([]byte, error) {
+	if b, ok := s[p]; ok {
+		return b, nil
+	}
+	return nil, fs.ErrNotExist
+}
+
+func targetID(p string, i int) string { return p + "#" + strconv.Itoa(i) }
+
+// Target is symbol i of file p as the table holds it, the module at 0.
+func Target(p string, f *lang.FileFacts, i int) *lang.Target {
+	s := &f.Symbols[i]
+	return &lang.Target{ID: targetID(p, i), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container,
+		Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases,
+		Module: f.Module}
+}
+
+// The lang.Table methods.
+
+func (tab *Table) ByName(name string) []*lang.Target { return tab.byName[name] }
+func (tab *Table) File(p string) *lang.FileInfo      { return tab.Files[p] }
+func (tab *Table) DirFiles(dir string) []string      { return tab.dirs[dir] }
+func (tab *Table) Config(key string) []string        { return tab.config[key] }
+func (tab *Table) Project(key string) lang.Project   { return tab.project[key] }
+func (tab *Table) ModuleFiles(l, module string) []string {
+	if l == "go" {
+		return tab.DirFiles(module)
+	}
+	return tab.modules[l+"\x00"+module]
+}
+func (tab *Table) Memo(key string, f func() string) string {
+	if v, ok := tab.memo.Load(key); ok {
+		return v.(string)
+	}
+	v := f()
+	tab.memo.Store(key, v)
+	return v
+}
