@@ -135,3 +135,44 @@ func (tab *moreTestTable) resolveAll(facts map[string]*FileFacts) []string {
 	sort.Strings(out)
 	return out
 }
+
+// javaRefs renders the references of a file, one string each:
+// "from kind qualifier.name [type] {call}".
+func javaRefs(f *FileFacts) []string {
+	var out []string
+	for _, r := range f.Refs {
+		from := "-"
+		if r.Symbol >= 0 && r.Symbol < len(f.Symbols) {
+			from = f.Symbols[r.Symbol].Qualified()
+			if r.Symbol == 0 {
+				from = "<module>"
+			}
+		}
+		s := from + " " + r.Kind + " "
+		if r.Qualifier != "" {
+			s += r.Qualifier + "."
+		}
+		s += r.Name
+		if r.QualifierType != "" {
+			s += " [" + r.QualifierType + "]"
+		}
+		if r.QualifierCall != "" {
+			s += " {" + r.QualifierCall + "}"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func wantAll(t *testing.T, have []string, want ...string) {
+	t.Helper()
+	set := map[string]bool{}
+	for _, h := range have {
+		set[h] = true
+	}
+	for _, w := range want {
+		if !set[w] {
+			t.Errorf("missing %q in:\n  %s", w, strings.Join(have, "\n  "))
+		}
+	}
+}

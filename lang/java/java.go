@@ -1,31 +1,50 @@
-package lang
+// Package java is sdl's room for Java: a walker over the syntax tree
+// (packages, types, members, imports, the types of locals, guards, throws
+// and side effects), resolution through packages, imports, nested and
+// base types, and the skeleton rules of its braced bodies.
+package java
 
 import (
+	"embed"
 	"strings"
 
+	"github.com/sdl-dev/sdl/lang"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	l := &Language{Name: "java", Extensions: []string{".java"}, extract: extractJava}
-	register(l, tsjava.Language())
-	l.setSyntax([]string{"line_comment", "block_comment"},
-		[]string{"string_literal", "character_literal"},
-		[]string{"identifier", "type_identifier"})
+	lang.RegisterWalker(lang.Walker{
+		Name:       "java",
+		Extensions: []string{".java"},
+		Grammar:    tsjava.Language(),
+		Comments:   []string{"line_comment", "block_comment"},
+		Strings:    []string{"string_literal", "character_literal"},
+		Idents:     []string{"identifier", "type_identifier"},
+		Data:       data,
+		Extract:    extract,
+		Resolve:    resolve, ResolveImport: resolveImport,
+		Skeleton: skeleton,
+	})
 }
 
-// javaScope maps the variables visible in some code to what is known of
+// scope maps the variables visible in some code to what is known of
 // their type. Scopes chain: a method's locals, its class's fields, the
 // outer class's fields. Java forbids a local to shadow another local, so
 // One map per method is close enough to block scoping.
-type javaScope struct {
-	Scope
+type scope struct {
+	lang.Scope
 	tvars map[string]string // type variables in scope -> their erasure, "T" -> "Comparable"
-	outer *javaScope
+	outer *scope
 }
 
-func newJavaScope(outer *javaScope) *javaScope {
-	s := &javaScope{outer: outer}
+func newScope(outer *scope) *scope {
+	s := &scope{outer: outer}
 	if outer != nil {
 		s.Parent = &outer.Scope
 	}
@@ -33,13 +52,13 @@ func newJavaScope(outer *javaScope) *javaScope {
 }
 
 // setType declares name with its type, a type variable erased.
-func (s *javaScope) setType(name, typ string) { s.Scope.SetType(name, s.erase(typ)) }
+func (s *scope) setType(name, typ string) { s.Scope.SetType(name, s.erase(typ)) }
 
 // erase replaces a type variable by its bound: the methods a value of
 // type T has are its bound's ("Object" when it has none).
-func (s *javaScope) erase(typ string) string {
+func (s *scope) erase(typ string) string {
 	base := strings.TrimRight(typ, "[]")
-	if !IsUpper(base) || strings.IndexByte(base, '.') >= 0 {
+	if !lang.IsUpper(base) || strings.IndexByte(base, '.') >= 0 {
 		return typ
 	}
 	for ; s != nil; s = s.outer {
@@ -52,7 +71,7 @@ func (s *javaScope) erase(typ string) string {
 
 // declareTypeParams puts the type parameters of a class or method in
 // Scope.
-func (s *javaScope) declareTypeParams(x *Extractor, list int32) {
+func (s *scope) declareTypeParams(x *lang.Extractor, list int32) {
 	t := x.Tree
 	if list < 0 {
 		return
@@ -65,7 +84,7 @@ func (s *javaScope) declareTypeParams(x *Extractor, list int32) {
 				name = t.Text(ch)
 			case "type_bound":
 				if b := t.FirstNamedChild(ch); b >= 0 {
-					bound = javaStripType(t.Text(b))
+					bound = stripType(t.Text(b))
 				}
 			}
 		}
@@ -82,28 +101,28 @@ func (s *javaScope) declareTypeParams(x *Extractor, list int32) {
 	}
 }
 
-// javaCtx is where the walker is: which symbol code belongs to, and what
+// state is where the walker is: which symbol code belongs to, and what
 // declarations there make.
-type javaCtx struct {
-	sym     int        // the symbol code belongs to
-	members int        // the class whose body is being walked, -1 in code and anonymous bodies
-	cls     int        // the innermost named class, -1 outside every class
-	iface   bool       // members are implicitly public (interface, annotation type)
-	anon    string     // base type of the innermost anonymous class body, "" outside
-	top     bool       // a statement of a method body itself, where an early exit is a guard
-	scope   *javaScope // the variables in scope
-	file    *javaFile
+type state struct {
+	sym     int    // the symbol code belongs to
+	members int    // the class whose body is being walked, -1 in code and anonymous bodies
+	cls     int    // the innermost named class, -1 outside every class
+	iface   bool   // members are implicitly public (interface, annotation type)
+	anon    string // base type of the innermost anonymous class body, "" outside
+	top     bool   // a statement of a method body itself, where an early exit is a guard
+	scope   *scope // the variables in scope
+	file    *file
 }
 
-// javaFile is what the walk of one file shares.
-type javaFile struct {
+// file is what the walk of one file shares.
+type file struct {
 	// prev is each node's previous sibling, -1 for none: Tree.PrevSibling
 	// scans the siblings before it, which makes the docs of a class with
 	// thousands of members quadratic.
 	prev []int32
 }
 
-func newJavaFile(t *Tree) *javaFile {
+func newFile(t *lang.Tree) *file {
 	prev := make([]int32, t.Len())
 	for i := range prev {
 		prev[i] = -1
@@ -115,27 +134,27 @@ func newJavaFile(t *Tree) *javaFile {
 			last = c
 		}
 	}
-	return &javaFile{prev: prev}
+	return &file{prev: prev}
 }
 
-// javaTestAnnotations mark test methods (JUnit 4 and 5, TestNG).
-var javaTestAnnotations = wordSet("java", "test_annotations.txt")
+// testAnnotations mark test methods (JUnit 4 and 5, TestNG).
+var testAnnotations = lang.WordFile(data, "test_annotations.txt")
 
-func extractJava(x *Extractor) {
+func extract(x *lang.Extractor) {
 	if x.Tree.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
-	root := newJavaScope(nil)
-	c := javaCtx{sym: 0, members: -1, cls: -1, scope: root, file: newJavaFile(x.Tree)}
+	root := newScope(nil)
+	c := state{sym: 0, members: -1, cls: -1, scope: root, file: newFile(x.Tree)}
 	for n := range x.Tree.NamedChildren(0) {
-		javaNode(x, n, c)
+		walkNode(x, n, c)
 	}
 }
 
-// javaNode walks node n: declarations become symbols, code becomes
+// walkNode walks node n: declarations become symbols, code becomes
 // references, guards and throws of c.sym.
-func javaNode(x *Extractor, n int32, c javaCtx) {
+func walkNode(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "line_comment", "block_comment", "modifiers", "marker_annotation", "annotation":
@@ -143,54 +162,54 @@ func javaNode(x *Extractor, n int32, c javaCtx) {
 	case "package_declaration":
 		for ch := range t.NamedChildren(n) {
 			if k := t.Kind(ch); k == "scoped_identifier" || k == "identifier" {
-				x.Facts.Module = OneLine(t.Text(ch))
+				x.Facts.Module = lang.OneLine(t.Text(ch))
 				x.Facts.Symbols[0].Name = x.Facts.Module
-				x.Facts.Symbols[0].Doc = javaDoc(x, c, n)
+				x.Facts.Symbols[0].Doc = doc(x, c, n)
 			}
 		}
 		return
 	case "import_declaration":
-		javaImport(x, n)
+		importDecl(x, n)
 		return
 	case "class_declaration", "record_declaration", "enum_declaration", "interface_declaration", "annotation_type_declaration":
-		javaClass(x, n, c)
+		class(x, n, c)
 		return
 	case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
-		javaMethod(x, n, c)
+		method(x, n, c)
 		return
 	case "field_declaration", "constant_declaration":
-		javaField(x, n, c)
+		field(x, n, c)
 		return
 	case "enum_constant":
-		javaEnumConstant(x, n, c)
+		enumConstant(x, n, c)
 		return
 	case "static_initializer":
 		for ch := range t.NamedChildren(n) {
-			javaNode(x, ch, c)
+			walkNode(x, ch, c)
 		}
 		return
 	case "local_variable_declaration":
-		javaLocal(x, n, c)
+		local(x, n, c)
 		return
 	case "method_invocation":
-		javaCall(x, n, c)
+		call(x, n, c)
 	case "object_creation_expression":
-		javaNew(x, n, c)
+		newExpr(x, n, c)
 		return
 	case "explicit_constructor_invocation":
-		javaCtorCall(x, n, c)
+		ctorCall(x, n, c)
 	case "method_reference":
-		javaMethodRef(x, n, c)
+		methodRef(x, n, c)
 		return
 	case "lambda_expression":
-		javaLambda(x, n, c)
+		lambda(x, n, c)
 		return
 	case "if_statement":
 		if c.top {
-			javaGuard(x, n, c)
+			guard(x, n, c)
 		}
 	case "throw_statement":
-		javaThrow(x, n, c)
+		throw(x, n, c)
 	case "assert_statement":
 		if c.top {
 			if cond := t.FirstNamedChild(n); cond >= 0 {
@@ -199,11 +218,11 @@ func javaNode(x *Extractor, n int32, c javaCtx) {
 		}
 	case "expression_statement":
 		if c.top {
-			javaCheckCall(x, n, c)
+			checkCall(x, n, c)
 		}
 	case "enhanced_for_statement":
 		if name := t.Field(n, "name"); name >= 0 {
-			typ := javaVarType(x, n)
+			typ := varType(x, n)
 			if v := t.Field(n, "value"); typ == "" && v >= 0 && t.Kind(v) == "identifier" {
 				// for (var e : array): the array's element type
 				if vt, _, _, ok := c.scope.Lookup(t.Text(v)); ok && strings.HasSuffix(vt, "[]") {
@@ -217,19 +236,19 @@ func javaNode(x *Extractor, n int32, c javaCtx) {
 			typ := ""
 			if ct := t.ChildOfKind(n, "catch_type"); ct >= 0 {
 				if first := t.FirstNamedChild(ct); first >= 0 {
-					typ = javaStripType(t.Text(first))
+					typ = stripType(t.Text(first))
 				}
 			}
 			c.scope.setType(t.Text(name), typ)
 		}
 	case "resource":
 		if name := t.Field(n, "name"); name >= 0 {
-			javaDeclare(x, c.scope, t.Text(name), javaVarType(x, n), t.Field(n, "value"), c)
+			declare(x, c.scope, t.Text(name), varType(x, n), t.Field(n, "value"), c)
 			return
 		}
 	case "instanceof_expression":
 		if name := t.Field(n, "name"); name >= 0 {
-			c.scope.setType(t.Text(name), javaStripType(t.FieldText(n, "right")))
+			c.scope.setType(t.Text(name), stripType(t.FieldText(n, "right")))
 		}
 	case "type_pattern":
 		var typ string
@@ -237,31 +256,31 @@ func javaNode(x *Extractor, n int32, c javaCtx) {
 			if t.Kind(ch) == "identifier" && typ != "" {
 				c.scope.setType(t.Text(ch), typ)
 			} else {
-				typ = javaStripType(t.Text(ch))
+				typ = stripType(t.Text(ch))
 			}
 		}
 		return
 	}
 	c.top = false
 	for ch := range t.NamedChildren(n) {
-		javaNode(x, ch, c)
+		walkNode(x, ch, c)
 	}
 }
 
-// javaVarType is the declared type of a declaration node with a type
+// varType is the declared type of a declaration node with a type
 // field, generics stripped; "" for var.
-func javaVarType(x *Extractor, n int32) string {
-	typ := javaStripType(x.Tree.FieldText(n, "type"))
+func varType(x *lang.Extractor, n int32) string {
+	typ := stripType(x.Tree.FieldText(n, "type"))
 	if typ == "var" {
 		return ""
 	}
 	return typ
 }
 
-// javaStripType reduces a type as written to what resolution needs:
+// stripType reduces a type as written to what resolution needs:
 // no annotations, type arguments or white space. "@NonNull Map<K, V>[]"
 // -> "Map[]".
-func javaStripType(s string) string {
+func stripType(s string) string {
 	if !strings.ContainsAny(s, "<@ \t\r\n") {
 		return s
 	}
@@ -280,7 +299,7 @@ func javaStripType(s string) string {
 		case ch == '@':
 			// an annotation: its name, then perhaps its arguments
 			i++
-			for i < len(s) && (IsIdentByte(s[i]) || s[i] == '.') {
+			for i < len(s) && (lang.IsIdentByte(s[i]) || s[i] == '.') {
 				i++
 			}
 			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
@@ -308,21 +327,21 @@ func javaStripType(s string) string {
 	return b.String()
 }
 
-// javaDoc returns the Javadoc of a declaration: the nearest /** */ comment
+// doc returns the Javadoc of a declaration: the nearest /** */ comment
 // before it (other comments may sit between), or one placed after its
 // annotations; failing that, the line comments right above it.
-func javaDoc(x *Extractor, c javaCtx, n int32) string {
+func doc(x *lang.Extractor, c state, n int32) string {
 	t := x.Tree
 	prevOf := c.file.prev
 	for p := prevOf[n]; p >= 0 && t.IsComment(p); p = prevOf[p] {
 		if t.Kind(p) == "block_comment" && strings.HasPrefix(t.Text(p), "/**") {
-			return CleanComment(t.Text(p))
+			return lang.CleanComment(t.Text(p))
 		}
 	}
 	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
 		for ch := range t.Children(m) {
 			if t.Kind(ch) == "block_comment" && strings.HasPrefix(t.Text(ch), "/**") {
-				return CleanComment(t.Text(ch))
+				return lang.CleanComment(t.Text(ch))
 			}
 		}
 	}
@@ -347,13 +366,13 @@ func javaDoc(x *Extractor, c javaCtx, n int32) string {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
-	return CleanComment(strings.Join(parts, "\n"))
+	return lang.CleanComment(strings.Join(parts, "\n"))
 }
 
-// javaMods reads a declaration's modifiers: its visibility ("" for package
+// modifiers reads a declaration's modifiers: its visibility ("" for package
 // private), the other modifiers and annotations, and whether an annotation
 // marks a test.
-func javaMods(x *Extractor, n int32) (vis string, mods []string, test bool) {
+func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, test bool) {
 	t := x.Tree
 	add := func(ch int32) {
 		switch k := t.Kind(ch); k {
@@ -363,9 +382,9 @@ func javaMods(x *Extractor, n int32) (vis string, mods []string, test bool) {
 			"sealed", "non-sealed":
 			mods = append(mods, k)
 		case "marker_annotation", "annotation":
-			name := OneLine(t.FieldText(ch, "name"))
+			name := lang.OneLine(t.FieldText(ch, "name"))
 			mods = append(mods, "@"+name)
-			if javaTestAnnotations[LastIdent(name)] {
+			if testAnnotations[lang.LastIdent(name)] {
 				test = true
 			}
 		}
@@ -383,21 +402,21 @@ func javaMods(x *Extractor, n int32) (vis string, mods []string, test bool) {
 	return vis, mods, test
 }
 
-// javaVisibility maps a modifier to the symbol's visibility.
-func javaVisibility(s *Symbol, vis string, implicitPublic bool) {
+// visibility maps a modifier to the symbol's visibility.
+func visibility(s *lang.Symbol, vis string, implicitPublic bool) {
 	switch {
 	case vis == "public" || vis == "" && implicitPublic:
-		s.Exported, s.Visibility = true, VisPublic
+		s.Exported, s.Visibility = true, lang.VisPublic
 	case vis == "protected":
-		s.Visibility = VisProtected
+		s.Visibility = lang.VisProtected
 	case vis == "private":
-		s.Visibility = VisPrivate
+		s.Visibility = lang.VisPrivate
 	default:
-		s.Visibility = VisInternal
+		s.Visibility = lang.VisInternal
 	}
 }
 
-func javaImport(x *Extractor, n int32) {
+func importDecl(x *lang.Extractor, n int32) {
 	t := x.Tree
 	static := false
 	wild := false
@@ -409,18 +428,18 @@ func javaImport(x *Extractor, n int32) {
 		case "asterisk":
 			wild = true
 		case "scoped_identifier", "identifier":
-			src = OneLine(t.Text(ch))
+			src = lang.OneLine(t.Text(ch))
 		}
 	}
 	if src == "" {
 		return
 	}
-	imp := Import{Source: src, Line: t.StartLine(n), Symbol: 0}
+	imp := lang.Import{Source: src, Line: t.StartLine(n), Symbol: 0}
 	switch {
 	case wild:
 		// import a.b.*; (a package's types) or import static a.b.C.*;
 		// (a class's static members): both name their source and "*".
-		imp.Names = []ImportName{{Name: "*"}}
+		imp.Names = []lang.ImportName{{Name: "*"}}
 	case static:
 		// import static a.b.C.m;
 		i := strings.LastIndexByte(src, '.')
@@ -428,20 +447,20 @@ func javaImport(x *Extractor, n int32) {
 			return
 		}
 		imp.Source = src[:i]
-		imp.Names = []ImportName{{Name: src[i+1:]}}
+		imp.Names = []lang.ImportName{{Name: src[i+1:]}}
 	}
 	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
-// javaClassFields lists the fields a class body declares, with their
+// classFields lists the fields a class body declares, with their
 // types, for Signature.Fields and the scope of its methods.
-func javaClassFields(x *Extractor, n, body int32, enumName string) []Param {
+func classFields(x *lang.Extractor, n, body int32, enumName string) []lang.Param {
 	t := x.Tree
-	var out []Param
+	var out []lang.Param
 	if ps := t.Field(n, "parameters"); ps >= 0 { // record components
 		for p := range t.NamedChildren(ps) {
 			if name := t.Field(p, "name"); name >= 0 {
-				out = append(out, Param{Name: t.Text(name), Type: OneLine(t.FieldText(p, "type"))})
+				out = append(out, lang.Param{Name: t.Text(name), Type: lang.OneLine(t.FieldText(p, "type"))})
 			}
 		}
 	}
@@ -453,7 +472,7 @@ func javaClassFields(x *Extractor, n, body int32, enumName string) []Param {
 		for m := range t.NamedChildren(b) {
 			switch t.Kind(m) {
 			case "field_declaration", "constant_declaration":
-				typ := OneLine(t.FieldText(m, "type"))
+				typ := lang.OneLine(t.FieldText(m, "type"))
 				for d := range t.Children(m) {
 					if t.FieldName(d) != "declarator" {
 						continue
@@ -463,12 +482,12 @@ func javaClassFields(x *Extractor, n, body int32, enumName string) []Param {
 						if dims := t.Field(d, "dimensions"); dims >= 0 {
 							dt += t.Text(dims)
 						}
-						out = append(out, Param{Name: t.Text(name), Type: dt})
+						out = append(out, lang.Param{Name: t.Text(name), Type: dt})
 					}
 				}
 			case "enum_constant":
 				if name := t.Field(m, "name"); name >= 0 {
-					out = append(out, Param{Name: t.Text(name), Type: enumName})
+					out = append(out, lang.Param{Name: t.Text(name), Type: enumName})
 				}
 			case "enum_body_declarations", "ERROR":
 				scan(m)
@@ -479,9 +498,9 @@ func javaClassFields(x *Extractor, n, body int32, enumName string) []Param {
 	return out
 }
 
-// javaTypeList returns the types of a superclass, super_interfaces or
+// typeList returns the types of a superclass, super_interfaces or
 // extends_interfaces node, as written.
-func javaTypeList(x *Extractor, n int32) []int32 {
+func typeList(x *lang.Extractor, n int32) []int32 {
 	t := x.Tree
 	var out []int32
 	for ch := range t.NamedChildren(n) {
@@ -496,7 +515,7 @@ func javaTypeList(x *Extractor, n int32) []int32 {
 	return out
 }
 
-func javaClass(x *Extractor, n int32, c javaCtx) {
+func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -508,12 +527,12 @@ func javaClass(x *Extractor, n int32, c javaCtx) {
 	if c.members >= 0 {
 		parent = c.members
 	}
-	s := Symbol{Kind: KindClass, Name: t.Text(name), Parent: parent}
+	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent}
 	if kind == "interface_declaration" || kind == "annotation_type_declaration" {
-		s.Kind = KindInterface
+		s.Kind = lang.KindInterface
 	}
-	vis, mods, _ := javaMods(x, n)
-	javaVisibility(&s, vis, c.iface && c.members >= 0)
+	vis, mods, _ := modifiers(x, n)
+	visibility(&s, vis, c.iface && c.members >= 0)
 	switch kind {
 	case "enum_declaration":
 		mods = append(mods, "enum")
@@ -523,43 +542,43 @@ func javaClass(x *Extractor, n int32, c javaCtx) {
 		mods = append(mods, "@interface")
 	}
 	s.Signature.Modifiers = mods
-	s.Signature.Generics = javaGenerics(x, t.Field(n, "type_parameters"))
+	s.Signature.Generics = generics(x, t.Field(n, "type_parameters"))
 	var extends, implements []int32
 	if sc := t.Field(n, "superclass"); sc >= 0 {
-		extends = javaTypeList(x, sc)
+		extends = typeList(x, sc)
 	}
 	if si := t.Field(n, "interfaces"); si >= 0 {
-		implements = javaTypeList(x, si)
+		implements = typeList(x, si)
 	}
 	if ei := t.ChildOfKind(n, "extends_interfaces"); ei >= 0 {
-		extends = append(extends, javaTypeList(x, ei)...)
+		extends = append(extends, typeList(x, ei)...)
 	}
 	for _, b := range extends {
-		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
 	}
 	for _, b := range implements {
-		s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
+		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
 	}
 	enumName := ""
 	if kind == "enum_declaration" {
 		enumName = s.Name
 	}
-	s.Signature.Fields = javaClassFields(x, n, body, enumName)
+	s.Signature.Fields = classFields(x, n, body, enumName)
 	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = javaDoc(x, c, n)
+	s.Doc = doc(x, c, n)
 	sym := x.AddSymbol(s, n, name, body)
 	for _, b := range extends {
-		javaTypeRef(x, b, sym, RefExtends)
+		typeRef(x, b, sym, lang.RefExtends)
 	}
 	for _, b := range implements {
-		javaTypeRef(x, b, sym, RefImplements)
+		typeRef(x, b, sym, lang.RefImplements)
 	}
-	scope := newJavaScope(c.scope)
+	scope := newScope(c.scope)
 	scope.declareTypeParams(x, t.Field(n, "type_parameters"))
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
-		scope.setType(f.Name, javaStripType(f.Type))
+		scope.setType(f.Name, stripType(f.Type))
 	}
-	inner := javaCtx{sym: sym, members: sym, cls: sym, iface: s.Kind == KindInterface, scope: scope, file: c.file}
+	inner := state{sym: sym, members: sym, cls: sym, iface: s.Kind == lang.KindInterface, scope: scope, file: c.file}
 	// record components are fields, and public through their accessors
 	if ps := t.Field(n, "parameters"); ps >= 0 && kind == "record_declaration" {
 		for p := range t.NamedChildren(ps) {
@@ -567,58 +586,58 @@ func javaClass(x *Extractor, n int32, c javaCtx) {
 			if pn < 0 {
 				continue
 			}
-			ps := Symbol{Kind: KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: VisPublic}
-			ps.Signature.Returns = OneLine(t.FieldText(p, "type"))
-			ps.Signature.Text = OneLine(t.Text(p))
+			ps := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: lang.VisPublic}
+			ps.Signature.Returns = lang.OneLine(t.FieldText(p, "type"))
+			ps.Signature.Text = lang.OneLine(t.Text(p))
 			x.AddSymbol(ps, p, pn, -1)
 		}
 	}
 	if body >= 0 {
 		for m := range t.NamedChildren(body) {
-			javaNode(x, m, inner)
+			walkNode(x, m, inner)
 		}
 	}
 }
 
-// javaTypeRef records a reference of kind to the type written at node ty.
-func javaTypeRef(x *Extractor, ty int32, sym int, kind string) {
-	name, qual := SplitType(javaStripType(x.Tree.Text(ty)))
+// typeRef records a reference of kind to the type written at node ty.
+func typeRef(x *lang.Extractor, ty int32, sym int, kind string) {
+	name, qual := lang.SplitType(stripType(x.Tree.Text(ty)))
 	if name == "" {
 		return
 	}
-	x.Ref(Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
+	x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
 }
 
-func javaGenerics(x *Extractor, list int32) []string {
+func generics(x *lang.Extractor, list int32) []string {
 	t := x.Tree
 	if list < 0 {
 		return nil
 	}
 	var out []string
 	for p := range t.NamedChildren(list) {
-		out = append(out, OneLine(t.Text(p)))
+		out = append(out, lang.OneLine(t.Text(p)))
 	}
 	return out
 }
 
-// javaParams reads formal parameters, declaring them in scope.
-func javaParams(x *Extractor, list int32, scope *javaScope) []Param {
+// paramList reads formal parameters, declaring them in scope.
+func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	for p := range t.NamedChildren(list) {
 		switch t.Kind(p) {
 		case "formal_parameter":
 			name := t.FieldText(p, "name")
-			typ := OneLine(t.FieldText(p, "type"))
+			typ := lang.OneLine(t.FieldText(p, "type"))
 			if dims := t.Field(p, "dimensions"); dims >= 0 {
 				typ += t.Text(dims)
 			}
-			out = append(out, Param{Name: name, Type: typ})
+			out = append(out, lang.Param{Name: name, Type: typ})
 			if scope != nil && name != "" {
-				scope.setType(name, javaStripType(typ))
+				scope.setType(name, stripType(typ))
 			}
 		case "spread_parameter":
 			var typ, name string
@@ -629,94 +648,94 @@ func javaParams(x *Extractor, list int32, scope *javaScope) []Param {
 					name = t.FieldText(ch, "name")
 				default:
 					if typ == "" {
-						typ = OneLine(t.Text(ch))
+						typ = lang.OneLine(t.Text(ch))
 					}
 				}
 			}
-			out = append(out, Param{Name: name, Type: typ + "...", Variadic: true})
+			out = append(out, lang.Param{Name: name, Type: typ + "...", Variadic: true})
 			if scope != nil && name != "" {
-				scope.setType(name, javaStripType(typ)+"[]")
+				scope.setType(name, stripType(typ)+"[]")
 			}
 		}
 	}
 	return out
 }
 
-func javaMethod(x *Extractor, n int32, c javaCtx) {
+func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	body := t.Field(n, "body")
-	scope := newJavaScope(c.scope)
+	scope := newScope(c.scope)
 	if c.members < 0 && c.sym != 0 {
 		// a method of an anonymous class, or one the parser could not
 		// place: not a symbol, its code belongs to the enclosing one
-		javaParams(x, t.Field(n, "parameters"), scope)
+		paramList(x, t.Field(n, "parameters"), scope)
 		if body >= 0 {
 			c.scope, c.top = scope, false
-			javaNode(x, body, c)
+			walkNode(x, body, c)
 		}
 		return
 	}
 	if name < 0 {
 		return
 	}
-	kind := KindMethod
+	kind := lang.KindMethod
 	switch t.Kind(n) {
 	case "constructor_declaration", "compact_constructor_declaration":
-		kind = KindConstructor
+		kind = lang.KindConstructor
 	}
 	parent := c.members
 	if parent < 0 {
 		// a method outside any class: a script or a broken file
-		parent, kind = 0, KindFunction
+		parent, kind = 0, lang.KindFunction
 	}
 	scope.declareTypeParams(x, t.Field(n, "type_parameters"))
-	s := Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
-	vis, mods, test := javaMods(x, n)
-	javaVisibility(&s, vis, c.iface)
+	s := lang.Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
+	vis, mods, test := modifiers(x, n)
+	visibility(&s, vis, c.iface)
 	if th := t.ChildOfKind(n, "throws"); th >= 0 {
 		for ty := range t.NamedChildren(th) {
-			mods = append(mods, "throws "+OneLine(t.Text(ty)))
+			mods = append(mods, "throws "+lang.OneLine(t.Text(ty)))
 		}
 	}
 	s.Signature.Modifiers = mods
-	s.Signature.Generics = javaGenerics(x, t.Field(n, "type_parameters"))
+	s.Signature.Generics = generics(x, t.Field(n, "type_parameters"))
 	if t.Kind(n) == "compact_constructor_declaration" && c.members >= 0 {
 		// the compact constructor takes the record's components
 		for _, f := range x.Facts.Symbols[c.members].Signature.Fields {
-			scope.setType(f.Name, javaStripType(f.Type))
+			scope.setType(f.Name, stripType(f.Type))
 		}
 		if rn := x.SymNode[c.members]; rn >= 0 {
-			s.Signature.Params = javaParams(x, t.Field(rn, "parameters"), nil)
+			s.Signature.Params = paramList(x, t.Field(rn, "parameters"), nil)
 		}
 	} else {
-		s.Signature.Params = javaParams(x, t.Field(n, "parameters"), scope)
+		s.Signature.Params = paramList(x, t.Field(n, "parameters"), scope)
 	}
 	if ty := t.Field(n, "type"); ty >= 0 {
-		s.Signature.Returns = OneLine(t.Text(ty))
+		s.Signature.Returns = lang.OneLine(t.Text(ty))
 		if dims := t.Field(n, "dimensions"); dims >= 0 {
 			s.Signature.Returns += t.Text(dims)
 		}
 	}
 	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = javaDoc(x, c, n)
+	s.Doc = doc(x, c, n)
 	s.IsTest = test
 	sym := x.AddSymbol(s, n, name, body)
 	if v := t.Field(n, "value"); v >= 0 { // an annotation element's default
-		javaNode(x, v, javaCtx{sym: sym, members: -1, cls: c.cls, scope: scope, file: c.file})
+		walkNode(x, v, state{sym: sym, members: -1, cls: c.cls, scope: scope, file: c.file})
 	}
 	if body < 0 {
 		return
 	}
-	inner := javaCtx{sym: sym, members: -1, cls: c.cls, scope: scope, top: true, file: c.file}
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: scope, top: true, file: c.file}
 	for st := range t.NamedChildren(body) {
-		javaNode(x, st, inner)
+		walkNode(x, st, inner)
 	}
 }
 
-func javaField(x *Extractor, n int32, c javaCtx) {
+func field(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	typ := OneLine(t.FieldText(n, "type"))
+	typ := lang.OneLine(t.FieldText(n, "type"))
 	var decls []int32
 	for d := range t.Children(n) {
 		if t.FieldName(d) == "declarator" {
@@ -728,20 +747,20 @@ func javaField(x *Extractor, n int32, c javaCtx) {
 		// enclosing symbol
 		for _, d := range decls {
 			if name := t.Field(d, "name"); name >= 0 {
-				javaDeclare(x, c.scope, t.Text(name), javaStripType(typ), t.Field(d, "value"), c)
+				declare(x, c.scope, t.Text(name), stripType(typ), t.Field(d, "value"), c)
 			}
 		}
 		return
 	}
-	vis, mods, _ := javaMods(x, n)
-	doc := javaDoc(x, c, n)
+	vis, mods, _ := modifiers(x, n)
+	doc := doc(x, c, n)
 	for _, d := range decls {
 		name := t.Field(d, "name")
 		if name < 0 {
 			continue
 		}
-		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Doc: doc}
-		javaVisibility(&s, vis, c.iface)
+		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Doc: doc}
+		visibility(&s, vis, c.iface)
 		s.Signature.Returns = typ
 		if dims := t.Field(d, "dimensions"); dims >= 0 {
 			s.Signature.Returns += t.Text(dims)
@@ -757,48 +776,48 @@ func javaField(x *Extractor, n int32, c javaCtx) {
 		val := t.Field(d, "value")
 		head := t.Nodes[n].StartByte
 		if ty := t.Field(n, "type"); ty >= 0 {
-			s.Signature.Text = OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
+			s.Signature.Text = lang.OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
 		}
 		sym := x.AddSymbol(s, node, name, val)
 		if val >= 0 {
-			javaNode(x, val, javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file})
+			walkNode(x, val, state{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file})
 		}
 	}
 }
 
-func javaEnumConstant(x *Extractor, n int32, c javaCtx) {
+func enumConstant(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	sym := c.sym
 	enum := ""
 	if c.members >= 0 && name >= 0 {
 		enum = x.Facts.Symbols[c.members].Name
-		s := Symbol{Kind: KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: VisPublic}
+		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: lang.VisPublic}
 		s.Signature.Returns = enum
 		s.Signature.Modifiers = []string{"static", "final"}
-		_, mods, _ := javaMods(x, n)
+		_, mods, _ := modifiers(x, n)
 		s.Signature.Modifiers = append(s.Signature.Modifiers, mods...)
 		s.Signature.Text = t.Text(name)
-		s.Doc = javaDoc(x, c, n)
+		s.Doc = doc(x, c, n)
 		sym = x.AddSymbol(s, n, name, t.Field(n, "body"))
 	}
-	inner := javaCtx{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file}
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file}
 	if args := t.Field(n, "arguments"); args >= 0 {
-		javaNode(x, args, inner)
+		walkNode(x, args, inner)
 	}
 	if b := t.Field(n, "body"); b >= 0 {
 		// a constant's body is an anonymous subclass of the enum
 		inner.anon = enum
-		inner.scope = newJavaScope(c.scope)
+		inner.scope = newScope(c.scope)
 		for m := range t.NamedChildren(b) {
-			javaNode(x, m, inner)
+			walkNode(x, m, inner)
 		}
 	}
 }
 
-func javaLocal(x *Extractor, n int32, c javaCtx) {
+func local(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	typ := javaVarType(x, n)
+	typ := varType(x, n)
 	for d := range t.Children(n) {
 		if t.FieldName(d) != "declarator" {
 			continue
@@ -811,18 +830,18 @@ func javaLocal(x *Extractor, n int32, c javaCtx) {
 		if dims := t.Field(d, "dimensions"); dims >= 0 && dt != "" {
 			dt += "[]"
 		}
-		javaDeclare(x, c.scope, t.Text(name), dt, t.Field(d, "value"), c)
+		declare(x, c.scope, t.Text(name), dt, t.Field(d, "value"), c)
 	}
 }
 
-// javaDeclare declares a variable of declared type typ ("" for var),
+// declare declares a variable of declared type typ ("" for var),
 // learning its type from its initializer when needed, and walks the
 // initializer.
-func javaDeclare(x *Extractor, scope *javaScope, name, typ string, val int32, c javaCtx) {
+func declare(x *lang.Extractor, scope *scope, name, typ string, val int32, c state) {
 	t := x.Tree
 	c.top = false
 	if val >= 0 {
-		javaNode(x, val, c)
+		walkNode(x, val, c)
 	}
 	if typ != "" || val < 0 {
 		scope.setType(name, typ)
@@ -833,30 +852,30 @@ func javaDeclare(x *Extractor, scope *javaScope, name, typ string, val int32, c 
 	switch t.Kind(v) {
 	case "object_creation_expression":
 		if ty := t.Field(v, "type"); ty >= 0 {
-			scope.setType(name, javaStripType(t.Text(ty)))
+			scope.setType(name, stripType(t.Text(ty)))
 			return
 		}
 	case "cast_expression":
-		scope.setType(name, javaStripType(t.FieldText(v, "type")))
+		scope.setType(name, stripType(t.FieldText(v, "type")))
 		return
 	case "string_literal":
 		scope.setType(name, "String")
 		return
 	case "method_invocation":
-		head, call := javaHead(x, v, c)
+		head, call := head(x, v, c)
 		scope.SetCall(name, call, head)
 		return
 	}
 	scope.setType(name, "")
 }
 
-// maxJavaChain bounds how much of a call chain a qualifier spells out.
-const maxJavaChain = 24
+// maxChain bounds how much of a call chain a qualifier spells out.
+const maxChain = 24
 
-// javaExpr renders an expression used as a qualifier, with arguments
+// expr renders an expression used as a qualifier, with arguments
 // left out: "a.b(x, y).c" -> "a.b().c", "new Foo(1)" -> "new Foo()".
-func javaExpr(t *Tree, n int32, depth int) string {
-	if depth > maxJavaChain {
+func expr(t *lang.Tree, n int32, depth int) string {
+	if depth > maxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -868,45 +887,45 @@ func javaExpr(t *Tree, n int32, depth int) string {
 		if obj < 0 || field < 0 {
 			break
 		}
-		return javaExpr(t, obj, depth+1) + "." + t.Text(field)
+		return expr(t, obj, depth+1) + "." + t.Text(field)
 	case "method_invocation":
 		s := t.FieldText(n, "name") + "()"
 		if obj := t.Field(n, "object"); obj >= 0 {
-			s = javaExpr(t, obj, depth+1) + "." + s
+			s = expr(t, obj, depth+1) + "." + s
 		}
 		return s
 	case "object_creation_expression":
-		return "new " + javaStripType(t.FieldText(n, "type")) + "()"
+		return "new " + stripType(t.FieldText(n, "type")) + "()"
 	case "parenthesized_expression":
 		if in := t.FirstNamedChild(n); in >= 0 {
-			return "(" + javaExpr(t, in, depth+1) + ")"
+			return "(" + expr(t, in, depth+1) + ")"
 		}
 	case "cast_expression":
 		if v := t.Field(n, "value"); v >= 0 {
-			return "(" + javaStripType(t.FieldText(n, "type")) + ") " + javaExpr(t, v, depth+1)
+			return "(" + stripType(t.FieldText(n, "type")) + ") " + expr(t, v, depth+1)
 		}
 	case "array_access":
 		if a := t.Field(n, "array"); a >= 0 {
-			return javaExpr(t, a, depth+1) + "[]"
+			return expr(t, a, depth+1) + "[]"
 		}
 	case "string_literal":
 		return `""`
 	}
-	return Shorten(OneLine(t.Text(n)), 40)
+	return lang.Shorten(lang.OneLine(t.Text(n)), 40)
 }
 
-// javaHead works out what is known of a qualifier's value: the type of
+// head works out what is known of a qualifier's value: the type of
 // its first part (a variable, this, new T(), a cast) and, when the
 // qualifier is a call or a variable assigned from one, that call. With a
 // call, typ is the type of the call's first part: for x in
 // "var x = store.cursor(); x.next()", the call is "store.cursor" and typ
 // the type of store.
-func javaHead(x *Extractor, obj int32, c javaCtx) (typ, call string) {
+func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 	t := x.Tree
 	// the last call of the qualifier: a.b().c -> a.b
-	for n, i := obj, 0; n >= 0 && i <= maxJavaChain; i++ {
+	for n, i := obj, 0; n >= 0 && i <= maxChain; i++ {
 		if k := t.Kind(n); k == "method_invocation" {
-			call = strings.TrimSuffix(javaExpr(t, n, 0), "()")
+			call = strings.TrimSuffix(expr(t, n, 0), "()")
 			break
 		} else if k != "field_access" {
 			break
@@ -914,7 +933,7 @@ func javaHead(x *Extractor, obj int32, c javaCtx) (typ, call string) {
 		n = t.Field(n, "object")
 	}
 	n := obj
-	for i := 0; i <= maxJavaChain; i++ {
+	for i := 0; i <= maxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "method_invocation", "field_access":
@@ -956,9 +975,9 @@ func javaHead(x *Extractor, obj int32, c javaCtx) (typ, call string) {
 			typ = x.Facts.Symbols[c.cls].Qualified()
 		}
 	case "object_creation_expression":
-		typ = javaStripType(t.FieldText(n, "type"))
+		typ = stripType(t.FieldText(n, "type"))
 	case "cast_expression":
-		typ = javaStripType(t.FieldText(n, "type"))
+		typ = stripType(t.FieldText(n, "type"))
 	case "string_literal":
 		typ = "String"
 	case "class_literal":
@@ -975,10 +994,10 @@ func javaHead(x *Extractor, obj int32, c javaCtx) (typ, call string) {
 	return typ, call
 }
 
-func javaCall(x *Extractor, n int32, c javaCtx) {
+func call(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.FieldText(n, "name")
-	r := Ref{Kind: RefCall, Name: name, Symbol: c.sym}
+	r := lang.Ref{Kind: lang.RefCall, Name: name, Symbol: c.sym}
 	obj := t.Field(n, "object")
 	if obj < 0 {
 		obj = t.ChildOfKind(n, "super")
@@ -987,25 +1006,25 @@ func javaCall(x *Extractor, n int32, c javaCtx) {
 		// the implicit this of an anonymous class body is its base type
 		r.QualifierType = c.anon
 	} else {
-		r.Qualifier = javaExpr(t, obj, 0)
-		r.QualifierType, r.QualifierCall = javaHead(x, obj, c)
+		r.Qualifier = expr(t, obj, 0)
+		r.QualifierType, r.QualifierCall = head(x, obj, c)
 	}
 	x.Ref(r, n)
 }
 
-func javaNew(x *Extractor, n int32, c javaCtx) {
+func newExpr(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	ty := t.Field(n, "type")
 	typ := ""
 	if ty >= 0 {
-		typ = javaStripType(t.Text(ty))
-		name, qual := SplitType(typ)
-		r := Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}
+		typ = stripType(t.Text(ty))
+		name, qual := lang.SplitType(typ)
+		r := lang.Ref{Kind: lang.RefNew, Name: name, Qualifier: qual, Symbol: c.sym}
 		if qual == "" {
 			if outer := t.FirstNamedChild(n); outer >= 0 && outer != ty && t.Kind(outer) != "argument_list" &&
 				t.Kind(outer) != "class_body" && t.Kind(outer) != "type_arguments" && t.Nodes[outer].StartByte < t.Nodes[ty].StartByte {
 				// outer.new Inner(): a member type of outer's type
-				r.QualifierType, _ = javaHead(x, outer, c)
+				r.QualifierType, _ = head(x, outer, c)
 			} else {
 				// new Inner() in an anonymous class body may mean a
 				// member type of its base
@@ -1024,23 +1043,23 @@ func javaNew(x *Extractor, n int32, c javaCtx) {
 			a := inner
 			a.members = -1
 			a.anon = typ
-			a.scope = newJavaScope(c.scope)
+			a.scope = newScope(c.scope)
 			for m := range t.NamedChildren(ch) {
-				javaNode(x, m, a)
+				walkNode(x, m, a)
 			}
 		case "argument_list":
-			javaNode(x, ch, inner)
+			walkNode(x, ch, inner)
 		default:
 			if ch != ty {
-				javaNode(x, ch, inner)
+				walkNode(x, ch, inner)
 			}
 		}
 	}
 }
 
-// javaCtorCall records this(...) and super(...) as calls of a constructor
+// ctorCall records this(...) and super(...) as calls of a constructor
 // of the class or of its superclass, named after that class.
-func javaCtorCall(x *Extractor, n int32, c javaCtx) {
+func ctorCall(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	ctor := t.Field(n, "constructor")
 	if ctor < 0 || c.cls < 0 {
@@ -1049,19 +1068,19 @@ func javaCtorCall(x *Extractor, n int32, c javaCtx) {
 	cls := &x.Facts.Symbols[c.cls]
 	switch t.Kind(ctor) {
 	case "this":
-		x.Ref(Ref{Kind: RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
 	case "super":
 		name := "Object"
 		if cn := x.SymNode[c.cls]; cn >= 0 && t.Field(cn, "superclass") >= 0 && len(cls.Signature.Bases) > 0 {
-			name, _ = SplitType(javaStripType(cls.Signature.Bases[0]))
+			name, _ = lang.SplitType(stripType(cls.Signature.Bases[0]))
 		}
-		x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: "super", Symbol: c.sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: "super", Symbol: c.sym}, n)
 	}
 }
 
-// javaMethodRef records Type::method and obj::method as calls, and
+// methodRef records Type::method and obj::method as calls, and
 // Type::new as a construction.
-func javaMethodRef(x *Extractor, n int32, c javaCtx) {
+func methodRef(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	first := t.FirstNamedChild(n)
 	if first < 0 {
@@ -1084,22 +1103,22 @@ func javaMethodRef(x *Extractor, n int32, c javaCtx) {
 		if t.Kind(first) == "array_type" {
 			return
 		}
-		name, qual := SplitType(javaStripType(t.Text(first)))
-		x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+		name, qual := lang.SplitType(stripType(t.Text(first)))
+		x.Ref(lang.Ref{Kind: lang.RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
 	case last >= 0:
-		r := Ref{Kind: RefCall, Name: t.Text(last), Qualifier: javaExpr(t, first, 0), Symbol: c.sym}
-		r.QualifierType, r.QualifierCall = javaHead(x, first, c)
+		r := lang.Ref{Kind: lang.RefCall, Name: t.Text(last), Qualifier: expr(t, first, 0), Symbol: c.sym}
+		r.QualifierType, r.QualifierCall = head(x, first, c)
 		x.Ref(r, n)
 	}
 	c.top = false
 	if t.Kind(first) != "identifier" && t.Kind(first) != "this" && t.Kind(first) != "super" {
-		javaNode(x, first, c)
+		walkNode(x, first, c)
 	}
 }
 
-func javaLambda(x *Extractor, n int32, c javaCtx) {
+func lambda(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	scope := newJavaScope(c.scope)
+	scope := newScope(c.scope)
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		switch t.Kind(ps) {
 		case "identifier":
@@ -1109,18 +1128,18 @@ func javaLambda(x *Extractor, n int32, c javaCtx) {
 				scope.setType(t.Text(p), "")
 			}
 		case "formal_parameters":
-			javaParams(x, ps, scope)
+			paramList(x, ps, scope)
 		}
 	}
 	c.scope, c.top = scope, false
 	if b := t.Field(n, "body"); b >= 0 {
-		javaNode(x, b, c)
+		walkNode(x, b, c)
 	}
 }
 
-// javaGuard records if (cond) return ...; and if (cond) throw ...; (braced
+// guard records if (cond) return ...; and if (cond) throw ...; (braced
 // or not) among the statements of a method body.
-func javaGuard(x *Extractor, n int32, c javaCtx) {
+func guard(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	cons := t.Field(n, "consequence")
 	cond := t.Field(n, "condition")
@@ -1140,30 +1159,30 @@ func javaGuard(x *Extractor, n int32, c javaCtx) {
 	}
 }
 
-func javaThrow(x *Extractor, n int32, c javaCtx) {
+func throw(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	e := t.FirstNamedChild(n)
 	if e < 0 {
 		return
 	}
-	what := OneLine(t.Text(e))
+	what := lang.OneLine(t.Text(e))
 	if t.Kind(e) == "object_creation_expression" {
-		what = javaStripType(t.FieldText(e, "type"))
+		what = stripType(t.FieldText(e, "type"))
 	}
 	x.Throw(c.sym, "throws", what, n)
 }
 
-// javaNullChecks are the calls that throw when their first argument is
-// null; javaArgChecks throw when their first argument is false.
+// nullChecks are the calls that throw when their first argument is
+// null; argChecks throw when their first argument is false.
 var (
-	javaNullChecks = map[string]bool{"requireNonNull": true, "checkNotNull": true, "notNull": true}
-	javaArgChecks  = map[string]bool{"checkArgument": true, "checkState": true, "isTrue": true}
+	nullChecks = map[string]bool{"requireNonNull": true, "checkNotNull": true, "notNull": true}
+	argChecks  = map[string]bool{"checkArgument": true, "checkState": true, "isTrue": true}
 )
 
-// javaCheckCall records precondition calls (Objects.requireNonNull,
+// checkCall records precondition calls (Objects.requireNonNull,
 // Preconditions.checkArgument, Validate.isTrue) in a statement of a method
 // body as invariants, also when their result is assigned.
-func javaCheckCall(x *Extractor, st int32, c javaCtx) {
+func checkCall(x *lang.Extractor, st int32, c state) {
 	t := x.Tree
 	e := t.FirstNamedChild(st)
 	for e >= 0 && t.Kind(e) == "assignment_expression" {
@@ -1182,9 +1201,9 @@ func javaCheckCall(x *Extractor, st int32, c javaCtx) {
 		return
 	}
 	switch {
-	case javaNullChecks[name]:
+	case nullChecks[name]:
 		x.Guard(c.sym, t.Text(arg)+" == null", "throw", st)
-	case javaArgChecks[name]:
+	case argChecks[name]:
 		x.Guard(c.sym, "!("+t.Text(arg)+")", "throw", st)
 	}
 }

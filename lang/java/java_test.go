@@ -1,27 +1,30 @@
-package lang
+package java
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-func javaExtract(t *testing.T, filePath, src string) *FileFacts {
+func extractLoose(t *testing.T, filePath, src string) *lang.FileFacts {
 	t.Helper()
-	p := NewParser()
+	p := lang.NewParser()
 	defer p.Close()
-	f, err := Extract(p, ByName("java"), filePath, []byte(src))
+	f, err := lang.Extract(p, lang.ByName("java"), filePath, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-func javaSym(t *testing.T, f *FileFacts, qualified string) *Symbol {
+func symbolOf(t *testing.T, f *lang.FileFacts, qualified string) *lang.Symbol {
 	t.Helper()
 	for i := range f.Symbols {
-		if f.Symbols[i].Qualified() == qualified && f.Symbols[i].Kind != KindModule {
+		if f.Symbols[i].Qualified() == qualified && f.Symbols[i].Kind != lang.KindModule {
 			return &f.Symbols[i]
 		}
 	}
@@ -33,48 +36,7 @@ func javaSym(t *testing.T, f *FileFacts, qualified string) *Symbol {
 	return nil
 }
 
-// javaRefs renders the references of a file, one string each:
-// "from kind qualifier.name [type] {call}".
-func javaRefs(f *FileFacts) []string {
-	var out []string
-	for _, r := range f.Refs {
-		from := "-"
-		if r.Symbol >= 0 && r.Symbol < len(f.Symbols) {
-			from = f.Symbols[r.Symbol].Qualified()
-			if r.Symbol == 0 {
-				from = "<module>"
-			}
-		}
-		s := from + " " + r.Kind + " "
-		if r.Qualifier != "" {
-			s += r.Qualifier + "."
-		}
-		s += r.Name
-		if r.QualifierType != "" {
-			s += " [" + r.QualifierType + "]"
-		}
-		if r.QualifierCall != "" {
-			s += " {" + r.QualifierCall + "}"
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-func wantAll(t *testing.T, have []string, want ...string) {
-	t.Helper()
-	set := map[string]bool{}
-	for _, h := range have {
-		set[h] = true
-	}
-	for _, w := range want {
-		if !set[w] {
-			t.Errorf("missing %q in:\n  %s", w, strings.Join(have, "\n  "))
-		}
-	}
-}
-
-const javaShopSrc = `package com.example.shop;
+const shopSrc = `package com.example.shop;
 
 import java.util.List;
 import java.util.*;
@@ -134,16 +96,16 @@ enum Color { RED, GREEN { void glow() {} }; Color() {} }
 @interface Audited { String value() default ""; }
 `
 
-func TestJavaSymbols(t *testing.T) {
-	f := javaExtract(t, "src/main/java/com/example/shop/Shop.java", javaShopSrc)
+func TestSymbols(t *testing.T) {
+	f := extractLoose(t, "src/main/java/com/example/shop/Shop.java", shopSrc)
 	if f.Module != "com.example.shop" || f.Symbols[0].Name != "com.example.shop" {
 		t.Errorf("module %q, module symbol %q", f.Module, f.Symbols[0].Name)
 	}
 	if f.IsTest {
 		t.Error("main file marked as a test")
 	}
-	shop := javaSym(t, f, "Shop")
-	if shop.Kind != KindClass || !shop.Exported || shop.Visibility != VisPublic {
+	shop := symbolOf(t, f, "Shop")
+	if shop.Kind != lang.KindClass || !shop.Exported || shop.Visibility != lang.VisPublic {
 		t.Errorf("Shop: %s %v %s", shop.Kind, shop.Exported, shop.Visibility)
 	}
 	if got := strings.Join(shop.Signature.Bases, ","); got != "Base<T>,Named,Sized<T>" {
@@ -166,20 +128,20 @@ func TestJavaSymbols(t *testing.T) {
 		t.Errorf("fields %q", got)
 	}
 
-	max := javaSym(t, f, "Shop.MAX")
-	if max.Kind != KindVariable || max.Signature.Returns != "int" || max.Doc != "The most items." ||
-		strings.Join(max.Signature.Modifiers, ",") != "static,final" || max.Visibility != VisPublic {
+	max := symbolOf(t, f, "Shop.MAX")
+	if max.Kind != lang.KindVariable || max.Signature.Returns != "int" || max.Doc != "The most items." ||
+		strings.Join(max.Signature.Modifiers, ",") != "static,final" || max.Visibility != lang.VisPublic {
 		t.Errorf("MAX: %+v", max)
 	}
-	if v := javaSym(t, f, "Shop.names"); v.Visibility != VisProtected || v.Exported {
+	if v := symbolOf(t, f, "Shop.names"); v.Visibility != lang.VisProtected || v.Exported {
 		t.Errorf("names: %s %v", v.Visibility, v.Exported)
 	}
-	if v := javaSym(t, f, "Shop.inv"); v.Visibility != VisPrivate {
+	if v := symbolOf(t, f, "Shop.inv"); v.Visibility != lang.VisPrivate {
 		t.Errorf("inv: %s", v.Visibility)
 	}
 
-	ctor := javaSym(t, f, "Shop.Shop")
-	if ctor.Kind != KindConstructor || len(ctor.Signature.Params) != 2 {
+	ctor := symbolOf(t, f, "Shop.Shop")
+	if ctor.Kind != lang.KindConstructor || len(ctor.Signature.Params) != 2 {
 		t.Fatalf("constructor: %+v", ctor)
 	}
 	if p := ctor.Signature.Params[1]; p.Name != "rest" || p.Type != "String..." || !p.Variadic {
@@ -188,9 +150,9 @@ func TestJavaSymbols(t *testing.T) {
 	if got := strings.Join(ctor.Signature.Modifiers, ","); got != "throws java.io.IOException,throws ShopException" {
 		t.Errorf("throws %q", got)
 	}
-	var pkgCtor *Symbol
+	var pkgCtor *lang.Symbol
 	for i := range f.Symbols {
-		if f.Symbols[i].Kind == KindConstructor && f.Symbols[i].Visibility == VisInternal {
+		if f.Symbols[i].Kind == lang.KindConstructor && f.Symbols[i].Visibility == lang.VisInternal {
 			pkgCtor = &f.Symbols[i]
 		}
 	}
@@ -198,8 +160,8 @@ func TestJavaSymbols(t *testing.T) {
 		t.Error("package-private constructor not found")
 	}
 
-	sell := javaSym(t, f, "Shop.sell")
-	if sell.Kind != KindMethod || sell.Signature.Returns != "R" || strings.Join(sell.Signature.Generics, ",") != "R" {
+	sell := symbolOf(t, f, "Shop.sell")
+	if sell.Kind != lang.KindMethod || sell.Signature.Returns != "R" || strings.Join(sell.Signature.Generics, ",") != "R" {
 		t.Errorf("sell: %+v", sell.Signature)
 	}
 	if got := strings.Join(sell.Signature.Modifiers, ","); got != "@Override,synchronized,throws ShopException" {
@@ -211,47 +173,47 @@ func TestJavaSymbols(t *testing.T) {
 	if sell.Doc != "Sells one item." {
 		t.Errorf("sell doc %q", sell.Doc)
 	}
-	if r := javaSym(t, f, "Shop.restock"); strings.Join(r.Signature.Modifiers, ",") != "abstract" || r.Visibility != VisProtected {
+	if r := symbolOf(t, f, "Shop.restock"); strings.Join(r.Signature.Modifiers, ",") != "abstract" || r.Visibility != lang.VisProtected {
 		t.Errorf("restock: %+v", r)
 	}
-	ledger := javaSym(t, f, "Shop.Ledger")
-	if ledger.Kind != KindClass || ledger.Visibility != VisPrivate || f.Symbols[ledger.Parent].Name != "Shop" {
+	ledger := symbolOf(t, f, "Shop.Ledger")
+	if ledger.Kind != lang.KindClass || ledger.Visibility != lang.VisPrivate || f.Symbols[ledger.Parent].Name != "Shop" {
 		t.Errorf("Ledger: %+v", ledger)
 	}
-	javaSym(t, f, "Shop.Ledger.post")
-	javaSym(t, f, "Shop.Till")
+	symbolOf(t, f, "Shop.Ledger.post")
+	symbolOf(t, f, "Shop.Till")
 
-	named := javaSym(t, f, "Named")
-	if named.Kind != KindInterface || named.Exported {
+	named := symbolOf(t, f, "Named")
+	if named.Kind != lang.KindInterface || named.Exported {
 		t.Errorf("Named: %s %v", named.Kind, named.Exported)
 	}
 	// interface members are public without saying so
-	if m := javaSym(t, f, "Named.name"); !m.Exported || m.Kind != KindMethod {
+	if m := symbolOf(t, f, "Named.name"); !m.Exported || m.Kind != lang.KindMethod {
 		t.Errorf("Named.name: %+v", m)
 	}
-	if m := javaSym(t, f, "Named.label"); strings.Join(m.Signature.Modifiers, ",") != "default" {
+	if m := symbolOf(t, f, "Named.label"); strings.Join(m.Signature.Modifiers, ",") != "default" {
 		t.Errorf("label modifiers %v", m.Signature.Modifiers)
 	}
-	if v := javaSym(t, f, "Named.LIMIT"); !v.Exported || v.Signature.Returns != "int" {
+	if v := symbolOf(t, f, "Named.LIMIT"); !v.Exported || v.Signature.Returns != "int" {
 		t.Errorf("LIMIT: %+v", v)
 	}
 
-	point := javaSym(t, f, "Point")
-	if point.Kind != KindClass || strings.Join(point.Signature.Modifiers, ",") != "record" || len(point.Signature.Fields) != 2 {
+	point := symbolOf(t, f, "Point")
+	if point.Kind != lang.KindClass || strings.Join(point.Signature.Modifiers, ",") != "record" || len(point.Signature.Fields) != 2 {
 		t.Errorf("Point: %+v", point.Signature)
 	}
-	if x := javaSym(t, f, "Point.x"); x.Kind != KindVariable || x.Signature.Returns != "int" {
+	if x := symbolOf(t, f, "Point.x"); x.Kind != lang.KindVariable || x.Signature.Returns != "int" {
 		t.Errorf("Point.x: %+v", x)
 	}
-	if c := javaSym(t, f, "Point.Point"); c.Kind != KindConstructor || len(c.Signature.Params) != 2 || len(c.Invariants) != 1 {
+	if c := symbolOf(t, f, "Point.Point"); c.Kind != lang.KindConstructor || len(c.Signature.Params) != 2 || len(c.Invariants) != 1 {
 		t.Errorf("compact constructor: %+v %+v", c.Signature, c.Invariants)
 	}
 
-	color := javaSym(t, f, "Color")
+	color := symbolOf(t, f, "Color")
 	if strings.Join(color.Signature.Modifiers, ",") != "enum" {
 		t.Errorf("Color modifiers %v", color.Signature.Modifiers)
 	}
-	if g := javaSym(t, f, "Color.GREEN"); g.Kind != KindVariable || g.Signature.Returns != "Color" {
+	if g := symbolOf(t, f, "Color.GREEN"); g.Kind != lang.KindVariable || g.Signature.Returns != "Color" {
 		t.Errorf("GREEN: %+v", g)
 	}
 	for _, s := range f.Symbols {
@@ -259,17 +221,17 @@ func TestJavaSymbols(t *testing.T) {
 			t.Error("a method of an enum constant's body is a symbol")
 		}
 	}
-	javaSym(t, f, "Color.Color")
-	if a := javaSym(t, f, "Audited"); a.Kind != KindInterface {
+	symbolOf(t, f, "Color.Color")
+	if a := symbolOf(t, f, "Audited"); a.Kind != lang.KindInterface {
 		t.Errorf("Audited: %s", a.Kind)
 	}
-	if v := javaSym(t, f, "Audited.value"); v.Kind != KindMethod || v.Signature.Returns != "String" || !v.Exported {
+	if v := symbolOf(t, f, "Audited.value"); v.Kind != lang.KindMethod || v.Signature.Returns != "String" || !v.Exported {
 		t.Errorf("Audited.value: %+v", v)
 	}
 }
 
-func TestJavaImports(t *testing.T) {
-	f := javaExtract(t, "Shop.java", javaShopSrc)
+func TestImports(t *testing.T) {
+	f := extractLoose(t, "Shop.java", shopSrc)
 	var got []string
 	for _, imp := range f.Imports {
 		s := imp.Source
@@ -284,7 +246,7 @@ func TestJavaImports(t *testing.T) {
 	}
 }
 
-func TestJavaTestFiles(t *testing.T) {
+func TestTestFiles(t *testing.T) {
 	for p, want := range map[string]bool{
 		"src/test/java/a/Foo.java":         true,
 		"module/src/test/java/a/Foo.java":  true,
@@ -295,30 +257,30 @@ func TestJavaTestFiles(t *testing.T) {
 		"src/main/java/a/Testimonial.java": false,
 		"src/main/java/a/Foo.java":         false,
 	} {
-		if got := IsTestPath(p); got != want {
+		if got := lang.IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
-	f := javaExtract(t, "src/main/java/a/Util.java", `package a;
+	f := extractLoose(t, "src/main/java/a/Util.java", `package a;
 class Util {
     @Test void works() {}
     @org.junit.jupiter.params.ParameterizedTest void many() {}
     void helper() {}
 }`)
-	if !javaSym(t, f, "Util.works").IsTest || !javaSym(t, f, "Util.many").IsTest || javaSym(t, f, "Util.helper").IsTest {
+	if !symbolOf(t, f, "Util.works").IsTest || !symbolOf(t, f, "Util.many").IsTest || symbolOf(t, f, "Util.helper").IsTest {
 		t.Error("test methods by annotation")
 	}
 	if f.Module != "a" {
 		t.Errorf("module %q", f.Module)
 	}
-	g := javaExtract(t, "src/test/java/a/UtilTest.java", "class UtilTest { void helper() {} }")
-	if !g.IsTest || !javaSym(t, g, "UtilTest.helper").IsTest || g.Module != "" {
+	g := extractLoose(t, "src/test/java/a/UtilTest.java", "class UtilTest { void helper() {} }")
+	if !g.IsTest || !symbolOf(t, g, "UtilTest.helper").IsTest || g.Module != "" {
 		t.Errorf("test file: %v %q", g.IsTest, g.Module)
 	}
 }
 
-func TestJavaRefs(t *testing.T) {
-	f := javaExtract(t, "A.java", `package p;
+func TestRefs(t *testing.T) {
+	f := extractLoose(t, "A.java", `package p;
 class A extends B implements I, J<String> {
     private Store store;
     private static final Helper HELPER = Helper.create();
@@ -364,7 +326,7 @@ class A extends B implements I, J<String> {
         t.spin();
     }
 }`)
-	wantAll(t, javaRefs(f),
+	langtest.WantAll(t, langtest.Refs(f),
 		"A extends B",
 		"A implements I",
 		"A implements J",
@@ -409,14 +371,14 @@ class A extends B implements I, J<String> {
 		"A.generic call t.spin [Widget]",
 	)
 	for _, s := range f.Symbols {
-		if s.Name == "inner" || s.Kind == KindFunction {
+		if s.Name == "inner" || s.Kind == lang.KindFunction {
 			t.Errorf("anonymous class member became a symbol: %s", s.Qualified())
 		}
 	}
 }
 
-func TestJavaGuardsAndThrows(t *testing.T) {
-	f := javaExtract(t, "G.java", `class G {
+func TestGuardsAndThrows(t *testing.T) {
+	f := extractLoose(t, "G.java", `class G {
     int f(String s, int n) {
         Objects.requireNonNull(s, "s");
         this.s = Objects.requireNonNull(s);
@@ -433,7 +395,7 @@ func TestJavaGuardsAndThrows(t *testing.T) {
         throw new UnsupportedOperationException();
     }
 }`)
-	m := javaSym(t, f, "G.f")
+	m := symbolOf(t, f, "G.f")
 	var got []string
 	for _, fct := range m.Invariants {
 		got = append(got, fct.Kind+": "+fct.Text)
@@ -452,8 +414,8 @@ func TestJavaGuardsAndThrows(t *testing.T) {
 	}
 }
 
-func TestJavaSideEffects(t *testing.T) {
-	f := javaExtract(t, "E.java", `class E {
+func TestSideEffects(t *testing.T) {
+	f := extractLoose(t, "E.java", `class E {
     void io() throws Exception {
         Files.readString(path);
         new FileOutputStream("x");
@@ -463,7 +425,7 @@ func TestJavaSideEffects(t *testing.T) {
     }
 }`)
 	var kinds []string
-	for _, e := range javaSym(t, f, "E.io").SideEffects {
+	for _, e := range symbolOf(t, f, "E.io").SideEffects {
 		kinds = append(kinds, e.Kind)
 	}
 	if got := strings.Join(kinds, ","); got != "fs.read,fs.write,env,process,exit" {
@@ -471,8 +433,8 @@ func TestJavaSideEffects(t *testing.T) {
 	}
 }
 
-func TestJavaLocalClassAndDocs(t *testing.T) {
-	f := javaExtract(t, "L.java", `class L {
+func TestLocalClassAndDocs(t *testing.T) {
+	f := extractLoose(t, "L.java", `class L {
     int x; // trailing comment, not a doc
 
     void m() {
@@ -485,21 +447,21 @@ func TestJavaLocalClassAndDocs(t *testing.T) {
     /* a plain block comment */
     void n() {}
 }`)
-	local := javaSym(t, f, "L.m.Local")
-	if local.Kind != KindClass || f.Symbols[local.Parent].Qualified() != "L.m" {
+	local := symbolOf(t, f, "L.m.Local")
+	if local.Kind != lang.KindClass || f.Symbols[local.Parent].Qualified() != "L.m" {
 		t.Errorf("local class parent %d", local.Parent)
 	}
-	javaSym(t, f, "L.m.Local.lm")
-	if d := javaSym(t, f, "L.m").Doc; d != "" {
+	symbolOf(t, f, "L.m.Local.lm")
+	if d := symbolOf(t, f, "L.m").Doc; d != "" {
 		t.Errorf("a trailing comment became a doc: %q", d)
 	}
-	if d := javaSym(t, f, "L.n").Doc; d != "" {
+	if d := symbolOf(t, f, "L.n").Doc; d != "" {
 		t.Errorf("a plain block comment became a doc: %q", d)
 	}
-	wantAll(t, javaRefs(f), "L.m.Local.lm call helper", "L.m new Local", "L.m call new Local().lm [Local]")
+	langtest.WantAll(t, langtest.Refs(f), "L.m.Local.lm call helper", "L.m new Local", "L.m call new Local().lm [Local]")
 }
 
-func TestJavaBrokenInput(t *testing.T) {
+func TestBrokenInput(t *testing.T) {
 	src := `package a;
 import b.C;
 public class Broken {
@@ -510,61 +472,63 @@ public class Broken {
     }
     public String after() { return fine(null) + ""; }
 }`
-	f := javaExtract(t, "Broken.java", src)
+	f := extractLoose(t, "Broken.java", src)
 	if len(f.Errors) == 0 {
 		t.Error("no syntax errors reported")
 	}
-	javaSym(t, f, "Broken.fine")
-	javaSym(t, f, "Broken.after")
-	wantAll(t, javaRefs(f), "Broken.fine call item.gross [Item]", "Broken.after call fine")
+	symbolOf(t, f, "Broken.fine")
+	symbolOf(t, f, "Broken.after")
+	langtest.WantAll(t, langtest.Refs(f), "Broken.fine call item.gross [Item]", "Broken.after call fine")
 
 	// every prefix of a file, and deep nesting, must extract without
 	// panicking
-	full := javaShopSrc + src
-	p := NewParser()
+	full := shopSrc + src
+	p := lang.NewParser()
 	defer p.Close()
 	for i := 0; i < len(full); i += 7 {
-		if _, err := Extract(p, ByName("java"), "X.java", []byte(full[:i])); err != nil {
+		if _, err := lang.Extract(p, lang.ByName("java"), "X.java", []byte(full[:i])); err != nil {
 			t.Fatal(err)
 		}
 	}
 	deep := "class D { void m() { int x = " + strings.Repeat("(", 3000) + "1" + strings.Repeat(")", 3000) +
 		"; a" + strings.Repeat(".b()", 2000) + "; " + strings.Repeat("new A() { void f() { ", 200) +
 		strings.Repeat("} };", 200) + " } }"
-	if _, err := Extract(p, ByName("java"), "D.java", []byte(deep)); err != nil {
+	if _, err := lang.Extract(p, lang.ByName("java"), "D.java", []byte(deep)); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// javaTestTable is the txtar runner's table (fixtureTable) over a few
+// testTable is the txtar runner's table (fixtureTable) over a few
 // Java files parsed in the test.
-type javaTestTable struct{ *fixtureTable }
+type testTable struct{ *langtest.Table }
 
-func newJavaTestTable(t *testing.T, files map[string]string) (*javaTestTable, map[string]*FileFacts) {
+func newTestTable(t *testing.T, files map[string]string) (*testTable, map[string]*lang.FileFacts) {
 	t.Helper()
 	srcs := map[string][]byte{}
 	for p, src := range files {
 		srcs[p] = []byte(src)
 	}
-	tab := newFixtureTable(t, srcs)
-	return &javaTestTable{tab}, tab.facts
+	tab := langtest.NewTable(t, srcs)
+	return &testTable{tab}, tab.Facts
 }
 
-func javaTestTarget(p string, f *FileFacts, i int) *Target { return fixtureTarget(p, f, i) }
+func testTarget(p string, f *lang.FileFacts, i int) *lang.Target {
+	return langtest.Target(p, f, i)
+}
 
 // resolveAll resolves every reference and import of the files and renders
 // each as "path: from kind qualifier.name -> target (rule)".
-func (tab *javaTestTable) resolveAll(facts map[string]*FileFacts) []string {
-	l := ByName("java")
+func (tab *testTable) resolveAll(facts map[string]*lang.FileFacts) []string {
+	l := lang.ByName("java")
 	var out []string
 	for p, f := range facts {
-		ctx := &Context{File: tab.files[p], Table: tab}
-		render := func(res Resolution) string {
+		ctx := &lang.Context{File: tab.Files[p], Table: tab}
+		render := func(res lang.Resolution) string {
 			if res.Target == nil {
 				return "? (" + res.Rule + ")"
 			}
 			tq := res.Target.Qualified()
-			if res.Target.Kind == KindModule {
+			if res.Target.Kind == lang.KindModule {
 				tq = "<module " + res.Target.Name + ">"
 			}
 			return res.Target.Path + ":" + tq + " (" + res.Rule + ")"
@@ -581,7 +545,7 @@ func (tab *javaTestTable) resolveAll(facts map[string]*FileFacts) []string {
 		}
 		for i := range f.Refs {
 			r := &f.Refs[i]
-			ctx.From = javaTestTarget(p, f, r.Symbol)
+			ctx.From = testTarget(p, f, r.Symbol)
 			q := r.Name
 			if r.Qualifier != "" {
 				q = r.Qualifier + "." + r.Name
@@ -597,11 +561,11 @@ func (tab *javaTestTable) resolveAll(facts map[string]*FileFacts) []string {
 	return out
 }
 
-func TestJavaResolveHostile(t *testing.T) {
+func TestResolveHostile(t *testing.T) {
 	// long call chains, cyclic inheritance and self-referencing member
 	// types must resolve in bounded time
 	chain := "a" + strings.Repeat(".b()", 3000)
-	tab, facts := newJavaTestTable(t, map[string]string{
+	tab, facts := newTestTable(t, map[string]string{
 		"h/A.java": `package h;
 class A extends B { B b() { return null; } class In extends B.In {} void m() { ` + chain + `; b().b().c(); In.x(); } }`,
 		"h/B.java": `package h;
