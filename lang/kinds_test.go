@@ -44,8 +44,6 @@ func kindFamily(file string) []string {
 		return []string{"javascript", "typescript", "tsx"}
 	case "golang":
 		return []string{"go"}
-	case "bash", "csharp", "java", "kotlin", "php", "python", "ruby", "rust", "swift":
-		return []string{prefix}
 	}
 	return nil
 }
