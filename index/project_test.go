@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/javascript"
 	"github.com/sdl-dev/sdl/lang/php"
 )
 
@@ -54,7 +55,7 @@ func TestReadProjects(t *testing.T) {
 	if got := parseGoModulesMeta(goModulesMeta(ps.goModules())); !slices.Equal(got, ps.goModules()) {
 		t.Errorf("go modules read back from meta: %v, want %v", got, ps.goModules())
 	}
-	js := ps[lang.ProjectJSPackages].(lang.JSPackages)
+	js := ps[javascript.PackagesReader{}.Key()].(javascript.Packages)
 	if len(js) != 1 || js[0].Dir != "web" || js[0].Name != "@acme/web" || strings.Join(js[0].Entries, ",") != "src/index.ts,dist/index.js" {
 		t.Errorf("js packages: %+v", js)
 	}

@@ -1,10 +1,8 @@
 package lang
 
 import (
-	"encoding/json"
 	"path"
 	"sort"
-	"strings"
 
 	"golang.org/x/mod/modfile"
 )
@@ -29,14 +27,13 @@ type ProjectReader interface {
 	Read(tree ProjectFiles, dirs []string) Project
 }
 
-// Project is what a reader found: GoModules, JSPackages or a room's own
-// (PHP's autoload maps). IsProject marks the types that are one.
+// Project is what a reader found: GoModules or a room's own (PHP's
+// autoload maps, JavaScript's packages). IsProject marks the types that are one.
 type Project interface{ IsProject() }
 
 // The Table.Project keys of the readers.
 const (
-	ProjectGoModules  = "go.modules"
-	ProjectJSPackages = "js.packages"
+	ProjectGoModules = "go.modules"
 )
 
 // ProjectReaders lists the readers of the registered languages, once
@@ -94,59 +91,4 @@ func (GoModulesReader) Read(tree ProjectFiles, dirs []string) Project {
 func goModules(tab Table) GoModules {
 	m, _ := tab.Project(ProjectGoModules).(GoModules)
 	return m
-}
-
-// JSPackage is a named package.json: its directory, its name and its
-// entry files (source, module and main, those given): a monorepo's files
-// import one another by these names.
-type JSPackage struct {
-	Dir, Name string
-	Entries   []string
-}
-
-// JSPackages are the repository's JavaScript and TypeScript packages.
-type JSPackages []JSPackage
-
-// IsProject marks JSPackages as a Project.
-func (JSPackages) IsProject() {}
-
-// JSPackagesReader reads package.json files.
-type JSPackagesReader struct{}
-
-func (JSPackagesReader) Key() string  { return ProjectJSPackages }
-func (JSPackagesReader) File() string { return "package.json" }
-
-func (JSPackagesReader) Read(tree ProjectFiles, dirs []string) Project {
-	var out JSPackages
-	for _, d := range dirs {
-		data, err := tree.ReadFile(path.Join(d, "package.json"))
-		if err != nil {
-			continue
-		}
-		var pkg struct {
-			Name   string `json:"name"`
-			Source string `json:"source"`
-			Module string `json:"module"`
-			Main   string `json:"main"`
-		}
-		if json.Unmarshal(data, &pkg) != nil || pkg.Name == "" || strings.ContainsAny(pkg.Name, "\t\n") {
-			continue
-		}
-		p := JSPackage{Dir: d, Name: pkg.Name}
-		for _, e := range []string{pkg.Source, pkg.Module, pkg.Main} {
-			if e != "" && !strings.ContainsAny(e, "\t\n,") {
-				p.Entries = append(p.Entries, e)
-			}
-		}
-		out = append(out, p)
-	}
-	// the order of "dir\tname\tentries" lines, which resolution kept before
-	key := func(p JSPackage) string { return p.Dir + "\t" + p.Name + "\t" + strings.Join(p.Entries, ",") }
-	sort.Slice(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
-	return out
-}
-
-func jsPackages(tab Table) JSPackages {
-	p, _ := tab.Project(ProjectJSPackages).(JSPackages)
-	return p
 }

@@ -32,13 +32,17 @@ type Walker struct {
 	Skeleton *SkelRules
 	// Project reads the language's project files (go.mod, package.json).
 	Project ProjectReader
+	// Fixup, when set, returns what the parser reads instead of a file's
+	// source, of the same length, where the grammar cannot read valid
+	// code; the tree keeps the source as its text.
+	Fixup func(src []byte) []byte
 }
 
 // RegisterWalker adds the walker-based language of a room, from the
 // room's init function.
 func RegisterWalker(w Walker) *Language {
 	l := &Language{Name: w.Name, Extensions: w.Extensions, Filenames: w.Filenames, Project: w.Project,
-		extract: w.Extract, resolve: w.Resolve, resolveImport: w.ResolveImport, data: w.Data, builtins: w.Builtins}
+		extract: w.Extract, resolve: w.Resolve, resolveImport: w.ResolveImport, data: w.Data, builtins: w.Builtins, fixup: w.Fixup}
 	register(l, w.Grammar)
 	l.setSyntax(w.Comments, w.Strings, w.Idents)
 	if w.Skeleton != nil {

@@ -1,6 +1,7 @@
 package langtest
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"sort"
@@ -55,14 +56,14 @@ func NewTable(t testing.TB, srcs map[string][]byte) *Table {
 		if err != nil {
 			t.Fatalf("extract %s: %v", fp, err)
 		}
-		tab.add(fp, f)
+		tab.Add(fp, f)
 	}
 	tab.readProjects(srcs)
 	return tab
 }
 
-// add puts an extracted file in the table; files come in path order.
-func (tab *Table) add(fp string, f *lang.FileFacts) {
+// Add puts an extracted file in the table; files come in path order.
+func (tab *Table) Add(fp string, f *lang.FileFacts) {
 	tab.Paths = append(tab.Paths, fp)
 	tab.Facts[fp] = f
 	tab.Files[fp] = &lang.FileInfo{Path: fp, Lang: f.Lang, Module: f.Module, Imports: f.Imports,
@@ -136,4 +137,84 @@ func (tab *Table) Memo(key string, f func() string) string {
 	v := f()
 	tab.memo.Store(key, v)
 	return v
+}
+
+// symbolName renders a symbol of file p for an edge line: the file's own
+// module symbol as <module> (a Ruby or Rust module keeps its name).
+func (tab *Table) symbolName(p, id, q string) string {
+	if fi := tab.Files[p]; fi != nil && fi.ModuleID == id {
+		return p + ":<module>"
+	}
+	return p + ":" + q
+}
+
+// ResolveAll resolves every import and reference of every file, as
+// index.fileEdges does, and returns the bound edges and the unbound
+// references, each rendered one a line, sorted and without repeats.
+func (tab *Table) ResolveAll() (edges, unbound []string) {
+	for _, p := range tab.Paths {
+		f := tab.Facts[p]
+		l := lang.ByName(f.Lang)
+		g := lang.NewGuard(tab)
+		ctx := &lang.Context{File: tab.Files[p], Table: g}
+		from := func(s int) string {
+			if s <= 0 || s >= len(f.Symbols) {
+				s = 0
+			}
+			sym := &f.Symbols[s]
+			return tab.symbolName(p, targetID(p, s), sym.Qualified())
+		}
+		add := func(src, what, kind string, res lang.Resolution) {
+			if res.Target != nil {
+				to := tab.symbolName(res.Target.Path, res.Target.ID, res.Target.Qualified())
+				edges = append(edges, fmt.Sprintf("%s -> %s %s %s %s", src, to, kind, res.Rule,
+					strconv.FormatFloat(res.Confidence, 'f', -1, 64)))
+				return
+			}
+			line := fmt.Sprintf("%s -> ? %s %s %s", src, what, kind, res.Rule)
+			if res.Candidates > 0 {
+				line += " " + strconv.Itoa(res.Candidates)
+			}
+			unbound = append(unbound, line)
+		}
+		for i := range f.Imports {
+			imp := &f.Imports[i]
+			for _, n := range imp.Resolved() {
+				what := imp.Source
+				if n != "" {
+					what += "#" + n
+				}
+				add(from(imp.Symbol), what, "import", g.ResolveImport(l, ctx, imp, n))
+			}
+		}
+		for i := range f.Refs {
+			r := &f.Refs[i]
+			s := r.Symbol
+			if s < 0 || s >= len(f.Symbols) {
+				s = 0
+			}
+			ctx.From = Target(p, f, s)
+			what := r.Name
+			if r.Qualifier != "" {
+				what = r.Qualifier + "." + r.Name
+			}
+			res := g.Resolve(l, ctx, r)
+			if lang.NoEdge(r.Kind, res) {
+				continue // no edge, as in the index
+			}
+			add(from(s), what, r.Kind, res)
+		}
+	}
+	return sortedUnique(edges), sortedUnique(unbound)
+}
+
+func sortedUnique(ls []string) []string {
+	sort.Strings(ls)
+	out := ls[:0]
+	for i, l := range ls {
+		if i == 0 || l != ls[i-1] {
+			out = append(out, l)
+		}
+	}
+	return out
 }

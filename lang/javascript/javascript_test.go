@@ -1,4 +1,4 @@
-package lang
+package javascript
 
 import (
 	"fmt"
@@ -6,25 +6,28 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-func jsExtract(t *testing.T, p, src string) *FileFacts {
+func extractLoose(t *testing.T, p, src string) *lang.FileFacts {
 	t.Helper()
-	ps := NewParser()
+	ps := lang.NewParser()
 	defer ps.Close()
-	l := ForPath(p)
+	l := lang.ForPath(p)
 	if l == nil {
 		t.Fatalf("no language for %s", p)
 	}
-	f, err := Extract(ps, l, p, []byte(src))
+	f, err := lang.Extract(ps, l, p, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-// jsSym finds a symbol by kind and qualified name.
-func jsSym(t *testing.T, f *FileFacts, kind, qual string) *Symbol {
+// symbolOf finds a symbol by kind and qualified name.
+func symbolOf(t *testing.T, f *lang.FileFacts, kind, qual string) *lang.Symbol {
 	t.Helper()
 	for i := range f.Symbols {
 		if f.Symbols[i].Kind == kind && f.Symbols[i].Qualified() == qual {
@@ -39,8 +42,8 @@ func jsSym(t *testing.T, f *FileFacts, kind, qual string) *Symbol {
 	return nil
 }
 
-func jsRefs(f *FileFacts, name string) []Ref {
-	var out []Ref
+func refs(f *lang.FileFacts, name string) []lang.Ref {
+	var out []lang.Ref
 	for _, r := range f.Refs {
 		if r.Name == name {
 			out = append(out, r)
@@ -49,18 +52,18 @@ func jsRefs(f *FileFacts, name string) []Ref {
 	return out
 }
 
-func TestJSRegistration(t *testing.T) {
+func TestRegistration(t *testing.T) {
 	for p, want := range map[string]string{"a.js": "javascript", "a.jsx": "javascript", "a.mjs": "javascript",
 		"a.cjs": "javascript", "a.ts": "typescript", "a.d.ts": "typescript", "a.mts": "typescript", "a.cts": "typescript",
 		"a.tsx": "tsx"} {
-		if l := ForPath(p); l == nil || l.Name != want {
+		if l := lang.ForPath(p); l == nil || l.Name != want {
 			t.Errorf("%s: got %v, want %s", p, l, want)
 		}
 	}
 }
 
-func TestJSClassesAndMembers(t *testing.T) {
-	f := jsExtract(t, "src/shop/cart.ts", `
+func TestClassesAndMembers(t *testing.T) {
+	f := extractLoose(t, "src/shop/cart.ts", `
 import { Base } from './base';
 
 /** Cart holds items. */
@@ -92,8 +95,8 @@ export abstract class Cart<T extends Item = Item> extends Base<T> implements Siz
 	if f.Module != "src/shop/cart" {
 		t.Errorf("module %q", f.Module)
 	}
-	cart := jsSym(t, f, KindClass, "Cart")
-	if !cart.Exported || cart.Visibility != VisExported {
+	cart := symbolOf(t, f, lang.KindClass, "Cart")
+	if !cart.Exported || cart.Visibility != lang.VisExported {
 		t.Errorf("Cart exported=%v vis=%s", cart.Exported, cart.Visibility)
 	}
 	if cart.Doc != "Cart holds items." {
@@ -118,24 +121,24 @@ export abstract class Cart<T extends Item = Item> extends Base<T> implements Siz
 			t.Errorf("field %s: %q (present %v), want %q", name, got, ok, typ)
 		}
 	}
-	if v := jsSym(t, f, KindVariable, "Cart.items"); v.Visibility != VisPrivate || v.Exported {
+	if v := symbolOf(t, f, lang.KindVariable, "Cart.items"); v.Visibility != lang.VisPrivate || v.Exported {
 		t.Errorf("items vis %s exported %v", v.Visibility, v.Exported)
 	}
-	if v := jsSym(t, f, KindVariable, "Cart.count"); v.Visibility != VisProtected || strings.Join(v.Signature.Modifiers, ",") != "static" {
+	if v := symbolOf(t, f, lang.KindVariable, "Cart.count"); v.Visibility != lang.VisProtected || strings.Join(v.Signature.Modifiers, ",") != "static" {
 		t.Errorf("count vis %s mods %v", v.Visibility, v.Signature.Modifiers)
 	}
-	if v := jsSym(t, f, KindVariable, "Cart.#secret"); v.Visibility != VisPrivate {
+	if v := symbolOf(t, f, lang.KindVariable, "Cart.#secret"); v.Visibility != lang.VisPrivate {
 		t.Errorf("#secret vis %s", v.Visibility)
 	}
-	ctor := jsSym(t, f, KindConstructor, "Cart.constructor")
+	ctor := symbolOf(t, f, lang.KindConstructor, "Cart.constructor")
 	ps := ctor.Signature.Params
 	if len(ps) != 3 || ps[0].Name != "db" || ps[0].Type != "Db" || ps[1].Default != "'cart'" || !ps[1].Optional ||
 		ps[2].Name != "rest" || !ps[2].Variadic || ps[2].Type != "string[]" {
 		t.Errorf("constructor params %+v", ps)
 	}
-	add := jsSym(t, f, KindMethod, "Cart.add")
+	add := symbolOf(t, f, lang.KindMethod, "Cart.add")
 	if add.Doc != "add puts an item in the cart." || add.Signature.Returns != "Promise<void>" ||
-		strings.Join(add.Signature.Modifiers, ",") != "async" || add.Visibility != VisPublic || !add.Exported {
+		strings.Join(add.Signature.Modifiers, ",") != "async" || add.Visibility != lang.VisPublic || !add.Exported {
 		t.Errorf("add: %+v", add)
 	}
 	if p := add.Signature.Params; len(p) != 2 || p[1].Name != "qty" || !p[1].Optional || p[1].Type != "number" {
@@ -144,47 +147,47 @@ export abstract class Cart<T extends Item = Item> extends Base<T> implements Siz
 	if len(add.Invariants) != 1 || add.Invariants[0].Text != "if !item then throw" {
 		t.Errorf("add invariants %+v", add.Invariants)
 	}
-	if m := jsSym(t, f, KindMethod, "Cart.size"); strings.Join(m.Signature.Modifiers, ",") != "get" || m.Signature.Returns != "number" {
+	if m := symbolOf(t, f, lang.KindMethod, "Cart.size"); strings.Join(m.Signature.Modifiers, ",") != "get" || m.Signature.Returns != "number" {
 		t.Errorf("size %+v", m.Signature)
 	}
-	if m := jsSym(t, f, KindMethod, "Cart.create"); strings.Join(m.Signature.Modifiers, ",") != "static" {
+	if m := symbolOf(t, f, lang.KindMethod, "Cart.create"); strings.Join(m.Signature.Modifiers, ",") != "static" {
 		t.Errorf("create %+v", m.Signature)
 	}
-	if m := jsSym(t, f, KindMethod, "Cart.checkout"); strings.Join(m.Signature.Modifiers, ",") != "abstract" {
+	if m := symbolOf(t, f, lang.KindMethod, "Cart.checkout"); strings.Join(m.Signature.Modifiers, ",") != "abstract" {
 		t.Errorf("checkout %+v", m.Signature)
 	}
-	if m := jsSym(t, f, KindMethod, "Cart.[Symbol.iterator]"); strings.Join(m.Signature.Modifiers, ",") != "generator" {
+	if m := symbolOf(t, f, lang.KindMethod, "Cart.[Symbol.iterator]"); strings.Join(m.Signature.Modifiers, ",") != "generator" {
 		t.Errorf("iterator %+v", m.Signature)
 	}
-	jsSym(t, f, KindMethod, "Cart.onClick")
+	symbolOf(t, f, lang.KindMethod, "Cart.onClick")
 
 	// references and what is known of their qualifiers
-	want := map[string]Ref{
-		"Base":        {Kind: RefExtends},
-		"Sized":       {Kind: RefImplements},
-		"constructor": {Kind: RefCall, Qualifier: "super", QualifierType: "Base"},
-		"Money":       {Kind: RefNew},
-		"save":        {Kind: RefCall, Qualifier: "this.db", QualifierType: "Cart"},
-		"push":        {Kind: RefCall, Qualifier: "this.items", QualifierType: "Cart"},
+	want := map[string]lang.Ref{
+		"Base":        {Kind: lang.RefExtends},
+		"Sized":       {Kind: lang.RefImplements},
+		"constructor": {Kind: lang.RefCall, Qualifier: "super", QualifierType: "Base"},
+		"Money":       {Kind: lang.RefNew},
+		"save":        {Kind: lang.RefCall, Qualifier: "this.db", QualifierType: "Cart"},
+		"push":        {Kind: lang.RefCall, Qualifier: "this.items", QualifierType: "Cart"},
 	}
 	for name, w := range want {
-		rs := jsRefs(f, name)
+		rs := refs(f, name)
 		if len(rs) != 1 || rs[0].Kind != w.Kind || rs[0].Qualifier != w.Qualifier || rs[0].QualifierType != w.QualifierType {
 			t.Errorf("ref %s: %+v, want %+v", name, rs, w)
 		}
 	}
 	// this in an arrow-function field is the instance
-	if rs := jsRefs(f, "add"); len(rs) != 1 || rs[0].QualifierType != "Cart" || f.Symbols[rs[0].Symbol].Name != "onClick" {
+	if rs := refs(f, "add"); len(rs) != 1 || rs[0].QualifierType != "Cart" || f.Symbols[rs[0].Symbol].Name != "onClick" {
 		t.Errorf("onClick's this.add: %+v", rs)
 	}
 	// builtins are left to resolution, not dropped here
-	if rs := jsRefs(f, "TypeError"); len(rs) != 1 || rs[0].Kind != RefNew {
+	if rs := refs(f, "TypeError"); len(rs) != 1 || rs[0].Kind != lang.RefNew {
 		t.Errorf("TypeError: %+v", rs)
 	}
 }
 
-func TestJSDeclarations(t *testing.T) {
-	f := jsExtract(t, "lib/api.ts", `
+func TestDeclarations(t *testing.T) {
+	f := extractLoose(t, "lib/api.ts", `
 // eslint-disable-next-line no-console
 /** Loads a user. */
 export async function load<T>(id: string, opts: Options = {}): Promise<T> {
@@ -224,7 +227,7 @@ let counter = 0;
 const { a, b: renamed } = settings;
 export default class { run() {} }
 `)
-	load := jsSym(t, f, KindFunction, "load")
+	load := symbolOf(t, f, lang.KindFunction, "load")
 	if load.Doc != "Loads a user." {
 		t.Errorf("load doc %q", load.Doc)
 	}
@@ -232,77 +235,77 @@ export default class { run() {} }
 		len(load.Signature.Params) != 2 || load.Signature.Params[1].Default != "{}" || load.Signature.Params[1].Type != "Options" {
 		t.Errorf("load sig %+v", load.Signature)
 	}
-	helper := jsSym(t, f, KindFunction, "load.helper")
-	inner := jsSym(t, f, KindFunction, "load.inner")
+	helper := symbolOf(t, f, lang.KindFunction, "load.helper")
+	inner := symbolOf(t, f, lang.KindFunction, "load.inner")
 	if inner.Signature.Returns != "number" || len(inner.Signature.Params) != 1 || helper.Exported {
 		t.Errorf("inner %+v", inner.Signature)
 	}
 	n := 0
 	for _, s := range f.Symbols {
-		if s.Kind == KindFunction && s.Name == "over" {
+		if s.Kind == lang.KindFunction && s.Name == "over" {
 			n++
 		}
 	}
 	if n != 3 {
 		t.Errorf("%d overloads of over, want 3", n)
 	}
-	pt := jsSym(t, f, KindInterface, "Point")
+	pt := symbolOf(t, f, lang.KindInterface, "Point")
 	if len(pt.Signature.Fields) != 2 || pt.Signature.Fields[1].Name != "y" || !pt.Signature.Fields[1].Optional ||
 		strings.Join(pt.Signature.Bases, ",") != "Base,ns.Other<T>" {
 		t.Errorf("Point %+v", pt.Signature)
 	}
-	if d := jsSym(t, f, KindMethod, "Point.dist"); d.Doc != "distance to another point" || d.Signature.Returns != "number" {
+	if d := symbolOf(t, f, lang.KindMethod, "Point.dist"); d.Doc != "distance to another point" || d.Signature.Returns != "number" {
 		t.Errorf("dist %+v", d)
 	}
-	if rs := jsRefs(f, "Other"); len(rs) != 1 || rs[0].Kind != RefExtends || rs[0].Qualifier != "ns" {
+	if rs := refs(f, "Other"); len(rs) != 1 || rs[0].Kind != lang.RefExtends || rs[0].Qualifier != "ns" {
 		t.Errorf("Other ref %+v", rs)
 	}
-	if id := jsSym(t, f, KindType, "Id"); id.Signature.Returns != "string | number" || !id.Exported {
+	if id := symbolOf(t, f, lang.KindType, "Id"); id.Signature.Returns != "string | number" || !id.Exported {
 		t.Errorf("Id %+v", id)
 	}
-	shape := jsSym(t, f, KindType, "Shape")
+	shape := symbolOf(t, f, lang.KindType, "Shape")
 	if len(shape.Signature.Fields) != 1 || shape.Exported {
 		t.Errorf("Shape %+v", shape)
 	}
-	jsSym(t, f, KindMethod, "Shape.area")
-	if c := jsSym(t, f, KindType, "Color"); strings.Join(c.Signature.Modifiers, ",") != "enum,const" || len(c.Signature.Fields) != 2 {
+	symbolOf(t, f, lang.KindMethod, "Shape.area")
+	if c := symbolOf(t, f, lang.KindType, "Color"); strings.Join(c.Signature.Modifiers, ",") != "enum,const" || len(c.Signature.Fields) != 2 {
 		t.Errorf("Color %+v", c.Signature)
 	}
-	jsSym(t, f, KindModule, "Geo")
-	if a := jsSym(t, f, KindFunction, "Geo.area"); !a.Exported {
+	symbolOf(t, f, lang.KindModule, "Geo")
+	if a := symbolOf(t, f, lang.KindFunction, "Geo.area"); !a.Exported {
 		t.Error("Geo.area not exported")
 	}
-	if h := jsSym(t, f, KindFunction, "Geo.hidden"); h.Exported || h.Visibility != VisInternal {
+	if h := symbolOf(t, f, lang.KindFunction, "Geo.hidden"); h.Exported || h.Visibility != lang.VisInternal {
 		t.Errorf("Geo.hidden %v %s", h.Exported, h.Visibility)
 	}
-	if m := jsSym(t, f, KindModule, "legacy"); !m.Exported {
+	if m := symbolOf(t, f, lang.KindModule, "legacy"); !m.Exported {
 		t.Error("declare module not exported")
 	}
-	if o := jsSym(t, f, KindFunction, "legacy.old"); strings.Join(o.Signature.Modifiers, ",") != "declare" {
+	if o := symbolOf(t, f, lang.KindFunction, "legacy.old"); strings.Join(o.Signature.Modifiers, ",") != "declare" {
 		t.Errorf("legacy.old modifiers %v", o.Signature.Modifiers)
 	}
-	if l := jsSym(t, f, KindVariable, "LIMIT"); !l.Exported || strings.Join(l.Signature.Modifiers, ",") != "const" || l.Signature.Returns != "number" {
+	if l := symbolOf(t, f, lang.KindVariable, "LIMIT"); !l.Exported || strings.Join(l.Signature.Modifiers, ",") != "const" || l.Signature.Returns != "number" {
 		t.Errorf("LIMIT %+v", l)
 	}
-	jsSym(t, f, KindVariable, "NAME")
-	if c := jsSym(t, f, KindVariable, "counter"); c.Exported || c.Visibility != VisInternal {
+	symbolOf(t, f, lang.KindVariable, "NAME")
+	if c := symbolOf(t, f, lang.KindVariable, "counter"); c.Exported || c.Visibility != lang.VisInternal {
 		t.Errorf("counter %+v", c)
 	}
-	jsSym(t, f, KindVariable, "a")
-	jsSym(t, f, KindVariable, "renamed")
-	d := jsSym(t, f, KindClass, "default")
+	symbolOf(t, f, lang.KindVariable, "a")
+	symbolOf(t, f, lang.KindVariable, "renamed")
+	d := symbolOf(t, f, lang.KindClass, "default")
 	if !d.Exported || strings.Join(d.Signature.Modifiers, ",") != "default" {
 		t.Errorf("default class %+v", d)
 	}
-	jsSym(t, f, KindMethod, "default.run")
+	symbolOf(t, f, lang.KindMethod, "default.run")
 	// the local call of a nested function
-	if rs := jsRefs(f, "helper"); len(rs) != 1 || f.Symbols[rs[0].Symbol].Name != "inner" {
+	if rs := refs(f, "helper"); len(rs) != 1 || f.Symbols[rs[0].Symbol].Name != "inner" {
 		t.Errorf("helper refs %+v", rs)
 	}
 }
 
-func TestJSImports(t *testing.T) {
-	f := jsExtract(t, "src/app.ts", `
+func TestImports(t *testing.T) {
+	f := extractLoose(t, "src/app.ts", `
 import def, { a, b as c } from './x';
 import * as ns from '../y';
 import './side-effect';
@@ -350,7 +353,7 @@ async function later() {
 	if len(f.Imports) != len(want) {
 		t.Errorf("%d imports, want %d: %v", len(f.Imports), len(want), got)
 	}
-	if rs := jsRefs(f, "require"); len(rs) != 0 {
+	if rs := refs(f, "require"); len(rs) != 0 {
 		t.Errorf("require is an import, not a call: %+v", rs)
 	}
 	// re-exports are in the module's export table
@@ -363,8 +366,8 @@ async function later() {
 	}
 }
 
-func TestJSCommonJS(t *testing.T) {
-	f := jsExtract(t, "lib/router.js", `
+func TestCommon(t *testing.T) {
+	f := extractLoose(t, "lib/router.js", `
 'use strict';
 /**
  * Router matches paths.
@@ -392,29 +395,29 @@ module.exports.helper = helper;
 exports.version = '1.0';
 exports.make = function () {};
 `)
-	r := jsSym(t, f, KindFunction, "Router")
+	r := symbolOf(t, f, lang.KindFunction, "Router")
 	if !r.Exported || r.Signature.Returns != "Router" {
 		t.Errorf("Router %+v", r)
 	}
 	if ps := r.Signature.Params; len(ps) != 2 || ps[0].Type != "Object" || ps[1].Type != "string" || !ps[1].Optional {
 		t.Errorf("JSDoc params %+v", ps)
 	}
-	route := jsSym(t, f, KindMethod, "Router.route")
+	route := symbolOf(t, f, lang.KindMethod, "Router.route")
 	if route.Parent == 0 || !route.Exported {
 		t.Errorf("route %+v", route)
 	}
-	jsSym(t, f, KindMethod, "Router.match")
-	jsSym(t, f, KindMethod, "Router.create")
-	jsSym(t, f, KindMethod, "proto.handle")
-	jsSym(t, f, KindMethod, "proto.dispatch")
-	if h := jsSym(t, f, KindFunction, "helper"); !h.Exported {
+	symbolOf(t, f, lang.KindMethod, "Router.match")
+	symbolOf(t, f, lang.KindMethod, "Router.create")
+	symbolOf(t, f, lang.KindMethod, "proto.handle")
+	symbolOf(t, f, lang.KindMethod, "proto.dispatch")
+	if h := symbolOf(t, f, lang.KindFunction, "helper"); !h.Exported {
 		t.Error("helper exported through module.exports.helper")
 	}
-	if v := jsSym(t, f, KindVariable, "version"); !v.Exported {
+	if v := symbolOf(t, f, lang.KindVariable, "version"); !v.Exported {
 		t.Error("version not exported")
 	}
-	jsSym(t, f, KindFunction, "make")
-	if rs := jsRefs(f, "match"); len(rs) != 1 || rs[0].QualifierType != "Router" {
+	symbolOf(t, f, lang.KindFunction, "make")
+	if rs := refs(f, "match"); len(rs) != 1 || rs[0].QualifierType != "Router" {
 		t.Errorf("this.match in a prototype method: %+v", rs)
 	}
 	var table []string
@@ -426,8 +429,8 @@ exports.make = function () {};
 	}
 }
 
-func TestJSScopesAndQualifiers(t *testing.T) {
-	f := jsExtract(t, "src/run.ts", `
+func TestScopesAndQualifiers(t *testing.T) {
+	f := extractLoose(t, "src/run.ts", `
 import { Client } from './client';
 const shared = new Client();
 
@@ -480,22 +483,22 @@ export function run(c: Client, opts: { retries: number; log: Logger }, { user }:
 	check("clear", "makeStore().items", "", "makeStore")
 	check("split", "'a,b'", "string", "")
 	check("map", "[1, 2]", "Array", "")
-	if rs := jsRefs(f, "fn"); len(rs) != 0 {
+	if rs := refs(f, "fn"); len(rs) != 0 {
 		t.Errorf("call of a local recorded: %+v", rs)
 	}
 	// a function-valued const is a nested function, called by name
-	jsSym(t, f, KindFunction, "run.cb")
-	if rs := jsRefs(f, "cb"); len(rs) != 1 {
+	symbolOf(t, f, lang.KindFunction, "run.cb")
+	if rs := refs(f, "cb"); len(rs) != 1 {
 		t.Errorf("call of run.cb: %+v", rs)
 	}
-	run := jsSym(t, f, KindFunction, "run")
+	run := symbolOf(t, f, lang.KindFunction, "run")
 	if len(run.Invariants) != 1 || run.Invariants[0].Text != "if !c then return undefined" {
 		t.Errorf("guards %+v", run.Invariants)
 	}
 }
 
-func TestJSXAndTests(t *testing.T) {
-	f := jsExtract(t, "src/__tests__/view.test.tsx", `
+func TestXAndTests(t *testing.T) {
+	f := extractLoose(t, "src/__tests__/view.test.tsx", `
 import { Button } from '../ui';
 import * as ui from '../ui';
 export const View = ({ label }: { label: string }) => (
@@ -510,31 +513,31 @@ describe('View', () => { it('renders', () => { expect(View).toBeTruthy(); }); })
 	if !f.IsTest || !f.Symbols[0].IsTest {
 		t.Error("test file not marked")
 	}
-	v := jsSym(t, f, KindFunction, "View")
+	v := symbolOf(t, f, lang.KindFunction, "View")
 	if !v.IsTest {
 		t.Error("symbol of a test file not marked")
 	}
-	if rs := jsRefs(f, "Button"); len(rs) != 1 || rs[0].Kind != RefCall {
+	if rs := refs(f, "Button"); len(rs) != 1 || rs[0].Kind != lang.RefCall {
 		t.Errorf("Button %+v", rs)
 	}
-	if rs := jsRefs(f, "Icon"); len(rs) != 1 || rs[0].Qualifier != "ui" {
+	if rs := refs(f, "Icon"); len(rs) != 1 || rs[0].Qualifier != "ui" {
 		t.Errorf("Icon %+v", rs)
 	}
-	if rs := jsRefs(f, "span"); len(rs) != 0 {
+	if rs := refs(f, "span"); len(rs) != 0 {
 		t.Errorf("html element recorded: %+v", rs)
 	}
 	for _, p := range []string{"a.spec.js", "test/a.js", "src/__tests__/b.ts", "x.test.mjs"} {
-		if !IsTestPath(p) {
+		if !lang.IsTestPath(p) {
 			t.Errorf("%s is a test", p)
 		}
 	}
-	if IsTestPath("src/testing.ts") || IsTestPath("src/contest/a.ts") {
+	if lang.IsTestPath("src/testing.ts") || lang.IsTestPath("src/contest/a.ts") {
 		t.Error("not tests")
 	}
 }
 
-func TestJSBrokenFile(t *testing.T) {
-	f := jsExtract(t, "broken.js", `
+func TestBrokenFile(t *testing.T) {
+	f := extractLoose(t, "broken.js", `
 function ok() { return 1; }
 function broken( {
   return ok(;
@@ -544,52 +547,52 @@ function later() { return ok(); }
 	if len(f.Errors) == 0 {
 		t.Error("no syntax errors reported")
 	}
-	jsSym(t, f, KindFunction, "ok")
-	jsSym(t, f, KindFunction, "later")
+	symbolOf(t, f, lang.KindFunction, "ok")
+	symbolOf(t, f, lang.KindFunction, "later")
 }
 
-func TestJSHostileInput(t *testing.T) {
+func TestHostileInput(t *testing.T) {
 	// deep nesting and garbage must not panic
 	src := strings.Repeat("f(", 3000) + strings.Repeat(")", 3000) + "\n" + strings.Repeat("{[(", 500) + "class { x = "
-	jsExtract(t, "deep.ts", src)
-	jsExtract(t, "deep.js", strings.Repeat("a.", 5000)+"b()")
-	jsExtract(t, "empty.ts", "")
+	extractLoose(t, "deep.ts", src)
+	extractLoose(t, "deep.js", strings.Repeat("a.", 5000)+"b()")
+	extractLoose(t, "empty.ts", "")
 }
 
-// javascriptTestTable is the txtar runner's table (fixtureTable) over a
+// testTable is the txtar runner's table (fixtureTable) over a
 // few in-memory files.
-type javascriptTestTable struct{ *fixtureTable }
+type testTable struct{ *langtest.Table }
 
-func newJavascriptTestTable(t *testing.T, srcs map[string]string) (*javascriptTestTable, map[string]*FileFacts) {
+func newTestTable(t *testing.T, srcs map[string]string) (*testTable, map[string]*lang.FileFacts) {
 	t.Helper()
 	files := map[string][]byte{}
 	for p, src := range srcs {
 		files[p] = []byte(src)
 	}
-	tab := newFixtureTable(t, files)
-	return &javascriptTestTable{tab}, tab.facts
+	tab := langtest.NewTable(t, files)
+	return &testTable{tab}, tab.Facts
 }
 
 // resolveAll resolves every reference and import of file p and returns
 // "kind qual.name -> path:qualified [rule]" lines.
-func (tab *javascriptTestTable) resolveAll(facts map[string]*FileFacts, p string) map[string]string {
+func (tab *testTable) resolveAll(facts map[string]*lang.FileFacts, p string) map[string]string {
 	f := facts[p]
-	l := ForPath(p)
-	fi := tab.files[p]
+	l := lang.ForPath(p)
+	fi := tab.Files[p]
 	out := map[string]string{}
-	show := func(res Resolution) string {
+	show := func(res lang.Resolution) string {
 		if res.Target == nil {
 			return "? [" + res.Rule + "]"
 		}
 		q := res.Target.Qualified()
-		if res.Target.Kind == KindModule && res.Target.ID == tab.files[res.Target.Path].ModuleID {
+		if res.Target.Kind == lang.KindModule && res.Target.ID == tab.Files[res.Target.Path].ModuleID {
 			q = "<module>"
 		}
 		return res.Target.Path + ":" + q + " [" + res.Rule + "]"
 	}
 	for i := range f.Imports {
 		imp := &f.Imports[i]
-		ctx := &Context{File: fi, Table: tab}
+		ctx := &lang.Context{File: fi, Table: tab}
 		for _, n := range imp.Resolved() {
 			out["import "+imp.Source+" "+n] = show(l.ResolveImport(ctx, imp, n))
 		}
@@ -600,7 +603,7 @@ func (tab *javascriptTestTable) resolveAll(facts map[string]*FileFacts, p string
 		if s < 0 {
 			s = 0
 		}
-		ctx := &Context{File: fi, From: fixtureTarget(p, f, s), Table: tab}
+		ctx := &lang.Context{File: fi, From: langtest.Target(p, f, s), Table: tab}
 		key := r.Kind + " " + r.Name
 		if r.Qualifier != "" {
 			key = r.Kind + " " + r.Qualifier + "." + r.Name
@@ -610,8 +613,8 @@ func (tab *javascriptTestTable) resolveAll(facts map[string]*FileFacts, p string
 	return out
 }
 
-func TestJSResolve(t *testing.T) {
-	tab, facts := newJavascriptTestTable(t, map[string]string{
+func TestResolve(t *testing.T) {
+	tab, facts := newTestTable(t, map[string]string{
 		"src/models/entity.ts": `
 export abstract class Entity {
   abstract validate(): void;
@@ -738,9 +741,9 @@ class B { update() {} }
 	}
 }
 
-// FuzzJSExtract checks that no input makes extraction or resolution of
+// FuzzExtract checks that no input makes extraction or resolution of
 // JavaScript, TypeScript or TSX panic.
-func FuzzJSExtract(f *testing.F) {
+func FuzzExtract(f *testing.F) {
 	for _, s := range []string{
 		"export default class extends A { #x = 1; get y() { return this.#x } }",
 		"module.exports = exports = function f() {}; f.prototype.m = f.prototype.n = () => this.m()",
@@ -752,7 +755,7 @@ func FuzzJSExtract(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	ps := NewParser()
+	ps := lang.NewParser()
 	defer ps.Close()
 	ps.Timeout = 2 * time.Second
 	f.Fuzz(func(t *testing.T, src string) {
@@ -760,19 +763,19 @@ func FuzzJSExtract(f *testing.F) {
 		tm := time.AfterFunc(10*time.Second, func() { debug.SetTraceback("all"); panic(fmt.Sprintf("hang on %q", src)) })
 		defer tm.Stop()
 		for _, p := range []string{"a.js", "a.ts", "a.tsx"} {
-			facts, err := Extract(ps, ForPath(p), p, []byte(src))
+			facts, err := lang.Extract(ps, lang.ForPath(p), p, []byte(src))
 			if err != nil {
 				continue
 			}
-			tab := emptyFixtureTable()
-			tab.add(p, facts)
-			tab.resolveAll()
+			tab := langtest.NewTable(t, nil)
+			tab.Add(p, facts)
+			tab.ResolveAll()
 		}
 	})
 }
 
-func TestJSSourceFiles(t *testing.T) {
-	tab, _ := newJavascriptTestTable(t, map[string]string{
+func TestSourceFiles(t *testing.T) {
+	tab, _ := newTestTable(t, map[string]string{
 		"src/a.ts":           `export const a = 1;`,
 		"src/types.d.ts":     `export interface T {}`,
 		"src/comp.tsx":       `export const C = () => null;`,
@@ -780,7 +783,7 @@ func TestJSSourceFiles(t *testing.T) {
 		"src/esm/mod.mts":    `export const m = 1;`,
 		"src/legacy/old.cjs": `exports.o = 1;`,
 	})
-	if m := tab.files["src/types.d.ts"].Module; m != "src/types" {
+	if m := tab.Files["src/types.d.ts"].Module; m != "src/types" {
 		t.Errorf("module of a .d.ts: %q", m)
 	}
 	for spec, want := range map[string]string{
@@ -797,7 +800,7 @@ func TestJSSourceFiles(t *testing.T) {
 		"react":              "<external>",
 		"@scope/pkg/sub/dir": "<external>",
 	} {
-		f, ext := jsSourceFile(tab, "src/main.ts", spec)
+		f, ext := sourceFile(tab, "src/main.ts", spec)
 		if ext {
 			f = "<external>"
 		}
@@ -813,8 +816,8 @@ func TestJSSourceFiles(t *testing.T) {
 // error swallowed the rest of hono's src/types.ts, 38 of its 58 types. The
 // file is read as if each such member ended with a semicolon. The same for
 // "export type * from" (TypeScript 5.0), which the grammar does not know.
-func TestTSGenericCallSignatures(t *testing.T) {
-	f := jsExtract(t, "src/types.ts", `
+func TestGenericCallSignatures(t *testing.T) {
+	f := extractLoose(t, "src/types.ts", `
 export interface Get<E> {
   <Key extends keyof E>(key: Key): E[Key]
   <Key extends string>(key: Key): unknown
@@ -849,11 +852,11 @@ export function less(a: number, b: number): boolean {
 	if len(f.Errors) != 0 {
 		t.Errorf("syntax errors: %+v", f.Errors)
 	}
-	jsSym(t, f, KindInterface, "Get")
-	jsSym(t, f, KindInterface, "Handlers")
-	jsSym(t, f, KindType, "UseState")
-	jsSym(t, f, KindType, "After")
-	jsSym(t, f, KindFunction, "less")
+	symbolOf(t, f, lang.KindInterface, "Get")
+	symbolOf(t, f, lang.KindInterface, "Handlers")
+	symbolOf(t, f, lang.KindType, "UseState")
+	symbolOf(t, f, lang.KindType, "After")
+	symbolOf(t, f, lang.KindFunction, "less")
 	star := 0
 	for _, imp := range f.Imports {
 		if imp.Source == "./other" {
@@ -865,22 +868,22 @@ export function less(a: number, b: number): boolean {
 	}
 	// what the parser read is not what answers show: the skeleton is the
 	// file's own text
-	ps := NewParser()
+	ps := lang.NewParser()
 	defer ps.Close()
 	src := "interface Get<E> {\n  <K extends keyof E>(key: K): E[K]\n  <K extends string>(key: K): unknown\n}\n"
-	tree, err := ps.ParseFile(ForPath("a.ts"), "a.ts", []byte(src))
+	tree, err := ps.ParseFile(lang.ForPath("a.ts"), "a.ts", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var text []string
-	for _, l := range Skeleton(tree, 0, uint32(len(src)), SkeletonOptions{}) {
+	for _, l := range lang.Skeleton(tree, 0, uint32(len(src)), lang.SkeletonOptions{}) {
 		text = append(text, l.Text)
 	}
 	if got := strings.Join(text, "\n") + "\n"; got != src {
 		t.Errorf("skeleton:\n%s\nwant the source:\n%s", got, src)
 	}
 	// the same length: every line and offset holds
-	if s := jsSym(t, f, KindType, "After"); s.Range.StartLine != 21 {
+	if s := symbolOf(t, f, lang.KindType, "After"); s.Range.StartLine != 21 {
 		t.Errorf("After starts at line %d, want 21", s.Range.StartLine)
 	}
 }

@@ -1,70 +1,67 @@
-package lang
+package javascript
 
-func init() {
-	r := &SkelRules{
-		Marker: "/* ... */",
-		Control: KindSet("if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement",
-			"switch_statement", "try_statement", "with_statement"),
-		Exits:      KindSet("return_statement", "throw_statement", "break_statement", "continue_statement"),
-		Blocks:     KindSet("statement_block"),
-		Clauses:    KindSet("else_clause", "catch_clause", "finally_clause"),
-		Cases:      KindSet("switch_case", "switch_default"),
-		CaseBodies: KindSet("switch_body"),
-		Wrappers:   KindSet("labeled_statement"),
-		Nested: KindSet("function_declaration", "generator_function_declaration", "class_declaration",
-			"abstract_class_declaration"),
-		Member:    jsSkelMember,
-		Exported:  jsSkelExported,
-		CaseItems: jsSkelCaseItems,
-	}
-	for _, name := range []string{"javascript", "typescript", "tsx"} {
-		skelRulesByName[name] = r
-	}
+import "github.com/sdl-dev/sdl/lang"
+
+var skeleton = &lang.SkelRules{
+	Marker: "/* ... */",
+	Control: lang.KindSet("if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement",
+		"switch_statement", "try_statement", "with_statement"),
+	Exits:      lang.KindSet("return_statement", "throw_statement", "break_statement", "continue_statement"),
+	Blocks:     lang.KindSet("statement_block"),
+	Clauses:    lang.KindSet("else_clause", "catch_clause", "finally_clause"),
+	Cases:      lang.KindSet("switch_case", "switch_default"),
+	CaseBodies: lang.KindSet("switch_body"),
+	Wrappers:   lang.KindSet("labeled_statement"),
+	Nested: lang.KindSet("function_declaration", "generator_function_declaration", "class_declaration",
+		"abstract_class_declaration"),
+	Member:    skelMember,
+	Exported:  skelExported,
+	CaseItems: skelCaseItems,
 }
 
-// jsSkelBodies are the member lists of classes, interfaces, enums and
+// skelBodies are the member lists of classes, interfaces, enums and
 // object types.
-var jsSkelBodies = KindSet("class_body", "interface_body", "enum_body", "object_type", "statement_block")
+var skelBodies = lang.KindSet("class_body", "interface_body", "enum_body", "object_type", "statement_block")
 
-func jsSkelMember(s *Skel, n int32) Shape {
+func skelMember(s *lang.Skel, n int32) lang.Shape {
 	t := s.Tree
 	switch k := t.Kind(n); k {
 	case "import_statement":
-		return Shape{Kind: ShapeVerbatim}
+		return lang.Shape{Kind: lang.ShapeVerbatim}
 	case "export_statement":
 		if d := t.Field(n, "declaration"); d >= 0 {
-			if sh := jsSkelMember(s, d); sh.Kind == ShapeFrame {
-				return Shape{Kind: ShapeFrame, Holes: []Hole{s.NodeHole(d, HoleMember)}}
+			if sh := skelMember(s, d); sh.Kind == lang.ShapeFrame {
+				return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.NodeHole(d, lang.HoleMember)}}
 			}
 		}
 		// export default function () {} has a value, not a declaration
 		if v := t.Field(n, "value"); v >= 0 {
-			if hs := jsSkelFuncHoles(s, v); hs != nil {
-				return Shape{Kind: ShapeFrame, Holes: hs}
+			if hs := skelFuncHoles(s, v); hs != nil {
+				return lang.Shape{Kind: lang.ShapeFrame, Holes: hs}
 			}
 		}
 	case "function_declaration", "generator_function_declaration", "method_definition", "function_expression",
 		"arrow_function", "generator_function", "class_static_block":
-		if hs := jsSkelFuncHoles(s, n); hs != nil {
-			return Shape{Kind: ShapeFrame, Holes: hs}
+		if hs := skelFuncHoles(s, n); hs != nil {
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: hs}
 		}
 	case "class_declaration", "abstract_class_declaration", "class", "interface_declaration", "enum_declaration",
 		"module", "internal_module":
 		if b := t.Field(n, "body"); b >= 0 {
-			kind := HoleMembers
+			kind := lang.HoleMembers
 			if t.Kind(b) == "statement_block" {
-				kind = HoleMembers // a namespace: its declarations are members
+				kind = lang.HoleMembers // a namespace: its declarations are members
 			}
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, kind)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, kind)}}
 		}
 	case "type_alias_declaration":
 		if v := t.Field(n, "value"); v >= 0 && t.Kind(v) == "object_type" {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(v, HoleMembers)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(v, lang.HoleMembers)}}
 		}
 	case "lexical_declaration", "variable_declaration", "variable_declarator", "public_field_definition",
 		"field_definition", "expression_statement", "ambient_declaration":
 		// const f = () => {...}, handler = function () {...}, field = () => {...}
-		var hs []Hole
+		var hs []lang.Hole
 		for d := range t.Descendants(n) {
 			switch t.Kind(d) {
 			case "arrow_function", "function_expression", "function", "generator_function":
@@ -72,37 +69,37 @@ func jsSkelMember(s *Skel, n int32) Shape {
 					t.Kind(p) != "public_field_definition" && t.Kind(p) != "field_definition" {
 					continue
 				}
-				hs = append(hs, jsSkelFuncHoles(s, d)...)
+				hs = append(hs, skelFuncHoles(s, d)...)
 			case "class":
 				if b := t.Field(d, "body"); b >= 0 && t.Parent(d) != -1 {
-					hs = append(hs, s.BodyHole(b, HoleMembers))
+					hs = append(hs, s.BodyHole(b, lang.HoleMembers))
 				}
 			}
 		}
 		if len(hs) > 0 && !overlapping(hs) {
-			return Shape{Kind: ShapeFrame, Holes: hs}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: hs}
 		}
 	default:
 		if s.Rules.Control[k] {
-			return Shape{Kind: ShapeFrame, Holes: s.ControlHoles(n)}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: s.ControlHoles(n)}
 		}
 	}
-	return Shape{Kind: ShapeLine}
+	return lang.Shape{Kind: lang.ShapeLine}
 }
 
-// jsSkelFuncHoles is the body of a function whose body is a block.
-func jsSkelFuncHoles(s *Skel, n int32) []Hole {
+// skelFuncHoles is the body of a function whose body is a block.
+func skelFuncHoles(s *lang.Skel, n int32) []lang.Hole {
 	t := s.Tree
 	b := t.Field(n, "body")
 	if b < 0 || t.Kind(b) != "statement_block" {
 		return nil
 	}
-	return []Hole{s.BodyHole(b, HoleCode)}
+	return []lang.Hole{s.BodyHole(b, lang.HoleCode)}
 }
 
 // overlapping reports whether holes nest in one another (a function inside
 // a function's body), which a frame cannot render.
-func overlapping(hs []Hole) bool {
+func overlapping(hs []lang.Hole) bool {
 	for i := 1; i < len(hs); i++ {
 		if hs[i].Start < hs[i-1].End {
 			return true
@@ -111,7 +108,7 @@ func overlapping(hs []Hole) bool {
 	return false
 }
 
-func jsSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
+func skelCaseItems(s *lang.Skel, c int32) ([]int32, bool) {
 	t := s.Tree
 	var out []int32
 	for ch := range t.NamedChildren(c) {
@@ -122,9 +119,9 @@ func jsSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
 	return out, true
 }
 
-// jsSkelExported: at the top of a module, what it exports; in a class, what
+// skelExported: at the top of a module, what it exports; in a class, what
 // is not private.
-func jsSkelExported(s *Skel, n, container int32) bool {
+func skelExported(s *lang.Skel, n, container int32) bool {
 	t := s.Tree
 	if container == 0 {
 		switch t.Kind(n) {

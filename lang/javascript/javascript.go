@@ -1,10 +1,19 @@
-package lang
+// Package javascript is sdl's room for JavaScript, TypeScript and TSX,
+// which share one walker (the TypeScript grammars extend the JavaScript
+// one): modules, classes, functions, imports and exports, the types of
+// values, guards and side effects; resolution through relative and package
+// imports (package.json: javascript.Packages), exports and base types;
+// and the skeleton rules of braced bodies.
+package javascript
 
 import (
 	"bytes"
+	"embed"
 	"path"
 	"strings"
+	"unsafe"
 
+	"github.com/sdl-dev/sdl/lang"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
@@ -12,53 +21,63 @@ import (
 // JavaScript, TypeScript and TSX share one walker: the TypeScript grammars
 // extend the JavaScript one, and the few node kinds only one of them has
 // simply never occur in the other's trees.
+// data holds the family's data files: test-path patterns, side effects
+// and word lists, the same for the three languages.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	js := &Language{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, extract: extractJS}
-	register(js, tsjs.Language())
-	ts := &Language{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, extract: extractJS, dataDir: "javascript"}
-	register(ts, tsts.LanguageTypescript())
-	ts.fixup = tsSeparateCallSignatures
-	tsx := &Language{Name: "tsx", Extensions: []string{".tsx"}, extract: extractJS, dataDir: "javascript"}
-	register(tsx, tsts.LanguageTSX())
-	for _, l := range []*Language{js, ts, tsx} {
-		l.Project = JSPackagesReader{}
-		l.setSyntax([]string{"comment", "html_comment"},
-			[]string{"string", "template_string", "regex"},
-			[]string{"identifier", "property_identifier", "private_property_identifier", "shorthand_property_identifier",
-				"shorthand_property_identifier_pattern", "type_identifier", "statement_identifier"})
+	// one walker, resolver, data and skeleton for the three grammars
+	walker := func(name string, ext []string, grammar unsafe.Pointer) lang.Walker {
+		return lang.Walker{
+			Name: name, Extensions: ext, Grammar: grammar,
+			Comments: []string{"comment", "html_comment"},
+			Strings:  []string{"string", "template_string", "regex"},
+			Idents: []string{"identifier", "property_identifier", "private_property_identifier", "shorthand_property_identifier",
+				"shorthand_property_identifier_pattern", "type_identifier", "statement_identifier"},
+			Data: data, Builtins: builtins, Extract: extract,
+			Resolve: resolve, ResolveImport: resolveImport,
+			Skeleton: skeleton, Project: PackagesReader{},
+		}
 	}
+	lang.RegisterWalker(walker("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, tsjs.Language()))
+	ts := walker("typescript", []string{".ts", ".mts", ".cts"}, tsts.LanguageTypescript())
+	ts.Fixup = separateCallSignatures
+	lang.RegisterWalker(ts)
+	lang.RegisterWalker(walker("tsx", []string{".tsx"}, tsts.LanguageTSX()))
 	// process.env is read through a property, which no call reveals;
 	// dotenv is the usual way a program loads it.
 }
 
-// jsScope maps the local names of a function, and the module's, to what
+// scope maps the local names of a function, and the module's, to what
 // is known of their values: a declared or constructed type, or the call
 // whose result they hold.
-type jsScope struct {
-	Scope
-	outer *jsScope
+type scope struct {
+	lang.Scope
+	outer *scope
 	// tparams maps the type parameters in scope to their constraints.
 	tparams map[string]string
 	fn      bool // a function's scope, not the module's or a namespace's
 }
 
-func newJSScope(outer *jsScope) *jsScope {
-	s := &jsScope{outer: outer}
+func newScope(outer *scope) *scope {
+	s := &scope{outer: outer}
 	if outer != nil {
 		s.Parent = &outer.Scope
 	}
 	return s
 }
 
-func newJSFuncScope(outer *jsScope) *jsScope {
-	s := newJSScope(outer)
+func newFuncScope(outer *scope) *scope {
+	s := newScope(outer)
 	s.fn = true
 	return s
 }
 
 // local reports whether name is a parameter or local variable of an
 // enclosing function: calling it calls a value, not a declaration.
-func (s *jsScope) local(name string) bool {
+func (s *scope) local(name string) bool {
 	for ; s != nil; s = s.outer {
 		if _, ok := s.Types[name]; ok && s.fn {
 			return true
@@ -69,7 +88,7 @@ func (s *jsScope) local(name string) bool {
 
 // constraint maps a type parameter to its constraint (T extends Entity:
 // Entity); other types are returned as they are.
-func (s *jsScope) constraint(typ string) string {
+func (s *scope) constraint(typ string) string {
 	for sc := s; sc != nil; sc = sc.outer {
 		if c, ok := sc.tparams[typ]; ok {
 			return c
@@ -79,7 +98,7 @@ func (s *jsScope) constraint(typ string) string {
 }
 
 // addTypeParams declares the type parameters of a type_parameters node.
-func (s *jsScope) addTypeParams(t *Tree, list int32) {
+func (s *scope) addTypeParams(t *lang.Tree, list int32) {
 	if list < 0 {
 		return
 	}
@@ -94,49 +113,49 @@ func (s *jsScope) addTypeParams(t *Tree, list int32) {
 		c := ""
 		if cn := t.Field(p, "constraint"); cn >= 0 {
 			if ty := t.FirstNamedChild(cn); ty >= 0 {
-				c = OneLine(t.Text(ty))
+				c = lang.OneLine(t.Text(ty))
 			}
 		}
 		s.tparams[name] = c
 	}
 }
 
-func (s *jsScope) setCall(name, call string) { s.Scope.SetCall(name, call, "") }
+func (s *scope) setCall(name, call string) { s.Scope.SetCall(name, call, "") }
 
 // declare records a local that hides outer ones of the same name and whose
 // value says nothing about its type.
-func (s *jsScope) declare(name string) { s.SetType(name, "") }
+func (s *scope) declare(name string) { s.SetType(name, "") }
 
 // lookup returns what the innermost scope declaring name knows of it.
-func (s *jsScope) lookup(name string) (typ, call string) {
+func (s *scope) lookup(name string) (typ, call string) {
 	typ, call, _, _ = s.Scope.Lookup(name)
 	return typ, call
 }
 
-// jsCtx is where the walk is: the symbol references belong to, the parent
+// state is where the walk is: the symbol references belong to, the parent
 // of symbols declared here, and what `this` means.
-type jsCtx struct {
+type state struct {
 	sym    int
 	parent int
-	scope  *jsScope
+	scope  *scope
 	this   string // the type `this` stands for, "" when unknown
 	super  string // the base class of `this`
 	level  bool   // module or namespace level: declarations are symbols
 	top    bool   // the statements of a function's own body (guards)
 }
 
-// jsDecl says how a declaration was written: under `export`, `export
+// decl says how a declaration was written: under `export`, `export
 // default`, with which doc.
-type jsDecl struct {
+type decl struct {
 	exported  bool
 	isDefault bool
 	docNode   int32 // the node whose preceding comment is the doc
 	node      int32 // the node that spans the whole declaration
 }
 
-type jsWalker struct {
-	x       *Extractor
-	t       *Tree
+type walkState struct {
+	x       *lang.Extractor
+	t       *lang.Tree
 	ts      bool // a TypeScript grammar: types come from annotations, not JSDoc
 	ambient bool // in a declaration file or a declare block
 
@@ -146,13 +165,13 @@ type jsWalker struct {
 	// or, with Default the module it comes from, the imported name
 	// (export { a as b } from './x'; "*" for export * [as ns]). The
 	// module symbol's Fields keep it for resolution.
-	exportAs  []Param
+	exportAs  []lang.Param
 	exportIDs map[string]bool // local names exported by a list or CommonJS
 }
 
-func extractJS(x *Extractor) {
-	w := &jsWalker{x: x, t: x.Tree, ts: x.Tree.Lang.Name != "javascript"}
-	x.Facts.Module = jsModuleName(x.Path)
+func extract(x *lang.Extractor) {
+	w := &walkState{x: x, t: x.Tree, ts: x.Tree.Lang.Name != "javascript"}
+	x.Facts.Module = moduleName(x.Path)
 	x.Facts.Symbols[0].Name = path.Base(x.Facts.Module)
 	w.ambient = strings.Contains(path.Base(x.Path), ".d.")
 	if x.Tree.Lang.IsTestPath(x.Path) {
@@ -160,14 +179,14 @@ func extractJS(x *Extractor) {
 		x.Facts.Symbols[0].IsTest = true
 	}
 	w.moduleDoc()
-	c := &jsCtx{sym: 0, parent: 0, scope: newJSScope(nil), level: true}
+	c := &state{sym: 0, parent: 0, scope: newScope(nil), level: true}
 	w.block(0, c)
 	w.finishExports()
 }
 
-// jsModuleName is the repository path without its extension (".d.ts"
+// moduleName is the repository path without its extension (".d.ts"
 // counts as one): what relative imports name.
-func jsModuleName(p string) string {
+func moduleName(p string) string {
 	for _, ext := range []string{".d.ts", ".d.mts", ".d.cts"} {
 		if strings.HasSuffix(p, ext) {
 			return strings.TrimSuffix(p, ext)
@@ -178,7 +197,7 @@ func jsModuleName(p string) string {
 
 // moduleDoc takes a file-level JSDoc (@file, @fileoverview, @module,
 // @packageDocumentation) as the module's doc.
-func (w *jsWalker) moduleDoc() {
+func (w *walkState) moduleDoc() {
 	t := w.t
 	for c := range t.Children(0) {
 		if !t.IsComment(c) {
@@ -187,7 +206,7 @@ func (w *jsWalker) moduleDoc() {
 		txt := t.Text(c)
 		if strings.HasPrefix(txt, "/**") && (strings.Contains(txt, "@file") || strings.Contains(txt, "@module") ||
 			strings.Contains(txt, "@packageDocumentation")) {
-			doc := CleanComment(txt)
+			doc := lang.CleanComment(txt)
 			for _, tag := range []string{"@fileoverview", "@file", "@module", "@packageDocumentation"} {
 				doc = strings.Replace(doc, tag, "", 1)
 			}
@@ -199,14 +218,14 @@ func (w *jsWalker) moduleDoc() {
 
 // block walks the statements of a container: the program, a namespace
 // body, a recovered ERROR node.
-func (w *jsWalker) block(n int32, c *jsCtx) {
-	for s := range jsKids(w.t, n) {
+func (w *walkState) block(n int32, c *state) {
+	for s := range kids(w.t, n) {
 		w.walk(s, c)
 	}
 }
 
 // walk visits node n: declarations become symbols, calls references.
-func (w *jsWalker) walk(n int32, c *jsCtx) {
+func (w *walkState) walk(n int32, c *state) {
 	t := w.t
 	switch t.Kind(n) {
 	case "import_statement":
@@ -216,38 +235,38 @@ func (w *jsWalker) walk(n int32, c *jsCtx) {
 		w.exportStmt(n, c)
 		return
 	case "function_declaration", "generator_function_declaration", "function_signature":
-		w.function(n, t.Field(n, "name"), "", c, jsDecl{docNode: n, node: n})
+		w.function(n, t.Field(n, "name"), "", c, decl{docNode: n, node: n})
 		return
 	case "class_declaration", "abstract_class_declaration":
-		w.class(n, "", c, jsDecl{docNode: n, node: n})
+		w.class(n, "", c, decl{docNode: n, node: n})
 		return
 	case "interface_declaration":
-		w.iface(n, c, jsDecl{docNode: n, node: n})
+		w.iface(n, c, decl{docNode: n, node: n})
 		return
 	case "type_alias_declaration":
-		w.typeAlias(n, c, jsDecl{docNode: n, node: n})
+		w.typeAlias(n, c, decl{docNode: n, node: n})
 		return
 	case "enum_declaration":
-		w.enum(n, c, jsDecl{docNode: n, node: n})
+		w.enum(n, c, decl{docNode: n, node: n})
 		return
 	case "internal_module", "module":
-		w.namespace(n, c, jsDecl{docNode: n, node: n})
+		w.namespace(n, c, decl{docNode: n, node: n})
 		return
 	case "ambient_declaration":
 		// declare function f(); declare global { ... }
 		was := w.ambient
 		w.ambient = true
 		defer func() { w.ambient = was }()
-		for d := range jsKids(w.t, n) {
+		for d := range kids(w.t, n) {
 			if t.Kind(d) == "statement_block" {
 				w.block(d, c)
 			} else {
-				w.walkDecl(d, c, jsDecl{docNode: n, node: d})
+				w.walkDecl(d, c, decl{docNode: n, node: d})
 			}
 		}
 		return
 	case "lexical_declaration", "variable_declaration", "using_declaration":
-		w.varDecl(n, c, jsDecl{docNode: n, node: n})
+		w.varDecl(n, c, decl{docNode: n, node: n})
 		return
 	case "expression_statement":
 		if c.level {
@@ -258,13 +277,13 @@ func (w *jsWalker) walk(n int32, c *jsCtx) {
 						return
 					}
 				case "internal_module", "module":
-					w.namespace(e, c, jsDecl{docNode: n, node: e})
+					w.namespace(e, c, decl{docNode: n, node: e})
 					return
 				}
 			}
 		}
 	case "class":
-		w.class(n, "", c, jsDecl{node: n})
+		w.class(n, "", c, decl{node: n})
 		return
 	case "function_expression", "generator_function", "arrow_function":
 		w.closure(n, c)
@@ -304,13 +323,13 @@ func (w *jsWalker) walk(n int32, c *jsCtx) {
 		if c.top {
 			// a function's body: its statements are the top level
 			w.hoist(n, c.scope)
-			for s := range jsKids(w.t, n) {
+			for s := range kids(w.t, n) {
 				w.walk(s, c)
 			}
 			return
 		}
 	case "ERROR":
-		for s := range jsKids(w.t, n) {
+		for s := range kids(w.t, n) {
 			w.walk(s, c)
 		}
 		return
@@ -322,13 +341,13 @@ func (w *jsWalker) walk(n int32, c *jsCtx) {
 		inner.top, inner.level = false, false
 		c = &inner
 	}
-	for s := range jsKids(w.t, n) {
+	for s := range kids(w.t, n) {
 		w.walk(s, c)
 	}
 }
 
 // walkDecl walks the declaration of an export or declare statement.
-func (w *jsWalker) walkDecl(n int32, c *jsCtx, d jsDecl) {
+func (w *walkState) walkDecl(n int32, c *state, d decl) {
 	t := w.t
 	d.node = n
 	switch t.Kind(n) {
@@ -350,7 +369,7 @@ func (w *jsWalker) walkDecl(n int32, c *jsCtx, d jsDecl) {
 		was := w.ambient
 		w.ambient = true
 		defer func() { w.ambient = was }()
-		for e := range jsKids(w.t, n) {
+		for e := range kids(w.t, n) {
 			if t.Kind(e) == "statement_block" {
 				w.block(e, c)
 			} else {
@@ -364,8 +383,8 @@ func (w *jsWalker) walkDecl(n int32, c *jsCtx, d jsDecl) {
 
 // ---- imports and exports
 
-// jsString returns the value of a string literal node.
-func jsString(t *Tree, n int32) string {
+// stringText returns the value of a string literal node.
+func stringText(t *lang.Tree, n int32) string {
 	if n < 0 {
 		return ""
 	}
@@ -379,23 +398,23 @@ func jsString(t *Tree, n int32) string {
 	return s
 }
 
-func (w *jsWalker) addImport(imp Import) {
+func (w *walkState) addImport(imp lang.Import) {
 	if imp.Source == "" {
 		return
 	}
 	w.x.Facts.Imports = append(w.x.Facts.Imports, imp)
 }
 
-func (w *jsWalker) importStmt(n int32, c *jsCtx) {
+func (w *walkState) importStmt(n int32, c *state) {
 	t := w.t
-	imp := Import{Source: jsString(t, t.Field(n, "source")), Line: t.StartLine(n), Symbol: c.sym}
+	imp := lang.Import{Source: stringText(t, t.Field(n, "source")), Line: t.StartLine(n), Symbol: c.sym}
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "import_clause":
 			for e := range t.NamedChildren(ch) {
 				switch t.Kind(e) {
 				case "identifier":
-					imp.Names = append(imp.Names, ImportName{Name: "default", Alias: t.Text(e)})
+					imp.Names = append(imp.Names, lang.ImportName{Name: "default", Alias: t.Text(e)})
 				case "namespace_import":
 					if id := t.ChildOfKind(e, "identifier"); id >= 0 {
 						imp.Alias = t.Text(id)
@@ -405,18 +424,18 @@ func (w *jsWalker) importStmt(n int32, c *jsCtx) {
 						if t.Kind(s) != "import_specifier" {
 							continue
 						}
-						name := jsName(t, t.Field(s, "name"))
-						alias := jsName(t, t.Field(s, "alias"))
+						name := nameText(t, t.Field(s, "name"))
+						alias := nameText(t, t.Field(s, "alias"))
 						if alias == name {
 							alias = ""
 						}
-						imp.Names = append(imp.Names, ImportName{Name: name, Alias: alias})
+						imp.Names = append(imp.Names, lang.ImportName{Name: name, Alias: alias})
 					}
 				}
 			}
 		case "import_require_clause":
 			// import x = require('./y')
-			imp.Source = jsString(t, t.Field(ch, "source"))
+			imp.Source = stringText(t, t.Field(ch, "source"))
 			if id := t.ChildOfKind(ch, "identifier"); id >= 0 {
 				imp.Alias = t.Text(id)
 			}
@@ -424,28 +443,28 @@ func (w *jsWalker) importStmt(n int32, c *jsCtx) {
 	}
 	if imp.Alias != "" && len(imp.Names) > 0 {
 		// import d, * as ns from './x': two bindings, two imports
-		w.addImport(Import{Source: imp.Source, Alias: imp.Alias, Line: imp.Line, Symbol: imp.Symbol})
+		w.addImport(lang.Import{Source: imp.Source, Alias: imp.Alias, Line: imp.Line, Symbol: imp.Symbol})
 		imp.Alias = ""
 	}
 	w.addImport(imp)
 }
 
-// jsName is the text of an identifier or string name ("default", 'a-b').
-func jsName(t *Tree, n int32) string {
+// nameText is the text of an identifier or string name ("default", 'a-b').
+func nameText(t *lang.Tree, n int32) string {
 	if n < 0 {
 		return ""
 	}
 	if t.Kind(n) == "string" {
-		return jsString(t, n)
+		return stringText(t, n)
 	}
 	return t.Text(n)
 }
 
-func (w *jsWalker) exportStmt(n int32, c *jsCtx) {
+func (w *walkState) exportStmt(n int32, c *state) {
 	t := w.t
 	isDefault := t.ChildOfKind(n, "default") >= 0
 	if d := t.Field(n, "declaration"); d >= 0 {
-		w.walkDecl(d, c, jsDecl{exported: true, isDefault: isDefault, docNode: n})
+		w.walkDecl(d, c, decl{exported: true, isDefault: isDefault, docNode: n})
 		return
 	}
 	if v := t.Field(n, "value"); v >= 0 {
@@ -454,7 +473,7 @@ func (w *jsWalker) exportStmt(n int32, c *jsCtx) {
 		return
 	}
 	src := t.Field(n, "source")
-	var names []ImportName
+	var names []lang.ImportName
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "export_clause":
@@ -462,19 +481,19 @@ func (w *jsWalker) exportStmt(n int32, c *jsCtx) {
 				if t.Kind(s) != "export_specifier" {
 					continue
 				}
-				name := jsName(t, t.Field(s, "name"))
-				alias := jsName(t, t.Field(s, "alias"))
+				name := nameText(t, t.Field(s, "name"))
+				alias := nameText(t, t.Field(s, "alias"))
 				if alias == name {
 					alias = ""
 				}
-				names = append(names, ImportName{Name: name, Alias: alias})
+				names = append(names, lang.ImportName{Name: name, Alias: alias})
 			}
 		case "namespace_export":
 			// export * as ns from './x'
 			if id := t.FirstNamedChild(ch); id >= 0 && src >= 0 {
-				w.addImport(Import{Source: jsString(t, src), Alias: jsName(t, id), Line: t.StartLine(n), Symbol: c.sym})
+				w.addImport(lang.Import{Source: stringText(t, src), Alias: nameText(t, id), Line: t.StartLine(n), Symbol: c.sym})
 				if c.sym == 0 {
-					w.addExport(Param{Name: jsName(t, id), Type: "*", Default: jsString(t, src)})
+					w.addExport(lang.Param{Name: nameText(t, id), Type: "*", Default: stringText(t, src)})
 				}
 			}
 			return
@@ -490,12 +509,12 @@ func (w *jsWalker) exportStmt(n int32, c *jsCtx) {
 		// a re-export: an import of the module that binds no local
 		// name of its own, followed by resolution through barrels
 		if len(names) == 0 {
-			names = []ImportName{{Name: "*"}}
+			names = []lang.ImportName{{Name: "*"}}
 		}
-		w.addImport(Import{Source: jsString(t, src), Names: names, Line: t.StartLine(n), Symbol: c.sym})
+		w.addImport(lang.Import{Source: stringText(t, src), Names: names, Line: t.StartLine(n), Symbol: c.sym})
 		if c.sym == 0 {
 			for _, nm := range names {
-				w.addExport(Param{Name: nm.Local(), Type: nm.Name, Default: jsString(t, src)})
+				w.addExport(lang.Param{Name: nm.Local(), Type: nm.Name, Default: stringText(t, src)})
 			}
 		}
 		return
@@ -513,17 +532,17 @@ func (w *jsWalker) exportStmt(n int32, c *jsCtx) {
 }
 
 // exportName records that the module exports local as name.
-func (w *jsWalker) exportName(name, local string) {
+func (w *walkState) exportName(name, local string) {
 	if w.exportIDs == nil {
 		w.exportIDs = map[string]bool{}
 	}
 	w.exportIDs[local] = true
-	w.addExport(Param{Name: name, Type: local})
+	w.addExport(lang.Param{Name: name, Type: local})
 }
 
 // addExport adds an entry of the export table; a later one of the same
 // name replaces an earlier (export default twice is an error anyway).
-func (w *jsWalker) addExport(p Param) {
+func (w *walkState) addExport(p lang.Param) {
 	if p.Name != "*" {
 		for i := range w.exportAs {
 			if w.exportAs[i].Name == p.Name {
@@ -536,9 +555,9 @@ func (w *jsWalker) addExport(p Param) {
 }
 
 // exportValue handles export default <expression>.
-func (w *jsWalker) exportValue(v, stmt int32, c *jsCtx) {
+func (w *walkState) exportValue(v, stmt int32, c *state) {
 	t := w.t
-	d := jsDecl{exported: true, isDefault: true, docNode: stmt, node: v}
+	d := decl{exported: true, isDefault: true, docNode: stmt, node: v}
 	switch t.Kind(v) {
 	case "identifier":
 		w.exportName("default", t.Text(v))
@@ -553,28 +572,28 @@ func (w *jsWalker) exportValue(v, stmt int32, c *jsCtx) {
 
 // finishExports marks the symbols that export lists and CommonJS
 // assignments export, and leaves the export aliases on the module symbol.
-func (w *jsWalker) finishExports() {
+func (w *walkState) finishExports() {
 	f := w.x.Facts
 	if len(w.exportIDs) > 0 {
 		for i := 1; i < len(f.Symbols); i++ {
 			s := &f.Symbols[i]
 			if s.Parent == 0 && s.Container == "" && w.exportIDs[s.Name] && !s.Exported {
 				s.Exported = true
-				if s.Visibility == VisInternal {
-					s.Visibility = VisExported
+				if s.Visibility == lang.VisInternal {
+					s.Visibility = lang.VisExported
 				}
-			} else if p := s.Parent; p > 0 && p < i && f.Symbols[p].Exported && !s.Exported && s.Visibility == VisPublic &&
-				f.Symbols[p].Kind != KindFunction {
+			} else if p := s.Parent; p > 0 && p < i && f.Symbols[p].Exported && !s.Exported && s.Visibility == lang.VisPublic &&
+				f.Symbols[p].Kind != lang.KindFunction {
 				// the public members of what was exported after
 				// they were declared (Router.prototype.route)
 				s.Exported = true
-			} else if p > 0 && p < i && f.Symbols[p].Kind == KindFunction && s.Kind == KindMethod && f.Symbols[p].Exported {
+			} else if p > 0 && p < i && f.Symbols[p].Kind == lang.KindFunction && s.Kind == lang.KindMethod && f.Symbols[p].Exported {
 				s.Exported = true
 			}
 		}
 	}
 	// export { a } of a declared a says nothing the symbol does not
-	var table []Param
+	var table []lang.Param
 	for _, p := range w.exportAs {
 		if p.Default == "" && p.Name == p.Type && w.declared(p.Name) {
 			continue
@@ -585,7 +604,7 @@ func (w *jsWalker) finishExports() {
 }
 
 // declared reports a top-level symbol called name.
-func (w *jsWalker) declared(name string) bool {
+func (w *walkState) declared(name string) bool {
 	for i := 1; i < len(w.x.Facts.Symbols); i++ {
 		if s := &w.x.Facts.Symbols[i]; s.Parent == 0 && s.Container == "" && s.Name == name {
 			return true
@@ -597,17 +616,17 @@ func (w *jsWalker) declared(name string) bool {
 // ---- declarations
 
 // vis returns the visibility of a top-level or namespace-level symbol.
-func jsTopVis(exported bool) string {
+func topVis(exported bool) string {
 	if exported {
-		return VisExported
+		return lang.VisExported
 	}
-	return VisInternal
+	return lang.VisInternal
 }
 
 // function adds a function symbol for n (a declaration, signature, arrow
 // function or function expression) called name (or named by nameNode),
 // and walks its body.
-func (w *jsWalker) function(n, nameNode int32, name string, c *jsCtx, d jsDecl) int {
+func (w *walkState) function(n, nameNode int32, name string, c *state, d decl) int {
 	t := w.t
 	if name == "" {
 		if nameNode < 0 {
@@ -619,10 +638,10 @@ func (w *jsWalker) function(n, nameNode int32, name string, c *jsCtx, d jsDecl) 
 		d.node = n
 	}
 	body := t.Field(n, "body")
-	s := Symbol{Kind: KindFunction, Name: name, Parent: c.parent, Exported: d.exported}
-	s.Visibility = jsTopVis(d.exported)
+	s := lang.Symbol{Kind: lang.KindFunction, Name: name, Parent: c.parent, Exported: d.exported}
+	s.Visibility = topVis(d.exported)
 	s.Doc = w.doc(d.docNode)
-	scope := newJSFuncScope(c.scope)
+	scope := newFuncScope(c.scope)
 	w.signature(&s.Signature, n, scope, s.Doc)
 	if d.isDefault {
 		s.Signature.Modifiers = append(s.Signature.Modifiers, "default")
@@ -640,7 +659,7 @@ func (w *jsWalker) function(n, nameNode int32, name string, c *jsCtx, d jsDecl) 
 	if d.isDefault && name != "default" && c.sym == 0 {
 		w.exportName("default", name)
 	}
-	inner := &jsCtx{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
+	inner := &state{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
 	if t.Kind(n) != "arrow_function" {
 		// a function has its own this
 		inner.this, inner.super = "", ""
@@ -651,12 +670,12 @@ func (w *jsWalker) function(n, nameNode int32, name string, c *jsCtx, d jsDecl) 
 
 // walkFunctionParts walks a function's decorators, parameter defaults and
 // body with the function's context.
-func (w *jsWalker) walkFunctionParts(n, body int32, c *jsCtx) {
+func (w *walkState) walkFunctionParts(n, body int32, c *state) {
 	t := w.t
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		inner := *c
 		inner.top = false
-		for p := range jsKids(w.t, ps) {
+		for p := range kids(w.t, ps) {
 			w.walk(p, &inner)
 		}
 	}
@@ -674,19 +693,19 @@ func (w *jsWalker) walkFunctionParts(n, body int32, c *jsCtx) {
 
 // closure walks an anonymous function (a callback): its references belong
 // to the enclosing symbol, its parameters make a scope of their own.
-func (w *jsWalker) closure(n int32, c *jsCtx) {
+func (w *walkState) closure(n int32, c *state) {
 	t := w.t
-	scope := newJSFuncScope(c.scope)
-	var sig Signature
+	scope := newFuncScope(c.scope)
+	var sig lang.Signature
 	w.signature(&sig, n, scope, "")
-	inner := &jsCtx{sym: c.sym, parent: c.parent, scope: scope, this: c.this, super: c.super}
+	inner := &state{sym: c.sym, parent: c.parent, scope: scope, this: c.this, super: c.super}
 	if t.Kind(n) != "arrow_function" {
 		inner.this, inner.super = "", ""
 	}
 	if name := t.Field(n, "name"); name >= 0 && t.Kind(n) != "arrow_function" {
 		// a named function expression that is not assigned: a symbol
 		// of its own, as a nested function declaration would be
-		w.function(n, name, "", c, jsDecl{docNode: -1, node: n})
+		w.function(n, name, "", c, decl{docNode: -1, node: n})
 		return
 	}
 	w.walkFunctionParts(n, t.Field(n, "body"), inner)
@@ -694,20 +713,20 @@ func (w *jsWalker) closure(n int32, c *jsCtx) {
 
 // signature fills params, returns, generics and modifiers of a function
 // node and declares its parameters in scope.
-func (w *jsWalker) signature(sig *Signature, n int32, scope *jsScope, doc string) {
+func (w *walkState) signature(sig *lang.Signature, n int32, scope *scope, doc string) {
 	t := w.t
 	scope.addTypeParams(t, t.Field(n, "type_parameters"))
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		sig.Params = w.params(ps, scope)
 	} else if p := t.Field(n, "parameter"); p >= 0 {
 		// x => ...
-		sig.Params = []Param{{Name: t.Text(p)}}
+		sig.Params = []lang.Param{{Name: t.Text(p)}}
 		scope.declare(t.Text(p))
 	}
 	if rt := t.Field(n, "return_type"); rt >= 0 {
-		sig.Returns = jsTypeText(t, rt)
+		sig.Returns = typeText(t, rt)
 	}
-	sig.Generics = jsGenerics(t, t.Field(n, "type_parameters"))
+	sig.Generics = generics(t, t.Field(n, "type_parameters"))
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "async", "static", "get", "set", "abstract", "readonly", "declare":
@@ -716,18 +735,18 @@ func (w *jsWalker) signature(sig *Signature, n int32, scope *jsScope, doc string
 			sig.Modifiers = append(sig.Modifiers, "override")
 		}
 	}
-	if jsIsGenerator(t, n) {
+	if isGenerator(t, n) {
 		sig.Modifiers = append(sig.Modifiers, "generator")
 	}
 	if !w.ts && doc != "" {
-		jsDocTypes(sig, doc, scope)
+		docTypes(sig, doc, scope)
 	}
 }
 
-// jsIsGenerator reports a generator function or method: the `*` is
+// isGenerator reports a generator function or method: the `*` is
 // punctuation, absent from the tree, so look at the source before the
 // name or parameters.
-func jsIsGenerator(t *Tree, n int32) bool {
+func isGenerator(t *lang.Tree, n int32) bool {
 	switch t.Kind(n) {
 	case "generator_function", "generator_function_declaration":
 		return true
@@ -748,40 +767,40 @@ func jsIsGenerator(t *Tree, n int32) bool {
 	return false
 }
 
-// jsTypeText is the type of a type_annotation (": Foo" -> "Foo") or the
+// typeText is the type of a type_annotation (": Foo" -> "Foo") or the
 // text of a type node.
-func jsTypeText(t *Tree, n int32) string {
+func typeText(t *lang.Tree, n int32) string {
 	if n < 0 {
 		return ""
 	}
 	switch t.Kind(n) {
 	case "type_annotation", "asserts_annotation", "type_predicate_annotation", "opting_type_annotation", "omitting_type_annotation":
 		if c := t.FirstNamedChild(n); c >= 0 {
-			return Shorten(OneLine(t.Text(c)), 200)
+			return lang.Shorten(lang.OneLine(t.Text(c)), 200)
 		}
-		return strings.TrimSpace(strings.TrimPrefix(OneLine(t.Text(n)), ":"))
+		return strings.TrimSpace(strings.TrimPrefix(lang.OneLine(t.Text(n)), ":"))
 	}
-	return Shorten(OneLine(t.Text(n)), 200)
+	return lang.Shorten(lang.OneLine(t.Text(n)), 200)
 }
 
-func jsGenerics(t *Tree, n int32) []string {
+func generics(t *lang.Tree, n int32) []string {
 	if n < 0 {
 		return nil
 	}
 	var out []string
 	for p := range t.NamedChildren(n) {
-		out = append(out, OneLine(t.Text(p)))
+		out = append(out, lang.OneLine(t.Text(p)))
 	}
 	return out
 }
 
 // params reads formal parameters (JavaScript's bare patterns and
 // TypeScript's required/optional parameters) and declares them in scope.
-func (w *jsWalker) params(list int32, scope *jsScope) []Param {
+func (w *walkState) params(list int32, scope *scope) []lang.Param {
 	t := w.t
-	var out []Param
+	var out []lang.Param
 	for p := range t.NamedChildren(list) {
-		var prm Param
+		var prm lang.Param
 		pat := p
 		switch t.Kind(p) {
 		case "required_parameter", "optional_parameter":
@@ -789,15 +808,15 @@ func (w *jsWalker) params(list int32, scope *jsScope) []Param {
 			if pat < 0 {
 				pat = t.Field(p, "name")
 			}
-			prm.Type = jsTypeText(t, t.Field(p, "type"))
+			prm.Type = typeText(t, t.Field(p, "type"))
 			if v := t.Field(p, "value"); v >= 0 {
-				prm.Default = Shorten(OneLine(t.Text(v)), 80)
+				prm.Default = lang.Shorten(lang.OneLine(t.Text(v)), 80)
 			}
 			prm.Optional = t.Kind(p) == "optional_parameter"
 		case "assignment_pattern":
 			pat = t.Field(p, "left")
 			if v := t.Field(p, "right"); v >= 0 {
-				prm.Default = Shorten(OneLine(t.Text(v)), 80)
+				prm.Default = lang.Shorten(lang.OneLine(t.Text(v)), 80)
 			}
 		case "comment", "decorator":
 			continue
@@ -814,7 +833,7 @@ func (w *jsWalker) params(list int32, scope *jsScope) []Param {
 				pat = in
 			}
 		}
-		prm.Name = Shorten(OneLine(t.Text(pat)), 80)
+		prm.Name = lang.Shorten(lang.OneLine(t.Text(pat)), 80)
 		if prm.Default != "" {
 			prm.Optional = true
 		}
@@ -822,9 +841,9 @@ func (w *jsWalker) params(list int32, scope *jsScope) []Param {
 			typ := scope.constraint(prm.Type)
 			if typ == "" && prm.Default != "" {
 				if v := t.Field(p, "value"); v >= 0 {
-					typ = jsValueType(t, v)
+					typ = valueType(t, v)
 				} else if v := t.Field(p, "right"); v >= 0 {
-					typ = jsValueType(t, v)
+					typ = valueType(t, v)
 				}
 			}
 			scope.SetType(prm.Name, typ)
@@ -842,7 +861,7 @@ func (w *jsWalker) params(list int32, scope *jsScope) []Param {
 // patternTypes types the names of a destructured parameter, { a, b: c }:
 // by the members of an object type written in place, or as T['a'] of a
 // named type T, which resolution looks up.
-func (w *jsWalker) patternTypes(pat, ann int32, scope *jsScope) {
+func (w *walkState) patternTypes(pat, ann int32, scope *scope) {
 	t := w.t
 	if ann < 0 {
 		return
@@ -855,7 +874,7 @@ func (w *jsWalker) patternTypes(pat, ann int32, scope *jsScope) {
 	switch t.Kind(ty) {
 	case "object_type":
 	case "type_identifier", "generic_type", "nested_type_identifier":
-		named = jsTypeName(OneLine(t.Text(ty)))
+		named = typeName(lang.OneLine(t.Text(ty)))
 	default:
 		return
 	}
@@ -867,7 +886,7 @@ func (w *jsWalker) patternTypes(pat, ann int32, scope *jsScope) {
 		case "pair_pattern":
 			v := t.Field(p, "value")
 			if v >= 0 && t.Kind(v) == "identifier" {
-				key, local = jsPropName(t, t.Field(p, "key")), t.Text(v)
+				key, local = propName(t, t.Field(p, "key")), t.Text(v)
 			}
 		case "object_assignment_pattern":
 			if l := t.Field(p, "left"); l >= 0 && t.Kind(l) == "shorthand_property_identifier_pattern" {
@@ -882,8 +901,8 @@ func (w *jsWalker) patternTypes(pat, ann int32, scope *jsScope) {
 			continue
 		}
 		for m := range t.NamedChildren(ty) {
-			if t.Kind(m) == "property_signature" && jsPropName(t, t.Field(m, "name")) == key {
-				if typ := jsTypeText(t, t.Field(m, "type")); typ != "" {
+			if t.Kind(m) == "property_signature" && propName(t, t.Field(m, "name")) == key {
+				if typ := typeText(t, t.Field(m, "type")); typ != "" {
 					scope.SetType(local, scope.constraint(typ))
 				}
 			}
@@ -894,7 +913,7 @@ func (w *jsWalker) patternTypes(pat, ann int32, scope *jsScope) {
 // hoist declares the variables of a function body before its statements
 // are walked: functions declared above their use see them (var hoisting,
 // and closures called after a later let).
-func (w *jsWalker) hoist(body int32, scope *jsScope) {
+func (w *walkState) hoist(body int32, scope *scope) {
 	t := w.t
 	for st := range t.NamedChildren(body) {
 		switch t.Kind(st) {
@@ -911,11 +930,11 @@ func (w *jsWalker) hoist(body int32, scope *jsScope) {
 				continue
 			}
 			if val := t.Field(v, "value"); val >= 0 {
-				uv := jsUnwrap(t, val)
-				if jsIsFunc(t.Kind(uv)) || t.Kind(uv) == "class" {
+				uv := unwrap(t, val)
+				if isFunc(t.Kind(uv)) || t.Kind(uv) == "class" {
 					continue // a symbol of its own
 				}
-				if _, ok := jsRequireSource(t, uv); ok {
+				if _, ok := requireSource(t, uv); ok {
 					continue // an import binding
 				}
 			}
@@ -931,7 +950,7 @@ func (w *jsWalker) hoist(body int32, scope *jsScope) {
 }
 
 // declarePattern declares the names a destructuring pattern binds.
-func (w *jsWalker) declarePattern(pat int32, scope *jsScope) {
+func (w *walkState) declarePattern(pat int32, scope *scope) {
 	t := w.t
 	for d := range t.Descendants(pat) {
 		switch t.Kind(d) {
@@ -943,17 +962,17 @@ func (w *jsWalker) declarePattern(pat int32, scope *jsScope) {
 	}
 }
 
-// jsValueType is the type a value expression evidently has: new T(),
+// valueType is the type a value expression evidently has: new T(),
 // x as T, <T>x, x satisfies T.
-func jsValueType(t *Tree, v int32) string {
-	v = jsUnwrap(t, v)
+func valueType(t *lang.Tree, v int32) string {
+	v = unwrap(t, v)
 	switch t.Kind(v) {
 	case "array", "string", "template_string", "regex", "number":
 		// not "object": the methods of an object literal are its own
-		return jsLiteralType(t.Kind(v))
+		return literalType(t.Kind(v))
 	case "new_expression":
 		if ctor := t.Field(v, "constructor"); ctor >= 0 {
-			return jsRender(t, ctor)
+			return render(t, ctor)
 		}
 	case "as_expression", "satisfies_expression":
 		var last int32 = -1
@@ -961,7 +980,7 @@ func jsValueType(t *Tree, v int32) string {
 			last = c
 		}
 		if last >= 0 && last != t.FirstNamedChild(v) {
-			typ := OneLine(t.Text(last))
+			typ := lang.OneLine(t.Text(last))
 			if typ != "const" && typ != "any" && typ != "unknown" {
 				return typ
 			}
@@ -969,15 +988,15 @@ func jsValueType(t *Tree, v int32) string {
 	case "type_assertion":
 		if ta := t.ChildOfKind(v, "type_arguments"); ta >= 0 {
 			if c := t.FirstNamedChild(ta); c >= 0 {
-				return OneLine(t.Text(c))
+				return lang.OneLine(t.Text(c))
 			}
 		}
 	}
 	return ""
 }
 
-// jsUnwrap looks through parentheses, await, non-null assertions.
-func jsUnwrap(t *Tree, v int32) int32 {
+// unwrap looks through parentheses, await, non-null assertions.
+func unwrap(t *lang.Tree, v int32) int32 {
 	for i := 0; i < 16 && v >= 0; i++ {
 		switch t.Kind(v) {
 		case "parenthesized_expression", "await_expression", "non_null_expression":
@@ -996,20 +1015,20 @@ func jsUnwrap(t *Tree, v int32) int32 {
 // doc returns the doc comment before node: the JSDoc block right above
 // it, or else the line comments right above it, leaving out tool
 // directives (eslint-disable, @ts-ignore, prettier-ignore).
-func (w *jsWalker) doc(node int32) string {
+func (w *walkState) doc(node int32) string {
 	t := w.t
 	if node < 0 {
 		return ""
 	}
 	var parts []string
 	line := t.Nodes[node].StartRow
-	for c := jsPrevSibling(t, node); c >= 0 && t.IsComment(c); c = jsPrevSibling(t, c) {
+	for c := prevSibling(t, node); c >= 0 && t.IsComment(c); c = prevSibling(t, c) {
 		if t.Nodes[c].EndRow+1 < line {
 			break
 		}
 		txt := t.Text(c)
 		line = t.Nodes[c].StartRow
-		if jsDirective(txt) {
+		if directive(txt) {
 			continue
 		}
 		if strings.HasPrefix(txt, "/**") {
@@ -1028,13 +1047,13 @@ func (w *jsWalker) doc(node int32) string {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
-	return CleanComment(strings.Join(parts, "\n"))
+	return lang.CleanComment(strings.Join(parts, "\n"))
 }
 
-// jsPrevSibling is Tree.PrevSibling without the scan of all earlier
+// prevSibling is Tree.PrevSibling without the scan of all earlier
 // siblings, which is quadratic over the thousands of statements of a
 // large file: the node before i in pre-order lies in its previous sibling.
-func jsPrevSibling(t *Tree, i int32) int32 {
+func prevSibling(t *lang.Tree, i int32) int32 {
 	p := t.Parent(i)
 	if p < 0 || i-1 <= p {
 		return -1
@@ -1046,7 +1065,7 @@ func jsPrevSibling(t *Tree, i int32) int32 {
 	return j
 }
 
-func jsDirective(c string) bool {
+func directive(c string) bool {
 	c = strings.TrimSpace(strings.TrimLeft(c, "/*"))
 	for _, p := range []string{"eslint", "@ts-", "prettier-ignore", "istanbul", "tslint", "jshint", "global ", "c8 ", "biome-ignore", "#region", "#endregion", "webpack"} {
 		if strings.HasPrefix(c, p) {
@@ -1056,9 +1075,9 @@ func jsDirective(c string) bool {
 	return false
 }
 
-// jsDocTypes takes parameter and return types from a JSDoc comment, the
+// docTypes takes parameter and return types from a JSDoc comment, the
 // only types plain JavaScript writes down.
-func jsDocTypes(sig *Signature, doc string, scope *jsScope) {
+func docTypes(sig *lang.Signature, doc string, scope *scope) {
 	if !strings.Contains(doc, "@") {
 		return
 	}
@@ -1125,7 +1144,7 @@ func jsDocTypes(sig *Signature, doc string, scope *jsScope) {
 
 // class adds a class symbol with its members. name overrides the class's
 // own name (class expressions assigned to a variable, export default).
-func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
+func (w *walkState) class(n int32, name string, c *state, d decl) int {
 	t := w.t
 	nameNode := t.Field(n, "name")
 	if name == "" || (name == "default" && nameNode >= 0) {
@@ -1139,9 +1158,9 @@ func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
 		d.node = n
 	}
 	body := t.Field(n, "body")
-	s := Symbol{Kind: KindClass, Name: name, Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = jsGenerics(t, t.Field(n, "type_parameters"))
+	s.Signature.Generics = generics(t, t.Field(n, "type_parameters"))
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "abstract", "declare":
@@ -1162,32 +1181,32 @@ func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
 			case "extends_clause":
 				for v := range t.Children(ch) {
 					if t.FieldName(v) == "value" {
-						bases = append(bases, heritage{RefExtends, v})
+						bases = append(bases, heritage{lang.RefExtends, v})
 					}
 				}
 			case "implements_clause":
 				for v := range t.NamedChildren(ch) {
-					bases = append(bases, heritage{RefImplements, v})
+					bases = append(bases, heritage{lang.RefImplements, v})
 				}
 			default:
 				// JavaScript: class_heritage holds the expression
-				bases = append(bases, heritage{RefExtends, ch})
+				bases = append(bases, heritage{lang.RefExtends, ch})
 			}
 		}
 	}
 	superName := ""
 	for _, b := range bases {
-		txt := OneLine(t.Text(b.node))
+		txt := lang.OneLine(t.Text(b.node))
 		if ta := t.NextSibling(b.node); ta >= 0 && t.FieldName(ta) == "type_arguments" {
-			txt += OneLine(t.Text(ta)) // extends Base<T>
+			txt += lang.OneLine(t.Text(ta)) // extends Base<T>
 		}
-		if b.kind == RefExtends && t.Kind(b.node) == "call_expression" {
+		if b.kind == lang.RefExtends && t.Kind(b.node) == "call_expression" {
 			// class A extends mixin(B) { }
-			txt = jsRender(t, b.node)
+			txt = render(t, b.node)
 		}
 		s.Signature.Bases = append(s.Signature.Bases, txt)
-		if b.kind == RefExtends && superName == "" {
-			superName = jsTypeName(txt)
+		if b.kind == lang.RefExtends && superName == "" {
+			superName = typeName(txt)
 		}
 	}
 	s.Signature.Text = w.x.HeaderText(d.node, body)
@@ -1198,17 +1217,17 @@ func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
 	qual := w.x.Facts.Symbols[sym].Qualified()
 	cscope := c.scope
 	if tp := t.Field(n, "type_parameters"); tp >= 0 {
-		cscope = newJSScope(c.scope)
+		cscope = newScope(c.scope)
 		cscope.addTypeParams(t, tp)
 	}
-	cc := &jsCtx{sym: sym, parent: sym, scope: cscope, this: qual, super: superName}
+	cc := &state{sym: sym, parent: sym, scope: cscope, this: qual, super: superName}
 	for _, b := range bases {
 		if t.Kind(b.node) == "call_expression" {
 			w.walk(b.node, cc)
 			continue
 		}
-		ref := Ref{Kind: b.kind, Symbol: sym}
-		ref.Name, ref.Qualifier = jsSplitType(OneLine(t.Text(b.node)))
+		ref := lang.Ref{Kind: b.kind, Symbol: sym}
+		ref.Name, ref.Qualifier = splitType(lang.OneLine(t.Text(b.node)))
 		w.x.Ref(ref, b.node)
 	}
 	for dec := range t.Children(n) {
@@ -1223,15 +1242,15 @@ func (w *jsWalker) class(n int32, name string, c *jsCtx, d jsDecl) int {
 }
 
 // walkChildren walks the named children of n.
-func (w *jsWalker) walkChildren(n int32, c *jsCtx) {
-	for ch := range jsKids(w.t, n) {
+func (w *walkState) walkChildren(n int32, c *state) {
+	for ch := range kids(w.t, n) {
 		w.walk(ch, c)
 	}
 }
 
-// jsSplitType splits a heritage or type reference into its name and
+// splitType splits a heritage or type reference into its name and
 // qualifier: "ns.Base<T>" -> "Base", "ns".
-func jsSplitType(s string) (name, qual string) {
+func splitType(s string) (name, qual string) {
 	if i := strings.IndexAny(s, "<("); i >= 0 {
 		s = s[:i]
 	}
@@ -1242,50 +1261,50 @@ func jsSplitType(s string) (name, qual string) {
 	return s, ""
 }
 
-// jsTypeName is the name of a type reference without type arguments:
+// typeName is the name of a type reference without type arguments:
 // "ns.Base<T>" -> "ns.Base".
-func jsTypeName(s string) string {
+func typeName(s string) string {
 	if i := strings.IndexAny(s, "<("); i >= 0 {
 		s = s[:i]
 	}
 	return strings.TrimSpace(s)
 }
 
-// jsMemberVis reads a member's accessibility: TypeScript's modifiers and
+// memberVis reads a member's accessibility: TypeScript's modifiers and
 // JavaScript's #private names.
-func jsMemberVis(t *Tree, n int32, name string) string {
+func memberVis(t *lang.Tree, n int32, name string) string {
 	if strings.HasPrefix(name, "#") {
-		return VisPrivate
+		return lang.VisPrivate
 	}
 	if a := t.ChildOfKind(n, "accessibility_modifier"); a >= 0 {
 		switch strings.TrimSpace(t.Text(a)) {
 		case "private":
-			return VisPrivate
+			return lang.VisPrivate
 		case "protected":
-			return VisProtected
+			return lang.VisProtected
 		}
 	}
-	return VisPublic
+	return lang.VisPublic
 }
 
-// jsPropName is the name of a class member or object property.
-func jsPropName(t *Tree, n int32) string {
+// propName is the name of a class member or object property.
+func propName(t *lang.Tree, n int32) string {
 	if n < 0 {
 		return ""
 	}
 	switch t.Kind(n) {
 	case "string":
-		return jsString(t, n)
+		return stringText(t, n)
 	case "computed_property_name":
-		return Shorten(OneLine(t.Text(n)), 60)
+		return lang.Shorten(lang.OneLine(t.Text(n)), 60)
 	}
 	return t.Text(n)
 }
 
-func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
+func (w *walkState) classBody(body int32, cls int, c *state, exported bool) {
 	t := w.t
-	var fields []Param
-	addField := func(p Param) {
+	var fields []lang.Param
+	addField := func(p lang.Param) {
 		for i := range fields {
 			if fields[i].Name == p.Name {
 				if fields[i].Type == "" {
@@ -1297,7 +1316,7 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 		fields = append(fields, p)
 	}
 	var pendingDecorators []int32
-	for m := range jsKids(w.t, body) {
+	for m := range kids(w.t, body) {
 		kind := t.Kind(m)
 		if kind == "decorator" {
 			pendingDecorators = append(pendingDecorators, m)
@@ -1306,18 +1325,18 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 		switch kind {
 		case "method_definition", "abstract_method_signature", "method_signature":
 			nameNode := t.Field(m, "name")
-			name := jsPropName(t, nameNode)
+			name := propName(t, nameNode)
 			if name == "" {
 				continue
 			}
-			s := Symbol{Kind: KindMethod, Name: name, Parent: cls}
+			s := lang.Symbol{Kind: lang.KindMethod, Name: name, Parent: cls}
 			if name == "constructor" && kind == "method_definition" {
-				s.Kind = KindConstructor
+				s.Kind = lang.KindConstructor
 			}
-			s.Visibility = jsMemberVis(t, m, name)
-			s.Exported = exported && s.Visibility == VisPublic
+			s.Visibility = memberVis(t, m, name)
+			s.Exported = exported && s.Visibility == lang.VisPublic
 			s.Doc = w.doc(m)
-			scope := newJSFuncScope(c.scope)
+			scope := newFuncScope(c.scope)
 			w.signature(&s.Signature, m, scope, s.Doc)
 			if kind == "method_signature" {
 				s.Signature.Modifiers = append(s.Signature.Modifiers, "overload")
@@ -1325,12 +1344,12 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 			mbody := t.Field(m, "body")
 			s.Signature.Text = w.x.HeaderText(m, mbody)
 			sym := w.x.AddSymbol(s, m, nameNode, mbody)
-			mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
+			mc := &state{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
 			for _, dec := range pendingDecorators {
 				w.walk(dec, mc)
 			}
 			pendingDecorators = pendingDecorators[:0]
-			if s.Kind == KindConstructor {
+			if s.Kind == lang.KindConstructor {
 				// parameter properties: constructor(private db: Db)
 				if ps := t.Field(m, "parameters"); ps >= 0 {
 					for p := range t.NamedChildren(ps) {
@@ -1338,7 +1357,7 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 							continue
 						}
 						if pat := t.Field(p, "pattern"); pat >= 0 && t.Kind(pat) == "identifier" {
-							addField(Param{Name: t.Text(pat), Type: jsTypeText(t, t.Field(p, "type")), Optional: t.Kind(p) == "optional_parameter"})
+							addField(lang.Param{Name: t.Text(pat), Type: typeText(t, t.Field(p, "type")), Optional: t.Kind(p) == "optional_parameter"})
 						}
 					}
 				}
@@ -1355,23 +1374,23 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 			if nameNode < 0 {
 				nameNode = t.Field(m, "property")
 			}
-			name := jsPropName(t, nameNode)
+			name := propName(t, nameNode)
 			if name == "" {
 				continue
 			}
 			val := t.Field(m, "value")
-			typ := jsTypeText(t, t.Field(m, "type"))
+			typ := typeText(t, t.Field(m, "type"))
 			if typ == "" && val >= 0 {
-				typ = jsValueType(t, val)
+				typ = valueType(t, val)
 			}
-			fd := Param{Name: name, Type: typ, Optional: jsOptionalAfter(t, nameNode)}
-			vis := jsMemberVis(t, m, name)
-			if val >= 0 && jsIsFunc(t.Kind(val)) {
+			fd := lang.Param{Name: name, Type: typ, Optional: optionalAfter(t, nameNode)}
+			vis := memberVis(t, m, name)
+			if val >= 0 && isFunc(t.Kind(val)) {
 				// handler = () => {}: a method in all but syntax
-				s := Symbol{Kind: KindMethod, Name: name, Parent: cls, Visibility: vis}
-				s.Exported = exported && vis == VisPublic
+				s := lang.Symbol{Kind: lang.KindMethod, Name: name, Parent: cls, Visibility: vis}
+				s.Exported = exported && vis == lang.VisPublic
 				s.Doc = w.doc(m)
-				scope := newJSFuncScope(c.scope)
+				scope := newFuncScope(c.scope)
 				w.signature(&s.Signature, val, scope, s.Doc)
 				for ch := range t.Children(m) {
 					if k := t.Kind(ch); k == "static" || k == "readonly" {
@@ -1381,15 +1400,15 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 				fbody := t.Field(val, "body")
 				s.Signature.Text = w.x.HeaderText(m, fbody)
 				sym := w.x.AddSymbol(s, m, nameNode, fbody)
-				mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
+				mc := &state{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
 				if t.Kind(val) != "arrow_function" {
 					mc.this, mc.super = "", ""
 				}
 				w.walkFunctionParts(val, fbody, mc)
 				continue
 			}
-			s := Symbol{Kind: KindVariable, Name: name, Parent: cls, Visibility: vis}
-			s.Exported = exported && vis == VisPublic
+			s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: cls, Visibility: vis}
+			s.Exported = exported && vis == lang.VisPublic
 			s.Doc = w.doc(m)
 			s.Signature.Returns = typ
 			for ch := range t.Children(m) {
@@ -1403,7 +1422,7 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 			s.Signature.Text = w.x.HeaderText(m, -1)
 			sym := w.x.AddSymbol(s, m, nameNode, val)
 			addField(fd)
-			fc := &jsCtx{sym: sym, parent: sym, scope: c.scope, this: c.this, super: c.super}
+			fc := &state{sym: sym, parent: sym, scope: c.scope, this: c.this, super: c.super}
 			for _, dec := range pendingDecorators {
 				w.walk(dec, fc)
 			}
@@ -1412,15 +1431,15 @@ func (w *jsWalker) classBody(body int32, cls int, c *jsCtx, exported bool) {
 				w.walk(val, fc)
 			}
 		case "class_static_block":
-			w.walkChildren(m, &jsCtx{sym: cls, parent: cls, scope: newJSFuncScope(c.scope), this: c.this, super: c.super})
+			w.walkChildren(m, &state{sym: cls, parent: cls, scope: newFuncScope(c.scope), this: c.this, super: c.super})
 		}
 	}
 	w.x.Facts.Symbols[cls].Signature.Fields = fields
 }
 
-// jsOptionalAfter reports the `?` of an optional member, which the tree
+// optionalAfter reports the `?` of an optional member, which the tree
 // leaves out as punctuation.
-func jsOptionalAfter(t *Tree, name int32) bool {
+func optionalAfter(t *lang.Tree, name int32) bool {
 	if name < 0 {
 		return false
 	}
@@ -1428,7 +1447,7 @@ func jsOptionalAfter(t *Tree, name int32) bool {
 	return end < len(t.Src) && t.Src[end] == '?'
 }
 
-func jsIsFunc(kind string) bool {
+func isFunc(kind string) bool {
 	switch kind {
 	case "arrow_function", "function_expression", "generator_function", "function":
 		return true
@@ -1438,10 +1457,10 @@ func jsIsFunc(kind string) bool {
 
 // thisFields finds this.x = <value> in a constructor body, typing x by
 // the value: new T(), a typed parameter.
-func (w *jsWalker) thisFields(body int32, scope *jsScope) []Param {
+func (w *walkState) thisFields(body int32, scope *scope) []lang.Param {
 	t := w.t
-	var out []Param
-	for st := range jsKids(w.t, body) {
+	var out []lang.Param
+	for st := range kids(w.t, body) {
 		if t.Kind(st) != "expression_statement" {
 			continue
 		}
@@ -1458,32 +1477,32 @@ func (w *jsWalker) thisFields(body int32, scope *jsScope) []Param {
 			continue
 		}
 		name := t.FieldText(left, "property")
-		typ := jsValueType(t, right)
+		typ := valueType(t, right)
 		if typ == "" && t.Kind(right) == "identifier" {
 			typ, _ = scope.lookup(t.Text(right))
 		}
-		out = append(out, Param{Name: name, Type: typ})
+		out = append(out, lang.Param{Name: name, Type: typ})
 	}
 	return out
 }
 
 // iface adds an interface with its method signatures as methods and its
 // properties as fields.
-func (w *jsWalker) iface(n int32, c *jsCtx, d jsDecl) {
+func (w *walkState) iface(n int32, c *state, d decl) {
 	t := w.t
 	nameNode := t.Field(n, "name")
 	if nameNode < 0 {
 		return
 	}
 	body := t.Field(n, "body")
-	s := Symbol{Kind: KindInterface, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+	s := lang.Symbol{Kind: lang.KindInterface, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = jsGenerics(t, t.Field(n, "type_parameters"))
+	s.Signature.Generics = generics(t, t.Field(n, "type_parameters"))
 	var exts []int32
 	if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
 		for ty := range t.NamedChildren(ec) {
 			exts = append(exts, ty)
-			s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(ty)))
+			s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(ty)))
 		}
 	}
 	s.Signature.Text = w.x.HeaderText(d.node, body)
@@ -1492,8 +1511,8 @@ func (w *jsWalker) iface(n int32, c *jsCtx, d jsDecl) {
 		w.exportName("default", s.Name)
 	}
 	for _, e := range exts {
-		ref := Ref{Kind: RefExtends, Symbol: sym}
-		ref.Name, ref.Qualifier = jsSplitType(OneLine(t.Text(e)))
+		ref := lang.Ref{Kind: lang.RefExtends, Symbol: sym}
+		ref.Name, ref.Qualifier = splitType(lang.OneLine(t.Text(e)))
 		w.x.Ref(ref, e)
 	}
 	if body >= 0 {
@@ -1503,45 +1522,45 @@ func (w *jsWalker) iface(n int32, c *jsCtx, d jsDecl) {
 
 // objectType reads the members of an interface body or object type:
 // method signatures become methods of sym, properties its fields.
-func (w *jsWalker) objectType(body int32, sym int, exported bool) []Param {
+func (w *walkState) objectType(body int32, sym int, exported bool) []lang.Param {
 	t := w.t
-	var fields []Param
-	for m := range jsKids(w.t, body) {
+	var fields []lang.Param
+	for m := range kids(w.t, body) {
 		switch t.Kind(m) {
 		case "method_signature":
 			nameNode := t.Field(m, "name")
-			name := jsPropName(t, nameNode)
+			name := propName(t, nameNode)
 			if name == "" {
 				continue
 			}
-			s := Symbol{Kind: KindMethod, Name: name, Parent: sym, Visibility: VisPublic, Exported: exported}
+			s := lang.Symbol{Kind: lang.KindMethod, Name: name, Parent: sym, Visibility: lang.VisPublic, Exported: exported}
 			s.Doc = w.doc(m)
-			w.signature(&s.Signature, m, newJSScope(nil), s.Doc)
-			s.Signature.Text = OneLine(t.Text(m))
+			w.signature(&s.Signature, m, newScope(nil), s.Doc)
+			s.Signature.Text = lang.OneLine(t.Text(m))
 			w.x.AddSymbol(s, m, nameNode, -1)
 		case "property_signature":
-			name := jsPropName(t, t.Field(m, "name"))
+			name := propName(t, t.Field(m, "name"))
 			if name == "" {
 				continue
 			}
-			fields = append(fields, Param{Name: name, Type: jsTypeText(t, t.Field(m, "type")),
-				Optional: jsOptionalAfter(t, t.Field(m, "name"))})
+			fields = append(fields, lang.Param{Name: name, Type: typeText(t, t.Field(m, "type")),
+				Optional: optionalAfter(t, t.Field(m, "name"))})
 		}
 	}
 	return fields
 }
 
-func (w *jsWalker) typeAlias(n int32, c *jsCtx, d jsDecl) {
+func (w *walkState) typeAlias(n int32, c *state, d decl) {
 	t := w.t
 	nameNode := t.Field(n, "name")
 	if nameNode < 0 {
 		return
 	}
 	val := t.Field(n, "value")
-	s := Symbol{Kind: KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = jsGenerics(t, t.Field(n, "type_parameters"))
-	s.Signature.Returns = jsTypeText(t, val)
+	s.Signature.Generics = generics(t, t.Field(n, "type_parameters"))
+	s.Signature.Returns = typeText(t, val)
 	s.Signature.Text = w.x.HeaderText(d.node, -1)
 	sym := w.x.AddSymbol(s, d.node, nameNode, val)
 	if val >= 0 && t.Kind(val) == "object_type" {
@@ -1550,14 +1569,14 @@ func (w *jsWalker) typeAlias(n int32, c *jsCtx, d jsDecl) {
 	}
 }
 
-func (w *jsWalker) enum(n int32, c *jsCtx, d jsDecl) {
+func (w *walkState) enum(n int32, c *state, d decl) {
 	t := w.t
 	nameNode := t.Field(n, "name")
 	if nameNode < 0 {
 		return
 	}
 	body := t.Field(n, "body")
-	s := Symbol{Kind: KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
 	s.Signature.Modifiers = []string{"enum"}
 	if t.ChildOfKind(n, "const") >= 0 {
@@ -1567,10 +1586,10 @@ func (w *jsWalker) enum(n int32, c *jsCtx, d jsDecl) {
 		for m := range t.NamedChildren(body) {
 			switch t.Kind(m) {
 			case "enum_assignment":
-				s.Signature.Fields = append(s.Signature.Fields, Param{Name: jsPropName(t, t.Field(m, "name")),
-					Default: Shorten(OneLine(t.FieldText(m, "value")), 60)})
+				s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: propName(t, t.Field(m, "name")),
+					Default: lang.Shorten(lang.OneLine(t.FieldText(m, "value")), 60)})
 			case "property_identifier", "string", "number", "computed_property_name":
-				s.Signature.Fields = append(s.Signature.Fields, Param{Name: jsPropName(t, m)})
+				s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: propName(t, m)})
 			}
 		}
 	}
@@ -1580,7 +1599,7 @@ func (w *jsWalker) enum(n int32, c *jsCtx, d jsDecl) {
 
 // namespace adds a TypeScript namespace or ambient module, whose members
 // are its children.
-func (w *jsWalker) namespace(n int32, c *jsCtx, d jsDecl) {
+func (w *walkState) namespace(n int32, c *state, d decl) {
 	t := w.t
 	nameNode := t.Field(n, "name")
 	body := t.Field(n, "body")
@@ -1590,26 +1609,26 @@ func (w *jsWalker) namespace(n int32, c *jsCtx, d jsDecl) {
 		}
 		return
 	}
-	name := jsName(t, nameNode)
+	name := nameText(t, nameNode)
 	// declare module 'x' describes another module: public by nature
 	exported := d.exported || t.Kind(nameNode) == "string"
-	s := Symbol{Kind: KindModule, Name: name, Parent: c.parent, Exported: exported, Visibility: jsTopVis(exported)}
+	s := lang.Symbol{Kind: lang.KindModule, Name: name, Parent: c.parent, Exported: exported, Visibility: topVis(exported)}
 	s.Doc = w.doc(d.docNode)
 	s.Signature.Text = w.x.HeaderText(d.node, body)
 	sym := w.x.AddSymbol(s, d.node, nameNode, body)
 	if body >= 0 {
-		w.block(body, &jsCtx{sym: sym, parent: sym, scope: newJSScope(c.scope), level: true})
+		w.block(body, &state{sym: sym, parent: sym, scope: newScope(c.scope), level: true})
 	}
 }
 
 // varDecl handles const/let/var: functions and classes assigned to a
 // name are symbols of that name; require() and import() are imports;
 // other values are variables at module level and typed locals below it.
-func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
+func (w *walkState) varDecl(n int32, c *state, d decl) {
 	t := w.t
 	isConst := t.FieldText(n, "kind") == "const" || t.ChildOfKind(n, "const") >= 0
 	var decls []int32
-	for v := range jsKids(w.t, n) {
+	for v := range kids(w.t, n) {
 		if t.Kind(v) == "variable_declarator" {
 			decls = append(decls, v)
 		}
@@ -1639,7 +1658,7 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 			// var app = exports = module.exports = {}: app is the
 			// module's export, the innermost value its value
 			for i := 0; i < 8 && t.Kind(val) == "assignment_expression"; i++ {
-				if l := t.Field(val, "left"); l >= 0 && c.sym == 0 && jsRender(t, l) == "module.exports" {
+				if l := t.Field(val, "left"); l >= 0 && c.sym == 0 && render(t, l) == "module.exports" {
 					w.exportName("default", t.Text(nameNode))
 				}
 				r := t.Field(val, "right")
@@ -1650,8 +1669,8 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 			}
 		}
 		if t.Kind(nameNode) == "identifier" && val >= 0 {
-			uv := jsUnwrap(t, val)
-			if jsIsFunc(t.Kind(uv)) {
+			uv := unwrap(t, val)
+			if isFunc(t.Kind(uv)) {
 				w.function(uv, nameNode, "", c, vd)
 				continue
 			}
@@ -1660,20 +1679,20 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 				continue
 			}
 		}
-		typ := jsTypeText(t, t.Field(v, "type"))
+		typ := typeText(t, t.Field(v, "type"))
 		if typ == "" && val >= 0 {
-			typ = jsValueType(t, val)
+			typ = valueType(t, val)
 		}
 		call := ""
 		if typ == "" && val >= 0 {
-			if uv := jsUnwrap(t, val); t.Kind(uv) == "call_expression" {
+			if uv := unwrap(t, val); t.Kind(uv) == "call_expression" {
 				if fn := t.Field(uv, "function"); fn >= 0 {
-					call = jsRender(t, fn)
+					call = render(t, fn)
 				}
 			}
 		}
 		if !w.ts && typ == "" {
-			typ = jsDocType(w.doc(vd.docNode))
+			typ = docType(w.doc(vd.docNode))
 		}
 		if t.Kind(nameNode) == "identifier" {
 			name := t.Text(nameNode)
@@ -1695,8 +1714,8 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 		}
 		// module level: a variable per bound name
 		first := -1
-		for _, id := range jsPatternNames(t, nameNode) {
-			s := Symbol{Kind: KindVariable, Name: t.Text(id), Parent: c.parent, Exported: d.exported, Visibility: jsTopVis(d.exported)}
+		for _, id := range patternNames(t, nameNode) {
+			s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 			s.Doc = w.doc(vd.docNode)
 			if isConst {
 				s.Signature.Modifiers = []string{"const"}
@@ -1706,22 +1725,22 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 				if typ == "" && val >= 0 && isConst {
 					// const string = ZodString.create: an alias of
 					// a function, typed as TypeScript would write it
-					if uv := jsUnwrap(t, val); t.Kind(uv) == "member_expression" || t.Kind(uv) == "identifier" {
-						if r := jsRender(t, uv); !strings.ContainsAny(r, "()[ ") {
+					if uv := unwrap(t, val); t.Kind(uv) == "member_expression" || t.Kind(uv) == "identifier" {
+						if r := render(t, uv); !strings.ContainsAny(r, "()[ ") {
 							s.Signature.Returns = "typeof " + r
 						}
 					}
 				}
 			}
-			s.Signature.Text = Shorten(w.x.HeaderText(node, -1), 120)
+			s.Signature.Text = lang.Shorten(w.x.HeaderText(node, -1), 120)
 			sym := w.x.AddSymbol(s, node, id, val)
 			if first < 0 {
 				first = sym
 			}
 		}
 		if val >= 0 && first >= 0 {
-			vc := &jsCtx{sym: first, parent: first, scope: c.scope}
-			if uv := jsUnwrap(t, val); t.Kind(uv) == "object" && t.Kind(nameNode) == "identifier" {
+			vc := &state{sym: first, parent: first, scope: c.scope}
+			if uv := unwrap(t, val); t.Kind(uv) == "object" && t.Kind(nameNode) == "identifier" {
 				w.objectMembers(uv, first, vc, d.exported)
 			} else {
 				w.walk(val, vc)
@@ -1730,8 +1749,8 @@ func (w *jsWalker) varDecl(n int32, c *jsCtx, d jsDecl) {
 	}
 }
 
-// jsDocType reads the @type {T} of a JSDoc comment.
-func jsDocType(doc string) string {
+// docType reads the @type {T} of a JSDoc comment.
+func docType(doc string) string {
 	i := strings.Index(doc, "@type {")
 	if i < 0 {
 		return ""
@@ -1743,8 +1762,8 @@ func jsDocType(doc string) string {
 	return ""
 }
 
-// jsPatternNames lists the identifiers a declarator's name binds.
-func jsPatternNames(t *Tree, n int32) []int32 {
+// patternNames lists the identifiers a declarator's name binds.
+func patternNames(t *lang.Tree, n int32) []int32 {
 	if t.Kind(n) == "identifier" {
 		return []int32{n}
 	}
@@ -1752,7 +1771,7 @@ func jsPatternNames(t *Tree, n int32) []int32 {
 	for d := range t.Descendants(n) {
 		switch t.Kind(d) {
 		case "identifier", "shorthand_property_identifier_pattern":
-			if t.FieldName(d) != "key" && t.FieldName(d) != "right" && !jsInDefault(t, d, n) {
+			if t.FieldName(d) != "key" && t.FieldName(d) != "right" && !inDefault(t, d, n) {
 				out = append(out, d)
 			}
 		}
@@ -1760,9 +1779,9 @@ func jsPatternNames(t *Tree, n int32) []int32 {
 	return out
 }
 
-// jsInDefault reports whether identifier d lies in a default value of
+// inDefault reports whether identifier d lies in a default value of
 // pattern root ({a = b}: b is not bound).
-func jsInDefault(t *Tree, d, root int32) bool {
+func inDefault(t *lang.Tree, d, root int32) bool {
 	for p := t.Parent(d); p >= 0 && p != root; p = t.Parent(p) {
 		if t.FieldName(p) == "right" || t.FieldName(p) == "value" && t.Kind(t.Parent(p)) == "object_assignment_pattern" {
 			return true
@@ -1773,16 +1792,16 @@ func jsInDefault(t *Tree, d, root int32) bool {
 
 // objectMembers makes the function-valued properties of a module-level
 // object literal methods of its variable: const api = { get() {} }.
-func (w *jsWalker) objectMembers(obj int32, owner int, c *jsCtx, exported bool) {
+func (w *walkState) objectMembers(obj int32, owner int, c *state, exported bool) {
 	t := w.t
 	qual := w.x.Facts.Symbols[owner].Qualified()
-	for m := range jsKids(w.t, obj) {
+	for m := range kids(w.t, obj) {
 		var nameNode, fn int32 = -1, -1
 		switch t.Kind(m) {
 		case "method_definition":
 			nameNode, fn = t.Field(m, "name"), m
 		case "pair":
-			if v := t.Field(m, "value"); v >= 0 && jsIsFunc(t.Kind(v)) {
+			if v := t.Field(m, "value"); v >= 0 && isFunc(t.Kind(v)) {
 				nameNode, fn = t.Field(m, "key"), v
 			}
 		}
@@ -1790,14 +1809,14 @@ func (w *jsWalker) objectMembers(obj int32, owner int, c *jsCtx, exported bool) 
 			w.walk(m, c)
 			continue
 		}
-		s := Symbol{Kind: KindMethod, Name: jsPropName(t, nameNode), Parent: owner, Visibility: VisPublic, Exported: exported}
+		s := lang.Symbol{Kind: lang.KindMethod, Name: propName(t, nameNode), Parent: owner, Visibility: lang.VisPublic, Exported: exported}
 		s.Doc = w.doc(m)
-		scope := newJSFuncScope(c.scope)
+		scope := newFuncScope(c.scope)
 		w.signature(&s.Signature, fn, scope, s.Doc)
 		body := t.Field(fn, "body")
 		s.Signature.Text = w.x.HeaderText(m, body)
 		sym := w.x.AddSymbol(s, m, nameNode, body)
-		mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: qual, top: true}
+		mc := &state{sym: sym, parent: sym, scope: scope, this: qual, top: true}
 		if t.Kind(fn) == "arrow_function" {
 			mc.this = c.this
 		}
@@ -1807,24 +1826,24 @@ func (w *jsWalker) objectMembers(obj int32, owner int, c *jsCtx, exported bool) 
 
 // requireDecl handles const x = require('y'), const {a, b: c} =
 // require('y') and const m = await import('y') as imports.
-func (w *jsWalker) requireDecl(nameNode, val int32, c *jsCtx) bool {
+func (w *walkState) requireDecl(nameNode, val int32, c *state) bool {
 	t := w.t
-	call := jsUnwrap(t, val)
+	call := unwrap(t, val)
 	var member string
 	if t.Kind(call) == "member_expression" {
 		// const x = require('y').x
 		member = t.FieldText(call, "property")
 		call = t.Field(call, "object")
 	}
-	src, ok := jsRequireSource(t, call)
+	src, ok := requireSource(t, call)
 	if !ok {
 		return false
 	}
-	imp := Import{Source: src, Line: t.StartLine(val), Symbol: c.sym}
+	imp := lang.Import{Source: src, Line: t.StartLine(val), Symbol: c.sym}
 	switch t.Kind(nameNode) {
 	case "identifier":
 		if member != "" {
-			imp.Names = []ImportName{{Name: member, Alias: t.Text(nameNode)}}
+			imp.Names = []lang.ImportName{{Name: member, Alias: t.Text(nameNode)}}
 			if member == t.Text(nameNode) {
 				imp.Names[0].Alias = ""
 			}
@@ -1836,14 +1855,14 @@ func (w *jsWalker) requireDecl(nameNode, val int32, c *jsCtx) bool {
 		for p := range t.NamedChildren(nameNode) {
 			switch t.Kind(p) {
 			case "shorthand_property_identifier_pattern":
-				imp.Names = append(imp.Names, ImportName{Name: t.Text(p)})
+				imp.Names = append(imp.Names, lang.ImportName{Name: t.Text(p)})
 			case "pair_pattern":
-				k, v := jsPropName(t, t.Field(p, "key")), t.Field(p, "value")
+				k, v := propName(t, t.Field(p, "key")), t.Field(p, "value")
 				if v >= 0 && t.Kind(v) == "assignment_pattern" {
 					v = t.Field(v, "left")
 				}
 				if v >= 0 && t.Kind(v) == "identifier" {
-					nm := ImportName{Name: k, Alias: t.Text(v)}
+					nm := lang.ImportName{Name: k, Alias: t.Text(v)}
 					if nm.Alias == nm.Name {
 						nm.Alias = ""
 					}
@@ -1851,7 +1870,7 @@ func (w *jsWalker) requireDecl(nameNode, val int32, c *jsCtx) bool {
 				}
 			case "object_assignment_pattern":
 				if l := t.Field(p, "left"); l >= 0 {
-					imp.Names = append(imp.Names, ImportName{Name: t.Text(l)})
+					imp.Names = append(imp.Names, lang.ImportName{Name: t.Text(l)})
 				}
 			}
 		}
@@ -1863,8 +1882,8 @@ func (w *jsWalker) requireDecl(nameNode, val int32, c *jsCtx) bool {
 	return true
 }
 
-// jsRequireSource recognises require('x') and import('x') calls.
-func jsRequireSource(t *Tree, call int32) (string, bool) {
+// requireSource recognises require('x') and import('x') calls.
+func requireSource(t *lang.Tree, call int32) (string, bool) {
 	if call < 0 || t.Kind(call) != "call_expression" {
 		return "", false
 	}
@@ -1883,13 +1902,13 @@ func jsRequireSource(t *Tree, call int32) (string, bool) {
 	if a < 0 || t.Kind(a) != "string" {
 		return "", false
 	}
-	return jsString(t, a), true
+	return stringText(t, a), true
 }
 
 // assignment handles the module-level assignments that define or export
 // things: module.exports = ..., exports.x = ..., X.prototype.m =
 // function, X.m = function. It reports whether it handled e.
-func (w *jsWalker) assignment(e, stmt int32, c *jsCtx) bool {
+func (w *walkState) assignment(e, stmt int32, c *state) bool {
 	t := w.t
 	left, right := t.Field(e, "left"), t.Field(e, "right")
 	if left < 0 || right < 0 {
@@ -1906,9 +1925,9 @@ func (w *jsWalker) assignment(e, stmt int32, c *jsCtx) bool {
 			return false
 		}
 	}
-	d := jsDecl{docNode: stmt, node: stmt}
+	d := decl{docNode: stmt, node: stmt}
 	for _, l := range targets {
-		lt := jsRender(t, l)
+		lt := render(t, l)
 		switch {
 		case lt == "module.exports" || lt == "exports":
 			if lt == "exports" && len(targets) == 1 {
@@ -1927,7 +1946,7 @@ func (w *jsWalker) assignment(e, stmt int32, c *jsCtx) bool {
 	}
 	// X.prototype.m = function, X.m = function; X.a = X.b = function
 	// makes both, the body walked once
-	if !jsIsFunc(t.Kind(jsUnwrap(t, right))) {
+	if !isFunc(t.Kind(unwrap(t, right))) {
 		return false
 	}
 	done := false
@@ -1935,26 +1954,26 @@ func (w *jsWalker) assignment(e, stmt int32, c *jsCtx) bool {
 		if t.Kind(l) != "member_expression" {
 			continue
 		}
-		lt := jsRender(t, l)
+		lt := render(t, l)
 		owner := strings.TrimSuffix(lt[:strings.LastIndexByte(lt, '.')], ".prototype")
 		name := t.FieldText(l, "property")
 		if owner == "" || strings.ContainsAny(owner, "()[ ") || owner == "this" || name == "" {
 			continue
 		}
 		if done {
-			w.ownerMethod(owner, name, t.Field(l, "property"), jsUnwrap(t, right), c, jsDecl{docNode: -1, node: l}, false)
+			w.ownerMethod(owner, name, t.Field(l, "property"), unwrap(t, right), c, decl{docNode: -1, node: l}, false)
 			continue
 		}
-		w.ownerMethod(owner, name, t.Field(l, "property"), jsUnwrap(t, right), c, d, true)
+		w.ownerMethod(owner, name, t.Field(l, "property"), unwrap(t, right), c, d, true)
 		done = true
 	}
 	return done
 }
 
 // moduleExports handles module.exports = value.
-func (w *jsWalker) moduleExports(v int32, c *jsCtx, d jsDecl) {
+func (w *walkState) moduleExports(v int32, c *state, d decl) {
 	t := w.t
-	v = jsUnwrap(t, v)
+	v = unwrap(t, v)
 	d.exported, d.isDefault = true, true
 	switch t.Kind(v) {
 	case "identifier":
@@ -1964,27 +1983,27 @@ func (w *jsWalker) moduleExports(v int32, c *jsCtx, d jsDecl) {
 	case "class":
 		w.class(v, "default", c, d)
 	case "object":
-		for m := range jsKids(w.t, v) {
+		for m := range kids(w.t, v) {
 			switch t.Kind(m) {
 			case "shorthand_property_identifier":
 				w.exportName(t.Text(m), t.Text(m))
 			case "pair":
-				key := jsPropName(t, t.Field(m, "key"))
+				key := propName(t, t.Field(m, "key"))
 				val := t.Field(m, "value")
 				if val < 0 || key == "" {
 					continue
 				}
-				uv := jsUnwrap(t, val)
+				uv := unwrap(t, val)
 				switch {
 				case t.Kind(uv) == "identifier":
 					w.exportName(key, t.Text(uv))
-				case jsIsFunc(t.Kind(uv)):
-					w.function(uv, t.Field(m, "key"), key, c, jsDecl{exported: true, docNode: m, node: m})
+				case isFunc(t.Kind(uv)):
+					w.function(uv, t.Field(m, "key"), key, c, decl{exported: true, docNode: m, node: m})
 				default:
 					w.walk(m, c)
 				}
 			case "method_definition":
-				w.function(m, t.Field(m, "name"), "", c, jsDecl{exported: true, docNode: m, node: m})
+				w.function(m, t.Field(m, "name"), "", c, decl{exported: true, docNode: m, node: m})
 			default:
 				w.walk(m, c)
 			}
@@ -1995,52 +2014,52 @@ func (w *jsWalker) moduleExports(v int32, c *jsCtx, d jsDecl) {
 }
 
 // exportsProp handles exports.name = value.
-func (w *jsWalker) exportsProp(name string, left, v int32, c *jsCtx, d jsDecl) {
+func (w *walkState) exportsProp(name string, left, v int32, c *state, d decl) {
 	t := w.t
-	v = jsUnwrap(t, v)
+	v = unwrap(t, v)
 	d.exported = true
 	nameNode := t.Field(left, "property")
 	switch {
 	case t.Kind(v) == "identifier":
 		w.exportName(name, t.Text(v))
-	case jsIsFunc(t.Kind(v)):
+	case isFunc(t.Kind(v)):
 		w.function(v, nameNode, name, c, d)
 	case t.Kind(v) == "class":
 		w.class(v, name, c, d)
 	default:
-		s := Symbol{Kind: KindVariable, Name: name, Parent: c.parent, Exported: true, Visibility: VisExported}
+		s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.parent, Exported: true, Visibility: lang.VisExported}
 		s.Doc = w.doc(d.docNode)
-		s.Signature.Returns = jsValueType(t, v)
-		s.Signature.Text = Shorten(w.x.HeaderText(d.node, -1), 120)
+		s.Signature.Returns = valueType(t, v)
+		s.Signature.Text = lang.Shorten(w.x.HeaderText(d.node, -1), 120)
 		sym := w.x.AddSymbol(s, d.node, nameNode, v)
-		w.walk(v, &jsCtx{sym: sym, parent: sym, scope: c.scope})
+		w.walk(v, &state{sym: sym, parent: sym, scope: c.scope})
 	}
 }
 
 // ownerMethod adds X.prototype.m = function / X.m = function as method m
 // of X; X is the symbol of that name in the file when there is one.
-func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx, d jsDecl, walkBody bool) {
+func (w *walkState) ownerMethod(owner, name string, nameNode, fn int32, c *state, d decl, walkBody bool) {
 	parent := c.parent
 	container := owner
 	for i := len(w.x.Facts.Symbols) - 1; i > 0; i-- {
 		s := &w.x.Facts.Symbols[i]
-		if s.Parent == c.parent && s.Qualified() == w.qualifiedIn(c.parent, owner) && s.Kind != KindMethod {
+		if s.Parent == c.parent && s.Qualified() == w.qualifiedIn(c.parent, owner) && s.Kind != lang.KindMethod {
 			parent, container = i, ""
 			break
 		}
 	}
 	t := w.t
-	s := Symbol{Kind: KindMethod, Name: name, Parent: parent, Container: container, Visibility: VisPublic}
+	s := lang.Symbol{Kind: lang.KindMethod, Name: name, Parent: parent, Container: container, Visibility: lang.VisPublic}
 	if parent != c.parent {
 		s.Exported = w.x.Facts.Symbols[parent].Exported
 	}
 	s.Doc = w.doc(d.docNode)
-	scope := newJSFuncScope(c.scope)
+	scope := newFuncScope(c.scope)
 	w.signature(&s.Signature, fn, scope, s.Doc)
 	body := t.Field(fn, "body")
 	if !walkBody {
 		// another name of a function already walked
-		s.Signature.Text = OneLine(t.Text(d.node))
+		s.Signature.Text = lang.OneLine(t.Text(d.node))
 		w.x.AddSymbol(s, d.node, nameNode, -1)
 		return
 	}
@@ -2050,7 +2069,7 @@ func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx,
 	if parent != c.parent {
 		this = w.x.Facts.Symbols[parent].Qualified()
 	}
-	mc := &jsCtx{sym: sym, parent: sym, scope: scope, this: this, top: true}
+	mc := &state{sym: sym, parent: sym, scope: scope, this: this, top: true}
 	if t.Kind(fn) == "arrow_function" {
 		mc.this = c.this
 	}
@@ -2059,7 +2078,7 @@ func (w *jsWalker) ownerMethod(owner, name string, nameNode, fn int32, c *jsCtx,
 
 // qualifiedIn is the qualified name a symbol called name declared under
 // parent has.
-func (w *jsWalker) qualifiedIn(parent int, name string) string {
+func (w *walkState) qualifiedIn(parent int, name string) string {
 	if parent <= 0 {
 		return name
 	}
@@ -2068,27 +2087,27 @@ func (w *jsWalker) qualifiedIn(parent int, name string) string {
 
 // localAssign learns types from x = new T() below the module level, and
 // walks the assignment.
-func (w *jsWalker) localAssign(n int32, c *jsCtx) {
+func (w *walkState) localAssign(n int32, c *state) {
 	t := w.t
 	left, right := t.Field(n, "left"), t.Field(n, "right")
 	if left < 0 || right < 0 || t.Kind(left) != "identifier" {
 		return
 	}
 	name := t.Text(left)
-	if typ := jsValueType(t, right); typ != "" {
+	if typ := valueType(t, right); typ != "" {
 		c.scope.assign(name, typ, "")
-	} else if uv := jsUnwrap(t, right); t.Kind(uv) == "call_expression" {
+	} else if uv := unwrap(t, right); t.Kind(uv) == "call_expression" {
 		if fn := t.Field(uv, "function"); fn >= 0 {
-			if _, ok := jsRequireSource(t, uv); ok {
+			if _, ok := requireSource(t, uv); ok {
 				return
 			}
-			c.scope.assign(name, "", jsRender(t, fn))
+			c.scope.assign(name, "", render(t, fn))
 		}
 	}
 }
 
 // assign updates what the innermost scope that declares name knows.
-func (s *jsScope) assign(name, typ, call string) {
+func (s *scope) assign(name, typ, call string) {
 	for sc := s; sc != nil; sc = sc.outer {
 		if _, ok := sc.Types[name]; ok || sc.outer == nil {
 			if typ != "" {
@@ -2103,16 +2122,16 @@ func (s *jsScope) assign(name, typ, call string) {
 
 // ---- references
 
-// jsRender renders an expression used as a qualifier or callee on one
+// render renders an expression used as a qualifier or callee on one
 // line: a.b.c, this.x, f().g, with optional chaining and non-null
 // assertions dropped.
-func jsRender(t *Tree, n int32) string {
+func render(t *lang.Tree, n int32) string {
 	var b strings.Builder
-	jsRenderTo(t, n, &b, 0)
+	renderTo(t, n, &b, 0)
 	return b.String()
 }
 
-func jsRenderTo(t *Tree, n int32, b *strings.Builder, depth int) {
+func renderTo(t *lang.Tree, n int32, b *strings.Builder, depth int) {
 	if depth > 32 || b.Len() > 200 {
 		b.WriteString("...")
 		return
@@ -2130,44 +2149,44 @@ func jsRenderTo(t *Tree, n int32, b *strings.Builder, depth int) {
 			prop = t.Field(n, "name")
 		}
 		if obj < 0 || prop < 0 {
-			b.WriteString(Shorten(OneLine(t.Text(n)), 60))
+			b.WriteString(lang.Shorten(lang.OneLine(t.Text(n)), 60))
 			return
 		}
-		jsRenderTo(t, obj, b, depth+1)
+		renderTo(t, obj, b, depth+1)
 		b.WriteByte('.')
 		b.Write(t.Bytes(prop))
 	case "call_expression":
 		if fn := t.Field(n, "function"); fn >= 0 {
-			jsRenderTo(t, fn, b, depth+1)
+			renderTo(t, fn, b, depth+1)
 		}
 		b.WriteString("()")
 	case "subscript_expression":
 		if obj := t.Field(n, "object"); obj >= 0 {
-			jsRenderTo(t, obj, b, depth+1)
+			renderTo(t, obj, b, depth+1)
 		}
 		b.WriteString("[]")
 	case "parenthesized_expression", "non_null_expression", "await_expression":
 		if c := t.FirstNamedChild(n); c >= 0 {
-			if t.Kind(n) == "parenthesized_expression" && !jsSimpleExpr(t.Kind(c)) {
-				b.WriteString("(" + Shorten(OneLine(t.Text(c)), 40) + ")")
+			if t.Kind(n) == "parenthesized_expression" && !simpleExpr(t.Kind(c)) {
+				b.WriteString("(" + lang.Shorten(lang.OneLine(t.Text(c)), 40) + ")")
 				return
 			}
-			jsRenderTo(t, c, b, depth+1)
+			renderTo(t, c, b, depth+1)
 		}
 	case "new_expression":
 		b.WriteString("new ")
 		if c := t.Field(n, "constructor"); c >= 0 {
-			jsRenderTo(t, c, b, depth+1)
+			renderTo(t, c, b, depth+1)
 		}
 		b.WriteString("()")
 	default:
-		b.WriteString(Shorten(OneLine(t.Text(n)), 60))
+		b.WriteString(lang.Shorten(lang.OneLine(t.Text(n)), 60))
 	}
 }
 
-// jsSimpleExpr reports the expressions a qualifier renders by their
+// simpleExpr reports the expressions a qualifier renders by their
 // parts; others render as their text in parentheses.
-func jsSimpleExpr(kind string) bool {
+func simpleExpr(kind string) bool {
 	switch kind {
 	case "identifier", "this", "super", "member_expression", "call_expression", "subscript_expression",
 		"parenthesized_expression", "non_null_expression", "await_expression", "new_expression":
@@ -2176,9 +2195,9 @@ func jsSimpleExpr(kind string) bool {
 	return false
 }
 
-// jsLiteralType is the runtime type of a literal used as a qualifier
+// literalType is the runtime type of a literal used as a qualifier
 // ('a,b'.split(), [1, 2].map()), whose methods are the runtime's.
-func jsLiteralType(kind string) string {
+func literalType(kind string) string {
 	switch kind {
 	case "string", "template_string":
 		return "string"
@@ -2194,8 +2213,8 @@ func jsLiteralType(kind string) string {
 	return ""
 }
 
-// jsHead is the first identifier of a rendered qualifier: "a" of a.b().c.
-func jsHead(q string) string {
+// head is the first identifier of a rendered qualifier: "a" of a.b().c.
+func head(q string) string {
 	if i := strings.IndexAny(q, ".(["); i >= 0 {
 		return q[:i]
 	}
@@ -2204,10 +2223,10 @@ func jsHead(q string) string {
 
 // qualified fills a reference's qualifier, and what is known of its
 // type, from the object of a member expression.
-func (w *jsWalker) qualified(r *Ref, obj int32, c *jsCtx) {
+func (w *walkState) qualified(r *lang.Ref, obj int32, c *state) {
 	t := w.t
-	r.Qualifier = jsRender(t, obj)
-	head := jsHead(r.Qualifier)
+	r.Qualifier = render(t, obj)
+	head := head(r.Qualifier)
 	switch head {
 	case "this":
 		r.QualifierType = c.this
@@ -2218,19 +2237,19 @@ func (w *jsWalker) qualified(r *Ref, obj int32, c *jsCtx) {
 			r.QualifierType, r.QualifierCall = c.scope.lookup(head)
 		}
 	}
-	u := jsUnwrap(t, obj)
+	u := unwrap(t, obj)
 	switch t.Kind(u) {
 	case "call_expression":
 		if fn := t.Field(u, "function"); fn >= 0 {
-			r.QualifierCall = jsRender(t, fn)
+			r.QualifierCall = render(t, fn)
 		}
 	case "new_expression", "as_expression", "satisfies_expression", "type_assertion":
-		r.QualifierType = jsValueType(t, u)
+		r.QualifierType = valueType(t, u)
 		r.QualifierCall = ""
 	default:
-		if lt := jsLiteralType(t.Kind(u)); lt != "" {
+		if lt := literalType(t.Kind(u)); lt != "" {
 			r.QualifierType, r.QualifierCall = lt, ""
-		} else if !jsSimpleExpr(t.Kind(u)) {
+		} else if !simpleExpr(t.Kind(u)) {
 			r.QualifierType, r.QualifierCall = "", ""
 		} else if i := strings.LastIndex(r.Qualifier, "()"); i > 0 && r.QualifierCall == "" && !strings.HasPrefix(r.Qualifier, "new ") {
 			// f().a.b: the fields of what f returns
@@ -2239,18 +2258,18 @@ func (w *jsWalker) qualified(r *Ref, obj int32, c *jsCtx) {
 	}
 }
 
-func (w *jsWalker) call(n int32, c *jsCtx) {
+func (w *walkState) call(n int32, c *state) {
 	t := w.t
 	fn := t.Field(n, "function")
 	if fn < 0 {
 		return
 	}
-	if src, ok := jsRequireSource(t, n); ok {
-		w.addImport(Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
+	if src, ok := requireSource(t, n); ok {
+		w.addImport(lang.Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
 		return
 	}
 	w.valueArgs(t.Field(n, "arguments"), c)
-	fn = jsUnwrapCallee(t, fn)
+	fn = unwrapCallee(t, fn)
 	switch t.Kind(fn) {
 	case "identifier":
 		name := t.Text(fn)
@@ -2260,7 +2279,7 @@ func (w *jsWalker) call(n int32, c *jsCtx) {
 		if c.scope.local(name) {
 			return // a callback or function value held in a local
 		}
-		r := Ref{Kind: RefCall, Name: name, Symbol: c.sym}
+		r := lang.Ref{Kind: lang.RefCall, Name: name, Symbol: c.sym}
 		w.x.Ref(r, n)
 	case "member_expression":
 		prop := t.Field(fn, "property")
@@ -2268,10 +2287,10 @@ func (w *jsWalker) call(n int32, c *jsCtx) {
 		if prop < 0 || obj < 0 {
 			return
 		}
-		if _, ok := jsRequireSource(t, jsUnwrap(t, obj)); ok {
+		if _, ok := requireSource(t, unwrap(t, obj)); ok {
 			return // require('x').f(): the import is recorded, f is theirs
 		}
-		r := Ref{Kind: RefCall, Name: t.Text(prop), Symbol: c.sym}
+		r := lang.Ref{Kind: lang.RefCall, Name: t.Text(prop), Symbol: c.sym}
 		w.qualified(&r, obj, c)
 		if r.Qualifier == "" {
 			return
@@ -2280,7 +2299,7 @@ func (w *jsWalker) call(n int32, c *jsCtx) {
 	case "super":
 		// super(...): the base class's constructor
 		if c.super != "" {
-			w.x.Ref(Ref{Kind: RefCall, Name: "constructor", Qualifier: "super", QualifierType: c.super, Symbol: c.sym}, n)
+			w.x.Ref(lang.Ref{Kind: lang.RefCall, Name: "constructor", Qualifier: "super", QualifierType: c.super, Symbol: c.sym}, n)
 		}
 	}
 }
@@ -2290,7 +2309,7 @@ func (w *jsWalker) call(n int32, c *jsCtx) {
 // arr.map(parse), emitter.on("x", this.onX)). Extraction cannot tell them
 // from variables and properties: resolution keeps a reference only when it
 // binds a function or method (Language.Resolve).
-func (w *jsWalker) valueArgs(args int32, c *jsCtx) {
+func (w *walkState) valueArgs(args int32, c *state) {
 	t := w.t
 	if args < 0 || t.Kind(args) != "arguments" {
 		return
@@ -2299,14 +2318,14 @@ func (w *jsWalker) valueArgs(args int32, c *jsCtx) {
 		switch t.Kind(a) {
 		case "identifier":
 			if name := t.Text(a); !c.scope.local(name) {
-				w.x.Ref(Ref{Kind: RefReference, Name: name, Symbol: c.sym}, a)
+				w.x.Ref(lang.Ref{Kind: lang.RefReference, Name: name, Symbol: c.sym}, a)
 			}
 		case "member_expression":
 			prop, obj := t.Field(a, "property"), t.Field(a, "object")
 			if prop < 0 || obj < 0 {
 				continue
 			}
-			r := Ref{Kind: RefReference, Name: t.Text(prop), Symbol: c.sym}
+			r := lang.Ref{Kind: lang.RefReference, Name: t.Text(prop), Symbol: c.sym}
 			w.qualified(&r, obj, c)
 			if r.Qualifier != "" {
 				w.x.Ref(r, a)
@@ -2315,8 +2334,8 @@ func (w *jsWalker) valueArgs(args int32, c *jsCtx) {
 	}
 }
 
-// jsUnwrapCallee looks through (f)(), f!(), and TypeScript's f<T>().
-func jsUnwrapCallee(t *Tree, fn int32) int32 {
+// unwrapCallee looks through (f)(), f!(), and TypeScript's f<T>().
+func unwrapCallee(t *lang.Tree, fn int32) int32 {
 	for i := 0; i < 8; i++ {
 		switch t.Kind(fn) {
 		case "parenthesized_expression", "non_null_expression", "instantiation_expression":
@@ -2332,25 +2351,25 @@ func jsUnwrapCallee(t *Tree, fn int32) int32 {
 	return fn
 }
 
-func (w *jsWalker) newExpr(n int32, c *jsCtx) {
+func (w *walkState) newExpr(n int32, c *state) {
 	t := w.t
 	ctor := t.Field(n, "constructor")
 	if ctor < 0 {
 		return
 	}
-	ctor = jsUnwrapCallee(t, ctor)
+	ctor = unwrapCallee(t, ctor)
 	switch t.Kind(ctor) {
 	case "identifier":
 		if c.scope.local(t.Text(ctor)) {
 			return // new Class() of a class passed in
 		}
-		w.x.Ref(Ref{Kind: RefNew, Name: t.Text(ctor), Symbol: c.sym}, n)
+		w.x.Ref(lang.Ref{Kind: lang.RefNew, Name: t.Text(ctor), Symbol: c.sym}, n)
 	case "member_expression":
 		prop, obj := t.Field(ctor, "property"), t.Field(ctor, "object")
 		if prop < 0 || obj < 0 {
 			return
 		}
-		r := Ref{Kind: RefNew, Name: t.Text(prop), Symbol: c.sym}
+		r := lang.Ref{Kind: lang.RefNew, Name: t.Text(prop), Symbol: c.sym}
 		w.qualified(&r, obj, c)
 		w.x.Ref(r, n)
 	}
@@ -2358,7 +2377,7 @@ func (w *jsWalker) newExpr(n int32, c *jsCtx) {
 
 // jsxRef records the use of a component, <Button /> or <ui.Button>, as a
 // call of it; lower-case tags are HTML elements.
-func (w *jsWalker) jsxRef(n int32, c *jsCtx) {
+func (w *walkState) jsxRef(n int32, c *state) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -2366,13 +2385,13 @@ func (w *jsWalker) jsxRef(n int32, c *jsCtx) {
 	}
 	switch t.Kind(name) {
 	case "identifier":
-		if s := t.Text(name); IsUpper(s) {
-			w.x.Ref(Ref{Kind: RefCall, Name: s, Symbol: c.sym}, n)
+		if s := t.Text(name); lang.IsUpper(s) {
+			w.x.Ref(lang.Ref{Kind: lang.RefCall, Name: s, Symbol: c.sym}, n)
 		}
 	case "member_expression":
 		prop, obj := t.Field(name, "property"), t.Field(name, "object")
 		if prop >= 0 && obj >= 0 {
-			r := Ref{Kind: RefCall, Name: t.Text(prop), Symbol: c.sym}
+			r := lang.Ref{Kind: lang.RefCall, Name: t.Text(prop), Symbol: c.sym}
 			w.qualified(&r, obj, c)
 			w.x.Ref(r, n)
 		}
@@ -2380,7 +2399,7 @@ func (w *jsWalker) jsxRef(n int32, c *jsCtx) {
 }
 
 // guard records if (cond) return/throw at the top of a function body.
-func (w *jsWalker) guard(n int32, c *jsCtx) {
+func (w *walkState) guard(n int32, c *state) {
 	t := w.t
 	cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
 	if cond < 0 || cons < 0 || t.Field(n, "alternative") >= 0 {
@@ -2404,19 +2423,19 @@ func (w *jsWalker) guard(n int32, c *jsCtx) {
 
 // throw records throw <expr>: what is thrown, by class when it is
 // constructed.
-func (w *jsWalker) throw(n int32, c *jsCtx) {
+func (w *walkState) throw(n int32, c *state) {
 	t := w.t
 	v := t.FirstNamedChild(n)
 	if v < 0 || t.IsComment(v) {
 		return
 	}
-	what := OneLine(t.Text(v))
-	if u := jsUnwrap(t, v); t.Kind(u) == "new_expression" {
+	what := lang.OneLine(t.Text(v))
+	if u := unwrap(t, v); t.Kind(u) == "new_expression" {
 		if ctor := t.Field(u, "constructor"); ctor >= 0 {
-			what = jsRender(t, ctor)
+			what = render(t, ctor)
 			if args := t.Field(u, "arguments"); args >= 0 {
 				if a := t.FirstNamedChild(args); a >= 0 && t.IsString(a) {
-					what += "(" + Shorten(OneLine(t.Text(a)), 60) + ")"
+					what += "(" + lang.Shorten(lang.OneLine(t.Text(a)), 60) + ")"
 				}
 			}
 		}
@@ -2424,15 +2443,15 @@ func (w *jsWalker) throw(n int32, c *jsCtx) {
 	w.x.Throw(c.sym, "throws", what, n)
 }
 
-// jsKids yields the named children of n that are not comments. Unlike
+// kids yields the named children of n that are not comments. Unlike
 // Tree.NamedChildren it keeps ERROR nodes, which tree-sitter marks as
 // extras, so that what they recovered is still walked.
-func jsKids(t *Tree, n int32) func(yield func(int32) bool) {
+func kids(t *lang.Tree, n int32) func(yield func(int32) bool) {
 	return func(yield func(int32) bool) {
 		end := t.Nodes[n].End
 		for c := n + 1; c < end; c = t.Nodes[c].End {
 			f := t.Nodes[c].Flags
-			if f&FlagNamed != 0 && (f&FlagExtra == 0 || f&FlagError != 0) {
+			if f&lang.FlagNamed != 0 && (f&lang.FlagExtra == 0 || f&lang.FlagError != 0) {
 				if !yield(c) {
 					return
 				}
@@ -2441,7 +2460,7 @@ func jsKids(t *Tree, n int32) func(yield func(int32) bool) {
 	}
 }
 
-// tsSeparateCallSignatures returns src with a semicolon before each generic
+// separateCallSignatures returns src with a semicolon before each generic
 // call signature that only a line break separates from the member before
 // it: tree-sitter-typescript (#335) reads "E[Key]\n  <K extends X>(k: K)"
 // as a comparison and the error swallows the rest of the file (38 of the 58
@@ -2453,7 +2472,7 @@ func jsKids(t *Tree, n int32) func(yield func(int32) bool) {
 // "=>"). TSX is left alone: there a line starting with '<' is JSX. The
 // same way, "export type * from" loses its "type", which the grammar does
 // not know there (TypeScript 5.0).
-func tsSeparateCallSignatures(src []byte) []byte {
+func separateCallSignatures(src []byte) []byte {
 	var out []byte
 	var prev []byte // the last non-blank line, trimmed
 	for start := 0; start < len(src); {
@@ -2466,12 +2485,12 @@ func tsSeparateCallSignatures(src []byte) []byte {
 		line := src[start:end]
 		body := bytes.TrimLeft(line, " \t")
 		indent := len(line) - len(body)
-		if indent > 0 && tsTypeParamsStart(body) && !tsContinues(prev) {
+		if indent > 0 && typeParamsStart(body) && !continues(prev) {
 			if out == nil {
 				out = bytes.Clone(src)
 			}
 			out[start+indent-1] = ';'
-		} else if k := tsExportTypeStar(body); k >= 0 {
+		} else if k := exportTypeStar(body); k >= 0 {
 			// "export type * from" (TypeScript 5.0) is a syntax error to
 			// the grammar; without "type" it is the same re-export
 			if out == nil {
@@ -2490,10 +2509,10 @@ func tsSeparateCallSignatures(src []byte) []byte {
 	return out
 }
 
-// tsTypeParamsStart reports whether a line (indentation removed) opens a
+// typeParamsStart reports whether a line (indentation removed) opens a
 // type parameter list: "<" alone, or "<Name" followed by ">", ",", "=" or
 // "extends".
-func tsTypeParamsStart(b []byte) bool {
+func typeParamsStart(b []byte) bool {
 	if len(b) == 0 || b[0] != '<' {
 		return false
 	}
@@ -2514,9 +2533,9 @@ func tsTypeParamsStart(b []byte) bool {
 		bytes.HasPrefix(after, []byte("extends ")) || bytes.HasPrefix(after, []byte("extends\t"))
 }
 
-// tsContinues reports whether a trimmed line ends where the next line
+// continues reports whether a trimmed line ends where the next line
 // continues it: after an operator, an opening bracket, a separator or "=>".
-func tsContinues(line []byte) bool {
+func continues(line []byte) bool {
 	if len(line) == 0 {
 		return true
 	}
@@ -2526,9 +2545,9 @@ func tsContinues(line []byte) bool {
 	return strings.IndexByte(";{,(<[|&=:?+-*/%!~^.", line[len(line)-1]) >= 0
 }
 
-// tsExportTypeStar returns the offset of "type" in a line (indentation
+// exportTypeStar returns the offset of "type" in a line (indentation
 // removed) that starts "export type *", else -1.
-func tsExportTypeStar(b []byte) int {
+func exportTypeStar(b []byte) int {
 	rest, ok := bytes.CutPrefix(b, []byte("export"))
 	if !ok {
 		return -1
