@@ -5,6 +5,7 @@ package index
 // import them, so lang itself imports none of them.
 import (
 	_ "github.com/sdl-dev/sdl/lang/bash"
+	_ "github.com/sdl-dev/sdl/lang/c"
 	_ "github.com/sdl-dev/sdl/lang/csharp"
 	_ "github.com/sdl-dev/sdl/lang/java"
 	_ "github.com/sdl-dev/sdl/lang/javascript"

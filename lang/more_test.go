@@ -7,67 +7,7 @@ import (
 	"testing"
 )
 
-// Helpers shared by the tests of C#, Ruby, PHP and Bash.
-
-func moreExtract(t *testing.T, lang, filePath, src string) *FileFacts {
-	t.Helper()
-	p := NewParser()
-	defer p.Close()
-	f, err := Extract(p, ByName(lang), filePath, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-// moreSym finds the symbol of a qualified name (not the file's module).
-func moreSym(t *testing.T, f *FileFacts, qualified string) *Symbol {
-	t.Helper()
-	for i := 1; i < len(f.Symbols); i++ {
-		if f.Symbols[i].Qualified() == qualified {
-			return &f.Symbols[i]
-		}
-	}
-	var have []string
-	for _, s := range f.Symbols {
-		have = append(have, s.Kind+" "+s.Qualified())
-	}
-	t.Fatalf("no symbol %s; have %v", qualified, have)
-	return nil
-}
-
-// moreImports renders imports as "source alias=A names=a,b@line".
-func moreImports(f *FileFacts) []string {
-	var out []string
-	for _, imp := range f.Imports {
-		s := imp.Source
-		if imp.Alias != "" {
-			s += " alias=" + imp.Alias
-		}
-		if len(imp.Names) > 0 {
-			var ns []string
-			for _, n := range imp.Names {
-				if n.Alias != "" {
-					ns = append(ns, n.Name+" as "+n.Alias)
-				} else {
-					ns = append(ns, n.Name)
-				}
-			}
-			s += " names=" + strings.Join(ns, ",")
-		}
-		out = append(out, fmt.Sprintf("%s@%d", s, imp.Line))
-	}
-	return out
-}
-
-// facts renders a symbol's invariants or side effects as "kind: text".
-func factTexts(fs []Fact) []string {
-	var out []string
-	for _, f := range fs {
-		out = append(out, f.Kind+": "+f.Text)
-	}
-	return out
-}
+// Helpers of the tests of the languages still in lang (Go).
 
 // moreTestTable is the txtar runner's table (fixtureTable) over a few
 // files of one language, with the repository facts a test gives.
@@ -133,34 +73,6 @@ func (tab *moreTestTable) resolveAll(facts map[string]*FileFacts) []string {
 		}
 	}
 	sort.Strings(out)
-	return out
-}
-
-// javaRefs renders the references of a file, one string each:
-// "from kind qualifier.name [type] {call}".
-func javaRefs(f *FileFacts) []string {
-	var out []string
-	for _, r := range f.Refs {
-		from := "-"
-		if r.Symbol >= 0 && r.Symbol < len(f.Symbols) {
-			from = f.Symbols[r.Symbol].Qualified()
-			if r.Symbol == 0 {
-				from = "<module>"
-			}
-		}
-		s := from + " " + r.Kind + " "
-		if r.Qualifier != "" {
-			s += r.Qualifier + "."
-		}
-		s += r.Name
-		if r.QualifierType != "" {
-			s += " [" + r.QualifierType + "]"
-		}
-		if r.QualifierCall != "" {
-			s += " {" + r.QualifierCall + "}"
-		}
-		out = append(out, s)
-	}
 	return out
 }
 

@@ -5,6 +5,7 @@ package lang_test
 // resolution cases among them, see their languages.
 import (
 	_ "github.com/sdl-dev/sdl/lang/bash"
+	_ "github.com/sdl-dev/sdl/lang/c"
 	_ "github.com/sdl-dev/sdl/lang/csharp"
 	_ "github.com/sdl-dev/sdl/lang/java"
 	_ "github.com/sdl-dev/sdl/lang/javascript"

@@ -36,13 +36,18 @@ type Walker struct {
 	// source, of the same length, where the grammar cannot read valid
 	// code; the tree keeps the source as its text.
 	Fixup func(src []byte) []byte
+	// Pick, when set, chooses the language a file is parsed as from its
+	// content (a .h file is C or C++ by what it holds), and may return the
+	// source with what the grammar cannot read blanked out: the same
+	// length, so that every offset and line still holds.
+	Pick func(filePath string, src []byte) (*Language, []byte)
 }
 
 // RegisterWalker adds the walker-based language of a room, from the
 // room's init function.
 func RegisterWalker(w Walker) *Language {
 	l := &Language{Name: w.Name, Extensions: w.Extensions, Filenames: w.Filenames, Project: w.Project,
-		extract: w.Extract, resolve: w.Resolve, resolveImport: w.ResolveImport, data: w.Data, builtins: w.Builtins, fixup: w.Fixup}
+		extract: w.Extract, resolve: w.Resolve, resolveImport: w.ResolveImport, data: w.Data, builtins: w.Builtins, fixup: w.Fixup, pick: w.Pick}
 	register(l, w.Grammar)
 	l.setSyntax(w.Comments, w.Strings, w.Idents)
 	if w.Skeleton != nil {

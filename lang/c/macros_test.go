@@ -1,9 +1,12 @@
-package lang
+package c
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
 // A Qt widget header as Qt applications write them: moc's macros, signal
@@ -68,33 +71,33 @@ void Net::DownloadHandler::cancel()
 
 func TestQtHeaderMacros(t *testing.T) {
 	// the header is C++ by its content, whatever its extension says
-	f := cExtract(t, "src/net/downloadhandler.h", qtHeaderSrc)
+	f := extractLoose(t, "src/net/downloadhandler.h", qtHeaderSrc)
 	if len(f.Errors) > 0 {
 		t.Errorf("parse errors: %+v", f.Errors)
 	}
-	wantAll(t, cSyms(f),
+	langtest.WantAll(t, syms(f),
 		"class Net.DownloadHandler exported", "constructor Net.DownloadHandler.DownloadHandler public",
 		"method Net.DownloadHandler.url public", "method Net.DownloadHandler.setUrl public",
 		"method Net.DownloadHandler.cancel public", "method Net.DownloadHandler.processFinished private",
 		"method Net.DownloadHandler.urlChanged public", "method Net.DownloadHandler.finished public")
-	cls := cSymbol(t, f, KindClass, "Net.DownloadHandler")
+	cls := symbolOf(t, f, lang.KindClass, "Net.DownloadHandler")
 	if cls.Doc != "Downloads one file." || strings.Join(cls.Signature.Bases, ",") != "QObject" {
 		t.Errorf("class: doc %q bases %v", cls.Doc, cls.Signature.Bases)
 	}
 	// symbols keep the lines of the file as written
-	if m := cSymbol(t, f, KindMethod, "Net.DownloadHandler.finished"); m.Range.StartLine != 33 {
+	if m := symbolOf(t, f, lang.KindMethod, "Net.DownloadHandler.finished"); m.Range.StartLine != 33 {
 		t.Errorf("finished starts on line %d, want 33", m.Range.StartLine)
 	}
-	src := cppSourceFacts(t)
+	src := sourceFacts(t)
 	if len(src.Errors) > 0 {
 		t.Errorf("source parse errors: %+v", src.Errors)
 	}
-	wantAll(t, cRefs(src), "Net.DownloadHandler.cancel call finished", "Net.DownloadHandler.cancel call urlChanged")
+	langtest.WantAll(t, refs(src), "Net.DownloadHandler.cancel call finished", "Net.DownloadHandler.cancel call urlChanged")
 }
 
-func cppSourceFacts(t *testing.T) *FileFacts {
+func sourceFacts(t *testing.T) *lang.FileFacts {
 	t.Helper()
-	return cExtract(t, "src/net/downloadhandler.cpp", qtSourceSrc)
+	return extractLoose(t, "src/net/downloadhandler.cpp", qtSourceSrc)
 }
 
 func TestMacroBlanking(t *testing.T) {
@@ -170,14 +173,14 @@ func TestParseMacros(t *testing.T) {
 // Lua declares its API as "LUAMOD_API int (luaopen_base) (lua_State *L);":
 // with the export macro blanked, the parenthesised name is a function, not
 // a pointer to one.
-func TestCExportedParenthesisedName(t *testing.T) {
-	f := cExtract(t, "lua/lualib.h", "#define LUAMOD_API extern\nLUAMOD_API int (luaopen_base) (lua_State *L);\n"+
+func TestExportedParenthesisedName(t *testing.T) {
+	f := extractLoose(t, "lua/lualib.h", "#define LUAMOD_API extern\nLUAMOD_API int (luaopen_base) (lua_State *L);\n"+
 		"struct hooks { int (*on_open)(lua_State *L); };\n")
 	if len(f.Errors) > 0 {
 		t.Errorf("parse errors: %+v", f.Errors)
 	}
-	syms := cSyms(f)
-	wantAll(t, syms, "function luaopen_base exported")
+	syms := syms(f)
+	langtest.WantAll(t, syms, "function luaopen_base exported")
 	for _, s := range syms {
 		if strings.HasPrefix(s, "function on_open") || strings.HasPrefix(s, "function int") {
 			t.Errorf("%s: a pointer field or a type taken for a function", s)
@@ -191,11 +194,11 @@ func TestConditionalBranches(t *testing.T) {
 	header := "#ifndef KV_H\n#define KV_H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n" +
 		"int kv_get(const char *key);\n\n#ifdef __cplusplus\n}\n#endif\n#endif\n"
 	for _, p := range []string{"include/kv.h", "include/kv.hpp"} {
-		f := cExtract(t, p, header)
+		f := extractLoose(t, p, header)
 		if len(f.Errors) > 0 {
 			t.Errorf("%s: parse errors %+v", p, f.Errors)
 		}
-		wantAll(t, cSyms(f), "function kv_get exported")
+		langtest.WantAll(t, syms(f), "function kv_get exported")
 	}
 	src := `static int open_file(const char *path)
 {
@@ -220,14 +223,14 @@ func TestConditionalBranches(t *testing.T) {
 
 int after(void) { return open_file("x"); }
 `
-	f := cExtract(t, "src/file.c", src)
+	f := extractLoose(t, "src/file.c", src)
 	if len(f.Errors) > 0 {
 		t.Errorf("parse errors %+v", f.Errors)
 	}
 	// the first branch of the split "if" is read; both branches of the
 	// whole-statement group stay
-	wantAll(t, cRefs(f), "open_file call win_open", "open_file call log_open", "open_file call trace_open", "after call open_file")
-	for _, r := range cRefs(f) {
+	langtest.WantAll(t, refs(f), "open_file call win_open", "open_file call log_open", "open_file call trace_open", "after call open_file")
+	for _, r := range refs(f) {
 		if strings.Contains(r, "posix_open") {
 			t.Errorf("a branch not read still yields %s", r)
 		}

@@ -1,24 +1,27 @@
-package lang
+package c
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
-func cExtract(t *testing.T, filePath, src string) *FileFacts {
+func extractLoose(t *testing.T, filePath, src string) *lang.FileFacts {
 	t.Helper()
-	p := NewParser()
+	p := lang.NewParser()
 	defer p.Close()
-	f, err := Extract(p, ForPath(filePath), filePath, []byte(src))
+	f, err := lang.Extract(p, lang.ForPath(filePath), filePath, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-// cSyms renders a file's symbols: "kind qualified vis".
-func cSyms(f *FileFacts) []string {
+// syms renders a file's symbols: "kind qualified vis".
+func syms(f *lang.FileFacts) []string {
 	var out []string
 	for _, s := range f.Symbols[1:] {
 		out = append(out, s.Kind+" "+s.Qualified()+" "+s.Visibility)
@@ -26,18 +29,18 @@ func cSyms(f *FileFacts) []string {
 	return out
 }
 
-func cSymbol(t *testing.T, f *FileFacts, kind, qualified string) *Symbol {
+func symbolOf(t *testing.T, f *lang.FileFacts, kind, qualified string) *lang.Symbol {
 	t.Helper()
 	for i := range f.Symbols {
 		if f.Symbols[i].Qualified() == qualified && f.Symbols[i].Kind == kind {
 			return &f.Symbols[i]
 		}
 	}
-	t.Fatalf("no %s %s in %v", kind, qualified, cSyms(f))
+	t.Fatalf("no %s %s in %v", kind, qualified, syms(f))
 	return nil
 }
 
-func TestCLooksLikeCpp(t *testing.T) {
+func TestLooksLikeCpp(t *testing.T) {
 	for src, want := range map[string]bool{
 		"int f(void);\n": false,
 		"#include <stdio.h>\nstruct s { int a; };\n":                       false,
@@ -57,36 +60,36 @@ func TestCLooksLikeCpp(t *testing.T) {
 		"#if __cplusplus > 201103L\n#endif\n":                              true,
 		"x = ::getpid();\n":                                                true,
 	} {
-		if got := cLooksLikeCpp([]byte(src)); got != want {
+		if got := looksLikeCpp([]byte(src)); got != want {
 			t.Errorf("cLooksLikeCpp(%q) = %v, want %v", src, got, want)
 		}
 	}
 	// the parser picks the grammar by content
-	p := NewParser()
+	p := lang.NewParser()
 	defer p.Close()
-	tr, err := p.Parse(ByName("c"), []byte("namespace a { class B {}; }\n"))
+	tr, err := p.Parse(lang.ByName("c"), []byte("namespace a { class B {}; }\n"))
 	if err != nil || tr.Lang.Name != "cpp" {
 		t.Errorf("a .h holding C++ parsed as %v (%v)", tr.Lang.Name, err)
 	}
 	// a .c file is C whatever it holds, as linguist has it
-	if f := cExtract(t, "src/a.c", "namespace a { class B {}; }\n"); f.Lang != "c" {
+	if f := extractLoose(t, "src/a.c", "namespace a { class B {}; }\n"); f.Lang != "c" {
 		t.Errorf("a .c file parsed as %s", f.Lang)
 	}
-	if f := cExtract(t, "src/a.h", "namespace a { class B {}; }\n"); f.Lang != "cpp" {
+	if f := extractLoose(t, "src/a.h", "namespace a { class B {}; }\n"); f.Lang != "cpp" {
 		t.Errorf("a .h holding C++ parsed as %s", f.Lang)
 	}
 }
 
-func TestCExportMacros(t *testing.T) {
+func TestExportMacros(t *testing.T) {
 	src := "namespace db {\nclass DB_EXPORT Slice {\n public:\n  Slice() {}\n};\nstruct DB_EXPORT Options : Base { int x; };\n" +
 		"class Plain final {};\nint CLASS_COUNT = 1;\n}\n"
-	if b := cBlankExportMacros([]byte(src)); len(b) != len(src) || strings.Contains(string(b), "DB_EXPORT") ||
+	if b := blankExportMacros([]byte(src)); len(b) != len(src) || strings.Contains(string(b), "DB_EXPORT") ||
 		!strings.Contains(string(b), "CLASS_COUNT") {
 		t.Errorf("blanked:\n%s", b)
 	}
-	f := cExtract(t, "include/db/slice.h", src)
-	wantAll(t, cSyms(f), "class db.Slice exported", "constructor db.Slice.Slice public", "class db.Options exported", "class db.Plain exported")
-	if s := cSymbol(t, f, KindClass, "db.Slice"); s.Signature.Text != "class Slice" {
+	f := extractLoose(t, "include/db/slice.h", src)
+	langtest.WantAll(t, syms(f), "class db.Slice exported", "constructor db.Slice.Slice public", "class db.Options exported", "class db.Plain exported")
+	if s := symbolOf(t, f, lang.KindClass, "db.Slice"); s.Signature.Text != "class Slice" {
 		t.Errorf("signature %q", s.Signature.Text)
 	}
 }
@@ -121,8 +124,8 @@ int add(int a, int b);
 static inline unsigned twice(unsigned v) { return v * 2; }
 int sum(const int *xs, size_t n, ...);
 `
-	f := cExtract(t, "include/shape.h", src)
-	wantAll(t, cSyms(f),
+	f := extractLoose(t, "include/shape.h", src)
+	langtest.WantAll(t, syms(f),
 		"variable MAX_ENTRIES exported", "function SQUARE exported", "class shape exported", "type shape_t exported",
 		"class point_t exported", "type cmp_fn exported", "type color exported", "variable counter internal",
 		"variable ptr internal", "variable visible exported", "function add exported", "function twice internal",
@@ -135,32 +138,32 @@ int sum(const int *xs, size_t n, ...);
 	if f.Module != "include/shape.h" {
 		t.Errorf("module %q", f.Module)
 	}
-	sh := cSymbol(t, f, KindClass, "shape")
+	sh := symbolOf(t, f, lang.KindClass, "shape")
 	if sh.Doc != "A shape with a callback." || len(sh.Signature.Fields) != 3 || sh.Signature.Fields[0].Type != "int (*)(const struct shape *s)" {
 		t.Errorf("struct shape: doc %q fields %+v", sh.Doc, sh.Signature.Fields)
 	}
-	if td := cSymbol(t, f, KindType, "shape_t"); td.Signature.Returns != "struct shape" {
+	if td := symbolOf(t, f, lang.KindType, "shape_t"); td.Signature.Returns != "struct shape" {
 		t.Errorf("typedef returns %q", td.Signature.Returns)
 	}
-	add := cSymbol(t, f, KindFunction, "add")
+	add := symbolOf(t, f, lang.KindFunction, "add")
 	if add.Doc != "Adds two numbers." || add.Signature.Returns != "int" || len(add.Signature.Params) != 2 ||
 		add.Signature.Params[1].Name != "b" || !hasMod(add.Signature.Modifiers, "declaration") {
 		t.Errorf("add: %+v doc %q", add.Signature, add.Doc)
 	}
-	sum := cSymbol(t, f, KindFunction, "sum")
+	sum := symbolOf(t, f, lang.KindFunction, "sum")
 	if ps := sum.Signature.Params; len(ps) != 3 || ps[0].Type != "const int *" || !ps[2].Variadic {
 		t.Errorf("sum params %+v", ps)
 	}
-	if m := cSymbol(t, f, KindFunction, "SQUARE"); len(m.Signature.Params) != 1 || !hasMod(m.Signature.Modifiers, "macro") {
+	if m := symbolOf(t, f, lang.KindFunction, "SQUARE"); len(m.Signature.Params) != 1 || !hasMod(m.Signature.Modifiers, "macro") {
 		t.Errorf("SQUARE: %+v", m.Signature)
 	}
-	if p := cSymbol(t, f, KindVariable, "ptr"); p.Signature.Returns != "int *" {
+	if p := symbolOf(t, f, lang.KindVariable, "ptr"); p.Signature.Returns != "int *" {
 		t.Errorf("ptr returns %q", p.Signature.Returns)
 	}
-	wantAll(t, importSources(f), "kv/hash.h", "<stdio.h>")
+	langtest.WantAll(t, importSources(f), "kv/hash.h", "<stdio.h>")
 }
 
-func importSources(f *FileFacts) []string {
+func importSources(f *lang.FileFacts) []string {
 	var out []string
 	for _, i := range f.Imports {
 		s := i.Source
@@ -175,10 +178,10 @@ func importSources(f *FileFacts) []string {
 	return out
 }
 
-// cRefs renders references: "from kind qualifier.name [type] {call}".
-func cRefs(f *FileFacts) []string { return javaRefs(f) }
+// refs renders references: "from kind qualifier.name [type] {call}".
+func refs(f *lang.FileFacts) []string { return langtest.Refs(f) }
 
-func TestCSourceFile(t *testing.T) {
+func TestSourceFile(t *testing.T) {
 	src := `#include "store.h"
 static int helper(int);
 int add(int a, int b);
@@ -208,15 +211,15 @@ fail:
 
 static const struct ops table = { .open = run, .close = helper };
 `
-	f := cExtract(t, "src/run.c", src)
-	syms := cSyms(f)
-	wantAll(t, syms, "function helper internal", "function run exported", "variable table internal")
+	f := extractLoose(t, "src/run.c", src)
+	syms := syms(f)
+	langtest.WantAll(t, syms, "function helper internal", "function run exported", "variable table internal")
 	for _, s := range syms {
 		if s == "function add exported" {
 			t.Errorf("a prototype in a source file is a symbol")
 		}
 	}
-	run := cSymbol(t, f, KindFunction, "run")
+	run := symbolOf(t, f, lang.KindFunction, "run")
 	if run.Doc != "Runs it." {
 		t.Errorf("doc %q", run.Doc)
 	}
@@ -224,14 +227,14 @@ static const struct ops table = { .open = run, .close = helper };
 	for _, i := range run.Invariants {
 		inv = append(inv, i.Text)
 	}
-	wantAll(t, inv, "if p == NULL then return -1", "if !(s.w > 0) then abort", "if !cb then goto fail")
+	langtest.WantAll(t, inv, "if p == NULL then return -1", "if !(s.w > 0) then abort", "if !cb then goto fail")
 	var eff []string
 	for _, e := range run.SideEffects {
 		eff = append(eff, e.Kind)
 	}
-	wantAll(t, eff, "fs", "fs.write", "exit")
-	refs := cRefs(f)
-	wantAll(t, refs, "run call p.area [shape]", "run call s.area [shape_t]", "run call helper", "run call add",
+	langtest.WantAll(t, eff, "fs", "fs.write", "exit")
+	refs := refs(f)
+	langtest.WantAll(t, refs, "run call p.area [shape]", "run call s.area [shape_t]", "run call helper", "run call add",
 		"run call SQUARE", "run call compare_items [&]", "table call run [&]", "table call helper [&]")
 	for _, r := range refs {
 		if strings.HasSuffix(r, "call cb") {
@@ -240,7 +243,7 @@ static const struct ops table = { .open = run, .close = helper };
 	}
 }
 
-const cppShapeSrc = `#pragma once
+const shapeSrc = `#pragma once
 #include <memory>
 #include "geo/base.h"
 
@@ -288,42 +291,42 @@ int hidden() { return 1; }
 `
 
 func TestCppSymbols(t *testing.T) {
-	f := cExtract(t, "include/geo/shape.hpp", cppShapeSrc)
-	wantAll(t, cSyms(f),
+	f := extractLoose(t, "include/geo/shape.hpp", shapeSrc)
+	langtest.WantAll(t, syms(f),
 		"module geo public", "module geo.detail public", "function geo.detail.helper exported",
 		"interface geo.Shape exported", "method geo.Shape.~Shape public", "method geo.Shape.area public",
 		"interface geo.Drawable exported", "class geo.Circle exported", "constructor geo.Circle.Circle public",
 		"method geo.Circle.area public", "method geo.Circle.unit public", "method geo.Circle.as public",
 		"method geo.Circle.operator== public", "method geo.Circle.draw protected", "class geo.Box exported",
 		"type geo.Kind exported", "type geo.Id exported", "function hidden internal")
-	shape := cSymbol(t, f, KindInterface, "geo.Shape")
+	shape := symbolOf(t, f, lang.KindInterface, "geo.Shape")
 	if shape.Doc != "Shape is what every figure implements." || !hasMod(shape.Signature.Modifiers, "abstract") {
 		t.Errorf("Shape: doc %q mods %v", shape.Doc, shape.Signature.Modifiers)
 	}
-	area := cSymbol(t, f, KindMethod, "geo.Shape.area")
+	area := symbolOf(t, f, lang.KindMethod, "geo.Shape.area")
 	if area.Doc != "The area." || !hasMod(area.Signature.Modifiers, "virtual") || !hasMod(area.Signature.Modifiers, "abstract") ||
 		!hasMod(area.Signature.Modifiers, "const") || area.Signature.Returns != "double" {
 		t.Errorf("area: %+v doc %q", area.Signature, area.Doc)
 	}
-	circle := cSymbol(t, f, KindClass, "geo.Circle")
+	circle := symbolOf(t, f, lang.KindClass, "geo.Circle")
 	if strings.Join(circle.Signature.Bases, ",") != "Shape,Drawable" || len(circle.Signature.Fields) != 2 ||
 		circle.Signature.Fields[1].Type != "std::unique_ptr<Shape>" || !hasMod(circle.Signature.Modifiers, "final") {
 		t.Errorf("Circle: %+v", circle.Signature)
 	}
-	if as := cSymbol(t, f, KindMethod, "geo.Circle.as"); len(as.Signature.Generics) != 1 || as.Signature.Generics[0] != "typename T" {
+	if as := symbolOf(t, f, lang.KindMethod, "geo.Circle.as"); len(as.Signature.Generics) != 1 || as.Signature.Generics[0] != "typename T" {
 		t.Errorf("as generics %v", as.Signature.Generics)
 	}
-	if box := cSymbol(t, f, KindClass, "geo.Box"); strings.Join(box.Signature.Generics, ";") != "typename T;int N = 3" {
+	if box := symbolOf(t, f, lang.KindClass, "geo.Box"); strings.Join(box.Signature.Generics, ";") != "typename T;int N = 3" {
 		t.Errorf("Box generics %v", box.Signature.Generics)
 	}
-	if r := cSymbol(t, f, KindMethod, "geo.Circle.draw"); r.Exported {
+	if r := symbolOf(t, f, lang.KindMethod, "geo.Circle.draw"); r.Exported {
 		t.Errorf("a protected method is exported")
 	}
-	wantAll(t, cRefs(f), "geo.Circle extends Shape", "geo.Circle extends Drawable", "geo.Box extends Shape",
+	langtest.WantAll(t, refs(f), "geo.Circle extends Shape", "geo.Circle extends Drawable", "geo.Box extends Shape",
 		"geo.Circle.Circle call Shape.Shape [::]")
 }
 
-func TestCppOutOfLineAndCalls(t *testing.T) {
+func TestOutOfLineAndCalls(t *testing.T) {
 	src := `#include "geo/shape.hpp"
 #include <vector>
 
@@ -361,13 +364,13 @@ Circle Circle::unit() {
 
 geo::Circle::~Circle() {}
 `
-	f := cExtract(t, "src/circle.cpp", src)
-	wantAll(t, cSyms(f), "method geo.Circle.area public", "method geo.Circle.unit public", "method geo.Circle.~Circle public")
-	area := cSymbol(t, f, KindMethod, "geo.Circle.area")
+	f := extractLoose(t, "src/circle.cpp", src)
+	langtest.WantAll(t, syms(f), "method geo.Circle.area public", "method geo.Circle.unit public", "method geo.Circle.~Circle public")
+	area := symbolOf(t, f, lang.KindMethod, "geo.Circle.area")
 	if len(area.Invariants) != 1 || area.Invariants[0].Text != "if r_ < 0 then throw" {
 		t.Errorf("area invariants %+v", area.Invariants)
 	}
-	wantAll(t, cRefs(f),
+	langtest.WantAll(t, refs(f),
 		"geo.Circle.area call detail.helper [::]",
 		"geo.Circle.unit new Circle",
 		"geo.Circle.unit call std.make_unique [::]",
@@ -380,20 +383,20 @@ geo::Circle::~Circle() {}
 		"geo.Circle.unit call Shape.make [::]",
 		"geo.Circle.unit call canvas.add [gr::Canvas]",
 		"geo.Circle.unit call made.run {factory.build}")
-	wantAll(t, importSources(f), "geo/shape.hpp", "<vector>", "geo *", "geo Circle", "geo::render as gr")
+	langtest.WantAll(t, importSources(f), "geo/shape.hpp", "<vector>", "geo *", "geo Circle", "geo::render as gr")
 }
 
-func TestCTestFiles(t *testing.T) {
+func TestTestFiles(t *testing.T) {
 	for p, want := range map[string]bool{
 		"tests/store.c": true, "src/store_test.cc": true, "src/db_unittest.cc": true, "test_store.c": true,
 		"src/StoreTest.cpp": true, "src/store.c": false, "src/testing_util.h": false, "src/contest.c": false,
 	} {
-		if got := IsTestPath(p); got != want {
+		if got := lang.IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%s) = %v", p, got)
 		}
 	}
-	f := cExtract(t, "src/db_test.cc", "TEST(DBTest, Empty) { ASSERT_EQ(1, Count()); }\nTEST_F(DBTest, Put) { db_->Put(\"a\"); }\n")
-	wantAll(t, cSyms(f), "function DBTest.Empty internal", "function DBTest.Put internal")
+	f := extractLoose(t, "src/db_test.cc", "TEST(DBTest, Empty) { ASSERT_EQ(1, Count()); }\nTEST_F(DBTest, Put) { db_->Put(\"a\"); }\n")
+	langtest.WantAll(t, syms(f), "function DBTest.Empty internal", "function DBTest.Put internal")
 	for _, s := range f.Symbols[1:] {
 		if !s.IsTest {
 			t.Errorf("%s is not a test", s.Name)
@@ -401,31 +404,31 @@ func TestCTestFiles(t *testing.T) {
 	}
 }
 
-// cTestTable is the txtar runner's table (fixtureTable) over a few C and
+// testTable is the txtar runner's table (fixtureTable) over a few C and
 // C++ files parsed in the test.
-type cTestTable struct{ *fixtureTable }
+type testTable struct{ *langtest.Table }
 
-func newCTestTable(t *testing.T, files map[string]string) (*cTestTable, map[string]*FileFacts) {
+func newTestTable(t *testing.T, files map[string]string) (*testTable, map[string]*lang.FileFacts) {
 	t.Helper()
 	srcs := map[string][]byte{}
 	for p, src := range files {
 		srcs[p] = []byte(src)
 	}
-	tab := newFixtureTable(t, srcs)
-	return &cTestTable{tab}, tab.facts
+	tab := langtest.NewTable(t, srcs)
+	return &testTable{tab}, tab.Facts
 }
 
-// cResolved resolves every reference of file p and renders the outcomes:
+// resolved resolves every reference of file p and renders the outcomes:
 // "from kind qual.name -> path:qualified rule" (or "-> rule").
-func cResolved(tab *cTestTable, facts map[string]*FileFacts, p string) []string {
+func resolved(tab *testTable, facts map[string]*lang.FileFacts, p string) []string {
 	f := facts[p]
 	fi := tab.File(p)
-	l := ByName(fi.Lang)
+	l := lang.ByName(fi.Lang)
 	var out []string
 	for i := range f.Refs {
 		r := &f.Refs[i]
 		s := &f.Symbols[r.Symbol]
-		res := l.Resolve(&Context{File: fi, From: fixtureTarget(p, f, r.Symbol), Table: tab}, r)
+		res := l.Resolve(&lang.Context{File: fi, From: langtest.Target(p, f, r.Symbol), Table: tab}, r)
 		name := r.Name
 		if r.Qualifier != "" {
 			name = r.Qualifier + "." + r.Name
@@ -444,7 +447,7 @@ func cResolved(tab *cTestTable, facts map[string]*FileFacts, p string) []string 
 		if len(imp.Names) > 0 {
 			name = imp.Names[0].Name
 		}
-		res := l.ResolveImport(&Context{File: fi, Table: tab}, imp, name)
+		res := l.ResolveImport(&lang.Context{File: fi, Table: tab}, imp, name)
 		line := "import " + imp.Source + " " + name + " -> "
 		if res.Target != nil {
 			line += res.Target.Path + ":" + res.Target.Qualified() + " " + res.Rule
@@ -457,14 +460,14 @@ func cResolved(tab *cTestTable, facts map[string]*FileFacts, p string) []string 
 }
 
 // line is the start line of a target, to tell overloads apart.
-func (tab *cTestTable) line(facts map[string]*FileFacts, t *Target) int {
+func (tab *testTable) line(facts map[string]*lang.FileFacts, t *lang.Target) int {
 	var i int
 	fmt.Sscanf(t.ID[strings.LastIndexByte(t.ID, '#')+1:], "%d", &i)
 	return facts[t.Path].Symbols[i].Range.StartLine
 }
 
 func TestCResolution(t *testing.T) {
-	tab, facts := newCTestTable(t, map[string]string{
+	tab, facts := newTestTable(t, map[string]string{
 		"include/kv/store.h": "#include \"kv/hash.h\"\n#define KV_EMPTY(s) ((s)->n == 0)\n" +
 			"typedef struct kv { int n; int (*save)(int); struct kv *next; } kv;\nint kv_put(kv *s, int v);\n",
 		"include/kv/hash.h": "unsigned kv_hash(const char *s);\nstatic inline unsigned kv_bucket(const char *k) { return kv_hash(k) % 64; }\n",
@@ -476,11 +479,11 @@ func TestCResolution(t *testing.T) {
 		"tools/b.c":         "int usage(void) { return 2; }\nint other(void) { return usage(); }\n",
 		"tools/c.c":         "int call_usage(void) { return usage(); }\n",
 	})
-	got := append(cResolved(tab, facts, "src/store.c"), cResolved(tab, facts, "src/main.c")...)
-	got = append(got, cResolved(tab, facts, "include/kv/hash.h")...)
-	got = append(got, cResolved(tab, facts, "tools/b.c")...)
-	got = append(got, cResolved(tab, facts, "tools/c.c")...)
-	wantAll(t, got,
+	got := append(resolved(tab, facts, "src/store.c"), resolved(tab, facts, "src/main.c")...)
+	got = append(got, resolved(tab, facts, "include/kv/hash.h")...)
+	got = append(got, resolved(tab, facts, "tools/b.c")...)
+	got = append(got, resolved(tab, facts, "tools/c.c")...)
+	langtest.WantAll(t, got,
 		// a call through a function pointer member binds nothing
 		"kv_put call s.save -> unresolved",
 		"kv_put call s.next.save -> unresolved",
@@ -508,8 +511,8 @@ func TestCResolution(t *testing.T) {
 	)
 }
 
-func TestCIncludeResolution(t *testing.T) {
-	tab, _ := newCTestTable(t, map[string]string{
+func TestIncludeResolution(t *testing.T) {
+	tab, _ := newTestTable(t, map[string]string{
 		"src/a.c":              "",
 		"src/util/x.h":         "",
 		"lib/util/x.h":         "",
@@ -527,7 +530,7 @@ func TestCIncludeResolution(t *testing.T) {
 		{"src/a.c", "../src/net/conn.h", "src/net/conn.h"},
 		{"src/net/conn.h", "x.h", "src/util/x.h"}, // several: the nearest
 	} {
-		p, rule := cIncludeFile(tab, tc.from, tc.src)
+		p, rule := includeFile(tab, tc.from, tc.src)
 		got := p
 		if p == "" {
 			got = rule
@@ -539,8 +542,8 @@ func TestCIncludeResolution(t *testing.T) {
 }
 
 func TestCppResolution(t *testing.T) {
-	tab, facts := newCTestTable(t, map[string]string{
-		"include/geo/shape.h": cppShapeSrc,
+	tab, facts := newTestTable(t, map[string]string{
+		"include/geo/shape.h": shapeSrc,
 		"src/circle.cpp": `#include "geo/shape.h"
 namespace geo {
 namespace detail { int helper(int x) { return x; } }
@@ -578,10 +581,10 @@ int main() {
 }
 `,
 	})
-	got := append(cResolved(tab, facts, "src/circle.cpp"), cResolved(tab, facts, "src/main.cpp")...)
-	got = append(got, cResolved(tab, facts, "src/rect.cpp")...)
-	got = append(got, cResolved(tab, facts, "include/geo/shape.h")...)
-	wantAll(t, got,
+	got := append(resolved(tab, facts, "src/circle.cpp"), resolved(tab, facts, "src/main.cpp")...)
+	got = append(got, resolved(tab, facts, "src/rect.cpp")...)
+	got = append(got, resolved(tab, facts, "include/geo/shape.h")...)
+	langtest.WantAll(t, got,
 		// a base class's constructor from an initializer list
 		"geo.Circle.Circle call Shape.Shape -> include/geo/shape.h:geo.Shape@9 import",
 		// a namespace-qualified call from inside the namespace

@@ -1,16 +1,20 @@
-package lang
+package c
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
+)
 
 // The declarations only C++ has: namespaces, class bodies with access
 // sections, templates, using declarations and directives, aliases.
 
 // namespace makes a named namespace a module symbol whose declarations
 // hang from it; an anonymous one gives its declarations internal linkage.
-func (w *cWalker) namespace(n int32, c cCtx) {
+func (w *walkState) namespace(n int32, c state) {
 	t := w.t
 	body := t.Field(n, "body")
-	name := cNamespaceName(t, n)
+	name := namespaceName(t, n)
 	if name == "" {
 		c.hidden = true
 		if body >= 0 {
@@ -18,28 +22,28 @@ func (w *cWalker) namespace(n int32, c cCtx) {
 		}
 		return
 	}
-	q := cJoin(c.ns, name)
-	s := Symbol{Kind: KindModule, Name: lastDotted(name), Parent: c.parent, Doc: w.doc(n)}
+	q := join(c.ns, name)
+	s := lang.Symbol{Kind: lang.KindModule, Name: lastDotted(name), Parent: c.parent, Doc: w.doc(n)}
 	if i := strings.LastIndexByte(q, '.'); i >= 0 {
 		s.Container = q[:i]
 	}
-	s.Exported, s.Visibility = !c.hidden, VisPublic
+	s.Exported, s.Visibility = !c.hidden, lang.VisPublic
 	if c.hidden {
-		s.Visibility = VisInternal
+		s.Visibility = lang.VisInternal
 	}
 	if t.ChildOfKind(n, "inline") >= 0 {
 		s.Signature.Modifiers = []string{"inline"}
 	}
 	s.Signature.Text = w.x.HeaderText(n, body)
-	sym := w.x.AddSymbol(s, n, cNameLeaf(t, t.Field(n, "name")), body)
+	sym := w.x.AddSymbol(s, n, nameLeaf(t, t.Field(n, "name")), body)
 	if body >= 0 {
-		w.decls(body, cCtx{parent: sym, ns: q, cls: -1, hidden: c.hidden, tmpl: -1})
+		w.decls(body, state{parent: sym, ns: q, cls: -1, hidden: c.hidden, tmpl: -1})
 	}
 }
 
 // members walks a class body: access sections, methods declared and
 // defined, nested types; data members are the class's fields.
-func (w *cWalker) members(body int32, c cCtx) {
+func (w *walkState) members(body int32, c state) {
 	t := w.t
 	for m := range t.NamedChildren(body) {
 		switch t.Kind(m) {
@@ -52,7 +56,7 @@ func (w *cWalker) members(body int32, c cCtx) {
 		case "field_declaration":
 			w.declaration(m, c)
 			if v := t.Field(m, "default_value"); v >= 0 {
-				w.code(v, c.cls, newCScope(nil), false, c)
+				w.code(v, c.cls, newScope(nil), false, c)
 				if ty := t.Field(m, "type"); ty >= 0 && (t.Kind(v) == "initializer_list" || t.Kind(v) == "argument_list") {
 					w.construct(ty, c.cls, v)
 				}
@@ -77,7 +81,7 @@ func (w *cWalker) members(body int32, c cCtx) {
 
 // template handles template <...> declaration: the declaration it wraps,
 // with the template's parameters as its generics.
-func (w *cWalker) template(n int32, c cCtx) {
+func (w *walkState) template(n int32, c state) {
 	t := w.t
 	c.tmpl = n
 	for ch := range t.NamedChildren(n) {
@@ -96,14 +100,14 @@ func (w *cWalker) template(n int32, c cCtx) {
 
 // using records using namespace X (a wildcard import of X) and using X::y
 // (an import of y from X). Inside a class, using Base::f is no import.
-func (w *cWalker) using(n int32, c cCtx) {
+func (w *walkState) using(n int32, c state) {
 	if c.cls >= 0 {
 		return
 	}
 	w.usingImport(n, 0)
 }
 
-func (w *cWalker) usingImport(n int32, sym int) {
+func (w *walkState) usingImport(n int32, sym int) {
 	t := w.t
 	isNS := t.ChildOfKind(n, "namespace") >= 0
 	var target int32 = -1
@@ -118,17 +122,17 @@ func (w *cWalker) usingImport(n int32, sym int) {
 	}
 	text := strings.Join(strings.Fields(t.Text(target)), "")
 	text = strings.TrimPrefix(text, "::")
-	imp := Import{Line: t.StartLine(n), Symbol: sym}
+	imp := lang.Import{Line: t.StartLine(n), Symbol: sym}
 	if isNS {
 		imp.Source = text
-		imp.Names = []ImportName{{Name: "*"}}
+		imp.Names = []lang.ImportName{{Name: "*"}}
 	} else {
 		i := strings.LastIndex(text, "::")
 		if i < 0 {
 			return
 		}
 		imp.Source = text[:i]
-		imp.Names = []ImportName{{Name: text[i+2:]}}
+		imp.Names = []lang.ImportName{{Name: text[i+2:]}}
 	}
 	if imp.Source == "" {
 		return
@@ -138,7 +142,7 @@ func (w *cWalker) usingImport(n int32, sym int) {
 
 // namespaceAlias records namespace fs = std::filesystem as an import of
 // std::filesystem bound to fs.
-func (w *cWalker) namespaceAlias(n int32, c cCtx) {
+func (w *walkState) namespaceAlias(n int32, c state) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -154,23 +158,23 @@ func (w *cWalker) namespaceAlias(n int32, c cCtx) {
 		return
 	}
 	src := strings.TrimPrefix(strings.Join(strings.Fields(t.Text(target)), ""), "::")
-	w.x.Facts.Imports = append(w.x.Facts.Imports, Import{Source: src, Alias: t.Text(name), Line: t.StartLine(n), Symbol: 0})
+	w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: src, Alias: t.Text(name), Line: t.StartLine(n), Symbol: 0})
 }
 
 // alias makes using Name = type a type symbol.
-func (w *cWalker) alias(n int32, c cCtx) {
+func (w *walkState) alias(n int32, c state) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
 	}
-	s := Symbol{Kind: KindType, Name: t.Text(name), Parent: c.parent, Doc: w.doc(c.declNode(n))}
-	s.Signature.Returns = OneLine(t.FieldText(n, "type"))
+	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: c.parent, Doc: w.doc(c.declNode(n))}
+	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
 	if c.tmpl >= 0 {
 		s.Signature.Generics = w.generics(c.tmpl)
 	}
 	w.visibility(&s, c, false)
-	s.Signature.Text = strings.TrimSuffix(OneLine(t.Text(c.declNode(n))), ";")
+	s.Signature.Text = strings.TrimSuffix(lang.OneLine(t.Text(c.declNode(n))), ";")
 	node := n
 	if c.tmpl >= 0 && t.Parent(n) == c.tmpl {
 		node = c.tmpl
@@ -180,7 +184,7 @@ func (w *cWalker) alias(n int32, c cCtx) {
 
 // fieldInits walks a constructor's member initializer list: Base(args)
 // calls a base class's constructor; member(args) walks its arguments.
-func (w *cWalker) fieldInits(fil int32, sym int, scope *cScope, c cCtx) {
+func (w *walkState) fieldInits(fil int32, sym int, scope *scope, c state) {
 	t := w.t
 	var bases []string
 	if i, ok := w.classes[scope.cls]; ok {
@@ -194,19 +198,19 @@ func (w *cWalker) fieldInits(fil int32, sym int, scope *cScope, c cCtx) {
 		if first < 0 {
 			continue
 		}
-		name, qual := cTypeRefName(t, first)
+		name, qual := typeRefName(t, first)
 		if t.Kind(first) == "field_identifier" || t.Kind(first) == "template_method" {
 			name = t.Text(first)
 			if t.Kind(first) == "template_method" {
 				name = t.FieldText(first, "name")
 			}
 		}
-		if name != "" && cIsBaseInit(name, qual, bases) {
+		if name != "" && isBaseInit(name, qual, bases) {
 			q := name
 			if qual != "" {
 				q = qual + "::" + name
 			}
-			w.x.Ref(Ref{Kind: RefCall, Name: name, Qualifier: q, QualifierType: cScopeMark, Symbol: sym}, fi)
+			w.x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: q, QualifierType: scopeMark, Symbol: sym}, fi)
 		}
 		for ch := range t.NamedChildren(fi) {
 			if ch != first {
@@ -216,10 +220,10 @@ func (w *cWalker) fieldInits(fil int32, sym int, scope *cScope, c cCtx) {
 	}
 }
 
-// cIsBaseInit reports whether an initializer names a base class: one of
+// isBaseInit reports whether an initializer names a base class: one of
 // the class's bases when the walker knows them, else a type-like name
 // (Base, ns::Base) rather than a member's (name_, m_name, name).
-func cIsBaseInit(name, qual string, bases []string) bool {
+func isBaseInit(name, qual string, bases []string) bool {
 	if len(bases) > 0 {
 		for _, b := range bases {
 			bn := b
@@ -232,12 +236,12 @@ func cIsBaseInit(name, qual string, bases []string) bool {
 		}
 		return false
 	}
-	return qual != "" || IsUpper(name) && !strings.HasSuffix(name, "_") && !strings.HasPrefix(name, "m_")
+	return qual != "" || lang.IsUpper(name) && !strings.HasSuffix(name, "_") && !strings.HasPrefix(name, "m_")
 }
 
 // construct records the construction of a value of the type written at
 // typ (T x(args), T x{args}, a member initializer).
-func (w *cWalker) construct(typ int32, sym int, at int32) {
+func (w *walkState) construct(typ int32, sym int, at int32) {
 	t := w.t
 	if typ < 0 {
 		return
@@ -247,9 +251,9 @@ func (w *cWalker) construct(typ int32, sym int, at int32) {
 	default:
 		return
 	}
-	name, qual := cTypeRefName(t, typ)
-	if name == "" || cPrimitive[name] {
+	name, qual := typeRefName(t, typ)
+	if name == "" || primitive[name] {
 		return
 	}
-	w.x.Ref(Ref{Kind: RefNew, Name: name, Qualifier: qual, Symbol: sym}, at)
+	w.x.Ref(lang.Ref{Kind: lang.RefNew, Name: name, Qualifier: qual, Symbol: sym}, at)
 }

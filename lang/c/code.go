@@ -1,22 +1,26 @@
-package lang
+package c
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
+)
 
 // The code of C and C++ functions: calls, constructions, guards, throws,
 // and the types of the locals that method calls go through.
 
-// cScope maps the names visible in a function to what is known of their
+// scope maps the names visible in a function to what is known of their
 // types. One map per function is close enough to block scoping; lambdas
 // get their own.
-type cScope struct {
-	Scope
+type scope struct {
+	lang.Scope
 	fields map[string]string // the enclosing class's data members -> simple type
 	cls    string            // the enclosing class, qualified (dotted), "" outside methods
-	outer  *cScope
+	outer  *scope
 }
 
-func newCScope(outer *cScope) *cScope {
-	s := &cScope{outer: outer}
+func newScope(outer *scope) *scope {
+	s := &scope{outer: outer}
 	if outer != nil {
 		s.Parent = &outer.Scope
 		s.cls = outer.cls
@@ -24,7 +28,7 @@ func newCScope(outer *cScope) *cScope {
 	return s
 }
 
-func (s *cScope) setField(name, typ string) {
+func (s *scope) setField(name, typ string) {
 	if s.fields == nil {
 		s.fields = map[string]string{}
 	}
@@ -32,7 +36,7 @@ func (s *cScope) setField(name, typ string) {
 }
 
 // field finds a data member of the enclosing class this file defines.
-func (s *cScope) field(name string) (string, bool) {
+func (s *scope) field(name string) (string, bool) {
 	for ; s != nil; s = s.outer {
 		if t, found := s.fields[name]; found {
 			return t, true
@@ -43,7 +47,7 @@ func (s *cScope) field(name string) (string, bool) {
 
 // varType is the simple type of a variable declared with type node typ
 // and declarator decorations deco ("" for builtin types and auto).
-func (w *cWalker) varType(typ int32, deco string) string {
+func (w *walkState) varType(typ int32, deco string) string {
 	t := w.t
 	if typ < 0 {
 		return ""
@@ -52,12 +56,12 @@ func (w *cWalker) varType(typ int32, deco string) string {
 	case "primitive_type", "sized_type_specifier", "placeholder_type_specifier", "decltype":
 		return ""
 	}
-	return cSimpleType(t.Text(typ))
+	return simpleType(t.Text(typ))
 }
 
 // code walks code that belongs to symbol sym. top is true for the
 // statements of a function's own body, where an early exit is a guard.
-func (w *cWalker) code(n int32, sym int, scope *cScope, top bool, c cCtx) {
+func (w *walkState) code(n int32, sym int, scope *scope, top bool, c state) {
 	t := w.t
 	switch t.Kind(n) {
 	case "comment":
@@ -105,7 +109,7 @@ func (w *cWalker) code(n int32, sym int, scope *cScope, top bool, c cCtx) {
 			w.assertGuard(n, sym)
 		}
 	case "lambda_expression":
-		inner := newCScope(scope)
+		inner := newScope(scope)
 		if d := t.Field(n, "declarator"); d >= 0 {
 			w.params(t.Field(d, "parameters"), inner)
 		}
@@ -152,7 +156,7 @@ func (w *cWalker) code(n int32, sym int, scope *cScope, top bool, c cCtx) {
 
 // local types the names a declaration in a function body declares, records
 // constructions (T x(args), T x{args}), and walks initializers.
-func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
+func (w *walkState) local(n int32, sym int, scope *scope, c state) {
 	t := w.t
 	typ := t.Field(n, "type")
 	if typ >= 0 {
@@ -175,7 +179,7 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 		if d.fn >= 0 {
 			// T x(a[1]) reads as a prototype (the most vexing parse); in
 			// C++ code a local of class type declared so is a construction
-			if !w.cpp || typ < 0 || t.Kind(d.name) != "identifier" || w.varType(typ, "") == "" || d.fn != cDeclaratorChild(t, dn) && d.fn != dn {
+			if !w.cpp || typ < 0 || t.Kind(d.name) != "identifier" || w.varType(typ, "") == "" || d.fn != declaratorChild(t, dn) && d.fn != dn {
 				continue
 			}
 			w.construct(typ, sym, d.fn)
@@ -200,12 +204,12 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 			case "new_expression":
 				vt = w.varType(t.Field(v, "type"), "")
 			case "call_expression":
-				if made := cMadeType(t, v); made != "" {
+				if made := madeType(t, v); made != "" {
 					vt = made
-				} else if fn := t.Field(v, "function"); fn >= 0 && t.Kind(fn) == "template_function" && cCasts[t.FieldText(fn, "name")] {
+				} else if fn := t.Field(v, "function"); fn >= 0 && t.Kind(fn) == "template_function" && casts[t.FieldText(fn, "name")] {
 					if args := t.Field(fn, "arguments"); args >= 0 {
 						if a := t.FirstNamedChild(args); a >= 0 {
-							vt = cSimpleType(t.Text(a)) // auto p = static_cast<T*>(x)
+							vt = simpleType(t.Text(a)) // auto p = static_cast<T*>(x)
 						}
 					}
 				} else if fn := t.Field(v, "function"); fn >= 0 {
@@ -223,9 +227,9 @@ func (w *cWalker) local(n int32, sym int, scope *cScope, c cCtx) {
 	}
 }
 
-// cMadeType is the type a make_unique<T>() or make_shared<T>() call makes,
+// madeType is the type a make_unique<T>() or make_shared<T>() call makes,
 // or "".
-func cMadeType(t *Tree, call int32) string {
+func madeType(t *lang.Tree, call int32) string {
 	fn := t.Field(call, "function")
 	for i := 0; fn >= 0 && t.Kind(fn) == "qualified_identifier" && i < 8; i++ {
 		fn = t.Field(fn, "name")
@@ -237,19 +241,19 @@ func cMadeType(t *Tree, call int32) string {
 	case "make_unique", "make_shared", "allocate_shared", "make_optional":
 		if args := t.Field(fn, "arguments"); args >= 0 {
 			if a := t.FirstNamedChild(args); a >= 0 {
-				return cSimpleType(t.Text(a))
+				return simpleType(t.Text(a))
 			}
 		}
 	}
 	return ""
 }
 
-// cCasts are the named casts, which read like calls of templates.
-var cCasts = map[string]bool{"static_cast": true, "dynamic_cast": true, "const_cast": true, "reinterpret_cast": true,
+// casts are the named casts, which read like calls of templates.
+var casts = map[string]bool{"static_cast": true, "dynamic_cast": true, "const_cast": true, "reinterpret_cast": true,
 	"bit_cast": true, "static_pointer_cast": false}
 
 // call records a call.
-func (w *cWalker) call(n int32, sym int, scope *cScope) {
+func (w *walkState) call(n int32, sym int, scope *scope) {
 	t := w.t
 	fn := t.Field(n, "function")
 	if fn < 0 {
@@ -261,20 +265,20 @@ func (w *cWalker) call(n int32, sym int, scope *cScope) {
 		if _, _, _, local := scope.Lookup(name); local {
 			return // a call through a function pointer or a lambda held in a local
 		}
-		w.x.Ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
+		w.x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: sym}, n)
 	case "template_function":
 		name := t.FieldText(fn, "name")
-		if cCasts[name] {
+		if casts[name] {
 			return
 		}
-		w.x.Ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
+		w.x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: sym}, n)
 	case "qualified_identifier":
 		var segs []string
 		q := fn
 		global := false
 		for i := 0; q >= 0 && t.Kind(q) == "qualified_identifier" && i < 32; i++ {
 			if s := t.Field(q, "scope"); s >= 0 {
-				segs = append(segs, strings.ReplaceAll(cScopeText(t, s), ".", "::"))
+				segs = append(segs, strings.ReplaceAll(scopeText(t, s), ".", "::"))
 			} else if i == 0 {
 				global = true
 			}
@@ -284,21 +288,21 @@ func (w *cWalker) call(n int32, sym int, scope *cScope) {
 			return
 		}
 		_, name, _ := w.nameParts(q)
-		if name == "" || cCasts[name] {
+		if name == "" || casts[name] {
 			return
 		}
 		_ = global
-		r := Ref{Kind: RefCall, Name: name, Qualifier: strings.Join(segs, "::"), Symbol: sym}
+		r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: strings.Join(segs, "::"), Symbol: sym}
 		if r.Qualifier != "" {
-			r.QualifierType = cScopeMark
+			r.QualifierType = scopeMark
 		}
 		w.x.Ref(r, n)
-		if made := cMadeType(t, n); made != "" {
+		if made := madeType(t, n); made != "" {
 			mn, mq := made, ""
 			if i := strings.LastIndex(made, "::"); i >= 0 {
 				mn, mq = made[i+2:], made[:i]
 			}
-			w.x.Ref(Ref{Kind: RefNew, Name: mn, Qualifier: mq, Symbol: sym}, n)
+			w.x.Ref(lang.Ref{Kind: lang.RefNew, Name: mn, Qualifier: mq, Symbol: sym}, n)
 		}
 	case "field_expression":
 		obj := t.Field(fn, "argument")
@@ -315,23 +319,23 @@ func (w *cWalker) call(n int32, sym int, scope *cScope) {
 		if name == "" {
 			return
 		}
-		r := Ref{Kind: RefCall, Name: name, Qualifier: cExpr(t, obj, 0), Symbol: sym}
+		r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: expr(t, obj, 0), Symbol: sym}
 		r.QualifierType, r.QualifierCall = w.head(obj, scope)
 		w.x.Ref(r, n)
 	}
 }
 
-// cScopeMark is the QualifierType of a call through a scope (ns::f(),
+// scopeMark is the QualifierType of a call through a scope (ns::f(),
 // Class::f()): its qualifier names a namespace or a class, not a value.
-const cScopeMark = "::"
+const scopeMark = "::"
 
-// maxCChain bounds how much of a call chain a qualifier spells out.
-const maxCChain = 24
+// maxChain bounds how much of a call chain a qualifier spells out.
+const maxChain = 24
 
-// cExpr renders an expression used as a qualifier with arguments left out
+// expr renders an expression used as a qualifier with arguments left out
 // and -> written as ".": "a->b(x).c" -> "a.b().c".
-func cExpr(t *Tree, n int32, depth int) string {
-	if depth > maxCChain {
+func expr(t *lang.Tree, n int32, depth int) string {
+	if depth > maxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -342,10 +346,10 @@ func cExpr(t *Tree, n int32, depth int) string {
 		if a < 0 || f < 0 {
 			break
 		}
-		return cExpr(t, a, depth+1) + "." + cExpr(t, f, depth+1)
+		return expr(t, a, depth+1) + "." + expr(t, f, depth+1)
 	case "call_expression":
 		if f := t.Field(n, "function"); f >= 0 {
-			return cExpr(t, f, depth+1) + "()"
+			return expr(t, f, depth+1) + "()"
 		}
 	case "qualified_identifier", "template_function", "template_type":
 		s := strings.Join(strings.Fields(t.Text(n)), "")
@@ -357,31 +361,31 @@ func cExpr(t *Tree, n int32, depth int) string {
 		return t.FieldText(n, "name")
 	case "subscript_expression":
 		if a := t.Field(n, "argument"); a >= 0 {
-			return cExpr(t, a, depth+1) + "[]"
+			return expr(t, a, depth+1) + "[]"
 		}
 	case "parenthesized_expression":
 		if in := t.FirstNamedChild(n); in >= 0 {
-			return cExpr(t, in, depth+1)
+			return expr(t, in, depth+1)
 		}
 	case "pointer_expression":
 		if a := t.Field(n, "argument"); a >= 0 {
-			return cExpr(t, a, depth+1)
+			return expr(t, a, depth+1)
 		}
 	}
-	return Shorten(OneLine(t.Text(n)), 40)
+	return lang.Shorten(lang.OneLine(t.Text(n)), 40)
 }
 
 // head works out what is known of a qualifier: the type of its first part
 // (a typed local, this, a member of the class), and the last call in it,
 // whose result the rest hangs from.
-func (w *cWalker) head(obj int32, scope *cScope) (typ, call string) {
+func (w *walkState) head(obj int32, scope *scope) (typ, call string) {
 	t := w.t
 	// the last call of the chain: a.b().c -> a.b
-	for n, i := obj, 0; n >= 0 && i <= maxCChain; i++ {
+	for n, i := obj, 0; n >= 0 && i <= maxChain; i++ {
 		k := t.Kind(n)
 		if k == "call_expression" {
 			if f := t.Field(n, "function"); f >= 0 {
-				call = cExpr(t, f, 0)
+				call = expr(t, f, 0)
 			}
 			break
 		}
@@ -395,7 +399,7 @@ func (w *cWalker) head(obj int32, scope *cScope) (typ, call string) {
 		}
 	}
 	n := obj
-	for i := 0; i <= maxCChain; i++ {
+	for i := 0; i <= maxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "field_expression", "subscript_expression", "pointer_expression":
@@ -441,7 +445,7 @@ func (w *cWalker) head(obj int32, scope *cScope) (typ, call string) {
 }
 
 // guard records if (cond) return/throw/goto/exit at the top of a body.
-func (w *cWalker) guard(n int32, sym int) {
+func (w *walkState) guard(n int32, sym int) {
 	t := w.t
 	cons := t.Field(n, "consequence")
 	cond := t.Field(n, "condition")
@@ -481,22 +485,22 @@ func (w *cWalker) guard(n int32, sym int) {
 		w.x.Guard(sym, condText, "goto "+t.FieldText(first, "label"), n)
 	case "expression_statement":
 		if call := t.FirstNamedChild(first); call >= 0 && t.Kind(call) == "call_expression" {
-			if a := cExitCalls[lastColon(t.FieldText(call, "function"))]; a != "" {
+			if a := exitCalls[lastColon(t.FieldText(call, "function"))]; a != "" {
 				w.x.Guard(sym, condText, a, n)
 			}
 		}
 	}
 }
 
-// cExitCalls end the process (or the program's run) where they are called.
-var cExitCalls = map[string]string{
+// exitCalls end the process (or the program's run) where they are called.
+var exitCalls = map[string]string{
 	"exit": "exit", "_exit": "exit", "_Exit": "exit", "quick_exit": "exit", "abort": "abort", "err": "exit",
 	"errx": "exit", "panic": "abort", "die": "exit", "fatal": "exit", "BUG": "abort", "terminate": "abort",
 }
 
 // assertGuard records assert(cond) and static_assert(cond) at the top of a
 // body: the function aborts unless cond holds.
-func (w *cWalker) assertGuard(st int32, sym int) {
+func (w *walkState) assertGuard(st int32, sym int) {
 	t := w.t
 	call := t.FirstNamedChild(st)
 	if call < 0 || t.Kind(call) != "call_expression" {
@@ -517,17 +521,17 @@ func (w *cWalker) assertGuard(st int32, sym int) {
 }
 
 // throwStmt records throw X(...) as a throw of X.
-func (w *cWalker) throwStmt(n int32, sym int) {
+func (w *walkState) throwStmt(n int32, sym int) {
 	t := w.t
 	e := t.FirstNamedChild(n)
 	what := ""
 	if e >= 0 {
-		what = OneLine(t.Text(e))
+		what = lang.OneLine(t.Text(e))
 		switch t.Kind(e) {
 		case "call_expression":
-			what = OneLine(t.FieldText(e, "function"))
+			what = lang.OneLine(t.FieldText(e, "function"))
 		case "new_expression":
-			what = OneLine(t.FieldText(e, "type"))
+			what = lang.OneLine(t.FieldText(e, "type"))
 		}
 	}
 	w.x.Throw(sym, "throws", what, n)
@@ -537,7 +541,7 @@ func (w *cWalker) throwStmt(n int32, sym int) {
 // operations, a callback passed to a call, a handler assigned to a
 // member): code reaches it through a pointer. The reference carries the
 // type "&"; resolution keeps it only when it binds to a function.
-func (w *cWalker) funcRef(n int32, sym int, scope *cScope) {
+func (w *walkState) funcRef(n int32, sym int, scope *scope) {
 	t := w.t
 	p := t.Parent(n)
 	if p >= 0 && t.Kind(p) == "pointer_expression" {
@@ -565,5 +569,5 @@ func (w *cWalker) funcRef(n int32, sym int, scope *cScope) {
 	if _, member := scope.field(name); member {
 		return
 	}
-	w.x.Ref(Ref{Kind: RefCall, Name: name, QualifierType: "&", Symbol: sym}, n)
+	w.x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, QualifierType: "&", Symbol: sym}, n)
 }

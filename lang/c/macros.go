@@ -1,4 +1,4 @@
-package lang
+package c
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"embed"
 	"fmt"
 	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
 )
 
 // Macros the grammar cannot read are neutralised before the parse, as
@@ -107,7 +109,7 @@ func parseMacros(data []byte) ([]macroRule, error) {
 			r.args = true
 			line = strings.TrimSuffix(line, "(...)")
 		}
-		if line == "" || strings.IndexFunc(line, func(c rune) bool { return !(c == '*' || c < 0x80 && IsIdentByte(byte(c))) }) >= 0 {
+		if line == "" || strings.IndexFunc(line, func(c rune) bool { return !(c == '*' || c < 0x80 && lang.IsIdentByte(byte(c))) }) >= 0 {
 			return nil, fmt.Errorf("line %d: bad macro name %q", n, line)
 		}
 		if !r.args && len(r.repl) > len(line) {
@@ -206,7 +208,7 @@ func (m *macroSet) blank(src []byte) []byte {
 			i = skipQuoted(src, i)
 		case isIdentStart(c):
 			j := i
-			for j < len(src) && IsIdentByte(src[j]) && src[j] != '$' {
+			for j < len(src) && lang.IsIdentByte(src[j]) && src[j] != '$' {
 				j++
 			}
 			name := src[i:j]
@@ -247,7 +249,7 @@ func (m *macroSet) blank(src []byte) []byte {
 			}
 			i++
 		case c >= '0' && c <= '9':
-			for i < len(src) && IsIdentByte(src[i]) {
+			for i < len(src) && lang.IsIdentByte(src[i]) {
 				i++
 			}
 		default:

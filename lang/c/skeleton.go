@@ -1,36 +1,39 @@
-package lang
+package c
 
-import "strings"
+import (
+	"strings"
 
-func init() {
-	for _, name := range []string{"c", "cpp"} {
-		skelRulesByName[name] = &SkelRules{
-			Marker: "/* ... */",
-			Control: KindSet("if_statement", "for_statement", "for_range_loop", "while_statement", "do_statement",
-				"switch_statement", "try_statement"),
-			Exits: KindSet("return_statement", "break_statement", "continue_statement", "goto_statement",
-				"throw_statement", "co_return_statement"),
-			Blocks:      KindSet("compound_statement"),
-			Clauses:     KindSet("else_clause", "catch_clause"),
-			Cases:       KindSet("case_statement"),
-			CaseParents: KindSet("switch_statement"),
-			Wrappers:    KindSet("expression_statement", "labeled_statement"),
-			Member:      cSkelMember,
-			Exported:    cSkelExported,
-			CaseItems:   cSkelCaseItems,
-			ExitCall:    cSkelExitCall,
-		}
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// skeleton is how the skeleton renderer reads C and C++.
+func skeleton() *lang.SkelRules {
+	return &lang.SkelRules{
+		Marker: "/* ... */",
+		Control: lang.KindSet("if_statement", "for_statement", "for_range_loop", "while_statement", "do_statement",
+			"switch_statement", "try_statement"),
+		Exits: lang.KindSet("return_statement", "break_statement", "continue_statement", "goto_statement",
+			"throw_statement", "co_return_statement"),
+		Blocks:      lang.KindSet("compound_statement"),
+		Clauses:     lang.KindSet("else_clause", "catch_clause"),
+		Cases:       lang.KindSet("case_statement"),
+		CaseParents: lang.KindSet("switch_statement"),
+		Wrappers:    lang.KindSet("expression_statement", "labeled_statement"),
+		Member:      skelMember,
+		Exported:    skelExported,
+		CaseItems:   skelCaseItems,
+		ExitCall:    skelExitCall,
 	}
 }
 
-func cSkelMember(s *Skel, n int32) Shape {
+func skelMember(s *lang.Skel, n int32) lang.Shape {
 	t := s.Tree
 	switch t.Kind(n) {
 	case "preproc_include", "using_declaration", "namespace_alias_definition", "alias_declaration":
-		return Shape{Kind: ShapeVerbatim}
+		return lang.Shape{Kind: lang.ShapeVerbatim}
 	case "function_definition":
 		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "compound_statement" {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleCode)}}
 		}
 	case "template_declaration":
 		// the declaration it wraps, with the template header in front
@@ -38,13 +41,13 @@ func cSkelMember(s *Skel, n int32) Shape {
 			if t.FieldName(ch) == "parameters" || t.IsComment(ch) {
 				continue
 			}
-			if sh := cSkelMember(s, ch); sh.Kind == ShapeFrame {
+			if sh := skelMember(s, ch); sh.Kind == lang.ShapeFrame {
 				return sh
 			}
 		}
 	case "struct_specifier", "union_specifier", "class_specifier", "enum_specifier":
 		if b := t.Field(n, "body"); b >= 0 {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleMembers)}}
 		}
 	case "declaration", "field_declaration", "type_definition":
 		// struct tag { ... } name; typedef struct { ... } name_t;
@@ -52,13 +55,13 @@ func cSkelMember(s *Skel, n int32) Shape {
 			switch t.Kind(ty) {
 			case "struct_specifier", "union_specifier", "class_specifier", "enum_specifier":
 				if b := t.Field(ty, "body"); b >= 0 {
-					return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
+					return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleMembers)}}
 				}
 			}
 		}
 	case "namespace_definition", "linkage_specification":
 		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "declaration_list" {
-			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
+			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleMembers)}}
 		}
 	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
 		var items []int32
@@ -68,20 +71,20 @@ func cSkelMember(s *Skel, n int32) Shape {
 			}
 		}
 		if len(items) == 0 {
-			return Shape{Kind: ShapeLine}
+			return lang.Shape{Kind: lang.ShapeLine}
 		}
-		h := Hole{Kind: HoleMembers, Node: n, Open: -1, Close: -1, Items: items,
+		h := lang.Hole{Kind: lang.HoleMembers, Node: n, Open: -1, Close: -1, Items: items,
 			Start: t.Nodes[items[0]].StartByte, End: t.Nodes[items[len(items)-1]].EndByte}
 		// the directive's own line comes before the first item
 		if line := s.LineStarts[s.Row(h.Start)]; line > t.Nodes[n].StartByte {
 			h.Start = line
 		}
-		return Shape{Kind: ShapeFrame, Holes: []Hole{h}}
+		return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{h}}
 	}
-	return Shape{Kind: ShapeLine}
+	return lang.Shape{Kind: lang.ShapeLine}
 }
 
-func cSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
+func skelCaseItems(s *lang.Skel, c int32) ([]int32, bool) {
 	t := s.Tree
 	var out []int32
 	for ch := range t.NamedChildren(c) {
@@ -92,17 +95,17 @@ func cSkelCaseItems(s *Skel, c int32) ([]int32, bool) {
 	return out, true
 }
 
-func cSkelExitCall(t *Tree, n int32) bool {
+func skelExitCall(t *lang.Tree, n int32) bool {
 	if t.Kind(n) != "call_expression" {
 		return false
 	}
-	return cExitCalls[lastColon(t.FieldText(n, "function"))] != ""
+	return exitCalls[lastColon(t.FieldText(n, "function"))] != ""
 }
 
-// cSkelExported: what other files can use. At file scope, everything but
+// skelExported: what other files can use. At file scope, everything but
 // static definitions; in a class, the public section (a struct's members
 // are public until an access specifier says otherwise).
-func cSkelExported(s *Skel, n, container int32) bool {
+func skelExported(s *lang.Skel, n, container int32) bool {
 	t := s.Tree
 	if container > 0 && t.Kind(container) == "field_declaration_list" {
 		access := "private"
@@ -133,7 +136,7 @@ func cSkelExported(s *Skel, n, container int32) bool {
 	if n2 := t.FirstNamedChild(n); t.Kind(n) == "template_declaration" && n2 >= 0 {
 		for c := range t.NamedChildren(n) {
 			if t.FieldName(c) != "parameters" {
-				return cSkelExported(s, c, container)
+				return skelExported(s, c, container)
 			}
 		}
 	}

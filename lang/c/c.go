@@ -1,11 +1,19 @@
-package lang
+// Package c is sdl's room for C and C++, which share one walker (the
+// C++ grammar extends the C one): functions, types, namespaces, includes,
+// macros read as the preprocessor would, guards and side effects;
+// resolution through includes, namespaces, usings and base classes; a .h
+// header parsed as C++ when its content says so (Walker.Pick); and the
+// skeleton rules of braced bodies.
+package c
 
 import (
 	"bytes"
+	"embed"
 	"path"
 	"strings"
 	"sync"
 
+	"github.com/sdl-dev/sdl/lang"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 )
@@ -16,25 +24,20 @@ import (
 // What .h means: a .h file is C unless its content uses C++ syntax
 // (namespaces, classes with access sections, templates, "::", extension-less
 // standard headers such as <vector>); then it is parsed with the C++
-// grammar (Language.pick), and recorded as C++. Where the content does not
+// grammar (Walker.Pick), and recorded as C++. Where the content does not
 // tell, the repository does (Repo.ForPath): a header among C++ sources is
 // C++.
 // Extension-based alone would mis-parse the .h headers of most C++
 // projects (LevelDB, LLVM, Qt all use .h), and a repository-wide switch
 // would mis-parse the C headers of mixed repositories; the content and the
 // nearest sources tell.
+// data holds the data files C and C++ share: test-path patterns, side
+// effects and word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	c := &Language{Name: "c", Extensions: []string{".c", ".h"}, extract: extractC}
-	register(c, tsc.Language())
-	c.setSyntax([]string{"comment"},
-		[]string{"string_literal", "char_literal", "system_lib_string"},
-		[]string{"identifier", "field_identifier", "type_identifier", "statement_identifier"})
-	cpp := &Language{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
-		".ipp", ".tpp"}, extract: extractC, dataDir: "c"}
-	register(cpp, tscpp.Language())
-	cpp.setSyntax([]string{"comment"},
-		[]string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
-		[]string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"})
 	// the macro lists are read at the first C or C++ file, not by every
 	// process at start-up
 	macros := sync.OnceValues(func() (c, cpp *macroSet) {
@@ -42,26 +45,57 @@ func init() {
 		cpp.cplusplus = true
 		return c, cpp
 	})
-	c.pick = func(filePath string, src []byte) (*Language, []byte) {
-		cMacros, cppMacros := macros()
-		// a .c file is C (as linguist has it); a header may hold C++
-		if (filePath == "" || cIsHeader(filePath)) && cLooksLikeCpp(src) {
-			return cpp, cppMacros.blank(cBlankExportMacros(src))
-		}
-		return c, cMacros.blank(cBlankExportMacros(src))
-	}
-	cpp.pick = func(_ string, src []byte) (*Language, []byte) {
-		_, cppMacros := macros()
-		return cpp, cppMacros.blank(cBlankExportMacros(src))
-	}
+	// Pick runs at parse time, when both are registered
+	var c, cpp *lang.Language
+	c = lang.RegisterWalker(lang.Walker{
+		Name:          "c",
+		Extensions:    []string{".c", ".h"},
+		Grammar:       tsc.Language(),
+		Comments:      []string{"comment"},
+		Strings:       []string{"string_literal", "char_literal", "system_lib_string"},
+		Idents:        []string{"identifier", "field_identifier", "type_identifier", "statement_identifier"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolve,
+		ResolveImport: resolveImport,
+		Skeleton:      skeleton(),
+		Pick: func(filePath string, src []byte) (*lang.Language, []byte) {
+			cMacros, cppMacros := macros()
+			// a .c file is C (as linguist has it); a header may hold C++
+			if (filePath == "" || isHeader(filePath)) && looksLikeCpp(src) {
+				return cpp, cppMacros.blank(blankExportMacros(src))
+			}
+			return c, cMacros.blank(blankExportMacros(src))
+		},
+	})
+	cpp = lang.RegisterWalker(lang.Walker{
+		Name: "cpp",
+		Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
+			".ipp", ".tpp"},
+		Grammar:       tscpp.Language(),
+		Comments:      []string{"comment"},
+		Strings:       []string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
+		Idents:        []string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolve,
+		ResolveImport: resolveImport,
+		Skeleton:      skeleton(),
+		Pick: func(_ string, src []byte) (*lang.Language, []byte) {
+			_, cppMacros := macros()
+			return cpp, cppMacros.blank(blankExportMacros(src))
+		},
+	})
 }
 
-// cBlankExportMacros blanks the macro of "class EXPORT_MACRO Name {" (and
+// blankExportMacros blanks the macro of "class EXPORT_MACRO Name {" (and
 // struct, union): libraries mark their exported types so, and the grammar,
 // which cannot expand macros, would read EXPORT_MACRO as the type's name
 // and lose the declaration. Spaces keep every offset; the source is copied
 // only when it has such a macro.
-func cBlankExportMacros(src []byte) []byte {
+func blankExportMacros(src []byte) []byte {
 	out := src
 	for _, kw := range []string{"class ", "struct ", "union "} {
 		for off := 0; ; {
@@ -71,7 +105,7 @@ func cBlankExportMacros(src []byte) []byte {
 			}
 			i += off
 			off = i + len(kw)
-			if i > 0 && IsIdentByte(src[i-1]) {
+			if i > 0 && lang.IsIdentByte(src[i-1]) {
 				continue
 			}
 			j := off
@@ -82,7 +116,7 @@ func cBlankExportMacros(src []byte) []byte {
 			for j < len(src) && (src[j] >= 'A' && src[j] <= 'Z' || src[j] == '_' || src[j] >= '0' && src[j] <= '9') {
 				j++
 			}
-			if j-m < 3 || j < len(src) && IsIdentByte(src[j]) {
+			if j-m < 3 || j < len(src) && lang.IsIdentByte(src[j]) {
 				continue // not an upper-case macro name
 			}
 			k := j
@@ -90,7 +124,7 @@ func cBlankExportMacros(src []byte) []byte {
 				k++
 			}
 			n := k
-			for k < len(src) && IsIdentByte(src[k]) {
+			for k < len(src) && lang.IsIdentByte(src[k]) {
 				k++
 			}
 			if k == n || k-n == 5 && string(src[n:k]) == "final" {
@@ -113,21 +147,21 @@ func cBlankExportMacros(src []byte) []byte {
 	return out
 }
 
-// cHeaderExts are the extensions of headers: their prototypes are symbols
+// headerExts are the extensions of headers: their prototypes are symbols
 // (the API, with its documentation), and resolution prefers a definition
 // in a source file to a declaration in a header.
-var cHeaderExts = map[string]bool{".h": true, ".hh": true, ".hpp": true, ".hxx": true, ".h++": true}
+var headerExts = map[string]bool{".h": true, ".hh": true, ".hpp": true, ".hxx": true, ".h++": true}
 
-func cIsHeader(p string) bool { return cHeaderExts[strings.ToLower(path.Ext(p))] }
+func isHeader(p string) bool { return headerExts[strings.ToLower(path.Ext(p))] }
 
-// cLooksLikeCpp reports whether C-named source holds C++: a line that opens
+// looksLikeCpp reports whether C-named source holds C++: a line that opens
 // a namespace, declares a template, a class or a scoped enum, starts an
 // access section, a using directive, a constexpr declaration or a try or
 // catch block, includes a standard C++ header (<vector>, <cstdio>), tests
 // __cplusplus against a version, or code (not a comment) that uses "::".
 // These are GitHub linguist's C++ markers for .h files (heuristics.yml,
 // named pattern "cpp"), a few of them widened.
-func cLooksLikeCpp(src []byte) bool {
+func looksLikeCpp(src []byte) bool {
 	inBlock := false
 	for len(src) > 0 {
 		var line []byte
@@ -157,21 +191,21 @@ func cLooksLikeCpp(src []byte) bool {
 		if l[0] == '*' {
 			continue // the middle of a block comment
 		}
-		if cppLineMarker(l) {
+		if lineMarker(l) {
 			return true
 		}
 	}
 	return false
 }
 
-func cppLineMarker(l []byte) bool {
+func lineMarker(l []byte) bool {
 	word := func(w string) bool {
-		return bytes.HasPrefix(l, []byte(w)) && (len(l) == len(w) || !IsIdentByte(l[len(w)]))
+		return bytes.HasPrefix(l, []byte(w)) && (len(l) == len(w) || !lang.IsIdentByte(l[len(w)]))
 	}
 	switch {
 	case word("namespace"), word("template") && bytes.HasPrefix(bytes.TrimLeft(l[8:], " \t"), []byte("<")),
 		word("using") && bytes.Contains(l, []byte("namespace")),
-		word("constexpr"), word("enum") && (cppNextWord(l[4:], "class") || cppNextWord(l[4:], "struct")),
+		word("constexpr"), word("enum") && (nextWord(l[4:], "class") || nextWord(l[4:], "struct")),
 		word("try") && (len(bytes.TrimSpace(l[3:])) == 0 || bytes.HasPrefix(bytes.TrimLeft(l[3:], " \t"), []byte("{"))),
 		word("catch") && bytes.HasPrefix(bytes.TrimLeft(l[5:], " \t"), []byte("(")),
 		word("public") && bytes.HasPrefix(bytes.TrimLeft(l[6:], " \t"), []byte(":")),
@@ -184,14 +218,14 @@ func cppLineMarker(l []byte) bool {
 		// variable named class would be followed by an operator)
 		rest := bytes.TrimLeft(l[5:], " \t")
 		n := 0
-		for n < len(rest) && IsIdentByte(rest[n]) {
+		for n < len(rest) && lang.IsIdentByte(rest[n]) {
 			n++
 		}
 		if n == 0 {
 			return false
 		}
 		after := bytes.TrimLeft(rest[n:], " \t")
-		return len(after) == 0 || after[0] == '{' || after[0] == ':' || after[0] == ';' || IsIdentByte(after[0])
+		return len(after) == 0 || after[0] == '{' || after[0] == ':' || after[0] == ';' || lang.IsIdentByte(after[0])
 	case bytes.HasPrefix(l, []byte("#")):
 		d := bytes.TrimLeft(l[1:], " \t")
 		if bytes.HasPrefix(d, []byte("if")) && bytes.Contains(d, []byte("__cplusplus >")) {
@@ -210,7 +244,7 @@ func cppLineMarker(l []byte) bool {
 	}
 	// "::" before a name in code (A::b, ::b; not asm's "::: clobbers"),
 	// outside a trailing comment and string literals
-	if i := cScopeOp(l); i >= 0 {
+	if i := scopeOp(l); i >= 0 {
 		head := l[:i]
 		if bytes.Contains(head, []byte("//")) || bytes.Contains(head, []byte("/*")) || bytes.Count(head, []byte(`"`))%2 == 1 {
 			return false
@@ -220,9 +254,9 @@ func cppLineMarker(l []byte) bool {
 	return false
 }
 
-// cScopeOp returns the offset of the first "::" in l that is followed by a
+// scopeOp returns the offset of the first "::" in l that is followed by a
 // name (or ~, a destructor) and not part of a longer run of colons, or -1.
-func cScopeOp(l []byte) int {
+func scopeOp(l []byte) int {
 	for off := 0; ; {
 		i := bytes.Index(l[off:], []byte("::"))
 		if i < 0 {
@@ -233,22 +267,22 @@ func cScopeOp(l []byte) int {
 		if i > 0 && l[i-1] == ':' || off >= len(l) {
 			continue
 		}
-		if c := l[off]; c == '~' || IsIdentByte(c) && !(c >= '0' && c <= '9') {
+		if c := l[off]; c == '~' || lang.IsIdentByte(c) && !(c >= '0' && c <= '9') {
 			return i
 		}
 	}
 }
 
-// cppNextWord reports whether rest, after blanks, starts with the word w.
-func cppNextWord(rest []byte, w string) bool {
+// nextWord reports whether rest, after blanks, starts with the word w.
+func nextWord(rest []byte, w string) bool {
 	rest = bytes.TrimLeft(rest, " \t")
-	return bytes.HasPrefix(rest, []byte(w)) && (len(rest) == len(w) || !IsIdentByte(rest[len(w)]))
+	return bytes.HasPrefix(rest, []byte(w)) && (len(rest) == len(w) || !lang.IsIdentByte(rest[len(w)]))
 }
 
-// cWalker is the state of one file's walk.
-type cWalker struct {
-	x      *Extractor
-	t      *Tree
+// walkState is the state of one file's walk.
+type walkState struct {
+	x      *lang.Extractor
+	t      *lang.Tree
 	cpp    bool
 	header bool
 	// namespaces lists the namespaces this file opens, qualified: in
@@ -260,8 +294,8 @@ type cWalker struct {
 	classes map[string]int
 }
 
-// cCtx is where the walker declares things.
-type cCtx struct {
+// state is where the walker declares things.
+type state struct {
 	parent int    // the symbol declarations hang from
 	ns     string // qualified name of the innermost namespace or class, "" at file scope
 	cls    int    // the class whose body is walked, -1 elsewhere
@@ -270,8 +304,8 @@ type cCtx struct {
 	tmpl   int32  // the template_declaration around the declaration, -1
 }
 
-func extractC(x *Extractor) {
-	w := &cWalker{x: x, t: x.Tree, cpp: x.Tree.Lang.Name == "cpp", header: cIsHeader(x.Path),
+func extract(x *lang.Extractor) {
+	w := &walkState{x: x, t: x.Tree, cpp: x.Tree.Lang.Name == "cpp", header: isHeader(x.Path),
 		namespaces: map[string]bool{}, classes: map[string]int{}}
 	if x.Tree.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
@@ -283,19 +317,19 @@ func extractC(x *Extractor) {
 	if w.cpp {
 		w.collectNamespaces(0, "")
 	}
-	w.decls(0, cCtx{parent: 0, cls: -1, tmpl: -1})
+	w.decls(0, state{parent: 0, cls: -1, tmpl: -1})
 }
 
 // collectNamespaces records the namespaces the file opens.
-func (w *cWalker) collectNamespaces(n int32, prefix string) {
+func (w *walkState) collectNamespaces(n int32, prefix string) {
 	t := w.t
 	for c := range t.NamedChildren(n) {
 		switch t.Kind(c) {
 		case "namespace_definition":
-			name := cNamespaceName(t, c)
+			name := namespaceName(t, c)
 			q := prefix
 			if name != "" {
-				q = cJoin(prefix, name)
+				q = join(prefix, name)
 				w.namespaces[q] = true
 				// a nested a::b also opens a
 				for i := strings.IndexByte(q, '.'); i >= 0; {
@@ -317,9 +351,9 @@ func (w *cWalker) collectNamespaces(n int32, prefix string) {
 	}
 }
 
-// cNamespaceName is the name of a namespace definition, dotted for
+// namespaceName is the name of a namespace definition, dotted for
 // namespace a::b; "" for an anonymous one.
-func cNamespaceName(t *Tree, n int32) string {
+func namespaceName(t *lang.Tree, n int32) string {
 	name := t.Field(n, "name")
 	if name < 0 {
 		return ""
@@ -327,8 +361,8 @@ func cNamespaceName(t *Tree, n int32) string {
 	return strings.ReplaceAll(strings.Join(strings.Fields(t.Text(name)), ""), "::", ".")
 }
 
-// cJoin joins qualified names with dots.
-func cJoin(a, b string) string {
+// join joins qualified names with dots.
+func join(a, b string) string {
 	if a == "" {
 		return b
 	}
@@ -340,14 +374,14 @@ func cJoin(a, b string) string {
 
 // decls walks the declarations directly inside n: a translation unit, a
 // namespace or linkage body, a preprocessor conditional.
-func (w *cWalker) decls(n int32, c cCtx) {
+func (w *walkState) decls(n int32, c state) {
 	t := w.t
 	for ch := range t.NamedChildren(n) {
 		w.decl(ch, c)
 	}
 }
 
-func (w *cWalker) decl(n int32, c cCtx) {
+func (w *walkState) decl(n int32, c state) {
 	t := w.t
 	switch t.Kind(n) {
 	case "comment", "preproc_call":
@@ -394,19 +428,19 @@ func (w *cWalker) decl(n int32, c cCtx) {
 		if w.testMacro(n, c) {
 			return
 		}
-		w.code(n, c.parent, newCScope(nil), false, c)
+		w.code(n, c.parent, newScope(nil), false, c)
 	case "compound_statement":
 		// the body of a macro-defined function the grammar could not
 		// see as one (TEST(a, b) { ... } in C): code of the enclosing symbol
-		w.code(n, c.parent, newCScope(nil), false, c)
+		w.code(n, c.parent, newScope(nil), false, c)
 	default:
-		w.code(n, c.parent, newCScope(nil), false, c)
+		w.code(n, c.parent, newScope(nil), false, c)
 	}
 }
 
 // include records #include "x.h" (Source x.h) and #include <x.h>
 // (Source <x.h>).
-func (w *cWalker) include(n int32, c cCtx) {
+func (w *walkState) include(n int32, c state) {
 	t := w.t
 	p := t.Field(n, "path")
 	if p < 0 {
@@ -423,13 +457,13 @@ func (w *cWalker) include(n int32, c cCtx) {
 	if strings.TrimSpace(strings.Trim(src, "<>")) == "" {
 		return
 	}
-	w.x.Facts.Imports = append(w.x.Facts.Imports, Import{Source: src, Line: t.StartLine(n), Symbol: 0})
+	w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: src, Line: t.StartLine(n), Symbol: 0})
 }
 
 // macro makes #define NAME(args) a function and #define NAME value a
 // variable. A macro without a value (an include guard, a feature flag)
 // is no symbol.
-func (w *cWalker) macro(n int32, c cCtx) {
+func (w *walkState) macro(n int32, c state) {
 	t := w.t
 	name := t.Field(n, "name")
 	if name < 0 {
@@ -437,29 +471,29 @@ func (w *cWalker) macro(n int32, c cCtx) {
 	}
 	val := t.Field(n, "value")
 	// a macro knows no namespace or class: it hangs from the file
-	s := Symbol{Name: t.Text(name), Parent: 0, Doc: w.doc(n)}
+	s := lang.Symbol{Name: t.Text(name), Parent: 0, Doc: w.doc(n)}
 	s.Signature.Modifiers = []string{"macro"}
 	s.Exported = w.header
-	s.Signature.Text = Shorten(OneLine(strings.TrimRight(t.Text(n), "\n")), MaxSigText)
+	s.Signature.Text = lang.Shorten(lang.OneLine(strings.TrimRight(t.Text(n), "\n")), lang.MaxSigText)
 	if t.Kind(n) == "preproc_function_def" {
-		s.Kind = KindFunction
+		s.Kind = lang.KindFunction
 		if ps := t.Field(n, "parameters"); ps >= 0 {
 			for p := range t.NamedChildren(ps) {
 				if t.Kind(p) == "identifier" {
-					s.Signature.Params = append(s.Signature.Params, Param{Name: t.Text(p)})
+					s.Signature.Params = append(s.Signature.Params, lang.Param{Name: t.Text(p)})
 				} else if t.Kind(p) == "..." || strings.Contains(t.Text(p), "...") {
-					s.Signature.Params = append(s.Signature.Params, Param{Name: "...", Variadic: true})
+					s.Signature.Params = append(s.Signature.Params, lang.Param{Name: "...", Variadic: true})
 				}
 			}
 			if strings.Contains(t.Text(ps), "...") && (len(s.Signature.Params) == 0 || !s.Signature.Params[len(s.Signature.Params)-1].Variadic) {
-				s.Signature.Params = append(s.Signature.Params, Param{Name: "...", Variadic: true})
+				s.Signature.Params = append(s.Signature.Params, lang.Param{Name: "...", Variadic: true})
 			}
 		}
 	} else {
 		if val < 0 || strings.TrimSpace(t.Text(val)) == "" {
 			return
 		}
-		s.Kind = KindVariable
+		s.Kind = lang.KindVariable
 		s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
 	}
 	sym := w.x.AddSymbol(s, n, name, val)
@@ -475,7 +509,7 @@ const maxMacroCalls = 16
 // macroCalls records the calls a macro's body makes: the grammar keeps the
 // body as text, so identifiers followed by "(" are found in it, except
 // member calls, keywords and the macro's parameters.
-func (w *cWalker) macroCalls(body []byte, params []Param, self string, sym int, at int32) {
+func (w *walkState) macroCalls(body []byte, params []lang.Param, self string, sym int, at int32) {
 	n := 0
 	for i := 0; i < len(body) && n < maxMacroCalls; {
 		c := body[i]
@@ -491,12 +525,12 @@ func (w *cWalker) macroCalls(body []byte, params []Param, self string, sym int, 
 			}
 			i = j + 1
 			continue
-		case !IsIdentByte(c) || c >= '0' && c <= '9':
+		case !lang.IsIdentByte(c) || c >= '0' && c <= '9':
 			i++
 			continue
 		}
 		j := i
-		for j < len(body) && IsIdentByte(body[j]) {
+		for j < len(body) && lang.IsIdentByte(body[j]) {
 			j++
 		}
 		word := string(body[i:j])
@@ -505,7 +539,7 @@ func (w *cWalker) macroCalls(body []byte, params []Param, self string, sym int, 
 		for k < len(body) && (body[k] == ' ' || body[k] == '\t') {
 			k++
 		}
-		if k < len(body) && body[k] == '(' && !member && !cMacroKeywords[word] && word != self && !strings.HasPrefix(word, "__") {
+		if k < len(body) && body[k] == '(' && !member && !macroKeywords[word] && word != self && !strings.HasPrefix(word, "__") {
 			isParam := false
 			for _, p := range params {
 				if p.Name == word {
@@ -513,7 +547,7 @@ func (w *cWalker) macroCalls(body []byte, params []Param, self string, sym int, 
 				}
 			}
 			if !isParam {
-				w.x.Ref(Ref{Kind: RefCall, Name: word, Symbol: sym}, at)
+				w.x.Ref(lang.Ref{Kind: lang.RefCall, Name: word, Symbol: sym}, at)
 				n++
 			}
 		}
@@ -521,9 +555,9 @@ func (w *cWalker) macroCalls(body []byte, params []Param, self string, sym int, 
 	}
 }
 
-// cMacroKeywords are words followed by "(" in a macro body that are no
+// macroKeywords are words followed by "(" in a macro body that are no
 // calls.
-var cMacroKeywords = map[string]bool{
+var macroKeywords = map[string]bool{
 	"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "defined": true,
 	"typeof": true, "alignof": true, "_Alignof": true, "_Generic": true, "do": true, "else": true, "case": true,
 	"int": true, "char": true, "long": true, "unsigned": true, "void": true, "double": true, "float": true,
@@ -533,7 +567,7 @@ var cMacroKeywords = map[string]bool{
 
 // trimNewline ends a preprocessor symbol's range with its line: the
 // directive's node holds the newline that ends it.
-func (w *cWalker) trimNewline(sym int) {
+func (w *walkState) trimNewline(sym int) {
 	s := &w.x.Facts.Symbols[sym]
 	if s.Range.EndCol != 0 || s.Range.EndLine <= s.Range.StartLine || s.EndByte == 0 {
 		return
@@ -553,7 +587,7 @@ func (w *cWalker) trimNewline(sym int) {
 
 // doc is the comment block right above node n: /** */, /// or // lines, with
 // no blank line between them and n, not trailing code on their line.
-func (w *cWalker) doc(n int32) string {
+func (w *walkState) doc(n int32) string {
 	t := w.t
 	var parts []string
 	line := t.Nodes[n].StartRow
@@ -579,20 +613,20 @@ func (w *cWalker) doc(n int32) string {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
-	return CleanComment(strings.Join(parts, "\n"))
+	return lang.CleanComment(strings.Join(parts, "\n"))
 }
 
 // declNode is the node a declaration's comments precede: the template
 // around it, if any.
-func (c cCtx) declNode(n int32) int32 {
+func (c state) declNode(n int32) int32 {
 	if c.tmpl >= 0 {
 		return c.tmpl
 	}
 	return n
 }
 
-// cDeclarator is what a declarator chain declares.
-type cDeclarator struct {
+// declarator is what a declarator chain declares.
+type declarator struct {
 	name  int32  // the declared name (identifier, qualified_identifier, destructor_name, operator_name, ...), -1
 	fn    int32  // the function_declarator, -1 when not a function
 	value int32  // the initializer, -1
@@ -600,9 +634,9 @@ type cDeclarator struct {
 }
 
 // unwrapDeclarator follows a declarator down to its name.
-func (w *cWalker) unwrapDeclarator(d int32) cDeclarator {
+func (w *walkState) unwrapDeclarator(d int32) declarator {
 	t := w.t
-	out := cDeclarator{name: -1, fn: -1, value: -1}
+	out := declarator{name: -1, fn: -1, value: -1}
 	for i := 0; d >= 0 && i < 64; i++ {
 		switch t.Kind(d) {
 		case "init_declarator":
@@ -612,7 +646,7 @@ func (w *cWalker) unwrapDeclarator(d int32) cDeclarator {
 			if out.fn < 0 {
 				out.deco += "*"
 			}
-			d = cDeclaratorChild(t, d)
+			d = declaratorChild(t, d)
 		case "reference_declarator":
 			if out.fn < 0 {
 				if strings.HasPrefix(strings.TrimSpace(t.Text(d)), "&&") {
@@ -621,7 +655,7 @@ func (w *cWalker) unwrapDeclarator(d int32) cDeclarator {
 					out.deco += "&"
 				}
 			}
-			d = cDeclaratorChild(t, d)
+			d = declaratorChild(t, d)
 		case "array_declarator":
 			if out.fn < 0 {
 				out.deco += "[]"
@@ -633,7 +667,7 @@ func (w *cWalker) unwrapDeclarator(d int32) cDeclarator {
 			}
 			d = t.Field(d, "declarator")
 		case "parenthesized_declarator", "attributed_declarator":
-			d = cDeclaratorChild(t, d)
+			d = declaratorChild(t, d)
 		default:
 			out.name = d
 			return out
@@ -642,9 +676,9 @@ func (w *cWalker) unwrapDeclarator(d int32) cDeclarator {
 	return out
 }
 
-// cDeclaratorChild is the declarator inside a pointer, reference or
+// declaratorChild is the declarator inside a pointer, reference or
 // parenthesized declarator (its declarator field, or its last named child).
-func cDeclaratorChild(t *Tree, d int32) int32 {
+func declaratorChild(t *lang.Tree, d int32) int32 {
 	if c := t.Field(d, "declarator"); c >= 0 {
 		return c
 	}
@@ -662,21 +696,21 @@ func cDeclaratorChild(t *Tree, d int32) int32 {
 // nameParts splits a declared name into its scope ("geo.Shape") and its
 // simple name ("area", "~Shape", "operator=="), with whether it is a
 // destructor.
-func (w *cWalker) nameParts(n int32) (scope, name string, dtor bool) {
+func (w *walkState) nameParts(n int32) (scope, name string, dtor bool) {
 	t := w.t
 	var segs []string
 	for i := 0; n >= 0 && i < 32; i++ {
 		switch t.Kind(n) {
 		case "qualified_identifier":
 			if s := t.Field(n, "scope"); s >= 0 {
-				segs = append(segs, cScopeText(t, s))
+				segs = append(segs, scopeText(t, s))
 			}
 			n = t.Field(n, "name")
 			continue
 		case "destructor_name":
-			return strings.Join(segs, "."), "~" + strings.TrimSpace(strings.TrimPrefix(OneLine(t.Text(n)), "~")), true
+			return strings.Join(segs, "."), "~" + strings.TrimSpace(strings.TrimPrefix(lang.OneLine(t.Text(n)), "~")), true
 		case "operator_name", "operator_cast":
-			return strings.Join(segs, "."), OneLine(t.Text(n)), false
+			return strings.Join(segs, "."), lang.OneLine(t.Text(n)), false
 		case "template_function", "template_type", "template_method":
 			return strings.Join(segs, "."), t.FieldText(n, "name"), false
 		default:
@@ -686,19 +720,19 @@ func (w *cWalker) nameParts(n int32) (scope, name string, dtor bool) {
 	return strings.Join(segs, "."), "", false
 }
 
-// cScopeText renders a scope node (a namespace, a class, a template
+// scopeText renders a scope node (a namespace, a class, a template
 // instance) without template arguments, dotted.
-func cScopeText(t *Tree, s int32) string {
+func scopeText(t *lang.Tree, s int32) string {
 	switch t.Kind(s) {
 	case "template_type":
 		return t.FieldText(s, "name")
 	case "qualified_identifier":
 		var parts []string
 		if sc := t.Field(s, "scope"); sc >= 0 {
-			parts = append(parts, cScopeText(t, sc))
+			parts = append(parts, scopeText(t, sc))
 		}
 		if n := t.Field(s, "name"); n >= 0 {
-			parts = append(parts, cScopeText(t, n))
+			parts = append(parts, scopeText(t, n))
 		}
 		return strings.Join(parts, ".")
 	}
@@ -708,7 +742,7 @@ func cScopeText(t *Tree, s int32) string {
 // typeText is the text of a declaration from its start to its declarator
 // (specifiers and base type), without storage classes and attributes: the
 // base type as written, "const char".
-func (w *cWalker) baseType(n int32) string {
+func (w *walkState) baseType(n int32) string {
 	t := w.t
 	var parts []string
 	for ch := range t.Children(n) {
@@ -724,21 +758,21 @@ func (w *cWalker) baseType(n int32) string {
 				// struct tag { ... }: the tag names the type
 				kw := strings.TrimSuffix(t.Kind(ch), "_specifier")
 				if nm := t.Field(ch, "name"); nm >= 0 {
-					parts = append(parts, kw+" "+OneLine(t.Text(nm)))
+					parts = append(parts, kw+" "+lang.OneLine(t.Text(nm)))
 				} else {
 					parts = append(parts, kw)
 				}
 			default:
-				parts = append(parts, OneLine(t.Text(ch)))
+				parts = append(parts, lang.OneLine(t.Text(ch)))
 			}
 		}
 	}
 	return strings.Join(parts, " ")
 }
 
-// cTypeWithDeco joins a base type and declarator decorations: "char" and
+// typeWithDeco joins a base type and declarator decorations: "char" and
 // "*" -> "char *".
-func cTypeWithDeco(base, deco string) string {
+func typeWithDeco(base, deco string) string {
 	if deco == "" {
 		return base
 	}
@@ -747,7 +781,7 @@ func cTypeWithDeco(base, deco string) string {
 
 // modifiers reads the specifiers of a declaration and of its function
 // declarator.
-func (w *cWalker) modifiers(n, fn int32) []string {
+func (w *walkState) modifiers(n, fn int32) []string {
 	t := w.t
 	var mods []string
 	for ch := range t.Children(n) {
@@ -755,7 +789,7 @@ func (w *cWalker) modifiers(n, fn int32) []string {
 		case "storage_class_specifier":
 			mods = append(mods, t.Text(ch))
 		case "virtual", "explicit_function_specifier", "friend":
-			mods = append(mods, OneLine(t.Text(ch)))
+			mods = append(mods, lang.OneLine(t.Text(ch)))
 		case "type_qualifier":
 			if k := t.Text(ch); k == "constexpr" || k == "consteval" || k == "constinit" {
 				mods = append(mods, k)
@@ -797,16 +831,16 @@ func hasMod(mods []string, m string) bool {
 }
 
 // params reads a parameter list, typing the names it binds in scope.
-func (w *cWalker) params(list int32, scope *cScope) []Param {
+func (w *walkState) params(list int32, scope *scope) []lang.Param {
 	t := w.t
 	if list < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	for p := range t.NamedChildren(list) {
 		switch t.Kind(p) {
 		case "variadic_parameter":
-			out = append(out, Param{Name: "...", Variadic: true})
+			out = append(out, lang.Param{Name: "...", Variadic: true})
 		case "parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration":
 			d := w.unwrapDeclarator(t.Field(p, "declarator"))
 			if t.Kind(p) == "variadic_parameter_declaration" {
@@ -818,10 +852,10 @@ func (w *cWalker) params(list int32, scope *cScope) []Param {
 					}
 				}
 			}
-			prm := Param{Variadic: t.Kind(p) == "variadic_parameter_declaration"}
+			prm := lang.Param{Variadic: t.Kind(p) == "variadic_parameter_declaration"}
 			start, end := t.Nodes[p].StartByte, t.Nodes[p].EndByte
 			if dv := t.Field(p, "default_value"); dv >= 0 {
-				prm.Default = OneLine(t.Text(dv))
+				prm.Default = lang.OneLine(t.Text(dv))
 				end = t.Nodes[dv].StartByte
 				prm.Optional = true
 			}
@@ -833,7 +867,7 @@ func (w *cWalker) params(list int32, scope *cScope) []Param {
 					typ = typ[:a] + typ[b:]
 				}
 			}
-			typ = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(OneLine(typ)), "="))
+			typ = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(lang.OneLine(typ)), "="))
 			typ = strings.ReplaceAll(typ, "( *)", "(*)")
 			prm.Type = typ
 			if typ == "void" && prm.Name == "" {
@@ -850,28 +884,28 @@ func (w *cWalker) params(list int32, scope *cScope) []Param {
 
 // symbolVisibility sets a symbol's visibility from its context: class
 // members by access, others by linkage.
-func (w *cWalker) visibility(s *Symbol, c cCtx, static bool) {
+func (w *walkState) visibility(s *lang.Symbol, c state, static bool) {
 	switch {
 	case c.cls >= 0:
 		s.Visibility = c.access
 		if s.Visibility == "" {
-			s.Visibility = VisPublic
+			s.Visibility = lang.VisPublic
 		}
-		s.Exported = s.Visibility == VisPublic && w.x.Facts.Symbols[c.cls].Exported
+		s.Exported = s.Visibility == lang.VisPublic && w.x.Facts.Symbols[c.cls].Exported
 	case static || c.hidden:
-		s.Exported, s.Visibility = false, VisInternal
+		s.Exported, s.Visibility = false, lang.VisInternal
 	default:
-		s.Exported, s.Visibility = true, VisExported
-		if !w.header && s.Kind != KindFunction && s.Kind != KindVariable && s.Kind != KindMethod && s.Kind != KindConstructor {
+		s.Exported, s.Visibility = true, lang.VisExported
+		if !w.header && s.Kind != lang.KindFunction && s.Kind != lang.KindVariable && s.Kind != lang.KindMethod && s.Kind != lang.KindConstructor {
 			// a type defined in a source file is seen by that file only
-			s.Exported, s.Visibility = false, VisInternal
+			s.Exported, s.Visibility = false, lang.VisInternal
 		}
 	}
 }
 
 // function handles a function definition: a function, a method defined
 // in its class, or an out-of-line method (void A::f() {}).
-func (w *cWalker) function(n int32, c cCtx) {
+func (w *walkState) function(n int32, c state) {
 	t := w.t
 	d := w.unwrapDeclarator(t.Field(n, "declarator"))
 	body := t.Field(n, "body")
@@ -879,7 +913,7 @@ func (w *cWalker) function(n int32, c cCtx) {
 		// not a function after all (a macro-mangled declaration): its
 		// code still counts
 		if body >= 0 {
-			w.code(body, c.parent, newCScope(nil), false, c)
+			w.code(body, c.parent, newScope(nil), false, c)
 		}
 		return
 	}
@@ -903,12 +937,12 @@ func (w *cWalker) function(n int32, c cCtx) {
 
 // functionSymbol adds the symbol of a function or method declared or
 // defined at n, and returns it with the scope of its parameters.
-func (w *cWalker) functionSymbol(n int32, d cDeclarator, c cCtx, body int32) (int, *cScope) {
+func (w *walkState) functionSymbol(n int32, d declarator, c state, body int32) (int, *scope) {
 	t := w.t
 	scopeName, name, dtor := w.nameParts(d.name)
-	s := Symbol{Kind: KindFunction, Name: name, Parent: c.parent}
+	s := lang.Symbol{Kind: lang.KindFunction, Name: name, Parent: c.parent}
 	if name == "" {
-		return c.parent, newCScope(nil)
+		return c.parent, newScope(nil)
 	}
 	mods := w.modifiers(n, d.fn)
 	if c.tmpl >= 0 {
@@ -922,11 +956,11 @@ func (w *cWalker) functionSymbol(n int32, d cDeclarator, c cCtx, body int32) (in
 	cls := c.cls
 	if scopeName != "" {
 		// A::f: a method of class A, or a function of namespace A
-		full := cJoin(c.ns, scopeName)
+		full := join(c.ns, scopeName)
 		if w.isNamespace(c.ns, scopeName) {
 			container = w.namespaceOf(c.ns, scopeName)
 		} else {
-			s.Kind = KindMethod
+			s.Kind = lang.KindMethod
 			container = full
 			if i, ok := w.classes[full]; ok {
 				cls = i
@@ -936,14 +970,14 @@ func (w *cWalker) functionSymbol(n int32, d cDeclarator, c cCtx, body int32) (in
 			}
 		}
 	} else if c.cls >= 0 {
-		s.Kind = KindMethod
+		s.Kind = lang.KindMethod
 	}
-	if s.Kind == KindMethod {
+	if s.Kind == lang.KindMethod {
 		clsName := lastDotted(container)
 		switch {
 		case dtor:
 		case name == clsName:
-			s.Kind = KindConstructor
+			s.Kind = lang.KindConstructor
 		}
 	}
 	if container != "" && (scopeName != "" || c.parent == 0) {
@@ -953,21 +987,21 @@ func (w *cWalker) functionSymbol(n int32, d cDeclarator, c cCtx, body int32) (in
 	w.visibility(&s, c, static)
 	if scopeName != "" && c.cls < 0 {
 		// an out-of-line definition: as visible as what it defines
-		s.Exported, s.Visibility = !c.hidden, VisPublic
-		if s.Kind == KindFunction {
-			s.Visibility = VisExported
+		s.Exported, s.Visibility = !c.hidden, lang.VisPublic
+		if s.Kind == lang.KindFunction {
+			s.Visibility = lang.VisExported
 		}
 		if c.hidden {
-			s.Visibility = VisInternal
+			s.Visibility = lang.VisInternal
 		}
 	}
-	scope := newCScope(nil)
+	scope := newScope(nil)
 	if cls >= 0 {
 		scope.cls = w.x.Facts.Symbols[cls].Qualified()
 		for _, f := range w.x.Facts.Symbols[cls].Signature.Fields {
-			scope.setField(f.Name, cFieldBaseType(f.Type))
+			scope.setField(f.Name, fieldBaseType(f.Type))
 		}
-	} else if s.Kind == KindMethod || s.Kind == KindConstructor {
+	} else if s.Kind == lang.KindMethod || s.Kind == lang.KindConstructor {
 		scope.cls = container
 	}
 	s.Signature.Params = w.params(t.Field(d.fn, "parameters"), scope)
@@ -977,7 +1011,7 @@ func (w *cWalker) functionSymbol(n int32, d cDeclarator, c cCtx, body int32) (in
 	}
 	s.Signature.Text = w.x.HeaderText(c.declNode(n), body)
 	s.Doc = w.doc(c.declNode(n))
-	if w.x.Facts.IsTest && s.Kind == KindFunction {
+	if w.x.Facts.IsTest && s.Kind == lang.KindFunction {
 		low := strings.ToLower(name)
 		if strings.HasPrefix(low, "test") {
 			s.IsTest = true
@@ -987,12 +1021,12 @@ func (w *cWalker) functionSymbol(n int32, d cDeclarator, c cCtx, body int32) (in
 	if c.tmpl >= 0 && t.Parent(n) == c.tmpl {
 		node = c.tmpl
 	}
-	sym := w.x.AddSymbol(s, node, cNameLeaf(t, d.name), body)
+	sym := w.x.AddSymbol(s, node, nameLeaf(t, d.name), body)
 	return sym, scope
 }
 
-// cNameLeaf is the identifier leaf of a declared name, for the fingerprint.
-func cNameLeaf(t *Tree, n int32) int32 {
+// nameLeaf is the identifier leaf of a declared name, for the fingerprint.
+func nameLeaf(t *lang.Tree, n int32) int32 {
 	for i := 0; n >= 0 && i < 32; i++ {
 		if t.IsLeaf(n) {
 			return n
@@ -1015,17 +1049,17 @@ func lastDotted(s string) string {
 
 // isNamespace reports whether scope, written inside namespace ns, names a
 // namespace this file opens.
-func (w *cWalker) isNamespace(ns, scope string) bool {
+func (w *walkState) isNamespace(ns, scope string) bool {
 	return w.namespaceOf(ns, scope) != ""
 }
 
 // namespaceOf is the qualified namespace scope names from inside ns, or "".
-func (w *cWalker) namespaceOf(ns, scope string) string {
+func (w *walkState) namespaceOf(ns, scope string) string {
 	if !w.cpp {
 		return ""
 	}
 	for {
-		if q := cJoin(ns, scope); w.namespaces[q] {
+		if q := join(ns, scope); w.namespaces[q] {
 			return q
 		}
 		if ns == "" {
@@ -1042,10 +1076,10 @@ func (w *cWalker) namespaceOf(ns, scope string) string {
 // returnType is the type a function declarator returns: the declaration's
 // base type and the pointers between it and the function's name; a
 // trailing return type when there is one.
-func (w *cWalker) returnType(n int32, d cDeclarator) string {
+func (w *walkState) returnType(n int32, d declarator) string {
 	t := w.t
 	if tr := t.ChildOfKind(d.fn, "trailing_return_type"); tr >= 0 {
-		return strings.TrimPrefix(strings.TrimSpace(OneLine(t.Text(tr))), "-> ")
+		return strings.TrimPrefix(strings.TrimSpace(lang.OneLine(t.Text(tr))), "-> ")
 	}
 	base := w.baseType(n)
 	if base == "" {
@@ -1061,17 +1095,17 @@ func (w *cWalker) returnType(n int32, d cDeclarator) string {
 		case "reference_declarator":
 			deco += "&"
 		}
-		next := cDeclaratorChild(t, dd)
+		next := declaratorChild(t, dd)
 		if next == dd {
 			break
 		}
 		dd = next
 	}
-	return cTypeWithDeco(base, deco)
+	return typeWithDeco(base, deco)
 }
 
 // generics lists the parameters of a template declaration.
-func (w *cWalker) generics(tmpl int32) []string {
+func (w *walkState) generics(tmpl int32) []string {
 	t := w.t
 	ps := t.Field(tmpl, "parameters")
 	if ps < 0 {
@@ -1079,7 +1113,7 @@ func (w *cWalker) generics(tmpl int32) []string {
 	}
 	var out []string
 	for p := range t.NamedChildren(ps) {
-		out = append(out, OneLine(t.Text(p)))
+		out = append(out, lang.OneLine(t.Text(p)))
 	}
 	if out == nil {
 		out = []string{} // template <>: a specialization
@@ -1091,7 +1125,7 @@ func (w *cWalker) generics(tmpl int32) []string {
 // headers: in source files they only forward-declare what is defined
 // somewhere), struct definitions inside it, and in a class body the
 // members.
-func (w *cWalker) declaration(n int32, c cCtx) {
+func (w *walkState) declaration(n int32, c state) {
 	t := w.t
 	typ := t.Field(n, "type")
 	if typ >= 0 {
@@ -1116,7 +1150,7 @@ func (w *cWalker) declaration(n int32, c cCtx) {
 		if d.name < 0 {
 			continue
 		}
-		if d.fn >= 0 && !cIsFuncPointer(t, dn) {
+		if d.fn >= 0 && !isFuncPointer(t, dn) {
 			// a prototype, or a method declared in its class
 			if c.cls < 0 && !w.header {
 				continue
@@ -1137,17 +1171,17 @@ func (w *cWalker) declaration(n int32, c cCtx) {
 		if name == "" || t.Kind(d.name) == "type_identifier" {
 			continue
 		}
-		s := Symbol{Kind: KindVariable, Name: name, Parent: c.parent}
+		s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.parent}
 		if scopeName != "" {
 			// int A::count = 0: a static member's definition
-			s.Container = cJoin(c.ns, scopeName)
+			s.Container = join(c.ns, scopeName)
 		}
 		s.Signature.Modifiers = append([]string(nil), mods...)
 		base := w.baseType(n)
 		if strings.HasPrefix(base, "const ") || strings.Contains(base, " const") {
 			s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
 		}
-		s.Signature.Returns = cTypeWithDeco(base, d.deco)
+		s.Signature.Returns = typeWithDeco(base, d.deco)
 		w.visibility(&s, c, static)
 		s.Doc = w.doc(n)
 		if len(decls) > 1 {
@@ -1156,7 +1190,7 @@ func (w *cWalker) declaration(n int32, c cCtx) {
 				dt = string(t.Src[t.Nodes[dn].StartByte:t.Nodes[d.value].StartByte])
 			}
 			dt = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(dt), "="))
-			s.Signature.Text = Shorten(OneLine(base+" "+dt), MaxSigText)
+			s.Signature.Text = lang.Shorten(lang.OneLine(base+" "+dt), lang.MaxSigText)
 		} else {
 			s.Signature.Text = w.x.HeaderText(n, d.value)
 			s.Signature.Text = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(s.Signature.Text, "=")), ";")
@@ -1165,9 +1199,9 @@ func (w *cWalker) declaration(n int32, c cCtx) {
 		if len(decls) == 1 {
 			node = n
 		}
-		sym := w.x.AddSymbol(s, node, cNameLeaf(t, d.name), d.value)
+		sym := w.x.AddSymbol(s, node, nameLeaf(t, d.name), d.value)
 		if d.value >= 0 {
-			scope := newCScope(nil)
+			scope := newScope(nil)
 			w.code(d.value, sym, scope, false, c)
 			if w.cpp && (t.Kind(d.value) == "argument_list" || t.Kind(d.value) == "initializer_list") {
 				w.construct(typ, sym, d.value)
@@ -1178,7 +1212,7 @@ func (w *cWalker) declaration(n int32, c cCtx) {
 
 // typedef makes each name a type symbol whose Returns is the type it
 // names; an anonymous struct it names becomes a class of that name.
-func (w *cWalker) typedef(n int32, c cCtx) {
+func (w *walkState) typedef(n int32, c state) {
 	t := w.t
 	typ := t.Field(n, "type")
 	var decls []int32
@@ -1216,31 +1250,31 @@ func (w *cWalker) typedef(n int32, c cCtx) {
 		if d.fn < 0 && d.deco == "" && strings.HasSuffix(base, " "+t.Text(d.name)) && strings.Count(base, " ") == 1 {
 			continue // typedef struct foo foo: the struct is the type
 		}
-		s := Symbol{Kind: KindType, Name: t.Text(d.name), Parent: c.parent, Doc: w.doc(n)}
+		s := lang.Symbol{Kind: lang.KindType, Name: t.Text(d.name), Parent: c.parent, Doc: w.doc(n)}
 		if d.fn >= 0 {
 			// typedef int (*cmp_fn)(const void *, const void *)
 			s.Signature.Params = w.params(t.Field(d.fn, "parameters"), nil)
-			s.Signature.Returns = strings.TrimPrefix(cFuncPointerType(t, n, d), "typedef ")
+			s.Signature.Returns = strings.TrimPrefix(funcPointerType(t, n, d), "typedef ")
 			s.Signature.Modifiers = []string{"function pointer"}
 		} else {
-			s.Signature.Returns = cTypeWithDeco(base, d.deco)
+			s.Signature.Returns = typeWithDeco(base, d.deco)
 		}
 		w.visibility(&s, c, false)
-		s.Signature.Text = strings.TrimSuffix(OneLine(t.Text(n)), ";")
+		s.Signature.Text = strings.TrimSuffix(lang.OneLine(t.Text(n)), ";")
 		if len(decls) > 1 {
-			s.Signature.Text = "typedef " + cTypeWithDeco(base, d.deco) + " " + s.Name
+			s.Signature.Text = "typedef " + typeWithDeco(base, d.deco) + " " + s.Name
 		}
 		node := dn
 		if len(decls) == 1 {
 			node = n
 		}
-		w.x.AddSymbol(s, node, cNameLeaf(t, d.name), -1)
+		w.x.AddSymbol(s, node, nameLeaf(t, d.name), -1)
 	}
 }
 
 // record handles a struct, union, enum or class with a body. name is the
 // typedef name of an anonymous one.
-func (w *cWalker) record(n int32, c cCtx, name string) int {
+func (w *walkState) record(n int32, c state, name string) int {
 	t := w.t
 	body := t.Field(n, "body")
 	nameNode := t.Field(n, "name")
@@ -1250,14 +1284,14 @@ func (w *cWalker) record(n int32, c cCtx, name string) int {
 	if body < 0 || name == "" {
 		if body >= 0 {
 			// an anonymous struct or union: its members' code
-			w.code(body, c.parent, newCScope(nil), false, c)
+			w.code(body, c.parent, newScope(nil), false, c)
 		}
 		return -1
 	}
 	kind := t.Kind(n)
-	s := Symbol{Kind: KindClass, Name: name, Parent: c.parent}
+	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: c.parent}
 	if kind == "enum_specifier" {
-		s.Kind = KindType
+		s.Kind = lang.KindType
 	}
 	switch kind {
 	case "struct_specifier":
@@ -1286,18 +1320,18 @@ func (w *cWalker) record(n int32, c cCtx, name string) int {
 			case "access_specifier", "virtual":
 			default:
 				bases = append(bases, b)
-				s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(b)))
+				s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
 			}
 		}
 	}
 	if kind == "enum_specifier" {
 		if b := t.Field(n, "base"); b >= 0 {
-			s.Signature.Returns = OneLine(t.Text(b))
+			s.Signature.Returns = lang.OneLine(t.Text(b))
 		}
 		for e := range t.NamedChildren(body) {
 			if t.Kind(e) == "enumerator" {
 				if en := t.Field(e, "name"); en >= 0 {
-					s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(en), Type: name, Default: OneLine(t.FieldText(e, "value"))})
+					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(en), Type: name, Default: lang.OneLine(t.FieldText(e, "value"))})
 				}
 			}
 		}
@@ -1308,12 +1342,12 @@ func (w *cWalker) record(n int32, c cCtx, name string) int {
 	if abstract && kind != "enum_specifier" {
 		s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
 		if iface {
-			s.Kind = KindInterface
+			s.Kind = lang.KindInterface
 		}
 	}
 	w.visibility(&s, c, false)
 	if c.cls >= 0 && s.Visibility == "" {
-		s.Visibility = VisPublic
+		s.Visibility = lang.VisPublic
 	}
 	s.Signature.Text = w.x.HeaderText(c.declNode(n), body)
 	s.Doc = w.doc(c.declNode(n))
@@ -1326,26 +1360,26 @@ func (w *cWalker) record(n int32, c cCtx, name string) int {
 	if c.tmpl >= 0 && t.Parent(n) == c.tmpl {
 		node = c.tmpl
 	}
-	sym := w.x.AddSymbol(s, node, cNameLeaf(t, nameNode), body)
+	sym := w.x.AddSymbol(s, node, nameLeaf(t, nameNode), body)
 	q := w.x.Facts.Symbols[sym].Qualified()
 	w.classes[q] = sym
 	for _, b := range bases {
-		bn, bq := cTypeRefName(t, b)
-		w.x.Ref(Ref{Kind: RefExtends, Name: bn, Qualifier: bq, Symbol: sym}, b)
+		bn, bq := typeRefName(t, b)
+		w.x.Ref(lang.Ref{Kind: lang.RefExtends, Name: bn, Qualifier: bq, Symbol: sym}, b)
 	}
 	if kind == "enum_specifier" {
 		for e := range t.NamedChildren(body) {
 			if v := t.Field(e, "value"); v >= 0 {
-				w.code(v, sym, newCScope(nil), false, c)
+				w.code(v, sym, newScope(nil), false, c)
 			}
 		}
 		return sym
 	}
-	access := VisPublic
+	access := lang.VisPublic
 	if kind == "class_specifier" {
-		access = VisPrivate
+		access = lang.VisPrivate
 	}
-	inner := cCtx{parent: sym, ns: q, cls: sym, access: access, hidden: c.hidden, tmpl: -1}
+	inner := state{parent: sym, ns: q, cls: sym, access: access, hidden: c.hidden, tmpl: -1}
 	w.members(body, inner)
 	return sym
 }
@@ -1353,7 +1387,7 @@ func (w *cWalker) record(n int32, c cCtx, name string) int {
 // abstractness reports whether a class body declares a pure virtual
 // method, and whether it declares nothing else (no data, no defined
 // methods): C++'s interface.
-func (w *cWalker) abstractness(body int32) (abstract, iface bool) {
+func (w *walkState) abstractness(body int32) (abstract, iface bool) {
 	t := w.t
 	iface = true
 	for m := range t.NamedChildren(body) {
@@ -1390,9 +1424,9 @@ func (w *cWalker) abstractness(body int32) (abstract, iface bool) {
 }
 
 // fields lists the data members of a struct, union or class body.
-func (w *cWalker) fields(body int32) []Param {
+func (w *walkState) fields(body int32) []lang.Param {
 	t := w.t
-	var out []Param
+	var out []lang.Param
 	var scan func(b int32, depth int)
 	scan = func(b int32, depth int) {
 		for m := range t.NamedChildren(b) {
@@ -1405,15 +1439,15 @@ func (w *cWalker) fields(body int32) []Param {
 						continue
 					}
 					d := w.unwrapDeclarator(dn)
-					if d.name < 0 || (d.fn >= 0 && !cIsFuncPointer(t, dn)) {
+					if d.name < 0 || (d.fn >= 0 && !isFuncPointer(t, dn)) {
 						continue // a method
 					}
 					named = true
-					typ := cTypeWithDeco(base, d.deco)
+					typ := typeWithDeco(base, d.deco)
 					if d.fn >= 0 {
-						typ = cFuncPointerType(t, m, d)
+						typ = funcPointerType(t, m, d)
 					}
-					out = append(out, Param{Name: t.Text(d.name), Type: typ})
+					out = append(out, lang.Param{Name: t.Text(d.name), Type: typ})
 				}
 				if !named && depth < 4 {
 					// an anonymous struct or union member: its fields are
@@ -1435,9 +1469,9 @@ func (w *cWalker) fields(body int32) []Param {
 	return out
 }
 
-// cIsFuncPointer reports whether a declarator declares a pointer to a
+// isFuncPointer reports whether a declarator declares a pointer to a
 // function (a field holding a callback), not a function.
-func cIsFuncPointer(t *Tree, d int32) bool {
+func isFuncPointer(t *lang.Tree, d int32) bool {
 	for i := 0; d >= 0 && i < 32; i++ {
 		switch t.Kind(d) {
 		case "function_declarator":
@@ -1447,12 +1481,12 @@ func cIsFuncPointer(t *Tree, d int32) bool {
 			if inner < 0 || t.Kind(inner) != "parenthesized_declarator" {
 				return false
 			}
-			in := cDeclaratorChild(t, inner)
+			in := declaratorChild(t, inner)
 			return in >= 0 && t.Kind(in) != "identifier" && t.Kind(in) != "field_identifier"
 		case "init_declarator", "array_declarator":
 			d = t.Field(d, "declarator")
 		case "pointer_declarator", "reference_declarator", "parenthesized_declarator":
-			d = cDeclaratorChild(t, d)
+			d = declaratorChild(t, d)
 		default:
 			return false
 		}
@@ -1460,35 +1494,35 @@ func cIsFuncPointer(t *Tree, d int32) bool {
 	return false
 }
 
-// cFuncPointerType renders the type of a function pointer member:
+// funcPointerType renders the type of a function pointer member:
 // "int (*)(const struct shape *s)".
-func cFuncPointerType(t *Tree, decl int32, d cDeclarator) string {
-	s := OneLine(t.Text(decl))
+func funcPointerType(t *lang.Tree, decl int32, d declarator) string {
+	s := lang.OneLine(t.Text(decl))
 	if d.name >= 0 {
 		a := t.Nodes[d.name].StartByte - t.Nodes[decl].StartByte
 		b := t.Nodes[d.name].EndByte - t.Nodes[decl].StartByte
 		full := t.Text(decl)
 		if int(b) <= len(full) {
-			s = OneLine(full[:a] + full[b:])
+			s = lang.OneLine(full[:a] + full[b:])
 		}
 	}
 	return strings.TrimSuffix(strings.TrimSpace(s), ";")
 }
 
-// cFieldBaseType reduces a field's type to the name of the type whose
+// fieldBaseType reduces a field's type to the name of the type whose
 // members a call through it reaches: "struct shape *" -> "shape".
-func cFieldBaseType(typ string) string {
+func fieldBaseType(typ string) string {
 	if strings.Contains(typ, "(") {
 		return "" // a function pointer
 	}
-	return cSimpleType(typ)
+	return simpleType(typ)
 }
 
-// cSimpleType reduces a type as written to a type name resolution can
+// simpleType reduces a type as written to a type name resolution can
 // look up: no qualifiers, tags, pointers or template arguments, except
 // that a smart pointer or optional stands for its element: "const
 // std::unique_ptr<geo::Circle> &" -> "geo::Circle"; "" for a primitive type.
-func cSimpleType(typ string) string {
+func simpleType(typ string) string {
 	typ = strings.TrimSpace(typ)
 	for {
 		changed := false
@@ -1507,26 +1541,26 @@ func cSimpleType(typ string) string {
 	typ = strings.TrimRight(typ, "*& \t")
 	if i := strings.IndexByte(typ, '<'); i >= 0 {
 		name := strings.TrimSpace(typ[:i])
-		if cSmartPointers[lastColon(name)] {
+		if smartPointers[lastColon(name)] {
 			inner := typ[i+1:]
 			if j := strings.LastIndexByte(inner, '>'); j >= 0 {
 				inner = inner[:j]
 			}
-			if k := cTopComma(inner); k >= 0 {
+			if k := topComma(inner); k >= 0 {
 				inner = inner[:k]
 			}
-			return cSimpleType(inner)
+			return simpleType(inner)
 		}
 		typ = name
 	}
-	if strings.ContainsAny(typ, " ()") || cPrimitive[typ] || typ == "auto" {
+	if strings.ContainsAny(typ, " ()") || primitive[typ] || typ == "auto" {
 		return ""
 	}
 	return typ
 }
 
-// cTopComma is the index of the first comma outside brackets, or -1.
-func cTopComma(s string) int {
+// topComma is the index of the first comma outside brackets, or -1.
+func topComma(s string) int {
 	depth := 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
@@ -1550,15 +1584,15 @@ func lastColon(s string) string {
 	return s
 }
 
-// cSmartPointers hold a value whose methods calls through them reach.
-var cSmartPointers = map[string]bool{
+// smartPointers hold a value whose methods calls through them reach.
+var smartPointers = map[string]bool{
 	"unique_ptr": true, "shared_ptr": true, "weak_ptr": true, "optional": true, "auto_ptr": true,
 	"scoped_ptr": true, "intrusive_ptr": true, "ComPtr": true, "QSharedPointer": true, "QScopedPointer": true,
 	"reference_wrapper": true, "not_null": true,
 }
 
-// cPrimitive are the builtin types: values of them have no methods.
-var cPrimitive = map[string]bool{
+// primitive are the builtin types: values of them have no methods.
+var primitive = map[string]bool{
 	"int": true, "char": true, "short": true, "long": true, "float": true, "double": true, "void": true,
 	"unsigned": true, "signed": true, "bool": true, "_Bool": true, "size_t": true, "ssize_t": true,
 	"int8_t": true, "int16_t": true, "int32_t": true, "int64_t": true, "uint8_t": true, "uint16_t": true,
@@ -1566,9 +1600,9 @@ var cPrimitive = map[string]bool{
 	"char16_t": true, "char32_t": true, "char8_t": true, "off_t": true, "FILE": true,
 }
 
-// cTypeRefName splits a type named in a base clause or a new expression
+// typeRefName splits a type named in a base clause or a new expression
 // into its simple name and its qualifier: "geo::Shape<T>" -> "Shape", "geo".
-func cTypeRefName(t *Tree, n int32) (name, qual string) {
+func typeRefName(t *lang.Tree, n int32) (name, qual string) {
 	switch t.Kind(n) {
 	case "template_type":
 		return t.FieldText(n, "name"), ""
@@ -1576,20 +1610,20 @@ func cTypeRefName(t *Tree, n int32) (name, qual string) {
 		var segs []string
 		for i := 0; n >= 0 && t.Kind(n) == "qualified_identifier" && i < 32; i++ {
 			if s := t.Field(n, "scope"); s >= 0 {
-				segs = append(segs, strings.ReplaceAll(cScopeText(t, s), ".", "::"))
+				segs = append(segs, strings.ReplaceAll(scopeText(t, s), ".", "::"))
 			}
 			n = t.Field(n, "name")
 		}
 		if n < 0 {
 			return "", ""
 		}
-		name, _ = cTypeRefName(t, n)
+		name, _ = typeRefName(t, n)
 		return name, strings.Join(segs, "::")
 	case "type_identifier", "identifier", "namespace_identifier":
 		return t.Text(n), ""
 	case "struct_specifier", "class_specifier", "union_specifier", "enum_specifier":
 		if nm := t.Field(n, "name"); nm >= 0 {
-			return cTypeRefName(t, nm)
+			return typeRefName(t, nm)
 		}
 	}
 	return "", ""
@@ -1597,10 +1631,10 @@ func cTypeRefName(t *Tree, n int32) (name, qual string) {
 
 // testMacro reads a test that a macro defines where the grammar sees a
 // call: TEST(Suite, Name) { ... } in C files. It reports whether n was one.
-func (w *cWalker) testMacro(n int32, c cCtx) bool {
+func (w *walkState) testMacro(n int32, c state) bool {
 	t := w.t
 	call := t.FirstNamedChild(n)
-	if call < 0 || t.Kind(call) != "call_expression" || !cTestMacros[t.FieldText(call, "function")] {
+	if call < 0 || t.Kind(call) != "call_expression" || !testMacros[t.FieldText(call, "function")] {
 		return false
 	}
 	next := t.NextSibling(n)
@@ -1616,8 +1650,8 @@ func (w *cWalker) testMacro(n int32, c cCtx) bool {
 	return w.testSymbol(n, next, t.FieldText(call, "function"), args, c) >= 0
 }
 
-// cTestMacros define test cases: GoogleTest, Catch2, doctest, Boost.Test.
-var cTestMacros = map[string]bool{
+// testMacros define test cases: GoogleTest, Catch2, doctest, Boost.Test.
+var testMacros = map[string]bool{
 	"TEST": true, "TEST_F": true, "TEST_P": true, "TYPED_TEST": true, "TYPED_TEST_P": true, "FRIEND_TEST": false,
 	"TEST_CASE": true, "TEST_CASE_METHOD": true, "SCENARIO": true, "BOOST_AUTO_TEST_CASE": true,
 	"BOOST_FIXTURE_TEST_CASE": true,
@@ -1625,16 +1659,16 @@ var cTestMacros = map[string]bool{
 
 // testFunction reads TEST(Suite, Name) { ... }, which the C++ grammar
 // sees as a function named TEST.
-func (w *cWalker) testFunction(n int32, d cDeclarator, c cCtx) bool {
+func (w *walkState) testFunction(n int32, d declarator, c state) bool {
 	t := w.t
 	macro := t.Text(d.name)
-	if !cTestMacros[macro] || t.Field(n, "type") >= 0 {
+	if !testMacros[macro] || t.Field(n, "type") >= 0 {
 		return false
 	}
 	var args []string
 	if ps := t.Field(d.fn, "parameters"); ps >= 0 {
 		for p := range t.NamedChildren(ps) {
-			args = append(args, OneLine(t.Text(p)))
+			args = append(args, lang.OneLine(t.Text(p)))
 		}
 	}
 	return w.testSymbol(n, t.Field(n, "body"), macro, args, c) >= 0
@@ -1642,16 +1676,16 @@ func (w *cWalker) testFunction(n int32, d cDeclarator, c cCtx) bool {
 
 // testSymbol adds the test function a test macro defines: TEST(Suite,
 // Name) is Suite.Name; TEST_CASE("name") is named by its string.
-func (w *cWalker) testSymbol(n, body int32, macro string, args []string, c cCtx) int {
+func (w *walkState) testSymbol(n, body int32, macro string, args []string, c state) int {
 	t := w.t
 	if len(args) == 0 {
 		return -1
 	}
-	s := Symbol{Kind: KindFunction, Parent: c.parent, IsTest: true, Exported: false, Visibility: VisInternal}
+	s := lang.Symbol{Kind: lang.KindFunction, Parent: c.parent, IsTest: true, Exported: false, Visibility: lang.VisInternal}
 	if strings.HasPrefix(args[0], `"`) {
 		s.Name = strings.Trim(args[0], `"`)
 	} else if len(args) >= 2 {
-		s.Container = cJoin(c.ns, args[0])
+		s.Container = join(c.ns, args[0])
 		s.Name = args[1]
 	} else {
 		s.Name = args[0]
@@ -1679,7 +1713,7 @@ func (w *cWalker) testSymbol(n, body int32, macro string, args []string, c cCtx)
 		sy.EndByte = t.Nodes[body].EndByte
 	}
 	if body >= 0 {
-		w.code(body, sym, newCScope(nil), true, c)
+		w.code(body, sym, newScope(nil), true, c)
 	}
 	return sym
 }
