@@ -52,7 +52,7 @@ func goPackageNameUncached(tab Table, importPath string) string {
 		for _, built := range []bool{true, false} {
 			for _, f := range files {
 				if fi := tab.File(f); fi != nil && fi.Module != "" && !strings.HasSuffix(fi.Module, "_test") &&
-					(!built || goFileBuilt(tab, f)) {
+					(!built || GoFileBuilt(tab, f)) {
 					return fi.Module
 				}
 			}
@@ -79,7 +79,7 @@ func goImportDir(tab Table, importPath string) string {
 
 func goImportDirUncached(tab Table, importPath string) string {
 	best, bestLen := "", -1
-	for _, m := range goModules(tab) {
+	for _, m := range GoModulesOf(tab) {
 		dir, mod := m.Dir, m.Path
 		var rest string
 		switch {
@@ -118,7 +118,7 @@ func resolveGoImport(ctx *Context, imp *Import, name string) Resolution {
 	if name == "" || name == "*" {
 		for _, built := range []bool{true, false} {
 			for _, f := range files {
-				if IsTestPath(f) || built && !goFileBuilt(ctx.Table, f) {
+				if IsTestPath(f) || built && !GoFileBuilt(ctx.Table, f) {
 					continue
 				}
 				if t := ModuleTarget(ctx.Table, f); t != nil {
@@ -158,7 +158,7 @@ func goResolve(ctx *Context, r *Ref, depth int) Resolution {
 				return Unbound(RuleExternal, 0)
 			}
 			cands := Pick(ctx.Table.ByName(r.Name), func(t *Target) bool { return t.Container == "" && t.Dir() == dir })
-			if c := One(PreferDefinitions(goPreferBuilt(ctx.Table, ctx.File.Path, cands))); c != nil {
+			if c := One(PreferDefinitions(GoPreferBuilt(ctx.Table, ctx.File.Path, cands))); c != nil {
 				return Bound(c, RuleImport)
 			}
 			return Unbound(RuleUnresolved, len(cands))
@@ -213,7 +213,7 @@ func goResolveBare(ctx *Context, name string, types bool) Resolution {
 	if c := One(Pick(cands, func(t *Target) bool { return t.Path == ctx.File.Path })); c != nil {
 		return Bound(c, RuleSameFile)
 	}
-	samePkg := goPreferBuilt(ctx.Table, ctx.File.Path, Pick(cands, func(t *Target) bool { return t.Dir() == dir }))
+	samePkg := GoPreferBuilt(ctx.Table, ctx.File.Path, Pick(cands, func(t *Target) bool { return t.Dir() == dir }))
 	if c := One(PreferDefinitions(samePkg)); c != nil {
 		return Bound(c, RuleSamePackage)
 	}
@@ -226,7 +226,7 @@ func goResolveBare(ctx *Context, name string, types bool) Resolution {
 			continue
 		}
 		d := goImportDir(ctx.Table, imp.Source)
-		if c := One(goPreferBuilt(ctx.Table, ctx.File.Path, Pick(cands, func(t *Target) bool { return t.Dir() == d }))); d != "" && c != nil {
+		if c := One(GoPreferBuilt(ctx.Table, ctx.File.Path, Pick(cands, func(t *Target) bool { return t.Dir() == d }))); d != "" && c != nil {
 			return Bound(c, RuleImport)
 		}
 	}
@@ -337,7 +337,7 @@ func goResolveTypeExt(tab Table, fromPath, typ string) (*Target, bool) {
 	cands := Pick(tab.ByName(name), func(t *Target) bool {
 		return t.Container == "" && IsTypeKind(t.Kind) && t.Dir() == dir
 	})
-	return One(PreferDefinitions(goPreferBuilt(tab, fromPath, cands))), false
+	return One(PreferDefinitions(GoPreferBuilt(tab, fromPath, cands))), false
 }
 
 // goMethod finds method name of typ, following embedded types.
@@ -351,7 +351,7 @@ func goMethod(tab Table, typ *Target, name string, depth int) *Target {
 	})
 	// the methods of a type declared in one variant file come from the
 	// variant files the same build compiles
-	if m := One(PreferDefinitions(goPreferBuilt(tab, typ.Path, ms))); m != nil {
+	if m := One(PreferDefinitions(GoPreferBuilt(tab, typ.Path, ms))); m != nil {
 		return m
 	}
 	for _, b := range typ.Bases {
@@ -387,7 +387,7 @@ func goFieldType(tab Table, typ *Target, name string, depth int) *Target {
 // goUniqueMethod binds a method call whose receiver type is unknown when
 // exactly one method of that name exists and the name is distinctive.
 func goUniqueMethod(tab Table, from, name string) Resolution {
-	ms := goPreferBuilt(tab, from, Pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && goVisible(from, t) }))
+	ms := GoPreferBuilt(tab, from, Pick(tab.ByName(name), func(t *Target) bool { return t.Kind == KindMethod && goVisible(from, t) }))
 	if len(ms) == 0 {
 		return Unbound(RuleUnresolved, 0)
 	}

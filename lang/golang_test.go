@@ -3,7 +3,6 @@ package lang
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 func extractGoSrc(t testing.TB, src string) *FileFacts {
@@ -142,32 +141,4 @@ func FuzzExtractGo(f *testing.F) {
 		}
 		checkFacts(t, facts, src)
 	})
-}
-
-// checkFacts asserts the structural promises of extraction.
-func checkFacts(t *testing.T, f *FileFacts, src string) {
-	t.Helper()
-	if len(f.Symbols) == 0 || f.Symbols[0].Kind != KindModule {
-		t.Fatalf("no module symbol first")
-	}
-	lines := strings.Count(src, "\n") + 1
-	for i, s := range f.Symbols {
-		if s.Name == "" && s.Kind != KindModule {
-			t.Errorf("symbol %d has no name", i)
-		}
-		if i > 0 && (s.Parent < 0 || s.Parent >= i) {
-			t.Errorf("symbol %d (%s) has parent %d", i, s.Name, s.Parent)
-		}
-		if s.Range.StartLine < 1 || s.Range.EndLine < s.Range.StartLine || s.Range.EndLine > lines+1 {
-			t.Errorf("symbol %s range %+v outside 1..%d", s.Name, s.Range, lines)
-		}
-		if !utf8.ValidString(s.Summary) {
-			t.Errorf("symbol %s summary is not UTF-8", s.Name)
-		}
-	}
-	for _, r := range f.Refs {
-		if r.Symbol < 0 || r.Symbol >= len(f.Symbols) || r.Name == "" {
-			t.Errorf("bad ref %+v", r)
-		}
-	}
 }

@@ -88,7 +88,7 @@ func (GoModulesReader) Read(tree ProjectFiles, dirs []string) Project {
 }
 
 // goModules are the Go modules a table knows.
-func goModules(tab Table) GoModules {
+func GoModulesOf(tab Table) GoModules {
 	m, _ := tab.Project(ProjectGoModules).(GoModules)
 	return m
 }
