@@ -77,3 +77,42 @@ func checkFacts(t *testing.T, f *FileFacts, src string) {
 		}
 	}
 }
+
+func TestSplitIdent(t *testing.T) {
+	for in, want := range map[string]string{
+		"getUserById":     "get user by id",
+		"HTTPServer":      "http server",
+		"parse_config_v2": "parse config v2",
+		"sortedIDs":       "sorted ids",
+		"XMLHttpRequest":  "xml http request",
+		"already":         "already",
+		"URLsForDomain":   "urls for domain",
+		"__init__":        "init",
+		"Utf8Valid":       "utf8 valid",
+	} {
+		if got := strings.Join(SplitIdent(in), " "); got != want {
+			t.Errorf("SplitIdent(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzExtractGo parses arbitrary bytes as Go: extraction must not panic,
+// and what it returns must be well formed.
+func FuzzExtractGo(f *testing.F) {
+	f.Add("package a\nfunc f() { g() }\n")
+	f.Add("package a\ntype T struct{ x int }\nfunc (t *T) M() { if t == nil { panic(1) } }\n")
+	f.Add("package a\nfunc Broken( {\n")
+	f.Add("\x00\xff\xfe")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 1<<16 {
+			return
+		}
+		p := NewParser()
+		defer p.Close()
+		facts, err := Extract(p, ByName("go"), "a.go", []byte(src))
+		if err != nil {
+			return
+		}
+		checkFacts(t, facts, src)
+	})
+}

@@ -7,6 +7,7 @@ import (
 	_ "github.com/sdl-dev/sdl/lang/bash"
 	_ "github.com/sdl-dev/sdl/lang/c"
 	_ "github.com/sdl-dev/sdl/lang/csharp"
+	_ "github.com/sdl-dev/sdl/lang/golang"
 	_ "github.com/sdl-dev/sdl/lang/java"
 	_ "github.com/sdl-dev/sdl/lang/javascript"
 	_ "github.com/sdl-dev/sdl/lang/kotlin"

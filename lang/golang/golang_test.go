@@ -1,21 +1,23 @@
-package lang
+package golang
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
 )
 
-func extractGoSrc(t testing.TB, src string) *FileFacts {
-	p := NewParser()
+func extractSrc(t testing.TB, src string) *lang.FileFacts {
+	p := lang.NewParser()
 	defer p.Close()
-	f, err := Extract(p, ByName("go"), "pkg/a.go", []byte(src))
+	f, err := lang.Extract(p, lang.ByName("go"), "pkg/a.go", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-func findSym(f *FileFacts, q string) *Symbol {
+func findSym(f *lang.FileFacts, q string) *lang.Symbol {
 	for i := range f.Symbols {
 		if f.Symbols[i].Qualified() == q {
 			return &f.Symbols[i]
@@ -24,8 +26,8 @@ func findSym(f *FileFacts, q string) *Symbol {
 	return nil
 }
 
-func TestGoExtract(t *testing.T) {
-	f := extractGoSrc(t, `// Package a does things.
+func TestExtract(t *testing.T) {
+	f := extractSrc(t, `// Package a does things.
 package a
 
 import (
@@ -64,14 +66,14 @@ type Runner interface {
 		t.Errorf("imports %+v", f.Imports)
 	}
 	s := findSym(f, "Server")
-	if s == nil || s.Kind != KindClass || !s.Exported || s.Doc != "Server serves." {
+	if s == nil || s.Kind != lang.KindClass || !s.Exported || s.Doc != "Server serves." {
 		t.Fatalf("Server: %+v", s)
 	}
 	if len(s.Signature.Fields) != 3 || s.Signature.Fields[1].Type != "*Config" || len(s.Signature.Bases) != 1 {
 		t.Errorf("Server fields %+v bases %v", s.Signature.Fields, s.Signature.Bases)
 	}
 	h := findSym(f, "Server.Handle")
-	if h == nil || h.Kind != KindMethod || h.Signature.Receiver != "*Server" {
+	if h == nil || h.Kind != lang.KindMethod || h.Signature.Receiver != "*Server" {
 		t.Fatalf("Handle: %+v", h)
 	}
 	if len(h.Signature.Params) != 2 || h.Signature.Params[1].Type != "...int" || !h.Signature.Params[1].Variadic {
@@ -86,10 +88,10 @@ type Runner interface {
 	if n := findSym(f, "New"); n == nil || len(n.Signature.Generics) != 1 {
 		t.Errorf("New: %+v", n)
 	}
-	if m := findSym(f, "Runner.Run"); m == nil || m.Kind != KindMethod {
+	if m := findSym(f, "Runner.Run"); m == nil || m.Kind != lang.KindMethod {
 		t.Errorf("Runner.Run: %+v", m)
 	}
-	refs := map[string]Ref{}
+	refs := map[string]lang.Ref{}
 	for _, r := range f.Refs {
 		refs[r.Qualifier+"."+r.Name] = r
 	}
@@ -99,46 +101,7 @@ type Runner interface {
 	if r := refs["s.conf.Load"]; r.QualifierType != "*Server" {
 		t.Errorf("s.conf.Load qualifier type %q", r.QualifierType)
 	}
-	if r := refs["str.ToUpper"]; r.Kind != RefCall {
+	if r := refs["str.ToUpper"]; r.Kind != lang.RefCall {
 		t.Errorf("str.ToUpper %+v", r)
 	}
-}
-
-func TestSplitIdent(t *testing.T) {
-	for in, want := range map[string]string{
-		"getUserById":     "get user by id",
-		"HTTPServer":      "http server",
-		"parse_config_v2": "parse config v2",
-		"sortedIDs":       "sorted ids",
-		"XMLHttpRequest":  "xml http request",
-		"already":         "already",
-		"URLsForDomain":   "urls for domain",
-		"__init__":        "init",
-		"Utf8Valid":       "utf8 valid",
-	} {
-		if got := strings.Join(SplitIdent(in), " "); got != want {
-			t.Errorf("SplitIdent(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// FuzzExtractGo parses arbitrary bytes as Go: extraction must not panic,
-// and what it returns must be well formed.
-func FuzzExtractGo(f *testing.F) {
-	f.Add("package a\nfunc f() { g() }\n")
-	f.Add("package a\ntype T struct{ x int }\nfunc (t *T) M() { if t == nil { panic(1) } }\n")
-	f.Add("package a\nfunc Broken( {\n")
-	f.Add("\x00\xff\xfe")
-	f.Fuzz(func(t *testing.T, src string) {
-		if len(src) > 1<<16 {
-			return
-		}
-		p := NewParser()
-		defer p.Close()
-		facts, err := Extract(p, ByName("go"), "a.go", []byte(src))
-		if err != nil {
-			return
-		}
-		checkFacts(t, facts, src)
-	})
 }

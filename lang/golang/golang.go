@@ -1,40 +1,65 @@
-package lang
+// Package golang is sdl's room for Go (named golang: go is a keyword):
+// a walker over the syntax tree (packages, functions, methods, types,
+// imports, the types of locals, guards and side effects), resolution
+// through packages, imports, embedded fields and the build target's
+// files, and the skeleton rules of its braced bodies. The build target
+// (lang.GoTarget) and go.mod reading (lang.GoModules) stay in lang: the
+// index configures them.
+package golang
 
 import (
+	"embed"
 	"strconv"
 	"strings"
 
+	"github.com/sdl-dev/sdl/lang"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 )
 
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
 func init() {
-	l := &Language{Name: "go", Extensions: []string{".go"}, extract: extractGo, Project: GoModulesReader{}}
-	register(l, tsgo.Language())
-	l.setSyntax([]string{"comment"},
-		[]string{"interpreted_string_literal", "raw_string_literal", "rune_literal"},
-		[]string{"identifier", "field_identifier", "type_identifier", "package_identifier"})
+	lang.RegisterWalker(lang.Walker{
+		Name:          "go",
+		Extensions:    []string{".go"},
+		Grammar:       tsgo.Language(),
+		Comments:      []string{"comment"},
+		Strings:       []string{"interpreted_string_literal", "raw_string_literal", "rune_literal"},
+		Idents:        []string{"identifier", "field_identifier", "type_identifier", "package_identifier"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolve,
+		ResolveImport: resolveImport,
+		Skeleton:      skeleton,
+		Project:       lang.GoModulesReader{},
+	})
 }
 
-// newGoScope makes the scope of a function: Go's walker reads and writes
+// newScope makes the scope of a function: Go's walker reads and writes
 // its maps directly, a name's type and the call it holds apart.
-func newGoScope() *Scope {
-	return &Scope{Types: map[string]string{}, Calls: map[string]string{}}
+func newScope() *lang.Scope {
+	return &lang.Scope{Types: map[string]string{}, Calls: map[string]string{}}
 }
 
-func extractGo(x *Extractor) {
+func extract(x *lang.Extractor) {
 	if x.Tree.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
-	goTopLevel(x, 0)
+	topLevel(x, 0)
 	importsC := false
 	for _, imp := range x.Facts.Imports {
 		importsC = importsC || imp.Source == "C"
 	}
-	x.Facts.Build = GoBuildConstraint(x.Path, x.Tree.Src, importsC)
+	x.Facts.Build = lang.GoBuildConstraint(x.Path, x.Tree.Src, importsC)
 }
 
-func goTopLevel(x *Extractor, parent int32) {
+func topLevel(x *lang.Extractor, parent int32) {
 	t := x.Tree
 	for c := range t.NamedChildren(parent) {
 		switch t.Kind(c) {
@@ -45,22 +70,22 @@ func goTopLevel(x *Extractor, parent int32) {
 				x.Facts.Symbols[0].Doc = x.DocBefore(c)
 			}
 		case "import_declaration":
-			goImports(x, c)
+			imports(x, c)
 		case "function_declaration", "method_declaration":
-			goFunc(x, c)
+			funcDecl(x, c)
 		case "type_declaration":
-			goTypeDecl(x, c, 0)
+			typeDecl(x, c, 0)
 		case "const_declaration", "var_declaration":
-			goVarDecl(x, c, 0)
+			varDecl(x, c, 0)
 		case "ERROR":
-			goTopLevel(x, c)
+			topLevel(x, c)
 		default:
-			goBody(x, c, 0, newGoScope(), false)
+			walkBody(x, c, 0, newScope(), false)
 		}
 	}
 }
 
-func goImports(x *Extractor, decl int32) {
+func imports(x *lang.Extractor, decl int32) {
 	t := x.Tree
 	for spec := range t.Descendants(decl) {
 		if t.Kind(spec) != "import_spec" {
@@ -74,11 +99,11 @@ func goImports(x *Extractor, decl int32) {
 		if err != nil {
 			src = strings.Trim(t.Text(p), "\"`")
 		}
-		imp := Import{Source: src, Line: t.StartLine(spec), Symbol: 0}
+		imp := lang.Import{Source: src, Line: t.StartLine(spec), Symbol: 0}
 		if n := t.Field(spec, "name"); n >= 0 {
 			switch name := t.Text(n); name {
 			case ".":
-				imp.Names = []ImportName{{Name: "*"}}
+				imp.Names = []lang.ImportName{{Name: "*"}}
 			case "_":
 				imp.Alias = "_"
 			default:
@@ -89,12 +114,12 @@ func goImports(x *Extractor, decl int32) {
 	}
 }
 
-func goParams(x *Extractor, list int32, scope *Scope) []Param {
+func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
 	}
-	var out []Param
+	var out []lang.Param
 	for p := range t.NamedChildren(list) {
 		k := t.Kind(p)
 		if k != "parameter_declaration" && k != "variadic_parameter_declaration" {
@@ -110,68 +135,68 @@ func goParams(x *Extractor, list int32, scope *Scope) []Param {
 			if t.FieldName(n) == "name" {
 				named = true
 				name := t.Text(n)
-				out = append(out, Param{Name: name, Type: typ, Variadic: variadic})
+				out = append(out, lang.Param{Name: name, Type: typ, Variadic: variadic})
 				if scope != nil {
 					scope.Types[name] = strings.TrimPrefix(typ, "...")
 				}
 			}
 		}
 		if !named {
-			out = append(out, Param{Type: typ, Variadic: variadic})
+			out = append(out, lang.Param{Type: typ, Variadic: variadic})
 		}
 	}
 	return out
 }
 
-func goGenerics(x *Extractor, list int32) []string {
+func generics(x *lang.Extractor, list int32) []string {
 	t := x.Tree
 	if list < 0 {
 		return nil
 	}
 	var out []string
 	for p := range t.NamedChildren(list) {
-		out = append(out, OneLine(t.Text(p)))
+		out = append(out, lang.OneLine(t.Text(p)))
 	}
 	return out
 }
 
-// goResult renders a result: "error", or "(int, error)".
-func goResult(x *Extractor, res int32) string {
+// result renders a result: "error", or "(int, error)".
+func result(x *lang.Extractor, res int32) string {
 	if res < 0 {
 		return ""
 	}
-	return OneLine(x.Tree.Text(res))
+	return lang.OneLine(x.Tree.Text(res))
 }
 
-func goFunc(x *Extractor, n int32) {
+func funcDecl(x *lang.Extractor, n int32) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	if name < 0 {
 		return
 	}
 	body := t.Field(n, "body")
-	scope := newGoScope()
-	s := Symbol{Kind: KindFunction, Name: t.Text(name), Parent: 0}
-	s.Exported = IsUpper(s.Name)
+	scope := newScope()
+	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: 0}
+	s.Exported = lang.IsUpper(s.Name)
 	if s.Exported {
-		s.Visibility = VisExported
+		s.Visibility = lang.VisExported
 	} else {
-		s.Visibility = VisInternal
+		s.Visibility = lang.VisInternal
 	}
 	if recv := t.Field(n, "receiver"); recv >= 0 {
-		s.Kind = KindMethod
-		ps := goParams(x, recv, scope)
+		s.Kind = lang.KindMethod
+		ps := paramList(x, recv, scope)
 		if len(ps) > 0 {
 			s.Signature.Receiver = ps[0].Type
-			s.Container = goBaseType(ps[0].Type)
+			s.Container = baseType(ps[0].Type)
 		}
 	}
-	s.Signature.Params = goParams(x, t.Field(n, "parameters"), scope)
-	s.Signature.Returns = goResult(x, t.Field(n, "result"))
-	s.Signature.Generics = goGenerics(x, t.Field(n, "type_parameters"))
+	s.Signature.Params = paramList(x, t.Field(n, "parameters"), scope)
+	s.Signature.Returns = result(x, t.Field(n, "result"))
+	s.Signature.Generics = generics(x, t.Field(n, "type_parameters"))
 	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = x.DocBefore(n)
-	if x.Facts.IsTest && s.Kind == KindFunction {
+	if x.Facts.IsTest && s.Kind == lang.KindFunction {
 		for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
 			if strings.HasPrefix(s.Name, p) {
 				s.IsTest = true
@@ -180,16 +205,16 @@ func goFunc(x *Extractor, n int32) {
 	}
 	sym := x.AddSymbol(s, n, name, body)
 	if body >= 0 {
-		goBody(x, body, sym, scope, true)
+		walkBody(x, body, sym, scope, true)
 	}
 }
 
-// goBaseType strips pointers, packages and type arguments: "*pkg.T[K]" -> "T".
-func goBaseType(typ string) string {
-	return LastIdent(strings.TrimLeft(typ, "*"))
+// baseType strips pointers, packages and type arguments: "*pkg.T[K]" -> "T".
+func baseType(typ string) string {
+	return lang.LastIdent(strings.TrimLeft(typ, "*"))
 }
 
-func goTypeDecl(x *Extractor, decl int32, parent int) {
+func typeDecl(x *lang.Extractor, decl int32, parent int) {
 	t := x.Tree
 	for spec := range t.NamedChildren(decl) {
 		k := t.Kind(spec)
@@ -201,9 +226,9 @@ func goTypeDecl(x *Extractor, decl int32, parent int) {
 			continue
 		}
 		typ := t.Field(spec, "type")
-		s := Symbol{Kind: KindType, Name: t.Text(name), Parent: parent}
-		s.Exported = IsUpper(s.Name)
-		s.Signature.Generics = goGenerics(x, t.Field(spec, "type_parameters"))
+		s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: parent}
+		s.Exported = lang.IsUpper(s.Name)
+		s.Signature.Generics = generics(x, t.Field(spec, "type_parameters"))
 		s.Doc = x.DocBefore(spec)
 		if s.Doc == "" && t.NamedChildCount(decl) == 1 {
 			s.Doc = x.DocBefore(decl)
@@ -216,7 +241,7 @@ func goTypeDecl(x *Extractor, decl int32, parent int) {
 		if typ >= 0 {
 			switch t.Kind(typ) {
 			case "struct_type":
-				s.Kind = KindClass
+				s.Kind = lang.KindClass
 				s.Signature.Text = "type " + t.Text(name) + " struct"
 				if fl := t.ChildOfKind(typ, "field_declaration_list"); fl >= 0 {
 					for fd := range t.NamedChildren(fl) {
@@ -228,29 +253,29 @@ func goTypeDecl(x *Extractor, decl int32, parent int) {
 						for c := range t.Children(fd) {
 							if t.FieldName(c) == "name" {
 								named = true
-								s.Signature.Fields = append(s.Signature.Fields, Param{Name: t.Text(c), Type: ft})
+								s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(c), Type: ft})
 							}
 						}
 						if !named && ft != "" { // embedded
-							s.Signature.Fields = append(s.Signature.Fields, Param{Name: goBaseType(ft), Type: ft})
+							s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: baseType(ft), Type: ft})
 							s.Signature.Bases = append(s.Signature.Bases, ft)
 						}
 					}
 				}
 			case "interface_type":
-				s.Kind = KindInterface
+				s.Kind = lang.KindInterface
 				s.Signature.Text = "type " + t.Text(name) + " interface"
 				for m := range t.NamedChildren(typ) {
 					switch t.Kind(m) {
 					case "method_elem":
 						members = append(members, m)
 					case "type_elem":
-						s.Signature.Bases = append(s.Signature.Bases, OneLine(t.Text(m)))
+						s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(m)))
 					}
 				}
 			default:
 				s.Signature.Text = x.HeaderText(spec, -1)
-				s.Signature.Returns = OneLine(t.Text(typ))
+				s.Signature.Returns = lang.OneLine(t.Text(typ))
 			}
 		}
 		if s.Signature.Text == "" {
@@ -258,18 +283,18 @@ func goTypeDecl(x *Extractor, decl int32, parent int) {
 		}
 		sym := x.AddSymbol(s, node, name, typ)
 		for _, b := range x.Facts.Symbols[sym].Signature.Bases {
-			x.Ref(Ref{Kind: RefExtends, Name: goBaseType(b), Qualifier: goTypeQualifier(b), Symbol: sym}, spec)
+			x.Ref(lang.Ref{Kind: lang.RefExtends, Name: baseType(b), Qualifier: typeQualifier(b), Symbol: sym}, spec)
 		}
 		for _, m := range members {
 			mn := t.Field(m, "name")
 			if mn < 0 {
 				continue
 			}
-			ms := Symbol{Kind: KindMethod, Name: t.Text(mn), Parent: sym}
-			ms.Exported = IsUpper(ms.Name)
-			ms.Signature.Params = goParams(x, t.Field(m, "parameters"), nil)
-			ms.Signature.Returns = goResult(x, t.Field(m, "result"))
-			ms.Signature.Text = OneLine(t.Text(m))
+			ms := lang.Symbol{Kind: lang.KindMethod, Name: t.Text(mn), Parent: sym}
+			ms.Exported = lang.IsUpper(ms.Name)
+			ms.Signature.Params = paramList(x, t.Field(m, "parameters"), nil)
+			ms.Signature.Returns = result(x, t.Field(m, "result"))
+			ms.Signature.Text = lang.OneLine(t.Text(m))
 			ms.Doc = x.DocBefore(m)
 			x.AddSymbol(ms, m, mn, -1)
 		}
@@ -280,8 +305,8 @@ func goTypeDecl(x *Extractor, decl int32, parent int) {
 	}
 }
 
-// goTypeQualifier returns the package of a qualified type: "*pkg.T" -> "pkg".
-func goTypeQualifier(typ string) string {
+// typeQualifier returns the package of a qualified type: "*pkg.T" -> "pkg".
+func typeQualifier(typ string) string {
 	typ = strings.TrimLeft(typ, "*")
 	if i := strings.IndexByte(typ, '['); i >= 0 {
 		typ = typ[:i]
@@ -292,7 +317,7 @@ func goTypeQualifier(typ string) string {
 	return ""
 }
 
-func goVarDecl(x *Extractor, decl int32, parent int) {
+func varDecl(x *lang.Extractor, decl int32, parent int) {
 	t := x.Tree
 	var specs []int32
 	for c := range t.Descendants(decl) {
@@ -316,15 +341,15 @@ func goVarDecl(x *Extractor, decl int32, parent int) {
 			if t.FieldName(c) != "name" || t.Kind(c) != "identifier" {
 				continue
 			}
-			s := Symbol{Kind: KindVariable, Name: t.Text(c), Parent: parent}
+			s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(c), Parent: parent}
 			if s.Name == "_" {
 				continue
 			}
-			s.Exported = IsUpper(s.Name)
+			s.Exported = lang.IsUpper(s.Name)
 			s.Signature.Text = x.HeaderText(spec, -1)
 			s.Signature.Returns = typ
 			if typ == "" && val >= 0 {
-				s.Signature.Returns = goLiteralType(t, val)
+				s.Signature.Returns = literalType(t, val)
 			}
 			if t.Kind(decl) == "const_declaration" {
 				s.Signature.Modifiers = []string{"const"}
@@ -336,42 +361,42 @@ func goVarDecl(x *Extractor, decl int32, parent int) {
 			}
 		}
 		if val >= 0 && first >= 0 {
-			goBody(x, val, first, newGoScope(), false)
+			walkBody(x, val, first, newScope(), false)
 		}
 	}
 }
 
-// goBody walks code that belongs to symbol sym, recording calls,
+// walkBody walks code that belongs to symbol sym, recording calls,
 // constructions, guards and panics. top is true for the statements of a
 // function's own body, where an early return is a guard.
-func goBody(x *Extractor, n int32, sym int, scope *Scope, top bool) {
+func walkBody(x *lang.Extractor, n int32, sym int, scope *lang.Scope, top bool) {
 	t := x.Tree
 	switch t.Kind(n) {
 	case "call_expression":
-		goCall(x, n, sym, scope)
+		call(x, n, sym, scope)
 	case "composite_literal":
 		if typ := t.Field(n, "type"); typ >= 0 {
-			goTypeRef(x, typ, sym, RefNew, n)
+			typeRef(x, typ, sym, lang.RefNew, n)
 		}
 	case "short_var_declaration", "assignment_statement":
-		goAssign(x, n, scope)
+		assign(x, n, scope)
 		if t.Kind(n) == "short_var_declaration" {
-			goDeclareLocals(t, t.Field(n, "left"), scope)
+			declareLocals(t, t.Field(n, "left"), scope)
 		}
 	case "range_clause":
-		goDeclareLocals(t, t.Field(n, "left"), scope)
+		declareLocals(t, t.Field(n, "left"), scope)
 	case "argument_list":
 		for c := range t.NamedChildren(n) {
-			goValue(x, c, sym, scope)
+			value(x, c, sym, scope)
 		}
 	case "literal_element":
 		if t.FieldName(n) != "key" {
-			goValue(x, t.FirstNamedChild(n), sym, scope)
+			value(x, t.FirstNamedChild(n), sym, scope)
 		}
 	case "expression_list":
 		if f := t.FieldName(n); f == "right" || f == "value" || t.Kind(t.Parent(n)) == "return_statement" {
 			for c := range t.NamedChildren(n) {
-				goValue(x, c, sym, scope)
+				value(x, c, sym, scope)
 			}
 		}
 	case "var_spec":
@@ -383,10 +408,10 @@ func goBody(x *Extractor, n int32, sym int, scope *Scope, top bool) {
 			}
 		}
 	case "func_literal":
-		goParams(x, t.Field(n, "parameters"), scope)
+		paramList(x, t.Field(n, "parameters"), scope)
 	case "if_statement":
 		if top {
-			goGuard(x, n, sym)
+			guard(x, n, sym)
 		}
 	case "block":
 		if top {
@@ -394,27 +419,27 @@ func goBody(x *Extractor, n int32, sym int, scope *Scope, top bool) {
 			for c := range t.NamedChildren(n) {
 				if t.Kind(c) == "statement_list" {
 					for st := range t.NamedChildren(c) {
-						goBody(x, st, sym, scope, true)
+						walkBody(x, st, sym, scope, true)
 					}
 				} else {
-					goBody(x, c, sym, scope, true)
+					walkBody(x, c, sym, scope, true)
 				}
 			}
 			return
 		}
 	}
 	for c := range t.NamedChildren(n) {
-		goBody(x, c, sym, scope, false)
+		walkBody(x, c, sym, scope, false)
 	}
 }
 
-// goValue records the function or method that expression n may name
+// value records the function or method that expression n may name
 // where it is used as a value, not called: passed (http.HandlerFunc(
 // mx.routeHTTP)), assigned, returned or put in a literal. Extraction cannot
 // tell a function from a variable or a field, so the reference is a
 // candidate: resolution keeps it only when it binds a function or method
 // (Language.Resolve), and a local name is not one.
-func goValue(x *Extractor, n int32, sym int, scope *Scope) {
+func value(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
 	t := x.Tree
 	if n < 0 {
 		return
@@ -422,30 +447,30 @@ func goValue(x *Extractor, n int32, sym int, scope *Scope) {
 	switch t.Kind(n) {
 	case "identifier":
 		name := t.Text(n)
-		if name == "_" || goLocal(scope, name) {
+		if name == "_" || local(scope, name) {
 			return
 		}
-		x.Ref(Ref{Kind: RefReference, Name: name, Symbol: sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefReference, Name: name, Symbol: sym}, n)
 	case "selector_expression":
-		if r, ok := goSelectorRef(x, n, RefReference, sym, scope); ok {
+		if r, ok := selectorRef(x, n, lang.RefReference, sym, scope); ok {
 			x.Ref(r, n)
 		}
 	case "parenthesized_expression":
-		goValue(x, t.FirstNamedChild(n), sym, scope)
+		value(x, t.FirstNamedChild(n), sym, scope)
 	}
 }
 
-// goLocal reports whether name is a parameter or local variable the
+// local reports whether name is a parameter or local variable the
 // Scope has seen declared.
-func goLocal(scope *Scope, name string) bool {
+func local(scope *lang.Scope, name string) bool {
 	_, typed := scope.Types[name]
 	_, called := scope.Calls[name]
 	return typed || called
 }
 
-// goDeclareLocals declares the names of list (x, y := ..., for k, v :=
-// range) in scope, keeping what goAssign learnt of their types.
-func goDeclareLocals(t *Tree, list int32, scope *Scope) {
+// declareLocals declares the names of list (x, y := ..., for k, v :=
+// range) in scope, keeping what assign learnt of their types.
+func declareLocals(t *lang.Tree, list int32, scope *lang.Scope) {
 	if list < 0 {
 		return
 	}
@@ -453,22 +478,22 @@ func goDeclareLocals(t *Tree, list int32, scope *Scope) {
 		if t.Kind(c) != "identifier" {
 			continue
 		}
-		if name := t.Text(c); !goLocal(scope, name) {
+		if name := t.Text(c); !local(scope, name) {
 			scope.Types[name] = ""
 		}
 	}
 }
 
-// goSelectorRef is the reference of kind that selector expression sel
+// selectorRef is the reference of kind that selector expression sel
 // (x.M, pkg.F, f().M) makes, with what the scope knows of its qualifier.
-func goSelectorRef(x *Extractor, sel int32, kind string, sym int, scope *Scope) (Ref, bool) {
+func selectorRef(x *lang.Extractor, sel int32, kind string, sym int, scope *lang.Scope) (lang.Ref, bool) {
 	t := x.Tree
 	op := t.Field(sel, "operand")
 	field := t.Field(sel, "field")
 	if op < 0 || field < 0 {
-		return Ref{}, false
+		return lang.Ref{}, false
 	}
-	r := Ref{Kind: kind, Name: t.Text(field), Qualifier: OneLine(t.Text(op)), Symbol: sym}
+	r := lang.Ref{Kind: kind, Name: t.Text(field), Qualifier: lang.OneLine(t.Text(op)), Symbol: sym}
 	if q := r.Qualifier; strings.HasPrefix(q, "(*") && strings.HasSuffix(q, ")") && !strings.ContainsAny(q[2:len(q)-1], "()[") {
 		// (*T).M, a method expression: T's method
 		r.Qualifier = q[2 : len(q)-1]
@@ -485,13 +510,13 @@ func goSelectorRef(x *Extractor, sel int32, kind string, sym int, scope *Scope) 
 	if t.Kind(op) == "call_expression" {
 		// f().M(): the qualifier is the result of f
 		if inner := t.Field(op, "function"); inner >= 0 {
-			r.QualifierCall = OneLine(t.Text(inner))
+			r.QualifierCall = lang.OneLine(t.Text(inner))
 		}
 	}
 	return r, true
 }
 
-func goCall(x *Extractor, n int32, sym int, scope *Scope) {
+func call(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
 	t := x.Tree
 	fn := t.Field(n, "function")
 	if fn < 0 {
@@ -503,37 +528,37 @@ func goCall(x *Extractor, n int32, sym int, scope *Scope) {
 		if name == "panic" {
 			x.Throw(sym, "panics", t.FieldText(n, "arguments"), n)
 		}
-		x.Ref(Ref{Kind: RefCall, Name: name, Symbol: sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: sym}, n)
 	case "selector_expression":
-		if r, ok := goSelectorRef(x, fn, RefCall, sym, scope); ok {
+		if r, ok := selectorRef(x, fn, lang.RefCall, sym, scope); ok {
 			x.Ref(r, n)
 		}
 	case "index_expression":
 		// F[T](x)
 		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" {
-			x.Ref(Ref{Kind: RefCall, Name: t.Text(inner), Symbol: sym}, n)
+			x.Ref(lang.Ref{Kind: lang.RefCall, Name: t.Text(inner), Symbol: sym}, n)
 		}
 	}
 }
 
-// goTypeRef records a reference of kind to the type written at node typ.
-func goTypeRef(x *Extractor, typ int32, sym int, kind string, at int32) {
+// typeRef records a reference of kind to the type written at node typ.
+func typeRef(x *lang.Extractor, typ int32, sym int, kind string, at int32) {
 	t := x.Tree
 	switch t.Kind(typ) {
 	case "type_identifier":
-		x.Ref(Ref{Kind: kind, Name: t.Text(typ), Symbol: sym}, at)
+		x.Ref(lang.Ref{Kind: kind, Name: t.Text(typ), Symbol: sym}, at)
 	case "qualified_type":
-		x.Ref(Ref{Kind: kind, Name: t.FieldText(typ, "name"), Qualifier: t.FieldText(typ, "package"), Symbol: sym}, at)
+		x.Ref(lang.Ref{Kind: kind, Name: t.FieldText(typ, "name"), Qualifier: t.FieldText(typ, "package"), Symbol: sym}, at)
 	case "generic_type":
 		if inner := t.Field(typ, "type"); inner >= 0 {
-			goTypeRef(x, inner, sym, kind, at)
+			typeRef(x, inner, sym, kind, at)
 		}
 	}
 }
 
-// goAssign learns the types of variables from x := T{}, x := &T{},
+// assign learns the types of variables from x := T{}, x := &T{},
 // x := NewT(), x := y.(T) and var x T.
-func goAssign(x *Extractor, n int32, scope *Scope) {
+func assign(x *lang.Extractor, n int32, scope *lang.Scope) {
 	t := x.Tree
 	left, right := t.Field(n, "left"), t.Field(n, "right")
 	if left < 0 || right < 0 {
@@ -570,7 +595,7 @@ func goAssign(x *Extractor, n int32, scope *Scope) {
 					}
 					break
 				}
-				scope.Calls[name] = OneLine(t.Text(fn))
+				scope.Calls[name] = lang.OneLine(t.Text(fn))
 				delete(scope.Types, name)
 			}
 		case "type_assertion_expression":
@@ -581,9 +606,9 @@ func goAssign(x *Extractor, n int32, scope *Scope) {
 	}
 }
 
-// goGuard records if cond { return ... } and if cond { panic(...) } at the
+// guard records if cond { return ... } and if cond { panic(...) } at the
 // top of a function body.
-func goGuard(x *Extractor, n int32, sym int) {
+func guard(x *lang.Extractor, n int32, sym int) {
 	t := x.Tree
 	cons := t.Field(n, "consequence")
 	cond := t.Field(n, "condition")
@@ -615,9 +640,9 @@ func goGuard(x *Extractor, n int32, sym int) {
 	}
 }
 
-// goLiteralType is the type of a value list that is a single composite
+// literalType is the type of a value list that is a single composite
 // literal (T{} or &T{}), else "".
-func goLiteralType(t *Tree, list int32) string {
+func literalType(t *lang.Tree, list int32) string {
 	if t.NamedChildCount(list) != 1 {
 		return ""
 	}
