@@ -50,11 +50,8 @@ type Language struct {
 	// source with what the grammar cannot read blanked out: the same
 	// length, so that every offset and line still holds.
 	pick func(filePath string, src []byte) (*Language, []byte)
-	// dataDir names the directory of data/ holding the language's data
-	// files when it is not Name: C++ shares C's, TypeScript JavaScript's.
-	dataDir string
-	// data, when set, holds the data files of a room (testpaths.txt,
-	// effects.txt, word lists) in place of data/<dataDir>/.
+	// data holds the data files of the language's room (testpaths.txt,
+	// effects.txt, word lists).
 	data      fs.FS
 	testPaths testPathRules
 	// fixup, when set, returns what the parser reads instead of src, of
