@@ -9,9 +9,8 @@
 // whole tree into a Go array of Nodes (flat.c). Everything after that is Go.
 //
 // Data a language is configured by lives beside its code as plain text,
-// embedded in the binary and read once at start-up (data.go): in its room
-// (lang/<language>/*.txt), or in data/<language>/ for a language not yet
-// moved into a room: the patterns of its test files (testpaths.txt, read by the one test-path
+// embedded in the binary and read once at start-up (data.go), in its room
+// (lang/<language>/*.txt): the patterns of its test files (testpaths.txt, read by the one test-path
 // predicate IsTestPath that index, query and serve share), its word lists
 // (builtins.txt, common_methods.txt, std.txt) and its side-effect table
 // (effects.txt, over the effects of data/effects.txt). Its resolution is
@@ -34,8 +33,9 @@ package lang
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
 //     cannot follow. lang/bash is the smallest model; lang/ruby,
-//     lang/python, lang/java, lang/csharp, lang/php, lang/rust, lang/kotlin
-//     and lang/swift are the others. The engine a walker uses is lang's:
+//     lang/python, lang/golang, lang/java, lang/csharp, lang/php,
+//     lang/rust, lang/kotlin, lang/swift, lang/c (C and C++) and
+//     lang/javascript (JavaScript, TypeScript and TSX) are the others. The engine a walker uses is lang's:
 //     Scope (local names and their types), MemberRules.FindMember (a member
 //     over base types), the Context, Resolution and Target helpers (Bound,
 //     Unbound, Pick, One, ModuleTarget, PreferDefinitions, UniqueMethod),
