@@ -117,6 +117,12 @@ func Target(p string, f *lang.FileFacts, i int) *lang.Target {
 		Module: f.Module}
 }
 
+// SetConfig sets a repository fact of Config (the Go build target, say).
+func (tab *Table) SetConfig(key string, v []string) { tab.config[key] = v }
+
+// SetProject sets what a project reader would have found under key.
+func (tab *Table) SetProject(key string, p lang.Project) { tab.project[key] = p }
+
 // The lang.Table methods.
 
 func (tab *Table) ByName(name string) []*lang.Target { return tab.byName[name] }
