@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// addSymbol appends s, made from node (its name at nameNode, its body at
+// AddSymbol appends s, made from node (its name at nameNode, its body at
 // bodyNode; -1 when absent), and returns its index. s.Parent must be set;
 // the container and range are filled in here.
 //
@@ -43,7 +43,7 @@ func (x *Extractor) AddSymbol(s Symbol, node, nameNode, bodyNode int32) int {
 	return len(x.Facts.Symbols) - 1
 }
 
-// ref records a reference from symbol sym made at node.
+// Ref records a reference from symbol sym made at node.
 func (x *Extractor) Ref(r Ref, node int32) {
 	if r.Name == "" {
 		return
@@ -52,7 +52,7 @@ func (x *Extractor) Ref(r Ref, node int32) {
 	x.Facts.Refs = append(x.Facts.Refs, r)
 }
 
-// guard records an invariant enforced by an early exit.
+// Guard records an invariant enforced by an early exit.
 func (x *Extractor) Guard(sym int, cond, action string, node int32) {
 	if sym < 0 || cond == "" {
 		return
@@ -61,7 +61,7 @@ func (x *Extractor) Guard(sym int, cond, action string, node int32) {
 	x.Guards[sym] = append(x.Guards[sym], Fact{Kind: "guard", Text: text, Line: x.Tree.StartLine(node), Evidence: Shorten(OneLine(x.Tree.Text(node)), MaxEvidence)})
 }
 
-// throw records that symbol sym raises, throws or panics at node.
+// Throw records that symbol sym raises, throws or panics at node.
 func (x *Extractor) Throw(sym int, verb, what string, node int32) {
 	if sym < 0 {
 		return
@@ -73,7 +73,7 @@ func (x *Extractor) Throw(sym int, verb, what string, node int32) {
 	x.throws[sym] = append(x.throws[sym], Fact{Kind: verb, Text: text, Line: x.Tree.StartLine(node), Evidence: Shorten(OneLine(x.Tree.Text(node)), MaxEvidence)})
 }
 
-// docBefore returns the text of the comments that immediately precede node
+// DocBefore returns the text of the comments that immediately precede node
 // (no blank line between them and the node, or between each other), with
 // comment markers removed.
 func (x *Extractor) DocBefore(node int32) string {
@@ -130,7 +130,7 @@ func CleanComment(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// headerText is the source of node up to (not including) its body, on one
+// HeaderText is the source of node up to (not including) its body, on one
 // line: the declaration's signature as written.
 func (x *Extractor) HeaderText(node, body int32) string {
 	t := x.Tree
@@ -175,7 +175,7 @@ func (t *Tree) Unparen(n int32) int32 {
 	return n
 }
 
-// guardStatement is the statement a guard's consequence starts with: the
+// GuardStatement is the statement a guard's consequence starts with: the
 // consequence itself, or the first statement (comments skipped) of a block
 // of the given kind.
 func (t *Tree) GuardStatement(cons int32, block string) int32 {
@@ -189,7 +189,7 @@ func (t *Tree) GuardStatement(cons int32, block string) int32 {
 	return first
 }
 
-// unparenText is the text of e without one pair of outer parentheses.
+// UnparenText is the text of e without one pair of outer parentheses.
 func (t *Tree) UnparenText(e int32) string {
 	if t.Kind(e) == "parenthesized_expression" {
 		if in := t.FirstNamedChild(e); in >= 0 {
@@ -199,7 +199,7 @@ func (t *Tree) UnparenText(e int32) string {
 	return t.Text(e)
 }
 
-// returnAction describes a guard's return statement: "return" or
+// ReturnAction describes a guard's return statement: "return" or
 // "return VALUE", the value shortened to one line.
 func (t *Tree) ReturnAction(ret int32) string {
 	if v := t.FirstNamedChild(ret); v >= 0 {

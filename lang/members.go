@@ -32,7 +32,7 @@ type MemberRules struct {
 	RootMember func(tab Table, typ *Target, nBases int, name string) bool
 }
 
-// findMember finds member name of typ, then of its bases, depth first in
+// FindMember finds member name of typ, then of its bases, depth first in
 // declaration order. ext reports that the search met a base outside the
 // repository (or a root-object member) that may hold the name. Bases are
 // followed down to MaxDepth; a type reached there is still searched

@@ -163,6 +163,8 @@ type Context struct {
 	Table Table
 }
 
+// Binding is what a local name of a file binds through its imports: the
+// import, and the name imported from it.
 type Binding struct {
 	Imp  *Import
 	Name string // the imported name, "" when the module itself is bound

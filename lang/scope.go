@@ -12,13 +12,13 @@ type Scope struct {
 	Parent *Scope
 }
 
-// setType declares name with a type; it holds no call's result.
+// SetType declares name with a type; it holds no call's result.
 func (s *Scope) SetType(name, typ string) {
 	s.SetTypeOnly(name, typ)
 	delete(s.Calls, name)
 }
 
-// setTypeOnly sets the type of name and keeps the call it holds.
+// SetTypeOnly sets the type of name and keeps the call it holds.
 func (s *Scope) SetTypeOnly(name, typ string) {
 	if s.Types == nil {
 		s.Types = map[string]string{}
@@ -26,13 +26,13 @@ func (s *Scope) SetTypeOnly(name, typ string) {
 	s.Types[name] = typ
 }
 
-// setCall declares name as holding the result of call fn, whose first
+// SetCall declares name as holding the result of call fn, whose first
 // part has type head ("" when unknown).
 func (s *Scope) SetCall(name, fn, head string) {
 	s.Set(name, "", fn, head)
 }
 
-// set declares name with a type and the call it holds, either may be "".
+// Set declares name with a type and the call it holds, either may be "".
 func (s *Scope) Set(name, typ, fn, head string) {
 	if s.Calls == nil {
 		s.Calls, s.Heads = map[string]string{}, map[string]string{}
@@ -42,7 +42,7 @@ func (s *Scope) Set(name, typ, fn, head string) {
 	s.Heads[name] = head
 }
 
-// lookup returns what the innermost scope that declares name knows of it.
+// Lookup returns what the innermost scope that declares name knows of it.
 func (s *Scope) Lookup(name string) (typ, call, head string, ok bool) {
 	for ; s != nil; s = s.Parent {
 		if t, found := s.Types[name]; found {

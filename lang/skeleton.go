@@ -65,6 +65,7 @@ func skelRulesFor(l *Language) *SkelRules {
 	return skelRulesByName[l.Name]
 }
 
+// HoleKind says how the renderer renders a Hole.
 type HoleKind uint8
 
 const (
@@ -87,6 +88,7 @@ type Hole struct {
 	Items       []int32
 }
 
+// ShapeKind says how much of a node the skeleton keeps.
 type ShapeKind uint8
 
 const (
@@ -98,6 +100,8 @@ const (
 	ShapeSkip                      // nothing at all
 )
 
+// Shape is how the skeleton renders a node: its kind, and the holes
+// rendered on their own terms when it is a frame.
 type Shape struct {
 	Kind  ShapeKind
 	Holes []Hole
@@ -129,6 +133,7 @@ type SkelRules struct {
 	ExitCall  func(t *Tree, n int32) bool
 }
 
+// KindSet is the set of node kinds given, for SkelRules.
 func KindSet(kinds ...string) map[string]bool {
 	m := make(map[string]bool, len(kinds))
 	for _, k := range kinds {
@@ -224,7 +229,7 @@ func (s *Skel) within(start, end uint32) []int32 {
 	return out
 }
 
-// itemsOf lists the named children of n between the child indexes from
+// ItemsOf lists the named children of n between the child indexes from
 // and to (exclusive), flattening statement lists and declaration groups
 // that only hold items.
 func (s *Skel) ItemsOf(n, from, to int32) []int32 {
@@ -244,7 +249,7 @@ func (s *Skel) ItemsOf(n, from, to int32) []int32 {
 	return out
 }
 
-// bodyHole makes a hole of n: its items, between the opening bracket
+// BodyHole makes a hole of n: its items, between the opening bracket
 // before its first item and the closing bracket that ends it, when it has
 // them (the flattened tree has no punctuation nodes, so the brackets are
 // found in the source).
@@ -296,7 +301,7 @@ func (s *Skel) bracket(h *Hole, from, limit uint32) {
 	h.Items = items
 }
 
-// groupParen reports whether a declaration groups its specs in parens:
+// GroupParen reports whether a declaration groups its specs in parens:
 // const ( ... ).
 func (s *Skel) GroupParen(n int32) bool {
 	t := s.Tree
@@ -307,7 +312,7 @@ func (s *Skel) GroupParen(n int32) bool {
 	return strings.Contains(string(t.Src[t.Nodes[n].StartByte:t.Nodes[c].StartByte]), "(")
 }
 
-// controlHoles finds the bodies and clauses of a control-flow statement.
+// ControlHoles finds the bodies and clauses of a control-flow statement.
 func (s *Skel) ControlHoles(n int32) []Hole {
 	t, r := s.Tree, s.Rules
 	var hs []Hole
@@ -350,6 +355,7 @@ func (s *Skel) ControlHoles(n int32) []Hole {
 	return hs
 }
 
+// NodeHole is a hole of kind over the whole of node n.
 func (s *Skel) NodeHole(n int32, kind HoleKind) Hole {
 	return Hole{Kind: kind, Node: n, Open: -1, Close: -1, Start: s.Tree.Nodes[n].StartByte, End: s.Tree.Nodes[n].EndByte}
 }
@@ -411,7 +417,7 @@ func (s *Skel) stmtShape(n int32, first bool) Shape {
 	return Shape{Kind: ShapeElide}
 }
 
-// isDocstring reports whether n is a statement that is only a string.
+// IsDocstring reports whether n is a statement that is only a string.
 func (s *Skel) IsDocstring(n int32) bool {
 	t := s.Tree
 	if t.Kind(n) != "expression_statement" || t.NamedChildCount(n) != 1 {
@@ -948,7 +954,7 @@ func isBlank(b []byte) bool {
 	return true
 }
 
-// row is the 0-based row of a byte offset.
+// Row is the 0-based row of a byte offset.
 func (s *Skel) Row(b uint32) int {
 	return sort.Search(len(s.LineStarts), func(i int) bool { return s.LineStarts[i] > b }) - 1
 }
