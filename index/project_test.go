@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/javascript"
+	"github.com/sdl-dev/sdl/lang/php"
 )
 
 // The project readers of each language read the project files above the
@@ -41,7 +43,7 @@ func TestReadProjects(t *testing.T) {
 	}
 	ps := readProjects(dirTree{root}, entries, nil)
 	var got []string
-	for _, m := range ps[lang.ProjectPHPAutoload].(lang.PHPAutoload) {
+	for _, m := range ps[php.AutoloadReader{}.Key()].(php.Autoload) {
 		got = append(got, m.Prefix+"="+m.Dir)
 	}
 	if got, want := strings.Join(got, "|"), `App=src|App\Tests=tests|Lib\Util=extra|Lib\Util=lib|Pay=packages/pay/src`; got != want {
@@ -53,7 +55,7 @@ func TestReadProjects(t *testing.T) {
 	if got := parseGoModulesMeta(goModulesMeta(ps.goModules())); !slices.Equal(got, ps.goModules()) {
 		t.Errorf("go modules read back from meta: %v, want %v", got, ps.goModules())
 	}
-	js := ps[lang.ProjectJSPackages].(lang.JSPackages)
+	js := ps[javascript.PackagesReader{}.Key()].(javascript.Packages)
 	if len(js) != 1 || js[0].Dir != "web" || js[0].Name != "@acme/web" || strings.Join(js[0].Entries, ",") != "src/index.ts,dist/index.js" {
 		t.Errorf("js packages: %+v", js)
 	}

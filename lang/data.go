@@ -3,26 +3,27 @@ package lang
 import (
 	"embed"
 	"fmt"
-	"path"
+	"io/fs"
 	"regexp"
 	"strings"
 )
 
-// data holds what configures each language, as text: data/<language>/
-// has its test-path patterns (testpaths.txt), word lists (builtins.txt,
-// common_methods.txt, std.txt, types.txt, globals.txt, prelude.txt,
-// test_annotations.txt, external_functions.txt, object_methods.txt) and
-// side-effect table (effects.txt). It is read once, when the package
-// initialises; a malformed file panics then, so that no build ships one
-// (TestLanguageData reads them all).
+// data holds data/effects.txt, the effects every language's effects.txt
+// names. What configures one language, as text, lives in its room and is
+// given as Walker.Data: its test-path patterns (testpaths.txt), word lists
+// (builtins.txt, common_methods.txt, std.txt, types.txt, globals.txt,
+// prelude.txt, test_annotations.txt, external_functions.txt,
+// object_methods.txt) and side-effect table (effects.txt). All are read
+// once, when the room registers; a malformed file panics then, so that no
+// build ships one (TestLanguageData reads them all).
 //
 //go:embed data
 var data embed.FS
 
-// dataLines returns the lines of a data file without comments and blank
-// lines; ok is false when the file does not exist.
-func dataLines(dir, name string) (lines []string, ok bool) {
-	b, err := data.ReadFile(path.Join("data", dir, name))
+// readLines returns the lines of file p of fsys without comments and
+// blank lines; ok is false when the file does not exist.
+func readLines(fsys fs.FS, p string) (lines []string, ok bool) {
+	b, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return nil, false
 	}
@@ -34,14 +35,18 @@ func dataLines(dir, name string) (lines []string, ok bool) {
 	return lines, true
 }
 
-// wordSet reads the word list data/<dir>/<name>: words separated by white
-// space. The list must exist: a language that has none has no such
-// variable.
-func wordSet(dir, name string) map[string]bool {
-	lines, ok := dataLines(dir, name)
+// WordFile reads the word list name of a room's embedded data files
+// (words separated by white space, # comments). The list must exist: a
+// missing one panics at start-up, so that no build ships without it.
+func WordFile(fsys fs.FS, name string) map[string]bool {
+	lines, ok := readLines(fsys, name)
 	if !ok {
-		panic("lang: no data/" + dir + "/" + name)
+		panic("lang: no data file " + name)
 	}
+	return lineWords(lines)
+}
+
+func lineWords(lines []string) map[string]bool {
 	m := map[string]bool{}
 	for _, l := range lines {
 		for _, w := range strings.Fields(l) {
@@ -53,7 +58,7 @@ func wordSet(dir, name string) map[string]bool {
 
 // effectNames are the effects of data/effects.txt by name.
 var effectNames = func() map[string]effect {
-	lines, _ := dataLines(".", "effects.txt")
+	lines, _ := readLines(data, "data/effects.txt")
 	m := map[string]effect{}
 	for _, l := range lines {
 		f := strings.SplitN(l, " ", 3)
@@ -102,24 +107,25 @@ func parseEffects(dir string, lines []string) (*effectRules, error) {
 	return r, nil
 }
 
-// dataDirName is the directory of data/ holding l's files.
-func (l *Language) dataDirName() string {
-	if l.dataDir != "" {
-		return l.dataDir
+// lines reads one of the data files of l's room; ok is false when it has
+// no such file.
+func (l *Language) lines(name string) ([]string, bool) {
+	if l.data == nil {
+		return nil, false
 	}
-	return l.Name
+	return readLines(l.data, name)
 }
 
 // loadData reads l's test-path patterns and side-effect table.
 func (l *Language) loadData() {
-	dir := l.dataDirName()
-	lines, _ := dataLines(dir, "testpaths.txt")
+	dir := l.Name
+	lines, _ := l.lines("testpaths.txt")
 	rs, err := parseTestPaths(dir, lines)
 	if err != nil {
 		panic(err)
 	}
 	l.testPaths = rs
-	if lines, ok := dataLines(dir, "effects.txt"); ok {
+	if lines, ok := l.lines("effects.txt"); ok {
 		r, err := parseEffects(dir, lines)
 		if err != nil {
 			panic(err)

@@ -69,7 +69,7 @@ func sideEffects(l *Language, calls []Ref) []Fact {
 		if r.Qualifier != "" {
 			ev = r.Qualifier + "." + r.Name
 		}
-		out = append(out, Fact{Kind: e.kind, Text: e.text, Line: r.Line, Evidence: shorten(ev, maxEvidence)})
+		out = append(out, Fact{Kind: e.kind, Text: e.text, Line: r.Line, Evidence: Shorten(ev, MaxEvidence)})
 	}
 	return out
 }
@@ -122,7 +122,7 @@ func firstSentence(doc string) string {
 	if i := strings.Index(doc, "\n\n"); i >= 0 {
 		doc = doc[:i]
 	}
-	doc = oneLine(doc)
+	doc = OneLine(doc)
 	for i := 0; i < len(doc); i++ {
 		if doc[i] == '.' && (i+1 == len(doc) || doc[i+1] == ' ') {
 			// not an abbreviation like "e.g." or "i.e."
@@ -132,7 +132,7 @@ func firstSentence(doc string) string {
 			return doc[:i+1]
 		}
 	}
-	return shorten(doc, 240)
+	return Shorten(doc, 240)
 }
 
 // summarize writes a one or two line summary: the doc's first sentence,
@@ -140,7 +140,7 @@ func firstSentence(doc string) string {
 func summarize(s *Symbol, calls []Ref, builtins map[string]bool) string {
 	if s.Doc != "" {
 		if fs := firstSentence(s.Doc); len(fs) > 3 {
-			return shorten(fs, 240)
+			return Shorten(fs, 240)
 		}
 	}
 	words := SplitIdent(s.Name)
@@ -154,7 +154,7 @@ func summarize(s *Symbol, calls []Ref, builtins map[string]bool) string {
 		if s.Kind == KindConstructor {
 			b.WriteString("Constructs ")
 			if s.Container != "" {
-				b.WriteString(lastIdent(s.Container))
+				b.WriteString(LastIdent(s.Container))
 			} else {
 				b.WriteString(s.Name)
 			}
@@ -163,7 +163,7 @@ func summarize(s *Symbol, calls []Ref, builtins map[string]bool) string {
 		}
 		if s.Signature.Returns != "" {
 			b.WriteString("; returns ")
-			b.WriteString(shorten(s.Signature.Returns, 60))
+			b.WriteString(Shorten(s.Signature.Returns, 60))
 		}
 		var names []string
 		seen := map[string]bool{}
@@ -194,7 +194,7 @@ func summarize(s *Symbol, calls []Ref, builtins map[string]bool) string {
 	case KindClass, KindInterface:
 		b.WriteString(strings.ToUpper(s.Kind[:1]) + s.Kind[1:] + " " + s.Name)
 		if len(s.Signature.Bases) > 0 {
-			b.WriteString(" (" + shorten(strings.Join(s.Signature.Bases, ", "), 80) + ")")
+			b.WriteString(" (" + Shorten(strings.Join(s.Signature.Bases, ", "), 80) + ")")
 		}
 		if n := len(s.Signature.Fields); n > 0 {
 			var fs []string
@@ -212,7 +212,7 @@ func summarize(s *Symbol, calls []Ref, builtins map[string]bool) string {
 	default:
 		b.WriteString(phrase)
 		if len(s.Signature.Fields) == 0 && s.Signature.Returns != "" {
-			b.WriteString(": " + shorten(s.Signature.Returns, 80))
+			b.WriteString(": " + Shorten(s.Signature.Returns, 80))
 		}
 	}
 	return b.String()

@@ -8,9 +8,9 @@
 // Parsing crosses into C twice per file: once to parse, once to copy the
 // whole tree into a Go array of Nodes (flat.c). Everything after that is Go.
 //
-// Data a language is configured by lives in data/<language>/ as plain
-// text, embedded in the binary and read once at start-up (data.go): the
-// patterns of its test files (testpaths.txt, read by the one test-path
+// Data a language is configured by lives beside its code as plain text,
+// embedded in the binary and read once at start-up (data.go), in its room
+// (lang/<language>/*.txt): the patterns of its test files (testpaths.txt, read by the one test-path
 // predicate IsTestPath that index, query and serve share), its word lists
 // (builtins.txt, common_methods.txt, std.txt) and its side-effect table
 // (effects.txt, over the effects of data/effects.txt). Its resolution is
@@ -21,38 +21,68 @@ package lang
 // # How to add a language
 //
 // A language is a room, lang/<language>/, a package that registers it from
-// its init function with Register(Spec{...}); index and query import the
-// room (index/rooms.go, query/rooms.go) and so does lang's own tests
-// (rooms_test.go), so lang imports none of them. lang/lua (367 lines of Go
-// and 65 of query) and lang/scala (278 and 87) are the models. A room holds:
+// its init function; index and query import the room (index/rooms.go,
+// query/rooms.go) and so do lang's own tests (rooms_test.go), so lang
+// imports none of them. A room registers in one of two ways:
+//
+//   - Register(Spec{...}): a tags query (tags.scm) finds definitions,
+//     references and imports, and Go hooks say what a query cannot. For a
+//     language whose files read plainly: lang/lua (367 lines of Go and 65
+//     of query) and lang/scala (278 and 87) are the models.
+//   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
+//     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
+//     HeaderText), for a language whose scopes, types and effects a query
+//     cannot follow. lang/bash is the smallest model; lang/ruby,
+//     lang/python, lang/golang, lang/java, lang/csharp, lang/php,
+//     lang/rust, lang/kotlin, lang/swift, lang/c (C and C++) and
+//     lang/javascript (JavaScript, TypeScript and TSX) are the others. The engine a walker uses is lang's:
+//     Scope (local names and their types), MemberRules.FindMember (a member
+//     over base types), the Context, Resolution and Target helpers (Bound,
+//     Unbound, Pick, One, ModuleTarget, PreferDefinitions, UniqueMethod),
+//     the shared limits (MaxDepth, MaxSigText, MaxEvidence) and the
+//     skeleton renderer's SkelRules, Skel, Shape and Hole.
+//
+// A room holds:
 //
 //   - the grammar: pin its Go module at an exact version in go.mod and give
-//     Spec.Grammar its Language();
-//   - tags.scm, embedded: the definitions, references and imports, started
-//     from the grammar's own queries/tags.scm. Captures: @definition.<kind>
-//     on the defining node, kind one of Kinds (function, class, interface,
-//     type, module, method, constructor, variable; a function inside a
-//     class becomes a method, a variable inside a function is dropped);
-//     @name on its name and @body on its body; @reference.<kind> (call,
-//     new, extends, implements, ref) with @name and, for x.f(), @receiver;
-//     @import with @import.source, @import.alias, @import.name, or the
-//     Import hook; @module, the file's package (several join with ".").
-//     Captures starting with _ are the query's own, for predicates (#eq?,
-//     #not-eq?, #match?, #any-of? and their negations). The query is
-//     compiled when the room registers, and TestQueriesCompile compiles
-//     every room's file: a node kind, field or capture the grammar or sdl
-//     does not know fails by name and line;
-//   - hooks for what a query cannot say, each optional: Symbol (signature,
-//     visibility, a container such as Lua's M in M.f), Ref (a receiver's
-//     type from a parameter or a local), Import, Module;
-//   - resolution: a Resolver. NewPackageResolver is the one Kotlin and
-//     Swift share (packages, imports of names and wildcards, members
-//     through this and the bases); a language whose modules are files
-//     writes its own from Bound, Unbound, Pick and ModuleTarget, as lua.go;
-//   - word lists as data files (builtins, standard library names, names
-//     too common to bind by name alone), test-file patterns, and a
-//     SkeletonSpec naming the node kinds the skeleton renderer needs;
+//     Spec.Grammar (Walker.Grammar) its Language();
+//   - for a Spec, tags.scm, embedded: the definitions, references and
+//     imports, started from the grammar's own queries/tags.scm. Captures:
+//     @definition.<kind> on the defining node, kind one of Kinds
+//     (function, class, interface, type, module, method, constructor,
+//     variable; a function inside a class becomes a method, a variable
+//     inside a function is dropped); @name on its name and @body on its
+//     body; @reference.<kind> (call, new, extends, implements, ref) with
+//     @name and, for x.f(), @receiver; @import with @import.source,
+//     @import.alias, @import.name, or the Import hook; @module, the file's
+//     package (several join with "."). Captures starting with _ are the
+//     query's own, for predicates (#eq?, #not-eq?, #match?, #any-of? and
+//     their negations). The query is compiled when the room registers, and
+//     TestQueriesCompile compiles every room's file: a node kind, field or
+//     capture the grammar or sdl does not know fails by name and line;
+//   - for a Spec, hooks for what a query cannot say, each optional: Symbol
+//     (signature, visibility, a container such as Lua's M in M.f), Ref (a
+//     receiver's type from a parameter or a local), Import, Module; for a
+//     Walker, Extract, the walker itself;
+//   - resolution: a Resolver (Spec.Resolver), or Resolve and ResolveImport
+//     (Walker). NewPackageResolver is the one Kotlin, Swift and Scala
+//     share (packages, imports of names and wildcards, members through
+//     this and the bases); a language whose modules are files writes its
+//     own from Bound, Unbound, Pick and ModuleTarget, as lua.go;
+//   - its data files, embedded from the room's own directory (//go:embed
+//     *.txt, given as Walker.Data, read with WordFile and WordList): word
+//     lists (builtins, standard library names, names too common to bind by
+//     name alone), testpaths.txt and effects.txt; a Spec names its test
+//     files in TestFiles and TestDirs instead;
+//   - the skeleton rules: a SkeletonSpec naming the node kinds the renderer
+//     needs, or, for a walker, SkelRules with its own Member and Stmt
+//     readings;
+//   - a ProjectReader when the language has project files (Walker.Project;
+//     lang/php reads composer.json);
 //   - tests: resolution cases in lang/testdata/resolve/<language>/*.txtar
 //     (TestResolveTxtar), extraction tests on real code (langtest.Extract
-//     parses a test input and fails on its errors), a seed in FuzzExtract,
-//     and a case in testdata/script.
+//     parses a test input and fails on its errors; langtest.Sym, Refs,
+//     Imports and FactTexts render what came out; langtest.Table resolves
+//     a few files as the index would), a seed in FuzzExtract, and a case in
+//     testdata/script. A new room is named in index/rooms.go,
+//     query/rooms.go, lang/rooms_test.go and kinds_test.go's rooms.

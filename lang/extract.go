@@ -15,9 +15,9 @@ import (
 const (
 	maxIdents      = 256
 	maxWords       = 1024
-	maxSigText     = 400
+	MaxSigText     = 400
 	maxDoc         = 4000
-	maxEvidence    = 120
+	MaxEvidence    = 120
 	maxFactsPerSym = 12
 )
 
@@ -60,15 +60,15 @@ func (t *Tree) IsIdent(i int32) bool { return inSet(t.Lang.syn.ident, t.Nodes[i]
 
 func inSet(set []bool, kind uint16) bool { return int(kind) < len(set) && set[kind] }
 
-// extractor carries the state of one file's extraction.
-type extractor struct {
-	t        *Tree
-	f        *FileFacts
-	path     string
-	symNode  []int32 // the node each symbol was made from
+// Extractor carries the state of one file's extraction.
+type Extractor struct {
+	Tree     *Tree
+	Facts    *FileFacts
+	Path     string
+	SymNode  []int32 // the node each symbol was made from
 	nameNode []int32 // the node of each symbol's name, -1 when none
 	bodyNode []int32 // the node of each symbol's body, -1 when none
-	guards   [][]Fact
+	Guards   [][]Fact
 	throws   [][]Fact
 }
 
@@ -86,7 +86,7 @@ func Extract(p *Parser, l *Language, filePath string, src []byte) (*FileFacts, e
 // ExtractTree extracts facts from an already parsed tree.
 func ExtractTree(t *Tree, filePath string) *FileFacts {
 	f := &FileFacts{Lang: t.Lang.Name}
-	x := &extractor{t: t, f: f, path: filePath}
+	x := &Extractor{Tree: t, Facts: f, Path: filePath}
 	if t.Len() == 0 {
 		x.addModule(-1)
 		return f
@@ -112,46 +112,46 @@ var ExtractHook func(filePath string)
 // truncate makes what a failed extraction left consistent: the symbols
 // whose bookkeeping is complete, and the references and imports that hang
 // from them.
-func (x *extractor) truncate() {
-	n := min(len(x.f.Symbols), len(x.symNode), len(x.nameNode), len(x.bodyNode), len(x.guards), len(x.throws))
-	x.f.Symbols, x.symNode, x.nameNode, x.bodyNode = x.f.Symbols[:n], x.symNode[:n], x.nameNode[:n], x.bodyNode[:n]
-	x.guards, x.throws = x.guards[:n], x.throws[:n]
-	for i := range x.f.Symbols {
-		if x.f.Symbols[i].Parent >= n {
-			x.f.Symbols[i].Parent = -1
+func (x *Extractor) truncate() {
+	n := min(len(x.Facts.Symbols), len(x.SymNode), len(x.nameNode), len(x.bodyNode), len(x.Guards), len(x.throws))
+	x.Facts.Symbols, x.SymNode, x.nameNode, x.bodyNode = x.Facts.Symbols[:n], x.SymNode[:n], x.nameNode[:n], x.bodyNode[:n]
+	x.Guards, x.throws = x.Guards[:n], x.throws[:n]
+	for i := range x.Facts.Symbols {
+		if x.Facts.Symbols[i].Parent >= n {
+			x.Facts.Symbols[i].Parent = -1
 		}
 	}
-	refs := x.f.Refs[:0]
-	for _, r := range x.f.Refs {
+	refs := x.Facts.Refs[:0]
+	for _, r := range x.Facts.Refs {
 		if r.Symbol < n {
 			refs = append(refs, r)
 		}
 	}
-	x.f.Refs = refs
-	imps := x.f.Imports[:0]
-	for _, imp := range x.f.Imports {
+	x.Facts.Refs = refs
+	imps := x.Facts.Imports[:0]
+	for _, imp := range x.Facts.Imports {
 		if imp.Symbol < n {
 			imps = append(imps, imp)
 		}
 	}
-	x.f.Imports = imps
+	x.Facts.Imports = imps
 }
 
 // addModule adds the file's module symbol, which every top-level symbol
 // and every module-level reference hangs from.
-func (x *extractor) addModule(root int32) {
-	name := strings.TrimSuffix(path.Base(x.path), path.Ext(x.path))
+func (x *Extractor) addModule(root int32) {
+	name := strings.TrimSuffix(path.Base(x.Path), path.Ext(x.Path))
 	s := Symbol{Kind: KindModule, Name: name, Parent: -1, Exported: true, Visibility: VisPublic}
 	if root >= 0 {
-		s.Range = x.t.Range(root)
-		s.StartByte, s.EndByte = x.t.Nodes[root].StartByte, x.t.Nodes[root].EndByte
+		s.Range = x.Tree.Range(root)
+		s.StartByte, s.EndByte = x.Tree.Nodes[root].StartByte, x.Tree.Nodes[root].EndByte
 		s.Range.StartLine, s.Range.StartCol = 1, 0
 	}
-	x.f.Symbols = append(x.f.Symbols, s)
-	x.symNode = append(x.symNode, root)
+	x.Facts.Symbols = append(x.Facts.Symbols, s)
+	x.SymNode = append(x.SymNode, root)
 	x.nameNode = append(x.nameNode, -1)
 	x.bodyNode = append(x.bodyNode, root)
-	x.guards = append(x.guards, nil)
+	x.Guards = append(x.Guards, nil)
 	x.throws = append(x.throws, nil)
 }
 
@@ -176,7 +176,7 @@ func (t *Tree) errorDiagnostics(max int) []Diagnostic {
 		if n.Flags&FlagMissing != 0 {
 			out = append(out, Diagnostic{Line: int(n.StartRow) + 1, Col: int(n.StartCol), Message: fmt.Sprintf("missing %s", t.Kind(i))})
 		} else if n.Flags&FlagError != 0 {
-			out = append(out, Diagnostic{Line: int(n.StartRow) + 1, Col: int(n.StartCol), Message: "syntax error: unexpected " + shorten(oneLine(t.Text(i)), 40)})
+			out = append(out, Diagnostic{Line: int(n.StartRow) + 1, Col: int(n.StartCol), Message: "syntax error: unexpected " + Shorten(OneLine(t.Text(i)), 40)})
 			if len(out) >= max {
 				break
 			}
@@ -191,8 +191,8 @@ func (t *Tree) errorDiagnostics(max int) []Diagnostic {
 	return out
 }
 
-// oneLine collapses runs of white space, newlines included, to one space.
-func oneLine(s string) string {
+// OneLine collapses runs of white space, newlines included, to one space.
+func OneLine(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
@@ -210,8 +210,8 @@ func oneLine(s string) string {
 	return b.String()
 }
 
-// shorten cuts s to at most n bytes on a rune boundary, marking the cut.
-func shorten(s string, n int) string {
+// Shorten cuts s to at most n bytes on a rune boundary, marking the cut.
+func Shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -224,8 +224,8 @@ func shorten(s string, n int) string {
 
 // finish computes, for every symbol, what the shared rules derive from its
 // own code: fingerprint, identifiers, words, facts and summary.
-func (x *extractor) finish() {
-	t, f := x.t, x.f
+func (x *Extractor) finish() {
+	t, f := x.Tree, x.Facts
 	n := len(f.Symbols)
 	type span struct {
 		sym        int
@@ -233,7 +233,7 @@ func (x *extractor) finish() {
 	}
 	order := make([]span, 0, n)
 	for s := 0; s < n; s++ {
-		if i := x.symNode[s]; i >= 0 {
+		if i := x.SymNode[s]; i >= 0 {
 			order = append(order, span{s, i, t.Nodes[i].End})
 		}
 	}
@@ -255,7 +255,7 @@ func (x *extractor) finish() {
 				// the enclosing symbol's next gap starts after this one:
 				// a member's code belongs to the member's fingerprint
 				// alone, so a container changes when its own code does
-				hs[stack[len(stack)-1].sym].skip(t.Nodes[x.symNode[done.sym]].EndByte)
+				hs[stack[len(stack)-1].sym].skip(t.Nodes[x.SymNode[done.sym]].EndByte)
 			}
 		}
 		for next < len(order) && order[next].start <= i {
@@ -353,12 +353,12 @@ func (x *extractor) finish() {
 			sort.Strings(sym.Idents)
 		}
 		sym.Words = words[s].String()
-		sym.Invariants = capFacts(append(x.guards[s], unguarded(x.throws[s], x.guards[s])...))
+		sym.Invariants = capFacts(append(x.Guards[s], unguarded(x.throws[s], x.Guards[s])...))
 		sym.SideEffects = capFacts(sideEffects(t.Lang, calls[s]))
 		if sym.Doc != "" {
-			sym.Doc = shorten(sym.Doc, maxDoc)
+			sym.Doc = Shorten(sym.Doc, maxDoc)
 		}
-		sym.Signature.Text = shorten(sym.Signature.Text, maxSigText)
+		sym.Signature.Text = Shorten(sym.Signature.Text, MaxSigText)
 		sym.Summary = summarize(sym, calls[s], t.Lang.builtins)
 	}
 }

@@ -1,6 +1,10 @@
 package lang
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 // FuzzExtract parses arbitrary bytes as each registered language (chosen by
 // which): extraction and resolution must not panic, and what extraction
@@ -39,6 +43,73 @@ func FuzzExtract(f *testing.F) {
 		p := NewParser()
 		defer p.Close()
 		facts, err := Extract(p, l, "dir/file"+l.Extensions[0], []byte(src))
+		if err != nil {
+			return
+		}
+		checkFacts(t, facts, src)
+	})
+}
+
+// checkFacts asserts the structural promises of extraction.
+func checkFacts(t *testing.T, f *FileFacts, src string) {
+	t.Helper()
+	if len(f.Symbols) == 0 || f.Symbols[0].Kind != KindModule {
+		t.Fatalf("no module symbol first")
+	}
+	lines := strings.Count(src, "\n") + 1
+	for i, s := range f.Symbols {
+		if s.Name == "" && s.Kind != KindModule {
+			t.Errorf("symbol %d has no name", i)
+		}
+		if i > 0 && (s.Parent < 0 || s.Parent >= i) {
+			t.Errorf("symbol %d (%s) has parent %d", i, s.Name, s.Parent)
+		}
+		if s.Range.StartLine < 1 || s.Range.EndLine < s.Range.StartLine || s.Range.EndLine > lines+1 {
+			t.Errorf("symbol %s range %+v outside 1..%d", s.Name, s.Range, lines)
+		}
+		if !utf8.ValidString(s.Summary) {
+			t.Errorf("symbol %s summary is not UTF-8", s.Name)
+		}
+	}
+	for _, r := range f.Refs {
+		if r.Symbol < 0 || r.Symbol >= len(f.Symbols) || r.Name == "" {
+			t.Errorf("bad ref %+v", r)
+		}
+	}
+}
+
+func TestSplitIdent(t *testing.T) {
+	for in, want := range map[string]string{
+		"getUserById":     "get user by id",
+		"HTTPServer":      "http server",
+		"parse_config_v2": "parse config v2",
+		"sortedIDs":       "sorted ids",
+		"XMLHttpRequest":  "xml http request",
+		"already":         "already",
+		"URLsForDomain":   "urls for domain",
+		"__init__":        "init",
+		"Utf8Valid":       "utf8 valid",
+	} {
+		if got := strings.Join(SplitIdent(in), " "); got != want {
+			t.Errorf("SplitIdent(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzExtractGo parses arbitrary bytes as Go: extraction must not panic,
+// and what it returns must be well formed.
+func FuzzExtractGo(f *testing.F) {
+	f.Add("package a\nfunc f() { g() }\n")
+	f.Add("package a\ntype T struct{ x int }\nfunc (t *T) M() { if t == nil { panic(1) } }\n")
+	f.Add("package a\nfunc Broken( {\n")
+	f.Add("\x00\xff\xfe")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 1<<16 {
+			return
+		}
+		p := NewParser()
+		defer p.Close()
+		facts, err := Extract(p, ByName("go"), "a.go", []byte(src))
 		if err != nil {
 			return
 		}

@@ -449,11 +449,11 @@ func goBuilt(tab Table, from, p string) bool {
 // goPreferBuilt narrows candidates to those in files compiled for the
 // target of file from, when that leaves any: a declaration in a file the
 // build excludes loses to one it includes, and is kept when no other is.
-func goPreferBuilt(tab Table, from string, ts []*Target) []*Target {
+func GoPreferBuilt(tab Table, from string, ts []*Target) []*Target {
 	if len(ts) < 2 {
 		return ts
 	}
-	built := pick(ts, func(t *Target) bool { return goBuilt(tab, from, t.Path) })
+	built := Pick(ts, func(t *Target) bool { return goBuilt(tab, from, t.Path) })
 	if len(built) > 0 {
 		return built
 	}
@@ -461,7 +461,7 @@ func goPreferBuilt(tab Table, from string, ts []*Target) []*Target {
 }
 
 // goFileBuilt reports whether the target of tab compiles the Go file p.
-func goFileBuilt(tab Table, p string) bool {
+func GoFileBuilt(tab Table, p string) bool {
 	fi := tab.File(p)
 	if fi == nil || fi.Build == "" {
 		return true

@@ -14,7 +14,7 @@ import (
 const MaxDepth = 8
 
 // maxNesting bounds how deep memoised computations (Table.Memo) nest in
-// one resolution: a resolver starts its depth afresh inside each, so
+// One resolution: a resolver starts its depth afresh inside each, so
 // MaxDepth alone does not bound the stack. Go turns a goroutine's stack
 // overflow into a fatal error no recover can catch; this limit is what
 // keeps a runaway resolver from reaching it.
@@ -163,7 +163,7 @@ func (g *Guard) spend(n int) {
 func (g *Guard) Resolve(l *Language, ctx *Context, r *Ref) (res Resolution) {
 	if g.spent {
 		g.fault(ErrBudget.Error())
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	defer g.recover(&res)
 	if ResolveHook != nil {
@@ -177,7 +177,7 @@ func (g *Guard) Resolve(l *Language, ctx *Context, r *Ref) (res Resolution) {
 func (g *Guard) ResolveImport(l *Language, ctx *Context, imp *Import, name string) (res Resolution) {
 	if g.spent {
 		g.fault(ErrBudget.Error())
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	defer g.recover(&res)
 	return l.ResolveImport(ctx, imp, name)
@@ -192,7 +192,7 @@ func (g *Guard) recover(res *Resolution) {
 	g.stack, g.tainted = g.stack[:0], 0
 	clear(g.onStack)
 	clear(g.local)
-	*res = unbound(RuleUnresolved, 0)
+	*res = Unbound(RuleUnresolved, 0)
 	if _, ok := v.(budgetSpent); ok {
 		g.spent = true
 		g.fault(ErrBudget.Error())

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -82,7 +83,7 @@ func TestGuardDepthLimit(t *testing.T) {
 	var rec func(n int) string
 	rec = func(n int) string {
 		depth = max(depth, n)
-		return g.Memo("k"+itoa(n), func() string { return "x" + rec(n+1) })
+		return g.Memo("k"+strconv.Itoa(n), func() string { return "x" + rec(n+1) })
 	}
 	got := rec(0)
 	if depth != maxNesting {

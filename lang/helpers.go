@@ -4,23 +4,23 @@ import (
 	"strings"
 )
 
-// addSymbol appends s, made from node (its name at nameNode, its body at
+// AddSymbol appends s, made from node (its name at nameNode, its body at
 // bodyNode; -1 when absent), and returns its index. s.Parent must be set;
 // the container and range are filled in here.
 //
 // A symbol without a name (a MISSING identifier in broken code) is not
 // added: the parent's index is returned, so what hangs from it hangs from
 // the parent.
-func (x *extractor) addSymbol(s Symbol, node, nameNode, bodyNode int32) int {
-	t := x.t
+func (x *Extractor) AddSymbol(s Symbol, node, nameNode, bodyNode int32) int {
+	t := x.Tree
 	if strings.TrimSpace(s.Name) == "" {
-		if s.Parent >= 0 && s.Parent < len(x.f.Symbols) {
+		if s.Parent >= 0 && s.Parent < len(x.Facts.Symbols) {
 			return s.Parent
 		}
 		return 0
 	}
-	if s.Parent >= 0 && s.Parent < len(x.f.Symbols) && s.Parent != 0 && s.Container == "" {
-		s.Container = x.f.Symbols[s.Parent].Qualified()
+	if s.Parent >= 0 && s.Parent < len(x.Facts.Symbols) && s.Parent != 0 && s.Container == "" {
+		s.Container = x.Facts.Symbols[s.Parent].Qualified()
 	}
 	s.Range = t.Range(node)
 	s.StartByte, s.EndByte = t.Nodes[node].StartByte, t.Nodes[node].EndByte
@@ -31,53 +31,53 @@ func (x *extractor) addSymbol(s Symbol, node, nameNode, bodyNode int32) int {
 			s.Visibility = VisInternal
 		}
 	}
-	if x.f.IsTest {
+	if x.Facts.IsTest {
 		s.IsTest = true
 	}
-	x.f.Symbols = append(x.f.Symbols, s)
-	x.symNode = append(x.symNode, node)
+	x.Facts.Symbols = append(x.Facts.Symbols, s)
+	x.SymNode = append(x.SymNode, node)
 	x.nameNode = append(x.nameNode, nameNode)
 	x.bodyNode = append(x.bodyNode, bodyNode)
-	x.guards = append(x.guards, nil)
+	x.Guards = append(x.Guards, nil)
 	x.throws = append(x.throws, nil)
-	return len(x.f.Symbols) - 1
+	return len(x.Facts.Symbols) - 1
 }
 
-// ref records a reference from symbol sym made at node.
-func (x *extractor) ref(r Ref, node int32) {
+// Ref records a reference from symbol sym made at node.
+func (x *Extractor) Ref(r Ref, node int32) {
 	if r.Name == "" {
 		return
 	}
-	r.Line = x.t.StartLine(node)
-	x.f.Refs = append(x.f.Refs, r)
+	r.Line = x.Tree.StartLine(node)
+	x.Facts.Refs = append(x.Facts.Refs, r)
 }
 
-// guard records an invariant enforced by an early exit.
-func (x *extractor) guard(sym int, cond, action string, node int32) {
+// Guard records an invariant enforced by an early exit.
+func (x *Extractor) Guard(sym int, cond, action string, node int32) {
 	if sym < 0 || cond == "" {
 		return
 	}
-	text := "if " + shorten(oneLine(cond), 80) + " then " + action
-	x.guards[sym] = append(x.guards[sym], Fact{Kind: "guard", Text: text, Line: x.t.StartLine(node), Evidence: shorten(oneLine(x.t.Text(node)), maxEvidence)})
+	text := "if " + Shorten(OneLine(cond), 80) + " then " + action
+	x.Guards[sym] = append(x.Guards[sym], Fact{Kind: "guard", Text: text, Line: x.Tree.StartLine(node), Evidence: Shorten(OneLine(x.Tree.Text(node)), MaxEvidence)})
 }
 
-// throw records that symbol sym raises, throws or panics at node.
-func (x *extractor) throw(sym int, verb, what string, node int32) {
+// Throw records that symbol sym raises, throws or panics at node.
+func (x *Extractor) Throw(sym int, verb, what string, node int32) {
 	if sym < 0 {
 		return
 	}
 	text := verb
 	if what != "" {
-		text += " " + shorten(oneLine(what), 80)
+		text += " " + Shorten(OneLine(what), 80)
 	}
-	x.throws[sym] = append(x.throws[sym], Fact{Kind: verb, Text: text, Line: x.t.StartLine(node), Evidence: shorten(oneLine(x.t.Text(node)), maxEvidence)})
+	x.throws[sym] = append(x.throws[sym], Fact{Kind: verb, Text: text, Line: x.Tree.StartLine(node), Evidence: Shorten(OneLine(x.Tree.Text(node)), MaxEvidence)})
 }
 
-// docBefore returns the text of the comments that immediately precede node
+// DocBefore returns the text of the comments that immediately precede node
 // (no blank line between them and the node, or between each other), with
 // comment markers removed.
-func (x *extractor) docBefore(node int32) string {
-	t := x.t
+func (x *Extractor) DocBefore(node int32) string {
+	t := x.Tree
 	var parts []string
 	line := t.Nodes[node].StartRow
 	for c := t.PrevSibling(node); c >= 0 && t.IsComment(c); c = t.PrevSibling(c) {
@@ -93,12 +93,12 @@ func (x *extractor) docBefore(node int32) string {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
-	return cleanComment(strings.Join(parts, "\n"))
+	return CleanComment(strings.Join(parts, "\n"))
 }
 
-// cleanComment strips comment markers (//, ///, //!, #, /* */, /** */,
+// CleanComment strips comment markers (//, ///, //!, #, /* */, /** */,
 // leading *) from a comment block and trims it.
-func cleanComment(s string) string {
+func CleanComment(s string) string {
 	lines := strings.Split(s, "\n")
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
@@ -130,24 +130,24 @@ func cleanComment(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// headerText is the source of node up to (not including) its body, on one
+// HeaderText is the source of node up to (not including) its body, on one
 // line: the declaration's signature as written.
-func (x *extractor) headerText(node, body int32) string {
-	t := x.t
+func (x *Extractor) HeaderText(node, body int32) string {
+	t := x.Tree
 	start := t.Nodes[node].StartByte
 	end := t.Nodes[node].EndByte
 	if body >= 0 {
 		end = t.Nodes[body].StartByte
 	}
-	if end-start > 4*maxSigText {
-		end = start + 4*maxSigText
+	if end-start > 4*MaxSigText {
+		end = start + 4*MaxSigText
 	}
-	return strings.TrimSpace(oneLine(string(t.Src[start:end])))
+	return strings.TrimSpace(OneLine(string(t.Src[start:end])))
 }
 
-// lastIdent returns the last identifier segment of a dotted, scoped or
+// LastIdent returns the last identifier segment of a dotted, scoped or
 // pointer-ish type or expression: "*pkg.Foo[T]" -> "Foo".
-func lastIdent(s string) string {
+func LastIdent(s string) string {
 	if i := strings.IndexAny(s, "[<("); i >= 0 {
 		s = s[:i]
 	}
@@ -160,8 +160,8 @@ func lastIdent(s string) string {
 	return strings.TrimLeft(strings.TrimSpace(s), "*&[]")
 }
 
-// isUpper reports whether s starts with an upper-case ASCII letter.
-func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+// IsUpper reports whether s starts with an upper-case ASCII letter.
+func IsUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 
 // Unparen returns the expression inside any parentheses around n.
 func (t *Tree) Unparen(n int32) int32 {
@@ -175,10 +175,10 @@ func (t *Tree) Unparen(n int32) int32 {
 	return n
 }
 
-// guardStatement is the statement a guard's consequence starts with: the
+// GuardStatement is the statement a guard's consequence starts with: the
 // consequence itself, or the first statement (comments skipped) of a block
 // of the given kind.
-func (t *Tree) guardStatement(cons int32, block string) int32 {
+func (t *Tree) GuardStatement(cons int32, block string) int32 {
 	if t.Kind(cons) != block {
 		return cons
 	}
@@ -189,8 +189,8 @@ func (t *Tree) guardStatement(cons int32, block string) int32 {
 	return first
 }
 
-// unparenText is the text of e without one pair of outer parentheses.
-func (t *Tree) unparenText(e int32) string {
+// UnparenText is the text of e without one pair of outer parentheses.
+func (t *Tree) UnparenText(e int32) string {
 	if t.Kind(e) == "parenthesized_expression" {
 		if in := t.FirstNamedChild(e); in >= 0 {
 			return t.Text(in)
@@ -199,11 +199,108 @@ func (t *Tree) unparenText(e int32) string {
 	return t.Text(e)
 }
 
-// returnAction describes a guard's return statement: "return" or
+// ReturnAction describes a guard's return statement: "return" or
 // "return VALUE", the value shortened to one line.
-func (t *Tree) returnAction(ret int32) string {
+func (t *Tree) ReturnAction(ret int32) string {
 	if v := t.FirstNamedChild(ret); v >= 0 {
-		return "return " + shorten(oneLine(t.Text(v)), 60)
+		return "return " + Shorten(OneLine(t.Text(v)), 60)
 	}
 	return "return"
 }
+
+// NameSet is the set of the words of a list written in the code.
+func NameSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// IsIdentByte reports whether c may be part of an identifier ($ and
+// letters beyond ASCII included).
+func IsIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// LastSegment splits "a.b.C" into "a.b" and "C".
+func LastSegment(s string) (string, string) {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return "", s
+}
+
+// SplitQualifier splits a qualifier at its dots, keeping parenthesized
+// parts and a leading creation whole: "((Foo) x).y" -> ["((Foo) x)", "y"],
+// "new a.B().c" -> ["new a.B()", "c"].
+func SplitQualifier(q string) []string {
+	var out []string
+	depth, start, i := 0, 0, 0
+	if strings.HasPrefix(q, "new ") {
+		if j := strings.IndexByte(q, '('); j >= 0 {
+			i = j
+		}
+	}
+	for ; i < len(q); i++ {
+		switch q[i] {
+		case '(', '<', '[':
+			depth++
+		case ')', '>', ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				out = append(out, q[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, q[start:])
+}
+
+// SplitType splits a stripped type into its simple name and its
+// qualifier: "a.b.Outer.Inner" -> "Inner", "a.b.Outer".
+func SplitType(typ string) (name, qual string) {
+	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
+		return typ[i+1:], typ[:i]
+	}
+	return typ, ""
+}
+
+// StripType reduces a type to its nominal name: "[Item]" -> "",
+// "Store?" -> "Store", "Base<T>" -> "Base".
+func StripType(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "some ")
+	s = strings.TrimPrefix(s, "any ")
+	if i := strings.IndexByte(s, '<'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, "?! ")
+	if strings.HasPrefix(s, "[") {
+		// [T] and [K: V]: the library's collections
+		if strings.Contains(s, ":") {
+			return "Dictionary"
+		}
+		return "Array"
+	}
+	if strings.ContainsAny(s, "[]()-> :&") {
+		return ""
+	}
+	return s
+}
+
+// ContainsStr reports whether ss holds s.
+func ContainsStr(ss []string, s string) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// PrimitiveTypes are C#'s keywords for types and what a value of one is;
+// PHP's class resolution leaves them out too.
+var PrimitiveTypes = NameSet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
+	object string void dynamic var`)

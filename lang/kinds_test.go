@@ -17,7 +17,7 @@ import (
 // nothing else says so: the case is dead code, or worse, the construct it
 // was written for is silently missed. These tests read lang's sources with
 // go/ast, collect every literal compared with a node kind (or listed as
-// one in a skeleton table or a room's Spec) and look each up among the
+// One in a skeleton table or a room's Spec) and look each up among the
 // pinned grammar's symbol names.
 
 // kindSite is one node kind or field name spelled in a source file.
@@ -33,19 +33,13 @@ type kindSite struct {
 // helpers) may name a kind of any grammar.
 func kindFamily(file string) []string {
 	dir, base := filepath.Base(filepath.Dir(file)), strings.TrimSuffix(filepath.Base(file), ".go")
-	if dir == "scala" || dir == "lua" {
-		return []string{dir}
+	if langs, ok := rooms[dir]; ok {
+		return langs
 	}
 	prefix, _, _ := strings.Cut(base, "_")
 	switch prefix {
-	case "c", "cpp":
-		return []string{"c", "cpp"}
-	case "javascript":
-		return []string{"javascript", "typescript", "tsx"}
 	case "golang":
 		return []string{"go"}
-	case "bash", "csharp", "java", "kotlin", "php", "python", "ruby", "rust", "swift":
-		return []string{prefix}
 	}
 	return nil
 }
@@ -78,6 +72,27 @@ func calleeName(c *ast.CallExpr) string {
 	return ""
 }
 
+// pkgDir is the directory of the package of file f: "." for lang, the
+// room's for a room.
+func pkgDir(fset *token.FileSet, f *ast.File) string {
+	return filepath.Dir(fset.Position(f.Package).Filename)
+}
+
+// calleeKey names the function a call of file f calls: a plain function
+// by its package and name (lang.X is lang's), a method by its name.
+func calleeKey(fset *token.FileSet, f *ast.File, c *ast.CallExpr) string {
+	switch fn := c.Fun.(type) {
+	case *ast.Ident:
+		return pkgDir(fset, f) + "." + fn.Name
+	case *ast.SelectorExpr:
+		if x, ok := fn.X.(*ast.Ident); ok && x.Name == "lang" {
+			return "." + "." + fn.Sel.Name
+		}
+		return fn.Sel.Name
+	}
+	return ""
+}
+
 func strLit(e ast.Expr) (string, bool) {
 	b, ok := e.(*ast.BasicLit)
 	if !ok || b.Kind != token.STRING {
@@ -106,13 +121,16 @@ func collectKinds(fset *token.FileSet, files []*ast.File) []kindSite {
 	}
 	// A function parameter holds a kind when some call passes one to it:
 	// jsIsFunc(t.Kind(n)) makes jsIsFunc's parameter a kind.
+	// A plain function is named within its package (lang or a room):
+	// rooms' functions lost their language prefixes, so that two rooms
+	// may each have an isType.
 	kindParams := map[string]map[int]bool{}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if c, ok := n.(*ast.CallExpr); ok {
 				for i, a := range c.Args {
 					if isKindCall(a) {
-						name := calleeName(c)
+						name := calleeKey(fset, f, c)
 						if kindParams[name] == nil {
 							kindParams[name] = map[int]bool{}
 						}
@@ -140,11 +158,15 @@ func collectKinds(fset *token.FileSet, files []*ast.File) []kindSite {
 			}
 			// the names in this function that hold a node's kind
 			vars := map[string]bool{}
-			if fd.Type.Params != nil && kindParams[fd.Name.Name] != nil {
+			key := fd.Name.Name
+			if fd.Recv == nil {
+				key = pkgDir(fset, f) + "." + key
+			}
+			if fd.Type.Params != nil && kindParams[key] != nil {
 				i := 0
 				for _, p := range fd.Type.Params.List {
 					for _, nm := range p.Names {
-						if kindParams[fd.Name.Name][i] {
+						if kindParams[key][i] {
 							vars[nm.Name] = true
 						}
 						i++
@@ -190,7 +212,7 @@ func collectKinds(fset *token.FileSet, files []*ast.File) []kindSite {
 					}
 				case *ast.CallExpr:
 					switch calleeName(n) {
-					case "kindSet", "setSyntax":
+					case "KindSet", "setSyntax":
 						for _, a := range n.Args {
 							addAll(a)
 						}
@@ -292,13 +314,18 @@ func missingKinds(t *testing.T, sites []kindSite) []string {
 	return out
 }
 
+// rooms are the directories of the languages that live in rooms, and
+// the languages of each.
+var rooms = map[string][]string{"bash": {"bash"}, "c": {"c", "cpp"}, "csharp": {"csharp"}, "golang": {"go"}, "java": {"java"}, "javascript": {"javascript", "typescript", "tsx"}, "kotlin": {"kotlin"}, "lua": {"lua"}, "php": {"php"}, "python": {"python"}, "ruby": {"ruby"}, "rust": {"rust"}, "scala": {"scala"}, "swift": {"swift"}}
+
 // TestNodeKindsExist fails on every node kind or field name spelled in
 // lang/ and its rooms that the pinned grammars do not have.
 func TestNodeKindsExist(t *testing.T) {
 	fset := token.NewFileSet()
 	files := parseDir(t, fset, "*.go")
-	files = append(files, parseDir(t, fset, "scala/*.go")...)
-	files = append(files, parseDir(t, fset, "lua/*.go")...)
+	for room := range rooms {
+		files = append(files, parseDir(t, fset, room+"/*.go")...)
+	}
 	sites := collectKinds(fset, files)
 	// The collector itself must keep up with how the code is written: far
 	// fewer sites than lang/ spells means it stopped seeing them.
@@ -325,7 +352,7 @@ func kotlinX(t *Tree, n int32) {
 	if k != "no_such_var" {}
 	helper(t.Kind(n))
 	_ = t.Field(n, "no_such_field")
-	_ = kindSet("no_such_set")
+	_ = KindSet("no_such_set")
 	_ = t.ChildOfKind(n, "no_such_child")
 }
 func helper(kind string) bool { return kind == "no_such_param" }

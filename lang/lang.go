@@ -7,6 +7,7 @@ package lang
 import "C"
 
 import (
+	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -41,7 +42,7 @@ type Language struct {
 	querySrc      func() (*Query, error)
 	syn           syntax
 	builtins      map[string]bool // names of builtin functions, left out of summaries
-	extract       func(*extractor)
+	extract       func(*Extractor)
 	resolve       func(*Context, *Ref) Resolution
 	resolveImport func(*Context, *Import, string) Resolution
 	// pick, when set, chooses the grammar a file is parsed with from its
@@ -49,9 +50,9 @@ type Language struct {
 	// source with what the grammar cannot read blanked out: the same
 	// length, so that every offset and line still holds.
 	pick func(filePath string, src []byte) (*Language, []byte)
-	// dataDir names the directory of data/ holding the language's data
-	// files when it is not Name: C++ shares C's, TypeScript JavaScript's.
-	dataDir   string
+	// data holds the data files of the language's room (testpaths.txt,
+	// effects.txt, word lists).
+	data      fs.FS
 	testPaths testPathRules
 	// fixup, when set, returns what the parser reads instead of src, of
 	// the same length, where the grammar cannot read valid code; the tree

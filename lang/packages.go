@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"io/fs"
+	"strings"
+)
 
 // PackageRules configure the resolver that Kotlin and Swift share for a
 // room whose language works alike: files in packages (or modules) see
@@ -14,14 +17,17 @@ type PackageRules struct {
 	// Names [{"*"}] is a wildcard; else an import binds a whole module.
 	Explicit bool
 	// StripType reduces a declared type ("List[Foo]", "Foo?") to the name
-	// to resolve ("List").
+	// to resolve ("List"); required.
 	StripType func(string) string
+	// DSLFile, when set, reports a file whose calls of names found
+	// nowhere go to its DSL, outside the repository (a Gradle script).
+	DSLFile func(path string) bool
 }
 
 // NewPackageResolver returns the package resolver for the language name
 // whose files have the extensions ext.
 func NewPackageResolver(name string, ext []string, r PackageRules) Resolver {
-	L := &ktsLang{name: name, ext: ext, self: r.Self, explicit: r.Explicit, stripType: r.StripType,
+	L := &ktsLang{name: name, ext: ext, self: r.Self, explicit: r.Explicit, stripType: r.StripType, dslFile: r.DSLFile,
 		std: map[string]bool{}, common: map[string]bool{}}
 	for _, n := range r.Std {
 		L.std[n] = true
@@ -40,24 +46,21 @@ func (L *ktsLang) ResolveImport(ctx *Context, imp *Import, name string) Resoluti
 	return L.resolveImport(ctx, imp, name)
 }
 
+// WordList reads the word list name of a room's embedded data files, in
+// order, for rules that take words (PackageRules.Std, Common). The list
+// must exist.
+func WordList(fsys fs.FS, name string) []string {
+	lines, ok := readLines(fsys, name)
+	if !ok {
+		panic("lang: no data file " + name)
+	}
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Fields(l)...)
+	}
+	return out
+}
+
 // Words splits a word list (a room's builtins or common names, written
 // as a raw string) into its words.
 func Words(s string) []string { return strings.Fields(s) }
-
-// Bound is a resolution that binds target t by rule, with the rule's
-// confidence; Unbound one that binds nothing.
-func Bound(t *Target, rule string) Resolution { return bound(t, rule) }
-
-// Unbound is a resolution that binds nothing, by rule (external,
-// ambiguous among candidates, unresolved).
-func Unbound(rule string, candidates int) Resolution { return unbound(rule, candidates) }
-
-// ModuleTarget returns the module symbol of the file at p, nil when it is
-// not indexed.
-func ModuleTarget(tab Table, p string) *Target { return moduleTarget(tab, p) }
-
-// Pick returns the targets keep accepts.
-func Pick(ts []*Target, keep func(*Target) bool) []*Target { return pick(ts, keep) }
-
-// PreferDefinitions narrows several candidates to those outside tests.
-func PreferDefinitions(ts []*Target) []*Target { return preferDefinitions(ts) }

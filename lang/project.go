@@ -1,11 +1,8 @@
 package lang
 
 import (
-	"encoding/json"
 	"path"
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"golang.org/x/mod/modfile"
 )
@@ -30,14 +27,13 @@ type ProjectReader interface {
 	Read(tree ProjectFiles, dirs []string) Project
 }
 
-// Project is what a reader found: GoModules, JSPackages or PHPAutoload.
-type Project interface{ project() }
+// Project is what a reader found: GoModules or a room's own (PHP's
+// autoload maps, JavaScript's packages). IsProject marks the types that are one.
+type Project interface{ IsProject() }
 
 // The Table.Project keys of the readers.
 const (
-	ProjectGoModules   = "go.modules"
-	ProjectJSPackages  = "js.packages"
-	ProjectPHPAutoload = "php.psr4"
+	ProjectGoModules = "go.modules"
 )
 
 // ProjectReaders lists the readers of the registered languages, once
@@ -62,7 +58,8 @@ type GoModule struct{ Dir, Path string }
 // GoModules are the repository's Go modules, by directory.
 type GoModules []GoModule
 
-func (GoModules) project() {}
+// IsProject marks GoModules as a Project.
+func (GoModules) IsProject() {}
 
 // SortGoModules puts modules in the order readers return them.
 func SortGoModules(m GoModules) {
@@ -91,131 +88,7 @@ func (GoModulesReader) Read(tree ProjectFiles, dirs []string) Project {
 }
 
 // goModules are the Go modules a table knows.
-func goModules(tab Table) GoModules {
+func GoModulesOf(tab Table) GoModules {
 	m, _ := tab.Project(ProjectGoModules).(GoModules)
 	return m
-}
-
-// JSPackage is a named package.json: its directory, its name and its
-// entry files (source, module and main, those given): a monorepo's files
-// import one another by these names.
-type JSPackage struct {
-	Dir, Name string
-	Entries   []string
-}
-
-// JSPackages are the repository's JavaScript and TypeScript packages.
-type JSPackages []JSPackage
-
-func (JSPackages) project() {}
-
-// JSPackagesReader reads package.json files.
-type JSPackagesReader struct{}
-
-func (JSPackagesReader) Key() string  { return ProjectJSPackages }
-func (JSPackagesReader) File() string { return "package.json" }
-
-func (JSPackagesReader) Read(tree ProjectFiles, dirs []string) Project {
-	var out JSPackages
-	for _, d := range dirs {
-		data, err := tree.ReadFile(path.Join(d, "package.json"))
-		if err != nil {
-			continue
-		}
-		var pkg struct {
-			Name   string `json:"name"`
-			Source string `json:"source"`
-			Module string `json:"module"`
-			Main   string `json:"main"`
-		}
-		if json.Unmarshal(data, &pkg) != nil || pkg.Name == "" || strings.ContainsAny(pkg.Name, "\t\n") {
-			continue
-		}
-		p := JSPackage{Dir: d, Name: pkg.Name}
-		for _, e := range []string{pkg.Source, pkg.Module, pkg.Main} {
-			if e != "" && !strings.ContainsAny(e, "\t\n,") {
-				p.Entries = append(p.Entries, e)
-			}
-		}
-		out = append(out, p)
-	}
-	// the order of "dir\tname\tentries" lines, which resolution kept before
-	key := func(p JSPackage) string { return p.Dir + "\t" + p.Name + "\t" + strings.Join(p.Entries, ",") }
-	sort.Slice(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
-	return out
-}
-
-func jsPackages(tab Table) JSPackages {
-	p, _ := tab.Project(ProjectJSPackages).(JSPackages)
-	return p
-}
-
-// PSR4 maps a PHP namespace prefix (without its trailing backslash) to a
-// directory of the repository.
-type PSR4 struct{ Prefix, Dir string }
-
-// PHPAutoload are the PSR-4 maps of the repository's composer.json files
-// (autoload and autoload-dev): resolution maps a class name to the file
-// it lives in with them, and tells the repository's namespaces from its
-// dependencies'.
-type PHPAutoload []PSR4
-
-func (PHPAutoload) project() {}
-
-// PHPAutoloadReader reads composer.json files.
-type PHPAutoloadReader struct{}
-
-func (PHPAutoloadReader) Key() string  { return ProjectPHPAutoload }
-func (PHPAutoloadReader) File() string { return "composer.json" }
-
-func (PHPAutoloadReader) Read(tree ProjectFiles, dirs []string) Project {
-	seen := map[PSR4]bool{}
-	var out PHPAutoload
-	for _, d := range dirs {
-		data, err := tree.ReadFile(path.Join(d, "composer.json"))
-		if err != nil {
-			continue
-		}
-		var c struct {
-			Autoload struct {
-				PSR4 map[string]json.RawMessage `json:"psr-4"`
-			} `json:"autoload"`
-			AutoloadDev struct {
-				PSR4 map[string]json.RawMessage `json:"psr-4"`
-			} `json:"autoload-dev"`
-		}
-		if json.Unmarshal(data, &c) != nil {
-			continue
-		}
-		for _, m := range []map[string]json.RawMessage{c.Autoload.PSR4, c.AutoloadDev.PSR4} {
-			for prefix, raw := range m {
-				// a directory or a list of them
-				var dirsOf []string
-				var one string
-				if json.Unmarshal(raw, &one) == nil {
-					dirsOf = []string{one}
-				} else if json.Unmarshal(raw, &dirsOf) != nil {
-					continue
-				}
-				prefix = strings.Trim(prefix, `\`)
-				for _, sub := range dirsOf {
-					dir := path.Clean(path.Join(d, filepath.ToSlash(sub)))
-					if strings.HasPrefix(dir, "..") || strings.ContainsAny(prefix+dir, "\t\n") {
-						continue
-					}
-					if e := (PSR4{prefix, dir}); !seen[e] {
-						seen[e] = true
-						out = append(out, e)
-					}
-				}
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Prefix+"\t"+out[i].Dir < out[j].Prefix+"\t"+out[j].Dir })
-	return out
-}
-
-func phpAutoload(tab Table) PHPAutoload {
-	a, _ := tab.Project(ProjectPHPAutoload).(PHPAutoload)
-	return a
 }

@@ -125,12 +125,12 @@ type FileInfo struct {
 	Build string
 
 	bindOnce sync.Once
-	bindings map[string]binding
+	bindings map[string]Binding
 }
 
 // Bindings returns the local names the file's imports bind, computed once
 // per file with make.
-func (fi *FileInfo) bindingsWith(make func() map[string]binding) map[string]binding {
+func (fi *FileInfo) BindingsWith(make func() map[string]Binding) map[string]Binding {
 	fi.bindOnce.Do(func() { fi.bindings = make() })
 	return fi.bindings
 }
@@ -144,11 +144,15 @@ type Resolution struct {
 	Candidates int
 }
 
-func bound(t *Target, rule string) Resolution {
+// Bound is a resolution that binds target t by rule, with the rule's
+// confidence.
+func Bound(t *Target, rule string) Resolution {
 	return Resolution{Target: t, Rule: rule, Confidence: ruleConfidence[rule]}
 }
 
-func unbound(rule string, candidates int) Resolution {
+// Unbound is a resolution that binds nothing, by rule (external,
+// ambiguous among candidates, unresolved).
+func Unbound(rule string, candidates int) Resolution {
 	return Resolution{Rule: rule, Candidates: candidates}
 }
 
@@ -159,19 +163,21 @@ type Context struct {
 	Table Table
 }
 
-type binding struct {
-	imp  *Import
-	name string // the imported name, "" when the module itself is bound
+// Binding is what a local name of a file binds through its imports: the
+// import, and the name imported from it.
+type Binding struct {
+	Imp  *Import
+	Name string // the imported name, "" when the module itself is bound
 }
 
 // Resolve binds a reference made in ctx.
 func (l *Language) Resolve(ctx *Context, r *Ref) Resolution {
 	if l.resolve == nil {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	res := l.resolve(guardedContext(ctx), r)
 	if r.Kind == RefReference && !valueTarget(res) {
-		return unbound(RuleNotValue, 0)
+		return Unbound(RuleNotValue, 0)
 	}
 	return res
 }
@@ -215,13 +221,13 @@ func guardedContext(ctx *Context) *Context {
 // it brings in.
 func (l *Language) ResolveImport(ctx *Context, imp *Import, name string) Resolution {
 	if l.resolveImport == nil {
-		return unbound(RuleUnresolved, 0)
+		return Unbound(RuleUnresolved, 0)
 	}
 	return l.resolveImport(guardedContext(ctx), imp, name)
 }
 
-// moduleTarget returns the module symbol of a file as a target.
-func moduleTarget(tab Table, p string) *Target {
+// ModuleTarget returns the module symbol of a file as a target.
+func ModuleTarget(tab Table, p string) *Target {
 	fi := tab.File(p)
 	if fi == nil || fi.ModuleID == "" {
 		return nil
@@ -229,8 +235,8 @@ func moduleTarget(tab Table, p string) *Target {
 	return &Target{ID: fi.ModuleID, Path: p, Kind: KindModule, Name: fi.Module, Exported: true, Module: fi.Module}
 }
 
-// pick filters candidates with keep and returns the survivors.
-func pick(cands []*Target, keep func(*Target) bool) []*Target {
+// Pick filters candidates with keep and returns the survivors.
+func Pick(cands []*Target, keep func(*Target) bool) []*Target {
 	var out []*Target
 	for _, c := range cands {
 		if keep(c) {
@@ -240,29 +246,29 @@ func pick(cands []*Target, keep func(*Target) bool) []*Target {
 	return out
 }
 
-// one returns the single element of ts, or nil.
-func one(ts []*Target) *Target {
+// One returns the single element of ts, or nil.
+func One(ts []*Target) *Target {
 	if len(ts) == 1 {
 		return ts[0]
 	}
 	return nil
 }
 
-// preferDefinitions narrows several candidates to the non-test ones, then
+// PreferDefinitions narrows several candidates to the non-test ones, then
 // to the ones not in a declaration-only position, when that leaves one.
-func preferDefinitions(ts []*Target) []*Target {
+func PreferDefinitions(ts []*Target) []*Target {
 	if len(ts) < 2 {
 		return ts
 	}
-	nonTest := pick(ts, func(t *Target) bool { return !IsTestPath(t.Path) })
+	nonTest := Pick(ts, func(t *Target) bool { return !IsTestPath(t.Path) })
 	if len(nonTest) > 0 {
 		return nonTest
 	}
 	return ts
 }
 
-// isCallable reports whether a symbol kind can be called.
-func isCallable(kind string) bool {
+// IsCallable reports whether a symbol kind can be called.
+func IsCallable(kind string) bool {
 	switch kind {
 	case KindFunction, KindMethod, KindConstructor, KindClass, KindVariable:
 		return true
@@ -270,8 +276,8 @@ func isCallable(kind string) bool {
 	return false
 }
 
-// isTypeKind reports whether a kind names a type.
-func isTypeKind(kind string) bool {
+// IsTypeKind reports whether a kind names a type.
+func IsTypeKind(kind string) bool {
 	switch kind {
 	case KindClass, KindInterface, KindType:
 		return true
@@ -279,21 +285,63 @@ func isTypeKind(kind string) bool {
 	return false
 }
 
-// uniqueMethod binds a call on a value of unknown type among ms, the
+// UniqueMethod binds a call on a value of unknown type among ms, the
 // repository's methods of its name: none means a library's; candidates
 // that are not all one declaration (same says whether two are) are
 // ambiguous; a name too common to trust (common) stays unresolved.
-func uniqueMethod(ms []*Target, same func(a, b *Target) bool, common bool) Resolution {
+func UniqueMethod(ms []*Target, same func(a, b *Target) bool, common bool) Resolution {
 	if len(ms) == 0 {
-		return unbound(RuleExternal, 0)
+		return Unbound(RuleExternal, 0)
 	}
 	for _, m := range ms[1:] {
 		if !same(ms[0], m) {
-			return unbound(RuleAmbiguous, len(ms))
+			return Unbound(RuleAmbiguous, len(ms))
 		}
 	}
 	if common {
-		return unbound(RuleUnresolved, len(ms))
+		return Unbound(RuleUnresolved, len(ms))
 	}
-	return bound(ms[0], RuleUniqueName)
+	return Bound(ms[0], RuleUniqueName)
+}
+
+// PickPaths returns the paths keep accepts.
+func PickPaths(ss []string, keep func(string) bool) []string {
+	var out []string
+	for _, s := range ss {
+		if keep(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// CommonDirLen counts the leading directories two paths share.
+func CommonDirLen(a, b string) int {
+	as, bs := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
+}
+
+// ChainCallRef is the call ref of a call chain as the C-family extractors
+// render it ("a.b().c", "new Foo().bar"): the last name called on what the
+// rest evaluates to, headType the type of the chain's first part. It is nil
+// when the last part is not a plain name.
+func ChainCallRef(fn, headType string) *Ref {
+	r := &Ref{Kind: RefCall, Name: fn}
+	segs := SplitQualifier(fn)
+	if len(segs) > 1 {
+		r.Name = segs[len(segs)-1]
+		r.Qualifier = fn[:len(fn)-len(r.Name)-1]
+		r.QualifierType = headType
+		if strings.HasSuffix(r.Qualifier, ")") && !strings.HasPrefix(segs[len(segs)-2], "new ") {
+			r.QualifierCall = strings.TrimSuffix(r.Qualifier, "()")
+		}
+	}
+	if strings.ContainsAny(r.Name, "()[ ") {
+		return nil
+	}
+	return r
 }

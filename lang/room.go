@@ -92,7 +92,7 @@ func Register(s Spec) *Language {
 	spec := s
 	// the one test-path predicate (IsTestPath) reads the spec's patterns
 	l.testPaths = append(l.testPaths, spec.testRules()...)
-	l.extract = func(x *extractor) { extractTags(x, &spec) }
+	l.extract = func(x *Extractor) { extractTags(x, &spec) }
 	if s.Resolver != nil {
 		l.resolve = s.Resolver.Resolve
 		l.resolveImport = s.Resolver.ResolveImport
@@ -153,11 +153,11 @@ func (s *Spec) testRules() testPathRules {
 }
 
 // extractTags makes a file's facts from its query matches.
-func extractTags(x *extractor, s *Spec) {
-	t := x.t
-	if IsTestPath(x.path) {
-		x.f.IsTest = true
-		x.f.Symbols[0].IsTest = true
+func extractTags(x *Extractor, s *Spec) {
+	t := x.Tree
+	if IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
 	}
 	var defs []Def
 	var module []string
@@ -198,19 +198,19 @@ func extractTags(x *extractor, s *Spec) {
 			continue
 		}
 		parent := enclosing(d.Node)
-		pk := x.f.Symbols[parent].Kind
+		pk := x.Facts.Symbols[parent].Kind
 		if d.Kind == KindVariable && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
 			continue // a function's locals are not symbols
 		}
-		if d.Kind == KindFunction && isTypeKind(pk) {
+		if d.Kind == KindFunction && IsTypeKind(pk) {
 			d.Kind = KindMethod
 		}
-		sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true, Doc: x.docBefore(d.Node)}
-		sym.Signature.Text = x.headerText(d.Node, d.Body)
+		sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true, Doc: x.DocBefore(d.Node)}
+		sym.Signature.Text = x.HeaderText(d.Node, d.Body)
 		if s.Symbol != nil && !s.Symbol(t, d, &sym) {
 			continue
 		}
-		if i := x.addSymbol(sym, d.Node, d.Name, d.Body); i == len(x.f.Symbols)-1 {
+		if i := x.AddSymbol(sym, d.Node, d.Name, d.Body); i == len(x.Facts.Symbols)-1 {
 			symOf[d.Node] = i
 		}
 	}
@@ -227,41 +227,41 @@ func extractTags(x *extractor, s *Spec) {
 	}
 	captured := strings.Join(module, ".")
 	if s.Module != nil {
-		captured = s.Module(x.path, t, captured)
+		captured = s.Module(x.Path, t, captured)
 	}
-	x.f.Module = captured
+	x.Facts.Module = captured
 	// a class's extends and implements references are its bases
-	for _, r := range x.f.Refs {
-		if (r.Kind == RefExtends || r.Kind == RefImplements) && r.Symbol > 0 && isTypeKind(x.f.Symbols[r.Symbol].Kind) {
+	for _, r := range x.Facts.Refs {
+		if (r.Kind == RefExtends || r.Kind == RefImplements) && r.Symbol > 0 && IsTypeKind(x.Facts.Symbols[r.Symbol].Kind) {
 			b := r.Name
 			if r.Qualifier != "" {
 				b = r.Qualifier + "." + b
 			}
-			sig := &x.f.Symbols[r.Symbol].Signature
+			sig := &x.Facts.Symbols[r.Symbol].Signature
 			sig.Bases = append(sig.Bases, b)
 		}
 	}
 }
 
 // tagRef records the reference of capture c, made in symbol owner.
-func (x *extractor) tagRef(s *Spec, m *Match, c Capture, owner int) {
-	t := x.t
+func (x *Extractor) tagRef(s *Spec, m *Match, c Capture, owner int) {
+	t := x.Tree
 	name := m.Node("name")
 	if name < 0 {
 		return
 	}
 	r := Ref{Kind: refKinds[strings.TrimPrefix(c.Name, "reference.")], Name: t.Text(name), Symbol: owner}
 	if q := m.Node("receiver"); q >= 0 {
-		r.Qualifier = oneLine(t.Text(q))
+		r.Qualifier = OneLine(t.Text(q))
 	}
 	if s.Ref != nil && !s.Ref(t, m, &r) {
 		return
 	}
-	x.ref(r, c.Node)
+	x.Ref(r, c.Node)
 }
 
-func (x *extractor) tagImport(s *Spec, m *Match, node int32, sym int) {
-	t := x.t
+func (x *Extractor) tagImport(s *Spec, m *Match, node int32, sym int) {
+	t := x.Tree
 	var imps []Import
 	if s.Import != nil {
 		imps = s.Import(t, node)
@@ -279,6 +279,6 @@ func (x *extractor) tagImport(s *Spec, m *Match, node int32, sym int) {
 	}
 	for _, imp := range imps {
 		imp.Line, imp.Symbol = t.StartLine(node), sym
-		x.f.Imports = append(x.f.Imports, imp)
+		x.Facts.Imports = append(x.Facts.Imports, imp)
 	}
 }

@@ -38,16 +38,16 @@ type SkeletonLine struct {
 // "..." for Python, "/* ... */" for C-like languages.
 func SkeletonMarker(l *Language) string {
 	if r := skelRulesFor(l); r != nil {
-		return r.marker
+		return r.Marker
 	}
 	return "/* ... */"
 }
 
 // CommentPrefix is how a line comment starts in a language ("//" or "#").
 func CommentPrefix(l *Language) string {
-	if r := skelRulesFor(l); r != nil && r.lineComment != "" {
-		return r.lineComment
-	} else if r != nil && r.indented {
+	if r := skelRulesFor(l); r != nil && r.LineComment != "" {
+		return r.LineComment
+	} else if r != nil && r.Indented {
 		return "#"
 	}
 	return "//"
@@ -56,80 +56,85 @@ func CommentPrefix(l *Language) string {
 // HasSkeleton reports whether sdl can skeletonize files of language l.
 func HasSkeleton(l *Language) bool { return skelRulesFor(l) != nil }
 
-var skelRulesByName = map[string]*skelRules{}
+var skelRulesByName = map[string]*SkelRules{}
 
-func skelRulesFor(l *Language) *skelRules {
+func skelRulesFor(l *Language) *SkelRules {
 	if l == nil {
 		return nil
 	}
 	return skelRulesByName[l.Name]
 }
 
-type holeKind uint8
+// HoleKind says how the renderer renders a Hole.
+type HoleKind uint8
 
 const (
-	holeCode     holeKind = iota // the statements of a function or control-flow body
-	holeMembers                  // the members of a type, class, module or declaration group
-	holeCases                    // the case clauses of a switch or match
-	holeCaseBody                 // the statements of one case clause, without braces
-	holeClause                   // else, elif, catch, finally or else-if: part of its statement
-	holeStmt                     // a body that is one statement without braces: if (x) return y;
-	holeMember                   // one declaration inside a wrapper: export <declaration>
+	HoleCode     HoleKind = iota // the statements of a function or control-flow body
+	HoleMembers                  // the members of a type, class, module or declaration group
+	HoleCases                    // the case clauses of a switch or match
+	HoleCaseBody                 // the statements of one case clause, without braces
+	HoleClause                   // else, elif, catch, finally or else-if: part of its statement
+	HoleStmt                     // a body that is one statement without braces: if (x) return y;
+	HoleMember                   // one declaration inside a wrapper: export <declaration>
 )
 
-// hole is a part of a node that the skeleton renders on its own terms; the
+// Hole is a part of a node that the skeleton renders on its own terms; the
 // text around the holes is the node's frame (its header and punctuation).
-type hole struct {
-	kind        holeKind
-	node        int32
-	start, end  uint32
-	open, close int // byte offsets of the brackets around the body, -1 when it has none
-	items       []int32
+type Hole struct {
+	Kind        HoleKind
+	Node        int32
+	Start, End  uint32
+	Open, Close int // byte offsets of the brackets around the body, -1 when it has none
+	Items       []int32
 }
 
-type shapeKind uint8
+// ShapeKind says how much of a node the skeleton keeps.
+type ShapeKind uint8
 
 const (
-	shapeElide    shapeKind = iota // elided: stands behind a marker
-	shapeLine                      // the first line, with the marker and closing brackets when longer
-	shapeVerbatim                  // the whole node, as written
-	shapeFrame                     // the frame of the node, with its holes rendered
-	shapeDoc                       // a docstring: its first line
-	shapeSkip                      // nothing at all
+	ShapeElide    ShapeKind = iota // elided: stands behind a marker
+	ShapeLine                      // the first line, with the marker and closing brackets when longer
+	ShapeVerbatim                  // the whole node, as written
+	ShapeFrame                     // the frame of the node, with its holes rendered
+	ShapeDoc                       // a docstring: its first line
+	ShapeSkip                      // nothing at all
 )
 
-type shape struct {
-	kind  shapeKind
-	holes []hole
+// Shape is how the skeleton renders a node: its kind, and the holes
+// rendered on their own terms when it is a frame.
+type Shape struct {
+	Kind  ShapeKind
+	Holes []Hole
 }
 
-// skelRules is what the renderer needs to know of a language.
-type skelRules struct {
-	marker      string
-	lineComment string // how a line comment starts, when not "//" (or "#" for indented languages)
-	indented    bool   // bodies are indented blocks after a colon (Python)
+// SkelRules is what the renderer needs to know of a language.
+type SkelRules struct {
+	Marker      string
+	LineComment string // how a line comment starts, when not "//" (or "#" for indented languages)
+	Indented    bool   // bodies are indented blocks after a colon (Python)
 	// docstrings: a string statement opening a body is its documentation.
-	docstrings bool
+	Docstrings bool
 
-	control     map[string]bool // statements with bodies: if, for, while, switch, try, ...
-	exits       map[string]bool // statements kept as one line: return, throw, raise, break, continue
-	blocks      map[string]bool // blocks of statements
-	clauses     map[string]bool // clauses rendered as part of their statement: else, catch, finally, ...
-	cases       map[string]bool // case clauses of a switch or match
-	caseBodies  map[string]bool // the bodies that hold case clauses
-	caseParents map[string]bool // statements whose block child holds case clauses (Python match)
-	wrappers    map[string]bool // statements that wrap one other: labeled or expression statements
-	nested      map[string]bool // declarations that may appear among statements
-	attrs       map[string]bool // attributes that precede a declaration as siblings (Rust)
+	Control     map[string]bool // statements with bodies: if, for, while, switch, try, ...
+	Exits       map[string]bool // statements kept as one line: return, throw, raise, break, continue
+	Blocks      map[string]bool // blocks of statements
+	Clauses     map[string]bool // clauses rendered as part of their statement: else, catch, finally, ...
+	Cases       map[string]bool // case clauses of a switch or match
+	CaseBodies  map[string]bool // the bodies that hold case clauses
+	CaseParents map[string]bool // statements whose block child holds case clauses (Python match)
+	Wrappers    map[string]bool // statements that wrap one other: labeled or expression statements
+	Nested      map[string]bool // declarations that may appear among statements
+	Attrs       map[string]bool // attributes that precede a declaration as siblings (Rust)
 
-	member    func(s *skel, n int32) shape
-	stmt      func(s *skel, n int32) (shape, bool) // a language's own reading of a statement; false for the shared one
-	caseItems func(s *skel, n int32) ([]int32, bool)
-	exported  func(s *skel, n, container int32) bool
-	exitCall  func(t *Tree, n int32) bool
+	Member    func(s *Skel, n int32) Shape
+	Stmt      func(s *Skel, n int32) (Shape, bool) // a language's own reading of a statement; false for the shared one
+	CaseItems func(s *Skel, n int32) ([]int32, bool)
+	Exported  func(s *Skel, n, container int32) bool
+	ExitCall  func(t *Tree, n int32) bool
 }
 
-func kindSet(kinds ...string) map[string]bool {
+// KindSet is the set of node kinds given, for SkelRules.
+func KindSet(kinds ...string) map[string]bool {
 	m := make(map[string]bool, len(kinds))
 	for _, k := range kinds {
 		m[k] = true
@@ -137,13 +142,13 @@ func kindSet(kinds ...string) map[string]bool {
 	return m
 }
 
-// skel renders one skeleton.
-type skel struct {
-	t          *Tree
-	r          *skelRules
+// Skel renders one skeleton.
+type Skel struct {
+	Tree       *Tree
+	Rules      *SkelRules
 	opts       SkeletonOptions
 	maxDepth   int
-	lineStarts []uint32
+	LineStarts []uint32
 	comments   []int32 // comment nodes, in source order
 	unit       string  // one level of indentation
 	out        []SkeletonLine
@@ -161,14 +166,14 @@ func Skeleton(t *Tree, start, end uint32, opts SkeletonOptions) []SkeletonLine {
 	if r == nil || t.Len() == 0 {
 		return nil
 	}
-	s := &skel{t: t, r: r, opts: opts, maxDepth: opts.Depth}
+	s := &Skel{Tree: t, Rules: r, opts: opts, maxDepth: opts.Depth}
 	if s.maxDepth <= 0 {
 		s.maxDepth = DefaultSkeletonDepth
 	}
-	s.lineStarts = append(s.lineStarts, 0)
+	s.LineStarts = append(s.LineStarts, 0)
 	for i, c := range t.Src {
 		if c == '\n' {
-			s.lineStarts = append(s.lineStarts, uint32(i+1))
+			s.LineStarts = append(s.LineStarts, uint32(i+1))
 		}
 	}
 	for i := int32(0); i < t.Len(); i++ {
@@ -179,23 +184,23 @@ func Skeleton(t *Tree, start, end uint32, opts SkeletonOptions) []SkeletonLine {
 	s.unit = indentUnit(t.Src)
 	root := t.Nodes[0]
 	if start <= root.StartByte && end >= root.EndByte || start == 0 && int(end) >= len(t.Src) {
-		s.memberList(s.itemsOf(0, 0, t.Nodes[0].End), 0)
+		s.memberList(s.ItemsOf(0, 0, t.Nodes[0].End), 0)
 		s.nl()
 		return s.out
 	}
 	for _, n := range s.within(start, end) {
 		s.nl()
-		row := s.row(t.Nodes[n].StartByte)
-		if prefix := t.Src[s.lineStarts[row]:t.Nodes[n].StartByte]; isBlank(prefix) {
+		row := s.Row(t.Nodes[n].StartByte)
+		if prefix := t.Src[s.LineStarts[row]:t.Nodes[n].StartByte]; isBlank(prefix) {
 			s.put(string(prefix), row)
 		}
 		if t.IsComment(n) {
 			s.put(s.commentLine(n), row)
 			continue
 		}
-		sh := r.member(s, n)
-		if sh.kind == shapeSkip {
-			sh.kind = shapeLine
+		sh := r.Member(s, n)
+		if sh.Kind == ShapeSkip {
+			sh.Kind = ShapeLine
 		}
 		s.render(n, sh, 0)
 	}
@@ -204,8 +209,8 @@ func Skeleton(t *Tree, start, end uint32, opts SkeletonOptions) []SkeletonLine {
 }
 
 // within lists the outermost named nodes inside [start, end).
-func (s *skel) within(start, end uint32) []int32 {
-	t := s.t
+func (s *Skel) within(start, end uint32) []int32 {
+	t := s.Tree
 	var out []int32
 	for i := int32(0); i < t.Len(); {
 		n := &t.Nodes[i]
@@ -224,11 +229,11 @@ func (s *skel) within(start, end uint32) []int32 {
 	return out
 }
 
-// itemsOf lists the named children of n between the child indexes from
+// ItemsOf lists the named children of n between the child indexes from
 // and to (exclusive), flattening statement lists and declaration groups
 // that only hold items.
-func (s *skel) itemsOf(n, from, to int32) []int32 {
-	t := s.t
+func (s *Skel) ItemsOf(n, from, to int32) []int32 {
+	t := s.Tree
 	var out []int32
 	for c := range t.Children(n) {
 		if c <= from && from != 0 || c >= to || !t.Named(c) {
@@ -236,7 +241,7 @@ func (s *skel) itemsOf(n, from, to int32) []int32 {
 		}
 		switch t.Kind(c) {
 		case "statement_list", "enum_body_declarations", "statements":
-			out = append(out, s.itemsOf(c, 0, t.Nodes[c].End)...)
+			out = append(out, s.ItemsOf(c, 0, t.Nodes[c].End)...)
 		default:
 			out = append(out, c)
 		}
@@ -244,28 +249,28 @@ func (s *skel) itemsOf(n, from, to int32) []int32 {
 	return out
 }
 
-// bodyHole makes a hole of n: its items, between the opening bracket
+// BodyHole makes a hole of n: its items, between the opening bracket
 // before its first item and the closing bracket that ends it, when it has
 // them (the flattened tree has no punctuation nodes, so the brackets are
 // found in the source).
-func (s *skel) bodyHole(n int32, kind holeKind) hole {
-	t := s.t
-	h := hole{kind: kind, node: n, open: -1, close: -1, start: t.Nodes[n].StartByte, end: t.Nodes[n].EndByte}
-	h.items = s.itemsOf(n, 0, t.Nodes[n].End)
-	limit := h.end
-	if len(h.items) > 0 {
-		limit = t.Nodes[h.items[0]].StartByte
+func (s *Skel) BodyHole(n int32, kind HoleKind) Hole {
+	t := s.Tree
+	h := Hole{Kind: kind, Node: n, Open: -1, Close: -1, Start: t.Nodes[n].StartByte, End: t.Nodes[n].EndByte}
+	h.Items = s.ItemsOf(n, 0, t.Nodes[n].End)
+	limit := h.End
+	if len(h.Items) > 0 {
+		limit = t.Nodes[h.Items[0]].StartByte
 	}
-	s.bracket(&h, h.start, limit)
+	s.bracket(&h, h.Start, limit)
 	return h
 }
 
 // bracket finds the opening bracket of h in [from, limit) and the closing
-// one at the end of h, and keeps the items between them.
-func (s *skel) bracket(h *hole, from, limit uint32) {
-	src := s.t.Src
+// One at the end of h, and keeps the items between them.
+func (s *Skel) bracket(h *Hole, from, limit uint32) {
+	src := s.Tree.Src
 	open := -1
-	for i := from; i < limit && i < h.end; i++ {
+	for i := from; i < limit && i < h.End; i++ {
 		if src[i] == '{' || src[i] == '(' {
 			open = int(i)
 			break
@@ -274,7 +279,7 @@ func (s *skel) bracket(h *hole, from, limit uint32) {
 	if open < 0 {
 		return
 	}
-	e := int(h.end)
+	e := int(h.End)
 	for e > open+1 && (src[e-1] == ' ' || src[e-1] == '\t' || src[e-1] == '\n' || src[e-1] == '\r') {
 		e--
 	}
@@ -285,21 +290,21 @@ func (s *skel) bracket(h *hole, from, limit uint32) {
 	if e <= open+1 || src[e-1] != want {
 		return
 	}
-	h.open, h.close = open, e-1
-	h.start, h.end = uint32(open), uint32(e)
-	items := h.items[:0:0]
-	for _, c := range h.items {
-		if s.t.Nodes[c].StartByte > uint32(open) && s.t.Nodes[c].EndByte <= uint32(e-1) {
+	h.Open, h.Close = open, e-1
+	h.Start, h.End = uint32(open), uint32(e)
+	items := h.Items[:0:0]
+	for _, c := range h.Items {
+		if s.Tree.Nodes[c].StartByte > uint32(open) && s.Tree.Nodes[c].EndByte <= uint32(e-1) {
 			items = append(items, c)
 		}
 	}
-	h.items = items
+	h.Items = items
 }
 
-// groupParen reports whether a declaration groups its specs in parens:
+// GroupParen reports whether a declaration groups its specs in parens:
 // const ( ... ).
-func (s *skel) groupParen(n int32) bool {
-	t := s.t
+func (s *Skel) GroupParen(n int32) bool {
+	t := s.Tree
 	c := t.FirstNamedChild(n)
 	if c < 0 {
 		return false
@@ -307,93 +312,94 @@ func (s *skel) groupParen(n int32) bool {
 	return strings.Contains(string(t.Src[t.Nodes[n].StartByte:t.Nodes[c].StartByte]), "(")
 }
 
-// controlHoles finds the bodies and clauses of a control-flow statement.
-func (s *skel) controlHoles(n int32) []hole {
-	t, r := s.t, s.r
-	var hs []hole
+// ControlHoles finds the bodies and clauses of a control-flow statement.
+func (s *Skel) ControlHoles(n int32) []Hole {
+	t, r := s.Tree, s.Rules
+	var hs []Hole
 	var cases []int32
 	for c := range t.NamedChildren(n) {
 		k, f := t.Kind(c), t.FieldName(c)
 		switch {
-		case r.caseParents[t.Kind(n)] && r.blocks[k], r.caseBodies[k]:
-			hs = append(hs, s.bodyHole(c, holeCases))
-		case r.blocks[k]:
-			hs = append(hs, s.bodyHole(c, holeCode))
-		case r.cases[k]:
+		case r.CaseParents[t.Kind(n)] && r.Blocks[k], r.CaseBodies[k]:
+			hs = append(hs, s.BodyHole(c, HoleCases))
+		case r.Blocks[k]:
+			hs = append(hs, s.BodyHole(c, HoleCode))
+		case r.Cases[k]:
 			cases = append(cases, c)
-		case r.clauses[k], r.control[k] && f != "consequence" && f != "body":
-			hs = append(hs, s.nodeHole(c, holeClause))
+		case r.Clauses[k], r.Control[k] && f != "consequence" && f != "body":
+			hs = append(hs, s.NodeHole(c, HoleClause))
 		case f == "consequence" || f == "body" || f == "alternative":
-			hs = append(hs, s.nodeHole(c, holeStmt))
+			hs = append(hs, s.NodeHole(c, HoleStmt))
 		}
 	}
 	if len(cases) > 0 {
 		// Go's switch holds its cases itself, between its own braces,
 		// which follow its header.
 		first := t.Nodes[cases[0]].StartByte
-		h := hole{kind: holeCases, node: n, open: -1, close: -1, items: cases,
-			start: first, end: t.Nodes[cases[len(cases)-1]].EndByte}
+		h := Hole{Kind: HoleCases, Node: n, Open: -1, Close: -1, Items: cases,
+			Start: first, End: t.Nodes[cases[len(cases)-1]].EndByte}
 		from := t.Nodes[n].StartByte
 		for c := range t.Children(n) {
 			if t.Nodes[c].EndByte <= first {
 				from = t.Nodes[c].EndByte
 			}
 		}
-		all := hole{open: -1, close: -1, start: t.Nodes[n].StartByte, end: t.Nodes[n].EndByte, items: cases}
-		if s.bracket(&all, from, first); all.open >= 0 {
+		all := Hole{Open: -1, Close: -1, Start: t.Nodes[n].StartByte, End: t.Nodes[n].EndByte, Items: cases}
+		if s.bracket(&all, from, first); all.Open >= 0 {
 			h = all
-			h.kind, h.node = holeCases, n
+			h.Kind, h.Node = HoleCases, n
 		}
 		hs = append(hs, h)
 	}
-	sort.Slice(hs, func(i, j int) bool { return hs[i].start < hs[j].start })
+	sort.Slice(hs, func(i, j int) bool { return hs[i].Start < hs[j].Start })
 	return hs
 }
 
-func (s *skel) nodeHole(n int32, kind holeKind) hole {
-	return hole{kind: kind, node: n, open: -1, close: -1, start: s.t.Nodes[n].StartByte, end: s.t.Nodes[n].EndByte}
+// NodeHole is a hole of kind over the whole of node n.
+func (s *Skel) NodeHole(n int32, kind HoleKind) Hole {
+	return Hole{Kind: kind, Node: n, Open: -1, Close: -1, Start: s.Tree.Nodes[n].StartByte, End: s.Tree.Nodes[n].EndByte}
 }
 
 // caseShape reads one case clause of a switch or match.
-func (s *skel) caseShape(c int32) shape {
-	t := s.t
+func (s *Skel) caseShape(c int32) Shape {
+	t := s.Tree
 	for ch := range t.NamedChildren(c) {
-		if s.r.blocks[t.Kind(ch)] {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(ch, holeCode)}}
+		if s.Rules.Blocks[t.Kind(ch)] {
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(ch, HoleCode)}}
 		}
 	}
-	if s.r.caseItems != nil {
-		if items, ok := s.r.caseItems(s, c); ok {
+	if s.Rules.CaseItems != nil {
+		if items, ok := s.Rules.CaseItems(s, c); ok {
 			if len(items) == 0 {
-				return shape{kind: shapeLine}
+				return Shape{Kind: ShapeLine}
 			}
-			h := hole{kind: holeCaseBody, node: c, open: -1, close: -1, items: items,
-				start: t.Nodes[items[0]].StartByte, end: t.Nodes[items[len(items)-1]].EndByte}
-			return shape{kind: shapeFrame, holes: []hole{h}}
+			h := Hole{Kind: HoleCaseBody, Node: c, Open: -1, Close: -1, Items: items,
+				Start: t.Nodes[items[0]].StartByte, End: t.Nodes[items[len(items)-1]].EndByte}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{h}}
 		}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
 // stmtShape reads a statement of a function body.
-func (s *skel) stmtShape(n int32, first bool) shape {
-	t, r := s.t, s.r
-	if r.stmt != nil {
-		if sh, ok := r.stmt(s, n); ok {
+func (s *Skel) stmtShape(n int32, first bool) Shape {
+	t, r := s.Tree, s.Rules
+	if r.Stmt != nil {
+		if sh, ok := r.Stmt(s, n); ok {
 			return sh
 		}
 	}
 	k := t.Kind(n)
 	switch {
-	case first && r.docstrings && s.isDocstring(n):
-		return shape{kind: shapeDoc}
-	case r.control[k]:
-		return shape{kind: shapeFrame, holes: s.controlHoles(n)}
-	case r.exits[k], r.exitCall != nil && r.exitCall(t, n):
-		return shape{kind: shapeLine}
-	case r.nested[k]:
-		return r.member(s, n)
-	case r.wrappers[k]:
+	case first && r.Docstrings && s.IsDocstring(n):
+		return Shape{Kind: ShapeDoc}
+	case r.Control[k]:
+		return Shape{Kind: ShapeFrame, Holes: s.ControlHoles(n)}
+	case r.Exits[k], r.ExitCall != nil && r.ExitCall(t, n):
+		return Shape{Kind: ShapeLine}
+	case r.Nested[k]:
+		return r.Member(s, n)
+	case r.Wrappers[k]:
 		var c int32 = -1
 		for ch := range t.NamedChildren(n) {
 			c = ch
@@ -401,19 +407,19 @@ func (s *skel) stmtShape(n int32, first bool) shape {
 		if c >= 0 {
 			ck := t.Kind(c)
 			switch {
-			case r.control[ck]:
-				return shape{kind: shapeFrame, holes: s.controlHoles(c)}
-			case r.exits[ck], r.exitCall != nil && r.exitCall(t, c):
-				return shape{kind: shapeLine}
+			case r.Control[ck]:
+				return Shape{Kind: ShapeFrame, Holes: s.ControlHoles(c)}
+			case r.Exits[ck], r.ExitCall != nil && r.ExitCall(t, c):
+				return Shape{Kind: ShapeLine}
 			}
 		}
 	}
-	return shape{kind: shapeElide}
+	return Shape{Kind: ShapeElide}
 }
 
-// isDocstring reports whether n is a statement that is only a string.
-func (s *skel) isDocstring(n int32) bool {
-	t := s.t
+// IsDocstring reports whether n is a statement that is only a string.
+func (s *Skel) IsDocstring(n int32) bool {
+	t := s.Tree
 	if t.Kind(n) != "expression_statement" || t.NamedChildCount(n) != 1 {
 		return false
 	}
@@ -422,90 +428,90 @@ func (s *skel) isDocstring(n int32) bool {
 
 // render writes node n in the given shape; depth is the depth of n among
 // the statements of a body (0 for declarations).
-func (s *skel) render(n int32, sh shape, depth int) {
-	switch sh.kind {
-	case shapeVerbatim:
-		s.copySrc(s.t.Nodes[n].StartByte, s.t.Nodes[n].EndByte, false)
-	case shapeLine, shapeElide, shapeSkip:
+func (s *Skel) render(n int32, sh Shape, depth int) {
+	switch sh.Kind {
+	case ShapeVerbatim:
+		s.copySrc(s.Tree.Nodes[n].StartByte, s.Tree.Nodes[n].EndByte, false)
+	case ShapeLine, ShapeElide, ShapeSkip:
 		s.line(n)
-	case shapeDoc:
+	case ShapeDoc:
 		s.docLine(n)
-	case shapeFrame:
-		s.frame(n, sh.holes, depth)
+	case ShapeFrame:
+		s.frame(n, sh.Holes, depth)
 	}
 }
 
 // frame writes the text of n around its holes, and the holes.
-func (s *skel) frame(n int32, holes []hole, depth int) {
-	pos := s.t.Nodes[n].StartByte
+func (s *Skel) frame(n int32, holes []Hole, depth int) {
+	pos := s.Tree.Nodes[n].StartByte
 	for _, h := range holes {
-		if h.start < pos {
+		if h.Start < pos {
 			continue
 		}
-		trim := h.kind == holeCode || h.kind == holeMembers || h.kind == holeCases || h.kind == holeCaseBody
-		s.copySrc(pos, h.start, trim)
+		trim := h.Kind == HoleCode || h.Kind == HoleMembers || h.Kind == HoleCases || h.Kind == HoleCaseBody
+		s.copySrc(pos, h.Start, trim)
 		s.hole(h, depth)
-		pos = h.end
+		pos = h.End
 	}
-	s.copySrc(pos, s.t.Nodes[n].EndByte, false)
+	s.copySrc(pos, s.Tree.Nodes[n].EndByte, false)
 }
 
-func (s *skel) hole(h hole, depth int) {
-	switch h.kind {
-	case holeCode, holeCaseBody:
+func (s *Skel) hole(h Hole, depth int) {
+	switch h.Kind {
+	case HoleCode, HoleCaseBody:
 		s.code(h, depth+1)
-	case holeMembers:
+	case HoleMembers:
 		s.members(h)
-	case holeCases:
+	case HoleCases:
 		s.cases(h, depth)
-	case holeClause:
-		s.frame(h.node, s.controlHoles(h.node), depth)
-	case holeStmt:
-		sh := shape{kind: shapeElide}
+	case HoleClause:
+		s.frame(h.Node, s.ControlHoles(h.Node), depth)
+	case HoleStmt:
+		sh := Shape{Kind: ShapeElide}
 		if depth+1 <= s.maxDepth {
-			sh = s.stmtShape(h.node, false)
+			sh = s.stmtShape(h.Node, false)
 		}
-		if sh.kind == shapeElide {
-			s.put(s.r.marker, -1)
+		if sh.Kind == ShapeElide {
+			s.put(s.Rules.Marker, -1)
 			return
 		}
-		s.render(h.node, sh, depth+1)
-	case holeMember:
-		s.render(h.node, s.r.member(s, h.node), depth)
+		s.render(h.Node, sh, depth+1)
+	case HoleMember:
+		s.render(h.Node, s.Rules.Member(s, h.Node), depth)
 	}
 }
 
 // code writes a body of statements at the given depth: the kept ones, and a
 // marker for each run of elided ones.
-func (s *skel) code(h hole, depth int) {
-	t := s.t
+func (s *Skel) code(h Hole, depth int) {
+	t := s.Tree
 	var stmts []int32
-	for _, c := range h.items {
+	for _, c := range h.Items {
 		if !t.IsComment(c) {
 			stmts = append(stmts, c)
 		}
 	}
-	shapes := make([]shape, len(stmts))
+	shapes := make([]Shape, len(stmts))
 	kept := false
 	if depth <= s.maxDepth {
 		for i, c := range stmts {
 			shapes[i] = s.stmtShape(c, i == 0)
-			kept = kept || shapes[i].kind != shapeElide
+			kept = kept || shapes[i].Kind != ShapeElide
 		}
 	}
-	braced := h.open >= 0
+	braced := h.Open >= 0
 	open, close := "", ""
 	if braced {
-		open, close = string(t.Src[h.open]), string(t.Src[h.close])
+		open, close = string(t.Src[h.Open]), string(t.Src[h.Close])
 	}
 	if !kept {
 		switch {
 		case braced && len(stmts) == 0:
 			s.put(" "+open+close, -1)
 		case braced:
-			s.put(" "+open+" "+s.r.marker+" "+close, -1)
-		case len(stmts) > 0 || s.r.indented:
-			s.put(" "+s.r.marker, -1)
+			s.put(" "+open+" "+s.Rules.Marker+" "+close, -1)
+		case len(stmts) > 0 || s.Rules.Indented:
+			s.put(" "+s.Rules.Marker, -1)
 		}
 		return
 	}
@@ -515,10 +521,10 @@ func (s *skel) code(h hole, depth int) {
 	}
 	prevMarker := false
 	for i, c := range stmts {
-		if shapes[i].kind == shapeElide {
+		if shapes[i].Kind == ShapeElide {
 			if !prevMarker {
 				s.sep(inline, c)
-				s.put(s.r.marker, s.row(t.Nodes[c].StartByte))
+				s.put(s.Rules.Marker, s.Row(t.Nodes[c].StartByte))
 			}
 			prevMarker = true
 			continue
@@ -533,61 +539,61 @@ func (s *skel) code(h hole, depth int) {
 }
 
 // cases writes the case clauses of a switch or match.
-func (s *skel) cases(h hole, depth int) {
-	t := s.t
+func (s *Skel) cases(h Hole, depth int) {
+	t := s.Tree
 	inline := s.oneLine(h)
-	if h.open >= 0 {
-		s.put(" "+string(t.Src[h.open]), -1)
+	if h.Open >= 0 {
+		s.put(" "+string(t.Src[h.Open]), -1)
 	}
-	for _, c := range h.items {
+	for _, c := range h.Items {
 		if t.IsComment(c) {
 			continue
 		}
 		s.sep(inline, c)
 		s.render(c, s.caseShape(c), depth)
 	}
-	if h.open >= 0 {
-		s.closeWith(h, inline, string(t.Src[h.close]))
+	if h.Open >= 0 {
+		s.closeWith(h, inline, string(t.Src[h.Close]))
 	}
 }
 
 // members writes the members of a type, class or group.
-func (s *skel) members(h hole) {
-	t := s.t
+func (s *Skel) members(h Hole) {
+	t := s.Tree
 	var visible []int32
 	hidden := false
-	for _, c := range h.items {
-		if t.IsComment(c) || !s.opts.ExportedOnly || s.r.exported(s, c, h.node) {
+	for _, c := range h.Items {
+		if t.IsComment(c) || !s.opts.ExportedOnly || s.Rules.Exported(s, c, h.Node) {
 			visible = append(visible, c)
 		} else {
 			hidden = true
 		}
 	}
-	if h.open >= 0 && !hidden && s.row(h.start) == s.endRow(h.end) {
+	if h.Open >= 0 && !hidden && s.Row(h.Start) == s.endRow(h.End) {
 		s.put(" ", -1)
-		s.copySrc(h.start, h.end, false)
+		s.copySrc(h.Start, h.End, false)
 		return
 	}
 	open, close := "", ""
-	if h.open >= 0 {
-		open, close = string(t.Src[h.open]), string(t.Src[h.close])
+	if h.Open >= 0 {
+		open, close = string(t.Src[h.Open]), string(t.Src[h.Close])
 	}
 	if !hasCode(t, visible) {
 		switch {
-		case h.open >= 0 && hidden:
-			s.put(" "+open+" "+s.r.marker+" "+close, -1)
-		case h.open >= 0:
+		case h.Open >= 0 && hidden:
+			s.put(" "+open+" "+s.Rules.Marker+" "+close, -1)
+		case h.Open >= 0:
 			s.put(" "+open+close, -1)
 		default:
-			s.put(" "+s.r.marker, -1)
+			s.put(" "+s.Rules.Marker, -1)
 		}
 		return
 	}
-	if h.open >= 0 {
+	if h.Open >= 0 {
 		s.put(" "+open, -1)
 	}
-	s.memberList(visible, h.node)
-	if h.open >= 0 {
+	s.memberList(visible, h.Node)
+	if h.Open >= 0 {
 		s.closeWith(h, false, close)
 	}
 }
@@ -604,8 +610,8 @@ func hasCode(t *Tree, items []int32) bool {
 // memberList writes declarations one per line. Comments and attributes
 // right above a declaration go with it (the comments cut to their first
 // line); a blank line in the source between two members is kept.
-func (s *skel) memberList(items []int32, container int32) {
-	t, r := s.t, s.r
+func (s *Skel) memberList(items []int32, container int32) {
+	t, r := s.Tree, s.Rules
 	var pending []int32
 	prevEnd := -1 // the last row written by this list
 	flush := func() {
@@ -616,7 +622,7 @@ func (s *skel) memberList(items []int32, container int32) {
 	}
 	for _, c := range items {
 		k := t.Kind(c)
-		row := s.row(t.Nodes[c].StartByte)
+		row := s.Row(t.Nodes[c].StartByte)
 		if t.IsComment(c) {
 			if prevEnd >= 0 && row == prevEnd && len(pending) == 0 {
 				s.trailingComment(c)
@@ -631,16 +637,16 @@ func (s *skel) memberList(items []int32, container int32) {
 		if len(pending) > 0 && s.endRow(t.Nodes[pending[len(pending)-1]].EndByte)+1 < row {
 			flush()
 		}
-		if r.attrs[k] {
+		if r.Attrs[k] {
 			pending = append(pending, c)
 			continue
 		}
-		if s.opts.ExportedOnly && !r.exported(s, c, container) {
+		if s.opts.ExportedOnly && !r.Exported(s, c, container) {
 			pending = nil
 			continue
 		}
-		sh := r.member(s, c)
-		if sh.kind == shapeSkip {
+		sh := r.Member(s, c)
+		if sh.Kind == ShapeSkip {
 			pending = nil
 			continue
 		}
@@ -662,16 +668,16 @@ func (s *skel) memberList(items []int32, container int32) {
 }
 
 // emitPrefix writes the comments and attributes that precede a member.
-func (s *skel) emitPrefix(pending []int32, prevEnd *int) {
-	t := s.t
+func (s *Skel) emitPrefix(pending []int32, prevEnd *int) {
+	t := s.Tree
 	s.nl()
-	first := s.row(t.Nodes[pending[0]].StartByte)
+	first := s.Row(t.Nodes[pending[0]].StartByte)
 	if *prevEnd >= 0 && first > *prevEnd+1 {
 		s.blank()
 	}
 	inRun := false
 	for i, c := range pending {
-		row := s.row(t.Nodes[c].StartByte)
+		row := s.Row(t.Nodes[c].StartByte)
 		if t.IsComment(c) {
 			// a run of line comments is one comment: its first line stands
 			// for it, or the first that says more than an XML doc tag
@@ -685,7 +691,7 @@ func (s *skel) emitPrefix(pending []int32, prevEnd *int) {
 					break
 				}
 				if !isDocTag(s.commentLine(d)) {
-					c, row = d, s.row(t.Nodes[d].StartByte)
+					c, row = d, s.Row(t.Nodes[d].StartByte)
 					break
 				}
 			}
@@ -709,7 +715,7 @@ func isDocTag(line string) bool {
 }
 
 // trailingComment appends a comment that ends the previous line.
-func (s *skel) trailingComment(c int32) {
+func (s *Skel) trailingComment(c int32) {
 	s.nl()
 	if len(s.out) == 0 {
 		return
@@ -720,10 +726,10 @@ func (s *skel) trailingComment(c int32) {
 
 // line writes the first line of n; a node of several lines gets the
 // marker, and its last line when that only closes brackets.
-func (s *skel) line(n int32) {
-	t := s.t
+func (s *Skel) line(n int32) {
+	t := s.Tree
 	a, b := t.Nodes[n].StartByte, t.Nodes[n].EndByte
-	r0, r1 := s.row(a), s.endRow(b)
+	r0, r1 := s.Row(a), s.endRow(b)
 	if r1 <= r0 { // one line, or empty (a MISSING node at a line's start)
 		// the separator after a field or item is punctuation, which the
 		// tree does not hold
@@ -733,9 +739,9 @@ func (s *skel) line(n int32) {
 		s.put(strings.TrimRight(string(t.Src[a:b]), " \t\r\n"), r0)
 		return
 	}
-	firstEnd := s.lineStarts[r0+1] - 1
-	s.put(strings.TrimRight(string(t.Src[a:firstEnd]), " \t\r")+" "+s.r.marker, r0)
-	if last := strings.TrimSpace(string(t.Src[s.lineStarts[r1]:b])); isClosers(last) {
+	firstEnd := s.LineStarts[r0+1] - 1
+	s.put(strings.TrimRight(string(t.Src[a:firstEnd]), " \t\r")+" "+s.Rules.Marker, r0)
+	if last := strings.TrimSpace(string(t.Src[s.LineStarts[r1]:b])); isClosers(last) {
 		s.put(" "+last, -1)
 	}
 }
@@ -749,11 +755,11 @@ func isClosers(s string) bool {
 }
 
 // docLine writes the first line of a docstring statement.
-func (s *skel) docLine(n int32) {
-	t := s.t
+func (s *Skel) docLine(n int32) {
+	t := s.Tree
 	str := t.FirstNamedChild(n)
 	text := t.Text(str)
-	row := s.row(t.Nodes[n].StartByte)
+	row := s.Row(t.Nodes[n].StartByte)
 	if !strings.Contains(text, "\n") {
 		s.put(text, row)
 		return
@@ -780,8 +786,8 @@ func (s *skel) docLine(n int32) {
 }
 
 // commentLine is the first line of a comment; a block comment stays closed.
-func (s *skel) commentLine(c int32) string {
-	text := strings.TrimRight(s.t.Text(c), " \t\r\n")
+func (s *Skel) commentLine(c int32) string {
+	text := strings.TrimRight(s.Tree.Text(c), " \t\r\n")
 	lines := strings.Split(text, "\n")
 	if len(lines) == 1 {
 		return text
@@ -812,11 +818,11 @@ func firstLine(s string) string {
 
 // copySrc writes the source in [a, b) without the comments in it; trim
 // drops trailing white space (the text before a body).
-func (s *skel) copySrc(a, b uint32, trim bool) {
+func (s *Skel) copySrc(a, b uint32, trim bool) {
 	if b <= a {
 		return
 	}
-	t := s.t
+	t := s.Tree
 	type seg struct{ a, b uint32 }
 	var segs []seg
 	pos := a
@@ -850,7 +856,7 @@ func (s *skel) copySrc(a, b uint32, trim bool) {
 		}
 	}
 	for _, g := range segs {
-		row := s.row(g.a)
+		row := s.Row(g.a)
 		text := string(t.Src[g.a:g.b])
 		for {
 			j := strings.IndexByte(text, '\n')
@@ -866,17 +872,17 @@ func (s *skel) copySrc(a, b uint32, trim bool) {
 	}
 }
 
-// oneLine reports whether a body is written on one line with the text
+// OneLine reports whether a body is written on one line with the text
 // before it: { return x } or "if x: return y".
-func (s *skel) oneLine(h hole) bool {
-	if s.row(h.start) != s.endRow(h.end) {
+func (s *Skel) oneLine(h Hole) bool {
+	if s.Row(h.Start) != s.endRow(h.End) {
 		return false
 	}
-	if h.open >= 0 {
+	if h.Open >= 0 {
 		return true
 	}
-	src := s.t.Src
-	for i := int(h.start) - 1; i >= 0; i-- {
+	src := s.Tree.Src
+	for i := int(h.Start) - 1; i >= 0; i-- {
 		switch src[i] {
 		case ' ', '\t':
 			continue
@@ -890,38 +896,38 @@ func (s *skel) oneLine(h hole) bool {
 
 // sep starts the next item of a body: on a new, indented line, or after a
 // space when the body is on one line.
-func (s *skel) sep(inline bool, c int32) {
+func (s *Skel) sep(inline bool, c int32) {
 	if inline {
 		s.put(" ", -1)
 		return
 	}
 	s.nl()
-	s.put(s.indentFor(c), s.row(s.t.Nodes[c].StartByte))
+	s.put(s.indentFor(c), s.Row(s.Tree.Nodes[c].StartByte))
 }
 
 // closeWith writes the closing bracket of a body.
-func (s *skel) closeWith(h hole, inline bool, close string) {
+func (s *Skel) closeWith(h Hole, inline bool, close string) {
 	if inline {
 		s.put(" "+close, -1)
 		return
 	}
 	s.nl()
-	t := s.t
-	cb := uint32(h.close)
-	row := s.row(cb)
-	prefix := t.Src[s.lineStarts[row]:cb]
+	t := s.Tree
+	cb := uint32(h.Close)
+	row := s.Row(cb)
+	prefix := t.Src[s.LineStarts[row]:cb]
 	if !isBlank(prefix) {
-		prefix = s.leading(s.row(uint32(h.open)))
+		prefix = s.leading(s.Row(uint32(h.Open)))
 	}
 	s.put(string(prefix)+close, row)
 }
 
 // indentFor is the indentation of the line n starts, or one level deeper
 // than that line when n does not start it.
-func (s *skel) indentFor(n int32) string {
-	start := s.t.Nodes[n].StartByte
-	row := s.row(start)
-	prefix := s.t.Src[s.lineStarts[row]:start]
+func (s *Skel) indentFor(n int32) string {
+	start := s.Tree.Nodes[n].StartByte
+	row := s.Row(start)
+	prefix := s.Tree.Src[s.LineStarts[row]:start]
 	if isBlank(prefix) {
 		return string(prefix)
 	}
@@ -929,9 +935,9 @@ func (s *skel) indentFor(n int32) string {
 }
 
 // leading is the white space that starts a row.
-func (s *skel) leading(row int) []byte {
-	src := s.t.Src
-	i := s.lineStarts[row]
+func (s *Skel) leading(row int) []byte {
+	src := s.Tree.Src
+	i := s.LineStarts[row]
 	j := i
 	for int(j) < len(src) && (src[j] == ' ' || src[j] == '\t') {
 		j++
@@ -948,22 +954,22 @@ func isBlank(b []byte) bool {
 	return true
 }
 
-// row is the 0-based row of a byte offset.
-func (s *skel) row(b uint32) int {
-	return sort.Search(len(s.lineStarts), func(i int) bool { return s.lineStarts[i] > b }) - 1
+// Row is the 0-based row of a byte offset.
+func (s *Skel) Row(b uint32) int {
+	return sort.Search(len(s.LineStarts), func(i int) bool { return s.LineStarts[i] > b }) - 1
 }
 
 // endRow is the row of the last byte before end.
-func (s *skel) endRow(end uint32) int {
+func (s *Skel) endRow(end uint32) int {
 	if end > 0 {
 		end--
 	}
-	return s.row(end)
+	return s.Row(end)
 }
 
 // put appends text to the current line; row (0-based, -1 for unknown) is
 // where the text comes from, and names the line when it starts it.
-func (s *skel) put(text string, row int) {
+func (s *Skel) put(text string, row int) {
 	if text == "" {
 		return
 	}
@@ -974,7 +980,7 @@ func (s *skel) put(text string, row int) {
 }
 
 // nl ends the current line; a line of white space only is dropped.
-func (s *skel) nl() {
+func (s *Skel) nl() {
 	line := strings.TrimRight(s.cur.String(), " \t\r")
 	s.cur.Reset()
 	if strings.TrimSpace(line) != "" {
@@ -991,7 +997,7 @@ func (s *skel) nl() {
 }
 
 // blank adds one empty line between two members.
-func (s *skel) blank() {
+func (s *Skel) blank() {
 	if len(s.out) > 0 && s.out[len(s.out)-1].Text != "" {
 		s.out = append(s.out, SkeletonLine{Text: ""})
 	}
@@ -1040,5 +1046,20 @@ func dedent(lines []SkeletonLine) []SkeletonLine {
 	return lines
 }
 
-// nameOf is the text of the name field of n, or "".
-func nameOf(t *Tree, n int32) string { return t.FieldText(n, "name") }
+// NameOf is the text of the name field of n, or "".
+func NameOf(t *Tree, n int32) string { return t.FieldText(n, "name") }
+
+// RunHole makes a code hole of a run of statements.
+func RunHole(t *Tree, n int32, items []int32) (Hole, bool) {
+	var stmts []int32
+	for _, c := range items {
+		if !t.IsComment(c) {
+			stmts = append(stmts, c)
+		}
+	}
+	if len(stmts) == 0 {
+		return Hole{}, false
+	}
+	return Hole{Kind: HoleCode, Node: n, Open: -1, Close: -1, Items: items,
+		Start: t.Nodes[items[0]].StartByte, End: t.Nodes[items[len(items)-1]].EndByte}, true
+}

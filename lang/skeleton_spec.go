@@ -24,45 +24,45 @@ type SkeletonSpec struct {
 	Hidden []string
 }
 
-func (sp *SkeletonSpec) rules() *skelRules {
-	return &skelRules{
-		marker:      sp.Marker,
-		lineComment: sp.LineComment,
-		control:     kindSet(sp.Control...),
-		exits:       kindSet(sp.Exits...),
-		blocks:      kindSet(sp.Blocks...),
-		clauses:     kindSet(sp.Clauses...),
-		cases:       kindSet(sp.Cases...),
-		caseBodies:  kindSet(sp.CaseBodies...),
-		wrappers:    kindSet(sp.Wrappers...),
-		nested:      kindSet(sp.Nested...),
-		member:      sp.member,
-		exported:    sp.exported,
+func (sp *SkeletonSpec) rules() *SkelRules {
+	return &SkelRules{
+		Marker:      sp.Marker,
+		LineComment: sp.LineComment,
+		Control:     KindSet(sp.Control...),
+		Exits:       KindSet(sp.Exits...),
+		Blocks:      KindSet(sp.Blocks...),
+		Clauses:     KindSet(sp.Clauses...),
+		Cases:       KindSet(sp.Cases...),
+		CaseBodies:  KindSet(sp.CaseBodies...),
+		Wrappers:    KindSet(sp.Wrappers...),
+		Nested:      KindSet(sp.Nested...),
+		Member:      sp.member,
+		Exported:    sp.exported,
 	}
 }
 
-func (sp *SkeletonSpec) member(s *skel, n int32) shape {
-	t := s.t
+func (sp *SkeletonSpec) member(s *Skel, n int32) Shape {
+	t := s.Tree
 	k := t.Kind(n)
 	if slices.Contains(sp.Verbatim, k) {
-		return shape{kind: shapeVerbatim}
+		return Shape{Kind: ShapeVerbatim}
 	}
 	if body, ok := sp.Members[k]; ok {
 		if b := t.ChildOfKind(n, body); b >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeMembers)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleMembers)}}
 		}
 	}
 	if body, ok := sp.Code[k]; ok {
 		if b := t.ChildOfKind(n, body); b >= 0 {
-			return shape{kind: shapeFrame, holes: []hole{s.bodyHole(b, holeCode)}}
+			return Shape{Kind: ShapeFrame, Holes: []Hole{s.BodyHole(b, HoleCode)}}
 		}
 	}
-	return shape{kind: shapeLine}
+	return Shape{Kind: ShapeLine}
 }
 
 // exported: a member whose header holds none of the hidden words.
-func (sp *SkeletonSpec) exported(s *skel, n, container int32) bool {
-	head := s.t.Text(n)
+func (sp *SkeletonSpec) exported(s *Skel, n, container int32) bool {
+	head := s.Tree.Text(n)
 	if i := strings.IndexAny(head, "{=\n"); i >= 0 {
 		head = head[:i]
 	}

@@ -1,0 +1,1366 @@
+// Package csharp is sdl's room for C#: a walker over the syntax tree
+// (namespaces, types, members, usings, the types of locals, guards and
+// side effects), resolution through namespaces, usings, nested and base
+// types, and the skeleton rules of its braced bodies.
+package csharp
+
+import (
+	"embed"
+	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
+	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+)
+
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
+func init() {
+	lang.RegisterWalker(lang.Walker{
+		Name:       "csharp",
+		Extensions: []string{".cs"},
+		Grammar:    tscsharp.Language(),
+		Comments:   []string{"comment"},
+		Strings: []string{"string_literal", "verbatim_string_literal", "raw_string_literal", "character_literal",
+			"interpolated_string_expression"},
+		Idents:        []string{"identifier"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolve,
+		ResolveImport: resolveImport,
+		Skeleton:      skeleton,
+	})
+}
+
+// scope maps the variables visible in some code to what is known of
+// their type, like javaScope: a method's locals, its class's fields and
+// properties, the outer class's.
+type scope struct {
+	lang.Scope
+	elems map[string]string // x -> "Item" for x of type List<Item>, Item[], IEnumerable<Item>
+	outer *scope
+}
+
+func newCSScope(outer *scope) *scope {
+	s := &scope{outer: outer}
+	if outer != nil {
+		s.Parent = &outer.Scope
+	}
+	return s
+}
+
+// declare sets the type of name from a type as written, remembering
+// the element type of a collection for foreach.
+func (s *scope) declare(name, typ string) {
+	s.SetType(name, varType(typ))
+	if e := elemType(typ); e != "" {
+		if s.elems == nil {
+			s.elems = map[string]string{}
+		}
+		s.elems[name] = e
+	} else if s.elems != nil {
+		delete(s.elems, name)
+	}
+}
+
+// elem is the element type of the collection name, from the innermost
+// Scope that declares name.
+func (s *scope) elem(name string) string {
+	for ; s != nil; s = s.outer {
+		if _, found := s.Types[name]; found {
+			return s.elems[name]
+		}
+	}
+	return ""
+}
+
+// collections are the generic collections whose one type argument is
+// what foreach yields.
+var collections = lang.NameSet(`List IList IEnumerable ICollection IReadOnlyList IReadOnlyCollection HashSet ISet
+	SortedSet Queue Stack LinkedList ImmutableList ImmutableArray ImmutableHashSet Span ReadOnlySpan
+	IAsyncEnumerable ObservableCollection Collection ConcurrentBag ConcurrentQueue BlockingCollection`)
+
+// elemType is the element type of a collection type as written:
+// "List<Item>" -> "Item", "Item[]" -> "Item"; "" for others.
+func elemType(typ string) string {
+	typ = strings.TrimSuffix(strings.TrimSpace(typ), "?")
+	if strings.HasSuffix(typ, "[]") {
+		return varType(strings.TrimSuffix(typ, "[]"))
+	}
+	i := strings.IndexByte(typ, '<')
+	if i < 0 || !strings.HasSuffix(typ, ">") || !collections[lang.LastIdent(typ[:i])] {
+		return ""
+	}
+	arg := typ[i+1 : len(typ)-1]
+	if strings.ContainsAny(arg, "<,") {
+		return ""
+	}
+	return varType(arg)
+}
+
+// state is where the C# walker is.
+type state struct {
+	sym     int    // the symbol code belongs to
+	members int    // the type whose body is being walked, -1 in code
+	cls     int    // the innermost named type, -1 outside every type
+	iface   bool   // members are implicitly public (interface)
+	enum    bool   // members are enum members
+	top     bool   // a statement of a method body itself, where an early exit is a guard
+	scope   *scope // the variables in scope
+}
+
+// testAttributes mark test methods and classes (NUnit, xUnit, MSTest).
+var testAttributes = lang.WordFile(data, "test_annotations.txt")
+
+func extract(x *lang.Extractor) {
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
+	}
+	c := state{sym: 0, members: -1, cls: -1, scope: newCSScope(nil)}
+	namespace(x, 0, "", c)
+}
+
+// namespace walks the members of a compilation unit or namespace body;
+// ns is the namespace they are in.
+func namespace(x *lang.Extractor, n int32, ns string, c state) {
+	t := x.Tree
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "using_directive":
+			using(x, ch)
+		case "namespace_declaration":
+			name := lang.OneLine(t.FieldText(ch, "name"))
+			inner := name
+			if ns != "" {
+				inner = ns + "." + name
+			}
+			if b := t.Field(ch, "body"); b >= 0 {
+				namespace(x, b, inner, c)
+			}
+		case "file_scoped_namespace_declaration":
+			// the declarations after it, its siblings, are in it
+			ns = lang.OneLine(t.FieldText(ch, "name"))
+		case "ERROR", "declaration_list":
+			namespace(x, ch, ns, c)
+		case "global_statement":
+			c.top = false
+			for st := range t.NamedChildren(ch) {
+				node(x, st, c)
+			}
+		default:
+			if typeKinds[t.Kind(ch)] && x.Facts.Module == "" && ns != "" {
+				// the file's module is the namespace of its first type
+				x.Facts.Module = ns
+				x.Facts.Symbols[0].Name = ns
+			}
+			node(x, ch, c)
+		}
+	}
+}
+
+var typeKinds = lang.KindSet("class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
+	"enum_declaration", "delegate_declaration")
+
+func using(x *lang.Extractor, n int32) {
+	t := x.Tree
+	static, global := false, false
+	alias, src := "", ""
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "static":
+			static = true
+		case "global":
+			global = true
+		case "identifier", "qualified_name", "generic_name", "alias_qualified_name":
+			if t.FieldName(ch) == "name" {
+				alias = t.Text(ch)
+			} else {
+				src = stripType(lang.OneLine(t.Text(ch)))
+			}
+		}
+	}
+	if src == "" {
+		return
+	}
+	src = strings.TrimPrefix(src, "global::")
+	imp := lang.Import{Source: src, Alias: alias, Line: t.StartLine(n), Symbol: 0}
+	if alias == "" {
+		// using N; brings N's types, using static T; T's static members
+		imp.Names = []lang.ImportName{{Name: "*"}}
+	}
+	_ = static
+	_ = global
+	x.Facts.Imports = append(x.Facts.Imports, imp)
+}
+
+// node walks node n: declarations become symbols, code becomes
+// references, guards and throws of c.sym.
+func node(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	switch t.Kind(n) {
+	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause":
+		return
+	case "using_directive":
+		using(x, n)
+		return
+	case "namespace_declaration":
+		// a namespace the parser found inside something else
+		if b := t.Field(n, "body"); b >= 0 {
+			namespace(x, b, lang.OneLine(t.FieldText(n, "name")), c)
+		}
+		return
+	case "class_declaration", "struct_declaration", "record_declaration", "interface_declaration", "enum_declaration":
+		typeDecl(x, n, c)
+		return
+	case "delegate_declaration":
+		delegate(x, n, c)
+		return
+	case "method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration",
+		"conversion_operator_declaration", "indexer_declaration", "local_function_statement":
+		method(x, n, c)
+		return
+	case "property_declaration", "event_declaration":
+		property(x, n, c)
+		return
+	case "field_declaration", "event_field_declaration":
+		field(x, n, c)
+		return
+	case "enum_member_declaration":
+		enumMember(x, n, c)
+		return
+	case "local_declaration_statement":
+		if v := t.ChildOfKind(n, "variable_declaration"); v >= 0 {
+			locals(x, v, c)
+		}
+		return
+	case "invocation_expression":
+		call(x, n, c)
+	case "object_creation_expression":
+		newExpr(x, n, c)
+	case "lambda_expression", "anonymous_method_expression":
+		lambda(x, n, c)
+		return
+	case "if_statement":
+		if c.top {
+			guard(x, n, c)
+		}
+	case "throw_statement", "throw_expression":
+		throw(x, n, c)
+	case "expression_statement":
+		if c.top {
+			checkCall(x, n, c)
+		}
+	case "foreach_statement":
+		if left := t.Field(n, "left"); left >= 0 && t.Kind(left) == "identifier" {
+			typ := varType(t.FieldText(n, "type"))
+			if right := t.Field(n, "right"); typ == "" && right >= 0 && t.Kind(right) == "identifier" {
+				// foreach (var x in items): the element type of items
+				typ = c.scope.elem(t.Text(right))
+			}
+			c.scope.SetType(t.Text(left), typ)
+		}
+	case "catch_declaration":
+		if name := t.Field(n, "name"); name >= 0 {
+			c.scope.SetType(t.Text(name), stripType(t.FieldText(n, "type")))
+		}
+		return
+	case "declaration_pattern", "declaration_expression":
+		if name := t.Field(n, "name"); name >= 0 {
+			c.scope.SetType(t.Text(name), varType(t.FieldText(n, "type")))
+		}
+		return
+	case "using_statement", "fixed_statement":
+		// using (var r = new R()) { ... }
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		node(x, ch, c)
+	}
+}
+
+// varType is a declared type stripped for resolution; "" for var.
+func varType(typ string) string {
+	typ = stripType(typ)
+	if typ == "var" || typ == "dynamic" {
+		return ""
+	}
+	return typ
+}
+
+// stripType reduces a type as written to what resolution needs: no
+// type arguments, nullable marks, global:: or white space.
+// "global::System.Collections.Generic.List<Item>?" -> "System.Collections.Generic.List".
+func stripType(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "global::")
+	if !strings.ContainsAny(s, "<? \t\r\n(") {
+		return s
+	}
+	if strings.HasPrefix(s, "(") {
+		return "" // a tuple
+	}
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '<':
+			depth++
+		case ch == '>':
+			if depth > 0 {
+				depth--
+			}
+		case depth > 0, ch == ' ', ch == '\t', ch == '\r', ch == '\n', ch == '?':
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+// modifiers reads a declaration's modifiers: its visibility ("" for the
+// default), the others, and whether an attribute marks a test.
+func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, attrs []string, test bool) {
+	t := x.Tree
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "modifier":
+			switch m := strings.TrimSpace(t.Text(ch)); m {
+			case "public", "private", "protected", "internal":
+				if vis != "" {
+					vis += " " + m // protected internal, private protected
+				} else {
+					vis = m
+				}
+			default:
+				mods = append(mods, m)
+			}
+		case "attribute_list":
+			for a := range t.NamedChildren(ch) {
+				if t.Kind(a) != "attribute" {
+					continue
+				}
+				name := lang.OneLine(t.FieldText(a, "name"))
+				attrs = append(attrs, "["+name+"]")
+				if testAttributes[strings.TrimSuffix(lang.LastIdent(name), "Attribute")] {
+					test = true
+				}
+			}
+		}
+	}
+	return vis, mods, attrs, test
+}
+
+// visibility sets a symbol's visibility from its access modifier; def
+// is the language's default where none is written.
+func visibility(s *lang.Symbol, vis, def string) {
+	if vis == "" {
+		vis = def
+	}
+	switch {
+	case vis == "public":
+		s.Exported, s.Visibility = true, lang.VisPublic
+	case strings.Contains(vis, "protected"):
+		s.Visibility = lang.VisProtected
+	case vis == "private":
+		s.Visibility = lang.VisPrivate
+	default:
+		s.Visibility = lang.VisInternal
+	}
+}
+
+// memberDefault is the access of a member written without one: public
+// in interfaces and enums, private elsewhere.
+func memberDefault(c state) string {
+	if c.iface || c.enum {
+		return "public"
+	}
+	return "private"
+}
+
+// doc is the documentation comment above a declaration: /// XML doc
+// with its tags read as text, or plain comments right above it.
+func doc(x *lang.Extractor, n int32) string {
+	d := x.DocBefore(n)
+	if d == "" || !strings.Contains(d, "<") {
+		return d
+	}
+	return xmlDoc(d)
+}
+
+// xmlDoc turns an XML doc comment into text: <summary> and the like
+// vanish, <see cref="X"/> and <paramref name="x"/> become their names,
+// <param name="x"> becomes "x: ", <returns> "Returns: ".
+func xmlDoc(d string) string {
+	var b strings.Builder
+	for i := 0; i < len(d); {
+		if d[i] != '<' {
+			b.WriteByte(d[i])
+			i++
+			continue
+		}
+		j := strings.IndexByte(d[i:], '>')
+		if j < 0 {
+			b.WriteString(d[i:])
+			break
+		}
+		tag := d[i+1 : i+j]
+		i += j + 1
+		name, attr := tag, ""
+		if k := strings.IndexAny(tag, " \t"); k >= 0 {
+			name = tag[:k]
+			if q := strings.IndexByte(tag, '"'); q >= 0 {
+				if r := strings.IndexByte(tag[q+1:], '"'); r >= 0 {
+					attr = tag[q+1 : q+1+r]
+				}
+			}
+		}
+		attr = strings.TrimPrefix(attr, "T:")
+		attr = strings.TrimPrefix(attr, "M:")
+		switch strings.TrimSuffix(name, "/") {
+		case "see", "seealso", "paramref", "typeparamref":
+			b.WriteString(attr)
+		case "param", "typeparam":
+			b.WriteString(attr + ": ")
+		case "returns":
+			b.WriteString("Returns: ")
+		case "exception":
+			b.WriteString("Throws " + attr + ": ")
+		}
+	}
+	lines := strings.Split(b.String(), "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" && (len(out) == 0 || out[len(out)-1] == "") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// baseRef is the reference kind of a base in a type's base list: C#
+// does not tell a base class from an interface there, so the convention
+// (IName is an interface) and the declaring kind decide.
+func baseRef(kind, base string, first bool) string {
+	name := lang.LastIdent(stripType(base))
+	switch {
+	case kind == "interface_declaration":
+		return lang.RefExtends
+	case len(name) > 1 && name[0] == 'I' && lang.IsUpper(name[1:]):
+		return lang.RefImplements
+	case kind == "struct_declaration" || !first:
+		return lang.RefImplements
+	}
+	return lang.RefExtends
+}
+
+func typeDecl(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	kind := t.Kind(n)
+	parent := c.sym
+	if c.members >= 0 {
+		parent = c.members
+	}
+	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent}
+	if kind == "interface_declaration" {
+		s.Kind = lang.KindInterface
+	}
+	vis, mods, attrs, test := modifiers(x, n)
+	def := "internal"
+	if c.members >= 0 {
+		def = memberDefault(c)
+	}
+	visibility(&s, vis, def)
+	switch kind {
+	case "struct_declaration":
+		mods = append(mods, "struct")
+	case "record_declaration":
+		mods = append(mods, "record")
+		if t.ChildOfKind(n, "struct") >= 0 {
+			mods = append(mods, "struct")
+		}
+	case "enum_declaration":
+		mods = append(mods, "enum")
+	}
+	s.Signature.Modifiers = append(mods, attrs...)
+	s.Signature.Generics = generics(x, n)
+	var bases []int32
+	if bl := t.ChildOfKind(n, "base_list"); bl >= 0 {
+		for b := range t.NamedChildren(bl) {
+			if t.Kind(b) == "argument_list" {
+				continue
+			}
+			if t.Kind(b) == "primary_constructor_base_type" {
+				// record R(int X) : Base(X)
+				if ty := t.FirstNamedChild(b); ty >= 0 {
+					bases = append(bases, ty)
+				}
+				continue
+			}
+			bases = append(bases, b)
+		}
+	}
+	for _, b := range bases {
+		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
+	}
+	ps := t.ChildOfKind(n, "parameter_list") // a record's or class's primary constructor
+	s.Signature.Fields = typeFields(x, ps, body, s.Name, kind == "enum_declaration")
+	if ps >= 0 {
+		s.Signature.Params = paramList(x, ps, nil)
+	}
+	s.Signature.Text = x.HeaderText(n, body)
+	s.Doc = doc(x, n)
+	s.IsTest = test
+	sym := x.AddSymbol(s, n, name, body)
+	for i, b := range bases {
+		typ := stripType(t.Text(b))
+		bn, bq := lang.SplitType(typ)
+		x.Ref(lang.Ref{Kind: baseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
+	}
+	scope := newCSScope(c.scope)
+	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
+		scope.declare(f.Name, f.Type)
+	}
+	inner := state{sym: sym, members: sym, cls: sym, iface: kind == "interface_declaration",
+		enum: kind == "enum_declaration", scope: scope}
+	if ps >= 0 && kind == "record_declaration" {
+		// positional record parameters are public properties
+		for p := range t.NamedChildren(ps) {
+			pn := t.Field(p, "name")
+			if t.Kind(p) != "parameter" || pn < 0 {
+				continue
+			}
+			prop := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: lang.VisPublic}
+			prop.Signature.Returns = lang.OneLine(t.FieldText(p, "type"))
+			prop.Signature.Modifiers = []string{"property"}
+			prop.Signature.Text = lang.OneLine(t.Text(p))
+			x.AddSymbol(prop, p, pn, -1)
+		}
+	}
+	if body >= 0 {
+		for m := range t.NamedChildren(body) {
+			node(x, m, inner)
+		}
+	}
+}
+
+// typeFields lists the fields, properties, events and enum members a
+// type declares with their types, and a record's positional parameters.
+func typeFields(x *lang.Extractor, ps, body int32, typeName string, enum bool) []lang.Param {
+	t := x.Tree
+	var out []lang.Param
+	if ps >= 0 {
+		for p := range t.NamedChildren(ps) {
+			if name := t.Field(p, "name"); name >= 0 && t.Kind(p) == "parameter" {
+				out = append(out, lang.Param{Name: t.Text(name), Type: lang.OneLine(t.FieldText(p, "type"))})
+			}
+		}
+	}
+	if body < 0 {
+		return out
+	}
+	for m := range t.NamedChildren(body) {
+		switch t.Kind(m) {
+		case "field_declaration", "event_field_declaration":
+			v := t.ChildOfKind(m, "variable_declaration")
+			if v < 0 {
+				continue
+			}
+			typ := lang.OneLine(t.FieldText(v, "type"))
+			for d := range t.NamedChildren(v) {
+				if t.Kind(d) == "variable_declarator" {
+					if name := t.Field(d, "name"); name >= 0 {
+						out = append(out, lang.Param{Name: t.Text(name), Type: typ})
+					}
+				}
+			}
+		case "property_declaration", "event_declaration":
+			if name := t.Field(m, "name"); name >= 0 {
+				out = append(out, lang.Param{Name: t.Text(name), Type: lang.OneLine(t.FieldText(m, "type"))})
+			}
+		case "enum_member_declaration":
+			if name := t.Field(m, "name"); name >= 0 && enum {
+				out = append(out, lang.Param{Name: t.Text(name), Type: typeName})
+			}
+		}
+	}
+	return out
+}
+
+func generics(x *lang.Extractor, n int32) []string {
+	t := x.Tree
+	list := t.Field(n, "type_parameters")
+	if list < 0 {
+		list = t.ChildOfKind(n, "type_parameter_list")
+	}
+	if list < 0 {
+		return nil
+	}
+	var out []string
+	for p := range t.NamedChildren(list) {
+		out = append(out, lang.OneLine(t.Text(p)))
+	}
+	return out
+}
+
+// paramList reads a parameter list, declaring the parameters in scope.
+// The grammar leaves a params array's type and name loose in the list,
+// after the params keyword.
+func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
+	t := x.Tree
+	if list < 0 {
+		return nil
+	}
+	var out []lang.Param
+	variadic := false
+	var loose lang.Param
+	for p := range t.Children(list) {
+		switch t.Kind(p) {
+		case "params":
+			variadic = true
+			loose = lang.Param{Variadic: true}
+		case "parameter":
+			pr := lang.Param{Name: t.FieldText(p, "name"), Type: lang.OneLine(t.FieldText(p, "type"))}
+			if v := t.ChildOfKind(p, "params"); v >= 0 {
+				pr.Variadic = true
+			}
+			for ch := range t.NamedChildren(p) {
+				if t.FieldName(ch) == "" && t.Kind(ch) != "modifier" && t.Kind(ch) != "attribute_list" {
+					// the default value: = expr
+					pr.Default = lang.Shorten(lang.OneLine(t.Text(ch)), 40)
+					pr.Optional = true
+				}
+			}
+			out = append(out, pr)
+			if scope != nil && pr.Name != "" {
+				scope.declare(pr.Name, pr.Type)
+			}
+		default:
+			if !variadic {
+				continue
+			}
+			switch t.FieldName(p) {
+			case "type":
+				loose.Type = lang.OneLine(t.Text(p))
+			case "name":
+				loose.Name = t.Text(p)
+				out = append(out, loose)
+				if scope != nil {
+					scope.declare(loose.Name, loose.Type)
+				}
+				variadic = false
+			}
+		}
+	}
+	return out
+}
+
+// csParamMods reports whether the first parameter is this (an extension
+// method).
+func extension(x *lang.Extractor, list int32) bool {
+	t := x.Tree
+	if list < 0 {
+		return false
+	}
+	for p := range t.NamedChildren(list) {
+		if t.Kind(p) != "parameter" {
+			return false
+		}
+		for ch := range t.Children(p) {
+			if t.Kind(ch) == "modifier" && t.Text(ch) == "this" {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+func method(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	kind := t.Kind(n)
+	body := t.Field(n, "body")
+	scope := newCSScope(c.scope)
+	if c.members < 0 && c.sym != 0 && kind != "local_function_statement" {
+		// a method the parser could not place: its code is the
+		// enclosing symbol's
+		paramList(x, t.Field(n, "parameters"), scope)
+		if body >= 0 {
+			c.scope, c.top = scope, false
+			node(x, body, c)
+		}
+		return
+	}
+	name := t.Field(n, "name")
+	s := lang.Symbol{Kind: lang.KindMethod, Parent: c.members}
+	switch kind {
+	case "constructor_declaration":
+		s.Kind = lang.KindConstructor
+	case "local_function_statement":
+		s.Kind, s.Parent = lang.KindFunction, c.sym
+	case "destructor_declaration":
+		if name >= 0 {
+			s.Name = "~" + t.Text(name)
+		}
+	case "operator_declaration":
+		// the operator token is punctuation, which the tree leaves out:
+		// it is the text between the keyword and the parameters
+		kw, ps := t.ChildOfKind(n, "operator"), t.Field(n, "parameters")
+		if kw >= 0 && ps >= 0 && t.Nodes[kw].EndByte <= t.Nodes[ps].StartByte {
+			s.Name = "operator " + strings.TrimSpace(string(t.Src[t.Nodes[kw].EndByte:t.Nodes[ps].StartByte]))
+		}
+		name = -1
+	case "conversion_operator_declaration":
+		s.Name = "operator " + stripType(t.FieldText(n, "type"))
+	case "indexer_declaration":
+		s.Name = "this[]"
+	}
+	if s.Name == "" {
+		if name < 0 {
+			return
+		}
+		s.Name = t.Text(name)
+	}
+	if s.Parent < 0 {
+		// a method outside any type: a script, or a broken file
+		s.Parent, s.Kind = c.sym, lang.KindFunction
+	}
+	vis, mods, attrs, test := modifiers(x, n)
+	if kind == "local_function_statement" {
+		visibility(&s, "private", "")
+	} else {
+		def := memberDefault(c)
+		if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
+			def = "public" // reached through the interface
+		}
+		visibility(&s, vis, def)
+	}
+	params := t.Field(n, "parameters")
+	if extension(x, params) {
+		mods = append(mods, "extension")
+	}
+	if ei := t.ChildOfKind(n, "explicit_interface_specifier"); ei >= 0 {
+		mods = append(mods, "implements "+strings.TrimSuffix(lang.OneLine(t.Text(ei)), "."))
+	}
+	s.Signature.Modifiers = append(mods, attrs...)
+	s.Signature.Generics = generics(x, n)
+	s.Signature.Params = paramList(x, params, scope)
+	if r := t.Field(n, "returns"); r >= 0 {
+		s.Signature.Returns = lang.OneLine(t.Text(r))
+	} else if ty := t.Field(n, "type"); ty >= 0 && kind != "conversion_operator_declaration" {
+		s.Signature.Returns = lang.OneLine(t.Text(ty))
+	} else if kind == "conversion_operator_declaration" {
+		s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
+	}
+	if body < 0 {
+		body = t.Field(n, "value") // an indexer's => expression
+	}
+	if body < 0 {
+		body = t.ChildOfKind(n, "accessor_list")
+	}
+	s.Signature.Text = x.HeaderText(n, body)
+	s.Doc = doc(x, n)
+	s.IsTest = test
+	sym := x.AddSymbol(s, n, name, body)
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
+	if ci := t.ChildOfKind(n, "constructor_initializer"); ci >= 0 {
+		ctorInit(x, ci, inner)
+	}
+	if body < 0 {
+		return
+	}
+	switch t.Kind(body) {
+	case "block":
+		for st := range t.NamedChildren(body) {
+			node(x, st, inner)
+		}
+	default:
+		inner.top = false
+		node(x, body, inner)
+	}
+}
+
+func delegate(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	parent := c.sym
+	if c.members >= 0 {
+		parent = c.members
+	}
+	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: parent}
+	vis, mods, attrs, _ := modifiers(x, n)
+	def := "internal"
+	if c.members >= 0 {
+		def = memberDefault(c)
+	}
+	visibility(&s, vis, def)
+	s.Signature.Modifiers = append(append(mods, "delegate"), attrs...)
+	s.Signature.Generics = generics(x, n)
+	s.Signature.Params = paramList(x, t.Field(n, "parameters"), nil)
+	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
+	s.Signature.Text = x.HeaderText(n, -1)
+	s.Doc = doc(x, n)
+	x.AddSymbol(s, n, name, -1)
+}
+
+// property makes a property or an event with accessors a variable of
+// its type: code reads and writes it like a field. The accessors' code is
+// the property's.
+func property(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	name := t.Field(n, "name")
+	if name < 0 || c.members < 0 {
+		walkChildren(x, n, c)
+		return
+	}
+	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members}
+	vis, mods, attrs, _ := modifiers(x, n)
+	def := memberDefault(c)
+	if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
+		def = "public"
+	}
+	visibility(&s, vis, def)
+	if t.Kind(n) == "event_declaration" {
+		mods = append(mods, "event")
+	} else {
+		mods = append(mods, "property")
+	}
+	acc := t.Field(n, "accessors")
+	if acc >= 0 {
+		for a := range t.NamedChildren(acc) {
+			if t.Kind(a) != "accessor_declaration" {
+				continue
+			}
+			an := t.FieldText(a, "name")
+			if avis, _, _, _ := modifiers(x, a); avis != "" {
+				an = avis + " " + an // private set
+			}
+			if an != "" {
+				mods = append(mods, an)
+			}
+		}
+	}
+	s.Signature.Modifiers = append(mods, attrs...)
+	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
+	end := acc
+	if end < 0 {
+		end = t.Field(n, "value")
+	}
+	s.Signature.Text = x.HeaderText(n, end)
+	s.Doc = doc(x, n)
+	sym := x.AddSymbol(s, n, name, end)
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: newCSScope(c.scope)}
+	if acc >= 0 {
+		for a := range t.NamedChildren(acc) {
+			if b := t.Field(a, "body"); b >= 0 {
+				in := inner
+				in.top = t.Kind(b) == "block"
+				if in.top {
+					for st := range t.NamedChildren(b) {
+						node(x, st, in)
+					}
+				} else {
+					node(x, b, in)
+				}
+			}
+		}
+	}
+	if v := t.Field(n, "value"); v >= 0 {
+		value(x, v, t.FieldText(n, "type"), inner)
+	}
+}
+
+// value walks an initializer; new() takes the declared type.
+func value(x *lang.Extractor, v int32, typ string, c state) {
+	t := x.Tree
+	c.top = false
+	if k := t.Kind(v); k == "arrow_expression_clause" {
+		for ch := range t.NamedChildren(v) {
+			node(x, ch, c)
+		}
+		return
+	}
+	if t.Kind(v) == "implicit_object_creation_expression" {
+		typedNew(x, v, varType(typ), c)
+		for ch := range t.NamedChildren(v) {
+			node(x, ch, c)
+		}
+		return
+	}
+	node(x, v, c)
+}
+
+func walkChildren(x *lang.Extractor, n int32, c state) {
+	c.top = false
+	for ch := range x.Tree.NamedChildren(n) {
+		node(x, ch, c)
+	}
+}
+
+func field(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	v := t.ChildOfKind(n, "variable_declaration")
+	if v < 0 {
+		return
+	}
+	if c.members < 0 {
+		locals(x, v, c)
+		return
+	}
+	vis, mods, attrs, _ := modifiers(x, n)
+	if t.Kind(n) == "event_field_declaration" {
+		mods = append(mods, "event")
+	}
+	doc := doc(x, n)
+	typ := lang.OneLine(t.FieldText(v, "type"))
+	var decls []int32
+	for d := range t.NamedChildren(v) {
+		if t.Kind(d) == "variable_declarator" {
+			decls = append(decls, d)
+		}
+	}
+	for _, d := range decls {
+		name := t.Field(d, "name")
+		if name < 0 {
+			continue
+		}
+		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Doc: doc}
+		visibility(&s, vis, memberDefault(c))
+		s.Signature.Returns = typ
+		s.Signature.Modifiers = append(append([]string(nil), mods...), attrs...)
+		s.Signature.Text = typ + " " + s.Name
+		if len(mods) > 0 || vis != "" {
+			head := t.Nodes[n].StartByte
+			if ty := t.Field(v, "type"); ty >= 0 {
+				s.Signature.Text = lang.OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
+			}
+		}
+		node := d
+		if len(decls) == 1 {
+			node = n
+		}
+		val := declaratorValue(x, d)
+		sym := x.AddSymbol(s, node, name, val)
+		if val >= 0 {
+			value(x, val, typ, state{sym: sym, members: -1, cls: c.cls, scope: c.scope})
+		}
+	}
+}
+
+// declaratorValue is the initializer of a variable declarator, or -1.
+func declaratorValue(x *lang.Extractor, d int32) int32 {
+	t := x.Tree
+	for ch := range t.NamedChildren(d) {
+		if t.FieldName(ch) != "name" && t.Kind(ch) != "bracketed_argument_list" {
+			return ch
+		}
+	}
+	return -1
+}
+
+func enumMember(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	name := t.Field(n, "name")
+	if name < 0 || c.members < 0 {
+		return
+	}
+	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: lang.VisPublic}
+	s.Signature.Returns = x.Facts.Symbols[c.members].Name
+	s.Signature.Modifiers = []string{"const"}
+	s.Signature.Text = lang.OneLine(t.Text(n))
+	s.Doc = doc(x, n)
+	val := t.Field(n, "value")
+	sym := x.AddSymbol(s, n, name, val)
+	if val >= 0 {
+		node(x, val, state{sym: sym, members: -1, cls: c.cls, scope: c.scope})
+	}
+}
+
+// locals declares the variables of a declaration in code and walks
+// their initializers.
+func locals(x *lang.Extractor, v int32, c state) {
+	t := x.Tree
+	declared := lang.OneLine(t.FieldText(v, "type"))
+	typ := varType(declared)
+	c.top = false
+	for d := range t.NamedChildren(v) {
+		if t.Kind(d) != "variable_declarator" {
+			continue
+		}
+		name := t.Field(d, "name")
+		val := declaratorValue(x, d)
+		if val >= 0 {
+			value(x, val, declared, c)
+		}
+		if name < 0 {
+			continue
+		}
+		n := t.Text(name)
+		if typ != "" || val < 0 {
+			c.scope.declare(n, declared)
+			continue
+		}
+		// var x = ...: the initializer tells
+		switch vv := t.Unparen(val); t.Kind(vv) {
+		case "object_creation_expression":
+			c.scope.declare(n, t.FieldText(vv, "type"))
+		case "cast_expression":
+			c.scope.SetType(n, stripType(t.FieldText(vv, "type")))
+		case "as_expression":
+			c.scope.SetType(n, stripType(t.FieldText(vv, "right")))
+		case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
+			c.scope.SetType(n, "string")
+		case "await_expression":
+			if in := t.FirstNamedChild(vv); in >= 0 && t.Kind(in) == "invocation_expression" {
+				head, call := head(x, in, c)
+				c.scope.SetCall(n, call, head)
+			} else {
+				c.scope.SetType(n, "")
+			}
+		case "invocation_expression":
+			head, call := head(x, vv, c)
+			c.scope.SetCall(n, call, head)
+		default:
+			c.scope.SetType(n, "")
+		}
+	}
+}
+
+// maxCSChain bounds how much of a call chain a qualifier spells out.
+const maxCSChain = 24
+
+// expr renders an expression used as a qualifier with arguments left
+// out: "a.B(x).C" -> "a.B().C", "new Foo(1)" -> "new Foo()".
+func expr(t *lang.Tree, n int32, depth int) string {
+	if depth > maxCSChain {
+		return "..."
+	}
+	switch t.Kind(n) {
+	case "identifier", "this", "base", "predefined_type":
+		return t.Text(n)
+	case "generic_name":
+		if id := t.FirstNamedChild(n); id >= 0 {
+			return t.Text(id)
+		}
+	case "member_access_expression":
+		e, name := t.Field(n, "expression"), t.Field(n, "name")
+		if e < 0 || name < 0 {
+			break
+		}
+		return expr(t, e, depth+1) + "." + expr(t, name, depth+1)
+	case "conditional_access_expression":
+		cond := t.Field(n, "condition")
+		if cond < 0 {
+			break
+		}
+		s := expr(t, cond, depth+1)
+		if b := t.ChildOfKind(n, "member_binding_expression"); b >= 0 {
+			s += "." + expr(t, t.Field(b, "name"), depth+1)
+		}
+		return s
+	case "invocation_expression":
+		if fn := t.Field(n, "function"); fn >= 0 {
+			return expr(t, fn, depth+1) + "()"
+		}
+	case "object_creation_expression":
+		return "new " + stripType(t.FieldText(n, "type")) + "()"
+	case "parenthesized_expression":
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return "(" + expr(t, in, depth+1) + ")"
+		}
+	case "cast_expression":
+		if v := t.Field(n, "value"); v >= 0 {
+			return "(" + stripType(t.FieldText(n, "type")) + ") " + expr(t, v, depth+1)
+		}
+	case "element_access_expression":
+		if e := t.Field(n, "expression"); e >= 0 {
+			return expr(t, e, depth+1) + "[]"
+		}
+	case "await_expression":
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return expr(t, in, depth+1)
+		}
+	case "postfix_unary_expression":
+		// x!.M(): the null-forgiving operator
+		if in := t.FirstNamedChild(n); in >= 0 {
+			return expr(t, in, depth+1)
+		}
+	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
+		return `""`
+	case "alias_qualified_name", "qualified_name":
+		return strings.TrimPrefix(lang.OneLine(t.Text(n)), "global::")
+	}
+	return lang.Shorten(lang.OneLine(t.Text(n)), 40)
+}
+
+// head works out what is known of a qualifier's value, like javaHead:
+// the type of its first part (a variable, this, new T(), a cast) and,
+// when the qualifier is or holds a call, that call.
+func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
+	t := x.Tree
+	// the last call of the qualifier: a.B().C -> a.B
+	for n, i := obj, 0; n >= 0 && i <= maxCSChain; i++ {
+		k := t.Kind(n)
+		if k == "await_expression" || k == "postfix_unary_expression" {
+			n = t.FirstNamedChild(n)
+			continue
+		}
+		if k == "invocation_expression" {
+			call = strings.TrimSuffix(expr(t, n, 0), "()")
+			break
+		} else if k != "member_access_expression" && k != "conditional_access_expression" {
+			break
+		}
+		if k == "member_access_expression" {
+			n = t.Field(n, "expression")
+		} else {
+			n = t.Field(n, "condition")
+		}
+	}
+	n := obj
+	for i := 0; i <= maxCSChain; i++ {
+		next := int32(-1)
+		switch t.Kind(n) {
+		case "invocation_expression":
+			next = t.Field(n, "function")
+		case "member_access_expression", "element_access_expression":
+			next = t.Field(n, "expression")
+		case "conditional_access_expression":
+			next = t.Field(n, "condition")
+		case "parenthesized_expression", "await_expression", "postfix_unary_expression":
+			next = t.FirstNamedChild(n)
+		}
+		if next < 0 {
+			break
+		}
+		n = next
+	}
+	switch t.Kind(n) {
+	case "identifier":
+		name := t.Text(n)
+		vt, vc, vh, ok := c.scope.Lookup(name)
+		switch {
+		case !ok:
+		case vc == "":
+			typ = vt
+		case call == "":
+			typ, call = vh, vc
+		case strings.HasPrefix(call, name):
+			typ, call = vh, vc+"()"+call[len(name):]
+		}
+	case "this":
+		if c.cls >= 0 {
+			typ = x.Facts.Symbols[c.cls].Qualified()
+		}
+	case "object_creation_expression":
+		typ = stripType(t.FieldText(n, "type"))
+	case "cast_expression":
+		typ = stripType(t.FieldText(n, "type"))
+	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
+		typ = "string"
+	}
+	return typ, call
+}
+
+func call(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	fn := t.Field(n, "function")
+	if fn < 0 {
+		return
+	}
+	r := lang.Ref{Kind: lang.RefCall, Symbol: c.sym}
+	switch t.Kind(fn) {
+	case "identifier":
+		r.Name = t.Text(fn)
+	case "generic_name":
+		if id := t.FirstNamedChild(fn); id >= 0 {
+			r.Name = t.Text(id)
+		}
+	case "member_access_expression":
+		e, name := t.Field(fn, "expression"), t.Field(fn, "name")
+		if e < 0 || name < 0 {
+			return
+		}
+		r.Name = expr(t, name, 0)
+		r.Qualifier = expr(t, e, 0)
+		r.QualifierType, r.QualifierCall = head(x, e, c)
+	case "conditional_access_expression":
+		cond := t.Field(fn, "condition")
+		b := t.ChildOfKind(fn, "member_binding_expression")
+		if cond < 0 || b < 0 {
+			return
+		}
+		r.Name = expr(t, t.Field(b, "name"), 0)
+		r.Qualifier = expr(t, cond, 0)
+		r.QualifierType, r.QualifierCall = head(x, cond, c)
+	case "member_binding_expression":
+		// a?.B()?.C(): the C of a conditional access
+		r.Name = expr(t, t.Field(fn, "name"), 0)
+		if p := t.Parent(n); p >= 0 && t.Kind(p) == "conditional_access_expression" {
+			if cond := t.Field(p, "condition"); cond >= 0 {
+				r.Qualifier = expr(t, cond, 0)
+				r.QualifierType, r.QualifierCall = head(x, cond, c)
+			}
+		}
+	default:
+		return
+	}
+	if r.Name == "" || r.Name == "nameof" && r.Qualifier == "" {
+		return
+	}
+	x.Ref(r, n)
+}
+
+func newExpr(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	ty := t.Field(n, "type")
+	if ty < 0 {
+		return
+	}
+	name, qual := lang.SplitType(stripType(t.Text(ty)))
+	if name == "" {
+		return
+	}
+	x.Ref(lang.Ref{Kind: lang.RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+}
+
+// typedNew records new() of the type a declaration names.
+func typedNew(x *lang.Extractor, n int32, typ string, c state) {
+	name, qual := lang.SplitType(typ)
+	if name == "" || strings.HasSuffix(name, "]") {
+		return
+	}
+	x.Ref(lang.Ref{Kind: lang.RefNew, Name: name, Qualifier: qual, Symbol: c.sym}, n)
+}
+
+// ctorInit records : base(...) and : this(...) as calls of a
+// constructor of the base class or of the class itself.
+func ctorInit(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	if c.cls < 0 {
+		return
+	}
+	cls := &x.Facts.Symbols[c.cls]
+	switch {
+	case t.ChildOfKind(n, "this") >= 0:
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: cls.Name, Qualifier: "this", QualifierType: cls.Qualified(), Symbol: c.sym}, n)
+	case t.ChildOfKind(n, "base") >= 0:
+		name := "object"
+		if len(cls.Signature.Bases) > 0 {
+			name, _ = lang.SplitType(stripType(cls.Signature.Bases[0]))
+		}
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: "base", Symbol: c.sym}, n)
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		node(x, ch, c)
+	}
+}
+
+func lambda(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	scope := newCSScope(c.scope)
+	if ps := t.Field(n, "parameters"); ps >= 0 {
+		switch t.Kind(ps) {
+		case "implicit_parameter", "identifier":
+			scope.SetType(t.Text(ps), "")
+		case "parameter_list":
+			paramList(x, ps, scope)
+		}
+	}
+	c.scope, c.top = scope, false
+	if b := t.Field(n, "body"); b >= 0 {
+		node(x, b, c)
+		return
+	}
+	for ch := range t.NamedChildren(n) {
+		if t.Kind(ch) == "block" {
+			node(x, ch, c)
+		}
+	}
+}
+
+// guard records if (cond) return ...; and if (cond) throw ...; at the
+// top of a method body.
+func guard(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	cons := t.Field(n, "consequence")
+	cond := t.Field(n, "condition")
+	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
+		return
+	}
+	first := t.GuardStatement(cons, "block")
+	if first < 0 {
+		return
+	}
+	switch t.Kind(first) {
+	case "return_statement":
+		x.Guard(c.sym, t.Text(cond), t.ReturnAction(first), n)
+	case "throw_statement":
+		x.Guard(c.sym, t.Text(cond), "throw", n)
+	}
+}
+
+func throw(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	e := t.FirstNamedChild(n)
+	if e < 0 {
+		x.Throw(c.sym, "throws", "", n) // a rethrow
+		return
+	}
+	what := lang.OneLine(t.Text(e))
+	if t.Kind(e) == "object_creation_expression" {
+		what = stripType(t.FieldText(e, "type"))
+	}
+	x.Throw(c.sym, "throws", what, n)
+}
+
+// nullChecks throw when their first argument is null, argChecks when
+// it is false.
+var (
+	nullChecks = map[string]bool{"ThrowIfNull": true, "ThrowIfNullOrEmpty": true, "ThrowIfNullOrWhiteSpace": true,
+		"NotNull": true}
+	argChecks = map[string]bool{"Requires": true, "Assert": true, "IsTrue": true}
+)
+
+// checkCall records precondition calls (ArgumentNullException.ThrowIfNull,
+// Debug.Assert, Contract.Requires) in a statement of a method body.
+func checkCall(x *lang.Extractor, st int32, c state) {
+	t := x.Tree
+	e := t.FirstNamedChild(st)
+	if e < 0 || t.Kind(e) != "invocation_expression" {
+		return
+	}
+	fn := t.Field(e, "function")
+	args := t.Field(e, "arguments")
+	if fn < 0 || args < 0 || t.Kind(fn) != "member_access_expression" {
+		return
+	}
+	name := t.FieldText(fn, "name")
+	arg := t.FirstNamedChild(args)
+	if arg < 0 {
+		return
+	}
+	switch {
+	case nullChecks[name]:
+		x.Guard(c.sym, t.Text(arg)+" == null", "throw", st)
+	case argChecks[name]:
+		x.Guard(c.sym, "!("+t.Text(arg)+")", "throw", st)
+	case strings.HasPrefix(name, "ThrowIf"):
+		x.Guard(c.sym, strings.TrimPrefix(name, "ThrowIf")+"("+t.Text(arg)+")", "throw", st)
+	}
+}

@@ -1,0 +1,316 @@
+package csharp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
+)
+
+const shopSrc = `using System;
+using System.IO;
+using Models = Shop.Models;
+using static System.Math;
+
+namespace Shop.Core
+{
+    /// <summary>
+    /// A store of <see cref="Item"/>s.
+    /// </summary>
+    /// <typeparam name="T">The key.</typeparam>
+    [Serializable]
+    public partial class Store<T> : StoreBase, IStore where T : class
+    {
+        private readonly List<Item> _items = new();
+        public const int Max = 10, Min = 1;
+        public int Count { get; private set; }
+        protected string Name => "x";
+        public event EventHandler Changed;
+        internal Item Last;
+
+        public Store(int n) : base(n) { _items = new List<Item>(); }
+
+        // Adds many.
+        public static async Task<int> AddAsync(Item item, int qty = 1, params string[] tags)
+        {
+            return 1;
+        }
+
+        public T this[int i] => default;
+        ~Store() {}
+        public static Store<T> operator +(Store<T> a, Store<T> b) => a;
+        int IStore.Size() => 0;
+        void Hidden() {}
+
+        struct Inner { public int X; }
+        protected enum Color { Red, Green = 2 }
+        public delegate void Handler(int x);
+    }
+
+    public interface IStore { void Add(Item i); int Size(); int Count { get; } }
+    public record Point(int X, int Y);
+    public record struct P2(int A);
+    public static class Ext { public static int Twice(this int x) => x * 2; }
+}
+`
+
+func TestSymbols(t *testing.T) {
+	f := langtest.Extract(t, "src/Shop/Store.cs", shopSrc)
+	if f.Module != "Shop.Core" || f.Symbols[0].Name != "Shop.Core" || f.IsTest {
+		t.Errorf("module %q, module symbol %q, test %v", f.Module, f.Symbols[0].Name, f.IsTest)
+	}
+	store := langtest.Sym(t, f, "Store")
+	if store.Kind != lang.KindClass || !store.Exported || store.Visibility != lang.VisPublic {
+		t.Errorf("Store: %s %v %s", store.Kind, store.Exported, store.Visibility)
+	}
+	if got := strings.Join(store.Signature.Bases, ","); got != "StoreBase,IStore" {
+		t.Errorf("bases %q", got)
+	}
+	if got := strings.Join(store.Signature.Generics, ","); got != "T" {
+		t.Errorf("generics %q", got)
+	}
+	if got := strings.Join(store.Signature.Modifiers, ","); got != "partial,[Serializable]" {
+		t.Errorf("modifiers %q", got)
+	}
+	if store.Doc != "A store of Items.\n\nT: The key." {
+		t.Errorf("doc %q", store.Doc)
+	}
+	var fields []string
+	for _, p := range store.Signature.Fields {
+		fields = append(fields, p.Name+":"+p.Type)
+	}
+	if got := strings.Join(fields, ","); got != "_items:List<Item>,Max:int,Min:int,Count:int,Name:string,Changed:EventHandler,Last:Item" {
+		t.Errorf("fields %q", got)
+	}
+	for _, tc := range []struct {
+		q, kind, vis, returns, mods string
+	}{
+		{"Store._items", lang.KindVariable, lang.VisPrivate, "List<Item>", "readonly"},
+		{"Store.Max", lang.KindVariable, lang.VisPublic, "int", "const"},
+		{"Store.Count", lang.KindVariable, lang.VisPublic, "int", "property,get,private set"},
+		{"Store.Name", lang.KindVariable, lang.VisProtected, "string", "property"},
+		{"Store.Changed", lang.KindVariable, lang.VisPublic, "EventHandler", "event"},
+		{"Store.Last", lang.KindVariable, lang.VisInternal, "Item", ""},
+		{"Store.Store", lang.KindConstructor, lang.VisPublic, "", ""},
+		{"Store.AddAsync", lang.KindMethod, lang.VisPublic, "Task<int>", "static,async"},
+		{"Store.this[]", lang.KindMethod, lang.VisPublic, "T", ""},
+		{"Store.~Store", lang.KindMethod, lang.VisPrivate, "", ""},
+		{"Store.operator +", lang.KindMethod, lang.VisPublic, "Store<T>", "static"},
+		{"Store.Size", lang.KindMethod, lang.VisPublic, "int", "implements IStore"},
+		{"Store.Hidden", lang.KindMethod, lang.VisPrivate, "void", ""},
+		{"Store.Inner", lang.KindClass, lang.VisPrivate, "", "struct"},
+		{"Store.Inner.X", lang.KindVariable, lang.VisPublic, "int", ""},
+		{"Store.Color", lang.KindClass, lang.VisProtected, "", "enum"},
+		{"Store.Color.Green", lang.KindVariable, lang.VisPublic, "Color", "const"},
+		{"Store.Handler", lang.KindType, lang.VisPublic, "void", "delegate"},
+		{"IStore", lang.KindInterface, lang.VisPublic, "", ""},
+		{"IStore.Add", lang.KindMethod, lang.VisPublic, "void", ""},
+		{"IStore.Count", lang.KindVariable, lang.VisPublic, "int", "property,get"},
+		{"Point", lang.KindClass, lang.VisPublic, "", "record"},
+		{"Point.X", lang.KindVariable, lang.VisPublic, "int", "property"},
+		{"P2", lang.KindClass, lang.VisPublic, "", "record,struct"},
+		{"Ext.Twice", lang.KindMethod, lang.VisPublic, "int", "static,extension"},
+	} {
+		s := langtest.Sym(t, f, tc.q)
+		if s.Kind != tc.kind || s.Visibility != tc.vis || s.Signature.Returns != tc.returns || strings.Join(s.Signature.Modifiers, ",") != tc.mods {
+			t.Errorf("%s: %s %s returns %q mods %q", tc.q, s.Kind, s.Visibility, s.Signature.Returns, s.Signature.Modifiers)
+		}
+	}
+	add := langtest.Sym(t, f, "Store.AddAsync")
+	if ps := add.Signature.Params; len(ps) != 3 || ps[0].Name != "item" || ps[0].Type != "Item" ||
+		ps[1].Default != "1" || !ps[1].Optional || ps[2].Name != "tags" || ps[2].Type != "string[]" || !ps[2].Variadic {
+		t.Errorf("AddAsync params %+v", add.Signature.Params)
+	}
+	if add.Doc != "Adds many." {
+		t.Errorf("AddAsync doc %q", add.Doc)
+	}
+	if p := langtest.Sym(t, f, "Point"); len(p.Signature.Fields) != 2 || len(p.Signature.Params) != 2 {
+		t.Errorf("Point: %+v", p.Signature)
+	}
+	if h := langtest.Sym(t, f, "Store.Handler"); len(h.Signature.Params) != 1 || h.Signature.Params[0].Type != "int" {
+		t.Errorf("Handler: %+v", h.Signature)
+	}
+	if got := strings.Join(langtest.Imports(f), " "); got != "System names=*@1 System.IO names=*@2 Shop.Models alias=Models@3 System.Math names=*@4" {
+		t.Errorf("imports %s", got)
+	}
+}
+
+func TestNamespaces(t *testing.T) {
+	f := langtest.Extract(t, "a.cs", "namespace A.B { namespace C { class D {} } }\n")
+	if f.Module != "A.B.C" {
+		t.Errorf("nested namespace: module %q", f.Module)
+	}
+	g := langtest.Extract(t, "b.cs", "using X;\nnamespace A.B;\nclass D { void M() {} }\n")
+	if g.Module != "A.B" || langtest.Sym(t, g, "D.M").Parent == 0 {
+		t.Errorf("file-scoped namespace: module %q", g.Module)
+	}
+	h := langtest.Extract(t, "Program.cs", "using System;\nConsole.WriteLine(\"hi\");\nstatic int Twice(int x) => x * 2;\n")
+	if h.Module != "" || langtest.Sym(t, h, "Twice").Kind != lang.KindFunction {
+		t.Errorf("top-level statements: %q", h.Module)
+	}
+	langtest.WantAll(t, langtest.Refs(h), "<module> call Console.WriteLine")
+}
+
+func TestTestFiles(t *testing.T) {
+	for p, want := range map[string]bool{
+		"tests/Shop.Tests/StoreTests.cs": true,
+		"src/Shop.Tests/Helpers.cs":      true,
+		"src/Shop/StoreTest.cs":          true,
+		"test/Foo.cs":                    true,
+		"src/Shop/Store.cs":              false,
+		"src/Shop/Testimonial.cs":        false,
+	} {
+		if got := lang.IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%s) = %v", p, got)
+		}
+	}
+	f := langtest.Extract(t, "src/Util.cs", `class Util {
+    [Test] public void Works() {}
+    [Fact] public void Facts() {}
+    [NUnit.Framework.TestCase(1)] public void Case(int x) {}
+    public void Helper() {}
+}`)
+	if !langtest.Sym(t, f, "Util.Works").IsTest || !langtest.Sym(t, f, "Util.Facts").IsTest || !langtest.Sym(t, f, "Util.Case").IsTest ||
+		langtest.Sym(t, f, "Util.Helper").IsTest {
+		t.Error("test methods by attribute")
+	}
+}
+
+func TestRefs(t *testing.T) {
+	f := langtest.Extract(t, "A.cs", `namespace P;
+class A : B, IC {
+    private Store store;
+    private static readonly Helper Shared = Helper.Create();
+    private List<Item> items = new();
+    A(int n) : base(n) {}
+    A() : this(1) {}
+    async Task Run(Item item, Repo repo) {
+        item.Save();
+        store.Flush();
+        this.Local();
+        base.Parent();
+        var x = new Widget();
+        x.Spin();
+        var c = repo.Cursor();
+        c.Next();
+        repo.Cursor().Next();
+        Item y = Factory.Make();
+        y.Save();
+        await repo.LoadAsync().ConfigureAwait(false);
+        Static.Call();
+        Generic<int>(1);
+        item?.Save();
+        foreach (var it in items) { it.Save(); }
+        if (o is Widget w) w.Spin();
+        Func<int, int> f = v => v.Hash();
+        ((Widget)o).Spin();
+        $"{x.Name}".Trim();
+        Local2();
+        void Local2() {}
+    }
+}`)
+	langtest.WantAll(t, langtest.Refs(f),
+		"A extends B",
+		"A implements IC",
+		"A.Shared call Helper.Create",
+		"A.items new List",
+		"A.A call base.B",
+		"A.A call this.A [A]",
+		"A.Run call item.Save [Item]",
+		"A.Run call store.Flush [Store]",
+		"A.Run call this.Local [A]",
+		"A.Run call base.Parent",
+		"A.Run new Widget",
+		"A.Run call x.Spin [Widget]",
+		"A.Run call repo.Cursor [Repo]",
+		"A.Run call c.Next [Repo] {repo.Cursor}",
+		"A.Run call repo.Cursor().Next [Repo] {repo.Cursor}",
+		"A.Run call Factory.Make",
+		"A.Run call y.Save [Item]",
+		"A.Run call repo.LoadAsync().ConfigureAwait [Repo] {repo.LoadAsync}",
+		"A.Run call Static.Call",
+		"A.Run call Generic",
+		"A.Run call item.Save [Item]",
+		"A.Run call it.Save [Item]",
+		"A.Run call w.Spin [Widget]",
+		"A.Run call v.Hash",
+		"A.Run call ((Widget) o).Spin [Widget]",
+		"A.Run call Local2",
+	)
+}
+
+func TestGuardsAndThrows(t *testing.T) {
+	f := langtest.Extract(t, "G.cs", `class G {
+    void M(string s, int n) {
+        ArgumentNullException.ThrowIfNull(s);
+        if (n < 0) throw new ArgumentOutOfRangeException(nameof(n));
+        if (n == 0) { return; }
+        Debug.Assert(n > 1);
+        Work();
+        if (n > 9) throw new InvalidOperationException();
+        Work();
+        Work();
+        for (;;) { throw new IOException("loop"); }
+    }
+    int P => throw new NotSupportedException();
+}`)
+	m := langtest.Sym(t, f, "G.M")
+	langtest.WantAll(t, langtest.FactTexts(m.Invariants),
+		"guard: if s == null then throw",
+		"guard: if n < 0 then throw",
+		"guard: if n == 0 then return",
+		"guard: if !(n > 1) then throw",
+		"guard: if n > 9 then throw",
+		"throws: throws IOException")
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "G.P").Invariants), "throws: throws NotSupportedException")
+}
+
+func TestSideEffects(t *testing.T) {
+	f := langtest.Extract(t, "E.cs", `class E {
+    void M() {
+        File.WriteAllText("a", "b");
+        var s = File.ReadAllText("a");
+        var c = new HttpClient();
+        Process.Start("ls");
+        Environment.GetEnvironmentVariable("HOME");
+        cmd.ExecuteNonQuery();
+        Environment.Exit(1);
+    }
+}`)
+	langtest.WantAll(t, langtest.FactTexts(langtest.Sym(t, f, "E.M").SideEffects),
+		"fs.write: writes files", "fs.read: reads files", "network: network access", "process: starts processes",
+		"env: reads environment variables", "database: database access", "exit: exits the process")
+}
+
+func TestBrokenInput(t *testing.T) {
+	f := langtest.ExtractBroken(t, "B.cs", `namespace N {
+class B {
+    public int Fine(Item i) => i.Total();
+    public void Half(Item item {
+        var x = item.Total(;
+    }
+    public string After() => Fine(null).ToString();
+}`)
+	if len(f.Errors) == 0 {
+		t.Error("no syntax errors reported")
+	}
+	langtest.Sym(t, f, "B.Fine")
+	langtest.Sym(t, f, "B.After")
+	langtest.WantAll(t, langtest.Refs(f), "B.After call Fine")
+}
+
+func TestXMLDoc(t *testing.T) {
+	for in, want := range map[string]string{
+		"<summary>\nDoes it.\n</summary>":                                                  "Does it.",
+		"<summary>Uses <see cref=\"T:A.B\"/> and <c>x</c>.</summary>":                      "Uses A.B and x.",
+		"<summary>S.</summary>\n<param name=\"a\">The a.</param>\n<returns>Two.</returns>": "S.\na: The a.\nReturns: Two.",
+		"<summary>S.</summary>\n<exception cref=\"IOException\">When.</exception>":         "S.\nThrows IOException: When.",
+		"plain words":  "plain words",
+		"a < b broken": "a < b broken",
+	} {
+		if got := xmlDoc(in); got != want {
+			t.Errorf("csXMLDoc(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

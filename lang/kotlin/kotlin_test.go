@@ -1,0 +1,85 @@
+package kotlin
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
+)
+
+func TestExtract(t *testing.T) {
+	f := langtest.Extract(t, "src/main/kotlin/a/Store.kt", `package com.shop.store
+
+import com.shop.model.Item
+import com.shop.model.*
+import kotlinx.coroutines.launch as go
+
+/** A store. */
+abstract class Base<T : Item>(val name: String) : Priced, Comparable<T> {
+    abstract fun total(): Int
+    protected open fun log(msg: String = "x", vararg rest: Any) { println(msg) }
+}
+
+interface Priced { fun price(): Long }
+
+object Registry { const val MAX = 3 }
+
+private var count = 0
+
+class Store(private val repo: Repo) : Base<Item>("s"), Priced {
+    override fun total(): Int {
+        if (count < 0) return 0
+        require(count < 10)
+        val r = Repo()
+        r.save(1)
+        this.repo.load("a")
+        fun inner(y: Int) = y + 1
+        return inner(2)
+    }
+    companion object { fun create(): Store = Store(Repo()) }
+    suspend fun fetch(url: String): String = throw IllegalStateException("x")
+}
+`)
+	base := langtest.Sym(t, f, "Base")
+	if base.Kind != lang.KindClass || base.Doc != "A store." || !base.Exported || len(base.Signature.Generics) != 1 {
+		t.Errorf("Base = %+v", base)
+	}
+	if got := strings.Join(base.Signature.Bases, ","); got != "Priced,Comparable<T>" {
+		t.Errorf("bases %q", got)
+	}
+	log := langtest.Sym(t, f, "Base.log")
+	if log.Kind != lang.KindMethod || log.Visibility != lang.VisProtected || len(log.Signature.Params) != 2 ||
+		log.Signature.Params[0].Default != `"x"` || !log.Signature.Params[1].Variadic {
+		t.Errorf("log = %+v", log)
+	}
+	if s := langtest.Sym(t, f, "Priced"); s.Kind != lang.KindInterface {
+		t.Errorf("Priced kind %s", s.Kind)
+	}
+	if s := langtest.Sym(t, f, "Registry.MAX"); s.Kind != lang.KindVariable {
+		t.Errorf("MAX kind %s", s.Kind)
+	}
+	if s := langtest.Sym(t, f, "count"); s.Visibility != lang.VisPrivate || s.Exported {
+		t.Errorf("count = %+v", s)
+	}
+	if s := langtest.Sym(t, f, "Store.repo"); s.Visibility != lang.VisPrivate || s.Signature.Returns != "Repo" {
+		t.Errorf("repo = %+v", s)
+	}
+	if s := langtest.Sym(t, f, "Store.create"); !lang.ContainsStr(s.Signature.Modifiers, "static") || s.Signature.Returns != "Store" {
+		t.Errorf("create = %+v", s)
+	}
+	if s := langtest.Sym(t, f, "Store.total.inner"); s.Kind != lang.KindFunction {
+		t.Errorf("inner kind %s", s.Kind)
+	}
+	total := langtest.Sym(t, f, "Store.total")
+	if got := langtest.FactTexts(total.Invariants); len(got) != 2 || !strings.Contains(got[0], "count < 0") {
+		t.Errorf("guards %v", got)
+	}
+	langtest.WantAll(t, langtest.Imports(f), "com.shop.model.Item@3", "com.shop.model names=*@4", "kotlinx.coroutines.launch alias=go@5")
+	var refs []string
+	for _, r := range f.Refs {
+		refs = append(refs, r.Kind+" "+r.Qualifier+"."+r.Name+" qt="+r.QualifierType)
+	}
+	langtest.WantAll(t, refs, "extends .Base qt=", "implements .Priced qt=", "new .Repo qt=", "call r.save qt=Repo",
+		"call this.repo.load qt=Store", "call .inner qt=", "new .IllegalStateException qt=")
+}

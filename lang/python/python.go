@@ -1,0 +1,1480 @@
+// Package python is sdl's room for Python: a walker over the syntax tree
+// (classes, functions, decorators, imports, the types of locals and
+// attributes, guards, raises and side effects), resolution through
+// modules, packages, imports and base classes, and the skeleton rules of
+// indented bodies and docstrings.
+package python
+
+import (
+	"embed"
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sdl-dev/sdl/lang"
+	tspy "github.com/tree-sitter/tree-sitter-python/bindings/go"
+)
+
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
+func init() {
+	lang.RegisterWalker(lang.Walker{
+		Name:       "python",
+		Extensions: []string{".py", ".pyi"},
+		Grammar:    tspy.Language(),
+		Comments:   []string{"comment"},
+		Strings:    []string{"string"},
+		Idents:     []string{"identifier"},
+		Data:       data,
+		Builtins:   builtins,
+		Extract:    extract,
+		Resolve:    resolve, ResolveImport: resolveImport,
+		Skeleton: skeleton,
+	})
+}
+
+// Where a statement is: what it defines depends on it.
+const (
+	moduleLevel = iota
+	classLevel
+	funcLevel
+)
+
+// scope maps local names to what is known of their values, chained to
+// the scopes of the enclosing functions and the module. A name known with
+// an empty type is a local of unknown type: it hides outer names. A name
+// holds a type or a call's result, never both.
+type scope struct {
+	lang.Scope
+	outer *scope
+	fn    bool // a function's scope, not the module's
+}
+
+func newScope(outer *scope, fn bool) *scope {
+	s := &scope{outer: outer, fn: fn}
+	if outer != nil {
+		s.Parent = &outer.Scope
+	}
+	return s
+}
+
+// callInfo is the call whose result a name holds: fn as written, and the
+// type of fn's qualifier head when known (x = self.make()).
+type callInfo struct{ fn, headType string }
+
+func (s *scope) lookup(name string) (string, callInfo) {
+	typ, fn, head, _ := s.Scope.Lookup(name)
+	if fn == "" {
+		return typ, callInfo{}
+	}
+	return "", callInfo{fn: fn, headType: head}
+}
+
+// isLocal reports whether name is a parameter or variable of the
+// enclosing functions: calling it calls a value, not a definition.
+func (s *scope) isLocal(name string) bool {
+	for ; s != nil; s = s.outer {
+		if _, ok := s.Types[name]; ok {
+			return s.fn
+		}
+	}
+	return false
+}
+
+func (s *scope) setCall(name string, c callInfo) { s.Scope.SetCall(name, c.fn, c.headType) }
+
+// set records what an assignment tells of name.
+func (s *scope) set(name, typ string, c callInfo) {
+	if typ == "" && c.fn != "" {
+		s.setCall(name, c)
+		return
+	}
+	s.SetType(name, typ)
+}
+
+// state is where the walker is: the symbol that owns the references and
+// definitions met there, and what self means.
+type state struct {
+	owner     int
+	level     int
+	scope     *scope
+	cls       int    // the class whose body this is, at class level
+	selfClass string // qualified class of the enclosing method, for super()
+	initOf    int    // the class whose fields self.x = ... defines, or -1
+	selfName  string // the method's first parameter, when initOf >= 0
+	clsParam  string // a classmethod's first parameter: cls(...) builds the class
+}
+
+// walker is the state of one Python file's extraction.
+type walker struct {
+	x       *lang.Extractor
+	t       *lang.Tree
+	fields  map[int][]lang.Param
+	defined map[def]int // (parent, name) -> symbol, so a reassignment is not a new variable
+	all     map[string]bool
+	allBad  bool           // __all__ is not a plain list of strings
+	covered map[int32]bool // raise statements already reported by a guard
+}
+
+type def struct {
+	parent int
+	name   string
+}
+
+func extract(x *lang.Extractor) {
+	p := &walker{x: x, t: x.Tree, fields: map[int][]lang.Param{}, defined: map[def]int{}}
+	x.Facts.Module = moduleName(x.Path)
+	if x.Facts.Module != "" {
+		x.Facts.Symbols[0].Name = x.Facts.Module
+	}
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		x.Facts.Symbols[0].IsTest = true
+	}
+	x.Facts.Symbols[0].Doc = p.docstring(0)
+	scope := newScope(nil, false)
+	p.prescan(0, scope)
+	p.stmts(0, &state{owner: 0, level: moduleLevel, scope: scope, cls: -1, initOf: -1})
+	p.finishSymbols()
+}
+
+// moduleName is the dotted module of a file: pkg/sub/mod.py ->
+// "pkg.sub.mod", pkg/__init__.py -> "pkg".
+func moduleName(p string) string {
+	p = strings.TrimSuffix(p, path.Ext(p))
+	segs := strings.Split(p, "/")
+	if segs[len(segs)-1] == "__init__" {
+		segs = segs[:len(segs)-1]
+	}
+	return strings.Join(segs, ".")
+}
+
+// visibility is the convention: __x private, _x protected, dunders and
+// everything else public.
+func visibility(name string) string {
+	switch {
+	case len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__"):
+		return lang.VisPublic
+	case strings.HasPrefix(name, "__"):
+		return lang.VisPrivate
+	case strings.HasPrefix(name, "_"):
+		return lang.VisProtected
+	}
+	return lang.VisPublic
+}
+
+// capWords reports whether a name is written like a class: Foo, HTTPServer
+// (not FOO, which is a constant).
+func capWords(name string) bool {
+	if !lang.IsUpper(name) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if name[i] >= 'a' && name[i] <= 'z' {
+			return true
+		}
+	}
+	return len(name) == 1
+}
+
+// finishSymbols applies what is known only after the whole file: __all__
+// and the exported flags that depend on the containers.
+func (p *walker) finishSymbols() {
+	syms := p.x.Facts.Symbols
+	for i := 1; i < len(syms); i++ {
+		s := &syms[i]
+		switch {
+		case s.Parent == 0:
+			if p.all != nil && !p.allBad {
+				s.Exported = p.all[s.Name]
+			} else {
+				s.Exported = s.Visibility == lang.VisPublic
+			}
+		case s.Parent > 0 && s.Parent < i && lang.IsTypeKind(syms[s.Parent].Kind):
+			s.Exported = s.Visibility == lang.VisPublic && syms[s.Parent].Exported
+		default:
+			s.Exported = false
+		}
+	}
+	for cls, fs := range p.fields {
+		syms[cls].Signature.Fields = fs
+	}
+}
+
+// prescan learns the types of module-level variables before the walk, so
+// that functions defined above an assignment still see its type.
+func (p *walker) prescan(root int32, scope *scope) {
+	t := p.t
+	for st := range t.NamedChildren(root) {
+		if t.Kind(st) != "expression_statement" {
+			continue
+		}
+		a := t.FirstNamedChild(st)
+		if a < 0 || t.Kind(a) != "assignment" {
+			continue
+		}
+		left, right := t.Field(a, "left"), t.Field(a, "right")
+		if left < 0 || t.Kind(left) != "identifier" {
+			continue
+		}
+		typ, call := "", callInfo{}
+		if ty := t.Field(a, "type"); ty >= 0 {
+			typ, _ = p.text(ty, maxTypeText)
+		} else if right >= 0 {
+			typ, call = p.valueType(right, &state{scope: scope, cls: -1, initOf: -1})
+		}
+		if typ != "" || call.fn != "" {
+			scope.set(t.Text(left), typ, call)
+		}
+	}
+}
+
+// Limits on the texts taken from the source: a generated file can hold a
+// chain of thousands of calls, and every call in it is a reference.
+const (
+	maxTypeText  = 200
+	maxQualifier = 120
+	maxChain     = 64
+)
+
+// text is node n's source on one line, at most max bytes; cut reports
+// that it was longer. A long node is not copied whole.
+func (p *walker) text(n int32, max int) (string, bool) {
+	t := p.t
+	start, end := t.Nodes[n].StartByte, t.Nodes[n].EndByte
+	long := int(end-start) > 4*max+16
+	if long {
+		end = start + uint32(4*max+16)
+		for end > start && !utf8.RuneStart(t.Src[end]) {
+			end--
+		}
+	}
+	s := lang.OneLine(string(t.Src[start:end]))
+	if long && len(s) <= max {
+		s += "..."
+	}
+	if long || len(s) > max {
+		return lang.Shorten(s, max), true
+	}
+	return s, false
+}
+
+// fieldText is the text of node n's field, as text gives it.
+func (p *walker) fieldText(n int32, field string, max int) string {
+	if f := p.t.Field(n, field); f >= 0 {
+		s, _ := p.text(f, max)
+		return s
+	}
+	return ""
+}
+
+func (p *walker) stmts(n int32, c *state) {
+	for ch := range p.kids(n) {
+		p.node(ch, c, false)
+	}
+}
+
+// node walks code: definitions become symbols, calls become references.
+// top is true for the statements of a function's own body, where an early
+// exit is a guard.
+func (p *walker) node(n int32, c *state, top bool) {
+	t := p.t
+	switch t.Kind(n) {
+	case "decorated_definition":
+		def := t.Field(n, "definition")
+		switch {
+		case def < 0:
+			p.children(n, c)
+		case t.Kind(def) == "class_definition":
+			p.class(def, n, c)
+		default:
+			p.function(def, n, c)
+		}
+		return
+	case "function_definition":
+		p.function(n, -1, c)
+		return
+	case "class_definition":
+		p.class(n, -1, c)
+		return
+	case "import_statement":
+		p.importStmt(n, c)
+		return
+	case "import_from_statement":
+		p.importFrom(n, c)
+		return
+	case "future_import_statement":
+		return
+	case "expression_statement":
+		for ch := range p.kids(n) {
+			switch t.Kind(ch) {
+			case "assignment":
+				p.assign(ch, n, c)
+			case "augmented_assignment":
+				p.augAssign(ch, c)
+			default:
+				p.node(ch, c, false)
+			}
+		}
+		return
+	case "assignment":
+		p.assign(n, n, c)
+		return
+	case "augmented_assignment":
+		p.augAssign(n, c)
+		return
+	case "call":
+		p.call(n, c)
+		return
+	case "raise_statement":
+		p.raise(n, c)
+	case "assert_statement":
+		if top && c.level == funcLevel {
+			p.assert(n, c)
+		}
+	case "if_statement":
+		if top && c.level == funcLevel {
+			p.guardIf(n, c)
+		}
+	case "for_statement", "for_in_clause":
+		if c.level == funcLevel {
+			p.forget(t.Field(n, "left"), c)
+		}
+	case "as_pattern":
+		p.asPattern(n, c)
+		return
+	case "named_expression":
+		if c.level == funcLevel {
+			if name := t.Field(n, "name"); name >= 0 {
+				if v := t.Field(n, "value"); v >= 0 {
+					typ, call := p.valueType(v, c)
+					c.scope.set(t.Text(name), typ, call)
+				}
+			}
+		}
+	case "identifier", "integer", "float", "true", "false", "none", "comment", "string_start", "string_content",
+		"string_end", "escape_sequence", "pass_statement", "break_statement", "continue_statement", "ellipsis":
+		return
+	}
+	p.children(n, c)
+}
+
+func (p *walker) children(n int32, c *state) {
+	for ch := range p.kids(n) {
+		p.node(ch, c, false)
+	}
+}
+
+// kids yields the named children of n that are code: not comments, but
+// ERROR nodes, which tree-sitter marks as extras like comments, included.
+func (p *walker) kids(n int32) func(yield func(int32) bool) {
+	t := p.t
+	return func(yield func(int32) bool) {
+		end := t.Nodes[n].End
+		for c := n + 1; c < end; c = t.Nodes[c].End {
+			f := t.Nodes[c].Flags
+			if f&lang.FlagNamed == 0 || f&lang.FlagExtra != 0 && f&lang.FlagError == 0 {
+				continue
+			}
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// docstring returns the docstring of a module (n = 0) or of a block.
+func (p *walker) docstring(body int32) string {
+	t := p.t
+	if body < 0 {
+		return ""
+	}
+	first := t.FirstNamedChild(body)
+	if first < 0 || t.Kind(first) != "expression_statement" {
+		return ""
+	}
+	s := t.FirstNamedChild(first)
+	if s < 0 || t.NextSibling(s) >= 0 {
+		return ""
+	}
+	switch t.Kind(s) {
+	case "string":
+		return cleanDoc(p.stringValue(s))
+	case "concatenated_string":
+		var b strings.Builder
+		for part := range t.NamedChildren(s) {
+			if t.Kind(part) == "string" {
+				b.WriteString(p.stringValue(part))
+			}
+		}
+		return cleanDoc(b.String())
+	}
+	return ""
+}
+
+// stringValue is the text between a string's quotes, escapes left as
+// written.
+func (p *walker) stringValue(s int32) string {
+	t := p.t
+	start, end := t.Nodes[s].StartByte, t.Nodes[s].EndByte
+	for ch := range t.Children(s) {
+		switch t.Kind(ch) {
+		case "string_start":
+			start = t.Nodes[ch].EndByte
+		case "string_end":
+			end = t.Nodes[ch].StartByte
+		}
+	}
+	if end < start {
+		return ""
+	}
+	return string(t.Src[start:end])
+}
+
+// cleanDoc dedents a docstring as inspect.cleandoc does.
+func cleanDoc(s string) string {
+	if !strings.Contains(s, "\n") {
+		return strings.TrimSpace(s)
+	}
+	lines := strings.Split(strings.ReplaceAll(s, "\t", "        "), "\n")
+	indent := -1
+	for _, l := range lines[1:] {
+		trimmed := strings.TrimLeft(l, " ")
+		if trimmed == "" {
+			continue
+		}
+		if d := len(l) - len(trimmed); indent < 0 || d < indent {
+			indent = d
+		}
+	}
+	lines[0] = strings.TrimSpace(lines[0])
+	for i := 1; i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], " \r")
+		if indent > 0 && len(l) >= indent {
+			l = l[indent:]
+		} else {
+			l = strings.TrimLeft(l, " ")
+		}
+		lines[i] = l
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// decorators returns the decorator expressions of a decorated definition.
+func (p *walker) decorators(dec int32) []int32 {
+	if dec < 0 {
+		return nil
+	}
+	var out []int32
+	for d := range p.t.NamedChildren(dec) {
+		if p.t.Kind(d) == "decorator" {
+			if e := p.t.FirstNamedChild(d); e >= 0 {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// decoratorName is a decorator as a modifier: "@app.route('/')" ->
+// "app.route".
+func (p *walker) decoratorName(e int32) string {
+	t := p.t
+	if t.Kind(e) == "call" {
+		if fn := t.Field(e, "function"); fn >= 0 {
+			e = fn
+		}
+	}
+	d, _ := p.text(e, 120)
+	return d
+}
+
+// decoratorRefs records the calls a definition's decorators make.
+func (p *walker) decoratorRefs(decs []int32, sym int, c *state) {
+	t := p.t
+	dc := *c
+	dc.owner = sym
+	for _, e := range decs {
+		switch t.Kind(e) {
+		case "identifier":
+			p.x.Ref(lang.Ref{Kind: lang.RefCall, Name: t.Text(e), Symbol: sym}, e)
+		case "attribute":
+			// @x.setter and friends re-decorate a property: no call of note
+			switch t.FieldText(e, "attribute") {
+			case "setter", "getter", "deleter":
+				continue
+			}
+			p.attrRef(e, &dc, e)
+		default:
+			p.node(e, &dc, false)
+		}
+	}
+}
+
+// header is a definition's source up to its body, without the colon.
+func (p *walker) header(n, body int32) string {
+	return strings.TrimSpace(strings.TrimSuffix(p.x.HeaderText(n, body), ":"))
+}
+
+func (p *walker) function(n, dec int32, c *state) {
+	t, x := p.t, p.x
+	nameN := t.Field(n, "name")
+	if nameN < 0 {
+		p.children(n, c)
+		return
+	}
+	node := n
+	if dec >= 0 {
+		node = dec
+	}
+	body := t.Field(n, "body")
+	name := t.Text(nameN)
+	s := lang.Symbol{Kind: lang.KindFunction, Name: name, Parent: c.owner, Visibility: visibility(name)}
+	inClass := c.level == classLevel
+	if inClass {
+		s.Kind = lang.KindMethod
+		if name == "__init__" {
+			s.Kind = lang.KindConstructor
+		}
+	}
+	if t.ChildOfKind(n, "async") >= 0 {
+		s.Signature.Modifiers = append(s.Signature.Modifiers, "async")
+	}
+	decs := p.decorators(dec)
+	static, classMethod := false, false
+	for _, e := range decs {
+		d := p.decoratorName(e)
+		s.Signature.Modifiers = append(s.Signature.Modifiers, d)
+		switch lang.LastIdent(d) {
+		case "staticmethod":
+			static = true
+		case "classmethod":
+			classMethod = true
+		case "abstractmethod":
+			s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
+		}
+	}
+	scope := newScope(c.scope, true)
+	s.Signature.Params = p.params(t.Field(n, "parameters"), scope)
+	if ret := t.Field(n, "return_type"); ret >= 0 {
+		s.Signature.Returns, _ = p.text(ret, maxTypeText)
+	}
+	s.Signature.Generics = p.typeParams(t.Field(n, "type_parameters"))
+	s.Signature.Text = p.header(n, body)
+	s.Doc = p.docstring(body)
+	if s.Doc == "" {
+		s.Doc = x.DocBefore(node)
+	}
+	switch {
+	case inClass:
+		s.IsTest = strings.HasPrefix(name, "test") && x.Facts.Symbols[c.owner].IsTest
+	case strings.HasPrefix(name, "test_"):
+		s.IsTest = true
+	}
+	sym := x.AddSymbol(s, node, nameN, body)
+	p.defined[def{c.owner, name}] = sym
+
+	fc := &state{owner: sym, level: funcLevel, scope: scope, cls: -1, initOf: -1}
+	if inClass && !static && len(s.Signature.Params) > 0 && !strings.HasPrefix(s.Signature.Params[0].Name, "*") {
+		first := s.Signature.Params[0].Name
+		qual := x.Facts.Symbols[c.cls].Qualified()
+		scope.SetType(first, qual)
+		fc.selfClass = qual
+		if classMethod {
+			fc.clsParam = first
+		}
+		switch name {
+		case "__init__", "__post_init__", "setUp", "setup_method":
+			fc.initOf, fc.selfName = c.cls, first
+		}
+	} else if c.level == funcLevel {
+		fc.selfClass = c.selfClass
+	}
+	// default values run when the function is defined; they are part of it
+	if params := t.Field(n, "parameters"); params >= 0 {
+		dc := *c
+		dc.owner = sym
+		for prm := range t.NamedChildren(params) {
+			if v := t.Field(prm, "value"); v >= 0 {
+				p.node(v, &dc, false)
+			}
+		}
+	}
+	if body >= 0 {
+		for st := range p.kids(body) {
+			p.node(st, fc, true)
+		}
+	}
+	// what the parser could not place lies beside the body
+	for ch := range p.kids(n) {
+		if t.IsError(ch) {
+			p.node(ch, fc, false)
+		}
+	}
+	// last, so that a summary lists what the body calls first
+	p.decoratorRefs(decs, sym, c)
+}
+
+// params reads a parameter list, typing the annotated names in scope and
+// hiding outer names with the others.
+func (p *walker) params(list int32, scope *scope) []lang.Param {
+	t := p.t
+	if list < 0 {
+		return nil
+	}
+	var out []lang.Param
+	for n := range t.NamedChildren(list) {
+		var prm lang.Param
+		switch t.Kind(n) {
+		case "identifier":
+			prm.Name = t.Text(n)
+		case "typed_parameter":
+			prm.Type = p.fieldText(n, "type", maxTypeText)
+			if id := t.FirstNamedChild(n); id >= 0 {
+				switch t.Kind(id) {
+				case "identifier":
+					prm.Name = t.Text(id)
+				case "list_splat_pattern":
+					prm.Name, prm.Variadic = "*"+splatName(t, id), true
+				case "dictionary_splat_pattern":
+					prm.Name, prm.Variadic = "**"+splatName(t, id), true
+				}
+			}
+		case "default_parameter", "typed_default_parameter":
+			prm.Name = t.FieldText(n, "name")
+			prm.Type = p.fieldText(n, "type", maxTypeText)
+			prm.Default = p.fieldText(n, "value", 60)
+			prm.Optional = true
+		case "list_splat_pattern":
+			prm.Name, prm.Variadic = "*"+splatName(t, n), true
+		case "dictionary_splat_pattern":
+			prm.Name, prm.Variadic = "**"+splatName(t, n), true
+		case "keyword_separator":
+			prm.Name = "*"
+		case "positional_separator":
+			prm.Name = "/"
+		default:
+			continue
+		}
+		out = append(out, prm)
+		if name := strings.TrimLeft(prm.Name, "*/"); name != "" && scope != nil {
+			typ := prm.Type
+			if prm.Variadic {
+				typ = "" // a tuple or dict of them
+			}
+			scope.SetType(name, typ)
+		}
+	}
+	return out
+}
+
+func splatName(t *lang.Tree, n int32) string {
+	if id := t.FirstNamedChild(n); id >= 0 {
+		return t.Text(id)
+	}
+	return ""
+}
+
+func (p *walker) typeParams(n int32) []string {
+	if n < 0 {
+		return nil
+	}
+	var out []string
+	for c := range p.t.NamedChildren(n) {
+		s, _ := p.text(c, 120)
+		out = append(out, s)
+	}
+	return out
+}
+
+func (p *walker) class(n, dec int32, c *state) {
+	t, x := p.t, p.x
+	nameN := t.Field(n, "name")
+	if nameN < 0 {
+		p.children(n, c)
+		return
+	}
+	node := n
+	if dec >= 0 {
+		node = dec
+	}
+	body := t.Field(n, "body")
+	supers := t.Field(n, "superclasses")
+	name := t.Text(nameN)
+	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: c.owner, Visibility: visibility(name)}
+	var baseNodes []int32
+	if supers >= 0 {
+		for a := range t.NamedChildren(supers) {
+			switch t.Kind(a) {
+			case "keyword_argument":
+				kw, v := t.FieldText(a, "name"), p.fieldText(a, "value", 120)
+				if kw == "metaclass" {
+					s.Signature.Modifiers = append(s.Signature.Modifiers, "metaclass="+v)
+					if lang.LastIdent(v) == "ABCMeta" {
+						s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
+					}
+				}
+			case "list_splat", "dictionary_splat", "comment":
+			default:
+				b, _ := p.text(a, maxTypeText)
+				s.Signature.Bases = append(s.Signature.Bases, b)
+				baseNodes = append(baseNodes, a)
+				switch lang.LastIdent(b) {
+				case "Protocol":
+					s.Kind = lang.KindInterface
+				case "ABC":
+					s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
+				}
+				if strings.HasSuffix(lang.LastIdent(b), "TestCase") {
+					s.IsTest = true
+				}
+			}
+		}
+	}
+	decs := p.decorators(dec)
+	for _, e := range decs {
+		s.Signature.Modifiers = append(s.Signature.Modifiers, p.decoratorName(e))
+	}
+	s.Signature.Generics = p.typeParams(t.Field(n, "type_parameters"))
+	s.Signature.Text = p.header(n, body)
+	s.Doc = p.docstring(body)
+	if s.Doc == "" {
+		s.Doc = x.DocBefore(node)
+	}
+	if c.level != classLevel && strings.HasPrefix(name, "Test") && x.Facts.IsTest {
+		s.IsTest = true
+	}
+	sym := x.AddSymbol(s, node, nameN, body)
+	p.defined[def{c.owner, name}] = sym
+
+	bc := *c
+	bc.owner = sym
+	for _, b := range baseNodes {
+		p.baseRef(b, &bc, b)
+	}
+	if supers >= 0 {
+		for a := range t.NamedChildren(supers) {
+			if t.Kind(a) == "keyword_argument" {
+				if v := t.Field(a, "value"); v >= 0 {
+					p.node(v, &bc, false)
+				}
+			}
+		}
+	}
+	p.decoratorRefs(decs, sym, c)
+	if body >= 0 {
+		cc := &state{owner: sym, level: classLevel, scope: c.scope, cls: sym, initOf: -1}
+		p.stmts(body, cc)
+		for ch := range p.kids(n) {
+			if t.IsError(ch) {
+				p.node(ch, cc, false)
+			}
+		}
+	}
+}
+
+// BaseRef records a class's base: Base, mod.Base, Generic[T].
+func (p *walker) baseRef(b int32, c *state, at int32) {
+	t := p.t
+	switch t.Kind(b) {
+	case "identifier":
+		p.x.Ref(lang.Ref{Kind: lang.RefExtends, Name: t.Text(b), Symbol: c.owner}, at)
+	case "attribute":
+		obj := t.Field(b, "object")
+		if obj >= 0 && isDotted(t, obj) {
+			q, _ := p.text(obj, maxQualifier)
+			p.x.Ref(lang.Ref{Kind: lang.RefExtends, Name: t.FieldText(b, "attribute"), Qualifier: q, Symbol: c.owner}, at)
+			return
+		}
+		p.node(b, c, false)
+	case "subscript":
+		if v := t.Field(b, "value"); v >= 0 {
+			p.baseRef(v, c, at)
+		}
+		if s := t.Field(b, "subscript"); s >= 0 {
+			p.node(s, c, false)
+		}
+	default:
+		p.node(b, c, false)
+	}
+}
+
+// isDotted reports whether n is a plain name or a chain of attributes
+// over one.
+func isDotted(t *lang.Tree, n int32) bool {
+	for {
+		switch t.Kind(n) {
+		case "identifier":
+			return true
+		case "attribute":
+			n = t.Field(n, "object")
+			if n < 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+}
+
+// assign handles x = v, x: T = v, a = b = v and self.x = v. stmt is the
+// statement that holds it, the range of a variable it defines.
+func (p *walker) assign(n, stmt int32, c *state) {
+	t := p.t
+	targets := []int32{t.Field(n, "left")}
+	typN := t.Field(n, "type")
+	val := t.Field(n, "right")
+	for val >= 0 && t.Kind(val) == "assignment" {
+		targets = append(targets, t.Field(val, "left"))
+		if typN < 0 {
+			typN = t.Field(val, "type")
+		}
+		val = t.Field(val, "right")
+	}
+	annot := ""
+	if typN >= 0 {
+		annot, _ = p.text(typN, maxTypeText)
+	}
+	vtype, vcall := "", callInfo{}
+	if val >= 0 {
+		vtype, vcall = p.valueType(val, c)
+	}
+	owner := c.owner
+	if c.level != funcLevel {
+		first := -1
+		for _, tg := range targets {
+			if tg < 0 || t.Kind(tg) != "identifier" {
+				continue
+			}
+			name := t.Text(tg)
+			if c.level == moduleLevel && name == "__all__" {
+				p.collectAll(val)
+			}
+			ret := annot
+			if ret == "" && (capWords(lang.LastIdent(vtype)) || strings.HasPrefix(vtype, "type[")) {
+				ret = vtype
+			}
+			sym := p.variable(name, tg, stmt, val, ret, c)
+			if first < 0 {
+				first = sym
+			}
+			if c.level == classLevel {
+				ft := annot
+				if ft == "" {
+					ft = fieldType(vtype, vcall)
+				}
+				p.addField(c.cls, name, ft)
+			} else if annot != "" {
+				c.scope.SetType(name, annot)
+			} else {
+				c.scope.set(name, vtype, vcall)
+			}
+		}
+		if first >= 0 {
+			owner = first
+		}
+	}
+	vc := c
+	if owner != c.owner {
+		cp := *c
+		cp.owner = owner
+		vc = &cp
+	}
+	if val >= 0 {
+		p.node(val, vc, false)
+	}
+	for _, tg := range targets {
+		if tg < 0 {
+			continue
+		}
+		switch t.Kind(tg) {
+		case "identifier":
+			if c.level == funcLevel {
+				if annot != "" {
+					c.scope.SetType(t.Text(tg), annot)
+				} else {
+					c.scope.set(t.Text(tg), vtype, vcall)
+				}
+			}
+		case "attribute":
+			obj := t.Field(tg, "object")
+			if c.initOf >= 0 && obj >= 0 && t.Kind(obj) == "identifier" && t.Text(obj) == c.selfName {
+				ft := annot
+				if ft == "" {
+					ft = fieldType(vtype, vcall)
+				}
+				p.addField(c.initOf, t.FieldText(tg, "attribute"), ft)
+			}
+			p.node(tg, c, false)
+		case "pattern_list", "tuple_pattern", "list_pattern":
+			p.forget(tg, c)
+			if c.level == funcLevel && len(targets) == 1 {
+				p.unpack(tg, val, c)
+			}
+			p.node(tg, c, false)
+		default:
+			p.node(tg, c, false)
+		}
+	}
+}
+
+// fieldType renders what a value tells of a field's type: the class
+// instantiated, a builtin type, or "f()" for the result of calling f.
+func fieldType(typ string, call callInfo) string {
+	if typ != "" || call.fn == "" {
+		return typ
+	}
+	if strings.ContainsAny(call.fn, "([") {
+		return ""
+	}
+	return call.fn + "()"
+}
+
+// unpack types the names of a, b = f() as the elements of what f
+// returns: "f()[0]", "f()[1]".
+func (p *walker) unpack(tg, val int32, c *state) {
+	t := p.t
+	for val >= 0 && t.Kind(val) == "await" {
+		val = t.FirstNamedChild(val)
+	}
+	if val < 0 || t.Kind(val) != "call" {
+		return
+	}
+	_, call := p.valueType(val, c)
+	if call.fn == "" || strings.ContainsAny(call.fn, "([") {
+		return
+	}
+	i := 0
+	for ch := range p.kids(tg) {
+		switch t.Kind(ch) {
+		case "identifier":
+			c.scope.setCall(t.Text(ch), callInfo{fn: call.fn + "()[" + strconv.Itoa(i) + "]", headType: call.headType})
+		case "list_splat_pattern":
+			return // later positions count from the end
+		}
+		i++
+	}
+}
+
+// forget marks the names a target binds as locals of unknown type.
+func (p *walker) forget(tg int32, c *state) {
+	t := p.t
+	if tg < 0 || c.level != funcLevel {
+		return
+	}
+	if t.Kind(tg) == "identifier" {
+		c.scope.SetType(t.Text(tg), "")
+		return
+	}
+	switch t.Kind(tg) {
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression":
+		for ch := range t.NamedChildren(tg) {
+			p.forget(ch, c)
+		}
+	}
+}
+
+func (p *walker) augAssign(n int32, c *state) {
+	t := p.t
+	left, right := t.Field(n, "left"), t.Field(n, "right")
+	if c.level == moduleLevel && left >= 0 && t.Text(left) == "__all__" && p.all != nil {
+		p.collectAll(right)
+	}
+	if right >= 0 {
+		p.node(right, c, false)
+	}
+	if left >= 0 {
+		p.node(left, c, false)
+	}
+}
+
+// collectAll reads __all__ = [...] or ("a", "b"), += included.
+func (p *walker) collectAll(val int32) {
+	t := p.t
+	if p.all == nil {
+		p.all = map[string]bool{}
+	}
+	if val < 0 {
+		p.allBad = true
+		return
+	}
+	switch t.Kind(val) {
+	case "list", "tuple", "set":
+	default:
+		p.allBad = true
+		return
+	}
+	for e := range t.NamedChildren(val) {
+		if t.Kind(e) != "string" || t.ChildOfKind(e, "interpolation") >= 0 {
+			p.allBad = true
+			continue
+		}
+		p.all[p.stringValue(e)] = true
+	}
+}
+
+// variable defines a module- or class-level variable, once per name.
+func (p *walker) variable(name string, nameN, stmt, val int32, typ string, c *state) int {
+	x := p.x
+	key := def{c.owner, name}
+	if sym, ok := p.defined[key]; ok {
+		return sym
+	}
+	s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.owner, Visibility: visibility(name)}
+	s.Signature.Returns = typ
+	s.Signature.Text, _ = p.text(stmt, lang.MaxSigText)
+	s.Doc = x.DocBefore(stmt)
+	if s.Doc == "" {
+		// an attribute docstring: a string statement right after
+		if next := p.t.NextSibling(stmt); next >= 0 && p.t.Kind(next) == "expression_statement" {
+			if str := p.t.FirstNamedChild(next); str >= 0 && p.t.Kind(str) == "string" && p.t.NextSibling(str) < 0 {
+				s.Doc = cleanDoc(p.stringValue(str))
+			}
+		}
+	}
+	if lang.IsUpper(name) && strings.ToUpper(name) == name {
+		s.Signature.Modifiers = []string{"const"}
+	}
+	sym := x.AddSymbol(s, stmt, nameN, val)
+	p.defined[key] = sym
+	return sym
+}
+
+func (p *walker) addField(cls int, name, typ string) {
+	if cls < 0 || name == "" {
+		return
+	}
+	fs := p.fields[cls]
+	for i := range fs {
+		if fs[i].Name == name {
+			if fs[i].Type == "" {
+				fs[i].Type = typ
+			}
+			return
+		}
+	}
+	p.fields[cls] = append(fs, lang.Param{Name: name, Type: typ})
+}
+
+// valueType is what an assigned value tells of the name's type: a class
+// (Foo(...), a literal's builtin type) or the call whose result it is.
+func (p *walker) valueType(v int32, c *state) (string, callInfo) {
+	t := p.t
+	switch t.Kind(v) {
+	case "call":
+		fn := t.Field(v, "function")
+		if fn < 0 {
+			return "", callInfo{}
+		}
+		if !isDotted(t, fn) {
+			// f()(), a.b().c(): the result of the last call
+			if t.Kind(fn) == "attribute" {
+				ht, headCall := p.qualifierInfo(fn, c)
+				if fnText, cut := p.text(fn, maxTypeText); headCall != "" && !cut {
+					return "", callInfo{fn: fnText, headType: ht}
+				}
+			}
+			return "", callInfo{}
+		}
+		name, cut := p.text(fn, maxTypeText)
+		if cut {
+			return "", callInfo{}
+		}
+		last := lang.LastIdent(name)
+		switch {
+		case c.clsParam != "" && name == c.clsParam:
+			return c.selfClass, callInfo{}
+		case capWords(last):
+			return name, callInfo{}
+		case name == last && builtinTypes[name]:
+			return name, callInfo{}
+		}
+		head := name
+		if i := strings.IndexByte(head, '.'); i >= 0 {
+			head = head[:i]
+		} else {
+			return "", callInfo{fn: name}
+		}
+		ht, _ := c.scope.lookup(head)
+		return "", callInfo{fn: name, headType: ht}
+	case "await", "parenthesized_expression":
+		if in := t.FirstNamedChild(v); in >= 0 {
+			return p.valueType(in, c)
+		}
+	case "boolean_operator":
+		// x = given or Default(): the type of the first operand that tells
+		for _, f := range []string{"left", "right"} {
+			if o := t.Field(v, f); o >= 0 {
+				if typ, call := p.valueType(o, c); typ != "" || call.fn != "" {
+					return typ, call
+				}
+			}
+		}
+	case "identifier", "attribute":
+		if t.Kind(v) == "identifier" && c.scope != nil {
+			if typ, call := c.scope.lookup(t.Text(v)); typ != "" || call.fn != "" {
+				return typ, call
+			}
+		}
+		// handler_class = Handler: the class itself, called later
+		if isDotted(t, v) {
+			if name, cut := p.text(v, maxTypeText); !cut && capWords(lang.LastIdent(name)) {
+				return "type[" + name + "]", callInfo{}
+			}
+		}
+	default:
+		if lt := literalType(t, v); lt != "" {
+			return lt, callInfo{}
+		}
+	}
+	return "", callInfo{}
+}
+
+// literalType is the builtin type of a literal, or "".
+func literalType(t *lang.Tree, v int32) string {
+	switch t.Kind(v) {
+	case "string", "concatenated_string":
+		if s := t.Text(v); len(s) > 0 && (s[0] == 'b' || s[0] == 'B' || len(s) > 1 && (s[1] == 'b' || s[1] == 'B') && s[0] != '"' && s[0] != '\'') {
+			return "bytes"
+		}
+		return "str"
+	case "list", "list_comprehension":
+		return "list"
+	case "dictionary", "dictionary_comprehension":
+		return "dict"
+	case "set", "set_comprehension":
+		return "set"
+	case "tuple":
+		return "tuple"
+	case "integer":
+		return "int"
+	case "float":
+		return "float"
+	case "true", "false":
+		return "bool"
+	}
+	return ""
+}
+
+// call records a call: f(), obj.m(), Foo() (an instantiation).
+func (p *walker) call(n int32, c *state) {
+	t := p.t
+	fn := t.Field(n, "function")
+	if fn >= 0 {
+		switch t.Kind(fn) {
+		case "identifier":
+			name := t.Text(fn)
+			r := lang.Ref{Kind: lang.RefCall, Name: name, Symbol: c.owner}
+			switch {
+			case c.level == funcLevel && name != c.clsParam && c.scope.isLocal(name):
+				// a callback or a value held in a local: nothing to bind by name
+				r.Name = ""
+			case c.clsParam != "" && name == c.clsParam && c.selfClass != "":
+				// cls(...) in a classmethod builds the class
+				r.Kind, r.Name = lang.RefNew, c.selfClass
+				if i := strings.LastIndexByte(c.selfClass, '.'); i >= 0 {
+					r.Name, r.Qualifier = c.selfClass[i+1:], c.selfClass[:i]
+				}
+			case capWords(name):
+				r.Kind = lang.RefNew
+			}
+			p.x.Ref(r, n)
+		case "attribute":
+			p.attrRef(fn, c, n)
+		default:
+			p.node(fn, c, false)
+		}
+	}
+	if args := t.Field(n, "arguments"); args >= 0 {
+		p.valueArgs(args, c)
+		p.node(args, c, false)
+	}
+}
+
+// valueArgs records the names passed as arguments that may be functions
+// or methods, called later by the callee (Thread(target=self.run),
+// map(parse, xs), app.add_url_rule("/", view_func=index)). Extraction
+// cannot tell them from variables and attributes: resolution keeps a
+// reference only when it binds a function or method (Language.Resolve).
+func (p *walker) valueArgs(args int32, c *state) {
+	t := p.t
+	if t.Kind(args) != "argument_list" {
+		return
+	}
+	for a := range t.NamedChildren(args) {
+		if t.Kind(a) == "keyword_argument" {
+			a = t.Field(a, "value")
+		}
+		switch t.Kind(a) {
+		case "identifier":
+			name := t.Text(a)
+			if c.level == funcLevel && c.scope.isLocal(name) {
+				continue // a parameter or local: nothing to bind by name
+			}
+			p.x.Ref(lang.Ref{Kind: lang.RefReference, Name: name, Symbol: c.owner}, a)
+		case "attribute":
+			obj, attr := t.Field(a, "object"), t.Field(a, "attribute")
+			if obj < 0 || attr < 0 {
+				continue
+			}
+			q, _ := p.text(obj, maxQualifier)
+			r := lang.Ref{Kind: lang.RefReference, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
+			r.QualifierType, r.QualifierCall = p.qualifierInfo(obj, c)
+			p.x.Ref(r, a)
+		}
+	}
+}
+
+// attrRef records a call of the attribute fn (obj.name) made at node at,
+// and walks obj for the calls it makes.
+func (p *walker) attrRef(fn int32, c *state, at int32) {
+	t := p.t
+	obj, attr := t.Field(fn, "object"), t.Field(fn, "attribute")
+	if obj < 0 || attr < 0 {
+		p.children(fn, c)
+		return
+	}
+	q, _ := p.text(obj, maxQualifier)
+	r := lang.Ref{Kind: lang.RefCall, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
+	if capWords(r.Name) {
+		r.Kind = lang.RefNew
+	}
+	r.QualifierType, r.QualifierCall = p.qualifierInfo(obj, c)
+	p.x.Ref(r, at)
+	p.node(obj, c, false)
+}
+
+// qualifierInfo types a call's qualifier: the type of its head name, and
+// the last call in it (a.b().c: "a.b"), whose head the type is then of.
+func (p *walker) qualifierInfo(obj int32, c *state) (typ, call string) {
+	t := p.t
+	lastCall := int32(-1)
+	n := obj
+	for steps := 0; n >= 0; steps++ {
+		if steps == maxChain {
+			// a generated chain of thousands of calls: not worth typing
+			return "", ""
+		}
+		k := t.Kind(n)
+		if k == "attribute" {
+			n = t.Field(n, "object")
+		} else if k == "call" {
+			if lastCall < 0 {
+				lastCall = n
+			}
+			n = t.Field(n, "function")
+		} else if k == "subscript" {
+			n = t.Field(n, "value")
+		} else {
+			break
+		}
+	}
+	if n < 0 {
+		return "", ""
+	}
+	if lastCall >= 0 {
+		fn := t.Field(lastCall, "function")
+		if fn >= 0 && t.Kind(fn) == "identifier" && t.Text(fn) == "super" {
+			return c.selfClass, ""
+		}
+		if fn >= 0 {
+			if text, cut := p.text(fn, maxTypeText); !cut {
+				call = text
+			}
+		}
+	}
+	if t.Kind(n) == "identifier" {
+		head := t.Text(n)
+		ht, hc := c.scope.lookup(head)
+		if ht == "" && hc.fn != "" {
+			if lastCall < 0 {
+				return hc.headType, hc.fn
+			}
+			// x = f(); x.g().h(): the call is f().g
+			if strings.HasPrefix(call, head) && !strings.ContainsAny(hc.fn, "([") {
+				return hc.headType, hc.fn + "()" + call[len(head):]
+			}
+		}
+		return ht, call
+	}
+	return literalType(t, n), call
+}
+
+// asPattern binds the target of with x as y and except E as e.
+func (p *walker) asPattern(n int32, c *state) {
+	t := p.t
+	val := t.FirstNamedChild(n)
+	if val >= 0 {
+		p.node(val, c, false)
+	}
+	alias := t.Field(n, "alias")
+	if alias < 0 || c.level != funcLevel {
+		return
+	}
+	target := t.FirstNamedChild(alias)
+	if target < 0 || t.Kind(target) != "identifier" {
+		p.forget(target, c)
+		return
+	}
+	name := t.Text(target)
+	if pa := t.Parent(n); pa >= 0 && t.Kind(pa) == "except_clause" {
+		// except E as e: e is an E
+		typ := ""
+		if val >= 0 && isDotted(t, val) {
+			typ, _ = p.text(val, maxTypeText)
+		}
+		c.scope.SetType(name, typ)
+		return
+	}
+	// with Foo() as f: by convention __enter__ returns self
+	typ, call := "", callInfo{}
+	if val >= 0 {
+		typ, call = p.valueType(val, c)
+	}
+	c.scope.set(name, typ, call)
+}
+
+func (p *walker) raise(n int32, c *state) {
+	t := p.t
+	if p.covered[n] {
+		return
+	}
+	e := t.FirstNamedChild(n)
+	if e < 0 || t.FieldName(e) == "cause" {
+		return // a bare raise re-raises
+	}
+	p.x.Throw(c.owner, "raises", p.exceptionName(e), n)
+}
+
+// exceptionName is what a raise raises: the class of raise E(...), else
+// the expression.
+func (p *walker) exceptionName(e int32) string {
+	t := p.t
+	if t.Kind(e) == "call" {
+		if fn := t.Field(e, "function"); fn >= 0 {
+			e = fn
+		}
+	}
+	s, _ := p.text(e, 80)
+	return s
+}
+
+func (p *walker) assert(n int32, c *state) {
+	t := p.t
+	cond := t.FirstNamedChild(n)
+	if cond < 0 || c.owner < 0 {
+		return
+	}
+	text, _ := p.text(cond, 80)
+	evidence, _ := p.text(n, lang.MaxEvidence)
+	f := lang.Fact{Kind: "assert", Text: "assert " + text, Line: t.StartLine(n), Evidence: evidence}
+	p.x.Guards[c.owner] = append(p.x.Guards[c.owner], f)
+}
+
+// guardIf records if cond: return ... and if cond: raise E at the top of a
+// function body.
+func (p *walker) guardIf(n int32, c *state) {
+	t := p.t
+	cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
+	if cond < 0 || cons < 0 || t.Field(n, "alternative") >= 0 {
+		return
+	}
+	first := t.FirstNamedChild(cons)
+	if first < 0 {
+		return
+	}
+	switch t.Kind(first) {
+	case "return_statement":
+		action := "return"
+		if v := t.FirstNamedChild(first); v >= 0 {
+			text, _ := p.text(v, 60)
+			action = "return " + text
+		}
+		p.x.Guard(c.owner, t.Text(cond), action, n)
+	case "raise_statement":
+		action := "raise"
+		if e := t.FirstNamedChild(first); e >= 0 && t.FieldName(e) != "cause" {
+			action = "raise " + p.exceptionName(e)
+		}
+		p.x.Guard(c.owner, t.Text(cond), action, n)
+		if p.covered == nil {
+			p.covered = map[int32]bool{}
+		}
+		p.covered[first] = true
+	}
+}
+
+func (p *walker) importStmt(n int32, c *state) {
+	t, x := p.t, p.x
+	for ch := range t.Children(n) {
+		if t.FieldName(ch) != "name" {
+			continue
+		}
+		imp := lang.Import{Line: t.StartLine(n), Symbol: c.owner}
+		switch t.Kind(ch) {
+		case "dotted_name":
+			imp.Source = dottedText(t, ch)
+		case "aliased_import":
+			imp.Source = dottedText(t, t.Field(ch, "name"))
+			imp.Alias = t.FieldText(ch, "alias")
+		default:
+			continue
+		}
+		if imp.Source != "" {
+			x.Facts.Imports = append(x.Facts.Imports, imp)
+		}
+	}
+}
+
+func (p *walker) importFrom(n int32, c *state) {
+	t, x := p.t, p.x
+	mod := t.Field(n, "module_name")
+	if mod < 0 {
+		return
+	}
+	imp := lang.Import{Source: dottedText(t, mod), Line: t.StartLine(n), Symbol: c.owner}
+	for ch := range t.Children(n) {
+		switch {
+		case t.Kind(ch) == "wildcard_import":
+			imp.Names = append(imp.Names, lang.ImportName{Name: "*"})
+		case t.FieldName(ch) != "name":
+		case t.Kind(ch) == "dotted_name":
+			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, ch)})
+		case t.Kind(ch) == "aliased_import":
+			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, t.Field(ch, "name")), Alias: t.FieldText(ch, "alias")})
+		}
+	}
+	if imp.Source != "" && len(imp.Names) > 0 {
+		x.Facts.Imports = append(x.Facts.Imports, imp)
+	}
+}
+
+// dottedText is a dotted or relative module name without the white
+// space and line continuations Python allows inside it.
+func dottedText(t *lang.Tree, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	s := t.Text(n)
+	if !strings.ContainsAny(s, " \t\r\n\\") {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\t', '\r', '\n', '\\':
+			return -1
+		}
+		return r
+	}, s)
+}

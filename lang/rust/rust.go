@@ -1,0 +1,2088 @@
+// Package rust is sdl's room for Rust: a walker over the syntax tree
+// (modules, items, impls and traits, uses, macros, the types of locals,
+// panics and side effects), resolution through the crate's module tree,
+// uses, impls and traits, and the skeleton rules of its braced bodies.
+package rust
+
+import (
+	"embed"
+	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+)
+
+// data holds the room's data files: test-path patterns, side effects and
+// word lists.
+//
+//go:embed *.txt
+var data embed.FS
+
+func init() {
+	lang.RegisterWalker(lang.Walker{
+		Name:          "rust",
+		Extensions:    []string{".rs"},
+		Grammar:       tsrust.Language(),
+		Comments:      []string{"line_comment", "block_comment"},
+		Strings:       []string{"string_literal", "raw_string_literal", "char_literal"},
+		Idents:        []string{"identifier", "type_identifier", "field_identifier", "shorthand_field_identifier"},
+		Data:          data,
+		Builtins:      builtins,
+		Extract:       extract,
+		Resolve:       resolve,
+		ResolveImport: resolveImport,
+		Skeleton:      skeleton,
+	})
+}
+
+// cratePlace is where a Rust file sits in its crate, judged by its path alone.
+type cratePlace struct {
+	Module string // "axum::routing"; the crate root is the crate name
+	Root   string // the module of the crate root that `crate::` names
+	// Children is the module under which `mod x;` finds x: the file's own
+	// module, except for crate roots not named lib.rs or main.rs
+	// (tests/a.rs, src/bin/x.rs), whose submodules are their siblings.
+	Children string
+	CrateDir string // the directory holding src/, tests/, Cargo.toml
+}
+
+// placeOf places a file in its crate. The crate directory is the one that
+// holds the last src/ on the path (or tests/, examples/, benches/ for files
+// outside src/); its name, with '-' as '_', is the crate name, or "crate"
+// at the repository root, whose own name is not known.
+func placeOf(p string) cratePlace {
+	segs := strings.Split(p, "/")
+	stem := strings.TrimSuffix(segs[len(segs)-1], ".rs")
+	dirs := segs[:len(segs)-1]
+	var crateDir, rest []string
+	si := -1
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if dirs[i] == "src" {
+			si = i
+			break
+		}
+	}
+	outside := false
+	if si >= 0 {
+		crateDir, rest = dirs[:si], dirs[si+1:]
+	} else {
+		ti := -1
+		for i := len(dirs) - 1; i >= 0; i-- {
+			if d := dirs[i]; d == "tests" || d == "examples" || d == "benches" {
+				ti = i
+				break
+			}
+		}
+		if ti >= 0 {
+			crateDir, rest = dirs[:ti], dirs[ti:]
+			outside = true
+		} else {
+			crateDir = dirs
+		}
+	}
+	crate := "crate"
+	if len(crateDir) > 0 {
+		crate = ident(crateDir[len(crateDir)-1])
+	}
+	mod := []string{crate}
+	for _, d := range rest {
+		mod = append(mod, ident(d))
+	}
+	dirMod := strings.Join(mod, "::")
+	named := stem == "mod" || stem == "lib" || stem == "main"
+	if !named {
+		mod = append(mod, ident(stem))
+	}
+	f := cratePlace{Module: strings.Join(mod, "::"), CrateDir: strings.Join(crateDir, "/")}
+	f.Root, f.Children = crate, f.Module
+	switch {
+	case si >= 0 && len(rest) >= 1 && rest[0] == "bin":
+		// src/bin/x.rs and src/bin/x/main.rs are crates of their own
+		if len(rest) == 1 {
+			f.Root = f.Module
+			if !named {
+				f.Children = dirMod
+			}
+		} else {
+			f.Root = crate + "::bin::" + ident(rest[1])
+		}
+	case outside:
+		// tests/a.rs, examples/b/main.rs: each is a crate root
+		if len(rest) == 1 {
+			f.Root = f.Module
+			if !named {
+				f.Children = dirMod
+			}
+		} else {
+			f.Root = crate + "::" + ident(rest[0]) + "::" + ident(rest[1])
+		}
+	case si < 0 && !outside && len(crateDir) == len(dirs):
+		// build.rs and other files beside Cargo.toml are crate roots
+		f.Root = f.Module
+		if !named {
+			f.Children = dirMod
+		}
+	}
+	return f
+}
+
+func ident(s string) string { return strings.ReplaceAll(s, "-", "_") }
+
+// state is where the walker declares items: the symbol they hang from, the
+// impl or trait they belong to, and whether they are test code.
+type state struct {
+	parent   int
+	mods     []string          // inline `mod x { }` names from the file's module down
+	selfType string            // the type Self means inside an impl or a trait, as a path
+	bounds   map[string]string // the impl's or trait's generic parameters' first bounds
+	inTrait  bool
+	inImpl   bool
+	test     bool
+	vis      *vis // inherited visibility (trait members, trait impls)
+}
+
+type vis struct {
+	exported bool
+	vis      string
+}
+
+// scope maps a function's local names to what is known of their types.
+type scope struct {
+	lang.Scope                   // x -> "Foo", "_" when unknown; x -> the callee of its initializer
+	bounds     map[string]string // generic parameter -> its first trait bound
+	self       string
+}
+
+func newScope(self string) *scope {
+	return &scope{Scope: lang.Scope{Types: map[string]string{}, Calls: map[string]string{}}, bounds: map[string]string{}, self: self}
+}
+
+// fnScope is the scope of a function declared in c: Self and the
+// bounds of the enclosing impl's or trait's generic parameters.
+func fnScope(c state) *scope {
+	s := newScope(c.selfType)
+	for k, v := range c.bounds {
+		s.bounds[k] = v
+	}
+	return s
+}
+
+type walker struct {
+	x *lang.Extractor
+	t *lang.Tree
+	// impls found in a container, handled after its types so that an
+	// impl finds its type wherever the type sits in the container
+	bases map[int][]string
+	mods  []string // the inline modules being walked, for items in blocks
+	// gens are the file's macro_rules! macros that declare a function
+	// named by their first ident argument
+	gens map[string]gen
+	// types indexes the file's type symbols by name, for impls
+	types map[string][]int
+}
+
+type gen struct {
+	pub     bool
+	returns string
+}
+
+func extract(x *lang.Extractor) {
+	rf := placeOf(x.Path)
+	x.Facts.Module = rf.Module
+	m := &x.Facts.Symbols[0]
+	m.Name = rf.Module[strings.LastIndex(rf.Module, ":")+1:]
+	if x.Tree.Lang.IsTestPath(x.Path) {
+		x.Facts.IsTest = true
+		m.IsTest = true
+	}
+	w := &walker{x: x, t: x.Tree, bases: map[int][]string{}}
+	w.generators()
+	w.container(0, state{parent: 0}, nil, true)
+	for sym, bs := range w.bases {
+		s := &x.Facts.Symbols[sym]
+		s.Signature.Bases = append(s.Signature.Bases, bs...)
+	}
+}
+
+// itemKinds are the node kinds that declare items.
+var itemKinds = map[string]bool{
+	"function_item": true, "function_signature_item": true, "struct_item": true, "union_item": true,
+	"enum_item": true, "trait_item": true, "impl_item": true, "type_item": true, "mod_item": true,
+	"const_item": true, "static_item": true, "macro_definition": true, "use_declaration": true,
+	"extern_crate_declaration": true, "foreign_mod_item": true,
+}
+
+// container walks the children of a source file, a declaration list or a
+// block. Items become symbols under c.parent; statements are code of the
+// symbol c.parent (scope is nil outside function bodies). Attributes and
+// doc comments wait for the item they precede. top marks a function's own
+// body, where early exits are guards. Impl blocks are handled last so that
+// they find the types of their container.
+func (w *walker) container(n int32, c state, scope *scope, top bool) {
+	t := w.t
+	var attrs []int32
+	var doc []string
+	var impls []pending
+	var inner []string
+	// In an ERROR node, "fn name(" whose item did not parse still names a
+	// function: the code after it is taken as its body.
+	isErr := t.Kind(n) == "ERROR"
+	afterFn := false
+	code, codeScope := c.parent, scope
+	for ch := range t.Children(n) {
+		k := t.Kind(ch)
+		if isErr {
+			if !t.Named(ch) {
+				afterFn = k == "fn"
+				continue
+			}
+			if afterFn && k == "identifier" {
+				afterFn = false
+				s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(ch), Parent: c.parent, Doc: joinDoc(doc), Visibility: lang.VisPrivate}
+				s.IsTest = c.test
+				code = w.x.AddSymbol(s, ch, ch, -1)
+				codeScope = newScope(c.selfType)
+				attrs, doc = nil, nil
+				continue
+			}
+			afterFn = false
+			if k == "parameters" && code != c.parent {
+				w.x.Facts.Symbols[code].Signature.Params, w.x.Facts.Symbols[code].Signature.Receiver = w.params(ch, codeScope)
+				continue
+			}
+		}
+		switch k {
+		case "line_comment", "block_comment":
+			switch {
+			case t.Field(ch, "outer") >= 0:
+				doc = append(doc, docText(t, ch))
+			case t.Field(ch, "inner") >= 0:
+				inner = append(inner, docText(t, ch))
+			}
+			continue
+		case "attribute_item":
+			attrs = append(attrs, ch)
+			continue
+		case "inner_attribute_item":
+			continue
+		}
+		if !t.Named(ch) {
+			continue
+		}
+		switch {
+		case k == "impl_item":
+			impls = append(impls, pending{ch, attrs, joinDoc(doc)})
+		case itemKinds[k]:
+			w.item(ch, c, attrs, joinDoc(doc))
+		case k == "ERROR":
+			w.container(ch, c, scope, false)
+		case codeScope == nil && w.gens != nil && w.generated(ch, c, doc):
+			w.expr(ch, code, newScope(c.selfType))
+		case codeScope == nil:
+			// code outside functions: macro calls at module level,
+			// recovered fragments
+			w.expr(ch, code, newScope(c.selfType))
+		default:
+			if top {
+				w.guard(ch, code)
+			}
+			w.expr(ch, code, codeScope)
+		}
+		attrs, doc = nil, nil
+	}
+	for _, p := range impls {
+		w.impl(p.node, c, p.attrs, p.doc)
+	}
+	if len(inner) > 0 && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
+		s := &w.x.Facts.Symbols[c.parent]
+		if s.Doc != "" {
+			s.Doc += "\n"
+		}
+		s.Doc += joinDoc(inner)
+	}
+}
+
+type pending struct {
+	node  int32
+	attrs []int32
+	doc   string
+}
+
+// generators finds the file's macro_rules! macros that expand to a
+// function named by their first ident fragment ($name:ident ... fn $name).
+func (w *walker) generators() {
+	t := w.t
+	if !strings.Contains(string(t.Src), "macro_rules") {
+		return
+	}
+	for i := int32(0); i < t.Len(); i++ {
+		if t.Kind(i) != "macro_definition" {
+			continue
+		}
+		name := t.FieldText(i, "name")
+		for rule := range t.NamedChildren(i) {
+			if t.Kind(rule) != "macro_rule" {
+				continue
+			}
+			v := ""
+			for d := range t.Descendants(t.Field(rule, "left")) {
+				if t.Kind(d) == "token_binding_pattern" && t.FieldText(d, "type") == "ident" {
+					v = t.FieldText(d, "name")
+					break
+				}
+			}
+			right := t.Field(rule, "right")
+			if v == "" || right < 0 {
+				continue
+			}
+			prev, prev2 := "", ""
+			for d := range t.Descendants(right) {
+				if !t.IsLeaf(d) {
+					continue
+				}
+				text := t.Text(d)
+				if prev == "fn" && text == v {
+					if w.gens == nil {
+						w.gens = map[string]gen{}
+					}
+					g := w.gens[name]
+					g.pub = g.pub || prev2 == "pub"
+					if g.returns == "" {
+						g.returns = genReturns(string(t.Src[t.Nodes[d].EndByte:t.Nodes[right].EndByte]))
+					}
+					w.gens[name] = g
+				}
+				prev2, prev = prev, text
+			}
+		}
+	}
+}
+
+// genReturns reads the return type of a function in a macro's
+// transcriber, from the text after its name: "<H>(h: H) -> Router<S> where".
+func genReturns(s string) string {
+	i := strings.Index(s, "->")
+	if i < 0 {
+		return ""
+	}
+	// the parameters end before the arrow: no body in between
+	if strings.Contains(s[:i], "{") {
+		return ""
+	}
+	s = s[i+2:]
+	end := len(s)
+	for _, stop := range []string{"{", " where", "\n", ";"} {
+		if j := strings.Index(s, stop); j >= 0 && j < end {
+			end = j
+		}
+	}
+	ret := strings.TrimSpace(s[:end])
+	if strings.Contains(ret, "$") {
+		return ""
+	}
+	return ret
+}
+
+// generated adds the function a generator macro's invocation declares,
+// named by its first identifier argument. It reports whether n was one.
+func (w *walker) generated(n int32, c state, doc []string) bool {
+	t := w.t
+	m := n
+	if t.Kind(m) == "expression_statement" {
+		m = t.FirstNamedChild(m)
+	}
+	if m < 0 || t.Kind(m) != "macro_invocation" {
+		return false
+	}
+	g, ok := w.gens[t.FieldText(m, "macro")]
+	tt := t.ChildOfKind(m, "token_tree")
+	if !ok || tt < 0 {
+		return false
+	}
+	name := int32(-1)
+	for ch := range t.Children(tt) {
+		switch t.Kind(ch) {
+		case "identifier":
+			name = ch
+		case "line_comment", "block_comment":
+			if t.Field(ch, "outer") >= 0 {
+				doc = append(doc, docText(t, ch))
+			}
+			continue
+		case "token_tree":
+			continue // an attribute's #[..]
+		}
+		break
+	}
+	if name < 0 {
+		return false
+	}
+	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.parent, Doc: joinDoc(doc), IsTest: c.test}
+	s.Exported, s.Visibility = g.pub, lang.VisPrivate
+	if g.pub {
+		s.Visibility = lang.VisExported
+	}
+	s.Signature.Returns = g.returns
+	if c.inImpl {
+		s.Kind = lang.KindMethod
+		if p := w.x.Facts.Symbols[c.parent].Kind; p != lang.KindClass && p != lang.KindInterface && p != lang.KindType {
+			s.Container = lang.LastIdent(c.selfType)
+		}
+	}
+	s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(m)), 120)
+	w.x.AddSymbol(s, n, name, -1)
+	return true
+}
+
+// docText is the text of one doc comment without its markers.
+func docText(t *lang.Tree, c int32) string {
+	d := t.Field(c, "doc")
+	if d < 0 {
+		return ""
+	}
+	s := strings.TrimSuffix(t.Text(d), "\n")
+	s = strings.TrimSuffix(s, "\r")
+	if t.Kind(c) == "block_comment" {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			l = strings.TrimSpace(l)
+			l = strings.TrimPrefix(l, "*")
+			lines[i] = strings.TrimPrefix(l, " ")
+		}
+		return strings.Join(lines, "\n")
+	}
+	return strings.TrimPrefix(s, " ")
+}
+
+func joinDoc(parts []string) string {
+	for len(parts) > 0 && strings.TrimSpace(parts[0]) == "" {
+		parts = parts[1:]
+	}
+	for len(parts) > 0 && strings.TrimSpace(parts[len(parts)-1]) == "" {
+		parts = parts[:len(parts)-1]
+	}
+	return strings.TrimSpace(strings.Join(parts, "\n"))
+}
+
+// rsAttrs reads what the walker needs from an item's attributes.
+type attrInfo struct {
+	test    bool     // #[test], #[tokio::test], ...
+	cfgTest bool     // #[cfg(test)]
+	derives []string // #[derive(Debug, Clone)]: traits the type implements
+}
+
+func (w *walker) attrInfo(attrs []int32) attrInfo {
+	t := w.t
+	var a attrInfo
+	for _, at := range attrs {
+		attr := t.ChildOfKind(at, "attribute")
+		if attr < 0 {
+			continue
+		}
+		p := t.FirstNamedChild(attr)
+		if p < 0 {
+			continue
+		}
+		name := t.Text(p)
+		last := name[strings.LastIndex(name, ":")+1:]
+		switch {
+		case last == "test" || name == "rstest" || name == "test_case" || name == "quickcheck" || name == "proptest":
+			a.test = true
+		case name == "cfg":
+			if args := t.Field(attr, "arguments"); args >= 0 {
+				s := t.Text(args)
+				if strings.Contains(s, "test") && !strings.Contains(s, "not") {
+					a.cfgTest = true
+				}
+			}
+		case name == "derive":
+			if args := t.Field(attr, "arguments"); args >= 0 {
+				inner := strings.Trim(t.Text(args), "()")
+				for _, d := range strings.Split(inner, ",") {
+					if d = strings.Join(strings.Fields(d), ""); d != "" {
+						a.derives = append(a.derives, d)
+					}
+				}
+			}
+		}
+	}
+	return a
+}
+
+// visibility reads an item's visibility modifier: pub is exported,
+// pub(crate), pub(super) and pub(in path) are internal, none is private.
+func (w *walker) visibility(n int32, c state) (bool, string) {
+	t := w.t
+	v := t.ChildOfKind(n, "visibility_modifier")
+	if v < 0 {
+		if c.vis != nil {
+			return c.vis.exported, c.vis.vis
+		}
+		return false, lang.VisPrivate
+	}
+	switch strings.Join(strings.Fields(t.Text(v)), "") {
+	case "pub":
+		return true, lang.VisExported
+	case "pub(self)":
+		return false, lang.VisPrivate
+	}
+	return false, lang.VisInternal
+}
+
+func (w *walker) item(n int32, c state, attrs []int32, doc string) {
+	switch w.t.Kind(n) {
+	case "function_item", "function_signature_item":
+		w.fn(n, c, attrs, doc)
+	case "struct_item", "union_item", "enum_item":
+		w.structDecl(n, c, attrs, doc)
+	case "trait_item":
+		w.trait(n, c, attrs, doc)
+	case "impl_item":
+		w.impl(n, c, attrs, doc)
+	case "type_item":
+		w.alias(n, c, attrs, doc)
+	case "mod_item":
+		w.mod(n, c, attrs, doc)
+	case "const_item", "static_item":
+		w.variable(n, c, attrs, doc)
+	case "macro_definition":
+		w.macroDef(n, c, attrs, doc)
+	case "use_declaration":
+		w.use(n, c)
+	case "extern_crate_declaration":
+		w.externCrate(n, c)
+	case "foreign_mod_item":
+		if body := w.t.Field(n, "body"); body >= 0 {
+			w.container(body, c, nil, false)
+		}
+	}
+}
+
+// generics lists type parameters and where predicates ("T: Clone",
+// "where T: Send").
+func (w *walker) generics(n int32, scope *scope) []string {
+	t := w.t
+	var out []string
+	if tp := t.Field(n, "type_parameters"); tp >= 0 {
+		for p := range t.NamedChildren(tp) {
+			out = append(out, lang.OneLine(t.Text(p)))
+			if scope != nil && t.Kind(p) == "type_parameter" {
+				if b := t.Field(p, "bounds"); b >= 0 {
+					if first := firstTrait(t, b); first != "" {
+						scope.bounds[t.FieldText(p, "name")] = first
+					}
+				}
+			}
+		}
+	}
+	if wc := t.ChildOfKind(n, "where_clause"); wc >= 0 {
+		for p := range t.NamedChildren(wc) {
+			out = append(out, "where "+lang.OneLine(t.Text(p)))
+			if scope != nil {
+				left := t.Field(p, "left")
+				if b := t.Field(p, "bounds"); b >= 0 && left >= 0 && t.Kind(left) == "type_identifier" {
+					if _, ok := scope.bounds[t.Text(left)]; !ok {
+						if first := firstTrait(t, b); first != "" {
+							scope.bounds[t.Text(left)] = first
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// bounds maps the generic parameters of an impl or a trait to their first
+// trait bounds.
+func (w *walker) bounds(n int32) map[string]string {
+	s := newScope("")
+	w.generics(n, s)
+	if len(s.bounds) == 0 {
+		return nil
+	}
+	return s.bounds
+}
+
+// firstTrait is the first trait of a bound list that is not a lifetime
+// or ?Sized.
+func firstTrait(t *lang.Tree, bounds int32) string {
+	for b := range t.NamedChildren(bounds) {
+		switch t.Kind(b) {
+		case "type_identifier", "scoped_type_identifier", "generic_type", "function_type":
+			return typePath(t, b)
+		}
+	}
+	return ""
+}
+
+func (w *walker) fn(n int32, c state, attrs []int32, doc string) {
+	t := w.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	scope := fnScope(c)
+	selfName := lang.LastIdent(c.selfType)
+	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s.Exported, s.Visibility = w.visibility(n, c)
+	inType := c.inImpl || c.inTrait
+	if inType {
+		s.Kind = lang.KindMethod
+		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind != lang.KindClass && w.x.Facts.Symbols[c.parent].Kind != lang.KindInterface &&
+			w.x.Facts.Symbols[c.parent].Kind != lang.KindType {
+			s.Container = selfName
+		}
+	}
+	if mods := t.ChildOfKind(n, "function_modifiers"); mods >= 0 {
+		for m := range t.Children(mods) {
+			switch k := t.Kind(m); k {
+			case "extern_modifier":
+				s.Signature.Modifiers = append(s.Signature.Modifiers, lang.OneLine(t.Text(m)))
+			default:
+				s.Signature.Modifiers = append(s.Signature.Modifiers, k)
+			}
+		}
+	}
+	s.Signature.Generics = w.generics(n, scope)
+	s.Signature.Params, s.Signature.Receiver = w.params(t.Field(n, "parameters"), scope)
+	if rt := t.Field(n, "return_type"); rt >= 0 {
+		s.Signature.Returns = lang.OneLine(t.Text(rt))
+	}
+	if inType && s.Signature.Receiver == "" {
+		s.Signature.Modifiers = append(s.Signature.Modifiers, "static")
+		if c.inImpl && returnsSelf(s.Signature.Returns, selfName) {
+			s.Kind = lang.KindConstructor
+		}
+	}
+	if c.inTrait && body < 0 {
+		s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
+	}
+	s.Signature.Text = w.x.HeaderText(n, body)
+	a := w.attrInfo(attrs)
+	s.IsTest = c.test || a.test || a.cfgTest
+	sym := w.x.AddSymbol(s, n, name, body)
+	if body >= 0 {
+		inner := c
+		inner.parent, inner.inImpl, inner.inTrait, inner.vis = sym, false, false, nil
+		inner.test = s.IsTest
+		// items nested in a function do not see the outer Self
+		inner.selfType, inner.bounds = "", nil
+		w.body(body, inner, scope)
+	}
+}
+
+// body walks a function body: its statements are the top level, where an
+// early exit is a guard.
+func (w *walker) body(body int32, c state, scope *scope) {
+	if w.t.Kind(body) != "block" {
+		w.expr(body, c.parent, scope)
+		return
+	}
+	w.container(body, c, scope, true)
+}
+
+// returnsSelf reports a return type that is the impl's type: Self, the
+// type's name, or either in a Result or Option.
+func returnsSelf(ret, self string) bool {
+	ret = strings.TrimSpace(ret)
+	for _, w := range []string{"Result<", "Option<", "io::Result<"} {
+		if strings.HasPrefix(ret, w) {
+			ret = strings.TrimPrefix(ret, w)
+			if i := strings.IndexAny(ret, ",>"); i >= 0 {
+				ret = ret[:i]
+			}
+		}
+	}
+	if i := strings.IndexByte(ret, '<'); i >= 0 {
+		ret = ret[:i]
+	}
+	ret = strings.TrimSpace(ret)
+	return ret == "Self" || self != "" && ret == self
+}
+
+// params reads a parameter list, typing the names it binds in scope. The
+// receiver (self, &self, &mut self, self: Box<Self>) is returned apart.
+func (w *walker) params(list int32, scope *scope) ([]lang.Param, string) {
+	t := w.t
+	if list < 0 {
+		return nil, ""
+	}
+	var out []lang.Param
+	recv := ""
+	for p := range t.NamedChildren(list) {
+		switch t.Kind(p) {
+		case "self_parameter":
+			recv = lang.OneLine(t.Text(p))
+		case "parameter":
+			pat := t.Field(p, "pattern")
+			typ := t.Field(p, "type")
+			typText := ""
+			if typ >= 0 {
+				typText = lang.OneLine(t.Text(typ))
+			}
+			if pat >= 0 && t.Kind(pat) == "self" {
+				recv = "self: " + typText
+				continue
+			}
+			name := ""
+			if pat >= 0 {
+				name = lang.OneLine(t.Text(pat))
+				if t.Kind(pat) == "identifier" && scope != nil {
+					scope.Types[name] = w.simpleType(typ, scope)
+				} else {
+					w.bindPattern(pat, scope)
+					w.wrapperPattern(pat, typ, scope)
+				}
+			}
+			if mut := t.ChildOfKind(p, "mutable_specifier"); mut >= 0 && name != "" {
+				name = "mut " + name
+			}
+			out = append(out, lang.Param{Name: name, Type: typText})
+		case "variadic_parameter":
+			out = append(out, lang.Param{Name: t.FieldText(p, "pattern"), Type: "...", Variadic: true})
+		case "type_identifier", "generic_type", "reference_type", "primitive_type", "scoped_type_identifier",
+			"tuple_type", "array_type", "function_type", "pointer_type", "abstract_type", "dynamic_type":
+			// closure_parameters or fn types: a type alone
+			out = append(out, lang.Param{Type: lang.OneLine(t.Text(p))})
+		case "identifier":
+			out = append(out, lang.Param{Name: t.Text(p)})
+			if scope != nil {
+				scope.Types[t.Text(p)] = "_"
+			}
+		default:
+			w.bindPattern(p, scope)
+		}
+	}
+	return out, recv
+}
+
+// wrapperPattern types the inner name of a destructured wrapper
+// parameter, the extractor idiom State(state): State<AppState>.
+func (w *walker) wrapperPattern(pat, typ int32, scope *scope) {
+	t := w.t
+	if scope == nil || typ < 0 || t.Kind(pat) != "tuple_struct_pattern" || t.Kind(typ) != "generic_type" {
+		return
+	}
+	if lang.LastIdent(t.FieldText(pat, "type")) != lang.LastIdent(typePath(t, typ)) {
+		return
+	}
+	inner := int32(-1)
+	for c := range t.NamedChildren(pat) {
+		if t.FieldName(c) == "type" {
+			continue
+		}
+		if inner >= 0 || t.Kind(c) != "identifier" {
+			return
+		}
+		inner = c
+	}
+	args := t.Field(typ, "type_arguments")
+	if inner < 0 || args < 0 {
+		return
+	}
+	if a := t.FirstNamedChild(args); a >= 0 {
+		scope.Types[t.Text(inner)] = w.simpleType(a, scope)
+	}
+}
+
+// bindPattern marks the names a pattern binds as locals of unknown type.
+// Upper-case names in patterns are constants and unit variants.
+func (w *walker) bindPattern(p int32, scope *scope) {
+	t := w.t
+	if p < 0 || scope == nil {
+		return
+	}
+	bind := func(i int32) {
+		if name := t.Text(i); name != "" && !lang.IsUpper(name) && name != "_" {
+			scope.Types[name] = "_"
+			delete(scope.Calls, name)
+		}
+	}
+	if k := t.Kind(p); k == "identifier" || k == "shorthand_field_identifier" {
+		bind(p)
+		return
+	}
+	for d := range t.Descendants(p) {
+		switch t.Kind(d) {
+		case "identifier", "shorthand_field_identifier":
+			// the type of a tuple struct or struct pattern is no binding
+			if f := t.FieldName(d); f == "type" || f == "name" && t.Kind(d) == "identifier" {
+				continue
+			}
+			if par := t.Parent(d); par >= 0 && (t.Kind(par) == "scoped_identifier" || t.Kind(par) == "scoped_type_identifier") {
+				continue
+			}
+			bind(d)
+		}
+	}
+}
+
+// simpleType reduces a type node to the name resolution looks up: the
+// path of the type without references, smart pointers and arguments; a
+// generic parameter becomes its first bound; "_" when nothing is known.
+func (w *walker) simpleType(typ int32, scope *scope) string {
+	t := w.t
+	for depth := 0; typ >= 0 && depth < 8; depth++ {
+		switch t.Kind(typ) {
+		case "reference_type", "pointer_type":
+			typ = t.Field(typ, "type")
+			continue
+		case "abstract_type", "dynamic_type":
+			tr := t.Field(typ, "trait")
+			if tr < 0 {
+				return "_"
+			}
+			if t.Kind(tr) == "trait_bounds" {
+				return orElse(firstTrait(t, tr), "_")
+			}
+			typ = tr
+			continue
+		case "generic_type":
+			base := typePath(t, typ)
+			if wrapperTypes[base] {
+				if args := t.Field(typ, "type_arguments"); args >= 0 {
+					if a := t.FirstNamedChild(args); a >= 0 {
+						typ = a
+						continue
+					}
+				}
+			}
+			return base
+		case "type_identifier":
+			name := t.Text(typ)
+			if name == "Self" && scope != nil && scope.self != "" {
+				return scope.self
+			}
+			if scope != nil {
+				if b, ok := scope.bounds[name]; ok {
+					return b
+				}
+			}
+			return name
+		case "scoped_type_identifier", "primitive_type":
+			return typePath(t, typ)
+		case "function_type":
+			return typePath(t, typ)
+		}
+		return "_"
+	}
+	return "_"
+}
+
+func orElse(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// wrapperTypes are smart pointers whose methods calls reach through.
+var wrapperTypes = map[string]bool{"Box": true, "Arc": true, "Rc": true, "Pin": true, "Cow": true}
+
+// typePath renders a type or path node as a path without generic
+// arguments: "crate::x::Foo".
+func typePath(t *lang.Tree, n int32) string {
+	var b strings.Builder
+	pathInto(t, n, &b, 0)
+	return b.String()
+}
+
+func pathInto(t *lang.Tree, n int32, b *strings.Builder, depth int) {
+	if n < 0 || depth > 32 {
+		return
+	}
+	switch t.Kind(n) {
+	case "scoped_identifier", "scoped_type_identifier":
+		if p := t.Field(n, "path"); p >= 0 {
+			pathInto(t, p, b, depth+1)
+			b.WriteString("::")
+		} else if first := t.FirstNamedChild(n); first >= 0 && t.FieldName(first) == "" && first != t.Field(n, "name") {
+			// ::std::x, where the grammar gives no path field
+			pathInto(t, first, b, depth+1)
+			b.WriteString("::")
+		}
+		pathInto(t, t.Field(n, "name"), b, depth+1)
+	case "generic_type", "generic_type_with_turbofish", "generic_function":
+		inner := t.Field(n, "type")
+		if inner < 0 {
+			inner = t.Field(n, "function")
+		}
+		pathInto(t, inner, b, depth+1)
+	case "function_type":
+		if tr := t.Field(n, "trait"); tr >= 0 {
+			pathInto(t, tr, b, depth+1)
+		}
+	case "bracketed_type":
+		// <T as Trait>: the trait names the items; <T>: the type
+		if q := t.FirstNamedChild(n); q >= 0 && t.Kind(q) == "qualified_type" {
+			if a := t.Field(q, "alias"); a >= 0 {
+				pathInto(t, a, b, depth+1)
+				return
+			}
+			pathInto(t, t.Field(q, "type"), b, depth+1)
+		} else if q >= 0 {
+			pathInto(t, q, b, depth+1)
+		}
+	default:
+		b.WriteString(lang.OneLine(t.Text(n)))
+	}
+}
+
+func (w *walker) structDecl(n int32, c state, attrs []int32, doc string) {
+	t := w.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s.Exported, s.Visibility = w.visibility(n, c)
+	s.Signature.Generics = w.generics(n, nil)
+	s.Signature.Text = w.x.HeaderText(n, body)
+	a := w.attrInfo(attrs)
+	s.IsTest = c.test || a.cfgTest
+	s.Signature.Bases = a.derives
+	if body >= 0 {
+		s.Signature.Fields = w.fields(body)
+	}
+	w.addType(s, n, name, body)
+}
+
+// fields lists struct fields (tuple fields are named 0, 1, ...) and enum
+// variants, which are no symbols but name what Enum::Variant means.
+func (w *walker) fields(body int32) []lang.Param {
+	t := w.t
+	var out []lang.Param
+	switch t.Kind(body) {
+	case "field_declaration_list":
+		for f := range t.NamedChildren(body) {
+			if t.Kind(f) == "field_declaration" {
+				out = append(out, lang.Param{Name: t.FieldText(f, "name"), Type: lang.OneLine(t.FieldText(f, "type"))})
+			}
+		}
+	case "ordered_field_declaration_list":
+		i := 0
+		for f := range t.Children(body) {
+			if t.FieldName(f) == "type" {
+				out = append(out, lang.Param{Name: itoa(i), Type: lang.OneLine(t.Text(f))})
+				i++
+			}
+		}
+	case "enum_variant_list":
+		for v := range t.NamedChildren(body) {
+			if t.Kind(v) == "enum_variant" {
+				p := lang.Param{Name: t.FieldText(v, "name")}
+				if vb := t.Field(v, "body"); vb >= 0 {
+					p.Type = lang.OneLine(t.Text(vb))
+				}
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+func (w *walker) trait(n int32, c state, attrs []int32, doc string) {
+	t := w.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	body := t.Field(n, "body")
+	s := lang.Symbol{Kind: lang.KindInterface, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s.Exported, s.Visibility = w.visibility(n, c)
+	s.Signature.Generics = w.generics(n, nil)
+	s.Signature.Text = w.x.HeaderText(n, body)
+	a := w.attrInfo(attrs)
+	s.IsTest = c.test || a.cfgTest
+	var supers []int32
+	if b := t.Field(n, "bounds"); b >= 0 {
+		for sb := range t.NamedChildren(b) {
+			switch t.Kind(sb) {
+			case "type_identifier", "scoped_type_identifier", "generic_type":
+				s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(sb)))
+				supers = append(supers, sb)
+			}
+		}
+	}
+	sym := w.addType(s, n, name, body)
+	for _, sb := range supers {
+		w.typeRef(sb, sym, lang.RefExtends, sb, "")
+	}
+	if body >= 0 {
+		inner := c
+		inner.parent, inner.selfType, inner.inTrait, inner.inImpl = sym, s.Name, true, false
+		inner.bounds = w.bounds(n)
+		inner.test = s.IsTest
+		inner.vis = &vis{s.Exported, s.Visibility}
+		w.container(body, inner, nil, false)
+	}
+}
+
+// typeRef records a reference of kind to the type written at typ.
+func (w *walker) typeRef(typ int32, sym int, kind string, at int32, qualType string) {
+	p := typePath(w.t, typ)
+	name, qual := p, ""
+	if i := strings.LastIndex(p, "::"); i >= 0 {
+		name, qual = p[i+2:], p[:i]
+	}
+	w.x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, QualifierType: qualType, Symbol: sym}, at)
+}
+
+func (w *walker) impl(n int32, c state, attrs []int32, doc string) {
+	t := w.t
+	typ := t.Field(n, "type")
+	if typ < 0 {
+		return
+	}
+	typePath := typePath(t, deref(t, typ))
+	typeName := lang.LastIdent(typePath)
+	trait := t.Field(n, "trait")
+	a := w.attrInfo(attrs)
+	owner := w.findType(typeName, c.parent)
+	if trait >= 0 && !negativeImpl(t, trait) {
+		if owner >= 0 {
+			w.typeRef(trait, owner, lang.RefImplements, n, "")
+			w.bases[owner] = append(w.bases[owner], w.implBase(trait, t.Field(n, "body")))
+		} else {
+			w.typeRef(trait, c.parent, lang.RefImplements, n, typeName)
+		}
+	}
+	body := t.Field(n, "body")
+	if body < 0 {
+		return
+	}
+	inner := c
+	inner.selfType, inner.inImpl, inner.inTrait = typePath, true, false
+	inner.bounds = w.bounds(n)
+	inner.test = c.test || a.cfgTest
+	if owner >= 0 {
+		inner.parent = owner
+	}
+	if trait >= 0 {
+		// trait items are as visible as the trait
+		inner.vis = &vis{true, lang.VisExported}
+	} else {
+		inner.vis = nil
+	}
+	w.container(body, inner, nil, false)
+}
+
+// implBase is how a type's bases show a trait it implements. A Future or
+// IntoFuture shows its Output, which is what .await gives, and a Deref
+// its Target, whose methods the type's values have:
+// "IntoFuture<Output = Response>", "Deref<Target = Inner>".
+func (w *walker) implBase(trait, body int32) string {
+	t := w.t
+	text := lang.OneLine(t.Text(trait))
+	assoc := ""
+	switch lang.LastIdent(text) {
+	case "Future", "IntoFuture":
+		assoc = "Output"
+	case "Deref":
+		assoc = "Target"
+	}
+	if assoc != "" && !strings.Contains(text, "<") && body >= 0 {
+		for it := range t.NamedChildren(body) {
+			if t.Kind(it) == "type_item" && t.FieldText(it, "name") == assoc {
+				return text + "<" + assoc + " = " + lang.OneLine(t.FieldText(it, "type")) + ">"
+			}
+		}
+	}
+	return text
+}
+
+// deref strips references from a type node: impl Trait for &'a Foo.
+func deref(t *lang.Tree, typ int32) int32 {
+	for i := 0; i < 4 && typ >= 0 && (t.Kind(typ) == "reference_type" || t.Kind(typ) == "pointer_type"); i++ {
+		typ = t.Field(typ, "type")
+	}
+	return typ
+}
+
+// negativeImpl reports impl !Trait for T, whose "!" the tree leaves out.
+func negativeImpl(t *lang.Tree, trait int32) bool {
+	s := t.Nodes[trait].StartByte
+	for s > 0 {
+		s--
+		switch t.Src[s] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '!':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// findType finds the symbol of a type defined in this file, preferring
+// One declared beside the impl.
+func (w *walker) findType(name string, parent int) int {
+	found := -1
+	idx := w.types[name]
+	for j := len(idx) - 1; j >= 0; j-- {
+		i := idx[j]
+		if w.x.Facts.Symbols[i].Parent == parent {
+			return i
+		}
+		if found < 0 {
+			found = i
+		}
+	}
+	return found
+}
+
+// addType adds a type symbol and indexes it for impls.
+func (w *walker) addType(s lang.Symbol, node, name, body int32) int {
+	sym := w.x.AddSymbol(s, node, name, body)
+	if w.types == nil {
+		w.types = map[string][]int{}
+	}
+	w.types[s.Name] = append(w.types[s.Name], sym)
+	return sym
+}
+
+func (w *walker) alias(n int32, c state, attrs []int32, doc string) {
+	t := w.t
+	name := t.Field(n, "name")
+	if name < 0 || c.inImpl || c.inTrait {
+		return // associated types are no aliases of their own
+	}
+	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s.Exported, s.Visibility = w.visibility(n, c)
+	s.Signature.Generics = w.generics(n, nil)
+	if typ := t.Field(n, "type"); typ >= 0 {
+		s.Signature.Returns = lang.OneLine(t.Text(typ))
+	}
+	s.Signature.Text = lang.OneLine(t.Text(n))
+	a := w.attrInfo(attrs)
+	s.IsTest = c.test || a.cfgTest
+	w.addType(s, n, name, -1)
+}
+
+func (w *walker) mod(n int32, c state, attrs []int32, doc string) {
+	t := w.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	a := w.attrInfo(attrs)
+	body := t.Field(n, "body")
+	if body < 0 {
+		// mod x; imports the submodule's file
+		src := append([]string{"self"}, c.mods...)
+		w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: strings.Join(append(src, t.Text(name)), "::"),
+			Line: t.StartLine(n), Symbol: c.parent})
+		return
+	}
+	s := lang.Symbol{Kind: lang.KindModule, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s.Exported, s.Visibility = w.visibility(n, state{})
+	s.Signature.Text = w.x.HeaderText(n, body)
+	s.IsTest = c.test || a.cfgTest
+	sym := w.x.AddSymbol(s, n, name, body)
+	inner := state{parent: sym, mods: append(append([]string(nil), c.mods...), s.Name), test: s.IsTest}
+	saved := w.mods
+	w.mods = inner.mods
+	w.container(body, inner, nil, false)
+	w.mods = saved
+}
+
+func (w *walker) variable(n int32, c state, attrs []int32, doc string) {
+	t := w.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	val := t.Field(n, "value")
+	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	s.Exported, s.Visibility = w.visibility(n, c)
+	if t.Kind(n) == "const_item" {
+		s.Signature.Modifiers = []string{"const"}
+	} else {
+		s.Signature.Modifiers = []string{"static"}
+		if t.ChildOfKind(n, "mutable_specifier") >= 0 {
+			s.Signature.Modifiers = append(s.Signature.Modifiers, "mut")
+		}
+	}
+	if typ := t.Field(n, "type"); typ >= 0 {
+		s.Signature.Returns = lang.OneLine(t.Text(typ))
+	}
+	s.Signature.Text = w.x.HeaderText(n, val)
+	s.Signature.Text = strings.TrimSuffix(strings.TrimSpace(s.Signature.Text), "=")
+	s.Signature.Text = strings.TrimSpace(s.Signature.Text)
+	a := w.attrInfo(attrs)
+	s.IsTest = c.test || a.cfgTest
+	if c.inImpl || c.inTrait {
+		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
+			s.Container = lang.LastIdent(c.selfType)
+		}
+	}
+	sym := w.x.AddSymbol(s, n, name, val)
+	if val >= 0 {
+		w.expr(val, sym, newScope(c.selfType))
+	}
+}
+
+func (w *walker) macroDef(n int32, c state, attrs []int32, doc string) {
+	t := w.t
+	name := t.Field(n, "name")
+	if name < 0 {
+		return
+	}
+	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.parent, Doc: doc}
+	// macro_rules! macros are private to their crate unless exported
+	s.Exported, s.Visibility = false, lang.VisInternal
+	for _, at := range attrs {
+		if strings.Contains(t.Text(at), "macro_export") {
+			s.Exported, s.Visibility = true, lang.VisExported
+		}
+	}
+	s.Signature.Modifiers = []string{"macro"}
+	s.Signature.Text = "macro_rules! " + s.Name
+	a := w.attrInfo(attrs)
+	s.IsTest = c.test || a.cfgTest
+	w.x.AddSymbol(s, n, name, -1)
+}
+
+func (w *walker) externCrate(n int32, c state) {
+	t := w.t
+	name := t.FieldText(n, "name")
+	if name == "" {
+		return
+	}
+	imp := lang.Import{Source: name, Alias: t.FieldText(n, "alias"), Line: t.StartLine(n), Symbol: c.parent}
+	w.x.Facts.Imports = append(w.x.Facts.Imports, imp)
+}
+
+// use flattens a use tree into imports: one per module path, naming what
+// it brings in. use a::b binds b from a; use a (one segment), a::{self}
+// and extern crate bind the module itself. Paths inside inline modules are
+// rewritten relative to the file's module, so that resolution needs no
+// knowledge of where the use sits: in mod tests, super::* becomes self.
+func (w *walker) use(n int32, c state) {
+	t := w.t
+	arg := t.Field(n, "argument")
+	if arg < 0 {
+		return
+	}
+	line := t.StartLine(n)
+	var order []string
+	bySrc := map[string]*lang.Import{}
+	add := func(src []string, name, alias string) {
+		src = normalizeUse(src, c.mods)
+		key := strings.Join(src, "::")
+		if name == "" {
+			// the module itself: an import of its own
+			w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: key, Alias: alias, Line: line, Symbol: c.parent})
+			return
+		}
+		imp := bySrc[key]
+		if imp == nil {
+			imp = &lang.Import{Source: key, Line: line, Symbol: c.parent}
+			bySrc[key] = imp
+			order = append(order, key)
+		}
+		imp.Names = append(imp.Names, lang.ImportName{Name: name, Alias: alias})
+	}
+	w.useTree(arg, nil, add, 0)
+	for _, k := range order {
+		w.x.Facts.Imports = append(w.x.Facts.Imports, *bySrc[k])
+	}
+}
+
+func (w *walker) useTree(n int32, prefix []string, add func([]string, string, string), depth int) {
+	t := w.t
+	if n < 0 || depth > 16 {
+		return
+	}
+	leaf := func(p []string, alias string) {
+		full := append(append([]string(nil), prefix...), p...)
+		switch {
+		case len(full) == 0:
+		case full[len(full)-1] == "self":
+			// a::{self}: the module a
+			add(full[:len(full)-1], "", alias)
+		case len(full) == 1:
+			add(full, "", alias)
+		default:
+			add(full[:len(full)-1], full[len(full)-1], alias)
+		}
+	}
+	switch t.Kind(n) {
+	case "identifier", "crate", "self", "super", "scoped_identifier", "metavariable":
+		leaf(segments(t, n), "")
+	case "use_as_clause":
+		leaf(segments(t, t.Field(n, "path")), t.FieldText(n, "alias"))
+	case "use_list":
+		for ch := range t.NamedChildren(n) {
+			w.useTree(ch, prefix, add, depth+1)
+		}
+	case "scoped_use_list":
+		p := append(append([]string(nil), prefix...), segments(t, t.Field(n, "path"))...)
+		w.useTree(t.Field(n, "list"), p, add, depth+1)
+	case "use_wildcard":
+		p := append([]string(nil), prefix...)
+		if inner := t.FirstNamedChild(n); inner >= 0 {
+			p = append(p, segments(t, inner)...)
+		}
+		if len(p) > 0 {
+			add(p, "*", "")
+		}
+	}
+}
+
+// segments splits a path node into its segments.
+func segments(t *lang.Tree, n int32) []string {
+	if n < 0 {
+		return nil
+	}
+	p := typePath(t, n)
+	p = strings.TrimPrefix(p, "::")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "::")
+}
+
+// normalizeUse rewrites a use path written inside inline modules mods so
+// that self and super are relative to the file's module.
+func normalizeUse(src, mods []string) []string {
+	if len(mods) == 0 || len(src) == 0 {
+		return src
+	}
+	ms := append([]string(nil), mods...)
+	switch src[0] {
+	case "super":
+		for len(src) > 0 && src[0] == "super" && len(ms) > 0 {
+			src = src[1:]
+			ms = ms[:len(ms)-1]
+		}
+		if len(src) > 0 && src[0] == "super" {
+			return src
+		}
+		return append(append([]string{"self"}, ms...), src...)
+	case "self":
+		return append(append([]string{"self"}, ms...), src[1:]...)
+	}
+	return src
+}
+
+// expr walks code that belongs to symbol sym, recording calls,
+// constructions, macro uses and panics, and typing locals in scope.
+func (w *walker) expr(n int32, sym int, scope *scope) {
+	t := w.t
+	switch t.Kind(n) {
+	case "call_expression":
+		// the receiver and the arguments are evaluated first: their
+		// calls come first in the summary
+		for c := range t.NamedChildren(n) {
+			w.expr(c, sym, scope)
+		}
+		w.call(n, sym, scope)
+		return
+	case "macro_invocation":
+		w.macroCall(n, sym, scope)
+		return
+	case "struct_expression":
+		w.structExpr(n, sym, scope)
+	case "let_declaration":
+		w.let(n, sym, scope)
+		return
+	case "closure_expression":
+		w.params(t.Field(n, "parameters"), scope)
+	case "for_expression":
+		w.bindPattern(t.Field(n, "pattern"), scope)
+	case "let_condition", "match_arm":
+		w.bindPattern(t.Field(n, "pattern"), scope)
+	case "block":
+		// a nested block may declare items of its own
+		c := state{parent: sym, mods: w.mods, test: w.x.Facts.Symbols[sym].IsTest, selfType: scope.self}
+		w.container(n, c, scope, false)
+		return
+	case "macro_definition":
+		return
+	}
+	for c := range t.NamedChildren(n) {
+		w.expr(c, sym, scope)
+	}
+}
+
+// let walks an initializer, then types the names the pattern binds: from
+// an annotation, a struct literal, Type::new(), or the call whose result
+// the variable holds.
+func (w *walker) let(n int32, sym int, scope *scope) {
+	t := w.t
+	pat, typ, val := t.Field(n, "pattern"), t.Field(n, "type"), t.Field(n, "value")
+	if val >= 0 {
+		w.expr(val, sym, scope)
+	}
+	if alt := t.Field(n, "alternative"); alt >= 0 {
+		w.expr(alt, sym, scope)
+	}
+	if pat < 0 {
+		return
+	}
+	if t.Kind(pat) != "identifier" {
+		w.bindPattern(pat, scope)
+		return
+	}
+	name := t.Text(pat)
+	delete(scope.Calls, name)
+	switch {
+	case typ >= 0:
+		scope.Types[name] = w.simpleType(typ, scope)
+	case val >= 0:
+		ty, expr := w.valueType(val, scope, 0)
+		scope.Types[name] = orElse(ty, "_")
+		if ty == "" && expr != "" {
+			scope.Calls[name] = callee(expr)
+		}
+	default:
+		scope.Types[name] = "_"
+	}
+}
+
+// valueType is what an initializer tells of its type: a type name, or the
+// callee whose result it is.
+func (w *walker) valueType(v int32, scope *scope, depth int) (typ, call string) {
+	t := w.t
+	if depth > 8 {
+		return "", ""
+	}
+	switch t.Kind(v) {
+	case "struct_expression":
+		p := typePath(t, t.Field(v, "name"))
+		if p == "Self" {
+			p = scope.self
+		}
+		if strings.Contains(p, "::") && lang.IsUpper(lang.LastIdent(qualOf(p))) {
+			// Enum::Variant { }: the enum
+			p = qualOf(p)
+		}
+		return p, ""
+	case "parenthesized_expression", "reference_expression":
+		if inner := t.FirstNamedChild(v); inner >= 0 {
+			return w.valueType(inner, scope, depth+1)
+		}
+	case "try_expression", "await_expression":
+		// Foo::new()? is a Foo; f()? and f().await are what f gives,
+		// unwrapped or awaited
+		if inner := t.FirstNamedChild(v); inner >= 0 {
+			if ty, _ := w.valueType(inner, scope, depth+1); ty != "" {
+				return ty, ""
+			}
+		}
+		return "", w.qual(v, scope, true, 0)
+	case "identifier":
+		name := t.Text(v)
+		if c, ok := scope.Calls[name]; ok {
+			return "", callExpr(c)
+		}
+		if ty, ok := scope.Types[name]; ok && ty != "_" {
+			return ty, ""
+		}
+	case "self":
+		return scope.self, ""
+	case "match_expression":
+		// match f() { Ok(x) => x, Err(e) => return .. }: what f gives
+		if body := t.Field(v, "body"); body >= 0 {
+			if arm := t.FirstNamedChild(body); arm >= 0 && unwrapArm(t, arm) {
+				ty, expr := w.valueType(t.Field(v, "value"), scope, depth+1)
+				if expr != "" {
+					expr += "?"
+				}
+				return ty, expr
+			}
+		}
+	case "type_cast_expression":
+		if ty := w.simpleType(t.Field(v, "type"), scope); ty != "_" {
+			return ty, ""
+		}
+	case "call_expression":
+		fn := t.Field(v, "function")
+		if fn < 0 {
+			return "", ""
+		}
+		if t.Kind(fn) == "generic_function" {
+			fn = t.Field(fn, "function")
+		}
+		switch t.Kind(fn) {
+		case "scoped_identifier":
+			qual := typePath(t, t.Field(fn, "path"))
+			name := t.FieldText(fn, "name")
+			if qual == "Self" {
+				qual = scope.self
+			}
+			if wrapperTypes[qual] && name == "new" {
+				// Arc::new(Foo::new()): the methods are Foo's
+				if args := t.Field(v, "arguments"); args >= 0 {
+					if a := t.FirstNamedChild(args); a >= 0 {
+						return w.valueType(a, scope, depth+1)
+					}
+				}
+				return "", ""
+			}
+			if name == "new" && lang.IsUpper(lang.LastIdent(qual)) {
+				return qual, ""
+			}
+			if lang.IsUpper(name) && lang.IsUpper(lang.LastIdent(qual)) {
+				return qual, "" // Enum::Variant(..)
+			}
+		case "identifier":
+			if name := t.Text(fn); lang.IsUpper(name) && !builtins[name] {
+				return name, "" // a tuple struct
+			}
+		case "field_expression":
+			switch t.FieldText(fn, "field") {
+			case "clone", "to_owned":
+				return w.valueType(t.Field(fn, "value"), scope, depth+1)
+			}
+		}
+		return "", w.qual(v, scope, true, 0)
+	}
+	return "", ""
+}
+
+// callee is how a local's initializer is kept as Ref.QualifierCall:
+// the callee when the initializer is a plain call ("Foo::open",
+// "<Client>.get"), else the whole rendered expression ("f()?",
+// "client.get().await").
+func callee(expr string) string {
+	if strings.HasSuffix(expr, "()") {
+		return expr[:len(expr)-2]
+	}
+	return expr
+}
+
+// callExpr turns a Ref.QualifierCall back into the expression it stands
+// for.
+func callExpr(qc string) string {
+	if strings.HasSuffix(qc, ")") || strings.HasSuffix(qc, "?") || strings.HasSuffix(qc, ".await") {
+		return qc
+	}
+	return qc + "()"
+}
+
+// qualOf is the qualifier of a path: "a::b::C" -> "a::b".
+func qualOf(p string) string {
+	if i := strings.LastIndex(p, "::"); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// qual renders an expression as a qualifier: paths, fields and calls with
+// their arguments left out ("Router::new().route()", "self.state.db").
+// typed replaces a typed local at the head with its type ("<Foo>.build"),
+// for a callee recorded apart from its scope.
+func (w *walker) qual(n int32, scope *scope, typed bool, depth int) string {
+	t := w.t
+	if n < 0 {
+		return ""
+	}
+	if depth > 48 {
+		return "..."
+	}
+	switch t.Kind(n) {
+	case "identifier", "self":
+		name := t.Text(n)
+		if typed && scope != nil {
+			if name == "self" && scope.self != "" {
+				return "<" + scope.self + ">"
+			}
+			if c, ok := scope.Calls[name]; ok {
+				return callExpr(c) // the call the local holds the result of
+			}
+			if ty, ok := scope.Types[name]; ok {
+				return "<" + ty + ">"
+			}
+		}
+		return name
+	case "field_identifier", "type_identifier", "integer_literal", "super", "crate":
+		return t.Text(n)
+	case "field_expression":
+		return w.qual(t.Field(n, "value"), scope, typed, depth+1) + "." + t.FieldText(n, "field")
+	case "scoped_identifier", "scoped_type_identifier", "generic_type", "generic_type_with_turbofish":
+		return typePath(t, n)
+	case "generic_function":
+		return w.qual(t.Field(n, "function"), scope, typed, depth+1)
+	case "call_expression":
+		return w.qual(t.Field(n, "function"), scope, typed, depth+1) + "()"
+	case "try_expression":
+		return w.qual(t.FirstNamedChild(n), scope, typed, depth+1) + "?"
+	case "await_expression":
+		return w.qual(t.FirstNamedChild(n), scope, typed, depth+1) + ".await"
+	case "index_expression":
+		return w.qual(t.FirstNamedChild(n), scope, typed, depth+1) + "[]"
+	case "parenthesized_expression":
+		inner := t.FirstNamedChild(n)
+		switch t.Kind(inner) {
+		case "identifier", "field_expression", "call_expression", "self", "scoped_identifier":
+			return w.qual(inner, scope, typed, depth+1)
+		}
+		return "(" + lang.Shorten(lang.OneLine(t.Text(inner)), 40) + ")"
+	case "reference_expression", "unary_expression":
+		return w.qual(t.FirstNamedChild(n), scope, typed, depth+1)
+	case "macro_invocation":
+		return typePath(t, t.Field(n, "macro")) + "!()"
+	}
+	return lang.Shorten(lang.OneLine(t.Text(n)), 40)
+}
+
+// headType types the first identifier of a method call's receiver: self
+// is the impl's type, a local its known type ("_" when unknown) or the
+// callee of its initializer.
+func (w *walker) headType(r *lang.Ref, value int32, scope *scope) {
+	t := w.t
+	n := value
+	for i := 0; i < 64 && n >= 0; i++ {
+		switch t.Kind(n) {
+		case "field_expression":
+			n = t.Field(n, "value")
+			continue
+		case "call_expression":
+			fn := t.Field(n, "function")
+			if fn >= 0 && (t.Kind(fn) == "identifier" || t.Kind(fn) == "scoped_identifier") {
+				return // f().m(): a function's result, rendered as such
+			}
+			n = fn
+			continue
+		case "generic_function":
+			n = t.Field(n, "function")
+			continue
+		case "try_expression", "await_expression", "index_expression", "parenthesized_expression",
+			"reference_expression", "unary_expression":
+			n = t.FirstNamedChild(n)
+			continue
+		case "self":
+			r.QualifierType = scope.self
+		case "identifier":
+			name := t.Text(n)
+			if c, ok := scope.Calls[name]; ok {
+				r.QualifierCall = c
+			} else if ty, ok := scope.Types[name]; ok {
+				r.QualifierType = ty
+			} else if !lang.IsUpper(name) {
+				// a value the walker did not see bound: not a path,
+				// which would have been written a::f()
+				r.QualifierType = "_"
+			}
+		}
+		return
+	}
+}
+
+func (w *walker) call(n int32, sym int, scope *scope) {
+	t := w.t
+	fn := t.Field(n, "function")
+	if fn >= 0 && t.Kind(fn) == "generic_function" {
+		fn = t.Field(fn, "function")
+	}
+	if fn < 0 {
+		return
+	}
+	switch t.Kind(fn) {
+	case "identifier":
+		name := t.Text(fn)
+		if _, local := scope.Types[name]; local {
+			return // a closure or function value held in a local
+		}
+		r := lang.Ref{Kind: lang.RefCall, Name: name, Symbol: sym}
+		if lang.IsUpper(name) {
+			r.Kind = lang.RefNew // a tuple struct or a variant
+			if name == "Self" && scope.self != "" {
+				r.Name, r.Qualifier = lang.LastIdent(scope.self), qualOf(scope.self)
+			}
+		}
+		w.x.Ref(r, n)
+	case "scoped_identifier":
+		name := t.FieldText(fn, "name")
+		r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: typePath(t, t.Field(fn, "path")), Symbol: sym}
+		if lang.IsUpper(name) {
+			r.Kind = lang.RefNew
+		}
+		w.pathType(&r, scope)
+		w.x.Ref(r, n)
+	case "field_expression":
+		value := t.Field(fn, "value")
+		name := t.FieldText(fn, "field")
+		r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: w.qual(value, scope, false, 0), Symbol: sym}
+		w.headType(&r, value, scope)
+		if (name == "unwrap" || name == "expect") && !w.x.Facts.Symbols[sym].IsTest {
+			w.x.Throw(sym, "panics", r.Qualifier+"."+name+"()", n)
+		}
+		w.x.Ref(r, n)
+	}
+}
+
+// pathType types a path qualifier that starts with Self or a generic
+// parameter (T::default() means T's bound).
+func (w *walker) pathType(r *lang.Ref, scope *scope) {
+	head, _, _ := strings.Cut(r.Qualifier, "::")
+	if head == "Self" && scope.self != "" {
+		r.QualifierType = scope.self
+	} else if b, ok := scope.bounds[head]; ok && head == r.Qualifier {
+		r.QualifierType = b
+	}
+}
+
+func (w *walker) structExpr(n int32, sym int, scope *scope) {
+	t := w.t
+	p := typePath(t, t.Field(n, "name"))
+	if p == "" {
+		return
+	}
+	r := lang.Ref{Kind: lang.RefNew, Name: p, Symbol: sym}
+	if i := strings.LastIndex(p, "::"); i >= 0 {
+		r.Name, r.Qualifier = p[i+2:], p[:i]
+		w.pathType(&r, scope)
+	} else if p == "Self" && scope.self != "" {
+		r.Name, r.Qualifier = lang.LastIdent(scope.self), qualOf(scope.self)
+	}
+	w.x.Ref(r, n)
+}
+
+// quoteMacros build token streams for proc macros.
+var quoteMacros = map[string]bool{"quote": true, "quote_spanned": true, "parse_quote": true, "parse_quote_spanned": true}
+
+// panicMacros are the macros that panic unconditionally.
+var panicMacros = map[string]bool{"panic": true, "unreachable": true, "todo": true, "unimplemented": true}
+
+func (w *walker) macroCall(n int32, sym int, scope *scope) {
+	t := w.t
+	m := t.Field(n, "macro")
+	if m < 0 {
+		return
+	}
+	p := typePath(t, m)
+	r := lang.Ref{Kind: lang.RefCall, Name: p + "!", Symbol: sym}
+	if i := strings.LastIndex(p, "::"); i >= 0 {
+		r.Name, r.Qualifier = p[i+2:]+"!", p[:i]
+	}
+	tt := t.ChildOfKind(n, "token_tree")
+	if quoteMacros[strings.TrimSuffix(r.Name, "!")] {
+		// code a proc macro generates, not code it runs
+		tt = -1
+	}
+	if panicMacros[strings.TrimSuffix(r.Name, "!")] && (r.Qualifier == "" || r.Qualifier == "std" || r.Qualifier == "core") {
+		what := ""
+		if tt >= 0 {
+			what = t.Text(tt)
+		}
+		w.x.Throw(sym, "panics", what, n)
+	}
+	w.x.Ref(r, n)
+	if tt >= 0 {
+		w.tokenRefs(tt, sym, scope, 0)
+	}
+}
+
+// tokenRefs finds calls in a macro's token tree, which the grammar leaves
+// unparsed: a path or method chain followed by a parenthesized group
+// ("f(", "a::b(", "x.m(", "name!(").
+func (w *walker) tokenRefs(tt int32, sym int, scope *scope, depth int) {
+	t := w.t
+	if depth > 32 {
+		return
+	}
+	var parts, seps []string
+	// called is the value a "." chain goes on from when it is not a name:
+	// a call's result, a literal, a group
+	called := ""
+	prevEnd := t.Nodes[tt].StartByte + 1
+	prevText := ""
+	// generic arguments of a turbofish (a::<T>::f, f::<T>()) are skipped:
+	// generic counts the open angle brackets
+	generic := 0
+	for c := range t.Children(tt) {
+		k := t.Kind(c)
+		start := t.Nodes[c].StartByte
+		gap := ""
+		if start > prevEnd && int(start) <= len(t.Src) {
+			gap = strings.TrimSpace(string(t.Src[prevEnd:start]))
+		}
+		leaf := t.IsLeaf(c)
+		if generic > 0 {
+			generic += strings.Count(gap, "<") - strings.Count(gap, ">")
+			prevEnd = t.Nodes[c].EndByte
+			if generic > 0 {
+				continue
+			}
+			gap = gap[strings.LastIndexByte(gap, '>')+1:]
+		} else if len(parts) > 0 && strings.HasSuffix(gap, "::<") {
+			generic = 1
+			prevEnd = t.Nodes[c].EndByte
+			continue
+		}
+		switch {
+		case tokenNames[k]:
+			text := t.Text(c)
+			switch {
+			case len(parts) > 0 && (gap == "::" || gap == "."):
+				parts, seps = append(parts, text), append(seps, gap)
+			case called != "" && (gap == "::" || gap == "."):
+				parts, seps = []string{text}, []string{gap}
+			case gap == "::" || gap == "." || gap == "?.":
+				// after something that is no name: `<T as X>::f`, `a?.m`
+				parts, seps, called = []string{text}, []string{strings.TrimPrefix(gap, "?")}, "(...)"
+			case declKeywords[prevText] && gap == "":
+				parts, seps, called = nil, nil, ""
+			default:
+				parts, seps, called = []string{text}, []string{""}, ""
+			}
+		case k == "token_tree":
+			open := t.Src[start]
+			switch {
+			case strings.HasPrefix(gap, "#"):
+				// an attribute: #[doc(..)] calls nothing
+				parts, seps, called = nil, nil, ""
+			case len(parts) > 0 && (gap == "" && open == '(' || gap == "!"):
+				called = w.tokenCall(parts, seps, called, gap == "!", sym, scope, c)
+				parts, seps = nil, nil
+				w.tokenRefs(c, sym, scope, depth+1)
+			default:
+				parts, seps, called = nil, nil, "(...)"
+				w.tokenRefs(c, sym, scope, depth+1)
+			}
+		case k == "await" && gap == "." && (len(parts) > 0 || called != ""):
+			called = joinChain(called, parts, seps) + ".await"
+			parts, seps = nil, nil
+		case leaf && t.Named(c):
+			// a literal: "alice".to_owned()
+			parts, seps, called = nil, nil, lang.Shorten(t.Text(c), 40)
+		default:
+			parts, seps, called = nil, nil, ""
+		}
+		prevEnd = t.Nodes[c].EndByte
+		prevText = ""
+		if leaf {
+			prevText = t.Text(c)
+		}
+	}
+}
+
+// joinChain renders a token chain that continues from called.
+func joinChain(called string, parts, seps []string) string {
+	var b strings.Builder
+	b.WriteString(called)
+	for i, p := range parts {
+		if i > 0 || called != "" {
+			b.WriteString(seps[i])
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// tokenNames are the token kinds a path or a method chain is made of.
+var tokenNames = map[string]bool{"identifier": true, "self": true, "super": true, "crate": true,
+	"primitive_type": true, "metavariable": true}
+
+// declKeywords introduce a declared name, not a call, in a token tree.
+var declKeywords = map[string]bool{"fn": true, "struct": true, "enum": true, "union": true, "mod": true,
+	"trait": true, "macro_rules": true, "type": true}
+
+// tokenCall records the call a token chain makes and returns its rendering
+// for a chain that goes on after it.
+func (w *walker) tokenCall(parts, seps []string, called string, macro bool, sym int, scope *scope, at int32) string {
+	var qb strings.Builder
+	qb.WriteString(called)
+	for i := 0; i < len(parts)-1; i++ {
+		if i > 0 || called != "" {
+			qb.WriteString(seps[i])
+		}
+		qb.WriteString(parts[i])
+	}
+	name := parts[len(parts)-1]
+	lastSep := seps[len(seps)-1]
+	r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: qb.String(), Symbol: sym}
+	switch {
+	case macro:
+		r.Name += "!"
+	case lastSep == ".":
+		// a method call: type the head as in code
+		head := parts[0]
+		switch {
+		case called != "":
+			r.QualifierType = "_"
+		case head == "self":
+			r.QualifierType = scope.self
+		default:
+			if c, ok := scope.Calls[head]; ok {
+				r.QualifierCall = c
+			} else if ty, ok := scope.Types[head]; ok {
+				r.QualifierType = ty
+			} else if !lang.IsUpper(head) {
+				r.QualifierType = "_"
+			}
+		}
+	case r.Qualifier == "":
+		if _, local := scope.Types[name]; local {
+			return name + "()"
+		}
+		if lang.IsUpper(name) {
+			r.Kind = lang.RefNew
+		}
+	default:
+		if lang.IsUpper(name) {
+			r.Kind = lang.RefNew
+		}
+		w.pathType(&r, scope)
+	}
+	w.x.Ref(r, at)
+	if r.Qualifier == "" {
+		return r.Name + "()"
+	}
+	return r.Qualifier + lastSep + r.Name + "()"
+}
+
+// guard records an early exit among a function body's top statements:
+// if cond { return .. } (no else), if cond { panic!(..) }, let-else, and
+// assert!(cond).
+func (w *walker) guard(st int32, sym int) {
+	t := w.t
+	n := st
+	if t.Kind(n) == "expression_statement" {
+		n = t.FirstNamedChild(n)
+	}
+	if n < 0 {
+		return
+	}
+	switch t.Kind(n) {
+	case "if_expression":
+		if t.Field(n, "alternative") >= 0 {
+			return
+		}
+		cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
+		if cond < 0 || cons < 0 {
+			return
+		}
+		if action := w.exitAction(t.FirstNamedChild(cons)); action != "" {
+			w.x.Guard(sym, t.Text(cond), action, n)
+		}
+	case "let_declaration":
+		alt := t.Field(n, "alternative")
+		pat, val := t.Field(n, "pattern"), t.Field(n, "value")
+		if alt < 0 || pat < 0 || val < 0 {
+			return
+		}
+		if action := w.exitAction(t.FirstNamedChild(alt)); action != "" {
+			w.x.Guard(sym, t.Text(val)+" does not match "+t.Text(pat), action, n)
+		}
+	case "macro_invocation":
+		name := t.FieldText(n, "macro")
+		tt := t.ChildOfKind(n, "token_tree")
+		if tt < 0 {
+			return
+		}
+		if w.x.Facts.Symbols[sym].IsTest {
+			return // a test's assertions are its checks, not preconditions
+		}
+		switch name {
+		case "assert", "debug_assert":
+			if c := firstArg(t.Text(tt)); c != "" {
+				w.x.Guard(sym, "!("+c+")", "panic", n)
+			}
+		case "ensure":
+			if c := firstArg(t.Text(tt)); c != "" {
+				w.x.Guard(sym, "!("+c+")", "return error", n)
+			}
+		}
+	}
+}
+
+// exitAction describes the first statement of a block when it leaves the
+// function: "return Err(..)", "panic", "return error" (bail!).
+func (w *walker) exitAction(st int32) string {
+	t := w.t
+	if st < 0 {
+		return ""
+	}
+	if t.Kind(st) == "expression_statement" {
+		st = t.FirstNamedChild(st)
+		if st < 0 {
+			return ""
+		}
+	}
+	switch t.Kind(st) {
+	case "return_expression":
+		if v := t.FirstNamedChild(st); v >= 0 {
+			return "return " + lang.Shorten(lang.OneLine(t.Text(v)), 60)
+		}
+		return "return"
+	case "macro_invocation":
+		name := t.FieldText(st, "macro")
+		name = name[strings.LastIndex(name, ":")+1:]
+		switch {
+		case panicMacros[name]:
+			return "panic"
+		case name == "bail":
+			return "return error"
+		}
+	}
+	return ""
+}
+
+// firstArg is the first argument of a macro's token tree "(a, b)".
+func firstArg(tt string) string {
+	if len(tt) < 2 {
+		return ""
+	}
+	s := tt[1 : len(tt)-1]
+	depth := 0
+	inStr := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case inStr:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			return strings.TrimSpace(s[:i])
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// unwrapArm reports a match arm Ok(x) => x or Some(x) => x.
+func unwrapArm(t *lang.Tree, arm int32) bool {
+	pat := t.Field(arm, "pattern")
+	if pat >= 0 && t.Kind(pat) == "match_pattern" {
+		pat = t.FirstNamedChild(pat)
+	}
+	val := t.Field(arm, "value")
+	if pat < 0 || val < 0 || t.Kind(pat) != "tuple_struct_pattern" || t.Kind(val) != "identifier" {
+		return false
+	}
+	if ty := t.FieldText(pat, "type"); ty != "Ok" && ty != "Some" {
+		return false
+	}
+	n := 0
+	bound := ""
+	for c := range t.NamedChildren(pat) {
+		if t.FieldName(c) == "type" {
+			continue
+		}
+		n++
+		bound = t.Text(c)
+	}
+	return n == 1 && bound == t.Text(val)
+}

@@ -1,0 +1,81 @@
+package swift
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
+)
+
+func TestExtract(t *testing.T) {
+	f := langtest.Extract(t, "Sources/Shop/Store.swift", `import Foundation
+import class UIKit.UIView
+
+/// Prices things.
+public protocol Priced {
+    func price() -> Int
+}
+
+open class Store: Base, Priced {
+    private var items: [Item] = []
+    let repo: Repo
+    init(repo: Repo) { self.repo = repo; super.init() }
+    public func price() -> Int {
+        guard !items.isEmpty else { return 0 }
+        let r = Repo()
+        r.save(1)
+        self.repo.load("a")
+        func inner(_ y: Int) -> Int { y + 1 }
+        return inner(2)
+    }
+    func fetch(url: String, retries n: Int = 3, _ rest: Int...) async throws -> String {
+        throw StoreError.missing
+    }
+    func each(_ f: (Int) throws -> Void) rethrows { try f(1) }
+}
+
+extension Store { func helper() {} }
+
+enum Color { case red, green }
+`)
+	if f.Module != "Shop" {
+		t.Errorf("module %q", f.Module)
+	}
+	if s := langtest.Sym(t, f, "Priced"); s.Kind != lang.KindInterface || s.Doc != "Prices things." || !s.Exported {
+		t.Errorf("Priced = %+v", s)
+	}
+	if s := langtest.Sym(t, f, "Priced.price"); s.Kind != lang.KindMethod || !s.Exported || s.Signature.Returns != "Int" {
+		t.Errorf("Priced.price = %+v", s)
+	}
+	if s := langtest.Sym(t, f, "Store.items"); s.Visibility != lang.VisPrivate || s.Signature.Returns != "[Item]" {
+		t.Errorf("items = %+v", s)
+	}
+	if s := langtest.Sym(t, f, "Store.init"); s.Kind != lang.KindConstructor || s.Visibility != lang.VisInternal {
+		t.Errorf("init = %+v", s)
+	}
+	fetch := langtest.Sym(t, f, "Store.fetch")
+	ps := fetch.Signature.Params
+	if len(ps) != 3 || ps[1].Name != "n" || ps[1].Default != "3" || !ps[2].Variadic || fetch.Signature.Returns != "String" ||
+		!lang.ContainsStr(fetch.Signature.Modifiers, "async") || !lang.ContainsStr(fetch.Signature.Modifiers, "throws") {
+		t.Errorf("fetch = %+v", fetch.Signature)
+	}
+	if m := langtest.Sym(t, f, "Store.each").Signature.Modifiers; !lang.ContainsStr(m, "rethrows") || lang.ContainsStr(m, "throws") {
+		t.Errorf("each's modifiers %v, want rethrows and not throws", m)
+	}
+	if got := langtest.FactTexts(langtest.Sym(t, f, "Store.price").Invariants); len(got) != 1 || !strings.Contains(got[0], "items.isEmpty") {
+		t.Errorf("guards %v", got)
+	}
+	if s := langtest.Sym(t, f, "Store.helper"); s.Kind != lang.KindMethod {
+		t.Errorf("extension member = %+v", s)
+	}
+	langtest.Sym(t, f, "Store.price.inner")
+	langtest.Sym(t, f, "Color.red")
+	langtest.WantAll(t, langtest.Imports(f), "Foundation@1", "UIKit names=UIView@2")
+	var refs []string
+	for _, r := range f.Refs {
+		refs = append(refs, r.Kind+" "+r.Qualifier+"."+r.Name+" qt="+r.QualifierType)
+	}
+	langtest.WantAll(t, refs, "extends .Base qt=", "implements .Priced qt=", "new .Repo qt=", "call r.save qt=Repo",
+		"call self.repo.load qt=Store", "call .inner qt=", "new .Base qt=Base")
+}
