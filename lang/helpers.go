@@ -142,7 +142,24 @@ func (x *Extractor) HeaderText(node, body int32) string {
 	if end-start > 4*MaxSigText {
 		end = start + 4*MaxSigText
 	}
-	return strings.TrimSpace(OneLine(string(t.Src[start:end])))
+	// Comments inside the header are left out: on one line, a "# pylint:
+	// disable=..." or "// why" among the parameters would run into them.
+	var b []byte
+	from := start
+	for i := node + 1; i < t.Nodes[node].End && t.Nodes[i].StartByte < end; i++ {
+		if !t.IsComment(i) {
+			continue
+		}
+		b = append(b, t.Src[from:t.Nodes[i].StartByte]...)
+		b = append(b, ' ')
+		from = min(t.Nodes[i].EndByte, end)
+		i = t.Nodes[i].End - 1
+	}
+	if b == nil {
+		return strings.TrimSpace(OneLine(string(t.Src[start:end])))
+	}
+	b = append(b, t.Src[from:end]...)
+	return strings.TrimSpace(OneLine(string(b)))
 }
 
 // LastIdent returns the last identifier segment of a dotted, scoped or

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
 func extractLoose(t *testing.T, path, src string) *lang.FileFacts {
@@ -569,5 +570,20 @@ func TestCleanType(t *testing.T) {
 		if got := cleanType(in); got != want {
 			t.Errorf("pyCleanType(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A comment among the parameters stays out of the signature: on one line it
+// would run into the parameters after it.
+func TestSignatureLeavesCommentsOut(t *testing.T) {
+	f := langtest.Extract(t, "pkg/bar.py", `class Bar:
+    def __init__(self, iterable=None,
+                 ascii=None,  # pylint: disable=redefined-builtin
+                 disable=False):
+        pass
+`)
+	got := langtest.Sym(t, f, "Bar.__init__").Signature.Text
+	if want := "def __init__(self, iterable=None, ascii=None, disable=False)"; got != want {
+		t.Errorf("signature %q, want %q", got, want)
 	}
 }

@@ -33,6 +33,7 @@ func init() {
 		Resolve:       resolver.Resolve,
 		ResolveImport: resolver.ResolveImport,
 		Skeleton:      skeleton,
+		Fixup:         emptyAttributeArgs,
 	})
 }
 

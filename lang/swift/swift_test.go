@@ -79,3 +79,34 @@ enum Color { case red, green }
 	langtest.WantAll(t, refs, "extends .Base qt=", "implements .Priced qt=", "new .Repo qt=", "call r.save qt=Repo",
 		"call self.repo.load qt=Store", "call .inner qt=", "new .Base qt=Base")
 }
+
+// An attribute with an empty argument list (swift-argument-parser's
+// @Option(), swift-testing's @Test()) parses without errors, and the text
+// the symbols keep is the file's, pair included.
+func TestEmptyAttributeArguments(t *testing.T) {
+	src := `struct Bar: ParsableArguments {
+  @Option() var name: String
+  @Flag(name: .long) var verbose = false
+}
+
+struct Tests {
+  @Test() func parses() throws {
+    let s = "@keep() in a string"
+    _ = s
+  }
+  @MainActor() func render() {}
+}
+`
+	f := langtest.Extract(t, "Tests/BarTests.swift", src)
+	for _, q := range []string{"Bar.name", "Bar.verbose", "Tests.parses", "Tests.render"} {
+		langtest.Sym(t, f, q)
+	}
+	if sig := langtest.Sym(t, f, "Tests.parses").Signature.Text; !strings.Contains(sig, "parses()") {
+		t.Errorf("signature %q lost the function's own parentheses", sig)
+	}
+	if got := string(emptyAttributeArgs([]byte(src))); len(got) != len(src) ||
+		!strings.Contains(got, "@Option   var") || !strings.Contains(got, `"@keep   in`) ||
+		!strings.Contains(got, "@Flag(name: .long)") {
+		t.Errorf("fixup:\n%s", got)
+	}
+}
