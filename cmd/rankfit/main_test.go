@@ -64,7 +64,8 @@ func TestFitSubset(t *testing.T) {
 	if trace*1+w.Seed*0.5 <= w.Seed*0.8 {
 		t.Errorf("fit moved Trace to %v, which leaves the gold second: %q", trace, fitLine)
 	}
-	if !strings.Contains(fitLine, fmt.Sprintf("Graph:%v ", w.Graph)) || !strings.Contains(fitLine, fmt.Sprintf("Message:%v}", w.Message)) {
+	if !strings.Contains(fitLine, fmt.Sprintf("Graph:%v ", w.Graph)) || !strings.Contains(fitLine, fmt.Sprintf("Message:%v ", w.Message)) ||
+		!strings.Contains(fitLine, fmt.Sprintf("Scope:%v}", w.Scope)) {
 		t.Errorf("fit moved a weight it was not given: %q", fitLine)
 	}
 	if err := run([]string{"-cache", cache, "-params", "Nope"}, &out); err == nil {
