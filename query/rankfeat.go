@@ -68,6 +68,11 @@ const (
 	// commitScopes): a commit subject says where it applies, and the
 	// text lanes weigh that word like any other.
 	weightScope = 0.15
+	// weightBodiless: a variable, interface or type alias: what a bug fix
+	// changes is code that runs, and these hold none (a class holds its
+	// methods; among the first ten candidates of the 153 tasks of the dev
+	// sets, 1 of 93 such symbols is a gold item, 164 of 1,437 others are).
+	weightBodiless = -0.1
 )
 
 // RankFeatures are the features of a slice candidate (see the weights).
@@ -89,6 +94,8 @@ type RankFeatures struct {
 	// Scope is 1 for a symbol of a file the task's commit scope names
 	// (commitScopes, scopeNames).
 	Scope float64 `json:"scope,omitempty"`
+	// Bodiless is 1 for a variable, interface or type alias (isBodiless).
+	Bodiless float64 `json:"bodiless,omitempty"`
 	// Trace and Message are the scores of the stack-trace and
 	// error-message lanes.
 	Trace   float64 `json:"trace,omitempty"`
@@ -99,14 +106,14 @@ type RankFeatures struct {
 type RankWeights struct {
 	Seed, File, Graph, TextRank, NameHits, PathHits, ContainerHits, Callable, Size, Peripheral, TestFactor float64
 	Trace, Message                                                                                         float64
-	Scope                                                                                                  float64
+	Scope, Bodiless                                                                                        float64
 }
 
 // DefaultRankWeights are the weights slices use.
 var DefaultRankWeights = RankWeights{Seed: weightSeed, File: weightFile, Graph: weightGraph, TextRank: weightTextRank,
 	NameHits: weightNameHits, PathHits: weightPathHits, ContainerHits: weightContainerHits, Callable: weightCallable, Size: weightSize,
 	Peripheral: weightPeripheral, TestFactor: sliceTestWeight, Trace: weightTrace, Message: weightMessage,
-	Scope: weightScope}
+	Scope: weightScope, Bodiless: weightBodiless}
 
 // Score combines features with weights w.
 func (w RankWeights) Score(f RankFeatures) float64 {
@@ -114,7 +121,7 @@ func (w RankWeights) Score(f RankFeatures) float64 {
 		w.PathHits*f.PathHits + w.ContainerHits*f.ContainerHits + w.Callable*f.Callable + w.Size*f.Size +
 		w.Peripheral*f.Peripheral
 	s += w.Trace*f.Trace + w.Message*f.Message
-	s += w.Scope * f.Scope
+	s += w.Scope*f.Scope + w.Bodiless*f.Bodiless
 	if f.Test {
 		s *= w.TestFactor
 	}
@@ -311,6 +318,11 @@ func inScope(scopes []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// isBodiless tells the kinds that declare without code of their own.
+func isBodiless(kind string) bool {
+	return kind == lang.KindVariable || kind == lang.KindInterface || kind == lang.KindType
 }
 
 func isCallable(kind string) bool {

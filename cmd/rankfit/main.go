@@ -72,9 +72,10 @@ type sampleCand struct {
 	F      query.RankFeatures `json:"f"`
 	Forced bool               `json:"forced,omitempty"`
 	Hits   []int              `json:"hits,omitempty"` // gold items it overlaps
-	// Name and File say which symbol it is, for -dump
+	// Name, File and Kind say which symbol it is, for -dump
 	Name string `json:"name,omitempty"`
 	File string `json:"file,omitempty"`
+	Kind string `json:"kind,omitempty"`
 }
 
 func run(args []string, out io.Writer) error {
@@ -231,7 +232,7 @@ func collect(work, evalDir string, sets []string) ([]sample, error) {
 				s.Gold = append(s.Gold, strings.TrimPrefix(g.Container+"."+g.Name, "."))
 			}
 			for _, c := range cands {
-				sc := sampleCand{F: c.Features, Forced: c.Forced, Name: c.Name, File: c.File}
+				sc := sampleCand{F: c.Features, Forced: c.Forced, Name: c.Name, File: c.File, Kind: c.Kind}
 				for i, g := range t.Gold {
 					if c.File == g.File && c.Range.StartLine <= g.EndLine && c.Range.EndLine >= g.StartLine {
 						sc.Hits = append(sc.Hits, i)
@@ -348,6 +349,7 @@ var allParams = []param{
 	{"TestFactor", func(w *query.RankWeights) *float64 { return &w.TestFactor }, []float64{0.1, 0.25, 0.5, 0.75, 1}},
 	{"Trace", func(w *query.RankWeights) *float64 { return &w.Trace }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2}},
 	{"Message", func(w *query.RankWeights) *float64 { return &w.Message }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2}},
+	{"Bodiless", func(w *query.RankWeights) *float64 { return &w.Bodiless }, []float64{-0.3, -0.2, -0.1, -0.05, -0.02, 0}},
 	{"Scope", func(w *query.RankWeights) *float64 { return &w.Scope }, []float64{0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45}},
 }
 
