@@ -8,7 +8,12 @@
 // that share for the current weights, for weights fit on all repositories,
 // and leave-one-repository-out: for each repository, weights fit on the
 // others, scored on it. Only the cross-validated figure says what a
-// repository nobody tuned on can expect.
+// repository nobody tuned on can expect. It also reports the current
+// weights counting only the gold's own card (a function's, or the gold
+// symbol's): the eval's runner counts a class's card as a hit on every
+// method inside it, which a ranking that lifts classes gains from without
+// finding the function. -dump writes each task's first cards and the
+// gold's rank, to read before proposing a feature.
 //
 //	make eval EVAL_ARGS='--work /tmp/eval'
 //	go run ./cmd/rankfit -work /tmp/eval -eval ../shared/eval
@@ -72,10 +77,17 @@ type sampleCand struct {
 	F      query.RankFeatures `json:"f"`
 	Forced bool               `json:"forced,omitempty"`
 	Hits   []int              `json:"hits,omitempty"` // gold items it overlaps
+	// Own are the gold items it is: overlapped by a function, method or
+	// constructor, or by a symbol of the gold's own name. The runner
+	// counts a class's card as a hit on every method inside it; Own
+	// does not.
+	Own []int `json:"own,omitempty"`
 	// Name, File and Kind say which symbol it is, for -dump
 	Name string `json:"name,omitempty"`
 	File string `json:"file,omitempty"`
 	Kind string `json:"kind,omitempty"`
+	// Lines are its first and last line
+	Lines [2]int `json:"lines,omitempty"`
 }
 
 func run(args []string, out io.Writer) error {
@@ -232,10 +244,14 @@ func collect(work, evalDir string, sets []string) ([]sample, error) {
 				s.Gold = append(s.Gold, strings.TrimPrefix(g.Container+"."+g.Name, "."))
 			}
 			for _, c := range cands {
-				sc := sampleCand{F: c.Features, Forced: c.Forced, Name: c.Name, File: c.File, Kind: c.Kind}
+				sc := sampleCand{F: c.Features, Forced: c.Forced, Name: c.Name, File: c.File, Kind: c.Kind,
+					Lines: [2]int{c.Range.StartLine, c.Range.EndLine}}
 				for i, g := range t.Gold {
 					if c.File == g.File && c.Range.StartLine <= g.EndLine && c.Range.EndLine >= g.StartLine {
 						sc.Hits = append(sc.Hits, i)
+						if ownKinds[c.Kind] || c.Name == g.Name {
+							sc.Own = append(sc.Own, i)
+						}
 					}
 				}
 				s.Cands = append(s.Cands, sc)
@@ -247,6 +263,25 @@ func collect(work, evalDir string, sets []string) ([]sample, error) {
 		}
 	}
 	return out, nil
+}
+
+// ownKinds are the kinds whose card is the gold function it overlaps.
+var ownKinds = map[string]bool{"function": true, "method": true, "constructor": true}
+
+// ownOnly returns the samples with each candidate's hits cut to the gold
+// items it is (sampleCand.Own).
+func ownOnly(ss []*sample) []*sample {
+	out := make([]*sample, len(ss))
+	for i, s := range ss {
+		c := *s
+		c.Cands = make([]sampleCand, len(s.Cands))
+		for j, sc := range s.Cands {
+			sc.Hits = sc.Own
+			c.Cands[j] = sc
+		}
+		out[i] = &c
+	}
+	return out
 }
 
 // accAt are the cut-offs the objective averages: the share of gold items
@@ -402,6 +437,8 @@ func report(out io.Writer, samples []sample, off []param) {
 	fmt.Fprintf(out, "%d tasks, %d repositories\n\n| weights | @1 | @5 | @10 | @20 | objective |\n|---|---|---|---|---|---|\n",
 		len(all), len(repos))
 	line("current (DefaultRankWeights)", evaluate(all, query.DefaultRankWeights))
+	own := ownOnly(all)
+	line("current, the gold's own card only", evaluate(own, query.DefaultRankWeights))
 	if len(off) > 0 {
 		w := query.DefaultRankWeights
 		var names []string
@@ -410,6 +447,7 @@ func report(out io.Writer, samples []sample, off []param) {
 			names = append(names, p.name)
 		}
 		line("current without "+strings.Join(names, ", "), evaluate(all, w))
+		line("current without "+strings.Join(names, ", ")+", the gold's own card only", evaluate(own, w))
 	}
 	// leave one repository out: weights fit on the others, scored on it
 	cv := make([]float64, len(accAt))
