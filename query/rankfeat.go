@@ -63,11 +63,14 @@ const (
 	// bug fix rarely changes (none of the 164 gold functions of the dev
 	// sets).
 	weightPeripheral = -0.3
-	// weightScope: a symbol of a file the task's commit scope names
-	// ("fix(context): ...", "http: ...", "fix(axum-extra): ..."; see
-	// commitScopes): a commit subject says where it applies, and the
-	// text lanes weigh that word like any other.
-	weightScope = 0.15
+	// weightScope: the text score (Seed) of a symbol of a file the task's
+	// commit scope names ("fix(context): ...", "http: ...",
+	// "fix(axum-extra): ..."; see commitScopes): a commit subject says
+	// where it applies, which the text lanes weigh like any other word.
+	// Scaled by the symbol's own text score so that the scope lifts the
+	// matches in its files, not every symbol there (hyper's "fix(http1):"
+	// names the client and server http1.rs, whose change is in proto/h1).
+	weightScope = 0.2
 	// weightBodiless: a variable, interface or type alias: what a bug fix
 	// changes is code that runs, and these hold none (a class holds its
 	// methods; among the first ten candidates of the 153 tasks of the dev
@@ -91,8 +94,8 @@ type RankFeatures struct {
 	// name.
 	Peripheral float64 `json:"peripheral,omitempty"`
 	Test       bool    `json:"test"`
-	// Scope is 1 for a symbol of a file the task's commit scope names
-	// (commitScopes, scopeNames).
+	// Scope is Seed for a symbol of a file the task's commit scope names
+	// (commitScopes, scopeNames), else 0.
 	Scope float64 `json:"scope,omitempty"`
 	// Bodiless is 1 for a variable, interface or type alias (isBodiless).
 	Bodiless float64 `json:"bodiless,omitempty"`

@@ -1009,7 +1009,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 				scoped[r.Path] = in
 			}
 			if in {
-				f.Scope = 1
+				f.Scope = f.Seed
 			}
 		}
 		rk := ranked{id: id, score: w.Score(f), seed: prior[id], why: b.why[id], feat: f}
