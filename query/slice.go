@@ -962,6 +962,8 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	asksTests := asksForTests(b.req.TaskText)
 	lowTask := strings.ToLower(b.req.TaskText)
 	peripheral := map[string]bool{} // by path: code around the product the task does not name
+	scopes := commitScopes(b.req.TaskText)
+	scoped := map[string]bool{} // by path: a file the commit scope names
 	out := make([]ranked, 0, len(rows))
 	for _, id := range all {
 		r := rows[id]
@@ -986,6 +988,9 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		if isCallable(r.Kind) {
 			f.Callable = 1
 		}
+		if isBodiless(r.Kind) {
+			f.Bodiless = 1
+		}
 		f.Size = math.Log1p(float64(max(0, r.Range.EndLine-r.Range.StartLine+1))) / math.Log(1001)
 		f.Trace, f.Message = b.trace[id], b.message[id]
 		per, ok := peripheral[r.Path]
@@ -996,6 +1001,16 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		}
 		if per {
 			f.Peripheral = 1
+		}
+		if len(scopes) > 0 {
+			in, ok := scoped[r.Path]
+			if !ok {
+				in = inScope(scopes, r.Path)
+				scoped[r.Path] = in
+			}
+			if in {
+				f.Scope = f.Seed
+			}
 		}
 		rk := ranked{id: id, score: w.Score(f), seed: prior[id], why: b.why[id], feat: f}
 		if w, ok := b.forced[id]; ok {

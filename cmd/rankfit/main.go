@@ -8,7 +8,12 @@
 // that share for the current weights, for weights fit on all repositories,
 // and leave-one-repository-out: for each repository, weights fit on the
 // others, scored on it. Only the cross-validated figure says what a
-// repository nobody tuned on can expect.
+// repository nobody tuned on can expect. It also reports the current
+// weights counting only the gold's own card (a function's, or the gold
+// symbol's): the eval's runner counts a class's card as a hit on every
+// method inside it, which a ranking that lifts classes gains from without
+// finding the function. -dump writes each task's first cards and the
+// gold's rank, to read before proposing a feature.
 //
 //	make eval EVAL_ARGS='--work /tmp/eval'
 //	go run ./cmd/rankfit -work /tmp/eval -eval ../shared/eval
@@ -43,6 +48,8 @@ const candidatesPerTask = 300
 
 type gold struct {
 	File      string `json:"file"`
+	Name      string `json:"name"`
+	Container string `json:"container"`
 	StartLine int    `json:"startLine"`
 	EndLine   int    `json:"endLine"`
 }
@@ -61,12 +68,26 @@ type sample struct {
 	Repo  string       `json:"repo"`
 	NGold int          `json:"nGold"`
 	Cands []sampleCand `json:"cands"`
+	// Task and Gold are the task's text and gold names, for -dump
+	Task string   `json:"task,omitempty"`
+	Gold []string `json:"gold,omitempty"`
 }
 
 type sampleCand struct {
 	F      query.RankFeatures `json:"f"`
 	Forced bool               `json:"forced,omitempty"`
 	Hits   []int              `json:"hits,omitempty"` // gold items it overlaps
+	// Own are the gold items it is: overlapped by a function, method or
+	// constructor, or by a symbol of the gold's own name. The runner
+	// counts a class's card as a hit on every method inside it; Own
+	// does not.
+	Own []int `json:"own,omitempty"`
+	// Name, File and Kind say which symbol it is, for -dump
+	Name string `json:"name,omitempty"`
+	File string `json:"file,omitempty"`
+	Kind string `json:"kind,omitempty"`
+	// Lines are its first and last line
+	Lines [2]int `json:"lines,omitempty"`
 }
 
 func run(args []string, out io.Writer) error {
@@ -76,6 +97,7 @@ func run(args []string, out io.Writer) error {
 	sets := fs.String("sets", "dev,dev2,swe-lite-sample", "the sets to fit on")
 	cache := fs.String("cache", "", "read the samples from this file if it exists, else write them there")
 	fitOnly := fs.String("params", "", "fit only these weights (comma-separated names, e.g. Trace,Message); the others stay at DefaultRankWeights")
+	dump := fs.String("dump", "", "write, per task, the first cards under the current weights and each gold item's rank to this file (markdown)")
 	ablate := fs.String("ablate", "", "also report the current weights with these (comma-separated names) set to 0: what those features add")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -124,8 +146,52 @@ func run(args []string, out io.Writer) error {
 			off = append(off, p)
 		}
 	}
+	if *dump != "" {
+		if err := writeDump(*dump, samples, query.DefaultRankWeights); err != nil {
+			return err
+		}
+	}
 	report(out, samples, off)
 	return nil
+}
+
+// writeDump writes, per task, its text, the first three cards under w and
+// the rank of each gold item: what to read before proposing a feature.
+func writeDump(file string, samples []sample, w query.RankWeights) error {
+	var b strings.Builder
+	b.WriteString("| task | text | first cards | gold (rank) |\n|---|---|---|---|\n")
+	order, sc := make([]int, candidatesPerTask), make([]float64, candidatesPerTask)
+	for i := range samples {
+		s := &samples[i]
+		o := rankOrder(s, w, order, sc)
+		var first []string
+		for _, c := range o[:min(3, len(o))] {
+			first = append(first, s.Cands[c].Name+" ("+s.Cands[c].File+")")
+		}
+		rank := make([]int, s.NGold)
+		for r, c := range o {
+			for _, g := range s.Cands[c].Hits {
+				if rank[g] == 0 {
+					rank[g] = r + 1
+				}
+			}
+		}
+		var golds []string
+		for g, r := range rank {
+			name := fmt.Sprint(g)
+			if g < len(s.Gold) {
+				name = s.Gold[g]
+			}
+			golds = append(golds, fmt.Sprintf("%s (%d)", name, r))
+		}
+		text := strings.ReplaceAll(s.Task, "|", "/")
+		if len(text) > 100 {
+			text = text[:100] + "..."
+		}
+		text = strings.ReplaceAll(text, "\n", " ")
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.ID, text, strings.Join(first, "; "), strings.Join(golds, "; "))
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
 }
 
 // paramNamed finds a fitted weight by name.
@@ -173,12 +239,19 @@ func collect(work, evalDir string, sets []string) ([]sample, error) {
 				log.Printf("%s: %v, skipped", t.ID, err)
 				continue
 			}
-			s := sample{ID: t.ID, Repo: t.Repo, NGold: len(t.Gold)}
+			s := sample{ID: t.ID, Repo: t.Repo, NGold: len(t.Gold), Task: t.Task}
+			for _, g := range t.Gold {
+				s.Gold = append(s.Gold, strings.TrimPrefix(g.Container+"."+g.Name, "."))
+			}
 			for _, c := range cands {
-				sc := sampleCand{F: c.Features, Forced: c.Forced}
+				sc := sampleCand{F: c.Features, Forced: c.Forced, Name: c.Name, File: c.File, Kind: c.Kind,
+					Lines: [2]int{c.Range.StartLine, c.Range.EndLine}}
 				for i, g := range t.Gold {
 					if c.File == g.File && c.Range.StartLine <= g.EndLine && c.Range.EndLine >= g.StartLine {
 						sc.Hits = append(sc.Hits, i)
+						if ownKinds[c.Kind] || c.Name == g.Name {
+							sc.Own = append(sc.Own, i)
+						}
 					}
 				}
 				s.Cands = append(s.Cands, sc)
@@ -192,6 +265,25 @@ func collect(work, evalDir string, sets []string) ([]sample, error) {
 	return out, nil
 }
 
+// ownKinds are the kinds whose card is the gold function it overlaps.
+var ownKinds = map[string]bool{"function": true, "method": true, "constructor": true}
+
+// ownOnly returns the samples with each candidate's hits cut to the gold
+// items it is (sampleCand.Own).
+func ownOnly(ss []*sample) []*sample {
+	out := make([]*sample, len(ss))
+	for i, s := range ss {
+		c := *s
+		c.Cands = make([]sampleCand, len(s.Cands))
+		for j, sc := range s.Cands {
+			sc.Hits = sc.Own
+			c.Cands[j] = sc
+		}
+		out[i] = &c
+	}
+	return out
+}
+
 // accAt are the cut-offs the objective averages: the share of gold items
 // in the first k cards. 20 stands for the slice at 4000 tokens.
 var accAt = []int{1, 5, 10, 20}
@@ -199,20 +291,7 @@ var accAt = []int{1, 5, 10, 20}
 // score returns, for one task under weights w, the share of gold items in
 // the first k candidates for each k of accAt.
 func score(s *sample, w query.RankWeights, order []int, sc []float64) []float64 {
-	for i := range s.Cands {
-		order[i] = i
-		sc[i] = w.Score(s.Cands[i].F)
-	}
-	o := order[:len(s.Cands)]
-	slices.SortStableFunc(o, func(a, b int) int {
-		if s.Cands[a].Forced != s.Cands[b].Forced {
-			if s.Cands[a].Forced {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(sc[b], sc[a])
-	})
+	o := rankOrder(s, w, order, sc)
 	first := make([]int, s.NGold)
 	for i := range first {
 		first[i] = -1
@@ -235,6 +314,26 @@ func score(s *sample, w query.RankWeights, order []int, sc []float64) []float64 
 		out[j] = float64(n) / float64(s.NGold)
 	}
 	return out
+}
+
+// rankOrder orders one task's candidates under w, as a slice would: the
+// forced first, then by score. order and sc are scratch space.
+func rankOrder(s *sample, w query.RankWeights, order []int, sc []float64) []int {
+	for i := range s.Cands {
+		order[i] = i
+		sc[i] = w.Score(s.Cands[i].F)
+	}
+	o := order[:len(s.Cands)]
+	slices.SortStableFunc(o, func(a, b int) int {
+		if s.Cands[a].Forced != s.Cands[b].Forced {
+			if s.Cands[a].Forced {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(sc[b], sc[a])
+	})
+	return o
 }
 
 // evaluate returns the mean of each acc@k over the samples.
@@ -285,6 +384,8 @@ var allParams = []param{
 	{"TestFactor", func(w *query.RankWeights) *float64 { return &w.TestFactor }, []float64{0.1, 0.25, 0.5, 0.75, 1}},
 	{"Trace", func(w *query.RankWeights) *float64 { return &w.Trace }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2}},
 	{"Message", func(w *query.RankWeights) *float64 { return &w.Message }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2}},
+	{"Bodiless", func(w *query.RankWeights) *float64 { return &w.Bodiless }, []float64{-0.3, -0.2, -0.1, -0.05, -0.02, 0}},
+	{"Scope", func(w *query.RankWeights) *float64 { return &w.Scope }, []float64{0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45}},
 }
 
 // fit runs coordinate ascent from the current weights over each
@@ -336,6 +437,8 @@ func report(out io.Writer, samples []sample, off []param) {
 	fmt.Fprintf(out, "%d tasks, %d repositories\n\n| weights | @1 | @5 | @10 | @20 | objective |\n|---|---|---|---|---|---|\n",
 		len(all), len(repos))
 	line("current (DefaultRankWeights)", evaluate(all, query.DefaultRankWeights))
+	own := ownOnly(all)
+	line("current, the gold's own card only", evaluate(own, query.DefaultRankWeights))
 	if len(off) > 0 {
 		w := query.DefaultRankWeights
 		var names []string
@@ -344,6 +447,7 @@ func report(out io.Writer, samples []sample, off []param) {
 			names = append(names, p.name)
 		}
 		line("current without "+strings.Join(names, ", "), evaluate(all, w))
+		line("current without "+strings.Join(names, ", ")+", the gold's own card only", evaluate(own, w))
 	}
 	// leave one repository out: weights fit on the others, scored on it
 	cv := make([]float64, len(accAt))

@@ -64,10 +64,48 @@ func TestFitSubset(t *testing.T) {
 	if trace*1+w.Seed*0.5 <= w.Seed*0.8 {
 		t.Errorf("fit moved Trace to %v, which leaves the gold second: %q", trace, fitLine)
 	}
-	if !strings.Contains(fitLine, fmt.Sprintf("Graph:%v ", w.Graph)) || !strings.Contains(fitLine, fmt.Sprintf("Message:%v}", w.Message)) {
+	if !strings.Contains(fitLine, fmt.Sprintf("Graph:%v ", w.Graph)) || !strings.Contains(fitLine, fmt.Sprintf("Message:%v ", w.Message)) ||
+		!strings.Contains(fitLine, fmt.Sprintf("Bodiless:%v}", w.Bodiless)) {
 		t.Errorf("fit moved a weight it was not given: %q", fitLine)
 	}
 	if err := run([]string{"-cache", cache, "-params", "Nope"}, &out); err == nil {
 		t.Error("-params Nope: no error")
+	}
+}
+
+// TestOwnAndDump: a class card over the gold method is a hit for the runner
+// but not the gold's own card; -dump names each task's first cards and the
+// gold's rank.
+func TestOwnAndDump(t *testing.T) {
+	samples := []sample{{ID: "t1", Repo: "o/a", NGold: 1, Task: "fix the total", Gold: []string{"Cart.total"},
+		Cands: []sampleCand{
+			{F: query.RankFeatures{Seed: 0.9}, Hits: []int{0}, Name: "Cart", Kind: "class", File: "cart.go"},
+			{F: query.RankFeatures{Seed: 0.8}, Hits: []int{0}, Own: []int{0}, Name: "total", Kind: "method", File: "cart.go"},
+		}}}
+	dir := t.TempDir()
+	cache, dump := filepath.Join(dir, "samples.json"), filepath.Join(dir, "dump.md")
+	b, err := json.Marshal(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cache, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(p []param) { params = p }(params)
+	var out bytes.Buffer
+	if err := run([]string{"-cache", cache, "-params", "Trace", "-dump", dump}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| current (DefaultRankWeights) | 1.000 |", "| current, the gold's own card only | 0.000 | 1.000 |"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+	d, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "| t1 | fix the total | Cart (cart.go); total (cart.go) | Cart.total (1) |"; !strings.Contains(string(d), want) {
+		t.Errorf("dump lacks %q:\n%s", want, d)
 	}
 }
