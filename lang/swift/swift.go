@@ -105,7 +105,7 @@ func moduleOf(p string) string {
 func isType(k string) bool {
 	switch k {
 	case "user_type", "optional_type", "array_type", "dictionary_type", "tuple_type", "function_type",
-		"opaque_type", "existential_type", "metatype", "protocol_composition_type", "implicitly_unwrapped_type",
+		"opaque_type", "existential_type", "metatype", "protocol_composition_type",
 		"type_parameter_pack", "type_pack_expansion", "suppressed_constraint":
 		return true
 	}
