@@ -225,3 +225,18 @@ export "$(named)"
 		langtest.Sym(t, f, name)
 	}
 }
+
+// TestEffectsInSourceOrder: a block's effects come before the
+// redirection that ends it, in the order the script reads (the walker
+// listed the redirection first).
+func TestEffectsInSourceOrder(t *testing.T) {
+	f := langtest.Extract(t, "o.sh", `h() {
+  {
+    cat in.txt
+  } > out.txt
+}`)
+	fx := langtest.Sym(t, f, "h").SideEffects
+	if len(fx) != 2 || fx[0].Kind != "fs.read" || fx[0].Line != 3 || fx[1].Kind != "fs.write" || fx[1].Line != 4 {
+		t.Errorf("effects %+v, want fs.read at 3, then fs.write at 4", fx)
+	}
+}
