@@ -28,17 +28,20 @@ package lang
 //   - Register(Spec{...}): a tags query (tags.scm) finds definitions,
 //     references and imports, and Go hooks say what a query cannot. For a
 //     language whose files read plainly: lang/lua (367 lines of Go and 65
-//     of query) and lang/scala (278 and 87) are the models.
+//     of query) and lang/scala (278 and 87) are the models; lang/bash (524
+//     and 40) is the model of a query with more Go beside it (which assignments make
+//     variables, the command a wrapper runs, guards: the Defs and Finish
+//     hooks).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow. lang/bash is the smallest model; lang/ruby,
-//     lang/python, lang/golang, lang/java, lang/csharp, lang/php,
-//     lang/rust, lang/kotlin, lang/swift, lang/c (C and C++) and
-//     lang/javascript (JavaScript, TypeScript and TSX) are the others. The engine a walker uses is lang's:
-//     Scope (local names and their types), MemberRules.FindMember (a member
-//     over base types), the Context, Resolution and Target helpers (Bound,
-//     Unbound, Pick, One, ModuleTarget, PreferDefinitions, UniqueMethod),
+//     cannot follow: lang/ruby, lang/python, lang/golang, lang/java,
+//     lang/csharp, lang/php, lang/rust, lang/kotlin, lang/swift, lang/c
+//     (C and C++) and lang/javascript (JavaScript, TypeScript and TSX).
+//     The engine a walker uses is lang's: Scope (local names and their
+//     types), MemberRules.FindMember (a member over base types), the
+//     Context, Resolution and Target helpers (Bound, Unbound, Pick, One,
+//     ModuleTarget, PreferDefinitions, UniqueMethod),
 //     the shared limits (MaxDepth, MaxSigText, MaxEvidence) and the
 //     skeleton renderer's SkelRules, Skel, Shape and Hole.
 //
@@ -62,8 +65,12 @@ package lang
 //     capture the grammar or sdl does not know fails by name and line;
 //   - for a Spec, hooks for what a query cannot say, each optional: Symbol
 //     (signature, visibility, a container such as Lua's M in M.f), Ref (a
-//     receiver's type from a parameter or a local), Import, Module; for a
-//     Walker, Extract, the walker itself;
+//     receiver's type from a parameter or a local; false drops it),
+//     Import, Module; Defs, the file's definitions at once, which it
+//     filters (Bash: only a variable's first assignment at the top of a
+//     script); Finish, run last with the Extractor, for what spans the
+//     file or needs its symbols (Bash's guards, file doc, export NAME);
+//     for a Walker, Extract, the walker itself;
 //   - resolution: a Resolver (Spec.Resolver), or Resolve and ResolveImport
 //     (Walker). NewPackageResolver is the one Kotlin, Swift and Scala
 //     share (packages, imports of names and wildcards, members through
@@ -72,11 +79,11 @@ package lang
 //   - its data files, embedded from the room's own directory (//go:embed
 //     *.txt, given as Walker.Data, read with WordFile and WordList): word
 //     lists (builtins, standard library names, names too common to bind by
-//     name alone), testpaths.txt and effects.txt; a Spec names its test
-//     files in TestFiles and TestDirs instead;
+//     name alone), testpaths.txt and effects.txt (Walker.Data, Spec.Data);
+//     a Spec may name its test files in TestFiles and TestDirs instead;
 //   - the skeleton rules: a SkeletonSpec naming the node kinds the renderer
-//     needs, or, for a walker, SkelRules with its own Member and Stmt
-//     readings;
+//     needs, or SkelRules with its own Member and Stmt readings
+//     (Walker.Skeleton, Spec.SkelRules);
 //   - a ProjectReader when the language has project files (Walker.Project;
 //     lang/php reads composer.json);
 //   - tests: resolution cases in lang/testdata/resolve/<language>/*.txtar

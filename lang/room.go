@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"sort"
 	"strings"
@@ -28,6 +29,9 @@ type Spec struct {
 	// TestFiles are path.Match patterns of the base names of test files;
 	// TestDirs are directory names whose files are tests.
 	TestFiles, TestDirs []string
+	// Data holds the room's data files, embedded, as Walker.Data does:
+	// testpaths.txt and effects.txt are read at registration.
+	Data fs.FS
 
 	// Symbol completes a symbol made from a definition match: signature,
 	// visibility, the container a name like M.f carries. It returns false
@@ -42,9 +46,21 @@ type Spec struct {
 	// Module names the file for other files' imports; without it, the
 	// @module captures joined with "." do.
 	Module func(filePath string, t *Tree, captured string) string
+	// Defs sees the file's definitions at once, outer first, and returns
+	// those that make symbols: what a match alone cannot say, such as
+	// Bash's rule that a variable assigned again is no new symbol. A
+	// definition it drops leaves its references to the enclosing symbol.
+	Defs func(t *Tree, defs []Def) []Def
+	// Finish completes the file's facts after the query's, with the
+	// Extractor: guards, a file's doc, a symbol a later statement changes.
+	Finish func(x *Extractor)
 
 	Resolver Resolver
 	Skeleton *SkeletonSpec
+	// SkelRules, instead of Skeleton, are skeleton rules written in Go
+	// (a walker's), for a language whose clauses a SkeletonSpec cannot
+	// name.
+	SkelRules *SkelRules
 }
 
 // Resolver binds the references and imports of one language.
@@ -75,7 +91,7 @@ var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "im
 // compile panics then; TestQueriesCompile compiles every room's query, so
 // that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
-	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames}
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
 	l.builtins = map[string]bool{}
@@ -99,6 +115,9 @@ func Register(s Spec) *Language {
 	}
 	if s.Skeleton != nil {
 		skelRulesByName[s.Name] = s.Skeleton.rules()
+	}
+	if s.SkelRules != nil {
+		skelRulesByName[s.Name] = s.SkelRules
 	}
 	return l
 }
@@ -155,7 +174,9 @@ func (s *Spec) testRules() testPathRules {
 // extractTags makes a file's facts from its query matches.
 func extractTags(x *Extractor, s *Spec) {
 	t := x.Tree
-	if IsTestPath(x.Path) {
+	// the parsed language's rules: a script without an extension is
+	// parsed by its #! line, which ForPath cannot see
+	if t.Lang.IsTestPath(x.Path) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
@@ -182,6 +203,9 @@ func extractTags(x *Extractor, s *Spec) {
 		na, nb := &t.Nodes[defs[a].Node], &t.Nodes[defs[b].Node]
 		return defs[a].Node < defs[b].Node || defs[a].Node == defs[b].Node && na.EndByte > nb.EndByte
 	})
+	if s.Defs != nil {
+		defs = s.Defs(t, defs)
+	}
 	symOf := map[int32]int{} // defining node -> symbol
 	// enclosing is the symbol whose code holds node n: the innermost
 	// symbol whose node is an ancestor, the module when none is
@@ -230,6 +254,9 @@ func extractTags(x *Extractor, s *Spec) {
 		captured = s.Module(x.Path, t, captured)
 	}
 	x.Facts.Module = captured
+	if s.Finish != nil {
+		s.Finish(x)
+	}
 	// a class's extends and implements references are its bases
 	for _, r := range x.Facts.Refs {
 		if (r.Kind == RefExtends || r.Kind == RefImplements) && r.Symbol > 0 && IsTypeKind(x.Facts.Symbols[r.Symbol].Kind) {

@@ -1,12 +1,15 @@
-// Package bash is sdl's room for Bash and POSIX shell scripts: a walker
-// over the syntax tree (functions, variables, source imports, guards and
-// side effects), resolution of calls through sourced scripts, and the
-// skeleton rules of if, loops and case.
+// Package bash is sdl's room for Bash and POSIX shell scripts: functions,
+// variables, commands and source imports come from tags.scm; this file
+// holds what a query cannot say (which assignments are symbols, the
+// command a wrapper runs, guards and side effects), resolution of calls
+// through sourced scripts, and the skeleton rules of if, loops and case.
 package bash
 
 import (
 	"embed"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -21,39 +24,71 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
-	lang.RegisterWalker(lang.Walker{
+	lang.Register(lang.Spec{
 		Name: "bash", Extensions: []string{".sh", ".bash"},
 		Filenames: []string{".bashrc", ".bash_profile", ".bash_aliases", ".bash_logout"},
 		Grammar:   tsbash.Language(),
-		Comments:  []string{"comment"},
-		Strings:   []string{"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body"},
-		Idents:    []string{"variable_name", "word"},
-		Data:      data,
-		Builtins:  builtins,
-		Extract:   extract,
-		Resolve:   resolve, ResolveImport: resolveImport,
-		Skeleton: skeleton,
+		Query:     tags, QueryFile: "lang/bash/tags.scm",
+		Comments: []string{"comment"},
+		Strings:  []string{"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body"},
+		Idents:   []string{"variable_name", "word"},
+		Data:     data,
+		Builtins: slices.Sorted(maps.Keys(builtins)),
+		Symbol:   symbol,
+		Defs:     defs,
+		Ref:      ref,
+		Import:   imports,
+		// source finds a script by its path; resolution matches the end of it
+		Module:    func(filePath string, _ *lang.Tree, _ string) string { return filePath },
+		Finish:    finish,
+		Resolver:  resolver{},
+		SkelRules: skeleton,
 	})
 }
 
-// walk is where the Bash walker is.
-type walk struct {
-	sym int  // the symbol code belongs to
-	top bool // a statement of a function body itself, where an early exit is a guard
-	fn  bool // inside a function body
-}
-
-func extract(x *lang.Extractor) {
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
-	// source finds a script by its path; resolution matches the end of it
-	x.Facts.Module = x.Path
+// finish adds the script's doc, the exports of variables assigned
+// before, and the guards of functions.
+func finish(x *lang.Extractor) {
+	t := x.Tree
 	x.Facts.Symbols[0].Doc = fileDoc(x)
-	seen := map[string]bool{}
-	statements(x, 0, walk{sym: 0}, seen)
+	// a declaration's variable spans the declaration (its doc is the
+	// declaration's); its own assignment stays the node its value's
+	// commands hang from, for declare A=$(f) B=$(g) is one node
+	for i, n := range x.SymNode {
+		if p := t.Parent(n); t.Kind(n) == "variable_assignment" && t.Kind(p) == "declaration_command" {
+			s := &x.Facts.Symbols[i]
+			s.Range, s.StartByte, s.EndByte = t.Range(p), t.Nodes[p].StartByte, t.Nodes[p].EndByte
+			s.Doc = x.DocBefore(p)
+			x.SymNode[i] = p
+		}
+	}
+	for n := int32(0); n < t.Len(); n++ {
+		if t.Kind(n) == "declaration_command" && topLevel(t, n) && walked(t, n) {
+			exportNames(x, n)
+		}
+	}
+	for i, n := range x.SymNode {
+		if t.Kind(n) != "function_definition" {
+			continue
+		}
+		body := t.Field(n, "body")
+		if body < 0 || t.Kind(body) != "compound_statement" {
+			continue
+		}
+		// an early exit among the statements of a function body itself
+		for st := range t.NamedChildren(body) {
+			switch t.Kind(st) {
+			case "list":
+				listGuard(x, st, i)
+			case "if_statement":
+				ifGuard(x, st, i)
+			}
+		}
+	}
 }
 
 // fileDoc is the comment block at the top of a script, after the
@@ -80,111 +115,112 @@ func fileDoc(x *lang.Extractor) string {
 	return lang.CleanComment(strings.Join(parts, "\n"))
 }
 
-// statements walks a list of statements. seen holds the variables a
-// script's top level declared already: a reassignment is no new symbol.
-func statements(x *lang.Extractor, n int32, c walk, seen map[string]bool) {
-	for st := range x.Tree.NamedChildren(n) {
-		node(x, st, c, seen)
-	}
-}
-
-// node walks one node.
-func node(x *lang.Extractor, n int32, c walk, seen map[string]bool) {
-	t := x.Tree
-	switch t.Kind(n) {
-	case "comment":
-		return
-	case "function_definition":
-		function(x, n, c)
-		return
-	case "variable_assignment":
-		if !c.fn && seen != nil {
-			variable(x, n, n, c, nil, seen)
-			return
-		}
-	case "declaration_command":
-		declaration(x, n, c, seen)
-		return
-	case "command":
-		command(x, n, c)
-		return
-	case "redirected_statement":
-		for ch := range t.NamedChildren(n) {
-			if t.FieldName(ch) == "redirect" && t.Kind(ch) == "file_redirect" && writesFile(x, ch) {
-				// > file, >> file: writes it
-				x.Ref(lang.Ref{Kind: lang.RefCall, Name: ">", Symbol: c.sym}, ch)
+// topLevel reports whether node n is script-level code, where an
+// assignment makes a variable: not in a function, a command (FOO=1 cmd)
+// or another assignment's value, nor in a declaration other than as its
+// own assignment.
+func topLevel(t *lang.Tree, n int32) bool {
+	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
+		switch t.Kind(p) {
+		case "function_definition", "command", "variable_assignment":
+			return false
+		case "declaration_command":
+			if p != t.Parent(n) || t.Kind(c) != "variable_assignment" {
+				return false
 			}
 		}
-	case "list":
-		if c.top {
-			listGuard(x, n, c)
-		}
-	case "if_statement":
-		if c.top {
-			ifGuard(x, n, c)
-		}
-	case "subshell", "compound_statement":
-		// ( ... ) and { ... } at the top of a script stay top-level code
 	}
-	c.top = false
-	for ch := range t.NamedChildren(n) {
-		node(x, ch, c, seen)
-	}
+	return true
 }
 
-// writesFile reports whether a redirection writes a file (not
-// /dev/null or another descriptor).
-func writesFile(x *lang.Extractor, r int32) bool {
-	t := x.Tree
-	dest := t.FieldText(r, "destination")
-	if dest == "" || dest == "/dev/null" || strings.HasPrefix(dest, "&") {
-		return false
+// walked reports whether node n is in code whose commands sdl reads:
+// not in a command's name ($(pick) args), a declaration's words other
+// than its assignments (export "$(...)"), the name of an assignment that
+// makes a variable, an export -f or a function without a name.
+func walked(t *lang.Tree, n int32) bool {
+	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
+		switch t.Kind(p) {
+		case "command":
+			if t.FieldName(c) == "name" {
+				return false
+			}
+		case "declaration_command":
+			if t.Kind(c) != "variable_assignment" || declaration(t, p).exportF {
+				return false
+			}
+		case "variable_assignment":
+			if t.FieldName(c) == "name" && (t.Kind(t.Parent(p)) == "declaration_command" || topLevel(t, p)) {
+				return false
+			}
+		case "function_definition":
+			if t.Field(p, "name") < 0 {
+				return false
+			}
+		}
 	}
-	text := t.Text(r)
-	if i := strings.Index(text, dest); i >= 0 {
-		text = text[:i]
-	}
-	return strings.Contains(text, ">") && !strings.Contains(text, ">&")
+	return true
 }
 
-func function(x *lang.Extractor, n int32, c walk) {
-	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
-	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.sym}
-	if strings.HasPrefix(s.Name, "_") {
-		s.Visibility = lang.VisPrivate
-	} else {
-		s.Exported, s.Visibility = true, lang.VisPublic
-	}
-	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = x.DocBefore(n)
-	s.Signature.Params = params(x, body, s.Doc)
-	if x.Facts.IsTest && strings.HasPrefix(s.Name, "test") {
-		s.IsTest = true
-	}
-	sym := x.AddSymbol(s, n, name, body)
-	if body < 0 {
-		return
-	}
-	inner := walk{sym: sym, fn: true, top: true}
-	if t.Kind(body) == "compound_statement" {
-		for st := range t.NamedChildren(body) {
-			node(x, st, inner, nil)
+// defs keeps the variables a script's top level assigns, the first time
+// it assigns each, and the functions in code sdl reads.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	seen := map[string]bool{}
+	var out []lang.Def
+	for _, d := range ds {
+		if !walked(t, d.Node) {
+			continue
 		}
-		return
+		if d.Kind == lang.KindVariable {
+			if !topLevel(t, d.Node) {
+				continue
+			}
+			if p := t.Parent(d.Node); t.Kind(p) == "declaration_command" {
+				if decl := declaration(t, p); decl.kw == "local" {
+					continue
+				}
+			}
+			if seen[t.Text(d.Name)] {
+				continue // a reassignment is no new symbol
+			}
+			seen[t.Text(d.Name)] = true
+		}
+		out = append(out, d)
 	}
-	inner.top = false
-	node(x, body, inner, nil)
+	return out
+}
+
+// symbol reads a function's visibility and parameters, and a
+// variable's modifiers.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	if d.Kind == lang.KindFunction {
+		if strings.HasPrefix(s.Name, "_") {
+			s.Exported, s.Visibility = false, lang.VisPrivate
+		} else {
+			s.Exported, s.Visibility = true, lang.VisPublic
+		}
+		s.Signature.Params = params(t, d.Body)
+		return true
+	}
+	s.Exported, s.Visibility = false, lang.VisInternal
+	n := d.Node
+	if p := t.Parent(n); t.Kind(p) == "declaration_command" {
+		n = p
+		decl := declaration(t, p)
+		if decl.exported {
+			s.Exported, s.Visibility = true, lang.VisExported
+		}
+		s.Signature.Modifiers = decl.mods
+	}
+	s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(n)), 120)
+	if d.Body >= 0 && t.Kind(d.Body) == "array" {
+		s.Signature.Returns = "array"
+	}
+	return true
 }
 
 // params names a function's positional parameters from the locals it
-// assigns them to (local name="$1"), or from its doc.
-func params(x *lang.Extractor, body int32, doc string) []lang.Param {
-	t := x.Tree
+// assigns them to (local name="$1").
+func params(t *lang.Tree, body int32) []lang.Param {
 	if body < 0 {
 		return nil
 	}
@@ -219,99 +255,126 @@ func params(x *lang.Extractor, body int32, doc string) []lang.Param {
 	return out
 }
 
-// declaration handles export, readonly, declare, typeset and local:
-// at the top of a script their variables are symbols.
-func declaration(x *lang.Extractor, n int32, c walk, seen map[string]bool) {
-	t := x.Tree
-	kw := ""
+// decl is what a declaration's keyword and flags say: export, readonly,
+// declare, typeset or local.
+type decl struct {
+	kw       string
+	mods     []string
+	exported bool
+	exportF  bool // export -f name: functions, not variables
+}
+
+func declaration(t *lang.Tree, n int32) decl {
+	var d decl
 	var flags []string
 	for ch := range t.Children(n) {
 		switch k := t.Kind(ch); k {
 		case "export", "readonly", "declare", "typeset", "local":
-			kw = k
+			d.kw = k
 		case "word":
 			if strings.HasPrefix(t.Text(ch), "-") {
 				flags = append(flags, t.Text(ch))
 			}
 		}
 	}
-	exported := kw == "export"
-	mods := []string{kw}
+	d.exported = d.kw == "export"
+	d.mods = []string{d.kw}
 	for _, f := range flags {
 		if strings.Contains(f, "x") && strings.HasPrefix(f, "-") {
-			exported = true
+			d.exported = true
 		}
 		if strings.Contains(f, "r") {
-			mods = append(mods, "readonly")
+			d.mods = append(d.mods, "readonly")
 		}
-		if strings.Contains(f, "f") && kw == "export" {
-			// export -f name: functions, not variables
-			return
+		if strings.Contains(f, "f") && d.kw == "export" {
+			d.exportF = true
 		}
 	}
-	if kw == "readonly" {
-		mods = []string{"readonly"}
+	if d.kw == "readonly" {
+		d.mods = []string{"readonly"}
 	}
-	if exported && kw != "export" {
-		mods = append(mods, "export")
+	if d.exported && d.kw != "export" {
+		d.mods = append(d.mods, "export")
+	}
+	return d
+}
+
+// exportNames marks the variables an export NAME (declare -x NAME) at
+// the top of a script names as exported, when assigned before it.
+func exportNames(x *lang.Extractor, n int32) {
+	t := x.Tree
+	d := declaration(t, n)
+	if !d.exported || d.exportF {
+		return
 	}
 	for ch := range t.NamedChildren(n) {
-		switch t.Kind(ch) {
-		case "variable_assignment":
-			if kw == "local" || c.fn || seen == nil {
-				in := c
-				in.top = false
-				if v := t.Field(ch, "value"); v >= 0 {
-					node(x, v, in, nil)
-				}
-				continue
-			}
-			s := mods
-			variable(x, n, ch, c, s, seen, exported)
-		case "variable_name":
-			// export NAME: an existing variable is exported
-			if exported && !c.fn && seen != nil {
-				name := t.Text(ch)
-				for i := range x.Facts.Symbols {
-					if sym := &x.Facts.Symbols[i]; sym.Kind == lang.KindVariable && sym.Name == name && sym.Parent == c.sym {
-						sym.Exported, sym.Visibility = true, lang.VisExported
-					}
-				}
+		if t.Kind(ch) != "variable_name" {
+			continue
+		}
+		name := t.Text(ch)
+		for i := range x.Facts.Symbols {
+			if sym := &x.Facts.Symbols[i]; sym.Kind == lang.KindVariable && sym.Name == name && sym.Parent == 0 && x.SymNode[i] <= n {
+				sym.Exported, sym.Visibility = true, lang.VisExported
 			}
 		}
 	}
 }
 
-// variable makes a top-level assignment a variable symbol, the first
-// time the script assigns it.
-func variable(x *lang.Extractor, decl, a int32, c walk, mods []string, seen map[string]bool, exported ...bool) {
-	t := x.Tree
-	name := t.Field(a, "name")
-	val := t.Field(a, "value")
-	in := c
-	in.top = false
-	if name < 0 || t.Kind(name) != "variable_name" || seen[t.Text(name)] {
-		if val >= 0 {
-			node(x, val, in, nil)
+// ref keeps the commands sdl reads: a command's name unless it is the
+// debris of a syntax error, the command a wrapper runs, a redirection
+// that writes a file (as a call of >).
+func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	name := m.Node("name")
+	at := t.Parent(name) // the command, for a command's name or a wrapper's argument
+	switch {
+	case t.Kind(name) == "file_redirect":
+		if t.FieldName(name) != "redirect" || !writesFile(t, name) {
+			return false
 		}
-		return
+		r.Name, at = ">", name
+	case t.Kind(at) == "command_name":
+		if notCommands[r.Name] || !utf8.ValidString(r.Name) {
+			return false
+		}
+		at = t.Parent(at)
+	default:
+		if wrapped(t, at) != name {
+			return false
+		}
+		r.Name = path.Base(wordText(t, name))
 	}
-	seen[t.Text(name)] = true
-	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.sym, Visibility: lang.VisInternal}
-	if len(exported) > 0 && exported[0] {
-		s.Exported, s.Visibility = true, lang.VisExported
+	return walked(t, at)
+}
+
+// imports reads source file and . file.
+func imports(t *lang.Tree, n int32) []lang.Import {
+	if !walked(t, n) {
+		return nil
 	}
-	s.Signature.Modifiers = mods
-	s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(decl)), 120)
-	if val >= 0 && t.Kind(val) == "array" {
-		s.Signature.Returns = "array"
+	for ch := range t.NamedChildren(n) {
+		if t.FieldName(ch) != "argument" {
+			continue
+		}
+		if src := wordText(t, ch); src != "" && utf8.ValidString(src) {
+			return []lang.Import{{Source: src}}
+		}
+		return nil
 	}
-	s.Doc = x.DocBefore(decl)
-	sym := x.AddSymbol(s, decl, name, val)
-	if val >= 0 {
-		in.sym = sym
-		node(x, val, in, nil)
+	return nil
+}
+
+// writesFile reports whether a redirection writes a file (not
+// /dev/null or another descriptor).
+func writesFile(t *lang.Tree, r int32) bool {
+	dest := t.FieldText(r, "destination")
+	if dest == "" || dest == "/dev/null" || strings.HasPrefix(dest, "&") {
+		return false
 	}
+	text := t.Text(r)
+	if i := strings.Index(text, dest); i >= 0 {
+		text = text[:i]
+	}
+	return strings.Contains(text, ">") && !strings.Contains(text, ">&")
 }
 
 // wrapperArgs are, per wrapper, the options that take a value.
@@ -324,79 +387,40 @@ var wrapperArgs = map[string]string{
 // be.
 var notCommands = lang.NameSet(`{ } ( ) fi then else elif done do esac in ;; !`)
 
-// wrappers run the command that follows their options.
-var wrappers = lang.NameSet(`sudo exec env nohup time command builtin xargs timeout nice ionice stdbuf doas chroot
-	watch flock setsid unbuffer`)
-
-// command records a command as a call of that name, and, for source
-// and ., an import.
-func command(x *lang.Extractor, n int32, c walk) {
-	t := x.Tree
-	nameNode := t.Field(n, "name")
-	in := c
-	in.top = false
+// wrapped is the argument of a wrapper command (sudo -u x kubectl ...)
+// that names the command it runs, past the wrapper's options; -1 when
+// that command is in a variable or no word.
+func wrapped(t *lang.Tree, n int32) int32 {
+	name := t.FieldText(n, "name")
 	var args []int32
 	for ch := range t.NamedChildren(n) {
 		if t.FieldName(ch) == "argument" {
 			args = append(args, ch)
 		}
 	}
-	walkRest := func() {
-		for ch := range t.NamedChildren(n) {
-			if ch != nameNode {
-				node(x, ch, in, nil)
-			}
+	skip := false
+	for i, a := range args {
+		w := wordText(t, a)
+		if skip {
+			skip = false
+			continue
 		}
-	}
-	if nameNode < 0 {
-		walkRest()
-		return
-	}
-	word := t.FirstNamedChild(nameNode)
-	if word < 0 || t.Kind(word) != "word" {
-		walkRest() // $CMD args, "$(...)": a command we cannot name
-		return
-	}
-	name := t.Text(word)
-	if notCommands[name] || !utf8.ValidString(name) {
-		walkRest() // debris of a syntax error
-		return
-	}
-	switch name {
-	case "source", ".":
-		if len(args) > 0 {
-			if src := wordText(t, args[0]); src != "" && utf8.ValidString(src) {
-				x.Facts.Imports = append(x.Facts.Imports, lang.Import{Source: src, Line: t.StartLine(n), Symbol: c.sym})
-			}
+		if strings.HasPrefix(w, "-") && len(w) == 2 && strings.IndexByte(wrapperArgs[name], w[1]) >= 0 {
+			skip = true // an option that takes a value
+			continue
 		}
-	}
-	x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: c.sym}, n)
-	if wrappers[name] {
-		// sudo -u x kubectl ...: the wrapped command runs too
-		skip := false
-		for i, a := range args {
-			w := wordText(t, a)
-			if skip {
-				skip = false
-				continue
-			}
-			if strings.HasPrefix(w, "-") && len(w) == 2 && strings.IndexByte(wrapperArgs[name], w[1]) >= 0 {
-				skip = true // an option that takes a value
-				continue
-			}
-			if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "=") || name == "timeout" && i == 0 {
-				continue
-			}
-			if strings.ContainsAny(w, "$`") || !utf8.ValidString(w) {
-				break // a command in a variable
-			}
-			if t.Kind(a) == "word" || t.Kind(a) == "string" || t.Kind(a) == "raw_string" {
-				x.Ref(lang.Ref{Kind: lang.RefCall, Name: path.Base(w), Symbol: c.sym}, a)
-			}
-			break
+		if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "=") || name == "timeout" && i == 0 {
+			continue
 		}
+		if strings.ContainsAny(w, "$`") || !utf8.ValidString(w) {
+			return -1 // a command in a variable
+		}
+		if k := t.Kind(a); k == "word" || k == "string" || k == "raw_string" {
+			return a
+		}
+		return -1
 	}
-	walkRest()
+	return -1
 }
 
 // wordText is the literal text of a word or string, with the quotes
@@ -454,7 +478,7 @@ func exitAction(x *lang.Extractor, st int32) string {
 
 // listGuard records cmd || exit and cmd && exit among the statements
 // of a function body.
-func listGuard(x *lang.Extractor, n int32, c walk) {
+func listGuard(x *lang.Extractor, n int32, sym int) {
 	t := x.Tree
 	var parts []int32
 	for ch := range t.NamedChildren(n) {
@@ -472,12 +496,12 @@ func listGuard(x *lang.Extractor, n int32, c walk) {
 	if op == "||" {
 		cond = "!(" + cond + ")"
 	}
-	x.Guard(c.sym, cond, action, n)
+	x.Guard(sym, cond, action, n)
 }
 
 // ifGuard records if cond; then exit/return; fi (no else) among the
 // statements of a function body.
-func ifGuard(x *lang.Extractor, n int32, c walk) {
+func ifGuard(x *lang.Extractor, n int32, sym int) {
 	t := x.Tree
 	var cond []string
 	var first int32 = -1
@@ -495,6 +519,6 @@ func ifGuard(x *lang.Extractor, n int32, c walk) {
 		return
 	}
 	if action := exitAction(x, first); action != "" {
-		x.Guard(c.sym, strings.Join(cond, "; "), action, n)
+		x.Guard(sym, strings.Join(cond, "; "), action, n)
 	}
 }

@@ -191,3 +191,52 @@ after() {
 		}
 	}
 }
+
+// TestUnreadCode locks which code the query's matches are kept from:
+// a command's name ($(pick) args), a declaration's words, a wrapper's
+// options, and every redirection of a statement, not only its first.
+func TestUnreadCode(t *testing.T) {
+	f := langtest.Extract(t, "u.sh", `f() {
+  "$(pick)" arg
+  sort < in.txt > out.txt 2> err.txt
+  sudo -u root -n nice -n 5 make
+  env A=1 "$CMD" x
+}
+X=$(first)
+X=$(again)
+declare -r A=$(one) B=$(second)
+export "$(named)"
+`)
+	have := langtest.Refs(f)
+	langtest.WantAll(t, have, "f call sudo", "f call nice", "X call first", "<module> call again", "A call one", "B call second")
+	n := 0
+	for _, r := range have {
+		switch r {
+		case "f call pick", "<module> call named", "f call -u", "f call root", "f call make", "f call x":
+			t.Errorf("unread code made %q", r)
+		case "f call >":
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("sort < in.txt > out.txt 2> err.txt writes 2 files, %d refs of > in %v", n, have)
+	}
+	for _, name := range []string{"X", "A", "B"} {
+		langtest.Sym(t, f, name)
+	}
+}
+
+// TestEffectsInSourceOrder: a block's effects come before the
+// redirection that ends it, in the order the script reads (the walker
+// listed the redirection first).
+func TestEffectsInSourceOrder(t *testing.T) {
+	f := langtest.Extract(t, "o.sh", `h() {
+  {
+    cat in.txt
+  } > out.txt
+}`)
+	fx := langtest.Sym(t, f, "h").SideEffects
+	if len(fx) != 2 || fx[0].Kind != "fs.read" || fx[0].Line != 3 || fx[1].Kind != "fs.write" || fx[1].Line != 4 {
+		t.Errorf("effects %+v, want fs.read at 3, then fs.write at 4", fx)
+	}
+}

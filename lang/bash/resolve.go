@@ -186,3 +186,12 @@ func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	}
 	return lang.Unbound(lang.RuleAmbiguous, len(funcs))
 }
+
+// resolver binds Bash's calls and sources.
+type resolver struct{}
+
+func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
+
+func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
+	return resolveImport(ctx, imp, name)
+}
