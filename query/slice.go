@@ -601,7 +601,8 @@ func (b *sliceBuild) seedFailingTest(ctx context.Context) error {
 // (startVectors) with them.
 func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	x := b.x
-	terms, idents := queryTerms(b.req.TaskText)
+	text := withoutEnvironment(b.req.TaskText)
+	terms, idents := queryTerms(text)
 	b.ev.Terms, b.ev.Identifiers = terms, idents
 	if len(terms) > 64 {
 		terms = terms[:64]
@@ -616,7 +617,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 			}
 		}
 	}
-	names := append(append([]string{}, idents...), capitalizedWords(b.req.TaskText)...)
+	names := append(append([]string{}, idents...), capitalizedWords(text)...)
 
 	var wg sync.WaitGroup
 	vec := b.startVectors(ctx, &wg)
