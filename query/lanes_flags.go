@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"regexp"
 	"strings"
@@ -10,43 +11,77 @@ import (
 	"github.com/sdl-dev/sdl/lang"
 )
 
-// A command-line flag a task names (`pytest --collect-only`) is a name the
-// program defines, as an identifier is: the code that declares it holds
-// the flag as a string literal, whole. The words column of the full-text
-// index has lost the dashes ("collect only", as prose has it too), so
-// flagScores finds the symbols whose words hold the flag's words and
-// keeps those whose source holds the quoted flag. Each gets the exact
-// lane's score of a name n symbols share, 1/sqrt(n).
-var taskFlag = regexp.MustCompile("(?:^|[\\s`'\"(\\[])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\\b")
-
-// maxFlags bounds the flags looked up per slice; maxFlagHolders is the
-// most symbols (tests aside) that may hold one flag for it to say where.
-// flagPhraseLimit bounds the symbols read per flag: a project's tests
-// pass its flags far more often than its code declares them, and come
-// first by bm25 (they are short).
-const (
-	maxFlags        = 8
-	maxFlagHolders  = 5
-	flagPhraseLimit = 1000
+// The command-line lane. A command-line flag a task names (`pytest
+// --collect-only`), or the subcommand of a command it shows at a prompt
+// (`$ flask routes`), is a name the program defines, as an identifier is:
+// the code that declares it holds it as a string literal, whole. The
+// words column of the full-text index has lost the dashes and quotes
+// ("collect only", as prose has it too), so commandScores finds the
+// symbols whose words hold the name's words and keeps those whose source
+// holds it quoted. Each gets the exact lane's score of a name n symbols
+// share, 1/sqrt(n).
+var (
+	taskFlag = regexp.MustCompile("(?:^|[\\s`'\"(\\[])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\\b")
+	// promptCommand is a command at a shell prompt: "$ flask routes"
+	promptCommand = regexp.MustCompile(`(?m)^\s*\$ +([a-z][\w.-]*) +([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)\b`)
 )
 
-// flagScores returns the symbols that hold a flag of text as a string
-// literal, with their exact-lane score.
-func (x *Index) flagScores(ctx context.Context, text string) (map[string]float64, error) {
-	out := map[string]float64{}
+// maxCommandNames bounds the names looked up per slice; maxCommandHolders
+// is the most symbols (tests aside) that may hold one name for it to say
+// where. commandPhraseLimit bounds the symbols read per name: a project's
+// tests pass its flags far more often than its code declares them, and
+// come first by bm25 (they are short).
+const (
+	maxCommandNames    = 8
+	maxCommandHolders  = 5
+	commandPhraseLimit = 1000
+)
+
+// commandNames returns the literals of text's command lines worth looking
+// up: its flags ("--collect-only"), and the subcommands of the commands
+// at a prompt whose program is the project's own (isProject).
+func commandNames(text string, isProject func(string) bool) []string {
+	var out []string
 	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] && len(out) < maxCommandNames {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, m := range taskFlag.FindAllStringSubmatch(text, 4*maxCommandNames) {
+		add("--" + m[1])
+	}
+	for _, m := range promptCommand.FindAllStringSubmatch(text, 4*maxCommandNames) {
+		if isProject(m[1]) {
+			add(m[2])
+		}
+	}
+	return out
+}
+
+// isProjectPackage tells whether a program is the project's own: a folder
+// of the repository has its name (src/flask/ for flask), where `pip` or
+// `git` at a prompt runs someone else's.
+func (x *Index) isProjectPackage(ctx context.Context, prog string) bool {
+	var one int
+	err := x.DB.QueryRowContext(ctx, `SELECT 1 FROM paths WHERE path LIKE ? OR path LIKE ? LIMIT 1`,
+		prog+"/%", "%/"+prog+"/%").Scan(&one)
+	return err == nil
+}
+
+// commandScores returns the symbols that hold a command-line name of
+// text as a string literal, with their exact-lane score.
+func (x *Index) commandScores(ctx context.Context, text string) (map[string]float64, error) {
+	out := map[string]float64{}
 	files := map[string][][]byte{} // path -> lines
-	for _, m := range taskFlag.FindAllStringSubmatch(text, 4*maxFlags) {
-		flag := m[1]
-		if seen[flag] || len(seen) == maxFlags {
-			continue
-		}
-		seen[flag] = true
-		hits, err := x.ftsSearch(ctx, `{words} : "`+strings.ReplaceAll(flag, "-", " ")+`"`, flagPhraseLimit)
+	for _, name := range commandNames(text, func(p string) bool { return x.isProjectPackage(ctx, p) }) {
+		words := strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(name))
+		hits, err := x.ftsSearch(ctx, `{words} : "`+words+`"`, commandPhraseLimit)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("command-line names: %w", err)
 		}
-		quoted := [][]byte{[]byte(`"--` + flag + `"`), []byte(`'--` + flag + `'`)}
+		quoted := [][]byte{[]byte(`"` + name + `"`), []byte(`'` + name + `'`)}
 		var holders []string
 		for _, h := range hits {
 			if !h.current || h.isTest || namesTest(h.name) || namesTest(h.container) {
@@ -68,7 +103,7 @@ func (x *Index) flagScores(ctx context.Context, text string) (map[string]float64
 				holders = append(holders, h.id)
 			}
 		}
-		if len(holders) == 0 || len(holders) > maxFlagHolders {
+		if len(holders) == 0 || len(holders) > maxCommandHolders {
 			continue
 		}
 		w := 1 / math.Sqrt(float64(len(holders)))

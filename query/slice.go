@@ -629,7 +629,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	var exact, flags map[string]float64
 	var flagErr error
 	wg.Go(func() { exact, exactErr = x.exactScores(ctx, names) })
-	wg.Go(func() { flags, flagErr = x.flagScores(ctx, text) })
+	wg.Go(func() { flags, flagErr = x.commandScores(ctx, text) })
 	fts, err := func() (map[string]float64, error) {
 		df, err := x.docFreqs(ctx, terms)
 		if err != nil {
@@ -656,7 +656,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	if len(flags) > 0 {
 		b.ev.Lanes = appendOnce(b.ev.Lanes, "flags")
 		for id := range flags {
-			b.because(id, "declares a command-line flag of the task")
+			b.because(id, "declares a command-line flag or command of the task")
 		}
 	}
 	out := map[string]float64{}
