@@ -31,10 +31,13 @@ var (
 // where. commandPhraseLimit bounds the symbols read per name: a project's
 // tests pass its flags far more often than its code declares them, and
 // come first by bm25 (they are short).
+// maxCommandFiles bounds the files read per slice to check the quotes: a
+// word as common as help is in the prose of most files.
 const (
 	maxCommandNames    = 8
 	maxCommandHolders  = 5
 	commandPhraseLimit = 1000
+	maxCommandFiles    = 64
 )
 
 // commandNames returns the literals of text's command lines worth looking
@@ -88,6 +91,9 @@ func (x *Index) commandScores(ctx context.Context, text string) (map[string]floa
 				continue
 			}
 			lines, ok := files[h.path]
+			if !ok && len(files) == maxCommandFiles {
+				continue
+			}
 			if !ok {
 				data, err := x.readFile(h.path)
 				if err == nil {
@@ -100,7 +106,9 @@ func (x *Index) commandScores(ctx context.Context, text string) (map[string]floa
 			}
 			body := bytes.Join(lines[h.lines[0]-1:h.lines[1]], []byte("\n"))
 			if bytes.Contains(body, quoted[0]) || bytes.Contains(body, quoted[1]) {
-				holders = append(holders, h.id)
+				if holders = append(holders, h.id); len(holders) > maxCommandHolders {
+					break
+				}
 			}
 		}
 		if len(holders) == 0 || len(holders) > maxCommandHolders {
