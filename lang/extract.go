@@ -15,10 +15,9 @@ import (
 const (
 	maxIdents = 256
 	// maxWords bounds a symbol's comments and string literals in the
-	// full-text index; past it, up to maxMessageWords, only literals that
-	// are messages not kept yet (messageLike), so that a message a long
-	// function raises late is still found by the error-message lane.
-	// Comments stop at maxWords: more prose moves bm25 for every query.
+	// full-text index; past it, up to maxMessageWords, only messages not
+	// kept yet (messageLike), so that a message a long function raises
+	// late is still found by the error-message lane.
 	maxWords        = 1024
 	maxMessageWords = 4096
 	maxSigText      = 400
@@ -281,7 +280,7 @@ func (x *extractor) finish() {
 			// Comments outside every symbol are mostly the doc comments
 			// of the symbols that follow them, already kept as their docs.
 			if s != 0 {
-				addWords(&words[s], t.Bytes(i), false)
+				addWords(&words[s], t.Bytes(i))
 			}
 			hs[s].gap(t.Src, node.StartByte)
 			hs[s].skip(node.EndByte)
@@ -291,7 +290,7 @@ func (x *extractor) finish() {
 			b := t.Bytes(i)
 			hs[s].gap(t.Src, node.StartByte)
 			hs[s].add(node.Kind, b, node.EndByte)
-			addWords(&words[s], b, true)
+			addWords(&words[s], b)
 			i = node.End
 			continue
 		case node.End == i+1: // a leaf
@@ -407,12 +406,10 @@ func capFacts(fs []Fact) []Fact {
 	return fs
 }
 
-// addWords adds a comment's or string literal's words to b; past maxWords
-// only a literal's (lit), when it reads as a message.
-func addWords(b *strings.Builder, text []byte, lit bool) {
+func addWords(b *strings.Builder, text []byte) {
 	limit := maxWords
 	if b.Len() >= maxWords {
-		if !lit || b.Len() >= maxMessageWords || !messageLike(text) || strings.Contains(b.String(), strings.TrimSpace(string(wordsOf(text)))) {
+		if b.Len() >= maxMessageWords || !messageLike(text) || strings.Contains(b.String(), strings.TrimSpace(string(wordsOf(text)))) {
 			return
 		}
 		limit = maxMessageWords
@@ -502,8 +499,8 @@ func validText(s *Symbol) {
 	}
 }
 
-// messageLike tells a literal worth keeping past maxWords: a message of
-// three words or more, or a command-line flag ("--collect-only").
+// messageLike tells a literal or comment worth keeping past maxWords: a
+// message of three words or more, or a command-line flag ("--collect-only").
 func messageLike(text []byte) bool {
 	return len(strings.Fields(string(text))) >= 3 || strings.Contains(string(text), "--")
 }
@@ -511,6 +508,6 @@ func messageLike(text []byte) bool {
 // wordsOf is text as addWords writes it, without the separator.
 func wordsOf(text []byte) []byte {
 	var b strings.Builder
-	addWords(&b, text, true)
+	addWords(&b, text)
 	return []byte(b.String())
 }
