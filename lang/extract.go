@@ -13,17 +13,12 @@ import (
 
 // Limits on what one symbol contributes to the full-text index.
 const (
-	maxIdents = 256
-	// maxWords bounds a symbol's comments and string literals in the
-	// full-text index; past it, up to maxMessageWords, only messages not
-	// kept yet (messageLike), so that a message a long function raises
-	// late is still found by the error-message lane.
-	maxWords        = 1024
-	maxMessageWords = 4096
-	maxSigText      = 400
-	maxDoc          = 4000
-	maxEvidence     = 120
-	maxFactsPerSym  = 12
+	maxIdents      = 256
+	maxWords       = 1024
+	maxSigText     = 400
+	maxDoc         = 4000
+	maxEvidence    = 120
+	maxFactsPerSym = 12
 )
 
 // syntax holds the node kinds a language uses for comments, strings and
@@ -407,14 +402,10 @@ func capFacts(fs []Fact) []Fact {
 }
 
 func addWords(b *strings.Builder, text []byte) {
-	limit := maxWords
 	if b.Len() >= maxWords {
-		if b.Len() >= maxMessageWords || !messageLike(text) || strings.Contains(b.String(), strings.TrimSpace(string(wordsOf(text)))) {
-			return
-		}
-		limit = maxMessageWords
+		return
 	}
-	room := limit - b.Len()
+	room := maxWords - b.Len()
 	if len(text) > room {
 		text = text[:room]
 	}
@@ -497,17 +488,4 @@ func validText(s *Symbol) {
 		s.Signature.Fields[i].Name = strings.ToValidUTF8(s.Signature.Fields[i].Name, "\uFFFD")
 		s.Signature.Fields[i].Type = strings.ToValidUTF8(s.Signature.Fields[i].Type, "\uFFFD")
 	}
-}
-
-// messageLike tells a literal or comment worth keeping past maxWords: a
-// message of three words or more, or a command-line flag ("--collect-only").
-func messageLike(text []byte) bool {
-	return len(strings.Fields(string(text))) >= 3 || strings.Contains(string(text), "--")
-}
-
-// wordsOf is text as addWords writes it, without the separator.
-func wordsOf(text []byte) []byte {
-	var b strings.Builder
-	addWords(&b, text)
-	return []byte(b.String())
 }
