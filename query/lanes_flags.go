@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -14,7 +15,8 @@ import (
 // The command-line lane. A command-line flag a task names (`pytest
 // --collect-only`), or the subcommand of a command it shows at a prompt
 // (`$ flask routes`), is a name the program defines, as an identifier is:
-// the code that declares it holds it as a string literal, whole. The
+// the code that declares it holds it as a string literal, whole, with or
+// without the dashes. The
 // words column of the full-text index has lost the dashes and quotes
 // ("collect only", as prose has it too), so commandScores finds the
 // symbols whose words hold the name's words and keeps those whose source
@@ -84,7 +86,10 @@ func (x *Index) commandScores(ctx context.Context, text string) (map[string]floa
 		if err != nil {
 			return nil, fmt.Errorf("command-line names: %w", err)
 		}
-		quoted := [][]byte{[]byte(`"` + name + `"`), []byte(`'` + name + `'`)}
+		// argparse and click quote a flag with its dashes, clap, cobra and
+		// Go's flag package without ("paging" for --paging)
+		bare := strings.TrimLeft(name, "-")
+		quoted := [][]byte{[]byte(`"` + name + `"`), []byte(`'` + name + `'`), []byte(`"` + bare + `"`), []byte(`'` + bare + `'`)}
 		var holders []string
 		for _, h := range hits {
 			if !h.current || h.isTest || namesTest(h.name) || namesTest(h.container) {
@@ -105,7 +110,7 @@ func (x *Index) commandScores(ctx context.Context, text string) (map[string]floa
 				continue
 			}
 			body := bytes.Join(lines[h.lines[0]-1:h.lines[1]], []byte("\n"))
-			if bytes.Contains(body, quoted[0]) || bytes.Contains(body, quoted[1]) {
+			if slices.ContainsFunc(quoted, func(q []byte) bool { return bytes.Contains(body, q) }) {
 				if holders = append(holders, h.id); len(holders) > maxCommandHolders {
 					break
 				}
