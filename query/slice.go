@@ -601,7 +601,8 @@ func (b *sliceBuild) seedFailingTest(ctx context.Context) error {
 // (startVectors) with them.
 func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	x := b.x
-	terms, idents := queryTerms(b.req.TaskText)
+	text := withoutEnvironment(b.req.TaskText)
+	terms, idents := queryTerms(text)
 	b.ev.Terms, b.ev.Identifiers = terms, idents
 	if len(terms) > 64 {
 		terms = terms[:64]
@@ -616,7 +617,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 			}
 		}
 	}
-	names := append(append([]string{}, idents...), capitalizedWords(b.req.TaskText)...)
+	names := append(append([]string{}, idents...), capitalizedWords(text)...)
 
 	var wg sync.WaitGroup
 	vec := b.startVectors(ctx, &wg)
@@ -625,8 +626,10 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	if len(identTerms) > 0 {
 		wg.Go(func() { ident, identErr = x.ftsScores(ctx, colsAll, identTerms, 200, identKnown) })
 	}
-	var exact map[string]float64
+	var exact, flags map[string]float64
+	var flagErr error
 	wg.Go(func() { exact, exactErr = x.exactScores(ctx, names) })
+	wg.Go(func() { flags, flagErr = x.commandScores(ctx, text) })
 	fts, err := func() (map[string]float64, error) {
 		df, err := x.docFreqs(ctx, terms)
 		if err != nil {
@@ -635,7 +638,7 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 		return x.ftsScores(ctx, colsAll, informative(terms, df, matchBudget, 3), 400, b.known)
 	}()
 	wg.Wait()
-	for _, err := range []error{err, identErr, exactErr} {
+	for _, err := range []error{err, identErr, exactErr, flagErr} {
 		if err != nil {
 			return nil, err
 		}
@@ -650,6 +653,12 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	if len(exact) > 0 {
 		b.ev.Lanes = appendOnce(b.ev.Lanes, "exact")
 	}
+	if len(flags) > 0 {
+		b.ev.Lanes = appendOnce(b.ev.Lanes, "flags")
+		for id := range flags {
+			b.because(id, "declares a command-line flag or command of the task")
+		}
+	}
 	out := map[string]float64{}
 	for id, s := range fts {
 		out[id] = 0.65 * s
@@ -657,9 +666,11 @@ func (b *sliceBuild) seedText(ctx context.Context) (map[string]float64, error) {
 	for id, s := range ident {
 		out[id] += 0.35 * s
 	}
-	for id, s := range exact {
-		if s > out[id] {
-			out[id] = s
+	for _, lane := range []map[string]float64{exact, flags} {
+		for id, s := range lane {
+			if s > out[id] {
+				out[id] = s
+			}
 		}
 	}
 	b.ftsRank = rankOf(fts)
