@@ -48,23 +48,17 @@ func indexCommand() *cli.Command {
 			&cli.StringFlag{Name: "embed", Usage: "symbol vectors: builtin (the model inside sdl), http (an OpenAI-compatible endpoint: " +
 				"SDL_EMBED_URL, SDL_EMBED_MODEL, SDL_EMBED_KEY or the embedding section of .sdl/config.yaml) or none " +
 				"(default: the index's current model, else " + embed.DefaultProvider + ")"},
-			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true},
+			cpuProfileFlag,
 			&cli.StringFlag{Name: "memprofile", Usage: "write an allocation profile to this file at the end", Hidden: true},
 			&cli.StringFlag{Name: "heapprofile", Usage: "write a heap profile taken at the run's largest live heap to this file", Hidden: true},
 			&cli.BoolFlag{Name: "trace", Usage: "print the duration of each phase on stderr", Hidden: true},
 		},
 		Action: func(c *cli.Context) error {
-			if p := c.String("cpuprofile"); p != "" {
-				f, err := os.Create(p)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return err
-				}
-				defer pprof.StopCPUProfile()
+			stop, err := startCPUProfile(c)
+			if err != nil {
+				return err
 			}
+			defer stop()
 			if p := c.String("memprofile"); p != "" {
 				defer func() {
 					if f, err := os.Create(p); err == nil {
@@ -387,4 +381,24 @@ func peakHeapProfile() (stop func() []byte) {
 		wg.Wait()
 		return best
 	}
+}
+
+// cpuProfileFlag writes a CPU profile of the command (index, slice) to a file.
+var cpuProfileFlag = &cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true}
+
+// startCPUProfile starts the profile --cpuprofile asks for; stop ends it.
+func startCPUProfile(c *cli.Context) (stop func(), err error) {
+	p := c.String("cpuprofile")
+	if p == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

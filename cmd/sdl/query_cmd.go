@@ -235,12 +235,18 @@ func sliceCommand() *cli.Command {
 			&cli.Float64Flag{Name: "min-confidence", Usage: "ignore edges below this confidence", Value: 0.5},
 			&cli.BoolFlag{Name: "evidence", Usage: "include how the seeds were found"},
 			&cli.BoolFlag{Name: "lexical", Usage: "seed from the task text with the exact and full-text lanes only, not vectors"},
+			cpuProfileFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 && len(c.StringSlice("entry")) == 0 && len(c.StringSlice("edited")) == 0 &&
 				c.String("stack-trace") == "" && c.String("failing-test") == "" {
 				return usagef("slice needs a task: sdl slice \"fix the timeout in the HTTP client\" (or --entry, --edited, --stack-trace, --failing-test)")
 			}
+			stop, err := startCPUProfile(c)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			x, err := openIndex(c)
 			if err != nil {
 				return err
