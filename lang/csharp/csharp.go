@@ -37,16 +37,13 @@ func init() {
 }
 
 // scope maps the variables visible in some code to what is known of
-// their type, like javaScope: a method's locals, its class's fields and
-// properties, the outer class's.
-type scope struct {
-	lang.Scope
-	elems map[string]string // x -> "Item" for x of type List<Item>, Item[], IEnumerable<Item>
-	outer *scope
-}
+// their type, like Java's: a method's locals, its class's fields and
+// properties, the outer class's; a collection's element type (of List<Item>,
+// Item[], IEnumerable<Item>) is an Elem.
+type scope struct{ lang.Scope }
 
-func newCSScope(outer *scope) *scope {
-	s := &scope{outer: outer}
+func newScope(outer *scope) *scope {
+	s := &scope{}
 	if outer != nil {
 		s.Parent = &outer.Scope
 	}
@@ -57,25 +54,7 @@ func newCSScope(outer *scope) *scope {
 // the element type of a collection for foreach.
 func (s *scope) declare(name, typ string) {
 	s.SetType(name, varType(typ))
-	if e := elemType(typ); e != "" {
-		if s.elems == nil {
-			s.elems = map[string]string{}
-		}
-		s.elems[name] = e
-	} else if s.elems != nil {
-		delete(s.elems, name)
-	}
-}
-
-// elem is the element type of the collection name, from the innermost
-// Scope that declares name.
-func (s *scope) elem(name string) string {
-	for ; s != nil; s = s.outer {
-		if _, found := s.Types[name]; found {
-			return s.elems[name]
-		}
-	}
-	return ""
+	s.SetElem(name, elemType(typ))
 }
 
 // collections are the generic collections whose one type argument is
@@ -121,7 +100,7 @@ func extract(x *lang.Extractor) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
-	c := state{sym: 0, members: -1, cls: -1, scope: newCSScope(nil)}
+	c := state{sym: 0, members: -1, cls: -1, scope: newScope(nil)}
 	namespace(x, 0, "", c)
 }
 
@@ -260,7 +239,7 @@ func node(x *lang.Extractor, n int32, c state) {
 			typ := varType(t.FieldText(n, "type"))
 			if right := t.Field(n, "right"); typ == "" && right >= 0 && t.Kind(right) == "identifier" {
 				// foreach (var x in items): the element type of items
-				typ = c.scope.elem(t.Text(right))
+				typ = c.scope.Elem(t.Text(right))
 			}
 			c.scope.SetType(t.Text(left), typ)
 		}
@@ -528,7 +507,7 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 		bn, bq := lang.SplitType(typ)
 		x.Ref(lang.Ref{Kind: baseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
 	}
-	scope := newCSScope(c.scope)
+	scope := newScope(c.scope)
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		scope.declare(f.Name, f.Type)
 	}
@@ -691,7 +670,7 @@ func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	kind := t.Kind(n)
 	body := t.Field(n, "body")
-	scope := newCSScope(c.scope)
+	scope := newScope(c.scope)
 	if c.members < 0 && c.sym != 0 && kind != "local_function_statement" {
 		// a method the parser could not place: its code is the
 		// enclosing symbol's
@@ -863,7 +842,7 @@ func property(x *lang.Extractor, n int32, c state) {
 	s.Signature.Text = x.HeaderText(n, end)
 	s.Doc = doc(x, n)
 	sym := x.AddSymbol(s, n, name, end)
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: newCSScope(c.scope)}
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: newScope(c.scope)}
 	if acc >= 0 {
 		for a := range t.NamedChildren(acc) {
 			if b := t.Field(a, "body"); b >= 0 {
@@ -1273,7 +1252,7 @@ func ctorInit(x *lang.Extractor, n int32, c state) {
 
 func lambda(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	scope := newCSScope(c.scope)
+	scope := newScope(c.scope)
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		switch t.Kind(ps) {
 		case "implicit_parameter", "identifier":

@@ -37,14 +37,11 @@ func init() {
 // their type. Scopes chain: a method's locals, its class's fields, the
 // outer class's fields. Java forbids a local to shadow another local, so
 // One map per method is close enough to block scoping.
-type scope struct {
-	lang.Scope
-	tvars map[string]string // type variables in scope -> their erasure, "T" -> "Comparable"
-	outer *scope
-}
+// A type variable's bound (its erasure, "T" -> "Comparable") is a TypeVar.
+type scope struct{ lang.Scope }
 
 func newScope(outer *scope) *scope {
-	s := &scope{outer: outer}
+	s := &scope{}
 	if outer != nil {
 		s.Parent = &outer.Scope
 	}
@@ -61,10 +58,8 @@ func (s *scope) erase(typ string) string {
 	if !lang.IsUpper(base) || strings.IndexByte(base, '.') >= 0 {
 		return typ
 	}
-	for ; s != nil; s = s.outer {
-		if b, ok := s.tvars[base]; ok {
-			return b + typ[len(base):]
-		}
+	if b, ok := s.TypeVar(base); ok {
+		return b + typ[len(base):]
 	}
 	return typ
 }
@@ -91,13 +86,10 @@ func (s *scope) declareTypeParams(x *lang.Extractor, list int32) {
 		if name == "" {
 			continue
 		}
-		if s.tvars == nil {
-			s.tvars = map[string]string{}
-		}
 		if bound == name {
 			bound = "Object"
 		}
-		s.tvars[name] = bound
+		s.SetTypeVar(name, bound)
 	}
 }
 

@@ -39,20 +39,12 @@ func init() {
 }
 
 // scope maps the variables visible in a function to what is known of
-// their class: a typed parameter, $x = new Foo, or the call they hold.
-type scope struct {
-	lang.Scope                   // "$x" -> "Foo" as written, or the call "$repo->find" it holds
-	elems      map[string]string // "$xs" -> "Foo" for an array of Foo (Foo[] in its doc)
-}
+// their class: a typed parameter, $x = new Foo, or the call they hold
+// ("$x" -> "Foo" as written, or the call "$repo->find" it holds); an
+// array of Foo (Foo[] in its doc) has the Elem "Foo".
+type scope struct{ lang.Scope }
 
 func newScope() *scope { return &scope{Scope: lang.Scope{Types: map[string]string{}}} }
-
-func (s *scope) setElem(name, typ string) {
-	if s.elems == nil {
-		s.elems = map[string]string{}
-	}
-	s.elems[name] = typ
-}
 
 // state is where the PHP walker is.
 type state struct {
@@ -158,8 +150,8 @@ func node(x *lang.Extractor, n int32, c state) {
 		}
 		if len(kids) >= 2 {
 			elem := ""
-			if src := kids[0]; t.Kind(src) == "variable_name" && c.scope.elems != nil {
-				elem = c.scope.elems[t.Text(src)]
+			if src := kids[0]; t.Kind(src) == "variable_name" {
+				elem = c.scope.Elem(t.Text(src))
 			}
 			val := kids[len(kids)-1]
 			if t.Kind(val) == "pair" {
@@ -631,7 +623,7 @@ func paramList(x *lang.Extractor, list int32, scope *scope, docTypes map[string]
 			}
 			scope.SetType(pr.Name, typ)
 			if e := elemType(doc); e != "" {
-				scope.setElem(pr.Name, e)
+				scope.SetElem(pr.Name, e)
 			}
 		}
 	}
