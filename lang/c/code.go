@@ -329,13 +329,10 @@ func (w *walkState) call(n int32, sym int, scope *scope) {
 // Class::f()): its qualifier names a namespace or a class, not a value.
 const scopeMark = "::"
 
-// maxChain bounds how much of a call chain a qualifier spells out.
-const maxChain = 24
-
 // expr renders an expression used as a qualifier with arguments left out
 // and -> written as ".": "a->b(x).c" -> "a.b().c".
 func expr(t *lang.Tree, n int32, depth int) string {
-	if depth > maxChain {
+	if depth > lang.MaxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -381,7 +378,7 @@ func expr(t *lang.Tree, n int32, depth int) string {
 func (w *walkState) head(obj int32, scope *scope) (typ, call string) {
 	t := w.t
 	// the last call of the chain: a.b().c -> a.b
-	for n, i := obj, 0; n >= 0 && i <= maxChain; i++ {
+	for n, i := obj, 0; n >= 0 && i <= lang.MaxChain; i++ {
 		k := t.Kind(n)
 		if k == "call_expression" {
 			if f := t.Field(n, "function"); f >= 0 {
@@ -399,7 +396,7 @@ func (w *walkState) head(obj int32, scope *scope) (typ, call string) {
 		}
 	}
 	n := obj
-	for i := 0; i <= maxChain; i++ {
+	for i := 0; i <= lang.MaxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "field_expression", "subscript_expression", "pointer_expression":

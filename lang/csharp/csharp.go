@@ -1019,13 +1019,10 @@ func locals(x *lang.Extractor, v int32, c state) {
 	}
 }
 
-// maxCSChain bounds how much of a call chain a qualifier spells out.
-const maxCSChain = 24
-
 // expr renders an expression used as a qualifier with arguments left
 // out: "a.B(x).C" -> "a.B().C", "new Foo(1)" -> "new Foo()".
 func expr(t *lang.Tree, n int32, depth int) string {
-	if depth > maxCSChain {
+	if depth > lang.MaxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -1092,7 +1089,7 @@ func expr(t *lang.Tree, n int32, depth int) string {
 func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 	t := x.Tree
 	// the last call of the qualifier: a.B().C -> a.B
-	for n, i := obj, 0; n >= 0 && i <= maxCSChain; i++ {
+	for n, i := obj, 0; n >= 0 && i <= lang.MaxChain; i++ {
 		k := t.Kind(n)
 		if k == "await_expression" || k == "postfix_unary_expression" {
 			n = t.FirstNamedChild(n)
@@ -1111,7 +1108,7 @@ func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 		}
 	}
 	n := obj
-	for i := 0; i <= maxCSChain; i++ {
+	for i := 0; i <= lang.MaxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "invocation_expression":

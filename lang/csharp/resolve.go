@@ -21,10 +21,6 @@ var commonMethods = lang.WordFile(data, "common_methods.txt")
 // bclTypes are framework types the repository does not define.
 var bclTypes = lang.WordFile(data, "types.txt")
 
-// maxCSDepth bounds nested resolutions (a call's result type, a base's
-// base), which cyclic or hostile code could otherwise make endless.
-const maxCSDepth = 8
-
 func isCSPath(p string) bool { return strings.HasSuffix(p, ".cs") }
 
 // bindings maps a file's using aliases to their targets.
@@ -189,7 +185,7 @@ func taskResult(typ string) string {
 // RuleExternal, RuleAmbiguous or RuleUnresolved.
 func resolveType(tab lang.Table, fi *lang.FileInfo, from, typ string, depth int) (*lang.Target, string) {
 	typ = stripType(typ)
-	if typ == "" || fi == nil || depth > maxCSDepth {
+	if typ == "" || fi == nil || depth > lang.MaxDepth {
 		return nil, lang.RuleUnresolved
 	}
 	if strings.HasSuffix(typ, "]") || strings.HasSuffix(typ, "*") || lang.PrimitiveTypes[typ] {
@@ -377,7 +373,7 @@ var members = &lang.MemberRules{
 // fieldType is the type of field or property name of typ, following
 // its parts and bases. found is false when typ has no such member.
 func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) (t *lang.Target, ext, found bool) {
-	if depth > maxCSDepth {
+	if depth > lang.MaxDepth {
 		return nil, false, false
 	}
 	parts := parts(tab, typ)
@@ -448,7 +444,7 @@ func from(ctx *lang.Context) string {
 }
 
 func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
-	if depth > maxCSDepth {
+	if depth > lang.MaxDepth {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	tab := ctx.Table

@@ -861,13 +861,10 @@ func declare(x *lang.Extractor, scope *scope, name, typ string, val int32, c sta
 	scope.setType(name, "")
 }
 
-// maxChain bounds how much of a call chain a qualifier spells out.
-const maxChain = 24
-
 // expr renders an expression used as a qualifier, with arguments
 // left out: "a.b(x, y).c" -> "a.b().c", "new Foo(1)" -> "new Foo()".
 func expr(t *lang.Tree, n int32, depth int) string {
-	if depth > maxChain {
+	if depth > lang.MaxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -915,7 +912,7 @@ func expr(t *lang.Tree, n int32, depth int) string {
 func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 	t := x.Tree
 	// the last call of the qualifier: a.b().c -> a.b
-	for n, i := obj, 0; n >= 0 && i <= maxChain; i++ {
+	for n, i := obj, 0; n >= 0 && i <= lang.MaxChain; i++ {
 		if k := t.Kind(n); k == "method_invocation" {
 			call = strings.TrimSuffix(expr(t, n, 0), "()")
 			break
@@ -925,7 +922,7 @@ func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 		n = t.Field(n, "object")
 	}
 	n := obj
-	for i := 0; i <= maxChain; i++ {
+	for i := 0; i <= lang.MaxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "method_invocation", "field_access":

@@ -512,7 +512,7 @@ func from(ctx *lang.Context) string {
 
 // maxResolveDepth bounds the recursion through call chains
 // (a.b().c().d()), each level a shorter chain.
-const maxResolveDepth = maxChain + 4
+const maxResolveDepth = lang.MaxChain + 4
 
 func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	if depth > maxResolveDepth {

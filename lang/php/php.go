@@ -803,13 +803,10 @@ func enumCase(x *lang.Extractor, n int32, c state) {
 	x.AddSymbol(s, n, name, -1)
 }
 
-// maxChain bounds how much of a call chain a qualifier spells out.
-const maxChain = 24
-
 // expr renders an expression used as a qualifier with arguments left
 // out: "$a->b($x)->c" -> "$a->b()->c", "Foo::make(1)" -> "Foo::make()".
 func expr(t *lang.Tree, n int32, depth int) string {
-	if depth > maxChain {
+	if depth > lang.MaxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -884,7 +881,7 @@ func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 		call = strings.TrimSuffix(expr(t, obj, 0), "()")
 	}
 	n := obj
-	for i := 0; i <= maxChain; i++ {
+	for i := 0; i <= lang.MaxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "member_call_expression", "nullsafe_member_call_expression", "member_access_expression",
