@@ -100,7 +100,7 @@ func (w *walkState) code(n int32, sym int, scope *scope, top bool, c state) {
 		}
 	case "if_statement":
 		if top {
-			w.guard(n, sym)
+			guard.Guard(w.x, sym, n)
 		}
 	case "throw_statement":
 		w.throwStmt(n, sym)
@@ -442,26 +442,11 @@ func (w *walkState) head(obj int32, scope *scope) (typ, call string) {
 }
 
 // guard records if (cond) return/throw/goto/exit at the top of a body.
-func (w *walkState) guard(n int32, sym int) {
-	t := w.t
-	cons := t.Field(n, "consequence")
-	cond := t.Field(n, "condition")
-	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
-		return
-	}
-	first := cons
-	if t.Kind(cons) == "compound_statement" {
-		first = -1
-		for ch := range t.NamedChildren(cons) {
-			if !t.IsComment(ch) {
-				first = ch
-				break
-			}
-		}
-	}
-	if first < 0 {
-		return
-	}
+var guard = lang.IfGuard{Body: "consequence", Block: "compound_statement", Cond: guardCond, Exit: exit}
+
+// guardCond is an if's condition without its parentheses, or C++'s
+// condition_clause's value.
+func guardCond(t *lang.Tree, cond int32) string {
 	condText := t.Text(cond)
 	if k := t.Kind(cond); k == "parenthesized_expression" || k == "condition_clause" {
 		if in := t.FirstNamedChild(cond); in >= 0 {
@@ -473,20 +458,21 @@ func (w *walkState) guard(n int32, sym int) {
 			}
 		}
 	}
-	switch t.Kind(first) {
-	case "return_statement":
-		w.x.Guard(sym, condText, t.ReturnAction(first), n)
-	case "throw_statement":
-		w.x.Guard(sym, condText, "throw", n)
+	return condText
+}
+
+// exit is the action of a statement that leaves a function: return,
+// throw, goto (the kernel's error exit) or a call that ends the process.
+func exit(t *lang.Tree, st int32) string {
+	switch t.Kind(st) {
 	case "goto_statement":
-		w.x.Guard(sym, condText, "goto "+t.FieldText(first, "label"), n)
+		return "goto " + t.FieldText(st, "label")
 	case "expression_statement":
-		if call := t.FirstNamedChild(first); call >= 0 && t.Kind(call) == "call_expression" {
-			if a := exitCalls[lastColon(t.FieldText(call, "function"))]; a != "" {
-				w.x.Guard(sym, condText, a, n)
-			}
+		if call := t.FirstNamedChild(st); call >= 0 && t.Kind(call) == "call_expression" {
+			return exitCalls[lastColon(t.FieldText(call, "function"))]
 		}
 	}
+	return lang.ExitAction(t, st)
 }
 
 // exitCalls end the process (or the program's run) where they are called.

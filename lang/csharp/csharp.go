@@ -226,7 +226,7 @@ func node(x *lang.Extractor, n int32, c state) {
 		return
 	case "if_statement":
 		if c.top {
-			guard(x, n, c)
+			guard.Guard(x, c.sym, n)
 		}
 	case "throw_statement", "throw_expression":
 		throw(x, n, c)
@@ -1272,24 +1272,7 @@ func lambda(x *lang.Extractor, n int32, c state) {
 
 // guard records if (cond) return ...; and if (cond) throw ...; at the
 // top of a method body.
-func guard(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	cons := t.Field(n, "consequence")
-	cond := t.Field(n, "condition")
-	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
-		return
-	}
-	first := t.GuardStatement(cons, "block")
-	if first < 0 {
-		return
-	}
-	switch t.Kind(first) {
-	case "return_statement":
-		x.Guard(c.sym, t.Text(cond), t.ReturnAction(first), n)
-	case "throw_statement":
-		x.Guard(c.sym, t.Text(cond), "throw", n)
-	}
-}
+var guard = lang.IfGuard{Body: "consequence", Block: "block", Cond: (*lang.Tree).Text}
 
 func throw(x *lang.Extractor, n int32, c state) {
 	t := x.Tree

@@ -198,7 +198,7 @@ func walkNode(x *lang.Extractor, n int32, c state) {
 		return
 	case "if_statement":
 		if c.top {
-			guard(x, n, c)
+			guard.Guard(x, c.sym, n)
 		}
 	case "throw_statement":
 		throw(x, n, c)
@@ -1128,25 +1128,7 @@ func lambda(x *lang.Extractor, n int32, c state) {
 
 // guard records if (cond) return ...; and if (cond) throw ...; (braced
 // or not) among the statements of a method body.
-func guard(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	cons := t.Field(n, "consequence")
-	cond := t.Field(n, "condition")
-	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
-		return
-	}
-	first := t.GuardStatement(cons, "block")
-	if first < 0 {
-		return
-	}
-	condText := t.UnparenText(cond)
-	switch t.Kind(first) {
-	case "return_statement":
-		x.Guard(c.sym, condText, t.ReturnAction(first), n)
-	case "throw_statement":
-		x.Guard(c.sym, condText, "throw", n)
-	}
-}
+var guard = lang.IfGuard{Body: "consequence", Block: "block"}
 
 func throw(x *lang.Extractor, n int32, c state) {
 	t := x.Tree

@@ -178,7 +178,7 @@ func node(x *lang.Extractor, n int32, c state) {
 		}
 	case "if_statement":
 		if c.top {
-			guard(x, n, c)
+			guard.Guard(x, c.sym, n)
 		}
 	case "throw_expression":
 		throw(x, n, c)
@@ -1103,28 +1103,22 @@ func assign(x *lang.Extractor, n int32, c state) {
 }
 
 // guard records if (cond) return/throw at the top of a function body.
-func guard(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	cond, body := t.Field(n, "condition"), t.Field(n, "body")
-	if cond < 0 || body < 0 || t.Field(n, "alternative") >= 0 || t.ChildOfKind(n, "else_clause") >= 0 ||
-		t.ChildOfKind(n, "else_if_clause") >= 0 {
-		return
-	}
-	first := t.GuardStatement(body, "compound_statement")
-	if first < 0 {
-		return
-	}
-	ct := t.UnparenText(cond)
-	switch t.Kind(first) {
+var guard = lang.IfGuard{Body: "body", Block: "compound_statement", Else: []string{"else_clause", "else_if_clause"}, Exit: exit}
+
+// exit is the action of a statement that leaves a function: return,
+// throw (an expression in PHP 8) or exit.
+func exit(t *lang.Tree, st int32) string {
+	switch t.Kind(st) {
 	case "return_statement":
-		x.Guard(c.sym, ct, t.ReturnAction(first), n)
+		return t.ReturnAction(st)
 	case "expression_statement":
-		if e := t.FirstNamedChild(first); e >= 0 && t.Kind(e) == "throw_expression" {
-			x.Guard(c.sym, ct, "throw", n)
+		if e := t.FirstNamedChild(st); e >= 0 && t.Kind(e) == "throw_expression" {
+			return "throw"
 		}
 	case "exit_statement":
-		x.Guard(c.sym, ct, "exit", n)
+		return "exit"
 	}
+	return ""
 }
 
 func throw(x *lang.Extractor, n int32, c state) {
