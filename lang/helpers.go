@@ -304,6 +304,27 @@ func LastSegment(s string) (string, string) {
 	return "", s
 }
 
+// LastCall is the index of the last segment of a split qualifier that is
+// a call ("b()" of a.b().c), -1 when none is.
+func LastCall(segs []string) int {
+	for i := len(segs) - 1; i >= 0; i-- {
+		if strings.HasSuffix(segs[i], ")") {
+			return i
+		}
+	}
+	return -1
+}
+
+// AfterCall is what follows the call whose result a qualifier holds: the
+// segments after its last call, or after its first segment when none is a
+// call (x.a where x = f()). They are fields of the call's result.
+func AfterCall(segs []string) []string {
+	if len(segs) == 0 {
+		return nil
+	}
+	return segs[max(LastCall(segs), 0)+1:]
+}
+
 // SplitQualifier splits a qualifier at its dots, keeping parenthesized
 // parts and a leading creation whole: "((Foo) x).y" -> ["((Foo) x)", "y"],
 // "new a.B().c" -> ["new a.B()", "c"].

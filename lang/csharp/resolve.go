@@ -552,16 +552,7 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 		return resolveBase(ctx, r, cls)
 	case r.QualifierCall != "":
 		v = callResult(ctx, r.QualifierCall, r.QualifierType, depth)
-		rest = nil
-		for i := len(segs) - 1; i >= 0; i-- {
-			if strings.HasSuffix(segs[i], ")") {
-				rest = segs[i+1:]
-				break
-			}
-			if i == 0 {
-				rest = segs[1:]
-			}
-		}
+		rest = lang.AfterCall(segs)
 	case segs[0] == "this":
 		if cls == nil {
 			return lang.Unbound(lang.RuleUnresolved, 0)

@@ -639,16 +639,7 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 		// a.b().m(), or x.m() with x = a.b(): the type b returns; what
 		// follows the call in the qualifier are fields
 		v = callResult(ctx, r.QualifierCall, r.QualifierType, depth)
-		rest = nil
-		for i := len(segs) - 1; i >= 0; i-- {
-			if strings.HasSuffix(segs[i], ")") {
-				rest = segs[i+1:]
-				break
-			}
-			if i == 0 {
-				rest = segs[1:]
-			}
-		}
+		rest = lang.AfterCall(segs)
 	case self && r.QualifierType != "" && (segs[0] == "super" || cls == nil || r.QualifierType != cls.Qualified()):
 		// this and super in an anonymous class body: its base type
 		v = typeValue(ctx, r.QualifierType)

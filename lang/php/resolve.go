@@ -461,16 +461,7 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	switch {
 	case r.QualifierCall != "":
 		v = callResult(ctx, r.QualifierCall, r.QualifierType, depth)
-		rest = nil
-		for i := len(segs) - 1; i >= 0; i-- {
-			if strings.HasSuffix(segs[i], ")") {
-				rest = segs[i+1:]
-				break
-			}
-			if i == 0 {
-				rest = segs[1:]
-			}
-		}
+		rest = lang.AfterCall(segs)
 	case strings.EqualFold(head, "parent"):
 		return resolveParent(ctx, r, cls)
 	case r.QualifierType != "":
