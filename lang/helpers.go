@@ -304,6 +304,19 @@ func LastSegment(s string) (string, string) {
 	return "", s
 }
 
+// ItemTexts are the texts, each on one line, of the named children of
+// list (a type parameter list); nil when there is no list or it is empty.
+func (t *Tree) ItemTexts(list int32) []string {
+	if list < 0 {
+		return nil
+	}
+	var out []string
+	for p := range t.NamedChildren(list) {
+		out = append(out, OneLine(t.Text(p)))
+	}
+	return out
+}
+
 // LastCall is the index of the last segment of a split qualifier that is
 // a call ("b()" of a.b().c), -1 when none is.
 func LastCall(segs []string) int {

@@ -583,14 +583,7 @@ func generics(x *lang.Extractor, n int32) []string {
 	if list < 0 {
 		list = t.ChildOfKind(n, "type_parameter_list")
 	}
-	if list < 0 {
-		return nil
-	}
-	var out []string
-	for p := range t.NamedChildren(list) {
-		out = append(out, lang.OneLine(t.Text(p)))
-	}
-	return out
+	return t.ItemTexts(list)
 }
 
 // paramList reads a parameter list, declaring the parameters in scope.

@@ -534,7 +534,7 @@ func class(x *lang.Extractor, n int32, c state) {
 		mods = append(mods, "@interface")
 	}
 	s.Signature.Modifiers = mods
-	s.Signature.Generics = generics(x, t.Field(n, "type_parameters"))
+	s.Signature.Generics = x.Tree.ItemTexts(t.Field(n, "type_parameters"))
 	var extends, implements []int32
 	if sc := t.Field(n, "superclass"); sc >= 0 {
 		extends = typeList(x, sc)
@@ -598,18 +598,6 @@ func typeRef(x *lang.Extractor, ty int32, sym int, kind string) {
 		return
 	}
 	x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
-}
-
-func generics(x *lang.Extractor, list int32) []string {
-	t := x.Tree
-	if list < 0 {
-		return nil
-	}
-	var out []string
-	for p := range t.NamedChildren(list) {
-		out = append(out, lang.OneLine(t.Text(p)))
-	}
-	return out
 }
 
 // paramList reads formal parameters, declaring them in scope.
@@ -691,7 +679,7 @@ func method(x *lang.Extractor, n int32, c state) {
 		}
 	}
 	s.Signature.Modifiers = mods
-	s.Signature.Generics = generics(x, t.Field(n, "type_parameters"))
+	s.Signature.Generics = x.Tree.ItemTexts(t.Field(n, "type_parameters"))
 	if t.Kind(n) == "compact_constructor_declaration" && c.members >= 0 {
 		// the compact constructor takes the record's components
 		for _, f := range x.Facts.Symbols[c.members].Signature.Fields {

@@ -716,7 +716,7 @@ func (w *walkState) signature(sig *lang.Signature, n int32, scope *scope, doc st
 	if rt := t.Field(n, "return_type"); rt >= 0 {
 		sig.Returns = typeText(t, rt)
 	}
-	sig.Generics = generics(t, t.Field(n, "type_parameters"))
+	sig.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "async", "static", "get", "set", "abstract", "readonly", "declare":
@@ -771,17 +771,6 @@ func typeText(t *lang.Tree, n int32) string {
 		return strings.TrimSpace(strings.TrimPrefix(lang.OneLine(t.Text(n)), ":"))
 	}
 	return lang.Shorten(lang.OneLine(t.Text(n)), 200)
-}
-
-func generics(t *lang.Tree, n int32) []string {
-	if n < 0 {
-		return nil
-	}
-	var out []string
-	for p := range t.NamedChildren(n) {
-		out = append(out, lang.OneLine(t.Text(p)))
-	}
-	return out
 }
 
 // params reads formal parameters (JavaScript's bare patterns and
@@ -1150,7 +1139,7 @@ func (w *walkState) class(n int32, name string, c *state, d decl) int {
 	body := t.Field(n, "body")
 	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = generics(t, t.Field(n, "type_parameters"))
+	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "abstract", "declare":
@@ -1487,7 +1476,7 @@ func (w *walkState) iface(n int32, c *state, d decl) {
 	body := t.Field(n, "body")
 	s := lang.Symbol{Kind: lang.KindInterface, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = generics(t, t.Field(n, "type_parameters"))
+	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	var exts []int32
 	if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
 		for ty := range t.NamedChildren(ec) {
@@ -1549,7 +1538,7 @@ func (w *walkState) typeAlias(n int32, c *state, d decl) {
 	val := t.Field(n, "value")
 	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = generics(t, t.Field(n, "type_parameters"))
+	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	s.Signature.Returns = typeText(t, val)
 	s.Signature.Text = w.x.HeaderText(d.node, -1)
 	sym := w.x.AddSymbol(s, d.node, nameNode, val)
