@@ -36,23 +36,14 @@ func init() {
 	})
 }
 
-// scope maps the variables visible in some code to what is known of
-// their type, like Java's: a method's locals, its class's fields and
-// properties, the outer class's; a collection's element type (of List<Item>,
-// Item[], IEnumerable<Item>) is an Elem.
-type scope struct{ lang.Scope }
-
-func newScope(outer *scope) *scope {
-	s := &scope{}
-	if outer != nil {
-		s.Parent = &outer.Scope
-	}
-	return s
-}
+// A lang.Scope maps the variables visible in some code to what is known
+// of their type, like Java's: a method's locals, its class's fields and
+// properties, the outer class's; a collection's element type (of
+// List<Item>, Item[], IEnumerable<Item>) is an Elem.
 
 // declare sets the type of name from a type as written, remembering
 // the element type of a collection for foreach.
-func (s *scope) declare(name, typ string) {
+func declare(s *lang.Scope, name, typ string) {
 	s.SetType(name, varType(typ))
 	s.SetElem(name, elemType(typ))
 }
@@ -83,13 +74,13 @@ func elemType(typ string) string {
 
 // state is where the C# walker is.
 type state struct {
-	sym     int    // the symbol code belongs to
-	members int    // the type whose body is being walked, -1 in code
-	cls     int    // the innermost named type, -1 outside every type
-	iface   bool   // members are implicitly public (interface)
-	enum    bool   // members are enum members
-	top     bool   // a statement of a method body itself, where an early exit is a guard
-	scope   *scope // the variables in scope
+	sym     int         // the symbol code belongs to
+	members int         // the type whose body is being walked, -1 in code
+	cls     int         // the innermost named type, -1 outside every type
+	iface   bool        // members are implicitly public (interface)
+	enum    bool        // members are enum members
+	top     bool        // a statement of a method body itself, where an early exit is a guard
+	scope   *lang.Scope // the variables in scope
 }
 
 // testAttributes mark test methods and classes (NUnit, xUnit, MSTest).
@@ -100,7 +91,7 @@ func extract(x *lang.Extractor) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
-	c := state{sym: 0, members: -1, cls: -1, scope: newScope(nil)}
+	c := state{sym: 0, members: -1, cls: -1, scope: &lang.Scope{}}
 	namespace(x, 0, "", c)
 }
 
@@ -507,9 +498,9 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 		bn, bq := lang.SplitType(typ)
 		x.Ref(lang.Ref{Kind: baseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
 	}
-	scope := newScope(c.scope)
+	scope := &lang.Scope{Parent: c.scope}
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
-		scope.declare(f.Name, f.Type)
+		declare(scope, f.Name, f.Type)
 	}
 	inner := state{sym: sym, members: sym, cls: sym, iface: kind == "interface_declaration",
 		enum: kind == "enum_declaration", scope: scope}
@@ -589,7 +580,7 @@ func generics(x *lang.Extractor, n int32) []string {
 // paramList reads a parameter list, declaring the parameters in scope.
 // The grammar leaves a params array's type and name loose in the list,
 // after the params keyword.
-func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
+func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
@@ -616,7 +607,7 @@ func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
 			}
 			out = append(out, pr)
 			if scope != nil && pr.Name != "" {
-				scope.declare(pr.Name, pr.Type)
+				declare(scope, pr.Name, pr.Type)
 			}
 		default:
 			if !variadic {
@@ -629,7 +620,7 @@ func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
 				loose.Name = t.Text(p)
 				out = append(out, loose)
 				if scope != nil {
-					scope.declare(loose.Name, loose.Type)
+					declare(scope, loose.Name, loose.Type)
 				}
 				variadic = false
 			}
@@ -663,7 +654,7 @@ func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	kind := t.Kind(n)
 	body := t.Field(n, "body")
-	scope := newScope(c.scope)
+	scope := &lang.Scope{Parent: c.scope}
 	if c.members < 0 && c.sym != 0 && kind != "local_function_statement" {
 		// a method the parser could not place: its code is the
 		// enclosing symbol's
@@ -835,7 +826,7 @@ func property(x *lang.Extractor, n int32, c state) {
 	s.Signature.Text = x.HeaderText(n, end)
 	s.Doc = doc(x, n)
 	sym := x.AddSymbol(s, n, name, end)
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: newScope(c.scope)}
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: &lang.Scope{Parent: c.scope}}
 	if acc >= 0 {
 		for a := range t.NamedChildren(acc) {
 			if b := t.Field(a, "body"); b >= 0 {
@@ -983,13 +974,13 @@ func locals(x *lang.Extractor, v int32, c state) {
 		}
 		n := t.Text(name)
 		if typ != "" || val < 0 {
-			c.scope.declare(n, declared)
+			declare(c.scope, n, declared)
 			continue
 		}
 		// var x = ...: the initializer tells
 		switch vv := t.Unparen(val); t.Kind(vv) {
 		case "object_creation_expression":
-			c.scope.declare(n, t.FieldText(vv, "type"))
+			declare(c.scope, n, t.FieldText(vv, "type"))
 		case "cast_expression":
 			c.scope.SetType(n, stripType(t.FieldText(vv, "type")))
 		case "as_expression":
@@ -1242,7 +1233,7 @@ func ctorInit(x *lang.Extractor, n int32, c state) {
 
 func lambda(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	scope := newScope(c.scope)
+	scope := &lang.Scope{Parent: c.scope}
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		switch t.Kind(ps) {
 		case "implicit_parameter", "identifier":

@@ -38,22 +38,20 @@ func init() {
 	})
 }
 
-// scope maps the variables visible in a function to what is known of
-// their class: a typed parameter, $x = new Foo, or the call they hold
-// ("$x" -> "Foo" as written, or the call "$repo->find" it holds); an
-// array of Foo (Foo[] in its doc) has the Elem "Foo".
-type scope struct{ lang.Scope }
-
-func newScope() *scope { return &scope{Scope: lang.Scope{Types: map[string]string{}}} }
+// newScope is the scope of a function: what is known of the class of its
+// variables, a typed parameter, $x = new Foo, or the call they hold ("$x"
+// -> "Foo" as written, or the call "$repo->find" it holds); an array of
+// Foo (Foo[] in its doc) has the Elem "Foo".
+func newScope() *lang.Scope { return &lang.Scope{Types: map[string]string{}} }
 
 // state is where the PHP walker is.
 type state struct {
-	sym   int    // the symbol code belongs to
-	cls   int    // the innermost class, interface, trait or enum, -1 outside
-	ns    string // the namespace
-	top   bool   // a statement of a function body itself, where an early exit is a guard
-	scope *scope // the variables of the function
-	fn    bool   // inside a function body
+	sym   int         // the symbol code belongs to
+	cls   int         // the innermost class, interface, trait or enum, -1 outside
+	ns    string      // the namespace
+	top   bool        // a statement of a function body itself, where an early exit is a guard
+	scope *lang.Scope // the variables of the function
+	fn    bool        // inside a function body
 }
 
 func extract(x *lang.Extractor) {
@@ -591,7 +589,7 @@ func classFields(x *lang.Extractor, body int32) []lang.Param {
 
 // paramList reads formal parameters, declaring them in scope; docTypes
 // are the PHPDoc @param types of untyped ones.
-func paramList(x *lang.Extractor, list int32, scope *scope, docTypes map[string]string) []lang.Param {
+func paramList(x *lang.Extractor, list int32, scope *lang.Scope, docTypes map[string]string) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
