@@ -39,10 +39,14 @@ package lang
 //     lang/csharp, lang/php, lang/rust, lang/kotlin, lang/swift, lang/c
 //     (C and C++) and lang/javascript (JavaScript, TypeScript and TSX).
 //     The engine a walker uses is lang's: Scope (local names and their
-//     types), MemberRules.FindMember (a member over base types), the
-//     Context, Resolution and Target helpers (Bound, Unbound, Pick, One,
-//     ModuleTarget, PreferDefinitions, UniqueMethod),
-//     the shared limits (MaxDepth, MaxSigText, MaxEvidence) and the
+//     types, a collection's element type, type parameters' bounds, whether
+//     it is a function's; a walker holds a *Scope, or embeds one beside what
+//     only its language tracks), IfGuard (if (cond) return/throw guards, a
+//     language giving its fields and exits), MemberRules.FindMember (a
+//     member over base types), the Context, Resolution and Target helpers
+//     (Bound, Unbound, Pick, One, ModuleTarget, PreferDefinitions,
+//     UniqueMethod, TypeAt, EnclosingType, Outer, ClassOf, AfterCall), the
+//     shared limits (MaxDepth, MaxChain, MaxSigText, MaxEvidence) and the
 //     skeleton renderer's SkelRules, Skel, Shape and Hole.
 //
 // A room holds:

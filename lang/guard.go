@@ -13,6 +13,10 @@ import (
 // resolver recurses further than another.
 const MaxDepth = 8
 
+// MaxChain bounds how much of a call chain an extractor spells out in a
+// qualifier (a.b().c()...), and how far it walks down one to its head.
+const MaxChain = 24
+
 // maxNesting bounds how deep memoised computations (Table.Memo) nest in
 // One resolution: a resolver starts its depth afresh inside each, so
 // MaxDepth alone does not bound the stack. Go turns a goroutine's stack

@@ -206,6 +206,62 @@ func (t *Tree) GuardStatement(cons int32, block string) int32 {
 	return first
 }
 
+// IfGuard says how a braced language writes an early exit at the top of a
+// body, if (cond) return ...; or throw ...; with no else: Guard reads
+// the if statement, the language names its fields, kinds and exits.
+type IfGuard struct {
+	Body  string   // the if statement's field holding the consequence
+	Block string   // the kind of a braced block
+	Else  []string // else clauses the grammar puts among the children, not in the alternative field
+	// Cond is the condition as a guard states it; nil takes its text
+	// without one pair of parentheses.
+	Cond func(t *Tree, cond int32) string
+	// Exit is the action of statement st when it leaves the body
+	// ("return nil", "throw"), else ""; nil takes ExitAction.
+	Exit func(t *Tree, st int32) string
+}
+
+// Guard records the if statement n of symbol sym as a guard when its
+// consequence starts with an exit.
+func (g *IfGuard) Guard(x *Extractor, sym int, n int32) {
+	t := x.Tree
+	cond, body := t.Field(n, "condition"), t.Field(n, g.Body)
+	if cond < 0 || body < 0 || t.Field(n, "alternative") >= 0 {
+		return
+	}
+	for _, k := range g.Else {
+		if t.ChildOfKind(n, k) >= 0 {
+			return
+		}
+	}
+	first := t.GuardStatement(body, g.Block)
+	if first < 0 {
+		return
+	}
+	exit, text := ExitAction, (*Tree).UnparenText
+	if g.Exit != nil {
+		exit = g.Exit
+	}
+	if g.Cond != nil {
+		text = g.Cond
+	}
+	if action := exit(t, first); action != "" {
+		x.Guard(sym, text(t, cond), action, n)
+	}
+}
+
+// ExitAction is the action of a return_statement or throw_statement,
+// the exits of the C family's grammars; "" for other statements.
+func ExitAction(t *Tree, st int32) string {
+	switch t.Kind(st) {
+	case "return_statement":
+		return t.ReturnAction(st)
+	case "throw_statement":
+		return "throw"
+	}
+	return ""
+}
+
 // UnparenText is the text of e without one pair of outer parentheses.
 func (t *Tree) UnparenText(e int32) string {
 	if t.Kind(e) == "parenthesized_expression" {
@@ -246,6 +302,40 @@ func LastSegment(s string) (string, string) {
 		return s[:i], s[i+1:]
 	}
 	return "", s
+}
+
+// ItemTexts are the texts, each on one line, of the named children of
+// list (a type parameter list); nil when there is no list or it is empty.
+func (t *Tree) ItemTexts(list int32) []string {
+	if list < 0 {
+		return nil
+	}
+	var out []string
+	for p := range t.NamedChildren(list) {
+		out = append(out, OneLine(t.Text(p)))
+	}
+	return out
+}
+
+// LastCall is the index of the last segment of a split qualifier that is
+// a call ("b()" of a.b().c), -1 when none is.
+func LastCall(segs []string) int {
+	for i := len(segs) - 1; i >= 0; i-- {
+		if strings.HasSuffix(segs[i], ")") {
+			return i
+		}
+	}
+	return -1
+}
+
+// AfterCall is what follows the call whose result a qualifier holds: the
+// segments after its last call, or after its first segment when none is a
+// call (x.a where x = f()). They are fields of the call's result.
+func AfterCall(segs []string) []string {
+	if len(segs) == 0 {
+		return nil
+	}
+	return segs[max(LastCall(segs), 0)+1:]
 }
 
 // SplitQualifier splits a qualifier at its dots, keeping parenthesized

@@ -34,10 +34,6 @@ func (L *ktsLang) isLang(p string) bool {
 	return false
 }
 
-// maxKtsDepth bounds the walks through bases and call chains, which
-// cyclic or hostile code could make endless.
-const maxKtsDepth = 8
-
 // moduleInRepo reports whether some file of the repository is exactly in
 // module mod.
 func (L *ktsLang) moduleInRepo(tab Table, mod string) bool {
@@ -139,7 +135,7 @@ func oneOr(ts []*Target, rule string) (Resolution, bool) {
 // imports, its module, the standard library, a unique name.
 func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth int) Resolution {
 	typ = strings.TrimSpace(typ)
-	if typ == "" || depth > maxKtsDepth {
+	if typ == "" || depth > MaxDepth {
 		return Unbound(RuleUnresolved, 0)
 	}
 	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
@@ -237,7 +233,7 @@ func (L *ktsLang) nested(tab Table, t *Target, name string) *Target {
 // body or in an extension of it) or inherited through its bases. ext is
 // true when some base is outside the repository, where the member may be.
 func (L *ktsLang) member(tab Table, typ *Target, name string, depth int) (m *Target, ext bool) {
-	if typ == nil || depth > maxKtsDepth {
+	if typ == nil || depth > MaxDepth {
 		return nil, false
 	}
 	q := typ.Qualified()
@@ -318,7 +314,7 @@ func (L *ktsLang) typeOfValue(tab Table, fi *FileInfo, from, typ string, depth i
 // field returns the type of member name of typ: a property's declared
 // type, walking bases.
 func (L *ktsLang) field(tab Table, typ *Target, name string, depth int) (string, *Target) {
-	if typ == nil || depth > maxKtsDepth {
+	if typ == nil || depth > MaxDepth {
 		return "", nil
 	}
 	for _, f := range typ.Fields {
@@ -340,7 +336,7 @@ func (L *ktsLang) from(ctx *Context) string {
 }
 
 func (L *ktsLang) resolve(ctx *Context, r *Ref, depth int) Resolution {
-	if depth > maxKtsDepth {
+	if depth > MaxDepth {
 		return Unbound(RuleUnresolved, 0)
 	}
 	tab := ctx.Table
@@ -402,7 +398,7 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 		}
 	}
 	ext := false
-	for typ, d := L.enclosingType(ctx), 0; typ != nil && d < maxKtsDepth; d++ {
+	for typ, d := L.enclosingType(ctx), 0; typ != nil && d < MaxDepth; d++ {
 		if m, e := L.member(tab, typ, r.Name, 0); m != nil {
 			return Bound(m, RuleReceiver)
 		} else if e {

@@ -226,6 +226,45 @@ func (l *Language) ResolveImport(ctx *Context, imp *Import, name string) Resolut
 	return l.resolveImport(guardedContext(ctx), imp, name)
 }
 
+// TypeAt is the type of file p whose qualified name is qualified, or nil.
+func TypeAt(tab Table, p, qualified string) *Target {
+	container, name := LastSegment(qualified)
+	for _, t := range tab.ByName(name) {
+		if t.Path == p && t.Container == container && IsTypeKind(t.Kind) {
+			return t
+		}
+	}
+	return nil
+}
+
+// EnclosingType is the innermost type of file p whose qualified name is
+// container or a prefix of it, or nil.
+func EnclosingType(tab Table, p, container string) *Target {
+	for container != "" {
+		if t := TypeAt(tab, p, container); t != nil {
+			return t
+		}
+		container, _ = LastSegment(container)
+	}
+	return nil
+}
+
+// Outer is the type enclosing t (a type or a member) in its file, or nil.
+func Outer(tab Table, t *Target) *Target { return EnclosingType(tab, t.Path, t.Container) }
+
+// ClassOf is the type a reference is made in: the symbol making it when
+// that is a type, else the type enclosing it; nil at a file's top level.
+func ClassOf(ctx *Context) *Target {
+	f := ctx.From
+	if f == nil || f.Kind == KindModule {
+		return nil
+	}
+	if IsTypeKind(f.Kind) {
+		return f
+	}
+	return Outer(ctx.Table, f)
+}
+
 // ModuleTarget returns the module symbol of a file as a target.
 func ModuleTarget(tab Table, p string) *Target {
 	fi := tab.File(p)

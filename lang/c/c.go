@@ -1111,10 +1111,7 @@ func (w *walkState) generics(tmpl int32) []string {
 	if ps < 0 {
 		return nil
 	}
-	var out []string
-	for p := range t.NamedChildren(ps) {
-		out = append(out, lang.OneLine(t.Text(p)))
-	}
+	out := t.ItemTexts(ps)
 	if out == nil {
 		out = []string{} // template <>: a specialization
 	}

@@ -100,7 +100,7 @@ func (w *walkState) code(n int32, sym int, scope *scope, top bool, c state) {
 		}
 	case "if_statement":
 		if top {
-			w.guard(n, sym)
+			guard.Guard(w.x, sym, n)
 		}
 	case "throw_statement":
 		w.throwStmt(n, sym)
@@ -329,13 +329,10 @@ func (w *walkState) call(n int32, sym int, scope *scope) {
 // Class::f()): its qualifier names a namespace or a class, not a value.
 const scopeMark = "::"
 
-// maxChain bounds how much of a call chain a qualifier spells out.
-const maxChain = 24
-
 // expr renders an expression used as a qualifier with arguments left out
 // and -> written as ".": "a->b(x).c" -> "a.b().c".
 func expr(t *lang.Tree, n int32, depth int) string {
-	if depth > maxChain {
+	if depth > lang.MaxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -381,7 +378,7 @@ func expr(t *lang.Tree, n int32, depth int) string {
 func (w *walkState) head(obj int32, scope *scope) (typ, call string) {
 	t := w.t
 	// the last call of the chain: a.b().c -> a.b
-	for n, i := obj, 0; n >= 0 && i <= maxChain; i++ {
+	for n, i := obj, 0; n >= 0 && i <= lang.MaxChain; i++ {
 		k := t.Kind(n)
 		if k == "call_expression" {
 			if f := t.Field(n, "function"); f >= 0 {
@@ -399,7 +396,7 @@ func (w *walkState) head(obj int32, scope *scope) (typ, call string) {
 		}
 	}
 	n := obj
-	for i := 0; i <= maxChain; i++ {
+	for i := 0; i <= lang.MaxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "field_expression", "subscript_expression", "pointer_expression":
@@ -445,26 +442,11 @@ func (w *walkState) head(obj int32, scope *scope) (typ, call string) {
 }
 
 // guard records if (cond) return/throw/goto/exit at the top of a body.
-func (w *walkState) guard(n int32, sym int) {
-	t := w.t
-	cons := t.Field(n, "consequence")
-	cond := t.Field(n, "condition")
-	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
-		return
-	}
-	first := cons
-	if t.Kind(cons) == "compound_statement" {
-		first = -1
-		for ch := range t.NamedChildren(cons) {
-			if !t.IsComment(ch) {
-				first = ch
-				break
-			}
-		}
-	}
-	if first < 0 {
-		return
-	}
+var guard = lang.IfGuard{Body: "consequence", Block: "compound_statement", Cond: guardCond, Exit: exit}
+
+// guardCond is an if's condition without its parentheses, or C++'s
+// condition_clause's value.
+func guardCond(t *lang.Tree, cond int32) string {
 	condText := t.Text(cond)
 	if k := t.Kind(cond); k == "parenthesized_expression" || k == "condition_clause" {
 		if in := t.FirstNamedChild(cond); in >= 0 {
@@ -476,20 +458,21 @@ func (w *walkState) guard(n int32, sym int) {
 			}
 		}
 	}
-	switch t.Kind(first) {
-	case "return_statement":
-		w.x.Guard(sym, condText, t.ReturnAction(first), n)
-	case "throw_statement":
-		w.x.Guard(sym, condText, "throw", n)
+	return condText
+}
+
+// exit is the action of a statement that leaves a function: return,
+// throw, goto (the kernel's error exit) or a call that ends the process.
+func exit(t *lang.Tree, st int32) string {
+	switch t.Kind(st) {
 	case "goto_statement":
-		w.x.Guard(sym, condText, "goto "+t.FieldText(first, "label"), n)
+		return "goto " + t.FieldText(st, "label")
 	case "expression_statement":
-		if call := t.FirstNamedChild(first); call >= 0 && t.Kind(call) == "call_expression" {
-			if a := exitCalls[lastColon(t.FieldText(call, "function"))]; a != "" {
-				w.x.Guard(sym, condText, a, n)
-			}
+		if call := t.FirstNamedChild(st); call >= 0 && t.Kind(call) == "call_expression" {
+			return exitCalls[lastColon(t.FieldText(call, "function"))]
 		}
 	}
+	return lang.ExitAction(t, st)
 }
 
 // exitCalls end the process (or the program's run) where they are called.

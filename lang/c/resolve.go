@@ -979,11 +979,8 @@ func resolveMember(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		typ, ext = callResult(ctx, r.QualifierCall, r.QualifierType, depth)
 		// the parts after the last call are members
 		rest = nil
-		for i := len(segs) - 1; i >= 0; i-- {
-			if strings.HasSuffix(segs[i], ")") {
-				rest = segs[i+1:]
-				break
-			}
+		if i := lang.LastCall(segs); i >= 0 {
+			rest = segs[i+1:]
 		}
 	case r.QualifierType != "":
 		typ, _, ext = resolveTypeName(ctx, dots(r.QualifierType), 0)

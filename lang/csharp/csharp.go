@@ -36,46 +36,16 @@ func init() {
 	})
 }
 
-// scope maps the variables visible in some code to what is known of
-// their type, like javaScope: a method's locals, its class's fields and
-// properties, the outer class's.
-type scope struct {
-	lang.Scope
-	elems map[string]string // x -> "Item" for x of type List<Item>, Item[], IEnumerable<Item>
-	outer *scope
-}
-
-func newCSScope(outer *scope) *scope {
-	s := &scope{outer: outer}
-	if outer != nil {
-		s.Parent = &outer.Scope
-	}
-	return s
-}
+// A lang.Scope maps the variables visible in some code to what is known
+// of their type, like Java's: a method's locals, its class's fields and
+// properties, the outer class's; a collection's element type (of
+// List<Item>, Item[], IEnumerable<Item>) is an Elem.
 
 // declare sets the type of name from a type as written, remembering
 // the element type of a collection for foreach.
-func (s *scope) declare(name, typ string) {
+func declare(s *lang.Scope, name, typ string) {
 	s.SetType(name, varType(typ))
-	if e := elemType(typ); e != "" {
-		if s.elems == nil {
-			s.elems = map[string]string{}
-		}
-		s.elems[name] = e
-	} else if s.elems != nil {
-		delete(s.elems, name)
-	}
-}
-
-// elem is the element type of the collection name, from the innermost
-// Scope that declares name.
-func (s *scope) elem(name string) string {
-	for ; s != nil; s = s.outer {
-		if _, found := s.Types[name]; found {
-			return s.elems[name]
-		}
-	}
-	return ""
+	s.SetElem(name, elemType(typ))
 }
 
 // collections are the generic collections whose one type argument is
@@ -104,13 +74,13 @@ func elemType(typ string) string {
 
 // state is where the C# walker is.
 type state struct {
-	sym     int    // the symbol code belongs to
-	members int    // the type whose body is being walked, -1 in code
-	cls     int    // the innermost named type, -1 outside every type
-	iface   bool   // members are implicitly public (interface)
-	enum    bool   // members are enum members
-	top     bool   // a statement of a method body itself, where an early exit is a guard
-	scope   *scope // the variables in scope
+	sym     int         // the symbol code belongs to
+	members int         // the type whose body is being walked, -1 in code
+	cls     int         // the innermost named type, -1 outside every type
+	iface   bool        // members are implicitly public (interface)
+	enum    bool        // members are enum members
+	top     bool        // a statement of a method body itself, where an early exit is a guard
+	scope   *lang.Scope // the variables in scope
 }
 
 // testAttributes mark test methods and classes (NUnit, xUnit, MSTest).
@@ -121,7 +91,7 @@ func extract(x *lang.Extractor) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
-	c := state{sym: 0, members: -1, cls: -1, scope: newCSScope(nil)}
+	c := state{sym: 0, members: -1, cls: -1, scope: &lang.Scope{}}
 	namespace(x, 0, "", c)
 }
 
@@ -247,7 +217,7 @@ func node(x *lang.Extractor, n int32, c state) {
 		return
 	case "if_statement":
 		if c.top {
-			guard(x, n, c)
+			guard.Guard(x, c.sym, n)
 		}
 	case "throw_statement", "throw_expression":
 		throw(x, n, c)
@@ -260,7 +230,7 @@ func node(x *lang.Extractor, n int32, c state) {
 			typ := varType(t.FieldText(n, "type"))
 			if right := t.Field(n, "right"); typ == "" && right >= 0 && t.Kind(right) == "identifier" {
 				// foreach (var x in items): the element type of items
-				typ = c.scope.elem(t.Text(right))
+				typ = c.scope.Elem(t.Text(right))
 			}
 			c.scope.SetType(t.Text(left), typ)
 		}
@@ -528,9 +498,9 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 		bn, bq := lang.SplitType(typ)
 		x.Ref(lang.Ref{Kind: baseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
 	}
-	scope := newCSScope(c.scope)
+	scope := &lang.Scope{Parent: c.scope}
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
-		scope.declare(f.Name, f.Type)
+		declare(scope, f.Name, f.Type)
 	}
 	inner := state{sym: sym, members: sym, cls: sym, iface: kind == "interface_declaration",
 		enum: kind == "enum_declaration", scope: scope}
@@ -604,20 +574,13 @@ func generics(x *lang.Extractor, n int32) []string {
 	if list < 0 {
 		list = t.ChildOfKind(n, "type_parameter_list")
 	}
-	if list < 0 {
-		return nil
-	}
-	var out []string
-	for p := range t.NamedChildren(list) {
-		out = append(out, lang.OneLine(t.Text(p)))
-	}
-	return out
+	return t.ItemTexts(list)
 }
 
 // paramList reads a parameter list, declaring the parameters in scope.
 // The grammar leaves a params array's type and name loose in the list,
 // after the params keyword.
-func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
+func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
@@ -644,7 +607,7 @@ func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
 			}
 			out = append(out, pr)
 			if scope != nil && pr.Name != "" {
-				scope.declare(pr.Name, pr.Type)
+				declare(scope, pr.Name, pr.Type)
 			}
 		default:
 			if !variadic {
@@ -657,7 +620,7 @@ func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
 				loose.Name = t.Text(p)
 				out = append(out, loose)
 				if scope != nil {
-					scope.declare(loose.Name, loose.Type)
+					declare(scope, loose.Name, loose.Type)
 				}
 				variadic = false
 			}
@@ -691,7 +654,7 @@ func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	kind := t.Kind(n)
 	body := t.Field(n, "body")
-	scope := newCSScope(c.scope)
+	scope := &lang.Scope{Parent: c.scope}
 	if c.members < 0 && c.sym != 0 && kind != "local_function_statement" {
 		// a method the parser could not place: its code is the
 		// enclosing symbol's
@@ -863,7 +826,7 @@ func property(x *lang.Extractor, n int32, c state) {
 	s.Signature.Text = x.HeaderText(n, end)
 	s.Doc = doc(x, n)
 	sym := x.AddSymbol(s, n, name, end)
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: newCSScope(c.scope)}
+	inner := state{sym: sym, members: -1, cls: c.cls, scope: &lang.Scope{Parent: c.scope}}
 	if acc >= 0 {
 		for a := range t.NamedChildren(acc) {
 			if b := t.Field(a, "body"); b >= 0 {
@@ -1011,13 +974,13 @@ func locals(x *lang.Extractor, v int32, c state) {
 		}
 		n := t.Text(name)
 		if typ != "" || val < 0 {
-			c.scope.declare(n, declared)
+			declare(c.scope, n, declared)
 			continue
 		}
 		// var x = ...: the initializer tells
 		switch vv := t.Unparen(val); t.Kind(vv) {
 		case "object_creation_expression":
-			c.scope.declare(n, t.FieldText(vv, "type"))
+			declare(c.scope, n, t.FieldText(vv, "type"))
 		case "cast_expression":
 			c.scope.SetType(n, stripType(t.FieldText(vv, "type")))
 		case "as_expression":
@@ -1040,13 +1003,10 @@ func locals(x *lang.Extractor, v int32, c state) {
 	}
 }
 
-// maxCSChain bounds how much of a call chain a qualifier spells out.
-const maxCSChain = 24
-
 // expr renders an expression used as a qualifier with arguments left
 // out: "a.B(x).C" -> "a.B().C", "new Foo(1)" -> "new Foo()".
 func expr(t *lang.Tree, n int32, depth int) string {
-	if depth > maxCSChain {
+	if depth > lang.MaxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -1113,7 +1073,7 @@ func expr(t *lang.Tree, n int32, depth int) string {
 func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 	t := x.Tree
 	// the last call of the qualifier: a.B().C -> a.B
-	for n, i := obj, 0; n >= 0 && i <= maxCSChain; i++ {
+	for n, i := obj, 0; n >= 0 && i <= lang.MaxChain; i++ {
 		k := t.Kind(n)
 		if k == "await_expression" || k == "postfix_unary_expression" {
 			n = t.FirstNamedChild(n)
@@ -1132,7 +1092,7 @@ func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 		}
 	}
 	n := obj
-	for i := 0; i <= maxCSChain; i++ {
+	for i := 0; i <= lang.MaxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "invocation_expression":
@@ -1273,7 +1233,7 @@ func ctorInit(x *lang.Extractor, n int32, c state) {
 
 func lambda(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	scope := newCSScope(c.scope)
+	scope := &lang.Scope{Parent: c.scope}
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		switch t.Kind(ps) {
 		case "implicit_parameter", "identifier":
@@ -1296,24 +1256,7 @@ func lambda(x *lang.Extractor, n int32, c state) {
 
 // guard records if (cond) return ...; and if (cond) throw ...; at the
 // top of a method body.
-func guard(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	cons := t.Field(n, "consequence")
-	cond := t.Field(n, "condition")
-	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
-		return
-	}
-	first := t.GuardStatement(cons, "block")
-	if first < 0 {
-		return
-	}
-	switch t.Kind(first) {
-	case "return_statement":
-		x.Guard(c.sym, t.Text(cond), t.ReturnAction(first), n)
-	case "throw_statement":
-		x.Guard(c.sym, t.Text(cond), "throw", n)
-	}
-}
+var guard = lang.IfGuard{Body: "consequence", Block: "block", Cond: (*lang.Tree).Text}
 
 func throw(x *lang.Extractor, n int32, c state) {
 	t := x.Tree

@@ -21,10 +21,6 @@ var commonMethods = lang.WordFile(data, "common_methods.txt")
 // bclTypes are framework types the repository does not define.
 var bclTypes = lang.WordFile(data, "types.txt")
 
-// maxCSDepth bounds nested resolutions (a call's result type, a base's
-// base), which cyclic or hostile code could otherwise make endless.
-const maxCSDepth = 8
-
 func isCSPath(p string) bool { return strings.HasSuffix(p, ".cs") }
 
 // bindings maps a file's using aliases to their targets.
@@ -172,33 +168,6 @@ func nested(tab lang.Table, typ *lang.Target, name string) *lang.Target {
 	return lang.One(onePerType(cands, typ.Path))
 }
 
-// enclosing is the innermost type of file fi whose qualified name is
-// container or a prefix of it.
-func enclosing(tab lang.Table, p, container string) *lang.Target {
-	for container != "" {
-		c, name := lang.LastSegment(container)
-		for _, t := range tab.ByName(name) {
-			if t.Path == p && t.Container == c && lang.IsTypeKind(t.Kind) {
-				return t
-			}
-		}
-		container = c
-	}
-	return nil
-}
-
-// classOf is the type a reference is made in.
-func classOf(ctx *lang.Context) *lang.Target {
-	f := ctx.From
-	if f == nil || f.Kind == lang.KindModule {
-		return nil
-	}
-	if lang.IsTypeKind(f.Kind) {
-		return f
-	}
-	return enclosing(ctx.Table, f.Path, f.Container)
-}
-
 // taskResult unwraps Task<T> and ValueTask<T>: an awaited call's value.
 func taskResult(typ string) string {
 	typ = strings.TrimSpace(typ)
@@ -216,7 +185,7 @@ func taskResult(typ string) string {
 // RuleExternal, RuleAmbiguous or RuleUnresolved.
 func resolveType(tab lang.Table, fi *lang.FileInfo, from, typ string, depth int) (*lang.Target, string) {
 	typ = stripType(typ)
-	if typ == "" || fi == nil || depth > maxCSDepth {
+	if typ == "" || fi == nil || depth > lang.MaxDepth {
 		return nil, lang.RuleUnresolved
 	}
 	if strings.HasSuffix(typ, "]") || strings.HasSuffix(typ, "*") || lang.PrimitiveTypes[typ] {
@@ -289,7 +258,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 		return nil, lang.RuleExternal
 	}
 	// member types of the types around the code, and of their bases
-	for c := enclosing(tab, fi.Path, from); c != nil; c = enclosing(tab, c.Path, c.Container) {
+	for c := lang.EnclosingType(tab, fi.Path, from); c != nil; c = lang.Outer(tab, c) {
 		if nt := nested(tab, c, name); nt != nil {
 			if nt.Path == fi.Path {
 				return nt, lang.RuleSameFile
@@ -404,7 +373,7 @@ var members = &lang.MemberRules{
 // fieldType is the type of field or property name of typ, following
 // its parts and bases. found is false when typ has no such member.
 func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) (t *lang.Target, ext, found bool) {
-	if depth > maxCSDepth {
+	if depth > lang.MaxDepth {
 		return nil, false, false
 	}
 	parts := parts(tab, typ)
@@ -475,7 +444,7 @@ func from(ctx *lang.Context) string {
 }
 
 func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
-	if depth > maxCSDepth {
+	if depth > lang.MaxDepth {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	tab := ctx.Table
@@ -523,7 +492,7 @@ func resolveBare(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		}
 	}
 	ext := false
-	for c := classOf(ctx); c != nil; c = enclosing(tab, c.Path, c.Container) {
+	for c := lang.ClassOf(ctx); c != nil; c = lang.Outer(tab, c) {
 		m, e := members.FindMember(tab, c, r.Name, 0)
 		if m != nil {
 			if m.Path == ctx.File.Path && m.Container == c.Qualified() {
@@ -533,7 +502,7 @@ func resolveBare(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		}
 		ext = ext || e
 	}
-	if ctx.From == nil || ctx.From.Kind == lang.KindModule || classOf(ctx) == nil {
+	if ctx.From == nil || ctx.From.Kind == lang.KindModule || lang.ClassOf(ctx) == nil {
 		// top-level statements and scripts: functions of the file
 		for _, t := range tab.ByName(r.Name) {
 			if t.Kind == lang.KindFunction && t.Path == ctx.File.Path && t.Container == "" {
@@ -565,7 +534,7 @@ func resolveBare(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	tab := ctx.Table
 	q := r.Qualifier
-	cls := classOf(ctx)
+	cls := lang.ClassOf(ctx)
 	segs := lang.SplitQualifier(q)
 	rest := segs[1:]
 	v := lang.TypedValue{Rule: lang.RuleReceiver}
@@ -583,16 +552,7 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 		return resolveBase(ctx, r, cls)
 	case r.QualifierCall != "":
 		v = callResult(ctx, r.QualifierCall, r.QualifierType, depth)
-		rest = nil
-		for i := len(segs) - 1; i >= 0; i-- {
-			if strings.HasSuffix(segs[i], ")") {
-				rest = segs[i+1:]
-				break
-			}
-			if i == 0 {
-				rest = segs[1:]
-			}
-		}
+		rest = lang.AfterCall(segs)
 	case segs[0] == "this":
 		if cls == nil {
 			return lang.Unbound(lang.RuleUnresolved, 0)
@@ -658,7 +618,7 @@ func headValue(ctx *lang.Context, r *lang.Ref, cls *lang.Target, segs []string, 
 	}
 	// a field or property of the class or a class around it, inherited
 	// or declared in another part
-	for c := cls; c != nil; c = enclosing(tab, c.Path, c.Container) {
+	for c := cls; c != nil; c = lang.Outer(tab, c) {
 		if ft, e, found := fieldType(tab, c, head, depth+1); found {
 			return lang.TypedValue{Target: ft, Ext: e, Rule: lang.RuleReceiver}, segs[1:], nil
 		} else if e && !lang.IsUpper(head) {

@@ -148,18 +148,6 @@ func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	return out
 }
 
-func generics(x *lang.Extractor, list int32) []string {
-	t := x.Tree
-	if list < 0 {
-		return nil
-	}
-	var out []string
-	for p := range t.NamedChildren(list) {
-		out = append(out, lang.OneLine(t.Text(p)))
-	}
-	return out
-}
-
 // result renders a result: "error", or "(int, error)".
 func result(x *lang.Extractor, res int32) string {
 	if res < 0 {
@@ -193,7 +181,7 @@ func funcDecl(x *lang.Extractor, n int32) {
 	}
 	s.Signature.Params = paramList(x, t.Field(n, "parameters"), scope)
 	s.Signature.Returns = result(x, t.Field(n, "result"))
-	s.Signature.Generics = generics(x, t.Field(n, "type_parameters"))
+	s.Signature.Generics = x.Tree.ItemTexts(t.Field(n, "type_parameters"))
 	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = x.DocBefore(n)
 	if x.Facts.IsTest && s.Kind == lang.KindFunction {
@@ -228,7 +216,7 @@ func typeDecl(x *lang.Extractor, decl int32, parent int) {
 		typ := t.Field(spec, "type")
 		s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: parent}
 		s.Exported = lang.IsUpper(s.Name)
-		s.Signature.Generics = generics(x, t.Field(spec, "type_parameters"))
+		s.Signature.Generics = x.Tree.ItemTexts(t.Field(spec, "type_parameters"))
 		s.Doc = x.DocBefore(spec)
 		if s.Doc == "" && t.NamedChildCount(decl) == 1 {
 			s.Doc = x.DocBefore(decl)

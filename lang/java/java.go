@@ -33,45 +33,31 @@ func init() {
 	})
 }
 
-// scope maps the variables visible in some code to what is known of
-// their type. Scopes chain: a method's locals, its class's fields, the
+// A lang.Scope maps the variables visible in some code to what is known
+// of their type. Scopes chain: a method's locals, its class's fields, the
 // outer class's fields. Java forbids a local to shadow another local, so
-// One map per method is close enough to block scoping.
-type scope struct {
-	lang.Scope
-	tvars map[string]string // type variables in scope -> their erasure, "T" -> "Comparable"
-	outer *scope
-}
+// one map per method is close enough to block scoping. A type variable's
+// bound (its erasure, "T" -> "Comparable") is a TypeVar.
 
-func newScope(outer *scope) *scope {
-	s := &scope{outer: outer}
-	if outer != nil {
-		s.Parent = &outer.Scope
-	}
-	return s
-}
-
-// setType declares name with its type, a type variable erased.
-func (s *scope) setType(name, typ string) { s.Scope.SetType(name, s.erase(typ)) }
+// setType declares name in s with its type, a type variable erased.
+func setType(s *lang.Scope, name, typ string) { s.SetType(name, erase(s, typ)) }
 
 // erase replaces a type variable by its bound: the methods a value of
 // type T has are its bound's ("Object" when it has none).
-func (s *scope) erase(typ string) string {
+func erase(s *lang.Scope, typ string) string {
 	base := strings.TrimRight(typ, "[]")
 	if !lang.IsUpper(base) || strings.IndexByte(base, '.') >= 0 {
 		return typ
 	}
-	for ; s != nil; s = s.outer {
-		if b, ok := s.tvars[base]; ok {
-			return b + typ[len(base):]
-		}
+	if b, ok := s.TypeVar(base); ok {
+		return b + typ[len(base):]
 	}
 	return typ
 }
 
 // declareTypeParams puts the type parameters of a class or method in
 // Scope.
-func (s *scope) declareTypeParams(x *lang.Extractor, list int32) {
+func declareTypeParams(s *lang.Scope, x *lang.Extractor, list int32) {
 	t := x.Tree
 	if list < 0 {
 		return
@@ -91,26 +77,23 @@ func (s *scope) declareTypeParams(x *lang.Extractor, list int32) {
 		if name == "" {
 			continue
 		}
-		if s.tvars == nil {
-			s.tvars = map[string]string{}
-		}
 		if bound == name {
 			bound = "Object"
 		}
-		s.tvars[name] = bound
+		s.SetTypeVar(name, bound)
 	}
 }
 
 // state is where the walker is: which symbol code belongs to, and what
 // declarations there make.
 type state struct {
-	sym     int    // the symbol code belongs to
-	members int    // the class whose body is being walked, -1 in code and anonymous bodies
-	cls     int    // the innermost named class, -1 outside every class
-	iface   bool   // members are implicitly public (interface, annotation type)
-	anon    string // base type of the innermost anonymous class body, "" outside
-	top     bool   // a statement of a method body itself, where an early exit is a guard
-	scope   *scope // the variables in scope
+	sym     int         // the symbol code belongs to
+	members int         // the class whose body is being walked, -1 in code and anonymous bodies
+	cls     int         // the innermost named class, -1 outside every class
+	iface   bool        // members are implicitly public (interface, annotation type)
+	anon    string      // base type of the innermost anonymous class body, "" outside
+	top     bool        // a statement of a method body itself, where an early exit is a guard
+	scope   *lang.Scope // the variables in scope
 	file    *file
 }
 
@@ -145,7 +128,7 @@ func extract(x *lang.Extractor) {
 		x.Facts.IsTest = true
 		x.Facts.Symbols[0].IsTest = true
 	}
-	root := newScope(nil)
+	root := &lang.Scope{}
 	c := state{sym: 0, members: -1, cls: -1, scope: root, file: newFile(x.Tree)}
 	for n := range x.Tree.NamedChildren(0) {
 		walkNode(x, n, c)
@@ -206,7 +189,7 @@ func walkNode(x *lang.Extractor, n int32, c state) {
 		return
 	case "if_statement":
 		if c.top {
-			guard(x, n, c)
+			guard.Guard(x, c.sym, n)
 		}
 	case "throw_statement":
 		throw(x, n, c)
@@ -229,7 +212,7 @@ func walkNode(x *lang.Extractor, n int32, c state) {
 					typ = vt[:len(vt)-2]
 				}
 			}
-			c.scope.setType(t.Text(name), typ)
+			setType(c.scope, t.Text(name), typ)
 		}
 	case "catch_formal_parameter":
 		if name := t.Field(n, "name"); name >= 0 {
@@ -239,7 +222,7 @@ func walkNode(x *lang.Extractor, n int32, c state) {
 					typ = stripType(t.Text(first))
 				}
 			}
-			c.scope.setType(t.Text(name), typ)
+			setType(c.scope, t.Text(name), typ)
 		}
 	case "resource":
 		if name := t.Field(n, "name"); name >= 0 {
@@ -248,13 +231,13 @@ func walkNode(x *lang.Extractor, n int32, c state) {
 		}
 	case "instanceof_expression":
 		if name := t.Field(n, "name"); name >= 0 {
-			c.scope.setType(t.Text(name), stripType(t.FieldText(n, "right")))
+			setType(c.scope, t.Text(name), stripType(t.FieldText(n, "right")))
 		}
 	case "type_pattern":
 		var typ string
 		for ch := range t.NamedChildren(n) {
 			if t.Kind(ch) == "identifier" && typ != "" {
-				c.scope.setType(t.Text(ch), typ)
+				setType(c.scope, t.Text(ch), typ)
 			} else {
 				typ = stripType(t.Text(ch))
 			}
@@ -542,7 +525,7 @@ func class(x *lang.Extractor, n int32, c state) {
 		mods = append(mods, "@interface")
 	}
 	s.Signature.Modifiers = mods
-	s.Signature.Generics = generics(x, t.Field(n, "type_parameters"))
+	s.Signature.Generics = x.Tree.ItemTexts(t.Field(n, "type_parameters"))
 	var extends, implements []int32
 	if sc := t.Field(n, "superclass"); sc >= 0 {
 		extends = typeList(x, sc)
@@ -573,10 +556,10 @@ func class(x *lang.Extractor, n int32, c state) {
 	for _, b := range implements {
 		typeRef(x, b, sym, lang.RefImplements)
 	}
-	scope := newScope(c.scope)
-	scope.declareTypeParams(x, t.Field(n, "type_parameters"))
+	scope := &lang.Scope{Parent: c.scope}
+	declareTypeParams(scope, x, t.Field(n, "type_parameters"))
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
-		scope.setType(f.Name, stripType(f.Type))
+		setType(scope, f.Name, stripType(f.Type))
 	}
 	inner := state{sym: sym, members: sym, cls: sym, iface: s.Kind == lang.KindInterface, scope: scope, file: c.file}
 	// record components are fields, and public through their accessors
@@ -608,20 +591,8 @@ func typeRef(x *lang.Extractor, ty int32, sym int, kind string) {
 	x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
 }
 
-func generics(x *lang.Extractor, list int32) []string {
-	t := x.Tree
-	if list < 0 {
-		return nil
-	}
-	var out []string
-	for p := range t.NamedChildren(list) {
-		out = append(out, lang.OneLine(t.Text(p)))
-	}
-	return out
-}
-
 // paramList reads formal parameters, declaring them in scope.
-func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
+func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
@@ -637,7 +608,7 @@ func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
 			}
 			out = append(out, lang.Param{Name: name, Type: typ})
 			if scope != nil && name != "" {
-				scope.setType(name, stripType(typ))
+				setType(scope, name, stripType(typ))
 			}
 		case "spread_parameter":
 			var typ, name string
@@ -654,7 +625,7 @@ func paramList(x *lang.Extractor, list int32, scope *scope) []lang.Param {
 			}
 			out = append(out, lang.Param{Name: name, Type: typ + "...", Variadic: true})
 			if scope != nil && name != "" {
-				scope.setType(name, stripType(typ)+"[]")
+				setType(scope, name, stripType(typ)+"[]")
 			}
 		}
 	}
@@ -665,7 +636,7 @@ func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
 	body := t.Field(n, "body")
-	scope := newScope(c.scope)
+	scope := &lang.Scope{Parent: c.scope}
 	if c.members < 0 && c.sym != 0 {
 		// a method of an anonymous class, or one the parser could not
 		// place: not a symbol, its code belongs to the enclosing one
@@ -689,7 +660,7 @@ func method(x *lang.Extractor, n int32, c state) {
 		// a method outside any class: a script or a broken file
 		parent, kind = 0, lang.KindFunction
 	}
-	scope.declareTypeParams(x, t.Field(n, "type_parameters"))
+	declareTypeParams(scope, x, t.Field(n, "type_parameters"))
 	s := lang.Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
 	vis, mods, test := modifiers(x, n)
 	visibility(&s, vis, c.iface)
@@ -699,11 +670,11 @@ func method(x *lang.Extractor, n int32, c state) {
 		}
 	}
 	s.Signature.Modifiers = mods
-	s.Signature.Generics = generics(x, t.Field(n, "type_parameters"))
+	s.Signature.Generics = x.Tree.ItemTexts(t.Field(n, "type_parameters"))
 	if t.Kind(n) == "compact_constructor_declaration" && c.members >= 0 {
 		// the compact constructor takes the record's components
 		for _, f := range x.Facts.Symbols[c.members].Signature.Fields {
-			scope.setType(f.Name, stripType(f.Type))
+			setType(scope, f.Name, stripType(f.Type))
 		}
 		if rn := x.SymNode[c.members]; rn >= 0 {
 			s.Signature.Params = paramList(x, t.Field(rn, "parameters"), nil)
@@ -808,7 +779,7 @@ func enumConstant(x *lang.Extractor, n int32, c state) {
 	if b := t.Field(n, "body"); b >= 0 {
 		// a constant's body is an anonymous subclass of the enum
 		inner.anon = enum
-		inner.scope = newScope(c.scope)
+		inner.scope = &lang.Scope{Parent: c.scope}
 		for m := range t.NamedChildren(b) {
 			walkNode(x, m, inner)
 		}
@@ -837,14 +808,14 @@ func local(x *lang.Extractor, n int32, c state) {
 // declare declares a variable of declared type typ ("" for var),
 // learning its type from its initializer when needed, and walks the
 // initializer.
-func declare(x *lang.Extractor, scope *scope, name, typ string, val int32, c state) {
+func declare(x *lang.Extractor, scope *lang.Scope, name, typ string, val int32, c state) {
 	t := x.Tree
 	c.top = false
 	if val >= 0 {
 		walkNode(x, val, c)
 	}
 	if typ != "" || val < 0 {
-		scope.setType(name, typ)
+		setType(scope, name, typ)
 		return
 	}
 	// var x = ...: the initializer tells
@@ -852,30 +823,27 @@ func declare(x *lang.Extractor, scope *scope, name, typ string, val int32, c sta
 	switch t.Kind(v) {
 	case "object_creation_expression":
 		if ty := t.Field(v, "type"); ty >= 0 {
-			scope.setType(name, stripType(t.Text(ty)))
+			setType(scope, name, stripType(t.Text(ty)))
 			return
 		}
 	case "cast_expression":
-		scope.setType(name, stripType(t.FieldText(v, "type")))
+		setType(scope, name, stripType(t.FieldText(v, "type")))
 		return
 	case "string_literal":
-		scope.setType(name, "String")
+		setType(scope, name, "String")
 		return
 	case "method_invocation":
 		head, call := head(x, v, c)
 		scope.SetCall(name, call, head)
 		return
 	}
-	scope.setType(name, "")
+	setType(scope, name, "")
 }
-
-// maxChain bounds how much of a call chain a qualifier spells out.
-const maxChain = 24
 
 // expr renders an expression used as a qualifier, with arguments
 // left out: "a.b(x, y).c" -> "a.b().c", "new Foo(1)" -> "new Foo()".
 func expr(t *lang.Tree, n int32, depth int) string {
-	if depth > maxChain {
+	if depth > lang.MaxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -923,7 +891,7 @@ func expr(t *lang.Tree, n int32, depth int) string {
 func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 	t := x.Tree
 	// the last call of the qualifier: a.b().c -> a.b
-	for n, i := obj, 0; n >= 0 && i <= maxChain; i++ {
+	for n, i := obj, 0; n >= 0 && i <= lang.MaxChain; i++ {
 		if k := t.Kind(n); k == "method_invocation" {
 			call = strings.TrimSuffix(expr(t, n, 0), "()")
 			break
@@ -933,7 +901,7 @@ func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 		n = t.Field(n, "object")
 	}
 	n := obj
-	for i := 0; i <= maxChain; i++ {
+	for i := 0; i <= lang.MaxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "method_invocation", "field_access":
@@ -954,7 +922,7 @@ func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 		vt, vc, vh, ok := c.scope.Lookup(name)
 		switch {
 		case !ok:
-			if e := c.scope.erase(name); e != name {
+			if e := erase(c.scope, name); e != name {
 				typ = e // T::m, E.valueOf(): a type variable stands for its bound
 			}
 		case vc == "":
@@ -1043,7 +1011,7 @@ func newExpr(x *lang.Extractor, n int32, c state) {
 			a := inner
 			a.members = -1
 			a.anon = typ
-			a.scope = newScope(c.scope)
+			a.scope = &lang.Scope{Parent: c.scope}
 			for m := range t.NamedChildren(ch) {
 				walkNode(x, m, a)
 			}
@@ -1118,14 +1086,14 @@ func methodRef(x *lang.Extractor, n int32, c state) {
 
 func lambda(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	scope := newScope(c.scope)
+	scope := &lang.Scope{Parent: c.scope}
 	if ps := t.Field(n, "parameters"); ps >= 0 {
 		switch t.Kind(ps) {
 		case "identifier":
-			scope.setType(t.Text(ps), "")
+			setType(scope, t.Text(ps), "")
 		case "inferred_parameters":
 			for p := range t.NamedChildren(ps) {
-				scope.setType(t.Text(p), "")
+				setType(scope, t.Text(p), "")
 			}
 		case "formal_parameters":
 			paramList(x, ps, scope)
@@ -1139,25 +1107,7 @@ func lambda(x *lang.Extractor, n int32, c state) {
 
 // guard records if (cond) return ...; and if (cond) throw ...; (braced
 // or not) among the statements of a method body.
-func guard(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	cons := t.Field(n, "consequence")
-	cond := t.Field(n, "condition")
-	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
-		return
-	}
-	first := t.GuardStatement(cons, "block")
-	if first < 0 {
-		return
-	}
-	condText := t.UnparenText(cond)
-	switch t.Kind(first) {
-	case "return_statement":
-		x.Guard(c.sym, condText, t.ReturnAction(first), n)
-	case "throw_statement":
-		x.Guard(c.sym, condText, "throw", n)
-	}
-}
+var guard = lang.IfGuard{Body: "consequence", Block: "block"}
 
 func throw(x *lang.Extractor, n int32, c state) {
 	t := x.Tree

@@ -106,47 +106,6 @@ func findMember(tab lang.Table, typ *lang.Target, name, kind string) *lang.Targe
 	return nil
 }
 
-// typeByQualified finds the type of file p by its qualified name.
-func typeByQualified(tab lang.Table, p, qualified string) *lang.Target {
-	container, name := lang.LastSegment(qualified)
-	for _, t := range tab.ByName(name) {
-		if t.Path == p && t.Container == container && lang.IsTypeKind(t.Kind) {
-			return t
-		}
-	}
-	return nil
-}
-
-// enclosingType is the innermost type of file p whose qualified name
-// is container or a prefix of it.
-func enclosingType(tab lang.Table, p, container string) *lang.Target {
-	for container != "" {
-		if t := typeByQualified(tab, p, container); t != nil {
-			return t
-		}
-		container, _ = lang.LastSegment(container)
-	}
-	return nil
-}
-
-// classOf is the class a reference is made in: the symbol itself when
-// it is a type, else the type enclosing it.
-func classOf(ctx *lang.Context) *lang.Target {
-	f := ctx.From
-	if f == nil || f.Kind == lang.KindModule {
-		return nil
-	}
-	if lang.IsTypeKind(f.Kind) {
-		return f
-	}
-	return enclosingType(ctx.Table, f.Path, f.Container)
-}
-
-// outer is the type enclosing type t, or nil.
-func outer(tab lang.Table, t *lang.Target) *lang.Target {
-	return enclosingType(tab, t.Path, t.Container)
-}
-
 // importedType resolves a fully qualified type name. It returns the
 // type, or external when no prefix of the name is a package of the
 // repository.
@@ -317,7 +276,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 			break
 		}
 	}
-	for c := enclosingType(tab, fi.Path, from); member && c != nil; c = outer(tab, c) {
+	for c := lang.EnclosingType(tab, fi.Path, from); member && c != nil; c = lang.Outer(tab, c) {
 		if m := nestedType(tab, c, name, depth+1); m != nil {
 			return m, lang.RuleSameFile
 		}
@@ -391,7 +350,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 	if extWild {
 		return nil, lang.RuleExternal
 	}
-	for c := enclosingType(tab, fi.Path, from); c != nil; c = outer(tab, c) {
+	for c := lang.EnclosingType(tab, fi.Path, from); c != nil; c = lang.Outer(tab, c) {
 		if extBase(tab, c, 0) {
 			return nil, lang.RuleExternal
 		}
@@ -553,7 +512,7 @@ func from(ctx *lang.Context) string {
 
 // maxResolveDepth bounds the recursion through call chains
 // (a.b().c().d()), each level a shorter chain.
-const maxResolveDepth = maxChain + 4
+const maxResolveDepth = lang.MaxChain + 4
 
 func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	if depth > maxResolveDepth {
@@ -617,7 +576,7 @@ func resolveBare(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 			ext = true
 		}
 	}
-	for c := classOf(ctx); c != nil; c = outer(tab, c) {
+	for c := lang.ClassOf(ctx); c != nil; c = lang.Outer(tab, c) {
 		if m := findMember(tab, c, r.Name, lang.KindMethod); m != nil {
 			return lang.Bound(m, lang.RuleSameFile)
 		}
@@ -663,7 +622,7 @@ func resolveBare(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	tab := ctx.Table
 	q := r.Qualifier
-	cls := classOf(ctx)
+	cls := lang.ClassOf(ctx)
 	segs := lang.SplitQualifier(q)
 	self := segs[0] == "this" || segs[0] == "super"
 	var v value
@@ -680,16 +639,7 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 		// a.b().m(), or x.m() with x = a.b(): the type b returns; what
 		// follows the call in the qualifier are fields
 		v = callResult(ctx, r.QualifierCall, r.QualifierType, depth)
-		rest = nil
-		for i := len(segs) - 1; i >= 0; i-- {
-			if strings.HasSuffix(segs[i], ")") {
-				rest = segs[i+1:]
-				break
-			}
-			if i == 0 {
-				rest = segs[1:]
-			}
-		}
+		rest = lang.AfterCall(segs)
 	case self && r.QualifierType != "" && (segs[0] == "super" || cls == nil || r.QualifierType != cls.Qualified()):
 		// this and super in an anonymous class body: its base type
 		v = typeValue(ctx, r.QualifierType)
@@ -772,7 +722,7 @@ func headValue(ctx *lang.Context, r *lang.Ref, cls *lang.Target, segs []string) 
 	// a field the class or a class around it inherits, which the
 	// extractor could not see (it saw their own fields: a name it left
 	// untyped that one of them declares is a local shadowing it)
-	for c := cls; c != nil; c = outer(tab, c) {
+	for c := cls; c != nil; c = lang.Outer(tab, c) {
 		for _, b := range c.Bases {
 			bt, _ := resolveBase(tab, c, b, 0)
 			if bt == nil || bt.ID == c.ID {
@@ -1032,7 +982,7 @@ func oneFamily(tab lang.Table, ms []*lang.Target) *lang.Target {
 	}
 	owners := make([]*lang.Target, len(ms))
 	for i, m := range ms {
-		owners[i] = enclosingType(tab, m.Path, m.Container)
+		owners[i] = lang.Outer(tab, m)
 		if owners[i] == nil {
 			return nil
 		}

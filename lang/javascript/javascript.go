@@ -52,17 +52,12 @@ func init() {
 
 // scope maps the local names of a function, and the module's, to what
 // is known of their values: a declared or constructed type, or the call
-// whose result they hold.
-type scope struct {
-	lang.Scope
-	outer *scope
-	// tparams maps the type parameters in scope to their constraints.
-	tparams map[string]string
-	fn      bool // a function's scope, not the module's or a namespace's
-}
+// whose result they hold. A type parameter's constraint is a TypeVar; a
+// function's scope is Func.
+type scope struct{ lang.Scope }
 
 func newScope(outer *scope) *scope {
-	s := &scope{outer: outer}
+	s := &scope{}
 	if outer != nil {
 		s.Parent = &outer.Scope
 	}
@@ -71,15 +66,15 @@ func newScope(outer *scope) *scope {
 
 func newFuncScope(outer *scope) *scope {
 	s := newScope(outer)
-	s.fn = true
+	s.Func = true
 	return s
 }
 
 // local reports whether name is a parameter or local variable of an
 // enclosing function: calling it calls a value, not a declaration.
 func (s *scope) local(name string) bool {
-	for ; s != nil; s = s.outer {
-		if _, ok := s.Types[name]; ok && s.fn {
+	for sc := &s.Scope; sc != nil; sc = sc.Parent {
+		if _, ok := sc.Types[name]; ok && sc.Func {
 			return true
 		}
 	}
@@ -89,10 +84,8 @@ func (s *scope) local(name string) bool {
 // constraint maps a type parameter to its constraint (T extends Entity:
 // Entity); other types are returned as they are.
 func (s *scope) constraint(typ string) string {
-	for sc := s; sc != nil; sc = sc.outer {
-		if c, ok := sc.tparams[typ]; ok {
-			return c
-		}
+	if c, ok := s.TypeVar(typ); ok {
+		return c
 	}
 	return typ
 }
@@ -107,16 +100,13 @@ func (s *scope) addTypeParams(t *lang.Tree, list int32) {
 		if name == "" {
 			continue
 		}
-		if s.tparams == nil {
-			s.tparams = map[string]string{}
-		}
 		c := ""
 		if cn := t.Field(p, "constraint"); cn >= 0 {
 			if ty := t.FirstNamedChild(cn); ty >= 0 {
 				c = lang.OneLine(t.Text(ty))
 			}
 		}
-		s.tparams[name] = c
+		s.SetTypeVar(name, c)
 	}
 }
 
@@ -726,7 +716,7 @@ func (w *walkState) signature(sig *lang.Signature, n int32, scope *scope, doc st
 	if rt := t.Field(n, "return_type"); rt >= 0 {
 		sig.Returns = typeText(t, rt)
 	}
-	sig.Generics = generics(t, t.Field(n, "type_parameters"))
+	sig.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "async", "static", "get", "set", "abstract", "readonly", "declare":
@@ -781,17 +771,6 @@ func typeText(t *lang.Tree, n int32) string {
 		return strings.TrimSpace(strings.TrimPrefix(lang.OneLine(t.Text(n)), ":"))
 	}
 	return lang.Shorten(lang.OneLine(t.Text(n)), 200)
-}
-
-func generics(t *lang.Tree, n int32) []string {
-	if n < 0 {
-		return nil
-	}
-	var out []string
-	for p := range t.NamedChildren(n) {
-		out = append(out, lang.OneLine(t.Text(p)))
-	}
-	return out
 }
 
 // params reads formal parameters (JavaScript's bare patterns and
@@ -1160,7 +1139,7 @@ func (w *walkState) class(n int32, name string, c *state, d decl) int {
 	body := t.Field(n, "body")
 	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = generics(t, t.Field(n, "type_parameters"))
+	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "abstract", "declare":
@@ -1497,7 +1476,7 @@ func (w *walkState) iface(n int32, c *state, d decl) {
 	body := t.Field(n, "body")
 	s := lang.Symbol{Kind: lang.KindInterface, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = generics(t, t.Field(n, "type_parameters"))
+	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	var exts []int32
 	if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
 		for ty := range t.NamedChildren(ec) {
@@ -1559,7 +1538,7 @@ func (w *walkState) typeAlias(n int32, c *state, d decl) {
 	val := t.Field(n, "value")
 	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = generics(t, t.Field(n, "type_parameters"))
+	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	s.Signature.Returns = typeText(t, val)
 	s.Signature.Text = w.x.HeaderText(d.node, -1)
 	sym := w.x.AddSymbol(s, d.node, nameNode, val)
@@ -2108,12 +2087,12 @@ func (w *walkState) localAssign(n int32, c *state) {
 
 // assign updates what the innermost scope that declares name knows.
 func (s *scope) assign(name, typ, call string) {
-	for sc := s; sc != nil; sc = sc.outer {
-		if _, ok := sc.Types[name]; ok || sc.outer == nil {
+	for sc := &s.Scope; sc != nil; sc = sc.Parent {
+		if _, ok := sc.Types[name]; ok || sc.Parent == nil {
 			if typ != "" {
 				sc.SetType(name, typ)
 			} else {
-				sc.setCall(name, call)
+				sc.SetCall(name, call, "")
 			}
 			return
 		}

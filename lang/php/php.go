@@ -38,30 +38,20 @@ func init() {
 	})
 }
 
-// scope maps the variables visible in a function to what is known of
-// their class: a typed parameter, $x = new Foo, or the call they hold.
-type scope struct {
-	lang.Scope                   // "$x" -> "Foo" as written, or the call "$repo->find" it holds
-	elems      map[string]string // "$xs" -> "Foo" for an array of Foo (Foo[] in its doc)
-}
-
-func newScope() *scope { return &scope{Scope: lang.Scope{Types: map[string]string{}}} }
-
-func (s *scope) setElem(name, typ string) {
-	if s.elems == nil {
-		s.elems = map[string]string{}
-	}
-	s.elems[name] = typ
-}
+// newScope is the scope of a function: what is known of the class of its
+// variables, a typed parameter, $x = new Foo, or the call they hold ("$x"
+// -> "Foo" as written, or the call "$repo->find" it holds); an array of
+// Foo (Foo[] in its doc) has the Elem "Foo".
+func newScope() *lang.Scope { return &lang.Scope{Types: map[string]string{}} }
 
 // state is where the PHP walker is.
 type state struct {
-	sym   int    // the symbol code belongs to
-	cls   int    // the innermost class, interface, trait or enum, -1 outside
-	ns    string // the namespace
-	top   bool   // a statement of a function body itself, where an early exit is a guard
-	scope *scope // the variables of the function
-	fn    bool   // inside a function body
+	sym   int         // the symbol code belongs to
+	cls   int         // the innermost class, interface, trait or enum, -1 outside
+	ns    string      // the namespace
+	top   bool        // a statement of a function body itself, where an early exit is a guard
+	scope *lang.Scope // the variables of the function
+	fn    bool        // inside a function body
 }
 
 func extract(x *lang.Extractor) {
@@ -158,8 +148,8 @@ func node(x *lang.Extractor, n int32, c state) {
 		}
 		if len(kids) >= 2 {
 			elem := ""
-			if src := kids[0]; t.Kind(src) == "variable_name" && c.scope.elems != nil {
-				elem = c.scope.elems[t.Text(src)]
+			if src := kids[0]; t.Kind(src) == "variable_name" {
+				elem = c.scope.Elem(t.Text(src))
 			}
 			val := kids[len(kids)-1]
 			if t.Kind(val) == "pair" {
@@ -186,7 +176,7 @@ func node(x *lang.Extractor, n int32, c state) {
 		}
 	case "if_statement":
 		if c.top {
-			guard(x, n, c)
+			guard.Guard(x, c.sym, n)
 		}
 	case "throw_expression":
 		throw(x, n, c)
@@ -599,7 +589,7 @@ func classFields(x *lang.Extractor, body int32) []lang.Param {
 
 // paramList reads formal parameters, declaring them in scope; docTypes
 // are the PHPDoc @param types of untyped ones.
-func paramList(x *lang.Extractor, list int32, scope *scope, docTypes map[string]string) []lang.Param {
+func paramList(x *lang.Extractor, list int32, scope *lang.Scope, docTypes map[string]string) []lang.Param {
 	t := x.Tree
 	if list < 0 {
 		return nil
@@ -631,7 +621,7 @@ func paramList(x *lang.Extractor, list int32, scope *scope, docTypes map[string]
 			}
 			scope.SetType(pr.Name, typ)
 			if e := elemType(doc); e != "" {
-				scope.setElem(pr.Name, e)
+				scope.SetElem(pr.Name, e)
 			}
 		}
 	}
@@ -811,13 +801,10 @@ func enumCase(x *lang.Extractor, n int32, c state) {
 	x.AddSymbol(s, n, name, -1)
 }
 
-// maxChain bounds how much of a call chain a qualifier spells out.
-const maxChain = 24
-
 // expr renders an expression used as a qualifier with arguments left
 // out: "$a->b($x)->c" -> "$a->b()->c", "Foo::make(1)" -> "Foo::make()".
 func expr(t *lang.Tree, n int32, depth int) string {
-	if depth > maxChain {
+	if depth > lang.MaxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -892,7 +879,7 @@ func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 		call = strings.TrimSuffix(expr(t, obj, 0), "()")
 	}
 	n := obj
-	for i := 0; i <= maxChain; i++ {
+	for i := 0; i <= lang.MaxChain; i++ {
 		next := int32(-1)
 		switch t.Kind(n) {
 		case "member_call_expression", "nullsafe_member_call_expression", "member_access_expression",
@@ -1114,28 +1101,22 @@ func assign(x *lang.Extractor, n int32, c state) {
 }
 
 // guard records if (cond) return/throw at the top of a function body.
-func guard(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	cond, body := t.Field(n, "condition"), t.Field(n, "body")
-	if cond < 0 || body < 0 || t.Field(n, "alternative") >= 0 || t.ChildOfKind(n, "else_clause") >= 0 ||
-		t.ChildOfKind(n, "else_if_clause") >= 0 {
-		return
-	}
-	first := t.GuardStatement(body, "compound_statement")
-	if first < 0 {
-		return
-	}
-	ct := t.UnparenText(cond)
-	switch t.Kind(first) {
+var guard = lang.IfGuard{Body: "body", Block: "compound_statement", Else: []string{"else_clause", "else_if_clause"}, Exit: exit}
+
+// exit is the action of a statement that leaves a function: return,
+// throw (an expression in PHP 8) or exit.
+func exit(t *lang.Tree, st int32) string {
+	switch t.Kind(st) {
 	case "return_statement":
-		x.Guard(c.sym, ct, t.ReturnAction(first), n)
+		return t.ReturnAction(st)
 	case "expression_statement":
-		if e := t.FirstNamedChild(first); e >= 0 && t.Kind(e) == "throw_expression" {
-			x.Guard(c.sym, ct, "throw", n)
+		if e := t.FirstNamedChild(st); e >= 0 && t.Kind(e) == "throw_expression" {
+			return "throw"
 		}
 	case "exit_statement":
-		x.Guard(c.sym, ct, "exit", n)
+		return "exit"
 	}
+	return ""
 }
 
 func throw(x *lang.Extractor, n int32, c state) {

@@ -318,26 +318,6 @@ func fieldType(tab lang.Table, cls *lang.Target, name string, depth int) (t *lan
 	return nil, ext, false
 }
 
-// classOf is the class a reference is made in.
-func classOf(ctx *lang.Context) *lang.Target {
-	f := ctx.From
-	if f == nil || f.Kind == lang.KindModule {
-		return nil
-	}
-	if lang.IsTypeKind(f.Kind) {
-		return f
-	}
-	for q := f.Container; q != ""; q, _ = lang.LastSegment(q) {
-		c, name := lang.LastSegment(q)
-		for _, t := range ctx.Table.ByName(name) {
-			if t.Path == f.Path && t.Container == c && lang.IsTypeKind(t.Kind) {
-				return t
-			}
-		}
-	}
-	return nil
-}
-
 // included lists the files a file includes or requires, resolved.
 func included(tab lang.Table, fi *lang.FileInfo) map[string]bool {
 	v := tab.Memo("php.inc\x00"+fi.Path, func() string {
@@ -451,7 +431,7 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	tab := ctx.Table
-	cls := classOf(ctx)
+	cls := lang.ClassOf(ctx)
 	switch r.Kind {
 	case lang.RefNew, lang.RefExtends, lang.RefImplements:
 		written := r.Name
@@ -481,16 +461,7 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	switch {
 	case r.QualifierCall != "":
 		v = callResult(ctx, r.QualifierCall, r.QualifierType, depth)
-		rest = nil
-		for i := len(segs) - 1; i >= 0; i-- {
-			if strings.HasSuffix(segs[i], ")") {
-				rest = segs[i+1:]
-				break
-			}
-			if i == 0 {
-				rest = segs[1:]
-			}
-		}
+		rest = lang.AfterCall(segs)
 	case strings.EqualFold(head, "parent"):
 		return resolveParent(ctx, r, cls)
 	case r.QualifierType != "":
@@ -685,7 +656,7 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) lang.TypedVal
 	}
 	var owner *lang.Target
 	if m.Container != "" {
-		owner = classOf(&lang.Context{File: mfi, Table: ctx.Table, From: m})
+		owner = lang.ClassOf(&lang.Context{File: mfi, Table: ctx.Table, From: m})
 	}
 	ret := strings.TrimPrefix(m.Returns, "?")
 	if i := strings.IndexByte(ret, '|'); i >= 0 {

@@ -49,14 +49,10 @@ const (
 // the scopes of the enclosing functions and the module. A name known with
 // an empty type is a local of unknown type: it hides outer names. A name
 // holds a type or a call's result, never both.
-type scope struct {
-	lang.Scope
-	outer *scope
-	fn    bool // a function's scope, not the module's
-}
+type scope struct{ lang.Scope }
 
 func newScope(outer *scope, fn bool) *scope {
-	s := &scope{outer: outer, fn: fn}
+	s := &scope{Scope: lang.Scope{Func: fn}}
 	if outer != nil {
 		s.Parent = &outer.Scope
 	}
@@ -73,17 +69,6 @@ func (s *scope) lookup(name string) (string, callInfo) {
 		return typ, callInfo{}
 	}
 	return "", callInfo{fn: fn, headType: head}
-}
-
-// isLocal reports whether name is a parameter or variable of the
-// enclosing functions: calling it calls a value, not a definition.
-func (s *scope) isLocal(name string) bool {
-	for ; s != nil; s = s.outer {
-		if _, ok := s.Types[name]; ok {
-			return s.fn
-		}
-	}
-	return false
 }
 
 func (s *scope) setCall(name string, c callInfo) { s.Scope.SetCall(name, c.fn, c.headType) }
@@ -1177,7 +1162,7 @@ func (p *walker) call(n int32, c *state) {
 			name := t.Text(fn)
 			r := lang.Ref{Kind: lang.RefCall, Name: name, Symbol: c.owner}
 			switch {
-			case c.level == funcLevel && name != c.clsParam && c.scope.isLocal(name):
+			case c.level == funcLevel && name != c.clsParam && c.scope.IsLocal(name):
 				// a callback or a value held in a local: nothing to bind by name
 				r.Name = ""
 			case c.clsParam != "" && name == c.clsParam && c.selfClass != "":
@@ -1219,7 +1204,7 @@ func (p *walker) valueArgs(args int32, c *state) {
 		switch t.Kind(a) {
 		case "identifier":
 			name := t.Text(a)
-			if c.level == funcLevel && c.scope.isLocal(name) {
+			if c.level == funcLevel && c.scope.IsLocal(name) {
 				continue // a parameter or local: nothing to bind by name
 			}
 			p.x.Ref(lang.Ref{Kind: lang.RefReference, Name: name, Symbol: c.owner}, a)

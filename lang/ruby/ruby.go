@@ -742,13 +742,10 @@ func constant(x *lang.Extractor, n, left, right int32, c walk) {
 	node(x, right, walk{sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
 }
 
-// maxChain bounds how much of a call chain a qualifier spells out.
-const maxChain = 24
-
 // expr renders a receiver with arguments left out: "a.b(x).c" ->
 // "a.b().c".
 func expr(t *lang.Tree, n int32, depth int) string {
-	if depth > maxChain {
+	if depth > lang.MaxChain {
 		return "..."
 	}
 	switch t.Kind(n) {
@@ -798,7 +795,7 @@ func head(x *lang.Extractor, recv int32, c walk) (typ, call string) {
 		call = strings.TrimSuffix(expr(t, recv, 0), "()")
 	}
 	n := recv
-	for i := 0; i <= maxChain && t.Kind(n) == "call"; i++ {
+	for i := 0; i <= lang.MaxChain && t.Kind(n) == "call"; i++ {
 		r := t.Field(n, "receiver")
 		if r < 0 {
 			break

@@ -147,14 +147,15 @@ type vis struct {
 }
 
 // scope maps a function's local names to what is known of their types.
+// x -> "Foo", "_" when unknown; x -> the callee of its initializer; a
+// generic parameter's first trait bound is a TypeVar.
 type scope struct {
-	lang.Scope                   // x -> "Foo", "_" when unknown; x -> the callee of its initializer
-	bounds     map[string]string // generic parameter -> its first trait bound
-	self       string
+	lang.Scope
+	self string
 }
 
 func newScope(self string) *scope {
-	return &scope{Scope: lang.Scope{Types: map[string]string{}, Calls: map[string]string{}}, bounds: map[string]string{}, self: self}
+	return &scope{Scope: lang.Scope{Types: map[string]string{}, Calls: map[string]string{}, TypeVars: map[string]string{}}, self: self}
 }
 
 // fnScope is the scope of a function declared in c: Self and the
@@ -162,7 +163,7 @@ func newScope(self string) *scope {
 func fnScope(c state) *scope {
 	s := newScope(c.selfType)
 	for k, v := range c.bounds {
-		s.bounds[k] = v
+		s.TypeVars[k] = v
 	}
 	return s
 }
@@ -569,7 +570,7 @@ func (w *walker) generics(n int32, scope *scope) []string {
 			if scope != nil && t.Kind(p) == "type_parameter" {
 				if b := t.Field(p, "bounds"); b >= 0 {
 					if first := firstTrait(t, b); first != "" {
-						scope.bounds[t.FieldText(p, "name")] = first
+						scope.TypeVars[t.FieldText(p, "name")] = first
 					}
 				}
 			}
@@ -581,9 +582,9 @@ func (w *walker) generics(n int32, scope *scope) []string {
 			if scope != nil {
 				left := t.Field(p, "left")
 				if b := t.Field(p, "bounds"); b >= 0 && left >= 0 && t.Kind(left) == "type_identifier" {
-					if _, ok := scope.bounds[t.Text(left)]; !ok {
+					if _, ok := scope.TypeVars[t.Text(left)]; !ok {
 						if first := firstTrait(t, b); first != "" {
-							scope.bounds[t.Text(left)] = first
+							scope.TypeVars[t.Text(left)] = first
 						}
 					}
 				}
@@ -598,10 +599,10 @@ func (w *walker) generics(n int32, scope *scope) []string {
 func (w *walker) bounds(n int32) map[string]string {
 	s := newScope("")
 	w.generics(n, s)
-	if len(s.bounds) == 0 {
+	if len(s.TypeVars) == 0 {
 		return nil
 	}
-	return s.bounds
+	return s.TypeVars
 }
 
 // firstTrait is the first trait of a bound list that is not a lifetime
@@ -856,7 +857,7 @@ func (w *walker) simpleType(typ int32, scope *scope) string {
 				return scope.self
 			}
 			if scope != nil {
-				if b, ok := scope.bounds[name]; ok {
+				if b, ok := scope.TypeVars[name]; ok {
 					return b
 				}
 			}
@@ -1731,7 +1732,7 @@ func (w *walker) pathType(r *lang.Ref, scope *scope) {
 	head, _, _ := strings.Cut(r.Qualifier, "::")
 	if head == "Self" && scope.self != "" {
 		r.QualifierType = scope.self
-	} else if b, ok := scope.bounds[head]; ok && head == r.Qualifier {
+	} else if b, ok := scope.TypeVars[head]; ok && head == r.Qualifier {
 		r.QualifierType = b
 	}
 }
