@@ -58,7 +58,7 @@ func (L *ktsLang) moduleInRepo(tab Table, mod string) bool {
 // the file p when mod is "").
 func (L *ktsLang) topLevel(tab Table, name, mod, p string, keep func(*Target) bool) []*Target {
 	return Pick(tab.ByName(name), func(t *Target) bool {
-		if !L.isLang(t.Path) || t.Container != "" || t.Kind == KindModule || keep != nil && !keep(t) {
+		if !L.isLang(t.Path) || t.Container != "" && !L.topExtension(t) || t.Kind == KindModule || keep != nil && !keep(t) {
 			return false
 		}
 		if p != "" {
@@ -66,6 +66,13 @@ func (L *ktsLang) topLevel(tab Table, name, mod, p string, keep func(*Target) bo
 		}
 		return t.Module == mod
 	})
+}
+
+// topExtension reports whether t is a top-level extension function (fun
+// T.name()): a member of T to its callers, and a top-level name of its
+// package to imports.
+func (L *ktsLang) topExtension(t *Target) bool {
+	return t.Receiver != "" && t.Container == L.strip(t.Receiver)
 }
 
 // bindings maps the local names a Kotlin file's single imports bind to
@@ -242,7 +249,20 @@ func (L *ktsLang) member(tab Table, typ *Target, name string, depth int) (m *Tar
 	}
 	q := typ.Qualified()
 	ms := Pick(tab.ByName(name), func(c *Target) bool {
-		return c.Container == q && c.Kind != KindModule && L.isLang(c.Path) && (c.Module == typ.Module || c.Kind != KindClass)
+		if c.Container != q || c.Kind == KindModule || !L.isLang(c.Path) || c.Module != typ.Module && c.Kind == KindClass {
+			return false
+		}
+		if L.topExtension(c) && c.Module != typ.Module {
+			// an extension of a type of this name, maybe another package's
+			// one: its file must see typ by that name
+			efi := tab.File(c.Path)
+			if efi == nil {
+				return false
+			}
+			t := L.resolveType(tab, efi, "", c.Container, depth+1).Target
+			return t != nil && t.ID == typ.ID
+		}
+		return true
 	})
 	if len(ms) > 0 {
 		// overloads of one name count once: the first, in a stable order
