@@ -75,6 +75,36 @@ func (L *ktsLang) topExtension(t *Target) bool {
 	return t.Receiver != "" && t.Container == L.strip(t.Receiver)
 }
 
+// extensionOf binds a call of name on a value of typ, a type outside the
+// repository (List, String), to a top-level extension of typ the file
+// sees: its own, one it imports by name, its package's, a star import's.
+func (L *ktsLang) extensionOf(ctx *Context, typ, name string) (Resolution, bool) {
+	if typ == "" {
+		return Resolution{}, false
+	}
+	tab, fi := ctx.Table, ctx.File
+	keep := func(t *Target) bool { return L.topExtension(t) && t.Container == typ }
+	if res, ok := oneOr(L.samePart(L.topLevel(tab, name, "", fi.Path, keep)), RuleSameFile); ok {
+		return res, true
+	}
+	if b, ok := L.bindings(fi)[name]; ok {
+		mod, n := LastSegment(b.Imp.Source)
+		if res, ok := oneOr(L.samePart(L.topLevel(tab, n, mod, "", keep)), RuleImport); ok {
+			return res, true
+		}
+	}
+	if fi.Module != "" {
+		if res, ok := oneOr(L.samePart(L.topLevel(tab, name, fi.Module, "", keep)), RuleSamePackage); ok {
+			return res, true
+		}
+	}
+	var viaWild []*Target
+	for _, m := range L.wildModules(fi) {
+		viaWild = append(viaWild, L.topLevel(tab, name, m, "", keep)...)
+	}
+	return oneOr(L.samePart(viaWild), RuleImport)
+}
+
 // bindings maps the local names a Kotlin file's single imports bind to
 // those imports.
 func (L *ktsLang) bindings(fi *FileInfo) map[string]Binding {
@@ -647,11 +677,17 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 	typ := head.Target
 	if typ == nil {
 		if head.Rule == RuleExternal || head.Rule == RuleBuiltin {
+			if r.QualifierType != "" && len(rest) == 0 {
+				// v.f() with v: List<T>: the repository's fun List<T>.f()
+				if res, ok := L.extensionOf(ctx, L.strip(r.QualifierType), r.Name); ok {
+					return res
+				}
+			}
 			return Unbound(RuleExternal, 0)
 		}
 		return L.unknownReceiver(tab, r.Name)
 	}
-	for _, seg := range rest {
+	for i, seg := range rest {
 		ft, _ := L.field(tab, typ, seg, 0)
 		if ft == "" {
 			return L.unknownReceiver(tab, r.Name)
@@ -663,6 +699,9 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 		res := L.typeOfValue(tab, tfi, typ.Qualified(), ft, 0)
 		if res.Target == nil {
 			if res.Rule == RuleExternal {
+				if res, ok := L.extensionOf(ctx, L.strip(ft), r.Name); ok && i == len(rest)-1 {
+					return res
+				}
 				return Unbound(RuleExternal, 0)
 			}
 			return L.unknownReceiver(tab, r.Name)
