@@ -893,28 +893,12 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	for id, s := range prior {
 		own[id] = s
 	}
-	// an extension's methods (Kotlin's fun T.name(), Swift's extension T)
-	// are T's, though another file holds them: found by T's name among
-	// the candidates
-	typeNamed := map[string]string{}
-	for _, id := range all {
-		if r := rows[id]; r != nil && lang.IsTypeKind(r.Kind) && r.Container == "" {
-			if _, dup := typeNamed[r.Name]; dup {
-				typeNamed[r.Name] = "" // two types of that name: neither
-			} else {
-				typeNamed[r.Name] = id
-			}
-		}
-	}
 	for _, id := range all {
 		r := rows[id]
-		if r == nil {
+		if r == nil || r.ParentID == "" {
 			continue
 		}
 		p := rows[r.ParentID]
-		if (p == nil || p.Kind == lang.KindModule) && r.Kind == lang.KindMethod && r.Container != "" && extensible(r.Path) {
-			p = rows[typeNamed[r.Container]]
-		}
 		if p == nil || p.Kind == lang.KindModule {
 			continue
 		}
@@ -1069,33 +1053,22 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	return out, nil
 }
 
-// extensible reports a file of a language whose extensions add methods
-// to a type declared elsewhere (Kotlin, Swift). Go's methods are their
-// type's too, but sharing with them moved Go's guards and was not
-// measured: kept to the languages it was measured on.
-func extensible(p string) bool {
-	return strings.HasSuffix(p, ".kt") || strings.HasSuffix(p, ".kts") || strings.HasSuffix(p, ".swift")
-}
-
 // relatives returns the members of the types among ids and the enclosing
-// types of the members among ids, an extension's type (found by name) too.
+// types of the members among ids.
 func (x *Index) relatives(ctx context.Context, ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	args := make([]any, 0, 3*len(ids))
-	for range 3 {
-		for _, id := range ids {
-			args = append(args, id)
-		}
+	args := make([]any, 0, 2*len(ids))
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	for _, id := range ids {
+		args = append(args, id)
 	}
 	ph := placeholders(len(ids))
 	rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND parent_id IN (`+ph+`)
-		UNION SELECT parent_id FROM symbols WHERE to_seq IS NULL AND id IN (`+ph+`) AND parent_id != ''
-		UNION SELECT t.id FROM symbols m JOIN symbols p ON p.id = m.parent_id AND p.to_seq IS NULL AND p.kind = 'module'
-			JOIN symbols t ON t.name = m.container AND t.to_seq IS NULL AND t.container = '' AND t.kind IN ('class', 'interface', 'type')
-			JOIN files f ON f.path_id = m.path_id AND f.to_seq IS NULL AND f.language IN ('kotlin', 'swift')
-			WHERE m.to_seq IS NULL AND m.id IN (`+ph+`) AND m.kind = 'method'`, args...)
+		UNION SELECT parent_id FROM symbols WHERE to_seq IS NULL AND id IN (`+ph+`) AND parent_id != ''`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("relatives: %w", err)
 	}
