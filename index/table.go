@@ -218,7 +218,7 @@ func setSignature(tg *lang.Target, sig string) {
 	}
 	var s lang.Signature
 	if json.Unmarshal([]byte(sig), &s) == nil {
-		tg.Returns, tg.Fields, tg.Bases = s.Returns, s.Fields, s.Bases
+		tg.Returns, tg.Fields, tg.Bases, tg.Receiver = s.Returns, s.Fields, s.Bases, s.Receiver
 	}
 }
 
@@ -252,5 +252,5 @@ func targetOf(r *fileResult, i int) *lang.Target {
 	s := &r.facts.Symbols[i]
 	return &lang.Target{ID: r.ids[i], Path: r.entry.Path, Kind: s.Kind, Name: s.Name, Container: s.Container,
 		Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases,
-		Module: r.facts.Module}
+		Receiver: s.Signature.Receiver, Module: r.facts.Module}
 }

@@ -54,7 +54,7 @@ func (L *ktsLang) moduleInRepo(tab Table, mod string) bool {
 // the file p when mod is "").
 func (L *ktsLang) topLevel(tab Table, name, mod, p string, keep func(*Target) bool) []*Target {
 	return Pick(tab.ByName(name), func(t *Target) bool {
-		if !L.isLang(t.Path) || t.Container != "" || t.Kind == KindModule || keep != nil && !keep(t) {
+		if !L.isLang(t.Path) || t.Container != "" && !L.topExtension(t) || t.Kind == KindModule || keep != nil && !keep(t) {
 			return false
 		}
 		if p != "" {
@@ -62,6 +62,43 @@ func (L *ktsLang) topLevel(tab Table, name, mod, p string, keep func(*Target) bo
 		}
 		return t.Module == mod
 	})
+}
+
+// topExtension reports whether t is a top-level extension function (fun
+// T.name()): a member of T to its callers, and a top-level name of its
+// package to imports.
+func (L *ktsLang) topExtension(t *Target) bool {
+	return t.Receiver != "" && t.Container == L.strip(t.Receiver)
+}
+
+// extensionOf binds a call of name on a value of typ, a type outside the
+// repository (List, String), to a top-level extension of typ the file
+// sees: its own, one it imports by name, its package's, a star import's.
+func (L *ktsLang) extensionOf(ctx *Context, typ, name string) (Resolution, bool) {
+	if typ == "" {
+		return Resolution{}, false
+	}
+	tab, fi := ctx.Table, ctx.File
+	keep := func(t *Target) bool { return L.topExtension(t) && t.Container == typ }
+	if res, ok := oneOr(L.samePart(L.topLevel(tab, name, "", fi.Path, keep)), RuleSameFile); ok {
+		return res, true
+	}
+	if b, ok := L.bindings(fi)[name]; ok {
+		mod, n := LastSegment(b.Imp.Source)
+		if res, ok := oneOr(L.samePart(L.topLevel(tab, n, mod, "", keep)), RuleImport); ok {
+			return res, true
+		}
+	}
+	if fi.Module != "" {
+		if res, ok := oneOr(L.samePart(L.topLevel(tab, name, fi.Module, "", keep)), RuleSamePackage); ok {
+			return res, true
+		}
+	}
+	var viaWild []*Target
+	for _, m := range L.wildModules(fi) {
+		viaWild = append(viaWild, L.topLevel(tab, name, m, "", keep)...)
+	}
+	return oneOr(L.samePart(viaWild), RuleImport)
 }
 
 // bindings maps the local names a Kotlin file's single imports bind to
@@ -238,7 +275,20 @@ func (L *ktsLang) member(tab Table, typ *Target, name string, depth int) (m *Tar
 	}
 	q := typ.Qualified()
 	ms := Pick(tab.ByName(name), func(c *Target) bool {
-		return c.Container == q && c.Kind != KindModule && L.isLang(c.Path) && (c.Module == typ.Module || c.Kind != KindClass)
+		if c.Container != q || c.Kind == KindModule || !L.isLang(c.Path) || c.Module != typ.Module && c.Kind == KindClass {
+			return false
+		}
+		if L.topExtension(c) && c.Module != typ.Module {
+			// an extension of a type of this name, maybe another package's
+			// one: its file must see typ by that name
+			efi := tab.File(c.Path)
+			if efi == nil {
+				return false
+			}
+			t := L.resolveType(tab, efi, "", c.Container, depth+1).Target
+			return t != nil && t.ID == typ.ID
+		}
+		return true
 	})
 	if len(ms) > 0 {
 		// overloads of one name count once: the first, in a stable order
@@ -623,11 +673,17 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 	typ := head.Target
 	if typ == nil {
 		if head.Rule == RuleExternal || head.Rule == RuleBuiltin {
+			if r.QualifierType != "" && len(rest) == 0 {
+				// v.f() with v: List<T>: the repository's fun List<T>.f()
+				if res, ok := L.extensionOf(ctx, L.strip(r.QualifierType), r.Name); ok {
+					return res
+				}
+			}
 			return Unbound(RuleExternal, 0)
 		}
 		return L.unknownReceiver(tab, r.Name)
 	}
-	for _, seg := range rest {
+	for i, seg := range rest {
 		ft, _ := L.field(tab, typ, seg, 0)
 		if ft == "" {
 			return L.unknownReceiver(tab, r.Name)
@@ -639,6 +695,9 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 		res := L.typeOfValue(tab, tfi, typ.Qualified(), ft, 0)
 		if res.Target == nil {
 			if res.Rule == RuleExternal {
+				if res, ok := L.extensionOf(ctx, L.strip(ft), r.Name); ok && i == len(rest)-1 {
+					return res
+				}
 				return Unbound(RuleExternal, 0)
 			}
 			return L.unknownReceiver(tab, r.Name)

@@ -60,6 +60,7 @@ type Target struct {
 	Returns   string   // a function's return type, a variable's type
 	Fields    []Param  // a class's or struct's members with their types
 	Bases     []string // a class's bases or embedded types
+	Receiver  string   // a method's declared receiver (Go's, a Kotlin extension's)
 	Module    string   // the module of the file it is defined in
 }
 

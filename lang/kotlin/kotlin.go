@@ -8,6 +8,7 @@ package kotlin
 import (
 	"embed"
 	"strings"
+	"unicode"
 
 	"github.com/sdl-dev/sdl/lang"
 	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
@@ -253,6 +254,29 @@ func stripType(s string) string {
 		return "" // a function type
 	}
 	return s
+}
+
+// extensionOf is the type an extension function extends, "" when s is
+// none or extends what no class declares: a function type, one of its
+// own type parameters (fun <T> T.also()).
+func extensionOf(s lang.Symbol) string {
+	recv := stripType(s.Signature.Receiver)
+	if recv == "" {
+		return ""
+	}
+	for _, g := range s.Signature.Generics {
+		// "T", "reified T", "T : Comparable<T>"
+		name, _, _ := strings.Cut(g, ":")
+		if f := strings.Fields(name); len(f) > 0 && f[len(f)-1] == recv {
+			return ""
+		}
+	}
+	for _, r := range recv {
+		if r != '.' && r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return ""
+		}
+	}
+	return recv
 }
 
 // isType reports whether a node kind is a type.
@@ -549,6 +573,12 @@ func function(x *lang.Extractor, n int32, c state) {
 	}
 	s.Signature.Params = paramList(x, params, scope)
 	s.Signature.Modifiers = mods
+	if recv := extensionOf(s); recv != "" && c.members < 0 && parent == 0 {
+		// a top-level fun T.name() is one of T's methods to a reader and
+		// to resolution (v.name() with v: T); the receiver stays in the
+		// signature, which tells it from a member
+		s.Container, s.Kind = recv, lang.KindMethod
+	}
 	body := t.ChildOfKind(n, "function_body")
 	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = x.DocBefore(n)

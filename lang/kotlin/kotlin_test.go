@@ -83,3 +83,30 @@ class Store(private val repo: Repo) : Base<Item>("s"), Priced {
 	langtest.WantAll(t, refs, "extends .Base qt=", "implements .Priced qt=", "new .Repo qt=", "call r.save qt=Repo",
 		"call this.repo.load qt=Store", "call .inner qt=", "new .IllegalStateException qt=")
 }
+
+// A top-level extension function is a method of the type it extends; one
+// on a function type or on its own type parameter stays a function.
+func TestExtensionContainer(t *testing.T) {
+	f := langtest.Extract(t, "src/Url.kt", `package http
+fun URLBuilder.takeFrom(url: String): URLBuilder = this
+fun io.ktor.Headers?.names(): Set<String> = emptySet()
+fun <T> T.also2(): T = this
+fun (() -> Unit).run2() {}
+class Box { fun String.shout() = this }
+`)
+	take := langtest.Sym(t, f, "URLBuilder.takeFrom")
+	if take.Kind != lang.KindMethod || take.Signature.Receiver != "URLBuilder" || !strings.Contains(take.Signature.Text, "fun URLBuilder.takeFrom") {
+		t.Errorf("takeFrom = %+v", take)
+	}
+	if s := langtest.Sym(t, f, "io.ktor.Headers.names"); s.Kind != lang.KindMethod {
+		t.Errorf("names = %+v", s)
+	}
+	for _, q := range []string{"also2", "run2"} {
+		if s := langtest.Sym(t, f, q); s.Kind != lang.KindFunction || s.Container != "" {
+			t.Errorf("%s = %+v", q, s)
+		}
+	}
+	if s := langtest.Sym(t, f, "Box.shout"); s.Kind != lang.KindMethod {
+		t.Errorf("member extension = %+v", s)
+	}
+}
