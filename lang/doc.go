@@ -45,7 +45,7 @@ package lang
 //     language giving its fields and exits), MemberRules.FindMember (a
 //     member over base types), the Context, Resolution and Target helpers
 //     (Bound, Unbound, Pick, One, ModuleTarget, PreferDefinitions,
-//     UniqueMethod, TypeAt, EnclosingType, Outer, ClassOf, AfterCall), the
+//     UniqueMethod, EnclosingType, Outer, ClassOf, AfterCall), the
 //     shared limits (MaxDepth, MaxChain, MaxSigText, MaxEvidence) and the
 //     skeleton renderer's SkelRules, Skel, Shape and Hole.
 //

@@ -192,10 +192,10 @@ func (t *Tree) Unparen(n int32) int32 {
 	return n
 }
 
-// GuardStatement is the statement a guard's consequence starts with: the
+// guardStatement is the statement a guard's consequence starts with: the
 // consequence itself, or the first statement (comments skipped) of a block
 // of the given kind.
-func (t *Tree) GuardStatement(cons int32, block string) int32 {
+func (t *Tree) guardStatement(cons int32, block string) int32 {
 	if t.Kind(cons) != block {
 		return cons
 	}
@@ -234,7 +234,7 @@ func (g *IfGuard) Guard(x *Extractor, sym int, n int32) {
 			return
 		}
 	}
-	first := t.GuardStatement(body, g.Block)
+	first := t.guardStatement(body, g.Block)
 	if first < 0 {
 		return
 	}

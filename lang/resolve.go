@@ -227,8 +227,8 @@ func (l *Language) ResolveImport(ctx *Context, imp *Import, name string) Resolut
 	return l.resolveImport(guardedContext(ctx), imp, name)
 }
 
-// TypeAt is the type of file p whose qualified name is qualified, or nil.
-func TypeAt(tab Table, p, qualified string) *Target {
+// typeAt is the type of file p whose qualified name is qualified, or nil.
+func typeAt(tab Table, p, qualified string) *Target {
 	container, name := LastSegment(qualified)
 	for _, t := range tab.ByName(name) {
 		if t.Path == p && t.Container == container && IsTypeKind(t.Kind) {
@@ -242,7 +242,7 @@ func TypeAt(tab Table, p, qualified string) *Target {
 // container or a prefix of it, or nil.
 func EnclosingType(tab Table, p, container string) *Target {
 	for container != "" {
-		if t := TypeAt(tab, p, container); t != nil {
+		if t := typeAt(tab, p, container); t != nil {
 			return t
 		}
 		container, _ = LastSegment(container)

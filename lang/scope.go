@@ -18,12 +18,12 @@ type Scope struct {
 
 // SetType declares name with a type; it holds no call's result.
 func (s *Scope) SetType(name, typ string) {
-	s.SetTypeOnly(name, typ)
+	s.setTypeOnly(name, typ)
 	delete(s.Calls, name)
 }
 
-// SetTypeOnly sets the type of name and keeps the call it holds.
-func (s *Scope) SetTypeOnly(name, typ string) {
+// setTypeOnly sets the type of name and keeps the call it holds.
+func (s *Scope) setTypeOnly(name, typ string) {
 	if s.Types == nil {
 		s.Types = map[string]string{}
 	}
@@ -41,7 +41,7 @@ func (s *Scope) Set(name, typ, fn, head string) {
 	if s.Calls == nil {
 		s.Calls, s.Heads = map[string]string{}, map[string]string{}
 	}
-	s.SetTypeOnly(name, typ)
+	s.setTypeOnly(name, typ)
 	s.Calls[name] = fn
 	s.Heads[name] = head
 }
