@@ -79,7 +79,7 @@ package lang
 //     (Walker). NewPackageResolver is the one Kotlin, Swift and Scala
 //     share (packages, imports of names and wildcards, members through
 //     this and the bases); a language whose modules are files writes its
-//     own from Bound, Unbound, Pick and ModuleTarget, as lua.go;
+//     own from Bound, Unbound, Pick and ModuleTarget, as lang/lua does;
 //   - its data files, embedded from the room's own directory (//go:embed
 //     *.txt, given as Walker.Data, read with WordFile and WordList): word
 //     lists (builtins, standard library names, names too common to bind by

@@ -9,9 +9,9 @@ import (
 // imports, declarations and signatures, comments cut to their first line,
 // and the control flow of function bodies (if, for, switch, try, ...) as
 // headers down to a depth, with return/raise/throw lines kept. What a
-// language calls a declaration, a block or a clause lives in its
-// <language>_skeleton.go file as a skelRules table; this file is the shared
-// renderer.
+// language calls a declaration, a block or a clause lives in its room, as
+// SkelRules (lang/<language>/skeleton.go) or a Spec's SkeletonSpec; this
+// file is the shared renderer.
 
 // SkeletonOptions shape a skeleton.
 type SkeletonOptions struct {
