@@ -995,7 +995,7 @@ func extractFacts(pf *packageFacts, fset *token.FileSet, files []*ast.File, pkg 
 			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
 				// var funcs = template.FuncMap{"rpad": rpad}: the values'
 				// references belong to the spec's first named variable, as
-				// extraction (goVarDecl) attributes them
+				// extraction (lang/golang's varDecl) attributes them
 				for _, sp := range gd.Specs {
 					encl = nil
 					if vs, ok := sp.(*ast.ValueSpec); ok {

@@ -446,7 +446,7 @@ func goBuilt(tab Table, from, p string) bool {
 	}) == "1"
 }
 
-// goPreferBuilt narrows candidates to those in files compiled for the
+// GoPreferBuilt narrows candidates to those in files compiled for the
 // target of file from, when that leaves any: a declaration in a file the
 // build excludes loses to one it includes, and is kept when no other is.
 func GoPreferBuilt(tab Table, from string, ts []*Target) []*Target {
@@ -460,7 +460,7 @@ func GoPreferBuilt(tab Table, from string, ts []*Target) []*Target {
 	return ts
 }
 
-// goFileBuilt reports whether the target of tab compiles the Go file p.
+// GoFileBuilt reports whether the target of tab compiles the Go file p.
 func GoFileBuilt(tab Table, p string) bool {
 	fi := tab.File(p)
 	if fi == nil || fi.Build == "" {

@@ -120,7 +120,7 @@ func collectKinds(fset *token.FileSet, files []*ast.File) []kindSite {
 		})
 	}
 	// A function parameter holds a kind when some call passes one to it:
-	// jsIsFunc(t.Kind(n)) makes jsIsFunc's parameter a kind.
+	// isFunc(t.Kind(n)) makes isFunc's parameter a kind.
 	// A plain function is named within its package (lang or a room):
 	// rooms' functions lost their language prefixes, so that two rooms
 	// may each have an isType.

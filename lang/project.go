@@ -87,7 +87,7 @@ func (GoModulesReader) Read(tree ProjectFiles, dirs []string) Project {
 	return out
 }
 
-// goModules are the Go modules a table knows.
+// GoModulesOf is the Go modules a table knows.
 func GoModulesOf(tab Table) GoModules {
 	m, _ := tab.Project(ProjectGoModules).(GoModules)
 	return m

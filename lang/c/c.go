@@ -739,7 +739,7 @@ func scopeText(t *lang.Tree, s int32) string {
 	return strings.Join(strings.Fields(t.Text(s)), "")
 }
 
-// typeText is the text of a declaration from its start to its declarator
+// baseType is the text of a declaration from its start to its declarator
 // (specifiers and base type), without storage classes and attributes: the
 // base type as written, "const char".
 func (w *walkState) baseType(n int32) string {
@@ -882,7 +882,7 @@ func (w *walkState) params(list int32, scope *scope) []lang.Param {
 	return out
 }
 
-// symbolVisibility sets a symbol's visibility from its context: class
+// visibility sets a symbol's visibility from its context: class
 // members by access, others by linkage.
 func (w *walkState) visibility(s *lang.Symbol, c state, static bool) {
 	switch {

@@ -31,7 +31,7 @@ var builtins = lang.WordFile(data, "builtins.txt")
 // type means.
 var commonMethods = lang.WordFile(data, "common_methods.txt")
 
-// cFileScope is the key of a file's bindings that names the files its
+// incPrefix starts the keys of a file's bindings that name the files its
 // include closure holds.
 const incPrefix = "\x00inc\x00"
 

@@ -629,7 +629,7 @@ func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	return out
 }
 
-// csParamMods reports whether the first parameter is this (an extension
+// extension reports whether the first parameter is this (an extension
 // method).
 func extension(x *lang.Extractor, list int32) bool {
 	t := x.Tree
@@ -1067,7 +1067,7 @@ func expr(t *lang.Tree, n int32, depth int) string {
 	return lang.Shorten(lang.OneLine(t.Text(n)), 40)
 }
 
-// head works out what is known of a qualifier's value, like javaHead:
+// head works out what is known of a qualifier's value, like the Java room's head:
 // the type of its first part (a variable, this, new T(), a cast) and,
 // when the qualifier is or holds a call, that call.
 func head(x *lang.Extractor, obj int32, c state) (typ, call string) {

@@ -498,7 +498,7 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 // crateDir is the crate directory of a file.
 func (r *resValue) crateDir(p string) string { return r.rustFile(p).CrateDir }
 
-// placeOf is placeOf(p), memoized: resolution asks it of the same few
+// rustFile is placeOf(p), memoized: resolution asks it of the same few
 // files again and again.
 func (r *resValue) rustFile(p string) cratePlace {
 	v := r.tab.Memo("rs.file\x00"+p, func() string {

@@ -465,7 +465,7 @@ func joinDoc(parts []string) string {
 	return strings.TrimSpace(strings.Join(parts, "\n"))
 }
 
-// rsAttrs reads what the walker needs from an item's attributes.
+// attrInfo is what the walker reads from an item's attributes.
 type attrInfo struct {
 	test    bool     // #[test], #[tokio::test], ...
 	cfgTest bool     // #[cfg(test)]
