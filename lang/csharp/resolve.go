@@ -668,11 +668,10 @@ func resolveBase(ctx *lang.Context, r *lang.Ref, cls *lang.Target) lang.Resoluti
 	for _, part := range parts(tab, cls) {
 		fi := tab.File(part.Path)
 		for i, b := range part.Bases {
-			bt, rule := resolveType(tab, fi, part.Container, b, 1)
+			bt, _ := resolveType(tab, fi, part.Container, b, 1)
 			if bt == nil {
 				continue
 			}
-			_ = rule
 			if i == 0 && bt.Kind == lang.KindClass {
 				ext = false
 			}
