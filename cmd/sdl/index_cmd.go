@@ -53,7 +53,7 @@ func indexCommand() *cli.Command {
 			&cli.StringFlag{Name: "heapprofile", Usage: "write a heap profile taken at the run's largest live heap to this file", Hidden: true},
 			&cli.BoolFlag{Name: "trace", Usage: "print the duration of each phase on stderr", Hidden: true},
 		},
-		Action: func(c *cli.Context) error {
+		Action: func(c *cli.Context) (err error) {
 			stop, err := startCPUProfile(c)
 			if err != nil {
 				return err
@@ -61,9 +61,13 @@ func indexCommand() *cli.Command {
 			defer stop()
 			if p := c.String("memprofile"); p != "" {
 				defer func() {
-					if f, err := os.Create(p); err == nil {
-						pprof.Lookup("allocs").WriteTo(f, 0)
-						f.Close()
+					var buf bytes.Buffer
+					werr := pprof.Lookup("allocs").WriteTo(&buf, 0)
+					if werr == nil {
+						werr = os.WriteFile(p, buf.Bytes(), 0o644)
+					}
+					if werr != nil && err == nil {
+						err = fmt.Errorf("memory profile: %w", werr)
 					}
 				}()
 			}
@@ -71,7 +75,9 @@ func indexCommand() *cli.Command {
 				stop := peakHeapProfile()
 				defer func() {
 					if data := stop(); data != nil {
-						os.WriteFile(p, data, 0o644)
+						if werr := os.WriteFile(p, data, 0o644); werr != nil && err == nil {
+							err = fmt.Errorf("heap profile: %w", werr)
+						}
 					}
 				}()
 			}
