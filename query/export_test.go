@@ -167,3 +167,9 @@ func ErrorMessagesForTest(text string) (msgs, classes []string, phrases [][]stri
 	}
 	return msgs, classes, phrases
 }
+
+// IsProjectPackageForTest tells whether prog names a folder of the index,
+// as the command-line lane asks of a program at a prompt.
+func (x *Index) IsProjectPackageForTest(ctx context.Context, prog string) bool {
+	return x.isProjectPackage(ctx, prog)
+}

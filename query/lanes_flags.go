@@ -70,8 +70,10 @@ func commandNames(text string, isProject func(string) bool) []string {
 // `git` at a prompt runs someone else's.
 func (x *Index) isProjectPackage(ctx context.Context, prog string) bool {
 	var one int
-	err := x.DB.QueryRowContext(ctx, `SELECT 1 FROM paths WHERE path LIKE ? OR path LIKE ? LIMIT 1`,
-		prog+"/%", "%/"+prog+"/%").Scan(&one)
+	// escaped: a program's name may hold _, which LIKE reads as any character
+	p := likeEscape(prog)
+	err := x.DB.QueryRowContext(ctx, `SELECT 1 FROM paths WHERE path LIKE ? ESCAPE '\' OR path LIKE ? ESCAPE '\' LIMIT 1`,
+		p+"/%", "%/"+p+"/%").Scan(&one)
 	return err == nil
 }
 
