@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/query"
 )
 
@@ -266,7 +267,7 @@ func collect(work, evalDir string, sets []string) ([]sample, error) {
 }
 
 // ownKinds are the kinds whose card is the gold function it overlaps.
-var ownKinds = map[string]bool{"function": true, "method": true, "constructor": true}
+var ownKinds = map[string]bool{lang.KindFunction: true, lang.KindMethod: true, lang.KindConstructor: true}
 
 // ownOnly returns the samples with each candidate's hits cut to the gold
 // items it is (sampleCand.Own).
