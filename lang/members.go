@@ -22,13 +22,13 @@ type TypedValue struct {
 // a type's bases, and which names every type may inherit from the
 // language's root object (Object, object, stdClass).
 type MemberRules struct {
-	// own returns the member name declared in typ itself, or nil.
+	// Own returns the member name declared in typ itself, or nil.
 	Own func(tab Table, typ *Target, name string) *Target
-	// bases resolves typ's bases (of every part of a partial type).
+	// Bases resolves typ's bases (of every part of a partial type).
 	Bases func(tab Table, typ *Target, depth int) []BaseRef
-	// rootMember reports whether a member name that typ and its bases
+	// RootMember reports whether a member name that typ and its bases
 	// lack may still come from outside the repository: a method of the
-	// root object. nBases counts the bases that bases returned.
+	// root object. nBases counts the bases that Bases returned.
 	RootMember func(tab Table, typ *Target, nBases int, name string) bool
 }
 

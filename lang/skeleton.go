@@ -112,7 +112,7 @@ type SkelRules struct {
 	Marker      string
 	LineComment string // how a line comment starts, when not "//" (or "#" for indented languages)
 	Indented    bool   // bodies are indented blocks after a colon (Python)
-	// docstrings: a string statement opening a body is its documentation.
+	// Docstrings: a string statement opening a body is its documentation.
 	Docstrings bool
 
 	Control     map[string]bool // statements with bodies: if, for, while, switch, try, ...
