@@ -18,7 +18,7 @@ const MaxDepth = 8
 const MaxChain = 24
 
 // maxNesting bounds how deep memoised computations (Table.Memo) nest in
-// One resolution: a resolver starts its depth afresh inside each, so
+// one resolution: a resolver starts its depth afresh inside each, so
 // MaxDepth alone does not bound the stack. Go turns a goroutine's stack
 // overflow into a fatal error no recover can catch; this limit is what
 // keeps a runaway resolver from reaching it.

@@ -17,7 +17,7 @@ import (
 // nothing else says so: the case is dead code, or worse, the construct it
 // was written for is silently missed. These tests read lang's sources with
 // go/ast, collect every literal compared with a node kind (or listed as
-// One in a skeleton table or a room's Spec) and look each up among the
+// one in a skeleton table or a room's Spec) and look each up among the
 // pinned grammar's symbol names.
 
 // kindSite is one node kind or field name spelled in a source file.

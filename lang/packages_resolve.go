@@ -156,7 +156,7 @@ func (L *ktsLang) hasExternal(tab Table, fi *FileInfo) bool {
 	return false
 }
 
-// One or ambiguous: the single candidate bound by rule, else ambiguous.
+// oneOr is one or ambiguous: the single candidate bound by rule, else ambiguous.
 func oneOr(ts []*Target, rule string) (Resolution, bool) {
 	switch len(ts) {
 	case 0:

@@ -26,7 +26,7 @@ const (
 // binds among them. The runner extracts every file, builds a table of all
 // of them the way the index does, resolves every import and reference
 // under a Guard as index.fileEdges does, and compares the whole set of
-// Bound edges with the want section, so that an edge lost or gained fails.
+// bound edges with the want section, so that an edge lost or gained fails.
 // An edge line is
 //
 //	<from file>:<from symbol> -> <to file>:<to symbol> <kind> <rule> <confidence>

@@ -266,7 +266,7 @@ func (s *Skel) BodyHole(n int32, kind HoleKind) Hole {
 }
 
 // bracket finds the opening bracket of h in [from, limit) and the closing
-// One at the end of h, and keeps the items between them.
+// one at the end of h, and keeps the items between them.
 func (s *Skel) bracket(h *Hole, from, limit uint32) {
 	src := s.Tree.Src
 	open := -1
@@ -872,7 +872,7 @@ func (s *Skel) copySrc(a, b uint32, trim bool) {
 	}
 }
 
-// OneLine reports whether a body is written on one line with the text
+// oneLine reports whether a body is written on one line with the text
 // before it: { return x } or "if x: return y".
 func (s *Skel) oneLine(h Hole) bool {
 	if s.Row(h.Start) != s.endRow(h.End) {

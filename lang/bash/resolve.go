@@ -21,7 +21,7 @@ func isScript(p string) bool {
 // that starts with an expansion ($DIR/lib.sh, "$(dirname "$0")/lib.sh",
 // ${BASH_SOURCE%/*}/lib.sh) is taken relative to the script, others
 // relative to the script, then to the repository root; failing those, the
-// One file whose path ends so.
+// one file whose path ends so.
 func sourceFile(tab lang.Table, fi *lang.FileInfo, src string) string {
 	rel := src
 	fromExpansion := false

@@ -362,7 +362,7 @@ func skipSpace(src []byte, i int) int {
 }
 
 // closeParen returns the offset just past the parenthesis that closes the
-// One at src[open], or -1 when the file ends first. Strings are skipped so
+// one at src[open], or -1 when the file ends first. Strings are skipped so
 // that a ")" inside one does not count.
 func closeParen(src []byte, open int) int {
 	depth := 0
@@ -522,7 +522,7 @@ func scanCondGroup(src []byte, i int) *condGroup {
 
 // decided returns 0 when the group's condition is one sdl can evaluate
 // and holds, -1 when it does not hold (then the #else branch, if there is
-// One and no #elif, is read), or -2 when sdl cannot tell.
+// one and no #elif, is read), or -2 when sdl cannot tell.
 func (g *condGroup) decided(cplusplus bool) int {
 	cond := string(bytes.Join(bytes.Fields(g.cond), []byte(" ")))
 	cond = strings.TrimPrefix(strings.Replace(cond, "# ", "#", 1), "#")

@@ -462,7 +462,7 @@ func inScopes(ctx *lang.Context, cands []*lang.Target, name string) []*lang.Targ
 }
 
 // locate binds one of several candidates for a name that all live in the
-// Scope the reference searched: the file's own, then the one its include
+// scope the reference searched: the file's own, then the one its include
 // closure declares (a declaration binds to its definition), then one in
 // the same directory, then the only one; several of one function (its
 // declaration, definition and overloads) count as one.

@@ -115,7 +115,7 @@ func topTypes(tab lang.Table, ns, name, prefer string) []*lang.Target {
 
 // onePerType keeps one part of each partial type: the one in the file
 // prefer, else the one in the file named after it (Store.cs), else the
-// One that lists the bases, else the first.
+// one that lists the bases, else the first.
 func onePerType(cands []*lang.Target, prefer string) []*lang.Target {
 	if len(cands) < 2 {
 		return cands
@@ -181,7 +181,7 @@ func taskResult(typ string) string {
 
 // resolveType resolves a type as written in file fi by code in the
 // container from (the member types of the classes around it are in
-// Scope). It returns the type and the rule that found it, or
+// scope). It returns the type and the rule that found it, or
 // RuleExternal, RuleAmbiguous or RuleUnresolved.
 func resolveType(tab lang.Table, fi *lang.FileInfo, from, typ string, depth int) (*lang.Target, string) {
 	typ = stripType(typ)

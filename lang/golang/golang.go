@@ -449,7 +449,7 @@ func value(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
 }
 
 // local reports whether name is a parameter or local variable the
-// Scope has seen declared.
+// scope has seen declared.
 func local(scope *lang.Scope, name string) bool {
 	_, typed := scope.Types[name]
 	_, called := scope.Calls[name]

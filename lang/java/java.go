@@ -56,7 +56,7 @@ func erase(s *lang.Scope, typ string) string {
 }
 
 // declareTypeParams puts the type parameters of a class or method in
-// Scope.
+// scope.
 func declareTypeParams(s *lang.Scope, x *lang.Extractor, list int32) {
 	t := x.Tree
 	if list < 0 {

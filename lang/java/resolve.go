@@ -877,7 +877,7 @@ func constructor(tab lang.Table, typ, self *lang.Target) *lang.Target {
 }
 
 // callResult is the value a call returns: fn is the call as the
-// Extractor rendered it ("a.b().c"), headType the type of its first part.
+// extractor rendered it ("a.b().c"), headType the type of its first part.
 // Of overloads that return different types, the first whose type
 // resolves, as a guess.
 func callResult(ctx *lang.Context, fn, headType string, depth int) value {

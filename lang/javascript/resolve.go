@@ -516,7 +516,7 @@ func scopeChain(ctx *lang.Context) []string {
 }
 
 // resolveBare binds an unqualified name: a declaration in an enclosing
-// Scope of the same file, an import, a builtin, a unique definition.
+// scope of the same file, an import, a builtin, a unique definition.
 func resolveBare(ctx *lang.Context, name string, want wantKind) lang.Resolution {
 	tab := ctx.Table
 	all := tab.ByName(name)
@@ -840,7 +840,7 @@ func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) (*lang.
 }
 
 // qualifierType works out the type of a call's qualifier from what the
-// Extractor knew: this, a typed local, the result of a call.
+// extractor knew: this, a typed local, the result of a call.
 func qualifierType(ctx *lang.Context, r *lang.Ref, depth int) (*lang.Target, bool) {
 	tab := ctx.Table
 	q := r.Qualifier

@@ -769,7 +769,7 @@ func (p *walker) class(n, dec int32, c *state) {
 	}
 }
 
-// BaseRef records a class's base: Base, mod.Base, Generic[T].
+// baseRef records a class's base: Base, mod.Base, Generic[T].
 func (p *walker) baseRef(b int32, c *state, at int32) {
 	t := p.t
 	switch t.Kind(b) {

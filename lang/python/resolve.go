@@ -73,7 +73,7 @@ func bound(imp *lang.Import) []local {
 
 // binding finds the import that binds name for a reference at line: an
 // import in a function (the latest one above the line), else a module-level
-// One. line 0 asks for module-level imports only. Which function a
+// one. line 0 asks for module-level imports only. Which function a
 // reference is in is not known here: an import in one function is taken to
 // bind the name below it in the file.
 func binding(fi *lang.FileInfo, name string, line int) (lang.Binding, bool) {
@@ -313,7 +313,7 @@ func moduleRes(tab lang.Table, p string) lang.Resolution {
 
 // moduleMember finds name in the module file modPath: a top-level
 // symbol, a submodule of a package, a name the module imports itself, or
-// One of its star imports.
+// one of its star imports.
 func moduleMember(tab lang.Table, modPath, name string, depth int) lang.Resolution {
 	if depth > lang.MaxDepth {
 		return lang.Unbound(lang.RuleUnresolved, 0)

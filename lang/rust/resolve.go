@@ -107,7 +107,7 @@ func (r *resValue) modFile(from, mod string) string {
 }
 
 // crateFile returns the lib.rs of the repository's crate called name, the
-// One nearest to from when several share the name.
+// one nearest to from when several share the name.
 func (r *resValue) crateFile(from, name string) string {
 	return r.tab.Memo("rs.crate\x00"+path.Dir(from)+"\x00"+name, func() string {
 		best, bestScore := "", -1
@@ -314,7 +314,7 @@ func (r *resValue) first(file, seg string, depth int, skip *lang.Import) (ent, b
 	return ent{ext: true}, true
 }
 
-// Binding resolves what an import binding names.
+// binding resolves what an import binding names.
 func (r *resValue) binding(file string, b lang.Binding, depth int) (ent, bool) {
 	if depth > lang.MaxDepth {
 		return ent{}, false
@@ -1370,8 +1370,8 @@ func (r *resValue) pathRef(ref *lang.Ref) lang.Resolution {
 	return r.entResolution(m, ok, lang.RuleImport)
 }
 
-// UniqueMethod binds a method call whose receiver type is unknown: to the
-// One method of that name when the name is distinctive and its type is in
+// uniqueMethod binds a method call whose receiver type is unknown: to the
+// one method of that name when the name is distinctive and its type is in
 // reach (in the caller's crate, or named by the caller's imports). With no
 // method of that name in the repository the call is a library's.
 func (r *resValue) uniqueMethod(name string, ext bool) lang.Resolution {

@@ -1127,7 +1127,7 @@ func negativeImpl(t *lang.Tree, trait int32) bool {
 }
 
 // findType finds the symbol of a type defined in this file, preferring
-// One declared beside the impl.
+// one declared beside the impl.
 func (w *walker) findType(name string, parent int) int {
 	found := -1
 	idx := w.types[name]
