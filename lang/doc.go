@@ -21,9 +21,9 @@ package lang
 // # How to add a language
 //
 // A language is a room, lang/<language>/, a package that registers it from
-// its init function; index and query import the room (index/rooms.go,
-// query/rooms.go) and so do lang's own tests (rooms_test.go), so lang
-// imports none of them. A room registers in one of two ways:
+// its init function; package lang/rooms imports every room, and index,
+// query and lang's own tests (rooms_test.go) import it, so lang imports
+// none of them. A room registers in one of two ways:
 //
 //   - Register(Spec{...}): a tags query (tags.scm) finds definitions,
 //     references and imports, and Go hooks say what a query cannot. For a
@@ -95,5 +95,5 @@ package lang
 //     parses a test input and fails on its errors; langtest.Sym, Refs,
 //     Imports and FactTexts render what came out; langtest.Table resolves
 //     a few files as the index would), a seed in FuzzExtract, and a case in
-//     testdata/script. A new room is named in index/rooms.go,
-//     query/rooms.go, lang/rooms_test.go and kinds_test.go's rooms.
+//     testdata/script. A new room is named in lang/rooms and
+//     kinds_test.go's rooms.
