@@ -352,7 +352,8 @@ const (
 // peakHeapProfile watches the live heap (as of the last GC) and keeps a
 // heap profile taken when it was largest: what holds memory at the peak,
 // which a profile at the end of the run (--memprofile) no longer shows.
-// stop ends the watch and returns the profile.
+// stop ends the watch and returns the profile (taken then when the run
+// was shorter than one sample).
 func peakHeapProfile() (stop func() []byte) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -385,6 +386,14 @@ func peakHeapProfile() (stop func() []byte) {
 	return func() []byte {
 		close(done)
 		wg.Wait()
+		if best == nil {
+			// a run shorter than one sample: its profile at the end
+			var buf bytes.Buffer
+			runtime.GC()
+			if pprof.Lookup("heap").WriteTo(&buf, 0) == nil {
+				best = buf.Bytes()
+			}
+		}
 		return best
 	}
 }
