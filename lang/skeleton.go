@@ -105,6 +105,10 @@ const (
 type Shape struct {
 	Kind  ShapeKind
 	Holes []Hole
+	// End, when past the node's end, is where a verbatim or framed text
+	// ends: a token the grammar leaves outside the node (C++'s "public" is
+	// the access specifier, its ":" a sibling; so is the ";" after a class)
+	End uint32
 }
 
 // SkelRules is what the renderer needs to know of a language.
@@ -431,13 +435,16 @@ func (s *Skel) IsDocstring(n int32) bool {
 func (s *Skel) render(n int32, sh Shape, depth int) {
 	switch sh.Kind {
 	case ShapeVerbatim:
-		s.copySrc(s.Tree.Nodes[n].StartByte, s.Tree.Nodes[n].EndByte, false)
+		s.copySrc(s.Tree.Nodes[n].StartByte, max(s.Tree.Nodes[n].EndByte, sh.End), false)
 	case ShapeLine, ShapeElide, ShapeSkip:
 		s.line(n)
 	case ShapeDoc:
 		s.docLine(n)
 	case ShapeFrame:
 		s.frame(n, sh.Holes, depth)
+		if e := s.Tree.Nodes[n].EndByte; sh.End > e {
+			s.copySrc(e, sh.End, false)
+		}
 	}
 }
 

@@ -63,7 +63,7 @@ func TestSkeletonElidesBodies(t *testing.T) {
 			[]string{"#include \"a.h\"", "/** Opens it. */", "int open_it(const char *p) {", "    if (fd < 0)", "        goto fail;", "    switch (fd) {", "    case 0:", "        break;", "    return fd;"},
 			[]string{"More.", "int fd = open", "close(fd)"}},
 		{"cpp", "namespace n {\n/// A thing.\nclass A : public B {\npublic:\n    int f(int x) const {\n        int y = x;\n        try { g(); } catch (const E& e) { throw; }\n        return y;\n    }\n};\n}\n",
-			[]string{"namespace n {", "/// A thing.", "class A : public B {", "    int f(int x) const {", "        try { /* ... */ } catch (const E& e) { throw; }", "        return y;"},
+			[]string{"namespace n {", "/// A thing.", "class A : public B {", "public:", "    int f(int x) const {", "        try { /* ... */ } catch (const E& e) { throw; }", "        return y;", "};"},
 			[]string{"int y = x", "g();"}},
 	} {
 		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{})
@@ -122,7 +122,7 @@ func TestSkeletonExportedOnly(t *testing.T) {
 		{"c", "static int hidden(void) { return 0; }\nint shown(void) { return 1; }\nstruct s {\n    int a;\n};\n",
 			[]string{"int shown(void) { return 1; }", "    int a;"}, []string{"hidden"}},
 		{"cpp", "class A {\n    int secret_;\npublic:\n    void p();\nprivate:\n    void q();\n};\nstruct S { int open; };\nnamespace { void inner() {} }\n",
-			[]string{"    void p();", "struct S { int open; }"}, []string{"secret_", "q()", "inner"}},
+			[]string{"    void p();", "public:", "struct S { int open; };"}, []string{"secret_", "q()", "inner"}},
 	} {
 		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{ExportedOnly: true})
 		for _, w := range tc.want {

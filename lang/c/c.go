@@ -1683,7 +1683,7 @@ func (w *walkState) testSymbol(n, body int32, macro string, args []string, c sta
 		s.Name = strings.Trim(args[0], `"`)
 	} else if len(args) >= 2 {
 		s.Container = join(c.ns, args[0])
-		s.Name = args[1]
+		s.Name = strings.Trim(args[1], `"`) // Catch2's TEST_CASE_METHOD(Fixture, "name", "[tags]")
 	} else {
 		s.Name = args[0]
 	}

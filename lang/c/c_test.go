@@ -402,6 +402,11 @@ func TestTestFiles(t *testing.T) {
 			t.Errorf("%s is not a test", s.Name)
 		}
 	}
+	// Catch2 (CLI11's tests): TEST_CASE names a test by a string,
+	// TEST_CASE_METHOD by a fixture and a string; the name has no quotes
+	f = extractLoose(t, "tests/AppTest.cpp", "TEST_CASE(\"OneFlag\", \"[app]\") { CHECK(run()); }\n"+
+		"TEST_CASE_METHOD(TApp, \"OneFlagShort\", \"[app]\") { app.add_flag(\"-c\"); }\n")
+	langtest.WantAll(t, syms(f), "function OneFlag internal", "function TApp.OneFlagShort internal")
 }
 
 // testTable is the txtar runner's table (fixtureTable) over a few C and

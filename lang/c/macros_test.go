@@ -262,3 +262,22 @@ func FuzzMacroBlank(f *testing.F) {
 		}
 	})
 }
+
+// A [[nodiscard]] macro before a member (CLI11's CLI11_NODISCARD, 209 uses)
+// is blanked like an export macro: "CLI11_NODISCARD const std::string
+// &get_group() const" was a syntax error that lost the method.
+func TestNodiscardMacro(t *testing.T) {
+	f := langtest.Extract(t, "include/CLI/Option.hpp", `namespace CLI {
+class OptionBase {
+  public:
+    CLI11_NODISCARD const std::string &get_group() const { return group_; }
+    CLI11_NODISCARD CLI11_INLINE char **ensure_utf8(char **argv);
+};
+}
+`)
+	g := langtest.Sym(t, f, "CLI.OptionBase.get_group")
+	if g.Kind != lang.KindMethod || g.Signature.Text != "const std::string &get_group() const" {
+		t.Errorf("get_group: kind %s, signature %q", g.Kind, g.Signature.Text)
+	}
+	langtest.Sym(t, f, "CLI.OptionBase.ensure_utf8")
+}

@@ -27,9 +27,27 @@ func skeleton() *lang.SkelRules {
 }
 
 func skelMember(s *lang.Skel, n int32) lang.Shape {
+	sh := skelShape(s, n)
+	t := s.Tree
+	// the ":" of "public:" and the ";" of "class A { ... };" are tokens
+	// beside the node (and not in the flattened tree): the skeleton keeps them
+	if k := t.Kind(n); k == "access_specifier" || sh.Kind == lang.ShapeFrame && strings.HasSuffix(k, "_specifier") {
+		end := t.Nodes[n].EndByte
+		i := end
+		for int(i) < len(t.Src) && (t.Src[i] == ' ' || t.Src[i] == '\t') {
+			i++
+		}
+		if int(i) < len(t.Src) && (t.Src[i] == ':' && k == "access_specifier" || t.Src[i] == ';' && k != "access_specifier") {
+			sh.End = i + 1
+		}
+	}
+	return sh
+}
+
+func skelShape(s *lang.Skel, n int32) lang.Shape {
 	t := s.Tree
 	switch t.Kind(n) {
-	case "preproc_include", "using_declaration", "namespace_alias_definition", "alias_declaration":
+	case "preproc_include", "using_declaration", "namespace_alias_definition", "alias_declaration", "access_specifier":
 		return lang.Shape{Kind: lang.ShapeVerbatim}
 	case "function_definition":
 		if b := t.Field(n, "body"); b >= 0 && t.Kind(b) == "compound_statement" {

@@ -33,6 +33,7 @@ func init() {
 		Resolve:       resolve,
 		ResolveImport: resolveImport,
 		Skeleton:      skeleton,
+		Fixup:         fixup,
 	})
 }
 
@@ -489,7 +490,7 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 	if ps >= 0 {
 		s.Signature.Params = paramList(x, ps, nil)
 	}
-	s.Signature.Text = x.HeaderText(n, body)
+	s.Signature.Text = headerText(x, n, body)
 	s.Doc = doc(x, n)
 	s.IsTest = test
 	sym := x.AddSymbol(s, n, name, body)
@@ -732,7 +733,7 @@ func method(x *lang.Extractor, n int32, c state) {
 	if body < 0 {
 		body = t.ChildOfKind(n, "accessor_list")
 	}
-	s.Signature.Text = x.HeaderText(n, body)
+	s.Signature.Text = headerText(x, n, body)
 	s.Doc = doc(x, n)
 	s.IsTest = test
 	sym := x.AddSymbol(s, n, name, body)

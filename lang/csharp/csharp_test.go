@@ -314,3 +314,62 @@ func TestXMLDoc(t *testing.T) {
 		}
 	}
 }
+
+// Conditional compilation that splits a member's header, a base list or an
+// attribute list (serilog's "#if FEATURE_SPAN" around two signatures of one
+// method) is read one branch at a time; before, the file was a string of
+// syntax errors and its class and every member's container were lost.
+// Branches that are whole members stay for tree-sitter to parse.
+func TestSplitConditionals(t *testing.T) {
+	f := langtest.Extract(t, "src/Binder.cs", `namespace Serilog.Capturing;
+
+class Binder : IDisposable
+#if FEATURE_ASYNCDISPOSABLE
+    , IAsyncDisposable
+#endif
+{
+#if FEATURE_SPAN
+    public int Bind(ReadOnlySpan<object?> values)
+#else
+    public int Bind(object?[] values)
+#endif
+    {
+        return values.Length;
+    }
+
+#if FEATURE_DEFAULT_INTERFACE
+    [Obsolete]
+#endif
+    public void Dispose() { }
+
+#if FEATURE_ASYNCDISPOSABLE
+    public ValueTask DisposeAsync() => default;
+#endif
+}
+
+interface ISink
+{
+    Task FlushAsync()
+#if FEATURE_DEFAULT_INTERFACE
+    {
+        return Task.CompletedTask;
+    }
+#else
+        ;
+#endif
+
+    void Emit(LogEvent e);
+}
+`)
+	bind := langtest.Sym(t, f, "Binder.Bind")
+	if bind.Kind != "method" || bind.Signature.Text != "public int Bind(ReadOnlySpan<object?> values)" {
+		t.Errorf("Binder.Bind: kind %s, signature %q", bind.Kind, bind.Signature.Text)
+	}
+	if b := langtest.Sym(t, f, "Binder"); b.Kind != "class" || strings.Contains(b.Signature.Text, "#") {
+		t.Errorf("Binder: kind %s, signature %q", b.Kind, b.Signature.Text)
+	}
+	langtest.Sym(t, f, "Binder.Dispose")
+	langtest.Sym(t, f, "Binder.DisposeAsync")
+	langtest.Sym(t, f, "ISink.FlushAsync")
+	langtest.Sym(t, f, "ISink.Emit")
+}
