@@ -210,7 +210,10 @@ func printChange(u *ui, ch *query.SymbolChange) {
 		if br.Total > len(br.Dependents) {
 			more = fmt.Sprintf(", +%d more", br.Total-len(br.Dependents))
 		}
-		fmt.Fprintf(u.w, "          %s %s%s\n", u.dim(fmt.Sprintf("radius %d (%d tests):", br.Total, br.Tests)), strings.Join(names, ", "), more)
+		// "dependents", not "radius": the summary line's blast radius counts
+		// the union over all changes without tests and changed symbols, and
+		// the same word for both made one change look larger than the whole.
+		fmt.Fprintf(u.w, "          %s %s%s\n", u.dim(fmt.Sprintf("dependents %d (%d tests):", br.Total, br.Tests)), strings.Join(names, ", "), more)
 	}
 }
 
