@@ -78,8 +78,24 @@ func init() {
 }
 
 // symbol names the table a function is stored in as its container, and
-// reads its parameters.
+// reads its parameters. A function stored in a table built inside a
+// function (a busted test's mock, a metatable's __index) is a local
+// value, not a symbol: Kong's specs held 20 strategy.select each.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	if t.Kind(d.Node) == "field" && inFunction(t, d.Node) {
+		return false
+	}
+	if p := t.Parent(d.Node); p >= 0 && t.Kind(p) == "variable_declaration" {
+		// local f = function: the match is the assignment inside the local
+		s.Signature.Text = "local " + s.Signature.Text
+	}
+	if d.Kind == lang.KindVariable {
+		// a table over many lines is its first: the rest is code (Kong's
+		// transformers tables printed their functions' bodies)
+		if first, _, ok := strings.Cut(t.Text(d.Node), "\n"); ok {
+			s.Signature.Text = strings.TrimSpace(first)
+		}
+	}
 	if p := t.Parent(d.Name); p >= 0 {
 		switch t.Kind(p) {
 		case "dot_index_expression", "method_index_expression":
@@ -126,6 +142,16 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Doc = strings.Join(lines, "\n")
 	}
 	return true
+}
+
+// inFunction reports whether node n lies in the body of a function.
+func inFunction(t *lang.Tree, n int32) bool {
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		if k := t.Kind(p); k == "function_definition" || k == "function_declaration" {
+			return true
+		}
+	}
+	return false
 }
 
 // ref reads a bare call of a local alias (local find = string.find;
@@ -191,6 +217,9 @@ func localValue(t *lang.Tree, c int32, name string) (int32, bool) {
 		}
 		for i, n := range names {
 			if t.Text(n) == name {
+				if i < len(values) && t.Kind(values[i]) == "function_definition" {
+					return -2, true // local f = function: a local function
+				}
 				if i < len(values) {
 					return values[i], true
 				}
@@ -289,7 +318,7 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	tab, fi := ctx.Table, ctx.File
 	cands := lang.Pick(tab.ByName(r.Name), isLua)
 	if r.Qualifier == "" {
-		if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == fi.Path && t.Container == "" }); len(ts) > 0 {
+		if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == fi.Path && visibleFrom(t, ctx.From) }); len(ts) > 0 {
 			return lang.Bound(ts[0], lang.RuleSameFile)
 		}
 		if builtins[r.Name] {
@@ -341,6 +370,22 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		return res
 	}
 	return unknownReceiver(r, cands)
+}
+
+// visibleFrom reports whether a bare name in the code of from can mean
+// function t of the same file: a function of the file's top level, or a
+// local function nested in from or in a function around it (its
+// container is then that function; a table's function, M.f, is exported
+// and is reached as M.f only).
+func visibleFrom(t, from *lang.Target) bool {
+	if t.Container == "" {
+		return true
+	}
+	if t.Exported || from == nil {
+		return false
+	}
+	q := from.Qualified()
+	return q == t.Container || strings.HasPrefix(q, t.Container+".")
 }
 
 // unknownReceiver binds x:m() on a value of unknown type to the one
