@@ -159,6 +159,10 @@ func inFunction(t *lang.Tree, n int32) bool {
 // local value as a call on an unknown receiver, which no global function
 // of the same name may claim.
 func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	if mod := requiredModule(t, m.Node("receiver")); mod != "" {
+		r.Qualifier, r.QualifierCall = mod, "require" // require("m").f()
+		return true
+	}
 	if strings.ContainsAny(r.Qualifier, "()[]{}'\" :") {
 		r.Qualifier = "?" // a call's result, an index, a method chain
 	}
@@ -183,9 +187,15 @@ func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 		if !found {
 			continue
 		}
-		if value >= 0 && t.Kind(value) == "dot_index_expression" && !strings.ContainsAny(t.Text(value), "()[]{} \n") {
+		switch {
+		case value >= 0 && t.Kind(value) == "dot_index_expression" && requiredModule(t, t.Field(value, "table")) != "":
+			// local f = require("m").f
+			r.Qualifier, r.QualifierCall, r.Name = requiredModule(t, t.Field(value, "table")), "require", t.FieldText(value, "field")
+		case value >= 0 && t.Kind(value) == "dot_index_expression" && !strings.ContainsAny(t.Text(value), "()[]{} \n"):
 			r.Qualifier, r.Name = t.FieldText(value, "table"), t.FieldText(value, "field")
-		} else if value != -2 {
+		case value >= 0 && t.Kind(value) == "identifier":
+			r.Name = t.Text(value) // local type = type: the global's call
+		case value != -2:
 			r.Qualifier = "?"
 		}
 		return true
@@ -248,17 +258,28 @@ func tableName(t *lang.Tree, tc int32) string {
 	return ""
 }
 
+// requiredModule is the module of node n when it is a call require "m"
+// or require("m"), "" for any other node.
+func requiredModule(t *lang.Tree, n int32) string {
+	if n < 0 || t.Kind(n) != "function_call" || t.FieldText(n, "name") != "require" {
+		return ""
+	}
+	str := t.ChildOfKind(t.Field(n, "arguments"), "string")
+	if str < 0 {
+		return ""
+	}
+	if c := t.ChildOfKind(str, "string_content"); c >= 0 {
+		return t.Text(c)
+	}
+	return t.Text(str)
+}
+
 // imports reads require "a.b": the module, and the name the result is
 // assigned to (local x = require "a.b") as the import's alias.
 func imports(t *lang.Tree, call int32) []lang.Import {
-	args := t.Field(call, "arguments")
-	str := t.ChildOfKind(args, "string")
-	if str < 0 {
+	src := requiredModule(t, call)
+	if src == "" {
 		return nil
-	}
-	src := t.Text(str)
-	if c := t.ChildOfKind(str, "string_content"); c >= 0 {
-		src = t.Text(c)
 	}
 	imp := lang.Import{Source: src}
 	if el := t.Parent(call); el >= 0 && t.Kind(el) == "expression_list" && t.FirstChild(el) == call {
@@ -342,19 +363,13 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		}
 		q = own
 	}
+	if r.QualifierCall == "require" {
+		return inModule(tab, q, cands)
+	}
 	for _, imp := range fi.Imports {
-		if imp.Alias == "" || imp.Alias != q {
-			continue
+		if imp.Alias != "" && imp.Alias == q {
+			return inModule(tab, imp.Source, cands)
 		}
-		files := moduleFiles(tab, imp.Source)
-		if len(files) == 0 {
-			return lang.Unbound(lang.RuleExternal, 0)
-		}
-		ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == files[0] && t.Container != "" })
-		if len(ts) > 0 {
-			return lang.Bound(ts[0], lang.RuleImport)
-		}
-		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == fi.Path && t.Container == q }); len(ts) > 0 {
 		return lang.Bound(ts[0], lang.RuleSameFile)
@@ -370,6 +385,18 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		return res
 	}
 	return unknownReceiver(r, cands)
+}
+
+// inModule binds a function of the table module mod returns.
+func inModule(tab lang.Table, mod string, cands []*lang.Target) lang.Resolution {
+	files := moduleFiles(tab, mod)
+	if len(files) == 0 {
+		return lang.Unbound(lang.RuleExternal, 0)
+	}
+	if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == files[0] && t.Container != "" }); len(ts) > 0 {
+		return lang.Bound(ts[0], lang.RuleImport)
+	}
+	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 
 // visibleFrom reports whether a bare name in the code of from can mean
