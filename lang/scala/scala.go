@@ -63,9 +63,42 @@ func init() {
 	})
 }
 
+// memberScopes are the nodes whose definitions are members: the bodies
+// of classes, objects, traits, enums and givens, a package's, a file's.
+var memberScopes = map[string]bool{"template_body": true, "with_template_body": true, "enum_body": true, "compilation_unit": true}
+
+// local reports whether definition n is code's own rather than a member:
+// a val in a block (test("...") { val json = ... } in a suite's body),
+// or a def in a block that no function holds (a function's nested defs
+// stay, as in other languages).
+func local(t *lang.Tree, n int32) bool {
+	p := t.Parent(n)
+	if p < 0 || memberScopes[t.Kind(p)] {
+		return false
+	}
+	if t.Kind(n) != "function_definition" {
+		return true
+	}
+	for ; p >= 0; p = t.Parent(p) {
+		switch t.Kind(p) {
+		case "function_definition":
+			return false
+		case "template_body", "with_template_body":
+			return true
+		}
+	}
+	return true
+}
+
 // symbol fills a definition's signature and visibility.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	n := d.Node
+	switch t.Kind(n) {
+	case "val_definition", "var_definition", "given_definition", "function_definition":
+		if local(t, n) {
+			return false
+		}
+	}
 	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
 		for c := range t.NamedChildren(m) {
 			w := t.Text(c)
@@ -93,6 +126,23 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Signature.Returns = t.FieldText(n, "type")
 		if s.Signature.Returns == "" {
 			s.Signature.Returns = newType(t, t.Field(n, "value"))
+		}
+	case "enum_definition":
+		// its cases, as Kotlin's and Rust's rooms list an enum's entries
+		if b := t.Field(n, "body"); b >= 0 {
+			for cs := range t.NamedChildren(b) {
+				if t.Kind(cs) != "enum_case_definitions" {
+					continue
+				}
+				for c := range t.NamedChildren(cs) {
+					switch t.Kind(c) {
+					case "simple_enum_case":
+						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.FieldText(c, "name"), Type: s.Name})
+					case "full_enum_case":
+						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.FieldText(c, "name"), Type: t.FieldText(c, "class_parameters")})
+					}
+				}
+			}
 		}
 	case "class_definition":
 		s.Signature.Params = params(t, t.Field(n, "class_parameters"))

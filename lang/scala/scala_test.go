@@ -124,3 +124,72 @@ func TestStripType(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalsAndPackageObjects, in circe's style: the members of a package
+// object are the members of the package it names (io.circe.syntax), vals
+// and defs inside a test's block are the test's locals, not members of the
+// suite (circe's suites held a thousand such variables), an object built
+// in a val keeps its methods, and an enum lists its cases.
+func TestLocalsAndPackageObjects(t *testing.T) {
+	f := langtest.Extract(t, "modules/core/shared/src/main/scala/io/circe/syntax/package.scala", `package io.circe
+
+package object syntax {
+  implicit final class EncoderOps[A](private val value: A) extends AnyVal {
+    final def asJson(implicit encoder: Encoder[A]): Json = encoder(value)
+  }
+  val Empty: Json = Json.Null
+}
+`)
+	if f.Module != "io.circe.syntax" {
+		t.Errorf("package object's module %q, want io.circe.syntax", f.Module)
+	}
+	var got []string
+	for _, s := range f.Symbols[1:] {
+		got = append(got, s.Kind+" "+s.Qualified())
+	}
+	if want := []string{"class EncoderOps", "method EncoderOps.asJson", "variable Empty"}; !slices.Equal(got, want) {
+		t.Errorf("package object symbols %q, want %q", got, want)
+	}
+
+	f = langtest.Extract(t, "modules/tests/shared/src/test/scala/io/circe/DecoderSuite.scala", `package io.circe
+
+class DecoderSuite extends CirceMunitSuite {
+  val shared = Decoder[Int]
+
+  test("prepare should move appropriately") {
+    val json = Json.obj("a" -> Json.True)
+    def helper(j: Json): Int = 1
+    assertEquals(json.hcursor.downField("a").as[Boolean], Right(true))
+  }
+
+  "a decoder" should "fail" in {
+    var failed = false
+  }
+
+  private val decodeA = new Decoder[Int] {
+    def apply(c: HCursor): Decoder.Result[Int] = Right(1)
+  }
+}
+
+object Directions:
+  enum Intercardinal:
+    case NorthEast, SouthEast
+    case Custom(degrees: Int)
+`)
+	got = nil
+	for _, s := range f.Symbols[1:] {
+		got = append(got, s.Kind+" "+s.Qualified())
+	}
+	want := []string{"class DecoderSuite", "variable DecoderSuite.shared", "variable DecoderSuite.decodeA",
+		"function DecoderSuite.decodeA.apply", "class Directions", "class Directions.Intercardinal"}
+	if !slices.Equal(got, want) {
+		t.Errorf("suite symbols:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	var cases []string
+	for _, p := range langtest.Sym(t, f, "Directions.Intercardinal").Signature.Fields {
+		cases = append(cases, p.Name+":"+p.Type)
+	}
+	if want := []string{"NorthEast:Intercardinal", "SouthEast:Intercardinal", "Custom:(degrees: Int)"}; !slices.Equal(cases, want) {
+		t.Errorf("enum cases %q, want %q", cases, want)
+	}
+}
