@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
@@ -191,5 +192,26 @@ object Directions:
 	}
 	if want := []string{"NorthEast:Intercardinal", "SouthEast:Intercardinal", "Custom:(degrees: Int)"}; !slices.Equal(cases, want) {
 		t.Errorf("enum cases %q, want %q", cases, want)
+	}
+}
+
+// TestSkeletonPackageObject: a package object's skeleton shows its
+// members, as an object's does (circe's syntax/package.scala was one
+// line, package object syntax { /* ... */ }).
+func TestSkeletonPackageObject(t *testing.T) {
+	src := "package io.circe\n\npackage object syntax {\n  implicit final class EncoderOps[A](private val value: A) extends AnyVal {\n    final def asJson(implicit encoder: Encoder[A]): Json = {\n      encoder(value)\n    }\n  }\n}\n"
+	ps := lang.NewParser()
+	defer ps.Close()
+	tree, err := ps.ParseFile(lang.ForPath("a.scala"), "a.scala", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, l := range lang.Skeleton(tree, 0, uint32(len(src)), lang.SkeletonOptions{}) {
+		text = append(text, l.Text)
+	}
+	got := strings.Join(text, "\n")
+	if !strings.Contains(got, "implicit final class EncoderOps") || !strings.Contains(got, "final def asJson(implicit encoder: Encoder[A]): Json") {
+		t.Errorf("skeleton:\n%s\nwant EncoderOps and asJson", got)
 	}
 }
