@@ -69,8 +69,8 @@ var memberScopes = map[string]bool{"template_body": true, "with_template_body": 
 
 // local reports whether definition n is code's own rather than a member:
 // a val in a block (test("...") { val json = ... } in a suite's body),
-// or a def in a block that no function holds (a function's nested defs
-// stay, as in other languages).
+// or a def in a block that no function or val holds (their nested defs
+// stay, as a function's do in other languages).
 func local(t *lang.Tree, n int32) bool {
 	p := t.Parent(n)
 	if p < 0 || memberScopes[t.Kind(p)] {
@@ -81,7 +81,7 @@ func local(t *lang.Tree, n int32) bool {
 	}
 	for ; p >= 0; p = t.Parent(p) {
 		switch t.Kind(p) {
-		case "function_definition":
+		case "function_definition", "val_definition", "var_definition", "given_definition":
 			return false
 		case "template_body", "with_template_body":
 			return true

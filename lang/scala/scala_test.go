@@ -170,6 +170,11 @@ class DecoderSuite extends CirceMunitSuite {
   private val decodeA = new Decoder[Int] {
     def apply(c: HCursor): Decoder.Result[Int] = Right(1)
   }
+
+  private lazy val dict: Map[String, Int] = {
+    def find(p: String): Int = 1
+    Map("a" -> find("a"))
+  }
 }
 
 object Directions:
@@ -182,7 +187,8 @@ object Directions:
 		got = append(got, s.Kind+" "+s.Qualified())
 	}
 	want := []string{"class DecoderSuite", "variable DecoderSuite.shared", "variable DecoderSuite.decodeA",
-		"function DecoderSuite.decodeA.apply", "class Directions", "class Directions.Intercardinal"}
+		"function DecoderSuite.decodeA.apply", "variable DecoderSuite.dict", "function DecoderSuite.dict.find",
+		"class Directions", "class Directions.Intercardinal"}
 	if !slices.Equal(got, want) {
 		t.Errorf("suite symbols:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
