@@ -43,6 +43,7 @@ func init() {
 		Symbol:     symbol,
 		Ref:        ref,
 		Import:     imports,
+		Fixup:      fixup,
 		Resolver: lang.NewPackageResolver("scala", Extensions, lang.PackageRules{
 			Self: "this", Std: lang.Words(std), Common: lang.Words(common), Explicit: true, StripType: stripType,
 		}),
