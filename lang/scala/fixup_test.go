@@ -71,3 +71,23 @@ func TestFixupLeavesTheRest(t *testing.T) {
 		t.Errorf("fixup:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// FuzzFixup: whatever the input, the fixup keeps every byte offset and
+// line break, and changes nothing but to spaces.
+func FuzzFixup(f *testing.F) {
+	for _, s := range []string{"forAll { xs: List[Int] =>\n  xs\n}\n", "given A with {\n  def f = 1\n}\n", "trait A { this: B => }",
+		`"""a"""" '\n' /* /* */ { x: T => } */ 'c' "{"`, "{ x: T =>", "given with {{", "/*", `"`, "'"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out := fixup(src)
+		if len(out) != len(src) {
+			t.Fatalf("length %d, want %d", len(out), len(src))
+		}
+		for i := range src {
+			if out[i] != src[i] && (out[i] != ' ' || src[i] == '\n' || src[i] == '\r') {
+				t.Fatalf("byte %d: %q became %q", i, src[i], out[i])
+			}
+		}
+	})
+}
