@@ -63,6 +63,7 @@ func init() {
 		Ref:        ref,
 		Import:     imports,
 		Module:     module,
+		Finish:     finish,
 		Resolver:   resolver{},
 		Skeleton: &lang.SkeletonSpec{
 			Marker:      "-- ...",
@@ -104,9 +105,19 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		}
 	}
 	if t.Kind(d.Node) == "field" {
-		// { f = function() end } assigned to a name: that name's
+		// { f = function() end } assigned to a name: that name's; in the
+		// table the file returns: the module's (named in finish)
 		s.Container = tableName(t, t.Parent(d.Node))
+		if s.Container == "" && returned(t, t.Parent(d.Node)) {
+			s.Container = returnedTable
+		}
 		s.Parent = 0
+	}
+	if v := aliasValue(t, d.Node); v != "" {
+		if !chunkFunction(t, v) {
+			return false // T.__index = T, M.VERSION = VERSION: no function's name
+		}
+		s.Kind = lang.KindFunction // M.f = f of the file's function f
 	}
 	fn := d.Node
 	if t.Kind(fn) != "function_declaration" {
@@ -144,6 +155,98 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	return true
 }
 
+// returnedTable stands for the module's name in the container of a
+// function the file's returned table holds, until finish knows the path.
+const returnedTable = "\x00return"
+
+// returned reports whether table constructor tc is what the file returns.
+func returned(t *lang.Tree, tc int32) bool {
+	el := t.Parent(tc)
+	if el < 0 || t.Kind(el) != "expression_list" {
+		return false
+	}
+	rs := t.Parent(el)
+	return rs >= 0 && t.Kind(rs) == "return_statement" && t.Parent(rs) == 0
+}
+
+// aliasValue is the name a definition M.f = f or { f = f } stores, "" for
+// any other definition.
+func aliasValue(t *lang.Tree, d int32) string {
+	var v int32 = -1
+	switch t.Kind(d) {
+	case "field":
+		v = t.Field(d, "value")
+	case "assignment_statement":
+		if el := t.ChildOfKind(d, "expression_list"); el >= 0 {
+			v = t.Field(el, "value")
+		}
+	}
+	if v < 0 || t.Kind(v) != "identifier" {
+		return ""
+	}
+	return t.Text(v)
+}
+
+// chunkFunction reports whether the file's top level defines a function
+// called name: function name(), local function name(), local name =
+// function, or a local name given a function later (local yield; do
+// yield = function() end end).
+func chunkFunction(t *lang.Tree, name string) bool {
+	for c := range t.NamedChildren(0) {
+		switch t.Kind(c) {
+		case "function_declaration":
+			if t.FieldText(c, "name") == name {
+				return true
+			}
+		case "variable_declaration", "assignment_statement", "do_statement":
+			as := c
+			if t.Kind(c) == "variable_declaration" {
+				as = t.ChildOfKind(c, "assignment_statement")
+			}
+			if t.Kind(c) == "do_statement" {
+				if b := t.ChildOfKind(c, "block"); b >= 0 {
+					for st := range t.NamedChildren(b) {
+						if t.Kind(st) == "assignment_statement" && assignsFunction(t, st, name) {
+							return true
+						}
+					}
+				}
+				continue
+			}
+			if as >= 0 && assignsFunction(t, as, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignsFunction reports whether assignment as gives name a function.
+func assignsFunction(t *lang.Tree, as int32, name string) bool {
+	vl, el := t.ChildOfKind(as, "variable_list"), t.ChildOfKind(as, "expression_list")
+	if vl < 0 || el < 0 {
+		return false
+	}
+	n, v := t.Field(vl, "name"), t.Field(el, "value")
+	return n >= 0 && v >= 0 && t.Text(n) == name && t.Kind(v) == "function_definition"
+}
+
+// finish names the module in the container of the functions its
+// returned table holds: a/b/phases.lua's { check = ... } is phases.check,
+// a/b/init.lua's is b's.
+func finish(x *lang.Extractor) {
+	name := strings.TrimSuffix(path.Base(x.Path), ".lua")
+	if name == "init" {
+		name = path.Base(path.Dir(x.Path))
+	}
+	for i := range x.Facts.Symbols {
+		s := &x.Facts.Symbols[i]
+		if c, ok := strings.CutPrefix(s.Container, returnedTable); ok {
+			s.Container = name + c
+		}
+	}
+}
+
 // inFunction reports whether node n lies in the body of a function.
 func inFunction(t *lang.Tree, n int32) bool {
 	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
@@ -159,6 +262,10 @@ func inFunction(t *lang.Tree, n int32) bool {
 // local value as a call on an unknown receiver, which no global function
 // of the same name may claim.
 func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	if r.Kind == lang.RefReference {
+		// M.f = f: the function of the file the module's name leads to
+		return chunkFunction(t, r.Name)
+	}
 	if mod := requiredModule(t, m.Node("receiver")); mod != "" {
 		r.Qualifier, r.QualifierCall = mod, "require" // require("m").f()
 		return true
