@@ -118,6 +118,8 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	}
 	switch t.Kind(n) {
 	case "function_definition", "function_declaration":
+		// the header without the = before the body (def f(): Int =)
+		s.Signature.Text = strings.TrimSpace(strings.TrimSuffix(s.Signature.Text, "="))
 		s.Signature.Params = params(t, t.Field(n, "parameters"))
 		s.Signature.Returns = t.FieldText(n, "return_type")
 		if s.Name == "this" {

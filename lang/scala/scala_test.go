@@ -90,6 +90,12 @@ func TestExtract(t *testing.T) {
 		t.Errorf("fields %+v", fs)
 	}
 	parse := f.Symbols[5]
+	if want := "def parse(args: Seq[String], init: C): Option[C]"; parse.Signature.Text != want {
+		t.Errorf("parse signature %q, want %q (no = before the body)", parse.Signature.Text, want)
+	}
+	if want := "def head(xs: String*): OptionDef[Unit, C]"; f.Symbols[4].Signature.Text != want {
+		t.Errorf("head signature %q, want %q", f.Symbols[4].Signature.Text, want)
+	}
 	if parse.Signature.Returns != "Option[C]" || len(parse.Signature.Params) != 2 || parse.Signature.Params[0].Type != "Seq[String]" {
 		t.Errorf("parse signature %+v", parse.Signature)
 	}
