@@ -68,34 +68,20 @@ func init() {
 // of classes, objects, traits, enums and givens, a package's, a file's.
 var memberScopes = map[string]bool{"template_body": true, "with_template_body": true, "enum_body": true, "compilation_unit": true}
 
-// local reports whether definition n is code's own rather than a member:
-// a val in a block (test("...") { val json = ... } in a suite's body),
-// or a def in a block that no function or val holds (their nested defs
-// stay, as a function's do in other languages).
+// local reports whether val definition n is code's own rather than a
+// member: a val in a block (test("...") { val json = ... } in a suite's
+// body). A def there stays: calls bind to it (circe's 54 calls of a
+// test's check helper).
 func local(t *lang.Tree, n int32) bool {
 	p := t.Parent(n)
-	if p < 0 || memberScopes[t.Kind(p)] {
-		return false
-	}
-	if t.Kind(n) != "function_definition" {
-		return true
-	}
-	for ; p >= 0; p = t.Parent(p) {
-		switch t.Kind(p) {
-		case "function_definition", "val_definition", "var_definition", "given_definition":
-			return false
-		case "template_body", "with_template_body":
-			return true
-		}
-	}
-	return true
+	return p >= 0 && !memberScopes[t.Kind(p)]
 }
 
 // symbol fills a definition's signature and visibility.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	n := d.Node
 	switch t.Kind(n) {
-	case "val_definition", "var_definition", "given_definition", "function_definition":
+	case "val_definition", "var_definition", "given_definition":
 		if local(t, n) {
 			return false
 		}
