@@ -44,6 +44,7 @@ func init() {
 		Ref:        ref,
 		Import:     imports,
 		Fixup:      fixup,
+		Module:     module,
 		Resolver: lang.NewPackageResolver("scala", Extensions, lang.PackageRules{
 			Self: "this", Std: lang.Words(std), Common: lang.Words(common), Explicit: true, StripType: stripType,
 		}),
@@ -62,6 +63,44 @@ func init() {
 			Hidden: []string{"private", "private[this]"},
 		},
 	})
+}
+
+// module is the file's package, its package clauses joined, and the name
+// of a package object in it: its members are that package's (package
+// io.circe with package object syntax is io.circe.syntax), unless a
+// packaging block of the same name follows it (circe's tests/examples/
+// package.scala holds package object examples and package examples { }).
+func module(_ string, t *lang.Tree, captured string) string {
+	obj, after := packageObject(t, 0)
+	switch {
+	case obj == "" || after:
+		return captured
+	case captured == "":
+		return obj
+	}
+	return captured + "." + obj
+}
+
+// packageObject finds the name of the package object at the top level
+// of node n or in its packaging blocks, and whether a packaging block of
+// that name follows it.
+func packageObject(t *lang.Tree, n int32) (name string, after bool) {
+	for c := range t.NamedChildren(n) {
+		switch t.Kind(c) {
+		case "package_object":
+			if name == "" {
+				name = t.FieldText(c, "name")
+			}
+		case "package_clause":
+			if name != "" && t.FieldText(c, "name") == name {
+				after = true
+			}
+			if b := t.Field(c, "body"); b >= 0 && name == "" {
+				name, after = packageObject(t, b)
+			}
+		}
+	}
+	return name, after
 }
 
 // memberScopes are the nodes whose definitions are members: the bodies

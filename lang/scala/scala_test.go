@@ -151,6 +151,14 @@ package object syntax {
 	if f.Module != "io.circe.syntax" {
 		t.Errorf("package object's module %q, want io.circe.syntax", f.Module)
 	}
+	// a packaging block of the object's name says the package already
+	if f := langtest.Extract(t, "modules/tests/src/main/scala/io/circe/tests/examples/package.scala",
+		"package io.circe.tests\n\npackage object examples extends AllInstances {\n  val glossary: Json = Json.Null\n}\n\npackage examples {\n  case class Qux[A](i: Int, a: A)\n}\n"); f.Module != "io.circe.tests.examples" {
+		t.Errorf("module %q, want io.circe.tests.examples", f.Module)
+	}
+	if f := langtest.Extract(t, "a/package.scala", "package a {\n  package object b {\n    def f = 1\n  }\n}\n"); f.Module != "a.b" {
+		t.Errorf("module %q, want a.b", f.Module)
+	}
 	var got []string
 	for _, s := range f.Symbols[1:] {
 		got = append(got, s.Kind+" "+s.Qualified())

@@ -8,10 +8,6 @@
 (package_clause
   name: (package_identifier) @module)
 
-; a package object's members are its package's: package io.circe with
-; package object syntax { ... } is io.circe.syntax
-(package_object
-  name: (identifier) @module)
 
 (trait_definition
   name: (identifier) @name
