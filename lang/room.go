@@ -55,6 +55,11 @@ type Spec struct {
 	// Extractor: guards, a file's doc, a symbol a later statement changes.
 	Finish func(x *Extractor)
 
+	// Fixup, when set, returns what the parser reads instead of a file's
+	// source, of the same length, where the grammar cannot read valid
+	// code (as Walker.Fixup).
+	Fixup func(src []byte) []byte
+
 	Resolver Resolver
 	Skeleton *SkeletonSpec
 	// SkelRules, instead of Skeleton, are skeleton rules written in Go
@@ -91,7 +96,7 @@ var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "im
 // compile panics then; TestQueriesCompile compiles every room's query, so
 // that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
-	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data}
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
 	l.builtins = map[string]bool{}

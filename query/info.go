@@ -24,7 +24,12 @@ type Info struct {
 	Kinds         map[string]int `json:"kinds"`
 	Skipped       map[string]int `json:"skipped"`
 	ParseErrors   int            `json:"parseErrors"`
-	Resolution    map[string]int `json:"resolution"`
+	// ParseErrorFiles are the files with parse errors, in path order,
+	// each with its first diagnostic; SkippedFiles the files not
+	// indexed, with the reason.
+	ParseErrorFiles []FileProblem  `json:"parseErrorFiles"`
+	SkippedFiles    []FileProblem  `json:"skippedFiles"`
+	Resolution      map[string]int `json:"resolution"`
 	// Memories counts the current development memories the index holds;
 	// MemoryProblems are the memory files its last run could not import.
 	Memories       int             `json:"memories"`
@@ -65,6 +70,52 @@ func (x *Index) Faults(ctx context.Context) ([]FileFault, error) {
 			f.Path = p
 			out = append(out, f)
 		}
+	}
+	return out, rows.Err()
+}
+
+// FileProblem is a current file the index holds less of than its
+// source: where the first parse error is and what it says, or why the
+// file was skipped.
+type FileProblem struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+	// Errors is how many parse errors the file has.
+	Errors int `json:"errors,omitempty"`
+}
+
+// FileProblems returns the current files of a status (parse_error,
+// skipped), in path order.
+func (x *Index) FileProblems(ctx context.Context, status string) ([]FileProblem, error) {
+	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.reason, f.diagnostics FROM files f JOIN paths p ON p.id = f.path_id
+		WHERE f.to_seq IS NULL AND f.status = ? ORDER BY p.path`, status)
+	if err != nil {
+		return nil, fmt.Errorf("read %s files: %w", status, err)
+	}
+	defer rows.Close()
+	out := []FileProblem{}
+	for rows.Next() {
+		var fp FileProblem
+		var diags string
+		if err := rows.Scan(&fp.Path, &fp.Message, &diags); err != nil {
+			return nil, err
+		}
+		if diags != "" {
+			var ds []struct {
+				Line    int    `json:"line"`
+				Col     int    `json:"col"`
+				Message string `json:"message"`
+			}
+			if err := json.Unmarshal([]byte(diags), &ds); err != nil {
+				return nil, fmt.Errorf("read diagnostics of %s: %w", fp.Path, err)
+			}
+			if len(ds) > 0 {
+				fp.Line, fp.Col, fp.Message, fp.Errors = ds[0].Line, ds[0].Col, ds[0].Message, len(ds)
+			}
+		}
+		out = append(out, fp)
 	}
 	return out, rows.Err()
 }
@@ -150,8 +201,11 @@ func (x *Index) Info(ctx context.Context) (*Info, error) {
 	for _, n := range in.Resolution {
 		in.Edges += n
 	}
-	err = x.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE to_seq IS NULL AND status = 'parse_error'`).Scan(&in.ParseErrors)
-	if err != nil {
+	if in.ParseErrorFiles, err = x.FileProblems(ctx, "parse_error"); err != nil {
+		return nil, err
+	}
+	in.ParseErrors = len(in.ParseErrorFiles)
+	if in.SkippedFiles, err = x.FileProblems(ctx, "skipped"); err != nil {
 		return nil, err
 	}
 	if err := x.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories WHERE deleted = 0`).Scan(&in.Memories); err != nil {

@@ -286,6 +286,10 @@ func TestBadArguments(t *testing.T) {
 		{"sdl_slice_build", `{"editedFiles": ["../../etc/passwd"]}`, "editedFiles"},
 		{"sdl_slice_build", `{"failingTestPath": "/etc/passwd"}`, "outside the repository"},
 		{"sdl_slice_build", `{"taskText": "x", "budget": {"maxEstimatedTokens": 10}}`, "budget.maxEstimatedTokens"},
+		// a field unknown inside an object argument is named by its path,
+		// with what that object takes (it read: unknown argument
+		// "maxTokens"; sdl_slice_build takes: repoId, taskText, ...)
+		{"sdl_slice_build", `{"taskText": "x", "budget": {"maxTokens": 10}}`, `unknown argument \"budget.maxTokens\"; budget takes: maxCards, maxEstimatedTokens`},
 		{"sdl_slice_build", `{"taskText": "x", "minConfidence": 2}`, "minConfidence"},
 		{"sdl_slice_spillover_get", `{"spilloverHandle": "sp_nope"}`, "unknown handle"},
 		{"sdl_symbol_search", `{"query": "x", "repoId": "elsewhere"}`, `unknown repoId \"elsewhere\": this server knows shop`},

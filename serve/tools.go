@@ -217,14 +217,14 @@ func decode(raw json.RawMessage, req any, t *Tool) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(req); err != nil {
-		return argsError(err, t)
+		return argsError(err, t, raw)
 	}
 	return nil
 }
 
 // argsError rewrites encoding/json's errors to name the field and what it
 // takes.
-func argsError(err error, t *Tool) error {
+func argsError(err error, t *Tool, raw json.RawMessage) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		field := te.Field
@@ -245,6 +245,10 @@ func argsError(err error, t *Tool) error {
 	msg := err.Error()
 	if strings.HasPrefix(msg, "json: unknown field ") {
 		field := strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
+		if path, typ := nestedField(raw, t.reqType, field); path != "" {
+			// budget: {"maxTokens": ...}: encoding/json names the field alone
+			return fmt.Errorf("%w: unknown argument %q; %s takes: %s", ErrArgs, path+"."+field, path, strings.Join(jsonFields(typ), ", "))
+		}
 		var names []string
 		for _, a := range t.topArgs() {
 			names = append(names, a.Name)
@@ -252,6 +256,90 @@ func argsError(err error, t *Tool) error {
 		return fmt.Errorf("%w: unknown argument %q; %s takes: %s", ErrArgs, field, t.Name, strings.Join(names, ", "))
 	}
 	return fmt.Errorf("%w: %v", ErrArgs, err)
+}
+
+// nestedField finds the object argument, at any depth, whose value holds
+// the unknown field: its dotted path and the Go type it decodes into; ""
+// when the field is one of the call's own.
+func nestedField(raw json.RawMessage, typ reflect.Type, field string) (string, reflect.Type) {
+	for typ != nil && (typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice) {
+		typ = typ.Elem()
+	}
+	var obj map[string]json.RawMessage
+	if typ == nil || typ.Kind() != reflect.Struct || json.Unmarshal(raw, &obj) != nil {
+		return "", nil
+	}
+	if _, ok := obj[field]; ok {
+		return "", nil
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ft := jsonFieldType(typ, k)
+		if ft == nil {
+			continue
+		}
+		inner := ft
+		for inner.Kind() == reflect.Pointer {
+			inner = inner.Elem()
+		}
+		var sub map[string]json.RawMessage
+		if inner.Kind() != reflect.Struct || json.Unmarshal(obj[k], &sub) != nil {
+			continue
+		}
+		if _, ok := sub[field]; ok {
+			return k, inner
+		}
+		if p, t := nestedField(obj[k], inner, field); p != "" {
+			return k + "." + p, t
+		}
+	}
+	return "", nil
+}
+
+// jsonFieldType is the type of struct typ's field named name in JSON.
+func jsonFieldType(typ reflect.Type, name string) reflect.Type {
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			if t := jsonFieldType(f.Type, name); t != nil {
+				return t
+			}
+			continue
+		}
+		if jsonName(f) == name {
+			return f.Type
+		}
+	}
+	return nil
+}
+
+// jsonFields are the JSON names of struct typ's fields.
+func jsonFields(typ reflect.Type) []string {
+	var out []string
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			out = append(out, jsonFields(f.Type)...)
+		} else if n := jsonName(f); n != "" && f.IsExported() {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func jsonName(f reflect.StructField) string {
+	tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	switch tag {
+	case "-":
+		return ""
+	case "":
+		return f.Name
+	}
+	return tag
 }
 
 func jsonKind(goKind string) string {

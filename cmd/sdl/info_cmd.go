@@ -111,6 +111,8 @@ func infoCommand() *cli.Command {
 				fmt.Fprintf(u.w, "    %s: %s\n", u.path(loc), p.Message)
 			}
 			printFaults(u, in.Faults)
+			printFileProblems(u, "parse errors (the files keep what the parser recovered):", in.ParseErrorFiles)
+			printFileProblems(u, "skipped files:", in.SkippedFiles)
 			fmt.Fprintf(u.w, "%s\n", u.title("versions"))
 			for _, v := range in.Versions {
 				git := ""
@@ -187,6 +189,34 @@ func readInput(c *cli.Context, p string) ([]byte, error) {
 }
 
 // printFaults lists the files whose indexing failed at some stage.
+// infoListedFiles is how many files with parse errors, or skipped, info
+// lists by name; --json lists them all.
+const infoListedFiles = 20
+
+// printFileProblems lists files the index holds less of than their
+// source: where a parse error is, or why a file was skipped.
+func printFileProblems(u *ui, title string, files []query.FileProblem) {
+	if len(files) == 0 {
+		return
+	}
+	fmt.Fprintf(u.w, "  %s\n", title)
+	for i, f := range files {
+		if i == infoListedFiles {
+			fmt.Fprintf(u.w, "    %s\n", u.dim(fmt.Sprintf("and %d more (sdl info --json lists them all)", len(files)-i)))
+			break
+		}
+		loc := f.Path
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d:%d", f.Path, f.Line, f.Col)
+		}
+		more := ""
+		if f.Errors > 1 {
+			more = fmt.Sprintf(" (+%d more)", f.Errors-1)
+		}
+		fmt.Fprintf(u.w, "    %s: %s%s\n", u.path(loc), f.Message, more)
+	}
+}
+
 func printFaults(u *ui, faults []query.FileFault) {
 	if len(faults) == 0 {
 		return

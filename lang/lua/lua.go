@@ -63,6 +63,7 @@ func init() {
 		Ref:        ref,
 		Import:     imports,
 		Module:     module,
+		Finish:     finish,
 		Resolver:   resolver{},
 		Skeleton: &lang.SkeletonSpec{
 			Marker:      "-- ...",
@@ -78,8 +79,24 @@ func init() {
 }
 
 // symbol names the table a function is stored in as its container, and
-// reads its parameters.
+// reads its parameters. A function stored in a table built inside a
+// function (a busted test's mock, a metatable's __index) is a local
+// value, not a symbol: Kong's specs held 20 strategy.select each.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	if t.Kind(d.Node) == "field" && inFunction(t, d.Node) {
+		return false
+	}
+	if p := t.Parent(d.Node); p >= 0 && t.Kind(p) == "variable_declaration" {
+		// local f = function: the match is the assignment inside the local
+		s.Signature.Text = "local " + s.Signature.Text
+	}
+	if d.Kind == lang.KindVariable {
+		// a table over many lines is its first: the rest is code (Kong's
+		// transformers tables printed their functions' bodies)
+		if first, _, ok := strings.Cut(t.Text(d.Node), "\n"); ok {
+			s.Signature.Text = strings.TrimSpace(first)
+		}
+	}
 	if p := t.Parent(d.Name); p >= 0 {
 		switch t.Kind(p) {
 		case "dot_index_expression", "method_index_expression":
@@ -88,9 +105,19 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		}
 	}
 	if t.Kind(d.Node) == "field" {
-		// { f = function() end } assigned to a name: that name's
+		// { f = function() end } assigned to a name: that name's; in the
+		// table the file returns: the module's (named in finish)
 		s.Container = tableName(t, t.Parent(d.Node))
+		if s.Container == "" && returned(t, t.Parent(d.Node)) {
+			s.Container = returnedTable
+		}
 		s.Parent = 0
+	}
+	if v := aliasValue(t, d.Node); v != "" {
+		if !chunkFunction(t, v) {
+			return false // T.__index = T, M.VERSION = VERSION: no function's name
+		}
+		s.Kind = lang.KindFunction // M.f = f of the file's function f
 	}
 	fn := d.Node
 	if t.Kind(fn) != "function_declaration" {
@@ -128,11 +155,121 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	return true
 }
 
+// returnedTable stands for the module's name in the container of a
+// function the file's returned table holds, until finish knows the path.
+const returnedTable = "\x00return"
+
+// returned reports whether table constructor tc is what the file returns.
+func returned(t *lang.Tree, tc int32) bool {
+	el := t.Parent(tc)
+	if el < 0 || t.Kind(el) != "expression_list" {
+		return false
+	}
+	rs := t.Parent(el)
+	return rs >= 0 && t.Kind(rs) == "return_statement" && t.Parent(rs) == 0
+}
+
+// aliasValue is the name a definition M.f = f or { f = f } stores, "" for
+// any other definition.
+func aliasValue(t *lang.Tree, d int32) string {
+	var v int32 = -1
+	switch t.Kind(d) {
+	case "field":
+		v = t.Field(d, "value")
+	case "assignment_statement":
+		if el := t.ChildOfKind(d, "expression_list"); el >= 0 {
+			v = t.Field(el, "value")
+		}
+	}
+	if v < 0 || t.Kind(v) != "identifier" {
+		return ""
+	}
+	return t.Text(v)
+}
+
+// chunkFunction reports whether the file's top level defines a function
+// called name: function name(), local function name(), local name =
+// function, or a local name given a function later (local yield; do
+// yield = function() end end).
+func chunkFunction(t *lang.Tree, name string) bool {
+	for c := range t.NamedChildren(0) {
+		switch t.Kind(c) {
+		case "function_declaration":
+			if t.FieldText(c, "name") == name {
+				return true
+			}
+		case "variable_declaration", "assignment_statement", "do_statement":
+			as := c
+			if t.Kind(c) == "variable_declaration" {
+				as = t.ChildOfKind(c, "assignment_statement")
+			}
+			if t.Kind(c) == "do_statement" {
+				if b := t.ChildOfKind(c, "block"); b >= 0 {
+					for st := range t.NamedChildren(b) {
+						if t.Kind(st) == "assignment_statement" && assignsFunction(t, st, name) {
+							return true
+						}
+					}
+				}
+				continue
+			}
+			if as >= 0 && assignsFunction(t, as, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignsFunction reports whether assignment as gives name a function.
+func assignsFunction(t *lang.Tree, as int32, name string) bool {
+	vl, el := t.ChildOfKind(as, "variable_list"), t.ChildOfKind(as, "expression_list")
+	if vl < 0 || el < 0 {
+		return false
+	}
+	n, v := t.Field(vl, "name"), t.Field(el, "value")
+	return n >= 0 && v >= 0 && t.Text(n) == name && t.Kind(v) == "function_definition"
+}
+
+// finish names the module in the container of the functions its
+// returned table holds: a/b/phases.lua's { check = ... } is phases.check,
+// a/b/init.lua's is b's.
+func finish(x *lang.Extractor) {
+	name := strings.TrimSuffix(path.Base(x.Path), ".lua")
+	if name == "init" {
+		name = path.Base(path.Dir(x.Path))
+	}
+	for i := range x.Facts.Symbols {
+		s := &x.Facts.Symbols[i]
+		if c, ok := strings.CutPrefix(s.Container, returnedTable); ok {
+			s.Container = name + c
+		}
+	}
+}
+
+// inFunction reports whether node n lies in the body of a function.
+func inFunction(t *lang.Tree, n int32) bool {
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		if k := t.Kind(p); k == "function_definition" || k == "function_declaration" {
+			return true
+		}
+	}
+	return false
+}
+
 // ref reads a bare call of a local alias (local find = string.find;
 // find(s)) as the call of what it aliases, and a bare call of any other
 // local value as a call on an unknown receiver, which no global function
 // of the same name may claim.
 func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	if r.Kind == lang.RefReference {
+		// M.f = f: the function of the file the module's name leads to
+		return chunkFunction(t, r.Name)
+	}
+	if mod := requiredModule(t, m.Node("receiver")); mod != "" {
+		r.Qualifier, r.QualifierCall = mod, "require" // require("m").f()
+		return true
+	}
 	if strings.ContainsAny(r.Qualifier, "()[]{}'\" :") {
 		r.Qualifier = "?" // a call's result, an index, a method chain
 	}
@@ -157,9 +294,15 @@ func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 		if !found {
 			continue
 		}
-		if value >= 0 && t.Kind(value) == "dot_index_expression" && !strings.ContainsAny(t.Text(value), "()[]{} \n") {
+		switch {
+		case value >= 0 && t.Kind(value) == "dot_index_expression" && requiredModule(t, t.Field(value, "table")) != "":
+			// local f = require("m").f
+			r.Qualifier, r.QualifierCall, r.Name = requiredModule(t, t.Field(value, "table")), "require", t.FieldText(value, "field")
+		case value >= 0 && t.Kind(value) == "dot_index_expression" && !strings.ContainsAny(t.Text(value), "()[]{} \n"):
 			r.Qualifier, r.Name = t.FieldText(value, "table"), t.FieldText(value, "field")
-		} else if value != -2 {
+		case value >= 0 && t.Kind(value) == "identifier":
+			r.Name = t.Text(value) // local type = type: the global's call
+		case value != -2:
 			r.Qualifier = "?"
 		}
 		return true
@@ -191,6 +334,9 @@ func localValue(t *lang.Tree, c int32, name string) (int32, bool) {
 		}
 		for i, n := range names {
 			if t.Text(n) == name {
+				if i < len(values) && t.Kind(values[i]) == "function_definition" {
+					return -2, true // local f = function: a local function
+				}
 				if i < len(values) {
 					return values[i], true
 				}
@@ -219,17 +365,28 @@ func tableName(t *lang.Tree, tc int32) string {
 	return ""
 }
 
+// requiredModule is the module of node n when it is a call require "m"
+// or require("m"), "" for any other node.
+func requiredModule(t *lang.Tree, n int32) string {
+	if n < 0 || t.Kind(n) != "function_call" || t.FieldText(n, "name") != "require" {
+		return ""
+	}
+	str := t.ChildOfKind(t.Field(n, "arguments"), "string")
+	if str < 0 {
+		return ""
+	}
+	if c := t.ChildOfKind(str, "string_content"); c >= 0 {
+		return t.Text(c)
+	}
+	return t.Text(str)
+}
+
 // imports reads require "a.b": the module, and the name the result is
 // assigned to (local x = require "a.b") as the import's alias.
 func imports(t *lang.Tree, call int32) []lang.Import {
-	args := t.Field(call, "arguments")
-	str := t.ChildOfKind(args, "string")
-	if str < 0 {
+	src := requiredModule(t, call)
+	if src == "" {
 		return nil
-	}
-	src := t.Text(str)
-	if c := t.ChildOfKind(str, "string_content"); c >= 0 {
-		src = t.Text(c)
 	}
 	imp := lang.Import{Source: src}
 	if el := t.Parent(call); el >= 0 && t.Kind(el) == "expression_list" && t.FirstChild(el) == call {
@@ -289,7 +446,7 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	tab, fi := ctx.Table, ctx.File
 	cands := lang.Pick(tab.ByName(r.Name), isLua)
 	if r.Qualifier == "" {
-		if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == fi.Path && t.Container == "" }); len(ts) > 0 {
+		if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == fi.Path && visibleFrom(t, ctx.From) }); len(ts) > 0 {
 			return lang.Bound(ts[0], lang.RuleSameFile)
 		}
 		if builtins[r.Name] {
@@ -313,19 +470,13 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		}
 		q = own
 	}
+	if r.QualifierCall == "require" {
+		return inModule(tab, q, cands)
+	}
 	for _, imp := range fi.Imports {
-		if imp.Alias == "" || imp.Alias != q {
-			continue
+		if imp.Alias != "" && imp.Alias == q {
+			return inModule(tab, imp.Source, cands)
 		}
-		files := moduleFiles(tab, imp.Source)
-		if len(files) == 0 {
-			return lang.Unbound(lang.RuleExternal, 0)
-		}
-		ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == files[0] && t.Container != "" })
-		if len(ts) > 0 {
-			return lang.Bound(ts[0], lang.RuleImport)
-		}
-		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == fi.Path && t.Container == q }); len(ts) > 0 {
 		return lang.Bound(ts[0], lang.RuleSameFile)
@@ -341,6 +492,34 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		return res
 	}
 	return unknownReceiver(r, cands)
+}
+
+// inModule binds a function of the table module mod returns.
+func inModule(tab lang.Table, mod string, cands []*lang.Target) lang.Resolution {
+	files := moduleFiles(tab, mod)
+	if len(files) == 0 {
+		return lang.Unbound(lang.RuleExternal, 0)
+	}
+	if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == files[0] && t.Container != "" }); len(ts) > 0 {
+		return lang.Bound(ts[0], lang.RuleImport)
+	}
+	return lang.Unbound(lang.RuleUnresolved, 0)
+}
+
+// visibleFrom reports whether a bare name in the code of from can mean
+// function t of the same file: a function of the file's top level, or a
+// local function nested in from or in a function around it (its
+// container is then that function; a table's function, M.f, is exported
+// and is reached as M.f only).
+func visibleFrom(t, from *lang.Target) bool {
+	if t.Container == "" {
+		return true
+	}
+	if t.Exported || from == nil {
+		return false
+	}
+	q := from.Qualified()
+	return q == t.Container || strings.HasPrefix(q, t.Container+".")
 }
 
 // unknownReceiver binds x:m() on a value of unknown type to the one

@@ -128,3 +128,54 @@ func TestReceivers(t *testing.T) {
 		t.Errorf("refs %q, want %q", got, want)
 	}
 }
+
+// TestLocals: as Kong writes them, a local name given a function is a
+// private function whose signature says local, and functions stored in a
+// table built inside a function (a busted test's mock strategy, a
+// metatable's __index) are no symbols: Kong's dao spec held twenty
+// strategy.select. A table of the file's top level keeps its functions.
+func TestLocals(t *testing.T) {
+	src := `local DAO = require "kong.db.dao"
+
+local inject_tool_calls = function(tool_calls)
+  return tool_calls
+end
+
+local handlers = {
+  access = function(conf) return conf end,
+}
+
+describe("DAO", function()
+  it("applies defaults", function()
+    local strategy = {
+      select = function()
+        return { a = 42 }
+      end,
+    }
+    local dao = DAO.new(strategy)
+    setmetatable({}, { __index = function(_, k) return dao[k] end })
+  end)
+end)
+`
+	f := langtest.Extract(t, "spec/01-unit/04-dao_spec.lua", src)
+	var got []string
+	for _, s := range f.Symbols[1:] {
+		got = append(got, fmt.Sprintf("%s %s %s %q", s.Kind, s.Qualified(), s.Visibility, s.Signature.Text))
+	}
+	want := []string{
+		`function inject_tool_calls private "local inject_tool_calls = function(tool_calls)"`,
+		`variable handlers private "local handlers = {"`,
+		`function handlers.access public "access = function(conf)"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("symbols:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	// the mock's and __index's calls are the file's own
+	var refs []string
+	for _, r := range f.Refs {
+		refs = append(refs, fmt.Sprintf("%s:%s.%s", f.Symbols[r.Symbol].Name, r.Qualifier, r.Name))
+	}
+	if want := []string{"04-dao_spec:.describe", "04-dao_spec:.it", "04-dao_spec:DAO.new", "04-dao_spec:.setmetatable"}; !slices.Equal(refs, want) {
+		t.Errorf("refs %q, want %q", refs, want)
+	}
+}

@@ -33,6 +33,40 @@
   name: (identifier) @name
   value: (function_definition body: (block)? @body)) @definition.function
 
+; a name in the table the file returns for a function of the file:
+; M.f = f, and return { f = f }; the value is a reference, so that a call
+; bound to the name leads on to the function
+(chunk
+  (assignment_statement
+    (variable_list .
+      name: (dot_index_expression
+        field: (identifier) @name))
+    (expression_list .
+      value: (identifier))) @definition.variable)
+
+(chunk
+  (assignment_statement
+    (variable_list .
+      name: (dot_index_expression))
+    (expression_list .
+      value: (identifier) @name @reference.ref)))
+
+(chunk
+  (return_statement
+    (expression_list .
+      (table_constructor
+        (field
+          name: (identifier) @name
+          value: (identifier)) @definition.variable))))
+
+(chunk
+  (return_statement
+    (expression_list .
+      (table_constructor
+        (field
+          name: (identifier)
+          value: (identifier) @name @reference.ref)))))
+
 ; a module's or a class's table: local M = {}
 (chunk
   (variable_declaration

@@ -43,6 +43,8 @@ func init() {
 		Symbol:     symbol,
 		Ref:        ref,
 		Import:     imports,
+		Fixup:      fixup,
+		Module:     module,
 		Resolver: lang.NewPackageResolver("scala", Extensions, lang.PackageRules{
 			Self: "this", Std: lang.Words(std), Common: lang.Words(common), Explicit: true, StripType: stripType,
 		}),
@@ -53,9 +55,9 @@ func init() {
 			Blocks:   []string{"block", "indented_block"},
 			Clauses:  []string{"catch_clause", "finally_clause"},
 			Cases:    []string{"case_clause"},
-			Nested:   []string{"class_definition", "object_definition", "trait_definition", "function_definition"},
+			Nested:   []string{"class_definition", "object_definition", "package_object", "trait_definition", "function_definition"},
 			Verbatim: []string{"package_clause", "import_declaration"},
-			Members: map[string]string{"class_definition": "template_body", "object_definition": "template_body",
+			Members: map[string]string{"class_definition": "template_body", "object_definition": "template_body", "package_object": "template_body",
 				"trait_definition": "template_body", "enum_definition": "enum_body"},
 			Code:   map[string]string{"function_definition": "block"},
 			Hidden: []string{"private", "private[this]"},
@@ -63,9 +65,66 @@ func init() {
 	})
 }
 
+// module is the file's package, its package clauses joined, and the name
+// of a package object in it: its members are that package's (package
+// io.circe with package object syntax is io.circe.syntax), unless a
+// packaging block of the same name follows it (circe's tests/examples/
+// package.scala holds package object examples and package examples { }).
+func module(_ string, t *lang.Tree, captured string) string {
+	obj, after := packageObject(t, 0)
+	switch {
+	case obj == "" || after:
+		return captured
+	case captured == "":
+		return obj
+	}
+	return captured + "." + obj
+}
+
+// packageObject finds the name of the package object at the top level
+// of node n or in its packaging blocks, and whether a packaging block of
+// that name follows it.
+func packageObject(t *lang.Tree, n int32) (name string, after bool) {
+	for c := range t.NamedChildren(n) {
+		switch t.Kind(c) {
+		case "package_object":
+			if name == "" {
+				name = t.FieldText(c, "name")
+			}
+		case "package_clause":
+			if name != "" && t.FieldText(c, "name") == name {
+				after = true
+			}
+			if b := t.Field(c, "body"); b >= 0 && name == "" {
+				name, after = packageObject(t, b)
+			}
+		}
+	}
+	return name, after
+}
+
+// memberScopes are the nodes whose definitions are members: the bodies
+// of classes, objects, traits, enums and givens, a package's, a file's.
+var memberScopes = map[string]bool{"template_body": true, "with_template_body": true, "enum_body": true, "compilation_unit": true}
+
+// local reports whether val definition n is code's own rather than a
+// member: a val in a block (test("...") { val json = ... } in a suite's
+// body). A def there stays: calls bind to it (circe's 54 calls of a
+// test's check helper).
+func local(t *lang.Tree, n int32) bool {
+	p := t.Parent(n)
+	return p >= 0 && !memberScopes[t.Kind(p)]
+}
+
 // symbol fills a definition's signature and visibility.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	n := d.Node
+	switch t.Kind(n) {
+	case "val_definition", "var_definition", "given_definition":
+		if local(t, n) {
+			return false
+		}
+	}
 	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
 		for c := range t.NamedChildren(m) {
 			w := t.Text(c)
@@ -84,6 +143,8 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	}
 	switch t.Kind(n) {
 	case "function_definition", "function_declaration":
+		// the header without the = before the body (def f(): Int =)
+		s.Signature.Text = strings.TrimSpace(strings.TrimSuffix(s.Signature.Text, "="))
 		s.Signature.Params = params(t, t.Field(n, "parameters"))
 		s.Signature.Returns = t.FieldText(n, "return_type")
 		if s.Name == "this" {
@@ -93,6 +154,23 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Signature.Returns = t.FieldText(n, "type")
 		if s.Signature.Returns == "" {
 			s.Signature.Returns = newType(t, t.Field(n, "value"))
+		}
+	case "enum_definition":
+		// its cases, as Kotlin's and Rust's rooms list an enum's entries
+		if b := t.Field(n, "body"); b >= 0 {
+			for cs := range t.NamedChildren(b) {
+				if t.Kind(cs) != "enum_case_definitions" {
+					continue
+				}
+				for c := range t.NamedChildren(cs) {
+					switch t.Kind(c) {
+					case "simple_enum_case":
+						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.FieldText(c, "name"), Type: s.Name})
+					case "full_enum_case":
+						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.FieldText(c, "name"), Type: t.FieldText(c, "class_parameters")})
+					}
+				}
+			}
 		}
 	case "class_definition":
 		s.Signature.Params = params(t, t.Field(n, "class_parameters"))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/lang/langtest"
 )
 
@@ -89,6 +90,12 @@ func TestExtract(t *testing.T) {
 		t.Errorf("fields %+v", fs)
 	}
 	parse := f.Symbols[5]
+	if want := "def parse(args: Seq[String], init: C): Option[C]"; parse.Signature.Text != want {
+		t.Errorf("parse signature %q, want %q (no = before the body)", parse.Signature.Text, want)
+	}
+	if want := "def head(xs: String*): OptionDef[Unit, C]"; f.Symbols[4].Signature.Text != want {
+		t.Errorf("head signature %q, want %q", f.Symbols[4].Signature.Text, want)
+	}
 	if parse.Signature.Returns != "Option[C]" || len(parse.Signature.Params) != 2 || parse.Signature.Params[0].Type != "Seq[String]" {
 		t.Errorf("parse signature %+v", parse.Signature)
 	}
@@ -122,5 +129,110 @@ func TestStripType(t *testing.T) {
 		if got := stripType(in); got != want {
 			t.Errorf("stripType(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestLocalsAndPackageObjects, in circe's style: the members of a package
+// object are the members of the package it names (io.circe.syntax), vals
+// inside a test's block are the test's locals, not members of the suite
+// (circe's suites held a thousand such variables), a def there stays for
+// the calls that bind to it, an object built
+// in a val keeps its methods, and an enum lists its cases.
+func TestLocalsAndPackageObjects(t *testing.T) {
+	f := langtest.Extract(t, "modules/core/shared/src/main/scala/io/circe/syntax/package.scala", `package io.circe
+
+package object syntax {
+  implicit final class EncoderOps[A](private val value: A) extends AnyVal {
+    final def asJson(implicit encoder: Encoder[A]): Json = encoder(value)
+  }
+  val Empty: Json = Json.Null
+}
+`)
+	if f.Module != "io.circe.syntax" {
+		t.Errorf("package object's module %q, want io.circe.syntax", f.Module)
+	}
+	// a packaging block of the object's name says the package already
+	if f := langtest.Extract(t, "modules/tests/src/main/scala/io/circe/tests/examples/package.scala",
+		"package io.circe.tests\n\npackage object examples extends AllInstances {\n  val glossary: Json = Json.Null\n}\n\npackage examples {\n  case class Qux[A](i: Int, a: A)\n}\n"); f.Module != "io.circe.tests.examples" {
+		t.Errorf("module %q, want io.circe.tests.examples", f.Module)
+	}
+	if f := langtest.Extract(t, "a/package.scala", "package a {\n  package object b {\n    def f = 1\n  }\n}\n"); f.Module != "a.b" {
+		t.Errorf("module %q, want a.b", f.Module)
+	}
+	var got []string
+	for _, s := range f.Symbols[1:] {
+		got = append(got, s.Kind+" "+s.Qualified())
+	}
+	if want := []string{"class EncoderOps", "method EncoderOps.asJson", "variable Empty"}; !slices.Equal(got, want) {
+		t.Errorf("package object symbols %q, want %q", got, want)
+	}
+
+	f = langtest.Extract(t, "modules/tests/shared/src/test/scala/io/circe/DecoderSuite.scala", `package io.circe
+
+class DecoderSuite extends CirceMunitSuite {
+  val shared = Decoder[Int]
+
+  test("prepare should move appropriately") {
+    val json = Json.obj("a" -> Json.True)
+    def helper(j: Json): Int = 1
+    assertEquals(json.hcursor.downField("a").as[Boolean], Right(true))
+  }
+
+  "a decoder" should "fail" in {
+    var failed = false
+  }
+
+  private val decodeA = new Decoder[Int] {
+    def apply(c: HCursor): Decoder.Result[Int] = Right(1)
+  }
+
+  private lazy val dict: Map[String, Int] = {
+    def find(p: String): Int = 1
+    Map("a" -> find("a"))
+  }
+}
+
+object Directions:
+  enum Intercardinal:
+    case NorthEast, SouthEast
+    case Custom(degrees: Int)
+`)
+	got = nil
+	for _, s := range f.Symbols[1:] {
+		got = append(got, s.Kind+" "+s.Qualified())
+	}
+	want := []string{"class DecoderSuite", "variable DecoderSuite.shared", "method DecoderSuite.helper", "variable DecoderSuite.decodeA",
+		"function DecoderSuite.decodeA.apply", "variable DecoderSuite.dict", "function DecoderSuite.dict.find",
+		"class Directions", "class Directions.Intercardinal"}
+	if !slices.Equal(got, want) {
+		t.Errorf("suite symbols:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	var cases []string
+	for _, p := range langtest.Sym(t, f, "Directions.Intercardinal").Signature.Fields {
+		cases = append(cases, p.Name+":"+p.Type)
+	}
+	if want := []string{"NorthEast:Intercardinal", "SouthEast:Intercardinal", "Custom:(degrees: Int)"}; !slices.Equal(cases, want) {
+		t.Errorf("enum cases %q, want %q", cases, want)
+	}
+}
+
+// TestSkeletonPackageObject: a package object's skeleton shows its
+// members, as an object's does (circe's syntax/package.scala was one
+// line, package object syntax { /* ... */ }).
+func TestSkeletonPackageObject(t *testing.T) {
+	src := "package io.circe\n\npackage object syntax {\n  implicit final class EncoderOps[A](private val value: A) extends AnyVal {\n    final def asJson(implicit encoder: Encoder[A]): Json = {\n      encoder(value)\n    }\n  }\n}\n"
+	ps := lang.NewParser()
+	defer ps.Close()
+	tree, err := ps.ParseFile(lang.ForPath("a.scala"), "a.scala", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, l := range lang.Skeleton(tree, 0, uint32(len(src)), lang.SkeletonOptions{}) {
+		text = append(text, l.Text)
+	}
+	got := strings.Join(text, "\n")
+	if !strings.Contains(got, "implicit final class EncoderOps") || !strings.Contains(got, "final def asJson(implicit encoder: Encoder[A]): Json") {
+		t.Errorf("skeleton:\n%s\nwant EncoderOps and asJson", got)
 	}
 }

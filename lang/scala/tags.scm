@@ -8,6 +8,7 @@
 (package_clause
   name: (package_identifier) @module)
 
+
 (trait_definition
   name: (identifier) @name
   body: (template_body)? @body) @definition.interface

@@ -1,0 +1,151 @@
+package scala
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// fixup returns the source the parser reads, of the same length, where
+// tree-sitter-scala v0.24.0 cannot read valid Scala (circe's files):
+//
+//   - a lambda's one typed parameter without parentheses, Scala 2's
+//     forAll { xs: Array[Int] => ... }, loses its type: { xs     => ...
+//     and a self-type with nothing after it, { this: Suite => }, is blanked;
+//   - a given with a braced body, given Facade[Json] with { ... }, has its
+//     braces blanked: the grammar reads the indented body.
+//
+// Strings and comments are not code: nothing in them is matched.
+func fixup(src []byte) []byte {
+	code := codeOnly(src)
+	var out []byte
+	edit := func() []byte {
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		return out
+	}
+	for _, m := range typedParam.FindAllSubmatchIndex(code, -1) {
+		// m[2:4] is ": Type " before =>; m[1] is the end of =>
+		rest := bytes.TrimLeft(code[m[1]:], " \t\r\n")
+		if len(rest) > 0 && rest[0] == '}' {
+			blank(edit()[m[0]+1 : len(code)-len(rest)])
+			continue
+		}
+		blank(edit()[m[2]:m[3]])
+	}
+	for _, m := range givenWith.FindAllIndex(code, -1) {
+		open := m[1] - 1
+		if end := matchBrace(code, open); end > 0 {
+			o := edit()
+			o[open], o[end] = ' ', ' '
+		}
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}
+
+var (
+	// { name: Type => at a block's start (the type on one line, without
+	// braces, parentheses or =)
+	typedParam = regexp.MustCompile(`\{[ \t\r\n]*[A-Za-z_][A-Za-z0-9_]*([ \t]*:[A-Za-z0-9_ \t\[\],.*]+?)=>`)
+	// given ... with { on one line
+	givenWith = regexp.MustCompile(`\bgiven\b[^\n{};=]*\bwith[ \t]*\{`)
+)
+
+// matchBrace is the offset of the } that closes the { at open, -1 if none.
+func matchBrace(code []byte, open int) int {
+	depth := 0
+	for i := open; i < len(code); i++ {
+		switch code[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// blank overwrites b with spaces, keeping line breaks.
+func blank(b []byte) {
+	for i, c := range b {
+		if c != '\n' && c != '\r' {
+			b[i] = ' '
+		}
+	}
+}
+
+// codeOnly is src with its strings, character literals and comments
+// blanked, so that a brace or a => in them matches nothing.
+func codeOnly(src []byte) []byte {
+	code := bytes.Clone(src)
+	for i := 0; i < len(src); {
+		switch {
+		case bytes.HasPrefix(src[i:], []byte("//")):
+			end := bytes.IndexByte(src[i:], '\n')
+			if end < 0 {
+				end = len(src) - i
+			}
+			blank(code[i : i+end])
+			i += end
+		case bytes.HasPrefix(src[i:], []byte("/*")):
+			// Scala's block comments nest
+			depth, j := 0, i
+			for j < len(src) {
+				if bytes.HasPrefix(src[j:], []byte("/*")) {
+					depth, j = depth+1, j+2
+				} else if bytes.HasPrefix(src[j:], []byte("*/")) {
+					depth, j = depth-1, j+2
+					if depth == 0 {
+						break
+					}
+				} else {
+					j++
+				}
+			}
+			blank(code[i:j])
+			i = j
+		case bytes.HasPrefix(src[i:], []byte(`"""`)):
+			end := bytes.Index(src[i+3:], []byte(`"""`))
+			j := len(src)
+			if end >= 0 {
+				j = i + 3 + end + 3
+				for j < len(src) && src[j] == '"' { // """a"""" ends at the last quote
+					j++
+				}
+			}
+			blank(code[i:j])
+			i = j
+		case src[i] == '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' && src[j] != '\n' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(src))
+			blank(code[i:j])
+			i = j
+		case src[i] == '\'' && i+2 < len(src) && (src[i+2] == '\'' || src[i+1] == '\\'):
+			// 'x' or '\n' (a symbol literal 'name has no closing quote)
+			j := i + 3
+			if src[i+1] == '\\' {
+				if k := bytes.IndexByte(src[i+2:], '\''); k >= 0 {
+					j = i + 2 + k + 1
+				}
+			}
+			j = min(j, len(src))
+			blank(code[i:j])
+			i = j
+		default:
+			i++
+		}
+	}
+	return code
+}
