@@ -11,7 +11,8 @@
 // Data a language is configured by lives beside its code as plain text,
 // embedded in the binary and read once at start-up (data.go), in its room
 // (lang/<language>/*.txt): the patterns of its test files (testpaths.txt, read by the one test-path
-// predicate IsTestPath that index, query and serve share), its word lists
+// predicate IsTestPath that extraction and serve share; resolution reads
+// the flag extraction set, Target.Test), its word lists
 // (builtins.txt, common_methods.txt, std.txt) and its side-effect table
 // (effects.txt, over the effects of data/effects.txt). Its resolution is
 // locked by the txtar cases of testdata/resolve/<language>/

@@ -448,7 +448,7 @@ func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolu
 				if first == "" {
 					first = f
 				}
-				if !lang.IsTestPath(f) {
+				if !lang.TestFile(tab, f) {
 					first = f
 					break
 				}

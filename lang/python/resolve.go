@@ -188,7 +188,7 @@ func topLevel(tab lang.Table, f, fileMod, mod string) bool {
 // pick chooses among the files of a module: the stub only when no
 // implementation, non-test files first, then the one nearest to the
 // importing file. "" when that leaves a tie.
-func pick(cands []string, from string) string {
+func pick(tab lang.Table, cands []string, from string) string {
 	if len(cands) == 0 {
 		return ""
 	}
@@ -199,7 +199,7 @@ func pick(cands []string, from string) string {
 	if len(cands) == 1 {
 		return cands[0]
 	}
-	if nt := lang.PickPaths(cands, func(f string) bool { return !lang.IsTestPath(f) }); len(nt) > 0 {
+	if nt := lang.PickPaths(cands, func(f string) bool { return !lang.TestFile(tab, f) }); len(nt) > 0 {
 		cands = nt
 	}
 	if len(cands) == 1 {
@@ -230,7 +230,7 @@ func resolveModule(tab lang.Table, fi *lang.FileInfo, src string) (string, strin
 		return "", lang.RuleUnresolved
 	}
 	cands := moduleCands(tab, mod, relative)
-	if p := pick(cands, fi.Path); p != "" {
+	if p := pick(tab, cands, fi.Path); p != "" {
 		return p, lang.RuleImport
 	}
 	if len(cands) > 1 {
@@ -297,7 +297,7 @@ func resolveBinding(tab lang.Table, fi *lang.FileInfo, b lang.Binding, depth int
 		if mod != "" {
 			sub = mod + "." + b.Name
 		}
-		if sp := pick(moduleCands(tab, sub, relative), fi.Path); sp != "" {
+		if sp := pick(tab, moduleCands(tab, sub, relative), fi.Path); sp != "" {
 			return moduleRes(tab, sp)
 		}
 	}
@@ -1062,9 +1062,9 @@ func uniqueMethod(tab lang.Table, from *lang.FileInfo, name string) lang.Resolut
 	if commonMethods[name] || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
-	fromTest := lang.IsTestPath(from.Path)
+	fromTest := from.Test
 	ms := lang.Pick(tab.ByName(name), func(t *lang.Target) bool {
-		if t.Kind != lang.KindMethod || !fromTest && lang.IsTestPath(t.Path) {
+		if t.Kind != lang.KindMethod || !fromTest && t.Test {
 			return false
 		}
 		fi := tab.File(t.Path)
