@@ -43,11 +43,13 @@ package lang
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what
 //     only its language tracks), IfGuard (if (cond) return/throw guards, a
-//     language giving its fields and exits), MemberRules.FindMember (a
-//     member over base types), the Context, Resolution and Target helpers
-//     (Bound, Unbound, Pick, One, ModuleTarget, PreferDefinitions,
-//     UniqueMethod, EnclosingType, Outer, ClassOf, AfterCall), the
-//     shared limits (MaxDepth, MaxChain, MaxSigText, MaxEvidence) and the
+//     language giving its fields and exits), MemberRules.FindMember and
+//     Walk (a member over base types, depth first or, as Python's,
+//     breadth first), the Context, Resolution and Target helpers (Bound,
+//     Unbound, Pick, One, ModuleTarget, PreferDefinitions, TestFile,
+//     UniqueMethod, EnclosingType, Outer, ClassOf, AfterCall), the shared
+//     limits (MaxDepth, MaxChain, MaxAncestors, MaxBases, MaxSigText,
+//     MaxEvidence) and the
 //     skeleton renderer's SkelRules, Skel, Shape and Hole.
 //
 // A room holds:
