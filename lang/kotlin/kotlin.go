@@ -667,7 +667,7 @@ func property(x *lang.Extractor, n int32, c state) {
 					call = t.Text(f)
 				}
 			case "navigation_expression":
-				call = chain(x, f)
+				call = chains.Chain(x.Tree, f)
 			}
 		}
 	}
@@ -716,30 +716,9 @@ func property(x *lang.Extractor, n int32, c state) {
 	}
 }
 
-// chain returns the text of a navigation chain of plain names
-// ("a.b.c", "this.repo"), or "" when some part is not a name.
-func chain(x *lang.Extractor, n int32) string {
-	t := x.Tree
-	switch t.Kind(n) {
-	case "identifier":
-		return t.Text(n)
-	case "this_expression":
-		return "this"
-	case "super_expression":
-		return "super"
-	case "navigation_expression":
-		var parts []string
-		for ch := range t.NamedChildren(n) {
-			p := chain(x, ch)
-			if p == "" {
-				return ""
-			}
-			parts = append(parts, p)
-		}
-		return strings.Join(parts, ".")
-	}
-	return ""
-}
+// chains reads navigation chains of plain names ("a.b.c", "this.repo").
+var chains = &lang.ChainKinds{Ident: "identifier", SelfKind: "this_expression", SelfWord: "this", SuperKind: "super_expression",
+	Nav: "navigation_expression"}
 
 func call(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
@@ -773,7 +752,7 @@ func call(x *lang.Extractor, n int32, c state) {
 			// a.b.c(): the receiver is everything before the last name
 			q := ""
 			for _, p := range parts[:len(parts)-1] {
-				s := chain(x, p)
+				s := chains.Chain(x.Tree, p)
 				if s == "" {
 					q = ""
 					break
@@ -784,11 +763,11 @@ func call(x *lang.Extractor, n int32, c state) {
 				q += s
 			}
 			r.Qualifier = q
-		} else if s := chain(x, recv); s != "" {
+		} else if s := chains.Chain(x.Tree, recv); s != "" {
 			r.Qualifier = s
 		} else if t.Kind(recv) == "call_expression" {
 			if cf := t.FirstNamedChild(recv); cf >= 0 {
-				if chain := chain(x, cf); chain != "" {
+				if chain := chains.Chain(x.Tree, cf); chain != "" {
 					r.Qualifier = chain + "()"
 					r.QualifierCall = chain
 				}

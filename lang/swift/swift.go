@@ -559,7 +559,7 @@ func property(x *lang.Extractor, n int32, c state) {
 	call := ""
 	if value >= 0 && t.Kind(value) == "call_expression" && typ == "" {
 		if f := t.FirstNamedChild(value); f >= 0 {
-			call = chain(x, f)
+			call = chains.Chain(x.Tree, f)
 		}
 	}
 	local := c.members < 0 && c.sym != 0
@@ -604,37 +604,10 @@ func property(x *lang.Extractor, n int32, c state) {
 	}
 }
 
-// chain returns the text of a navigation chain of plain names
-// ("a.b.c", "self.repo"), or "" when some part is not a name.
-func chain(x *lang.Extractor, n int32) string {
-	t := x.Tree
-	switch t.Kind(n) {
-	case "simple_identifier":
-		return t.Text(n)
-	case "self_expression":
-		return "self"
-	case "super_expression":
-		return "super"
-	case "navigation_expression":
-		var parts []string
-		for ch := range t.NamedChildren(n) {
-			var p string
-			if t.Kind(ch) == "navigation_suffix" {
-				if s := t.FirstNamedChild(ch); s >= 0 && t.Kind(s) == "simple_identifier" {
-					p = t.Text(s)
-				}
-			} else {
-				p = chain(x, ch)
-			}
-			if p == "" {
-				return ""
-			}
-			parts = append(parts, p)
-		}
-		return strings.Join(parts, ".")
-	}
-	return ""
-}
+// chains reads navigation chains of plain names ("a.b.c", "self.repo").
+var chains = &lang.ChainKinds{Ident: "simple_identifier", SelfKind: "self_expression", SelfWord: "self", SuperKind: "super_expression",
+	Nav:       "navigation_expression",
+	NavSuffix: "navigation_suffix"}
 
 func call(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
@@ -676,11 +649,11 @@ func call(x *lang.Extractor, n int32, c state) {
 		}
 		r := lang.Ref{Kind: lang.RefCall, Name: t.Text(last), Symbol: c.sym}
 		if target >= 0 {
-			if s := chain(x, target); s != "" {
+			if s := chains.Chain(x.Tree, target); s != "" {
 				r.Qualifier = s
 			} else if t.Kind(target) == "call_expression" {
 				if cf := t.FirstNamedChild(target); cf >= 0 {
-					if chain := chain(x, cf); chain != "" {
+					if chain := chains.Chain(x.Tree, cf); chain != "" {
 						r.Qualifier = chain + "()"
 						r.QualifierCall = chain
 					}
