@@ -11,6 +11,7 @@ type ChainKinds struct {
 	SelfWord  string
 	SuperKind string // super, read as "super"
 	Nav       string // a navigation, a.b: its named children are the parts
+	Call      string // a call, f(x): its first named child is the callee
 	// NavSuffix wraps the name after the dot (Swift's navigation_suffix),
 	// "" when the name is a child of Nav itself
 	NavSuffix string
@@ -45,4 +46,57 @@ func (k *ChainKinds) Chain(t *Tree, n int32) string {
 		return strings.Join(parts, ".")
 	}
 	return ""
+}
+
+// Receiver reads the receiver of a call: a chain of names ("a.b",
+// "this.repo"), or a call of one ("a.b()", whose call is "a.b"); "" when
+// it is neither.
+func (k *ChainKinds) Receiver(t *Tree, recv int32) (qualifier, call string) {
+	if s := k.Chain(t, recv); s != "" {
+		return s, ""
+	}
+	if t.Kind(recv) == k.Call {
+		if cf := t.FirstNamedChild(recv); cf >= 0 {
+			if s := k.Chain(t, cf); s != "" {
+				return s + "()", s
+			}
+		}
+	}
+	return "", ""
+}
+
+// TypeHead types the qualifier of r, a chain of names, by its first name,
+// which it returns: the receiver's own keyword (SelfWord) is selfType, or
+// what scope says of it when selfType is ""; super is superType; another
+// name has the type and call scope gives it.
+func (k *ChainKinds) TypeHead(r *Ref, scope *Scope, selfType, superType string) string {
+	head, _, _ := strings.Cut(r.Qualifier, ".")
+	switch head {
+	case k.SelfWord:
+		if selfType != "" {
+			r.QualifierType = selfType
+		} else if typ, _, _, ok := scope.Lookup(k.SelfWord); ok {
+			r.QualifierType = typ
+		}
+	case "super":
+		r.QualifierType = superType
+	default:
+		if typ, call, _, ok := scope.Lookup(head); ok {
+			r.QualifierType, r.QualifierCall = typ, call
+		}
+	}
+	return head
+}
+
+// SettleCall finishes a call made through a receiver: Outer.Inner(...),
+// a capitalised name on a capitalised qualifier nothing typed, constructs
+// a nested type; a receiver that could not be named still makes a call of
+// the name ("?.name").
+func SettleCall(r *Ref) {
+	if r.Kind == RefCall && r.QualifierType == "" && r.QualifierCall == "" && IsUpper(r.Name) && IsUpper(r.Qualifier) {
+		r.Kind = RefNew
+	}
+	if r.Kind == RefCall && r.Qualifier == "" && r.QualifierCall == "" {
+		r.Qualifier = "?"
+	}
 }

@@ -50,7 +50,7 @@ var specKindFields = map[string]bool{
 	"Comments": true, "Strings": true, "Idents": true,
 	"Control": true, "Exits": true, "Blocks": true, "Clauses": true, "Cases": true, "CaseBodies": true,
 	"Wrappers": true, "Nested": true, "Verbatim": true, "Members": true, "Code": true,
-	"Ident": true, "SelfKind": true, "SuperKind": true, "Nav": true, "NavSuffix": true,
+	"Ident": true, "SelfKind": true, "SuperKind": true, "Nav": true, "NavSuffix": true, "Call": true,
 }
 
 // isKindCall reports whether e is x.Kind(n), a node's kind.
