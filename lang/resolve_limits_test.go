@@ -1,8 +1,8 @@
 package lang_test
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,18 +35,18 @@ func TestResolveSharedDepth(t *testing.T) {
 		{"javascript re-exports", func(n int) map[string][]byte {
 			fs := map[string][]byte{"b0.js": []byte("export function target() {}\n")}
 			for i := 1; i <= n; i++ {
-				fs[fmt.Sprintf("b%d.js", i)] = []byte(fmt.Sprintf("export { target } from './b%d';\n", i-1))
+				fs["b"+strconv.Itoa(i)+".js"] = []byte("export { target } from './b" + strconv.Itoa(i-1) + "';\n")
 			}
-			fs["main.js"] = []byte(fmt.Sprintf("import { target } from './b%d';\nexport function run() { target(); }\n", n))
+			fs["main.js"] = []byte("import { target } from './b" + strconv.Itoa(n) + "';\nexport function run() { target(); }\n")
 			return fs
 		}, "main.js:run -> b0.js:target call import 0.95"},
 		{"c++ bases", func(n int) map[string][]byte {
 			var b strings.Builder
 			b.WriteString("class C0 {\npublic:\n  void target() {}\n};\n")
 			for i := 1; i <= n; i++ {
-				fmt.Fprintf(&b, "class C%d : public C%d {};\n", i, i-1)
+				b.WriteString("class C" + strconv.Itoa(i) + " : public C" + strconv.Itoa(i-1) + " {};\n")
 			}
-			fmt.Fprintf(&b, "void run() {\n  C%d x;\n  x.target();\n}\n", n)
+			b.WriteString("void run() {\n  C" + strconv.Itoa(n) + " x;\n  x.target();\n}\n")
 			return map[string][]byte{"a.cpp": []byte(b.String())}
 		}, "a.cpp:run -> a.cpp:C0.target call"},
 	}
