@@ -62,7 +62,7 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 	fi := tab.File(r.entry.Path)
 	if fi == nil {
 		fi = &lang.FileInfo{Path: r.entry.Path, Lang: l.Name, Module: r.facts.Module, Imports: r.facts.Imports,
-			ModuleID: r.ids[0]}
+			ModuleID: r.ids[0], Test: r.facts.IsTest}
 	}
 	g := lang.NewGuard(tab)
 	ctx := &lang.Context{File: fi, Table: g}

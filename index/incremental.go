@@ -28,6 +28,7 @@ type oldFile struct {
 	module  string
 	imports string
 	build   string
+	test    bool
 }
 
 // incrementalMmap maps the index file for the reads of an incremental run
@@ -112,7 +113,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	fs := b.resolutionSet()
 	for p, o := range prev.files {
 		if o.status == StatusOK || o.status == StatusParseError {
-			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports, build: o.build})
+			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports, build: o.build, test: o.test})
 		}
 	}
 	cs, err := b.parseChanged(ctx, tx, prev.files, fs)
@@ -307,7 +308,7 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 		cs.paths = append(cs.paths, p)
 		if r.indexed() {
 			fs.put(&fileEntry{path: p, lang: r.entry.Lang.Name, module: r.facts.Module, imports: r.facts.Imports, loaded: true,
-				build: r.facts.Build})
+				build: r.facts.Build, test: r.facts.IsTest})
 			if o != nil && o.build != r.facts.Build {
 				// the build now compiles the file for other targets: calls
 				// to its names may bind elsewhere
@@ -478,7 +479,7 @@ func (b *build) upToDate(ctx context.Context, tx *sql.Tx, prev *previous, stampe
 
 // loadFiles reads the current file rows.
 func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.path_id, f.hash, f.size, f.mtime, f.status, f.reason, f.language, f.module, f.imports, f.build
+	rows, err := tx.QueryContext(ctx, `SELECT p.path, f.path_id, f.hash, f.size, f.mtime, f.status, f.reason, f.language, f.module, f.imports, f.build, f.is_test
 		FROM files f JOIN paths p ON p.id = f.path_id WHERE f.to_seq IS NULL`)
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
@@ -488,7 +489,7 @@ func loadFiles(ctx context.Context, tx querier) (map[string]*oldFile, error) {
 	for rows.Next() {
 		var p string
 		o := &oldFile{}
-		if err := rows.Scan(&p, &o.pid, &o.hash, &o.size, &o.mtime, &o.status, &o.reason, &o.lang, &o.module, &o.imports, &o.build); err != nil {
+		if err := rows.Scan(&p, &o.pid, &o.hash, &o.size, &o.mtime, &o.status, &o.reason, &o.lang, &o.module, &o.imports, &o.build, &o.test); err != nil {
 			return nil, err
 		}
 		out[p] = o

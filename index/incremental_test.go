@@ -117,6 +117,14 @@ func testIncremental(t *testing.T, limit bool) {
 		{"fix the broken file", func(t *testing.T, r string) {
 			replaceIn(t, r, "broken/broken.go", "func Broken( {\n\treturn Fine(\n}", "func Broken() int {\n\treturn Fine()\n}")
 		}, []string{"broken/broken.go"}},
+		{"add a test file that sorts first in its package", func(t *testing.T, r string) {
+			writeFile(t, r, "store/a_test.go", "package store\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { bonusA() }\n\nfunc bonusA() {}\n")
+		}, []string{"store/a_test.go"}},
+		{"edit a file that imports the package", func(t *testing.T, r string) {
+			// its import binds the package through a file of code: the
+			// test flag of a file of an earlier version comes from the index
+			replaceIn(t, r, "cmd/shopctl/main.go", "store.Open(\"shop.json\")", "store.Open(\"shop.db\")")
+		}, []string{"cmd/shopctl/main.go"}},
 	}
 	for i, step := range steps {
 		step.do(t, root)

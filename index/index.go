@@ -562,7 +562,7 @@ func (b *build) parseFull(ctx context.Context, tx *sql.Tx, fs *fileSet, store *f
 		}
 		b.sum.SymbolsAdded += len(r.facts.Symbols)
 		fs.put(&fileEntry{path: r.entry.Path, lang: r.entry.Lang.Name, module: r.facts.Module,
-			imports: r.facts.Imports, loaded: true, build: r.facts.Build})
+			imports: r.facts.Imports, loaded: true, build: r.facts.Build, test: r.facts.IsTest})
 		r.targets = make([]*lang.Target, len(r.facts.Symbols))
 		for i := range r.facts.Symbols {
 			s := &r.facts.Symbols[i]

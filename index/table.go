@@ -20,6 +20,7 @@ type fileEntry struct {
 	loaded   bool // imports decoded
 	rawImpts string
 	build    string // the build constraint (lang.FileFacts.Build)
+	test     bool   // a test file (lang.FileFacts.IsTest)
 }
 
 // fileSet indexes the current files by directory and by module. Once
@@ -115,7 +116,7 @@ func (fs *fileSet) File(p string) *lang.FileInfo {
 		}
 	}
 	fi := &lang.FileInfo{Path: p, Lang: e.lang, Module: e.module, Imports: e.imports,
-		ModuleID: SymbolID(p, lang.KindModule, "", 0), Build: e.build}
+		ModuleID: SymbolID(p, lang.KindModule, "", 0), Build: e.build, Test: e.test}
 	fs.infos[p] = fi
 	return fi
 }
@@ -201,7 +202,7 @@ func (t *sqlTable) ByName(name string) []*lang.Target {
 		tg.Exported = exported != 0
 		setSignature(&tg, sig)
 		if e := t.files[tg.Path]; e != nil {
-			tg.Module = e.module
+			tg.Module, tg.Test = e.module, e.test
 		}
 		out = append(out, &tg)
 	}
@@ -242,7 +243,7 @@ func (t *sqlTable) byID(ctx context.Context, id string) *lang.Target {
 	tg.Exported = exported != 0
 	setSignature(&tg, sig)
 	if e := t.files[tg.Path]; e != nil {
-		tg.Module = e.module
+		tg.Module, tg.Test = e.module, e.test
 	}
 	return &tg
 }
@@ -252,5 +253,5 @@ func targetOf(r *fileResult, i int) *lang.Target {
 	s := &r.facts.Symbols[i]
 	return &lang.Target{ID: r.ids[i], Path: r.entry.Path, Kind: s.Kind, Name: s.Name, Container: s.Container,
 		Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases,
-		Receiver: s.Signature.Receiver, Module: r.facts.Module}
+		Receiver: s.Signature.Receiver, Module: r.facts.Module, Test: r.facts.IsTest}
 }

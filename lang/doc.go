@@ -11,7 +11,8 @@
 // Data a language is configured by lives beside its code as plain text,
 // embedded in the binary and read once at start-up (data.go), in its room
 // (lang/<language>/*.txt): the patterns of its test files (testpaths.txt, read by the one test-path
-// predicate IsTestPath that index, query and serve share), its word lists
+// predicate IsTestPath that extraction and serve share; resolution reads
+// the flag extraction set, Target.Test), its word lists
 // (builtins.txt, common_methods.txt, std.txt) and its side-effect table
 // (effects.txt, over the effects of data/effects.txt). Its resolution is
 // locked by the txtar cases of testdata/resolve/<language>/
@@ -42,11 +43,13 @@ package lang
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what
 //     only its language tracks), IfGuard (if (cond) return/throw guards, a
-//     language giving its fields and exits), MemberRules.FindMember (a
-//     member over base types), the Context, Resolution and Target helpers
-//     (Bound, Unbound, Pick, One, ModuleTarget, PreferDefinitions,
-//     UniqueMethod, EnclosingType, Outer, ClassOf, AfterCall), the
-//     shared limits (MaxDepth, MaxChain, MaxSigText, MaxEvidence) and the
+//     language giving its fields and exits), MemberRules.FindMember and
+//     Walk (a member over base types, depth first or, as Python's,
+//     breadth first), the Context, Resolution and Target helpers (Bound,
+//     Unbound, Pick, One, ModuleTarget, PreferDefinitions, TestFile,
+//     UniqueMethod, EnclosingType, Outer, ClassOf, AfterCall), the shared
+//     limits (MaxDepth, MaxChain, MaxAncestors, MaxBases, MaxSigText,
+//     MaxEvidence) and the
 //     skeleton renderer's SkelRules, Skel, Shape and Hole.
 //
 // A room holds:

@@ -181,8 +181,16 @@ func LastIdent(s string) string {
 func IsUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 
 // Unparen returns the expression inside any parentheses around n.
-func (t *Tree) Unparen(n int32) int32 {
-	for t.Kind(n) == "parenthesized_expression" {
+func (t *Tree) Unparen(n int32) int32 { return t.Unwrap(n, parens) }
+
+var parens = KindSet("parenthesized_expression")
+
+// Unwrap returns the expression inside the wrappers around n: nodes of
+// the kinds in wrappers (parentheses, await, a non-null assertion) whose
+// first named child is what they wrap, at most MaxChain of them; n itself
+// when it is none or -1.
+func (t *Tree) Unwrap(n int32, wrappers map[string]bool) int32 {
+	for i := 0; i < MaxChain && n >= 0 && wrappers[t.Kind(n)]; i++ {
 		in := t.FirstNamedChild(n)
 		if in < 0 {
 			break

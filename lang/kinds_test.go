@@ -44,12 +44,13 @@ func kindFamily(file string) []string {
 	return nil
 }
 
-// specKindFields are the fields of lang.Spec and lang.SkeletonSpec that
-// hold node kinds.
+// specKindFields are the fields of lang.Spec, lang.SkeletonSpec and
+// lang.ChainKinds that hold node kinds.
 var specKindFields = map[string]bool{
 	"Comments": true, "Strings": true, "Idents": true,
 	"Control": true, "Exits": true, "Blocks": true, "Clauses": true, "Cases": true, "CaseBodies": true,
 	"Wrappers": true, "Nested": true, "Verbatim": true, "Members": true, "Code": true,
+	"Ident": true, "SelfKind": true, "SuperKind": true, "Nav": true, "NavSuffix": true, "Call": true,
 }
 
 // isKindCall reports whether e is x.Kind(n), a node's kind.

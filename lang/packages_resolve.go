@@ -795,7 +795,7 @@ func (L *ktsLang) resolveImport(ctx *Context, imp *Import, name string) Resoluti
 		if fi := tab.File(f); fi == nil || fi.Module != mod {
 			continue
 		}
-		if first == "" || !IsTestPath(f) && IsTestPath(first) {
+		if first == "" || !TestFile(tab, f) && TestFile(tab, first) {
 			first = f
 		}
 	}

@@ -62,6 +62,9 @@ type Target struct {
 	Bases     []string // a class's bases or embedded types
 	Receiver  string   // a method's declared receiver (Go's, a Kotlin extension's)
 	Module    string   // the module of the file it is defined in
+	// Test: it is defined in a test file (FileFacts.IsTest), known from
+	// extraction, so that resolution never matches the path again.
+	Test bool
 }
 
 // Qualified is the container-qualified name.
@@ -124,6 +127,8 @@ type FileInfo struct {
 	ModuleID string
 	// Build is the file's build constraint (FileFacts.Build).
 	Build string
+	// Test: the file is a test (FileFacts.IsTest).
+	Test bool
 
 	bindOnce sync.Once
 	bindings map[string]Binding
@@ -272,7 +277,14 @@ func ModuleTarget(tab Table, p string) *Target {
 	if fi == nil || fi.ModuleID == "" {
 		return nil
 	}
-	return &Target{ID: fi.ModuleID, Path: p, Kind: KindModule, Name: fi.Module, Exported: true, Module: fi.Module}
+	return &Target{ID: fi.ModuleID, Path: p, Kind: KindModule, Name: fi.Module, Exported: true, Module: fi.Module, Test: fi.Test}
+}
+
+// TestFile reports whether the indexed file p is a test, as extraction
+// found it; false for a file the table does not hold.
+func TestFile(tab Table, p string) bool {
+	fi := tab.File(p)
+	return fi != nil && fi.Test
 }
 
 // Pick filters candidates with keep and returns the survivors.
@@ -300,7 +312,7 @@ func PreferDefinitions(ts []*Target) []*Target {
 	if len(ts) < 2 {
 		return ts
 	}
-	nonTest := Pick(ts, func(t *Target) bool { return !IsTestPath(t.Path) })
+	nonTest := Pick(ts, func(t *Target) bool { return !t.Test })
 	if len(nonTest) > 0 {
 		return nonTest
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"sync"
 )
 
 // pathRule is one line of a testpaths.txt: where in the path a glob
@@ -92,24 +91,15 @@ func (rs testPathRules) match(p string) bool {
 }
 
 // IsTestPath reports whether a repository path is a test file by the
-// conventions of its language (data/<language>/testpaths.txt). Extraction
-// marks a file's FileFacts.IsTest with it, resolution prefers the
-// definitions of other files over a test file's, and query and serve
-// leave tests out by it. A file of no language is not a test.
+// conventions of its language (<language>/testpaths.txt), for a caller
+// that knows a path alone (serve's filters over answers). Extraction marks
+// FileFacts.IsTest by the parsed language's rules, and resolution reads
+// that flag from its Targets and FileInfos (TestFile), never the path. A
+// file of no language is not a test.
 func IsTestPath(p string) bool {
-	if v, ok := testPathMemo.Load(p); ok {
-		return v.(bool)
-	}
 	l := ForPath(p)
-	is := l != nil && l.IsTestPath(p)
-	testPathMemo.Store(p, is)
-	return is
+	return l != nil && l.IsTestPath(p)
 }
-
-// testPathMemo keeps IsTestPath's answer per path: resolution asks it of
-// every candidate of every ambiguous reference (on ktor, the glob matching
-// was a fifth of a full index's CPU), and a repository has few paths.
-var testPathMemo sync.Map
 
 // IsTestPath reports whether p is a test file by l's conventions, for a
 // file parsed as l whatever its name says.

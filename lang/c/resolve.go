@@ -366,10 +366,8 @@ func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	return resolveRef(ctx, r, 0)
 }
 
-const maxDepth = 6
-
 func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
-	if depth > maxDepth {
+	if depth > lang.MaxDepth {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	switch r.Kind {
@@ -861,7 +859,7 @@ func typeDefsFirst(ts []*lang.Target) []*lang.Target {
 // function pointer or a callable member); ext when a base lies outside the
 // repository.
 func method(ctx *lang.Context, typ *lang.Target, name string, depth int) (m *lang.Target, indirect, ext bool) {
-	if depth > maxDepth {
+	if depth > lang.MaxDepth {
 		return nil, false, false
 	}
 	q := typ.Qualified()
@@ -919,7 +917,7 @@ func baseName(b string) string {
 
 // fieldType is the type of data member name of typ or of its bases.
 func fieldType(ctx *lang.Context, typ *lang.Target, name string, depth int) (*lang.Target, bool) {
-	if depth > maxDepth {
+	if depth > lang.MaxDepth {
 		return nil, false
 	}
 	fi := ctx.Table.File(typ.Path)

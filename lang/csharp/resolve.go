@@ -412,7 +412,7 @@ func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolu
 	files := namespaceFiles(tab, imp.Source)
 	if len(files) > 0 {
 		for _, f := range files {
-			if !lang.IsTestPath(f) {
+			if !lang.TestFile(tab, f) {
 				if t := lang.ModuleTarget(tab, f); t != nil {
 					return lang.Bound(t, lang.RuleImport)
 				}

@@ -113,7 +113,7 @@ func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolu
 	if name == "" || name == "*" {
 		for _, built := range []bool{true, false} {
 			for _, f := range files {
-				if lang.IsTestPath(f) || built && !lang.GoFileBuilt(ctx.Table, f) {
+				if lang.TestFile(ctx.Table, f) || built && !lang.GoFileBuilt(ctx.Table, f) {
 					continue
 				}
 				if t := lang.ModuleTarget(ctx.Table, f); t != nil {

@@ -30,11 +30,6 @@ var (
 	}
 )
 
-// maxTypeDepth bounds the nested lookups of one type resolution
-// (member types inherited through supertypes of enclosing classes), which
-// cyclic or hostile code could otherwise make endless.
-const maxTypeDepth = 10
-
 // bindings maps the names a file's single imports bind: a type's
 // simple name to its single-type import, "\x00"+member to a single static
 // import.
@@ -175,7 +170,7 @@ func resolveBase(tab lang.Table, cls *lang.Target, typ string, depth int) (*lang
 
 func resolveTypeIn(tab lang.Table, fi *lang.FileInfo, from, typ string, depth int) (*lang.Target, string) {
 	typ = strings.TrimSuffix(stripType(typ), "...")
-	if typ == "" || fi == nil || depth > maxTypeDepth {
+	if typ == "" || fi == nil || depth > lang.MaxDepth {
 		return nil, lang.RuleUnresolved
 	}
 	if strings.HasSuffix(typ, "]") {
@@ -218,7 +213,7 @@ func nestedType(tab lang.Table, t *lang.Target, name string, depth int) *lang.Ta
 	if m := findMember(tab, t, name, "type"); m != nil {
 		return m
 	}
-	if depth > maxTypeDepth {
+	if depth > lang.MaxDepth {
 		return nil
 	}
 	for _, b := range t.Bases {
@@ -448,7 +443,7 @@ func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolu
 				if first == "" {
 					first = f
 				}
-				if !lang.IsTestPath(f) {
+				if !lang.TestFile(tab, f) {
 					first = f
 					break
 				}

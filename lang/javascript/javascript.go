@@ -975,21 +975,9 @@ func valueType(t *lang.Tree, v int32) string {
 }
 
 // unwrap looks through parentheses, await, non-null assertions.
-func unwrap(t *lang.Tree, v int32) int32 {
-	for i := 0; i < 16 && v >= 0; i++ {
-		switch t.Kind(v) {
-		case "parenthesized_expression", "await_expression", "non_null_expression":
-			c := t.FirstNamedChild(v)
-			if c < 0 {
-				return v
-			}
-			v = c
-		default:
-			return v
-		}
-	}
-	return v
-}
+func unwrap(t *lang.Tree, v int32) int32 { return t.Unwrap(v, valueWrappers) }
+
+var valueWrappers = lang.KindSet("parenthesized_expression", "await_expression", "non_null_expression")
 
 // doc returns the doc comment before node: the JSDoc block right above
 // it, or else the line comments right above it, leaving out tool
@@ -1465,18 +1453,30 @@ func (w *walkState) thisFields(body int32, scope *scope) []lang.Param {
 	return out
 }
 
+// typeDecl starts the symbol of a declared type (an interface, a type
+// alias, an enum) of kind: its name, where it is, whether it is exported,
+// its doc and type parameters; false when it has no name.
+func (w *walkState) typeDecl(n int32, kind string, c *state, d decl) (s lang.Symbol, nameNode int32, ok bool) {
+	t := w.t
+	nameNode = t.Field(n, "name")
+	if nameNode < 0 {
+		return s, -1, false
+	}
+	s = lang.Symbol{Kind: kind, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
+	s.Doc = w.doc(d.docNode)
+	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
+	return s, nameNode, true
+}
+
 // iface adds an interface with its method signatures as methods and its
 // properties as fields.
 func (w *walkState) iface(n int32, c *state, d decl) {
 	t := w.t
-	nameNode := t.Field(n, "name")
-	if nameNode < 0 {
+	s, nameNode, ok := w.typeDecl(n, lang.KindInterface, c, d)
+	if !ok {
 		return
 	}
 	body := t.Field(n, "body")
-	s := lang.Symbol{Kind: lang.KindInterface, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
-	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	var exts []int32
 	if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
 		for ty := range t.NamedChildren(ec) {
@@ -1531,14 +1531,11 @@ func (w *walkState) objectType(body int32, sym int, exported bool) []lang.Param 
 
 func (w *walkState) typeAlias(n int32, c *state, d decl) {
 	t := w.t
-	nameNode := t.Field(n, "name")
-	if nameNode < 0 {
+	s, nameNode, ok := w.typeDecl(n, lang.KindType, c, d)
+	if !ok {
 		return
 	}
 	val := t.Field(n, "value")
-	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
-	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	s.Signature.Returns = typeText(t, val)
 	s.Signature.Text = w.x.HeaderText(d.node, -1)
 	sym := w.x.AddSymbol(s, d.node, nameNode, val)
@@ -1550,13 +1547,11 @@ func (w *walkState) typeAlias(n int32, c *state, d decl) {
 
 func (w *walkState) enum(n int32, c *state, d decl) {
 	t := w.t
-	nameNode := t.Field(n, "name")
-	if nameNode < 0 {
+	s, nameNode, ok := w.typeDecl(n, lang.KindType, c, d)
+	if !ok {
 		return
 	}
 	body := t.Field(n, "body")
-	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
-	s.Doc = w.doc(d.docNode)
 	s.Signature.Modifiers = []string{"enum"}
 	if t.ChildOfKind(n, "const") >= 0 {
 		s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
@@ -2248,7 +2243,7 @@ func (w *walkState) call(n int32, c *state) {
 		return
 	}
 	w.valueArgs(t.Field(n, "arguments"), c)
-	fn = unwrapCallee(t, fn)
+	fn = t.Unwrap(fn, calleeWrappers)
 	switch t.Kind(fn) {
 	case "identifier":
 		name := t.Text(fn)
@@ -2313,22 +2308,9 @@ func (w *walkState) valueArgs(args int32, c *state) {
 	}
 }
 
-// unwrapCallee looks through (f)(), f!(), and TypeScript's f<T>().
-func unwrapCallee(t *lang.Tree, fn int32) int32 {
-	for i := 0; i < 8; i++ {
-		switch t.Kind(fn) {
-		case "parenthesized_expression", "non_null_expression", "instantiation_expression":
-			c := t.FirstNamedChild(fn)
-			if c < 0 {
-				return fn
-			}
-			fn = c
-		default:
-			return fn
-		}
-	}
-	return fn
-}
+// calleeWrappers are what unwrapping a callee looks through: (f)(), f!(),
+// and TypeScript's f<T>().
+var calleeWrappers = lang.KindSet("parenthesized_expression", "non_null_expression", "instantiation_expression")
 
 func (w *walkState) newExpr(n int32, c *state) {
 	t := w.t
@@ -2336,7 +2318,7 @@ func (w *walkState) newExpr(n int32, c *state) {
 	if ctor < 0 {
 		return
 	}
-	ctor = unwrapCallee(t, ctor)
+	ctor = t.Unwrap(ctor, calleeWrappers)
 	switch t.Kind(ctor) {
 	case "identifier":
 		if c.scope.local(t.Text(ctor)) {

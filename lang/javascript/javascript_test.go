@@ -887,3 +887,22 @@ export function less(a: number, b: number): boolean {
 		t.Errorf("After starts at line %d, want 21", s.Range.StartLine)
 	}
 }
+
+// TestWrappedCallee: a callee inside wrappers ((f)(), f!(), f<T>()) is
+// called by its name, through up to lang.MaxChain of them, and new reads
+// its constructor the same way.
+func TestWrappedCallee(t *testing.T) {
+	deep := strings.Repeat("(", lang.MaxChain-1) + "f" + strings.Repeat(")", lang.MaxChain-1)
+	f := langtest.Extract(t, "a.ts", "function f() {}\nclass K {}\nfunction g() {\n  "+deep+"();\n  (f!)<number>();\n  new (K)();\n}\n")
+	refs := langtest.Refs(f)
+	n := 0
+	for _, r := range refs {
+		if r == "g call f" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("g calls f twice through its wrappers, found %d in:\n  %s", n, strings.Join(refs, "\n  "))
+	}
+	langtest.WantAll(t, refs, "g new K")
+}

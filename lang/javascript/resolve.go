@@ -316,8 +316,6 @@ func exportTable(tab lang.Table, file string) []lang.Param {
 	return out
 }
 
-const maxChain = 6
-
 // export finds the symbol file exports as name, following aliases and
 // re-exports through barrel files. external reports a name re-exported
 // from a package.
@@ -326,7 +324,7 @@ func export(tab lang.Table, file, name string, want wantKind) (*lang.Target, boo
 }
 
 func exportDepth(tab lang.Table, file, name string, want wantKind, depth int) (*lang.Target, bool) {
-	if depth > maxChain || file == "" {
+	if depth > lang.MaxDepth || file == "" {
 		return nil, false
 	}
 	key := "js.export\x00" + file + "\x00" + name + "\x00" + string(rune('0'+want))

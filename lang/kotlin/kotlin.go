@@ -667,7 +667,7 @@ func property(x *lang.Extractor, n int32, c state) {
 					call = t.Text(f)
 				}
 			case "navigation_expression":
-				call = chain(x, f)
+				call = chains.Chain(x.Tree, f)
 			}
 		}
 	}
@@ -716,30 +716,9 @@ func property(x *lang.Extractor, n int32, c state) {
 	}
 }
 
-// chain returns the text of a navigation chain of plain names
-// ("a.b.c", "this.repo"), or "" when some part is not a name.
-func chain(x *lang.Extractor, n int32) string {
-	t := x.Tree
-	switch t.Kind(n) {
-	case "identifier":
-		return t.Text(n)
-	case "this_expression":
-		return "this"
-	case "super_expression":
-		return "super"
-	case "navigation_expression":
-		var parts []string
-		for ch := range t.NamedChildren(n) {
-			p := chain(x, ch)
-			if p == "" {
-				return ""
-			}
-			parts = append(parts, p)
-		}
-		return strings.Join(parts, ".")
-	}
-	return ""
-}
+// chains reads navigation chains of plain names ("a.b.c", "this.repo").
+var chains = &lang.ChainKinds{Ident: "identifier", SelfKind: "this_expression", SelfWord: "this", SuperKind: "super_expression",
+	Nav: "navigation_expression", Call: "call_expression"}
 
 func call(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
@@ -773,7 +752,7 @@ func call(x *lang.Extractor, n int32, c state) {
 			// a.b.c(): the receiver is everything before the last name
 			q := ""
 			for _, p := range parts[:len(parts)-1] {
-				s := chain(x, p)
+				s := chains.Chain(x.Tree, p)
 				if s == "" {
 					q = ""
 					break
@@ -784,46 +763,21 @@ func call(x *lang.Extractor, n int32, c state) {
 				q += s
 			}
 			r.Qualifier = q
-		} else if s := chain(x, recv); s != "" {
-			r.Qualifier = s
-		} else if t.Kind(recv) == "call_expression" {
-			if cf := t.FirstNamedChild(recv); cf >= 0 {
-				if chain := chain(x, cf); chain != "" {
-					r.Qualifier = chain + "()"
-					r.QualifierCall = chain
-				}
-			}
+		} else {
+			r.Qualifier, r.QualifierCall = chains.Receiver(t, recv)
 		}
 		if r.Qualifier != "" && r.QualifierCall == "" {
-			head := r.Qualifier
-			if i := strings.IndexByte(head, '.'); i >= 0 {
-				head = head[:i]
-			}
-			switch head {
-			case "this":
-				if c.cls >= 0 {
-					r.QualifierType = x.Facts.Symbols[c.cls].Name
-				} else if typ, _, _, ok := c.scope.Lookup("this"); ok {
-					r.QualifierType = typ
-				}
-			case "super":
-				if c.cls >= 0 && len(x.Facts.Symbols[c.cls].Signature.Bases) > 0 {
-					r.QualifierType = stripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
-				}
-			default:
-				if typ, call, _, ok := c.scope.Lookup(head); ok {
-					r.QualifierType, r.QualifierCall = typ, call
+			self, super := "", ""
+			if c.cls >= 0 {
+				cls := &x.Facts.Symbols[c.cls]
+				self = cls.Name
+				if len(cls.Signature.Bases) > 0 {
+					super = stripType(cls.Signature.Bases[0])
 				}
 			}
+			chains.TypeHead(&r, c.scope, self, super)
 		}
-		if r.Kind == lang.RefCall && r.QualifierType == "" && r.QualifierCall == "" && lang.IsUpper(r.Name) && lang.IsUpper(r.Qualifier) {
-			// Outer.Inner(...): a nested type's construction
-			r.Kind = lang.RefNew
-		}
-		if r.Qualifier == "" && r.QualifierCall == "" {
-			// a receiver we cannot name: still a call of that name
-			r.Qualifier = "?"
-		}
+		lang.SettleCall(&r)
 		x.Ref(r, last)
 	}
 }

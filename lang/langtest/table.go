@@ -67,7 +67,7 @@ func (tab *Table) Add(fp string, f *lang.FileFacts) {
 	tab.Paths = append(tab.Paths, fp)
 	tab.Facts[fp] = f
 	tab.Files[fp] = &lang.FileInfo{Path: fp, Lang: f.Lang, Module: f.Module, Imports: f.Imports,
-		ModuleID: targetID(fp, 0), Build: f.Build}
+		ModuleID: targetID(fp, 0), Build: f.Build, Test: f.IsTest}
 	tab.dirs[path.Dir(fp)] = append(tab.dirs[path.Dir(fp)], fp)
 	for _, k := range lang.ModuleKeys(f.Module) {
 		key := f.Lang + "\x00" + k
@@ -115,7 +115,7 @@ func Target(p string, f *lang.FileFacts, i int) *lang.Target {
 	return &lang.Target{ID: targetID(p, i), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container,
 		Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases,
 		Receiver: s.Signature.Receiver,
-		Module:   f.Module}
+		Module:   f.Module, Test: f.IsTest}
 }
 
 // SetConfig sets a repository fact of Config (the Go build target, say).

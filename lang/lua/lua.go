@@ -419,7 +419,7 @@ func isLua(t *lang.Target) bool { return path.Ext(t.Path) == ".lua" && t.Kind !=
 func moduleFiles(tab lang.Table, mod string) []string {
 	files := slices.Clone(tab.ModuleFiles(Name, mod))
 	slices.SortStableFunc(files, func(a, b string) int {
-		ta, tb := lang.IsTestPath(a), lang.IsTestPath(b)
+		ta, tb := lang.TestFile(tab, a), lang.TestFile(tab, b)
 		switch {
 		case ta != tb && ta:
 			return 1

@@ -224,7 +224,6 @@ func (p *walker) prescan(root int32, scope *scope) {
 const (
 	maxTypeText  = 200
 	maxQualifier = 120
-	maxChain     = 64
 )
 
 // text is node n's source on one line, at most max bytes; cut reports
@@ -1247,8 +1246,10 @@ func (p *walker) qualifierInfo(obj int32, c *state) (typ, call string) {
 	lastCall := int32(-1)
 	n := obj
 	for steps := 0; n >= 0; steps++ {
-		if steps == maxChain {
-			// a generated chain of thousands of calls: not worth typing
+		if steps == 2*lang.MaxChain {
+			// a generated chain of thousands of calls: not worth typing.
+			// The walk steps through two nodes a call (call, attribute), so
+			// this is MaxChain calls, the reach of the other rooms' walks.
 			return "", ""
 		}
 		k := t.Kind(n)

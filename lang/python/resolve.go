@@ -188,7 +188,7 @@ func topLevel(tab lang.Table, f, fileMod, mod string) bool {
 // pick chooses among the files of a module: the stub only when no
 // implementation, non-test files first, then the one nearest to the
 // importing file. "" when that leaves a tie.
-func pick(cands []string, from string) string {
+func pick(tab lang.Table, cands []string, from string) string {
 	if len(cands) == 0 {
 		return ""
 	}
@@ -199,7 +199,7 @@ func pick(cands []string, from string) string {
 	if len(cands) == 1 {
 		return cands[0]
 	}
-	if nt := lang.PickPaths(cands, func(f string) bool { return !lang.IsTestPath(f) }); len(nt) > 0 {
+	if nt := lang.PickPaths(cands, func(f string) bool { return !lang.TestFile(tab, f) }); len(nt) > 0 {
 		cands = nt
 	}
 	if len(cands) == 1 {
@@ -230,7 +230,7 @@ func resolveModule(tab lang.Table, fi *lang.FileInfo, src string) (string, strin
 		return "", lang.RuleUnresolved
 	}
 	cands := moduleCands(tab, mod, relative)
-	if p := pick(cands, fi.Path); p != "" {
+	if p := pick(tab, cands, fi.Path); p != "" {
 		return p, lang.RuleImport
 	}
 	if len(cands) > 1 {
@@ -297,7 +297,7 @@ func resolveBinding(tab lang.Table, fi *lang.FileInfo, b lang.Binding, depth int
 		if mod != "" {
 			sub = mod + "." + b.Name
 		}
-		if sp := pick(moduleCands(tab, sub, relative), fi.Path); sp != "" {
+		if sp := pick(tab, moduleCands(tab, sub, relative), fi.Path); sp != "" {
 			return moduleRes(tab, sp)
 		}
 	}
@@ -626,51 +626,36 @@ func valueType(tab lang.Table, t *lang.Target, depth int) lang.Resolution {
 	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 
-// Bounds on a class hierarchy: a hostile file can make each class derive
-// from hundreds of others.
-const (
-	maxAncestors = 32
-	maxBases     = 16
-)
+// members are Python's rules for the engine's walk over base classes:
+// breadth first, close to the MRO. A builtin base (dict, Exception)
+// leaves a missing member to the builtins, but object, every class's
+// root, does not.
+var members *lang.MemberRules
 
-// ancestors visits class t and the classes it derives from, each once,
-// breadth first in the order of the bases (Python's MRO for single and
-// most multiple inheritance), until visit returns true. Bases are resolved
-// only as far as the visit goes. It returns whether visit stopped it, and
-// otherwise whether a base outside the repository (RuleExternal) or a
-// builtin one other than object (RuleBuiltin) was met.
-func ancestors(tab lang.Table, t *lang.Target, depth int, visit func(*lang.Target) bool) (bool, string) {
-	miss := lang.RuleUnresolved
-	seen := map[string]bool{t.ID: true}
-	queue := []*lang.Target{t}
-	for i := 0; i < len(queue) && i < maxAncestors; i++ {
-		c := queue[i]
-		if visit(c) {
-			return true, ""
-		}
-		if depth > lang.MaxDepth {
-			continue
-		}
-		fi := tab.File(c.Path)
-		for j, b := range c.Bases {
-			if j == maxBases {
-				break
-			}
-			bt := resolveType(tab, fi, classOf(tab, c), b, 0, depth+1)
-			switch {
-			case bt.Target != nil && lang.IsTypeKind(bt.Target.Kind):
-				if !seen[bt.Target.ID] {
-					seen[bt.Target.ID] = true
-					queue = append(queue, bt.Target)
-				}
-			case bt.Rule == lang.RuleExternal:
-				miss = lang.RuleExternal
-			case bt.Rule == lang.RuleBuiltin && miss != lang.RuleExternal && lang.LastIdent(b) != "object":
-				miss = lang.RuleBuiltin
-			}
+func init() {
+	members = &lang.MemberRules{BreadthFirst: true, Bases: classBases}
+}
+
+// classBases resolves the bases of class c as the walk reads them.
+func classBases(tab lang.Table, c *lang.Target, depth int) []lang.BaseRef {
+	fi := tab.File(c.Path)
+	bases := c.Bases
+	if len(bases) > lang.MaxBases {
+		bases = bases[:lang.MaxBases] // the walk reads no more: resolve no more
+	}
+	out := make([]lang.BaseRef, 0, len(bases))
+	for _, b := range bases {
+		bt := resolveType(tab, fi, classOf(tab, c), b, 0, depth+1)
+		switch {
+		case bt.Target != nil && lang.IsTypeKind(bt.Target.Kind):
+			out = append(out, lang.BaseRef{Target: bt.Target})
+		case bt.Rule == lang.RuleExternal, bt.Rule == lang.RuleBuiltin && lang.LastIdent(b) != "object":
+			out = append(out, lang.BaseRef{Rule: bt.Rule})
+		default:
+			out = append(out, lang.BaseRef{Rule: lang.RuleUnresolved})
 		}
 	}
-	return false, miss
+	return out
 }
 
 // ownMember finds the definition called name directly in t among cands,
@@ -700,7 +685,7 @@ func member(tab lang.Table, t *lang.Target, name string, depth int) lang.Resolut
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	var found *lang.Target
-	ok, miss := ancestors(tab, t, depth, func(c *lang.Target) bool {
+	ok, miss := members.Walk(tab, t, depth, func(c *lang.Target) bool {
 		found = ownMember(cands, c)
 		return found != nil
 	})
@@ -714,7 +699,7 @@ func member(tab lang.Table, t *lang.Target, name string, depth int) lang.Resolut
 func baseMember(tab lang.Table, t *lang.Target, name string, depth int) lang.Resolution {
 	cands := tab.ByName(name)
 	var found *lang.Target
-	ok, miss := ancestors(tab, t, depth, func(c *lang.Target) bool {
+	ok, miss := members.Walk(tab, t, depth, func(c *lang.Target) bool {
 		if c.ID == t.ID {
 			return false
 		}
@@ -775,7 +760,7 @@ func attr(tab lang.Table, t *lang.Target, seg string, depth int) lang.Resolution
 		visit(t)
 		return res
 	}
-	ok, miss := ancestors(tab, t, depth, visit)
+	ok, miss := members.Walk(tab, t, depth, visit)
 	if ok {
 		return res
 	}
@@ -1062,9 +1047,9 @@ func uniqueMethod(tab lang.Table, from *lang.FileInfo, name string) lang.Resolut
 	if commonMethods[name] || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
-	fromTest := lang.IsTestPath(from.Path)
+	fromTest := from.Test
 	ms := lang.Pick(tab.ByName(name), func(t *lang.Target) bool {
-		if t.Kind != lang.KindMethod || !fromTest && lang.IsTestPath(t.Path) {
+		if t.Kind != lang.KindMethod || !fromTest && t.Test {
 			return false
 		}
 		fi := tab.File(t.Path)

@@ -559,7 +559,7 @@ func property(x *lang.Extractor, n int32, c state) {
 	call := ""
 	if value >= 0 && t.Kind(value) == "call_expression" && typ == "" {
 		if f := t.FirstNamedChild(value); f >= 0 {
-			call = chain(x, f)
+			call = chains.Chain(x.Tree, f)
 		}
 	}
 	local := c.members < 0 && c.sym != 0
@@ -604,37 +604,9 @@ func property(x *lang.Extractor, n int32, c state) {
 	}
 }
 
-// chain returns the text of a navigation chain of plain names
-// ("a.b.c", "self.repo"), or "" when some part is not a name.
-func chain(x *lang.Extractor, n int32) string {
-	t := x.Tree
-	switch t.Kind(n) {
-	case "simple_identifier":
-		return t.Text(n)
-	case "self_expression":
-		return "self"
-	case "super_expression":
-		return "super"
-	case "navigation_expression":
-		var parts []string
-		for ch := range t.NamedChildren(n) {
-			var p string
-			if t.Kind(ch) == "navigation_suffix" {
-				if s := t.FirstNamedChild(ch); s >= 0 && t.Kind(s) == "simple_identifier" {
-					p = t.Text(s)
-				}
-			} else {
-				p = chain(x, ch)
-			}
-			if p == "" {
-				return ""
-			}
-			parts = append(parts, p)
-		}
-		return strings.Join(parts, ".")
-	}
-	return ""
-}
+// chains reads navigation chains of plain names ("a.b.c", "self.repo").
+var chains = &lang.ChainKinds{Ident: "simple_identifier", SelfKind: "self_expression", SelfWord: "self", SuperKind: "super_expression",
+	Nav: "navigation_expression", NavSuffix: "navigation_suffix", Call: "call_expression"}
 
 func call(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
@@ -676,36 +648,14 @@ func call(x *lang.Extractor, n int32, c state) {
 		}
 		r := lang.Ref{Kind: lang.RefCall, Name: t.Text(last), Symbol: c.sym}
 		if target >= 0 {
-			if s := chain(x, target); s != "" {
-				r.Qualifier = s
-			} else if t.Kind(target) == "call_expression" {
-				if cf := t.FirstNamedChild(target); cf >= 0 {
-					if chain := chain(x, cf); chain != "" {
-						r.Qualifier = chain + "()"
-						r.QualifierCall = chain
-					}
-				}
-			}
+			r.Qualifier, r.QualifierCall = chains.Receiver(t, target)
 		}
 		if r.Qualifier != "" && r.QualifierCall == "" {
-			head := r.Qualifier
-			if i := strings.IndexByte(head, '.'); i >= 0 {
-				head = head[:i]
+			super := ""
+			if c.cls >= 0 && len(x.Facts.Symbols[c.cls].Signature.Bases) > 0 {
+				super = lang.StripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
 			}
-			switch head {
-			case "self":
-				if typ, _, _, ok := c.scope.Lookup("self"); ok {
-					r.QualifierType = typ
-				}
-			case "super":
-				if c.cls >= 0 && len(x.Facts.Symbols[c.cls].Signature.Bases) > 0 {
-					r.QualifierType = lang.StripType(x.Facts.Symbols[c.cls].Signature.Bases[0])
-				}
-			default:
-				if typ, call, _, ok := c.scope.Lookup(head); ok {
-					r.QualifierType, r.QualifierCall = typ, call
-				}
-			}
+			head := chains.TypeHead(&r, c.scope, "", super)
 			if r.Name == "init" && (head == "self" || head == "super") && !strings.Contains(r.Qualifier, ".") {
 				// self.init(...) and super.init(...): a constructor
 				r.Kind, r.Name, r.Qualifier = lang.RefNew, r.QualifierType, ""
@@ -714,13 +664,7 @@ func call(x *lang.Extractor, n int32, c state) {
 				}
 			}
 		}
-		if r.Kind == lang.RefCall && r.QualifierType == "" && r.QualifierCall == "" && lang.IsUpper(r.Name) && lang.IsUpper(r.Qualifier) {
-			// Outer.Inner(...): a nested type's construction
-			r.Kind = lang.RefNew
-		}
-		if r.Kind == lang.RefCall && r.Qualifier == "" && r.QualifierCall == "" {
-			r.Qualifier = "?"
-		}
+		lang.SettleCall(&r)
 		x.Ref(r, last)
 	}
 }
