@@ -74,14 +74,18 @@ func (s *stemmer) stemFresh(ctx context.Context, words []string) (map[string]str
 			return nil, err
 		}
 		db.SetMaxOpenConns(1)
-		if _, err := db.Exec(`CREATE VIRTUAL TABLE w USING fts5(t, tokenize = 'porter unicode61 remove_diacritics 2');
+		// contentless and without column sizes: only the terms are read
+		// back, and storing the words and their lengths was a third of
+		// the stemming
+		if _, err := db.Exec(`CREATE VIRTUAL TABLE w USING fts5(t, content = '', columnsize = 0,
+				tokenize = 'porter unicode61 remove_diacritics 2');
 			CREATE VIRTUAL TABLE wv USING fts5vocab(w, 'instance')`); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("stemmer: %w", err)
 		}
 		s.db = db
 	}
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM w`); err != nil {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO w(w) VALUES('delete-all')`); err != nil {
 		return nil, err
 	}
 	// many rows a statement: a slice stems the words of hundreds of
