@@ -219,6 +219,9 @@ type sliceBuild struct {
 	// trace and message are the scores of the stack-trace and
 	// error-message lanes (lanes_trace.go, lanes_message.go)
 	trace, message map[string]float64
+	// rows are the candidates' rows ranking read, which order the
+	// callers of the cards (CardOptions.callerRows)
+	rows map[string]*symbolRow
 }
 
 func (b *sliceBuild) seed(id string, w float64, why string) {
@@ -330,7 +333,7 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 		resp.RetrievalEvidence = b.ev
 	}
 	resp.Warnings = b.warnings
-	if err := x.fillSlice(ctx, req, ranks, resp, ver.ID); err != nil {
+	if err := x.fillSlice(ctx, req, ranks, b.rows, resp, ver.ID); err != nil {
 		return nil, nil, err
 	}
 	resp.StaleFiles = x.staleFiles(ctx, cardFiles(resp.Slice.Cards))
@@ -887,6 +890,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	if err != nil {
 		return nil, err
 	}
+	b.rows = rows
 	// a type and its members share evidence: a match on WithQueryParams
 	// makes its fmt relevant, a match on a method makes its type so
 	own := map[string]float64{}
@@ -1186,7 +1190,7 @@ func degradeCard(cards []*Card, kept int) int {
 const cardTokensGuess = 100
 
 // fillSlice takes ranked symbols in order until the budget is spent.
-func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, resp *SliceResponse, ver string) error {
+func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, rows map[string]*symbolRow, resp *SliceResponse, ver string) error {
 	budget := req.Budget.MaxEstimatedTokens
 	// keep room for the envelope and the frontier, and for the memories
 	// about the best candidates
@@ -1214,7 +1218,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 		if i >= built {
 			n := max(8, (avail-used)/cardTokensGuess)
 			n = min(n, req.Budget.MaxCards-len(s.Cards)-len(s.CardRefs), len(ranks)-i)
-			more, err := x.fullCards(ctx, ranks[i:], n, req, ver, outEdges)
+			more, err := x.fullCards(ctx, ranks[i:], n, req, ver, rows, outEdges)
 			if err != nil {
 				return err
 			}
@@ -1289,9 +1293,10 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 }
 
 // fullCards builds the full cards of the first n ranked symbols in one
-// batch, and adds their resolved edges to outEdges. Cards built for an
+// batch, and adds their resolved edges to outEdges; the rows ranking read
+// order their callers (CardOptions.callerRows). Cards built for an
 // earlier slice of the same state of the file are taken as they are.
-func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string, outEdges map[string][]outEdge) (map[string]*Card, error) {
+func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string, rows map[string]*symbolRow, outEdges map[string][]outEdge) (map[string]*Card, error) {
 	minCall := 0.0
 	if req.MinCallConfidence != nil {
 		minCall = *req.MinCallConfidence
@@ -1317,19 +1322,19 @@ func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *Slice
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := x.symbols(ctx, ids)
+	syms, err := x.symbols(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	list := make([]*symbolRow, 0, len(rows))
+	list := make([]*symbolRow, 0, len(syms))
 	for _, id := range ids {
-		if r := rows[id]; r != nil {
+		if r := syms[id]; r != nil {
 			list = append(list, r)
 		}
 	}
 	edges := map[string][]outEdge{}
 	cards, err := x.cards(ctx, list, CardOptions{Detail: DetailFull, MinCallConfidence: minCall,
-		IncludeResolutionMetadata: req.IncludeResolutionMetadata, outEdges: edges}, ver)
+		IncludeResolutionMetadata: req.IncludeResolutionMetadata, outEdges: edges, callerRows: rows}, ver)
 	if err != nil {
 		return nil, err
 	}
