@@ -405,6 +405,8 @@ type CardOptions struct {
 	// (file and line): with the edges it read (graphCache), they order
 	// the callers of a card without reading them again (graphCallers)
 	callerRows map[string]*symbolRow
+	// unnamed are the rows of callerRows that hold no qualified name
+	unnamed map[string]*symbolRow
 }
 
 // outEdge is a resolved edge from a symbol as its card's query reads it.
@@ -740,8 +742,9 @@ func (x *Index) callersOf(ctx context.Context, ids []any, opts CardOptions) (map
 // graphCallers gives the ids whose edges a slice's ranking read
 // (graphCache), and whose callers' rows it holds (opts.callerRows), their
 // first maxCalledBy callers in the order of callers' query: confidence,
-// then file, line and row. Only the labels of the callers chosen are read
-// from the index. It returns the ids it cannot answer apart: a caller
+// then file, line and row. Only the qualified names of the callers chosen
+// whose rows hold none (opts.unnamed) are read from the index. It returns
+// the ids it cannot answer apart: a caller
 // without a row may be a symbol the ranking did not read, or one that is
 // not current (which callers' query leaves out).
 func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (map[string][]Dep, []any, error) {
@@ -796,7 +799,9 @@ func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (
 		cs = cs[:min(len(cs), maxCalledBy)]
 		chosen[id] = cs
 		for _, c := range cs {
-			labels = append(labels, c.e.src)
+			if opts.unnamed[c.e.src] != nil {
+				labels = append(labels, c.e.src)
+			}
 		}
 	}
 	qualified, err := x.qualifiedNames(ctx, labels)
@@ -806,7 +811,11 @@ func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (
 	out := make(map[string][]Dep, len(chosen))
 	for id, cs := range chosen {
 		for _, c := range cs {
-			dep := Dep{SymbolID: c.e.src, Label: qualified[c.e.src] + " (" + c.r.Path + ")", Confidence: c.e.conf}
+			q := c.r.Qualified
+			if opts.unnamed[c.e.src] != nil {
+				q = qualified[c.e.src]
+			}
+			dep := Dep{SymbolID: c.e.src, Label: q + " (" + c.r.Path + ")", Confidence: c.e.conf}
 			if c.e.kind != lang.RefCall {
 				dep.Kind = c.e.kind
 			}

@@ -198,6 +198,19 @@ func (x *Index) CallersForTest(ctx context.Context, ids []string, minCall float6
 	if opts.callerRows, err = x.rankRows(ctx, ends, nil); err != nil {
 		return nil, nil, 0, err
 	}
+	// every other row as the full-text lane gives it: without a
+	// qualified name
+	opts.unnamed = map[string]*symbolRow{}
+	n := 0
+	for _, id := range ends {
+		if r := opts.callerRows[id]; r != nil && opts.unnamed[id] == nil && r.Qualified != "" {
+			if n++; n%2 == 0 {
+				bare := *r
+				bare.Qualified = ""
+				opts.callerRows[id], opts.unnamed[id] = &bare, &bare
+			}
+		}
+	}
 	fromGraph, rest, err := x.graphCallers(ctx, args, opts)
 	return fromIndex, fromGraph, len(ids) - len(rest), err
 }

@@ -333,7 +333,7 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 		resp.RetrievalEvidence = b.ev
 	}
 	resp.Warnings = b.warnings
-	if err := x.fillSlice(ctx, req, ranks, b.rows, resp, ver.ID); err != nil {
+	if err := x.fillSlice(ctx, req, ranks, b.rows, b.known, resp, ver.ID); err != nil {
 		return nil, nil, err
 	}
 	resp.StaleFiles = x.staleFiles(ctx, cardFiles(resp.Slice.Cards))
@@ -1190,7 +1190,7 @@ func degradeCard(cards []*Card, kept int) int {
 const cardTokensGuess = 100
 
 // fillSlice takes ranked symbols in order until the budget is spent.
-func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, rows map[string]*symbolRow, resp *SliceResponse, ver string) error {
+func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, rows, unnamed map[string]*symbolRow, resp *SliceResponse, ver string) error {
 	budget := req.Budget.MaxEstimatedTokens
 	// keep room for the envelope and the frontier, and for the memories
 	// about the best candidates
@@ -1218,7 +1218,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 		if i >= built {
 			n := max(8, (avail-used)/cardTokensGuess)
 			n = min(n, req.Budget.MaxCards-len(s.Cards)-len(s.CardRefs), len(ranks)-i)
-			more, err := x.fullCards(ctx, ranks[i:], n, req, ver, rows, outEdges)
+			more, err := x.fullCards(ctx, ranks[i:], n, req, ver, rows, unnamed, outEdges)
 			if err != nil {
 				return err
 			}
@@ -1294,9 +1294,10 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 
 // fullCards builds the full cards of the first n ranked symbols in one
 // batch, and adds their resolved edges to outEdges; the rows ranking read
-// order their callers (CardOptions.callerRows). Cards built for an
+// order their callers (CardOptions.callerRows; unnamed are those without
+// a qualified name). Cards built for an
 // earlier slice of the same state of the file are taken as they are.
-func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string, rows map[string]*symbolRow, outEdges map[string][]outEdge) (map[string]*Card, error) {
+func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string, rows, unnamed map[string]*symbolRow, outEdges map[string][]outEdge) (map[string]*Card, error) {
 	minCall := 0.0
 	if req.MinCallConfidence != nil {
 		minCall = *req.MinCallConfidence
@@ -1334,7 +1335,7 @@ func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *Slice
 	}
 	edges := map[string][]outEdge{}
 	cards, err := x.cards(ctx, list, CardOptions{Detail: DetailFull, MinCallConfidence: minCall,
-		IncludeResolutionMetadata: req.IncludeResolutionMetadata, outEdges: edges, callerRows: rows}, ver)
+		IncludeResolutionMetadata: req.IncludeResolutionMetadata, outEdges: edges, callerRows: rows, unnamed: unnamed}, ver)
 	if err != nil {
 		return nil, err
 	}
@@ -1614,8 +1615,9 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error 
 }
 
 // rankRows loads what ranking needs of the candidates: file, kind, parent
-// and whether they are tests. Those in known, or read before since the
-// file last changed, are not read again.
+// and whether they are tests, and the qualified name that labels them as
+// callers (graphCallers). Those in known, or read before since the file
+// last changed, are not read again; known's rows hold no qualified name.
 func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*symbolRow) (map[string]*symbolRow, error) {
 	if _, err := x.dataVersion(ctx); err != nil {
 		return nil, err
@@ -1642,7 +1644,7 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 			args[i] = id
 		}
 		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, s.kind, s.parent_id, s.is_test,
-			s.name, s.container, s.start_line, s.end_line FROM symbols s
+			s.name, s.container, COALESCE(s.qualified, ''), s.start_line, s.end_line FROM symbols s
 			JOIN paths p ON p.id = s.path_id WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load candidates: %w", err)
@@ -1651,7 +1653,7 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 			var r symbolRow
 			var isTest int
 			if err := rows.Scan(&r.ID, &r.Path, &r.Kind, &r.ParentID, &isTest,
-				&r.Name, &r.Container, &r.Range.StartLine, &r.Range.EndLine); err != nil {
+				&r.Name, &r.Container, &r.Qualified, &r.Range.StartLine, &r.Range.EndLine); err != nil {
 				rows.Close()
 				return nil, err
 			}
