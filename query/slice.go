@@ -965,7 +965,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 				}
 			}
 			if _, ok := pathWordsOf[r.Path]; !ok {
-				pathWordsOf[r.Path] = pathWords(r.Path)
+				pathWordsOf[r.Path] = x.pathWords.of(r.Path)
 				words = append(words, pathWordsOf[r.Path]...)
 			}
 		}
@@ -1088,12 +1088,27 @@ func (x *Index) relatives(ctx context.Context, ids []string) ([]string, error) {
 	return out, rows.Err()
 }
 
-// topIDs returns up to n ids with the highest scores.
+// topIDs returns up to n ids with the highest scores, ties by id. One
+// sort of the pairs: sorting the ids and then their scores, read from the
+// map at every comparison, cost a slice ten times as much.
 func topIDs(m map[string]float64, n int) []string {
-	ids := sortedIDs(m)
-	sort.SliceStable(ids, func(i, j int) bool { return m[ids[i]] > m[ids[j]] })
-	if len(ids) > n {
-		ids = ids[:n]
+	type scored struct {
+		id    string
+		score float64
+	}
+	all := make([]scored, 0, len(m))
+	for id, s := range m {
+		all = append(all, scored{id, s})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].score != all[j].score {
+			return all[i].score > all[j].score
+		}
+		return all[i].id < all[j].id
+	})
+	ids := make([]string, min(n, len(all)))
+	for i := range ids {
+		ids[i] = all[i].id
 	}
 	return ids
 }
@@ -1348,6 +1363,31 @@ func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *Slice
 		x.cardCache.put(key, cachedCard{card: c, edges: edges[c.SymbolID]})
 	}
 	return out, nil
+}
+
+// pathWordsCache remembers the words of the paths slices ranked
+// (pathWords): a path's words never change, and consecutive questions
+// rank many of the same files. What it holds is shared and never changed.
+type pathWordsCache struct {
+	mu sync.Mutex
+	m  map[string][]string
+}
+
+// maxCachedPaths bounds the path words a server remembers.
+const maxCachedPaths = 50000
+
+func (c *pathWordsCache) of(p string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ws, ok := c.m[p]; ok {
+		return ws
+	}
+	if c.m == nil || len(c.m) >= maxCachedPaths {
+		c.m = map[string][]string{}
+	}
+	ws := pathWords(p)
+	c.m[p] = ws
+	return ws
 }
 
 // cardCache keeps the full cards slices build for the slices after: a
