@@ -1529,9 +1529,11 @@ func sliceEdges(s *Slice, order []ranked, outEdges map[string][]outEdge) {
 // frontier lists the best candidates that did not fit, with why.
 func (x *Index) frontier(ctx context.Context, s *Slice, rest []ranked, taken map[string]bool) {
 	var ids []string
+	byID := map[string]ranked{}
 	for _, rk := range rest {
 		if !taken[rk.id] {
 			ids = append(ids, rk.id)
+			byID[rk.id] = rk // ranks hold each id once
 		}
 		if len(ids) == 8 {
 			break
@@ -1540,10 +1542,6 @@ func (x *Index) frontier(ctx context.Context, s *Slice, rest []ranked, taken map
 	rows, err := x.symbols(ctx, ids)
 	if err != nil {
 		return
-	}
-	byID := map[string]ranked{}
-	for _, rk := range rest {
-		byID[rk.id] = rk
 	}
 	for _, id := range ids {
 		r := rows[id]
