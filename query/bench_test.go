@@ -29,7 +29,8 @@ import (
 // (chunk-knn, what a one-question process does), loading every vector into
 // memory (scan-cold, what a server pays once) and a Go scan of them
 // (scan-warm, what a server does after), and semantic search with the
-// vectors in memory.
+// vectors in memory; and slice as sdl serve answers it, with the vectors
+// in memory (slice-server).
 // SDL_BENCH_ROOT and SDL_BENCH_DB point it at the index of another tree.
 func BenchmarkQueriesGoroot(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
@@ -137,6 +138,24 @@ func BenchmarkQueriesGoroot(b *testing.B) {
 			_, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: tasks[i%len(tasks)], Semantic: &off})
 			return err
 		})
+		// slice as a server answers it: sdl serve keeps the vectors in
+		// memory (KeepVectors), which the slices above read from the
+		// file; one slice loads them first
+		srv, err := query.Open(x.Path, x.Root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv.KeepVectors()
+		if _, err := srv.BuildSlice(ctx, query.SliceRequest{TaskText: tasks[0]}); err != nil {
+			b.Fatal(err)
+		}
+		served := measure("slice-server", len(tasks)*3, func(i int) error {
+			_, err := srv.BuildSlice(ctx, query.SliceRequest{TaskText: tasks[i%len(tasks)]})
+			return err
+		})
+		srv.Close()
+		b.ReportMetric(served/ref, "slice-server/bm25")
+		b.ReportMetric(cpus["slice-server"]/cpus["bm25"], "slice-server-cpu/bm25")
 		measure("search-semantic", len(searches), func(i int) error {
 			_, err := x.Search(ctx, query.SearchRequest{Query: searches[i], Limit: 20, Semantic: true})
 			return err

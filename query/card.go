@@ -401,6 +401,12 @@ type CardOptions struct {
 	// outEdges, when set, receives the resolved edges from each symbol,
 	// whatever their confidence (a slice's edges among its cards)
 	outEdges map[string][]outEdge
+	// callerRows, when set, are current symbols a slice's ranking read
+	// (file and line): with the edges it read (graphCache), they order
+	// the callers of a card without reading them again (graphCallers)
+	callerRows map[string]*symbolRow
+	// unnamed are the rows of callerRows that hold no qualified name
+	unnamed map[string]*symbolRow
 }
 
 // outEdge is a resolved edge from a symbol as its card's query reads it.
@@ -601,7 +607,7 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 	var callers map[string][]Dep
 	var callersErr error
 	if calledBy {
-		goIf(&wg, len(ids) >= parallelBatch, func() { callers, callersErr = x.callers(ctx, ids, opts) })
+		goIf(&wg, len(ids) >= parallelBatch, func() { callers, callersErr = x.callersOf(ctx, ids, opts) })
 		defer wg.Wait() // on an early return
 	}
 	q := `SELECT e.src, COALESCE(e.dst, ''), e.kind, e.name, e.qual, e.rule, e.confidence, e.candidates, e.count, e.line,
@@ -714,6 +720,139 @@ func (x *Index) callers(ctx context.Context, ids []any, opts CardOptions) (map[s
 		out[e.dst] = append(out[e.dst], dep)
 	}
 	return out, rs.Err()
+}
+
+// callersOf is callers, answered from what a slice's ranking read where
+// it can (graphCallers) and from the index for the rest.
+func (x *Index) callersOf(ctx context.Context, ids []any, opts CardOptions) (map[string][]Dep, error) {
+	if opts.callerRows == nil || opts.IncludeResolutionMetadata {
+		return x.callers(ctx, ids, opts)
+	}
+	out, rest, err := x.graphCallers(ctx, ids, opts)
+	if err != nil || len(rest) == 0 {
+		return out, err
+	}
+	more, err := x.callers(ctx, rest, opts)
+	for id, ds := range more {
+		out[id] = ds
+	}
+	return out, err
+}
+
+// graphCallers gives the ids whose edges a slice's ranking read
+// (graphCache), and whose callers' rows it holds (opts.callerRows), their
+// first maxCalledBy callers in the order of callers' query: confidence,
+// then file, line and row. Only the qualified names of the callers chosen
+// whose rows hold none (opts.unnamed) are read from the index. It returns
+// the ids it cannot answer apart: a caller
+// without a row may be a symbol the ranking did not read, or one that is
+// not current (which callers' query leaves out).
+func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (map[string][]Dep, []any, error) {
+	type caller struct {
+		e graphEdge
+		r *symbolRow
+	}
+	strs := make([]string, len(ids))
+	for i, id := range ids {
+		strs[i] = id.(string)
+	}
+	cached, _ := x.graphCache.edgesOf(strs)
+	var rest []any
+	chosen := map[string][]caller{}
+	var labels []string
+	for _, id := range strs {
+		es := cached[id]
+		if es == nil {
+			rest = append(rest, id)
+			continue
+		}
+		var cs []caller
+		complete := true
+		for _, e := range es {
+			if e.dst != id || e.kind == "import" || e.conf < opts.MinCallConfidence {
+				continue
+			}
+			r := opts.callerRows[e.src]
+			if r == nil {
+				complete = false
+				break
+			}
+			cs = append(cs, caller{e, r})
+		}
+		if !complete {
+			rest = append(rest, id)
+			continue
+		}
+		sort.Slice(cs, func(i, j int) bool {
+			a, b := cs[i], cs[j]
+			if a.e.conf != b.e.conf {
+				return a.e.conf > b.e.conf
+			}
+			if a.r.Path != b.r.Path {
+				return a.r.Path < b.r.Path
+			}
+			if a.r.Range.StartLine != b.r.Range.StartLine {
+				return a.r.Range.StartLine < b.r.Range.StartLine
+			}
+			return a.e.rowid < b.e.rowid
+		})
+		cs = cs[:min(len(cs), maxCalledBy)]
+		chosen[id] = cs
+		for _, c := range cs {
+			if opts.unnamed[c.e.src] != nil {
+				labels = append(labels, c.e.src)
+			}
+		}
+	}
+	qualified, err := x.qualifiedNames(ctx, labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make(map[string][]Dep, len(chosen))
+	for id, cs := range chosen {
+		for _, c := range cs {
+			q := c.r.Qualified
+			if opts.unnamed[c.e.src] != nil {
+				q = qualified[c.e.src]
+			}
+			dep := Dep{SymbolID: c.e.src, Label: q + " (" + c.r.Path + ")", Confidence: c.e.conf}
+			if c.e.kind != lang.RefCall {
+				dep.Kind = c.e.kind
+			}
+			out[id] = append(out[id], dep)
+		}
+	}
+	return out, rest, nil
+}
+
+// qualifiedNames reads the qualified names of current symbols.
+func (x *Index) qualifiedNames(ctx context.Context, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := x.DB.QueryContext(ctx, `SELECT id, COALESCE(qualified, '') FROM symbols
+			WHERE to_seq IS NULL AND id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("load callers' names: %w", err)
+		}
+		for rows.Next() {
+			var id, q string
+			if err := rows.Scan(&id, &q); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = q
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func dedupeDeps(ds []Dep) []Dep {

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -14,12 +13,12 @@ import (
 var (
 	// packageLine is one package of a listing: "attrs  19.1.0",
 	// "attrs==19.3.0", "py  1.8.0  /home/u/src/py"
-	packageLine = regexp.MustCompile(`^\s*[A-Za-z][\w.\-\[\]]*(?:\s+|\s*[=<>~!]=\s*)v?\d+(?:\.[\w+\-]+)+(?:\s+\S+)?\s*$`)
+	packageLine = lazyRegexp(`^\s*[A-Za-z][\w.\-\[\]]*(?:\s+|\s*[=<>~!]=\s*)v?\d+(?:\.[\w+\-]+)+(?:\s+\S+)?\s*$`)
 	// packageHeader is a listing's header ("Package  Version  Location")
 	// or rule line ("------- -------")
-	packageHeader = regexp.MustCompile(`(?i)^\s*(?:package|name)\s+version(?:\s+\w+)*\s*$|^[\s\-=+|]+$`)
+	packageHeader = lazyRegexp(`(?i)^\s*(?:package|name)\s+version(?:\s+\w+)*\s*$|^[\s\-=+|]+$`)
 	// pipLog is a line of pip's log, which lists packages on one line
-	pipLog = regexp.MustCompile(`^\s*(?:Installing collected packages:|Successfully installed |Requirement already satisfied:|Collecting \S+|Downloading \S+|Using cached \S+)`)
+	pipLog = lazyRegexp(`^\s*(?:Installing collected packages:|Successfully installed |Requirement already satisfied:|Collecting \S+|Downloading \S+|Using cached \S+)`)
 )
 
 // minPackageLines is the run of listed packages that makes a listing: a
@@ -34,15 +33,15 @@ func withoutEnvironment(text string) string {
 	drop := make([]bool, len(lines))
 	changed := false
 	for i := 0; i < len(lines); {
-		if pipLog.MatchString(lines[i]) {
+		if pipLog().MatchString(lines[i]) {
 			drop[i], changed = true, true
 			i++
 			continue
 		}
 		// a run of package lines, headers and rules inside it allowed
 		j, n := i, 0
-		for j < len(lines) && (packageLine.MatchString(lines[j]) || packageHeader.MatchString(lines[j]) && strings.TrimSpace(lines[j]) != "") {
-			if packageLine.MatchString(lines[j]) {
+		for j < len(lines) && (packageLine().MatchString(lines[j]) || packageHeader().MatchString(lines[j]) && strings.TrimSpace(lines[j]) != "") {
+			if packageLine().MatchString(lines[j]) {
 				n++
 			}
 			j++

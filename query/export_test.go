@@ -173,3 +173,44 @@ func ErrorMessagesForTest(text string) (msgs, classes []string, phrases [][]stri
 func (x *Index) IsProjectPackageForTest(ctx context.Context, prog string) bool {
 	return x.isProjectPackage(ctx, prog)
 }
+
+// CallersForTest returns the callers of ids as a card reads them from the
+// index, and as a slice orders them from the edges and rows its ranking
+// read (graphCallers), with how many ids the latter answered.
+func (x *Index) CallersForTest(ctx context.Context, ids []string, minCall float64) (fromIndex, fromGraph map[string][]Dep, answered int, err error) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	opts := CardOptions{MinCallConfidence: minCall}
+	if fromIndex, err = x.callers(ctx, args, opts); err != nil {
+		return nil, nil, 0, err
+	}
+	// what ranking reads: the edges of the ids, the rows of their ends
+	edges, err := x.edgesTouching(ctx, ids, 0, 0)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	var ends []string
+	for _, e := range edges {
+		ends = append(ends, e.src, e.dst)
+	}
+	if opts.callerRows, err = x.rankRows(ctx, ends, nil); err != nil {
+		return nil, nil, 0, err
+	}
+	// every other row as the full-text lane gives it: without a
+	// qualified name
+	opts.unnamed = map[string]*symbolRow{}
+	n := 0
+	for _, id := range ends {
+		if r := opts.callerRows[id]; r != nil && opts.unnamed[id] == nil && r.Qualified != "" {
+			if n++; n%2 == 0 {
+				bare := *r
+				bare.Qualified = ""
+				opts.callerRows[id], opts.unnamed[id] = &bare, &bare
+			}
+		}
+	}
+	fromGraph, rest, err := x.graphCallers(ctx, args, opts)
+	return fromIndex, fromGraph, len(ids) - len(rest), err
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -23,9 +22,9 @@ import (
 // holds it quoted. Each gets the exact lane's score of a name n symbols
 // share, 1/sqrt(n).
 var (
-	taskFlag = regexp.MustCompile("(?:^|[\\s`'\"(\\[])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\\b")
+	taskFlag = lazyRegexp("(?:^|[\\s`'\"(\\[])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\\b")
 	// promptCommand is a command at a shell prompt: "$ flask routes"
-	promptCommand = regexp.MustCompile(`(?m)^\s*\$ +([a-z][\w.-]*) +([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)\b`)
+	promptCommand = lazyRegexp(`(?m)^\s*\$ +([a-z][\w.-]*) +([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)\b`)
 )
 
 // maxCommandNames bounds the names looked up per slice; maxCommandHolders
@@ -54,10 +53,10 @@ func commandNames(text string, isProject func(string) bool) []string {
 			out = append(out, s)
 		}
 	}
-	for _, m := range taskFlag.FindAllStringSubmatch(text, 4*maxCommandNames) {
+	for _, m := range taskFlag().FindAllStringSubmatch(text, 4*maxCommandNames) {
 		add("--" + m[1])
 	}
-	for _, m := range promptCommand.FindAllStringSubmatch(text, 4*maxCommandNames) {
+	for _, m := range promptCommand().FindAllStringSubmatch(text, 4*maxCommandNames) {
 		if isProject(m[1]) {
 			add(m[2])
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -44,20 +43,34 @@ const (
 
 var (
 	// ValueError: message | raise FooError("message") | E   KeyError: 'x'
-	exceptionMessage = regexp.MustCompile("\\b([A-Z]\\w*(?:Error|Exception|Warning|Failure|Panic|Fault))\\b(?:\\s*:[ \\t]+|\\(\\s*[\"'])([^\\n`\"]{6,300})")
+	exceptionMessage = lazyRegexp("\\b([A-Z]\\w*(?:Error|Exception|Warning|Failure|Panic|Fault))\\b(?:\\s*:[ \\t]+|\\(\\s*[\"'])([^\\n`\"]{6,300})")
 	// requests.exceptions.InvalidURL: message | java.lang.IllegalStateException: message
-	qualifiedException = regexp.MustCompile("\\b(?:[a-z_]\\w*\\.)+([A-Z]\\w+)\\s*:[ \\t]+([^\\n`\"]{6,300})")
+	qualifiedException = lazyRegexp("\\b(?:[a-z_]\\w*\\.)+([A-Z]\\w+)\\s*:[ \\t]+([^\\n`\"]{6,300})")
 	// Go's panic: message, Rust's panicked at 'message'
 	// (not "panic" in prose: "the server will panic when...")
-	panicMessage = regexp.MustCompile(`\b(?:panic: |panicked at ')([^\n']{6,300})`)
+	panicMessage = lazyRegexp(`\b(?:panic: |panicked at ')([^\n']{6,300})`)
 	// a quoted string: "..." or '...' (not an apostrophe inside a word)
-	quotedString = regexp.MustCompile(`"([^"\n]{6,300})"|(?:^|[^\w])'([^'\n]{6,300})'(?:[^\w]|$)`)
+	quotedString = lazyRegexp(`"([^"\n]{6,300})"|(?:^|[^\w])'([^'\n]{6,300})'(?:[^\w]|$)`)
 	// commandFlag: a command-line option (--collect-only), a literal of the
 	// code that declares it
-	commandFlag = regexp.MustCompile("(?:^|[\\s`(])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\\b")
+	commandFlag = lazyRegexp("(?:^|[\\s`(])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\\b")
 	// exceptionName: an exception class a text names
-	exceptionName = regexp.MustCompile(`\b[A-Z]\w*(?:Error|Exception|Failure|Panic|Fault)\b`)
+	exceptionName = lazyRegexp(`\b[A-Z]\w*(?:Error|Exception|Failure|Panic|Fault)\b`)
 )
+
+// exceptionSuffixes end the exception classes exceptionMessage and
+// exceptionName find.
+var exceptionSuffixes = []string{"Error", "Exception", "Warning", "Failure", "Panic", "Fault"}
+
+// containsAnyOf tells whether text holds one of subs.
+func containsAnyOf(text string, subs []string) bool {
+	for _, s := range subs {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
 
 // errorMessages returns the messages of text worth looking up in the
 // code's literals (at most maxMessages, each once) and the exception
@@ -77,25 +90,42 @@ func errorMessages(text string) (msgs []string, classes []string) {
 			msgs = append(msgs, m)
 		}
 	}
-	for _, m := range exceptionMessage.FindAllStringSubmatch(text, 2*maxMessages) {
-		add(m[2], messagePhrase, 2)
+	// each pattern runs (and is compiled) only on a text that holds what
+	// every match of it holds: a task without quotes, colons or exception
+	// names pays for none of them
+	names := containsAnyOf(text, exceptionSuffixes)
+	if names {
+		for _, m := range exceptionMessage().FindAllStringSubmatch(text, 2*maxMessages) {
+			add(m[2], messagePhrase, 2)
+		}
 	}
 	var qualified []string
-	for _, m := range qualifiedException.FindAllStringSubmatch(text, 2*maxMessages) {
-		add(m[2], messagePhrase, 2)
-		qualified = append(qualified, m[1])
+	if strings.Contains(text, ":") {
+		for _, m := range qualifiedException().FindAllStringSubmatch(text, 2*maxMessages) {
+			add(m[2], messagePhrase, 2)
+			qualified = append(qualified, m[1])
+		}
 	}
-	for _, m := range panicMessage.FindAllStringSubmatch(text, maxMessages) {
-		add(m[1], messagePhrase, 2)
+	if strings.Contains(text, "panic") {
+		for _, m := range panicMessage().FindAllStringSubmatch(text, maxMessages) {
+			add(m[1], messagePhrase, 2)
+		}
 	}
-	for _, m := range quotedString.FindAllStringSubmatch(text, 4*maxMessages) {
-		add(m[1]+m[2], quotedWords, quotedWords)
+	if strings.ContainsAny(text, `"'`) {
+		for _, m := range quotedString().FindAllStringSubmatch(text, 4*maxMessages) {
+			add(m[1]+m[2], quotedWords, quotedWords)
+		}
 	}
-	for _, m := range commandFlag.FindAllStringSubmatch(text, 4*maxMessages) {
-		add(m[1], messagePhrase, 1)
+	if strings.Contains(text, "--") {
+		for _, m := range commandFlag().FindAllStringSubmatch(text, 4*maxMessages) {
+			add(m[1], messagePhrase, 1)
+		}
+	}
+	if names {
+		qualified = append(qualified, exceptionName().FindAllString(text, 4*maxMessages)...)
 	}
 	seenClass := map[string]bool{}
-	for _, c := range append(qualified, exceptionName.FindAllString(text, 4*maxMessages)...) {
+	for _, c := range qualified {
 		if !seenClass[c] && len(classes) < maxMessages {
 			seenClass[c] = true
 			classes = append(classes, c)
@@ -112,13 +142,16 @@ func messageWords(m string) []string {
 
 // quotedValue is a value quoted inside a message ('x' in "unknown region
 // 'x'"), which the code fills in from a variable.
-var quotedValue = regexp.MustCompile(`'[^']*'|"[^"]*"`)
+var quotedValue = lazyRegexp(`'[^']*'|"[^"]*"`)
 
 // messagePhrases cuts a message, without its quoted values, into its
 // phrases of messagePhrase words, leaving out those made of stopwords and
 // numbers only.
 func messagePhrases(m string) []string {
-	w := messageWords(quotedValue.ReplaceAllString(m, " "))
+	if strings.ContainsAny(m, `"'`) {
+		m = quotedValue().ReplaceAllString(m, " ")
+	}
+	w := messageWords(m)
 	var out []string
 	for i := 0; i+messagePhrase <= len(w); i++ {
 		informative := false

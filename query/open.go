@@ -32,10 +32,11 @@ type Index struct {
 	Unsaved func(path string) ([]byte, bool)
 
 	vocab      vocab
-	cardCache  cardCache    // full cards of slices, until the file changes
-	graphCache graphCache   // edges and ranking rows of symbols, until the file changes
-	summaries  summaryCache // recent context summaries, by ledger version and request
-	held       heldScopes   // the symbols of the slices handed out, by handle
+	cardCache  cardCache      // full cards of slices, until the file changes
+	graphCache graphCache     // edges and ranking rows of symbols, until the file changes
+	pathWords  pathWordsCache // the words of the paths slices ranked
+	summaries  summaryCache   // recent context summaries, by ledger version and request
+	held       heldScopes     // the symbols of the slices handed out, by handle
 	feedback   feedbackCache
 	memories   memoryCache
 	embedders  queryEmbedders // providers that embed questions for the vector lane

@@ -219,6 +219,9 @@ type sliceBuild struct {
 	// trace and message are the scores of the stack-trace and
 	// error-message lanes (lanes_trace.go, lanes_message.go)
 	trace, message map[string]float64
+	// rows are the candidates' rows ranking read, which order the
+	// callers of the cards (CardOptions.callerRows)
+	rows map[string]*symbolRow
 }
 
 func (b *sliceBuild) seed(id string, w float64, why string) {
@@ -330,7 +333,7 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 		resp.RetrievalEvidence = b.ev
 	}
 	resp.Warnings = b.warnings
-	if err := x.fillSlice(ctx, req, ranks, resp, ver.ID); err != nil {
+	if err := x.fillSlice(ctx, req, ranks, b.rows, b.known, resp, ver.ID); err != nil {
 		return nil, nil, err
 	}
 	resp.StaleFiles = x.staleFiles(ctx, cardFiles(resp.Slice.Cards))
@@ -887,6 +890,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 	if err != nil {
 		return nil, err
 	}
+	b.rows = rows
 	// a type and its members share evidence: a match on WithQueryParams
 	// makes its fmt relevant, a match on a method makes its type so
 	own := map[string]float64{}
@@ -961,7 +965,7 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 				}
 			}
 			if _, ok := pathWordsOf[r.Path]; !ok {
-				pathWordsOf[r.Path] = pathWords(r.Path)
+				pathWordsOf[r.Path] = x.pathWords.of(r.Path)
 				words = append(words, pathWordsOf[r.Path]...)
 			}
 		}
@@ -1084,12 +1088,27 @@ func (x *Index) relatives(ctx context.Context, ids []string) ([]string, error) {
 	return out, rows.Err()
 }
 
-// topIDs returns up to n ids with the highest scores.
+// topIDs returns up to n ids with the highest scores, ties by id. One
+// sort of the pairs: sorting the ids and then their scores, read from the
+// map at every comparison, cost a slice ten times as much.
 func topIDs(m map[string]float64, n int) []string {
-	ids := sortedIDs(m)
-	sort.SliceStable(ids, func(i, j int) bool { return m[ids[i]] > m[ids[j]] })
-	if len(ids) > n {
-		ids = ids[:n]
+	type scored struct {
+		id    string
+		score float64
+	}
+	all := make([]scored, 0, len(m))
+	for id, s := range m {
+		all = append(all, scored{id, s})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].score != all[j].score {
+			return all[i].score > all[j].score
+		}
+		return all[i].id < all[j].id
+	})
+	ids := make([]string, min(n, len(all)))
+	for i := range ids {
+		ids[i] = all[i].id
 	}
 	return ids
 }
@@ -1186,7 +1205,7 @@ func degradeCard(cards []*Card, kept int) int {
 const cardTokensGuess = 100
 
 // fillSlice takes ranked symbols in order until the budget is spent.
-func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, resp *SliceResponse, ver string) error {
+func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, rows, unnamed map[string]*symbolRow, resp *SliceResponse, ver string) error {
 	budget := req.Budget.MaxEstimatedTokens
 	// keep room for the envelope and the frontier, and for the memories
 	// about the best candidates
@@ -1214,7 +1233,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 		if i >= built {
 			n := max(8, (avail-used)/cardTokensGuess)
 			n = min(n, req.Budget.MaxCards-len(s.Cards)-len(s.CardRefs), len(ranks)-i)
-			more, err := x.fullCards(ctx, ranks[i:], n, req, ver, outEdges)
+			more, err := x.fullCards(ctx, ranks[i:], n, req, ver, rows, unnamed, outEdges)
 			if err != nil {
 				return err
 			}
@@ -1289,9 +1308,11 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 }
 
 // fullCards builds the full cards of the first n ranked symbols in one
-// batch, and adds their resolved edges to outEdges. Cards built for an
+// batch, and adds their resolved edges to outEdges; the rows ranking read
+// order their callers (CardOptions.callerRows; unnamed are those without
+// a qualified name). Cards built for an
 // earlier slice of the same state of the file are taken as they are.
-func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string, outEdges map[string][]outEdge) (map[string]*Card, error) {
+func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *SliceRequest, ver string, rows, unnamed map[string]*symbolRow, outEdges map[string][]outEdge) (map[string]*Card, error) {
 	minCall := 0.0
 	if req.MinCallConfidence != nil {
 		minCall = *req.MinCallConfidence
@@ -1317,19 +1338,19 @@ func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *Slice
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := x.symbols(ctx, ids)
+	syms, err := x.symbols(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	list := make([]*symbolRow, 0, len(rows))
+	list := make([]*symbolRow, 0, len(syms))
 	for _, id := range ids {
-		if r := rows[id]; r != nil {
+		if r := syms[id]; r != nil {
 			list = append(list, r)
 		}
 	}
 	edges := map[string][]outEdge{}
 	cards, err := x.cards(ctx, list, CardOptions{Detail: DetailFull, MinCallConfidence: minCall,
-		IncludeResolutionMetadata: req.IncludeResolutionMetadata, outEdges: edges}, ver)
+		IncludeResolutionMetadata: req.IncludeResolutionMetadata, outEdges: edges, callerRows: rows, unnamed: unnamed}, ver)
 	if err != nil {
 		return nil, err
 	}
@@ -1342,6 +1363,31 @@ func (x *Index) fullCards(ctx context.Context, ranks []ranked, n int, req *Slice
 		x.cardCache.put(key, cachedCard{card: c, edges: edges[c.SymbolID]})
 	}
 	return out, nil
+}
+
+// pathWordsCache remembers the words of the paths slices ranked
+// (pathWords): a path's words never change, and consecutive questions
+// rank many of the same files. What it holds is shared and never changed.
+type pathWordsCache struct {
+	mu sync.Mutex
+	m  map[string][]string
+}
+
+// maxCachedPaths bounds the path words a server remembers.
+const maxCachedPaths = 50000
+
+func (c *pathWordsCache) of(p string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ws, ok := c.m[p]; ok {
+		return ws
+	}
+	if c.m == nil || len(c.m) >= maxCachedPaths {
+		c.m = map[string][]string{}
+	}
+	ws := pathWords(p)
+	c.m[p] = ws
+	return ws
 }
 
 // cardCache keeps the full cards slices build for the slices after: a
@@ -1483,9 +1529,11 @@ func sliceEdges(s *Slice, order []ranked, outEdges map[string][]outEdge) {
 // frontier lists the best candidates that did not fit, with why.
 func (x *Index) frontier(ctx context.Context, s *Slice, rest []ranked, taken map[string]bool) {
 	var ids []string
+	byID := map[string]ranked{}
 	for _, rk := range rest {
 		if !taken[rk.id] {
 			ids = append(ids, rk.id)
+			byID[rk.id] = rk // ranks hold each id once
 		}
 		if len(ids) == 8 {
 			break
@@ -1494,10 +1542,6 @@ func (x *Index) frontier(ctx context.Context, s *Slice, rest []ranked, taken map
 	rows, err := x.symbols(ctx, ids)
 	if err != nil {
 		return
-	}
-	byID := map[string]ranked{}
-	for _, rk := range rest {
-		byID[rk.id] = rk
 	}
 	for _, id := range ids {
 		r := rows[id]
@@ -1609,8 +1653,9 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error 
 }
 
 // rankRows loads what ranking needs of the candidates: file, kind, parent
-// and whether they are tests. Those in known, or read before since the
-// file last changed, are not read again.
+// and whether they are tests, and the qualified name that labels them as
+// callers (graphCallers). Those in known, or read before since the file
+// last changed, are not read again; known's rows hold no qualified name.
 func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*symbolRow) (map[string]*symbolRow, error) {
 	if _, err := x.dataVersion(ctx); err != nil {
 		return nil, err
@@ -1637,7 +1682,7 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 			args[i] = id
 		}
 		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, s.kind, s.parent_id, s.is_test,
-			s.name, s.container, s.start_line, s.end_line FROM symbols s
+			s.name, s.container, COALESCE(s.qualified, ''), s.start_line, s.end_line FROM symbols s
 			JOIN paths p ON p.id = s.path_id WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load candidates: %w", err)
@@ -1646,7 +1691,7 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 			var r symbolRow
 			var isTest int
 			if err := rows.Scan(&r.ID, &r.Path, &r.Kind, &r.ParentID, &isTest,
-				&r.Name, &r.Container, &r.Range.StartLine, &r.Range.EndLine); err != nil {
+				&r.Name, &r.Container, &r.Qualified, &r.Range.StartLine, &r.Range.EndLine); err != nil {
 				rows.Close()
 				return nil, err
 			}

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -19,25 +18,25 @@ type Frame struct {
 
 var (
 	// Python: File "x/y.py", line 12, in handle
-	framePython = regexp.MustCompile(`File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?`)
+	framePython = lazyRegexp(`File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?`)
 	// pytest's report: src/x.py:12: in handle | x.py:12: AssertionError
-	framePytest = regexp.MustCompile(`^\s*(\S+\.py):(\d+): (?:in ([\w<>.]+)|\w*(?:Error|Exception|Failed|Warning|Exit|Interrupt)\b)`)
+	framePytest = lazyRegexp(`^\s*(\S+\.py):(\d+): (?:in ([\w<>.]+)|\w*(?:Error|Exception|Failed|Warning|Exit|Interrupt)\b)`)
 	// Java: at com.x.Y.method(Y.java:42)
-	frameJava = regexp.MustCompile(`at ([\w$.<>]+)\(([\w$]+\.(?:java|kt|scala)):(\d+)\)`)
+	frameJava = lazyRegexp(`at ([\w$.<>]+)\(([\w$]+\.(?:java|kt|scala)):(\d+)\)`)
 	// JavaScript: at fn (src/a.js:10:5) | at src/a.js:10:5
-	frameJS = regexp.MustCompile(`at (?:([\w$.<>\[\] ]+?) \()?((?:[A-Za-z]:)?[^\s()]+\.(?:js|jsx|mjs|cjs|ts|tsx|mts|cts)):(\d+)(?::\d+)?\)?`)
+	frameJS = lazyRegexp(`at (?:([\w$.<>\[\] ]+?) \()?((?:[A-Za-z]:)?[^\s()]+\.(?:js|jsx|mjs|cjs|ts|tsx|mts|cts)):(\d+)(?::\d+)?\)?`)
 	// Go: main.(*Server).Handle(...) then \t/path/x.go:123 +0x1f
-	frameGoFunc = regexp.MustCompile(`^([\w./-]+?(?:\.\(\*?[\w]+\))?\.[\w]+)\(`)
-	frameGoLine = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
+	frameGoFunc = lazyRegexp(`^([\w./-]+?(?:\.\(\*?[\w]+\))?\.[\w]+)\(`)
+	frameGoLine = lazyRegexp(`^\s+(\S+\.go):(\d+)`)
 	// Anything else: path/file.ext:line (Rust, C, compilers, test runners)
 	// (a drive letter only at the start of a word: not the s of "%(name)s:a.py")
-	frameAny = regexp.MustCompile(`(?:^|[^\w])((?:[A-Za-z]:)?[\w./\\-]*[\w-]+\.(?:go|py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java|c|h|cc|cpp|hpp|cs|rb|php|sh|kt|swift)):(\d+)`)
+	frameAny = lazyRegexp(`(?:^|[^\w])((?:[A-Za-z]:)?[\w./\\-]*[\w-]+\.(?:go|py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java|c|h|cc|cpp|hpp|cs|rb|php|sh|kt|swift)):(\d+)`)
 	// libraryPath: where installed packages, standard libraries and
 	// runtimes live, whatever the platform.
-	libraryPath = regexp.MustCompile(`(?i)(?:^|/)(?:site-packages|dist-packages|node_modules|\.cargo/registry|\.rustup|rustc|go/pkg/mod|\.m2|\.gradle|vendor|third_party)/` +
+	libraryPath = lazyRegexp(`(?i)(?:^|/)(?:site-packages|dist-packages|node_modules|\.cargo/registry|\.rustup|rustc|go/pkg/mod|\.m2|\.gradle|vendor|third_party)/` +
 		`|(?:^|/)(?:usr|opt)/(?:local/)?(?:lib|lib64|share|go/src)/|(?:^|/)python\d*(?:\.\d+)?/lib/|(?:^|/)lib/python\d|^<|^node:`)
 	// libraryJava: the classes of the JDK and of common runtimes.
-	libraryJava = regexp.MustCompile(`^(?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|org\.junit|junit)\.`)
+	libraryJava = lazyRegexp(`^(?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|org\.junit|junit)\.`)
 )
 
 // Bounds on the work on a hostile trace.
@@ -73,7 +72,7 @@ func ParseStackTrace(text string) []Frame {
 		if f.File == "" || f.Line <= 0 || len(raw) >= 4*maxFrames {
 			return
 		}
-		f.Library = f.Library || libraryPath.MatchString(f.File)
+		f.Library = f.Library || libraryPath().MatchString(f.File)
 		raw = append(raw, rawFrame{Frame: f, innerLast: innerLast})
 	}
 	pendingGoFunc := ""
@@ -82,32 +81,32 @@ func ParseStackTrace(text string) []Frame {
 			line = line[:maxFrameLine]
 		}
 		line = strings.TrimSuffix(line, "\r")
-		if m := framePython.FindStringSubmatch(line); m != nil {
+		if m := framePython().FindStringSubmatch(line); m != nil {
 			add(Frame{File: m[1], Line: atoi(m[2]), Function: m[3]}, true)
 			continue
 		}
-		if m := framePytest.FindStringSubmatch(line); m != nil {
+		if m := framePytest().FindStringSubmatch(line); m != nil {
 			add(Frame{File: m[1], Line: atoi(m[2]), Function: m[3]}, true)
 			continue
 		}
-		if m := frameJava.FindStringSubmatch(line); m != nil {
-			add(Frame{File: m[2], Line: atoi(m[3]), Function: lastDotted(m[1]), Library: libraryJava.MatchString(m[1])}, false)
+		if m := frameJava().FindStringSubmatch(line); m != nil {
+			add(Frame{File: m[2], Line: atoi(m[3]), Function: lastDotted(m[1]), Library: libraryJava().MatchString(m[1])}, false)
 			continue
 		}
-		if m := frameGoLine.FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "\t") {
+		if m := frameGoLine().FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "\t") {
 			add(Frame{File: m[1], Line: atoi(m[2]), Function: pendingGoFunc}, false)
 			pendingGoFunc = ""
 			continue
 		}
-		if m := frameGoFunc.FindStringSubmatch(line); m != nil {
+		if m := frameGoFunc().FindStringSubmatch(line); m != nil {
 			pendingGoFunc = lastDotted(m[1])
 			continue
 		}
-		if m := frameJS.FindStringSubmatch(line); m != nil {
+		if m := frameJS().FindStringSubmatch(line); m != nil {
 			add(Frame{File: m[2], Line: atoi(m[3]), Function: lastDotted(strings.TrimSpace(m[1]))}, false)
 			continue
 		}
-		for _, m := range frameAny.FindAllStringSubmatch(line, 4) {
+		for _, m := range frameAny().FindAllStringSubmatch(line, 4) {
 			add(Frame{File: m[1], Line: atoi(m[2])}, false)
 		}
 	}

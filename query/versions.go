@@ -4,16 +4,15 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 var (
-	versionIDRe = regexp.MustCompile(`^v[0-9]+$`)
-	seqRe       = regexp.MustCompile(`^[0-9]+$`)
-	ledgerRelRe = regexp.MustCompile(`^HEAD(~[0-9]*|\^+)?$`)
-	hexRe       = regexp.MustCompile(`^[0-9a-fA-F]{4,40}$`)
+	versionIDRe = lazyRegexp(`^v[0-9]+$`)
+	seqRe       = lazyRegexp(`^[0-9]+$`)
+	ledgerRelRe = lazyRegexp(`^HEAD(~[0-9]*|\^+)?$`)
+	hexRe       = lazyRegexp(`^[0-9a-fA-F]{4,40}$`)
 )
 
 // ResolveVersion finds the ledger version a client names, in this order:
@@ -38,7 +37,7 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 	if len(vs) == 0 {
 		return Version{}, invalidf(field, "the index has no versions")
 	}
-	if versionIDRe.MatchString(spec) {
+	if versionIDRe().MatchString(spec) {
 		for _, v := range vs {
 			if v.ID == spec {
 				return v, nil
@@ -46,7 +45,7 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 		}
 		return Version{}, x.noVersion(field, spec, vs)
 	}
-	if seqRe.MatchString(spec) && len(spec) < 7 {
+	if seqRe().MatchString(spec) && len(spec) < 7 {
 		n, _ := strconv.ParseInt(spec, 10, 64)
 		for _, v := range vs {
 			if v.Seq == n {
@@ -81,7 +80,7 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 	for _, v := range vs {
 		recorded = recorded || v.GitRef == spec
 	}
-	if recorded && ledgerRelRe.MatchString(spec) {
+	if recorded && ledgerRelRe().MatchString(spec) {
 		if commit := x.revParse(ctx, spec); commit != "" {
 			if v, ok := byCommit(commit, false); ok {
 				return v, nil
@@ -93,7 +92,7 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 			}
 		}
 	}
-	if m := ledgerRelRe.FindStringSubmatch(spec); m != nil {
+	if m := ledgerRelRe().FindStringSubmatch(spec); m != nil {
 		back := 0
 		switch s := m[1]; {
 		case s == "":
@@ -123,7 +122,7 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 			return vs[i], nil
 		}
 	}
-	if hexRe.MatchString(spec) {
+	if hexRe().MatchString(spec) {
 		if v, ok := byCommit(spec, true); ok {
 			return v, nil
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sdl-dev/sdl/cmd/sdl/internal/oneshot"
 	"github.com/sdl-dev/sdl/query"
 	"github.com/sdl-dev/sdl/schema"
 	"github.com/sdl-dev/sdl/serve"
@@ -153,7 +154,7 @@ func openIndex(c *cli.Context) (*query.Index, error) {
 	}
 	// a terminal command asks one question and exits: unmapped, and
 	// with little garbage collection
-	oneShotGC()
+	oneshot.SetGC()
 	x, err := query.OpenOnce(p, root)
 	if err != nil {
 		return nil, err
@@ -162,22 +163,6 @@ func openIndex(c *cli.Context) (*query.Index, error) {
 	// server answers them
 	x.MemoryFiles = serve.NewMemoryOverlay(root)
 	return x, nil
-}
-
-// oneShotGCPercent is the GOGC of a terminal command that asks the index
-// one question and exits. At the default 100 a slice of GOROOT/src
-// collects a heap of 2-5 MB three times (once during package init, which
-// this cannot reach) for memory the exit frees anyway; at 400 it collects
-// once, for about 5 ms less CPU a process (p50 89 -> 84 ms over 60 runs
-// each) and 1.5 MB more peak RSS, and a large live heap still meets a
-// collector at five times its size.
-const oneShotGCPercent = 400
-
-// oneShotGC sets oneShotGCPercent unless GOGC says otherwise.
-func oneShotGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(oneShotGCPercent)
-	}
 }
 
 // readInput reads a file, or standard input for "-".
