@@ -26,13 +26,25 @@ type unknownFlag struct {
 }
 
 func (e unknownFlag) Error() string {
+	if e.text() {
+		return strings.Join(e.path, " ") + ": " + strconv.Quote(e.flag) + " starts with a dash, so it reads as a flag"
+	}
 	if len(e.path) == 0 {
 		return "no flag " + e.flag + " before the command"
 	}
 	return strings.Join(e.path, " ") + ": no flag " + e.flag
 }
 
+// text tells a quoted argument with spaces ("--line-range is ignored", a
+// task taken from a changelog) from a mistyped flag.
+func (e unknownFlag) text() bool {
+	return len(e.path) > 0 && strings.ContainsAny(e.flag, " \t\n")
+}
+
 func (e unknownFlag) hint() string {
+	if e.text() {
+		return "put -- before it: sdl " + strings.Join(e.path, " ") + " -- " + strconv.Quote(e.flag)
+	}
 	h := "see: " + helpCommand(e.path)
 	if e.suggest != "" {
 		h = "did you mean --" + e.suggest + "? " + h
