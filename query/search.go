@@ -12,11 +12,6 @@ import (
 	"github.com/sdl-dev/sdl/lang"
 )
 
-// Column weights of bm25 over symbols_fts(name, qualified, signature, doc,
-// path, body, words): a term in a symbol's name says far more than the same
-// term among the identifiers of its body.
-const ftsWeights = "10.0, 6.0, 3.0, 2.5, 2.0, 1.0, 0.5"
-
 // RRF is the k of reciprocal rank fusion.
 const rrfK = 60
 
@@ -306,12 +301,12 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 		}
 		// names first: search is about names, and the name columns are
 		// small; the other text only when names give too little
-		fts, err := x.ftsSearch(ctx, withColumns(colsNames, ftsMatch(terms)), pool)
+		fts, err := x.ftsRank(ctx, colsNames, terms, pool)
 		if err != nil {
 			return nil, nil, err
 		}
 		if len(fts) < pool/2 {
-			more, err := x.ftsSearch(ctx, withColumns(colsText, ftsMatch(terms)), pool)
+			more, err := x.ftsRank(ctx, colsText, terms, pool)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -542,13 +537,17 @@ type ftsHit struct {
 func (x *Index) ftsSearch(ctx context.Context, match string, limit int) ([]ftsHit, error) {
 	// rank inside the full-text table first and join only the best: a
 	// join per matched row costs more than the ranking itself
-	rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score, s.parent_id, s.to_seq IS NULL,
+	st, err := x.prepared(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score, s.parent_id, s.to_seq IS NULL,
 			s.name, s.container, s.start_line, s.end_line
 		FROM (SELECT rowid, -bm25(symbols_fts, `+ftsWeights+`) AS score FROM symbols_fts
 			WHERE symbols_fts MATCH ? ORDER BY score DESC LIMIT ?) f
 		JOIN symbols s ON s.rowid = f.rowid JOIN paths p ON p.id = s.path_id
 		WHERE s.kind != 'module'
-		ORDER BY f.score DESC, s.id`, match, limit+limit/4)
+		ORDER BY f.score DESC, s.id`)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, match, limit+limit/4)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}

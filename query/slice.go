@@ -744,12 +744,7 @@ func (b *sliceBuild) addVectors(v *vectorLane, out map[string]float64) error {
 // What ranking needs of the current symbols it finds goes into known.
 func (x *Index) ftsScores(ctx context.Context, cols string, terms []string, limit int, known map[string]*symbolRow) (map[string]float64, error) {
 	out := map[string]float64{}
-	m := ftsMatch(terms)
-	if m == "" {
-		return out, nil
-	}
-	m = withColumns(cols, m)
-	hits, err := x.ftsSearch(ctx, m, limit)
+	hits, err := x.ftsRank(ctx, cols, terms, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -156,6 +156,7 @@ func (v *vocab) open(ctx context.Context, x *Index) error {
 	v.version, v.docs = version, map[string]int{}
 	x.cardCache.clear()
 	x.graphCache.clear()
+	x.fts.reset()
 	return nil
 }
 
