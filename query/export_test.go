@@ -239,8 +239,16 @@ func (x *Index) holdForTest(ctx context.Context, terms []string) ([]*termRows, m
 		phrases[i] = st[w]
 	}
 	for range 3 {
-		if held, lens, nRow, avgdl, ok := x.fts.lookup(x, phrases); ok {
-			return held, lens, nRow, avgdl, nil
+		h, ok := x.fts.lookup(x, phrases)
+		if ok && len(h.missing) == 0 {
+			return h.rows, h.lens, h.nRow, h.avgdl, nil
+		}
+		if ok {
+			var terms []string
+			for _, i := range h.missing {
+				terms = append(terms, phrases[i])
+			}
+			x.fts.queue(x, terms)
 		}
 		x.fts.wg.Wait()
 	}
@@ -270,4 +278,18 @@ func (x *Index) FTSRankBothForTest(ctx context.Context, cols, text string, limit
 		fromGo = append(fromGo, h.id)
 	}
 	return fromSQL, fromGo, nil
+}
+
+// HeldAnswersForTest reports whether a lane's full-text query of text is
+// answered from held terms at its first asking, once the row lengths are
+// read: its rare terms are read on the spot.
+func (x *Index) HeldAnswersForTest(ctx context.Context, cols, text string, limit int) (bool, error) {
+	if _, err := x.dataVersion(ctx); err != nil {
+		return false, err
+	}
+	x.fts.lookup(x, nil)
+	x.fts.wg.Wait()
+	terms, _ := queryTerms(text)
+	_, ok, err := x.ftsHeld(ctx, cols, terms, limit)
+	return ok, err
 }

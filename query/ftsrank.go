@@ -94,37 +94,79 @@ func (t *ftsTerms) close() {
 	t.wg.Wait()
 }
 
-// lookup returns the rows of each term, or false after queueing the
-// terms not held for the loader.
-func (t *ftsTerms) lookup(x *Index, terms []string) ([]*termRows, map[int64]int32, int64, float64, bool) {
+// held is what the Go scorer reads of a query's terms.
+type held struct {
+	rows    []*termRows // by term; nil where missing
+	missing []int       // the terms not held
+	lens    map[int64]int32
+	nRow    int64
+	avgdl   float64
+	gen     int64
+}
+
+// lookup returns what is held of terms; false when the row lengths are
+// not read yet (the loader is started) or a term cannot be held.
+func (t *ftsTerms) lookup(x *Index, terms []string) (held, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make([]*termRows, len(terms))
-	ok := t.lens != nil
+	h := held{rows: make([]*termRows, len(terms)), lens: t.lens, nRow: t.nRow, avgdl: t.avgdl, gen: t.gen}
 	for i, term := range terms {
-		r, held := t.terms[term]
-		if !held {
-			ok = false
-			if t.pending == nil {
-				t.pending = map[string]bool{}
-			}
-			t.pending[term] = true
-			continue
-		}
-		out[i] = r
-		if r == nil { // a term the scorer cannot hold
-			return nil, nil, 0, 0, false
+		r, ok := t.terms[term]
+		switch {
+		case !ok:
+			h.missing = append(h.missing, i)
+		case r == nil: // a term the scorer cannot hold
+			return h, false
+		default:
+			h.rows[i] = r
 		}
 	}
-	if ok {
-		return out, t.lens, t.nRow, t.avgdl, true
+	if t.lens == nil {
+		t.startLoader(x)
+		return h, false
 	}
+	return h, true
+}
+
+// queue hands terms to the loader.
+func (t *ftsTerms) queue(x *Index, terms []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.pending == nil {
+		t.pending = map[string]bool{}
+	}
+	for _, term := range terms {
+		t.pending[term] = true
+	}
+	t.startLoader(x)
+}
+
+// startLoader starts the loader unless it runs. t.mu is held.
+func (t *ftsTerms) startLoader(x *Index) {
 	if !t.loading && !t.closed && !t.failed {
 		t.loading = true
 		t.wg.Add(1)
 		go t.load(x, t.gen)
 	}
-	return nil, nil, 0, 0, false
+}
+
+// store holds a term read for generation gen.
+func (t *ftsTerms) store(gen int64, term string, r *termRows) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.gen != gen {
+		return
+	}
+	if t.terms == nil || t.held+len(r.rows) > maxHeldRows {
+		t.terms, t.held = map[string]*termRows{}, 0
+	}
+	if r.rows == nil {
+		t.terms[term] = nil
+	} else {
+		t.terms[term] = r
+		t.held += len(r.rows)
+	}
+	delete(t.pending, term)
 }
 
 // load reads the pending terms, and the row lengths when not read yet,
@@ -135,7 +177,7 @@ func (t *ftsTerms) load(x *Index, gen int64) {
 	conn, err := x.DB.Conn(ctx)
 	if err == nil {
 		defer conn.Close()
-		_, err = conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_instances USING fts5vocab(main, symbols_fts, 'instance')`)
+		_, err = conn.ExecContext(ctx, instancesTable)
 	}
 	for {
 		t.mu.Lock()
@@ -162,22 +204,10 @@ func (t *ftsTerms) load(x *Index, gen int64) {
 			t.mu.Unlock()
 			continue
 		}
-		r, terr := readTerm(ctx, conn, term)
-		err = terr
-		t.mu.Lock()
-		if err == nil && t.gen == gen {
-			if t.terms == nil || t.held+len(r.rows) > maxHeldRows {
-				t.terms, t.held = map[string]*termRows{}, 0
-			}
-			if r.rows == nil {
-				t.terms[term] = nil
-			} else {
-				t.terms[term] = r
-				t.held += len(r.rows)
-			}
-			delete(t.pending, term)
+		r, terr := readTerm(ctx, conn, term, 0)
+		if err = terr; err == nil {
+			t.store(gen, term, r)
 		}
-		t.mu.Unlock()
 	}
 }
 
@@ -228,22 +258,43 @@ func readLengths(ctx context.Context, conn *sql.Conn) (map[int64]int32, int64, f
 	return lens, nRow, float64(nToken) / float64(nRow), rows.Err()
 }
 
+// instancesTable is the fts5vocab table of every instance of every term,
+// created in TEMP (the file is read-only) on the connection that reads it.
+const instancesTable = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_instances USING fts5vocab(main, symbols_fts, 'instance')`
+
 // readTerm reads the rows holding term and its count in each column. A
-// count past uint16 gives rows nil: the term stays FTS5's.
-func readTerm(ctx context.Context, conn *sql.Conn, term string) (*termRows, error) {
-	rows, err := conn.QueryContext(ctx, `SELECT doc, col FROM temp.symbols_instances WHERE term = ?`, term)
+// count past uint16 gives rows nil: the term stays FTS5's. With max > 0,
+// a term of more than max instances gives nil, nil: too many to read now.
+func readTerm(ctx context.Context, conn interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, term string, max int) (*termRows, error) {
+	q := `SELECT doc, col FROM temp.symbols_instances WHERE term = ?`
+	if max > 0 {
+		q += ` LIMIT ` + strconv.Itoa(max+1)
+	}
+	rows, err := conn.QueryContext(ctx, q, term)
 	if err != nil {
 		return nil, fmt.Errorf("full-text term: %w", err)
 	}
 	defer rows.Close()
 	r := &termRows{rows: []int64{}}
-	var col string
+	var col sql.RawBytes // no string a row
+	n := 0
 	for rows.Next() {
+		if n++; max > 0 && n > max {
+			return nil, nil
+		}
 		var doc int64
 		if err := rows.Scan(&doc, &col); err != nil {
 			return nil, err
 		}
-		c := ftsColumn(col)
+		c := -1
+		for i, name := range ftsColumns {
+			if string(col) == name { // compared without a copy
+				c = i
+				break
+			}
+		}
 		if c < 0 {
 			return nil, fmt.Errorf("full-text term: column %q", col)
 		}
@@ -337,11 +388,14 @@ func bm25Rows(phrases []*termRows, mask uint8, lens map[int64]int32, nRow int64,
 			w[c] = ftsColumnWeights[c]
 		}
 	}
+	// FTS5 adds a column's weight for each instance; the weights are
+	// multiples of 0.5 and the counts small, so products and sums are
+	// exact and equal to its sums in any order
 	freq := func(tf *[len(ftsColumns)]uint16) float64 {
 		f := 0.0
 		for c, k := range tf {
-			for ; k > 0; k-- {
-				f += w[c]
+			if k != 0 {
+				f += float64(k) * w[c]
 			}
 		}
 		return f
@@ -489,11 +543,41 @@ func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit 
 			return nil, false, nil // a word the tokenizer keeps no term of
 		}
 	}
-	rows, lens, nRow, avgdl, ok := x.fts.lookup(x, phrases)
+	h, ok := x.fts.lookup(x, phrases)
 	if !ok {
 		return nil, false, nil
 	}
-	top := bm25Rows(rows, mask, lens, nRow, avgdl, limit+limit/4)
+	if len(h.missing) > 0 {
+		// a rare term is read now, at about the cost of FTS5 answering;
+		// a common one is FTS5's until the loader holds it
+		var later []string
+		for _, i := range h.missing {
+			if later != nil {
+				later = append(later, phrases[i])
+				continue
+			}
+			r, err := x.readRareTerm(ctx, phrases[i])
+			if err != nil {
+				return nil, false, err
+			}
+			if r == nil {
+				later = append(later, phrases[i])
+				continue
+			}
+			x.fts.store(h.gen, phrases[i], r)
+			h.rows[i] = r
+		}
+		if later != nil {
+			x.fts.queue(x, later)
+			return nil, false, nil
+		}
+		for _, r := range h.rows {
+			if r.rows == nil {
+				return nil, false, nil
+			}
+		}
+	}
+	top := bm25Rows(h.rows, mask, h.lens, h.nRow, h.avgdl, limit+limit/4)
 	hits, err := x.ftsRows(ctx, top)
 	return hits, err == nil, err
 }
@@ -576,4 +660,27 @@ func (x *Index) closeStatements() {
 		st.Close()
 	}
 	x.stmts = nil
+}
+
+// rareTermInstances is the most instances of a term that a question reads
+// itself (about 0.4 µs each, what FTS5 spends scoring a few hundred
+// rows); a term with more is left to the loader.
+const rareTermInstances = 1000
+
+// readRareTerm reads a term of at most rareTermInstances instances on the
+// statistics connection; nil, nil for a term with more.
+func (x *Index) readRareTerm(ctx context.Context, term string) (*termRows, error) {
+	v := &x.vocab
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.open(ctx, x); err != nil {
+		return nil, err
+	}
+	if !v.instances {
+		if _, err := v.conn.ExecContext(ctx, instancesTable); err != nil {
+			return nil, fmt.Errorf("full-text instances: %w", err)
+		}
+		v.instances = true
+	}
+	return readTerm(ctx, v.conn, term, rareTermInstances)
 }

@@ -123,3 +123,15 @@ func editedFixture(t *testing.T, name string) *query.Index {
 	t.Cleanup(func() { x.Close() })
 	return x
 }
+
+// TestRareTermsReadAtOnce: once the row lengths are read, a question of
+// rare terms is answered from held terms at its first asking.
+func TestRareTermsReadAtOnce(t *testing.T) {
+	x := fixture(t, "go")
+	for _, q := range []string{"NewStore", "persist items as json"} {
+		ok, err := x.HeldAnswersForTest(context.Background(), "{name qualified}", q, 10)
+		if err != nil || !ok {
+			t.Errorf("%q: answered from held terms %v, %v", q, ok, err)
+		}
+	}
+}

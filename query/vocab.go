@@ -126,10 +126,11 @@ func (s *stemmer) stemFresh(ctx context.Context, words []string) (map[string]str
 // Its connection also watches the file for commits by other connections
 // (an index run), which end what the Index remembers of the file.
 type vocab struct {
-	mu      sync.Mutex
-	conn    *sql.Conn
-	version int64          // PRAGMA data_version when docs were read
-	docs    map[string]int // term -> document frequency
+	mu        sync.Mutex
+	conn      *sql.Conn
+	version   int64          // PRAGMA data_version when docs were read
+	docs      map[string]int // term -> document frequency
+	instances bool           // conn has temp.symbols_instances (ftsrank.go)
 }
 
 // open prepares the connection and, when the file changed since, forgets
