@@ -206,7 +206,7 @@ func (x *Index) BM25BothForTest(ctx context.Context, cols, text string) (sqlRows
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
-	held, lens, nRow, avgdl, err := x.holdForTest(ctx, terms)
+	held, lens, nRow, avgdl, err := x.holdForTest(ctx, cols, terms)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -217,18 +217,24 @@ func (x *Index) BM25BothForTest(ctx context.Context, cols, text string) (sqlRows
 	return sqlRows, goRows, nil
 }
 
-// holdForTest loads the terms of a query and returns what the Go scorer
-// reads of them.
-func (x *Index) holdForTest(ctx context.Context, terms []string) ([]*termRows, map[int64]int32, int64, float64, error) {
+// holdForTest loads the terms of a query in the columns of cols and
+// returns what the Go scorer reads of them.
+func (x *Index) holdForTest(ctx context.Context, cols string, terms []string) ([]*termRows, map[int64]int32, int64, float64, error) {
+	mask, _ := columnMask(cols)
+	// as ftsHeld does: a first look at the file forgets what was held
+	if _, err := x.dataVersion(ctx); err != nil {
+		return nil, nil, 0, 0, err
+	}
+	x.fts.lookup(x, nil, mask)
+	x.fts.wg.Wait()
+	if _, ok, err := x.ftsHeld(ctx, cols, terms, 1); err != nil || !ok {
+		return nil, nil, 0, 0, fmt.Errorf("the terms of %v were not held: %v", terms, err)
+	}
 	var words []string
 	for _, t := range terms {
 		if singleToken(t) {
 			words = append(words, t)
 		}
-	}
-	// as ftsHeld does: a first look at the file forgets what was held
-	if _, err := x.dataVersion(ctx); err != nil {
-		return nil, nil, 0, 0, err
 	}
 	st, err := stems.stem(ctx, words)
 	if err != nil {
@@ -238,21 +244,11 @@ func (x *Index) holdForTest(ctx context.Context, terms []string) ([]*termRows, m
 	for i, w := range words {
 		phrases[i] = st[w]
 	}
-	for range 3 {
-		h, ok := x.fts.lookup(x, phrases)
-		if ok && len(h.missing) == 0 {
-			return h.rows, h.lens, h.nRow, h.avgdl, nil
-		}
-		if ok {
-			var terms []string
-			for _, i := range h.missing {
-				terms = append(terms, phrases[i])
-			}
-			x.fts.queue(x, terms)
-		}
-		x.fts.wg.Wait()
+	h, ok := x.fts.lookup(x, phrases, mask)
+	if !ok || len(h.missing) > 0 {
+		return nil, nil, 0, 0, fmt.Errorf("the terms of %v were not held", terms)
 	}
-	return nil, nil, 0, 0, fmt.Errorf("the terms of %v were not held", terms)
+	return h.rows, h.lens, h.nRow, h.avgdl, nil
 }
 
 // FTSRankBothForTest runs a lane's full-text query through FTS5 and
@@ -264,7 +260,7 @@ func (x *Index) FTSRankBothForTest(ctx context.Context, cols, text string, limit
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, _, _, _, err := x.holdForTest(ctx, terms); err != nil {
+	if _, _, _, _, err := x.holdForTest(ctx, cols, terms); err != nil {
 		return nil, nil, err
 	}
 	b, ok, err := x.ftsHeld(ctx, cols, terms, limit)
@@ -282,12 +278,12 @@ func (x *Index) FTSRankBothForTest(ctx context.Context, cols, text string, limit
 
 // HeldAnswersForTest reports whether a lane's full-text query of text is
 // answered from held terms at its first asking, once the row lengths are
-// read: its rare terms are read on the spot.
+// read: its terms are read on the spot.
 func (x *Index) HeldAnswersForTest(ctx context.Context, cols, text string, limit int) (bool, error) {
 	if _, err := x.dataVersion(ctx); err != nil {
 		return false, err
 	}
-	x.fts.lookup(x, nil)
+	x.fts.lookup(x, nil, 0)
 	x.fts.wg.Wait()
 	terms, _ := queryTerms(text)
 	_, ok, err := x.ftsHeld(ctx, cols, terms, limit)

@@ -17,12 +17,12 @@ import (
 // two thirds of it a statement per row that reads the row's length; a
 // common word ("test" is in 30k of GOROOT's 104k symbols) makes a search
 // cost tens of milliseconds. An Index that answers many questions holds,
-// for each term it was asked about, the rows holding the term and its
-// count in each column (read once from an fts5vocab instance table), and
-// every row's length; a query whose terms are all held is scored in Go
-// with FTS5's own formula, at some ns a row. A term not held yet is
-// answered by FTS5 and read in the background, so no question waits for
-// it. A process that answers one question (OpenOnce) never holds terms.
+// for each term it was asked about, the rows holding the term in the
+// columns it was asked about, with its count in each (read from an
+// fts5vocab instance table, at about the cost of FTS5 answering once), and
+// every row's length (read once, in the background); it scores a query
+// whose terms it holds in Go with FTS5's own formula, at some ns a row.
+// A process that answers one question (OpenOnce) holds nothing.
 
 // ftsColumns are the columns of symbols_fts, in order, and
 // ftsColumnWeights their bm25 weights: a term in a symbol's name says far
@@ -51,11 +51,18 @@ const (
 
 // maxHeldRows bounds the rows an Index holds over all its terms (about 22
 // bytes each); past it, the terms are dropped and read again as asked.
-const maxHeldRows = 1 << 20
+// maxTermInstances bounds the instances of one term read for a question
+// (about 0.5 µs each; "test" has 128k in GOROOT/src, in all columns): a
+// term with more is left to FTS5.
+const (
+	maxHeldRows      = 1 << 20
+	maxTermInstances = 1 << 18
+)
 
-// termRows are the current rows holding a term, by rowid, with the
-// term's count in each column.
+// termRows are the current rows holding a term in the columns of cols, by
+// rowid, with the term's count in each of them.
 type termRows struct {
+	cols uint8
 	rows []int64
 	tf   [][len(ftsColumns)]uint16
 }
@@ -65,15 +72,15 @@ type termRows struct {
 // without the lock.
 type ftsTerms struct {
 	mu      sync.Mutex
-	gen     int64 // counts resets: a load started before one is dropped
+	gen     int64 // counts resets: what was read before one is dropped
 	lens    map[int64]int32
 	nRow    int64
 	avgdl   float64
 	terms   map[string]*termRows
 	held    int
-	pending map[string]bool
-	loading bool
-	failed  bool // the loader failed: FTS5 answers until the file changes
+	big     map[string]bool // terms of more than maxTermInstances
+	loading bool            // the row lengths are being read
+	failed  bool            // reading them failed: FTS5 answers until the file changes
 	closed  bool
 	wg      sync.WaitGroup
 }
@@ -83,10 +90,10 @@ func (t *ftsTerms) reset() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.gen++
-	t.lens, t.terms, t.held, t.pending, t.failed = nil, nil, 0, nil, false
+	t.lens, t.terms, t.held, t.big, t.failed = nil, nil, 0, nil, false
 }
 
-// close stops the loader and waits for it.
+// close waits for the reading of the row lengths.
 func (t *ftsTerms) close() {
 	t.mu.Lock()
 	t.closed = true
@@ -97,118 +104,101 @@ func (t *ftsTerms) close() {
 // held is what the Go scorer reads of a query's terms.
 type held struct {
 	rows    []*termRows // by term; nil where missing
-	missing []int       // the terms not held
+	missing []int       // the terms not held in the query's columns
 	lens    map[int64]int32
 	nRow    int64
 	avgdl   float64
 	gen     int64
 }
 
-// lookup returns what is held of terms; false when the row lengths are
-// not read yet (the loader is started) or a term cannot be held.
-func (t *ftsTerms) lookup(x *Index, terms []string) (held, bool) {
+// lookup returns what is held of terms in the columns of mask; false when
+// the row lengths are not read yet (their reading is started) or a term
+// has too many instances to hold.
+func (t *ftsTerms) lookup(x *Index, terms []string, mask uint8) (held, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	h := held{rows: make([]*termRows, len(terms)), lens: t.lens, nRow: t.nRow, avgdl: t.avgdl, gen: t.gen}
-	for i, term := range terms {
-		r, ok := t.terms[term]
-		switch {
-		case !ok:
-			h.missing = append(h.missing, i)
-		case r == nil: // a term the scorer cannot hold
-			return h, false
-		default:
-			h.rows[i] = r
-		}
-	}
 	if t.lens == nil {
-		t.startLoader(x)
+		if !t.loading && !t.closed && !t.failed {
+			t.loading = true
+			t.wg.Add(1)
+			go t.loadLengths(x, t.gen)
+		}
 		return h, false
+	}
+	for i, term := range terms {
+		if t.big[term] {
+			return h, false
+		}
+		if r := t.terms[term]; r != nil && r.cols&mask == mask {
+			h.rows[i] = r
+		} else {
+			h.missing = append(h.missing, i)
+		}
 	}
 	return h, true
 }
 
-// queue hands terms to the loader.
-func (t *ftsTerms) queue(x *Index, terms []string) {
+// missingCols are the columns to read a term in: the query's, and those
+// it is held in already.
+func (t *ftsTerms) missingCols(term string, mask uint8) uint8 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.pending == nil {
-		t.pending = map[string]bool{}
+	if r := t.terms[term]; r != nil {
+		return mask | r.cols
 	}
-	for _, term := range terms {
-		t.pending[term] = true
-	}
-	t.startLoader(x)
+	return mask
 }
 
-// startLoader starts the loader unless it runs. t.mu is held.
-func (t *ftsTerms) startLoader(x *Index) {
-	if !t.loading && !t.closed && !t.failed {
-		t.loading = true
-		t.wg.Add(1)
-		go t.load(x, t.gen)
-	}
-}
-
-// store holds a term read for generation gen.
+// store holds a term read for generation gen; nil marks a term of too
+// many instances.
 func (t *ftsTerms) store(gen int64, term string, r *termRows) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.gen != gen {
 		return
 	}
+	if r == nil {
+		if t.big == nil {
+			t.big = map[string]bool{}
+		}
+		t.big[term] = true
+		return
+	}
 	if t.terms == nil || t.held+len(r.rows) > maxHeldRows {
 		t.terms, t.held = map[string]*termRows{}, 0
 	}
-	if r.rows == nil {
-		t.terms[term] = nil
-	} else {
-		t.terms[term] = r
-		t.held += len(r.rows)
+	if old := t.terms[term]; old != nil {
+		t.held -= len(old.rows)
 	}
-	delete(t.pending, term)
+	t.terms[term] = r
+	t.held += len(r.rows)
 }
 
-// load reads the pending terms, and the row lengths when not read yet,
-// until none are pending. Errors leave the terms to FTS5.
-func (t *ftsTerms) load(x *Index, gen int64) {
+// loadLengths reads the row lengths in the background: a server's first
+// questions are FTS5's.
+func (t *ftsTerms) loadLengths(x *Index, gen int64) {
 	defer t.wg.Done()
 	ctx := context.Background()
+	var lens map[int64]int32
+	var nRow int64
+	var avgdl float64
 	conn, err := x.DB.Conn(ctx)
 	if err == nil {
-		defer conn.Close()
-		_, err = conn.ExecContext(ctx, instancesTable)
+		lens, nRow, avgdl, err = readLengths(ctx, conn)
+		conn.Close()
 	}
-	for {
-		t.mu.Lock()
-		var term string
-		for p := range t.pending {
-			term = p
-			break
-		}
-		needLens := t.lens == nil
-		if err != nil || t.closed || t.gen != gen || (term == "" && !needLens) {
-			t.loading, t.pending = false, nil
-			t.failed = t.failed || (err != nil && t.gen == gen)
-			t.mu.Unlock()
-			return
-		}
-		t.mu.Unlock()
-		if needLens {
-			lens, nRow, avgdl, lerr := readLengths(ctx, conn)
-			err = lerr
-			t.mu.Lock()
-			if err == nil && t.gen == gen {
-				t.lens, t.nRow, t.avgdl = lens, nRow, avgdl
-			}
-			t.mu.Unlock()
-			continue
-		}
-		r, terr := readTerm(ctx, conn, term, 0)
-		if err = terr; err == nil {
-			t.store(gen, term, r)
-		}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.loading = false
+	if t.gen != gen {
+		return
 	}
+	if err != nil {
+		t.failed = true
+		return
+	}
+	t.lens, t.nRow, t.avgdl = lens, nRow, avgdl
 }
 
 // readLengths reads every row's length in tokens (FTS5's docsize table)
@@ -262,26 +252,27 @@ func readLengths(ctx context.Context, conn *sql.Conn) (map[int64]int32, int64, f
 // created in TEMP (the file is read-only) on the connection that reads it.
 const instancesTable = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_instances USING fts5vocab(main, symbols_fts, 'instance')`
 
-// readTerm reads the rows holding term and its count in each column. A
-// count past uint16 gives rows nil: the term stays FTS5's. With max > 0,
-// a term of more than max instances gives nil, nil: too many to read now.
-func readTerm(ctx context.Context, conn interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, term string, max int) (*termRows, error) {
-	q := `SELECT doc, col FROM temp.symbols_instances WHERE term = ?`
-	if max > 0 {
-		q += ` LIMIT ` + strconv.Itoa(max+1)
+// readTerm reads the rows holding term in the columns of cols and its
+// count in each; nil, nil for a term of more than maxTermInstances
+// instances there, or a count past uint16.
+func readTerm(ctx context.Context, conn *sql.Conn, term string, cols uint8) (*termRows, error) {
+	var in []string
+	for c, name := range ftsColumns {
+		if cols&(1<<c) != 0 {
+			in = append(in, "'"+name+"'")
+		}
 	}
-	rows, err := conn.QueryContext(ctx, q, term)
+	rows, err := conn.QueryContext(ctx, `SELECT doc, col FROM temp.symbols_instances WHERE term = ? AND col IN (`+
+		strings.Join(in, ", ")+`) LIMIT `+strconv.Itoa(maxTermInstances+1), term)
 	if err != nil {
 		return nil, fmt.Errorf("full-text term: %w", err)
 	}
 	defer rows.Close()
-	r := &termRows{rows: []int64{}}
+	r := &termRows{cols: cols, rows: []int64{}}
 	var col sql.RawBytes // no string a row
 	n := 0
 	for rows.Next() {
-		if n++; max > 0 && n > max {
+		if n++; n > maxTermInstances {
 			return nil, nil
 		}
 		var doc int64
@@ -304,7 +295,7 @@ func readTerm(ctx context.Context, conn interface {
 		}
 		tf := &r.tf[len(r.tf)-1]
 		if tf[c] == math.MaxUint16 {
-			return &termRows{}, rows.Err()
+			return nil, rows.Err()
 		}
 		tf[c]++
 	}
@@ -314,7 +305,7 @@ func readTerm(ctx context.Context, conn interface {
 	// instances come by row; a row out of order would break the merge
 	for i := 1; i < len(r.rows); i++ {
 		if r.rows[i] <= r.rows[i-1] {
-			return &termRows{}, nil
+			return nil, nil
 		}
 	}
 	return r, nil
@@ -543,39 +534,22 @@ func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit 
 			return nil, false, nil // a word the tokenizer keeps no term of
 		}
 	}
-	h, ok := x.fts.lookup(x, phrases)
+	h, ok := x.fts.lookup(x, phrases, mask)
 	if !ok {
 		return nil, false, nil
 	}
-	if len(h.missing) > 0 {
-		// a rare term is read now, at about the cost of FTS5 answering;
-		// a common one is FTS5's until the loader holds it
-		var later []string
-		for _, i := range h.missing {
-			if later != nil {
-				later = append(later, phrases[i])
-				continue
-			}
-			r, err := x.readRareTerm(ctx, phrases[i])
-			if err != nil {
-				return nil, false, err
-			}
-			if r == nil {
-				later = append(later, phrases[i])
-				continue
-			}
-			x.fts.store(h.gen, phrases[i], r)
-			h.rows[i] = r
+	// a term not held in these columns is read now, at about the cost of
+	// FTS5 answering once
+	for _, i := range h.missing {
+		r, err := x.readHeldTerm(ctx, phrases[i], x.fts.missingCols(phrases[i], mask))
+		if err != nil {
+			return nil, false, err
 		}
-		if later != nil {
-			x.fts.queue(x, later)
+		x.fts.store(h.gen, phrases[i], r)
+		if r == nil {
 			return nil, false, nil
 		}
-		for _, r := range h.rows {
-			if r.rows == nil {
-				return nil, false, nil
-			}
-		}
+		h.rows[i] = r
 	}
 	top := bm25Rows(h.rows, mask, h.lens, h.nRow, h.avgdl, limit+limit/4)
 	hits, err := x.ftsRows(ctx, top)
@@ -662,14 +636,9 @@ func (x *Index) closeStatements() {
 	x.stmts = nil
 }
 
-// rareTermInstances is the most instances of a term that a question reads
-// itself (about 0.4 µs each, what FTS5 spends scoring a few hundred
-// rows); a term with more is left to the loader.
-const rareTermInstances = 1000
-
-// readRareTerm reads a term of at most rareTermInstances instances on the
-// statistics connection; nil, nil for a term with more.
-func (x *Index) readRareTerm(ctx context.Context, term string) (*termRows, error) {
+// readHeldTerm reads a term in the columns of cols on the statistics
+// connection (readTerm).
+func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*termRows, error) {
 	v := &x.vocab
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -682,5 +651,5 @@ func (x *Index) readRareTerm(ctx context.Context, term string) (*termRows, error
 		}
 		v.instances = true
 	}
-	return readTerm(ctx, v.conn, term, rareTermInstances)
+	return readTerm(ctx, v.conn, term, cols)
 }

@@ -124,9 +124,9 @@ func editedFixture(t *testing.T, name string) *query.Index {
 	return x
 }
 
-// TestRareTermsReadAtOnce: once the row lengths are read, a question of
-// rare terms is answered from held terms at its first asking.
-func TestRareTermsReadAtOnce(t *testing.T) {
+// TestTermsReadOnFirstAsking: once the row lengths are read, a question
+// is answered from held terms at its first asking.
+func TestTermsReadOnFirstAsking(t *testing.T) {
 	x := fixture(t, "go")
 	for _, q := range []string{"NewStore", "persist items as json"} {
 		ok, err := x.HeldAnswersForTest(context.Background(), "{name qualified}", q, 10)
