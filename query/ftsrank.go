@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/sdl-dev/sdl/lang"
 )
 
 // bm25 in Go, for an Index that answers many questions (a server).
@@ -78,9 +80,10 @@ type ftsTerms struct {
 	avgdl   float64
 	terms   map[string]*termRows
 	held    int
-	big     map[string]bool // terms of more than maxTermInstances
-	loading bool            // the row lengths are being read
-	failed  bool            // reading them failed: FTS5 answers until the file changes
+	big     map[string]bool  // terms of more than maxTermInstances
+	symbols map[int64]ftsHit // the symbols of rows read (ftsRows), without scores
+	loading bool             // the row lengths are being read
+	failed  bool             // reading them failed: FTS5 answers until the file changes
 	closed  bool
 	wg      sync.WaitGroup
 }
@@ -90,7 +93,7 @@ func (t *ftsTerms) reset() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.gen++
-	t.lens, t.terms, t.held, t.big, t.failed = nil, nil, 0, nil, false
+	t.lens, t.terms, t.held, t.big, t.symbols, t.failed = nil, nil, 0, nil, nil, false
 }
 
 // close waits for the reading of the row lengths.
@@ -557,45 +560,62 @@ func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit 
 }
 
 // ftsRows loads the symbols of scored full-text rows, modules left out,
-// best first as ftsSearch orders them (score, then id).
+// best first as ftsSearch orders them (score, then id). The symbols of
+// rows read before come from memory: a server's questions share many.
 func (x *Index) ftsRows(ctx context.Context, top []rowScore) ([]ftsHit, error) {
 	if len(top) == 0 {
 		return nil, nil
 	}
-	score := make(map[int64]float64, len(top))
+	known, gen := x.fts.symbolsOf(top)
 	var ids strings.Builder
 	ids.WriteByte('[')
-	for i, r := range top {
-		if i > 0 {
+	for _, r := range top {
+		if _, ok := known[r.rowid]; ok {
+			continue
+		}
+		if ids.Len() > 1 {
 			ids.WriteByte(',')
 		}
 		ids.WriteString(strconv.FormatInt(r.rowid, 10))
-		score[r.rowid] = r.score
 	}
 	ids.WriteByte(']')
-	st, err := x.prepared(ctx, `SELECT s.rowid, s.id, s.kind, p.path, s.is_test, s.parent_id, s.to_seq IS NULL,
-			s.name, s.container, s.start_line, s.end_line
-		FROM symbols s JOIN paths p ON p.id = s.path_id
-		WHERE s.rowid IN (SELECT value FROM json_each(?)) AND s.kind != 'module'`)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := st.QueryContext(ctx, ids.String())
-	if err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
-	}
-	defer rows.Close()
-	var out []ftsHit
-	for rows.Next() {
-		var h ftsHit
-		var rowid int64
-		var isTest, current int
-		if err := rows.Scan(&rowid, &h.id, &h.kind, &h.path, &isTest, &h.parentID, &current,
-			&h.name, &h.container, &h.lines[0], &h.lines[1]); err != nil {
+	if ids.Len() > 2 {
+		st, err := x.prepared(ctx, `SELECT s.rowid, s.id, s.kind, p.path, s.is_test, s.parent_id, s.to_seq IS NULL,
+				s.name, s.container, s.start_line, s.end_line
+			FROM json_each(?) j JOIN symbols s ON s.rowid = j.value JOIN paths p ON p.id = s.path_id`)
+		if err != nil {
 			return nil, err
 		}
-		h.score, h.isTest, h.current = score[rowid], isTest != 0, current != 0
-		out = append(out, h)
+		rows, err := st.QueryContext(ctx, ids.String())
+		if err != nil {
+			return nil, fmt.Errorf("full-text search: %w", err)
+		}
+		read := map[int64]ftsHit{}
+		for rows.Next() {
+			var h ftsHit
+			var rowid int64
+			var isTest, current int
+			if err := rows.Scan(&rowid, &h.id, &h.kind, &h.path, &isTest, &h.parentID, &current,
+				&h.name, &h.container, &h.lines[0], &h.lines[1]); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			h.isTest, h.current = isTest != 0, current != 0
+			read[rowid] = h
+			known[rowid] = h
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		x.fts.keepSymbols(gen, read)
+	}
+	var out []ftsHit
+	for _, r := range top {
+		if h, ok := known[r.rowid]; ok && h.kind != lang.KindModule {
+			h.score = r.score
+			out = append(out, h)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
@@ -603,7 +623,40 @@ func (x *Index) ftsRows(ctx context.Context, top []rowScore) ([]ftsHit, error) {
 		}
 		return out[i].id < out[j].id
 	})
-	return out, rows.Err()
+	return out, nil
+}
+
+// maxHeldSymbols bounds the symbols of full-text rows an Index keeps
+// (ftsRows); past it, they are dropped and read again as asked.
+const maxHeldSymbols = 1 << 16
+
+// symbolsOf returns the symbols kept of rows, and the generation to keep
+// more under.
+func (t *ftsTerms) symbolsOf(rows []rowScore) (map[int64]ftsHit, int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make(map[int64]ftsHit, len(rows))
+	for _, r := range rows {
+		if h, ok := t.symbols[r.rowid]; ok {
+			out[r.rowid] = h
+		}
+	}
+	return out, t.gen
+}
+
+// keepSymbols keeps the symbols of rows read for generation gen.
+func (t *ftsTerms) keepSymbols(gen int64, read map[int64]ftsHit) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.gen != gen {
+		return
+	}
+	if t.symbols == nil || len(t.symbols)+len(read) > maxHeldSymbols {
+		t.symbols = make(map[int64]ftsHit, len(read))
+	}
+	for id, h := range read {
+		t.symbols[id] = h
+	}
 }
 
 // prepared returns the statement of q, prepared once per Index: preparing
