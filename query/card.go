@@ -169,12 +169,8 @@ func (x *Index) symbols(ctx context.Context, ids []string) (map[string]*symbolRo
 	if err != nil {
 		return nil, err
 	}
-	st, err := x.prepared(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
-		WHERE s.to_seq IS NULL AND s.id IN (SELECT value FROM json_each(?))`)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := st.QueryContext(ctx, string(list))
+	rows, err := x.queryPrepared(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
+		WHERE s.to_seq IS NULL AND s.id IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return nil, fmt.Errorf("load symbols: %w", err)
 	}

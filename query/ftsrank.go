@@ -580,13 +580,9 @@ func (x *Index) ftsRows(ctx context.Context, top []rowScore) ([]ftsHit, error) {
 	}
 	ids.WriteByte(']')
 	if ids.Len() > 2 {
-		st, err := x.prepared(ctx, `SELECT s.rowid, s.id, s.kind, p.path, s.is_test, s.parent_id, s.to_seq IS NULL,
+		rows, err := x.queryPrepared(ctx, `SELECT s.rowid, s.id, s.kind, p.path, s.is_test, s.parent_id, s.to_seq IS NULL,
 				s.name, s.container, s.start_line, s.end_line
-			FROM json_each(?) j JOIN symbols s ON s.rowid = j.value JOIN paths p ON p.id = s.path_id`)
-		if err != nil {
-			return nil, err
-		}
-		rows, err := st.QueryContext(ctx, ids.String())
+			FROM json_each(?) j JOIN symbols s ON s.rowid = j.value JOIN paths p ON p.id = s.path_id`, ids.String())
 		if err != nil {
 			return nil, fmt.Errorf("full-text search: %w", err)
 		}
@@ -659,9 +655,23 @@ func (t *ftsTerms) keepSymbols(gen int64, read map[int64]ftsHit) {
 	}
 }
 
-// prepared returns the statement of q, prepared once per Index: preparing
-// a query costs more than running it on a small answer (the full-text
-// query with its joins: about 150 µs of 250).
+// queryPrepared runs q with its statement prepared once per Index:
+// preparing a query costs more than running it on a small answer (the
+// full-text query with its joins: about 150 µs of 250). A process that
+// asks one question runs each about once, and prepares as it goes: a kept
+// statement is prepared again on every connection it runs on.
+func (x *Index) queryPrepared(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if x.oneShot {
+		return x.DB.QueryContext(ctx, q, args...)
+	}
+	st, err := x.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// prepared returns the statement of q, prepared once per Index.
 func (x *Index) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
 	x.stmtMu.Lock()
 	defer x.stmtMu.Unlock()

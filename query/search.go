@@ -537,17 +537,13 @@ type ftsHit struct {
 func (x *Index) ftsSearch(ctx context.Context, match string, limit int) ([]ftsHit, error) {
 	// rank inside the full-text table first and join only the best: a
 	// join per matched row costs more than the ranking itself
-	st, err := x.prepared(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score, s.parent_id, s.to_seq IS NULL,
+	rows, err := x.queryPrepared(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score, s.parent_id, s.to_seq IS NULL,
 			s.name, s.container, s.start_line, s.end_line
 		FROM (SELECT rowid, -bm25(symbols_fts, `+ftsWeights+`) AS score FROM symbols_fts
 			WHERE symbols_fts MATCH ? ORDER BY score DESC LIMIT ?) f
 		JOIN symbols s ON s.rowid = f.rowid JOIN paths p ON p.id = s.path_id
 		WHERE s.kind != 'module'
-		ORDER BY f.score DESC, s.id`)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := st.QueryContext(ctx, match, limit+limit/4)
+		ORDER BY f.score DESC, s.id`, match, limit+limit/4)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
