@@ -376,10 +376,10 @@ type rowScore struct {
 // first (equal scores by rowid). The arithmetic is FTS5's, operation for
 // operation (fts5Bm25Function), so the scores are the same doubles.
 func bm25Rows(phrases []*termRows, mask uint8, lens map[int64]int32, nRow int64, avgdl float64, n int) []rowScore {
-	var w [len(ftsColumns)]float64
+	var cols []int // the columns of mask
 	for c := range ftsColumns {
 		if mask&(1<<c) != 0 {
-			w[c] = ftsColumnWeights[c]
+			cols = append(cols, c)
 		}
 	}
 	// FTS5 adds a column's weight for each instance; the weights are
@@ -387,9 +387,9 @@ func bm25Rows(phrases []*termRows, mask uint8, lens map[int64]int32, nRow int64,
 	// exact and equal to its sums in any order
 	freq := func(tf *[len(ftsColumns)]uint16) float64 {
 		f := 0.0
-		for c, k := range tf {
-			if k != 0 {
-				f += float64(k) * w[c]
+		for _, c := range cols {
+			if k := tf[c]; k != 0 {
+				f += float64(k) * ftsColumnWeights[c]
 			}
 		}
 		return f
