@@ -415,7 +415,7 @@ func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, err
 			continue
 		}
 		short := lastSegment(n)
-		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, s.name, s.qualified, s.is_test FROM symbols s JOIN paths p ON p.id = s.path_id
+		rows, err := x.queryPrepared(ctx, `SELECT s.id, s.kind, s.name, s.qualified, s.is_test FROM symbols s JOIN paths p ON p.id = s.path_id
 			WHERE s.to_seq IS NULL AND s.name = ?1 COLLATE NOCASE AND s.kind != 'module'
 			ORDER BY s.is_test, p.path, s.start_line LIMIT 300`, short)
 		if err != nil {

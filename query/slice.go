@@ -772,7 +772,7 @@ func (x *Index) exactScores(ctx context.Context, names []string) (map[string]flo
 			continue
 		}
 		seen[n] = true
-		rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND name = ? AND kind != 'module' LIMIT 101`, n) // symbols_cur_name
+		rows, err := x.queryPrepared(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND name = ? AND kind != 'module' LIMIT 101`, n) // symbols_cur_name
 		if err != nil {
 			return nil, fmt.Errorf("exact names: %w", err)
 		}
