@@ -161,31 +161,28 @@ func scanSymbol(rows interface{ Scan(...any) error }) (*symbolRow, error) {
 // symbols loads current symbols by id; missing ids are absent from the map.
 func (x *Index) symbols(ctx context.Context, ids []string) (map[string]*symbolRow, error) {
 	out := make(map[string]*symbolRow, len(ids))
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
-		rows, err := x.DB.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
-			WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	// one statement, prepared once, whatever the number of ids
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := x.queryPrepared(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
+		WHERE s.to_seq IS NULL AND s.id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("load symbols: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r, err := scanSymbol(rows)
 		if err != nil {
-			return nil, fmt.Errorf("load symbols: %w", err)
-		}
-		for rows.Next() {
-			r, err := scanSymbol(rows)
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[r.ID] = r
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return nil, err
 		}
+		out[r.ID] = r
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 func placeholders(n int) string {

@@ -214,3 +214,119 @@ func (x *Index) CallersForTest(ctx context.Context, ids []string, minCall float6
 	fromGraph, rest, err := x.graphCallers(ctx, args, opts)
 	return fromIndex, fromGraph, len(ids) - len(rest), err
 }
+
+// RowScoreForTest is a full-text row and its bm25 score.
+type RowScoreForTest struct {
+	Rowid int64
+	Score float64
+}
+
+// BM25BothForTest scores the full-text query of text in cols (a column
+// set of the lanes) twice: by FTS5's bm25() in SQL, and by the Go scorer
+// over the held terms, which it loads first. Both lists hold every
+// matching row, best first, equal scores by rowid.
+func (x *Index) BM25BothForTest(ctx context.Context, cols, text string) (sqlRows, goRows []RowScoreForTest, err error) {
+	terms, _ := queryTerms(text)
+	match := withColumns(cols, ftsMatch(terms))
+	if match == "" {
+		return nil, nil, fmt.Errorf("no terms in %q", text)
+	}
+	rows, err := x.DB.QueryContext(ctx, `SELECT rowid, -bm25(symbols_fts, `+ftsWeights+`) AS s FROM symbols_fts
+		WHERE symbols_fts MATCH ? ORDER BY s DESC, rowid`, match)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r RowScoreForTest
+		if err := rows.Scan(&r.Rowid, &r.Score); err != nil {
+			return nil, nil, err
+		}
+		sqlRows = append(sqlRows, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	held, lens, nRow, avgdl, err := x.holdForTest(ctx, cols, terms)
+	if err != nil {
+		return nil, nil, err
+	}
+	mask, _ := columnMask(cols)
+	for _, r := range bm25Rows(held, mask, lens, nRow, avgdl, len(sqlRows)+1) {
+		goRows = append(goRows, RowScoreForTest{r.rowid, r.score})
+	}
+	return sqlRows, goRows, nil
+}
+
+// holdForTest loads the terms of a query in the columns of cols and
+// returns what the Go scorer reads of them.
+func (x *Index) holdForTest(ctx context.Context, cols string, terms []string) ([]*termRows, map[int64]int32, int64, float64, error) {
+	mask, _ := columnMask(cols)
+	// as ftsHeld does: a first look at the file forgets what was held
+	if _, err := x.dataVersion(ctx); err != nil {
+		return nil, nil, 0, 0, err
+	}
+	x.fts.lookup(x, nil, mask)
+	x.fts.wg.Wait()
+	if _, ok, err := x.ftsHeld(ctx, cols, terms, 1); err != nil || !ok {
+		return nil, nil, 0, 0, fmt.Errorf("the terms of %v were not held: %v", terms, err)
+	}
+	var words []string
+	for _, t := range terms {
+		if singleToken(t) {
+			words = append(words, t)
+		}
+	}
+	st, err := stems.stem(ctx, words)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	phrases := make([]string, len(words))
+	for i, w := range words {
+		phrases[i] = st[w]
+	}
+	h, ok := x.fts.lookup(x, phrases, mask)
+	if !ok || len(h.missing) > 0 {
+		return nil, nil, 0, 0, fmt.Errorf("the terms of %v were not held", terms)
+	}
+	return h.rows, h.lens, h.nRow, h.avgdl, nil
+}
+
+// FTSRankBothForTest runs a lane's full-text query through FTS5 and
+// through the held terms (loaded first) and returns the symbol ids of
+// each, best first.
+func (x *Index) FTSRankBothForTest(ctx context.Context, cols, text string, limit int) (fromSQL, fromGo []string, err error) {
+	terms, _ := queryTerms(text)
+	a, err := x.ftsSearch(ctx, withColumns(cols, ftsMatch(terms)), limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, _, _, _, err := x.holdForTest(ctx, cols, terms); err != nil {
+		return nil, nil, err
+	}
+	b, ok, err := x.ftsHeld(ctx, cols, terms, limit)
+	if err != nil || !ok {
+		return nil, nil, fmt.Errorf("held terms did not answer: %v", err)
+	}
+	for _, h := range a {
+		fromSQL = append(fromSQL, h.id)
+	}
+	for _, h := range b {
+		fromGo = append(fromGo, h.id)
+	}
+	return fromSQL, fromGo, nil
+}
+
+// HeldAnswersForTest reports whether a lane's full-text query of text is
+// answered from held terms at its first asking, once the row lengths are
+// read: its terms are read on the spot.
+func (x *Index) HeldAnswersForTest(ctx context.Context, cols, text string, limit int) (bool, error) {
+	if _, err := x.dataVersion(ctx); err != nil {
+		return false, err
+	}
+	x.fts.lookup(x, nil, 0)
+	x.fts.wg.Wait()
+	terms, _ := queryTerms(text)
+	_, ok, err := x.ftsHeld(ctx, cols, terms, limit)
+	return ok, err
+}

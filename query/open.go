@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/sdl-dev/sdl/schema"
@@ -41,6 +42,10 @@ type Index struct {
 	memories   memoryCache
 	embedders  queryEmbedders // providers that embed questions for the vector lane
 	vectors    vectorCache    // the vectors in memory, for servers (KeepVectors)
+	fts        ftsTerms       // full-text terms held for the Go bm25 (ftsrank.go)
+	stmtMu     sync.Mutex
+	stmts      map[string]*sql.Stmt // prepared once (prepared)
+	oneShot    bool                 // opened for one question (OpenOnce): holds no terms
 }
 
 // maxIdleConns is how many connections an Index keeps open.
@@ -64,7 +69,9 @@ func OpenOnce(path, root string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return open(db, path, root), nil
+	x := open(db, path, root)
+	x.oneShot = true
+	return x, nil
 }
 
 func open(db *sql.DB, path, root string) *Index {
@@ -82,6 +89,8 @@ func open(db *sql.DB, path, root string) *Index {
 
 // Close closes the index.
 func (x *Index) Close() error {
+	x.fts.close()
+	x.closeStatements()
 	x.closeVocab()
 	return x.DB.Close()
 }

@@ -12,11 +12,6 @@ import (
 	"github.com/sdl-dev/sdl/lang"
 )
 
-// Column weights of bm25 over symbols_fts(name, qualified, signature, doc,
-// path, body, words): a term in a symbol's name says far more than the same
-// term among the identifiers of its body.
-const ftsWeights = "10.0, 6.0, 3.0, 2.5, 2.0, 1.0, 0.5"
-
 // RRF is the k of reciprocal rank fusion.
 const rrfK = 60
 
@@ -306,12 +301,12 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 		}
 		// names first: search is about names, and the name columns are
 		// small; the other text only when names give too little
-		fts, err := x.ftsSearch(ctx, withColumns(colsNames, ftsMatch(terms)), pool)
+		fts, err := x.ftsRank(ctx, colsNames, terms, pool)
 		if err != nil {
 			return nil, nil, err
 		}
 		if len(fts) < pool/2 {
-			more, err := x.ftsSearch(ctx, withColumns(colsText, ftsMatch(terms)), pool)
+			more, err := x.ftsRank(ctx, colsText, terms, pool)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -420,7 +415,7 @@ func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, err
 			continue
 		}
 		short := lastSegment(n)
-		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, s.name, s.qualified, s.is_test FROM symbols s JOIN paths p ON p.id = s.path_id
+		rows, err := x.queryPrepared(ctx, `SELECT s.id, s.kind, s.name, s.qualified, s.is_test FROM symbols s JOIN paths p ON p.id = s.path_id
 			WHERE s.to_seq IS NULL AND s.name = ?1 COLLATE NOCASE AND s.kind != 'module'
 			ORDER BY s.is_test, p.path, s.start_line LIMIT 300`, short)
 		if err != nil {
@@ -542,7 +537,7 @@ type ftsHit struct {
 func (x *Index) ftsSearch(ctx context.Context, match string, limit int) ([]ftsHit, error) {
 	// rank inside the full-text table first and join only the best: a
 	// join per matched row costs more than the ranking itself
-	rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score, s.parent_id, s.to_seq IS NULL,
+	rows, err := x.queryPrepared(ctx, `SELECT s.id, s.kind, p.path, s.is_test, f.score, s.parent_id, s.to_seq IS NULL,
 			s.name, s.container, s.start_line, s.end_line
 		FROM (SELECT rowid, -bm25(symbols_fts, `+ftsWeights+`) AS score FROM symbols_fts
 			WHERE symbols_fts MATCH ? ORDER BY score DESC LIMIT ?) f

@@ -747,12 +747,7 @@ func (b *sliceBuild) addVectors(v *vectorLane, out map[string]float64) error {
 // What ranking needs of the current symbols it finds goes into known.
 func (x *Index) ftsScores(ctx context.Context, cols string, terms []string, limit int, known map[string]*symbolRow) (map[string]float64, error) {
 	out := map[string]float64{}
-	m := ftsMatch(terms)
-	if m == "" {
-		return out, nil
-	}
-	m = withColumns(cols, m)
-	hits, err := x.ftsSearch(ctx, m, limit)
+	hits, err := x.ftsRank(ctx, cols, terms, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -780,7 +775,7 @@ func (x *Index) exactScores(ctx context.Context, names []string) (map[string]flo
 			continue
 		}
 		seen[n] = true
-		rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND name = ? AND kind != 'module' LIMIT 101`, n) // symbols_cur_name
+		rows, err := x.queryPrepared(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND name = ? AND kind != 'module' LIMIT 101`, n) // symbols_cur_name
 		if err != nil {
 			return nil, fmt.Errorf("exact names: %w", err)
 		}

@@ -157,10 +157,11 @@ func (s *stemmer) insert(ctx context.Context, words []string) error {
 // Its connection also watches the file for commits by other connections
 // (an index run), which end what the Index remembers of the file.
 type vocab struct {
-	mu      sync.Mutex
-	conn    *sql.Conn
-	version int64          // PRAGMA data_version when docs were read
-	docs    map[string]int // term -> document frequency
+	mu        sync.Mutex
+	conn      *sql.Conn
+	version   int64          // PRAGMA data_version when docs were read
+	docs      map[string]int // term -> document frequency
+	instances bool           // conn has temp.symbols_instances (ftsrank.go)
 }
 
 // open prepares the connection and, when the file changed since, forgets
@@ -187,6 +188,7 @@ func (v *vocab) open(ctx context.Context, x *Index) error {
 	v.version, v.docs = version, map[string]int{}
 	x.cardCache.clear()
 	x.graphCache.clear()
+	x.fts.reset()
 	return nil
 }
 

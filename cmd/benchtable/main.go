@@ -49,6 +49,8 @@ var rows = []row{
 		"{peak-RSS-MB} MB", "", "", "<= 500 MB"},
 	{"search p50 / p99", "BenchmarkQueriesGoroot",
 		"{search-p50-ms} / {search-p99-ms} ms; CPU {search-cpu-ms} ms a call", "bare bm25 {bm25-p50-ms} / {bm25-p99-ms} ms; CPU {bm25-cpu-ms} ms", "{search/bm25}x bm25 (p50); {search-cpu/bm25}x its CPU", "<= 1 / 10 ms"},
+	{"search p50 / p99, the same questions again (a server holds their terms)", "BenchmarkQueriesGoroot",
+		"{search-again-p50-ms} / {search-again-p99-ms} ms; CPU {search-again-cpu-ms} ms a call", "bare bm25 {bm25-p50-ms} / {bm25-p99-ms} ms; CPU {bm25-cpu-ms} ms", "{search-again-cpu-ms|bm25-cpu-ms}x its CPU", "<= 1 / 10 ms"},
 	{"slice p50 / p99 at 4000 tokens", "BenchmarkQueriesGoroot",
 		"{slice-p50-ms} / {slice-p99-ms} ms; CPU {slice-cpu-ms} ms a call", "bare bm25 {bm25-p50-ms} ms; CPU {bm25-cpu-ms} ms", "{slice/bm25}x bm25 (p50); {slice-cpu/bm25}x its CPU", "<= 15 / 30 ms"},
 	{"`sdl slice` as a whole process on GOROOT/src", "BenchmarkProcessSlice",

@@ -1,0 +1,137 @@
+package query_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sdl-dev/sdl/index"
+	"github.com/sdl-dev/sdl/query"
+)
+
+// ftsQuestions are the questions the Go bm25 is checked on: names,
+// prose, identifiers, words in many symbols and in none.
+var ftsQuestions = []string{
+	"persist items as json in one file", "NewStore", "Store.Add", "error handling for missing items",
+	"load save path", "test", "parse config from environment", "nothingmatchesthisword", "users user_id getUserById",
+}
+
+// TestGoBM25MatchesFTS5 holds the Go scorer to FTS5's bm25(): the same
+// rows, the same scores and the same order, for every lane's column set,
+// on fixture indexes of several languages and on an index that an
+// incremental run changed (deleted rows, more than one segment).
+func TestGoBM25MatchesFTS5(t *testing.T) {
+	ctx := context.Background()
+	indexes := map[string]*query.Index{"go": fixture(t, "go"), "python": fixture(t, "python"), "typescript": fixture(t, "typescript")}
+	indexes["python after an edit"] = editedFixture(t, "python")
+	for name, x := range indexes {
+		for _, cols := range []string{"{name qualified}", "{signature doc path words}", ""} {
+			for _, q := range ftsQuestions {
+				sqlRows, goRows, err := x.BM25BothForTest(ctx, cols, q)
+				if err != nil {
+					if strings.Contains(err.Error(), "no terms") {
+						continue
+					}
+					t.Fatalf("%s %s %q: %v", name, cols, q, err)
+				}
+				if len(sqlRows) != len(goRows) {
+					t.Errorf("%s %s %q: FTS5 matched %d rows, Go %d", name, cols, q, len(sqlRows), len(goRows))
+					continue
+				}
+				for i := range sqlRows {
+					a, b := sqlRows[i], goRows[i]
+					if a.Rowid != b.Rowid || math.Abs(a.Score-b.Score) > 1e-12*math.Abs(a.Score) {
+						t.Errorf("%s %s %q row %d: FTS5 %+v, Go %+v", name, cols, q, i, a, b)
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFTSRankFromHeldTerms: a lane answered from the held terms finds the
+// symbols FTS5 finds, in its order.
+func TestFTSRankFromHeldTerms(t *testing.T) {
+	ctx := context.Background()
+	x := fixture(t, "go")
+	for _, cols := range []string{"{name qualified}", "{signature doc path words}", ""} {
+		for _, q := range ftsQuestions {
+			a, b, err := x.FTSRankBothForTest(ctx, cols, q, 10)
+			if err != nil {
+				t.Fatalf("%s %q: %v", cols, q, err)
+			}
+			if !slices.Equal(a, b) {
+				t.Errorf("%s %q: FTS5 %v, held terms %v", cols, q, a, b)
+			}
+		}
+	}
+}
+
+// editedFixture indexes a copy of a fixture repository, adds a function
+// to one of its files and deletes another, indexes again (an incremental
+// run) and opens the result.
+func editedFixture(t *testing.T, name string) *query.Index {
+	t.Helper()
+	src, _ := filepath.Abs(filepath.Join("..", "testdata", "repos", name))
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "index.db")
+	opts := index.Options{Root: root, DB: db, NoGit: true, Workers: 2, Now: time.Unix(1700000000, 0), SDLVersion: "test"}
+	if _, err := index.Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) < 2 {
+		t.Fatalf("%s: %d Python files", name, len(files))
+	}
+	slices.Sort(files)
+	f, err := os.OpenFile(files[0], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n\ndef save_items_to_json_file(path, items):\n    \"\"\"Persist the items as json in one file.\"\"\"\n    return path\n")
+	f.Close()
+	if err := os.Remove(files[len(files)-1]); err != nil {
+		t.Fatal(err)
+	}
+	opts.Now = opts.Now.Add(time.Hour)
+	sum, err := index.Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.NewVersion || sum.Rebuilt {
+		t.Fatalf("the edit made no new version: %+v", sum)
+	}
+	x, err := query.Open(db, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	return x
+}
+
+// TestTermsReadOnFirstAsking: once the row lengths are read, a question
+// is answered from held terms at its first asking.
+func TestTermsReadOnFirstAsking(t *testing.T) {
+	x := fixture(t, "go")
+	for _, q := range []string{"NewStore", "persist items as json"} {
+		ok, err := x.HeldAnswersForTest(context.Background(), "{name qualified}", q, 10)
+		if err != nil || !ok {
+			t.Errorf("%q: answered from held terms %v, %v", q, ok, err)
+		}
+	}
+}
