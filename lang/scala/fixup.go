@@ -3,6 +3,8 @@ package scala
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/sdl-dev/sdl/lang"
 )
 
 // fixup returns the source the parser reads, of the same length, where
@@ -28,10 +30,10 @@ func fixup(src []byte) []byte {
 		// m[2:4] is ": Type " before =>; m[1] is the end of =>
 		rest := bytes.TrimLeft(code[m[1]:], " \t\r\n")
 		if len(rest) > 0 && rest[0] == '}' {
-			blank(edit()[m[0]+1 : len(code)-len(rest)])
+			lang.Blank(edit()[m[0]+1 : len(code)-len(rest)])
 			continue
 		}
-		blank(edit()[m[2]:m[3]])
+		lang.Blank(edit()[m[2]:m[3]])
 	}
 	for _, m := range givenWith.FindAllIndex(code, -1) {
 		open := m[1] - 1
@@ -71,15 +73,6 @@ func matchBrace(code []byte, open int) int {
 	return -1
 }
 
-// blank overwrites b with spaces, keeping line breaks.
-func blank(b []byte) {
-	for i, c := range b {
-		if c != '\n' && c != '\r' {
-			b[i] = ' '
-		}
-	}
-}
-
 // codeOnly is src with its strings, character literals and comments
 // blanked, so that a brace or a => in them matches nothing.
 func codeOnly(src []byte) []byte {
@@ -91,7 +84,7 @@ func codeOnly(src []byte) []byte {
 			if end < 0 {
 				end = len(src) - i
 			}
-			blank(code[i : i+end])
+			lang.Blank(code[i : i+end])
 			i += end
 		case bytes.HasPrefix(src[i:], []byte("/*")):
 			// Scala's block comments nest
@@ -108,7 +101,7 @@ func codeOnly(src []byte) []byte {
 					j++
 				}
 			}
-			blank(code[i:j])
+			lang.Blank(code[i:j])
 			i = j
 		case bytes.HasPrefix(src[i:], []byte(`"""`)):
 			end := bytes.Index(src[i+3:], []byte(`"""`))
@@ -119,7 +112,7 @@ func codeOnly(src []byte) []byte {
 					j++
 				}
 			}
-			blank(code[i:j])
+			lang.Blank(code[i:j])
 			i = j
 		case src[i] == '"':
 			j := i + 1
@@ -130,7 +123,7 @@ func codeOnly(src []byte) []byte {
 				j++
 			}
 			j = min(j+1, len(src))
-			blank(code[i:j])
+			lang.Blank(code[i:j])
 			i = j
 		case src[i] == '\'' && i+2 < len(src) && (src[i+2] == '\'' || src[i+1] == '\\'):
 			// 'x' or '\n' (a symbol literal 'name has no closing quote)
@@ -141,7 +134,7 @@ func codeOnly(src []byte) []byte {
 				}
 			}
 			j = min(j, len(src))
-			blank(code[i:j])
+			lang.Blank(code[i:j])
 			i = j
 		default:
 			i++

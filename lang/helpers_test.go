@@ -1,0 +1,41 @@
+package lang_test
+
+import (
+	"testing"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// TestUnique: one candidate binds by its unique name, several are
+// ambiguous with their count, none is a name the repository lacks.
+func TestUnique(t *testing.T) {
+	a, b := &lang.Target{ID: "a", Name: "f"}, &lang.Target{ID: "b", Name: "f"}
+	for _, c := range []struct {
+		ts         []*lang.Target
+		rule       string
+		target     *lang.Target
+		candidates int
+	}{
+		{nil, lang.RuleExternal, nil, 0},
+		{[]*lang.Target{a}, lang.RuleUniqueName, a, 0},
+		{[]*lang.Target{a, b}, lang.RuleAmbiguous, nil, 2},
+	} {
+		res := lang.Unique(c.ts)
+		if res.Rule != c.rule || res.Target != c.target || res.Candidates != c.candidates {
+			t.Errorf("Unique(%d targets) = %s %v %d, want %s %v %d", len(c.ts), res.Rule, res.Target, res.Candidates, c.rule, c.target, c.candidates)
+		}
+		if (res.Target != nil) != (res.Confidence > 0) {
+			t.Errorf("Unique(%d targets): confidence %v for target %v", len(c.ts), res.Confidence, res.Target)
+		}
+	}
+}
+
+// TestBlank: code becomes spaces, line breaks stay, so the length and
+// every line of what follows hold.
+func TestBlank(t *testing.T) {
+	b := []byte("a { x: T =>\r\n  y }\nz")
+	lang.Blank(b[2:17])
+	if got, want := string(b), "a          \r\n    }\nz"; got != want {
+		t.Errorf("Blank: %q, want %q", got, want)
+	}
+}
