@@ -7,7 +7,7 @@
 package lua
 
 import (
-	_ "embed"
+	"embed"
 	"path"
 	"slices"
 	"strings"
@@ -17,24 +17,18 @@ import (
 	"github.com/sdl-dev/sdl/lang"
 )
 
-var (
-	//go:embed tags.scm
-	tags string
-	//go:embed builtins.txt
-	builtinWords string
-	//go:embed std.txt
-	stdWords string
-	//go:embed common.txt
-	commonWords string
-)
-
 // Name is the language's name in the index.
 const Name = "lua"
 
 var (
-	builtins = lang.NameSet(builtinWords)
-	std      = lang.NameSet(stdWords)    // the standard library's tables: string, table, os, ...
-	common   = lang.NameSet(commonWords) // method names too common to bind by name alone
+	//go:embed tags.scm
+	tags string
+	//go:embed *.txt
+	data embed.FS
+
+	builtins = lang.WordFile(data, "builtins.txt")
+	std      = lang.WordFile(data, "std.txt")    // the standard library's tables: string, table, os, ...
+	common   = lang.WordFile(data, "common.txt") // method names too common to bind by name alone
 )
 
 func init() {
@@ -47,7 +41,7 @@ func init() {
 		Comments:   []string{"comment"},
 		Strings:    []string{"string"},
 		Idents:     []string{"identifier"},
-		Builtins:   lang.Words(builtinWords),
+		Builtins:   lang.WordList(data, "builtins.txt"),
 		TestFiles:  []string{"*_spec.lua", "*_test.lua", "test_*.lua"},
 		TestDirs:   []string{"spec", "test", "tests"},
 		Symbol:     symbol,

@@ -6,7 +6,7 @@ package scala
 
 import (
 	"cmp"
-	_ "embed"
+	"embed"
 	"strings"
 
 	tsscala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
@@ -17,12 +17,8 @@ import (
 var (
 	//go:embed tags.scm
 	tags string
-	//go:embed std.txt
-	std string
-	//go:embed common.txt
-	common string
-	//go:embed builtins.txt
-	builtins string
+	//go:embed *.txt
+	data embed.FS
 )
 
 // Extensions are the file extensions of Scala sources and scripts.
@@ -38,7 +34,7 @@ func init() {
 		Comments:   []string{"comment", "block_comment"},
 		Strings:    []string{"string", "interpolated_string_expression"},
 		Idents:     []string{"identifier", "type_identifier", "operator_identifier"},
-		Builtins:   lang.Words(builtins),
+		Builtins:   lang.WordList(data, "builtins.txt"),
 		TestFiles:  []string{"*Test.scala", "*Tests.scala", "*Spec.scala", "*Suite.scala"},
 		TestDirs:   []string{"test", "tests"},
 		Symbol:     symbol,
@@ -47,7 +43,7 @@ func init() {
 		Fixup:      fixup,
 		Module:     module,
 		Resolver: lang.NewPackageResolver("scala", Extensions, lang.PackageRules{
-			Self: "this", Std: lang.Words(std), Common: lang.Words(common), Explicit: true, StripType: stripType,
+			Self: "this", Std: lang.WordList(data, "std.txt"), Common: lang.WordList(data, "common.txt"), Explicit: true, StripType: stripType,
 		}),
 		Skeleton: &lang.SkeletonSpec{
 			Marker:   "/* ... */",
