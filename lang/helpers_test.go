@@ -39,3 +39,20 @@ func TestBlank(t *testing.T) {
 		t.Errorf("Blank: %q, want %q", got, want)
 	}
 }
+
+// TestTreePath: a tree knows the path it was parsed as, which a room's
+// hooks read (Lua names a returned table's functions after its file).
+func TestTreePath(t *testing.T) {
+	p := lang.NewParser()
+	defer p.Close()
+	l := lang.ForPath("lua/pl/init.lua")
+	for path, want := range map[string]string{"lua/pl/init.lua": "lua/pl/init.lua", "": ""} {
+		tr, err := p.ParseFile(l, path, []byte("return {}\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Path != want {
+			t.Errorf("ParseFile(%q): Path %q, want %q", path, tr.Path, want)
+		}
+	}
+}

@@ -137,7 +137,7 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 		C.sdl_tree_delete(tree)
 	}
 	l.loadNames() // a tree's readers ask its kinds and syntax
-	t := &Tree{Lang: l, Src: src, Nodes: buf[:written]}
+	t := &Tree{Lang: l, Path: filePath, Src: src, Nodes: buf[:written]}
 	if q != nil {
 		t.Matches = t.matches(q, raw)
 	}
@@ -146,7 +146,10 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 
 // Tree is a flattened syntax tree over Src.
 type Tree struct {
-	Lang  *Language
+	Lang *Language
+	// Path is the repository path the file was parsed as ("" for Parse),
+	// for a room's hook that names things after the file (Lua's module).
+	Path  string
 	Src   []byte
 	Nodes []Node
 	// Matches are the matches of the language's query (Spec.Query) in

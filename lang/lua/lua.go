@@ -48,7 +48,6 @@ func init() {
 		Ref:        ref,
 		Import:     imports,
 		Module:     module,
-		Finish:     finish,
 		Resolver:   resolver{},
 		Skeleton: &lang.SkeletonSpec{
 			Marker:      "-- ...",
@@ -89,12 +88,15 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	}
 	if field {
 		// { f = function() end } assigned to a name: that name's; in the
-		// table the file returns: the module's (named in finish)
+		// table the file returns: the module's
 		s.Parent = 0
 		if n := assignedTo(t, t.Parent(d.Node)); n >= 0 {
 			s.Container = t.Text(n)
 		} else if returned(t, t.Parent(d.Node)) {
-			s.Container = returnedTable
+			s.Container = strings.TrimSuffix(path.Base(t.Path), ".lua") // a/b/phases.lua's is phases
+			if s.Container == "init" {
+				s.Container = path.Base(path.Dir(t.Path)) // a/b/init.lua's is b
+			}
 		}
 	}
 	if v := aliasValue(t, d.Node); v != "" {
@@ -119,10 +121,6 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	s.Doc = strings.Join(lines, "\n")
 	return true
 }
-
-// returnedTable stands for the module's name in the container of a
-// function the file's returned table holds, until finish knows the path.
-const returnedTable = "\x00return"
 
 // returned reports whether table constructor tc is what the file returns.
 func returned(t *lang.Tree, tc int32) bool {
@@ -194,22 +192,6 @@ func children(t *lang.Tree, n int32) []int32 {
 		return nil
 	}
 	return slices.Collect(t.NamedChildren(n))
-}
-
-// finish names the module in the container of the functions its
-// returned table holds: a/b/phases.lua's { check = ... } is phases.check,
-// a/b/init.lua's is b's.
-func finish(x *lang.Extractor) {
-	name := strings.TrimSuffix(path.Base(x.Path), ".lua")
-	if name == "init" {
-		name = path.Base(path.Dir(x.Path))
-	}
-	for i := range x.Facts.Symbols {
-		s := &x.Facts.Symbols[i]
-		if c, ok := strings.CutPrefix(s.Container, returnedTable); ok {
-			s.Container = name + c
-		}
-	}
 }
 
 // inFunction reports whether node n lies in the body of a function.
