@@ -1,6 +1,7 @@
 package lang_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -54,5 +55,29 @@ func TestTreePath(t *testing.T) {
 		if tr.Path != want {
 			t.Errorf("ParseFile(%q): Path %q, want %q", path, tr.Path, want)
 		}
+	}
+}
+
+// TestChildrenBefore: the statements of a block before a node, in order,
+// and none of those at or after it.
+func TestChildrenBefore(t *testing.T) {
+	p := lang.NewParser()
+	defer p.Close()
+	tr, err := p.ParseFile(lang.ForPath("a.lua"), "a.lua", []byte("local a = 1\n-- note\nlocal b = 2\nprint(a)\nlocal c = 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := int32(-1)
+	for n := range tr.Len() {
+		if tr.Kind(n) == "function_call" {
+			call = n
+		}
+	}
+	var got []string
+	for c := range tr.ChildrenBefore(0, call) {
+		got = append(got, tr.Text(c))
+	}
+	if want := []string{"local a = 1", "local b = 2"}; !slices.Equal(got, want) {
+		t.Errorf("ChildrenBefore(chunk, print(a)) = %q, want %q", got, want)
 	}
 }

@@ -252,6 +252,20 @@ func (t *Tree) NamedChildren(i int32) func(yield func(int32) bool) {
 	}
 }
 
+// ChildrenBefore yields the named children of node p that start before
+// node n starts: the statements of a block that the code at n comes
+// after, where a room's hook looks for a local's declaration (Lua's
+// local aliases, Scala's types of vals).
+func (t *Tree) ChildrenBefore(p, n int32) func(yield func(int32) bool) {
+	return func(yield func(int32) bool) {
+		for c := range t.NamedChildren(p) {
+			if t.Nodes[c].StartByte >= t.Nodes[n].StartByte || !yield(c) {
+				return
+			}
+		}
+	}
+}
+
 // Field returns the first child of node i in the named field, or -1.
 func (t *Tree) Field(i int32, name string) int32 {
 	id := t.Lang.FieldID(name)

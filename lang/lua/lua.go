@@ -230,10 +230,7 @@ func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 		}
 		var value int32 = -1
 		found := false
-		for c := range t.NamedChildren(blk) {
-			if t.Nodes[c].StartByte >= t.Nodes[call].StartByte {
-				break
-			}
+		for c := range t.ChildrenBefore(blk, call) {
 			if v, ok := localValue(t, c, r.Name); ok {
 				value, found = v, true // the last declaration before the call wins
 			}

@@ -255,10 +255,7 @@ func typeInScope(t *lang.Tree, n int32, name string) string {
 				}
 			}
 		case "block", "template_body", "indented_block":
-			for c := range t.NamedChildren(p) {
-				if t.Nodes[c].StartByte >= t.Nodes[n].StartByte {
-					break
-				}
+			for c := range t.ChildrenBefore(p, n) {
 				if k := t.Kind(c); (k == "val_definition" || k == "var_definition") && t.FieldText(c, "pattern") == name {
 					return valType(t, c)
 				}
