@@ -92,15 +92,15 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Parent = 0
 		if n := assignedTo(t, t.Parent(d.Node)); n >= 0 {
 			s.Container = t.Text(n)
-		} else if returned(t, t.Parent(d.Node)) {
+		} else if rs := holder(t, t.Parent(d.Node)); rs >= 0 && t.Kind(rs) == "return_statement" && t.Parent(rs) == 0 {
 			s.Container = strings.TrimSuffix(path.Base(t.Path), ".lua") // a/b/phases.lua's is phases
 			if s.Container == "init" {
 				s.Container = path.Base(path.Dir(t.Path)) // a/b/init.lua's is b
 			}
 		}
 	}
-	if v := aliasValue(t, d.Node); v != "" {
-		if !chunkFunction(t, v) {
+	if v := d.Match.Node("_alias"); v >= 0 {
+		if !chunkFunction(t, t.Text(v)) {
 			return false // T.__index = T, M.VERSION = VERSION: no function's name
 		}
 		s.Kind = lang.KindFunction // M.f = f of the file's function f
@@ -120,29 +120,6 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	}
 	s.Doc = strings.Join(lines, "\n")
 	return true
-}
-
-// returned reports whether table constructor tc is what the file returns.
-func returned(t *lang.Tree, tc int32) bool {
-	el := t.Parent(tc)
-	if el < 0 || t.Kind(el) != "expression_list" {
-		return false
-	}
-	rs := t.Parent(el)
-	return rs >= 0 && t.Kind(rs) == "return_statement" && t.Parent(rs) == 0
-}
-
-// aliasValue is the name a definition M.f = f or { f = f } stores, "" for
-// any other definition.
-func aliasValue(t *lang.Tree, d int32) string {
-	v := t.Field(d, "value") // a field's
-	if el := t.ChildOfKind(d, "expression_list"); el >= 0 && t.Kind(d) == "assignment_statement" {
-		v = t.Field(el, "value")
-	}
-	if v < 0 || t.Kind(v) != "identifier" {
-		return ""
-	}
-	return t.Text(v)
 }
 
 // chunkFunction reports whether the file's top level defines a function
@@ -285,16 +262,19 @@ func localValue(t *lang.Tree, c int32, name string) (int32, bool) {
 // expression e (local M = {...}, local x = require "a"), -1 when e is no
 // assigned value.
 func assignedTo(t *lang.Tree, e int32) int32 {
-	el := t.Parent(e)
-	if el < 0 || t.Kind(el) != "expression_list" {
-		return -1
+	if as := holder(t, e); as >= 0 && t.Kind(as) == "assignment_statement" {
+		if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
+			return t.Field(vl, "name")
+		}
 	}
-	as := t.Parent(el)
-	if as < 0 || t.Kind(as) != "assignment_statement" {
-		return -1
-	}
-	if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
-		return t.Field(vl, "name")
+	return -1
+}
+
+// holder is the statement whose values hold expression e: an assignment,
+// a return; -1 when none does.
+func holder(t *lang.Tree, e int32) int32 {
+	if el := t.Parent(e); el >= 0 && t.Kind(el) == "expression_list" {
+		return t.Parent(el)
 	}
 	return -1
 }

@@ -36,7 +36,8 @@
   value: (function_definition parameters: (parameters)? @_params body: (block)? @body)) @definition.function
 
 ; a name in the table the file returns for a function of the file:
-; M.f = f, and return { f = f }; the value is a reference, so that a call
+; M.f = f, and return { f = f } (the Symbol hook keeps it when @_alias
+; names a function of the file); the value is a reference, so that a call
 ; bound to the name leads on to the function
 (chunk
   (assignment_statement
@@ -44,7 +45,7 @@
       name: (dot_index_expression
         field: (identifier) @name))
     (expression_list .
-      value: (identifier))) @definition.variable)
+      value: (identifier) @_alias)) @definition.variable)
 
 (chunk
   (assignment_statement
@@ -59,7 +60,7 @@
       (table_constructor
         (field
           name: (identifier) @name
-          value: (identifier)) @definition.variable))))
+          value: (identifier) @_alias) @definition.variable))))
 
 (chunk
   (return_statement
