@@ -18,32 +18,19 @@ import (
 //
 // Strings and comments are not code: nothing in them is matched.
 func fixup(src []byte) []byte {
-	code := codeOnly(src)
-	var out []byte
-	edit := func() []byte {
-		if out == nil {
-			out = bytes.Clone(src)
-		}
-		return out
-	}
+	code, out := codeOnly(src), bytes.Clone(src)
 	for _, m := range typedParam.FindAllSubmatchIndex(code, -1) {
 		// m[2:4] is ": Type " before =>; m[1] is the end of =>
-		rest := bytes.TrimLeft(code[m[1]:], " \t\r\n")
-		if len(rest) > 0 && rest[0] == '}' {
-			lang.Blank(edit()[m[0]+1 : len(code)-len(rest)])
-			continue
+		if rest := bytes.TrimLeft(code[m[1]:], " \t\r\n"); len(rest) > 0 && rest[0] == '}' {
+			lang.Blank(out[m[0]+1 : len(code)-len(rest)])
+		} else {
+			lang.Blank(out[m[2]:m[3]])
 		}
-		lang.Blank(edit()[m[2]:m[3]])
 	}
 	for _, m := range givenWith.FindAllIndex(code, -1) {
-		open := m[1] - 1
-		if end := matchBrace(code, open); end > 0 {
-			o := edit()
-			o[open], o[end] = ' ', ' '
+		if open, end := m[1]-1, matchBrace(code, m[1]-1); end > 0 {
+			out[open], out[end] = ' ', ' '
 		}
-	}
-	if out == nil {
-		return src
 	}
 	return out
 }
