@@ -128,23 +128,19 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 // yield = function() end end).
 func chunkFunction(t *lang.Tree, name string) bool {
 	for c := range t.NamedChildren(0) {
-		var stmts []int32
+		stmts := []int32{c} // an assignment's own
 		switch t.Kind(c) {
 		case "function_declaration":
 			if t.FieldText(c, "name") == name {
 				return true
 			}
-		case "assignment_statement":
-			stmts = []int32{c}
 		case "variable_declaration":
 			stmts = []int32{t.ChildOfKind(c, "assignment_statement")}
 		case "do_statement":
 			stmts = children(t, t.ChildOfKind(c, "block"))
 		}
-		for _, as := range stmts {
-			if assignsFunction(t, as, name) {
-				return true
-			}
+		if slices.ContainsFunc(stmts, func(as int32) bool { return assignsFunction(t, as, name) }) {
+			return true
 		}
 	}
 	return false

@@ -105,8 +105,7 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	n := d.Node
 	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
 		for c := range t.NamedChildren(m) {
-			w := t.Text(c)
-			switch {
+			switch w := t.Text(c); {
 			case strings.HasPrefix(w, "private"):
 				s.Visibility, s.Exported = lang.VisPrivate, false
 			case strings.HasPrefix(w, "protected"):
@@ -116,15 +115,12 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 			}
 		}
 	}
-	if s.Visibility == "" {
-		s.Visibility = lang.VisPublic
-	}
+	s.Visibility = cmp.Or(s.Visibility, lang.VisPublic)
 	switch t.Kind(n) {
 	case "function_definition", "function_declaration":
 		// the header without the = before the body (def f(): Int =)
 		s.Signature.Text = strings.TrimSpace(strings.TrimSuffix(s.Signature.Text, "="))
-		s.Signature.Params = params(t, t.Field(n, "parameters"))
-		s.Signature.Returns = t.FieldText(n, "return_type")
+		s.Signature.Params, s.Signature.Returns = params(t, t.Field(n, "parameters")), t.FieldText(n, "return_type")
 		if s.Name == "this" {
 			s.Kind = lang.KindConstructor
 		}
@@ -154,8 +150,7 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	case "object_definition", "trait_definition":
 		if b := t.Field(n, "body"); b >= 0 {
 			for c := range t.NamedChildren(b) {
-				switch t.Kind(c) {
-				case "val_definition", "var_definition", "val_declaration", "var_declaration":
+				if k := t.Kind(c); k == "val_definition" || k == "var_definition" || k == "val_declaration" || k == "var_declaration" {
 					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: cmp.Or(t.FieldText(c, "pattern"), t.FieldText(c, "name")), Type: valType(t, c)})
 				}
 			}
@@ -171,12 +166,10 @@ func params(t *lang.Tree, list int32) []lang.Param {
 	}
 	var out []lang.Param
 	for c := range t.NamedChildren(list) {
-		if k := t.Kind(c); k != "parameter" && k != "class_parameter" {
-			continue
+		if k := t.Kind(c); k == "parameter" || k == "class_parameter" {
+			typ := t.FieldText(c, "type")
+			out = append(out, lang.Param{Name: t.FieldText(c, "name"), Type: typ, Default: t.FieldText(c, "default_value"), Variadic: strings.HasSuffix(typ, "*")})
 		}
-		p := lang.Param{Name: t.FieldText(c, "name"), Type: t.FieldText(c, "type"), Default: t.FieldText(c, "default_value")}
-		p.Variadic = strings.HasSuffix(p.Type, "*")
-		out = append(out, p)
 	}
 	return out
 }
@@ -218,12 +211,9 @@ func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 	}
 	switch t.Kind(q) {
 	case "identifier", "this", "stable_identifier", "field_expression":
-		if strings.ContainsAny(r.Qualifier, "()[]{} ") {
+		if head, _, _ := strings.Cut(r.Qualifier, "."); strings.ContainsAny(r.Qualifier, "()[]{} ") {
 			r.Qualifier = "?"
-			return true
-		}
-		head, _, _ := strings.Cut(r.Qualifier, ".")
-		if head != "this" && !lang.IsUpper(head) {
+		} else if head != "this" && !lang.IsUpper(head) {
 			r.QualifierType = typeInScope(t, q, head)
 		}
 	case "call_expression":
@@ -232,11 +222,10 @@ func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 			f = t.Field(f, "function")
 		}
 		if f >= 0 && (t.Kind(f) == "identifier" || t.Kind(f) == "field_expression") && !strings.ContainsAny(t.Text(f), "()[]{} \n") {
-			r.QualifierCall = t.Text(f)
-			r.Qualifier = r.QualifierCall + "()"
-			return true
+			r.QualifierCall, r.Qualifier = t.Text(f), t.Text(f)+"()"
+		} else {
+			r.Qualifier = "?"
 		}
-		r.Qualifier = "?"
 	default:
 		r.Qualifier = "?"
 	}
