@@ -28,11 +28,17 @@ package lang
 //
 //   - Register(Spec{...}): a tags query (tags.scm) finds definitions,
 //     references and imports, and Go hooks say what a query cannot. For a
-//     language whose files read plainly: lang/lua (367 lines of Go and 65
-//     of query) and lang/scala (278 and 87) are the models; lang/bash (524
-//     and 40) is the model of a query with more Go beside it (which assignments make
-//     variables, the command a wrapper runs, guards: the Defs and Finish
-//     hooks).
+//     language whose files read plainly: lang/lua (430 lines of Go and 102
+//     of query) and lang/scala (431 lines of Go, 128 of them the Fixup of
+//     what its grammar misreads, and 103 of query) are the models; what
+//     their Go holds is what no query says: a name's kind or container
+//     that depends on another statement of the file (Lua's M.f = f is a
+//     function only when f is one; a package object names the package
+//     unless a packaging block of its name follows), the local a receiver
+//     or a bare call names (ChildrenBefore), signatures, import selectors,
+//     and resolution. lang/bash (848 and 40) is the model of a query with
+//     more Go beside it (which assignments make variables, the command a
+//     wrapper runs, guards: the Defs and Finish hooks).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
@@ -67,12 +73,19 @@ package lang
 //     @import.alias, @import.name, or the Import hook; @module, the file's
 //     package (several join with "."). Captures starting with _ are the
 //     query's own, for predicates (#eq?, #not-eq?, #match?, #any-of? and
-//     their negations). The query is compiled when the room registers, and
+//     their negations) and for the hooks, which read them from the match
+//     (Def.Match.Node: Lua's @_params, the parameters of a function, and
+//     @_alias, the value of M.f = f). Where a query can say it, say it
+//     there rather than in a hook: which parents make a val a member
+//     (Scala), which statements hold an alias (Lua). A node two patterns
+//     capture as a definition makes one symbol, of the first match; make
+//     patterns exclusive rather than rely on which that is. The query is compiled when the room registers, and
 //     TestQueriesCompile compiles every room's file: a node kind, field or
 //     capture the grammar or sdl does not know fails by name and line;
 //   - for a Spec, hooks for what a query cannot say, each optional: Symbol
-//     (signature, visibility, a container such as Lua's M in M.f), Ref (a
-//     receiver's type from a parameter or a local; false drops it),
+//     (signature, visibility, a container such as Lua's M in M.f; the
+//     Tree's Path names the file), Ref (a receiver's type from a parameter
+//     or a local, found with Tree.ChildrenBefore; false drops it),
 //     Import, Module; Defs, the file's definitions at once, which it
 //     filters (Bash: only a variable's first assignment at the top of a
 //     script); Finish, run last with the Extractor, for what spans the
@@ -82,12 +95,16 @@ package lang
 //     (Walker). NewPackageResolver is the one Kotlin, Swift and Scala
 //     share (packages, imports of names and wildcards, members through
 //     this and the bases); a language whose modules are files writes its
-//     own from Bound, Unbound, Pick and ModuleTarget, as lang/lua does;
+//     own from Bound, Unbound, Pick, Unique and ModuleTarget, as lang/lua
+//     and lang/bash do;
 //   - its data files, embedded from the room's own directory (//go:embed
 //     *.txt, given as Walker.Data, read with WordFile and WordList): word
 //     lists (builtins, standard library names, names too common to bind by
 //     name alone), testpaths.txt and effects.txt (Walker.Data, Spec.Data);
 //     a Spec may name its test files in TestFiles and TestDirs instead;
+//   - a Fixup (Spec.Fixup, Walker.Fixup) only where the pinned grammar
+//     cannot read valid code: it returns source of the same length, the
+//     code it cannot read made spaces with Blank (lang/scala, lang/csharp);
 //   - the skeleton rules: a SkeletonSpec naming the node kinds the renderer
 //     needs, or SkelRules with its own Member and Stmt readings
 //     (Walker.Skeleton, Spec.SkelRules);

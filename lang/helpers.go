@@ -419,3 +419,14 @@ func ContainsStr(ss []string, s string) bool {
 // PHP's class resolution leaves them out too.
 var PrimitiveTypes = NameSet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
 	object string void dynamic var`)
+
+// Blank overwrites b with spaces but keeps its line breaks: what a
+// Fixup does to code the grammar cannot read, so that every offset, line
+// and column of the rest still holds.
+func Blank(b []byte) {
+	for i, c := range b {
+		if c != '\n' && c != '\r' {
+			b[i] = ' '
+		}
+	}
+}

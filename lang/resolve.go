@@ -397,3 +397,16 @@ func ChainCallRef(fn, headType string) *Ref {
 	}
 	return r
 }
+
+// Unique binds the one candidate by its unique name; several are
+// ambiguous, and none is a name the repository does not define (a
+// library's, a program's).
+func Unique(ts []*Target) Resolution {
+	switch len(ts) {
+	case 0:
+		return Unbound(RuleExternal, 0)
+	case 1:
+		return Bound(ts[0], RuleUniqueName)
+	}
+	return Unbound(RuleAmbiguous, len(ts))
+}

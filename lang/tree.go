@@ -137,7 +137,7 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 		C.sdl_tree_delete(tree)
 	}
 	l.loadNames() // a tree's readers ask its kinds and syntax
-	t := &Tree{Lang: l, Src: src, Nodes: buf[:written]}
+	t := &Tree{Lang: l, Path: filePath, Src: src, Nodes: buf[:written]}
 	if q != nil {
 		t.Matches = t.matches(q, raw)
 	}
@@ -146,7 +146,10 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 
 // Tree is a flattened syntax tree over Src.
 type Tree struct {
-	Lang  *Language
+	Lang *Language
+	// Path is the repository path the file was parsed as ("" for Parse),
+	// for a room's hook that names things after the file (Lua's module).
+	Path  string
 	Src   []byte
 	Nodes []Node
 	// Matches are the matches of the language's query (Spec.Query) in
@@ -244,6 +247,20 @@ func (t *Tree) NamedChildren(i int32) func(yield func(int32) bool) {
 				if !yield(c) {
 					return
 				}
+			}
+		}
+	}
+}
+
+// ChildrenBefore yields the named children of node p that start before
+// node n starts: the statements of a block that the code at n comes
+// after, where a room's hook looks for a local's declaration (Lua's
+// local aliases, Scala's types of vals).
+func (t *Tree) ChildrenBefore(p, n int32) func(yield func(int32) bool) {
+	return func(yield func(int32) bool) {
+		for c := range t.NamedChildren(p) {
+			if t.Nodes[c].StartByte >= t.Nodes[n].StartByte || !yield(c) {
+				return
 			}
 		}
 	}

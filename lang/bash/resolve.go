@@ -178,13 +178,7 @@ func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	if builtins[r.Name] {
 		return lang.Unbound(lang.RuleBuiltin, 0)
 	}
-	switch len(funcs) {
-	case 0:
-		return lang.Unbound(lang.RuleExternal, 0) // a program
-	case 1:
-		return lang.Bound(funcs[0], lang.RuleUniqueName)
-	}
-	return lang.Unbound(lang.RuleAmbiguous, len(funcs))
+	return lang.Unique(funcs) // none: a program
 }
 
 // resolver binds Bash's calls and sources.

@@ -125,15 +125,8 @@ func lastCodeBefore(src []byte, i int) byte {
 // blankOthers turns the group's directive lines and every branch but the
 // first into spaces in out, keeping the newlines.
 func blankOthers(out []byte, g [][2]int) {
-	blank := func(from, to int) {
-		for k := from; k < to; k++ {
-			if out[k] != '\n' && out[k] != '\r' {
-				out[k] = ' '
-			}
-		}
-	}
-	blank(g[0][0], g[0][1])
-	blank(g[1][0], g[len(g)-1][1])
+	lang.Blank(out[g[0][0]:g[0][1]])
+	lang.Blank(out[g[1][0]:g[len(g)-1][1]])
 }
 
 // headerText is x.HeaderText, the declaration's source up to its body on

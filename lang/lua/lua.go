@@ -7,7 +7,7 @@
 package lua
 
 import (
-	_ "embed"
+	"embed"
 	"path"
 	"slices"
 	"strings"
@@ -17,36 +17,21 @@ import (
 	"github.com/sdl-dev/sdl/lang"
 )
 
-var (
-	//go:embed tags.scm
-	tags string
-	//go:embed builtins.txt
-	builtinWords string
-	//go:embed std.txt
-	stdWords string
-	//go:embed common.txt
-	commonWords string
-)
-
 // Name is the language's name in the index.
 const Name = "lua"
 
 var (
-	builtins = map[string]bool{}
-	std      = map[string]bool{} // the standard library's tables: string, table, os, ...
-	common   = map[string]bool{} // method names too common to bind by name alone
+	//go:embed tags.scm
+	tags string
+	//go:embed *.txt
+	data embed.FS
+
+	builtins = lang.WordFile(data, "builtins.txt")
+	std      = lang.WordFile(data, "std.txt")    // the standard library's tables: string, table, os, ...
+	common   = lang.WordFile(data, "common.txt") // method names too common to bind by name alone
 )
 
 func init() {
-	for _, w := range lang.Words(builtinWords) {
-		builtins[w] = true
-	}
-	for _, w := range lang.Words(stdWords) {
-		std[w] = true
-	}
-	for _, w := range lang.Words(commonWords) {
-		common[w] = true
-	}
 	lang.Register(lang.Spec{
 		Name:       Name,
 		Extensions: []string{".lua"},
@@ -56,14 +41,13 @@ func init() {
 		Comments:   []string{"comment"},
 		Strings:    []string{"string"},
 		Idents:     []string{"identifier"},
-		Builtins:   lang.Words(builtinWords),
+		Builtins:   lang.WordList(data, "builtins.txt"),
 		TestFiles:  []string{"*_spec.lua", "*_test.lua", "test_*.lua"},
 		TestDirs:   []string{"spec", "test", "tests"},
 		Symbol:     symbol,
 		Ref:        ref,
 		Import:     imports,
 		Module:     module,
-		Finish:     finish,
 		Resolver:   resolver{},
 		Skeleton: &lang.SkeletonSpec{
 			Marker:      "-- ...",
@@ -79,14 +63,16 @@ func init() {
 }
 
 // symbol names the table a function is stored in as its container, and
-// reads its parameters. A function stored in a table built inside a
-// function (a busted test's mock, a metatable's __index) is a local
-// value, not a symbol: Kong's specs held 20 strategy.select each.
+// reads its parameters (the query's @_params). A function stored in a
+// table built inside a function (a busted test's mock, a metatable's
+// __index) is a local value, not a symbol: Kong's specs held 20
+// strategy.select each.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
-	if t.Kind(d.Node) == "field" && inFunction(t, d.Node) {
+	field := t.Kind(d.Node) == "field"
+	if field && inFunction(t, d.Node) {
 		return false
 	}
-	if p := t.Parent(d.Node); p >= 0 && t.Kind(p) == "variable_declaration" {
+	if t.Kind(t.Parent(d.Node)) == "variable_declaration" {
 		// local f = function: the match is the assignment inside the local
 		s.Signature.Text = "local " + s.Signature.Text
 	}
@@ -97,94 +83,43 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 			s.Signature.Text = strings.TrimSpace(first)
 		}
 	}
-	if p := t.Parent(d.Name); p >= 0 {
-		switch t.Kind(p) {
-		case "dot_index_expression", "method_index_expression":
-			s.Container = t.FieldText(p, "table")
-			s.Parent = 0
-		}
+	if p := t.Parent(d.Name); t.Kind(p) == "dot_index_expression" || t.Kind(p) == "method_index_expression" {
+		s.Container, s.Parent = t.FieldText(p, "table"), 0
 	}
-	if t.Kind(d.Node) == "field" {
+	if field {
 		// { f = function() end } assigned to a name: that name's; in the
-		// table the file returns: the module's (named in finish)
-		s.Container = tableName(t, t.Parent(d.Node))
-		if s.Container == "" && returned(t, t.Parent(d.Node)) {
-			s.Container = returnedTable
-		}
+		// table the file returns: the module's
 		s.Parent = 0
+		if n := assignedTo(t, t.Parent(d.Node)); n >= 0 {
+			s.Container = t.Text(n)
+		} else if rs := holder(t, t.Parent(d.Node)); rs >= 0 && t.Kind(rs) == "return_statement" && t.Parent(rs) == 0 {
+			s.Container = strings.TrimSuffix(path.Base(t.Path), ".lua") // a/b/phases.lua's is phases
+			if s.Container == "init" {
+				s.Container = path.Base(path.Dir(t.Path)) // a/b/init.lua's is b
+			}
+		}
 	}
-	if v := aliasValue(t, d.Node); v != "" {
-		if !chunkFunction(t, v) {
+	if v := d.Match.Node("_alias"); v >= 0 {
+		if !chunkFunction(t, t.Text(v)) {
 			return false // T.__index = T, M.VERSION = VERSION: no function's name
 		}
 		s.Kind = lang.KindFunction // M.f = f of the file's function f
 	}
-	fn := d.Node
-	if t.Kind(fn) != "function_declaration" {
-		fn = -1
-		for c := range t.NamedChildren(d.Node) {
-			if k := t.Kind(c); k == "function_definition" {
-				fn = c
-			} else if k == "expression_list" {
-				if v := t.Field(c, "value"); v >= 0 && t.Kind(v) == "function_definition" {
-					fn = v
-				}
-			}
+	if ps := d.Match.Node("_params"); ps >= 0 {
+		for c := range t.NamedChildren(ps) {
+			s.Signature.Params = append(s.Signature.Params, lang.Param{Name: t.Text(c), Variadic: t.Kind(c) == "vararg_expression"})
 		}
 	}
-	if fn >= 0 {
-		if ps := t.Field(fn, "parameters"); ps >= 0 {
-			for c := range t.NamedChildren(ps) {
-				s.Signature.Params = append(s.Signature.Params, lang.Param{Name: t.Text(c), Variadic: t.Kind(c) == "vararg_expression"})
-			}
-		}
+	s.Exported, s.Visibility = true, lang.VisPublic
+	if strings.HasPrefix(s.Signature.Text, "local ") {
+		s.Exported, s.Visibility = false, lang.VisPrivate
 	}
-	s.Exported = !strings.HasPrefix(s.Signature.Text, "local ")
-	if s.Exported {
-		s.Visibility = lang.VisPublic
-	} else {
-		s.Visibility = lang.VisPrivate
+	lines := strings.Split(s.Doc, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(strings.TrimLeft(l, "-"))
 	}
-	if s.Doc != "" {
-		lines := strings.Split(s.Doc, "\n")
-		for i, l := range lines {
-			lines[i] = strings.TrimSpace(strings.TrimLeft(l, "-"))
-		}
-		s.Doc = strings.Join(lines, "\n")
-	}
+	s.Doc = strings.Join(lines, "\n")
 	return true
-}
-
-// returnedTable stands for the module's name in the container of a
-// function the file's returned table holds, until finish knows the path.
-const returnedTable = "\x00return"
-
-// returned reports whether table constructor tc is what the file returns.
-func returned(t *lang.Tree, tc int32) bool {
-	el := t.Parent(tc)
-	if el < 0 || t.Kind(el) != "expression_list" {
-		return false
-	}
-	rs := t.Parent(el)
-	return rs >= 0 && t.Kind(rs) == "return_statement" && t.Parent(rs) == 0
-}
-
-// aliasValue is the name a definition M.f = f or { f = f } stores, "" for
-// any other definition.
-func aliasValue(t *lang.Tree, d int32) string {
-	var v int32 = -1
-	switch t.Kind(d) {
-	case "field":
-		v = t.Field(d, "value")
-	case "assignment_statement":
-		if el := t.ChildOfKind(d, "expression_list"); el >= 0 {
-			v = t.Field(el, "value")
-		}
-	}
-	if v < 0 || t.Kind(v) != "identifier" {
-		return ""
-	}
-	return t.Text(v)
 }
 
 // chunkFunction reports whether the file's top level defines a function
@@ -193,36 +128,29 @@ func aliasValue(t *lang.Tree, d int32) string {
 // yield = function() end end).
 func chunkFunction(t *lang.Tree, name string) bool {
 	for c := range t.NamedChildren(0) {
+		stmts := []int32{c} // an assignment's own
 		switch t.Kind(c) {
 		case "function_declaration":
 			if t.FieldText(c, "name") == name {
 				return true
 			}
-		case "variable_declaration", "assignment_statement", "do_statement":
-			as := c
-			if t.Kind(c) == "variable_declaration" {
-				as = t.ChildOfKind(c, "assignment_statement")
-			}
-			if t.Kind(c) == "do_statement" {
-				if b := t.ChildOfKind(c, "block"); b >= 0 {
-					for st := range t.NamedChildren(b) {
-						if t.Kind(st) == "assignment_statement" && assignsFunction(t, st, name) {
-							return true
-						}
-					}
-				}
-				continue
-			}
-			if as >= 0 && assignsFunction(t, as, name) {
-				return true
-			}
+		case "variable_declaration":
+			stmts = []int32{t.ChildOfKind(c, "assignment_statement")}
+		case "do_statement":
+			stmts = children(t, t.ChildOfKind(c, "block"))
+		}
+		if slices.ContainsFunc(stmts, func(as int32) bool { return assignsFunction(t, as, name) }) {
+			return true
 		}
 	}
 	return false
 }
 
-// assignsFunction reports whether assignment as gives name a function.
+// assignsFunction reports whether statement as gives name a function.
 func assignsFunction(t *lang.Tree, as int32, name string) bool {
+	if as < 0 || t.Kind(as) != "assignment_statement" {
+		return false
+	}
 	vl, el := t.ChildOfKind(as, "variable_list"), t.ChildOfKind(as, "expression_list")
 	if vl < 0 || el < 0 {
 		return false
@@ -231,20 +159,12 @@ func assignsFunction(t *lang.Tree, as int32, name string) bool {
 	return n >= 0 && v >= 0 && t.Text(n) == name && t.Kind(v) == "function_definition"
 }
 
-// finish names the module in the container of the functions its
-// returned table holds: a/b/phases.lua's { check = ... } is phases.check,
-// a/b/init.lua's is b's.
-func finish(x *lang.Extractor) {
-	name := strings.TrimSuffix(path.Base(x.Path), ".lua")
-	if name == "init" {
-		name = path.Base(path.Dir(x.Path))
+// children are the named children of node n, none when n is -1.
+func children(t *lang.Tree, n int32) []int32 {
+	if n < 0 {
+		return nil
 	}
-	for i := range x.Facts.Symbols {
-		s := &x.Facts.Symbols[i]
-		if c, ok := strings.CutPrefix(s.Container, returnedTable); ok {
-			s.Container = name + c
-		}
-	}
+	return slices.Collect(t.NamedChildren(n))
 }
 
 // inFunction reports whether node n lies in the body of a function.
@@ -283,10 +203,7 @@ func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 		}
 		var value int32 = -1
 		found := false
-		for c := range t.NamedChildren(blk) {
-			if t.Nodes[c].StartByte >= t.Nodes[call].StartByte {
-				break
-			}
+		for c := range t.ChildrenBefore(blk, call) {
 			if v, ok := localValue(t, c, r.Name); ok {
 				value, found = v, true // the last declaration before the call wins
 			}
@@ -320,49 +237,42 @@ func localValue(t *lang.Tree, c int32, name string) (int32, bool) {
 			return -2, true
 		}
 	case "variable_declaration":
-		as := t.ChildOfKind(c, "assignment_statement")
-		var names, values []int32
-		if as >= 0 {
-			if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
-				names = slices.Collect(t.NamedChildren(vl))
-			}
-			if el := t.ChildOfKind(as, "expression_list"); el >= 0 {
-				values = slices.Collect(t.NamedChildren(el))
-			}
-		} else {
-			names = slices.Collect(t.NamedChildren(c))
+		names, values := children(t, c), []int32(nil)
+		if as := t.ChildOfKind(c, "assignment_statement"); as >= 0 {
+			names, values = children(t, t.ChildOfKind(as, "variable_list")), children(t, t.ChildOfKind(as, "expression_list"))
 		}
-		for i, n := range names {
-			if t.Text(n) == name {
-				if i < len(values) && t.Kind(values[i]) == "function_definition" {
-					return -2, true // local f = function: a local function
-				}
-				if i < len(values) {
-					return values[i], true
-				}
-				return -1, true
-			}
+		switch i := slices.IndexFunc(names, func(n int32) bool { return t.Text(n) == name }); {
+		case i < 0:
+		case i >= len(values):
+			return -1, true
+		case t.Kind(values[i]) == "function_definition":
+			return -2, true // local f = function: a local function
+		default:
+			return values[i], true
 		}
 	}
 	return 0, false
 }
 
-// tableName is the name a table constructor is assigned to, "" when none.
-func tableName(t *lang.Tree, tc int32) string {
-	el := t.Parent(tc)
-	if el < 0 || t.Kind(el) != "expression_list" {
-		return ""
-	}
-	as := t.Parent(el)
-	if as < 0 || t.Kind(as) != "assignment_statement" {
-		return ""
-	}
-	if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
-		if n := t.Field(vl, "name"); n >= 0 {
-			return t.Text(n)
+// assignedTo is the first name of the assignment whose values hold
+// expression e (local M = {...}, local x = require "a"), -1 when e is no
+// assigned value.
+func assignedTo(t *lang.Tree, e int32) int32 {
+	if as := holder(t, e); as >= 0 && t.Kind(as) == "assignment_statement" {
+		if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
+			return t.Field(vl, "name")
 		}
 	}
-	return ""
+	return -1
+}
+
+// holder is the statement whose values hold expression e: an assignment,
+// a return; -1 when none does.
+func holder(t *lang.Tree, e int32) int32 {
+	if el := t.Parent(e); el >= 0 && t.Kind(el) == "expression_list" {
+		return t.Parent(el)
+	}
+	return -1
 }
 
 // requiredModule is the module of node n when it is a call require "m"
@@ -389,14 +299,8 @@ func imports(t *lang.Tree, call int32) []lang.Import {
 		return nil
 	}
 	imp := lang.Import{Source: src}
-	if el := t.Parent(call); el >= 0 && t.Kind(el) == "expression_list" && t.FirstChild(el) == call {
-		if as := t.Parent(el); as >= 0 && t.Kind(as) == "assignment_statement" {
-			if vl := t.ChildOfKind(as, "variable_list"); vl >= 0 {
-				if n := t.Field(vl, "name"); n >= 0 && t.Kind(n) == "identifier" {
-					imp.Alias = t.Text(n)
-				}
-			}
-		}
+	if n := assignedTo(t, call); n >= 0 && t.FirstChild(t.Parent(call)) == call && t.Kind(n) == "identifier" {
+		imp.Alias = t.Text(n)
 	}
 	return []lang.Import{imp}
 }
@@ -415,20 +319,12 @@ func isLua(t *lang.Target) bool { return path.Ext(t.Path) == ".lua" && t.Kind !=
 
 // moduleFiles are the files require(mod) may load: those whose module is
 // mod or ends with it (the search path's root is not known), outside
-// tests first.
+// tests first, then the shortest.
 func moduleFiles(tab lang.Table, mod string) []string {
 	files := slices.Clone(tab.ModuleFiles(Name, mod))
-	slices.SortStableFunc(files, func(a, b string) int {
-		ta, tb := lang.TestFile(tab, a), lang.TestFile(tab, b)
-		switch {
-		case ta != tb && ta:
-			return 1
-		case ta != tb:
-			return -1
-		}
-		return len(a) - len(b)
-	})
-	return files
+	slices.SortStableFunc(files, func(a, b string) int { return len(a) - len(b) })
+	test := func(p string) bool { return lang.TestFile(tab, p) }
+	return append(lang.PickPaths(files, func(p string) bool { return !test(p) }), lang.PickPaths(files, test)...)
 }
 
 func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
@@ -454,9 +350,9 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		}
 		// a global function defined in another file (a local one is
 		// seen only in its own)
-		return unique(lang.Pick(cands, func(t *lang.Target) bool {
+		return lang.Unique(lang.PreferDefinitions(lang.Pick(cands, func(t *lang.Target) bool {
 			return t.Container == "" && t.Kind != lang.KindVariable && t.Exported
-		}))
+		})))
 	}
 	q := r.Qualifier
 	if q == "?" {
@@ -488,7 +384,7 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	if len(cands) == 0 {
 		return lang.Unbound(lang.RuleExternal, 0) // no function of ours has the name: a library's
 	}
-	if res := unique(lang.Pick(cands, func(t *lang.Target) bool { return t.Container == q })); res.Rule != lang.RuleExternal {
+	if res := lang.Unique(lang.PreferDefinitions(lang.Pick(cands, func(t *lang.Target) bool { return t.Container == q }))); res.Rule != lang.RuleExternal {
 		return res
 	}
 	return unknownReceiver(r, cands)
@@ -531,16 +427,4 @@ func unknownReceiver(r *lang.Ref, cands []*lang.Target) lang.Resolution {
 		}
 	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
-}
-
-// unique binds the one candidate; several are ambiguous, none external.
-func unique(ts []*lang.Target) lang.Resolution {
-	ts = lang.PreferDefinitions(ts)
-	switch len(ts) {
-	case 0:
-		return lang.Unbound(lang.RuleExternal, 0)
-	case 1:
-		return lang.Bound(ts[0], lang.RuleUniqueName)
-	}
-	return lang.Unbound(lang.RuleAmbiguous, len(ts))
 }

@@ -2,7 +2,7 @@
 ; grammar's queries/tags.scm (tree-sitter-lua v0.4.0); captures as in
 ; lang/doc.go. A function stored in a table (function M.f, M.f = function,
 ; { f = function }) is defined in that table: the room's Symbol hook
-; names it the container.
+; names it the container, and reads the parameters captured @_params.
 
 ; Definitions
 
@@ -12,11 +12,13 @@
     (dot_index_expression
       field: (identifier) @name)
   ]
+  parameters: (parameters)? @_params
   body: (block)? @body) @definition.function
 
 (function_declaration
   name: (method_index_expression
     method: (identifier) @name)
+  parameters: (parameters)? @_params
   body: (block)? @body) @definition.method
 
 (assignment_statement
@@ -27,14 +29,15 @@
         field: (identifier) @name)
     ])
   (expression_list .
-    value: (function_definition body: (block)? @body))) @definition.function
+    value: (function_definition parameters: (parameters)? @_params body: (block)? @body))) @definition.function
 
 (field
   name: (identifier) @name
-  value: (function_definition body: (block)? @body)) @definition.function
+  value: (function_definition parameters: (parameters)? @_params body: (block)? @body)) @definition.function
 
 ; a name in the table the file returns for a function of the file:
-; M.f = f, and return { f = f }; the value is a reference, so that a call
+; M.f = f, and return { f = f } (the Symbol hook keeps it when @_alias
+; names a function of the file); the value is a reference, so that a call
 ; bound to the name leads on to the function
 (chunk
   (assignment_statement
@@ -42,7 +45,7 @@
       name: (dot_index_expression
         field: (identifier) @name))
     (expression_list .
-      value: (identifier))) @definition.variable)
+      value: (identifier) @_alias)) @definition.variable)
 
 (chunk
   (assignment_statement
@@ -57,7 +60,7 @@
       (table_constructor
         (field
           name: (identifier) @name
-          value: (identifier)) @definition.variable))))
+          value: (identifier) @_alias) @definition.variable))))
 
 (chunk
   (return_statement

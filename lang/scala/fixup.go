@@ -3,6 +3,8 @@ package scala
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/sdl-dev/sdl/lang"
 )
 
 // fixup returns the source the parser reads, of the same length, where
@@ -16,32 +18,19 @@ import (
 //
 // Strings and comments are not code: nothing in them is matched.
 func fixup(src []byte) []byte {
-	code := codeOnly(src)
-	var out []byte
-	edit := func() []byte {
-		if out == nil {
-			out = bytes.Clone(src)
-		}
-		return out
-	}
+	code, out := codeOnly(src), bytes.Clone(src)
 	for _, m := range typedParam.FindAllSubmatchIndex(code, -1) {
 		// m[2:4] is ": Type " before =>; m[1] is the end of =>
-		rest := bytes.TrimLeft(code[m[1]:], " \t\r\n")
-		if len(rest) > 0 && rest[0] == '}' {
-			blank(edit()[m[0]+1 : len(code)-len(rest)])
-			continue
+		if rest := bytes.TrimLeft(code[m[1]:], " \t\r\n"); len(rest) > 0 && rest[0] == '}' {
+			lang.Blank(out[m[0]+1 : len(code)-len(rest)])
+		} else {
+			lang.Blank(out[m[2]:m[3]])
 		}
-		blank(edit()[m[2]:m[3]])
 	}
 	for _, m := range givenWith.FindAllIndex(code, -1) {
-		open := m[1] - 1
-		if end := matchBrace(code, open); end > 0 {
-			o := edit()
-			o[open], o[end] = ' ', ' '
+		if open, end := m[1]-1, matchBrace(code, m[1]-1); end > 0 {
+			out[open], out[end] = ' ', ' '
 		}
-	}
-	if out == nil {
-		return src
 	}
 	return out
 }
@@ -71,81 +60,69 @@ func matchBrace(code []byte, open int) int {
 	return -1
 }
 
-// blank overwrites b with spaces, keeping line breaks.
-func blank(b []byte) {
-	for i, c := range b {
-		if c != '\n' && c != '\r' {
-			b[i] = ' '
-		}
-	}
-}
-
 // codeOnly is src with its strings, character literals and comments
 // blanked, so that a brace or a => in them matches nothing.
 func codeOnly(src []byte) []byte {
 	code := bytes.Clone(src)
-	for i := 0; i < len(src); {
-		switch {
-		case bytes.HasPrefix(src[i:], []byte("//")):
-			end := bytes.IndexByte(src[i:], '\n')
-			if end < 0 {
-				end = len(src) - i
-			}
-			blank(code[i : i+end])
-			i += end
-		case bytes.HasPrefix(src[i:], []byte("/*")):
-			// Scala's block comments nest
-			depth, j := 0, i
-			for j < len(src) {
-				if bytes.HasPrefix(src[j:], []byte("/*")) {
-					depth, j = depth+1, j+2
-				} else if bytes.HasPrefix(src[j:], []byte("*/")) {
-					depth, j = depth-1, j+2
-					if depth == 0 {
-						break
-					}
-				} else {
-					j++
-				}
-			}
-			blank(code[i:j])
-			i = j
-		case bytes.HasPrefix(src[i:], []byte(`"""`)):
-			end := bytes.Index(src[i+3:], []byte(`"""`))
-			j := len(src)
-			if end >= 0 {
-				j = i + 3 + end + 3
-				for j < len(src) && src[j] == '"' { // """a"""" ends at the last quote
-					j++
-				}
-			}
-			blank(code[i:j])
-			i = j
-		case src[i] == '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' && src[j] != '\n' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(src))
-			blank(code[i:j])
-			i = j
-		case src[i] == '\'' && i+2 < len(src) && (src[i+2] == '\'' || src[i+1] == '\\'):
-			// 'x' or '\n' (a symbol literal 'name has no closing quote)
-			j := i + 3
-			if src[i+1] == '\\' {
-				if k := bytes.IndexByte(src[i+2:], '\''); k >= 0 {
-					j = i + 2 + k + 1
-				}
-			}
-			j = min(j, len(src))
-			blank(code[i:j])
-			i = j
-		default:
-			i++
+	for i := 0; i < len(src); i++ {
+		if j := literalEnd(src, i); j > i {
+			lang.Blank(code[i:j])
+			i = j - 1
 		}
 	}
 	return code
+}
+
+// literalEnd is the end of the comment, string or character literal that
+// starts at offset i of src, i when none does.
+func literalEnd(src []byte, i int) int {
+	switch rest := src[i:]; {
+	case bytes.HasPrefix(rest, []byte("//")):
+		if end := bytes.IndexByte(rest, '\n'); end >= 0 {
+			return i + end
+		}
+		return len(src)
+	case bytes.HasPrefix(rest, []byte("/*")):
+		// Scala's block comments nest
+		depth, j := 0, i
+		for j < len(src) {
+			switch {
+			case bytes.HasPrefix(src[j:], []byte("/*")):
+				depth, j = depth+1, j+2
+			case bytes.HasPrefix(src[j:], []byte("*/")):
+				if depth, j = depth-1, j+2; depth == 0 {
+					return j
+				}
+			default:
+				j++
+			}
+		}
+		return j
+	case bytes.HasPrefix(rest, []byte(`"""`)):
+		end := bytes.Index(src[i+3:], []byte(`"""`))
+		if end < 0 {
+			return len(src)
+		}
+		j := i + 3 + end + 3
+		for j < len(src) && src[j] == '"' { // """a"""" ends at the last quote
+			j++
+		}
+		return j
+	case src[i] == '"':
+		j := i + 1
+		for j < len(src) && src[j] != '"' && src[j] != '\n' {
+			if src[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		return min(j+1, len(src))
+	case src[i] == '\'' && i+2 < len(src) && (src[i+2] == '\'' || src[i+1] == '\\'):
+		// 'x' or '\n' (a symbol literal 'name has no closing quote)
+		if k := bytes.IndexByte(src[i+2:], '\''); k >= 0 && src[i+1] == '\\' {
+			return min(i+2+k+1, len(src))
+		}
+		return min(i+3, len(src))
+	}
+	return i
 }

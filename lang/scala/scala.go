@@ -5,7 +5,8 @@
 package scala
 
 import (
-	_ "embed"
+	"cmp"
+	"embed"
 	"strings"
 
 	tsscala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
@@ -16,12 +17,8 @@ import (
 var (
 	//go:embed tags.scm
 	tags string
-	//go:embed std.txt
-	std string
-	//go:embed common.txt
-	common string
-	//go:embed builtins.txt
-	builtins string
+	//go:embed *.txt
+	data embed.FS
 )
 
 // Extensions are the file extensions of Scala sources and scripts.
@@ -37,7 +34,7 @@ func init() {
 		Comments:   []string{"comment", "block_comment"},
 		Strings:    []string{"string", "interpolated_string_expression"},
 		Idents:     []string{"identifier", "type_identifier", "operator_identifier"},
-		Builtins:   lang.Words(builtins),
+		Builtins:   lang.WordList(data, "builtins.txt"),
 		TestFiles:  []string{"*Test.scala", "*Tests.scala", "*Spec.scala", "*Suite.scala"},
 		TestDirs:   []string{"test", "tests"},
 		Symbol:     symbol,
@@ -46,7 +43,7 @@ func init() {
 		Fixup:      fixup,
 		Module:     module,
 		Resolver: lang.NewPackageResolver("scala", Extensions, lang.PackageRules{
-			Self: "this", Std: lang.Words(std), Common: lang.Words(common), Explicit: true, StripType: stripType,
+			Self: "this", Std: lang.WordList(data, "std.txt"), Common: lang.WordList(data, "common.txt"), Explicit: true, StripType: stripType,
 		}),
 		Skeleton: &lang.SkeletonSpec{
 			Marker:   "/* ... */",
@@ -103,32 +100,12 @@ func packageObject(t *lang.Tree, n int32) (name string, after bool) {
 	return name, after
 }
 
-// memberScopes are the nodes whose definitions are members: the bodies
-// of classes, objects, traits, enums and givens, a package's, a file's.
-var memberScopes = map[string]bool{"template_body": true, "with_template_body": true, "enum_body": true, "compilation_unit": true}
-
-// local reports whether val definition n is code's own rather than a
-// member: a val in a block (test("...") { val json = ... } in a suite's
-// body). A def there stays: calls bind to it (circe's 54 calls of a
-// test's check helper).
-func local(t *lang.Tree, n int32) bool {
-	p := t.Parent(n)
-	return p >= 0 && !memberScopes[t.Kind(p)]
-}
-
 // symbol fills a definition's signature and visibility.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	n := d.Node
-	switch t.Kind(n) {
-	case "val_definition", "var_definition", "given_definition":
-		if local(t, n) {
-			return false
-		}
-	}
 	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
 		for c := range t.NamedChildren(m) {
-			w := t.Text(c)
-			switch {
+			switch w := t.Text(c); {
 			case strings.HasPrefix(w, "private"):
 				s.Visibility, s.Exported = lang.VisPrivate, false
 			case strings.HasPrefix(w, "protected"):
@@ -138,23 +115,17 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 			}
 		}
 	}
-	if s.Visibility == "" {
-		s.Visibility = lang.VisPublic
-	}
+	s.Visibility = cmp.Or(s.Visibility, lang.VisPublic)
 	switch t.Kind(n) {
 	case "function_definition", "function_declaration":
 		// the header without the = before the body (def f(): Int =)
 		s.Signature.Text = strings.TrimSpace(strings.TrimSuffix(s.Signature.Text, "="))
-		s.Signature.Params = params(t, t.Field(n, "parameters"))
-		s.Signature.Returns = t.FieldText(n, "return_type")
+		s.Signature.Params, s.Signature.Returns = params(t, t.Field(n, "parameters")), t.FieldText(n, "return_type")
 		if s.Name == "this" {
 			s.Kind = lang.KindConstructor
 		}
 	case "val_definition", "var_definition", "val_declaration", "var_declaration", "given_definition":
-		s.Signature.Returns = t.FieldText(n, "type")
-		if s.Signature.Returns == "" {
-			s.Signature.Returns = newType(t, t.Field(n, "value"))
-		}
+		s.Signature.Returns = valType(t, n)
 	case "enum_definition":
 		// its cases, as Kotlin's and Rust's rooms list an enum's entries
 		if b := t.Field(n, "body"); b >= 0 {
@@ -179,17 +150,8 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	case "object_definition", "trait_definition":
 		if b := t.Field(n, "body"); b >= 0 {
 			for c := range t.NamedChildren(b) {
-				switch t.Kind(c) {
-				case "val_definition", "var_definition", "val_declaration", "var_declaration":
-					name := t.FieldText(c, "pattern")
-					if name == "" {
-						name = t.FieldText(c, "name")
-					}
-					typ := t.FieldText(c, "type")
-					if typ == "" {
-						typ = newType(t, t.Field(c, "value"))
-					}
-					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: name, Type: typ})
+				if k := t.Kind(c); k == "val_definition" || k == "var_definition" || k == "val_declaration" || k == "var_declaration" {
+					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: cmp.Or(t.FieldText(c, "pattern"), t.FieldText(c, "name")), Type: valType(t, c)})
 				}
 			}
 		}
@@ -204,14 +166,18 @@ func params(t *lang.Tree, list int32) []lang.Param {
 	}
 	var out []lang.Param
 	for c := range t.NamedChildren(list) {
-		if k := t.Kind(c); k != "parameter" && k != "class_parameter" {
-			continue
+		if k := t.Kind(c); k == "parameter" || k == "class_parameter" {
+			typ := t.FieldText(c, "type")
+			out = append(out, lang.Param{Name: t.FieldText(c, "name"), Type: typ, Default: t.FieldText(c, "default_value"), Variadic: strings.HasSuffix(typ, "*")})
 		}
-		p := lang.Param{Name: t.FieldText(c, "name"), Type: t.FieldText(c, "type"), Default: t.FieldText(c, "default_value")}
-		p.Variadic = strings.HasSuffix(p.Type, "*")
-		out = append(out, p)
 	}
 	return out
+}
+
+// valType is the type of a val or var: as declared, or the class its
+// value constructs.
+func valType(t *lang.Tree, n int32) string {
+	return cmp.Or(t.FieldText(n, "type"), newType(t, t.Field(n, "value")))
 }
 
 // newType is the type a value has when it is a construction: new T(...)
@@ -228,14 +194,12 @@ func newType(t *lang.Tree, v int32) string {
 			}
 		}
 	case "call_expression":
-		if f := t.Field(v, "function"); f >= 0 && t.Kind(f) == "identifier" && isUpper(t.Text(f)) {
+		if f := t.Field(v, "function"); f >= 0 && t.Kind(f) == "identifier" && lang.IsUpper(t.Text(f)) {
 			return t.Text(f)
 		}
 	}
 	return ""
 }
-
-func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 
 // ref gives a call's receiver a form the resolver reads: a path of names
 // as written, f() for a call's result, ? for anything else; a name's
@@ -247,12 +211,9 @@ func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 	}
 	switch t.Kind(q) {
 	case "identifier", "this", "stable_identifier", "field_expression":
-		if strings.ContainsAny(r.Qualifier, "()[]{} ") {
+		if head, _, _ := strings.Cut(r.Qualifier, "."); strings.ContainsAny(r.Qualifier, "()[]{} ") {
 			r.Qualifier = "?"
-			return true
-		}
-		head, _, _ := strings.Cut(r.Qualifier, ".")
-		if head != "this" && !isUpper(head) {
+		} else if head != "this" && !lang.IsUpper(head) {
 			r.QualifierType = typeInScope(t, q, head)
 		}
 	case "call_expression":
@@ -261,11 +222,10 @@ func ref(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 			f = t.Field(f, "function")
 		}
 		if f >= 0 && (t.Kind(f) == "identifier" || t.Kind(f) == "field_expression") && !strings.ContainsAny(t.Text(f), "()[]{} \n") {
-			r.QualifierCall = t.Text(f)
-			r.Qualifier = r.QualifierCall + "()"
-			return true
+			r.QualifierCall, r.Qualifier = t.Text(f), t.Text(f)+"()"
+		} else {
+			r.Qualifier = "?"
 		}
-		r.Qualifier = "?"
 	default:
 		r.Qualifier = "?"
 	}
@@ -284,15 +244,9 @@ func typeInScope(t *lang.Tree, n int32, name string) string {
 				}
 			}
 		case "block", "template_body", "indented_block":
-			for c := range t.NamedChildren(p) {
-				if t.Nodes[c].StartByte >= t.Nodes[n].StartByte {
-					break
-				}
+			for c := range t.ChildrenBefore(p, n) {
 				if k := t.Kind(c); (k == "val_definition" || k == "var_definition") && t.FieldText(c, "pattern") == name {
-					if typ := t.FieldText(c, "type"); typ != "" {
-						return typ
-					}
-					return newType(t, t.Field(c, "value"))
+					return valType(t, c)
 				}
 			}
 		}
@@ -304,45 +258,38 @@ func typeInScope(t *lang.Tree, n int32, name string) string {
 // package resolver's form: one import per name, a wildcard as Names *.
 func imports(t *lang.Tree, n int32) []lang.Import {
 	var path []string
-	var out []lang.Import
-	flush := func() {
-		if len(path) > 0 {
-			out = append(out, lang.Import{Source: strings.Join(path, ".")})
-		}
-	}
+	wildcard := func(src string) lang.Import { return lang.Import{Source: src, Names: []lang.ImportName{{Name: "*"}}} }
 	for c := range t.NamedChildren(n) {
-		switch t.Kind(c) {
-		case "identifier", "operator_identifier":
-			if t.FieldName(c) == "path" {
-				path = append(path, t.Text(c))
-				continue
-			}
-		case "namespace_wildcard":
-			return append(out, lang.Import{Source: strings.Join(path, "."), Names: []lang.ImportName{{Name: "*"}}})
-		case "namespace_selectors":
+		switch k := t.Kind(c); {
+		case (k == "identifier" || k == "operator_identifier") && t.FieldName(c) == "path":
+			path = append(path, t.Text(c))
+		case k == "namespace_wildcard":
+			return []lang.Import{wildcard(strings.Join(path, "."))}
+		case k == "namespace_selectors":
+			var out []lang.Import
 			base := strings.Join(path, ".")
 			for s := range t.NamedChildren(c) {
 				switch t.Kind(s) {
 				case "identifier":
 					out = append(out, lang.Import{Source: base + "." + t.Text(s)})
 				case "arrow_renamed_identifier", "as_renamed_identifier":
-					name, alias := t.FieldText(s, "name"), t.FieldText(s, "alias")
-					if alias == "_" {
-						continue // import a.{B => _} hides B
+					if alias := t.FieldText(s, "alias"); alias != "_" { // import a.{B => _} hides B
+						out = append(out, lang.Import{Source: base + "." + t.FieldText(s, "name"), Alias: alias})
 					}
-					out = append(out, lang.Import{Source: base + "." + name, Alias: alias})
 				case "namespace_wildcard":
-					out = append(out, lang.Import{Source: base, Names: []lang.ImportName{{Name: "*"}}})
+					out = append(out, wildcard(base))
 				}
 			}
 			return out
 		}
 	}
-	if len(path) > 0 && path[len(path)-1] == "_" {
-		return []lang.Import{{Source: strings.Join(path[:len(path)-1], "."), Names: []lang.ImportName{{Name: "*"}}}}
+	switch {
+	case len(path) > 0 && path[len(path)-1] == "_":
+		return []lang.Import{wildcard(strings.Join(path[:len(path)-1], "."))}
+	case len(path) > 0:
+		return []lang.Import{{Source: strings.Join(path, ".")}}
 	}
-	flush()
-	return out
+	return nil
 }
 
 // stripType reduces a declared type to the name to resolve: List[Foo] to

@@ -32,14 +32,29 @@
 (function_declaration
   name: (identifier) @name) @definition.function
 
-(val_definition
-  pattern: (identifier) @name) @definition.variable
+; a val, var or given of a body or a file is a member; one in a block
+; (test("...") { val json = ... } in a suite's body) is code's own. A
+; def there stays: calls bind to it (circe's 54 calls of a test's check
+; helper).
+(template_body
+  [(val_definition pattern: (identifier) @name)
+   (var_definition pattern: (identifier) @name)
+   (given_definition name: (identifier) @name)] @definition.variable)
 
-(var_definition
-  pattern: (identifier) @name) @definition.variable
+(with_template_body
+  [(val_definition pattern: (identifier) @name)
+   (var_definition pattern: (identifier) @name)
+   (given_definition name: (identifier) @name)] @definition.variable)
 
-(given_definition
-  name: (identifier) @name) @definition.variable
+(enum_body
+  [(val_definition pattern: (identifier) @name)
+   (var_definition pattern: (identifier) @name)
+   (given_definition name: (identifier) @name)] @definition.variable)
+
+(compilation_unit
+  [(val_definition pattern: (identifier) @name)
+   (var_definition pattern: (identifier) @name)
+   (given_definition name: (identifier) @name)] @definition.variable)
 
 (val_declaration
   name: (identifier) @name) @definition.variable
