@@ -1002,7 +1002,9 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		if isBodiless(r.Kind) {
 			f.Bodiless = 1
 		}
-		f.Size = math.Log1p(float64(max(0, r.Range.EndLine-r.Range.StartLine+1))) / math.Log(1001)
+		lines := r.Range.EndLine - r.Range.StartLine + 1
+		f.Size = math.Log1p(float64(max(0, lines))) / math.Log(1001)
+		f.Length = lengthFeature(lines)
 		f.Trace, f.Message = b.trace[id], b.message[id]
 		per, ok := peripheral[r.Path]
 		if !ok {
