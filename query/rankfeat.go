@@ -104,7 +104,8 @@ type RankFeatures struct {
 	ContainerHits float64 `json:"containerHits"`
 	Callable      float64 `json:"callable"`
 	Size          float64 `json:"size"`
-	// Length is log(1+lines)/log(1+lengthKnee), at most 1.
+	// Length is log(1+lines)/log(1+lengthKnee), at most 1, and 1 for
+	// a symbol the trace or message lane found (lengthFeature).
 	Length float64 `json:"length,omitempty"`
 	// Peripheral is 1 for a symbol of a peripheralPart the task does not
 	// name.
@@ -345,8 +346,14 @@ func isBodiless(kind string) bool {
 	return kind == lang.KindVariable || kind == lang.KindInterface || kind == lang.KindType
 }
 
-// lengthFeature is Length for a symbol of n lines.
-func lengthFeature(n int) float64 {
+// lengthFeature is Length for a symbol of n lines; 1 for one a frame of
+// the task's stack trace or its quoted message points at (located), since
+// that evidence says where the failure is, whatever the odds of its size
+// (pytest's traceback names _format_repr_exception, of 10 lines).
+func lengthFeature(n int, located bool) float64 {
+	if located {
+		return 1
+	}
 	return math.Log1p(float64(min(max(0, n), lengthKnee))) / math.Log1p(lengthKnee)
 }
 
