@@ -1001,8 +1001,10 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		if isBodiless(r.Kind) {
 			f.Bodiless = 1
 		}
-		f.Size = math.Log1p(float64(max(0, r.Range.EndLine-r.Range.StartLine+1))) / math.Log(1001)
+		lines := r.Range.EndLine - r.Range.StartLine + 1
+		f.Size = math.Log1p(float64(max(0, lines))) / math.Log(1001)
 		f.Trace, f.Message = b.trace[id], b.message[id]
+		f.Length = lengthFeature(lines, f.Trace > 0 || f.Message > 0)
 		per, ok := peripheral[r.Path]
 		if !ok {
 			part := peripheralPart(r.Path)

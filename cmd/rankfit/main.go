@@ -380,13 +380,14 @@ var allParams = []param{
 	{"PathHits", func(w *query.RankWeights) *float64 { return &w.PathHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45}},
 	{"ContainerHits", func(w *query.RankWeights) *float64 { return &w.ContainerHits }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.45}},
 	{"Callable", func(w *query.RankWeights) *float64 { return &w.Callable }, []float64{0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3}},
-	{"Size", func(w *query.RankWeights) *float64 { return &w.Size }, []float64{-0.1, -0.05, 0, 0.05, 0.1, 0.2}},
+	{"Size", func(w *query.RankWeights) *float64 { return &w.Size }, []float64{-0.1, -0.05, 0, 0.05, 0.1, 0.2, 0.3}},
 	{"Peripheral", func(w *query.RankWeights) *float64 { return &w.Peripheral }, []float64{-1, -0.6, -0.45, -0.3, -0.2, -0.1, -0.05, 0}},
 	{"TestFactor", func(w *query.RankWeights) *float64 { return &w.TestFactor }, []float64{0.1, 0.25, 0.5, 0.75, 1}},
 	{"Trace", func(w *query.RankWeights) *float64 { return &w.Trace }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2}},
 	{"Message", func(w *query.RankWeights) *float64 { return &w.Message }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2}},
 	{"Bodiless", func(w *query.RankWeights) *float64 { return &w.Bodiless }, []float64{-0.3, -0.2, -0.1, -0.05, -0.02, 0}},
 	{"Scope", func(w *query.RankWeights) *float64 { return &w.Scope }, []float64{0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45}},
+	{"Length", func(w *query.RankWeights) *float64 { return &w.Length }, []float64{0, 0.05, 0.1, 0.2, 0.3, 0.4}},
 }
 
 // fit runs coordinate ascent from the current weights over each

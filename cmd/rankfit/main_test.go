@@ -65,7 +65,7 @@ func TestFitSubset(t *testing.T) {
 		t.Errorf("fit moved Trace to %v, which leaves the gold second: %q", trace, fitLine)
 	}
 	if !strings.Contains(fitLine, fmt.Sprintf("Graph:%v ", w.Graph)) || !strings.Contains(fitLine, fmt.Sprintf("Message:%v ", w.Message)) ||
-		!strings.Contains(fitLine, fmt.Sprintf("Bodiless:%v}", w.Bodiless)) {
+		!strings.Contains(fitLine, fmt.Sprintf("Bodiless:%v ", w.Bodiless)) || !strings.Contains(fitLine, fmt.Sprintf("Length:%v}", w.Length)) {
 		t.Errorf("fit moved a weight it was not given: %q", fitLine)
 	}
 	if err := run([]string{"-cache", cache, "-params", "Nope"}, &out); err == nil {
