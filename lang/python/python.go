@@ -8,6 +8,7 @@ package python
 import (
 	"embed"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -838,9 +839,14 @@ func (p *walker) assign(n, stmt int32, c *state) {
 	owner := c.owner
 	if c.level != funcLevel {
 		first := -1
-		for _, tg := range targets {
-			if tg < 0 || t.Kind(tg) != "identifier" {
-				continue
+		for _, b := range p.bindings(targets, val) {
+			tg, val := b[0], b[1]
+			vtype, vcall := vtype, vcall
+			if val != b[2] { // an element of a, b = x, y
+				vtype, vcall = "", callInfo{}
+				if val >= 0 {
+					vtype, vcall = p.valueType(val, c)
+				}
 			}
 			name := t.Text(tg)
 			if c.level == moduleLevel && name == "__all__" {
@@ -912,6 +918,49 @@ func (p *walker) assign(n, stmt int32, c *state) {
 			p.node(tg, c, false)
 		}
 	}
+}
+
+// bindings pairs each name an assignment defines with its value: x = v
+// gives (x, v); a, b = v1, v2 gives (a, v1) and (b, v2), and a, b = f()
+// both names with no value (-1), so that module and class names bound by unpacking
+// (celery's "debug, info, error = logger.debug, logger.info, ...") are
+// symbols as well. The third entry is the whole value.
+func (p *walker) bindings(targets []int32, val int32) [][3]int32 {
+	t := p.t
+	var out [][3]int32
+	var walk func(tg, v int32)
+	walk = func(tg, v int32) {
+		if tg < 0 {
+			return
+		}
+		switch t.Kind(tg) {
+		case "identifier":
+			out = append(out, [3]int32{tg, v, val})
+		case "pattern_list", "tuple_pattern", "list_pattern":
+			var elems []int32
+			if v >= 0 {
+				switch t.Kind(v) {
+				case "expression_list", "tuple", "list":
+					elems = slices.Collect(p.kids(v))
+				}
+			}
+			names := slices.Collect(p.kids(tg))
+			for i, ch := range names {
+				ev := int32(-1) // an element of f(): its value is not in sight
+				if len(elems) == len(names) {
+					ev = elems[i]
+				}
+				if t.Kind(ch) == "list_splat_pattern" {
+					ch, ev = t.FirstNamedChild(ch), -1
+				}
+				walk(ch, ev)
+			}
+		}
+	}
+	for _, tg := range targets {
+		walk(tg, val)
+	}
+	return out
 }
 
 // fieldType renders what a value tells of a field's type: the class
