@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 )
@@ -935,6 +936,11 @@ func (s *Skel) indentFor(n int32) string {
 	start := s.Tree.Nodes[n].StartByte
 	row := s.Row(start)
 	prefix := s.Tree.Src[s.LineStarts[row]:start]
+	if row == 0 {
+		// a byte order mark is no code: the first line of a C# file
+		// saved by Visual Studio starts at column 0 all the same
+		prefix = bytes.TrimPrefix(prefix, []byte("\xEF\xBB\xBF"))
+	}
 	if isBlank(prefix) {
 		return string(prefix)
 	}

@@ -206,3 +206,18 @@ func FuzzSkeleton(f *testing.F) {
 		}
 	})
 }
+
+// A byte order mark before the first line (Visual Studio saves C# files
+// with one) does not indent that line: eShop's skeletons began
+// "    using ...".
+func TestSkeletonByteOrderMark(t *testing.T) {
+	for _, tc := range []struct{ lang, src, first string }{
+		{"csharp", "\xEF\xBB\xBFusing System;\n\nnamespace N;\n\nclass A { }\n", "using System;\n"},
+		{"java", "\xEF\xBB\xBFpackage p;\n\nclass A { }\n", "package p;\n"},
+		{"python", "\xEF\xBB\xBFimport os\n\n\ndef f():\n    pass\n", "import os\n"},
+	} {
+		if got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{}); !strings.HasPrefix(got, tc.first) {
+			t.Errorf("%s: skeleton starts %q, want %q", tc.lang, got[:min(len(got), 40)], tc.first)
+		}
+	}
+}
