@@ -34,6 +34,7 @@ func init() {
 		ResolveImport: resolveImport,
 		Skeleton:      skeleton,
 		Fixup:         fixup,
+		Insert:        bodyless,
 	})
 }
 
