@@ -721,6 +721,10 @@ func method(x *lang.Extractor, n int32, c state) {
 	s.Signature.Modifiers = append(mods, attrs...)
 	s.Signature.Generics = generics(x, n)
 	s.Signature.Params = paramList(x, params, scope)
+	if extension(x, params) && len(s.Signature.Params) > 0 {
+		// the type it extends, whose values call it as their own method
+		s.Signature.Receiver = s.Signature.Params[0].Type
+	}
 	if r := t.Field(n, "returns"); r >= 0 {
 		s.Signature.Returns = lang.OneLine(t.Text(r))
 	} else if ty := t.Field(n, "type"); ty >= 0 && kind != "conversion_operator_declaration" {

@@ -587,7 +587,16 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 	}
 	if v.Target == nil {
 		if v.Ext {
+			// a library type: an extension method of ours may extend it
+			if r.QualifierType != "" && len(rest) == 0 {
+				if res, ok := extensionMethod(ctx, r.Name, []string{r.QualifierType}); ok {
+					return res
+				}
+			}
 			return lang.Unbound(lang.RuleExternal, 0)
+		}
+		if res, ok := extensionMethod(ctx, r.Name, nil); ok {
+			return res
 		}
 		return uniqueMethod(tab, r.Name, true)
 	}
@@ -595,10 +604,83 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 	if m != nil {
 		return lang.Bound(m, v.Rule)
 	}
+	if res, ok := extensionMethod(ctx, r.Name, append([]string{v.Target.Name}, v.Target.Bases...)); ok {
+		return res
+	}
 	if ext {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
+}
+
+// extensionMethod binds x.M() to an extension method M of ours, declared
+// "static M(this T x)", when x's type (one of recv, as written) has no
+// member M; with recv nil, x's type unknown, only when every C# method of
+// that name is an extension. Those the calling file sees (its namespace
+// and the ones around it, its usings; a global using lies in another file,
+// so when it sees none all count) whose receiver type is x's are
+// candidates, and the ones nearest the caller win: ASP.NET solutions
+// declare an AddApplicationServices(this IHostApplicationBuilder) in
+// every service, each for its own Program.cs. ok is false when none is
+// left.
+func extensionMethod(ctx *lang.Context, name string, recv []string) (lang.Resolution, bool) {
+	tab := ctx.Table
+	var want map[string]bool
+	if recv != nil {
+		want = map[string]bool{}
+		for _, t := range recv {
+			_, n := lang.LastSegment(stripType(t))
+			want[n] = true
+		}
+	}
+	var cands []*lang.Target
+	for _, m := range tab.ByName(name) {
+		if m.Kind != lang.KindMethod || !isCSPath(m.Path) {
+			continue
+		}
+		if m.Receiver == "" {
+			if want == nil {
+				return lang.Resolution{}, false // an instance method may be it
+			}
+			continue
+		}
+		if _, n := lang.LastSegment(stripType(m.Receiver)); want == nil || want[n] {
+			cands = append(cands, m)
+		}
+	}
+	if len(cands) == 0 || ctx.File == nil {
+		return lang.Resolution{}, false
+	}
+	seen := map[string]bool{"": true}
+	for _, ns := range parents(ctx.File.Module) {
+		seen[ns] = true
+	}
+	for _, u := range usings(ctx.File) {
+		seen[u] = true
+	}
+	if vis := lang.Pick(cands, func(m *lang.Target) bool { return seen[m.Module] }); len(vis) > 0 {
+		cands = vis
+	}
+	best := -1
+	var near []*lang.Target
+	for _, m := range cands {
+		switch d := lang.CommonDirLen(ctx.File.Path, m.Path); {
+		case d > best:
+			best, near = d, []*lang.Target{m}
+		case d == best:
+			near = append(near, m)
+		}
+	}
+	rule := lang.RuleReceiver
+	if want == nil {
+		rule = lang.RuleUniqueName
+	}
+	// overloads in one class count once
+	res := lang.UniqueMethod(near, func(a, b *lang.Target) bool { return a.Path == b.Path && a.Container == b.Container }, false)
+	if res.Target != nil {
+		res = lang.Bound(res.Target, rule)
+	}
+	return res, true
 }
 
 // headValue works out the first part of a qualifier the extractor could
