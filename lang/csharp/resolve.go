@@ -616,13 +616,13 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 // extensionMethod binds x.M() to an extension method M of ours, declared
 // "static M(this T x)", when x's type (one of recv, as written) has no
 // member M; with recv nil, x's type unknown, only when every C# method of
-// that name is an extension. Those the calling file sees (its namespace
-// and the ones around it, its usings; a global using lies in another file,
-// so when it sees none all count) whose receiver type is x's are
-// candidates, and the ones nearest the caller win: ASP.NET solutions
-// declare an AddApplicationServices(this IHostApplicationBuilder) in
-// every service, each for its own Program.cs. ok is false when none is
-// left.
+// that name is an extension. Of those whose receiver type is x's, the ones
+// nearest the caller win (ASP.NET solutions declare an
+// AddApplicationServices(this IHostApplicationBuilder) in every service,
+// each for its own Program.cs, in a namespace its GlobalUsings.cs opens),
+// then those the calling file sees: its namespace and the ones around it,
+// its usings (a global using lies in another file, so when it sees none
+// all count). ok is false when there is no candidate.
 func extensionMethod(ctx *lang.Context, name string, recv []string) (lang.Resolution, bool) {
 	tab := ctx.Table
 	var want map[string]bool
@@ -651,16 +651,6 @@ func extensionMethod(ctx *lang.Context, name string, recv []string) (lang.Resolu
 	if len(cands) == 0 || ctx.File == nil {
 		return lang.Resolution{}, false
 	}
-	seen := map[string]bool{"": true}
-	for _, ns := range parents(ctx.File.Module) {
-		seen[ns] = true
-	}
-	for _, u := range usings(ctx.File) {
-		seen[u] = true
-	}
-	if vis := lang.Pick(cands, func(m *lang.Target) bool { return seen[m.Module] }); len(vis) > 0 {
-		cands = vis
-	}
 	best := -1
 	var near []*lang.Target
 	for _, m := range cands {
@@ -670,6 +660,16 @@ func extensionMethod(ctx *lang.Context, name string, recv []string) (lang.Resolu
 		case d == best:
 			near = append(near, m)
 		}
+	}
+	seen := map[string]bool{"": true}
+	for _, ns := range parents(ctx.File.Module) {
+		seen[ns] = true
+	}
+	for _, u := range usings(ctx.File) {
+		seen[u] = true
+	}
+	if vis := lang.Pick(near, func(m *lang.Target) bool { return seen[m.Module] }); len(vis) > 0 {
+		near = vis
 	}
 	rule := lang.RuleReceiver
 	if want == nil {
