@@ -781,7 +781,7 @@ func delegate(x *lang.Extractor, n int32, c state) {
 	s.Signature.Generics = generics(x, n)
 	s.Signature.Params = paramList(x, t.Field(n, "parameters"), nil)
 	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
-	s.Signature.Text = x.HeaderText(n, -1)
+	s.Signature.Text = headerText(x, n, -1)
 	s.Doc = doc(x, n)
 	x.AddSymbol(s, n, name, -1)
 }
@@ -829,7 +829,7 @@ func property(x *lang.Extractor, n int32, c state) {
 	if end < 0 {
 		end = t.Field(n, "value")
 	}
-	s.Signature.Text = x.HeaderText(n, end)
+	s.Signature.Text = headerText(x, n, end)
 	s.Doc = doc(x, n)
 	sym := x.AddSymbol(s, n, name, end)
 	inner := state{sym: sym, members: -1, cls: c.cls, scope: &lang.Scope{Parent: c.scope}}
@@ -913,7 +913,7 @@ func field(x *lang.Extractor, n int32, c state) {
 		s.Signature.Modifiers = append(append([]string(nil), mods...), attrs...)
 		s.Signature.Text = typ + " " + s.Name
 		if len(mods) > 0 || vis != "" {
-			head := t.Nodes[n].StartByte
+			head := sigStart(t, n)
 			if ty := t.Field(v, "type"); ty >= 0 {
 				s.Signature.Text = lang.OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
 			}

@@ -1,6 +1,7 @@
 package csharp
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -443,5 +444,46 @@ public class X; public class Y { }`
 		if s.Name == "NotOne" || s.Name == "Nope" {
 			t.Errorf("a comment or a string declared %s", s.Qualified())
 		}
+	}
+}
+
+// A signature starts after the attribute lists that lead the declaration;
+// its modifiers name them. eShop's minimal-API handlers carried
+// "[ProducesResponseType<...>(..., [ "image/png", ... ])]" ahead of their
+// names, and a card cut the signature off before its parameters.
+func TestSignatureAfterAttributes(t *testing.T) {
+	f := langtest.Extract(t, "src/Catalog.API/Apis/CatalogApi.cs", `namespace eShop.Catalog.API;
+
+[Serializable]
+public static class CatalogApi
+{
+    [ProducesResponseType<byte[]>(StatusCodes.Status200OK, "application/octet-stream",
+        [ "image/png", "image/gif", "image/jpeg" ])]
+    [Obsolete] // still mapped
+    public static async Task<Results<PhysicalFileHttpResult, NotFound>> GetItemPictureById(
+        CatalogContext context,
+        [Description("The catalog item id")] int id)
+    {
+        return TypedResults.NotFound();
+    }
+
+    [JsonIgnore]
+    public int Count { get; set; }
+}
+`)
+	for q, want := range map[string]string{
+		"CatalogApi": "public static class CatalogApi",
+		"CatalogApi.GetItemPictureById": "public static async Task<Results<PhysicalFileHttpResult, NotFound>> GetItemPictureById( " +
+			"CatalogContext context, [Description(\"The catalog item id\")] int id)",
+	} {
+		if got := langtest.Sym(t, f, q).Signature.Text; got != want {
+			t.Errorf("%s: signature %q, want %q", q, got, want)
+		}
+	}
+	if got := langtest.Sym(t, f, "CatalogApi.Count").Signature.Text; strings.Contains(got, "JsonIgnore") {
+		t.Errorf("CatalogApi.Count: signature %q keeps its attribute", got)
+	}
+	if mods := langtest.Sym(t, f, "CatalogApi.GetItemPictureById").Signature.Modifiers; !slices.Contains(mods, "[Obsolete]") {
+		t.Errorf("GetItemPictureById: modifiers %v lack [Obsolete]", mods)
 	}
 }

@@ -136,15 +136,32 @@ func blankOthers(out []byte, g [][2]int) {
 	blank(g[1][0], g[len(g)-1][1])
 }
 
-// headerText is x.HeaderText, the declaration's source up to its body on
-// one line, read as the parser read it when a conditional group split the
-// header: the first branch, without the directives.
+// sigStart is where the signature of declaration n starts: after the
+// attribute lists that lead it, which its modifiers name already
+// (eShop's "[ProducesResponseType<byte[]>(..., [ "image/png", ... ])]"
+// crowded the signature of GetItemPictureById out of its card).
+func sigStart(t *lang.Tree, n int32) uint32 {
+	start := t.Nodes[n].StartByte
+	for ch := range t.Children(n) {
+		if k := t.Kind(ch); k != "attribute_list" && k != "comment" {
+			break
+		}
+		start = t.Nodes[ch].EndByte
+	}
+	return start
+}
+
+// headerText is x.HeaderText from after the attributes (sigStart), the
+// declaration's source up to its body on one line, read as the parser read
+// it when a conditional group split the header: the first branch, without
+// the directives.
 func headerText(x *lang.Extractor, node, body int32) string {
-	h := x.HeaderText(node, body)
+	t := x.Tree
+	start := sigStart(t, node)
+	h := x.HeaderTextFrom(node, start, body)
 	if !strings.Contains(h, "#") {
 		return h
 	}
-	t := x.Tree
 	end := t.Nodes[node].EndByte
 	if body >= 0 {
 		end = t.Nodes[body].StartByte
@@ -152,7 +169,7 @@ func headerText(x *lang.Extractor, node, body int32) string {
 	var b []byte
 	depth := 0
 	skipFrom := -1 // the depth of the group whose branch is not read, -1 when reading
-	for _, line := range bytes.SplitAfter(t.Src[t.Nodes[node].StartByte:end], []byte("\n")) {
+	for _, line := range bytes.SplitAfter(t.Src[start:max(start, end)], []byte("\n")) {
 		switch directive(line) {
 		case "":
 			if skipFrom < 0 {
