@@ -1067,7 +1067,8 @@ func (p *walker) variable(name string, nameN, stmt, val int32, typ string, c *st
 	}
 	s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.owner, Visibility: visibility(name)}
 	s.Signature.Returns = typ
-	s.Signature.Text, _ = p.text(stmt, lang.MaxSigText)
+	// without its comments: "a, b = f(  # pragma: no cover" read on
+	s.Signature.Text = lang.Shorten(x.HeaderText(stmt, -1), lang.MaxSigText)
 	s.Doc = x.DocBefore(stmt)
 	if s.Doc == "" {
 		// an attribute docstring: a string statement right after

@@ -595,8 +595,8 @@ func TestUnpackedNames(t *testing.T) {
 	f := langtest.Extract(t, "pkg/term.py", `import logging
 logger = logging.getLogger(__name__)
 BLACK, RED, GREEN = range(3)
-debug, info = (logger.debug,
-               logger.info)  # the bound methods
+debug, info = (logger.debug,  # the bound methods
+               logger.info)
 (x, [y, *rest]) = 1, [2, 3, 4]
 
 
@@ -614,6 +614,9 @@ class App:
 	}
 	if got := langtest.Sym(t, f, "App.IS_macOS").Signature.Returns; got != "Platform" {
 		t.Errorf("App.IS_macOS: type %q, want Platform (its element of the value)", got)
+	}
+	if got := langtest.Sym(t, f, "debug").Signature.Text; got != "debug, info = (logger.debug, logger.info)" {
+		t.Errorf("debug: signature %q, want the statement without its comment", got)
 	}
 	if got := langtest.Sym(t, f, "RED").Signature.Returns; got != "" {
 		t.Errorf("RED: type %q, want none (an element of range(3))", got)
