@@ -296,6 +296,9 @@ func (p *walker) node(n int32, c *state, top bool) {
 		return
 	case "future_import_statement":
 		return
+	case "type_alias_statement":
+		p.typeAlias(n, c)
+		return
 	case "expression_statement":
 		for ch := range p.kids(n) {
 			switch t.Kind(ch) {
@@ -961,6 +964,33 @@ func (p *walker) bindings(targets []int32, val int32) [][3]int32 {
 		walk(tg, val)
 	}
 	return out
+}
+
+// typeAlias handles Python 3.12's "type Vector = list[float]" (and
+// "type Pair[T] = tuple[T, T]"): a type symbol at module or class level.
+func (p *walker) typeAlias(n int32, c *state) {
+	t := p.t
+	left, right := t.Field(n, "left"), t.Field(n, "right")
+	nameN := int32(-1)
+	for i := left; i >= 0 && i < t.Nodes[left].End; i++ {
+		if t.Kind(i) == "identifier" {
+			nameN = i
+			break
+		}
+	}
+	if nameN >= 0 && c.level != funcLevel {
+		name := t.Text(nameN)
+		s := lang.Symbol{Kind: lang.KindType, Name: name, Parent: c.owner, Visibility: visibility(name)}
+		s.Signature.Text = lang.Shorten(p.x.HeaderText(n, -1), lang.MaxSigText)
+		if right >= 0 {
+			s.Signature.Returns, _ = p.text(right, maxTypeText)
+		}
+		s.Doc = p.x.DocBefore(n)
+		p.x.AddSymbol(s, n, nameN, right)
+	}
+	if right >= 0 {
+		p.node(right, c, false)
+	}
 }
 
 // fieldType renders what a value tells of a field's type: the class

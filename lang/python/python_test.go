@@ -627,3 +627,33 @@ class App:
 		}
 	}
 }
+
+// Python 3.12's type statement defines a type: "type Vector = list[float]"
+// was no symbol, so an import or annotation of Vector bound to nothing.
+func TestTypeAliasStatement(t *testing.T) {
+	f := langtest.Extract(t, "pkg/vec.py", `from dataclasses import dataclass
+
+# A list of coordinates.
+type Vector = list[float]
+
+
+class Grid:
+    type Cell[T] = tuple[T, T]
+
+    def run(self):
+        type Local = int
+        return Local
+`)
+	v := langtest.Sym(t, f, "Vector")
+	if v.Kind != lang.KindType || v.Signature.Text != "type Vector = list[float]" || v.Signature.Returns != "list[float]" || v.Doc != "A list of coordinates." {
+		t.Errorf("Vector: kind %s, signature %q, type %q, doc %q", v.Kind, v.Signature.Text, v.Signature.Returns, v.Doc)
+	}
+	if c := langtest.Sym(t, f, "Grid.Cell"); c.Kind != lang.KindType {
+		t.Errorf("Grid.Cell: kind %s", c.Kind)
+	}
+	for _, s := range f.Symbols {
+		if s.Name == "Local" {
+			t.Errorf("a function's local type alias is a symbol: %s", s.Qualified())
+		}
+	}
+}
