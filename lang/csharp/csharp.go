@@ -160,13 +160,12 @@ func using(x *lang.Extractor, n int32) {
 		return
 	}
 	src = strings.TrimPrefix(src, "global::")
-	imp := lang.Import{Source: src, Alias: alias, Line: t.StartLine(n), Symbol: 0}
+	imp := lang.Import{Source: src, Alias: alias, Line: t.StartLine(n), Symbol: 0, Global: global}
 	if alias == "" {
 		// using N; brings N's types, using static T; T's static members
 		imp.Names = []lang.ImportName{{Name: "*"}}
 	}
 	_ = static
-	_ = global
 	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 

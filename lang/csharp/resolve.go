@@ -38,15 +38,46 @@ func bindings(fi *lang.FileInfo) map[string]lang.Binding {
 }
 
 // usings lists the namespaces (and static types) a file's using
-// directives open.
-func usings(fi *lang.FileInfo) []string {
+// directives open, then those the global usings of its project open: a
+// project's GlobalUsings.cs sits in its root, a directory above the file
+// (eShop's test projects reach their service's commands only so).
+func usings(tab lang.Table, fi *lang.FileInfo) []string {
 	var out []string
 	for i := range fi.Imports {
 		if imp := &fi.Imports[i]; imp.Alias == "" {
 			out = append(out, imp.Source)
 		}
 	}
+	for dir := path.Dir(fi.Path); ; dir = path.Dir(dir) {
+		if g := globalUsings(tab, dir); g != "" {
+			out = append(out, strings.Split(g, "\n")...)
+		}
+		if dir == "." || dir == "/" || dir == "" {
+			break
+		}
+	}
 	return out
+}
+
+// globalUsings lists, one a line, the namespaces that the global usings
+// of the C# files directly in dir open.
+func globalUsings(tab lang.Table, dir string) string {
+	return tab.Memo("cs.global\x00"+dir, func() string {
+		var out []string
+		for _, f := range tab.DirFiles(dir) {
+			if !isCSPath(f) {
+				continue
+			}
+			if fi := tab.File(f); fi != nil {
+				for i := range fi.Imports {
+					if imp := &fi.Imports[i]; imp.Global && imp.Alias == "" {
+						out = append(out, imp.Source)
+					}
+				}
+			}
+		}
+		return strings.Join(out, "\n")
+	})
 }
 
 // namespaceFiles returns the files that declare exactly namespace ns.
@@ -302,7 +333,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 	}
 	var found []*lang.Target
 	external := false
-	for _, u := range usings(fi) {
+	for _, u := range usings(tab, fi) {
 		ts := topTypes(tab, u, name, fi.Path)
 		if len(ts) == 0 && !namespaceDeclared(tab, u) {
 			// using static Type; its member types
@@ -510,7 +541,7 @@ func resolveBare(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 			}
 		}
 	}
-	for _, u := range usings(ctx.File) {
+	for _, u := range usings(ctx.Table, ctx.File) {
 		if namespaceDeclared(tab, u) {
 			continue
 		}
@@ -665,7 +696,7 @@ func extensionMethod(ctx *lang.Context, name string, recv []string) (lang.Resolu
 	for _, ns := range parents(ctx.File.Module) {
 		seen[ns] = true
 	}
-	for _, u := range usings(ctx.File) {
+	for _, u := range usings(ctx.Table, ctx.File) {
 		seen[u] = true
 	}
 	if vis := lang.Pick(near, func(m *lang.Target) bool { return seen[m.Module] }); len(vis) > 0 {
