@@ -575,7 +575,20 @@ func generics(x *lang.Extractor, n int32) []string {
 	if list < 0 {
 		list = t.ChildOfKind(n, "type_parameter_list")
 	}
-	return t.ItemTexts(list)
+	if list < 0 {
+		return nil
+	}
+	// a type parameter's attributes ("[DynamicallyAccessedMembers(...)] TH")
+	// are no part of its name
+	var out []string
+	for p := range t.NamedChildren(list) {
+		if t.Kind(p) != "type_parameter" {
+			continue
+		}
+		from := sigStart(t, p)
+		out = append(out, lang.OneLine(string(t.Src[from:t.Nodes[p].EndByte])))
+	}
+	return out
 }
 
 // paramList reads a parameter list, declaring the parameters in scope.

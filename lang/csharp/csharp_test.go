@@ -469,6 +469,8 @@ public static class CatalogApi
 
     [JsonIgnore]
     public int Count { get; set; }
+
+    public static void Subscribe<T, [DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] in TH>() { }
 }
 `)
 	for q, want := range map[string]string{
@@ -482,6 +484,9 @@ public static class CatalogApi
 	}
 	if got := langtest.Sym(t, f, "CatalogApi.Count").Signature.Text; strings.Contains(got, "JsonIgnore") {
 		t.Errorf("CatalogApi.Count: signature %q keeps its attribute", got)
+	}
+	if g := langtest.Sym(t, f, "CatalogApi.Subscribe").Signature.Generics; !slices.Equal(g, []string{"T", "in TH"}) {
+		t.Errorf("CatalogApi.Subscribe: generics %q, want [T in TH]", g)
 	}
 	if mods := langtest.Sym(t, f, "CatalogApi.GetItemPictureById").Signature.Modifiers; !slices.Contains(mods, "[Obsolete]") {
 		t.Errorf("GetItemPictureById: modifiers %v lack [Obsolete]", mods)
