@@ -492,3 +492,24 @@ public static class CatalogApi
 		t.Errorf("GetItemPictureById: modifiers %v lack [Obsolete]", mods)
 	}
 }
+
+// A file-based app (.NET 10's "dotnet run app.cs") opens with a shebang and
+// "#:" directives, which the grammar does not know: Polly's cake.cs was a
+// syntax error from its first line. They read as blank lines.
+func TestFileBasedAppDirectives(t *testing.T) {
+	f := langtest.Extract(t, "cake.cs", `#!/usr/bin/env dotnet
+#:sdk Cake.Sdk
+#:package Cake.FileHelpers
+#:property ProjectType=Test
+
+// Build tasks.
+var target = Argument("target", "Default");
+
+Task("Clean").Does(() => CleanDirectories("./artifacts"));
+
+static string Version() => "1.0";
+`)
+	if v := langtest.Sym(t, f, "Version"); v.Range.StartLine != 11 {
+		t.Errorf("Version: line %d, want 11", v.Range.StartLine)
+	}
+}

@@ -18,8 +18,10 @@ import (
 // offset, line and column stays exact.
 
 // fixup returns src with the conditional groups that split a construct
-// flattened to their first branch; it copies src only when it changes it.
+// flattened to their first branch, and the directives of a file-based app
+// blanked; it copies src only when it changes it.
 func fixup(src []byte) []byte {
+	src = appDirectives(src)
 	if !bytes.Contains(src, []byte("#if")) {
 		return src
 	}
@@ -53,6 +55,38 @@ func fixup(src []byte) []byte {
 					blankOthers(out, g)
 				}
 			}
+		}
+		i = end + 1
+	}
+	return out
+}
+
+// appDirectives returns src with the lines that open a file-based app
+// (.NET 10's "dotnet run app.cs") blanked: a "#!" shebang and the "#:sdk",
+// "#:package", "#:property" directives, which the grammar does not know
+// (Polly's cake.cs was a syntax error from its first line).
+func appDirectives(src []byte) []byte {
+	body := bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF"))
+	if !bytes.HasPrefix(body, []byte("#!")) && !bytes.HasPrefix(body, []byte("#:")) {
+		return src
+	}
+	out := append([]byte(nil), src...)
+	first := len(src) - len(body)
+	for i := first; i < len(out); {
+		end := bytes.IndexByte(out[i:], '\n')
+		if end < 0 {
+			end = len(out)
+		} else {
+			end += i
+		}
+		line := bytes.TrimRight(out[i:end], "\r")
+		switch {
+		case bytes.HasPrefix(line, []byte("#:")) || i == first && bytes.HasPrefix(line, []byte("#!")):
+			for k := range line {
+				line[k] = ' '
+			}
+		case len(bytes.TrimSpace(line)) > 0 && !bytes.HasPrefix(bytes.TrimSpace(line), []byte("//")):
+			return out // the directives come before any code
 		}
 		i = end + 1
 	}
