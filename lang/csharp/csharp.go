@@ -591,6 +591,41 @@ func generics(x *lang.Extractor, n int32) []string {
 	return out
 }
 
+// receiverType is the type an extension method extends, from the type of
+// its this parameter: for one of the method's type parameters
+// ("AddRetry<TBuilder>(this TBuilder builder) where TBuilder :
+// ResiliencePipelineBuilderBase", as Polly writes them) the type its
+// constraint names, else "object", which every type is.
+func receiverType(x *lang.Extractor, n int32, typ string) string {
+	t := x.Tree
+	name := stripType(typ)
+	generic := false
+	for _, g := range generics(x, n) {
+		if f := strings.Fields(g); len(f) > 0 && f[len(f)-1] == name {
+			generic = true
+		}
+	}
+	if !generic {
+		return typ
+	}
+	for cl := range t.Children(n) {
+		if t.Kind(cl) != "type_parameter_constraints_clause" {
+			continue
+		}
+		if id := t.ChildOfKind(cl, "identifier"); id < 0 || t.Text(id) != name {
+			continue
+		}
+		for c := range t.NamedChildren(cl) {
+			if t.Kind(c) == "type_parameter_constraint" {
+				if ty := t.Field(c, "type"); ty >= 0 {
+					return lang.OneLine(t.Text(ty))
+				}
+			}
+		}
+	}
+	return "object"
+}
+
 // paramList reads a parameter list, declaring the parameters in scope.
 // The grammar leaves a params array's type and name loose in the list,
 // after the params keyword.
@@ -735,7 +770,7 @@ func method(x *lang.Extractor, n int32, c state) {
 	s.Signature.Params = paramList(x, params, scope)
 	if extension(x, params) && len(s.Signature.Params) > 0 {
 		// the type it extends, whose values call it as their own method
-		s.Signature.Receiver = s.Signature.Params[0].Type
+		s.Signature.Receiver = receiverType(x, n, s.Signature.Params[0].Type)
 	}
 	if r := t.Field(n, "returns"); r >= 0 {
 		s.Signature.Returns = lang.OneLine(t.Text(r))

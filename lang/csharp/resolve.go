@@ -664,7 +664,7 @@ func extensionMethod(ctx *lang.Context, name string, recv []string) (lang.Resolu
 			want[n] = true
 		}
 	}
-	var cands []*lang.Target
+	var cands, derived, anyType []*lang.Target
 	for _, m := range tab.ByName(name) {
 		if m.Kind != lang.KindMethod || !isCSPath(m.Path) {
 			continue
@@ -675,9 +675,21 @@ func extensionMethod(ctx *lang.Context, name string, recv []string) (lang.Resolu
 			}
 			continue
 		}
-		if _, n := lang.LastSegment(stripType(m.Receiver)); want == nil || want[n] {
+		switch _, n := lang.LastSegment(stripType(m.Receiver)); {
+		case want == nil || want[n]:
 			cands = append(cands, m)
+		case n == "object" || n == "Object":
+			anyType = append(anyType, m) // this T x, unconstrained
+		case derives(tab, n, want):
+			// x known by a base type only (a fluent extension's constraint)
+			derived = append(derived, m)
 		}
+	}
+	if len(cands) == 0 {
+		cands = derived
+	}
+	if len(cands) == 0 {
+		cands = anyType
 	}
 	if len(cands) == 0 || ctx.File == nil {
 		return lang.Resolution{}, false
@@ -825,12 +837,43 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) lang.TypedVal
 	if m == nil || m.Kind == lang.KindConstructor || lang.IsTypeKind(m.Kind) {
 		return lang.TypedValue{}
 	}
-	t, rule := resolveType(ctx.Table, ctx.Table.File(m.Path), m.Qualified(), taskResult(m.Returns), depth+1)
+	ret := taskResult(m.Returns)
+	t, rule := resolveType(ctx.Table, ctx.Table.File(m.Path), m.Qualified(), ret, depth+1)
+	if t == nil && m.Receiver != "" && typeParam(stripType(ret)) {
+		// a fluent extension returns what it extends ("TBuilder
+		// AddRetry<TBuilder>(this TBuilder b)"): at least its constraint
+		if stripType(m.Receiver) == "object" {
+			return lang.TypedValue{}
+		}
+		t, rule = resolveType(ctx.Table, ctx.Table.File(m.Path), m.Qualified(), m.Receiver, depth+1)
+	}
 	out := lang.TypedValue{Target: t, Ext: t == nil && rule == lang.RuleExternal, Rule: lang.RuleReceiver}
 	if res.Rule == lang.RuleUniqueName {
 		out.Rule = lang.RuleUniqueName
 	}
 	return out
+}
+
+// derives reports whether a C# type of ours called name has one of bases
+// among its direct bases.
+func derives(tab lang.Table, name string, bases map[string]bool) bool {
+	for _, t := range tab.ByName(name) {
+		if !lang.IsTypeKind(t.Kind) || !isCSPath(t.Path) {
+			continue
+		}
+		for _, b := range t.Bases {
+			if _, n := lang.LastSegment(stripType(b)); bases[n] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typeParam reports whether a type name reads as a type parameter: T,
+// TResult, TBuilder.
+func typeParam(name string) bool {
+	return name == "T" || len(name) > 1 && name[0] == 'T' && lang.IsUpper(name[1:])
 }
 
 // uniqueMethod binds a call on a value of unknown type to the only C#
