@@ -17,7 +17,7 @@ func FuzzExtract(f *testing.F) {
 		"rust":       "use crate::a::b;\npub struct S { x: u8 }\nimpl S { pub fn new() -> Self { S { x: b() } } }\n",
 		"java":       "package p;\nimport q.R;\npublic class A extends B { void m(R r) { if (r == null) return; r.run(); } }\n",
 		"go":         "package a\nfunc f() { g() }\n",
-		"csharp":     "using A.B;\nnamespace N;\npublic partial class C : B, I { public int P { get; set; } void M(T t) { if (t == null) throw new E(); t.Go(); } }\n",
+		"csharp":     "using A.B;\nnamespace N;\npublic partial class C : B, I { public int P { get; set; } void M(T t) { if (t == null) throw new E(); t.Go(); } }\npublic class K(int x) : B<int>(x);\nclass L; class Q { }\n",
 		"ruby":       "require_relative 'a'\nmodule M\n  class C < B\n    include I\n    attr_reader :x\n    def f(y) = raise E if y.nil?\n  end\nend\n",
 		"php":        "<?php\nnamespace A;\nuse B\\C;\nclass D extends C implements I { use T; public function f(C $c): void { if (!$c) throw new E(); $c->g(); } }\n",
 		"kotlin":     "package a.b\nimport c.D\nclass E(val d: D) : F(), G { fun m(x: Int = 1): Int { if (x < 0) return 0; d.go(); return x } companion object { fun n() = E(D()) } }\n",

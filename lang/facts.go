@@ -134,6 +134,9 @@ type Import struct {
 	Names  []ImportName // names imported from it (from-imports, named imports)
 	Line   int
 	Symbol int // enclosing symbol, -1 at module level
+	// Global is C#'s "global using": it opens the namespace to every file
+	// of the project, not only its own.
+	Global bool `json:",omitempty"`
 }
 
 // Resolved returns what resolution binds an import by, one edge each:

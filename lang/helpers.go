@@ -133,12 +133,20 @@ func CleanComment(s string) string {
 // HeaderText is the source of node up to (not including) its body, on one
 // line: the declaration's signature as written.
 func (x *Extractor) HeaderText(node, body int32) string {
+	return x.HeaderTextFrom(node, x.Tree.Nodes[node].StartByte, body)
+}
+
+// HeaderTextFrom is HeaderText from offset start within node: after the
+// annotations that lead a declaration, which its modifiers name already
+// and whose arguments would crowd out the signature.
+func (x *Extractor) HeaderTextFrom(node int32, start uint32, body int32) string {
 	t := x.Tree
-	start := t.Nodes[node].StartByte
+	start = max(start, t.Nodes[node].StartByte)
 	end := t.Nodes[node].EndByte
 	if body >= 0 {
 		end = t.Nodes[body].StartByte
 	}
+	end = max(end, start)
 	if end-start > 4*MaxSigText {
 		end = start + 4*MaxSigText
 	}
@@ -147,7 +155,7 @@ func (x *Extractor) HeaderText(node, body int32) string {
 	var b []byte
 	from := start
 	for i := node + 1; i < t.Nodes[node].End && t.Nodes[i].StartByte < end; i++ {
-		if !t.IsComment(i) {
+		if !t.IsComment(i) || t.Nodes[i].StartByte < start {
 			continue
 		}
 		b = append(b, t.Src[from:t.Nodes[i].StartByte]...)

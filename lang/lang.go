@@ -58,6 +58,11 @@ type Language struct {
 	// the same length, where the grammar cannot read valid code; the tree
 	// keeps src as its text, so that no answer shows the change.
 	fixup func(src []byte) []byte
+	// insert, when set, returns what the parser reads instead of the
+	// (fixed-up) source when the grammar needs more text than the code
+	// has, and the offsets in it of the bytes it added; the tree's ranges
+	// are mapped back to the source.
+	insert func(src []byte) ([]byte, []uint32)
 }
 
 var (

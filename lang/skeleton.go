@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 )
@@ -737,6 +738,21 @@ func (s *Skel) line(n int32) {
 	t := s.Tree
 	a, b := t.Nodes[n].StartByte, t.Nodes[n].EndByte
 	r0, r1 := s.Row(a), s.endRow(b)
+	// annotations on lines of their own ("@Deprecated", "[JsonIgnore]")
+	// are kept whole, and the declaration's line after them: its first
+	// line alone said "@Deprecated /* ... */" and hid the name
+	for r0 < r1 {
+		first := strings.TrimRight(string(t.Src[a:s.LineStarts[r0+1]-1]), " \t\r")
+		if !annotationLine(first) {
+			break
+		}
+		s.put(first, r0)
+		s.nl()
+		r0++
+		lead := s.leading(r0)
+		s.put(string(lead), -1)
+		a = s.LineStarts[r0] + uint32(len(lead))
+	}
 	if r1 <= r0 { // one line, or empty (a MISSING node at a line's start)
 		// the separator after a field or item is punctuation, which the
 		// tree does not hold
@@ -751,6 +767,39 @@ func (s *Skel) line(n int32) {
 	if last := strings.TrimSpace(string(t.Src[s.LineStarts[r1]:b])); isClosers(last) {
 		s.put(" "+last, -1)
 	}
+}
+
+// annotationLine reports whether a line holds annotations or attributes
+// only, each whole: "@Override", "@SuppressWarnings("unchecked")",
+// "[Obsolete("no")]", "#[inline]".
+func annotationLine(l string) bool {
+	l = strings.TrimSpace(l)
+	if l == "" || l[0] != '@' && l[0] != '[' && !strings.HasPrefix(l, "#[") {
+		return false
+	}
+	if l[0] != '@' && !strings.HasSuffix(l, "]") {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '"', '\'':
+			j := strings.IndexByte(l[i+1:], l[i])
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case '=', ';':
+			if depth == 0 {
+				return false // code: "@x = 1;" is no annotation
+			}
+		}
+	}
+	return depth == 0
 }
 
 // isClosers reports whether s only closes brackets: "})", "];".
@@ -935,6 +984,11 @@ func (s *Skel) indentFor(n int32) string {
 	start := s.Tree.Nodes[n].StartByte
 	row := s.Row(start)
 	prefix := s.Tree.Src[s.LineStarts[row]:start]
+	if row == 0 {
+		// a byte order mark is no code: the first line of a C# file
+		// saved by Visual Studio starts at column 0 all the same
+		prefix = bytes.TrimPrefix(prefix, []byte("\xEF\xBB\xBF"))
+	}
 	if isBlank(prefix) {
 		return string(prefix)
 	}

@@ -206,3 +206,41 @@ func FuzzSkeleton(f *testing.F) {
 		}
 	})
 }
+
+// A byte order mark before the first line (Visual Studio saves C# files
+// with one) does not indent that line: eShop's skeletons began
+// "    using ...".
+func TestSkeletonByteOrderMark(t *testing.T) {
+	for _, tc := range []struct{ lang, src, first string }{
+		{"csharp", "\xEF\xBB\xBFusing System;\n\nnamespace N;\n\nclass A { }\n", "using System;\n"},
+		{"java", "\xEF\xBB\xBFpackage p;\n\nclass A { }\n", "package p;\n"},
+		{"python", "\xEF\xBB\xBFimport os\n\n\ndef f():\n    pass\n", "import os\n"},
+	} {
+		if got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{}); !strings.HasPrefix(got, tc.first) {
+			t.Errorf("%s: skeleton starts %q, want %q", tc.lang, got[:min(len(got), 40)], tc.first)
+		}
+	}
+}
+
+// A field, property or enum constant whose annotations stand on lines of
+// their own keeps them and its declaration line: commons-lang's
+// JavaVersion read "@Deprecated /* ... */" for JAVA_1_9, and every C#
+// property with an attribute above it read "[JsonIgnore] /* ... */".
+func TestSkeletonAnnotationLines(t *testing.T) {
+	for _, tc := range []struct {
+		lang, src string
+		want      []string
+	}{
+		{"java", "enum V {\n    @Deprecated\n    JAVA_1_9(9.0f, \"9\"),\n    JAVA_9(9.0f, \"9\");\n\n    @SuppressWarnings(\"unchecked\")\n    private final List<String> names =\n        new ArrayList<>();\n}\n",
+			[]string{"    @Deprecated\n    JAVA_1_9(9.0f, \"9\"),\n", "    @SuppressWarnings(\"unchecked\")\n    private final List<String> names = /* ... */\n"}},
+		{"csharp", "class B\n{\n    [Obsolete(\"no\")]\n    [JsonPropertyName(\"x\")]\n    public int X { get; set; }\n}\n",
+			[]string{"    [Obsolete(\"no\")]\n    [JsonPropertyName(\"x\")]\n    public int X { get; set; }\n"}},
+	} {
+		got := skeletonOf(t, tc.lang, tc.src, SkeletonOptions{})
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: skeleton lacks %q:\n%s", tc.lang, w, got)
+			}
+		}
+	}
+}

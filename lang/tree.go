@@ -9,6 +9,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 	"unsafe"
 
@@ -110,12 +111,18 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 			parsed = f
 		}
 	}
+	var inserted []uint32
+	if l.insert != nil {
+		if f, ins := l.insert(parsed); len(ins) > 0 && len(f) == len(parsed)+len(ins) && len(f) <= 1<<31-1 {
+			parsed, inserted = f, ins
+		}
+	}
 	var srcPtr *C.char
 	if len(parsed) > 0 {
 		srcPtr = (*C.char)(unsafe.Pointer(&parsed[0]))
 	}
 	var count C.uint32_t
-	tree := C.sdl_parse(p.p, (*C.TSLanguage)(l.ts), srcPtr, C.uint32_t(len(src)),
+	tree := C.sdl_parse(p.p, (*C.TSLanguage)(l.ts), srcPtr, C.uint32_t(len(parsed)),
 		C.uint64_t(p.Timeout.Milliseconds()), &count)
 	if tree == nil {
 		return nil, fmt.Errorf("%w: %s parser gave up (timeout %s)", ErrParse, l.Name, p.Timeout)
@@ -136,12 +143,36 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	} else {
 		C.sdl_tree_delete(tree)
 	}
+	if inserted != nil {
+		unshift(buf[:written], raw, inserted)
+	}
 	l.loadNames() // a tree's readers ask its kinds and syntax
 	t := &Tree{Lang: l, Path: filePath, Src: src, Nodes: buf[:written]}
 	if q != nil {
 		t.Matches = t.matches(q, raw)
 	}
 	return t, nil
+}
+
+// unshift maps the offsets and columns of nodes and captures in a text with
+// bytes inserted at the offsets ins back to the text without them.
+func unshift(nodes []Node, raw []C.sdl_capture, ins []uint32) {
+	before := func(b uint32) uint32 { // inserted bytes before offset b
+		return uint32(sort.Search(len(ins), func(i int) bool { return ins[i] >= b }))
+	}
+	// col maps a column at offset b: the inserted bytes on its line before
+	// it (no inserted byte is a newline)
+	col := func(b, c uint32) uint32 { return c - (before(b) - before(b-min(c, b))) }
+	for i := range nodes {
+		n := &nodes[i]
+		n.StartCol, n.EndCol = col(n.StartByte, n.StartCol), col(n.EndByte, n.EndCol)
+		n.StartByte, n.EndByte = n.StartByte-before(n.StartByte), n.EndByte-before(n.EndByte)
+	}
+	for i := range raw {
+		c := &raw[i]
+		c.start_byte -= C.uint32_t(before(uint32(c.start_byte)))
+		c.end_byte -= C.uint32_t(before(uint32(c.end_byte)))
+	}
 }
 
 // Tree is a flattened syntax tree over Src.

@@ -36,6 +36,13 @@ type Walker struct {
 	// source, of the same length, where the grammar cannot read valid
 	// code; the tree keeps the source as its text.
 	Fixup func(src []byte) []byte
+	// Insert, when set, returns what the parser reads where the grammar
+	// needs bytes the code lacks (C# 12's "class C(int x) : B(x);" has no
+	// body, which tree-sitter-c-sharp requires: the room reads "{}" for its
+	// ";"), with the ascending offsets in that text of the bytes it added,
+	// or nil when it adds none. The tree keeps the source as its text, its
+	// ranges mapped back: an added byte is an empty node.
+	Insert func(src []byte) ([]byte, []uint32)
 	// Pick, when set, chooses the language a file is parsed as from its
 	// content (a .h file is C or C++ by what it holds), and may return the
 	// source with what the grammar cannot read blanked out: the same
@@ -47,7 +54,7 @@ type Walker struct {
 // room's init function.
 func RegisterWalker(w Walker) *Language {
 	l := &Language{Name: w.Name, Extensions: w.Extensions, Filenames: w.Filenames, Project: w.Project,
-		extract: w.Extract, resolve: w.Resolve, resolveImport: w.ResolveImport, data: w.Data, builtins: w.Builtins, fixup: w.Fixup, pick: w.Pick}
+		extract: w.Extract, resolve: w.Resolve, resolveImport: w.ResolveImport, data: w.Data, builtins: w.Builtins, fixup: w.Fixup, insert: w.Insert, pick: w.Pick}
 	register(l, w.Grammar)
 	l.setSyntax(w.Comments, w.Strings, w.Idents)
 	if w.Skeleton != nil {

@@ -34,6 +34,7 @@ func init() {
 		ResolveImport: resolveImport,
 		Skeleton:      skeleton,
 		Fixup:         fixup,
+		Insert:        bodyless,
 	})
 }
 
@@ -159,13 +160,12 @@ func using(x *lang.Extractor, n int32) {
 		return
 	}
 	src = strings.TrimPrefix(src, "global::")
-	imp := lang.Import{Source: src, Alias: alias, Line: t.StartLine(n), Symbol: 0}
+	imp := lang.Import{Source: src, Alias: alias, Line: t.StartLine(n), Symbol: 0, Global: global}
 	if alias == "" {
 		// using N; brings N's types, using static T; T's static members
 		imp.Names = []lang.ImportName{{Name: "*"}}
 	}
 	_ = static
-	_ = global
 	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
@@ -575,7 +575,55 @@ func generics(x *lang.Extractor, n int32) []string {
 	if list < 0 {
 		list = t.ChildOfKind(n, "type_parameter_list")
 	}
-	return t.ItemTexts(list)
+	if list < 0 {
+		return nil
+	}
+	// a type parameter's attributes ("[DynamicallyAccessedMembers(...)] TH")
+	// are no part of its name
+	var out []string
+	for p := range t.NamedChildren(list) {
+		if t.Kind(p) != "type_parameter" {
+			continue
+		}
+		from := sigStart(t, p)
+		out = append(out, lang.OneLine(string(t.Src[from:t.Nodes[p].EndByte])))
+	}
+	return out
+}
+
+// receiverType is the type an extension method extends, from the type of
+// its this parameter: for one of the method's type parameters
+// ("AddRetry<TBuilder>(this TBuilder builder) where TBuilder :
+// ResiliencePipelineBuilderBase", as Polly writes them) the type its
+// constraint names, else "object", which every type is.
+func receiverType(x *lang.Extractor, n int32, typ string) string {
+	t := x.Tree
+	name := stripType(typ)
+	generic := false
+	for _, g := range generics(x, n) {
+		if f := strings.Fields(g); len(f) > 0 && f[len(f)-1] == name {
+			generic = true
+		}
+	}
+	if !generic {
+		return typ
+	}
+	for cl := range t.Children(n) {
+		if t.Kind(cl) != "type_parameter_constraints_clause" {
+			continue
+		}
+		if id := t.ChildOfKind(cl, "identifier"); id < 0 || t.Text(id) != name {
+			continue
+		}
+		for c := range t.NamedChildren(cl) {
+			if t.Kind(c) == "type_parameter_constraint" {
+				if ty := t.Field(c, "type"); ty >= 0 {
+					return lang.OneLine(t.Text(ty))
+				}
+			}
+		}
+	}
+	return "object"
 }
 
 // paramList reads a parameter list, declaring the parameters in scope.
@@ -720,6 +768,10 @@ func method(x *lang.Extractor, n int32, c state) {
 	s.Signature.Modifiers = append(mods, attrs...)
 	s.Signature.Generics = generics(x, n)
 	s.Signature.Params = paramList(x, params, scope)
+	if extension(x, params) && len(s.Signature.Params) > 0 {
+		// the type it extends, whose values call it as their own method
+		s.Signature.Receiver = receiverType(x, n, s.Signature.Params[0].Type)
+	}
 	if r := t.Field(n, "returns"); r >= 0 {
 		s.Signature.Returns = lang.OneLine(t.Text(r))
 	} else if ty := t.Field(n, "type"); ty >= 0 && kind != "conversion_operator_declaration" {
@@ -776,7 +828,7 @@ func delegate(x *lang.Extractor, n int32, c state) {
 	s.Signature.Generics = generics(x, n)
 	s.Signature.Params = paramList(x, t.Field(n, "parameters"), nil)
 	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
-	s.Signature.Text = x.HeaderText(n, -1)
+	s.Signature.Text = headerText(x, n, -1)
 	s.Doc = doc(x, n)
 	x.AddSymbol(s, n, name, -1)
 }
@@ -824,7 +876,7 @@ func property(x *lang.Extractor, n int32, c state) {
 	if end < 0 {
 		end = t.Field(n, "value")
 	}
-	s.Signature.Text = x.HeaderText(n, end)
+	s.Signature.Text = headerText(x, n, end)
 	s.Doc = doc(x, n)
 	sym := x.AddSymbol(s, n, name, end)
 	inner := state{sym: sym, members: -1, cls: c.cls, scope: &lang.Scope{Parent: c.scope}}
@@ -908,7 +960,7 @@ func field(x *lang.Extractor, n int32, c state) {
 		s.Signature.Modifiers = append(append([]string(nil), mods...), attrs...)
 		s.Signature.Text = typ + " " + s.Name
 		if len(mods) > 0 || vis != "" {
-			head := t.Nodes[n].StartByte
+			head := sigStart(t, n)
 			if ty := t.Field(v, "type"); ty >= 0 {
 				s.Signature.Text = lang.OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
 			}

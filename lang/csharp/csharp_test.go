@@ -1,6 +1,7 @@
 package csharp
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -372,4 +373,143 @@ interface ISink
 	langtest.Sym(t, f, "Binder.DisposeAsync")
 	langtest.Sym(t, f, "ISink.FlushAsync")
 	langtest.Sym(t, f, "ISink.Emit")
+}
+
+// C# 12's bodyless types ("class C(int x) : B(x);", "class Unknown;") are
+// read as if their ";" were "{}": the grammar requires a body, and without
+// one the declaration was a syntax error that took the next declaration's
+// body with it (eShop's ProductCountChangedMessage, Polly's TestOptions).
+func TestBodylessTypes(t *testing.T) {
+	src := "\xEF\xBB\xBFnamespace Shop.Messages;\n\n" + `public class CountChanged(int count) : ValueChangedMessage<int>(count);
+public sealed class Options<T> : BaseOptions<T> where T : class;
+internal struct Point(int x, int y);
+public interface IMarker;
+public record Moved(int X) : Base(X);
+
+public class Context
+{
+    private static class Unknown;
+    // a comment: class NotOne;
+    public string Where<T>() where T : class => "x";
+
+    public void Run(string s = "class Nope;") { }
+}
+public class X; public class Y { }`
+	f := langtest.Extract(t, "src/Messages/CountChanged.cs", src)
+	for q, want := range map[string]string{
+		"CountChanged":    "public class CountChanged(int count) : ValueChangedMessage<int>(count)",
+		"Options":         "public sealed class Options<T> : BaseOptions<T> where T : class",
+		"Point":           "internal struct Point(int x, int y)",
+		"IMarker":         "public interface IMarker",
+		"Context.Unknown": "private static class Unknown",
+	} {
+		s := langtest.Sym(t, f, q)
+		if s.Signature.Text != want {
+			t.Errorf("%s: signature %q, want %q", q, s.Signature.Text, want)
+		}
+		if s.Range.EndLine != s.Range.StartLine {
+			t.Errorf("%s: lines %d-%d, want one line", q, s.Range.StartLine, s.Range.EndLine)
+		}
+	}
+	if r := langtest.Sym(t, f, "CountChanged").Range; r.StartLine != 3 || r.EndCol != 71 {
+		t.Errorf("CountChanged: range %+v, want line 3 to column 71, the ';'", r)
+	}
+	if r := langtest.Sym(t, f, "Context.Run").Range; r.StartLine != 15 || r.StartCol != 4 {
+		t.Errorf("Context.Run: range %+v, want line 15 column 4", r)
+	}
+	if r := langtest.Sym(t, f, "Y").Range; r.StartLine != 17 || r.StartCol != 16 || r.EndCol != 34 {
+		t.Errorf("Y: range %+v, want line 17 columns 16-34 (as written, not as parsed)", r)
+	}
+	langtest.Sym(t, f, "X")
+	langtest.Sym(t, f, "Moved")
+
+	p := lang.NewParser()
+	defer p.Close()
+	tr, err := p.Parse(lang.ByName("csharp"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skel strings.Builder
+	for _, l := range lang.Skeleton(tr, 0, uint32(len(src)), lang.SkeletonOptions{}) {
+		skel.WriteString(l.Text + "\n")
+	}
+	for _, want := range []string{"public class CountChanged(int count) : ValueChangedMessage<int>(count);\n",
+		"    private static class Unknown;\n"} {
+		if !strings.Contains(skel.String(), want) {
+			t.Errorf("skeleton lacks %q:\n%s", want, skel.String())
+		}
+	}
+	langtest.Sym(t, f, "Context.Where")
+	for _, s := range f.Symbols {
+		if s.Name == "NotOne" || s.Name == "Nope" {
+			t.Errorf("a comment or a string declared %s", s.Qualified())
+		}
+	}
+}
+
+// A signature starts after the attribute lists that lead the declaration;
+// its modifiers name them. eShop's minimal-API handlers carried
+// "[ProducesResponseType<...>(..., [ "image/png", ... ])]" ahead of their
+// names, and a card cut the signature off before its parameters.
+func TestSignatureAfterAttributes(t *testing.T) {
+	f := langtest.Extract(t, "src/Catalog.API/Apis/CatalogApi.cs", `namespace eShop.Catalog.API;
+
+[Serializable]
+public static class CatalogApi
+{
+    [ProducesResponseType<byte[]>(StatusCodes.Status200OK, "application/octet-stream",
+        [ "image/png", "image/gif", "image/jpeg" ])]
+    [Obsolete] // still mapped
+    public static async Task<Results<PhysicalFileHttpResult, NotFound>> GetItemPictureById(
+        CatalogContext context,
+        [Description("The catalog item id")] int id)
+    {
+        return TypedResults.NotFound();
+    }
+
+    [JsonIgnore]
+    public int Count { get; set; }
+
+    public static void Subscribe<T, [DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] in TH>() { }
+}
+`)
+	for q, want := range map[string]string{
+		"CatalogApi": "public static class CatalogApi",
+		"CatalogApi.GetItemPictureById": "public static async Task<Results<PhysicalFileHttpResult, NotFound>> GetItemPictureById( " +
+			"CatalogContext context, [Description(\"The catalog item id\")] int id)",
+	} {
+		if got := langtest.Sym(t, f, q).Signature.Text; got != want {
+			t.Errorf("%s: signature %q, want %q", q, got, want)
+		}
+	}
+	if got := langtest.Sym(t, f, "CatalogApi.Count").Signature.Text; strings.Contains(got, "JsonIgnore") {
+		t.Errorf("CatalogApi.Count: signature %q keeps its attribute", got)
+	}
+	if g := langtest.Sym(t, f, "CatalogApi.Subscribe").Signature.Generics; !slices.Equal(g, []string{"T", "in TH"}) {
+		t.Errorf("CatalogApi.Subscribe: generics %q, want [T in TH]", g)
+	}
+	if mods := langtest.Sym(t, f, "CatalogApi.GetItemPictureById").Signature.Modifiers; !slices.Contains(mods, "[Obsolete]") {
+		t.Errorf("GetItemPictureById: modifiers %v lack [Obsolete]", mods)
+	}
+}
+
+// A file-based app (.NET 10's "dotnet run app.cs") opens with a shebang and
+// "#:" directives, which the grammar does not know: Polly's cake.cs was a
+// syntax error from its first line. They read as blank lines.
+func TestFileBasedAppDirectives(t *testing.T) {
+	f := langtest.Extract(t, "cake.cs", `#!/usr/bin/env dotnet
+#:sdk Cake.Sdk
+#:package Cake.FileHelpers
+#:property ProjectType=Test
+
+// Build tasks.
+var target = Argument("target", "Default");
+
+Task("Clean").Does(() => CleanDirectories("./artifacts"));
+
+static string Version() => "1.0";
+`)
+	if v := langtest.Sym(t, f, "Version"); v.Range.StartLine != 11 {
+		t.Errorf("Version: line %d, want 11", v.Range.StartLine)
+	}
 }

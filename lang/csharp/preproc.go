@@ -18,8 +18,10 @@ import (
 // offset, line and column stays exact.
 
 // fixup returns src with the conditional groups that split a construct
-// flattened to their first branch; it copies src only when it changes it.
+// flattened to their first branch, and the directives of a file-based app
+// blanked; it copies src only when it changes it.
 func fixup(src []byte) []byte {
+	src = appDirectives(src)
 	if !bytes.Contains(src, []byte("#if")) {
 		return src
 	}
@@ -53,6 +55,38 @@ func fixup(src []byte) []byte {
 					blankOthers(out, g)
 				}
 			}
+		}
+		i = end + 1
+	}
+	return out
+}
+
+// appDirectives returns src with the lines that open a file-based app
+// (.NET 10's "dotnet run app.cs") blanked: a "#!" shebang and the "#:sdk",
+// "#:package", "#:property" directives, which the grammar does not know
+// (Polly's cake.cs was a syntax error from its first line).
+func appDirectives(src []byte) []byte {
+	body := bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF"))
+	if !bytes.HasPrefix(body, []byte("#!")) && !bytes.HasPrefix(body, []byte("#:")) {
+		return src
+	}
+	out := append([]byte(nil), src...)
+	first := len(src) - len(body)
+	for i := first; i < len(out); {
+		end := bytes.IndexByte(out[i:], '\n')
+		if end < 0 {
+			end = len(out)
+		} else {
+			end += i
+		}
+		line := bytes.TrimRight(out[i:end], "\r")
+		switch {
+		case bytes.HasPrefix(line, []byte("#:")) || i == first && bytes.HasPrefix(line, []byte("#!")):
+			for k := range line {
+				line[k] = ' '
+			}
+		case len(bytes.TrimSpace(line)) > 0 && !bytes.HasPrefix(bytes.TrimSpace(line), []byte("//")):
+			return out // the directives come before any code
 		}
 		i = end + 1
 	}
@@ -129,15 +163,32 @@ func blankOthers(out []byte, g [][2]int) {
 	lang.Blank(out[g[1][0]:g[len(g)-1][1]])
 }
 
-// headerText is x.HeaderText, the declaration's source up to its body on
-// one line, read as the parser read it when a conditional group split the
-// header: the first branch, without the directives.
+// sigStart is where the signature of declaration n starts: after the
+// attribute lists that lead it, which its modifiers name already
+// (eShop's "[ProducesResponseType<byte[]>(..., [ "image/png", ... ])]"
+// crowded the signature of GetItemPictureById out of its card).
+func sigStart(t *lang.Tree, n int32) uint32 {
+	start := t.Nodes[n].StartByte
+	for ch := range t.Children(n) {
+		if k := t.Kind(ch); k != "attribute_list" && k != "comment" {
+			break
+		}
+		start = t.Nodes[ch].EndByte
+	}
+	return start
+}
+
+// headerText is x.HeaderText from after the attributes (sigStart), the
+// declaration's source up to its body on one line, read as the parser read
+// it when a conditional group split the header: the first branch, without
+// the directives.
 func headerText(x *lang.Extractor, node, body int32) string {
-	h := x.HeaderText(node, body)
+	t := x.Tree
+	start := sigStart(t, node)
+	h := x.HeaderTextFrom(node, start, body)
 	if !strings.Contains(h, "#") {
 		return h
 	}
-	t := x.Tree
 	end := t.Nodes[node].EndByte
 	if body >= 0 {
 		end = t.Nodes[body].StartByte
@@ -145,7 +196,7 @@ func headerText(x *lang.Extractor, node, body int32) string {
 	var b []byte
 	depth := 0
 	skipFrom := -1 // the depth of the group whose branch is not read, -1 when reading
-	for _, line := range bytes.SplitAfter(t.Src[t.Nodes[node].StartByte:end], []byte("\n")) {
+	for _, line := range bytes.SplitAfter(t.Src[start:max(start, end)], []byte("\n")) {
 		switch directive(line) {
 		case "":
 			if skipFrom < 0 {

@@ -38,15 +38,46 @@ func bindings(fi *lang.FileInfo) map[string]lang.Binding {
 }
 
 // usings lists the namespaces (and static types) a file's using
-// directives open.
-func usings(fi *lang.FileInfo) []string {
+// directives open, then those the global usings of its project open: a
+// project's GlobalUsings.cs sits in its root, a directory above the file
+// (eShop's test projects reach their service's commands only so).
+func usings(tab lang.Table, fi *lang.FileInfo) []string {
 	var out []string
 	for i := range fi.Imports {
 		if imp := &fi.Imports[i]; imp.Alias == "" {
 			out = append(out, imp.Source)
 		}
 	}
+	for dir := path.Dir(fi.Path); ; dir = path.Dir(dir) {
+		if g := globalUsings(tab, dir); g != "" {
+			out = append(out, strings.Split(g, "\n")...)
+		}
+		if dir == "." || dir == "/" || dir == "" {
+			break
+		}
+	}
 	return out
+}
+
+// globalUsings lists, one a line, the namespaces that the global usings
+// of the C# files directly in dir open.
+func globalUsings(tab lang.Table, dir string) string {
+	return tab.Memo("cs.global\x00"+dir, func() string {
+		var out []string
+		for _, f := range tab.DirFiles(dir) {
+			if !isCSPath(f) {
+				continue
+			}
+			if fi := tab.File(f); fi != nil {
+				for i := range fi.Imports {
+					if imp := &fi.Imports[i]; imp.Global && imp.Alias == "" {
+						out = append(out, imp.Source)
+					}
+				}
+			}
+		}
+		return strings.Join(out, "\n")
+	})
 }
 
 // namespaceFiles returns the files that declare exactly namespace ns.
@@ -302,7 +333,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 	}
 	var found []*lang.Target
 	external := false
-	for _, u := range usings(fi) {
+	for _, u := range usings(tab, fi) {
 		ts := topTypes(tab, u, name, fi.Path)
 		if len(ts) == 0 && !namespaceDeclared(tab, u) {
 			// using static Type; its member types
@@ -510,7 +541,7 @@ func resolveBare(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 			}
 		}
 	}
-	for _, u := range usings(ctx.File) {
+	for _, u := range usings(ctx.Table, ctx.File) {
 		if namespaceDeclared(tab, u) {
 			continue
 		}
@@ -587,7 +618,16 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 	}
 	if v.Target == nil {
 		if v.Ext {
+			// a library type: an extension method of ours may extend it
+			if r.QualifierType != "" && len(rest) == 0 {
+				if res, ok := extensionMethod(ctx, r.Name, []string{r.QualifierType}); ok {
+					return res
+				}
+			}
 			return lang.Unbound(lang.RuleExternal, 0)
+		}
+		if res, ok := extensionMethod(ctx, r.Name, nil); ok {
+			return res
 		}
 		return uniqueMethod(tab, r.Name, true)
 	}
@@ -595,10 +635,95 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 	if m != nil {
 		return lang.Bound(m, v.Rule)
 	}
+	if res, ok := extensionMethod(ctx, r.Name, append([]string{v.Target.Name}, v.Target.Bases...)); ok {
+		return res
+	}
 	if ext {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
+}
+
+// extensionMethod binds x.M() to an extension method M of ours, declared
+// "static M(this T x)", when x's type (one of recv, as written) has no
+// member M; with recv nil, x's type unknown, only when every C# method of
+// that name is an extension. Of those whose receiver type is x's, the ones
+// nearest the caller win (ASP.NET solutions declare an
+// AddApplicationServices(this IHostApplicationBuilder) in every service,
+// each for its own Program.cs, in a namespace its GlobalUsings.cs opens),
+// then those the calling file sees: its namespace and the ones around it,
+// its usings (a global using lies in another file, so when it sees none
+// all count). ok is false when there is no candidate.
+func extensionMethod(ctx *lang.Context, name string, recv []string) (lang.Resolution, bool) {
+	tab := ctx.Table
+	var want map[string]bool
+	if recv != nil {
+		want = map[string]bool{}
+		for _, t := range recv {
+			_, n := lang.LastSegment(stripType(t))
+			want[n] = true
+		}
+	}
+	var cands, derived, anyType []*lang.Target
+	for _, m := range tab.ByName(name) {
+		if m.Kind != lang.KindMethod || !isCSPath(m.Path) {
+			continue
+		}
+		if m.Receiver == "" {
+			if want == nil {
+				return lang.Resolution{}, false // an instance method may be it
+			}
+			continue
+		}
+		switch _, n := lang.LastSegment(stripType(m.Receiver)); {
+		case want == nil || want[n]:
+			cands = append(cands, m)
+		case n == "object" || n == "Object":
+			anyType = append(anyType, m) // this T x, unconstrained
+		case derives(tab, n, want):
+			// x known by a base type only (a fluent extension's constraint)
+			derived = append(derived, m)
+		}
+	}
+	if len(cands) == 0 {
+		cands = derived
+	}
+	if len(cands) == 0 {
+		cands = anyType
+	}
+	if len(cands) == 0 || ctx.File == nil {
+		return lang.Resolution{}, false
+	}
+	best := -1
+	var near []*lang.Target
+	for _, m := range cands {
+		switch d := lang.CommonDirLen(ctx.File.Path, m.Path); {
+		case d > best:
+			best, near = d, []*lang.Target{m}
+		case d == best:
+			near = append(near, m)
+		}
+	}
+	seen := map[string]bool{"": true}
+	for _, ns := range parents(ctx.File.Module) {
+		seen[ns] = true
+	}
+	for _, u := range usings(ctx.Table, ctx.File) {
+		seen[u] = true
+	}
+	if vis := lang.Pick(near, func(m *lang.Target) bool { return seen[m.Module] }); len(vis) > 0 {
+		near = vis
+	}
+	rule := lang.RuleReceiver
+	if want == nil {
+		rule = lang.RuleUniqueName
+	}
+	// overloads in one class count once
+	res := lang.UniqueMethod(near, func(a, b *lang.Target) bool { return a.Path == b.Path && a.Container == b.Container }, false)
+	if res.Target != nil {
+		res = lang.Bound(res.Target, rule)
+	}
+	return res, true
 }
 
 // headValue works out the first part of a qualifier the extractor could
@@ -712,12 +837,43 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) lang.TypedVal
 	if m == nil || m.Kind == lang.KindConstructor || lang.IsTypeKind(m.Kind) {
 		return lang.TypedValue{}
 	}
-	t, rule := resolveType(ctx.Table, ctx.Table.File(m.Path), m.Qualified(), taskResult(m.Returns), depth+1)
+	ret := taskResult(m.Returns)
+	t, rule := resolveType(ctx.Table, ctx.Table.File(m.Path), m.Qualified(), ret, depth+1)
+	if t == nil && m.Receiver != "" && typeParam(stripType(ret)) {
+		// a fluent extension returns what it extends ("TBuilder
+		// AddRetry<TBuilder>(this TBuilder b)"): at least its constraint
+		if stripType(m.Receiver) == "object" {
+			return lang.TypedValue{}
+		}
+		t, rule = resolveType(ctx.Table, ctx.Table.File(m.Path), m.Qualified(), m.Receiver, depth+1)
+	}
 	out := lang.TypedValue{Target: t, Ext: t == nil && rule == lang.RuleExternal, Rule: lang.RuleReceiver}
 	if res.Rule == lang.RuleUniqueName {
 		out.Rule = lang.RuleUniqueName
 	}
 	return out
+}
+
+// derives reports whether a C# type of ours called name has one of bases
+// among its direct bases.
+func derives(tab lang.Table, name string, bases map[string]bool) bool {
+	for _, t := range tab.ByName(name) {
+		if !lang.IsTypeKind(t.Kind) || !isCSPath(t.Path) {
+			continue
+		}
+		for _, b := range t.Bases {
+			if _, n := lang.LastSegment(stripType(b)); bases[n] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typeParam reports whether a type name reads as a type parameter: T,
+// TResult, TBuilder.
+func typeParam(name string) bool {
+	return name == "T" || len(name) > 1 && name[0] == 'T' && lang.IsUpper(name[1:])
 }
 
 // uniqueMethod binds a call on a value of unknown type to the only C#

@@ -31,7 +31,8 @@ func skelMember(s *lang.Skel, n int32) lang.Shape {
 		return lang.Shape{Kind: lang.ShapeVerbatim}
 	case "namespace_declaration", "class_declaration", "struct_declaration", "record_declaration",
 		"interface_declaration", "enum_declaration":
-		if b := t.Field(n, "body"); b >= 0 {
+		// a bodyless type's body is the ";" read as "{}" (bodyless.go)
+		if b := t.Field(n, "body"); b >= 0 && t.Text(b) != ";" {
 			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleMembers)}}
 		}
 	case "method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration",

@@ -385,6 +385,31 @@ func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, test bool
 	return vis, mods, test
 }
 
+// sigStart is where the signature of declaration n starts: after the
+// annotations that lead it, which its modifiers name already (a test's
+// "@CsvSource({...})" ran to hundreds of characters ahead of its name).
+func sigStart(t *lang.Tree, n int32) uint32 {
+	start := t.Nodes[n].StartByte
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "modifiers":
+			for m := range t.Children(ch) {
+				switch t.Kind(m) {
+				case "marker_annotation", "annotation", "line_comment", "block_comment":
+					start = t.Nodes[m].EndByte
+				default:
+					return start
+				}
+			}
+		case "marker_annotation", "annotation", "line_comment", "block_comment":
+			start = t.Nodes[ch].EndByte
+		default:
+			return start
+		}
+	}
+	return start
+}
+
 // visibility maps a modifier to the symbol's visibility.
 func visibility(s *lang.Symbol, vis string, implicitPublic bool) {
 	switch {
@@ -547,7 +572,7 @@ func class(x *lang.Extractor, n int32, c state) {
 		enumName = s.Name
 	}
 	s.Signature.Fields = classFields(x, n, body, enumName)
-	s.Signature.Text = x.HeaderText(n, body)
+	s.Signature.Text = x.HeaderTextFrom(n, sigStart(t, n), body)
 	s.Doc = doc(x, c, n)
 	sym := x.AddSymbol(s, n, name, body)
 	for _, b := range extends {
@@ -688,7 +713,7 @@ func method(x *lang.Extractor, n int32, c state) {
 			s.Signature.Returns += t.Text(dims)
 		}
 	}
-	s.Signature.Text = x.HeaderText(n, body)
+	s.Signature.Text = x.HeaderTextFrom(n, sigStart(t, n), body)
 	s.Doc = doc(x, c, n)
 	s.IsTest = test
 	sym := x.AddSymbol(s, n, name, body)
@@ -745,7 +770,7 @@ func field(x *lang.Extractor, n int32, c state) {
 			node = n
 		}
 		val := t.Field(d, "value")
-		head := t.Nodes[n].StartByte
+		head := sigStart(t, n)
 		if ty := t.Field(n, "type"); ty >= 0 {
 			s.Signature.Text = lang.OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
 		}

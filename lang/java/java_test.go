@@ -2,6 +2,7 @@ package java
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -576,5 +577,40 @@ class C extends C implements C.I { interface I extends I {} void m() { n(); this
 	got := tab.resolveAll(facts)
 	if len(got) < 3000 {
 		t.Errorf("%d resolutions", len(got))
+	}
+}
+
+// A signature starts after the annotations that lead the declaration; its
+// modifiers name them. commons-lang's parameterized tests carried their
+// whole @CsvSource table ahead of the method's name.
+func TestSignatureAfterAnnotations(t *testing.T) {
+	f := langtest.Extract(t, "src/test/java/p/FractionTest.java", `package p;
+
+@SuppressWarnings("deprecation")
+public class FractionTest {
+    @Deprecated
+    public static final int X = 1;
+
+    @ParameterizedTest
+    @CsvSource({ "0, 37, -464320789, 46", "0, 37, -464320788, 9" })
+    void testHashCodeNotEquals(final int n, final int d) { }
+
+    /** Doc. */
+    @Override // why
+    public String toString() { return ""; }
+}
+`)
+	for q, want := range map[string]string{
+		"FractionTest":                       "public class FractionTest",
+		"FractionTest.X":                     "public static final int X",
+		"FractionTest.testHashCodeNotEquals": "void testHashCodeNotEquals(final int n, final int d)",
+		"FractionTest.toString":              "public String toString()",
+	} {
+		if got := langtest.Sym(t, f, q).Signature.Text; got != want {
+			t.Errorf("%s: signature %q, want %q", q, got, want)
+		}
+	}
+	if mods := langtest.Sym(t, f, "FractionTest.testHashCodeNotEquals").Signature.Modifiers; !slices.Contains(mods, "@CsvSource") {
+		t.Errorf("testHashCodeNotEquals: modifiers %v lack @CsvSource", mods)
 	}
 }

@@ -8,6 +8,7 @@ package python
 import (
 	"embed"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -293,6 +294,9 @@ func (p *walker) node(n int32, c *state, top bool) {
 		p.importFrom(n, c)
 		return
 	case "future_import_statement":
+		return
+	case "type_alias_statement":
+		p.typeAlias(n, c)
 		return
 	case "expression_statement":
 		for ch := range p.kids(n) {
@@ -837,9 +841,14 @@ func (p *walker) assign(n, stmt int32, c *state) {
 	owner := c.owner
 	if c.level != funcLevel {
 		first := -1
-		for _, tg := range targets {
-			if tg < 0 || t.Kind(tg) != "identifier" {
-				continue
+		for _, b := range p.bindings(targets, val) {
+			tg, val := b[0], b[1]
+			vtype, vcall := vtype, vcall
+			if val != b[2] { // an element of a, b = x, y
+				vtype, vcall = "", callInfo{}
+				if val >= 0 {
+					vtype, vcall = p.valueType(val, c)
+				}
 			}
 			name := t.Text(tg)
 			if c.level == moduleLevel && name == "__all__" {
@@ -910,6 +919,76 @@ func (p *walker) assign(n, stmt int32, c *state) {
 		default:
 			p.node(tg, c, false)
 		}
+	}
+}
+
+// bindings pairs each name an assignment defines with its value: x = v
+// gives (x, v); a, b = v1, v2 gives (a, v1) and (b, v2), and a, b = f()
+// both names with no value (-1), so that module and class names bound by unpacking
+// (celery's "debug, info, error = logger.debug, logger.info, ...") are
+// symbols as well. The third entry is the whole value.
+func (p *walker) bindings(targets []int32, val int32) [][3]int32 {
+	t := p.t
+	var out [][3]int32
+	var walk func(tg, v int32)
+	walk = func(tg, v int32) {
+		if tg < 0 {
+			return
+		}
+		switch t.Kind(tg) {
+		case "identifier":
+			out = append(out, [3]int32{tg, v, val})
+		case "pattern_list", "tuple_pattern", "list_pattern":
+			var elems []int32
+			if v >= 0 {
+				switch t.Kind(v) {
+				case "expression_list", "tuple", "list":
+					elems = slices.Collect(p.kids(v))
+				}
+			}
+			names := slices.Collect(p.kids(tg))
+			for i, ch := range names {
+				ev := int32(-1) // an element of f(): its value is not in sight
+				if len(elems) == len(names) {
+					ev = elems[i]
+				}
+				if t.Kind(ch) == "list_splat_pattern" {
+					ch, ev = t.FirstNamedChild(ch), -1
+				}
+				walk(ch, ev)
+			}
+		}
+	}
+	for _, tg := range targets {
+		walk(tg, val)
+	}
+	return out
+}
+
+// typeAlias handles Python 3.12's "type Vector = list[float]" (and
+// "type Pair[T] = tuple[T, T]"): a type symbol at module or class level.
+func (p *walker) typeAlias(n int32, c *state) {
+	t := p.t
+	left, right := t.Field(n, "left"), t.Field(n, "right")
+	nameN := int32(-1)
+	for i := left; i >= 0 && i < t.Nodes[left].End; i++ {
+		if t.Kind(i) == "identifier" {
+			nameN = i
+			break
+		}
+	}
+	if nameN >= 0 && c.level != funcLevel {
+		name := t.Text(nameN)
+		s := lang.Symbol{Kind: lang.KindType, Name: name, Parent: c.owner, Visibility: visibility(name)}
+		s.Signature.Text = lang.Shorten(p.x.HeaderText(n, -1), lang.MaxSigText)
+		if right >= 0 {
+			s.Signature.Returns, _ = p.text(right, maxTypeText)
+		}
+		s.Doc = p.x.DocBefore(n)
+		p.x.AddSymbol(s, n, nameN, right)
+	}
+	if right >= 0 {
+		p.node(right, c, false)
 	}
 }
 
@@ -1017,7 +1096,8 @@ func (p *walker) variable(name string, nameN, stmt, val int32, typ string, c *st
 	}
 	s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.owner, Visibility: visibility(name)}
 	s.Signature.Returns = typ
-	s.Signature.Text, _ = p.text(stmt, lang.MaxSigText)
+	// without its comments: "a, b = f(  # pragma: no cover" read on
+	s.Signature.Text = lang.Shorten(x.HeaderText(stmt, -1), lang.MaxSigText)
 	s.Doc = x.DocBefore(stmt)
 	if s.Doc == "" {
 		// an attribute docstring: a string statement right after

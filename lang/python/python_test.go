@@ -587,3 +587,73 @@ func TestSignatureLeavesCommentsOut(t *testing.T) {
 		t.Errorf("signature %q, want %q", got, want)
 	}
 }
+
+// Names bound by unpacking at module or class level are symbols, as ctags
+// has them: celery's worker modules bind "debug, info, error = logger.debug,
+// logger.info, logger.error" and call debug() throughout.
+func TestUnpackedNames(t *testing.T) {
+	f := langtest.Extract(t, "pkg/term.py", `import logging
+logger = logging.getLogger(__name__)
+BLACK, RED, GREEN = range(3)
+debug, info = (logger.debug,  # the bound methods
+               logger.info)
+(x, [y, *rest]) = 1, [2, 3, 4]
+
+
+class App:
+    IS_macOS, IS_WINDOWS = Platform(), False
+
+    def run(self):
+        a, b = 1, 2
+        return a + b
+`)
+	for _, q := range []string{"BLACK", "RED", "GREEN", "debug", "info", "x", "y", "rest", "App.IS_macOS", "App.IS_WINDOWS"} {
+		if s := langtest.Sym(t, f, q); s.Kind != lang.KindVariable {
+			t.Errorf("%s: kind %s", q, s.Kind)
+		}
+	}
+	if got := langtest.Sym(t, f, "App.IS_macOS").Signature.Returns; got != "Platform" {
+		t.Errorf("App.IS_macOS: type %q, want Platform (its element of the value)", got)
+	}
+	if got := langtest.Sym(t, f, "debug").Signature.Text; got != "debug, info = (logger.debug, logger.info)" {
+		t.Errorf("debug: signature %q, want the statement without its comment", got)
+	}
+	if got := langtest.Sym(t, f, "RED").Signature.Returns; got != "" {
+		t.Errorf("RED: type %q, want none (an element of range(3))", got)
+	}
+	for _, s := range f.Symbols {
+		if s.Name == "a" || s.Name == "b" {
+			t.Errorf("a method's local %s is a symbol", s.Qualified())
+		}
+	}
+}
+
+// Python 3.12's type statement defines a type: "type Vector = list[float]"
+// was no symbol, so an import or annotation of Vector bound to nothing.
+func TestTypeAliasStatement(t *testing.T) {
+	f := langtest.Extract(t, "pkg/vec.py", `from dataclasses import dataclass
+
+# A list of coordinates.
+type Vector = list[float]
+
+
+class Grid:
+    type Cell[T] = tuple[T, T]
+
+    def run(self):
+        type Local = int
+        return Local
+`)
+	v := langtest.Sym(t, f, "Vector")
+	if v.Kind != lang.KindType || v.Signature.Text != "type Vector = list[float]" || v.Signature.Returns != "list[float]" || v.Doc != "A list of coordinates." {
+		t.Errorf("Vector: kind %s, signature %q, type %q, doc %q", v.Kind, v.Signature.Text, v.Signature.Returns, v.Doc)
+	}
+	if c := langtest.Sym(t, f, "Grid.Cell"); c.Kind != lang.KindType {
+		t.Errorf("Grid.Cell: kind %s", c.Kind)
+	}
+	for _, s := range f.Symbols {
+		if s.Name == "Local" {
+			t.Errorf("a function's local type alias is a symbol: %s", s.Qualified())
+		}
+	}
+}

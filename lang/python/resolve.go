@@ -289,7 +289,16 @@ func resolveBinding(tab lang.Table, fi *lang.FileInfo, b lang.Binding, depth int
 	}
 	p, rule := resolveModule(tab, fi, imp.Source)
 	if p != "" {
-		return moduleMember(tab, p, b.Name, depth+1)
+		res := moduleMember(tab, p, b.Name, depth+1)
+		if res.Target == nil && res.Rule == lang.RuleUnresolved && !strings.HasPrefix(imp.Source, ".") {
+			if mfi := tab.File(p); mfi != nil && mfi.Module != imp.Source {
+				// a directory of ours only guessed to be on the path
+				// (celery's examples/pydantic) that lacks the name: the
+				// import means the library it is named after
+				return lang.Unbound(lang.RuleExternal, 0)
+			}
+		}
+		return res
 	}
 	// a package without __init__.py: the name can only be a submodule
 	if mod, relative, ok := absModule(fi, imp.Source); ok && rule != lang.RuleAmbiguous {
