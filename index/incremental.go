@@ -136,6 +136,14 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	// going back to the heuristics, resolved without the type checker)
 	ownDirs, goDirs := b.preciseDirs(prev.files, cs.changed, cs.gone)
 	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev
+	// --full is the way out of an index whose rows went stale without a
+	// change of its files (an edge of one file that depends on a file that
+	// changed, like C#'s global usings; a build of sdl that extracts
+	// otherwise under the same ExtractVersion): it resolves every file and
+	// records the result as a new version, never "up to date"
+	if b.opts.Full {
+		treeSame = false
+	}
 	if treeSame && len(goDirs) == 0 {
 		return b.upToDate(ctx, tx, prev, cs.stamped)
 	}

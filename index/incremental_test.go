@@ -343,3 +343,63 @@ func TestStatStamp(t *testing.T) {
 		t.Fatalf("racy same-stamp edit missed: %+v %v", res, err)
 	}
 }
+
+// TestFullRepairsStaleRows: --full resolves every file again and records
+// a new version even when no file changed, so rows that went stale without
+// a change of their file (a build of sdl that extracts otherwise under the
+// same ExtractVersion, an edge that depends on another file) are repaired,
+// not kept under "up to date".
+func TestFullRepairsStaleRows(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo")
+	copyDir(t, "../testdata/repos/go", root)
+	db := filepath.Join(t.TempDir(), "full.db")
+	ctx := context.Background()
+	if _, err := Run(ctx, testOptions(root, db)); err != nil {
+		t.Fatal(err)
+	}
+	w, err := schema.OpenWrite(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src, dst, kind string
+	if err := w.QueryRow(`SELECT src, dst, kind FROM edges WHERE to_seq IS NULL AND kind = 'call' AND dst IS NOT NULL ORDER BY src, dst LIMIT 1`).Scan(&src, &dst, &kind); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`UPDATE files SET module = 'stale' WHERE to_seq IS NULL`,
+		`DELETE FROM edges WHERE to_seq IS NULL AND src = '` + src + `' AND dst = '` + dst + `' AND kind = 'call'`,
+	} {
+		if _, err := w.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+
+	// a plain run sees no change of a file and leaves the rows as they are
+	sum, err := Run(ctx, testOptions(root, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.State != StateUpToDate {
+		t.Fatalf("plain run: state %s, want %s", sum.State, StateUpToDate)
+	}
+	opts := testOptions(root, db)
+	opts.Full = true
+	if sum, err = Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	if sum.State != StateIncremental || sum.Seq != 2 {
+		t.Fatalf("--full: state %s, version %d; want %s, 2", sum.State, sum.Seq, StateIncremental)
+	}
+	conn := openDB(t, db)
+	var stale, back int
+	if err := conn.QueryRow(`SELECT count(*) FROM files WHERE to_seq IS NULL AND module = 'stale'`).Scan(&stale); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(`SELECT count(*) FROM edges WHERE to_seq IS NULL AND src = ? AND dst = ? AND kind = 'call'`, src, dst).Scan(&back); err != nil {
+		t.Fatal(err)
+	}
+	if stale != 0 || back == 0 {
+		t.Fatalf("after --full: %d files keep the stale module, edge %s -> %s present %d times", stale, src, dst, back)
+	}
+}

@@ -43,8 +43,9 @@ type Options struct {
 	Root    string // the repository to index
 	DB      string // the index file; default Root/.sdl/index.db
 	Workers int    // parse workers; default GOMAXPROCS
-	// Full re-parses every file instead of only the changed ones. The result
-	// is still recorded as a new version of the existing file.
+	// Full re-parses and re-resolves every file instead of only the changed
+	// ones. The result is recorded as a new version of the existing file,
+	// even when no file changed.
 	Full bool
 	Walk WalkOptions
 	// Now is the time recorded in the ledger; zero means the current time.

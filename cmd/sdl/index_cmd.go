@@ -35,7 +35,7 @@ func indexCommand() *cli.Command {
 		ArgsUsage: "[DIR]",
 		Flags: []cli.Flag{
 			dbFlag, jsonFlag,
-			&cli.BoolFlag{Name: "full", Usage: "parse every file again, not only the changed ones"},
+			&cli.BoolFlag{Name: "full", Usage: "parse and resolve every file again and record a new version even if no file changed (repairs stale rows)"},
 			&cli.IntFlag{Name: "workers", Usage: "parse workers", DefaultText: "number of CPUs"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
