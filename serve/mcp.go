@@ -307,7 +307,7 @@ func errorResult(reg *Registry, t *Tool, err error) *mcp.CallToolResult {
 		hint = "pass a symbolId from the candidates, or add file or kind to the reference"
 	case errors.Is(err, query.ErrNotFound):
 		code = "not_found"
-		hint = "find the symbol with sdl_symbol_search"
+		hint = "ids change when the code does: find the current id with sdl_symbol_search, or name the symbol with symbolRef {name, file?} where the tool takes one"
 	case errors.Is(err, query.ErrMemoryNotFound):
 		code = "not_found"
 		hint = "find memory ids with sdl_memory_query"

@@ -294,6 +294,8 @@ func TestBadArguments(t *testing.T) {
 		{"sdl_slice_spillover_get", `{"spilloverHandle": "sp_nope"}`, "unknown handle"},
 		{"sdl_symbol_search", `{"query": "x", "repoId": "elsewhere"}`, `unknown repoId \"elsewhere\": this server knows shop`},
 		{"sdl_usage_stats", `{"scope": "forever"}`, "scope"},
+		// an id from an older index: how to find the current one
+		{"sdl_symbol_get_card", `{"symbolId": "sym_nope"}`, "symbolRef {name, file?}"},
 	} {
 		text, isErr := call(t, c, tc.tool, tc.args)
 		if !isErr {
