@@ -1654,8 +1654,8 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error 
 				// before any card is dropped
 				over -= degradeCard(s.Cards, keptDetail(budget))
 			case len(s.Frontier) > 1 && len(s.Cards) <= leadCards:
-				// the first leadCards cards outrank it too, but for one
-				// item that says where to look next
+				// the first leadCards cards outrank the frontier too,
+				// but for one item that says where to look next
 				over -= Tokens(mustJSON(s.Frontier[len(s.Frontier)-1]))
 				s.Frontier = s.Frontier[:len(s.Frontier)-1]
 			case len(s.Edges) > 0 && len(s.Cards) <= leadCards:
