@@ -330,3 +330,10 @@ func (x *Index) HeldAnswersForTest(ctx context.Context, cols, text string, limit
 	_, ok, err := x.ftsHeld(ctx, cols, terms, limit)
 	return ok, err
 }
+
+// CardTokenCap is the most one card of an adaptive slice may cost at
+// budget.
+func CardTokenCap(budget int) int { return cardTokenCap(budget) }
+
+// LeadCards is how many first cards outrank a slice's frontier and edges.
+const LeadCards = leadCards

@@ -1197,6 +1197,20 @@ func degradeCard(cards []*Card, kept int) int {
 	return 0
 }
 
+// envelopeReserve is what a slice keeps for its envelope (handle, lease,
+// etag, truncation, budget) while it takes cards.
+const envelopeReserve = 160
+
+// frontierReserve is what a slice keeps for its frontier and the edges
+// among its cards while it takes cards past the first leadCards.
+func frontierReserve(budget int) int { return budget / 12 }
+
+// leadCards is how many of the first cards of a slice come before its
+// frontier and edges when the budget runs short: an agent reads the top
+// of a slice, and the eval's @5 counts the first five; a small budget
+// that holds them should show them (with cardTokenCap, 1000 tokens does).
+const leadCards = 5
+
 // cardTokensGuess is about what a card of a slice costs: a signature card
 // takes 60 to 100 tokens, a compact one 100 to 200.
 const cardTokensGuess = 100
@@ -1206,12 +1220,24 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 	budget := req.Budget.MaxEstimatedTokens
 	// keep room for the envelope and the frontier, and for the memories
 	// about the best candidates
-	reserve := 160 + budget/12 + x.memoryReserve(ctx, req, ranks)
+	reserve := envelopeReserve + frontierReserve(budget) + x.memoryReserve(ctx, req, ranks)
 	avail := budget - reserve
 	kept := keptDetail(budget)
+	capTokens := 0
+	if adaptive(req) {
+		capTokens = cardTokenCap(budget)
+	}
 	s := &resp.Slice
 	s.Cards = []*Card{}
 	s.Budget = *req.Budget
+	// the first leadCards cards may also take the frontier's room:
+	// fitBudget gives up the frontier and the edges before one of them
+	room := func() int {
+		if len(s.Cards)+len(s.CardRefs) < leadCards {
+			return avail + frontierReserve(budget)
+		}
+		return avail
+	}
 	used := 0
 	taken := map[string]bool{}
 	var order []ranked
@@ -1243,10 +1269,18 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 		if full == nil {
 			continue
 		}
+		fit := room()
+		cardAt := func(detail string) (*Card, int) {
+			c, n := sliceCard(full, detail)
+			if capTokens > 0 {
+				return capCard(c, n, capTokens)
+			}
+			return c, n
+		}
 		if et, ok := req.KnownCardEtags[full.SymbolID]; ok && et == full.Etag {
 			ref := CardRef{SymbolID: full.SymbolID, Etag: full.Etag, NotModified: true}
 			c := Tokens(mustJSON(ref)) + 1
-			if used+c > avail {
+			if used+c > fit {
 				cut = i
 				break
 			}
@@ -1257,26 +1291,26 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 			continue
 		}
 		detail := detailAfter(s.Cards, kept, detailFor(req, len(s.Cards)))
-		card, cost := sliceCard(full, detail)
+		card, cost := cardAt(detail)
 		// downgrade until it fits
-		for used+cost > avail && detail != DetailMinimal {
+		for used+cost > fit && detail != DetailMinimal {
 			detail = downgrade(detail)
-			card, cost = sliceCard(full, detail)
+			card, cost = cardAt(detail)
 		}
 		// then the cards above it in rank but below the first
 		// keptDetail give their detail, from the lowest up, before a card
 		// is left out: a small budget keeps the best cards, not the
 		// first found in full
-		for used+cost > avail && adaptive(req) && degradable(s.Cards, kept) {
+		for used+cost > fit && adaptive(req) && degradable(s.Cards, kept) {
 			used -= degradeCard(s.Cards, kept)
 			detail = detailAfter(s.Cards, kept, detailFor(req, len(s.Cards)))
-			card, cost = sliceCard(full, detail)
-			for used+cost > avail && detail != DetailMinimal {
+			card, cost = cardAt(detail)
+			for used+cost > fit && detail != DetailMinimal {
 				detail = downgrade(detail)
-				card, cost = sliceCard(full, detail)
+				card, cost = cardAt(detail)
 			}
 		}
-		if used+cost > avail {
+		if used+cost > fit {
 			cut = i
 			break
 		}
@@ -1577,15 +1611,17 @@ func cardFiles(cs []*Card) []string {
 
 // keptFrontier is the frontier a slice keeps while cutting to its budget:
 // what just missed the slice tells the agent where to look next, for less
-// than a card; only a slice down to its last card gives it up.
+// than a card; a slice down to its first leadCards cards keeps one item,
+// and only one down to its last card gives it up.
 const keptFrontier = 3
 
 // fitBudget checks the whole response against the budget and drops, from
 // the end, until it fits: frontier items beyond keptFrontier, then memories
 // beyond a tenth of the budget (memoryRoom), then the detail of the cards
 // below the first keptDetail (adaptive slices: degradeCard), then cards
-// down to the last, then the rest of the frontier, the last card and the
-// remaining memories.
+// down to leadCards, then the frontier but one item and the edges, then
+// cards down to the last, then the rest of the frontier, the last card and
+// the remaining memories.
 // So memories about the code at hand displace at most a tenth of the cards.
 // Budgets are promises: a response never exceeds its budget.
 func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error {
@@ -1617,6 +1653,15 @@ func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error 
 				// a card below the first keptDetail gives its detail
 				// before any card is dropped
 				over -= degradeCard(s.Cards, keptDetail(budget))
+			case len(s.Frontier) > 1 && len(s.Cards) <= leadCards:
+				// the first leadCards cards outrank the frontier too,
+				// but for one item that says where to look next
+				over -= Tokens(mustJSON(s.Frontier[len(s.Frontier)-1]))
+				s.Frontier = s.Frontier[:len(s.Frontier)-1]
+			case len(s.Edges) > 0 && len(s.Cards) <= leadCards:
+				// and the edges among them, which their calls partly say
+				over -= Tokens(mustJSON(s.Edges[len(s.Edges)-1]))
+				s.Edges = s.Edges[:len(s.Edges)-1]
 			case len(s.Cards) > 0:
 				last := s.Cards[len(s.Cards)-1]
 				over -= Tokens(mustJSON(last))

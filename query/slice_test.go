@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/sdl-dev/sdl/query"
 )
 
@@ -506,5 +508,67 @@ func TestSliceAgainAndAfterIndex(t *testing.T) {
 	}
 	if content(after) != content(fresh) {
 		t.Errorf("after the index run:\n%s\nfrom a fresh Index:\n%s", content(after), content(fresh))
+	}
+}
+
+// TestSliceCardCap checks that a small budget holds the first cards of the
+// ranking however long their signatures and docs: at 1000 tokens every
+// card of an adaptive slice costs at most its cap (CardTokenCap), a cut
+// signature is the start of the whole one, the first LeadCards cards are
+// those of the 4000-token slice in the same order, and the response keeps
+// to its budget. Without the cap, the fixture's cards (about 170 tokens at
+// their signature) leave room for four.
+func TestSliceCardCap(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "slices", "typescript-longsigs.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := txtarIndex(t, ar)
+	ctx := context.Background()
+	task := "a failed parse should report the issue path of every union, record, tuple, array, map and set"
+	slice := func(budget int) *query.SliceResponse {
+		resp, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: task, Budget: &query.SliceBudget{MaxEstimatedTokens: budget}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := query.Tokens(string(query.EncodeJSON(resp))); n > budget {
+			t.Errorf("budget %d: response of %d tokens", budget, n)
+		}
+		return resp
+	}
+	wide, small := slice(4000), slice(1000)
+	whole := map[string]string{}
+	var order []string
+	for _, c := range wide.Slice.Cards {
+		order = append(order, c.Name)
+		if c.Signature != nil {
+			whole[c.SymbolID] = c.Signature.Text
+		}
+	}
+	if len(order) < query.LeadCards {
+		t.Fatalf("the 4000-token slice holds %d cards: %v", len(order), order)
+	}
+	var got []string
+	cut := 0
+	for _, c := range small.Slice.Cards {
+		got = append(got, c.Name)
+		if n := query.Tokens(string(query.EncodeJSON(c))) + 1; n > query.CardTokenCap(1000) {
+			t.Errorf("card %s costs %d tokens, cap %d", c.Name, n, query.CardTokenCap(1000))
+		}
+		if c.Signature == nil {
+			continue
+		}
+		if s, ok := strings.CutSuffix(c.Signature.Text, "…"); ok {
+			cut++
+			if !strings.HasPrefix(whole[c.SymbolID], s) {
+				t.Errorf("card %s: cut signature %q is not the start of %q", c.Name, c.Signature.Text, whole[c.SymbolID])
+			}
+		}
+	}
+	if cut == 0 {
+		t.Errorf("no signature cut at 1000 tokens: %v", got)
+	}
+	if len(got) < query.LeadCards || strings.Join(got[:query.LeadCards], ",") != strings.Join(order[:query.LeadCards], ",") {
+		t.Errorf("first cards at 1000 tokens %v, at 4000 %v", got, order[:query.LeadCards])
 	}
 }
