@@ -585,7 +585,7 @@ const refillTolerance = 30
 // wide slice holds more, the next one would not fit even at minimal
 // detail; and that the slice's hash names the cards it sends.
 func TestSliceRefill(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "slices", "go-numparse.txtar"))
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "slices", "cpp-numparse.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -606,7 +606,7 @@ func TestSliceRefill(t *testing.T) {
 		return resp
 	}
 	wide := slice(4000).Slice.Cards
-	for _, budget := range []int{1000, 1500} {
+	for _, budget := range []int{800, 1000} {
 		resp := slice(budget)
 		small := resp.Slice.Cards
 		if len(small) >= len(wide) {
