@@ -122,54 +122,79 @@ func (x *Index) refillOne(ctx context.Context, req *SliceRequest, f *sliceFill, 
 	for _, o := range order {
 		taken[o.id] = true
 	}
-	var front []FrontierItem
-	for _, it := range f.frontier {
-		if !taken[it.SymbolID] && len(front) < len(was.frontier) {
+	// the frontier keeps what fitBudget left of it but the card taken,
+	// and tries the next item in its place: fitBudget may have given up
+	// a large item, which must not come back at a card's cost
+	var front, topped []FrontierItem
+	inFront := map[string]bool{}
+	for _, it := range was.frontier {
+		inFront[it.SymbolID] = true
+		if !taken[it.SymbolID] {
 			front = append(front, it)
 		}
 	}
-	s.Frontier = front
+	topped = front
+	if len(front) < len(was.frontier) {
+		for _, it := range f.frontier {
+			if !taken[it.SymbolID] && !inFront[it.SymbolID] {
+				topped = append(slices.Clip(front), it)
+				break
+			}
+		}
+	}
 	if !slices.Contains(cardFiles(s.Cards), full.File) {
 		resp.StaleFiles = append(slices.Clip(was.stale), x.staleFiles(ctx, []string{full.File})...)
 	}
 	s.Truncation.DroppedCards--
-	fits := func() bool {
-		resp.SliceEtag.SliceHash = sliceHash(s)
-		resp.EstimatedTokens = 99999 // at its widest, as fitBudget counts
-		n := Tokens(mustJSON(resp))
-		if n > budget {
-			return false
-		}
-		resp.EstimatedTokens = n
-		return true
+	// the frontier as long as before outranks the card's detail, as in
+	// fitBudget, which cuts details before the first keptFrontier items
+	fronts := [][]FrontierItem{topped}
+	if len(front) < len(topped) {
+		fronts = append(fronts, front)
 	}
-	if et, ok := req.KnownCardEtags[full.SymbolID]; ok && et == full.Etag {
-		ref := CardRef{SymbolID: full.SymbolID, Etag: full.Etag, NotModified: true}
-		s.CardRefs = append(slices.Clip(was.refs), ref)
-		if Tokens(mustJSON(ref))+1 <= room && fits() {
-			return true
-		}
-		restore()
-		return false
-	}
-	detail := detailAfter(was.cards, kept, detailFor(req, len(was.cards)))
-	for {
-		c, n := sliceCard(full, detail)
-		if capTokens > 0 {
-			c, n = capCard(c, n, capTokens)
-		}
-		// a card bigger than the room alone needs no whole count
-		if n <= room {
-			s.Cards = append(slices.Clip(was.cards), c)
-			if fits() {
+	for _, fr := range fronts {
+		s.Frontier = fr
+		if et, ok := req.KnownCardEtags[full.SymbolID]; ok && et == full.Etag {
+			ref := CardRef{SymbolID: full.SymbolID, Etag: full.Etag, NotModified: true}
+			s.CardRefs = append(slices.Clip(was.refs), ref)
+			if Tokens(mustJSON(ref))+1 <= room && countFits(resp, budget) {
 				return true
 			}
+			continue
 		}
-		if detail == DetailMinimal {
-			break
+		detail := detailAfter(was.cards, kept, detailFor(req, len(was.cards)))
+		for {
+			c, n := sliceCard(full, detail)
+			if capTokens > 0 {
+				c, n = capCard(c, n, capTokens)
+			}
+			// a card bigger than the room alone needs no whole count
+			if n <= room {
+				s.Cards = append(slices.Clip(was.cards), c)
+				if countFits(resp, budget) {
+					return true
+				}
+			}
+			if detail == DetailMinimal {
+				break
+			}
+			detail = downgrade(detail)
 		}
-		detail = downgrade(detail)
 	}
 	restore()
 	return false
+}
+
+// countFits counts the whole response as fitBudget does, with its hash
+// and estimatedTokens at its widest, and tells whether it keeps within
+// budget (then estimatedTokens is that count).
+func countFits(resp *SliceResponse, budget int) bool {
+	resp.SliceEtag.SliceHash = sliceHash(&resp.Slice)
+	resp.EstimatedTokens = 99999
+	n := Tokens(mustJSON(resp))
+	if n > budget {
+		return false
+	}
+	resp.EstimatedTokens = n
+	return true
 }
