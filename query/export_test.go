@@ -337,3 +337,12 @@ func CardTokenCap(budget int) int { return cardTokenCap(budget) }
 
 // LeadCards is how many first cards outrank a slice's frontier and edges.
 const LeadCards = leadCards
+
+// MinimalCardTokens is what card c costs in a slice at minimal detail.
+func MinimalCardTokens(c *Card) int {
+	_, n := sliceCard(c, DetailMinimal)
+	return n
+}
+
+// SliceHashOf is the sliceHash a slice's etag should carry.
+func SliceHashOf(s *Slice) string { return sliceHash(s) }

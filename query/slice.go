@@ -333,12 +333,16 @@ func (x *Index) buildSlice(ctx context.Context, req *SliceRequest) (*SliceRespon
 		resp.RetrievalEvidence = b.ev
 	}
 	resp.Warnings = b.warnings
-	if err := x.fillSlice(ctx, req, ranks, b.rows, b.known, resp, ver.ID); err != nil {
+	fill, err := x.fillSlice(ctx, req, ranks, b.rows, b.known, resp, ver.ID)
+	if err != nil {
 		return nil, nil, err
 	}
 	resp.StaleFiles = x.staleFiles(ctx, cardFiles(resp.Slice.Cards))
 	x.sliceMemories(ctx, req, resp)
 	if err := x.fitBudget(resp, req.Budget.MaxEstimatedTokens, adaptive(req)); err != nil {
+		return nil, nil, err
+	}
+	if err := x.refillSlice(ctx, req, fill, resp); err != nil {
 		return nil, nil, err
 	}
 	if handle != "" {
@@ -1215,8 +1219,20 @@ const leadCards = 5
 // takes 60 to 100 tokens, a compact one 100 to 200.
 const cardTokensGuess = 100
 
+// sliceFill is what fillSlice leaves for refillSlice: the ranking, the
+// full cards and edges it built, and the frontier before fitBudget cut it.
+type sliceFill struct {
+	ranks         []ranked
+	built         int // ranks[:built] have their full cards
+	fulls         map[string]*Card
+	outEdges      map[string][]outEdge
+	frontier      []FrontierItem
+	rows, unnamed map[string]*symbolRow
+	ver           string
+}
+
 // fillSlice takes ranked symbols in order until the budget is spent.
-func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, rows, unnamed map[string]*symbolRow, resp *SliceResponse, ver string) error {
+func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked, rows, unnamed map[string]*symbolRow, resp *SliceResponse, ver string) (*sliceFill, error) {
 	budget := req.Budget.MaxEstimatedTokens
 	// keep room for the envelope and the frontier, and for the memories
 	// about the best candidates
@@ -1258,7 +1274,7 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 			n = min(n, req.Budget.MaxCards-len(s.Cards)-len(s.CardRefs), len(ranks)-i)
 			more, err := x.fullCards(ctx, ranks[i:], n, req, ver, rows, unnamed, outEdges)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			for id, c := range more {
 				fulls[id] = c
@@ -1335,7 +1351,8 @@ func (x *Index) fillSlice(ctx context.Context, req *SliceRequest, ranks []ranked
 	sliceEdges(s, order, outEdges)
 	x.frontier(ctx, s, ranks[cut:], taken)
 	resp.SliceEtag = SliceEtag{Handle: resp.SliceHandle, Version: ver, SliceHash: sliceHash(s)}
-	return nil
+	return &sliceFill{ranks: ranks, built: built, fulls: fulls, outEdges: outEdges,
+		frontier: append([]FrontierItem(nil), s.Frontier...), rows: rows, unnamed: unnamed, ver: ver}, nil
 }
 
 // fullCards builds the full cards of the first n ranked symbols in one
@@ -1626,6 +1643,8 @@ const keptFrontier = 3
 // Budgets are promises: a response never exceeds its budget.
 func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error {
 	for {
+		// the hash names the cards that are sent, not those taken
+		resp.SliceEtag.SliceHash = sliceHash(&resp.Slice)
 		// count once with estimatedTokens at its widest, an upper bound
 		resp.EstimatedTokens = 99999
 		n := Tokens(mustJSON(resp))

@@ -46,6 +46,9 @@ func TestSliceBudgets(t *testing.T) {
 					if resp.EstimatedTokens > budget || resp.EstimatedTokens <= 0 {
 						t.Errorf("%s %q: estimatedTokens %d for budget %d", repo, task, resp.EstimatedTokens, budget)
 					}
+					if got, want := resp.SliceEtag.SliceHash, query.SliceHashOf(&resp.Slice); got != want {
+						t.Errorf("%s %q budget %d: sliceHash %s, of the cards sent %s", repo, task, budget, got, want)
+					}
 					if n := len(resp.Slice.Cards) + len(resp.Slice.CardRefs); n > maxCards {
 						t.Errorf("%s %q: %d cards over maxCards %d", repo, task, n, maxCards)
 					}
@@ -570,5 +573,54 @@ func TestSliceCardCap(t *testing.T) {
 	}
 	if len(got) < query.LeadCards || strings.Join(got[:query.LeadCards], ",") != strings.Join(order[:query.LeadCards], ",") {
 		t.Errorf("first cards at 1000 tokens %v, at 4000 %v", got, order[:query.LeadCards])
+	}
+}
+
+// refillTolerance is what adding a card costs beyond the card itself: a
+// comma, a stale file's path, a few tokens of a new slice hash.
+const refillTolerance = 30
+
+// TestSliceRefill checks that a small slice uses the room fitBudget leaves:
+// its cards are the first of the 4000-token slice, in order, and when the
+// wide slice holds more, the next one would not fit even at minimal
+// detail; and that the slice's hash names the cards it sends.
+func TestSliceRefill(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "slices", "cpp-numparse.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := txtarIndex(t, ar)
+	ctx := context.Background()
+	task := "parse error when reading a number with an exponent from an input stream"
+	slice := func(budget int) *query.SliceResponse {
+		resp, err := x.BuildSlice(ctx, query.SliceRequest{TaskText: task, Budget: &query.SliceBudget{MaxEstimatedTokens: budget}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := query.Tokens(string(query.EncodeJSON(resp))); n > budget || n > resp.EstimatedTokens {
+			t.Errorf("budget %d: response of %d tokens, estimatedTokens %d", budget, n, resp.EstimatedTokens)
+		}
+		if got, want := resp.SliceEtag.SliceHash, query.SliceHashOf(&resp.Slice); got != want {
+			t.Errorf("budget %d: sliceHash %s, of the cards sent %s", budget, got, want)
+		}
+		return resp
+	}
+	wide := slice(4000).Slice.Cards
+	for _, budget := range []int{800, 1000} {
+		resp := slice(budget)
+		small := resp.Slice.Cards
+		if len(small) >= len(wide) {
+			t.Fatalf("budget %d holds %d cards, 4000 holds %d: the fixture no longer tests a refill", budget, len(small), len(wide))
+		}
+		for i, c := range small {
+			if c.SymbolID != wide[i].SymbolID {
+				t.Fatalf("budget %d: card %d is %s, at 4000 %s", budget, i, c.Name, wide[i].Name)
+			}
+		}
+		next := wide[len(small)]
+		free := budget - resp.EstimatedTokens
+		if cost := query.MinimalCardTokens(next); free >= cost+refillTolerance {
+			t.Errorf("budget %d: %d cards, %d tokens free, and %s would take %d at minimal detail", budget, len(small), free, next.Name, cost)
+		}
 	}
 }
