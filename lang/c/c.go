@@ -64,7 +64,7 @@ func init() {
 			cMacros, cppMacros := macros()
 			// a .c file is C (as linguist has it); a header may hold C++
 			if (filePath == "" || isHeader(filePath)) && looksLikeCpp(src) {
-				return cpp, cppMacros.blank(blankExportMacros(src))
+				return cpp, cppMacros.blank(blankExportMacros(namespaceMacros(src)))
 			}
 			return c, cMacros.blank(blankExportMacros(src))
 		},
@@ -85,7 +85,7 @@ func init() {
 		Skeleton:      skeleton(),
 		Pick: func(_ string, src []byte) (*lang.Language, []byte) {
 			_, cppMacros := macros()
-			return cpp, cppMacros.blank(blankExportMacros(src))
+			return cpp, cppMacros.blank(blankExportMacros(namespaceMacros(src)))
 		},
 	})
 }
@@ -145,6 +145,69 @@ func blankExportMacros(src []byte) []byte {
 		}
 	}
 	return out
+}
+
+// namespaceMacros blanks a line that holds only a macro opening or closing
+// a library's namespace (NLOHMANN_JSON_NAMESPACE_BEGIN, FMT_BEGIN_NAMESPACE,
+// ABSL_NAMESPACE_END, PROTOBUF_NAMESPACE_OPEN), as macros/cpp.txt blanks
+// QT_BEGIN_NAMESPACE: the grammar, which cannot expand it, otherwise reads
+// the first declaration after it as an error and loses it (41 of
+// nlohmann/json's 54 headers). The namespace's name is usually defined in
+// another header, so its declarations read as top-level ones; an anonymous
+// namespace in its place would make them file-local. Spaces keep every
+// offset; the source is copied only when it has such a line.
+func namespaceMacros(src []byte) []byte {
+	if !bytes.Contains(src, []byte("NAMESPACE")) {
+		return src
+	}
+	out := src
+	for start := 0; start < len(src); {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		line := src[start:end]
+		i := 0
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		j := len(line)
+		for j > i && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == '\r' || line[j-1] == ';') {
+			j--
+		}
+		if namespaceMacro(line[i:j]) {
+			if &out[0] == &src[0] {
+				out = append([]byte(nil), src...)
+			}
+			for x := start + i; x < start+j; x++ {
+				out[x] = ' '
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// namespaceMacro tells whether word is an upper-case macro name that opens
+// or closes a namespace: it holds NAMESPACE and one of BEGIN, OPEN, START,
+// END or CLOSE.
+func namespaceMacro(word []byte) bool {
+	if len(word) < len("NAMESPACE_END") || !bytes.Contains(word, []byte("NAMESPACE")) {
+		return false
+	}
+	for _, b := range word {
+		if !(b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_') {
+			return false
+		}
+	}
+	for _, w := range []string{"BEGIN", "OPEN", "START", "END", "CLOSE"} {
+		if bytes.Contains(word, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // headerExts are the extensions of headers: their prototypes are symbols

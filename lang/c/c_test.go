@@ -94,6 +94,25 @@ func TestExportMacros(t *testing.T) {
 	}
 }
 
+// A library's namespace macro on a line of its own is blanked: without
+// it the grammar read the first declaration after
+// NLOHMANN_JSON_NAMESPACE_BEGIN as an error and lost it.
+func TestNamespaceMacros(t *testing.T) {
+	src := "#pragma once\nNLOHMANN_JSON_NAMESPACE_BEGIN\nnamespace detail {\ntemplate<typename T>\nstruct json_sax {\n  virtual bool null() = 0;\n};\n}\n" +
+		"NLOHMANN_JSON_NAMESPACE_END\nFMT_BEGIN_NAMESPACE\nclass buffer { int size() const { return 0; } };\nFMT_END_NAMESPACE;\n" +
+		"int NAMESPACE_BEGIN_COUNT = 1;\n#define MY_NAMESPACE_BEGIN namespace my {\n"
+	b := namespaceMacros([]byte(src))
+	if len(b) != len(src) || strings.Contains(string(b), "_NAMESPACE_END") || strings.Contains(string(b), "NAMESPACE_BEGIN\n") ||
+		!strings.Contains(string(b), "NAMESPACE_BEGIN_COUNT") || !strings.Contains(string(b), "#define MY_NAMESPACE_BEGIN") {
+		t.Errorf("read as:\n%s", b)
+	}
+	f := extractLoose(t, "include/nlohmann/json_sax.hpp", src)
+	langtest.WantAll(t, syms(f), "interface detail.json_sax exported", "method detail.json_sax.null public", "class buffer exported")
+	if len(f.Errors) > 0 {
+		t.Errorf("parse errors: %v", f.Errors)
+	}
+}
+
 func TestCSymbols(t *testing.T) {
 	src := `#include "kv/hash.h"
 #include <stdio.h>
