@@ -161,31 +161,21 @@ func namespaceMacros(src []byte) []byte {
 		return src
 	}
 	out := src
-	for start := 0; start < len(src); {
-		end := bytes.IndexByte(src[start:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += start
-		}
-		line := src[start:end]
-		i := 0
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
-		j := len(line)
-		for j > i && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == '\r' || line[j-1] == ';') {
-			j--
-		}
-		if namespaceMacro(line[i:j]) {
+	off := 0
+	for line := range bytes.Lines(src) {
+		start := off
+		off += len(line)
+		trimmed := bytes.TrimLeft(line, " \t")
+		word := bytes.TrimRight(trimmed, " \t\r\n;")
+		if namespaceMacro(word) {
 			if &out[0] == &src[0] {
 				out = append([]byte(nil), src...)
 			}
-			for x := start + i; x < start+j; x++ {
+			i := start + len(line) - len(trimmed)
+			for x := i; x < i+len(word); x++ {
 				out[x] = ' '
 			}
 		}
-		start = end + 1
 	}
 	return out
 }
