@@ -78,8 +78,7 @@ func (x *Index) refillSlice(ctx context.Context, req *SliceRequest, f *sliceFill
 	if s.Truncation.DroppedCards <= 0 {
 		// every ranked card is in: the slice is whole after all
 		s.Truncation = nil
-		resp.EstimatedTokens = 99999
-		resp.EstimatedTokens = Tokens(mustJSON(resp))
+		countResponse(resp, budget) // smaller than the count that fit
 	}
 	return nil
 }
@@ -189,12 +188,20 @@ func (x *Index) refillOne(ctx context.Context, req *SliceRequest, f *sliceFill, 
 // and estimatedTokens at its widest, and tells whether it keeps within
 // budget (then estimatedTokens is that count).
 func countFits(resp *SliceResponse, budget int) bool {
+	_, ok := countResponse(resp, budget)
+	return ok
+}
+
+// countResponse sets the hash of the cards the response sends and counts
+// the whole response once with estimatedTokens at its widest, an upper
+// bound; when the count keeps within budget, estimatedTokens becomes it.
+func countResponse(resp *SliceResponse, budget int) (int, bool) {
 	resp.SliceEtag.SliceHash = sliceHash(&resp.Slice)
 	resp.EstimatedTokens = 99999
 	n := Tokens(mustJSON(resp))
 	if n > budget {
-		return false
+		return n, false
 	}
 	resp.EstimatedTokens = n
-	return true
+	return n, true
 }

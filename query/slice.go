@@ -1644,12 +1644,8 @@ const keptFrontier = 3
 func (x *Index) fitBudget(resp *SliceResponse, budget int, adaptive bool) error {
 	for {
 		// the hash names the cards that are sent, not those taken
-		resp.SliceEtag.SliceHash = sliceHash(&resp.Slice)
-		// count once with estimatedTokens at its widest, an upper bound
-		resp.EstimatedTokens = 99999
-		n := Tokens(mustJSON(resp))
-		if n <= budget {
-			resp.EstimatedTokens = n
+		n, ok := countResponse(resp, budget)
+		if ok {
 			return nil
 		}
 		s := &resp.Slice
