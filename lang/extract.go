@@ -92,6 +92,12 @@ func ExtractTree(t *Tree, filePath string) *FileFacts {
 		return f
 	}
 	x.addModule(0)
+	// a test file by the parsed language's rules: a script without an
+	// extension is parsed by its #! line, which ForPath cannot see
+	if t.Lang.IsTestPath(filePath) {
+		f.IsTest = true
+		f.Symbols[0].IsTest = true
+	}
 	if !guarded(StageExtract, &f.Faults, func() {
 		if ExtractHook != nil {
 			ExtractHook(filePath)

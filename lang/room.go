@@ -179,12 +179,6 @@ func (s *Spec) testRules() testPathRules {
 // extractTags makes a file's facts from its query matches.
 func extractTags(x *Extractor, s *Spec) {
 	t := x.Tree
-	// the parsed language's rules: a script without an extension is
-	// parsed by its #! line, which ForPath cannot see
-	if t.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	var defs []Def
 	var module []string
 	seen := map[int32]bool{}

@@ -360,10 +360,6 @@ type state struct {
 func extract(x *lang.Extractor) {
 	w := &walkState{x: x, t: x.Tree, cpp: x.Tree.Lang.Name == "cpp", header: isHeader(x.Path),
 		namespaces: map[string]bool{}, classes: map[string]int{}}
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	// the name other files include this file by: its path, found by any
 	// suffix of whole segments (see Table.ModuleFiles)
 	x.Facts.Module = x.Path

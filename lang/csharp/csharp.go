@@ -89,10 +89,6 @@ type state struct {
 var testAttributes = lang.WordFile(data, "test_annotations.txt")
 
 func extract(x *lang.Extractor) {
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	c := state{sym: 0, members: -1, cls: -1, scope: &lang.Scope{}}
 	namespace(x, 0, "", c)
 }

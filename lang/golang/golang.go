@@ -47,10 +47,6 @@ func newScope() *lang.Scope {
 }
 
 func extract(x *lang.Extractor) {
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	topLevel(x, 0)
 	importsC := false
 	for _, imp := range x.Facts.Imports {

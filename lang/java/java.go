@@ -124,10 +124,6 @@ func newFile(t *lang.Tree) *file {
 var testAnnotations = lang.WordFile(data, "test_annotations.txt")
 
 func extract(x *lang.Extractor) {
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	root := &lang.Scope{}
 	c := state{sym: 0, members: -1, cls: -1, scope: root, file: newFile(x.Tree)}
 	for n := range x.Tree.NamedChildren(0) {

@@ -164,10 +164,6 @@ func extract(x *lang.Extractor) {
 	x.Facts.Module = moduleName(x.Path)
 	x.Facts.Symbols[0].Name = path.Base(x.Facts.Module)
 	w.ambient = strings.Contains(path.Base(x.Path), ".d.")
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	w.moduleDoc()
 	c := &state{sym: 0, parent: 0, scope: newScope(nil), level: true}
 	w.block(0, c)

@@ -52,10 +52,6 @@ type state struct {
 var testAnnotations = lang.WordFile(data, "test_annotations.txt")
 
 func extract(x *lang.Extractor) {
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	c := state{members: -1, cls: -1, scope: &lang.Scope{}}
 	for n := range x.Tree.NamedChildren(0) {
 		node(x, n, c)

@@ -55,10 +55,6 @@ type state struct {
 }
 
 func extract(x *lang.Extractor) {
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	c := state{sym: 0, cls: -1, scope: newScope()}
 	statements(x, 0, &c)
 }

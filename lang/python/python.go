@@ -118,10 +118,6 @@ func extract(x *lang.Extractor) {
 	if x.Facts.Module != "" {
 		x.Facts.Symbols[0].Name = x.Facts.Module
 	}
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	x.Facts.Symbols[0].Doc = p.docstring(0)
 	scope := newScope(nil, false)
 	p.prescan(0, scope)

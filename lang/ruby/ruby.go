@@ -53,10 +53,6 @@ type walk struct {
 }
 
 func extract(x *lang.Extractor) {
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	// other files require this one by its path without the extension,
 	// found by any suffix of whole segments ("shop/store")
 	x.Facts.Module = strings.TrimSuffix(x.Path, path.Ext(x.Path))

@@ -192,10 +192,6 @@ func extract(x *lang.Extractor) {
 	x.Facts.Module = rf.Module
 	m := &x.Facts.Symbols[0]
 	m.Name = rf.Module[strings.LastIndex(rf.Module, ":")+1:]
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		m.IsTest = true
-	}
 	w := &walker{x: x, t: x.Tree, bases: map[int][]string{}}
 	w.generators()
 	w.container(0, state{parent: 0}, nil, true)

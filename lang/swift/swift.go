@@ -52,10 +52,6 @@ type state struct {
 
 func extract(x *lang.Extractor) {
 	x.Facts.Module = moduleOf(x.Path)
-	if x.Tree.Lang.IsTestPath(x.Path) {
-		x.Facts.IsTest = true
-		x.Facts.Symbols[0].IsTest = true
-	}
 	if x.Facts.Module != "" {
 		x.Facts.Symbols[0].Name = x.Facts.Module
 	}
