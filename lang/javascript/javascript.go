@@ -220,40 +220,11 @@ func (w *walkState) walk(n int32, c *state) {
 	case "export_statement":
 		w.exportStmt(n, c)
 		return
-	case "function_declaration", "generator_function_declaration", "function_signature":
-		w.function(n, t.Field(n, "name"), "", c, decl{docNode: n, node: n})
+	}
+	if w.declaration(n, c, decl{docNode: n}) {
 		return
-	case "class_declaration", "abstract_class_declaration":
-		w.class(n, "", c, decl{docNode: n, node: n})
-		return
-	case "interface_declaration":
-		w.iface(n, c, decl{docNode: n, node: n})
-		return
-	case "type_alias_declaration":
-		w.typeAlias(n, c, decl{docNode: n, node: n})
-		return
-	case "enum_declaration":
-		w.enum(n, c, decl{docNode: n, node: n})
-		return
-	case "internal_module", "module":
-		w.namespace(n, c, decl{docNode: n, node: n})
-		return
-	case "ambient_declaration":
-		// declare function f(); declare global { ... }
-		was := w.ambient
-		w.ambient = true
-		defer func() { w.ambient = was }()
-		for d := range kids(w.t, n) {
-			if t.Kind(d) == "statement_block" {
-				w.block(d, c)
-			} else {
-				w.walkDecl(d, c, decl{docNode: n, node: d})
-			}
-		}
-		return
-	case "lexical_declaration", "variable_declaration", "using_declaration":
-		w.varDecl(n, c, decl{docNode: n, node: n})
-		return
+	}
+	switch t.Kind(n) {
 	case "expression_statement":
 		if c.level {
 			if e := t.FirstNamedChild(n); e >= 0 {
@@ -334,6 +305,14 @@ func (w *walkState) walk(n int32, c *state) {
 
 // walkDecl walks the declaration of an export or declare statement.
 func (w *walkState) walkDecl(n int32, c *state, d decl) {
+	if !w.declaration(n, c, d) {
+		w.walk(n, c)
+	}
+}
+
+// declaration makes the symbols of declaration n, documented by
+// d.docNode, and reports whether n is one.
+func (w *walkState) declaration(n int32, c *state, d decl) bool {
 	t := w.t
 	d.node = n
 	switch t.Kind(n) {
@@ -352,6 +331,7 @@ func (w *walkState) walkDecl(n int32, c *state, d decl) {
 	case "lexical_declaration", "variable_declaration", "using_declaration":
 		w.varDecl(n, c, d)
 	case "ambient_declaration":
+		// declare function f(); declare global { ... }
 		was := w.ambient
 		w.ambient = true
 		defer func() { w.ambient = was }()
@@ -363,8 +343,9 @@ func (w *walkState) walkDecl(n int32, c *state, d decl) {
 			}
 		}
 	default:
-		w.walk(n, c)
+		return false
 	}
+	return true
 }
 
 // ---- imports and exports
