@@ -162,8 +162,12 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	// a method call: find the qualifier's type
 	typ, external := qualifierType(ctx, r, depth)
 	if typ != nil {
-		if m := method(ctx.Table, typ, r.Name, 0); m != nil {
+		m, ext := method(ctx.Table, typ, r.Name, 0)
+		switch {
+		case m != nil:
 			return lang.Bound(m, lang.RuleReceiver)
+		case ext:
+			return lang.Unbound(lang.RuleExternal, 0)
 		}
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
@@ -174,12 +178,12 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	if !strings.ContainsAny(r.Qualifier, ".([") {
 		if v := resolveBare(ctx, r.Qualifier, true); v.Target != nil {
 			if lang.IsTypeKind(v.Target.Kind) {
-				if m := method(ctx.Table, v.Target, r.Name, 0); m != nil {
+				if m, _ := method(ctx.Table, v.Target, r.Name, 0); m != nil {
 					return lang.Bound(m, lang.RuleReceiver)
 				}
 			} else if v.Target.Kind == lang.KindVariable && v.Target.Returns != "" {
 				if typ := resolveType(ctx.Table, v.Target.Path, v.Target.Returns); typ != nil {
-					if m := method(ctx.Table, typ, r.Name, 0); m != nil {
+					if m, _ := method(ctx.Table, typ, r.Name, 0); m != nil {
 						return lang.Bound(m, lang.RuleReceiver)
 					}
 				}
@@ -248,7 +252,9 @@ func qualifierType(ctx *lang.Context, r *lang.Ref, depth int) (typ *lang.Target,
 		if typ == nil || strings.ContainsAny(seg, "()[") {
 			return nil, external
 		}
-		typ = fieldType(ctx.Table, typ, seg, 0)
+		// a field of another package's type (app.server with server
+		// *fasthttp.Server) makes the call external
+		typ, external = fieldType(ctx.Table, typ, seg, 0)
 	}
 	return typ, external
 }
@@ -335,10 +341,12 @@ func resolveTypeExt(tab lang.Table, fromPath, typ string) (*lang.Target, bool) {
 	return lang.One(lang.PreferDefinitions(lang.GoPreferBuilt(tab, fromPath, cands))), false
 }
 
-// method finds method name of typ, following embedded types.
-func method(tab lang.Table, typ *lang.Target, name string, depth int) *lang.Target {
+// method finds method name of typ, following embedded types. external
+// is true when it is not found and typ embeds a type of another package,
+// which may bring it (l.Lock() with sync.Mutex embedded).
+func method(tab lang.Table, typ *lang.Target, name string, depth int) (m *lang.Target, external bool) {
 	if depth > lang.MaxDepth {
-		return nil
+		return nil, false
 	}
 	dir := typ.Dir()
 	ms := lang.Pick(tab.ByName(name), func(t *lang.Target) bool {
@@ -347,36 +355,44 @@ func method(tab lang.Table, typ *lang.Target, name string, depth int) *lang.Targ
 	// the methods of a type declared in one variant file come from the
 	// variant files the same build compiles
 	if m := lang.One(lang.PreferDefinitions(lang.GoPreferBuilt(tab, typ.Path, ms))); m != nil {
-		return m
+		return m, false
 	}
 	for _, b := range typ.Bases {
-		if bt := resolveType(tab, typ.Path, b); bt != nil {
-			if m := method(tab, bt, name, depth+1); m != nil {
-				return m
+		bt, ext := resolveTypeExt(tab, typ.Path, b)
+		if bt != nil {
+			m, ext = method(tab, bt, name, depth+1)
+			if m != nil {
+				return m, false
 			}
 		}
+		external = external || ext
 	}
-	return nil
+	return nil, external
 }
 
 // fieldType is the type of field name of typ, following embedded types.
-func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) *lang.Target {
+// external is true when the field's type is another package's, or when
+// the field is not found and typ embeds a type of another package.
+func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) (ft *lang.Target, external bool) {
 	if depth > lang.MaxDepth {
-		return nil
+		return nil, false
 	}
 	for _, f := range typ.Fields {
 		if f.Name == name {
-			return resolveType(tab, typ.Path, f.Type)
+			return resolveTypeExt(tab, typ.Path, f.Type)
 		}
 	}
 	for _, b := range typ.Bases {
-		if bt := resolveType(tab, typ.Path, b); bt != nil {
-			if ft := fieldType(tab, bt, name, depth+1); ft != nil {
-				return ft
+		bt, ext := resolveTypeExt(tab, typ.Path, b)
+		if bt != nil {
+			ft, ext = fieldType(tab, bt, name, depth+1)
+			if ft != nil {
+				return ft, false
 			}
 		}
+		external = external || ext
 	}
-	return nil
+	return nil, external
 }
 
 // uniqueMethod binds a method call whose receiver type is unknown when
