@@ -106,6 +106,31 @@ func (r *resValue) modFile(from, mod string) string {
 	})
 }
 
+// childFile returns the file of the submodule name of file. A crate root
+// whose submodules are its siblings (tests/a.rs, src/bin/x.rs) has only
+// those it declares with mod name;: the other files beside it are crate
+// roots of their own, as tests/subscriber.rs is beside tests/event.rs.
+func (r *resValue) childFile(file, name string) string {
+	rf := r.rustFile(file)
+	if rf.Children != rf.Module {
+		fi := r.tab.File(file)
+		if fi == nil || !declaresMod(fi, name) {
+			return ""
+		}
+	}
+	return r.modFile(file, rf.Children+"::"+name)
+}
+
+// declaresMod reports whether a file declares mod name; at its top level.
+func declaresMod(fi *lang.FileInfo, name string) bool {
+	for i := range fi.Imports {
+		if fi.Imports[i].Source == "self::"+name {
+			return true
+		}
+	}
+	return false
+}
+
 // crateFile returns the lib.rs of the repository's crate called name, the
 // one nearest to from when several share the name.
 func (r *resValue) crateFile(from, name string) string {
@@ -278,7 +303,7 @@ func (r *resValue) first(file, seg string, depth int, skip *lang.Import) (ent, b
 			return ent{}, false // bound to something we cannot see
 		}
 	}
-	if f := r.modFile(file, rf.Children+"::"+seg); f != "" {
+	if f := r.childFile(file, seg); f != "" {
 		return ent{file: f}, true
 	}
 	if file == r.file {
@@ -442,7 +467,7 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 		return ent{}, false
 	}
 	if !value && e.cont == "" {
-		if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+name); f != "" {
+		if f := r.childFile(e.file, name); f != "" {
 			return ent{file: f}, true
 		}
 	}
@@ -456,7 +481,7 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 		}
 		return ent{}, false
 	}
-	if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+name); f != "" {
+	if f := r.childFile(e.file, name); f != "" {
 		return ent{file: f}, true
 	}
 	fi := r.tab.File(e.file)
