@@ -743,23 +743,59 @@ func (r *resValue) scopedTraitMethod(name string) *lang.Target {
 
 // traitInScope reports whether the trait of that name defined in
 // traitFile is in scope in the referencing file: defined or imported
-// there, also as _.
+// there, also renamed or as _, or re-exported by a module the file
+// imports with a glob (a prelude's pub use a::Trait as __Trait).
 func (r *resValue) traitInScope(trait, traitFile string) bool {
-	if tt, _ := r.resolveType(tyOf{s: trait, file: r.file}); tt != nil {
-		return tt.Kind == lang.KindInterface && tt.Path == traitFile
+	if tt, _ := r.resolveType(tyOf{s: trait, file: r.file}); tt != nil && tt.Kind == lang.KindInterface && tt.Path == traitFile {
+		return true
 	}
-	for i := range r.ctx.File.Imports {
-		imp := &r.ctx.File.Imports[i]
+	return r.importsTrait(r.file, r.ctx.File, trait, traitFile, 0)
+}
+
+// maxGlobHops bounds how many glob imports traitInScope follows: a file's
+// use super::* of a module whose use a::prelude::* re-exports the trait
+// is two.
+const maxGlobHops = 2
+
+// importsTrait reports whether a use of file imports the trait of that
+// name defined in traitFile, under any name (use a::Trait as _, a prelude's alias
+// __Trait), directly or through the modules its globs import.
+func (r *resValue) importsTrait(file string, fi *lang.FileInfo, trait, traitFile string, hops int) bool {
+	for i := range fi.Imports {
+		imp := &fi.Imports[i]
+		if len(imp.Names) == 0 {
+			if e, ok := r.binding(file, lang.Binding{Imp: imp}, hops); ok && isTrait(e, trait, traitFile) {
+				return true
+			}
+			continue
+		}
 		for _, n := range imp.Names {
-			if n.Alias == "_" && n.Name == trait {
-				e, ok := r.binding(r.file, lang.Binding{Imp: imp, Name: n.Name}, 0)
-				if ok && e.sym != nil && e.sym.Path == traitFile {
-					return true
-				}
+			if n.Name == "*" {
+				continue
+			}
+			if e, ok := r.binding(file, lang.Binding{Imp: imp, Name: n.Name}, hops); ok && isTrait(e, trait, traitFile) {
+				return true
 			}
 		}
 	}
+	if hops >= maxGlobHops {
+		return false
+	}
+	for _, g := range globs(fi) {
+		ge, ok := r.glob(file, g)
+		if !ok || ge.ext || ge.file == "" || ge.file == file || ge.cont != "" {
+			continue
+		}
+		if gf := r.tab.File(ge.file); gf != nil && r.importsTrait(ge.file, gf, trait, traitFile, hops+1) {
+			return true
+		}
+	}
 	return false
+}
+
+// isTrait reports whether e is the trait of that name defined in traitFile.
+func isTrait(e ent, trait, traitFile string) bool {
+	return e.sym != nil && e.sym.Kind == lang.KindInterface && e.sym.Name == trait && e.sym.Path == traitFile
 }
 
 // containerName is the last part of a container: "m.Foo" -> "Foo".
