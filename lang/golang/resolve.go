@@ -159,6 +159,16 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 			return lang.Unbound(lang.RuleUnresolved, len(cands))
 		}
 	}
+	// pkg.Var.M(): a package-level variable of an imported package
+	if r.QualifierType == "" && r.QualifierCall == "" && !strings.ContainsAny(r.Qualifier, "([") {
+		if head, rest, ok := strings.Cut(r.Qualifier, "."); ok {
+			if b, ok := bindings(ctx)[head]; ok {
+				if res, ok := packageVarMethod(ctx, b, strings.Split(rest, "."), r.Name); ok {
+					return res
+				}
+			}
+		}
+	}
 	// a method call: find the qualifier's type
 	typ, external := qualifierType(ctx, r, depth)
 	if typ != nil {
@@ -191,6 +201,44 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		}
 	}
 	return uniqueMethod(ctx.Table, ctx.File.Path, r.Name)
+}
+
+// packageVarMethod binds method name called on pkg.Var (and the fields
+// after it, segs) where b binds pkg: external when the package is not the
+// repository's, else through the variable's type. ok is false when the
+// variable or its type is not known, for the callers' other rules.
+func packageVarMethod(ctx *lang.Context, b lang.Binding, segs []string, name string) (res lang.Resolution, ok bool) {
+	dir := importDir(ctx.Table, b.Imp.Source)
+	if dir == "" {
+		return lang.Unbound(lang.RuleExternal, 0), true
+	}
+	v := lang.One(lang.PreferDefinitions(lang.GoPreferBuilt(ctx.Table, ctx.File.Path, lang.Pick(ctx.Table.ByName(segs[0]), func(t *lang.Target) bool {
+		return t.Container == "" && t.Kind == lang.KindVariable && t.Dir() == dir
+	}))))
+	if v == nil || v.Returns == "" {
+		return lang.Resolution{}, false
+	}
+	typ, external := resolveTypeExt(ctx.Table, v.Path, v.Returns)
+	for _, seg := range segs[1:] {
+		if typ == nil {
+			break
+		}
+		typ, external = fieldType(ctx.Table, typ, seg, 0)
+	}
+	if typ == nil {
+		if external {
+			return lang.Unbound(lang.RuleExternal, 0), true
+		}
+		return lang.Resolution{}, false
+	}
+	m, ext := method(ctx.Table, typ, name, 0)
+	switch {
+	case m != nil:
+		return lang.Bound(m, lang.RuleReceiver), true
+	case ext:
+		return lang.Unbound(lang.RuleExternal, 0), true
+	}
+	return lang.Unbound(lang.RuleUnresolved, 0), true
 }
 
 // visible reports whether code in file from can use t: the declarations
