@@ -1691,6 +1691,11 @@ func (r *resValue) follow(ty tyOf, rest string, depth int) (tyOf, bool, bool) {
 				case "clone", "to_owned", "as_ref", "as_mut", "borrow", "borrow_mut":
 					continue
 				}
+				// a method a blanket impl of a trait in scope gives, as
+				// missingMethod binds a call: registry().with(a).with(b)
+				m = r.scopedTraitMethod(name)
+			}
+			if m == nil {
 				return ty, false, false
 			}
 			if m.Returns == "" {
