@@ -107,18 +107,31 @@ func (r *resValue) modFile(from, mod string) string {
 }
 
 // childFile returns the file of the submodule name of file. A crate root
-// whose submodules are its siblings (tests/a.rs, src/bin/x.rs) has only
-// those it declares with mod name;: the other files beside it are crate
-// roots of their own, as tests/subscriber.rs is beside tests/event.rs.
+// whose submodules are its siblings (tests/a.rs, src/bin/x.rs) has those
+// that a file beside it declares with mod name; (itself, or the
+// tests/tests.rs whose modules the files beside it are, as ripgrep's
+// are): the other files beside it are crate roots of their own, as
+// tracing's tests/subscriber.rs is beside tests/event.rs.
 func (r *resValue) childFile(file, name string) string {
 	rf := r.rustFile(file)
-	if rf.Children != rf.Module {
-		fi := r.tab.File(file)
-		if fi == nil || !declaresMod(fi, name) {
-			return ""
-		}
+	if rf.Children != rf.Module && !r.siblingModule(file, name) {
+		return ""
 	}
 	return r.modFile(file, rf.Children+"::"+name)
+}
+
+// siblingModule reports whether a Rust file in file's directory declares
+// mod name; at its top level.
+func (r *resValue) siblingModule(file, name string) bool {
+	dir := path.Dir(file)
+	return r.tab.Memo("rs.sibmod\x00"+dir+"\x00"+name, func() string {
+		for _, f := range r.tab.DirFiles(dir) {
+			if fi := r.tab.File(f); fi != nil && strings.HasSuffix(f, ".rs") && declaresMod(fi, name) {
+				return "1"
+			}
+		}
+		return ""
+	}) != ""
 }
 
 // declaresMod reports whether a file declares mod name; at its top level.
