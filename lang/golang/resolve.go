@@ -159,11 +159,25 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 			return lang.Unbound(lang.RuleUnresolved, len(cands))
 		}
 	}
+	// pkg.Var.M(): a package-level variable of an imported package
+	if r.QualifierType == "" && r.QualifierCall == "" && !strings.ContainsAny(r.Qualifier, "([") {
+		if head, rest, ok := strings.Cut(r.Qualifier, "."); ok {
+			if b, ok := bindings(ctx)[head]; ok {
+				if res, ok := packageVarMethod(ctx, b, strings.Split(rest, "."), r.Name); ok {
+					return res
+				}
+			}
+		}
+	}
 	// a method call: find the qualifier's type
 	typ, external := qualifierType(ctx, r, depth)
 	if typ != nil {
-		if m := method(ctx.Table, typ, r.Name, 0); m != nil {
+		m, ext := method(ctx.Table, typ, r.Name, 0)
+		switch {
+		case m != nil:
 			return lang.Bound(m, lang.RuleReceiver)
+		case ext:
+			return lang.Unbound(lang.RuleExternal, 0)
 		}
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
@@ -174,12 +188,12 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	if !strings.ContainsAny(r.Qualifier, ".([") {
 		if v := resolveBare(ctx, r.Qualifier, true); v.Target != nil {
 			if lang.IsTypeKind(v.Target.Kind) {
-				if m := method(ctx.Table, v.Target, r.Name, 0); m != nil {
+				if m, _ := method(ctx.Table, v.Target, r.Name, 0); m != nil {
 					return lang.Bound(m, lang.RuleReceiver)
 				}
 			} else if v.Target.Kind == lang.KindVariable && v.Target.Returns != "" {
 				if typ := resolveType(ctx.Table, v.Target.Path, v.Target.Returns); typ != nil {
-					if m := method(ctx.Table, typ, r.Name, 0); m != nil {
+					if m, _ := method(ctx.Table, typ, r.Name, 0); m != nil {
 						return lang.Bound(m, lang.RuleReceiver)
 					}
 				}
@@ -187,6 +201,44 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		}
 	}
 	return uniqueMethod(ctx.Table, ctx.File.Path, r.Name)
+}
+
+// packageVarMethod binds method name called on pkg.Var (and the fields
+// after it, segs) where b binds pkg: external when the package is not the
+// repository's, else through the variable's type. ok is false when the
+// variable or its type is not known, for the callers' other rules.
+func packageVarMethod(ctx *lang.Context, b lang.Binding, segs []string, name string) (res lang.Resolution, ok bool) {
+	dir := importDir(ctx.Table, b.Imp.Source)
+	if dir == "" {
+		return lang.Unbound(lang.RuleExternal, 0), true
+	}
+	v := lang.One(lang.PreferDefinitions(lang.GoPreferBuilt(ctx.Table, ctx.File.Path, lang.Pick(ctx.Table.ByName(segs[0]), func(t *lang.Target) bool {
+		return t.Container == "" && t.Kind == lang.KindVariable && t.Dir() == dir
+	}))))
+	if v == nil || v.Returns == "" {
+		return lang.Resolution{}, false
+	}
+	typ, external := resolveTypeExt(ctx.Table, v.Path, v.Returns)
+	for _, seg := range segs[1:] {
+		if typ == nil {
+			break
+		}
+		typ, external = fieldType(ctx.Table, typ, seg, 0)
+	}
+	if typ == nil {
+		if external {
+			return lang.Unbound(lang.RuleExternal, 0), true
+		}
+		return lang.Resolution{}, false
+	}
+	m, ext := method(ctx.Table, typ, name, 0)
+	switch {
+	case m != nil:
+		return lang.Bound(m, lang.RuleReceiver), true
+	case ext:
+		return lang.Unbound(lang.RuleExternal, 0), true
+	}
+	return lang.Unbound(lang.RuleUnresolved, 0), true
 }
 
 // visible reports whether code in file from can use t: the declarations
@@ -248,7 +300,9 @@ func qualifierType(ctx *lang.Context, r *lang.Ref, depth int) (typ *lang.Target,
 		if typ == nil || strings.ContainsAny(seg, "()[") {
 			return nil, external
 		}
-		typ = fieldType(ctx.Table, typ, seg, 0)
+		// a field of another package's type (app.server with server
+		// *fasthttp.Server) makes the call external
+		typ, external = fieldType(ctx.Table, typ, seg, 0)
 	}
 	return typ, external
 }
@@ -335,10 +389,12 @@ func resolveTypeExt(tab lang.Table, fromPath, typ string) (*lang.Target, bool) {
 	return lang.One(lang.PreferDefinitions(lang.GoPreferBuilt(tab, fromPath, cands))), false
 }
 
-// method finds method name of typ, following embedded types.
-func method(tab lang.Table, typ *lang.Target, name string, depth int) *lang.Target {
+// method finds method name of typ, following embedded types. external
+// is true when it is not found and typ embeds a type of another package,
+// which may bring it (l.Lock() with sync.Mutex embedded).
+func method(tab lang.Table, typ *lang.Target, name string, depth int) (m *lang.Target, external bool) {
 	if depth > lang.MaxDepth {
-		return nil
+		return nil, false
 	}
 	dir := typ.Dir()
 	ms := lang.Pick(tab.ByName(name), func(t *lang.Target) bool {
@@ -347,36 +403,44 @@ func method(tab lang.Table, typ *lang.Target, name string, depth int) *lang.Targ
 	// the methods of a type declared in one variant file come from the
 	// variant files the same build compiles
 	if m := lang.One(lang.PreferDefinitions(lang.GoPreferBuilt(tab, typ.Path, ms))); m != nil {
-		return m
+		return m, false
 	}
 	for _, b := range typ.Bases {
-		if bt := resolveType(tab, typ.Path, b); bt != nil {
-			if m := method(tab, bt, name, depth+1); m != nil {
-				return m
+		bt, ext := resolveTypeExt(tab, typ.Path, b)
+		if bt != nil {
+			m, ext = method(tab, bt, name, depth+1)
+			if m != nil {
+				return m, false
 			}
 		}
+		external = external || ext
 	}
-	return nil
+	return nil, external
 }
 
 // fieldType is the type of field name of typ, following embedded types.
-func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) *lang.Target {
+// external is true when the field's type is another package's, or when
+// the field is not found and typ embeds a type of another package.
+func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) (ft *lang.Target, external bool) {
 	if depth > lang.MaxDepth {
-		return nil
+		return nil, false
 	}
 	for _, f := range typ.Fields {
 		if f.Name == name {
-			return resolveType(tab, typ.Path, f.Type)
+			return resolveTypeExt(tab, typ.Path, f.Type)
 		}
 	}
 	for _, b := range typ.Bases {
-		if bt := resolveType(tab, typ.Path, b); bt != nil {
-			if ft := fieldType(tab, bt, name, depth+1); ft != nil {
-				return ft
+		bt, ext := resolveTypeExt(tab, typ.Path, b)
+		if bt != nil {
+			ft, ext = fieldType(tab, bt, name, depth+1)
+			if ft != nil {
+				return ft, false
 			}
 		}
+		external = external || ext
 	}
-	return nil
+	return nil, external
 }
 
 // uniqueMethod binds a method call whose receiver type is unknown when

@@ -8,6 +8,7 @@ package php
 import (
 	"embed"
 	"strings"
+	"unicode"
 
 	"github.com/sdl-dev/sdl/lang"
 	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
@@ -128,6 +129,8 @@ func node(x *lang.Extractor, n int32, c state) {
 		callScoped(x, n, c)
 	case "object_creation_expression":
 		newExpr(x, n, c)
+	case "array_creation_expression":
+		callableArray(x, n, c)
 	case "anonymous_function", "arrow_function":
 		closure(x, n, c)
 		return
@@ -1034,6 +1037,72 @@ func newExpr(x *lang.Extractor, n int32, c state) {
 	}
 	rq, rn := splitName(cls)
 	x.Ref(lang.Ref{Kind: lang.RefNew, Name: rn, Qualifier: rq, Symbol: c.sym}, n)
+}
+
+// callableArray records the method a callable array names without
+// calling it: [Foo::class, 'm'] (a Laravel route's action), [$this, 'm'],
+// [self::class, 'm']. Only a two-element list whose second element is a
+// literal name qualifies; resolution keeps the reference only when the
+// class has that method, so ['id', 'name'] leaves nothing.
+func callableArray(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	var els []int32
+	for el := range t.NamedChildren(n) {
+		if t.Kind(el) != "array_element_initializer" || t.NamedChildCount(el) != 1 {
+			return // a keyed or spread element
+		}
+		els = append(els, t.FirstNamedChild(el))
+	}
+	if len(els) != 2 {
+		return
+	}
+	name := stringText(t, els[1])
+	if !isIdent(name) {
+		return
+	}
+	r := lang.Ref{Kind: lang.RefReference, Name: name, Symbol: c.sym}
+	switch recv := els[0]; t.Kind(recv) {
+	case "variable_name":
+		if t.Text(recv) != "$this" || c.cls < 0 {
+			return
+		}
+		r.Qualifier, r.QualifierType = "$this", className(x, c)
+	case "class_constant_access_expression":
+		var member int32 = -1
+		for ch := range t.NamedChildren(recv) {
+			member = ch
+		}
+		scope := t.FirstNamedChild(recv)
+		if scope < 0 || member == scope || !strings.EqualFold(t.Text(member), "class") {
+			return
+		}
+		switch t.Kind(scope) {
+		case "name", "qualified_name":
+			// as a static call Foo::m() records it: the class as written
+			r.Qualifier = lang.OneLine(t.Text(scope))
+			r.QualifierType = r.Qualifier
+		case "relative_scope":
+			if c.cls < 0 || strings.EqualFold(t.Text(scope), "parent") {
+				return
+			}
+			r.Qualifier, r.QualifierType = t.Text(scope), className(x, c)
+		default:
+			return
+		}
+	default:
+		return
+	}
+	x.Ref(r, n)
+}
+
+// isIdent reports whether s is a PHP identifier, the name of a method.
+func isIdent(s string) bool {
+	for i, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // closure walks a closure: its parameters are its own, what use ()

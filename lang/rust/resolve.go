@@ -106,6 +106,44 @@ func (r *resValue) modFile(from, mod string) string {
 	})
 }
 
+// childFile returns the file of the submodule name of file. A crate root
+// whose submodules are its siblings (tests/a.rs, src/bin/x.rs) has those
+// that a file beside it declares with mod name; (itself, or the
+// tests/tests.rs whose modules the files beside it are, as ripgrep's
+// are): the other files beside it are crate roots of their own, as
+// tracing's tests/subscriber.rs is beside tests/event.rs.
+func (r *resValue) childFile(file, name string) string {
+	rf := r.rustFile(file)
+	if rf.Children != rf.Module && !r.siblingModule(file, name) {
+		return ""
+	}
+	return r.modFile(file, rf.Children+"::"+name)
+}
+
+// siblingModule reports whether a Rust file in file's directory declares
+// mod name; at its top level.
+func (r *resValue) siblingModule(file, name string) bool {
+	dir := path.Dir(file)
+	return r.tab.Memo("rs.sibmod\x00"+dir+"\x00"+name, func() string {
+		for _, f := range r.tab.DirFiles(dir) {
+			if fi := r.tab.File(f); fi != nil && strings.HasSuffix(f, ".rs") && declaresMod(fi, name) {
+				return "1"
+			}
+		}
+		return ""
+	}) != ""
+}
+
+// declaresMod reports whether a file declares mod name; at its top level.
+func declaresMod(fi *lang.FileInfo, name string) bool {
+	for i := range fi.Imports {
+		if fi.Imports[i].Source == "self::"+name {
+			return true
+		}
+	}
+	return false
+}
+
 // crateFile returns the lib.rs of the repository's crate called name, the
 // one nearest to from when several share the name.
 func (r *resValue) crateFile(from, name string) string {
@@ -278,7 +316,7 @@ func (r *resValue) first(file, seg string, depth int, skip *lang.Import) (ent, b
 			return ent{}, false // bound to something we cannot see
 		}
 	}
-	if f := r.modFile(file, rf.Children+"::"+seg); f != "" {
+	if f := r.childFile(file, seg); f != "" {
 		return ent{file: f}, true
 	}
 	if file == r.file {
@@ -442,7 +480,7 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 		return ent{}, false
 	}
 	if !value && e.cont == "" {
-		if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+name); f != "" {
+		if f := r.childFile(e.file, name); f != "" {
 			return ent{file: f}, true
 		}
 	}
@@ -456,7 +494,7 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 		}
 		return ent{}, false
 	}
-	if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+name); f != "" {
+	if f := r.childFile(e.file, name); f != "" {
 		return ent{file: f}, true
 	}
 	fi := r.tab.File(e.file)
@@ -718,23 +756,59 @@ func (r *resValue) scopedTraitMethod(name string) *lang.Target {
 
 // traitInScope reports whether the trait of that name defined in
 // traitFile is in scope in the referencing file: defined or imported
-// there, also as _.
+// there, also renamed or as _, or re-exported by a module the file
+// imports with a glob (a prelude's pub use a::Trait as __Trait).
 func (r *resValue) traitInScope(trait, traitFile string) bool {
-	if tt, _ := r.resolveType(tyOf{s: trait, file: r.file}); tt != nil {
-		return tt.Kind == lang.KindInterface && tt.Path == traitFile
+	if tt, _ := r.resolveType(tyOf{s: trait, file: r.file}); tt != nil && tt.Kind == lang.KindInterface && tt.Path == traitFile {
+		return true
 	}
-	for i := range r.ctx.File.Imports {
-		imp := &r.ctx.File.Imports[i]
+	return r.importsTrait(r.file, r.ctx.File, trait, traitFile, 0)
+}
+
+// maxGlobHops bounds how many glob imports traitInScope follows: a file's
+// use super::* of a module whose use a::prelude::* re-exports the trait
+// is two.
+const maxGlobHops = 2
+
+// importsTrait reports whether a use of file imports the trait of that
+// name defined in traitFile, under any name (use a::Trait as _, a prelude's alias
+// __Trait), directly or through the modules its globs import.
+func (r *resValue) importsTrait(file string, fi *lang.FileInfo, trait, traitFile string, hops int) bool {
+	for i := range fi.Imports {
+		imp := &fi.Imports[i]
+		if len(imp.Names) == 0 {
+			if e, ok := r.binding(file, lang.Binding{Imp: imp}, hops); ok && isTrait(e, trait, traitFile) {
+				return true
+			}
+			continue
+		}
 		for _, n := range imp.Names {
-			if n.Alias == "_" && n.Name == trait {
-				e, ok := r.binding(r.file, lang.Binding{Imp: imp, Name: n.Name}, 0)
-				if ok && e.sym != nil && e.sym.Path == traitFile {
-					return true
-				}
+			if n.Name == "*" {
+				continue
+			}
+			if e, ok := r.binding(file, lang.Binding{Imp: imp, Name: n.Name}, hops); ok && isTrait(e, trait, traitFile) {
+				return true
 			}
 		}
 	}
+	if hops >= maxGlobHops {
+		return false
+	}
+	for _, g := range globs(fi) {
+		ge, ok := r.glob(file, g)
+		if !ok || ge.ext || ge.file == "" || ge.file == file || ge.cont != "" {
+			continue
+		}
+		if gf := r.tab.File(ge.file); gf != nil && r.importsTrait(ge.file, gf, trait, traitFile, hops+1) {
+			return true
+		}
+	}
 	return false
+}
+
+// isTrait reports whether e is the trait of that name defined in traitFile.
+func isTrait(e ent, trait, traitFile string) bool {
+	return e.sym != nil && e.sym.Kind == lang.KindInterface && e.sym.Name == trait && e.sym.Path == traitFile
 }
 
 // containerName is the last part of a container: "m.Foo" -> "Foo".
@@ -1630,6 +1704,11 @@ func (r *resValue) follow(ty tyOf, rest string, depth int) (tyOf, bool, bool) {
 				case "clone", "to_owned", "as_ref", "as_mut", "borrow", "borrow_mut":
 					continue
 				}
+				// a method a blanket impl of a trait in scope gives, as
+				// missingMethod binds a call: registry().with(a).with(b)
+				m = r.scopedTraitMethod(name)
+			}
+			if m == nil {
 				return ty, false, false
 			}
 			if m.Returns == "" {

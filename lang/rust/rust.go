@@ -32,6 +32,7 @@ func init() {
 		Resolve:       resolve,
 		ResolveImport: resolveImport,
 		Skeleton:      skeleton,
+		Fixup:         unwrapItemMacros,
 	})
 }
 

@@ -710,3 +710,76 @@ impl State {
 		}
 	}
 }
+
+// TestItemMacros: items a macro wraps to gate them (tracing's feature!,
+// tokio's cfg_rt!, nested) are the file's items, with their docs, and
+// parse without errors, as lazy_static!'s statics do (the grammar reads
+// static ref); a macro whose body is a DSL rather than items (bitflags!,
+// select! in a function) stays as it was, and so does every byte offset.
+func TestItemMacros(t *testing.T) {
+	src := `macro_rules! feature {
+    (#![$meta:meta] $($item:item)*) => { $( #[cfg($meta)] $item )* }
+}
+
+feature! {
+    #![all(feature = "registry", feature = "std")]
+    pub use registry::Registry;
+
+    /// Returns a default [` + "`Registry`" + `].
+    pub fn registry() -> Registry {
+        let s = "}"; let c = '}'; let l: &'static str = r#"{"#;
+        Registry::default()
+    }
+}
+
+cfg_rt! {
+    pub mod runtime;
+    cfg_time! {
+        pub struct Sleep { ms: u64 }
+        impl Sleep { pub fn reset(&mut self) {} }
+    }
+}
+
+lazy_static! {
+    static ref TABLE: Vec<u8> = Vec::new();
+}
+
+bitflags! {
+    pub struct Flags: u32 { const A = 1; }
+}
+
+fn run() {
+    tokio::select! {
+        _ = a() => {}
+    }
+}
+`
+	f := extractSrc(t, "tracing-subscriber/src/lib.rs", src)
+	if len(f.Errors) > 0 {
+		t.Errorf("parse errors: %v", f.Errors)
+	}
+	reg := symbolOf(t, f, "registry")
+	if reg.Kind != lang.KindFunction || reg.Doc != "Returns a default [`Registry`]." || !reg.Exported {
+		t.Errorf("registry: kind %s doc %q exported %v", reg.Kind, reg.Doc, reg.Exported)
+	}
+	if line := strings.Count(src[:strings.Index(src, "pub fn registry")], "\n") + 1; reg.Range.StartLine != line {
+		t.Errorf("registry at line %d, want %d", reg.Range.StartLine, line)
+	}
+	symbolOf(t, f, "Sleep")
+	symbolOf(t, f, "Sleep.reset")
+	var mods []string
+	for _, imp := range f.Imports {
+		mods = append(mods, imp.Source)
+	}
+	if !strings.Contains(strings.Join(mods, " "), "self::runtime") {
+		t.Errorf("mod runtime; inside cfg_rt! is no import: %v", mods)
+	}
+	if tab := symbolOf(t, f, "TABLE"); tab.Kind != lang.KindVariable {
+		t.Errorf("TABLE: kind %s", tab.Kind)
+	}
+	for _, s := range f.Symbols {
+		if s.Name == "Flags" || s.Name == "A" {
+			t.Errorf("a DSL macro's body was read as items: %s %s", s.Kind, s.Name)
+		}
+	}
+}

@@ -1,0 +1,293 @@
+package rust
+
+import (
+	"bytes"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+)
+
+// itemKeywords are the words an item starts with (after its attributes,
+// doc comments and visibility): what a macro body that wraps items opens
+// with.
+var itemKeywords = []string{"pub", "mod", "fn", "use", "impl", "struct", "enum", "union", "trait", "type", "const",
+	"static", "unsafe", "async", "extern", "macro_rules"}
+
+// unwrapItemMacros blanks a macro invocation that wraps items to gate
+// them, the way tracing's feature! { #![all(feature = "fmt")] pub mod fmt; }
+// and tokio's cfg_rt! { pub mod runtime; } declare whole modules: the
+// line's `name! {` and its closing brace become spaces, so the grammar
+// reads the items the compiler sees after the expansion, and
+// `registry()` or `mod runtime` exist. Only a body that parses as Rust
+// items without an error is unwrapped (lazy_static!'s static ref does: its
+// statics are the file's): a DSL such as bitflags!'s struct F: u32 stays a
+// macro invocation. It returns nil when it blanks nothing.
+func unwrapItemMacros(src []byte) []byte {
+	if !bytes.Contains(src, []byte("!")) {
+		return nil
+	}
+	var out []byte
+	var parser *sitter.Parser
+	defer func() {
+		if parser != nil {
+			parser.Close()
+		}
+	}()
+	for line := 0; line < len(src); {
+		next := bytes.IndexByte(src[line:], '\n')
+		if next < 0 {
+			next = len(src)
+		} else {
+			next += line + 1
+		}
+		start, open := itemMacroOpen(src, line, next)
+		line = next
+		if open < 0 {
+			continue
+		}
+		end := closingBrace(src, open)
+		if end < 0 {
+			continue
+		}
+		body := src[open+1 : end]
+		if bytes.IndexByte(body, '$') >= 0 || !startsWithItem(body) {
+			continue
+		}
+		if parser == nil {
+			parser = sitter.NewParser()
+			if parser.SetLanguage(sitter.NewLanguage(tsrust.Language())) != nil {
+				return nil
+			}
+		}
+		tree := parser.Parse(body, nil)
+		if tree == nil {
+			continue
+		}
+		bad := tree.RootNode().HasError()
+		tree.Close()
+		if bad {
+			continue
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		for i := start; i <= open; i++ {
+			out[i] = ' '
+		}
+		out[end] = ' '
+	}
+	return out
+}
+
+// itemMacroOpen finds, on the line src[line:next], a macro invocation
+// with braces that begins the line (`name! {`, `path::name!{`); it returns
+// where its name starts and the offset of its opening brace, or -1.
+func itemMacroOpen(src []byte, line, next int) (start, open int) {
+	i := line
+	for i < next && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	start = i
+	for {
+		j := i
+		for j < next && isIdentByte(src[j]) {
+			j++
+		}
+		if j == i || src[i] >= '0' && src[i] <= '9' {
+			return start, -1
+		}
+		if j+1 < next && src[j] == ':' && src[j+1] == ':' {
+			i = j + 2
+			continue
+		}
+		if string(src[i:j]) == "macro_rules" {
+			return start, -1
+		}
+		i = j
+		break
+	}
+	if i >= next || src[i] != '!' {
+		return start, -1
+	}
+	i++
+	for i < next && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if i >= next || src[i] != '{' {
+		return start, -1
+	}
+	return start, i
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// startsWithItem reports whether body's first token after comments and
+// attributes is one an item starts with.
+func startsWithItem(body []byte) bool {
+	i := 0
+	for i < len(body) {
+		switch {
+		case body[i] == ' ' || body[i] == '\t' || body[i] == '\n' || body[i] == '\r':
+			i++
+		case bytes.HasPrefix(body[i:], []byte("//")):
+			nl := bytes.IndexByte(body[i:], '\n')
+			if nl < 0 {
+				return false
+			}
+			i += nl + 1
+		case bytes.HasPrefix(body[i:], []byte("/*")):
+			e := bytes.Index(body[i+2:], []byte("*/"))
+			if e < 0 {
+				return false
+			}
+			i += e + 4
+		case body[i] == '#':
+			// #[attr] or #![attr]
+			j := i + 1
+			if j < len(body) && body[j] == '!' {
+				j++
+			}
+			if j >= len(body) || body[j] != '[' {
+				return false
+			}
+			e := closingBracket(body, j)
+			if e < 0 {
+				return false
+			}
+			i = e + 1
+		default:
+			j := i
+			for j < len(body) && isIdentByte(body[j]) {
+				j++
+			}
+			word := string(body[i:j])
+			for _, k := range itemKeywords {
+				if word == k {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// closingBracket finds the ] that closes the [ at open, or -1.
+func closingBracket(b []byte, open int) int {
+	depth := 0
+	for i := open; i < len(b); i++ {
+		switch b[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case '"':
+			i = skipString(b, i)
+			if i < 0 {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// closingBrace finds the } that closes the { at open, skipping comments,
+// strings and character literals, or -1.
+func closingBrace(b []byte, open int) int {
+	depth := 0
+	for i := open; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			nl := bytes.IndexByte(b[i:], '\n')
+			if nl < 0 {
+				return -1
+			}
+			i += nl
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			// block comments nest
+			d := 0
+			j := i
+			for ; j+1 < len(b); j++ {
+				if b[j] == '/' && b[j+1] == '*' {
+					d++
+					j++
+				} else if b[j] == '*' && b[j+1] == '/' {
+					d--
+					j++
+					if d == 0 {
+						break
+					}
+				}
+			}
+			if d != 0 {
+				return -1
+			}
+			i = j
+		case c == 'r' && i+1 < len(b) && (b[i+1] == '#' || b[i+1] == '"') && (i == 0 || !isIdentByte(b[i-1])):
+			// r"..." and r#"..."#
+			j := i + 1
+			hashes := 0
+			for j < len(b) && b[j] == '#' {
+				hashes++
+				j++
+			}
+			if j >= len(b) || b[j] != '"' {
+				continue // r#ident
+			}
+			closer := append([]byte{'"'}, bytes.Repeat([]byte{'#'}, hashes)...)
+			e := bytes.Index(b[j+1:], closer)
+			if e < 0 {
+				return -1
+			}
+			i = j + 1 + e + len(closer) - 1
+		case c == '"':
+			i = skipString(b, i)
+			if i < 0 {
+				return -1
+			}
+		case c == '\'':
+			// a character literal ('x', '\n', '\u{1F600}'), else a lifetime
+			if i+2 < len(b) && b[i+1] == '\\' {
+				e := bytes.IndexByte(b[i+2:], '\'')
+				if e < 0 {
+					return -1
+				}
+				i += 2 + e
+			} else if i+2 < len(b) && b[i+2] == '\'' {
+				i += 2
+			} else if i+1 < len(b) && b[i+1] >= 0x80 {
+				// a multi-byte character
+				if e := bytes.IndexByte(b[i+1:min(len(b), i+6)], '\''); e >= 0 {
+					i += 1 + e
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// skipString returns the offset of the " that closes the string opening
+// at i, or -1.
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return -1
+}
