@@ -256,7 +256,7 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 	}
 	todo := b.toRead(olds, unchanged, cs)
 	total, done := len(todo), 0
-	err := parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, unchanged, func(r *fileResult) error {
+	err := parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk, unchanged, func(r *fileResult) error {
 		done++
 		if done%64 == 0 || done == total {
 			b.progress("parse", done, total)
@@ -349,7 +349,7 @@ func (b *build) toRead(olds map[string]*oldFile, unchanged func(*Entry, string) 
 		e := &b.entries[i]
 		if e.Skip != "" {
 			// skipped by the walk: no read, no parse
-			r := parseOne(nil, b.src, nil, e, b.opts.Walk.MaxFileSize, nil)
+			r := parseOne(nil, b.src, nil, e, b.opts.Walk, nil)
 			if o := olds[e.Path]; o != nil && o.status == r.status && o.hash == r.hash && o.reason == r.reason {
 				cs.seen[e.Path] = true
 				b.count(r)

@@ -329,6 +329,10 @@ func (b *build) options() (string, string) {
 		"goTarget":   b.opts.GoTarget.String(),
 		"goToolTags": b.opts.GoTarget.ToolTags,
 	}
+	if b.opts.Walk.Generated {
+		// only when set: the default keeps the hash of earlier indexes
+		o["generated"] = true
+	}
 	js, _ := json.Marshal(o)
 	sum := sha256.Sum256(js)
 	return hex.EncodeToString(sum[:8]), string(js)
@@ -531,7 +535,7 @@ func (b *build) parseFull(ctx context.Context, tx *sql.Tx, fs *fileSet, store *f
 	total := len(b.entries)
 	done := 0
 	var busy time.Duration
-	err := parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+	err := parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk, nil, func(r *fileResult) error {
 		t0 := time.Now()
 		defer func() { busy += time.Since(t0) }()
 		done++

@@ -30,7 +30,7 @@ var ErrNotCode = errors.New("not a file sdl indexes")
 // another extraction may compute them differently.
 func Fingerprints(path string, src []byte) (map[string]string, error) {
 	l := lang.ForPath(path)
-	if l == nil || classify(path, src) != "" {
+	if l == nil || classify(path, src, false) != "" {
 		return nil, fmt.Errorf("fingerprints of %s: %w", path, ErrNotCode)
 	}
 	p := lang.NewParser()

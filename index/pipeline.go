@@ -117,14 +117,14 @@ func ordered[T any](ctx context.Context, n, workers int, start func() (func(int)
 // content is the same as in the current version (then it is not parsed):
 // it is asked first with hash "", whether the entry's stat stamp (size and
 // modification time) proves it, and then, after the read, with the hash.
-func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, entries []Entry, workers int, maxSize int64,
+func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, entries []Entry, workers int, walk WalkOptions,
 	unchanged func(e *Entry, hash string) bool, emit func(*fileResult) error) error {
 	// the parsers are closed when ordered returns: what they freed goes
 	// back before the next stage, whose peak is the run's
 	defer lang.ReleaseMemory()
 	return ordered(ctx, len(entries), workers, func() (func(int) *fileResult, func()) {
 		p := lang.NewParser()
-		return func(i int) *fileResult { return parseOne(p, tree, overlay, &entries[i], maxSize, unchanged) }, p.Close
+		return func(i int) *fileResult { return parseOne(p, tree, overlay, &entries[i], walk, unchanged) }, p.Close
 	}, func(_ int, r *fileResult) error { return emit(r) })
 }
 
@@ -133,7 +133,7 @@ func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, ent
 const racyWindow = 2 * time.Second
 
 // parseOne does all the work for one entry that needs no shared state.
-func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry, maxSize int64, unchanged func(*Entry, string) bool) (r *fileResult) {
+func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry, walk WalkOptions, unchanged func(*Entry, string) bool) (r *fileResult) {
 	r = &fileResult{entry: *e, size: e.Size}
 	defer func() {
 		// extraction guards its own stages; this catches the rest of the
@@ -173,7 +173,7 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 		return r
 	}
 	r.size = int64(len(data))
-	if r.size > maxSize {
+	if r.size > walk.MaxFileSize {
 		r.status, r.reason = StatusSkipped, SkipTooLarge
 		return r
 	}
@@ -182,7 +182,7 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 		r.unchanged = true
 		return r
 	}
-	if reason := classify(e.Path, data); reason != "" {
+	if reason := classify(e.Path, data, walk.Generated); reason != "" {
 		r.status, r.reason = StatusSkipped, reason
 		return r
 	}

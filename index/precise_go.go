@@ -1458,7 +1458,7 @@ func (b *build) preciseUnchanged(ctx context.Context, w *writer, tab *sqlTable, 
 	}
 	done := 0
 	b.progress("resolve", 0, len(todo))
-	return parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk.MaxFileSize, nil, func(r *fileResult) error {
+	return parseAll(ctx, b.src, b.opts.Overlay, todo, b.opts.Workers, b.opts.Walk, nil, func(r *fileResult) error {
 		if done++; done%64 == 0 || done == len(todo) {
 			b.progress("resolve", done, len(todo))
 		}

@@ -200,6 +200,13 @@ func (opts *Options) defaults(root string) error {
 	if opts.Walk.MaxFileSize <= 0 {
 		opts.Walk.MaxFileSize = DefaultMaxFileSize
 	}
+	if !opts.Walk.Generated {
+		s, err := LoadSettings(root)
+		if err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+		opts.Walk.Generated = s.Generated
+	}
 	if opts.Walk.SkipDirs == nil {
 		opts.Walk.SkipDirs = DefaultSkipDirs
 	}

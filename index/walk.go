@@ -57,6 +57,10 @@ type WalkOptions struct {
 	SkipDirs map[string]string
 	// Hidden includes directories whose names start with a dot.
 	Hidden bool
+	// Generated indexes generated code too ("Code generated ... DO NOT
+	// EDIT", .pb.go): its declarations then resolve the calls into it,
+	// at the price of its symbols in search (see LoadSettings).
+	Generated bool
 }
 
 // Entry is one file found by a walk. Skip is empty for a file to index.
@@ -298,9 +302,10 @@ func parsePatterns(data []byte, domain []string) []gitignore.Pattern {
 
 // classify decides, from a file's content, whether it is binary,
 // generated, minified or not the language its name claims; it returns the
-// skip reason or "". Generated code is skipped, not indexed and marked:
-// its symbols would crowd search and slices with code nobody edits.
-func classify(p string, data []byte) string {
+// skip reason or "". Generated code is skipped, not indexed and marked,
+// unless generated is set: its symbols would crowd search and slices with
+// code nobody edits.
+func classify(p string, data []byte, generated bool) string {
 	head := data
 	if len(head) > 8000 {
 		head = head[:8000]
@@ -314,7 +319,7 @@ func classify(p string, data []byte) string {
 	if isMinified(p, data) {
 		return SkipMinified
 	}
-	if isGenerated(p, data) {
+	if !generated && isGenerated(p, data) {
 		return SkipGenerated
 	}
 	return ""

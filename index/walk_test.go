@@ -92,7 +92,7 @@ func TestClassify(t *testing.T) {
 		{"Sources/View.h", "#import <UIKit/UIKit.h>\n\n@interface View : UIView\n@end\n", "Objective-C, not c"},
 		{"src/doc.h", "/**\n@class Foo\n*/\nstruct Foo { int a; };\n", ""},
 	} {
-		if got := classify(c.path, []byte(c.src)); got != c.want {
+		if got := classify(c.path, []byte(c.src), false); got != c.want {
 			t.Errorf("classify(%s, %.30q) = %q, want %q", c.path, c.src, got, c.want)
 		}
 	}

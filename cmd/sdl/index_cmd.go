@@ -37,6 +37,7 @@ func indexCommand() *cli.Command {
 			dbFlag, jsonFlag,
 			&cli.BoolFlag{Name: "full", Usage: "parse and resolve every file again and record a new version even if no file changed (repairs stale rows)"},
 			&cli.IntFlag{Name: "workers", Usage: "parse workers", DefaultText: "number of CPUs"},
+			&cli.BoolFlag{Name: "generated", Usage: "index generated code too (Code generated ... DO NOT EDIT, .pb.go): calls into it resolve; the index section of .sdl/config.yaml can make it the default"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "skip source files larger than this many bytes", Value: index.DefaultMaxFileSize},
 			&cli.BoolFlag{Name: "no-git", Usage: "do not read git metadata"},
 			&cli.StringFlag{Name: "precise", Value: "auto", Usage: "Go precise mode (go list + go/types, confidence 1): " +
@@ -129,7 +130,7 @@ func indexCommand() *cli.Command {
 				NoGit:      c.Bool("no-git"),
 				Rev:        c.String("rev"),
 				SDLVersion: version,
-				Walk:       index.WalkOptions{MaxFileSize: c.Int64("max-file-size")},
+				Walk:       index.WalkOptions{MaxFileSize: c.Int64("max-file-size"), Generated: c.Bool("generated")},
 				Embedding:  cfg,
 			}
 			if c.Bool("trace") {

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sdl-dev/sdl/cmd/sdl/internal/oneshot"
+	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/query"
 	"github.com/sdl-dev/sdl/schema"
 	"github.com/sdl-dev/sdl/serve"
@@ -97,6 +98,10 @@ func infoCommand() *cli.Command {
 			fmt.Fprintf(u.w, "  kinds: %s\n", sortedCounts(in.Kinds))
 			if len(in.Skipped) > 0 {
 				fmt.Fprintf(u.w, "  skipped: %s\n", sortedCounts(in.Skipped))
+				if in.Skipped[index.SkipGenerated] > 0 {
+					// a generated interface the code calls through resolves only when indexed
+					fmt.Fprintf(u.w, "    %s\n", u.dim("generated code is indexed with sdl index --generated, or index: {generated: true} in .sdl/config.yaml"))
+				}
 			}
 			fmt.Fprintf(u.w, "  edges by rule: %s\n", sortedCounts(in.Resolution))
 			fmt.Fprintf(u.w, "  memories: %d", in.Memories)

@@ -44,6 +44,11 @@ const configTemplate = `# sdl configuration. Commit this file; check it with: sd
 #  requireIdentifiers: true  # a request names the identifiers it expects to see
 #  allowBreakGlass: false    # a request may bypass the rules (each use is audited)
 
+# index chooses what every index run reads (sdl index, and the refreshes of
+# sdl serve and sdl watch).
+#index:
+#  generated: false          # index generated code too ("Code generated ... DO NOT EDIT", .pb.go)
+
 # go is the target Go build constraints (//go:build, file_windows.go) are
 # evaluated for; GOOS, GOARCH, CGO_ENABLED and GOFLAGS=-tags=... override it.
 #go:
