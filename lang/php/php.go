@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
-	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -24,7 +24,7 @@ func init() {
 	lang.RegisterWalker(lang.Walker{
 		Name:          "php",
 		Extensions:    []string{".php", ".phtml"},
-		Grammar:       tsphp.LanguagePHP(),
+		Grammar:       grammar.PHP(),
 		Comments:      []string{"comment"},
 		Strings:       []string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
 		Idents:        []string{"name"},
