@@ -52,7 +52,7 @@ const genPrefix = "zgrammar_"
 
 // stampVersion changes when the generator's output changes for the same
 // inputs, so that an older output is rewritten.
-const stampVersion = "1"
+const stampVersion = "2"
 
 func main() {
 	log.SetFlags(0)
@@ -354,7 +354,7 @@ func findTables(src []byte) ([]table, error) {
 // goEntry is what the generated Go file says of one grammar.
 type goEntry struct {
 	Func, Name, Symbol string
-	Sizes              []int
+	Sizes, Packed      []int // each table's size, and its frame's in the blob
 }
 
 // generate writes the grammar's C file and blob into dir.
@@ -380,25 +380,29 @@ func generate(dir, tmp, cc string, g grammar, verbose bool) (goEntry, int, int, 
 	if err != nil {
 		return e, 0, 0, err
 	}
-	// Keep the tables worth compressing, in source order.
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return e, 0, 0, fmt.Errorf("zstd: %w", err)
+	}
+	// Keep the tables worth compressing, in source order, one zstd frame
+	// each: lang/grammar decodes a frame straight into its table.
 	var kept []table
-	var raw []byte
+	var z []byte
+	raw := 0
 	for i, t := range tables {
 		t.size, t.n = len(blobs[i].data), blobs[i].n
 		if t.size < minTable {
 			continue
 		}
 		kept = append(kept, t)
-		raw = append(raw, blobs[i].data...)
+		n := len(z)
+		z = enc.EncodeAll(blobs[i].data, z)
+		raw += t.size
 		e.Sizes = append(e.Sizes, t.size)
+		e.Packed = append(e.Packed, len(z)-n)
 	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		return e, 0, 0, fmt.Errorf("zstd: %w", err)
-	}
-	z := enc.EncodeAll(raw, nil)
 	if verbose {
-		fmt.Printf("%-10s %2d tables %8d bytes -> %7d zstd (%.1fx)\n", g.Name, len(kept), len(raw), len(z), float64(len(raw))/float64(len(z)))
+		fmt.Printf("%-10s %2d tables %8d bytes -> %7d zstd (%.1fx)\n", g.Name, len(kept), raw, len(z), float64(raw)/float64(len(z)))
 	}
 	if err := os.WriteFile(filepath.Join(dir, genPrefix+g.Name+".zst"), z, 0o644); err != nil {
 		return e, 0, 0, fmt.Errorf("write blob: %w", err)
@@ -406,7 +410,7 @@ func generate(dir, tmp, cc string, g grammar, verbose bool) (goEntry, int, int, 
 	if err := os.WriteFile(filepath.Join(dir, genPrefix+g.Name+".c"), cFile(g, parserSrc, rest, kept, globals), 0o644); err != nil {
 		return e, 0, 0, fmt.Errorf("write c file: %w", err)
 	}
-	return e, len(raw), len(z), nil
+	return e, raw, len(z), nil
 }
 
 type dumped struct {
@@ -520,11 +524,8 @@ func goFile(es []goEntry) []byte {
 	}
 	b.WriteString("\nfunc init() {\n")
 	for _, e := range es {
-		sizes := make([]string, len(e.Sizes))
-		for i, s := range e.Sizes {
-			sizes[i] = strconv.Itoa(s)
-		}
-		fmt.Fprintf(&b, "\tregister(%s(), %q, unsafe.Pointer(C.sdl_compact_%s_tables()), []int{%s})\n", e.Func, genPrefix+e.Name+".zst", e.Name, strings.Join(sizes, ", "))
+		fmt.Fprintf(&b, "\tregister(%s(), %q, unsafe.Pointer(C.sdl_compact_%s_tables()), %s, %s)\n",
+			e.Func, genPrefix+e.Name+".zst", e.Name, intSlice(e.Sizes), intSlice(e.Packed))
 	}
 	b.WriteString("}\n")
 	return b.Bytes()
@@ -575,4 +576,12 @@ func globalSymbols(obj string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+func intSlice(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return "[]int{" + strings.Join(s, ", ") + "}"
 }

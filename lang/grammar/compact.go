@@ -5,6 +5,7 @@ package grammar
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -24,14 +25,15 @@ type compact struct {
 	once   sync.Once
 	blob   string
 	tables unsafe.Pointer // void *const *: the C arrays to fill, in blob order
-	sizes  []int
+	sizes  []int          // their sizes
+	packed []int          // the sizes of their zstd frames in the blob
 }
 
 var grammars = map[unsafe.Pointer]*compact{}
 
 // register runs from the generated init, before anything can call Load.
-func register(lang unsafe.Pointer, blob string, tables unsafe.Pointer, sizes []int) {
-	grammars[lang] = &compact{blob: blob, tables: tables, sizes: sizes}
+func register(lang unsafe.Pointer, blob string, tables unsafe.Pointer, sizes, packed []int) {
+	grammars[lang] = &compact{blob: blob, tables: tables, sizes: sizes, packed: packed}
 }
 
 // Load fills the tables of the grammar lang (a pointer one of this
@@ -50,31 +52,35 @@ func Load(lang unsafe.Pointer) {
 	})
 }
 
+// fill decodes each frame straight into its C table: no copy, and no Go
+// buffer the size of the tables.
 func (g *compact) fill() error {
 	z, err := blobs.ReadFile(g.blob)
 	if err != nil {
 		return fmt.Errorf("read blob: %w", err)
 	}
-	total := 0
-	for _, s := range g.sizes {
-		total += s
-	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(total)))
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(slices.Max(g.sizes))))
 	if err != nil {
 		return fmt.Errorf("zstd: %w", err)
 	}
 	defer dec.Close()
-	raw, err := dec.DecodeAll(z, make([]byte, 0, total))
-	if err != nil {
-		return fmt.Errorf("decompress: %w", err)
-	}
-	if len(raw) != total {
-		return fmt.Errorf("decompress: %d bytes, want %d", len(raw), total)
-	}
 	ptrs := unsafe.Slice((*unsafe.Pointer)(g.tables), len(g.sizes))
-	for i, s := range g.sizes {
-		copy(unsafe.Slice((*byte)(ptrs[i]), s), raw[:s])
-		raw = raw[s:]
+	for i, size := range g.sizes {
+		if len(z) < g.packed[i] {
+			return fmt.Errorf("table %d: the blob is short", i)
+		}
+		table := unsafe.Slice((*byte)(ptrs[i]), size)
+		out, err := dec.DecodeAll(z[:g.packed[i]], table[:0])
+		if err != nil {
+			return fmt.Errorf("table %d: %w", i, err)
+		}
+		if len(out) != size {
+			return fmt.Errorf("table %d: %d bytes, want %d", i, len(out), size)
+		}
+		if &out[0] != &table[0] { // the decoder grew the slice elsewhere
+			copy(table, out)
+		}
+		z = z[g.packed[i]:]
 	}
 	return nil
 }
