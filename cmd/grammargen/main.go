@@ -89,7 +89,7 @@ func run(dir, cc string, verbose bool) error {
 	}
 	stamp := stampOf(grammars)
 	stampFile := filepath.Join(dir, genPrefix+"stamp")
-	if old, err := os.ReadFile(stampFile); err == nil && string(old) == stamp {
+	if old, err := os.ReadFile(stampFile); err == nil && string(old) == stamp && complete(dir, grammars) {
 		return nil // the same inputs made the files there
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, genPrefix+"*"))
@@ -125,6 +125,20 @@ func run(dir, cc string, verbose bool) error {
 		fmt.Printf("all: %d tables bytes -> %d compressed\n", total, packed)
 	}
 	return os.WriteFile(stampFile, []byte(stamp), 0o644)
+}
+
+// complete says whether every file a run writes is there.
+func complete(dir string, gs []grammar) bool {
+	files := []string{genPrefix + "tables.go"}
+	for _, g := range gs {
+		files = append(files, genPrefix+g.Name+".c", genPrefix+g.Name+".zst")
+	}
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // stampOf names the inputs: the grammars' modules and the generator.
