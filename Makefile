@@ -6,9 +6,11 @@ COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 DATE    ?= $(shell git log -1 --format=%cI 2>/dev/null)
 # Release-sized binaries: no symbol table or DWARF (-s -w), no build paths
 # (-trimpath); sdl version reads only the -X stamps and the build info.
-# --gc-sections lets the C linker drop grammar objects nothing calls
-# (tree-sitter-php's php_only grammar, 0.77 MB).
-LDFLAGS := -s -w -extldflags=-Wl,--gc-sections -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+# The compact grammars (make grammars): what make build, make test and the
+# release build and test. go build without the tag uses the modules'
+# grammars, which parse to the same trees (lang/grammar's tests).
+TAGS := sdl_compact
 
 # Release tools, pinned (see .goreleaser.yaml and DESIGN.md section 10).
 GORELEASER_VERSION := v2.15.1
@@ -19,13 +21,20 @@ GOBIN_DIR          := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bi
 # The linter of the example workflows (newer versions are not on the module proxy here).
 ACTIONLINT_VERSION := v1.7.12
 
-.PHONY: build install test test-race bench large-checkouts fuzz soak lint lint-examples cross-windows clean corpus accuracy eval scip-fixtures embed-model snapshot release-check tools zig
+.PHONY: grammars build install test test-race bench large-checkouts fuzz soak lint lint-examples cross-windows clean corpus accuracy eval scip-fixtures embed-model snapshot release-check tools zig
 
-build:
-	CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
+# Each grammar's parse tables (half the binary, mostly zeros and repeats)
+# as one zstd blob, filled on the language's first use: C and blobs are
+# generated from the module cache into lang/grammar (gitignored), again
+# only when go.mod's grammar versions or the generator change.
+grammars:
+	CGO_ENABLED=1 $(GO) run ./cmd/grammargen
 
-install:
-	CGO_ENABLED=1 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/sdl
+build: grammars
+	CGO_ENABLED=1 $(GO) build -tags '$(TAGS)' -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sdl
+
+install: grammars
+	CGO_ENABLED=1 $(GO) install -tags '$(TAGS)' -trimpath -ldflags '$(LDFLAGS)' ./cmd/sdl
 
 # The test command of the README and of CI. When npm is there, the MCP
 # inspector's CLI (a client nobody here wrote) is installed once under
@@ -35,15 +44,16 @@ INSPECTOR_VERSION := 2.12.0
 INSPECTOR_DIR     := $(TOOLS)/inspector-$(INSPECTOR_VERSION)
 INSPECTOR_BIN     := $(INSPECTOR_DIR)/node_modules/.bin/mcp-inspector
 
-test:
+test: grammars
 	CGO_ENABLED=1 $(GO) vet ./...
+	CGO_ENABLED=1 $(GO) vet -tags '$(TAGS)' ./...
 	@if [ -z "$$SDL_INSPECTOR" ] && [ ! -x "$(INSPECTOR_BIN)" ] && command -v npm >/dev/null; then \
 	  echo "make test: installing @modelcontextprotocol/inspector@$(INSPECTOR_VERSION) for the end-to-end test"; \
 	  npm install --silent --no-audit --no-fund --prefix "$(INSPECTOR_DIR)" @modelcontextprotocol/inspector@$(INSPECTOR_VERSION) >/dev/null 2>&1 || \
 	    echo "make test: npm could not install the inspector: its test is skipped"; \
 	fi
 	if [ -z "$$SDL_INSPECTOR" ] && [ -x "$(INSPECTOR_BIN)" ]; then export SDL_INSPECTOR="$(INSPECTOR_BIN)"; fi; \
-	CGO_ENABLED=1 $(GO) test -count=1 ./...
+	CGO_ENABLED=1 $(GO) test -tags '$(TAGS)' -count=1 ./...
 
 # The packages that run goroutines against one another, under the race
 # detector (CI runs it after make test).
@@ -51,8 +61,8 @@ test:
 # them, and under -race they alone took most of the time.
 RACE_PKGS := ./serve/ ./query/ ./index/ ./memoryfs/
 RACE_SKIP := ^(TestHostileArguments|TestHostileFiles)$$
-test-race:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 40m -skip '$(RACE_SKIP)' $(RACE_PKGS)
+test-race: grammars
+	CGO_ENABLED=1 $(GO) test -tags '$(TAGS)' -race -count=1 -timeout 40m -skip '$(RACE_SKIP)' $(RACE_PKGS)
 
 # Benchmarks measured against references in the same run (see README),
 # then the speed table of issues 18 and 20 from their output (bin/bench.txt),
@@ -68,7 +78,7 @@ BENCH     ?= .
 BENCH_OUT ?= bin/bench.txt
 bench: build
 	@mkdir -p $(dir $(BENCH_OUT))
-	(CGO_ENABLED=1 $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/; echo $$? > $(BENCH_OUT).status) 2>&1 | tee $(BENCH_OUT)
+	(CGO_ENABLED=1 $(GO) test -tags '$(TAGS)' -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./index/ ./query/ ./serve/; echo $$? > $(BENCH_OUT).status) 2>&1 | tee $(BENCH_OUT)
 	@echo; $(GO) run ./cmd/benchtable $(BENCH_OUT)
 	@exit $$(cat $(BENCH_OUT).status)
 
@@ -152,10 +162,10 @@ zig:
 # The Windows binary, cross-built as the release builds it (zig as cgo's C
 # compiler, linked statically), without goreleaser: what breaks only on
 # Windows (a C function mingw lacks) fails here. CI runs this.
-cross-windows: zig
+cross-windows: zig grammars
 	PATH="$(ZIG_DIR):$$PATH" GOOS=windows GOARCH=amd64 CGO_ENABLED=1 \
 	  CC="zig cc -target x86_64-windows-gnu" CXX="zig c++ -target x86_64-windows-gnu" \
-	  $(GO) build -trimpath -ldflags '-s -w -extldflags -static' -o .release/windows/sdl.exe ./cmd/sdl
+	  $(GO) build -tags '$(TAGS)' -trimpath -ldflags '-s -w -extldflags -static' -o .release/windows/sdl.exe ./cmd/sdl
 	@test "$$(head -c 2 .release/windows/sdl.exe)" = MZ || { echo "cross-windows: .release/windows/sdl.exe is not a Windows executable"; exit 1; }
 
 # A snapshot release in dist/: static linux amd64/arm64 and windows amd64

@@ -60,8 +60,9 @@ package lang
 //
 // A room holds:
 //
-//   - the grammar: pin its Go module at an exact version in go.mod and give
-//     Spec.Grammar (Walker.Grammar) its Language();
+//   - the grammar: pin its Go module at an exact version in go.mod, add its
+//     function to lang/grammar/module.go (and its pair to compact_test.go)
+//     and give Spec.Grammar (Walker.Grammar) that function's result;
 //   - for a Spec, tags.scm, embedded: the definitions, references and
 //     imports, started from the grammar's own queries/tags.scm. Captures:
 //     @definition.<kind> on the defining node, kind one of Kinds

@@ -108,7 +108,7 @@ func ForPath(p string) *Language {
 // makes the syntax sets of setSyntax, once.
 func (l *Language) loadNames() {
 	l.namesOnce.Do(func() {
-		tl := (*C.TSLanguage)(l.ts)
+		tl := (*C.TSLanguage)(l.ready())
 		n := int(C.ts_language_symbol_count(tl))
 		l.kinds = make([]string, n)
 		for i := 0; i < n; i++ {
@@ -161,4 +161,4 @@ func (l *Language) FieldID(name string) uint16 {
 
 // Grammar returns the tree-sitter language (a *TSLanguage), for callers
 // that drive tree-sitter directly, such as benchmarks.
-func (l *Language) Grammar() unsafe.Pointer { return l.ts }
+func (l *Language) Grammar() unsafe.Pointer { return l.ready() }

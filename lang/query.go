@@ -51,7 +51,7 @@ func CompileQuery(l *Language, file, src string) (*Query, error) {
 	defer C.free(unsafe.Pointer(cs))
 	var off C.uint32_t
 	var et C.TSQueryError
-	q := C.ts_query_new((*C.TSLanguage)(l.ts), cs, C.uint32_t(len(src)), &off, &et)
+	q := C.ts_query_new((*C.TSLanguage)(l.ready()), cs, C.uint32_t(len(src)), &off, &et)
 	if q == nil {
 		return nil, fmt.Errorf("%w: %s: %s: %s", ErrQuery, l.Name, queryPos(file, src, int(off)), queryErrText(et, src, int(off)))
 	}

@@ -17,7 +17,7 @@ type Spec struct {
 	Name       string
 	Extensions []string // with the dot
 	Filenames  []string
-	Grammar    unsafe.Pointer // the grammar module's Language()
+	Grammar    unsafe.Pointer // a function of lang/grammar: grammar.Go()
 	// Query is the tags query; QueryFile its name, for messages.
 	Query, QueryFile string
 	// Comments, Strings and Idents are the node kinds of comments, string

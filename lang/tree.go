@@ -122,7 +122,7 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 		srcPtr = (*C.char)(unsafe.Pointer(&parsed[0]))
 	}
 	var count C.uint32_t
-	tree := C.sdl_parse(p.p, (*C.TSLanguage)(l.ts), srcPtr, C.uint32_t(len(parsed)),
+	tree := C.sdl_parse(p.p, (*C.TSLanguage)(l.ready()), srcPtr, C.uint32_t(len(parsed)),
 		C.uint64_t(p.Timeout.Milliseconds()), &count)
 	if tree == nil {
 		return nil, fmt.Errorf("%w: %s parser gave up (timeout %s)", ErrParse, l.Name, p.Timeout)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -31,7 +31,7 @@ func init() {
 	lang.Register(lang.Spec{
 		Name: "bash", Extensions: []string{".sh", ".bash"},
 		Filenames: []string{".bashrc", ".bash_profile", ".bash_aliases", ".bash_logout"},
-		Grammar:   tsbash.Language(),
+		Grammar:   grammar.Bash(),
 		Query:     tags, QueryFile: "lang/bash/tags.scm",
 		Comments: []string{"comment"},
 		Strings:  []string{"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body"},

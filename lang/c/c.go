@@ -14,8 +14,7 @@ import (
 	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
-	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
-	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // C and C++ share one walker: the C++ grammar extends the C one, so a C
@@ -50,7 +49,7 @@ func init() {
 	c = lang.RegisterWalker(lang.Walker{
 		Name:          "c",
 		Extensions:    []string{".c", ".h"},
-		Grammar:       tsc.Language(),
+		Grammar:       grammar.C(),
 		Comments:      []string{"comment"},
 		Strings:       []string{"string_literal", "char_literal", "system_lib_string"},
 		Idents:        []string{"identifier", "field_identifier", "type_identifier", "statement_identifier"},
@@ -73,7 +72,7 @@ func init() {
 		Name: "cpp",
 		Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
 			".ipp", ".tpp"},
-		Grammar:       tscpp.Language(),
+		Grammar:       grammar.CPP(),
 		Comments:      []string{"comment"},
 		Strings:       []string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
 		Idents:        []string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"},

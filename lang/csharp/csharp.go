@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
-	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -22,7 +22,7 @@ func init() {
 	lang.RegisterWalker(lang.Walker{
 		Name:       "csharp",
 		Extensions: []string{".cs"},
-		Grammar:    tscsharp.Language(),
+		Grammar:    grammar.CSharp(),
 		Comments:   []string{"comment"},
 		Strings: []string{"string_literal", "verbatim_string_literal", "raw_string_literal", "character_literal",
 			"interpolated_string_expression"},

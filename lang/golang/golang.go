@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
-	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -26,7 +26,7 @@ func init() {
 	lang.RegisterWalker(lang.Walker{
 		Name:          "go",
 		Extensions:    []string{".go"},
-		Grammar:       tsgo.Language(),
+		Grammar:       grammar.Go(),
 		Comments:      []string{"comment"},
 		Strings:       []string{"interpreted_string_literal", "raw_string_literal", "rune_literal"},
 		Idents:        []string{"identifier", "field_identifier", "type_identifier", "package_identifier"},

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
-	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -22,7 +22,7 @@ func init() {
 	lang.RegisterWalker(lang.Walker{
 		Name:       "java",
 		Extensions: []string{".java"},
-		Grammar:    tsjava.Language(),
+		Grammar:    grammar.Java(),
 		Comments:   []string{"line_comment", "block_comment"},
 		Strings:    []string{"string_literal", "character_literal"},
 		Idents:     []string{"identifier", "type_identifier"},

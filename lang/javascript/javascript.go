@@ -14,8 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/sdl-dev/sdl/lang"
-	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
-	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // JavaScript, TypeScript and TSX share one walker: the TypeScript grammars
@@ -41,11 +40,11 @@ func init() {
 			Skeleton: skeleton, Project: PackagesReader{},
 		}
 	}
-	lang.RegisterWalker(walker("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, tsjs.Language()))
-	ts := walker("typescript", []string{".ts", ".mts", ".cts"}, tsts.LanguageTypescript())
+	lang.RegisterWalker(walker("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, grammar.JavaScript()))
+	ts := walker("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript())
 	ts.Fixup = separateCallSignatures
 	lang.RegisterWalker(ts)
-	lang.RegisterWalker(walker("tsx", []string{".tsx"}, tsts.LanguageTSX()))
+	lang.RegisterWalker(walker("tsx", []string{".tsx"}, grammar.TSX()))
 	// process.env is read through a property, which no call reveals;
 	// dotenv is the usual way a program loads it.
 }

@@ -11,7 +11,7 @@ import (
 	"unicode"
 
 	"github.com/sdl-dev/sdl/lang"
-	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -24,7 +24,7 @@ func init() {
 	lang.RegisterWalker(lang.Walker{
 		Name:          "kotlin",
 		Extensions:    []string{".kt", ".kts"},
-		Grammar:       tskotlin.Language(),
+		Grammar:       grammar.Kotlin(),
 		Comments:      []string{"line_comment", "block_comment"},
 		Strings:       []string{"string_literal", "multiline_string_literal", "character_literal"},
 		Idents:        []string{"identifier"},

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	tslua "github.com/tree-sitter-grammars/tree-sitter-lua/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -35,7 +35,7 @@ func init() {
 	lang.Register(lang.Spec{
 		Name:       Name,
 		Extensions: []string{".lua"},
-		Grammar:    tslua.Language(),
+		Grammar:    grammar.Lua(),
 		Query:      tags,
 		QueryFile:  "lang/lua/tags.scm",
 		Comments:   []string{"comment"},

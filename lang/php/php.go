@@ -11,7 +11,7 @@ import (
 	"unicode"
 
 	"github.com/sdl-dev/sdl/lang"
-	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -25,7 +25,7 @@ func init() {
 	lang.RegisterWalker(lang.Walker{
 		Name:          "php",
 		Extensions:    []string{".php", ".phtml"},
-		Grammar:       tsphp.LanguagePHP(),
+		Grammar:       grammar.PHP(),
 		Comments:      []string{"comment"},
 		Strings:       []string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
 		Idents:        []string{"name"},

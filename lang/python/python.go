@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sdl-dev/sdl/lang"
-	tspy "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -27,7 +27,7 @@ func init() {
 	lang.RegisterWalker(lang.Walker{
 		Name:       "python",
 		Extensions: []string{".py", ".pyi"},
-		Grammar:    tspy.Language(),
+		Grammar:    grammar.Python(),
 		Comments:   []string{"comment"},
 		Strings:    []string{"string"},
 		Idents:     []string{"identifier"},

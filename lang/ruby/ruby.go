@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
-	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -24,7 +24,7 @@ func init() {
 		Name:       "ruby",
 		Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
 		Filenames:  []string{"Rakefile", "Gemfile", "Guardfile", "Vagrantfile"},
-		Grammar:    tsruby.Language(),
+		Grammar:    grammar.Ruby(),
 		Comments:   []string{"comment"},
 		Strings: []string{"string", "heredoc_body", "simple_symbol", "delimited_symbol", "character", "regex", "subshell",
 			"string_array", "symbol_array"},

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
-	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -22,7 +22,7 @@ func init() {
 	lang.RegisterWalker(lang.Walker{
 		Name:          "rust",
 		Extensions:    []string{".rs"},
-		Grammar:       tsrust.Language(),
+		Grammar:       grammar.Rust(),
 		Comments:      []string{"line_comment", "block_comment"},
 		Strings:       []string{"string_literal", "raw_string_literal", "char_literal"},
 		Idents:        []string{"identifier", "type_identifier", "field_identifier", "shorthand_field_identifier"},

@@ -9,7 +9,7 @@ import (
 	"embed"
 	"strings"
 
-	tsscala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
+	"github.com/sdl-dev/sdl/lang/grammar"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -28,7 +28,7 @@ func init() {
 	lang.Register(lang.Spec{
 		Name:       "scala",
 		Extensions: Extensions,
-		Grammar:    tsscala.Language(),
+		Grammar:    grammar.Scala(),
 		Query:      tags,
 		QueryFile:  "lang/scala/tags.scm",
 		Comments:   []string{"comment", "block_comment"},

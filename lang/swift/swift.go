@@ -9,8 +9,8 @@ import (
 	"path"
 	"strings"
 
-	tsswift "github.com/alex-pinkus/tree-sitter-swift/bindings/go"
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // data holds the room's data files: test-path patterns, side effects and
@@ -23,7 +23,7 @@ func init() {
 	lang.RegisterWalker(lang.Walker{
 		Name:          "swift",
 		Extensions:    []string{".swift"},
-		Grammar:       tsswift.Language(),
+		Grammar:       grammar.Swift(),
 		Comments:      []string{"comment", "multiline_comment"},
 		Strings:       []string{"line_string_literal", "multi_line_string_literal", "raw_string_literal"},
 		Idents:        []string{"simple_identifier", "type_identifier"},
