@@ -4,7 +4,8 @@ import (
 	"bytes"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+
+	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
 // itemKeywords are the words an item starts with (after its attributes,
@@ -55,7 +56,11 @@ func unwrapItemMacros(src []byte) []byte {
 		}
 		if parser == nil {
 			parser = sitter.NewParser()
-			if parser.SetLanguage(sitter.NewLanguage(tsrust.Language())) != nil {
+			// the room's grammar, compact or not: the binding's own would
+			// link a second copy of its tables
+			g := grammar.Rust()
+			grammar.Load(g)
+			if parser.SetLanguage(sitter.NewLanguage(g)) != nil {
 				return nil
 			}
 		}
