@@ -219,6 +219,8 @@ type rowLens struct {
 // it (rowids left behind by many incremental runs) a map takes less.
 const maxDenseSlack = 4
 
+// at is the length of row r; 0 for a row it does not hold (the docsize
+// table holds a record for every row).
 func (l *rowLens) at(r int64) int32 {
 	if l.sparse != nil {
 		return l.sparse[r]
