@@ -260,7 +260,7 @@ func (x *Index) BM25BothForTest(ctx context.Context, cols, text string) (sqlRows
 
 // holdForTest loads the terms of a query in the columns of cols and
 // returns what the Go scorer reads of them.
-func (x *Index) holdForTest(ctx context.Context, cols string, terms []string) ([]*termRows, map[int64]int32, int64, float64, error) {
+func (x *Index) holdForTest(ctx context.Context, cols string, terms []string) ([]*termRows, *rowLens, int64, float64, error) {
 	mask, _ := columnMask(cols)
 	// as ftsHeld does: a first look at the file forgets what was held
 	if _, err := x.dataVersion(ctx); err != nil {

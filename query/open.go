@@ -36,6 +36,7 @@ type Index struct {
 	cardCache  cardCache      // full cards of slices, until the file changes
 	graphCache graphCache     // edges and ranking rows of symbols, until the file changes
 	pathWords  pathWordsCache // the words of the paths slices ranked
+	hashes     fileHashes     // content hashes of files by size and time (staleFiles)
 	summaries  summaryCache   // recent context summaries, by ledger version and request
 	held       heldScopes     // the symbols of the slices handed out, by handle
 	feedback   feedbackCache
