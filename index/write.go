@@ -135,7 +135,7 @@ func (w *writer) writeBatch(bt *rowBatch) error {
 
 // flush writes the rows still in batches and stops batching.
 func (w *writer) flush() error {
-	for _, name := range []string{"insSym", "insEdge"} {
+	for _, name := range []string{"insSym", "insEdge", "insMetric"} {
 		if bt := w.batches[name]; bt != nil && bt.rows > 0 {
 			if err := w.writeBatch(bt); err != nil {
 				return err
@@ -171,7 +171,8 @@ func statementSQL(name string) string {
 // directStatements are the row statements of a full build, run on the
 // driver connection: database/sql's argument conversion, locks and result
 // cost as much again as binding the values, on every row.
-var directStatements = map[string]bool{"insPath": true, "insFile": true, "insSym": true, "insFTS": true, "insEdge": true}
+var directStatements = map[string]bool{"insPath": true, "insFile": true, "insSym": true, "insFTS": true, "insEdge": true,
+	"insMetric": true}
 
 // direct makes the writer run its row statements on conn, the connection
 // its transaction was begun on, without database/sql (they are still part
@@ -236,6 +237,7 @@ var statements = map[string]string{
 	"delFTS":   `DELETE FROM symbols_fts WHERE rowid = ?`,
 	"oldSyms": `SELECT s.rowid, s.id, s.digest, s.fingerprint, s.kind, e.rowid IS NOT NULL, s.name, s.container, s.exported, s.signature FROM symbols s
 		LEFT JOIN symbol_embeddings e ON e.rowid = s.rowid WHERE s.path_id = ? AND s.to_seq IS NULL`,
+	"insMetric": `INSERT INTO metrics(id, fan_in, fan_out, test_refs, nearest_test, cluster_id) VALUES(?, ?, ?, ?, ?, ?)`,
 	"oldEdges":  `SELECT rowid, digest FROM edges WHERE path_id = ? AND to_seq IS NULL`,
 	"closeEdge": `UPDATE edges SET to_seq = ? WHERE rowid = ?`,
 	"insEdge": `INSERT INTO edges(src, dst, kind, name, qual, qual_type, qual_call, confidence, rule, candidates, count, line, path_id, digest, from_seq)
@@ -309,6 +311,15 @@ func (w *writer) exec(ctx context.Context, name string, args ...any) (sql.Result
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return res, nil
+}
+
+// insertMetric writes the metrics row of symbol id.
+func (w *writer) insertMetric(ctx context.Context, id string, r metricRow) error {
+	if w.batches != nil {
+		return w.batched("insMetric", 0, id, r.fanIn, r.fanOut, r.testRefs, r.nearest, r.cluster)
+	}
+	_, err := w.exec(ctx, "insMetric", id, r.fanIn, r.fanOut, r.testRefs, r.nearest, r.cluster)
+	return err
 }
 
 // pathID interns p.
