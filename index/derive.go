@@ -171,11 +171,11 @@ func (b *build) deriveFull(ctx context.Context, tx *sql.Tx, g *graph) error {
 	if err := writeProcesses(ctx, tx, g, out, in); err != nil {
 		return err
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO metrics(id, fan_in, fan_out, test_refs, nearest_test, cluster_id) VALUES(?, ?, ?, ?, ?, ?)`)
-	if err != nil {
+	// the rows go through the full build's writer, in batches
+	w := b.w
+	if err := w.batchRows(ctx); err != nil {
 		return err
 	}
-	defer st.Close()
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
@@ -186,9 +186,12 @@ func (b *build) deriveFull(ctx context.Context, tx *sql.Tx, g *graph) error {
 		if r.fanIn == 0 && r.fanOut == 0 && r.testRefs == 0 && r.nearest == "" && r.cluster == 0 {
 			continue
 		}
-		if _, err := st.ExecContext(ctx, g.ids[v], r.fanIn, r.fanOut, r.testRefs, r.nearest, r.cluster); err != nil {
+		if err := w.insertMetric(ctx, g.ids[v], r); err != nil {
 			return fmt.Errorf("write metrics: %w", err)
 		}
+	}
+	if err := w.flush(); err != nil {
+		return fmt.Errorf("write metrics: %w", err)
 	}
 	return nil
 }

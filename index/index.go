@@ -535,6 +535,9 @@ func (b *build) parseFull(ctx context.Context, tx *sql.Tx, fs *fileSet, store *f
 	total := len(b.entries)
 	done := 0
 	var busy time.Duration
+	if err := w.batchRows(ctx); err != nil {
+		return err
+	}
 	err := parseAll(ctx, b.src, b.opts.Overlay, b.entries, b.opts.Workers, b.opts.Walk, nil, func(r *fileResult) error {
 		t0 := time.Now()
 		defer func() { busy += time.Since(t0) }()
@@ -581,6 +584,9 @@ func (b *build) parseFull(ctx context.Context, tx *sql.Tx, fs *fileSet, store *f
 	if err != nil {
 		return err
 	}
+	if err := w.flush(); err != nil {
+		return err
+	}
 	b.tracef("  writer busy %.2fs during parse", busy.Seconds())
 	return nil
 }
@@ -597,6 +603,9 @@ func (b *build) resolveFull(ctx context.Context, store *factStore, tab *memTable
 		err    error
 	}
 	maxWork, maxWorkPath := 0, ""
+	if err := w.batchRows(ctx); err != nil {
+		return err
+	}
 	err := ordered(ctx, store.len(), b.opts.Workers, func() (func(int) resolved, func()) {
 		return func(i int) resolved {
 			r, err := store.get(i)
@@ -637,6 +646,9 @@ func (b *build) resolveFull(ctx context.Context, store *factStore, tab *memTable
 		return nil
 	})
 	if err != nil {
+		return err
+	}
+	if err := w.flush(); err != nil {
 		return err
 	}
 	b.tracef("  most resolution work in one file: %d of %d units, %s", maxWork, lang.FileWorkBudget, maxWorkPath)
@@ -687,6 +699,15 @@ func (w *writer) insertEdge(ctx context.Context, pid int64, e *edgeRow) error {
 	var dst any
 	if e.dst != "" {
 		dst = e.dst
+	}
+	if w.batches != nil {
+		err := w.batched("insEdge", 0, e.src, dst, e.kind, e.name, e.qual, e.qualType, e.qualCall, e.confidence,
+			e.rule, e.candidates, e.count, e.line, pid, e.digest, w.seq)
+		if err == nil {
+			w.edgeDelta++
+			w.edgeWrites++
+		}
+		return err
 	}
 	_, err := w.exec(ctx, "insEdge", e.src, dst, e.kind, e.name, e.qual, e.qualType, e.qualCall, e.confidence,
 		e.rule, e.candidates, e.count, e.line, pid, e.digest, w.seq)

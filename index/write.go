@@ -41,12 +41,138 @@ type writer struct {
 	conn *sql.Conn
 	drv  map[string]driver.Stmt
 	nv   []driver.NamedValue
+	// batches holds the rows of the bulk inserts not yet written, by
+	// statement, while a full build batches them (see batchRows); nextSym
+	// is then the rowid of the next symbol, given explicitly
+	batches map[string]*rowBatch
+	nextSym int64
+}
+
+// batchRowsN is how many rows one INSERT of a full build writes. What a
+// statement costs apart from its values (the step's setup, the reset,
+// the bindings cleared, the call through database/sql) is then paid once
+// for them: a quarter of an edge row's cost with one row a statement.
+const batchRowsN = 16
+
+// rowBatch is the values of the rows of one statement not yet written.
+type rowBatch struct {
+	name string
+	args []any
+	rows int
+	// first is the rowid the first row is to get, or 0 when the caller
+	// does not need it (see batched)
+	first int64
+}
+
+// batchRows makes the row inserts of symbols and edges go in batches of
+// batchRowsN rows until flush. Only a full build batches: nobody reads
+// its rows back before flush, and its symbols table has had no row
+// deleted, so that each new symbol gets the rowid after the largest, and
+// the writer can say which before the row is written.
+func (w *writer) batchRows(ctx context.Context) error {
+	if w.conn == nil {
+		return nil
+	}
+	if w.batches == nil {
+		w.batches = map[string]*rowBatch{}
+	}
+	if err := w.tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), 0) + 1 FROM symbols`).Scan(&w.nextSym); err != nil {
+		return fmt.Errorf("next symbol rowid: %w", err)
+	}
+	return nil
+}
+
+// batched adds a row of statement name to its batch, and writes the batch
+// when full. rowid is the rowid the row is to get (0: any), which writing
+// it checks.
+func (w *writer) batched(name string, rowid int64, args ...any) error {
+	bt := w.batches[name]
+	if bt == nil {
+		bt = &rowBatch{name: name, args: make([]any, 0, batchRowsN*len(args))}
+		w.batches[name] = bt
+	}
+	if bt.rows == 0 {
+		bt.first = rowid
+	}
+	bt.args = append(bt.args, args...)
+	bt.rows++
+	if bt.rows < batchRowsN {
+		return nil
+	}
+	return w.writeBatch(bt)
+}
+
+// writeBatch writes the rows of bt: a full batch in one statement, a
+// partial one row by row.
+func (w *writer) writeBatch(bt *rowBatch) error {
+	var res driver.Result
+	var err error
+	if bt.rows == batchRowsN {
+		res, err = w.execDirect(bt.name+batchSuffix, bt.args)
+	} else {
+		n := len(bt.args) / max(bt.rows, 1)
+		for i := 0; i < bt.rows && err == nil; i++ {
+			res, err = w.execDirect(bt.name, bt.args[i*n:(i+1)*n])
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", bt.name, err)
+	}
+	if bt.first != 0 {
+		// the rowids given out must be the ones the rows got
+		last, err := res.LastInsertId()
+		if err != nil {
+			return fmt.Errorf("%s: %w", bt.name, err)
+		}
+		if want := bt.first + int64(bt.rows) - 1; last != want {
+			return fmt.Errorf("%s: rows got rowids up to %d, not %d", bt.name, last, want)
+		}
+	}
+	clear(bt.args)
+	bt.args, bt.rows = bt.args[:0], 0
+	return nil
+}
+
+// flush writes the rows still in batches and stops batching.
+func (w *writer) flush() error {
+	for _, name := range []string{"insSym", "insEdge", "insMetric"} {
+		if bt := w.batches[name]; bt != nil && bt.rows > 0 {
+			if err := w.writeBatch(bt); err != nil {
+				return err
+			}
+		}
+	}
+	w.batches = nil
+	return nil
+}
+
+// batchSuffix names the batchRowsN-row form of a statement.
+const batchSuffix = "*batch"
+
+// statementSQL is the text of statement name, or of its batchRowsN-row
+// form: its VALUES tuple repeated.
+func statementSQL(name string) string {
+	base, ok := strings.CutSuffix(name, batchSuffix)
+	q := statements[base]
+	if !ok {
+		return q
+	}
+	i := strings.LastIndex(q, "VALUES")
+	tuple := strings.TrimSpace(q[i+len("VALUES"):])
+	// OR FAIL, and no rowid given: a statement of several rows that may
+	// abort opens a savepoint (OR ABORT, the default, and a rowid given
+	// may abort), and FTS5, in the same transaction, then writes its
+	// pending terms out as a segment: one per batch instead of a few per
+	// build. A failed row fails the build, which rolls back, either way.
+	q = strings.Replace(q[:i], "INSERT INTO", "INSERT OR FAIL INTO", 1)
+	return q + "VALUES" + strings.Repeat(tuple+", ", batchRowsN-1) + tuple
 }
 
 // directStatements are the row statements of a full build, run on the
 // driver connection: database/sql's argument conversion, locks and result
 // cost as much again as binding the values, on every row.
-var directStatements = map[string]bool{"insPath": true, "insFile": true, "insSym": true, "insFTS": true, "insEdge": true}
+var directStatements = map[string]bool{"insPath": true, "insFile": true, "insSym": true, "insFTS": true, "insEdge": true,
+	"insMetric": true}
 
 // direct makes the writer run its row statements on conn, the connection
 // its transaction was begun on, without database/sql (they are still part
@@ -66,7 +192,7 @@ func (w *writer) execDirect(name string, args []any) (driver.Result, error) {
 				return fmt.Errorf("driver %T cannot prepare statements with a context", dc)
 			}
 			var err error
-			if st, err = p.PrepareContext(w.rowCtx, statements[name]); err != nil {
+			if st, err = p.PrepareContext(w.rowCtx, statementSQL(name)); err != nil {
 				return err
 			}
 			w.drv[name] = st
@@ -111,6 +237,7 @@ var statements = map[string]string{
 	"delFTS":   `DELETE FROM symbols_fts WHERE rowid = ?`,
 	"oldSyms": `SELECT s.rowid, s.id, s.digest, s.fingerprint, s.kind, e.rowid IS NOT NULL, s.name, s.container, s.exported, s.signature FROM symbols s
 		LEFT JOIN symbol_embeddings e ON e.rowid = s.rowid WHERE s.path_id = ? AND s.to_seq IS NULL`,
+	"insMetric": `INSERT INTO metrics(id, fan_in, fan_out, test_refs, nearest_test, cluster_id) VALUES(?, ?, ?, ?, ?, ?)`,
 	"oldEdges":  `SELECT rowid, digest FROM edges WHERE path_id = ? AND to_seq IS NULL`,
 	"closeEdge": `UPDATE edges SET to_seq = ? WHERE rowid = ?`,
 	"insEdge": `INSERT INTO edges(src, dst, kind, name, qual, qual_type, qual_call, confidence, rule, candidates, count, line, path_id, digest, from_seq)
@@ -184,6 +311,15 @@ func (w *writer) exec(ctx context.Context, name string, args ...any) (sql.Result
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return res, nil
+}
+
+// insertMetric writes the metrics row of symbol id.
+func (w *writer) insertMetric(ctx context.Context, id string, r metricRow) error {
+	if w.batches != nil {
+		return w.batched("insMetric", 0, id, r.fanIn, r.fanOut, r.testRefs, r.nearest, r.cluster)
+	}
+	_, err := w.exec(ctx, "insMetric", id, r.fanIn, r.fanOut, r.testRefs, r.nearest, r.cluster)
+	return err
 }
 
 // pathID interns p.
@@ -399,6 +535,22 @@ var jsonEncoders = sync.Pool{New: func() any {
 // symbol's rowid.
 func (w *writer) insertSymbol(ctx context.Context, pid int64, p string, row symbolRow) (int64, error) {
 	s := row.sym
+	if w.batches != nil {
+		rowid := w.nextSym
+		w.nextSym++
+		err := w.batched("insSym", rowid, row.id, pid, s.Kind, s.Name, s.Qualified(), s.Container, row.parent,
+			s.Range.StartLine, s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), s.Visibility,
+			row.signature, s.Doc, s.Summary, row.invariants, row.sideEffect, s.Fingerprint, boolInt(s.IsTest), row.digest, w.seq)
+		if err != nil {
+			return 0, err
+		}
+		w.symbolDelta++
+		// full-text rows go one a statement: several, their rowids given,
+		// would take a savepoint each (see statementSQL)
+		f := &row.fts
+		_, err = w.exec(ctx, "insFTS", rowid, f[0], f[1], f[2], f[3], f[4], f[5], s.Words)
+		return rowid, err
+	}
 	res, err := w.exec(ctx, "insSym", row.id, pid, s.Kind, s.Name, s.Qualified(), s.Container, row.parent,
 		s.Range.StartLine, s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), s.Visibility,
 		row.signature, s.Doc, s.Summary, row.invariants, row.sideEffect, s.Fingerprint, boolInt(s.IsTest), row.digest, w.seq)

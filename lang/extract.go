@@ -308,7 +308,9 @@ func (x *Extractor) finish() {
 					m = map[string]struct{}{}
 					idents[s] = m
 				}
-				if len(m) < maxIdents {
+				// looked up first: the lookup does not copy b, and a body
+				// repeats most of its identifiers
+				if _, ok := m[string(b)]; !ok && len(m) < maxIdents {
 					m[string(b)] = struct{}{}
 				}
 			}
