@@ -270,6 +270,8 @@ func boostOrder(q *bquery, trees []btree, cfg boostConfig) []int {
 			}
 			idx = keep
 		}
+		first := q.s.Cands[q.order[0]].F
+		idx = slices.DeleteFunc(idx, func(i int) bool { return !query.StageMayPass(q.s.Cands[q.order[i]].F, first) })
 		for _, i := range idx[:min(cfg.promote, len(idx))] {
 			out = append(out, q.order[i])
 			moved[i] = true
