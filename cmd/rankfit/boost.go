@@ -397,6 +397,9 @@ func boostReport(out io.Writer, samples []sample, cfg boostConfig) []btree {
 				b0[j] += v
 			}
 		}
+		if n == 0 {
+			continue
+		}
 		line(set+", first stage", a0, b0, n)
 		line(set+", leave-one-repository-out", a, b, n)
 	}
