@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -61,43 +62,117 @@ func (b *sliceBuild) stageHits(ctx context.Context, ids []string, tm *termMatche
 		return nil, err
 	}
 	list.WriteByte(']')
-	for stem, term := range tm.term {
-		match := ftsMatch([]string{term})
-		if match == "" {
+	rowids := make([]int64, 0, len(byRow))
+	for r := range byRow {
+		rowids = append(rowids, r)
+	}
+	stems := make([]string, 0, len(tm.term))
+	for stem := range tm.term {
+		stems = append(stems, stem)
+	}
+	slices.Sort(stems)
+	// the rows holding each term and its count in each column: held by an
+	// Index that answers many questions (the full-text lane read them in
+	// every column), else read from the full-text index's instances
+	const all = 1<<len(ftsColumns) - 1
+	var h held
+	ok := false
+	if !b.x.oneShot {
+		h, ok = b.x.fts.lookup(b.x, stems, all)
+	}
+	for k, stem := range stems {
+		term := tm.term[stem]
+		if !singleToken(term) {
 			continue // a term the tokenizer splits: its parts are terms of their own
 		}
-		for _, g := range []string{stageNames, stageProse, stageCode} {
-			rs, err := b.x.DB.QueryContext(ctx, `SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?
-				AND rowid IN (SELECT value FROM json_each(?))`, withColumns(g, match), list.String())
-			if err != nil {
-				return nil, fmt.Errorf("stage hits: %w", err)
-			}
-			for rs.Next() {
-				var rowid int64
-				if err := rs.Scan(&rowid); err != nil {
-					rs.Close()
-					return nil, err
-				}
-				h := out[byRow[rowid]]
-				if h == nil {
-					continue
-				}
-				switch g {
-				case stageNames:
-					h.names[stem] = true
-				case stageProse:
-					h.prose[stem] = true
-				default:
-					h.code[stem] = true
-				}
-			}
-			rs.Close()
-			if err := rs.Err(); err != nil {
+		var r *termRows
+		if ok && h.rows[k] != nil {
+			r = h.rows[k]
+		} else {
+			var err error
+			if r, err = b.x.readHeldTerm(ctx, stem, all); err != nil {
 				return nil, err
+			}
+			if ok {
+				b.x.fts.store(h.gen, stem, r)
+			}
+		}
+		// a term of too many instances is asked of FTS5 per column group
+		if r == nil {
+			if err := b.stageMatch(ctx, stem, term, list.String(), byRow, out); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		for _, rowid := range rowids {
+			i, found := slices.BinarySearch(r.rows, rowid)
+			if !found {
+				continue
+			}
+			wh, tf := out[byRow[rowid]], r.tf[i]
+			if tf[ftsName]+tf[ftsQualified] > 0 {
+				wh.names[stem] = true
+			}
+			if tf[ftsSignature]+tf[ftsDoc] > 0 {
+				wh.prose[stem] = true
+			}
+			if tf[ftsBody]+tf[ftsWords] > 0 {
+				wh.code[stem] = true
 			}
 		}
 	}
 	return out, nil
+}
+
+// The columns of symbols_fts by number (ftsColumns).
+const (
+	ftsName = iota
+	ftsQualified
+	ftsSignature
+	ftsDoc
+	ftsPath
+	ftsBody
+	ftsWords
+)
+
+// stageMatch asks FTS5 which of the candidates (list, a JSON array of
+// their rowids) hold term, per column group.
+func (b *sliceBuild) stageMatch(ctx context.Context, stem, term, list string, byRow map[int64]string, out map[string]*wordHits) error {
+	match := ftsMatch([]string{term})
+	if match == "" {
+		return nil // a term the tokenizer splits: its parts are terms of their own
+	}
+	for _, g := range []string{stageNames, stageProse, stageCode} {
+		rs, err := b.x.DB.QueryContext(ctx, `SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?
+			AND rowid IN (SELECT value FROM json_each(?))`, withColumns(g, match), list)
+		if err != nil {
+			return fmt.Errorf("stage hits: %w", err)
+		}
+		for rs.Next() {
+			var rowid int64
+			if err := rs.Scan(&rowid); err != nil {
+				rs.Close()
+				return err
+			}
+			h := out[byRow[rowid]]
+			if h == nil {
+				continue
+			}
+			switch g {
+			case stageNames:
+				h.names[stem] = true
+			case stageProse:
+				h.prose[stem] = true
+			default:
+				h.code[stem] = true
+			}
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // weightOf is the idf-weighted share of the task's terms among stems.
