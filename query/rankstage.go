@@ -24,8 +24,10 @@ type wordHits struct {
 }
 
 // stageHits reads, for the candidates ids, which of the task's terms each
-// holds in each column group: one full-text query per term and group,
-// restricted to the candidates' rows.
+// holds in each column group, from each term's rows and counts per column
+// (held by the Index, or read once per term); a term of too many
+// instances to read is asked of FTS5 per group, restricted to the
+// candidates' rows (stageMatch).
 func (b *sliceBuild) stageHits(ctx context.Context, ids []string, tm *termMatcher) (map[string]*wordHits, error) {
 	out := map[string]*wordHits{}
 	if tm == nil || len(ids) == 0 {
