@@ -120,6 +120,14 @@ type RankFeatures struct {
 	// error-message lanes.
 	Trace   float64 `json:"trace,omitempty"`
 	Message float64 `json:"message,omitempty"`
+	// CodeHits, ProseHits and Coverage: the idf-weighted share of the
+	// task's terms the symbol's code (body identifiers, comments,
+	// literals), its signature and doc, and any of its own text holds.
+	// Read for the second stage's candidates only (rankstage.go), which
+	// alone uses them: as weights of the sum each lost (docs/retrieval.md).
+	CodeHits  float64 `json:"codeHits,omitempty"`
+	ProseHits float64 `json:"proseHits,omitempty"`
+	Coverage  float64 `json:"coverage,omitempty"`
 }
 
 // RankWeights weigh RankFeatures; DefaultRankWeights are the constants.
@@ -153,6 +161,7 @@ func (w RankWeights) Score(f RankFeatures) float64 {
 // terms by their stems, each weighted by its rarity in the index.
 type termMatcher struct {
 	weight map[string]float64 // stem -> idf weight
+	term   map[string]string  // stem -> the task's term, for a full-text query
 	total  float64
 }
 
@@ -169,7 +178,7 @@ func (b *sliceBuild) newTermMatcher(ctx context.Context) (*termMatcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &termMatcher{weight: map[string]float64{}}
+	m := &termMatcher{weight: map[string]float64{}, term: map[string]string{}}
 	for _, t := range terms {
 		s, ok := st[t]
 		if !ok {
@@ -180,6 +189,7 @@ func (b *sliceBuild) newTermMatcher(ctx context.Context) (*termMatcher, error) {
 		}
 		w := 1 / math.Log(2+float64(df[t]))
 		m.weight[s] = w
+		m.term[s] = t
 		m.total += w
 	}
 	if m.total == 0 {

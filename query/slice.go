@@ -1055,6 +1055,9 @@ func (b *sliceBuild) rank(ctx context.Context, text map[string]float64) ([]ranke
 		}
 		return out[i].id < out[j].id
 	})
+	if err := b.secondStage(ctx, out, tm); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

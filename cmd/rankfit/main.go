@@ -100,6 +100,21 @@ func run(args []string, out io.Writer) error {
 	fitOnly := fs.String("params", "", "fit only these weights (comma-separated names, e.g. Trace,Message); the others stay at DefaultRankWeights")
 	dump := fs.String("dump", "", "write, per task, the first cards under the current weights and each gold item's rank to this file (markdown)")
 	ablate := fs.String("ablate", "", "also report the current weights with these (comma-separated names) set to 0: what those features add")
+	boost := fs.Bool("boost", false, "fit the second stage's trees (LambdaRank) and report them instead of the weights")
+	var cfg boostConfig
+	fs.IntVar(&cfg.depth, "depth", 3, "-boost: tree depth")
+	fs.IntVar(&cfg.trees, "trees", 30, "-boost: number of trees")
+	fs.Float64Var(&cfg.eta, "eta", 0.1, "-boost: shrinkage")
+	fs.IntVar(&cfg.minLeaf, "minleaf", 40, "-boost: fewest candidates in a leaf")
+	fs.Float64Var(&cfg.lambda, "lambda", 1, "-boost: L2 on leaf values")
+	fs.Float64Var(&cfg.scale, "scale", 10, "-boost: the first stage's score times scale starts the margin")
+	fs.BoolVar(&cfg.own, "own", true, "-boost: learn the gold's own card")
+	fs.IntVar(&cfg.depthK, "k", 30, "-boost: candidates per task")
+	fs.BoolVar(&cfg.keepType, "keeptype", false, "-boost: a first card that is not callable stays first")
+	fs.BoolVar(&cfg.memberOnly, "memberonly", false, "-boost: a type first gives way only to one of its members")
+	fs.IntVar(&cfg.promote, "promote", 1, "-boost: move only the trees' best N to the front (0: reorder the whole top)")
+	write := fs.String("write", "", "-boost: write the trees fit on all repositories as this generated Go file (query/rankstage_model.go)")
+	drop := fs.String("drop", "", "-boost: inputs (StageInputNames, comma-separated) held at 0")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -151,6 +166,20 @@ func run(args []string, out io.Writer) error {
 		if err := writeDump(*dump, samples, query.DefaultRankWeights); err != nil {
 			return err
 		}
+	}
+	for _, name := range strings.Split(*drop, ",") {
+		if i := slices.Index(query.StageInputNames, strings.TrimSpace(name)); i >= 0 {
+			cfg.drop = append(cfg.drop, i)
+		} else if name != "" {
+			return fmt.Errorf("-drop: no input %q", name)
+		}
+	}
+	if *boost {
+		trees := boostReport(out, samples, cfg)
+		if *write != "" {
+			return writeModel(*write, trees, cfg, "rankfit "+strings.Join(args, " "))
+		}
+		return nil
 	}
 	report(out, samples, off)
 	return nil
