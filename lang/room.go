@@ -262,9 +262,17 @@ func extractTags(x *Extractor, s *Spec) {
 	if s.Finish != nil {
 		s.Finish(x)
 	}
-	// a class's extends and implements references are its bases
+	// a class's extends and implements references are its bases, unless
+	// its Symbol hook named them as written (Java's keep their type
+	// arguments: "Comparable<T>")
+	named := map[int]bool{}
+	for i := range x.Facts.Symbols {
+		if len(x.Facts.Symbols[i].Signature.Bases) > 0 {
+			named[i] = true
+		}
+	}
 	for _, r := range x.Facts.Refs {
-		if (r.Kind == RefExtends || r.Kind == RefImplements) && r.Symbol > 0 && IsTypeKind(x.Facts.Symbols[r.Symbol].Kind) {
+		if (r.Kind == RefExtends || r.Kind == RefImplements) && r.Symbol > 0 && IsTypeKind(x.Facts.Symbols[r.Symbol].Kind) && !named[r.Symbol] {
 			b := r.Name
 			if r.Qualifier != "" {
 				b = r.Qualifier + "." + b
