@@ -38,13 +38,17 @@ package lang
 //     or a bare call names (ChildrenBefore), signatures, import selectors,
 //     and resolution. lang/bash (848 and 40) is the model of a query with
 //     more Go beside it (which assignments make variables, the command a
-//     wrapper runs, guards: the Defs and Finish hooks).
+//     wrapper runs, guards: the Defs and Finish hooks), and lang/java of
+//     a query for definitions beside a walk for type inference: its
+//     Finish walks the file for calls, resolving receivers through the
+//     types of locals, fields and parameters, and looks up the symbol the
+//     query made of each declaration it meets.
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/ruby, lang/python, lang/golang, lang/java,
-//     lang/csharp, lang/php, lang/rust, lang/kotlin, lang/swift, lang/c
-//     (C and C++) and lang/javascript (JavaScript, TypeScript and TSX).
+//     cannot follow: lang/ruby, lang/python, lang/golang, lang/csharp,
+//     lang/php, lang/rust, lang/kotlin, lang/swift, lang/c (C and C++)
+//     and lang/javascript (JavaScript, TypeScript and TSX).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what
