@@ -85,7 +85,13 @@ package lang
 //     capture as a definition makes one symbol, of the first match; make
 //     patterns exclusive rather than rely on which that is. The query is compiled when the room registers, and
 //     TestQueriesCompile compiles every room's file: a node kind, field or
-//     capture the grammar or sdl does not know fails by name and line;
+//     capture the grammar or sdl does not know fails by name and line.
+//     A query runs over the whole tree, which costs a walk of every node
+//     in C (for Java, 13% of an index's CPU); with Spec.QueryRoots it
+//     runs from the nodes of those kinds only, each pattern starting at
+//     one and reaching no deeper than it names (lang/java: the file and
+//     each type declaration, so method bodies are never walked), and a
+//     pattern that starts at another kind fails to compile;
 //   - for a Spec, hooks for what a query cannot say, each optional: Symbol
 //     (signature, visibility, a container such as Lua's M in M.f; the
 //     Tree's Path names the file), Ref (a receiver's type from a parameter

@@ -128,8 +128,12 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 		return nil, fmt.Errorf("%w: %s parser gave up (timeout %s)", ErrParse, l.Name, p.Timeout)
 	}
 	var raw []C.sdl_capture
+	var kept *C.TSTree // a query with roots runs from them once the tree is flat
 	q := l.Query()
-	if q != nil {
+	switch {
+	case q != nil && q.roots != nil:
+		kept = C.ts_tree_copy(tree)
+	case q != nil:
 		raw = runQuery(tree, q)
 	}
 	n := int(count)
@@ -142,6 +146,10 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 		written = C.sdl_flatten(tree, srcPtr, (*C.sdl_node)(unsafe.Pointer(&buf[0])), C.uint32_t(n))
 	} else {
 		C.sdl_tree_delete(tree)
+	}
+	if kept != nil {
+		raw = runQueryAt(kept, q, buf[:written])
+		C.sdl_tree_delete(kept)
 	}
 	if inserted != nil {
 		unshift(buf[:written], raw, inserted)
