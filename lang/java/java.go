@@ -29,6 +29,8 @@ func init() {
 		Extensions: []string{".java"},
 		Grammar:    tsjava.Language(),
 		Query:      tags, QueryFile: "lang/java/tags.scm",
+		QueryRoots: []string{"program", "class_declaration", "record_declaration", "enum_declaration", "interface_declaration",
+			"annotation_type_declaration"},
 		Comments:  []string{"line_comment", "block_comment"},
 		Strings:   []string{"string_literal", "character_literal"},
 		Idents:    []string{"identifier", "type_identifier"},
