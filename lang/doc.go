@@ -89,9 +89,10 @@ package lang
 //     A query runs over the whole tree, which costs a walk of every node
 //     in C (for Java, 13% of an index's CPU); with Spec.QueryRoots it
 //     runs from the nodes of those kinds only, each pattern starting at
-//     one and reaching no deeper than it names (lang/java: the file and
-//     each type declaration, so method bodies are never walked), and a
-//     pattern that starts at another kind fails to compile;
+//     one and reaching no deeper than it names (lang/java: each
+//     declaration and import, so method bodies are never walked; its Defs
+//     hook says which declarations are members), and a pattern that
+//     starts at another kind fails to compile;
 //   - for a Spec, hooks for what a query cannot say, each optional: Symbol
 //     (signature, visibility, a container such as Lua's M in M.f; the
 //     Tree's Path names the file), Ref (a receiver's type from a parameter

@@ -8,6 +8,7 @@ package java
 
 import (
 	"embed"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -29,8 +30,9 @@ func init() {
 		Extensions: []string{".java"},
 		Grammar:    tsjava.Language(),
 		Query:      tags, QueryFile: "lang/java/tags.scm",
-		QueryRoots: []string{"program", "class_declaration", "record_declaration", "enum_declaration", "interface_declaration",
-			"annotation_type_declaration"},
+		QueryRoots: append(slices.Clone(typeDecls), "method_declaration", "constructor_declaration",
+			"compact_constructor_declaration", "annotation_type_element_declaration", "field_declaration",
+			"constant_declaration", "enum_constant", "package_declaration", "import_declaration"),
 		Comments:  []string{"line_comment", "block_comment"},
 		Strings:   []string{"string_literal", "character_literal"},
 		Idents:    []string{"identifier", "type_identifier"},
@@ -453,15 +455,93 @@ func imports(t *lang.Tree, n int32) []lang.Import {
 	return []lang.Import{imp}
 }
 
-// defs gives a field declaration of one variable the declaration's range
-// (its modifiers and doc); each variable of int a, b; keeps its own.
+// typeDecls are the node kinds of type declarations.
+var typeDecls = []string{"class_declaration", "record_declaration", "enum_declaration", "interface_declaration",
+	"annotation_type_declaration"}
+
+// defs keeps the members of types and the methods outside any symbol,
+// which are functions; a declaration in a symbol's code (an anonymous
+// class's method) is no symbol. A field declaration of one variable
+// takes the declaration's range (its modifiers and doc); each variable of
+// int a, b; keeps its own.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	for i := range ds {
-		if n := ds[i].Node; t.Kind(n) == "variable_declarator" && len(declarators(t, t.Parent(n))) == 1 {
-			ds[i].Node = t.Parent(n)
+	kept := make(map[int32]bool, len(ds)) // the nodes of symbols, outer first
+	out := ds[:0]
+	for _, d := range ds {
+		switch t.Kind(d.Node) {
+		case "class_declaration", "record_declaration", "enum_declaration", "interface_declaration",
+			"annotation_type_declaration", "formal_parameter":
+		default:
+			switch place(t, d.Node, kept) {
+			case inCode:
+				continue
+			case outsideAll:
+				if d.Kind == lang.KindVariable {
+					continue
+				}
+				d.Kind = lang.KindFunction
+			}
+		}
+		kept[d.Node] = true
+		if n := t.Parent(d.Node); t.Kind(d.Node) == "variable_declarator" && len(declarators(t, n)) == 1 {
+			d.Node = n
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Where a declaration is: a member of a named type, in a symbol's code,
+// or outside every symbol (a script's method, or one in an anonymous
+// class there).
+const (
+	inType = iota
+	inCode
+	outsideAll
+)
+
+// place says where declaration n is, symbols being the nodes of the
+// symbols around it.
+// The nearest of a type's body, an anonymous class's body and a
+// definition decides: what lies between (an ERROR, a static initializer,
+// a lambda) does not.
+func place(t *lang.Tree, n int32, symbols map[int32]bool) int {
+	anon := false
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		switch {
+		case symbols[p]:
+			return inCode
+		case anon:
+		case typeBody(t, p):
+			return inType
+		case t.Kind(p) == "class_body", t.Kind(p) == "enum_constant":
+			anon = true
 		}
 	}
-	return ds
+	return outsideAll
+}
+
+// typeBody reports whether n is the body of a named type, whose
+// declarations are members: not an anonymous class's or an enum
+// constant's.
+func typeBody(t *lang.Tree, n int32) bool {
+	switch t.Kind(n) {
+	case "interface_body", "annotation_type_body", "enum_body", "enum_body_declarations":
+		return true
+	case "class_body":
+		k := t.Kind(t.Parent(n))
+		return k == "class_declaration" || k == "record_declaration"
+	}
+	return false
+}
+
+// outside is the first node above n that is no ERROR, -1 for none.
+func outside(t *lang.Tree, n int32) int32 {
+	p := t.Parent(n)
+	for p >= 0 && t.IsError(p) {
+		p = t.Parent(p)
+	}
+	return p
 }
 
 // declarators are the variables a field or local declaration declares.
@@ -487,7 +567,7 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		methodSymbol(t, n, d.Body, s)
 	case "enum_constant":
 		s.Exported, s.Visibility = true, lang.VisPublic
-		s.Signature.Returns = t.FieldText(t.Parent(t.Parent(n)), "name")
+		s.Signature.Returns = t.FieldText(owner(t, n), "name")
 		_, mods, _ := modifiers(t, n)
 		s.Signature.Modifiers = append([]string{"static", "final"}, mods...)
 		s.Signature.Text = s.Name
@@ -506,8 +586,8 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 // inInterface reports whether declaration n is a member of an interface
 // or annotation type, public without saying so.
 func inInterface(t *lang.Tree, n int32) bool {
-	k := t.Kind(t.Parent(n))
-	return k == "interface_body" || k == "annotation_type_body"
+	o := outside(t, n)
+	return o >= 0 && (t.Kind(o) == "interface_body" || t.Kind(o) == "annotation_type_body")
 }
 
 // header is the signature text of declaration n: from after its leading
@@ -748,6 +828,11 @@ func method(x *lang.Extractor, n int32, c state) {
 	body := t.Field(n, "body")
 	scope := &lang.Scope{Parent: c.scope}
 	sym, ok := c.syms[n]
+	if name := t.Field(n, "name"); !ok && name >= 0 && strings.TrimSpace(t.Text(name)) == "" && (c.sym == 0 || c.sym == c.cls) {
+		// a member whose name the parser made up (MISSING): no symbol, its
+		// code is the type's or the file's
+		sym, ok = c.sym, true
+	}
 	if !ok {
 		// a method of an anonymous class, or one the parser could not
 		// place: not a symbol, its code belongs to the enclosing one
