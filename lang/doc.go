@@ -42,13 +42,15 @@ package lang
 //     a query for definitions beside a walk for type inference: its
 //     Finish walks the file for calls, resolving receivers through the
 //     types of locals, fields and parameters, and looks up the symbol the
-//     query made of each declaration it meets.
+//     query made of each declaration it meets; lang/ruby's Finish walk
+//     also completes each symbol with what the statements before it say
+//     (private, module_function, class << self: fill).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/ruby, lang/python, lang/golang, lang/csharp,
-//     lang/php, lang/rust, lang/kotlin, lang/swift, lang/c (C and C++)
-//     and lang/javascript (JavaScript, TypeScript and TSX).
+//     cannot follow: lang/python, lang/golang, lang/csharp, lang/php,
+//     lang/rust, lang/kotlin, lang/swift, lang/c (C and C++) and
+//     lang/javascript (JavaScript, TypeScript and TSX).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what
