@@ -96,8 +96,10 @@ type Query struct {
 	captures []string      // capture id -> name, without the @
 	preds    [][]predicate // pattern -> its text predicates
 	// roots, when set, are the grammar symbols the query runs from
-	// (Spec.QueryRoots), by symbol id
-	roots []bool
+	// (Spec.QueryRoots), by symbol id; rootIf, when set, keeps the nodes
+	// of those kinds it may run from (Spec.QueryRoot)
+	roots  []bool
+	rootIf func(t *Tree, n int32) bool
 }
 
 // predicate is a text predicate of a pattern (#eq?, #match?, #any-of?),
@@ -291,13 +293,14 @@ func (q *Query) setRoots(l *Language, file, src string, roots []string) error {
 }
 
 // runQueryAt runs q, whose patterns start at its roots, from each node of
-// the flattened tree nodes of a root kind, over tree, the tree nodes was
+// the flattened tree t of a root kind, over tree, the tree t was
 // flattened from.
-func runQueryAt(tree *C.TSTree, q *Query, nodes []Node) []C.sdl_capture {
+func runQueryAt(tree *C.TSTree, q *Query, t *Tree) []C.sdl_capture {
 	var roots []C.uint32_t
-	for i := range nodes {
-		if k := nodes[i].Kind; int(k) < len(q.roots) && q.roots[k] {
-			roots = append(roots, C.uint32_t(nodes[i].StartByte), C.uint32_t(nodes[i].EndByte), C.uint32_t(k))
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if int(n.Kind) < len(q.roots) && q.roots[n.Kind] && (q.rootIf == nil || q.rootIf(t, int32(i))) {
+			roots = append(roots, C.uint32_t(n.StartByte), C.uint32_t(n.EndByte), C.uint32_t(n.Kind))
 		}
 	}
 	if len(roots) == 0 {

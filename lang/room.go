@@ -26,6 +26,10 @@ type Spec struct {
 	// definition is never walked (for Java, a query run over the whole
 	// tree cost 13% of an index's CPU).
 	QueryRoots []string
+	// QueryRoot, when set, says whether the query runs from node n of a
+	// root kind: a cheap look at it (Ruby's calls of attr_accessor among
+	// all its calls) spares running the query from each.
+	QueryRoot func(t *Tree, n int32) bool
 	// Comments, Strings and Idents are the node kinds of comments, string
 	// literals and identifiers (full-text words and fingerprints).
 	Comments, Strings, Idents []string
@@ -116,6 +120,7 @@ func Register(s Spec) *Language {
 		}
 		if err == nil && len(s.QueryRoots) > 0 {
 			err = q.setRoots(l, s.QueryFile, s.Query, s.QueryRoots)
+			q.rootIf = s.QueryRoot
 		}
 		return q, err
 	}

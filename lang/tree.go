@@ -147,14 +147,15 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	} else {
 		C.sdl_tree_delete(tree)
 	}
+	l.loadNames() // a tree's readers ask its kinds and syntax
 	if kept != nil {
-		raw = runQueryAt(kept, q, buf[:written])
+		// the tree as parsed, whose offsets the nodes still have
+		raw = runQueryAt(kept, q, &Tree{Lang: l, Path: filePath, Src: parsed, Nodes: buf[:written]})
 		C.sdl_tree_delete(kept)
 	}
 	if inserted != nil {
 		unshift(buf[:written], raw, inserted)
 	}
-	l.loadNames() // a tree's readers ask its kinds and syntax
 	t := &Tree{Lang: l, Path: filePath, Src: src, Nodes: buf[:written]}
 	if q != nil {
 		t.Matches = t.matches(q, raw)
