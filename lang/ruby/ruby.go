@@ -35,6 +35,7 @@ func init() {
 		Grammar:    tsruby.Language(),
 		Query:      tags, QueryFile: "lang/ruby/tags.scm",
 		QueryRoots: []string{"class", "module", "method", "singleton_method", "assignment", "operator_assignment", "call"},
+		QueryRoot:  queryRoot,
 		Comments:   []string{"comment"},
 		Strings: []string{"string", "heredoc_body", "simple_symbol", "delimited_symbol", "character", "regex", "subshell",
 			"string_array", "symbol_array"},
@@ -59,6 +60,26 @@ type resolver struct{}
 func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
 func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
 	return resolveImport(ctx, imp, name)
+}
+
+// queryRoot spares the query the assignments of locals and the calls of
+// methods other than attr_accessor and friends, most of a file's code.
+func queryRoot(t *lang.Tree, n int32) bool {
+	switch t.Kind(n) {
+	case "assignment", "operator_assignment":
+		l := t.Field(n, "left")
+		return l >= 0 && t.Kind(l) == "constant"
+	case "call":
+		if t.Field(n, "receiver") >= 0 {
+			return false
+		}
+		switch t.FieldText(n, "method") {
+		case "attr_accessor", "attr_reader", "attr_writer", "attr":
+			return true
+		}
+		return false
+	}
+	return true
 }
 
 // symbol names a class or module after the last part of its name, in the
