@@ -94,7 +94,9 @@ package lang
 //     one and reaching no deeper than it names (lang/java: each
 //     declaration and import, so method bodies are never walked; its Defs
 //     hook says which declarations are members), and a pattern that
-//     starts at another kind fails to compile;
+//     starts at another kind fails to compile. Spec.QueryRoot narrows
+//     the roots by a look at the node (lang/ruby runs it from calls of
+//     attr_accessor, not from every call);
 //   - for a Spec, hooks for what a query cannot say, each optional: Symbol
 //     (signature, visibility, a container such as Lua's M in M.f; the
 //     Tree's Path names the file), Ref (a receiver's type from a parameter
