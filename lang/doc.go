@@ -38,13 +38,19 @@ package lang
 //     or a bare call names (ChildrenBefore), signatures, import selectors,
 //     and resolution. lang/bash (848 and 40) is the model of a query with
 //     more Go beside it (which assignments make variables, the command a
-//     wrapper runs, guards: the Defs and Finish hooks).
+//     wrapper runs, guards: the Defs and Finish hooks), and lang/java of
+//     a query for definitions beside a walk for type inference: its
+//     Finish walks the file for calls, resolving receivers through the
+//     types of locals, fields and parameters, and looks up the symbol the
+//     query made of each declaration it meets; lang/ruby's Finish walk
+//     also completes each symbol with what the statements before it say
+//     (private, module_function, class << self: fill).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/ruby, lang/python, lang/golang, lang/java,
-//     lang/csharp, lang/php, lang/rust, lang/kotlin, lang/swift, lang/c
-//     (C and C++) and lang/javascript (JavaScript, TypeScript and TSX).
+//     cannot follow: lang/python, lang/golang, lang/csharp, lang/php,
+//     lang/rust, lang/kotlin, lang/swift, lang/c (C and C++) and
+//     lang/javascript (JavaScript, TypeScript and TSX).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what
@@ -82,7 +88,16 @@ package lang
 //     capture as a definition makes one symbol, of the first match; make
 //     patterns exclusive rather than rely on which that is. The query is compiled when the room registers, and
 //     TestQueriesCompile compiles every room's file: a node kind, field or
-//     capture the grammar or sdl does not know fails by name and line;
+//     capture the grammar or sdl does not know fails by name and line.
+//     A query runs over the whole tree, which costs a walk of every node
+//     in C (for Java, 13% of an index's CPU); with Spec.QueryRoots it
+//     runs from the nodes of those kinds only, each pattern starting at
+//     one and reaching no deeper than it names (lang/java: each
+//     declaration and import, so method bodies are never walked; its Defs
+//     hook says which declarations are members), and a pattern that
+//     starts at another kind fails to compile. Spec.QueryRoot narrows
+//     the roots by a look at the node (lang/ruby runs it from calls of
+//     attr_accessor, not from every call);
 //   - for a Spec, hooks for what a query cannot say, each optional: Symbol
 //     (signature, visibility, a container such as Lua's M in M.f; the
 //     Tree's Path names the file), Ref (a receiver's type from a parameter

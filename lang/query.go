@@ -4,6 +4,69 @@ package lang
 #cgo CFLAGS: -I${SRCDIR}/tsapi -std=c11
 #include <stdlib.h>
 #include "flat.h"
+
+// sdl_query_captures_at runs query from each of n root nodes, given as
+// (start byte, end byte, symbol) triples in pre-order, and returns the
+// captures of its matches as sdl_query_captures does. A pattern starts at
+// a root only (max start depth 0), so the cursor descends no deeper below
+// it than the pattern reaches.
+static sdl_capture *sdl_query_captures_at(TSTree *tree, const TSQuery *query, const uint32_t *roots, uint32_t n_roots,
+                                          uint32_t max_captures, uint32_t *count) {
+  *count = 0;
+  TSQueryCursor *cur = ts_query_cursor_new();
+  if (cur == NULL) {
+    return NULL;
+  }
+  ts_query_cursor_set_match_limit(cur, SDL_QUERY_MATCH_LIMIT);
+  ts_query_cursor_set_max_start_depth(cur, 0);
+  TSNode top = ts_tree_root_node(tree);
+  uint32_t n = 0, cap = 64, match_no = 0;
+  sdl_capture *out = (sdl_capture *)malloc(cap * sizeof(sdl_capture));
+  for (uint32_t r = 0; r < n_roots && out != NULL && n < max_captures; r++) {
+    uint32_t start = roots[3 * r], end = roots[3 * r + 1];
+    TSSymbol sym = (TSSymbol)roots[3 * r + 2];
+    // the smallest node of the range, then up to the one of its kind
+    TSNode node = ts_node_descendant_for_byte_range(top, start, end);
+    while (!ts_node_is_null(node) && ts_node_symbol(node) != sym && ts_node_start_byte(node) == start &&
+           ts_node_end_byte(node) == end) {
+      node = ts_node_parent(node);
+    }
+    if (ts_node_is_null(node) || ts_node_symbol(node) != sym) {
+      continue;
+    }
+    ts_query_cursor_exec(cur, query, node);
+    TSQueryMatch m;
+    while (ts_query_cursor_next_match(cur, &m)) {
+      for (uint16_t i = 0; i < m.capture_count && n < max_captures; i++) {
+        if (n == cap) {
+          cap *= 2;
+          sdl_capture *grown = (sdl_capture *)realloc(out, cap * sizeof(sdl_capture));
+          if (grown == NULL) {
+            goto done;
+          }
+          out = grown;
+        }
+        TSNode c = m.captures[i].node;
+        sdl_capture *o = &out[n++];
+        o->match = match_no;
+        o->pattern = m.pattern_index;
+        o->capture = (uint16_t)m.captures[i].index;
+        o->start_byte = ts_node_start_byte(c);
+        o->end_byte = ts_node_end_byte(c);
+        o->symbol = ts_node_symbol(c);
+        o->pad = 0;
+      }
+      match_no++;
+      if (n >= max_captures) {
+        break;
+      }
+    }
+  }
+done:
+  ts_query_cursor_delete(cur);
+  *count = n;
+  return out;
+}
 */
 import "C"
 
@@ -32,6 +95,11 @@ type Query struct {
 	q        *C.TSQuery
 	captures []string      // capture id -> name, without the @
 	preds    [][]predicate // pattern -> its text predicates
+	// roots, when set, are the grammar symbols the query runs from
+	// (Spec.QueryRoots), by symbol id; rootIf, when set, keeps the nodes
+	// of those kinds it may run from (Spec.QueryRoot)
+	roots  []bool
+	rootIf func(t *Tree, n int32) bool
 }
 
 // predicate is a text predicate of a pattern (#eq?, #match?, #any-of?),
@@ -195,6 +263,56 @@ func (m *Match) Node(name string) int32 {
 		}
 	}
 	return -1
+}
+
+// setRoots makes the query run from the nodes of the kinds roots only
+// (Spec.QueryRoots). A kind the grammar lacks, or a pattern that starts
+// at another kind, would never match: it fails here, by name and line.
+func (q *Query) setRoots(l *Language, file, src string, roots []string) error {
+	l.loadNames()
+	q.roots = l.kindSet(roots)
+	for _, r := range roots {
+		if !slices.Contains(l.kinds, r) {
+			return fmt.Errorf("%w: %s: %s: query root %q is not in the grammar", ErrQuery, l.Name, file, r)
+		}
+	}
+	for p := range q.preds {
+		start := int(C.ts_query_start_byte_for_pattern(q.q, C.uint32_t(p)))
+		kind := ""
+		if rest := src[start:]; strings.HasPrefix(rest, "(") {
+			kind = strings.TrimSpace(rest[1:])
+			if i := strings.IndexFunc(kind, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }); i >= 0 {
+				kind = kind[:i]
+			}
+		}
+		if !slices.Contains(roots, kind) {
+			return fmt.Errorf("%w: %s: %s: a pattern starts at %q, not at a query root (%s)", ErrQuery, l.Name, queryPos(file, src, start), kind, strings.Join(roots, ", "))
+		}
+	}
+	return nil
+}
+
+// runQueryAt runs q, whose patterns start at its roots, from each node of
+// the flattened tree t of a root kind, over tree, the tree t was
+// flattened from.
+func runQueryAt(tree *C.TSTree, q *Query, t *Tree) []C.sdl_capture {
+	var roots []C.uint32_t
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if int(n.Kind) < len(q.roots) && q.roots[n.Kind] && (q.rootIf == nil || q.rootIf(t, int32(i))) {
+			roots = append(roots, C.uint32_t(n.StartByte), C.uint32_t(n.EndByte), C.uint32_t(n.Kind))
+		}
+	}
+	if len(roots) == 0 {
+		return nil
+	}
+	var n C.uint32_t
+	p := C.sdl_query_captures_at(tree, q.q, &roots[0], C.uint32_t(len(roots)/3), maxQueryCaptures, &n)
+	if p == nil {
+		return nil
+	}
+	defer C.free(unsafe.Pointer(p))
+	return slices.Clone(unsafe.Slice(p, int(n)))
 }
 
 // runQuery runs q over a tree before it is flattened and returns the raw

@@ -66,6 +66,44 @@ func TestQueryErrors(t *testing.T) {
 	}
 }
 
+// TestQueryRoots: a query that runs from its roots (Spec.QueryRoots) may
+// not hold a pattern that starts elsewhere, which would never match, nor
+// name a root the grammar lacks.
+func TestQueryRoots(t *testing.T) {
+	l := ByName("lua")
+	if l == nil {
+		t.Skip("the lua room is not linked into this test")
+	}
+	roots := []string{"chunk", "function_declaration"}
+	for _, c := range []struct {
+		src   string
+		roots []string
+		want  string
+	}{
+		{"(function_declaration name: (identifier) @name) @definition.function\n\n(function_call name: (identifier) @name) @reference.call",
+			roots, `q.scm:3:1: a pattern starts at "function_call", not at a query root`},
+		{"(function_declaration name: (identifier) @name) @definition.function", []string{"chunk", "function_definiton"},
+			`query root "function_definiton" is not in the grammar`},
+	} {
+		q, err := CompileQuery(l, "q.scm", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = q.setRoots(l, "q.scm", c.src, c.roots)
+		if !errors.Is(err, ErrQuery) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want an ErrQuery saying %s", c.src, err, c.want)
+		}
+	}
+	src := "(chunk (function_declaration name: (identifier) @name) @definition.function)"
+	q, err := CompileQuery(l, "q.scm", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.setRoots(l, "q.scm", src, roots); err != nil {
+		t.Errorf("a pattern rooted at chunk: %v", err)
+	}
+}
+
 // TestQueryPredicates: #eq?, #not-eq?, #match? and #any-of? filter
 // matches by their captures' text, which tree-sitter leaves to sdl.
 func TestQueryPredicates(t *testing.T) {

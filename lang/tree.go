@@ -128,8 +128,12 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 		return nil, fmt.Errorf("%w: %s parser gave up (timeout %s)", ErrParse, l.Name, p.Timeout)
 	}
 	var raw []C.sdl_capture
+	var kept *C.TSTree // a query with roots runs from them once the tree is flat
 	q := l.Query()
-	if q != nil {
+	switch {
+	case q != nil && q.roots != nil:
+		kept = C.ts_tree_copy(tree)
+	case q != nil:
 		raw = runQuery(tree, q)
 	}
 	n := int(count)
@@ -143,10 +147,15 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	} else {
 		C.sdl_tree_delete(tree)
 	}
+	l.loadNames() // a tree's readers ask its kinds and syntax
+	if kept != nil {
+		// the tree as parsed, whose offsets the nodes still have
+		raw = runQueryAt(kept, q, &Tree{Lang: l, Path: filePath, Src: parsed, Nodes: buf[:written]})
+		C.sdl_tree_delete(kept)
+	}
 	if inserted != nil {
 		unshift(buf[:written], raw, inserted)
 	}
-	l.loadNames() // a tree's readers ask its kinds and syntax
 	t := &Tree{Lang: l, Path: filePath, Src: src, Nodes: buf[:written]}
 	if q != nil {
 		t.Matches = t.matches(q, raw)

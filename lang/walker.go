@@ -7,7 +7,7 @@ import (
 
 // Walker is a language whose extractor is Go code that walks the syntax
 // tree (an Extractor) rather than a tags query: the way a room such as
-// lang/ruby adds a language that a query cannot describe (lang/bash is a
+// lang/python adds a language that a query cannot describe (lang/bash is a
 // Spec). Everything but Name, Grammar and Extract is optional.
 type Walker struct {
 	Name       string

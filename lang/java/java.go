@@ -1,11 +1,14 @@
-// Package java is sdl's room for Java: a walker over the syntax tree
-// (packages, types, members, imports, the types of locals, guards, throws
-// and side effects), resolution through packages, imports, nested and
-// base types, and the skeleton rules of its braced bodies.
+// Package java is sdl's room for Java: types, members, their bases, the
+// package and imports come from tags.scm; this file holds what a query
+// cannot say (signatures, visibility, docs, and a walk that follows the
+// types of locals, fields and receivers to the calls it records, with
+// guards, throws and side effects), resolution through packages, imports,
+// nested and base types, and the skeleton rules of its braced bodies.
 package java
 
 import (
 	"embed"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -18,19 +21,37 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
-	lang.RegisterWalker(lang.Walker{
+	lang.Register(lang.Spec{
 		Name:       "java",
 		Extensions: []string{".java"},
 		Grammar:    grammar.Java(),
-		Comments:   []string{"line_comment", "block_comment"},
-		Strings:    []string{"string_literal", "character_literal"},
-		Idents:     []string{"identifier", "type_identifier"},
-		Data:       data,
-		Extract:    extract,
-		Resolve:    resolve, ResolveImport: resolveImport,
-		Skeleton: skeleton,
+		Query:      tags, QueryFile: "lang/java/tags.scm",
+		QueryRoots: append(slices.Clone(typeDecls), "method_declaration", "constructor_declaration",
+			"compact_constructor_declaration", "annotation_type_element_declaration", "field_declaration",
+			"constant_declaration", "enum_constant", "package_declaration", "import_declaration"),
+		Comments:  []string{"line_comment", "block_comment"},
+		Strings:   []string{"string_literal", "character_literal"},
+		Idents:    []string{"identifier", "type_identifier"},
+		Data:      data,
+		Symbol:    symbol,
+		Defs:      defs,
+		Ref:       baseRef,
+		Import:    imports,
+		Finish:    finish,
+		Resolver:  resolver{},
+		SkelRules: skeleton,
 	})
+}
+
+type resolver struct{}
+
+func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
+func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
+	return resolveImport(ctx, imp, name)
 }
 
 // A lang.Scope maps the variables visible in some code to what is known
@@ -57,8 +78,7 @@ func erase(s *lang.Scope, typ string) string {
 
 // declareTypeParams puts the type parameters of a class or method in
 // scope.
-func declareTypeParams(s *lang.Scope, x *lang.Extractor, list int32) {
-	t := x.Tree
+func declareTypeParams(s *lang.Scope, t *lang.Tree, list int32) {
 	if list < 0 {
 		return
 	}
@@ -87,46 +107,38 @@ func declareTypeParams(s *lang.Scope, x *lang.Extractor, list int32) {
 // state is where the walker is: which symbol code belongs to, and what
 // declarations there make.
 type state struct {
-	sym     int         // the symbol code belongs to
-	members int         // the class whose body is being walked, -1 in code and anonymous bodies
-	cls     int         // the innermost named class, -1 outside every class
-	iface   bool        // members are implicitly public (interface, annotation type)
-	anon    string      // base type of the innermost anonymous class body, "" outside
-	top     bool        // a statement of a method body itself, where an early exit is a guard
-	scope   *lang.Scope // the variables in scope
-	file    *file
-}
-
-// file is what the walk of one file shares.
-type file struct {
-	// prev is each node's previous sibling, -1 for none: Tree.PrevSibling
-	// scans the siblings before it, which makes the docs of a class with
-	// thousands of members quadratic.
-	prev []int32
-}
-
-func newFile(t *lang.Tree) *file {
-	prev := make([]int32, t.Len())
-	for i := range prev {
-		prev[i] = -1
-	}
-	for i := int32(0); i < t.Len(); i++ {
-		last := int32(-1)
-		for c := i + 1; c < t.Nodes[i].End; c = t.Nodes[c].End {
-			prev[c] = last
-			last = c
-		}
-	}
-	return &file{prev: prev}
+	sym   int           // the symbol code belongs to
+	cls   int           // the innermost named class, -1 outside every class
+	anon  string        // base type of the innermost anonymous class body, "" outside
+	top   bool          // a statement of a method body itself, where an early exit is a guard
+	scope *lang.Scope   // the variables in scope
+	syms  map[int32]int // the symbol the query made of a node
 }
 
 // testAnnotations mark test methods (JUnit 4 and 5, TestNG).
 var testAnnotations = lang.WordFile(data, "test_annotations.txt")
 
-func extract(x *lang.Extractor) {
-	root := &lang.Scope{}
-	c := state{sym: 0, members: -1, cls: -1, scope: root, file: newFile(x.Tree)}
-	for n := range x.Tree.NamedChildren(0) {
+// finish names the file's module after its package and walks the file
+// for what its symbols call and construct, guard and throw.
+func finish(x *lang.Extractor) {
+	t := x.Tree
+	pkg := int32(-1)
+	for i := range t.Matches {
+		if n := t.Matches[i].Node("module"); n >= 0 {
+			pkg = n
+		}
+	}
+	x.Facts.Module = ""
+	if pkg >= 0 {
+		x.Facts.Module = lang.OneLine(t.Text(pkg))
+		x.Facts.Symbols[0].Name = x.Facts.Module
+		x.Facts.Symbols[0].Doc = doc(t, t.Parent(pkg))
+	}
+	c := state{sym: 0, cls: -1, scope: &lang.Scope{}, syms: make(map[int32]int, len(x.SymNode))}
+	for i, n := range x.SymNode[1:] {
+		c.syms[n] = i + 1
+	}
+	for n := range t.NamedChildren(0) {
 		walkNode(x, n, c)
 	}
 }
@@ -138,17 +150,7 @@ func walkNode(x *lang.Extractor, n int32, c state) {
 	switch t.Kind(n) {
 	case "line_comment", "block_comment", "modifiers", "marker_annotation", "annotation":
 		return
-	case "package_declaration":
-		for ch := range t.NamedChildren(n) {
-			if k := t.Kind(ch); k == "scoped_identifier" || k == "identifier" {
-				x.Facts.Module = lang.OneLine(t.Text(ch))
-				x.Facts.Symbols[0].Name = x.Facts.Module
-				x.Facts.Symbols[0].Doc = doc(x, c, n)
-			}
-		}
-		return
-	case "import_declaration":
-		importDecl(x, n)
+	case "package_declaration", "import_declaration":
 		return
 	case "class_declaration", "record_declaration", "enum_declaration", "interface_declaration", "annotation_type_declaration":
 		class(x, n, c)
@@ -309,10 +311,8 @@ func stripType(s string) string {
 // doc returns the Javadoc of a declaration: the nearest /** */ comment
 // before it (other comments may sit between), or one placed after its
 // annotations; failing that, the line comments right above it.
-func doc(x *lang.Extractor, c state, n int32) string {
-	t := x.Tree
-	prevOf := c.file.prev
-	for p := prevOf[n]; p >= 0 && t.IsComment(p); p = prevOf[p] {
+func doc(t *lang.Tree, n int32) string {
+	for p := t.PrevSibling(n); p >= 0 && t.IsComment(p); p = t.PrevSibling(p) {
 		if t.Kind(p) == "block_comment" && strings.HasPrefix(t.Text(p), "/**") {
 			return lang.CleanComment(t.Text(p))
 		}
@@ -327,11 +327,11 @@ func doc(x *lang.Extractor, c state, n int32) string {
 	// line comments directly above, not trailing the previous line's code
 	var parts []string
 	line := t.Nodes[n].StartRow
-	for p := prevOf[n]; p >= 0 && t.Kind(p) == "line_comment"; {
+	for p := t.PrevSibling(n); p >= 0 && t.Kind(p) == "line_comment"; {
 		if t.Nodes[p].EndRow+1 < line {
 			break
 		}
-		prev := prevOf[p]
+		prev := t.PrevSibling(p)
 		if prev >= 0 && t.Nodes[prev].EndRow == t.Nodes[p].StartRow {
 			break
 		}
@@ -351,8 +351,7 @@ func doc(x *lang.Extractor, c state, n int32) string {
 // modifiers reads a declaration's modifiers: its visibility ("" for package
 // private), the other modifiers and annotations, and whether an annotation
 // marks a test.
-func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, test bool) {
-	t := x.Tree
+func modifiers(t *lang.Tree, n int32) (vis string, mods []string, test bool) {
 	add := func(ch int32) {
 		switch k := t.Kind(ch); k {
 		case "public", "protected", "private":
@@ -420,8 +419,8 @@ func visibility(s *lang.Symbol, vis string, implicitPublic bool) {
 	}
 }
 
-func importDecl(x *lang.Extractor, n int32) {
-	t := x.Tree
+// imports reads an import declaration.
+func imports(t *lang.Tree, n int32) []lang.Import {
 	static := false
 	wild := false
 	src := ""
@@ -436,9 +435,9 @@ func importDecl(x *lang.Extractor, n int32) {
 		}
 	}
 	if src == "" {
-		return
+		return nil
 	}
-	imp := lang.Import{Source: src, Line: t.StartLine(n), Symbol: 0}
+	imp := lang.Import{Source: src}
 	switch {
 	case wild:
 		// import a.b.*; (a package's types) or import static a.b.C.*;
@@ -448,18 +447,265 @@ func importDecl(x *lang.Extractor, n int32) {
 		// import static a.b.C.m;
 		i := strings.LastIndexByte(src, '.')
 		if i < 0 {
-			return
+			return nil
 		}
 		imp.Source = src[:i]
 		imp.Names = []lang.ImportName{{Name: src[i+1:]}}
 	}
-	x.Facts.Imports = append(x.Facts.Imports, imp)
+	return []lang.Import{imp}
+}
+
+// typeDecls are the node kinds of type declarations.
+var typeDecls = []string{"class_declaration", "record_declaration", "enum_declaration", "interface_declaration",
+	"annotation_type_declaration"}
+
+// defs keeps the members of types and the methods outside any symbol,
+// which are functions; a declaration in a symbol's code (an anonymous
+// class's method) is no symbol. A field declaration of one variable
+// takes the declaration's range (its modifiers and doc); each variable of
+// int a, b; keeps its own.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	kept := make(map[int32]bool, len(ds)) // the nodes of symbols, outer first
+	out := ds[:0]
+	for _, d := range ds {
+		switch t.Kind(d.Node) {
+		case "class_declaration", "record_declaration", "enum_declaration", "interface_declaration",
+			"annotation_type_declaration", "formal_parameter":
+		default:
+			switch place(t, d.Node, kept) {
+			case inCode:
+				continue
+			case outsideAll:
+				if d.Kind == lang.KindVariable {
+					continue
+				}
+				d.Kind = lang.KindFunction
+			}
+		}
+		kept[d.Node] = true
+		if n := t.Parent(d.Node); t.Kind(d.Node) == "variable_declarator" && len(declarators(t, n)) == 1 {
+			d.Node = n
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Where a declaration is: a member of a named type, in a symbol's code,
+// or outside every symbol (a script's method, or one in an anonymous
+// class there).
+const (
+	inType = iota
+	inCode
+	outsideAll
+)
+
+// place says where declaration n is, symbols being the nodes of the
+// symbols around it.
+// The nearest of a type's body, an anonymous class's body and a
+// definition decides: what lies between (an ERROR, a static initializer,
+// a lambda) does not.
+func place(t *lang.Tree, n int32, symbols map[int32]bool) int {
+	anon := false
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		switch {
+		case symbols[p]:
+			return inCode
+		case anon:
+		case typeBody(t, p):
+			return inType
+		case t.Kind(p) == "class_body", t.Kind(p) == "enum_constant":
+			anon = true
+		}
+	}
+	return outsideAll
+}
+
+// typeBody reports whether n is the body of a named type, whose
+// declarations are members: not an anonymous class's or an enum
+// constant's.
+func typeBody(t *lang.Tree, n int32) bool {
+	switch t.Kind(n) {
+	case "interface_body", "annotation_type_body", "enum_body", "enum_body_declarations":
+		return true
+	case "class_body":
+		k := t.Kind(t.Parent(n))
+		return k == "class_declaration" || k == "record_declaration"
+	}
+	return false
+}
+
+// outside is the first node above n that is no ERROR, -1 for none.
+func outside(t *lang.Tree, n int32) int32 {
+	p := t.Parent(n)
+	for p >= 0 && t.IsError(p) {
+		p = t.Parent(p)
+	}
+	return p
+}
+
+// declarators are the variables a field or local declaration declares.
+func declarators(t *lang.Tree, n int32) []int32 {
+	var out []int32
+	for d := range t.Children(n) {
+		if t.FieldName(d) == "declarator" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// symbol completes a definition of the query: its visibility, modifiers,
+// signature and Javadoc.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	n := d.Node
+	s.Exported, s.Doc = false, ""
+	switch t.Kind(n) {
+	case "class_declaration", "record_declaration", "enum_declaration", "interface_declaration", "annotation_type_declaration":
+		typeSymbol(t, n, d.Body, s)
+	case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
+		methodSymbol(t, n, d.Body, s)
+	case "enum_constant":
+		s.Exported, s.Visibility = true, lang.VisPublic
+		s.Signature.Returns = t.FieldText(owner(t, n), "name")
+		_, mods, _ := modifiers(t, n)
+		s.Signature.Modifiers = append([]string{"static", "final"}, mods...)
+		s.Signature.Text = s.Name
+		s.Doc = doc(t, n)
+	case "formal_parameter":
+		// a record's component: a field, public through its accessor
+		s.Exported, s.Visibility = true, lang.VisPublic
+		s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	default:
+		fieldSymbol(t, t.Parent(d.Name), s)
+	}
+	return true
+}
+
+// inInterface reports whether declaration n is a member of an interface
+// or annotation type, public without saying so.
+func inInterface(t *lang.Tree, n int32) bool {
+	o := outside(t, n)
+	return o >= 0 && (t.Kind(o) == "interface_body" || t.Kind(o) == "annotation_type_body")
+}
+
+// header is the signature text of declaration n: from after its leading
+// annotations to its body.
+func header(t *lang.Tree, n, body int32) string {
+	x := lang.Extractor{Tree: t}
+	return x.HeaderTextFrom(n, sigStart(t, n), body)
+}
+
+func typeSymbol(t *lang.Tree, n, body int32, s *lang.Symbol) {
+	kind := t.Kind(n)
+	vis, mods, _ := modifiers(t, n)
+	visibility(s, vis, inInterface(t, n))
+	switch kind {
+	case "enum_declaration":
+		mods = append(mods, "enum")
+	case "record_declaration":
+		mods = append(mods, "record")
+	case "annotation_type_declaration":
+		mods = append(mods, "@interface")
+	}
+	s.Signature.Modifiers = mods
+	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
+	// the bases as written, those it extends first
+	var bases []int32
+	if sc := t.Field(n, "superclass"); sc >= 0 {
+		bases = typeList(t, sc)
+	}
+	if ei := t.ChildOfKind(n, "extends_interfaces"); ei >= 0 {
+		bases = append(bases, typeList(t, ei)...)
+	}
+	if si := t.Field(n, "interfaces"); si >= 0 {
+		bases = append(bases, typeList(t, si)...)
+	}
+	for _, b := range bases {
+		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
+	}
+	enumName := ""
+	if kind == "enum_declaration" {
+		enumName = s.Name
+	}
+	s.Signature.Fields = classFields(t, n, body, enumName)
+	s.Signature.Text = header(t, n, body)
+	s.Doc = doc(t, n)
+}
+
+func methodSymbol(t *lang.Tree, n, body int32, s *lang.Symbol) {
+	vis, mods, test := modifiers(t, n)
+	visibility(s, vis, inInterface(t, n))
+	if th := t.ChildOfKind(n, "throws"); th >= 0 {
+		for ty := range t.NamedChildren(th) {
+			mods = append(mods, "throws "+lang.OneLine(t.Text(ty)))
+		}
+	}
+	s.Signature.Modifiers = mods
+	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
+	params := t.Field(n, "parameters")
+	if t.Kind(n) == "compact_constructor_declaration" {
+		// the compact constructor takes the record's components
+		params = t.Field(owner(t, n), "parameters")
+	}
+	s.Signature.Params = paramList(t, params, nil)
+	if ty := t.Field(n, "type"); ty >= 0 {
+		s.Signature.Returns = lang.OneLine(t.Text(ty))
+		if dims := t.Field(n, "dimensions"); dims >= 0 {
+			s.Signature.Returns += t.Text(dims)
+		}
+	}
+	s.Signature.Text = header(t, n, body)
+	s.Doc = doc(t, n)
+	s.IsTest = test
+}
+
+// owner is the type declaration whose body holds member n.
+func owner(t *lang.Tree, n int32) int32 {
+	p := t.Parent(n)
+	for p >= 0 && !strings.HasSuffix(t.Kind(p), "_declaration") {
+		p = t.Parent(p)
+	}
+	return p
+}
+
+// fieldSymbol completes a field of declarator d (int a = 1 in
+// int a = 1, b;).
+func fieldSymbol(t *lang.Tree, d int32, s *lang.Symbol) {
+	n := t.Parent(d)
+	typ := lang.OneLine(t.FieldText(n, "type"))
+	vis, mods, _ := modifiers(t, n)
+	visibility(s, vis, inInterface(t, n))
+	s.Doc = doc(t, n)
+	s.Signature.Returns = typ
+	if dims := t.Field(d, "dimensions"); dims >= 0 {
+		s.Signature.Returns += t.Text(dims)
+	}
+	s.Signature.Modifiers = mods
+	if t.Kind(n) == "constant_declaration" {
+		s.Signature.Modifiers = append(append([]string(nil), mods...), "static", "final")
+	}
+	s.Signature.Text = ""
+	if ty := t.Field(n, "type"); ty >= 0 {
+		s.Signature.Text = lang.OneLine(string(t.Src[sigStart(t, n):t.Nodes[ty].EndByte])) + " " + s.Name
+	}
+}
+
+// baseRef reads the type a class extends or implements, as written at
+// @name: "Base<T>" names Base, "a.b.Base" Base of a.b.
+func baseRef(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	n := m.Node("name")
+	if t.IsComment(n) {
+		return false
+	}
+	r.Name, r.Qualifier = lang.SplitType(stripType(t.Text(n)))
+	return r.Name != ""
 }
 
 // classFields lists the fields a class body declares, with their
 // types, for Signature.Fields and the scope of its methods.
-func classFields(x *lang.Extractor, n, body int32, enumName string) []lang.Param {
-	t := x.Tree
+func classFields(t *lang.Tree, n, body int32, enumName string) []lang.Param {
 	var out []lang.Param
 	if ps := t.Field(n, "parameters"); ps >= 0 { // record components
 		for p := range t.NamedChildren(ps) {
@@ -477,10 +723,7 @@ func classFields(x *lang.Extractor, n, body int32, enumName string) []lang.Param
 			switch t.Kind(m) {
 			case "field_declaration", "constant_declaration":
 				typ := lang.OneLine(t.FieldText(m, "type"))
-				for d := range t.Children(m) {
-					if t.FieldName(d) != "declarator" {
-						continue
-					}
+				for _, d := range declarators(t, m) {
 					if name := t.Field(d, "name"); name >= 0 {
 						dt := typ
 						if dims := t.Field(d, "dimensions"); dims >= 0 {
@@ -504,8 +747,7 @@ func classFields(x *lang.Extractor, n, body int32, enumName string) []lang.Param
 
 // typeList returns the types of a superclass, super_interfaces or
 // extends_interfaces node, as written.
-func typeList(x *lang.Extractor, n int32) []int32 {
-	t := x.Tree
+func typeList(t *lang.Tree, n int32) []int32 {
 	var out []int32
 	for ch := range t.NamedChildren(n) {
 		if t.Kind(ch) == "type_list" {
@@ -519,102 +761,29 @@ func typeList(x *lang.Extractor, n int32) []int32 {
 	return out
 }
 
+// class walks a class's body with its fields and type parameters in
+// scope.
 func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
-	kind := t.Kind(n)
-	parent := c.sym
-	if c.members >= 0 {
-		parent = c.members
-	}
-	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent}
-	if kind == "interface_declaration" || kind == "annotation_type_declaration" {
-		s.Kind = lang.KindInterface
-	}
-	vis, mods, _ := modifiers(x, n)
-	visibility(&s, vis, c.iface && c.members >= 0)
-	switch kind {
-	case "enum_declaration":
-		mods = append(mods, "enum")
-	case "record_declaration":
-		mods = append(mods, "record")
-	case "annotation_type_declaration":
-		mods = append(mods, "@interface")
-	}
-	s.Signature.Modifiers = mods
-	s.Signature.Generics = x.Tree.ItemTexts(t.Field(n, "type_parameters"))
-	var extends, implements []int32
-	if sc := t.Field(n, "superclass"); sc >= 0 {
-		extends = typeList(x, sc)
-	}
-	if si := t.Field(n, "interfaces"); si >= 0 {
-		implements = typeList(x, si)
-	}
-	if ei := t.ChildOfKind(n, "extends_interfaces"); ei >= 0 {
-		extends = append(extends, typeList(x, ei)...)
-	}
-	for _, b := range extends {
-		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
-	}
-	for _, b := range implements {
-		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
-	}
-	enumName := ""
-	if kind == "enum_declaration" {
-		enumName = s.Name
-	}
-	s.Signature.Fields = classFields(x, n, body, enumName)
-	s.Signature.Text = x.HeaderTextFrom(n, sigStart(t, n), body)
-	s.Doc = doc(x, c, n)
-	sym := x.AddSymbol(s, n, name, body)
-	for _, b := range extends {
-		typeRef(x, b, sym, lang.RefExtends)
-	}
-	for _, b := range implements {
-		typeRef(x, b, sym, lang.RefImplements)
+	sym, ok := c.syms[n]
+	if !ok {
+		return // a class without a name
 	}
 	scope := &lang.Scope{Parent: c.scope}
-	declareTypeParams(scope, x, t.Field(n, "type_parameters"))
+	declareTypeParams(scope, t, t.Field(n, "type_parameters"))
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		setType(scope, f.Name, stripType(f.Type))
 	}
-	inner := state{sym: sym, members: sym, cls: sym, iface: s.Kind == lang.KindInterface, scope: scope, file: c.file}
-	// record components are fields, and public through their accessors
-	if ps := t.Field(n, "parameters"); ps >= 0 && kind == "record_declaration" {
-		for p := range t.NamedChildren(ps) {
-			pn := t.Field(p, "name")
-			if pn < 0 {
-				continue
-			}
-			ps := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: lang.VisPublic}
-			ps.Signature.Returns = lang.OneLine(t.FieldText(p, "type"))
-			ps.Signature.Text = lang.OneLine(t.Text(p))
-			x.AddSymbol(ps, p, pn, -1)
-		}
-	}
-	if body >= 0 {
+	inner := state{sym: sym, cls: sym, scope: scope, syms: c.syms}
+	if body := t.Field(n, "body"); body >= 0 {
 		for m := range t.NamedChildren(body) {
 			walkNode(x, m, inner)
 		}
 	}
 }
 
-// typeRef records a reference of kind to the type written at node ty.
-func typeRef(x *lang.Extractor, ty int32, sym int, kind string) {
-	name, qual := lang.SplitType(stripType(x.Tree.Text(ty)))
-	if name == "" {
-		return
-	}
-	x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
-}
-
 // paramList reads formal parameters, declaring them in scope.
-func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
-	t := x.Tree
+func paramList(t *lang.Tree, list int32, scope *lang.Scope) []lang.Param {
 	if list < 0 {
 		return nil
 	}
@@ -653,152 +822,91 @@ func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	return out
 }
 
+// method walks a method's body with its parameters in scope.
 func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	name := t.Field(n, "name")
 	body := t.Field(n, "body")
 	scope := &lang.Scope{Parent: c.scope}
-	if c.members < 0 && c.sym != 0 {
+	sym, ok := c.syms[n]
+	if name := t.Field(n, "name"); !ok && name >= 0 && strings.TrimSpace(t.Text(name)) == "" && (c.sym == 0 || c.sym == c.cls) {
+		// a member whose name the parser made up (MISSING): no symbol, its
+		// code is the type's or the file's
+		sym, ok = c.sym, true
+	}
+	if !ok {
 		// a method of an anonymous class, or one the parser could not
 		// place: not a symbol, its code belongs to the enclosing one
-		paramList(x, t.Field(n, "parameters"), scope)
+		paramList(t, t.Field(n, "parameters"), scope)
 		if body >= 0 {
 			c.scope, c.top = scope, false
 			walkNode(x, body, c)
 		}
 		return
 	}
-	if name < 0 {
-		return
-	}
-	kind := lang.KindMethod
-	switch t.Kind(n) {
-	case "constructor_declaration", "compact_constructor_declaration":
-		kind = lang.KindConstructor
-	}
-	parent := c.members
-	if parent < 0 {
-		// a method outside any class: a script or a broken file
-		parent, kind = 0, lang.KindFunction
-	}
-	declareTypeParams(scope, x, t.Field(n, "type_parameters"))
-	s := lang.Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
-	vis, mods, test := modifiers(x, n)
-	visibility(&s, vis, c.iface)
-	if th := t.ChildOfKind(n, "throws"); th >= 0 {
-		for ty := range t.NamedChildren(th) {
-			mods = append(mods, "throws "+lang.OneLine(t.Text(ty)))
-		}
-	}
-	s.Signature.Modifiers = mods
-	s.Signature.Generics = x.Tree.ItemTexts(t.Field(n, "type_parameters"))
-	if t.Kind(n) == "compact_constructor_declaration" && c.members >= 0 {
+	declareTypeParams(scope, t, t.Field(n, "type_parameters"))
+	if p := x.Facts.Symbols[sym].Parent; t.Kind(n) == "compact_constructor_declaration" && p > 0 {
 		// the compact constructor takes the record's components
-		for _, f := range x.Facts.Symbols[c.members].Signature.Fields {
+		for _, f := range x.Facts.Symbols[p].Signature.Fields {
 			setType(scope, f.Name, stripType(f.Type))
 		}
-		if rn := x.SymNode[c.members]; rn >= 0 {
-			s.Signature.Params = paramList(x, t.Field(rn, "parameters"), nil)
-		}
 	} else {
-		s.Signature.Params = paramList(x, t.Field(n, "parameters"), scope)
+		paramList(t, t.Field(n, "parameters"), scope)
 	}
-	if ty := t.Field(n, "type"); ty >= 0 {
-		s.Signature.Returns = lang.OneLine(t.Text(ty))
-		if dims := t.Field(n, "dimensions"); dims >= 0 {
-			s.Signature.Returns += t.Text(dims)
-		}
-	}
-	s.Signature.Text = x.HeaderTextFrom(n, sigStart(t, n), body)
-	s.Doc = doc(x, c, n)
-	s.IsTest = test
-	sym := x.AddSymbol(s, n, name, body)
 	if v := t.Field(n, "value"); v >= 0 { // an annotation element's default
-		walkNode(x, v, state{sym: sym, members: -1, cls: c.cls, scope: scope, file: c.file})
+		walkNode(x, v, state{sym: sym, cls: c.cls, scope: scope, syms: c.syms})
 	}
 	if body < 0 {
 		return
 	}
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: scope, top: true, file: c.file}
+	inner := state{sym: sym, cls: c.cls, scope: scope, top: true, syms: c.syms}
 	for st := range t.NamedChildren(body) {
 		walkNode(x, st, inner)
 	}
 }
 
+// field walks the initializers of a field declaration: a field's own
+// code, or, in an anonymous class, the enclosing symbol's, which declare
+// the variables in scope.
 func field(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	typ := lang.OneLine(t.FieldText(n, "type"))
-	var decls []int32
-	for d := range t.Children(n) {
-		if t.FieldName(d) == "declarator" {
-			decls = append(decls, d)
-		}
-	}
-	if c.members < 0 {
-		// a field of an anonymous class: its initializers are code of the
-		// enclosing symbol
-		for _, d := range decls {
-			if name := t.Field(d, "name"); name >= 0 {
-				declare(x, c.scope, t.Text(name), stripType(typ), t.Field(d, "value"), c)
-			}
-		}
-		return
-	}
-	vis, mods, _ := modifiers(x, n)
-	doc := doc(x, c, n)
+	decls := declarators(t, n)
 	for _, d := range decls {
 		name := t.Field(d, "name")
 		if name < 0 {
 			continue
 		}
-		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Doc: doc}
-		visibility(&s, vis, c.iface)
-		s.Signature.Returns = typ
-		if dims := t.Field(d, "dimensions"); dims >= 0 {
-			s.Signature.Returns += t.Text(dims)
-		}
-		s.Signature.Modifiers = mods
-		if t.Kind(n) == "constant_declaration" {
-			s.Signature.Modifiers = append(append([]string(nil), mods...), "static", "final")
-		}
-		node := d
-		if len(decls) == 1 {
-			node = n
+		sym, ok := c.syms[d]
+		if !ok && len(decls) == 1 {
+			sym, ok = c.syms[n]
 		}
 		val := t.Field(d, "value")
-		head := sigStart(t, n)
-		if ty := t.Field(n, "type"); ty >= 0 {
-			s.Signature.Text = lang.OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
+		if !ok {
+			declare(x, c.scope, t.Text(name), stripType(typ), val, c)
+			continue
 		}
-		sym := x.AddSymbol(s, node, name, val)
 		if val >= 0 {
-			walkNode(x, val, state{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file})
+			walkNode(x, val, state{sym: sym, cls: c.cls, scope: c.scope, syms: c.syms})
 		}
 	}
 }
 
+// enumConstant walks an enum constant's arguments and body, an anonymous
+// subclass of the enum.
 func enumConstant(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	sym := c.sym
+	sym, ok := c.syms[n]
 	enum := ""
-	if c.members >= 0 && name >= 0 {
-		enum = x.Facts.Symbols[c.members].Name
-		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: lang.VisPublic}
-		s.Signature.Returns = enum
-		s.Signature.Modifiers = []string{"static", "final"}
-		_, mods, _ := modifiers(x, n)
-		s.Signature.Modifiers = append(s.Signature.Modifiers, mods...)
-		s.Signature.Text = t.Text(name)
-		s.Doc = doc(x, c, n)
-		sym = x.AddSymbol(s, n, name, t.Field(n, "body"))
+	if ok {
+		enum = x.Facts.Symbols[x.Facts.Symbols[sym].Parent].Name
+	} else {
+		sym = c.sym
 	}
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: c.scope, file: c.file}
+	inner := state{sym: sym, cls: c.cls, scope: c.scope, syms: c.syms}
 	if args := t.Field(n, "arguments"); args >= 0 {
 		walkNode(x, args, inner)
 	}
 	if b := t.Field(n, "body"); b >= 0 {
-		// a constant's body is an anonymous subclass of the enum
 		inner.anon = enum
 		inner.scope = &lang.Scope{Parent: c.scope}
 		for m := range t.NamedChildren(b) {
@@ -1030,7 +1138,6 @@ func newExpr(x *lang.Extractor, n int32, c state) {
 			// an anonymous class: its members are code of the enclosing
 			// symbol, and its bare calls may mean its base's methods
 			a := inner
-			a.members = -1
 			a.anon = typ
 			a.scope = &lang.Scope{Parent: c.scope}
 			for m := range t.NamedChildren(ch) {
@@ -1117,7 +1224,7 @@ func lambda(x *lang.Extractor, n int32, c state) {
 				setType(scope, t.Text(p), "")
 			}
 		case "formal_parameters":
-			paramList(x, ps, scope)
+			paramList(x.Tree, ps, scope)
 		}
 	}
 	c.scope, c.top = scope, false

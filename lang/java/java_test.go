@@ -499,6 +499,36 @@ public class Broken {
 	}
 }
 
+// TestPlaces: which declarations are symbols where the query finds them:
+// a type's members, and methods outside every symbol (a script's, one in
+// an anonymous class there), which are functions; a method of an
+// anonymous class in a symbol's code is none, nor a field outside a type.
+func TestPlaces(t *testing.T) {
+	src := `package p;
+import q.R;
+Runnable r2 = new Runnable() {
+    public void run() { go(); }
+};
+void helper() {
+    Object o = new Object() { public String toString() { return ""; } };
+}
+class Ok {
+    void m() {}
+    int x = ;
+    public Ok() { }
+}`
+	f := extractLoose(t, "Script.java", src)
+	var got []string
+	for _, s := range f.Symbols[1:] {
+		got = append(got, s.Kind+" "+s.Qualified())
+	}
+	want := []string{"function run", "function helper", "class Ok", "method Ok.m", "variable Ok.x", "constructor Ok.Ok"}
+	if !slices.Equal(got, want) {
+		t.Errorf("symbols %q, want %q", got, want)
+	}
+	langtest.WantAll(t, langtest.Refs(f), "run call go")
+}
+
 // testTable is the txtar runner's table (fixtureTable) over a few
 // Java files parsed in the test.
 type testTable struct{ *langtest.Table }

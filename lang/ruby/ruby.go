@@ -1,12 +1,17 @@
-// Package ruby is sdl's room for Ruby: a walker over the syntax tree
-// (classes, modules, methods, mixins, requires, guards and side effects),
+// Package ruby is sdl's room for Ruby: classes, modules, methods,
+// constants and attributes come from tags.scm; this file holds what a
+// query cannot say (visibility and class methods by the statements
+// before a def, mixins, the types of locals and instance variables, the
+// calls, requires, guards and side effects a walk of the code finds),
 // resolution of constants and methods through nesting, mixins and
 // superclasses, and the skeleton rules of its keyword-delimited bodies.
 package ruby
 
 import (
 	"embed"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -19,23 +24,255 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
-	lang.RegisterWalker(lang.Walker{
+	lang.Register(lang.Spec{
 		Name:       "ruby",
 		Extensions: []string{".rb", ".rake", ".gemspec", ".ru"},
 		Filenames:  []string{"Rakefile", "Gemfile", "Guardfile", "Vagrantfile"},
 		Grammar:    grammar.Ruby(),
+		Query:      tags, QueryFile: "lang/ruby/tags.scm",
+		QueryRoots: []string{"class", "module", "method", "singleton_method", "assignment", "operator_assignment", "call"},
+		QueryRoot:  queryRoot,
 		Comments:   []string{"comment"},
 		Strings: []string{"string", "heredoc_body", "simple_symbol", "delimited_symbol", "character", "regex", "subshell",
 			"string_array", "symbol_array"},
-		Idents:        []string{"identifier", "constant", "instance_variable", "class_variable", "global_variable"},
-		Data:          data,
-		Builtins:      builtins,
-		Extract:       extract,
-		Resolve:       resolve,
-		ResolveImport: resolveImport,
-		Skeleton:      skeleton,
+		Idents:   []string{"identifier", "constant", "instance_variable", "class_variable", "global_variable"},
+		Data:     data,
+		Builtins: slices.Sorted(maps.Keys(builtins)),
+		Symbol:   symbol,
+		Defs:     defs,
+		// other files require this one by its path without the extension,
+		// found by any suffix of whole segments ("shop/store")
+		Module: func(filePath string, _ *lang.Tree, _ string) string {
+			return strings.TrimSuffix(filePath, path.Ext(filePath))
+		},
+		Finish:    finish,
+		Resolver:  resolver{},
+		SkelRules: skeleton,
 	})
+}
+
+type resolver struct{}
+
+func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
+func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
+	return resolveImport(ctx, imp, name)
+}
+
+// queryRoot spares the query the assignments of locals and the calls of
+// methods other than attr_accessor and friends, most of a file's code.
+func queryRoot(t *lang.Tree, n int32) bool {
+	switch t.Kind(n) {
+	case "assignment", "operator_assignment":
+		l := t.Field(n, "left")
+		return l >= 0 && t.Kind(l) == "constant"
+	case "call":
+		if t.Field(n, "receiver") >= 0 {
+			return false
+		}
+		switch t.FieldText(n, "method") {
+		case "attr_accessor", "attr_reader", "attr_writer", "attr":
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// symbol names a class or module after the last part of its name, in the
+// container its nesting and the rest of its name give, makes a constant
+// assigned Struct.new or Class.new a class, and names an attribute.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	switch t.Kind(d.Node) {
+	case "class", "module":
+		full := strings.TrimPrefix(constText(t, d.Name), "::")
+		if full == "" {
+			return false
+		}
+		s.Name, s.Container = full, ""
+		if i := strings.LastIndex(full, "::"); i >= 0 {
+			s.Name, s.Container = full[i+2:], strings.ReplaceAll(full[:i], "::", ".")
+		}
+		if outer := nestingOf(t, d.Node); outer != "" {
+			s.Container = strings.Trim(outer+"."+s.Container, ".")
+		}
+	case "assignment", "operator_assignment":
+		if structCall(t, d.Body) != "" {
+			s.Kind = lang.KindClass
+		}
+	default:
+		if t.Kind(d.Node) != "method" && t.Kind(d.Node) != "singleton_method" {
+			s.Name = symbolName(t, d.Node)
+		}
+	}
+	if inConstValue(t, d.Node) {
+		// in the value of a constant of a class body (Class.new { def f
+		// ... }.new): the class's, as the walk has it
+		s.Container = nestingOf(t, d.Node)
+	}
+	return s.Name != ""
+}
+
+// inConstValue reports whether definition n is in the value of a
+// constant, no struct, of a class body.
+func inConstValue(t *lang.Tree, n int32) bool {
+	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
+		switch t.Kind(p) {
+		case "method", "singleton_method", "class", "module":
+			return false
+		case "assignment", "operator_assignment":
+			if l := t.Field(p, "left"); l >= 0 && t.Kind(l) == "constant" {
+				return !structBlock(t, p, c) && c == t.Field(p, "right") && !inDef(t, p) && classAt(t, p) >= 0
+			}
+		}
+	}
+	return false
+}
+
+// structCall is the receiver of Struct.new(...), Class.new(...) or
+// Data.define(...) at n, which make a class, else "".
+func structCall(t *lang.Tree, n int32) string {
+	if n < 0 || t.Kind(n) != "call" {
+		return ""
+	}
+	recv := constText(t, t.Field(n, "receiver"))
+	meth := t.FieldText(n, "method")
+	if recv == "Struct" && meth == "new" || recv == "Class" && meth == "new" || recv == "Data" && meth == "define" {
+		return recv
+	}
+	return ""
+}
+
+// classAt is the class, module or struct constant whose body holds node
+// n, -1 for none: the class a def in it is a method of.
+func classAt(t *lang.Tree, n int32) int32 {
+	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
+		switch t.Kind(p) {
+		case "class", "module":
+			return p
+		case "assignment", "operator_assignment":
+			if l := t.Field(p, "left"); l >= 0 && t.Kind(l) == "constant" && structBlock(t, p, c) && !inDef(t, p) {
+				return p
+			}
+		}
+	}
+	return -1
+}
+
+// structBlock reports whether c, a child of assignment p, is the value
+// whose block is a struct constant's body.
+func structBlock(t *lang.Tree, p, c int32) bool {
+	r := t.Field(p, "right")
+	return c == r && structCall(t, r) != ""
+}
+
+// inDef reports whether node n is in a method body of its class (or of
+// the file).
+func inDef(t *lang.Tree, n int32) bool {
+	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
+		switch t.Kind(p) {
+		case "method", "singleton_method":
+			return true
+		case "class", "module":
+			return false
+		case "assignment", "operator_assignment":
+			if l := t.Field(p, "left"); l >= 0 && t.Kind(l) == "constant" && structBlock(t, p, c) && !inDef(t, p) {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// nestingOf is the qualified name (A.B) of the class that holds node n, ""
+// at top level.
+func nestingOf(t *lang.Tree, n int32) string {
+	c := classAt(t, n)
+	if c < 0 {
+		return ""
+	}
+	var full string
+	if k := t.Kind(c); k == "class" || k == "module" {
+		full = strings.ReplaceAll(strings.TrimPrefix(constText(t, t.Field(c, "name")), "::"), "::", ".")
+	} else {
+		full = t.FieldText(c, "left")
+	}
+	if outer := nestingOf(t, c); outer != "" {
+		return outer + "." + full
+	}
+	return full
+}
+
+// defs keeps the definitions a walk of the file reaches as symbols: not
+// those in a class whose name is no constant path (its body is not
+// read), nor constants in a method body, nor attributes outside a class
+// body.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	out := ds[:0]
+	for _, d := range ds {
+		if unread(t, d.Node) {
+			continue
+		}
+		switch t.Kind(d.Node) {
+		case "class", "module", "method", "singleton_method":
+		case "assignment", "operator_assignment":
+			if inDef(t, d.Node) {
+				continue
+			}
+		default:
+			if inDef(t, d.Node) || classAt(t, d.Node) < 0 {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// unread reports whether node n is where the walk does not go: a class
+// whose name is no constant path, parameters, the arguments of a class
+// body's mixins and attributes (prepend Module.new { def f ... }).
+func unread(t *lang.Tree, n int32) bool {
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		switch t.Kind(p) {
+		case "class", "module":
+			if constText(t, t.Field(p, "name")) == "" {
+				return true
+			}
+		case "method_parameters", "block_parameters", "lambda_parameters":
+			return true
+		case "call":
+			switch t.FieldText(p, "method") {
+			case "include", "extend", "prepend", "attr_accessor", "attr_reader", "attr_writer", "attr":
+				// an attribute's own names are its definitions
+				own := t.Parent(n) == t.Field(p, "arguments") && t.Kind(n) != "method" && t.Kind(n) != "singleton_method"
+				if t.Field(p, "receiver") < 0 && t.Field(p, "arguments") >= 0 && !own && classAt(t, p) >= 0 && !inDef(t, p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// fill completes the symbol the query made at sym with what the walk
+// knows (kind, visibility, signature, doc); its name, container, range
+// and parent stay as made.
+func fill(x *lang.Extractor, sym int, s lang.Symbol) {
+	made := &x.Facts.Symbols[sym]
+	s.Name, s.Container, s.Parent = made.Name, made.Container, made.Parent
+	s.Range, s.StartByte, s.EndByte = made.Range, made.StartByte, made.EndByte
+	s.IsTest = s.IsTest || x.Facts.IsTest
+	if s.Visibility == "" {
+		s.Visibility = lang.VisInternal
+		if s.Exported {
+			s.Visibility = lang.VisExported
+		}
+	}
+	*made = s
 }
 
 // walk is where the Ruby walker is.
@@ -50,13 +287,17 @@ type walk struct {
 	top     bool        // a statement of a method body itself, where an early exit is a guard
 	scope   *lang.Scope // local variables
 	ivars   map[string]string
+	syms    map[int32]int // the symbol the query made of a node
 }
 
-func extract(x *lang.Extractor) {
-	// other files require this one by its path without the extension,
-	// found by any suffix of whole segments ("shop/store")
-	x.Facts.Module = strings.TrimSuffix(x.Path, path.Ext(x.Path))
-	c := walk{sym: 0, cls: -1, vis: lang.VisPublic, scope: &lang.Scope{Parent: nil}, ivars: map[string]string{}}
+// finish walks the file: what depends on the statements before a
+// definition, and the calls, requires, guards and side effects of code.
+func finish(x *lang.Extractor) {
+	syms := make(map[int32]int, len(x.SymNode))
+	for i, n := range x.SymNode[1:] {
+		syms[n] = i + 1
+	}
+	c := walk{sym: 0, cls: -1, vis: lang.VisPublic, scope: &lang.Scope{Parent: nil}, ivars: map[string]string{}, syms: syms}
 	statements(x, 0, c)
 }
 
@@ -221,28 +462,11 @@ func constText(t *lang.Tree, n int32) string {
 // instance variables its body declares.
 func class(x *lang.Extractor, n int32, c walk, module bool) {
 	t := x.Tree
-	nameNode := t.Field(n, "name")
-	full := constText(t, nameNode)
-	if full == "" {
-		return
+	sym, ok := c.syms[n]
+	if !ok {
+		return // a class whose name is no constant path
 	}
-	full = strings.TrimPrefix(full, "::")
-	name, container := full, ""
-	if i := strings.LastIndex(full, "::"); i >= 0 {
-		name, container = full[i+2:], strings.ReplaceAll(full[:i], "::", ".")
-	}
-	if c.nesting != "" {
-		if container != "" {
-			container = c.nesting + "." + container
-		} else {
-			container = c.nesting
-		}
-	}
-	parent := c.sym
-	if c.cls >= 0 && c.inDef {
-		parent = c.cls
-	}
-	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: parent, Container: container, Exported: true, Visibility: lang.VisPublic}
+	s := lang.Symbol{Kind: lang.KindClass, Exported: true, Visibility: lang.VisPublic}
 	if module {
 		s.Kind = lang.KindModule
 	}
@@ -264,14 +488,17 @@ func class(x *lang.Extractor, n int32, c walk, module bool) {
 	}
 	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = doc(x, n)
-	sym := x.AddSymbol(s, n, nameNode, body)
+	fill(x, sym, s)
+	if c.cls >= 0 && c.inDef {
+		x.Facts.Symbols[sym].Parent = c.cls // a class a method defines is its class's
+	}
 	if superNode >= 0 {
 		if st := constText(t, superNode); st != "" {
 			rn, rq := splitConst(st)
 			x.Ref(lang.Ref{Kind: lang.RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, superNode)
 		} else {
 			// class Foo < Struct.new(:a): code in the superclass clause
-			node(x, superNode, walk{sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
+			node(x, superNode, walk{syms: c.syms, sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
 		}
 	}
 	for _, m := range mixins {
@@ -281,7 +508,7 @@ func class(x *lang.Extractor, n int32, c walk, module bool) {
 	if body < 0 {
 		return
 	}
-	inner := walk{sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: lang.VisPublic,
+	inner := walk{syms: c.syms, sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: lang.VisPublic,
 		scope: &lang.Scope{Parent: nil}, ivars: ivars}
 	statements(x, body, inner)
 }
@@ -520,13 +747,15 @@ func method(x *lang.Extractor, n int32, c walk) {
 	if nameNode < 0 {
 		return
 	}
+	sym, ok := c.syms[n]
+	if !ok {
+		return
+	}
 	body := t.Field(n, "body")
 	name := t.Text(nameNode)
-	s := lang.Symbol{Kind: lang.KindFunction, Name: name, Parent: c.sym}
+	s := lang.Symbol{Kind: lang.KindFunction}
 	if c.cls >= 0 && !c.inDef {
-		s.Kind, s.Parent = lang.KindMethod, c.cls
-	} else if c.inDef {
-		s.Parent = c.sym
+		s.Kind = lang.KindMethod
 	}
 	var mods []string
 	static := c.static
@@ -596,11 +825,14 @@ func method(x *lang.Extractor, n int32, c walk) {
 	if x.Facts.IsTest && strings.HasPrefix(name, "test_") {
 		s.IsTest = true
 	}
-	sym := x.AddSymbol(s, n, nameNode, body)
+	fill(x, sym, s)
+	if s.Kind != lang.KindFunction {
+		x.Facts.Symbols[sym].Parent = c.cls // a def in a constant's value too
+	}
 	if body < 0 {
 		return
 	}
-	inner := walk{sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, static: static, inDef: true, method: name,
+	inner := walk{syms: c.syms, sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, static: static, inDef: true, method: name,
 		top: true, scope: scope, ivars: c.ivars}
 	if t.Kind(body) == "body_statement" {
 		statements(x, body, inner)
@@ -686,10 +918,12 @@ func declareTargets(x *lang.Extractor, n int32, scope *lang.Scope) {
 // Struct.new(...), Class.new(Base) or Data.define(...).
 func constant(x *lang.Extractor, n, left, right int32, c walk) {
 	t := x.Tree
-	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(left), Parent: c.sym, Exported: true, Visibility: lang.VisPublic}
-	if c.cls >= 0 {
-		s.Parent = c.cls
+	sym, ok := c.syms[n]
+	if !ok {
+		node(x, right, c)
+		return
 	}
+	s := lang.Symbol{Kind: lang.KindVariable, Exported: true, Visibility: lang.VisPublic}
 	s.Doc = doc(x, n)
 	var block int32 = -1
 	if t.Kind(right) == "call" {
@@ -720,14 +954,17 @@ func constant(x *lang.Extractor, n, left, right int32, c walk) {
 	} else {
 		s.Signature.Text = x.HeaderText(n, block)
 	}
-	sym := x.AddSymbol(s, n, left, right)
+	fill(x, sym, s)
+	if c.cls >= 0 {
+		x.Facts.Symbols[sym].Parent = c.cls
+	}
 	if s.Kind == lang.KindClass {
 		for _, b := range x.Facts.Symbols[sym].Signature.Bases {
 			rn, rq := splitConst(b)
 			x.Ref(lang.Ref{Kind: lang.RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, right)
 		}
 		if block >= 0 {
-			inner := walk{sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: lang.VisPublic,
+			inner := walk{syms: c.syms, sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: lang.VisPublic,
 				scope: &lang.Scope{Parent: nil}, ivars: map[string]string{}}
 			if b := t.Field(block, "body"); b >= 0 {
 				statements(x, b, inner)
@@ -735,7 +972,7 @@ func constant(x *lang.Extractor, n, left, right int32, c walk) {
 		}
 		return
 	}
-	node(x, right, walk{sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
+	node(x, right, walk{syms: c.syms, sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
 }
 
 // expr renders a receiver with arguments left out: "a.b(x).c" ->
@@ -997,10 +1234,11 @@ func attrs(x *lang.Extractor, n int32, kind string, args int32, c walk) {
 	t := x.Tree
 	for a := range t.NamedChildren(args) {
 		name := symbolName(t, a)
-		if name == "" {
+		sym, ok := c.syms[a]
+		if name == "" || !ok {
 			continue
 		}
-		s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.cls}
+		s := lang.Symbol{Kind: lang.KindVariable}
 		switch c.vis {
 		case lang.VisPrivate, lang.VisProtected:
 			s.Visibility = c.vis
@@ -1013,7 +1251,8 @@ func attrs(x *lang.Extractor, n int32, kind string, args int32, c walk) {
 		if ivt := c.ivars["@"+name]; ivt != "" {
 			s.Signature.Returns = ivt
 		}
-		x.AddSymbol(s, a, a, -1)
+		fill(x, sym, s)
+		x.Facts.Symbols[sym].Parent = c.cls
 	}
 }
 
@@ -1042,7 +1281,7 @@ func visibilityCall(x *lang.Extractor, kind string, args int32, c walk) {
 				node(x, a, c)
 				continue
 			}
-			for i := c.cls + 1; i < len(x.Facts.Symbols); i++ {
+			for i := c.cls + 1; i < len(x.Facts.Symbols) && x.SymNode[i] < a; i++ {
 				s := &x.Facts.Symbols[i]
 				if s.Parent != c.cls || s.Name != name {
 					continue

@@ -303,3 +303,40 @@ end`)
 	langtest.Sym(t, f, "Shop.Broken.after")
 	langtest.WantAll(t, langtest.Refs(f), "Shop.Broken.after call fine")
 }
+
+// TestPlaces: which definitions the query finds are symbols, and whose:
+// an attribute's names; no def in a mixin's argument; a def in a
+// constant's value (no struct) is its class's method, a struct's def the
+// struct's; a def in a def is a function of the outer.
+func TestPlaces(t *testing.T) {
+	src := `module Outer
+  class Host
+    attr_reader :a, "b"
+    prepend Module.new { def hidden_mixin; end }
+    Enc = Class.new(Base) { def enc_method; end }.new
+    Point = Struct.new(:x) do
+      def norm; end
+    end
+    def m
+      def inner; end
+    end
+  end
+end
+`
+	f := langtest.Extract(t, "host.rb", src)
+	var got []string
+	for _, s := range f.Symbols[1:] {
+		parent := "-"
+		if s.Parent > 0 {
+			parent = f.Symbols[s.Parent].Qualified()
+		}
+		got = append(got, s.Kind+" "+s.Qualified()+" in "+parent)
+	}
+	want := []string{"module Outer in -", "class Outer.Host in Outer", "variable Outer.Host.a in Outer.Host",
+		"variable Outer.Host.b in Outer.Host", "variable Outer.Host.Enc in Outer.Host", "method Outer.Host.enc_method in Outer.Host",
+		"class Outer.Host.Point in Outer.Host", "method Outer.Host.Point.norm in Outer.Host.Point", "method Outer.Host.m in Outer.Host",
+		"function Outer.Host.m.inner in Outer.Host.m"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("symbols:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
