@@ -172,6 +172,37 @@ void sdl_tree_delete(TSTree *tree) { ts_tree_delete(tree); }
 // allocates nothing through it, so libc serves tree-sitter directly.
 void sdl_use_libc_allocator(void) { ts_set_allocator(malloc, calloc, realloc, free); }
 
+// collect appends the captures of cur's matches to *out (of *cap
+// entries, *n used), up to max in all; it returns 0 when an allocation
+// failed (what was collected stays).
+static int collect(TSQueryCursor *cur, sdl_capture **out, uint32_t *n, uint32_t *cap, uint32_t *match_no,
+                   uint32_t max) {
+  TSQueryMatch m;
+  while (*n < max && ts_query_cursor_next_match(cur, &m)) {
+    for (uint16_t i = 0; i < m.capture_count && *n < max; i++) {
+      if (*n == *cap) {
+        sdl_capture *grown = (sdl_capture *)realloc(*out, 2 * *cap * sizeof(sdl_capture));
+        if (grown == NULL) {
+          return 0;
+        }
+        *out = grown;
+        *cap *= 2;
+      }
+      TSNode node = m.captures[i].node;
+      sdl_capture *c = &(*out)[(*n)++];
+      c->match = *match_no;
+      c->pattern = m.pattern_index;
+      c->capture = (uint16_t)m.captures[i].index;
+      c->start_byte = ts_node_start_byte(node);
+      c->end_byte = ts_node_end_byte(node);
+      c->symbol = ts_node_symbol(node);
+      c->pad = 0;
+    }
+    (*match_no)++;
+  }
+  return 1;
+}
+
 // sdl_query_captures runs query over the whole tree and returns its
 // matches' captures in a malloc'd array (the caller frees it), at most
 // max_captures of them: hostile input cannot make it grow without end.
@@ -188,33 +219,48 @@ sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max
   ts_query_cursor_exec(cur, query, ts_tree_root_node(tree));
   uint32_t n = 0, cap = 64, match_no = 0;
   sdl_capture *out = (sdl_capture *)malloc(cap * sizeof(sdl_capture));
-  TSQueryMatch m;
-  while (out != NULL && ts_query_cursor_next_match(cur, &m)) {
-    for (uint16_t i = 0; i < m.capture_count && n < max_captures; i++) {
-      if (n == cap) {
-        cap *= 2;
-        sdl_capture *grown = (sdl_capture *)realloc(out, cap * sizeof(sdl_capture));
-        if (grown == NULL) {
-          goto done;
-        }
-        out = grown;
-      }
-      TSNode node = m.captures[i].node;
-      sdl_capture *c = &out[n++];
-      c->match = match_no;
-      c->pattern = m.pattern_index;
-      c->capture = (uint16_t)m.captures[i].index;
-      c->start_byte = ts_node_start_byte(node);
-      c->end_byte = ts_node_end_byte(node);
-      c->symbol = ts_node_symbol(node);
-      c->pad = 0;
+  if (out != NULL) {
+    collect(cur, &out, &n, &cap, &match_no, max_captures);
+  }
+  ts_query_cursor_delete(cur);
+  *count = n;
+  return out;
+}
+
+// sdl_query_captures_at runs query from each of n root nodes, given as
+// (start byte, end byte, symbol) triples in pre-order, and returns the
+// captures of its matches as sdl_query_captures does. A pattern starts at
+// a root only (max start depth 0), so the cursor descends no deeper below
+// it than the pattern reaches.
+sdl_capture *sdl_query_captures_at(TSTree *tree, const TSQuery *query, const uint32_t *roots, uint32_t n_roots,
+                                   uint32_t max_captures, uint32_t *count) {
+  *count = 0;
+  TSQueryCursor *cur = ts_query_cursor_new();
+  if (cur == NULL) {
+    return NULL;
+  }
+  ts_query_cursor_set_match_limit(cur, SDL_QUERY_MATCH_LIMIT);
+  ts_query_cursor_set_max_start_depth(cur, 0);
+  TSNode top = ts_tree_root_node(tree);
+  uint32_t n = 0, cap = 64, match_no = 0;
+  sdl_capture *out = (sdl_capture *)malloc(cap * sizeof(sdl_capture));
+  for (uint32_t r = 0; r < n_roots && out != NULL && n < max_captures; r++) {
+    uint32_t start = roots[3 * r], end = roots[3 * r + 1];
+    TSSymbol sym = (TSSymbol)roots[3 * r + 2];
+    // the smallest node of the range, then up to the one of its kind
+    TSNode node = ts_node_descendant_for_byte_range(top, start, end);
+    while (!ts_node_is_null(node) && ts_node_symbol(node) != sym && ts_node_start_byte(node) == start &&
+           ts_node_end_byte(node) == end) {
+      node = ts_node_parent(node);
     }
-    match_no++;
-    if (n >= max_captures) {
+    if (ts_node_is_null(node) || ts_node_symbol(node) != sym) {
+      continue;
+    }
+    ts_query_cursor_exec(cur, query, node);
+    if (!collect(cur, &out, &n, &cap, &match_no, max_captures)) {
       break;
     }
   }
-done:
   ts_query_cursor_delete(cur);
   *count = n;
   return out;

@@ -54,4 +54,6 @@ typedef struct {
 #define SDL_QUERY_MAX_DEPTH 400
 
 sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max_captures, uint32_t *count);
+sdl_capture *sdl_query_captures_at(TSTree *tree, const TSQuery *query, const uint32_t *roots, uint32_t n_roots,
+                                   uint32_t max_captures, uint32_t *count);
 #endif

@@ -5,68 +5,6 @@ package lang
 #include <stdlib.h>
 #include "flat.h"
 
-// sdl_query_captures_at runs query from each of n root nodes, given as
-// (start byte, end byte, symbol) triples in pre-order, and returns the
-// captures of its matches as sdl_query_captures does. A pattern starts at
-// a root only (max start depth 0), so the cursor descends no deeper below
-// it than the pattern reaches.
-static sdl_capture *sdl_query_captures_at(TSTree *tree, const TSQuery *query, const uint32_t *roots, uint32_t n_roots,
-                                          uint32_t max_captures, uint32_t *count) {
-  *count = 0;
-  TSQueryCursor *cur = ts_query_cursor_new();
-  if (cur == NULL) {
-    return NULL;
-  }
-  ts_query_cursor_set_match_limit(cur, SDL_QUERY_MATCH_LIMIT);
-  ts_query_cursor_set_max_start_depth(cur, 0);
-  TSNode top = ts_tree_root_node(tree);
-  uint32_t n = 0, cap = 64, match_no = 0;
-  sdl_capture *out = (sdl_capture *)malloc(cap * sizeof(sdl_capture));
-  for (uint32_t r = 0; r < n_roots && out != NULL && n < max_captures; r++) {
-    uint32_t start = roots[3 * r], end = roots[3 * r + 1];
-    TSSymbol sym = (TSSymbol)roots[3 * r + 2];
-    // the smallest node of the range, then up to the one of its kind
-    TSNode node = ts_node_descendant_for_byte_range(top, start, end);
-    while (!ts_node_is_null(node) && ts_node_symbol(node) != sym && ts_node_start_byte(node) == start &&
-           ts_node_end_byte(node) == end) {
-      node = ts_node_parent(node);
-    }
-    if (ts_node_is_null(node) || ts_node_symbol(node) != sym) {
-      continue;
-    }
-    ts_query_cursor_exec(cur, query, node);
-    TSQueryMatch m;
-    while (ts_query_cursor_next_match(cur, &m)) {
-      for (uint16_t i = 0; i < m.capture_count && n < max_captures; i++) {
-        if (n == cap) {
-          cap *= 2;
-          sdl_capture *grown = (sdl_capture *)realloc(out, cap * sizeof(sdl_capture));
-          if (grown == NULL) {
-            goto done;
-          }
-          out = grown;
-        }
-        TSNode c = m.captures[i].node;
-        sdl_capture *o = &out[n++];
-        o->match = match_no;
-        o->pattern = m.pattern_index;
-        o->capture = (uint16_t)m.captures[i].index;
-        o->start_byte = ts_node_start_byte(c);
-        o->end_byte = ts_node_end_byte(c);
-        o->symbol = ts_node_symbol(c);
-        o->pad = 0;
-      }
-      match_no++;
-      if (n >= max_captures) {
-        break;
-      }
-    }
-  }
-done:
-  ts_query_cursor_delete(cur);
-  *count = n;
-  return out;
-}
 */
 import "C"
 
