@@ -289,6 +289,8 @@ func boostOrder(q *bquery, trees []btree, cfg boostConfig) []int {
 	return append(out, q.order[n:]...)
 }
 
+// accOf is, for candidates in order o, the share of gold items in the
+// first k for each k of accAt; own counts only the gold's own cards.
 func accOf(s *sample, o []int, own bool) []float64 {
 	first := make([]int, s.NGold)
 	for i := range first {

@@ -321,29 +321,7 @@ var accAt = []int{1, 5, 10, 20}
 // score returns, for one task under weights w, the share of gold items in
 // the first k candidates for each k of accAt.
 func score(s *sample, w query.RankWeights, order []int, sc []float64) []float64 {
-	o := rankOrder(s, w, order, sc)
-	first := make([]int, s.NGold)
-	for i := range first {
-		first[i] = -1
-	}
-	for rank, i := range o {
-		for _, g := range s.Cands[i].Hits {
-			if first[g] < 0 {
-				first[g] = rank + 1
-			}
-		}
-	}
-	out := make([]float64, len(accAt))
-	for j, k := range accAt {
-		n := 0
-		for _, r := range first {
-			if r > 0 && r <= k {
-				n++
-			}
-		}
-		out[j] = float64(n) / float64(s.NGold)
-	}
-	return out
+	return accOf(s, rankOrder(s, w, order, sc), false)
 }
 
 // rankOrder orders one task's candidates under w, as a slice would: the
