@@ -16,7 +16,6 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/sourcegraph/scip/bindings/go/scip"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -63,8 +62,8 @@ func readSCIP(ctx context.Context, src fileTree, file string, known func(string)
 	if err := checkSCIPFrame(f); err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrSCIP, file, err)
 	}
-	v := &scip.IndexVisitor{
-		VisitDocument: func(_ context.Context, d *scip.Document) error {
+	v := scipVisitor{
+		document: func(d *scipDocument) error {
 			p := path.Clean(filepath.ToSlash(d.RelativePath))
 			if !known(p) {
 				sum.Skipped++
@@ -72,7 +71,7 @@ func readSCIP(ctx context.Context, src fileTree, file string, known func(string)
 			}
 			sum.Documents++
 			lines := fileLines(src, p)
-			enc := d.GetPositionEncoding()
+			enc := d.PositionEncoding
 			for _, si := range d.Symbols {
 				if si.DisplayName != "" {
 					display[si.Symbol] = si.DisplayName
@@ -83,7 +82,7 @@ func readSCIP(ctx context.Context, src fileTree, file string, known func(string)
 					continue
 				}
 				symbol := o.Symbol
-				if scip.IsLocalSymbol(symbol) {
+				if isSCIPLocal(symbol) {
 					// locals (nested functions) are per document, named by
 					// their text
 					symbol = p + "#" + symbol
@@ -105,7 +104,7 @@ func readSCIP(ctx context.Context, src fileTree, file string, known func(string)
 				if line-1 < len(lines) {
 					col, end = SCIPByteCol(lines[line-1], col, enc), SCIPByteCol(lines[line-1], end, enc)
 				}
-				if o.SymbolRoles&int32(scip.SymbolRole_Definition) != 0 {
+				if o.SymbolRoles&scipRoleDefinition != 0 {
 					defs[symbol] = [2]any{p, line}
 					continue
 				}
@@ -113,14 +112,14 @@ func readSCIP(ctx context.Context, src fileTree, file string, known func(string)
 			}
 			return nil
 		},
-		VisitExternalSymbol: func(_ context.Context, si *scip.SymbolInformation) error {
+		externalSymbol: func(si *scipSymbolInfo) error {
 			if si.DisplayName != "" {
 				display[si.Symbol] = si.DisplayName
 			}
 			return nil
 		},
 	}
-	if err := v.ParseStreaming(ctx, bufio.NewReaderSize(f, 1<<20)); err != nil {
+	if err := decodeSCIP(ctx, bufio.NewReaderSize(f, 1<<20), v); err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrSCIP, file, err)
 	}
 	return nil
@@ -142,10 +141,10 @@ func innermostKind(syms []sdlSym, line int, name string) (string, string) {
 
 // scipName is the name a SCIP symbol's last descriptor gives, and whether
 // it names a method or function (call) or a type (new).
-func scipName(symbol string) (name string, suffix scip.Descriptor_Suffix, pkg string) {
-	s, err := scip.ParseSymbol(symbol)
+func scipName(symbol string) (name string, suffix scipSuffix, pkg string) {
+	s, err := parseSCIPSymbol(symbol)
 	if err != nil || len(s.Descriptors) == 0 {
-		return "", scip.Descriptor_UnspecifiedSuffix, ""
+		return "", scipSuffixUnspecified, ""
 	}
 	d := s.Descriptors[len(s.Descriptors)-1]
 	if s.Package != nil {
@@ -170,12 +169,12 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 	refs := map[string][]scipRef{}
 	display := map[string]string{}
 	locals := map[string]string{} // local symbol -> its name
-	nameOf := func(symbol string) (string, scip.Descriptor_Suffix, string) {
+	nameOf := func(symbol string) (string, scipSuffix, string) {
 		if n, ok := locals[symbol]; ok {
-			return n, scip.Descriptor_Term, ""
+			return n, scipSuffixTerm, ""
 		}
 		if strings.Contains(symbol, "#local ") {
-			return "", scip.Descriptor_UnspecifiedSuffix, ""
+			return "", scipSuffixUnspecified, ""
 		}
 		return scipName(symbol)
 	}
@@ -337,7 +336,7 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 		for _, r := range refs[p] {
 			symbol := r.symbol
 			name, suffix, pkg := nameOf(symbol)
-			if suffix == scip.Descriptor_Method && (name == "<constructor>" || name == "__init__") {
+			if suffix == scipSuffixMethod && (name == "<constructor>" || name == "__init__") {
 				// a constructor stands for its class
 				if i := strings.LastIndex(strings.TrimSuffix(symbol, "."), "#"); i > 0 {
 					symbol = symbol[:i+1]
@@ -350,9 +349,9 @@ func (b *build) importSCIP(ctx context.Context, tx *sql.Tx, w *writer, g *graph)
 			kind := lang.RefReference
 			if r.line-1 < len(lines) && (followedByCall(lines, r.line-1, r.endCol) || decorates(lines[r.line-1], r.col)) {
 				switch tk := targetKind[symbol]; {
-				case suffix == scip.Descriptor_Method:
+				case suffix == scipSuffixMethod:
 					kind = lang.RefCall
-				case suffix == scip.Descriptor_Type:
+				case suffix == scipSuffixType:
 					kind = lang.RefNew
 				case tk == lang.KindFunction || tk == lang.KindMethod:
 					// a term holding a function (const f = () => ...) or a
@@ -519,8 +518,8 @@ func checkSCIPFrame(f *os.File) error {
 // SCIPByteCol converts a SCIP offset on line s to a byte offset. Offsets
 // are UTF-16 code units unless the document says otherwise:
 // scip-typescript and scip-python count like JavaScript.
-func SCIPByteCol(s string, col int, enc scip.PositionEncoding) int {
-	if enc == scip.PositionEncoding_UTF8CodeUnitOffsetFromLineStart {
+func SCIPByteCol(s string, col int, enc SCIPPositionEncoding) int {
+	if enc == SCIPEncodingUTF8 {
 		return min(col, len(s))
 	}
 	n := 0
@@ -528,7 +527,7 @@ func SCIPByteCol(s string, col int, enc scip.PositionEncoding) int {
 		if n >= col {
 			return i
 		}
-		if enc == scip.PositionEncoding_UTF32CodeUnitOffsetFromLineStart {
+		if enc == SCIPEncodingUTF32 {
 			n++
 		} else {
 			n += utf16.RuneLen(r)

@@ -372,7 +372,7 @@ func scipReference(db *sql.DB, root, file string) (map[[2]string]bool, map[strin
 		files[p] = true
 		data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		lines := strings.Split(string(data), "\n")
-		enc := d.GetPositionEncoding()
+		enc := index.SCIPPositionEncoding(d.GetPositionEncoding())
 		for _, o := range d.Occurrences {
 			if o.Symbol == "" || len(o.Range) < 3 {
 				continue
