@@ -238,3 +238,22 @@ func TestReadFilesOtherSchema(t *testing.T) {
 		t.Errorf("vendor/: %+v", rows[1])
 	}
 }
+
+// TestMirrorGitDir: fetch leaves some mirrors bare (repo/HEAD) and some
+// with their git directory inside (repo/.git/HEAD); both are read.
+func TestMirrorGitDir(t *testing.T) {
+	dir := t.TempDir()
+	bare := filepath.Join(dir, "a", "repo")
+	inner := filepath.Join(dir, "b", "repo")
+	for _, d := range []string{bare, filepath.Join(inner, ".git")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := mirrorGitDir(bare); got != bare {
+		t.Errorf("bare mirror: %s, want %s", got, bare)
+	}
+	if got, want := mirrorGitDir(inner), filepath.Join(inner, ".git"); got != want {
+		t.Errorf("mirror with .git inside: %s, want %s", got, want)
+	}
+}

@@ -129,7 +129,7 @@ func run(listPath, mirror, work, sdl string, timeout time.Duration, out, label, 
 	var missing []string
 	var results []*result
 	for i, r := range repos {
-		git := filepath.Join(mirror, r.dir(), "repo")
+		git := mirrorGitDir(filepath.Join(mirror, r.dir(), "repo"))
 		if err := exec.Command("git", "--git-dir="+git, "cat-file", "-e", r.Commit+"^{commit}").Run(); err != nil {
 			msg := fmt.Sprintf("%s: no mirror with commit %.12s at %s; fetch it with the fetch tool: github:%s", r.Name, r.Commit, git, r.Name)
 			fmt.Fprintln(os.Stderr, "missing", msg)
@@ -419,4 +419,14 @@ func runSDL(ctx context.Context, timeout time.Duration, env []string, args ...st
 		}
 	}
 	return []byte(so.String()), []byte(se.String()), code, rssKB, hung, nil
+}
+
+// mirrorGitDir is the git directory of a mirror: repo itself when it is
+// bare, repo/.git when the fetch left a repository with its git directory
+// inside.
+func mirrorGitDir(repo string) string {
+	if fi, err := os.Stat(filepath.Join(repo, ".git")); err == nil && fi.IsDir() {
+		return filepath.Join(repo, ".git")
+	}
+	return repo
 }
