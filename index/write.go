@@ -535,35 +535,31 @@ var jsonEncoders = sync.Pool{New: func() any {
 // symbol's rowid.
 func (w *writer) insertSymbol(ctx context.Context, pid int64, p string, row symbolRow) (int64, error) {
 	s := row.sym
+	args := []any{row.id, pid, s.Kind, s.Name, s.Qualified(), s.Container, row.parent,
+		s.Range.StartLine, s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), s.Visibility,
+		row.signature, s.Doc, s.Summary, row.invariants, row.sideEffect, s.Fingerprint, boolInt(s.IsTest), row.digest, w.seq}
+	var rowid int64
 	if w.batches != nil {
-		rowid := w.nextSym
+		rowid = w.nextSym
 		w.nextSym++
-		err := w.batched("insSym", rowid, row.id, pid, s.Kind, s.Name, s.Qualified(), s.Container, row.parent,
-			s.Range.StartLine, s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), s.Visibility,
-			row.signature, s.Doc, s.Summary, row.invariants, row.sideEffect, s.Fingerprint, boolInt(s.IsTest), row.digest, w.seq)
+		// the batch checks that SQLite gave the rows the rowids predicted
+		if err := w.batched("insSym", rowid, args...); err != nil {
+			return 0, err
+		}
+	} else {
+		res, err := w.exec(ctx, "insSym", args...)
 		if err != nil {
 			return 0, err
 		}
-		w.symbolDelta++
-		// full-text rows go one a statement: several, their rowids given,
-		// would take a savepoint each (see statementSQL)
-		f := &row.fts
-		_, err = w.exec(ctx, "insFTS", rowid, f[0], f[1], f[2], f[3], f[4], f[5], s.Words)
-		return rowid, err
-	}
-	res, err := w.exec(ctx, "insSym", row.id, pid, s.Kind, s.Name, s.Qualified(), s.Container, row.parent,
-		s.Range.StartLine, s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), s.Visibility,
-		row.signature, s.Doc, s.Summary, row.invariants, row.sideEffect, s.Fingerprint, boolInt(s.IsTest), row.digest, w.seq)
-	if err != nil {
-		return 0, err
-	}
-	rowid, err := res.LastInsertId()
-	if err != nil {
-		return 0, err
+		if rowid, err = res.LastInsertId(); err != nil {
+			return 0, err
+		}
 	}
 	w.symbolDelta++
+	// full-text rows go one a statement: several, their rowids given,
+	// would take a savepoint each (see statementSQL)
 	f := &row.fts
-	_, err = w.exec(ctx, "insFTS", rowid, f[0], f[1], f[2], f[3], f[4], f[5], s.Words)
+	_, err := w.exec(ctx, "insFTS", rowid, f[0], f[1], f[2], f[3], f[4], f[5], s.Words)
 	return rowid, err
 }
 
