@@ -259,7 +259,7 @@ func (b *sliceBuild) secondStage(ctx context.Context, ranks []ranked, tm *termMa
 			f.ProseHits = tm.weightOf(h.prose)
 			f.Coverage = tm.weightOf(h.names, h.prose, h.code)
 		}
-		if !stageMayPass(*f, ranks[0].feat) {
+		if !StageMayPass(*f, ranks[0].feat) {
 			continue
 		}
 		if m := stageMargin(StageInputs(*f, i+1, ranks[i].score), ranks[i].score); best < 0 || m > bestM {
@@ -275,18 +275,16 @@ func (b *sliceBuild) secondStage(ctx context.Context, ranks []ranked, tm *termMa
 	return nil
 }
 
-// stageMayPass tells whether the second stage may put a candidate with
+// StageMayPass tells whether the second stage may put a candidate with
 // features f before the first stage's first card, first: not when the
 // stack-trace or error-message lane puts the first card higher, since a
 // frame or a quoted message says where the failure is, and the trees,
 // fit on tasks of commit subjects, never saw one (a Go panic's innermost
-// frame lost its place to the handler that called it).
-func stageMayPass(f, first RankFeatures) bool {
+// frame lost its place to the handler that called it). cmd/rankfit fits
+// the trees under the same rule.
+func StageMayPass(f, first RankFeatures) bool {
 	return f.Trace >= first.Trace && f.Message >= first.Message
 }
-
-// StageMayPass is stageMayPass, for cmd/rankfit.
-func StageMayPass(f, first RankFeatures) bool { return stageMayPass(f, first) }
 
 // StageInputs are the inputs of the second stage's trees for a candidate
 // with features f that the first stage ranked firstRank (1 = first) at
