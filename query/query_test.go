@@ -101,3 +101,22 @@ func TestSearchModules(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchDeclaredModules: a module the code declares (Ruby's module
+// Shop::Priced) is found by its name like a class, while the file's own
+// module (priced.rb's) stays out unless asked for by kind.
+func TestSearchDeclaredModules(t *testing.T) {
+	x := fixture(t, "ruby")
+	resp, err := x.Search(context.Background(), query.SearchRequest{Query: "Priced"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) == 0 || resp.Results[0].Kind != "module" || resp.Results[0].Qualified != "Shop.Priced" {
+		t.Fatalf("search Priced: got %+v, want the module Shop.Priced first", resp.Results)
+	}
+	for _, r := range resp.Results {
+		if r.Kind == "module" && r.Qualified != "Shop.Priced" {
+			t.Errorf("a file's module without asking: %+v", r)
+		}
+	}
+}

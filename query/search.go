@@ -275,8 +275,11 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 			rank++
 		}
 	}
-	// modules (one per file) are left out of the lanes, which are about
-	// code; asked for by kind, they are found by name or path
+	// a file's module (one per file, the only module without a parent) is
+	// left out of the lanes, which are about code; a module the code
+	// declares (Ruby's module, a C++ or TypeScript namespace, Rust's mod)
+	// is found by its name like a class. Asked for by kind, modules are
+	// found by name or path.
 	if slices.Contains(kinds, lang.KindModule) {
 		mods, err := x.moduleNames(ctx, names, terms)
 		if err != nil {
@@ -416,7 +419,7 @@ func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, err
 		}
 		short := lastSegment(n)
 		rows, err := x.queryPrepared(ctx, `SELECT s.id, s.kind, s.name, s.qualified, s.is_test FROM symbols s JOIN paths p ON p.id = s.path_id
-			WHERE s.to_seq IS NULL AND s.name = ?1 COLLATE NOCASE AND s.kind != 'module'
+			WHERE s.to_seq IS NULL AND s.name = ?1 COLLATE NOCASE AND (s.kind != 'module' OR s.parent_id != '')
 			ORDER BY s.is_test, p.path, s.start_line LIMIT 300`, short)
 		if err != nil {
 			return nil, fmt.Errorf("exact search: %w", err)
