@@ -33,7 +33,7 @@ func init() {
 		Extensions: []string{".go"},
 		Grammar:    grammar.Go(),
 		Query:      tags, QueryFile: "lang/golang/tags.scm",
-		QueryRoots: []string{"function_declaration", "method_declaration", "type_declaration", "var_spec", "const_spec", "import_spec"},
+		QueryRoots: []string{"function_declaration", "method_declaration", "type_declaration", "var_declaration", "const_declaration", "import_spec"},
 		QueryRoot:  atTop,
 		Comments:   []string{"comment"},
 		Strings:    []string{"interpreted_string_literal", "raw_string_literal", "rune_literal"},
@@ -69,14 +69,10 @@ func declaration(t *lang.Tree, n int32) int32 {
 }
 
 // atTop says whether the query runs from node n: a declaration at the top
-// of the file, or a spec anywhere in one.
+// of the file, or an import spec anywhere in one.
 func atTop(t *lang.Tree, n int32) bool {
 	d := declaration(t, n)
-	switch t.Kind(n) {
-	case "var_spec", "const_spec":
-		k := t.Kind(d)
-		return k == "var_declaration" || k == "const_declaration"
-	case "import_spec":
+	if t.Kind(n) == "import_spec" {
 		return t.Kind(d) == "import_declaration"
 	}
 	return d == n
@@ -104,28 +100,24 @@ func names(t *lang.Tree, spec int32) []int32 {
 	return out
 }
 
-// defs makes a definition of each name of a var or const spec but _,
-// whose symbol spans its spec, and gives a type's symbol the range of its
-// spec: of the declaration when it holds that spec alone, so that its doc
-// and keyword belong to the symbol.
+// defs makes a definition of each name but _ of each spec of a var or
+// const declaration (at any depth: in a function literal of a value
+// too), whose symbol spans its spec, or the declaration when it holds one
+// spec; a type's symbol spans its declaration when that holds it alone.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	alone := map[int32]bool{} // a var or const declaration -> it holds one spec
 	var out []lang.Def
 	for _, d := range ds {
 		switch d.Kind {
 		case lang.KindVariable:
-			spec, decl := d.Node, declaration(t, d.Node)
-			one, ok := alone[decl]
-			if !ok {
-				one = len(specs(t, decl)) == 1
-				alone[decl] = one
-			}
-			if one {
-				d.Node = decl
-			}
-			for _, c := range names(t, spec) {
-				d.Name, d.Body = c, t.Field(spec, "value")
-				out = append(out, d)
+			ss := specs(t, d.Node)
+			for _, spec := range ss {
+				if len(ss) > 1 {
+					d.Node = spec
+				}
+				for _, c := range names(t, spec) {
+					d.Name, d.Body = c, t.Field(spec, "value")
+					out = append(out, d)
+				}
 			}
 			continue
 		case lang.KindType:

@@ -18,8 +18,8 @@
   (type_spec name: (_) type: (interface_type (method_elem name: (_) @name) @definition.method))
   (type_alias name: (_) type: (interface_type (method_elem name: (_) @name) @definition.method))])
 
-; a spec's variables: Defs makes one of each name but _
-(var_spec) @definition.variable
-(const_spec) @definition.variable
+; a declaration's variables: Defs makes one of each name of its specs
+(var_declaration) @definition.variable
+(const_declaration) @definition.variable
 
 (import_spec) @import
