@@ -5,9 +5,10 @@
 ; import's path and name (Import), and the walk of the code for calls,
 ; the types of locals, guards and panics (Finish).
 ;
-; The query runs from declarations at the top of the file (golang.go's
-; QueryRoots and QueryRoot: not under code, however deep in code the
-; parser gave up on), so it never walks a function's body.
+; The query runs from the declarations at the top of the file, and the
+; import specs in them (golang.go's QueryRoots and QueryRoot: above them
+; only the file and code the parser gave up on, ERROR), so it never
+; walks a function's body.
 
 (function_declaration name: (_) @name body: (_)? @body) @definition.function
 (method_declaration name: (_) @name body: (_)? @body) @definition.function
