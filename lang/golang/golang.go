@@ -1,14 +1,16 @@
 // Package golang is sdl's room for Go (named golang: go is a keyword):
-// a walker over the syntax tree (packages, functions, methods, types,
-// imports, the types of locals, guards and side effects), resolution
-// through packages, imports, embedded fields and the build target's
-// files, and the skeleton rules of its braced bodies. The build target
-// (lang.GoTarget) and go.mod reading (lang.GoModules) stay in lang: the
-// index configures them.
+// its definitions and imports from a tags query (tags.scm), the walk of
+// its code (calls, the types of locals, guards and side effects),
+// resolution through packages, imports, embedded fields and the build
+// target's files, and the skeleton rules of its braced bodies. The build
+// target (lang.GoTarget) and go.mod reading (lang.GoModules) stay in
+// lang: the index configures them.
 package golang
 
 import (
 	"embed"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,22 +24,30 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
-	lang.RegisterWalker(lang.Walker{
-		Name:          "go",
-		Extensions:    []string{".go"},
-		Grammar:       grammar.Go(),
-		Comments:      []string{"comment"},
-		Strings:       []string{"interpreted_string_literal", "raw_string_literal", "rune_literal"},
-		Idents:        []string{"identifier", "field_identifier", "type_identifier", "package_identifier"},
-		Data:          data,
-		Builtins:      builtins,
-		Extract:       extract,
-		Resolve:       resolve,
-		ResolveImport: resolveImport,
-		Skeleton:      skeleton,
-		Project:       lang.GoModulesReader{},
+	l := lang.Register(lang.Spec{
+		Name:       "go",
+		Extensions: []string{".go"},
+		Grammar:    grammar.Go(),
+		Query:      tags, QueryFile: "lang/golang/tags.scm",
+		QueryRoots: []string{"function_declaration", "method_declaration", "type_declaration", "var_declaration", "const_declaration", "import_spec"},
+		QueryRoot:  atTop,
+		Comments:   []string{"comment"},
+		Strings:    []string{"interpreted_string_literal", "raw_string_literal", "rune_literal"},
+		Idents:     []string{"identifier", "field_identifier", "type_identifier", "package_identifier"},
+		Data:       data,
+		Builtins:   slices.Collect(maps.Keys(builtins)),
+		Defs:       defs,
+		Symbol:     symbol,
+		Import:     importSpec,
+		Finish:     finish,
+		Resolver:   resolver{},
+		SkelRules:  skeleton,
 	})
+	l.Project = lang.GoModulesReader{}
 }
 
 // newScope makes the scope of a function: Go's walker reads and writes
@@ -46,16 +56,215 @@ func newScope() *lang.Scope {
 	return &lang.Scope{Types: map[string]string{}, Calls: map[string]string{}}
 }
 
-func extract(x *lang.Extractor) {
-	topLevel(x, 0)
-	importsC := false
-	for _, imp := range x.Facts.Imports {
-		importsC = importsC || imp.Source == "C"
+// declaration is the declaration at the top of the file that holds or is
+// n: the outermost node above n but the root that is not an ERROR.
+func declaration(t *lang.Tree, n int32) int32 {
+	d := n
+	for p := n; p > 0; p = t.Parent(p) {
+		if t.Kind(p) != "ERROR" {
+			d = p
+		}
 	}
+	return d
+}
+
+// atTop says whether the query runs from node n: a declaration at the top
+// of the file, or an import spec anywhere in one.
+func atTop(t *lang.Tree, n int32) bool {
+	d := declaration(t, n)
+	if t.Kind(n) == "import_spec" {
+		return t.Kind(d) == "import_declaration"
+	}
+	return d == n
+}
+
+// specs lists the var and const specs of declaration decl, at any depth.
+func specs(t *lang.Tree, decl int32) []int32 {
+	var out []int32
+	for c := range t.Descendants(decl) {
+		if k := t.Kind(c); k == "const_spec" || k == "var_spec" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// names lists the names a var or const spec declares, but _.
+func names(t *lang.Tree, spec int32) []int32 {
+	var out []int32
+	for c := range t.Children(spec) {
+		if t.FieldName(c) == "name" && t.Kind(c) == "identifier" && t.Text(c) != "_" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// defs makes a definition of each name but _ of each spec of a var or
+// const declaration (at any depth: in a function literal of a value
+// too), whose symbol spans its spec, or the declaration when it holds one
+// spec; a type's symbol spans its declaration when that holds it alone.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	var out []lang.Def
+	for _, d := range ds {
+		switch d.Kind {
+		case lang.KindVariable:
+			ss := specs(t, d.Node)
+			for _, spec := range ss {
+				if len(ss) > 1 {
+					d.Node = spec
+				}
+				for _, c := range names(t, spec) {
+					d.Name, d.Body = c, t.Field(spec, "value")
+					out = append(out, d)
+				}
+			}
+			continue
+		case lang.KindType:
+			if decl := t.Parent(d.Node); t.NamedChildCount(decl) == 1 {
+				d.Node = decl
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// symbol completes the symbol of a definition: its signature, and what
+// its declaration says of it.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	x := &lang.Extractor{Tree: t}
+	s.Exported = lang.IsUpper(s.Name)
+	switch d.Kind {
+	case lang.KindFunction:
+		if recv := t.Field(d.Node, "receiver"); recv >= 0 {
+			s.Kind = lang.KindMethod
+			if ps := paramList(t, recv, nil); len(ps) > 0 {
+				s.Signature.Receiver = ps[0].Type
+				s.Container = baseType(ps[0].Type)
+			}
+		}
+		fallthrough
+	case lang.KindMethod:
+		s.Signature.Params = paramList(t, t.Field(d.Node, "parameters"), nil)
+		s.Signature.Returns = lang.OneLine(t.FieldText(d.Node, "result"))
+		s.Signature.Generics = t.ItemTexts(t.Field(d.Node, "type_parameters"))
+		if d.Kind == lang.KindMethod { // an interface's
+			s.Signature.Text = lang.OneLine(t.Text(d.Node))
+		}
+	default: // a type or a variable, whose doc may lead its declaration
+		spec := t.Parent(d.Name)
+		if s.Doc = x.DocBefore(spec); s.Doc == "" && d.Node != spec {
+			s.Doc = x.DocBefore(d.Node)
+		}
+		if d.Kind == lang.KindType {
+			s.Signature.Generics = t.ItemTexts(t.Field(spec, "type_parameters"))
+			typeSymbol(x, spec, d.Body, s)
+			break
+		}
+		s.Parent = 0 // a var in a function literal of a var's value too
+		s.Signature.Text = x.HeaderText(spec, -1)
+		if s.Signature.Returns = t.FieldText(spec, "type"); s.Signature.Returns == "" && d.Body >= 0 {
+			s.Signature.Returns = literalType(t, d.Body)
+		}
+		if t.Kind(declaration(t, spec)) == "const_declaration" {
+			s.Signature.Modifiers = []string{"const"}
+		}
+	}
+	return true
+}
+
+// typeSymbol completes the symbol of type spec: a struct is a class with
+// fields, whose embedded types are its bases; an interface's embedded
+// types are its bases.
+func typeSymbol(x *lang.Extractor, spec, typ int32, s *lang.Symbol) {
+	t := x.Tree
+	switch {
+	case typ >= 0 && t.Kind(typ) == "struct_type":
+		s.Kind = lang.KindClass
+		s.Signature.Text = "type " + s.Name + " struct"
+		if fl := t.ChildOfKind(typ, "field_declaration_list"); fl >= 0 {
+			for fd := range t.NamedChildren(fl) {
+				if t.Kind(fd) != "field_declaration" {
+					continue
+				}
+				ft := t.FieldText(fd, "type")
+				named := false
+				for c := range t.Children(fd) {
+					if t.FieldName(c) == "name" {
+						named = true
+						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(c), Type: ft})
+					}
+				}
+				if !named && ft != "" { // embedded
+					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: baseType(ft), Type: ft})
+					s.Signature.Bases = append(s.Signature.Bases, ft)
+				}
+			}
+		}
+	case typ >= 0 && t.Kind(typ) == "interface_type":
+		s.Kind = lang.KindInterface
+		s.Signature.Text = "type " + s.Name + " interface"
+		for m := range t.NamedChildren(typ) {
+			if t.Kind(m) == "type_elem" {
+				s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(m)))
+			}
+		}
+	default:
+		s.Signature.Text = x.HeaderText(spec, -1)
+		if typ >= 0 {
+			s.Signature.Returns = lang.OneLine(t.Text(typ))
+		}
+	}
+}
+
+func importSpec(t *lang.Tree, spec int32) []lang.Import {
+	p := t.Field(spec, "path")
+	if p < 0 {
+		return nil
+	}
+	src, err := strconv.Unquote(t.Text(p))
+	if err != nil {
+		src = strings.Trim(t.Text(p), "\"`")
+	}
+	imp := lang.Import{Source: src}
+	if n := t.Field(spec, "name"); n >= 0 {
+		switch name := t.Text(n); name {
+		case ".":
+			imp.Names = []lang.ImportName{{Name: "*"}}
+		case "_":
+			imp.Alias = "_"
+		default:
+			imp.Alias = name
+		}
+	}
+	return []lang.Import{imp}
+}
+
+// finish walks the file's declarations for what the query's symbols
+// call, construct, guard and panic, and reads its package and build
+// constraint.
+func finish(x *lang.Extractor) {
+	syms := make(map[int32]int, len(x.SymNode)) // a node -> the first symbol the query made of it
+	for i := len(x.SymNode) - 1; i >= 1; i-- {
+		syms[x.SymNode[i]] = i
+	}
+	declarations(x, 0, syms)
+	// a type's bases are its references too, made where its spec starts
+	for i, sym := range x.Facts.Symbols {
+		spec := x.SymNode[i]
+		if x.Tree.Kind(spec) == "type_declaration" {
+			spec = x.Tree.FirstNamedChild(spec)
+		}
+		for _, b := range sym.Signature.Bases {
+			x.Ref(lang.Ref{Kind: lang.RefExtends, Name: baseType(b), Qualifier: typeQualifier(b), Symbol: i}, spec)
+		}
+	}
+	importsC := slices.ContainsFunc(x.Facts.Imports, func(imp lang.Import) bool { return imp.Source == "C" })
 	x.Facts.Build = lang.GoBuildConstraint(x.Path, x.Tree.Src, importsC)
 }
 
-func topLevel(x *lang.Extractor, parent int32) {
+func declarations(x *lang.Extractor, parent int32, syms map[int32]int) {
 	t := x.Tree
 	for c := range t.NamedChildren(parent) {
 		switch t.Kind(c) {
@@ -65,53 +274,38 @@ func topLevel(x *lang.Extractor, parent int32) {
 				x.Facts.Symbols[0].Name = x.Facts.Module
 				x.Facts.Symbols[0].Doc = x.DocBefore(c)
 			}
-		case "import_declaration":
-			imports(x, c)
+		case "import_declaration", "type_declaration":
 		case "function_declaration", "method_declaration":
-			funcDecl(x, c)
-		case "type_declaration":
-			typeDecl(x, c, 0)
+			if body := t.Field(c, "body"); body >= 0 && t.Field(c, "name") >= 0 {
+				scope := newScope()
+				paramList(t, t.Field(c, "receiver"), scope)
+				paramList(t, t.Field(c, "parameters"), scope)
+				walkBody(x, body, syms[c], scope, true)
+			}
 		case "const_declaration", "var_declaration":
-			varDecl(x, c, 0)
+			for _, spec := range specs(t, c) {
+				// the value is code of its first name's symbol (of the spec,
+				// or the declaration); none when the name is empty or all _
+				sym, ok := syms[spec]
+				if !ok {
+					sym = syms[c]
+				}
+				if ns := names(t, spec); len(ns) > 0 && t.Field(spec, "value") >= 0 {
+					if t.Text(ns[0]) == "" {
+						sym = 0
+					}
+					walkBody(x, t.Field(spec, "value"), sym, newScope(), false)
+				}
+			}
 		case "ERROR":
-			topLevel(x, c)
+			declarations(x, c, syms)
 		default:
 			walkBody(x, c, 0, newScope(), false)
 		}
 	}
 }
 
-func imports(x *lang.Extractor, decl int32) {
-	t := x.Tree
-	for spec := range t.Descendants(decl) {
-		if t.Kind(spec) != "import_spec" {
-			continue
-		}
-		p := t.Field(spec, "path")
-		if p < 0 {
-			continue
-		}
-		src, err := strconv.Unquote(t.Text(p))
-		if err != nil {
-			src = strings.Trim(t.Text(p), "\"`")
-		}
-		imp := lang.Import{Source: src, Line: t.StartLine(spec), Symbol: 0}
-		if n := t.Field(spec, "name"); n >= 0 {
-			switch name := t.Text(n); name {
-			case ".":
-				imp.Names = []lang.ImportName{{Name: "*"}}
-			case "_":
-				imp.Alias = "_"
-			default:
-				imp.Alias = name
-			}
-		}
-		x.Facts.Imports = append(x.Facts.Imports, imp)
-	}
-}
-
-func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
-	t := x.Tree
+func paramList(t *lang.Tree, list int32, scope *lang.Scope) []lang.Param {
 	if list < 0 {
 		return nil
 	}
@@ -144,210 +338,16 @@ func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 	return out
 }
 
-// result renders a result: "error", or "(int, error)".
-func result(x *lang.Extractor, res int32) string {
-	if res < 0 {
-		return ""
-	}
-	return lang.OneLine(x.Tree.Text(res))
-}
-
-func funcDecl(x *lang.Extractor, n int32) {
-	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
-	scope := newScope()
-	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: 0}
-	s.Exported = lang.IsUpper(s.Name)
-	if s.Exported {
-		s.Visibility = lang.VisExported
-	} else {
-		s.Visibility = lang.VisInternal
-	}
-	if recv := t.Field(n, "receiver"); recv >= 0 {
-		s.Kind = lang.KindMethod
-		ps := paramList(x, recv, scope)
-		if len(ps) > 0 {
-			s.Signature.Receiver = ps[0].Type
-			s.Container = baseType(ps[0].Type)
-		}
-	}
-	s.Signature.Params = paramList(x, t.Field(n, "parameters"), scope)
-	s.Signature.Returns = result(x, t.Field(n, "result"))
-	s.Signature.Generics = x.Tree.ItemTexts(t.Field(n, "type_parameters"))
-	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = x.DocBefore(n)
-	if x.Facts.IsTest && s.Kind == lang.KindFunction {
-		for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
-			if strings.HasPrefix(s.Name, p) {
-				s.IsTest = true
-			}
-		}
-	}
-	sym := x.AddSymbol(s, n, name, body)
-	if body >= 0 {
-		walkBody(x, body, sym, scope, true)
-	}
-}
-
 // baseType strips pointers, packages and type arguments: "*pkg.T[K]" -> "T".
 func baseType(typ string) string {
 	return lang.LastIdent(strings.TrimLeft(typ, "*"))
 }
 
-func typeDecl(x *lang.Extractor, decl int32, parent int) {
-	t := x.Tree
-	for spec := range t.NamedChildren(decl) {
-		k := t.Kind(spec)
-		if k != "type_spec" && k != "type_alias" {
-			continue
-		}
-		name := t.Field(spec, "name")
-		if name < 0 {
-			continue
-		}
-		typ := t.Field(spec, "type")
-		s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: parent}
-		s.Exported = lang.IsUpper(s.Name)
-		s.Signature.Generics = x.Tree.ItemTexts(t.Field(spec, "type_parameters"))
-		s.Doc = x.DocBefore(spec)
-		if s.Doc == "" && t.NamedChildCount(decl) == 1 {
-			s.Doc = x.DocBefore(decl)
-		}
-		node := spec
-		if t.NamedChildCount(decl) == 1 {
-			node = decl
-		}
-		var members []int32
-		if typ >= 0 {
-			switch t.Kind(typ) {
-			case "struct_type":
-				s.Kind = lang.KindClass
-				s.Signature.Text = "type " + t.Text(name) + " struct"
-				if fl := t.ChildOfKind(typ, "field_declaration_list"); fl >= 0 {
-					for fd := range t.NamedChildren(fl) {
-						if t.Kind(fd) != "field_declaration" {
-							continue
-						}
-						ft := t.FieldText(fd, "type")
-						named := false
-						for c := range t.Children(fd) {
-							if t.FieldName(c) == "name" {
-								named = true
-								s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(c), Type: ft})
-							}
-						}
-						if !named && ft != "" { // embedded
-							s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: baseType(ft), Type: ft})
-							s.Signature.Bases = append(s.Signature.Bases, ft)
-						}
-					}
-				}
-			case "interface_type":
-				s.Kind = lang.KindInterface
-				s.Signature.Text = "type " + t.Text(name) + " interface"
-				for m := range t.NamedChildren(typ) {
-					switch t.Kind(m) {
-					case "method_elem":
-						members = append(members, m)
-					case "type_elem":
-						s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(m)))
-					}
-				}
-			default:
-				s.Signature.Text = x.HeaderText(spec, -1)
-				s.Signature.Returns = lang.OneLine(t.Text(typ))
-			}
-		}
-		if s.Signature.Text == "" {
-			s.Signature.Text = x.HeaderText(spec, -1)
-		}
-		sym := x.AddSymbol(s, node, name, typ)
-		for _, b := range x.Facts.Symbols[sym].Signature.Bases {
-			x.Ref(lang.Ref{Kind: lang.RefExtends, Name: baseType(b), Qualifier: typeQualifier(b), Symbol: sym}, spec)
-		}
-		for _, m := range members {
-			mn := t.Field(m, "name")
-			if mn < 0 {
-				continue
-			}
-			ms := lang.Symbol{Kind: lang.KindMethod, Name: t.Text(mn), Parent: sym}
-			ms.Exported = lang.IsUpper(ms.Name)
-			ms.Signature.Params = paramList(x, t.Field(m, "parameters"), nil)
-			ms.Signature.Returns = result(x, t.Field(m, "result"))
-			ms.Signature.Text = lang.OneLine(t.Text(m))
-			ms.Doc = x.DocBefore(m)
-			x.AddSymbol(ms, m, mn, -1)
-		}
-		if typ >= 0 && t.Kind(typ) == "struct_type" {
-			// field types can hold calls only in tags; nothing to walk
-			continue
-		}
-	}
-}
-
 // typeQualifier returns the package of a qualified type: "*pkg.T" -> "pkg".
 func typeQualifier(typ string) string {
-	typ = strings.TrimLeft(typ, "*")
-	if i := strings.IndexByte(typ, '['); i >= 0 {
-		typ = typ[:i]
-	}
-	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
-		return typ[:i]
-	}
-	return ""
-}
-
-func varDecl(x *lang.Extractor, decl int32, parent int) {
-	t := x.Tree
-	var specs []int32
-	for c := range t.Descendants(decl) {
-		if k := t.Kind(c); k == "const_spec" || k == "var_spec" {
-			specs = append(specs, c)
-		}
-	}
-	for _, spec := range specs {
-		typ := t.FieldText(spec, "type")
-		val := t.Field(spec, "value")
-		doc := x.DocBefore(spec)
-		if doc == "" && len(specs) == 1 {
-			doc = x.DocBefore(decl)
-		}
-		node := spec
-		if len(specs) == 1 {
-			node = decl
-		}
-		var first = -1
-		for c := range t.Children(spec) {
-			if t.FieldName(c) != "name" || t.Kind(c) != "identifier" {
-				continue
-			}
-			s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(c), Parent: parent}
-			if s.Name == "_" {
-				continue
-			}
-			s.Exported = lang.IsUpper(s.Name)
-			s.Signature.Text = x.HeaderText(spec, -1)
-			s.Signature.Returns = typ
-			if typ == "" && val >= 0 {
-				s.Signature.Returns = literalType(t, val)
-			}
-			if t.Kind(decl) == "const_declaration" {
-				s.Signature.Modifiers = []string{"const"}
-			}
-			s.Doc = doc
-			sym := x.AddSymbol(s, node, c, val)
-			if first < 0 {
-				first = sym
-			}
-		}
-		if val >= 0 && first >= 0 {
-			walkBody(x, val, first, newScope(), false)
-		}
-	}
+	typ, _, _ = strings.Cut(strings.TrimLeft(typ, "*"), "[")
+	q, _ := lang.LastSegment(typ)
+	return q
 }
 
 // walkBody walks code that belongs to symbol sym, recording calls,
@@ -385,17 +385,15 @@ func walkBody(x *lang.Extractor, n int32, sym int, scope *lang.Scope, top bool) 
 		}
 	case "var_spec":
 		if typ := t.FieldText(n, "type"); typ != "" {
-			for c := range t.Children(n) {
-				if t.FieldName(c) == "name" {
-					scope.Types[t.Text(c)] = typ
-				}
+			for _, c := range names(t, n) {
+				scope.Types[t.Text(c)] = typ
 			}
 		}
 	case "func_literal":
-		paramList(x, t.Field(n, "parameters"), scope)
+		paramList(t, t.Field(n, "parameters"), scope)
 	case "if_statement":
 		if top {
-			guard(x, n, sym)
+			guards.Guard(x, sym, n)
 		}
 	case "block":
 		if top {
@@ -590,38 +588,26 @@ func assign(x *lang.Extractor, n int32, scope *lang.Scope) {
 	}
 }
 
-// guard records if cond { return ... } and if cond { panic(...) } at the
-// top of a function body.
-func guard(x *lang.Extractor, n int32, sym int) {
-	t := x.Tree
-	cons := t.Field(n, "consequence")
-	cond := t.Field(n, "condition")
-	if cons < 0 || cond < 0 || t.Field(n, "alternative") >= 0 {
-		return
+// guards are Go's if cond { return ... } and if cond { panic(...) } at
+// the top of a function body; the condition as written.
+var guards = lang.IfGuard{Body: "consequence", Block: "block", Cond: (*lang.Tree).Text, Exit: exit}
+
+// exit is the action of the first statement of a guard's block, whose
+// statements are a statement_list: a return, or a call of panic.
+func exit(t *lang.Tree, st int32) string {
+	if t.Kind(st) == "statement_list" {
+		st = t.FirstNamedChild(st)
 	}
-	first := int32(-1)
-	for c := range t.NamedChildren(cons) {
-		if t.Kind(c) == "statement_list" {
-			for st := range t.NamedChildren(c) {
-				first = st
-				break
-			}
-		} else {
-			first = c
-		}
-		break
-	}
-	if first < 0 {
-		return
-	}
-	switch t.Kind(first) {
-	case "return_statement":
-		x.Guard(sym, t.Text(cond), t.ReturnAction(first), n)
-	case "expression_statement":
-		if call := t.FirstNamedChild(first); call >= 0 && t.Kind(call) == "call_expression" && t.FieldText(call, "function") == "panic" {
-			x.Guard(sym, t.Text(cond), "panic", n)
+	switch {
+	case st < 0:
+	case t.Kind(st) == "return_statement":
+		return t.ReturnAction(st)
+	case t.Kind(st) == "expression_statement":
+		if call := t.FirstNamedChild(st); call >= 0 && t.Kind(call) == "call_expression" && t.FieldText(call, "function") == "panic" {
+			return "panic"
 		}
 	}
+	return ""
 }
 
 // literalType is the type of a value list that is a single composite

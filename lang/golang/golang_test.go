@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -103,5 +104,65 @@ type Runner interface {
 	}
 	if r := refs["str.ToUpper"]; r.Kind != lang.RefCall {
 		t.Errorf("str.ToUpper %+v", r)
+	}
+}
+
+// TestDeclarations: each name of a spec is a symbol spanning the spec,
+// or its declaration when that holds one spec; only declarations at the
+// top of the file make symbols, a var's spec in a function literal of
+// its value too; the value of a spec of _ alone is not walked.
+func TestDeclarations(t *testing.T) {
+	f := extractSrc(t, `package a
+
+// Limits bound things.
+const (
+	lo, hi = 1, 2
+	// mid is between.
+	mid = 3
+)
+
+type (
+	// Alone is one spec in a group.
+	Alone struct{ Base }
+)
+
+var handler = func() { var inner int; _ = inner; type local int }
+
+var _ = register()
+
+var single = 1
+
+func f() {
+	var x = 1
+	if x == 0 {
+		panic("zero")
+	}
+}
+`)
+	var got []string
+	for _, s := range f.Symbols[1:] {
+		got = append(got, fmt.Sprintf("%s %s %d:%d-%d %q", s.Kind, s.Qualified(), s.Range.StartLine, s.Range.StartCol, s.Range.EndLine, s.Doc))
+	}
+	want := []string{
+		`variable lo 5:1-5 ""`, `variable hi 5:1-5 ""`, `variable mid 7:1-7 "mid is between."`,
+		`class Alone 10:0-13 "Alone is one spec in a group."`,
+		// the declaration holds two specs: handler's and inner's
+		`variable handler 15:4-15 ""`, `variable inner 15:27-15 ""`,
+		`variable single 19:0-19 ""`,
+		`function f 21:0-26 ""`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("symbols:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, r := range f.Refs {
+		if r.Name == "register" {
+			t.Errorf("the value of var _ was walked: %+v", r)
+		}
+		if r.Name == "Base" && (r.Kind != lang.RefExtends || r.Line != 12) {
+			t.Errorf("Alone's base: %+v", r)
+		}
+	}
+	if s := findSym(f, "f"); s == nil || len(s.Invariants) != 1 || s.Invariants[0].Text != "if x == 0 then panic" {
+		t.Errorf("f's guards: %+v", s)
 	}
 }

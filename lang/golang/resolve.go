@@ -104,7 +104,10 @@ func importDirUncached(tab lang.Table, importPath string) string {
 	return best
 }
 
-func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
+// resolver binds Go's references and imports.
+type resolver struct{}
+
+func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
 	dir := importDir(ctx.Table, imp.Source)
 	if dir == "" {
 		return lang.Unbound(lang.RuleExternal, 0)
@@ -130,7 +133,7 @@ func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolu
 	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 
-func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
+func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	return resolveRef(ctx, r, 0)
 }
 
