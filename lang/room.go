@@ -71,6 +71,9 @@ type Spec struct {
 	Fixup func(src []byte) []byte
 
 	Resolver Resolver
+	// Project reads the language's project files (package.json), as
+	// Walker.Project does.
+	Project  ProjectReader
 	Skeleton *SkeletonSpec
 	// SkelRules, instead of Skeleton, are skeleton rules written in Go
 	// (a walker's), for a language whose clauses a SkeletonSpec cannot
@@ -106,7 +109,7 @@ var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "im
 // compile panics then; TestQueriesCompile compiles every room's query, so
 // that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
-	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup}
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, Project: s.Project, data: s.Data, fixup: s.Fixup}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
 	l.builtins = map[string]bool{}
