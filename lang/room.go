@@ -87,6 +87,19 @@ type Resolver interface {
 	ResolveImport(ctx *Context, imp *Import, name string) Resolution
 }
 
+// ResolverFuncs is the Resolver of a room whose resolution is two
+// functions (as a Walker's Resolve and ResolveImport are), so that it
+// needs no type of its own to hold them.
+type ResolverFuncs struct {
+	Ref    func(ctx *Context, r *Ref) Resolution
+	Import func(ctx *Context, imp *Import, name string) Resolution
+}
+
+func (f ResolverFuncs) Resolve(ctx *Context, r *Ref) Resolution { return f.Ref(ctx, r) }
+func (f ResolverFuncs) ResolveImport(ctx *Context, imp *Import, name string) Resolution {
+	return f.Import(ctx, imp, name)
+}
+
 // Def is one definition a query found: the defining node, its name and
 // body (-1 when not captured), and the symbol kind of its capture.
 type Def struct {
