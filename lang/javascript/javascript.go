@@ -47,23 +47,16 @@ func init() {
 		return lang.Spec{
 			Name: name, Extensions: ext, Grammar: grammar, Fixup: fixup,
 			Query: tags, QueryFile: "lang/javascript/typescript.scm", QueryRoots: []string{"interface_declaration",
-				"type_alias_declaration", "enum_declaration", "internal_module", "module", "interface_body", "object_type"},
+				"type_alias_declaration", "enum_declaration", "internal_module", "module"},
 			Comments: comments, Strings: strs, Idents: idents,
 			Data: data, Builtins: lang.WordList(data, "builtins.txt"),
 			Defs:     func(*lang.Tree, []lang.Def) []lang.Def { return nil }, // the walk places them
 			Finish:   extract,
-			Resolver: resolver{}, SkelRules: skeleton, Project: PackagesReader{},
+			Resolver: lang.ResolverFuncs{Ref: resolve, Import: resolveImport}, SkelRules: skeleton, Project: PackagesReader{},
 		}
 	}
 	lang.Register(ts("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript(), separateCallSignatures))
 	lang.Register(ts("tsx", []string{".tsx"}, grammar.TSX(), nil))
-}
-
-type resolver struct{}
-
-func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
-func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
-	return resolveImport(ctx, imp, name)
 }
 
 // scope maps the local names of a function, and the module's, to what

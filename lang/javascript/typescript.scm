@@ -6,8 +6,8 @@
 ; its doc is depend on the statements around it: a declaration may sit in
 ; a function whose locals the walk types, under export, declare or both.
 ;
-; The query runs from its roots (QueryRoots: the declarations and the
-; bodies whose method signatures are members), so it never walks code.
+; The query runs from its roots (QueryRoots: these declarations), so it
+; never walks code.
 
 (interface_declaration name: (_) @name body: (_)? @body) @definition.interface
 (type_alias_declaration name: (_) @name value: (_)? @body) @definition.type
@@ -15,6 +15,6 @@
 (internal_module name: (_) @name body: (_)? @body) @definition.module
 (module name: (_) @name body: (_)? @body) @definition.module
 
-; the methods of an interface or of an object type a type alias names
-(interface_body (method_signature name: (_) @name) @definition.method)
-(object_type (method_signature name: (_) @name) @definition.method)
+; the methods of an interface, and of the object type a type alias is
+(interface_declaration body: (interface_body (method_signature name: (_) @name) @definition.method))
+(type_alias_declaration value: (object_type (method_signature name: (_) @name) @definition.method))
