@@ -3,7 +3,8 @@
 // one): modules, classes, functions, imports and exports, the types of
 // values, guards and side effects; resolution through relative and package
 // imports (package.json: javascript.Packages), exports and base types;
-// and the skeleton rules of braced bodies.
+// and the skeleton rules of braced bodies. TypeScript's declared types and
+// namespaces come from typescript.scm, placed by the walk.
 package javascript
 
 import (
@@ -17,9 +18,6 @@ import (
 	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
-// JavaScript, TypeScript and TSX share one walker: the TypeScript grammars
-// extend the JavaScript one, and the few node kinds only one of them has
-// simply never occur in the other's trees.
 // data holds the family's data files: test-path patterns, side effects
 // and word lists, the same for the three languages.
 //
@@ -41,8 +39,8 @@ func init() {
 		Resolve: resolve, ResolveImport: resolveImport,
 		Skeleton: skeleton, Project: PackagesReader{},
 	})
-	// TypeScript's declared types and namespaces come from typescript.scm, which
-	// the walk places (see there); JavaScript's grammar has none of them
+	// TypeScript's declared types and namespaces come from typescript.scm,
+	// which the walk places (see there); JavaScript's grammar has none
 	ts := func(name string, ext []string, grammar unsafe.Pointer, fixup func([]byte) []byte) lang.Spec {
 		return lang.Spec{
 			Name: name, Extensions: ext, Grammar: grammar, Fixup: fixup,
