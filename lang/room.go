@@ -71,6 +71,9 @@ type Spec struct {
 	Fixup func(src []byte) []byte
 
 	Resolver Resolver
+	// Project reads the language's project files (package.json), as
+	// Walker.Project does.
+	Project  ProjectReader
 	Skeleton *SkeletonSpec
 	// SkelRules, instead of Skeleton, are skeleton rules written in Go
 	// (a walker's), for a language whose clauses a SkeletonSpec cannot
@@ -82,6 +85,19 @@ type Spec struct {
 type Resolver interface {
 	Resolve(ctx *Context, r *Ref) Resolution
 	ResolveImport(ctx *Context, imp *Import, name string) Resolution
+}
+
+// ResolverFuncs is the Resolver of a room whose resolution is two
+// functions (as a Walker's Resolve and ResolveImport are), so that it
+// needs no type of its own to hold them.
+type ResolverFuncs struct {
+	Ref    func(ctx *Context, r *Ref) Resolution
+	Import func(ctx *Context, imp *Import, name string) Resolution
+}
+
+func (f ResolverFuncs) Resolve(ctx *Context, r *Ref) Resolution { return f.Ref(ctx, r) }
+func (f ResolverFuncs) ResolveImport(ctx *Context, imp *Import, name string) Resolution {
+	return f.Import(ctx, imp, name)
 }
 
 // Def is one definition a query found: the defining node, its name and
@@ -106,7 +122,7 @@ var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "im
 // compile panics then; TestQueriesCompile compiles every room's query, so
 // that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
-	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup}
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, Project: s.Project, data: s.Data, fixup: s.Fixup}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
 	l.builtins = map[string]bool{}

@@ -3,7 +3,8 @@
 // one): modules, classes, functions, imports and exports, the types of
 // values, guards and side effects; resolution through relative and package
 // imports (package.json: javascript.Packages), exports and base types;
-// and the skeleton rules of braced bodies.
+// and the skeleton rules of braced bodies. TypeScript's declared types and
+// namespaces come from typescript.scm, placed by the walk.
 package javascript
 
 import (
@@ -17,36 +18,43 @@ import (
 	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
-// JavaScript, TypeScript and TSX share one walker: the TypeScript grammars
-// extend the JavaScript one, and the few node kinds only one of them has
-// simply never occur in the other's trees.
 // data holds the family's data files: test-path patterns, side effects
 // and word lists, the same for the three languages.
 //
 //go:embed *.txt
 var data embed.FS
 
+//go:embed typescript.scm
+var tags string
+
 func init() {
-	// one walker, resolver, data and skeleton for the three grammars
-	walker := func(name string, ext []string, grammar unsafe.Pointer) lang.Walker {
-		return lang.Walker{
-			Name: name, Extensions: ext, Grammar: grammar,
-			Comments: []string{"comment", "html_comment"},
-			Strings:  []string{"string", "template_string", "regex"},
-			Idents: []string{"identifier", "property_identifier", "private_property_identifier", "shorthand_property_identifier",
-				"shorthand_property_identifier_pattern", "type_identifier", "statement_identifier"},
-			Data: data, Builtins: builtins, Extract: extract,
-			Resolve: resolve, ResolveImport: resolveImport,
-			Skeleton: skeleton, Project: PackagesReader{},
+	comments := []string{"comment", "html_comment"}
+	strs := []string{"string", "template_string", "regex"}
+	idents := []string{"identifier", "property_identifier", "private_property_identifier", "shorthand_property_identifier",
+		"shorthand_property_identifier_pattern", "type_identifier", "statement_identifier"}
+	lang.RegisterWalker(lang.Walker{
+		Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Grammar: grammar.JavaScript(),
+		Comments: comments, Strings: strs, Idents: idents,
+		Data: data, Builtins: builtins, Extract: extract,
+		Resolve: resolve, ResolveImport: resolveImport,
+		Skeleton: skeleton, Project: PackagesReader{},
+	})
+	// TypeScript's declared types and namespaces come from typescript.scm,
+	// which the walk places (see there); JavaScript's grammar has none
+	ts := func(name string, ext []string, grammar unsafe.Pointer, fixup func([]byte) []byte) lang.Spec {
+		return lang.Spec{
+			Name: name, Extensions: ext, Grammar: grammar, Fixup: fixup,
+			Query: tags, QueryFile: "lang/javascript/typescript.scm", QueryRoots: []string{"interface_declaration",
+				"type_alias_declaration", "enum_declaration", "internal_module", "module"},
+			Comments: comments, Strings: strs, Idents: idents,
+			Data: data, Builtins: lang.WordList(data, "builtins.txt"),
+			Defs:     func(*lang.Tree, []lang.Def) []lang.Def { return nil }, // the walk places them
+			Finish:   extract,
+			Resolver: lang.ResolverFuncs{Ref: resolve, Import: resolveImport}, SkelRules: skeleton, Project: PackagesReader{},
 		}
 	}
-	lang.RegisterWalker(walker("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, grammar.JavaScript()))
-	ts := walker("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript())
-	ts.Fixup = separateCallSignatures
-	lang.RegisterWalker(ts)
-	lang.RegisterWalker(walker("tsx", []string{".tsx"}, grammar.TSX()))
-	// process.env is read through a property, which no call reveals;
-	// dotenv is the usual way a program loads it.
+	lang.Register(ts("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript(), separateCallSignatures))
+	lang.Register(ts("tsx", []string{".tsx"}, grammar.TSX(), nil))
 }
 
 // scope maps the local names of a function, and the module's, to what
@@ -156,6 +164,9 @@ type walkState struct {
 	// module symbol's Fields keep it for resolution.
 	exportAs  []lang.Param
 	exportIDs map[string]bool // local names exported by a list or CommonJS
+	// defs are the definitions typescript.scm found, by node: the walk places
+	// them (their parent, export and doc) where it meets them
+	defs map[int32]lang.Def
 }
 
 func extract(x *lang.Extractor) {
@@ -163,6 +174,15 @@ func extract(x *lang.Extractor) {
 	x.Facts.Module = moduleName(x.Path)
 	x.Facts.Symbols[0].Name = path.Base(x.Facts.Module)
 	w.ambient = strings.Contains(path.Base(x.Path), ".d.")
+	w.defs = make(map[int32]lang.Def, len(x.Tree.Matches))
+	for i := range x.Tree.Matches {
+		m := &x.Tree.Matches[i]
+		for _, c := range m.Captures {
+			if kind, ok := strings.CutPrefix(c.Name, "definition."); ok {
+				w.defs[c.Node] = lang.Def{Node: c.Node, Name: m.Node("name"), Body: m.Node("body"), Kind: kind, Match: m}
+			}
+		}
+	}
 	w.moduleDoc()
 	c := &state{sym: 0, parent: 0, scope: newScope(nil), level: true}
 	w.block(0, c)
@@ -1429,30 +1449,29 @@ func (w *walkState) thisFields(body int32, scope *scope) []lang.Param {
 	return out
 }
 
-// typeDecl starts the symbol of a declared type (an interface, a type
-// alias, an enum) of kind: its name, where it is, whether it is exported,
-// its doc and type parameters; false when it has no name.
-func (w *walkState) typeDecl(n int32, kind string, c *state, d decl) (s lang.Symbol, nameNode int32, ok bool) {
-	t := w.t
-	nameNode = t.Field(n, "name")
-	if nameNode < 0 {
-		return s, -1, false
+// define starts the symbol of the definition typescript.scm found at n (a
+// declared type, a namespace, a method signature) where the walk is: c's
+// parent, exported and documented as d says; false when it has none (no
+// name, or code the query does not read).
+func (w *walkState) define(n int32, c *state, d decl) (s lang.Symbol, def lang.Def, ok bool) {
+	def, ok = w.defs[n]
+	if !ok || def.Name < 0 {
+		return s, def, false
 	}
-	s = lang.Symbol{Kind: kind, Name: t.Text(nameNode), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
+	s = lang.Symbol{Kind: def.Kind, Name: propName(w.t, def.Name), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
 	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
-	return s, nameNode, true
+	s.Signature.Generics = w.t.ItemTexts(w.t.Field(n, "type_parameters"))
+	return s, def, true
 }
 
 // iface adds an interface with its method signatures as methods and its
 // properties as fields.
 func (w *walkState) iface(n int32, c *state, d decl) {
 	t := w.t
-	s, nameNode, ok := w.typeDecl(n, lang.KindInterface, c, d)
+	s, def, ok := w.define(n, c, d)
 	if !ok {
 		return
 	}
-	body := t.Field(n, "body")
 	var exts []int32
 	if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
 		for ty := range t.NamedChildren(ec) {
@@ -1460,8 +1479,8 @@ func (w *walkState) iface(n int32, c *state, d decl) {
 			s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(ty)))
 		}
 	}
-	s.Signature.Text = w.x.HeaderText(d.node, body)
-	sym := w.x.AddSymbol(s, d.node, nameNode, body)
+	s.Signature.Text = w.x.HeaderText(d.node, def.Body)
+	sym := w.x.AddSymbol(s, d.node, def.Name, def.Body)
 	if d.isDefault && c.sym == 0 {
 		w.exportName("default", s.Name)
 	}
@@ -1470,8 +1489,8 @@ func (w *walkState) iface(n int32, c *state, d decl) {
 		ref.Name, ref.Qualifier = splitType(lang.OneLine(t.Text(e)))
 		w.x.Ref(ref, e)
 	}
-	if body >= 0 {
-		w.x.Facts.Symbols[sym].Signature.Fields = w.objectType(body, sym, d.exported)
+	if def.Body >= 0 {
+		w.x.Facts.Symbols[sym].Signature.Fields = w.objectType(def.Body, sym, d.exported)
 	}
 }
 
@@ -1481,19 +1500,13 @@ func (w *walkState) objectType(body int32, sym int, exported bool) []lang.Param 
 	t := w.t
 	var fields []lang.Param
 	for m := range kids(w.t, body) {
-		switch t.Kind(m) {
-		case "method_signature":
-			nameNode := t.Field(m, "name")
-			name := propName(t, nameNode)
-			if name == "" {
-				continue
-			}
-			s := lang.Symbol{Kind: lang.KindMethod, Name: name, Parent: sym, Visibility: lang.VisPublic, Exported: exported}
-			s.Doc = w.doc(m)
+		if s, _, ok := w.define(m, &state{parent: sym}, decl{exported: exported, docNode: m}); ok {
+			s.Visibility = lang.VisPublic
+			s.Signature.Generics = nil
 			w.signature(&s.Signature, m, newScope(nil), s.Doc)
 			s.Signature.Text = lang.OneLine(t.Text(m))
-			w.x.AddSymbol(s, m, nameNode, -1)
-		case "property_signature":
+			w.x.AddSymbol(s, m, t.Field(m, "name"), -1)
+		} else if t.Kind(m) == "property_signature" {
 			name := propName(t, t.Field(m, "name"))
 			if name == "" {
 				continue
@@ -1507,14 +1520,14 @@ func (w *walkState) objectType(body int32, sym int, exported bool) []lang.Param 
 
 func (w *walkState) typeAlias(n int32, c *state, d decl) {
 	t := w.t
-	s, nameNode, ok := w.typeDecl(n, lang.KindType, c, d)
+	s, def, ok := w.define(n, c, d)
 	if !ok {
 		return
 	}
-	val := t.Field(n, "value")
+	val := def.Body
 	s.Signature.Returns = typeText(t, val)
 	s.Signature.Text = w.x.HeaderText(d.node, -1)
-	sym := w.x.AddSymbol(s, d.node, nameNode, val)
+	sym := w.x.AddSymbol(s, d.node, def.Name, val)
 	if val >= 0 && t.Kind(val) == "object_type" {
 		w.x.Facts.Symbols[sym].Signature.Fields = w.objectType(val, sym, d.exported)
 		w.x.Facts.Symbols[sym].Signature.Returns = ""
@@ -1523,17 +1536,16 @@ func (w *walkState) typeAlias(n int32, c *state, d decl) {
 
 func (w *walkState) enum(n int32, c *state, d decl) {
 	t := w.t
-	s, nameNode, ok := w.typeDecl(n, lang.KindType, c, d)
+	s, def, ok := w.define(n, c, d)
 	if !ok {
 		return
 	}
-	body := t.Field(n, "body")
 	s.Signature.Modifiers = []string{"enum"}
 	if t.ChildOfKind(n, "const") >= 0 {
 		s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
 	}
-	if body >= 0 {
-		for m := range t.NamedChildren(body) {
+	if def.Body >= 0 {
+		for m := range t.NamedChildren(def.Body) {
 			switch t.Kind(m) {
 			case "enum_assignment":
 				s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: propName(t, t.Field(m, "name")),
@@ -1543,31 +1555,30 @@ func (w *walkState) enum(n int32, c *state, d decl) {
 			}
 		}
 	}
-	s.Signature.Text = w.x.HeaderText(d.node, body)
-	w.x.AddSymbol(s, d.node, nameNode, body)
+	s.Signature.Text = w.x.HeaderText(d.node, def.Body)
+	w.x.AddSymbol(s, d.node, def.Name, def.Body)
 }
 
 // namespace adds a TypeScript namespace or ambient module, whose members
 // are its children.
 func (w *walkState) namespace(n int32, c *state, d decl) {
 	t := w.t
-	nameNode := t.Field(n, "name")
-	body := t.Field(n, "body")
-	if nameNode < 0 {
-		if body >= 0 {
+	s, def, ok := w.define(n, c, d)
+	if !ok {
+		if body := t.Field(n, "body"); body >= 0 && t.Field(n, "name") < 0 {
 			w.block(body, c)
 		}
 		return
 	}
-	name := nameText(t, nameNode)
-	// declare module 'x' describes another module: public by nature
-	exported := d.exported || t.Kind(nameNode) == "string"
-	s := lang.Symbol{Kind: lang.KindModule, Name: name, Parent: c.parent, Exported: exported, Visibility: topVis(exported)}
-	s.Doc = w.doc(d.docNode)
-	s.Signature.Text = w.x.HeaderText(d.node, body)
-	sym := w.x.AddSymbol(s, d.node, nameNode, body)
-	if body >= 0 {
-		w.block(body, &state{sym: sym, parent: sym, scope: newScope(c.scope), level: true})
+	if t.Kind(def.Name) == "string" {
+		// declare module 'x' describes another module: public by nature
+		s.Exported, s.Visibility = true, lang.VisExported
+	}
+	s.Signature.Generics = nil
+	s.Signature.Text = w.x.HeaderText(d.node, def.Body)
+	sym := w.x.AddSymbol(s, d.node, def.Name, def.Body)
+	if def.Body >= 0 {
+		w.block(def.Body, &state{sym: sym, parent: sym, scope: newScope(c.scope), level: true})
 	}
 }
 

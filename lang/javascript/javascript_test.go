@@ -906,3 +906,31 @@ func TestWrappedCallee(t *testing.T) {
 	}
 	langtest.WantAll(t, refs, "g new K")
 }
+
+// TestPlacedDefinitions: typescript.scm finds the declared types,
+// namespaces and method signatures, and the walk places each where it
+// meets it: in a function, under a namespace, in a TSX file; an object
+// type in an annotation holds no methods.
+func TestPlacedDefinitions(t *testing.T) {
+	src := `export namespace Geo { export interface P { m(): void } }
+function f(): void {
+  interface Local { g(): number }
+  enum E { A }
+  type T = { h(): void };
+  let x: { notAMethod(): void } = null!;
+}
+`
+	for _, p := range []string{"a.ts", "a.tsx"} {
+		f := langtest.Extract(t, p, src)
+		var have []string
+		for _, s := range f.Symbols[1:] {
+			have = append(have, fmt.Sprintf("%s %s exported=%v", s.Kind, s.Qualified(), s.Exported))
+		}
+		langtest.WantAll(t, have, "module Geo exported=true", "interface Geo.P exported=true", "method Geo.P.m exported=true",
+			"function f exported=false", "interface f.Local exported=false", "method f.Local.g exported=false",
+			"type f.E exported=false", "type f.T exported=false", "method f.T.h exported=false")
+		if len(have) != 9 {
+			t.Errorf("%s: %d symbols, want 9: %v", p, len(have), have)
+		}
+	}
+}
