@@ -344,6 +344,10 @@ type walkState struct {
 	// classes maps the qualified names of the classes this file defines to
 	// their symbols: an out-of-line method finds its class's fields there.
 	classes map[string]int
+	// testBody is the block a test macro took as its body where the
+	// grammar split the two (TEST_CASE("x") { ... } read as a call and a
+	// block): the file's walk must not read it again as its own code.
+	testBody int32
 }
 
 // state is where the walker declares things.
@@ -358,7 +362,7 @@ type state struct {
 
 func extract(x *lang.Extractor) {
 	w := &walkState{x: x, t: x.Tree, cpp: x.Tree.Lang.Name == "cpp", header: isHeader(x.Path),
-		namespaces: map[string]bool{}, classes: map[string]int{}}
+		namespaces: map[string]bool{}, classes: map[string]int{}, testBody: -1}
 	// the name other files include this file by: its path, found by any
 	// suffix of whole segments (see Table.ModuleFiles)
 	x.Facts.Module = x.Path
@@ -478,6 +482,9 @@ func (w *walkState) decl(n int32, c state) {
 		}
 		w.code(n, c.parent, newScope(nil), false, c)
 	case "compound_statement":
+		if n == w.testBody {
+			return // the test's body, read by testMacro
+		}
 		// the body of a macro-defined function the grammar could not
 		// see as one (TEST(a, b) { ... } in C): code of the enclosing symbol
 		w.code(n, c.parent, newScope(nil), false, c)
@@ -1692,7 +1699,11 @@ func (w *walkState) testMacro(n int32, c state) bool {
 			args = append(args, t.Text(arg))
 		}
 	}
-	return w.testSymbol(n, next, t.FieldText(call, "function"), args, c) >= 0
+	if w.testSymbol(n, next, t.FieldText(call, "function"), args, c) < 0 {
+		return false
+	}
+	w.testBody = next
+	return true
 }
 
 // testMacros define test cases: GoogleTest, Catch2, doctest, Boost.Test.
