@@ -78,12 +78,16 @@ func atTop(t *lang.Tree, n int32) bool {
 	return d == n
 }
 
-// specs lists the var and const specs of declaration decl, at any depth.
+// specs lists the var and const specs of declaration decl: its own, in
+// parentheses or not; a function literal's in a value are its locals.
 func specs(t *lang.Tree, decl int32) []int32 {
 	var out []int32
-	for c := range t.Descendants(decl) {
-		if k := t.Kind(c); k == "const_spec" || k == "var_spec" {
+	for c := range t.NamedChildren(decl) {
+		switch t.Kind(c) {
+		case "const_spec", "var_spec":
 			out = append(out, c)
+		case "var_spec_list":
+			out = append(out, specs(t, c)...)
 		}
 	}
 	return out
@@ -101,9 +105,9 @@ func names(t *lang.Tree, spec int32) []int32 {
 }
 
 // defs makes a definition of each name but _ of each spec of a var or
-// const declaration (at any depth: in a function literal of a value
-// too), whose symbol spans its spec, or the declaration when it holds one
-// spec; a type's symbol spans its declaration when that holds it alone.
+// const declaration, whose symbol spans its spec, or the declaration when
+// it holds one spec; a type's symbol spans its declaration when that holds
+// it alone.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 	var out []lang.Def
 	for _, d := range ds {
@@ -285,16 +289,17 @@ func declarations(x *lang.Extractor, parent int32, syms map[int32]int) {
 		case "const_declaration", "var_declaration":
 			for _, spec := range specs(t, c) {
 				// the value is code of its first name's symbol (of the spec,
-				// or the declaration); none when the name is empty or all _
+				// or the declaration), or the file's when the names are all
+				// _ (var _ = register(), var _ I = (*T)(nil)) or empty
 				sym, ok := syms[spec]
 				if !ok {
 					sym = syms[c]
 				}
-				if ns := names(t, spec); len(ns) > 0 && t.Field(spec, "value") >= 0 {
-					if t.Text(ns[0]) == "" {
+				if v := t.Field(spec, "value"); v >= 0 {
+					if ns := names(t, spec); len(ns) == 0 || t.Text(ns[0]) == "" {
 						sym = 0
 					}
-					walkBody(x, t.Field(spec, "value"), sym, newScope(), false)
+					walkBody(x, v, sym, newScope(), false)
 				}
 			}
 		case "ERROR":
