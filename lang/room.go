@@ -69,6 +69,10 @@ type Spec struct {
 	// source, of the same length, where the grammar cannot read valid
 	// code (as Walker.Fixup).
 	Fixup func(src []byte) []byte
+	// Insert, when set, returns what the parser reads where the grammar
+	// needs bytes the code lacks, with the offsets of the bytes it added
+	// (as Walker.Insert).
+	Insert func(src []byte) ([]byte, []uint32)
 
 	Resolver Resolver
 	Skeleton *SkeletonSpec
@@ -106,7 +110,7 @@ var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "im
 // compile panics then; TestQueriesCompile compiles every room's query, so
 // that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
-	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup}
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup, insert: s.Insert}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
 	l.builtins = map[string]bool{}
