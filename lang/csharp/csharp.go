@@ -95,7 +95,7 @@ func elemType(typ string) string {
 // state is where the walk of finish is.
 type state struct {
 	sym     int           // the symbol code belongs to
-	members int           // the type whose body is being walked, -1 in code
+	body    bool          // walking a type's body, whose declarations are its members (c.sym)
 	cls     int           // the innermost named type, -1 outside every type
 	top     bool          // a statement of a method body itself, where an early exit is a guard
 	scope   *lang.Scope   // the variables in scope
@@ -103,22 +103,13 @@ type state struct {
 }
 
 // symbolOf is the symbol the query made of declaration n, or, for one
-// whose name the parser made up (MISSING: blank), the symbol around it,
-// which AddSymbol returns for a blank name and whose code its code is.
-func (c state) symbolOf(t *lang.Tree, n, name int32, around int) (int, bool) {
+// whose name the parser made up (MISSING: blank), c.sym, which AddSymbol
+// returns for a blank name and whose code its code is.
+func (c state) symbolOf(t *lang.Tree, n, name int32) (int, bool) {
 	if s, ok := c.syms[n]; ok {
 		return s, true
 	}
-	return around, name >= 0 && strings.TrimSpace(t.Text(name)) == ""
-}
-
-// around is the symbol a declaration met at c belongs to: the type whose
-// body holds it, else the symbol whose code does.
-func (c state) around() int {
-	if c.members >= 0 {
-		return c.members
-	}
-	return c.sym
+	return c.sym, name >= 0 && strings.TrimSpace(t.Text(name)) == ""
 }
 
 // testAttributes mark test methods and classes (NUnit, xUnit, MSTest).
@@ -127,7 +118,7 @@ var testAttributes = lang.WordFile(data, "test_annotations.txt")
 // finish walks the file for its namespace, usings and what its symbols
 // call and construct, guard and throw.
 func finish(x *lang.Extractor) {
-	c := state{sym: 0, members: -1, cls: -1, scope: &lang.Scope{}, syms: make(map[int32]int, len(x.SymNode))}
+	c := state{sym: 0, cls: -1, scope: &lang.Scope{}, syms: make(map[int32]int, len(x.SymNode))}
 	for i, n := range x.SymNode[1:] {
 		c.syms[n] = i + 1
 	}
@@ -228,7 +219,7 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 			continue
 		}
 		d.Body = bodyOf(t, d.Node)
-		if k == "variable_declarator" && len(declarators(t, t.Parent(d.Node))) == 1 {
+		if k == "variable_declarator" && oneVariable(t, t.Parent(d.Node)) {
 			d.Node = n
 		}
 		out = append(out, d)
@@ -236,43 +227,31 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 	return out
 }
 
-// bodyOf is the body of declaration n, its code: a type's members, a
-// method's block or => expression, a property's accessors or value, a
-// variable's initializer; -1 for none.
+// bodyOf is the code of declaration n: a type's members, a method's
+// block or => expression, a property's accessors or value, an enum
+// member's value, a variable's initializer; -1 for none.
 func bodyOf(t *lang.Tree, n int32) int32 {
-	switch k := t.Kind(n); {
-	case methodKinds[k]:
-		if b := t.Field(n, "body"); b >= 0 {
+	if t.Kind(n) == "variable_declarator" {
+		return declaratorValue(t, n)
+	}
+	for _, f := range [...]string{"body", "accessors", "value"} {
+		if b := t.Field(n, f); b >= 0 {
 			return b
 		}
-		if v := t.Field(n, "value"); v >= 0 { // an indexer's => expression
-			return v
-		}
-		return t.ChildOfKind(n, "accessor_list")
-	case k == "property_declaration", k == "event_declaration":
-		if acc := t.Field(n, "accessors"); acc >= 0 {
-			return acc
-		}
-		return t.Field(n, "value")
-	case k == "variable_declarator":
-		return declaratorValue(t, n)
-	case k == "delegate_declaration", k == "parameter":
-		return -1
-	case k == "enum_member_declaration":
-		return t.Field(n, "value")
 	}
-	return t.Field(n, "body")
+	return -1
 }
 
-// declarators are the variables a variable declaration declares.
-func declarators(t *lang.Tree, v int32) []int32 {
-	var out []int32
+// oneVariable reports whether variable declaration v declares one
+// variable (int a;, not int a, b;).
+func oneVariable(t *lang.Tree, v int32) bool {
+	n := 0
 	for d := range t.NamedChildren(v) {
 		if t.Kind(d) == "variable_declarator" {
-			out = append(out, d)
+			n++
 		}
 	}
-	return out
+	return n == 1
 }
 
 // symbol completes a definition of the query: its name where the
@@ -704,7 +683,7 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 	if name < 0 {
 		return
 	}
-	sym, _ := c.symbolOf(t, n, name, c.around())
+	sym, _ := c.symbolOf(t, n, name)
 	kind := t.Kind(n)
 	for i, b := range bases(t, n) {
 		typ := stripType(t.Text(b))
@@ -715,7 +694,7 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		declare(scope, f.Name, f.Type)
 	}
-	inner := state{sym: sym, members: sym, cls: sym, scope: scope, syms: c.syms}
+	inner := state{sym: sym, body: true, cls: sym, scope: scope, syms: c.syms}
 	if body := t.Field(n, "body"); body >= 0 {
 		for m := range t.NamedChildren(body) {
 			node(x, m, inner)
@@ -961,7 +940,7 @@ func method(x *lang.Extractor, n int32, c state) {
 	kind := t.Kind(n)
 	body := t.Field(n, "body")
 	scope := &lang.Scope{Parent: c.scope}
-	if c.members < 0 && c.sym != 0 && kind != "local_function_statement" {
+	if !c.body && c.sym != 0 && kind != "local_function_statement" {
 		// a method the parser could not place: its code is the
 		// enclosing symbol's
 		paramList(x, t.Field(n, "parameters"), scope)
@@ -971,16 +950,12 @@ func method(x *lang.Extractor, n int32, c state) {
 		}
 		return
 	}
-	around := c.around()
-	if kind == "local_function_statement" {
-		around = c.sym
-	}
-	sym, ok := c.symbolOf(t, n, t.Field(n, "name"), around)
+	sym, ok := c.symbolOf(t, n, t.Field(n, "name"))
 	if !ok {
 		return // no name
 	}
 	paramList(x, t.Field(n, "parameters"), scope)
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: scope, top: true, syms: c.syms}
+	inner := state{sym: sym, cls: c.cls, scope: scope, top: true, syms: c.syms}
 	if ci := t.ChildOfKind(n, "constructor_initializer"); ci >= 0 {
 		ctorInit(x, ci, inner)
 	}
@@ -1047,12 +1022,12 @@ func propertySymbol(x *lang.Extractor, n, end int32, s *lang.Symbol, def string)
 func property(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
-	if name < 0 || c.members < 0 {
+	if name < 0 || !c.body {
 		walkChildren(x, n, c)
 		return
 	}
-	sym, _ := c.symbolOf(t, n, name, c.members)
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: &lang.Scope{Parent: c.scope}, syms: c.syms}
+	sym, _ := c.symbolOf(t, n, name)
+	inner := state{sym: sym, cls: c.cls, scope: &lang.Scope{Parent: c.scope}, syms: c.syms}
 	if acc := t.Field(n, "accessors"); acc >= 0 {
 		for a := range t.NamedChildren(acc) {
 			if b := t.Field(a, "body"); b >= 0 {
@@ -1130,23 +1105,22 @@ func field(x *lang.Extractor, n int32, c state) {
 	if v < 0 {
 		return
 	}
-	if c.members < 0 {
+	if !c.body {
 		locals(x, v, c)
 		return
 	}
 	typ := lang.OneLine(t.FieldText(v, "type"))
-	decls := declarators(t, v)
-	for _, d := range decls {
+	for d := range t.NamedChildren(v) {
 		name := t.Field(d, "name")
-		if name < 0 {
+		if name < 0 || t.Kind(d) != "variable_declarator" {
 			continue
 		}
-		sym, ok := c.symbolOf(t, d, name, c.members)
-		if !ok && len(decls) == 1 {
-			sym, _ = c.symbolOf(t, n, name, c.members)
+		sym, ok := c.symbolOf(t, d, name)
+		if !ok && oneVariable(t, v) {
+			sym, _ = c.symbolOf(t, n, name)
 		}
 		if val := declaratorValue(t, d); val >= 0 {
-			value(x, val, typ, state{sym: sym, members: -1, cls: c.cls, scope: c.scope, syms: c.syms})
+			value(x, val, typ, state{sym: sym, cls: c.cls, scope: c.scope, syms: c.syms})
 		}
 	}
 }
@@ -1165,12 +1139,12 @@ func declaratorValue(t *lang.Tree, d int32) int32 {
 func enumMember(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	name := t.Field(n, "name")
-	if name < 0 || c.members < 0 {
+	if name < 0 || !c.body {
 		return
 	}
-	sym, _ := c.symbolOf(t, n, name, c.members)
+	sym, _ := c.symbolOf(t, n, name)
 	if val := t.Field(n, "value"); val >= 0 {
-		node(x, val, state{sym: sym, members: -1, cls: c.cls, scope: c.scope, syms: c.syms})
+		node(x, val, state{sym: sym, cls: c.cls, scope: c.scope, syms: c.syms})
 	}
 }
 
