@@ -94,12 +94,12 @@ func elemType(typ string) string {
 
 // state is where the walk of finish is.
 type state struct {
-	sym     int           // the symbol code belongs to
-	body    bool          // walking a type's body, whose declarations are its members (c.sym)
-	cls     int           // the innermost named type, -1 outside every type
-	top     bool          // a statement of a method body itself, where an early exit is a guard
-	scope   *lang.Scope   // the variables in scope
-	syms    map[int32]int // the symbol the query made of a node
+	sym   int           // the symbol code belongs to
+	body  bool          // walking a type's body, whose declarations are its members (c.sym)
+	cls   int           // the innermost named type, -1 outside every type
+	top   bool          // a statement of a method body itself, where an early exit is a guard
+	scope *lang.Scope   // the variables in scope
+	syms  map[int32]int // the symbol the query made of a node
 }
 
 // symbolOf is the symbol the query made of declaration n, or, for one
