@@ -343,12 +343,10 @@ func namespace(x *lang.Extractor, n int32, ns string, c state) {
 
 func using(x *lang.Extractor, n int32) {
 	t := x.Tree
-	static, global := false, false
+	global := false
 	alias, src := "", ""
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
-		case "static":
-			static = true
 		case "global":
 			global = true
 		case "identifier", "qualified_name", "generic_name", "alias_qualified_name":
@@ -368,7 +366,6 @@ func using(x *lang.Extractor, n int32) {
 		// using N; brings N's types, using static T; T's static members
 		imp.Names = []lang.ImportName{{Name: "*"}}
 	}
-	_ = static
 	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
@@ -376,8 +373,16 @@ func using(x *lang.Extractor, n int32) {
 // references, guards and throws of c.sym.
 func node(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
+	switch k := t.Kind(n); {
+	case typeKinds[k] && k != "delegate_declaration":
+		typeDecl(x, n, c)
+		return
+	case methodKinds[k]:
+		method(x, n, c)
+		return
+	}
 	switch t.Kind(n) {
-	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause":
+	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause", "delegate_declaration":
 		return
 	case "using_directive":
 		using(x, n)
@@ -387,15 +392,6 @@ func node(x *lang.Extractor, n int32, c state) {
 		if b := t.Field(n, "body"); b >= 0 {
 			namespace(x, b, lang.OneLine(t.FieldText(n, "name")), c)
 		}
-		return
-	case "class_declaration", "struct_declaration", "record_declaration", "interface_declaration", "enum_declaration":
-		typeDecl(x, n, c)
-		return
-	case "delegate_declaration":
-		return
-	case "method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration",
-		"conversion_operator_declaration", "indexer_declaration", "local_function_statement":
-		method(x, n, c)
 		return
 	case "property_declaration", "event_declaration":
 		property(x, n, c)
@@ -856,21 +852,18 @@ func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 
 // extension reports whether the first parameter is this (an extension
 // method).
-func extension(x *lang.Extractor, list int32) bool {
-	t := x.Tree
-	if list < 0 {
+func extension(t *lang.Tree, list int32) bool {
+	p := int32(-1)
+	if list >= 0 {
+		p = t.FirstNamedChild(list)
+	}
+	if p < 0 || t.Kind(p) != "parameter" {
 		return false
 	}
-	for p := range t.NamedChildren(list) {
-		if t.Kind(p) != "parameter" {
-			return false
+	for ch := range t.Children(p) {
+		if t.Kind(ch) == "modifier" && t.Text(ch) == "this" {
+			return true
 		}
-		for ch := range t.Children(p) {
-			if t.Kind(ch) == "modifier" && t.Text(ch) == "this" {
-				return true
-			}
-		}
-		return false
 	}
 	return false
 }
@@ -910,7 +903,7 @@ func methodSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol, def string) 
 	}
 	visibility(s, vis, def)
 	params := t.Field(n, "parameters")
-	if extension(x, params) {
+	if extension(t, params) {
 		mods = append(mods, "extension")
 	}
 	if ei := t.ChildOfKind(n, "explicit_interface_specifier"); ei >= 0 {
@@ -919,7 +912,7 @@ func methodSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol, def string) 
 	s.Signature.Modifiers = append(mods, attrs...)
 	s.Signature.Generics = generics(x, n)
 	s.Signature.Params = paramList(x, params, nil)
-	if extension(x, params) && len(s.Signature.Params) > 0 {
+	if extension(t, params) && len(s.Signature.Params) > 0 {
 		// the type it extends, whose values call it as their own method
 		s.Signature.Receiver = receiverType(x, n, s.Signature.Params[0].Type)
 	}
