@@ -94,6 +94,12 @@ type Def struct {
 	Node, Name, Body int32
 	Kind             string
 	Match            *Match
+	// Owner, when a Defs hook sets it (0 when not), is the defining node
+	// of the symbol that holds the definition, where that is not the
+	// nearest symbol around it (PHP: a method of an anonymous class in a
+	// method is the named class's); a definition it places is kept even
+	// as a function's variable.
+	Owner int32
 }
 
 // Capture names of a tags query: @definition.<kind> and @reference.<kind>
@@ -239,8 +245,11 @@ func extractTags(x *Extractor, s *Spec) {
 			continue
 		}
 		parent := enclosing(d.Node)
+		if s, ok := symOf[d.Owner]; ok && d.Owner > 0 {
+			parent = s
+		}
 		pk := x.Facts.Symbols[parent].Kind
-		if d.Kind == KindVariable && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
+		if d.Kind == KindVariable && d.Owner == 0 && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
 			continue // a function's locals are not symbols
 		}
 		if d.Kind == KindFunction && IsTypeKind(pk) {
