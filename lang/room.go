@@ -75,6 +75,9 @@ type Spec struct {
 	Insert func(src []byte) ([]byte, []uint32)
 
 	Resolver Resolver
+	// Project reads the language's project files (as Walker.Project;
+	// PHP's composer.json).
+	Project  ProjectReader
 	Skeleton *SkeletonSpec
 	// SkelRules, instead of Skeleton, are skeleton rules written in Go
 	// (a walker's), for a language whose clauses a SkeletonSpec cannot
@@ -116,7 +119,7 @@ var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "im
 // compile panics then; TestQueriesCompile compiles every room's query, so
 // that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
-	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup, insert: s.Insert}
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup, insert: s.Insert, Project: s.Project}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
 	l.builtins = map[string]bool{}
