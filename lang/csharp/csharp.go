@@ -94,22 +94,11 @@ func elemType(typ string) string {
 
 // state is where the walk of finish is.
 type state struct {
-	sym   int           // the symbol code belongs to
-	body  bool          // walking a type's body, whose declarations are its members (c.sym)
-	cls   int           // the innermost named type, -1 outside every type
-	top   bool          // a statement of a method body itself, where an early exit is a guard
-	scope *lang.Scope   // the variables in scope
-	syms  map[int32]int // the symbol the query made of a node
-}
-
-// symbolOf is the symbol the query made of declaration n, or, for one
-// whose name the parser made up (MISSING: blank), c.sym, which AddSymbol
-// returns for a blank name and whose code its code is.
-func (c state) symbolOf(t *lang.Tree, n, name int32) (int, bool) {
-	if s, ok := c.syms[n]; ok {
-		return s, true
-	}
-	return c.sym, name >= 0 && strings.TrimSpace(t.Text(name)) == ""
+	sym   int         // the symbol code belongs to
+	body  bool        // walking a type's body, whose declarations are its members (c.sym)
+	cls   int         // the innermost named type, -1 outside every type
+	top   bool        // a statement of a method body itself, where an early exit is a guard
+	scope *lang.Scope // the variables in scope
 }
 
 // testAttributes mark test methods and classes (NUnit, xUnit, MSTest).
@@ -118,10 +107,7 @@ var testAttributes = lang.WordFile(data, "test_annotations.txt")
 // finish walks the file for its namespace, usings and what its symbols
 // call and construct, guard and throw.
 func finish(x *lang.Extractor) {
-	c := state{sym: 0, cls: -1, scope: &lang.Scope{}, syms: make(map[int32]int, len(x.SymNode))}
-	for i, n := range x.SymNode[1:] {
-		c.syms[n] = i + 1
-	}
+	c := state{sym: 0, cls: -1, scope: &lang.Scope{}}
 	namespace(x, 0, "", c)
 }
 
@@ -679,7 +665,7 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 	if name < 0 {
 		return
 	}
-	sym, _ := c.symbolOf(t, n, name)
+	sym, _ := x.SymbolOf(n, name, c.sym)
 	kind := t.Kind(n)
 	for i, b := range bases(t, n) {
 		typ := stripType(t.Text(b))
@@ -690,7 +676,7 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		declare(scope, f.Name, f.Type)
 	}
-	inner := state{sym: sym, body: true, cls: sym, scope: scope, syms: c.syms}
+	inner := state{sym: sym, body: true, cls: sym, scope: scope}
 	if body := t.Field(n, "body"); body >= 0 {
 		for m := range t.NamedChildren(body) {
 			node(x, m, inner)
@@ -943,12 +929,12 @@ func method(x *lang.Extractor, n int32, c state) {
 		}
 		return
 	}
-	sym, ok := c.symbolOf(t, n, t.Field(n, "name"))
+	sym, ok := x.SymbolOf(n, t.Field(n, "name"), c.sym)
 	if !ok {
 		return // no name
 	}
 	paramList(x, t.Field(n, "parameters"), scope)
-	inner := state{sym: sym, cls: c.cls, scope: scope, top: true, syms: c.syms}
+	inner := state{sym: sym, cls: c.cls, scope: scope, top: true}
 	if ci := t.ChildOfKind(n, "constructor_initializer"); ci >= 0 {
 		ctorInit(x, ci, inner)
 	}
@@ -1019,8 +1005,8 @@ func property(x *lang.Extractor, n int32, c state) {
 		walkChildren(x, n, c)
 		return
 	}
-	sym, _ := c.symbolOf(t, n, name)
-	inner := state{sym: sym, cls: c.cls, scope: &lang.Scope{Parent: c.scope}, syms: c.syms}
+	sym, _ := x.SymbolOf(n, name, c.sym)
+	inner := state{sym: sym, cls: c.cls, scope: &lang.Scope{Parent: c.scope}}
 	if acc := t.Field(n, "accessors"); acc >= 0 {
 		for a := range t.NamedChildren(acc) {
 			if b := t.Field(a, "body"); b >= 0 {
@@ -1108,12 +1094,12 @@ func field(x *lang.Extractor, n int32, c state) {
 		if name < 0 || t.Kind(d) != "variable_declarator" {
 			continue
 		}
-		sym, ok := c.symbolOf(t, d, name)
+		sym, ok := x.SymbolOf(d, name, c.sym)
 		if !ok && oneVariable(t, v) {
-			sym, _ = c.symbolOf(t, n, name)
+			sym, _ = x.SymbolOf(n, name, c.sym)
 		}
 		if val := declaratorValue(t, d); val >= 0 {
-			value(x, val, typ, state{sym: sym, cls: c.cls, scope: c.scope, syms: c.syms})
+			value(x, val, typ, state{sym: sym, cls: c.cls, scope: c.scope})
 		}
 	}
 }
@@ -1135,9 +1121,9 @@ func enumMember(x *lang.Extractor, n int32, c state) {
 	if name < 0 || !c.body {
 		return
 	}
-	sym, _ := c.symbolOf(t, n, name)
+	sym, _ := x.SymbolOf(n, name, c.sym)
 	if val := t.Field(n, "value"); val >= 0 {
-		node(x, val, state{sym: sym, cls: c.cls, scope: c.scope, syms: c.syms})
+		node(x, val, state{sym: sym, cls: c.cls, scope: c.scope})
 	}
 }
 

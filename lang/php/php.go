@@ -65,32 +65,18 @@ func newScope() *lang.Scope { return &lang.Scope{Types: map[string]string{}} }
 
 // state is where the walk of finish is.
 type state struct {
-	sym   int           // the symbol code belongs to
-	cls   int           // the innermost class, interface, trait or enum, -1 outside
-	ns    string        // the namespace
-	top   bool          // a statement of a function body itself, where an early exit is a guard
-	scope *lang.Scope   // the variables of the function
-	fn    bool          // inside a function body
-	syms  map[int32]int // the symbol the query made of a node
-}
-
-// symbolOf is the symbol the query made of declaration n, or, for one
-// whose name the parser made up (MISSING: blank), around, which
-// AddSymbol returns for a blank name and whose code its code is.
-func (c state) symbolOf(t *lang.Tree, n, name int32, around int) (int, bool) {
-	if s, ok := c.syms[n]; ok {
-		return s, true
-	}
-	return around, name >= 0 && strings.TrimSpace(t.Text(name)) == ""
+	sym   int         // the symbol code belongs to
+	cls   int         // the innermost class, interface, trait or enum, -1 outside
+	ns    string      // the namespace
+	top   bool        // a statement of a function body itself, where an early exit is a guard
+	scope *lang.Scope // the variables of the function
+	fn    bool        // inside a function body
 }
 
 // finish walks the file for its namespace, uses, includes, define()
 // constants and what its symbols call and construct, guard and throw.
 func finish(x *lang.Extractor) {
-	c := state{sym: 0, cls: -1, scope: newScope(), syms: make(map[int32]int, len(x.SymNode))}
-	for i, n := range x.SymNode[1:] {
-		c.syms[n] = i + 1
-	}
+	c := state{sym: 0, cls: -1, scope: newScope()}
 	statements(x, 0, &c)
 }
 
@@ -691,13 +677,13 @@ func class(x *lang.Extractor, n int32, c state) {
 	if name < 0 {
 		return
 	}
-	sym, _ := c.symbolOf(t, n, name, c.around())
+	sym, _ := x.SymbolOf(n, name, c.around())
 	bs, kinds := bases(t, n)
 	for i, b := range bs {
 		rq, rn := splitName(lang.OneLine(t.Text(b)))
 		x.Ref(lang.Ref{Kind: kinds[i], Name: rn, Qualifier: rq, Symbol: sym}, b)
 	}
-	inner := state{sym: sym, cls: sym, ns: c.ns, scope: newScope(), syms: c.syms}
+	inner := state{sym: sym, cls: sym, ns: c.ns, scope: newScope()}
 	walkBody(x, t.Field(n, "body"), inner)
 }
 
@@ -840,11 +826,11 @@ func function(x *lang.Extractor, n int32, c state) {
 	if t.Kind(n) == "method_declaration" {
 		around = c.around()
 	}
-	sym, _ := c.symbolOf(t, n, name, around)
+	sym, _ := x.SymbolOf(n, name, around)
 	scope := newScope()
 	ptypes, _, _ := docTypes(doc(x, n))
 	paramList(x, t.Field(n, "parameters"), scope, ptypes)
-	walkBody(x, t.Field(n, "body"), state{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true, syms: c.syms})
+	walkBody(x, t.Field(n, "body"), state{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
 }
 
 func propertySymbol(x *lang.Extractor, n int32, s *lang.Symbol) {
@@ -871,9 +857,9 @@ func property(x *lang.Extractor, n int32, c state) {
 		if t.Kind(el) != "property_element" || name < 0 {
 			continue
 		}
-		sym, _ := c.symbolOf(t, el, name, c.cls)
+		sym, _ := x.SymbolOf(el, name, c.cls)
 		if val := t.Field(el, "default_value"); val >= 0 {
-			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope(), syms: c.syms})
+			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope()})
 		}
 	}
 }
@@ -886,8 +872,8 @@ func constDecl(x *lang.Extractor, n int32, c state) {
 			continue
 		}
 		if val := constValue(t, el); val >= 0 {
-			sym, _ := c.symbolOf(t, el, t.FirstNamedChild(el), c.around())
-			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope(), syms: c.syms})
+			sym, _ := x.SymbolOf(el, t.FirstNamedChild(el), c.around())
+			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope()})
 		}
 	}
 }
