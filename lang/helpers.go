@@ -62,6 +62,14 @@ func (x *Extractor) SymbolOf(n, name int32, around int) (sym int, ok bool) {
 	return around, name >= 0 && strings.TrimSpace(x.Tree.Text(name)) == ""
 }
 
+// Declared is SymbolOf for declaration n named by its "name" field; ok
+// is false when n has none, which a walk reads nothing of.
+func (x *Extractor) Declared(n int32, around int) (sym int, ok bool) {
+	name := x.Tree.Field(n, "name")
+	sym, _ = x.SymbolOf(n, name, around)
+	return sym, name >= 0
+}
+
 // Ref records a reference from symbol sym made at node.
 func (x *Extractor) Ref(r Ref, node int32) {
 	if r.Name == "" {
