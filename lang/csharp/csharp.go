@@ -661,11 +661,10 @@ func bases(t *lang.Tree, n int32) []int32 {
 // scope.
 func typeDecl(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
+	sym, ok := x.Declared(n, c.sym)
+	if !ok {
 		return
 	}
-	sym, _ := x.SymbolOf(n, name, c.sym)
 	kind := t.Kind(n)
 	for i, b := range bases(t, n) {
 		typ := stripType(t.Text(b))
@@ -1000,12 +999,11 @@ func propertySymbol(x *lang.Extractor, n, end int32, s *lang.Symbol, def string)
 // property walks the code of a property's accessors and value.
 func property(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 || !c.body {
+	sym, ok := x.Declared(n, c.sym)
+	if !ok || !c.body {
 		walkChildren(x, n, c)
 		return
 	}
-	sym, _ := x.SymbolOf(n, name, c.sym)
 	inner := state{sym: sym, cls: c.cls, scope: &lang.Scope{Parent: c.scope}}
 	if acc := t.Field(n, "accessors"); acc >= 0 {
 		for a := range t.NamedChildren(acc) {
@@ -1117,11 +1115,10 @@ func declaratorValue(t *lang.Tree, d int32) int32 {
 // enumMember walks the value of an enum member.
 func enumMember(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 || !c.body {
+	sym, ok := x.Declared(n, c.sym)
+	if !ok || !c.body {
 		return
 	}
-	sym, _ := x.SymbolOf(n, name, c.sym)
 	if val := t.Field(n, "value"); val >= 0 {
 		node(x, val, state{sym: sym, cls: c.cls, scope: c.scope})
 	}

@@ -539,10 +539,7 @@ class Outer {
     ~Outer() { }
 }
 `)
-	var got []string
-	for _, s := range f.Symbols[1:] {
-		got = append(got, s.Kind+" "+s.Qualified()+" "+s.Visibility)
-	}
+	got := langtest.Symbols(f)
 	want := []string{"function Run private", "function Top private", "class Outer internal",
 		"variable Outer.total private", "function Outer.total.Local private", "variable Outer.spare private",
 		"variable Outer.Changed public", "interface Outer.IShape private", "method Outer.IShape.Area public",

@@ -673,11 +673,10 @@ func bases(t *lang.Tree, n int32) (nodes []int32, kinds []string) {
 // class records a class's bases and walks its body.
 func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
+	sym, ok := x.Declared(n, c.around())
+	if !ok {
 		return
 	}
-	sym, _ := x.SymbolOf(n, name, c.around())
 	bs, kinds := bases(t, n)
 	for i, b := range bs {
 		rq, rn := splitName(lang.OneLine(t.Text(b)))
@@ -818,15 +817,14 @@ func methodSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol) {
 // scope; a method outside every class is a function.
 func function(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
 	around := c.sym
 	if t.Kind(n) == "method_declaration" {
 		around = c.around()
 	}
-	sym, _ := x.SymbolOf(n, name, around)
+	sym, ok := x.Declared(n, around)
+	if !ok {
+		return
+	}
 	scope := newScope()
 	ptypes, _, _ := docTypes(doc(x, n))
 	paramList(x, t.Field(n, "parameters"), scope, ptypes)

@@ -303,10 +303,7 @@ class Service extends Base implements Contract {
 enum Suit { case Hearts; case Spades; }
 function method_outside() {}
 `)
-	var got []string
-	for _, s := range f.Symbols[1:] {
-		got = append(got, s.Kind+" "+s.Qualified()+" "+s.Visibility)
-	}
+	got := langtest.Symbols(f)
 	want := []string{"variable TOP public", "function helper public", "variable helper.INNER public",
 		"function helper.run public", "class Service public", "variable Service.count private",
 		"variable Service.other private", "variable Service.LIMIT public", "constructor Service.__construct public",
