@@ -91,6 +91,17 @@ type Resolver interface {
 	ResolveImport(ctx *Context, imp *Import, name string) Resolution
 }
 
+// Resolvers is a Resolver made of a room's two functions.
+type Resolvers struct {
+	Ref    func(ctx *Context, r *Ref) Resolution
+	Import func(ctx *Context, imp *Import, name string) Resolution
+}
+
+func (rs Resolvers) Resolve(ctx *Context, r *Ref) Resolution { return rs.Ref(ctx, r) }
+func (rs Resolvers) ResolveImport(ctx *Context, imp *Import, name string) Resolution {
+	return rs.Import(ctx, imp, name)
+}
+
 // Def is one definition a query found: the defining node, its name and
 // body (-1 when not captured), and the symbol kind of its capture.
 type Def struct {
