@@ -42,18 +42,11 @@ func init() {
 		Defs:      defs,
 		Symbol:    symbol,
 		Finish:    finish,
-		Resolver:  resolver{},
+		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
 		SkelRules: skeleton,
 		Fixup:     fixup,
 		Insert:    bodyless,
 	})
-}
-
-type resolver struct{}
-
-func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
-func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
-	return resolveImport(ctx, imp, name)
 }
 
 // A lang.Scope maps the variables visible in some code to what is known

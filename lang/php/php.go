@@ -44,17 +44,10 @@ func init() {
 		Defs:      defs,
 		Symbol:    symbol,
 		Finish:    finish,
-		Resolver:  resolver{},
+		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
 		SkelRules: skeleton,
 		Project:   AutoloadReader{},
 	})
-}
-
-type resolver struct{}
-
-func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
-func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
-	return resolveImport(ctx, imp, name)
 }
 
 // newScope is the scope of a function: what is known of the class of its
