@@ -185,10 +185,10 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	case classKinds[k]:
 		classSymbol(x, n, d.Body, s)
 	case k == "method_declaration" && s.Kind != lang.KindFunction:
-		methodSymbol(x, n, d.Body, s)
+		methodSymbol(x, n, s)
 	case k == "function_definition", k == "method_declaration":
 		s.Kind = lang.KindFunction
-		functionSymbol(x, n, d.Body, s)
+		functionSymbol(x, n, s)
 	case k == "property_promotion_parameter":
 		s.Name = strings.TrimPrefix(s.Name, "$")
 		pvis, pmods := modifiers(x, n)
@@ -768,8 +768,9 @@ func paramList(x *lang.Extractor, list int32, scope *lang.Scope, docTypes map[st
 }
 
 // functionSymbol completes a function or method: its PHPDoc, parameters
-// (typed by the PHPDoc where the code does not say) and return type.
-func functionSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol) {
+// (typed by the PHPDoc where the code does not say) and return type;
+// its signature is its header, to the body the query captured.
+func functionSymbol(x *lang.Extractor, n int32, s *lang.Symbol) {
 	t := x.Tree
 	s.Doc = doc(x, n)
 	ptypes, ret, _ := docTypes(s.Doc)
@@ -778,7 +779,6 @@ func functionSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol) {
 	if s.Signature.Returns == "" {
 		s.Signature.Returns = ret
 	}
-	s.Signature.Text = x.HeaderText(n, body)
 }
 
 // walkBody walks the statements of a function body.
@@ -791,11 +791,11 @@ func walkBody(x *lang.Extractor, body int32, c state) {
 	}
 }
 
-func methodSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol) {
+func methodSymbol(x *lang.Extractor, n int32, s *lang.Symbol) {
 	vis, mods := modifiers(x, n)
 	visibility(s, vis)
 	s.Signature.Modifiers = mods
-	functionSymbol(x, n, body, s)
+	functionSymbol(x, n, s)
 	if strings.Contains(s.Doc, "@test") {
 		s.IsTest = true
 	}
