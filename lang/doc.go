@@ -44,13 +44,19 @@ package lang
 //     types of locals, fields and parameters, and looks up the symbol the
 //     query made of each declaration it meets; lang/ruby's Finish walk
 //     also completes each symbol with what the statements before it say
-//     (private, module_function, class << self: fill).
+//     (private, module_function, class << self: fill). lang/csharp and
+//     lang/php are Java's shape: their Defs hook says where the walk meets
+//     a declaration (place: a type's member, code, a script's top level,
+//     or nowhere the walk reads) and, for PHP, the class that holds it
+//     (Def.Owner: an anonymous class's methods are the named class's);
+//     their Finish walks find the query's symbols with
+//     Extractor.SymbolOf.
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/python, lang/golang, lang/csharp, lang/php,
-//     lang/rust, lang/kotlin, lang/swift, lang/c (C and C++) and
-//     lang/javascript (JavaScript, TypeScript and TSX).
+//     cannot follow: lang/python, lang/golang, lang/rust, lang/kotlin,
+//     lang/swift, lang/c (C and C++) and lang/javascript (JavaScript,
+//     TypeScript and TSX).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what
@@ -124,8 +130,8 @@ package lang
 //   - the skeleton rules: a SkeletonSpec naming the node kinds the renderer
 //     needs, or SkelRules with its own Member and Stmt readings
 //     (Walker.Skeleton, Spec.SkelRules);
-//   - a ProjectReader when the language has project files (Walker.Project;
-//     lang/php reads composer.json);
+//   - a ProjectReader when the language has project files (Spec.Project,
+//     Walker.Project; lang/php reads composer.json);
 //   - tests: resolution cases in lang/testdata/resolve/<language>/*.txtar
 //     (TestResolveTxtar), extraction tests on real code (langtest.Extract
 //     parses a test input and fails on its errors; langtest.Sym, Refs,

@@ -70,6 +70,10 @@ type Extractor struct {
 	bodyNode []int32 // the node of each symbol's body, -1 when none
 	Guards   [][]Fact
 	throws   [][]Fact
+	// symOf maps the nodes of SymNode[1:symSeen] to their symbols
+	// (SymbolOf)
+	symOf   map[int32]int
+	symSeen int
 }
 
 // Extract parses src as language l and returns what the file defines and

@@ -43,6 +43,33 @@ func (x *Extractor) AddSymbol(s Symbol, node, nameNode, bodyNode int32) int {
 	return len(x.Facts.Symbols) - 1
 }
 
+// SymbolOf is the symbol made of declaration node n (the node AddSymbol
+// was given), for a walk that meets the declarations a tags query made
+// symbols of (a Spec's Finish). A declaration whose name node is blank
+// (the parser made it up) made none: AddSymbol returned the symbol around
+// it, around, whose code its code is; ok is false when n made no symbol
+// otherwise.
+func (x *Extractor) SymbolOf(n, name int32, around int) (sym int, ok bool) {
+	if x.symOf == nil {
+		x.symOf, x.symSeen = make(map[int32]int, len(x.SymNode)), 1
+	}
+	for ; x.symSeen < len(x.SymNode); x.symSeen++ {
+		x.symOf[x.SymNode[x.symSeen]] = x.symSeen
+	}
+	if s, ok := x.symOf[n]; ok {
+		return s, true
+	}
+	return around, name >= 0 && strings.TrimSpace(x.Tree.Text(name)) == ""
+}
+
+// Declared is SymbolOf for declaration n named by its "name" field; ok
+// is false when n has none, which a walk reads nothing of.
+func (x *Extractor) Declared(n int32, around int) (sym int, ok bool) {
+	name := x.Tree.Field(n, "name")
+	sym, _ = x.SymbolOf(n, name, around)
+	return sym, name >= 0
+}
+
 // Ref records a reference from symbol sym made at node.
 func (x *Extractor) Ref(r Ref, node int32) {
 	if r.Name == "" {

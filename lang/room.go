@@ -69,10 +69,14 @@ type Spec struct {
 	// source, of the same length, where the grammar cannot read valid
 	// code (as Walker.Fixup).
 	Fixup func(src []byte) []byte
+	// Insert, when set, returns what the parser reads where the grammar
+	// needs bytes the code lacks, with the offsets of the bytes it added
+	// (as Walker.Insert).
+	Insert func(src []byte) ([]byte, []uint32)
 
 	Resolver Resolver
-	// Project reads the language's project files (package.json), as
-	// Walker.Project does.
+	// Project reads the language's project files (as Walker.Project;
+	// PHP's composer.json, JavaScript's package.json).
 	Project  ProjectReader
 	Skeleton *SkeletonSpec
 	// SkelRules, instead of Skeleton, are skeleton rules written in Go
@@ -87,17 +91,15 @@ type Resolver interface {
 	ResolveImport(ctx *Context, imp *Import, name string) Resolution
 }
 
-// ResolverFuncs is the Resolver of a room whose resolution is two
-// functions (as a Walker's Resolve and ResolveImport are), so that it
-// needs no type of its own to hold them.
-type ResolverFuncs struct {
+// Resolvers is a Resolver made of a room's two functions.
+type Resolvers struct {
 	Ref    func(ctx *Context, r *Ref) Resolution
 	Import func(ctx *Context, imp *Import, name string) Resolution
 }
 
-func (f ResolverFuncs) Resolve(ctx *Context, r *Ref) Resolution { return f.Ref(ctx, r) }
-func (f ResolverFuncs) ResolveImport(ctx *Context, imp *Import, name string) Resolution {
-	return f.Import(ctx, imp, name)
+func (rs Resolvers) Resolve(ctx *Context, r *Ref) Resolution { return rs.Ref(ctx, r) }
+func (rs Resolvers) ResolveImport(ctx *Context, imp *Import, name string) Resolution {
+	return rs.Import(ctx, imp, name)
 }
 
 // Def is one definition a query found: the defining node, its name and
@@ -106,6 +108,12 @@ type Def struct {
 	Node, Name, Body int32
 	Kind             string
 	Match            *Match
+	// Owner, when a Defs hook sets it (0 when not), is the defining node
+	// of the symbol that holds the definition, where that is not the
+	// nearest symbol around it (PHP: a method of an anonymous class in a
+	// method is the named class's); a definition it places is kept even
+	// as a function's variable.
+	Owner int32
 }
 
 // Capture names of a tags query: @definition.<kind> and @reference.<kind>
@@ -122,7 +130,7 @@ var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "im
 // compile panics then; TestQueriesCompile compiles every room's query, so
 // that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
-	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, Project: s.Project, data: s.Data, fixup: s.Fixup}
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup, insert: s.Insert, Project: s.Project}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
 	l.builtins = map[string]bool{}
@@ -251,8 +259,11 @@ func extractTags(x *Extractor, s *Spec) {
 			continue
 		}
 		parent := enclosing(d.Node)
+		if s, ok := symOf[d.Owner]; ok && d.Owner > 0 {
+			parent = s
+		}
 		pk := x.Facts.Symbols[parent].Kind
-		if d.Kind == KindVariable && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
+		if d.Kind == KindVariable && d.Owner == 0 && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
 			continue // a function's locals are not symbols
 		}
 		if d.Kind == KindFunction && IsTypeKind(pk) {

@@ -1,7 +1,11 @@
-// Package csharp is sdl's room for C#: a walker over the syntax tree
-// (namespaces, types, members, usings, the types of locals, guards and
-// side effects), resolution through namespaces, usings, nested and base
-// types, and the skeleton rules of its braced bodies.
+// Package csharp is sdl's room for C#: types, delegates and members come
+// from tags.scm; this file holds what a query cannot say (which
+// declarations the code around them makes symbols, signatures,
+// visibility, docs, and a walk over namespaces, usings and code that
+// follows the types of locals, fields and receivers to the calls it
+// records, with guards, throws and side effects), resolution through
+// namespaces, usings, nested and base types, and the skeleton rules of
+// its braced bodies.
 package csharp
 
 import (
@@ -18,23 +22,30 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
-	lang.RegisterWalker(lang.Walker{
+	lang.Register(lang.Spec{
 		Name:       "csharp",
 		Extensions: []string{".cs"},
 		Grammar:    grammar.CSharp(),
-		Comments:   []string{"comment"},
+		Query:      tags, QueryFile: "lang/csharp/tags.scm",
+		QueryRoots: append(append(append([]string(nil), typeDecls...), methodDecls...), "property_declaration",
+			"event_declaration", "field_declaration", "event_field_declaration", "enum_member_declaration"),
+		Comments: []string{"comment"},
 		Strings: []string{"string_literal", "verbatim_string_literal", "raw_string_literal", "character_literal",
 			"interpolated_string_expression"},
-		Idents:        []string{"identifier"},
-		Data:          data,
-		Builtins:      builtins,
-		Extract:       extract,
-		Resolve:       resolve,
-		ResolveImport: resolveImport,
-		Skeleton:      skeleton,
-		Fixup:         fixup,
-		Insert:        bodyless,
+		Idents:    []string{"identifier"},
+		Data:      data,
+		Builtins:  lang.WordList(data, "builtins.txt"),
+		Defs:      defs,
+		Symbol:    symbol,
+		Finish:    finish,
+		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
+		SkelRules: skeleton,
+		Fixup:     fixup,
+		Insert:    bodyless,
 	})
 }
 
@@ -74,23 +85,201 @@ func elemType(typ string) string {
 	return varType(arg)
 }
 
-// state is where the C# walker is.
+// state is where the walk of finish is.
 type state struct {
-	sym     int         // the symbol code belongs to
-	members int         // the type whose body is being walked, -1 in code
-	cls     int         // the innermost named type, -1 outside every type
-	iface   bool        // members are implicitly public (interface)
-	enum    bool        // members are enum members
-	top     bool        // a statement of a method body itself, where an early exit is a guard
-	scope   *lang.Scope // the variables in scope
+	sym   int         // the symbol code belongs to
+	body  bool        // walking a type's body, whose declarations are its members (c.sym)
+	cls   int         // the innermost named type, -1 outside every type
+	top   bool        // a statement of a method body itself, where an early exit is a guard
+	scope *lang.Scope // the variables in scope
 }
 
 // testAttributes mark test methods and classes (NUnit, xUnit, MSTest).
 var testAttributes = lang.WordFile(data, "test_annotations.txt")
 
-func extract(x *lang.Extractor) {
-	c := state{sym: 0, members: -1, cls: -1, scope: &lang.Scope{}}
+// finish walks the file for its namespace, usings and what its symbols
+// call and construct, guard and throw.
+func finish(x *lang.Extractor) {
+	c := state{sym: 0, cls: -1, scope: &lang.Scope{}}
 	namespace(x, 0, "", c)
+}
+
+// typeDecls and methodDecls are the node kinds of declarations of types
+// and delegates, and of methods and their kin.
+var (
+	typeDecls = []string{"class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
+		"enum_declaration", "delegate_declaration"}
+	methodDecls = []string{"method_declaration", "constructor_declaration", "destructor_declaration",
+		"operator_declaration", "conversion_operator_declaration", "indexer_declaration", "local_function_statement"}
+	typeKinds   = lang.KindSet(typeDecls...)
+	methodKinds = lang.KindSet(methodDecls...)
+	// unread are the nodes whose insides finish's walk never reads
+	unread = lang.KindSet("delegate_declaration", "attribute_list", "modifier", "comment",
+		"type_parameter_constraints_clause", "using_directive", "catch_declaration", "declaration_pattern",
+		"declaration_expression")
+)
+
+// Where the walk meets a declaration (place).
+const (
+	inType  = iota // a member: a type's body holds it
+	inCode         // in a symbol's code
+	atTop          // outside every symbol: a script's statements, or a broken file's
+	notRead        // where the walk never goes: an attribute, a base list, a parameter's default
+)
+
+// place says where the walk of the file meets declaration n and, for a
+// member, the type declaration whose body holds it. What lies between
+// (an ERROR, a namespace, a lambda) does not decide; the code of a
+// property, field or enum member is code when that declaration is a
+// member, else it is read as the code around it.
+func place(t *lang.Tree, n int32) (int, int32) {
+	held := false // n is in the code of a property, field or enum member
+	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
+		f, k := t.FieldName(c), t.Kind(p)
+		switch {
+		case unread[k]:
+			return notRead, -1
+		case typeKinds[k]:
+			switch {
+			case f != "body":
+				return notRead, -1
+			case held:
+				return inCode, -1
+			}
+			return inType, p
+		case methodKinds[k]:
+			if f == "body" || f == "value" || f == "accessors" || t.Kind(c) == "constructor_initializer" {
+				return inCode, -1
+			}
+			return notRead, -1
+		case k == "property_declaration", k == "event_declaration", k == "enum_member_declaration":
+			if f != "accessors" && f != "value" {
+				return notRead, -1
+			}
+			held = true
+		case k == "field_declaration", k == "event_field_declaration":
+			held = true
+		case k == "namespace_declaration" && f != "body", k == "variable_declaration" && f == "type",
+			k == "variable_declarator" && (f == "name" || t.Kind(c) == "bracketed_argument_list"),
+			(k == "lambda_expression" || k == "anonymous_method_expression") && f == "parameters":
+			return notRead, -1
+		}
+	}
+	return atTop, -1
+}
+
+// defs keeps the declarations that make symbols where the walk meets
+// them: types and delegates wherever it reads them, a method in a type's
+// body or outside every symbol (a function), where it has no name of its
+// own the parser could not place it; a property, field or enum member in
+// a type's body. It sets each one's body, and a field declaration of one
+// variable takes the declaration's range (its modifiers and doc); each
+// variable of int a, b; keeps its own.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	out := ds[:0]
+	for _, d := range ds {
+		n, k := d.Node, t.Kind(d.Node)
+		if k == "parameter" || k == "variable_declarator" {
+			n = t.Parent(t.Parent(n)) // a record's parameter is read with the record, a field's variable with the field
+		}
+		where, _ := place(t, n)
+		switch {
+		case where == notRead:
+			continue
+		case k == "parameter", typeKinds[k], k == "local_function_statement":
+		case methodKinds[k]:
+			if where == inCode {
+				continue // a method the parser could not place: its code is the enclosing symbol's
+			}
+			if where == atTop {
+				d.Kind = lang.KindFunction
+			}
+		case where != inType:
+			continue
+		}
+		d.Body = bodyOf(t, d.Node)
+		if k == "variable_declarator" && oneVariable(t, t.Parent(d.Node)) {
+			d.Node = n
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// bodyOf is the code of declaration n: a type's members, a method's
+// block or => expression, a property's accessors or value, an enum
+// member's value, a variable's initializer; -1 for none.
+func bodyOf(t *lang.Tree, n int32) int32 {
+	if t.Kind(n) == "variable_declarator" {
+		return declaratorValue(t, n)
+	}
+	for _, f := range [...]string{"body", "accessors", "value"} {
+		if b := t.Field(n, f); b >= 0 {
+			return b
+		}
+	}
+	return -1
+}
+
+// oneVariable reports whether variable declaration v declares one
+// variable (int a;, not int a, b;).
+func oneVariable(t *lang.Tree, v int32) bool {
+	n := 0
+	for d := range t.NamedChildren(v) {
+		if t.Kind(d) == "variable_declarator" {
+			n++
+		}
+	}
+	return n == 1
+}
+
+// symbol completes a definition of the query: its name where the
+// declaration has none of its own, kind, visibility, modifiers,
+// signature and doc.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	x := &lang.Extractor{Tree: t}
+	n, k := d.Node, t.Kind(d.Node)
+	s.Exported = false
+	if k == "parameter" {
+		// a positional record parameter: a public property
+		s.Exported, s.Visibility = true, lang.VisPublic
+		s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
+		s.Signature.Modifiers = []string{"property"}
+		s.Signature.Text = lang.OneLine(t.Text(n))
+		s.Doc = ""
+		return true
+	}
+	decl := n
+	if k == "variable_declarator" || k == "field_declaration" || k == "event_field_declaration" {
+		k, decl = "variable_declarator", t.Parent(t.Parent(t.Parent(d.Name)))
+	}
+	where, owner := place(t, decl)
+	def := "private" // a member of a class or struct, or a method outside every type
+	switch {
+	case where == inType && (t.Kind(owner) == "interface_declaration" || t.Kind(owner) == "enum_declaration"):
+		def = "public"
+	case where != inType && typeKinds[k]:
+		def = "internal"
+	}
+	s.Doc = doc(x, decl)
+	switch {
+	case k == "delegate_declaration":
+		delegateSymbol(x, n, s, def)
+	case typeKinds[k]:
+		typeSymbol(x, n, d.Body, s, def)
+	case methodKinds[k]:
+		return methodSymbol(x, n, d.Body, s, def)
+	case k == "enum_member_declaration":
+		s.Exported, s.Visibility = true, lang.VisPublic
+		s.Signature.Returns = t.FieldText(owner, "name")
+		s.Signature.Modifiers = []string{"const"}
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	case k == "variable_declarator":
+		fieldSymbol(x, t.Parent(d.Name), s, def)
+	default:
+		propertySymbol(x, n, d.Body, s, def)
+	}
+	return true
 }
 
 // namespace walks the members of a compilation unit or namespace body;
@@ -131,17 +320,12 @@ func namespace(x *lang.Extractor, n int32, ns string, c state) {
 	}
 }
 
-var typeKinds = lang.KindSet("class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
-	"enum_declaration", "delegate_declaration")
-
 func using(x *lang.Extractor, n int32) {
 	t := x.Tree
-	static, global := false, false
+	global := false
 	alias, src := "", ""
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
-		case "static":
-			static = true
 		case "global":
 			global = true
 		case "identifier", "qualified_name", "generic_name", "alias_qualified_name":
@@ -161,7 +345,6 @@ func using(x *lang.Extractor, n int32) {
 		// using N; brings N's types, using static T; T's static members
 		imp.Names = []lang.ImportName{{Name: "*"}}
 	}
-	_ = static
 	x.Facts.Imports = append(x.Facts.Imports, imp)
 }
 
@@ -169,8 +352,16 @@ func using(x *lang.Extractor, n int32) {
 // references, guards and throws of c.sym.
 func node(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
+	switch k := t.Kind(n); {
+	case typeKinds[k] && k != "delegate_declaration":
+		typeDecl(x, n, c)
+		return
+	case methodKinds[k]:
+		method(x, n, c)
+		return
+	}
 	switch t.Kind(n) {
-	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause":
+	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause", "delegate_declaration":
 		return
 	case "using_directive":
 		using(x, n)
@@ -180,16 +371,6 @@ func node(x *lang.Extractor, n int32, c state) {
 		if b := t.Field(n, "body"); b >= 0 {
 			namespace(x, b, lang.OneLine(t.FieldText(n, "name")), c)
 		}
-		return
-	case "class_declaration", "struct_declaration", "record_declaration", "interface_declaration", "enum_declaration":
-		typeDecl(x, n, c)
-		return
-	case "delegate_declaration":
-		delegate(x, n, c)
-		return
-	case "method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration",
-		"conversion_operator_declaration", "indexer_declaration", "local_function_statement":
-		method(x, n, c)
 		return
 	case "property_declaration", "event_declaration":
 		property(x, n, c)
@@ -340,15 +521,6 @@ func visibility(s *lang.Symbol, vis, def string) {
 	}
 }
 
-// memberDefault is the access of a member written without one: public
-// in interfaces and enums, private elsewhere.
-func memberDefault(c state) string {
-	if c.iface || c.enum {
-		return "public"
-	}
-	return "private"
-}
-
 // doc is the documentation comment above a declaration: /// XML doc
 // with its tags read as text, or plain comments right above it.
 func doc(x *lang.Extractor, n int32) string {
@@ -427,28 +599,11 @@ func baseRef(kind, base string, first bool) string {
 	return lang.RefExtends
 }
 
-func typeDecl(x *lang.Extractor, n int32, c state) {
+func typeSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol, def string) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
 	kind := t.Kind(n)
-	parent := c.sym
-	if c.members >= 0 {
-		parent = c.members
-	}
-	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent}
-	if kind == "interface_declaration" {
-		s.Kind = lang.KindInterface
-	}
 	vis, mods, attrs, test := modifiers(x, n)
-	def := "internal"
-	if c.members >= 0 {
-		def = memberDefault(c)
-	}
-	visibility(&s, vis, def)
+	visibility(s, vis, def)
 	switch kind {
 	case "struct_declaration":
 		mods = append(mods, "struct")
@@ -462,23 +617,7 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 	}
 	s.Signature.Modifiers = append(mods, attrs...)
 	s.Signature.Generics = generics(x, n)
-	var bases []int32
-	if bl := t.ChildOfKind(n, "base_list"); bl >= 0 {
-		for b := range t.NamedChildren(bl) {
-			if t.Kind(b) == "argument_list" {
-				continue
-			}
-			if t.Kind(b) == "primary_constructor_base_type" {
-				// record R(int X) : Base(X)
-				if ty := t.FirstNamedChild(b); ty >= 0 {
-					bases = append(bases, ty)
-				}
-				continue
-			}
-			bases = append(bases, b)
-		}
-	}
-	for _, b := range bases {
+	for _, b := range bases(t, n) {
 		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
 	}
 	ps := t.ChildOfKind(n, "parameter_list") // a record's or class's primary constructor
@@ -487,10 +626,40 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 		s.Signature.Params = paramList(x, ps, nil)
 	}
 	s.Signature.Text = headerText(x, n, body)
-	s.Doc = doc(x, n)
 	s.IsTest = test
-	sym := x.AddSymbol(s, n, name, body)
-	for i, b := range bases {
+}
+
+// bases are the types in a type's base list, as written.
+func bases(t *lang.Tree, n int32) []int32 {
+	var out []int32
+	if bl := t.ChildOfKind(n, "base_list"); bl >= 0 {
+		for b := range t.NamedChildren(bl) {
+			if t.Kind(b) == "argument_list" {
+				continue
+			}
+			if t.Kind(b) == "primary_constructor_base_type" {
+				// record R(int X) : Base(X)
+				if ty := t.FirstNamedChild(b); ty >= 0 {
+					out = append(out, ty)
+				}
+				continue
+			}
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// typeDecl records a type's bases and walks its body with its fields in
+// scope.
+func typeDecl(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	sym, ok := x.Declared(n, c.sym)
+	if !ok {
+		return
+	}
+	kind := t.Kind(n)
+	for i, b := range bases(t, n) {
 		typ := stripType(t.Text(b))
 		bn, bq := lang.SplitType(typ)
 		x.Ref(lang.Ref{Kind: baseRef(kind, typ, i == 0), Name: bn, Qualifier: bq, Symbol: sym}, b)
@@ -499,23 +668,8 @@ func typeDecl(x *lang.Extractor, n int32, c state) {
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		declare(scope, f.Name, f.Type)
 	}
-	inner := state{sym: sym, members: sym, cls: sym, iface: kind == "interface_declaration",
-		enum: kind == "enum_declaration", scope: scope}
-	if ps >= 0 && kind == "record_declaration" {
-		// positional record parameters are public properties
-		for p := range t.NamedChildren(ps) {
-			pn := t.Field(p, "name")
-			if t.Kind(p) != "parameter" || pn < 0 {
-				continue
-			}
-			prop := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(pn), Parent: sym, Exported: true, Visibility: lang.VisPublic}
-			prop.Signature.Returns = lang.OneLine(t.FieldText(p, "type"))
-			prop.Signature.Modifiers = []string{"property"}
-			prop.Signature.Text = lang.OneLine(t.Text(p))
-			x.AddSymbol(prop, p, pn, -1)
-		}
-	}
-	if body >= 0 {
+	inner := state{sym: sym, body: true, cls: sym, scope: scope}
+	if body := t.Field(n, "body"); body >= 0 {
 		for m := range t.NamedChildren(body) {
 			node(x, m, inner)
 		}
@@ -676,31 +830,88 @@ func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 
 // extension reports whether the first parameter is this (an extension
 // method).
-func extension(x *lang.Extractor, list int32) bool {
-	t := x.Tree
-	if list < 0 {
+func extension(t *lang.Tree, list int32) bool {
+	p := int32(-1)
+	if list >= 0 {
+		p = t.FirstNamedChild(list)
+	}
+	if p < 0 || t.Kind(p) != "parameter" {
 		return false
 	}
-	for p := range t.NamedChildren(list) {
-		if t.Kind(p) != "parameter" {
-			return false
+	for ch := range t.Children(p) {
+		if t.Kind(ch) == "modifier" && t.Text(ch) == "this" {
+			return true
 		}
-		for ch := range t.Children(p) {
-			if t.Kind(ch) == "modifier" && t.Text(ch) == "this" {
-				return true
-			}
-		}
-		return false
 	}
 	return false
 }
 
+// methodSymbol completes a method, constructor, destructor, operator,
+// conversion, indexer or local function; false for an operator whose
+// token the parser lost.
+func methodSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol, def string) bool {
+	t := x.Tree
+	kind := t.Kind(n)
+	switch kind {
+	case "destructor_declaration":
+		s.Name = "~" + s.Name
+	case "operator_declaration":
+		// the operator token is punctuation, which the tree leaves out:
+		// it is the text between the keyword and the parameters
+		s.Name = ""
+		kw, ps := t.ChildOfKind(n, "operator"), t.Field(n, "parameters")
+		if kw >= 0 && ps >= 0 && t.Nodes[kw].EndByte <= t.Nodes[ps].StartByte {
+			s.Name = "operator " + strings.TrimSpace(string(t.Src[t.Nodes[kw].EndByte:t.Nodes[ps].StartByte]))
+		}
+		if s.Name == "" {
+			return false
+		}
+	case "conversion_operator_declaration":
+		s.Name = "operator " + stripType(t.FieldText(n, "type"))
+	case "indexer_declaration":
+		s.Name = "this[]"
+	case "local_function_statement":
+		s.Kind, def = lang.KindFunction, "private"
+	}
+	vis, mods, attrs, test := modifiers(x, n)
+	if kind == "local_function_statement" {
+		vis = ""
+	} else if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
+		def = "public" // reached through the interface
+	}
+	visibility(s, vis, def)
+	params := t.Field(n, "parameters")
+	if extension(t, params) {
+		mods = append(mods, "extension")
+	}
+	if ei := t.ChildOfKind(n, "explicit_interface_specifier"); ei >= 0 {
+		mods = append(mods, "implements "+strings.TrimSuffix(lang.OneLine(t.Text(ei)), "."))
+	}
+	s.Signature.Modifiers = append(mods, attrs...)
+	s.Signature.Generics = generics(x, n)
+	s.Signature.Params = paramList(x, params, nil)
+	if extension(t, params) && len(s.Signature.Params) > 0 {
+		// the type it extends, whose values call it as their own method
+		s.Signature.Receiver = receiverType(x, n, s.Signature.Params[0].Type)
+	}
+	if r := t.Field(n, "returns"); r >= 0 {
+		s.Signature.Returns = lang.OneLine(t.Text(r))
+	} else if ty := t.Field(n, "type"); ty >= 0 {
+		s.Signature.Returns = lang.OneLine(t.Text(ty))
+	}
+	s.Signature.Text = headerText(x, n, body)
+	s.IsTest = test
+	return true
+}
+
+// method walks a method's constructor initializer and body with its
+// parameters in scope.
 func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	kind := t.Kind(n)
 	body := t.Field(n, "body")
 	scope := &lang.Scope{Parent: c.scope}
-	if c.members < 0 && c.sym != 0 && kind != "local_function_statement" {
+	if !c.body && c.sym != 0 && kind != "local_function_statement" {
 		// a method the parser could not place: its code is the
 		// enclosing symbol's
 		paramList(x, t.Field(n, "parameters"), scope)
@@ -710,85 +921,16 @@ func method(x *lang.Extractor, n int32, c state) {
 		}
 		return
 	}
-	name := t.Field(n, "name")
-	s := lang.Symbol{Kind: lang.KindMethod, Parent: c.members}
-	switch kind {
-	case "constructor_declaration":
-		s.Kind = lang.KindConstructor
-	case "local_function_statement":
-		s.Kind, s.Parent = lang.KindFunction, c.sym
-	case "destructor_declaration":
-		if name >= 0 {
-			s.Name = "~" + t.Text(name)
-		}
-	case "operator_declaration":
-		// the operator token is punctuation, which the tree leaves out:
-		// it is the text between the keyword and the parameters
-		kw, ps := t.ChildOfKind(n, "operator"), t.Field(n, "parameters")
-		if kw >= 0 && ps >= 0 && t.Nodes[kw].EndByte <= t.Nodes[ps].StartByte {
-			s.Name = "operator " + strings.TrimSpace(string(t.Src[t.Nodes[kw].EndByte:t.Nodes[ps].StartByte]))
-		}
-		name = -1
-	case "conversion_operator_declaration":
-		s.Name = "operator " + stripType(t.FieldText(n, "type"))
-	case "indexer_declaration":
-		s.Name = "this[]"
+	sym, ok := x.SymbolOf(n, t.Field(n, "name"), c.sym)
+	if !ok {
+		return // no name
 	}
-	if s.Name == "" {
-		if name < 0 {
-			return
-		}
-		s.Name = t.Text(name)
-	}
-	if s.Parent < 0 {
-		// a method outside any type: a script, or a broken file
-		s.Parent, s.Kind = c.sym, lang.KindFunction
-	}
-	vis, mods, attrs, test := modifiers(x, n)
-	if kind == "local_function_statement" {
-		visibility(&s, "private", "")
-	} else {
-		def := memberDefault(c)
-		if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
-			def = "public" // reached through the interface
-		}
-		visibility(&s, vis, def)
-	}
-	params := t.Field(n, "parameters")
-	if extension(x, params) {
-		mods = append(mods, "extension")
-	}
-	if ei := t.ChildOfKind(n, "explicit_interface_specifier"); ei >= 0 {
-		mods = append(mods, "implements "+strings.TrimSuffix(lang.OneLine(t.Text(ei)), "."))
-	}
-	s.Signature.Modifiers = append(mods, attrs...)
-	s.Signature.Generics = generics(x, n)
-	s.Signature.Params = paramList(x, params, scope)
-	if extension(x, params) && len(s.Signature.Params) > 0 {
-		// the type it extends, whose values call it as their own method
-		s.Signature.Receiver = receiverType(x, n, s.Signature.Params[0].Type)
-	}
-	if r := t.Field(n, "returns"); r >= 0 {
-		s.Signature.Returns = lang.OneLine(t.Text(r))
-	} else if ty := t.Field(n, "type"); ty >= 0 && kind != "conversion_operator_declaration" {
-		s.Signature.Returns = lang.OneLine(t.Text(ty))
-	} else if kind == "conversion_operator_declaration" {
-		s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
-	}
-	if body < 0 {
-		body = t.Field(n, "value") // an indexer's => expression
-	}
-	if body < 0 {
-		body = t.ChildOfKind(n, "accessor_list")
-	}
-	s.Signature.Text = headerText(x, n, body)
-	s.Doc = doc(x, n)
-	s.IsTest = test
-	sym := x.AddSymbol(s, n, name, body)
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
+	paramList(x, t.Field(n, "parameters"), scope)
+	inner := state{sym: sym, cls: c.cls, scope: scope, top: true}
 	if ci := t.ChildOfKind(n, "constructor_initializer"); ci >= 0 {
 		ctorInit(x, ci, inner)
 	}
+	body = bodyOf(t, n)
 	if body < 0 {
 		return
 	}
@@ -803,56 +945,32 @@ func method(x *lang.Extractor, n int32, c state) {
 	}
 }
 
-func delegate(x *lang.Extractor, n int32, c state) {
+func delegateSymbol(x *lang.Extractor, n int32, s *lang.Symbol, def string) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	parent := c.sym
-	if c.members >= 0 {
-		parent = c.members
-	}
-	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: parent}
 	vis, mods, attrs, _ := modifiers(x, n)
-	def := "internal"
-	if c.members >= 0 {
-		def = memberDefault(c)
-	}
-	visibility(&s, vis, def)
+	visibility(s, vis, def)
 	s.Signature.Modifiers = append(append(mods, "delegate"), attrs...)
 	s.Signature.Generics = generics(x, n)
 	s.Signature.Params = paramList(x, t.Field(n, "parameters"), nil)
 	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
 	s.Signature.Text = headerText(x, n, -1)
-	s.Doc = doc(x, n)
-	x.AddSymbol(s, n, name, -1)
 }
 
-// property makes a property or an event with accessors a variable of
-// its type: code reads and writes it like a field. The accessors' code is
-// the property's.
-func property(x *lang.Extractor, n int32, c state) {
+// propertySymbol makes a property or an event with accessors a variable
+// of its type: code reads and writes it like a field.
+func propertySymbol(x *lang.Extractor, n, end int32, s *lang.Symbol, def string) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 || c.members < 0 {
-		walkChildren(x, n, c)
-		return
-	}
-	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members}
 	vis, mods, attrs, _ := modifiers(x, n)
-	def := memberDefault(c)
 	if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
 		def = "public"
 	}
-	visibility(&s, vis, def)
+	visibility(s, vis, def)
 	if t.Kind(n) == "event_declaration" {
 		mods = append(mods, "event")
 	} else {
 		mods = append(mods, "property")
 	}
-	acc := t.Field(n, "accessors")
-	if acc >= 0 {
+	if acc := t.Field(n, "accessors"); acc >= 0 {
 		for a := range t.NamedChildren(acc) {
 			if t.Kind(a) != "accessor_declaration" {
 				continue
@@ -868,15 +986,19 @@ func property(x *lang.Extractor, n int32, c state) {
 	}
 	s.Signature.Modifiers = append(mods, attrs...)
 	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
-	end := acc
-	if end < 0 {
-		end = t.Field(n, "value")
-	}
 	s.Signature.Text = headerText(x, n, end)
-	s.Doc = doc(x, n)
-	sym := x.AddSymbol(s, n, name, end)
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: &lang.Scope{Parent: c.scope}}
-	if acc >= 0 {
+}
+
+// property walks the code of a property's accessors and value.
+func property(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	sym, ok := x.Declared(n, c.sym)
+	if !ok || !c.body {
+		walkChildren(x, n, c)
+		return
+	}
+	inner := state{sym: sym, cls: c.cls, scope: &lang.Scope{Parent: c.scope}}
+	if acc := t.Field(n, "accessors"); acc >= 0 {
 		for a := range t.NamedChildren(acc) {
 			if b := t.Field(a, "body"); b >= 0 {
 				in := inner
@@ -923,59 +1045,58 @@ func walkChildren(x *lang.Extractor, n int32, c state) {
 	}
 }
 
+// fieldSymbol completes a field of declarator d (int a = 1 in
+// int a = 1, b;).
+func fieldSymbol(x *lang.Extractor, d int32, s *lang.Symbol, def string) {
+	t := x.Tree
+	v := t.Parent(d)
+	n := t.Parent(v)
+	vis, mods, attrs, _ := modifiers(x, n)
+	if t.Kind(n) == "event_field_declaration" {
+		mods = append(mods, "event")
+	}
+	typ := lang.OneLine(t.FieldText(v, "type"))
+	visibility(s, vis, def)
+	s.Signature.Returns = typ
+	s.Signature.Modifiers = append(append([]string(nil), mods...), attrs...)
+	s.Signature.Text = typ + " " + s.Name
+	if len(mods) > 0 || vis != "" {
+		if ty := t.Field(v, "type"); ty >= 0 {
+			s.Signature.Text = lang.OneLine(string(t.Src[sigStart(t, n):t.Nodes[ty].EndByte])) + " " + s.Name
+		}
+	}
+}
+
+// field walks the initializers of a field declaration: each field's own
+// code, or, in code, the enclosing symbol's, which declare locals.
 func field(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	v := t.ChildOfKind(n, "variable_declaration")
 	if v < 0 {
 		return
 	}
-	if c.members < 0 {
+	if !c.body {
 		locals(x, v, c)
 		return
 	}
-	vis, mods, attrs, _ := modifiers(x, n)
-	if t.Kind(n) == "event_field_declaration" {
-		mods = append(mods, "event")
-	}
-	doc := doc(x, n)
 	typ := lang.OneLine(t.FieldText(v, "type"))
-	var decls []int32
 	for d := range t.NamedChildren(v) {
-		if t.Kind(d) == "variable_declarator" {
-			decls = append(decls, d)
-		}
-	}
-	for _, d := range decls {
 		name := t.Field(d, "name")
-		if name < 0 {
+		if name < 0 || t.Kind(d) != "variable_declarator" {
 			continue
 		}
-		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Doc: doc}
-		visibility(&s, vis, memberDefault(c))
-		s.Signature.Returns = typ
-		s.Signature.Modifiers = append(append([]string(nil), mods...), attrs...)
-		s.Signature.Text = typ + " " + s.Name
-		if len(mods) > 0 || vis != "" {
-			head := sigStart(t, n)
-			if ty := t.Field(v, "type"); ty >= 0 {
-				s.Signature.Text = lang.OneLine(string(t.Src[head:t.Nodes[ty].EndByte])) + " " + s.Name
-			}
+		sym, ok := x.SymbolOf(d, name, c.sym)
+		if !ok && oneVariable(t, v) {
+			sym, _ = x.SymbolOf(n, name, c.sym)
 		}
-		node := d
-		if len(decls) == 1 {
-			node = n
-		}
-		val := declaratorValue(x, d)
-		sym := x.AddSymbol(s, node, name, val)
-		if val >= 0 {
-			value(x, val, typ, state{sym: sym, members: -1, cls: c.cls, scope: c.scope})
+		if val := declaratorValue(t, d); val >= 0 {
+			value(x, val, typ, state{sym: sym, cls: c.cls, scope: c.scope})
 		}
 	}
 }
 
 // declaratorValue is the initializer of a variable declarator, or -1.
-func declaratorValue(x *lang.Extractor, d int32) int32 {
-	t := x.Tree
+func declaratorValue(t *lang.Tree, d int32) int32 {
 	for ch := range t.NamedChildren(d) {
 		if t.FieldName(ch) != "name" && t.Kind(ch) != "bracketed_argument_list" {
 			return ch
@@ -984,21 +1105,15 @@ func declaratorValue(x *lang.Extractor, d int32) int32 {
 	return -1
 }
 
+// enumMember walks the value of an enum member.
 func enumMember(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 || c.members < 0 {
+	sym, ok := x.Declared(n, c.sym)
+	if !ok || !c.body {
 		return
 	}
-	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.members, Exported: true, Visibility: lang.VisPublic}
-	s.Signature.Returns = x.Facts.Symbols[c.members].Name
-	s.Signature.Modifiers = []string{"const"}
-	s.Signature.Text = lang.OneLine(t.Text(n))
-	s.Doc = doc(x, n)
-	val := t.Field(n, "value")
-	sym := x.AddSymbol(s, n, name, val)
-	if val >= 0 {
-		node(x, val, state{sym: sym, members: -1, cls: c.cls, scope: c.scope})
+	if val := t.Field(n, "value"); val >= 0 {
+		node(x, val, state{sym: sym, cls: c.cls, scope: c.scope})
 	}
 }
 
@@ -1014,7 +1129,7 @@ func locals(x *lang.Extractor, v int32, c state) {
 			continue
 		}
 		name := t.Field(d, "name")
-		val := declaratorValue(x, d)
+		val := declaratorValue(t, d)
 		if val >= 0 {
 			value(x, val, declared, c)
 		}

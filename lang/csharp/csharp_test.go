@@ -513,3 +513,42 @@ static string Version() => "1.0";
 		t.Errorf("Version: line %d, want 11", v.Range.StartLine)
 	}
 }
+
+// TestPlaces: where a declaration is decides what it makes: a method of
+// a script's top-level statements is a function, a local function in a
+// field's initializer is the field's, members of nested types are
+// theirs, and a method the parser finds in a method's body is a local
+// function of it (as the walk before tags.scm made them).
+func TestPlaces(t *testing.T) {
+	f := langtest.Extract(t, "Script.cs", `using System;
+Console.WriteLine(Run(2));
+static int Run(int n) => n + 1;
+void Top() { }
+class Outer {
+    int total = Compute(() => { int Local() => 1; return Local(); }), spare;
+    public event Action Changed;
+    interface IShape { double Area(); int Sides { get; } }
+    enum Color { Red, Green = 2 }
+    public record Point(int X, int Y) : IShape { public double Area() => 0; public int Sides => 0; }
+    [Obsolete] void M() {
+        void Inner() { }
+        public int Stray() { return 1; }
+    }
+    public static Outer operator +(Outer a, Outer b) => a;
+    public int this[int i] => i;
+    ~Outer() { }
+}
+`)
+	got := langtest.Symbols(f)
+	want := []string{"function Run private", "function Top private", "class Outer internal",
+		"variable Outer.total private", "function Outer.total.Local private", "variable Outer.spare private",
+		"variable Outer.Changed public", "interface Outer.IShape private", "method Outer.IShape.Area public",
+		"variable Outer.IShape.Sides public", "class Outer.Color private", "variable Outer.Color.Red public",
+		"variable Outer.Color.Green public", "class Outer.Point public", "variable Outer.Point.X public",
+		"variable Outer.Point.Y public", "method Outer.Point.Area public", "variable Outer.Point.Sides public",
+		"method Outer.M private", "function Outer.M.Inner private", "function Outer.M.Stray private",
+		"method Outer.operator + public", "method Outer.this[] public", "method Outer.~Outer private"}
+	if !slices.Equal(got, want) {
+		t.Errorf("symbols\n%q\nwant\n%q", got, want)
+	}
+}

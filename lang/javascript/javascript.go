@@ -50,7 +50,7 @@ func init() {
 			Data: data, Builtins: lang.WordList(data, "builtins.txt"),
 			Defs:     func(*lang.Tree, []lang.Def) []lang.Def { return nil }, // the walk places them
 			Finish:   extract,
-			Resolver: lang.ResolverFuncs{Ref: resolve, Import: resolveImport}, SkelRules: skeleton, Project: PackagesReader{},
+			Resolver: lang.Resolvers{Ref: resolve, Import: resolveImport}, SkelRules: skeleton, Project: PackagesReader{},
 		}
 	}
 	lang.Register(ts("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript(), separateCallSignatures))

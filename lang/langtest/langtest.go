@@ -56,6 +56,16 @@ func Sym(t testing.TB, f *lang.FileFacts, qualified string) *lang.Symbol {
 	return nil
 }
 
+// Symbols renders a file's symbols, but its module, as "kind qualified
+// visibility".
+func Symbols(f *lang.FileFacts) []string {
+	var out []string
+	for _, s := range f.Symbols[1:] {
+		out = append(out, s.Kind+" "+s.Qualified()+" "+s.Visibility)
+	}
+	return out
+}
+
 // Imports renders a file's imports as "source alias=A names=a,b as c@line".
 func Imports(f *lang.FileFacts) []string {
 	var out []string

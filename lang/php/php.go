@@ -1,12 +1,16 @@
-// Package php is sdl's room for PHP: a walker over the syntax tree
-// (namespaces, classes, functions, uses and includes, the classes of
-// variables, guards and side effects), resolution through namespaces,
-// uses, PSR-4 autoload maps and base classes, and the skeleton rules of
-// its braced bodies.
+// Package php is sdl's room for PHP: classes, functions, methods,
+// properties, constants and enum cases come from tags.scm; this file
+// holds what a query cannot say (which declarations the code around them
+// makes symbols and the class that holds them, signatures, visibility,
+// PHPDoc, and a walk over namespaces, uses, includes and code that
+// follows the classes of variables to the calls it records, with guards
+// and side effects), resolution through namespaces, uses, PSR-4 autoload
+// maps and base classes, and the skeleton rules of its braced bodies.
 package php
 
 import (
 	"embed"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -20,22 +24,29 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
 	// the php grammar, not php_only: templates interleave HTML
-	lang.RegisterWalker(lang.Walker{
-		Name:          "php",
-		Extensions:    []string{".php", ".phtml"},
-		Grammar:       grammar.PHP(),
-		Comments:      []string{"comment"},
-		Strings:       []string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
-		Idents:        []string{"name"},
-		Data:          data,
-		Builtins:      builtins,
-		Extract:       extract,
-		Resolve:       resolve,
-		ResolveImport: resolveImport,
-		Skeleton:      skeleton,
-		Project:       AutoloadReader{},
+	lang.Register(lang.Spec{
+		Name:       "php",
+		Extensions: []string{".php", ".phtml"},
+		Grammar:    grammar.PHP(),
+		Query:      tags, QueryFile: "lang/php/tags.scm",
+		QueryRoots: append(slices.Clone(classDecls), "function_definition", "method_declaration", "property_declaration",
+			"const_declaration", "enum_case"),
+		Comments:  []string{"comment"},
+		Strings:   []string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
+		Idents:    []string{"name"},
+		Data:      data,
+		Builtins:  lang.WordList(data, "builtins.txt"),
+		Defs:      defs,
+		Symbol:    symbol,
+		Finish:    finish,
+		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
+		SkelRules: skeleton,
+		Project:   AutoloadReader{},
 	})
 }
 
@@ -45,7 +56,7 @@ func init() {
 // Foo (Foo[] in its doc) has the Elem "Foo".
 func newScope() *lang.Scope { return &lang.Scope{Types: map[string]string{}} }
 
-// state is where the PHP walker is.
+// state is where the walk of finish is.
 type state struct {
 	sym   int         // the symbol code belongs to
 	cls   int         // the innermost class, interface, trait or enum, -1 outside
@@ -55,9 +66,153 @@ type state struct {
 	fn    bool        // inside a function body
 }
 
-func extract(x *lang.Extractor) {
+// finish walks the file for its namespace, uses, includes, define()
+// constants and what its symbols call and construct, guard and throw.
+func finish(x *lang.Extractor) {
 	c := state{sym: 0, cls: -1, scope: newScope()}
 	statements(x, 0, &c)
+}
+
+// classDecls are the node kinds of classes, interfaces, traits and enums.
+var (
+	classDecls = []string{"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"}
+	classKinds = lang.KindSet(classDecls...)
+	// unread are the nodes whose insides the walk of finish never reads
+	unread = lang.KindSet("comment", "php_tag", "text", "text_interpolation", "attribute_list", "visibility_modifier",
+		"static_modifier", "final_modifier", "abstract_modifier", "readonly_modifier", "use_declaration",
+		"namespace_use_declaration", "enum_case")
+)
+
+// place says whether the walk of the file reads declaration n, and the
+// innermost class whose body holds it (-1 for none): a class, function,
+// method or closure reads only its body, a property or constant its
+// values, and a property only in a class.
+func place(t *lang.Tree, n int32) (read bool, cls int32) {
+	cls = -1
+	property := false // n is in a property's value, which a class must hold
+	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
+		f, k := t.FieldName(c), t.Kind(p)
+		switch {
+		case unread[k],
+			k == "property_declaration" && t.Kind(c) != "property_element", k == "property_element" && f != "default_value",
+			k == "const_declaration" && t.Kind(c) != "const_element", k == "const_element" && c != constValue(t, p):
+			return false, -1
+		case classKinds[k], k == "function_definition", k == "method_declaration", k == "anonymous_function",
+			k == "arrow_function":
+			if f != "body" {
+				return false, -1
+			}
+			if classKinds[k] && cls < 0 {
+				cls, property = p, false
+			}
+		case k == "property_declaration" && cls < 0:
+			property = true
+		}
+	}
+	return !property, cls
+}
+
+// constValue is the value of a constant, -1 for none or for an element
+// that names none.
+func constValue(t *lang.Tree, el int32) int32 {
+	val := int32(-1)
+	if name := t.FirstNamedChild(el); name >= 0 && t.Kind(name) == "name" {
+		for ch := range t.NamedChildren(el) {
+			if ch != name {
+				val = ch
+			}
+		}
+	}
+	return val
+}
+
+// defs keeps the declarations that make symbols where the walk reads
+// them and says which class holds them: a class's methods, properties,
+// constants, enum cases and constructor's promoted parameters are the
+// innermost class's, an anonymous class's the class around it; a method
+// outside every class is a function; a property or enum case there is
+// none. A constant's value is its body.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	kept := map[int32]bool{}
+	out := ds[:0]
+	for _, d := range ds {
+		n, k := d.Node, t.Kind(d.Node)
+		switch k {
+		case "property_element", "const_element":
+			n = t.Parent(n)
+		case "property_promotion_parameter":
+			n = t.Parent(t.Parent(n)) // read with its method
+		}
+		read, cls := place(t, n)
+		switch {
+		case !read:
+			continue
+		case k == "method_declaration" && cls < 0:
+			d.Kind = lang.KindFunction
+		case k == "property_promotion_parameter" && (cls < 0 || !strings.EqualFold(t.FieldText(n, "name"), "__construct")):
+			continue
+		case cls >= 0 && k != "function_definition":
+			d.Owner = cls
+			if k == "method_declaration" && strings.EqualFold(t.Text(d.Name), "__construct") {
+				d.Kind = lang.KindConstructor
+			}
+		case k == "property_element", k == "enum_case":
+			continue
+		case k == "const_element":
+			// a constant in a function is the function's, no local
+			for p := t.Parent(n); p >= 0 && d.Owner == 0; p = t.Parent(p) {
+				if kept[p] {
+					d.Owner = p
+				}
+			}
+		}
+		if k == "const_element" {
+			d.Body = constValue(t, d.Node)
+		}
+		kept[d.Node] = true
+		out = append(out, d)
+	}
+	return out
+}
+
+// symbol completes a definition of the query: its kind, visibility,
+// modifiers, signature and PHPDoc.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	x := &lang.Extractor{Tree: t}
+	n := d.Node
+	s.Exported, s.Visibility, s.Doc = true, lang.VisPublic, ""
+	switch k := t.Kind(n); {
+	case classKinds[k]:
+		classSymbol(x, n, d.Body, s)
+	case k == "method_declaration" && s.Kind != lang.KindFunction:
+		methodSymbol(x, n, s)
+	case k == "function_definition", k == "method_declaration":
+		s.Kind = lang.KindFunction
+		functionSymbol(x, n, s)
+	case k == "property_promotion_parameter":
+		s.Name = strings.TrimPrefix(s.Name, "$")
+		pvis, pmods := modifiers(x, n)
+		visibility(s, pvis)
+		s.Signature.Modifiers = append(pmods, "promoted")
+		s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	case k == "property_element":
+		s.Name = strings.TrimPrefix(s.Name, "$")
+		propertySymbol(x, t.Parent(n), s)
+	case k == "const_element":
+		decl := t.Parent(n)
+		vis, mods := modifiers(x, decl)
+		visibility(s, vis)
+		s.Doc = doc(x, decl)
+		s.Signature.Modifiers = append(mods, "const")
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	case k == "enum_case":
+		_, cls := place(t, n)
+		s.Signature.Returns = t.FieldText(cls, "name")
+		s.Signature.Modifiers = []string{"case"}
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	}
+	return true
 }
 
 // statements walks a program or a namespace body in order: a
@@ -101,11 +256,8 @@ func node(x *lang.Extractor, n int32, c state) {
 	case "class_declaration", "interface_declaration", "trait_declaration", "enum_declaration":
 		class(x, n, c)
 		return
-	case "function_definition":
+	case "function_definition", "method_declaration":
 		function(x, n, c)
-		return
-	case "method_declaration":
-		method(x, n, c)
 		return
 	case "property_declaration":
 		property(x, n, c)
@@ -113,10 +265,7 @@ func node(x *lang.Extractor, n int32, c state) {
 	case "const_declaration":
 		constDecl(x, n, c)
 		return
-	case "enum_case":
-		enumCase(x, n, c)
-		return
-	case "use_declaration":
+	case "enum_case", "use_declaration":
 		return // traits: read with the class
 	case "include_expression", "include_once_expression", "require_expression", "require_once_expression":
 		include(x, n, c)
@@ -336,9 +485,9 @@ func modifiers(x *lang.Extractor, n int32) (vis string, mods []string) {
 func visibility(s *lang.Symbol, vis string) {
 	switch vis {
 	case "private":
-		s.Visibility = lang.VisPrivate
+		s.Exported, s.Visibility = false, lang.VisPrivate
 	case "protected":
-		s.Visibility = lang.VisProtected
+		s.Exported, s.Visibility = false, lang.VisProtected
 	default:
 		s.Exported, s.Visibility = true, lang.VisPublic
 	}
@@ -461,82 +610,73 @@ func stringText(t *lang.Tree, n int32) string {
 	return b.String()
 }
 
-func class(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
-	kind := t.Kind(n)
-	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: c.sym, Exported: true, Visibility: lang.VisPublic}
+// around is the symbol a declaration met at c belongs to when it is a
+// class's member: the innermost class, else the symbol whose code holds it.
+func (c state) around() int {
 	if c.cls >= 0 {
-		s.Parent = c.cls
+		return c.cls
 	}
+	return c.sym
+}
+
+func classSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol) {
+	t := x.Tree
 	_, mods := modifiers(x, n)
-	switch kind {
-	case "interface_declaration":
-		s.Kind = lang.KindInterface
+	switch t.Kind(n) {
 	case "trait_declaration":
 		mods = append(mods, "trait")
 	case "enum_declaration":
 		mods = append(mods, "enum")
 	}
 	s.Signature.Modifiers = mods
-	var extends, implements []int32
-	for ch := range t.NamedChildren(n) {
-		switch t.Kind(ch) {
-		case "base_clause":
-			for b := range t.NamedChildren(ch) {
-				extends = append(extends, b)
-			}
-		case "class_interface_clause":
-			for b := range t.NamedChildren(ch) {
-				implements = append(implements, b)
+	bs, _ := bases(t, n)
+	for _, b := range bs {
+		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
+	}
+	s.Signature.Fields = classFields(x, body)
+	s.Doc = doc(x, n)
+}
+
+// bases are the classes a class extends, then the interfaces it
+// implements and the traits it uses, with the kind of reference each is.
+func bases(t *lang.Tree, n int32) (nodes []int32, kinds []string) {
+	body := t.Field(n, "body")
+	for _, g := range [...]struct{ clause, kind string }{{"base_clause", lang.RefExtends},
+		{"class_interface_clause", lang.RefImplements}, {"use_declaration", lang.RefImplements}} {
+		in := n
+		if g.clause == "use_declaration" {
+			if in = body; in < 0 {
+				break
 			}
 		}
-	}
-	var traits []int32
-	if body >= 0 {
-		for m := range t.NamedChildren(body) {
-			if t.Kind(m) == "use_declaration" {
-				for tr := range t.NamedChildren(m) {
-					if k := t.Kind(tr); k == "name" || k == "qualified_name" {
-						traits = append(traits, tr)
-					}
+		for ch := range t.NamedChildren(in) {
+			if t.Kind(ch) != g.clause {
+				continue
+			}
+			for b := range t.NamedChildren(ch) {
+				if k := t.Kind(b); in == n || k == "name" || k == "qualified_name" {
+					nodes, kinds = append(nodes, b), append(kinds, g.kind)
 				}
 			}
 		}
 	}
-	for _, group := range [][]int32{extends, implements, traits} {
-		for _, b := range group {
-			s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
-		}
-	}
-	s.Signature.Fields = classFields(x, body)
-	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = doc(x, n)
-	sym := x.AddSymbol(s, n, name, body)
-	ref := func(b int32, kind string) {
-		rq, rn := splitName(lang.OneLine(t.Text(b)))
-		x.Ref(lang.Ref{Kind: kind, Name: rn, Qualifier: rq, Symbol: sym}, b)
-	}
-	for _, b := range extends {
-		ref(b, lang.RefExtends)
-	}
-	for _, b := range implements {
-		ref(b, lang.RefImplements)
-	}
-	for _, b := range traits {
-		ref(b, lang.RefImplements)
-	}
-	if body < 0 {
+	return nodes, kinds
+}
+
+// class records a class's bases and walks its body.
+func class(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	sym, ok := x.Declared(n, c.around())
+	if !ok {
 		return
 	}
-	inner := state{sym: sym, cls: sym, ns: c.ns, scope: newScope()}
-	for m := range t.NamedChildren(body) {
-		node(x, m, inner)
+	bs, kinds := bases(t, n)
+	for i, b := range bs {
+		rq, rn := splitName(lang.OneLine(t.Text(b)))
+		x.Ref(lang.Ref{Kind: kinds[i], Name: rn, Qualifier: rq, Symbol: sym}, b)
 	}
+	inner := state{sym: sym, cls: sym, ns: c.ns, scope: newScope()}
+	walkBody(x, t.Field(n, "body"), inner)
 }
 
 // classFields lists a class's properties (with promoted constructor
@@ -627,28 +767,18 @@ func paramList(x *lang.Extractor, list int32, scope *lang.Scope, docTypes map[st
 	return out
 }
 
-func function(x *lang.Extractor, n int32, c state) {
+// functionSymbol completes a function or method: its PHPDoc, parameters
+// (typed by the PHPDoc where the code does not say) and return type;
+// its signature is its header, to the body the query captured.
+func functionSymbol(x *lang.Extractor, n int32, s *lang.Symbol) {
 	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
-	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.sym, Exported: true, Visibility: lang.VisPublic}
-	scope := newScope()
 	s.Doc = doc(x, n)
 	ptypes, ret, _ := docTypes(s.Doc)
-	s.Signature.Params = paramList(x, t.Field(n, "parameters"), scope, ptypes)
+	s.Signature.Params = paramList(x, t.Field(n, "parameters"), nil, ptypes)
 	s.Signature.Returns = lang.OneLine(t.FieldText(n, "return_type"))
 	if s.Signature.Returns == "" {
 		s.Signature.Returns = ret
 	}
-	s.Signature.Text = x.HeaderText(n, body)
-	if x.Facts.IsTest && strings.HasPrefix(s.Name, "test") {
-		s.IsTest = true
-	}
-	sym := x.AddSymbol(s, n, name, body)
-	walkBody(x, body, state{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
 }
 
 // walkBody walks the statements of a function body.
@@ -661,34 +791,12 @@ func walkBody(x *lang.Extractor, body int32, c state) {
 	}
 }
 
-func method(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
-	if c.cls < 0 {
-		function(x, n, c)
-		return
-	}
-	s := lang.Symbol{Kind: lang.KindMethod, Name: t.Text(name), Parent: c.cls}
-	if strings.EqualFold(s.Name, "__construct") {
-		s.Kind = lang.KindConstructor
-	}
+func methodSymbol(x *lang.Extractor, n int32, s *lang.Symbol) {
 	vis, mods := modifiers(x, n)
-	visibility(&s, vis)
+	visibility(s, vis)
 	s.Signature.Modifiers = mods
-	scope := newScope()
-	s.Doc = doc(x, n)
-	ptypes, ret, _ := docTypes(s.Doc)
-	s.Signature.Params = paramList(x, t.Field(n, "parameters"), scope, ptypes)
-	s.Signature.Returns = lang.OneLine(t.FieldText(n, "return_type"))
-	if s.Signature.Returns == "" {
-		s.Signature.Returns = ret
-	}
-	s.Signature.Text = x.HeaderText(n, body)
-	if strings.HasPrefix(s.Name, "test") && x.Facts.IsTest || strings.Contains(s.Doc, "@test") {
+	functionSymbol(x, n, s)
+	if strings.Contains(s.Doc, "@test") {
 		s.IsTest = true
 	}
 	for _, m := range mods {
@@ -696,108 +804,69 @@ func method(x *lang.Extractor, n int32, c state) {
 			s.IsTest = true
 		}
 	}
-	sym := x.AddSymbol(s, n, name, body)
-	// promoted constructor parameters are properties
-	if s.Kind == lang.KindConstructor {
-		if ps := t.Field(n, "parameters"); ps >= 0 {
-			for p := range t.NamedChildren(ps) {
-				if t.Kind(p) != "property_promotion_parameter" {
-					continue
-				}
-				pn := t.Field(p, "name")
-				if pn < 0 {
-					continue
-				}
-				prop := lang.Symbol{Kind: lang.KindVariable, Name: strings.TrimPrefix(t.Text(pn), "$"), Parent: c.cls}
-				pvis, pmods := modifiers(x, p)
-				visibility(&prop, pvis)
-				prop.Signature.Modifiers = append(pmods, "promoted")
-				prop.Signature.Returns = lang.OneLine(t.FieldText(p, "type"))
-				prop.Signature.Text = lang.OneLine(t.Text(p))
-				x.AddSymbol(prop, p, pn, -1)
-			}
-		}
-	}
-	walkBody(x, body, state{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
 }
 
+// function walks the body of a function or method with its parameters in
+// scope; a method outside every class is a function.
+func function(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	around := c.sym
+	if t.Kind(n) == "method_declaration" {
+		around = c.around()
+	}
+	sym, ok := x.Declared(n, around)
+	if !ok {
+		return
+	}
+	scope := newScope()
+	ptypes, _, _ := docTypes(doc(x, n))
+	paramList(x, t.Field(n, "parameters"), scope, ptypes)
+	walkBody(x, t.Field(n, "body"), state{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
+}
+
+func propertySymbol(x *lang.Extractor, n int32, s *lang.Symbol) {
+	t := x.Tree
+	vis, mods := modifiers(x, n)
+	visibility(s, vis)
+	s.Doc = doc(x, n)
+	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
+	if s.Signature.Returns == "" {
+		_, _, s.Signature.Returns = docTypes(s.Doc)
+	}
+	s.Signature.Modifiers = mods
+	s.Signature.Text = x.HeaderText(n, -1)
+}
+
+// property walks the default values of a class's properties.
 func property(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	if c.cls < 0 {
 		return
 	}
-	vis, mods := modifiers(x, n)
-	doc := doc(x, n)
-	typ := lang.OneLine(t.FieldText(n, "type"))
-	if typ == "" {
-		_, _, typ = docTypes(doc)
-	}
 	for el := range t.NamedChildren(n) {
-		if t.Kind(el) != "property_element" {
-			continue
-		}
 		name := t.Field(el, "name")
-		if name < 0 {
+		if t.Kind(el) != "property_element" || name < 0 {
 			continue
 		}
-		s := lang.Symbol{Kind: lang.KindVariable, Name: strings.TrimPrefix(t.Text(name), "$"), Parent: c.cls, Doc: doc}
-		visibility(&s, vis)
-		s.Signature.Modifiers = mods
-		s.Signature.Returns = typ
-		s.Signature.Text = x.HeaderText(n, -1)
-		val := t.Field(el, "default_value")
-		sym := x.AddSymbol(s, el, name, val)
-		if val >= 0 {
+		sym, _ := x.SymbolOf(el, name, c.cls)
+		if val := t.Field(el, "default_value"); val >= 0 {
 			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope()})
 		}
 	}
 }
 
+// constDecl walks the values of constants.
 func constDecl(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	vis, mods := modifiers(x, n)
-	mods = append(mods, "const")
-	doc := doc(x, n)
 	for el := range t.NamedChildren(n) {
 		if t.Kind(el) != "const_element" {
 			continue
 		}
-		name := t.FirstNamedChild(el)
-		if name < 0 || t.Kind(name) != "name" {
-			continue
-		}
-		parent := c.sym
-		if c.cls >= 0 {
-			parent = c.cls
-		}
-		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: parent, Doc: doc}
-		visibility(&s, vis)
-		s.Signature.Modifiers = mods
-		s.Signature.Text = lang.OneLine(t.Text(el))
-		var val int32 = -1
-		for ch := range t.NamedChildren(el) {
-			if ch != name {
-				val = ch
-			}
-		}
-		sym := x.AddSymbol(s, el, name, val)
-		if val >= 0 {
+		if val := constValue(t, el); val >= 0 {
+			sym, _ := x.SymbolOf(el, t.FirstNamedChild(el), c.around())
 			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope()})
 		}
 	}
-}
-
-func enumCase(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 || c.cls < 0 {
-		return
-	}
-	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.cls, Exported: true, Visibility: lang.VisPublic}
-	s.Signature.Returns = x.Facts.Symbols[c.cls].Name
-	s.Signature.Modifiers = []string{"case"}
-	s.Signature.Text = lang.OneLine(t.Text(n))
-	x.AddSymbol(s, n, name, -1)
 }
 
 // expr renders an expression used as a qualifier with arguments left

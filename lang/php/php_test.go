@@ -1,6 +1,7 @@
 package php
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -273,4 +274,44 @@ class B {
 	langtest.Sym(t, f, "B.fine")
 	langtest.Sym(t, f, "B.after")
 	langtest.WantAll(t, langtest.Refs(f), `B.after call $this.fine [\B]`)
+}
+
+// TestPlaces: where a declaration is decides what it makes: a method of
+// an anonymous class is the named class's around it, or a function of
+// the function around it; a constant in a function is the function's,
+// and define() at the top of a file makes one (as the walk before
+// tags.scm made them).
+func TestPlaces(t *testing.T) {
+	f := langtest.Extract(t, "script.php", `<?php
+namespace App;
+const TOP = 1;
+define('LEGACY', 2);
+function helper() {
+    const INNER = 3;
+    $o = new class { public function run() { return 1; } };
+}
+class Service extends Base implements Contract {
+    use Loggable;
+    private int $count = 0, $other;
+    const LIMIT = 10;
+    public function __construct(private Repo $repo, int $plain) {}
+    public function handle() {
+        $h = new class { public $p; public function inner() {} };
+        function nested() {}
+    }
+}
+enum Suit { case Hearts; case Spades; }
+function method_outside() {}
+`)
+	got := langtest.Symbols(f)
+	want := []string{"variable TOP public", "function helper public", "variable helper.INNER public",
+		"function helper.run public", "class Service public", "variable Service.count private",
+		"variable Service.other private", "variable Service.LIMIT public", "constructor Service.__construct public",
+		"variable Service.repo private", "method Service.handle public", "variable Service.p public",
+		"method Service.inner public", "function Service.handle.nested public", "class Suit public",
+		"variable Suit.Hearts public", "variable Suit.Spades public", "function method_outside public",
+		"variable LEGACY public"}
+	if !slices.Equal(got, want) {
+		t.Errorf("symbols\n%q\nwant\n%q", got, want)
+	}
 }
