@@ -61,6 +61,9 @@ type Spec struct {
 	// Bash's rule that a variable assigned again is no new symbol. A
 	// definition it drops leaves its references to the enclosing symbol.
 	Defs func(t *Tree, defs []Def) []Def
+	// LocalItems keeps a variable defined in a function a symbol (Rust's
+	// const and static items), where a local variable is dropped.
+	LocalItems bool
 	// Finish completes the file's facts after the query's, with the
 	// Extractor: guards, a file's doc, a symbol a later statement changes.
 	Finish func(x *Extractor)
@@ -90,6 +93,10 @@ type Def struct {
 	Node, Name, Body int32
 	Kind             string
 	Match            *Match
+	// Parent, when above 0, is the defining node of the definition this
+	// one hangs from, for a Defs hook that knows better than the nesting
+	// (Rust's impl members hang from their type, declared elsewhere).
+	Parent int32
 }
 
 // Capture names of a tags query: @definition.<kind> and @reference.<kind>
@@ -235,8 +242,11 @@ func extractTags(x *Extractor, s *Spec) {
 			continue
 		}
 		parent := enclosing(d.Node)
+		if p, ok := symOf[d.Parent]; ok && d.Parent > 0 {
+			parent = p
+		}
 		pk := x.Facts.Symbols[parent].Kind
-		if d.Kind == KindVariable && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
+		if d.Kind == KindVariable && !s.LocalItems && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
 			continue // a function's locals are not symbols
 		}
 		if d.Kind == KindFunction && IsTypeKind(pk) {
