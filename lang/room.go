@@ -64,6 +64,10 @@ type Spec struct {
 	// LocalItems keeps a variable defined in a function a symbol (Rust's
 	// const and static items), where a local variable is dropped.
 	LocalItems bool
+	// OwnBases says the hooks name every type's bases: its extends and
+	// implements references add none (Rust's impls say which traits are
+	// a type's bases, and not every impl does).
+	OwnBases bool
 	// Finish completes the file's facts after the query's, with the
 	// Extractor: guards, a file's doc, a symbol a later statement changes.
 	Finish func(x *Extractor)
@@ -283,6 +287,9 @@ func extractTags(x *Extractor, s *Spec) {
 	// a class's extends and implements references are its bases, unless
 	// its Symbol hook named them as written (Java's keep their type
 	// arguments: "Comparable<T>")
+	if s.OwnBases {
+		return
+	}
 	named := map[int]bool{}
 	for i := range x.Facts.Symbols {
 		if len(x.Facts.Symbols[i].Signature.Bases) > 0 {
