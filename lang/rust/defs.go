@@ -19,75 +19,181 @@ var itemKinds = map[string]bool{
 // typeKinds are the items an impl may name.
 var typeKinds = map[string]bool{"struct_item": true, "union_item": true, "enum_item": true, "trait_item": true, "type_item": true}
 
-// defs keeps the items the walk of rust.go reaches as items, adds the
-// functions no item declares (a generator macro's invocation, "fn name("
-// in code the parser gave up on), and orders them as the walk meets them:
-// a container's impls after its other items, so that an impl's items hang
-// from its type wherever the container declares it.
+// defs keeps the items the walk of rust.go reaches as items, in the order
+// it meets them (a container's impls after its other items, so that an
+// impl's items hang from its type wherever the container declares it),
+// each with the item it hangs from, and adds the functions no item
+// declares: a generator macro's invocation outside functions, and "fn
+// name(" in code the parser gave up on. It walks as rust.go's container
+// does, over items only, and skips code that holds none.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	out := ds[:0]
+	o := &order{t: t, defs: make(map[int32]lang.Def, len(ds)), parentOf: map[int32]int32{}, types: map[string][]int32{}, gens: map[string][]lang.Capture{}}
 	for _, d := range ds {
-		if walked(t, t.Parent(d.Node), 0) && !(t.Kind(d.Node) == "type_item" && holder(t, d.Node) >= 0) {
-			out = append(out, d)
+		o.defs[d.Node] = d
+		o.marks = append(o.marks, d.Node)
+		if _, ok := generator(t, d.Node); ok && t.Kind(d.Node) == "macro_definition" {
+			o.gens[t.Text(d.Name)] = append(o.gens[t.Text(d.Name)], lang.Capture{Name: "_gen", Node: d.Node})
 		}
 	}
-	impls := map[int32]bool{}
 	for i := range t.Matches {
-		if n := t.Matches[i].Node("_impl"); n >= 0 && walked(t, t.Parent(n), 0) {
-			impls[n] = true
-			out = append(out, lang.Def{Node: n, Name: -1, Body: -1})
+		if n := t.Matches[i].Node("_impl"); n >= 0 {
+			o.marks = append(o.marks, n)
 		}
 	}
-	out = append(out, madeFunctions(t)...)
-	keys := make(map[int32][]uint64, len(out))
-	for _, d := range out {
-		keys[d.Node] = walkKey(t, d.Node)
-	}
-	slices.SortStableFunc(out, func(a, b lang.Def) int { return slices.Compare(keys[a.Node], keys[b.Node]) })
-	// each impl's type: the last type of its name met before it, one
-	// declared beside the impl first
-	kept := make(map[int32]bool, len(out))
-	owner := map[int32]int32{}
-	types := map[string][]int32{}
-	parentOf := map[int32]int32{}
-	// parent is the item node n hangs from: its impl's type, the item
-	// around it, or the function "fn name(" began in code the parser gave
-	// up on; 0 for the file
-	parent := func(n int32) int32 {
-		for ch, a := n, t.Parent(n); a >= 0; ch, a = a, t.Parent(a) {
-			if o := owner[a]; o > 0 {
-				return o
+	slices.Sort(o.marks)
+	o.container(0, 0, false)
+	return o.out
+}
+
+// order is the walk of defs.
+type order struct {
+	t        *lang.Tree
+	defs     map[int32]lang.Def // the query's, by node
+	out      []lang.Def
+	parentOf map[int32]int32    // the node each kept item hangs from
+	types    map[string][]int32 // the type items met so far, by name
+	gens     map[string][]lang.Capture
+	marks    []int32 // the nodes of items and impls, in order
+}
+
+// container walks the children of a container; inFn tells a function's
+// code, where no generator declares a function.
+func (o *order) container(n, parent int32, inFn bool) {
+	t := o.t
+	var impls []int32
+	isErr, afterFn := t.Kind(n) == "ERROR", false
+	code, codeFn := parent, inFn
+	for ch := range t.Children(n) {
+		k := t.Kind(ch)
+		if isErr {
+			if !t.Named(ch) {
+				afterFn = k == "fn"
+				continue
 			}
-			if kept[a] {
-				return a
+			if afterFn && k == "identifier" {
+				afterFn = false
+				o.add(lang.Def{Node: ch, Name: ch, Body: -1, Kind: lang.KindFunction}, parent)
+				code, codeFn = ch, true
+				continue
 			}
-			if t.Kind(a) == "ERROR" && ch != n && !itemKinds[t.Kind(ch)] && t.Kind(ch) != "ERROR" {
-				if f := errorFn(t, a, ch); f >= 0 {
-					return f
-				}
+			afterFn = false
+			if k == "parameters" && code != parent {
+				continue
 			}
 		}
-		return 0
+		switch {
+		case !t.Named(ch) || t.IsComment(ch) || k == "attribute_item" || k == "inner_attribute_item":
+		case k == "impl_item":
+			impls = append(impls, ch)
+		case itemKinds[k]:
+			o.item(ch, parent)
+		case k == "ERROR":
+			o.container(ch, parent, inFn)
+		default:
+			if !codeFn {
+				o.generated(ch, parent)
+			}
+			o.code(ch, code)
+		}
 	}
-	res := out[:0]
-	for _, d := range out {
-		p := parent(d.Node)
-		if impls[d.Node] {
-			typ := typePath(t, deref(t, t.Field(d.Node, "type")))
-			owner[d.Node] = lastBeside(types[lang.LastIdent(typ)], p, func(i int32) int32 { return parentOf[i] })
-			continue
+	for _, n := range impls {
+		if body := t.Field(n, "body"); body >= 0 && t.Field(n, "type") >= 0 {
+			typ := lang.LastIdent(typePath(t, deref(t, t.Field(n, "type"))))
+			if owner := lastBeside(o.types[typ], parent, func(i int32) int32 { return o.parentOf[i] }); owner >= 0 {
+				o.container(body, owner, false)
+			} else {
+				o.container(body, parent, false)
+			}
 		}
-		kept[d.Node], parentOf[d.Node] = true, p
-		if typeKinds[t.Kind(d.Node)] {
-			name := t.Text(d.Name)
-			types[name] = append(types[name], d.Node)
-		}
-		if p > 0 && !isAncestor(t, p, d.Node) {
-			d.Parent = p
-		}
-		res = append(res, d)
 	}
-	return res
+}
+
+// item keeps item n and walks what it holds.
+func (o *order) item(n, parent int32) {
+	t := o.t
+	self := parent
+	if d, ok := o.defs[n]; ok && !(t.Kind(n) == "type_item" && holder(t, n) >= 0) {
+		self = o.add(d, parent)
+	}
+	name, body := t.Field(n, "name"), t.Field(n, "body")
+	switch t.Kind(n) {
+	case "function_item":
+		if name >= 0 && body >= 0 {
+			o.container(body, self, true)
+		}
+	case "trait_item", "mod_item":
+		if name >= 0 && body >= 0 {
+			o.container(body, self, false)
+		}
+	case "foreign_mod_item":
+		if body >= 0 {
+			o.container(body, parent, false)
+		}
+	case "const_item", "static_item":
+		if val := t.Field(n, "value"); name >= 0 && val >= 0 {
+			o.code(val, self)
+		}
+	}
+}
+
+// add keeps d, hanging from parent, and returns the node what d holds
+// hangs from: d's, or parent's when its name is missing.
+func (o *order) add(d lang.Def, parent int32) int32 {
+	d.Parent = parent
+	o.out = append(o.out, d)
+	o.parentOf[d.Node] = parent
+	name := o.t.Text(d.Name)
+	if typeKinds[o.t.Kind(d.Node)] {
+		o.types[name] = append(o.types[name], d.Node)
+	}
+	if strings.TrimSpace(name) == "" {
+		return parent
+	}
+	return d.Node
+}
+
+// code walks code for the blocks that declare items, as rust.go's expr
+// does: not into a macro's tokens or a let's pattern.
+func (o *order) code(n, owner int32) {
+	t := o.t
+	if n < 0 {
+		return
+	}
+	if i, _ := slices.BinarySearch(o.marks, n); !t.HasError(n) && (i == len(o.marks) || o.marks[i] >= t.Nodes[n].End) {
+		return // no item below
+	}
+	switch t.Kind(n) {
+	case "block":
+		o.container(n, owner, true)
+		return
+	case "macro_invocation", "macro_definition":
+		return
+	case "let_declaration":
+		o.code(t.Field(n, "value"), owner)
+		o.code(t.Field(n, "alternative"), owner)
+		return
+	}
+	for ch := range t.NamedChildren(n) {
+		o.code(ch, owner)
+	}
+}
+
+// generated keeps the function a generator macro's invocation n declares,
+// named by its first identifier argument.
+func (o *order) generated(n, parent int32) {
+	t := o.t
+	m := n
+	if t.Kind(m) == "expression_statement" {
+		m = t.FirstNamedChild(m)
+	}
+	if m < 0 || t.Kind(m) != "macro_invocation" {
+		return
+	}
+	if g := o.gens[t.FieldText(m, "macro")]; len(g) > 0 {
+		if name := generatedName(t, m); name >= 0 {
+			o.add(lang.Def{Node: n, Name: name, Body: -1, Kind: lang.KindFunction, Match: &lang.Match{Pattern: -1, Captures: g}}, parent)
+		}
+	}
 }
 
 // lastBeside returns the last of cands whose parent is parent, else the
@@ -103,109 +209,6 @@ func lastBeside[T int | int32](cands []T, parent T, parentOf func(T) T) T {
 	}
 	var none T
 	return none - 1
-}
-
-func isAncestor(t *lang.Tree, a, n int32) bool {
-	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
-		if p == a {
-			return true
-		}
-	}
-	return false
-}
-
-// walkKey orders nodes as the walk meets them: at each container on the
-// way down, the child's index, an impl's after every other child's.
-func walkKey(t *lang.Tree, n int32) []uint64 {
-	var key []uint64
-	for a := n; a > 0; a = t.Parent(a) {
-		if p := t.Parent(a); containerKinds[t.Kind(p)] || p == 0 {
-			k := uint64(a)
-			if t.Kind(a) == "impl_item" {
-				k |= 1 << 32
-			}
-			key = append(key, k)
-		}
-	}
-	slices.Reverse(key)
-	return key
-}
-
-// containerKinds are the nodes the walk reads as lists of items and
-// statements.
-var containerKinds = map[string]bool{"declaration_list": true, "block": true, "ERROR": true}
-
-// walked reports whether the walk reads node p as a container: the file,
-// an item's body, a block of code, code the parser gave up on among them.
-func walked(t *lang.Tree, p int32, depth int) bool {
-	for ; depth < lang.MaxDepth*8; depth++ {
-		if p == 0 {
-			return true
-		}
-		if p < 0 {
-			return false
-		}
-		switch o := t.Parent(p); t.Kind(p) {
-		case "ERROR":
-			p = o
-			continue
-		case "declaration_list":
-			if t.Field(o, "body") != p || !ownsBody(t, o) {
-				return false
-			}
-			p = t.Parent(o)
-			continue
-		case "block":
-			if t.Kind(o) == "function_item" && t.Field(o, "body") == p && t.Field(o, "name") >= 0 && walked(t, t.Parent(o), depth+1) {
-				return true // a function's body
-			}
-			return inCode(t, p, depth+1)
-		}
-		return false
-	}
-	return false
-}
-
-// ownsBody reports an item whose body the walk reads.
-func ownsBody(t *lang.Tree, o int32) bool {
-	switch t.Kind(o) {
-	case "mod_item", "trait_item":
-		return t.Field(o, "name") >= 0
-	case "impl_item":
-		return t.Field(o, "type") >= 0
-	case "foreign_mod_item":
-		return true
-	}
-	return false
-}
-
-// inCode reports whether the walk reads node n as code: inside a
-// statement of a container, or a const's value, but not in a macro's
-// tokens or a let's pattern.
-func inCode(t *lang.Tree, n int32, depth int) bool {
-	for ch, a := n, t.Parent(n); a >= 0; ch, a = a, t.Parent(a) {
-		k := t.Kind(a)
-		switch {
-		case containerKinds[k] || a == 0:
-			ck := t.Kind(ch)
-			return !itemKinds[ck] && ck != "ERROR" && walked(t, a, depth+1)
-		case k == "const_item" || k == "static_item":
-			if containerKinds[t.Kind(t.Parent(a))] || t.Parent(a) == 0 {
-				return t.FieldName(ch) == "value" && t.Field(a, "name") >= 0 && walked(t, t.Parent(a), depth+1)
-			}
-		case k == "macro_invocation" || k == "macro_definition":
-			return false
-		case k == "let_declaration":
-			if f := t.FieldName(ch); f != "value" && f != "alternative" {
-				return false
-			}
-		case itemKinds[k]:
-			if containerKinds[t.Kind(t.Parent(a))] || t.Parent(a) == 0 {
-				return false
-			}
-		}
-	}
-	return false
 }
 
 // holder is the impl or trait whose body declares item n, -1 when none.
@@ -228,92 +231,6 @@ func holder(t *lang.Tree, n int32) int32 {
 		return -1
 	}
 	return -1
-}
-
-// madeFunctions are the functions no item declares: a generator macro's
-// invocation outside function bodies declares the one named by its first
-// identifier, and "fn name(" in code the parser gave up on names one.
-func madeFunctions(t *lang.Tree) []lang.Def {
-	var out []lang.Def
-	gens := map[string][]lang.Capture{}
-	if strings.Contains(string(t.Src), "macro_rules") {
-		for i := int32(0); i < t.Len(); i++ {
-			if t.Kind(i) == "macro_definition" {
-				if _, ok := generator(t, i); ok {
-					name := t.FieldText(i, "name")
-					gens[name] = append(gens[name], lang.Capture{Name: "_gen", Node: i})
-				}
-			}
-		}
-	}
-	hasErr := t.HasError(0)
-	if len(gens) == 0 && !hasErr {
-		return nil
-	}
-	for i := int32(0); i < t.Len(); i++ {
-		switch t.Kind(i) {
-		case "macro_invocation":
-			n := i
-			if p := t.Parent(i); t.Kind(p) == "expression_statement" && t.FirstNamedChild(p) == i {
-				n = p
-			}
-			g := gens[t.FieldText(i, "macro")]
-			if len(g) == 0 || !walked(t, t.Parent(n), 0) || inFunction(t, n) {
-				continue
-			}
-			if name := generatedName(t, i); name >= 0 {
-				out = append(out, lang.Def{Node: n, Name: name, Body: -1, Kind: lang.KindFunction, Match: &lang.Match{Pattern: -1, Captures: g}})
-			}
-		case "ERROR":
-			if !hasErr || !walked(t, i, 0) {
-				continue
-			}
-			afterFn := false
-			for ch := range t.Children(i) {
-				if !t.Named(ch) {
-					afterFn = t.Kind(ch) == "fn"
-					continue
-				}
-				if afterFn && t.Kind(ch) == "identifier" {
-					out = append(out, lang.Def{Node: ch, Name: ch, Body: -1, Kind: lang.KindFunction})
-				}
-				afterFn = false
-			}
-		}
-	}
-	return out
-}
-
-// inFunction reports a statement the walk reads with a function's scope:
-// in a block, or in code the parser gave up on after "fn name(".
-func inFunction(t *lang.Tree, n int32) bool {
-	p := t.Parent(n)
-	if t.Kind(p) == "ERROR" && errorFn(t, p, n) >= 0 {
-		return true
-	}
-	for ; p > 0 && t.Kind(p) == "ERROR"; p = t.Parent(p) {
-	}
-	return t.Kind(p) == "block"
-}
-
-// errorFn is the name of the last "fn name(" before child ch of ERROR
-// node e, -1 when none: the code after it is that function's.
-func errorFn(t *lang.Tree, e, ch int32) int32 {
-	f, afterFn := int32(-1), false
-	for c := range t.Children(e) {
-		if c == ch {
-			break
-		}
-		if !t.Named(c) {
-			afterFn = t.Kind(c) == "fn"
-			continue
-		}
-		if afterFn && t.Kind(c) == "identifier" {
-			f = c
-		}
-		afterFn = false
-	}
-	return f
 }
 
 // generatedName is the first identifier among the arguments of a
@@ -449,7 +366,7 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		sig.Returns = g.returns
 		if inImpl {
 			s.Kind = lang.KindMethod
-			if d.Parent == 0 && !typeKinds[around(t, h)] {
+			if !typeKinds[t.Kind(d.Parent)] {
 				s.Container = lang.LastIdent(selfType(t, h))
 			}
 		}
@@ -458,7 +375,7 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Kind = lang.KindFunction
 		if h >= 0 {
 			s.Kind = lang.KindMethod
-			if inImpl && d.Parent == 0 && !typeKinds[around(t, h)] {
+			if inImpl && !typeKinds[t.Kind(d.Parent)] {
 				s.Container = lang.LastIdent(selfType(t, h))
 			}
 		}
@@ -516,10 +433,8 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		}
 		sig.Returns = lang.OneLine(t.FieldText(n, "type"))
 		sig.Text = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sig.Text), "="))
-		if inImpl && d.Parent == 0 {
-			if k := around(t, h); k == "" || k == "mod_item" {
-				s.Container = lang.LastIdent(selfType(t, h))
-			}
+		if k := t.Kind(d.Parent); inImpl && (d.Parent == 0 || k == "mod_item") {
+			s.Container = lang.LastIdent(selfType(t, h))
 		}
 	case "macro_definition":
 		// macro_rules! macros are private to their crate unless exported
@@ -602,15 +517,4 @@ func selfType(t *lang.Tree, h int32) string {
 		return t.FieldText(h, "name")
 	}
 	return typePath(t, deref(t, t.Field(h, "type")))
-}
-
-// around is the kind of the item around impl, "" for the file: when the
-// file declares no type the impl's items hang from, they hang from it.
-func around(t *lang.Tree, impl int32) string {
-	for a := t.Parent(impl); a > 0; a = t.Parent(a) {
-		if k := t.Kind(a); itemKinds[k] && k != "impl_item" && k != "foreign_mod_item" {
-			return k
-		}
-	}
-	return ""
 }

@@ -8,9 +8,11 @@
 package rust
 
 import (
+	"cmp"
 	"embed"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -232,22 +234,14 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 	// In an ERROR node, "fn name(" whose item did not parse names a
 	// function (defs): the code after it is taken as its body.
 	isErr := t.Kind(n) == "ERROR"
-	afterFn := false
 	code, codeScope := c.parent, scope
 	for ch := range t.Children(n) {
 		k := t.Kind(ch)
-		if isErr {
-			if !t.Named(ch) {
-				afterFn = k == "fn"
+		if isErr && t.Named(ch) {
+			if s, ok := w.syms[ch]; ok && k == "identifier" {
+				code, codeScope = s, newScope(c.selfType)
 				continue
 			}
-			if afterFn && k == "identifier" {
-				afterFn = false
-				code = w.sym(ch, c.parent)
-				codeScope = newScope(c.selfType)
-				continue
-			}
-			afterFn = false
 			if k == "parameters" && code != c.parent {
 				w.x.Facts.Symbols[code].Signature.Params, w.x.Facts.Symbols[code].Signature.Receiver = params(t, ch, codeScope)
 				continue
@@ -688,7 +682,7 @@ func simpleType(t *lang.Tree, typ int32, scope *scope) string {
 				return "_"
 			}
 			if t.Kind(tr) == "trait_bounds" {
-				return orElse(firstTrait(t, tr), "_")
+				return cmp.Or(firstTrait(t, tr), "_")
 			}
 			typ = tr
 			continue
@@ -722,13 +716,6 @@ func simpleType(t *lang.Tree, typ int32, scope *scope) string {
 		return "_"
 	}
 	return "_"
-}
-
-func orElse(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // wrapperTypes are smart pointers whose methods calls reach through.
@@ -798,7 +785,7 @@ func fields(t *lang.Tree, body int32) []lang.Param {
 		i := 0
 		for f := range t.Children(body) {
 			if t.FieldName(f) == "type" {
-				out = append(out, lang.Param{Name: itoa(i), Type: lang.OneLine(t.Text(f))})
+				out = append(out, lang.Param{Name: strconv.Itoa(i), Type: lang.OneLine(t.Text(f))})
 				i++
 			}
 		}
@@ -814,13 +801,6 @@ func fields(t *lang.Tree, body int32) []lang.Param {
 		}
 	}
 	return out
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }
 
 // typeRef records a reference of kind to the type written at typ.
@@ -1072,7 +1052,7 @@ func (w *walker) let(n int32, sym int, scope *scope) {
 		scope.Types[name] = simpleType(t, typ, scope)
 	case val >= 0:
 		ty, expr := w.valueType(val, scope, 0)
-		scope.Types[name] = orElse(ty, "_")
+		scope.Types[name] = cmp.Or(ty, "_")
 		if ty == "" && expr != "" {
 			scope.Calls[name] = callee(expr)
 		}
