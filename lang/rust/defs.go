@@ -24,164 +24,57 @@ var typeKinds = map[string]bool{"struct_item": true, "union_item": true, "enum_i
 // impl's items hang from its type wherever the container declares it),
 // each with the item it hangs from, and adds the functions no item
 // declares: a generator macro's invocation outside functions, and "fn
-// name(" in code the parser gave up on. It walks as rust.go's container
-// does, over items only, and skips code that holds none.
+// name(" in code the parser gave up on. It is that walk, over items only.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	o := &order{t: t, defs: make(map[int32]lang.Def, len(ds)), parentOf: map[int32]int32{}, types: map[string][]int32{}, gens: map[string][]lang.Capture{}}
+	w := &walker{t: t, defs: make(map[int32]lang.Def, len(ds)), nodes: []int32{0}, parents: []int{0}, types: map[string][]int{},
+		gens: map[string][]lang.Capture{}, fnCode: newScope("")}
 	for _, d := range ds {
-		o.defs[d.Node] = d
-		o.marks = append(o.marks, d.Node)
+		w.defs[d.Node] = d
+		w.marks = append(w.marks, d.Node)
 		if _, ok := generator(t, d.Node); ok && t.Kind(d.Node) == "macro_definition" {
-			o.gens[t.Text(d.Name)] = append(o.gens[t.Text(d.Name)], lang.Capture{Name: "_gen", Node: d.Node})
+			w.gens[t.Text(d.Name)] = append(w.gens[t.Text(d.Name)], lang.Capture{Name: "_gen", Node: d.Node})
 		}
 	}
 	for i := range t.Matches {
 		if n := t.Matches[i].Node("_impl"); n >= 0 {
-			o.marks = append(o.marks, n)
+			w.marks = append(w.marks, n)
 		}
 	}
-	slices.Sort(o.marks)
-	o.container(0, 0, false)
-	return o.out
+	slices.Sort(w.marks)
+	w.container(0, state{}, nil, true)
+	return w.out
 }
 
-// order is the walk of defs.
-type order struct {
-	t        *lang.Tree
-	defs     map[int32]lang.Def // the query's, by node
-	out      []lang.Def
-	parentOf map[int32]int32    // the node each kept item hangs from
-	types    map[string][]int32 // the type items met so far, by name
-	gens     map[string][]lang.Capture
-	marks    []int32 // the nodes of items and impls, in order
-}
-
-// container walks the children of a container; inFn tells a function's
-// code, where no generator declares a function.
-func (o *order) container(n, parent int32, inFn bool) {
-	t := o.t
-	var impls []int32
-	isErr, afterFn := t.Kind(n) == "ERROR", false
-	code, codeFn := parent, inFn
-	for ch := range t.Children(n) {
-		k := t.Kind(ch)
-		if isErr {
-			if !t.Named(ch) {
-				afterFn = k == "fn"
-				continue
-			}
-			if afterFn && k == "identifier" {
-				afterFn = false
-				o.add(lang.Def{Node: ch, Name: ch, Body: -1, Kind: lang.KindFunction}, parent)
-				code, codeFn = ch, true
-				continue
-			}
-			afterFn = false
-			if k == "parameters" && code != parent {
-				continue
-			}
-		}
-		switch {
-		case !t.Named(ch) || t.IsComment(ch) || k == "attribute_item" || k == "inner_attribute_item":
-		case k == "impl_item":
-			impls = append(impls, ch)
-		case itemKinds[k]:
-			o.item(ch, parent)
-		case k == "ERROR":
-			o.container(ch, parent, inFn)
-		default:
-			if !codeFn {
-				o.generated(ch, parent)
-			}
-			o.code(ch, code)
-		}
-	}
-	for _, n := range impls {
-		if body := t.Field(n, "body"); body >= 0 && t.Field(n, "type") >= 0 {
-			typ := lang.LastIdent(typePath(t, deref(t, t.Field(n, "type"))))
-			if owner := lastBeside(o.types[typ], parent, func(i int32) int32 { return o.parentOf[i] }); owner >= 0 {
-				o.container(body, owner, false)
-			} else {
-				o.container(body, parent, false)
-			}
-		}
-	}
-}
-
-// item keeps item n and walks what it holds.
-func (o *order) item(n, parent int32) {
-	t := o.t
-	self := parent
-	if d, ok := o.defs[n]; ok && !(t.Kind(n) == "type_item" && holder(t, n) >= 0) {
-		self = o.add(d, parent)
-	}
-	name, body := t.Field(n, "name"), t.Field(n, "body")
-	switch t.Kind(n) {
-	case "function_item":
-		if name >= 0 && body >= 0 {
-			o.container(body, self, true)
-		}
-	case "trait_item", "mod_item":
-		if name >= 0 && body >= 0 {
-			o.container(body, self, false)
-		}
-	case "foreign_mod_item":
-		if body >= 0 {
-			o.container(body, parent, false)
-		}
-	case "const_item", "static_item":
-		if val := t.Field(n, "value"); name >= 0 && val >= 0 {
-			o.code(val, self)
-		}
-	}
-}
-
-// add keeps d, hanging from parent, and returns the node what d holds
-// hangs from: d's, or parent's when its name is missing.
-func (o *order) add(d lang.Def, parent int32) int32 {
-	d.Parent = parent
-	o.out = append(o.out, d)
-	o.parentOf[d.Node] = parent
-	name := o.t.Text(d.Name)
-	if typeKinds[o.t.Kind(d.Node)] {
-		o.types[name] = append(o.types[name], d.Node)
-	}
-	if strings.TrimSpace(name) == "" {
-		return parent
-	}
-	return d.Node
-}
-
-// code walks code for the blocks that declare items, as rust.go's expr
-// does: not into a macro's tokens or a let's pattern.
-func (o *order) code(n, owner int32) {
-	t := o.t
+// code walks code in defs' walk for the blocks that declare items, as
+// expr does: not into a macro's tokens or a let's pattern.
+func (w *walker) code(n int32, sym int, scope *scope) {
+	t := w.t
 	if n < 0 {
 		return
 	}
-	if i, _ := slices.BinarySearch(o.marks, n); !t.HasError(n) && (i == len(o.marks) || o.marks[i] >= t.Nodes[n].End) {
+	if i, _ := slices.BinarySearch(w.marks, n); !t.HasError(n) && (i == len(w.marks) || w.marks[i] >= t.Nodes[n].End) {
 		return // no item below
 	}
 	switch t.Kind(n) {
 	case "block":
-		o.container(n, owner, true)
+		w.container(n, state{parent: sym, mods: w.mods, selfType: scope.self}, scope, false)
 		return
 	case "macro_invocation", "macro_definition":
 		return
 	case "let_declaration":
-		o.code(t.Field(n, "value"), owner)
-		o.code(t.Field(n, "alternative"), owner)
+		w.code(t.Field(n, "value"), sym, scope)
+		w.code(t.Field(n, "alternative"), sym, scope)
 		return
 	}
 	for ch := range t.NamedChildren(n) {
-		o.code(ch, owner)
+		w.code(ch, sym, scope)
 	}
 }
 
 // generated keeps the function a generator macro's invocation n declares,
 // named by its first identifier argument.
-func (o *order) generated(n, parent int32) {
-	t := o.t
+func (w *walker) generated(n int32, parent int) {
+	t := w.t
 	m := n
 	if t.Kind(m) == "expression_statement" {
 		m = t.FirstNamedChild(m)
@@ -189,9 +82,9 @@ func (o *order) generated(n, parent int32) {
 	if m < 0 || t.Kind(m) != "macro_invocation" {
 		return
 	}
-	if g := o.gens[t.FieldText(m, "macro")]; len(g) > 0 {
+	if g := w.gens[t.FieldText(m, "macro")]; len(g) > 0 {
 		if name := generatedName(t, m); name >= 0 {
-			o.add(lang.Def{Node: n, Name: name, Body: -1, Kind: lang.KindFunction, Match: &lang.Match{Pattern: -1, Captures: g}}, parent)
+			w.define(n, parent, lang.Def{Node: n, Name: name, Body: -1, Kind: lang.KindFunction, Match: &lang.Match{Pattern: -1, Captures: g}}, true)
 		}
 	}
 }

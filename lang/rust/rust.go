@@ -183,16 +183,32 @@ func fnScope(c state) *scope {
 	return s
 }
 
+// walker is the walk of the file's containers, made twice: by defs, over
+// items alone (x is nil), to keep the query's definitions in the order the
+// walk meets them, and by finish, over the code of the symbols the engine
+// made of them.
 type walker struct {
 	x *lang.Extractor
 	t *lang.Tree
-	// bases are the traits the file's impls implement, by type symbol
-	bases map[int][]string
-	mods  []string // the inline modules being walked, for items in blocks
-	// syms is the symbol the query made of each item; types indexes the
-	// type symbols met so far by name, for impls
+	// types indexes the type symbols met so far by name, for impls;
+	// parents are the symbols' parents, by symbol
+	types   map[string][]int
+	parents []int
+	mods    []string // the inline modules being walked, for items in blocks
+	// finish's: the symbol the engine made of each item, and the traits
+	// the file's impls implement, by type symbol
 	syms  map[int32]int
-	types map[string][]int
+	bases map[int][]string
+	// defs': the query's definitions by node, those kept, the node of
+	// each symbol to be, the file's generator macros, the nodes of items
+	// and impls in order (code that holds none is skipped), and the scope
+	// that marks a function's code
+	defs   map[int32]lang.Def
+	out    []lang.Def
+	nodes  []int32
+	gens   map[string][]lang.Capture
+	marks  []int32
+	fnCode *scope
 }
 
 // finish names the file's module after its place in the crate and walks
@@ -203,8 +219,9 @@ func finish(x *lang.Extractor) {
 	x.Facts.Module = rf.Module
 	x.Facts.Symbols[0].Name = rf.Module[strings.LastIndex(rf.Module, ":")+1:]
 	w := &walker{x: x, t: x.Tree, bases: map[int][]string{}, syms: make(map[int32]int, len(x.SymNode)), types: map[string][]int{}}
-	for i, n := range x.SymNode[1:] {
-		w.syms[n] = i + 1
+	for i, n := range x.SymNode {
+		w.syms[n] = i
+		w.parents = append(w.parents, x.Facts.Symbols[i].Parent)
 	}
 	w.container(0, state{parent: 0}, nil, true)
 	for sym, bs := range w.bases {
@@ -213,37 +230,63 @@ func finish(x *lang.Extractor) {
 	}
 }
 
-// sym is the symbol the query made of item n, or the parent's when the
-// item made none (a name the parser found missing).
-func (w *walker) sym(n int32, parent int) int {
-	if s, ok := w.syms[n]; ok {
-		return s
+// define is the symbol of item n, hanging from parent: defs' walk keeps
+// d (when ok), whose symbol the engine will make; finish's finds the
+// symbol the engine made. It is parent when n makes none (a name the
+// parser found missing).
+func (w *walker) define(n int32, parent int, d lang.Def, ok bool) int {
+	t := w.t
+	sym := parent
+	if w.x != nil {
+		sym, ok = w.syms[n]
+	} else if ok {
+		d.Parent = w.nodes[parent]
+		w.out = append(w.out, d)
+		if ok = strings.TrimSpace(t.Text(d.Name)) != ""; ok {
+			sym = len(w.nodes)
+			w.nodes, w.parents = append(w.nodes, n), append(w.parents, parent)
+		}
 	}
-	return parent
+	if !ok {
+		return parent
+	}
+	if typeKinds[t.Kind(n)] {
+		name := t.FieldText(n, "name")
+		w.types[name] = append(w.types[name], sym)
+	}
+	return sym
 }
 
 // container walks the children of a source file, a declaration list or a
 // block: the code of items, and statements, which are code of the symbol
 // c.parent (scope is nil outside function bodies). top marks a function's
 // own body, where early exits are guards. Impl blocks are walked last so
-// that they find the types of their container, as defs orders them.
+// that they find the types of their container.
 func (w *walker) container(n int32, c state, scope *scope, top bool) {
 	t := w.t
 	var impls []int32
 	var inner []string
 	// In an ERROR node, "fn name(" whose item did not parse names a
-	// function (defs): the code after it is taken as its body.
-	isErr := t.Kind(n) == "ERROR"
+	// function: the code after it is taken as its body.
+	isErr, afterFn := t.Kind(n) == "ERROR", false
 	code, codeScope := c.parent, scope
 	for ch := range t.Children(n) {
 		k := t.Kind(ch)
-		if isErr && t.Named(ch) {
-			if s, ok := w.syms[ch]; ok && k == "identifier" {
-				code, codeScope = s, newScope(c.selfType)
+		if isErr {
+			if !t.Named(ch) {
+				afterFn = k == "fn"
 				continue
 			}
+			if afterFn && k == "identifier" {
+				afterFn = false
+				code, codeScope = w.define(ch, c.parent, lang.Def{Node: ch, Name: ch, Body: -1, Kind: lang.KindFunction}, true), newScope(c.selfType)
+				continue
+			}
+			afterFn = false
 			if k == "parameters" && code != c.parent {
-				w.x.Facts.Symbols[code].Signature.Params, w.x.Facts.Symbols[code].Signature.Receiver = params(t, ch, codeScope)
+				if w.x != nil {
+					w.x.Facts.Symbols[code].Signature.Params, w.x.Facts.Symbols[code].Signature.Receiver = params(t, ch, codeScope)
+				}
 				continue
 			}
 		}
@@ -269,9 +312,12 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 		case codeScope == nil:
 			// code outside functions: macro calls at module level (a
 			// generator's too), recovered fragments
+			if w.x == nil {
+				w.generated(ch, c.parent)
+			}
 			w.expr(ch, code, newScope(c.selfType))
 		default:
-			if top {
+			if top && w.x != nil {
 				w.guard(ch, code)
 			}
 			w.expr(ch, code, codeScope)
@@ -280,7 +326,7 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 	for _, p := range impls {
 		w.impl(p, c)
 	}
-	if len(inner) > 0 && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
+	if len(inner) > 0 && w.x != nil && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
 		s := &w.x.Facts.Symbols[c.parent]
 		if s.Doc != "" {
 			s.Doc += "\n"
@@ -289,83 +335,79 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 	}
 }
 
-// item walks what an item holds of code, and the uses and impls it makes.
+// item walks what an item holds of code, and the uses it makes.
 func (w *walker) item(n int32, c state) {
 	t := w.t
-	name := t.Field(n, "name")
+	d, ok := w.defs[n]
+	self := w.define(n, c.parent, d, ok && !(t.Kind(n) == "type_item" && holder(t, n) >= 0))
+	name, body := t.Field(n, "name"), t.Field(n, "body")
 	switch t.Kind(n) {
 	case "function_item":
-		body := t.Field(n, "body")
 		if name < 0 || body < 0 {
 			return
 		}
-		scope := fnScope(c)
-		generics(t, n, scope)
-		params(t, t.Field(n, "parameters"), scope)
+		scope := w.fnCode
+		if w.x != nil {
+			scope = fnScope(c)
+			generics(t, n, scope)
+			params(t, t.Field(n, "parameters"), scope)
+		}
 		// items nested in a function do not see the outer Self
-		w.body(body, state{parent: w.sym(n, c.parent), mods: c.mods}, scope)
-	case "struct_item", "union_item", "enum_item", "type_item":
-		w.addType(n)
+		w.body(body, state{parent: self, mods: c.mods}, scope)
 	case "trait_item":
 		if name < 0 {
 			return
 		}
-		sym := w.addType(n)
-		if b := t.Field(n, "bounds"); b >= 0 {
+		if b := t.Field(n, "bounds"); b >= 0 && w.x != nil {
 			for sb := range t.NamedChildren(b) {
 				switch t.Kind(sb) {
 				case "type_identifier", "scoped_type_identifier", "generic_type":
-					w.typeRef(sb, sym, lang.RefExtends, sb, "")
+					w.typeRef(sb, self, lang.RefExtends, sb, "")
 				}
 			}
 		}
-		if body := t.Field(n, "body"); body >= 0 {
-			w.container(body, state{parent: sym, mods: c.mods, selfType: t.Text(name), bounds: bounds(t, n)}, nil, false)
+		if body >= 0 {
+			w.container(body, state{parent: self, mods: c.mods, selfType: t.Text(name), bounds: bounds(t, n)}, nil, false)
 		}
 	case "mod_item":
 		if name < 0 {
 			return
 		}
-		body := t.Field(n, "body")
 		if body < 0 {
 			// mod x; imports the submodule's file
-			src := append([]string{"self"}, c.mods...)
-			w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: strings.Join(append(src, t.Text(name)), "::"),
-				Line: t.StartLine(n), Symbol: c.parent})
+			if w.x != nil {
+				src := append([]string{"self"}, c.mods...)
+				w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: strings.Join(append(src, t.Text(name)), "::"),
+					Line: t.StartLine(n), Symbol: c.parent})
+			}
 			return
 		}
-		inner := state{parent: w.sym(n, c.parent), mods: append(slices.Clone(c.mods), t.Text(name))}
+		inner := state{parent: self, mods: append(slices.Clone(c.mods), t.Text(name))}
 		saved := w.mods
 		w.mods = inner.mods
 		w.container(body, inner, nil, false)
 		w.mods = saved
 	case "const_item", "static_item":
 		if val := t.Field(n, "value"); name >= 0 && val >= 0 {
-			w.expr(val, w.sym(n, c.parent), newScope(c.selfType))
+			w.expr(val, self, newScope(c.selfType))
 		}
 	case "use_declaration":
-		w.use(n, c)
+		if w.x != nil {
+			w.use(n, c)
+		}
 	case "extern_crate_declaration":
-		w.externCrate(n, c)
+		if w.x != nil {
+			w.externCrate(n, c)
+		}
 	case "foreign_mod_item":
-		if body := t.Field(n, "body"); body >= 0 {
+		if body >= 0 {
 			w.container(body, c, nil, false)
 		}
 	}
 }
 
-// addType indexes the type symbol of item n for impls.
-func (w *walker) addType(n int32) int {
-	sym, ok := w.syms[n]
-	if ok {
-		s := &w.x.Facts.Symbols[sym]
-		w.types[s.Name] = append(w.types[s.Name], sym)
-	}
-	return sym
-}
-
 // impl records the trait an impl implements, as a reference and a base
-// of its type when the file declares the type, and walks its items' code.
+// of its type when the file declares the type, and walks its items.
 func (w *walker) impl(n int32, c state) {
 	t := w.t
 	typ := t.Field(n, "type")
@@ -375,8 +417,8 @@ func (w *walker) impl(n int32, c state) {
 	typePath := typePath(t, deref(t, typ))
 	typeName := lang.LastIdent(typePath)
 	trait := t.Field(n, "trait")
-	owner := lastBeside(w.types[typeName], c.parent, func(i int) int { return w.x.Facts.Symbols[i].Parent })
-	if trait >= 0 && !negativeImpl(t, trait) {
+	owner := lastBeside(w.types[typeName], c.parent, func(i int) int { return w.parents[i] })
+	if trait >= 0 && !negativeImpl(t, trait) && w.x != nil {
 		if owner >= 0 {
 			w.typeRef(trait, owner, lang.RefImplements, n, "")
 			w.bases[owner] = append(w.bases[owner], implBase(t, trait, t.Field(n, "body")))
@@ -990,6 +1032,10 @@ func normalizeUse(src, mods []string) []string {
 // constructions, macro uses and panics, and typing locals in scope.
 func (w *walker) expr(n int32, sym int, scope *scope) {
 	t := w.t
+	if w.x == nil {
+		w.code(n, sym, scope)
+		return
+	}
 	switch t.Kind(n) {
 	case "call_expression":
 		// the receiver and the arguments are evaluated first: their
