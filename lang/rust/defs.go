@@ -31,7 +31,7 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 	for _, d := range ds {
 		w.defs[d.Node] = d
 		w.marks = append(w.marks, d.Node)
-		if _, ok := generator(t, d.Node); ok && t.Kind(d.Node) == "macro_definition" {
+		if _, ok := generator(t, d.Node); t.Kind(d.Node) == "macro_definition" && ok {
 			w.gens[t.Text(d.Name)] = append(w.gens[t.Text(d.Name)], lang.Capture{Name: "_gen", Node: d.Node})
 		}
 	}
@@ -83,7 +83,7 @@ func (w *walker) generated(n int32, parent int) {
 		return
 	}
 	if g := w.gens[t.FieldText(m, "macro")]; len(g) > 0 {
-		if name := generatedName(t, m); name >= 0 {
+		if name, _ := generatedName(t, m); name >= 0 {
 			w.define(n, parent, lang.Def{Node: n, Name: name, Body: -1, Kind: lang.KindFunction, Match: &lang.Match{Pattern: -1, Captures: g}}, true)
 		}
 	}
@@ -91,7 +91,7 @@ func (w *walker) generated(n int32, parent int) {
 
 // lastBeside returns the last of cands whose parent is parent, else the
 // last of cands, else -1.
-func lastBeside[T int | int32](cands []T, parent T, parentOf func(T) T) T {
+func lastBeside(cands []int, parent int, parentOf func(int) int) int {
 	for j := len(cands) - 1; j >= 0; j-- {
 		if parentOf(cands[j]) == parent {
 			return cands[j]
@@ -100,8 +100,7 @@ func lastBeside[T int | int32](cands []T, parent T, parentOf func(T) T) T {
 	if len(cands) > 0 {
 		return cands[len(cands)-1]
 	}
-	var none T
-	return none - 1
+	return -1
 }
 
 // holder is the impl or trait whose body declares item n, -1 when none.
@@ -127,22 +126,29 @@ func holder(t *lang.Tree, n int32) int32 {
 }
 
 // generatedName is the first identifier among the arguments of a
-// generator macro's invocation m, -1 when none leads them.
-func generatedName(t *lang.Tree, m int32) int32 {
+// generator macro's invocation m, -1 when none leads them, and the doc
+// comments before it.
+func generatedName(t *lang.Tree, m int32) (int32, []string) {
+	var doc []string
 	tt := t.ChildOfKind(m, "token_tree")
 	if tt < 0 {
-		return -1
+		return -1, nil
 	}
 	for ch := range t.Children(tt) {
 		switch t.Kind(ch) {
 		case "identifier":
-			return ch
-		case "line_comment", "block_comment", "token_tree":
-			continue // a doc comment, an attribute's #[..]
+			return ch, doc
+		case "line_comment", "block_comment":
+			if t.Field(ch, "outer") >= 0 {
+				doc = append(doc, docText(t, ch))
+			}
+			continue
+		case "token_tree":
+			continue // an attribute's #[..]
 		}
 		break
 	}
-	return -1
+	return -1, nil
 }
 
 // gen is what a generator macro's functions are: public, and what they
@@ -244,15 +250,8 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 			g.pub = g.pub || gi.pub
 			g.returns = cmp.Or(g.returns, gi.returns)
 		}
-		for ch := range t.Children(t.ChildOfKind(m, "token_tree")) {
-			if ch == d.Name {
-				break
-			}
-			if t.IsComment(ch) && t.Field(ch, "outer") >= 0 {
-				doc = append(doc, docText(t, ch))
-			}
-		}
-		s.Kind, s.Doc, s.IsTest, s.Exported, s.Visibility = lang.KindFunction, joinDoc(doc), test, g.pub, lang.VisPrivate
+		_, more := generatedName(t, m)
+		s.Kind, s.Doc, s.IsTest, s.Exported, s.Visibility = lang.KindFunction, joinDoc(append(doc, more...)), test, g.pub, lang.VisPrivate
 		if g.pub {
 			s.Visibility = lang.VisExported
 		}
