@@ -49,7 +49,7 @@ package lang
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
 //     cannot follow: lang/python, lang/golang, lang/csharp, lang/php,
-//     lang/rust, lang/kotlin, lang/swift, lang/c (C and C++) and
+//     lang/kotlin, lang/swift, lang/c (C and C++) and
 //     lang/javascript (JavaScript, TypeScript and TSX).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
@@ -104,7 +104,9 @@ package lang
 //     or a local, found with Tree.ChildrenBefore; false drops it),
 //     Import, Module; Defs, the file's definitions at once, which it
 //     filters (Bash: only a variable's first assignment at the top of a
-//     script); Finish, run last with the Extractor, for what spans the
+//     script), orders, adds to and hangs elsewhere (Def.Parent: lang/rust
+//     walks its containers over items alone, impls last, and hangs an
+//     impl's items from their type); Finish, run last with the Extractor, for what spans the
 //     file or needs its symbols (Bash's guards, file doc, export NAME);
 //     for a Walker, Extract, the walker itself;
 //   - resolution: a Resolver (Spec.Resolver), or Resolve and ResolveImport
