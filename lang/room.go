@@ -68,6 +68,9 @@ type Spec struct {
 	// implements references add none (Rust's impls say which traits are
 	// a type's bases, and not every impl does).
 	OwnBases bool
+	// OwnDocs says the Symbol hook reads each definition's doc itself,
+	// so the engine reads none before it (DocBefore).
+	OwnDocs bool
 	// Finish completes the file's facts after the query's, with the
 	// Extractor: guards, a file's doc, a symbol a later statement changes.
 	Finish func(x *Extractor)
@@ -256,7 +259,10 @@ func extractTags(x *Extractor, s *Spec) {
 		if d.Kind == KindFunction && IsTypeKind(pk) {
 			d.Kind = KindMethod
 		}
-		sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true, Doc: x.DocBefore(d.Node)}
+		sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true}
+		if !s.OwnDocs {
+			sym.Doc = x.DocBefore(d.Node)
+		}
 		sym.Signature.Text = x.HeaderText(d.Node, d.Body)
 		if s.Symbol != nil && !s.Symbol(t, d, &sym) {
 			continue
