@@ -31,7 +31,10 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 	for _, d := range ds {
 		w.defs[d.Node] = d
 		w.marks = append(w.marks, d.Node)
-		if _, ok := generator(t, d.Node); t.Kind(d.Node) == "macro_definition" && ok {
+		if t.Kind(d.Node) != "macro_definition" {
+			continue
+		}
+		if _, ok := generator(t, d.Node); ok {
 			w.gens[t.Text(d.Name)] = append(w.gens[t.Text(d.Name)], lang.Capture{Name: "_gen", Node: d.Node})
 		}
 	}
@@ -105,22 +108,18 @@ func lastBeside(cands []int, parent int, parentOf func(int) int) int {
 
 // holder is the impl or trait whose body declares item n, -1 when none.
 func holder(t *lang.Tree, n int32) int32 {
-	p := t.Parent(n)
-	for p > 0 {
-		for p > 0 && t.Kind(p) == "ERROR" {
-			p = t.Parent(p)
-		}
-		if p <= 0 || t.Kind(p) != "declaration_list" {
+	for p := t.Parent(n); p > 0; p = t.Parent(p) {
+		switch o := t.Parent(p); {
+		case t.Kind(p) == "ERROR":
+		case t.Kind(p) != "declaration_list":
+			return -1
+		case t.Kind(o) == "foreign_mod_item":
+			p = o
+		case t.Kind(o) == "impl_item" || t.Kind(o) == "trait_item":
+			return o
+		default:
 			return -1
 		}
-		switch o := t.Parent(p); t.Kind(o) {
-		case "impl_item", "trait_item":
-			return o
-		case "foreign_mod_item":
-			p = t.Parent(o)
-			continue
-		}
-		return -1
 	}
 	return -1
 }

@@ -44,6 +44,7 @@ func init() {
 		Defs:       defs,
 		LocalItems: true,
 		OwnBases:   true,
+		OwnDocs:    true,
 		Symbol:     symbol,
 		Finish:     finish,
 		Resolver:   resolver{},
