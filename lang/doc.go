@@ -48,15 +48,17 @@ package lang
 //     lang/php are Java's shape: their Defs hook says where the walk meets
 //     a declaration (place: a type's member, code, a script's top level,
 //     or nowhere the walk reads) and, for PHP, the class that holds it
-//     (Def.Owner: an anonymous class's methods are the named class's);
+//     (Def.Parent: an anonymous class's methods are the named class's);
 //     their Finish walks find the query's symbols with
-//     Extractor.SymbolOf.
+//     Extractor.SymbolOf. lang/golang and lang/rust are that shape too
+//     (Go's Defs makes one definition of each name of a var spec; Rust's
+//     hangs an impl's items from their type with Def.Parent).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/python, lang/golang, lang/rust, lang/kotlin,
-//     lang/swift, lang/c (C and C++) and lang/javascript (JavaScript,
-//     TypeScript and TSX).
+//     cannot follow: lang/python, lang/kotlin, lang/swift, lang/c (C and
+//     C++) and lang/javascript (JavaScript; TypeScript and TSX are Specs
+//     whose Finish is the walker).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what
@@ -110,7 +112,9 @@ package lang
 //     or a local, found with Tree.ChildrenBefore; false drops it),
 //     Import, Module; Defs, the file's definitions at once, which it
 //     filters (Bash: only a variable's first assignment at the top of a
-//     script); Finish, run last with the Extractor, for what spans the
+//     script), orders, adds to and hangs elsewhere (Def.Parent: lang/rust
+//     walks its containers over items alone, impls last, and hangs an
+//     impl's items from their type); Finish, run last with the Extractor, for what spans the
 //     file or needs its symbols (Bash's guards, file doc, export NAME);
 //     for a Walker, Extract, the walker itself;
 //   - resolution: a Resolver (Spec.Resolver), or Resolve and ResolveImport

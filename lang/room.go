@@ -61,6 +61,16 @@ type Spec struct {
 	// Bash's rule that a variable assigned again is no new symbol. A
 	// definition it drops leaves its references to the enclosing symbol.
 	Defs func(t *Tree, defs []Def) []Def
+	// LocalItems keeps a variable defined in a function a symbol (Rust's
+	// const and static items), where a local variable is dropped.
+	LocalItems bool
+	// OwnBases says the hooks name every type's bases: its extends and
+	// implements references add none (Rust's impls say which traits are
+	// a type's bases, and not every impl does).
+	OwnBases bool
+	// OwnDocs says the Symbol hook reads each definition's doc itself,
+	// so the engine reads none before it (DocBefore).
+	OwnDocs bool
 	// Finish completes the file's facts after the query's, with the
 	// Extractor: guards, a file's doc, a symbol a later statement changes.
 	Finish func(x *Extractor)
@@ -108,12 +118,13 @@ type Def struct {
 	Node, Name, Body int32
 	Kind             string
 	Match            *Match
-	// Owner, when a Defs hook sets it (0 when not), is the defining node
-	// of the symbol that holds the definition, where that is not the
-	// nearest symbol around it (PHP: a method of an anonymous class in a
-	// method is the named class's); a definition it places is kept even
-	// as a function's variable.
-	Owner int32
+	// Parent, when a Defs hook sets it (0 when not), is the defining node
+	// of the definition this one hangs from, where that is not the
+	// nearest one around it: Rust's impl members hang from their type,
+	// declared elsewhere; PHP's methods of an anonymous class in a method
+	// from the named class. A definition it places is kept even as a
+	// function's variable.
+	Parent int32
 }
 
 // Capture names of a tags query: @definition.<kind> and @reference.<kind>
@@ -259,17 +270,20 @@ func extractTags(x *Extractor, s *Spec) {
 			continue
 		}
 		parent := enclosing(d.Node)
-		if s, ok := symOf[d.Owner]; ok && d.Owner > 0 {
-			parent = s
+		if p, ok := symOf[d.Parent]; ok && d.Parent > 0 {
+			parent = p
 		}
 		pk := x.Facts.Symbols[parent].Kind
-		if d.Kind == KindVariable && d.Owner == 0 && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
+		if d.Kind == KindVariable && d.Parent == 0 && !s.LocalItems && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
 			continue // a function's locals are not symbols
 		}
 		if d.Kind == KindFunction && IsTypeKind(pk) {
 			d.Kind = KindMethod
 		}
-		sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true, Doc: x.DocBefore(d.Node)}
+		sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true}
+		if !s.OwnDocs {
+			sym.Doc = x.DocBefore(d.Node)
+		}
 		sym.Signature.Text = x.HeaderText(d.Node, d.Body)
 		if s.Symbol != nil && !s.Symbol(t, d, &sym) {
 			continue
@@ -300,6 +314,9 @@ func extractTags(x *Extractor, s *Spec) {
 	// a class's extends and implements references are its bases, unless
 	// its Symbol hook named them as written (Java's keep their type
 	// arguments: "Comparable<T>")
+	if s.OwnBases {
+		return
+	}
 	named := map[int]bool{}
 	for i := range x.Facts.Symbols {
 		if len(x.Facts.Symbols[i].Signature.Bases) > 0 {

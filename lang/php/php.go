@@ -152,7 +152,7 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 		case k == "property_promotion_parameter" && (cls < 0 || !strings.EqualFold(t.FieldText(n, "name"), "__construct")):
 			continue
 		case cls >= 0 && k != "function_definition":
-			d.Owner = cls
+			d.Parent = cls
 			if k == "method_declaration" && strings.EqualFold(t.Text(d.Name), "__construct") {
 				d.Kind = lang.KindConstructor
 			}
@@ -160,9 +160,9 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 			continue
 		case k == "const_element":
 			// a constant in a function is the function's, no local
-			for p := t.Parent(n); p >= 0 && d.Owner == 0; p = t.Parent(p) {
+			for p := t.Parent(n); p >= 0 && d.Parent == 0; p = t.Parent(p) {
 				if kept[p] {
-					d.Owner = p
+					d.Parent = p
 				}
 			}
 		}

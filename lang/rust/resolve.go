@@ -2,6 +2,7 @@ package rust
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -184,7 +185,7 @@ func bindings(fi *lang.FileInfo) map[string]lang.Binding {
 					m[key] = b
 					return
 				}
-				key = name + "\x00" + itoa(i)
+				key = name + "\x00" + strconv.Itoa(i)
 			}
 		}
 		for i := range fi.Imports {
@@ -221,7 +222,7 @@ func bindingsOf(fi *lang.FileInfo, name string) []lang.Binding {
 	}
 	out := []lang.Binding{b}
 	for i := 1; ; i++ {
-		b, ok := m[name+"\x00"+itoa(i)]
+		b, ok := m[name+"\x00"+strconv.Itoa(i)]
 		if !ok {
 			return out
 		}
@@ -357,7 +358,7 @@ func (r *resValue) binding(file string, b lang.Binding, depth int) (ent, bool) {
 	if depth > lang.MaxDepth {
 		return ent{}, false
 	}
-	key := "rs.bind\x00" + file + "\x00" + b.Imp.Source + "\x00" + b.Name + "\x00" + itoa(b.Imp.Line)
+	key := "rs.bind\x00" + file + "\x00" + b.Imp.Source + "\x00" + b.Name + "\x00" + strconv.Itoa(b.Imp.Line)
 	if depth <= 1 {
 		return r.decode(r.tab.Memo(key, func() string { return encode(r.bindingUncached(file, b, depth)) }))
 	}
@@ -426,7 +427,7 @@ func (r *resValue) member(e ent, name string, depth int) (ent, bool) {
 // from. Every lookup through the file's globs needs it, so it is
 // memoised, computed afresh (depth 1) apart from the reference that asks.
 func (r *resValue) glob(file string, g *lang.Import) (ent, bool) {
-	key := "rs.glob\x00" + file + "\x00" + itoa(g.Line) + "\x00" + g.Source
+	key := "rs.glob\x00" + file + "\x00" + strconv.Itoa(g.Line) + "\x00" + g.Source
 	return r.decode(r.tab.Memo(key, func() string {
 		return encode(r.neutral().pathUncached(file, split(g.Source), 1, g))
 	}))

@@ -1,11 +1,18 @@
-// Package rust is sdl's room for Rust: a walker over the syntax tree
-// (modules, items, impls and traits, uses, macros, the types of locals,
-// panics and side effects), resolution through the crate's module tree,
-// uses, impls and traits, and the skeleton rules of its braced bodies.
+// Package rust is sdl's room for Rust: items come from tags.scm, and
+// defs.go says which the code reaches, in what order, what they hang from
+// and what their attributes, modifiers and doc comments make of them; this
+// file walks the code (impls and traits, uses, macros, the types of
+// locals, panics and side effects), resolve.go resolves through the
+// crate's module tree, uses, impls and traits, and skeleton.go holds the
+// skeleton rules of its braced bodies.
 package rust
 
 import (
+	"cmp"
 	"embed"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -18,22 +25,39 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
-	lang.RegisterWalker(lang.Walker{
-		Name:          "rust",
-		Extensions:    []string{".rs"},
-		Grammar:       grammar.Rust(),
-		Comments:      []string{"line_comment", "block_comment"},
-		Strings:       []string{"string_literal", "raw_string_literal", "char_literal"},
-		Idents:        []string{"identifier", "type_identifier", "field_identifier", "shorthand_field_identifier"},
-		Data:          data,
-		Builtins:      builtins,
-		Extract:       extract,
-		Resolve:       resolve,
-		ResolveImport: resolveImport,
-		Skeleton:      skeleton,
-		Fixup:         unwrapItemMacros,
+	lang.Register(lang.Spec{
+		Name:       "rust",
+		Extensions: []string{".rs"},
+		Grammar:    grammar.Rust(),
+		Query:      tags, QueryFile: "lang/rust/tags.scm",
+		QueryRoots: []string{"function_item", "function_signature_item", "macro_definition", "struct_item", "union_item",
+			"enum_item", "trait_item", "type_item", "mod_item", "const_item", "static_item", "impl_item"},
+		Comments:   []string{"line_comment", "block_comment"},
+		Strings:    []string{"string_literal", "raw_string_literal", "char_literal"},
+		Idents:     []string{"identifier", "type_identifier", "field_identifier", "shorthand_field_identifier"},
+		Data:       data,
+		Builtins:   slices.Sorted(maps.Keys(builtins)),
+		Defs:       defs,
+		LocalItems: true,
+		OwnBases:   true,
+		OwnDocs:    true,
+		Symbol:     symbol,
+		Finish:     finish,
+		Resolver:   resolver{},
+		SkelRules:  skeleton,
+		Fixup:      unwrapItemMacros,
 	})
+}
+
+type resolver struct{}
+
+func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
+func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
+	return resolveImport(ctx, imp, name)
 }
 
 // cratePlace is where a Rust file sits in its crate, judged by its path alone.
@@ -129,22 +153,13 @@ func placeOf(p string) cratePlace {
 
 func ident(s string) string { return strings.ReplaceAll(s, "-", "_") }
 
-// state is where the walker declares items: the symbol they hang from, the
-// impl or trait they belong to, and whether they are test code.
+// state is where the walk is: the symbol code belongs to, the inline
+// modules it is in, and the type Self means there.
 type state struct {
 	parent   int
 	mods     []string          // inline `mod x { }` names from the file's module down
 	selfType string            // the type Self means inside an impl or a trait, as a path
 	bounds   map[string]string // the impl's or trait's generic parameters' first bounds
-	inTrait  bool
-	inImpl   bool
-	test     bool
-	vis      *vis // inherited visibility (trait members, trait impls)
-}
-
-type vis struct {
-	exported bool
-	vis      string
 }
 
 // scope maps a function's local names to what is known of their types.
@@ -169,32 +184,46 @@ func fnScope(c state) *scope {
 	return s
 }
 
+// walker is the walk of the file's containers, made twice: by defs, over
+// items alone (x is nil), to keep the query's definitions in the order the
+// walk meets them, and by finish, over the code of the symbols the engine
+// made of them.
 type walker struct {
 	x *lang.Extractor
 	t *lang.Tree
-	// impls found in a container, handled after its types so that an
-	// impl finds its type wherever the type sits in the container
+	// types indexes the type symbols met so far by name, for impls;
+	// parents are the symbols' parents, by symbol
+	types   map[string][]int
+	parents []int
+	mods    []string // the inline modules being walked, for items in blocks
+	// finish's: the symbol the engine made of each item, and the traits
+	// the file's impls implement, by type symbol
+	syms  map[int32]int
 	bases map[int][]string
-	mods  []string // the inline modules being walked, for items in blocks
-	// gens are the file's macro_rules! macros that declare a function
-	// named by their first ident argument
-	gens map[string]gen
-	// types indexes the file's type symbols by name, for impls
-	types map[string][]int
+	// defs': the query's definitions by node, those kept, the node of
+	// each symbol to be, the file's generator macros, the nodes of items
+	// and impls in order (code that holds none is skipped), and the scope
+	// that marks a function's code
+	defs   map[int32]lang.Def
+	out    []lang.Def
+	nodes  []int32
+	gens   map[string][]lang.Capture
+	marks  []int32
+	fnCode *scope
 }
 
-type gen struct {
-	pub     bool
-	returns string
-}
-
-func extract(x *lang.Extractor) {
+// finish names the file's module after its place in the crate and walks
+// the file's code: what its functions call, construct and guard, the
+// traits its impls implement, its uses.
+func finish(x *lang.Extractor) {
 	rf := placeOf(x.Path)
 	x.Facts.Module = rf.Module
-	m := &x.Facts.Symbols[0]
-	m.Name = rf.Module[strings.LastIndex(rf.Module, ":")+1:]
-	w := &walker{x: x, t: x.Tree, bases: map[int][]string{}}
-	w.generators()
+	x.Facts.Symbols[0].Name = rf.Module[strings.LastIndex(rf.Module, ":")+1:]
+	w := &walker{x: x, t: x.Tree, bases: map[int][]string{}, syms: make(map[int32]int, len(x.SymNode)), types: map[string][]int{}}
+	for i, n := range x.SymNode {
+		w.syms[n] = i
+		w.parents = append(w.parents, x.Facts.Symbols[i].Parent)
+	}
 	w.container(0, state{parent: 0}, nil, true)
 	for sym, bs := range w.bases {
 		s := &x.Facts.Symbols[sym]
@@ -202,30 +231,45 @@ func extract(x *lang.Extractor) {
 	}
 }
 
-// itemKinds are the node kinds that declare items.
-var itemKinds = map[string]bool{
-	"function_item": true, "function_signature_item": true, "struct_item": true, "union_item": true,
-	"enum_item": true, "trait_item": true, "impl_item": true, "type_item": true, "mod_item": true,
-	"const_item": true, "static_item": true, "macro_definition": true, "use_declaration": true,
-	"extern_crate_declaration": true, "foreign_mod_item": true,
+// define is the symbol of item n, hanging from parent: defs' walk keeps
+// d (when ok), whose symbol the engine will make; finish's finds the
+// symbol the engine made. It is parent when n makes none (a name the
+// parser found missing).
+func (w *walker) define(n int32, parent int, d lang.Def, ok bool) int {
+	t := w.t
+	sym := parent
+	if w.x != nil {
+		sym, ok = w.syms[n]
+	} else if ok {
+		d.Parent = w.nodes[parent]
+		w.out = append(w.out, d)
+		if ok = strings.TrimSpace(t.Text(d.Name)) != ""; ok {
+			sym = len(w.nodes)
+			w.nodes, w.parents = append(w.nodes, n), append(w.parents, parent)
+		}
+	}
+	if !ok {
+		return parent
+	}
+	if typeKinds[t.Kind(n)] {
+		name := t.FieldText(n, "name")
+		w.types[name] = append(w.types[name], sym)
+	}
+	return sym
 }
 
 // container walks the children of a source file, a declaration list or a
-// block. Items become symbols under c.parent; statements are code of the
-// symbol c.parent (scope is nil outside function bodies). Attributes and
-// doc comments wait for the item they precede. top marks a function's own
-// body, where early exits are guards. Impl blocks are handled last so that
-// they find the types of their container.
+// block: the code of items, and statements, which are code of the symbol
+// c.parent (scope is nil outside function bodies). top marks a function's
+// own body, where early exits are guards. Impl blocks are walked last so
+// that they find the types of their container.
 func (w *walker) container(n int32, c state, scope *scope, top bool) {
 	t := w.t
-	var attrs []int32
-	var doc []string
-	var impls []pending
+	var impls []int32
 	var inner []string
-	// In an ERROR node, "fn name(" whose item did not parse still names a
+	// In an ERROR node, "fn name(" whose item did not parse names a
 	// function: the code after it is taken as its body.
-	isErr := t.Kind(n) == "ERROR"
-	afterFn := false
+	isErr, afterFn := t.Kind(n) == "ERROR", false
 	code, codeScope := c.parent, scope
 	for ch := range t.Children(n) {
 		k := t.Kind(ch)
@@ -236,32 +280,24 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 			}
 			if afterFn && k == "identifier" {
 				afterFn = false
-				s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(ch), Parent: c.parent, Doc: joinDoc(doc), Visibility: lang.VisPrivate}
-				s.IsTest = c.test
-				code = w.x.AddSymbol(s, ch, ch, -1)
-				codeScope = newScope(c.selfType)
-				attrs, doc = nil, nil
+				code, codeScope = w.define(ch, c.parent, lang.Def{Node: ch, Name: ch, Body: -1, Kind: lang.KindFunction}, true), newScope(c.selfType)
 				continue
 			}
 			afterFn = false
 			if k == "parameters" && code != c.parent {
-				w.x.Facts.Symbols[code].Signature.Params, w.x.Facts.Symbols[code].Signature.Receiver = w.params(ch, codeScope)
+				if w.x != nil {
+					w.x.Facts.Symbols[code].Signature.Params, w.x.Facts.Symbols[code].Signature.Receiver = params(t, ch, codeScope)
+				}
 				continue
 			}
 		}
 		switch k {
 		case "line_comment", "block_comment":
-			switch {
-			case t.Field(ch, "outer") >= 0:
-				doc = append(doc, docText(t, ch))
-			case t.Field(ch, "inner") >= 0:
+			if t.Field(ch, "inner") >= 0 {
 				inner = append(inner, docText(t, ch))
 			}
 			continue
-		case "attribute_item":
-			attrs = append(attrs, ch)
-			continue
-		case "inner_attribute_item":
+		case "attribute_item", "inner_attribute_item":
 			continue
 		}
 		if !t.Named(ch) {
@@ -269,29 +305,29 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 		}
 		switch {
 		case k == "impl_item":
-			impls = append(impls, pending{ch, attrs, joinDoc(doc)})
+			impls = append(impls, ch)
 		case itemKinds[k]:
-			w.item(ch, c, attrs, joinDoc(doc))
+			w.item(ch, c)
 		case k == "ERROR":
 			w.container(ch, c, scope, false)
-		case codeScope == nil && w.gens != nil && w.generated(ch, c, doc):
-			w.expr(ch, code, newScope(c.selfType))
 		case codeScope == nil:
-			// code outside functions: macro calls at module level,
-			// recovered fragments
+			// code outside functions: macro calls at module level (a
+			// generator's too), recovered fragments
+			if w.x == nil {
+				w.generated(ch, c.parent)
+			}
 			w.expr(ch, code, newScope(c.selfType))
 		default:
-			if top {
+			if top && w.x != nil {
 				w.guard(ch, code)
 			}
 			w.expr(ch, code, codeScope)
 		}
-		attrs, doc = nil, nil
 	}
 	for _, p := range impls {
-		w.impl(p.node, c, p.attrs, p.doc)
+		w.impl(p, c)
 	}
-	if len(inner) > 0 && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
+	if len(inner) > 0 && w.x != nil && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
 		s := &w.x.Facts.Symbols[c.parent]
 		if s.Doc != "" {
 			s.Doc += "\n"
@@ -300,136 +336,114 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 	}
 }
 
-type pending struct {
-	node  int32
-	attrs []int32
-	doc   string
+// item walks what an item holds of code, and the uses it makes.
+func (w *walker) item(n int32, c state) {
+	t := w.t
+	d, ok := w.defs[n]
+	self := w.define(n, c.parent, d, ok && !(t.Kind(n) == "type_item" && holder(t, n) >= 0))
+	name, body := t.Field(n, "name"), t.Field(n, "body")
+	switch t.Kind(n) {
+	case "function_item":
+		if name < 0 || body < 0 {
+			return
+		}
+		scope := w.fnCode
+		if w.x != nil {
+			scope = fnScope(c)
+			generics(t, n, scope)
+			params(t, t.Field(n, "parameters"), scope)
+		}
+		// items nested in a function do not see the outer Self
+		w.body(body, state{parent: self, mods: c.mods}, scope)
+	case "trait_item":
+		if name < 0 {
+			return
+		}
+		if b := t.Field(n, "bounds"); b >= 0 && w.x != nil {
+			for sb := range t.NamedChildren(b) {
+				switch t.Kind(sb) {
+				case "type_identifier", "scoped_type_identifier", "generic_type":
+					w.typeRef(sb, self, lang.RefExtends, sb, "")
+				}
+			}
+		}
+		if body >= 0 {
+			w.container(body, state{parent: self, mods: c.mods, selfType: t.Text(name), bounds: bounds(t, n)}, nil, false)
+		}
+	case "mod_item":
+		if name < 0 {
+			return
+		}
+		if body < 0 {
+			// mod x; imports the submodule's file
+			if w.x != nil {
+				src := append([]string{"self"}, c.mods...)
+				w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: strings.Join(append(src, t.Text(name)), "::"),
+					Line: t.StartLine(n), Symbol: c.parent})
+			}
+			return
+		}
+		inner := state{parent: self, mods: append(slices.Clone(c.mods), t.Text(name))}
+		saved := w.mods
+		w.mods = inner.mods
+		w.container(body, inner, nil, false)
+		w.mods = saved
+	case "const_item", "static_item":
+		if val := t.Field(n, "value"); name >= 0 && val >= 0 {
+			w.expr(val, self, newScope(c.selfType))
+		}
+	case "use_declaration":
+		if w.x != nil {
+			w.use(n, c)
+		}
+	case "extern_crate_declaration":
+		if w.x != nil {
+			w.externCrate(n, c)
+		}
+	case "foreign_mod_item":
+		if body >= 0 {
+			w.container(body, c, nil, false)
+		}
+	}
 }
 
-// generators finds the file's macro_rules! macros that expand to a
-// function named by their first ident fragment ($name:ident ... fn $name).
-func (w *walker) generators() {
+// impl records the trait an impl implements, as a reference and a base
+// of its type when the file declares the type, and walks its items.
+func (w *walker) impl(n int32, c state) {
 	t := w.t
-	if !strings.Contains(string(t.Src), "macro_rules") {
+	typ := t.Field(n, "type")
+	if typ < 0 {
 		return
 	}
-	for i := int32(0); i < t.Len(); i++ {
-		if t.Kind(i) != "macro_definition" {
-			continue
+	typePath := typePath(t, deref(t, typ))
+	typeName := lang.LastIdent(typePath)
+	trait := t.Field(n, "trait")
+	owner := lastBeside(w.types[typeName], c.parent, func(i int) int { return w.parents[i] })
+	if trait >= 0 && !negativeImpl(t, trait) && w.x != nil {
+		if owner >= 0 {
+			w.typeRef(trait, owner, lang.RefImplements, n, "")
+			w.bases[owner] = append(w.bases[owner], implBase(t, trait, t.Field(n, "body")))
+		} else {
+			w.typeRef(trait, c.parent, lang.RefImplements, n, typeName)
 		}
-		name := t.FieldText(i, "name")
-		for rule := range t.NamedChildren(i) {
-			if t.Kind(rule) != "macro_rule" {
-				continue
-			}
-			v := ""
-			for d := range t.Descendants(t.Field(rule, "left")) {
-				if t.Kind(d) == "token_binding_pattern" && t.FieldText(d, "type") == "ident" {
-					v = t.FieldText(d, "name")
-					break
-				}
-			}
-			right := t.Field(rule, "right")
-			if v == "" || right < 0 {
-				continue
-			}
-			prev, prev2 := "", ""
-			for d := range t.Descendants(right) {
-				if !t.IsLeaf(d) {
-					continue
-				}
-				text := t.Text(d)
-				if prev == "fn" && text == v {
-					if w.gens == nil {
-						w.gens = map[string]gen{}
-					}
-					g := w.gens[name]
-					g.pub = g.pub || prev2 == "pub"
-					if g.returns == "" {
-						g.returns = genReturns(string(t.Src[t.Nodes[d].EndByte:t.Nodes[right].EndByte]))
-					}
-					w.gens[name] = g
-				}
-				prev2, prev = prev, text
-			}
+	}
+	if body := t.Field(n, "body"); body >= 0 {
+		inner := state{parent: c.parent, mods: c.mods, selfType: typePath, bounds: bounds(t, n)}
+		if owner >= 0 {
+			inner.parent = owner
 		}
+		w.container(body, inner, nil, false)
 	}
 }
 
-// genReturns reads the return type of a function in a macro's
-// transcriber, from the text after its name: "<H>(h: H) -> Router<S> where".
-func genReturns(s string) string {
-	i := strings.Index(s, "->")
-	if i < 0 {
-		return ""
+// body walks a function body: its statements are the top level, where an
+// early exit is a guard.
+func (w *walker) body(body int32, c state, scope *scope) {
+	if w.t.Kind(body) != "block" {
+		w.expr(body, c.parent, scope)
+		return
 	}
-	// the parameters end before the arrow: no body in between
-	if strings.Contains(s[:i], "{") {
-		return ""
-	}
-	s = s[i+2:]
-	end := len(s)
-	for _, stop := range []string{"{", " where", "\n", ";"} {
-		if j := strings.Index(s, stop); j >= 0 && j < end {
-			end = j
-		}
-	}
-	ret := strings.TrimSpace(s[:end])
-	if strings.Contains(ret, "$") {
-		return ""
-	}
-	return ret
-}
-
-// generated adds the function a generator macro's invocation declares,
-// named by its first identifier argument. It reports whether n was one.
-func (w *walker) generated(n int32, c state, doc []string) bool {
-	t := w.t
-	m := n
-	if t.Kind(m) == "expression_statement" {
-		m = t.FirstNamedChild(m)
-	}
-	if m < 0 || t.Kind(m) != "macro_invocation" {
-		return false
-	}
-	g, ok := w.gens[t.FieldText(m, "macro")]
-	tt := t.ChildOfKind(m, "token_tree")
-	if !ok || tt < 0 {
-		return false
-	}
-	name := int32(-1)
-	for ch := range t.Children(tt) {
-		switch t.Kind(ch) {
-		case "identifier":
-			name = ch
-		case "line_comment", "block_comment":
-			if t.Field(ch, "outer") >= 0 {
-				doc = append(doc, docText(t, ch))
-			}
-			continue
-		case "token_tree":
-			continue // an attribute's #[..]
-		}
-		break
-	}
-	if name < 0 {
-		return false
-	}
-	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.parent, Doc: joinDoc(doc), IsTest: c.test}
-	s.Exported, s.Visibility = g.pub, lang.VisPrivate
-	if g.pub {
-		s.Visibility = lang.VisExported
-	}
-	s.Signature.Returns = g.returns
-	if c.inImpl {
-		s.Kind = lang.KindMethod
-		if p := w.x.Facts.Symbols[c.parent].Kind; p != lang.KindClass && p != lang.KindInterface && p != lang.KindType {
-			s.Container = lang.LastIdent(c.selfType)
-		}
-	}
-	s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(m)), 120)
-	w.x.AddSymbol(s, n, name, -1)
-	return true
+	w.container(body, c, scope, true)
 }
 
 // docText is the text of one doc comment without its markers.
@@ -469,8 +483,7 @@ type attrInfo struct {
 	derives []string // #[derive(Debug, Clone)]: traits the type implements
 }
 
-func (w *walker) attrInfo(attrs []int32) attrInfo {
-	t := w.t
+func readAttrs(t *lang.Tree, attrs []int32) attrInfo {
 	var a attrInfo
 	for _, at := range attrs {
 		attr := t.ChildOfKind(at, "attribute")
@@ -507,59 +520,9 @@ func (w *walker) attrInfo(attrs []int32) attrInfo {
 	return a
 }
 
-// visibility reads an item's visibility modifier: pub is exported,
-// pub(crate), pub(super) and pub(in path) are internal, none is private.
-func (w *walker) visibility(n int32, c state) (bool, string) {
-	t := w.t
-	v := t.ChildOfKind(n, "visibility_modifier")
-	if v < 0 {
-		if c.vis != nil {
-			return c.vis.exported, c.vis.vis
-		}
-		return false, lang.VisPrivate
-	}
-	switch strings.Join(strings.Fields(t.Text(v)), "") {
-	case "pub":
-		return true, lang.VisExported
-	case "pub(self)":
-		return false, lang.VisPrivate
-	}
-	return false, lang.VisInternal
-}
-
-func (w *walker) item(n int32, c state, attrs []int32, doc string) {
-	switch w.t.Kind(n) {
-	case "function_item", "function_signature_item":
-		w.fn(n, c, attrs, doc)
-	case "struct_item", "union_item", "enum_item":
-		w.structDecl(n, c, attrs, doc)
-	case "trait_item":
-		w.trait(n, c, attrs, doc)
-	case "impl_item":
-		w.impl(n, c, attrs, doc)
-	case "type_item":
-		w.alias(n, c, attrs, doc)
-	case "mod_item":
-		w.mod(n, c, attrs, doc)
-	case "const_item", "static_item":
-		w.variable(n, c, attrs, doc)
-	case "macro_definition":
-		w.macroDef(n, c, attrs, doc)
-	case "use_declaration":
-		w.use(n, c)
-	case "extern_crate_declaration":
-		w.externCrate(n, c)
-	case "foreign_mod_item":
-		if body := w.t.Field(n, "body"); body >= 0 {
-			w.container(body, c, nil, false)
-		}
-	}
-}
-
 // generics lists type parameters and where predicates ("T: Clone",
 // "where T: Send").
-func (w *walker) generics(n int32, scope *scope) []string {
-	t := w.t
+func generics(t *lang.Tree, n int32, scope *scope) []string {
 	var out []string
 	if tp := t.Field(n, "type_parameters"); tp >= 0 {
 		for p := range t.NamedChildren(tp) {
@@ -593,9 +556,9 @@ func (w *walker) generics(n int32, scope *scope) []string {
 
 // bounds maps the generic parameters of an impl or a trait to their first
 // trait bounds.
-func (w *walker) bounds(n int32) map[string]string {
+func bounds(t *lang.Tree, n int32) map[string]string {
 	s := newScope("")
-	w.generics(n, s)
+	generics(t, n, s)
 	if len(s.TypeVars) == 0 {
 		return nil
 	}
@@ -612,73 +575,6 @@ func firstTrait(t *lang.Tree, bounds int32) string {
 		}
 	}
 	return ""
-}
-
-func (w *walker) fn(n int32, c state, attrs []int32, doc string) {
-	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
-	scope := fnScope(c)
-	selfName := lang.LastIdent(c.selfType)
-	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.parent, Doc: doc}
-	s.Exported, s.Visibility = w.visibility(n, c)
-	inType := c.inImpl || c.inTrait
-	if inType {
-		s.Kind = lang.KindMethod
-		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind != lang.KindClass && w.x.Facts.Symbols[c.parent].Kind != lang.KindInterface &&
-			w.x.Facts.Symbols[c.parent].Kind != lang.KindType {
-			s.Container = selfName
-		}
-	}
-	if mods := t.ChildOfKind(n, "function_modifiers"); mods >= 0 {
-		for m := range t.Children(mods) {
-			switch k := t.Kind(m); k {
-			case "extern_modifier":
-				s.Signature.Modifiers = append(s.Signature.Modifiers, lang.OneLine(t.Text(m)))
-			default:
-				s.Signature.Modifiers = append(s.Signature.Modifiers, k)
-			}
-		}
-	}
-	s.Signature.Generics = w.generics(n, scope)
-	s.Signature.Params, s.Signature.Receiver = w.params(t.Field(n, "parameters"), scope)
-	if rt := t.Field(n, "return_type"); rt >= 0 {
-		s.Signature.Returns = lang.OneLine(t.Text(rt))
-	}
-	if inType && s.Signature.Receiver == "" {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "static")
-		if c.inImpl && returnsSelf(s.Signature.Returns, selfName) {
-			s.Kind = lang.KindConstructor
-		}
-	}
-	if c.inTrait && body < 0 {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
-	}
-	s.Signature.Text = w.x.HeaderText(n, body)
-	a := w.attrInfo(attrs)
-	s.IsTest = c.test || a.test || a.cfgTest
-	sym := w.x.AddSymbol(s, n, name, body)
-	if body >= 0 {
-		inner := c
-		inner.parent, inner.inImpl, inner.inTrait, inner.vis = sym, false, false, nil
-		inner.test = s.IsTest
-		// items nested in a function do not see the outer Self
-		inner.selfType, inner.bounds = "", nil
-		w.body(body, inner, scope)
-	}
-}
-
-// body walks a function body: its statements are the top level, where an
-// early exit is a guard.
-func (w *walker) body(body int32, c state, scope *scope) {
-	if w.t.Kind(body) != "block" {
-		w.expr(body, c.parent, scope)
-		return
-	}
-	w.container(body, c, scope, true)
 }
 
 // returnsSelf reports a return type that is the impl's type: Self, the
@@ -702,8 +598,7 @@ func returnsSelf(ret, self string) bool {
 
 // params reads a parameter list, typing the names it binds in scope. The
 // receiver (self, &self, &mut self, self: Box<Self>) is returned apart.
-func (w *walker) params(list int32, scope *scope) ([]lang.Param, string) {
-	t := w.t
+func params(t *lang.Tree, list int32, scope *scope) ([]lang.Param, string) {
 	if list < 0 {
 		return nil, ""
 	}
@@ -728,10 +623,10 @@ func (w *walker) params(list int32, scope *scope) ([]lang.Param, string) {
 			if pat >= 0 {
 				name = lang.OneLine(t.Text(pat))
 				if t.Kind(pat) == "identifier" && scope != nil {
-					scope.Types[name] = w.simpleType(typ, scope)
+					scope.Types[name] = simpleType(t, typ, scope)
 				} else {
-					w.bindPattern(pat, scope)
-					w.wrapperPattern(pat, typ, scope)
+					bindPattern(t, pat, scope)
+					wrapperPattern(t, pat, typ, scope)
 				}
 			}
 			if mut := t.ChildOfKind(p, "mutable_specifier"); mut >= 0 && name != "" {
@@ -750,7 +645,7 @@ func (w *walker) params(list int32, scope *scope) ([]lang.Param, string) {
 				scope.Types[t.Text(p)] = "_"
 			}
 		default:
-			w.bindPattern(p, scope)
+			bindPattern(t, p, scope)
 		}
 	}
 	return out, recv
@@ -758,8 +653,7 @@ func (w *walker) params(list int32, scope *scope) ([]lang.Param, string) {
 
 // wrapperPattern types the inner name of a destructured wrapper
 // parameter, the extractor idiom State(state): State<AppState>.
-func (w *walker) wrapperPattern(pat, typ int32, scope *scope) {
-	t := w.t
+func wrapperPattern(t *lang.Tree, pat, typ int32, scope *scope) {
 	if scope == nil || typ < 0 || t.Kind(pat) != "tuple_struct_pattern" || t.Kind(typ) != "generic_type" {
 		return
 	}
@@ -781,14 +675,13 @@ func (w *walker) wrapperPattern(pat, typ int32, scope *scope) {
 		return
 	}
 	if a := t.FirstNamedChild(args); a >= 0 {
-		scope.Types[t.Text(inner)] = w.simpleType(a, scope)
+		scope.Types[t.Text(inner)] = simpleType(t, a, scope)
 	}
 }
 
 // bindPattern marks the names a pattern binds as locals of unknown type.
 // Upper-case names in patterns are constants and unit variants.
-func (w *walker) bindPattern(p int32, scope *scope) {
-	t := w.t
+func bindPattern(t *lang.Tree, p int32, scope *scope) {
 	if p < 0 || scope == nil {
 		return
 	}
@@ -820,8 +713,7 @@ func (w *walker) bindPattern(p int32, scope *scope) {
 // simpleType reduces a type node to the name resolution looks up: the
 // path of the type without references, smart pointers and arguments; a
 // generic parameter becomes its first bound; "_" when nothing is known.
-func (w *walker) simpleType(typ int32, scope *scope) string {
-	t := w.t
+func simpleType(t *lang.Tree, typ int32, scope *scope) string {
 	for depth := 0; typ >= 0 && depth < 8; depth++ {
 		switch t.Kind(typ) {
 		case "reference_type", "pointer_type":
@@ -833,7 +725,7 @@ func (w *walker) simpleType(typ int32, scope *scope) string {
 				return "_"
 			}
 			if t.Kind(tr) == "trait_bounds" {
-				return orElse(firstTrait(t, tr), "_")
+				return cmp.Or(firstTrait(t, tr), "_")
 			}
 			typ = tr
 			continue
@@ -867,13 +759,6 @@ func (w *walker) simpleType(typ int32, scope *scope) string {
 		return "_"
 	}
 	return "_"
-}
-
-func orElse(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // wrapperTypes are smart pointers whose methods calls reach through.
@@ -928,30 +813,9 @@ func pathInto(t *lang.Tree, n int32, b *strings.Builder, depth int) {
 	}
 }
 
-func (w *walker) structDecl(n int32, c state, attrs []int32, doc string) {
-	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
-	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: c.parent, Doc: doc}
-	s.Exported, s.Visibility = w.visibility(n, c)
-	s.Signature.Generics = w.generics(n, nil)
-	s.Signature.Text = w.x.HeaderText(n, body)
-	a := w.attrInfo(attrs)
-	s.IsTest = c.test || a.cfgTest
-	s.Signature.Bases = a.derives
-	if body >= 0 {
-		s.Signature.Fields = w.fields(body)
-	}
-	w.addType(s, n, name, body)
-}
-
 // fields lists struct fields (tuple fields are named 0, 1, ...) and enum
 // variants, which are no symbols but name what Enum::Variant means.
-func (w *walker) fields(body int32) []lang.Param {
-	t := w.t
+func fields(t *lang.Tree, body int32) []lang.Param {
 	var out []lang.Param
 	switch t.Kind(body) {
 	case "field_declaration_list":
@@ -964,7 +828,7 @@ func (w *walker) fields(body int32) []lang.Param {
 		i := 0
 		for f := range t.Children(body) {
 			if t.FieldName(f) == "type" {
-				out = append(out, lang.Param{Name: itoa(i), Type: lang.OneLine(t.Text(f))})
+				out = append(out, lang.Param{Name: strconv.Itoa(i), Type: lang.OneLine(t.Text(f))})
 				i++
 			}
 		}
@@ -982,50 +846,6 @@ func (w *walker) fields(body int32) []lang.Param {
 	return out
 }
 
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
-}
-
-func (w *walker) trait(n int32, c state, attrs []int32, doc string) {
-	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	body := t.Field(n, "body")
-	s := lang.Symbol{Kind: lang.KindInterface, Name: t.Text(name), Parent: c.parent, Doc: doc}
-	s.Exported, s.Visibility = w.visibility(n, c)
-	s.Signature.Generics = w.generics(n, nil)
-	s.Signature.Text = w.x.HeaderText(n, body)
-	a := w.attrInfo(attrs)
-	s.IsTest = c.test || a.cfgTest
-	var supers []int32
-	if b := t.Field(n, "bounds"); b >= 0 {
-		for sb := range t.NamedChildren(b) {
-			switch t.Kind(sb) {
-			case "type_identifier", "scoped_type_identifier", "generic_type":
-				s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(sb)))
-				supers = append(supers, sb)
-			}
-		}
-	}
-	sym := w.addType(s, n, name, body)
-	for _, sb := range supers {
-		w.typeRef(sb, sym, lang.RefExtends, sb, "")
-	}
-	if body >= 0 {
-		inner := c
-		inner.parent, inner.selfType, inner.inTrait, inner.inImpl = sym, s.Name, true, false
-		inner.bounds = w.bounds(n)
-		inner.test = s.IsTest
-		inner.vis = &vis{s.Exported, s.Visibility}
-		w.container(body, inner, nil, false)
-	}
-}
-
 // typeRef records a reference of kind to the type written at typ.
 func (w *walker) typeRef(typ int32, sym int, kind string, at int32, qualType string) {
 	p := typePath(w.t, typ)
@@ -1036,51 +856,11 @@ func (w *walker) typeRef(typ int32, sym int, kind string, at int32, qualType str
 	w.x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, QualifierType: qualType, Symbol: sym}, at)
 }
 
-func (w *walker) impl(n int32, c state, attrs []int32, doc string) {
-	t := w.t
-	typ := t.Field(n, "type")
-	if typ < 0 {
-		return
-	}
-	typePath := typePath(t, deref(t, typ))
-	typeName := lang.LastIdent(typePath)
-	trait := t.Field(n, "trait")
-	a := w.attrInfo(attrs)
-	owner := w.findType(typeName, c.parent)
-	if trait >= 0 && !negativeImpl(t, trait) {
-		if owner >= 0 {
-			w.typeRef(trait, owner, lang.RefImplements, n, "")
-			w.bases[owner] = append(w.bases[owner], w.implBase(trait, t.Field(n, "body")))
-		} else {
-			w.typeRef(trait, c.parent, lang.RefImplements, n, typeName)
-		}
-	}
-	body := t.Field(n, "body")
-	if body < 0 {
-		return
-	}
-	inner := c
-	inner.selfType, inner.inImpl, inner.inTrait = typePath, true, false
-	inner.bounds = w.bounds(n)
-	inner.test = c.test || a.cfgTest
-	if owner >= 0 {
-		inner.parent = owner
-	}
-	if trait >= 0 {
-		// trait items are as visible as the trait
-		inner.vis = &vis{true, lang.VisExported}
-	} else {
-		inner.vis = nil
-	}
-	w.container(body, inner, nil, false)
-}
-
 // implBase is how a type's bases show a trait it implements. A Future or
 // IntoFuture shows its Output, which is what .await gives, and a Deref
 // its Target, whose methods the type's values have:
 // "IntoFuture<Output = Response>", "Deref<Target = Inner>".
-func (w *walker) implBase(trait, body int32) string {
-	t := w.t
+func implBase(t *lang.Tree, trait, body int32) string {
 	text := lang.OneLine(t.Text(trait))
 	assoc := ""
 	switch lang.LastIdent(text) {
@@ -1121,135 +901,6 @@ func negativeImpl(t *lang.Tree, trait int32) bool {
 		return false
 	}
 	return false
-}
-
-// findType finds the symbol of a type defined in this file, preferring
-// one declared beside the impl.
-func (w *walker) findType(name string, parent int) int {
-	found := -1
-	idx := w.types[name]
-	for j := len(idx) - 1; j >= 0; j-- {
-		i := idx[j]
-		if w.x.Facts.Symbols[i].Parent == parent {
-			return i
-		}
-		if found < 0 {
-			found = i
-		}
-	}
-	return found
-}
-
-// addType adds a type symbol and indexes it for impls.
-func (w *walker) addType(s lang.Symbol, node, name, body int32) int {
-	sym := w.x.AddSymbol(s, node, name, body)
-	if w.types == nil {
-		w.types = map[string][]int{}
-	}
-	w.types[s.Name] = append(w.types[s.Name], sym)
-	return sym
-}
-
-func (w *walker) alias(n int32, c state, attrs []int32, doc string) {
-	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 || c.inImpl || c.inTrait {
-		return // associated types are no aliases of their own
-	}
-	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: c.parent, Doc: doc}
-	s.Exported, s.Visibility = w.visibility(n, c)
-	s.Signature.Generics = w.generics(n, nil)
-	if typ := t.Field(n, "type"); typ >= 0 {
-		s.Signature.Returns = lang.OneLine(t.Text(typ))
-	}
-	s.Signature.Text = lang.OneLine(t.Text(n))
-	a := w.attrInfo(attrs)
-	s.IsTest = c.test || a.cfgTest
-	w.addType(s, n, name, -1)
-}
-
-func (w *walker) mod(n int32, c state, attrs []int32, doc string) {
-	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	a := w.attrInfo(attrs)
-	body := t.Field(n, "body")
-	if body < 0 {
-		// mod x; imports the submodule's file
-		src := append([]string{"self"}, c.mods...)
-		w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: strings.Join(append(src, t.Text(name)), "::"),
-			Line: t.StartLine(n), Symbol: c.parent})
-		return
-	}
-	s := lang.Symbol{Kind: lang.KindModule, Name: t.Text(name), Parent: c.parent, Doc: doc}
-	s.Exported, s.Visibility = w.visibility(n, state{})
-	s.Signature.Text = w.x.HeaderText(n, body)
-	s.IsTest = c.test || a.cfgTest
-	sym := w.x.AddSymbol(s, n, name, body)
-	inner := state{parent: sym, mods: append(append([]string(nil), c.mods...), s.Name), test: s.IsTest}
-	saved := w.mods
-	w.mods = inner.mods
-	w.container(body, inner, nil, false)
-	w.mods = saved
-}
-
-func (w *walker) variable(n int32, c state, attrs []int32, doc string) {
-	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	val := t.Field(n, "value")
-	s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(name), Parent: c.parent, Doc: doc}
-	s.Exported, s.Visibility = w.visibility(n, c)
-	if t.Kind(n) == "const_item" {
-		s.Signature.Modifiers = []string{"const"}
-	} else {
-		s.Signature.Modifiers = []string{"static"}
-		if t.ChildOfKind(n, "mutable_specifier") >= 0 {
-			s.Signature.Modifiers = append(s.Signature.Modifiers, "mut")
-		}
-	}
-	if typ := t.Field(n, "type"); typ >= 0 {
-		s.Signature.Returns = lang.OneLine(t.Text(typ))
-	}
-	s.Signature.Text = w.x.HeaderText(n, val)
-	s.Signature.Text = strings.TrimSuffix(strings.TrimSpace(s.Signature.Text), "=")
-	s.Signature.Text = strings.TrimSpace(s.Signature.Text)
-	a := w.attrInfo(attrs)
-	s.IsTest = c.test || a.cfgTest
-	if c.inImpl || c.inTrait {
-		if c.parent == 0 || w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
-			s.Container = lang.LastIdent(c.selfType)
-		}
-	}
-	sym := w.x.AddSymbol(s, n, name, val)
-	if val >= 0 {
-		w.expr(val, sym, newScope(c.selfType))
-	}
-}
-
-func (w *walker) macroDef(n int32, c state, attrs []int32, doc string) {
-	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	s := lang.Symbol{Kind: lang.KindFunction, Name: t.Text(name), Parent: c.parent, Doc: doc}
-	// macro_rules! macros are private to their crate unless exported
-	s.Exported, s.Visibility = false, lang.VisInternal
-	for _, at := range attrs {
-		if strings.Contains(t.Text(at), "macro_export") {
-			s.Exported, s.Visibility = true, lang.VisExported
-		}
-	}
-	s.Signature.Modifiers = []string{"macro"}
-	s.Signature.Text = "macro_rules! " + s.Name
-	a := w.attrInfo(attrs)
-	s.IsTest = c.test || a.cfgTest
-	w.x.AddSymbol(s, n, name, -1)
 }
 
 func (w *walker) externCrate(n int32, c state) {
@@ -1377,8 +1028,15 @@ func normalizeUse(src, mods []string) []string {
 
 // expr walks code that belongs to symbol sym, recording calls,
 // constructions, macro uses and panics, and typing locals in scope.
+
+// expr walks code that belongs to symbol sym, recording calls,
+// constructions, macro uses and panics, and typing locals in scope.
 func (w *walker) expr(n int32, sym int, scope *scope) {
 	t := w.t
+	if w.x == nil {
+		w.code(n, sym, scope)
+		return
+	}
 	switch t.Kind(n) {
 	case "call_expression":
 		// the receiver and the arguments are evaluated first: their
@@ -1397,14 +1055,14 @@ func (w *walker) expr(n int32, sym int, scope *scope) {
 		w.let(n, sym, scope)
 		return
 	case "closure_expression":
-		w.params(t.Field(n, "parameters"), scope)
+		params(t, t.Field(n, "parameters"), scope)
 	case "for_expression":
-		w.bindPattern(t.Field(n, "pattern"), scope)
+		bindPattern(t, t.Field(n, "pattern"), scope)
 	case "let_condition", "match_arm":
-		w.bindPattern(t.Field(n, "pattern"), scope)
+		bindPattern(t, t.Field(n, "pattern"), scope)
 	case "block":
 		// a nested block may declare items of its own
-		c := state{parent: sym, mods: w.mods, test: w.x.Facts.Symbols[sym].IsTest, selfType: scope.self}
+		c := state{parent: sym, mods: w.mods, selfType: scope.self}
 		w.container(n, c, scope, false)
 		return
 	case "macro_definition":
@@ -1431,17 +1089,17 @@ func (w *walker) let(n int32, sym int, scope *scope) {
 		return
 	}
 	if t.Kind(pat) != "identifier" {
-		w.bindPattern(pat, scope)
+		bindPattern(t, pat, scope)
 		return
 	}
 	name := t.Text(pat)
 	delete(scope.Calls, name)
 	switch {
 	case typ >= 0:
-		scope.Types[name] = w.simpleType(typ, scope)
+		scope.Types[name] = simpleType(t, typ, scope)
 	case val >= 0:
 		ty, expr := w.valueType(val, scope, 0)
-		scope.Types[name] = orElse(ty, "_")
+		scope.Types[name] = cmp.Or(ty, "_")
 		if ty == "" && expr != "" {
 			scope.Calls[name] = callee(expr)
 		}
@@ -1503,7 +1161,7 @@ func (w *walker) valueType(v int32, scope *scope, depth int) (typ, call string) 
 			}
 		}
 	case "type_cast_expression":
-		if ty := w.simpleType(t.Field(v, "type"), scope); ty != "_" {
+		if ty := simpleType(t, t.Field(v, "type"), scope); ty != "_" {
 			return ty, ""
 		}
 	case "call_expression":

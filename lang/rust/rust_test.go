@@ -783,3 +783,47 @@ fn run() {
 		}
 	}
 }
+
+// TestWalkOrder: the query's items are kept in the order the walk meets
+// them, a container's impls after its other items, each hanging from what
+// the walk says: an impl's type declared after it, the function of a
+// const, the "fn name(" of code the parser gave up on.
+func TestWalkOrder(t *testing.T) {
+	f := extractSrc(t, "a/src/lib.rs", `impl S {
+    pub fn new() -> Self { S }
+}
+pub struct S;
+fn f() {
+    const LIMIT: usize = 3;
+}
+mod m {
+    impl super::S { fn other(&self) {} }
+    pub struct T;
+}
+`)
+	var order []string
+	for _, s := range f.Symbols[1:] {
+		order = append(order, s.Qualified())
+	}
+	if want := "[S f f.LIMIT m m.T S.other S.new]"; fmt.Sprint(order) != want {
+		t.Errorf("symbols %v, want %s", order, want)
+	}
+	if s := symbolOf(t, f, "S.new"); s.Kind != lang.KindConstructor || f.Symbols[s.Parent].Name != "S" {
+		t.Errorf("S.new: %s under %q", s.Kind, f.Symbols[s.Parent].Name)
+	}
+	if c := symbolOf(t, f, "f.LIMIT"); c.Kind != lang.KindVariable || fmt.Sprint(c.Signature.Modifiers) != "[const]" {
+		t.Errorf("f.LIMIT: %s %v", c.Kind, c.Signature.Modifiers)
+	}
+
+	broken := extractSrc(t, "a/src/b.rs", "fn g(x: u8) -> Option<   .x\n    }\n{ fn inner() {} }\n")
+	var names []string
+	for _, s := range broken.Symbols[1:] {
+		names = append(names, s.Qualified())
+	}
+	// g's item did not parse: "fn g(" names a function, without a
+	// header of its own, whose code is what follows
+	g := symbolOf(t, broken, "g")
+	if len(broken.Errors) == 0 || fmt.Sprint(names) != "[g g.inner]" || g.Signature.Text != "" || fmt.Sprint(g.Signature.Params) != "[{x u8  false false}]" {
+		t.Errorf("broken: %v errors %d, g %q %v", names, len(broken.Errors), g.Signature.Text, g.Signature.Params)
+	}
+}
