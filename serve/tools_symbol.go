@@ -30,7 +30,7 @@ func symbolTools() []*Tool {
 		ReadOnly: true, Live: true,
 		Args: []Arg{repoArg,
 			{Name: "query", Type: "string", Required: true, Description: "A name (parseConfig, Store.Add) or words (\"auth token expiry\")."},
-			{Name: "kinds", Type: "array", Items: "string", Enum: lang.Kinds, Description: "Only these kinds."},
+			{Name: "kinds", Type: "array", Items: "string", Enum: lang.Kinds, Description: "Only these kinds. A module the code declares (Ruby module, namespace, Rust mod) is found by name like a class; the module of a file (one per file) only when kinds holds module, by name or path."},
 			{Name: "limit", Type: "integer", Min: f(1), Max: f(1000), Description: "At most this many results (default 50)."},
 			{Name: "semantic", Type: "boolean", Description: "Ask for hybrid (vector) retrieval; falls back to lexical when the index has no vectors and says so."},
 			{Name: "includeRetrievalEvidence", Type: "boolean", Description: "Include the lanes used, candidate counts and terms."},
