@@ -15,6 +15,11 @@
 // finding the function. -dump writes each task's first cards and the
 // gold's rank, to read before proposing a feature.
 //
+// Pairs mined from the dev repositories' histories (eval/mine.py) are a
+// set of their own, "mined", read with -sets ...,mined: they only train
+// (-trainonly), never count in a figure, and the fold that scores a
+// repository trains on none of that repository's.
+//
 //	make eval EVAL_ARGS='--work /tmp/eval'
 //	go run ./cmd/rankfit -work /tmp/eval -eval ../shared/eval
 package main
