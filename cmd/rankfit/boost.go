@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -31,7 +32,12 @@ type boostConfig struct {
 	promote    int     // >0: only the best promote by the trees move to the front; the rest keep the first order
 	keepType   bool    // a type first stays first
 	memberOnly bool    // a type first gives way only to one of its members
-	drop       []int   // inputs held at 0 (to measure what they add)
+	// classFirst: when the trees' pick is a member of the type the first
+	// stage put first, the type stays first and the pick comes second
+	classFirst bool
+	drop       []int // inputs held at 0 (to measure what they add)
+	// trainWeight scales the gradients of a train-only sample (trainSets)
+	trainWeight float64
 }
 
 type tnode struct {
@@ -72,6 +78,8 @@ var devRepos = map[string]bool{"gin-gonic/gin": true, "spf13/cobra": true, "pall
 
 func setOf(s *sample) string {
 	switch {
+	case s.Set != "":
+		return s.Set
 	case strings.Contains(s.ID, "__"):
 		return "swe-lite-sample"
 	case devRepos[s.Repo]:
@@ -121,7 +129,14 @@ func trainBoost(qs []*bquery, cfg boostConfig) []btree {
 		clear(h)
 		off := 0
 		for k, q := range qs {
-			lambdaGrads(q.y, margins[k], g[off:off+len(q.y)], h[off:off+len(q.y)])
+			gq, hq := g[off:off+len(q.y)], h[off:off+len(q.y)]
+			lambdaGrads(q.y, margins[k], gq, hq)
+			if trainSets[q.s.Set] && cfg.trainWeight != 1 {
+				for i := range gq {
+					gq[i] *= cfg.trainWeight
+					hq[i] *= cfg.trainWeight
+				}
+			}
 			off += len(q.y)
 		}
 		t := buildTree(X, g, h, cfg)
@@ -272,6 +287,13 @@ func boostOrder(q *bquery, trees []btree, cfg boostConfig) []int {
 		}
 		first := q.s.Cands[q.order[0]].F
 		idx = slices.DeleteFunc(idx, func(i int) bool { return !query.StageMayPass(q.s.Cands[q.order[i]].F, first) })
+		if cfg.classFirst && len(idx) > 0 && idx[0] != 0 && q.x[0][7] == 0 {
+			t, c := q.s.Cands[q.order[0]], q.s.Cands[q.order[idx[0]]]
+			if c.File == t.File && c.Lines[0] >= t.Lines[0] && c.Lines[1] <= t.Lines[1] {
+				out = append(out, q.order[0])
+				moved[0] = true
+			}
+		}
 		for _, i := range idx[:min(cfg.promote, len(idx))] {
 			out = append(out, q.order[i])
 			moved[i] = true
@@ -322,18 +344,17 @@ func accOf(s *sample, o []int, own bool) []float64 {
 
 // boostReport prints the second stage's figures: in-sample and
 // leave-one-repository-out, by the runner's rule and the gold's own card.
-func boostReport(out io.Writer, samples []sample, cfg boostConfig) []btree {
-	byRepo := map[string][]*sample{}
+// It returns the trees fit on all, and each scored task's order under the
+// trees fit without its repository, by task id.
+func boostReport(out io.Writer, samples []sample, cfg boostConfig) ([]btree, map[string][]int) {
+	byRepo, extra, repos := split(samples)
 	var all []*sample
-	for i := range samples {
-		all = append(all, &samples[i])
-		byRepo[samples[i].Repo] = append(byRepo[samples[i].Repo], &samples[i])
+	for _, r := range repos {
+		all = append(all, byRepo[r]...)
 	}
-	repos := make([]string, 0, len(byRepo))
-	for r := range byRepo {
-		repos = append(repos, r)
+	if n := len(trainingFor("", nil, extra)); n > 0 {
+		fmt.Fprintf(out, "%d train-only samples (%v), never scored; a fold leaves out those of its repository\n\n", n, slices.Sorted(maps.Keys(trainSets)))
 	}
-	slices.Sort(repos)
 	sum := func(qs []*bquery, trees []btree, acc, accOwn []float64) {
 		for _, q := range qs {
 			o := boostOrder(q, trees, cfg)
@@ -362,13 +383,7 @@ func boostReport(out io.Writer, samples []sample, cfg boostConfig) []btree {
 	line("first stage only", a, b, len(all))
 	a, b = make([]float64, 4), make([]float64, 4)
 	for _, r := range repos {
-		var train []*sample
-		for _, o := range repos {
-			if o != r {
-				train = append(train, byRepo[o]...)
-			}
-		}
-		trees := trainBoost(boostQueries(train, cfg), cfg)
+		trees := trainBoost(boostQueries(trainingFor(r, byRepo, extra), cfg), cfg)
 		sum(boostQueries(byRepo[r], cfg), trees, a, b)
 		for _, q := range qsAll {
 			if q.s.Repo == r {
@@ -377,7 +392,7 @@ func boostReport(out io.Writer, samples []sample, cfg boostConfig) []btree {
 		}
 	}
 	line("leave-one-repository-out", a, b, len(all))
-	for _, set := range []string{"dev", "dev2", "swe-lite-sample"} {
+	for _, set := range []string{"dev", "dev2", "swe-lite-sample", "mined"} {
 		a, b := make([]float64, 4), make([]float64, 4)
 		a0, b0 := make([]float64, 4), make([]float64, 4)
 		n := 0
@@ -405,11 +420,15 @@ func boostReport(out io.Writer, samples []sample, cfg boostConfig) []btree {
 		line(set+", first stage", a0, b0, n)
 		line(set+", leave-one-repository-out", a, b, n)
 	}
-	trees := trainBoost(qsAll, cfg)
+	trees := trainBoost(boostQueries(trainingFor("", byRepo, extra), cfg), cfg)
 	a, b = make([]float64, 4), make([]float64, 4)
 	sum(qsAll, trees, a, b)
 	line("fit on all (in-sample)", a, b, len(all))
-	return trees
+	cv := map[string][]int{}
+	for _, q := range qsAll {
+		cv[q.s.ID] = q.cv
+	}
+	return trees, cv
 }
 
 // writeModel writes trees as the generated Go file of query's second

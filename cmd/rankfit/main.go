@@ -15,6 +15,11 @@
 // finding the function. -dump writes each task's first cards and the
 // gold's rank, to read before proposing a feature.
 //
+// Pairs mined from the dev repositories' histories (eval/mine.py) are a
+// set of their own, "mined", read with -sets ...,mined: they only train
+// (-trainonly), never count in a figure, and the fold that scores a
+// repository trains on none of that repository's.
+//
 //	make eval EVAL_ARGS='--work /tmp/eval'
 //	go run ./cmd/rankfit -work /tmp/eval -eval ../shared/eval
 package main
@@ -67,6 +72,7 @@ type task struct {
 type sample struct {
 	ID    string       `json:"id"`
 	Repo  string       `json:"repo"`
+	Set   string       `json:"set,omitempty"`
 	NGold int          `json:"nGold"`
 	Cands []sampleCand `json:"cands"`
 	// Task and Gold are the task's text and gold names, for -dump
@@ -112,9 +118,13 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&cfg.depthK, "k", 30, "-boost: candidates per task")
 	fs.BoolVar(&cfg.keepType, "keeptype", false, "-boost: a first card that is not callable stays first")
 	fs.BoolVar(&cfg.memberOnly, "memberonly", false, "-boost: a type first gives way only to one of its members")
+	fs.BoolVar(&cfg.classFirst, "classfirst", false, "-boost: a type first stays first when the trees' pick is one of its members (the pick comes second)")
 	fs.IntVar(&cfg.promote, "promote", 1, "-boost: move only the trees' best N to the front (0: reorder the whole top)")
 	write := fs.String("write", "", "-boost: write the trees fit on all repositories as this generated Go file (query/rankstage_model.go)")
 	drop := fs.String("drop", "", "-boost: inputs (StageInputNames, comma-separated) held at 0")
+	trainOnly := fs.String("trainonly", "mined", "sets whose samples only train, never scored (eval/mine.py's pairs)")
+	skip := fs.String("skip", "", "sets whose samples are left out (of a cache too)")
+	fs.Float64Var(&cfg.trainWeight, "trainweight", 1, "-boost: weight of a train-only sample's gradients against a scored task's")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -141,6 +151,15 @@ func run(args []string, out io.Writer) error {
 			}
 		}
 	}
+	if *skip != "" {
+		out := strings.Split(*skip, ",")
+		samples = slices.DeleteFunc(samples, func(s sample) bool { return slices.Contains(out, s.Set) })
+	}
+	for _, set := range strings.Split(*trainOnly, ",") {
+		if set != "" {
+			trainSets[set] = true
+		}
+	}
 	if *fitOnly != "" {
 		var keep []param
 		for _, name := range strings.Split(*fitOnly, ",") {
@@ -162,8 +181,11 @@ func run(args []string, out io.Writer) error {
 			off = append(off, p)
 		}
 	}
-	if *dump != "" {
-		if err := writeDump(*dump, samples, query.DefaultRankWeights); err != nil {
+	if *dump != "" && !*boost {
+		order, sc := make([]int, candidatesPerTask), make([]float64, candidatesPerTask)
+		if err := writeDump(*dump, samples, func(s *sample) []int {
+			return rankOrder(s, query.DefaultRankWeights, order, sc)
+		}); err != nil {
 			return err
 		}
 	}
@@ -175,7 +197,13 @@ func run(args []string, out io.Writer) error {
 		}
 	}
 	if *boost {
-		trees := boostReport(out, samples, cfg)
+		trees, cv := boostReport(out, samples, cfg)
+		if *dump != "" {
+			scored := slices.DeleteFunc(slices.Clone(samples), func(s sample) bool { return trainSets[s.Set] })
+			if err := writeDump(*dump, scored, func(s *sample) []int { return cv[s.ID] }); err != nil {
+				return err
+			}
+		}
 		if *write != "" {
 			return writeModel(*write, trees, cfg, "rankfit "+strings.Join(args, " "))
 		}
@@ -185,18 +213,19 @@ func run(args []string, out io.Writer) error {
 	return nil
 }
 
-// writeDump writes, per task, its text, the first three cards under w and
-// the rank of each gold item: what to read before proposing a feature.
-func writeDump(file string, samples []sample, w query.RankWeights) error {
+// writeDump writes, per task, its text, the first three cards in the order
+// orderOf gives (the first stage's, or under -boost the second stage's held
+// out by repository) and the rank of each gold item: what to read before
+// proposing a feature.
+func writeDump(file string, samples []sample, orderOf func(*sample) []int) error {
 	var b strings.Builder
 	b.WriteString("| task | text | first cards | gold (rank) |\n|---|---|---|---|\n")
-	order, sc := make([]int, candidatesPerTask), make([]float64, candidatesPerTask)
 	for i := range samples {
 		s := &samples[i]
-		o := rankOrder(s, w, order, sc)
+		o := orderOf(s)
 		var first []string
 		for _, c := range o[:min(3, len(o))] {
-			first = append(first, s.Cands[c].Name+" ("+s.Cands[c].File+")")
+			first = append(first, s.Cands[c].Name+" "+s.Cands[c].Kind+" ("+s.Cands[c].File+")")
 		}
 		rank := make([]int, s.NGold)
 		for r, c := range o {
@@ -269,7 +298,7 @@ func collect(work, evalDir string, sets []string) ([]sample, error) {
 				log.Printf("%s: %v, skipped", t.ID, err)
 				continue
 			}
-			s := sample{ID: t.ID, Repo: t.Repo, NGold: len(t.Gold), Task: t.Task}
+			s := sample{ID: t.ID, Repo: t.Repo, Set: set, NGold: len(t.Gold), Task: t.Task}
 			for _, g := range t.Gold {
 				s.Gold = append(s.Gold, strings.TrimPrefix(g.Container+"."+g.Name, "."))
 			}
@@ -293,6 +322,49 @@ func collect(work, evalDir string, sets []string) ([]sample, error) {
 		}
 	}
 	return out, nil
+}
+
+// trainSets are the sets whose samples only train (-trainonly): pairs
+// mined from histories, which no figure should be scored on.
+var trainSets = map[string]bool{}
+
+// split parts samples into the tasks to score, by repository, and the
+// samples that only train, by repository.
+func split(samples []sample) (scored, extra map[string][]*sample, repos []string) {
+	scored, extra = map[string][]*sample{}, map[string][]*sample{}
+	for i := range samples {
+		s := &samples[i]
+		if trainSets[s.Set] {
+			extra[s.Repo] = append(extra[s.Repo], s)
+		} else {
+			scored[s.Repo] = append(scored[s.Repo], s)
+		}
+	}
+	for r := range scored {
+		repos = append(repos, r)
+	}
+	slices.Sort(repos)
+	return scored, extra, repos
+}
+
+// trainingFor is what a fold that scores held trains on: the tasks and the
+// train-only samples of every other repository (of any repository when
+// held is "").
+func trainingFor(held string, scored, extra map[string][]*sample) []*sample {
+	var out []*sample
+	for _, m := range []map[string][]*sample{scored, extra} {
+		keys := make([]string, 0, len(m))
+		for r := range m {
+			keys = append(keys, r)
+		}
+		slices.Sort(keys)
+		for _, r := range keys {
+			if r != held {
+				out = append(out, m[r]...)
+			}
+		}
+	}
+	return out
 }
 
 // ownKinds are the kinds whose card is the gold function it overlaps.
@@ -425,17 +497,11 @@ func fit(ss []*sample) query.RankWeights {
 }
 
 func report(out io.Writer, samples []sample, off []param) {
-	all := make([]*sample, len(samples))
-	byRepo := map[string][]*sample{}
-	for i := range samples {
-		all[i] = &samples[i]
-		byRepo[samples[i].Repo] = append(byRepo[samples[i].Repo], &samples[i])
+	byRepo, extra, repos := split(samples)
+	var all []*sample
+	for _, r := range repos {
+		all = append(all, byRepo[r]...)
 	}
-	repos := make([]string, 0, len(byRepo))
-	for r := range byRepo {
-		repos = append(repos, r)
-	}
-	slices.Sort(repos)
 	line := func(label string, acc []float64) {
 		fmt.Fprintf(out, "| %s |", label)
 		for _, v := range acc {
@@ -461,13 +527,7 @@ func report(out io.Writer, samples []sample, off []param) {
 	// leave one repository out: weights fit on the others, scored on it
 	cv := make([]float64, len(accAt))
 	for _, r := range repos {
-		var train []*sample
-		for _, o := range repos {
-			if o != r {
-				train = append(train, byRepo[o]...)
-			}
-		}
-		w := fit(train)
+		w := fit(trainingFor(r, byRepo, extra))
 		for j, v := range evaluate(byRepo[r], w) {
 			cv[j] += v * float64(len(byRepo[r]))
 		}
@@ -476,7 +536,7 @@ func report(out io.Writer, samples []sample, off []param) {
 		cv[j] /= float64(len(all))
 	}
 	line("leave-one-repository-out", cv)
-	w := fit(all)
+	w := fit(trainingFor("", byRepo, extra))
 	line("fit on all (in-sample)", evaluate(all, w))
 	fmt.Fprintf(out, "\nfit on all: %+v\n\nper repository, current -> fit on all:\n", w)
 	for _, r := range repos {
