@@ -45,7 +45,7 @@ func init() {
 		// source finds a script by its path; resolution matches the end of it
 		Module:    func(filePath string, _ *lang.Tree, _ string) string { return filePath },
 		Finish:    finish,
-		Resolver:  resolver{},
+		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
 		SkelRules: skeleton,
 	})
 }

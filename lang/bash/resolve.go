@@ -180,12 +180,3 @@ func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	}
 	return lang.Unique(funcs) // none: a program
 }
-
-// resolver binds Bash's calls and sources.
-type resolver struct{}
-
-func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
-
-func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
-	return resolveImport(ctx, imp, name)
-}

@@ -50,16 +50,9 @@ func init() {
 			return strings.TrimSuffix(filePath, path.Ext(filePath))
 		},
 		Finish:    finish,
-		Resolver:  resolver{},
+		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
 		SkelRules: skeleton,
 	})
-}
-
-type resolver struct{}
-
-func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
-func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
-	return resolveImport(ctx, imp, name)
 }
 
 // queryRoot spares the query the assignments of locals and the calls of

@@ -47,17 +47,10 @@ func init() {
 		OwnDocs:    true,
 		Symbol:     symbol,
 		Finish:     finish,
-		Resolver:   resolver{},
+		Resolver:   lang.Resolvers{Ref: resolve, Import: resolveImport},
 		SkelRules:  skeleton,
 		Fixup:      unwrapItemMacros,
 	})
-}
-
-type resolver struct{}
-
-func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
-func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
-	return resolveImport(ctx, imp, name)
 }
 
 // cratePlace is where a Rust file sits in its crate, judged by its path alone.
