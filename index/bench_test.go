@@ -268,6 +268,14 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 	b.ReportMetric(float64(rss)/1024, "peak-RSS-MB")
 	b.ReportMetric(float64(size)/(1<<20), "index-MB")
 	b.ReportMetric(incr.Seconds(), "touch1-s")
+	preciseText := ""
+	if vec != "" {
+		// the standard trees again with Go's type checker (--precise on),
+		// into a file of its own
+		precise, _, _ := timeChild(b, root, filepath.Join(b.TempDir(), "precise.db"), "", "", "SDL_TEST_INDEX_PRECISE=on")
+		b.ReportMetric(precise.Seconds(), "sdl-precise-s")
+		preciseText = fmt.Sprintf("; with --precise on %.2fs (%.2fx raw)", precise.Seconds(), precise.Seconds()/raw.Seconds())
+	}
 	vecText := ""
 	if vec != "" && os.Getenv("SDL_BENCH_NOVEC") == "" {
 		fullVec, rssVec, _ := timeChild(b, root, vec, embed.ProviderBuiltin, "")
@@ -284,7 +292,7 @@ func benchIndexAt(b *testing.B, root, touch, db string) {
 		len(files), lines, float64(bytes)/(1<<20), workers, raw.Seconds(), rawTags.Seconds(), full.Seconds(),
 		full.Seconds()/raw.Seconds(), full.Seconds()/rawTags.Seconds(), ctagsText,
 		rawCPU.Seconds(), rawTagsCPU.Seconds(), fullCPU.Seconds(), fullCPU.Seconds()/rawCPU.Seconds(), fullCPU.Seconds()/rawTagsCPU.Seconds(),
-		rss/1024, float64(size)/(1<<20), incr.Seconds(), vecText)
+		rss/1024, float64(size)/(1<<20), incr.Seconds(), preciseText+vecText)
 }
 
 // timeParse parses every file with go-tree-sitter on workers goroutines,

@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 		}
 		opts := Options{Root: root, DB: os.Getenv("SDL_TEST_INDEX_DB"), NoGit: true,
 			Embedding: embed.Config{Provider: os.Getenv("SDL_TEST_INDEX_EMBED")}}
+		if os.Getenv("SDL_TEST_INDEX_PRECISE") != "" {
+			opts.GoPrecise = PreciseOn // as sdl index --precise on
+		}
 		if touch := os.Getenv("SDL_TEST_INDEX_TOUCH"); touch != "" {
 			// an edit, as an unsaved buffer: the tree itself is not written
 			data, err := os.ReadFile(filepath.Join(root, touch))

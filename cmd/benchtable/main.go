@@ -31,9 +31,9 @@ type row struct {
 }
 
 // rows follow issue 20's table, then issue 18's part 5. The index rows
-// read metrics some benchmarks do not report yet, the hooks of the index
-// work: BenchmarkIndexGoroot's sdl-precise-s (a --precise on run) and
-// ctags-s (`ctags -R` over the same tree). BenchmarkIndexLarge (with
+// read BenchmarkIndexGoroot's runs: the default, sdl-precise-s (a
+// --precise on run) and ctags-s (`ctags -R` over the same tree), each
+// beside the raw parse of the same run. BenchmarkIndexLarge (with
 // SDL_BENCH_CHECKOUTS) reports the index of large checkouts beside the
 // eval's BM25 build of the same files.
 var rows = []row{
