@@ -34,6 +34,7 @@ func init() {
 		Resolve:       resolver.Resolve,
 		ResolveImport: resolver.ResolveImport,
 		Skeleton:      skeleton,
+		Fixup:         primaryConstructorVisibility,
 	})
 }
 

@@ -110,3 +110,41 @@ class Box { fun String.shout() = this }
 		t.Errorf("member extension = %+v", s)
 	}
 }
+
+// A primary constructor with a visibility modifier, after two annotations
+// and "open", is still a class with members (koin's KoinApplication, whose
+// members were top-level functions), and a secondary constructor keeps its
+// own visibility.
+func TestPrimaryConstructorVisibility(t *testing.T) {
+	f := langtest.Extract(t, "src/KoinApplication.kt", `package org.koin.core
+
+import kotlin.time.measureTime
+
+@OptIn(KoinInternalApi::class)
+@KoinApplicationDslMarker
+open class KoinApplication protected constructor() {
+    val koin = Koin()
+    fun modules(vararg modules: Module): KoinApplication = this
+}
+
+@Deprecated("x")
+@Suppress("unused")
+open class Holder<T : Any> @Inject internal constructor(val value: T) {
+    fun get(): T = value
+    private constructor(x: Int) : this(x as T)
+}
+`)
+	app := langtest.Sym(t, f, "KoinApplication")
+	if app.Kind != lang.KindClass || !strings.Contains(app.Signature.Text, "protected constructor()") {
+		t.Errorf("KoinApplication = %+v", app)
+	}
+	if s := langtest.Sym(t, f, "KoinApplication.modules"); s.Kind != lang.KindMethod {
+		t.Errorf("modules = %+v", s)
+	}
+	langtest.Sym(t, f, "KoinApplication.koin")
+	if got := langtest.Symbols(f); !lang.ContainsStr(got, "constructor Holder.Holder private") {
+		t.Errorf("secondary constructor lost its visibility: %v", got)
+	}
+	langtest.Sym(t, f, "Holder.get")
+	langtest.Sym(t, f, "Holder.value")
+}

@@ -1,0 +1,126 @@
+package kotlin
+
+// primaryConstructorVisibility returns what the parser reads instead of
+// src: the visibility modifier of every primary constructor ("class A
+// private constructor(", "class B<T> @Inject internal constructor(")
+// becomes spaces. The pinned grammar misreads such a header after two
+// annotations and "open" ("@A @B open class K protected constructor()
+// {...}" becomes an expression, no error reported, and the class and its
+// members are lost); "@A @B open class K constructor()" it reads right. The
+// walker takes nothing from that modifier, and the tree keeps the original
+// text. Same length, so every offset and line still holds.
+func primaryConstructorVisibility(src []byte) []byte {
+	var out []byte
+	for i := 0; i+len("class") <= len(src); i++ {
+		if !word(src, i, "class") || i > 0 && (isIdent(src[i-1]) || src[i-1] == ':' || src[i-1] == '.') {
+			continue
+		}
+		j := skipSpace(src, i+len("class"))
+		k := j
+		for k < len(src) && isIdent(src[k]) {
+			k++
+		}
+		if k == j {
+			continue
+		}
+		j = skipSpace(src, k)
+		if j < len(src) && src[j] == '<' {
+			if j = balanced(src, j, '<', '>'); j < 0 {
+				continue
+			}
+			j = skipSpace(src, j)
+		}
+		// the visibility words between the class name (or its annotations
+		// on the constructor) and the keyword
+		var vis [][2]int
+		for j < len(src) {
+			if src[j] == '@' {
+				k := j + 1
+				for k < len(src) && (isIdent(src[k]) || src[k] == '.') {
+					k++
+				}
+				if k == j+1 {
+					break
+				}
+				if k < len(src) && src[k] == '(' {
+					if k = balanced(src, k, '(', ')'); k < 0 {
+						break
+					}
+				}
+				j = skipSpace(src, k)
+				continue
+			}
+			if w := visibilityWord(src, j); w > 0 {
+				vis = append(vis, [2]int{j, j + w})
+				j = skipSpace(src, j+w)
+				continue
+			}
+			break
+		}
+		if len(vis) == 0 || !word(src, j, "constructor") {
+			continue
+		}
+		end := j + len("constructor")
+		if k := skipSpace(src, end); k >= len(src) || src[k] != '(' {
+			continue
+		}
+		if out == nil {
+			out = append([]byte(nil), src...)
+		}
+		for _, v := range vis {
+			for k := v[0]; k < v[1]; k++ {
+				out[k] = ' '
+			}
+		}
+		i = end - 1
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}
+
+// visibilityWord returns the length of the visibility modifier at i, 0 if
+// there is none.
+func visibilityWord(src []byte, i int) int {
+	for _, w := range []string{"private", "protected", "internal", "public"} {
+		if word(src, i, w) {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// word reports whether src holds the whole word w at i.
+func word(src []byte, i int, w string) bool {
+	return i+len(w) <= len(src) && string(src[i:i+len(w)]) == w && (i+len(w) == len(src) || !isIdent(src[i+len(w)]))
+}
+
+func skipSpace(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// balanced returns the offset after the bracket that closes the one at i,
+// -1 if none does.
+func balanced(src []byte, i int, open, close byte) int {
+	depth := 0
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+func isIdent(b byte) bool {
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b >= 0x80
+}
