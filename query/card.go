@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -258,6 +259,18 @@ func (e *AmbiguousError) overloads() bool {
 	return len(e.Candidates) > 1
 }
 
+// fileModule returns the name of the module symbol of the file at path,
+// "" when it has none.
+func (x *Index) fileModule(ctx context.Context, path string) (string, error) {
+	var name string
+	err := x.DB.QueryRowContext(ctx, `SELECT s.name FROM symbols s JOIN paths p ON p.id = s.path_id
+		WHERE s.to_seq IS NULL AND s.kind = ? AND p.path = ? LIMIT 1`, lang.KindModule, path).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return name, err
+}
+
 // Resolve finds the symbol a natural reference names. The name may be
 // qualified ("Store.Add"); file matches as a suffix of the path. Among
 // several matches, exact case wins over other case, then a definition over
@@ -307,9 +320,23 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 		rows.Close()
 	}
 	keep := cands[:0:0]
+	modules := map[string]string{}
 	for _, c := range cands {
 		if name != short && c.Qualified != name && !strings.HasSuffix(c.Qualified, "."+name) {
-			continue // a qualified reference must match the qualified name
+			// a qualified reference must match the qualified name, or it
+			// with the file's module or package before it, as code and
+			// tracebacks write it (tornado.web.RequestHandler,
+			// org.koin.core.KoinApplication)
+			m, ok := modules[c.Path]
+			if !ok {
+				if m, err = x.fileModule(ctx, c.Path); err != nil {
+					return nil, fmt.Errorf("resolve %s: %w", ref, err)
+				}
+				modules[c.Path] = m
+			}
+			if full := m + "." + c.Qualified; m == "" || c.Kind == lang.KindModule || full != name && !strings.HasSuffix(full, "."+name) {
+				continue
+			}
 		}
 		if ref.Kind != "" && c.Kind != ref.Kind {
 			continue
