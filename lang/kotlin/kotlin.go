@@ -76,6 +76,10 @@ func node(x *lang.Extractor, n int32, c state) {
 	case "class_declaration", "object_declaration":
 		class(x, n, c)
 		return
+	case "annotated_expression":
+		if misreadClass(x, n, c) {
+			return
+		}
 	case "companion_object":
 		if c.members >= 0 {
 			if b := t.ChildOfKind(n, "class_body"); b >= 0 {
@@ -166,6 +170,84 @@ func node(x *lang.Extractor, n int32, c state) {
 	for ch := range t.NamedChildren(n) {
 		node(x, ch, c)
 	}
+}
+
+// classWords are the modifiers a class header may start with.
+var classWords = map[string]bool{"annotation": true, "enum": true, "open": true, "abstract": true, "sealed": true,
+	"data": true, "inner": true, "value": true, "expect": true, "actual": true, "internal": true, "private": true,
+	"public": true, "protected": true}
+
+// misreadClass adds the class the pinned grammar reads as an expression: an
+// annotated class with neither parameters nor body, "@DslMarker annotation
+// class KoinDslMarker" or "@RequiresOptIn(...) annotation class
+// KoinInternalApi", becomes the annotations of the identifiers
+// "annotation class KoinDslMarker". It reports whether n was one.
+func misreadClass(x *lang.Extractor, n int32, c state) bool {
+	t := x.Tree
+	var annotations []string
+	e := n
+	for t.Kind(e) == "annotated_expression" {
+		next := int32(-1)
+		for ch := range t.NamedChildren(e) {
+			if t.Kind(ch) == "annotation" {
+				annotations = append(annotations, t.Text(ch))
+			} else {
+				next = ch
+			}
+		}
+		if next < 0 {
+			return false
+		}
+		e = next
+	}
+	if t.Kind(e) != "infix_expression" {
+		return false
+	}
+	var words []int32
+	for ch := range t.Children(e) {
+		if t.Kind(ch) != "identifier" {
+			return false
+		}
+		words = append(words, ch)
+	}
+	if len(words) < 3 || t.Text(words[len(words)-2]) != "class" {
+		return false
+	}
+	for _, w := range words[:len(words)-2] {
+		if !classWords[t.Text(w)] {
+			return false
+		}
+	}
+	parent := c.sym
+	if c.members >= 0 {
+		parent = c.members
+	}
+	name := words[len(words)-1]
+	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent, Exported: true, Visibility: lang.VisPublic}
+	for _, a := range annotations {
+		a = strings.TrimPrefix(lang.OneLine(a), "@")
+		if i := strings.IndexAny(a, "(<"); i >= 0 {
+			a = a[:i]
+		}
+		s.Signature.Modifiers = append(s.Signature.Modifiers, "@"+a)
+	}
+	for _, w := range words[:len(words)-2] {
+		switch v := t.Text(w); v {
+		case "private":
+			s.Exported, s.Visibility = false, lang.VisPrivate
+		case "protected":
+			s.Exported, s.Visibility = false, lang.VisProtected
+		case "internal":
+			s.Exported, s.Visibility = false, lang.VisInternal
+		case "public":
+		default:
+			s.Signature.Modifiers = append(s.Signature.Modifiers, v)
+		}
+	}
+	s.Signature.Text = lang.OneLine(t.Text(n))
+	s.Doc = x.DocBefore(n)
+	x.AddSymbol(s, n, name, -1)
+	return true
 }
 
 // modifiers returns a declaration's visibility keyword, its other modifiers

@@ -148,3 +148,36 @@ open class Holder<T : Any> @Inject internal constructor(val value: T) {
 	langtest.Sym(t, f, "Holder.get")
 	langtest.Sym(t, f, "Holder.value")
 }
+
+// An annotated annotation class with neither parameters nor body, which the
+// grammar reads as an expression, is still a class (koin's KoinDslMarker and
+// KoinInternalApi, imported by most of its files); an annotated call is not.
+func TestAnnotatedMarkerClass(t *testing.T) {
+	f := langtest.Extract(t, "src/Markers.kt", `package org.koin.core.module
+
+@DslMarker
+annotation class KoinDslMarker
+
+/** Internal API. */
+@RequiresOptIn(message = "internal", level = RequiresOptIn.Level.ERROR)
+@Retention(AnnotationRetention.BINARY)
+annotation class KoinInternalApi
+
+fun main() {
+    @Suppress("x")
+    foo bar baz
+}
+`)
+	m := langtest.Sym(t, f, "KoinDslMarker")
+	if m.Kind != lang.KindClass || !m.Exported || !lang.ContainsStr(m.Signature.Modifiers, "@DslMarker") || !lang.ContainsStr(m.Signature.Modifiers, "annotation") {
+		t.Errorf("KoinDslMarker = %+v", m)
+	}
+	in := langtest.Sym(t, f, "KoinInternalApi")
+	if in.Kind != lang.KindClass || !in.Exported || in.Doc != "Internal API." ||
+		!lang.ContainsStr(in.Signature.Modifiers, "@Retention") {
+		t.Errorf("KoinInternalApi = %+v", in)
+	}
+	if got := langtest.Symbols(f); len(got) != 3 {
+		t.Errorf("symbols %v", got)
+	}
+}
