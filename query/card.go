@@ -321,6 +321,7 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 	}
 	keep := cands[:0:0]
 	modules := map[string]string{}
+	viaModule := map[*symbolRow]bool{}
 	for _, c := range cands {
 		if name != short && c.Qualified != name && !strings.HasSuffix(c.Qualified, "."+name) {
 			// a qualified reference must match the qualified name, or it
@@ -337,6 +338,7 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 			if full := m + "." + c.Qualified; m == "" || c.Kind == lang.KindModule || full != name && !strings.HasSuffix(full, "."+name) {
 				continue
 			}
+			viaModule[c] = true
 		}
 		if ref.Kind != "" && c.Kind != ref.Kind {
 			continue
@@ -352,6 +354,10 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 	if len(keep) == 0 {
 		return nil, fmt.Errorf("%w: %s (try sdl.symbol.search to find it)", ErrNotFound, ref)
 	}
+	// a symbol whose own qualified name matches wins over one matched
+	// through its module: csrf.csrf is the function nested in csrf, not
+	// the function csrf of the module csrf
+	keep = narrow(keep, func(c *symbolRow) bool { return !viaModule[c] })
 	keep = narrow(keep, func(c *symbolRow) bool { return c.Name == short || c.Qualified == name })
 	keep = narrow(keep, func(c *symbolRow) bool { return c.Kind != lang.KindModule })
 	keep = narrow(keep, func(c *symbolRow) bool { return !c.IsTest })
