@@ -544,6 +544,9 @@ func dropCode(d string) string {
 	kept := lines[:0]
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
+		if i := strings.Index(t, " //"); i > 0 { // code, then a comment on it
+			t = strings.TrimSpace(t[:i])
+		}
 		if strings.HasSuffix(t, ";") || t == "{" || t == "}" || strings.HasSuffix(t, ") {") ||
 			strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
 			continue

@@ -559,6 +559,7 @@ class Outer {
 func TestCommentedOutCodeIsNoDoc(t *testing.T) {
 	f := langtest.Extract(t, "unit/T.cs", `namespace N;
 
+// [ApiController] // TODO: make it one
 public class T
 {
     /*private readonly Mock<ILoggerFactory> _loggerFactory;
@@ -576,7 +577,7 @@ public class T
     public int CancelMe => 1;
 }
 `)
-	for q, want := range map[string]string{"T._placeholders": "", "T.Lease": "", "T.CancelMe": "Spreads the load"} {
+	for q, want := range map[string]string{"T": "", "T._placeholders": "", "T.Lease": "", "T.CancelMe": "Spreads the load"} {
 		if got := langtest.Sym(t, f, q).Doc; got != want {
 			t.Errorf("%s doc %q, want %q", q, got, want)
 		}
