@@ -2,6 +2,7 @@ package php
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -431,8 +432,8 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	return res
 }
 
-// resolveOn resolves r and says on which class it found a method: the
-// receiver's, which a method returning self or static hands on.
+// resolveOn resolves r and says on which class it looked the method up:
+// the receiver's, which a method returning self or static hands on.
 func resolveOn(ctx *lang.Context, r *lang.Ref, depth int) (lang.Resolution, *lang.Target) {
 	if depth > lang.MaxDepth {
 		return lang.Unbound(lang.RuleUnresolved, 0), nil
@@ -524,7 +525,7 @@ func resolveOn(ctx *lang.Context, r *lang.Ref, depth int) (lang.Resolution, *lan
 		return lang.Bound(m, rule), v.Target
 	}
 	if ext {
-		return lang.Unbound(lang.RuleExternal, 0), nil
+		return lang.Unbound(lang.RuleExternal, 0), v.Target
 	}
 	return lang.Unbound(lang.RuleUnresolved, 0), nil
 }
@@ -639,9 +640,13 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) lang.TypedVal
 	r := &lang.Ref{Kind: lang.RefCall, Name: segs[len(segs)-1]}
 	if len(segs) > 1 {
 		q := fn[:len(fn)-len(r.Name)]
+		static := strings.HasSuffix(q, "::")
 		q = strings.TrimSuffix(strings.TrimSuffix(q, "->"), "::")
 		r.Qualifier = q
 		r.QualifierType = headType
+		if static && headType == "" && len(segs) == 2 && !strings.ContainsAny(q, "$( ") {
+			r.QualifierType = q // Status::tryFrom()->label(): the class is the type
+		}
 		// "new self()" heads the chain (new self())->a()->b(): an object,
 		// not a call whose result a() is called on
 		if strings.HasSuffix(q, ")") && !(len(segs) == 2 && strings.HasPrefix(segs[0], "new ")) {
@@ -653,6 +658,10 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) lang.TypedVal
 	}
 	res, on := resolveOn(ctx, r, depth+1)
 	if res.Rule == lang.RuleExternal {
+		// BackedEnum's from() and tryFrom() return the enum itself
+		if on != nil && (r.Name == "from" || r.Name == "tryFrom") && slices.Contains(on.Bases, `\BackedEnum`) {
+			return lang.TypedValue{Target: on, Rule: lang.RuleReceiver}
+		}
 		return lang.TypedValue{Ext: true}
 	}
 	m := res.Target
