@@ -115,9 +115,21 @@ func pluralAcronym(rs []rune, i int) bool {
 	return i+1 < len(rs) && rs[i+1] == 's' && (i+2 == len(rs) || !unicode.IsLower(rs[i+2]))
 }
 
-// firstSentence returns the first sentence of a doc comment.
+// firstSentence returns the first sentence of a doc comment: of its
+// description, which the first block tag ends ("@author", "@param" in
+// PHPDoc, Javadoc, JSDoc); a doc of tags alone has none, or a class read
+// "@author Javier Eguiluz <javier.eguiluz@...>" as its summary.
 func firstSentence(doc string) string {
 	doc = strings.TrimSpace(doc)
+	for _, tag := range [...]string{"@brief ", "@summary "} { // tags that hold it
+		doc = strings.TrimSpace(strings.TrimPrefix(doc, tag))
+	}
+	if blockTag(doc) {
+		return ""
+	}
+	if i := strings.Index(doc, "\n@"); i >= 0 && blockTag(doc[i+1:]) {
+		doc = doc[:i]
+	}
 	// a blank line ends the first paragraph
 	if i := strings.Index(doc, "\n\n"); i >= 0 {
 		doc = doc[:i]
@@ -133,6 +145,12 @@ func firstSentence(doc string) string {
 		}
 	}
 	return Shorten(doc, 240)
+}
+
+// blockTag reports whether s starts with a doc block tag: "@" and a
+// letter ("@param", "@author"), not an address or "@{link}".
+func blockTag(s string) bool {
+	return len(s) > 1 && s[0] == '@' && (s[1] >= 'a' && s[1] <= 'z' || s[1] >= 'A' && s[1] <= 'Z')
 }
 
 // summarize writes a one or two line summary: the doc's first sentence,

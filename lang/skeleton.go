@@ -763,10 +763,65 @@ func (s *Skel) line(n int32) {
 		return
 	}
 	firstEnd := s.LineStarts[r0+1] - 1
-	s.put(strings.TrimRight(string(t.Src[a:firstEnd]), " \t\r")+" "+s.Rules.Marker, r0)
-	if last := strings.TrimSpace(string(t.Src[s.LineStarts[r1]:b])); isClosers(last) {
-		s.put(" "+last, -1)
+	first := strings.TrimRight(string(t.Src[a:firstEnd]), " \t\r")
+	last := strings.TrimSpace(string(t.Src[s.LineStarts[r1]:b]))
+	if !isClosers(last) {
+		s.put(first+" "+s.Rules.Marker, r0)
+		return
 	}
+	// an opener on a line of its own (C#'s "new Route()\n{", a property
+	// whose "{" is below its name) is elided with the middle: write it
+	// back, or the line reads "new Route() /* ... */ };"
+	// (before a trailing comment, which would swallow them)
+	if open, cut := missingOpeners(first, last); open != "" {
+		code, comment := strings.TrimRight(first[:cut], " \t"), first[cut:]
+		s.put(code+" "+open+" "+s.Rules.Marker+" "+last, r0)
+		if comment != "" {
+			s.put(" "+comment, -1)
+		}
+		return
+	}
+	s.put(first+" "+s.Rules.Marker+" "+last, r0)
+}
+
+// missingOpeners returns the opening brackets, outermost first, that the
+// closers of last need and first leaves unopened, and where first's code
+// ends (before a trailing "//" comment).
+func missingOpeners(first, last string) (string, int) {
+	var stack []byte // first's unclosed openers, outermost first
+	cut := len(first)
+	for i := 0; i < len(first); i++ {
+		switch c := first[i]; c {
+		case '(', '[', '{':
+			stack = append(stack, c)
+		case ')', ']', '}':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case '"', '\'':
+			j := strings.IndexByte(first[i+1:], c)
+			if j < 0 {
+				return "", len(first) // a string runs on: no telling
+			}
+			i += j + 1
+		case '/':
+			if strings.HasPrefix(first[i:], "//") {
+				cut = i
+				i = len(first)
+			}
+		}
+	}
+	var closers []byte // innermost first
+	for i := 0; i < len(last); i++ {
+		if c := last[i]; c == ')' || c == ']' || c == '}' {
+			closers = append(closers, c)
+		}
+	}
+	var open []byte
+	for i := len(closers) - 1 - len(stack); i >= 0; i-- {
+		open = append(open, map[byte]byte{')': '(', ']': '[', '}': '{'}[closers[i]])
+	}
+	return string(open), cut
 }
 
 // annotationLine reports whether a line holds annotations or attributes

@@ -244,3 +244,22 @@ func TestSkeletonAnnotationLines(t *testing.T) {
 		}
 	}
 }
+
+// A declaration whose opening bracket stands on a line of its own (C#'s
+// Allman style) keeps it: Ocelot's UpstreamPathTemplate read "public Regex
+// Pattern /* ... */ }" and its creators "return new Route() /* ... */ };".
+func TestSkeletonOpenerOnItsOwnLine(t *testing.T) {
+	src := "class A\n{\n    public int P\n    {\n        get => _p;\n        set => _p = value;\n    }\n\n" +
+		"    Route F()\n    {\n        return Task.FromResult(new List<S>\n        {\n            new S(\"}\"),\n        });\n    }\n\n" +
+		"    static readonly string[] H = new[] // the \"(\" headers\n    {\n        \"a\",\n    };\n}\n"
+	got := skeletonOf(t, "csharp", src, SkeletonOptions{})
+	for _, w := range []string{
+		"    public int P { /* ... */ }\n",
+		"        return Task.FromResult(new List<S> { /* ... */ });\n",
+		"    static readonly string[] H = new[] { /* ... */ }; // the \"(\" headers\n",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("skeleton lacks %q:\n%s", w, got)
+		}
+	}
+}

@@ -524,11 +524,36 @@ func visibility(s *lang.Symbol, vis, def string) {
 // doc is the documentation comment above a declaration: /// XML doc
 // with its tags read as text, or plain comments right above it.
 func doc(x *lang.Extractor, n int32) string {
-	d := x.DocBefore(n)
+	d := dropCode(x.DocBefore(n))
 	if d == "" || !strings.Contains(d, "<") {
 		return d
 	}
 	return xmlDoc(d)
+}
+
+// dropCode leaves out the lines of a comment that are code commented
+// out, which is no documentation: Ocelot's "//[InlineData(2, 50)]" above
+// a test, "//protected static FileRouteBox<FileRoute> Box(...) => new(route);"
+// above a property became their docs and summaries.
+func dropCode(d string) string {
+	// an XML doc's <code> examples are the doc's own
+	if !strings.ContainsAny(d, ";{}]") || strings.Contains(d, "<summary>") || strings.Contains(d, "<remarks>") {
+		return d
+	}
+	lines := strings.Split(d, "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if i := strings.Index(t, " //"); i > 0 { // code, then a comment on it
+			t = strings.TrimSpace(t[:i])
+		}
+		if strings.HasSuffix(t, ";") || t == "{" || t == "}" || strings.HasSuffix(t, ") {") ||
+			strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			continue
+		}
+		kept = append(kept, l)
+	}
+	return strings.TrimSpace(strings.Join(kept, "\n"))
 }
 
 // xmlDoc turns an XML doc comment into text: <summary> and the like

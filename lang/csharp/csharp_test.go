@@ -552,3 +552,34 @@ class Outer {
 		t.Errorf("symbols\n%q\nwant\n%q", got, want)
 	}
 }
+
+// Code commented out above a member is no doc: Ocelot's tests read
+// "[InlineData(2, 50)] | [InlineData(3, 50)]" as a test's summary, and a
+// field "private readonly Mock _loggerFactory;" as the next field's.
+func TestCommentedOutCodeIsNoDoc(t *testing.T) {
+	f := langtest.Extract(t, "unit/T.cs", `namespace N;
+
+// [ApiController] // TODO: make it one
+public class T
+{
+    /*private readonly Mock<ILoggerFactory> _loggerFactory;
+    private readonly Mock<ILogger> _logger;*/
+    private readonly Placeholders _placeholders;
+
+    //[InlineData(2, 50)]
+    //[InlineData(3, 50)]
+    [InlineData(3, 100)]
+    [Theory]
+    public void Lease(int a, int b) { }
+
+    // Spreads the load
+    //protected static Box<Route> Box(Route route) => new(route);
+    public int CancelMe => 1;
+}
+`)
+	for q, want := range map[string]string{"T": "", "T._placeholders": "", "T.Lease": "", "T.CancelMe": "Spreads the load"} {
+		if got := langtest.Sym(t, f, q).Doc; got != want {
+			t.Errorf("%s doc %q, want %q", q, got, want)
+		}
+	}
+}

@@ -633,6 +633,17 @@ func classSymbol(x *lang.Extractor, n, body int32, s *lang.Symbol) {
 	for _, b := range bs {
 		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
 	}
+	if t.Kind(n) == "enum_declaration" {
+		// every enum implements UnitEnum, a backed one BackedEnum: PHP's
+		// Suit::cases(), Suit::from() and tryFrom() come from them
+		base := `\UnitEnum`
+		for ch := range t.NamedChildren(n) {
+			if t.Kind(ch) == "primitive_type" {
+				base = `\BackedEnum`
+			}
+		}
+		s.Signature.Bases = append(s.Signature.Bases, base)
+	}
 	s.Signature.Fields = classFields(x, body)
 	s.Doc = doc(x, n)
 }

@@ -315,3 +315,18 @@ function method_outside() {}
 		t.Errorf("symbols\n%q\nwant\n%q", got, want)
 	}
 }
+
+// A PHPDoc of block tags alone has no description to summarise:
+// EasyAdminBundle's classes, documented "@author Javier Eguiluz <...>",
+// were summarised by their author.
+func TestSummaryLeavesTagsOut(t *testing.T) {
+	f := langtest.Extract(t, "src/Field/FieldTrait.php", "<?php\nnamespace A;\n\n"+
+		"/**\n * @author Javier Eguiluz <javier.eguiluz@gmail.com>\n */\ntrait FieldTrait { public $dto; }\n\n"+
+		"/**\n * Sets the label\n * @param string $l the label\n */\nfunction label($l) {}\n")
+	if got := langtest.Sym(t, f, "FieldTrait").Summary; strings.Contains(got, "@author") || !strings.Contains(got, "FieldTrait") {
+		t.Errorf("FieldTrait summary %q", got)
+	}
+	if got := langtest.Sym(t, f, "label").Summary; got != "Sets the label" {
+		t.Errorf("label summary %q", got)
+	}
+}

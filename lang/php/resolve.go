@@ -2,6 +2,7 @@ package php
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -427,8 +428,15 @@ func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 }
 
 func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
+	res, _ := resolveOn(ctx, r, depth)
+	return res
+}
+
+// resolveOn resolves r and says on which class it looked the method up:
+// the receiver's, which a method returning self or static hands on.
+func resolveOn(ctx *lang.Context, r *lang.Ref, depth int) (lang.Resolution, *lang.Target) {
 	if depth > lang.MaxDepth {
-		return lang.Unbound(lang.RuleUnresolved, 0)
+		return lang.Unbound(lang.RuleUnresolved, 0), nil
 	}
 	tab := ctx.Table
 	cls := lang.ClassOf(ctx)
@@ -442,17 +450,17 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		}
 		t, rule := resolveClass(tab, ctx.File, cls, written)
 		if t == nil {
-			return lang.Unbound(rule, 0)
+			return lang.Unbound(rule, 0), nil
 		}
-		return lang.Bound(t, rule)
+		return lang.Bound(t, rule), nil
 	}
 	if r.Qualifier == "parent" {
-		return resolveParent(ctx, r, cls)
+		return resolveParent(ctx, r, cls), nil
 	}
 	if r.Qualifier == "" || r.QualifierType == "" && r.QualifierCall == "" && !strings.ContainsAny(r.Qualifier, "$:>(") {
 		// f(), A\f(): a function (a static call has its class as the
 		// qualifier's type)
-		return resolveFunction(ctx, r)
+		return resolveFunction(ctx, r), nil
 	}
 	segs := splitQualifier(r.Qualifier)
 	var v lang.TypedValue
@@ -463,7 +471,7 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		v = callResult(ctx, r.QualifierCall, r.QualifierType, depth)
 		rest = lang.AfterCall(segs)
 	case strings.EqualFold(head, "parent"):
-		return resolveParent(ctx, r, cls)
+		return resolveParent(ctx, r, cls), nil
 	case r.QualifierType != "":
 		t, rule := resolveClass(tab, ctx.File, cls, r.QualifierType)
 		v = lang.TypedValue{Target: t, Ext: t == nil && rule == lang.RuleExternal, Rule: lang.RuleReceiver}
@@ -475,7 +483,7 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		}
 	case strings.HasPrefix(head, "$"):
 		// a variable the extractor could not type
-		return unknownReceiver(tab, r.Name)
+		return unknownReceiver(tab, r.Name), nil
 	case strings.HasPrefix(head, "new "):
 		t, rule := resolveClass(tab, ctx.File, cls, strings.TrimSuffix(strings.TrimPrefix(head, "new "), "()"))
 		v = lang.TypedValue{Target: t, Ext: t == nil && rule == lang.RuleExternal, Rule: lang.RuleReceiver}
@@ -501,9 +509,9 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	}
 	if v.Target == nil {
 		if v.Ext {
-			return lang.Unbound(lang.RuleExternal, 0)
+			return lang.Unbound(lang.RuleExternal, 0), nil
 		}
-		return unknownReceiver(tab, r.Name)
+		return unknownReceiver(tab, r.Name), nil
 	}
 	m, ext := members.FindMember(tab, v.Target, r.Name, 0)
 	if m != nil {
@@ -514,12 +522,12 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		if rule == "" {
 			rule = lang.RuleReceiver
 		}
-		return lang.Bound(m, rule)
+		return lang.Bound(m, rule), v.Target
 	}
 	if ext {
-		return lang.Unbound(lang.RuleExternal, 0)
+		return lang.Unbound(lang.RuleExternal, 0), v.Target
 	}
-	return lang.Unbound(lang.RuleUnresolved, 0)
+	return lang.Unbound(lang.RuleUnresolved, 0), nil
 }
 
 // splitQualifier splits a qualifier at -> and :: outside parentheses:
@@ -632,23 +640,41 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) lang.TypedVal
 	r := &lang.Ref{Kind: lang.RefCall, Name: segs[len(segs)-1]}
 	if len(segs) > 1 {
 		q := fn[:len(fn)-len(r.Name)]
+		static := strings.HasSuffix(q, "::")
 		q = strings.TrimSuffix(strings.TrimSuffix(q, "->"), "::")
 		r.Qualifier = q
 		r.QualifierType = headType
-		if strings.HasSuffix(q, ")") {
+		if static && headType == "" && len(segs) == 2 && !strings.ContainsAny(q, "$( ") {
+			r.QualifierType = q // Status::tryFrom()->label(): the class is the type
+		}
+		// "new self()" heads the chain (new self())->a()->b(): an object,
+		// not a call whose result a() is called on
+		if strings.HasSuffix(q, ")") && !(len(segs) == 2 && strings.HasPrefix(segs[0], "new ")) {
 			r.QualifierCall = strings.TrimSuffix(q, "()")
 		}
 	}
 	if strings.ContainsAny(r.Name, "()[ $") {
 		return lang.TypedValue{}
 	}
-	res := resolveRef(ctx, r, depth+1)
+	res, on := resolveOn(ctx, r, depth+1)
 	if res.Rule == lang.RuleExternal {
+		// BackedEnum's from() and tryFrom() return the enum itself
+		if on != nil && (r.Name == "from" || r.Name == "tryFrom") && slices.Contains(on.Bases, `\BackedEnum`) {
+			return lang.TypedValue{Target: on, Rule: lang.RuleReceiver}
+		}
 		return lang.TypedValue{Ext: true}
 	}
 	m := res.Target
 	if m == nil || m.Returns == "" {
 		return lang.TypedValue{}
+	}
+	// a fluent setter of a trait or a parent returns the receiver: the
+	// class that uses the trait, whose own methods the chain goes on to
+	switch strings.ToLower(strings.TrimPrefix(m.Returns, "?")) {
+	case "self", "static", "$this":
+		if on != nil {
+			return lang.TypedValue{Target: on, Rule: lang.RuleReceiver}
+		}
 	}
 	mfi := ctx.Table.File(m.Path)
 	if mfi == nil {
