@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -361,6 +362,7 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 	keep = narrow(keep, func(c *symbolRow) bool { return c.Name == short || c.Qualified == name })
 	keep = narrow(keep, func(c *symbolRow) bool { return c.Kind != lang.KindModule })
 	keep = narrow(keep, func(c *symbolRow) bool { return !c.IsTest })
+	keep = narrow(keep, func(c *symbolRow) bool { return !overloadStub(c) })
 	keep = dropNested(keep, name)
 	if len(keep) == 1 {
 		return keep[0], nil
@@ -370,6 +372,19 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 		e.Candidates = append(e.Candidates, Candidate{SymbolID: c.ID, Name: c.Qualified, Kind: c.Kind, File: c.Path, Line: c.Range.StartLine})
 	}
 	return nil, e
+}
+
+// overloadStub reports whether r only declares one call shape of an
+// overloaded function (Python's @overload stubs, TypeScript's overload
+// signatures): the implementation beside it is the code a name means.
+func overloadStub(r *symbolRow) bool {
+	if !strings.Contains(r.Signature, `"overload"`) {
+		return false
+	}
+	var sig struct {
+		Modifiers []string `json:"modifiers"`
+	}
+	return json.Unmarshal([]byte(r.Signature), &sig) == nil && slices.Contains(sig.Modifiers, "overload")
 }
 
 // dropNested drops, when a symbol's qualified name is the reference, the
