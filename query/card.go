@@ -260,12 +260,13 @@ func (e *AmbiguousError) overloads() bool {
 	return len(e.Candidates) > 1
 }
 
-// fileModule returns the name of the module symbol of the file at path,
-// "" when it has none.
+// fileModule returns the name of the module symbol of the file at path
+// (the file's own, the one module without a parent, not a module the
+// code declares in it), "" when it has none.
 func (x *Index) fileModule(ctx context.Context, path string) (string, error) {
 	var name string
 	err := x.DB.QueryRowContext(ctx, `SELECT s.name FROM symbols s JOIN paths p ON p.id = s.path_id
-		WHERE s.to_seq IS NULL AND s.kind = ? AND p.path = ? LIMIT 1`, lang.KindModule, path).Scan(&name)
+		WHERE s.to_seq IS NULL AND s.kind = ? AND s.parent_id = '' AND p.path = ?`, lang.KindModule, path).Scan(&name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
