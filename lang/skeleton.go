@@ -784,6 +784,9 @@ func (s *Skel) line(n int32) {
 	s.put(first+" "+s.Rules.Marker+" "+last, r0)
 }
 
+// openerOf is the opening bracket of each closing one.
+var openerOf = map[byte]byte{')': '(', ']': '[', '}': '{'}
+
 // missingOpeners returns the opening brackets, outermost first, that the
 // closers of last need and first leaves unopened, and where first's code
 // ends (before a trailing "//" comment).
@@ -819,7 +822,7 @@ func missingOpeners(first, last string) (string, int) {
 	}
 	var open []byte
 	for i := len(closers) - 1 - len(stack); i >= 0; i-- {
-		open = append(open, map[byte]byte{')': '(', ']': '[', '}': '{'}[closers[i]])
+		open = append(open, openerOf[closers[i]])
 	}
 	return string(open), cut
 }
