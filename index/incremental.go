@@ -112,7 +112,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	}
 	fs := b.resolutionSet()
 	for p, o := range prev.files {
-		if o.status == StatusOK || o.status == StatusParseError {
+		if indexedStatus(o.status) {
 			fs.put(&fileEntry{path: p, lang: o.lang, module: o.module, rawImpts: o.imports, build: o.build, test: o.test})
 		}
 	}
@@ -135,7 +135,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	// type-checked yet, and those that may depend on them are checked (or,
 	// going back to the heuristics, resolved without the type checker)
 	ownDirs, goDirs := b.preciseDirs(prev.files, cs.changed, cs.gone)
-	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev
+	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved+b.sum.SkipsChanged == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev
 	// --full is the way out of an index whose rows went stale without a
 	// change of its files (an edge of one file that depends on a file that
 	// changed, like C#'s global usings; a build of sdl that extracts
@@ -294,12 +294,17 @@ func (b *build) parseChanged(ctx context.Context, tx *sql.Tx, olds map[string]*o
 			return err
 		}
 		same := o != nil && o.hash == r.hash && o.status == r.status && r.indexed()
-		if o == nil {
+		switch was := o != nil && indexedStatus(o.status); {
+		case !was && r.indexed():
 			b.sum.FilesAdded++
-		} else {
-			if !same {
-				b.sum.FilesChanged++
-			}
+		case was && !r.indexed():
+			b.sum.FilesRemoved++
+		case was && !same:
+			b.sum.FilesChanged++
+		case !was && !r.indexed():
+			b.sum.SkipsChanged++
+		}
+		if o != nil {
 			if _, err := w.exec(ctx, "closeFile", seq, pid); err != nil {
 				return err
 			}
@@ -387,7 +392,11 @@ func (b *build) removeGone(ctx context.Context, olds map[string]*oldFile, cs *ch
 	for _, p := range cs.gone {
 		o := olds[p]
 		delete(b.tree, p)
-		b.sum.FilesRemoved++
+		if indexedStatus(o.status) {
+			b.sum.FilesRemoved++
+		} else {
+			b.sum.SkipsChanged++
+		}
 		if _, err := w.exec(ctx, "closeFile", w.seq, o.pid); err != nil {
 			return err
 		}

@@ -125,15 +125,22 @@ type Summary struct {
 	Rebuilt       bool   `json:"rebuilt"`
 	RebuildReason string `json:"rebuildReason,omitempty"`
 	// State is what the run decided (see IndexState).
-	State        IndexState     `json:"state"`
-	Files        int            `json:"files"`
-	Parsed       int            `json:"parsed"`
-	Skipped      int            `json:"skipped"`
-	ParseErrors  int            `json:"parseErrors"`
-	Unreadable   int            `json:"unreadable"`
-	FilesAdded   int            `json:"filesAdded"`
-	FilesChanged int            `json:"filesChanged"`
-	FilesRemoved int            `json:"filesRemoved"`
+	State       IndexState `json:"state"`
+	Files       int        `json:"files"`
+	Parsed      int        `json:"parsed"`
+	Skipped     int        `json:"skipped"`
+	ParseErrors int        `json:"parseErrors"`
+	Unreadable  int        `json:"unreadable"`
+	// FilesAdded, FilesChanged and FilesRemoved count source files, the
+	// ones with symbols: a file that became skipped is removed, one that
+	// stopped being skipped added.
+	FilesAdded   int `json:"filesAdded"`
+	FilesChanged int `json:"filesChanged"`
+	FilesRemoved int `json:"filesRemoved"`
+	// SkipsChanged counts the records of skipped paths that appeared, went
+	// or changed reason (the hidden directory sdl init writes): they make a
+	// new version, but they are not files of the source.
+	SkipsChanged int            `json:"skipsChanged"`
 	Symbols      int64          `json:"symbols"`
 	Edges        int64          `json:"edges"`
 	SymbolsAdded int            `json:"symbolsAdded"`
@@ -546,7 +553,11 @@ func (b *build) parseFull(ctx context.Context, tx *sql.Tx, fs *fileSet, store *f
 			b.progress("parse", done, total)
 		}
 		b.count(r)
-		b.sum.FilesAdded++
+		if r.indexed() {
+			b.sum.FilesAdded++
+		} else {
+			b.sum.SkipsChanged++
+		}
 		b.tree[r.entry.Path] = fileState{r.status, r.hash, r.reason, r.langName()}
 		pid, err := w.pathID(ctx, r.entry.Path)
 		if err != nil {

@@ -40,7 +40,7 @@ func (b *build) treeHash() string {
 func (b *build) indexedFiles() int64 {
 	var n int64
 	for _, st := range b.tree {
-		if st.status == StatusOK || st.status == StatusParseError {
+		if indexedStatus(st.status) {
 			n++
 		}
 	}

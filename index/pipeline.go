@@ -48,6 +48,10 @@ type fileResult struct {
 // indexed reports whether the file contributes symbols.
 func (r *fileResult) indexed() bool { return r.facts != nil }
 
+// indexedStatus tells whether a file recorded with status s has symbols:
+// it was parsed, as far as the parser recovered.
+func indexedStatus(s string) bool { return s == StatusOK || s == StatusParseError }
+
 // window bounds how far workers may run ahead of the writer, which takes
 // results in order so that the file is written deterministically.
 const window = 256

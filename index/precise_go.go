@@ -1342,7 +1342,7 @@ func (b *build) preciseDirs(olds map[string]*oldFile, changed []*fileResult, gon
 	// of skipped files only (generated, too large) is never checked
 	for p, st := range b.tree {
 		d := path.Dir(p)
-		if strings.HasSuffix(p, ".go") && (st.status == StatusOK || st.status == StatusParseError) && goPackageDir(d) &&
+		if strings.HasSuffix(p, ".go") && indexedStatus(st.status) && goPackageDir(d) &&
 			(b.precisePrev == nil || b.precisePrev.API[d] == "") {
 			own[d] = true
 		}
@@ -1433,12 +1433,12 @@ func goEntries(olds map[string]*oldFile, tree map[string]fileState, dirs map[str
 		}
 	}
 	for p, st := range tree {
-		if st.status == StatusOK || st.status == StatusParseError {
+		if indexedStatus(st.status) {
 			add(p)
 		}
 	}
 	for p, o := range olds {
-		if _, ok := tree[p]; !ok && (o.status == StatusOK || o.status == StatusParseError) {
+		if _, ok := tree[p]; !ok && indexedStatus(o.status) {
 			add(p)
 		}
 	}
