@@ -72,6 +72,36 @@ package lang
 //     MaxEvidence) and the
 //     skeleton renderer's SkelRules, Skel, Shape and Hole.
 //
+// # Placing definitions
+//
+// A query finds declarations wherever they are; which of them become
+// symbols, and under which parent, a Spec decides in one of two ways.
+//
+// By default the engine places them: a definition's parent is the
+// nearest definition around it (or the Def.Parent a Defs hook gives), a
+// variable in a function's code is no symbol unless Spec.LocalItems, and
+// a function in a type is a method. A room whose Finish walks the file
+// anyway (for the types of locals, calls, guards) then restates in its
+// Defs hook where that walk goes, so that the symbols and the walk agree.
+//
+// With Spec.Place, the walk places them, and the rule is: a definition is
+// a symbol where, and only where, the Finish walk meets it and calls
+// x.Define(node, around), around being the symbol whose body or code the
+// walk is in, which becomes its parent; symbols come in the walk's order.
+// The engine's rules above still hold in Define (a variable met in a
+// function's code is none, a function in a type is a method, a blank name
+// is none): a walk calls Define wherever it meets a declaration, and reads
+// ok false as "this is code of around". What the query does not capture
+// the walk cannot define: the query says what a definition is, the walk
+// where it belongs. The Symbol hook runs in Define; the query's references
+// and imports are recorded after Finish, each in the innermost symbol
+// around it.
+//
+// To opt in: set Place, make the Finish walk call x.Define where it meets
+// each declaration (where it looked up the engine's symbol with SymbolOf
+// before), and delete the Defs code that restated the walk's reach and
+// order. lang/java and lang/ruby are the models.
+//
 // A room holds:
 //
 //   - the grammar: pin its Go module at an exact version in go.mod, add its
