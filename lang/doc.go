@@ -90,7 +90,8 @@ package lang
 // walk is in, which becomes its parent; symbols come in the walk's order.
 // The engine's rules above still hold in Define (a variable met in a
 // function's code is none, a function in a type is a method, a blank name
-// is none): a walk calls Define wherever it meets a declaration, and reads
+// is none), and one more: a method or constructor met outside every type
+// (at the file's top, in code) is a function. A walk calls Define wherever it meets a declaration, and reads
 // ok false as "this is code of around". What the query does not capture
 // the walk cannot define: the query says what a definition is, the walk
 // where it belongs. The Symbol hook runs in Define; the query's references

@@ -376,12 +376,17 @@ func (x *Extractor) defSymbol(s *Spec, d Def, parent int, placed bool) (int, boo
 // Define makes the symbols of the query's definitions at node n, for the
 // Finish walk of a Spec that places its definitions (Spec.Place), which
 // meets n in the body or code of symbol around: their parent. The rules
-// of defSymbol hold, and each definition is made once: met again, n makes
-// none. It returns the first symbol made; ok is false, and sym around,
-// when it makes none.
+// of defSymbol hold, a method or constructor outside every type (at the
+// file's top, in code) is a function, and each definition is made once:
+// met again, n makes none. It returns the first symbol made; ok is false,
+// and sym around, when it makes none.
 func (x *Extractor) Define(n int32, around int) (sym int, ok bool) {
 	sym = around
+	pk := x.Facts.Symbols[around].Kind
 	for _, d := range x.defsAt[n] {
+		if (d.Kind == KindMethod || d.Kind == KindConstructor) && !IsTypeKind(pk) && (around == 0 || pk != KindModule) {
+			d.Kind = KindFunction
+		}
 		if i, made := x.defSymbol(x.spec, d, around, false); made && !ok {
 			sym, ok = i, true
 		}
