@@ -560,7 +560,9 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		methodSymbol(t, n, d.Body, s)
 	case "enum_constant":
 		s.Exported, s.Visibility = true, lang.VisPublic
-		s.Signature.Returns = t.FieldText(owner(t, n), "name")
+		if o := owner(t, n); o >= 0 { // none where the parser lost the enum
+			s.Signature.Returns = t.FieldText(o, "name")
+		}
 		_, mods, _ := modifiers(t, n)
 		s.Signature.Modifiers = append([]string{"static", "final"}, mods...)
 		s.Signature.Text = s.Name
@@ -638,9 +640,9 @@ func methodSymbol(t *lang.Tree, n, body int32, s *lang.Symbol) {
 	s.Signature.Modifiers = mods
 	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	params := t.Field(n, "parameters")
-	if t.Kind(n) == "compact_constructor_declaration" {
+	if o := owner(t, n); t.Kind(n) == "compact_constructor_declaration" && o >= 0 {
 		// the compact constructor takes the record's components
-		params = t.Field(owner(t, n), "parameters")
+		params = t.Field(o, "parameters")
 	}
 	s.Signature.Params = paramList(t, params, nil)
 	if ty := t.Field(n, "type"); ty >= 0 {
