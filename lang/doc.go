@@ -41,8 +41,8 @@ package lang
 //     wrapper runs, guards: the Defs and Finish hooks), and lang/java of
 //     a query for definitions beside a walk for type inference: its
 //     Finish walks the file for calls, resolving receivers through the
-//     types of locals, fields and parameters, and looks up the symbol the
-//     query made of each declaration it meets; lang/ruby's Finish walk
+//     types of locals, fields and parameters, and places the query's
+//     definitions where it meets them (Spec.Place, below); lang/ruby's Finish walk
 //     also completes each symbol with what the statements before it say
 //     (private, module_function, class << self: fill). lang/csharp and
 //     lang/php are Java's shape: their Defs hook says where the walk meets
