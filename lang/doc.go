@@ -43,8 +43,9 @@ package lang
 //     Finish walks the file for calls, resolving receivers through the
 //     types of locals, fields and parameters, and places the query's
 //     definitions where it meets them (Spec.Place, below); lang/ruby's Finish walk
-//     also completes each symbol with what the statements before it say
-//     (private, module_function, class << self: fill). lang/csharp and
+//     places the query's definitions too, and completes each symbol with
+//     what the statements before it say (private, module_function,
+//     class << self: fill). lang/csharp and
 //     lang/php are Java's shape: their Defs hook says where the walk meets
 //     a declaration (place: a type's member, code, a script's top level,
 //     or nowhere the walk reads) and, for PHP, the class that holds it
@@ -94,7 +95,8 @@ package lang
 // (at the file's top, in code) is a function. A walk calls Define wherever it meets a declaration, and reads
 // ok false as "this is code of around". What the query does not capture
 // the walk cannot define: the query says what a definition is, the walk
-// where it belongs. The Symbol hook runs in Define; the query's references
+// where it belongs. The Symbol hook runs in Define, the symbol's
+// Container already its parent's qualified name; the query's references
 // and imports are recorded after Finish, each in the innermost symbol
 // around it.
 //

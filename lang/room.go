@@ -362,6 +362,11 @@ func (x *Extractor) defSymbol(s *Spec, d Def, parent int, placed bool) (int, boo
 		d.Kind = KindMethod
 	}
 	sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true}
+	if x.defsAt != nil && parent > 0 {
+		// placed by a walk (Define): the Symbol hook sees the container,
+		// which a name like Ruby's A::B extends
+		sym.Container = x.Facts.Symbols[parent].Qualified()
+	}
 	if !s.OwnDocs {
 		sym.Doc = x.DocBefore(d.Node)
 	}
