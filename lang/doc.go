@@ -96,7 +96,8 @@ package lang
 // ok false as "this is code of around". What the query does not capture
 // the walk cannot define: the query says what a definition is, the walk
 // where it belongs. The Symbol hook runs in Define, the symbol's
-// Container already its parent's qualified name; the query's references
+// Container already its parent's qualified name and Def.Parent its
+// parent's node (0, the root, for the file); the query's references
 // and imports are recorded after Finish, each in the innermost symbol
 // around it.
 //

@@ -130,7 +130,8 @@ type Def struct {
 	// nearest one around it: Rust's impl members hang from their type,
 	// declared elsewhere; PHP's methods of an anonymous class in a method
 	// from the named class. A definition it places is kept even as a
-	// function's variable.
+	// function's variable. In Define (Spec.Place) the Symbol hook sees
+	// there the node of the parent the walk gave, 0 for the file.
 	Parent int32
 }
 
@@ -392,6 +393,7 @@ func (x *Extractor) Define(n int32, around int) (sym int, ok bool) {
 		if (d.Kind == KindMethod || d.Kind == KindConstructor) && !IsTypeKind(pk) && (around == 0 || pk != KindModule) {
 			d.Kind = KindFunction
 		}
+		d.Parent = max(x.SymNode[around], 0) // for the Symbol hook: the parent's node, the root for the file
 		if i, made := x.defSymbol(x.spec, d, around, false); made && !ok {
 			sym, ok = i, true
 		}
