@@ -703,8 +703,8 @@ func class(x *lang.Extractor, n int32, c state) {
 	if !ok {
 		return // a class without a name
 	}
-	if t.Kind(n) == "record_declaration" {
-		for p := range t.NamedChildren(t.Field(n, "parameters")) {
+	if ps := t.Field(n, "parameters"); ps >= 0 && t.Kind(n) == "record_declaration" {
+		for p := range t.NamedChildren(ps) {
 			x.Define(p, sym) // its components, its fields
 		}
 	}
