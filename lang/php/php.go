@@ -1004,8 +1004,12 @@ func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 	return typ, call
 }
 
-// className is the fully qualified name of the class around code.
+// className is the fully qualified name of the class around code, ""
+// outside every class (new static() in a function).
 func className(x *lang.Extractor, c state) string {
+	if c.cls < 0 {
+		return ""
+	}
 	name := x.Facts.Symbols[c.cls].Name
 	if c.ns != "" {
 		return `\` + c.ns + `\` + name
