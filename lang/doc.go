@@ -45,13 +45,9 @@ package lang
 //     definitions where it meets them (Spec.Place, below); lang/ruby's Finish walk
 //     places the query's definitions too, and completes each symbol with
 //     what the statements before it say (private, module_function,
-//     class << self: fill). lang/csharp is
-//     Java's shape; lang/php too, but its Defs hook says where the walk
-//     meets a declaration (place: a type's member, code, a script's top
-//     level, or nowhere the walk reads) and the class that holds it
-//     (Def.Parent: an anonymous class's methods are the named class's),
-//     and its Finish walk finds the query's symbols with
-//     Extractor.SymbolOf. lang/golang and lang/rust are that shape too
+//     class << self: fill). lang/csharp and
+//     lang/php are Java's shape (PHP's walk places an anonymous class's
+//     methods in the named class around it). lang/golang and lang/rust are that shape too
 //     (Go's Defs makes one definition of each name of a var spec; Rust's
 //     hangs an impl's items from their type with Def.Parent).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
