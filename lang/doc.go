@@ -42,14 +42,16 @@ package lang
 //     a query for definitions beside a walk for type inference: its
 //     Finish walks the file for calls, resolving receivers through the
 //     types of locals, fields and parameters, and places the query's
-//     definitions where it meets them (Spec.Place, below); lang/ruby's Finish walk
-//     places the query's definitions too, and completes each symbol with
-//     what the statements before it say (private, module_function,
-//     class << self: fill). lang/csharp and
-//     lang/php are Java's shape (PHP's walk places an anonymous class's
-//     methods in the named class around it). lang/golang and lang/rust are that shape too
-//     (Go's Defs makes one definition of each name of a var spec; Rust's
-//     hangs an impl's items from their type with Def.Parent).
+//     definitions where it meets them (Spec.Place, below); lang/ruby's
+//     Finish walk places the query's definitions too, and completes each
+//     symbol with what the statements before it say (private,
+//     module_function, class << self: fill). lang/csharp, lang/php and
+//     lang/rust are Java's shape (PHP's walk places an anonymous class's
+//     methods in the named class around it, Rust's an impl's items in
+//     their type, impls last; Rust's Defs adds the functions a generator
+//     macro's invocation declares). lang/golang's walk looks up the
+//     symbols the engine made by their nodes (its Defs makes one
+//     definition of each name of a var spec).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
@@ -142,9 +144,8 @@ package lang
 //     or a local, found with Tree.ChildrenBefore; false drops it),
 //     Import, Module; Defs, the file's definitions at once, which it
 //     filters (Bash: only a variable's first assignment at the top of a
-//     script), orders, adds to and hangs elsewhere (Def.Parent: lang/rust
-//     walks its containers over items alone, impls last, and hangs an
-//     impl's items from their type); Finish, run last with the Extractor, for what spans the
+//     script), orders, adds to and hangs elsewhere (Def.Parent); Finish,
+//     run last with the Extractor, for what spans the
 //     file or needs its symbols (Bash's guards, file doc, export NAME);
 //     for a Walker, Extract, the walker itself;
 //   - resolution: a Resolver (Spec.Resolver), or Resolve and ResolveImport
