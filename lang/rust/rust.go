@@ -1,8 +1,8 @@
 // Package rust is sdl's room for Rust: items come from tags.scm, and
-// defs.go says which the code reaches, in what order, what they hang from
-// and what their attributes, modifiers and doc comments make of them; this
-// file walks the code (impls and traits, uses, macros, the types of
-// locals, panics and side effects), resolve.go resolves through the
+// defs.go says what their attributes, modifiers and doc comments make of
+// them and adds the functions macros declare; this file walks the file,
+// placing the items where it meets them, and the code (impls and traits,
+// uses, macros, the types of locals, panics and side effects), resolve.go resolves through the
 // crate's module tree, uses, impls and traits, and skeleton.go holds the
 // skeleton rules of its braced bodies.
 package rust
