@@ -329,3 +329,11 @@ func TestSummaryLeavesTagsOut(t *testing.T) {
 		t.Errorf("label summary %q", got)
 	}
 }
+
+// new static() outside every class names no class: extraction records
+// the call and does not fail (it indexed out of range, and the file lost
+// the rest of its calls).
+func TestNewStaticOutsideClass(t *testing.T) {
+	f := langtest.Extract(t, "f.php", "<?php\nfunction make() { return (new static())->build(); }\nfunction after() { helper(); }\n")
+	langtest.WantAll(t, langtest.Refs(f), "after call helper")
+}
