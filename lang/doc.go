@@ -88,21 +88,32 @@ package lang
 // x.Define(node, around), around being the symbol whose body or code the
 // walk is in, which becomes its parent; symbols come in the walk's order.
 // The engine's rules above still hold in Define (a variable met in a
-// function's code is none, a function in a type is a method, a blank name
-// is none), and one more: a method or constructor met outside every type
-// (at the file's top, in code) is a function. A walk calls Define wherever it meets a declaration, and reads
-// ok false as "this is code of around". What the query does not capture
-// the walk cannot define: the query says what a definition is, the walk
-// where it belongs. The Symbol hook runs in Define, the symbol's
-// Container already its parent's qualified name and Def.Parent its
-// parent's node (0, the root, for the file); the query's references
+// function's code is none unless LocalItems, a function in a type is a
+// method, a blank name is none), and one more: a method or constructor
+// met outside every type (at the file's top, in code) is a function. A
+// walk may call Define wherever it meets a declaration and read ok false
+// as "this is code of around"; what decides a member is the walk's own
+// state (Java's: in a named type's body, not an anonymous class's). What
+// the query does not capture the walk cannot define: the query says what
+// a definition is, the walk where it belongs (a Defs hook may still add
+// definitions no pattern matches, as Rust's for the functions a macro
+// declares, and set their bodies). Several definitions at one node are
+// made together, the first returned. The Symbol hook runs in Define, the
+// symbol's Container already its parent's qualified name and Def.Parent
+// its parent's node (0, the root, for the file). The query's references
 // and imports are recorded after Finish, each in the innermost symbol
-// around it.
+// around it; a walk that panics loses them with the symbols it had not
+// placed yet, so a damaged file the walk trips on keeps less.
 //
-// To opt in: set Place, make the Finish walk call x.Define where it meets
-// each declaration (where it looked up the engine's symbol with SymbolOf
-// before), and delete the Defs code that restated the walk's reach and
-// order. lang/java and lang/ruby are the models.
+// To opt in: set Place; make the Finish walk call x.Define(node, around)
+// where it meets each declaration, where it looked the engine's symbol up
+// before (SymbolOf, a map of SymNode); read in the Symbol hook what the
+// placing says (Def.Parent, Container) rather than climbing the tree; and
+// delete the Defs code that restated the walk's reach and order. A
+// declaration the walk does not reach is then no symbol: make the walk
+// reach what should be one (Ruby's walk reads a class's ERROR children as
+// its body). lang/java (the smallest change) and lang/ruby are the models;
+// lang/csharp, lang/php and lang/rust follow.
 //
 // A room holds:
 //
