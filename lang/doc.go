@@ -41,18 +41,17 @@ package lang
 //     wrapper runs, guards: the Defs and Finish hooks), and lang/java of
 //     a query for definitions beside a walk for type inference: its
 //     Finish walks the file for calls, resolving receivers through the
-//     types of locals, fields and parameters, and looks up the symbol the
-//     query made of each declaration it meets; lang/ruby's Finish walk
-//     also completes each symbol with what the statements before it say
-//     (private, module_function, class << self: fill). lang/csharp and
-//     lang/php are Java's shape: their Defs hook says where the walk meets
-//     a declaration (place: a type's member, code, a script's top level,
-//     or nowhere the walk reads) and, for PHP, the class that holds it
-//     (Def.Parent: an anonymous class's methods are the named class's);
-//     their Finish walks find the query's symbols with
-//     Extractor.SymbolOf. lang/golang and lang/rust are that shape too
-//     (Go's Defs makes one definition of each name of a var spec; Rust's
-//     hangs an impl's items from their type with Def.Parent).
+//     types of locals, fields and parameters, and places the query's
+//     definitions where it meets them (Spec.Place, below); lang/ruby's
+//     Finish walk places the query's definitions too, and completes each
+//     symbol with what the statements before it say (private,
+//     module_function, class << self: fill). lang/csharp, lang/php and
+//     lang/rust are Java's shape (PHP's walk places an anonymous class's
+//     methods in the named class around it, Rust's an impl's items in
+//     their type, impls last; Rust's Defs adds the functions a generator
+//     macro's invocation declares). lang/golang's walk looks up the
+//     symbols the engine made by their nodes (its Defs makes one
+//     definition of each name of a var spec).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
@@ -71,6 +70,50 @@ package lang
 //     limits (MaxDepth, MaxChain, MaxAncestors, MaxBases, MaxSigText,
 //     MaxEvidence) and the
 //     skeleton renderer's SkelRules, Skel, Shape and Hole.
+//
+// # Placing definitions
+//
+// A query finds declarations wherever they are; which of them become
+// symbols, and under which parent, a Spec decides in one of two ways.
+//
+// By default the engine places them: a definition's parent is the
+// nearest definition around it (or the Def.Parent a Defs hook gives), a
+// variable in a function's code is no symbol unless Spec.LocalItems, and
+// a function in a type is a method. A room whose Finish walks the file
+// anyway (for the types of locals, calls, guards) then restates in its
+// Defs hook where that walk goes, so that the symbols and the walk agree.
+//
+// With Spec.Place, the walk places them, and the rule is: a definition is
+// a symbol where, and only where, the Finish walk meets it and calls
+// x.Define(node, around), around being the symbol whose body or code the
+// walk is in, which becomes its parent; symbols come in the walk's order.
+// The engine's rules above still hold in Define (a variable met in a
+// function's code is none unless LocalItems, a function in a type is a
+// method, a blank name is none), and one more: a method or constructor
+// met outside every type (at the file's top, in code) is a function. A
+// walk may call Define wherever it meets a declaration and read ok false
+// as "this is code of around"; what decides a member is the walk's own
+// state (Java's: in a named type's body, not an anonymous class's). What
+// the query does not capture the walk cannot define: the query says what
+// a definition is, the walk where it belongs (a Defs hook may still add
+// definitions no pattern matches, as Rust's for the functions a macro
+// declares, and set their bodies). Several definitions at one node are
+// made together, the first returned. The Symbol hook runs in Define, the
+// symbol's Container already its parent's qualified name and Def.Parent
+// its parent's node (0, the root, for the file). The query's references
+// and imports are recorded after Finish, each in the innermost symbol
+// around it; a walk that panics loses them with the symbols it had not
+// placed yet, so a damaged file the walk trips on keeps less.
+//
+// To opt in: set Place; make the Finish walk call x.Define(node, around)
+// where it meets each declaration, where it looked the engine's symbol up
+// before (SymbolOf, a map of SymNode); read in the Symbol hook what the
+// placing says (Def.Parent, Container) rather than climbing the tree; and
+// delete the Defs code that restated the walk's reach and order. A
+// declaration the walk does not reach is then no symbol: make the walk
+// reach what should be one (Ruby's walk reads a class's ERROR children as
+// its body). lang/java (the smallest change) and lang/ruby are the models;
+// lang/csharp, lang/php and lang/rust follow.
 //
 // A room holds:
 //
@@ -112,9 +155,8 @@ package lang
 //     or a local, found with Tree.ChildrenBefore; false drops it),
 //     Import, Module; Defs, the file's definitions at once, which it
 //     filters (Bash: only a variable's first assignment at the top of a
-//     script), orders, adds to and hangs elsewhere (Def.Parent: lang/rust
-//     walks its containers over items alone, impls last, and hangs an
-//     impl's items from their type); Finish, run last with the Extractor, for what spans the
+//     script), orders, adds to and hangs elsewhere (Def.Parent); Finish,
+//     run last with the Extractor, for what spans the
 //     file or needs its symbols (Bash's guards, file doc, export NAME);
 //     for a Walker, Extract, the walker itself;
 //   - resolution: a Resolver (Spec.Resolver), or Resolve and ResolveImport

@@ -74,6 +74,10 @@ type Extractor struct {
 	// (SymbolOf)
 	symOf   map[int32]int
 	symSeen int
+	// spec and defsAt, for a Spec that places its definitions: the
+	// query's definitions by defining node, until Define makes them
+	spec   *Spec
+	defsAt map[int32][]Def
 }
 
 // Extract parses src as language l and returns what the file defines and

@@ -74,6 +74,13 @@ type Spec struct {
 	// Finish completes the file's facts after the query's, with the
 	// Extractor: guards, a file's doc, a symbol a later statement changes.
 	Finish func(x *Extractor)
+	// Place says Finish places the definitions: the engine makes no
+	// symbol of them before it, and its walk of the file calls
+	// Extractor.Define where it meets each declaration, so the walk's
+	// reach and order decide which are symbols and their parents
+	// (doc.go, "Placing definitions"). The query's references and
+	// imports are recorded after Finish.
+	Place bool
 
 	// Fixup, when set, returns what the parser reads instead of a file's
 	// source, of the same length, where the grammar cannot read valid
@@ -123,7 +130,8 @@ type Def struct {
 	// nearest one around it: Rust's impl members hang from their type,
 	// declared elsewhere; PHP's methods of an anonymous class in a method
 	// from the named class. A definition it places is kept even as a
-	// function's variable.
+	// function's variable. In Define (Spec.Place) the Symbol hook sees
+	// there the node of the parent the walk gave, 0 for the file.
 	Parent int32
 }
 
@@ -265,43 +273,35 @@ func extractTags(x *Extractor, s *Spec) {
 		}
 		return 0
 	}
-	for _, d := range defs {
-		if d.Name < 0 {
-			continue
-		}
-		parent := enclosing(d.Node)
-		if p, ok := symOf[d.Parent]; ok && d.Parent > 0 {
-			parent = p
-		}
-		pk := x.Facts.Symbols[parent].Kind
-		if d.Kind == KindVariable && d.Parent == 0 && !s.LocalItems && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
-			continue // a function's locals are not symbols
-		}
-		if d.Kind == KindFunction && IsTypeKind(pk) {
-			d.Kind = KindMethod
-		}
-		sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true}
-		if !s.OwnDocs {
-			sym.Doc = x.DocBefore(d.Node)
-		}
-		sym.Signature.Text = x.HeaderText(d.Node, d.Body)
-		if s.Symbol != nil && !s.Symbol(t, d, &sym) {
-			continue
-		}
-		if i := x.AddSymbol(sym, d.Node, d.Name, d.Body); i == len(x.Facts.Symbols)-1 {
-			symOf[d.Node] = i
-		}
-	}
-	for i := range t.Matches {
-		m := &t.Matches[i]
-		for _, c := range m.Captures {
-			switch {
-			case strings.HasPrefix(c.Name, "reference."):
-				x.tagRef(s, m, c, enclosing(c.Node))
-			case c.Name == "import":
-				x.tagImport(s, m, c.Node, enclosing(c.Node))
+	refs := func() {
+		for i := range t.Matches {
+			m := &t.Matches[i]
+			for _, c := range m.Captures {
+				switch {
+				case strings.HasPrefix(c.Name, "reference."):
+					x.tagRef(s, m, c, enclosing(c.Node))
+				case c.Name == "import":
+					x.tagImport(s, m, c.Node, enclosing(c.Node))
+				}
 			}
 		}
+	}
+	if s.Place {
+		x.spec, x.defsAt = s, make(map[int32][]Def, len(defs))
+		for _, d := range defs {
+			x.defsAt[d.Node] = append(x.defsAt[d.Node], d)
+		}
+	} else {
+		for _, d := range defs {
+			parent := enclosing(d.Node)
+			if p, ok := symOf[d.Parent]; ok && d.Parent > 0 {
+				parent = p
+			}
+			if i, ok := x.defSymbol(s, d, parent, d.Parent != 0); ok {
+				symOf[d.Node] = i
+			}
+		}
+		refs()
 	}
 	captured := strings.Join(module, ".")
 	if s.Module != nil {
@@ -310,6 +310,16 @@ func extractTags(x *Extractor, s *Spec) {
 	x.Facts.Module = captured
 	if s.Finish != nil {
 		s.Finish(x)
+	}
+	if s.Place {
+		// the walk placed the symbols: a reference or import is made in
+		// the innermost one around it
+		for i, n := range x.SymNode[1:] {
+			if _, ok := symOf[n]; !ok && n >= 0 {
+				symOf[n] = i + 1
+			}
+		}
+		refs()
 	}
 	// a class's extends and implements references are its bases, unless
 	// its Symbol hook named them as written (Java's keep their type
@@ -333,6 +343,63 @@ func extractTags(x *Extractor, s *Spec) {
 			sig.Bases = append(sig.Bases, b)
 		}
 	}
+}
+
+// defSymbol makes the symbol of definition d, a member of symbol parent,
+// by the rules every Spec shares: a variable in a function's code is none
+// unless the room keeps local items or the definition was placed there
+// (a Defs hook's Parent), a function in a type is a method. ok is false
+// when it makes none.
+func (x *Extractor) defSymbol(s *Spec, d Def, parent int, placed bool) (int, bool) {
+	t := x.Tree
+	if d.Name < 0 {
+		return parent, false
+	}
+	pk := x.Facts.Symbols[parent].Kind
+	if d.Kind == KindVariable && !placed && !s.LocalItems && (pk == KindFunction || pk == KindMethod || pk == KindConstructor) {
+		return parent, false // a function's locals are not symbols
+	}
+	if d.Kind == KindFunction && IsTypeKind(pk) {
+		d.Kind = KindMethod
+	}
+	sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true}
+	if x.defsAt != nil && parent > 0 {
+		// placed by a walk (Define): the Symbol hook sees the container,
+		// which a name like Ruby's A::B extends
+		sym.Container = x.Facts.Symbols[parent].Qualified()
+	}
+	if !s.OwnDocs {
+		sym.Doc = x.DocBefore(d.Node)
+	}
+	sym.Signature.Text = x.HeaderText(d.Node, d.Body)
+	if s.Symbol != nil && !s.Symbol(t, d, &sym) {
+		return parent, false
+	}
+	i := x.AddSymbol(sym, d.Node, d.Name, d.Body)
+	return i, i == len(x.Facts.Symbols)-1
+}
+
+// Define makes the symbols of the query's definitions at node n, for the
+// Finish walk of a Spec that places its definitions (Spec.Place), which
+// meets n in the body or code of symbol around: their parent. The rules
+// of defSymbol hold, a method or constructor outside every type (at the
+// file's top, in code) is a function, and each definition is made once:
+// met again, n makes none. It returns the first symbol made; ok is false,
+// and sym around, when it makes none.
+func (x *Extractor) Define(n int32, around int) (sym int, ok bool) {
+	sym = around
+	pk := x.Facts.Symbols[around].Kind
+	for _, d := range x.defsAt[n] {
+		if (d.Kind == KindMethod || d.Kind == KindConstructor) && !IsTypeKind(pk) && (around == 0 || pk != KindModule) {
+			d.Kind = KindFunction
+		}
+		d.Parent = max(x.SymNode[around], 0) // for the Symbol hook: the parent's node, the root for the file
+		if i, made := x.defSymbol(x.spec, d, around, false); made && !ok {
+			sym, ok = i, true
+		}
+	}
+	delete(x.defsAt, n)
+	return sym, ok
 }
 
 // tagRef records the reference of capture c, made in symbol owner.

@@ -1,11 +1,10 @@
 // Package csharp is sdl's room for C#: types, delegates and members come
-// from tags.scm; this file holds what a query cannot say (which
-// declarations the code around them makes symbols, signatures,
+// from tags.scm; this file holds what a query cannot say (signatures,
 // visibility, docs, and a walk over namespaces, usings and code that
-// follows the types of locals, fields and receivers to the calls it
-// records, with guards, throws and side effects), resolution through
-// namespaces, usings, nested and base types, and the skeleton rules of
-// its braced bodies.
+// places each declaration where it meets it and follows the types of
+// locals, fields and receivers to the calls it records, with guards,
+// throws and side effects), resolution through namespaces, usings,
+// nested and base types, and the skeleton rules of its braced bodies.
 package csharp
 
 import (
@@ -41,6 +40,7 @@ func init() {
 		Builtins:  lang.WordList(data, "builtins.txt"),
 		Defs:      defs,
 		Symbol:    symbol,
+		Place:     true,
 		Finish:    finish,
 		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
 		SkelRules: skeleton,
@@ -113,97 +113,19 @@ var (
 		"operator_declaration", "conversion_operator_declaration", "indexer_declaration", "local_function_statement"}
 	typeKinds   = lang.KindSet(typeDecls...)
 	methodKinds = lang.KindSet(methodDecls...)
-	// unread are the nodes whose insides finish's walk never reads
-	unread = lang.KindSet("delegate_declaration", "attribute_list", "modifier", "comment",
-		"type_parameter_constraints_clause", "using_directive", "catch_declaration", "declaration_pattern",
-		"declaration_expression")
 )
 
-// Where the walk meets a declaration (place).
-const (
-	inType  = iota // a member: a type's body holds it
-	inCode         // in a symbol's code
-	atTop          // outside every symbol: a script's statements, or a broken file's
-	notRead        // where the walk never goes: an attribute, a base list, a parameter's default
-)
-
-// place says where the walk of the file meets declaration n and, for a
-// member, the type declaration whose body holds it. What lies between
-// (an ERROR, a namespace, a lambda) does not decide; the code of a
-// property, field or enum member is code when that declaration is a
-// member, else it is read as the code around it.
-func place(t *lang.Tree, n int32) (int, int32) {
-	held := false // n is in the code of a property, field or enum member
-	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
-		f, k := t.FieldName(c), t.Kind(p)
-		switch {
-		case unread[k]:
-			return notRead, -1
-		case typeKinds[k]:
-			switch {
-			case f != "body":
-				return notRead, -1
-			case held:
-				return inCode, -1
-			}
-			return inType, p
-		case methodKinds[k]:
-			if f == "body" || f == "value" || f == "accessors" || t.Kind(c) == "constructor_initializer" {
-				return inCode, -1
-			}
-			return notRead, -1
-		case k == "property_declaration", k == "event_declaration", k == "enum_member_declaration":
-			if f != "accessors" && f != "value" {
-				return notRead, -1
-			}
-			held = true
-		case k == "field_declaration", k == "event_field_declaration":
-			held = true
-		case k == "namespace_declaration" && f != "body", k == "variable_declaration" && f == "type",
-			k == "variable_declarator" && (f == "name" || t.Kind(c) == "bracketed_argument_list"),
-			(k == "lambda_expression" || k == "anonymous_method_expression") && f == "parameters":
-			return notRead, -1
-		}
-	}
-	return atTop, -1
-}
-
-// defs keeps the declarations that make symbols where the walk meets
-// them: types and delegates wherever it reads them, a method in a type's
-// body or outside every symbol (a function), where it has no name of its
-// own the parser could not place it; a property, field or enum member in
-// a type's body. It sets each one's body, and a field declaration of one
-// variable takes the declaration's range (its modifiers and doc); each
+// defs gives each declaration its body, and a field declaration of one
+// variable the declaration's range (its modifiers and doc); each
 // variable of int a, b; keeps its own.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	out := ds[:0]
-	for _, d := range ds {
-		n, k := d.Node, t.Kind(d.Node)
-		if k == "parameter" || k == "variable_declarator" {
-			n = t.Parent(t.Parent(n)) // a record's parameter is read with the record, a field's variable with the field
+	for i, d := range ds {
+		ds[i].Body = bodyOf(t, d.Node)
+		if t.Kind(d.Node) == "variable_declarator" && oneVariable(t, t.Parent(d.Node)) {
+			ds[i].Node = t.Parent(t.Parent(d.Node))
 		}
-		where, _ := place(t, n)
-		switch {
-		case where == notRead:
-			continue
-		case k == "parameter", typeKinds[k], k == "local_function_statement":
-		case methodKinds[k]:
-			if where == inCode {
-				continue // a method the parser could not place: its code is the enclosing symbol's
-			}
-			if where == atTop {
-				d.Kind = lang.KindFunction
-			}
-		case where != inType:
-			continue
-		}
-		d.Body = bodyOf(t, d.Node)
-		if k == "variable_declarator" && oneVariable(t, t.Parent(d.Node)) {
-			d.Node = n
-		}
-		out = append(out, d)
 	}
-	return out
+	return ds
 }
 
 // bodyOf is the code of declaration n: a type's members, a method's
@@ -253,12 +175,12 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	if k == "variable_declarator" || k == "field_declaration" || k == "event_field_declaration" {
 		k, decl = "variable_declarator", t.Parent(t.Parent(t.Parent(d.Name)))
 	}
-	where, owner := place(t, decl)
-	def := "private" // a member of a class or struct, or a method outside every type
+	owner := d.Parent // the type whose member it is, where the walk placed it in a type's body
+	def := "private"  // a member of a class or struct, or a method outside every type
 	switch {
-	case where == inType && (t.Kind(owner) == "interface_declaration" || t.Kind(owner) == "enum_declaration"):
+	case t.Kind(owner) == "interface_declaration" || t.Kind(owner) == "enum_declaration":
 		def = "public"
-	case where != inType && typeKinds[k]:
+	case !typeKinds[t.Kind(owner)] && typeKinds[k]:
 		def = "internal"
 	}
 	s.Doc = doc(x, decl)
@@ -361,7 +283,10 @@ func node(x *lang.Extractor, n int32, c state) {
 		return
 	}
 	switch t.Kind(n) {
-	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause", "delegate_declaration":
+	case "delegate_declaration":
+		x.Define(n, c.sym)
+		return
+	case "comment", "modifier", "attribute_list", "type_parameter_constraints_clause":
 		return
 	case "using_directive":
 		using(x, n)
@@ -679,9 +604,14 @@ func bases(t *lang.Tree, n int32) []int32 {
 // scope.
 func typeDecl(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	sym, ok := x.Declared(n, c.sym)
-	if !ok {
+	sym, _ := x.Define(n, c.sym)
+	if t.Field(n, "name") < 0 {
 		return
+	}
+	if ps := t.ChildOfKind(n, "parameter_list"); ps >= 0 {
+		for p := range t.NamedChildren(ps) {
+			x.Define(p, sym) // a record's positional parameters, its properties
+		}
 	}
 	kind := t.Kind(n)
 	for i, b := range bases(t, n) {
@@ -946,9 +876,9 @@ func method(x *lang.Extractor, n int32, c state) {
 		}
 		return
 	}
-	sym, ok := x.SymbolOf(n, t.Field(n, "name"), c.sym)
-	if !ok {
-		return // no name
+	sym, ok := x.Define(n, c.sym)
+	if name := t.Field(n, "name"); !ok && (name < 0 || strings.TrimSpace(t.Text(name)) != "") {
+		return // no name; one the parser made up leaves its code to c.sym
 	}
 	paramList(x, t.Field(n, "parameters"), scope)
 	inner := state{sym: sym, cls: c.cls, scope: scope, top: true}
@@ -1017,11 +947,11 @@ func propertySymbol(x *lang.Extractor, n, end int32, s *lang.Symbol, def string)
 // property walks the code of a property's accessors and value.
 func property(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	sym, ok := x.Declared(n, c.sym)
-	if !ok || !c.body {
+	if !c.body || t.Field(n, "name") < 0 {
 		walkChildren(x, n, c)
 		return
 	}
+	sym, _ := x.Define(n, c.sym)
 	inner := state{sym: sym, cls: c.cls, scope: &lang.Scope{Parent: c.scope}}
 	if acc := t.Field(n, "accessors"); acc >= 0 {
 		for a := range t.NamedChildren(acc) {
@@ -1110,9 +1040,9 @@ func field(x *lang.Extractor, n int32, c state) {
 		if name < 0 || t.Kind(d) != "variable_declarator" {
 			continue
 		}
-		sym, ok := x.SymbolOf(d, name, c.sym)
+		sym, ok := x.Define(d, c.sym)
 		if !ok && oneVariable(t, v) {
-			sym, _ = x.SymbolOf(n, name, c.sym)
+			sym, _ = x.Define(n, c.sym)
 		}
 		if val := declaratorValue(t, d); val >= 0 {
 			value(x, val, typ, state{sym: sym, cls: c.cls, scope: c.scope})
@@ -1133,10 +1063,10 @@ func declaratorValue(t *lang.Tree, d int32) int32 {
 // enumMember walks the value of an enum member.
 func enumMember(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	sym, ok := x.Declared(n, c.sym)
-	if !ok || !c.body {
+	if !c.body || t.Field(n, "name") < 0 {
 		return
 	}
+	sym, _ := x.Define(n, c.sym)
 	if val := t.Field(n, "value"); val >= 0 {
 		node(x, val, state{sym: sym, cls: c.cls, scope: c.scope})
 	}

@@ -1,11 +1,11 @@
 ; C#'s types, delegates, members and a record's positional parameters,
 ; started from tree-sitter-c-sharp's queries/tags.scm. csharp.go's hooks
-; say what a match alone cannot: which declarations the code around them
-; makes symbols (Defs: a member of a type's body, a method outside every
-; type a function, not one in code; through code the parser gave up on),
-; a declaration's body, signature, visibility and doc (Symbol), and the
-; walk that types locals, fields and receivers for the calls it records
-; (Finish).
+; say what a match alone cannot: a declaration's body (Defs), signature,
+; visibility and doc (Symbol), and the walk (Finish) that places the
+; definitions where it meets them (a member of a type's body, a method
+; outside every type a function, not one in code; through code the
+; parser gave up on) and types locals, fields and receivers for the
+; calls it records.
 ;
 ; The query runs from its roots (csharp.go's queryRoots: each
 ; declaration, wherever it is) and each pattern starts at one, so it reads

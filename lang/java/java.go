@@ -1,9 +1,10 @@
 // Package java is sdl's room for Java: types, members, their bases, the
 // package and imports come from tags.scm; this file holds what a query
-// cannot say (signatures, visibility, docs, and a walk that follows the
-// types of locals, fields and receivers to the calls it records, with
-// guards, throws and side effects), resolution through packages, imports,
-// nested and base types, and the skeleton rules of its braced bodies.
+// cannot say (signatures, visibility, docs, and a walk that places the
+// query's definitions and follows the types of locals, fields and
+// receivers to the calls it records, with guards, throws and side
+// effects), resolution through packages, imports, nested and base types,
+// and the skeleton rules of its braced bodies.
 package java
 
 import (
@@ -39,6 +40,7 @@ func init() {
 		Data:      data,
 		Symbol:    symbol,
 		Defs:      defs,
+		Place:     true,
 		Ref:       baseRef,
 		Import:    imports,
 		Finish:    finish,
@@ -100,13 +102,18 @@ func declareTypeParams(s *lang.Scope, t *lang.Tree, list int32) {
 // state is where the walker is: which symbol code belongs to, and what
 // declarations there make.
 type state struct {
-	sym   int           // the symbol code belongs to
-	cls   int           // the innermost named class, -1 outside every class
-	anon  string        // base type of the innermost anonymous class body, "" outside
-	top   bool          // a statement of a method body itself, where an early exit is a guard
-	scope *lang.Scope   // the variables in scope
-	syms  map[int32]int // the symbol the query made of a node
+	sym   int         // the symbol code belongs to
+	cls   int         // the innermost named class, -1 outside every class
+	anon  string      // base type of the innermost anonymous class body, "" outside
+	code  bool        // in an anonymous class's body, whose declarations are code of sym
+	top   bool        // a statement of a method body itself, where an early exit is a guard
+	scope *lang.Scope // the variables in scope
 }
+
+// member reports whether a declaration the walk meets is a member of the
+// named type c.cls: in its body, whatever ERROR, initializer or lambda
+// lies between, and not in an anonymous class's body or a symbol's code.
+func (c state) member() bool { return c.sym == c.cls && !c.code }
 
 // testAnnotations mark test methods (JUnit 4 and 5, TestNG).
 var testAnnotations = lang.WordFile(data, "test_annotations.txt")
@@ -127,10 +134,7 @@ func finish(x *lang.Extractor) {
 		x.Facts.Symbols[0].Name = x.Facts.Module
 		x.Facts.Symbols[0].Doc = doc(t, t.Parent(pkg))
 	}
-	c := state{sym: 0, cls: -1, scope: &lang.Scope{}, syms: make(map[int32]int, len(x.SymNode))}
-	for i, n := range x.SymNode[1:] {
-		c.syms[n] = i + 1
-	}
+	c := state{sym: 0, cls: -1, scope: &lang.Scope{}}
 	for n := range t.NamedChildren(0) {
 		walkNode(x, n, c)
 	}
@@ -452,80 +456,15 @@ func imports(t *lang.Tree, n int32) []lang.Import {
 var typeDecls = []string{"class_declaration", "record_declaration", "enum_declaration", "interface_declaration",
 	"annotation_type_declaration"}
 
-// defs keeps the members of types and the methods outside any symbol,
-// which are functions; a declaration in a symbol's code (an anonymous
-// class's method) is no symbol. A field declaration of one variable
-// takes the declaration's range (its modifiers and doc); each variable of
-// int a, b; keeps its own.
+// defs gives a field declaration of one variable the declaration's
+// range (its modifiers and doc); each variable of int a, b; keeps its own.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	kept := make(map[int32]bool, len(ds)) // the nodes of symbols, outer first
-	out := ds[:0]
-	for _, d := range ds {
-		switch t.Kind(d.Node) {
-		case "class_declaration", "record_declaration", "enum_declaration", "interface_declaration",
-			"annotation_type_declaration", "formal_parameter":
-		default:
-			switch place(t, d.Node, kept) {
-			case inCode:
-				continue
-			case outsideAll:
-				if d.Kind == lang.KindVariable {
-					continue
-				}
-				d.Kind = lang.KindFunction
-			}
-		}
-		kept[d.Node] = true
+	for i, d := range ds {
 		if n := t.Parent(d.Node); t.Kind(d.Node) == "variable_declarator" && len(declarators(t, n)) == 1 {
-			d.Node = n
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-// Where a declaration is: a member of a named type, in a symbol's code,
-// or outside every symbol (a script's method, or one in an anonymous
-// class there).
-const (
-	inType = iota
-	inCode
-	outsideAll
-)
-
-// place says where declaration n is, symbols being the nodes of the
-// symbols around it.
-// The nearest of a type's body, an anonymous class's body and a
-// definition decides: what lies between (an ERROR, a static initializer,
-// a lambda) does not.
-func place(t *lang.Tree, n int32, symbols map[int32]bool) int {
-	anon := false
-	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
-		switch {
-		case symbols[p]:
-			return inCode
-		case anon:
-		case typeBody(t, p):
-			return inType
-		case t.Kind(p) == "class_body", t.Kind(p) == "enum_constant":
-			anon = true
+			ds[i].Node = n
 		}
 	}
-	return outsideAll
-}
-
-// typeBody reports whether n is the body of a named type, whose
-// declarations are members: not an anonymous class's or an enum
-// constant's.
-func typeBody(t *lang.Tree, n int32) bool {
-	switch t.Kind(n) {
-	case "interface_body", "annotation_type_body", "enum_body", "enum_body_declarations":
-		return true
-	case "class_body":
-		k := t.Kind(t.Parent(n))
-		return k == "class_declaration" || k == "record_declaration"
-	}
-	return false
+	return ds
 }
 
 // outside is the first node above n that is no ERROR, -1 for none.
@@ -560,7 +499,9 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		methodSymbol(t, n, d.Body, s)
 	case "enum_constant":
 		s.Exported, s.Visibility = true, lang.VisPublic
-		s.Signature.Returns = t.FieldText(owner(t, n), "name")
+		if o := owner(t, n); o >= 0 { // none where the parser lost the enum
+			s.Signature.Returns = t.FieldText(o, "name")
+		}
 		_, mods, _ := modifiers(t, n)
 		s.Signature.Modifiers = append([]string{"static", "final"}, mods...)
 		s.Signature.Text = s.Name
@@ -638,9 +579,9 @@ func methodSymbol(t *lang.Tree, n, body int32, s *lang.Symbol) {
 	s.Signature.Modifiers = mods
 	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
 	params := t.Field(n, "parameters")
-	if t.Kind(n) == "compact_constructor_declaration" {
+	if o := owner(t, n); t.Kind(n) == "compact_constructor_declaration" && o >= 0 {
 		// the compact constructor takes the record's components
-		params = t.Field(owner(t, n), "parameters")
+		params = t.Field(o, "parameters")
 	}
 	s.Signature.Params = paramList(t, params, nil)
 	if ty := t.Field(n, "type"); ty >= 0 {
@@ -758,16 +699,21 @@ func typeList(t *lang.Tree, n int32) []int32 {
 // scope.
 func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	sym, ok := c.syms[n]
+	sym, ok := x.Define(n, c.sym)
 	if !ok {
 		return // a class without a name
+	}
+	if ps := t.Field(n, "parameters"); ps >= 0 && t.Kind(n) == "record_declaration" {
+		for p := range t.NamedChildren(ps) {
+			x.Define(p, sym) // its components, its fields
+		}
 	}
 	scope := &lang.Scope{Parent: c.scope}
 	declareTypeParams(scope, t, t.Field(n, "type_parameters"))
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		setType(scope, f.Name, stripType(f.Type))
 	}
-	inner := state{sym: sym, cls: sym, scope: scope, syms: c.syms}
+	inner := state{sym: sym, cls: sym, scope: scope}
 	if body := t.Field(n, "body"); body >= 0 {
 		for m := range t.NamedChildren(body) {
 			walkNode(x, m, inner)
@@ -820,7 +766,10 @@ func method(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	body := t.Field(n, "body")
 	scope := &lang.Scope{Parent: c.scope}
-	sym, ok := c.syms[n]
+	sym, ok := c.sym, false
+	if c.member() || c.sym == 0 {
+		sym, ok = x.Define(n, c.sym) // a function outside every type
+	}
 	if name := t.Field(n, "name"); !ok && name >= 0 && strings.TrimSpace(t.Text(name)) == "" && (c.sym == 0 || c.sym == c.cls) {
 		// a member whose name the parser made up (MISSING): no symbol, its
 		// code is the type's or the file's
@@ -846,12 +795,12 @@ func method(x *lang.Extractor, n int32, c state) {
 		paramList(t, t.Field(n, "parameters"), scope)
 	}
 	if v := t.Field(n, "value"); v >= 0 { // an annotation element's default
-		walkNode(x, v, state{sym: sym, cls: c.cls, scope: scope, syms: c.syms})
+		walkNode(x, v, state{sym: sym, cls: c.cls, scope: scope})
 	}
 	if body < 0 {
 		return
 	}
-	inner := state{sym: sym, cls: c.cls, scope: scope, top: true, syms: c.syms}
+	inner := state{sym: sym, cls: c.cls, scope: scope, top: true}
 	for st := range t.NamedChildren(body) {
 		walkNode(x, st, inner)
 	}
@@ -869,9 +818,11 @@ func field(x *lang.Extractor, n int32, c state) {
 		if name < 0 {
 			continue
 		}
-		sym, ok := c.syms[d]
-		if !ok && len(decls) == 1 {
-			sym, ok = c.syms[n]
+		sym, ok := c.sym, false
+		if c.member() {
+			if sym, ok = x.Define(d, c.sym); !ok && len(decls) == 1 {
+				sym, ok = x.Define(n, c.sym)
+			}
 		}
 		val := t.Field(d, "value")
 		if !ok {
@@ -879,7 +830,7 @@ func field(x *lang.Extractor, n int32, c state) {
 			continue
 		}
 		if val >= 0 {
-			walkNode(x, val, state{sym: sym, cls: c.cls, scope: c.scope, syms: c.syms})
+			walkNode(x, val, state{sym: sym, cls: c.cls, scope: c.scope})
 		}
 	}
 }
@@ -888,14 +839,17 @@ func field(x *lang.Extractor, n int32, c state) {
 // subclass of the enum.
 func enumConstant(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	sym, ok := c.syms[n]
+	sym, ok := c.sym, false
+	if c.member() {
+		sym, ok = x.Define(n, c.sym)
+	}
 	enum := ""
 	if ok {
 		enum = x.Facts.Symbols[x.Facts.Symbols[sym].Parent].Name
 	} else {
 		sym = c.sym
 	}
-	inner := state{sym: sym, cls: c.cls, scope: c.scope, syms: c.syms}
+	inner := state{sym: sym, cls: c.cls, scope: c.scope}
 	if args := t.Field(n, "arguments"); args >= 0 {
 		walkNode(x, args, inner)
 	}
@@ -1131,7 +1085,7 @@ func newExpr(x *lang.Extractor, n int32, c state) {
 			// an anonymous class: its members are code of the enclosing
 			// symbol, and its bare calls may mean its base's methods
 			a := inner
-			a.anon = typ
+			a.anon, a.code = typ, true
 			a.scope = &lang.Scope{Parent: c.scope}
 			for m := range t.NamedChildren(ch) {
 				walkNode(x, m, a)

@@ -1,10 +1,10 @@
 ; Java's definitions, extends and implements, package and imports,
 ; started from tree-sitter-java's queries/tags.scm. java.go's hooks say
-; what a match alone cannot: which declarations are members (Defs: a
-; type's, not an anonymous class's, through code the parser gave up on),
-; signatures, visibility, docs (Symbol), the parts of an import (Import),
-; and the types of locals, fields and receivers that calls are resolved
-; by (Finish).
+; what a match alone cannot: signatures, visibility, docs (Symbol), the
+; parts of an import (Import), and, in the walk of Finish, which
+; declarations are members (it places them: a type's, not an anonymous
+; class's, through code the parser gave up on) and the types of locals,
+; fields and receivers that calls are resolved by.
 ;
 ; The query runs from its roots (java.go's QueryRoots: each declaration
 ; and import, wherever it is) and each pattern starts at one, so it reads

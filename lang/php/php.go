@@ -1,10 +1,10 @@
 // Package php is sdl's room for PHP: classes, functions, methods,
 // properties, constants and enum cases come from tags.scm; this file
-// holds what a query cannot say (which declarations the code around them
-// makes symbols and the class that holds them, signatures, visibility,
-// PHPDoc, and a walk over namespaces, uses, includes and code that
-// follows the classes of variables to the calls it records, with guards
-// and side effects), resolution through namespaces, uses, PSR-4 autoload
+// holds what a query cannot say (signatures, visibility, PHPDoc, and a
+// walk over namespaces, uses, includes and code that places each
+// declaration in the class that holds it and follows the classes of
+// variables to the calls it records, with guards and side effects),
+// resolution through namespaces, uses, PSR-4 autoload
 // maps and base classes, and the skeleton rules of its braced bodies.
 package php
 
@@ -36,17 +36,20 @@ func init() {
 		Query:      tags, QueryFile: "lang/php/tags.scm",
 		QueryRoots: append(slices.Clone(classDecls), "function_definition", "method_declaration", "property_declaration",
 			"const_declaration", "enum_case"),
-		Comments:  []string{"comment"},
-		Strings:   []string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
-		Idents:    []string{"name"},
-		Data:      data,
-		Builtins:  lang.WordList(data, "builtins.txt"),
-		Defs:      defs,
-		Symbol:    symbol,
-		Finish:    finish,
-		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
-		SkelRules: skeleton,
-		Project:   AutoloadReader{},
+		Comments: []string{"comment"},
+		Strings:  []string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
+		Idents:   []string{"name"},
+		Data:     data,
+		Builtins: lang.WordList(data, "builtins.txt"),
+		Defs:     defs,
+		Symbol:   symbol,
+		Place:    true,
+		// a constant in a function is the function's: no local
+		LocalItems: true,
+		Finish:     finish,
+		Resolver:   lang.Resolvers{Ref: resolve, Import: resolveImport},
+		SkelRules:  skeleton,
+		Project:    AutoloadReader{},
 	})
 }
 
@@ -77,40 +80,7 @@ func finish(x *lang.Extractor) {
 var (
 	classDecls = []string{"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"}
 	classKinds = lang.KindSet(classDecls...)
-	// unread are the nodes whose insides the walk of finish never reads
-	unread = lang.KindSet("comment", "php_tag", "text", "text_interpolation", "attribute_list", "visibility_modifier",
-		"static_modifier", "final_modifier", "abstract_modifier", "readonly_modifier", "use_declaration",
-		"namespace_use_declaration", "enum_case")
 )
-
-// place says whether the walk of the file reads declaration n, and the
-// innermost class whose body holds it (-1 for none): a class, function,
-// method or closure reads only its body, a property or constant its
-// values, and a property only in a class.
-func place(t *lang.Tree, n int32) (read bool, cls int32) {
-	cls = -1
-	property := false // n is in a property's value, which a class must hold
-	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
-		f, k := t.FieldName(c), t.Kind(p)
-		switch {
-		case unread[k],
-			k == "property_declaration" && t.Kind(c) != "property_element", k == "property_element" && f != "default_value",
-			k == "const_declaration" && t.Kind(c) != "const_element", k == "const_element" && c != constValue(t, p):
-			return false, -1
-		case classKinds[k], k == "function_definition", k == "method_declaration", k == "anonymous_function",
-			k == "arrow_function":
-			if f != "body" {
-				return false, -1
-			}
-			if classKinds[k] && cls < 0 {
-				cls, property = p, false
-			}
-		case k == "property_declaration" && cls < 0:
-			property = true
-		}
-	}
-	return !property, cls
-}
 
 // constValue is the value of a constant, -1 for none or for an element
 // that names none.
@@ -126,53 +96,14 @@ func constValue(t *lang.Tree, el int32) int32 {
 	return val
 }
 
-// defs keeps the declarations that make symbols where the walk reads
-// them and says which class holds them: a class's methods, properties,
-// constants, enum cases and constructor's promoted parameters are the
-// innermost class's, an anonymous class's the class around it; a method
-// outside every class is a function; a property or enum case there is
-// none. A constant's value is its body.
+// defs gives a constant its value as body.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	kept := map[int32]bool{}
-	out := ds[:0]
-	for _, d := range ds {
-		n, k := d.Node, t.Kind(d.Node)
-		switch k {
-		case "property_element", "const_element":
-			n = t.Parent(n)
-		case "property_promotion_parameter":
-			n = t.Parent(t.Parent(n)) // read with its method
+	for i, d := range ds {
+		if t.Kind(d.Node) == "const_element" {
+			ds[i].Body = constValue(t, d.Node)
 		}
-		read, cls := place(t, n)
-		switch {
-		case !read:
-			continue
-		case k == "method_declaration" && cls < 0:
-			d.Kind = lang.KindFunction
-		case k == "property_promotion_parameter" && (cls < 0 || !strings.EqualFold(t.FieldText(n, "name"), "__construct")):
-			continue
-		case cls >= 0 && k != "function_definition":
-			d.Parent = cls
-			if k == "method_declaration" && strings.EqualFold(t.Text(d.Name), "__construct") {
-				d.Kind = lang.KindConstructor
-			}
-		case k == "property_element", k == "enum_case":
-			continue
-		case k == "const_element":
-			// a constant in a function is the function's, no local
-			for p := t.Parent(n); p >= 0 && d.Parent == 0; p = t.Parent(p) {
-				if kept[p] {
-					d.Parent = p
-				}
-			}
-		}
-		if k == "const_element" {
-			d.Body = constValue(t, d.Node)
-		}
-		kept[d.Node] = true
-		out = append(out, d)
 	}
-	return out
+	return ds
 }
 
 // symbol completes a definition of the query: its kind, visibility,
@@ -185,6 +116,9 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	case classKinds[k]:
 		classSymbol(x, n, d.Body, s)
 	case k == "method_declaration" && s.Kind != lang.KindFunction:
+		if strings.EqualFold(s.Name, "__construct") {
+			s.Kind = lang.KindConstructor
+		}
 		methodSymbol(x, n, s)
 	case k == "function_definition", k == "method_declaration":
 		s.Kind = lang.KindFunction
@@ -207,8 +141,7 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Signature.Modifiers = append(mods, "const")
 		s.Signature.Text = lang.OneLine(t.Text(n))
 	case k == "enum_case":
-		_, cls := place(t, n)
-		s.Signature.Returns = t.FieldText(cls, "name")
+		s.Signature.Returns = t.FieldText(d.Parent, "name") // its enum
 		s.Signature.Modifiers = []string{"case"}
 		s.Signature.Text = lang.OneLine(t.Text(n))
 	}
@@ -265,7 +198,12 @@ func node(x *lang.Extractor, n int32, c state) {
 	case "const_declaration":
 		constDecl(x, n, c)
 		return
-	case "enum_case", "use_declaration":
+	case "enum_case":
+		if c.cls >= 0 {
+			x.Define(n, c.cls)
+		}
+		return
+	case "use_declaration":
 		return // traits: read with the class
 	case "include_expression", "include_once_expression", "require_expression", "require_once_expression":
 		include(x, n, c)
@@ -677,8 +615,8 @@ func bases(t *lang.Tree, n int32) (nodes []int32, kinds []string) {
 // class records a class's bases and walks its body.
 func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	sym, ok := x.Declared(n, c.around())
-	if !ok {
+	sym, _ := x.Define(n, c.around())
+	if t.Field(n, "name") < 0 {
 		return
 	}
 	bs, kinds := bases(t, n)
@@ -825,9 +763,14 @@ func function(x *lang.Extractor, n int32, c state) {
 	if t.Kind(n) == "method_declaration" {
 		around = c.around()
 	}
-	sym, ok := x.Declared(n, around)
-	if !ok {
+	sym, _ := x.Define(n, around)
+	if t.Field(n, "name") < 0 {
 		return
+	}
+	if ps := t.Field(n, "parameters"); ps >= 0 && c.cls >= 0 && x.Facts.Symbols[sym].Kind == lang.KindConstructor {
+		for p := range t.NamedChildren(ps) {
+			x.Define(p, c.cls) // a promoted parameter, a property of the class
+		}
 	}
 	scope := newScope()
 	ptypes, _, _ := docTypes(doc(x, n))
@@ -859,7 +802,7 @@ func property(x *lang.Extractor, n int32, c state) {
 		if t.Kind(el) != "property_element" || name < 0 {
 			continue
 		}
-		sym, _ := x.SymbolOf(el, name, c.cls)
+		sym, _ := x.Define(el, c.cls)
 		if val := t.Field(el, "default_value"); val >= 0 {
 			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope()})
 		}
@@ -873,8 +816,8 @@ func constDecl(x *lang.Extractor, n int32, c state) {
 		if t.Kind(el) != "const_element" {
 			continue
 		}
+		sym, _ := x.Define(el, c.around())
 		if val := constValue(t, el); val >= 0 {
-			sym, _ := x.SymbolOf(el, t.FirstNamedChild(el), c.around())
 			node(x, val, state{sym: sym, cls: c.cls, ns: c.ns, scope: newScope()})
 		}
 	}
@@ -1004,8 +947,12 @@ func head(x *lang.Extractor, obj int32, c state) (typ, call string) {
 	return typ, call
 }
 
-// className is the fully qualified name of the class around code.
+// className is the fully qualified name of the class around code, ""
+// outside every class (new static() in a function).
 func className(x *lang.Extractor, c state) string {
+	if c.cls < 0 {
+		return ""
+	}
 	name := x.Facts.Symbols[c.cls].Name
 	if c.ns != "" {
 		return `\` + c.ns + `\` + name

@@ -280,7 +280,7 @@ class B {
 // an anonymous class is the named class's around it, or a function of
 // the function around it; a constant in a function is the function's,
 // and define() at the top of a file makes one (as the walk before
-// tags.scm made them).
+// tags.scm made them), all in the order of the file.
 func TestPlaces(t *testing.T) {
 	f := langtest.Extract(t, "script.php", `<?php
 namespace App;
@@ -304,13 +304,12 @@ enum Suit { case Hearts; case Spades; }
 function method_outside() {}
 `)
 	got := langtest.Symbols(f)
-	want := []string{"variable TOP public", "function helper public", "variable helper.INNER public",
+	want := []string{"variable TOP public", "variable LEGACY public", "function helper public", "variable helper.INNER public",
 		"function helper.run public", "class Service public", "variable Service.count private",
 		"variable Service.other private", "variable Service.LIMIT public", "constructor Service.__construct public",
 		"variable Service.repo private", "method Service.handle public", "variable Service.p public",
 		"method Service.inner public", "function Service.handle.nested public", "class Suit public",
-		"variable Suit.Hearts public", "variable Suit.Spades public", "function method_outside public",
-		"variable LEGACY public"}
+		"variable Suit.Hearts public", "variable Suit.Spades public", "function method_outside public"}
 	if !slices.Equal(got, want) {
 		t.Errorf("symbols\n%q\nwant\n%q", got, want)
 	}
@@ -329,4 +328,12 @@ func TestSummaryLeavesTagsOut(t *testing.T) {
 	if got := langtest.Sym(t, f, "label").Summary; got != "Sets the label" {
 		t.Errorf("label summary %q", got)
 	}
+}
+
+// new static() outside every class names no class: extraction records
+// the call and does not fail (it indexed out of range, and the file lost
+// the rest of its calls).
+func TestNewStaticOutsideClass(t *testing.T) {
+	f := langtest.Extract(t, "f.php", "<?php\nfunction make() { return (new static())->build(); }\nfunction after() { helper(); }\n")
+	langtest.WantAll(t, langtest.Refs(f), "after call helper")
 }

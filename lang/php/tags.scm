@@ -1,12 +1,11 @@
 ; PHP's classes, interfaces, traits, enums, functions, methods, promoted
 ; constructor parameters, properties, constants and enum cases, started
 ; from tree-sitter-php's queries/tags.scm. php.go's hooks say what a
-; match alone cannot: which declarations the code around them makes
-; symbols and the class that holds them (Defs: a method, property or
-; enum case of the innermost class, an anonymous class's the named
-; one's; a method outside every class a function), signatures,
-; visibility and PHPDoc (Symbol), and the walk that follows the classes
-; of variables to the calls it records (Finish).
+; match alone cannot: signatures, visibility and PHPDoc (Symbol), and
+; the walk (Finish) that places the definitions where it meets them (a
+; method, property or enum case of the innermost class, an anonymous
+; class's the named one's; a method outside every class a function) and
+; follows the classes of variables to the calls it records.
 ;
 ; The query runs from its roots (php.go's QueryRoots: each declaration,
 ; wherever it is) and each pattern starts at one, so it reads

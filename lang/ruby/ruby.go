@@ -43,7 +43,7 @@ func init() {
 		Data:     data,
 		Builtins: slices.Sorted(maps.Keys(builtins)),
 		Symbol:   symbol,
-		Defs:     defs,
+		Place:    true,
 		// other files require this one by its path without the extension,
 		// found by any suffix of whole segments ("shop/store")
 		Module: func(filePath string, _ *lang.Tree, _ string) string {
@@ -76,179 +76,21 @@ func queryRoot(t *lang.Tree, n int32) bool {
 }
 
 // symbol names a class or module after the last part of its name, in the
-// container its nesting and the rest of its name give, makes a constant
-// assigned Struct.new or Class.new a class, and names an attribute.
+// container the rest of its name extends, and names an attribute.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	switch t.Kind(d.Node) {
 	case "class", "module":
 		full := strings.TrimPrefix(constText(t, d.Name), "::")
-		if full == "" {
-			return false
-		}
-		s.Name, s.Container = full, ""
 		if i := strings.LastIndex(full, "::"); i >= 0 {
-			s.Name, s.Container = full[i+2:], strings.ReplaceAll(full[:i], "::", ".")
+			s.Name, s.Container = full[i+2:], strings.Trim(s.Container+"."+strings.ReplaceAll(full[:i], "::", "."), ".")
+		} else {
+			s.Name = full
 		}
-		if outer := nestingOf(t, d.Node); outer != "" {
-			s.Container = strings.Trim(outer+"."+s.Container, ".")
-		}
-	case "assignment", "operator_assignment":
-		if structCall(t, d.Body) != "" {
-			s.Kind = lang.KindClass
-		}
+	case "assignment", "operator_assignment", "method", "singleton_method":
 	default:
-		if t.Kind(d.Node) != "method" && t.Kind(d.Node) != "singleton_method" {
-			s.Name = symbolName(t, d.Node)
-		}
-	}
-	if inConstValue(t, d.Node) {
-		// in the value of a constant of a class body (Class.new { def f
-		// ... }.new): the class's, as the walk has it
-		s.Container = nestingOf(t, d.Node)
+		s.Name = symbolName(t, d.Node)
 	}
 	return s.Name != ""
-}
-
-// inConstValue reports whether definition n is in the value of a
-// constant, no struct, of a class body.
-func inConstValue(t *lang.Tree, n int32) bool {
-	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
-		switch t.Kind(p) {
-		case "method", "singleton_method", "class", "module":
-			return false
-		case "assignment", "operator_assignment":
-			if l := t.Field(p, "left"); l >= 0 && t.Kind(l) == "constant" {
-				return !structBlock(t, p, c) && c == t.Field(p, "right") && !inDef(t, p) && classAt(t, p) >= 0
-			}
-		}
-	}
-	return false
-}
-
-// structCall is the receiver of Struct.new(...), Class.new(...) or
-// Data.define(...) at n, which make a class, else "".
-func structCall(t *lang.Tree, n int32) string {
-	if n < 0 || t.Kind(n) != "call" {
-		return ""
-	}
-	recv := constText(t, t.Field(n, "receiver"))
-	meth := t.FieldText(n, "method")
-	if recv == "Struct" && meth == "new" || recv == "Class" && meth == "new" || recv == "Data" && meth == "define" {
-		return recv
-	}
-	return ""
-}
-
-// classAt is the class, module or struct constant whose body holds node
-// n, -1 for none: the class a def in it is a method of.
-func classAt(t *lang.Tree, n int32) int32 {
-	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
-		switch t.Kind(p) {
-		case "class", "module":
-			return p
-		case "assignment", "operator_assignment":
-			if l := t.Field(p, "left"); l >= 0 && t.Kind(l) == "constant" && structBlock(t, p, c) && !inDef(t, p) {
-				return p
-			}
-		}
-	}
-	return -1
-}
-
-// structBlock reports whether c, a child of assignment p, is the value
-// whose block is a struct constant's body.
-func structBlock(t *lang.Tree, p, c int32) bool {
-	r := t.Field(p, "right")
-	return c == r && structCall(t, r) != ""
-}
-
-// inDef reports whether node n is in a method body of its class (or of
-// the file).
-func inDef(t *lang.Tree, n int32) bool {
-	for c, p := n, t.Parent(n); p >= 0; c, p = p, t.Parent(p) {
-		switch t.Kind(p) {
-		case "method", "singleton_method":
-			return true
-		case "class", "module":
-			return false
-		case "assignment", "operator_assignment":
-			if l := t.Field(p, "left"); l >= 0 && t.Kind(l) == "constant" && structBlock(t, p, c) && !inDef(t, p) {
-				return false
-			}
-		}
-	}
-	return false
-}
-
-// nestingOf is the qualified name (A.B) of the class that holds node n, ""
-// at top level.
-func nestingOf(t *lang.Tree, n int32) string {
-	c := classAt(t, n)
-	if c < 0 {
-		return ""
-	}
-	var full string
-	if k := t.Kind(c); k == "class" || k == "module" {
-		full = strings.ReplaceAll(strings.TrimPrefix(constText(t, t.Field(c, "name")), "::"), "::", ".")
-	} else {
-		full = t.FieldText(c, "left")
-	}
-	if outer := nestingOf(t, c); outer != "" {
-		return outer + "." + full
-	}
-	return full
-}
-
-// defs keeps the definitions a walk of the file reaches as symbols: not
-// those in a class whose name is no constant path (its body is not
-// read), nor constants in a method body, nor attributes outside a class
-// body.
-func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	out := ds[:0]
-	for _, d := range ds {
-		if unread(t, d.Node) {
-			continue
-		}
-		switch t.Kind(d.Node) {
-		case "class", "module", "method", "singleton_method":
-		case "assignment", "operator_assignment":
-			if inDef(t, d.Node) {
-				continue
-			}
-		default:
-			if inDef(t, d.Node) || classAt(t, d.Node) < 0 {
-				continue
-			}
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-// unread reports whether node n is where the walk does not go: a class
-// whose name is no constant path, parameters, the arguments of a class
-// body's mixins and attributes (prepend Module.new { def f ... }).
-func unread(t *lang.Tree, n int32) bool {
-	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
-		switch t.Kind(p) {
-		case "class", "module":
-			if constText(t, t.Field(p, "name")) == "" {
-				return true
-			}
-		case "method_parameters", "block_parameters", "lambda_parameters":
-			return true
-		case "call":
-			switch t.FieldText(p, "method") {
-			case "include", "extend", "prepend", "attr_accessor", "attr_reader", "attr_writer", "attr":
-				// an attribute's own names are its definitions
-				own := t.Parent(n) == t.Field(p, "arguments") && t.Kind(n) != "method" && t.Kind(n) != "singleton_method"
-				if t.Field(p, "receiver") < 0 && t.Field(p, "arguments") >= 0 && !own && classAt(t, p) >= 0 && !inDef(t, p) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // fill completes the symbol the query made at sym with what the walk
@@ -270,27 +112,31 @@ func fill(x *lang.Extractor, sym int, s lang.Symbol) {
 
 // walk is where the Ruby walker is.
 type walk struct {
-	sym     int         // the symbol code belongs to
-	cls     int         // the innermost class or module, -1 at top level
-	nesting string      // its qualified name, "" at top level
-	vis     string      // the visibility of the next def in a class body
-	static  bool        // defs are class methods: class << self, module_function
-	inDef   bool        // inside a method body
-	method  string      // the method's name, for super
-	top     bool        // a statement of a method body itself, where an early exit is a guard
-	scope   *lang.Scope // local variables
-	ivars   map[string]string
-	syms    map[int32]int // the symbol the query made of a node
+	sym    int         // the symbol code belongs to
+	cls    int         // the innermost class or module, -1 at top level
+	vis    string      // the visibility of the next def in a class body
+	static bool        // defs are class methods: class << self, module_function
+	inDef  bool        // inside a method body
+	method string      // the method's name, for super
+	top    bool        // a statement of a method body itself, where an early exit is a guard
+	scope  *lang.Scope // local variables
+	ivars  map[string]string
+}
+
+// home is the symbol a definition the walk meets hangs from: the class
+// whose body (or a constant's value there) holds it, else the code
+// around it.
+func (c walk) home() int {
+	if c.cls >= 0 && !c.inDef {
+		return c.cls
+	}
+	return c.sym
 }
 
 // finish walks the file: what depends on the statements before a
 // definition, and the calls, requires, guards and side effects of code.
 func finish(x *lang.Extractor) {
-	syms := make(map[int32]int, len(x.SymNode))
-	for i, n := range x.SymNode[1:] {
-		syms[n] = i + 1
-	}
-	c := walk{sym: 0, cls: -1, vis: lang.VisPublic, scope: &lang.Scope{Parent: nil}, ivars: map[string]string{}, syms: syms}
+	c := walk{sym: 0, cls: -1, vis: lang.VisPublic, scope: &lang.Scope{Parent: nil}, ivars: map[string]string{}}
 	statements(x, 0, c)
 }
 
@@ -455,7 +301,11 @@ func constText(t *lang.Tree, n int32) string {
 // instance variables its body declares.
 func class(x *lang.Extractor, n int32, c walk, module bool) {
 	t := x.Tree
-	sym, ok := c.syms[n]
+	around := c.sym
+	if c.cls >= 0 {
+		around = c.cls // a class a method defines is its class's
+	}
+	sym, ok := x.Define(n, around)
 	if !ok {
 		return // a class whose name is no constant path
 	}
@@ -482,28 +332,25 @@ func class(x *lang.Extractor, n int32, c walk, module bool) {
 	s.Signature.Text = x.HeaderText(n, body)
 	s.Doc = doc(x, n)
 	fill(x, sym, s)
-	if c.cls >= 0 && c.inDef {
-		x.Facts.Symbols[sym].Parent = c.cls // a class a method defines is its class's
-	}
 	if superNode >= 0 {
 		if st := constText(t, superNode); st != "" {
 			rn, rq := splitConst(st)
 			x.Ref(lang.Ref{Kind: lang.RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, superNode)
 		} else {
 			// class Foo < Struct.new(:a): code in the superclass clause
-			node(x, superNode, walk{syms: c.syms, sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
+			node(x, superNode, walk{sym: sym, cls: c.cls, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
 		}
 	}
 	for _, m := range mixins {
 		rn, rq := splitConst(constText(t, m))
 		x.Ref(lang.Ref{Kind: lang.RefImplements, Name: rn, Qualifier: rq, Symbol: sym}, m)
 	}
-	if body < 0 {
-		return
+	inner := walk{sym: sym, cls: sym, vis: lang.VisPublic, scope: &lang.Scope{Parent: nil}, ivars: ivars}
+	for ch := range t.NamedChildren(n) {
+		if ch == body || t.IsError(ch) {
+			statements(x, ch, inner) // what the parser could not read as the body is read as it
+		}
 	}
-	inner := walk{syms: c.syms, sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: lang.VisPublic,
-		scope: &lang.Scope{Parent: nil}, ivars: ivars}
-	statements(x, body, inner)
 }
 
 // splitConst splits "A::B::C" into "C" and "A::B".
@@ -740,7 +587,7 @@ func method(x *lang.Extractor, n int32, c walk) {
 	if nameNode < 0 {
 		return
 	}
-	sym, ok := c.syms[n]
+	sym, ok := x.Define(n, c.home())
 	if !ok {
 		return
 	}
@@ -819,20 +666,18 @@ func method(x *lang.Extractor, n int32, c walk) {
 		s.IsTest = true
 	}
 	fill(x, sym, s)
-	if s.Kind != lang.KindFunction {
-		x.Facts.Symbols[sym].Parent = c.cls // a def in a constant's value too
-	}
-	if body < 0 {
-		return
-	}
-	inner := walk{syms: c.syms, sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, static: static, inDef: true, method: name,
+	inner := walk{sym: sym, cls: c.cls, vis: lang.VisPublic, static: static, inDef: true, method: name,
 		top: true, scope: scope, ivars: c.ivars}
-	if t.Kind(body) == "body_statement" {
-		statements(x, body, inner)
-		return
+	for ch := range t.NamedChildren(n) {
+		switch {
+		case ch == body && t.Kind(body) == "body_statement", t.IsError(ch):
+			statements(x, ch, inner) // what the parser could not read as the body is read as it
+		case ch == body:
+			in := inner
+			in.top = false // def f = expr
+			node(x, body, in)
+		}
 	}
-	inner.top = false // def f = expr
-	node(x, body, inner)
 }
 
 // assign handles constants (and the classes Struct.new and Class.new
@@ -911,7 +756,7 @@ func declareTargets(x *lang.Extractor, n int32, scope *lang.Scope) {
 // Struct.new(...), Class.new(Base) or Data.define(...).
 func constant(x *lang.Extractor, n, left, right int32, c walk) {
 	t := x.Tree
-	sym, ok := c.syms[n]
+	sym, ok := x.Define(n, c.home())
 	if !ok {
 		node(x, right, c)
 		return
@@ -948,16 +793,13 @@ func constant(x *lang.Extractor, n, left, right int32, c walk) {
 		s.Signature.Text = x.HeaderText(n, block)
 	}
 	fill(x, sym, s)
-	if c.cls >= 0 {
-		x.Facts.Symbols[sym].Parent = c.cls
-	}
 	if s.Kind == lang.KindClass {
 		for _, b := range x.Facts.Symbols[sym].Signature.Bases {
 			rn, rq := splitConst(b)
 			x.Ref(lang.Ref{Kind: lang.RefExtends, Name: rn, Qualifier: rq, Symbol: sym}, right)
 		}
 		if block >= 0 {
-			inner := walk{syms: c.syms, sym: sym, cls: sym, nesting: x.Facts.Symbols[sym].Qualified(), vis: lang.VisPublic,
+			inner := walk{sym: sym, cls: sym, vis: lang.VisPublic,
 				scope: &lang.Scope{Parent: nil}, ivars: map[string]string{}}
 			if b := t.Field(block, "body"); b >= 0 {
 				statements(x, b, inner)
@@ -965,7 +807,7 @@ func constant(x *lang.Extractor, n, left, right int32, c walk) {
 		}
 		return
 	}
-	node(x, right, walk{syms: c.syms, sym: sym, cls: c.cls, nesting: c.nesting, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
+	node(x, right, walk{sym: sym, cls: c.cls, vis: lang.VisPublic, scope: c.scope, ivars: c.ivars})
 }
 
 // expr renders a receiver with arguments left out: "a.b(x).c" ->
@@ -1227,7 +1069,7 @@ func attrs(x *lang.Extractor, n int32, kind string, args int32, c walk) {
 	t := x.Tree
 	for a := range t.NamedChildren(args) {
 		name := symbolName(t, a)
-		sym, ok := c.syms[a]
+		sym, ok := x.Define(a, c.cls)
 		if name == "" || !ok {
 			continue
 		}
@@ -1245,7 +1087,6 @@ func attrs(x *lang.Extractor, n int32, kind string, args int32, c walk) {
 			s.Signature.Returns = ivt
 		}
 		fill(x, sym, s)
-		x.Facts.Symbols[sym].Parent = c.cls
 	}
 }
 

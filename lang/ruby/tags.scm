@@ -1,11 +1,12 @@
 ; Ruby's definitions, started from tree-sitter-ruby's queries/tags.scm:
 ; classes, modules, methods, constants and the attributes attr_accessor
-; and friends declare. ruby.go's hooks say what a match alone cannot:
-; which of them a walk reaches as symbols (Defs: a constant in a method
-; body is none), a class's name and container (Symbol), and, in the walk
-; of Finish, what depends on the statements before a definition
-; (private, module_function, class << self), a class's mixins and the
-; types of its instance variables, and everything the code calls.
+; and friends declare. ruby.go's hooks say what a match alone cannot: a
+; class's name and container (Symbol), and, in the walk of Finish, which
+; of them are symbols and where (it places them: a constant in a method
+; body is none, a def in a class body is its method), what depends on the
+; statements before a definition (private, module_function, class <<
+; self), a class's mixins and the types of its instance variables, and
+; everything the code calls.
 ;
 ; The query runs from its roots (ruby.go's QueryRoots), each pattern
 ; starting at one, so the code of a method body is never walked.

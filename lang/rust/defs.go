@@ -19,77 +19,45 @@ var itemKinds = map[string]bool{
 // typeKinds are the items an impl may name.
 var typeKinds = map[string]bool{"struct_item": true, "union_item": true, "enum_item": true, "trait_item": true, "type_item": true}
 
-// defs keeps the items the walk of rust.go reaches as items, in the order
-// it meets them (a container's impls after its other items, so that an
-// impl's items hang from its type wherever the container declares it),
-// each with the item it hangs from, and adds the functions no item
-// declares: a generator macro's invocation outside functions, and "fn
-// name(" in code the parser gave up on. It is that walk, over items only.
+// defs adds the functions no item declares, which the walk of rust.go
+// defines where it meets them: a generator macro's invocation (its
+// first identifier argument names the function) and "fn name(" in code
+// the parser gave up on (the name). A generator's definitions are the
+// invocation's match, for the Symbol hook.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	w := &walker{t: t, defs: make(map[int32]lang.Def, len(ds)), nodes: []int32{0}, parents: []int{0}, types: map[string][]int{},
-		gens: map[string][]lang.Capture{}, fnCode: newScope("")}
+	gens := map[string][]lang.Capture{}
 	for _, d := range ds {
-		w.defs[d.Node] = d
-		w.marks = append(w.marks, d.Node)
-		if t.Kind(d.Node) != "macro_definition" {
-			continue
-		}
-		if _, ok := generator(t, d.Node); ok {
-			w.gens[t.Text(d.Name)] = append(w.gens[t.Text(d.Name)], lang.Capture{Name: "_gen", Node: d.Node})
+		if _, ok := generator(t, d.Node); ok && t.Kind(d.Node) == "macro_definition" {
+			gens[t.Text(d.Name)] = append(gens[t.Text(d.Name)], lang.Capture{Name: "_gen", Node: d.Node})
 		}
 	}
-	for i := range t.Matches {
-		if n := t.Matches[i].Node("_impl"); n >= 0 {
-			w.marks = append(w.marks, n)
+	if len(gens) == 0 && !t.HasError(0) {
+		return ds
+	}
+	for n := int32(0); n < t.Len(); n++ {
+		switch t.Kind(n) {
+		case "macro_invocation":
+			g := gens[t.FieldText(n, "macro")]
+			name, _ := generatedName(t, n)
+			if len(g) == 0 || name < 0 {
+				continue
+			}
+			at := n // the container's statement
+			if p := t.Parent(n); t.Kind(p) == "expression_statement" && t.FirstNamedChild(p) == n {
+				at = p
+			}
+			ds = append(ds, lang.Def{Node: at, Name: name, Body: -1, Kind: lang.KindFunction, Match: &lang.Match{Pattern: -1, Captures: g}})
+		case "ERROR":
+			afterFn := false
+			for ch := range t.Children(n) {
+				if afterFn && t.Kind(ch) == "identifier" {
+					ds = append(ds, lang.Def{Node: ch, Name: ch, Body: -1, Kind: lang.KindFunction})
+				}
+				afterFn = !t.Named(ch) && t.Kind(ch) == "fn"
+			}
 		}
 	}
-	slices.Sort(w.marks)
-	w.container(0, state{}, nil, true)
-	return w.out
-}
-
-// code walks code in defs' walk for the blocks that declare items, as
-// expr does: not into a macro's tokens or a let's pattern.
-func (w *walker) code(n int32, sym int, scope *scope) {
-	t := w.t
-	if n < 0 {
-		return
-	}
-	if i, _ := slices.BinarySearch(w.marks, n); !t.HasError(n) && (i == len(w.marks) || w.marks[i] >= t.Nodes[n].End) {
-		return // no item below
-	}
-	switch t.Kind(n) {
-	case "block":
-		w.container(n, state{parent: sym, mods: w.mods, selfType: scope.self}, scope, false)
-		return
-	case "macro_invocation", "macro_definition":
-		return
-	case "let_declaration":
-		w.code(t.Field(n, "value"), sym, scope)
-		w.code(t.Field(n, "alternative"), sym, scope)
-		return
-	}
-	for ch := range t.NamedChildren(n) {
-		w.code(ch, sym, scope)
-	}
-}
-
-// generated keeps the function a generator macro's invocation n declares,
-// named by its first identifier argument.
-func (w *walker) generated(n int32, parent int) {
-	t := w.t
-	m := n
-	if t.Kind(m) == "expression_statement" {
-		m = t.FirstNamedChild(m)
-	}
-	if m < 0 || t.Kind(m) != "macro_invocation" {
-		return
-	}
-	if g := w.gens[t.FieldText(m, "macro")]; len(g) > 0 {
-		if name, _ := generatedName(t, m); name >= 0 {
-			w.define(n, parent, lang.Def{Node: n, Name: name, Body: -1, Kind: lang.KindFunction, Match: &lang.Match{Pattern: -1, Captures: g}}, true)
-		}
-	}
+	return ds
 }
 
 // lastBeside returns the last of cands whose parent is parent, else the

@@ -1,8 +1,8 @@
 // Package rust is sdl's room for Rust: items come from tags.scm, and
-// defs.go says which the code reaches, in what order, what they hang from
-// and what their attributes, modifiers and doc comments make of them; this
-// file walks the code (impls and traits, uses, macros, the types of
-// locals, panics and side effects), resolve.go resolves through the
+// defs.go says what their attributes, modifiers and doc comments make of
+// them and adds the functions macros declare; this file walks the file,
+// placing the items where it meets them, and the code (impls and traits,
+// uses, macros, the types of locals, panics and side effects), resolve.go resolves through the
 // crate's module tree, uses, impls and traits, and skeleton.go holds the
 // skeleton rules of its braced bodies.
 package rust
@@ -42,6 +42,7 @@ func init() {
 		Data:       data,
 		Builtins:   slices.Sorted(maps.Keys(builtins)),
 		Defs:       defs,
+		Place:      true,
 		LocalItems: true,
 		OwnBases:   true,
 		OwnDocs:    true,
@@ -177,46 +178,27 @@ func fnScope(c state) *scope {
 	return s
 }
 
-// walker is the walk of the file's containers, made twice: by defs, over
-// items alone (x is nil), to keep the query's definitions in the order the
-// walk meets them, and by finish, over the code of the symbols the engine
-// made of them.
+// walker is the walk of the file's containers, which places the query's
+// definitions where it meets them (Extractor.Define) and walks the code of
+// their symbols.
 type walker struct {
 	x *lang.Extractor
 	t *lang.Tree
-	// types indexes the type symbols met so far by name, for impls;
-	// parents are the symbols' parents, by symbol
-	types   map[string][]int
-	parents []int
-	mods    []string // the inline modules being walked, for items in blocks
-	// finish's: the symbol the engine made of each item, and the traits
-	// the file's impls implement, by type symbol
-	syms  map[int32]int
+	// types indexes the type symbols met so far by name, for impls; bases
+	// are the traits the file's impls implement, by type symbol
+	types map[string][]int
 	bases map[int][]string
-	// defs': the query's definitions by node, those kept, the node of
-	// each symbol to be, the file's generator macros, the nodes of items
-	// and impls in order (code that holds none is skipped), and the scope
-	// that marks a function's code
-	defs   map[int32]lang.Def
-	out    []lang.Def
-	nodes  []int32
-	gens   map[string][]lang.Capture
-	marks  []int32
-	fnCode *scope
+	mods  []string // the inline modules being walked, for items in blocks
 }
 
 // finish names the file's module after its place in the crate and walks
-// the file's code: what its functions call, construct and guard, the
+// the file: its items, what its functions call, construct and guard, the
 // traits its impls implement, its uses.
 func finish(x *lang.Extractor) {
 	rf := placeOf(x.Path)
 	x.Facts.Module = rf.Module
 	x.Facts.Symbols[0].Name = rf.Module[strings.LastIndex(rf.Module, ":")+1:]
-	w := &walker{x: x, t: x.Tree, bases: map[int][]string{}, syms: make(map[int32]int, len(x.SymNode)), types: map[string][]int{}}
-	for i, n := range x.SymNode {
-		w.syms[n] = i
-		w.parents = append(w.parents, x.Facts.Symbols[i].Parent)
-	}
+	w := &walker{x: x, t: x.Tree, bases: map[int][]string{}, types: map[string][]int{}}
 	w.container(0, state{parent: 0}, nil, true)
 	for sym, bs := range w.bases {
 		s := &x.Facts.Symbols[sym]
@@ -224,28 +206,15 @@ func finish(x *lang.Extractor) {
 	}
 }
 
-// define is the symbol of item n, hanging from parent: defs' walk keeps
-// d (when ok), whose symbol the engine will make; finish's finds the
-// symbol the engine made. It is parent when n makes none (a name the
-// parser found missing).
-func (w *walker) define(n int32, parent int, d lang.Def, ok bool) int {
-	t := w.t
-	sym := parent
-	if w.x != nil {
-		sym, ok = w.syms[n]
-	} else if ok {
-		d.Parent = w.nodes[parent]
-		w.out = append(w.out, d)
-		if ok = strings.TrimSpace(t.Text(d.Name)) != ""; ok {
-			sym = len(w.nodes)
-			w.nodes, w.parents = append(w.nodes, n), append(w.parents, parent)
-		}
-	}
+// define is the symbol of item n, hanging from parent; parent when n
+// makes none (no definition, a name the parser found missing).
+func (w *walker) define(n int32, parent int) int {
+	sym, ok := w.x.Define(n, parent)
 	if !ok {
 		return parent
 	}
-	if typeKinds[t.Kind(n)] {
-		name := t.FieldText(n, "name")
+	if typeKinds[w.t.Kind(n)] {
+		name := w.t.FieldText(n, "name")
 		w.types[name] = append(w.types[name], sym)
 	}
 	return sym
@@ -273,14 +242,12 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 			}
 			if afterFn && k == "identifier" {
 				afterFn = false
-				code, codeScope = w.define(ch, c.parent, lang.Def{Node: ch, Name: ch, Body: -1, Kind: lang.KindFunction}, true), newScope(c.selfType)
+				code, codeScope = w.define(ch, c.parent), newScope(c.selfType)
 				continue
 			}
 			afterFn = false
 			if k == "parameters" && code != c.parent {
-				if w.x != nil {
-					w.x.Facts.Symbols[code].Signature.Params, w.x.Facts.Symbols[code].Signature.Receiver = params(t, ch, codeScope)
-				}
+				w.x.Facts.Symbols[code].Signature.Params, w.x.Facts.Symbols[code].Signature.Receiver = params(t, ch, codeScope)
 				continue
 			}
 		}
@@ -306,12 +273,10 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 		case codeScope == nil:
 			// code outside functions: macro calls at module level (a
 			// generator's too), recovered fragments
-			if w.x == nil {
-				w.generated(ch, c.parent)
-			}
+			w.x.Define(ch, c.parent) // a generator's function
 			w.expr(ch, code, newScope(c.selfType))
 		default:
-			if top && w.x != nil {
+			if top {
 				w.guard(ch, code)
 			}
 			w.expr(ch, code, codeScope)
@@ -320,7 +285,7 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 	for _, p := range impls {
 		w.impl(p, c)
 	}
-	if len(inner) > 0 && w.x != nil && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
+	if len(inner) > 0 && c.parent >= 0 && c.parent < len(w.x.Facts.Symbols) && w.x.Facts.Symbols[c.parent].Kind == lang.KindModule {
 		s := &w.x.Facts.Symbols[c.parent]
 		if s.Doc != "" {
 			s.Doc += "\n"
@@ -332,27 +297,26 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 // item walks what an item holds of code, and the uses it makes.
 func (w *walker) item(n int32, c state) {
 	t := w.t
-	d, ok := w.defs[n]
-	self := w.define(n, c.parent, d, ok && !(t.Kind(n) == "type_item" && holder(t, n) >= 0))
+	self := c.parent
+	if t.Kind(n) != "type_item" || holder(t, n) < 0 { // an impl's or a trait's associated type is no alias
+		self = w.define(n, c.parent)
+	}
 	name, body := t.Field(n, "name"), t.Field(n, "body")
 	switch t.Kind(n) {
 	case "function_item":
 		if name < 0 || body < 0 {
 			return
 		}
-		scope := w.fnCode
-		if w.x != nil {
-			scope = fnScope(c)
-			generics(t, n, scope)
-			params(t, t.Field(n, "parameters"), scope)
-		}
+		scope := fnScope(c)
+		generics(t, n, scope)
+		params(t, t.Field(n, "parameters"), scope)
 		// items nested in a function do not see the outer Self
 		w.body(body, state{parent: self, mods: c.mods}, scope)
 	case "trait_item":
 		if name < 0 {
 			return
 		}
-		if b := t.Field(n, "bounds"); b >= 0 && w.x != nil {
+		if b := t.Field(n, "bounds"); b >= 0 {
 			for sb := range t.NamedChildren(b) {
 				switch t.Kind(sb) {
 				case "type_identifier", "scoped_type_identifier", "generic_type":
@@ -369,11 +333,9 @@ func (w *walker) item(n int32, c state) {
 		}
 		if body < 0 {
 			// mod x; imports the submodule's file
-			if w.x != nil {
-				src := append([]string{"self"}, c.mods...)
-				w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: strings.Join(append(src, t.Text(name)), "::"),
-					Line: t.StartLine(n), Symbol: c.parent})
-			}
+			src := append([]string{"self"}, c.mods...)
+			w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: strings.Join(append(src, t.Text(name)), "::"),
+				Line: t.StartLine(n), Symbol: c.parent})
 			return
 		}
 		inner := state{parent: self, mods: append(slices.Clone(c.mods), t.Text(name))}
@@ -386,13 +348,9 @@ func (w *walker) item(n int32, c state) {
 			w.expr(val, self, newScope(c.selfType))
 		}
 	case "use_declaration":
-		if w.x != nil {
-			w.use(n, c)
-		}
+		w.use(n, c)
 	case "extern_crate_declaration":
-		if w.x != nil {
-			w.externCrate(n, c)
-		}
+		w.externCrate(n, c)
 	case "foreign_mod_item":
 		if body >= 0 {
 			w.container(body, c, nil, false)
@@ -411,8 +369,8 @@ func (w *walker) impl(n int32, c state) {
 	typePath := typePath(t, deref(t, typ))
 	typeName := lang.LastIdent(typePath)
 	trait := t.Field(n, "trait")
-	owner := lastBeside(w.types[typeName], c.parent, func(i int) int { return w.parents[i] })
-	if trait >= 0 && !negativeImpl(t, trait) && w.x != nil {
+	owner := lastBeside(w.types[typeName], c.parent, func(i int) int { return w.x.Facts.Symbols[i].Parent })
+	if trait >= 0 && !negativeImpl(t, trait) {
 		if owner >= 0 {
 			w.typeRef(trait, owner, lang.RefImplements, n, "")
 			w.bases[owner] = append(w.bases[owner], implBase(t, trait, t.Field(n, "body")))
@@ -1026,10 +984,6 @@ func normalizeUse(src, mods []string) []string {
 // constructions, macro uses and panics, and typing locals in scope.
 func (w *walker) expr(n int32, sym int, scope *scope) {
 	t := w.t
-	if w.x == nil {
-		w.code(n, sym, scope)
-		return
-	}
 	switch t.Kind(n) {
 	case "call_expression":
 		// the receiver and the arguments are evaluated first: their

@@ -1,9 +1,10 @@
 ; Rust's items, started from tree-sitter-rust's queries/tags.scm. The
 ; query runs from each item (rust.go's QueryRoots), so it never walks a
-; function's code. defs.go says what a match alone cannot: which items the
-; code reaches and in what order (an impl's after its container's), the
-; type an impl's items hang from (Defs), and their signatures, visibility,
-; docs and test flags (Symbol); rust.go's walk does the code (Finish).
+; function's code. defs.go says what a match alone cannot: the functions
+; a generator macro's invocation declares (Defs), and the items'
+; signatures, visibility, docs and test flags (Symbol); rust.go's walk
+; (Finish) places the items where it meets them (an impl's after its
+; container's, hanging from their type) and does the code.
 
 (function_item name: (_) @name body: (_)? @body) @definition.function
 (function_signature_item name: (_) @name) @definition.function
