@@ -346,3 +346,66 @@ func MinimalCardTokens(c *Card) int {
 
 // SliceHashOf is the sliceHash a slice's etag should carry.
 func SliceHashOf(s *Slice) string { return sliceHash(s) }
+
+// SegmentTermsCheckForTest reads every term of the full-text index (every
+// stride-th, from the first) from FTS5's segments in Go and from its
+// fts5vocab instance table, and returns the terms whose rows or counts
+// differ (after notes of the segments and tombstone pages when there are
+// more than one and any, in parentheses), and how many terms were
+// compared.
+func (x *Index) SegmentTermsCheckForTest(ctx context.Context, stride int) ([]string, int, error) {
+	conn, err := x.DB.Conn(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, instancesTable+`; CREATE VIRTUAL TABLE IF NOT EXISTS temp.v USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
+		return nil, 0, err
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT term FROM temp.v`)
+	if err != nil {
+		return nil, 0, err
+	}
+	var terms []string
+	for i := 0; rows.Next(); i++ {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		if i%stride == 0 {
+			terms = append(terms, t)
+		}
+	}
+	rows.Close()
+	st, err := readStructure(ctx, conn)
+	if err != nil {
+		return nil, 0, err
+	}
+	var bad []string
+	segs, tombs := len(st.segs), 0
+	for _, s := range st.segs {
+		tombs += s.tombPages
+	}
+	if segs > 1 {
+		bad = append(bad, fmt.Sprintf("(%d segments)", segs))
+	}
+	if tombs > 0 {
+		bad = append(bad, fmt.Sprintf("(%d tombstone pages)", tombs))
+	}
+	const all = 1<<len(ftsColumns) - 1
+	for _, t := range terms {
+		want, err := readTerm(ctx, conn, t, all)
+		if err != nil {
+			return nil, 0, err
+		}
+		got, err := readSegmentTerm(ctx, conn, st, t)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%q: %w", t, err)
+		}
+		if (want == nil) != (got == nil) || want != nil && (fmt.Sprint(want.rows) != fmt.Sprint(got.rows) || fmt.Sprint(want.tf) != fmt.Sprint(got.tf)) {
+			bad = append(bad, t)
+		}
+	}
+	return bad, len(terms), nil
+}

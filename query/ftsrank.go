@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -802,8 +803,10 @@ func (x *Index) closeStatements() {
 	x.stmts = nil
 }
 
-// readHeldTerm reads a term in the columns of cols on the statistics
-// connection (readTerm).
+// readHeldTerm reads a term in every column on the statistics
+// connection: from FTS5's segments (readSegmentTerm), or, when they hold a
+// record that reader does not know, from the fts5vocab instance table
+// (readTerm). The columns of cols are the ones the caller needs.
 func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*termRows, error) {
 	v := &x.vocab
 	v.mu.Lock()
@@ -814,6 +817,19 @@ func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*ter
 	}
 	if err := v.open(ctx, x); err != nil {
 		return nil, err
+	}
+	if v.segs == nil {
+		st, err := readStructure(ctx, v.conn)
+		if err != nil && !errors.Is(err, errSegmentFormat) {
+			return nil, err
+		}
+		v.segs = st // nil again for a structure of an unknown format
+	}
+	if v.segs != nil {
+		r, err := readSegmentTerm(ctx, v.conn, v.segs, term)
+		if !errors.Is(err, errSegmentFormat) {
+			return r, err
+		}
 	}
 	if !v.instances {
 		if _, err := v.conn.ExecContext(ctx, instancesTable); err != nil {

@@ -162,6 +162,7 @@ type vocab struct {
 	version   int64          // PRAGMA data_version when docs were read
 	docs      map[string]int // term -> document frequency
 	instances bool           // conn has temp.symbols_instances (ftsrank.go)
+	segs      *ftsStructure  // the full-text index's segments (ftsseg.go), read on first use
 }
 
 // open prepares the connection and, when the file changed since, forgets
@@ -185,7 +186,7 @@ func (v *vocab) open(ctx context.Context, x *Index) error {
 	if version == v.version {
 		return nil
 	}
-	v.version, v.docs = version, map[string]int{}
+	v.version, v.docs, v.segs = version, map[string]int{}, nil
 	x.cardCache.clear()
 	x.graphCache.clear()
 	x.fts.reset()
