@@ -362,19 +362,22 @@ func (x *Index) SegmentTermsCheckForTest(ctx context.Context, stride int) ([]str
 	if _, err := conn.ExecContext(ctx, instancesTable+`; CREATE VIRTUAL TABLE IF NOT EXISTS temp.v USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
 		return nil, 0, err
 	}
-	rows, err := conn.QueryContext(ctx, `SELECT term FROM temp.v`)
+	rows, err := conn.QueryContext(ctx, `SELECT term, doc FROM temp.v`)
 	if err != nil {
 		return nil, 0, err
 	}
 	var terms []string
+	docs := map[string]int{}
 	for i := 0; rows.Next(); i++ {
 		var t string
-		if err := rows.Scan(&t); err != nil {
+		var doc int
+		if err := rows.Scan(&t, &doc); err != nil {
 			rows.Close()
 			return nil, 0, err
 		}
 		if i%stride == 0 {
 			terms = append(terms, t)
+			docs[t] = doc
 		}
 	}
 	rows.Close()
@@ -382,6 +385,11 @@ func (x *Index) SegmentTermsCheckForTest(ctx context.Context, stride int) ([]str
 	if err != nil {
 		return nil, 0, err
 	}
+	q, err := prepareSegQueries(ctx, conn)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer q.close()
 	var bad []string
 	segs, tombs := len(st.segs), 0
 	for _, s := range st.segs {
@@ -399,11 +407,13 @@ func (x *Index) SegmentTermsCheckForTest(ctx context.Context, stride int) ([]str
 		if err != nil {
 			return nil, 0, err
 		}
-		got, err := readSegmentTerm(ctx, conn, st, t)
+		got, err := readSegmentTerm(ctx, q, st, t)
 		if err != nil {
 			return nil, 0, fmt.Errorf("%q: %w", t, err)
 		}
-		if (want == nil) != (got == nil) || want != nil && (fmt.Sprint(want.rows) != fmt.Sprint(got.rows) || fmt.Sprint(want.tf) != fmt.Sprint(got.tf)) {
+		// the vocabulary's document count (docFreqs) is the rows read
+		if (want == nil) != (got == nil) || want != nil && (fmt.Sprint(want.rows) != fmt.Sprint(got.rows) ||
+			fmt.Sprint(want.tf) != fmt.Sprint(got.tf) || docs[t] != len(got.rows)) {
 			bad = append(bad, t)
 		}
 	}

@@ -77,19 +77,22 @@ type termRows struct {
 // lens are never changed once stored, only replaced: a query reads them
 // without the lock.
 type ftsTerms struct {
-	mu      sync.Mutex
-	gen     int64 // counts resets: what was read before one is dropped
-	lens    *rowLens
-	nRow    int64
-	avgdl   float64
-	terms   map[string]*termRows
-	held    int
-	big     map[string]bool  // terms of more than maxTermInstances
-	symbols map[int64]ftsHit // the symbols of rows read (ftsRows), without scores
-	loading bool             // the row lengths are being read
-	failed  bool             // reading them failed: FTS5 answers until the file changes
-	closed  bool
-	wg      sync.WaitGroup
+	mu    sync.Mutex
+	gen   int64 // counts resets: what was read before one is dropped
+	lens  *rowLens
+	nRow  int64
+	avgdl float64
+	terms map[string]*termRows
+	// onceLens are the lengths of rows read so far in a process that asks
+	// one question (OpenOnce)
+	onceLens map[int64]int32
+	held     int
+	big      map[string]bool  // terms of more than maxTermInstances
+	symbols  map[int64]ftsHit // the symbols of rows read (ftsRows), without scores
+	loading  bool             // the row lengths are being read
+	failed   bool             // reading them failed: FTS5 answers until the file changes
+	closed   bool
+	wg       sync.WaitGroup
 }
 
 // reset forgets what was read of the file: it changed.
@@ -98,6 +101,7 @@ func (t *ftsTerms) reset() {
 	defer t.mu.Unlock()
 	t.gen++
 	t.lens, t.terms, t.held, t.big, t.symbols, t.failed = nil, nil, 0, nil, nil, false
+	t.onceLens, t.nRow, t.avgdl = nil, 0, 0
 }
 
 // close waits for the reading of the row lengths.
@@ -614,9 +618,6 @@ func (x *Index) ftsRank(ctx context.Context, cols string, terms []string, limit 
 
 // ftsHeld answers ftsRank from the held terms; false when it cannot.
 func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit int) ([]ftsHit, bool, error) {
-	if x.oneShot {
-		return nil, false, nil
-	}
 	mask, ok := columnMask(cols)
 	if !ok {
 		return nil, false, nil
@@ -641,6 +642,9 @@ func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit 
 			return nil, false, nil // a word the tokenizer keeps no term of
 		}
 	}
+	if x.oneShot {
+		return x.ftsOnce(ctx, phrases, mask, limit)
+	}
 	h, ok := x.fts.lookup(x, phrases, mask)
 	if !ok {
 		return nil, false, nil
@@ -661,6 +665,109 @@ func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit 
 	top := bm25Rows(h.rows, mask, h.lens, h.nRow, h.avgdl, limit+limit/4)
 	hits, err := x.ftsRows(ctx, top)
 	return hits, err == nil, err
+}
+
+// ftsOnce answers ftsHeld in a process that asks one question: the terms
+// are read as a server reads them, and the lengths of only the rows they
+// hold (a server reads every row's once, in the background).
+func (x *Index) ftsOnce(ctx context.Context, phrases []string, mask uint8, limit int) ([]ftsHit, bool, error) {
+	rows := make([]*termRows, len(phrases))
+	for i, p := range phrases {
+		r, err := x.heldTerm(ctx, p)
+		if err != nil || r == nil {
+			return nil, false, err
+		}
+		rows[i] = r
+	}
+	lens, nRow, avgdl, err := x.onceLengths(ctx, rows)
+	if err != nil {
+		return nil, false, err
+	}
+	top := bm25Rows(rows, mask, lens, nRow, avgdl, limit+limit/4)
+	hits, err := x.ftsRows(ctx, top)
+	return hits, err == nil, err
+}
+
+// heldTerm returns a term's rows in every column: held, or read and then
+// held. nil for a term of too many instances to read.
+func (x *Index) heldTerm(ctx context.Context, term string) (*termRows, error) {
+	const all = 1<<len(ftsColumns) - 1
+	gen := x.fts.generation()
+	if r := x.fts.heldIn(term, all); r != nil {
+		return r, nil
+	}
+	r, err := x.readHeldTerm(ctx, term, all)
+	if err != nil {
+		return nil, err
+	}
+	x.fts.store(gen, term, r)
+	return r, nil
+}
+
+// generation counts the resets of what is held.
+func (t *ftsTerms) generation() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.gen
+}
+
+// onceLengths returns the lengths of the rows of phrases and the table's
+// totals, read from the docsize table (as one aggregate: a row apiece
+// through database/sql cost twice as much) for the rows not read before.
+func (x *Index) onceLengths(ctx context.Context, phrases []*termRows) (*rowLens, int64, float64, error) {
+	t := &x.fts
+	t.mu.Lock()
+	if t.onceLens == nil {
+		t.onceLens = map[int64]int32{}
+	}
+	need := map[int64]bool{}
+	for _, p := range phrases {
+		for _, r := range p.rows {
+			if _, ok := t.onceLens[r]; !ok {
+				need[r] = true
+			}
+		}
+	}
+	nRow, avgdl := t.nRow, t.avgdl
+	t.mu.Unlock()
+	v := &x.vocab
+	v.mu.Lock()
+	err := v.open(ctx, x)
+	if err == nil && nRow == 0 {
+		nRow, avgdl, err = readTotals(ctx, v.conn)
+	}
+	var ids []int64
+	var lens []int32
+	if err == nil && len(need) > 0 {
+		var list strings.Builder
+		list.WriteByte('[')
+		for r := range need {
+			if list.Len() > 1 {
+				list.WriteByte(',')
+			}
+			list.WriteString(strconv.FormatInt(r, 10))
+		}
+		list.WriteByte(']')
+		ids, lens, err = readRowLengths(ctx, v.conn, `SELECT group_concat(id, ','), group_concat(sz, x'') FROM symbols_fts_docsize
+			WHERE id IN (SELECT value FROM json_each(?))`, list.String())
+	}
+	v.mu.Unlock()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.nRow, t.avgdl = nRow, avgdl
+	for i, id := range ids {
+		t.onceLens[id] = lens[i]
+	}
+	out := make(map[int64]int32, len(need))
+	for _, p := range phrases {
+		for _, r := range p.rows {
+			out[r] = t.onceLens[r]
+		}
+	}
+	return &rowLens{sparse: out}, nRow, avgdl, nil
 }
 
 // ftsRows loads the symbols of scored full-text rows, modules left out,
@@ -818,6 +925,13 @@ func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*ter
 	if err := v.open(ctx, x); err != nil {
 		return nil, err
 	}
+	if v.segQ == nil {
+		q, err := prepareSegQueries(ctx, v.conn)
+		if err != nil {
+			return nil, err
+		}
+		v.segQ = q
+	}
 	if v.segs == nil {
 		st, err := readStructure(ctx, v.conn)
 		if err != nil && !errors.Is(err, errSegmentFormat) {
@@ -826,7 +940,7 @@ func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*ter
 		v.segs = st // nil again for a structure of an unknown format
 	}
 	if v.segs != nil {
-		r, err := readSegmentTerm(ctx, v.conn, v.segs, term)
+		r, err := readSegmentTerm(ctx, v.segQ, v.segs, term)
 		if !errors.Is(err, errSegmentFormat) {
 			return r, err
 		}

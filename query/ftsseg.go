@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 )
 
 // A term's rows and counts per column, read from FTS5's own pages of
@@ -32,6 +31,33 @@ const (
 )
 
 func ftsLeafRowid(seg, page int) int64 { return int64(seg)<<ftsSegIDShift + int64(page) }
+
+// segQueries are the statements that read FTS5's records, prepared once
+// on the connection that reads them (a statement's preparation costs more
+// than its run).
+type segQueries struct {
+	conn        *sql.Conn
+	idx, leaves *sql.Stmt
+}
+
+func prepareSegQueries(ctx context.Context, conn *sql.Conn) (*segQueries, error) {
+	q := &segQueries{conn: conn}
+	var err error
+	// the leaf holding a term's first bytes: the largest term at most it
+	if q.idx, err = conn.PrepareContext(ctx, `SELECT pgno FROM symbols_fts_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1`); err != nil {
+		return nil, fmt.Errorf("full-text segments: %w", err)
+	}
+	if q.leaves, err = conn.PrepareContext(ctx, `SELECT id, block FROM symbols_fts_data WHERE id BETWEEN ? AND ?`); err != nil {
+		q.idx.Close()
+		return nil, fmt.Errorf("full-text segments: %w", err)
+	}
+	return q, nil
+}
+
+func (q *segQueries) close() {
+	q.idx.Close()
+	q.leaves.Close()
+}
 
 // ftsSegment is a segment of the full-text index: its leaves are pages
 // first..last; deleted are the rowids of its tombstone pages, read once.
@@ -111,7 +137,7 @@ func readStructure(ctx context.Context, conn *sql.Conn) (*ftsStructure, error) {
 
 // readTombstones reads the rowids deleted from a segment: every filled slot
 // of its hash pages (fts5IndexTombstoneQuery), rowid 0 by a flag.
-func (s *ftsSegment) readTombstones(ctx context.Context, conn *sql.Conn) error {
+func (s *ftsSegment) readTombstones(ctx context.Context, q *segQueries) error {
 	if s.tombRead {
 		return nil
 	}
@@ -120,8 +146,7 @@ func (s *ftsSegment) readTombstones(ctx context.Context, conn *sql.Conn) error {
 		return nil
 	}
 	s.deleted = map[int64]bool{}
-	rows, err := conn.QueryContext(ctx, `SELECT id, block FROM symbols_fts_data WHERE id BETWEEN ? AND ?`,
-		ftsLeafRowid(s.id+ftsTombstoneSegs, 0), ftsLeafRowid(s.id+ftsTombstoneSegs, s.tombPages-1))
+	rows, err := q.leaves.QueryContext(ctx, ftsLeafRowid(s.id+ftsTombstoneSegs, 0), ftsLeafRowid(s.id+ftsTombstoneSegs, s.tombPages-1))
 	if err != nil {
 		return fmt.Errorf("full-text tombstones: %w", err)
 	}
@@ -167,7 +192,6 @@ func (s *ftsSegment) readTombstones(ctx context.Context, conn *sql.Conn) error {
 // column, or a delete marker.
 type segEntry struct {
 	rowid int64
-	rank  int // the segment's place, newest first
 	del   bool
 	tf    [len(ftsColumns)]uint16
 }
@@ -180,17 +204,18 @@ var errTooMany = errors.New("full-text term: too many instances")
 // tokenizer) and its count in each column, from every segment; nil, nil
 // for a term of more than maxTermInstances instances or a count past
 // uint16.
-func readSegmentTerm(ctx context.Context, conn *sql.Conn, st *ftsStructure, term string) (*termRows, error) {
+func readSegmentTerm(ctx context.Context, q *segQueries, st *ftsStructure, term string) (*termRows, error) {
 	key := append([]byte{'0'}, term...) // the main index's prefix byte
 	var entries []segEntry
+	ends := make([]int, len(st.segs)) // where each segment's entries end
 	instances := 0
 	for rank, s := range st.segs {
-		if err := s.readTombstones(ctx, conn); err != nil {
+		if err := s.readTombstones(ctx, q); err != nil {
 			return nil, err
 		}
 		n := len(entries)
 		var err error
-		entries, err = readSegmentDoclist(ctx, conn, s, key, rank, entries, &instances)
+		entries, err = readSegmentDoclist(ctx, q, s, key, entries, &instances)
 		if errors.Is(err, errTooMany) {
 			return nil, nil
 		}
@@ -206,26 +231,37 @@ func readSegmentTerm(ctx context.Context, conn *sql.Conn, st *ftsStructure, term
 			}
 			entries = kept
 		}
+		ends[rank] = len(entries)
 	}
-	// by rowid, the newest segment's entry first: it is the row's
-	if len(st.segs) > 1 {
-		sort.SliceStable(entries, func(i, j int) bool {
-			if entries[i].rowid != entries[j].rowid {
-				return entries[i].rowid < entries[j].rowid
-			}
-			return entries[i].rank < entries[j].rank
-		})
+	// each segment's entries come by rowid: merged, the newest segment's
+	// entry of a rowid is the row's
+	at := make([]int, len(st.segs))
+	for k := range at {
+		if k > 0 {
+			at[k] = ends[k-1]
+		}
 	}
 	r := &termRows{cols: 1<<len(ftsColumns) - 1, rows: make([]int64, 0, len(entries)), tf: make([][len(ftsColumns)]uint16, 0, len(entries))}
-	for k, e := range entries {
-		if k > 0 && entries[k-1].rowid == e.rowid {
-			continue
+	for {
+		best := -1
+		for k := range at {
+			if at[k] < ends[k] && (best < 0 || entries[at[k]].rowid < entries[at[best]].rowid) {
+				best = k
+			}
 		}
-		if e.del {
-			continue
+		if best < 0 {
+			break
 		}
-		r.rows = append(r.rows, e.rowid)
-		r.tf = append(r.tf, e.tf)
+		e := &entries[at[best]]
+		for k := range at {
+			if at[k] < ends[k] && entries[at[k]].rowid == e.rowid {
+				at[k]++
+			}
+		}
+		if !e.del {
+			r.rows = append(r.rows, e.rowid)
+			r.tf = append(r.tf, e.tf)
+		}
 	}
 	return r, nil
 }
@@ -234,10 +270,10 @@ func readSegmentTerm(ctx context.Context, conn *sql.Conn, st *ftsStructure, term
 // The leaf holding key's first bytes is the one %_idx points at (the
 // largest term at most key); the doclist runs on over the following pages
 // until the next term.
-func readSegmentDoclist(ctx context.Context, conn *sql.Conn, s *ftsSegment, key []byte, rank int, out []segEntry, instances *int) ([]segEntry, error) {
+func readSegmentDoclist(ctx context.Context, q *segQueries, s *ftsSegment, key []byte, out []segEntry, instances *int) ([]segEntry, error) {
 	start := s.first
 	var pg int64
-	err := conn.QueryRowContext(ctx, `SELECT pgno FROM symbols_fts_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1`, s.id, key).Scan(&pg)
+	err := q.idx.QueryRowContext(ctx, s.id, key).Scan(&pg)
 	switch {
 	case err == sql.ErrNoRows:
 	case err != nil:
@@ -245,16 +281,16 @@ func readSegmentDoclist(ctx context.Context, conn *sql.Conn, s *ftsSegment, key 
 	default:
 		start = max(start, int(pg>>1)) // the low bit flags a doclist index
 	}
-	rows, err := conn.QueryContext(ctx, `SELECT block FROM symbols_fts_data WHERE id BETWEEN ? AND ?`,
-		ftsLeafRowid(s.id, start), ftsLeafRowid(s.id, s.last))
+	rows, err := q.leaves.QueryContext(ctx, ftsLeafRowid(s.id, start), ftsLeafRowid(s.id, s.last))
 	if err != nil {
 		return out, fmt.Errorf("full-text leaves: %w", err)
 	}
 	defer rows.Close()
-	d := doclistDecoder{rank: rank, out: out, instances: instances}
+	d := doclistDecoder{out: out, instances: instances}
 	for rows.Next() {
+		var id int64
 		var p sql.RawBytes
-		if err := rows.Scan(&p); err != nil {
+		if err := rows.Scan(&id, &p); err != nil {
 			return d.out, err
 		}
 		done, err := d.page(p, key)
@@ -276,7 +312,6 @@ func readSegmentDoclist(ctx context.Context, conn *sql.Conn, s *ftsSegment, key 
 // list may be, and the first rowid of a page that continues a doclist is
 // stored whole, not as a delta.
 type doclistDecoder struct {
-	rank      int
 	out       []segEntry
 	instances *int
 	found     bool  // the term was found; its doclist is being read
@@ -411,7 +446,7 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 			return false, errSegmentFormat
 		}
 		o += k
-		d.entry = &segEntry{rowid: d.rowid, rank: d.rank, del: sz&1 != 0}
+		d.entry = &segEntry{rowid: d.rowid, del: sz&1 != 0}
 		d.left, d.col, d.colNext = int(sz>>1), 0, false
 	}
 	if last {
