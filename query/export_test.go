@@ -419,3 +419,32 @@ func (x *Index) SegmentTermsCheckForTest(ctx context.Context, stride int) ([]str
 	}
 	return bad, len(terms), nil
 }
+
+// BoundedBothForTest scores the full-text query of text in cols with every
+// row's length (bm25Rows) and with the lengths of the rows whose bound
+// can reach the best n (bm25Bounded), and returns both lists, how many
+// lengths the second read and how many rows matched.
+func (x *Index) BoundedBothForTest(ctx context.Context, cols, text string, n int) (all, bounded []RowScoreForTest, read, matched int, err error) {
+	terms, _ := queryTerms(text)
+	held, lens, nRow, avgdl, err := x.holdForTest(ctx, cols, terms)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	mask, _ := columnMask(cols)
+	matched = len(bm25Rows(held, mask, lens, nRow, avgdl, 1<<16))
+	for _, r := range bm25Rows(held, mask, lens, nRow, avgdl, n) {
+		all = append(all, RowScoreForTest{r.rowid, r.score})
+	}
+	top, err := bm25Bounded(held, mask, nRow, avgdl, n, func(ids []int64) (map[int64]int32, error) {
+		read += len(ids)
+		out := map[int64]int32{}
+		for _, id := range ids {
+			out[id] = lens.at(id)
+		}
+		return out, nil
+	})
+	for _, r := range top {
+		bounded = append(bounded, RowScoreForTest{r.rowid, r.score})
+	}
+	return all, bounded, read, matched, err
+}

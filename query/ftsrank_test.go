@@ -232,3 +232,36 @@ func TestSegmentTermsMatchVocabLongLists(t *testing.T) {
 		t.Errorf("%d terms, want %d; differ or notes: %q", n, len(words)+2, bad)
 	}
 }
+
+// TestBM25BoundedMatchesAllLengths: scoring with the lengths of only the
+// rows whose bound can reach the best n finds the same best n, with the
+// same scores, as scoring every matched row.
+func TestBM25BoundedMatchesAllLengths(t *testing.T) {
+	ctx := context.Background()
+	indexes := map[string]*query.Index{"go": fixture(t, "go"), "python after an edit": editedFixture(t, "python")}
+	fewer := false
+	for name, x := range indexes {
+		for _, cols := range []string{"{name qualified}", "{signature doc path words}", ""} {
+			for _, q := range ftsQuestions {
+				for _, n := range []int{1, 3, 25, 1000} {
+					all, bounded, read, matched, err := x.BoundedBothForTest(ctx, cols, q, n)
+					if err != nil {
+						if strings.Contains(err.Error(), "were not held") {
+							continue // no terms
+						}
+						t.Fatalf("%s %s %q: %v", name, cols, q, err)
+					}
+					if !slices.Equal(all, bounded) {
+						t.Errorf("%s %s %q best %d: every length %v, bounded %v", name, cols, q, n, all, bounded)
+					}
+					if read < matched {
+						fewer = true
+					}
+				}
+			}
+		}
+	}
+	if !fewer {
+		t.Error("the bounded scorer never read fewer lengths than the rows it matched")
+	}
+}
