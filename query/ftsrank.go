@@ -2,6 +2,7 @@ package query
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -625,11 +626,13 @@ func bm25Bounded(phrases []*termRows, mask uint8, nRow int64, avgdl float64, n i
 		c.bound = bm25Score(c.f, idf, float64(least), avgdl)
 		cands = append(cands, c)
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].bound != cands[j].bound {
-			return cands[i].bound > cands[j].bound
+	slices.SortFunc(cands, func(a, b cand) int {
+		switch {
+		case a.bound != b.bound:
+			return -cmp.Compare(a.bound, b.bound)
+		default:
+			return cmp.Compare(a.rowid, b.rowid)
 		}
-		return cands[i].rowid < cands[j].rowid
 	})
 	top := make(scoreHeap, 0, n+1)
 	// a row whose bound is below the worst kept score cannot enter

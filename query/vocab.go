@@ -162,6 +162,7 @@ type vocab struct {
 	version   int64          // PRAGMA data_version when docs were read
 	docs      map[string]int // term -> document frequency
 	instances bool           // conn has temp.symbols_instances (ftsrank.go)
+	rowTable  bool           // conn has temp.symbols_vocab
 	segs      *ftsStructure  // the full-text index's segments (ftsseg.go), read on first use
 	segQ      *segQueries    // their statements on conn
 }
@@ -173,10 +174,6 @@ func (v *vocab) open(ctx context.Context, x *Index) error {
 		conn, err := x.DB.Conn(ctx)
 		if err != nil {
 			return err
-		}
-		if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_vocab USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
-			conn.Close()
-			return fmt.Errorf("vocabulary: %w", err)
 		}
 		v.conn, v.version = conn, -1
 	}
@@ -247,6 +244,13 @@ func (x *Index) vocabDocs(ctx context.Context, term string) (int, error) {
 	}
 	if doc, ok := v.docs[term]; ok {
 		return doc, nil
+	}
+	// made when first needed: most processes never ask it
+	if !v.rowTable {
+		if _, err := v.conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_vocab USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
+			return 0, fmt.Errorf("vocabulary: %w", err)
+		}
+		v.rowTable = true
 	}
 	var doc int
 	err := v.conn.QueryRowContext(ctx, `SELECT doc FROM temp.symbols_vocab WHERE term = ?`, term).Scan(&doc)
