@@ -1064,8 +1064,19 @@ func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*ter
 		}
 		v.segQ = q
 	}
-	if v.segs == nil {
-		st, err := readStructure(ctx, v.conn)
+	// the structure and the pages it names are read in one transaction: an
+	// index run that commits in between may have merged the segments away
+	if _, err := v.conn.ExecContext(ctx, `BEGIN`); err != nil {
+		return nil, fmt.Errorf("full-text segments: %w", err)
+	}
+	defer v.conn.ExecContext(context.WithoutCancel(ctx), `COMMIT`)
+	rec, err := readStructureRecord(ctx, v.conn)
+	if err != nil {
+		return nil, err
+	}
+	// any change of the full-text index rewrites the structure record
+	if v.segs == nil || !bytes.Equal(v.segs.rec, rec) {
+		st, err := decodeStructure(rec)
 		if err != nil && !errors.Is(err, errSegmentFormat) {
 			return nil, err
 		}

@@ -72,14 +72,28 @@ type ftsSegment struct {
 // in a newer segment hides the same rowid in an older one.
 type ftsStructure struct {
 	segs []*ftsSegment
+	rec  []byte // the record it was decoded from
 }
 
-// readStructure decodes the structure record (fts5StructureDecode).
+// readStructure reads and decodes the structure record.
 func readStructure(ctx context.Context, conn *sql.Conn) (*ftsStructure, error) {
+	rec, err := readStructureRecord(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	return decodeStructure(rec)
+}
+
+func readStructureRecord(ctx context.Context, conn *sql.Conn) ([]byte, error) {
 	var rec []byte
 	if err := conn.QueryRowContext(ctx, `SELECT block FROM symbols_fts_data WHERE id = ?`, ftsStructureRowid).Scan(&rec); err != nil {
 		return nil, fmt.Errorf("full-text structure: %w", err)
 	}
+	return rec, nil
+}
+
+// decodeStructure decodes the structure record (fts5StructureDecode).
+func decodeStructure(rec []byte) (*ftsStructure, error) {
 	if len(rec) < 4 {
 		return nil, errSegmentFormat
 	}
@@ -126,7 +140,7 @@ func readStructure(ctx context.Context, conn *sql.Conn) (*ftsStructure, error) {
 	}
 	// level 0 is the newest; within a level the last segment is
 	// (fts5MultiIterNew visits them in this order)
-	st := &ftsStructure{}
+	st := &ftsStructure{rec: rec}
 	for _, segs := range levels {
 		for k := len(segs) - 1; k >= 0; k-- {
 			st.segs = append(st.segs, segs[k])
