@@ -346,3 +346,105 @@ func MinimalCardTokens(c *Card) int {
 
 // SliceHashOf is the sliceHash a slice's etag should carry.
 func SliceHashOf(s *Slice) string { return sliceHash(s) }
+
+// SegmentTermsCheckForTest reads every term of the full-text index (every
+// stride-th, from the first) from FTS5's segments in Go and from its
+// fts5vocab instance table, and returns the terms whose rows or counts
+// differ (after notes of the segments and tombstone pages when there are
+// more than one and any, in parentheses), and how many terms were
+// compared.
+func (x *Index) SegmentTermsCheckForTest(ctx context.Context, stride int) ([]string, int, error) {
+	conn, err := x.DB.Conn(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, instancesTable+`; CREATE VIRTUAL TABLE IF NOT EXISTS temp.v USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
+		return nil, 0, err
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT term, doc FROM temp.v`)
+	if err != nil {
+		return nil, 0, err
+	}
+	var terms []string
+	docs := map[string]int{}
+	for i := 0; rows.Next(); i++ {
+		var t string
+		var doc int
+		if err := rows.Scan(&t, &doc); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		if i%stride == 0 {
+			terms = append(terms, t)
+			docs[t] = doc
+		}
+	}
+	rows.Close()
+	st, err := readStructure(ctx, conn)
+	if err != nil {
+		return nil, 0, err
+	}
+	q, err := prepareSegQueries(ctx, conn)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer q.close()
+	var bad []string
+	segs, tombs := len(st.segs), 0
+	for _, s := range st.segs {
+		tombs += s.tombPages
+	}
+	if segs > 1 {
+		bad = append(bad, fmt.Sprintf("(%d segments)", segs))
+	}
+	if tombs > 0 {
+		bad = append(bad, fmt.Sprintf("(%d tombstone pages)", tombs))
+	}
+	const all = 1<<len(ftsColumns) - 1
+	for _, t := range terms {
+		want, err := readTerm(ctx, conn, t, all)
+		if err != nil {
+			return nil, 0, err
+		}
+		got, err := readSegmentTerm(ctx, q, st, t)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%q: %w", t, err)
+		}
+		// the vocabulary's document count (docFreqs) is the rows read
+		if (want == nil) != (got == nil) || want != nil && (fmt.Sprint(want.rows) != fmt.Sprint(got.rows) ||
+			fmt.Sprint(want.tf) != fmt.Sprint(got.tf) || docs[t] != len(got.rows)) {
+			bad = append(bad, t)
+		}
+	}
+	return bad, len(terms), nil
+}
+
+// BoundedBothForTest scores the full-text query of text in cols with every
+// row's length (bm25Rows) and with the lengths of the rows whose bound
+// can reach the best n (bm25Bounded), and returns both lists, how many
+// lengths the second read and how many rows matched.
+func (x *Index) BoundedBothForTest(ctx context.Context, cols, text string, n int) (all, bounded []RowScoreForTest, read, matched int, err error) {
+	terms, _ := queryTerms(text)
+	held, lens, nRow, avgdl, err := x.holdForTest(ctx, cols, terms)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	mask, _ := columnMask(cols)
+	matched = len(bm25Rows(held, mask, lens, nRow, avgdl, 1<<16))
+	for _, r := range bm25Rows(held, mask, lens, nRow, avgdl, n) {
+		all = append(all, RowScoreForTest{r.rowid, r.score})
+	}
+	top, err := bm25Bounded(held, mask, nRow, avgdl, n, func(ids []int64) (map[int64]int32, error) {
+		read += len(ids)
+		out := map[int64]int32{}
+		for _, id := range ids {
+			out[id] = lens.at(id)
+		}
+		return out, nil
+	})
+	for _, r := range top {
+		bounded = append(bounded, RowScoreForTest{r.rowid, r.score})
+	}
+	return all, bounded, read, matched, err
+}

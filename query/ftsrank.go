@@ -2,10 +2,13 @@ package query
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,19 +79,22 @@ type termRows struct {
 // lens are never changed once stored, only replaced: a query reads them
 // without the lock.
 type ftsTerms struct {
-	mu      sync.Mutex
-	gen     int64 // counts resets: what was read before one is dropped
-	lens    *rowLens
-	nRow    int64
-	avgdl   float64
-	terms   map[string]*termRows
-	held    int
-	big     map[string]bool  // terms of more than maxTermInstances
-	symbols map[int64]ftsHit // the symbols of rows read (ftsRows), without scores
-	loading bool             // the row lengths are being read
-	failed  bool             // reading them failed: FTS5 answers until the file changes
-	closed  bool
-	wg      sync.WaitGroup
+	mu    sync.Mutex
+	gen   int64 // counts resets: what was read before one is dropped
+	lens  *rowLens
+	nRow  int64
+	avgdl float64
+	terms map[string]*termRows
+	// onceLens are the lengths of rows read so far in a process that asks
+	// one question (OpenOnce)
+	onceLens map[int64]int32
+	held     int
+	big      map[string]bool  // terms of more than maxTermInstances
+	symbols  map[int64]ftsHit // the symbols of rows read (ftsRows), without scores
+	loading  bool             // the row lengths are being read
+	failed   bool             // reading them failed: FTS5 answers until the file changes
+	closed   bool
+	wg       sync.WaitGroup
 }
 
 // reset forgets what was read of the file: it changed.
@@ -97,6 +103,7 @@ func (t *ftsTerms) reset() {
 	defer t.mu.Unlock()
 	t.gen++
 	t.lens, t.terms, t.held, t.big, t.symbols, t.failed = nil, nil, 0, nil, nil, false
+	t.onceLens, t.nRow, t.avgdl = nil, 0, 0
 }
 
 // close waits for the reading of the row lengths.
@@ -479,6 +486,47 @@ type rowScore struct {
 // first (equal scores by rowid). The arithmetic is FTS5's, operation for
 // operation (fts5Bm25Function), so the scores are the same doubles.
 func bm25Rows(phrases []*termRows, mask uint8, lens *rowLens, nRow int64, avgdl float64, n int) []rowScore {
+	freq, idf := bm25Setup(phrases, mask, nRow)
+	at := make([]int, len(phrases))
+	top := make(scoreHeap, 0, n+1)
+	for {
+		// the next row in rowid order among the phrases
+		r, any := int64(0), false
+		for i, p := range phrases {
+			if at[i] < len(p.rows) && (!any || p.rows[at[i]] < r) {
+				r, any = p.rows[at[i]], true
+			}
+		}
+		if !any {
+			break
+		}
+		score, matched := 0.0, false
+		var D float64
+		for i, p := range phrases {
+			if at[i] >= len(p.rows) || p.rows[at[i]] != r {
+				continue
+			}
+			f := freq(&p.tf[at[i]])
+			at[i]++
+			if f == 0 {
+				continue
+			}
+			if !matched {
+				matched, D = true, float64(lens.at(r))
+			}
+			score = score + bm25Term(idf[i], f, D, avgdl)
+		}
+		if matched && n > 0 {
+			top.offer(rowScore{r, score}, n)
+		}
+	}
+	sort.Slice(top, func(i, j int) bool { return top[i].better(top[j]) })
+	return top
+}
+
+// bm25Setup returns a row's weighted frequency of a phrase in the columns
+// of mask, and each phrase's IDF.
+func bm25Setup(phrases []*termRows, mask uint8, nRow int64) (func(*[len(ftsColumns)]uint16) float64, []float64) {
 	var cols []int // the columns of mask
 	for c := range ftsColumns {
 		if mask&(1<<c) != 0 {
@@ -512,10 +560,38 @@ func bm25Rows(phrases []*termRows, mask uint8, lens *rowLens, nRow int64, avgdl 
 		}
 		idf[i] = v
 	}
+	return freq, idf
+}
+
+// bm25Term is a phrase's part of a row's score, f its weighted frequency
+// and D the row's length: FTS5's expression, rounded where it rounds (the
+// conversions keep the compiler from fusing a multiply and an add). It
+// never grows with D, also in floating point: every operation is monotone.
+func bm25Term(idf, f, D, avgdl float64) float64 {
+	return float64(idf * (float64(f*(bm25K1+1)) / (f + float64(bm25K1*(1-bm25B+float64(bm25B*D)/avgdl)))))
+}
+
+// bm25Bounded returns what bm25Rows returns without the length of every
+// matched row: a row's score is bounded from above by the score it would
+// have at the least length it can have (the instances of the query's
+// terms it holds, in every column), and rows are scored exactly, their
+// lengths read by lengths in batches, best bound first, only while a
+// bound can still reach the best n. A process that asks one question
+// reads some hundred lengths instead of thousands.
+func bm25Bounded(phrases []*termRows, mask uint8, nRow int64, avgdl float64, n int,
+	lengths func([]int64) (map[int64]int32, error)) ([]rowScore, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	freq, idf := bm25Setup(phrases, mask, nRow)
+	type cand struct {
+		rowid int64
+		bound float64
+		f     []float64 // by phrase; 0 where the row does not hold it
+	}
+	var cands []cand
 	at := make([]int, len(phrases))
-	top := make(scoreHeap, 0, n+1)
 	for {
-		// the next row in rowid order among the phrases
 		r, any := int64(0), false
 		for i, p := range phrases {
 			if at[i] < len(p.rows) && (!any || p.rows[at[i]] < r) {
@@ -525,28 +601,72 @@ func bm25Rows(phrases []*termRows, mask uint8, lens *rowLens, nRow int64, avgdl 
 		if !any {
 			break
 		}
-		score, matched := 0.0, false
-		var D float64
+		c := cand{rowid: r, f: make([]float64, len(phrases))}
+		matched := false
+		var least int64
 		for i, p := range phrases {
 			if at[i] >= len(p.rows) || p.rows[at[i]] != r {
 				continue
 			}
-			f := freq(&p.tf[at[i]])
+			tf := &p.tf[at[i]]
 			at[i]++
-			if f == 0 {
-				continue
+			// a term twice in the query counts once in the row's length
+			if slices.Index(phrases, p) == i {
+				for _, k := range tf {
+					least += int64(k)
+				}
 			}
-			if !matched {
-				matched, D = true, float64(lens.at(r))
+			if c.f[i] = freq(tf); c.f[i] != 0 {
+				matched = true
 			}
-			score = score + float64(idf[i]*(float64(f*(bm25K1+1))/(f+float64(bm25K1*(1-bm25B+float64(bm25B*D)/avgdl)))))
 		}
-		if matched && n > 0 {
-			top.offer(rowScore{r, score}, n)
+		if !matched {
+			continue
 		}
+		c.bound = bm25Score(c.f, idf, float64(least), avgdl)
+		cands = append(cands, c)
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		switch {
+		case a.bound != b.bound:
+			return -cmp.Compare(a.bound, b.bound)
+		default:
+			return cmp.Compare(a.rowid, b.rowid)
+		}
+	})
+	top := make(scoreHeap, 0, n+1)
+	// a row whose bound is below the worst kept score cannot enter
+	open := func(c cand) bool { return len(top) < n || c.bound >= top[0].score }
+	batch := 2 * n
+	for i := 0; i < len(cands) && open(cands[i]); {
+		j := i
+		var ids []int64
+		for ; j < len(cands) && len(ids) < batch && open(cands[j]); j++ {
+			ids = append(ids, cands[j].rowid)
+		}
+		lens, err := lengths(ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cands[i:j] {
+			top.offer(rowScore{c.rowid, bm25Score(c.f, idf, float64(lens[c.rowid]), avgdl)}, n)
+		}
+		i, batch = j, 2*batch
 	}
 	sort.Slice(top, func(i, j int) bool { return top[i].better(top[j]) })
-	return top
+	return top, nil
+}
+
+// bm25Score sums the phrases' parts of a row's score in the query's order,
+// as bm25Rows does.
+func bm25Score(f, idf []float64, D, avgdl float64) float64 {
+	score := 0.0
+	for i, fi := range f {
+		if fi != 0 {
+			score = score + bm25Term(idf[i], fi, D, avgdl)
+		}
+	}
+	return score
 }
 
 func (a rowScore) better(b rowScore) bool {
@@ -613,9 +733,6 @@ func (x *Index) ftsRank(ctx context.Context, cols string, terms []string, limit 
 
 // ftsHeld answers ftsRank from the held terms; false when it cannot.
 func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit int) ([]ftsHit, bool, error) {
-	if x.oneShot {
-		return nil, false, nil
-	}
 	mask, ok := columnMask(cols)
 	if !ok {
 		return nil, false, nil
@@ -640,6 +757,9 @@ func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit 
 			return nil, false, nil // a word the tokenizer keeps no term of
 		}
 	}
+	if x.oneShot {
+		return x.ftsOnce(ctx, phrases, mask, limit)
+	}
 	h, ok := x.fts.lookup(x, phrases, mask)
 	if !ok {
 		return nil, false, nil
@@ -660,6 +780,126 @@ func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit 
 	top := bm25Rows(h.rows, mask, h.lens, h.nRow, h.avgdl, limit+limit/4)
 	hits, err := x.ftsRows(ctx, top)
 	return hits, err == nil, err
+}
+
+// ftsOnce answers ftsHeld in a process that asks one question: the terms
+// are read as a server reads them, and the lengths of only the rows they
+// hold (a server reads every row's once, in the background).
+func (x *Index) ftsOnce(ctx context.Context, phrases []string, mask uint8, limit int) ([]ftsHit, bool, error) {
+	rows := make([]*termRows, len(phrases))
+	for i, p := range phrases {
+		r, err := x.heldTerm(ctx, p)
+		if err != nil || r == nil {
+			return nil, false, err
+		}
+		rows[i] = r
+	}
+	nRow, avgdl, err := x.onceTotals(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	top, err := bm25Bounded(rows, mask, nRow, avgdl, limit+limit/4, func(ids []int64) (map[int64]int32, error) {
+		return x.onceLengths(ctx, ids)
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	hits, err := x.ftsRows(ctx, top)
+	return hits, err == nil, err
+}
+
+// heldTerm returns a term's rows in every column: held, or read and then
+// held. nil for a term of too many instances to read.
+func (x *Index) heldTerm(ctx context.Context, term string) (*termRows, error) {
+	const all = 1<<len(ftsColumns) - 1
+	gen := x.fts.generation()
+	if r := x.fts.heldIn(term, all); r != nil {
+		return r, nil
+	}
+	r, err := x.readHeldTerm(ctx, term, all)
+	if err != nil {
+		return nil, err
+	}
+	x.fts.store(gen, term, r)
+	return r, nil
+}
+
+// generation counts the resets of what is held.
+func (t *ftsTerms) generation() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.gen
+}
+
+// onceTotals returns the full-text table's row count and average row
+// length, read once.
+func (x *Index) onceTotals(ctx context.Context) (int64, float64, error) {
+	t := &x.fts
+	t.mu.Lock()
+	nRow, avgdl := t.nRow, t.avgdl
+	t.mu.Unlock()
+	if nRow > 0 {
+		return nRow, avgdl, nil
+	}
+	v := &x.vocab
+	v.mu.Lock()
+	err := v.open(ctx, x)
+	if err == nil {
+		nRow, avgdl, err = readTotals(ctx, v.conn)
+	}
+	v.mu.Unlock()
+	if err != nil {
+		return 0, 0, err
+	}
+	t.mu.Lock()
+	t.nRow, t.avgdl = nRow, avgdl
+	t.mu.Unlock()
+	return nRow, avgdl, nil
+}
+
+// onceLengths returns the lengths of rows, read from the docsize table (as
+// one aggregate: a row apiece through database/sql cost twice as much)
+// for the rows not read before.
+func (x *Index) onceLengths(ctx context.Context, ids []int64) (map[int64]int32, error) {
+	t := &x.fts
+	out := make(map[int64]int32, len(ids))
+	var list strings.Builder
+	t.mu.Lock()
+	for _, r := range ids {
+		if n, ok := t.onceLens[r]; ok {
+			out[r] = n
+			continue
+		}
+		list.WriteByte(',')
+		list.WriteString(strconv.FormatInt(r, 10))
+	}
+	t.mu.Unlock()
+	if list.Len() == 0 {
+		return out, nil
+	}
+	v := &x.vocab
+	v.mu.Lock()
+	err := v.open(ctx, x)
+	var read []int64
+	var lens []int32
+	if err == nil {
+		read, lens, err = readRowLengths(ctx, v.conn, `SELECT group_concat(id, ','), group_concat(sz, x'') FROM symbols_fts_docsize
+			WHERE id IN (SELECT value FROM json_each(?))`, "["+list.String()[1:]+"]")
+	}
+	v.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.onceLens == nil {
+		t.onceLens = map[int64]int32{}
+	}
+	for i, id := range read {
+		t.onceLens[id] = lens[i]
+		out[id] = lens[i]
+	}
+	return out, nil
 }
 
 // ftsRows loads the symbols of scored full-text rows, modules left out,
@@ -802,8 +1042,10 @@ func (x *Index) closeStatements() {
 	x.stmts = nil
 }
 
-// readHeldTerm reads a term in the columns of cols on the statistics
-// connection (readTerm).
+// readHeldTerm reads a term in every column on the statistics
+// connection: from FTS5's segments (readSegmentTerm), or, when they hold a
+// record that reader does not know, from the fts5vocab instance table
+// (readTerm). The columns of cols are the ones the caller needs.
 func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*termRows, error) {
 	v := &x.vocab
 	v.mu.Lock()
@@ -814,6 +1056,37 @@ func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*ter
 	}
 	if err := v.open(ctx, x); err != nil {
 		return nil, err
+	}
+	if v.segQ == nil {
+		q, err := prepareSegQueries(ctx, v.conn)
+		if err != nil {
+			return nil, err
+		}
+		v.segQ = q
+	}
+	// the structure and the pages it names are read in one transaction: an
+	// index run that commits in between may have merged the segments away
+	if _, err := v.conn.ExecContext(ctx, `BEGIN`); err != nil {
+		return nil, fmt.Errorf("full-text segments: %w", err)
+	}
+	defer v.conn.ExecContext(context.WithoutCancel(ctx), `COMMIT`)
+	rec, err := readStructureRecord(ctx, v.conn)
+	if err != nil {
+		return nil, err
+	}
+	// any change of the full-text index rewrites the structure record
+	if v.segs == nil || !bytes.Equal(v.segs.rec, rec) {
+		st, err := decodeStructure(rec)
+		if err != nil && !errors.Is(err, errSegmentFormat) {
+			return nil, err
+		}
+		v.segs = st // nil again for a structure of an unknown format
+	}
+	if v.segs != nil {
+		r, err := readSegmentTerm(ctx, v.segQ, v.segs, term)
+		if !errors.Is(err, errSegmentFormat) {
+			return r, err
+		}
 	}
 	if !v.instances {
 		if _, err := v.conn.ExecContext(ctx, instancesTable); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/query"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // ftsQuestions are the questions the Go bm25 is checked on: names,
@@ -133,5 +134,134 @@ func TestTermsReadOnFirstAsking(t *testing.T) {
 		if err != nil || !ok {
 			t.Errorf("%q: answered from held terms %v, %v", q, ok, err)
 		}
+	}
+}
+
+// TestSegmentTermsMatchVocab holds the Go reader of FTS5's segments to
+// FTS5's own fts5vocab instance table: every term's rows and counts per
+// column, on fixtures of several languages and on an index an incremental
+// run changed (tombstones of deleted rows).
+func TestSegmentTermsMatchVocab(t *testing.T) {
+	ctx := context.Background()
+	indexes := map[string]*query.Index{"go": fixture(t, "go"), "python": fixture(t, "python"), "typescript": fixture(t, "typescript")}
+	indexes["python after an edit"] = editedFixture(t, "python")
+	for name, x := range indexes {
+		bad, n, err := x.SegmentTermsCheckForTest(ctx, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var notes []string
+		for len(bad) > 0 && strings.HasPrefix(bad[0], "(") {
+			notes, bad = append(notes, bad[0]), bad[1:]
+		}
+		t.Logf("%s: %d terms %v", name, n, notes)
+		if n < 100 || len(bad) > 0 {
+			t.Errorf("%s: %d terms, %d differ: %q", name, n, len(bad), bad[:min(len(bad), 10)])
+		}
+		if strings.Contains(name, "edit") && len(notes) < 2 {
+			t.Errorf("%s: %v, want more than one segment and tombstones", name, notes)
+		}
+	}
+}
+
+// TestSegmentTermsMatchVocabLongLists: the same on a full-text table made
+// to hold what the fixtures are too small for: doclists over many pages, a
+// position list longer than a page, several segments, and rows deleted,
+// some inserted again under the same rowid.
+func TestSegmentTermsMatchVocabLongLists(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index.db")
+	db, err := schema.OpenWrite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Create(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	words := strings.Fields("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon")
+	row := func(r int) []any {
+		var cols []any
+		for c := range 7 {
+			var ws []string
+			for k := 0; k < (r*7+c)%5; k++ {
+				ws = append(ws, words[(r*31+c*17+k*7)%len(words)])
+			}
+			if c == 5 {
+				ws = append(ws, "common") // in every row: a doclist over many pages
+				if r%997 == 0 {
+					ws = append(ws, strings.Repeat("repeated ", 3000)) // a position list longer than a page
+				}
+			}
+			cols = append(cols, strings.Join(ws, " "))
+		}
+		return append([]any{r}, cols...)
+	}
+	insert := func(from, to int) {
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := from; r < to; r++ {
+			if _, err := tx.Exec(`INSERT INTO symbols_fts(rowid, name, qualified, signature, doc, path, body, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, row(r)...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for from := 1; from < 20000; from += 5000 {
+		insert(from, from+5000) // a segment a transaction
+	}
+	if _, err := db.Exec(`DELETE FROM symbols_fts WHERE rowid % 13 = 0 OR rowid BETWEEN 9000 AND 9100`); err != nil {
+		t.Fatal(err)
+	}
+	insert(9000, 9050) // deleted rows back under their rowids
+	db.Close()
+	x, err := query.Open(path, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	bad, n, err := x.SegmentTermsCheckForTest(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d terms: %q", n, bad)
+	if n != len(words)+2 || len(bad) != 2 || !strings.Contains(bad[0], "segments") || !strings.Contains(bad[1], "tombstone") {
+		t.Errorf("%d terms, want %d; differ or notes: %q", n, len(words)+2, bad)
+	}
+}
+
+// TestBM25BoundedMatchesAllLengths: scoring with the lengths of only the
+// rows whose bound can reach the best n finds the same best n, with the
+// same scores, as scoring every matched row.
+func TestBM25BoundedMatchesAllLengths(t *testing.T) {
+	ctx := context.Background()
+	indexes := map[string]*query.Index{"go": fixture(t, "go"), "python after an edit": editedFixture(t, "python")}
+	fewer := false
+	for name, x := range indexes {
+		for _, cols := range []string{"{name qualified}", "{signature doc path words}", ""} {
+			for _, q := range ftsQuestions {
+				for _, n := range []int{1, 3, 25, 1000} {
+					all, bounded, read, matched, err := x.BoundedBothForTest(ctx, cols, q, n)
+					if err != nil {
+						if strings.Contains(err.Error(), "were not held") {
+							continue // no terms
+						}
+						t.Fatalf("%s %s %q: %v", name, cols, q, err)
+					}
+					if !slices.Equal(all, bounded) {
+						t.Errorf("%s %s %q best %d: every length %v, bounded %v", name, cols, q, n, all, bounded)
+					}
+					if read < matched {
+						fewer = true
+					}
+				}
+			}
+		}
+	}
+	if !fewer {
+		t.Error("the bounded scorer never read fewer lengths than the rows it matched")
 	}
 }

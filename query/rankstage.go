@@ -73,31 +73,16 @@ func (b *sliceBuild) stageHits(ctx context.Context, ids []string, tm *termMatche
 		stems = append(stems, stem)
 	}
 	slices.Sort(stems)
-	// the rows holding each term and its count in each column: held by an
-	// Index that answers many questions (the full-text lane read them in
-	// every column), else read from the full-text index's instances
-	const all = 1<<len(ftsColumns) - 1
-	var h held
-	ok := false
-	if !b.x.oneShot {
-		h, ok = b.x.fts.lookup(b.x, stems, all)
-	}
-	for k, stem := range stems {
+	// the rows holding each term and its count in each column: held by the
+	// Index when the full-text lane read them, else read and held
+	for _, stem := range stems {
 		term := tm.term[stem]
 		if !singleToken(term) {
 			continue // a term the tokenizer splits: its parts are terms of their own
 		}
-		var r *termRows
-		if ok && h.rows[k] != nil {
-			r = h.rows[k]
-		} else {
-			var err error
-			if r, err = b.x.readHeldTerm(ctx, stem, all); err != nil {
-				return nil, err
-			}
-			if ok {
-				b.x.fts.store(h.gen, stem, r)
-			}
+		r, err := b.x.heldTerm(ctx, stem)
+		if err != nil {
+			return nil, err
 		}
 		// a term of too many instances is asked of FTS5 per column group
 		if r == nil {

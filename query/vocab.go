@@ -162,6 +162,9 @@ type vocab struct {
 	version   int64          // PRAGMA data_version when docs were read
 	docs      map[string]int // term -> document frequency
 	instances bool           // conn has temp.symbols_instances (ftsrank.go)
+	rowTable  bool           // conn has temp.symbols_vocab
+	segs      *ftsStructure  // the full-text index's segments (ftsseg.go), read on first use
+	segQ      *segQueries    // their statements on conn
 }
 
 // open prepares the connection and, when the file changed since, forgets
@@ -172,10 +175,6 @@ func (v *vocab) open(ctx context.Context, x *Index) error {
 		if err != nil {
 			return err
 		}
-		if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_vocab USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
-			conn.Close()
-			return fmt.Errorf("vocabulary: %w", err)
-		}
 		v.conn, v.version = conn, -1
 	}
 	var version int64
@@ -185,7 +184,7 @@ func (v *vocab) open(ctx context.Context, x *Index) error {
 	if version == v.version {
 		return nil
 	}
-	v.version, v.docs = version, map[string]int{}
+	v.version, v.docs, v.segs = version, map[string]int{}, nil
 	x.cardCache.clear()
 	x.graphCache.clear()
 	x.fts.reset()
@@ -205,14 +204,10 @@ func (x *Index) dataVersion(ctx context.Context) (int64, error) {
 }
 
 // docFreqs returns, for each word, the number of current symbols whose
-// full-text row holds its term.
+// full-text row holds its term: the rows of the term, read from FTS5's
+// segments and held for the full-text lanes that read it next; for a term
+// of too many instances to read, the vocabulary's count.
 func (x *Index) docFreqs(ctx context.Context, words []string) (map[string]int, error) {
-	v := &x.vocab
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if err := v.open(ctx, x); err != nil {
-		return nil, err
-	}
 	st, err := stems.stem(ctx, words)
 	if err != nil {
 		return nil, err
@@ -223,27 +218,60 @@ func (x *Index) docFreqs(ctx context.Context, words []string) (map[string]int, e
 		if !ok {
 			continue
 		}
-		// counting a term's documents walks its whole list: remember it
-		doc, ok := v.docs[term]
-		if !ok {
-			err := v.conn.QueryRowContext(ctx, `SELECT doc FROM temp.symbols_vocab WHERE term = ?`, term).Scan(&doc)
-			if err != nil && err != sql.ErrNoRows {
-				return nil, err
-			}
-			if len(v.docs) >= maxStems {
-				v.docs = map[string]int{}
-			}
-			v.docs[term] = doc
+		r, err := x.heldTerm(ctx, term)
+		if err != nil {
+			return nil, err
 		}
-		out[w] = doc
+		if r != nil {
+			out[w] = len(r.rows)
+			continue
+		}
+		if out[w], err = x.vocabDocs(ctx, term); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
+}
+
+// vocabDocs counts the rows holding term from the fts5vocab row table,
+// which walks the term's whole list: it is remembered.
+func (x *Index) vocabDocs(ctx context.Context, term string) (int, error) {
+	v := &x.vocab
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.open(ctx, x); err != nil {
+		return 0, err
+	}
+	if doc, ok := v.docs[term]; ok {
+		return doc, nil
+	}
+	// made when first needed: most processes never ask it
+	if !v.rowTable {
+		if _, err := v.conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.symbols_vocab USING fts5vocab(main, symbols_fts, 'row')`); err != nil {
+			return 0, fmt.Errorf("vocabulary: %w", err)
+		}
+		v.rowTable = true
+	}
+	var doc int
+	err := v.conn.QueryRowContext(ctx, `SELECT doc FROM temp.symbols_vocab WHERE term = ?`, term).Scan(&doc)
+	if err != nil && err != sql.ErrNoRows {
+		return 0, err
+	}
+	if len(v.docs) >= maxStems {
+		v.docs = map[string]int{}
+	}
+	v.docs[term] = doc
+	return doc, nil
 }
 
 // closeVocab releases the statistics connection.
 func (x *Index) closeVocab() {
 	x.vocab.mu.Lock()
 	defer x.vocab.mu.Unlock()
+	if x.vocab.segQ != nil {
+		x.vocab.segQ.close()
+		x.vocab.segQ = nil
+	}
 	if x.vocab.conn != nil {
 		x.vocab.conn.Close()
 		x.vocab.conn = nil

@@ -446,7 +446,7 @@ func peakHeapProfile() (stop func() []byte) {
 	}
 }
 
-// cpuProfileFlag writes a CPU profile of the command (index, slice) to a file.
+// cpuProfileFlag writes a CPU profile of the command (index, slice, search) to a file.
 var cpuProfileFlag = &cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile to this file", Hidden: true}
 
 // startCPUProfile starts the profile --cpuprofile asks for; stop ends it.

@@ -21,11 +21,17 @@ func searchCommand() *cli.Command {
 			atLeastOne(&cli.IntFlag{Name: "limit", Usage: "at most this many results", Value: 20}),
 			&cli.BoolFlag{Name: "evidence", Usage: "show how results were found"},
 			&cli.BoolFlag{Name: "semantic", Usage: "add the vector lane (hybrid retrieval) when the index has vectors"},
+			cpuProfileFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("search needs a query: sdl search parseConfig")
 			}
+			stop, err := startCPUProfile(c)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			x, err := openIndex(c)
 			if err != nil {
 				return err
