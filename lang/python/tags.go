@@ -1,0 +1,338 @@
+package python
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/sdl-dev/sdl/lang"
+)
+
+// The hooks of tags.scm: what a match alone cannot say of a definition.
+
+// queryRoot runs the query from the definitions and imports that the walk
+// of finish reaches, and from the assignments it reads as definitions:
+// outside functions, the outer one of a = b = v.
+func queryRoot(t *lang.Tree, n int32) bool {
+	level, ok := reached(t, n)
+	switch t.Kind(n) {
+	case "assignment":
+		if p := t.Parent(n); p >= 0 && t.Kind(p) == "assignment" {
+			return false
+		}
+		return ok && level != funcLevel
+	case "type_alias_statement":
+		return ok && level != funcLevel
+	}
+	return ok
+}
+
+// reached reports whether the walk of finish reaches node n, and the
+// level it walks n at. Of a definition, the walk reads the body, the
+// defaults of the parameters, the bases and the decorators; it reads no
+// annotation, import, left side of a type alias or target of "as".
+func reached(t *lang.Tree, n int32) (level int, ok bool) {
+	level = -1
+	gc := int32(-1) // c's child on the way up from n
+	for c, p := n, t.Parent(n); p >= 0; gc, c, p = c, p, t.Parent(p) {
+		switch k := t.Kind(p); k {
+		case "function_definition", "class_definition":
+			if t.Field(p, "name") < 0 {
+				continue // walked as plain code
+			}
+			body := t.Field(p, "body")
+			if c == body || t.IsError(c) && (k == "function_definition" || body >= 0) {
+				if level < 0 && k == "function_definition" {
+					level = funcLevel
+				} else if level < 0 {
+					level = classLevel
+				}
+				continue
+			}
+			if f := t.FieldName(c); !(k == "function_definition" && f == "parameters" || k == "class_definition" && f == "superclasses") {
+				return 0, false
+			}
+		case "parameters":
+			if fn := t.Parent(p); fn >= 0 && t.Kind(fn) == "function_definition" && t.Field(fn, "name") >= 0 && (gc < 0 || gc != t.Field(c, "value")) {
+				return 0, false
+			}
+		case "argument_list":
+			cls := t.Parent(p)
+			if cls < 0 || t.Kind(cls) != "class_definition" || t.Field(cls, "name") < 0 {
+				continue
+			}
+			switch t.Kind(c) {
+			case "list_splat", "dictionary_splat":
+				return 0, false
+			case "keyword_argument":
+				if gc < 0 || gc != t.Field(c, "value") {
+					return 0, false
+				}
+			}
+		case "decorated_definition":
+			if d := t.Field(p, "definition"); d >= 0 && c != d && t.Kind(c) != "decorator" {
+				return 0, false
+			}
+		case "decorator", "as_pattern":
+			if c != t.FirstNamedChild(p) {
+				return 0, false
+			}
+		case "assignment", "augmented_assignment":
+			if f := t.FieldName(c); f != "left" && f != "right" {
+				return 0, false
+			}
+		case "type_alias_statement":
+			if c != t.Field(p, "right") {
+				return 0, false
+			}
+		case "import_statement", "import_from_statement", "future_import_statement":
+			return 0, false
+		}
+	}
+	return max(level, moduleLevel), true
+}
+
+// defs makes a decorated definition's range start at its decorators,
+// names the targets of an assignment and a type alias, and keeps a
+// variable only where its name is new in its scope, as the walk has it:
+// "f = wrap(f)" after def f is no variable.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	if t.HasError(0) {
+		walkOrder(t, ds)
+	}
+	var out []lang.Def
+	kept := map[int32]bool{}   // the nodes of the symbols made so far
+	defined := map[made]bool{} // the names defined, by their parent's node
+	key := func(n, name int32) made {
+		for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+			if kept[p] {
+				return made{p, t.Text(name)}
+			}
+		}
+		return made{-1, t.Text(name)}
+	}
+	add := func(d lang.Def, define bool) {
+		if define {
+			defined[key(d.Node, d.Name)] = true
+		}
+		if d.Name >= 0 && strings.TrimSpace(t.Text(d.Name)) != "" {
+			kept[d.Node] = true
+		}
+		out = append(out, d)
+	}
+	for _, d := range ds {
+		switch t.Kind(d.Node) {
+		case "assignment":
+			stmt := d.Node
+			if p := t.Parent(stmt); p >= 0 && t.Kind(p) == "expression_statement" {
+				stmt = p
+			}
+			targets, _, val := chain(t, d.Node)
+			for _, b := range binds(t, targets, val) {
+				if !defined[key(stmt, b[0])] {
+					add(lang.Def{Node: stmt, Name: b[0], Body: -1, Kind: lang.KindVariable, Match: d.Match}, true)
+				}
+			}
+		case "type_alias_statement":
+			// the first name of "type Pair[T] = ..."
+			left := t.Field(d.Node, "left")
+			for i := left; i >= 0 && i < t.Nodes[left].End; i++ {
+				if t.Kind(i) == "identifier" {
+					d.Name = i
+					break
+				}
+			}
+			d.Body = -1
+			add(d, false)
+		default:
+			if p := t.Parent(d.Node); p >= 0 && t.Kind(p) == "decorated_definition" && t.Field(p, "definition") == d.Node {
+				d.Node = p
+			}
+			add(d, true)
+		}
+	}
+	return out
+}
+
+// walkOrder sorts definitions in the order the walk meets them: in
+// pre-order, but for what the parser could not place beside a function's
+// or class's body, which comes after the body.
+func walkOrder(t *lang.Tree, ds []lang.Def) {
+	paths := make(map[int32][]int32, len(ds)) // a node's ancestors, the root first
+	for _, d := range ds {
+		var p []int32
+		for n := d.Node; n >= 0; n = t.Parent(n) {
+			p = append(p, n)
+		}
+		slices.Reverse(p)
+		paths[d.Node] = p
+	}
+	late := func(p, c int32) bool {
+		k := t.Kind(p)
+		return (k == "function_definition" || k == "class_definition") && t.IsError(c) && t.Field(p, "name") >= 0
+	}
+	sort.SliceStable(ds, func(a, b int) bool {
+		pa, pb := paths[ds[a].Node], paths[ds[b].Node]
+		for i := 1; i < len(pa) && i < len(pb); i++ {
+			if pa[i] != pb[i] {
+				if la, lb := late(pa[i-1], pa[i]), late(pb[i-1], pb[i]); la != lb {
+					return lb
+				}
+				return pa[i] < pb[i]
+			}
+		}
+		return len(pa) < len(pb)
+	})
+}
+
+// symbol completes a definition's symbol: visibility, signature,
+// decorators, bases and docstring. What depends on where the walk meets
+// it (a method's kind, a test method, a variable's type) the walk adds.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	s.Visibility = visibility(s.Name)
+	n, dec := d.Node, int32(-1)
+	if t.Kind(n) == "decorated_definition" {
+		n, dec = t.Field(n, "definition"), n
+	}
+	sig := &s.Signature
+	switch t.Kind(n) {
+	case "function_definition":
+		if t.ChildOfKind(n, "async") >= 0 {
+			sig.Modifiers = append(sig.Modifiers, "async")
+		}
+		for _, e := range decorators(t, dec) {
+			sig.Modifiers = append(sig.Modifiers, decoratorName(t, e))
+			if lang.LastIdent(decoratorName(t, e)) == "abstractmethod" {
+				sig.Modifiers = append(sig.Modifiers, "abstract")
+			}
+		}
+		sig.Params = params(t, t.Field(n, "parameters"), nil)
+		if ret := t.Field(n, "return_type"); ret >= 0 {
+			sig.Returns, _ = text(t, ret, maxTypeText)
+		}
+	case "class_definition":
+		classSymbol(t, n, s)
+		for _, e := range decorators(t, dec) {
+			sig.Modifiers = append(sig.Modifiers, decoratorName(t, e))
+		}
+	case "type_alias_statement":
+		if right := t.Field(n, "right"); right >= 0 {
+			sig.Returns, _ = text(t, right, maxTypeText)
+		}
+		return true
+	default: // a variable
+		if s.Doc == "" {
+			// an attribute docstring: a string statement right after
+			if next := t.NextSibling(n); next >= 0 && t.Kind(next) == "expression_statement" {
+				if str := t.FirstNamedChild(next); str >= 0 && t.Kind(str) == "string" && t.NextSibling(str) < 0 {
+					s.Doc = cleanDoc(stringValue(t, str))
+				}
+			}
+		}
+		if lang.IsUpper(s.Name) && strings.ToUpper(s.Name) == s.Name {
+			sig.Modifiers = []string{"const"}
+		}
+		return true
+	}
+	sig.Generics = typeParams(t, t.Field(n, "type_parameters"))
+	// a definition's source up to its body, without the colon
+	sig.Text = strings.TrimSpace(strings.TrimSuffix((&lang.Extractor{Tree: t}).HeaderText(n, d.Body), ":"))
+	if doc := docstring(t, d.Body); doc != "" {
+		s.Doc = doc
+	}
+	return true
+}
+
+// classSymbol reads a class's bases and metaclass: a Protocol is an
+// interface, an ABC abstract, a TestCase a test.
+func classSymbol(t *lang.Tree, n int32, s *lang.Symbol) {
+	sig := &s.Signature
+	supers := t.Field(n, "superclasses")
+	if supers < 0 {
+		return
+	}
+	for a := range t.NamedChildren(supers) {
+		switch t.Kind(a) {
+		case "keyword_argument":
+			if t.FieldText(a, "name") == "metaclass" {
+				v := fieldText(t, a, "value", 120)
+				sig.Modifiers = append(sig.Modifiers, "metaclass="+v)
+				if lang.LastIdent(v) == "ABCMeta" {
+					sig.Modifiers = append(sig.Modifiers, "abstract")
+				}
+			}
+		case "list_splat", "dictionary_splat", "comment":
+		default:
+			b, _ := text(t, a, maxTypeText)
+			sig.Bases = append(sig.Bases, b)
+			switch lang.LastIdent(b) {
+			case "Protocol":
+				s.Kind = lang.KindInterface
+			case "ABC":
+				sig.Modifiers = append(sig.Modifiers, "abstract")
+			}
+			if strings.HasSuffix(lang.LastIdent(b), "TestCase") {
+				s.IsTest = true
+			}
+		}
+	}
+}
+
+// imports reads an import statement into the imports it binds: import
+// a.b, c as d; from .m import x, y as z; from m import *.
+func imports(t *lang.Tree, n int32) []lang.Import {
+	if t.Kind(n) == "import_statement" {
+		var out []lang.Import
+		for ch := range t.Children(n) {
+			if t.FieldName(ch) != "name" {
+				continue
+			}
+			var imp lang.Import
+			switch t.Kind(ch) {
+			case "dotted_name":
+				imp.Source = dottedText(t, ch)
+			case "aliased_import":
+				imp.Source = dottedText(t, t.Field(ch, "name"))
+				imp.Alias = t.FieldText(ch, "alias")
+			}
+			if imp.Source != "" {
+				out = append(out, imp)
+			}
+		}
+		return out
+	}
+	mod := t.Field(n, "module_name")
+	if mod < 0 {
+		return nil
+	}
+	imp := lang.Import{Source: dottedText(t, mod)}
+	for ch := range t.Children(n) {
+		switch {
+		case t.Kind(ch) == "wildcard_import":
+			imp.Names = append(imp.Names, lang.ImportName{Name: "*"})
+		case t.FieldName(ch) != "name":
+		case t.Kind(ch) == "dotted_name":
+			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, ch)})
+		case t.Kind(ch) == "aliased_import":
+			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, t.Field(ch, "name")), Alias: t.FieldText(ch, "alias")})
+		}
+	}
+	if imp.Source == "" || len(imp.Names) == 0 {
+		return nil
+	}
+	return []lang.Import{imp}
+}
+
+// dottedText is a dotted or relative module name without the white
+// space and line continuations Python allows inside it.
+func dottedText(t *lang.Tree, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(" \t\r\n\\", r) {
+			return -1
+		}
+		return r
+	}, t.Text(n))
+}
