@@ -281,46 +281,32 @@ func classSymbol(t *lang.Tree, n int32, s *lang.Symbol) {
 // imports reads an import statement into the imports it binds: import
 // a.b, c as d; from .m import x, y as z; from m import *.
 func imports(t *lang.Tree, n int32) []lang.Import {
+	var names []lang.ImportName
+	for ch := range t.Children(n) {
+		switch {
+		case t.Kind(ch) == "wildcard_import":
+			names = append(names, lang.ImportName{Name: "*"})
+		case t.FieldName(ch) != "name":
+		case t.Kind(ch) == "dotted_name":
+			names = append(names, lang.ImportName{Name: dottedText(t, ch)})
+		case t.Kind(ch) == "aliased_import":
+			names = append(names, lang.ImportName{Name: dottedText(t, t.Field(ch, "name")), Alias: t.FieldText(ch, "alias")})
+		}
+	}
 	if t.Kind(n) == "import_statement" {
 		var out []lang.Import
-		for ch := range t.Children(n) {
-			if t.FieldName(ch) != "name" {
-				continue
-			}
-			var imp lang.Import
-			switch t.Kind(ch) {
-			case "dotted_name":
-				imp.Source = dottedText(t, ch)
-			case "aliased_import":
-				imp.Source = dottedText(t, t.Field(ch, "name"))
-				imp.Alias = t.FieldText(ch, "alias")
-			}
-			if imp.Source != "" {
-				out = append(out, imp)
+		for _, in := range names {
+			if in.Name != "" {
+				out = append(out, lang.Import{Source: in.Name, Alias: in.Alias})
 			}
 		}
 		return out
 	}
-	mod := t.Field(n, "module_name")
-	if mod < 0 {
+	src := dottedText(t, t.Field(n, "module_name"))
+	if src == "" || len(names) == 0 {
 		return nil
 	}
-	imp := lang.Import{Source: dottedText(t, mod)}
-	for ch := range t.Children(n) {
-		switch {
-		case t.Kind(ch) == "wildcard_import":
-			imp.Names = append(imp.Names, lang.ImportName{Name: "*"})
-		case t.FieldName(ch) != "name":
-		case t.Kind(ch) == "dotted_name":
-			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, ch)})
-		case t.Kind(ch) == "aliased_import":
-			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, t.Field(ch, "name")), Alias: t.FieldText(ch, "alias")})
-		}
-	}
-	if imp.Source == "" || len(imp.Names) == 0 {
-		return nil
-	}
-	return []lang.Import{imp}
+	return []lang.Import{{Source: src, Names: names}}
 }
 
 // dottedText is a dotted or relative module name without the white
