@@ -17,10 +17,8 @@ func queryRoot(t *lang.Tree, n int32) bool {
 	level, ok := reached(t, n)
 	switch t.Kind(n) {
 	case "assignment":
-		if p := t.Parent(n); p >= 0 && t.Kind(p) == "assignment" {
-			return false
-		}
-		return ok && level != funcLevel
+		p := t.Parent(n)
+		return ok && level != funcLevel && (p < 0 || t.Kind(p) != "assignment")
 	case "type_alias_statement":
 		return ok && level != funcLevel
 	}
@@ -35,57 +33,44 @@ func reached(t *lang.Tree, n int32) (level int, ok bool) {
 	level = -1
 	gc := int32(-1) // c's child on the way up from n
 	for c, p := n, t.Parent(n); p >= 0; gc, c, p = c, p, t.Parent(p) {
-		switch k := t.Kind(p); k {
+		in := true // whether the walk goes from p into c
+		switch k, f := t.Kind(p), t.FieldName(c); k {
 		case "function_definition", "class_definition":
-			if t.Field(p, "name") < 0 {
-				continue // walked as plain code
-			}
-			body := t.Field(p, "body")
-			if c == body || t.IsError(c) && (k == "function_definition" || body >= 0) {
-				if level < 0 && k == "function_definition" {
-					level = funcLevel
-				} else if level < 0 {
+			fn, body := k == "function_definition", t.Field(p, "body")
+			switch {
+			case t.Field(p, "name") < 0: // walked as plain code
+			case c == body || t.IsError(c) && (fn || body >= 0):
+				if level < 0 {
 					level = classLevel
+					if fn {
+						level = funcLevel
+					}
 				}
-				continue
+			default:
+				in = fn && f == "parameters" || !fn && f == "superclasses"
 			}
-			if f := t.FieldName(c); !(k == "function_definition" && f == "parameters" || k == "class_definition" && f == "superclasses") {
-				return 0, false
+		case "parameters": // of a function, the defaults only
+			if fn := t.Parent(p); fn >= 0 && t.Kind(fn) == "function_definition" && t.Field(fn, "name") >= 0 {
+				in = gc >= 0 && gc == t.Field(c, "value")
 			}
-		case "parameters":
-			if fn := t.Parent(p); fn >= 0 && t.Kind(fn) == "function_definition" && t.Field(fn, "name") >= 0 && (gc < 0 || gc != t.Field(c, "value")) {
-				return 0, false
-			}
-		case "argument_list":
-			cls := t.Parent(p)
-			if cls < 0 || t.Kind(cls) != "class_definition" || t.Field(cls, "name") < 0 {
-				continue
-			}
-			switch t.Kind(c) {
-			case "list_splat", "dictionary_splat":
-				return 0, false
-			case "keyword_argument":
-				if gc < 0 || gc != t.Field(c, "value") {
-					return 0, false
-				}
+		case "argument_list": // of a class, its bases and keywords' values
+			if cls := t.Parent(p); cls >= 0 && t.Kind(cls) == "class_definition" && t.Field(cls, "name") >= 0 {
+				ck := t.Kind(c)
+				in = ck != "list_splat" && ck != "dictionary_splat" && (ck != "keyword_argument" || gc >= 0 && gc == t.Field(c, "value"))
 			}
 		case "decorated_definition":
-			if d := t.Field(p, "definition"); d >= 0 && c != d && t.Kind(c) != "decorator" {
-				return 0, false
-			}
+			d := t.Field(p, "definition")
+			in = d < 0 || c == d || t.Kind(c) == "decorator"
 		case "decorator", "as_pattern":
-			if c != t.FirstNamedChild(p) {
-				return 0, false
-			}
+			in = c == t.FirstNamedChild(p)
 		case "assignment", "augmented_assignment":
-			if f := t.FieldName(c); f != "left" && f != "right" {
-				return 0, false
-			}
+			in = f == "left" || f == "right"
 		case "type_alias_statement":
-			if c != t.Field(p, "right") {
-				return 0, false
-			}
+			in = f == "right"
 		case "import_statement", "import_from_statement", "future_import_statement":
+			in = false
+		}
+		if !in {
 			return 0, false
 		}
 	}
