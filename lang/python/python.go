@@ -7,6 +7,7 @@
 package python
 
 import (
+	"cmp"
 	"embed"
 	"maps"
 	"path"
@@ -50,13 +51,6 @@ func init() {
 		Resolver:  resolver{},
 		SkelRules: skeleton,
 	})
-}
-
-type resolver struct{}
-
-func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolve(ctx, r) }
-func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
-	return resolveImport(ctx, imp, name)
 }
 
 // Where a statement is: what it defines depends on it.
@@ -116,6 +110,13 @@ type state struct {
 	clsParam  string // a classmethod's first parameter: cls(...) builds the class
 }
 
+// at is c with what is met there owned by symbol sym.
+func (c *state) at(sym int) *state {
+	cp := *c
+	cp.owner = sym
+	return &cp
+}
+
 // walker is the state of one Python file's extraction.
 type walker struct {
 	x       *lang.Extractor
@@ -164,6 +165,25 @@ func (p *walker) symOf(node int32, name string, owner int) int {
 		return sym
 	}
 	return owner
+}
+
+// met is the symbol of function or class n (decorated by dec, -1 when
+// not), its name defined in c's scope; ok is false for one without a
+// name, walked as plain code.
+func (p *walker) met(n, dec int32, c *state) (sym int, name string, ok bool) {
+	nameN := p.t.Field(n, "name")
+	if nameN < 0 {
+		p.children(n, c)
+		return 0, "", false
+	}
+	node := n
+	if dec >= 0 {
+		node = dec
+	}
+	name = p.t.Text(nameN)
+	sym = p.symOf(node, name, c.owner)
+	p.defined[def{c.owner, name}] = sym
+	return sym, name, true
 }
 
 // moduleName is the dotted module of a file: pkg/sub/mod.py ->
@@ -497,8 +517,7 @@ func decoratorName(t *lang.Tree, e int32) string {
 // decoratorRefs records the calls a definition's decorators make.
 func (p *walker) decoratorRefs(decs []int32, sym int, c *state) {
 	t := p.t
-	dc := *c
-	dc.owner = sym
+	dc := c.at(sym)
 	for _, e := range decs {
 		switch t.Kind(e) {
 		case "identifier":
@@ -509,27 +528,20 @@ func (p *walker) decoratorRefs(decs []int32, sym int, c *state) {
 			case "setter", "getter", "deleter":
 				continue
 			}
-			p.attrRef(e, &dc, e)
+			p.attrRef(e, dc, e)
 		default:
-			p.node(e, &dc, false)
+			p.node(e, dc, false)
 		}
 	}
 }
 
 func (p *walker) function(n, dec int32, c *state) {
 	t, x := p.t, p.x
-	nameN := t.Field(n, "name")
-	if nameN < 0 {
-		p.children(n, c)
+	sym, name, ok := p.met(n, dec, c)
+	if !ok {
 		return
 	}
-	node := n
-	if dec >= 0 {
-		node = dec
-	}
 	body := t.Field(n, "body")
-	name := t.Text(nameN)
-	sym := p.symOf(node, name, c.owner)
 	inClass := c.level == classLevel
 	if s := &x.Facts.Symbols[sym]; sym != c.owner {
 		switch {
@@ -543,7 +555,6 @@ func (p *walker) function(n, dec int32, c *state) {
 			s.IsTest = s.IsTest || strings.HasPrefix(name, "test") && x.Facts.Symbols[c.owner].IsTest
 		}
 	}
-	p.defined[def{c.owner, name}] = sym
 	decs := decorators(t, dec)
 	static, classMethod := false, false
 	for _, e := range decs {
@@ -575,11 +586,10 @@ func (p *walker) function(n, dec int32, c *state) {
 	}
 	// default values run when the function is defined; they are part of it
 	if params := t.Field(n, "parameters"); params >= 0 {
-		dc := *c
-		dc.owner = sym
+		dc := c.at(sym)
 		for prm := range t.NamedChildren(params) {
 			if v := t.Field(prm, "value"); v >= 0 {
-				p.node(v, &dc, false)
+				p.node(v, dc, false)
 			}
 		}
 	}
@@ -671,33 +681,24 @@ func typeParams(t *lang.Tree, n int32) []string {
 
 func (p *walker) class(n, dec int32, c *state) {
 	t := p.t
-	nameN := t.Field(n, "name")
-	if nameN < 0 {
-		p.children(n, c)
+	sym, _, ok := p.met(n, dec, c)
+	if !ok {
 		return
 	}
-	node := n
-	if dec >= 0 {
-		node = dec
-	}
 	body := t.Field(n, "body")
-	name := t.Text(nameN)
-	sym := p.symOf(node, name, c.owner)
-	p.defined[def{c.owner, name}] = sym
-	bc := *c
-	bc.owner = sym
+	bc := c.at(sym)
 	if supers := t.Field(n, "superclasses"); supers >= 0 {
 		for a := range t.NamedChildren(supers) {
 			switch t.Kind(a) {
 			case "keyword_argument", "list_splat", "dictionary_splat", "comment":
 			default:
-				p.baseRef(a, &bc, a)
+				p.baseRef(a, bc, a)
 			}
 		}
 		for a := range t.NamedChildren(supers) {
 			if t.Kind(a) == "keyword_argument" {
 				if v := t.Field(a, "value"); v >= 0 {
-					p.node(v, &bc, false)
+					p.node(v, bc, false)
 				}
 			}
 		}
@@ -796,29 +797,17 @@ func (p *walker) assign(n, stmt int32, c *state) {
 				first = sym
 			}
 			if c.level == classLevel {
-				ft := annot
-				if ft == "" {
-					ft = fieldType(vtype, vcall)
-				}
-				p.addField(c.cls, name, ft)
-			} else if annot != "" {
-				c.scope.SetType(name, annot)
+				p.addField(c.cls, name, fieldType(annot, vtype, vcall))
 			} else {
-				c.scope.set(name, vtype, vcall)
+				c.scope.set(name, cmp.Or(annot, vtype), vcall)
 			}
 		}
 		if first >= 0 {
 			owner = first
 		}
 	}
-	vc := c
-	if owner != c.owner {
-		cp := *c
-		cp.owner = owner
-		vc = &cp
-	}
 	if val >= 0 {
-		p.node(val, vc, false)
+		p.node(val, c.at(owner), false)
 	}
 	for _, tg := range targets {
 		if tg < 0 {
@@ -827,20 +816,12 @@ func (p *walker) assign(n, stmt int32, c *state) {
 		switch t.Kind(tg) {
 		case "identifier":
 			if c.level == funcLevel {
-				if annot != "" {
-					c.scope.SetType(t.Text(tg), annot)
-				} else {
-					c.scope.set(t.Text(tg), vtype, vcall)
-				}
+				c.scope.set(t.Text(tg), cmp.Or(annot, vtype), vcall)
 			}
 		case "attribute":
 			obj := t.Field(tg, "object")
 			if c.initOf >= 0 && obj >= 0 && t.Kind(obj) == "identifier" && t.Text(obj) == c.selfName {
-				ft := annot
-				if ft == "" {
-					ft = fieldType(vtype, vcall)
-				}
-				p.addField(c.initOf, t.FieldText(tg, "attribute"), ft)
+				p.addField(c.initOf, t.FieldText(tg, "attribute"), fieldType(annot, vtype, vcall))
 			}
 			p.node(tg, c, false)
 		case "pattern_list", "tuple_pattern", "list_pattern":
@@ -911,11 +892,11 @@ func binds(t *lang.Tree, targets []int32, val int32) [][3]int32 {
 	return out
 }
 
-// fieldType renders what a value tells of a field's type: the class
+// fieldType is a field's type: its annotation, else what its value tells: the class
 // instantiated, a builtin type, or "f()" for the result of calling f.
-func fieldType(typ string, call callInfo) string {
-	if typ != "" || call.fn == "" {
-		return typ
+func fieldType(annot, typ string, call callInfo) string {
+	if annot != "" || typ != "" || call.fn == "" {
+		return cmp.Or(annot, typ)
 	}
 	if strings.ContainsAny(call.fn, "([") {
 		return ""
