@@ -688,30 +688,27 @@ func member(tab lang.Table, t *lang.Target, name string, depth int) lang.Resolut
 	if t.Kind == lang.KindModule {
 		return moduleMember(tab, t.Path, name, depth+1)
 	}
-	cands := tab.ByName(name)
 	if !lang.IsTypeKind(t.Kind) {
-		if m := ownMember(cands, t); m != nil {
+		if m := ownMember(tab.ByName(name), t); m != nil {
 			return lang.Bound(m, lang.RuleReceiver)
 		}
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
-	var found *lang.Target
-	ok, miss := members.Walk(tab, t, depth, func(c *lang.Target) bool {
-		found = ownMember(cands, c)
-		return found != nil
-	})
-	if ok {
-		return lang.Bound(found, lang.RuleReceiver)
-	}
-	return lang.Unbound(miss, 0)
+	return inClasses(tab, t, name, depth, "")
 }
 
 // baseMember finds name in the bases of class t, as super() does.
 func baseMember(tab lang.Table, t *lang.Target, name string, depth int) lang.Resolution {
+	return inClasses(tab, t, name, depth, t.ID)
+}
+
+// inClasses finds name in class t or its bases, in the order of members'
+// walk; the class whose id is skip does not count (t, for super()).
+func inClasses(tab lang.Table, t *lang.Target, name string, depth int, skip string) lang.Resolution {
 	cands := tab.ByName(name)
 	var found *lang.Target
 	ok, miss := members.Walk(tab, t, depth, func(c *lang.Target) bool {
-		if c.ID == t.ID {
+		if c.ID == skip {
 			return false
 		}
 		found = ownMember(cands, c)
