@@ -566,7 +566,11 @@ func (p *walker) function(n, dec int32, c *state) {
 		}
 	}
 	scope := newScope(c.scope, true)
-	ps := params(t, t.Field(n, "parameters"), scope)
+	ps := x.Facts.Symbols[sym].Signature.Params // the query's symbol read them
+	if sym == c.owner {
+		ps = params(t, t.Field(n, "parameters"))
+	}
+	declare(scope, ps)
 
 	fc := &state{owner: sym, level: funcLevel, scope: scope, cls: -1, initOf: -1}
 	if inClass && !static && len(ps) > 0 && !strings.HasPrefix(ps[0].Name, "*") {
@@ -608,9 +612,9 @@ func (p *walker) function(n, dec int32, c *state) {
 	p.decoratorRefs(decs, sym, c)
 }
 
-// params reads a parameter list, typing the annotated names in scope and
-// hiding outer names with the others.
-func params(t *lang.Tree, list int32, scope *scope) []lang.Param {
+// params reads a parameter list: names, annotations, defaults.
+
+func params(t *lang.Tree, list int32) []lang.Param {
 	if list < 0 {
 		return nil
 	}
@@ -649,7 +653,15 @@ func params(t *lang.Tree, list int32, scope *scope) []lang.Param {
 			continue
 		}
 		out = append(out, prm)
-		if name := strings.TrimLeft(prm.Name, "*/"); name != "" && scope != nil {
+	}
+	return out
+}
+
+// declare types the annotated parameters in scope and hides outer names
+// with the others.
+func declare(scope *scope, ps []lang.Param) {
+	for _, prm := range ps {
+		if name := strings.TrimLeft(prm.Name, "*/"); name != "" {
 			typ := prm.Type
 			if prm.Variadic {
 				typ = "" // a tuple or dict of them
@@ -657,7 +669,6 @@ func params(t *lang.Tree, list int32, scope *scope) []lang.Param {
 			scope.SetType(name, typ)
 		}
 	}
-	return out
 }
 
 func splatName(t *lang.Tree, n int32) string {

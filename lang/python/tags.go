@@ -186,12 +186,13 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 			sig.Modifiers = append(sig.Modifiers, "async")
 		}
 		for _, e := range decorators(t, dec) {
-			sig.Modifiers = append(sig.Modifiers, decoratorName(t, e))
-			if lang.LastIdent(decoratorName(t, e)) == "abstractmethod" {
+			d := decoratorName(t, e)
+			sig.Modifiers = append(sig.Modifiers, d)
+			if lang.LastIdent(d) == "abstractmethod" {
 				sig.Modifiers = append(sig.Modifiers, "abstract")
 			}
 		}
-		sig.Params = params(t, t.Field(n, "parameters"), nil)
+		sig.Params = params(t, t.Field(n, "parameters"))
 		if ret := t.Field(n, "return_type"); ret >= 0 {
 			sig.Returns, _ = text(t, ret, maxTypeText)
 		}
