@@ -1,8 +1,6 @@
 package python
 
 import (
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -10,71 +8,28 @@ import (
 
 // The hooks of tags.scm: what a match alone cannot say of a definition.
 
-// queryRoot runs the query from the definitions and imports that the walk
-// of finish reaches, and from the assignments it reads as definitions:
-// outside functions, the outer one of a = b = v.
+// queryRoot runs the query from every definition and import, and from
+// the assignments and type aliases outside functions (a function's
+// locals are no symbols): the outer one of a = b = v.
 func queryRoot(t *lang.Tree, n int32) bool {
-	level, ok := reached(t, n)
 	switch t.Kind(n) {
 	case "assignment":
-		p := t.Parent(n)
-		return ok && level != funcLevel && (p < 0 || t.Kind(p) != "assignment")
+		if p := t.Parent(n); p >= 0 && t.Kind(p) == "assignment" {
+			return false
+		}
 	case "type_alias_statement":
-		return ok && level != funcLevel
+	default:
+		return true
 	}
-	return ok
-}
-
-// reached reports whether the walk of finish reaches node n, and the
-// level it walks n at. Of a definition, the walk reads the body, the
-// defaults of the parameters, the bases and the decorators; it reads no
-// annotation, import, left side of a type alias or target of "as".
-func reached(t *lang.Tree, n int32) (level int, ok bool) {
-	level = -1
-	gc := int32(-1) // c's child on the way up from n
-	for c, p := n, t.Parent(n); p >= 0; gc, c, p = c, p, t.Parent(p) {
-		in := true // whether the walk goes from p into c
-		switch k, f := t.Kind(p), t.FieldName(c); k {
-		case "function_definition", "class_definition":
-			fn, body := k == "function_definition", t.Field(p, "body")
-			switch {
-			case t.Field(p, "name") < 0: // walked as plain code
-			case c == body || t.IsError(c) && (fn || body >= 0):
-				if level < 0 {
-					level = classLevel
-					if fn {
-						level = funcLevel
-					}
-				}
-			default:
-				in = fn && f == "parameters" || !fn && f == "superclasses"
-			}
-		case "parameters": // of a function, the defaults only
-			if fn := t.Parent(p); fn >= 0 && t.Kind(fn) == "function_definition" && t.Field(fn, "name") >= 0 {
-				in = gc >= 0 && gc == t.Field(c, "value")
-			}
-		case "argument_list": // of a class, its bases and keywords' values
-			if cls := t.Parent(p); cls >= 0 && t.Kind(cls) == "class_definition" && t.Field(cls, "name") >= 0 {
-				ck := t.Kind(c)
-				in = ck != "list_splat" && ck != "dictionary_splat" && (ck != "keyword_argument" || gc >= 0 && gc == t.Field(c, "value"))
-			}
-		case "decorated_definition":
-			d := t.Field(p, "definition")
-			in = d < 0 || c == d || t.Kind(c) == "decorator"
-		case "decorator", "as_pattern":
-			in = c == t.FirstNamedChild(p)
-		case "assignment", "augmented_assignment":
-			in = f == "left" || f == "right"
-		case "type_alias_statement":
-			in = f == "right"
-		case "import_statement", "import_from_statement", "future_import_statement":
-			in = false
-		}
-		if !in {
-			return 0, false
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		switch t.Kind(p) {
+		case "function_definition":
+			return false
+		case "class_definition":
+			return true
 		}
 	}
-	return max(level, moduleLevel), true
+	return true
 }
 
 // defs makes a decorated definition's range start at its decorators,
@@ -82,9 +37,6 @@ func reached(t *lang.Tree, n int32) (level int, ok bool) {
 // variable only where its name is new in its scope, as the walk has it:
 // "f = wrap(f)" after def f is no variable.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	if t.HasError(0) {
-		walkOrder(t, ds)
-	}
 	var out []lang.Def
 	kept := map[int32]bool{}   // the nodes of the symbols made so far
 	defined := map[made]bool{} // the names defined, by their parent's node
@@ -137,37 +89,6 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 		}
 	}
 	return out
-}
-
-// walkOrder sorts definitions in the order the walk meets them: in
-// pre-order, but for what the parser could not place beside a function's
-// or class's body, which comes after the body.
-func walkOrder(t *lang.Tree, ds []lang.Def) {
-	paths := make(map[int32][]int32, len(ds)) // a node's ancestors, the root first
-	for _, d := range ds {
-		var p []int32
-		for n := d.Node; n >= 0; n = t.Parent(n) {
-			p = append(p, n)
-		}
-		slices.Reverse(p)
-		paths[d.Node] = p
-	}
-	late := func(p, c int32) bool {
-		k := t.Kind(p)
-		return (k == "function_definition" || k == "class_definition") && t.IsError(c) && t.Field(p, "name") >= 0
-	}
-	sort.SliceStable(ds, func(a, b int) bool {
-		pa, pb := paths[ds[a].Node], paths[ds[b].Node]
-		for i := 1; i < len(pa) && i < len(pb); i++ {
-			if pa[i] != pb[i] {
-				if la, lb := late(pa[i-1], pa[i]), late(pb[i-1], pb[i]); la != lb {
-					return lb
-				}
-				return pa[i] < pb[i]
-			}
-		}
-		return len(pa) < len(pb)
-	})
 }
 
 // symbol completes a definition's symbol: visibility, signature,
