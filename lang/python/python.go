@@ -48,7 +48,7 @@ func init() {
 		Import:    imports,
 		Module:    func(filePath string, _ *lang.Tree, _ string) string { return moduleName(filePath) },
 		Finish:    finish,
-		Resolver:  resolver{},
+		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
 		SkelRules: skeleton,
 	})
 }

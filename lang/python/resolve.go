@@ -247,11 +247,8 @@ func resolveModule(tab lang.Table, fi *lang.FileInfo, src string) (string, strin
 	return "", lang.RuleExternal
 }
 
-// resolver binds Python's references and imports.
-type resolver struct{}
-
-// ResolveImport binds name, imported by imp ("" or "*": the module).
-func (resolver) ResolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
+// resolveImport binds name, imported by imp ("" or "*": the module).
+func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
 	if name == "" || name == "*" {
 		p, rule := resolveModule(ctx.Table, ctx.File, imp.Source)
 		if p == "" {
@@ -381,7 +378,7 @@ func starMember(tab lang.Table, fi *lang.FileInfo, name string, depth int) lang.
 	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 
-func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolveRef(ctx, r, 0) }
+func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolveRef(ctx, r, 0) }
 
 func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	if depth > lang.MaxDepth {

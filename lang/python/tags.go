@@ -33,62 +33,45 @@ func queryRoot(t *lang.Tree, n int32) bool {
 }
 
 // defs makes a decorated definition's range start at its decorators,
-// names the targets of an assignment and a type alias, and keeps a
-// variable only where its name is new in its scope, as the walk has it:
-// "f = wrap(f)" after def f is no variable.
+// names the targets of an assignment, and keeps a variable only where its
+// name is new in its scope, as the walk has it: "f = wrap(f)" after def f
+// is no variable.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 	var out []lang.Def
-	kept := map[int32]bool{}   // the nodes of the symbols made so far
-	defined := map[made]bool{} // the names defined, by their parent's node
-	key := func(n, name int32) made {
-		for p := t.Parent(n); p >= 0; p = t.Parent(p) {
-			if kept[p] {
-				return made{p, t.Text(name)}
-			}
-		}
-		return made{-1, t.Text(name)}
-	}
-	add := func(d lang.Def, define bool) {
-		if define {
-			defined[key(d.Node, d.Name)] = true
-		}
-		if d.Name >= 0 && strings.TrimSpace(t.Text(d.Name)) != "" {
-			kept[d.Node] = true
-		}
-		out = append(out, d)
-	}
+	defined := map[made]bool{} // the names defined, by the function or class around them
 	for _, d := range ds {
-		switch t.Kind(d.Node) {
-		case "assignment":
-			stmt := d.Node
-			if p := t.Parent(stmt); p >= 0 && t.Kind(p) == "expression_statement" {
-				stmt = p
-			}
-			targets, _, val := chain(t, d.Node)
-			for _, b := range binds(t, targets, val) {
-				if !defined[key(stmt, b[0])] {
-					add(lang.Def{Node: stmt, Name: b[0], Body: -1, Kind: lang.KindVariable, Match: d.Match}, true)
-				}
-			}
-		case "type_alias_statement":
-			// the first name of "type Pair[T] = ..."
-			left := t.Field(d.Node, "left")
-			for i := left; i >= 0 && i < t.Nodes[left].End; i++ {
-				if t.Kind(i) == "identifier" {
-					d.Name = i
-					break
-				}
-			}
-			d.Body = -1
-			add(d, false)
-		default:
-			if p := t.Parent(d.Node); p >= 0 && t.Kind(p) == "decorated_definition" && t.Field(p, "definition") == d.Node {
+		if t.Kind(d.Node) != "assignment" {
+			if p := t.Parent(d.Node); p >= 0 && t.Kind(p) == "decorated_definition" {
 				d.Node = p
 			}
-			add(d, true)
+			defined[made{scopeOf(t, d.Node), t.Text(d.Name)}] = true
+			out = append(out, d)
+			continue
+		}
+		stmt := d.Node
+		if p := t.Parent(stmt); p >= 0 && t.Kind(p) == "expression_statement" {
+			stmt = p
+		}
+		targets, _, val := chain(t, d.Node)
+		for _, b := range binds(t, targets, val) {
+			if k := (made{scopeOf(t, stmt), t.Text(b[0])}); !defined[k] {
+				defined[k] = true
+				out = append(out, lang.Def{Node: stmt, Name: b[0], Body: -1, Kind: lang.KindVariable, Match: d.Match})
+			}
 		}
 	}
 	return out
+}
+
+// scopeOf is the function or class whose names node n defines, -1 for
+// the module's.
+func scopeOf(t *lang.Tree, n int32) int32 {
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		if k := t.Kind(p); k == "function_definition" || k == "class_definition" {
+			return p
+		}
+	}
+	return -1
 }
 
 // symbol completes a definition's symbol: visibility, signature,
