@@ -122,20 +122,16 @@ type walker struct {
 	x       *lang.Extractor
 	t       *lang.Tree
 	fields  map[int][]lang.Param
-	defined map[def]int // (parent, name) -> symbol, so a reassignment is not a new variable
+	defined map[made]int // (parent symbol, name) -> symbol, so a reassignment is not a new variable
 	made    map[made]int
 	all     map[string]bool
 	allBad  bool           // __all__ is not a plain list of strings
 	covered map[int32]bool // raise statements already reported by a guard
 }
 
-type def struct {
-	parent int
-	name   string
-}
-
 // made is a definition the query made a symbol of: its node and name (the
-// names of "a, b = f()" share their statement).
+// names of "a, b = f()" share their statement); or, in defined, a name
+// and the symbol it is defined in.
 type made struct {
 	node int32
 	name string
@@ -144,7 +140,7 @@ type made struct {
 // finish walks the file's code, which finds the symbols the query made
 // of the definitions it meets.
 func finish(x *lang.Extractor) {
-	p := &walker{x: x, t: x.Tree, fields: map[int][]lang.Param{}, defined: map[def]int{}, made: map[made]int{}}
+	p := &walker{x: x, t: x.Tree, fields: map[int][]lang.Param{}, defined: map[made]int{}, made: map[made]int{}}
 	for i, n := range x.SymNode[1:] {
 		p.made[made{n, x.Facts.Symbols[i+1].Name}] = i + 1
 	}
@@ -182,7 +178,7 @@ func (p *walker) met(n, dec int32, c *state) (sym int, name string, ok bool) {
 	}
 	name = p.t.Text(nameN)
 	sym = p.symOf(node, name, c.owner)
-	p.defined[def{c.owner, name}] = sym
+	p.defined[made{int32(c.owner), name}] = sym
 	return sym, name, true
 }
 
@@ -338,12 +334,6 @@ func (p *walker) node(n int32, c *state, top bool) {
 		p.class(n, -1, c)
 		return
 	case "import_statement", "import_from_statement", "future_import_statement":
-		return
-	case "type_alias_statement":
-		// "type Vector = list[float]": a symbol of the query's
-		if right := t.Field(n, "right"); right >= 0 {
-			p.node(right, c, false)
-		}
 		return
 	case "expression_statement":
 		for ch := range p.t.NamedChildren(n) {
@@ -543,34 +533,29 @@ func (p *walker) function(n, dec int32, c *state) {
 	}
 	body := t.Field(n, "body")
 	inClass := c.level == classLevel
-	if s := &x.Facts.Symbols[sym]; sym != c.owner {
-		switch {
-		case !inClass:
-			s.Kind = lang.KindFunction
-			s.IsTest = s.IsTest || strings.HasPrefix(name, "test_")
-		case name == "__init__":
-			s.Kind = lang.KindConstructor
-		default:
-			s.Kind = lang.KindMethod
-			s.IsTest = s.IsTest || strings.HasPrefix(name, "test") && x.Facts.Symbols[c.owner].IsTest
-		}
+	if inClass && sym != c.owner && strings.HasPrefix(name, "test") && x.Facts.Symbols[c.owner].IsTest {
+		x.Facts.Symbols[sym].IsTest = true // a test class's test method
 	}
-	decs := decorators(t, dec)
-	static, classMethod := false, false
-	for _, e := range decs {
-		switch lang.LastIdent(decoratorName(t, e)) {
-		case "staticmethod":
-			static = true
-		case "classmethod":
-			classMethod = true
-		}
+	sig := x.Facts.Symbols[sym].Signature // the query's symbol read the parameters and decorators
+	decorated := func(d string) bool {
+		return slices.ContainsFunc(sig.Modifiers, func(m string) bool { return lang.LastIdent(m) == d })
 	}
-	scope := newScope(c.scope, true)
-	ps := x.Facts.Symbols[sym].Signature.Params // the query's symbol read them
+	static, classMethod := decorated("staticmethod"), decorated("classmethod")
+	ps := sig.Params
 	if sym == c.owner {
 		ps = params(t, t.Field(n, "parameters"))
 	}
-	declare(scope, ps)
+	// the annotated parameters are typed, the others hide outer names
+	scope := newScope(c.scope, true)
+	for _, prm := range ps {
+		typ := prm.Type
+		if prm.Variadic {
+			typ = "" // a tuple or dict of them
+		}
+		if name := strings.TrimLeft(prm.Name, "*/"); name != "" {
+			scope.SetType(name, typ)
+		}
+	}
 
 	fc := &state{owner: sym, level: funcLevel, scope: scope, cls: -1, initOf: -1}
 	if inClass && !static && len(ps) > 0 && !strings.HasPrefix(ps[0].Name, "*") {
@@ -609,7 +594,7 @@ func (p *walker) function(n, dec int32, c *state) {
 		}
 	}
 	// last, so that a summary lists what the body calls first
-	p.decoratorRefs(decs, sym, c)
+	p.decoratorRefs(decorators(t, dec), sym, c)
 }
 
 // params reads a parameter list: names, annotations, defaults.
@@ -657,20 +642,6 @@ func params(t *lang.Tree, list int32) []lang.Param {
 	return out
 }
 
-// declare types the annotated parameters in scope and hides outer names
-// with the others.
-func declare(scope *scope, ps []lang.Param) {
-	for _, prm := range ps {
-		if name := strings.TrimLeft(prm.Name, "*/"); name != "" {
-			typ := prm.Type
-			if prm.Variadic {
-				typ = "" // a tuple or dict of them
-			}
-			scope.SetType(name, typ)
-		}
-	}
-}
-
 func splatName(t *lang.Tree, n int32) string {
 	if id := t.FirstNamedChild(n); id >= 0 {
 		return t.Text(id)
@@ -701,16 +672,13 @@ func (p *walker) class(n, dec int32, c *state) {
 	if supers := t.Field(n, "superclasses"); supers >= 0 {
 		for a := range t.NamedChildren(supers) {
 			switch t.Kind(a) {
-			case "keyword_argument", "list_splat", "dictionary_splat", "comment":
-			default:
-				p.baseRef(a, bc, a)
-			}
-		}
-		for a := range t.NamedChildren(supers) {
-			if t.Kind(a) == "keyword_argument" {
+			case "keyword_argument": // metaclass=M
 				if v := t.Field(a, "value"); v >= 0 {
 					p.node(v, bc, false)
 				}
+			case "list_splat", "dictionary_splat", "comment":
+			default:
+				p.baseRef(a, bc, a)
 			}
 		}
 	}
@@ -1001,7 +969,7 @@ func (p *walker) collectAll(val int32) {
 // variable is the symbol of a module- or class-level variable, the one the
 // query made of its first assignment in its scope, typed typ there.
 func (p *walker) variable(name string, stmt int32, typ string, c *state) int {
-	key := def{c.owner, name}
+	key := made{int32(c.owner), name}
 	if sym, ok := p.defined[key]; ok {
 		return sym
 	}

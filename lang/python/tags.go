@@ -12,22 +12,13 @@ import (
 // the assignments and type aliases outside functions (a function's
 // locals are no symbols): the outer one of a = b = v.
 func queryRoot(t *lang.Tree, n int32) bool {
-	switch t.Kind(n) {
-	case "assignment":
+	switch k := t.Kind(n); k {
+	case "assignment", "type_alias_statement":
 		if p := t.Parent(n); p >= 0 && t.Kind(p) == "assignment" {
 			return false
 		}
-	case "type_alias_statement":
-	default:
-		return true
-	}
-	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
-		switch t.Kind(p) {
-		case "function_definition":
-			return false
-		case "class_definition":
-			return true
-		}
+		s := scopeOf(t, n)
+		return s < 0 || t.Kind(s) == "class_definition"
 	}
 	return true
 }
@@ -86,6 +77,12 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	sig := &s.Signature
 	switch t.Kind(n) {
 	case "function_definition":
+		switch {
+		case s.Kind == lang.KindMethod && s.Name == "__init__":
+			s.Kind = lang.KindConstructor
+		case s.Kind == lang.KindFunction && strings.HasPrefix(s.Name, "test_"):
+			s.IsTest = true
+		}
 		if t.ChildOfKind(n, "async") >= 0 {
 			sig.Modifiers = append(sig.Modifiers, "async")
 		}
@@ -101,7 +98,34 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 			sig.Returns, _ = text(t, ret, maxTypeText)
 		}
 	case "class_definition":
-		classSymbol(t, n, s)
+		// a Protocol is an interface, an ABC abstract, a TestCase a test
+		if supers := t.Field(n, "superclasses"); supers >= 0 {
+			for a := range t.NamedChildren(supers) {
+				switch t.Kind(a) {
+				case "keyword_argument":
+					if t.FieldText(a, "name") == "metaclass" {
+						v := fieldText(t, a, "value", 120)
+						sig.Modifiers = append(sig.Modifiers, "metaclass="+v)
+						if lang.LastIdent(v) == "ABCMeta" {
+							sig.Modifiers = append(sig.Modifiers, "abstract")
+						}
+					}
+				case "list_splat", "dictionary_splat", "comment":
+				default:
+					b, _ := text(t, a, maxTypeText)
+					sig.Bases = append(sig.Bases, b)
+					switch lang.LastIdent(b) {
+					case "Protocol":
+						s.Kind = lang.KindInterface
+					case "ABC":
+						sig.Modifiers = append(sig.Modifiers, "abstract")
+					}
+					if strings.HasSuffix(lang.LastIdent(b), "TestCase") {
+						s.IsTest = true
+					}
+				}
+			}
+		}
 		for _, e := range decorators(t, dec) {
 			sig.Modifiers = append(sig.Modifiers, decoratorName(t, e))
 		}
@@ -131,41 +155,6 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Doc = doc
 	}
 	return true
-}
-
-// classSymbol reads a class's bases and metaclass: a Protocol is an
-// interface, an ABC abstract, a TestCase a test.
-func classSymbol(t *lang.Tree, n int32, s *lang.Symbol) {
-	sig := &s.Signature
-	supers := t.Field(n, "superclasses")
-	if supers < 0 {
-		return
-	}
-	for a := range t.NamedChildren(supers) {
-		switch t.Kind(a) {
-		case "keyword_argument":
-			if t.FieldText(a, "name") == "metaclass" {
-				v := fieldText(t, a, "value", 120)
-				sig.Modifiers = append(sig.Modifiers, "metaclass="+v)
-				if lang.LastIdent(v) == "ABCMeta" {
-					sig.Modifiers = append(sig.Modifiers, "abstract")
-				}
-			}
-		case "list_splat", "dictionary_splat", "comment":
-		default:
-			b, _ := text(t, a, maxTypeText)
-			sig.Bases = append(sig.Bases, b)
-			switch lang.LastIdent(b) {
-			case "Protocol":
-				s.Kind = lang.KindInterface
-			case "ABC":
-				sig.Modifiers = append(sig.Modifiers, "abstract")
-			}
-			if strings.HasSuffix(lang.LastIdent(b), "TestCase") {
-				s.IsTest = true
-			}
-		}
-	}
 }
 
 // imports reads an import statement into the imports it binds: import
