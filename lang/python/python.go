@@ -333,8 +333,6 @@ func (p *walker) node(n int32, c *state, top bool) {
 	case "class_definition":
 		p.class(n, -1, c)
 		return
-	case "import_statement", "import_from_statement", "future_import_statement":
-		return
 	case "expression_statement":
 		for ch := range p.t.NamedChildren(n) {
 			switch t.Kind(ch) {
@@ -582,17 +580,7 @@ func (p *walker) function(n, dec int32, c *state) {
 			}
 		}
 	}
-	if body >= 0 {
-		for st := range p.t.NamedChildren(body) {
-			p.node(st, fc, true)
-		}
-	}
-	// what the parser could not place lies beside the body
-	for ch := range p.t.NamedChildren(n) {
-		if t.IsError(ch) {
-			p.node(ch, fc, false)
-		}
-	}
+	p.block(n, body, fc, true)
 	// last, so that a summary lists what the body calls first
 	p.decoratorRefs(decorators(t, dec), sym, c)
 }
@@ -685,11 +673,21 @@ func (p *walker) class(n, dec int32, c *state) {
 	p.decoratorRefs(decorators(t, dec), sym, c)
 	if body >= 0 {
 		cc := &state{owner: sym, level: classLevel, scope: c.scope, cls: sym, initOf: -1}
-		p.children(body, cc)
-		for ch := range p.t.NamedChildren(n) {
-			if t.IsError(ch) {
-				p.node(ch, cc, false)
-			}
+		p.block(n, body, cc, false)
+	}
+}
+
+// block walks the body of definition n, top saying whether its statements
+// are a function's own, then what the parser could not place beside it.
+func (p *walker) block(n, body int32, c *state, top bool) {
+	if body >= 0 {
+		for st := range p.t.NamedChildren(body) {
+			p.node(st, c, top)
+		}
+	}
+	for ch := range p.t.NamedChildren(n) {
+		if p.t.IsError(ch) {
+			p.node(ch, c, false)
 		}
 	}
 }

@@ -194,10 +194,5 @@ func dottedText(t *lang.Tree, n int32) string {
 	if n < 0 {
 		return ""
 	}
-	return strings.Map(func(r rune) rune {
-		if strings.ContainsRune(" \t\r\n\\", r) {
-			return -1
-		}
-		return r
-	}, t.Text(n))
+	return strings.Join(strings.FieldsFunc(t.Text(n), func(r rune) bool { return strings.ContainsRune(" \t\r\n\\", r) }), "")
 }
