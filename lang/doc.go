@@ -50,14 +50,17 @@ package lang
 //     or nowhere the walk reads) and, for PHP, the class that holds it
 //     (Def.Parent: an anonymous class's methods are the named class's);
 //     their Finish walks find the query's symbols with
-//     Extractor.SymbolOf. lang/golang and lang/rust are that shape too
-//     (Go's Defs makes one definition of each name of a var spec; Rust's
-//     hangs an impl's items from their type with Def.Parent).
+//     Extractor.SymbolOf. lang/golang, lang/rust and lang/python are that
+//     shape too (Go's Defs makes one definition of each name of a var
+//     spec; Rust's hangs an impl's items from their type with Def.Parent;
+//     Python's names each target of an assignment and keeps a name only
+//     where it is new in its function or class, and its QueryRoot leaves
+//     a function's assignments out).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/python, lang/kotlin, lang/swift, lang/c (C and
-//     C++) and lang/javascript (JavaScript; TypeScript and TSX are Specs
+//     cannot follow: lang/kotlin, lang/swift, lang/c (C and C++) and
+//     lang/javascript (JavaScript; TypeScript and TSX are Specs
 //     whose Finish is the walker).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
