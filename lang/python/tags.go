@@ -149,8 +149,12 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		return true
 	}
 	sig.Generics = typeParams(t, t.Field(n, "type_parameters"))
-	// a definition's source up to its body, without the colon
-	sig.Text = strings.TrimSpace(strings.TrimSuffix((&lang.Extractor{Tree: t}).HeaderText(n, d.Body), ":"))
+	// a definition's source up to its body, without the colon: the
+	// engine's text unless that starts at the decorators
+	if dec >= 0 {
+		sig.Text = (&lang.Extractor{Tree: t}).HeaderText(n, d.Body)
+	}
+	sig.Text = strings.TrimSpace(strings.TrimSuffix(sig.Text, ":"))
 	if doc := docstring(t, d.Body); doc != "" {
 		s.Doc = doc
 	}
