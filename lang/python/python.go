@@ -210,15 +210,7 @@ func visibility(name string) string {
 // capWords reports whether a name is written like a class: Foo, HTTPServer
 // (not FOO, which is a constant).
 func capWords(name string) bool {
-	if !lang.IsUpper(name) {
-		return false
-	}
-	for i := 1; i < len(name); i++ {
-		if name[i] >= 'a' && name[i] <= 'z' {
-			return true
-		}
-	}
-	return len(name) == 1
+	return lang.IsUpper(name) && (len(name) == 1 || strings.ContainsAny(name[1:], "abcdefghijklmnopqrstuvwxyz"))
 }
 
 // finishSymbols applies what is known only after the whole file: __all__
