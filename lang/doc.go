@@ -49,14 +49,17 @@ package lang
 //     lang/rust are Java's shape (PHP's walk places an anonymous class's
 //     methods in the named class around it, Rust's an impl's items in
 //     their type, impls last; Rust's Defs adds the functions a generator
-//     macro's invocation declares). lang/golang's walk looks up the
-//     symbols the engine made by their nodes (its Defs makes one
-//     definition of each name of a var spec).
+//     macro's invocation declares). lang/golang's and lang/python's walks
+//     look up the symbols the engine made by their nodes (Go's Defs makes
+//     one definition of each name of a var spec; Python's names each
+//     target of an assignment and keeps a name only where it is new in its
+//     function or class, and its QueryRoot leaves a function's
+//     assignments out).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/python, lang/kotlin, lang/swift, lang/c (C and
-//     C++) and lang/javascript (JavaScript; TypeScript and TSX are Specs
+//     cannot follow: lang/kotlin, lang/swift, lang/c (C and C++) and
+//     lang/javascript (JavaScript; TypeScript and TSX are Specs
 //     whose Finish is the walker).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether

@@ -1,12 +1,15 @@
-// Package python is sdl's room for Python: a walker over the syntax tree
-// (classes, functions, decorators, imports, the types of locals and
-// attributes, guards, raises and side effects), resolution through
-// modules, packages, imports and base classes, and the skeleton rules of
-// indented bodies and docstrings.
+// Package python is sdl's room for Python: classes, functions,
+// variables, type aliases and imports come from tags.scm, with the hooks
+// of tags.go for what a query cannot say; this file walks the code for
+// the types of locals and attributes, calls, guards, raises and __all__;
+// resolution goes through modules, packages, imports and base classes;
+// the skeleton rules read indented bodies and docstrings.
 package python
 
 import (
+	"cmp"
 	"embed"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -23,19 +26,30 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
-	lang.RegisterWalker(lang.Walker{
+	lang.Register(lang.Spec{
 		Name:       "python",
 		Extensions: []string{".py", ".pyi"},
 		Grammar:    grammar.Python(),
-		Comments:   []string{"comment"},
-		Strings:    []string{"string"},
-		Idents:     []string{"identifier"},
-		Data:       data,
-		Builtins:   builtins,
-		Extract:    extract,
-		Resolve:    resolve, ResolveImport: resolveImport,
-		Skeleton: skeleton,
+		Query:      tags, QueryFile: "lang/python/tags.scm",
+		QueryRoots: []string{"function_definition", "class_definition", "assignment", "type_alias_statement",
+			"import_statement", "import_from_statement"},
+		QueryRoot: queryRoot,
+		Comments:  []string{"comment"},
+		Strings:   []string{"string"},
+		Idents:    []string{"identifier"},
+		Data:      data,
+		Builtins:  slices.Sorted(maps.Keys(builtins)),
+		Defs:      defs,
+		Symbol:    symbol,
+		Import:    imports,
+		Module:    func(filePath string, _ *lang.Tree, _ string) string { return moduleName(filePath) },
+		Finish:    finish,
+		Resolver:  lang.Resolvers{Ref: resolve, Import: resolveImport},
+		SkelRules: skeleton,
 	})
 }
 
@@ -96,33 +110,76 @@ type state struct {
 	clsParam  string // a classmethod's first parameter: cls(...) builds the class
 }
 
+// at is c with what is met there owned by symbol sym.
+func (c *state) at(sym int) *state {
+	cp := *c
+	cp.owner = sym
+	return &cp
+}
+
 // walker is the state of one Python file's extraction.
 type walker struct {
 	x       *lang.Extractor
 	t       *lang.Tree
 	fields  map[int][]lang.Param
-	defined map[def]int // (parent, name) -> symbol, so a reassignment is not a new variable
+	defined map[made]int // (parent symbol, name) -> symbol, so a reassignment is not a new variable
+	made    map[made]int
 	all     map[string]bool
 	allBad  bool           // __all__ is not a plain list of strings
 	covered map[int32]bool // raise statements already reported by a guard
 }
 
-type def struct {
-	parent int
-	name   string
+// made is a definition the query made a symbol of: its node and name (the
+// names of "a, b = f()" share their statement); or, in defined, a name
+// and the symbol it is defined in.
+type made struct {
+	node int32
+	name string
 }
 
-func extract(x *lang.Extractor) {
-	p := &walker{x: x, t: x.Tree, fields: map[int][]lang.Param{}, defined: map[def]int{}}
-	x.Facts.Module = moduleName(x.Path)
+// finish walks the file's code, which finds the symbols the query made
+// of the definitions it meets.
+func finish(x *lang.Extractor) {
+	p := &walker{x: x, t: x.Tree, fields: map[int][]lang.Param{}, defined: map[made]int{}, made: map[made]int{}}
+	for i, n := range x.SymNode[1:] {
+		p.made[made{n, x.Facts.Symbols[i+1].Name}] = i + 1
+	}
 	if x.Facts.Module != "" {
 		x.Facts.Symbols[0].Name = x.Facts.Module
 	}
-	x.Facts.Symbols[0].Doc = p.docstring(0)
+	x.Facts.Symbols[0].Doc = docstring(x.Tree, 0)
 	scope := newScope(nil, false)
 	p.prescan(0, scope)
-	p.stmts(0, &state{owner: 0, level: moduleLevel, scope: scope, cls: -1, initOf: -1})
+	p.children(0, &state{owner: 0, level: moduleLevel, scope: scope, cls: -1, initOf: -1})
 	p.finishSymbols()
+}
+
+// symOf is the symbol the query made of the definition at node named
+// name, as the walk meets it; owner when none (an empty name).
+func (p *walker) symOf(node int32, name string, owner int) int {
+	if sym, ok := p.made[made{node, name}]; ok {
+		return sym
+	}
+	return owner
+}
+
+// met is the symbol of function or class n (decorated by dec, -1 when
+// not), its name defined in c's scope; ok is false for one without a
+// name, walked as plain code.
+func (p *walker) met(n, dec int32, c *state) (sym int, name string, ok bool) {
+	nameN := p.t.Field(n, "name")
+	if nameN < 0 {
+		p.children(n, c)
+		return 0, "", false
+	}
+	node := n
+	if dec >= 0 {
+		node = dec
+	}
+	name = p.t.Text(nameN)
+	sym = p.symOf(node, name, c.owner)
+	p.defined[made{int32(c.owner), name}] = sym
+	return sym, name, true
 }
 
 // moduleName is the dotted module of a file: pkg/sub/mod.py ->
@@ -153,15 +210,7 @@ func visibility(name string) string {
 // capWords reports whether a name is written like a class: Foo, HTTPServer
 // (not FOO, which is a constant).
 func capWords(name string) bool {
-	if !lang.IsUpper(name) {
-		return false
-	}
-	for i := 1; i < len(name); i++ {
-		if name[i] >= 'a' && name[i] <= 'z' {
-			return true
-		}
-	}
-	return len(name) == 1
+	return lang.IsUpper(name) && (len(name) == 1 || strings.ContainsAny(name[1:], "abcdefghijklmnopqrstuvwxyz"))
 }
 
 // finishSymbols applies what is known only after the whole file: __all__
@@ -206,7 +255,7 @@ func (p *walker) prescan(root int32, scope *scope) {
 		}
 		typ, call := "", callInfo{}
 		if ty := t.Field(a, "type"); ty >= 0 {
-			typ, _ = p.text(ty, maxTypeText)
+			typ, _ = text(t, ty, maxTypeText)
 		} else if right >= 0 {
 			typ, call = p.valueType(right, &state{scope: scope, cls: -1, initOf: -1})
 		}
@@ -225,8 +274,7 @@ const (
 
 // text is node n's source on one line, at most max bytes; cut reports
 // that it was longer. A long node is not copied whole.
-func (p *walker) text(n int32, max int) (string, bool) {
-	t := p.t
+func text(t *lang.Tree, n int32, max int) (string, bool) {
 	start, end := t.Nodes[n].StartByte, t.Nodes[n].EndByte
 	long := int(end-start) > 4*max+16
 	if long {
@@ -246,18 +294,12 @@ func (p *walker) text(n int32, max int) (string, bool) {
 }
 
 // fieldText is the text of node n's field, as text gives it.
-func (p *walker) fieldText(n int32, field string, max int) string {
-	if f := p.t.Field(n, field); f >= 0 {
-		s, _ := p.text(f, max)
+func fieldText(t *lang.Tree, n int32, field string, max int) string {
+	if f := t.Field(n, field); f >= 0 {
+		s, _ := text(t, f, max)
 		return s
 	}
 	return ""
-}
-
-func (p *walker) stmts(n int32, c *state) {
-	for ch := range p.kids(n) {
-		p.node(ch, c, false)
-	}
 }
 
 // node walks code: definitions become symbols, calls become references.
@@ -283,19 +325,8 @@ func (p *walker) node(n int32, c *state, top bool) {
 	case "class_definition":
 		p.class(n, -1, c)
 		return
-	case "import_statement":
-		p.importStmt(n, c)
-		return
-	case "import_from_statement":
-		p.importFrom(n, c)
-		return
-	case "future_import_statement":
-		return
-	case "type_alias_statement":
-		p.typeAlias(n, c)
-		return
 	case "expression_statement":
-		for ch := range p.kids(n) {
+		for ch := range p.t.NamedChildren(n) {
 			switch t.Kind(ch) {
 			case "assignment":
 				p.assign(ch, n, c)
@@ -349,32 +380,13 @@ func (p *walker) node(n int32, c *state, top bool) {
 }
 
 func (p *walker) children(n int32, c *state) {
-	for ch := range p.kids(n) {
+	for ch := range p.t.NamedChildren(n) {
 		p.node(ch, c, false)
 	}
 }
 
-// kids yields the named children of n that are code: not comments, but
-// ERROR nodes, which tree-sitter marks as extras like comments, included.
-func (p *walker) kids(n int32) func(yield func(int32) bool) {
-	t := p.t
-	return func(yield func(int32) bool) {
-		end := t.Nodes[n].End
-		for c := n + 1; c < end; c = t.Nodes[c].End {
-			f := t.Nodes[c].Flags
-			if f&lang.FlagNamed == 0 || f&lang.FlagExtra != 0 && f&lang.FlagError == 0 {
-				continue
-			}
-			if !yield(c) {
-				return
-			}
-		}
-	}
-}
-
 // docstring returns the docstring of a module (n = 0) or of a block.
-func (p *walker) docstring(body int32) string {
-	t := p.t
+func docstring(t *lang.Tree, body int32) string {
 	if body < 0 {
 		return ""
 	}
@@ -388,12 +400,12 @@ func (p *walker) docstring(body int32) string {
 	}
 	switch t.Kind(s) {
 	case "string":
-		return cleanDoc(p.stringValue(s))
+		return cleanDoc(stringValue(t, s))
 	case "concatenated_string":
 		var b strings.Builder
 		for part := range t.NamedChildren(s) {
 			if t.Kind(part) == "string" {
-				b.WriteString(p.stringValue(part))
+				b.WriteString(stringValue(t, part))
 			}
 		}
 		return cleanDoc(b.String())
@@ -403,8 +415,7 @@ func (p *walker) docstring(body int32) string {
 
 // stringValue is the text between a string's quotes, escapes left as
 // written.
-func (p *walker) stringValue(s int32) string {
-	t := p.t
+func stringValue(t *lang.Tree, s int32) string {
 	start, end := t.Nodes[s].StartByte, t.Nodes[s].EndByte
 	for ch := range t.Children(s) {
 		switch t.Kind(ch) {
@@ -456,14 +467,14 @@ func cleanDoc(s string) string {
 }
 
 // decorators returns the decorator expressions of a decorated definition.
-func (p *walker) decorators(dec int32) []int32 {
+func decorators(t *lang.Tree, dec int32) []int32 {
 	if dec < 0 {
 		return nil
 	}
 	var out []int32
-	for d := range p.t.NamedChildren(dec) {
-		if p.t.Kind(d) == "decorator" {
-			if e := p.t.FirstNamedChild(d); e >= 0 {
+	for d := range t.NamedChildren(dec) {
+		if t.Kind(d) == "decorator" {
+			if e := t.FirstNamedChild(d); e >= 0 {
 				out = append(out, e)
 			}
 		}
@@ -473,22 +484,20 @@ func (p *walker) decorators(dec int32) []int32 {
 
 // decoratorName is a decorator as a modifier: "@app.route('/')" ->
 // "app.route".
-func (p *walker) decoratorName(e int32) string {
-	t := p.t
+func decoratorName(t *lang.Tree, e int32) string {
 	if t.Kind(e) == "call" {
 		if fn := t.Field(e, "function"); fn >= 0 {
 			e = fn
 		}
 	}
-	d, _ := p.text(e, 120)
+	d, _ := text(t, e, 120)
 	return d
 }
 
 // decoratorRefs records the calls a definition's decorators make.
 func (p *walker) decoratorRefs(decs []int32, sym int, c *state) {
 	t := p.t
-	dc := *c
-	dc.owner = sym
+	dc := c.at(sym)
 	for _, e := range decs {
 		switch t.Kind(e) {
 		case "identifier":
@@ -499,79 +508,48 @@ func (p *walker) decoratorRefs(decs []int32, sym int, c *state) {
 			case "setter", "getter", "deleter":
 				continue
 			}
-			p.attrRef(e, &dc, e)
+			p.attrRef(e, dc, e)
 		default:
-			p.node(e, &dc, false)
+			p.node(e, dc, false)
 		}
 	}
-}
-
-// header is a definition's source up to its body, without the colon.
-func (p *walker) header(n, body int32) string {
-	return strings.TrimSpace(strings.TrimSuffix(p.x.HeaderText(n, body), ":"))
 }
 
 func (p *walker) function(n, dec int32, c *state) {
 	t, x := p.t, p.x
-	nameN := t.Field(n, "name")
-	if nameN < 0 {
-		p.children(n, c)
+	sym, name, ok := p.met(n, dec, c)
+	if !ok {
 		return
 	}
-	node := n
-	if dec >= 0 {
-		node = dec
-	}
 	body := t.Field(n, "body")
-	name := t.Text(nameN)
-	s := lang.Symbol{Kind: lang.KindFunction, Name: name, Parent: c.owner, Visibility: visibility(name)}
 	inClass := c.level == classLevel
-	if inClass {
-		s.Kind = lang.KindMethod
-		if name == "__init__" {
-			s.Kind = lang.KindConstructor
-		}
+	if inClass && sym != c.owner && strings.HasPrefix(name, "test") && x.Facts.Symbols[c.owner].IsTest {
+		x.Facts.Symbols[sym].IsTest = true // a test class's test method
 	}
-	if t.ChildOfKind(n, "async") >= 0 {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "async")
+	sig := x.Facts.Symbols[sym].Signature // the query's symbol read the parameters and decorators
+	decorated := func(d string) bool {
+		return slices.ContainsFunc(sig.Modifiers, func(m string) bool { return lang.LastIdent(m) == d })
 	}
-	decs := p.decorators(dec)
-	static, classMethod := false, false
-	for _, e := range decs {
-		d := p.decoratorName(e)
-		s.Signature.Modifiers = append(s.Signature.Modifiers, d)
-		switch lang.LastIdent(d) {
-		case "staticmethod":
-			static = true
-		case "classmethod":
-			classMethod = true
-		case "abstractmethod":
-			s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
-		}
+	static, classMethod := decorated("staticmethod"), decorated("classmethod")
+	ps := sig.Params
+	if sym == c.owner {
+		ps = params(t, t.Field(n, "parameters"))
 	}
+	// the annotated parameters are typed, the others hide outer names
 	scope := newScope(c.scope, true)
-	s.Signature.Params = p.params(t.Field(n, "parameters"), scope)
-	if ret := t.Field(n, "return_type"); ret >= 0 {
-		s.Signature.Returns, _ = p.text(ret, maxTypeText)
+	for _, prm := range ps {
+		typ := prm.Type
+		if prm.Variadic {
+			typ = "" // a tuple or dict of them
+		}
+		if name := strings.TrimLeft(prm.Name, "*/"); name != "" {
+			scope.SetType(name, typ)
+		}
 	}
-	s.Signature.Generics = p.typeParams(t.Field(n, "type_parameters"))
-	s.Signature.Text = p.header(n, body)
-	s.Doc = p.docstring(body)
-	if s.Doc == "" {
-		s.Doc = x.DocBefore(node)
-	}
-	switch {
-	case inClass:
-		s.IsTest = strings.HasPrefix(name, "test") && x.Facts.Symbols[c.owner].IsTest
-	case strings.HasPrefix(name, "test_"):
-		s.IsTest = true
-	}
-	sym := x.AddSymbol(s, node, nameN, body)
-	p.defined[def{c.owner, name}] = sym
 
 	fc := &state{owner: sym, level: funcLevel, scope: scope, cls: -1, initOf: -1}
-	if inClass && !static && len(s.Signature.Params) > 0 && !strings.HasPrefix(s.Signature.Params[0].Name, "*") {
-		first := s.Signature.Params[0].Name
+	if inClass && !static && len(ps) > 0 && !strings.HasPrefix(ps[0].Name, "*") {
+		first := ps[0].Name
 		qual := x.Facts.Symbols[c.cls].Qualified()
 		scope.SetType(first, qual)
 		fc.selfClass = qual
@@ -587,33 +565,21 @@ func (p *walker) function(n, dec int32, c *state) {
 	}
 	// default values run when the function is defined; they are part of it
 	if params := t.Field(n, "parameters"); params >= 0 {
-		dc := *c
-		dc.owner = sym
+		dc := c.at(sym)
 		for prm := range t.NamedChildren(params) {
 			if v := t.Field(prm, "value"); v >= 0 {
-				p.node(v, &dc, false)
+				p.node(v, dc, false)
 			}
 		}
 	}
-	if body >= 0 {
-		for st := range p.kids(body) {
-			p.node(st, fc, true)
-		}
-	}
-	// what the parser could not place lies beside the body
-	for ch := range p.kids(n) {
-		if t.IsError(ch) {
-			p.node(ch, fc, false)
-		}
-	}
+	p.block(n, body, fc, true)
 	// last, so that a summary lists what the body calls first
-	p.decoratorRefs(decs, sym, c)
+	p.decoratorRefs(decorators(t, dec), sym, c)
 }
 
-// params reads a parameter list, typing the annotated names in scope and
-// hiding outer names with the others.
-func (p *walker) params(list int32, scope *scope) []lang.Param {
-	t := p.t
+// params reads a parameter list: names, annotations, defaults.
+
+func params(t *lang.Tree, list int32) []lang.Param {
 	if list < 0 {
 		return nil
 	}
@@ -624,7 +590,7 @@ func (p *walker) params(list int32, scope *scope) []lang.Param {
 		case "identifier":
 			prm.Name = t.Text(n)
 		case "typed_parameter":
-			prm.Type = p.fieldText(n, "type", maxTypeText)
+			prm.Type = fieldText(t, n, "type", maxTypeText)
 			if id := t.FirstNamedChild(n); id >= 0 {
 				switch t.Kind(id) {
 				case "identifier":
@@ -637,8 +603,8 @@ func (p *walker) params(list int32, scope *scope) []lang.Param {
 			}
 		case "default_parameter", "typed_default_parameter":
 			prm.Name = t.FieldText(n, "name")
-			prm.Type = p.fieldText(n, "type", maxTypeText)
-			prm.Default = p.fieldText(n, "value", 60)
+			prm.Type = fieldText(t, n, "type", maxTypeText)
+			prm.Default = fieldText(t, n, "value", 60)
 			prm.Optional = true
 		case "list_splat_pattern":
 			prm.Name, prm.Variadic = "*"+splatName(t, n), true
@@ -652,13 +618,6 @@ func (p *walker) params(list int32, scope *scope) []lang.Param {
 			continue
 		}
 		out = append(out, prm)
-		if name := strings.TrimLeft(prm.Name, "*/"); name != "" && scope != nil {
-			typ := prm.Type
-			if prm.Variadic {
-				typ = "" // a tuple or dict of them
-			}
-			scope.SetType(name, typ)
-		}
 	}
 	return out
 }
@@ -670,100 +629,57 @@ func splatName(t *lang.Tree, n int32) string {
 	return ""
 }
 
-func (p *walker) typeParams(n int32) []string {
+func typeParams(t *lang.Tree, n int32) []string {
 	if n < 0 {
 		return nil
 	}
 	var out []string
-	for c := range p.t.NamedChildren(n) {
-		s, _ := p.text(c, 120)
+	for c := range t.NamedChildren(n) {
+		s, _ := text(t, c, 120)
 		out = append(out, s)
 	}
 	return out
 }
 
 func (p *walker) class(n, dec int32, c *state) {
-	t, x := p.t, p.x
-	nameN := t.Field(n, "name")
-	if nameN < 0 {
-		p.children(n, c)
+	t := p.t
+	sym, _, ok := p.met(n, dec, c)
+	if !ok {
 		return
 	}
-	node := n
-	if dec >= 0 {
-		node = dec
-	}
 	body := t.Field(n, "body")
-	supers := t.Field(n, "superclasses")
-	name := t.Text(nameN)
-	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: c.owner, Visibility: visibility(name)}
-	var baseNodes []int32
-	if supers >= 0 {
+	bc := c.at(sym)
+	if supers := t.Field(n, "superclasses"); supers >= 0 {
 		for a := range t.NamedChildren(supers) {
 			switch t.Kind(a) {
-			case "keyword_argument":
-				kw, v := t.FieldText(a, "name"), p.fieldText(a, "value", 120)
-				if kw == "metaclass" {
-					s.Signature.Modifiers = append(s.Signature.Modifiers, "metaclass="+v)
-					if lang.LastIdent(v) == "ABCMeta" {
-						s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
-					}
+			case "keyword_argument": // metaclass=M
+				if v := t.Field(a, "value"); v >= 0 {
+					p.node(v, bc, false)
 				}
 			case "list_splat", "dictionary_splat", "comment":
 			default:
-				b, _ := p.text(a, maxTypeText)
-				s.Signature.Bases = append(s.Signature.Bases, b)
-				baseNodes = append(baseNodes, a)
-				switch lang.LastIdent(b) {
-				case "Protocol":
-					s.Kind = lang.KindInterface
-				case "ABC":
-					s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
-				}
-				if strings.HasSuffix(lang.LastIdent(b), "TestCase") {
-					s.IsTest = true
-				}
+				p.baseRef(a, bc, a)
 			}
 		}
 	}
-	decs := p.decorators(dec)
-	for _, e := range decs {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, p.decoratorName(e))
-	}
-	s.Signature.Generics = p.typeParams(t.Field(n, "type_parameters"))
-	s.Signature.Text = p.header(n, body)
-	s.Doc = p.docstring(body)
-	if s.Doc == "" {
-		s.Doc = x.DocBefore(node)
-	}
-	if c.level != classLevel && strings.HasPrefix(name, "Test") && x.Facts.IsTest {
-		s.IsTest = true
-	}
-	sym := x.AddSymbol(s, node, nameN, body)
-	p.defined[def{c.owner, name}] = sym
-
-	bc := *c
-	bc.owner = sym
-	for _, b := range baseNodes {
-		p.baseRef(b, &bc, b)
-	}
-	if supers >= 0 {
-		for a := range t.NamedChildren(supers) {
-			if t.Kind(a) == "keyword_argument" {
-				if v := t.Field(a, "value"); v >= 0 {
-					p.node(v, &bc, false)
-				}
-			}
-		}
-	}
-	p.decoratorRefs(decs, sym, c)
+	p.decoratorRefs(decorators(t, dec), sym, c)
 	if body >= 0 {
 		cc := &state{owner: sym, level: classLevel, scope: c.scope, cls: sym, initOf: -1}
-		p.stmts(body, cc)
-		for ch := range p.kids(n) {
-			if t.IsError(ch) {
-				p.node(ch, cc, false)
-			}
+		p.block(n, body, cc, false)
+	}
+}
+
+// block walks the body of definition n, top saying whether its statements
+// are a function's own, then what the parser could not place beside it.
+func (p *walker) block(n, body int32, c *state, top bool) {
+	if body >= 0 {
+		for st := range p.t.NamedChildren(body) {
+			p.node(st, c, top)
+		}
+	}
+	for ch := range p.t.NamedChildren(n) {
+		if p.t.IsError(ch) {
+			p.node(ch, c, false)
 		}
 	}
 }
@@ -777,7 +693,7 @@ func (p *walker) baseRef(b int32, c *state, at int32) {
 	case "attribute":
 		obj := t.Field(b, "object")
 		if obj >= 0 && isDotted(t, obj) {
-			q, _ := p.text(obj, maxQualifier)
+			q, _ := text(t, obj, maxQualifier)
 			p.x.Ref(lang.Ref{Kind: lang.RefExtends, Name: t.FieldText(b, "attribute"), Qualifier: q, Symbol: c.owner}, at)
 			return
 		}
@@ -816,19 +732,10 @@ func isDotted(t *lang.Tree, n int32) bool {
 // statement that holds it, the range of a variable it defines.
 func (p *walker) assign(n, stmt int32, c *state) {
 	t := p.t
-	targets := []int32{t.Field(n, "left")}
-	typN := t.Field(n, "type")
-	val := t.Field(n, "right")
-	for val >= 0 && t.Kind(val) == "assignment" {
-		targets = append(targets, t.Field(val, "left"))
-		if typN < 0 {
-			typN = t.Field(val, "type")
-		}
-		val = t.Field(val, "right")
-	}
+	targets, typN, val := chain(t, n)
 	annot := ""
 	if typN >= 0 {
-		annot, _ = p.text(typN, maxTypeText)
+		annot, _ = text(t, typN, maxTypeText)
 	}
 	vtype, vcall := "", callInfo{}
 	if val >= 0 {
@@ -837,7 +744,7 @@ func (p *walker) assign(n, stmt int32, c *state) {
 	owner := c.owner
 	if c.level != funcLevel {
 		first := -1
-		for _, b := range p.bindings(targets, val) {
+		for _, b := range binds(t, targets, val) {
 			tg, val := b[0], b[1]
 			vtype, vcall := vtype, vcall
 			if val != b[2] { // an element of a, b = x, y
@@ -854,34 +761,22 @@ func (p *walker) assign(n, stmt int32, c *state) {
 			if ret == "" && (capWords(lang.LastIdent(vtype)) || strings.HasPrefix(vtype, "type[")) {
 				ret = vtype
 			}
-			sym := p.variable(name, tg, stmt, val, ret, c)
+			sym := p.variable(name, stmt, ret, c)
 			if first < 0 {
 				first = sym
 			}
 			if c.level == classLevel {
-				ft := annot
-				if ft == "" {
-					ft = fieldType(vtype, vcall)
-				}
-				p.addField(c.cls, name, ft)
-			} else if annot != "" {
-				c.scope.SetType(name, annot)
+				p.addField(c.cls, name, fieldType(annot, vtype, vcall))
 			} else {
-				c.scope.set(name, vtype, vcall)
+				c.scope.set(name, cmp.Or(annot, vtype), vcall)
 			}
 		}
 		if first >= 0 {
 			owner = first
 		}
 	}
-	vc := c
-	if owner != c.owner {
-		cp := *c
-		cp.owner = owner
-		vc = &cp
-	}
 	if val >= 0 {
-		p.node(val, vc, false)
+		p.node(val, c.at(owner), false)
 	}
 	for _, tg := range targets {
 		if tg < 0 {
@@ -890,20 +785,12 @@ func (p *walker) assign(n, stmt int32, c *state) {
 		switch t.Kind(tg) {
 		case "identifier":
 			if c.level == funcLevel {
-				if annot != "" {
-					c.scope.SetType(t.Text(tg), annot)
-				} else {
-					c.scope.set(t.Text(tg), vtype, vcall)
-				}
+				c.scope.set(t.Text(tg), cmp.Or(annot, vtype), vcall)
 			}
 		case "attribute":
 			obj := t.Field(tg, "object")
 			if c.initOf >= 0 && obj >= 0 && t.Kind(obj) == "identifier" && t.Text(obj) == c.selfName {
-				ft := annot
-				if ft == "" {
-					ft = fieldType(vtype, vcall)
-				}
-				p.addField(c.initOf, t.FieldText(tg, "attribute"), ft)
+				p.addField(c.initOf, t.FieldText(tg, "attribute"), fieldType(annot, vtype, vcall))
 			}
 			p.node(tg, c, false)
 		case "pattern_list", "tuple_pattern", "list_pattern":
@@ -918,13 +805,26 @@ func (p *walker) assign(n, stmt int32, c *state) {
 	}
 }
 
-// bindings pairs each name an assignment defines with its value: x = v
+// chain reads x = v, x: T = v and a = b = v: the targets, the first
+// annotation (-1 when none) and the value.
+func chain(t *lang.Tree, n int32) (targets []int32, typN, val int32) {
+	targets, typN, val = []int32{t.Field(n, "left")}, t.Field(n, "type"), t.Field(n, "right")
+	for val >= 0 && t.Kind(val) == "assignment" {
+		targets = append(targets, t.Field(val, "left"))
+		if typN < 0 {
+			typN = t.Field(val, "type")
+		}
+		val = t.Field(val, "right")
+	}
+	return targets, typN, val
+}
+
+// binds pairs each name an assignment defines with its value: x = v
 // gives (x, v); a, b = v1, v2 gives (a, v1) and (b, v2), and a, b = f()
 // both names with no value (-1), so that module and class names bound by unpacking
 // (celery's "debug, info, error = logger.debug, logger.info, ...") are
 // symbols as well. The third entry is the whole value.
-func (p *walker) bindings(targets []int32, val int32) [][3]int32 {
-	t := p.t
+func binds(t *lang.Tree, targets []int32, val int32) [][3]int32 {
 	var out [][3]int32
 	var walk func(tg, v int32)
 	walk = func(tg, v int32) {
@@ -939,10 +839,10 @@ func (p *walker) bindings(targets []int32, val int32) [][3]int32 {
 			if v >= 0 {
 				switch t.Kind(v) {
 				case "expression_list", "tuple", "list":
-					elems = slices.Collect(p.kids(v))
+					elems = slices.Collect(t.NamedChildren(v))
 				}
 			}
-			names := slices.Collect(p.kids(tg))
+			names := slices.Collect(t.NamedChildren(tg))
 			for i, ch := range names {
 				ev := int32(-1) // an element of f(): its value is not in sight
 				if len(elems) == len(names) {
@@ -961,38 +861,11 @@ func (p *walker) bindings(targets []int32, val int32) [][3]int32 {
 	return out
 }
 
-// typeAlias handles Python 3.12's "type Vector = list[float]" (and
-// "type Pair[T] = tuple[T, T]"): a type symbol at module or class level.
-func (p *walker) typeAlias(n int32, c *state) {
-	t := p.t
-	left, right := t.Field(n, "left"), t.Field(n, "right")
-	nameN := int32(-1)
-	for i := left; i >= 0 && i < t.Nodes[left].End; i++ {
-		if t.Kind(i) == "identifier" {
-			nameN = i
-			break
-		}
-	}
-	if nameN >= 0 && c.level != funcLevel {
-		name := t.Text(nameN)
-		s := lang.Symbol{Kind: lang.KindType, Name: name, Parent: c.owner, Visibility: visibility(name)}
-		s.Signature.Text = lang.Shorten(p.x.HeaderText(n, -1), lang.MaxSigText)
-		if right >= 0 {
-			s.Signature.Returns, _ = p.text(right, maxTypeText)
-		}
-		s.Doc = p.x.DocBefore(n)
-		p.x.AddSymbol(s, n, nameN, right)
-	}
-	if right >= 0 {
-		p.node(right, c, false)
-	}
-}
-
-// fieldType renders what a value tells of a field's type: the class
+// fieldType is a field's type: its annotation, else what its value tells: the class
 // instantiated, a builtin type, or "f()" for the result of calling f.
-func fieldType(typ string, call callInfo) string {
-	if typ != "" || call.fn == "" {
-		return typ
+func fieldType(annot, typ string, call callInfo) string {
+	if annot != "" || typ != "" || call.fn == "" {
+		return cmp.Or(annot, typ)
 	}
 	if strings.ContainsAny(call.fn, "([") {
 		return ""
@@ -1015,7 +888,7 @@ func (p *walker) unpack(tg, val int32, c *state) {
 		return
 	}
 	i := 0
-	for ch := range p.kids(tg) {
+	for ch := range p.t.NamedChildren(tg) {
 		switch t.Kind(ch) {
 		case "identifier":
 			c.scope.setCall(t.Text(ch), callInfo{fn: call.fn + "()[" + strconv.Itoa(i) + "]", headType: call.headType})
@@ -1079,34 +952,21 @@ func (p *walker) collectAll(val int32) {
 			p.allBad = true
 			continue
 		}
-		p.all[p.stringValue(e)] = true
+		p.all[stringValue(t, e)] = true
 	}
 }
 
-// variable defines a module- or class-level variable, once per name.
-func (p *walker) variable(name string, nameN, stmt, val int32, typ string, c *state) int {
-	x := p.x
-	key := def{c.owner, name}
+// variable is the symbol of a module- or class-level variable, the one the
+// query made of its first assignment in its scope, typed typ there.
+func (p *walker) variable(name string, stmt int32, typ string, c *state) int {
+	key := made{int32(c.owner), name}
 	if sym, ok := p.defined[key]; ok {
 		return sym
 	}
-	s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.owner, Visibility: visibility(name)}
-	s.Signature.Returns = typ
-	// without its comments: "a, b = f(  # pragma: no cover" read on
-	s.Signature.Text = lang.Shorten(x.HeaderText(stmt, -1), lang.MaxSigText)
-	s.Doc = x.DocBefore(stmt)
-	if s.Doc == "" {
-		// an attribute docstring: a string statement right after
-		if next := p.t.NextSibling(stmt); next >= 0 && p.t.Kind(next) == "expression_statement" {
-			if str := p.t.FirstNamedChild(next); str >= 0 && p.t.Kind(str) == "string" && p.t.NextSibling(str) < 0 {
-				s.Doc = cleanDoc(p.stringValue(str))
-			}
-		}
+	sym := p.symOf(stmt, name, c.owner)
+	if sym != c.owner {
+		p.x.Facts.Symbols[sym].Signature.Returns = typ
 	}
-	if lang.IsUpper(name) && strings.ToUpper(name) == name {
-		s.Signature.Modifiers = []string{"const"}
-	}
-	sym := x.AddSymbol(s, stmt, nameN, val)
 	p.defined[key] = sym
 	return sym
 }
@@ -1141,13 +1001,13 @@ func (p *walker) valueType(v int32, c *state) (string, callInfo) {
 			// f()(), a.b().c(): the result of the last call
 			if t.Kind(fn) == "attribute" {
 				ht, headCall := p.qualifierInfo(fn, c)
-				if fnText, cut := p.text(fn, maxTypeText); headCall != "" && !cut {
+				if fnText, cut := text(t, fn, maxTypeText); headCall != "" && !cut {
 					return "", callInfo{fn: fnText, headType: ht}
 				}
 			}
 			return "", callInfo{}
 		}
-		name, cut := p.text(fn, maxTypeText)
+		name, cut := text(t, fn, maxTypeText)
 		if cut {
 			return "", callInfo{}
 		}
@@ -1189,7 +1049,7 @@ func (p *walker) valueType(v int32, c *state) (string, callInfo) {
 		}
 		// handler_class = Handler: the class itself, called later
 		if isDotted(t, v) {
-			if name, cut := p.text(v, maxTypeText); !cut && capWords(lang.LastIdent(name)) {
+			if name, cut := text(t, v, maxTypeText); !cut && capWords(lang.LastIdent(name)) {
 				return "type[" + name + "]", callInfo{}
 			}
 		}
@@ -1288,7 +1148,7 @@ func (p *walker) valueArgs(args int32, c *state) {
 			if obj < 0 || attr < 0 {
 				continue
 			}
-			q, _ := p.text(obj, maxQualifier)
+			q, _ := text(t, obj, maxQualifier)
 			r := lang.Ref{Kind: lang.RefReference, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
 			r.QualifierType, r.QualifierCall = p.qualifierInfo(obj, c)
 			p.x.Ref(r, a)
@@ -1305,7 +1165,7 @@ func (p *walker) attrRef(fn int32, c *state, at int32) {
 		p.children(fn, c)
 		return
 	}
-	q, _ := p.text(obj, maxQualifier)
+	q, _ := text(t, obj, maxQualifier)
 	r := lang.Ref{Kind: lang.RefCall, Name: t.Text(attr), Qualifier: q, Symbol: c.owner}
 	if capWords(r.Name) {
 		r.Kind = lang.RefNew
@@ -1351,7 +1211,7 @@ func (p *walker) qualifierInfo(obj int32, c *state) (typ, call string) {
 			return c.selfClass, ""
 		}
 		if fn >= 0 {
-			if text, cut := p.text(fn, maxTypeText); !cut {
+			if text, cut := text(t, fn, maxTypeText); !cut {
 				call = text
 			}
 		}
@@ -1394,7 +1254,7 @@ func (p *walker) asPattern(n int32, c *state) {
 		// except E as e: e is an E
 		typ := ""
 		if val >= 0 && isDotted(t, val) {
-			typ, _ = p.text(val, maxTypeText)
+			typ, _ = text(t, val, maxTypeText)
 		}
 		c.scope.SetType(name, typ)
 		return
@@ -1428,7 +1288,7 @@ func (p *walker) exceptionName(e int32) string {
 			e = fn
 		}
 	}
-	s, _ := p.text(e, 80)
+	s, _ := text(t, e, 80)
 	return s
 }
 
@@ -1438,9 +1298,9 @@ func (p *walker) assert(n int32, c *state) {
 	if cond < 0 || c.owner < 0 {
 		return
 	}
-	text, _ := p.text(cond, 80)
-	evidence, _ := p.text(n, lang.MaxEvidence)
-	f := lang.Fact{Kind: "assert", Text: "assert " + text, Line: t.StartLine(n), Evidence: evidence}
+	cond1, _ := text(t, cond, 80)
+	evidence, _ := text(t, n, lang.MaxEvidence)
+	f := lang.Fact{Kind: "assert", Text: "assert " + cond1, Line: t.StartLine(n), Evidence: evidence}
 	p.x.Guards[c.owner] = append(p.x.Guards[c.owner], f)
 }
 
@@ -1460,7 +1320,7 @@ func (p *walker) guardIf(n int32, c *state) {
 	case "return_statement":
 		action := "return"
 		if v := t.FirstNamedChild(first); v >= 0 {
-			text, _ := p.text(v, 60)
+			text, _ := text(t, v, 60)
 			action = "return " + text
 		}
 		p.x.Guard(c.owner, t.Text(cond), action, n)
@@ -1475,68 +1335,4 @@ func (p *walker) guardIf(n int32, c *state) {
 		}
 		p.covered[first] = true
 	}
-}
-
-func (p *walker) importStmt(n int32, c *state) {
-	t, x := p.t, p.x
-	for ch := range t.Children(n) {
-		if t.FieldName(ch) != "name" {
-			continue
-		}
-		imp := lang.Import{Line: t.StartLine(n), Symbol: c.owner}
-		switch t.Kind(ch) {
-		case "dotted_name":
-			imp.Source = dottedText(t, ch)
-		case "aliased_import":
-			imp.Source = dottedText(t, t.Field(ch, "name"))
-			imp.Alias = t.FieldText(ch, "alias")
-		default:
-			continue
-		}
-		if imp.Source != "" {
-			x.Facts.Imports = append(x.Facts.Imports, imp)
-		}
-	}
-}
-
-func (p *walker) importFrom(n int32, c *state) {
-	t, x := p.t, p.x
-	mod := t.Field(n, "module_name")
-	if mod < 0 {
-		return
-	}
-	imp := lang.Import{Source: dottedText(t, mod), Line: t.StartLine(n), Symbol: c.owner}
-	for ch := range t.Children(n) {
-		switch {
-		case t.Kind(ch) == "wildcard_import":
-			imp.Names = append(imp.Names, lang.ImportName{Name: "*"})
-		case t.FieldName(ch) != "name":
-		case t.Kind(ch) == "dotted_name":
-			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, ch)})
-		case t.Kind(ch) == "aliased_import":
-			imp.Names = append(imp.Names, lang.ImportName{Name: dottedText(t, t.Field(ch, "name")), Alias: t.FieldText(ch, "alias")})
-		}
-	}
-	if imp.Source != "" && len(imp.Names) > 0 {
-		x.Facts.Imports = append(x.Facts.Imports, imp)
-	}
-}
-
-// dottedText is a dotted or relative module name without the white
-// space and line continuations Python allows inside it.
-func dottedText(t *lang.Tree, n int32) string {
-	if n < 0 {
-		return ""
-	}
-	s := t.Text(n)
-	if !strings.ContainsAny(s, " \t\r\n\\") {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\t', '\r', '\n', '\\':
-			return -1
-		}
-		return r
-	}, s)
 }

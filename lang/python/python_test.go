@@ -657,3 +657,56 @@ class Grid:
 		}
 	}
 }
+
+// TestPlaces: where a definition is decides whether it makes a symbol and
+// of which kind: an assignment is a variable outside functions only, and
+// in a class inside one; a name assigned after its def is the def's; a
+// decorated definition starts at its decorator; and code the parser could
+// not place (a damaged copy of scrapy's DataURIDownloadHandler, whose
+// method lies in an ERROR before the class body) still makes its symbols,
+// in the order of the source.
+func TestPlaces(t *testing.T) {
+	src := `import os
+
+@decorate
+def f(x=0):
+    import json
+    y = 1
+    class Local:
+        z = 2
+    type T = int
+    return y
+
+f = wrap(f)
+a, b = 1, 2
+c = d = 3
+
+class DataURIDownloadHandler(BaseDownloadHandler):
+    async def download_request(self, request: Request) -> Response:
+        uri = parse_data_uri(request.url)
+        respcls = responsetypes.from_mimetype(uri.media_type)
+
+        if issubclass(respcls, TextResponse) and uri.
+    media_type.split("/")[0] == "text":
+            charset = uri.media_type_parameters.get("charset")
+            return respcls(url=request.url, body=uri.data, encoding=charset)
+
+        return respcls(url=request.url, body=uri.data)
+`
+	f := extractLoose(t, "m.py", src)
+	var got []string
+	for _, s := range f.Symbols[1:] {
+		got = append(got, fmt.Sprintf("%s %s %d", s.Kind, s.Qualified(), s.Range.StartLine))
+	}
+	want := []string{"function f 3", "class f.Local 7", "variable f.Local.z 8", "variable a 13", "variable b 13",
+		"variable c 14", "variable d 14", "class DataURIDownloadHandler 16",
+		"method DataURIDownloadHandler.download_request 17", "variable DataURIDownloadHandler.charset 23"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("symbols\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	langtest.WantAll(t, langtest.Refs(f), "f call wrap", "f call decorate")
+	langtest.WantAll(t, langtest.Imports(f), "os@1", "json@5")
+	if imp := f.Imports[len(f.Imports)-1]; f.Symbols[imp.Symbol].Name != "f" {
+		t.Errorf("import json made in %s, want f", f.Symbols[imp.Symbol].Name)
+	}
+}

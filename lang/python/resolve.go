@@ -247,6 +247,7 @@ func resolveModule(tab lang.Table, fi *lang.FileInfo, src string) (string, strin
 	return "", lang.RuleExternal
 }
 
+// resolveImport binds name, imported by imp ("" or "*": the module).
 func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolution {
 	if name == "" || name == "*" {
 		p, rule := resolveModule(ctx.Table, ctx.File, imp.Source)
@@ -377,9 +378,7 @@ func starMember(tab lang.Table, fi *lang.FileInfo, name string, depth int) lang.
 	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 
-func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
-	return resolveRef(ctx, r, 0)
-}
+func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution { return resolveRef(ctx, r, 0) }
 
 func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	if depth > lang.MaxDepth {
@@ -686,30 +685,27 @@ func member(tab lang.Table, t *lang.Target, name string, depth int) lang.Resolut
 	if t.Kind == lang.KindModule {
 		return moduleMember(tab, t.Path, name, depth+1)
 	}
-	cands := tab.ByName(name)
 	if !lang.IsTypeKind(t.Kind) {
-		if m := ownMember(cands, t); m != nil {
+		if m := ownMember(tab.ByName(name), t); m != nil {
 			return lang.Bound(m, lang.RuleReceiver)
 		}
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
-	var found *lang.Target
-	ok, miss := members.Walk(tab, t, depth, func(c *lang.Target) bool {
-		found = ownMember(cands, c)
-		return found != nil
-	})
-	if ok {
-		return lang.Bound(found, lang.RuleReceiver)
-	}
-	return lang.Unbound(miss, 0)
+	return inClasses(tab, t, name, depth, "")
 }
 
 // baseMember finds name in the bases of class t, as super() does.
 func baseMember(tab lang.Table, t *lang.Target, name string, depth int) lang.Resolution {
+	return inClasses(tab, t, name, depth, t.ID)
+}
+
+// inClasses finds name in class t or its bases, in the order of members'
+// walk; the class whose id is skip does not count (t, for super()).
+func inClasses(tab lang.Table, t *lang.Target, name string, depth int, skip string) lang.Resolution {
 	cands := tab.ByName(name)
 	var found *lang.Target
 	ok, miss := members.Walk(tab, t, depth, func(c *lang.Target) bool {
-		if c.ID == t.ID {
+		if c.ID == skip {
 			return false
 		}
 		found = ownMember(cands, c)
