@@ -1,9 +1,9 @@
-// Package c is sdl's room for C and C++, which share one walker (the
-// C++ grammar extends the C one): functions, types, namespaces, includes,
-// macros read as the preprocessor would, guards and side effects;
-// resolution through includes, namespaces, usings and base classes; a .h
-// header parsed as C++ when its content says so (Walker.Pick); and the
-// skeleton rules of braced bodies.
+// Package c is sdl's room for C and C++, two Specs that share one query
+// (the C++ grammar extends the C one) and its hooks: functions, types,
+// namespaces, includes, macros read as the preprocessor would, guards and
+// side effects; resolution through includes, namespaces, usings and base
+// classes; a .h header parsed as C++ when its content says so
+// (Spec.Pick); and the skeleton rules of braced bodies.
 package c
 
 import (
@@ -19,13 +19,13 @@ import (
 	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
-// C and C++ share one walker: the C++ grammar extends the C one, so a C
-// tree is a C++ tree without the C++ node kinds.
+// C and C++ share one query and its hooks: the C++ grammar extends the C
+// one, so a C tree is a C++ tree without the C++ node kinds.
 //
 // What .h means: a .h file is C unless its content uses C++ syntax
 // (namespaces, classes with access sections, templates, "::", extension-less
 // standard headers such as <vector>); then it is parsed with the C++
-// grammar (Walker.Pick), and recorded as C++. Where the content does not
+// grammar (Spec.Pick), and recorded as C++. Where the content does not
 // tell, the repository does (Repo.ForPath): a header among C++ sources is
 // C++.
 // Extension-based alone would mis-parse the .h headers of most C++
