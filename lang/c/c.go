@@ -416,7 +416,7 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 			// a function declared spans its declaration; a variable
 			// too, unless the declaration declares several
 			if fn := unwrapDeclarator(t, d.Node).fn >= 0 && !isFuncPointer(t, d.Node); !fn {
-				if len(declarators(t, p)) == 1 {
+				if !several(t, p) {
 					d.Node = p
 				}
 				out = append(out, d)
@@ -436,15 +436,15 @@ func isRecord(k string) bool {
 	return k == "struct_specifier" || k == "union_specifier" || k == "enum_specifier" || k == "class_specifier"
 }
 
-// declarators are the declarators of declaration n.
-func declarators(t *lang.Tree, n int32) []int32 {
-	var out []int32
+// several reports whether declaration n declares more than one name.
+func several(t *lang.Tree, n int32) bool {
+	count := 0
 	for ch := range t.Children(n) {
 		if t.FieldName(ch) == "declarator" {
-			out = append(out, ch)
+			count++
 		}
 	}
-	return out
+	return count > 1
 }
 
 // inner is the declaration a template declares, n itself for another.
@@ -683,7 +683,7 @@ func declared(t *lang.Tree, n, dn int32, pl place, s *lang.Symbol) bool {
 	s.Signature.Modifiers = mods
 	s.Signature.Returns = typeWithDeco(base, d.deco)
 	visibility(t, s, pl, slices.Contains(mods, "static"))
-	if len(declarators(t, n)) > 1 {
+	if several(t, n) {
 		dt := t.Text(dn)
 		if d.value >= 0 && t.Nodes[d.value].StartByte > t.Nodes[dn].StartByte {
 			dt = string(t.Src[t.Nodes[dn].StartByte:t.Nodes[d.value].StartByte])
@@ -726,7 +726,7 @@ func typedef(t *lang.Tree, n, dn int32, s *lang.Symbol) bool {
 	visibility(t, s, placeOf(t, n), false)
 	s.Doc = doc(t, n)
 	s.Signature.Text = strings.TrimSuffix(lang.OneLine(t.Text(n)), ";")
-	if len(declarators(t, n)) > 1 {
+	if several(t, n) {
 		s.Signature.Text = "typedef " + typeWithDeco(base, d.deco) + " " + s.Name
 	}
 	return true

@@ -263,11 +263,13 @@ func (w *walkState) declaration(n int32, sym int) {
 			w.construct(typ, sym, v)
 		}
 	}
-	ds := declarators(t, n)
-	for _, dn := range ds {
+	for dn := range t.Children(n) {
+		if t.FieldName(dn) != "declarator" {
+			continue
+		}
 		d := unwrapDeclarator(t, dn)
-		s, ok := w.syms[dn]
-		if !ok && len(ds) == 1 {
+		s, ok := w.syms[dn] // one of several names, else the declaration's
+		if !ok {
 			s, ok = w.sym(n)
 		}
 		if !ok || d.value < 0 || w.x.Facts.Symbols[s].Kind != lang.KindVariable {
