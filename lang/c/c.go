@@ -546,7 +546,15 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	if t.FieldName(at) == "declarator" {
 		at = t.Parent(at) // one of several names a declaration declares
 	}
-	n, pl := inner(t, at), placeOf(t, at)
+	n, pl := at, placeOf(t, at)
+	if t.Kind(at) == "template_declaration" {
+		// the template's declaration that holds the name
+		for n = d.Name; n >= 0 && t.Parent(n) != at; n = t.Parent(n) {
+		}
+		if n < 0 {
+			return false
+		}
+	}
 	if pl.tmpl >= 0 && pl.tmpl != at {
 		at = pl.tmpl // a record a template's declaration defines
 		s.Signature.Text = headerText(t, at, d.Body)

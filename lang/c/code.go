@@ -160,8 +160,7 @@ func (w *walkState) decls(n int32, sym int) {
 func (w *walkState) decl(n int32, sym int) {
 	t := w.t
 	switch t.Kind(n) {
-	case "comment", "preproc_call", "preproc_include", "using_declaration", "namespace_alias_definition", "alias_declaration",
-		"access_specifier", "friend_declaration", "static_assert_declaration":
+	case "comment", "preproc_call", "preproc_include", "using_declaration", "namespace_alias_definition", "alias_declaration":
 	case "preproc_def", "preproc_function_def":
 		if s, ok := w.syms[n]; ok && t.Field(n, "value") >= 0 {
 			w.macroCalls(t.Bytes(t.Field(n, "value")), w.x.Facts.Symbols[s].Signature.Params, w.x.Facts.Symbols[s].Name, s, n)
@@ -298,7 +297,13 @@ func (w *walkState) record(n int32, around int) {
 		bn, bq := typeRefName(t, b)
 		w.x.Ref(lang.Ref{Kind: lang.RefExtends, Name: bn, Qualifier: bq, Symbol: sym}, b)
 	}
-	w.decls(body, sym)
+	for m := range t.NamedChildren(body) {
+		switch t.Kind(m) {
+		case "access_specifier", "friend_declaration", "using_declaration", "static_assert_declaration":
+		default:
+			w.decl(m, sym)
+		}
+	}
 }
 
 // maxMacroCalls bounds the calls one macro's body contributes.
