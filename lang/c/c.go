@@ -486,7 +486,11 @@ func placeOf(t *lang.Tree, n int32) place {
 		switch t.Kind(a) {
 		case "field_declaration_list":
 			if pl.cls < 0 {
-				pl.cls, pl.access = t.Parent(a), access(t, a, n)
+				pl.cls, pl.access = t.Parent(a), lang.VisPublic
+				if t.Kind(pl.cls) == "class_specifier" {
+					pl.access = lang.VisPrivate
+				}
+				pl.access = access(t, a, n, pl.access)
 			}
 		case "namespace_definition":
 			pl.hidden = pl.hidden || t.Field(a, "name") < 0
@@ -495,33 +499,18 @@ func placeOf(t *lang.Tree, n int32) place {
 	return pl
 }
 
-// access is the access in force at member m of class body b: the last
-// access specifier before it, also one a preprocessor conditional before
-// it (or holding it) sets.
-func access(t *lang.Tree, b, m int32) string {
-	at := t.Nodes[m].StartByte
-	acc := lang.VisPublic
-	if t.Kind(t.Parent(b)) == "class_specifier" {
-		acc = lang.VisPrivate
-	}
-	set := func(n int32) {
-		if a := strings.TrimSpace(strings.TrimSuffix(t.Text(n), ":")); a == "public" || a == "protected" || a == "private" {
-			acc = a
-		}
-	}
+// access is the access in force at member m of class body b, acc where
+// none is said: the last access specifier before it, also one a
+// preprocessor conditional of the body before it (or holding it) says.
+func access(t *lang.Tree, b, m int32, acc string) string {
 	for ch := range t.NamedChildren(b) {
-		if t.Nodes[ch].StartByte > at {
+		if t.Nodes[ch].StartByte > t.Nodes[m].StartByte {
 			break
 		}
-		switch t.Kind(ch) {
-		case "access_specifier":
-			set(ch)
-		case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
-			for in := range t.NamedChildren(ch) {
-				if t.Kind(in) == "access_specifier" && t.Nodes[in].StartByte < at {
-					set(in)
-				}
-			}
+		if k := t.Kind(ch); strings.HasPrefix(k, "preproc_") && t.Kind(b) == "field_declaration_list" {
+			acc = access(t, ch, m, acc)
+		} else if a := strings.TrimSpace(strings.TrimSuffix(t.Text(ch), ":")); k == "access_specifier" && (a == "public" || a == "protected" || a == "private") {
+			acc = a
 		}
 	}
 	return acc
@@ -626,7 +615,7 @@ func functionSymbol(t *lang.Tree, n, dn int32, pl place, s *lang.Symbol) bool {
 				args = append(args, lang.OneLine(t.Text(p)))
 			}
 		}
-		return testSymbol(t, n, t.Text(d.name), args, nsPath(t, n), s)
+		return testSymbol(t.Text(d.name), args, nsPath(t, n), s)
 	}
 	scopeName, name, dtor := nameParts(t, d.name)
 	if name == "" {
@@ -707,8 +696,7 @@ func declared(t *lang.Tree, n, dn int32, pl place, s *lang.Symbol) bool {
 
 // headerText is Extractor.HeaderText for a hook, which has no Extractor.
 func headerText(t *lang.Tree, n, body int32) string {
-	x := lang.Extractor{Tree: t}
-	return x.HeaderText(n, body)
+	return (&lang.Extractor{Tree: t}).HeaderText(n, body)
 }
 
 // typedef makes a name of typedef n (declarator dn) a type whose Returns
@@ -1448,7 +1436,7 @@ var testMacros = map[string]bool{
 // testSymbol makes s the test function a test macro defines, in namespace
 // ns: TEST(Suite, Name) is Suite.Name; TEST_CASE("name") is named by its
 // string.
-func testSymbol(t *lang.Tree, n int32, macro string, args []string, ns string, s *lang.Symbol) bool {
+func testSymbol(macro string, args []string, ns string, s *lang.Symbol) bool {
 	if len(args) == 0 {
 		return false
 	}

@@ -102,17 +102,14 @@ func (w *walkState) outOfLine(i int) {
 		}
 	}
 	s.Container = container
-	pl := placeOf(t, w.x.SymNode[i])
-	if pl.cls >= 0 {
-		return // visible as a member of the class it is declared in
-	}
-	hidden := pl.hidden
-	s.Exported, s.Visibility = !hidden, lang.VisPublic
-	if s.Kind == lang.KindFunction {
-		s.Visibility = lang.VisExported
-	}
-	if hidden {
-		s.Visibility = lang.VisInternal
+	if pl := placeOf(t, w.x.SymNode[i]); pl.cls < 0 {
+		// as visible as what it defines (a member: as its class says)
+		s.Exported, s.Visibility = !pl.hidden, lang.VisPublic
+		if pl.hidden {
+			s.Visibility = lang.VisInternal
+		} else if s.Kind == lang.KindFunction {
+			s.Visibility = lang.VisExported
+		}
 	}
 }
 
@@ -130,22 +127,16 @@ func (w *walkState) sym(n int32) (int, bool) {
 
 // namespaceOf is the qualified namespace scope names from inside ns, or "".
 func (w *walkState) namespaceOf(ns, scope string) string {
-	if !w.cpp {
-		return ""
-	}
-	for {
+	for w.cpp {
 		if q := join(ns, scope); w.namespaces[q] {
 			return q
 		}
 		if ns == "" {
-			return ""
+			break
 		}
-		if i := strings.LastIndexByte(ns, '.'); i >= 0 {
-			ns = ns[:i]
-		} else {
-			ns = ""
-		}
+		ns = ns[:max(strings.LastIndexByte(ns, '.'), 0)]
 	}
+	return ""
 }
 
 // decls walks the declarations directly inside n (a translation unit, a

@@ -80,7 +80,7 @@ func (w *walkState) testMacro(n int32, sym int) bool {
 	if sym > 0 {
 		ns = w.x.Facts.Symbols[sym].Qualified()
 	}
-	if !testSymbol(t, n, t.FieldText(call, "function"), args, ns, &s) {
+	if !testSymbol(t.FieldText(call, "function"), args, ns, &s) {
 		return false
 	}
 	s.Signature.Text = w.x.HeaderText(n, body)
