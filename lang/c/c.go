@@ -359,6 +359,12 @@ func root(t *lang.Tree, n int32) bool {
 		}
 	case "using_declaration":
 		return t.Kind(t.Parent(n)) != "field_declaration_list"
+	case "field_declaration":
+		// a data member is its class's field, not a symbol: the query
+		// reads the methods a class declares
+		if p := t.Kind(t.Parent(n)); (p == "field_declaration_list" || strings.HasPrefix(p, "preproc_")) && unwrapDeclarator(t, t.Field(n, "declarator")).fn < 0 {
+			return false
+		}
 	}
 	return walked(t, n)
 }
