@@ -54,13 +54,19 @@ package lang
 //     one definition of each name of a var spec; Python's names each
 //     target of an assignment and keeps a name only where it is new in its
 //     function or class, and its QueryRoot leaves a function's
-//     assignments out).
+//     assignments out). lang/c is two Specs, C and C++, sharing tags.scm
+//     (cpp.scm adds what only C++'s grammar has): its Defs says which node
+//     a symbol spans (a declaration of one name, a template), its Symbol
+//     reads the declared name from the declarator, and its Finish places
+//     an out-of-line A::f and walks the code; Spec.Pick chooses the
+//     language of a file from its content (a .h header holding C++ is
+//     C++), as Walker.Pick does.
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/kotlin, lang/swift, lang/c (C and C++) and
-//     lang/javascript (JavaScript; TypeScript and TSX are Specs
-//     whose Finish is the walker).
+//     cannot follow: lang/kotlin, lang/swift and lang/javascript
+//     (JavaScript; TypeScript and TSX are Specs whose Finish is the
+//     walker).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what

@@ -90,6 +90,10 @@ type Spec struct {
 	// needs bytes the code lacks, with the offsets of the bytes it added
 	// (as Walker.Insert).
 	Insert func(src []byte) ([]byte, []uint32)
+	// Pick, when set, chooses the language a file is parsed as from its
+	// content, and may return the source with what the grammar cannot
+	// read blanked out (as Walker.Pick: a .h file is C or C++).
+	Pick func(filePath string, src []byte) (*Language, []byte)
 
 	Resolver Resolver
 	// Project reads the language's project files (as Walker.Project;
@@ -149,7 +153,7 @@ var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "im
 // compile panics then; TestQueriesCompile compiles every room's query, so
 // that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
-	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup, insert: s.Insert, Project: s.Project}
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup, insert: s.Insert, Project: s.Project, pick: s.Pick}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
 	l.builtins = map[string]bool{}

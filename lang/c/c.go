@@ -1,15 +1,17 @@
-// Package c is sdl's room for C and C++, which share one walker (the
-// C++ grammar extends the C one): functions, types, namespaces, includes,
-// macros read as the preprocessor would, guards and side effects;
-// resolution through includes, namespaces, usings and base classes; a .h
-// header parsed as C++ when its content says so (Walker.Pick); and the
-// skeleton rules of braced bodies.
+// Package c is sdl's room for C and C++, two Specs that share one query
+// (the C++ grammar extends the C one) and its hooks: functions, types,
+// namespaces, includes, macros read as the preprocessor would, guards and
+// side effects; resolution through includes, namespaces, usings and base
+// classes; a .h header parsed as C++ when its content says so
+// (Spec.Pick); and the skeleton rules of braced bodies.
 package c
 
 import (
 	"bytes"
 	"embed"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -17,13 +19,13 @@ import (
 	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
-// C and C++ share one walker: the C++ grammar extends the C one, so a C
-// tree is a C++ tree without the C++ node kinds.
+// C and C++ share one query and its hooks: the C++ grammar extends the C
+// one, so a C tree is a C++ tree without the C++ node kinds.
 //
 // What .h means: a .h file is C unless its content uses C++ syntax
 // (namespaces, classes with access sections, templates, "::", extension-less
 // standard headers such as <vector>); then it is parsed with the C++
-// grammar (Walker.Pick), and recorded as C++. Where the content does not
+// grammar (Spec.Pick), and recorded as C++. Where the content does not
 // tell, the repository does (Repo.ForPath): a header among C++ sources is
 // C++.
 // Extension-based alone would mis-parse the .h headers of most C++
@@ -36,6 +38,14 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+// tags is the query both grammars share; cppTags adds what only C++ has.
+//
+//go:embed tags.scm
+var tags string
+
+//go:embed cpp.scm
+var cppTags string
+
 func init() {
 	// the macro lists are read at the first C or C++ file, not by every
 	// process at start-up
@@ -44,21 +54,25 @@ func init() {
 		cpp.cplusplus = true
 		return c, cpp
 	})
+	register := func(s lang.Spec) *lang.Language {
+		s.Comments, s.Data, s.Builtins = []string{"comment"}, data, slices.Sorted(maps.Keys(builtins))
+		s.QueryRoots, s.QueryRoot = append(rootKinds, s.QueryRoots...), root
+		s.Defs, s.Symbol, s.Import, s.Finish, s.OwnDocs, s.OwnBases = defs, symbol, imports, finish, true, true
+		// the name other files include this file by: its path, found by
+		// any suffix of whole segments (see Table.ModuleFiles)
+		s.Module = func(filePath string, _ *lang.Tree, _ string) string { return filePath }
+		s.Resolver, s.SkelRules = lang.Resolvers{Ref: resolve, Import: resolveImport}, skeleton()
+		return lang.Register(s)
+	}
 	// Pick runs at parse time, when both are registered
 	var c, cpp *lang.Language
-	c = lang.RegisterWalker(lang.Walker{
-		Name:          "c",
-		Extensions:    []string{".c", ".h"},
-		Grammar:       grammar.C(),
-		Comments:      []string{"comment"},
-		Strings:       []string{"string_literal", "char_literal", "system_lib_string"},
-		Idents:        []string{"identifier", "field_identifier", "type_identifier", "statement_identifier"},
-		Data:          data,
-		Builtins:      builtins,
-		Extract:       extract,
-		Resolve:       resolve,
-		ResolveImport: resolveImport,
-		Skeleton:      skeleton(),
+	c = register(lang.Spec{
+		Name:       "c",
+		Extensions: []string{".c", ".h"},
+		Grammar:    grammar.C(),
+		Query:      tags, QueryFile: "lang/c/tags.scm",
+		Strings: []string{"string_literal", "char_literal", "system_lib_string"},
+		Idents:  []string{"identifier", "field_identifier", "type_identifier", "statement_identifier"},
 		Pick: func(filePath string, src []byte) (*lang.Language, []byte) {
 			cMacros, cppMacros := macros()
 			// a .c file is C (as linguist has it); a header may hold C++
@@ -68,20 +82,15 @@ func init() {
 			return c, cMacros.blank(blankExportMacros(src))
 		},
 	})
-	cpp = lang.RegisterWalker(lang.Walker{
+	cpp = register(lang.Spec{
 		Name: "cpp",
 		Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
 			".ipp", ".tpp"},
-		Grammar:       grammar.CPP(),
-		Comments:      []string{"comment"},
-		Strings:       []string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
-		Idents:        []string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"},
-		Data:          data,
-		Builtins:      builtins,
-		Extract:       extract,
-		Resolve:       resolve,
-		ResolveImport: resolveImport,
-		Skeleton:      skeleton(),
+		Grammar: grammar.CPP(),
+		Query:   tags + cppTags, QueryFile: "lang/c/tags.scm and cpp.scm",
+		QueryRoots: []string{"class_specifier", "namespace_definition", "alias_declaration", "using_declaration", "namespace_alias_definition"},
+		Strings:    []string{"string_literal", "char_literal", "system_lib_string", "raw_string_literal"},
+		Idents:     []string{"identifier", "field_identifier", "type_identifier", "statement_identifier", "namespace_identifier"},
 		Pick: func(_ string, src []byte) (*lang.Language, []byte) {
 			_, cppMacros := macros()
 			return cpp, cppMacros.blank(blankExportMacros(namespaceMacros(src)))
@@ -331,76 +340,487 @@ func nextWord(rest []byte, w string) bool {
 	return bytes.HasPrefix(rest, []byte(w)) && (len(rest) == len(w) || !lang.IsIdentByte(rest[len(w)]))
 }
 
-// walkState is the state of one file's walk.
-type walkState struct {
-	x      *lang.Extractor
-	t      *lang.Tree
-	cpp    bool
-	header bool
-	// namespaces lists the namespaces this file opens, qualified: in
-	// "void A::f() {}", A names a namespace when the file opens one of that
-	// name, else a class.
-	namespaces map[string]bool
-	// classes maps the qualified names of the classes this file defines to
-	// their symbols: an out-of-line method finds its class's fields there.
-	classes map[string]int
-	// testBody is the block a test macro took as its body where the
-	// grammar split the two (TEST_CASE("x") { ... } read as a call and a
-	// block): the file's walk must not read it again as its own code.
-	testBody int32
-}
+// rootKinds are the nodes the query runs from in both grammars; C++ adds
+// its own.
+var rootKinds = []string{"function_definition", "declaration", "field_declaration", "type_definition",
+	"struct_specifier", "union_specifier", "enum_specifier", "preproc_def", "preproc_function_def", "preproc_include"}
 
-// state is where the walker declares things.
-type state struct {
-	parent int    // the symbol declarations hang from
-	ns     string // qualified name of the innermost namespace or class, "" at file scope
-	cls    int    // the class whose body is walked, -1 elsewhere
-	access string // the access in force in a class body
-	hidden bool   // inside an anonymous namespace: internal linkage
-	tmpl   int32  // the template_declaration around the declaration, -1
-}
-
-func extract(x *lang.Extractor) {
-	w := &walkState{x: x, t: x.Tree, cpp: x.Tree.Lang.Name == "cpp", header: isHeader(x.Path),
-		namespaces: map[string]bool{}, classes: map[string]int{}, testBody: -1}
-	// the name other files include this file by: its path, found by any
-	// suffix of whole segments (see Table.ModuleFiles)
-	x.Facts.Module = x.Path
-	if w.cpp {
-		w.collectNamespaces(0, "")
-	}
-	w.decls(0, state{parent: 0, cls: -1, tmpl: -1})
-}
-
-// collectNamespaces records the namespaces the file opens.
-func (w *walkState) collectNamespaces(n int32, prefix string) {
-	t := w.t
-	for c := range t.NamedChildren(n) {
-		switch t.Kind(c) {
-		case "namespace_definition":
-			name := namespaceName(t, c)
-			q := prefix
-			if name != "" {
-				q = join(prefix, name)
-				w.namespaces[q] = true
-				// a nested a::b also opens a
-				for i := strings.IndexByte(q, '.'); i >= 0; {
-					w.namespaces[q[:i]] = true
-					j := strings.IndexByte(q[i+1:], '.')
-					if j < 0 {
-						break
-					}
-					i += 1 + j
-				}
-			}
-			if b := t.Field(c, "body"); b >= 0 {
-				w.collectNamespaces(b, q)
-			}
-		case "linkage_specification", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
-			"declaration_list", "ERROR":
-			w.collectNamespaces(c, prefix)
+// root reports whether the query runs from node n: a declaration of the
+// file, where walked says the file declares, not one in a function's
+// code; a record where a declaration of the file has it as its type; a
+// using directive anywhere but a class body (in a function, an import of
+// that function).
+func root(t *lang.Tree, n int32) bool {
+	switch t.Kind(n) {
+	case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
+		switch p := t.Parent(n); t.Kind(p) {
+		case "declaration", "field_declaration", "type_definition":
+			return t.FieldName(n) == "type" && walked(t, p)
+		}
+	case "using_declaration":
+		return t.Kind(t.Parent(n)) != "field_declaration_list"
+	case "field_declaration":
+		// a data member is its class's field, not a symbol: the query
+		// reads the methods a class declares
+		if p := t.Kind(t.Parent(n)); (p == "field_declaration_list" || strings.HasPrefix(p, "preproc_")) && unwrapDeclarator(t, t.Field(n, "declarator")).fn < 0 {
+			return false
 		}
 	}
+	return walked(t, n)
+}
+
+// walked reports whether node n is a declaration of the file: a child of
+// the file, of a namespace, linkage or template, of a preprocessor
+// conditional among them, or a member of a class body.
+func walked(t *lang.Tree, n int32) bool {
+	p := t.Parent(n)
+	if p <= 0 {
+		return p == 0 // the root's children, whatever its kind (ERROR)
+	}
+	switch t.Kind(p) {
+	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
+		if f := t.FieldName(n); f == "condition" || f == "name" {
+			return false
+		}
+		return walked(t, p)
+	case "declaration_list", "ERROR":
+		return walked(t, p)
+	case "linkage_specification", "namespace_definition":
+		return t.FieldName(n) == "body" && walked(t, p)
+	case "template_declaration":
+		return t.FieldName(n) != "parameters" && walked(t, p)
+	case "field_declaration_list":
+		// the members of a named (or typedef-named) struct, union or class
+		switch r := t.Parent(p); t.Kind(r) {
+		case "struct_specifier", "union_specifier", "class_specifier":
+			if t.Field(r, "name") < 0 && t.Kind(t.Parent(r)) != "type_definition" {
+				return false
+			}
+			return root(t, r)
+		}
+	}
+	return false
+}
+
+// defs says which node each definition's symbol spans: a declaration of
+// one name spans the declaration (a declarator each of several), and a
+// template's declaration its template; the name an anonymous record takes
+// from its typedef is the record's alone.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	named := map[int32]bool{}
+	for _, d := range ds {
+		if isRecord(t.Kind(d.Node)) && t.Field(d.Node, "name") < 0 {
+			named[d.Name] = true
+		}
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if p := t.Parent(d.Node); t.FieldName(d.Node) == "declarator" {
+			if named[d.Name] && t.Kind(p) == "type_definition" {
+				continue
+			}
+			// a function declared spans its declaration; a variable
+			// too, unless the declaration declares several
+			if fn := unwrapDeclarator(t, d.Node).fn >= 0 && !isFuncPointer(t, d.Node); !fn {
+				if !several(t, p) {
+					d.Node = p
+				}
+				out = append(out, d)
+				continue
+			}
+			d.Node = p
+		}
+		if p := t.Parent(d.Node); p >= 0 && t.Kind(p) == "template_declaration" {
+			d.Node = p
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func isRecord(k string) bool {
+	return k == "struct_specifier" || k == "union_specifier" || k == "enum_specifier" || k == "class_specifier"
+}
+
+// several reports whether declaration n declares more than one name.
+func several(t *lang.Tree, n int32) bool {
+	count := 0
+	for ch := range t.Children(n) {
+		if t.FieldName(ch) == "declarator" {
+			count++
+		}
+	}
+	return count > 1
+}
+
+// inner is the declaration a template declares, n itself for another.
+func inner(t *lang.Tree, n int32) int32 {
+	if t.Kind(n) != "template_declaration" {
+		return n
+	}
+	in := n
+	for ch := range t.NamedChildren(n) {
+		if t.FieldName(ch) != "parameters" && !t.IsComment(ch) {
+			in = ch // the last: what the grammar could not read comes first
+		}
+	}
+	return in
+}
+
+// place is where a declaration stands: the class whose body holds it (-1
+// outside one) and the access there, whether an anonymous namespace hides
+// it, and the template around it (-1).
+type place struct {
+	cls    int32
+	access string
+	hidden bool
+	tmpl   int32
+}
+
+func placeOf(t *lang.Tree, n int32) place {
+	pl := place{cls: -1, tmpl: -1}
+	// the template around n, or around the declaration n is the type of
+	for a, i := n, 0; a >= 0 && i < 3; a, i = t.Parent(a), i+1 {
+		if k := t.Kind(a); k == "template_declaration" {
+			pl.tmpl = a
+			break
+		} else if i > 0 && k != "declaration" && k != "field_declaration" {
+			break
+		}
+	}
+	for a := t.Parent(n); a >= 0; a = t.Parent(a) {
+		switch t.Kind(a) {
+		case "field_declaration_list":
+			if pl.cls < 0 {
+				pl.cls, pl.access = t.Parent(a), lang.VisPublic
+				if t.Kind(pl.cls) == "class_specifier" {
+					pl.access = lang.VisPrivate
+				}
+				pl.access = access(t, a, n, pl.access)
+			}
+		case "namespace_definition":
+			pl.hidden = pl.hidden || t.Field(a, "name") < 0
+		}
+	}
+	return pl
+}
+
+// access is the access in force at member m of class body b, acc where
+// none is said: the last access specifier before it, also one a
+// preprocessor conditional of the body before it (or holding it) says.
+func access(t *lang.Tree, b, m int32, acc string) string {
+	for ch := range t.NamedChildren(b) {
+		if t.Nodes[ch].StartByte > t.Nodes[m].StartByte {
+			break
+		}
+		if k := t.Kind(ch); strings.HasPrefix(k, "preproc_") && t.Kind(b) == "field_declaration_list" {
+			acc = access(t, ch, m, acc)
+		} else if a := strings.TrimSpace(strings.TrimSuffix(t.Text(ch), ":")); k == "access_specifier" && (a == "public" || a == "protected" || a == "private") {
+			acc = a
+		}
+	}
+	return acc
+}
+
+// nsPath is the qualified name of the namespaces around n.
+func nsPath(t *lang.Tree, n int32) string {
+	q := ""
+	for a := t.Parent(n); a >= 0; a = t.Parent(a) {
+		if t.Kind(a) == "namespace_definition" {
+			q = join(namespaceName(t, a), q)
+		}
+	}
+	return q
+}
+
+// symbol completes the symbol of a definition: its declared name and
+// kind, signature, visibility and doc. An out-of-line method's class and
+// a member's export are finish's: they need the file's other symbols.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	at := d.Node
+	if t.FieldName(at) == "declarator" {
+		at = t.Parent(at) // one of several names a declaration declares
+	}
+	n, pl := at, placeOf(t, at)
+	if t.Kind(at) == "template_declaration" {
+		// the template's declaration that holds the name
+		for n = d.Name; n >= 0 && t.Parent(n) != at; n = t.Parent(n) {
+		}
+		if n < 0 {
+			return false
+		}
+	}
+	if pl.tmpl >= 0 && pl.tmpl != at {
+		at = pl.tmpl // a record a template's declaration defines
+		s.Signature.Text = headerText(t, at, d.Body)
+	}
+	s.Doc = doc(t, at)
+	switch k := t.Kind(n); {
+	case k == "function_definition":
+		return functionSymbol(t, n, d.Name, pl, s)
+	case k == "preproc_def" || k == "preproc_function_def":
+		return macro(t, n, s)
+	case isRecord(k):
+		return record(t, n, d, pl, s)
+	case k == "namespace_definition":
+		return namespace(t, n, pl, s)
+	case k == "alias_declaration":
+		s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
+		s.Signature.Generics = generics(t, pl.tmpl)
+		visibility(t, s, pl, false)
+		s.Signature.Text = strings.TrimSuffix(lang.OneLine(t.Text(d.Node)), ";")
+		return true
+	}
+	if t.Kind(n) == "type_definition" {
+		return typedef(t, n, d.Name, s)
+	}
+	return declared(t, n, d.Name, pl, s)
+}
+
+// macro makes #define NAME(args) a function and #define NAME value a
+// variable, hung from the file: a macro knows no namespace or class.
+func macro(t *lang.Tree, n int32, s *lang.Symbol) bool {
+	s.Parent, s.Exported = 0, isHeader(t.Path)
+	s.Signature.Modifiers = []string{"macro"}
+	s.Signature.Text = lang.Shorten(lang.OneLine(strings.TrimRight(t.Text(n), "\n")), lang.MaxSigText)
+	if t.Kind(n) == "preproc_def" {
+		if strings.TrimSpace(t.FieldText(n, "value")) == "" {
+			return false // an include guard, a feature flag
+		}
+		s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
+		return true
+	}
+	s.Kind = lang.KindFunction // in a class body too
+	ps := t.Field(n, "parameters")
+	if ps < 0 {
+		return true
+	}
+	for p := range t.NamedChildren(ps) {
+		if t.Kind(p) == "identifier" {
+			s.Signature.Params = append(s.Signature.Params, lang.Param{Name: t.Text(p)})
+		}
+	}
+	if strings.Contains(t.Text(ps), "...") {
+		s.Signature.Params = append(s.Signature.Params, lang.Param{Name: "...", Variadic: true})
+	}
+	return true
+}
+
+// functionSymbol completes a function or method defined at n (a
+// function_definition, or a declaration for a prototype) with declarator
+// dn.
+func functionSymbol(t *lang.Tree, n, dn int32, pl place, s *lang.Symbol) bool {
+	d := unwrapDeclarator(t, dn)
+	if d.fn < 0 || d.name < 0 {
+		return false // a macro-mangled declaration: its code is the file's
+	}
+	if testMacros[t.Text(d.name)] && t.Field(n, "type") < 0 {
+		var args []string
+		if ps := t.Field(d.fn, "parameters"); ps >= 0 {
+			for p := range t.NamedChildren(ps) {
+				args = append(args, lang.OneLine(t.Text(p)))
+			}
+		}
+		return testSymbol(t.Text(d.name), args, nsPath(t, n), s)
+	}
+	scopeName, name, dtor := nameParts(t, d.name)
+	if name == "" {
+		return false
+	}
+	s.Name, s.Kind = name, lang.KindFunction
+	mods := modifiers(t, n, d.fn)
+	if pl.tmpl >= 0 {
+		mods = append([]string{"template"}, mods...)
+		s.Signature.Generics = generics(t, pl.tmpl)
+	}
+	if t.Field(n, "body") < 0 && pl.cls < 0 {
+		mods = append(mods, "declaration")
+	}
+	if t.Kind(n) != "function_definition" && pl.tmpl < 0 {
+		s.Signature.Text = headerText(t, n, -1) // one of a declaration's names
+	}
+	s.Signature.Modifiers = mods
+	if pl.cls >= 0 && scopeName == "" {
+		s.Kind = lang.KindMethod
+		if _, cls, _ := nameParts(t, t.Field(pl.cls, "name")); !dtor && name == cls {
+			s.Kind = lang.KindConstructor
+		}
+	}
+	visibility(t, s, pl, slices.Contains(mods, "static") && pl.cls < 0)
+	s.Signature.Params = params(t, t.Field(d.fn, "parameters"), nil)
+	s.Signature.Returns = returnType(t, n, d)
+	return true
+}
+
+// declared completes what declarator dn of declaration n declares: a
+// prototype (a symbol in a header, where it is the API; in a source file
+// it only forward-declares), a method declared in its class, a global
+// variable. A class's data members are its fields, not symbols.
+func declared(t *lang.Tree, n, dn int32, pl place, s *lang.Symbol) bool {
+	header := isHeader(t.Path)
+	d := unwrapDeclarator(t, dn)
+	if d.name < 0 {
+		return false
+	}
+	if d.fn >= 0 && !isFuncPointer(t, dn) {
+		return (pl.cls >= 0 || header) && functionSymbol(t, n, dn, pl, s)
+	}
+	mods := modifiers(t, n, -1)
+	if pl.cls >= 0 || slices.Contains(mods, "extern") && !header {
+		return false // a field; a variable defined elsewhere
+	}
+	scopeName, name, _ := nameParts(t, d.name)
+	if name == "" || t.Kind(d.name) == "type_identifier" {
+		return false
+	}
+	s.Name, s.Kind = name, lang.KindVariable
+	if scopeName != "" {
+		// int A::count = 0: a static member's definition
+		s.Container = join(nsPath(t, n), scopeName)
+	}
+	s.Doc = doc(t, n)
+	base := baseType(t, n)
+	if strings.HasPrefix(base, "const ") || strings.Contains(base, " const") {
+		mods = append(mods, "const")
+	}
+	s.Signature.Modifiers = mods
+	s.Signature.Returns = typeWithDeco(base, d.deco)
+	visibility(t, s, pl, slices.Contains(mods, "static"))
+	if several(t, n) {
+		dt := t.Text(dn)
+		if d.value >= 0 && t.Nodes[d.value].StartByte > t.Nodes[dn].StartByte {
+			dt = string(t.Src[t.Nodes[dn].StartByte:t.Nodes[d.value].StartByte])
+		}
+		dt = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(dt), "="))
+		s.Signature.Text = lang.Shorten(lang.OneLine(base+" "+dt), lang.MaxSigText)
+	} else {
+		text := headerText(t, n, d.value)
+		s.Signature.Text = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(text, "=")), ";")
+	}
+	return true
+}
+
+// headerText is Extractor.HeaderText for a hook, which has no Extractor.
+func headerText(t *lang.Tree, n, body int32) string {
+	return (&lang.Extractor{Tree: t}).HeaderText(n, body)
+}
+
+// typedef makes a name of typedef n (declarator dn) a type whose Returns
+// is the type it names.
+func typedef(t *lang.Tree, n, dn int32, s *lang.Symbol) bool {
+	base := baseType(t, n)
+	d := unwrapDeclarator(t, dn)
+	if d.name < 0 {
+		return false
+	}
+	s.Name, s.Kind = t.Text(d.name), lang.KindType
+	if d.fn < 0 && d.deco == "" && strings.HasSuffix(base, " "+s.Name) && strings.Count(base, " ") == 1 {
+		return false // typedef struct foo foo: the struct is the type
+	}
+	if d.fn >= 0 {
+		// typedef int (*cmp_fn)(const void *, const void *)
+		s.Signature.Params = params(t, t.Field(d.fn, "parameters"), nil)
+		s.Signature.Returns = strings.TrimPrefix(funcPointerType(t, n, d), "typedef ")
+		s.Signature.Modifiers = []string{"function pointer"}
+	} else {
+		s.Signature.Returns = typeWithDeco(base, d.deco)
+	}
+	visibility(t, s, placeOf(t, n), false)
+	s.Doc = doc(t, n)
+	s.Signature.Text = strings.TrimSuffix(lang.OneLine(t.Text(n)), ";")
+	if several(t, n) {
+		s.Signature.Text = "typedef " + typeWithDeco(base, d.deco) + " " + s.Name
+	}
+	return true
+}
+
+// record completes a struct, union, enum or class with a body; an
+// anonymous one is named by its typedef (d.Name).
+func record(t *lang.Tree, n int32, d lang.Def, pl place, s *lang.Symbol) bool {
+	kind := t.Kind(n)
+	body := t.Field(n, "body")
+	nameNode := t.Field(n, "name")
+	if nameNode >= 0 {
+		_, s.Name, _ = nameParts(t, nameNode)
+	}
+	s.Kind = lang.KindClass
+	switch kind {
+	case "struct_specifier", "union_specifier":
+		s.Signature.Modifiers = []string{strings.TrimSuffix(kind, "_specifier")}
+	case "enum_specifier":
+		s.Kind = lang.KindType
+		s.Signature.Modifiers = []string{"enum"}
+		if t.ChildOfKind(n, "class") >= 0 || t.ChildOfKind(n, "struct") >= 0 {
+			s.Signature.Modifiers = []string{"enum class"}
+		}
+	}
+	if pl.tmpl >= 0 {
+		s.Signature.Generics = generics(t, pl.tmpl)
+		if nameNode >= 0 && t.Kind(nameNode) == "template_type" {
+			s.Signature.Modifiers = append(s.Signature.Modifiers, "specialization")
+		}
+	}
+	if t.ChildOfKind(n, "virtual_specifier") >= 0 {
+		s.Signature.Modifiers = append(s.Signature.Modifiers, "final")
+	}
+	for _, b := range bases(t, n) {
+		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
+	}
+	if kind == "enum_specifier" {
+		if b := t.Field(n, "base"); b >= 0 {
+			s.Signature.Returns = lang.OneLine(t.Text(b))
+		}
+		for e := range t.NamedChildren(body) {
+			if en := t.Field(e, "name"); en >= 0 && t.Kind(e) == "enumerator" {
+				s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(en), Type: s.Name, Default: lang.OneLine(t.FieldText(e, "value"))})
+			}
+		}
+	} else {
+		s.Signature.Fields = fields(t, body)
+		if abstract, iface := abstractness(t, body); abstract {
+			s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
+			if iface {
+				s.Kind = lang.KindInterface
+			}
+		}
+	}
+	visibility(t, s, pl, false)
+	if p := t.Parent(n); s.Doc == "" && (t.Kind(p) == "type_definition" || t.Kind(p) == "declaration") {
+		s.Doc = doc(t, p)
+	}
+	return true
+}
+
+// bases are the types of a class's base clause.
+func bases(t *lang.Tree, n int32) []int32 {
+	var out []int32
+	bc := t.ChildOfKind(n, "base_class_clause")
+	if bc < 0 {
+		return nil
+	}
+	for b := range t.NamedChildren(bc) {
+		if k := t.Kind(b); k != "access_specifier" && k != "virtual" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// namespace completes a named namespace, a module; a::b is b in a.
+func namespace(t *lang.Tree, n int32, pl place, s *lang.Symbol) bool {
+	name := namespaceName(t, n)
+	s.Name = lastDotted(name)
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		s.Container = join(nsPath(t, n), name[:i])
+	}
+	s.Exported, s.Visibility = !pl.hidden, lang.VisPublic
+	if pl.hidden {
+		s.Visibility = lang.VisInternal
+	}
+	if t.ChildOfKind(n, "inline") >= 0 {
+		s.Signature.Modifiers = []string{"inline"}
+	}
+	return true
 }
 
 // namespaceName is the name of a namespace definition, dotted for
@@ -424,226 +844,28 @@ func join(a, b string) string {
 	return a + "." + b
 }
 
-// decls walks the declarations directly inside n: a translation unit, a
-// namespace or linkage body, a preprocessor conditional.
-func (w *walkState) decls(n int32, c state) {
-	t := w.t
-	for ch := range t.NamedChildren(n) {
-		w.decl(ch, c)
-	}
-}
-
-func (w *walkState) decl(n int32, c state) {
-	t := w.t
-	switch t.Kind(n) {
-	case "comment", "preproc_call":
-	case "preproc_include":
-		w.include(n, c)
-	case "preproc_def", "preproc_function_def":
-		w.macro(n, c)
-	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
-		for ch := range t.NamedChildren(n) {
-			if f := t.FieldName(ch); f == "condition" || f == "name" {
-				continue
-			}
-			w.decl(ch, c)
-		}
-	case "function_definition":
-		w.function(n, c)
-	case "declaration", "field_declaration":
-		w.declaration(n, c)
-	case "type_definition":
-		w.typedef(n, c)
-	case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
-		w.record(n, c, "")
-	case "namespace_definition":
-		w.namespace(n, c)
-	case "linkage_specification":
-		if b := t.Field(n, "body"); b >= 0 {
-			if t.Kind(b) == "declaration_list" {
-				w.decls(b, c)
-			} else {
-				w.decl(b, c)
-			}
-		}
-	case "template_declaration":
-		w.template(n, c)
-	case "using_declaration":
-		w.using(n, c)
-	case "namespace_alias_definition":
-		w.namespaceAlias(n, c)
-	case "alias_declaration":
-		w.alias(n, c)
-	case "declaration_list", "ERROR":
-		w.decls(n, c)
-	case "expression_statement":
-		if w.testMacro(n, c) {
-			return
-		}
-		w.code(n, c.parent, newScope(nil), false, c)
-	case "compound_statement":
-		if n == w.testBody {
-			return // the test's body, read by testMacro
-		}
-		// the body of a macro-defined function the grammar could not
-		// see as one (TEST(a, b) { ... } in C): code of the enclosing symbol
-		w.code(n, c.parent, newScope(nil), false, c)
+// visibility sets a symbol's visibility from where it stands: a class
+// member's by access (finish makes it exported only when its class is),
+// others by linkage.
+func visibility(t *lang.Tree, s *lang.Symbol, pl place, static bool) {
+	switch {
+	case pl.cls >= 0:
+		s.Visibility = pl.access
+		s.Exported = s.Visibility == lang.VisPublic
+	case static || pl.hidden:
+		s.Exported, s.Visibility = false, lang.VisInternal
 	default:
-		w.code(n, c.parent, newScope(nil), false, c)
-	}
-}
-
-// include records #include "x.h" (Source x.h) and #include <x.h>
-// (Source <x.h>).
-func (w *walkState) include(n int32, c state) {
-	t := w.t
-	p := t.Field(n, "path")
-	if p < 0 {
-		return
-	}
-	src := t.Text(p)
-	switch t.Kind(p) {
-	case "string_literal":
-		src = strings.Trim(src, `"`)
-	case "system_lib_string":
-	default:
-		return // #include MACRO
-	}
-	if strings.TrimSpace(strings.Trim(src, "<>")) == "" {
-		return
-	}
-	w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: src, Line: t.StartLine(n), Symbol: 0})
-}
-
-// macro makes #define NAME(args) a function and #define NAME value a
-// variable. A macro without a value (an include guard, a feature flag)
-// is no symbol.
-func (w *walkState) macro(n int32, c state) {
-	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	val := t.Field(n, "value")
-	// a macro knows no namespace or class: it hangs from the file
-	s := lang.Symbol{Name: t.Text(name), Parent: 0, Doc: w.doc(n)}
-	s.Signature.Modifiers = []string{"macro"}
-	s.Exported = w.header
-	s.Signature.Text = lang.Shorten(lang.OneLine(strings.TrimRight(t.Text(n), "\n")), lang.MaxSigText)
-	if t.Kind(n) == "preproc_function_def" {
-		s.Kind = lang.KindFunction
-		if ps := t.Field(n, "parameters"); ps >= 0 {
-			for p := range t.NamedChildren(ps) {
-				if t.Kind(p) == "identifier" {
-					s.Signature.Params = append(s.Signature.Params, lang.Param{Name: t.Text(p)})
-				} else if t.Kind(p) == "..." || strings.Contains(t.Text(p), "...") {
-					s.Signature.Params = append(s.Signature.Params, lang.Param{Name: "...", Variadic: true})
-				}
-			}
-			if strings.Contains(t.Text(ps), "...") && (len(s.Signature.Params) == 0 || !s.Signature.Params[len(s.Signature.Params)-1].Variadic) {
-				s.Signature.Params = append(s.Signature.Params, lang.Param{Name: "...", Variadic: true})
-			}
+		s.Exported, s.Visibility = true, lang.VisExported
+		if !isHeader(t.Path) && s.Kind != lang.KindFunction && s.Kind != lang.KindVariable && s.Kind != lang.KindMethod && s.Kind != lang.KindConstructor {
+			// a type defined in a source file is seen by that file only
+			s.Exported, s.Visibility = false, lang.VisInternal
 		}
-	} else {
-		if val < 0 || strings.TrimSpace(t.Text(val)) == "" {
-			return
-		}
-		s.Kind = lang.KindVariable
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
 	}
-	sym := w.x.AddSymbol(s, n, name, val)
-	w.trimNewline(sym)
-	if val >= 0 {
-		w.macroCalls(t.Bytes(val), s.Signature.Params, s.Name, sym, n)
-	}
-}
-
-// maxMacroCalls bounds the calls one macro's body contributes.
-const maxMacroCalls = 16
-
-// macroCalls records the calls a macro's body makes: the grammar keeps the
-// body as text, so identifiers followed by "(" are found in it, except
-// member calls, keywords and the macro's parameters.
-func (w *walkState) macroCalls(body []byte, params []lang.Param, self string, sym int, at int32) {
-	n := 0
-	for i := 0; i < len(body) && n < maxMacroCalls; {
-		c := body[i]
-		switch {
-		case c == '"' || c == '\'':
-			// skip a literal
-			j := i + 1
-			for j < len(body) && body[j] != c {
-				if body[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			i = j + 1
-			continue
-		case !lang.IsIdentByte(c) || c >= '0' && c <= '9':
-			i++
-			continue
-		}
-		j := i
-		for j < len(body) && lang.IsIdentByte(body[j]) {
-			j++
-		}
-		word := string(body[i:j])
-		member := i > 0 && (body[i-1] == '.' || i > 1 && body[i-2] == '-' && body[i-1] == '>')
-		k := j
-		for k < len(body) && (body[k] == ' ' || body[k] == '\t') {
-			k++
-		}
-		if k < len(body) && body[k] == '(' && !member && !macroKeywords[word] && word != self && !strings.HasPrefix(word, "__") {
-			isParam := false
-			for _, p := range params {
-				if p.Name == word {
-					isParam = true
-				}
-			}
-			if !isParam {
-				w.x.Ref(lang.Ref{Kind: lang.RefCall, Name: word, Symbol: sym}, at)
-				n++
-			}
-		}
-		i = j
-	}
-}
-
-// macroKeywords are words followed by "(" in a macro body that are no
-// calls.
-var macroKeywords = map[string]bool{
-	"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "defined": true,
-	"typeof": true, "alignof": true, "_Alignof": true, "_Generic": true, "do": true, "else": true, "case": true,
-	"int": true, "char": true, "long": true, "unsigned": true, "void": true, "double": true, "float": true,
-	"short": true, "signed": true, "const": true, "struct": true, "union": true, "decltype": true,
-	"static_cast": true, "reinterpret_cast": true, "const_cast": true, "dynamic_cast": true, "noexcept": true,
-}
-
-// trimNewline ends a preprocessor symbol's range with its line: the
-// directive's node holds the newline that ends it.
-func (w *walkState) trimNewline(sym int) {
-	s := &w.x.Facts.Symbols[sym]
-	if s.Range.EndCol != 0 || s.Range.EndLine <= s.Range.StartLine || s.EndByte == 0 {
-		return
-	}
-	end := int(s.EndByte) - 1
-	for end > int(s.StartByte) && (w.t.Src[end-1] == '\n' || w.t.Src[end-1] == '\r') {
-		end--
-	}
-	s.EndByte = uint32(end)
-	s.Range.EndLine--
-	line := end
-	for line > 0 && w.t.Src[line-1] != '\n' {
-		line--
-	}
-	s.Range.EndCol = end - line
 }
 
 // doc is the comment block right above node n: /** */, /// or // lines, with
 // no blank line between them and n, not trailing code on their line.
-func (w *walkState) doc(n int32) string {
-	t := w.t
+func doc(t *lang.Tree, n int32) string {
 	var parts []string
 	line := t.Nodes[n].StartRow
 	for p := t.PrevSibling(n); p >= 0 && t.IsComment(p); {
@@ -671,15 +893,6 @@ func (w *walkState) doc(n int32) string {
 	return lang.CleanComment(strings.Join(parts, "\n"))
 }
 
-// declNode is the node a declaration's comments precede: the template
-// around it, if any.
-func (c state) declNode(n int32) int32 {
-	if c.tmpl >= 0 {
-		return c.tmpl
-	}
-	return n
-}
-
 // declarator is what a declarator chain declares.
 type declarator struct {
 	name  int32  // the declared name (identifier, qualified_identifier, destructor_name, operator_name, ...), -1
@@ -689,8 +902,7 @@ type declarator struct {
 }
 
 // unwrapDeclarator follows a declarator down to its name.
-func (w *walkState) unwrapDeclarator(d int32) declarator {
-	t := w.t
+func unwrapDeclarator(t *lang.Tree, d int32) declarator {
 	out := declarator{name: -1, fn: -1, value: -1}
 	for i := 0; d >= 0 && i < 64; i++ {
 		switch t.Kind(d) {
@@ -751,8 +963,7 @@ func declaratorChild(t *lang.Tree, d int32) int32 {
 // nameParts splits a declared name into its scope ("geo.Shape") and its
 // simple name ("area", "~Shape", "operator=="), with whether it is a
 // destructor.
-func (w *walkState) nameParts(n int32) (scope, name string, dtor bool) {
-	t := w.t
+func nameParts(t *lang.Tree, n int32) (scope, name string, dtor bool) {
 	var segs []string
 	for i := 0; n >= 0 && i < 32; i++ {
 		switch t.Kind(n) {
@@ -797,8 +1008,7 @@ func scopeText(t *lang.Tree, s int32) string {
 // baseType is the text of a declaration from its start to its declarator
 // (specifiers and base type), without storage classes and attributes: the
 // base type as written, "const char".
-func (w *walkState) baseType(n int32) string {
-	t := w.t
+func baseType(t *lang.Tree, n int32) string {
 	var parts []string
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
@@ -836,8 +1046,7 @@ func typeWithDeco(base, deco string) string {
 
 // modifiers reads the specifiers of a declaration and of its function
 // declarator.
-func (w *walkState) modifiers(n, fn int32) []string {
-	t := w.t
+func modifiers(t *lang.Tree, n, fn int32) []string {
 	var mods []string
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
@@ -876,18 +1085,8 @@ func (w *walkState) modifiers(n, fn int32) []string {
 	return mods
 }
 
-func hasMod(mods []string, m string) bool {
-	for _, x := range mods {
-		if x == m {
-			return true
-		}
-	}
-	return false
-}
-
 // params reads a parameter list, typing the names it binds in scope.
-func (w *walkState) params(list int32, scope *scope) []lang.Param {
-	t := w.t
+func params(t *lang.Tree, list int32, scope *scope) []lang.Param {
 	if list < 0 {
 		return nil
 	}
@@ -897,7 +1096,7 @@ func (w *walkState) params(list int32, scope *scope) []lang.Param {
 		case "variadic_parameter":
 			out = append(out, lang.Param{Name: "...", Variadic: true})
 		case "parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration":
-			d := w.unwrapDeclarator(t.Field(p, "declarator"))
+			d := unwrapDeclarator(t, t.Field(p, "declarator"))
 			if t.Kind(p) == "variadic_parameter_declaration" {
 				if d.name >= 0 && t.Kind(d.name) == "variadic_declarator" {
 					if in := t.FirstNamedChild(d.name); in >= 0 {
@@ -930,169 +1129,11 @@ func (w *walkState) params(list int32, scope *scope) []lang.Param {
 			}
 			out = append(out, prm)
 			if scope != nil && prm.Name != "" {
-				scope.SetType(prm.Name, w.varType(t.Field(p, "type"), d.deco))
+				scope.SetType(prm.Name, varType(t, t.Field(p, "type"), d.deco))
 			}
 		}
 	}
 	return out
-}
-
-// visibility sets a symbol's visibility from its context: class
-// members by access, others by linkage.
-func (w *walkState) visibility(s *lang.Symbol, c state, static bool) {
-	switch {
-	case c.cls >= 0:
-		s.Visibility = c.access
-		if s.Visibility == "" {
-			s.Visibility = lang.VisPublic
-		}
-		s.Exported = s.Visibility == lang.VisPublic && w.x.Facts.Symbols[c.cls].Exported
-	case static || c.hidden:
-		s.Exported, s.Visibility = false, lang.VisInternal
-	default:
-		s.Exported, s.Visibility = true, lang.VisExported
-		if !w.header && s.Kind != lang.KindFunction && s.Kind != lang.KindVariable && s.Kind != lang.KindMethod && s.Kind != lang.KindConstructor {
-			// a type defined in a source file is seen by that file only
-			s.Exported, s.Visibility = false, lang.VisInternal
-		}
-	}
-}
-
-// function handles a function definition: a function, a method defined
-// in its class, or an out-of-line method (void A::f() {}).
-func (w *walkState) function(n int32, c state) {
-	t := w.t
-	d := w.unwrapDeclarator(t.Field(n, "declarator"))
-	body := t.Field(n, "body")
-	if d.fn < 0 || d.name < 0 {
-		// not a function after all (a macro-mangled declaration): its
-		// code still counts
-		if body >= 0 {
-			w.code(body, c.parent, newScope(nil), false, c)
-		}
-		return
-	}
-	if w.testFunction(n, d, c) {
-		return
-	}
-	sym, scope := w.functionSymbol(n, d, c, body)
-	if body < 0 {
-		return
-	}
-	// member initializers: base constructors and members' construction
-	if fil := t.ChildOfKind(n, "field_initializer_list"); fil >= 0 {
-		w.fieldInits(fil, sym, scope, c)
-	}
-	if t.Kind(body) == "try_statement" {
-		w.code(body, sym, scope, false, c)
-		return
-	}
-	w.code(body, sym, scope, true, c)
-}
-
-// functionSymbol adds the symbol of a function or method declared or
-// defined at n, and returns it with the scope of its parameters.
-func (w *walkState) functionSymbol(n int32, d declarator, c state, body int32) (int, *scope) {
-	t := w.t
-	scopeName, name, dtor := w.nameParts(d.name)
-	s := lang.Symbol{Kind: lang.KindFunction, Name: name, Parent: c.parent}
-	if name == "" {
-		return c.parent, newScope(nil)
-	}
-	mods := w.modifiers(n, d.fn)
-	if c.tmpl >= 0 {
-		mods = append([]string{"template"}, mods...)
-	}
-	if body < 0 && !(c.cls >= 0) {
-		mods = append(mods, "declaration")
-	}
-	s.Signature.Modifiers = mods
-	container := c.ns
-	cls := c.cls
-	if scopeName != "" {
-		// A::f: a method of class A, or a function of namespace A
-		full := join(c.ns, scopeName)
-		if w.isNamespace(c.ns, scopeName) {
-			container = w.namespaceOf(c.ns, scopeName)
-		} else {
-			s.Kind = lang.KindMethod
-			container = full
-			if i, ok := w.classes[full]; ok {
-				cls = i
-			} else if i, ok := w.classes[scopeName]; ok {
-				cls = i
-				container = scopeName
-			}
-		}
-	} else if c.cls >= 0 {
-		s.Kind = lang.KindMethod
-	}
-	if s.Kind == lang.KindMethod {
-		clsName := lastDotted(container)
-		switch {
-		case dtor:
-		case name == clsName:
-			s.Kind = lang.KindConstructor
-		}
-	}
-	if container != "" && (scopeName != "" || c.parent == 0) {
-		s.Container = container
-	}
-	static := hasMod(mods, "static") && c.cls < 0
-	w.visibility(&s, c, static)
-	if scopeName != "" && c.cls < 0 {
-		// an out-of-line definition: as visible as what it defines
-		s.Exported, s.Visibility = !c.hidden, lang.VisPublic
-		if s.Kind == lang.KindFunction {
-			s.Visibility = lang.VisExported
-		}
-		if c.hidden {
-			s.Visibility = lang.VisInternal
-		}
-	}
-	scope := newScope(nil)
-	if cls >= 0 {
-		scope.cls = w.x.Facts.Symbols[cls].Qualified()
-		for _, f := range w.x.Facts.Symbols[cls].Signature.Fields {
-			scope.setField(f.Name, fieldBaseType(f.Type))
-		}
-	} else if s.Kind == lang.KindMethod || s.Kind == lang.KindConstructor {
-		scope.cls = container
-	}
-	s.Signature.Params = w.params(t.Field(d.fn, "parameters"), scope)
-	s.Signature.Returns = w.returnType(n, d)
-	if c.tmpl >= 0 {
-		s.Signature.Generics = w.generics(c.tmpl)
-	}
-	s.Signature.Text = w.x.HeaderText(c.declNode(n), body)
-	s.Doc = w.doc(c.declNode(n))
-	if w.x.Facts.IsTest && s.Kind == lang.KindFunction {
-		low := strings.ToLower(name)
-		if strings.HasPrefix(low, "test") {
-			s.IsTest = true
-		}
-	}
-	node := n
-	if c.tmpl >= 0 && t.Parent(n) == c.tmpl {
-		node = c.tmpl
-	}
-	sym := w.x.AddSymbol(s, node, nameLeaf(t, d.name), body)
-	return sym, scope
-}
-
-// nameLeaf is the identifier leaf of a declared name, for the fingerprint.
-func nameLeaf(t *lang.Tree, n int32) int32 {
-	for i := 0; n >= 0 && i < 32; i++ {
-		if t.IsLeaf(n) {
-			return n
-		}
-		if nm := t.Field(n, "name"); nm >= 0 {
-			n = nm
-			continue
-		}
-		n = t.FirstNamedChild(n)
-	}
-	return -1
 }
 
 func lastDotted(s string) string {
@@ -1102,41 +1143,14 @@ func lastDotted(s string) string {
 	return s
 }
 
-// isNamespace reports whether scope, written inside namespace ns, names a
-// namespace this file opens.
-func (w *walkState) isNamespace(ns, scope string) bool {
-	return w.namespaceOf(ns, scope) != ""
-}
-
-// namespaceOf is the qualified namespace scope names from inside ns, or "".
-func (w *walkState) namespaceOf(ns, scope string) string {
-	if !w.cpp {
-		return ""
-	}
-	for {
-		if q := join(ns, scope); w.namespaces[q] {
-			return q
-		}
-		if ns == "" {
-			return ""
-		}
-		if i := strings.LastIndexByte(ns, '.'); i >= 0 {
-			ns = ns[:i]
-		} else {
-			ns = ""
-		}
-	}
-}
-
 // returnType is the type a function declarator returns: the declaration's
 // base type and the pointers between it and the function's name; a
 // trailing return type when there is one.
-func (w *walkState) returnType(n int32, d declarator) string {
-	t := w.t
+func returnType(t *lang.Tree, n int32, d declarator) string {
 	if tr := t.ChildOfKind(d.fn, "trailing_return_type"); tr >= 0 {
 		return strings.TrimPrefix(strings.TrimSpace(lang.OneLine(t.Text(tr))), "-> ")
 	}
-	base := w.baseType(n)
+	base := baseType(t, n)
 	if base == "" {
 		return ""
 	}
@@ -1160,8 +1174,10 @@ func (w *walkState) returnType(n int32, d declarator) string {
 }
 
 // generics lists the parameters of a template declaration.
-func (w *walkState) generics(tmpl int32) []string {
-	t := w.t
+func generics(t *lang.Tree, tmpl int32) []string {
+	if tmpl < 0 {
+		return nil
+	}
 	ps := t.Field(tmpl, "parameters")
 	if ps < 0 {
 		return nil
@@ -1173,279 +1189,15 @@ func (w *walkState) generics(tmpl int32) []string {
 	return out
 }
 
-// declaration handles a declaration: global variables, prototypes (in
-// headers: in source files they only forward-declare what is defined
-// somewhere), struct definitions inside it, and in a class body the
-// members.
-func (w *walkState) declaration(n int32, c state) {
-	t := w.t
-	typ := t.Field(n, "type")
-	if typ >= 0 {
-		switch t.Kind(typ) {
-		case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
-			if t.Field(typ, "body") >= 0 {
-				w.record(typ, c, "")
-			}
-		}
-	}
-	var decls []int32
-	for ch := range t.Children(n) {
-		if t.FieldName(ch) == "declarator" {
-			decls = append(decls, ch)
-		}
-	}
-	mods := w.modifiers(n, -1)
-	static := hasMod(mods, "static")
-	extern := hasMod(mods, "extern")
-	for _, dn := range decls {
-		d := w.unwrapDeclarator(dn)
-		if d.name < 0 {
-			continue
-		}
-		if d.fn >= 0 && !isFuncPointer(t, dn) {
-			// a prototype, or a method declared in its class
-			if c.cls < 0 && !w.header {
-				continue
-			}
-			if t.Kind(t.Parent(n)) == "compound_statement" {
-				continue
-			}
-			w.functionSymbol(n, d, c, -1)
-			continue
-		}
-		if c.cls >= 0 {
-			continue // data members are the class's fields
-		}
-		if extern && !w.header {
-			continue // declares a variable defined elsewhere
-		}
-		scopeName, name, _ := w.nameParts(d.name)
-		if name == "" || t.Kind(d.name) == "type_identifier" {
-			continue
-		}
-		s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.parent}
-		if scopeName != "" {
-			// int A::count = 0: a static member's definition
-			s.Container = join(c.ns, scopeName)
-		}
-		s.Signature.Modifiers = append([]string(nil), mods...)
-		base := w.baseType(n)
-		if strings.HasPrefix(base, "const ") || strings.Contains(base, " const") {
-			s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
-		}
-		s.Signature.Returns = typeWithDeco(base, d.deco)
-		w.visibility(&s, c, static)
-		s.Doc = w.doc(n)
-		if len(decls) > 1 {
-			dt := t.Text(dn)
-			if d.value >= 0 && t.Nodes[d.value].StartByte > t.Nodes[dn].StartByte {
-				dt = string(t.Src[t.Nodes[dn].StartByte:t.Nodes[d.value].StartByte])
-			}
-			dt = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(dt), "="))
-			s.Signature.Text = lang.Shorten(lang.OneLine(base+" "+dt), lang.MaxSigText)
-		} else {
-			s.Signature.Text = w.x.HeaderText(n, d.value)
-			s.Signature.Text = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(s.Signature.Text, "=")), ";")
-		}
-		node := dn
-		if len(decls) == 1 {
-			node = n
-		}
-		sym := w.x.AddSymbol(s, node, nameLeaf(t, d.name), d.value)
-		if d.value >= 0 {
-			scope := newScope(nil)
-			w.code(d.value, sym, scope, false, c)
-			if w.cpp && (t.Kind(d.value) == "argument_list" || t.Kind(d.value) == "initializer_list") {
-				w.construct(typ, sym, d.value)
-			}
-		}
-	}
-}
-
-// typedef makes each name a type symbol whose Returns is the type it
-// names; an anonymous struct it names becomes a class of that name.
-func (w *walkState) typedef(n int32, c state) {
-	t := w.t
-	typ := t.Field(n, "type")
-	var decls []int32
-	for ch := range t.Children(n) {
-		if t.FieldName(ch) == "declarator" {
-			decls = append(decls, ch)
-		}
-	}
-	if typ >= 0 {
-		switch t.Kind(typ) {
-		case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
-			if t.Field(typ, "body") >= 0 {
-				if t.Field(typ, "name") < 0 && len(decls) > 0 {
-					// typedef struct { ... } name_t;
-					d := w.unwrapDeclarator(decls[0])
-					if d.name >= 0 && d.deco == "" && d.fn < 0 {
-						w.record(typ, c, t.Text(d.name))
-						decls = decls[1:]
-						if len(decls) == 0 {
-							return
-						}
-					}
-				} else {
-					w.record(typ, c, "")
-				}
-			}
-		}
-	}
-	base := w.baseType(n)
-	for _, dn := range decls {
-		d := w.unwrapDeclarator(dn)
-		if d.name < 0 {
-			continue
-		}
-		if d.fn < 0 && d.deco == "" && strings.HasSuffix(base, " "+t.Text(d.name)) && strings.Count(base, " ") == 1 {
-			continue // typedef struct foo foo: the struct is the type
-		}
-		s := lang.Symbol{Kind: lang.KindType, Name: t.Text(d.name), Parent: c.parent, Doc: w.doc(n)}
-		if d.fn >= 0 {
-			// typedef int (*cmp_fn)(const void *, const void *)
-			s.Signature.Params = w.params(t.Field(d.fn, "parameters"), nil)
-			s.Signature.Returns = strings.TrimPrefix(funcPointerType(t, n, d), "typedef ")
-			s.Signature.Modifiers = []string{"function pointer"}
-		} else {
-			s.Signature.Returns = typeWithDeco(base, d.deco)
-		}
-		w.visibility(&s, c, false)
-		s.Signature.Text = strings.TrimSuffix(lang.OneLine(t.Text(n)), ";")
-		if len(decls) > 1 {
-			s.Signature.Text = "typedef " + typeWithDeco(base, d.deco) + " " + s.Name
-		}
-		node := dn
-		if len(decls) == 1 {
-			node = n
-		}
-		w.x.AddSymbol(s, node, nameLeaf(t, d.name), -1)
-	}
-}
-
-// record handles a struct, union, enum or class with a body. name is the
-// typedef name of an anonymous one.
-func (w *walkState) record(n int32, c state, name string) int {
-	t := w.t
-	body := t.Field(n, "body")
-	nameNode := t.Field(n, "name")
-	if nameNode >= 0 {
-		_, name, _ = w.nameParts(nameNode)
-	}
-	if body < 0 || name == "" {
-		if body >= 0 {
-			// an anonymous struct or union: its members' code
-			w.code(body, c.parent, newScope(nil), false, c)
-		}
-		return -1
-	}
-	kind := t.Kind(n)
-	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: c.parent}
-	if kind == "enum_specifier" {
-		s.Kind = lang.KindType
-	}
-	switch kind {
-	case "struct_specifier":
-		s.Signature.Modifiers = []string{"struct"}
-	case "union_specifier":
-		s.Signature.Modifiers = []string{"union"}
-	case "enum_specifier":
-		s.Signature.Modifiers = []string{"enum"}
-		if t.ChildOfKind(n, "class") >= 0 || t.ChildOfKind(n, "struct") >= 0 {
-			s.Signature.Modifiers = []string{"enum class"}
-		}
-	}
-	if c.tmpl >= 0 {
-		s.Signature.Generics = w.generics(c.tmpl)
-		if nameNode >= 0 && t.Kind(nameNode) == "template_type" {
-			s.Signature.Modifiers = append(s.Signature.Modifiers, "specialization")
-		}
-	}
-	if t.ChildOfKind(n, "virtual_specifier") >= 0 {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "final")
-	}
-	var bases []int32
-	if bc := t.ChildOfKind(n, "base_class_clause"); bc >= 0 {
-		for b := range t.NamedChildren(bc) {
-			switch t.Kind(b) {
-			case "access_specifier", "virtual":
-			default:
-				bases = append(bases, b)
-				s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
-			}
-		}
-	}
-	if kind == "enum_specifier" {
-		if b := t.Field(n, "base"); b >= 0 {
-			s.Signature.Returns = lang.OneLine(t.Text(b))
-		}
-		for e := range t.NamedChildren(body) {
-			if t.Kind(e) == "enumerator" {
-				if en := t.Field(e, "name"); en >= 0 {
-					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(en), Type: name, Default: lang.OneLine(t.FieldText(e, "value"))})
-				}
-			}
-		}
-	} else {
-		s.Signature.Fields = w.fields(body)
-	}
-	abstract, iface := w.abstractness(body)
-	if abstract && kind != "enum_specifier" {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "abstract")
-		if iface {
-			s.Kind = lang.KindInterface
-		}
-	}
-	w.visibility(&s, c, false)
-	if c.cls >= 0 && s.Visibility == "" {
-		s.Visibility = lang.VisPublic
-	}
-	s.Signature.Text = w.x.HeaderText(c.declNode(n), body)
-	s.Doc = w.doc(c.declNode(n))
-	if s.Doc == "" && t.Kind(t.Parent(n)) == "type_definition" {
-		s.Doc = w.doc(t.Parent(n))
-	} else if s.Doc == "" && t.Kind(t.Parent(n)) == "declaration" {
-		s.Doc = w.doc(t.Parent(n))
-	}
-	node := n
-	if c.tmpl >= 0 && t.Parent(n) == c.tmpl {
-		node = c.tmpl
-	}
-	sym := w.x.AddSymbol(s, node, nameLeaf(t, nameNode), body)
-	q := w.x.Facts.Symbols[sym].Qualified()
-	w.classes[q] = sym
-	for _, b := range bases {
-		bn, bq := typeRefName(t, b)
-		w.x.Ref(lang.Ref{Kind: lang.RefExtends, Name: bn, Qualifier: bq, Symbol: sym}, b)
-	}
-	if kind == "enum_specifier" {
-		for e := range t.NamedChildren(body) {
-			if v := t.Field(e, "value"); v >= 0 {
-				w.code(v, sym, newScope(nil), false, c)
-			}
-		}
-		return sym
-	}
-	access := lang.VisPublic
-	if kind == "class_specifier" {
-		access = lang.VisPrivate
-	}
-	inner := state{parent: sym, ns: q, cls: sym, access: access, hidden: c.hidden, tmpl: -1}
-	w.members(body, inner)
-	return sym
-}
-
 // abstractness reports whether a class body declares a pure virtual
 // method, and whether it declares nothing else (no data, no defined
 // methods): C++'s interface.
-func (w *walkState) abstractness(body int32) (abstract, iface bool) {
-	t := w.t
+func abstractness(t *lang.Tree, body int32) (abstract, iface bool) {
 	iface = true
 	for m := range t.NamedChildren(body) {
 		switch t.Kind(m) {
 		case "field_declaration":
-			d := w.unwrapDeclarator(t.Field(m, "declarator"))
+			d := unwrapDeclarator(t, t.Field(m, "declarator"))
 			if d.fn < 0 {
 				iface = false
 				continue
@@ -1456,13 +1208,13 @@ func (w *walkState) abstractness(body int32) (abstract, iface bool) {
 				iface = false
 			}
 		case "function_definition":
-			d := w.unwrapDeclarator(t.Field(m, "declarator"))
+			d := unwrapDeclarator(t, t.Field(m, "declarator"))
 			if d.name >= 0 && t.Kind(d.name) == "destructor_name" {
 				continue // virtual ~I() {}
 			}
 			iface = false
 		case "declaration":
-			d := w.unwrapDeclarator(t.Field(m, "declarator"))
+			d := unwrapDeclarator(t, t.Field(m, "declarator"))
 			if d.name >= 0 && t.Kind(d.name) == "destructor_name" {
 				continue
 			}
@@ -1476,21 +1228,20 @@ func (w *walkState) abstractness(body int32) (abstract, iface bool) {
 }
 
 // fields lists the data members of a struct, union or class body.
-func (w *walkState) fields(body int32) []lang.Param {
-	t := w.t
+func fields(t *lang.Tree, body int32) []lang.Param {
 	var out []lang.Param
 	var scan func(b int32, depth int)
 	scan = func(b int32, depth int) {
 		for m := range t.NamedChildren(b) {
 			switch t.Kind(m) {
 			case "field_declaration":
-				base := w.baseType(m)
+				base := baseType(t, m)
 				named := false
 				for dn := range t.Children(m) {
 					if t.FieldName(dn) != "declarator" {
 						continue
 					}
-					d := w.unwrapDeclarator(dn)
+					d := unwrapDeclarator(t, dn)
 					if d.name < 0 || (d.fn >= 0 && !isFuncPointer(t, dn)) {
 						continue // a method
 					}
@@ -1681,31 +1432,6 @@ func typeRefName(t *lang.Tree, n int32) (name, qual string) {
 	return "", ""
 }
 
-// testMacro reads a test that a macro defines where the grammar sees a
-// call: TEST(Suite, Name) { ... } in C files. It reports whether n was one.
-func (w *walkState) testMacro(n int32, c state) bool {
-	t := w.t
-	call := t.FirstNamedChild(n)
-	if call < 0 || t.Kind(call) != "call_expression" || !testMacros[t.FieldText(call, "function")] {
-		return false
-	}
-	next := t.NextSibling(n)
-	if next < 0 || t.Kind(next) != "compound_statement" {
-		return false
-	}
-	var args []string
-	if a := t.Field(call, "arguments"); a >= 0 {
-		for arg := range t.NamedChildren(a) {
-			args = append(args, t.Text(arg))
-		}
-	}
-	if w.testSymbol(n, next, t.FieldText(call, "function"), args, c) < 0 {
-		return false
-	}
-	w.testBody = next
-	return true
-}
-
 // testMacros define test cases: GoogleTest, Catch2, doctest, Boost.Test.
 var testMacros = map[string]bool{
 	"TEST": true, "TEST_F": true, "TEST_P": true, "TYPED_TEST": true, "TYPED_TEST_P": true, "FRIEND_TEST": false,
@@ -1713,63 +1439,101 @@ var testMacros = map[string]bool{
 	"BOOST_FIXTURE_TEST_CASE": true,
 }
 
-// testFunction reads TEST(Suite, Name) { ... }, which the C++ grammar
-// sees as a function named TEST.
-func (w *walkState) testFunction(n int32, d declarator, c state) bool {
-	t := w.t
-	macro := t.Text(d.name)
-	if !testMacros[macro] || t.Field(n, "type") >= 0 {
+// testSymbol makes s the test function a test macro defines, in namespace
+// ns: TEST(Suite, Name) is Suite.Name; TEST_CASE("name") is named by its
+// string.
+func testSymbol(macro string, args []string, ns string, s *lang.Symbol) bool {
+	if len(args) == 0 {
 		return false
 	}
-	var args []string
-	if ps := t.Field(d.fn, "parameters"); ps >= 0 {
-		for p := range t.NamedChildren(ps) {
-			args = append(args, lang.OneLine(t.Text(p)))
-		}
-	}
-	return w.testSymbol(n, t.Field(n, "body"), macro, args, c) >= 0
-}
-
-// testSymbol adds the test function a test macro defines: TEST(Suite,
-// Name) is Suite.Name; TEST_CASE("name") is named by its string.
-func (w *walkState) testSymbol(n, body int32, macro string, args []string, c state) int {
-	t := w.t
-	if len(args) == 0 {
-		return -1
-	}
-	s := lang.Symbol{Kind: lang.KindFunction, Parent: c.parent, IsTest: true, Exported: false, Visibility: lang.VisInternal}
+	s.Kind, s.IsTest, s.Exported, s.Visibility = lang.KindFunction, true, false, lang.VisInternal
 	if strings.HasPrefix(args[0], `"`) {
 		s.Name = strings.Trim(args[0], `"`)
 	} else if len(args) >= 2 {
-		s.Container = join(c.ns, args[0])
+		s.Container = join(ns, args[0])
 		s.Name = strings.Trim(args[1], `"`) // Catch2's TEST_CASE_METHOD(Fixture, "name", "[tags]")
 	} else {
 		s.Name = args[0]
 	}
-	if strings.TrimSpace(s.Name) == "" {
-		return -1
-	}
 	s.Signature.Modifiers = []string{macro}
-	s.Signature.Text = w.x.HeaderText(n, body)
-	s.Doc = w.doc(n)
-	node := n
-	if body >= 0 && t.Parent(body) != n {
-		// the C grammar splits the macro from its body: the symbol spans
-		// both
-		node = t.Parent(n)
-		if node < 0 {
-			node = n
+	return strings.TrimSpace(s.Name) != ""
+}
+
+// macroCalls records the calls a macro's body makes: the grammar keeps the
+// body as text, so identifiers followed by "(" are found in it, except
+// member calls, keywords and the macro's parameters.
+func (w *walkState) macroCalls(body []byte, params []lang.Param, self string, sym int, at int32) {
+	n := 0
+	for i := 0; i < len(body) && n < maxMacroCalls; {
+		c := body[i]
+		switch {
+		case c == '"' || c == '\'':
+			// skip a literal
+			j := i + 1
+			for j < len(body) && body[j] != c {
+				if body[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+			continue
+		case !lang.IsIdentByte(c) || c >= '0' && c <= '9':
+			i++
+			continue
 		}
+		j := i
+		for j < len(body) && lang.IsIdentByte(body[j]) {
+			j++
+		}
+		word := string(body[i:j])
+		member := i > 0 && (body[i-1] == '.' || i > 1 && body[i-2] == '-' && body[i-1] == '>')
+		k := j
+		for k < len(body) && (body[k] == ' ' || body[k] == '\t') {
+			k++
+		}
+		if k < len(body) && body[k] == '(' && !member && !macroKeywords[word] && word != self && !strings.HasPrefix(word, "__") {
+			isParam := false
+			for _, p := range params {
+				if p.Name == word {
+					isParam = true
+				}
+			}
+			if !isParam {
+				w.x.Ref(lang.Ref{Kind: lang.RefCall, Name: word, Symbol: sym}, at)
+				n++
+			}
+		}
+		i = j
 	}
-	sym := w.x.AddSymbol(s, n, -1, body)
-	if node != n && body >= 0 {
-		// stretch the symbol over its body
-		sy := &w.x.Facts.Symbols[sym]
-		sy.Range.EndLine, sy.Range.EndCol = t.Range(body).EndLine, t.Range(body).EndCol
-		sy.EndByte = t.Nodes[body].EndByte
+}
+
+// macroKeywords are words followed by "(" in a macro body that are no
+// calls.
+var macroKeywords = map[string]bool{
+	"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "defined": true,
+	"typeof": true, "alignof": true, "_Alignof": true, "_Generic": true, "do": true, "else": true, "case": true,
+	"int": true, "char": true, "long": true, "unsigned": true, "void": true, "double": true, "float": true,
+	"short": true, "signed": true, "const": true, "struct": true, "union": true, "decltype": true,
+	"static_cast": true, "reinterpret_cast": true, "const_cast": true, "dynamic_cast": true, "noexcept": true,
+}
+
+// trimNewline ends a preprocessor symbol's range with its line: the
+// directive's node holds the newline that ends it.
+func (w *walkState) trimNewline(sym int) {
+	s := &w.x.Facts.Symbols[sym]
+	if s.Range.EndCol != 0 || s.Range.EndLine <= s.Range.StartLine || s.EndByte == 0 {
+		return
 	}
-	if body >= 0 {
-		w.code(body, sym, newScope(nil), true, c)
+	end := int(s.EndByte) - 1
+	for end > int(s.StartByte) && (w.t.Src[end-1] == '\n' || w.t.Src[end-1] == '\r') {
+		end--
 	}
-	return sym
+	s.EndByte = uint32(end)
+	s.Range.EndLine--
+	line := end
+	for line > 0 && w.t.Src[line-1] != '\n' {
+		line--
+	}
+	s.Range.EndCol = end - line
 }

@@ -2,6 +2,7 @@ package c
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,14 +167,14 @@ int sum(const int *xs, size_t n, ...);
 	}
 	add := symbolOf(t, f, lang.KindFunction, "add")
 	if add.Doc != "Adds two numbers." || add.Signature.Returns != "int" || len(add.Signature.Params) != 2 ||
-		add.Signature.Params[1].Name != "b" || !hasMod(add.Signature.Modifiers, "declaration") {
+		add.Signature.Params[1].Name != "b" || !slices.Contains(add.Signature.Modifiers, "declaration") {
 		t.Errorf("add: %+v doc %q", add.Signature, add.Doc)
 	}
 	sum := symbolOf(t, f, lang.KindFunction, "sum")
 	if ps := sum.Signature.Params; len(ps) != 3 || ps[0].Type != "const int *" || !ps[2].Variadic {
 		t.Errorf("sum params %+v", ps)
 	}
-	if m := symbolOf(t, f, lang.KindFunction, "SQUARE"); len(m.Signature.Params) != 1 || !hasMod(m.Signature.Modifiers, "macro") {
+	if m := symbolOf(t, f, lang.KindFunction, "SQUARE"); len(m.Signature.Params) != 1 || !slices.Contains(m.Signature.Modifiers, "macro") {
 		t.Errorf("SQUARE: %+v", m.Signature)
 	}
 	if p := symbolOf(t, f, lang.KindVariable, "ptr"); p.Signature.Returns != "int *" {
@@ -319,17 +320,17 @@ func TestCppSymbols(t *testing.T) {
 		"method geo.Circle.operator== public", "method geo.Circle.draw protected", "class geo.Box exported",
 		"type geo.Kind exported", "type geo.Id exported", "function hidden internal")
 	shape := symbolOf(t, f, lang.KindInterface, "geo.Shape")
-	if shape.Doc != "Shape is what every figure implements." || !hasMod(shape.Signature.Modifiers, "abstract") {
+	if shape.Doc != "Shape is what every figure implements." || !slices.Contains(shape.Signature.Modifiers, "abstract") {
 		t.Errorf("Shape: doc %q mods %v", shape.Doc, shape.Signature.Modifiers)
 	}
 	area := symbolOf(t, f, lang.KindMethod, "geo.Shape.area")
-	if area.Doc != "The area." || !hasMod(area.Signature.Modifiers, "virtual") || !hasMod(area.Signature.Modifiers, "abstract") ||
-		!hasMod(area.Signature.Modifiers, "const") || area.Signature.Returns != "double" {
+	if area.Doc != "The area." || !slices.Contains(area.Signature.Modifiers, "virtual") || !slices.Contains(area.Signature.Modifiers, "abstract") ||
+		!slices.Contains(area.Signature.Modifiers, "const") || area.Signature.Returns != "double" {
 		t.Errorf("area: %+v doc %q", area.Signature, area.Doc)
 	}
 	circle := symbolOf(t, f, lang.KindClass, "geo.Circle")
 	if strings.Join(circle.Signature.Bases, ",") != "Shape,Drawable" || len(circle.Signature.Fields) != 2 ||
-		circle.Signature.Fields[1].Type != "std::unique_ptr<Shape>" || !hasMod(circle.Signature.Modifiers, "final") {
+		circle.Signature.Fields[1].Type != "std::unique_ptr<Shape>" || !slices.Contains(circle.Signature.Modifiers, "final") {
 		t.Errorf("Circle: %+v", circle.Signature)
 	}
 	if as := symbolOf(t, f, lang.KindMethod, "geo.Circle.as"); len(as.Signature.Generics) != 1 || as.Signature.Generics[0] != "typename T" {

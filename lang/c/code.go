@@ -6,6 +6,300 @@ import (
 	"github.com/sdl-dev/sdl/lang"
 )
 
+// walkState is the state of finish's walk of one file.
+type walkState struct {
+	x   *lang.Extractor
+	t   *lang.Tree
+	cpp bool
+	// syms maps the node each symbol spans to it
+	syms map[int32]int
+	// namespaces lists the namespaces this file opens, qualified: in
+	// "void A::f() {}", A names a namespace when the file opens one of that
+	// name, else a class.
+	namespaces map[string]bool
+	// classes maps the qualified names of the classes this file defines to
+	// their symbols: an out-of-line method finds its class's fields there.
+	classes map[string]int
+	// testBody is the block a test macro took as its body where the
+	// grammar split the two (TEST_CASE("x") { ... } read as a call and a
+	// block): the file's walk must not read it again as its own code.
+	testBody int32
+}
+
+// finish completes what the query's symbols cannot say alone (an
+// out-of-line method's class, a member's export, a macro's last line),
+// then walks the file's declarations for the code between them: calls,
+// constructions, guards, the tests macros define.
+func finish(x *lang.Extractor) {
+	t := x.Tree
+	w := &walkState{x: x, t: t, cpp: t.Lang.Name == "cpp", syms: map[int32]int{}, namespaces: map[string]bool{},
+		classes: map[string]int{}, testBody: -1}
+	syms := x.Facts.Symbols
+	for i := 1; i < len(syms); i++ {
+		w.syms[x.SymNode[i]] = i
+		n, q := inner(t, x.SymNode[i]), syms[i].Qualified()
+		switch {
+		case syms[i].Kind == lang.KindModule:
+			for j := 0; j <= len(q); j++ {
+				if j == len(q) || q[j] == '.' {
+					w.namespaces[q[:j]] = true // a nested a.b also opens a
+				}
+			}
+		case isRecord(t.Kind(n)):
+			w.classes[q] = i
+		case t.Kind(n) == "preproc_def" || t.Kind(n) == "preproc_function_def":
+			w.trimNewline(i)
+		}
+	}
+	for i := 1; i < len(syms); i++ {
+		s := &syms[i]
+		if p := s.Parent; p > 0 && (syms[p].Kind == lang.KindClass || syms[p].Kind == lang.KindInterface) {
+			s.Exported = s.Exported && syms[p].Exported
+		}
+		if s.Kind == lang.KindFunction || s.Kind == lang.KindMethod {
+			w.outOfLine(i)
+		}
+	}
+	w.decls(0, 0)
+	for i := range x.Facts.Imports {
+		// the file's imports, or a function's
+		if k := syms[x.Facts.Imports[i].Symbol].Kind; k != lang.KindFunction && k != lang.KindMethod && k != lang.KindConstructor {
+			x.Facts.Imports[i].Symbol = 0
+		}
+	}
+}
+
+// outOfLine places a function defined or declared as A::f: a method of
+// class A (a constructor when f is A), or a function of namespace A, as
+// visible as what it defines.
+func (w *walkState) outOfLine(i int) {
+	t, s := w.t, &w.x.Facts.Symbols[i]
+	n := inner(t, w.x.SymNode[i])
+	if t.FieldName(n) != "declarator" {
+		n = t.Field(n, "declarator")
+	}
+	d := unwrapDeclarator(t, n)
+	scopeName, name, dtor := nameParts(t, d.name)
+	if scopeName == "" {
+		return
+	}
+	ns := ""
+	if s.Parent > 0 {
+		ns = w.x.Facts.Symbols[s.Parent].Qualified()
+	}
+	container := join(ns, scopeName)
+	if q := w.namespaceOf(ns, scopeName); q != "" {
+		container = q
+	} else {
+		s.Kind = lang.KindMethod
+		if _, ok := w.classes[container]; !ok {
+			if _, ok := w.classes[scopeName]; ok {
+				container = scopeName
+			}
+		}
+		if !dtor && name == lastDotted(container) {
+			s.Kind = lang.KindConstructor
+		}
+	}
+	s.Container = container
+	if pl := placeOf(t, w.x.SymNode[i]); pl.cls < 0 {
+		// as visible as what it defines (a member: as its class says)
+		s.Exported, s.Visibility = !pl.hidden, lang.VisPublic
+		if pl.hidden {
+			s.Visibility = lang.VisInternal
+		} else if s.Kind == lang.KindFunction {
+			s.Visibility = lang.VisExported
+		}
+	}
+}
+
+// sym is the symbol of declaration n (or of the template around it).
+func (w *walkState) sym(n int32) (int, bool) {
+	if s, ok := w.syms[n]; ok {
+		return s, true
+	}
+	if p := w.t.Parent(n); p >= 0 && w.t.Kind(p) == "template_declaration" {
+		s, ok := w.syms[p]
+		return s, ok
+	}
+	return 0, false
+}
+
+// namespaceOf is the qualified namespace scope names from inside ns, or "".
+func (w *walkState) namespaceOf(ns, scope string) string {
+	for w.cpp {
+		if q := join(ns, scope); w.namespaces[q] {
+			return q
+		}
+		if ns == "" {
+			break
+		}
+		ns = ns[:max(strings.LastIndexByte(ns, '.'), 0)]
+	}
+	return ""
+}
+
+// decls walks the declarations directly inside n (a translation unit, a
+// namespace or linkage body, a preprocessor conditional), whose code is
+// symbol sym's.
+func (w *walkState) decls(n int32, sym int) {
+	for ch := range w.t.NamedChildren(n) {
+		w.decl(ch, sym)
+	}
+}
+
+func (w *walkState) decl(n int32, sym int) {
+	t := w.t
+	switch t.Kind(n) {
+	case "comment", "preproc_call", "preproc_include", "using_declaration", "namespace_alias_definition", "alias_declaration":
+	case "preproc_def", "preproc_function_def":
+		if s, ok := w.syms[n]; ok && t.Field(n, "value") >= 0 {
+			w.macroCalls(t.Bytes(t.Field(n, "value")), w.x.Facts.Symbols[s].Signature.Params, w.x.Facts.Symbols[s].Name, s, n)
+		}
+	case "function_definition":
+		w.function(n, sym)
+	case "declaration", "field_declaration":
+		w.declaration(n, sym)
+	case "type_definition":
+		if typ := t.Field(n, "type"); typ >= 0 && isRecord(t.Kind(typ)) {
+			w.record(typ, sym)
+		}
+	case "struct_specifier", "union_specifier", "enum_specifier", "class_specifier":
+		w.record(n, sym)
+	case "enumerator":
+		if v := t.Field(n, "value"); v >= 0 {
+			w.code(v, sym, newScope(nil), false)
+		}
+	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef", "template_declaration",
+		"declaration_list", "ERROR", "linkage_specification", "namespace_definition":
+		if s, ok := w.syms[n]; ok && t.Kind(n) == "namespace_definition" {
+			sym = s
+		}
+		for ch := range t.NamedChildren(n) {
+			if f := t.FieldName(ch); f != "condition" && f != "name" && f != "parameters" {
+				w.decl(ch, sym)
+			}
+		}
+	case "expression_statement":
+		if !w.testMacro(n, sym) {
+			w.code(n, sym, newScope(nil), false)
+		}
+	case "compound_statement":
+		// the body of a macro-defined function the grammar could not
+		// see as one (TEST(a, b) { ... } in C): code of the enclosing
+		// symbol, unless a test macro read it
+		if n != w.testBody {
+			w.code(n, sym, newScope(nil), false)
+		}
+	default:
+		w.code(n, sym, newScope(nil), false)
+	}
+}
+
+// function walks a function's code with its parameters' and class's
+// fields' types in scope.
+func (w *walkState) function(n int32, around int) {
+	t := w.t
+	body := t.Field(n, "body")
+	sym, ok := w.sym(n)
+	if !ok {
+		if body >= 0 {
+			w.code(body, around, newScope(nil), false) // not a function after all
+		}
+		return
+	}
+	s := &w.x.Facts.Symbols[sym]
+	scope, cls := newScope(nil), 0
+	if s.Kind == lang.KindMethod || s.Kind == lang.KindConstructor {
+		// the class it is defined in, else the class it names (A::f)
+		var ok bool
+		cls, ok = s.Parent, s.Parent > 0 && isRecord(t.Kind(inner(t, w.x.SymNode[s.Parent])))
+		if !ok {
+			cls, ok = w.classes[s.Container]
+		}
+		scope.cls = s.Container
+		if ok {
+			scope.cls = w.x.Facts.Symbols[cls].Qualified()
+			for _, f := range w.x.Facts.Symbols[cls].Signature.Fields {
+				scope.setField(f.Name, fieldBaseType(f.Type))
+			}
+		}
+	}
+	if d := unwrapDeclarator(t, t.Field(n, "declarator")); d.fn >= 0 && !(len(s.Signature.Modifiers) > 0 && testMacros[s.Signature.Modifiers[0]]) {
+		params(t, t.Field(d.fn, "parameters"), scope)
+	}
+	if body < 0 {
+		return
+	}
+	// member initializers: base constructors and members' construction
+	if fil := t.ChildOfKind(n, "field_initializer_list"); fil >= 0 {
+		w.fieldInits(fil, sym, scope, cls)
+	}
+	w.code(body, sym, scope, t.Kind(body) != "try_statement")
+}
+
+// declaration walks the records a declaration defines and the
+// initializers of the variables it declares; a class member's default
+// value is its class's code.
+func (w *walkState) declaration(n int32, sym int) {
+	t := w.t
+	typ := t.Field(n, "type")
+	if typ >= 0 && isRecord(t.Kind(typ)) && t.Field(typ, "body") >= 0 {
+		w.record(typ, sym)
+	}
+	if v := t.Field(n, "default_value"); v >= 0 && t.Kind(t.Parent(n)) == "field_declaration_list" {
+		w.code(v, sym, newScope(nil), false)
+		if t.Kind(v) == "initializer_list" || t.Kind(v) == "argument_list" {
+			w.construct(typ, sym, v)
+		}
+	}
+	for dn := range t.Children(n) {
+		if t.FieldName(dn) != "declarator" {
+			continue
+		}
+		d := unwrapDeclarator(t, dn)
+		s, ok := w.syms[dn] // one of several names, else the declaration's
+		if !ok {
+			s, ok = w.sym(n)
+		}
+		if !ok || d.value < 0 || w.x.Facts.Symbols[s].Kind != lang.KindVariable {
+			continue
+		}
+		w.code(d.value, s, newScope(nil), false)
+		if w.cpp && (t.Kind(d.value) == "argument_list" || t.Kind(d.value) == "initializer_list") {
+			w.construct(typ, s, d.value)
+		}
+	}
+}
+
+// record walks a class's bases and members, an enum's values; an
+// anonymous struct's members are code of the symbol around it.
+func (w *walkState) record(n int32, around int) {
+	t := w.t
+	body := t.Field(n, "body")
+	sym, ok := w.sym(n)
+	if body < 0 || !ok {
+		if body >= 0 {
+			w.code(body, around, newScope(nil), false)
+		}
+		return
+	}
+	for _, b := range bases(t, n) {
+		bn, bq := typeRefName(t, b)
+		w.x.Ref(lang.Ref{Kind: lang.RefExtends, Name: bn, Qualifier: bq, Symbol: sym}, b)
+	}
+	for m := range t.NamedChildren(body) {
+		switch t.Kind(m) {
+		case "access_specifier", "friend_declaration", "using_declaration", "static_assert_declaration":
+		default:
+			w.decl(m, sym)
+		}
+	}
+}
+
+// maxMacroCalls bounds the calls one macro's body contributes.
+const maxMacroCalls = 16
+
 // The code of C and C++ functions: calls, constructions, guards, throws,
 // and the types of the locals that method calls go through.
 
@@ -47,8 +341,7 @@ func (s *scope) field(name string) (string, bool) {
 
 // varType is the simple type of a variable declared with type node typ
 // and declarator decorations deco ("" for builtin types and auto).
-func (w *walkState) varType(typ int32, deco string) string {
-	t := w.t
+func varType(t *lang.Tree, typ int32, deco string) string {
 	if typ < 0 {
 		return ""
 	}
@@ -61,7 +354,7 @@ func (w *walkState) varType(typ int32, deco string) string {
 
 // code walks code that belongs to symbol sym. top is true for the
 // statements of a function's own body, where an early exit is a guard.
-func (w *walkState) code(n int32, sym int, scope *scope, top bool, c state) {
+func (w *walkState) code(n int32, sym int, scope *scope, top bool) {
 	t := w.t
 	switch t.Kind(n) {
 	case "comment":
@@ -73,7 +366,7 @@ func (w *walkState) code(n int32, sym int, scope *scope, top bool, c state) {
 			case "identifier", "qualified_identifier", "template_function":
 				// the callee is a name: nothing in it to walk
 				if args := t.Field(n, "arguments"); args >= 0 {
-					w.code(args, sym, scope, false, c)
+					w.code(args, sym, scope, false)
 				}
 				return
 			}
@@ -84,17 +377,17 @@ func (w *walkState) code(n int32, sym int, scope *scope, top bool, c state) {
 		}
 		for ch := range t.NamedChildren(n) {
 			if t.FieldName(ch) != "type" {
-				w.code(ch, sym, scope, false, c)
+				w.code(ch, sym, scope, false)
 			}
 		}
 		return
 	case "declaration":
-		w.local(n, sym, scope, c)
+		w.local(n, sym, scope)
 		return
 	case "compound_statement":
 		if top {
 			for st := range t.NamedChildren(n) {
-				w.code(st, sym, scope, true, c)
+				w.code(st, sym, scope, true)
 			}
 			return
 		}
@@ -111,36 +404,35 @@ func (w *walkState) code(n int32, sym int, scope *scope, top bool, c state) {
 	case "lambda_expression":
 		inner := newScope(scope)
 		if d := t.Field(n, "declarator"); d >= 0 {
-			w.params(t.Field(d, "parameters"), inner)
+			params(t, t.Field(d, "parameters"), inner)
 		}
 		if b := t.Field(n, "body"); b >= 0 {
-			w.code(b, sym, inner, false, c)
+			w.code(b, sym, inner, false)
 		}
 		return
 	case "for_range_loop":
 		if d := t.Field(n, "declarator"); d >= 0 {
-			dd := w.unwrapDeclarator(d)
+			dd := unwrapDeclarator(t, d)
 			if dd.name >= 0 {
-				scope.SetType(t.Text(dd.name), w.varType(t.Field(n, "type"), dd.deco))
+				scope.SetType(t.Text(dd.name), varType(t, t.Field(n, "type"), dd.deco))
 			}
 		}
 		for ch := range t.NamedChildren(n) {
 			if f := t.FieldName(ch); f != "declarator" && f != "type" {
-				w.code(ch, sym, scope, false, c)
+				w.code(ch, sym, scope, false)
 			}
 		}
 		return
 	case "catch_clause":
-		w.params(t.Field(n, "parameters"), scope)
+		params(t, t.Field(n, "parameters"), scope)
 		if b := t.Field(n, "body"); b >= 0 {
-			w.code(b, sym, scope, false, c)
+			w.code(b, sym, scope, false)
 		}
 		return
 	case "using_declaration":
-		w.usingImport(n, sym)
-		return
+		return // an import of the function (the query's)
 	case "field_initializer_list":
-		w.fieldInits(n, sym, scope, c)
+		w.fieldInits(n, sym, scope, w.classes[scope.cls])
 		return
 	case "identifier":
 		w.funcRef(n, sym, scope)
@@ -150,20 +442,20 @@ func (w *walkState) code(n int32, sym int, scope *scope, top bool, c state) {
 		return
 	}
 	for ch := range t.NamedChildren(n) {
-		w.code(ch, sym, scope, false, c)
+		w.code(ch, sym, scope, false)
 	}
 }
 
 // local types the names a declaration in a function body declares, records
 // constructions (T x(args), T x{args}), and walks initializers.
-func (w *walkState) local(n int32, sym int, scope *scope, c state) {
+func (w *walkState) local(n int32, sym int, scope *scope) {
 	t := w.t
 	typ := t.Field(n, "type")
 	if typ >= 0 {
 		switch t.Kind(typ) {
 		case "struct_specifier", "union_specifier", "class_specifier", "enum_specifier":
 			if b := t.Field(typ, "body"); b >= 0 {
-				w.code(b, sym, scope, false, c)
+				w.code(b, sym, scope, false)
 			}
 		}
 	}
@@ -172,28 +464,28 @@ func (w *walkState) local(n int32, sym int, scope *scope, c state) {
 		if t.FieldName(dn) != "declarator" {
 			continue
 		}
-		d := w.unwrapDeclarator(dn)
+		d := unwrapDeclarator(t, dn)
 		if d.name < 0 {
 			continue
 		}
 		if d.fn >= 0 {
 			// T x(a[1]) reads as a prototype (the most vexing parse); in
 			// C++ code a local of class type declared so is a construction
-			if !w.cpp || typ < 0 || t.Kind(d.name) != "identifier" || w.varType(typ, "") == "" || d.fn != declaratorChild(t, dn) && d.fn != dn {
+			if !w.cpp || typ < 0 || t.Kind(d.name) != "identifier" || varType(t, typ, "") == "" || d.fn != declaratorChild(t, dn) && d.fn != dn {
 				continue
 			}
 			w.construct(typ, sym, d.fn)
-			scope.SetType(t.Text(d.name), w.varType(typ, d.deco))
+			scope.SetType(t.Text(d.name), varType(t, typ, d.deco))
 			continue
 		}
 		name := t.Text(d.name)
-		vt := w.varType(typ, d.deco)
+		vt := varType(t, typ, d.deco)
 		v := d.value
 		if v < 0 {
 			v = t.Field(n, "value") // if (auto x = f()): a condition's declaration
 		}
 		if v >= 0 {
-			w.code(v, sym, scope, false, c)
+			w.code(v, sym, scope, false)
 			if w.cpp && !auto && (t.Kind(v) == "argument_list" || t.Kind(v) == "initializer_list") {
 				w.construct(typ, sym, v)
 			}
@@ -202,7 +494,7 @@ func (w *walkState) local(n int32, sym int, scope *scope, c state) {
 			vt = ""
 			switch t.Kind(v) {
 			case "new_expression":
-				vt = w.varType(t.Field(v, "type"), "")
+				vt = varType(t, t.Field(v, "type"), "")
 			case "call_expression":
 				if made := madeType(t, v); made != "" {
 					vt = made
@@ -220,7 +512,7 @@ func (w *walkState) local(n int32, sym int, scope *scope, c state) {
 					}
 				}
 			case "compound_literal_expression":
-				vt = w.varType(t.Field(v, "type"), "")
+				vt = varType(t, t.Field(v, "type"), "")
 			}
 		}
 		scope.SetType(name, vt)
@@ -287,7 +579,7 @@ func (w *walkState) call(n int32, sym int, scope *scope) {
 		if q < 0 {
 			return
 		}
-		_, name, _ := w.nameParts(q)
+		_, name, _ := nameParts(t, q)
 		if name == "" || casts[name] {
 			return
 		}
@@ -310,10 +602,10 @@ func (w *walkState) call(n int32, sym int, scope *scope) {
 		if obj < 0 || field < 0 {
 			return
 		}
-		_, name, _ := w.nameParts(field)
+		_, name, _ := nameParts(t, field)
 		if t.Kind(field) == "dependent_name" {
 			if in := t.FirstNamedChild(field); in >= 0 {
-				_, name, _ = w.nameParts(in)
+				_, name, _ = nameParts(t, in)
 			}
 		}
 		if name == "" {
@@ -436,7 +728,7 @@ func (w *walkState) head(obj int32, scope *scope) (typ, call string) {
 			return ft, call
 		}
 	case "new_expression":
-		return w.varType(t.Field(n, "type"), ""), call
+		return varType(t, t.Field(n, "type"), ""), call
 	}
 	return "", call
 }

@@ -6,189 +6,107 @@ import (
 	"github.com/sdl-dev/sdl/lang"
 )
 
-// The declarations only C++ has: namespaces, class bodies with access
-// sections, templates, using declarations and directives, aliases.
+// What only C++ reads: imports beside #include, member initializers,
+// constructions.
 
-// namespace makes a named namespace a module symbol whose declarations
-// hang from it; an anonymous one gives its declarations internal linkage.
-func (w *walkState) namespace(n int32, c state) {
-	t := w.t
-	body := t.Field(n, "body")
-	name := namespaceName(t, n)
-	if name == "" {
-		c.hidden = true
-		if body >= 0 {
-			w.decls(body, c)
+// imports reads an import the query found: #include "x.h" (Source x.h)
+// and #include <x.h> (Source <x.h>); using namespace X (a wildcard import
+// of X) and using X::y (an import of y from X); namespace fs =
+// std::filesystem (an import of std::filesystem bound to fs).
+func imports(t *lang.Tree, n int32) []lang.Import {
+	var imp lang.Import
+	switch t.Kind(n) {
+	case "preproc_include":
+		p := t.Field(n, "path")
+		imp.Source = t.Text(p)
+		if t.Kind(p) == "string_literal" {
+			imp.Source = strings.Trim(imp.Source, `"`)
 		}
-		return
-	}
-	q := join(c.ns, name)
-	s := lang.Symbol{Kind: lang.KindModule, Name: lastDotted(name), Parent: c.parent, Doc: w.doc(n)}
-	if i := strings.LastIndexByte(q, '.'); i >= 0 {
-		s.Container = q[:i]
-	}
-	s.Exported, s.Visibility = !c.hidden, lang.VisPublic
-	if c.hidden {
-		s.Visibility = lang.VisInternal
-	}
-	if t.ChildOfKind(n, "inline") >= 0 {
-		s.Signature.Modifiers = []string{"inline"}
-	}
-	s.Signature.Text = w.x.HeaderText(n, body)
-	sym := w.x.AddSymbol(s, n, nameLeaf(t, t.Field(n, "name")), body)
-	if body >= 0 {
-		w.decls(body, state{parent: sym, ns: q, cls: -1, hidden: c.hidden, tmpl: -1})
-	}
-}
-
-// members walks a class body: access sections, methods declared and
-// defined, nested types; data members are the class's fields.
-func (w *walkState) members(body int32, c state) {
-	t := w.t
-	for m := range t.NamedChildren(body) {
-		switch t.Kind(m) {
-		case "access_specifier":
-			switch a := strings.TrimSpace(strings.TrimSuffix(t.Text(m), ":")); a {
-			case "public", "protected", "private":
-				c.access = a
+		if strings.TrimSpace(strings.Trim(imp.Source, "<>")) == "" {
+			return nil
+		}
+		return []lang.Import{imp}
+	case "namespace_alias_definition":
+		name := t.Field(n, "name")
+		for ch := range t.NamedChildren(n) {
+			if ch != name && t.FieldName(ch) != "name" {
+				imp.Source = strings.TrimPrefix(strings.Join(strings.Fields(t.Text(ch)), ""), "::")
 			}
-		case "friend_declaration", "using_declaration", "static_assert_declaration", "comment":
-		case "field_declaration":
-			w.declaration(m, c)
-			if v := t.Field(m, "default_value"); v >= 0 {
-				w.code(v, c.cls, newScope(nil), false, c)
-				if ty := t.Field(m, "type"); ty >= 0 && (t.Kind(v) == "initializer_list" || t.Kind(v) == "argument_list") {
-					w.construct(ty, c.cls, v)
-				}
-			}
-		case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
-			inner := m
-			for ch := range t.NamedChildren(inner) {
-				if f := t.FieldName(ch); f == "condition" || f == "name" {
-					continue
-				}
-				if k := t.Kind(ch); k == "access_specifier" {
-					c.access = strings.TrimSpace(strings.TrimSuffix(t.Text(ch), ":"))
-					continue
-				}
-				w.decl(ch, c)
-			}
-		default:
-			w.decl(m, c)
 		}
-	}
-}
-
-// template handles template <...> declaration: the declaration it wraps,
-// with the template's parameters as its generics.
-func (w *walkState) template(n int32, c state) {
-	t := w.t
-	c.tmpl = n
-	for ch := range t.NamedChildren(n) {
-		if t.FieldName(ch) == "parameters" || t.IsComment(ch) {
-			continue
+		if name < 0 || imp.Source == "" {
+			return nil
 		}
-		switch t.Kind(ch) {
-		case "function_definition", "declaration", "field_declaration", "class_specifier", "struct_specifier",
-			"union_specifier", "alias_declaration", "template_declaration", "concept_definition", "type_definition":
-			w.decl(ch, c)
-		default:
-			w.decl(ch, c)
-		}
+		imp.Alias = t.Text(name)
+		return []lang.Import{imp}
 	}
-}
-
-// using records using namespace X (a wildcard import of X) and using X::y
-// (an import of y from X). Inside a class, using Base::f is no import.
-func (w *walkState) using(n int32, c state) {
-	if c.cls >= 0 {
-		return
-	}
-	w.usingImport(n, 0)
-}
-
-func (w *walkState) usingImport(n int32, sym int) {
-	t := w.t
-	isNS := t.ChildOfKind(n, "namespace") >= 0
-	var target int32 = -1
+	text := ""
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "identifier", "qualified_identifier", "namespace_identifier", "type_identifier":
-			target = ch
+			text = strings.TrimPrefix(strings.Join(strings.Fields(t.Text(ch)), ""), "::")
 		}
 	}
-	if target < 0 {
-		return
-	}
-	text := strings.Join(strings.Fields(t.Text(target)), "")
-	text = strings.TrimPrefix(text, "::")
-	imp := lang.Import{Line: t.StartLine(n), Symbol: sym}
-	if isNS {
-		imp.Source = text
-		imp.Names = []lang.ImportName{{Name: "*"}}
-	} else {
-		i := strings.LastIndex(text, "::")
-		if i < 0 {
-			return
-		}
-		imp.Source = text[:i]
-		imp.Names = []lang.ImportName{{Name: text[i+2:]}}
+	if t.ChildOfKind(n, "namespace") >= 0 {
+		imp.Source, imp.Names = text, []lang.ImportName{{Name: "*"}}
+	} else if i := strings.LastIndex(text, "::"); i >= 0 {
+		imp.Source, imp.Names = text[:i], []lang.ImportName{{Name: text[i+2:]}}
 	}
 	if imp.Source == "" {
-		return
+		return nil
 	}
-	w.x.Facts.Imports = append(w.x.Facts.Imports, imp)
+	return []lang.Import{imp}
 }
 
-// namespaceAlias records namespace fs = std::filesystem as an import of
-// std::filesystem bound to fs.
-func (w *walkState) namespaceAlias(n int32, c state) {
+// testMacro reads a test that a macro defines where the grammar sees a
+// call and a block: TEST(Suite, Name) { ... } in C files. It reports
+// whether n was one.
+func (w *walkState) testMacro(n int32, sym int) bool {
 	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
+	call := t.FirstNamedChild(n)
+	if call < 0 || t.Kind(call) != "call_expression" || !testMacros[t.FieldText(call, "function")] {
+		return false
 	}
-	var target int32 = -1
-	for ch := range t.NamedChildren(n) {
-		if ch != name && t.FieldName(ch) != "name" {
-			target = ch
+	body := t.NextSibling(n)
+	if body < 0 || t.Kind(body) != "compound_statement" {
+		return false
+	}
+	var args []string
+	if a := t.Field(call, "arguments"); a >= 0 {
+		for arg := range t.NamedChildren(a) {
+			args = append(args, t.Text(arg))
 		}
 	}
-	if target < 0 {
-		return
+	s, ns := lang.Symbol{Parent: sym, Doc: doc(t, n)}, ""
+	if sym > 0 {
+		ns = w.x.Facts.Symbols[sym].Qualified()
 	}
-	src := strings.TrimPrefix(strings.Join(strings.Fields(t.Text(target)), ""), "::")
-	w.x.Facts.Imports = append(w.x.Facts.Imports, lang.Import{Source: src, Alias: t.Text(name), Line: t.StartLine(n), Symbol: 0})
+	if !testSymbol(t.FieldText(call, "function"), args, ns, &s) {
+		return false
+	}
+	s.Signature.Text = w.x.HeaderText(n, body)
+	i := w.x.AddSymbol(s, n, -1, body)
+	// the grammar splits the macro from its body: the symbol spans both
+	sy := &w.x.Facts.Symbols[i]
+	sy.Range.EndLine, sy.Range.EndCol = t.Range(body).EndLine, t.Range(body).EndCol
+	sy.EndByte = t.Nodes[body].EndByte
+	w.code(body, i, newScope(nil), true)
+	w.testBody = body
+	for j := range w.x.Facts.Imports {
+		if imp := &w.x.Facts.Imports[j]; imp.Symbol == sym && imp.Line >= sy.Range.StartLine && imp.Line <= sy.Range.EndLine {
+			imp.Symbol = i // a using in the test's body
+		}
+	}
+	return true
 }
 
-// alias makes using Name = type a type symbol.
-func (w *walkState) alias(n int32, c state) {
-	t := w.t
-	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: c.parent, Doc: w.doc(c.declNode(n))}
-	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))
-	if c.tmpl >= 0 {
-		s.Signature.Generics = w.generics(c.tmpl)
-	}
-	w.visibility(&s, c, false)
-	s.Signature.Text = strings.TrimSuffix(lang.OneLine(t.Text(c.declNode(n))), ";")
-	node := n
-	if c.tmpl >= 0 && t.Parent(n) == c.tmpl {
-		node = c.tmpl
-	}
-	w.x.AddSymbol(s, node, name, -1)
-}
-
-// fieldInits walks a constructor's member initializer list: Base(args)
+// fieldInits walks the member initializer list of a constructor of
+// class cls (0 when unknown): Base(args)
 // calls a base class's constructor; member(args) walks its arguments.
-func (w *walkState) fieldInits(fil int32, sym int, scope *scope, c state) {
+func (w *walkState) fieldInits(fil int32, sym int, scope *scope, cls int) {
 	t := w.t
 	var bases []string
-	if i, ok := w.classes[scope.cls]; ok {
-		bases = w.x.Facts.Symbols[i].Signature.Bases
+	if cls > 0 {
+		bases = w.x.Facts.Symbols[cls].Signature.Bases
 	}
 	for fi := range t.NamedChildren(fil) {
 		if t.Kind(fi) != "field_initializer" {
@@ -214,7 +132,7 @@ func (w *walkState) fieldInits(fil int32, sym int, scope *scope, c state) {
 		}
 		for ch := range t.NamedChildren(fi) {
 			if ch != first {
-				w.code(ch, sym, scope, false, c)
+				w.code(ch, sym, scope, false)
 			}
 		}
 	}
