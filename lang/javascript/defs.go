@@ -42,10 +42,6 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 			if v := t.Field(n, "value"); v >= 0 && isFunc(t.Kind(v)) {
 				d.Kind = lang.KindMethod
 			}
-		case "class", "arrow_function", "function_expression", "generator_function":
-			if t.Kind(t.Parent(n)) == "export_statement" && t.Kind(n) == "class" {
-				d.Kind = lang.KindClass // export default class {}
-			}
 		}
 		if v := d.Match.Node("_value"); v >= 0 {
 			held[v] = true
@@ -86,16 +82,12 @@ func varDefs(t *lang.Tree, d lang.Def, out []lang.Def, held map[int32]bool) []la
 			node = d.Node
 		}
 		if val >= 0 {
-			if requires(t, val) {
+			if _, _, ok := required(t, val); ok {
 				continue // an import
 			}
-			if uv := innermost(t, val); t.Kind(name) == "identifier" && (isFunc(t.Kind(uv)) || t.Kind(uv) == "class") {
+			if uv, kind := innermost(t, val), valueKind(t, innermost(t, val)); t.Kind(name) == "identifier" && kind != lang.KindVariable {
 				if uv != val {
 					held[uv] = true
-					kind := lang.KindFunction
-					if t.Kind(uv) == "class" {
-						kind = lang.KindClass
-					}
 					out = append(out, lang.Def{Node: node, Name: name, Body: t.Field(uv, "body"), Kind: kind, Match: d.Match})
 				}
 				continue // else the declarator's own definition
@@ -118,13 +110,7 @@ func assignDefs(t *lang.Tree, d lang.Def, out []lang.Def, held map[int32]bool) [
 	if right < 0 {
 		return out
 	}
-	fn := isFunc(t.Kind(right))
-	kind := lang.KindFunction
-	if t.Kind(right) == "class" {
-		kind = lang.KindClass
-	} else if !fn {
-		kind = lang.KindVariable
-	}
+	kind := valueKind(t, right)
 	for _, l := range targets {
 		switch lt := render(t, l); {
 		case lt == "module.exports" || lt == "exports":
@@ -133,7 +119,11 @@ func assignDefs(t *lang.Tree, d lang.Def, out []lang.Def, held map[int32]bool) [
 			}
 			if kind != lang.KindVariable {
 				held[right] = true
-				out = append(out, lang.Def{Node: d.Node, Name: l, Body: t.Field(right, "body"), Kind: kind, Match: d.Match})
+				name := t.Field(right, "name") // else module.exports: no leaf, as a name no fingerprint skips
+				if name < 0 {
+					name = l
+				}
+				out = append(out, lang.Def{Node: d.Node, Name: name, Body: t.Field(right, "body"), Kind: kind, Match: d.Match})
 			}
 			return out
 		case strings.HasPrefix(lt, "module.exports.") || strings.HasPrefix(lt, "exports."):
@@ -148,7 +138,7 @@ func assignDefs(t *lang.Tree, d lang.Def, out []lang.Def, held map[int32]bool) [
 			return append(out, lang.Def{Node: d.Node, Name: t.Field(l, "property"), Body: body, Kind: kind, Match: d.Match})
 		}
 	}
-	if !fn {
+	if kind != lang.KindFunction {
 		return out
 	}
 	first := true
@@ -178,6 +168,18 @@ func assignDefs(t *lang.Tree, d lang.Def, out []lang.Def, held map[int32]bool) [
 		out = append(out, def)
 	}
 	return out
+}
+
+// valueKind is the kind of symbol value v makes: a function, a class or
+// else a variable.
+func valueKind(t *lang.Tree, v int32) string {
+	switch {
+	case isFunc(t.Kind(v)):
+		return lang.KindFunction
+	case t.Kind(v) == "class":
+		return lang.KindClass
+	}
+	return lang.KindVariable
 }
 
 // chain reads an assignment and those it assigns (a = b = value): the
@@ -264,16 +266,11 @@ func exportedAt(t *lang.Tree, n int32) bool {
 	if t.Kind(n) == "variable_declarator" {
 		n = t.Parent(n)
 	}
-	for p := t.Parent(n); p > 0; p = t.Parent(p) {
-		switch t.Kind(p) {
-		case "export_statement":
-			return true
-		case "ambient_declaration":
-			continue
-		}
-		break
+	p := t.Parent(n)
+	if t.Kind(p) == "ambient_declaration" {
+		p = t.Parent(p)
 	}
-	return false
+	return t.Kind(p) == "export_statement"
 }
 
 // docNode is the node whose comment documents definition n: the export
@@ -307,84 +304,64 @@ func header(t *lang.Tree, n int32) string {
 
 // symbol completes the symbol of a definition: its name where the code
 // gives another (default, exports.x), signature, visibility, doc. Members
-// are exported with their container (exportMembers).
+// are exported with what holds them (finishExports).
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
-	n, v := d.Node, valueOf(t, d.Node)
-	ts := t.Lang.Name != "javascript"
+	n, v, p := d.Node, valueOf(t, d.Node), t.Parent(d.Node)
+	s.Name = propName(t, d.Name) // unquoted: declare module 'x', 'a-b'() {}
 	s.Doc = doc(t, docNode(t, n))
-	s.Exported = exportedAt(t, n)
-	member := false
-	if k := t.Kind(d.Name); k == "string" || k == "computed_property_name" {
-		s.Name = propName(t, d.Name) // declare module 'x', 'a-b'() {}
-	}
-	switch t.Kind(n) {
-	case "expression_statement":
-		s.Exported = true
-		if t.Kind(d.Name) != "property_identifier" {
-			s.Name = "default"
-			s.Signature.Modifiers = append(s.Signature.Modifiers, "default")
-		}
-	case "member_expression":
-		member = true
-	case "method_definition", "pair":
-		// a method of a module level object, or a function of the
-		// object module.exports is
-		s.Name = propName(t, d.Name)
-		if obj := t.Parent(n); t.Kind(t.Parent(obj)) == "assignment_expression" {
-			s.Exported = true
-		} else {
-			member = true
-		}
-	case "arrow_function", "function_expression", "generator_function", "class":
-		if t.Kind(t.Parent(n)) == "export_statement" {
-			s.Exported = true
-			s.Signature.Modifiers = append(s.Signature.Modifiers, "default")
-		}
-	}
-	if d.Kind == lang.KindMethod && t.Kind(n) == "expression_statement" {
-		member = true
-	}
-	if p := t.Parent(n); t.Kind(p) == "export_statement" && t.ChildOfKind(p, "default") >= 0 && t.Field(p, "value") < 0 {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "default")
-	}
-	s.Visibility = topVis(s.Exported)
-	if t.Kind(t.Parent(n)) == "class_body" {
-		s.Name = propName(t, d.Name)
+	s.Exported = exportedAt(t, n) // AddSymbol's visibility follows, a member's is its own
+	var mods []string
+	switch pk := t.Kind(p); {
+	case pk == "class_body":
 		s.Visibility = memberVis(t, n, s.Name)
-	} else if member || t.Kind(n) == "method_signature" {
+		if t.Kind(n) == "method_definition" && s.Name == "constructor" {
+			s.Kind = lang.KindConstructor
+		}
+	case d.Kind == lang.KindMethod && (t.Kind(n) == "expression_statement" || t.Kind(n) == "member_expression"):
+		// X.prototype.m = function: X's when X is declared here
 		s.Visibility = lang.VisPublic
-	}
-	if d.Kind == lang.KindMethod && t.Kind(n) == "expression_statement" || t.Kind(n) == "member_expression" {
 		if d.Parent == 0 {
 			lt := render(t, t.Parent(d.Name))
 			s.Container = strings.TrimSuffix(lt[:strings.LastIndexByte(lt, '.')], ".prototype")
 		}
-	}
-	switch s.Kind {
-	case lang.KindFunction, lang.KindMethod:
-		if t.Kind(n) == "method_definition" && s.Name == "constructor" && t.Kind(t.Parent(n)) == "class_body" {
-			s.Kind = lang.KindConstructor
+	case t.Kind(n) == "expression_statement":
+		s.Exported = true
+		if t.Kind(d.Name) != "property_identifier" {
+			s.Name, mods = "default", []string{"default"} // module.exports = function
 		}
+	case pk == "object":
+		// a function of the object module.exports is, or a method of
+		// a module level variable's
+		s.Exported = t.Kind(t.Parent(p)) == "assignment_expression"
+		if !s.Exported {
+			s.Visibility = lang.VisPublic
+		}
+	case pk == "export_statement" && t.ChildOfKind(p, "default") >= 0:
+		s.Exported, mods = true, []string{"default"}
+	case t.Kind(n) == "method_signature":
+		s.Visibility = lang.VisPublic
+	}
+	ts := t.Lang.Name != "javascript"
+	switch s.Kind {
+	case lang.KindFunction, lang.KindMethod, lang.KindConstructor:
 		funcSymbol(t, n, v, s, ts)
 	case lang.KindClass:
 		if own := t.Field(v, "name"); own >= 0 && s.Name == "default" {
 			s.Name = t.Text(own) // module.exports = class Foo {}
 		}
-		classSymbol(t, v, s, ts)
+		classSymbol(t, v, s)
 	case lang.KindVariable:
-		varSymbol(t, d, s, ts)
+		varSymbol(t, d, s)
 	default:
 		typeSymbol(t, d, s)
 	}
+	s.Signature.Modifiers = append(s.Signature.Modifiers, mods...)
 	return true
 }
 
 // funcSymbol fills the signature of function fn, defined at n.
 func funcSymbol(t *lang.Tree, n, fn int32, s *lang.Symbol, ts bool) {
-	mods := s.Signature.Modifiers // default, after async and the like
-	s.Signature.Modifiers = nil
 	signature(t, &s.Signature, fn, newFuncScope(nil), s.Doc, ts)
-	s.Signature.Modifiers = append(s.Signature.Modifiers, mods...)
 	switch t.Kind(n) {
 	case "function_signature":
 		// a declaration in a .d.ts or declare block, else an overload
@@ -419,85 +396,24 @@ func inAmbient(t *lang.Tree, n int32) bool {
 	return false
 }
 
-// classSymbol fills the signature of class n: its bases, modifiers and
-// fields (declared, constructor parameter properties, this.x = ...).
-func classSymbol(t *lang.Tree, n int32, s *lang.Symbol, ts bool) {
+// classSymbol fills the signature of class n: its bases and modifiers
+// (the walk adds its fields).
+func classSymbol(t *lang.Tree, n int32, s *lang.Symbol) {
 	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
-	mods := s.Signature.Modifiers
-	s.Signature.Modifiers = nil
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "abstract", "declare":
 			s.Signature.Modifiers = append(s.Signature.Modifiers, t.Kind(ch))
 		}
 	}
-	s.Signature.Modifiers = append(s.Signature.Modifiers, mods...)
 	for _, b := range heritage(t, n) {
 		s.Signature.Bases = append(s.Signature.Bases, b.text)
 	}
-	body := t.Field(n, "body")
-	if body < 0 {
-		return
-	}
-	var fields []lang.Param
-	addField := func(p lang.Param) {
-		for i := range fields {
-			if fields[i].Name == p.Name {
-				if fields[i].Type == "" {
-					fields[i].Type = p.Type
-				}
-				return
-			}
-		}
-		fields = append(fields, p)
-	}
-	for m := range kids(t, body) {
-		switch t.Kind(m) {
-		case "method_definition":
-			if propName(t, t.Field(m, "name")) != "constructor" {
-				continue
-			}
-			// parameter properties: constructor(private db: Db)
-			if ps := t.Field(m, "parameters"); ps >= 0 {
-				for p := range t.NamedChildren(ps) {
-					if t.ChildOfKind(p, "accessibility_modifier") < 0 && t.ChildOfKind(p, "readonly") < 0 && t.ChildOfKind(p, "override_modifier") < 0 {
-						continue
-					}
-					if pat := t.Field(p, "pattern"); pat >= 0 && t.Kind(pat) == "identifier" {
-						addField(lang.Param{Name: t.Text(pat), Type: typeText(t, t.Field(p, "type")), Optional: t.Kind(p) == "optional_parameter"})
-					}
-				}
-			}
-			// this.x = ... in the constructor
-			if mbody := t.Field(m, "body"); mbody >= 0 {
-				scope := newFuncScope(nil)
-				signature(t, &lang.Signature{}, m, scope, doc(t, m), ts)
-				for _, f := range thisFields(t, mbody, scope) {
-					addField(f)
-				}
-			}
-		case "public_field_definition", "field_definition":
-			name := t.Field(m, "name")
-			if name < 0 {
-				name = t.Field(m, "property")
-			}
-			val := t.Field(m, "value")
-			if propName(t, name) == "" || val >= 0 && isFunc(t.Kind(val)) {
-				continue
-			}
-			typ := typeText(t, t.Field(m, "type"))
-			if typ == "" && val >= 0 {
-				typ = valueType(t, val)
-			}
-			addField(lang.Param{Name: propName(t, name), Type: typ, Optional: optionalAfter(t, name)})
-		}
-	}
-	s.Signature.Fields = fields
 }
 
 // varSymbol fills a variable's signature: a module level one's type and
 // const, a class field's type and modifiers, exports.x's value type.
-func varSymbol(t *lang.Tree, d lang.Def, s *lang.Symbol, ts bool) {
+func varSymbol(t *lang.Tree, d lang.Def, s *lang.Symbol) {
 	n := d.Node
 	switch t.Kind(n) {
 	case "expression_statement":
@@ -531,14 +447,8 @@ func varSymbol(t *lang.Tree, d lang.Def, s *lang.Symbol, ts bool) {
 		s.Signature.Modifiers = []string{"const"}
 	}
 	if d.Name == t.Field(v, "name") {
-		typ := typeText(t, t.Field(v, "type"))
 		val := d.Body
-		if typ == "" && val >= 0 {
-			typ = valueType(t, val)
-		}
-		if !ts && typ == "" {
-			typ = docType(s.Doc)
-		}
+		typ := varType(t, v, val, n)
 		if typ == "" && val >= 0 && isConst {
 			// const string = ZodString.create: an alias of a
 			// function, typed as TypeScript would write it
@@ -625,48 +535,49 @@ type base struct {
 
 // heritage lists the bases of class n.
 func heritage(t *lang.Tree, n int32) []base {
-	var bases []base
 	h := t.ChildOfKind(n, "class_heritage")
 	if h < 0 {
 		return nil
+	}
+	var bases []base
+	add := func(kind string, b int32) {
+		text := lang.OneLine(t.Text(b))
+		if ta := t.NextSibling(b); ta >= 0 && t.FieldName(ta) == "type_arguments" {
+			text += lang.OneLine(t.Text(ta)) // extends Base<T>
+		}
+		if kind == lang.RefExtends && t.Kind(b) == "call_expression" {
+			text = render(t, b) // class A extends mixin(B) { }
+		}
+		bases = append(bases, base{kind, b, text})
 	}
 	for ch := range t.NamedChildren(h) {
 		switch t.Kind(ch) {
 		case "extends_clause":
 			for v := range t.Children(ch) {
 				if t.FieldName(v) == "value" {
-					bases = append(bases, base{kind: lang.RefExtends, node: v})
+					add(lang.RefExtends, v)
 				}
 			}
 		case "implements_clause":
 			for v := range t.NamedChildren(ch) {
-				bases = append(bases, base{kind: lang.RefImplements, node: v})
+				add(lang.RefImplements, v)
 			}
 		default:
-			// JavaScript: class_heritage holds the expression
-			bases = append(bases, base{kind: lang.RefExtends, node: ch})
-		}
-	}
-	for i := range bases {
-		b := &bases[i]
-		b.text = lang.OneLine(t.Text(b.node))
-		if ta := t.NextSibling(b.node); ta >= 0 && t.FieldName(ta) == "type_arguments" {
-			b.text += lang.OneLine(t.Text(ta)) // extends Base<T>
-		}
-		if b.kind == lang.RefExtends && t.Kind(b.node) == "call_expression" {
-			// class A extends mixin(B) { }
-			b.text = render(t, b.node)
+			add(lang.RefExtends, ch) // JavaScript: class_heritage holds the expression
 		}
 	}
 	return bases
 }
 
-// requires reports a require('y'), require('y').x or import('y') value.
-func requires(t *lang.Tree, val int32) bool {
-	call := unwrap(t, val)
-	if t.Kind(call) == "member_expression" {
-		call = t.Field(call, "object")
+// varType is the type of declarator v holding val, as written, as its
+// value shows, or (JavaScript) as the JSDoc of its statement node says.
+func varType(t *lang.Tree, v, val, node int32) string {
+	typ := typeText(t, t.Field(v, "type"))
+	if typ == "" && val >= 0 {
+		typ = valueType(t, val)
 	}
-	_, ok := requireSource(t, call)
-	return ok
+	if typ == "" && t.Lang.Name == "javascript" {
+		typ = docType(doc(t, docNode(t, node)))
+	}
+	return typ
 }

@@ -50,10 +50,10 @@ func init() {
 	spec := func(name string, ext []string, grammar unsafe.Pointer, fixup func([]byte) []byte, query string, roots []string) lang.Spec {
 		return lang.Spec{
 			Name: name, Extensions: ext, Grammar: grammar, Fixup: fixup,
-			Query: query, QueryFile: "lang/javascript/javascript.scm+" + name, QueryRoots: roots,
+			Query: query, QueryFile: "lang/javascript/javascript.scm+" + name, QueryRoots: roots, QueryRoot: queryRoot,
 			Comments: comments, Strings: strs, Idents: idents,
 			Data: data, Builtins: lang.WordList(data, "builtins.txt"),
-			Defs: defs, Symbol: symbol, OwnDocs: true, OwnBases: true, Finish: extract,
+			Defs: defs, Symbol: symbol, Ref: baseName, OwnDocs: true, OwnBases: true, Finish: extract,
 			Resolver: lang.Resolvers{Ref: resolve, Import: resolveImport}, SkelRules: skeleton, Project: PackagesReader{},
 		}
 	}
@@ -62,6 +62,33 @@ func init() {
 		"internal_module", "module", "function_signature", "abstract_class_declaration")
 	lang.Register(spec("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript(), separateCallSignatures, jsTags+tsTags, tsRoots))
 	lang.Register(spec("tsx", []string{".tsx"}, grammar.TSX(), nil, jsTags+tsTags, tsRoots))
+}
+
+// baseName reads the base an interface extends, ns.Base<T>, as Base of
+// ns.
+func baseName(_ *lang.Tree, _ *lang.Match, r *lang.Ref) bool {
+	r.Name, r.Qualifier = splitType(lang.OneLine(r.Name))
+	return true
+}
+
+// queryRoot spares running the query from the roots that are every
+// callback and local of a file: a declarator defines only a function or
+// class, a function or class expression only when it is named, an export
+// only as export default <value>.
+func queryRoot(t *lang.Tree, n int32) bool {
+	switch t.Kind(n) {
+	case "variable_declarator":
+		v := t.Field(n, "value")
+		if v >= 0 && t.Kind(v) == "parenthesized_expression" {
+			v = t.FirstNamedChild(v)
+		}
+		return v >= 0 && (isFunc(t.Kind(v)) || t.Kind(v) == "class")
+	case "function_expression", "generator_function", "class":
+		return t.Field(n, "name") >= 0
+	case "export_statement":
+		return t.Field(n, "value") >= 0
+	}
+	return true
 }
 
 // scope maps the local names of a function, and the module's, to what
@@ -173,15 +200,6 @@ func extract(x *lang.Extractor) {
 	for i := len(x.SymNode) - 1; i > 0; i-- {
 		w.syms[x.SymNode[i]] = i
 	}
-	// a member is exported with what holds it: a class, an object, the
-	// function whose prototype it extends
-	for i := 1; i < len(x.Facts.Symbols); i++ {
-		s := &x.Facts.Symbols[i]
-		if p := s.Parent; p > 0 && (s.Kind == lang.KindMethod || s.Kind == lang.KindConstructor ||
-			s.Kind == lang.KindVariable && lang.IsTypeKind(x.Facts.Symbols[p].Kind)) {
-			s.Exported = x.Facts.Symbols[p].Exported && s.Visibility == lang.VisPublic
-		}
-	}
 	w.moduleDoc()
 	w.block(0, &state{scope: newScope(nil)})
 	w.finishExports()
@@ -219,8 +237,8 @@ func (w *walkState) moduleDoc() {
 	}
 }
 
-// block walks the statements of a container: the program, a namespace
-// body, a recovered ERROR node.
+// block walks the children of n: the statements of the program, a
+// namespace body, a recovered ERROR node.
 func (w *walkState) block(n int32, c *state) {
 	for s := range kids(w.t, n) {
 		w.walk(s, c)
@@ -241,12 +259,6 @@ func (w *walkState) walk(n int32, c *state) {
 	case "lexical_declaration", "variable_declaration", "using_declaration":
 		w.varDecl(n, c)
 		return
-	case "ambient_declaration":
-		// declare function f(); declare global { ... }
-		for e := range kids(w.t, n) {
-			w.walk(e, c)
-		}
-		return
 	case "internal_module", "module":
 		if sym, ok := w.syms[n]; ok && t.Field(n, "body") >= 0 {
 			w.block(t.Field(n, "body"), &state{sym: sym, scope: newScope(c.scope)})
@@ -254,26 +266,17 @@ func (w *walkState) walk(n int32, c *state) {
 			w.block(body, c)
 		}
 		return
-	case "interface_declaration":
-		if sym, ok := w.syms[n]; ok {
-			if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
-				for ty := range t.NamedChildren(ec) {
-					w.baseRef(lang.RefExtends, ty, sym)
-				}
-			}
-		}
-		return
-	case "type_alias_declaration", "enum_declaration":
-		return
+	case "interface_declaration", "type_alias_declaration", "enum_declaration":
+		return // types: an interface's bases are typescript.scm's
 	case "class_declaration", "abstract_class_declaration", "class":
 		if sym, ok := w.syms[n]; ok {
 			w.class(n, sym, c)
 		} else {
-			w.walkChildren(n, c)
+			w.block(n, c)
 		}
 		return
 	case "function_declaration", "generator_function_declaration", "function_signature", "function_expression",
-		"generator_function", "arrow_function", "method_definition", "pair", "expression_statement":
+		"generator_function", "arrow_function", "function", "method_definition", "pair", "expression_statement":
 		if e := t.FirstNamedChild(n); t.Kind(n) == "expression_statement" && t.Parent(n) == 0 && t.Kind(e) == "assignment_expression" {
 			w.exportNames(e)
 		}
@@ -322,15 +325,11 @@ func (w *walkState) walk(n int32, c *state) {
 		if c.top {
 			// a function's body: its statements are the top level
 			w.hoist(n, c.scope)
-			for s := range kids(w.t, n) {
-				w.walk(s, c)
-			}
+			w.block(n, c)
 			return
 		}
 	case "ERROR":
-		for s := range kids(w.t, n) {
-			w.walk(s, c)
-		}
+		w.block(n, c)
 		return
 	}
 	if c.top {
@@ -339,26 +338,27 @@ func (w *walkState) walk(n int32, c *state) {
 		inner.top = false
 		c = &inner
 	}
-	for s := range kids(w.t, n) {
-		w.walk(s, c)
-	}
+	w.block(n, c)
 }
 
+// functions are the nodes of functions and methods, with a body or not.
+var functions = lang.KindSet("arrow_function", "function_expression", "generator_function", "function", "function_declaration",
+	"generator_function_declaration", "function_signature", "method_definition", "method_signature", "abstract_method_signature")
+
 // enter walks what symbol sym, defined by v (a function, a class, a
-// variable's value), holds.
-func (w *walkState) enter(sym int, v int32, c *state) {
+// variable's value), holds; it returns a function's scope.
+func (w *walkState) enter(sym int, v int32, c *state) *scope {
 	t := w.t
 	s := &w.x.Facts.Symbols[sym]
 	switch k := t.Kind(v); {
 	case k == "class":
 		w.class(v, sym, c)
-		return
-	case !isFunc(k) && k != "function_declaration" && k != "generator_function_declaration" && k != "function_signature" &&
-		k != "method_definition" && k != "method_signature" && k != "abstract_method_signature":
+		return nil
+	case !functions[k]:
 		if v != w.x.SymNode[sym] {
 			w.walk(v, &state{sym: sym, scope: c.scope, this: c.this, super: c.super})
 		}
-		return
+		return nil
 	}
 	scope := newFuncScope(c.scope)
 	signature(t, &lang.Signature{}, v, scope, s.Doc, t.Lang.Name != "javascript")
@@ -371,6 +371,7 @@ func (w *walkState) enter(sym int, v int32, c *state) {
 		}
 	}
 	w.walkFunctionParts(v, t.Field(v, "body"), mc)
+	return scope
 }
 
 // stringText returns the value of a string literal node.
@@ -410,17 +411,7 @@ func (w *walkState) importStmt(n int32, c *state) {
 						imp.Alias = t.Text(id)
 					}
 				case "named_imports":
-					for s := range t.NamedChildren(e) {
-						if t.Kind(s) != "import_specifier" {
-							continue
-						}
-						name := nameText(t, t.Field(s, "name"))
-						alias := nameText(t, t.Field(s, "alias"))
-						if alias == name {
-							alias = ""
-						}
-						imp.Names = append(imp.Names, lang.ImportName{Name: name, Alias: alias})
-					}
+					imp.Names = append(imp.Names, specifiers(t, e, "import_specifier")...)
 				}
 			}
 		case "import_require_clause":
@@ -437,6 +428,21 @@ func (w *walkState) importStmt(n int32, c *state) {
 		imp.Alias = ""
 	}
 	w.addImport(imp)
+}
+
+// specifiers are the names of an import or export list, { a, b as c }.
+func specifiers(t *lang.Tree, list int32, kind string) []lang.ImportName {
+	var out []lang.ImportName
+	for s := range t.NamedChildren(list) {
+		if t.Kind(s) == kind {
+			name, alias := nameText(t, t.Field(s, "name")), nameText(t, t.Field(s, "alias"))
+			if alias == name {
+				alias = ""
+			}
+			out = append(out, lang.ImportName{Name: name, Alias: alias})
+		}
+	}
+	return out
 }
 
 // nameText is the text of an identifier or string name ("default", 'a-b').
@@ -474,17 +480,7 @@ func (w *walkState) exportStmt(n int32, c *state) {
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "export_clause":
-			for s := range t.NamedChildren(ch) {
-				if t.Kind(s) != "export_specifier" {
-					continue
-				}
-				name := nameText(t, t.Field(s, "name"))
-				alias := nameText(t, t.Field(s, "alias"))
-				if alias == name {
-					alias = ""
-				}
-				names = append(names, lang.ImportName{Name: name, Alias: alias})
-			}
+			names = append(names, specifiers(t, ch, "export_specifier")...)
 		case "namespace_export":
 			// export * as ns from './x'
 			if id := t.FirstNamedChild(ch); id >= 0 && src >= 0 {
@@ -552,25 +548,21 @@ func (w *walkState) addExport(p lang.Param) {
 }
 
 // finishExports marks the symbols that export lists and CommonJS
-// assignments export, and leaves the export aliases on the module symbol.
+// assignments export and the members exported with what holds them (a
+// class, an object, the function whose prototype they extend), and leaves
+// the export aliases on the module symbol.
 func (w *walkState) finishExports() {
 	f := w.x.Facts
-	if len(w.exportIDs) > 0 {
-		for i := 1; i < len(f.Symbols); i++ {
-			s := &f.Symbols[i]
-			if s.Parent == 0 && s.Container == "" && w.exportIDs[s.Name] && !s.Exported {
-				s.Exported = true
-				if s.Visibility == lang.VisInternal {
-					s.Visibility = lang.VisExported
-				}
-			} else if p := s.Parent; p > 0 && p < i && f.Symbols[p].Exported && !s.Exported && s.Visibility == lang.VisPublic &&
-				f.Symbols[p].Kind != lang.KindFunction {
-				// the public members of what was exported after
-				// they were declared (Router.prototype.route)
-				s.Exported = true
-			} else if p > 0 && p < i && f.Symbols[p].Kind == lang.KindFunction && s.Kind == lang.KindMethod && f.Symbols[p].Exported {
-				s.Exported = true
+	for i := 1; i < len(f.Symbols); i++ {
+		switch s, p := &f.Symbols[i], f.Symbols[i].Parent; {
+		case p == 0 && s.Container == "" && w.exportIDs[s.Name] && !s.Exported:
+			s.Exported = true
+			if s.Visibility == lang.VisInternal {
+				s.Visibility = lang.VisExported
 			}
+		case p > 0 && (s.Kind == lang.KindMethod || s.Kind == lang.KindConstructor ||
+			s.Kind == lang.KindVariable && lang.IsTypeKind(f.Symbols[p].Kind)):
+			s.Exported = f.Symbols[p].Exported && s.Visibility == lang.VisPublic
 		}
 	}
 	// export { a } of a declared a says nothing the symbol does not
@@ -592,16 +584,6 @@ func (w *walkState) declared(name string) bool {
 		}
 	}
 	return false
-}
-
-// ---- declarations
-
-// vis returns the visibility of a top-level or namespace-level symbol.
-func topVis(exported bool) string {
-	if exported {
-		return lang.VisExported
-	}
-	return lang.VisInternal
 }
 
 // walkFunctionParts walks a function's decorators, parameter defaults and
@@ -1066,7 +1048,9 @@ func (w *walkState) class(n int32, sym int, c *state) {
 		if t.Kind(b.node) == "call_expression" {
 			w.walk(b.node, cc)
 		} else {
-			w.baseRef(b.kind, b.node, sym)
+			r := lang.Ref{Kind: b.kind, Symbol: sym}
+			r.Name, r.Qualifier = splitType(lang.OneLine(t.Text(b.node)))
+			w.x.Ref(r, b.node)
 		}
 	}
 	for dec := range t.Children(n) {
@@ -1078,6 +1062,19 @@ func (w *walkState) class(n int32, sym int, c *state) {
 	if body < 0 {
 		return
 	}
+	// its fields: declared, constructor parameter properties, this.x =
+	var fields []lang.Param
+	addField := func(p lang.Param) {
+		for i := range fields {
+			if fields[i].Name == p.Name {
+				if fields[i].Type == "" {
+					fields[i].Type = p.Type
+				}
+				return
+			}
+		}
+		fields = append(fields, p)
+	}
 	var decorators []int32
 	for m := range kids(w.t, body) {
 		switch t.Kind(m) {
@@ -1085,7 +1082,7 @@ func (w *walkState) class(n int32, sym int, c *state) {
 			decorators = append(decorators, m)
 			continue
 		case "class_static_block":
-			w.walkChildren(m, &state{sym: sym, scope: newFuncScope(cscope), this: cc.this, super: cc.super})
+			w.block(m, &state{sym: sym, scope: newFuncScope(cscope), this: cc.this, super: cc.super})
 		}
 		ms, ok := w.syms[m]
 		if !ok {
@@ -1095,26 +1092,32 @@ func (w *walkState) class(n int32, sym int, c *state) {
 			w.walk(dec, &state{sym: ms, scope: cscope, this: cc.this, super: cc.super})
 		}
 		decorators = decorators[:0]
-		if v := valueOf(t, m); v != m {
-			w.enter(ms, v, cc)
-		} else if t.Kind(m) == "method_definition" {
-			w.enter(ms, m, cc)
+		var mscope *scope
+		if v := valueOf(t, m); v != m || t.Kind(m) == "method_definition" {
+			mscope = w.enter(ms, v, cc)
+		}
+		switch s := &w.x.Facts.Symbols[ms]; s.Kind {
+		case lang.KindVariable:
+			addField(lang.Param{Name: s.Name, Type: s.Signature.Returns, Optional: optionalAfter(t, t.Field(m, "name"))})
+		case lang.KindConstructor:
+			ps, mbody := t.Field(m, "parameters"), t.Field(m, "body")
+			if ps < 0 || mbody < 0 || mscope == nil {
+				continue // what the parser recovered of one
+			}
+			// constructor(private db: Db)
+			for p := range t.NamedChildren(ps) {
+				pat := t.Field(p, "pattern")
+				if pat >= 0 && t.Kind(pat) == "identifier" && (t.ChildOfKind(p, "accessibility_modifier") >= 0 ||
+					t.ChildOfKind(p, "readonly") >= 0 || t.ChildOfKind(p, "override_modifier") >= 0) {
+					addField(lang.Param{Name: t.Text(pat), Type: typeText(t, t.Field(p, "type")), Optional: t.Kind(p) == "optional_parameter"})
+				}
+			}
+			for _, f := range thisFields(t, mbody, mscope) {
+				addField(f)
+			}
 		}
 	}
-}
-
-// baseRef records base b (extends or implements) of symbol sym.
-func (w *walkState) baseRef(kind string, b int32, sym int) {
-	ref := lang.Ref{Kind: kind, Symbol: sym}
-	ref.Name, ref.Qualifier = splitType(lang.OneLine(w.t.Text(b)))
-	w.x.Ref(ref, b)
-}
-
-// walkChildren walks the named children of n.
-func (w *walkState) walkChildren(n int32, c *state) {
-	for ch := range kids(w.t, n) {
-		w.walk(ch, c)
-	}
+	w.x.Facts.Symbols[sym].Signature.Fields = fields
 }
 
 // splitType splits a heritage or type reference into its name and
@@ -1261,20 +1264,11 @@ func (w *walkState) varDecl(n int32, c *state) {
 				continue
 			}
 		}
-		typ := typeText(t, t.Field(v, "type"))
-		if typ == "" && val >= 0 {
-			typ = valueType(t, val)
-		}
-		call := ""
-		if typ == "" && val >= 0 {
-			if uv := unwrap(t, val); t.Kind(uv) == "call_expression" {
-				if fn := t.Field(uv, "function"); fn >= 0 {
-					call = render(t, fn)
-				}
+		typ, call := varType(t, v, val, node), ""
+		if uv := unwrap(t, val); typ == "" && val >= 0 && t.Kind(uv) == "call_expression" {
+			if fn := t.Field(uv, "function"); fn >= 0 {
+				call = render(t, fn)
 			}
-		}
-		if t.Lang.Name == "javascript" && typ == "" {
-			typ = docType(doc(t, docNode(t, node)))
 		}
 		if t.Kind(nameNode) == "identifier" {
 			name := t.Text(nameNode)
@@ -1386,14 +1380,7 @@ func inDefault(t *lang.Tree, d, root int32) bool {
 // require('y') and const m = await import('y') as imports.
 func (w *walkState) requireDecl(nameNode, val int32, c *state) bool {
 	t := w.t
-	call := unwrap(t, val)
-	var member string
-	if t.Kind(call) == "member_expression" {
-		// const x = require('y').x
-		member = t.FieldText(call, "property")
-		call = t.Field(call, "object")
-	}
-	src, ok := requireSource(t, call)
+	src, member, ok := required(t, val)
 	if !ok {
 		return false
 	}
@@ -1438,6 +1425,17 @@ func (w *walkState) requireDecl(nameNode, val int32, c *state) bool {
 	}
 	w.addImport(imp)
 	return true
+}
+
+// required reads a value that is require('y'), require('y').x (member
+// x) or import('y').
+func required(t *lang.Tree, val int32) (src, member string, ok bool) {
+	call := unwrap(t, val)
+	if t.Kind(call) == "member_expression" {
+		member, call = t.FieldText(call, "property"), t.Field(call, "object")
+	}
+	src, ok = requireSource(t, call)
+	return src, member, ok
 }
 
 // requireSource recognises require('x') and import('x') calls.

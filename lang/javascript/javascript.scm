@@ -43,4 +43,5 @@
   (#eq? @_left "module.exports"))
 
 ; export default function () {}, export default class {}
-(export_statement "default" @name value: [(function_expression) (arrow_function) (generator_function) (class)] @definition.function)
+(export_statement "default" @name value: [(function_expression) (arrow_function) (generator_function)] @definition.function)
+(export_statement "default" @name value: (class) @definition.class)

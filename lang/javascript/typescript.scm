@@ -11,6 +11,9 @@
 (function_signature name: (_) @name) @definition.function
 (abstract_class_declaration name: (_) @name body: (_) @body) @definition.class
 
+; the types an interface extends (the Ref hook splits ns.Base<T>)
+(interface_declaration (extends_type_clause (_) @name @reference.extends))
+
 ; the methods of an interface, and of the object type a type alias is
 (interface_declaration body: (interface_body (method_signature name: (_) @name) @definition.method))
 (type_alias_declaration value: (object_type (method_signature name: (_) @name) @definition.method))
