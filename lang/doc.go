@@ -52,13 +52,16 @@ package lang
 //     their Finish walks find the query's symbols with
 //     Extractor.SymbolOf. lang/golang and lang/rust are that shape too
 //     (Go's Defs makes one definition of each name of a var spec; Rust's
-//     hangs an impl's items from their type with Def.Parent).
+//     hangs an impl's items from their type with Def.Parent), and so is
+//     lang/javascript (JavaScript, TypeScript, TSX: one query file for the
+//     family and one for TypeScript's kinds; its Defs names what a module
+//     level statement or a CommonJS assignment defines, X.prototype.m
+//     hanging from X with Def.Parent).
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
 //     cannot follow: lang/python, lang/kotlin, lang/swift, lang/c (C and
-//     C++) and lang/javascript (JavaScript; TypeScript and TSX are Specs
-//     whose Finish is the walker).
+//     C++).
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what
