@@ -46,7 +46,7 @@ func init() {
 	// the kinds javascript.scm's patterns start at; typescript.scm's add
 	// theirs
 	roots := []string{"function_declaration", "generator_function_declaration", "function_expression", "generator_function",
-		"class_declaration", "class", "variable_declarator", "class_body", "program", "export_statement"}
+		"class_declaration", "class", "variable_declarator", "class_body", "program", "export_statement", "ERROR"}
 	spec := func(name string, ext []string, grammar unsafe.Pointer, fixup func([]byte) []byte, query string, roots []string) lang.Spec {
 		return lang.Spec{
 			Name: name, Extensions: ext, Grammar: grammar, Fixup: fixup,
@@ -74,7 +74,8 @@ func baseName(_ *lang.Tree, _ *lang.Match, r *lang.Ref) bool {
 // queryRoot spares running the query from the roots that are every
 // callback and local of a file: a declarator defines only a function or
 // class, a function or class expression only when it is named, an export
-// only as export default <value>.
+// only as export default <value>, code the parser gave up on only at the
+// module level.
 func queryRoot(t *lang.Tree, n int32) bool {
 	switch t.Kind(n) {
 	case "variable_declarator":
@@ -87,8 +88,20 @@ func queryRoot(t *lang.Tree, n int32) bool {
 		return t.Field(n, "name") >= 0
 	case "export_statement":
 		return t.Field(n, "value") >= 0
+	case "ERROR":
+		return moduleLevel(t, n)
 	}
 	return true
+}
+
+// moduleLevel reports a node at the module level: the root, the program's
+// child, or the child of code the parser gave up on there.
+func moduleLevel(t *lang.Tree, n int32) bool {
+	p := t.Parent(n)
+	for p > 0 && t.Kind(p) == "ERROR" {
+		p = t.Parent(p)
+	}
+	return p <= 0
 }
 
 // scope maps the local names of a function, and the module's, to what
@@ -277,7 +290,7 @@ func (w *walkState) walk(n int32, c *state) {
 		return
 	case "function_declaration", "generator_function_declaration", "function_signature", "function_expression",
 		"generator_function", "arrow_function", "function", "method_definition", "pair", "expression_statement":
-		if e := t.FirstNamedChild(n); t.Kind(n) == "expression_statement" && t.Parent(n) == 0 && t.Kind(e) == "assignment_expression" {
+		if e := t.FirstNamedChild(n); t.Kind(n) == "expression_statement" && moduleLevel(t, n) && t.Kind(e) == "assignment_expression" {
 			w.exportNames(e)
 		}
 		if sym, ok := w.syms[n]; ok {

@@ -42,6 +42,20 @@
   right: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.function)))
   (#eq? @_left "module.exports"))
 
+; the same where the parser gave up at the module level (queryRoot keeps an
+; ERROR node whose ancestors are ERROR nodes and the program)
+(ERROR [(lexical_declaration) (variable_declaration)] @definition.variable)
+(ERROR (export_statement declaration: [(lexical_declaration) (variable_declaration)] @definition.variable))
+(ERROR (_ (variable_declarator name: (identifier)
+  value: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.method))))
+(ERROR (export_statement declaration: (_ (variable_declarator name: (identifier)
+  value: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.method)))))
+
+(ERROR (expression_statement (assignment_expression left: (member_expression) @name right: (_) @_value)) @definition.function)
+(ERROR (expression_statement (assignment_expression left: (member_expression) @_left
+  right: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.function)))
+  (#eq? @_left "module.exports"))
+
 ; export default function () {}, export default class {}
 (export_statement "default" @name value: [(function_expression) (arrow_function) (generator_function)] @definition.function)
 (export_statement "default" @name value: (class) @definition.class)

@@ -32,3 +32,5 @@
 (module body: (statement_block [(lexical_declaration) (variable_declaration)] @definition.variable))
 (module body: (statement_block (export_statement declaration: [(lexical_declaration) (variable_declaration)] @definition.variable)))
 (program (ambient_declaration (statement_block [(lexical_declaration) (variable_declaration)] @definition.variable)))
+(ERROR (ambient_declaration [(lexical_declaration) (variable_declaration)] @definition.variable))
+(ERROR (ambient_declaration (statement_block [(lexical_declaration) (variable_declaration)] @definition.variable)))
