@@ -245,18 +245,9 @@ func valueOf(t *lang.Tree, n int32) int32 {
 			return innermost(t, v)
 		}
 	case "expression_statement":
-		if _, v := chain(t, t.FirstNamedChild(n)); v >= 0 {
-			return v
-		}
+		return innermost(t, t.FirstNamedChild(n))
 	case "member_expression":
-		// the second name of X.a = X.b = function
-		p := t.Parent(n)
-		for t.Kind(t.Parent(p)) == "assignment_expression" {
-			p = t.Parent(p)
-		}
-		if _, v := chain(t, p); v >= 0 {
-			return v
-		}
+		return innermost(t, t.Parent(n)) // the second name of X.a = X.b = function
 	}
 	return n
 }

@@ -300,7 +300,7 @@ func (w *walkState) walk(n int32, c *state) {
 		switch t.Kind(n) {
 		case "method_definition", "pair", "expression_statement":
 		default:
-			w.closure(n, c)
+			w.function(n, c.sym, c) // a callback
 			return
 		}
 	case "call_expression":
@@ -361,29 +361,37 @@ var functions = lang.KindSet("arrow_function", "function_expression", "generator
 // enter walks what symbol sym, defined by v (a function, a class, a
 // variable's value), holds; it returns a function's scope.
 func (w *walkState) enter(sym int, v int32, c *state) *scope {
-	t := w.t
-	s := &w.x.Facts.Symbols[sym]
-	switch k := t.Kind(v); {
+	switch k := w.t.Kind(v); {
 	case k == "class":
 		w.class(v, sym, c)
-		return nil
-	case !functions[k]:
-		if v != w.x.SymNode[sym] {
-			w.walk(v, &state{sym: sym, scope: c.scope, this: c.this, super: c.super})
-		}
-		return nil
+	case functions[k]:
+		return w.function(v, sym, c)
+	case v != w.x.SymNode[sym]:
+		w.walk(v, &state{sym: sym, scope: c.scope, this: c.this, super: c.super})
 	}
+	return nil
+}
+
+// function walks function v, the code of symbol sym, or of a callback
+// when sym is the symbol around it (c.sym: no guards of its own), and
+// returns its scope. A function has its own this; a method's is its
+// container; an arrow function's is the code's around it.
+func (w *walkState) function(v int32, sym int, c *state) *scope {
+	t, s := w.t, &w.x.Facts.Symbols[sym]
 	scope := newFuncScope(c.scope)
-	signature(t, &lang.Signature{}, v, scope, s.Doc, t.Lang.Name != "javascript")
-	mc := &state{sym: sym, scope: scope, this: c.this, super: c.super, top: true}
+	doc := ""
+	if sym != c.sym {
+		doc = s.Doc
+	}
+	signature(t, &lang.Signature{}, v, scope, doc, t.Lang.Name != "javascript")
+	fc := &state{sym: sym, scope: scope, this: c.this, super: c.super, top: sym != c.sym}
 	if t.Kind(v) != "arrow_function" {
-		// a function has its own this; a method's is its container
-		mc.this, mc.super = "", ""
-		if s.Kind != lang.KindFunction {
-			mc.this, mc.super = s.Container, c.super
+		fc.this, fc.super = "", ""
+		if sym != c.sym && s.Kind != lang.KindFunction {
+			fc.this, fc.super = s.Container, c.super
 		}
 	}
-	w.walkFunctionParts(v, t.Field(v, "body"), mc)
+	w.walkFunctionParts(v, t.Field(v, "body"), fc)
 	return scope
 }
 
@@ -529,11 +537,7 @@ func (w *walkState) exportStmt(n int32, c *state) {
 		return
 	}
 	for _, nm := range names {
-		if nm.Alias == "" {
-			w.exportName(nm.Name, nm.Name)
-		} else {
-			w.exportName(nm.Alias, nm.Name)
-		}
+		w.exportName(nm.Local(), nm.Name)
 	}
 }
 
@@ -620,19 +624,6 @@ func (w *walkState) walkFunctionParts(n, body int32, c *state) {
 			w.walk(body, &inner)
 		}
 	}
-}
-
-// closure walks an anonymous function (a callback): its references belong
-// to the enclosing symbol, its parameters make a scope of their own.
-func (w *walkState) closure(n int32, c *state) {
-	t := w.t
-	scope := newFuncScope(c.scope)
-	signature(t, &lang.Signature{}, n, scope, "", t.Lang.Name != "javascript")
-	inner := &state{sym: c.sym, scope: scope, this: c.this, super: c.super}
-	if t.Kind(n) != "arrow_function" {
-		inner.this, inner.super = "", ""
-	}
-	w.walkFunctionParts(n, t.Field(n, "body"), inner)
 }
 
 // signature fills params, returns, generics and modifiers of a function
