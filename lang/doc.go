@@ -108,9 +108,7 @@ package lang
 //     hook says which declarations are members), and a pattern that
 //     starts at another kind fails to compile. Spec.QueryRoot narrows
 //     the roots by a look at the node (lang/ruby runs it from calls of
-//     attr_accessor, not from every call). A root "ERROR" is code the
-//     parser gave up on (lang/javascript: at the module level, where the
-//     declarations it recovered are the module's);
+//     attr_accessor, not from every call);
 //   - for a Spec, hooks for what a query cannot say, each optional: Symbol
 //     (signature, visibility, a container such as Lua's M in M.f; the
 //     Tree's Path names the file), Ref (a receiver's type from a parameter

@@ -38,9 +38,6 @@ type Query struct {
 	// of those kinds it may run from (Spec.QueryRoot)
 	roots  []bool
 	rootIf func(t *Tree, n int32) bool
-	// errRoot says "ERROR", code the parser gave up on, is a root too:
-	// no grammar symbol of the roots' table
-	errRoot bool
 }
 
 // predicate is a text predicate of a pattern (#eq?, #match?, #any-of?),
@@ -213,10 +210,6 @@ func (q *Query) setRoots(l *Language, file, src string, roots []string) error {
 	l.loadNames()
 	q.roots = l.kindSet(roots)
 	for _, r := range roots {
-		if r == "ERROR" {
-			q.errRoot = true
-			continue
-		}
 		if !slices.Contains(l.kinds, r) {
 			return fmt.Errorf("%w: %s: %s: query root %q is not in the grammar", ErrQuery, l.Name, file, r)
 		}
@@ -226,9 +219,7 @@ func (q *Query) setRoots(l *Language, file, src string, roots []string) error {
 		kind := ""
 		if rest := src[start:]; strings.HasPrefix(rest, "(") {
 			kind = strings.TrimSpace(rest[1:])
-			if i := strings.IndexFunc(kind, func(r rune) bool {
-				return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-			}); i >= 0 {
+			if i := strings.IndexFunc(kind, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }); i >= 0 {
 				kind = kind[:i]
 			}
 		}
@@ -246,7 +237,7 @@ func runQueryAt(tree *C.TSTree, q *Query, t *Tree) []C.sdl_capture {
 	var roots []C.uint32_t
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
-		if (int(n.Kind) < len(q.roots) && q.roots[n.Kind] || q.errRoot && n.Kind == errorSymbol) && (q.rootIf == nil || q.rootIf(t, int32(i))) {
+		if int(n.Kind) < len(q.roots) && q.roots[n.Kind] && (q.rootIf == nil || q.rootIf(t, int32(i))) {
 			roots = append(roots, C.uint32_t(n.StartByte), C.uint32_t(n.EndByte), C.uint32_t(n.Kind))
 		}
 	}

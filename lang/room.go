@@ -24,9 +24,7 @@ type Spec struct {
 	// of its patterns starts at one of them, and only as deep below it as
 	// the pattern reaches, so the code of a method body that holds no
 	// definition is never walked (for Java, a query run over the whole
-	// tree cost 13% of an index's CPU). "ERROR" names the code the
-	// parser gave up on (lang/javascript reads module level
-	// declarations there).
+	// tree cost 13% of an index's CPU).
 	QueryRoots []string
 	// QueryRoot, when set, says whether the query runs from node n of a
 	// root kind: a cheap look at it (Ruby's calls of attr_accessor among
