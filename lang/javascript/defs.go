@@ -20,6 +20,9 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 	defined := map[int32]bool{}
 	for _, d := range ds {
 		n := d.Node
+		if held[n] {
+			continue // a named function or class expression another names (held before, as outer)
+		}
 		if p := t.Parent(n); t.Kind(p) == "class_body" && !defined[t.Parent(p)] && !held[t.Parent(p)] {
 			continue // a member of a class no symbol is made of: new (class { ... })
 		}
@@ -54,17 +57,7 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 		}
 		out = append(out, d)
 	}
-	kept := out[:0]
-	for _, d := range out {
-		switch t.Kind(d.Node) {
-		case "function_expression", "generator_function", "class":
-			if held[d.Node] {
-				continue
-			}
-		}
-		kept = append(kept, d)
-	}
-	return kept
+	return out
 }
 
 // varDefs makes a variable of each name a module level declaration binds;

@@ -46,7 +46,8 @@ func init() {
 	// the kinds javascript.scm's patterns start at; typescript.scm's add
 	// theirs
 	roots := []string{"function_declaration", "generator_function_declaration", "function_expression", "generator_function",
-		"class_declaration", "class", "variable_declarator", "class_body", "program", "export_statement", "ERROR"}
+		"class_declaration", "class", "variable_declarator", "class_body", "export_statement", "lexical_declaration",
+		"variable_declaration", "expression_statement"}
 	spec := func(name string, ext []string, grammar unsafe.Pointer, fixup func([]byte) []byte, query string, roots []string) lang.Spec {
 		return lang.Spec{
 			Name: name, Extensions: ext, Grammar: grammar, Fixup: fixup,
@@ -74,8 +75,8 @@ func baseName(_ *lang.Tree, _ *lang.Match, r *lang.Ref) bool {
 // queryRoot spares running the query from the roots that are every
 // callback and local of a file: a declarator defines only a function or
 // class, a function or class expression only when it is named, an export
-// only as export default <value>, code the parser gave up on only at the
-// module level.
+// only as export default <value>, a declaration, an assignment or an
+// object only at the level of the module or a namespace.
 func queryRoot(t *lang.Tree, n int32) bool {
 	switch t.Kind(n) {
 	case "variable_declarator":
@@ -83,23 +84,31 @@ func queryRoot(t *lang.Tree, n int32) bool {
 		if v >= 0 && t.Kind(v) == "parenthesized_expression" {
 			v = t.FirstNamedChild(v)
 		}
-		return v >= 0 && (isFunc(t.Kind(v)) || t.Kind(v) == "class")
+		return v >= 0 && (isFunc(t.Kind(v)) || t.Kind(v) == "class" || t.Kind(v) == "object" && level(t, t.Parent(n)))
 	case "function_expression", "generator_function", "class":
 		return t.Field(n, "name") >= 0
 	case "export_statement":
 		return t.Field(n, "value") >= 0
-	case "ERROR":
-		return moduleLevel(t, n)
+	case "lexical_declaration", "variable_declaration":
+		return level(t, n)
+	case "expression_statement":
+		e := t.FirstNamedChild(n)
+		return e >= 0 && t.Kind(e) == "assignment_expression" && level(t, n)
 	}
 	return true
 }
 
-// moduleLevel reports a node at the module level: the root, the program's
-// child, or the child of code the parser gave up on there.
-func moduleLevel(t *lang.Tree, n int32) bool {
+// level reports a statement of the module or of a namespace (under export
+// or declare, or in code the parser gave up on there), whose declarations
+// are symbols as a function's are not.
+func level(t *lang.Tree, n int32) bool {
 	p := t.Parent(n)
-	for p > 0 && t.Kind(p) == "ERROR" {
+	for p > 0 && (t.Kind(p) == "ERROR" || t.Kind(p) == "export_statement" || t.Kind(p) == "ambient_declaration") {
 		p = t.Parent(p)
+	}
+	if p > 0 && t.Kind(p) == "statement_block" {
+		k := t.Kind(t.Parent(p))
+		return k == "internal_module" || k == "module" || k == "ambient_declaration"
 	}
 	return p <= 0
 }
@@ -290,7 +299,7 @@ func (w *walkState) walk(n int32, c *state) {
 		return
 	case "function_declaration", "generator_function_declaration", "function_signature", "function_expression",
 		"generator_function", "arrow_function", "function", "method_definition", "pair", "expression_statement":
-		if e := t.FirstNamedChild(n); t.Kind(n) == "expression_statement" && moduleLevel(t, n) && t.Kind(e) == "assignment_expression" {
+		if e := t.FirstNamedChild(n); t.Kind(n) == "expression_statement" && level(t, n) && t.Kind(e) == "assignment_expression" {
 			w.exportNames(e)
 		}
 		if sym, ok := w.syms[n]; ok {

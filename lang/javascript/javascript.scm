@@ -26,34 +26,20 @@
 ; a class's methods
 (class_body (method_definition name: (_) @name body: (_)? @body) @definition.method)
 
-; module level: a declaration's bound names are variables (Defs names
-; them), an object literal's functions the methods of its variable
-(program [(lexical_declaration) (variable_declaration)] @definition.variable)
-(program (export_statement declaration: [(lexical_declaration) (variable_declaration)] @definition.variable))
-(program (_ (variable_declarator name: (identifier)
-  value: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.method))))
-(program (export_statement declaration: (_ (variable_declarator name: (identifier)
-  value: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.method)))))
+; a statement of the module or of a namespace (queryRoot says which,
+; also where the parser gave up there): a declaration's bound names are
+; variables (Defs names them), an object literal's functions the methods of
+; its variable
+(lexical_declaration) @definition.variable
+(variable_declaration) @definition.variable
+(variable_declarator name: (identifier)
+  value: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.method))
 
 ; CommonJS: exports.x = ..., module.exports = function, X.prototype.m =
 ; function (Defs says which assignment defines what)
-(program (expression_statement (assignment_expression left: (member_expression) @name right: (_) @_value)) @definition.function)
-(program (expression_statement (assignment_expression left: (member_expression) @_left
-  right: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.function)))
-  (#eq? @_left "module.exports"))
-
-; the same where the parser gave up at the module level (queryRoot keeps an
-; ERROR node whose ancestors are ERROR nodes and the program)
-(ERROR [(lexical_declaration) (variable_declaration)] @definition.variable)
-(ERROR (export_statement declaration: [(lexical_declaration) (variable_declaration)] @definition.variable))
-(ERROR (_ (variable_declarator name: (identifier)
-  value: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.method))))
-(ERROR (export_statement declaration: (_ (variable_declarator name: (identifier)
-  value: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.method)))))
-
-(ERROR (expression_statement (assignment_expression left: (member_expression) @name right: (_) @_value)) @definition.function)
-(ERROR (expression_statement (assignment_expression left: (member_expression) @_left
-  right: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.function)))
+(expression_statement (assignment_expression left: (member_expression) @name right: (_) @_value)) @definition.function
+(expression_statement (assignment_expression left: (member_expression) @_left
+  right: (object [(method_definition name: (_) @name) (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @_value)] @definition.function))
   (#eq? @_left "module.exports"))
 
 ; export default function () {}, export default class {}

@@ -23,14 +23,3 @@
 (class_body (public_field_definition name: (_) @name value: (_)? @_value) @definition.variable)
 (class_body (abstract_method_signature name: (_) @name) @definition.method)
 (class_body (method_signature name: (_) @name) @definition.method)
-
-; declare const x, declare global { var x }, and the variables of a namespace
-(program (ambient_declaration [(lexical_declaration) (variable_declaration)] @definition.variable))
-(program (export_statement declaration: (ambient_declaration [(lexical_declaration) (variable_declaration)] @definition.variable)))
-(internal_module body: (statement_block [(lexical_declaration) (variable_declaration)] @definition.variable))
-(internal_module body: (statement_block (export_statement declaration: [(lexical_declaration) (variable_declaration)] @definition.variable)))
-(module body: (statement_block [(lexical_declaration) (variable_declaration)] @definition.variable))
-(module body: (statement_block (export_statement declaration: [(lexical_declaration) (variable_declaration)] @definition.variable)))
-(program (ambient_declaration (statement_block [(lexical_declaration) (variable_declaration)] @definition.variable)))
-(ERROR (ambient_declaration [(lexical_declaration) (variable_declaration)] @definition.variable))
-(ERROR (ambient_declaration (statement_block [(lexical_declaration) (variable_declaration)] @definition.variable)))
