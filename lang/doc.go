@@ -60,13 +60,15 @@ package lang
 //     reads the declared name from the declarator, and its Finish places
 //     an out-of-line A::f and walks the code; Spec.Pick chooses the
 //     language of a file from its content (a .h header holding C++ is
-//     C++), as Walker.Pick does.
+//     C++), as Walker.Pick does. lang/javascript (JavaScript, TypeScript,
+//     TSX: one query file for the family and one for TypeScript's kinds)
+//     is Java's shape too: its Defs names what a module level statement or
+//     a CommonJS assignment defines, X.prototype.m hanging from X with
+//     Def.Parent.
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/kotlin, lang/swift and lang/javascript
-//     (JavaScript; TypeScript and TSX are Specs whose Finish is the
-//     walker).
+//     cannot follow: lang/kotlin and lang/swift.
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what

@@ -1,16 +1,19 @@
 // Package javascript is sdl's room for JavaScript, TypeScript and TSX,
 // which share one walker (the TypeScript grammars extend the JavaScript
-// one): modules, classes, functions, imports and exports, the types of
-// values, guards and side effects; resolution through relative and package
-// imports (package.json: javascript.Packages), exports and base types;
-// and the skeleton rules of braced bodies. TypeScript's declared types and
-// namespaces come from typescript.scm, placed by the walk.
+// one). Definitions come from javascript.scm (and fields.scm for
+// JavaScript's class fields, typescript.scm for TypeScript's own kinds),
+// named and completed by the hooks of defs.go; the walk here types values,
+// records calls, guards and side effects, imports and exports. Resolution
+// goes through relative and package imports (package.json:
+// javascript.Packages), exports and base types; the skeleton rules read
+// braced bodies.
 package javascript
 
 import (
 	"bytes"
 	"embed"
 	"path"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -24,37 +27,90 @@ import (
 //go:embed *.txt
 var data embed.FS
 
-//go:embed typescript.scm
-var tags string
+// the query files: javascript.scm for the family, fields.scm for
+// JavaScript's class fields, typescript.scm for TypeScript's own kinds
+var (
+	//go:embed javascript.scm
+	jsTags string
+	//go:embed fields.scm
+	jsFields string
+	//go:embed typescript.scm
+	tsTags string
+)
 
 func init() {
 	comments := []string{"comment", "html_comment"}
 	strs := []string{"string", "template_string", "regex"}
 	idents := []string{"identifier", "property_identifier", "private_property_identifier", "shorthand_property_identifier",
 		"shorthand_property_identifier_pattern", "type_identifier", "statement_identifier"}
-	lang.RegisterWalker(lang.Walker{
-		Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Grammar: grammar.JavaScript(),
-		Comments: comments, Strings: strs, Idents: idents,
-		Data: data, Builtins: builtins, Extract: extract,
-		Resolve: resolve, ResolveImport: resolveImport,
-		Skeleton: skeleton, Project: PackagesReader{},
-	})
-	// TypeScript's declared types and namespaces come from typescript.scm,
-	// which the walk places (see there); JavaScript's grammar has none
-	ts := func(name string, ext []string, grammar unsafe.Pointer, fixup func([]byte) []byte) lang.Spec {
+	// the kinds javascript.scm's patterns start at; typescript.scm's add
+	// theirs
+	roots := []string{"function_declaration", "generator_function_declaration", "function_expression", "generator_function",
+		"class_declaration", "class", "variable_declarator", "class_body", "export_statement", "lexical_declaration",
+		"variable_declaration", "expression_statement"}
+	spec := func(name string, ext []string, grammar unsafe.Pointer, fixup func([]byte) []byte, query string, roots []string) lang.Spec {
 		return lang.Spec{
 			Name: name, Extensions: ext, Grammar: grammar, Fixup: fixup,
-			Query: tags, QueryFile: "lang/javascript/typescript.scm", QueryRoots: []string{"interface_declaration",
-				"type_alias_declaration", "enum_declaration", "internal_module", "module"},
+			Query: query, QueryFile: "lang/javascript/javascript.scm+" + name, QueryRoots: roots, QueryRoot: queryRoot,
 			Comments: comments, Strings: strs, Idents: idents,
 			Data: data, Builtins: lang.WordList(data, "builtins.txt"),
-			Defs:     func(*lang.Tree, []lang.Def) []lang.Def { return nil }, // the walk places them
-			Finish:   extract,
+			Defs: defs, Symbol: symbol, Ref: baseName, OwnDocs: true, OwnBases: true, Finish: extract,
 			Resolver: lang.Resolvers{Ref: resolve, Import: resolveImport}, SkelRules: skeleton, Project: PackagesReader{},
 		}
 	}
-	lang.Register(ts("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript(), separateCallSignatures))
-	lang.Register(ts("tsx", []string{".tsx"}, grammar.TSX(), nil))
+	lang.Register(spec("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, grammar.JavaScript(), nil, jsTags+jsFields, roots))
+	tsRoots := append(slices.Clone(roots), "interface_declaration", "type_alias_declaration", "enum_declaration",
+		"internal_module", "module", "function_signature", "abstract_class_declaration")
+	lang.Register(spec("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript(), separateCallSignatures, jsTags+tsTags, tsRoots))
+	lang.Register(spec("tsx", []string{".tsx"}, grammar.TSX(), nil, jsTags+tsTags, tsRoots))
+}
+
+// baseName reads the base an interface extends, ns.Base<T>, as Base of
+// ns.
+func baseName(_ *lang.Tree, _ *lang.Match, r *lang.Ref) bool {
+	r.Name, r.Qualifier = splitType(lang.OneLine(r.Name))
+	return true
+}
+
+// queryRoot spares running the query from the roots that are every
+// callback and local of a file: a declarator defines only a function or
+// class, a function or class expression only when it is named, an export
+// only as export default <value>, a declaration, an assignment or an
+// object only at the level of the module or a namespace.
+func queryRoot(t *lang.Tree, n int32) bool {
+	switch t.Kind(n) {
+	case "variable_declarator":
+		v := t.Field(n, "value")
+		if v >= 0 && t.Kind(v) == "parenthesized_expression" {
+			v = t.FirstNamedChild(v)
+		}
+		return v >= 0 && (isFunc(t.Kind(v)) || t.Kind(v) == "class" || t.Kind(v) == "object" && level(t, t.Parent(n)))
+	case "function_expression", "generator_function", "class":
+		return t.Field(n, "name") >= 0
+	case "export_statement":
+		return t.Field(n, "value") >= 0
+	case "lexical_declaration", "variable_declaration":
+		return level(t, n)
+	case "expression_statement":
+		e := t.FirstNamedChild(n)
+		return e >= 0 && t.Kind(e) == "assignment_expression" && level(t, n)
+	}
+	return true
+}
+
+// level reports a statement of the module or of a namespace (under export
+// or declare, or in code the parser gave up on there), whose declarations
+// are symbols as a function's are not.
+func level(t *lang.Tree, n int32) bool {
+	p := t.Parent(n)
+	for p > 0 && (t.Kind(p) == "ERROR" || t.Kind(p) == "export_statement" || t.Kind(p) == "ambient_declaration") {
+		p = t.Parent(p)
+	}
+	if p > 0 && t.Kind(p) == "statement_block" {
+		k := t.Kind(t.Parent(p))
+		return k == "internal_module" || k == "module" || k == "ambient_declaration"
+	}
+	return p <= 0
 }
 
 // scope maps the local names of a function, and the module's, to what
@@ -129,32 +185,19 @@ func (s *scope) lookup(name string) (typ, call string) {
 	return typ, call
 }
 
-// state is where the walk is: the symbol references belong to, the parent
-// of symbols declared here, and what `this` means.
+// state is where the walk is: the symbol references belong to, and what
+// `this` means.
 type state struct {
-	sym    int
-	parent int
-	scope  *scope
-	this   string // the type `this` stands for, "" when unknown
-	super  string // the base class of `this`
-	level  bool   // module or namespace level: declarations are symbols
-	top    bool   // the statements of a function's own body (guards)
-}
-
-// decl says how a declaration was written: under `export`, `export
-// default`, with which doc.
-type decl struct {
-	exported  bool
-	isDefault bool
-	docNode   int32 // the node whose preceding comment is the doc
-	node      int32 // the node that spans the whole declaration
+	sym   int
+	scope *scope
+	this  string // the type `this` stands for, "" when unknown
+	super string // the base class of `this`
+	top   bool   // the statements of a function's own body (guards)
 }
 
 type walkState struct {
-	x       *lang.Extractor
-	t       *lang.Tree
-	ts      bool // a TypeScript grammar: types come from annotations, not JSDoc
-	ambient bool // in a declaration file or a declare block
+	x *lang.Extractor
+	t *lang.Tree
 
 	// exportAs is the module's export table for what is not exported
 	// where it is declared: Name is the exported name, Type the local
@@ -164,28 +207,23 @@ type walkState struct {
 	// module symbol's Fields keep it for resolution.
 	exportAs  []lang.Param
 	exportIDs map[string]bool // local names exported by a list or CommonJS
-	// defs are the definitions typescript.scm found, by node: the walk places
-	// them (their parent, export and doc) where it meets them
-	defs map[int32]lang.Def
+	// syms are the symbols the query made, by their node (the first of
+	// a destructuring's names)
+	syms map[int32]int
 }
 
+// extract walks the file the query's symbols were made of: it types
+// locals, records calls, guards and throws in the symbol they are made in,
+// and reads the module's imports and exports.
 func extract(x *lang.Extractor) {
-	w := &walkState{x: x, t: x.Tree, ts: x.Tree.Lang.Name != "javascript"}
+	w := &walkState{x: x, t: x.Tree, syms: make(map[int32]int, len(x.SymNode))}
 	x.Facts.Module = moduleName(x.Path)
 	x.Facts.Symbols[0].Name = path.Base(x.Facts.Module)
-	w.ambient = strings.Contains(path.Base(x.Path), ".d.")
-	w.defs = make(map[int32]lang.Def, len(x.Tree.Matches))
-	for i := range x.Tree.Matches {
-		m := &x.Tree.Matches[i]
-		for _, c := range m.Captures {
-			if kind, ok := strings.CutPrefix(c.Name, "definition."); ok {
-				w.defs[c.Node] = lang.Def{Node: c.Node, Name: m.Node("name"), Body: m.Node("body"), Kind: kind, Match: m}
-			}
-		}
+	for i := len(x.SymNode) - 1; i > 0; i-- {
+		w.syms[x.SymNode[i]] = i
 	}
 	w.moduleDoc()
-	c := &state{sym: 0, parent: 0, scope: newScope(nil), level: true}
-	w.block(0, c)
+	w.block(0, &state{scope: newScope(nil)})
 	w.finishExports()
 }
 
@@ -221,15 +259,16 @@ func (w *walkState) moduleDoc() {
 	}
 }
 
-// block walks the statements of a container: the program, a namespace
-// body, a recovered ERROR node.
+// block walks the children of n: the statements of the program, a
+// namespace body, a recovered ERROR node.
 func (w *walkState) block(n int32, c *state) {
 	for s := range kids(w.t, n) {
 		w.walk(s, c)
 	}
 }
 
-// walk visits node n: declarations become symbols, calls references.
+// walk visits node n: it enters the symbols the query made, types locals
+// and records calls.
 func (w *walkState) walk(n int32, c *state) {
 	t := w.t
 	switch t.Kind(n) {
@@ -239,31 +278,40 @@ func (w *walkState) walk(n int32, c *state) {
 	case "export_statement":
 		w.exportStmt(n, c)
 		return
-	}
-	if w.declaration(n, c, decl{docNode: n}) {
+	case "lexical_declaration", "variable_declaration", "using_declaration":
+		w.varDecl(n, c)
 		return
-	}
-	switch t.Kind(n) {
-	case "expression_statement":
-		if c.level {
-			if e := t.FirstNamedChild(n); e >= 0 {
-				switch t.Kind(e) {
-				case "assignment_expression":
-					if w.assignment(e, n, c) {
-						return
-					}
-				case "internal_module", "module":
-					w.namespace(e, c, decl{docNode: n, node: e})
-					return
-				}
-			}
+	case "internal_module", "module":
+		if sym, ok := w.syms[n]; ok && t.Field(n, "body") >= 0 {
+			w.block(t.Field(n, "body"), &state{sym: sym, scope: newScope(c.scope)})
+		} else if body := t.Field(n, "body"); body >= 0 && t.Field(n, "name") < 0 {
+			w.block(body, c)
 		}
-	case "class":
-		w.class(n, "", c, decl{node: n})
 		return
-	case "function_expression", "generator_function", "arrow_function":
-		w.closure(n, c)
+	case "interface_declaration", "type_alias_declaration", "enum_declaration":
+		return // types: an interface's bases are typescript.scm's
+	case "class_declaration", "abstract_class_declaration", "class":
+		if sym, ok := w.syms[n]; ok {
+			w.class(n, sym, c)
+		} else {
+			w.block(n, c)
+		}
 		return
+	case "function_declaration", "generator_function_declaration", "function_signature", "function_expression",
+		"generator_function", "arrow_function", "function", "method_definition", "pair", "expression_statement":
+		if e := t.FirstNamedChild(n); t.Kind(n) == "expression_statement" && level(t, n) && t.Kind(e) == "assignment_expression" {
+			w.exportNames(e)
+		}
+		if sym, ok := w.syms[n]; ok {
+			w.enter(sym, valueOf(t, n), c)
+			return
+		}
+		switch t.Kind(n) {
+		case "method_definition", "pair", "expression_statement":
+		default:
+			w.function(n, c.sym, c) // a callback
+			return
+		}
 	case "call_expression":
 		w.call(n, c)
 	case "new_expression":
@@ -280,7 +328,7 @@ func (w *walkState) walk(n int32, c *state) {
 			if t.Kind(l) == "identifier" {
 				c.scope.declare(t.Text(l))
 			} else if t.Kind(l) != "member_expression" {
-				w.declarePattern(l, c.scope)
+				declarePattern(t, l, c.scope)
 			}
 		}
 	case "catch_clause":
@@ -288,7 +336,7 @@ func (w *walkState) walk(n int32, c *state) {
 			if t.Kind(p) == "identifier" {
 				c.scope.declare(t.Text(p))
 			} else {
-				w.declarePattern(p, c.scope)
+				declarePattern(t, p, c.scope)
 			}
 		}
 	case "jsx_opening_element", "jsx_self_closing_element":
@@ -299,75 +347,62 @@ func (w *walkState) walk(n int32, c *state) {
 		if c.top {
 			// a function's body: its statements are the top level
 			w.hoist(n, c.scope)
-			for s := range kids(w.t, n) {
-				w.walk(s, c)
-			}
+			w.block(n, c)
 			return
 		}
 	case "ERROR":
-		for s := range kids(w.t, n) {
-			w.walk(s, c)
-		}
+		w.block(n, c)
 		return
 	}
-	if c.top || c.level {
-		// below the function body's own statements nothing is a guard,
-		// below the module's nothing is a module-level declaration
+	if c.top {
+		// below the function body's own statements nothing is a guard
 		inner := *c
-		inner.top, inner.level = false, false
+		inner.top = false
 		c = &inner
 	}
-	for s := range kids(w.t, n) {
-		w.walk(s, c)
-	}
+	w.block(n, c)
 }
 
-// walkDecl walks the declaration of an export or declare statement.
-func (w *walkState) walkDecl(n int32, c *state, d decl) {
-	if !w.declaration(n, c, d) {
-		w.walk(n, c)
+// functions are the nodes of functions and methods, with a body or not.
+var functions = lang.KindSet("arrow_function", "function_expression", "generator_function", "function", "function_declaration",
+	"generator_function_declaration", "function_signature", "method_definition", "method_signature", "abstract_method_signature")
+
+// enter walks what symbol sym, defined by v (a function, a class, a
+// variable's value), holds; it returns a function's scope.
+func (w *walkState) enter(sym int, v int32, c *state) *scope {
+	switch k := w.t.Kind(v); {
+	case k == "class":
+		w.class(v, sym, c)
+	case functions[k]:
+		return w.function(v, sym, c)
+	case v != w.x.SymNode[sym]:
+		w.walk(v, &state{sym: sym, scope: c.scope, this: c.this, super: c.super})
 	}
+	return nil
 }
 
-// declaration makes the symbols of declaration n, documented by
-// d.docNode, and reports whether n is one.
-func (w *walkState) declaration(n int32, c *state, d decl) bool {
-	t := w.t
-	d.node = n
-	switch t.Kind(n) {
-	case "function_declaration", "generator_function_declaration", "function_signature":
-		w.function(n, t.Field(n, "name"), "", c, d)
-	case "class_declaration", "abstract_class_declaration":
-		w.class(n, "", c, d)
-	case "interface_declaration":
-		w.iface(n, c, d)
-	case "type_alias_declaration":
-		w.typeAlias(n, c, d)
-	case "enum_declaration":
-		w.enum(n, c, d)
-	case "internal_module", "module":
-		w.namespace(n, c, d)
-	case "lexical_declaration", "variable_declaration", "using_declaration":
-		w.varDecl(n, c, d)
-	case "ambient_declaration":
-		// declare function f(); declare global { ... }
-		was := w.ambient
-		w.ambient = true
-		defer func() { w.ambient = was }()
-		for e := range kids(w.t, n) {
-			if t.Kind(e) == "statement_block" {
-				w.block(e, c)
-			} else {
-				w.walkDecl(e, c, d)
-			}
+// function walks function v, the code of symbol sym, or of a callback
+// when sym is the symbol around it (c.sym: no guards of its own), and
+// returns its scope. A function has its own this; a method's is its
+// container; an arrow function's is the code's around it.
+func (w *walkState) function(v int32, sym int, c *state) *scope {
+	t, s := w.t, &w.x.Facts.Symbols[sym]
+	scope := newFuncScope(c.scope)
+	doc := ""
+	if sym != c.sym {
+		doc = s.Doc
+	}
+	signature(t, &lang.Signature{}, v, scope, doc, t.Lang.Name != "javascript")
+	fc := &state{sym: sym, scope: scope, this: c.this, super: c.super, top: sym != c.sym}
+	if t.Kind(v) != "arrow_function" {
+		fc.this, fc.super = "", ""
+		if sym != c.sym && s.Kind != lang.KindFunction {
+			fc.this, fc.super = s.Container, c.super
 		}
-	default:
-		return false
 	}
-	return true
+	w.walkFunctionParts(v, t.Field(v, "body"), fc)
+	return scope
 }
-
-// ---- imports and exports
 
 // stringText returns the value of a string literal node.
 func stringText(t *lang.Tree, n int32) string {
@@ -406,17 +441,7 @@ func (w *walkState) importStmt(n int32, c *state) {
 						imp.Alias = t.Text(id)
 					}
 				case "named_imports":
-					for s := range t.NamedChildren(e) {
-						if t.Kind(s) != "import_specifier" {
-							continue
-						}
-						name := nameText(t, t.Field(s, "name"))
-						alias := nameText(t, t.Field(s, "alias"))
-						if alias == name {
-							alias = ""
-						}
-						imp.Names = append(imp.Names, lang.ImportName{Name: name, Alias: alias})
-					}
+					imp.Names = append(imp.Names, specifiers(t, e, "import_specifier")...)
 				}
 			}
 		case "import_require_clause":
@@ -435,6 +460,21 @@ func (w *walkState) importStmt(n int32, c *state) {
 	w.addImport(imp)
 }
 
+// specifiers are the names of an import or export list, { a, b as c }.
+func specifiers(t *lang.Tree, list int32, kind string) []lang.ImportName {
+	var out []lang.ImportName
+	for s := range t.NamedChildren(list) {
+		if t.Kind(s) == kind {
+			name, alias := nameText(t, t.Field(s, "name")), nameText(t, t.Field(s, "alias"))
+			if alias == name {
+				alias = ""
+			}
+			out = append(out, lang.ImportName{Name: name, Alias: alias})
+		}
+	}
+	return out
+}
+
 // nameText is the text of an identifier or string name ("default", 'a-b').
 func nameText(t *lang.Tree, n int32) string {
 	if n < 0 {
@@ -450,12 +490,19 @@ func (w *walkState) exportStmt(n int32, c *state) {
 	t := w.t
 	isDefault := t.ChildOfKind(n, "default") >= 0
 	if d := t.Field(n, "declaration"); d >= 0 {
-		w.walkDecl(d, c, decl{exported: true, isDefault: isDefault, docNode: n})
+		w.walk(d, c)
+		if name := t.Field(d, "name"); isDefault && name >= 0 && c.sym == 0 {
+			w.exportName("default", t.Text(name))
+		}
 		return
 	}
 	if v := t.Field(n, "value"); v >= 0 {
 		// export default <expression>
-		w.exportValue(v, n, c)
+		if t.Kind(v) == "identifier" {
+			w.exportName("default", t.Text(v))
+		} else {
+			w.walk(v, c)
+		}
 		return
 	}
 	src := t.Field(n, "source")
@@ -463,17 +510,7 @@ func (w *walkState) exportStmt(n int32, c *state) {
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "export_clause":
-			for s := range t.NamedChildren(ch) {
-				if t.Kind(s) != "export_specifier" {
-					continue
-				}
-				name := nameText(t, t.Field(s, "name"))
-				alias := nameText(t, t.Field(s, "alias"))
-				if alias == name {
-					alias = ""
-				}
-				names = append(names, lang.ImportName{Name: name, Alias: alias})
-			}
+			names = append(names, specifiers(t, ch, "export_specifier")...)
 		case "namespace_export":
 			// export * as ns from './x'
 			if id := t.FirstNamedChild(ch); id >= 0 && src >= 0 {
@@ -509,11 +546,7 @@ func (w *walkState) exportStmt(n int32, c *state) {
 		return
 	}
 	for _, nm := range names {
-		if nm.Alias == "" {
-			w.exportName(nm.Name, nm.Name)
-		} else {
-			w.exportName(nm.Alias, nm.Name)
-		}
+		w.exportName(nm.Local(), nm.Name)
 	}
 }
 
@@ -540,42 +573,22 @@ func (w *walkState) addExport(p lang.Param) {
 	w.exportAs = append(w.exportAs, p)
 }
 
-// exportValue handles export default <expression>.
-func (w *walkState) exportValue(v, stmt int32, c *state) {
-	t := w.t
-	d := decl{exported: true, isDefault: true, docNode: stmt, node: v}
-	switch t.Kind(v) {
-	case "identifier":
-		w.exportName("default", t.Text(v))
-	case "function_expression", "generator_function", "arrow_function", "function":
-		w.function(v, t.Field(v, "name"), "default", c, d)
-	case "class":
-		w.class(v, "default", c, d)
-	default:
-		w.walk(v, c)
-	}
-}
-
 // finishExports marks the symbols that export lists and CommonJS
-// assignments export, and leaves the export aliases on the module symbol.
+// assignments export and the members exported with what holds them (a
+// class, an object, the function whose prototype they extend), and leaves
+// the export aliases on the module symbol.
 func (w *walkState) finishExports() {
 	f := w.x.Facts
-	if len(w.exportIDs) > 0 {
-		for i := 1; i < len(f.Symbols); i++ {
-			s := &f.Symbols[i]
-			if s.Parent == 0 && s.Container == "" && w.exportIDs[s.Name] && !s.Exported {
-				s.Exported = true
-				if s.Visibility == lang.VisInternal {
-					s.Visibility = lang.VisExported
-				}
-			} else if p := s.Parent; p > 0 && p < i && f.Symbols[p].Exported && !s.Exported && s.Visibility == lang.VisPublic &&
-				f.Symbols[p].Kind != lang.KindFunction {
-				// the public members of what was exported after
-				// they were declared (Router.prototype.route)
-				s.Exported = true
-			} else if p > 0 && p < i && f.Symbols[p].Kind == lang.KindFunction && s.Kind == lang.KindMethod && f.Symbols[p].Exported {
-				s.Exported = true
+	for i := 1; i < len(f.Symbols); i++ {
+		switch s, p := &f.Symbols[i], f.Symbols[i].Parent; {
+		case p == 0 && s.Container == "" && w.exportIDs[s.Name] && !s.Exported:
+			s.Exported = true
+			if s.Visibility == lang.VisInternal {
+				s.Visibility = lang.VisExported
 			}
+		case p > 0 && (s.Kind == lang.KindMethod || s.Kind == lang.KindConstructor ||
+			s.Kind == lang.KindVariable && lang.IsTypeKind(f.Symbols[p].Kind)):
+			s.Exported = f.Symbols[p].Exported && s.Visibility == lang.VisPublic
 		}
 	}
 	// export { a } of a declared a says nothing the symbol does not
@@ -597,61 +610,6 @@ func (w *walkState) declared(name string) bool {
 		}
 	}
 	return false
-}
-
-// ---- declarations
-
-// vis returns the visibility of a top-level or namespace-level symbol.
-func topVis(exported bool) string {
-	if exported {
-		return lang.VisExported
-	}
-	return lang.VisInternal
-}
-
-// function adds a function symbol for n (a declaration, signature, arrow
-// function or function expression) called name (or named by nameNode),
-// and walks its body.
-func (w *walkState) function(n, nameNode int32, name string, c *state, d decl) int {
-	t := w.t
-	if name == "" {
-		if nameNode < 0 {
-			return -1
-		}
-		name = t.Text(nameNode)
-	}
-	if d.node < 0 {
-		d.node = n
-	}
-	body := t.Field(n, "body")
-	s := lang.Symbol{Kind: lang.KindFunction, Name: name, Parent: c.parent, Exported: d.exported}
-	s.Visibility = topVis(d.exported)
-	s.Doc = w.doc(d.docNode)
-	scope := newFuncScope(c.scope)
-	w.signature(&s.Signature, n, scope, s.Doc)
-	if d.isDefault {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "default")
-	}
-	if t.Kind(n) == "function_signature" {
-		// a declaration in a .d.ts or declare block, else an overload
-		if w.ambient {
-			s.Signature.Modifiers = append(s.Signature.Modifiers, "declare")
-		} else {
-			s.Signature.Modifiers = append(s.Signature.Modifiers, "overload")
-		}
-	}
-	s.Signature.Text = w.x.HeaderText(d.node, body)
-	sym := w.x.AddSymbol(s, d.node, nameNode, body)
-	if d.isDefault && name != "default" && c.sym == 0 {
-		w.exportName("default", name)
-	}
-	inner := &state{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
-	if t.Kind(n) != "arrow_function" {
-		// a function has its own this
-		inner.this, inner.super = "", ""
-	}
-	w.walkFunctionParts(n, body, inner)
-	return sym
 }
 
 // walkFunctionParts walks a function's decorators, parameter defaults and
@@ -677,33 +635,13 @@ func (w *walkState) walkFunctionParts(n, body int32, c *state) {
 	}
 }
 
-// closure walks an anonymous function (a callback): its references belong
-// to the enclosing symbol, its parameters make a scope of their own.
-func (w *walkState) closure(n int32, c *state) {
-	t := w.t
-	scope := newFuncScope(c.scope)
-	var sig lang.Signature
-	w.signature(&sig, n, scope, "")
-	inner := &state{sym: c.sym, parent: c.parent, scope: scope, this: c.this, super: c.super}
-	if t.Kind(n) != "arrow_function" {
-		inner.this, inner.super = "", ""
-	}
-	if name := t.Field(n, "name"); name >= 0 && t.Kind(n) != "arrow_function" {
-		// a named function expression that is not assigned: a symbol
-		// of its own, as a nested function declaration would be
-		w.function(n, name, "", c, decl{docNode: -1, node: n})
-		return
-	}
-	w.walkFunctionParts(n, t.Field(n, "body"), inner)
-}
-
 // signature fills params, returns, generics and modifiers of a function
-// node and declares its parameters in scope.
-func (w *walkState) signature(sig *lang.Signature, n int32, scope *scope, doc string) {
-	t := w.t
+// node and declares its parameters in scope; ts says types come from
+// annotations, not JSDoc.
+func signature(t *lang.Tree, sig *lang.Signature, n int32, scope *scope, doc string, ts bool) {
 	scope.addTypeParams(t, t.Field(n, "type_parameters"))
 	if ps := t.Field(n, "parameters"); ps >= 0 {
-		sig.Params = w.params(ps, scope)
+		sig.Params = params(t, ps, scope)
 	} else if p := t.Field(n, "parameter"); p >= 0 {
 		// x => ...
 		sig.Params = []lang.Param{{Name: t.Text(p)}}
@@ -724,7 +662,7 @@ func (w *walkState) signature(sig *lang.Signature, n int32, scope *scope, doc st
 	if isGenerator(t, n) {
 		sig.Modifiers = append(sig.Modifiers, "generator")
 	}
-	if !w.ts && doc != "" {
+	if !ts && doc != "" {
 		docTypes(sig, doc, scope)
 	}
 }
@@ -771,8 +709,7 @@ func typeText(t *lang.Tree, n int32) string {
 
 // params reads formal parameters (JavaScript's bare patterns and
 // TypeScript's required/optional parameters) and declares them in scope.
-func (w *walkState) params(list int32, scope *scope) []lang.Param {
-	t := w.t
+func params(t *lang.Tree, list int32, scope *scope) []lang.Param {
 	var out []lang.Param
 	for p := range t.NamedChildren(list) {
 		var prm lang.Param
@@ -823,9 +760,9 @@ func (w *walkState) params(list int32, scope *scope) []lang.Param {
 			}
 			scope.SetType(prm.Name, typ)
 		} else {
-			w.declarePattern(pat, scope)
+			declarePattern(t, pat, scope)
 			if t.Kind(pat) == "object_pattern" {
-				w.patternTypes(pat, t.Field(p, "type"), scope)
+				patternTypes(t, pat, t.Field(p, "type"), scope)
 			}
 		}
 		out = append(out, prm)
@@ -836,8 +773,7 @@ func (w *walkState) params(list int32, scope *scope) []lang.Param {
 // patternTypes types the names of a destructured parameter, { a, b: c }:
 // by the members of an object type written in place, or as T['a'] of a
 // named type T, which resolution looks up.
-func (w *walkState) patternTypes(pat, ann int32, scope *scope) {
-	t := w.t
+func patternTypes(t *lang.Tree, pat, ann int32, scope *scope) {
 	if ann < 0 {
 		return
 	}
@@ -918,15 +854,14 @@ func (w *walkState) hoist(body int32, scope *scope) {
 					scope.declare(t.Text(name))
 				}
 			} else {
-				w.declarePattern(name, scope)
+				declarePattern(t, name, scope)
 			}
 		}
 	}
 }
 
 // declarePattern declares the names a destructuring pattern binds.
-func (w *walkState) declarePattern(pat int32, scope *scope) {
-	t := w.t
+func declarePattern(t *lang.Tree, pat int32, scope *scope) {
 	for d := range t.Descendants(pat) {
 		switch t.Kind(d) {
 		case "identifier", "shorthand_property_identifier_pattern":
@@ -978,8 +913,7 @@ var valueWrappers = lang.KindSet("parenthesized_expression", "await_expression",
 // doc returns the doc comment before node: the JSDoc block right above
 // it, or else the line comments right above it, leaving out tool
 // directives (eslint-disable, @ts-ignore, prettier-ignore).
-func (w *walkState) doc(node int32) string {
-	t := w.t
+func doc(t *lang.Tree, node int32) string {
 	if node < 0 {
 		return ""
 	}
@@ -1105,110 +1039,98 @@ func docTypes(sig *lang.Signature, doc string, scope *scope) {
 	}
 }
 
-// class adds a class symbol with its members. name overrides the class's
-// own name (class expressions assigned to a variable, export default).
-func (w *walkState) class(n int32, name string, c *state, d decl) int {
+// class walks class n, the code of symbol sym: its bases, decorators and
+// members.
+func (w *walkState) class(n int32, sym int, c *state) {
 	t := w.t
-	nameNode := t.Field(n, "name")
-	if name == "" || (name == "default" && nameNode >= 0) {
-		if nameNode < 0 {
-			w.walkChildren(n, c)
-			return -1
-		}
-		name = t.Text(nameNode)
-	}
-	if d.node < 0 {
-		d.node = n
-	}
-	body := t.Field(n, "body")
-	s := lang.Symbol{Kind: lang.KindClass, Name: name, Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
-	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
-	for ch := range t.Children(n) {
-		switch t.Kind(ch) {
-		case "abstract", "declare":
-			s.Signature.Modifiers = append(s.Signature.Modifiers, t.Kind(ch))
-		}
-	}
-	if d.isDefault {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "default")
-	}
-	type heritage struct {
-		kind string
-		node int32
-	}
-	var bases []heritage
-	if h := t.ChildOfKind(n, "class_heritage"); h >= 0 {
-		for ch := range t.NamedChildren(h) {
-			switch t.Kind(ch) {
-			case "extends_clause":
-				for v := range t.Children(ch) {
-					if t.FieldName(v) == "value" {
-						bases = append(bases, heritage{lang.RefExtends, v})
-					}
-				}
-			case "implements_clause":
-				for v := range t.NamedChildren(ch) {
-					bases = append(bases, heritage{lang.RefImplements, v})
-				}
-			default:
-				// JavaScript: class_heritage holds the expression
-				bases = append(bases, heritage{lang.RefExtends, ch})
-			}
-		}
-	}
 	superName := ""
+	bases := heritage(t, n)
 	for _, b := range bases {
-		txt := lang.OneLine(t.Text(b.node))
-		if ta := t.NextSibling(b.node); ta >= 0 && t.FieldName(ta) == "type_arguments" {
-			txt += lang.OneLine(t.Text(ta)) // extends Base<T>
-		}
-		if b.kind == lang.RefExtends && t.Kind(b.node) == "call_expression" {
-			// class A extends mixin(B) { }
-			txt = render(t, b.node)
-		}
-		s.Signature.Bases = append(s.Signature.Bases, txt)
-		if b.kind == lang.RefExtends && superName == "" {
-			superName = typeName(txt)
+		if b.kind == lang.RefExtends {
+			superName = typeName(b.text)
+			break
 		}
 	}
-	s.Signature.Text = w.x.HeaderText(d.node, body)
-	sym := w.x.AddSymbol(s, d.node, nameNode, body)
-	if d.isDefault && c.sym == 0 && name != "default" {
-		w.exportName("default", name)
-	}
-	qual := w.x.Facts.Symbols[sym].Qualified()
 	cscope := c.scope
 	if tp := t.Field(n, "type_parameters"); tp >= 0 {
 		cscope = newScope(c.scope)
 		cscope.addTypeParams(t, tp)
 	}
-	cc := &state{sym: sym, parent: sym, scope: cscope, this: qual, super: superName}
+	cc := &state{sym: sym, scope: cscope, this: w.x.Facts.Symbols[sym].Qualified(), super: superName}
 	for _, b := range bases {
 		if t.Kind(b.node) == "call_expression" {
 			w.walk(b.node, cc)
-			continue
+		} else {
+			r := lang.Ref{Kind: b.kind, Symbol: sym}
+			r.Name, r.Qualifier = splitType(lang.OneLine(t.Text(b.node)))
+			w.x.Ref(r, b.node)
 		}
-		ref := lang.Ref{Kind: b.kind, Symbol: sym}
-		ref.Name, ref.Qualifier = splitType(lang.OneLine(t.Text(b.node)))
-		w.x.Ref(ref, b.node)
 	}
 	for dec := range t.Children(n) {
 		if t.FieldName(dec) == "decorator" {
 			w.walk(dec, cc)
 		}
 	}
-	if body >= 0 {
-		w.classBody(body, sym, cc, d.exported)
+	body := t.Field(n, "body")
+	if body < 0 {
+		return
 	}
-	return sym
-}
-
-// walkChildren walks the named children of n.
-func (w *walkState) walkChildren(n int32, c *state) {
-	for ch := range kids(w.t, n) {
-		w.walk(ch, c)
+	// its fields: declared, constructor parameter properties, this.x =
+	var fields []lang.Param
+	addField := func(p lang.Param) {
+		for i := range fields {
+			if fields[i].Name == p.Name {
+				if fields[i].Type == "" {
+					fields[i].Type = p.Type
+				}
+				return
+			}
+		}
+		fields = append(fields, p)
 	}
+	var decorators []int32
+	for m := range kids(w.t, body) {
+		switch t.Kind(m) {
+		case "decorator":
+			decorators = append(decorators, m)
+			continue
+		case "class_static_block":
+			w.block(m, &state{sym: sym, scope: newFuncScope(cscope), this: cc.this, super: cc.super})
+		}
+		ms, ok := w.syms[m]
+		if !ok {
+			continue
+		}
+		for _, dec := range decorators {
+			w.walk(dec, &state{sym: ms, scope: cscope, this: cc.this, super: cc.super})
+		}
+		decorators = decorators[:0]
+		var mscope *scope
+		if v := valueOf(t, m); v != m || t.Kind(m) == "method_definition" {
+			mscope = w.enter(ms, v, cc)
+		}
+		switch s := &w.x.Facts.Symbols[ms]; s.Kind {
+		case lang.KindVariable:
+			addField(lang.Param{Name: s.Name, Type: s.Signature.Returns, Optional: optionalAfter(t, t.Field(m, "name"))})
+		case lang.KindConstructor:
+			ps, mbody := t.Field(m, "parameters"), t.Field(m, "body")
+			if ps < 0 || mbody < 0 || mscope == nil {
+				continue // what the parser recovered of one
+			}
+			// constructor(private db: Db)
+			for p := range t.NamedChildren(ps) {
+				pat := t.Field(p, "pattern")
+				if pat >= 0 && t.Kind(pat) == "identifier" && (t.ChildOfKind(p, "accessibility_modifier") >= 0 ||
+					t.ChildOfKind(p, "readonly") >= 0 || t.ChildOfKind(p, "override_modifier") >= 0) {
+					addField(lang.Param{Name: t.Text(pat), Type: typeText(t, t.Field(p, "type")), Optional: t.Kind(p) == "optional_parameter"})
+				}
+			}
+			for _, f := range thisFields(t, mbody, mscope) {
+				addField(f)
+			}
+		}
+	}
+	w.x.Facts.Symbols[sym].Signature.Fields = fields
 }
 
 // splitType splits a heritage or type reference into its name and
@@ -1264,142 +1186,6 @@ func propName(t *lang.Tree, n int32) string {
 	return t.Text(n)
 }
 
-func (w *walkState) classBody(body int32, cls int, c *state, exported bool) {
-	t := w.t
-	var fields []lang.Param
-	addField := func(p lang.Param) {
-		for i := range fields {
-			if fields[i].Name == p.Name {
-				if fields[i].Type == "" {
-					fields[i].Type = p.Type
-				}
-				return
-			}
-		}
-		fields = append(fields, p)
-	}
-	var pendingDecorators []int32
-	for m := range kids(w.t, body) {
-		kind := t.Kind(m)
-		if kind == "decorator" {
-			pendingDecorators = append(pendingDecorators, m)
-			continue
-		}
-		switch kind {
-		case "method_definition", "abstract_method_signature", "method_signature":
-			nameNode := t.Field(m, "name")
-			name := propName(t, nameNode)
-			if name == "" {
-				continue
-			}
-			s := lang.Symbol{Kind: lang.KindMethod, Name: name, Parent: cls}
-			if name == "constructor" && kind == "method_definition" {
-				s.Kind = lang.KindConstructor
-			}
-			s.Visibility = memberVis(t, m, name)
-			s.Exported = exported && s.Visibility == lang.VisPublic
-			s.Doc = w.doc(m)
-			scope := newFuncScope(c.scope)
-			w.signature(&s.Signature, m, scope, s.Doc)
-			if kind == "method_signature" {
-				s.Signature.Modifiers = append(s.Signature.Modifiers, "overload")
-			}
-			mbody := t.Field(m, "body")
-			s.Signature.Text = w.x.HeaderText(m, mbody)
-			sym := w.x.AddSymbol(s, m, nameNode, mbody)
-			mc := &state{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
-			for _, dec := range pendingDecorators {
-				w.walk(dec, mc)
-			}
-			pendingDecorators = pendingDecorators[:0]
-			if s.Kind == lang.KindConstructor {
-				// parameter properties: constructor(private db: Db)
-				if ps := t.Field(m, "parameters"); ps >= 0 {
-					for p := range t.NamedChildren(ps) {
-						if t.ChildOfKind(p, "accessibility_modifier") < 0 && t.ChildOfKind(p, "readonly") < 0 && t.ChildOfKind(p, "override_modifier") < 0 {
-							continue
-						}
-						if pat := t.Field(p, "pattern"); pat >= 0 && t.Kind(pat) == "identifier" {
-							addField(lang.Param{Name: t.Text(pat), Type: typeText(t, t.Field(p, "type")), Optional: t.Kind(p) == "optional_parameter"})
-						}
-					}
-				}
-				// this.x = ... in the constructor
-				if mbody >= 0 {
-					for _, f := range w.thisFields(mbody, scope) {
-						addField(f)
-					}
-				}
-			}
-			w.walkFunctionParts(m, mbody, mc)
-		case "public_field_definition", "field_definition":
-			nameNode := t.Field(m, "name")
-			if nameNode < 0 {
-				nameNode = t.Field(m, "property")
-			}
-			name := propName(t, nameNode)
-			if name == "" {
-				continue
-			}
-			val := t.Field(m, "value")
-			typ := typeText(t, t.Field(m, "type"))
-			if typ == "" && val >= 0 {
-				typ = valueType(t, val)
-			}
-			fd := lang.Param{Name: name, Type: typ, Optional: optionalAfter(t, nameNode)}
-			vis := memberVis(t, m, name)
-			if val >= 0 && isFunc(t.Kind(val)) {
-				// handler = () => {}: a method in all but syntax
-				s := lang.Symbol{Kind: lang.KindMethod, Name: name, Parent: cls, Visibility: vis}
-				s.Exported = exported && vis == lang.VisPublic
-				s.Doc = w.doc(m)
-				scope := newFuncScope(c.scope)
-				w.signature(&s.Signature, val, scope, s.Doc)
-				for ch := range t.Children(m) {
-					if k := t.Kind(ch); k == "static" || k == "readonly" {
-						s.Signature.Modifiers = append(s.Signature.Modifiers, k)
-					}
-				}
-				fbody := t.Field(val, "body")
-				s.Signature.Text = w.x.HeaderText(m, fbody)
-				sym := w.x.AddSymbol(s, m, nameNode, fbody)
-				mc := &state{sym: sym, parent: sym, scope: scope, this: c.this, super: c.super, top: true}
-				if t.Kind(val) != "arrow_function" {
-					mc.this, mc.super = "", ""
-				}
-				w.walkFunctionParts(val, fbody, mc)
-				continue
-			}
-			s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: cls, Visibility: vis}
-			s.Exported = exported && vis == lang.VisPublic
-			s.Doc = w.doc(m)
-			s.Signature.Returns = typ
-			for ch := range t.Children(m) {
-				switch k := t.Kind(ch); k {
-				case "static", "readonly", "declare", "abstract":
-					s.Signature.Modifiers = append(s.Signature.Modifiers, k)
-				case "override_modifier":
-					s.Signature.Modifiers = append(s.Signature.Modifiers, "override")
-				}
-			}
-			s.Signature.Text = w.x.HeaderText(m, -1)
-			sym := w.x.AddSymbol(s, m, nameNode, val)
-			addField(fd)
-			fc := &state{sym: sym, parent: sym, scope: c.scope, this: c.this, super: c.super}
-			for _, dec := range pendingDecorators {
-				w.walk(dec, fc)
-			}
-			pendingDecorators = pendingDecorators[:0]
-			if val >= 0 {
-				w.walk(val, fc)
-			}
-		case "class_static_block":
-			w.walkChildren(m, &state{sym: cls, parent: cls, scope: newFuncScope(c.scope), this: c.this, super: c.super})
-		}
-	}
-	w.x.Facts.Symbols[cls].Signature.Fields = fields
-}
-
 // optionalAfter reports the `?` of an optional member, which the tree
 // leaves out as punctuation.
 func optionalAfter(t *lang.Tree, name int32) bool {
@@ -1420,10 +1206,9 @@ func isFunc(kind string) bool {
 
 // thisFields finds this.x = <value> in a constructor body, typing x by
 // the value: new T(), a typed parameter.
-func (w *walkState) thisFields(body int32, scope *scope) []lang.Param {
-	t := w.t
+func thisFields(t *lang.Tree, body int32, scope *scope) []lang.Param {
 	var out []lang.Param
-	for st := range kids(w.t, body) {
+	for st := range kids(t, body) {
 		if t.Kind(st) != "expression_statement" {
 			continue
 		}
@@ -1449,151 +1234,12 @@ func (w *walkState) thisFields(body int32, scope *scope) []lang.Param {
 	return out
 }
 
-// define starts the symbol of the definition typescript.scm found at n (a
-// declared type, a namespace, a method signature) where the walk is: c's
-// parent, exported and documented as d says; false when it has none (no
-// name, or code the query does not read).
-func (w *walkState) define(n int32, c *state, d decl) (s lang.Symbol, def lang.Def, ok bool) {
-	def, ok = w.defs[n]
-	if !ok || def.Name < 0 {
-		return s, def, false
-	}
-	s = lang.Symbol{Kind: def.Kind, Name: propName(w.t, def.Name), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
-	s.Doc = w.doc(d.docNode)
-	s.Signature.Generics = w.t.ItemTexts(w.t.Field(n, "type_parameters"))
-	return s, def, true
-}
-
-// iface adds an interface with its method signatures as methods and its
-// properties as fields.
-func (w *walkState) iface(n int32, c *state, d decl) {
+// varDecl handles const/let/var: a symbol's value is walked as its code;
+// require() and import() are imports; the names of other values are typed
+// locals.
+func (w *walkState) varDecl(n int32, c *state) {
 	t := w.t
-	s, def, ok := w.define(n, c, d)
-	if !ok {
-		return
-	}
-	var exts []int32
-	if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
-		for ty := range t.NamedChildren(ec) {
-			exts = append(exts, ty)
-			s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(ty)))
-		}
-	}
-	s.Signature.Text = w.x.HeaderText(d.node, def.Body)
-	sym := w.x.AddSymbol(s, d.node, def.Name, def.Body)
-	if d.isDefault && c.sym == 0 {
-		w.exportName("default", s.Name)
-	}
-	for _, e := range exts {
-		ref := lang.Ref{Kind: lang.RefExtends, Symbol: sym}
-		ref.Name, ref.Qualifier = splitType(lang.OneLine(t.Text(e)))
-		w.x.Ref(ref, e)
-	}
-	if def.Body >= 0 {
-		w.x.Facts.Symbols[sym].Signature.Fields = w.objectType(def.Body, sym, d.exported)
-	}
-}
-
-// objectType reads the members of an interface body or object type:
-// method signatures become methods of sym, properties its fields.
-func (w *walkState) objectType(body int32, sym int, exported bool) []lang.Param {
-	t := w.t
-	var fields []lang.Param
-	for m := range kids(w.t, body) {
-		if s, _, ok := w.define(m, &state{parent: sym}, decl{exported: exported, docNode: m}); ok {
-			s.Visibility = lang.VisPublic
-			s.Signature.Generics = nil
-			w.signature(&s.Signature, m, newScope(nil), s.Doc)
-			s.Signature.Text = lang.OneLine(t.Text(m))
-			w.x.AddSymbol(s, m, t.Field(m, "name"), -1)
-		} else if t.Kind(m) == "property_signature" {
-			name := propName(t, t.Field(m, "name"))
-			if name == "" {
-				continue
-			}
-			fields = append(fields, lang.Param{Name: name, Type: typeText(t, t.Field(m, "type")),
-				Optional: optionalAfter(t, t.Field(m, "name"))})
-		}
-	}
-	return fields
-}
-
-func (w *walkState) typeAlias(n int32, c *state, d decl) {
-	t := w.t
-	s, def, ok := w.define(n, c, d)
-	if !ok {
-		return
-	}
-	val := def.Body
-	s.Signature.Returns = typeText(t, val)
-	s.Signature.Text = w.x.HeaderText(d.node, -1)
-	sym := w.x.AddSymbol(s, d.node, def.Name, val)
-	if val >= 0 && t.Kind(val) == "object_type" {
-		w.x.Facts.Symbols[sym].Signature.Fields = w.objectType(val, sym, d.exported)
-		w.x.Facts.Symbols[sym].Signature.Returns = ""
-	}
-}
-
-func (w *walkState) enum(n int32, c *state, d decl) {
-	t := w.t
-	s, def, ok := w.define(n, c, d)
-	if !ok {
-		return
-	}
-	s.Signature.Modifiers = []string{"enum"}
-	if t.ChildOfKind(n, "const") >= 0 {
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "const")
-	}
-	if def.Body >= 0 {
-		for m := range t.NamedChildren(def.Body) {
-			switch t.Kind(m) {
-			case "enum_assignment":
-				s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: propName(t, t.Field(m, "name")),
-					Default: lang.Shorten(lang.OneLine(t.FieldText(m, "value")), 60)})
-			case "property_identifier", "string", "number", "computed_property_name":
-				s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: propName(t, m)})
-			}
-		}
-	}
-	s.Signature.Text = w.x.HeaderText(d.node, def.Body)
-	w.x.AddSymbol(s, d.node, def.Name, def.Body)
-}
-
-// namespace adds a TypeScript namespace or ambient module, whose members
-// are its children.
-func (w *walkState) namespace(n int32, c *state, d decl) {
-	t := w.t
-	s, def, ok := w.define(n, c, d)
-	if !ok {
-		if body := t.Field(n, "body"); body >= 0 && t.Field(n, "name") < 0 {
-			w.block(body, c)
-		}
-		return
-	}
-	if t.Kind(def.Name) == "string" {
-		// declare module 'x' describes another module: public by nature
-		s.Exported, s.Visibility = true, lang.VisExported
-	}
-	s.Signature.Generics = nil
-	s.Signature.Text = w.x.HeaderText(d.node, def.Body)
-	sym := w.x.AddSymbol(s, d.node, def.Name, def.Body)
-	if def.Body >= 0 {
-		w.block(def.Body, &state{sym: sym, parent: sym, scope: newScope(c.scope), level: true})
-	}
-}
-
-// varDecl handles const/let/var: functions and classes assigned to a
-// name are symbols of that name; require() and import() are imports;
-// other values are variables at module level and typed locals below it.
-func (w *walkState) varDecl(n int32, c *state, d decl) {
-	t := w.t
-	isConst := t.FieldText(n, "kind") == "const" || t.ChildOfKind(n, "const") >= 0
-	var decls []int32
-	for v := range kids(w.t, n) {
-		if t.Kind(v) == "variable_declarator" {
-			decls = append(decls, v)
-		}
-	}
+	decls := declarators(t, n)
 	for _, v := range decls {
 		nameNode := t.Field(v, "name")
 		val := t.Field(v, "value")
@@ -1602,15 +1248,7 @@ func (w *walkState) varDecl(n int32, c *state, d decl) {
 		}
 		node := v
 		if len(decls) == 1 {
-			node = d.node
-		}
-		vd := d
-		vd.node = node
-		if len(decls) > 1 {
-			vd.docNode = v
-			if v == decls[0] {
-				vd.docNode = n
-			}
+			node = n
 		}
 		if val >= 0 && w.requireDecl(nameNode, val, c) {
 			continue
@@ -1618,42 +1256,32 @@ func (w *walkState) varDecl(n int32, c *state, d decl) {
 		if val >= 0 && t.Kind(val) == "assignment_expression" && t.Kind(nameNode) == "identifier" {
 			// var app = exports = module.exports = {}: app is the
 			// module's export, the innermost value its value
-			for i := 0; i < 8 && t.Kind(val) == "assignment_expression"; i++ {
-				if l := t.Field(val, "left"); l >= 0 && c.sym == 0 && render(t, l) == "module.exports" {
+			targets, right := chain(t, val)
+			for _, l := range targets {
+				if c.sym == 0 && render(t, l) == "module.exports" {
 					w.exportName("default", t.Text(nameNode))
 				}
-				r := t.Field(val, "right")
-				if r < 0 {
-					break
-				}
-				val = r
+			}
+			if right >= 0 {
+				val = right
 			}
 		}
-		if t.Kind(nameNode) == "identifier" && val >= 0 {
-			uv := unwrap(t, val)
-			if isFunc(t.Kind(uv)) {
-				w.function(uv, nameNode, "", c, vd)
+		sym, isSym := w.syms[node]
+		if val >= 0 && t.Kind(nameNode) == "identifier" {
+			if uv := unwrap(t, val); isFunc(t.Kind(uv)) || t.Kind(uv) == "class" {
+				if isSym {
+					w.enter(sym, uv, c)
+				} else {
+					w.walk(uv, c)
+				}
 				continue
 			}
-			if t.Kind(uv) == "class" {
-				w.class(uv, t.Text(nameNode), c, vd)
-				continue
+		}
+		typ, call := varType(t, v, val, node), ""
+		if uv := unwrap(t, val); typ == "" && val >= 0 && t.Kind(uv) == "call_expression" {
+			if fn := t.Field(uv, "function"); fn >= 0 {
+				call = render(t, fn)
 			}
-		}
-		typ := typeText(t, t.Field(v, "type"))
-		if typ == "" && val >= 0 {
-			typ = valueType(t, val)
-		}
-		call := ""
-		if typ == "" && val >= 0 {
-			if uv := unwrap(t, val); t.Kind(uv) == "call_expression" {
-				if fn := t.Field(uv, "function"); fn >= 0 {
-					call = render(t, fn)
-				}
-			}
-		}
-		if !w.ts && typ == "" {
-			typ = docType(w.doc(vd.docNode))
 		}
 		if t.Kind(nameNode) == "identifier" {
 			name := t.Text(nameNode)
@@ -1665,47 +1293,57 @@ func (w *walkState) varDecl(n int32, c *state, d decl) {
 				c.scope.declare(name)
 			}
 		} else {
-			w.declarePattern(nameNode, c.scope)
+			declarePattern(t, nameNode, c.scope)
 		}
-		if !c.level {
-			if val >= 0 {
-				w.walk(val, c)
-			}
+		if val < 0 {
 			continue
 		}
-		// module level: a variable per bound name
-		first := -1
-		for _, id := range patternNames(t, nameNode) {
-			s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: c.parent, Exported: d.exported, Visibility: topVis(d.exported)}
-			s.Doc = w.doc(vd.docNode)
-			if isConst {
-				s.Signature.Modifiers = []string{"const"}
+		if isSym {
+			w.walk(val, &state{sym: sym, scope: c.scope})
+		} else {
+			w.walk(val, c)
+		}
+	}
+}
+
+// exportNames records what a module level assignment exports under
+// another name: module.exports = a, module.exports = { a, b: c },
+// exports.x = a.
+func (w *walkState) exportNames(e int32) {
+	t := w.t
+	targets, right := chain(t, e)
+	for _, l := range targets {
+		switch lt := render(t, l); {
+		case lt == "module.exports" || lt == "exports":
+			if lt == "exports" && len(targets) == 1 {
+				continue // rebinding exports alone exports nothing
 			}
-			if id == nameNode {
-				s.Signature.Returns = typ
-				if typ == "" && val >= 0 && isConst {
-					// const string = ZodString.create: an alias of
-					// a function, typed as TypeScript would write it
-					if uv := unwrap(t, val); t.Kind(uv) == "member_expression" || t.Kind(uv) == "identifier" {
-						if r := render(t, uv); !strings.ContainsAny(r, "()[ ") {
-							s.Signature.Returns = "typeof " + r
+			switch t.Kind(right) {
+			case "identifier":
+				w.exportName("default", t.Text(right))
+			case "class":
+				if name := t.Field(right, "name"); name >= 0 {
+					w.exportName("default", t.Text(name)) // module.exports = class Cursor {}
+				}
+			case "object":
+				for m := range kids(w.t, right) {
+					switch t.Kind(m) {
+					case "shorthand_property_identifier":
+						w.exportName(t.Text(m), t.Text(m))
+					case "pair":
+						key, val := propName(t, t.Field(m, "key")), t.Field(m, "value")
+						if val >= 0 && key != "" && t.Kind(unwrap(t, val)) == "identifier" {
+							w.exportName(key, t.Text(unwrap(t, val)))
 						}
 					}
 				}
 			}
-			s.Signature.Text = lang.Shorten(w.x.HeaderText(node, -1), 120)
-			sym := w.x.AddSymbol(s, node, id, val)
-			if first < 0 {
-				first = sym
+			return
+		case strings.HasPrefix(lt, "module.exports.") || strings.HasPrefix(lt, "exports."):
+			if name := strings.TrimPrefix(strings.TrimPrefix(lt, "module."), "exports."); !strings.ContainsAny(name, ".([") && t.Kind(right) == "identifier" {
+				w.exportName(name, t.Text(right))
 			}
-		}
-		if val >= 0 && first >= 0 {
-			vc := &state{sym: first, parent: first, scope: c.scope}
-			if uv := unwrap(t, val); t.Kind(uv) == "object" && t.Kind(nameNode) == "identifier" {
-				w.objectMembers(uv, first, vc, d.exported)
-			} else {
-				w.walk(val, vc)
-			}
+			return
 		}
 	}
 }
@@ -1751,52 +1389,11 @@ func inDefault(t *lang.Tree, d, root int32) bool {
 	return false
 }
 
-// objectMembers makes the function-valued properties of a module-level
-// object literal methods of its variable: const api = { get() {} }.
-func (w *walkState) objectMembers(obj int32, owner int, c *state, exported bool) {
-	t := w.t
-	qual := w.x.Facts.Symbols[owner].Qualified()
-	for m := range kids(w.t, obj) {
-		var nameNode, fn int32 = -1, -1
-		switch t.Kind(m) {
-		case "method_definition":
-			nameNode, fn = t.Field(m, "name"), m
-		case "pair":
-			if v := t.Field(m, "value"); v >= 0 && isFunc(t.Kind(v)) {
-				nameNode, fn = t.Field(m, "key"), v
-			}
-		}
-		if fn < 0 || nameNode < 0 {
-			w.walk(m, c)
-			continue
-		}
-		s := lang.Symbol{Kind: lang.KindMethod, Name: propName(t, nameNode), Parent: owner, Visibility: lang.VisPublic, Exported: exported}
-		s.Doc = w.doc(m)
-		scope := newFuncScope(c.scope)
-		w.signature(&s.Signature, fn, scope, s.Doc)
-		body := t.Field(fn, "body")
-		s.Signature.Text = w.x.HeaderText(m, body)
-		sym := w.x.AddSymbol(s, m, nameNode, body)
-		mc := &state{sym: sym, parent: sym, scope: scope, this: qual, top: true}
-		if t.Kind(fn) == "arrow_function" {
-			mc.this = c.this
-		}
-		w.walkFunctionParts(fn, body, mc)
-	}
-}
-
 // requireDecl handles const x = require('y'), const {a, b: c} =
 // require('y') and const m = await import('y') as imports.
 func (w *walkState) requireDecl(nameNode, val int32, c *state) bool {
 	t := w.t
-	call := unwrap(t, val)
-	var member string
-	if t.Kind(call) == "member_expression" {
-		// const x = require('y').x
-		member = t.FieldText(call, "property")
-		call = t.Field(call, "object")
-	}
-	src, ok := requireSource(t, call)
+	src, member, ok := required(t, val)
 	if !ok {
 		return false
 	}
@@ -1835,12 +1432,23 @@ func (w *walkState) requireDecl(nameNode, val int32, c *state) bool {
 				}
 			}
 		}
-		w.declarePattern(nameNode, c.scope)
+		declarePattern(t, nameNode, c.scope)
 	default:
-		w.declarePattern(nameNode, c.scope)
+		declarePattern(t, nameNode, c.scope)
 	}
 	w.addImport(imp)
 	return true
+}
+
+// required reads a value that is require('y'), require('y').x (member
+// x) or import('y').
+func required(t *lang.Tree, val int32) (src, member string, ok bool) {
+	call := unwrap(t, val)
+	if t.Kind(call) == "member_expression" {
+		member, call = t.FieldText(call, "property"), t.Field(call, "object")
+	}
+	src, ok = requireSource(t, call)
+	return src, member, ok
 }
 
 // requireSource recognises require('x') and import('x') calls.
@@ -1864,186 +1472,6 @@ func requireSource(t *lang.Tree, call int32) (string, bool) {
 		return "", false
 	}
 	return stringText(t, a), true
-}
-
-// assignment handles the module-level assignments that define or export
-// things: module.exports = ..., exports.x = ..., X.prototype.m =
-// function, X.m = function. It reports whether it handled e.
-func (w *walkState) assignment(e, stmt int32, c *state) bool {
-	t := w.t
-	left, right := t.Field(e, "left"), t.Field(e, "right")
-	if left < 0 || right < 0 {
-		return false
-	}
-	// exports = module.exports = X: the innermost right side is the value
-	targets := []int32{left}
-	for i := 0; i < 8 && t.Kind(right) == "assignment_expression"; i++ {
-		if l := t.Field(right, "left"); l >= 0 {
-			targets = append(targets, l)
-		}
-		right = t.Field(right, "right")
-		if right < 0 {
-			return false
-		}
-	}
-	d := decl{docNode: stmt, node: stmt}
-	for _, l := range targets {
-		lt := render(t, l)
-		switch {
-		case lt == "module.exports" || lt == "exports":
-			if lt == "exports" && len(targets) == 1 {
-				continue // rebinding exports alone exports nothing
-			}
-			w.moduleExports(right, c, d)
-			return true
-		case strings.HasPrefix(lt, "module.exports.") || strings.HasPrefix(lt, "exports."):
-			name := strings.TrimPrefix(strings.TrimPrefix(lt, "module."), "exports.")
-			if strings.ContainsAny(name, ".([") {
-				return false // exports.a.b = ...: a property of an export
-			}
-			w.exportsProp(name, l, right, c, d)
-			return true
-		}
-	}
-	// X.prototype.m = function, X.m = function; X.a = X.b = function
-	// makes both, the body walked once
-	if !isFunc(t.Kind(unwrap(t, right))) {
-		return false
-	}
-	done := false
-	for _, l := range targets {
-		if t.Kind(l) != "member_expression" {
-			continue
-		}
-		lt := render(t, l)
-		owner := strings.TrimSuffix(lt[:strings.LastIndexByte(lt, '.')], ".prototype")
-		name := t.FieldText(l, "property")
-		if owner == "" || strings.ContainsAny(owner, "()[ ") || owner == "this" || name == "" {
-			continue
-		}
-		if done {
-			w.ownerMethod(owner, name, t.Field(l, "property"), unwrap(t, right), c, decl{docNode: -1, node: l}, false)
-			continue
-		}
-		w.ownerMethod(owner, name, t.Field(l, "property"), unwrap(t, right), c, d, true)
-		done = true
-	}
-	return done
-}
-
-// moduleExports handles module.exports = value.
-func (w *walkState) moduleExports(v int32, c *state, d decl) {
-	t := w.t
-	v = unwrap(t, v)
-	d.exported, d.isDefault = true, true
-	switch t.Kind(v) {
-	case "identifier":
-		w.exportName("default", t.Text(v))
-	case "function_expression", "generator_function", "arrow_function":
-		w.function(v, t.Field(v, "name"), "default", c, d)
-	case "class":
-		w.class(v, "default", c, d)
-	case "object":
-		for m := range kids(w.t, v) {
-			switch t.Kind(m) {
-			case "shorthand_property_identifier":
-				w.exportName(t.Text(m), t.Text(m))
-			case "pair":
-				key := propName(t, t.Field(m, "key"))
-				val := t.Field(m, "value")
-				if val < 0 || key == "" {
-					continue
-				}
-				uv := unwrap(t, val)
-				switch {
-				case t.Kind(uv) == "identifier":
-					w.exportName(key, t.Text(uv))
-				case isFunc(t.Kind(uv)):
-					w.function(uv, t.Field(m, "key"), key, c, decl{exported: true, docNode: m, node: m})
-				default:
-					w.walk(m, c)
-				}
-			case "method_definition":
-				w.function(m, t.Field(m, "name"), "", c, decl{exported: true, docNode: m, node: m})
-			default:
-				w.walk(m, c)
-			}
-		}
-	default:
-		w.walk(v, c)
-	}
-}
-
-// exportsProp handles exports.name = value.
-func (w *walkState) exportsProp(name string, left, v int32, c *state, d decl) {
-	t := w.t
-	v = unwrap(t, v)
-	d.exported = true
-	nameNode := t.Field(left, "property")
-	switch {
-	case t.Kind(v) == "identifier":
-		w.exportName(name, t.Text(v))
-	case isFunc(t.Kind(v)):
-		w.function(v, nameNode, name, c, d)
-	case t.Kind(v) == "class":
-		w.class(v, name, c, d)
-	default:
-		s := lang.Symbol{Kind: lang.KindVariable, Name: name, Parent: c.parent, Exported: true, Visibility: lang.VisExported}
-		s.Doc = w.doc(d.docNode)
-		s.Signature.Returns = valueType(t, v)
-		s.Signature.Text = lang.Shorten(w.x.HeaderText(d.node, -1), 120)
-		sym := w.x.AddSymbol(s, d.node, nameNode, v)
-		w.walk(v, &state{sym: sym, parent: sym, scope: c.scope})
-	}
-}
-
-// ownerMethod adds X.prototype.m = function / X.m = function as method m
-// of X; X is the symbol of that name in the file when there is one.
-func (w *walkState) ownerMethod(owner, name string, nameNode, fn int32, c *state, d decl, walkBody bool) {
-	parent := c.parent
-	container := owner
-	for i := len(w.x.Facts.Symbols) - 1; i > 0; i-- {
-		s := &w.x.Facts.Symbols[i]
-		if s.Parent == c.parent && s.Qualified() == w.qualifiedIn(c.parent, owner) && s.Kind != lang.KindMethod {
-			parent, container = i, ""
-			break
-		}
-	}
-	t := w.t
-	s := lang.Symbol{Kind: lang.KindMethod, Name: name, Parent: parent, Container: container, Visibility: lang.VisPublic}
-	if parent != c.parent {
-		s.Exported = w.x.Facts.Symbols[parent].Exported
-	}
-	s.Doc = w.doc(d.docNode)
-	scope := newFuncScope(c.scope)
-	w.signature(&s.Signature, fn, scope, s.Doc)
-	body := t.Field(fn, "body")
-	if !walkBody {
-		// another name of a function already walked
-		s.Signature.Text = lang.OneLine(t.Text(d.node))
-		w.x.AddSymbol(s, d.node, nameNode, -1)
-		return
-	}
-	s.Signature.Text = w.x.HeaderText(d.node, body)
-	sym := w.x.AddSymbol(s, d.node, nameNode, body)
-	this := owner
-	if parent != c.parent {
-		this = w.x.Facts.Symbols[parent].Qualified()
-	}
-	mc := &state{sym: sym, parent: sym, scope: scope, this: this, top: true}
-	if t.Kind(fn) == "arrow_function" {
-		mc.this = c.this
-	}
-	w.walkFunctionParts(fn, body, mc)
-}
-
-// qualifiedIn is the qualified name a symbol called name declared under
-// parent has.
-func (w *walkState) qualifiedIn(parent int, name string) string {
-	if parent <= 0 {
-		return name
-	}
-	return w.x.Facts.Symbols[parent].Qualified() + "." + name
 }
 
 // localAssign learns types from x = new T() below the module level, and

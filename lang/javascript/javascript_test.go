@@ -551,6 +551,26 @@ function later() { return ok(); }
 	symbolOf(t, f, lang.KindFunction, "later")
 }
 
+// TestGaveUpAtModuleLevel: where the parser gives up on a statement at the
+// module level (a callback left open), the declarations it recovered after
+// it are still the module's (the query runs from ERROR nodes there).
+func TestGaveUpAtModuleLevel(t *testing.T) {
+	f := extractLoose(t, "open.js", `
+const LIMIT = 3;
+describe('x', () => {
+  const inner = 1;
+exports.later = function () { return LIMIT; };
+const api = { get() { return inner; } };
+`)
+	if len(f.Errors) == 0 {
+		t.Fatal("no syntax errors reported")
+	}
+	symbolOf(t, f, lang.KindVariable, "LIMIT")
+	symbolOf(t, f, lang.KindFunction, "later")
+	symbolOf(t, f, lang.KindVariable, "api")
+	symbolOf(t, f, lang.KindMethod, "api.get")
+}
+
 func TestHostileInput(t *testing.T) {
 	// deep nesting and garbage must not panic
 	src := strings.Repeat("f(", 3000) + strings.Repeat(")", 3000) + "\n" + strings.Repeat("{[(", 500) + "class { x = "
