@@ -289,12 +289,18 @@ def snapshot_repo(args, repo, own_commits, own_texts, fixes):
         d = os.path.join(root, "work", "mined", name)
         shutil.rmtree(root, ignore_errors=True)
         os.makedirs(os.path.join(d, "src"))
-        subprocess.run(f"git --git-dir {mirror} archive --format=tar {p} | tar -x -C {os.path.join(d, 'src')}",
-                       shell=True, check=True)
+        r = subprocess.run(f"set -o pipefail; git --git-dir {mirror} archive --format=tar {p} | tar -x -C {os.path.join(d, 'src')}",
+                           shell=True, executable="/bin/bash", capture_output=True, text=True)
+        if r.returncode != 0:
+            # a mirror may lack its largest blobs (ktor's prebuilt libraries)
+            print(f"{repo} {p[:10]}: checkout failed: {r.stderr.strip()[-200:]}", file=sys.stderr)
+            shutil.rmtree(root, ignore_errors=True)
+            continue
         r = subprocess.run(["nice", args.sdl, "index", "--db", os.path.join(d, "index.db"), os.path.join(d, "src")],
                            capture_output=True, text=True)
         if r.returncode != 0:
             print(f"{repo} {p[:10]}: index failed: {r.stderr[-300:]}", file=sys.stderr)
+            shutil.rmtree(root, ignore_errors=True)
             continue
         db = sqlite3.connect(f"file:{os.path.join(d, 'index.db')}?mode=ro", uri=True)
         indexed = {x[0] for x in db.execute("SELECT DISTINCT p.path FROM paths p JOIN symbols s ON s.path_id = p.id")}
