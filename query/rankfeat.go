@@ -128,10 +128,6 @@ type RankFeatures struct {
 	CodeHits  float64 `json:"codeHits,omitempty"`
 	ProseHits float64 `json:"proseHits,omitempty"`
 	Coverage  float64 `json:"coverage,omitempty"`
-	// Unique and FileShare tell a candidate from the other functions of
-	// its file among the second stage's candidates (siblingFeatures).
-	Unique    float64 `json:"unique,omitempty"`
-	FileShare float64 `json:"fileShare,omitempty"`
 }
 
 // RankWeights weigh RankFeatures; DefaultRankWeights are the constants.

@@ -21,8 +21,6 @@ const (
 // group.
 type wordHits struct {
 	names, prose, code map[string]bool
-	file               int64 // the candidate's file (paths.id)
-	callable           bool
 }
 
 // stageHits reads, for the candidates ids, which of the task's terms each
@@ -39,7 +37,7 @@ func (b *sliceBuild) stageHits(ctx context.Context, ids []string, tm *termMatche
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := b.x.DB.QueryContext(ctx, `SELECT rowid, id, path_id, kind FROM symbols WHERE to_seq IS NULL AND id IN (`+
+	rows, err := b.x.DB.QueryContext(ctx, `SELECT rowid, id FROM symbols WHERE to_seq IS NULL AND id IN (`+
 		placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("stage rows: %w", err)
@@ -48,9 +46,9 @@ func (b *sliceBuild) stageHits(ctx context.Context, ids []string, tm *termMatche
 	var list strings.Builder
 	list.WriteByte('[')
 	for rows.Next() {
-		var rowid, file int64
-		var id, kind string
-		if err := rows.Scan(&rowid, &id, &file, &kind); err != nil {
+		var rowid int64
+		var id string
+		if err := rows.Scan(&rowid, &id); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -59,8 +57,7 @@ func (b *sliceBuild) stageHits(ctx context.Context, ids []string, tm *termMatche
 		}
 		list.WriteString(strconv.FormatInt(rowid, 10))
 		byRow[rowid] = id
-		out[id] = &wordHits{names: map[string]bool{}, prose: map[string]bool{}, code: map[string]bool{}, file: file,
-			callable: isCallable(kind)}
+		out[id] = &wordHits{names: map[string]bool{}, prose: map[string]bool{}, code: map[string]bool{}}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -254,6 +251,7 @@ func (b *sliceBuild) secondStage(ctx context.Context, ranks []ranked, tm *termMa
 	if err != nil {
 		return err
 	}
+	best, bestM := -1, 0.0
 	for i := range n {
 		f := &ranks[i].feat
 		if h := hits[ranks[i].id]; h != nil {
@@ -261,11 +259,6 @@ func (b *sliceBuild) secondStage(ctx context.Context, ranks []ranked, tm *termMa
 			f.ProseHits = tm.weightOf(h.prose)
 			f.Coverage = tm.weightOf(h.names, h.prose, h.code)
 		}
-	}
-	siblingFeatures(ranks[:n], hits, tm)
-	best, bestM := -1, 0.0
-	for i := range n {
-		f := &ranks[i].feat
 		if !StageMayPass(*f, ranks[0].feat) {
 			continue
 		}
@@ -280,52 +273,6 @@ func (b *sliceBuild) secondStage(ctx context.Context, ranks []ranked, tm *termMa
 		ranks[0] = r
 	}
 	return nil
-}
-
-// siblingFeatures sets Unique and FileShare of the candidates: what tells
-// a function from its siblings, the other functions of its file among the
-// candidates, which the task's words often do not (a fix names the
-// feature, and every function of the file holds some of its words).
-// Unique is the idf-weighted share of the task's terms the candidate holds
-// (in any column) that none of its siblings holds; FileShare its Coverage
-// over the sum of its own and its siblings' (1 without siblings).
-func siblingFeatures(ranks []ranked, hits map[string]*wordHits, tm *termMatcher) {
-	byFile := map[int64][]int{}
-	for i := range ranks {
-		if h := hits[ranks[i].id]; h != nil && h.callable {
-			byFile[h.file] = append(byFile[h.file], i)
-		}
-	}
-	for i := range ranks {
-		h := hits[ranks[i].id]
-		if h == nil {
-			continue
-		}
-		f := &ranks[i].feat
-		own, sum := map[string]bool{}, f.Coverage
-		for _, set := range []map[string]bool{h.names, h.prose, h.code} {
-			for s := range set {
-				own[s] = true
-			}
-		}
-		for _, j := range byFile[h.file] {
-			if j == i {
-				continue
-			}
-			o := hits[ranks[j].id]
-			for s := range own {
-				if o.names[s] || o.prose[s] || o.code[s] {
-					delete(own, s)
-				}
-			}
-			sum += ranks[j].feat.Coverage
-		}
-		f.Unique = tm.weightOf(own)
-		f.FileShare = 1
-		if sum > 0 {
-			f.FileShare = f.Coverage / sum
-		}
-	}
 }
 
 // StageMayPass tells whether the second stage may put a candidate with
@@ -349,10 +296,10 @@ func StageInputs(f RankFeatures, firstRank int, first float64) []float64 {
 	}
 	return []float64{f.Seed, f.File, f.Graph, f.NameHits, f.PathHits, f.ContainerHits, f.TextRank, f.Callable,
 		f.Size, f.Length, f.Bodiless, f.Scope, f.CodeHits, f.ProseHits, f.Coverage, test, first,
-		1 / float64(max(1, firstRank)), f.Unique, f.FileShare}
+		1 / float64(max(1, firstRank))}
 }
 
 // StageInputNames name StageInputs' values, for the generated model's comments.
 var StageInputNames = []string{"Seed", "File", "Graph", "NameHits", "PathHits", "ContainerHits", "TextRank",
 	"Callable", "Size", "Length", "Bodiless", "Scope", "CodeHits", "ProseHits", "Coverage", "Test", "FirstScore",
-	"FirstRank", "Unique", "FileShare"}
+	"FirstRank"}
