@@ -24,6 +24,18 @@ tasks (the held-out set's, so the pairs read like the tasks they train for):
   constructors of the index (a nested function counts as the outermost one,
   as the eval's gold does), and in nothing else of source.
 
+--snapshots N does not read --work: it indexes each repository of the dev sets
+afresh at N commits spread over the last --span commits of its first-parent
+line (git archive into OUT/snap, sdl index --sdl), mines the non-merge commits
+after each (--window of them; --loose's subject rule, the eval's size rules,
+a changed function may be named), and has rankfit collect each snapshot's
+samples (rankfit -collectonly -keep) into OUT/samples/ before the checkout and
+index are deleted: pairs at scale, with disk for one snapshot per job. A
+commit that changes an eval task's gold function within --fix-days of the
+task's commit is that task's fix and is not mined.
+
+    python3 eval/mine.py --snapshots 30 --out /tmp/mined --sdl /tmp/sdl --rankfit /tmp/rankfit --jobs 2
+
 --loose reads the first-parent line instead (a pull request's merge gives
 its title and body), with none of the first three rules but a subject of
 three words that is not a merge of a branch, a release or a chore: the first
