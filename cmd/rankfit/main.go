@@ -126,6 +126,7 @@ func run(args []string, out io.Writer) error {
 	skip := fs.String("skip", "", "sets whose samples are left out (of a cache too)")
 	fs.Float64Var(&cfg.trainWeight, "trainweight", 1, "-boost: weight of a train-only sample's gradients against a scored task's")
 	fs.BoolVar(&cfg.softmax, "softmax", false, "-boost: fit the chance that the first card is a gold (softmax) instead of LambdaRank's pairs")
+	perRepo := fs.Int("cap", 0, "keep at most N train-only samples per repository (the first N read; a sample read twice counts once)")
 	collectOnly := fs.Bool("collectonly", false, "collect the samples into -cache and stop (eval/mine.py's snapshots, one at a time)")
 	keep := fs.Int("keep", 0, "when collecting, keep each train-only sample's first N candidates of the first stage, and none whose gold's own card is not among them (0: all)")
 	if err := fs.Parse(args); err != nil {
@@ -177,6 +178,9 @@ func run(args []string, out io.Writer) error {
 		if set != "" {
 			trainSets[set] = true
 		}
+	}
+	if *perRepo > 0 {
+		samples = capSamples(samples, *perRepo)
 	}
 	if *fitOnly != "" {
 		var keep []param
@@ -297,6 +301,24 @@ func trimSamples(samples []sample, sets []string, keep int) []sample {
 		}
 	}
 	return out
+}
+
+// capSamples keeps at most n train-only samples per repository, the
+// first read, each id once, so that the repositories with the most
+// history (caddy, rubocop) do not make the trees theirs.
+func capSamples(samples []sample, n int) []sample {
+	seen, per := map[string]bool{}, map[string]int{}
+	return slices.DeleteFunc(samples, func(s sample) bool {
+		if !trainSets[s.Set] {
+			return false
+		}
+		if seen[s.ID] || per[s.Repo] >= n {
+			return true
+		}
+		seen[s.ID] = true
+		per[s.Repo]++
+		return false
+	})
 }
 
 // paramNamed finds a fitted weight by name.
