@@ -38,6 +38,10 @@ type boostConfig struct {
 	drop       []int // inputs held at 0 (to measure what they add)
 	// trainWeight scales the gradients of a train-only sample (trainSets)
 	trainWeight float64
+	// softmax fits the trees to the chance that the first card is a gold
+	// (a softmax over the task's candidates) instead of LambdaRank's pairs:
+	// the stage moves one card to the front, so only the first counts
+	softmax bool
 }
 
 type tnode struct {
@@ -130,7 +134,11 @@ func trainBoost(qs []*bquery, cfg boostConfig) []btree {
 		off := 0
 		for k, q := range qs {
 			gq, hq := g[off:off+len(q.y)], h[off:off+len(q.y)]
-			lambdaGrads(q.y, margins[k], gq, hq)
+			if cfg.softmax {
+				softmaxGrads(q.y, margins[k], gq, hq)
+			} else {
+				lambdaGrads(q.y, margins[k], gq, hq)
+			}
 			if trainSets[q.s.Set] && cfg.trainWeight != 1 {
 				for i := range gq {
 					gq[i] *= cfg.trainWeight
@@ -181,6 +189,34 @@ func lambdaGrads(y []bool, m, g, h []float64) {
 			h[p] += hh
 			h[q] += hh
 		}
+	}
+}
+
+// softmaxGrads adds the gradients and Hessians of -log P(a gold is first)
+// for one query, P a softmax over the margins m: p_i - p_i*y_i/P(gold).
+func softmaxGrads(y []bool, m, g, h []float64) {
+	hi := slices.Max(m)
+	p := make([]float64, len(m))
+	var z, zg float64
+	for i, v := range m {
+		p[i] = math.Exp(v - hi)
+		z += p[i]
+	}
+	for i := range p {
+		p[i] /= z
+		if y[i] {
+			zg += p[i]
+		}
+	}
+	if zg == 0 {
+		return // no gold among the candidates: nothing to learn
+	}
+	for i := range p {
+		g[i] += p[i]
+		if y[i] {
+			g[i] -= p[i] / zg
+		}
+		h[i] += max(p[i]*(1-p[i]), 1e-6)
 	}
 }
 

@@ -102,7 +102,7 @@ func run(args []string, out io.Writer) error {
 	work := fs.String("work", "", "make eval's work folder (holding SET/NNN-OWNER+NAME-PARENT/{index.db,src})")
 	evalDir := fs.String("eval", "../shared/eval", "the shared eval folder (SET/tasks.jsonl)")
 	sets := fs.String("sets", "dev,dev2,swe-lite-sample", "the sets to fit on")
-	cache := fs.String("cache", "", "read the samples from this file if it exists, else write them there")
+	cache := fs.String("cache", "", "read the samples from this file if it exists (from each of several, comma-separated), else write them there")
 	fitOnly := fs.String("params", "", "fit only these weights (comma-separated names, e.g. Trace,Message); the others stay at DefaultRankWeights")
 	dump := fs.String("dump", "", "write, per task, the first cards under the current weights and each gold item's rank to this file (markdown)")
 	ablate := fs.String("ablate", "", "also report the current weights with these (comma-separated names) set to 0: what those features add")
@@ -125,15 +125,27 @@ func run(args []string, out io.Writer) error {
 	trainOnly := fs.String("trainonly", "mined", "sets whose samples only train, never scored (eval/mine.py's pairs)")
 	skip := fs.String("skip", "", "sets whose samples are left out (of a cache too)")
 	fs.Float64Var(&cfg.trainWeight, "trainweight", 1, "-boost: weight of a train-only sample's gradients against a scored task's")
+	fs.BoolVar(&cfg.softmax, "softmax", false, "-boost: fit the chance that the first card is a gold (softmax) instead of LambdaRank's pairs")
+	perRepo := fs.Int("cap", 0, "keep at most N train-only samples per repository (the first N read; a sample read twice counts once)")
+	collectOnly := fs.Bool("collectonly", false, "collect the samples into -cache and stop (eval/mine.py's snapshots, one at a time)")
+	keep := fs.Int("keep", 0, "when collecting, keep each train-only sample's first N candidates of the first stage, and none whose gold's own card is not among them (0: all)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	var samples []sample
 	if *cache != "" {
-		if b, err := os.ReadFile(*cache); err == nil {
-			if err := json.Unmarshal(b, &samples); err != nil {
-				return fmt.Errorf("read %s: %w", *cache, err)
+		// several files (comma-separated) are read one after the other:
+		// the tasks' samples and those of the mined pairs
+		for _, file := range strings.Split(*cache, ",") {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				continue
 			}
+			var some []sample
+			if err := json.Unmarshal(b, &some); err != nil {
+				return fmt.Errorf("read %s: %w", file, err)
+			}
+			samples = append(samples, some...)
 		}
 	}
 	if samples == nil {
@@ -144,12 +156,19 @@ func run(args []string, out io.Writer) error {
 		if samples, err = collect(*work, *evalDir, strings.Split(*sets, ",")); err != nil {
 			return err
 		}
+		if *keep > 0 {
+			samples = trimSamples(samples, strings.Split(*trainOnly, ","), *keep)
+		}
 		if *cache != "" {
 			b, _ := json.Marshal(samples)
 			if err := os.WriteFile(*cache, b, 0o644); err != nil {
 				return err
 			}
 		}
+	}
+	if *collectOnly {
+		fmt.Fprintf(out, "%d samples\n", len(samples))
+		return nil
 	}
 	if *skip != "" {
 		out := strings.Split(*skip, ",")
@@ -159,6 +178,9 @@ func run(args []string, out io.Writer) error {
 		if set != "" {
 			trainSets[set] = true
 		}
+	}
+	if *perRepo > 0 {
+		samples = capSamples(samples, *perRepo)
 	}
 	if *fitOnly != "" {
 		var keep []param
@@ -251,6 +273,52 @@ func writeDump(file string, samples []sample, orderOf func(*sample) []int) error
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.ID, text, strings.Join(first, "; "), strings.Join(golds, "; "))
 	}
 	return os.WriteFile(file, []byte(b.String()), 0o644)
+}
+
+// trimSamples keeps, of each sample of the sets only, its first keep
+// candidates in the first stage's order, and drops the sample when the
+// gold's own card is not among them: the second stage reads the first
+// stageK, and a sample without a gold there gives it no gradient. Mined
+// pairs come by the thousand; the file of samples stays small.
+func trimSamples(samples []sample, sets []string, keep int) []sample {
+	order, sc := make([]int, candidatesPerTask), make([]float64, candidatesPerTask)
+	out := samples[:0]
+	for _, s := range samples {
+		if !slices.Contains(sets, s.Set) {
+			out = append(out, s)
+			continue
+		}
+		o := rankOrder(&s, query.DefaultRankWeights, order, sc)
+		var cands []sampleCand
+		own := false
+		for _, i := range o[:min(keep, len(o))] {
+			cands = append(cands, s.Cands[i])
+			own = own || len(s.Cands[i].Own) > 0
+		}
+		if own {
+			s.Cands = cands
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// capSamples keeps at most n train-only samples per repository, the
+// first read, each id once, so that the repositories with the most
+// history (caddy, rubocop) do not make the trees theirs.
+func capSamples(samples []sample, n int) []sample {
+	seen, per := map[string]bool{}, map[string]int{}
+	return slices.DeleteFunc(samples, func(s sample) bool {
+		if !trainSets[s.Set] {
+			return false
+		}
+		if seen[s.ID] || per[s.Repo] >= n {
+			return true
+		}
+		seen[s.ID] = true
+		per[s.Repo]++
+		return false
+	})
 }
 
 // paramNamed finds a fitted weight by name.
