@@ -82,7 +82,9 @@ package lang
 //     @definition.<kind> on the defining node, kind one of Kinds
 //     (function, class, interface, type, module, method, constructor,
 //     variable; a function inside a class becomes a method, a variable
-//     inside a function is dropped); @name on its name and @body on its
+//     inside a function is dropped); @name on its name (a definition
+//     without one is dropped, unless the DefName hook names it: Kotlin's
+//     secondary constructors, named after their class) and @body on its
 //     body; @reference.<kind> (call, new, extends, implements, ref) with
 //     @name and, for x.f(), @receiver; @import with @import.source,
 //     @import.alias, @import.name, or the Import hook; @module, the file's

@@ -61,6 +61,10 @@ type Spec struct {
 	// Bash's rule that a variable assigned again is no new symbol. A
 	// definition it drops leaves its references to the enclosing symbol.
 	Defs func(t *Tree, defs []Def) []Def
+	// DefName, when set, names a definition whose match captured no @name
+	// (Kotlin's secondary constructor, which is its class's); one it
+	// names "" is dropped, as is every unnamed one without it.
+	DefName func(t *Tree, d Def) string
 	// LocalItems keeps a variable defined in a function a symbol (Rust's
 	// const and static items), where a local variable is dropped.
 	LocalItems bool
@@ -266,7 +270,15 @@ func extractTags(x *Extractor, s *Spec) {
 		return 0
 	}
 	for _, d := range defs {
-		if d.Name < 0 {
+		name := ""
+		switch {
+		case d.Name >= 0:
+			name = t.Text(d.Name)
+		case s.DefName != nil:
+			if name = s.DefName(t, d); name == "" {
+				continue
+			}
+		default:
 			continue
 		}
 		parent := enclosing(d.Node)
@@ -280,7 +292,7 @@ func extractTags(x *Extractor, s *Spec) {
 		if d.Kind == KindFunction && IsTypeKind(pk) {
 			d.Kind = KindMethod
 		}
-		sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true}
+		sym := Symbol{Kind: d.Kind, Name: name, Parent: parent, Exported: true}
 		if !s.OwnDocs {
 			sym.Doc = x.DocBefore(d.Node)
 		}
