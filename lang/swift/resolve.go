@@ -2,9 +2,6 @@ package swift
 
 import "github.com/sdl-dev/sdl/lang"
 
-// builtins are the global functions of the Swift standard library.
-var builtins = lang.WordFile(data, "builtins.txt")
-
 // resolver is the package resolver Swift shares with Kotlin and Scala:
 // imports bind whole modules.
 var resolver = lang.NewPackageResolver("swift", []string{".swift"}, lang.PackageRules{Self: "self",
