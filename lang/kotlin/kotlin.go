@@ -82,10 +82,10 @@ func owner(t *lang.Tree, n int32) (cls int32, companion bool) {
 		return -1, false
 	}
 	p = t.Parent(p)
-	if t.Kind(p) == "companion_object" {
+	if p >= 0 && t.Kind(p) == "companion_object" && t.Parent(p) >= 0 {
 		p, companion = t.Parent(t.Parent(p)), true
 	}
-	if k := t.Kind(p); k != "class_declaration" && k != "object_declaration" {
+	if p < 0 || t.Kind(p) != "class_declaration" && t.Kind(p) != "object_declaration" {
 		return -1, false
 	}
 	return p, companion
@@ -143,10 +143,11 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Signature.Text = lang.OneLine(t.Text(n))
 	case "enum_entry":
 		// an enum constant is as visible as its class, and of its type
-		enum := t.Parent(t.Parent(n))
-		visibility(t, s, enum)
+		if cls >= 0 {
+			visibility(t, s, cls)
+			s.Signature.Returns = t.FieldText(cls, "name")
+		}
 		mods = nil
-		s.Signature.Returns = t.Text(t.Field(enum, "name"))
 		s.Signature.Text = lang.OneLine(t.Text(n))
 	case "type_alias":
 		s.Signature.Text = lang.OneLine(t.Text(n))

@@ -186,9 +186,11 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Signature.Text = lang.Shorten(s.Signature.Text, lang.MaxSigText)
 	case "enum_entry":
 		// a case is as visible as its enum, and of its type
-		visibility(t, s, own, -1)
+		if own >= 0 {
+			visibility(t, s, own, -1)
+			s.Signature.Returns = t.FieldText(own, "name")
+		}
 		mods = nil
-		s.Signature.Returns = t.FieldText(own, "name")
 		s.Signature.Text = lang.OneLine(t.Text(n))
 	case "typealias_declaration", "associatedtype_declaration":
 		s.Signature.Text = lang.OneLine(t.Text(n))
