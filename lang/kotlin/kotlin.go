@@ -38,6 +38,7 @@ func init() {
 		Idents:    []string{"identifier"},
 		Data:      data,
 		Builtins:  lang.WordList(data, "builtins.txt"),
+		QueryRoot: property,
 		Defs:      defs,
 		DefName:   constructorName,
 		Symbol:    symbol,
@@ -50,28 +51,36 @@ func init() {
 	})
 }
 
-// defs keeps the properties of classes, objects, enum constants and
-// files: one in a property's initializer (an object literal's, a
-// lambda's) is a local, as is one in a function (which the engine drops). An annotated class
-// the grammar misread spans its annotations.
+// property says whether the query runs from property n: one in a
+// function's code, or in another property's initializer or a
+// parameter's default (an object literal's, a lambda's), is a local, no
+// symbol; that of a class, an
+// object, an enum constant or the file is one.
+func property(t *lang.Tree, n int32) bool {
+	if t.Kind(n) != "property_declaration" {
+		return true
+	}
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		switch t.Kind(p) {
+		case "function_declaration", "secondary_constructor", "property_declaration", "class_parameter":
+			return false
+		case "class_declaration", "object_declaration", "enum_entry":
+			return true
+		}
+	}
+	return true
+}
+
+// defs makes an annotated class the grammar misread span its
+// annotations.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	kinds := make(map[int32]string, len(ds)) // the nodes of kept definitions
-	out := ds[:0]
-	for _, d := range ds {
+	for i, d := range ds {
 		for t.Kind(d.Node) == "annotated_expression" && t.Kind(t.Parent(d.Node)) == "annotated_expression" {
 			d.Node = t.Parent(d.Node)
 		}
-		p := t.Parent(d.Node)
-		for p >= 0 && kinds[p] == "" {
-			p = t.Parent(p)
-		}
-		if d.Kind == lang.KindVariable && p >= 0 && kinds[p] == lang.KindVariable && t.Kind(p) != "enum_entry" {
-			continue
-		}
-		kinds[d.Node] = d.Kind
-		out = append(out, d)
+		ds[i] = d
 	}
-	return out
+	return ds
 }
 
 // owner is the class or object whose body (or companion object's body)
@@ -542,7 +551,7 @@ func node(x *lang.Extractor, n int32, c state) {
 		constructor(x, n, c)
 		return
 	case "property_declaration":
-		property(x, n, c)
+		propertyCode(x, n, c)
 		return
 	case "call_expression":
 		call(x, n, c)
@@ -685,10 +694,10 @@ func constructor(x *lang.Extractor, n int32, c state) {
 	}
 }
 
-// property walks a property's initializer, accessors and delegate, as
+// propertyCode walks a property's initializer, accessors and delegate, as
 // code of its symbol; a local's type, or the call it holds the result
 // of, is in scope after it.
-func property(x *lang.Extractor, n int32, c state) {
+func propertyCode(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	id := propName(t, n)
 	typ, call := propType(t, n)

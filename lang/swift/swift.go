@@ -40,8 +40,9 @@ func init() {
 		Idents:    []string{"simple_identifier", "type_identifier"},
 		Data:      data,
 		Builtins:  lang.WordList(data, "builtins.txt"),
+		QueryRoot: property,
 		Defs:      defs,
-		DefName:   func(t *lang.Tree, d lang.Def) string { return strings.TrimSuffix(t.Kind(d.Node), "_declaration") },
+		DefName:   defName,
 		Symbol:    symbol,
 		Ref:       baseRef,
 		Import:    importDecl,
@@ -90,28 +91,65 @@ func isType(k string) bool {
 	return false
 }
 
-// defs makes each name of "case a, b" a constant spanning the case, and
-// keeps the properties of types, extensions and files: one in a
-// property's accessors or initializer, or in a closure in a symbol, is a
-// local, as is one in a function (which the engine drops).
-func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	kinds := make(map[int32]string, len(ds)) // the nodes of kept definitions
-	out := ds[:0]
-	for _, d := range ds {
-		if t.Kind(d.Node) == "simple_identifier" {
-			d.Node = t.Parent(d.Node)
-		}
-		p, lambda := t.Parent(d.Node), false
-		for ; p >= 0 && kinds[p] == ""; p = t.Parent(p) {
-			lambda = lambda || t.Kind(p) == "lambda_literal"
-		}
-		if d.Kind == lang.KindVariable && p >= 0 && (lambda || kinds[p] == lang.KindVariable) {
-			continue
-		}
-		kinds[d.Node] = d.Kind
-		out = append(out, d)
+// property says whether the query runs from property n: one in a
+// function's code, in another property's accessors or initializer, or in
+// a closure in a type, is a local, no symbol; that of a type, an
+// extension or the file is one.
+func property(t *lang.Tree, n int32) bool {
+	if t.Kind(n) != "property_declaration" {
+		return true
 	}
-	return out
+	lambda := false
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		switch t.Kind(p) {
+		case "function_declaration", "init_declaration", "deinit_declaration", "subscript_declaration",
+			"property_declaration":
+			return false
+		case "lambda_literal":
+			lambda = true
+		case "class_declaration", "protocol_declaration":
+			return !lambda
+		}
+	}
+	return true
+}
+
+// defs makes each name of "case a, b" a constant spanning the case, and
+// finds the names and bodies the query leaves to it.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	for i, d := range ds {
+		switch k := t.Kind(d.Node); k {
+		case "simple_identifier":
+			d.Node = t.Parent(d.Node)
+		case "class_declaration", "protocol_declaration":
+			d.Body = t.Field(d.Node, "body")
+		case "property_declaration":
+			d.Body = t.ChildOfKind(d.Node, "computed_property")
+		case "function_declaration", "protocol_function_declaration":
+			// an identifier or a custom operator; one named by punctuation
+			// ("+") has none, and makes no symbol
+			for ch := range t.NamedChildren(d.Node) {
+				if k := t.Kind(ch); k == "simple_identifier" || strings.HasSuffix(k, "operator") {
+					d.Name = ch
+					break
+				}
+			}
+			fallthrough
+		default:
+			d.Body = body(t, d.Node)
+		}
+		ds[i] = d
+	}
+	return ds
+}
+
+// defName names init, deinit and subscript, which have no name node.
+func defName(t *lang.Tree, d lang.Def) string {
+	switch k := t.Kind(d.Node); k {
+	case "init_declaration", "deinit_declaration", "subscript_declaration":
+		return strings.TrimSuffix(k, "_declaration")
+	}
+	return ""
 }
 
 // owner is the type declaration (an extension's too) whose body declares
@@ -420,7 +458,7 @@ func node(x *lang.Extractor, n int32, c state) {
 		function(x, n, c)
 		return
 	case "property_declaration", "protocol_property_declaration":
-		property(x, n, c)
+		propertyCode(x, n, c)
 		return
 	case "call_expression":
 		call(x, n, c)
@@ -505,14 +543,7 @@ func function(x *lang.Extractor, n int32, c state) {
 	for _, p := range paramList(t, n) {
 		scope.Set(p.Name, lang.StripType(p.Type), "", "")
 	}
-	body := t.Field(n, "body")
-	if body < 0 {
-		body = t.ChildOfKind(n, "function_body")
-	}
-	if body < 0 {
-		body = t.ChildOfKind(n, "computed_property")
-	}
-	if body >= 0 {
+	if body := body(t, n); body >= 0 {
 		inner := state{sym: sym, cls: c.cls, scope: scope, top: true}
 		for ch := range t.NamedChildren(body) {
 			node(x, ch, inner)
@@ -520,10 +551,21 @@ func function(x *lang.Extractor, n int32, c state) {
 	}
 }
 
-// property walks a property's value and accessors as code of its symbol;
+// body is a function's body or a subscript's accessors, -1 for none.
+func body(t *lang.Tree, n int32) int32 {
+	if b := t.Field(n, "body"); b >= 0 {
+		return b
+	}
+	if b := t.ChildOfKind(n, "function_body"); b >= 0 {
+		return b
+	}
+	return t.ChildOfKind(n, "computed_property")
+}
+
+// propertyCode walks a property's value and accessors as code of its symbol;
 // a local's type, or the call it holds the result of, is in scope after
 // it.
-func property(x *lang.Extractor, n int32, c state) {
+func propertyCode(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	id, typ := propName(t, n)
 	var value int32 = -1
