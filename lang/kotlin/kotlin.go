@@ -403,20 +403,14 @@ func extensionOf(s lang.Symbol) string {
 	return recv
 }
 
-// isType reports whether a node kind is a type.
-func isType(k string) bool {
-	switch k {
-	case "user_type", "nullable_type", "function_type", "parenthesized_type", "non_nullable_type",
-		"type_modifiers", "dynamic":
-		return true
-	}
-	return false
-}
+// types are the node kinds of types.
+var types = lang.KindSet("user_type", "nullable_type", "function_type", "parenthesized_type", "non_nullable_type",
+	"type_modifiers", "dynamic")
 
 // typeOf is the declared type of a variable_declaration or parameter.
 func typeOf(t *lang.Tree, n int32) string {
 	for ch := range t.NamedChildren(n) {
-		if isType(t.Kind(ch)) {
+		if types[t.Kind(ch)] {
 			return lang.OneLine(t.Text(ch))
 		}
 	}
@@ -501,10 +495,10 @@ func funcSignature(t *lang.Tree, n int32, s *lang.Symbol) {
 			s.Signature.Generics = t.ItemTexts(ch)
 		case k == "function_value_parameters":
 			params = ch
-		case isType(k) && ch < name:
+		case types[k] && ch < name:
 			// fun Receiver.name(): an extension function
 			s.Signature.Receiver = lang.OneLine(t.Text(ch))
-		case isType(k) && params >= 0:
+		case types[k] && params >= 0:
 			s.Signature.Returns = lang.OneLine(t.Text(ch))
 		}
 	}

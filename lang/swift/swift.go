@@ -54,15 +54,8 @@ func init() {
 	})
 }
 
-// knownProtocols are protocols of the standard library and Foundation
-// that classes commonly list first.
-var knownProtocols = map[string]bool{
-	"Codable": true, "Encodable": true, "Decodable": true, "Equatable": true, "Hashable": true, "Comparable": true,
-	"Error": true, "CustomStringConvertible": true, "CustomDebugStringConvertible": true, "Sendable": true,
-	"Identifiable": true, "ObservableObject": true, "CaseIterable": true, "RawRepresentable": true, "Sequence": true,
-	"Collection": true, "IteratorProtocol": true, "LocalizedError": true, "View": true, "App": true,
-	"URLSessionDelegate": true, "URLSessionTaskDelegate": true, "URLSessionDataDelegate": true,
-}
+// knownProtocols are protocols classes commonly list first.
+var knownProtocols = lang.WordFile(data, "types.txt")
 
 // moduleOf is the module a file belongs to: Swift Package Manager's
 // Sources/<Target>/ and Tests/<Target>/, else the top directory (an Xcode
@@ -80,16 +73,10 @@ func moduleOf(p string) string {
 	return ""
 }
 
-// isType reports whether a node kind is a type.
-func isType(k string) bool {
-	switch k {
-	case "user_type", "optional_type", "array_type", "dictionary_type", "tuple_type", "function_type",
-		"opaque_type", "existential_type", "metatype", "protocol_composition_type",
-		"type_parameter_pack", "type_pack_expansion", "suppressed_constraint":
-		return true
-	}
-	return false
-}
+// types are the node kinds of types.
+var types = lang.KindSet("user_type", "optional_type", "array_type", "dictionary_type", "tuple_type", "function_type",
+	"opaque_type", "existential_type", "metatype", "protocol_composition_type", "type_parameter_pack",
+	"type_pack_expansion", "suppressed_constraint")
 
 // property says whether the query runs from property n: one in a
 // function's code, in another property's accessors or initializer, or in
@@ -114,21 +101,36 @@ func property(t *lang.Tree, n int32) bool {
 	return true
 }
 
-// defs makes each name of "case a, b" a constant spanning the case, and
-// finds the names and bodies the query leaves to it.
+// defs finds the names and bodies the query leaves to it (see tags.scm)
+// and makes each name of "case a, b" a constant spanning the case; an
+// extension is no definition.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
-	for i, d := range ds {
-		switch k := t.Kind(d.Node); k {
-		case "simple_identifier":
-			d.Node = t.Parent(d.Node)
+	var out []lang.Def
+	for _, d := range ds {
+		n := d.Node
+		switch t.Kind(n) {
 		case "class_declaration", "protocol_declaration":
-			d.Body = t.Field(d.Node, "body")
-		case "property_declaration":
-			d.Body = t.ChildOfKind(d.Node, "computed_property")
+			if declKind(t, n) == "extension" {
+				continue
+			}
+			d.Name, d.Body = t.Field(n, "name"), t.Field(n, "body")
+		case "property_declaration", "protocol_property_declaration":
+			d.Name, _ = propName(t, n)
+			d.Body = t.ChildOfKind(n, "computed_property")
+		case "typealias_declaration", "associatedtype_declaration":
+			d.Name = t.ChildOfKind(n, "type_identifier")
+		case "enum_entry":
+			for ch := range t.NamedChildren(n) {
+				if t.FieldName(ch) == "name" {
+					d.Name = ch
+					out = append(out, d)
+				}
+			}
+			continue
 		case "function_declaration", "protocol_function_declaration":
 			// an identifier or a custom operator; one named by punctuation
 			// ("+") has none, and makes no symbol
-			for ch := range t.NamedChildren(d.Node) {
+			for ch := range t.NamedChildren(n) {
 				if k := t.Kind(ch); k == "simple_identifier" || strings.HasSuffix(k, "operator") {
 					d.Name = ch
 					break
@@ -136,11 +138,11 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 			}
 			fallthrough
 		default:
-			d.Body = body(t, d.Node)
+			d.Body = body(t, n)
 		}
-		ds[i] = d
+		out = append(out, d)
 	}
-	return ds
+	return out
 }
 
 // defName names init, deinit and subscript, which have no name node.
@@ -176,7 +178,6 @@ func declKind(t *lang.Tree, n int32) string {
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	n := d.Node
 	own := owner(t, n)
-	proto := own >= 0 && t.Kind(own) == "protocol_declaration"
 	mods, test := visibility(t, s, n, own)
 	if own >= 0 && declKind(t, own) == "extension" {
 		// extension T: its members are T's
@@ -194,16 +195,15 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 			switch t.Kind(ch) {
 			case "async":
 				mods = append(mods, "async")
-			case "throws":
-				// the grammar's throws node also holds rethrows
+			case "throws": // the grammar's throws node also holds rethrows
+				w := "throws"
 				if strings.HasPrefix(t.Text(ch), "rethrows") {
-					mods = append(mods, "rethrows")
-				} else {
-					mods = append(mods, "throws")
+					w = "rethrows"
 				}
+				mods = append(mods, w)
 			}
 		}
-		if proto {
+		if own >= 0 && t.Kind(own) == "protocol_declaration" {
 			mods = append(mods, "abstract")
 		}
 		s.Signature.Params = paramList(t, n)
@@ -211,7 +211,7 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 			switch k := t.Kind(ch); {
 			case k == "type_parameters":
 				s.Signature.Generics = t.ItemTexts(ch)
-			case isType(k) && s.Signature.Returns == "":
+			case types[k] && s.Signature.Returns == "":
 				s.Signature.Returns = lang.OneLine(t.Text(ch))
 			}
 		}
@@ -370,11 +370,8 @@ func paramList(t *lang.Tree, n int32) []lang.Param {
 	var out []lang.Param
 	for p := range t.NamedChildren(n) {
 		if t.Kind(p) != "parameter" {
-			if t.FieldName(p) == "default_value" {
-				if len(out) > 0 {
-					out[len(out)-1].Default = lang.OneLine(t.Text(p))
-					out[len(out)-1].Optional = true
-				}
+			if t.FieldName(p) == "default_value" && len(out) > 0 {
+				out[len(out)-1].Default, out[len(out)-1].Optional = lang.OneLine(t.Text(p)), true
 			}
 			continue
 		}
@@ -383,7 +380,7 @@ func paramList(t *lang.Tree, n int32) []lang.Param {
 			switch k := t.Kind(ch); {
 			case k == "simple_identifier" && t.FieldName(ch) != "external_name":
 				name = t.Text(ch)
-			case isType(k) && typ == "":
+			case types[k] && typ == "":
 				typ = lang.OneLine(t.Text(ch))
 			}
 		}
@@ -734,3 +731,8 @@ func exit(x *lang.Extractor, n int32) string {
 	}
 	return ""
 }
+
+// resolver is the package resolver Swift shares with Kotlin and Scala:
+// imports bind whole modules.
+var resolver = lang.NewPackageResolver("swift", []string{".swift"}, lang.PackageRules{Self: "self",
+	StripType: lang.StripType, Std: lang.WordList(data, "std.txt"), Common: lang.WordList(data, "common_methods.txt")})

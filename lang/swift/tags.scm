@@ -11,22 +11,23 @@
 ; starting at one, so it never walks the code of a function body. An
 ; extension is no symbol: its members are its type's.
 
-; a pattern with two child steps costs tree-sitter's analysis of Swift's
-; grammar most of a second of CPU (a function's name and body: 0.9 s of a
-; 1.0 s compile), so the defining nodes of functions are captured alone
-; and the Defs hook finds their names and bodies
-(class_declaration declaration_kind: ["class" "struct" "enum" "actor"] name: [(type_identifier) (user_type)] @name) @definition.class
-(protocol_declaration name: (type_identifier) @name) @definition.interface
+; A pattern with child steps costs tree-sitter's analysis of Swift's large
+; grammar CPU at every start (a function's name and body alone 0.9 s; the
+; patterns below with their names about 0.06 s more than without), so the
+; defining nodes are captured alone and the Defs hook finds their names
+; and bodies.
+(class_declaration) @definition.class
+(protocol_declaration) @definition.interface
 (function_declaration) @definition.function
 (protocol_function_declaration) @definition.function
 (init_declaration) @definition.constructor
 (deinit_declaration) @definition.function
 (subscript_declaration) @definition.function
-(property_declaration name: (pattern (simple_identifier) @name)) @definition.variable
-(protocol_property_declaration name: (pattern (simple_identifier) @name)) @definition.variable
-(typealias_declaration name: (type_identifier) @name) @definition.type
-(associatedtype_declaration name: (type_identifier) @name) @definition.type
-(enum_entry name: (simple_identifier) @name @definition.variable)
+(property_declaration) @definition.variable
+(protocol_property_declaration) @definition.variable
+(typealias_declaration) @definition.type
+(associatedtype_declaration) @definition.type
+(enum_entry) @definition.variable
 
 ; bases: a protocol extends those it lists; what else a type or an
 ; extension lists it implements, but a class's superclass (Ref)
