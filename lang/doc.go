@@ -52,11 +52,18 @@ package lang
 //     their Finish walks find the query's symbols with
 //     Extractor.SymbolOf. lang/golang and lang/rust are that shape too
 //     (Go's Defs makes one definition of each name of a var spec; Rust's
-//     hangs an impl's items from their type with Def.Parent).
+//     hangs an impl's items from their type with Def.Parent), and so are
+//     lang/kotlin and lang/swift, which share a resolver (a QueryRoot
+//     keeps the query from local properties; DefName names what has no
+//     name node, a secondary constructor, init). Each pattern with child
+//     steps costs tree-sitter an analysis of the grammar when the query
+//     compiles, which for Swift's large grammar came to most of a second:
+//     Swift's patterns capture the defining nodes alone and its Defs
+//     hook finds their names and bodies.
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
 //     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/python, lang/kotlin, lang/swift, lang/c (C and
+//     cannot follow: lang/python, lang/c (C and
 //     C++) and lang/javascript (JavaScript; TypeScript and TSX are Specs
 //     whose Finish is the walker).
 //     The engine a walker uses is lang's: Scope (local names and their
