@@ -604,11 +604,10 @@ func node(x *lang.Extractor, n int32, c state) {
 // body, its fields and this in scope.
 func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	sym, ok := x.Declared(n, c.sym)
+	sym, scope, ok := declared(x, n, c)
 	if !ok {
 		return
 	}
-	scope := &lang.Scope{Parent: c.scope}
 	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
 		scope.Set(f.Name, stripType(f.Type), "", "")
 	}
@@ -630,13 +629,19 @@ func class(x *lang.Extractor, n int32, c state) {
 	}
 }
 
+// declared is the symbol the query made of declaration n and a scope
+// for its code; ok is false when n has no name.
+func declared(x *lang.Extractor, n int32, c state) (sym int, scope *lang.Scope, ok bool) {
+	sym, ok = x.Declared(n, c.sym)
+	return sym, &lang.Scope{Parent: c.scope}, ok
+}
+
 func function(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	sym, ok := x.Declared(n, c.sym)
+	sym, scope, ok := declared(x, n, c)
 	if !ok {
 		return
 	}
-	scope := &lang.Scope{Parent: c.scope}
 	var s lang.Symbol
 	funcSignature(t, n, &s)
 	if s.Signature.Receiver != "" {
