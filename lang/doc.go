@@ -64,11 +64,17 @@ package lang
 //     TSX: one query file for the family and one for TypeScript's kinds)
 //     is Java's shape too: its Defs names what a module level statement or
 //     a CommonJS assignment defines, X.prototype.m hanging from X with
-//     Def.Parent.
+//     Def.Parent. So are lang/kotlin and lang/swift, which share a
+//     resolver (a QueryRoot keeps the query from local properties; DefName
+//     names what has no name node, a secondary constructor, init). Each
+//     pattern with child steps costs tree-sitter an analysis of the
+//     grammar when the query compiles, which for Swift's large grammar
+//     came to most of a second: Swift's patterns capture the defining
+//     nodes alone and its Defs hook finds their names and bodies.
 //   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
 //     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
-//     HeaderText), for a language whose scopes, types and effects a query
-//     cannot follow: lang/kotlin and lang/swift.
+//     HeaderText). No room is one now: every language's definitions come
+//     from its query; the walker's engine serves their Finish walks.
 //     The engine a walker uses is lang's: Scope (local names and their
 //     types, a collection's element type, type parameters' bounds, whether
 //     it is a function's; a walker holds a *Scope, or embeds one beside what
@@ -136,7 +142,9 @@ package lang
 //     @definition.<kind> on the defining node, kind one of Kinds
 //     (function, class, interface, type, module, method, constructor,
 //     variable; a function inside a class becomes a method, a variable
-//     inside a function is dropped); @name on its name and @body on its
+//     inside a function is dropped); @name on its name (a definition
+//     without one is dropped, unless the DefName hook names it: Kotlin's
+//     secondary constructors, named after their class) and @body on its
 //     body; @reference.<kind> (call, new, extends, implements, ref) with
 //     @name and, for x.f(), @receiver; @import with @import.source,
 //     @import.alias, @import.name, or the Import hook; @module, the file's

@@ -61,6 +61,10 @@ type Spec struct {
 	// Bash's rule that a variable assigned again is no new symbol. A
 	// definition it drops leaves its references to the enclosing symbol.
 	Defs func(t *Tree, defs []Def) []Def
+	// DefName, when set, names a definition whose match captured no @name
+	// (Kotlin's secondary constructor, which is its class's); one it
+	// names "" is dropped, as is every unnamed one without it.
+	DefName func(t *Tree, d Def) string
 	// LocalItems keeps a variable defined in a function a symbol (Rust's
 	// const and static items), where a local variable is dropped.
 	LocalItems bool
@@ -356,7 +360,14 @@ func extractTags(x *Extractor, s *Spec) {
 // when it makes none.
 func (x *Extractor) defSymbol(s *Spec, d Def, parent int, placed bool) (int, bool) {
 	t := x.Tree
-	if d.Name < 0 {
+	var name string
+	switch {
+	case d.Name >= 0:
+		name = t.Text(d.Name)
+	case s.DefName != nil:
+		name = s.DefName(t, d)
+	}
+	if name == "" {
 		return parent, false
 	}
 	pk := x.Facts.Symbols[parent].Kind
@@ -366,7 +377,7 @@ func (x *Extractor) defSymbol(s *Spec, d Def, parent int, placed bool) (int, boo
 	if d.Kind == KindFunction && IsTypeKind(pk) {
 		d.Kind = KindMethod
 	}
-	sym := Symbol{Kind: d.Kind, Name: t.Text(d.Name), Parent: parent, Exported: true}
+	sym := Symbol{Kind: d.Kind, Name: name, Parent: parent, Exported: true}
 	if x.defsAt != nil && parent > 0 {
 		// placed by a walk (Define): the Symbol hook sees the container,
 		// which a name like Ruby's A::B extends

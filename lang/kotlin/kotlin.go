@@ -1,8 +1,10 @@
-// Package kotlin is sdl's room for Kotlin: a walker over the syntax tree
-// (packages, classes, objects, functions, properties, imports, the types
-// of locals, guards and side effects), resolution through the package
-// resolver it shares with Swift and Scala, and the skeleton rules of its
-// braced bodies.
+// Package kotlin is sdl's room for Kotlin: classes, objects, functions,
+// properties, bases, the package and imports come from tags.scm; this
+// file holds what a query cannot say (signatures, visibility, which
+// properties are symbols, and a walk that types locals and receivers for
+// the calls it records, with guards, throws and side effects), resolution
+// through the package resolver it shares with Swift and Scala, and the
+// skeleton rules of its braced bodies.
 package kotlin
 
 import (
@@ -20,268 +22,308 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
-	lang.RegisterWalker(lang.Walker{
-		Name:          "kotlin",
-		Extensions:    []string{".kt", ".kts"},
-		Grammar:       grammar.Kotlin(),
-		Comments:      []string{"line_comment", "block_comment"},
-		Strings:       []string{"string_literal", "multiline_string_literal", "character_literal"},
-		Idents:        []string{"identifier"},
-		Data:          data,
-		Builtins:      builtins,
-		Extract:       extract,
-		Resolve:       resolver.Resolve,
-		ResolveImport: resolver.ResolveImport,
-		Skeleton:      skeleton,
-		Fixup:         primaryConstructorVisibility,
+	lang.Register(lang.Spec{
+		Name:       "kotlin",
+		Extensions: []string{".kt", ".kts"},
+		Grammar:    grammar.Kotlin(),
+		Query:      tags, QueryFile: "lang/kotlin/tags.scm",
+		QueryRoots: []string{"class_declaration", "object_declaration", "annotated_expression", "function_declaration",
+			"secondary_constructor", "type_alias", "property_declaration", "enum_entry", "package_header", "import"},
+		Comments:  []string{"line_comment", "block_comment"},
+		Strings:   []string{"string_literal", "multiline_string_literal", "character_literal"},
+		Idents:    []string{"identifier"},
+		Data:      data,
+		Builtins:  lang.WordList(data, "builtins.txt"),
+		QueryRoot: property,
+		Defs:      defs,
+		DefName:   constructorName,
+		Symbol:    symbol,
+		Ref:       baseRef,
+		Import:    importDecl,
+		Finish:    finish,
+		Resolver:  resolver,
+		SkelRules: skeleton,
+		Fixup:     primaryConstructorVisibility,
 	})
 }
 
-// state is where the walker is.
-type state struct {
-	sym     int // the symbol code belongs to
-	members int // the class whose body is walked, -1 in code
-	cls     int // the innermost class, -1 outside
-	iface   bool
-	static  bool // in a companion object: members are the class's statics
-	top     bool // a statement of a function body itself, where an early exit is a guard
-	scope   *lang.Scope
+// property says whether the query runs from property n: one in a
+// function's code, or in another property's initializer or a
+// parameter's default (an object literal's, a lambda's), is a local, no
+// symbol; that of a class, an
+// object, an enum constant or the file is one.
+func property(t *lang.Tree, n int32) bool {
+	if t.Kind(n) != "property_declaration" {
+		return true
+	}
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		switch t.Kind(p) {
+		case "function_declaration", "secondary_constructor", "property_declaration", "class_parameter":
+			return false
+		case "class_declaration", "object_declaration", "enum_entry":
+			return true
+		}
+	}
+	return true
+}
+
+// defs makes an annotated class the grammar misread span its
+// annotations.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	for i, d := range ds {
+		for t.Kind(d.Node) == "annotated_expression" && t.Kind(t.Parent(d.Node)) == "annotated_expression" {
+			d.Node = t.Parent(d.Node)
+		}
+		ds[i] = d
+	}
+	return ds
+}
+
+// owner is the class or object whose body (or companion object's body)
+// declares n, -1 for none, and whether a companion object's does.
+func owner(t *lang.Tree, n int32) (cls int32, companion bool) {
+	p := t.Parent(n)
+	if k := t.Kind(p); k != "class_body" && k != "enum_class_body" {
+		return -1, false
+	}
+	p = t.Parent(p)
+	if p >= 0 && t.Kind(p) == "companion_object" && t.Parent(p) >= 0 {
+		p, companion = t.Parent(t.Parent(p)), true
+	}
+	if p < 0 || t.Kind(p) != "class_declaration" && t.Kind(p) != "object_declaration" {
+		return -1, false
+	}
+	return p, companion
+}
+
+// constructorName names a secondary constructor after its class; one
+// outside a class body makes no symbol.
+func constructorName(t *lang.Tree, d lang.Def) string {
+	if cls, _ := owner(t, d.Node); cls >= 0 {
+		if name := t.Field(cls, "name"); name >= 0 {
+			return t.Text(name)
+		}
+	}
+	return ""
+}
+
+// symbol completes a definition of the query: visibility, modifiers and
+// signature.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	n := d.Node
+	cls, companion := owner(t, n)
+	mods, test := visibility(t, s, n)
+	if companion {
+		mods = append(mods, "static")
+	}
+	switch t.Kind(n) {
+	case "class_declaration", "object_declaration":
+		mods = classSymbol(t, n, s, mods)
+	case "annotated_expression":
+		mods = misreadClass(t, n, d.Name, s)
+	case "function_declaration":
+		if cls >= 0 && keyword(t, cls, "interface") && !lang.ContainsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
+			mods = append(mods, "abstract")
+		}
+		funcSignature(t, n, s)
+		if recv := extensionOf(*s); recv != "" && s.Parent == 0 {
+			// a top-level fun T.name() is one of T's methods to a reader and
+			// to resolution (v.name() with v: T); the receiver stays in the
+			// signature, which tells it from a member
+			s.Container, s.Kind = recv, lang.KindMethod
+		}
+		s.IsTest = test
+	case "secondary_constructor":
+		s.Signature.Params = paramList(t, t.ChildOfKind(n, "function_value_parameters"))
+	case "property_declaration":
+		for ch := range t.Children(n) {
+			if k := t.Kind(ch); (k == "val" || k == "var") && !t.Named(ch) {
+				mods = append(mods, k)
+			}
+		}
+		s.Signature.Returns, _ = propType(t, n)
+		s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(n)), lang.MaxSigText)
+	case "class_parameter":
+		s.Signature.Returns = typeOf(t, n)
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	case "enum_entry":
+		// an enum constant is as visible as its class, and of its type
+		if cls >= 0 {
+			visibility(t, s, cls)
+			s.Signature.Returns = t.FieldText(cls, "name")
+		}
+		mods = nil
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	case "type_alias":
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	}
+	s.Signature.Modifiers = mods
+	return true
+}
+
+// children are the named children of the node at the path of kinds
+// below n: children(t, n, "class_body") are a class's members.
+func children(t *lang.Tree, n int32, path ...string) []int32 {
+	for _, k := range path {
+		if n = t.ChildOfKind(n, k); n < 0 {
+			return nil
+		}
+	}
+	var out []int32
+	for ch := range t.NamedChildren(n) {
+		out = append(out, ch)
+	}
+	return out
+}
+
+// propName is a property's name node, -1 for none (a destructuring).
+func propName(t *lang.Tree, n int32) int32 {
+	if vd := t.ChildOfKind(n, "variable_declaration"); vd >= 0 {
+		return t.ChildOfKind(vd, "identifier")
+	}
+	return -1
+}
+
+// keyword reports whether node n has the anonymous child word.
+func keyword(t *lang.Tree, n int32, word string) bool {
+	for ch := range t.Children(n) {
+		if t.Kind(ch) == word && !t.Named(ch) {
+			return true
+		}
+	}
+	return false
+}
+
+// classSymbol reads a class's or object's kind, type parameters, primary
+// constructor, bases and fields.
+func classSymbol(t *lang.Tree, n int32, s *lang.Symbol, mods []string) []string {
+	iface := keyword(t, n, "interface")
+	if iface {
+		s.Kind = lang.KindInterface
+	}
+	if t.Kind(n) == "object_declaration" {
+		mods = append(mods, "object")
+	}
+	s.Signature.Generics = t.ItemTexts(t.ChildOfKind(n, "type_parameters"))
+	// primary constructor parameters: val/var ones are properties
+	for _, p := range children(t, n, "primary_constructor", "class_parameters") {
+		id := t.ChildOfKind(p, "identifier")
+		if t.Kind(p) != "class_parameter" || id < 0 {
+			continue
+		}
+		param := lang.Param{Name: t.Text(id), Type: typeOf(t, p)}
+		if nx := t.NextSibling(p); nx >= 0 && t.Named(nx) && t.Kind(nx) != "class_parameter" {
+			param.Default = lang.OneLine(t.Text(nx))
+		}
+		s.Signature.Params = append(s.Signature.Params, param)
+		if keyword(t, p, "val") || keyword(t, p, "var") {
+			s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: param.Name, Type: param.Type})
+		}
+	}
+	// the bases as written: what a class extends first, then what it
+	// implements
+	var extends, implements []string
+	for _, d := range children(t, n, "delegation_specifiers") {
+		ty := t.FirstNamedChild(d)
+		switch {
+		case ty >= 0 && t.Kind(ty) == "constructor_invocation":
+			if u := t.ChildOfKind(ty, "user_type"); u >= 0 {
+				extends = append(extends, lang.OneLine(t.Text(u)))
+			}
+			continue
+		case ty >= 0 && t.Kind(ty) == "explicit_delegation":
+			ty = t.FirstNamedChild(ty)
+		}
+		if ty >= 0 && t.Kind(ty) == "user_type" {
+			if iface {
+				extends = append(extends, lang.OneLine(t.Text(ty)))
+			} else {
+				implements = append(implements, lang.OneLine(t.Text(ty)))
+			}
+		}
+	}
+	s.Signature.Bases = append(extends, implements...)
+	for _, m := range append(children(t, n, "class_body"), children(t, n, "enum_class_body")...) {
+		switch t.Kind(m) {
+		case "property_declaration":
+			if id := propName(t, m); id >= 0 {
+				typ, _ := propType(t, m)
+				s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(id), Type: typ})
+			}
+		case "enum_entry":
+			if id := t.ChildOfKind(m, "identifier"); id >= 0 {
+				s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(id), Type: s.Name})
+			}
+		}
+	}
+	return mods
+}
+
+// misreadClass reads the class the pinned grammar reads as an expression:
+// an annotated class with neither parameters nor body, "@DslMarker
+// annotation class KoinDslMarker" or "@RequiresOptIn(...) annotation class
+// KoinInternalApi", becomes the annotations of the identifiers
+// "annotation class KoinDslMarker".
+func misreadClass(t *lang.Tree, n, name int32, s *lang.Symbol) []string {
+	var mods []string
+	for e := n; t.Kind(e) == "annotated_expression"; {
+		next := int32(-1)
+		for ch := range t.NamedChildren(e) {
+			if t.Kind(ch) == "annotation" {
+				mods = append(mods, annotation(t, ch))
+			} else {
+				next = ch
+			}
+		}
+		e = next
+	}
+	s.Exported, s.Visibility = true, lang.VisPublic
+	switch w := t.Text(t.FirstNamedChild(t.Parent(name))); w {
+	case "private", "protected", "internal":
+		s.Exported, s.Visibility = false, w
+	case "public":
+	default:
+		mods = append(mods, w)
+	}
+	s.Signature.Text = lang.OneLine(t.Text(n))
+	return mods
+}
+
+// annotation is how an annotation reads among modifiers: "@Name".
+func annotation(t *lang.Tree, n int32) string {
+	name := strings.TrimPrefix(lang.OneLine(t.Text(n)), "@")
+	if i := strings.IndexAny(name, "(<"); i >= 0 {
+		name = name[:i]
+	}
+	return "@" + name
 }
 
 // testAnnotations mark test functions (JUnit 4 and 5, kotlin.test).
 var testAnnotations = lang.WordFile(data, "test_annotations.txt")
 
-func extract(x *lang.Extractor) {
-	c := state{members: -1, cls: -1, scope: &lang.Scope{}}
-	for n := range x.Tree.NamedChildren(0) {
-		node(x, n, c)
-	}
-}
-
-func node(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	switch t.Kind(n) {
-	case "line_comment", "block_comment", "modifiers", "annotation", "file_annotation", "shebang":
-		return
-	case "package_header":
-		if q := t.FirstNamedChild(n); q >= 0 {
-			x.Facts.Module = lang.OneLine(t.Text(q))
-			x.Facts.Symbols[0].Name = x.Facts.Module
-		}
-		return
-	case "import":
-		importDecl(x, n)
-		return
-	case "class_declaration", "object_declaration":
-		class(x, n, c)
-		return
-	case "annotated_expression":
-		if misreadClass(x, n, c) {
-			return
-		}
-	case "companion_object":
-		if c.members >= 0 {
-			if b := t.ChildOfKind(n, "class_body"); b >= 0 {
-				inner := c
-				inner.static = true
-				for m := range t.NamedChildren(b) {
-					node(x, m, inner)
-				}
-			}
-			return
-		}
-	case "function_declaration":
-		function(x, n, c)
-		return
-	case "secondary_constructor":
-		constructor(x, n, c)
-		return
-	case "property_declaration":
-		property(x, n, c)
-		return
-	case "type_alias":
-		if name := t.Field(n, "type"); name >= 0 {
-			s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: c.sym}
-			if c.members >= 0 {
-				s.Parent = c.members
-			}
-			visibility(x, &s, n, c)
-			s.Signature.Text = lang.OneLine(t.Text(n))
-			s.Doc = x.DocBefore(n)
-			x.AddSymbol(s, n, name, -1)
-		}
-		return
-	case "anonymous_initializer":
-		inner := c
-		inner.members, inner.top = -1, false
-		for ch := range t.NamedChildren(n) {
-			node(x, ch, inner)
-		}
-		return
-	case "call_expression":
-		call(x, n, c)
-		if c.top {
-			if f := t.FirstNamedChild(n); f >= 0 && t.Kind(f) == "identifier" {
-				switch t.Text(f) {
-				case "require", "check", "requireNotNull", "checkNotNull":
-					if args := t.ChildOfKind(n, "value_arguments"); args >= 0 {
-						if a := t.FirstNamedChild(args); a >= 0 {
-							x.Guard(c.sym, "!("+t.Text(a)+")", "throw", n)
-						}
-					}
-				}
-			}
-		}
-	case "if_expression":
-		if c.top {
-			guard(x, n, c)
-		}
-	case "throw_expression":
-		what := ""
-		if e := t.FirstNamedChild(n); e >= 0 {
-			what = t.Text(e)
-			if t.Kind(e) == "call_expression" {
-				if f := t.FirstNamedChild(e); f >= 0 {
-					what = t.Text(f)
-				}
-			}
-		}
-		x.Throw(c.sym, "throws", what, n)
-	case "for_statement":
-		// for (x in xs): x has no type we know
-		for ch := range t.NamedChildren(n) {
-			if t.Kind(ch) == "variable_declaration" {
-				if id := t.ChildOfKind(ch, "identifier"); id >= 0 {
-					c.scope.Set(t.Text(id), typeOf(x, ch), "", "")
-				}
-			}
-		}
-	case "lambda_literal", "anonymous_function", "object_literal":
-		inner := c
-		inner.scope = &lang.Scope{Parent: c.scope}
-		inner.members, inner.top = -1, false
-		for ch := range t.NamedChildren(n) {
-			node(x, ch, inner)
-		}
-		return
-	}
-	c.top = false
-	for ch := range t.NamedChildren(n) {
-		node(x, ch, c)
-	}
-}
-
-// classWords are the modifiers a class header may start with.
-var classWords = map[string]bool{"annotation": true, "enum": true, "open": true, "abstract": true, "sealed": true,
-	"data": true, "inner": true, "value": true, "expect": true, "actual": true, "internal": true, "private": true,
-	"public": true, "protected": true}
-
-// misreadClass adds the class the pinned grammar reads as an expression: an
-// annotated class with neither parameters nor body, "@DslMarker annotation
-// class KoinDslMarker" or "@RequiresOptIn(...) annotation class
-// KoinInternalApi", becomes the annotations of the identifiers
-// "annotation class KoinDslMarker". It reports whether n was one.
-func misreadClass(x *lang.Extractor, n int32, c state) bool {
-	t := x.Tree
-	var annotations []string
-	e := n
-	for t.Kind(e) == "annotated_expression" {
-		next := int32(-1)
-		for ch := range t.NamedChildren(e) {
-			if t.Kind(ch) == "annotation" {
-				annotations = append(annotations, t.Text(ch))
-			} else {
-				next = ch
-			}
-		}
-		if next < 0 {
-			return false
-		}
-		e = next
-	}
-	if t.Kind(e) != "infix_expression" {
-		return false
-	}
-	var words []int32
-	for ch := range t.Children(e) {
-		if t.Kind(ch) != "identifier" {
-			return false
-		}
-		words = append(words, ch)
-	}
-	if len(words) < 3 || t.Text(words[len(words)-2]) != "class" {
-		return false
-	}
-	for _, w := range words[:len(words)-2] {
-		if !classWords[t.Text(w)] {
-			return false
-		}
-	}
-	parent := c.sym
-	if c.members >= 0 {
-		parent = c.members
-	}
-	name := words[len(words)-1]
-	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent, Exported: true, Visibility: lang.VisPublic}
-	for _, a := range annotations {
-		a = strings.TrimPrefix(lang.OneLine(a), "@")
-		if i := strings.IndexAny(a, "(<"); i >= 0 {
-			a = a[:i]
-		}
-		s.Signature.Modifiers = append(s.Signature.Modifiers, "@"+a)
-	}
-	for _, w := range words[:len(words)-2] {
-		switch v := t.Text(w); v {
-		case "private":
-			s.Exported, s.Visibility = false, lang.VisPrivate
-		case "protected":
-			s.Exported, s.Visibility = false, lang.VisProtected
-		case "internal":
-			s.Exported, s.Visibility = false, lang.VisInternal
-		case "public":
-		default:
-			s.Signature.Modifiers = append(s.Signature.Modifiers, v)
-		}
-	}
-	s.Signature.Text = lang.OneLine(t.Text(n))
-	s.Doc = x.DocBefore(n)
-	x.AddSymbol(s, n, name, -1)
-	return true
-}
-
-// modifiers returns a declaration's visibility keyword, its other modifiers
-// and annotations, and whether an annotation marks a test.
-func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, test bool) {
-	t := x.Tree
-	m := t.ChildOfKind(n, "modifiers")
-	if m < 0 {
-		return "", nil, false
-	}
-	for ch := range t.NamedChildren(m) {
-		switch k := t.Kind(ch); k {
+// visibility reads a declaration's modifiers: Kotlin declarations are
+// public unless marked; internal is visible in the compilation unit only.
+// It returns the other modifiers and annotations, and whether an
+// annotation marks a test.
+func visibility(t *lang.Tree, s *lang.Symbol, n int32) (mods []string, test bool) {
+	vis := ""
+	for _, ch := range children(t, n, "modifiers") {
+		switch t.Kind(ch) {
 		case "visibility_modifier":
 			vis = t.Text(ch)
 		case "annotation":
-			name := strings.TrimPrefix(lang.OneLine(t.Text(ch)), "@")
-			if i := strings.IndexAny(name, "(<"); i >= 0 {
-				name = name[:i]
-			}
-			mods = append(mods, "@"+name)
-			if testAnnotations[lang.LastIdent(name)] {
-				test = true
-			}
+			a := annotation(t, ch)
+			mods = append(mods, a)
+			test = test || testAnnotations[lang.LastIdent(a[1:])]
 		default:
 			mods = append(mods, lang.OneLine(t.Text(ch)))
 		}
 	}
-	return vis, mods, test
-}
-
-// visibility: Kotlin declarations are public unless marked; internal is
-// visible in the compilation unit only.
-func visibility(x *lang.Extractor, s *lang.Symbol, n int32, c state) (mods []string, test bool) {
-	vis, mods, test := modifiers(x, n)
+	s.Exported = false
 	switch vis {
 	case "", "public":
 		s.Exported, s.Visibility = true, lang.VisPublic
@@ -295,22 +337,18 @@ func visibility(x *lang.Extractor, s *lang.Symbol, n int32, c state) (mods []str
 	return mods, test
 }
 
-func importDecl(x *lang.Extractor, n int32) {
-	t := x.Tree
+func importDecl(t *lang.Tree, n int32) []lang.Import {
 	q := t.ChildOfKind(n, "qualified_identifier")
 	if q < 0 {
 		q = t.ChildOfKind(n, "identifier")
 	}
 	if q < 0 {
-		return
+		return nil
 	}
-	src := lang.OneLine(t.Text(q))
-	imp := lang.Import{Source: src, Line: t.StartLine(n), Symbol: 0}
-	text := strings.TrimSpace(t.Text(n))
-	switch {
-	case strings.HasSuffix(text, "*"):
+	imp := lang.Import{Source: lang.OneLine(t.Text(q))}
+	if strings.HasSuffix(strings.TrimSpace(t.Text(n)), "*") {
 		imp.Names = []lang.ImportName{{Name: "*"}}
-	default:
+	} else {
 		// the alias is the identifier after the path
 		for ch := range t.NamedChildren(n) {
 			if ch != q && t.Kind(ch) == "identifier" {
@@ -318,7 +356,14 @@ func importDecl(x *lang.Extractor, n int32) {
 			}
 		}
 	}
-	x.Facts.Imports = append(x.Facts.Imports, imp)
+	return []lang.Import{imp}
+}
+
+// baseRef reads a base type as written ("a.b.C<T>") into its name and
+// qualifier.
+func baseRef(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	r.Name, r.Qualifier = lang.SplitType(stripType(r.Name))
+	return r.Name != ""
 }
 
 // stripType reduces a type as written to its name: "List<Item>?" ->
@@ -358,190 +403,18 @@ func extensionOf(s lang.Symbol) string {
 	return recv
 }
 
-// isType reports whether a node kind is a type.
-func isType(k string) bool {
-	switch k {
-	case "user_type", "nullable_type", "function_type", "parenthesized_type", "non_nullable_type",
-		"type_modifiers", "dynamic":
-		return true
-	}
-	return false
-}
+// types are the node kinds of types.
+var types = lang.KindSet("user_type", "nullable_type", "function_type", "parenthesized_type", "non_nullable_type",
+	"type_modifiers", "dynamic")
 
 // typeOf is the declared type of a variable_declaration or parameter.
-func typeOf(x *lang.Extractor, n int32) string {
-	for ch := range x.Tree.NamedChildren(n) {
-		if isType(x.Tree.Kind(ch)) {
-			return lang.OneLine(x.Tree.Text(ch))
+func typeOf(t *lang.Tree, n int32) string {
+	for ch := range t.NamedChildren(n) {
+		if types[t.Kind(ch)] {
+			return lang.OneLine(t.Text(ch))
 		}
 	}
 	return ""
-}
-
-func class(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
-	name := t.Field(n, "name")
-	if name < 0 {
-		name = t.ChildOfKind(n, "identifier")
-	}
-	if name < 0 {
-		return
-	}
-	parent := c.sym
-	if c.members >= 0 {
-		parent = c.members
-	}
-	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent}
-	mods, _ := visibility(x, &s, n, c)
-	iface := false
-	for ch := range t.Children(n) {
-		if t.Kind(ch) == "interface" && !t.Named(ch) {
-			iface = true
-		}
-	}
-	if iface {
-		s.Kind = lang.KindInterface
-	}
-	if t.Kind(n) == "object_declaration" {
-		mods = append(mods, "object")
-	}
-	s.Signature.Modifiers = mods
-	if tp := t.ChildOfKind(n, "type_parameters"); tp >= 0 {
-		for p := range t.NamedChildren(tp) {
-			s.Signature.Generics = append(s.Signature.Generics, lang.OneLine(t.Text(p)))
-		}
-	}
-	body := t.ChildOfKind(n, "class_body")
-	if body < 0 {
-		body = t.ChildOfKind(n, "enum_class_body")
-	}
-	// primary constructor parameters: val/var ones are properties
-	var props []int32
-	if pc := t.ChildOfKind(n, "primary_constructor"); pc >= 0 {
-		if cps := t.ChildOfKind(pc, "class_parameters"); cps >= 0 {
-			for p := range t.NamedChildren(cps) {
-				if t.Kind(p) != "class_parameter" {
-					continue
-				}
-				id := t.ChildOfKind(p, "identifier")
-				if id < 0 {
-					continue
-				}
-				param := lang.Param{Name: t.Text(id), Type: typeOf(x, p)}
-				if nx := t.NextSibling(p); nx >= 0 && t.Named(nx) && t.Kind(nx) != "class_parameter" {
-					param.Default = lang.OneLine(t.Text(nx))
-				}
-				s.Signature.Params = append(s.Signature.Params, param)
-				for k := range t.Children(p) {
-					if kk := t.Kind(k); (kk == "val" || kk == "var") && !t.Named(k) {
-						props = append(props, p)
-						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: param.Name, Type: param.Type})
-						break
-					}
-				}
-			}
-		}
-	}
-	var extends, implements []int32
-	if ds := t.ChildOfKind(n, "delegation_specifiers"); ds >= 0 {
-		for d := range t.NamedChildren(ds) {
-			ty := t.FirstNamedChild(d)
-			if ty < 0 {
-				continue
-			}
-			if t.Kind(ty) == "constructor_invocation" {
-				if u := t.ChildOfKind(ty, "user_type"); u >= 0 {
-					extends = append(extends, u)
-				}
-				continue
-			}
-			if t.Kind(ty) == "explicit_delegation" {
-				ty = t.FirstNamedChild(ty)
-			}
-			if ty >= 0 && t.Kind(ty) == "user_type" {
-				if iface {
-					extends = append(extends, ty)
-				} else {
-					implements = append(implements, ty)
-				}
-			}
-		}
-	}
-	for _, b := range append(append([]int32{}, extends...), implements...) {
-		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
-	}
-	if body >= 0 {
-		for m := range t.NamedChildren(body) {
-			switch t.Kind(m) {
-			case "property_declaration":
-				if vd := t.ChildOfKind(m, "variable_declaration"); vd >= 0 {
-					if id := t.ChildOfKind(vd, "identifier"); id >= 0 {
-						typ := typeOf(x, vd)
-						if typ == "" {
-							typ = initType(x, m)
-						}
-						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(id), Type: typ})
-					}
-				}
-			case "enum_entry":
-				if id := t.ChildOfKind(m, "identifier"); id >= 0 {
-					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(id), Type: s.Name})
-				}
-			}
-		}
-	}
-	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = x.DocBefore(n)
-	sym := x.AddSymbol(s, n, name, body)
-	for _, b := range extends {
-		typeRef(x, b, sym, lang.RefExtends)
-	}
-	for _, b := range implements {
-		typeRef(x, b, sym, lang.RefImplements)
-	}
-	scope := &lang.Scope{Parent: c.scope}
-	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
-		scope.Set(f.Name, stripType(f.Type), "", "")
-	}
-	scope.Set("this", x.Facts.Symbols[sym].Name, "", "")
-	inner := state{sym: sym, members: sym, cls: sym, iface: iface, scope: scope}
-	for _, p := range props {
-		id := t.ChildOfKind(p, "identifier")
-		ps := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: sym}
-		mods, _ := visibility(x, &ps, p, inner)
-		ps.Signature.Modifiers = mods
-		ps.Signature.Returns = typeOf(x, p)
-		ps.Signature.Text = lang.OneLine(t.Text(p))
-		x.AddSymbol(ps, p, id, -1)
-	}
-	// delegation calls: Base(args) runs code
-	if ds := t.ChildOfKind(n, "delegation_specifiers"); ds >= 0 {
-		for d := range t.Descendants(ds) {
-			if t.Kind(d) == "value_arguments" {
-				node(x, d, state{sym: sym, members: -1, cls: sym, scope: scope})
-			}
-		}
-	}
-	if body >= 0 {
-		for m := range t.NamedChildren(body) {
-			if t.Kind(m) == "enum_entry" {
-				if id := t.ChildOfKind(m, "identifier"); id >= 0 {
-					es := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: sym, Exported: s.Exported,
-						Visibility: x.Facts.Symbols[sym].Visibility}
-					es.Signature.Returns = s.Name
-					es.Signature.Text = lang.OneLine(t.Text(m))
-					x.AddSymbol(es, m, id, -1)
-				}
-				for ch := range t.NamedChildren(m) {
-					if t.Kind(ch) != "identifier" {
-						node(x, ch, state{sym: sym, members: -1, cls: sym, scope: scope})
-					}
-				}
-				continue
-			}
-			node(x, m, inner)
-		}
-	}
 }
 
 // stdResult is the type the standard library's builders return, so
@@ -553,36 +426,38 @@ var stdResult = map[string]string{
 	"arrayOf": "Array", "sequenceOf": "Sequence", "buildString": "String", "lazy": "Lazy",
 }
 
-// initType guesses a property's type from its initializer: a
-// constructor call T(...) gives T.
-func initType(x *lang.Extractor, prop int32) string {
-	t := x.Tree
-	for ch := range t.NamedChildren(prop) {
-		if t.Kind(ch) == "call_expression" {
-			if f := t.FirstNamedChild(ch); f >= 0 && t.Kind(f) == "identifier" {
-				if lang.IsUpper(t.Text(f)) {
-					return t.Text(f)
-				}
-				return stdResult[t.Text(f)]
-			}
+// propType is a property's declared type, else the type its initializer
+// constructs (T(...), listOf(...)), and else the call whose result it
+// holds.
+func propType(t *lang.Tree, n int32) (typ, call string) {
+	if vd := t.ChildOfKind(n, "variable_declaration"); vd >= 0 {
+		if typ = typeOf(t, vd); typ != "" {
+			return typ, ""
 		}
 	}
-	return ""
-}
-
-// typeRef records a reference of kind to the type at node ty.
-func typeRef(x *lang.Extractor, ty int32, sym int, kind string) {
-	typ := stripType(x.Tree.Text(ty))
-	name, qual := lang.SplitType(typ)
-	if name == "" {
-		return
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "variable_declaration", "modifiers", "type_parameters", "getter", "setter", "property_delegate":
+			continue
+		case "call_expression":
+			switch f := t.FirstNamedChild(ch); {
+			case f >= 0 && t.Kind(f) == "identifier" && lang.IsUpper(t.Text(f)):
+				return t.Text(f), ""
+			case f >= 0 && t.Kind(f) == "identifier" && stdResult[t.Text(f)] != "":
+				return stdResult[t.Text(f)], ""
+			case f >= 0 && t.Kind(f) == "identifier":
+				return "", t.Text(f)
+			case f >= 0 && t.Kind(f) == "navigation_expression":
+				return "", chains.Chain(t, f)
+			}
+		}
+		break // the initializer is the first of the rest
 	}
-	x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
+	return "", ""
 }
 
-// paramList reads function_value_parameters, declaring them in scope.
-func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
-	t := x.Tree
+// paramList reads function_value_parameters.
+func paramList(t *lang.Tree, list int32) []lang.Param {
 	if list < 0 {
 		return nil
 	}
@@ -597,102 +472,209 @@ func paramList(x *lang.Extractor, list int32, scope *lang.Scope) []lang.Param {
 			if id < 0 {
 				continue
 			}
-			param := lang.Param{Name: t.Text(id), Type: typeOf(x, p), Variadic: vararg}
+			param := lang.Param{Name: t.Text(id), Type: typeOf(t, p), Variadic: vararg}
 			vararg = false
 			if nx := t.NextSibling(p); nx >= 0 && t.Named(nx) && t.Kind(nx) != "parameter" && t.Kind(nx) != "parameter_modifiers" {
 				param.Default = lang.OneLine(t.Text(nx))
 				param.Optional = true
 			}
 			out = append(out, param)
-			if scope != nil {
-				scope.Set(param.Name, stripType(param.Type), "", "")
-			}
 		}
 	}
 	return out
 }
 
-func function(x *lang.Extractor, n int32, c state) {
-	t := x.Tree
+// funcSignature reads a function's type parameters, receiver, parameters
+// and result.
+func funcSignature(t *lang.Tree, n int32, s *lang.Symbol) {
 	name := t.Field(n, "name")
-	if name < 0 {
-		return
-	}
-	parent := c.sym
-	kind := lang.KindFunction
-	if c.members >= 0 {
-		parent, kind = c.members, lang.KindMethod
-	}
-	s := lang.Symbol{Kind: kind, Name: t.Text(name), Parent: parent}
-	mods, test := visibility(x, &s, n, c)
-	if c.static {
-		mods = append(mods, "static")
-	}
-	if c.iface && c.members >= 0 && !lang.ContainsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
-		mods = append(mods, "abstract")
-	}
-	scope := &lang.Scope{Parent: c.scope}
 	var params int32 = -1
 	for ch := range t.NamedChildren(n) {
-		k := t.Kind(ch)
-		switch {
+		switch k := t.Kind(ch); {
 		case k == "type_parameters":
-			for p := range t.NamedChildren(ch) {
-				s.Signature.Generics = append(s.Signature.Generics, lang.OneLine(t.Text(p)))
-			}
+			s.Signature.Generics = t.ItemTexts(ch)
 		case k == "function_value_parameters":
 			params = ch
-		case isType(k) && ch < name:
+		case types[k] && ch < name:
 			// fun Receiver.name(): an extension function
 			s.Signature.Receiver = lang.OneLine(t.Text(ch))
-			scope.Set("this", stripType(s.Signature.Receiver), "", "")
-		case isType(k) && params >= 0:
+		case types[k] && params >= 0:
 			s.Signature.Returns = lang.OneLine(t.Text(ch))
 		}
 	}
-	s.Signature.Params = paramList(x, params, scope)
-	s.Signature.Modifiers = mods
-	if recv := extensionOf(s); recv != "" && c.members < 0 && parent == 0 {
-		// a top-level fun T.name() is one of T's methods to a reader and
-		// to resolution (v.name() with v: T); the receiver stays in the
-		// signature, which tells it from a member
-		s.Container, s.Kind = recv, lang.KindMethod
+	s.Signature.Params = paramList(t, params)
+}
+
+// state is where the walk of the code is.
+type state struct {
+	sym   int // the symbol code belongs to
+	cls   int // the innermost class, -1 outside
+	top   bool
+	scope *lang.Scope
+}
+
+// finish names the file's module after its package and walks the file
+// for what its symbols call and construct, guard and throw.
+func finish(x *lang.Extractor) {
+	if x.Facts.Module = lang.OneLine(x.Facts.Module); x.Facts.Module != "" {
+		x.Facts.Symbols[0].Name = x.Facts.Module
 	}
-	body := t.ChildOfKind(n, "function_body")
-	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = x.DocBefore(n)
-	s.IsTest = test || x.Facts.IsTest && strings.HasPrefix(s.Name, "test")
-	sym := x.AddSymbol(s, n, name, body)
-	if body >= 0 {
-		inner := state{sym: sym, members: -1, cls: c.cls, scope: scope, top: true}
-		for ch := range t.NamedChildren(body) {
-			if t.Kind(ch) == "block" {
-				for st := range t.NamedChildren(ch) {
-					node(x, st, inner)
+	c := state{cls: -1, scope: &lang.Scope{}}
+	for n := range x.Tree.NamedChildren(0) {
+		node(x, n, c)
+	}
+}
+
+func node(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	switch t.Kind(n) {
+	case "line_comment", "block_comment", "modifiers", "annotation", "file_annotation", "shebang", "package_header",
+		"import", "type_alias":
+		return
+	case "class_declaration", "object_declaration":
+		class(x, n, c)
+		return
+	case "annotated_expression":
+		if _, ok := x.SymbolOf(n, -1, c.sym); ok {
+			return // a class the grammar misread
+		}
+	case "function_declaration":
+		function(x, n, c)
+		return
+	case "secondary_constructor":
+		constructor(x, n, c)
+		return
+	case "property_declaration":
+		propertyCode(x, n, c)
+		return
+	case "call_expression":
+		call(x, n, c)
+		if c.top {
+			if f := t.FirstNamedChild(n); f >= 0 && t.Kind(f) == "identifier" {
+				switch t.Text(f) {
+				case "require", "check", "requireNotNull", "checkNotNull":
+					if args := t.ChildOfKind(n, "value_arguments"); args >= 0 {
+						if a := t.FirstNamedChild(args); a >= 0 {
+							x.Guard(c.sym, "!("+t.Text(a)+")", "throw", n)
+						}
+					}
 				}
-			} else {
-				inner.top = false
-				node(x, ch, inner)
 			}
+		}
+	case "if_expression":
+		if c.top {
+			guard(x, n, c)
+		}
+	case "throw_expression":
+		what := ""
+		if e := t.FirstNamedChild(n); e >= 0 {
+			what = t.Text(e)
+			if t.Kind(e) == "call_expression" {
+				if f := t.FirstNamedChild(e); f >= 0 {
+					what = t.Text(f)
+				}
+			}
+		}
+		x.Throw(c.sym, "throws", what, n)
+	case "for_statement":
+		// for (x in xs): x has no type we know
+		for ch := range t.NamedChildren(n) {
+			if t.Kind(ch) == "variable_declaration" {
+				if id := t.ChildOfKind(ch, "identifier"); id >= 0 {
+					c.scope.Set(t.Text(id), typeOf(t, ch), "", "")
+				}
+			}
+		}
+	case "lambda_literal", "anonymous_function", "object_literal":
+		inner := c
+		inner.scope = &lang.Scope{Parent: c.scope}
+		inner.top = false
+		for ch := range t.NamedChildren(n) {
+			node(x, ch, inner)
+		}
+		return
+	}
+	c.top = false
+	for ch := range t.NamedChildren(n) {
+		node(x, ch, c)
+	}
+}
+
+// class walks a class's delegation calls (Base(args) runs code) and its
+// body, its fields and this in scope.
+func class(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	sym, scope, ok := declared(x, n, c)
+	if !ok {
+		return
+	}
+	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
+		scope.Set(f.Name, stripType(f.Type), "", "")
+	}
+	scope.Set("this", x.Facts.Symbols[sym].Name, "", "")
+	inner := state{sym: sym, cls: sym, scope: scope}
+	// the grammar reads "A by b {" as a call of b with a lambda: that
+	// lambda is the class's body, whose members the query found
+	if ds := t.ChildOfKind(n, "delegation_specifiers"); ds >= 0 {
+		walked := int32(-1) // the end of the last node walked
+		for d := range t.Descendants(ds) {
+			if k := t.Kind(d); d >= walked && (k == "value_arguments" || k == "lambda_literal") {
+				node(x, d, inner)
+				walked = t.Nodes[d].End
+			}
+		}
+	}
+	for _, m := range append(children(t, n, "class_body"), children(t, n, "enum_class_body")...) {
+		node(x, m, inner)
+	}
+}
+
+// declared is the symbol the query made of declaration n and a scope
+// for its code; ok is false when n has no name.
+func declared(x *lang.Extractor, n int32, c state) (sym int, scope *lang.Scope, ok bool) {
+	sym, ok = x.Declared(n, c.sym)
+	return sym, &lang.Scope{Parent: c.scope}, ok
+}
+
+func function(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	sym, scope, ok := declared(x, n, c)
+	if !ok {
+		return
+	}
+	var s lang.Symbol
+	funcSignature(t, n, &s)
+	if s.Signature.Receiver != "" {
+		scope.Set("this", stripType(s.Signature.Receiver), "", "")
+	}
+	for _, p := range s.Signature.Params {
+		scope.Set(p.Name, stripType(p.Type), "", "")
+	}
+	inner := state{sym: sym, cls: c.cls, scope: scope, top: true}
+	for _, ch := range children(t, n, "function_body") {
+		if t.Kind(ch) == "block" {
+			for st := range t.NamedChildren(ch) {
+				node(x, st, inner)
+			}
+		} else {
+			inner.top = false
+			node(x, ch, inner)
 		}
 	}
 }
 
 func constructor(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	if c.members < 0 {
-		return
+	sym, ok := x.SymbolOf(n, -1, c.sym)
+	if !ok {
+		return // outside a class: no constructor
 	}
-	cls := x.Facts.Symbols[c.members]
-	s := lang.Symbol{Kind: lang.KindConstructor, Name: cls.Name, Parent: c.members}
-	s.Signature.Modifiers, _ = visibility(x, &s, n, c)
+	cls := x.Facts.Symbols[x.Facts.Symbols[sym].Parent]
 	scope := &lang.Scope{Parent: c.scope}
-	s.Signature.Params = paramList(x, t.ChildOfKind(n, "function_value_parameters"), scope)
-	body := t.ChildOfKind(n, "block")
-	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = x.DocBefore(n)
-	sym := x.AddSymbol(s, n, -1, body)
-	inner := state{sym: sym, members: -1, cls: c.cls, scope: scope}
+	for _, p := range x.Facts.Symbols[sym].Signature.Params {
+		scope.Set(p.Name, stripType(p.Type), "", "")
+	}
+	inner := state{sym: sym, cls: c.cls, scope: scope}
 	if d := t.ChildOfKind(n, "constructor_delegation_call"); d >= 0 {
 		// this(...) and super(...): the class's own constructor or its base
 		target := cls.Name
@@ -705,91 +687,27 @@ func constructor(x *lang.Extractor, n int32, c state) {
 			node(x, ch, inner)
 		}
 	}
-	if body >= 0 {
-		inner.top = true
-		for st := range t.NamedChildren(body) {
-			node(x, st, inner)
-		}
+	inner.top = true
+	for _, st := range children(t, n, "block") {
+		node(x, st, inner)
 	}
 }
 
-func property(x *lang.Extractor, n int32, c state) {
+// propertyCode walks a property's initializer, accessors and delegate, as
+// code of its symbol; a local's type, or the call it holds the result
+// of, is in scope after it.
+func propertyCode(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	vd := t.ChildOfKind(n, "variable_declaration")
-	var id int32 = -1
-	if vd >= 0 {
-		id = t.ChildOfKind(vd, "identifier")
-	}
-	typ := ""
-	if vd >= 0 {
-		typ = typeOf(x, vd)
-	}
-	// the initializer: a call, its callee and the type it makes
-	var init int32 = -1
-	for ch := range t.NamedChildren(n) {
-		if ch != vd && t.Kind(ch) != "modifiers" && t.Kind(ch) != "type_parameters" && t.Kind(ch) != "getter" &&
-			t.Kind(ch) != "setter" && t.Kind(ch) != "property_delegate" {
-			init = ch
-			break
-		}
-	}
-	call := ""
-	if typ == "" && init >= 0 && t.Kind(init) == "call_expression" {
-		if f := t.FirstNamedChild(init); f >= 0 {
-			switch t.Kind(f) {
-			case "identifier":
-				if lang.IsUpper(t.Text(f)) {
-					typ = t.Text(f)
-				} else if std := stdResult[t.Text(f)]; std != "" {
-					typ = std
-				} else {
-					call = t.Text(f)
-				}
-			case "navigation_expression":
-				call = chains.Chain(x.Tree, f)
-			}
-		}
-	}
-	local := c.members < 0 && c.sym != 0 && x.Facts.Symbols[c.sym].Kind != lang.KindClass && x.Facts.Symbols[c.sym].Kind != lang.KindInterface
-	if id >= 0 && local {
+	id := propName(t, n)
+	typ, call := propType(t, n)
+	sym, ok := x.SymbolOf(n, id, c.sym)
+	if id >= 0 && (!ok || t.Kind(t.Parent(n)) != "class_body" && t.Kind(t.Parent(n)) != "enum_class_body") {
 		c.scope.Set(t.Text(id), stripType(typ), call, "")
-		c.top = false
-		for ch := range t.NamedChildren(n) {
-			if ch != vd {
-				node(x, ch, c)
-			}
-		}
-		return
-	}
-	sym := c.sym
-	if id >= 0 {
-		parent := c.sym
-		if c.members >= 0 {
-			parent = c.members
-		}
-		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: parent}
-		mods, _ := visibility(x, &s, n, c)
-		if c.static {
-			mods = append(mods, "static")
-		}
-		for ch := range t.Children(n) {
-			if k := t.Kind(ch); (k == "val" || k == "var") && !t.Named(ch) {
-				mods = append(mods, k)
-			}
-		}
-		s.Signature.Modifiers = mods
-		s.Signature.Returns = typ
-		s.Signature.Text = lang.Shorten(lang.OneLine(t.Text(n)), lang.MaxSigText)
-		s.Doc = x.DocBefore(n)
-		sym = x.AddSymbol(s, n, id, init)
-		if c.members < 0 {
-			c.scope.Set(t.Text(id), stripType(typ), call, "")
-		}
 	}
 	inner := c
-	inner.sym, inner.members, inner.top = sym, -1, false
+	inner.sym, inner.top = sym, false
 	for ch := range t.NamedChildren(n) {
-		if ch != vd && t.Kind(ch) != "modifiers" {
+		if t.Kind(ch) != "variable_declaration" {
 			node(x, ch, inner)
 		}
 	}
@@ -893,7 +811,3 @@ var resolver = lang.NewPackageResolver("kotlin", []string{".kt", ".kts"}, lang.P
 	StripType: stripType, Std: lang.WordList(data, "std.txt"), Common: lang.WordList(data, "common_methods.txt"),
 	// a Gradle script calls its DSL
 	DSLFile: func(p string) bool { return strings.HasSuffix(p, ".gradle.kts") }})
-
-// builtins are the functions of kotlin.* and kotlin.io.* that every
-// file calls without an import; calls to them are dropped.
-var builtins = lang.WordFile(data, "builtins.txt")

@@ -1,7 +1,10 @@
-// Package swift is sdl's room for Swift: a walker over the syntax tree
-// (types, extensions, protocols, functions, properties, imports, guards
-// and side effects), resolution through the package resolver it shares
-// with Kotlin and Scala, and the skeleton rules of its braced bodies.
+// Package swift is sdl's room for Swift: types, protocols, functions,
+// properties, bases and imports come from tags.scm; this file holds what
+// a query cannot say (signatures, visibility, an extension's type, which
+// base is a superclass, and a walk that types locals and receivers for
+// the calls it records, with guards, throws and side effects),
+// resolution through the package resolver it shares with Kotlin and
+// Scala, and the skeleton rules of its braced bodies.
 package swift
 
 import (
@@ -19,67 +22,40 @@ import (
 //go:embed *.txt
 var data embed.FS
 
+//go:embed tags.scm
+var tags string
+
 func init() {
-	lang.RegisterWalker(lang.Walker{
-		Name:          "swift",
-		Extensions:    []string{".swift"},
-		Grammar:       grammar.Swift(),
-		Comments:      []string{"comment", "multiline_comment"},
-		Strings:       []string{"line_string_literal", "multi_line_string_literal", "raw_string_literal"},
-		Idents:        []string{"simple_identifier", "type_identifier"},
-		Data:          data,
-		Builtins:      builtins,
-		Extract:       extract,
-		Resolve:       resolver.Resolve,
-		ResolveImport: resolver.ResolveImport,
-		Skeleton:      skeleton,
-		Fixup:         emptyAttributeArgs,
+	lang.Register(lang.Spec{
+		Name:       "swift",
+		Extensions: []string{".swift"},
+		Grammar:    grammar.Swift(),
+		Query:      tags, QueryFile: "lang/swift/tags.scm",
+		QueryRoots: []string{"class_declaration", "protocol_declaration", "function_declaration",
+			"protocol_function_declaration", "init_declaration", "deinit_declaration", "subscript_declaration",
+			"property_declaration", "protocol_property_declaration", "typealias_declaration",
+			"associatedtype_declaration", "enum_entry", "import_declaration"},
+		Comments:  []string{"comment", "multiline_comment"},
+		Strings:   []string{"line_string_literal", "multi_line_string_literal", "raw_string_literal"},
+		Idents:    []string{"simple_identifier", "type_identifier"},
+		Data:      data,
+		Builtins:  lang.WordList(data, "builtins.txt"),
+		QueryRoot: property,
+		Defs:      defs,
+		DefName:   defName,
+		Symbol:    symbol,
+		Ref:       baseRef,
+		Import:    importDecl,
+		Module:    func(p string, _ *lang.Tree, _ string) string { return moduleOf(p) },
+		Finish:    finish,
+		Resolver:  resolver,
+		SkelRules: skeleton,
+		Fixup:     emptyAttributeArgs,
 	})
 }
 
-// state is where the Swift walker is. Scopes are Kotlin's: names to types
-// or to the calls they were assigned from.
-type state struct {
-	sym     int // the symbol code belongs to
-	members int // the type whose body is walked, -1 in code
-	cls     int // the innermost type, -1 outside
-	owner   string
-	proto   bool // in a protocol body: members are requirements
-	protos  map[string]bool
-	top     bool // a statement of a function body itself
-	scope   *lang.Scope
-}
-
-func extract(x *lang.Extractor) {
-	x.Facts.Module = moduleOf(x.Path)
-	if x.Facts.Module != "" {
-		x.Facts.Symbols[0].Name = x.Facts.Module
-	}
-	// the protocols this file declares: a class's first base that is one
-	// is a conformance, not a superclass
-	protos := map[string]bool{}
-	for n := range x.Tree.NamedChildren(0) {
-		if x.Tree.Kind(n) == "protocol_declaration" {
-			if id := x.Tree.ChildOfKind(n, "type_identifier"); id >= 0 {
-				protos[x.Tree.Text(id)] = true
-			}
-		}
-	}
-	c := state{members: -1, cls: -1, scope: &lang.Scope{}, protos: protos}
-	for n := range x.Tree.NamedChildren(0) {
-		node(x, n, c)
-	}
-}
-
-// knownProtocols are protocols of the standard library and Foundation
-// that classes commonly list first.
-var knownProtocols = map[string]bool{
-	"Codable": true, "Encodable": true, "Decodable": true, "Equatable": true, "Hashable": true, "Comparable": true,
-	"Error": true, "CustomStringConvertible": true, "CustomDebugStringConvertible": true, "Sendable": true,
-	"Identifiable": true, "ObservableObject": true, "CaseIterable": true, "RawRepresentable": true, "Sequence": true,
-	"Collection": true, "IteratorProtocol": true, "LocalizedError": true, "View": true, "App": true,
-	"URLSessionDelegate": true, "URLSessionTaskDelegate": true, "URLSessionDataDelegate": true,
-}
+// knownProtocols are protocols classes commonly list first.
+var knownProtocols = lang.WordFile(data, "types.txt")
 
 // moduleOf is the module a file belongs to: Swift Package Manager's
 // Sources/<Target>/ and Tests/<Target>/, else the top directory (an Xcode
@@ -97,24 +73,379 @@ func moduleOf(p string) string {
 	return ""
 }
 
-// isType reports whether a node kind is a type.
-func isType(k string) bool {
-	switch k {
-	case "user_type", "optional_type", "array_type", "dictionary_type", "tuple_type", "function_type",
-		"opaque_type", "existential_type", "metatype", "protocol_composition_type",
-		"type_parameter_pack", "type_pack_expansion", "suppressed_constraint":
+// types are the node kinds of types.
+var types = lang.KindSet("user_type", "optional_type", "array_type", "dictionary_type", "tuple_type", "function_type",
+	"opaque_type", "existential_type", "metatype", "protocol_composition_type", "type_parameter_pack",
+	"type_pack_expansion", "suppressed_constraint")
+
+// property says whether the query runs from property n: one in a
+// function's code, in another property's accessors or initializer, or in
+// a closure in a type, is a local, no symbol; that of a type, an
+// extension or the file is one.
+func property(t *lang.Tree, n int32) bool {
+	if t.Kind(n) != "property_declaration" {
 		return true
 	}
-	return false
+	lambda := false
+	for p := t.Parent(n); p >= 0; p = t.Parent(p) {
+		switch t.Kind(p) {
+		case "function_declaration", "init_declaration", "deinit_declaration", "subscript_declaration",
+			"property_declaration":
+			return false
+		case "lambda_literal":
+			lambda = true
+		case "class_declaration", "protocol_declaration":
+			return !lambda
+		}
+	}
+	return true
+}
+
+// defs finds the names and bodies the query leaves to it (see tags.scm)
+// and makes each name of "case a, b" a constant spanning the case; an
+// extension is no definition.
+func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	var out []lang.Def
+	for _, d := range ds {
+		n := d.Node
+		switch t.Kind(n) {
+		case "class_declaration", "protocol_declaration":
+			if declKind(t, n) == "extension" {
+				continue
+			}
+			d.Name, d.Body = t.Field(n, "name"), t.Field(n, "body")
+		case "property_declaration", "protocol_property_declaration":
+			d.Name, _ = propName(t, n)
+			d.Body = t.ChildOfKind(n, "computed_property")
+		case "typealias_declaration", "associatedtype_declaration":
+			d.Name = t.ChildOfKind(n, "type_identifier")
+		case "enum_entry":
+			for ch := range t.NamedChildren(n) {
+				if t.FieldName(ch) == "name" {
+					d.Name = ch
+					out = append(out, d)
+				}
+			}
+			continue
+		case "function_declaration", "protocol_function_declaration":
+			// an identifier or a custom operator; one named by punctuation
+			// ("+") has none, and makes no symbol
+			for ch := range t.NamedChildren(n) {
+				if k := t.Kind(ch); k == "simple_identifier" || strings.HasSuffix(k, "operator") {
+					d.Name = ch
+					break
+				}
+			}
+			fallthrough
+		default:
+			d.Body = body(t, n)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// defName names init, deinit and subscript, which have no name node.
+func defName(t *lang.Tree, d lang.Def) string {
+	switch k := t.Kind(d.Node); k {
+	case "init_declaration", "deinit_declaration", "subscript_declaration":
+		return strings.TrimSuffix(k, "_declaration")
+	}
+	return ""
+}
+
+// owner is the type declaration (an extension's too) whose body declares
+// n, -1 for none.
+func owner(t *lang.Tree, n int32) int32 {
+	switch t.Kind(t.Parent(n)) {
+	case "class_body", "enum_class_body", "protocol_body":
+		return t.Parent(t.Parent(n))
+	}
+	return -1
+}
+
+// declKind is the keyword a type declaration starts with: class, struct,
+// enum, actor, extension or protocol.
+func declKind(t *lang.Tree, n int32) string {
+	if k := t.Field(n, "declaration_kind"); k >= 0 {
+		return t.Text(k)
+	}
+	return ""
+}
+
+// symbol completes a definition of the query: visibility, modifiers,
+// signature, and the type an extension's member belongs to.
+func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	n := d.Node
+	own := owner(t, n)
+	mods, test := visibility(t, s, n, own)
+	if own >= 0 && declKind(t, own) == "extension" {
+		// extension T: its members are T's
+		s.Container = lang.StripType(t.FieldText(own, "name"))
+		if s.Kind == lang.KindFunction {
+			s.Kind = lang.KindMethod
+		}
+	}
+	switch t.Kind(n) {
+	case "class_declaration", "protocol_declaration":
+		mods = classSymbol(t, n, s, mods)
+	case "function_declaration", "protocol_function_declaration", "init_declaration", "deinit_declaration",
+		"subscript_declaration":
+		for ch := range t.Children(n) {
+			switch t.Kind(ch) {
+			case "async":
+				mods = append(mods, "async")
+			case "throws": // the grammar's throws node also holds rethrows
+				w := "throws"
+				if strings.HasPrefix(t.Text(ch), "rethrows") {
+					w = "rethrows"
+				}
+				mods = append(mods, w)
+			}
+		}
+		if own >= 0 && t.Kind(own) == "protocol_declaration" {
+			mods = append(mods, "abstract")
+		}
+		s.Signature.Params = paramList(t, n)
+		for ch := range t.NamedChildren(n) {
+			switch k := t.Kind(ch); {
+			case k == "type_parameters":
+				s.Signature.Generics = t.ItemTexts(ch)
+			case types[k] && s.Signature.Returns == "":
+				s.Signature.Returns = lang.OneLine(t.Text(ch))
+			}
+		}
+		s.IsTest = test
+	case "property_declaration", "protocol_property_declaration":
+		if vb := t.ChildOfKind(n, "value_binding_pattern"); vb >= 0 {
+			mods = append(mods, lang.OneLine(t.Text(vb)))
+		}
+		_, s.Signature.Returns = propName(t, n)
+		s.Signature.Text = lang.Shorten(s.Signature.Text, lang.MaxSigText)
+	case "enum_entry":
+		// a case is as visible as its enum, and of its type
+		if own >= 0 {
+			visibility(t, s, own, -1)
+			s.Signature.Returns = t.FieldText(own, "name")
+		}
+		mods = nil
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	case "typealias_declaration", "associatedtype_declaration":
+		s.Signature.Text = lang.OneLine(t.Text(n))
+	}
+	s.Signature.Modifiers = mods
+	return true
+}
+
+// classSymbol reads a type's kind, type parameters, bases and fields.
+func classSymbol(t *lang.Tree, n int32, s *lang.Symbol, mods []string) []string {
+	if k := declKind(t, n); k != "class" && k != "protocol" {
+		mods = append(mods, k)
+	}
+	s.Signature.Generics = t.ItemTexts(t.ChildOfKind(n, "type_parameters"))
+	for ch := range t.NamedChildren(n) {
+		if t.Kind(ch) == "inheritance_specifier" {
+			if ty := t.FirstNamedChild(ch); ty >= 0 {
+				s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(ty)))
+			}
+		}
+	}
+	body := t.Field(n, "body")
+	if body < 0 {
+		return mods
+	}
+	for m := range t.NamedChildren(body) {
+		switch t.Kind(m) {
+		case "property_declaration", "protocol_property_declaration":
+			if id, typ := propName(t, m); id >= 0 {
+				s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(id), Type: typ})
+			}
+		case "enum_entry":
+			for ch := range t.NamedChildren(m) {
+				if t.FieldName(ch) == "name" {
+					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(ch), Type: s.Name})
+				}
+			}
+		}
+	}
+	return mods
+}
+
+// visibility reads modifiers: Swift's default is internal (the module);
+// public and open are seen by importers. Members of a protocol, own,
+// take the protocol's visibility.
+func visibility(t *lang.Tree, s *lang.Symbol, n, own int32) (mods []string, test bool) {
+	vis := ""
+	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
+		for ch := range t.NamedChildren(m) {
+			switch t.Kind(ch) {
+			case "visibility_modifier":
+				if w := lang.OneLine(t.Text(ch)); !strings.Contains(w, "(") {
+					vis = w
+				} else if vis == "" {
+					mods = append(mods, w) // private(set): the getter keeps the default
+				}
+			case "attribute":
+				name := strings.TrimPrefix(lang.OneLine(t.Text(ch)), "@")
+				if i := strings.IndexAny(name, "(<"); i >= 0 {
+					name = name[:i]
+				}
+				mods = append(mods, "@"+name)
+				test = test || name == "Test"
+			default:
+				mods = append(mods, lang.OneLine(t.Text(ch)))
+			}
+		}
+	}
+	if vis == "" && own >= 0 && t.Kind(own) == "protocol_declaration" {
+		visibility(t, s, own, -1)
+		return mods, test
+	}
+	s.Exported = false
+	switch vis {
+	case "public", "open":
+		s.Exported, s.Visibility = true, lang.VisPublic
+		if vis == "open" {
+			mods = append(mods, "open")
+		}
+	case "private", "fileprivate":
+		s.Visibility = lang.VisPrivate
+	default:
+		s.Visibility = lang.VisInternal
+	}
+	return mods, test
+}
+
+func importDecl(t *lang.Tree, n int32) []lang.Import {
+	id := t.ChildOfKind(n, "identifier")
+	if id < 0 {
+		return nil
+	}
+	var parts []string
+	for ch := range t.NamedChildren(id) {
+		parts = append(parts, t.Text(ch))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	imp := lang.Import{Source: parts[0]}
+	kinded := false
+	for ch := range t.Children(n) {
+		switch t.Kind(ch) {
+		case "class", "struct", "enum", "protocol", "func", "var", "let", "typealias":
+			kinded = !t.Named(ch)
+		}
+	}
+	if kinded && len(parts) > 1 {
+		// import class UIKit.UIView: one declaration
+		imp.Names = []lang.ImportName{{Name: parts[len(parts)-1]}}
+	} else {
+		imp.Source = strings.Join(parts, ".")
+	}
+	return []lang.Import{imp}
+}
+
+// baseRef reads a base type as written into its name and qualifier. A
+// class's (or actor's) first base is its superclass unless it is a
+// protocol the file declares or a well-known one.
+func baseRef(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
+	first := lang.StripType(r.Name)
+	r.Name, r.Qualifier = lang.SplitType(first)
+	spec := t.Parent(m.Node("name"))
+	decl := t.Parent(spec)
+	if k := declKind(t, decl); r.Kind == lang.RefImplements && (k == "class" || k == "actor") &&
+		t.ChildOfKind(decl, "inheritance_specifier") == spec && !knownProtocols[first] {
+		r.Kind = lang.RefExtends
+		for n := range t.NamedChildren(0) {
+			if t.Kind(n) == "protocol_declaration" && t.FieldText(n, "name") == first {
+				r.Kind = lang.RefImplements
+			}
+		}
+	}
+	return r.Name != ""
+}
+
+// paramList reads the parameter children of a declaration.
+func paramList(t *lang.Tree, n int32) []lang.Param {
+	var out []lang.Param
+	for p := range t.NamedChildren(n) {
+		if t.Kind(p) != "parameter" {
+			if t.FieldName(p) == "default_value" && len(out) > 0 {
+				out[len(out)-1].Default, out[len(out)-1].Optional = lang.OneLine(t.Text(p)), true
+			}
+			continue
+		}
+		var name, typ string
+		for ch := range t.NamedChildren(p) {
+			switch k := t.Kind(ch); {
+			case k == "simple_identifier" && t.FieldName(ch) != "external_name":
+				name = t.Text(ch)
+			case types[k] && typ == "":
+				typ = lang.OneLine(t.Text(ch))
+			}
+		}
+		if name == "" {
+			continue
+		}
+		param := lang.Param{Name: name, Type: typ, Variadic: strings.HasSuffix(strings.TrimSpace(t.Text(p)), "...")}
+		if param.Variadic {
+			param.Type += "..."
+		}
+		out = append(out, param)
+	}
+	return out
+}
+
+// propName returns a property's name node and its declared (or
+// constructed) type.
+func propName(t *lang.Tree, n int32) (int32, string) {
+	var id int32 = -1
+	typ := ""
+	for ch := range t.NamedChildren(n) {
+		switch t.Kind(ch) {
+		case "pattern":
+			if b := t.ChildOfKind(ch, "simple_identifier"); b >= 0 && id < 0 {
+				id = b
+			}
+		case "type_annotation":
+			if ty := t.FirstNamedChild(ch); ty >= 0 && typ == "" {
+				typ = lang.OneLine(t.Text(ty))
+			}
+		case "call_expression":
+			if f := t.FirstNamedChild(ch); f >= 0 && typ == "" && t.Kind(f) == "simple_identifier" && lang.IsUpper(t.Text(f)) {
+				typ = t.Text(f)
+			}
+		}
+	}
+	return id, typ
+}
+
+// state is where the walk of the code is. Scopes are Kotlin's: names to
+// types or to the calls they were assigned from.
+type state struct {
+	sym   int // the symbol code belongs to
+	cls   int // the innermost type, -1 outside
+	top   bool
+	scope *lang.Scope
+}
+
+// finish names the module symbol and walks the file for what its
+// symbols call and construct, guard and throw.
+func finish(x *lang.Extractor) {
+	if x.Facts.Module != "" {
+		x.Facts.Symbols[0].Name = x.Facts.Module
+	}
+	c := state{cls: -1, scope: &lang.Scope{}}
+	for n := range x.Tree.NamedChildren(0) {
+		node(x, n, c)
+	}
 }
 
 func node(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
 	switch t.Kind(n) {
-	case "comment", "multiline_comment", "modifiers", "attribute":
-		return
-	case "import_declaration":
-		importDecl(x, n)
+	case "comment", "multiline_comment", "modifiers", "attribute", "import_declaration", "typealias_declaration",
+		"associatedtype_declaration":
 		return
 	case "class_declaration", "protocol_declaration":
 		class(x, n, c)
@@ -124,19 +455,7 @@ func node(x *lang.Extractor, n int32, c state) {
 		function(x, n, c)
 		return
 	case "property_declaration", "protocol_property_declaration":
-		property(x, n, c)
-		return
-	case "typealias_declaration", "associatedtype_declaration":
-		if name := t.ChildOfKind(n, "type_identifier"); name >= 0 {
-			s := lang.Symbol{Kind: lang.KindType, Name: t.Text(name), Parent: c.sym}
-			if c.members >= 0 {
-				s.Parent = c.members
-			}
-			visibility(x, &s, n, c)
-			s.Signature.Text = lang.OneLine(t.Text(n))
-			s.Doc = x.DocBefore(n)
-			x.AddSymbol(s, n, name, -1)
-		}
+		propertyCode(x, n, c)
 		return
 	case "call_expression":
 		call(x, n, c)
@@ -167,7 +486,7 @@ func node(x *lang.Extractor, n int32, c state) {
 	case "lambda_literal":
 		inner := c
 		inner.scope = &lang.Scope{Parent: c.scope}
-		inner.members, inner.top = -1, false
+		inner.top = false
 		for ch := range t.NamedChildren(n) {
 			node(x, ch, inner)
 		}
@@ -184,364 +503,68 @@ func node(x *lang.Extractor, n int32, c state) {
 	}
 }
 
-// visibility reads modifiers: Swift's default is internal (the module);
-// public and open are seen by importers. Members of a protocol take the
-// protocol's visibility.
-func visibility(x *lang.Extractor, s *lang.Symbol, n int32, c state) (mods []string, test bool) {
-	t := x.Tree
-	vis := ""
-	if m := t.ChildOfKind(n, "modifiers"); m >= 0 {
-		for ch := range t.NamedChildren(m) {
-			switch t.Kind(ch) {
-			case "visibility_modifier":
-				if w := lang.OneLine(t.Text(ch)); !strings.Contains(w, "(") {
-					vis = w
-				} else if vis == "" {
-					mods = append(mods, w) // private(set): the getter keeps the default
-				}
-			case "attribute":
-				name := strings.TrimPrefix(lang.OneLine(t.Text(ch)), "@")
-				if i := strings.IndexAny(name, "(<"); i >= 0 {
-					name = name[:i]
-				}
-				mods = append(mods, "@"+name)
-				if name == "Test" {
-					test = true
-				}
-			default:
-				mods = append(mods, lang.OneLine(t.Text(ch)))
-			}
-		}
-	}
-	if vis == "" && c.proto && c.members >= 0 {
-		s.Exported, s.Visibility = x.Facts.Symbols[c.members].Exported, x.Facts.Symbols[c.members].Visibility
-		return mods, test
-	}
-	switch vis {
-	case "public", "open":
-		s.Exported, s.Visibility = true, lang.VisPublic
-		if vis == "open" {
-			mods = append(mods, "open")
-		}
-	case "private", "fileprivate":
-		s.Visibility = lang.VisPrivate
-	default:
-		s.Visibility = lang.VisInternal
-	}
-	return mods, test
-}
-
-func importDecl(x *lang.Extractor, n int32) {
-	t := x.Tree
-	id := t.ChildOfKind(n, "identifier")
-	if id < 0 {
-		return
-	}
-	var parts []string
-	for ch := range t.NamedChildren(id) {
-		parts = append(parts, t.Text(ch))
-	}
-	if len(parts) == 0 {
-		return
-	}
-	imp := lang.Import{Source: parts[0], Line: t.StartLine(n), Symbol: 0}
-	kinded := false
-	for ch := range t.Children(n) {
-		switch t.Kind(ch) {
-		case "class", "struct", "enum", "protocol", "func", "var", "let", "typealias":
-			kinded = !t.Named(ch)
-		}
-	}
-	if kinded && len(parts) > 1 {
-		// import class UIKit.UIView: one declaration
-		imp.Names = []lang.ImportName{{Name: parts[len(parts)-1]}}
-	} else {
-		imp.Source = strings.Join(parts, ".")
-	}
-	x.Facts.Imports = append(x.Facts.Imports, imp)
-}
-
+// class walks a type's body (not its enum cases) with its fields and
+// self in scope; an extension's, as the file's code with self its type.
 func class(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	var name int32 = -1
-	declKind := "protocol"
-	for ch := range t.Children(n) {
-		switch k := t.Kind(ch); {
-		case !t.Named(ch) && (k == "class" || k == "struct" || k == "enum" || k == "extension" || k == "actor" || k == "protocol"):
-			declKind = k
-		case name < 0 && (k == "type_identifier" || k == "user_type"):
-			name = ch
-		}
-	}
-	if name < 0 {
+	name, body := t.Field(n, "name"), t.Field(n, "body")
+	if name < 0 || body < 0 {
 		return
-	}
-	body := t.Field(n, "body")
-	if body < 0 {
-		for ch := range t.NamedChildren(n) {
-			if k := t.Kind(ch); k == "class_body" || k == "enum_class_body" || k == "protocol_body" {
-				body = ch
-			}
-		}
-	}
-	var bases []int32
-	for ch := range t.NamedChildren(n) {
-		if t.Kind(ch) == "inheritance_specifier" {
-			if ty := t.FirstNamedChild(ch); ty >= 0 {
-				bases = append(bases, ty)
-			}
-		}
-	}
-	parent := c.sym
-	if c.members >= 0 {
-		parent = c.members
-	}
-	if declKind == "extension" {
-		// extension T: its members are T's; T's conformances are the
-		// file's references
-		owner := lang.StripType(t.Text(name))
-		for _, b := range bases {
-			typeRef(x, b, 0, lang.RefImplements)
-		}
-		inner := state{sym: 0, members: 0, cls: -1, owner: owner, scope: &lang.Scope{Parent: c.scope}, protos: c.protos}
-		inner.scope.Set("self", owner, "", "")
-		if body >= 0 {
-			for m := range t.NamedChildren(body) {
-				node(x, m, inner)
-			}
-		}
-		return
-	}
-	s := lang.Symbol{Kind: lang.KindClass, Name: t.Text(name), Parent: parent}
-	if declKind == "protocol" {
-		s.Kind = lang.KindInterface
-	}
-	mods, _ := visibility(x, &s, n, c)
-	if declKind != "class" && declKind != "protocol" {
-		mods = append(mods, declKind)
-	}
-	s.Signature.Modifiers = mods
-	if tp := t.ChildOfKind(n, "type_parameters"); tp >= 0 {
-		for p := range t.NamedChildren(tp) {
-			s.Signature.Generics = append(s.Signature.Generics, lang.OneLine(t.Text(p)))
-		}
-	}
-	for _, b := range bases {
-		s.Signature.Bases = append(s.Signature.Bases, lang.OneLine(t.Text(b)))
-	}
-	if body >= 0 {
-		for m := range t.NamedChildren(body) {
-			switch t.Kind(m) {
-			case "property_declaration", "protocol_property_declaration":
-				if id, typ := propName(x, m); id >= 0 {
-					s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(id), Type: typ})
-				}
-			case "enum_entry":
-				for ch := range t.NamedChildren(m) {
-					if t.Kind(ch) == "simple_identifier" {
-						s.Signature.Fields = append(s.Signature.Fields, lang.Param{Name: t.Text(ch), Type: s.Name})
-					}
-				}
-			}
-		}
-	}
-	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = x.DocBefore(n)
-	sym := x.AddSymbol(s, n, name, body)
-	for i, b := range bases {
-		// a class's first base may be its superclass; the rest, and every
-		// base of a struct, enum or protocol, are protocols
-		kind := lang.RefImplements
-		first := lang.StripType(t.Text(b))
-		if i == 0 && (declKind == "class" || declKind == "actor") && !c.protos[first] && !knownProtocols[first] ||
-			declKind == "protocol" {
-			kind = lang.RefExtends
-		}
-		typeRef(x, b, sym, kind)
 	}
 	scope := &lang.Scope{Parent: c.scope}
-	for _, f := range x.Facts.Symbols[sym].Signature.Fields {
-		scope.Set(f.Name, lang.StripType(f.Type), "", "")
+	inner := state{cls: -1, scope: scope}
+	if declKind(t, n) == "extension" {
+		scope.Set("self", lang.StripType(t.Text(name)), "", "")
+	} else {
+		sym, _ := x.SymbolOf(n, name, c.sym)
+		for _, f := range x.Facts.Symbols[sym].Signature.Fields {
+			scope.Set(f.Name, lang.StripType(f.Type), "", "")
+		}
+		scope.Set("self", x.Facts.Symbols[sym].Name, "", "")
+		inner.sym, inner.cls = sym, sym
 	}
-	scope.Set("self", x.Facts.Symbols[sym].Name, "", "")
-	inner := state{sym: sym, members: sym, cls: sym, proto: declKind == "protocol", scope: scope, protos: c.protos}
-	if body >= 0 {
-		for m := range t.NamedChildren(body) {
-			if t.Kind(m) == "enum_entry" {
-				for ch := range t.NamedChildren(m) {
-					if t.Kind(ch) == "simple_identifier" {
-						es := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(ch), Parent: sym, Exported: s.Exported,
-							Visibility: x.Facts.Symbols[sym].Visibility}
-						es.Signature.Returns = s.Name
-						es.Signature.Text = lang.OneLine(t.Text(m))
-						x.AddSymbol(es, m, ch, -1)
-					}
-				}
-				continue
-			}
+	for m := range t.NamedChildren(body) {
+		if t.Kind(m) != "enum_entry" {
 			node(x, m, inner)
 		}
 	}
 }
 
-// typeRef records a reference of kind to the type at node ty.
-func typeRef(x *lang.Extractor, ty int32, sym int, kind string) {
-	name, qual := lang.SplitType(lang.StripType(x.Tree.Text(ty)))
-	if name == "" {
-		return
-	}
-	x.Ref(lang.Ref{Kind: kind, Name: name, Qualifier: qual, Symbol: sym}, ty)
-}
-
-// paramList reads the parameter children of a declaration, declaring them
-// in scope.
-func paramList(x *lang.Extractor, n int32, scope *lang.Scope) []lang.Param {
-	t := x.Tree
-	var out []lang.Param
-	for p := range t.NamedChildren(n) {
-		if t.Kind(p) != "parameter" {
-			if t.FieldName(p) == "default_value" {
-				if len(out) > 0 {
-					out[len(out)-1].Default = lang.OneLine(t.Text(p))
-					out[len(out)-1].Optional = true
-				}
-			}
-			continue
-		}
-		var name, typ string
-		for ch := range t.NamedChildren(p) {
-			switch k := t.Kind(ch); {
-			case k == "simple_identifier" && t.FieldName(ch) != "external_name":
-				name = t.Text(ch)
-			case isType(k) && typ == "":
-				typ = lang.OneLine(t.Text(ch))
-			}
-		}
-		if name == "" {
-			continue
-		}
-		param := lang.Param{Name: name, Type: typ, Variadic: strings.HasSuffix(strings.TrimSpace(t.Text(p)), "...")}
-		if param.Variadic {
-			param.Type += "..."
-		}
-		out = append(out, param)
-		if scope != nil {
-			scope.Set(name, lang.StripType(typ), "", "")
-		}
-	}
-	return out
-}
-
 func function(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	kind := t.Kind(n)
-	var name int32 = -1
-	nameText := ""
-	switch kind {
-	case "init_declaration":
-		nameText = "init"
-	case "deinit_declaration":
-		nameText = "deinit"
-	case "subscript_declaration":
-		nameText = "subscript"
-	default:
-		for ch := range t.NamedChildren(n) {
-			if k := t.Kind(ch); k == "simple_identifier" || strings.HasSuffix(k, "operator") {
-				name, nameText = ch, t.Text(ch)
-				break
-			}
-		}
+	sym, ok := x.SymbolOf(n, -1, c.sym)
+	if !ok {
+		return // an operator the query does not name
 	}
-	if nameText == "" {
-		return
-	}
-	s := lang.Symbol{Kind: lang.KindFunction, Name: nameText, Parent: c.sym}
-	if c.members >= 0 {
-		s.Parent, s.Kind = c.members, lang.KindMethod
-		if c.owner != "" {
-			s.Container = c.owner
-		}
-	}
-	if kind == "init_declaration" {
-		s.Kind = lang.KindConstructor
-	}
-	mods, test := visibility(x, &s, n, c)
-	for ch := range t.Children(n) {
-		switch t.Kind(ch) {
-		case "async":
-			mods = append(mods, "async")
-		case "throws":
-			// the grammar's throws node also holds rethrows
-			if strings.HasPrefix(t.Text(ch), "rethrows") {
-				mods = append(mods, "rethrows")
-			} else {
-				mods = append(mods, "throws")
-			}
-		}
-	}
-	if c.proto {
-		mods = append(mods, "abstract")
-	}
-	s.Signature.Modifiers = mods
 	scope := &lang.Scope{Parent: c.scope}
-	s.Signature.Params = paramList(x, n, scope)
-	for ch := range t.NamedChildren(n) {
-		switch k := t.Kind(ch); {
-		case k == "type_parameters":
-			for p := range t.NamedChildren(ch) {
-				s.Signature.Generics = append(s.Signature.Generics, lang.OneLine(t.Text(p)))
-			}
-		case isType(k) && s.Signature.Returns == "":
-			s.Signature.Returns = lang.OneLine(t.Text(ch))
-		}
+	for _, p := range paramList(t, n) {
+		scope.Set(p.Name, lang.StripType(p.Type), "", "")
 	}
-	body := t.Field(n, "body")
-	if body < 0 {
-		body = t.ChildOfKind(n, "function_body")
-	}
-	if body < 0 {
-		body = t.ChildOfKind(n, "computed_property")
-	}
-	s.Signature.Text = x.HeaderText(n, body)
-	s.Doc = x.DocBefore(n)
-	s.IsTest = test || x.Facts.IsTest && c.members >= 0 && strings.HasPrefix(s.Name, "test")
-	sym := x.AddSymbol(s, n, name, body)
-	if body >= 0 {
-		inner := state{sym: sym, members: -1, cls: c.cls, owner: c.owner, scope: scope, top: true, protos: c.protos}
+	if body := body(t, n); body >= 0 {
+		inner := state{sym: sym, cls: c.cls, scope: scope, top: true}
 		for ch := range t.NamedChildren(body) {
 			node(x, ch, inner)
 		}
 	}
 }
 
-// propName returns a property's name node and its declared (or
-// constructed) type.
-func propName(x *lang.Extractor, n int32) (int32, string) {
-	t := x.Tree
-	var id int32 = -1
-	typ := ""
-	for ch := range t.NamedChildren(n) {
-		switch t.Kind(ch) {
-		case "pattern":
-			if b := t.ChildOfKind(ch, "simple_identifier"); b >= 0 && id < 0 {
-				id = b
-			}
-		case "type_annotation":
-			if ty := t.FirstNamedChild(ch); ty >= 0 && typ == "" {
-				typ = lang.OneLine(t.Text(ty))
-			}
-		case "call_expression":
-			if f := t.FirstNamedChild(ch); f >= 0 && typ == "" && t.Kind(f) == "simple_identifier" && lang.IsUpper(t.Text(f)) {
-				typ = t.Text(f)
-			}
-		}
+// body is a function's body or a subscript's accessors, -1 for none.
+func body(t *lang.Tree, n int32) int32 {
+	if b := t.Field(n, "body"); b >= 0 {
+		return b
 	}
-	return id, typ
+	if b := t.ChildOfKind(n, "function_body"); b >= 0 {
+		return b
+	}
+	return t.ChildOfKind(n, "computed_property")
 }
 
-func property(x *lang.Extractor, n int32, c state) {
+// propertyCode walks a property's value and accessors as code of its symbol;
+// a local's type, or the call it holds the result of, is in scope after
+// it.
+func propertyCode(x *lang.Extractor, n int32, c state) {
 	t := x.Tree
-	id, typ := propName(x, n)
+	id, typ := propName(t, n)
 	var value int32 = -1
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
@@ -558,8 +581,8 @@ func property(x *lang.Extractor, n int32, c state) {
 			call = chains.Chain(x.Tree, f)
 		}
 	}
-	local := c.members < 0 && c.sym != 0
-	if id >= 0 && local {
+	sym, ok := x.SymbolOf(n, id, c.sym)
+	if id >= 0 && !ok {
 		c.scope.Set(t.Text(id), lang.StripType(typ), call, "")
 		c.top = false
 		if value >= 0 {
@@ -567,30 +590,11 @@ func property(x *lang.Extractor, n int32, c state) {
 		}
 		return
 	}
-	sym := c.sym
-	if id >= 0 {
-		s := lang.Symbol{Kind: lang.KindVariable, Name: t.Text(id), Parent: c.sym}
-		if c.members >= 0 {
-			s.Parent = c.members
-			if c.owner != "" {
-				s.Container = c.owner
-			}
-		}
-		mods, _ := visibility(x, &s, n, c)
-		if vb := t.ChildOfKind(n, "value_binding_pattern"); vb >= 0 {
-			mods = append(mods, lang.OneLine(t.Text(vb)))
-		}
-		s.Signature.Modifiers = mods
-		s.Signature.Returns = typ
-		s.Signature.Text = lang.Shorten(lang.OneLine(x.HeaderText(n, t.ChildOfKind(n, "computed_property"))), lang.MaxSigText)
-		s.Doc = x.DocBefore(n)
-		sym = x.AddSymbol(s, n, id, value)
-		if c.members < 0 {
-			c.scope.Set(t.Text(id), lang.StripType(typ), call, "")
-		}
+	if id >= 0 && owner(t, n) < 0 {
+		c.scope.Set(t.Text(id), lang.StripType(typ), call, "")
 	}
 	inner := c
-	inner.sym, inner.members, inner.top = sym, -1, false
+	inner.sym, inner.top = sym, false
 	for ch := range t.NamedChildren(n) {
 		switch t.Kind(ch) {
 		case "pattern", "type_annotation", "modifiers", "value_binding_pattern":
@@ -727,3 +731,8 @@ func exit(x *lang.Extractor, n int32) string {
 	}
 	return ""
 }
+
+// resolver is the package resolver Swift shares with Kotlin and Scala:
+// imports bind whole modules.
+var resolver = lang.NewPackageResolver("swift", []string{".swift"}, lang.PackageRules{Self: "self",
+	StripType: lang.StripType, Std: lang.WordList(data, "std.txt"), Common: lang.WordList(data, "common_methods.txt")})

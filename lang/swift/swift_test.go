@@ -110,3 +110,28 @@ struct Tests {
 		t.Errorf("fixup:\n%s", got)
 	}
 }
+
+// An extension of an array type is Array's; each name of "case a, b" is a
+// constant spanning the case, not its raw value; an operator named by
+// punctuation makes no symbol, and its result type is no name.
+func TestExtensionOfArrayAndCases(t *testing.T) {
+	f := langtest.Extract(t, "Sources/Core/Headers.swift", `struct Header: Equatable {
+    enum Kind: String { case plain = "p", folded; case other }
+    static func == (lhs: Header, rhs: Header) -> Bool { true }
+}
+extension [Header] {
+    func index(of name: String) -> Int? { nil }
+}
+`)
+	if s := langtest.Sym(t, f, "Array.index"); s.Kind != lang.KindMethod {
+		t.Errorf("Array.index = %+v", s)
+	}
+	for _, q := range []string{"Header.Kind.plain", "Header.Kind.folded", "Header.Kind.other"} {
+		if s := langtest.Sym(t, f, q); s.Signature.Returns != "Kind" {
+			t.Errorf("%s = %+v", q, s)
+		}
+	}
+	if got := langtest.Symbols(f); len(got) != 6 {
+		t.Errorf("symbols %v", got)
+	}
+}
