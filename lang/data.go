@@ -10,7 +10,7 @@ import (
 
 // data holds data/effects.txt, the effects every language's effects.txt
 // names. What configures one language, as text, lives in its room and is
-// given as Walker.Data: its test-path patterns (testpaths.txt), word lists
+// given as Spec.Data: its test-path patterns (testpaths.txt), word lists
 // (builtins.txt, common_methods.txt, std.txt, types.txt, globals.txt,
 // prelude.txt, test_annotations.txt, external_functions.txt,
 // object_methods.txt) and side-effect table (effects.txt). All are read

@@ -1,6 +1,6 @@
 // Package lang holds everything sdl knows about each programming language:
-// the tree-sitter grammar, the walker that turns a syntax tree into symbols,
-// imports and references, the rules that resolve references to symbols, and
+// the tree-sitter grammar, the query and the walk that turn a syntax tree
+// into symbols, imports and references, the rules that resolve references to symbols, and
 // the tables that recognise side effects. Both package index (which writes
 // the index) and package query (which parses files on demand for skeletons
 // and hot paths) use it.
@@ -60,7 +60,7 @@ package lang
 //     reads the declared name from the declarator, and its Finish places
 //     an out-of-line A::f and walks the code; Spec.Pick chooses the
 //     language of a file from its content (a .h header holding C++ is
-//     C++), as Walker.Pick does. lang/javascript (JavaScript, TypeScript,
+//     C++). lang/javascript (JavaScript, TypeScript,
 //     TSX: one query file for the family and one for TypeScript's kinds)
 //     is Java's shape too: its Defs names what a module level statement or
 //     a CommonJS assignment defines, X.prototype.m hanging from X with
@@ -71,14 +71,13 @@ package lang
 //     grammar when the query compiles, which for Swift's large grammar
 //     came to most of a second: Swift's patterns capture the defining
 //     nodes alone and its Defs hook finds their names and bodies.
-//   - RegisterWalker(Walker{...}): a walker, Go code that walks the syntax
-//     tree with an Extractor (AddSymbol, Ref, Guard, Throw, DocBefore,
-//     HeaderText). No room is one now: every language's definitions come
-//     from its query; the walker's engine serves their Finish walks.
-//     The engine a walker uses is lang's: Scope (local names and their
-//     types, a collection's element type, type parameters' bounds, whether
-//     it is a function's; a walker holds a *Scope, or embeds one beside what
-//     only its language tracks), IfGuard (if (cond) return/throw guards, a
+//   - Every room is a Spec: each language's definitions come from its
+//     query. A Finish hook that walks the syntax tree with the Extractor
+//     (AddSymbol, Ref, Guard, Throw, DocBefore, HeaderText) for what a
+//     query cannot follow (scopes, types, effects) uses lang's engine:
+//     Scope (local names and their types, a collection's element type,
+//     type parameters' bounds, whether it is a function's; a walk holds a
+//     *Scope, or embeds one beside what only its language tracks), IfGuard (if (cond) return/throw guards, a
 //     language giving its fields and exits), MemberRules.FindMember and
 //     Walk (a member over base types, depth first or, as Python's,
 //     breadth first), the Context, Resolution and Target helpers (Bound,
@@ -136,7 +135,7 @@ package lang
 //
 //   - the grammar: pin its Go module at an exact version in go.mod, add its
 //     function to lang/grammar/module.go (and its pair to compact_test.go)
-//     and give Spec.Grammar (Walker.Grammar) that function's result;
+//     and give Spec.Grammar that function's result;
 //   - for a Spec, tags.scm, embedded: the definitions, references and
 //     imports, started from the grammar's own queries/tags.scm. Captures:
 //     @definition.<kind> on the defining node, kind one of Kinds
@@ -177,26 +176,25 @@ package lang
 //     script), orders, adds to and hangs elsewhere (Def.Parent); Finish,
 //     run last with the Extractor, for what spans the
 //     file or needs its symbols (Bash's guards, file doc, export NAME);
-//     for a Walker, Extract, the walker itself;
-//   - resolution: a Resolver (Spec.Resolver), or Resolve and ResolveImport
-//     (Walker). NewPackageResolver is the one Kotlin, Swift and Scala
+//   - resolution: a Resolver (Spec.Resolver; lang.Resolvers makes one of
+//     a Resolve and a ResolveImport function). NewPackageResolver is the one Kotlin, Swift and Scala
 //     share (packages, imports of names and wildcards, members through
 //     this and the bases); a language whose modules are files writes its
 //     own from Bound, Unbound, Pick, Unique and ModuleTarget, as lang/lua
 //     and lang/bash do;
 //   - its data files, embedded from the room's own directory (//go:embed
-//     *.txt, given as Walker.Data, read with WordFile and WordList): word
+//     *.txt, given as Spec.Data, read with WordFile and WordList): word
 //     lists (builtins, standard library names, names too common to bind by
-//     name alone), testpaths.txt and effects.txt (Walker.Data, Spec.Data);
+//     name alone), testpaths.txt and effects.txt (Spec.Data);
 //     a Spec may name its test files in TestFiles and TestDirs instead;
-//   - a Fixup (Spec.Fixup, Walker.Fixup) only where the pinned grammar
+//   - a Fixup (Spec.Fixup) only where the pinned grammar
 //     cannot read valid code: it returns source of the same length, the
 //     code it cannot read made spaces with Blank (lang/scala, lang/csharp);
 //   - the skeleton rules: a SkeletonSpec naming the node kinds the renderer
 //     needs, or SkelRules with its own Member and Stmt readings
-//     (Walker.Skeleton, Spec.SkelRules);
-//   - a ProjectReader when the language has project files (Spec.Project,
-//     Walker.Project; lang/php reads composer.json);
+//     (Spec.Skeleton, Spec.SkelRules);
+//   - a ProjectReader when the language has project files (Spec.Project;
+//     lang/php reads composer.json);
 //   - tests: resolution cases in lang/testdata/resolve/<language>/*.txtar
 //     (TestResolveTxtar), extraction tests on real code (langtest.Extract
 //     parses a test input and fails on its errors; langtest.Sym, Refs,

@@ -39,8 +39,8 @@ type Spec struct {
 	// TestFiles are path.Match patterns of the base names of test files;
 	// TestDirs are directory names whose files are tests.
 	TestFiles, TestDirs []string
-	// Data holds the room's data files, embedded, as Walker.Data does:
-	// testpaths.txt and effects.txt are read at registration.
+	// Data holds the room's data files, embedded: testpaths.txt and
+	// effects.txt are read at registration; word lists through WordFile.
 	Data fs.FS
 
 	// Symbol completes a symbol made from a definition match: signature,
@@ -88,24 +88,28 @@ type Spec struct {
 
 	// Fixup, when set, returns what the parser reads instead of a file's
 	// source, of the same length, where the grammar cannot read valid
-	// code (as Walker.Fixup).
+	// code; the tree keeps the source as its text.
 	Fixup func(src []byte) []byte
 	// Insert, when set, returns what the parser reads where the grammar
-	// needs bytes the code lacks, with the offsets of the bytes it added
-	// (as Walker.Insert).
+	// needs bytes the code lacks (C# 12's "class C(int x) : B(x);" has no
+	// body, which tree-sitter-c-sharp requires: the room reads "{}" for its
+	// ";"), with the ascending offsets in that text of the bytes it added,
+	// or nil when it adds none. The tree keeps the source as its text, its
+	// ranges mapped back: an added byte is an empty node.
 	Insert func(src []byte) ([]byte, []uint32)
 	// Pick, when set, chooses the language a file is parsed as from its
-	// content, and may return the source with what the grammar cannot
-	// read blanked out (as Walker.Pick: a .h file is C or C++).
+	// content (a .h file is C or C++ by what it holds), and may return the
+	// source with what the grammar cannot read blanked out: the same
+	// length, so that every offset and line still holds.
 	Pick func(filePath string, src []byte) (*Language, []byte)
 
 	Resolver Resolver
-	// Project reads the language's project files (as Walker.Project;
-	// PHP's composer.json, JavaScript's package.json).
+	// Project reads the language's project files (PHP's composer.json,
+	// JavaScript's package.json).
 	Project  ProjectReader
 	Skeleton *SkeletonSpec
-	// SkelRules, instead of Skeleton, are skeleton rules written in Go
-	// (a walker's), for a language whose clauses a SkeletonSpec cannot
+	// SkelRules, instead of Skeleton, are skeleton rules written in Go,
+	// for a language whose clauses a SkeletonSpec cannot
 	// name.
 	SkelRules *SkelRules
 }
