@@ -480,6 +480,19 @@ type rowScore struct {
 	score float64
 }
 
+// nextRow returns the least rowid among the phrases' rows at their
+// positions at (each phrase's rows ascend), or false when every phrase is
+// read to its end.
+func nextRow(phrases []*termRows, at []int) (int64, bool) {
+	r, ok := int64(0), false
+	for i, p := range phrases {
+		if at[i] < len(p.rows) && (!ok || p.rows[at[i]] < r) {
+			r, ok = p.rows[at[i]], true
+		}
+	}
+	return r, ok
+}
+
 // bm25Rows scores the rows holding any of the phrases (the rows of each
 // query term, in the query's order) in the columns of mask as FTS5's
 // bm25() with ftsColumnWeights scores them, and returns the best n, best
@@ -490,14 +503,8 @@ func bm25Rows(phrases []*termRows, mask uint8, lens *rowLens, nRow int64, avgdl 
 	at := make([]int, len(phrases))
 	top := make(scoreHeap, 0, n+1)
 	for {
-		// the next row in rowid order among the phrases
-		r, any := int64(0), false
-		for i, p := range phrases {
-			if at[i] < len(p.rows) && (!any || p.rows[at[i]] < r) {
-				r, any = p.rows[at[i]], true
-			}
-		}
-		if !any {
+		r, ok := nextRow(phrases, at)
+		if !ok {
 			break
 		}
 		score, matched := 0.0, false
@@ -592,13 +599,8 @@ func bm25Bounded(phrases []*termRows, mask uint8, nRow int64, avgdl float64, n i
 	var cands []cand
 	at := make([]int, len(phrases))
 	for {
-		r, any := int64(0), false
-		for i, p := range phrases {
-			if at[i] < len(p.rows) && (!any || p.rows[at[i]] < r) {
-				r, any = p.rows[at[i]], true
-			}
-		}
-		if !any {
+		r, ok := nextRow(phrases, at)
+		if !ok {
 			break
 		}
 		c := cand{rowid: r, f: make([]float64, len(phrases))}
