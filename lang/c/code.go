@@ -61,6 +61,7 @@ func finish(x *lang.Extractor) {
 		}
 	}
 	w.decls(0, 0)
+	syms = x.Facts.Symbols // the walk adds the symbols of test macros
 	for i := range x.Facts.Imports {
 		// the file's imports, or a function's
 		if k := syms[x.Facts.Imports[i].Symbol].Kind; k != lang.KindFunction && k != lang.KindMethod && k != lang.KindConstructor {

@@ -56,6 +56,11 @@ func NewTable(t testing.TB, srcs map[string][]byte) *Table {
 		if err != nil {
 			t.Fatalf("extract %s: %v", fp, err)
 		}
+		if len(f.Faults) > 0 {
+			// a panic the engine caught: the index would keep nothing of
+			// the file, whatever edges the facts hold
+			t.Fatalf("extract %s: faults %v", fp, f.Faults)
+		}
 		tab.Add(fp, f)
 	}
 	tab.readProjects(srcs)
