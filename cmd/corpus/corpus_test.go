@@ -257,3 +257,19 @@ func TestMirrorGitDir(t *testing.T) {
 		t.Errorf("mirror with .git inside: %s, want %s", got, want)
 	}
 }
+
+// A repository that indexed with faults is no crash, but the headline says
+// how many files had one (nlohmann/json's 9 C++ test files were a row's
+// column only, and went unnoticed).
+func TestSummaryCountsFaults(t *testing.T) {
+	r := &report{Results: []*result{
+		{Repo: "a/b", Status: "ok", Faults: map[string]int{"extract": 9, "resolve": 1}},
+		{Repo: "c/d", Status: "ok", Faults: map[string]int{}},
+	}}
+	if got := r.summaryLine(); !strings.Contains(got, "0 crashes, 0 hangs, 10 files with faults in 1 repositories") {
+		t.Errorf("summary line: %s", got)
+	}
+	if got := r.markdown(); !strings.Contains(got, "10 files with faults (in 1 repositories)") {
+		t.Errorf("markdown headline:\n%s", got)
+	}
+}

@@ -40,10 +40,28 @@ func (r *report) counts() (crashes, hangs, unaccounted, unaccRepos, slow, slowOt
 	return
 }
 
+// faults counts the files sdl recorded a fault for (a stage that failed on
+// them: a panic caught, a limit hit), and the repositories holding them:
+// no crash, but a bug of sdl's all the same.
+func (r *report) faults() (files, repos int) {
+	for _, x := range r.Results {
+		n := 0
+		for _, c := range x.Faults {
+			n += c
+		}
+		if n > 0 {
+			files += n
+			repos++
+		}
+	}
+	return
+}
+
 func (r *report) summaryLine() string {
 	c, h, u, ur, s, so := r.counts()
-	return fmt.Sprintf("%d repositories measured, %d missing: %d crashes, %d hangs, %d files unaccounted for in %d repositories, %d repositories with a stage above %.1fx the raw parse, %d with a stage after the parse above %.1fx sdl's walk and parse",
-		len(r.Results), len(r.Missing), c, h, u, ur, s, stageLimit, so, stageLimit)
+	ff, fr := r.faults()
+	return fmt.Sprintf("%d repositories measured, %d missing: %d crashes, %d hangs, %d files with faults in %d repositories, %d files unaccounted for in %d repositories, %d repositories with a stage above %.1fx the raw parse, %d with a stage after the parse above %.1fx sdl's walk and parse",
+		len(r.Results), len(r.Missing), c, h, ff, fr, u, ur, s, stageLimit, so, stageLimit)
 }
 
 // order puts crashes and hangs first, then the repositories whose worst
@@ -82,8 +100,9 @@ func (r *report) markdown() string {
 	}
 	p("    %s\n\n", r.Command)
 	c, h, u, ur, s, so := r.counts()
-	p("**%d repositories, %d crashes, %d hangs, %d files unaccounted for (in %d repositories), %d repositories with a stage above %.1fx the raw parse, %d with a stage after the parse above %.1fx sdl's walk and parse.**",
-		len(r.Results), c, h, u, ur, s, stageLimit, so, stageLimit)
+	ff, fr := r.faults()
+	p("**%d repositories, %d crashes, %d hangs, %d files with faults (in %d repositories), %d files unaccounted for (in %d repositories), %d repositories with a stage above %.1fx the raw parse, %d with a stage after the parse above %.1fx sdl's walk and parse.**",
+		len(r.Results), c, h, ff, fr, u, ur, s, stageLimit, so, stageLimit)
 	if len(r.Missing) > 0 {
 		p(" %d repositories of the list were missing (below).", len(r.Missing))
 	}
