@@ -455,6 +455,25 @@ func ContainsStr(ss []string, s string) bool {
 var PrimitiveTypes = NameSet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
 	object string void dynamic var`)
 
+// ClosingBracket returns the offset after the bracket close that closes
+// the open at s[i], counting nested pairs, or -1 if none does: a Fixup's or
+// a resolver's scan of raw text, where no tree says it.
+func ClosingBracket[T ~string | ~[]byte](s T, i int, open, close byte) int {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
 // Blank overwrites b with spaces but keeps its line breaks: what a
 // Fixup does to code the grammar cannot read, so that every offset, line
 // and column of the rest still holds.

@@ -81,3 +81,24 @@ func TestChildrenBefore(t *testing.T) {
 		t.Errorf("ChildrenBefore(chunk, print(a)) = %q, want %q", got, want)
 	}
 }
+
+func TestClosingBracket(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		i    int
+		want int
+	}{
+		{"f(a(b), c) d", 1, 10},
+		{"${x{y}}rest", 1, 7},
+		{"(unclosed", 0, -1},
+		{"Map<K, List<V>> x", 3, 15},
+	} {
+		open, close := c.s[c.i], map[byte]byte{'(': ')', '{': '}', '<': '>'}[c.s[c.i]]
+		if got := lang.ClosingBracket(c.s, c.i, open, close); got != c.want {
+			t.Errorf("ClosingBracket(%q, %d) = %d, want %d", c.s, c.i, got, c.want)
+		}
+		if got := lang.ClosingBracket([]byte(c.s), c.i, open, close); got != c.want {
+			t.Errorf("ClosingBracket([]byte(%q), %d) = %d, want %d", c.s, c.i, got, c.want)
+		}
+	}
+}

@@ -70,19 +70,7 @@ func expansionEnd(s string) int {
 		if open == '(' {
 			close = ')'
 		}
-		depth := 0
-		for i := 1; i < len(s); i++ {
-			switch s[i] {
-			case open:
-				depth++
-			case close:
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
+		return lang.ClosingBracket(s, 1, open, close)
 	case strings.HasPrefix(s, "`"):
 		if j := strings.IndexByte(s[1:], '`'); j >= 0 {
 			return j + 2

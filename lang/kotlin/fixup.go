@@ -1,5 +1,7 @@
 package kotlin
 
+import "github.com/sdl-dev/sdl/lang"
+
 // primaryConstructorVisibility returns what the parser reads instead of
 // src: the visibility modifier of every primary constructor ("class A
 // private constructor(", "class B<T> @Inject internal constructor(")
@@ -25,7 +27,7 @@ func primaryConstructorVisibility(src []byte) []byte {
 		}
 		j = skipSpace(src, k)
 		if j < len(src) && src[j] == '<' {
-			if j = balanced(src, j, '<', '>'); j < 0 {
+			if j = lang.ClosingBracket(src, j, '<', '>'); j < 0 {
 				continue
 			}
 			j = skipSpace(src, j)
@@ -43,7 +45,7 @@ func primaryConstructorVisibility(src []byte) []byte {
 					break
 				}
 				if k < len(src) && src[k] == '(' {
-					if k = balanced(src, k, '(', ')'); k < 0 {
+					if k = lang.ClosingBracket(src, k, '(', ')'); k < 0 {
 						break
 					}
 				}
@@ -101,24 +103,6 @@ func skipSpace(src []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// balanced returns the offset after the bracket that closes the one at i,
-// -1 if none does.
-func balanced(src []byte, i int, open, close byte) int {
-	depth := 0
-	for ; i < len(src); i++ {
-		switch src[i] {
-		case open:
-			depth++
-		case close:
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return -1
 }
 
 func isIdent(b byte) bool {
