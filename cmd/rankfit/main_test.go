@@ -110,6 +110,22 @@ func TestOwnAndDump(t *testing.T) {
 	}
 }
 
+// cartCands are a task's candidates where the first stage puts the class
+// Cart first and the gold, its method total, second (it holds the task's
+// words in its code), then five functions that hold few.
+func cartCands() []sampleCand {
+	cands := []sampleCand{
+		{F: query.RankFeatures{Seed: 0.9, Size: 0.8, Length: 1, CodeHits: 0.2}, Name: "Cart", Kind: "class"},
+		{F: query.RankFeatures{Seed: 0.7, Callable: 1, Length: 1, CodeHits: 0.8}, Hits: []int{0}, Own: []int{0},
+			Name: "total", Kind: "method"},
+	}
+	for j := range 5 {
+		cands = append(cands, sampleCand{F: query.RankFeatures{Seed: 0.5 - 0.05*float64(j), Callable: 1,
+			CodeHits: 0.1}, Name: fmt.Sprint("f", j), Kind: "function"})
+	}
+	return cands
+}
+
 // TestBoost: in every task a class ranks first by the sum of features and
 // the gold method, whose code holds the task's words, second; the trees
 // learn to promote it, across repositories (leave-one-out puts it first in
@@ -118,15 +134,7 @@ func TestOwnAndDump(t *testing.T) {
 func TestBoost(t *testing.T) {
 	var samples []sample
 	for i := range 60 {
-		s := sample{ID: fmt.Sprint("t", i), Repo: fmt.Sprint("o/r", i%3), NGold: 1}
-		s.Cands = append(s.Cands,
-			sampleCand{F: query.RankFeatures{Seed: 0.9, Size: 0.8, Length: 1, CodeHits: 0.2}, Name: "Cart", Kind: "class"},
-			sampleCand{F: query.RankFeatures{Seed: 0.7, Callable: 1, Length: 1, CodeHits: 0.8}, Hits: []int{0}, Own: []int{0},
-				Name: "total", Kind: "method"})
-		for j := range 5 {
-			s.Cands = append(s.Cands, sampleCand{F: query.RankFeatures{Seed: 0.5 - 0.05*float64(j), Callable: 1,
-				CodeHits: 0.1}, Name: fmt.Sprint("f", j), Kind: "function"})
-		}
+		s := sample{ID: fmt.Sprint("t", i), Repo: fmt.Sprint("o/r", i%3), NGold: 1, Cands: cartCands()}
 		samples = append(samples, s)
 	}
 	dir := t.TempDir()
@@ -169,15 +177,7 @@ func TestBoost(t *testing.T) {
 // and o/r2 get their gold first and those of o/r0 do not.
 func TestTrainOnly(t *testing.T) {
 	task := func(id, repo, set string) sample {
-		s := sample{ID: id, Repo: repo, Set: set, NGold: 1}
-		s.Cands = append(s.Cands,
-			sampleCand{F: query.RankFeatures{Seed: 0.9, Size: 0.8, Length: 1, CodeHits: 0.2}, Name: "Cart", Kind: "class"},
-			sampleCand{F: query.RankFeatures{Seed: 0.7, Callable: 1, Length: 1, CodeHits: 0.8}, Hits: []int{0}, Own: []int{0},
-				Name: "total", Kind: "method"})
-		for j := range 5 {
-			s.Cands = append(s.Cands, sampleCand{F: query.RankFeatures{Seed: 0.5 - 0.05*float64(j), Callable: 1,
-				CodeHits: 0.1}, Name: fmt.Sprint("f", j), Kind: "function"})
-		}
+		s := sample{ID: id, Repo: repo, Set: set, NGold: 1, Cands: cartCands()}
 		return s
 	}
 	var samples []sample
