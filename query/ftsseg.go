@@ -28,6 +28,10 @@ const (
 	ftsStructureRowid = 10
 	ftsSegIDShift     = 31 + 5 + 1 // page bits, dlidx height bits, dlidx flag
 	ftsTombstoneSegs  = 1 << 16
+	// ftsMaxLevel is FTS5's bound on a structure's levels (FTS5_MAX_LEVEL,
+	// fts5_index.c): a record that claims more is not FTS5's, and a
+	// hostile count would otherwise size an allocation
+	ftsMaxLevel = 64
 )
 
 func ftsLeafRowid(seg, page int) int64 { return int64(seg)<<ftsSegIDShift + int64(page) }
@@ -113,7 +117,7 @@ func decodeStructure(rec []byte) (*ftsStructure, error) {
 	}
 	nLevel, nSeg := next(), next()
 	next() // the write counter
-	if bad || nLevel < 0 || nSeg < 0 || nSeg > 1<<16 {
+	if bad || nLevel < 0 || nLevel > ftsMaxLevel || nSeg < 0 || nSeg > 1<<16 {
 		return nil, errSegmentFormat
 	}
 	levels := make([][]*ftsSegment, nLevel)
@@ -369,7 +373,7 @@ func (d *doclistDecoder) page(p []byte, key []byte) (bool, error) {
 			var t []byte
 			if i == 0 {
 				n, k := ftsVarint(p[o:])
-				if k == 0 || o+k+int(n) > szLeaf {
+				if k == 0 || n < 0 || o+k+int(n) > szLeaf {
 					return false, errSegmentFormat
 				}
 				t = p[o+k : o+k+int(n)]
@@ -377,7 +381,7 @@ func (d *doclistDecoder) page(p []byte, key []byte) (bool, error) {
 			} else {
 				pre, k1 := ftsVarint(p[o:])
 				suf, k2 := ftsVarint(p[o+k1:])
-				if k1 == 0 || k2 == 0 || int(pre) > len(prev) || o+k1+k2+int(suf) > szLeaf {
+				if k1 == 0 || k2 == 0 || pre < 0 || suf < 0 || int(pre) > len(prev) || o+k1+k2+int(suf) > szLeaf {
 					return false, errSegmentFormat
 				}
 				t = append(prev[:pre:pre], p[o+k1+k2:o+k1+k2+int(suf)]...)
