@@ -1,6 +1,7 @@
 package rust
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strings"
@@ -21,8 +22,9 @@ var typeKinds = map[string]bool{"struct_item": true, "union_item": true, "enum_i
 
 // defs adds the functions no item declares, which the walk of rust.go
 // defines where it meets them: a generator macro's invocation (its
-// first identifier argument names the function) and "fn name(" in code
-// the parser gave up on (the name). A generator's definitions are the
+// first identifier argument names the function), "fn name(" in code
+// the parser gave up on (the name), and the types and flags of a
+// bitflags! invocation (bitflags.go). A generator's definitions are the
 // invocation's match, for the Symbol hook.
 func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 	gens := map[string][]lang.Capture{}
@@ -31,12 +33,17 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 			gens[t.Text(d.Name)] = append(gens[t.Text(d.Name)], lang.Capture{Name: "_gen", Node: d.Node})
 		}
 	}
-	if len(gens) == 0 && !t.HasError(0) {
+	flags := bytes.Contains(t.Src, []byte("bitflags"))
+	if len(gens) == 0 && !t.HasError(0) && !flags {
 		return ds
 	}
 	for n := int32(0); n < t.Len(); n++ {
 		switch t.Kind(n) {
 		case "macro_invocation":
+			if flags && isBitflags(t, n) {
+				ds = append(ds, bitflagsDefs(t, n)...)
+				continue
+			}
 			g := gens[t.FieldText(n, "macro")]
 			name, _ := generatedName(t, n)
 			if len(g) == 0 || name < 0 {
@@ -193,6 +200,10 @@ func genReturns(s string) string {
 // modifiers and doc comments say, and what the impl or trait whose body
 // declares it makes of it.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
+	if d.Match != nil && len(d.Match.Captures) > 0 && d.Match.Captures[0].Name == bitflagsCapture {
+		bitflagsSymbol(t, d, s)
+		return true
+	}
 	n := d.Node
 	attrs, doc := leading(t, n)
 	a := readAttrs(t, attrs)

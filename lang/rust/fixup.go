@@ -22,7 +22,8 @@ var itemKeywords = []string{"pub", "mod", "fn", "use", "impl", "struct", "enum",
 // `registry()` or `mod runtime` exist. Only a body that parses as Rust
 // items without an error is unwrapped (lazy_static!'s static ref does: its
 // statics are the file's): a DSL such as bitflags!'s struct F: u32 stays a
-// macro invocation. It returns nil when it blanks nothing.
+// macro invocation (whose types bitflags.go reads). It returns nil when it
+// blanks nothing.
 func unwrapItemMacros(src []byte) []byte {
 	if !bytes.Contains(src, []byte("!")) {
 		return nil

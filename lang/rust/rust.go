@@ -272,7 +272,10 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 			w.container(ch, c, scope, false)
 		case codeScope == nil:
 			// code outside functions: macro calls at module level (a
-			// generator's too), recovered fragments
+			// generator's too, bitflags!'s types), recovered fragments
+			if k == "macro_invocation" && isBitflags(t, ch) {
+				w.bitflags(ch, c)
+			}
 			w.x.Define(ch, c.parent) // a generator's function
 			w.expr(ch, code, newScope(c.selfType))
 		default:

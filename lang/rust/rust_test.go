@@ -777,10 +777,81 @@ fn run() {
 	if tab := symbolOf(t, f, "TABLE"); tab.Kind != lang.KindVariable {
 		t.Errorf("TABLE: kind %s", tab.Kind)
 	}
+	// bitflags!'s body is no items: its type and flags are the ones
+	// TestBitflags reads, not the struct and const items of an unwrapping
+	if fl := symbolOf(t, f, "Flags"); fl.Signature.Text != "pub struct Flags: u32" {
+		t.Errorf("Flags: %q", fl.Signature.Text)
+	}
 	for _, s := range f.Symbols {
-		if s.Name == "Flags" || s.Name == "A" {
+		if s.Parent > 0 && f.Symbols[s.Parent].Name == "run" {
 			t.Errorf("a DSL macro's body was read as items: %s %s", s.Kind, s.Name)
 		}
+	}
+}
+
+// TestBitflags: the types a bitflags! invocation declares are classes,
+// from their "pub struct" to their flags, with their docs, derives and
+// visibility; the flags are their consts; the file's impls of the type
+// hang from it.
+func TestBitflags(t *testing.T) {
+	src := `use bitflags::bitflags;
+
+bitflags! {
+    /// Modes available for key bindings.
+    #[derive(Debug, Clone, Copy)]
+    pub struct BindingMode: u8 {
+        /// The cursor keys send application sequences.
+        const APP_CURSOR = 0b0000_0001;
+        const VI         = 0b0000_1000;
+    }
+
+    pub(crate) struct Other: u32 {
+        const X = Self::Y.bits();
+    }
+}
+
+bitflags::bitflags! {
+    struct SequenceModifiers : u8 {
+        const SHIFT = 0b0000_0001;
+    }
+}
+
+impl BindingMode {
+    pub fn new(vi: bool) -> BindingMode {
+        let mut m = BindingMode::empty();
+        m.set(BindingMode::VI, vi);
+        m
+    }
+}
+`
+	f := extractSrc(t, "alacritty/src/config/bindings.rs", src)
+	if len(f.Errors) > 0 {
+		t.Errorf("parse errors: %v", f.Errors)
+	}
+	line := func(s string) int { return strings.Count(src[:strings.Index(src, s)], "\n") + 1 }
+	bm := symbolOf(t, f, "BindingMode")
+	if bm.Kind != lang.KindClass || !bm.Exported || bm.Doc != "Modes available for key bindings." ||
+		bm.Signature.Text != "pub struct BindingMode: u8" || fmt.Sprint(bm.Signature.Bases) != "[Debug Clone Copy]" {
+		t.Errorf("BindingMode: %s exported %v doc %q sig %q bases %v", bm.Kind, bm.Exported, bm.Doc, bm.Signature.Text, bm.Signature.Bases)
+	}
+	if bm.Range.StartLine != line("pub struct BindingMode") || bm.Range.EndLine != line("    pub(crate)")-2 {
+		t.Errorf("BindingMode spans lines %d-%d", bm.Range.StartLine, bm.Range.EndLine)
+	}
+	ac := symbolOf(t, f, "BindingMode.APP_CURSOR")
+	if ac.Kind != lang.KindVariable || ac.Doc != "The cursor keys send application sequences." || ac.Signature.Returns != "BindingMode" || !ac.Exported {
+		t.Errorf("APP_CURSOR: %s doc %q returns %q exported %v", ac.Kind, ac.Doc, ac.Signature.Returns, ac.Exported)
+	}
+	symbolOf(t, f, "BindingMode.VI")
+	if o := symbolOf(t, f, "Other"); o.Exported || o.Visibility != lang.VisInternal {
+		t.Errorf("Other: exported %v visibility %s", o.Exported, o.Visibility)
+	}
+	symbolOf(t, f, "Other.X")
+	if sm := symbolOf(t, f, "SequenceModifiers"); sm.Exported || sm.Visibility != lang.VisPrivate {
+		t.Errorf("SequenceModifiers: exported %v visibility %s", sm.Exported, sm.Visibility)
+	}
+	symbolOf(t, f, "SequenceModifiers.SHIFT")
+	if n := symbolOf(t, f, "BindingMode.new"); n.Kind != lang.KindConstructor || f.Symbols[n.Parent].Name != "BindingMode" {
+		t.Errorf("BindingMode.new: %s under %q", n.Kind, f.Symbols[n.Parent].Name)
 	}
 }
 
