@@ -8,6 +8,93 @@ import (
 	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
+// fixup is what the parser reads of a Rust file: its tokens the grammar
+// does not know blanked (blankTokens), then the items macros wrap
+// unwrapped (unwrapItemMacros). It returns nil when it changes nothing.
+func fixup(src []byte) []byte {
+	out := blankTokens(src)
+	in := src
+	if out != nil {
+		in = out
+	}
+	if un := unwrapItemMacros(in); un != nil {
+		return un
+	}
+	return out
+}
+
+// unsafeWord and externWord open Rust 2024's `unsafe extern "C" { .. }`.
+var unsafeWord, externWord = []byte("unsafe"), []byte("extern")
+
+// blankTokens blanks, outside comments and literals, the tokens the
+// grammar does not know and that carry nothing sdl reads, each byte a
+// space so that every offset stays: the `unsafe` of Rust 2024's
+// `unsafe extern "C" { .. }` (the grammar knows `extern "C" { .. }`
+// only, and made the block's functions an error and code: alacritty's
+// proc_pidinfo had the signature `unsafe extern "C" { pub fn ...`), and a
+// `~` in a macro's tokens (`$(,~$notmode:expr)*`, `~BindingMode::VI`:
+// alacritty's bindings.rs had 50 syntax errors). It returns nil when it
+// blanks nothing.
+func blankTokens(src []byte) []byte {
+	if bytes.IndexByte(src, '~') < 0 && !bytes.Contains(src, unsafeWord) {
+		return nil
+	}
+	var out []byte
+	blank := func(from, to int) {
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		for k := from; k < to; k++ {
+			out[k] = ' '
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		if j := skipLiteral(src, i); j != i {
+			if j < 0 {
+				break
+			}
+			i = j
+			continue
+		}
+		switch {
+		case src[i] == '~':
+			blank(i, i+1)
+		case src[i] == 'u' && bytes.HasPrefix(src[i:], unsafeWord) && (i == 0 || !isIdentByte(src[i-1])) && unsafeExternBlock(src[i+len(unsafeWord):]):
+			blank(i, i+len(unsafeWord))
+			i += len(unsafeWord) - 1
+		case isIdentByte(src[i]):
+			// the rest of a word: r in `for` opens no raw string
+			for i+1 < len(src) && isIdentByte(src[i+1]) {
+				i++
+			}
+		}
+	}
+	return out
+}
+
+// unsafeExternBlock reports whether rest, what follows an `unsafe`, is
+// ` extern "ABI" {` or ` extern {`: a foreign block, not an
+// `unsafe extern "C" fn`.
+func unsafeExternBlock(rest []byte) bool {
+	r := bytes.TrimLeft(rest, " \t\r\n")
+	if len(r) == len(rest) || !bytes.HasPrefix(r, externWord) {
+		return false
+	}
+	r = r[len(externWord):]
+	if len(r) > 0 && isIdentByte(r[0]) {
+		return false
+	}
+	r = bytes.TrimLeft(r, " \t\r\n")
+	if len(r) > 0 && r[0] == '"' {
+		e := skipString(r, 0)
+		if e < 0 {
+			return false
+		}
+		r = bytes.TrimLeft(r[e+1:], " \t\r\n")
+	}
+	return len(r) > 0 && r[0] == '{'
+}
+
 // itemKeywords are the words an item starts with (after its attributes,
 // doc comments and visibility): what a macro body that wraps items opens
 // with.
@@ -207,81 +294,91 @@ func closingBracket(b []byte, open int) int {
 func closingBrace(b []byte, open int) int {
 	depth := 0
 	for i := open; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '{':
+		switch b[i] {
+		case '{':
 			depth++
-		case c == '}':
+		case '}':
 			depth--
 			if depth == 0 {
 				return i
 			}
-		case c == '/' && i+1 < len(b) && b[i+1] == '/':
-			nl := bytes.IndexByte(b[i:], '\n')
-			if nl < 0 {
+		default:
+			if i = skipLiteral(b, i); i < 0 {
 				return -1
-			}
-			i += nl
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			// block comments nest
-			d := 0
-			j := i
-			for ; j+1 < len(b); j++ {
-				if b[j] == '/' && b[j+1] == '*' {
-					d++
-					j++
-				} else if b[j] == '*' && b[j+1] == '/' {
-					d--
-					j++
-					if d == 0 {
-						break
-					}
-				}
-			}
-			if d != 0 {
-				return -1
-			}
-			i = j
-		case c == 'r' && i+1 < len(b) && (b[i+1] == '#' || b[i+1] == '"') && (i == 0 || !isIdentByte(b[i-1])):
-			// r"..." and r#"..."#
-			j := i + 1
-			hashes := 0
-			for j < len(b) && b[j] == '#' {
-				hashes++
-				j++
-			}
-			if j >= len(b) || b[j] != '"' {
-				continue // r#ident
-			}
-			closer := append([]byte{'"'}, bytes.Repeat([]byte{'#'}, hashes)...)
-			e := bytes.Index(b[j+1:], closer)
-			if e < 0 {
-				return -1
-			}
-			i = j + 1 + e + len(closer) - 1
-		case c == '"':
-			i = skipString(b, i)
-			if i < 0 {
-				return -1
-			}
-		case c == '\'':
-			// a character literal ('x', '\n', '\u{1F600}'), else a lifetime
-			if i+2 < len(b) && b[i+1] == '\\' {
-				e := bytes.IndexByte(b[i+2:], '\'')
-				if e < 0 {
-					return -1
-				}
-				i += 2 + e
-			} else if i+2 < len(b) && b[i+2] == '\'' {
-				i += 2
-			} else if i+1 < len(b) && b[i+1] >= 0x80 {
-				// a multi-byte character
-				if e := bytes.IndexByte(b[i+1:min(len(b), i+6)], '\''); e >= 0 {
-					i += 1 + e
-				}
 			}
 		}
 	}
 	return -1
+}
+
+// skipLiteral returns the offset of the last byte of the comment, string
+// or character literal that starts at i, i when none does, or -1 when it
+// does not end.
+func skipLiteral(b []byte, i int) int {
+	switch c := b[i]; {
+	case c == '/' && i+1 < len(b) && b[i+1] == '/':
+		nl := bytes.IndexByte(b[i:], '\n')
+		if nl < 0 {
+			return -1
+		}
+		return i + nl
+	case c == '/' && i+1 < len(b) && b[i+1] == '*':
+		// block comments nest
+		d := 0
+		j := i
+		for ; j+1 < len(b); j++ {
+			if b[j] == '/' && b[j+1] == '*' {
+				d++
+				j++
+			} else if b[j] == '*' && b[j+1] == '/' {
+				d--
+				j++
+				if d == 0 {
+					break
+				}
+			}
+		}
+		if d != 0 {
+			return -1
+		}
+		return j
+	case c == 'r' && i+1 < len(b) && (b[i+1] == '#' || b[i+1] == '"') && (i == 0 || !isIdentByte(b[i-1])):
+		// r"..." and r#"..."#
+		j := i + 1
+		hashes := 0
+		for j < len(b) && b[j] == '#' {
+			hashes++
+			j++
+		}
+		if j >= len(b) || b[j] != '"' {
+			return i // r#ident
+		}
+		closer := append([]byte{'"'}, bytes.Repeat([]byte{'#'}, hashes)...)
+		e := bytes.Index(b[j+1:], closer)
+		if e < 0 {
+			return -1
+		}
+		return j + 1 + e + len(closer) - 1
+	case c == '"':
+		return skipString(b, i)
+	case c == '\'':
+		// a character literal ('x', '\n', '\u{1F600}'), else a lifetime
+		if i+2 < len(b) && b[i+1] == '\\' {
+			e := bytes.IndexByte(b[i+2:], '\'')
+			if e < 0 {
+				return -1
+			}
+			return i + 2 + e
+		} else if i+2 < len(b) && b[i+2] == '\'' {
+			return i + 2
+		} else if i+1 < len(b) && b[i+1] >= 0x80 {
+			// a multi-byte character
+			if e := bytes.IndexByte(b[i+1:min(len(b), i+6)], '\''); e >= 0 {
+				return i + 1 + e
+			}
+		}
+	}
+	return i
 }
 
 // skipString returns the offset of the " that closes the string opening

@@ -50,7 +50,7 @@ func init() {
 		Finish:     finish,
 		Resolver:   lang.Resolvers{Ref: resolve, Import: resolveImport},
 		SkelRules:  skeleton,
-		Fixup:      unwrapItemMacros,
+		Fixup:      fixup,
 	})
 }
 

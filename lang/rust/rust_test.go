@@ -898,3 +898,48 @@ mod m {
 		t.Errorf("broken: %v errors %d, g %q %v", names, len(broken.Errors), g.Signature.Text, g.Signature.Params)
 	}
 }
+
+// TestBlankTokens: Rust 2024's `unsafe extern "C" { .. }` block and a
+// macro's `~` tokens, which the grammar does not know, parse without
+// errors (alacritty's macos/proc.rs and config/bindings.rs); the block's
+// functions are the module's, with their own signatures and lines; an
+// `unsafe extern "C" fn` stays unsafe, and a `~` or `unsafe extern {` in
+// a string or comment stays as written.
+func TestBlankTokens(t *testing.T) {
+	src := `mod sys {
+    // unsafe extern "C" { is Rust 2024
+    unsafe extern "C" {
+        pub fn proc_pidinfo(pid: c_int, buffer: *mut c_void) -> c_int;
+    }
+    pub unsafe extern "C" fn callback(x: i32) -> i32 { x }
+}
+
+macro_rules! bindings {
+    ($ty:ident; $($key:tt $(,~$notmode:expr)* ;$action:expr);*) => {{
+        let s = "~not unsafe extern {";
+        vec![$($ty { key: $key, action: $action }),*]
+    }};
+}
+
+fn defaults() -> Vec<KeyBinding> {
+    bindings!(KeyBinding; "c", ~BindingMode::VI; Action::Copy)
+}
+`
+	f := extractSrc(t, "alacritty/src/macos/proc.rs", src)
+	if len(f.Errors) > 0 {
+		t.Errorf("parse errors: %v", f.Errors)
+	}
+	p := symbolOf(t, f, "sys.proc_pidinfo")
+	if p.Signature.Text != "pub fn proc_pidinfo(pid: c_int, buffer: *mut c_void) -> c_int;" || p.Range.StartLine != 4 {
+		t.Errorf("proc_pidinfo: %q at line %d", p.Signature.Text, p.Range.StartLine)
+	}
+	if cb := symbolOf(t, f, "sys.callback"); !strings.Contains(fmt.Sprint(cb.Signature.Modifiers), "unsafe") {
+		t.Errorf("callback: modifiers %v", cb.Signature.Modifiers)
+	}
+	symbolOf(t, f, "defaults")
+	out := string(blankTokens([]byte(src)))
+	if len(out) != len(src) || !strings.Contains(out, `"~not unsafe extern {"`) || !strings.Contains(out, `// unsafe extern "C" { is`) ||
+		strings.Contains(out, `,~$`) || strings.Contains(out, `    unsafe extern "C" {`) {
+		t.Errorf("blanked:\n%s", out)
+	}
+}
