@@ -179,18 +179,24 @@ func containsNode(ns []int32, n int32) bool {
 }
 
 // bitflags places the types and flags of bitflags! invocation m in
-// symbol c.parent: each type starts at its "pub struct", as a struct
-// does, and is a type that the file's impls find.
+// symbol c.parent: a type is a type that the file's impls find, and spans
+// the invocation that declares it alone (whose skeleton is the
+// invocation's), else its own "pub struct" to its last flag.
 func (w *walker) bitflags(m int32, c state) {
 	t := w.t
-	for _, ft := range bitflagsTypes(t, m) {
+	types := bitflagsTypes(t, m)
+	for _, ft := range types {
 		sym, ok := w.x.Define(ft.body, c.parent)
 		if !ok {
 			continue
 		}
 		s := &w.x.Facts.Symbols[sym]
-		st := t.Range(ft.start)
-		s.Range.StartLine, s.Range.StartCol, s.StartByte = st.StartLine, st.StartCol, t.Nodes[ft.start].StartByte
+		if len(types) == 1 {
+			s.Range, s.StartByte, s.EndByte = t.Range(m), t.Nodes[m].StartByte, t.Nodes[m].EndByte
+		} else {
+			st := t.Range(ft.start)
+			s.Range.StartLine, s.Range.StartCol, s.StartByte = st.StartLine, st.StartCol, t.Nodes[ft.start].StartByte
+		}
 		name := t.Text(ft.name)
 		w.types[name] = append(w.types[name], sym)
 		for _, cn := range ft.consts {

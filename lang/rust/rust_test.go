@@ -853,6 +853,31 @@ impl BindingMode {
 	if n := symbolOf(t, f, "BindingMode.new"); n.Kind != lang.KindConstructor || f.Symbols[n.Parent].Name != "BindingMode" {
 		t.Errorf("BindingMode.new: %s under %q", n.Kind, f.Symbols[n.Parent].Name)
 	}
+
+	// the skeletons keep the flags, as a struct's keep its fields: the
+	// file's (exported only too), and that of a type the invocation
+	// declares alone, which spans it
+	p := lang.NewParser()
+	defer p.Close()
+	tr, err := p.Parse(lang.ByName("rust"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	skel := func(start, end uint32, exported bool) string {
+		var b strings.Builder
+		for _, l := range lang.Skeleton(tr, start, end, lang.SkeletonOptions{ExportedOnly: exported}) {
+			b.WriteString(l.Text + "\n")
+		}
+		return b.String()
+	}
+	if file := skel(0, uint32(len(src)), true); !strings.Contains(file, "        const APP_CURSOR = 0b0000_0001;\n") {
+		t.Errorf("the file's skeleton lacks BindingMode's flags:\n%s", file)
+	}
+	sm := symbolOf(t, f, "SequenceModifiers")
+	want := "bitflags::bitflags! {\n    struct SequenceModifiers : u8 {\n        const SHIFT = 0b0000_0001;\n    }\n}\n"
+	if sm.Range.StartLine != line("bitflags::bitflags!") || skel(sm.StartByte, sm.EndByte, false) != want {
+		t.Errorf("SequenceModifiers at line %d, skeleton:\n%s", sm.Range.StartLine, skel(sm.StartByte, sm.EndByte, false))
+	}
 }
 
 // TestWalkOrder: the query's items are kept in the order the walk meets

@@ -30,6 +30,12 @@ func skelMember(s *lang.Skel, n int32) lang.Shape {
 	switch t.Kind(n) {
 	case "use_declaration", "extern_crate_declaration":
 		return lang.Shape{Kind: lang.ShapeVerbatim}
+	case "macro_invocation":
+		// bitflags!'s flags are its types' definitions, as a struct's
+		// fields are
+		if isBitflags(t, n) {
+			return lang.Shape{Kind: lang.ShapeVerbatim}
+		}
 	case "function_item":
 		if b := t.Field(n, "body"); b >= 0 {
 			return lang.Shape{Kind: lang.ShapeFrame, Holes: []lang.Hole{s.BodyHole(b, lang.HoleCode)}}
@@ -116,6 +122,13 @@ func skelExported(s *lang.Skel, n, container int32) bool {
 		}
 		return false
 	case "macro_definition":
+		return false
+	case "macro_invocation":
+		for _, ft := range bitflagsTypes(t, n) {
+			if ft.vis == "pub" {
+				return true
+			}
+		}
 		return false
 	}
 	return skelPub(t, n)
