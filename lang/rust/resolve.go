@@ -261,6 +261,10 @@ func (r *resValue) path(file string, segs []string, depth int, skip *lang.Import
 	}
 	if skip == nil && depth == 0 {
 		key := "rs.path\x00" + file + "\x00" + strings.Join(segs, "::")
+		if segs[0] == "super" && file == r.file {
+			m, _ := r.inlineMod()
+			key += "\x00" + m
+		}
 		return r.decode(r.tab.Memo(key, func() string { return encode(r.pathUncached(file, segs, depth, nil)) }))
 	}
 	return r.pathUncached(file, segs, depth, skip)
@@ -292,6 +296,14 @@ func (r *resValue) first(file, seg string, depth int, skip *lang.Import) (ent, b
 	case "self":
 		return ent{file: file}, true
 	case "super":
+		if m, ok := r.inlineMod(); ok && file == r.file {
+			// super of an inline module (mod tests { use super::X; }):
+			// the module around it in this file
+			if i := strings.LastIndex(m, "."); i >= 0 {
+				return ent{file: file, cont: m[:i]}, true
+			}
+			return ent{file: file}, true
+		}
 		if i := strings.LastIndex(rf.Module, "::"); i >= 0 {
 			if f := r.modFile(file, rf.Module[:i]); f != "" {
 				return ent{file: f}, true
@@ -627,6 +639,19 @@ func (r *resValue) ownMethod(typ *lang.Target, name string) (*lang.Target, int) 
 	case len(inFile) == 1:
 		return inFile[0], 0
 	case len(inFile) > 1:
+		// a type of the same name in a module of the file (alacritty's
+		// trait ActionContext and, in its mod tests, a struct
+		// ActionContext implementing it): the members of this very one
+		var own *lang.Target
+		n := 0
+		for _, t := range inFile {
+			if t.Container == typ.Qualified() {
+				own, n = t, n+1
+			}
+		}
+		if n == 1 {
+			return own, 0
+		}
 		return nil, len(inFile)
 	}
 	if len(others) == 1 && r.crateDir(others[0].Path) == r.crateDir(typ.Path) {
@@ -1141,6 +1166,24 @@ func (r *resValue) scopeOf() string {
 		return ""
 	}
 	return f.Qualified()
+}
+
+// inlineMod is the qualified name of the innermost inline module of the
+// referencing file that holds the referencing symbol (or is it).
+func (r *resValue) inlineMod() (string, bool) {
+	for q := r.scopeOf(); q != ""; {
+		for _, t := range r.tab.ByName(q[strings.LastIndex(q, ".")+1:]) {
+			if t.Kind == lang.KindModule && t.Path == r.file && t.Qualified() == q && t.ID != r.ctx.File.ModuleID {
+				return q, true
+			}
+		}
+		i := strings.LastIndex(q, ".")
+		if i < 0 {
+			break
+		}
+		q = q[:i]
+	}
+	return "", false
 }
 
 // inScope finds an item of the referencing file visible from the

@@ -649,7 +649,16 @@ func bindPattern(t *lang.Tree, p int32, scope *scope) {
 		bind(p)
 		return
 	}
+	// a match arm's guard (Some(x) if ctx.ready()) is code, not a pattern:
+	// its names are used, not bound
+	guard := int32(-1)
+	if t.Kind(p) == "match_pattern" {
+		guard = t.Field(p, "condition")
+	}
 	for d := range t.Descendants(p) {
+		if guard >= 0 && d >= guard && d < t.Nodes[guard].End {
+			continue
+		}
 		switch t.Kind(d) {
 		case "identifier", "shorthand_field_identifier":
 			// the type of a tuple struct or struct pattern is no binding
