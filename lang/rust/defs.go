@@ -34,6 +34,9 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 		}
 	}
 	flags := bytes.Contains(t.Src, []byte("bitflags"))
+	if bytes.Contains(t.Src, []byte("proc_macro_derive")) {
+		ds = append(ds, deriveDefs(t, ds)...)
+	}
 	if len(gens) == 0 && !t.HasError(0) && !flags {
 		return ds
 	}
@@ -65,6 +68,42 @@ func defs(t *lang.Tree, ds []lang.Def) []lang.Def {
 		}
 	}
 	return ds
+}
+
+// deriveCapture marks the derive macro a proc-macro function defines.
+const deriveCapture = "_derive"
+
+// deriveDefs are the derive macros the functions of ds define: the
+// function of #[proc_macro_derive(ConfigDeserialize, attributes(config))]
+// defines the macro ConfigDeserialize, a second symbol of the same code
+// (alacritty_config_derive's: 25 imports of them were unresolved).
+func deriveDefs(t *lang.Tree, ds []lang.Def) []lang.Def {
+	var out []lang.Def
+	for _, d := range ds {
+		if t.Kind(d.Node) != "function_item" {
+			continue
+		}
+		attrs, _ := leading(t, d.Node)
+		for _, at := range attrs {
+			attr := t.ChildOfKind(at, "attribute")
+			if attr < 0 {
+				continue
+			}
+			if p := t.FirstNamedChild(attr); p < 0 || t.Text(p) != "proc_macro_derive" {
+				continue
+			}
+			args := t.Field(attr, "arguments")
+			if args < 0 {
+				continue
+			}
+			if name := t.ChildOfKind(args, "identifier"); name >= 0 {
+				// made of the attribute: the function's code is the function's
+				out = append(out, lang.Def{Node: at, Name: name, Body: -1, Kind: lang.KindFunction,
+					Match: &lang.Match{Pattern: -1, Captures: []lang.Capture{{Name: deriveCapture, Node: d.Node}}}})
+			}
+		}
+	}
+	return out
 }
 
 // lastBeside returns the last of cands whose parent is parent, else the
@@ -200,9 +239,20 @@ func genReturns(s string) string {
 // modifiers and doc comments say, and what the impl or trait whose body
 // declares it makes of it.
 func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
-	if d.Match != nil && len(d.Match.Captures) > 0 && d.Match.Captures[0].Name == bitflagsCapture {
-		bitflagsSymbol(t, d, s)
-		return true
+	if d.Match != nil && len(d.Match.Captures) > 0 {
+		switch d.Match.Captures[0].Name {
+		case bitflagsCapture:
+			bitflagsSymbol(t, d, s)
+			return true
+		case deriveCapture:
+			// the derive macro a proc-macro function defines: what
+			// `use x_derive::Name` and #[derive(Name)] name
+			fn := d.Match.Captures[0].Node
+			_, doc := leading(t, fn)
+			s.Kind, s.Exported, s.Visibility, s.Doc = lang.KindFunction, true, lang.VisExported, joinDoc(doc)
+			s.Signature = lang.Signature{Text: "#[proc_macro_derive(" + s.Name + ")] fn " + t.FieldText(fn, "name"), Modifiers: []string{"macro", "derive"}}
+			return true
+		}
 	}
 	n := d.Node
 	attrs, doc := leading(t, n)

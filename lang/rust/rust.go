@@ -257,7 +257,10 @@ func (w *walker) container(n int32, c state, scope *scope, top bool) {
 				inner = append(inner, docText(t, ch))
 			}
 			continue
-		case "attribute_item", "inner_attribute_item":
+		case "attribute_item":
+			w.x.Define(ch, c.parent) // a proc-macro function's derive macro
+			continue
+		case "inner_attribute_item":
 			continue
 		}
 		if !t.Named(ch) {

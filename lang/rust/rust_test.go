@@ -968,3 +968,26 @@ fn defaults() -> Vec<KeyBinding> {
 		t.Errorf("blanked:\n%s", out)
 	}
 }
+
+// TestProcMacroDerive: #[proc_macro_derive(Name)] defines the derive
+// macro Name, a symbol of its own made of the attribute; the function
+// keeps its code: its fingerprint and identifiers are as without it.
+func TestProcMacroDerive(t *testing.T) {
+	src := `/// Derive ConfigDeserialize.
+#[proc_macro_derive(ConfigDeserialize, attributes(config))]
+pub fn derive_config_deserialize(input: TokenStream) -> TokenStream {
+    config_deserialize::derive(input)
+}
+`
+	f := extractSrc(t, "alacritty_config_derive/src/lib.rs", src)
+	d := symbolOf(t, f, "ConfigDeserialize")
+	if d.Kind != lang.KindFunction || !d.Exported || d.Range.StartLine != 2 || d.Range.EndLine != 2 || d.Doc != "Derive ConfigDeserialize." ||
+		d.Signature.Text != "#[proc_macro_derive(ConfigDeserialize)] fn derive_config_deserialize" {
+		t.Errorf("ConfigDeserialize: %s exported %v lines %d-%d doc %q sig %q", d.Kind, d.Exported, d.Range.StartLine, d.Range.EndLine, d.Doc, d.Signature.Text)
+	}
+	fn := symbolOf(t, f, "derive_config_deserialize")
+	plain := symbolOf(t, extractSrc(t, "alacritty_config_derive/src/lib.rs", strings.Replace(src, "proc_macro_derive(ConfigDeserialize, attributes(config))", "inline", 1)), "derive_config_deserialize")
+	if fn.Fingerprint != plain.Fingerprint || fmt.Sprint(fn.Idents) != fmt.Sprint(plain.Idents) || len(fn.Idents) == 0 {
+		t.Errorf("derive_config_deserialize: fingerprint %s idents %v, without the derive %s %v", fn.Fingerprint, fn.Idents, plain.Fingerprint, plain.Idents)
+	}
+}
