@@ -28,7 +28,8 @@ var unsafeWord, externWord = []byte("unsafe"), []byte("extern")
 
 // blankTokens blanks, outside comments and literals, the tokens the
 // grammar does not know and that carry nothing sdl reads, each byte a
-// space so that every offset stays: the `unsafe` of Rust 2024's
+// space so that every offset stays: all but the last attribute of a
+// function's parameter, the `unsafe` of Rust 2024's
 // `unsafe extern "C" { .. }` (the grammar knows `extern "C" { .. }`
 // only, and made the block's functions an error and code: alacritty's
 // proc_pidinfo had the signature `unsafe extern "C" { pub fn ...`), and a
@@ -36,7 +37,8 @@ var unsafeWord, externWord = []byte("unsafe"), []byte("extern")
 // alacritty's bindings.rs had 50 syntax errors). It returns nil when it
 // blanks nothing.
 func blankTokens(src []byte) []byte {
-	if bytes.IndexByte(src, '~') < 0 && !bytes.Contains(src, unsafeWord) {
+	attrs := paramAttrs(src)
+	if bytes.IndexByte(src, '~') < 0 && !bytes.Contains(src, unsafeWord) && !attrs {
 		return nil
 	}
 	var out []byte
@@ -48,28 +50,124 @@ func blankTokens(src []byte) []byte {
 			out[k] = ' '
 		}
 	}
+	var params []bool // the open parentheses: is each a fn's parameter list?
+	last := byte(0)   // the last byte of code before i
 	for i := 0; i < len(src); i++ {
 		if j := skipLiteral(src, i); j != i {
 			if j < 0 {
 				break
 			}
+			if src[i] != '/' {
+				last = src[j]
+			}
 			i = j
 			continue
 		}
-		switch {
-		case src[i] == '~':
+		switch c := src[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == '~':
 			blank(i, i+1)
-		case src[i] == 'u' && bytes.HasPrefix(src[i:], unsafeWord) && (i == 0 || !isIdentByte(src[i-1])) && unsafeExternBlock(src[i+len(unsafeWord):]):
+			continue
+		case c == 'u' && bytes.HasPrefix(src[i:], unsafeWord) && (i == 0 || !isIdentByte(src[i-1])) && unsafeExternBlock(src[i+len(unsafeWord):]):
 			blank(i, i+len(unsafeWord))
 			i += len(unsafeWord) - 1
-		case isIdentByte(src[i]):
+		case isIdentByte(c):
 			// the rest of a word: r in `for` opens no raw string
 			for i+1 < len(src) && isIdentByte(src[i+1]) {
 				i++
 			}
+		case c == '(' && attrs:
+			params = append(params, fnParams(src, i))
+		case c == ')' && len(params) > 0:
+			params = params[:len(params)-1]
+		case c == '#' && len(params) > 0 && params[len(params)-1] && (last == '(' || last == ','):
+			// a parameter's attributes: the grammar takes one, so all
+			// but the last are blanked (alacritty's Window::new has
+			// #[rustfmt::skip] #[cfg(..)] x11_visual: ..); sdl reads none
+			end := attrEnd(src, i)
+			if end < 0 {
+				break
+			}
+			next := end + 1
+			for next < len(src) && (src[next] == ' ' || src[next] == '\t' || src[next] == '\n' || src[next] == '\r') {
+				next++
+			}
+			if attrEnd(src, next) < 0 {
+				break
+			}
+			blank(i, end+1)
+			i = next - 1
+			continue // the parameter still starts after last
 		}
+		last = src[i]
 	}
 	return out
+}
+
+// paramAttrs reports whether src may hold an attribute of a parameter:
+// a #[ after ( or , and spaces.
+func paramAttrs(src []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte("#["))
+		if j < 0 {
+			return false
+		}
+		k := i + j - 1
+		for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+			k--
+		}
+		if k >= 0 && (src[k] == '(' || src[k] == ',') {
+			return true
+		}
+		i += j + 2
+	}
+}
+
+// attrEnd is the offset of the ] that closes the outer attribute #[..]
+// at i, or -1 when none starts there.
+func attrEnd(src []byte, i int) int {
+	if i+1 >= len(src) || src[i] != '#' || src[i+1] != '[' {
+		return -1
+	}
+	return closingBracket(src, i+1)
+}
+
+// fnParams reports whether the ( at open opens a function's parameters:
+// `fn name(` or `fn name<..>(`.
+func fnParams(src []byte, open int) bool {
+	k := open - 1
+	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+		k--
+	}
+	if k >= 0 && src[k] == '>' {
+		depth := 0
+		for ; k >= 0; k-- {
+			if src[k] == '>' {
+				depth++
+			} else if src[k] == '<' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		k--
+		for k >= 0 && (src[k] == ' ' || src[k] == '\t') {
+			k--
+		}
+	}
+	end := k + 1
+	for k >= 0 && isIdentByte(src[k]) {
+		k--
+	}
+	if k+1 == end {
+		return false
+	}
+	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+		k--
+	}
+	return k >= 1 && src[k] == 'n' && src[k-1] == 'f' && (k < 2 || !isIdentByte(src[k-2]))
 }
 
 // unsafeExternBlock reports whether rest, what follows an `unsafe`, is

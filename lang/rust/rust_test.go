@@ -924,9 +924,10 @@ mod m {
 	}
 }
 
-// TestBlankTokens: Rust 2024's `unsafe extern "C" { .. }` block and a
-// macro's `~` tokens, which the grammar does not know, parse without
-// errors (alacritty's macos/proc.rs and config/bindings.rs); the block's
+// TestBlankTokens: Rust 2024's `unsafe extern "C" { .. }` block, a
+// macro's `~` tokens and a parameter's second attribute, which the
+// grammar does not know, parse without errors (alacritty's macos/proc.rs,
+// config/bindings.rs and display/window.rs); the block's
 // functions are the module's, with their own signatures and lines; an
 // `unsafe extern "C" fn` stays unsafe, and a `~` or `unsafe extern {` in
 // a string or comment stays as written.
@@ -949,6 +950,18 @@ macro_rules! bindings {
 fn defaults() -> Vec<KeyBinding> {
     bindings!(KeyBinding; "c", ~BindingMode::VI; Action::Copy)
 }
+
+impl Window {
+    pub fn new<E: Into<u8>>(
+        event_loop: &ActiveEventLoop, // (#[not, an attribute]
+        #[rustfmt::skip]
+        #[cfg(all(feature = "x11", not(any(target_os = "macos", windows))))]
+        x11_visual: Option<X11VisualInfo>,
+    ) -> Result<Window> {
+        let a = [#[allow(unused)] 1, 2];
+        Window::build(#[cfg(x11)] x11_visual)
+    }
+}
 `
 	f := extractSrc(t, "alacritty/src/macos/proc.rs", src)
 	if len(f.Errors) > 0 {
@@ -962,7 +975,20 @@ fn defaults() -> Vec<KeyBinding> {
 		t.Errorf("callback: modifiers %v", cb.Signature.Modifiers)
 	}
 	symbolOf(t, f, "defaults")
+	// a parameter's attributes but the last are blanked: the grammar
+	// takes one
+	if n := symbolOf(t, f, "Window.new"); fmt.Sprint(n.Signature.Params) != "[{event_loop &ActiveEventLoop  false false} {x11_visual Option<X11VisualInfo>  false false}]" {
+		t.Errorf("Window.new: params %v", n.Signature.Params)
+	}
 	out := string(blankTokens([]byte(src)))
+	for _, keep := range []string{"// (#[not, an attribute]", `        #[cfg(all(feature = "x11"`, "[#[allow(unused)] 1, 2]", "build(#[cfg(x11)] x11_visual)"} {
+		if !strings.Contains(out, keep) {
+			t.Errorf("%q was blanked", keep)
+		}
+	}
+	if strings.Contains(out, "#[rustfmt::skip]") {
+		t.Errorf("#[rustfmt::skip] was kept")
+	}
 	if len(out) != len(src) || !strings.Contains(out, `"~not unsafe extern {"`) || !strings.Contains(out, `// unsafe extern "C" { is`) ||
 		strings.Contains(out, `,~$`) || strings.Contains(out, `    unsafe extern "C" {`) {
 		t.Errorf("blanked:\n%s", out)
