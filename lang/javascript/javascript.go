@@ -1724,8 +1724,10 @@ func (w *walkState) valueArgs(args int32, c *state) {
 }
 
 // calleeWrappers are what unwrapping a callee looks through: (f)(), f!(),
-// and TypeScript's f<T>().
-var calleeWrappers = lang.KindSet("parenthesized_expression", "non_null_expression", "instantiation_expression")
+// and TypeScript's f<T>(); and "await f<T>(x)", which the TypeScript
+// grammars read as a call of "await f" (the type arguments bind the call
+// to the await), a call of f all the same.
+var calleeWrappers = lang.KindSet("parenthesized_expression", "non_null_expression", "instantiation_expression", "await_expression")
 
 func (w *walkState) newExpr(n int32, c *state) {
 	t := w.t
