@@ -51,9 +51,10 @@ func init() {
 }
 
 // newScope makes the scope of a function: Go's walker reads and writes
-// its maps directly, a name's type and the call it holds apart.
+// its maps directly, a name's type and the call it holds apart, with the
+// type of that call's first part (Heads).
 func newScope() *lang.Scope {
-	return &lang.Scope{Types: map[string]string{}, Calls: map[string]string{}}
+	return &lang.Scope{Types: map[string]string{}, Calls: map[string]string{}, Heads: map[string]string{}}
 }
 
 // declaration is the declaration at the top of the file that holds or is
@@ -492,15 +493,36 @@ func selectorRef(x *lang.Extractor, sel int32, kind string, sym int, scope *lang
 	if typ, ok := scope.Types[head]; ok {
 		r.QualifierType = typ
 	} else if c, ok := scope.Calls[head]; ok {
-		r.QualifierCall = c
+		// x.M() with x := a.b(): the result of a.b, a's type the head
+		r.QualifierCall, r.QualifierType = c, scope.Heads[head]
 	}
 	if t.Kind(op) == "call_expression" {
 		// f().M(): the qualifier is the result of f
 		if inner := t.Field(op, "function"); inner >= 0 {
-			r.QualifierCall = lang.OneLine(t.Text(inner))
+			r.QualifierCall, _ = chainCall(scope, lang.OneLine(t.Text(inner)))
 		}
 	}
 	return r, true
+}
+
+// chainCall is the call fn (x.M, a.b().M) written from what scope knows
+// of its first part, and that part's type: x.M with x := a.b() is
+// a.b().M, whose head is a's type, as resolution reads a chain.
+func chainCall(scope *lang.Scope, fn string) (call, head string) {
+	h := fn
+	if i := strings.IndexAny(h, ".(["); i >= 0 {
+		h = h[:i]
+	}
+	if len(h) == len(fn) || fn[len(h)] != '.' {
+		return fn, ""
+	}
+	if typ, ok := scope.Types[h]; ok {
+		return fn, typ
+	}
+	if c, ok := scope.Calls[h]; ok {
+		return c + "()" + fn[len(h):], scope.Heads[h]
+	}
+	return fn, ""
 }
 
 func call(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
@@ -515,6 +537,9 @@ func call(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
 		if name == "panic" {
 			x.Throw(sym, "panics", t.FieldText(n, "arguments"), n)
 		}
+		if local(scope, name) {
+			return // a function value: a parameter, receiver or local (cancel())
+		}
 		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: sym}, n)
 	case "selector_expression":
 		if r, ok := selectorRef(x, fn, lang.RefCall, sym, scope); ok {
@@ -522,7 +547,7 @@ func call(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
 		}
 	case "index_expression":
 		// F[T](x)
-		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" {
+		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" && !local(scope, t.Text(inner)) {
 			x.Ref(lang.Ref{Kind: lang.RefCall, Name: t.Text(inner), Symbol: sym}, n)
 		}
 	}
@@ -582,7 +607,7 @@ func assign(x *lang.Extractor, n int32, scope *lang.Scope) {
 					}
 					break
 				}
-				scope.Calls[name] = lang.OneLine(t.Text(fn))
+				scope.Calls[name], scope.Heads[name] = chainCall(scope, lang.OneLine(t.Text(fn)))
 				delete(scope.Types, name)
 			}
 		case "type_assertion_expression":

@@ -288,8 +288,9 @@ func resolveBare(ctx *lang.Context, name string, types bool) lang.Resolution {
 func qualifierType(ctx *lang.Context, r *lang.Ref, depth int) (typ *lang.Target, external bool) {
 	segs := strings.Split(r.Qualifier, ".")
 	switch {
-	case r.QualifierCall != "" && (r.QualifierType == "" || strings.Contains(r.Qualifier, "(")):
-		// x := f(); x.M() or a.f().M(): the type f returns
+	case r.QualifierCall != "":
+		// x := f(); x.M() or a.f().M(): the type f returns (QualifierType
+		// is then the type of f's qualifier)
 		typ, external = callResultType(ctx, r.QualifierCall, r.QualifierType, depth)
 		if strings.Contains(r.Qualifier, "(") {
 			return typ, external
@@ -318,6 +319,9 @@ func callResultType(ctx *lang.Context, fn, headType string, depth int) (*lang.Ta
 		r.Name, r.Qualifier = fn[i+1:], fn[:i]
 		if !strings.ContainsAny(r.Qualifier, ".([") {
 			r.QualifierType = headType
+		} else if open := callOpen(r.Qualifier); open > 0 {
+			// a.b(x).M: the result of a.b, whose head has headType
+			r.QualifierCall, r.QualifierType = r.Qualifier[:open], headType
 		}
 	}
 	if strings.ContainsAny(r.Name, "()[") {
@@ -341,6 +345,27 @@ func callResultType(ctx *lang.Context, fn, headType string, depth int) (*lang.Ta
 		}
 	}
 	return resolveTypeExt(ctx.Table, res.Target.Path, ret)
+}
+
+// callOpen is the offset of the parenthesis that opens the arguments of
+// a qualifier that ends in a call (a.b(x) gives 3), or -1.
+func callOpen(q string) int {
+	if !strings.HasSuffix(q, ")") {
+		return -1
+	}
+	depth := 0
+	for i := len(q) - 1; i >= 0; i-- {
+		switch q[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // resolveType resolves a type expression written in file fromPath.
