@@ -195,10 +195,14 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 					return lang.Bound(m, lang.RuleReceiver)
 				}
 			} else if v.Target.Kind == lang.KindVariable && v.Target.Returns != "" {
-				if typ := resolveType(ctx.Table, v.Target.Path, v.Target.Returns); typ != nil {
+				typ, ext := resolveTypeExt(ctx.Table, v.Target.Path, v.Target.Returns)
+				if typ != nil {
 					if m, _ := method(ctx.Table, typ, r.Name, 0); m != nil {
 						return lang.Bound(m, lang.RuleReceiver)
 					}
+				} else if ext {
+					// var mu sync.RWMutex; mu.RLock(): the other package's
+					return lang.Unbound(lang.RuleExternal, 0)
 				}
 			}
 		}
@@ -251,14 +255,16 @@ func visible(from string, t *lang.Target) bool {
 }
 
 // resolveBare binds an unqualified name: same file, same package, then
-// dot imports. types is true when the name is used as a type.
+// dot imports. types is true when the name is used as a type. A name none
+// of these declares, in a file that dot-imports another module's package
+// (. "github.com/onsi/gomega"), is that package's: external.
 func resolveBare(ctx *lang.Context, name string, types bool) lang.Resolution {
 	dir := path.Dir(ctx.File.Path)
 	cands := lang.Pick(ctx.Table.ByName(name), func(t *lang.Target) bool {
 		return t.Container == "" && (types || lang.IsCallable(t.Kind) || lang.IsTypeKind(t.Kind)) && visible(ctx.File.Path, t)
 	})
 	if len(cands) == 0 {
-		return lang.Unbound(lang.RuleUnresolved, 0)
+		return unboundBare(ctx)
 	}
 	if c := lang.One(lang.Pick(cands, func(t *lang.Target) bool { return t.Path == ctx.File.Path })); c != nil {
 		return lang.Bound(c, lang.RuleSameFile)
@@ -278,6 +284,19 @@ func resolveBare(ctx *lang.Context, name string, types bool) lang.Resolution {
 		d := importDir(ctx.Table, imp.Source)
 		if c := lang.One(lang.GoPreferBuilt(ctx.Table, ctx.File.Path, lang.Pick(cands, func(t *lang.Target) bool { return t.Dir() == d }))); d != "" && c != nil {
 			return lang.Bound(c, lang.RuleImport)
+		}
+	}
+	return unboundBare(ctx)
+}
+
+// unboundBare is what a bare name no file of the repository declares
+// resolves to: external when the file dot-imports a package from outside
+// the repository, which may declare it, else unresolved.
+func unboundBare(ctx *lang.Context) lang.Resolution {
+	for i := range ctx.File.Imports {
+		imp := &ctx.File.Imports[i]
+		if len(imp.Names) > 0 && imp.Names[0].Name == "*" && importDir(ctx.Table, imp.Source) == "" {
+			return lang.Unbound(lang.RuleExternal, 0)
 		}
 	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
