@@ -368,11 +368,23 @@ func walkBody(x *lang.Extractor, n int32, sym int, scope *lang.Scope, top bool) 
 		if typ := t.Field(n, "type"); typ >= 0 {
 			typeRef(x, typ, sym, lang.RefNew, n)
 		}
-	case "short_var_declaration", "assignment_statement":
-		assign(x, n, scope)
-		if t.Kind(n) == "short_var_declaration" {
-			declareLocals(t, t.Field(n, "left"), scope)
+	case "short_var_declaration":
+		// the right side is read before the names it declares: in
+		// fresh := fresh(e), fresh is the package's function
+		right := t.Field(n, "right")
+		if right >= 0 {
+			walkBody(x, right, sym, scope, false)
 		}
+		assign(x, n, scope)
+		declareLocals(t, t.Field(n, "left"), scope)
+		for c := range t.NamedChildren(n) {
+			if c != right {
+				walkBody(x, c, sym, scope, false)
+			}
+		}
+		return
+	case "assignment_statement":
+		assign(x, n, scope)
 	case "range_clause":
 		declareLocals(t, t.Field(n, "left"), scope)
 	case "argument_list":
