@@ -468,6 +468,25 @@ func local(scope *lang.Scope, name string) bool {
 	return typed || called
 }
 
+// funcValue is the QualifierType of a bare call of a parameter, receiver
+// or local whose type is not written (cancel from ctx, cancel :=
+// context.WithCancel(ctx)).
+const funcValue = "func"
+
+// valueType is what a bare call of name records as its QualifierType: ""
+// for a declaration's name, else the type of the parameter, receiver or
+// local it calls (funcValue when unknown), which resolution reads as a
+// call of a function value with no static target (lang.RuleDynamic).
+func valueType(scope *lang.Scope, name string) string {
+	if !local(scope, name) {
+		return ""
+	}
+	if typ := scope.Types[name]; typ != "" {
+		return typ
+	}
+	return funcValue
+}
+
 // declareLocals declares the names of list (x, y := ..., for k, v :=
 // range) in scope, keeping what assign learnt of their types.
 func declareLocals(t *lang.Tree, list int32, scope *lang.Scope) {
@@ -549,18 +568,15 @@ func call(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
 		if name == "panic" {
 			x.Throw(sym, "panics", t.FieldText(n, "arguments"), n)
 		}
-		if local(scope, name) {
-			return // a function value: a parameter, receiver or local (cancel())
-		}
-		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, QualifierType: valueType(scope, name), Symbol: sym}, n)
 	case "selector_expression":
 		if r, ok := selectorRef(x, fn, lang.RefCall, sym, scope); ok {
 			x.Ref(r, n)
 		}
 	case "index_expression":
 		// F[T](x)
-		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" && !local(scope, t.Text(inner)) {
-			x.Ref(lang.Ref{Kind: lang.RefCall, Name: t.Text(inner), Symbol: sym}, n)
+		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" {
+			x.Ref(lang.Ref{Kind: lang.RefCall, Name: t.Text(inner), QualifierType: valueType(scope, t.Text(inner)), Symbol: sym}, n)
 		}
 	}
 }

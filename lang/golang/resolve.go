@@ -142,6 +142,10 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	if r.Qualifier == "" {
+		if r.Kind == lang.RefCall && r.QualifierType != "" {
+			// a call of a parameter, receiver or local (valueType)
+			return lang.Unbound(lang.RuleDynamic, 0)
+		}
 		if r.Kind == lang.RefCall && builtins[r.Name] {
 			return lang.Unbound(lang.RuleBuiltin, 0)
 		}
