@@ -25,7 +25,8 @@ const (
 	RuleTypes    = "types"   // proven by go/types (Go precise mode)
 	RuleSCIP     = "scip"    // proven by an imported SCIP index
 	// RuleDynamic: the type checker proved a call goes through a variable
-	// or field of function type, so it has no static target.
+	// or field of function type, so it has no static target; or the
+	// extractor saw that the callee is a parameter or local (Go).
 	RuleDynamic = "dynamic"
 )
 

@@ -51,9 +51,10 @@ func init() {
 }
 
 // newScope makes the scope of a function: Go's walker reads and writes
-// its maps directly, a name's type and the call it holds apart.
+// its maps directly, a name's type and the call it holds apart, with the
+// type of that call's first part (Heads).
 func newScope() *lang.Scope {
-	return &lang.Scope{Types: map[string]string{}, Calls: map[string]string{}}
+	return &lang.Scope{Types: map[string]string{}, Calls: map[string]string{}, Heads: map[string]string{}}
 }
 
 // declaration is the declaration at the top of the file that holds or is
@@ -367,11 +368,23 @@ func walkBody(x *lang.Extractor, n int32, sym int, scope *lang.Scope, top bool) 
 		if typ := t.Field(n, "type"); typ >= 0 {
 			typeRef(x, typ, sym, lang.RefNew, n)
 		}
-	case "short_var_declaration", "assignment_statement":
-		assign(x, n, scope)
-		if t.Kind(n) == "short_var_declaration" {
-			declareLocals(t, t.Field(n, "left"), scope)
+	case "short_var_declaration":
+		// the right side is read before the names it declares: in
+		// fresh := fresh(e), fresh is the package's function
+		right := t.Field(n, "right")
+		if right >= 0 {
+			walkBody(x, right, sym, scope, false)
 		}
+		assign(x, n, scope)
+		declareLocals(t, t.Field(n, "left"), scope)
+		for c := range t.NamedChildren(n) {
+			if c != right {
+				walkBody(x, c, sym, scope, false)
+			}
+		}
+		return
+	case "assignment_statement":
+		assign(x, n, scope)
 	case "range_clause":
 		declareLocals(t, t.Field(n, "left"), scope)
 	case "argument_list":
@@ -455,6 +468,25 @@ func local(scope *lang.Scope, name string) bool {
 	return typed || called
 }
 
+// funcValue is the QualifierType of a bare call of a parameter, receiver
+// or local whose type is not written (cancel from ctx, cancel :=
+// context.WithCancel(ctx)).
+const funcValue = "func"
+
+// valueType is what a bare call of name records as its QualifierType: ""
+// for a declaration's name, else the type of the parameter, receiver or
+// local it calls (funcValue when unknown), which resolution reads as a
+// call of a function value with no static target (lang.RuleDynamic).
+func valueType(scope *lang.Scope, name string) string {
+	if !local(scope, name) {
+		return ""
+	}
+	if typ := scope.Types[name]; typ != "" {
+		return typ
+	}
+	return funcValue
+}
+
 // declareLocals declares the names of list (x, y := ..., for k, v :=
 // range) in scope, keeping what assign learnt of their types.
 func declareLocals(t *lang.Tree, list int32, scope *lang.Scope) {
@@ -492,15 +524,36 @@ func selectorRef(x *lang.Extractor, sel int32, kind string, sym int, scope *lang
 	if typ, ok := scope.Types[head]; ok {
 		r.QualifierType = typ
 	} else if c, ok := scope.Calls[head]; ok {
-		r.QualifierCall = c
+		// x.M() with x := a.b(): the result of a.b, a's type the head
+		r.QualifierCall, r.QualifierType = c, scope.Heads[head]
 	}
 	if t.Kind(op) == "call_expression" {
 		// f().M(): the qualifier is the result of f
 		if inner := t.Field(op, "function"); inner >= 0 {
-			r.QualifierCall = lang.OneLine(t.Text(inner))
+			r.QualifierCall, _ = chainCall(scope, lang.OneLine(t.Text(inner)))
 		}
 	}
 	return r, true
+}
+
+// chainCall is the call fn (x.M, a.b().M) written from what scope knows
+// of its first part, and that part's type: x.M with x := a.b() is
+// a.b().M, whose head is a's type, as resolution reads a chain.
+func chainCall(scope *lang.Scope, fn string) (call, head string) {
+	h := fn
+	if i := strings.IndexAny(h, ".(["); i >= 0 {
+		h = h[:i]
+	}
+	if len(h) == len(fn) || fn[len(h)] != '.' {
+		return fn, ""
+	}
+	if typ, ok := scope.Types[h]; ok {
+		return fn, typ
+	}
+	if c, ok := scope.Calls[h]; ok {
+		return c + "()" + fn[len(h):], scope.Heads[h]
+	}
+	return fn, ""
 }
 
 func call(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
@@ -515,7 +568,7 @@ func call(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
 		if name == "panic" {
 			x.Throw(sym, "panics", t.FieldText(n, "arguments"), n)
 		}
-		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, Symbol: sym}, n)
+		x.Ref(lang.Ref{Kind: lang.RefCall, Name: name, QualifierType: valueType(scope, name), Symbol: sym}, n)
 	case "selector_expression":
 		if r, ok := selectorRef(x, fn, lang.RefCall, sym, scope); ok {
 			x.Ref(r, n)
@@ -523,7 +576,7 @@ func call(x *lang.Extractor, n int32, sym int, scope *lang.Scope) {
 	case "index_expression":
 		// F[T](x)
 		if inner := t.FirstChild(fn); inner >= 0 && t.Kind(inner) == "identifier" {
-			x.Ref(lang.Ref{Kind: lang.RefCall, Name: t.Text(inner), Symbol: sym}, n)
+			x.Ref(lang.Ref{Kind: lang.RefCall, Name: t.Text(inner), QualifierType: valueType(scope, t.Text(inner)), Symbol: sym}, n)
 		}
 	}
 }
@@ -582,7 +635,7 @@ func assign(x *lang.Extractor, n int32, scope *lang.Scope) {
 					}
 					break
 				}
-				scope.Calls[name] = lang.OneLine(t.Text(fn))
+				scope.Calls[name], scope.Heads[name] = chainCall(scope, lang.OneLine(t.Text(fn)))
 				delete(scope.Types, name)
 			}
 		case "type_assertion_expression":

@@ -142,6 +142,10 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	if r.Qualifier == "" {
+		if r.Kind == lang.RefCall && r.QualifierType != "" {
+			// a call of a parameter, receiver or local (valueType)
+			return lang.Unbound(lang.RuleDynamic, 0)
+		}
 		if r.Kind == lang.RefCall && builtins[r.Name] {
 			return lang.Unbound(lang.RuleBuiltin, 0)
 		}
@@ -195,10 +199,14 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 					return lang.Bound(m, lang.RuleReceiver)
 				}
 			} else if v.Target.Kind == lang.KindVariable && v.Target.Returns != "" {
-				if typ := resolveType(ctx.Table, v.Target.Path, v.Target.Returns); typ != nil {
+				typ, ext := resolveTypeExt(ctx.Table, v.Target.Path, v.Target.Returns)
+				if typ != nil {
 					if m, _ := method(ctx.Table, typ, r.Name, 0); m != nil {
 						return lang.Bound(m, lang.RuleReceiver)
 					}
+				} else if ext {
+					// var mu sync.RWMutex; mu.RLock(): the other package's
+					return lang.Unbound(lang.RuleExternal, 0)
 				}
 			}
 		}
@@ -251,14 +259,16 @@ func visible(from string, t *lang.Target) bool {
 }
 
 // resolveBare binds an unqualified name: same file, same package, then
-// dot imports. types is true when the name is used as a type.
+// dot imports. types is true when the name is used as a type. A name none
+// of these declares, in a file that dot-imports another module's package
+// (. "github.com/onsi/gomega"), is that package's: external.
 func resolveBare(ctx *lang.Context, name string, types bool) lang.Resolution {
 	dir := path.Dir(ctx.File.Path)
 	cands := lang.Pick(ctx.Table.ByName(name), func(t *lang.Target) bool {
 		return t.Container == "" && (types || lang.IsCallable(t.Kind) || lang.IsTypeKind(t.Kind)) && visible(ctx.File.Path, t)
 	})
 	if len(cands) == 0 {
-		return lang.Unbound(lang.RuleUnresolved, 0)
+		return unboundBare(ctx)
 	}
 	if c := lang.One(lang.Pick(cands, func(t *lang.Target) bool { return t.Path == ctx.File.Path })); c != nil {
 		return lang.Bound(c, lang.RuleSameFile)
@@ -280,6 +290,19 @@ func resolveBare(ctx *lang.Context, name string, types bool) lang.Resolution {
 			return lang.Bound(c, lang.RuleImport)
 		}
 	}
+	return unboundBare(ctx)
+}
+
+// unboundBare is what a bare name no file of the repository declares
+// resolves to: external when the file dot-imports a package from outside
+// the repository, which may declare it, else unresolved.
+func unboundBare(ctx *lang.Context) lang.Resolution {
+	for i := range ctx.File.Imports {
+		imp := &ctx.File.Imports[i]
+		if len(imp.Names) > 0 && imp.Names[0].Name == "*" && importDir(ctx.Table, imp.Source) == "" {
+			return lang.Unbound(lang.RuleExternal, 0)
+		}
+	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 
@@ -288,8 +311,9 @@ func resolveBare(ctx *lang.Context, name string, types bool) lang.Resolution {
 func qualifierType(ctx *lang.Context, r *lang.Ref, depth int) (typ *lang.Target, external bool) {
 	segs := strings.Split(r.Qualifier, ".")
 	switch {
-	case r.QualifierCall != "" && (r.QualifierType == "" || strings.Contains(r.Qualifier, "(")):
-		// x := f(); x.M() or a.f().M(): the type f returns
+	case r.QualifierCall != "":
+		// x := f(); x.M() or a.f().M(): the type f returns (QualifierType
+		// is then the type of f's qualifier)
 		typ, external = callResultType(ctx, r.QualifierCall, r.QualifierType, depth)
 		if strings.Contains(r.Qualifier, "(") {
 			return typ, external
@@ -318,6 +342,9 @@ func callResultType(ctx *lang.Context, fn, headType string, depth int) (*lang.Ta
 		r.Name, r.Qualifier = fn[i+1:], fn[:i]
 		if !strings.ContainsAny(r.Qualifier, ".([") {
 			r.QualifierType = headType
+		} else if open := callOpen(r.Qualifier); open > 0 {
+			// a.b(x).M: the result of a.b, whose head has headType
+			r.QualifierCall, r.QualifierType = r.Qualifier[:open], headType
 		}
 	}
 	if strings.ContainsAny(r.Name, "()[") {
@@ -341,6 +368,27 @@ func callResultType(ctx *lang.Context, fn, headType string, depth int) (*lang.Ta
 		}
 	}
 	return resolveTypeExt(ctx.Table, res.Target.Path, ret)
+}
+
+// callOpen is the offset of the parenthesis that opens the arguments of
+// a qualifier that ends in a call (a.b(x) gives 3), or -1.
+func callOpen(q string) int {
+	if !strings.HasSuffix(q, ")") {
+		return -1
+	}
+	depth := 0
+	for i := len(q) - 1; i >= 0; i-- {
+		switch q[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // resolveType resolves a type expression written in file fromPath.

@@ -58,11 +58,11 @@ func init() {
 			Resolver: lang.Resolvers{Ref: resolve, Import: resolveImport}, SkelRules: skeleton, Project: PackagesReader{},
 		}
 	}
-	lang.Register(spec("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, grammar.JavaScript(), nil, jsTags+jsFields, roots))
+	lang.Register(spec("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, grammar.JavaScript(), loneAmpersands, jsTags+jsFields, roots))
 	tsRoots := append(slices.Clone(roots), "interface_declaration", "type_alias_declaration", "enum_declaration",
 		"internal_module", "module", "function_signature", "abstract_class_declaration")
 	lang.Register(spec("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript(), separateCallSignatures, jsTags+tsTags, tsRoots))
-	lang.Register(spec("tsx", []string{".tsx"}, grammar.TSX(), nil, jsTags+tsTags, tsRoots))
+	lang.Register(spec("tsx", []string{".tsx"}, grammar.TSX(), loneAmpersands, jsTags+tsTags, tsRoots))
 }
 
 // baseName reads the base an interface extends, ns.Base<T>, as Base of
@@ -1724,8 +1724,10 @@ func (w *walkState) valueArgs(args int32, c *state) {
 }
 
 // calleeWrappers are what unwrapping a callee looks through: (f)(), f!(),
-// and TypeScript's f<T>().
-var calleeWrappers = lang.KindSet("parenthesized_expression", "non_null_expression", "instantiation_expression")
+// and TypeScript's f<T>(); and "await f<T>(x)", which the TypeScript
+// grammars read as a call of "await f" (the type arguments bind the call
+// to the await), a call of f all the same.
+var calleeWrappers = lang.KindSet("parenthesized_expression", "non_null_expression", "instantiation_expression", "await_expression")
 
 func (w *walkState) newExpr(n int32, c *state) {
 	t := w.t
@@ -1883,6 +1885,57 @@ func separateCallSignatures(src []byte) []byte {
 		return src
 	}
 	return out
+}
+
+// loneAmpersands returns src with '|' for each '&' that is neither part of
+// "&&" or "&=" nor the start of a character reference (&amp; &#38;
+// &#x26;). The JSX grammars end JSX text at '&' and accept only a
+// character reference after it, in text and in attribute strings alike,
+// so "Terms & Conditions" and href="/?a=1&utm_source=x" were syntax
+// errors (trpc's footer.tsx and media.tsx). Elsewhere '|' keeps the
+// code's shape: a | b for a & b, the union A | B for the intersection
+// A & B, other text inside a string, a regex or a comment; answers and
+// fingerprints read the file's own text, not this.
+func loneAmpersands(src []byte) []byte {
+	var out []byte
+	for i := bytes.IndexByte(src, '&'); i >= 0; {
+		if (i == 0 || src[i-1] != '&') && (i+1 == len(src) || src[i+1] != '&' && src[i+1] != '=') && !charRef(src[i+1:]) {
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[i] = '|'
+		}
+		j := bytes.IndexByte(src[i+1:], '&')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}
+
+// charRef reports whether b (what follows a '&') completes an HTML
+// character reference as the JSX grammars read one: a name of up to 30
+// letters, # and up to 5 digits, or #x and up to 6 hex digits, then ';'.
+func charRef(b []byte) bool {
+	digit := func(c byte) bool { return '0' <= c && c <= '9' }
+	hex := func(c byte) bool { return digit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+	letter := func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	class, limit := letter, 30
+	if len(b) > 0 && b[0] == '#' {
+		b, class, limit = b[1:], digit, 5
+		if len(b) > 0 && (b[0] == 'x' || b[0] == 'X') {
+			b, class, limit = b[1:], hex, 6
+		}
+	}
+	n := 0
+	for n < len(b) && n <= limit && class(b[n]) {
+		n++
+	}
+	return n > 0 && n <= limit && n < len(b) && b[n] == ';'
 }
 
 // typeParamsStart reports whether a line (indentation removed) opens a

@@ -908,6 +908,52 @@ export function less(a: number, b: number): boolean {
 	}
 }
 
+// TestJSXAmpersands: a bare '&' in JSX text or in an attribute string
+// ("Terms & Conditions", href="/?a=1&utm_source=x") is no syntax error,
+// the components used after it are still called, and the code's own '&'
+// (a & b, A & B, &&, &=) and character references parse as before, in
+// .tsx and .jsx alike; a signature shows the file's text.
+func TestJSXAmpersands(t *testing.T) {
+	src := `type Props = { a: number } & { b: string };
+
+export function Footer(props: Props) {
+  let flags = props.a & 4;
+  flags &= 2;
+  const ok = flags && props.b;
+  return (
+    <footer title='Q&A'>
+      <a href="https://vercel.com/?utm_source=trpc&utm_campaign=oss">Terms & Conditions &amp; more&nbsp;&#38;&#x26;</a>
+      <Logo />
+      R&D{ok}
+    </footer>
+  );
+}
+
+function Logo() {
+  return <svg />;
+}
+`
+	for _, p := range []string{"src/footer.tsx", "src/footer.jsx"} {
+		code := src
+		if strings.HasSuffix(p, ".jsx") {
+			code = strings.NewReplacer("(props: Props)", "(props)", "type Props = { a: number } & { b: string };", "const mask = 1 & 3;").Replace(src)
+		}
+		f := extractLoose(t, p, code)
+		if len(f.Errors) != 0 {
+			t.Errorf("%s: syntax errors: %+v", p, f.Errors)
+		}
+		symbolOf(t, f, lang.KindFunction, "Footer")
+		symbolOf(t, f, lang.KindFunction, "Logo")
+		langtest.WantAll(t, langtest.Refs(f), "Footer call Logo")
+		if strings.HasSuffix(p, ".tsx") {
+			// the type reads as the file has it, not as the parser did
+			if sig := symbolOf(t, f, lang.KindType, "Props").Signature.Text; !strings.Contains(sig, "} & {") {
+				t.Errorf("%s: Props signature %q, want the intersection as written", p, sig)
+			}
+		}
+	}
+}
+
 // TestWrappedCallee: a callee inside wrappers ((f)(), f!(), f<T>()) is
 // called by its name, through up to lang.MaxChain of them, and new reads
 // its constructor the same way.
