@@ -135,7 +135,7 @@ func (b *build) incrementalTx(ctx context.Context, tx *sql.Tx) error {
 	// type-checked yet, and those that may depend on them are checked (or,
 	// going back to the heuristics, resolved without the type checker)
 	ownDirs, goDirs := b.preciseDirs(prev.files, cs.changed, cs.gone)
-	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved+b.sum.SkipsChanged == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsRmvd == 0 && !newRev
+	treeSame := b.sum.FilesAdded+b.sum.FilesChanged+b.sum.FilesRemoved+b.sum.SkipsChanged == 0 && b.sum.SymbolsAdded+b.sum.SymbolsChgd+b.sum.SymbolsMoved+b.sum.SymbolsRmvd == 0 && !newRev
 	// --full is the way out of an index whose rows went stale without a
 	// change of its files (an edge of one file that depends on a file that
 	// changed, like C#'s global usings; a build of sdl that extracts
@@ -562,14 +562,16 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				continue
 			}
 			if ok {
-				b.sum.SymbolsChgd++
 				if err := w.closeSymbol(ctx, o.rowid); err != nil {
 					return err
 				}
 				// a moved range is not a change to the code; a new
 				// fingerprint is
 				if o.fp.fp != row.sym.Fingerprint {
+					b.sum.SymbolsChgd++
 					b.changes.changed[row.id] = true
+				} else {
+					b.sum.SymbolsMoved++
 				}
 			} else {
 				b.sum.SymbolsAdded++

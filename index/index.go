@@ -140,11 +140,14 @@ type Summary struct {
 	// SkipsChanged counts the records of skipped paths that appeared, went
 	// or changed reason (the hidden directory sdl init writes): they make a
 	// new version, but they are not files of the source.
-	SkipsChanged int            `json:"skipsChanged"`
-	Symbols      int64          `json:"symbols"`
-	Edges        int64          `json:"edges"`
-	SymbolsAdded int            `json:"symbolsAdded"`
-	SymbolsChgd  int            `json:"symbolsChanged"`
+	SkipsChanged int   `json:"skipsChanged"`
+	Symbols      int64 `json:"symbols"`
+	Edges        int64 `json:"edges"`
+	SymbolsAdded int   `json:"symbolsAdded"`
+	SymbolsChgd  int   `json:"symbolsChanged"`
+	// SymbolsMoved counts symbols whose code is the same but whose lines
+	// moved (an edit above them): not a change a user acts on, so apart.
+	SymbolsMoved int            `json:"symbolsMoved"`
 	SymbolsRmvd  int            `json:"symbolsRemoved"`
 	Versions     int64          `json:"versions"`
 	Seconds      float64        `json:"seconds"`

@@ -200,6 +200,9 @@ func printSummary(u *ui, s *index.Summary) {
 	default:
 		what = u.ok(s.Version) + fmt.Sprintf(": %d changed, %d added, %d removed files; symbols +%d ~%d -%d",
 			s.FilesChanged, s.FilesAdded, s.FilesRemoved, s.SymbolsAdded, s.SymbolsChgd, s.SymbolsRmvd)
+		if s.SymbolsMoved > 0 {
+			what += fmt.Sprintf(", %d moved", s.SymbolsMoved)
+		}
 		if s.SkipsChanged > 0 {
 			what += fmt.Sprintf("; %s changed", count(s.SkipsChanged, "skipped path", "skipped paths"))
 		}
