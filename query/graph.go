@@ -133,6 +133,38 @@ const (
 	maxCachedRows  = 30000
 )
 
+// edgesInto reads the resolved current edges into ids, by target: what
+// the callers of a card need of the symbols ranking did not reach. They
+// are not cached: graphCache holds both directions of an id.
+func (x *Index) edgesInto(ctx context.Context, ids []string) (map[string][]graphEdge, error) {
+	out := make(map[string][]graphEdge, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid FROM edges
+			WHERE to_seq IS NULL AND dst IN (`+placeholders(len(chunk))+`)`, args...) // edges_cur_dst
+		if err != nil {
+			return nil, fmt.Errorf("load callers: %w", err)
+		}
+		for rows.Next() {
+			var e graphEdge
+			if err := rows.Scan(&e.src, &e.dst, &e.kind, &e.conf, &e.count, &e.rowid); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[e.dst] = append(out[e.dst], e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // edgesOf returns the cached edges of ids, and the ids not cached.
 func (c *graphCache) edgesOf(ids []string) (map[string][]graphEdge, []string) {
 	c.mu.Lock()
