@@ -49,9 +49,11 @@ func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCal
 			args = append(args, id)
 		}
 		ph := placeholders(len(chunk))
-		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid FROM edges
+		// into marks the rows of the second half: an edge with both ends
+		// in the chunk came in the first, as its source's
+		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid, 0 FROM edges
 			WHERE to_seq IS NULL AND dst IS NOT NULL AND src IN (`+ph+`)
-			UNION ALL SELECT src, dst, kind, confidence, count, rowid FROM edges
+			UNION ALL SELECT src, dst, kind, confidence, count, rowid, 1 FROM edges
 			WHERE to_seq IS NULL AND dst IN (`+ph+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load edges: %w", err)
@@ -60,18 +62,18 @@ func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCal
 		for _, id := range chunk {
 			got[id] = []graphEdge{}
 		}
-		seenRow := map[int64]bool{}
 		for rows.Next() {
 			var e graphEdge
-			if err := rows.Scan(&e.src, &e.dst, &e.kind, &e.conf, &e.count, &e.rowid); err != nil {
+			var into bool
+			if err := rows.Scan(&e.src, &e.dst, &e.kind, &e.conf, &e.count, &e.rowid, &into); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			if seenRow[e.rowid] {
+			_, fromChunk := got[e.src]
+			if into && fromChunk {
 				continue // both ends in the chunk
 			}
-			seenRow[e.rowid] = true
-			if _, ok := got[e.src]; ok {
+			if fromChunk {
 				got[e.src] = append(got[e.src], e)
 			}
 			if _, ok := got[e.dst]; ok && e.dst != e.src {
