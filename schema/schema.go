@@ -216,7 +216,10 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 // slice), for about 5 ms of CPU saved; a server gains over many questions.
 // Its connections share one cache (and one parsed schema): each
 // connection of a slice's lanes opened the file, parsed the schema and
-// read the pages the others had read.
+// filled a cache of its own (a GOROOT/src slice: schema parsing 3.8 ->
+// 1.4 ms and page faults 26 -> 17 ms of sampled CPU). The pages read
+// stay about as many (2,231 -> 2,164 of 1,344 distinct), for a reason
+// not found: a larger cache_size does not change them.
 func OpenReadOnlyUnmapped(path string) (*sql.DB, error) {
 	return openReadOnly(path, sharedCache, unmapped)
 }
