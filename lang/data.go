@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // data holds data/effects.txt, the effects every language's effects.txt
@@ -14,8 +15,9 @@ import (
 // (builtins.txt, common_methods.txt, std.txt, types.txt, globals.txt,
 // prelude.txt, test_annotations.txt, external_functions.txt,
 // object_methods.txt) and side-effect table (effects.txt). All are read
-// once, when the room registers; a malformed file panics then, so that no
-// build ships one (TestLanguageData reads them all).
+// once, when the room registers (the side-effect table when an index run
+// first needs it); a malformed file panics then, so that no build ships
+// one (TestLanguageData reads them all).
 //
 //go:embed data
 var data embed.FS
@@ -116,7 +118,8 @@ func (l *Language) lines(name string) ([]string, bool) {
 	return readLines(l.data, name)
 }
 
-// loadData reads l's test-path patterns and side-effect table.
+// loadData reads l's test-path patterns, and prepares to read its
+// side-effect table.
 func (l *Language) loadData() {
 	dir := l.Name
 	lines, _ := l.lines("testpaths.txt")
@@ -125,11 +128,15 @@ func (l *Language) loadData() {
 		panic(err)
 	}
 	l.testPaths = rs
-	if lines, ok := l.lines("effects.txt"); ok {
+	l.effects = sync.OnceValue(func() *effectRules {
+		lines, ok := l.lines("effects.txt")
+		if !ok {
+			return nil
+		}
 		r, err := parseEffects(dir, lines)
 		if err != nil {
 			panic(err)
 		}
-		effectsByLang[l.Name] = r
-	}
+		return r
+	})
 }

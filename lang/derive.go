@@ -23,10 +23,6 @@ type effectRules struct {
 	handle  *regexp.Regexp
 }
 
-// effectsByLang holds each language's side-effect table, read from
-// data/<language>/effects.txt when the language registers.
-var effectsByLang = map[string]*effectRules{}
-
 // qualTail returns the last segment of a qualifier: "std::fs" -> "fs",
 // "a.b.c" -> "c".
 func qualTail(q string) string {
@@ -41,7 +37,10 @@ func qualTail(q string) string {
 
 // sideEffects derives the side effects of a symbol from its calls.
 func sideEffects(l *Language, calls []Ref) []Fact {
-	rules := effectsByLang[l.Name]
+	if l.effects == nil {
+		return nil
+	}
+	rules := l.effects()
 	if rules == nil {
 		return nil
 	}

@@ -54,6 +54,10 @@ type Language struct {
 	// effects.txt, word lists).
 	data      fs.FS
 	testPaths testPathRules
+	// effects is the side-effect table of its effects.txt (nil when it
+	// has none), parsed on first use: only an index run derives effects,
+	// and parsing every room's table cost each process start 0.6 ms
+	effects func() *effectRules
 	// fixup, when set, returns what the parser reads instead of src, of
 	// the same length, where the grammar cannot read valid code; the tree
 	// keeps src as its text, so that no answer shows the change.

@@ -60,7 +60,7 @@ func TestCallersFromGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	check := func(x *query.Index, name string, minCall float64) (answered, callers int) {
+	check := func(x *query.Index, name string, minCall float64, nth int) (answered, callers int) {
 		t.Helper()
 		var ids []string
 		rows, err := x.DB.Query(`SELECT id FROM symbols WHERE to_seq IS NULL ORDER BY id`)
@@ -73,14 +73,11 @@ func TestCallersFromGraph(t *testing.T) {
 			ids = append(ids, id)
 		}
 		rows.Close()
-		fromIndex, fromGraph, answered, err := x.CallersForTest(ctx, ids, minCall)
+		fromIndex, fromGraph, answered, err := x.CallersForTest(ctx, ids, minCall, nth)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, id := range ids {
-			if _, ok := fromGraph[id]; !ok {
-				continue // not answered, or no callers
-			}
 			if !reflect.DeepEqual(fromGraph[id], fromIndex[id]) {
 				t.Errorf("%s: callers of %s from the graph:\n%v\nfrom the index:\n%v", name, id, fromGraph[id], fromIndex[id])
 			}
@@ -88,12 +85,16 @@ func TestCallersFromGraph(t *testing.T) {
 		}
 		return answered, callers
 	}
-	answered, callers := check(x, "Target", 0)
+	answered, callers := check(x, "Target", 0, 1)
+	// ranking read a third of the edges and of the rows: the rest is read
+	if a, c := check(x, "Target", 0, 3); a != answered || c != callers {
+		t.Errorf("from a third of the graph: %d symbols with %d callers, want %d with %d", a, c, answered, callers)
+	}
 	target, err := x.Resolve(ctx, query.SymbolRef{Name: "Target"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, _, _, err := x.CallersForTest(ctx, []string{target.ID}, 0)
+	full, _, _, err := x.CallersForTest(ctx, []string{target.ID}, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +107,12 @@ func TestCallersFromGraph(t *testing.T) {
 	for _, lang := range []string{"go", "python", "typescript", "java"} {
 		y := fixture(t, lang)
 		for _, mc := range []float64{0, 0.8} {
-			if answered, _ := check(y, lang, mc); answered == 0 {
+			answered, callers := check(y, lang, mc, 1)
+			if answered == 0 {
 				t.Errorf("%s: the graph answered no symbol", lang)
+			}
+			if a, c := check(y, lang, mc, 3); a != answered || c != callers {
+				t.Errorf("%s: from a third of the graph: %d symbols with %d callers, want %d with %d", lang, a, c, answered, callers)
 			}
 		}
 	}

@@ -768,32 +768,25 @@ func (x *Index) callers(ctx context.Context, ids []any, opts CardOptions) (map[s
 	return out, rs.Err()
 }
 
-// callersOf is callers, answered from what a slice's ranking read where
-// it can (graphCallers) and from the index for the rest.
+// callersOf is callers, answered from what a slice's ranking read
+// (graphCallers) when the card is part of a slice.
 func (x *Index) callersOf(ctx context.Context, ids []any, opts CardOptions) (map[string][]Dep, error) {
 	if opts.callerRows == nil || opts.IncludeResolutionMetadata {
 		return x.callers(ctx, ids, opts)
 	}
-	out, rest, err := x.graphCallers(ctx, ids, opts)
-	if err != nil || len(rest) == 0 {
-		return out, err
-	}
-	more, err := x.callers(ctx, rest, opts)
-	for id, ds := range more {
-		out[id] = ds
-	}
-	return out, err
+	return x.graphCallers(ctx, ids, opts)
 }
 
-// graphCallers gives the ids whose edges a slice's ranking read
-// (graphCache), and whose callers' rows it holds (opts.callerRows), their
-// first maxCalledBy callers in the order of callers' query: confidence,
-// then file, line and row. Only the qualified names of the callers chosen
-// whose rows hold none (opts.unnamed) are read from the index. It returns
-// the ids it cannot answer apart: a caller
-// without a row may be a symbol the ranking did not read, or one that is
-// not current (which callers' query leaves out).
-func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (map[string][]Dep, []any, error) {
+// graphCallers gives ids their first maxCalledBy callers in the order of
+// callers' query (confidence, then file, line and row) from the edges
+// and rows a slice's ranking read (graphCache, opts.callerRows). What it
+// lacks it reads by key: the edges into the ids ranking did not reach
+// (edgesInto), and the rows of the callers it did not read (rankRows; a
+// caller without one is not current, which callers' query leaves out),
+// and the qualified names of the callers chosen whose rows hold none
+// (opts.unnamed). Unlike callers' query, it does not read the file and
+// line of every caller of a symbol called from hundreds of places again.
+func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (map[string][]Dep, error) {
 	type caller struct {
 		e graphEdge
 		r *symbolRow
@@ -802,31 +795,52 @@ func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (
 	for i, id := range ids {
 		strs[i] = id.(string)
 	}
-	cached, _ := x.graphCache.edgesOf(strs)
-	var rest []any
-	chosen := map[string][]caller{}
-	var labels []string
-	for _, id := range strs {
-		es := cached[id]
-		if es == nil {
-			rest = append(rest, id)
-			continue
+	edges, missing := x.graphCache.edgesOf(strs)
+	if len(missing) > 0 {
+		into, err := x.edgesInto(ctx, missing)
+		if err != nil {
+			return nil, err
 		}
-		var cs []caller
-		complete := true
-		for _, e := range es {
+		for id, es := range into {
+			edges[id] = es
+		}
+	}
+	// the callers of each id, and the rows ranking did not read
+	all := map[string][]graphEdge{}
+	var unread []string
+	seen := map[string]bool{}
+	for _, id := range strs {
+		for _, e := range edges[id] {
 			if e.dst != id || e.kind == "import" || e.conf < opts.MinCallConfidence {
 				continue
 			}
-			r := opts.callerRows[e.src]
-			if r == nil {
-				complete = false
-				break
+			all[id] = append(all[id], e)
+			if opts.callerRows[e.src] == nil && !seen[e.src] {
+				seen[e.src] = true
+				unread = append(unread, e.src)
 			}
-			cs = append(cs, caller{e, r})
 		}
-		if !complete {
-			rest = append(rest, id)
+	}
+	read, err := x.rankRows(ctx, unread, nil)
+	if err != nil {
+		return nil, err
+	}
+	rowOf := func(id string) *symbolRow {
+		if r := opts.callerRows[id]; r != nil {
+			return r
+		}
+		return read[id]
+	}
+	chosen := make(map[string][]caller, len(all))
+	var labels []string
+	for _, id := range strs {
+		var cs []caller
+		for _, e := range all[id] {
+			if r := rowOf(e.src); r != nil {
+				cs = append(cs, caller{e, r})
+			}
+		}
+		if len(cs) == 0 {
 			continue
 		}
 		sort.Slice(cs, func(i, j int) bool {
@@ -845,21 +859,21 @@ func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (
 		cs = cs[:min(len(cs), maxCalledBy)]
 		chosen[id] = cs
 		for _, c := range cs {
-			if opts.unnamed[c.e.src] != nil {
+			if opts.unnamed[c.e.src] != nil && opts.callerRows[c.e.src] == opts.unnamed[c.e.src] {
 				labels = append(labels, c.e.src)
 			}
 		}
 	}
 	qualified, err := x.qualifiedNames(ctx, labels)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	out := make(map[string][]Dep, len(chosen))
 	for id, cs := range chosen {
 		for _, c := range cs {
 			q := c.r.Qualified
-			if opts.unnamed[c.e.src] != nil {
-				q = qualified[c.e.src]
+			if n, ok := qualified[c.e.src]; ok {
+				q = n
 			}
 			dep := Dep{SymbolID: c.e.src, Label: q + " (" + c.r.Path + ")", Confidence: c.e.conf}
 			if c.e.kind != lang.RefCall {
@@ -868,7 +882,7 @@ func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (
 			out[id] = append(out[id], dep)
 		}
 	}
-	return out, rest, nil
+	return out, nil
 }
 
 // qualifiedNames reads the qualified names of current symbols.

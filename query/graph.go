@@ -49,9 +49,11 @@ func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCal
 			args = append(args, id)
 		}
 		ph := placeholders(len(chunk))
-		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid FROM edges
+		// into marks the rows of the second half: an edge with both ends
+		// in the chunk came in the first, as its source's
+		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid, 0 FROM edges
 			WHERE to_seq IS NULL AND dst IS NOT NULL AND src IN (`+ph+`)
-			UNION ALL SELECT src, dst, kind, confidence, count, rowid FROM edges
+			UNION ALL SELECT src, dst, kind, confidence, count, rowid, 1 FROM edges
 			WHERE to_seq IS NULL AND dst IN (`+ph+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load edges: %w", err)
@@ -60,18 +62,18 @@ func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCal
 		for _, id := range chunk {
 			got[id] = []graphEdge{}
 		}
-		seenRow := map[int64]bool{}
 		for rows.Next() {
 			var e graphEdge
-			if err := rows.Scan(&e.src, &e.dst, &e.kind, &e.conf, &e.count, &e.rowid); err != nil {
+			var into bool
+			if err := rows.Scan(&e.src, &e.dst, &e.kind, &e.conf, &e.count, &e.rowid, &into); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			if seenRow[e.rowid] {
+			_, fromChunk := got[e.src]
+			if into && fromChunk {
 				continue // both ends in the chunk
 			}
-			seenRow[e.rowid] = true
-			if _, ok := got[e.src]; ok {
+			if fromChunk {
 				got[e.src] = append(got[e.src], e)
 			}
 			if _, ok := got[e.dst]; ok && e.dst != e.src {
@@ -132,6 +134,38 @@ const (
 	maxCachedEdges = 100000
 	maxCachedRows  = 30000
 )
+
+// edgesInto reads the resolved current edges into ids, by target: what
+// the callers of a card need of the symbols ranking did not reach. They
+// are not cached: graphCache holds both directions of an id.
+func (x *Index) edgesInto(ctx context.Context, ids []string) (map[string][]graphEdge, error) {
+	out := make(map[string][]graphEdge, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid FROM edges
+			WHERE to_seq IS NULL AND dst IN (`+placeholders(len(chunk))+`)`, args...) // edges_cur_dst
+		if err != nil {
+			return nil, fmt.Errorf("load callers: %w", err)
+		}
+		for rows.Next() {
+			var e graphEdge
+			if err := rows.Scan(&e.src, &e.dst, &e.kind, &e.conf, &e.count, &e.rowid); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[e.dst] = append(out[e.dst], e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
 
 // edgesOf returns the cached edges of ids, and the ids not cached.
 func (c *graphCache) edgesOf(ids []string) (map[string][]graphEdge, []string) {

@@ -214,16 +214,33 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 // calls, for a process that asks one question and exits: every mapped page
 // it touches counts in its peak RSS (40 MB of a GOROOT/src index for one
 // slice), for about 5 ms of CPU saved; a server gains over many questions.
+// Its connections share one cache (and one parsed schema): each
+// connection of a slice's lanes opened the file, parsed the schema and
+// filled a cache of its own (a GOROOT/src slice: schema parsing 3.8 ->
+// 1.4 ms and page faults 26 -> 17 ms of sampled CPU). The pages read
+// stay about as many (2,231 -> 2,164 of 1,344 distinct), for a reason
+// not found: a larger cache_size does not change them.
 func OpenReadOnlyUnmapped(path string) (*sql.DB, error) {
-	return openReadOnly(path, unmapped)
+	return openReadOnly(path, sharedCache, unmapped)
 }
+
+// sharedCache, given to openReadOnly, opens its connections in SQLite's
+// shared-cache mode.
+const sharedCache = "cache=shared"
 
 func openReadOnly(path string, pragmas ...string) (*sql.DB, error) {
 	if err := Sniff(path); err != nil {
 		return nil, err
 	}
+	shared := len(pragmas) > 0 && pragmas[0] == sharedCache
+	if shared {
+		pragmas = pragmas[1:]
+	}
 	// mode=ro opens the file read-only; the temp schema stays usable.
 	dsn := DSN(path, true, pragmas...)
+	if shared {
+		dsn += "&" + sharedCache
+	}
 	db, err := openRO(dsn)
 	if readOnlyPlace(err) {
 		// A WAL-mode file in a directory (or with a -shm) this process
