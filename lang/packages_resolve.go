@@ -23,6 +23,8 @@ type ktsLang struct {
 	// dslFile reports a file whose calls a name found nowhere binds to
 	// its DSL, outside the repository (Kotlin's Gradle scripts).
 	dslFile func(path string) bool
+	// extensions: PackageRules.Extensions
+	extensions bool
 }
 
 func (L *ktsLang) isLang(p string) bool {
@@ -198,6 +200,13 @@ func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth i
 		if ts := Pick(types, func(t *Target) bool { return t.Container == c && t.Path == fi.Path }); len(ts) > 0 {
 			res, _ := oneOr(ts, RuleSameFile)
 			return res
+		}
+		if L.extensions {
+			// declared in an extension of c in another file of the module
+			if ts := Pick(types, func(t *Target) bool { return t.Container == c && t.Module == fi.Module }); len(ts) > 0 {
+				res, _ := oneOr(L.samePart(ts), RuleSamePackage)
+				return res
+			}
 		}
 		if !strings.Contains(c, ".") {
 			break
@@ -711,8 +720,35 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 	if m != nil {
 		return Bound(m, RuleReceiver)
 	}
+	if res := L.protocolMember(tab, r.Name); res.Target != nil {
+		return res
+	}
 	if ext || L.common[r.Name] {
 		return Unbound(RuleExternal, 0)
+	}
+	return Unbound(RuleUnresolved, 0)
+}
+
+// protocolMember binds a member name that no type along a receiver's
+// bases has, when types conform to protocols in extensions
+// (PackageRules.Extensions), to the one protocol of the repository that
+// has it, by unique name: which protocols the type conforms to elsewhere
+// is not known here.
+func (L *ktsLang) protocolMember(tab Table, name string) Resolution {
+	if !L.extensions || L.common[name] || len(name) < 4 {
+		return Unbound(RuleUnresolved, 0)
+	}
+	ms := Pick(tab.ByName(name), func(c *Target) bool {
+		if c.Kind != KindMethod || !L.isLang(c.Path) {
+			return false
+		}
+		head, last := LastSegment(c.Container)
+		return One(Pick(tab.ByName(last), func(p *Target) bool {
+			return p.Kind == KindInterface && p.Container == head && p.Module == c.Module
+		})) != nil
+	})
+	if t := One(L.samePart(ms)); t != nil {
+		return Bound(t, RuleUniqueName)
 	}
 	return Unbound(RuleUnresolved, 0)
 }
