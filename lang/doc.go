@@ -182,7 +182,8 @@ package lang
 //     this and the bases; PackageRules.Extensions, set by Swift, looks
 //     for a nested type in its module's files and binds a member a type
 //     lacks to the one protocol that has it, for types extended
-//     anywhere); a language whose modules are files writes its
+//     anywhere, unless a base outside the repository other than its
+//     Markers may have it); a language whose modules are files writes its
 //     own from Bound, Unbound, Pick, Unique and ModuleTarget, as lang/lua
 //     and lang/bash do;
 //   - its data files, embedded from the room's own directory (//go:embed

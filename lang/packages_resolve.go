@@ -25,6 +25,7 @@ type ktsLang struct {
 	dslFile func(path string) bool
 	// extensions: PackageRules.Extensions
 	extensions bool
+	markers    map[string]bool // PackageRules.Markers
 }
 
 func (L *ktsLang) isLang(p string) bool {
@@ -720,20 +721,44 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 	if m != nil {
 		return Bound(m, RuleReceiver)
 	}
+	if L.common[r.Name] || ext && L.opaque(tab, typ, 0) {
+		return Unbound(RuleExternal, 0)
+	}
 	if res := L.protocolMember(tab, r.Name); res.Target != nil {
 		return res
 	}
-	if ext || L.common[r.Name] {
+	if ext {
 		return Unbound(RuleExternal, 0)
 	}
 	return Unbound(RuleUnresolved, 0)
 }
 
+// opaque reports whether a base of typ, or of its bases in the
+// repository, is outside the repository and no marker
+// (PackageRules.Markers): a member typ lacks may be that base's.
+func (L *ktsLang) opaque(tab Table, typ *Target, depth int) bool {
+	fi := tab.File(typ.Path)
+	if fi == nil || depth > MaxDepth {
+		return true
+	}
+	for _, b := range typ.Bases {
+		if b = L.strip(b); L.markers[b] {
+			continue
+		}
+		res := L.resolveType(tab, fi, typ.Container, b, depth+1)
+		if res.Target == nil && res.Rule == RuleExternal ||
+			res.Target != nil && res.Target.ID != typ.ID && L.opaque(tab, res.Target, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // protocolMember binds a member name that no type along a receiver's
-// bases has, when types conform to protocols in extensions
-// (PackageRules.Extensions), to the one protocol of the repository that
-// has it, by unique name: which protocols the type conforms to elsewhere
-// is not known here.
+// bases has, none of them outside the repository but markers, when types
+// conform to protocols in extensions (PackageRules.Extensions), to the
+// one protocol of the repository that has it, by unique name: which
+// protocols the type conforms to elsewhere is not known here.
 func (L *ktsLang) protocolMember(tab Table, name string) Resolution {
 	if !L.extensions || L.common[name] || len(name) < 4 {
 		return Unbound(RuleUnresolved, 0)
