@@ -736,4 +736,4 @@ func exit(x *lang.Extractor, n int32) string {
 // imports bind whole modules.
 var resolver = lang.NewPackageResolver("swift", []string{".swift"}, lang.PackageRules{Self: "self",
 	StripType: lang.StripType, Std: lang.WordList(data, "std.txt"), Common: lang.WordList(data, "common_methods.txt"),
-	Extensions: true})
+	Extensions: true, Markers: lang.WordList(data, "markers.txt")})
