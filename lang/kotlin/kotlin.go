@@ -619,11 +619,11 @@ func class(x *lang.Extractor, n int32, c state) {
 		walked := int32(-1) // the end of the last node walked
 		for d := range t.Descendants(ds) {
 			if k := t.Kind(d); d >= walked && (k == "value_arguments" || k == "lambda_literal") {
+				walk := node
 				if k == "lambda_literal" {
-					delegatedBody(x, d, inner)
-				} else {
-					node(x, d, inner)
+					walk = delegatedBody
 				}
+				walk(x, d, inner)
 				walked = t.Nodes[d].End
 			}
 		}
