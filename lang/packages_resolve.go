@@ -735,10 +735,12 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 
 // opaque reports whether a base of typ, or of its bases in the
 // repository, is outside the repository and no marker
-// (PackageRules.Markers): a member typ lacks may be that base's.
+// (PackageRules.Markers): a member typ lacks may be that base's. It is
+// asked only when some base is outside; without Extensions the answer is
+// yes.
 func (L *ktsLang) opaque(tab Table, typ *Target, depth int) bool {
 	fi := tab.File(typ.Path)
-	if fi == nil || depth > MaxDepth {
+	if !L.extensions || fi == nil || depth > MaxDepth {
 		return true
 	}
 	for _, b := range typ.Bases {
