@@ -512,9 +512,14 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 	return Unbound(RuleUnresolved, 0)
 }
 
+// minUniqueName is the shortest name a unique-name guess binds: shorter
+// ones (run, get, add) are defined too often for one definition to say
+// much.
+const minUniqueName = 4
+
 // unique binds a distinctive name defined once in the repository.
 func (L *ktsLang) unique(tab Table, name string) Resolution {
-	if L.common[name] || len(name) < 4 {
+	if L.common[name] || len(name) < minUniqueName {
 		return Unbound(RuleUnresolved, 0)
 	}
 	ts := Pick(tab.ByName(name), func(t *Target) bool {
@@ -762,7 +767,7 @@ func (L *ktsLang) opaque(tab Table, typ *Target, depth int) bool {
 // one protocol of the repository that has it, by unique name: which
 // protocols the type conforms to elsewhere is not known here.
 func (L *ktsLang) protocolMember(tab Table, name string) Resolution {
-	if !L.extensions || L.common[name] || len(name) < 4 {
+	if !L.extensions || L.common[name] || len(name) < minUniqueName {
 		return Unbound(RuleUnresolved, 0)
 	}
 	ms := Pick(tab.ByName(name), func(c *Target) bool {
