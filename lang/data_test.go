@@ -29,7 +29,7 @@ func TestLanguageData(t *testing.T) {
 				if _, err := parseEffects(dir, lines); err != nil {
 					t.Error(err)
 				}
-			case "builtins.txt", "common_methods.txt", "std.txt", "types.txt", "globals.txt", "prelude.txt", "test_annotations.txt", "external_functions.txt", "object_methods.txt":
+			case "builtins.txt", "common_methods.txt", "std.txt", "types.txt", "globals.txt", "prelude.txt", "test_annotations.txt", "external_functions.txt", "object_methods.txt", "markers.txt":
 				seen := map[string]bool{}
 				for _, l := range lines {
 					for _, w := range strings.Fields(l) {

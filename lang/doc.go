@@ -179,7 +179,11 @@ package lang
 //   - resolution: a Resolver (Spec.Resolver; lang.Resolvers makes one of
 //     a Resolve and a ResolveImport function). NewPackageResolver is the one Kotlin, Swift and Scala
 //     share (packages, imports of names and wildcards, members through
-//     this and the bases); a language whose modules are files writes its
+//     this and the bases; PackageRules.Extensions, set by Swift, looks
+//     for a nested type in its module's files and binds a member a type
+//     lacks to the one protocol that has it, for types extended
+//     anywhere, unless a base outside the repository other than its
+//     Markers may have it); a language whose modules are files writes its
 //     own from Bound, Unbound, Pick, Unique and ModuleTarget, as lang/lua
 //     and lang/bash do;
 //   - its data files, embedded from the room's own directory (//go:embed

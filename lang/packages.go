@@ -22,13 +22,30 @@ type PackageRules struct {
 	// DSLFile, when set, reports a file whose calls of names found
 	// nowhere go to its DSL, outside the repository (a Gradle script).
 	DSLFile func(path string) bool
+	// Extensions: types are extended anywhere in their module (Swift's
+	// extension A { struct B } and extension A: P { } in another file
+	// than A), so a nested type is looked for in the module's files, not
+	// the file alone, and a member no type along a receiver's bases has
+	// may be that of a protocol the type conforms to in an extension the
+	// resolver cannot see: when no base is outside the repository but
+	// Markers, the one protocol of the repository with a member of that
+	// name binds it by unique name.
+	Extensions bool
+	// Markers are protocols outside the repository that give a type no
+	// member a call names (Swift's Sendable, Equatable): with Extensions,
+	// a base that is one does not keep a member the type lacks from the
+	// repository's protocols.
+	Markers []string
 }
 
 // NewPackageResolver returns the package resolver for the language name
 // whose files have the extensions ext.
 func NewPackageResolver(name string, ext []string, r PackageRules) Resolver {
 	L := &ktsLang{name: name, ext: ext, self: r.Self, explicit: r.Explicit, stripType: r.StripType, dslFile: r.DSLFile,
-		std: map[string]bool{}, common: map[string]bool{}}
+		extensions: r.Extensions, std: map[string]bool{}, common: map[string]bool{}, markers: map[string]bool{}}
+	for _, n := range r.Markers {
+		L.markers[n] = true
+	}
 	for _, n := range r.Std {
 		L.std[n] = true
 	}

@@ -23,6 +23,9 @@ type ktsLang struct {
 	// dslFile reports a file whose calls a name found nowhere binds to
 	// its DSL, outside the repository (Kotlin's Gradle scripts).
 	dslFile func(path string) bool
+	// extensions: PackageRules.Extensions
+	extensions bool
+	markers    map[string]bool // PackageRules.Markers
 }
 
 func (L *ktsLang) isLang(p string) bool {
@@ -198,6 +201,13 @@ func (L *ktsLang) resolveType(tab Table, fi *FileInfo, from, typ string, depth i
 		if ts := Pick(types, func(t *Target) bool { return t.Container == c && t.Path == fi.Path }); len(ts) > 0 {
 			res, _ := oneOr(ts, RuleSameFile)
 			return res
+		}
+		if L.extensions {
+			// declared in an extension of c in another file of the module
+			if ts := Pick(types, func(t *Target) bool { return t.Container == c && t.Module == fi.Module }); len(ts) > 0 {
+				res, _ := oneOr(L.samePart(ts), RuleSamePackage)
+				return res
+			}
 		}
 		if !strings.Contains(c, ".") {
 			break
@@ -502,9 +512,14 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 	return Unbound(RuleUnresolved, 0)
 }
 
+// minUniqueName is the shortest name a unique-name guess binds: shorter
+// ones (run, get, add) are defined too often for one definition to say
+// much.
+const minUniqueName = 4
+
 // unique binds a distinctive name defined once in the repository.
 func (L *ktsLang) unique(tab Table, name string) Resolution {
-	if L.common[name] || len(name) < 4 {
+	if L.common[name] || len(name) < minUniqueName {
 		return Unbound(RuleUnresolved, 0)
 	}
 	ts := Pick(tab.ByName(name), func(t *Target) bool {
@@ -711,8 +726,61 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 	if m != nil {
 		return Bound(m, RuleReceiver)
 	}
-	if ext || L.common[r.Name] {
+	if L.common[r.Name] || ext && L.opaque(tab, typ, 0) {
 		return Unbound(RuleExternal, 0)
+	}
+	if res := L.protocolMember(tab, r.Name); res.Target != nil {
+		return res
+	}
+	if ext {
+		return Unbound(RuleExternal, 0)
+	}
+	return Unbound(RuleUnresolved, 0)
+}
+
+// opaque reports whether a base of typ, or of its bases in the
+// repository, is outside the repository and no marker
+// (PackageRules.Markers): a member typ lacks may be that base's. It is
+// asked only when some base is outside; without Extensions the answer is
+// yes.
+func (L *ktsLang) opaque(tab Table, typ *Target, depth int) bool {
+	fi := tab.File(typ.Path)
+	if !L.extensions || fi == nil || depth > MaxDepth {
+		return true
+	}
+	for _, b := range typ.Bases {
+		if b = L.strip(b); L.markers[b] {
+			continue
+		}
+		res := L.resolveType(tab, fi, typ.Container, b, depth+1)
+		if res.Target == nil && res.Rule == RuleExternal ||
+			res.Target != nil && res.Target.ID != typ.ID && L.opaque(tab, res.Target, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// protocolMember binds a member name that no type along a receiver's
+// bases has, none of them outside the repository but markers, when types
+// conform to protocols in extensions (PackageRules.Extensions), to the
+// one protocol of the repository that has it, by unique name: which
+// protocols the type conforms to elsewhere is not known here.
+func (L *ktsLang) protocolMember(tab Table, name string) Resolution {
+	if !L.extensions || L.common[name] || len(name) < minUniqueName {
+		return Unbound(RuleUnresolved, 0)
+	}
+	ms := Pick(tab.ByName(name), func(c *Target) bool {
+		if c.Kind != KindMethod || !L.isLang(c.Path) {
+			return false
+		}
+		head, last := LastSegment(c.Container)
+		return One(Pick(tab.ByName(last), func(p *Target) bool {
+			return p.Kind == KindInterface && p.Container == head && p.Module == c.Module
+		})) != nil
+	})
+	if t := One(L.samePart(ms)); t != nil {
+		return Bound(t, RuleUniqueName)
 	}
 	return Unbound(RuleUnresolved, 0)
 }

@@ -619,13 +619,34 @@ func class(x *lang.Extractor, n int32, c state) {
 		walked := int32(-1) // the end of the last node walked
 		for d := range t.Descendants(ds) {
 			if k := t.Kind(d); d >= walked && (k == "value_arguments" || k == "lambda_literal") {
-				node(x, d, inner)
+				walk := node
+				if k == "lambda_literal" {
+					walk = delegatedBody
+				}
+				walk(x, d, inner)
 				walked = t.Nodes[d].End
 			}
 		}
 	}
 	for _, m := range append(children(t, n, "class_body"), children(t, n, "enum_class_body")...) {
 		node(x, m, inner)
+	}
+}
+
+// delegatedBody walks the lambda the grammar makes of the body of a class
+// "A by b {", in which "init {" reads as a call of init with a lambda:
+// that is the class's initializer, whose code is walked, and no call.
+func delegatedBody(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	c.scope, c.top = &lang.Scope{Parent: c.scope}, false
+	for st := range t.NamedChildren(n) {
+		if f := t.FirstNamedChild(st); t.Kind(st) == "call_expression" && t.NamedChildCount(st) == 2 &&
+			t.Kind(f) == "identifier" && t.Text(f) == "init" {
+			if l := t.ChildOfKind(st, "annotated_lambda"); l >= 0 {
+				st = l
+			}
+		}
+		node(x, st, c)
 	}
 }
 

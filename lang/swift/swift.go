@@ -735,4 +735,5 @@ func exit(x *lang.Extractor, n int32) string {
 // resolver is the package resolver Swift shares with Kotlin and Scala:
 // imports bind whole modules.
 var resolver = lang.NewPackageResolver("swift", []string{".swift"}, lang.PackageRules{Self: "self",
-	StripType: lang.StripType, Std: lang.WordList(data, "std.txt"), Common: lang.WordList(data, "common_methods.txt")})
+	StripType: lang.StripType, Std: lang.WordList(data, "std.txt"), Common: lang.WordList(data, "common_methods.txt"),
+	Extensions: true, Markers: lang.WordList(data, "markers.txt")})
