@@ -46,6 +46,9 @@ type writer struct {
 	// is then the rowid of the next symbol, given explicitly
 	batches map[string]*rowBatch
 	nextSym int64
+	// ftsBlocks are the symbol_lengths blocks of the full-text rows
+	// written or deleted, to write again before the commit (lengths.go)
+	ftsBlocks map[int64]bool
 }
 
 // batchRowsN is how many rows one INSERT of a full build writes. What a
@@ -559,6 +562,7 @@ func (w *writer) insertSymbol(ctx context.Context, pid int64, p string, row symb
 	// full-text rows go one a statement: several, their rowids given,
 	// would take a savepoint each (see statementSQL)
 	f := &row.fts
+	w.touchFTS(rowid)
 	_, err := w.exec(ctx, "insFTS", rowid, f[0], f[1], f[2], f[3], f[4], f[5], s.Words)
 	return rowid, err
 }
