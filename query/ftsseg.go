@@ -337,7 +337,8 @@ type doclistDecoder struct {
 	left      int   // bytes of the current position list still to read
 	col       int   // its current column
 	colNext   bool  // the next varint is a column number
-	entry     *segEntry
+	entry     segEntry
+	open      bool // entry is being read (a value: a pointer apiece was an allocation per row)
 }
 
 // page reads one leaf page; done when the doclist (or the search for the
@@ -444,7 +445,7 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 			}
 			continue
 		}
-		if d.entry != nil {
+		if d.open {
 			d.flush()
 		}
 		// a rowid (the first of the doclist and of a continued page whole,
@@ -464,7 +465,7 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 			return false, errSegmentFormat
 		}
 		o += k
-		d.entry = &segEntry{rowid: d.rowid, del: sz&1 != 0}
+		d.entry, d.open = segEntry{rowid: d.rowid, del: sz&1 != 0}, true
 		d.left, d.col, d.colNext = int(sz>>1), 0, false
 	}
 	if last {
@@ -477,8 +478,8 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 }
 
 func (d *doclistDecoder) flush() {
-	d.out = append(d.out, *d.entry)
-	d.entry = nil
+	d.out = append(d.out, d.entry)
+	d.open = false
 }
 
 // finish ends the doclist: at its next term or its segment's last page.
@@ -486,7 +487,7 @@ func (d *doclistDecoder) finish() ([]segEntry, error) {
 	if d.left > 0 {
 		return d.out, errSegmentFormat
 	}
-	if d.entry != nil {
+	if d.open {
 		d.flush()
 	}
 	return d.out, nil
