@@ -1076,13 +1076,13 @@ func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*ter
 	}
 	// the structure and the pages it names are read in one transaction: an
 	// index run that commits in between may have merged the segments away
-	if _, err := v.conn.ExecContext(ctx, `BEGIN`); err != nil {
+	if _, err := v.segQ.begin.ExecContext(ctx); err != nil {
 		return nil, fmt.Errorf("full-text segments: %w", err)
 	}
-	defer v.conn.ExecContext(context.WithoutCancel(ctx), `COMMIT`)
-	rec, err := readStructureRecord(ctx, v.conn)
-	if err != nil {
-		return nil, err
+	defer v.segQ.commit.ExecContext(context.WithoutCancel(ctx))
+	var rec []byte
+	if err := v.segQ.structure.QueryRowContext(ctx).Scan(&rec); err != nil {
+		return nil, fmt.Errorf("full-text structure: %w", err)
 	}
 	// any change of the full-text index rewrites the structure record
 	if v.segs == nil || !bytes.Equal(v.segs.rec, rec) {
