@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -171,6 +172,36 @@ func dump(t *testing.T, dbPath, part string) []byte {
 		for _, r := range rows {
 			fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], r[2])
 		}
+	case "lengths":
+		// each current symbol's full-text length, by id, as symbol_lengths
+		// holds it; it must agree with FTS5's docsize table row for row
+		lens := readLengthTable(t, db)
+		docsize := map[int64]int64{}
+		for _, r := range query(t, db, `SELECT id, hex(sz) FROM symbols_fts_docsize`) {
+			var id int64
+			fmt.Sscan(r[0], &id)
+			rec, _ := hex.DecodeString(r[1])
+			n, size, err := schema.DocsizeLength(rec, schema.SymbolsFTSColumns)
+			if err != nil || size != len(rec) {
+				t.Fatalf("docsize of row %d: %v (%d of %d bytes)", id, err, size, len(rec))
+			}
+			docsize[id] = n
+		}
+		for id, n := range lens {
+			if docsize[id] != n {
+				t.Errorf("%s: row %d: symbol_lengths %d, docsize %d", dbPath, id, n, docsize[id])
+			}
+		}
+		for id, n := range docsize {
+			if n != 0 && lens[id] != n {
+				t.Errorf("%s: row %d: docsize %d, symbol_lengths %d", dbPath, id, n, lens[id])
+			}
+		}
+		for _, r := range query(t, db, `SELECT rowid, id FROM symbols WHERE to_seq IS NULL ORDER BY id`) {
+			var rowid int64
+			fmt.Sscan(r[0], &rowid)
+			fmt.Fprintf(&b, "%s %d\n", r[1], lens[rowid])
+		}
 	default:
 		t.Fatalf("unknown part %q", part)
 	}
@@ -234,4 +265,36 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// readLengthTable decodes symbol_lengths: the nonzero lengths by rowid.
+func readLengthTable(t *testing.T, db *sql.DB) map[int64]int64 {
+	t.Helper()
+	out := map[int64]int64{}
+	dst := make([]int32, schema.LengthsBlock)
+	for _, r := range query(t, db, `SELECT block, hex(lens) FROM symbol_lengths ORDER BY block`) {
+		var block int64
+		fmt.Sscan(r[0], &block)
+		b, _ := hex.DecodeString(r[1])
+		if err := schema.DecodeLengths(b, dst); err != nil {
+			t.Fatalf("symbol_lengths block %d: %v", block, err)
+		}
+		if len(b) == 0 || len(schema.EncodeLengths(toUint32(dst))) != len(b) {
+			t.Errorf("symbol_lengths block %d: %d bytes, not as written (an empty block is deleted)", block, len(b))
+		}
+		for i, n := range dst {
+			if n != 0 {
+				out[block*schema.LengthsBlock+int64(i)] = int64(n)
+			}
+		}
+	}
+	return out
+}
+
+func toUint32(l []int32) []uint32 {
+	out := make([]uint32, len(l))
+	for i, v := range l {
+		out[i] = uint32(v)
+	}
+	return out
 }

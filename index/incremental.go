@@ -488,6 +488,9 @@ func (b *build) upToDate(ctx context.Context, tx *sql.Tx, prev *previous, stampe
 			return fmt.Errorf("write meta: %w", err)
 		}
 	}
+	if err := b.w.writeLengths(ctx, tx); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
@@ -702,6 +705,7 @@ func (w *writer) closeSymbol(ctx context.Context, rowid int64) error {
 	}
 	w.closedSyms = append(w.closedSyms, rowid)
 	w.symbolDelta--
+	w.touchFTS(rowid)
 	_, err := w.exec(ctx, "delFTS", rowid)
 	return err
 }

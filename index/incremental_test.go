@@ -148,7 +148,7 @@ func testIncremental(t *testing.T, limit bool) {
 		if st := readVectors(t, db); st.vectors == 0 || st.hashes != st.symbols {
 			t.Errorf("step %d (%s): vectors %+v", i, step.name, st)
 		}
-		for _, part := range []string{"symbols", "edges", "files", "vectors"} {
+		for _, part := range []string{"symbols", "edges", "files", "vectors", "lengths"} {
 			got, want := string(dump(t, db, part)), string(dump(t, fresh, part))
 			if got != want {
 				t.Errorf("step %d (%s): incremental %s differ from a fresh index:\n%s", i, step.name, part, lineDiff(want, got))
@@ -213,7 +213,7 @@ func TestOverlay(t *testing.T) {
 	writeFile(t, disk, "store/item.go", edited)
 	writeFile(t, disk, "store/draft.go", added)
 	fresh := indexFixture(t, disk)
-	for _, part := range []string{"symbols", "edges", "files"} {
+	for _, part := range []string{"symbols", "edges", "files", "lengths"} {
 		if got, want := string(dump(t, db, part)), string(dump(t, fresh, part)); got != want {
 			t.Errorf("overlay %s differ from an index of the same contents on disk:\n%s", part, lineDiff(want, got))
 		}

@@ -470,6 +470,9 @@ func (b *build) full(ctx context.Context) (err error) {
 	if err := w.ftsHash(ctx, ftsDefaultHash); err != nil {
 		return err
 	}
+	if err := w.ftsOptimize(ctx); err != nil {
+		return err
+	}
 	b.progress("indexes", 0, 0)
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", indexCacheKiB)); err != nil {
 		return fmt.Errorf("cache size: %w", err)

@@ -71,7 +71,7 @@ func revOptions(root, db, rev string) Options {
 // sameView fails unless the current views of two indexes hold the same rows.
 func sameView(t *testing.T, what, got, want string) {
 	t.Helper()
-	for _, part := range []string{"symbols", "edges", "files"} {
+	for _, part := range []string{"symbols", "edges", "files", "lengths"} {
 		g, w := string(dump(t, got, part)), string(dump(t, want, part))
 		if g != w {
 			t.Errorf("%s: %s differ from an index of a checkout:\n%s", what, part, lineDiff(w, g))

@@ -382,6 +382,9 @@ func (b *build) finishVersion(ctx context.Context, tx *sql.Tx, v version) error 
 	if err != nil {
 		return err
 	}
+	if err := b.w.writeLengths(ctx, tx); err != nil {
+		return err
+	}
 	b.progress("ledger", 0, 0)
 	if err := b.recordVersion(ctx, tx, v.seq, v.prev, meta); err != nil {
 		return err

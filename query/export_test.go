@@ -459,3 +459,39 @@ func (x *Index) BoundedBothForTest(ctx context.Context, cols, text string, n int
 	}
 	return all, bounded, read, matched, err
 }
+
+// LengthsBothForTest reads every row's length from symbol_lengths and
+// from FTS5's docsize table, and returns the rows where they differ and
+// how many rows the table holds.
+func (x *Index) LengthsBothForTest(ctx context.Context) (differ []int64, rows int, err error) {
+	conn, err := x.DB.Conn(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer conn.Close()
+	table, ok, err := readLengthTable(ctx, conn)
+	if err != nil || !ok {
+		return nil, 0, fmt.Errorf("no symbol_lengths: %v", err)
+	}
+	docsize, _, _, err := readLengths(ctx, conn)
+	if err != nil {
+		return nil, 0, err
+	}
+	ids, _, err := readRowLengths(ctx, conn, `SELECT group_concat(id, ','), group_concat(sz, x'') FROM symbols_fts_docsize`)
+	if err != nil {
+		return nil, 0, err
+	}
+	top := int64(len(table.dense))
+	for _, id := range ids {
+		top = max(top, id+1)
+	}
+	for r := range top {
+		if table.at(r) != docsize.at(r) {
+			differ = append(differ, r)
+		}
+		if table.at(r) != 0 {
+			rows++
+		}
+	}
+	return differ, rows, nil
+}

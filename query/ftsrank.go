@@ -92,6 +92,7 @@ type ftsTerms struct {
 	big      map[string]bool  // terms of more than maxTermInstances
 	symbols  map[int64]ftsHit // the symbols of rows read (ftsRows), without scores
 	loading  bool             // the row lengths are being read
+	noTable  bool             // the file has no symbol_lengths table
 	failed   bool             // reading them failed: FTS5 answers until the file changes
 	closed   bool
 	wg       sync.WaitGroup
@@ -103,7 +104,7 @@ func (t *ftsTerms) reset() {
 	defer t.mu.Unlock()
 	t.gen++
 	t.lens, t.terms, t.held, t.big, t.symbols, t.failed = nil, nil, 0, nil, nil, false
-	t.onceLens, t.nRow, t.avgdl = nil, 0, 0
+	t.onceLens, t.nRow, t.avgdl, t.noTable = nil, 0, 0, false
 }
 
 // close waits for the reading of the row lengths.
@@ -759,6 +760,9 @@ func (x *Index) ftsHeld(ctx context.Context, cols string, terms []string, limit 
 			return nil, false, nil // a word the tokenizer keeps no term of
 		}
 	}
+	if err := x.tableLengths(ctx); err != nil {
+		return nil, false, err
+	}
 	if x.oneShot {
 		return x.ftsOnce(ctx, phrases, mask, limit)
 	}
@@ -795,6 +799,10 @@ func (x *Index) ftsOnce(ctx context.Context, phrases []string, mask uint8, limit
 			return nil, false, err
 		}
 		rows[i] = r
+	}
+	if lens, nRow, avgdl := x.fts.lengths(); lens != nil {
+		hits, err := x.ftsRows(ctx, bm25Rows(rows, mask, lens, nRow, avgdl, limit+limit/4))
+		return hits, err == nil, err
 	}
 	nRow, avgdl, err := x.onceTotals(ctx)
 	if err != nil {
@@ -1068,13 +1076,13 @@ func (x *Index) readHeldTerm(ctx context.Context, term string, cols uint8) (*ter
 	}
 	// the structure and the pages it names are read in one transaction: an
 	// index run that commits in between may have merged the segments away
-	if _, err := v.conn.ExecContext(ctx, `BEGIN`); err != nil {
+	if _, err := v.segQ.begin.ExecContext(ctx); err != nil {
 		return nil, fmt.Errorf("full-text segments: %w", err)
 	}
-	defer v.conn.ExecContext(context.WithoutCancel(ctx), `COMMIT`)
-	rec, err := readStructureRecord(ctx, v.conn)
-	if err != nil {
-		return nil, err
+	defer v.segQ.commit.ExecContext(context.WithoutCancel(ctx))
+	var rec []byte
+	if err := v.segQ.structure.QueryRowContext(ctx).Scan(&rec); err != nil {
+		return nil, fmt.Errorf("full-text structure: %w", err)
 	}
 	// any change of the full-text index rewrites the structure record
 	if v.segs == nil || !bytes.Equal(v.segs.rec, rec) {

@@ -2,6 +2,8 @@ package query_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -263,5 +265,110 @@ func TestBM25BoundedMatchesAllLengths(t *testing.T) {
 	}
 	if !fewer {
 		t.Error("the bounded scorer never read fewer lengths than the rows it matched")
+	}
+}
+
+// TestLengthTableMatchesDocsize reads the lengths bm25 divides by from
+// symbol_lengths and from FTS5's docsize table: the same for every row,
+// also after incremental runs.
+func TestLengthTableMatchesDocsize(t *testing.T) {
+	ctx := context.Background()
+	for name, x := range map[string]*query.Index{"go": fixture(t, "go"), "python after an edit": editedFixture(t, "python")} {
+		differ, rows, err := x.LengthsBothForTest(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if rows == 0 || len(differ) > 0 {
+			t.Errorf("%s: %d rows, differing at %v", name, rows, differ)
+		}
+	}
+}
+
+// TestLengthTableHostile: a symbol_lengths block that is not one sdl
+// wrote (a shared or hostile index.db) makes a search fail with
+// schema.ErrLengths, not panic or rank by wrong lengths.
+func TestLengthTableHostile(t *testing.T) {
+	ctx := context.Background()
+	x := fixture(t, "go")
+	w, err := schema.OpenWrite(x.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a varint past int32
+	if _, err := w.Exec(`UPDATE symbol_lengths SET lens = x'01ffffffff0f' WHERE block = 0`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	for _, once := range []bool{false, true} {
+		y, err := query.Open(x.Path, x.Root)
+		if once {
+			y, err = query.OpenOnce(x.Path, x.Root)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = y.Search(ctx, query.SearchRequest{Query: "open the store"})
+		y.Close()
+		if !errors.Is(err, schema.ErrLengths) {
+			t.Errorf("once=%v: search over a hostile length table: %v, want ErrLengths", once, err)
+		}
+	}
+}
+
+// TestLengthTableMissing: a file without symbol_lengths (dropped by hand:
+// every file of this schema has it) is answered from FTS5's docsize
+// table, with the same answers.
+func TestLengthTableMissing(t *testing.T) {
+	ctx := context.Background()
+	x := fixture(t, "go")
+	ask := func(y *query.Index) string {
+		var out []string
+		for _, q := range ftsQuestions {
+			r, err := y.Search(ctx, query.SearchRequest{Query: q, Limit: 10})
+			if err != nil {
+				t.Fatalf("%q: %v", q, err)
+			}
+			for _, h := range r.Results {
+				out = append(out, fmt.Sprintf("%s %s %v", q, h.SymbolID, h.Score))
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	want := map[bool]string{}
+	for _, once := range []bool{false, true} {
+		y, err := query.OpenOnce(x.Path, x.Root)
+		if !once {
+			y, err = query.Open(x.Path, x.Root)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[once] = ask(y)
+		y.Close()
+	}
+	w, err := schema.OpenWrite(x.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec(`DROP TABLE symbol_lengths`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	for _, once := range []bool{false, true} {
+		y, err := query.OpenOnce(x.Path, x.Root)
+		if !once {
+			y, err = query.Open(x.Path, x.Root)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		// a server's first questions go to FTS5 while it reads docsize
+		// in the background; later ones to the Go scorer: both the same
+		for range 2 {
+			if got := ask(y); got != want[once] || got == "" {
+				t.Errorf("once=%v: without the table:\n%s\nwith it:\n%s", once, got, want[once])
+			}
+		}
+		y.Close()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // A term's rows and counts per column, read from FTS5's own pages of
@@ -42,6 +43,8 @@ func ftsLeafRowid(seg, page int) int64 { return int64(seg)<<ftsSegIDShift + int6
 type segQueries struct {
 	conn        *sql.Conn
 	idx, leaves *sql.Stmt
+	// a term's reading: in a transaction, from the structure record on
+	begin, commit, structure *sql.Stmt
 }
 
 func prepareSegQueries(ctx context.Context, conn *sql.Conn) (*segQueries, error) {
@@ -51,16 +54,26 @@ func prepareSegQueries(ctx context.Context, conn *sql.Conn) (*segQueries, error)
 	if q.idx, err = conn.PrepareContext(ctx, `SELECT pgno FROM symbols_fts_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1`); err != nil {
 		return nil, fmt.Errorf("full-text segments: %w", err)
 	}
-	if q.leaves, err = conn.PrepareContext(ctx, `SELECT id, block FROM symbols_fts_data WHERE id BETWEEN ? AND ?`); err != nil {
-		q.idx.Close()
-		return nil, fmt.Errorf("full-text segments: %w", err)
+	for _, p := range []struct {
+		st **sql.Stmt
+		q  string
+	}{{&q.leaves, `SELECT id, block FROM symbols_fts_data WHERE id BETWEEN ? AND ?`},
+		{&q.begin, `BEGIN`}, {&q.commit, `COMMIT`},
+		{&q.structure, `SELECT block FROM symbols_fts_data WHERE id = ` + strconv.Itoa(ftsStructureRowid)}} {
+		if *p.st, err = conn.PrepareContext(ctx, p.q); err != nil {
+			q.close()
+			return nil, fmt.Errorf("full-text segments: %w", err)
+		}
 	}
 	return q, nil
 }
 
 func (q *segQueries) close() {
-	q.idx.Close()
-	q.leaves.Close()
+	for _, st := range []*sql.Stmt{q.idx, q.leaves, q.begin, q.commit, q.structure} {
+		if st != nil {
+			st.Close()
+		}
+	}
 }
 
 // ftsSegment is a segment of the full-text index: its leaves are pages
@@ -337,7 +350,8 @@ type doclistDecoder struct {
 	left      int   // bytes of the current position list still to read
 	col       int   // its current column
 	colNext   bool  // the next varint is a column number
-	entry     *segEntry
+	entry     segEntry
+	open      bool // entry is being read (a value: a pointer apiece was an allocation per row)
 }
 
 // page reads one leaf page; done when the doclist (or the search for the
@@ -444,7 +458,7 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 			}
 			continue
 		}
-		if d.entry != nil {
+		if d.open {
 			d.flush()
 		}
 		// a rowid (the first of the doclist and of a continued page whole,
@@ -464,7 +478,7 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 			return false, errSegmentFormat
 		}
 		o += k
-		d.entry = &segEntry{rowid: d.rowid, del: sz&1 != 0}
+		d.entry, d.open = segEntry{rowid: d.rowid, del: sz&1 != 0}, true
 		d.left, d.col, d.colNext = int(sz>>1), 0, false
 	}
 	if last {
@@ -477,8 +491,8 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 }
 
 func (d *doclistDecoder) flush() {
-	d.out = append(d.out, *d.entry)
-	d.entry = nil
+	d.out = append(d.out, d.entry)
+	d.open = false
 }
 
 // finish ends the doclist: at its next term or its segment's last page.
@@ -486,7 +500,7 @@ func (d *doclistDecoder) finish() ([]segEntry, error) {
 	if d.left > 0 {
 		return d.out, errSegmentFormat
 	}
-	if d.entry != nil {
+	if d.open {
 		d.flush()
 	}
 	return d.out, nil

@@ -24,6 +24,9 @@ type stemmer struct {
 	mu   sync.Mutex
 	db   *sql.DB
 	seen map[string]string // word -> term, "" when none
+	// the statements of a stemming, prepared once: their parsing cost
+	// about as much as the stemming of a question's words
+	clearSt, insertSt, readSt *sql.Stmt
 }
 
 var stems = &stemmer{}
@@ -85,15 +88,26 @@ func (s *stemmer) stemFresh(ctx context.Context, words []string) (map[string]str
 			db.Close()
 			return nil, fmt.Errorf("stemmer: %w", err)
 		}
+		for _, p := range []struct {
+			st **sql.Stmt
+			q  string
+		}{{&s.clearSt, `INSERT INTO w(w) VALUES('delete-all')`},
+			{&s.insertSt, `INSERT INTO w(rowid, t) SELECT key + 1, value FROM json_each(?)`},
+			{&s.readSt, `SELECT doc, term FROM wv`}} {
+			if *p.st, err = db.PrepareContext(ctx, p.q); err != nil {
+				db.Close()
+				return nil, fmt.Errorf("stemmer: %w", err)
+			}
+		}
 		s.db = db
 	}
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO w(w) VALUES('delete-all')`); err != nil {
+	if _, err := s.clearSt.ExecContext(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.insert(ctx, words); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT doc, term FROM wv`)
+	rows, err := s.readSt.QueryContext(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +145,7 @@ func (s *stemmer) insert(ctx context.Context, words []string) error {
 		if err != nil {
 			return err
 		}
-		_, err = s.db.ExecContext(ctx, `INSERT INTO w(rowid, t) SELECT key + 1, value FROM json_each(?)`, string(list))
+		_, err = s.insertSt.ExecContext(ctx, string(list))
 		return err
 	}
 	for start := 0; start < len(words); start += stemBatch {

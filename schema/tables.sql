@@ -161,6 +161,16 @@ CREATE VIRTUAL TABLE symbols_fts USING fts5(
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
 
+-- The length in tokens of every symbols_fts row, which bm25 reads:
+-- FTS5's own record of it (symbols_fts_docsize) is a B-tree row per
+-- symbol. Block b holds rowids b*4096 .. b*4096+4095 as varints
+-- (schema.EncodeLengths); every index run writes the blocks whose rows it
+-- changed, from the docsize table.
+CREATE TABLE symbol_lengths (
+  block INTEGER PRIMARY KEY,
+  lens  BLOB NOT NULL
+);
+
 -- Development memories: the current state of the .sdl-memory/*.md files,
 -- which are the source of truth. Not versioned: every index run imports
 -- the files again. seq is an explicit rowid so that memories_fts rows stay
