@@ -95,6 +95,13 @@ static bool sdl_punct_leaf(TSNode node, bool named, uint32_t b, uint32_t e, cons
   return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80);
 }
 
+// sdl_punct_at reports whether the cursor's node is one sdl_flatten
+// leaves out.
+static bool sdl_punct_at(const TSTreeCursor *cur, const char *src) {
+  TSNode node = ts_tree_cursor_current_node(cur);
+  return sdl_punct_leaf(node, ts_node_is_named(node), ts_node_start_byte(node), ts_node_end_byte(node), src);
+}
+
 uint32_t sdl_flatten(TSTree *tree, const char *src, sdl_node *out, uint32_t cap) {
   TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
   uint32_t n = 0;
@@ -244,12 +251,19 @@ sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max
   return out;
 }
 
-// sdl_query_captures_at runs query from each of n root nodes, given as
-// (start byte, end byte, symbol) triples in pre-order, and returns the
-// captures of its matches as sdl_query_captures does. A pattern starts at
-// a root only (max start depth 0), so the cursor descends no deeper below
+// sdl_query_captures_at runs query from each of n_roots nodes of the
+// flattened tree nodes (n_nodes of them, which sdl_flatten made of tree
+// and src), given by index in ascending order, and returns the captures
+// of its matches as sdl_query_captures does. A pattern starts at a root
+// only (max start depth 0), so the query cursor descends no deeper below
 // it than the pattern reaches.
-sdl_capture *sdl_query_captures_at(TSTree *tree, const TSQuery *query, const uint32_t *roots, uint32_t n_roots,
+//
+// One tree cursor moves forward through the tree from root to root, as
+// the flatten did: it skips every subtree that holds no root, and never
+// searches down from the tree's top again (a search from the top per
+// root, plus ts_node_parent's own descent, was the cost here).
+sdl_capture *sdl_query_captures_at(TSTree *tree, const char *src, const sdl_node *nodes, uint32_t n_nodes,
+                                   const TSQuery *query, const uint32_t *roots, uint32_t n_roots,
                                    uint32_t max_captures, uint32_t *count) {
   *count = 0;
   TSQueryCursor *cur = ts_query_cursor_new();
@@ -258,26 +272,54 @@ sdl_capture *sdl_query_captures_at(TSTree *tree, const TSQuery *query, const uin
   }
   ts_query_cursor_set_match_limit(cur, SDL_QUERY_MATCH_LIMIT);
   ts_query_cursor_set_max_start_depth(cur, 0);
-  TSNode top = ts_tree_root_node(tree);
+  TSTreeCursor tc = ts_tree_cursor_new(ts_tree_root_node(tree));
+  uint32_t i = 0; // the index in nodes of tc's node
   uint32_t n = 0, cap = 64, match_no = 0;
   sdl_capture *out = (sdl_capture *)malloc(cap * sizeof(sdl_capture));
-  for (uint32_t r = 0; r < n_roots && out != NULL && n < max_captures; r++) {
-    uint32_t start = roots[3 * r], end = roots[3 * r + 1];
-    TSSymbol sym = (TSSymbol)roots[3 * r + 2];
-    // the smallest node of the range, then up to the one of its kind
-    TSNode node = ts_node_descendant_for_byte_range(top, start, end);
-    while (!ts_node_is_null(node) && ts_node_symbol(node) != sym && ts_node_start_byte(node) == start &&
-           ts_node_end_byte(node) == end) {
-      node = ts_node_parent(node);
+  for (uint32_t r = 0; r < n_roots && out != NULL && n < max_captures && n_nodes > 0; r++) {
+    uint32_t want = roots[r];
+    if (want < i || want >= n_nodes) {
+      continue; // not ascending, or not a node: nothing to run from
     }
-    if (ts_node_is_null(node) || ts_node_symbol(node) != sym) {
-      continue;
+    while (i != want) {
+      if (want < (uint32_t)nodes[i].end) {
+        // want is below: down to the first child the flatten kept, i+1
+        if (!ts_tree_cursor_goto_first_child(&tc)) goto lost;
+        while (sdl_punct_at(&tc, src)) {
+          if (!ts_tree_cursor_goto_next_sibling(&tc)) goto lost;
+        }
+        i++;
+        continue;
+      }
+      // want is after i's subtree: on to the next kept sibling, which
+      // the flatten wrote just past that subtree, climbing where i was
+      // the last
+      for (;;) {
+        if (ts_tree_cursor_goto_next_sibling(&tc)) {
+          if (!sdl_punct_at(&tc, src)) {
+            i = (uint32_t)nodes[i].end;
+            break;
+          }
+          continue;
+        }
+        if (nodes[i].parent < 0 || !ts_tree_cursor_goto_parent(&tc)) goto lost;
+        i = (uint32_t)nodes[i].parent;
+      }
+    }
+    TSNode node = ts_tree_cursor_current_node(&tc);
+    // the walk retraces the flatten's, so these hold; if they did not,
+    // the flat tree is not this tree's and nothing more is run
+    if (ts_node_symbol(node) != nodes[i].kind || ts_node_start_byte(node) != nodes[i].start_byte ||
+        ts_node_end_byte(node) != nodes[i].end_byte) {
+      goto lost;
     }
     ts_query_cursor_exec(cur, query, node);
     if (!collect(cur, &out, &n, &cap, &match_no, max_captures)) {
       break;
     }
   }
+lost:
+  ts_tree_cursor_delete(&tc);
   ts_query_cursor_delete(cur);
   *count = n;
   return out;
