@@ -6,6 +6,12 @@
 
 #include "flat.h"
 
+// tree-sitter's own layouts, copied from go-tree-sitter v0.25.0's src/
+// (TestInternalHeadersMatch): sdl_flatten reads subtrees directly.
+#include "ts/language.h"
+#include "ts/subtree.h"
+#include "ts/tree.h"
+
 #include <string.h>
 #include <time.h>
 #if defined(__GLIBC__)
@@ -102,76 +108,145 @@ static bool sdl_punct_at(const TSTreeCursor *cur, const char *src) {
   return sdl_punct_leaf(node, ts_node_is_named(node), ts_node_start_byte(node), ts_node_end_byte(node), src);
 }
 
-uint32_t sdl_flatten(TSTree *tree, const char *src, sdl_node *out, uint32_t cap) {
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
-  uint32_t n = 0;
-  // stack of indices of the open ancestors of the current node
-  uint32_t stack_cap = 256, depth = 0;
-  int32_t *stack = (int32_t *)malloc(stack_cap * sizeof(int32_t));
-  if (stack == NULL) {
-    ts_tree_cursor_delete(&cur);
-    ts_tree_delete(tree);
-    return 0;
+// sdl_write writes the node of subtree c at start (after its padding),
+// as aliased, as node i of out. It returns false when the node is one
+// sdl_flatten leaves out (sdl_punct_leaf), and then i is free again.
+static bool sdl_write(sdl_node *out, uint32_t i, const char *src, const TSLanguage *lang, Subtree c, Length start,
+                      TSSymbol alias, TSFieldId field, int32_t parent) {
+  sdl_node *o = &out[i];
+  TSSymbol sym = ts_language_public_symbol(lang, alias ? alias : ts_subtree_symbol(c));
+  bool named = alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(c);
+  Length size = ts_subtree_size(c);
+  TSPoint end = point_add(start.extent, size.extent);
+  o->kind = sym;
+  o->field = field;
+  uint16_t flags = 0;
+  if (named) flags |= SDL_NAMED;
+  if (sym == SDL_SYM_ERROR) flags |= SDL_ERROR; // ts_node_is_error
+  if (ts_subtree_missing(c)) flags |= SDL_MISSING;
+  if (ts_subtree_extra(c)) flags |= SDL_EXTRA;
+  if (ts_subtree_error_cost(c) > 0) flags |= SDL_HAS_ERROR; // ts_node_has_error
+  o->flags = flags;
+  o->pad = 0;
+  o->parent = parent;
+  o->end = (int32_t)i + 1; // until its children are written
+  o->start_byte = start.bytes;
+  o->end_byte = start.bytes + size.bytes;
+  o->start_row = start.extent.row;
+  o->start_col = start.extent.column;
+  o->end_row = end.row;
+  o->end_col = end.column;
+  // as sdl_punct_leaf reads the node: no visible children
+  if (named || size.bytes == 0 || ts_subtree_visible_child_count(c) > 0) return true;
+  unsigned char b = (unsigned char)src[start.bytes];
+  return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_' || b >= 0x80;
+}
+
+// sdl_frame is a node whose children sdl_flatten is writing: its subtree,
+// the position and indices of its next child, the index of the nearest
+// written ancestor (itself when it is visible), and, for a hidden node,
+// the field its parents give it, which its children inherit.
+typedef struct {
+  Subtree subtree;
+  const TSSymbol *aliases;
+  Length pos;
+  uint32_t child, structural;
+  int32_t written;
+  TSFieldId field;
+  bool visible;
+} sdl_frame;
+
+// sdl_field is the field the production of parent gives its child at
+// structural index i (inherited entries aside), or 0.
+static TSFieldId sdl_field(const TSLanguage *lang, Subtree parent, uint32_t i) {
+  const TSFieldMapEntry *m, *end;
+  ts_language_field_map(lang, parent.ptr->production_id, &m, &end);
+  for (; m < end; m++) {
+    if (!m->inherited && m->child_index == i) return m->field_id;
   }
-  for (;;) {
-    if (n >= cap) {
-      break;
-    }
-    TSNode node = ts_tree_cursor_current_node(&cur);
-    // each fact asked once: every call below re-derives the node's
-    // subtree, and the symbol and the name flag its alias too
-    bool named = ts_node_is_named(node);
-    uint32_t start_byte = ts_node_start_byte(node), end_byte = ts_node_end_byte(node);
-    if (sdl_punct_leaf(node, named, start_byte, end_byte, src)) {
-      goto next;
-    }
-    sdl_node *o = &out[n];
-    TSSymbol sym = ts_node_symbol(node);
-    o->kind = sym;
-    o->field = ts_tree_cursor_current_field_id(&cur);
-    uint16_t flags = 0;
-    if (named) flags |= SDL_NAMED;
-    if (sym == SDL_SYM_ERROR) flags |= SDL_ERROR; // ts_node_is_error
-    if (ts_node_is_missing(node)) flags |= SDL_MISSING;
-    if (ts_node_is_extra(node)) flags |= SDL_EXTRA;
-    if (ts_node_has_error(node)) flags |= SDL_HAS_ERROR;
-    o->flags = flags;
-    o->parent = depth > 0 ? stack[depth - 1] : -1;
-    o->end = (int32_t)n + 1;
-    o->start_byte = start_byte;
-    o->end_byte = end_byte;
-    TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
-    o->start_row = sp.row;
-    o->start_col = sp.column;
-    o->end_row = ep.row;
-    o->end_col = ep.column;
-    n++;
-    if (ts_tree_cursor_goto_first_child(&cur)) {
-      if (depth == stack_cap) {
-        stack_cap *= 2;
-        int32_t *grown = (int32_t *)realloc(stack, stack_cap * sizeof(int32_t));
-        if (grown == NULL) break;
-        stack = grown;
-      }
-      stack[depth++] = (int32_t)n - 1;
+  return 0;
+}
+
+// sdl_flatten walks tree-sitter's subtrees themselves rather than a
+// TSTreeCursor: the cursor's moves (the next sibling above all, which
+// re-derives its parent's children and climbs through hidden nodes) were
+// most of the flatten's time. It writes what the cursor shows, node for
+// node: the visible nodes (named, anonymous, or made visible by an
+// alias), each with its alias's symbol, the field its parent or hidden
+// ancestors give it (ts_tree_cursor_current_field_id), and its facts as
+// ts_node_* reads them.
+uint32_t sdl_flatten(TSTree *tree, const char *src, sdl_node *out, uint32_t cap) {
+  const TSLanguage *lang = tree->language;
+  uint32_t n = 0, depth = 0, stack_cap = 256;
+  sdl_frame *stack = (sdl_frame *)malloc(stack_cap * sizeof(sdl_frame));
+  Subtree root = tree->root;
+  Length pos = ts_subtree_padding(root);
+  if (stack == NULL || cap == 0) {
+    goto done;
+  }
+  // the root, which the cursor shows whatever its visibility
+  if (!sdl_write(out, n, src, lang, root, pos, 0, 0, -1)) {
+    goto done;
+  }
+  n++;
+  stack[depth++] = (sdl_frame){root, ts_subtree_child_count(root) ? ts_language_alias_sequence(lang, root.ptr->production_id) : NULL,
+                               pos, 0, 0, 0, 0, true};
+  while (depth > 0) {
+    sdl_frame *f = &stack[depth - 1];
+    if (f->child == ts_subtree_child_count(f->subtree)) {
+      if (f->visible) out[f->written].end = (int32_t)n;
+      depth--;
       continue;
     }
-  next:
-    // no children: move to the next sibling, closing ancestors on the way up
-    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
-      if (depth == 0 || !ts_tree_cursor_goto_parent(&cur)) {
-        goto done;
-      }
-      out[stack[--depth]].end = (int32_t)n;
+    Subtree c = ts_subtree_children(f->subtree)[f->child];
+    Length start = f->pos;
+    uint32_t structural = f->structural;
+    bool extra = ts_subtree_extra(c);
+    TSSymbol alias = 0;
+    if (!extra) {
+      if (f->aliases) alias = f->aliases[structural];
+      f->structural++;
     }
+    // on to the next child's start
+    f->pos = length_add(f->pos, ts_subtree_size(c));
+    f->child++;
+    if (f->child < ts_subtree_child_count(f->subtree)) {
+      f->pos = length_add(f->pos, ts_subtree_padding(ts_subtree_children(f->subtree)[f->child]));
+    }
+    TSFieldId field = 0;
+    if (!extra) {
+      field = sdl_field(lang, f->subtree, structural);
+      if (field == 0) field = f->field;
+    }
+    bool visible = ts_subtree_visible(c) || alias != 0;
+    int32_t written = f->written;
+    if (visible) {
+      if (n >= cap) break;
+      if (!sdl_write(out, n, src, lang, c, start, alias, field, f->written)) {
+        continue; // left out, and it has no children
+      }
+      written = (int32_t)n++;
+      field = 0; // a visible node's children inherit no field through it
+    }
+    if (ts_subtree_visible_child_count(c) == 0) {
+      continue;
+    }
+    if (depth == stack_cap) {
+      sdl_frame *grown = (sdl_frame *)realloc(stack, 2 * stack_cap * sizeof(sdl_frame));
+      if (grown == NULL) break;
+      stack = grown;
+      stack_cap *= 2;
+    }
+    stack[depth++] = (sdl_frame){c, ts_language_alias_sequence(lang, c.ptr->production_id), start, 0, 0, written,
+                                 extra ? 0 : field, visible};
   }
-done:
   // close anything left open when stopping early
   while (depth > 0) {
-    out[stack[--depth]].end = (int32_t)n;
+    sdl_frame *f = &stack[--depth];
+    if (f->visible) out[f->written].end = (int32_t)n;
   }
+done:
   free(stack);
-  ts_tree_cursor_delete(&cur);
   ts_tree_delete(tree);
   return n;
 }
