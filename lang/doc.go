@@ -6,7 +6,12 @@
 // and hot paths) use it.
 //
 // Parsing crosses into C twice per file: once to parse, once to copy the
-// whole tree into a Go array of Nodes (flat.c). Everything after that is Go.
+// whole tree into a Go array of Nodes (flat.c), read from tree-sitter's
+// subtrees through its internal headers (tsapi/ts, copies from the pinned
+// go-tree-sitter: a version bump that changes them fails
+// TestInternalHeadersMatch; copy them again and run TestFlattenMatchesCursor).
+// A query with roots (Spec.QueryRoots) crosses a third time. Everything
+// after that is Go.
 //
 // Data a language is configured by lives beside its code as plain text,
 // embedded in the binary and read once at start-up (data.go), in its room

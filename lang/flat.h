@@ -54,6 +54,7 @@ typedef struct {
 #define SDL_QUERY_MAX_DEPTH 400
 
 sdl_capture *sdl_query_captures(TSTree *tree, const TSQuery *query, uint32_t max_captures, uint32_t *count);
-sdl_capture *sdl_query_captures_at(TSTree *tree, const TSQuery *query, const uint32_t *roots, uint32_t n_roots,
+sdl_capture *sdl_query_captures_at(TSTree *tree, const char *src, const sdl_node *nodes, uint32_t n_nodes,
+                                   const TSQuery *query, const uint32_t *roots, uint32_t n_roots,
                                    uint32_t max_captures, uint32_t *count);
 #endif

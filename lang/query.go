@@ -27,6 +27,10 @@ var ErrQuery = errors.New("query does not compile")
 // real file has a few per line, hostile input no more than this.
 const maxQueryCaptures = 1 << 20
 
+// queryMaxDepth is flat.h's SDL_QUERY_MAX_DEPTH: a query run over the
+// whole tree starts no match deeper.
+const queryMaxDepth = C.SDL_QUERY_MAX_DEPTH
+
 // Query is a compiled tree-sitter query (a tags.scm-style file). It is
 // compiled once, when its language registers, and shared by every parser.
 type Query struct {
@@ -232,20 +236,25 @@ func (q *Query) setRoots(l *Language, file, src string, roots []string) error {
 
 // runQueryAt runs q, whose patterns start at its roots, from each node of
 // the flattened tree t of a root kind, over tree, the tree t was
-// flattened from.
+// flattened from (and t.Src the text it was parsed from).
 func runQueryAt(tree *C.TSTree, q *Query, t *Tree) []C.sdl_capture {
 	var roots []C.uint32_t
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		if int(n.Kind) < len(q.roots) && q.roots[n.Kind] && (q.rootIf == nil || q.rootIf(t, int32(i))) {
-			roots = append(roots, C.uint32_t(n.StartByte), C.uint32_t(n.EndByte), C.uint32_t(n.Kind))
+			roots = append(roots, C.uint32_t(i))
 		}
 	}
 	if len(roots) == 0 {
 		return nil
 	}
+	var src *C.char // read only inside nodes' ranges, so nil when empty
+	if len(t.Src) > 0 {
+		src = (*C.char)(unsafe.Pointer(&t.Src[0]))
+	}
 	var n C.uint32_t
-	p := C.sdl_query_captures_at(tree, q.q, &roots[0], C.uint32_t(len(roots)/3), maxQueryCaptures, &n)
+	p := C.sdl_query_captures_at(tree, src, (*C.sdl_node)(unsafe.Pointer(&t.Nodes[0])), C.uint32_t(len(t.Nodes)),
+		q.q, &roots[0], C.uint32_t(len(roots)), maxQueryCaptures, &n)
 	if p == nil {
 		return nil
 	}

@@ -99,6 +99,12 @@ func (p *Parser) Parse(l *Language, src []byte) (*Tree, error) {
 // its content may choose: a .c file is C whatever it holds, a .h header
 // may be C++. An empty filePath leaves the choice to the content.
 func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, error) {
+	return p.parse(l, filePath, src, nil)
+}
+
+// parse is ParseFile; query, when set, replaces the language's query
+// (tests run a roots query over the whole tree with it).
+func (p *Parser) parse(l *Language, filePath string, src []byte, query func(*Query) *Query) (*Tree, error) {
 	if l.pick != nil {
 		l, src = l.pick(filePath, src)
 	}
@@ -130,6 +136,9 @@ func (p *Parser) ParseFile(l *Language, filePath string, src []byte) (*Tree, err
 	var raw []C.sdl_capture
 	var kept *C.TSTree // a query with roots runs from them once the tree is flat
 	q := l.Query()
+	if query != nil && q != nil {
+		q = query(q)
+	}
 	switch {
 	case q != nil && q.roots != nil:
 		kept = C.ts_tree_copy(tree)
