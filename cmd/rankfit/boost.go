@@ -42,6 +42,12 @@ type boostConfig struct {
 	// (a softmax over the task's candidates) instead of LambdaRank's pairs:
 	// the stage moves one card to the front, so only the first counts
 	softmax bool
+	// siblings restricts the stage to the first card's file: the trees
+	// see, learn and pick only the candidates of that file among the
+	// first depthK (in most misses the gold is a sibling of the first card)
+	siblings bool
+	// relative adds each input's difference from the first card's
+	relative bool
 }
 
 type tnode struct {
@@ -72,6 +78,7 @@ type bquery struct {
 	x     [][]float64
 	y     []bool
 	base  []float64
+	pos   []int // the place in order of each of x's rows
 	cv    []int // the order under trees fit without its repository
 }
 
@@ -100,10 +107,21 @@ func boostQueries(ss []*sample, cfg boostConfig) []*bquery {
 		q := &bquery{s: s, order: o}
 		for r, i := range o[:min(cfg.depthK, len(o))] {
 			c := s.Cands[i]
+			if cfg.siblings && c.File != s.Cands[o[0]].File {
+				continue
+			}
+			q.pos = append(q.pos, r)
 			first := query.DefaultRankWeights.Score(c.F)
 			in := query.StageInputs(c.F, r+1, first)
 			for _, z := range cfg.drop {
 				in[z] = 0
+			}
+			if cfg.relative {
+				if len(q.x) > 0 {
+					in = append(in, relTo(in, q.x[0][:len(in)])...)
+				} else {
+					in = append(in, make([]float64, len(in))...)
+				}
 			}
 			q.x = append(q.x, in)
 			hits := c.Hits
@@ -114,6 +132,15 @@ func boostQueries(ss []*sample, cfg boostConfig) []*bquery {
 			q.base = append(q.base, cfg.scale*first)
 		}
 		out = append(out, q)
+	}
+	return out
+}
+
+// relTo is in minus the first card's inputs.
+func relTo(in, first []float64) []float64 {
+	out := make([]float64, len(in))
+	for i := range in {
+		out[i] = in[i] - first[i]
 	}
 	return out
 }
@@ -292,7 +319,7 @@ func buildTree(X [][]float64, g, h []float64, cfg boostConfig) btree {
 // boostOrder is a task's order with the trees applied to its top.
 func boostOrder(q *bquery, trees []btree, cfg boostConfig) []int {
 	n := len(q.y)
-	if cfg.keepType && n > 0 && q.x[0][7] == 0 {
+	if n == 0 || cfg.keepType && q.x[0][7] == 0 {
 		return q.order
 	}
 	m := slices.Clone(q.base)
@@ -306,15 +333,16 @@ func boostOrder(q *bquery, trees []btree, cfg boostConfig) []int {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(m[b], m[a]) })
+	cand := func(i int) sampleCand { return q.s.Cands[q.order[q.pos[i]]] }
 	out := make([]int, 0, len(q.order))
+	moved := map[int]bool{} // places in q.order
 	if cfg.promote > 0 {
-		moved := map[int]bool{}
-		if cfg.memberOnly && n > 0 && q.x[0][7] == 0 {
+		if cfg.memberOnly && q.x[0][7] == 0 {
 			// a type first gives way only to one of its members
-			t := q.s.Cands[q.order[0]]
+			t := cand(0)
 			var keep []int
 			for _, i := range idx {
-				c := q.s.Cands[q.order[i]]
+				c := cand(i)
 				if i == 0 || c.File == t.File && c.Lines[0] >= t.Lines[0] && c.Lines[1] <= t.Lines[1] {
 					keep = append(keep, i)
 				}
@@ -322,29 +350,31 @@ func boostOrder(q *bquery, trees []btree, cfg boostConfig) []int {
 			idx = keep
 		}
 		first := q.s.Cands[q.order[0]].F
-		idx = slices.DeleteFunc(idx, func(i int) bool { return !query.StageMayPass(q.s.Cands[q.order[i]].F, first) })
-		if cfg.classFirst && len(idx) > 0 && idx[0] != 0 && q.x[0][7] == 0 {
-			t, c := q.s.Cands[q.order[0]], q.s.Cands[q.order[idx[0]]]
+		idx = slices.DeleteFunc(idx, func(i int) bool { return !query.StageMayPass(cand(i).F, first) })
+		if cfg.classFirst && len(idx) > 0 && q.pos[idx[0]] != 0 && q.x[0][7] == 0 {
+			t, c := q.s.Cands[q.order[0]], cand(idx[0])
 			if c.File == t.File && c.Lines[0] >= t.Lines[0] && c.Lines[1] <= t.Lines[1] {
 				out = append(out, q.order[0])
 				moved[0] = true
 			}
 		}
 		for _, i := range idx[:min(cfg.promote, len(idx))] {
-			out = append(out, q.order[i])
-			moved[i] = true
+			out = append(out, q.order[q.pos[i]])
+			moved[q.pos[i]] = true
 		}
-		for i := range n {
-			if !moved[i] {
-				out = append(out, q.order[i])
+		for r, c := range q.order {
+			if !moved[r] {
+				out = append(out, c)
 			}
 		}
-		return append(out, q.order[n:]...)
+		return out
 	}
-	for _, i := range idx {
-		out = append(out, q.order[i])
+	// the whole top reordered: the rows' places take the rows in the trees' order
+	next := slices.Clone(q.order)
+	for k, i := range idx {
+		next[q.pos[k]] = q.order[q.pos[i]]
 	}
-	return append(out, q.order[n:]...)
+	return next
 }
 
 // accOf is, for candidates in order o, the share of gold items in the

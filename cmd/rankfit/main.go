@@ -126,6 +126,8 @@ func run(args []string, out io.Writer) error {
 	skip := fs.String("skip", "", "sets whose samples are left out (of a cache too)")
 	fs.Float64Var(&cfg.trainWeight, "trainweight", 1, "-boost: weight of a train-only sample's gradients against a scored task's")
 	fs.BoolVar(&cfg.softmax, "softmax", false, "-boost: fit the chance that the first card is a gold (softmax) instead of LambdaRank's pairs")
+	fs.BoolVar(&cfg.siblings, "siblings", false, "-boost: the stage sees, learns and picks only the first card's file among its candidates")
+	fs.BoolVar(&cfg.relative, "relative", false, "-boost: the trees also read each input minus the first card's")
 	perRepo := fs.Int("cap", 0, "keep at most N train-only samples per repository (the first N read; a sample read twice counts once)")
 	collectOnly := fs.Bool("collectonly", false, "collect the samples into -cache and stop (eval/mine.py's snapshots, one at a time)")
 	keep := fs.Int("keep", 0, "when collecting, keep each train-only sample's first N candidates of the first stage, and none whose gold's own card is not among them (0: all)")
@@ -217,6 +219,9 @@ func run(args []string, out io.Writer) error {
 		} else if name != "" {
 			return fmt.Errorf("-drop: no input %q", name)
 		}
+	}
+	if *write != "" && (cfg.siblings || cfg.relative) {
+		return fmt.Errorf("-write: query's second stage reads neither -siblings nor -relative")
 	}
 	if *boost {
 		trees, cv := boostReport(out, samples, cfg)

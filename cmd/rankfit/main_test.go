@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,5 +213,55 @@ func TestTrainOnly(t *testing.T) {
 				t.Errorf("%v: report lacks %q:\n%s", c.args, want, out.String())
 			}
 		}
+	}
+}
+
+// TestSiblings: with -siblings the stage sees and picks only the first
+// card's file. The gold method lies in the class's file in the tasks of
+// o/r0 and o/r1 and in another file in those of o/r2: held out by
+// repository, the trees promote it in the first two and cannot in the
+// third; without -siblings they promote it everywhere. -relative (each
+// input minus the first card's) learns the same, and neither can be
+// written as query's model, whose stage reads neither.
+func TestSiblings(t *testing.T) {
+	var samples []sample
+	for i := range 90 {
+		s := sample{ID: fmt.Sprint("t", i), Repo: fmt.Sprint("o/r", i%3), NGold: 1, Cands: cartCands()}
+		for j := range s.Cands {
+			s.Cands[j].File = "cart.go"
+		}
+		if i%3 == 2 {
+			s.Cands[1].File = "total.go"
+		}
+		samples = append(samples, s)
+	}
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "samples.json")
+	b, err := json.Marshal(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cache, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-siblings"}, "| leave-one-repository-out | 0.667 |"},
+		{[]string{"-siblings", "-relative"}, "| leave-one-repository-out | 0.667 |"},
+		{nil, "| leave-one-repository-out | 1.000 |"},
+		{[]string{"-relative"}, "| leave-one-repository-out | 1.000 |"},
+	} {
+		var out bytes.Buffer
+		if err := run(append([]string{"-cache", cache, "-boost", "-minleaf", "5"}, c.args...), &out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("%v: report lacks %q:\n%s", c.args, c.want, out.String())
+		}
+	}
+	if err := run([]string{"-cache", cache, "-boost", "-relative", "-write", filepath.Join(dir, "m.go")}, io.Discard); err == nil {
+		t.Error("-relative -write: no error")
 	}
 }
