@@ -1,6 +1,7 @@
 package rust
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -100,7 +101,7 @@ func bitflagsDefs(t *lang.Tree, m int32) []lang.Def {
 func bitflagsSymbol(t *lang.Tree, d lang.Def, s *lang.Symbol) {
 	m := d.Match.Captures[0].Node
 	for _, ft := range bitflagsTypes(t, m) {
-		if d.Node != ft.body && !containsNode(ft.consts, d.Node) {
+		if d.Node != ft.body && !slices.Contains(ft.consts, d.Node) {
 			continue
 		}
 		s.Exported, s.Visibility = false, lang.VisPrivate
@@ -167,15 +168,6 @@ func derives(t *lang.Tree, a int32) []string {
 		}
 	}
 	return out
-}
-
-func containsNode(ns []int32, n int32) bool {
-	for _, x := range ns {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }
 
 // bitflags places the types and flags of bitflags! invocation m in
