@@ -19,32 +19,45 @@ import (
 // extent and position. Its inputs are the source files of every room's
 // resolution cases.
 func TestFlattenMatchesCursor(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	checked := map[string]int{}
+	eachCaseSource(t, nil, func(file string, f txtar.File, l *Language) {
+		name, diff := flattenVsCursor(p, l, f.Name, f.Data)
+		if diff != "" {
+			t.Errorf("%s: %s (%s): the flat tree and the cursor differ: %s", file, f.Name, name, diff)
+		}
+		checked[name]++
+	})
+	if len(checked) < 12 {
+		t.Errorf("checked the languages %v only", checked)
+	}
+}
+
+// eachCaseSource calls fn with every source file of every room's
+// resolution cases (testdata/resolve) that a language reads, then with
+// each of extra, named "(inline)".
+func eachCaseSource(t *testing.T, extra []txtar.File, fn func(file string, f txtar.File, l *Language)) {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "resolve", "*", "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no resolution cases: %v", err)
 	}
-	p := NewParser()
-	defer p.Close()
-	checked := map[string]int{}
 	for _, file := range files {
 		ar, err := txtar.ParseFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
-			l := ForPath(f.Name)
-			if l == nil {
-				continue
+			if l := ForPath(f.Name); l != nil {
+				fn(file, f, l)
 			}
-			name, diff := flattenVsCursor(p, l, f.Name, f.Data)
-			if diff != "" {
-				t.Errorf("%s: %s (%s): the flat tree and the cursor differ: %s", file, f.Name, name, diff)
-			}
-			checked[name]++
 		}
 	}
-	if len(checked) < 12 {
-		t.Errorf("checked the languages %v only", checked)
+	for _, f := range extra {
+		if l := ForPath(f.Name); l != nil {
+			fn("(inline)", f, l)
+		}
 	}
 }
 

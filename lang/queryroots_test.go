@@ -2,7 +2,6 @@ package lang
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,10 +15,6 @@ import (
 // room's resolution cases. A walk that lost its way, or ran from a node
 // other than the root it was given, finds other matches.
 func TestQueryRootsMatchWholeTree(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "resolve", "*", "*.txtar"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no resolution cases: %v", err)
-	}
 	p := NewParser()
 	defer p.Close()
 	checked := map[string]int{}
@@ -27,30 +22,18 @@ func TestQueryRootsMatchWholeTree(t *testing.T) {
 	tsx := txtar.File{Name: "c.tsx", Data: []byte("import {B} from './b';\n" +
 		"export class C extends B { m(): JSX.Element { const f = () => <div onClick={this.n}>{g()}</div>; return f(); } }\n" +
 		"export function D(p: {x: number}) { return <C x={p.x} />; }\nexport const E = (q: string) => <D x={1} />;\n")}
-	for _, file := range append(files, "(inline)") {
-		ar := &txtar.Archive{Files: []txtar.File{tsx}}
-		if file != "(inline)" {
-			if ar, err = txtar.ParseFile(file); err != nil {
-				t.Fatal(err)
-			}
+	eachCaseSource(t, []txtar.File{tsx}, func(file string, f txtar.File, l *Language) {
+		name, diff, err := rootsVsWhole(p, l, f.Name, f.Data)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", file, f.Name, err)
 		}
-		for _, f := range ar.Files {
-			l := ForPath(f.Name)
-			if l == nil {
-				continue
-			}
-			name, diff, err := rootsVsWhole(p, l, f.Name, f.Data)
-			if err != nil {
-				t.Fatalf("%s: %s: %v", file, f.Name, err)
-			}
-			if diff != "" {
-				t.Errorf("%s: %s (%s): from the roots and over the whole tree differ:\n%s", file, f.Name, name, diff)
-			}
-			if name != "" {
-				checked[name]++
-			}
+		if diff != "" {
+			t.Errorf("%s: %s (%s): from the roots and over the whole tree differ:\n%s", file, f.Name, name, diff)
 		}
-	}
+		if name != "" {
+			checked[name]++
+		}
+	})
 	for _, l := range All() {
 		if q := l.Query(); q != nil && q.roots != nil && checked[l.Name] == 0 {
 			t.Errorf("%s runs its query from roots, and no resolution case has a file of it", l.Name)
