@@ -207,7 +207,7 @@ const (
 func OpenReadOnly(path string) (*sql.DB, error) {
 	// Readers map the file: a query reads pages where the OS keeps them,
 	// not through a read call and a copy into each connection's cache.
-	return openReadOnly(path, readMmap)
+	return openReadOnly(path, false, readMmap)
 }
 
 // OpenReadOnlyUnmapped opens an existing index for reading through read
@@ -221,25 +221,19 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 // stay about as many (2,231 -> 2,164 of 1,344 distinct), for a reason
 // not found: a larger cache_size does not change them.
 func OpenReadOnlyUnmapped(path string) (*sql.DB, error) {
-	return openReadOnly(path, sharedCache, unmapped)
+	return openReadOnly(path, true, unmapped)
 }
 
-// sharedCache, given to openReadOnly, opens its connections in SQLite's
-// shared-cache mode.
-const sharedCache = "cache=shared"
-
-func openReadOnly(path string, pragmas ...string) (*sql.DB, error) {
+// openReadOnly opens path read-only with pragmas; shared opens its
+// connections in SQLite's shared-cache mode.
+func openReadOnly(path string, shared bool, pragmas ...string) (*sql.DB, error) {
 	if err := Sniff(path); err != nil {
 		return nil, err
-	}
-	shared := len(pragmas) > 0 && pragmas[0] == sharedCache
-	if shared {
-		pragmas = pragmas[1:]
 	}
 	// mode=ro opens the file read-only; the temp schema stays usable.
 	dsn := DSN(path, true, pragmas...)
 	if shared {
-		dsn += "&" + sharedCache
+		dsn += "&cache=shared"
 	}
 	db, err := openRO(dsn)
 	if readOnlyPlace(err) {
