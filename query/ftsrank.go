@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // bm25 in Go, for an Index that answers many questions (a server).
@@ -266,7 +267,7 @@ func readTotals(ctx context.Context, conn *sql.Conn) (int64, float64, error) {
 	if err := conn.QueryRowContext(ctx, `SELECT block FROM symbols_fts_data WHERE id = 1`).Scan(&avg); err != nil {
 		return 0, 0, fmt.Errorf("full-text totals: %w", err)
 	}
-	nRow, n := ftsVarint(avg)
+	nRow, n := schema.SQLiteVarint(avg)
 	var nToken int64
 	for range ftsColumns {
 		if n <= 0 || n > len(avg) {
@@ -274,7 +275,7 @@ func readTotals(ctx context.Context, conn *sql.Conn) (int64, float64, error) {
 		}
 		avg = avg[n:]
 		var v int64
-		v, n = ftsVarint(avg)
+		v, n = schema.SQLiteVarint(avg)
 		nToken += v
 	}
 	if nRow <= 0 {
@@ -330,7 +331,7 @@ func readRowLengths(ctx context.Context, conn *sql.Conn, q string, args ...any) 
 		idList = idList[min(d+1, len(idList)):]
 		var n int64
 		for range ftsColumns {
-			v, k := ftsVarint(sizes)
+			v, k := schema.SQLiteVarint(sizes)
 			if k <= 0 {
 				return nil, nil, fmt.Errorf("full-text lengths: row %d", id)
 			}
@@ -432,26 +433,6 @@ func ftsColumn(name string) int {
 		}
 	}
 	return -1
-}
-
-// ftsVarint decodes SQLite's varint (FTS5 writes its records with it):
-// big-endian groups of 7 bits, the ninth byte whole. n is 0 past the end.
-func ftsVarint(b []byte) (v int64, n int) {
-	var u uint64
-	for i := 0; i < 9; i++ {
-		if i >= len(b) {
-			return 0, 0
-		}
-		if i == 8 {
-			u = u<<8 | uint64(b[i])
-			return int64(u), 9
-		}
-		u = u<<7 | uint64(b[i]&0x7f)
-		if b[i]&0x80 == 0 {
-			return int64(u), i + 1
-		}
-	}
-	return int64(u), 9
 }
 
 // columnMask turns a column set of the lanes (colsNames, colsText,

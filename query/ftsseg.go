@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // A term's rows and counts per column, read from FTS5's own pages of
@@ -121,7 +123,7 @@ func decodeStructure(rec []byte) (*ftsStructure, error) {
 	}
 	bad := false
 	next := func() int64 {
-		v, n := ftsVarint(rec[min(i, len(rec)):])
+		v, n := schema.SQLiteVarint(rec[min(i, len(rec)):])
 		if n == 0 {
 			bad = true
 		}
@@ -368,7 +370,7 @@ func (d *doclistDecoder) page(p []byte, key []byte) (bool, error) {
 	// the offsets of the page's terms (its footer)
 	var terms []int
 	for o, at := szLeaf, 0; o < len(p); {
-		v, n := ftsVarint(p[o:])
+		v, n := schema.SQLiteVarint(p[o:])
 		if n == 0 {
 			return false, errSegmentFormat
 		}
@@ -386,15 +388,15 @@ func (d *doclistDecoder) page(p []byte, key []byte) (bool, error) {
 			o := at
 			var t []byte
 			if i == 0 {
-				n, k := ftsVarint(p[o:])
+				n, k := schema.SQLiteVarint(p[o:])
 				if k == 0 || n < 0 || o+k+int(n) > szLeaf {
 					return false, errSegmentFormat
 				}
 				t = p[o+k : o+k+int(n)]
 				o += k + int(n)
 			} else {
-				pre, k1 := ftsVarint(p[o:])
-				suf, k2 := ftsVarint(p[o+k1:])
+				pre, k1 := schema.SQLiteVarint(p[o:])
+				suf, k2 := schema.SQLiteVarint(p[o+k1:])
 				if k1 == 0 || k2 == 0 || pre < 0 || suf < 0 || int(pre) > len(prev) || o+k1+k2+int(suf) > szLeaf {
 					return false, errSegmentFormat
 				}
@@ -433,7 +435,7 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 		if d.left > 0 {
 			// the position list: a column's positions, each +2, with
 			// 0x01 and a column number between columns
-			v, n := ftsVarint(p[o:])
+			v, n := schema.SQLiteVarint(p[o:])
 			if n == 0 || n > d.left || o+n > end {
 				return false, errSegmentFormat
 			}
@@ -463,7 +465,7 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 		}
 		// a rowid (the first of the doclist and of a continued page whole,
 		// else a delta), then the position list's size*2 + delete flag
-		v, n := ftsVarint(p[o:])
+		v, n := schema.SQLiteVarint(p[o:])
 		if n == 0 || o+n > end {
 			return false, errSegmentFormat
 		}
@@ -473,7 +475,7 @@ func (d *doclistDecoder) read(p []byte, o, end, absAt int, last bool) (bool, err
 			d.rowid += v
 		}
 		o += n
-		sz, k := ftsVarint(p[o:])
+		sz, k := schema.SQLiteVarint(p[o:])
 		if k == 0 || o+k > end {
 			return false, errSegmentFormat
 		}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -28,11 +29,7 @@ func EncodeLengths(lens []uint32) []byte {
 	}
 	out := make([]byte, 0, n+n/2)
 	for _, v := range lens[:n] {
-		for v >= 0x80 {
-			out = append(out, byte(v)|0x80)
-			v >>= 7
-		}
-		out = append(out, byte(v))
+		out = binary.AppendUvarint(out, uint64(v))
 	}
 	return out
 }
@@ -49,18 +46,9 @@ func DecodeLengths(b []byte, dst []int32) error {
 		if i == LengthsBlock {
 			return fmt.Errorf("%w: more than %d rows", ErrLengths, LengthsBlock)
 		}
-		var v uint64
-		k := 0
-		for shift := uint(0); ; shift += 7 {
-			if k == len(b) || shift > 28 {
-				return fmt.Errorf("%w: row %d", ErrLengths, i)
-			}
-			c := b[k]
-			k++
-			v |= uint64(c&0x7f) << shift
-			if c < 0x80 {
-				break
-			}
+		v, k := binary.Uvarint(b)
+		if k <= 0 {
+			return fmt.Errorf("%w: row %d", ErrLengths, i)
 		}
 		if v > math.MaxInt32 {
 			return fmt.Errorf("%w: row %d is %d tokens", ErrLengths, i, v)
@@ -82,29 +70,35 @@ const SymbolsFTSColumns = 7
 // sum) and the record's size in bytes.
 func DocsizeLength(b []byte, columns int) (n int64, size int, err error) {
 	for range columns {
-		var u uint64
-		k := 0
-		for ; ; k++ {
-			if size+k == len(b) {
-				return 0, 0, fmt.Errorf("full-text docsize: a record cut short")
-			}
-			c := b[size+k]
-			if k == 8 {
-				u = u<<8 | uint64(c)
-				k++
-				break
-			}
-			u = u<<7 | uint64(c&0x7f)
-			if c&0x80 == 0 {
-				k++
-				break
-			}
+		u, k := SQLiteVarint(b[size:])
+		if k == 0 {
+			return 0, 0, fmt.Errorf("full-text docsize: a record cut short")
 		}
-		if u > math.MaxInt32 || n+int64(u) > math.MaxInt32 {
+		if u < 0 || u > math.MaxInt32 || n+u > math.MaxInt32 {
 			return 0, 0, fmt.Errorf("full-text docsize: a row of more than %d tokens", math.MaxInt32)
 		}
-		n += int64(u)
+		n += u
 		size += k
 	}
 	return n, size, nil
+}
+
+// SQLiteVarint decodes SQLite's varint (FTS5 writes its records with it):
+// big-endian groups of 7 bits, the ninth byte whole. n is 0 past the end.
+func SQLiteVarint(b []byte) (v int64, n int) {
+	var u uint64
+	for i := 0; i < 9; i++ {
+		if i >= len(b) {
+			return 0, 0
+		}
+		if i == 8 {
+			u = u<<8 | uint64(b[i])
+			return int64(u), 9
+		}
+		u = u<<7 | uint64(b[i]&0x7f)
+		if b[i]&0x80 == 0 {
+			return int64(u), i + 1
+		}
+	}
+	return int64(u), 9
 }
