@@ -448,6 +448,8 @@ type rowScratch struct {
 	words  map[string][]identWord
 	seen   map[string]bool
 	digest []byte // the input of a row's digest
+	// path and its full-text column
+	path, pathText string
 }
 
 // maxScratchWords bounds the identifiers of a file whose map a scratch
@@ -593,8 +595,13 @@ func ftsText(p string, s *lang.Symbol, sc *rowScratch) (name, qualified, sig, do
 	if s.Summary != "" && !strings.HasPrefix(s.Doc, strings.TrimSuffix(s.Summary, ".")) {
 		doc = strings.TrimSpace(doc + " " + s.Summary)
 	}
-	dir, file := path.Split(p)
-	pathText = strings.ReplaceAll(strings.Trim(dir, "/"), "/", " ") + " " + withParts(strings.TrimSuffix(file, path.Ext(file)))
+	if sc.path != p || sc.pathText == "" {
+		// the same for every symbol of the file
+		dir, file := path.Split(p)
+		sc.path = p
+		sc.pathText = strings.ReplaceAll(strings.Trim(dir, "/"), "/", " ") + " " + withParts(strings.TrimSuffix(file, path.Ext(file)))
+	}
+	pathText = sc.pathText
 	var b strings.Builder
 	seen := sc.seen
 	clear(seen)
