@@ -128,7 +128,6 @@ func (sc *extractScratch) keep(f *FileFacts) {
 	if cap(refs) <= maxScratchRefs {
 		sc.refs = refs[:0]
 	}
-	scratchPool.Put(sc)
 }
 
 // exactCopy is a copy of s with no spare capacity, nil when s is empty.
@@ -142,8 +141,17 @@ func exactCopy[T any](s []T) []T {
 // ExtractTree extracts facts from an already parsed tree.
 func ExtractTree(t *Tree, filePath string) *FileFacts {
 	sc := scratchPool.Get().(*extractScratch)
-	f := &FileFacts{Lang: t.Lang.Name, Symbols: sc.syms[:0], Refs: sc.refs[:0]}
-	defer sc.keep(f)
+	defer scratchPool.Put(sc)
+	return extractTree(t, filePath, sc)
+}
+
+// extractTree is ExtractTree growing what it can in sc (nil: none).
+func extractTree(t *Tree, filePath string, sc *extractScratch) *FileFacts {
+	f := &FileFacts{Lang: t.Lang.Name}
+	if sc != nil {
+		f.Symbols, f.Refs = sc.syms[:0], sc.refs[:0]
+		defer sc.keep(f)
+	}
 	x := &Extractor{Tree: t, Facts: f, Path: filePath, scratch: sc}
 	if t.Len() == 0 {
 		x.addModule(-1)
