@@ -147,8 +147,10 @@ type bufferedTree interface {
 	ReadFileInto(rel string, buf []byte) ([]byte, error)
 }
 
-// maxReadBuffer bounds the read buffer a worker keeps.
-const maxReadBuffer = 4 << 20
+// maxReadBuffer bounds the read buffer a worker keeps: a larger file's is
+// not kept (an incremental run reads few files, and kept 3.5 MB more of
+// RSS on GOROOT/src with a bound of 4 MB).
+const maxReadBuffer = 256 << 10
 
 // read reads file rel of tree, into the worker's buffer when it can.
 func (w *parseWorker) read(tree fileTree, rel string) ([]byte, error) {
