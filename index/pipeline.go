@@ -133,10 +133,34 @@ func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, ent
 }
 
 // parseWorker is what one parse worker keeps from file to file: its
-// parser and the scratch of its symbol rows.
+// parser, the scratch of its symbol rows, and the buffer files are read
+// into (nothing of a file's content outlives its parse: the facts hold
+// copies).
 type parseWorker struct {
 	p    *lang.Parser
 	rows *rowScratch
+	buf  []byte
+}
+
+// bufferedTree is a tree that can read a file into a buffer it is given.
+type bufferedTree interface {
+	ReadFileInto(rel string, buf []byte) ([]byte, error)
+}
+
+// maxReadBuffer bounds the read buffer a worker keeps.
+const maxReadBuffer = 4 << 20
+
+// read reads file rel of tree, into the worker's buffer when it can.
+func (w *parseWorker) read(tree fileTree, rel string) ([]byte, error) {
+	bt, ok := tree.(bufferedTree)
+	if !ok || w == nil {
+		return tree.ReadFile(rel)
+	}
+	data, err := bt.ReadFileInto(rel, w.buf[:0])
+	if cap(data) <= maxReadBuffer {
+		w.buf = data[:0]
+	}
+	return data, err
 }
 
 // racyWindow is how old a file's modification time must be for its stat
@@ -173,7 +197,7 @@ func parseOne(w *parseWorker, tree fileTree, overlay map[string][]byte, e *Entry
 	}
 	var err error
 	if !ok {
-		data, err = tree.ReadFile(e.Path)
+		data, err = w.read(tree, e.Path)
 		// A stamp within racyWindow of now may be shared with an edit still
 		// to come (coarse timestamps): store none, so the next run reads it.
 		if e.MTime != 0 && time.Since(time.Unix(0, e.MTime)) > racyWindow {
