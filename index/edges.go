@@ -57,7 +57,7 @@ const KindImport = "import"
 // The file's resolution runs under a lang.Guard: a panic, the depth limit
 // or a spent work budget leaves the references concerned unresolved and
 // is added to r's faults, and the rest of the file's edges are kept.
-func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
+func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile, sc *edgeScratch) []edgeRow {
 	l := r.entry.Lang
 	fi := tab.File(r.entry.Path)
 	if fi == nil {
@@ -66,8 +66,13 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 	}
 	g := lang.NewGuard(tab)
 	ctx := &lang.Context{File: fi, Table: g}
-	var out []edgeRow
-	index := map[edgeKey]int{}
+	if sc == nil {
+		sc = &edgeScratch{}
+	}
+	out, index := sc.edges[:0], sc.index
+	if index == nil {
+		index = map[edgeKey]int{}
+	}
 	add := func(e edgeRow) {
 		k := e.key()
 		if i, ok := index[k]; ok {
@@ -156,7 +161,42 @@ func fileEdges(r *fileResult, tab lang.Table, pf *preciseFile) []edgeRow {
 	}
 	r.faults = append(r.faults, g.Faults()...)
 	r.work = g.Work()
+	return sc.keep(out, index)
+}
+
+// edgeScratch is where fileEdges grows a file's edges and their index by
+// key, kept from file to file by one resolution worker: grown afresh for
+// every file they were a tenth of a full build's allocations. The edges
+// returned are an exact-size copy. nil is a scratch for one call.
+type edgeScratch struct {
+	edges []edgeRow
+	index map[edgeKey]int
+}
+
+// maxScratchEdges bounds the edges (and keys) a scratch keeps.
+const maxScratchEdges = 1 << 14
+
+// keep takes back the edges grown in the scratch and the index, emptied,
+// and returns an exact-size copy of the edges.
+func (sc *edgeScratch) keep(grown []edgeRow, index map[edgeKey]int) []edgeRow {
+	out := exactCopyEdges(grown)
+	clear(grown)
+	sc.edges, sc.index = nil, nil
+	if cap(grown) <= maxScratchEdges {
+		sc.edges = grown[:0]
+	}
+	if len(index) <= maxScratchEdges {
+		clear(index)
+		sc.index = index
+	}
 	return out
+}
+
+func exactCopyEdges(s []edgeRow) []edgeRow {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]edgeRow, 0, len(s)), s...)
 }
 
 // recorded reports whether a resolved reference becomes an edge: a

@@ -431,12 +431,13 @@ func (b *build) resolveChanged(ctx context.Context, tx *sql.Tx, olds map[string]
 			return nil, err
 		}
 	}
+	sc := &edgeScratch{}
 	for _, r := range cs.changed {
 		pid := w.paths[r.entry.Path]
 		var edges []edgeRow
 		if r.indexed() {
 			before := len(r.faults)
-			edges = fileEdges(r, tab, gp.file(r.entry.Path))
+			edges = fileEdges(r, tab, gp.file(r.entry.Path), sc)
 			if len(r.faults) > before {
 				if err := w.setFaults(ctx, pid, r.faults); err != nil {
 					return nil, err

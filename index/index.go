@@ -624,13 +624,14 @@ func (b *build) resolveFull(ctx context.Context, store *factStore, tab *memTable
 		return err
 	}
 	err := ordered(ctx, store.len(), b.opts.Workers, func() (func(int) resolved, func()) {
+		sc := &edgeScratch{}
 		return func(i int) resolved {
 			r, err := store.get(i)
 			if err != nil {
 				return resolved{err: err}
 			}
 			before := len(r.faults)
-			res := resolved{path: r.entry.Path, edges: fileEdges(r, tab, gp.file(r.entry.Path))}
+			res := resolved{path: r.entry.Path, edges: fileEdges(r, tab, gp.file(r.entry.Path), sc)}
 			if len(r.faults) > before {
 				res.faults = r.faults
 			}

@@ -127,9 +127,40 @@ func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, ent
 	// back before the next stage, whose peak is the run's
 	defer lang.ReleaseMemory()
 	return ordered(ctx, len(entries), workers, func() (func(int) *fileResult, func()) {
-		p := lang.NewParser()
-		return func(i int) *fileResult { return parseOne(p, tree, overlay, &entries[i], walk, unchanged) }, p.Close
+		w := &parseWorker{p: lang.NewParser(), rows: newRowScratch()}
+		return func(i int) *fileResult { return parseOne(w, tree, overlay, &entries[i], walk, unchanged) }, w.p.Close
 	}, func(_ int, r *fileResult) error { return emit(r) })
+}
+
+// parseWorker is what one parse worker keeps from file to file: its
+// parser, the scratch of its symbol rows, and the buffer files are read
+// into (nothing of a file's content outlives its parse: the facts hold
+// copies).
+type parseWorker struct {
+	p    *lang.Parser
+	rows *rowScratch
+	buf  []byte
+}
+
+// bufferedTree is a tree that can read a file into a buffer it is given.
+type bufferedTree interface {
+	ReadFileInto(rel string, buf []byte) ([]byte, error)
+}
+
+// maxReadBuffer bounds the read buffer a worker keeps.
+const maxReadBuffer = 4 << 20
+
+// read reads file rel of tree, into the worker's buffer when it can.
+func (w *parseWorker) read(tree fileTree, rel string) ([]byte, error) {
+	bt, ok := tree.(bufferedTree)
+	if !ok || w == nil {
+		return tree.ReadFile(rel)
+	}
+	data, err := bt.ReadFileInto(rel, w.buf[:0])
+	if cap(data) <= maxReadBuffer {
+		w.buf = data[:0]
+	}
+	return data, err
 }
 
 // racyWindow is how old a file's modification time must be for its stat
@@ -137,7 +168,8 @@ func parseAll(ctx context.Context, tree fileTree, overlay map[string][]byte, ent
 const racyWindow = 2 * time.Second
 
 // parseOne does all the work for one entry that needs no shared state.
-func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry, walk WalkOptions, unchanged func(*Entry, string) bool) (r *fileResult) {
+// w is nil for a file that is not parsed (a skipped entry).
+func parseOne(w *parseWorker, tree fileTree, overlay map[string][]byte, e *Entry, walk WalkOptions, unchanged func(*Entry, string) bool) (r *fileResult) {
 	r = &fileResult{entry: *e, size: e.Size}
 	defer func() {
 		// extraction guards its own stages; this catches the rest of the
@@ -165,7 +197,7 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 	}
 	var err error
 	if !ok {
-		data, err = tree.ReadFile(e.Path)
+		data, err = w.read(tree, e.Path)
 		// A stamp within racyWindow of now may be shared with an edit still
 		// to come (coarse timestamps): store none, so the next run reads it.
 		if e.MTime != 0 && time.Since(time.Unix(0, e.MTime)) > racyWindow {
@@ -191,7 +223,7 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 		return r
 	}
 	r.lines = countLines(data)
-	facts, err := lang.Extract(p, e.Lang, e.Path, data)
+	facts, err := lang.Extract(w.p, e.Lang, e.Path, data)
 	if err != nil {
 		r.status, r.reason = StatusParseFailed, errText(err)
 		return r
@@ -208,9 +240,9 @@ func parseOne(p *lang.Parser, tree fileTree, overlay map[string][]byte, e *Entry
 	}
 	r.ids = symbolIDs(e.Path, facts)
 	r.rows = make([]symbolRow, len(facts.Symbols))
-	sc := newRowScratch()
+	w.rows.reset()
 	for i := range facts.Symbols {
-		r.rows[i] = makeSymbolRow(r, i, sc)
+		r.rows[i] = makeSymbolRow(r, i, w.rows)
 	}
 	return r
 }

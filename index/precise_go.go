@@ -1469,6 +1469,6 @@ func (b *build) preciseUnchanged(ctx context.Context, w *writer, tab *sqlTable, 
 		if err != nil {
 			return err
 		}
-		return w.diffEdges(ctx, pid, fileEdges(r, tab, gp.file(r.entry.Path)), affected)
+		return w.diffEdges(ctx, pid, fileEdges(r, tab, gp.file(r.entry.Path), nil), affected)
 	})
 }

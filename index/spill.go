@@ -54,8 +54,10 @@ func (s *factStore) put(r *fileResult, dir string) error {
 		r.facts.Symbols = nil
 		// an exact-size copy: the spare capacity that append left would
 		// stay live until resolution (28 of 211 MB of the live heap on
-		// GOROOT/src)
-		r.facts.Refs = slices.Clip(append([]lang.Ref(nil), r.facts.Refs...))
+		// GOROOT/src); lang.Extract's are exact already
+		if cap(r.facts.Refs) > len(r.facts.Refs) {
+			r.facts.Refs = slices.Clip(append([]lang.Ref(nil), r.facts.Refs...))
+		}
 		s.mem = append(s.mem, r)
 		s.offs, s.lens = append(s.offs, 0), append(s.lens, 0)
 		return nil

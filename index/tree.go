@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,6 +43,32 @@ func (d dirTree) abs(rel string) string { return filepath.Join(d.root, filepath.
 
 func (d dirTree) ReadDir(rel string) ([]fs.DirEntry, error) { return os.ReadDir(d.abs(rel)) }
 func (d dirTree) ReadFile(rel string) ([]byte, error)       { return os.ReadFile(d.abs(rel)) }
+
+// minReadBuffer is the least a read buffer grows by.
+const minReadBuffer = 64 << 10
+
+// ReadFileInto reads file rel into buf, grown as needed, and returns it.
+func (d dirTree) ReadFileInto(rel string, buf []byte) ([]byte, error) {
+	f, err := os.Open(d.abs(rel))
+	if err != nil {
+		return buf[:0], err
+	}
+	defer f.Close()
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, max(len(buf), minReadBuffer))
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
 func (d dirTree) Exclude() []byte {
 	data, _ := os.ReadFile(filepath.Join(d.root, ".git", "info", "exclude"))
 	return data

@@ -456,10 +456,28 @@ type symbolRow struct {
 
 // rowScratch is what makeSymbolRow reuses across the symbols of one file:
 // the words of each identifier (the symbols of a file share most of them)
-// and the set of words already in a body.
+// and the set of words already in a body. A parse worker keeps it from
+// file to file, emptied: words kept across files made a larger map, whose
+// lookups cost more than splitting the identifiers again.
 type rowScratch struct {
-	words map[string][]identWord
-	seen  map[string]bool
+	words  map[string][]identWord
+	seen   map[string]bool
+	digest []byte // the input of a row's digest
+	// path and its full-text column
+	path, pathText string
+}
+
+// maxScratchWords bounds the identifiers of a file whose map a scratch
+// keeps for the next.
+const maxScratchWords = 1 << 12
+
+// reset empties the scratch for the next file.
+func (sc *rowScratch) reset() {
+	if len(sc.words) > maxScratchWords {
+		sc.words = map[string][]identWord{}
+		return
+	}
+	clear(sc.words)
 }
 
 // identWord is a word of an identifier and its lower case.
@@ -491,26 +509,30 @@ func makeSymbolRow(r *fileResult, i int, sc *rowScratch) symbolRow {
 		row.parent = r.ids[s.Parent]
 	}
 	row.signature = jsonOrEmpty(s.Signature, "{}")
-	row.invariants = jsonOrEmpty(s.Invariants, "null")
-	row.sideEffect = jsonOrEmpty(s.SideEffects, "null")
-	h := sha256.New()
-	var num [64]byte
-	rng := strconv.AppendInt(num[:0], int64(s.Range.StartLine), 10)
-	for _, n := range []int{s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), boolInt(s.IsTest)} {
-		rng = append(rng, ',')
-		rng = strconv.AppendInt(rng, int64(n), 10)
+	// a nil list encodes as null, the empty value: no encoder needed
+	if s.Invariants != nil {
+		row.invariants = jsonOrEmpty(s.Invariants, "null")
 	}
-	h.Write(rng)
+	if s.SideEffects != nil {
+		row.sideEffect = jsonOrEmpty(s.SideEffects, "null")
+	}
+	// the digest's input in one buffer, hashed at once
+	b := sc.digest[:0]
+	b = strconv.AppendInt(b, int64(s.Range.StartLine), 10)
+	for _, n := range []int{s.Range.StartCol, s.Range.EndLine, s.Range.EndCol, boolInt(s.Exported), boolInt(s.IsTest)} {
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
 	for _, v := range []string{row.id, row.parent, s.Kind, s.Name, s.Container, s.Visibility, row.signature, s.Doc,
 		s.Summary, row.invariants, row.sideEffect, s.Fingerprint, s.Words} {
-		h.Write([]byte{0})
-		h.Write([]byte(v))
+		b = append(append(b, 0), v...)
 	}
 	for _, v := range s.Idents {
-		h.Write([]byte{0})
-		h.Write([]byte(v))
+		b = append(append(b, 0), v...)
 	}
-	row.digest = hex.EncodeToString(h.Sum(nil)[:12])
+	sum := sha256.Sum256(b)
+	sc.digest = b[:0]
+	row.digest = hex.EncodeToString(sum[:12])
 	n, q, sig, doc, p, body := ftsText(r.entry.Path, s, sc)
 	row.fts = [6]string{n, q, sig, doc, p, body}
 	return row
@@ -589,8 +611,13 @@ func ftsText(p string, s *lang.Symbol, sc *rowScratch) (name, qualified, sig, do
 	if s.Summary != "" && !strings.HasPrefix(s.Doc, strings.TrimSuffix(s.Summary, ".")) {
 		doc = strings.TrimSpace(doc + " " + s.Summary)
 	}
-	dir, file := path.Split(p)
-	pathText = strings.ReplaceAll(strings.Trim(dir, "/"), "/", " ") + " " + withParts(strings.TrimSuffix(file, path.Ext(file)))
+	if sc.path != p || sc.pathText == "" {
+		// the same for every symbol of the file
+		dir, file := path.Split(p)
+		sc.path = p
+		sc.pathText = strings.ReplaceAll(strings.Trim(dir, "/"), "/", " ") + " " + withParts(strings.TrimSuffix(file, path.Ext(file)))
+	}
+	pathText = sc.pathText
 	var b strings.Builder
 	seen := sc.seen
 	clear(seen)

@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -78,6 +79,8 @@ type Extractor struct {
 	// query's definitions by defining node, until Define makes them
 	spec   *Spec
 	defsAt map[int32][]Def
+	// scratch holds the slices reused from file to file
+	scratch *extractScratch
 }
 
 // Extract parses src as language l and returns what the file defines and
@@ -91,10 +94,65 @@ func Extract(p *Parser, l *Language, filePath string, src []byte) (*FileFacts, e
 	return ExtractTree(t, filePath), nil
 }
 
+// extractScratch is where one file's symbols and references grow, and its
+// symbols' fingerprint texts, kept from file to file: grown afresh for
+// every file they were a fifth of a full build's allocations, twice the
+// size of what the facts keep, which get exact-size copies.
+type extractScratch struct {
+	syms  []Symbol
+	refs  []Ref
+	hs    []fpHasher
+	byRef []Ref // finish's references grouped by symbol
+}
+
+// maxScratchSymbols bounds the scratch a pool keeps: the symbols of a file
+// that has more (generated tables) are not kept for the next file.
+const (
+	maxScratchSymbols = 1 << 13
+	maxScratchRefs    = 1 << 16
+)
+
+var scratchPool = sync.Pool{New: func() any { return new(extractScratch) }}
+
+// keep takes back what file facts f grew in the scratch and gives f
+// exact-size copies.
+func (sc *extractScratch) keep(f *FileFacts) {
+	syms, refs := f.Symbols, f.Refs
+	f.Symbols, f.Refs = exactCopy(syms), exactCopy(refs)
+	clear(syms)
+	clear(refs)
+	sc.syms, sc.refs = nil, nil
+	if cap(syms) <= maxScratchSymbols {
+		sc.syms = syms[:0]
+	}
+	if cap(refs) <= maxScratchRefs {
+		sc.refs = refs[:0]
+	}
+}
+
+// exactCopy is a copy of s with no spare capacity, nil when s is empty.
+func exactCopy[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
 // ExtractTree extracts facts from an already parsed tree.
 func ExtractTree(t *Tree, filePath string) *FileFacts {
+	sc := scratchPool.Get().(*extractScratch)
+	defer scratchPool.Put(sc)
+	return extractTree(t, filePath, sc)
+}
+
+// extractTree is ExtractTree growing what it can in sc (nil: none).
+func extractTree(t *Tree, filePath string, sc *extractScratch) *FileFacts {
 	f := &FileFacts{Lang: t.Lang.Name}
-	x := &Extractor{Tree: t, Facts: f, Path: filePath}
+	if sc != nil {
+		f.Symbols, f.Refs = sc.syms[:0], sc.refs[:0]
+		defer sc.keep(f)
+	}
+	x := &Extractor{Tree: t, Facts: f, Path: filePath, scratch: sc}
 	if t.Len() == 0 {
 		x.addModule(-1)
 		return f
@@ -255,10 +313,7 @@ func (x *Extractor) finish() {
 
 	idents := make([]map[string]struct{}, n)
 	words := make([]strings.Builder, n)
-	hs := make([]*fpHasher, n)
-	for s := range hs {
-		hs[s] = newFPHasher()
-	}
+	hs := x.fpHashers(n)
 	var stack []span
 	next := 0
 	for i := int32(0); i < t.Len(); {
@@ -343,7 +398,8 @@ func (x *Extractor) finish() {
 	for s := 1; s <= n; s++ {
 		start[s] += start[s-1]
 	}
-	byRef := make([]Ref, start[n])
+	byRef := x.refsByCaller(start[n])
+	defer clear(byRef)
 	fill := append([]int(nil), start[:n]...)
 	for _, r := range f.Refs {
 		if r.Symbol >= 0 && r.Symbol < n {
@@ -453,7 +509,42 @@ type fpHasher struct {
 	set bool
 }
 
-func newFPHasher() *fpHasher { return &fpHasher{} }
+// fpHashers returns n empty hashers, whose buffers the scratch keeps for
+// the next file (up to maxScratchSymbols of them, maxScratchText each).
+func (x *Extractor) fpHashers(n int) []fpHasher {
+	sc := x.scratch
+	if sc == nil || n > maxScratchSymbols {
+		return make([]fpHasher, n)
+	}
+	if cap(sc.hs) < n {
+		sc.hs = append(sc.hs[:cap(sc.hs)], make([]fpHasher, n-cap(sc.hs))...)
+	}
+	hs := sc.hs[:n]
+	for i := range hs {
+		buf := hs[i].buf[:0]
+		if cap(buf) > maxScratchText {
+			buf = nil
+		}
+		hs[i] = fpHasher{buf: buf}
+	}
+	return hs
+}
+
+// refsByCaller returns room for n references, the scratch's when it has
+// it.
+func (x *Extractor) refsByCaller(n int) []Ref {
+	sc := x.scratch
+	if sc == nil || n > maxScratchRefs {
+		return make([]Ref, n)
+	}
+	if cap(sc.byRef) < n {
+		sc.byRef = make([]Ref, max(n, 2*cap(sc.byRef)))
+	}
+	return sc.byRef[:n]
+}
+
+// maxScratchText bounds the buffer of one hasher a scratch keeps.
+const maxScratchText = 64 << 10
 
 // gap adds the non-space bytes between the previous leaf and start.
 func (h *fpHasher) gap(src []byte, start uint32) {
