@@ -339,6 +339,10 @@ func IsIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
+// IsSpaceByte reports whether c is white space between tokens: a space, a
+// tab or a line break.
+func IsSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 // LastSegment splits "a.b.C" into "a.b" and "C".
 func LastSegment(s string) (string, string) {
 	if i := strings.LastIndexByte(s, '.'); i >= 0 {

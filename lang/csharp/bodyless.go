@@ -3,6 +3,8 @@ package csharp
 import (
 	"bytes"
 	"slices"
+
+	"github.com/sdl-dev/sdl/lang"
 )
 
 // Bodyless types. C# 12 lets a class, struct or interface end with ";"
@@ -59,7 +61,7 @@ func bodyless(src []byte) ([]byte, []uint32) {
 // whose keyword (of n bytes) is at src[at:], or -1 when it is none or has a
 // body: the keyword starts a line after modifiers only and a name follows.
 func bodylessEnd(src []byte, at, n int) int {
-	if at > 0 && isIdentByte(src[at-1]) || at+n >= len(src) || !isSpace(src[at+n]) {
+	if at > 0 && isIdentByte(src[at-1]) || at+n >= len(src) || !lang.IsSpaceByte(src[at+n]) {
 		return -1
 	}
 	lineStart := bytes.LastIndexByte(src[:at], '\n') + 1
@@ -69,7 +71,7 @@ func bodylessEnd(src []byte, at, n int) int {
 		}
 	}
 	i := at + n
-	for i < len(src) && isSpace(src[i]) {
+	for i < len(src) && lang.IsSpaceByte(src[i]) {
 		i++
 	}
 	if i >= len(src) || !isIdentByte(src[i]) {
@@ -121,5 +123,3 @@ func bodylessEnd(src []byte, at, n int) int {
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '@' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

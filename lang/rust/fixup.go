@@ -5,6 +5,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/sdl-dev/sdl/lang"
 	"github.com/sdl-dev/sdl/lang/grammar"
 )
 
@@ -64,7 +65,7 @@ func blankTokens(src []byte) []byte {
 			continue
 		}
 		switch c := src[i]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case lang.IsSpaceByte(c):
 			continue
 		case c == '~':
 			blank(i, i+1)
@@ -90,7 +91,7 @@ func blankTokens(src []byte) []byte {
 				break
 			}
 			next := end + 1
-			for next < len(src) && (src[next] == ' ' || src[next] == '\t' || src[next] == '\n' || src[next] == '\r') {
+			for next < len(src) && lang.IsSpaceByte(src[next]) {
 				next++
 			}
 			if attrEnd(src, next) < 0 {
@@ -114,7 +115,7 @@ func paramAttrs(src []byte) bool {
 			return false
 		}
 		k := i + j - 1
-		for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+		for k >= 0 && lang.IsSpaceByte(src[k]) {
 			k--
 		}
 		if k >= 0 && (src[k] == '(' || src[k] == ',') {
@@ -137,7 +138,7 @@ func attrEnd(src []byte, i int) int {
 // `fn name(` or `fn name<..>(`.
 func fnParams(src []byte, open int) bool {
 	k := open - 1
-	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+	for k >= 0 && lang.IsSpaceByte(src[k]) {
 		k--
 	}
 	if k >= 0 && src[k] == '>' {
@@ -164,7 +165,7 @@ func fnParams(src []byte, open int) bool {
 	if k+1 == end {
 		return false
 	}
-	for k >= 0 && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+	for k >= 0 && lang.IsSpaceByte(src[k]) {
 		k--
 	}
 	return k >= 1 && src[k] == 'n' && src[k-1] == 'f' && (k < 2 || !isIdentByte(src[k-2]))
