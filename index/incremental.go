@@ -572,10 +572,12 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 				// a moved range is not a change to the code; a new
 				// fingerprint is
 				if o.fp.fp != row.sym.Fingerprint {
-					b.sum.SymbolsChgd++
 					b.changes.changed[row.id] = true
-				} else {
+				}
+				if o.moved(&row) {
 					b.sum.SymbolsMoved++
+				} else {
+					b.sum.SymbolsChgd++
 				}
 			} else {
 				b.sum.SymbolsAdded++
@@ -655,6 +657,7 @@ type oldSym struct {
 	// what resolution sees of it (lang.Target), but for the id
 	name, container, signature string
 	exported                   bool
+	startLine, endLine         int
 }
 
 // sameTarget says whether resolution sees the symbol of row as it saw o:
@@ -663,6 +666,13 @@ type oldSym struct {
 func (o *oldSym) sameTarget(row *symbolRow) bool {
 	s := row.sym
 	return o.name == s.Name && o.container == s.Container && o.exported == s.Exported && o.signature == row.signature
+}
+
+// moved says whether row is o with its lines moved and nothing else
+// changed that a user reads (its code, signature, name): an edit above it.
+func (o *oldSym) moved(row *symbolRow) bool {
+	r := row.sym.Range
+	return o.fp.fp == row.sym.Fingerprint && o.sameTarget(row) && (o.startLine != r.StartLine || o.endLine != r.EndLine)
 }
 
 // oldSymbols reads the current symbol rows of file pid, by id.
@@ -676,7 +686,7 @@ func (w *writer) oldSymbols(ctx context.Context, pid int64) (map[string]oldSym, 
 	for rows.Next() {
 		var o oldSym
 		var id string
-		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind, &o.hasVector, &o.name, &o.container, &o.exported, &o.signature); err != nil {
+		if err := rows.Scan(&o.rowid, &id, &o.digest, &o.fp.fp, &o.fp.kind, &o.hasVector, &o.name, &o.container, &o.exported, &o.signature, &o.startLine, &o.endLine); err != nil {
 			return nil, err
 		}
 		olds[id] = o

@@ -238,7 +238,7 @@ var statements = map[string]string{
 	"insFTS":   `INSERT INTO symbols_fts(rowid, name, qualified, signature, doc, path, body, words) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
 	"closeSym": `UPDATE symbols SET to_seq = ? WHERE rowid = ?`,
 	"delFTS":   `DELETE FROM symbols_fts WHERE rowid = ?`,
-	"oldSyms": `SELECT s.rowid, s.id, s.digest, s.fingerprint, s.kind, e.rowid IS NOT NULL, s.name, s.container, s.exported, s.signature FROM symbols s
+	"oldSyms": `SELECT s.rowid, s.id, s.digest, s.fingerprint, s.kind, e.rowid IS NOT NULL, s.name, s.container, s.exported, s.signature, s.start_line, s.end_line FROM symbols s
 		LEFT JOIN symbol_embeddings e ON e.rowid = s.rowid WHERE s.path_id = ? AND s.to_seq IS NULL`,
 	"insMetric": `INSERT INTO metrics(id, fan_in, fan_out, test_refs, nearest_test, cluster_id) VALUES(?, ?, ?, ?, ?, ?)`,
 	"oldEdges":  `SELECT rowid, digest FROM edges WHERE path_id = ? AND to_seq IS NULL`,
