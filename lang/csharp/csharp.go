@@ -662,6 +662,11 @@ func typeFields(x *lang.Extractor, ps, body int32, typeName string, enum bool) [
 				}
 			}
 		case "property_declaration", "event_declaration":
+			// an explicit interface implementation (I.P) is no member
+			// of the type by name: this.P and x.P mean the type's own P
+			if t.ChildOfKind(m, "explicit_interface_specifier") >= 0 {
+				continue
+			}
 			if name := t.Field(m, "name"); name >= 0 {
 				out = append(out, lang.Param{Name: t.Text(name), Type: lang.OneLine(t.FieldText(m, "type"))})
 			}
@@ -916,7 +921,8 @@ func delegateSymbol(x *lang.Extractor, n int32, s *lang.Symbol, def string) {
 func propertySymbol(x *lang.Extractor, n, end int32, s *lang.Symbol, def string) {
 	t := x.Tree
 	vis, mods, attrs, _ := modifiers(x, n)
-	if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
+	ei := t.ChildOfKind(n, "explicit_interface_specifier")
+	if ei >= 0 {
 		def = "public"
 	}
 	visibility(s, vis, def)
@@ -938,6 +944,9 @@ func propertySymbol(x *lang.Extractor, n, end int32, s *lang.Symbol, def string)
 				mods = append(mods, an)
 			}
 		}
+	}
+	if ei >= 0 {
+		mods = append(mods, "implements "+strings.TrimSuffix(lang.OneLine(t.Text(ei)), "."))
 	}
 	s.Signature.Modifiers = append(mods, attrs...)
 	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))

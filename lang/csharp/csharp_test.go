@@ -41,7 +41,7 @@ namespace Shop.Core
         public T this[int i] => default;
         ~Store() {}
         public static Store<T> operator +(Store<T> a, Store<T> b) => a;
-        int IStore.Size() => 0;
+        int IStore.Size() => 0; int IStore.Count => Count;
         void Hidden() {}
 
         struct Inner { public int X; }
@@ -117,6 +117,17 @@ func TestSymbols(t *testing.T) {
 		if s.Kind != tc.kind || s.Visibility != tc.vis || s.Signature.Returns != tc.returns || strings.Join(s.Signature.Modifiers, ",") != tc.mods {
 			t.Errorf("%s: %s %s returns %q mods %q", tc.q, s.Kind, s.Visibility, s.Signature.Returns, s.Signature.Modifiers)
 		}
+	}
+	// int IStore.Count is IStore's, reached through it: no field of Store
+	// (the fields above list Count once), and says so
+	var explicit []string
+	for _, s := range f.Symbols {
+		if s.Qualified() == "Store.Count" {
+			explicit = append(explicit, s.Visibility+" "+strings.Join(s.Signature.Modifiers, ","))
+		}
+	}
+	if got := strings.Join(explicit, "; "); got != "public property,get,private set; public property,implements IStore" {
+		t.Errorf("Store.Count symbols %q", got)
 	}
 	add := langtest.Sym(t, f, "Store.AddAsync")
 	if ps := add.Signature.Params; len(ps) != 3 || ps[0].Name != "item" || ps[0].Type != "Item" ||
