@@ -2,6 +2,7 @@ package csharp
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -387,10 +388,18 @@ var members = &lang.MemberRules{
 	},
 	Bases: func(tab lang.Table, typ *lang.Target, depth int) []lang.BaseRef {
 		var out []lang.BaseRef
-		for _, part := range parts(tab, typ) {
+		ps := parts(tab, typ)
+		for _, part := range ps {
 			fi := tab.File(part.Path)
 			for _, b := range part.Bases {
 				bt, rule := resolveType(tab, fi, part.Container, b, depth+1)
+				// no type derives from itself: a base of its own name is
+				// a twin of another arity (IValidator<T> : IValidator),
+				// which parts holds already; counted, it would hide
+				// System.Object's methods from both
+				if bt != nil && slices.ContainsFunc(ps, func(p *lang.Target) bool { return p.ID == bt.ID }) {
+					continue
+				}
 				out = append(out, lang.BaseRef{Target: bt, Rule: rule})
 			}
 		}
