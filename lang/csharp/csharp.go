@@ -395,6 +395,31 @@ func stripType(s string) string {
 	return b.String()
 }
 
+// arity counts the type arguments of the type a written type names (its
+// last segment): "IDictionary<string, List<int>>?" -> 2, "IValidator" -> 0.
+func arity(s string) int {
+	s = strings.TrimSuffix(strings.TrimSpace(s), "?")
+	if !strings.HasSuffix(s, ">") {
+		return 0
+	}
+	n, depth := 1, 0
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case '>':
+			depth++
+		case '<':
+			if depth--; depth == 0 {
+				return n
+			}
+		case ',':
+			if depth == 1 {
+				n++
+			}
+		}
+	}
+	return 0
+}
+
 // modifiers reads a declaration's modifiers: its visibility ("" for the
 // default), the others, and whether an attribute marks a test.
 func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, attrs []string, test bool) {

@@ -594,3 +594,18 @@ public class T
 		}
 	}
 }
+
+func TestArity(t *testing.T) {
+	for typ, want := range map[string]int{
+		"IValidator":                         0,
+		"IValidator<T>":                      1,
+		"IValidationRule<T, TProperty>":      2,
+		"IDictionary<string, List<int>>?":    2,
+		"Outer<A, B>.Inner<Func<T, U, V>>":   1,
+		"global::System.Tuple<int,int,int> ": 3,
+	} {
+		if got := arity(typ); got != want {
+			t.Errorf("arity(%q) = %d, want %d", typ, got, want)
+		}
+	}
+}

@@ -191,6 +191,23 @@ func parts(tab lang.Table, typ *lang.Target) []*lang.Target {
 	return out
 }
 
+// twin is the type of typ's name, container and namespace that declares
+// n type parameters (Foo for 0, Foo<T> for 1): C# tells them apart by
+// arity alone, resolution by name finds either. typ when it has n, or no
+// single other has.
+func twin(tab lang.Table, typ *lang.Target, n int) *lang.Target {
+	if typ.Arity == n {
+		return typ
+	}
+	cands := lang.Pick(tab.ByName(typ.Name), func(t *lang.Target) bool {
+		return t.Arity == n && lang.IsTypeKind(t.Kind) && t.Container == typ.Container && t.Module == typ.Module && isCSPath(t.Path)
+	})
+	if t := lang.One(onePerType(cands, typ.Path)); t != nil {
+		return t
+	}
+	return typ
+}
+
 // nested finds the member type name of typ (any of its parts).
 func nested(tab lang.Table, typ *lang.Target, name string) *lang.Target {
 	q := typ.Qualified()
@@ -499,6 +516,24 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 			typ = r.Qualifier + "." + r.Name
 		}
 		t, rule := resolveType(tab, ctx.File, from, typ, depth)
+		if t != nil && r.Kind != lang.RefNew && ctx.From != nil {
+			// the base as written has its type arguments: of
+			// IValidator<T> : IValidator, the base is the twin of arity 0
+			for _, b := range ctx.From.Bases {
+				if stripType(b) == typ {
+					if tw := twin(tab, t, arity(b)); tw != t {
+						t = tw
+						switch {
+						case rule == lang.RuleSameFile && t.Path != ctx.File.Path:
+							rule = lang.RuleSamePackage
+						case rule == lang.RuleSamePackage && t.Path == ctx.File.Path:
+							rule = lang.RuleSameFile
+						}
+					}
+					break
+				}
+			}
+		}
 		if t != nil {
 			return lang.Bound(t, rule)
 		}
