@@ -68,7 +68,8 @@ var collections = lang.NameSet(`List IList IEnumerable ICollection IReadOnlyList
 	IAsyncEnumerable ObservableCollection Collection ConcurrentBag ConcurrentQueue BlockingCollection`)
 
 // elemType is the element type of a collection type as written:
-// "List<Item>" -> "Item", "Item[]" -> "Item"; "" for others.
+// "List<Item>" -> "Item", "Item[]" -> "Item", "List<Rule<T>>" -> "Rule";
+// "" for others.
 func elemType(typ string) string {
 	typ = strings.TrimSuffix(strings.TrimSpace(typ), "?")
 	if strings.HasSuffix(typ, "[]") {
@@ -79,8 +80,8 @@ func elemType(typ string) string {
 		return ""
 	}
 	arg := typ[i+1 : len(typ)-1]
-	if strings.ContainsAny(arg, "<,") {
-		return ""
+	if arity(typ) != 1 {
+		return "" // a dictionary's pairs
 	}
 	return varType(arg)
 }
