@@ -679,6 +679,9 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 	if m != nil {
 		return lang.Bound(m, v.Rule)
 	}
+	if p := delegateMember(tab, v.Target, r.Name, depth+1); p != nil {
+		return lang.Bound(p, v.Rule)
+	}
 	if res, ok := extensionMethod(ctx, r.Name, append([]string{v.Target.Name}, v.Target.Bases...)); ok {
 		return res
 	}
@@ -686,6 +689,25 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
+}
+
+// delegateMember finds the property or field name of typ or its bases:
+// x.P() where x's type has no method P invokes the delegate P holds
+// (FluentValidation's ValidatorOptions.Global.PropertyNameResolver(...),
+// a Func<...> property), so the call reads P.
+func delegateMember(tab lang.Table, typ *lang.Target, name string, depth int) *lang.Target {
+	var p *lang.Target
+	members.Walk(tab, typ, depth, func(c *lang.Target) bool {
+		q := c.Qualified()
+		for _, t := range tab.ByName(name) {
+			if t.Kind == lang.KindVariable && t.Container == q && t.Module == c.Module && isCSPath(t.Path) {
+				p = t
+				return true
+			}
+		}
+		return false
+	})
+	return p
 }
 
 // extensionMethod binds x.M() to an extension method M of ours, declared
