@@ -62,6 +62,7 @@ type Target struct {
 	Fields    []Param  // a class's or struct's members with their types
 	Bases     []string // a class's bases or embedded types
 	Receiver  string   // a method's declared receiver (Go's, a Kotlin extension's)
+	Arity     int      // how many type parameters it declares: C#'s Foo and Foo<T> are two types
 	Module    string   // the module of the file it is defined in
 	// Test: it is defined in a test file (FileFacts.IsTest), known from
 	// extraction, so that resolution never matches the path again.

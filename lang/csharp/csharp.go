@@ -68,7 +68,8 @@ var collections = lang.NameSet(`List IList IEnumerable ICollection IReadOnlyList
 	IAsyncEnumerable ObservableCollection Collection ConcurrentBag ConcurrentQueue BlockingCollection`)
 
 // elemType is the element type of a collection type as written:
-// "List<Item>" -> "Item", "Item[]" -> "Item"; "" for others.
+// "List<Item>" -> "Item", "Item[]" -> "Item", "List<Rule<T>>" -> "Rule";
+// "" for others.
 func elemType(typ string) string {
 	typ = strings.TrimSuffix(strings.TrimSpace(typ), "?")
 	if strings.HasSuffix(typ, "[]") {
@@ -79,8 +80,8 @@ func elemType(typ string) string {
 		return ""
 	}
 	arg := typ[i+1 : len(typ)-1]
-	if strings.ContainsAny(arg, "<,") {
-		return ""
+	if arity(typ) != 1 {
+		return "" // a dictionary's pairs
 	}
 	return varType(arg)
 }
@@ -395,6 +396,31 @@ func stripType(s string) string {
 	return b.String()
 }
 
+// arity counts the type arguments of the type a written type names (its
+// last segment): "IDictionary<string, List<int>>?" -> 2, "IValidator" -> 0.
+func arity(s string) int {
+	s = strings.TrimSuffix(strings.TrimSpace(s), "?")
+	if !strings.HasSuffix(s, ">") {
+		return 0
+	}
+	n, depth := 1, 0
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case '>':
+			depth++
+		case '<':
+			if depth--; depth == 0 {
+				return n
+			}
+		case ',':
+			if depth == 1 {
+				n++
+			}
+		}
+	}
+	return 0
+}
+
 // modifiers reads a declaration's modifiers: its visibility ("" for the
 // default), the others, and whether an attribute marks a test.
 func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, attrs []string, test bool) {
@@ -662,6 +688,11 @@ func typeFields(x *lang.Extractor, ps, body int32, typeName string, enum bool) [
 				}
 			}
 		case "property_declaration", "event_declaration":
+			// an explicit interface implementation (I.P) is no member
+			// of the type by name: this.P and x.P mean the type's own P
+			if t.ChildOfKind(m, "explicit_interface_specifier") >= 0 {
+				continue
+			}
 			if name := t.Field(m, "name"); name >= 0 {
 				out = append(out, lang.Param{Name: t.Text(name), Type: lang.OneLine(t.FieldText(m, "type"))})
 			}
@@ -916,7 +947,8 @@ func delegateSymbol(x *lang.Extractor, n int32, s *lang.Symbol, def string) {
 func propertySymbol(x *lang.Extractor, n, end int32, s *lang.Symbol, def string) {
 	t := x.Tree
 	vis, mods, attrs, _ := modifiers(x, n)
-	if t.ChildOfKind(n, "explicit_interface_specifier") >= 0 {
+	ei := t.ChildOfKind(n, "explicit_interface_specifier")
+	if ei >= 0 {
 		def = "public"
 	}
 	visibility(s, vis, def)
@@ -938,6 +970,9 @@ func propertySymbol(x *lang.Extractor, n, end int32, s *lang.Symbol, def string)
 				mods = append(mods, an)
 			}
 		}
+	}
+	if ei >= 0 {
+		mods = append(mods, "implements "+strings.TrimSuffix(lang.OneLine(t.Text(ei)), "."))
 	}
 	s.Signature.Modifiers = append(mods, attrs...)
 	s.Signature.Returns = lang.OneLine(t.FieldText(n, "type"))

@@ -41,7 +41,7 @@ namespace Shop.Core
         public T this[int i] => default;
         ~Store() {}
         public static Store<T> operator +(Store<T> a, Store<T> b) => a;
-        int IStore.Size() => 0;
+        int IStore.Size() => 0; int IStore.Count => Count;
         void Hidden() {}
 
         struct Inner { public int X; }
@@ -117,6 +117,17 @@ func TestSymbols(t *testing.T) {
 		if s.Kind != tc.kind || s.Visibility != tc.vis || s.Signature.Returns != tc.returns || strings.Join(s.Signature.Modifiers, ",") != tc.mods {
 			t.Errorf("%s: %s %s returns %q mods %q", tc.q, s.Kind, s.Visibility, s.Signature.Returns, s.Signature.Modifiers)
 		}
+	}
+	// int IStore.Count is IStore's, reached through it: no field of Store
+	// (the fields above list Count once), and says so
+	var explicit []string
+	for _, s := range f.Symbols {
+		if s.Qualified() == "Store.Count" {
+			explicit = append(explicit, s.Visibility+" "+strings.Join(s.Signature.Modifiers, ","))
+		}
+	}
+	if got := strings.Join(explicit, "; "); got != "public property,get,private set; public property,implements IStore" {
+		t.Errorf("Store.Count symbols %q", got)
 	}
 	add := langtest.Sym(t, f, "Store.AddAsync")
 	if ps := add.Signature.Params; len(ps) != 3 || ps[0].Name != "item" || ps[0].Type != "Item" ||
@@ -580,6 +591,21 @@ public class T
 	for q, want := range map[string]string{"T": "", "T._placeholders": "", "T.Lease": "", "T.CancelMe": "Spreads the load"} {
 		if got := langtest.Sym(t, f, q).Doc; got != want {
 			t.Errorf("%s doc %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestArity(t *testing.T) {
+	for typ, want := range map[string]int{
+		"IValidator":                         0,
+		"IValidator<T>":                      1,
+		"IValidationRule<T, TProperty>":      2,
+		"IDictionary<string, List<int>>?":    2,
+		"Outer<A, B>.Inner<Func<T, U, V>>":   1,
+		"global::System.Tuple<int,int,int> ": 3,
+	} {
+		if got := arity(typ); got != want {
+			t.Errorf("arity(%q) = %d, want %d", typ, got, want)
 		}
 	}
 }

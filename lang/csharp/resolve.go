@@ -2,6 +2,7 @@ package csharp
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -188,6 +189,23 @@ func parts(tab lang.Table, typ *lang.Target) []*lang.Target {
 		}
 	}
 	return out
+}
+
+// twin is the type of typ's name, container and namespace that declares
+// n type parameters (Foo for 0, Foo<T> for 1): C# tells them apart by
+// arity alone, resolution by name finds either. typ when it has n, or no
+// single other has.
+func twin(tab lang.Table, typ *lang.Target, n int) *lang.Target {
+	if typ.Arity == n {
+		return typ
+	}
+	cands := lang.Pick(tab.ByName(typ.Name), func(t *lang.Target) bool {
+		return t.Arity == n && lang.IsTypeKind(t.Kind) && t.Container == typ.Container && t.Module == typ.Module && isCSPath(t.Path)
+	})
+	if t := lang.One(onePerType(cands, typ.Path)); t != nil {
+		return t
+	}
+	return typ
 }
 
 // nested finds the member type name of typ (any of its parts).
@@ -387,10 +405,18 @@ var members = &lang.MemberRules{
 	},
 	Bases: func(tab lang.Table, typ *lang.Target, depth int) []lang.BaseRef {
 		var out []lang.BaseRef
-		for _, part := range parts(tab, typ) {
+		ps := parts(tab, typ)
+		for _, part := range ps {
 			fi := tab.File(part.Path)
 			for _, b := range part.Bases {
 				bt, rule := resolveType(tab, fi, part.Container, b, depth+1)
+				// no type derives from itself: a base of its own name is
+				// a twin of another arity (IValidator<T> : IValidator),
+				// which parts holds already; counted, it would hide
+				// System.Object's methods from both
+				if bt != nil && slices.ContainsFunc(ps, func(p *lang.Target) bool { return p.ID == bt.ID }) {
+					continue
+				}
 				out = append(out, lang.BaseRef{Target: bt, Rule: rule})
 			}
 		}
@@ -490,6 +516,24 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 			typ = r.Qualifier + "." + r.Name
 		}
 		t, rule := resolveType(tab, ctx.File, from, typ, depth)
+		if t != nil && r.Kind != lang.RefNew && ctx.From != nil {
+			// the base as written has its type arguments: of
+			// IValidator<T> : IValidator, the base is the twin of arity 0
+			for _, b := range ctx.From.Bases {
+				if stripType(b) == typ {
+					if tw := twin(tab, t, arity(b)); tw != t {
+						t = tw
+						switch {
+						case rule == lang.RuleSameFile && t.Path != ctx.File.Path:
+							rule = lang.RuleSamePackage
+						case rule == lang.RuleSamePackage && t.Path == ctx.File.Path:
+							rule = lang.RuleSameFile
+						}
+					}
+					break
+				}
+			}
+		}
 		if t != nil {
 			return lang.Bound(t, rule)
 		}
@@ -635,6 +679,9 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 	if m != nil {
 		return lang.Bound(m, v.Rule)
 	}
+	if p := delegateMember(tab, v.Target, r.Name, depth+1); p != nil {
+		return lang.Bound(p, v.Rule)
+	}
 	if res, ok := extensionMethod(ctx, r.Name, append([]string{v.Target.Name}, v.Target.Bases...)); ok {
 		return res
 	}
@@ -642,6 +689,25 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
+}
+
+// delegateMember finds the property or field name of typ or its bases:
+// x.P() where x's type has no method P invokes the delegate P holds
+// (FluentValidation's ValidatorOptions.Global.PropertyNameResolver(...),
+// a Func<...> property), so the call reads P.
+func delegateMember(tab lang.Table, typ *lang.Target, name string, depth int) *lang.Target {
+	var p *lang.Target
+	members.Walk(tab, typ, depth, func(c *lang.Target) bool {
+		q := c.Qualified()
+		for _, t := range tab.ByName(name) {
+			if t.Kind == lang.KindVariable && t.Container == q && t.Module == c.Module && isCSPath(t.Path) {
+				p = t
+				return true
+			}
+		}
+		return false
+	})
+	return p
 }
 
 // extensionMethod binds x.M() to an extension method M of ours, declared

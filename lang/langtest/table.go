@@ -119,8 +119,8 @@ func Target(p string, f *lang.FileFacts, i int) *lang.Target {
 	s := &f.Symbols[i]
 	return &lang.Target{ID: targetID(p, i), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container,
 		Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases,
-		Receiver: s.Signature.Receiver,
-		Module:   f.Module, Test: f.IsTest}
+		Receiver: s.Signature.Receiver, Arity: len(s.Signature.Generics),
+		Module: f.Module, Test: f.IsTest}
 }
 
 // SetConfig sets a repository fact of Config (the Go build target, say).
