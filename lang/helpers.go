@@ -444,16 +444,6 @@ func StripType(s string) string {
 	return s
 }
 
-// ContainsStr reports whether ss holds s.
-func ContainsStr(ss []string, s string) bool {
-	for _, v := range ss {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // PrimitiveTypes are C#'s keywords for types and what a value of one is;
 // PHP's class resolution leaves them out too.
 var PrimitiveTypes = NameSet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort

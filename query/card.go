@@ -686,7 +686,7 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 			if e.name != "" {
 				label += " " + e.name
 			}
-			if !contains(d.Imports, label) {
+			if !slices.Contains(d.Imports, label) {
 				d.Imports = append(d.Imports, label)
 			}
 		case e.dst != "":
@@ -706,7 +706,7 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 			if e.qual != "" {
 				label = e.qual + "." + e.name
 			}
-			if len(d.Unresolved) < 10 && !contains(d.Unresolved, label) {
+			if len(d.Unresolved) < 10 && !slices.Contains(d.Unresolved, label) {
 				d.Unresolved = append(d.Unresolved, label)
 			}
 		}
@@ -927,15 +927,6 @@ func dedupeDeps(ds []Dep) []Dep {
 		out = append(out, d)
 	}
 	return out
-}
-
-func contains(ss []string, s string) bool {
-	for _, v := range ss {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 var ruleReason = map[string]string{

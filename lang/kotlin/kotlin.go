@@ -9,6 +9,7 @@ package kotlin
 
 import (
 	"embed"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -126,7 +127,7 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 	case "annotated_expression":
 		mods = misreadClass(t, n, d.Name, s)
 	case "function_declaration":
-		if cls >= 0 && keyword(t, cls, "interface") && !lang.ContainsStr(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
+		if cls >= 0 && keyword(t, cls, "interface") && !slices.Contains(mods, "abstract") && t.ChildOfKind(n, "function_body") < 0 {
 			mods = append(mods, "abstract")
 		}
 		funcSignature(t, n, s)

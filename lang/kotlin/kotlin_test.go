@@ -1,6 +1,7 @@
 package kotlin
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,7 +66,7 @@ class Store(private val repo: Repo) : Base<Item>("s"), Priced {
 	if s := langtest.Sym(t, f, "Store.repo"); s.Visibility != lang.VisPrivate || s.Signature.Returns != "Repo" {
 		t.Errorf("repo = %+v", s)
 	}
-	if s := langtest.Sym(t, f, "Store.create"); !lang.ContainsStr(s.Signature.Modifiers, "static") || s.Signature.Returns != "Store" {
+	if s := langtest.Sym(t, f, "Store.create"); !slices.Contains(s.Signature.Modifiers, "static") || s.Signature.Returns != "Store" {
 		t.Errorf("create = %+v", s)
 	}
 	if s := langtest.Sym(t, f, "Store.total.inner"); s.Kind != lang.KindFunction {
@@ -142,7 +143,7 @@ open class Holder<T : Any> @Inject internal constructor(val value: T) {
 		t.Errorf("modules = %+v", s)
 	}
 	langtest.Sym(t, f, "KoinApplication.koin")
-	if got := langtest.Symbols(f); !lang.ContainsStr(got, "constructor Holder.Holder private") {
+	if got := langtest.Symbols(f); !slices.Contains(got, "constructor Holder.Holder private") {
 		t.Errorf("secondary constructor lost its visibility: %v", got)
 	}
 	langtest.Sym(t, f, "Holder.get")
@@ -169,12 +170,12 @@ fun main() {
 }
 `)
 	m := langtest.Sym(t, f, "KoinDslMarker")
-	if m.Kind != lang.KindClass || !m.Exported || !lang.ContainsStr(m.Signature.Modifiers, "@DslMarker") || !lang.ContainsStr(m.Signature.Modifiers, "annotation") {
+	if m.Kind != lang.KindClass || !m.Exported || !slices.Contains(m.Signature.Modifiers, "@DslMarker") || !slices.Contains(m.Signature.Modifiers, "annotation") {
 		t.Errorf("KoinDslMarker = %+v", m)
 	}
 	in := langtest.Sym(t, f, "KoinInternalApi")
 	if in.Kind != lang.KindClass || !in.Exported || in.Doc != "Internal API." ||
-		!lang.ContainsStr(in.Signature.Modifiers, "@Retention") {
+		!slices.Contains(in.Signature.Modifiers, "@Retention") {
 		t.Errorf("KoinInternalApi = %+v", in)
 	}
 	if got := langtest.Symbols(f); len(got) != 3 {

@@ -1,6 +1,7 @@
 package swift
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,10 +58,10 @@ enum Color { case red, green }
 	fetch := langtest.Sym(t, f, "Store.fetch")
 	ps := fetch.Signature.Params
 	if len(ps) != 3 || ps[1].Name != "n" || ps[1].Default != "3" || !ps[2].Variadic || fetch.Signature.Returns != "String" ||
-		!lang.ContainsStr(fetch.Signature.Modifiers, "async") || !lang.ContainsStr(fetch.Signature.Modifiers, "throws") {
+		!slices.Contains(fetch.Signature.Modifiers, "async") || !slices.Contains(fetch.Signature.Modifiers, "throws") {
 		t.Errorf("fetch = %+v", fetch.Signature)
 	}
-	if m := langtest.Sym(t, f, "Store.each").Signature.Modifiers; !lang.ContainsStr(m, "rethrows") || lang.ContainsStr(m, "throws") {
+	if m := langtest.Sym(t, f, "Store.each").Signature.Modifiers; !slices.Contains(m, "rethrows") || slices.Contains(m, "throws") {
 		t.Errorf("each's modifiers %v, want rethrows and not throws", m)
 	}
 	if got := langtest.FactTexts(langtest.Sym(t, f, "Store.price").Invariants); len(got) != 1 || !strings.Contains(got[0], "items.isEmpty") {
