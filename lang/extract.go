@@ -552,7 +552,7 @@ func (h *fpHasher) gap(src []byte, start uint32) {
 		return
 	}
 	for _, c := range src[h.end:start] {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		if !IsSpaceByte(c) {
 			h.buf = append(h.buf, c)
 		}
 	}
