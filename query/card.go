@@ -187,6 +187,15 @@ func (x *Index) symbols(ctx context.Context, ids []string) (map[string]*symbolRo
 	return out, rows.Err()
 }
 
+// maxInList is how many values one statement binds in an IN list, and
+// maxInListTwice how many when it names the list twice: both well under
+// the 999 variables older SQLite builds allow, so a long list of ids is
+// asked in chunks.
+const (
+	maxInList      = 500
+	maxInListTwice = 400
+)
+
 func placeholders(n int) string {
 	if n <= 0 {
 		return ""
@@ -888,8 +897,8 @@ func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (
 // qualifiedNames reads the qualified names of current symbols.
 func (x *Index) qualifiedNames(ctx context.Context, ids []string) (map[string]string, error) {
 	out := make(map[string]string, len(ids))
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
+	for start := 0; start < len(ids); start += maxInList {
+		chunk := ids[start:min(start+maxInList, len(ids))]
 		args := make([]any, len(chunk))
 		for i, id := range chunk {
 			args[i] = id

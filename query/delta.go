@@ -886,8 +886,8 @@ func (x *Index) diffEdges(ctx context.Context, d *deltaSet, renamed map[string]s
 func (x *Index) symbolsAt(ctx context.Context, v int64, ids []string) (map[string]*symAt, error) {
 	out := map[string]*symAt{}
 	uniq := uniqueStrings(ids)
-	for start := 0; start < len(uniq); start += 400 {
-		chunk := uniq[start:min(start+400, len(uniq))]
+	for start := 0; start < len(uniq); start += maxInList {
+		chunk := uniq[start:min(start+maxInList, len(uniq))]
 		args := make([]any, len(chunk))
 		for i, id := range chunk {
 			args[i] = id
@@ -1133,8 +1133,8 @@ type callerStat struct{ fanIn, tests int }
 func (x *Index) callerStats(ctx context.Context, v int64, ids []string) (map[string]callerStat, error) {
 	out := map[string]callerStat{}
 	uniq := uniqueStrings(ids)
-	for start := 0; start < len(uniq); start += 400 {
-		chunk := uniq[start:min(start+400, len(uniq))]
+	for start := 0; start < len(uniq); start += maxInListTwice {
+		chunk := uniq[start:min(start+maxInListTwice, len(uniq))]
 		args := make([]any, 0, 2*len(chunk))
 		for _, id := range chunk {
 			args = append(args, id)
@@ -1176,8 +1176,8 @@ func (x *Index) callerStats(ctx context.Context, v int64, ids []string) (map[str
 func (x *Index) processCounts(ctx context.Context, ids []string) (map[string]int, error) {
 	out := map[string]int{}
 	uniq := uniqueStrings(ids)
-	for start := 0; start < len(uniq); start += 400 {
-		chunk := uniq[start:min(start+400, len(uniq))]
+	for start := 0; start < len(uniq); start += maxInList {
+		chunk := uniq[start:min(start+maxInList, len(uniq))]
 		args := make([]any, len(chunk))
 		for i, id := range chunk {
 			args[i] = id

@@ -39,8 +39,8 @@ func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCal
 		return nil, err
 	}
 	byID, missing := x.graphCache.edgesOf(ids)
-	for start := 0; start < len(missing); start += 400 {
-		chunk := missing[start:min(start+400, len(missing))]
+	for start := 0; start < len(missing); start += maxInListTwice {
+		chunk := missing[start:min(start+maxInListTwice, len(missing))]
 		args := make([]any, 0, 2*len(chunk))
 		for _, id := range chunk {
 			args = append(args, id)
@@ -140,8 +140,8 @@ const (
 // are not cached: graphCache holds both directions of an id.
 func (x *Index) edgesInto(ctx context.Context, ids []string) (map[string][]graphEdge, error) {
 	out := make(map[string][]graphEdge, len(ids))
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
+	for start := 0; start < len(ids); start += maxInList {
+		chunk := ids[start:min(start+maxInList, len(ids))]
 		args := make([]any, len(chunk))
 		for i, id := range chunk {
 			args[i] = id

@@ -221,8 +221,8 @@ func (x *Index) fillContent(ctx context.Context, ms []*Memory) error {
 			byID[m.MemoryID] = m
 		}
 	}
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
+	for start := 0; start < len(ids); start += maxInList {
+		chunk := ids[start:min(start+maxInList, len(ids))]
 		rows, err := x.DB.QueryContext(ctx, `SELECT id, content FROM memories WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
 		if err != nil {
 			return fmt.Errorf("read memories: %w", err)
@@ -852,8 +852,8 @@ func cutRunes(s string, n int) string {
 // ledger version seq (0: the current version), in their order.
 func (x *Index) MissingSymbols(ctx context.Context, ids []string, seq int64) ([]string, error) {
 	found := map[string]bool{}
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
+	for start := 0; start < len(ids); start += maxInList {
+		chunk := ids[start:min(start+maxInList, len(ids))]
 		args := make([]any, 0, len(chunk)+2)
 		for _, id := range chunk {
 			args = append(args, id)
@@ -901,8 +901,8 @@ type CodeFingerprint struct {
 // holds; ids it does not hold are left out.
 func (x *Index) CodeFingerprints(ctx context.Context, ids []string) (map[string]CodeFingerprint, error) {
 	out := map[string]CodeFingerprint{}
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
+	for start := 0; start < len(ids); start += maxInList {
+		chunk := ids[start:min(start+maxInList, len(ids))]
 		args := make([]any, len(chunk))
 		for i, id := range chunk {
 			args[i] = id

@@ -1735,8 +1735,8 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 	ids = x.graphCache.rowsOf(ids, out)
 	read := make(map[string]*symbolRow, len(ids))
 	defer x.graphCache.putRows(read)
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
+	for start := 0; start < len(ids); start += maxInList {
+		chunk := ids[start:min(start+maxInList, len(ids))]
 		args := make([]any, len(chunk))
 		for i, id := range chunk {
 			args[i] = id

@@ -376,8 +376,8 @@ type symbolBrief struct {
 // briefs reads the kind, test flag and fan-in of current symbols.
 func (x *Index) briefs(ctx context.Context, ids []string) (map[string]symbolBrief, error) {
 	out := make(map[string]symbolBrief, len(ids))
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
+	for start := 0; start < len(ids); start += maxInList {
+		chunk := ids[start:min(start+maxInList, len(ids))]
 		args := make([]any, len(chunk))
 		for i, id := range chunk {
 			args[i] = id
