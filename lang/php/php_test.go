@@ -337,3 +337,27 @@ func TestNewStaticOutsideClass(t *testing.T) {
 	f := langtest.Extract(t, "f.php", "<?php\nfunction make() { return (new static())->build(); }\nfunction after() { helper(); }\n")
 	langtest.WantAll(t, langtest.Refs(f), "after call helper")
 }
+
+// An enum may declare constants (PHP 8.1). tree-sitter-php before
+// v0.24 could not parse one in an enum body: the enum vanished and its
+// methods became functions of the file (an enum with a constant before
+// its methods), or its constants were lost in an error (monolog's
+// Level, constants after the methods).
+func TestEnumConstants(t *testing.T) {
+	f := langtest.Extract(t, "src/Size.php", `<?php
+namespace App;
+enum Size: string
+{
+    case Small = 's';
+    private const MAP = ['s' => 'Small'];
+    public static function nameFor(string $k): ?string { return self::MAP[$k] ?? null; }
+    public const VALUES = [1, 2];
+}
+`)
+	got := langtest.Symbols(f)
+	want := []string{"class Size public", "variable Size.Small public", "variable Size.MAP private",
+		"method Size.nameFor public", "variable Size.VALUES public"}
+	if !slices.Equal(got, want) {
+		t.Errorf("symbols\n%q\nwant\n%q", got, want)
+	}
+}
