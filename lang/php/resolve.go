@@ -303,6 +303,13 @@ func fieldType(tab lang.Table, cls *lang.Target, name string, depth int) (t *lan
 			return ft, ft == nil && rule == lang.RuleExternal, true
 		}
 	}
+	// an enum's case is a value of the enum: Level::Error->getName()
+	for _, c := range tab.ByName(name) {
+		if c.Kind == lang.KindVariable && c.Returns != "" && c.Path == cls.Path && c.Container == cls.Qualified() {
+			ct, rule := resolveClass(tab, fi, cls, c.Returns)
+			return ct, ct == nil && rule == lang.RuleExternal, true
+		}
+	}
 	for _, b := range cls.Bases {
 		bt, rule := resolveClass(tab, fi, nil, b)
 		if bt == nil {
