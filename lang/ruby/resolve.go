@@ -429,14 +429,23 @@ func resolveDepth(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	case r.Qualifier == "super":
 		return resolveSuper(ctx, r, nesting)
 	case r.QualifierType != "":
-		cls, _ := resolveConst(tab, ctx.File, nesting, r.QualifierType)
+		cls, rule := resolveConst(tab, ctx.File, nesting, r.QualifierType)
 		if cls == nil {
+			if rule == lang.RuleExternal {
+				// a Time, a Set, a gem's class: its methods are not the
+				// repository's, whatever it defines under the same name
+				return lang.Unbound(lang.RuleExternal, 0)
+			}
 			return unknownReceiver(tab, r.Name)
 		}
 		if m, ext := findMethod(tab, ctx.File, cls, r.Name, 0); m != nil {
 			return lang.Bound(m, lang.RuleReceiver)
 		} else if ext {
 			return lang.Unbound(lang.RuleExternal, 0)
+		}
+		if r.Name == "new" && cls.Kind == lang.KindClass {
+			// k = Class.new(Base); k.new: an instance of Base's, as Base.new
+			return lang.Bound(cls, lang.RuleReceiver)
 		}
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	case r.QualifierCall != "":

@@ -415,7 +415,7 @@ func classMembers(x *lang.Extractor, body int32, ivars map[string]string) (field
 			continue
 		}
 		name := t.Text(l)
-		if typ := newClass(t, t.Field(d, "right")); typ != "" {
+		if typ := valueClass(t, t.Field(d, "right")); typ != "" {
 			if _, ok := ivars[name]; !ok {
 				ivars[name] = typ
 				fields = append(fields, lang.Param{Name: name, Type: typ})
@@ -431,6 +431,24 @@ func newClass(t *lang.Tree, n int32) string {
 		return ""
 	}
 	return constText(t, t.Field(n, "receiver"))
+}
+
+// valueClass is the class whose methods a local or an instance
+// variable assigned Foo.new(...) has: Foo's. Class.new(Base) makes a
+// subclass of Base, with Base's methods; Class.new or Module.new with no
+// base has only what its block defines, unknown here, not Class's.
+func valueClass(t *lang.Tree, n int32) string {
+	c := newClass(t, n)
+	switch c {
+	case "Class", "::Class":
+		if args := t.Field(n, "arguments"); args >= 0 {
+			return constText(t, t.FirstNamedChild(args))
+		}
+		return ""
+	case "Module", "::Module":
+		return ""
+	}
+	return c
 }
 
 // symbolName is the name of :name or "name".
@@ -711,7 +729,7 @@ func assign(x *lang.Extractor, n int32, c walk) {
 		if right < 0 {
 			return
 		}
-		if typ := newClass(t, right); typ != "" {
+		if typ := valueClass(t, right); typ != "" {
 			c.scope.SetType(name, typ)
 		} else if (t.Kind(right) == "call" && t.Field(right, "receiver") < 0 && t.FieldText(right, "method") == "new" ||
 			t.Kind(right) == "identifier" && t.Text(right) == "new") && c.cls >= 0 && c.static {
@@ -857,7 +875,7 @@ func expr(t *lang.Tree, n int32, depth int) string {
 func head(x *lang.Extractor, recv int32, c walk) (typ, call string) {
 	t := x.Tree
 	if t.Kind(recv) == "call" {
-		if cls := newClass(t, recv); cls != "" {
+		if cls := valueClass(t, recv); cls != "" {
 			return cls, ""
 		}
 		call = strings.TrimSuffix(expr(t, recv, 0), "()")
@@ -895,7 +913,7 @@ func head(x *lang.Extractor, recv int32, c walk) (typ, call string) {
 			typ = strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::")
 		}
 	case "call":
-		if cls := newClass(t, n); cls != "" {
+		if cls := valueClass(t, n); cls != "" {
 			typ = cls
 		}
 	case "string":
@@ -973,7 +991,7 @@ func call(x *lang.Extractor, n int32, c walk) {
 				if v := symbolName(t, a); v != "" {
 					typ := ""
 					if b := t.Field(block, "body"); b >= 0 && t.NamedChildCount(b) == 1 {
-						typ = newClass(t, t.FirstNamedChild(b))
+						typ = valueClass(t, t.FirstNamedChild(b))
 					}
 					c.scope.SetType(v, typ)
 				}
