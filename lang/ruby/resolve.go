@@ -428,6 +428,10 @@ func resolveDepth(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		return resolveBare(ctx, r, nesting)
 	case r.Qualifier == "super":
 		return resolveSuper(ctx, r, nesting)
+	case r.QualifierType != "" && r.QualifierCall != "" && !strings.HasSuffix(r.QualifierCall, ".class"):
+		// @store.item.price: the class known is the head's (@store's),
+		// price is a method of what item returns
+		return onCallResult(ctx, r, depth)
 	case r.QualifierType != "":
 		cls, rule := resolveConst(tab, ctx.File, nesting, r.QualifierType)
 		if cls == nil {
@@ -449,20 +453,7 @@ func resolveDepth(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		}
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	case r.QualifierCall != "":
-		cls, lib := callResult(ctx, r.QualifierCall, depth)
-		if cls != nil {
-			if m, ext := findMethod(tab, ctx.File, cls, r.Name, 0); m != nil {
-				return lang.Bound(m, lang.RuleReceiver)
-			} else if ext {
-				return lang.Unbound(lang.RuleExternal, 0)
-			}
-		}
-		res := unknownReceiver(tab, r.Name)
-		if lib && res.Target == nil {
-			// a method of what a library call returned
-			return lang.Unbound(lang.RuleExternal, 0)
-		}
-		return res
+		return onCallResult(ctx, r, depth)
 	}
 	// Const.m or Mod::Const.m: a class method
 	if lang.IsUpper(r.Qualifier) || strings.HasPrefix(r.Qualifier, "::") {
@@ -576,14 +567,40 @@ func resolveSuper(ctx *lang.Context, r *lang.Ref, nesting string) lang.Resolutio
 	return lang.Unbound(lang.RuleUnresolved, 0)
 }
 
+// onCallResult binds r, a call on what the call r.QualifierCall
+// returned.
+func onCallResult(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
+	cls, lib := callResult(ctx, r.QualifierCall, r.QualifierType, depth)
+	if cls != nil {
+		if m, ext := findMethod(ctx.Table, ctx.File, cls, r.Name, 0); m != nil {
+			return lang.Bound(m, lang.RuleReceiver)
+		} else if ext {
+			return lang.Unbound(lang.RuleExternal, 0)
+		}
+	}
+	if lib && r.QualifierType != "" {
+		// e.diagnostic.location with e a Parser::SyntaxError: the chain
+		// left the repository through its head's class, a library's
+		return lang.Unbound(lang.RuleExternal, 0)
+	}
+	res := unknownReceiver(ctx.Table, r.Name)
+	if lib && res.Target == nil {
+		// a method of what a library call returned
+		return lang.Unbound(lang.RuleExternal, 0)
+	}
+	return res
+}
+
 // callResult is the class a call returns, from its YARD @return tag;
-// lib reports a call of a library's.
-func callResult(ctx *lang.Context, fn string, depth int) (cls *lang.Target, lib bool) {
+// lib reports a call of a library's. headType is the class of the
+// chain's head, when known (@store in @store.item).
+func callResult(ctx *lang.Context, fn, headType string, depth int) (cls *lang.Target, lib bool) {
 	r := &lang.Ref{Kind: lang.RefCall, Name: fn}
 	segs := lang.SplitQualifier(fn)
 	if len(segs) > 1 {
 		r.Name = segs[len(segs)-1]
 		r.Qualifier = fn[:len(fn)-len(r.Name)-1]
+		r.QualifierType = headType
 		if strings.HasSuffix(r.Qualifier, ")") {
 			r.QualifierCall = strings.TrimSuffix(r.Qualifier, "()")
 		}
