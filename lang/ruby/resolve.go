@@ -357,7 +357,15 @@ func init() {
 					continue
 				}
 				for _, b := range part.Bases {
-					bt, rule := resolveConst(tab, pfi, part.Container, b)
+					var bt *lang.Target
+					rule := ""
+					if own := classes(tab, q+"."+strings.ReplaceAll(b, "::", ".")); len(own) > 0 && !strings.HasPrefix(b, "::") {
+						// include ClassMethods: a module of its own, which a
+						// mixin names from inside the class
+						bt, rule = pick(tab, pfi, own)
+					} else {
+						bt, rule = resolveConst(tab, pfi, part.Container, b)
+					}
 					if bt != nil && bt.Qualified() == q {
 						continue
 					}

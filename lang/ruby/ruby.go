@@ -392,6 +392,8 @@ func classMembers(x *lang.Extractor, body int32, ivars map[string]string) (field
 					}
 				}
 			}
+		case "singleton_method":
+			mixins = append(mixins, hookMixins(t, st)...)
 		case "assignment":
 			if l := t.Field(st, "left"); l >= 0 && t.Kind(l) == "constant" && !seen[t.Text(l)] {
 				seen[t.Text(l)] = true
@@ -423,6 +425,62 @@ func classMembers(x *lang.Extractor, body int32, ivars map[string]string) (field
 		}
 	}
 	return fields, mixins
+}
+
+// hookMixins are the modules a module's included (or extended,
+// prepended) hook mixes into its host: def self.included(base);
+// base.extend(ClassMethods); base.include(Other); end gives every class
+// that includes the module ClassMethods' and Other's methods, which
+// sidekiq's jobs call (HardJob.perform_async). Methods of self and of
+// the class are one namespace here, so they count as the module's own
+// mixins.
+func hookMixins(t *lang.Tree, n int32) []int32 {
+	switch t.FieldText(n, "name") {
+	case "included", "extended", "prepended":
+	default:
+		return nil
+	}
+	if o := t.Field(n, "object"); o < 0 || t.Kind(o) != "self" {
+		return nil
+	}
+	ps := t.Field(n, "parameters")
+	body := t.Field(n, "body")
+	if ps < 0 || body < 0 || t.NamedChildCount(ps) != 1 || t.Kind(t.FirstNamedChild(ps)) != "identifier" {
+		return nil
+	}
+	host := t.Text(t.FirstNamedChild(ps))
+	var out []int32
+	for d := range t.Descendants(body) {
+		if t.Kind(d) != "call" {
+			continue
+		}
+		recv, args := t.Field(d, "receiver"), t.Field(d, "arguments")
+		if recv < 0 || args < 0 || t.Kind(recv) != "identifier" || t.Text(recv) != host {
+			continue
+		}
+		skip := 0
+		switch t.FieldText(d, "method") {
+		case "include", "extend", "prepend":
+		case "send", "__send__", "public_send":
+			// base.send(:include, Other)
+			switch symbolName(t, t.FirstNamedChild(args)) {
+			case "include", "extend", "prepend":
+				skip = 1
+			default:
+				continue
+			}
+		default:
+			continue
+		}
+		i := 0
+		for a := range t.NamedChildren(args) {
+			if i >= skip && constText(t, a) != "" {
+				out = append(out, a)
+			}
+			i++
+		}
+	}
+	return out
 }
 
 // newClass is the class of Foo.new(...) or Foo::Bar.new, else "".
