@@ -267,9 +267,13 @@ func resolveConstUncached(tab lang.Table, fi *lang.FileInfo, nesting, name strin
 	if coreConstants[head] {
 		return nil, lang.RuleExternal
 	}
+	// a class of that name elsewhere may be the one meant; ActiveJob::Base
+	// is none of the repository's Base classes that are not ActiveJob's
 	_, last := lang.LastSegment(rel)
+	qualified := strings.Contains(rel, ".")
 	any := lang.Pick(tab.ByName(last), func(t *lang.Target) bool {
-		return (t.Kind == lang.KindClass || t.Kind == lang.KindModule) && isPath(t.Path)
+		return (t.Kind == lang.KindClass || t.Kind == lang.KindModule) && isPath(t.Path) &&
+			(!qualified || strings.HasSuffix("."+t.Qualified(), "."+rel))
 	})
 	if len(any) == 0 {
 		return nil, lang.RuleExternal // a gem's
