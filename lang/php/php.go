@@ -67,6 +67,9 @@ type state struct {
 	top   bool        // a statement of a function body itself, where an early exit is a guard
 	scope *lang.Scope // the variables of the function
 	fn    bool        // inside a function body
+	// elems are the element classes of the class's array properties,
+	// from their PHPDoc (@var Handler[], @var list<Handler>)
+	elems map[string]string
 }
 
 // finish walks the file for its namespace, uses, includes, define()
@@ -234,8 +237,13 @@ func node(x *lang.Extractor, n int32, c state) {
 		}
 		if len(kids) >= 2 {
 			elem := ""
-			if src := kids[0]; t.Kind(src) == "variable_name" {
+			switch src := kids[0]; t.Kind(src) {
+			case "variable_name":
 				elem = c.scope.Elem(t.Text(src))
+			case "member_access_expression":
+				if t.FieldText(src, "object") == "$this" {
+					elem = c.elems[t.FieldText(src, "name")]
+				}
 			}
 			val := kids[len(kids)-1]
 			if t.Kind(val) == "pair" {
@@ -624,8 +632,48 @@ func class(x *lang.Extractor, n int32, c state) {
 		rq, rn := splitName(lang.OneLine(t.Text(b)))
 		x.Ref(lang.Ref{Kind: kinds[i], Name: rn, Qualifier: rq, Symbol: sym}, b)
 	}
-	inner := state{sym: sym, cls: sym, ns: c.ns, scope: newScope()}
+	inner := state{sym: sym, cls: sym, ns: c.ns, scope: newScope(), elems: propertyElems(x, t.Field(n, "body"))}
 	walkBody(x, t.Field(n, "body"), inner)
+}
+
+// propertyElems maps a class's array properties to their element class,
+// which their PHPDoc names: foreach ($this->handlers as $handler) walks
+// HandlerInterfaces when $handlers is documented @var
+// list<HandlerInterface> (monolog's Logger and GroupHandler).
+func propertyElems(x *lang.Extractor, body int32) map[string]string {
+	t := x.Tree
+	if body < 0 {
+		return nil
+	}
+	var out map[string]string
+	for m := range t.NamedChildren(body) {
+		if t.Kind(m) != "property_declaration" {
+			continue
+		}
+		e := elemType(docVar(doc(x, m)))
+		if e == "" {
+			continue
+		}
+		for el := range t.NamedChildren(m) {
+			if name := t.Field(el, "name"); t.Kind(el) == "property_element" && name >= 0 {
+				if out == nil {
+					out = map[string]string{}
+				}
+				out[strings.TrimPrefix(t.Text(name), "$")] = e
+			}
+		}
+	}
+	return out
+}
+
+// docVar is the type a doc comment's @var tag names, as written.
+func docVar(doc string) string {
+	for _, l := range strings.Split(doc, "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "@var" {
+			return f[1]
+		}
+	}
+	return ""
 }
 
 // classFields lists a class's properties (with promoted constructor
@@ -775,7 +823,7 @@ func function(x *lang.Extractor, n int32, c state) {
 	scope := newScope()
 	ptypes, _, _ := docTypes(doc(x, n))
 	paramList(x, t.Field(n, "parameters"), scope, ptypes)
-	walkBody(x, t.Field(n, "body"), state{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true})
+	walkBody(x, t.Field(n, "body"), state{sym: sym, cls: c.cls, ns: c.ns, scope: scope, fn: true, top: true, elems: c.elems})
 }
 
 func propertySymbol(x *lang.Extractor, n int32, s *lang.Symbol) {
