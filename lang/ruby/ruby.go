@@ -55,6 +55,14 @@ func init() {
 	})
 }
 
+// attrCalls declare attributes of a class: Ruby's attr_accessor and
+// friends, and ActiveSupport's class-level ones (cattr_accessor :x,
+// class_attribute :y), which Rails code and sidekiq's tests call as
+// methods of the class (self.class.iterated_objects). tags.scm lists the
+// same names.
+var attrCalls = lang.KindSet("attr_accessor", "attr_reader", "attr_writer", "attr",
+	"cattr_accessor", "cattr_reader", "cattr_writer", "mattr_accessor", "mattr_reader", "mattr_writer", "class_attribute")
+
 // queryRoot spares the query the assignments of locals and the calls of
 // methods other than attr_accessor and friends, most of a file's code.
 func queryRoot(t *lang.Tree, n int32) bool {
@@ -66,11 +74,7 @@ func queryRoot(t *lang.Tree, n int32) bool {
 		if t.Field(n, "receiver") >= 0 {
 			return false
 		}
-		switch t.FieldText(n, "method") {
-		case "attr_accessor", "attr_reader", "attr_writer", "attr":
-			return true
-		}
-		return false
+		return attrCalls[t.FieldText(n, "method")]
 	}
 	return true
 }
@@ -377,15 +381,15 @@ func classMembers(x *lang.Extractor, body int32, ivars map[string]string) (field
 			if args < 0 {
 				continue
 			}
-			switch t.FieldText(st, "method") {
-			case "attr_accessor", "attr_reader", "attr_writer", "attr":
+			switch m := t.FieldText(st, "method"); {
+			case attrCalls[m]:
 				for a := range t.NamedChildren(args) {
 					if name := symbolName(t, a); name != "" && !seen[name] {
 						seen[name] = true
 						fields = append(fields, lang.Param{Name: name})
 					}
 				}
-			case "include", "extend", "prepend":
+			case m == "include" || m == "extend" || m == "prepend":
 				for a := range t.NamedChildren(args) {
 					if constText(t, a) != "" {
 						mixins = append(mixins, a)
@@ -1014,14 +1018,13 @@ func call(x *lang.Extractor, n int32, c walk) {
 		return
 	}
 	if recv < 0 {
+		if attrCalls[name] && c.cls >= 0 && !c.inDef {
+			attrs(x, n, name, args, c)
+			return
+		}
 		switch name {
 		case "require", "require_relative", "load", "autoload", "require_dependency":
 			if importCall(x, n, name, args, c) {
-				return
-			}
-		case "attr_accessor", "attr_reader", "attr_writer", "attr":
-			if c.cls >= 0 && !c.inDef {
-				attrs(x, n, name, args, c)
 				return
 			}
 		case "include", "extend", "prepend":

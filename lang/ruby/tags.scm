@@ -20,9 +20,11 @@
 (assignment left: (constant) @name right: (_) @body) @definition.variable
 (operator_assignment left: (constant) @name right: (_) @body) @definition.variable
 
-; attr_accessor :a, "b": a variable of the class per name
+; attr_accessor :a, "b" (and ActiveSupport's cattr_accessor, class_attribute...:
+; ruby.go's attrCalls): a variable of the class per name
 (call
   !receiver
   method: (identifier) @_attr
   arguments: (argument_list [(simple_symbol) (string) (delimited_symbol)] @name @definition.variable)
-  (#any-of? @_attr "attr_accessor" "attr_reader" "attr_writer" "attr"))
+  (#any-of? @_attr "attr_accessor" "attr_reader" "attr_writer" "attr"
+    "cattr_accessor" "cattr_reader" "cattr_writer" "mattr_accessor" "mattr_reader" "mattr_writer" "class_attribute"))
