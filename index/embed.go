@@ -395,13 +395,13 @@ func storedVectors(ctx context.Context, q schema.Querier, set vectorSet, hashes 
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+set.hashes+` LIMIT 1)`).Scan(&n); err != nil || n == 0 {
 		return out, err
 	}
-	for start := 0; start < len(hashes); start += 500 {
-		chunk := hashes[start:min(start+500, len(hashes))]
+	for start := 0; start < len(hashes); start += schema.MaxInList {
+		chunk := hashes[start:min(start+schema.MaxInList, len(hashes))]
 		args := make([]any, len(chunk))
 		for i, h := range chunk {
 			args[i] = h
 		}
-		rows, err := q.QueryContext(ctx, `SELECT hash, min(rowid) FROM `+set.hashes+` WHERE hash IN (`+placeholders(len(chunk))+`) GROUP BY hash`, args...)
+		rows, err := q.QueryContext(ctx, `SELECT hash, min(rowid) FROM `+set.hashes+` WHERE hash IN (`+schema.Placeholders(len(chunk))+`) GROUP BY hash`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("find stored vectors: %w", err)
 		}
@@ -441,13 +441,13 @@ func storedVectors(ctx context.Context, q schema.Querier, set vectorSet, hashes 
 
 // deleteVectors removes the vectors of rows.
 func deleteVectors(ctx context.Context, q schema.Querier, set vectorSet, rowids []int64) error {
-	for start := 0; start < len(rowids); start += 500 {
-		chunk := rowids[start:min(start+500, len(rowids))]
+	for start := 0; start < len(rowids); start += schema.MaxInList {
+		chunk := rowids[start:min(start+schema.MaxInList, len(rowids))]
 		args := make([]any, len(chunk))
 		for i, r := range chunk {
 			args[i] = r
 		}
-		ph := placeholders(len(chunk))
+		ph := schema.Placeholders(len(chunk))
 		if _, err := q.ExecContext(ctx, `DELETE FROM `+set.vec+` WHERE rowid IN (`+ph+`)`, args...); err != nil {
 			return fmt.Errorf("delete vectors: %w", err)
 		}

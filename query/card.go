@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // Errors a caller can act on.
@@ -185,22 +186,6 @@ func (x *Index) symbols(ctx context.Context, ids []string) (map[string]*symbolRo
 		out[r.ID] = r
 	}
 	return out, rows.Err()
-}
-
-// maxInList is how many values one statement binds in an IN list, and
-// maxInListTwice how many when it names the list twice: both well under
-// the 999 variables older SQLite builds allow, so a long list of ids is
-// asked in chunks.
-const (
-	maxInList      = 500
-	maxInListTwice = 400
-)
-
-func placeholders(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strings.Repeat("?,", n-1) + "?"
 }
 
 // SymbolRef is a natural reference to a symbol.
@@ -668,7 +653,7 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 	q := `SELECT e.src, COALESCE(e.dst, ''), e.kind, e.name, e.qual, e.rule, e.confidence, e.candidates, e.count, e.line,
 		COALESCE(d.qualified, ''), COALESCE(dp.path, ''), e.rowid
 		FROM edges e LEFT JOIN symbols d ON d.id = e.dst AND d.to_seq IS NULL LEFT JOIN paths dp ON dp.id = d.path_id
-		WHERE e.to_seq IS NULL AND e.src IN (` + placeholders(len(ids)) + `) ORDER BY e.src, e.line, e.rowid`
+		WHERE e.to_seq IS NULL AND e.src IN (` + schema.Placeholders(len(ids)) + `) ORDER BY e.src, e.line, e.rowid`
 	rs, err := x.DB.QueryContext(ctx, q, ids...)
 	if err != nil {
 		return nil, fmt.Errorf("load deps: %w", err)
@@ -751,7 +736,7 @@ func (x *Index) callers(ctx context.Context, ids []any, opts CardOptions) (map[s
 		SELECT e.dst, e.src, e.kind, e.rule, e.confidence, e.candidates, COALESCE(s.qualified, '') AS sq, COALESCE(sp.path, '') AS spath,
 			row_number() OVER (PARTITION BY e.dst ORDER BY e.confidence DESC, sp.path, s.start_line, e.rowid) AS n
 		FROM edges e JOIN symbols s ON s.id = e.src AND s.to_seq IS NULL JOIN paths sp ON sp.id = s.path_id
-		WHERE e.to_seq IS NULL AND e.dst IN (` + placeholders(len(ids)) + `) AND e.kind != 'import' AND e.confidence >= ?)
+		WHERE e.to_seq IS NULL AND e.dst IN (` + schema.Placeholders(len(ids)) + `) AND e.kind != 'import' AND e.confidence >= ?)
 		WHERE n <= ` + fmt.Sprint(maxCalledBy) + ` ORDER BY dst, n`
 	rs, err := x.DB.QueryContext(ctx, q, append(ids[:len(ids):len(ids)], opts.MinCallConfidence)...)
 	if err != nil {
@@ -897,14 +882,14 @@ func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (
 // qualifiedNames reads the qualified names of current symbols.
 func (x *Index) qualifiedNames(ctx context.Context, ids []string) (map[string]string, error) {
 	out := make(map[string]string, len(ids))
-	for start := 0; start < len(ids); start += maxInList {
-		chunk := ids[start:min(start+maxInList, len(ids))]
+	for start := 0; start < len(ids); start += schema.MaxInList {
+		chunk := ids[start:min(start+schema.MaxInList, len(ids))]
 		args := make([]any, len(chunk))
 		for i, id := range chunk {
 			args[i] = id
 		}
 		rows, err := x.DB.QueryContext(ctx, `SELECT id, COALESCE(qualified, '') FROM symbols
-			WHERE to_seq IS NULL AND id IN (`+placeholders(len(chunk))+`)`, args...)
+			WHERE to_seq IS NULL AND id IN (`+schema.Placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load callers' names: %w", err)
 		}
@@ -970,7 +955,7 @@ func (x *Index) metrics(ctx context.Context, rows []*symbolRow) (map[string]*Met
 		ms[r.ID] = &Metrics{}
 	}
 	q := `SELECT m.id, m.fan_in, m.fan_out, m.test_refs, m.nearest_test, COALESCE(c.id, 0), COALESCE(c.label, ''), COALESCE(c.member_count, 0)
-		FROM metrics m LEFT JOIN clusters c ON c.id = m.cluster_id WHERE m.id IN (` + placeholders(len(args)) + `)`
+		FROM metrics m LEFT JOIN clusters c ON c.id = m.cluster_id WHERE m.id IN (` + schema.Placeholders(len(args)) + `)`
 	rs, err := x.DB.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load metrics: %w", err)
@@ -1001,7 +986,7 @@ func (x *Index) metrics(ctx context.Context, rows []*symbolRow) (map[string]*Met
 		pargs = append(pargs, p)
 	}
 	rs2, err := x.DB.QueryContext(ctx, `SELECT p.path, fm.churn FROM file_metrics fm JOIN paths p ON p.id = fm.path_id
-		WHERE p.path IN (`+placeholders(len(pargs))+`)`, pargs...)
+		WHERE p.path IN (`+schema.Placeholders(len(pargs))+`)`, pargs...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1032,7 +1017,7 @@ func (x *Index) processes(ctx context.Context, ids []string) (map[string][]Proce
 		args[i] = id
 	}
 	rs, err := x.DB.QueryContext(ctx, `SELECT s.symbol_id, p.id, p.label, s.role, s.depth FROM process_steps s
-		JOIN processes p ON p.id = s.process_id WHERE s.symbol_id IN (`+placeholders(len(ids))+`) ORDER BY s.symbol_id, p.id`, args...)
+		JOIN processes p ON p.id = s.process_id WHERE s.symbol_id IN (`+schema.Placeholders(len(ids))+`) ORDER BY s.symbol_id, p.id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load processes: %w", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // StaleFiles returns those of paths whose content on disk differs from the
@@ -31,7 +33,7 @@ func (x *Index) staleFiles(ctx context.Context, paths []string) []string {
 		args[i] = p
 	}
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.hash, f.size, f.mtime FROM files f JOIN paths p ON p.id = f.path_id
-		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+		WHERE f.to_seq IS NULL AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
 		return nil
 	}
@@ -210,7 +212,7 @@ func (x *Index) FileStats(ctx context.Context, paths []string) (map[string]FileS
 		args[i] = p
 	}
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.size, f.lines FROM files f JOIN paths p ON p.id = f.path_id
-		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+		WHERE f.to_seq IS NULL AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +251,7 @@ func (x *Index) FileHashes(ctx context.Context, paths []string) (map[string]stri
 		args[i] = p
 	}
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.hash FROM files f JOIN paths p ON p.id = f.path_id
-		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+		WHERE f.to_seq IS NULL AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
 	}
@@ -283,7 +285,7 @@ func (x *Index) FileDiagnostics(ctx context.Context, paths []string) (map[string
 		args[i] = p
 	}
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.diagnostics FROM files f JOIN paths p ON p.id = f.path_id
-		WHERE f.to_seq IS NULL AND f.diagnostics != '' AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+		WHERE f.to_seq IS NULL AND f.diagnostics != '' AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read diagnostics: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // Column groups of symbols_fts the second stage tells apart: the names,
@@ -38,7 +40,7 @@ func (b *sliceBuild) stageHits(ctx context.Context, ids []string, tm *termMatche
 		args[i] = id
 	}
 	rows, err := b.x.DB.QueryContext(ctx, `SELECT rowid, id FROM symbols WHERE to_seq IS NULL AND id IN (`+
-		placeholders(len(ids))+`)`, args...)
+		schema.Placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("stage rows: %w", err)
 	}
