@@ -882,12 +882,8 @@ func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (
 // qualifiedNames reads the qualified names of current symbols.
 func (x *Index) qualifiedNames(ctx context.Context, ids []string) (map[string]string, error) {
 	out := make(map[string]string, len(ids))
-	for start := 0; start < len(ids); start += schema.MaxInList {
-		chunk := ids[start:min(start+schema.MaxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT id, COALESCE(qualified, '') FROM symbols
 			WHERE to_seq IS NULL AND id IN (`+schema.Placeholders(len(chunk))+`)`, args...)
 		if err != nil {
@@ -1012,10 +1008,7 @@ func (x *Index) processes(ctx context.Context, ids []string) (map[string][]Proce
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
+	args := schema.Args(ids)
 	rs, err := x.DB.QueryContext(ctx, `SELECT s.symbol_id, p.id, p.label, s.role, s.depth FROM process_steps s
 		JOIN processes p ON p.id = s.process_id WHERE s.symbol_id IN (`+schema.Placeholders(len(ids))+`) ORDER BY s.symbol_id, p.id`, args...)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -887,12 +888,8 @@ func (x *Index) diffEdges(ctx context.Context, d *deltaSet, renamed map[string]s
 func (x *Index) symbolsAt(ctx context.Context, v int64, ids []string) (map[string]*symAt, error) {
 	out := map[string]*symAt{}
 	uniq := uniqueStrings(ids)
-	for start := 0; start < len(uniq); start += schema.MaxInList {
-		chunk := uniq[start:min(start+schema.MaxInList, len(uniq))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(uniq, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT `+symAtColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
 			WHERE s.id IN (`+schema.Placeholders(len(chunk))+`) AND `+validAt("s", v), args...)
 		if err != nil {
@@ -1134,15 +1131,8 @@ type callerStat struct{ fanIn, tests int }
 func (x *Index) callerStats(ctx context.Context, v int64, ids []string) (map[string]callerStat, error) {
 	out := map[string]callerStat{}
 	uniq := uniqueStrings(ids)
-	for start := 0; start < len(uniq); start += schema.MaxInListTwice {
-		chunk := uniq[start:min(start+schema.MaxInListTwice, len(uniq))]
-		args := make([]any, 0, 2*len(chunk))
-		for _, id := range chunk {
-			args = append(args, id)
-		}
-		for _, id := range chunk {
-			args = append(args, id)
-		}
+	for chunk := range slices.Chunk(uniq, schema.MaxInListTwice) {
+		args := append(schema.Args(chunk), schema.Args(chunk)...)
 		ph := schema.Placeholders(len(chunk))
 		q := `SELECT e.dst, COUNT(DISTINCT e.src), COUNT(DISTINCT CASE WHEN s.is_test = 1 THEN e.src END) FROM (
 			SELECT src, dst FROM edges WHERE to_seq IS NULL AND from_seq <= ` + strconv.FormatInt(v, 10) + ` AND dst IN (` + ph + `)
@@ -1177,12 +1167,8 @@ func (x *Index) callerStats(ctx context.Context, v int64, ids []string) (map[str
 func (x *Index) processCounts(ctx context.Context, ids []string) (map[string]int, error) {
 	out := map[string]int{}
 	uniq := uniqueStrings(ids)
-	for start := 0; start < len(uniq); start += schema.MaxInList {
-		chunk := uniq[start:min(start+schema.MaxInList, len(uniq))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(uniq, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT symbol_id, COUNT(DISTINCT process_id) FROM process_steps
 			WHERE symbol_id IN (`+schema.Placeholders(len(chunk))+`) GROUP BY symbol_id`, args...)
 		if err != nil {

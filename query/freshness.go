@@ -28,10 +28,7 @@ func (x *Index) staleFiles(ctx context.Context, paths []string) []string {
 	if len(paths) == 0 || x.Root == "" {
 		return nil
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.hash, f.size, f.mtime FROM files f JOIN paths p ON p.id = f.path_id
 		WHERE f.to_seq IS NULL AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
@@ -207,10 +204,7 @@ func (x *Index) FileStats(ctx context.Context, paths []string) (map[string]FileS
 	if len(paths) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.size, f.lines FROM files f JOIN paths p ON p.id = f.path_id
 		WHERE f.to_seq IS NULL AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
@@ -246,10 +240,7 @@ func (x *Index) FileHashes(ctx context.Context, paths []string) (map[string]stri
 	if len(paths) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.hash FROM files f JOIN paths p ON p.id = f.path_id
 		WHERE f.to_seq IS NULL AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
@@ -280,10 +271,7 @@ func (x *Index) FileDiagnostics(ctx context.Context, paths []string) (map[string
 	if len(paths) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.diagnostics FROM files f JOIN paths p ON p.id = f.path_id
 		WHERE f.to_seq IS NULL AND f.diagnostics != '' AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -40,15 +41,8 @@ func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCal
 		return nil, err
 	}
 	byID, missing := x.graphCache.edgesOf(ids)
-	for start := 0; start < len(missing); start += schema.MaxInListTwice {
-		chunk := missing[start:min(start+schema.MaxInListTwice, len(missing))]
-		args := make([]any, 0, 2*len(chunk))
-		for _, id := range chunk {
-			args = append(args, id)
-		}
-		for _, id := range chunk {
-			args = append(args, id)
-		}
+	for chunk := range slices.Chunk(missing, schema.MaxInListTwice) {
+		args := append(schema.Args(chunk), schema.Args(chunk)...)
 		ph := schema.Placeholders(len(chunk))
 		// into marks the rows of the second half: an edge with both ends
 		// in the chunk came in the first, as its source's
@@ -141,12 +135,8 @@ const (
 // are not cached: graphCache holds both directions of an id.
 func (x *Index) edgesInto(ctx context.Context, ids []string) (map[string][]graphEdge, error) {
 	out := make(map[string][]graphEdge, len(ids))
-	for start := 0; start < len(ids); start += schema.MaxInList {
-		chunk := ids[start:min(start+schema.MaxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid FROM edges
 			WHERE to_seq IS NULL AND dst IN (`+schema.Placeholders(len(chunk))+`)`, args...) // edges_cur_dst
 		if err != nil {

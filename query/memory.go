@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -221,8 +222,7 @@ func (x *Index) fillContent(ctx context.Context, ms []*Memory) error {
 			byID[m.MemoryID] = m
 		}
 	}
-	for start := 0; start < len(ids); start += schema.MaxInList {
-		chunk := ids[start:min(start+schema.MaxInList, len(ids))]
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
 		rows, err := x.DB.QueryContext(ctx, `SELECT id, content FROM memories WHERE id IN (`+schema.Placeholders(len(chunk))+`)`, chunk...)
 		if err != nil {
 			return fmt.Errorf("read memories: %w", err)
@@ -852,12 +852,8 @@ func cutRunes(s string, n int) string {
 // ledger version seq (0: the current version), in their order.
 func (x *Index) MissingSymbols(ctx context.Context, ids []string, seq int64) ([]string, error) {
 	found := map[string]bool{}
-	for start := 0; start < len(ids); start += schema.MaxInList {
-		chunk := ids[start:min(start+schema.MaxInList, len(ids))]
-		args := make([]any, 0, len(chunk)+2)
-		for _, id := range chunk {
-			args = append(args, id)
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		cond := `to_seq IS NULL`
 		if seq > 0 {
 			cond = `from_seq <= ? AND (to_seq IS NULL OR to_seq > ?)`
@@ -901,12 +897,8 @@ type CodeFingerprint struct {
 // holds; ids it does not hold are left out.
 func (x *Index) CodeFingerprints(ctx context.Context, ids []string) (map[string]CodeFingerprint, error) {
 	out := map[string]CodeFingerprint{}
-	for start := 0; start < len(ids); start += schema.MaxInList {
-		chunk := ids[start:min(start+schema.MaxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, f.hash, s.fingerprint FROM symbols s
 			JOIN paths p ON p.id = s.path_id JOIN files f ON f.path_id = s.path_id AND f.to_seq IS NULL
 			WHERE s.to_seq IS NULL AND s.id IN (`+schema.Placeholders(len(chunk))+`)`, args...)

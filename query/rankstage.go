@@ -35,10 +35,7 @@ func (b *sliceBuild) stageHits(ctx context.Context, ids []string, tm *termMatche
 	if tm == nil || len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
+	args := schema.Args(ids)
 	rows, err := b.x.DB.QueryContext(ctx, `SELECT rowid, id FROM symbols WHERE to_seq IS NULL AND id IN (`+
 		schema.Placeholders(len(ids))+`)`, args...)
 	if err != nil {

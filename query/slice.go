@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -1068,13 +1069,7 @@ func (x *Index) relatives(ctx context.Context, ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	args := make([]any, 0, 2*len(ids))
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	for _, id := range ids {
-		args = append(args, id)
-	}
+	args := append(schema.Args(ids), schema.Args(ids)...)
 	ph := schema.Placeholders(len(ids))
 	rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND parent_id IN (`+ph+`)
 		UNION SELECT parent_id FROM symbols WHERE to_seq IS NULL AND id IN (`+ph+`) AND parent_id != ''`, args...)
@@ -1736,12 +1731,8 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 	ids = x.graphCache.rowsOf(ids, out)
 	read := make(map[string]*symbolRow, len(ids))
 	defer x.graphCache.putRows(read)
-	for start := 0; start < len(ids); start += schema.MaxInList {
-		chunk := ids[start:min(start+schema.MaxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, s.kind, s.parent_id, s.is_test,
 			s.name, s.container, COALESCE(s.qualified, ''), s.start_line, s.end_line FROM symbols s
 			JOIN paths p ON p.id = s.path_id WHERE s.to_seq IS NULL AND s.id IN (`+schema.Placeholders(len(chunk))+`)`, args...)

@@ -377,12 +377,8 @@ type symbolBrief struct {
 // briefs reads the kind, test flag and fan-in of current symbols.
 func (x *Index) briefs(ctx context.Context, ids []string) (map[string]symbolBrief, error) {
 	out := make(map[string]symbolBrief, len(ids))
-	for start := 0; start < len(ids); start += schema.MaxInList {
-		chunk := ids[start:min(start+schema.MaxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, s.is_test, COALESCE(m.fan_in, 0) FROM symbols s
 			LEFT JOIN metrics m ON m.id = s.id WHERE s.to_seq IS NULL AND s.id IN (`+schema.Placeholders(len(chunk))+`)`, args...)
 		if err != nil {
@@ -1037,10 +1033,7 @@ func (b *summaryBuild) files(ctx context.Context) ([]FileTouched, error) {
 		}
 		count[r.Path]++
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rs, err := x.DB.QueryContext(ctx, `SELECT p.path, COUNT(*) FROM symbols s JOIN paths p ON p.id = s.path_id
 		WHERE s.to_seq IS NULL AND s.kind != 'module' AND p.path IN (`+schema.Placeholders(len(args))+`) GROUP BY p.path`, args...)
 	if err != nil {
