@@ -161,6 +161,20 @@ func scanSymbol(rows interface{ Scan(...any) error }) (*symbolRow, error) {
 	return &r, err
 }
 
+// scanSymbols reads the rows of symbolColumns left in rows, and closes it.
+func scanSymbols(rows *sql.Rows) ([]*symbolRow, error) {
+	defer rows.Close()
+	var out []*symbolRow
+	for rows.Next() {
+		r, err := scanSymbol(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
 // symbols loads current symbols by id; missing ids are absent from the map.
 func (x *Index) symbols(ctx context.Context, ids []string) (map[string]*symbolRow, error) {
 	out := make(map[string]*symbolRow, len(ids))
@@ -288,16 +302,10 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", ref, err)
 	}
-	var cands []*symbolRow
-	for rows.Next() {
-		r, err := scanSymbol(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		cands = append(cands, r)
+	cands, err := scanSymbols(rows)
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
 	if len(cands) == 0 {
 		// case-insensitive, as a last resort
 		rows, err := x.DB.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
@@ -305,15 +313,9 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			r, err := scanSymbol(rows)
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			cands = append(cands, r)
+		if cands, err = scanSymbols(rows); err != nil {
+			return nil, err
 		}
-		rows.Close()
 	}
 	keep := cands[:0:0]
 	modules := map[string]string{}

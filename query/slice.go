@@ -475,16 +475,7 @@ func (x *Index) symbolsInFile(ctx context.Context, path string) ([]*symbolRow, e
 	if err != nil {
 		return nil, fmt.Errorf("symbols of %s: %w", path, err)
 	}
-	defer rows.Close()
-	var out []*symbolRow
-	for rows.Next() {
-		r, err := scanSymbol(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return scanSymbols(rows)
 }
 
 // nameSeeds gives the seeds found by id alone (from the task text) their
