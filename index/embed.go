@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/sdl-dev/sdl/embed"
@@ -395,13 +396,9 @@ func storedVectors(ctx context.Context, q schema.Querier, set vectorSet, hashes 
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+set.hashes+` LIMIT 1)`).Scan(&n); err != nil || n == 0 {
 		return out, err
 	}
-	for start := 0; start < len(hashes); start += 500 {
-		chunk := hashes[start:min(start+500, len(hashes))]
-		args := make([]any, len(chunk))
-		for i, h := range chunk {
-			args[i] = h
-		}
-		rows, err := q.QueryContext(ctx, `SELECT hash, min(rowid) FROM `+set.hashes+` WHERE hash IN (`+placeholders(len(chunk))+`) GROUP BY hash`, args...)
+	for chunk := range slices.Chunk(hashes, schema.MaxInList) {
+		args := schema.Args(chunk)
+		rows, err := q.QueryContext(ctx, `SELECT hash, min(rowid) FROM `+set.hashes+` WHERE hash IN (`+schema.Placeholders(len(chunk))+`) GROUP BY hash`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("find stored vectors: %w", err)
 		}
@@ -441,13 +438,9 @@ func storedVectors(ctx context.Context, q schema.Querier, set vectorSet, hashes 
 
 // deleteVectors removes the vectors of rows.
 func deleteVectors(ctx context.Context, q schema.Querier, set vectorSet, rowids []int64) error {
-	for start := 0; start < len(rowids); start += 500 {
-		chunk := rowids[start:min(start+500, len(rowids))]
-		args := make([]any, len(chunk))
-		for i, r := range chunk {
-			args[i] = r
-		}
-		ph := placeholders(len(chunk))
+	for chunk := range slices.Chunk(rowids, schema.MaxInList) {
+		args := schema.Args(chunk)
+		ph := schema.Placeholders(len(chunk))
 		if _, err := q.ExecContext(ctx, `DELETE FROM `+set.vec+` WHERE rowid IN (`+ph+`)`, args...); err != nil {
 			return fmt.Errorf("delete vectors: %w", err)
 		}

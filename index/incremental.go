@@ -623,7 +623,7 @@ func (b *build) diffSymbols(ctx context.Context, w *writer, pid int64, r *fileRe
 	}
 	if len(gone) > 0 {
 		// the names of removed symbols: edges that bound to them must move
-		q := `SELECT name, kind FROM symbols WHERE rowid IN (` + placeholders(len(gone)) + `)`
+		q := `SELECT name, kind FROM symbols WHERE rowid IN (` + schema.Placeholders(len(gone)) + `)`
 		args := make([]any, len(gone))
 		for i, id := range gone {
 			args[i] = olds[id].rowid
@@ -793,13 +793,13 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 	var conds []string
 	var args []any
 	if len(names) > 0 {
-		conds = append(conds, "e.name IN ("+placeholders(len(names))+")")
+		conds = append(conds, "e.name IN ("+schema.Placeholders(len(names))+")")
 		for _, n := range sortedKeys(names) {
 			args = append(args, n)
 		}
 	}
 	if len(removedIDs) > 0 {
-		conds = append(conds, "e.dst IN ("+placeholders(len(removedIDs))+")")
+		conds = append(conds, "e.dst IN ("+schema.Placeholders(len(removedIDs))+")")
 		for _, id := range sortedKeys(removedIDs) {
 			args = append(args, id)
 		}
@@ -1063,13 +1063,6 @@ func boolKeys[V any](m map[string]V) map[string]bool {
 		out[k] = true
 	}
 	return out
-}
-
-func placeholders(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strings.Repeat("?,", n-1) + "?"
 }
 
 func sortedKeys(m map[string]bool) []string {

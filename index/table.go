@@ -199,11 +199,7 @@ func (t *sqlTable) ByName(name string) []*lang.Target {
 			t.err = err
 			return nil
 		}
-		tg.Exported = exported != 0
-		setSignature(&tg, sig)
-		if e := t.files[tg.Path]; e != nil {
-			tg.Module, tg.Test = e.module, e.test
-		}
+		t.finish(&tg, exported, sig)
 		out = append(out, &tg)
 	}
 	if err := rows.Err(); err != nil {
@@ -213,7 +209,13 @@ func (t *sqlTable) ByName(name string) []*lang.Target {
 	return out
 }
 
-func setSignature(tg *lang.Target, sig string) {
+// finish sets what a target's row holds in another form: exported as a
+// number, the signature as JSON, the module and test flag as its file's.
+func (t *sqlTable) finish(tg *lang.Target, exported int, sig string) {
+	tg.Exported = exported != 0
+	if e := t.files[tg.Path]; e != nil {
+		tg.Module, tg.Test = e.module, e.test
+	}
 	if sig == "" {
 		return
 	}
@@ -240,11 +242,7 @@ func (t *sqlTable) byID(ctx context.Context, id string) *lang.Target {
 		}
 		return nil
 	}
-	tg.Exported = exported != 0
-	setSignature(&tg, sig)
-	if e := t.files[tg.Path]; e != nil {
-		tg.Module, tg.Test = e.module, e.test
-	}
+	t.finish(&tg, exported, sig)
 	return &tg
 }
 

@@ -517,9 +517,16 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 // much.
 const minUniqueName = 4
 
-// unique binds a distinctive name defined once in the repository.
+// distinctive reports whether a unique-name guess may bind name: not a
+// common one, nor a short one.
+func (L *ktsLang) distinctive(name string) bool {
+	return !L.common[name] && len(name) >= minUniqueName
+}
+
+// unique binds a distinctive name defined once in the repository: a bare
+// call's last resort, and m() on a value of unknown type.
 func (L *ktsLang) unique(tab Table, name string) Resolution {
-	if L.common[name] || len(name) < minUniqueName {
+	if !L.distinctive(name) {
 		return Unbound(RuleUnresolved, 0)
 	}
 	ts := Pick(tab.ByName(name), func(t *Target) bool {
@@ -616,7 +623,7 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 	tab := ctx.Table
 	fi := ctx.File
 	if r.Qualifier == "?" {
-		return L.unknownReceiver(tab, r.Name)
+		return L.unique(tab, r.Name)
 	}
 	segs := strings.Split(r.Qualifier, ".")
 	var head Resolution
@@ -682,7 +689,7 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 			}
 		}
 		if head.Target == nil && head.Rule != RuleExternal {
-			return L.unknownReceiver(tab, r.Name)
+			return L.unique(tab, r.Name)
 		}
 	}
 	typ := head.Target
@@ -696,12 +703,12 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 			}
 			return Unbound(RuleExternal, 0)
 		}
-		return L.unknownReceiver(tab, r.Name)
+		return L.unique(tab, r.Name)
 	}
 	for i, seg := range rest {
 		ft, _ := L.field(tab, typ, seg, 0)
 		if ft == "" {
-			return L.unknownReceiver(tab, r.Name)
+			return L.unique(tab, r.Name)
 		}
 		tfi := tab.File(typ.Path)
 		if tfi == nil {
@@ -715,12 +722,12 @@ func (L *ktsLang) qualifiedMember(ctx *Context, r *Ref, depth int) Resolution {
 				}
 				return Unbound(RuleExternal, 0)
 			}
-			return L.unknownReceiver(tab, r.Name)
+			return L.unique(tab, r.Name)
 		}
 		typ = res.Target
 	}
 	if !IsTypeKind(typ.Kind) {
-		return L.unknownReceiver(tab, r.Name)
+		return L.unique(tab, r.Name)
 	}
 	m, ext := L.member(tab, typ, r.Name, 0)
 	if m != nil {
@@ -767,7 +774,7 @@ func (L *ktsLang) opaque(tab Table, typ *Target, depth int) bool {
 // one protocol of the repository that has it, by unique name: which
 // protocols the type conforms to elsewhere is not known here.
 func (L *ktsLang) protocolMember(tab Table, name string) Resolution {
-	if !L.extensions || L.common[name] || len(name) < minUniqueName {
+	if !L.extensions || !L.distinctive(name) {
 		return Unbound(RuleUnresolved, 0)
 	}
 	ms := Pick(tab.ByName(name), func(c *Target) bool {
@@ -814,15 +821,6 @@ func (L *ktsLang) callResult(ctx *Context, call string, depth int) Resolution {
 		return Unbound(RuleUnresolved, 0)
 	}
 	return L.typeOfValue(ctx.Table, fi, t.Container, t.Returns, 0)
-}
-
-// unknownReceiver binds m() on a value of unknown type only when the name
-// is distinctive and defined once as a method.
-func (L *ktsLang) unknownReceiver(tab Table, name string) Resolution {
-	if L.common[name] {
-		return Unbound(RuleUnresolved, 0)
-	}
-	return L.unique(tab, name)
 }
 
 // resolveImport binds a Kotlin import of a type or function, a package

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // Errors a caller can act on.
@@ -160,6 +161,20 @@ func scanSymbol(rows interface{ Scan(...any) error }) (*symbolRow, error) {
 	return &r, err
 }
 
+// scanSymbols reads the rows of symbolColumns left in rows, and closes it.
+func scanSymbols(rows *sql.Rows) ([]*symbolRow, error) {
+	defer rows.Close()
+	var out []*symbolRow
+	for rows.Next() {
+		r, err := scanSymbol(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
 // symbols loads current symbols by id; missing ids are absent from the map.
 func (x *Index) symbols(ctx context.Context, ids []string) (map[string]*symbolRow, error) {
 	out := make(map[string]*symbolRow, len(ids))
@@ -185,22 +200,6 @@ func (x *Index) symbols(ctx context.Context, ids []string) (map[string]*symbolRo
 		out[r.ID] = r
 	}
 	return out, rows.Err()
-}
-
-// maxInList is how many values one statement binds in an IN list, and
-// maxInListTwice how many when it names the list twice: both well under
-// the 999 variables older SQLite builds allow, so a long list of ids is
-// asked in chunks.
-const (
-	maxInList      = 500
-	maxInListTwice = 400
-)
-
-func placeholders(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strings.Repeat("?,", n-1) + "?"
 }
 
 // SymbolRef is a natural reference to a symbol.
@@ -303,16 +302,10 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", ref, err)
 	}
-	var cands []*symbolRow
-	for rows.Next() {
-		r, err := scanSymbol(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		cands = append(cands, r)
+	cands, err := scanSymbols(rows)
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
 	if len(cands) == 0 {
 		// case-insensitive, as a last resort
 		rows, err := x.DB.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
@@ -320,15 +313,9 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			r, err := scanSymbol(rows)
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			cands = append(cands, r)
+		if cands, err = scanSymbols(rows); err != nil {
+			return nil, err
 		}
-		rows.Close()
 	}
 	keep := cands[:0:0]
 	modules := map[string]string{}
@@ -668,7 +655,7 @@ func (x *Index) deps(ctx context.Context, rows []*symbolRow, opts CardOptions, c
 	q := `SELECT e.src, COALESCE(e.dst, ''), e.kind, e.name, e.qual, e.rule, e.confidence, e.candidates, e.count, e.line,
 		COALESCE(d.qualified, ''), COALESCE(dp.path, ''), e.rowid
 		FROM edges e LEFT JOIN symbols d ON d.id = e.dst AND d.to_seq IS NULL LEFT JOIN paths dp ON dp.id = d.path_id
-		WHERE e.to_seq IS NULL AND e.src IN (` + placeholders(len(ids)) + `) ORDER BY e.src, e.line, e.rowid`
+		WHERE e.to_seq IS NULL AND e.src IN (` + schema.Placeholders(len(ids)) + `) ORDER BY e.src, e.line, e.rowid`
 	rs, err := x.DB.QueryContext(ctx, q, ids...)
 	if err != nil {
 		return nil, fmt.Errorf("load deps: %w", err)
@@ -751,7 +738,7 @@ func (x *Index) callers(ctx context.Context, ids []any, opts CardOptions) (map[s
 		SELECT e.dst, e.src, e.kind, e.rule, e.confidence, e.candidates, COALESCE(s.qualified, '') AS sq, COALESCE(sp.path, '') AS spath,
 			row_number() OVER (PARTITION BY e.dst ORDER BY e.confidence DESC, sp.path, s.start_line, e.rowid) AS n
 		FROM edges e JOIN symbols s ON s.id = e.src AND s.to_seq IS NULL JOIN paths sp ON sp.id = s.path_id
-		WHERE e.to_seq IS NULL AND e.dst IN (` + placeholders(len(ids)) + `) AND e.kind != 'import' AND e.confidence >= ?)
+		WHERE e.to_seq IS NULL AND e.dst IN (` + schema.Placeholders(len(ids)) + `) AND e.kind != 'import' AND e.confidence >= ?)
 		WHERE n <= ` + fmt.Sprint(maxCalledBy) + ` ORDER BY dst, n`
 	rs, err := x.DB.QueryContext(ctx, q, append(ids[:len(ids):len(ids)], opts.MinCallConfidence)...)
 	if err != nil {
@@ -897,14 +884,10 @@ func (x *Index) graphCallers(ctx context.Context, ids []any, opts CardOptions) (
 // qualifiedNames reads the qualified names of current symbols.
 func (x *Index) qualifiedNames(ctx context.Context, ids []string) (map[string]string, error) {
 	out := make(map[string]string, len(ids))
-	for start := 0; start < len(ids); start += maxInList {
-		chunk := ids[start:min(start+maxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT id, COALESCE(qualified, '') FROM symbols
-			WHERE to_seq IS NULL AND id IN (`+placeholders(len(chunk))+`)`, args...)
+			WHERE to_seq IS NULL AND id IN (`+schema.Placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load callers' names: %w", err)
 		}
@@ -970,7 +953,7 @@ func (x *Index) metrics(ctx context.Context, rows []*symbolRow) (map[string]*Met
 		ms[r.ID] = &Metrics{}
 	}
 	q := `SELECT m.id, m.fan_in, m.fan_out, m.test_refs, m.nearest_test, COALESCE(c.id, 0), COALESCE(c.label, ''), COALESCE(c.member_count, 0)
-		FROM metrics m LEFT JOIN clusters c ON c.id = m.cluster_id WHERE m.id IN (` + placeholders(len(args)) + `)`
+		FROM metrics m LEFT JOIN clusters c ON c.id = m.cluster_id WHERE m.id IN (` + schema.Placeholders(len(args)) + `)`
 	rs, err := x.DB.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load metrics: %w", err)
@@ -1001,7 +984,7 @@ func (x *Index) metrics(ctx context.Context, rows []*symbolRow) (map[string]*Met
 		pargs = append(pargs, p)
 	}
 	rs2, err := x.DB.QueryContext(ctx, `SELECT p.path, fm.churn FROM file_metrics fm JOIN paths p ON p.id = fm.path_id
-		WHERE p.path IN (`+placeholders(len(pargs))+`)`, pargs...)
+		WHERE p.path IN (`+schema.Placeholders(len(pargs))+`)`, pargs...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1027,12 +1010,9 @@ func (x *Index) processes(ctx context.Context, ids []string) (map[string][]Proce
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
+	args := schema.Args(ids)
 	rs, err := x.DB.QueryContext(ctx, `SELECT s.symbol_id, p.id, p.label, s.role, s.depth FROM process_steps s
-		JOIN processes p ON p.id = s.process_id WHERE s.symbol_id IN (`+placeholders(len(ids))+`) ORDER BY s.symbol_id, p.id`, args...)
+		JOIN processes p ON p.id = s.process_id WHERE s.symbol_id IN (`+schema.Placeholders(len(ids))+`) ORDER BY s.symbol_id, p.id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load processes: %w", err)
 	}

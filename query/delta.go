@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // A delta compares the views of two ledger versions. Rows of the
@@ -886,14 +888,10 @@ func (x *Index) diffEdges(ctx context.Context, d *deltaSet, renamed map[string]s
 func (x *Index) symbolsAt(ctx context.Context, v int64, ids []string) (map[string]*symAt, error) {
 	out := map[string]*symAt{}
 	uniq := uniqueStrings(ids)
-	for start := 0; start < len(uniq); start += maxInList {
-		chunk := uniq[start:min(start+maxInList, len(uniq))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(uniq, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT `+symAtColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
-			WHERE s.id IN (`+placeholders(len(chunk))+`) AND `+validAt("s", v), args...)
+			WHERE s.id IN (`+schema.Placeholders(len(chunk))+`) AND `+validAt("s", v), args...)
 		if err != nil {
 			return nil, fmt.Errorf("load symbols: %w", err)
 		}
@@ -1133,16 +1131,9 @@ type callerStat struct{ fanIn, tests int }
 func (x *Index) callerStats(ctx context.Context, v int64, ids []string) (map[string]callerStat, error) {
 	out := map[string]callerStat{}
 	uniq := uniqueStrings(ids)
-	for start := 0; start < len(uniq); start += maxInListTwice {
-		chunk := uniq[start:min(start+maxInListTwice, len(uniq))]
-		args := make([]any, 0, 2*len(chunk))
-		for _, id := range chunk {
-			args = append(args, id)
-		}
-		for _, id := range chunk {
-			args = append(args, id)
-		}
-		ph := placeholders(len(chunk))
+	for chunk := range slices.Chunk(uniq, schema.MaxInListTwice) {
+		args := append(schema.Args(chunk), schema.Args(chunk)...)
+		ph := schema.Placeholders(len(chunk))
 		q := `SELECT e.dst, COUNT(DISTINCT e.src), COUNT(DISTINCT CASE WHEN s.is_test = 1 THEN e.src END) FROM (
 			SELECT src, dst FROM edges WHERE to_seq IS NULL AND from_seq <= ` + strconv.FormatInt(v, 10) + ` AND dst IN (` + ph + `)
 				AND kind IN ` + callKinds + ` AND src != dst
@@ -1176,14 +1167,10 @@ func (x *Index) callerStats(ctx context.Context, v int64, ids []string) (map[str
 func (x *Index) processCounts(ctx context.Context, ids []string) (map[string]int, error) {
 	out := map[string]int{}
 	uniq := uniqueStrings(ids)
-	for start := 0; start < len(uniq); start += maxInList {
-		chunk := uniq[start:min(start+maxInList, len(uniq))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(uniq, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT symbol_id, COUNT(DISTINCT process_id) FROM process_steps
-			WHERE symbol_id IN (`+placeholders(len(chunk))+`) GROUP BY symbol_id`, args...)
+			WHERE symbol_id IN (`+schema.Placeholders(len(chunk))+`) GROUP BY symbol_id`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("processes: %w", err)
 		}

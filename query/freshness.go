@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // StaleFiles returns those of paths whose content on disk differs from the
@@ -26,12 +28,9 @@ func (x *Index) staleFiles(ctx context.Context, paths []string) []string {
 	if len(paths) == 0 || x.Root == "" {
 		return nil
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.hash, f.size, f.mtime FROM files f JOIN paths p ON p.id = f.path_id
-		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+		WHERE f.to_seq IS NULL AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
 		return nil
 	}
@@ -205,12 +204,9 @@ func (x *Index) FileStats(ctx context.Context, paths []string) (map[string]FileS
 	if len(paths) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.size, f.lines FROM files f JOIN paths p ON p.id = f.path_id
-		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+		WHERE f.to_seq IS NULL AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -244,12 +240,9 @@ func (x *Index) FileHashes(ctx context.Context, paths []string) (map[string]stri
 	if len(paths) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.hash FROM files f JOIN paths p ON p.id = f.path_id
-		WHERE f.to_seq IS NULL AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+		WHERE f.to_seq IS NULL AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
 	}
@@ -278,12 +271,9 @@ func (x *Index) FileDiagnostics(ctx context.Context, paths []string) (map[string
 	if len(paths) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path, f.diagnostics FROM files f JOIN paths p ON p.id = f.path_id
-		WHERE f.to_seq IS NULL AND f.diagnostics != '' AND p.path IN (`+placeholders(len(paths))+`)`, args...)
+		WHERE f.to_seq IS NULL AND f.diagnostics != '' AND p.path IN (`+schema.Placeholders(len(paths))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read diagnostics: %w", err)
 	}

@@ -3,10 +3,12 @@ package query
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // Edge weights by kind, as the spec orders them: call > config > import.
@@ -39,16 +41,9 @@ func (x *Index) edgesTouching(ctx context.Context, ids []string, minConf, minCal
 		return nil, err
 	}
 	byID, missing := x.graphCache.edgesOf(ids)
-	for start := 0; start < len(missing); start += maxInListTwice {
-		chunk := missing[start:min(start+maxInListTwice, len(missing))]
-		args := make([]any, 0, 2*len(chunk))
-		for _, id := range chunk {
-			args = append(args, id)
-		}
-		for _, id := range chunk {
-			args = append(args, id)
-		}
-		ph := placeholders(len(chunk))
+	for chunk := range slices.Chunk(missing, schema.MaxInListTwice) {
+		args := append(schema.Args(chunk), schema.Args(chunk)...)
+		ph := schema.Placeholders(len(chunk))
 		// into marks the rows of the second half: an edge with both ends
 		// in the chunk came in the first, as its source's
 		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid, 0 FROM edges
@@ -140,14 +135,10 @@ const (
 // are not cached: graphCache holds both directions of an id.
 func (x *Index) edgesInto(ctx context.Context, ids []string) (map[string][]graphEdge, error) {
 	out := make(map[string][]graphEdge, len(ids))
-	for start := 0; start < len(ids); start += maxInList {
-		chunk := ids[start:min(start+maxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT src, dst, kind, confidence, count, rowid FROM edges
-			WHERE to_seq IS NULL AND dst IN (`+placeholders(len(chunk))+`)`, args...) // edges_cur_dst
+			WHERE to_seq IS NULL AND dst IN (`+schema.Placeholders(len(chunk))+`)`, args...) // edges_cur_dst
 		if err != nil {
 			return nil, fmt.Errorf("load callers: %w", err)
 		}

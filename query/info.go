@@ -103,11 +103,7 @@ func (x *Index) FileProblems(ctx context.Context, status string) ([]FileProblem,
 			return nil, err
 		}
 		if diags != "" {
-			var ds []struct {
-				Line    int    `json:"line"`
-				Col     int    `json:"col"`
-				Message string `json:"message"`
-			}
+			var ds []Diagnostic
 			if err := json.Unmarshal([]byte(diags), &ds); err != nil {
 				return nil, fmt.Errorf("read diagnostics of %s: %w", fp.Path, err)
 			}

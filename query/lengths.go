@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/sdl-dev/sdl/schema"
 )
@@ -11,9 +12,11 @@ import (
 // readLengthTable reads every full-text row's length from symbol_lengths
 // (schema/lengths.go): about 1.5 bytes a row in some dozens of blobs,
 // where FTS5's docsize table is a B-tree row per symbol. ok is false for a
-// file without the table.
+// file without the table. Each block is decoded once, into a buffer the
+// row count sizes; blocks 0..n-1 without a gap (the usual file) are the
+// dense lengths as they stand.
 func readLengthTable(ctx context.Context, conn *sql.Conn) (lens *rowLens, ok bool, err error) {
-	rows, err := conn.QueryContext(ctx, `SELECT block, lens FROM symbol_lengths ORDER BY block`)
+	rows, err := conn.QueryContext(ctx, `SELECT block, lens, count(*) OVER () FROM symbol_lengths ORDER BY block`)
 	if err != nil {
 		if exists, e := schema.TableExists(ctx, conn, "symbol_lengths"); e == nil && !exists {
 			return nil, false, nil
@@ -21,51 +24,58 @@ func readLengthTable(ctx context.Context, conn *sql.Conn) (lens *rowLens, ok boo
 		return nil, false, fmt.Errorf("full-text lengths: %w", err)
 	}
 	defer rows.Close()
-	type block struct {
-		at   int64 // its first rowid
-		lens []int32
-	}
-	var blocks []block
-	held, top := 0, int64(0) // rows of a length above 0, and past the last
+	var buf []int32 // the blocks read, one after another
+	var at []int64  // each one's first rowid
+	held := 0       // rows of a length above 0
 	for rows.Next() {
-		var n int64
+		var n, count int64
 		var b sql.RawBytes
-		if err := rows.Scan(&n, &b); err != nil {
+		if err := rows.Scan(&n, &b, &count); err != nil {
 			return nil, false, fmt.Errorf("full-text lengths: %w", err)
 		}
-		if n < 0 || n >= maxLengthBlocks {
-			return nil, false, fmt.Errorf("%w: block %d", schema.ErrLengths, n)
+		if n < 0 || n >= maxLengthBlocks || count > maxLengthBlocks {
+			return nil, false, fmt.Errorf("%w: block %d of %d", schema.ErrLengths, n, count)
 		}
-		l := make([]int32, schema.LengthsBlock)
+		if buf == nil {
+			buf = make([]int32, 0, count*schema.LengthsBlock)
+		}
+		buf = slices.Grow(buf, schema.LengthsBlock)
+		l := buf[len(buf) : len(buf)+schema.LengthsBlock]
 		if err := schema.DecodeLengths(b, l); err != nil {
 			return nil, false, fmt.Errorf("block %d: %w", n, err)
 		}
-		blocks = append(blocks, block{n * schema.LengthsBlock, l})
+		buf, at = buf[:len(buf)+schema.LengthsBlock], append(at, n*schema.LengthsBlock)
 		for _, v := range l {
 			if v != 0 {
 				held++
 			}
 		}
-		top = (n + 1) * schema.LengthsBlock
 	}
 	if err := rows.Err(); err != nil {
 		return nil, false, fmt.Errorf("full-text lengths: %w", err)
 	}
+	top := int64(0) // past the last row
+	if len(at) > 0 {
+		top = at[len(at)-1] + schema.LengthsBlock
+	}
 	if top > maxDenseSlack*int64(held)+1024 {
 		// rowids left behind by many incremental runs: a map takes less
 		m := make(map[int64]int32, held)
-		for _, b := range blocks {
-			for i, v := range b.lens {
+		for i, a := range at {
+			for j, v := range buf[i*schema.LengthsBlock : (i+1)*schema.LengthsBlock] {
 				if v != 0 {
-					m[b.at+int64(i)] = v
+					m[a+int64(j)] = v
 				}
 			}
 		}
 		return &rowLens{sparse: m}, true, nil
 	}
+	if top == int64(len(buf)) {
+		return &rowLens{dense: buf}, true, nil
+	}
 	dense := make([]int32, top)
-	for _, b := range blocks {
-		copy(dense[b.at:], b.lens)
+	for i, a := range at {
+		copy(dense[a:], buf[i*schema.LengthsBlock:(i+1)*schema.LengthsBlock])
 	}
 	return &rowLens{dense: dense}, true, nil
 }

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // Markdown summaries of a change, for a pull request (a job summary or a
@@ -280,15 +282,9 @@ func (x *Index) edgesAmong(ctx context.Context, v int64, srcs, dsts []string) ([
 	if len(srcs) == 0 || len(dsts) == 0 {
 		return nil, nil
 	}
-	args := make([]any, 0, len(srcs)+len(dsts))
-	for _, s := range srcs {
-		args = append(args, s)
-	}
-	for _, s := range dsts {
-		args = append(args, s)
-	}
+	args := append(schema.Args(srcs), schema.Args(dsts)...)
 	rows, err := x.DB.QueryContext(ctx, `SELECT DISTINCT e.dst, e.src, e.kind FROM edges e
-		WHERE e.src IN (`+placeholders(len(srcs))+`) AND e.dst IN (`+placeholders(len(dsts))+`)
+		WHERE e.src IN (`+schema.Placeholders(len(srcs))+`) AND e.dst IN (`+schema.Placeholders(len(dsts))+`)
 		AND e.kind IN `+radiusKinds+` AND `+validAt("e", v)+` ORDER BY e.dst, e.src, e.kind`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("radius graph: %w", err)

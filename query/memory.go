@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -221,9 +222,8 @@ func (x *Index) fillContent(ctx context.Context, ms []*Memory) error {
 			byID[m.MemoryID] = m
 		}
 	}
-	for start := 0; start < len(ids); start += maxInList {
-		chunk := ids[start:min(start+maxInList, len(ids))]
-		rows, err := x.DB.QueryContext(ctx, `SELECT id, content FROM memories WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		rows, err := x.DB.QueryContext(ctx, `SELECT id, content FROM memories WHERE id IN (`+schema.Placeholders(len(chunk))+`)`, chunk...)
 		if err != nil {
 			return fmt.Errorf("read memories: %w", err)
 		}
@@ -852,18 +852,14 @@ func cutRunes(s string, n int) string {
 // ledger version seq (0: the current version), in their order.
 func (x *Index) MissingSymbols(ctx context.Context, ids []string, seq int64) ([]string, error) {
 	found := map[string]bool{}
-	for start := 0; start < len(ids); start += maxInList {
-		chunk := ids[start:min(start+maxInList, len(ids))]
-		args := make([]any, 0, len(chunk)+2)
-		for _, id := range chunk {
-			args = append(args, id)
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		cond := `to_seq IS NULL`
 		if seq > 0 {
 			cond = `from_seq <= ? AND (to_seq IS NULL OR to_seq > ?)`
 			args = append(args, seq, seq)
 		}
-		rows, err := x.DB.QueryContext(ctx, `SELECT DISTINCT id FROM symbols WHERE id IN (`+placeholders(len(chunk))+`) AND `+cond, args...)
+		rows, err := x.DB.QueryContext(ctx, `SELECT DISTINCT id FROM symbols WHERE id IN (`+schema.Placeholders(len(chunk))+`) AND `+cond, args...)
 		if err != nil {
 			return nil, fmt.Errorf("check symbols: %w", err)
 		}
@@ -901,15 +897,11 @@ type CodeFingerprint struct {
 // holds; ids it does not hold are left out.
 func (x *Index) CodeFingerprints(ctx context.Context, ids []string) (map[string]CodeFingerprint, error) {
 	out := map[string]CodeFingerprint{}
-	for start := 0; start < len(ids); start += maxInList {
-		chunk := ids[start:min(start+maxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, f.hash, s.fingerprint FROM symbols s
 			JOIN paths p ON p.id = s.path_id JOIN files f ON f.path_id = s.path_id AND f.to_seq IS NULL
-			WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
+			WHERE s.to_seq IS NULL AND s.id IN (`+schema.Placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("read symbol code: %w", err)
 		}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // Column groups of symbols_fts the second stage tells apart: the names,
@@ -33,12 +35,9 @@ func (b *sliceBuild) stageHits(ctx context.Context, ids []string, tm *termMatche
 	if tm == nil || len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
+	args := schema.Args(ids)
 	rows, err := b.x.DB.QueryContext(ctx, `SELECT rowid, id FROM symbols WHERE to_seq IS NULL AND id IN (`+
-		placeholders(len(ids))+`)`, args...)
+		schema.Placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("stage rows: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // SliceRequest is sdl.slice.build.
@@ -430,7 +432,7 @@ func (x *Index) resolvePath(ctx context.Context, p string) (string, error) {
 		return "", nil
 	}
 	rows, err := x.DB.QueryContext(ctx, `SELECT p.path FROM paths p JOIN files f ON f.path_id = p.id AND f.to_seq IS NULL
-		WHERE p.path IN (`+placeholders(len(cands))+`) ORDER BY length(p.path) DESC LIMIT 1`, cands...)
+		WHERE p.path IN (`+schema.Placeholders(len(cands))+`) ORDER BY length(p.path) DESC LIMIT 1`, cands...)
 	if err != nil {
 		return "", fmt.Errorf("resolve path %s: %w", p, err)
 	}
@@ -473,16 +475,7 @@ func (x *Index) symbolsInFile(ctx context.Context, path string) ([]*symbolRow, e
 	if err != nil {
 		return nil, fmt.Errorf("symbols of %s: %w", path, err)
 	}
-	defer rows.Close()
-	var out []*symbolRow
-	for rows.Next() {
-		r, err := scanSymbol(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return scanSymbols(rows)
 }
 
 // nameSeeds gives the seeds found by id alone (from the task text) their
@@ -1067,14 +1060,8 @@ func (x *Index) relatives(ctx context.Context, ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	args := make([]any, 0, 2*len(ids))
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	ph := placeholders(len(ids))
+	args := append(schema.Args(ids), schema.Args(ids)...)
+	ph := schema.Placeholders(len(ids))
 	rows, err := x.DB.QueryContext(ctx, `SELECT id FROM symbols WHERE to_seq IS NULL AND parent_id IN (`+ph+`)
 		UNION SELECT parent_id FROM symbols WHERE to_seq IS NULL AND id IN (`+ph+`) AND parent_id != ''`, args...)
 	if err != nil {
@@ -1735,15 +1722,11 @@ func (x *Index) rankRows(ctx context.Context, ids []string, known map[string]*sy
 	ids = x.graphCache.rowsOf(ids, out)
 	read := make(map[string]*symbolRow, len(ids))
 	defer x.graphCache.putRows(read)
-	for start := 0; start < len(ids); start += maxInList {
-		chunk := ids[start:min(start+maxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, p.path, s.kind, s.parent_id, s.is_test,
 			s.name, s.container, COALESCE(s.qualified, ''), s.start_line, s.end_line FROM symbols s
-			JOIN paths p ON p.id = s.path_id WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
+			JOIN paths p ON p.id = s.path_id WHERE s.to_seq IS NULL AND s.id IN (`+schema.Placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load candidates: %w", err)
 		}

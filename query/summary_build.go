@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
+	"github.com/sdl-dev/sdl/schema"
 )
 
 // summaryBuild gathers the candidates of every section, best first.
@@ -376,14 +377,10 @@ type symbolBrief struct {
 // briefs reads the kind, test flag and fan-in of current symbols.
 func (x *Index) briefs(ctx context.Context, ids []string) (map[string]symbolBrief, error) {
 	out := make(map[string]symbolBrief, len(ids))
-	for start := 0; start < len(ids); start += maxInList {
-		chunk := ids[start:min(start+maxInList, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
+	for chunk := range slices.Chunk(ids, schema.MaxInList) {
+		args := schema.Args(chunk)
 		rows, err := x.DB.QueryContext(ctx, `SELECT s.id, s.kind, s.is_test, COALESCE(m.fan_in, 0) FROM symbols s
-			LEFT JOIN metrics m ON m.id = s.id WHERE s.to_seq IS NULL AND s.id IN (`+placeholders(len(chunk))+`)`, args...)
+			LEFT JOIN metrics m ON m.id = s.id WHERE s.to_seq IS NULL AND s.id IN (`+schema.Placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("symbol briefs: %w", err)
 		}
@@ -952,7 +949,7 @@ func (x *Index) interfaceMembers(ctx context.Context, rows []*symbolRow) (map[st
 		args[i] = r.ID
 	}
 	rs, err := x.DB.QueryContext(ctx, `SELECT s.id FROM symbols s JOIN symbols p ON p.id = s.parent_id AND p.to_seq IS NULL
-		WHERE s.to_seq IS NULL AND p.kind = 'interface' AND s.id IN (`+placeholders(len(args))+`)`, args...)
+		WHERE s.to_seq IS NULL AND p.kind = 'interface' AND s.id IN (`+schema.Placeholders(len(args))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("interface members: %w", err)
 	}
@@ -976,7 +973,7 @@ func (x *Index) callerFiles(ctx context.Context, rows []*symbolRow) (map[string]
 	}
 	rs, err := x.DB.QueryContext(ctx, `SELECT e.dst, COUNT(DISTINCT s.path_id) FROM edges e
 		JOIN symbols s ON s.id = e.src AND s.to_seq IS NULL
-		WHERE e.to_seq IS NULL AND e.kind != 'import' AND e.dst IN (`+placeholders(len(args))+`) GROUP BY e.dst`, args...)
+		WHERE e.to_seq IS NULL AND e.kind != 'import' AND e.dst IN (`+schema.Placeholders(len(args))+`) GROUP BY e.dst`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("caller files: %w", err)
 	}
@@ -1036,12 +1033,9 @@ func (b *summaryBuild) files(ctx context.Context) ([]FileTouched, error) {
 		}
 		count[r.Path]++
 	}
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
+	args := schema.Args(paths)
 	rs, err := x.DB.QueryContext(ctx, `SELECT p.path, COUNT(*) FROM symbols s JOIN paths p ON p.id = s.path_id
-		WHERE s.to_seq IS NULL AND s.kind != 'module' AND p.path IN (`+placeholders(len(args))+`) GROUP BY p.path`, args...)
+		WHERE s.to_seq IS NULL AND s.kind != 'module' AND p.path IN (`+schema.Placeholders(len(args))+`) GROUP BY p.path`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("file symbols: %w", err)
 	}

@@ -80,16 +80,24 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 	for _, v := range vs {
 		recorded = recorded || v.GitRef == spec
 	}
-	if recorded && ledgerRelRe().MatchString(spec) {
+	// byRev finds the version of spec as a git revision: its commit's,
+	// else the newest one indexed under that name
+	byRev := func() (Version, bool) {
 		if commit := x.revParse(ctx, spec); commit != "" {
 			if v, ok := byCommit(commit, false); ok {
-				return v, nil
+				return v, true
 			}
 		}
 		for i := len(vs) - 1; i >= 0; i-- {
 			if vs[i].GitRef == spec {
-				return vs[i], nil
+				return vs[i], true
 			}
+		}
+		return Version{}, false
+	}
+	if recorded && ledgerRelRe().MatchString(spec) {
+		if v, ok := byRev(); ok {
+			return v, nil
 		}
 	}
 	if m := ledgerRelRe().FindStringSubmatch(spec); m != nil {
@@ -112,15 +120,8 @@ func (x *Index) ResolveVersion(ctx context.Context, field, spec string) (Version
 		}
 		return vs[len(vs)-1-back], nil
 	}
-	if commit := x.revParse(ctx, spec); commit != "" {
-		if v, ok := byCommit(commit, false); ok {
-			return v, nil
-		}
-	}
-	for i := len(vs) - 1; i >= 0; i-- {
-		if vs[i].GitRef == spec {
-			return vs[i], nil
-		}
+	if v, ok := byRev(); ok {
+		return v, nil
 	}
 	if hexRe().MatchString(spec) {
 		if v, ok := byCommit(spec, true); ok {

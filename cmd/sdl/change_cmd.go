@@ -8,7 +8,6 @@ import (
 
 	"github.com/sdl-dev/sdl/index"
 	"github.com/sdl-dev/sdl/query"
-	"github.com/sdl-dev/sdl/schema"
 )
 
 // Change intelligence in the terminal: deltas between ledger versions,
@@ -369,13 +368,9 @@ func gcCommand() *cli.Command {
 			if c.Int("keep") < 1 {
 				return usagef("--keep must be at least 1, got %d", c.Int("keep"))
 			}
-			p := c.String("db")
-			if p == "" {
-				found, ok := findIndexUp(".")
-				if !ok {
-					return fmt.Errorf("%w at .sdl/index.db (here or in a parent directory)", schema.ErrNoIndex)
-				}
-				p = found
+			p, err := dbPath(c)
+			if err != nil {
+				return err
 			}
 			res, err := index.GC(c.Context, p, c.Int("keep"))
 			if err != nil {

@@ -141,21 +141,13 @@ func infoCommand() *cli.Command {
 // from the working directory. The repository root is --root, else the
 // directory holding the index's .sdl directory, else the working directory.
 func openIndex(c *cli.Context) (*query.Index, error) {
-	p := c.String("db")
-	if p == "" {
-		found, ok := findIndexUp(".")
-		if !ok {
-			return nil, fmt.Errorf("%w at .sdl/index.db (here or in a parent directory)", schema.ErrNoIndex)
-		}
-		p = found
+	p, err := dbPath(c)
+	if err != nil {
+		return nil, err
 	}
-	root := ""
-	if c.IsSet("root") {
-		root = c.String("root")
-	} else if abs, err := filepath.Abs(p); err == nil && filepath.Base(filepath.Dir(abs)) == ".sdl" {
-		root = filepath.Dir(filepath.Dir(abs))
-	} else if wd, err := os.Getwd(); err == nil {
-		root = wd
+	root := c.String("root")
+	if !c.IsSet("root") {
+		root = repoRoot(p)
 	}
 	// a terminal command asks one question and exits: unmapped, and
 	// with little garbage collection
@@ -168,6 +160,29 @@ func openIndex(c *cli.Context) (*query.Index, error) {
 	// server answers them
 	x.MemoryFiles = serve.NewMemoryOverlay(root)
 	return x, nil
+}
+
+// dbPath is the index file --db names, else the one found walking up
+// from the working directory.
+func dbPath(c *cli.Context) (string, error) {
+	if p := c.String("db"); p != "" {
+		return p, nil
+	}
+	if found, ok := findIndexUp("."); ok {
+		return found, nil
+	}
+	return "", fmt.Errorf("%w at .sdl/index.db (here or in a parent directory)", schema.ErrNoIndex)
+}
+
+// repoRoot is the repository of the index file db when --root does not
+// say: the directory holding its .sdl directory, else the working
+// directory.
+func repoRoot(db string) string {
+	if abs, err := filepath.Abs(db); err == nil && filepath.Base(filepath.Dir(abs)) == ".sdl" {
+		return filepath.Dir(filepath.Dir(abs))
+	}
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // readInput reads a file, or standard input for "-".

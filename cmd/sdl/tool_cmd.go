@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/sdl-dev/sdl/query"
-	"github.com/sdl-dev/sdl/schema"
 	"github.com/sdl-dev/sdl/serve"
 )
 
@@ -71,21 +68,13 @@ func toolCommand() *cli.Command {
 // reposFor is the single repository of a terminal command, for the tool
 // registry.
 func reposFor(c *cli.Context) (*serve.Repos, error) {
-	p := c.String("db")
-	if p == "" {
-		found, ok := findIndexUp(".")
-		if !ok {
-			return nil, fmt.Errorf("%w at .sdl/index.db (here or in a parent directory)", schema.ErrNoIndex)
-		}
-		p = found
+	p, err := dbPath(c)
+	if err != nil {
+		return nil, err
 	}
 	root := c.String("root")
 	if root == "" {
-		if abs, err := filepath.Abs(p); err == nil && filepath.Base(filepath.Dir(abs)) == ".sdl" {
-			root = filepath.Dir(filepath.Dir(abs))
-		} else if wd, err := os.Getwd(); err == nil {
-			root = wd
-		}
+		root = repoRoot(p)
 	}
 	return serve.NewRepos(serve.NewRepo("", root, p))
 }

@@ -38,13 +38,9 @@ func exportCommand() *cli.Command {
 				return usagef("export takes one FILE, got %d arguments", c.NArg())
 			}
 			out := c.Args().First()
-			db := c.String("db")
-			if db == "" {
-				found, ok := findIndexUp(".")
-				if !ok {
-					return fmt.Errorf("%w at .sdl/index.db (here or in a parent directory)", schema.ErrNoIndex)
-				}
-				db = found
+			db, err := dbPath(c)
+			if err != nil {
+				return err
 			}
 			if fileExists(out) && !c.Bool("force") {
 				return hinted{fmt.Errorf("%s exists", out), "pass --force to replace it"}

@@ -302,6 +302,15 @@ func resolveQualifiedType(tab lang.Table, fi *lang.FileInfo, typ string, depth i
 	return nil, lang.RuleExternal
 }
 
+// nearRule is the rule of a type found in the namespaces of fi or around
+// its code: the same file's, else the same namespace's.
+func nearRule(t *lang.Target, fi *lang.FileInfo) string {
+	if t.Path == fi.Path {
+		return lang.RuleSameFile
+	}
+	return lang.RuleSamePackage
+}
+
 func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, depth int) (*lang.Target, string) {
 	if lang.PrimitiveTypes[name] {
 		return nil, lang.RuleExternal
@@ -309,10 +318,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 	// member types of the types around the code, and of their bases
 	for c := lang.EnclosingType(tab, fi.Path, from); c != nil; c = lang.Outer(tab, c) {
 		if nt := nested(tab, c, name); nt != nil {
-			if nt.Path == fi.Path {
-				return nt, lang.RuleSameFile
-			}
-			return nt, lang.RuleSamePackage
+			return nt, nearRule(nt, fi)
 		}
 		if c.Name == name && c.Container == "" {
 			return c, lang.RuleSameFile
@@ -322,10 +328,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 	for _, ns := range parents(fi.Module) {
 		ts := topTypes(tab, ns, name, fi.Path)
 		if len(ts) == 1 {
-			if ts[0].Path == fi.Path {
-				return ts[0], lang.RuleSameFile
-			}
-			return ts[0], lang.RuleSamePackage
+			return ts[0], nearRule(ts[0], fi)
 		}
 		if len(ts) > 1 {
 			return nil, lang.RuleAmbiguous
@@ -334,10 +337,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 	if fi.Module == "" {
 		// the global namespace
 		if ts := topTypes(tab, "", name, fi.Path); len(ts) == 1 {
-			if ts[0].Path == fi.Path {
-				return ts[0], lang.RuleSameFile
-			}
-			return ts[0], lang.RuleSamePackage
+			return ts[0], nearRule(ts[0], fi)
 		}
 	}
 	// a using alias, then the namespaces using directives open
@@ -523,11 +523,8 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 				if stripType(b) == typ {
 					if tw := twin(tab, t, arity(b)); tw != t {
 						t = tw
-						switch {
-						case rule == lang.RuleSameFile && t.Path != ctx.File.Path:
-							rule = lang.RuleSamePackage
-						case rule == lang.RuleSamePackage && t.Path == ctx.File.Path:
-							rule = lang.RuleSameFile
+						if rule == lang.RuleSameFile || rule == lang.RuleSamePackage {
+							rule = nearRule(t, ctx.File)
 						}
 					}
 					break
