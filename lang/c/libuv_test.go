@@ -146,3 +146,44 @@ public:
 		t.Errorf("what: signature %q", m.Signature.Text)
 	}
 }
+
+// libuv wraps the declarations of its static helpers in a macro that adds
+// an attribute, or writes one before them: the functions were lost
+// (uv__update_time, heap_insert).
+func TestDeclarationMacros(t *testing.T) {
+	src := `#if defined(__GNUC__)
+# define UV_UNUSED(declaration)     __attribute__((unused)) declaration
+#else
+# define UV_UNUSED(declaration)     declaration
+#endif
+
+HEAP_EXPORT(void heap_insert(struct heap* heap,
+                             struct heap_node* newnode,
+                             heap_compare_fn less_than));
+
+UV_UNUSED(static void uv__update_time(uv_loop_t* loop)) {
+  loop->time = uv__hrtime(UV_CLOCK_FAST) / 1000000;
+}
+
+INLINE static void uv__want_endgame(uv_loop_t* loop, uv_handle_t* handle) {
+  UV_REQ_INIT(handle, UV_WAKEUP);
+}
+
+UNUSED static int can_ipv6(void) {
+  return has_ipv6();
+}
+`
+	f := langtest.Extract(t, "src/unix/internal.h", src)
+	langtest.WantAll(t, syms(f), "function heap_insert exported", "function uv__update_time internal",
+		"function uv__want_endgame internal", "function can_ipv6 internal")
+	langtest.WantAll(t, refs(f), "uv__update_time call uv__hrtime", "uv__want_endgame call UV_REQ_INIT", "can_ipv6 call has_ipv6")
+	if s := langtest.Sym(t, f, "uv__update_time").Signature.Text; s != "static void uv__update_time(uv_loop_t* loop)" {
+		t.Errorf("uv__update_time: signature %q", s)
+	}
+	// in code a macro call stays whole: a loop macro's arguments are no
+	// declaration
+	in := "void f(void) {\n  QUEUE_FOREACH(q, head(h)) {\n    g(q);\n  }\n}\n"
+	if out := string(loadMacros("c.txt").blank([]byte(in))); out != in {
+		t.Errorf("blanked in code:\n%s", out)
+	}
+}

@@ -34,12 +34,13 @@ const (
 	condLineStart                         // the first token of its line
 	condAlone                             // the only token of its line (with its arguments)
 	condInRecord                          // directly in the body of a struct, union or class
+	condDeclaration                       // outside code, its arguments end in a parameter list and ";" or "{" follows
 )
 
 var macroConds = map[string]macroCond{
 	"before name": condBeforeName, "before :": condBeforeColon, "before ;": condBeforeSemi, "before {": condBeforeBrace,
 	"after access": condAfterAccess, "after )": condAfterParen, "line start": condLineStart,
-	"alone": condAlone, "in record": condInRecord,
+	"alone": condAlone, "in record": condInRecord, "declaration": condDeclaration,
 }
 
 // macroRule is one line of a macros file.
@@ -237,9 +238,17 @@ func (m *macroSet) blank(src []byte) []byte {
 			}
 			argStart = false
 			inRecord := len(braces) > 0 && braces[len(braces)-1] == braceRecord
-			if end, repl, ok := m.match(src, i, j, name, prev, paren && code == 0, lineStart, inRecord); ok {
+			if end, repl, ok := m.match(src, i, j, name, prev, paren && code == 0, lineStart, inRecord, code > 0); ok {
 				if &out[0] == &src[0] {
 					out = append([]byte(nil), src...)
+				}
+				if repl == unwrap {
+					// the name and its parentheses go; the arguments are read
+					open := skipSpace(src, j)
+					fillBlank(out[i:open+1], "")
+					fillBlank(out[end-1:end], "")
+					i = open + 1
+					continue
 				}
 				fillBlank(out[i:end], repl)
 				if repl == "" {
@@ -386,7 +395,7 @@ func isIdentStart(c byte) bool {
 
 // match finds the rule for the name at src[i:j] and returns where the text
 // it replaces ends and its replacement.
-func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineStart, inRecord bool) (int, string, bool) {
+func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineStart, inRecord, inCode bool) (int, string, bool) {
 	try := func(r *macroRule) (int, string, bool) {
 		end := j
 		if r.args {
@@ -403,6 +412,9 @@ func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineSta
 			return 0, "", false
 		}
 		if r.cond&condInRecord != 0 && !inRecord {
+			return 0, "", false
+		}
+		if r.cond&condDeclaration != 0 && (inCode || !r.args || !wrapsDeclaration(src, skipSpace(src, j), end)) {
 			return 0, "", false
 		}
 		if r.cond&condAfterAccess != 0 && string(prev) != "public" && string(prev) != "private" && string(prev) != "protected" {
@@ -464,6 +476,22 @@ func upperName(name []byte) bool {
 		}
 	}
 	return under
+}
+
+// unwrap is the replacement "...": the macro stands for its arguments.
+const unwrap = "..."
+
+// wrapsDeclaration reports whether the parenthesised arguments at
+// src[open:end] hold a function's declaration, its parameter list last,
+// and ";" or "{" follows them: "UV_UNUSED(static int uv__stat(const char*
+// path)) {".
+func wrapsDeclaration(src []byte, open, end int) bool {
+	args := bytes.TrimSpace(src[open+1 : end-1])
+	if len(args) < 3 || args[len(args)-1] != ')' || !isIdentStart(args[0]) || bytes.IndexByte(args, '(') < 0 {
+		return false
+	}
+	k := skipSpace(src, end)
+	return k < len(src) && (src[k] == ';' || src[k] == '{')
 }
 
 // lineEnd reports whether only blanks or a comment follow src[i] on its
