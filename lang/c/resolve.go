@@ -263,10 +263,17 @@ func isCFamily(p string) bool {
 }
 
 // namespaceInRepo reports whether the repository declares namespace ns
-// (dotted), or a class of that qualified name.
+// (dotted), or a class of that qualified name. The standard library's
+// namespace is never the repository's: a program may only specialize its
+// templates there (spdlog's and fmt's "namespace std { template <>
+// struct formatter<...> }"), so a name of std it does not declare, such
+// as std::move, is external.
 func namespaceInRepo(tab lang.Table, ns string) bool {
 	if ns == "" {
 		return true
+	}
+	if stdNamespace(ns) {
+		return false
 	}
 	return tab.Memo("c.ns\x00"+ns, func() string {
 		for _, t := range tab.ByName(lastDotted(ns)) {
@@ -714,6 +721,9 @@ func resolveScoped(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 // namespaceInRepoAnywhere reports whether some namespace of the
 // repository ends with ns (it may be written relative to a using).
 func namespaceInRepoAnywhere(tab lang.Table, ns string) bool {
+	if stdNamespace(ns) {
+		return false // see namespaceInRepo
+	}
 	last := lastDotted(ns)
 	for _, t := range tab.ByName(last) {
 		if (t.Kind == lang.KindModule || lang.IsTypeKind(t.Kind)) && isCFamily(t.Path) {
@@ -723,6 +733,11 @@ func namespaceInRepoAnywhere(tab lang.Table, ns string) bool {
 		}
 	}
 	return false
+}
+
+// stdNamespace reports whether dotted ns is std or one of its namespaces.
+func stdNamespace(ns string) bool {
+	return ns == "std" || strings.HasPrefix(ns, "std.")
 }
 
 // constructor is the constructor of class typ (a definition first), or
