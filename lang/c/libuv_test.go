@@ -187,3 +187,51 @@ UNUSED static int can_ipv6(void) {
 		t.Errorf("blanked in code:\n%s", out)
 	}
 }
+
+// A macro alone on its line at file level stands for declarations (libuv's
+// UV_PRIVATE_REQ_TYPES, fmt's FMT_MODULE_EXPORT_BEGIN) and took the next
+// declaration down with it; a header named in an #if (fmt's
+// FMT_HAS_INCLUDE(<string_view>)) made the #if a syntax error.
+func TestFileLevelMacros(t *testing.T) {
+	src := `#if FMT_HAS_INCLUDE(<string_view>) && \
+    (FMT_CPLUSPLUS >= 201703L || defined(_LIBCPP_VERSION))
+#  include <string_view>
+#elif FMT_HAS_INCLUDE("experimental/string_view")
+#  include <experimental/string_view>
+#endif
+
+UV_PRIVATE_REQ_TYPES
+
+UV_EXTERN int uv_shutdown(uv_shutdown_t* req, uv_stream_t* handle);
+
+FMT_MODULE_EXPORT_BEGIN
+FMT_GCC_PRAGMA("GCC push_options")
+
+int uv_close(uv_handle_t* handle);
+
+static GTK_TYPE
+gtk_widget_get_type (void)
+{
+  return 0;
+}
+
+TEST_IMPL(tcp_close)
+{
+  return run();
+}
+
+enum uv_membership {
+  UV_LEAVE_GROUP = 0,
+  UV_JOIN_GROUP
+};
+`
+	f := langtest.Extract(t, "include/uv.h", src)
+	langtest.WantAll(t, syms(f), "function uv_shutdown exported", "function uv_close exported",
+		"function gtk_widget_get_type internal", "type uv_membership exported")
+	out := string(loadMacros("c.txt").blank([]byte(src)))
+	for _, kept := range []string{"static GTK_TYPE\n", "TEST_IMPL(tcp_close)\n", "  UV_JOIN_GROUP\n", "#  include <string_view>"} {
+		if !strings.Contains(out, kept) {
+			t.Errorf("%q blanked:\n%s", kept, out)
+		}
+	}
+}

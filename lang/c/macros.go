@@ -35,12 +35,19 @@ const (
 	condAlone                             // the only token of its line (with its arguments)
 	condInRecord                          // directly in the body of a struct, union or class
 	condDeclaration                       // outside code, its arguments end in a parameter list and ";" or "{" follows
+	condOutside                           // at file or namespace level, not before a function's name
+)
+
+// where a name is, for the conditions [in record] and [outside]
+const (
+	inRecord = 1 + iota // directly in a struct, union or class body
+	outside             // at file level or in a namespace or extern "C" block
 )
 
 var macroConds = map[string]macroCond{
 	"before name": condBeforeName, "before :": condBeforeColon, "before ;": condBeforeSemi, "before {": condBeforeBrace,
 	"after access": condAfterAccess, "after )": condAfterParen, "line start": condLineStart,
-	"alone": condAlone, "in record": condInRecord, "declaration": condDeclaration,
+	"alone": condAlone, "in record": condInRecord, "declaration": condDeclaration, "outside": condOutside,
 }
 
 // macroRule is one line of a macros file.
@@ -165,7 +172,7 @@ func (m *macroSet) blank(src []byte) []byte {
 	// Braces opened after "struct Name" (union, class) hold members.
 	var braces []braceKind
 	code := 0
-	record := false    // since struct, union or class, only a head's tokens (names, ":", ",", "<", ">")
+	head := braceOther // braceRecord or braceEnum since struct, union, class or enum, through a head's tokens (names, ":", ",", "<", ">")
 	eq := false        // the previous token was "="
 	var calls []bool   // per open parenthesis: it opened a call's arguments
 	argStart := false  // the previous token opened a call's argument
@@ -203,6 +210,9 @@ func (m *macroSet) blank(src []byte) []byte {
 			if kw == "define" && bytes.Contains(src[i:end], []byte("*/")) {
 				out = blankDefineComments(src, out, i, end)
 			}
+			if kw == "if" || kw == "elif" {
+				out = blankIncludeArgs(src, out, i, end)
+			}
 			i = end
 			prev, paren = nil, false
 			continue
@@ -237,8 +247,14 @@ func (m *macroSet) blank(src []byte) []byte {
 				continue
 			}
 			argStart = false
-			inRecord := len(braces) > 0 && braces[len(braces)-1] == braceRecord
-			if end, repl, ok := m.match(src, i, j, name, prev, paren && code == 0, lineStart, inRecord, code > 0); ok {
+			where := 0
+			switch {
+			case len(braces) > 0 && braces[len(braces)-1] == braceRecord:
+				where = inRecord
+			case depth == 0 && (len(braces) == 0 || braces[len(braces)-1] == braceOther):
+				where = outside
+			}
+			if end, repl, ok := m.match(src, i, j, name, prev, paren && code == 0, lineStart, where, code > 0); ok {
 				if &out[0] == &src[0] {
 					out = append([]byte(nil), src...)
 				}
@@ -257,8 +273,13 @@ func (m *macroSet) blank(src []byte) []byte {
 				}
 				j = end
 			}
-			if s := string(name); (s == "struct" || s == "union" || s == "class") && string(prev) != "enum" {
-				record = true
+			switch string(name) {
+			case "enum":
+				head = braceEnum
+			case "struct", "union", "class":
+				if head != braceEnum { // not "enum class"
+					head = braceRecord
+				}
 			}
 			prev, paren, lineStart, eq = name, false, false, false
 			i = j
@@ -268,8 +289,8 @@ func (m *macroSet) blank(src []byte) []byte {
 			case paren:
 				braces = append(braces, braceCode)
 				code++
-			case record:
-				braces = append(braces, braceRecord)
+			case head != braceOther:
+				braces = append(braces, head)
 			case eq || len(braces) > 0 && braces[len(braces)-1] == braceInit:
 				braces = append(braces, braceInit)
 			default:
@@ -284,14 +305,14 @@ func (m *macroSet) blank(src []byte) []byte {
 				braces = braces[:n-1]
 			}
 			i++
-		case record && (c == ':' || c == ',' || c == '<' || c == '>'):
+		case head != braceOther && (c == ':' || c == ',' || c == '<' || c == '>'):
 			i++
 			continue // a record's head goes on: "class A : public B<C> {"
 		case c == '(':
 			depth++
 			call := prev != nil && !notCall[string(prev)]
 			calls = append(calls, call)
-			prev, paren, lineStart, record, eq, argStart = nil, false, false, false, false, call
+			prev, paren, lineStart, head, eq, argStart = nil, false, false, braceOther, false, call
 			i++
 			continue
 		case c == ')':
@@ -303,7 +324,7 @@ func (m *macroSet) blank(src []byte) []byte {
 			}
 			i++
 		case c == ',' && len(calls) > 0 && calls[len(calls)-1]:
-			prev, paren, lineStart, record, eq, argStart = nil, false, false, false, false, true
+			prev, paren, lineStart, head, eq, argStart = nil, false, false, braceOther, false, true
 			i++
 			continue
 		case c >= '0' && c <= '9':
@@ -314,7 +335,39 @@ func (m *macroSet) blank(src []byte) []byte {
 			i++
 		}
 		prev, paren, lineStart = nil, c == ')', false
-		record, eq = false, c == '='
+		head, eq = braceOther, c == '='
+	}
+	return out
+}
+
+// blankIncludeArgs blanks the argument of a call in the #if or #elif line
+// at src[from:to] that names a header, <name> or "name", in out (a copy of
+// src once it differs) and returns out: tree-sitter reads
+// __has_include(<version>) only under that name, not under a library's
+// FMT_HAS_INCLUDE(<string_view>), and its #if or #elif node was a syntax
+// error that swallowed the branch.
+func blankIncludeArgs(src, out []byte, from, to int) []byte {
+	for k := from; k < to; k++ {
+		if src[k] != '(' {
+			continue
+		}
+		a := k + 1
+		for a < to && (src[a] == ' ' || src[a] == '\t') {
+			a++
+		}
+		if a >= to || src[a] != '<' && src[a] != '"' {
+			continue
+		}
+		end := bytes.IndexByte(src[a+1:to], ')')
+		if end < 0 {
+			return out
+		}
+		end += a + 1
+		if &out[0] == &src[0] {
+			out = append([]byte(nil), src...)
+		}
+		fillBlank(out[k+1:end], "")
+		k = end
 	}
 	return out
 }
@@ -386,6 +439,7 @@ const (
 	braceOther  braceKind = iota
 	braceCode             // a function body or a block
 	braceRecord           // the members of a struct, union or class
+	braceEnum             // the enumerators of an enum
 	braceInit             // an initializer: "= {", and the braces inside it
 )
 
@@ -395,7 +449,7 @@ func isIdentStart(c byte) bool {
 
 // match finds the rule for the name at src[i:j] and returns where the text
 // it replaces ends and its replacement.
-func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineStart, inRecord, inCode bool) (int, string, bool) {
+func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineStart bool, where int, inCode bool) (int, string, bool) {
 	try := func(r *macroRule) (int, string, bool) {
 		end := j
 		if r.args {
@@ -411,7 +465,10 @@ func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineSta
 		if r.cond&(condLineStart|condAlone) != 0 && !lineStart || r.cond&condAlone != 0 && !lineEnd(src, end) {
 			return 0, "", false
 		}
-		if r.cond&condInRecord != 0 && !inRecord {
+		if r.cond&condInRecord != 0 && where != inRecord {
+			return 0, "", false
+		}
+		if r.cond&condOutside != 0 && (where != outside || gnuReturnType(src, end)) {
 			return 0, "", false
 		}
 		if r.cond&condDeclaration != 0 && (inCode || !r.args || !wrapsDeclaration(src, skipSpace(src, j), end)) {
@@ -492,6 +549,28 @@ func wrapsDeclaration(src []byte, open, end int) bool {
 	}
 	k := skipSpace(src, end)
 	return k < len(src) && (src[k] == ';' || src[k] == '{')
+}
+
+// gnuReturnType reports whether the line after src[end] starts with a name
+// and "(", or with "{": the macro is then a return type written on its own
+// line, GNU style ("static GType\ngtk_widget_get_type (void)"), or the
+// head of a definition, not a declaration of its own.
+func gnuReturnType(src []byte, end int) bool {
+	k := skipSpace(src, end)
+	if k < len(src) && src[k] == '{' {
+		return true // a test macro's body: "TEST_IMPL(name)\n{"
+	}
+	n := k
+	for k < len(src) && lang.IsIdentByte(src[k]) {
+		k++
+	}
+	if k == n || upperName(src[n:k]) {
+		return false // none, or another macro
+	}
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+		k++
+	}
+	return k < len(src) && src[k] == '('
 }
 
 // lineEnd reports whether only blanks or a comment follow src[i] on its
