@@ -220,6 +220,16 @@ TEST_IMPL(tcp_close)
   return run();
 }
 
+TEST_BEGIN(test_mallctl_errors) {
+	expect_d_eq(mallctl("no_such_name", NULL, NULL, NULL, 0), ENOENT);
+}
+TEST_END
+
+TEST_BEGIN(test_mallctlnametomib_errors) {
+	expect_d_eq(mallctlnametomib("no_such_name", NULL, NULL), ENOENT);
+}
+TEST_END
+
 enum uv_membership {
   UV_LEAVE_GROUP = 0,
   UV_JOIN_GROUP
@@ -229,7 +239,10 @@ enum uv_membership {
 	langtest.WantAll(t, syms(f), "function uv_shutdown exported", "function uv_close exported",
 		"function gtk_widget_get_type internal", "type uv_membership exported")
 	out := string(loadMacros("c.txt").blank([]byte(src)))
-	for _, kept := range []string{"static GTK_TYPE\n", "TEST_IMPL(tcp_close)\n", "  UV_JOIN_GROUP\n", "#  include <string_view>"} {
+	// jemalloc's TEST_END before the next test's TEST_BEGIN(name) { stays:
+	// the grammar reads the two as one definition
+	for _, kept := range []string{"static GTK_TYPE\n", "TEST_IMPL(tcp_close)\n", "  UV_JOIN_GROUP\n", "#  include <string_view>",
+		"TEST_END\n\nTEST_BEGIN(test_mallctlnametomib_errors) {"} {
 		if !strings.Contains(out, kept) {
 			t.Errorf("%q blanked:\n%s", kept, out)
 		}

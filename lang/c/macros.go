@@ -554,7 +554,8 @@ func wrapsDeclaration(src []byte, open, end int) bool {
 // gnuReturnType reports whether the line after src[end] starts with a name
 // and "(", or with "{": the macro is then a return type written on its own
 // line, GNU style ("static GType\ngtk_widget_get_type (void)"), or the
-// head of a definition, not a declaration of its own.
+// head of a definition, not a declaration of its own. A macro name and
+// "(" count only when a body follows.
 func gnuReturnType(src []byte, end int) bool {
 	k := skipSpace(src, end)
 	if k < len(src) && src[k] == '{' {
@@ -564,13 +565,29 @@ func gnuReturnType(src []byte, end int) bool {
 	for k < len(src) && lang.IsIdentByte(src[k]) {
 		k++
 	}
-	if k == n || upperName(src[n:k]) {
-		return false // none, or another macro
+	if k == n {
+		return false
 	}
+	macro := upperName(src[n:k])
 	for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
 		k++
 	}
-	return k < len(src) && src[k] == '('
+	if k >= len(src) || src[k] != '(' {
+		return false
+	}
+	if !macro {
+		return true
+	}
+	// another macro: a definition's head when a body follows its
+	// arguments (jemalloc's "TEST_END\n\nTEST_BEGIN(test_x) {", which the
+	// grammar reads as one definition), else a declaration of its own
+	// ("FMT_MODULE_EXPORT_BEGIN\nFMT_GCC_PRAGMA(...)")
+	e := closeParen(src, k)
+	if e < 0 {
+		return false
+	}
+	e = skipSpace(src, e)
+	return e < len(src) && src[e] == '{'
 }
 
 // lineEnd reports whether only blanks or a comment follow src[i] on its
