@@ -221,9 +221,12 @@ func isHeader(p string) bool { return headerExts[strings.ToLower(path.Ext(p))] }
 // catch block, includes a standard C++ header (<vector>, <cstdio>), tests
 // __cplusplus against a version, or code (not a comment) that uses "::".
 // These are GitHub linguist's C++ markers for .h files (heuristics.yml,
-// named pattern "cpp"), a few of them widened.
+// named pattern "cpp"), a few of them widened. A marker in the branch of
+// "#ifdef __cplusplus" does not count: a C header may offer C++ callers
+// an overload there (libuv's uv.h, extern "C++" { ... }).
 func looksLikeCpp(src []byte) bool {
 	inBlock := false
+	cppOnly := 0 // the nesting of conditionals inside a "#ifdef __cplusplus" branch, plus one
 	for len(src) > 0 {
 		var line []byte
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
@@ -252,11 +255,41 @@ func looksLikeCpp(src []byte) bool {
 		if l[0] == '*' {
 			continue // the middle of a block comment
 		}
+		if l[0] == '#' {
+			d := directive(l)
+			switch {
+			case cppOnly == 0 && (d == "ifdef __cplusplus" || d == "if defined(__cplusplus)" || d == "if defined __cplusplus"):
+				cppOnly = 1
+				continue
+			case cppOnly > 0 && strings.HasPrefix(d, "if"):
+				cppOnly++
+			case cppOnly > 0 && strings.HasPrefix(d, "endif"):
+				cppOnly--
+			case cppOnly == 1 && (strings.HasPrefix(d, "else") || strings.HasPrefix(d, "elif")):
+				cppOnly = 0
+			}
+		}
+		if cppOnly > 0 {
+			continue
+		}
 		if lineMarker(l) {
 			return true
 		}
 	}
 	return false
+}
+
+// directive returns a preprocessor line without its "#", its comment and
+// extra blanks: "ifdef __cplusplus".
+func directive(l []byte) string {
+	d := string(bytes.TrimSpace(l[1:]))
+	if i := strings.Index(d, "//"); i >= 0 {
+		d = d[:i]
+	}
+	if i := strings.Index(d, "/*"); i >= 0 {
+		d = d[:i]
+	}
+	return strings.Join(strings.Fields(d), " ")
 }
 
 func lineMarker(l []byte) bool {

@@ -22,7 +22,7 @@ import (
 var macroFiles embed.FS
 
 // macroCond limits where a macro rule applies.
-type macroCond uint8
+type macroCond uint16
 
 const (
 	condBeforeName  macroCond = 1 << iota // the next token is a name
@@ -32,11 +32,22 @@ const (
 	condAfterAccess                       // the previous token is public, private or protected
 	condAfterParen                        // the previous token is ")", outside code
 	condLineStart                         // the first token of its line
+	condAlone                             // the only token of its line (with its arguments)
+	condInRecord                          // directly in the body of a struct, union or class
+	condDeclaration                       // outside code, its arguments end in a parameter list and ";" or "{" follows
+	condOutside                           // at file or namespace level, not before a function's name
+)
+
+// where a name is, for the conditions [in record] and [outside]
+const (
+	inRecord = 1 + iota // directly in a struct, union or class body
+	outside             // at file level or in a namespace or extern "C" block
 )
 
 var macroConds = map[string]macroCond{
 	"before name": condBeforeName, "before :": condBeforeColon, "before ;": condBeforeSemi, "before {": condBeforeBrace,
 	"after access": condAfterAccess, "after )": condAfterParen, "line start": condLineStart,
+	"alone": condAlone, "in record": condInRecord, "declaration": condDeclaration, "outside": condOutside,
 }
 
 // macroRule is one line of a macros file.
@@ -157,9 +168,14 @@ func (m *macroSet) blank(src []byte) []byte {
 	lineStart := true
 	// braces opened right after ")" hold code (a function body, a block
 	// of if or while); "after )" rules, meant for a declarator's
-	// attributes, do not apply inside them: "if (x) LOG_ERROR(y);" stays
-	var braces []bool
+	// attributes, do not apply inside them: "if (x) LOG_ERROR(y);" stays.
+	// Braces opened after "struct Name" (union, class) hold members.
+	var braces []braceKind
 	code := 0
+	head := braceOther // braceRecord or braceEnum since struct, union, class or enum, through a head's tokens (names, ":", ",", "<", ">")
+	eq := false        // the previous token was "="
+	var calls []bool   // per open parenthesis: it opened a call's arguments
+	argStart := false  // the previous token opened a call's argument
 	depth := 0         // of parentheses
 	var skips [][2]int // ranges of flattened groups to pass over, in order
 	for i := 0; i < len(src); {
@@ -179,8 +195,10 @@ func (m *macroSet) blank(src []byte) []byte {
 				continue
 			}
 			end := skipDirective(src, i)
-			if kw := directiveName(src[i:end]); kw == "if" || kw == "ifdef" || kw == "ifndef" {
-				if g := scanCondGroup(src, i); g != nil && g.flatten(depth > 0) {
+			kw := directiveName(src[i:end])
+			if kw == "if" || kw == "ifdef" || kw == "ifndef" {
+				inInit := len(braces) > 0 && braces[len(braces)-1] == braceInit
+				if g := scanCondGroup(src, i); g != nil && (g.flatten(depth > 0 || inInit) || g.decided(m.cplusplus) != -2 && bytes.Contains(g.cond, []byte("__cplusplus"))) {
 					if &out[0] == &src[0] {
 						out = append([]byte(nil), src...)
 					}
@@ -188,6 +206,12 @@ func (m *macroSet) blank(src []byte) []byte {
 					skips = append(r, skips...) // an inner group ends before the outer's next directive
 					continue
 				}
+			}
+			if kw == "define" && bytes.Contains(src[i:end], []byte("*/")) {
+				out = blankDefineComments(src, out, i, end)
+			}
+			if kw == "if" || kw == "elif" {
+				out = blankIncludeArgs(src, out, i, end)
 			}
 			i = end
 			prev, paren = nil, false
@@ -212,9 +236,35 @@ func (m *macroSet) blank(src []byte) []byte {
 				j++
 			}
 			name := src[i:j]
-			if end, repl, ok := m.match(src, i, j, name, prev, paren && code == 0, lineStart); ok {
+			if argStart && code > 0 && typeArg(src, j) {
+				// "container_of(w, struct uv__work, wq)": a macro's argument
+				// that names a type is no expression; its name alone is
 				if &out[0] == &src[0] {
 					out = append([]byte(nil), src...)
+				}
+				fillBlank(out[i:j], "")
+				i, argStart = j, false
+				continue
+			}
+			argStart = false
+			where := 0
+			switch {
+			case len(braces) > 0 && braces[len(braces)-1] == braceRecord:
+				where = inRecord
+			case depth == 0 && (len(braces) == 0 || braces[len(braces)-1] == braceOther):
+				where = outside
+			}
+			if end, repl, ok := m.match(src, i, j, name, prev, paren && code == 0, lineStart, where, code > 0); ok {
+				if &out[0] == &src[0] {
+					out = append([]byte(nil), src...)
+				}
+				if repl == unwrap {
+					// the name and its parentheses go; the arguments are read
+					open := skipSpace(src, j)
+					fillBlank(out[i:open+1], "")
+					fillBlank(out[end-1:end], "")
+					i = open + 1
+					continue
 				}
 				fillBlank(out[i:end], repl)
 				if repl == "" {
@@ -223,31 +273,60 @@ func (m *macroSet) blank(src []byte) []byte {
 				}
 				j = end
 			}
-			prev, paren, lineStart = name, false, false
+			switch string(name) {
+			case "enum":
+				head = braceEnum
+			case "struct", "union", "class":
+				if head != braceEnum { // not "enum class"
+					head = braceRecord
+				}
+			}
+			prev, paren, lineStart, eq = name, false, false, false
 			i = j
 			continue
 		case c == '{':
-			braces = append(braces, paren)
-			if paren {
+			switch {
+			case paren:
+				braces = append(braces, braceCode)
 				code++
+			case head != braceOther:
+				braces = append(braces, head)
+			case eq || len(braces) > 0 && braces[len(braces)-1] == braceInit:
+				braces = append(braces, braceInit)
+			default:
+				braces = append(braces, braceOther)
 			}
 			i++
 		case c == '}':
 			if n := len(braces); n > 0 {
-				if braces[n-1] {
+				if braces[n-1] == braceCode {
 					code--
 				}
 				braces = braces[:n-1]
 			}
 			i++
+		case head != braceOther && (c == ':' || c == ',' || c == '<' || c == '>'):
+			i++
+			continue // a record's head goes on: "class A : public B<C> {"
 		case c == '(':
 			depth++
+			call := prev != nil && !notCall[string(prev)]
+			calls = append(calls, call)
+			prev, paren, lineStart, head, eq, argStart = nil, false, false, braceOther, false, call
 			i++
+			continue
 		case c == ')':
 			if depth > 0 {
 				depth--
 			}
+			if n := len(calls); n > 0 {
+				calls = calls[:n-1]
+			}
 			i++
+		case c == ',' && len(calls) > 0 && calls[len(calls)-1]:
+			prev, paren, lineStart, head, eq, argStart = nil, false, false, braceOther, false, true
+			i++
+			continue
 		case c >= '0' && c <= '9':
 			for i < len(src) && lang.IsIdentByte(src[i]) {
 				i++
@@ -256,9 +335,113 @@ func (m *macroSet) blank(src []byte) []byte {
 			i++
 		}
 		prev, paren, lineStart = nil, c == ')', false
+		head, eq = braceOther, c == '='
 	}
 	return out
 }
+
+// blankIncludeArgs blanks the argument of a call in the #if or #elif line
+// at src[from:to] that names a header, <name> or "name", in out (a copy of
+// src once it differs) and returns out: tree-sitter reads
+// __has_include(<version>) only under that name, not under a library's
+// FMT_HAS_INCLUDE(<string_view>), and its #if or #elif node was a syntax
+// error that swallowed the branch.
+func blankIncludeArgs(src, out []byte, from, to int) []byte {
+	for k := from; k < to; k++ {
+		if src[k] != '(' {
+			continue
+		}
+		a := k + 1
+		for a < to && (src[a] == ' ' || src[a] == '\t') {
+			a++
+		}
+		if a >= to || src[a] != '<' && src[a] != '"' {
+			continue
+		}
+		end := bytes.IndexByte(src[a+1:to], ')')
+		if end < 0 {
+			return out
+		}
+		end += a + 1
+		if &out[0] == &src[0] {
+			out = append([]byte(nil), src...)
+		}
+		fillBlank(out[k+1:end], "")
+		k = end
+	}
+	return out
+}
+
+// blankDefineComments blanks the block comments of the multi-line #define
+// at src[from:to] in out (a copy of src once it differs) and returns out:
+// tree-sitter-c ends the macro at the second comment of its continuation
+// lines and reads the rest as code, which made libuv's uv.h one syntax
+// error from its first line ("#define UV_REQ_FIELDS \ /* public */ \
+// void* data; \ /* read-only */ \ ...").
+func blankDefineComments(src, out []byte, from, to int) []byte {
+	if !bytes.Contains(src[from:to], []byte("\\\n")) && !bytes.Contains(src[from:to], []byte("\\\r\n")) {
+		return out
+	}
+	for k := from; k < to; {
+		switch {
+		case src[k] == '"' || src[k] == '\'':
+			k = skipQuoted(src, k)
+		case src[k] == '/' && k+1 < to && src[k+1] == '*':
+			e := bytes.Index(src[k+2:to], []byte("*/"))
+			if e < 0 {
+				return out
+			}
+			if &out[0] == &src[0] {
+				out = append([]byte(nil), src...)
+			}
+			fillBlank(out[k:k+2+e+2], "")
+			k += e + 4
+		default:
+			k++
+		}
+	}
+	return out
+}
+
+// notCall are the words before a parenthesis that opens no call: the
+// operators that take a type, and statements.
+var notCall = map[string]bool{"sizeof": true, "alignof": true, "_Alignof": true, "__alignof__": true, "offsetof": true,
+	"__builtin_offsetof": true, "va_arg": true, "__builtin_va_arg": true, "typeof": true, "__typeof__": true, "_Generic": true,
+	"__builtin_types_compatible_p": true, "if": true, "while": true, "for": true, "switch": true, "return": true}
+
+// typeArg reports whether the word ending at src[j] is struct, union or
+// enum and, with the name after it, the whole argument: a name, then ","
+// or ")".
+func typeArg(src []byte, j int) bool {
+	i := j
+	for i > 0 && lang.IsIdentByte(src[i-1]) {
+		i--
+	}
+	if w := string(src[i:j]); w != "struct" && w != "union" && w != "enum" {
+		return false
+	}
+	k := skipSpace(src, j)
+	n := k
+	for k < len(src) && lang.IsIdentByte(src[k]) {
+		k++
+	}
+	if k == n {
+		return false
+	}
+	k = skipSpace(src, k)
+	return k < len(src) && (src[k] == ',' || src[k] == ')')
+}
+
+// braceKind tells what a brace opened.
+type braceKind uint8
+
+const (
+	braceOther  braceKind = iota
+	braceCode             // a function body or a block
+	braceRecord           // the members of a struct, union or class
+	braceEnum             // the enumerators of an enum
+	braceInit             // an initializer: "= {", and the braces inside it
+)
 
 func isIdentStart(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
@@ -266,7 +449,7 @@ func isIdentStart(c byte) bool {
 
 // match finds the rule for the name at src[i:j] and returns where the text
 // it replaces ends and its replacement.
-func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineStart bool) (int, string, bool) {
+func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineStart bool, where int, inCode bool) (int, string, bool) {
 	try := func(r *macroRule) (int, string, bool) {
 		end := j
 		if r.args {
@@ -279,7 +462,16 @@ func (m *macroSet) match(src []byte, i, j int, name, prev []byte, paren, lineSta
 				return 0, "", false
 			}
 		}
-		if r.cond&condLineStart != 0 && !lineStart {
+		if r.cond&(condLineStart|condAlone) != 0 && !lineStart || r.cond&condAlone != 0 && !lineEnd(src, end) {
+			return 0, "", false
+		}
+		if r.cond&condInRecord != 0 && where != inRecord {
+			return 0, "", false
+		}
+		if r.cond&condOutside != 0 && (where != outside || gnuReturnType(src, end)) {
+			return 0, "", false
+		}
+		if r.cond&condDeclaration != 0 && (inCode || !r.args || !wrapsDeclaration(src, skipSpace(src, j), end)) {
 			return 0, "", false
 		}
 		if r.cond&condAfterAccess != 0 && string(prev) != "public" && string(prev) != "private" && string(prev) != "protected" {
@@ -341,6 +533,70 @@ func upperName(name []byte) bool {
 		}
 	}
 	return under
+}
+
+// unwrap is the replacement "...": the macro stands for its arguments.
+const unwrap = "..."
+
+// wrapsDeclaration reports whether the parenthesised arguments at
+// src[open:end] hold a function's declaration, its parameter list last,
+// and ";" or "{" follows them: "UV_UNUSED(static int uv__stat(const char*
+// path)) {".
+func wrapsDeclaration(src []byte, open, end int) bool {
+	args := bytes.TrimSpace(src[open+1 : end-1])
+	if len(args) < 3 || args[len(args)-1] != ')' || !isIdentStart(args[0]) || bytes.IndexByte(args, '(') < 0 {
+		return false
+	}
+	k := skipSpace(src, end)
+	return k < len(src) && (src[k] == ';' || src[k] == '{')
+}
+
+// gnuReturnType reports whether the line after src[end] starts with a name
+// and "(", or with "{": the macro is then a return type written on its own
+// line, GNU style ("static GType\ngtk_widget_get_type (void)"), or the
+// head of a definition, not a declaration of its own. A macro name and
+// "(" count only when a body follows.
+func gnuReturnType(src []byte, end int) bool {
+	k := skipSpace(src, end)
+	if k < len(src) && src[k] == '{' {
+		return true // a test macro's body: "TEST_IMPL(name)\n{"
+	}
+	n := k
+	for k < len(src) && lang.IsIdentByte(src[k]) {
+		k++
+	}
+	if k == n {
+		return false
+	}
+	macro := upperName(src[n:k])
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+		k++
+	}
+	if k >= len(src) || src[k] != '(' {
+		return false
+	}
+	if !macro {
+		return true
+	}
+	// another macro: a definition's head when a body follows its
+	// arguments (jemalloc's "TEST_END\n\nTEST_BEGIN(test_x) {", which the
+	// grammar reads as one definition), else a declaration of its own
+	// ("FMT_MODULE_EXPORT_BEGIN\nFMT_GCC_PRAGMA(...)")
+	e := closeParen(src, k)
+	if e < 0 {
+		return false
+	}
+	e = skipSpace(src, e)
+	return e < len(src) && src[e] == '{'
+}
+
+// lineEnd reports whether only blanks or a comment follow src[i] on its
+// line.
+func lineEnd(src []byte, i int) bool {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
+		i++
+	}
+	return i == len(src) || src[i] == '\n' || src[i] == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*')
 }
 
 // fillBlank overwrites b with repl and spaces, keeping line breaks.
@@ -423,7 +679,10 @@ func skipDirective(src []byte, i int) int {
 // other closes, or sits inside an expression or an argument list. There,
 // as ctags does, only one branch is read: the first, or the one a
 // condition sdl can decide selects ("#if 0", "#ifdef __cplusplus"); the
-// directives and the other branches become spaces.
+// directives and the other branches become spaces. A group on
+// __cplusplus is always read so: a C header's C++ branch ("extern "C++"
+// { ... static_cast<T>(x) ... }", libuv's uv.h) is no C, and the C
+// compiler never sees it.
 
 // condGroup is one "#if" to its "#endif" at one nesting level.
 type condGroup struct {

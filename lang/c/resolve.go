@@ -263,10 +263,17 @@ func isCFamily(p string) bool {
 }
 
 // namespaceInRepo reports whether the repository declares namespace ns
-// (dotted), or a class of that qualified name.
+// (dotted), or a class of that qualified name. The standard library's
+// namespace is never the repository's: a program may only specialize its
+// templates there (spdlog's and fmt's "namespace std { template <>
+// struct formatter<...> }"), so a name of std it does not declare, such
+// as std::move, is external.
 func namespaceInRepo(tab lang.Table, ns string) bool {
 	if ns == "" {
 		return true
+	}
+	if stdNamespace(ns) {
+		return false
 	}
 	return tab.Memo("c.ns\x00"+ns, func() string {
 		for _, t := range tab.ByName(lastDotted(ns)) {
@@ -714,6 +721,9 @@ func resolveScoped(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 // namespaceInRepoAnywhere reports whether some namespace of the
 // repository ends with ns (it may be written relative to a using).
 func namespaceInRepoAnywhere(tab lang.Table, ns string) bool {
+	if stdNamespace(ns) {
+		return false // see namespaceInRepo
+	}
 	last := lastDotted(ns)
 	for _, t := range tab.ByName(last) {
 		if (t.Kind == lang.KindModule || lang.IsTypeKind(t.Kind)) && isCFamily(t.Path) {
@@ -723,6 +733,11 @@ func namespaceInRepoAnywhere(tab lang.Table, ns string) bool {
 		}
 	}
 	return false
+}
+
+// stdNamespace reports whether dotted ns is std or one of its namespaces.
+func stdNamespace(ns string) bool {
+	return ns == "std" || strings.HasPrefix(ns, "std.")
 }
 
 // constructor is the constructor of class typ (a definition first), or
@@ -968,6 +983,32 @@ func splitQualifier(q string) []string {
 
 // resolveMember binds a.f(), p->f(), this->f(), a.b.f(), f().g().
 func resolveMember(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
+	typ, ext := qualifierType(ctx, r, depth)
+	if typ != nil {
+		m, indirect, mext := method(ctx, typ, r.Name, 0)
+		switch {
+		case m != nil:
+			if m.Path == ctx.File.Path {
+				return lang.Bound(m, lang.RuleSameFile)
+			}
+			return lang.Bound(m, lang.RuleReceiver)
+		case indirect:
+			return lang.Unbound(lang.RuleUnresolved, 0) // a call through a function pointer member
+		case mext, smartPointerMethods[r.Name]:
+			// a base outside the repository; p.get() on a smart pointer
+			return lang.Unbound(lang.RuleExternal, 0)
+		}
+		return lang.Unbound(lang.RuleUnresolved, 0)
+	}
+	if ext {
+		return lang.Unbound(lang.RuleExternal, 0)
+	}
+	return uniqueMethod(ctx, r.Name)
+}
+
+// qualifierType types the qualifier of member reference r: its head, then
+// each member after it; ext reports a type outside the repository.
+func qualifierType(ctx *lang.Context, r *lang.Ref, depth int) (*lang.Target, bool) {
 	segs := splitQualifier(r.Qualifier)
 	var typ *lang.Target
 	ext := false
@@ -995,26 +1036,7 @@ func resolveMember(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		}
 		typ, ext = fieldType(ctx, typ, s, 0)
 	}
-	if typ != nil {
-		m, indirect, mext := method(ctx, typ, r.Name, 0)
-		switch {
-		case m != nil:
-			if m.Path == ctx.File.Path {
-				return lang.Bound(m, lang.RuleSameFile)
-			}
-			return lang.Bound(m, lang.RuleReceiver)
-		case indirect:
-			return lang.Unbound(lang.RuleUnresolved, 0) // a call through a function pointer member
-		case mext, smartPointerMethods[r.Name]:
-			// a base outside the repository; p.get() on a smart pointer
-			return lang.Unbound(lang.RuleExternal, 0)
-		}
-		return lang.Unbound(lang.RuleUnresolved, 0)
-	}
-	if ext {
-		return lang.Unbound(lang.RuleExternal, 0)
-	}
-	return uniqueMethod(ctx, r.Name)
+	return typ, ext
 }
 
 // smartPointerMethods are the methods of std::unique_ptr, shared_ptr and
@@ -1023,6 +1045,11 @@ var smartPointerMethods = map[string]bool{
 	"get": true, "reset": true, "release": true, "swap": true, "use_count": true, "lock": true, "expired": true,
 	"value": true, "has_value": true, "value_or": true, "emplace": true, "owner_before": true,
 }
+
+// smartElementMethods are the methods of smart pointers and optional that
+// give the element: spdlog's "auto pool_ptr = thread_pool_.lock();
+// pool_ptr->post_log(...)" on a std::weak_ptr<details::thread_pool>.
+var smartElementMethods = map[string]bool{"lock": true, "get": true, "value": true}
 
 // headType types the first part of a qualifier the extractor could not: a
 // member of the class the reference is made in (or of its bases), or a
@@ -1077,6 +1104,13 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) (*lang.Target
 		return nil, false
 	}
 	res := resolveRef(ctx, r, depth+1)
+	if res.Rule == lang.RuleExternal && smartElementMethods[r.Name] && r.Qualifier != "" {
+		// p.lock(), p.get(), o.value() on a smart pointer or optional
+		// give its element, the type its declaration stands for
+		if typ, _ := qualifierType(ctx, r, depth+1); typ != nil {
+			return typ, false
+		}
+	}
 	if res.Rule == lang.RuleExternal {
 		return nil, true
 	}
