@@ -1,6 +1,10 @@
 package kotlin
 
-import "github.com/sdl-dev/sdl/lang"
+import (
+	"bytes"
+
+	"github.com/sdl-dev/sdl/lang"
+)
 
 // primaryConstructorVisibility returns what the parser reads instead of
 // src: the visibility modifier of every primary constructor ("class A
@@ -11,6 +15,13 @@ import "github.com/sdl-dev/sdl/lang"
 // members are lost); "@A @B open class K constructor()" it reads right. The
 // walker takes nothing from that modifier, and the tree keeps the original
 // text. Same length, so every offset and line still holds.
+//
+// The grammar also ends the class at a line break before a bare
+// "constructor" ("class Options\n  private constructor(", as ktfmt
+// writes a long header: moshi's JsonReader.Options made the whole of
+// JsonReader an error). There the keyword moves up behind the name, one
+// space after it, and the gap's line breaks follow it: "class Options
+// constructor\n   (" the grammar reads right, and every line still holds.
 func primaryConstructorVisibility(src []byte) []byte {
 	var out []byte
 	for i := 0; i+len("class") <= len(src); i++ {
@@ -25,18 +36,22 @@ func primaryConstructorVisibility(src []byte) []byte {
 		if k == j {
 			continue
 		}
+		hdr := k // the end of the name or of its type parameters
 		j = skipSpace(src, k)
 		if j < len(src) && src[j] == '<' {
 			if j = lang.ClosingBracket(src, j, '<', '>'); j < 0 {
 				continue
 			}
+			hdr = j
 			j = skipSpace(src, j)
 		}
+		annotated := false
 		// the visibility words between the class name (or its annotations
 		// on the constructor) and the keyword
 		var vis [][2]int
 		for j < len(src) {
 			if src[j] == '@' {
+				annotated = true
 				k := j + 1
 				for k < len(src) && (isIdent(src[k]) || src[k] == '.') {
 					k++
@@ -59,11 +74,15 @@ func primaryConstructorVisibility(src []byte) []byte {
 			}
 			break
 		}
-		if len(vis) == 0 || !word(src, j, "constructor") {
+		if !word(src, j, "constructor") {
 			continue
 		}
 		end := j + len("constructor")
 		if k := skipSpace(src, end); k >= len(src) || src[k] != '(' {
+			continue
+		}
+		broken := !annotated && bytes.IndexByte(src[hdr:j], '\n') >= 0
+		if len(vis) == 0 && !broken {
 			continue
 		}
 		if out == nil {
@@ -74,12 +93,29 @@ func primaryConstructorVisibility(src []byte) []byte {
 				out[k] = ' '
 			}
 		}
+		if broken {
+			moveUp(out[hdr:end])
+		}
 		i = end - 1
 	}
 	if out == nil {
 		return src
 	}
 	return out
+}
+
+// moveUp rewrites gap, white space (line breaks among it) then the
+// keyword "constructor", as " constructor" then the same white space less
+// one byte that is not a line break; a gap of line breaks alone stays.
+func moveUp(gap []byte) {
+	ws := len(gap) - len("constructor")
+	r := bytes.IndexFunc(gap[:ws], func(c rune) bool { return c != '\n' && c != '\r' })
+	if r < 0 {
+		return
+	}
+	rest := append(append([]byte(nil), gap[:r]...), gap[r+1:ws]...)
+	copy(gap, " constructor")
+	copy(gap[len(" constructor"):], rest)
 }
 
 // visibilityWord returns the length of the visibility modifier at i, 0 if

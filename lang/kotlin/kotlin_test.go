@@ -182,3 +182,46 @@ fun main() {
 		t.Errorf("symbols %v", got)
 	}
 }
+
+// A primary constructor on the line after the class name (ktfmt's long
+// header), with or without a visibility, keeps the class and the class
+// around it (moshi's JsonReader, whose Options made all of it an error):
+// members, parameters and lines hold; a name at column 0 of the next line
+// is left alone.
+func TestPrimaryConstructorOnNextLine(t *testing.T) {
+	f := langtest.Extract(t, "src/JsonReader.kt", `package com.squareup.moshi
+
+public sealed class JsonReader : Closeable {
+  public abstract fun peek(): Token
+
+  public class Options
+  private constructor(
+    internal val strings: Array<out String>,
+  ) {
+    public fun strings(): List<String> = strings.toList()
+  }
+
+  public class Plain<T>
+      constructor(val value: T) {
+    fun get(): T = value
+  }
+
+  public fun after(): Int = 1
+}
+`)
+	if s := langtest.Sym(t, f, "JsonReader"); s.Kind != lang.KindClass || s.Range.StartLine != 3 || s.Range.EndLine != 19 {
+		t.Errorf("JsonReader = %+v", s)
+	}
+	if s := langtest.Sym(t, f, "JsonReader.Options"); s.Range.StartLine != 6 || s.Range.EndLine != 11 ||
+		!strings.Contains(s.Signature.Text, "constructor") {
+		t.Errorf("Options = %+v", s)
+	}
+	langtest.Sym(t, f, "JsonReader.Options.strings")
+	if s := langtest.Sym(t, f, "JsonReader.Plain.get"); s.Range.StartLine != 15 {
+		t.Errorf("Plain.get = %+v", s)
+	}
+	langtest.Sym(t, f, "JsonReader.Plain.value")
+	if s := langtest.Sym(t, f, "JsonReader.after"); s.Kind != lang.KindMethod || s.Range.StartLine != 18 {
+		t.Errorf("after = %+v", s)
+	}
+}
