@@ -283,12 +283,25 @@ func misreadClass(t *lang.Tree, n, name int32, s *lang.Symbol) []string {
 		e = next
 	}
 	s.Exported, s.Visibility = true, lang.VisPublic
-	switch w := t.Text(t.FirstNamedChild(t.Parent(name))); w {
-	case "private", "protected", "internal":
-		s.Exported, s.Visibility = false, w
-	case "public":
-	default:
-		mods = append(mods, w)
+	// the modifier before "class", or the two of "(args) public annotation"
+	// when the last annotation lost its arguments to the infix call
+	words := []int32{t.FirstNamedChild(t.Parent(name))}
+	if head := words[0]; t.Kind(head) == "infix_expression" {
+		words = words[:0]
+		for ch := range t.NamedChildren(head) {
+			if t.Kind(ch) == "identifier" {
+				words = append(words, ch)
+			}
+		}
+	}
+	for _, ch := range words {
+		switch w := t.Text(ch); w {
+		case "private", "protected", "internal":
+			s.Exported, s.Visibility = false, w
+		case "public":
+		default:
+			mods = append(mods, w)
+		}
 	}
 	s.Signature.Text = lang.OneLine(t.Text(n))
 	return mods

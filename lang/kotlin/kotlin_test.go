@@ -225,3 +225,28 @@ public sealed class JsonReader : Closeable {
 		t.Errorf("after = %+v", s)
 	}
 }
+
+// Two annotations with arguments and a visibility before an annotation
+// class with neither parameters nor body (moshi's ToJson and FromJson,
+// which its Java tests import) still make a class, its visibility read.
+func TestAnnotatedMarkerClassWithVisibility(t *testing.T) {
+	f := langtest.Extract(t, "src/ToJson.kt", `package com.squareup.moshi
+
+@Retention(RUNTIME) @Target(FUNCTION) public annotation class ToJson
+
+@Retention(RUNTIME) @Target(FUNCTION) internal annotation class Hidden
+
+fun after() {}
+`)
+	to := langtest.Sym(t, f, "ToJson")
+	if to.Kind != lang.KindClass || !to.Exported || to.Range.StartLine != 3 ||
+		!slices.Contains(to.Signature.Modifiers, "@Target") || !slices.Contains(to.Signature.Modifiers, "annotation") {
+		t.Errorf("ToJson = %+v", to)
+	}
+	if h := langtest.Sym(t, f, "Hidden"); h.Kind != lang.KindClass || h.Exported || h.Visibility != "internal" {
+		t.Errorf("Hidden = %+v", h)
+	}
+	if got := langtest.Symbols(f); len(got) != 3 {
+		t.Errorf("symbols %v", got)
+	}
+}
