@@ -52,16 +52,28 @@ func bindings(fi *lang.FileInfo) map[string]lang.Binding {
 
 func isPath(p string) bool { return strings.HasSuffix(p, ".java") }
 
-// pkgInRepo reports whether some file of the repository declares
-// exactly package pkg.
+// typePath reports whether the types of file p are Java's to see: a
+// Java file's, and a Kotlin file's (not a script's), which compile to the
+// same classes in the same packages. A project that mixes the two (moshi:
+// Kotlin sources, Java tests and examples) imports one from the other.
+func typePath(p string) bool { return isPath(p) || strings.HasSuffix(p, ".kt") }
+
+// pkgLangs are the languages whose files declare the packages Java
+// imports from.
+var pkgLangs = [...]string{"java", "kotlin"}
+
+// pkgInRepo reports whether some Java or Kotlin file of the repository
+// declares exactly package pkg.
 func pkgInRepo(tab lang.Table, pkg string) bool {
 	if pkg == "" {
 		return false
 	}
 	return tab.Memo("java.pkg\x00"+pkg, func() string {
-		for _, f := range tab.ModuleFiles("java", pkg) {
-			if fi := tab.File(f); fi != nil && fi.Module == pkg {
-				return "1"
+		for _, l := range pkgLangs {
+			for _, f := range tab.ModuleFiles(l, pkg) {
+				if fi := tab.File(f); fi != nil && fi.Module == pkg && typePath(f) {
+					return "1"
+				}
 			}
 		}
 		return ""
@@ -72,7 +84,7 @@ func pkgInRepo(tab lang.Table, pkg string) bool {
 // ties between source roots that repeat a package (main and test).
 func topType(tab lang.Table, pkg, name, dir string) *lang.Target {
 	cands := lang.Pick(tab.ByName(name), func(t *lang.Target) bool {
-		return t.Container == "" && lang.IsTypeKind(t.Kind) && t.Module == pkg && isPath(t.Path)
+		return t.Container == "" && lang.IsTypeKind(t.Kind) && t.Module == pkg && typePath(t.Path)
 	})
 	if pkg == "" {
 		// the default package: files without a package clause, per directory
@@ -436,16 +448,19 @@ func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolu
 	case "*":
 		if pkgInRepo(tab, imp.Source) {
 			var first string
-			for _, f := range tab.ModuleFiles("java", imp.Source) {
-				if fi := tab.File(f); fi == nil || fi.Module != imp.Source {
-					continue
-				}
-				if first == "" {
-					first = f
-				}
-				if !lang.TestFile(tab, f) {
-					first = f
-					break
+		files:
+			for _, l := range pkgLangs {
+				for _, f := range tab.ModuleFiles(l, imp.Source) {
+					if fi := tab.File(f); fi == nil || fi.Module != imp.Source || !typePath(f) {
+						continue
+					}
+					if first == "" {
+						first = f
+					}
+					if !lang.TestFile(tab, f) {
+						first = f
+						break files
+					}
 				}
 			}
 			if t := lang.ModuleTarget(tab, first); t != nil {
