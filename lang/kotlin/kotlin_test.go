@@ -250,3 +250,30 @@ fun after() {}
 		t.Errorf("symbols %v", got)
 	}
 }
+
+// A function reference is a call of the function it names (moshi's
+// peeked.use(::labelIndex), labelIndex's only caller): "::g", "A::g",
+// "x::g", "this::g", and "::A" constructs A; navigation is not one.
+func TestFunctionReference(t *testing.T) {
+	f := langtest.Extract(t, "src/A.kt", `package a
+
+class A {
+  fun f(x: A): Int = x.use(::g)
+  fun h(x: A) {
+    listOf(1).map(A::g)
+    foo(x::k)
+    bar(::A)
+    baz(this::m)
+    qux(String::class, A::class.java)
+    x.n
+  }
+  fun g(x: Int) = x
+}
+`)
+	langtest.WantAll(t, langtest.Refs(f), "A.f call g", "A.h call A.g", "A.h call x.k", "A.h new A", "A.h call this.m")
+	for _, r := range langtest.Refs(f) {
+		if strings.Contains(r, "x.n") || strings.Contains(r, "class") {
+			t.Errorf("navigation read as a reference: %s", r)
+		}
+	}
+}
