@@ -144,3 +144,83 @@ func skipSpace(src []byte, i int) int {
 func isIdent(b byte) bool {
 	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b >= 0x80
 }
+
+// multiDollarStrings returns what the parser reads for Kotlin 2.2's
+// multi-dollar strings, $$"{\"$foo\": 1}" and $$"""...""", which the
+// pinned grammar does not know (a syntax error, moshi's
+// GeneratedAdaptersTest): the prefix's dollars become spaces; in the
+// body, a run of fewer dollars than the prefix's before a name or '{' is
+// text, so spaces too, and a run of as many or more interpolates as one
+// '$' (the literal ones before it become spaces). What remains is a
+// string the grammar reads, of the same length and lines.
+func multiDollarStrings(src []byte) []byte {
+	var out []byte
+	for i := 0; i+2 < len(src); i++ {
+		if src[i] != '$' || src[i+1] != '$' ||
+			i > 0 && (isIdent(src[i-1]) || src[i-1] == '$' || src[i-1] == '"' || src[i-1] == '\\') {
+			continue
+		}
+		q := i
+		for q < len(src) && src[q] == '$' {
+			q++
+		}
+		n := q - i
+		if q >= len(src) || src[q] != '"' {
+			i = q - 1
+			continue
+		}
+		raw := q+2 < len(src) && src[q+1] == '"' && src[q+2] == '"'
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		lang.Blank(out[i:q])
+		j := q + 1
+		if raw {
+			j = q + 3
+		}
+	body:
+		for j < len(src) {
+			switch c := src[j]; {
+			case !raw && c == '\\':
+				j += 2
+			case !raw && c == '\n':
+				break body // unterminated: leave the rest to the grammar
+			case c == '"':
+				if !raw {
+					j++
+					break body
+				}
+				if j+2 < len(src) && src[j+1] == '"' && src[j+2] == '"' {
+					j += 3
+					break body
+				}
+				j++
+			case c == '$':
+				k := j
+				for k < len(src) && src[k] == '$' {
+					k++
+				}
+				next := k < len(src) && (src[k] == '{' || isIdent(src[k]))
+				switch {
+				case k-j >= n && next:
+					lang.Blank(out[j : k-1])
+					if src[k] == '{' {
+						if k = lang.ClosingBracket(src, k, '{', '}'); k < 0 {
+							break body
+						}
+					}
+				case next:
+					lang.Blank(out[j:k])
+				}
+				j = k
+			default:
+				j++
+			}
+		}
+		i = j - 1
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}

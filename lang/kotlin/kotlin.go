@@ -48,7 +48,7 @@ func init() {
 		Finish:    finish,
 		Resolver:  resolver,
 		SkelRules: skeleton,
-		Fixup:     primaryConstructorVisibility,
+		Fixup:     func(src []byte) []byte { return multiDollarStrings(primaryConstructorVisibility(src)) },
 	})
 }
 

@@ -277,3 +277,26 @@ class A {
 		}
 	}
 }
+
+// Multi-dollar strings (Kotlin 2.2), $$"..." and $$"""...""", are no
+// syntax errors (moshi's GeneratedAdaptersTest): a single '$' in them is
+// text, "$$name" and "$${...}" interpolate, and the code after them keeps
+// its symbols and lines.
+func TestMultiDollarStrings(t *testing.T) {
+	f := langtest.Extract(t, "src/DollarTest.kt", `package a
+
+class DollarTest {
+  fun json(foo: String): String {
+    val a = $$"{\"$foo\": \"bar\"}"
+    val b = $$"""{"$schema": "$${foo.trim()}", "x": $$foo, "y": ${"$"}}"""
+    return a + b + "plain $foo"
+  }
+
+  fun after(): Int = 1
+}
+`)
+	if s := langtest.Sym(t, f, "DollarTest.after"); s.Range.StartLine != 10 {
+		t.Errorf("after = %+v", s)
+	}
+	langtest.WantAll(t, langtest.Refs(f), "DollarTest.json call foo.trim [String]")
+}
