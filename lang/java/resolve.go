@@ -369,7 +369,10 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 // (and Enum's) methods outside the repository.
 var members = &lang.MemberRules{
 	Own: func(tab lang.Table, typ *lang.Target, name string) *lang.Target {
-		return findMember(tab, typ, name, lang.KindMethod)
+		if m := findMember(tab, typ, name, lang.KindMethod); m != nil || !strings.HasSuffix(typ.Path, ".kt") {
+			return m
+		}
+		return kotlinProperty(tab, typ, name)
 	},
 	Bases: func(tab lang.Table, typ *lang.Target, _ int) []lang.BaseRef {
 		out := make([]lang.BaseRef, 0, len(typ.Bases))
@@ -382,6 +385,32 @@ var members = &lang.MemberRules{
 	RootMember: func(_ lang.Table, typ *lang.Target, _ int, name string) bool {
 		return (len(typ.Bases) == 0 || typ.Kind == lang.KindInterface) && (objectMethods[name] || enumMethods[name])
 	},
+}
+
+// kotlinProperty is the property of Kotlin class typ that Java calls
+// through its accessor: getPath() calls path, setLenient(b) lenient or
+// isLenient, isLenient() isLenient or lenient (moshi's Java tests, 134
+// accessor calls on JsonReader and JsonWriter), or nil.
+func kotlinProperty(tab lang.Table, typ *lang.Target, name string) *lang.Target {
+	for _, prefix := range [...]string{"get", "set", "is"} {
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok || rest == "" || !lang.IsUpper(rest) {
+			continue
+		}
+		cands := []string{strings.ToLower(rest[:1]) + rest[1:], rest}
+		switch prefix {
+		case "is":
+			cands = append([]string{name}, cands...)
+		case "set":
+			cands = append(cands, "is"+rest) // var isLenient: setLenient(b)
+		}
+		for _, c := range cands {
+			if f := findMember(tab, typ, c, lang.KindVariable); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
 }
 
 // findMethod finds method name of typ or of its supertypes. ext
