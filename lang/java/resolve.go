@@ -52,16 +52,28 @@ func bindings(fi *lang.FileInfo) map[string]lang.Binding {
 
 func isPath(p string) bool { return strings.HasSuffix(p, ".java") }
 
-// pkgInRepo reports whether some file of the repository declares
-// exactly package pkg.
+// typePath reports whether the types of file p are Java's to see: a
+// Java file's, and a Kotlin file's (not a script's), which compile to the
+// same classes in the same packages. A project that mixes the two (moshi:
+// Kotlin sources, Java tests and examples) imports one from the other.
+func typePath(p string) bool { return isPath(p) || strings.HasSuffix(p, ".kt") }
+
+// pkgLangs are the languages whose files declare the packages Java
+// imports from.
+var pkgLangs = [...]string{"java", "kotlin"}
+
+// pkgInRepo reports whether some Java or Kotlin file of the repository
+// declares exactly package pkg.
 func pkgInRepo(tab lang.Table, pkg string) bool {
 	if pkg == "" {
 		return false
 	}
 	return tab.Memo("java.pkg\x00"+pkg, func() string {
-		for _, f := range tab.ModuleFiles("java", pkg) {
-			if fi := tab.File(f); fi != nil && fi.Module == pkg {
-				return "1"
+		for _, l := range pkgLangs {
+			for _, f := range tab.ModuleFiles(l, pkg) {
+				if fi := tab.File(f); fi != nil && fi.Module == pkg && typePath(f) {
+					return "1"
+				}
 			}
 		}
 		return ""
@@ -72,7 +84,7 @@ func pkgInRepo(tab lang.Table, pkg string) bool {
 // ties between source roots that repeat a package (main and test).
 func topType(tab lang.Table, pkg, name, dir string) *lang.Target {
 	cands := lang.Pick(tab.ByName(name), func(t *lang.Target) bool {
-		return t.Container == "" && lang.IsTypeKind(t.Kind) && t.Module == pkg && isPath(t.Path)
+		return t.Container == "" && lang.IsTypeKind(t.Kind) && t.Module == pkg && typePath(t.Path)
 	})
 	if pkg == "" {
 		// the default package: files without a package clause, per directory
@@ -357,7 +369,10 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 // (and Enum's) methods outside the repository.
 var members = &lang.MemberRules{
 	Own: func(tab lang.Table, typ *lang.Target, name string) *lang.Target {
-		return findMember(tab, typ, name, lang.KindMethod)
+		if m := findMember(tab, typ, name, lang.KindMethod); m != nil || !strings.HasSuffix(typ.Path, ".kt") {
+			return m
+		}
+		return kotlinProperty(tab, typ, name)
 	},
 	Bases: func(tab lang.Table, typ *lang.Target, _ int) []lang.BaseRef {
 		out := make([]lang.BaseRef, 0, len(typ.Bases))
@@ -370,6 +385,32 @@ var members = &lang.MemberRules{
 	RootMember: func(_ lang.Table, typ *lang.Target, _ int, name string) bool {
 		return (len(typ.Bases) == 0 || typ.Kind == lang.KindInterface) && (objectMethods[name] || enumMethods[name])
 	},
+}
+
+// kotlinProperty is the property of Kotlin class typ that Java calls
+// through its accessor: getPath() calls path, setLenient(b) lenient or
+// isLenient, isLenient() isLenient or lenient (moshi's Java tests, 134
+// accessor calls on JsonReader and JsonWriter), or nil.
+func kotlinProperty(tab lang.Table, typ *lang.Target, name string) *lang.Target {
+	for _, prefix := range [...]string{"get", "set", "is"} {
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok || rest == "" || !lang.IsUpper(rest) {
+			continue
+		}
+		cands := []string{strings.ToLower(rest[:1]) + rest[1:], rest}
+		switch prefix {
+		case "is":
+			cands = append([]string{name}, cands...)
+		case "set":
+			cands = append(cands, "is"+rest) // var isLenient: setLenient(b)
+		}
+		for _, c := range cands {
+			if f := findMember(tab, typ, c, lang.KindVariable); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
 }
 
 // findMethod finds method name of typ or of its supertypes. ext
@@ -436,16 +477,19 @@ func resolveImport(ctx *lang.Context, imp *lang.Import, name string) lang.Resolu
 	case "*":
 		if pkgInRepo(tab, imp.Source) {
 			var first string
-			for _, f := range tab.ModuleFiles("java", imp.Source) {
-				if fi := tab.File(f); fi == nil || fi.Module != imp.Source {
-					continue
-				}
-				if first == "" {
-					first = f
-				}
-				if !lang.TestFile(tab, f) {
-					first = f
-					break
+		files:
+			for _, l := range pkgLangs {
+				for _, f := range tab.ModuleFiles(l, imp.Source) {
+					if fi := tab.File(f); fi == nil || fi.Module != imp.Source || !typePath(f) {
+						continue
+					}
+					if first == "" {
+						first = f
+					}
+					if !lang.TestFile(tab, f) {
+						first = f
+						break files
+					}
 				}
 			}
 			if t := lang.ModuleTarget(tab, first); t != nil {

@@ -61,8 +61,10 @@ func init() {
 	lang.Register(spec("javascript", []string{".js", ".jsx", ".mjs", ".cjs"}, grammar.JavaScript(), loneAmpersands, jsTags+jsFields, roots))
 	tsRoots := append(slices.Clone(roots), "interface_declaration", "type_alias_declaration", "enum_declaration",
 		"internal_module", "module", "function_signature", "abstract_class_declaration")
-	lang.Register(spec("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript(), separateCallSignatures, jsTags+tsTags, tsRoots))
-	lang.Register(spec("tsx", []string{".tsx"}, grammar.TSX(), loneAmpersands, jsTags+tsTags, tsRoots))
+	lang.Register(spec("typescript", []string{".ts", ".mts", ".cts"}, grammar.TypeScript(),
+		func(src []byte) []byte { return keywordNames(separateCallSignatures(src)) }, jsTags+tsTags, tsRoots))
+	lang.Register(spec("tsx", []string{".tsx"}, grammar.TSX(),
+		func(src []byte) []byte { return keywordNames(loneAmpersands(src)) }, jsTags+tsTags, tsRoots))
 }
 
 // baseName reads the base an interface extends, ns.Base<T>, as Base of
@@ -1915,6 +1917,72 @@ func loneAmpersands(src []byte) []byte {
 		return src
 	}
 	return out
+}
+
+// keywordNames returns src with '_' for the first letter of each
+// "abstract", "accessor" and "using" that is a name, not the keyword: the
+// TypeScript grammars read those words as modifiers or a declaration
+// wherever they stand, so a property "abstract?: boolean", a method
+// "accessor()" and a variable "using" read in "${using}" or "f(using)"
+// were syntax errors (mikro-orm's typings.ts, defineEntity.ts and
+// SchemaHelper.ts, 50 errors in the last). A word is a name when what
+// follows it cannot follow the keyword: for the modifiers, one of
+// "?:(<=;,)!}" or the end; for "using", anything but a name
+// ("using x = f()", "await using x") or a word that continues an
+// expression ("using as T"). "_bstract" is a name of the same length;
+// the tree keeps the file's text.
+func keywordNames(src []byte) []byte {
+	var out []byte
+	for _, w := range [...]string{"abstract", "accessor", "using"} {
+		for i := 0; ; {
+			k := bytes.Index(src[i:], []byte(w))
+			if k < 0 {
+				break
+			}
+			k += i
+			i = k + len(w)
+			if k > 0 && identByte(src[k-1]) || i < len(src) && identByte(src[i]) || !keywordAsName(w, src[i:]) {
+				continue
+			}
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[k] = '_'
+		}
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}
+
+// keywordAsName reports whether keyword w, followed by rest, is a name.
+func keywordAsName(w string, rest []byte) bool {
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	if len(rest) == 0 {
+		return true
+	}
+	if w != "using" {
+		return bytes.IndexByte([]byte("?:(<=;,)!}"), rest[0]) >= 0
+	}
+	if !identByte(rest[0]) || '0' <= rest[0] && rest[0] <= '9' {
+		return true
+	}
+	n := 0
+	for n < len(rest) && identByte(rest[n]) {
+		n++
+	}
+	switch string(rest[:n]) {
+	case "as", "satisfies", "instanceof", "in":
+		return true
+	}
+	return false
+}
+
+// identByte reports whether c can be part of a JavaScript name (a byte
+// of a UTF-8 sequence counts as one).
+func identByte(c byte) bool {
+	return c == '_' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
 }
 
 // charRef reports whether b (what follows a '&') completes an HTML

@@ -1000,3 +1000,61 @@ function f(): void {
 		}
 	}
 }
+
+// TestKeywordNames: "abstract", "accessor" and "using" as names (a
+// property, a method, a variable) are no syntax errors in .ts and .tsx
+// (mikro-orm's typings.ts, defineEntity.ts, SchemaHelper.ts), and the
+// keywords they also are still read as keywords: an abstract class and
+// method, an auto-accessor, a using declaration. Names show the file's
+// text.
+func TestKeywordNames(t *testing.T) {
+	src := `export interface EntityMetadata {
+  comment?: string;
+  abstract?: boolean;
+  readonly?: boolean;
+}
+
+export type Meta = { abstract: boolean; class: string };
+
+export class PropertyBuilder {
+  accessor(
+    accessor: string | boolean = true,
+  ): PropertyBuilder {
+    return this.assignOptions({ accessor });
+  }
+  assignOptions(o: object): PropertyBuilder { return this; }
+}
+
+export abstract class Base {
+  abstract run(): void;
+  accessor size = 1;
+}
+
+export function createIndex(name: string): string {
+  using lock = acquire(name);
+  const using = accessMethod(name);
+  quote(using as string, using.length);
+  return ` + "`create index ${name}${using}`" + `;
+}
+
+export function after(): void {}
+`
+	for _, p := range []string{"src/typings.ts", "src/typings.tsx"} {
+		f := extractLoose(t, p, src)
+		if len(f.Errors) != 0 {
+			t.Errorf("%s: syntax errors: %+v", p, f.Errors)
+		}
+		symbolOf(t, f, lang.KindMethod, "PropertyBuilder.accessor")
+		symbolOf(t, f, lang.KindMethod, "PropertyBuilder.assignOptions")
+		symbolOf(t, f, lang.KindClass, "Base")
+		symbolOf(t, f, lang.KindMethod, "Base.run")
+		if s := symbolOf(t, f, lang.KindFunction, "after"); s.Range.StartLine != 30 {
+			t.Errorf("%s: after starts at line %d, want 30", p, s.Range.StartLine)
+		}
+		langtest.WantAll(t, langtest.Refs(f), "PropertyBuilder.accessor call this.assignOptions [PropertyBuilder]",
+			"createIndex call acquire", "createIndex call accessMethod", "createIndex call quote")
+		if sig := symbolOf(t, f, lang.KindClass, "Base").Signature.Text; !strings.Contains(sig, "abstract class Base") {
+			t.Errorf("%s: Base signature %q", p, sig)
+		}
+	}
+}

@@ -421,6 +421,12 @@ func exportUncached(tab lang.Table, file, name string, want wantKind, depth int)
 		if ext {
 			external = true
 		}
+		if t != nil && t.Path == f && !t.Exported && !exportListed(tab, f, name) {
+			// a top-level name f keeps to itself is none of its exports
+			// (mikro-orm's colors.ts has a const wrap beside entity/wrap.ts's
+			// export function wrap, both under core's export *)
+			t = nil
+		}
 		if t != nil {
 			if found != nil && found.ID != t.ID {
 				return nil, false // exported by two: ambiguous, as in ES
@@ -432,6 +438,17 @@ func exportUncached(tab lang.Table, file, name string, want wantKind, depth int)
 		return found, false
 	}
 	return nil, external
+}
+
+// exportListed reports whether file's export table names name (export { a },
+// export { a as name }).
+func exportListed(tab lang.Table, file, name string) bool {
+	for _, e := range exportTable(tab, file) {
+		if e.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // importedName is what name imported from file means: the default

@@ -48,7 +48,7 @@ func init() {
 		Finish:    finish,
 		Resolver:  resolver,
 		SkelRules: skeleton,
-		Fixup:     primaryConstructorVisibility,
+		Fixup:     func(src []byte) []byte { return multiDollarStrings(primaryConstructorVisibility(src)) },
 	})
 }
 
@@ -283,12 +283,25 @@ func misreadClass(t *lang.Tree, n, name int32, s *lang.Symbol) []string {
 		e = next
 	}
 	s.Exported, s.Visibility = true, lang.VisPublic
-	switch w := t.Text(t.FirstNamedChild(t.Parent(name))); w {
-	case "private", "protected", "internal":
-		s.Exported, s.Visibility = false, w
-	case "public":
-	default:
-		mods = append(mods, w)
+	// the modifier before "class", or the two of "(args) public annotation"
+	// when the last annotation lost its arguments to the infix call
+	words := []int32{t.FirstNamedChild(t.Parent(name))}
+	if head := words[0]; t.Kind(head) == "infix_expression" {
+		words = words[:0]
+		for ch := range t.NamedChildren(head) {
+			if t.Kind(ch) == "identifier" {
+				words = append(words, ch)
+			}
+		}
+	}
+	for _, ch := range words {
+		switch w := t.Text(ch); w {
+		case "private", "protected", "internal":
+			s.Exported, s.Visibility = false, w
+		case "public":
+		default:
+			mods = append(mods, w)
+		}
 	}
 	s.Signature.Text = lang.OneLine(t.Text(n))
 	return mods
@@ -562,6 +575,8 @@ func node(x *lang.Extractor, n int32, c state) {
 				}
 			}
 		}
+	case "callable_reference", "navigation_expression":
+		reference(x, n, c)
 	case "if_expression":
 		if c.top {
 			guard(x, n, c)
@@ -738,6 +753,43 @@ func propertyCode(x *lang.Extractor, n int32, c state) {
 // chains reads navigation chains of plain names ("a.b.c", "this.repo").
 var chains = &lang.ChainKinds{Ident: "identifier", SelfKind: "this_expression", SelfWord: "this", SuperKind: "super_expression",
 	Nav: "navigation_expression", Call: "call_expression"}
+
+// reference records a function reference, "::labelIndex" or
+// "Type::name", "value::name", as a call of it: it is passed to be called
+// (moshi's peeked.use(::labelIndex) was labelIndex's only caller). "::A"
+// constructs A.
+func reference(x *lang.Extractor, n int32, c state) {
+	t := x.Tree
+	var recv []int32
+	for ch := range t.NamedChildren(n) {
+		recv = append(recv, ch)
+	}
+	if len(recv) == 0 || t.Kind(recv[len(recv)-1]) != "identifier" || t.Text(recv[len(recv)-1]) == "class" {
+		return // Foo::class is the class, no call
+	}
+	last := recv[len(recv)-1]
+	recv = recv[:len(recv)-1]
+	if t.Kind(n) == "navigation_expression" {
+		// a member reference has "::" where navigation has "." (the tree
+		// keeps no operator: the text tells)
+		head := strings.TrimSuffix(t.Text(n), t.Text(last))
+		if len(recv) != 1 || !strings.HasSuffix(strings.TrimSpace(head), "::") {
+			return
+		}
+	} else if len(recv) != 0 {
+		return
+	}
+	r := lang.Ref{Kind: lang.RefCall, Name: t.Text(last), Symbol: c.sym}
+	if len(recv) == 1 {
+		r.Qualifier, r.QualifierCall = chains.Receiver(t, recv[0])
+		if r.Qualifier == "" {
+			return
+		}
+	} else if lang.IsUpper(r.Name) {
+		r.Kind = lang.RefNew
+	}
+	x.Ref(r, last)
+}
 
 func call(x *lang.Extractor, n int32, c state) {
 	t := x.Tree

@@ -182,3 +182,121 @@ fun main() {
 		t.Errorf("symbols %v", got)
 	}
 }
+
+// A primary constructor on the line after the class name (ktfmt's long
+// header), with or without a visibility, keeps the class and the class
+// around it (moshi's JsonReader, whose Options made all of it an error):
+// members, parameters and lines hold; a name at column 0 of the next line
+// is left alone.
+func TestPrimaryConstructorOnNextLine(t *testing.T) {
+	f := langtest.Extract(t, "src/JsonReader.kt", `package com.squareup.moshi
+
+public sealed class JsonReader : Closeable {
+  public abstract fun peek(): Token
+
+  public class Options
+  private constructor(
+    internal val strings: Array<out String>,
+  ) {
+    public fun strings(): List<String> = strings.toList()
+  }
+
+  public class Plain<T>
+      constructor(val value: T) {
+    fun get(): T = value
+  }
+
+  public fun after(): Int = 1
+}
+`)
+	if s := langtest.Sym(t, f, "JsonReader"); s.Kind != lang.KindClass || s.Range.StartLine != 3 || s.Range.EndLine != 19 {
+		t.Errorf("JsonReader = %+v", s)
+	}
+	if s := langtest.Sym(t, f, "JsonReader.Options"); s.Range.StartLine != 6 || s.Range.EndLine != 11 ||
+		!strings.Contains(s.Signature.Text, "constructor") {
+		t.Errorf("Options = %+v", s)
+	}
+	langtest.Sym(t, f, "JsonReader.Options.strings")
+	if s := langtest.Sym(t, f, "JsonReader.Plain.get"); s.Range.StartLine != 15 {
+		t.Errorf("Plain.get = %+v", s)
+	}
+	langtest.Sym(t, f, "JsonReader.Plain.value")
+	if s := langtest.Sym(t, f, "JsonReader.after"); s.Kind != lang.KindMethod || s.Range.StartLine != 18 {
+		t.Errorf("after = %+v", s)
+	}
+}
+
+// Two annotations with arguments and a visibility before an annotation
+// class with neither parameters nor body (moshi's ToJson and FromJson,
+// which its Java tests import) still make a class, its visibility read.
+func TestAnnotatedMarkerClassWithVisibility(t *testing.T) {
+	f := langtest.Extract(t, "src/ToJson.kt", `package com.squareup.moshi
+
+@Retention(RUNTIME) @Target(FUNCTION) public annotation class ToJson
+
+@Retention(RUNTIME) @Target(FUNCTION) internal annotation class Hidden
+
+fun after() {}
+`)
+	to := langtest.Sym(t, f, "ToJson")
+	if to.Kind != lang.KindClass || !to.Exported || to.Range.StartLine != 3 ||
+		!slices.Contains(to.Signature.Modifiers, "@Target") || !slices.Contains(to.Signature.Modifiers, "annotation") {
+		t.Errorf("ToJson = %+v", to)
+	}
+	if h := langtest.Sym(t, f, "Hidden"); h.Kind != lang.KindClass || h.Exported || h.Visibility != "internal" {
+		t.Errorf("Hidden = %+v", h)
+	}
+	if got := langtest.Symbols(f); len(got) != 3 {
+		t.Errorf("symbols %v", got)
+	}
+}
+
+// A function reference is a call of the function it names (moshi's
+// peeked.use(::labelIndex), labelIndex's only caller): "::g", "A::g",
+// "x::g", "this::g", and "::A" constructs A; navigation is not one.
+func TestFunctionReference(t *testing.T) {
+	f := langtest.Extract(t, "src/A.kt", `package a
+
+class A {
+  fun f(x: A): Int = x.use(::g)
+  fun h(x: A) {
+    listOf(1).map(A::g)
+    foo(x::k)
+    bar(::A)
+    baz(this::m)
+    qux(String::class, A::class.java)
+    x.n
+  }
+  fun g(x: Int) = x
+}
+`)
+	langtest.WantAll(t, langtest.Refs(f), "A.f call g", "A.h call A.g", "A.h call x.k", "A.h new A", "A.h call this.m")
+	for _, r := range langtest.Refs(f) {
+		if strings.Contains(r, "x.n") || strings.Contains(r, "class") {
+			t.Errorf("navigation read as a reference: %s", r)
+		}
+	}
+}
+
+// Multi-dollar strings (Kotlin 2.2), $$"..." and $$"""...""", are no
+// syntax errors (moshi's GeneratedAdaptersTest): a single '$' in them is
+// text, "$$name" and "$${...}" interpolate, and the code after them keeps
+// its symbols and lines.
+func TestMultiDollarStrings(t *testing.T) {
+	f := langtest.Extract(t, "src/DollarTest.kt", `package a
+
+class DollarTest {
+  fun json(foo: String): String {
+    val a = $$"{\"$foo\": \"bar\"}"
+    val b = $$"""{"$schema": "$${foo.trim()}", "x": $$foo, "y": ${"$"}}"""
+    return a + b + "plain $foo"
+  }
+
+  fun after(): Int = 1
+}
+`)
+	if s := langtest.Sym(t, f, "DollarTest.after"); s.Range.StartLine != 10 {
+		t.Errorf("after = %+v", s)
+	}
+	langtest.WantAll(t, langtest.Refs(f), "DollarTest.json call foo.trim [String]")
+}

@@ -20,6 +20,16 @@
   (#eq? @_class "class")
   (#any-of? @_mod "annotation" "enum" "open" "abstract" "sealed" "data" "inner" "value" "expect" "actual"
     "internal" "private" "public" "protected")) @definition.class
+; after two annotations with arguments and a visibility, "@Retention(RUNTIME)
+; @Target(FUNCTION) public annotation class ToJson", the last annotation
+; loses its arguments to an infix call "(FUNCTION) public annotation"
+(annotated_expression
+  (infix_expression
+    . (infix_expression . (parenthesized_expression) . (identifier) @_vis . (identifier) @_mod .)
+    . (identifier) @_class . (identifier) @name .)
+  (#eq? @_class "class")
+  (#any-of? @_vis "internal" "private" "public" "protected")
+  (#any-of? @_mod "annotation" "enum" "open" "abstract" "sealed" "data" "inner" "value" "expect" "actual")) @definition.class
 
 (function_declaration name: (identifier) @name (function_body)? @body) @definition.function
 (secondary_constructor (block)? @body) @definition.constructor
