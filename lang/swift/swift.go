@@ -8,8 +8,10 @@
 package swift
 
 import (
+	"bytes"
 	"embed"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -50,7 +52,7 @@ func init() {
 		Finish:    finish,
 		Resolver:  resolver,
 		SkelRules: skeleton,
-		Fixup:     emptyAttributeArgs,
+		Fixup:     fixup,
 	})
 }
 
@@ -234,7 +236,75 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Signature.Text = lang.OneLine(t.Text(n))
 	}
 	s.Signature.Modifiers = mods
+	if kept, start := sigStart(t, n); start > t.Nodes[n].StartByte && s.Signature.Text != "" {
+		switch t.Kind(n) {
+		case "enum_entry", "typealias_declaration", "associatedtype_declaration":
+		default:
+			x := lang.Extractor{Tree: t}
+			s.Signature.Text = strings.TrimSpace(kept + " " + x.HeaderTextFrom(n, start, d.Body))
+		}
+	}
+	if s.Doc == "" {
+		s.Doc = docAcrossDirectives(t, n)
+	}
 	return true
+}
+
+// sigStart is where the signature of declaration n starts, after the
+// attributes that lead it, and the text of those it keeps: @available(...)
+// is left out (its modifiers name it; deprecated overloads carry four that
+// crowded out the signature), the rest, @MainActor, @Reducer or
+// @Dependency(\.uuid), says what the declaration is.
+func sigStart(t *lang.Tree, n int32) (kept string, start uint32) {
+	start = t.Nodes[n].StartByte
+	m := t.ChildOfKind(n, "modifiers")
+	if m < 0 || t.Nodes[m].StartByte != start {
+		return "", start
+	}
+	var rest []string
+	for ch := range t.Children(m) {
+		if t.Kind(ch) != "attribute" && !t.IsComment(ch) {
+			break
+		}
+		if w := lang.OneLine(t.Text(ch)); t.Kind(ch) == "attribute" && !strings.HasPrefix(w, "@available") {
+			rest = append(rest, w)
+		}
+		start = t.Nodes[ch].EndByte
+	}
+	for start < t.Nodes[n].EndByte && isSpace(t.Src[start]) {
+		start++
+	}
+	return strings.Join(rest, " "), start
+}
+
+// docAcrossDirectives is the doc comment of declaration n when directive
+// lines stand between them, /// doc, #if X, @available(...), #endif, the
+// lines the fixup blanks; "" when none does.
+func docAcrossDirectives(t *lang.Tree, n int32) string {
+	c := t.PrevSibling(n)
+	if c < 0 || !t.IsComment(c) {
+		return ""
+	}
+	lines := bytes.Split(t.Src[t.Nodes[c].EndByte:t.Nodes[n].StartByte], []byte("\n"))
+	if len(lines) < 3 {
+		return "" // adjacent: the engine's, or none
+	}
+	for _, l := range lines[1 : len(lines)-1] {
+		if l = bytes.TrimSpace(l); directive(l) == "" {
+			return ""
+		}
+	}
+	var parts []string
+	line := t.Nodes[c].StartRow
+	for ; c >= 0 && t.IsComment(c); c = t.PrevSibling(c) {
+		if len(parts) > 0 && t.Nodes[c].EndRow+1 < line {
+			break
+		}
+		parts = append(parts, t.Text(c))
+		line = t.Nodes[c].StartRow
+	}
+	slices.Reverse(parts)
+	return lang.CleanComment(strings.Join(parts, "\n"))
 }
 
 // classSymbol reads a type's kind, type parameters, bases and fields.
