@@ -647,7 +647,7 @@ func propertyCode(x *lang.Extractor, n int32, c state) {
 	}
 	call := ""
 	if value >= 0 && t.Kind(value) == "call_expression" && typ == "" {
-		if f := t.FirstNamedChild(value); f >= 0 {
+		if f := callee(t, value); f >= 0 {
 			call = chains.Chain(x.Tree, f)
 		}
 	}
@@ -672,6 +672,22 @@ func propertyCode(x *lang.Extractor, n int32, c state) {
 			node(x, ch, inner)
 		}
 	}
+}
+
+// callee is what call expression n calls, through trailing closures: the
+// grammar reads TestStore(initialState: s) { Feature() } as a call of the
+// call TestStore(initialState: s), and the local it initialises is a
+// TestStore all the same.
+func callee(t *lang.Tree, n int32) int32 {
+	f := t.FirstNamedChild(n)
+	for f >= 0 && t.Kind(f) == "call_expression" {
+		cs := t.ChildOfKind(n, "call_suffix")
+		if cs < 0 || t.ChildOfKind(cs, "value_arguments") >= 0 {
+			break
+		}
+		n, f = f, t.FirstNamedChild(f)
+	}
+	return f
 }
 
 // chains reads navigation chains of plain names ("a.b.c", "self.repo").
