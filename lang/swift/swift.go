@@ -646,8 +646,8 @@ func propertyCode(x *lang.Extractor, n int32, c state) {
 		}
 	}
 	call := ""
-	if value >= 0 && t.Kind(value) == "call_expression" && typ == "" {
-		if f := callee(t, value); f >= 0 {
+	if v := unwrapTry(t, value); v >= 0 && t.Kind(v) == "call_expression" && typ == "" {
+		if f := callee(t, v); f >= 0 {
 			call = chains.Chain(x.Tree, f)
 		}
 	}
@@ -680,7 +680,14 @@ func propertyCode(x *lang.Extractor, n int32, c state) {
 // TestStore all the same.
 func callee(t *lang.Tree, n int32) int32 {
 	f := t.FirstNamedChild(n)
-	for f >= 0 && t.Kind(f) == "call_expression" {
+	for f >= 0 {
+		// await TestStore(...) { ... } nests the await inside the outer call
+		if in := unwrapTry(t, f); in != f && t.Kind(in) == "call_expression" {
+			f = in
+		}
+		if t.Kind(f) != "call_expression" {
+			break
+		}
 		cs := t.ChildOfKind(n, "call_suffix")
 		if cs < 0 || t.ChildOfKind(cs, "value_arguments") >= 0 {
 			break
@@ -688,6 +695,15 @@ func callee(t *lang.Tree, n int32) int32 {
 		n, f = f, t.FirstNamedChild(f)
 	}
 	return f
+}
+
+// unwrapTry is the expression that try and await, try await f(), wrap:
+// a local's value is what the call returns all the same.
+func unwrapTry(t *lang.Tree, n int32) int32 {
+	for n >= 0 && (t.Kind(n) == "try_expression" || t.Kind(n) == "await_expression") {
+		n = t.Field(n, "expr")
+	}
+	return n
 }
 
 // chains reads navigation chains of plain names ("a.b.c", "self.repo").
