@@ -271,8 +271,19 @@ func sigStart(t *lang.Tree, n int32) (kept string, start uint32) {
 		}
 		start = t.Nodes[ch].EndByte
 	}
-	for start < t.Nodes[n].EndByte && isSpace(t.Src[start]) {
-		start++
+	// and the directive lines the fixup blanked among them: #endif
+	for end := t.Nodes[n].EndByte; ; {
+		for start < end && isSpace(t.Src[start]) {
+			start++
+		}
+		line := t.Src[start:end]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		if directive(bytes.TrimSpace(line)) == "" {
+			break
+		}
+		start += uint32(len(line))
 	}
 	return strings.Join(rest, " "), start
 }

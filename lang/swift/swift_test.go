@@ -164,6 +164,11 @@ func TestFixupComposableArchitecture(t *testing.T) {
   #endif
   @discardableResult
   public func send(animation: Int) -> Int { 0 }
+
+  #if Deprecations
+    @available(*, deprecated, renamed: "scope(_:)")
+  #endif
+  public func scoped(state: Int) -> Int { 0 }
 }
 `
 	f := langtest.Extract(t, "Sources/Core/Store.swift", src)
@@ -180,6 +185,9 @@ func TestFixupComposableArchitecture(t *testing.T) {
 				t.Errorf("modifiers %v, want both @available", s.Signature.Modifiers)
 			}
 		}
+	}
+	if s := langtest.Sym(t, f, "Store.scoped"); s.Signature.Text != "public func scoped(state: Int) -> Int" {
+		t.Errorf("scoped's signature %q", s.Signature.Text)
 	}
 	got := string(fixup([]byte(src)))
 	for _, want := range []string{"Relay<Void>([])", "init(internal: [])", "send([]); return []", "typealias V = ()",
