@@ -901,7 +901,10 @@ func (b *build) reresolve(ctx context.Context, tx querier, w *writer, tab *sqlTa
 				continue
 			}
 			lctx.From = t
-			ref := lang.Ref{Kind: c.e.kind, Name: c.e.name, Qualifier: c.e.qual, QualifierType: c.e.qualType, QualifierCall: c.e.qualCall}
+			// the line picks the import a function makes above it (Python's
+			// from .markup import render inside the caller)
+			ref := lang.Ref{Kind: c.e.kind, Name: c.e.name, Qualifier: c.e.qual, QualifierType: c.e.qualType, QualifierCall: c.e.qualCall,
+				Line: c.e.line}
 			res = g.Resolve(l, lctx, &ref)
 		}
 		ne := makeEdge(c.e.src, c.e.kind, c.e.name, c.e.qual, c.e.qualType, c.e.qualCall, c.e.line, res)

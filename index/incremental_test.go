@@ -160,6 +160,40 @@ func testIncremental(t *testing.T, limit bool) {
 	}
 }
 
+// TestIncrementalLocalImport: a call bound through an import inside its
+// function (rich's Text.from_markup: from .markup import render) binds
+// the same when a change elsewhere, a method of the same name renamed,
+// has the edge resolved again without a parse: the import is found by the
+// call's line, as in a full build.
+func TestIncrementalLocalImport(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "pkg/__init__.py", "")
+	writeFile(t, root, "pkg/markup.py", "def render(s):\n    return s\n")
+	writeFile(t, root, "pkg/text.py", "class Text:\n    @classmethod\n    def from_markup(cls, s):\n"+
+		"        from .markup import render\n\n        return render(s)\n")
+	writeFile(t, root, "pkg/spinner.py", "class Spinner:\n    def render(self):\n        return 1\n")
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "inc.db")
+	if _, err := Run(ctx, testOptions(root, db)); err != nil {
+		t.Fatal(err)
+	}
+	replaceIn(t, root, "pkg/spinner.py", "def render(self)", "def render_frame(self)")
+	if _, err := Run(ctx, testOptions(root, db)); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(t.TempDir(), "fresh.db")
+	if _, err := Run(ctx, testOptions(root, fresh)); err != nil {
+		t.Fatal(err)
+	}
+	got, want := string(dump(t, db, "edges")), string(dump(t, fresh, "edges"))
+	if !strings.Contains(want, "render") {
+		t.Fatalf("a fresh index has no edge to render:\n%s", want)
+	}
+	if got != want {
+		t.Errorf("incremental edges differ from a fresh index:\n%s", lineDiff(want, got))
+	}
+}
+
 // TestDeterministic indexes the same tree twice and expects the same bytes.
 func TestDeterministic(t *testing.T) {
 	for _, dir := range fixtures(t) {

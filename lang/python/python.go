@@ -1041,6 +1041,21 @@ func (p *walker) valueType(v int32, c *state) (string, callInfo) {
 				}
 			}
 		}
+	case "conditional_expression":
+		// x = given if given is not None else Default(): the type of the
+		// first of the two values that tells (not the condition's, nor None)
+		i := 0
+		for o := range t.NamedChildren(v) {
+			if t.Kind(o) == "comment" {
+				continue
+			}
+			if i++; i == 2 || t.Kind(o) == "none" {
+				continue
+			}
+			if typ, call := p.valueType(o, c); typ != "" || call.fn != "" {
+				return typ, call
+			}
+		}
 	case "identifier", "attribute":
 		if t.Kind(v) == "identifier" && c.scope != nil {
 			if typ, call := c.scope.lookup(t.Text(v)); typ != "" || call.fn != "" {

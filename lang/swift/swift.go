@@ -8,8 +8,10 @@
 package swift
 
 import (
+	"bytes"
 	"embed"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -50,7 +52,7 @@ func init() {
 		Finish:    finish,
 		Resolver:  resolver,
 		SkelRules: skeleton,
-		Fixup:     emptyAttributeArgs,
+		Fixup:     fixup,
 	})
 }
 
@@ -234,7 +236,86 @@ func symbol(t *lang.Tree, d lang.Def, s *lang.Symbol) bool {
 		s.Signature.Text = lang.OneLine(t.Text(n))
 	}
 	s.Signature.Modifiers = mods
+	if kept, start := sigStart(t, n); start > t.Nodes[n].StartByte && s.Signature.Text != "" {
+		switch t.Kind(n) {
+		case "enum_entry", "typealias_declaration", "associatedtype_declaration":
+		default:
+			x := lang.Extractor{Tree: t}
+			s.Signature.Text = strings.TrimSpace(kept + " " + x.HeaderTextFrom(n, start, d.Body))
+		}
+	}
+	if s.Doc == "" {
+		s.Doc = docAcrossDirectives(t, n)
+	}
 	return true
+}
+
+// sigStart is where the signature of declaration n starts, after the
+// attributes that lead it, and the text of those it keeps: @available(...)
+// is left out (its modifiers name it; deprecated overloads carry four that
+// crowded out the signature), the rest, @MainActor, @Reducer or
+// @Dependency(\.uuid), says what the declaration is.
+func sigStart(t *lang.Tree, n int32) (kept string, start uint32) {
+	start = t.Nodes[n].StartByte
+	m := t.ChildOfKind(n, "modifiers")
+	if m < 0 || t.Nodes[m].StartByte != start {
+		return "", start
+	}
+	var rest []string
+	for ch := range t.Children(m) {
+		if t.Kind(ch) != "attribute" && !t.IsComment(ch) {
+			break
+		}
+		if w := lang.OneLine(t.Text(ch)); t.Kind(ch) == "attribute" && !strings.HasPrefix(w, "@available") {
+			rest = append(rest, w)
+		}
+		start = t.Nodes[ch].EndByte
+	}
+	// and the directive lines the fixup blanked among them: #endif
+	for end := t.Nodes[n].EndByte; ; {
+		for start < end && isSpace(t.Src[start]) {
+			start++
+		}
+		line := t.Src[start:end]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		if directive(bytes.TrimSpace(line)) == "" {
+			break
+		}
+		start += uint32(len(line))
+	}
+	return strings.Join(rest, " "), start
+}
+
+// docAcrossDirectives is the doc comment of declaration n when directive
+// lines stand between them, /// doc, #if X, @available(...), #endif, the
+// lines the fixup blanks; "" when none does.
+func docAcrossDirectives(t *lang.Tree, n int32) string {
+	c := t.PrevSibling(n)
+	if c < 0 || !t.IsComment(c) {
+		return ""
+	}
+	lines := bytes.Split(t.Src[t.Nodes[c].EndByte:t.Nodes[n].StartByte], []byte("\n"))
+	if len(lines) < 3 {
+		return "" // adjacent: the engine's, or none
+	}
+	for _, l := range lines[1 : len(lines)-1] {
+		if l = bytes.TrimSpace(l); directive(l) == "" {
+			return ""
+		}
+	}
+	var parts []string
+	line := t.Nodes[c].StartRow
+	for ; c >= 0 && t.IsComment(c); c = t.PrevSibling(c) {
+		if len(parts) > 0 && t.Nodes[c].EndRow+1 < line {
+			break
+		}
+		parts = append(parts, t.Text(c))
+		line = t.Nodes[c].StartRow
+	}
+	slices.Reverse(parts)
+	return lang.CleanComment(strings.Join(parts, "\n"))
 }
 
 // classSymbol reads a type's kind, type parameters, bases and fields.
@@ -576,8 +657,8 @@ func propertyCode(x *lang.Extractor, n int32, c state) {
 		}
 	}
 	call := ""
-	if value >= 0 && t.Kind(value) == "call_expression" && typ == "" {
-		if f := t.FirstNamedChild(value); f >= 0 {
+	if v := unwrapTry(t, value); v >= 0 && t.Kind(v) == "call_expression" && typ == "" {
+		if f := callee(t, v); f >= 0 {
 			call = chains.Chain(x.Tree, f)
 		}
 	}
@@ -602,6 +683,38 @@ func propertyCode(x *lang.Extractor, n int32, c state) {
 			node(x, ch, inner)
 		}
 	}
+}
+
+// callee is what call expression n calls, through trailing closures: the
+// grammar reads TestStore(initialState: s) { Feature() } as a call of the
+// call TestStore(initialState: s), and the local it initialises is a
+// TestStore all the same.
+func callee(t *lang.Tree, n int32) int32 {
+	f := t.FirstNamedChild(n)
+	for f >= 0 {
+		// await TestStore(...) { ... } nests the await inside the outer call
+		if in := unwrapTry(t, f); in != f && t.Kind(in) == "call_expression" {
+			f = in
+		}
+		if t.Kind(f) != "call_expression" {
+			break
+		}
+		cs := t.ChildOfKind(n, "call_suffix")
+		if cs < 0 || t.ChildOfKind(cs, "value_arguments") >= 0 {
+			break
+		}
+		n, f = f, t.FirstNamedChild(f)
+	}
+	return f
+}
+
+// unwrapTry is the expression that try and await, try await f(), wrap:
+// a local's value is what the call returns all the same.
+func unwrapTry(t *lang.Tree, n int32) int32 {
+	for n >= 0 && (t.Kind(n) == "try_expression" || t.Kind(n) == "await_expression") {
+		n = t.Field(n, "expr")
+	}
+	return n
 }
 
 // chains reads navigation chains of plain names ("a.b.c", "self.repo").

@@ -105,8 +105,8 @@ struct Tests {
 	if sig := langtest.Sym(t, f, "Tests.parses").Signature.Text; !strings.Contains(sig, "parses()") {
 		t.Errorf("signature %q lost the function's own parentheses", sig)
 	}
-	if got := string(emptyAttributeArgs([]byte(src))); len(got) != len(src) ||
-		!strings.Contains(got, "@Option   var") || !strings.Contains(got, `"@keep   in`) ||
+	if got := string(fixup([]byte(src))); len(got) != len(src) ||
+		!strings.Contains(got, "@Option   var") || !strings.Contains(got, `"@keep() in`) ||
 		!strings.Contains(got, "@Flag(name: .long)") {
 		t.Errorf("fixup:\n%s", got)
 	}
@@ -135,4 +135,87 @@ extension [Header] {
 	if got := langtest.Symbols(f); len(got) != 6 {
 		t.Errorf("symbols %v", got)
 	}
+}
+
+// Valid Swift the pinned grammar misread, each from TCA: the empty tuple
+// as a value, CasePaths' prefix "/", a "$" inside a macro's identifier, and
+// an #if among a declaration's attributes. The file parses without errors,
+// the names are the file's, and the deprecated overload keeps its doc
+// comment and a signature that is not its @available attributes.
+func TestFixupComposableArchitecture(t *testing.T) {
+	src := `struct Store {
+  var _$id: Int { 1 }
+  let didSet = CurrentValueRelay<Void>(())
+  init() { self.init(internal: ()) }
+  func send() -> Void { relay.send(()); return () }
+  func scope() { BindingReducer(action: /Action.view) }
+  typealias V = ()
+  let r = /Hello.x/
+  func run(_ g: (Int, ()) -> Void) { g(1, ()) }
+
+  /// Sends with an animation.
+  #if Deprecations
+    @available(*, deprecated, message: "use 'send' (not this)")
+  #else
+    @available(
+      iOS,
+      deprecated: 9999
+    )
+  #endif
+  @discardableResult
+  public func send(animation: Int) -> Int { 0 }
+
+  #if Deprecations
+    @available(*, deprecated, renamed: "scope(_:)")
+  #endif
+  public func scoped(state: Int) -> Int { 0 }
+}
+`
+	f := langtest.Extract(t, "Sources/Core/Store.swift", src)
+	langtest.Sym(t, f, "Store._$id")
+	for _, s := range f.Symbols {
+		if s.Name == "send" && len(s.Signature.Params) == 1 {
+			if s.Doc != "Sends with an animation." {
+				t.Errorf("doc %q", s.Doc)
+			}
+			if want := "@discardableResult public func send(animation: Int) -> Int"; s.Signature.Text != want {
+				t.Errorf("signature %q, want %q", s.Signature.Text, want)
+			}
+			if n := len(slices.DeleteFunc(slices.Clone(s.Signature.Modifiers), func(m string) bool { return m != "@available" })); n != 2 {
+				t.Errorf("modifiers %v, want both @available", s.Signature.Modifiers)
+			}
+		}
+	}
+	if s := langtest.Sym(t, f, "Store.scoped"); s.Signature.Text != "public func scoped(state: Int) -> Int" {
+		t.Errorf("scoped's signature %q", s.Signature.Text)
+	}
+	got := string(fixup([]byte(src)))
+	for _, want := range []string{"Relay<Void>([])", "init(internal: [])", "send([]); return []", "typealias V = ()",
+		"action:  Action.view", "/Hello.x/", "(Int, ()) -> Void", "g(1, [])", "var __id", `"use 'send' (not this)"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("fixup lacks %q:\n%s", want, got)
+		}
+	}
+	if len(got) != len(src) || strings.Contains(got, "#if") || strings.Contains(got, "#endif") {
+		t.Errorf("fixup:\n%s", got)
+	}
+}
+
+// FuzzFixup: whatever the input, the fixup keeps every byte offset and
+// line break, so every range the parser reports holds in the file.
+func FuzzFixup(f *testing.F) {
+	f.Add("f(()) /A.b _$x @O() #if X\n@a\n#endif\nfunc g() {}")
+	f.Add(":()") // a label at the end of the input
+	f.Add("\"(())\" // /A.b\n/* _$x */ #if\n#else\n@x(\n#endif")
+	f.Fuzz(func(t *testing.T, src string) {
+		got := fixup([]byte(src))
+		if len(got) != len(src) {
+			t.Fatalf("length %d, want %d", len(got), len(src))
+		}
+		for i := range len(src) {
+			if (src[i] == '\n') != (got[i] == '\n') {
+				t.Fatalf("line break moved at %d: %q", i, got)
+			}
+		}
+	})
 }
