@@ -143,9 +143,3 @@ require (
 )
 
 replace github.com/google/pprof => github.com/google/pprof v0.0.0-20230926050212-f7f687d19a98
-
-// The JSON Schema library of mcp-go's server, with one patch: the drafts'
-// meta-schemas are compiled at the first NewCompiler, not in init, which
-// cost every sdl process about 4 ms at start-up (third_party/jsonschema,
-// compileDrafts; TestJSONSchemaLazyDrafts).
-replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
