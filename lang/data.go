@@ -37,16 +37,28 @@ func readLines(fsys fs.FS, p string) (lines []string, ok bool) {
 	return lines, true
 }
 
-// WordFile reads the word list name of a room's embedded data files
-// (words separated by white space, # comments). The list must exist: a
-// missing one panics at start-up, so that no build ships without it.
-func WordFile(fsys fs.FS, name string) map[string]bool {
-	lines, ok := readLines(fsys, name)
-	if !ok {
+// WordSet is a word list of a room's embedded data files, read at its first
+// use: only resolution asks most of them, and reading the thirty-odd lists
+// at start-up cost every process, a slice or a search too, about 1 ms.
+type WordSet struct{ set func() map[string]bool }
+
+// WordFile is the word list name of a room's embedded data files (words
+// separated by white space, # comments), read at its first use. The list
+// must exist: a missing one panics at start-up, so that no build ships
+// without it (asking whether the file is there reads nothing).
+func WordFile(fsys fs.FS, name string) WordSet {
+	if _, err := fs.Stat(fsys, name); err != nil {
 		panic("lang: no data file " + name)
 	}
-	return lineWords(lines)
+	return WordSet{set: sync.OnceValue(func() map[string]bool {
+		lines, _ := readLines(fsys, name)
+		return lineWords(lines)
+	})}
 }
+
+// Has reports whether word is one of the words; the zero WordSet holds
+// none.
+func (w WordSet) Has(word string) bool { return w.set != nil && w.set()[word] }
 
 func lineWords(lines []string) map[string]bool {
 	m := map[string]bool{}

@@ -4,7 +4,9 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 	"testing"
+	"testing/fstest"
 )
 
 // TestLanguageData reads every room's data files as the package does and
@@ -63,4 +65,39 @@ func TestLanguageData(t *testing.T) {
 			t.Errorf("effects %q: accepted", bad)
 		}
 	}
+}
+
+// TestWordFileLazy: a word list is read at its first use, by one of many
+// goroutines asking at once (go test -race), and answers as the file
+// says; a missing file panics when the room declares it, not later.
+func TestWordFileLazy(t *testing.T) {
+	fsys := fstest.MapFS{"words.txt": {Data: []byte("# comment\nalpha beta\n\n  gamma\n")}}
+	w := WordFile(fsys, "words.txt")
+	var wg sync.WaitGroup
+	got := make([][4]bool, 8)
+	for i := range got {
+		wg.Go(func() {
+			got[i] = [4]bool{w.Has("alpha"), w.Has("beta"), w.Has("gamma"), w.Has("comment")}
+		})
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != [4]bool{true, true, true, false} {
+			t.Errorf("goroutine %d: alpha, beta, gamma, comment = %v, want true true true false", i, g)
+		}
+	}
+	// read once: a change to the file after the first use is not seen
+	fsys["words.txt"] = &fstest.MapFile{Data: []byte("delta")}
+	if !w.Has("alpha") || w.Has("delta") {
+		t.Error("the list was read again after its first use")
+	}
+	if (WordSet{}).Has("alpha") {
+		t.Error("the zero WordSet holds a word")
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "no data file nosuch.txt") {
+			t.Errorf("missing file: recovered %v, want a panic naming it", r)
+		}
+	}()
+	WordFile(fsys, "nosuch.txt")
 }

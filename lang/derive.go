@@ -154,7 +154,7 @@ func blockTag(s string) bool {
 
 // summarize writes a one or two line summary: the doc's first sentence,
 // or else a description made from the name, the signature and the calls.
-func summarize(s *Symbol, calls []Ref, builtins map[string]bool) string {
+func summarize(s *Symbol, calls []Ref, builtins WordSet) string {
 	if s.Doc != "" {
 		if fs := firstSentence(s.Doc); len(fs) > 3 {
 			return Shorten(fs, 240)
@@ -185,7 +185,7 @@ func summarize(s *Symbol, calls []Ref, builtins map[string]bool) string {
 		var names []string
 		seen := map[string]bool{}
 		for _, c := range calls {
-			if c.Kind != RefCall && c.Kind != RefNew || c.Qualifier == "" && builtins[c.Name] {
+			if c.Kind != RefCall && c.Kind != RefNew || c.Qualifier == "" && builtins.Has(c.Name) {
 				continue
 			}
 			n := c.Name

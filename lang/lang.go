@@ -41,7 +41,7 @@ type Language struct {
 	queryOnce     sync.Once
 	querySrc      func() (*Query, error)
 	syn           syntax
-	builtins      map[string]bool // names of builtin functions, left out of summaries
+	builtins      WordSet // names of builtin functions, left out of summaries
 	extract       func(*Extractor)
 	resolve       func(*Context, *Ref) Resolution
 	resolveImport func(*Context, *Import, string) Resolution

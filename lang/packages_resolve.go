@@ -496,7 +496,7 @@ func (L *ktsLang) bare(ctx *Context, r *Ref) Resolution {
 	if res, ok := oneOr(L.samePart(viaWild), RuleImport); ok {
 		return res
 	}
-	if l := ByName(L.name); l.builtins[r.Name] {
+	if l := ByName(L.name); l.builtins.Has(r.Name) {
 		return Unbound(RuleBuiltin, 0)
 	}
 	if ext || L.std[r.Name] {

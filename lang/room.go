@@ -34,8 +34,9 @@ type Spec struct {
 	// literals and identifiers (full-text words and fingerprints).
 	Comments, Strings, Idents []string
 	// Builtins are functions every file calls without an import: calls to
-	// them are not resolved and summaries leave them out.
-	Builtins []string
+	// them are not resolved and summaries leave them out. The room's
+	// builtins.txt, read at its first use.
+	Builtins WordSet
 	// TestFiles are path.Match patterns of the base names of test files;
 	// TestDirs are directory names whose files are tests.
 	TestFiles, TestDirs []string
@@ -164,10 +165,7 @@ func Register(s Spec) *Language {
 	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup, insert: s.Insert, Project: s.Project, pick: s.Pick}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
-	l.builtins = map[string]bool{}
-	for _, b := range s.Builtins {
-		l.builtins[b] = true
-	}
+	l.builtins = s.Builtins
 	l.querySrc = func() (*Query, error) {
 		q, err := CompileQuery(l, s.QueryFile, s.Query)
 		if err == nil {

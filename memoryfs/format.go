@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -60,7 +61,7 @@ func lineOf(err error, lines map[string]int) error {
 	return &ParseError{Line: lines[key], Message: msg}
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+):`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+):`) })
 
 // parse reads the syntax of a memory file without checking limits. lines
 // maps each front matter key (and "content") to its line.
@@ -117,7 +118,7 @@ func parse(data []byte) (*Memory, map[string]int, error) {
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		ln := 0
-		if sm := yamlLine.FindStringSubmatch(msg); sm != nil {
+		if sm := yamlLine().FindStringSubmatch(msg); sm != nil {
 			n, _ := strconv.Atoi(sm[1])
 			ln = n + 1
 			msg = strings.TrimSpace(strings.Replace(msg, sm[0], "", 1))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -283,12 +282,12 @@ var commitTypes = map[string]bool{"fix": true, "fixes": true, "feat": true, "cho
 
 // commitScopeRE matches the start of a commit subject that names where it
 // applies: "reverseproxy: ...", "fix(context): ...", "axum-core: ...".
-var commitScopeRE = regexp.MustCompile(`^\s*([A-Za-z][\w\-./]{0,30})(?:\(([^)]{1,40})\))?!?:\s`)
+var commitScopeRE = lazyRegexp(`^\s*([A-Za-z][\w\-./]{0,30})(?:\(([^)]{1,40})\))?!?:\s`)
 
 // commitScopes returns the scopes a task's first line names as a commit
 // subject does, normalized by scopeKey; none for prose.
 func commitScopes(text string) []string {
-	m := commitScopeRE.FindStringSubmatch(text)
+	m := commitScopeRE().FindStringSubmatch(text)
 	if m == nil {
 		return nil
 	}

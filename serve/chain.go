@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sdl-dev/sdl/query"
@@ -123,7 +124,9 @@ var transforms = map[string]func(args map[string]any) (any, error){
 var transformNames = []string{"dataPick", "dataMap", "dataFilter", "dataSort", "dataTemplate"}
 
 // refRE matches a whole-string reference: $N, $N.a.b[0], $N[*].id.
-var refRE = regexp.MustCompile(`^\$(\d+)((?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?\d+\]|\[\*\])*)$`)
+var refRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\$(\d+)((?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?\d+\]|\[\*\])*)$`)
+})
 
 // chainStepError is a step failure with its step and place.
 func stepErr(i int, format string, a ...any) error {
@@ -193,7 +196,7 @@ func (s *Server) runChain(ctx context.Context, r *Repo, req *ChainRequest) (*Cha
 		}
 		var perr error
 		walkStrings(a, "args", func(where, s string) {
-			m := refRE.FindStringSubmatch(s)
+			m := refRE().FindStringSubmatch(s)
 			if m == nil {
 				if perr == nil && strings.HasPrefix(s, "$") && len(s) > 1 && s[1] >= '0' && s[1] <= '9' {
 					perr = stepErr(i, "%s: %q is not a reference: write $N, $N.field, $N.list[0].field or $N.list[*].field", where, s)
@@ -399,7 +402,7 @@ func resolveRefs(step int, v any, results []any, failed []string) (any, error) {
 		}
 		return out, nil
 	case string:
-		m := refRE.FindStringSubmatch(x)
+		m := refRE().FindStringSubmatch(x)
 		if m == nil {
 			return x, nil
 		}
@@ -423,12 +426,12 @@ func resolveRefs(step int, v any, results []any, failed []string) (any, error) {
 }
 
 // pathStep is one element of a reference path.
-var pathRE = regexp.MustCompile(`\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+|\*)\]`)
+var pathRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+|\*)\]`) })
 
 // walkPath follows a path (".a[0].b", "[*].id") from v; at names the
 // prefix walked so far, for errors.
 func walkPath(v any, p, at string) (any, error) {
-	ms := pathRE.FindAllStringSubmatch(p, -1)
+	ms := pathRE().FindAllStringSubmatch(p, -1)
 	for k, m := range ms {
 		switch {
 		case m[1] != "":

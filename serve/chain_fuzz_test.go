@@ -29,7 +29,7 @@ func FuzzChainReference(f *testing.F) {
 			}
 			return
 		}
-		if refRE.MatchString(ref) {
+		if refRE().MatchString(ref) {
 			return
 		}
 		if out.(map[string]any)["x"] != ref {

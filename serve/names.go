@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Tools are written by their spec names (sdl.symbol.getCard) in sdl's
@@ -14,7 +15,7 @@ import (
 
 // toolName matches a spec name (sdl.symbol.getCard) or an MCP name
 // (sdl_symbol_get_card) and what may follow it in prose.
-var toolName = regexp.MustCompile(`\bsdl(?:[._][a-zA-Z]+)+`)
+var toolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bsdl(?:[._][a-zA-Z]+)+`) })
 
 // advertised rewrites the names of tools in s to the names the client
 // can call: the MCP name of a listed tool, and for a tool the server's
@@ -23,7 +24,7 @@ func (r *Registry) advertised(s string) string {
 	if !strings.Contains(s, "sdl.") && (r.surface == nil || !strings.Contains(s, "sdl_")) {
 		return s
 	}
-	return quotedToolName.ReplaceAllStringFunc(s, func(m string) string {
+	return quotedToolName().ReplaceAllStringFunc(s, func(m string) string {
 		if q := strings.Trim(m, `"`); len(q) == len(m)-2 {
 			if t := r.byName[nameKey(q)]; t != nil {
 				// a value that is exactly a tool's name (an action's
@@ -34,7 +35,7 @@ func (r *Registry) advertised(s string) string {
 				return `"` + t.MCPName() + `"`
 			}
 		}
-		return toolName.ReplaceAllStringFunc(m, func(m string) string {
+		return toolName().ReplaceAllStringFunc(m, func(m string) string {
 			// the longest prefix that names a tool: "sdl.memory.query.x" is
 			// sdl.memory.query followed by ".x"
 			for p := m; strings.ContainsAny(p, "._"); p = p[:strings.LastIndexAny(p, "._")] {
@@ -53,7 +54,7 @@ func (r *Registry) advertised(s string) string {
 }
 
 // quotedToolName is toolName with the quotes around it, if any.
-var quotedToolName = regexp.MustCompile(`"?\bsdl(?:[._][a-zA-Z]+)+"?`)
+var quotedToolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"?\bsdl(?:[._][a-zA-Z]+)+"?`) })
 
 // advertisedJSON is advertised over an encoded answer: tool names never
 // contain characters JSON escapes, so the rewrite keeps it valid.

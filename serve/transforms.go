@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sdl-dev/sdl/query"
 )
@@ -42,13 +43,13 @@ func field(v any, p string) (any, error) {
 	if !strings.HasPrefix(p, "[") {
 		p = "." + p
 	}
-	if !pathOK.MatchString(p) {
+	if !pathOK().MatchString(p) {
 		return nil, fmt.Errorf("%q is not a field path (write name, a.b, list[0].c)", strings.TrimPrefix(p, "."))
 	}
 	return walkPath(v, p, "element")
 }
 
-var pathOK = regexp.MustCompile(`^(?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?\d+\]|\[\*\])+$`)
+var pathOK = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?\d+\]|\[\*\])+$`) })
 
 // fieldList reads a fields argument: ["a", "b.c"] or {"alias": "path"}.
 func fieldList(v any) (names, paths []string, err error) {
@@ -405,7 +406,7 @@ func dataSort(args map[string]any) (any, error) {
 		}
 	}
 	for _, p := range by {
-		if p != "." && !pathOK.MatchString("."+strings.TrimPrefix(p, ".")) && !strings.HasPrefix(p, "[") {
+		if p != "." && !pathOK().MatchString("."+strings.TrimPrefix(p, ".")) && !strings.HasPrefix(p, "[") {
 			return nil, fmt.Errorf("by: %q is not a field path", p)
 		}
 	}
@@ -451,7 +452,7 @@ func dataSort(args map[string]any) (any, error) {
 	return sorted, nil
 }
 
-var placeholderRE = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`) })
 
 // dataTemplate renders a template with {{path}} placeholders against an
 // object, or against each element of an array (joined with joiner when
@@ -466,8 +467,8 @@ func dataTemplate(args map[string]any) (any, error) {
 	}
 	render := func(v any, at string) (string, error) {
 		var ferr error
-		out := placeholderRE.ReplaceAllStringFunc(tpl, func(m string) string {
-			p := placeholderRE.FindStringSubmatch(m)[1]
+		out := placeholderRE().ReplaceAllStringFunc(tpl, func(m string) string {
+			p := placeholderRE().FindStringSubmatch(m)[1]
 			val, err := field(v, p)
 			if err != nil {
 				if ferr == nil {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -117,12 +118,12 @@ func agentSectionFor(tools string) (string, error) {
 		return "", err
 	}
 	// `symbolSearch (an sdl_chain step)` reads better with the note outside
-	s = chainStepNote.ReplaceAllString(s, "`$1` $2")
+	s = chainStepNote().ReplaceAllString(s, "`$1` $2")
 	return s + "\nThis server lists the " + tools + " tools: `sdl_action_search` finds the others, which run as\n" +
 		"`sdl_chain` steps ({\"fn\": \"symbolSearch\", \"args\": {...}}).\n", nil
 }
 
-var chainStepNote = regexp.MustCompile("`(\\w+) (\\(an sdl_chain step\\))`")
+var chainStepNote = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`(\\w+) (\\(an sdl_chain step\\))`") })
 
 // initAction is one change init makes (or would make).
 type initAction struct {

@@ -7,9 +7,7 @@ package bash
 
 import (
 	"embed"
-	"maps"
 	"path"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -37,7 +35,7 @@ func init() {
 		Strings:  []string{"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body"},
 		Idents:   []string{"variable_name", "word"},
 		Data:     data,
-		Builtins: slices.Sorted(maps.Keys(builtins)),
+		Builtins: builtins,
 		Symbol:   symbol,
 		Defs:     defs,
 		Ref:      ref,

@@ -163,7 +163,7 @@ func resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 			return lang.Unbound(lang.RuleAmbiguous, len(in))
 		}
 	}
-	if builtins[r.Name] {
+	if builtins.Has(r.Name) {
 		return lang.Unbound(lang.RuleBuiltin, 0)
 	}
 	return lang.Unique(funcs) // none: a program

@@ -9,7 +9,6 @@ package c
 import (
 	"bytes"
 	"embed"
-	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -55,7 +54,7 @@ func init() {
 		return c, cpp
 	})
 	register := func(s lang.Spec) *lang.Language {
-		s.Comments, s.Data, s.Builtins = []string{"comment"}, data, slices.Sorted(maps.Keys(builtins))
+		s.Comments, s.Data, s.Builtins = []string{"comment"}, data, builtins
 		s.QueryRoots, s.QueryRoot = append(rootKinds, s.QueryRoots...), root
 		s.Defs, s.Symbol, s.Import, s.Finish, s.OwnDocs, s.OwnBases = defs, symbol, imports, finish, true, true
 		// the name other files include this file by: its path, found by

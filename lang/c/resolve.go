@@ -385,7 +385,7 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 	}
 	if r.QualifierType == "&" {
 		// a function named as a value: kept when it is one of ours
-		if r.Qualifier != "" || builtins[r.Name] {
+		if r.Qualifier != "" || builtins.Has(r.Name) {
 			return lang.Unbound(lang.RuleBuiltin, 0)
 		}
 		res := resolveBare(ctx, r.Name)
@@ -395,7 +395,7 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		return res
 	}
 	if r.Qualifier == "" {
-		if builtins[r.Name] || strings.HasPrefix(r.Name, "__builtin_") || strings.HasPrefix(r.Name, "__sync_") ||
+		if builtins.Has(r.Name) || strings.HasPrefix(r.Name, "__builtin_") || strings.HasPrefix(r.Name, "__sync_") ||
 			strings.HasPrefix(r.Name, "__atomic_") {
 			return lang.Unbound(lang.RuleBuiltin, 0)
 		}
@@ -1156,7 +1156,7 @@ func uniqueMethod(ctx *lang.Context, name string) lang.Resolution {
 	if len(fams) > 1 {
 		return lang.Unbound(lang.RuleAmbiguous, len(fams))
 	}
-	if commonMethods[name] {
+	if commonMethods.Has(name) {
 		return lang.Unbound(lang.RuleUnresolved, len(ms))
 	}
 	return lang.Bound(preferDefs(ms)[0], lang.RuleUniqueName)

@@ -37,7 +37,7 @@ func init() {
 			"interpolated_string_expression"},
 		Idents:    []string{"identifier"},
 		Data:      data,
-		Builtins:  lang.WordList(data, "builtins.txt"),
+		Builtins:  lang.WordFile(data, "builtins.txt"),
 		Defs:      defs,
 		Symbol:    symbol,
 		Place:     true,
@@ -445,7 +445,7 @@ func modifiers(x *lang.Extractor, n int32) (vis string, mods []string, attrs []s
 				}
 				name := lang.OneLine(t.FieldText(a, "name"))
 				attrs = append(attrs, "["+name+"]")
-				if testAttributes[strings.TrimSuffix(lang.LastIdent(name), "Attribute")] {
+				if testAttributes.Has(strings.TrimSuffix(lang.LastIdent(name), "Attribute")) {
 					test = true
 				}
 			}

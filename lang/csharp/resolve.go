@@ -377,7 +377,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 		return lang.IsTypeKind(t.Kind) && t.Container == "" && isCSPath(t.Path)
 	}), fi.Path)
 	switch {
-	case len(all) == 0 || bclTypes[name] && external:
+	case len(all) == 0 || bclTypes.Has(name) && external:
 		return nil, lang.RuleExternal
 	case len(all) == 1:
 		return all[0], lang.RuleUniqueName
@@ -423,7 +423,7 @@ var members = &lang.MemberRules{
 		return out
 	},
 	RootMember: func(_ lang.Table, _ *lang.Target, nBases int, name string) bool {
-		return nBases == 0 && objectMethods[name]
+		return nBases == 0 && objectMethods.Has(name)
 	},
 }
 
@@ -537,7 +537,7 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		return lang.Unbound(rule, 0)
 	}
 	if r.Qualifier == "" {
-		if builtins[r.Name] {
+		if builtins.Has(r.Name) {
 			return lang.Unbound(lang.RuleBuiltin, 0)
 		}
 		return resolveBare(ctx, r)
@@ -879,7 +879,7 @@ func resolveBase(ctx *lang.Context, r *lang.Ref, cls *lang.Target) lang.Resoluti
 			}
 		}
 	}
-	if ext || objectMethods[r.Name] {
+	if ext || objectMethods.Has(r.Name) {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
@@ -894,7 +894,7 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) lang.TypedVal
 	}
 	res := resolveRef(ctx, r, depth+1)
 	if res.Rule == lang.RuleExternal {
-		return lang.TypedValue{Ext: objectMethods[r.Name]}
+		return lang.TypedValue{Ext: objectMethods.Has(r.Name)}
 	}
 	m := res.Target
 	if m == nil || m.Kind == lang.KindConstructor || lang.IsTypeKind(m.Kind) {
@@ -943,12 +943,12 @@ func typeParam(name string) bool {
 // method of that name in the repository when the name is distinctive. A
 // name no method of the repository has is a library's.
 func uniqueMethod(tab lang.Table, name string, qualified bool) lang.Resolution {
-	if objectMethods[name] {
+	if objectMethods.Has(name) {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	ms := lang.Pick(tab.ByName(name), func(t *lang.Target) bool {
 		return (t.Kind == lang.KindMethod || !qualified && t.Kind == lang.KindFunction) && isCSPath(t.Path)
 	})
 	// the parts of one partial class, or overloads, count once
-	return lang.UniqueMethod(ms, func(a, b *lang.Target) bool { return a.Container == b.Container && a.Module == b.Module }, commonMethods[name])
+	return lang.UniqueMethod(ms, func(a, b *lang.Target) bool { return a.Container == b.Container && a.Module == b.Module }, commonMethods.Has(name))
 }

@@ -9,7 +9,6 @@ package golang
 
 import (
 	"embed"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,7 +38,7 @@ func init() {
 		Strings:    []string{"interpreted_string_literal", "raw_string_literal", "rune_literal"},
 		Idents:     []string{"identifier", "field_identifier", "type_identifier", "package_identifier"},
 		Data:       data,
-		Builtins:   slices.Collect(maps.Keys(builtins)),
+		Builtins:   builtins,
 		Defs:       defs,
 		Symbol:     symbol,
 		Import:     importSpec,

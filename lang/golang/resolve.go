@@ -146,7 +146,7 @@ func resolveRef(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 			// a call of a parameter, receiver or local (valueType)
 			return lang.Unbound(lang.RuleDynamic, 0)
 		}
-		if r.Kind == lang.RefCall && builtins[r.Name] {
+		if r.Kind == lang.RefCall && builtins.Has(r.Name) {
 			return lang.Unbound(lang.RuleBuiltin, 0)
 		}
 		return resolveBare(ctx, r.Name, r.Kind != lang.RefCall)
@@ -415,7 +415,7 @@ func resolveTypeExt(tab lang.Table, fromPath, typ string) (*lang.Target, bool) {
 	if name == "" {
 		return nil, false
 	}
-	if builtins[name] && qual == "" {
+	if builtins.Has(name) && qual == "" {
 		return nil, true
 	}
 	dir := path.Dir(fromPath)
@@ -504,7 +504,7 @@ func uniqueMethod(tab lang.Table, from, name string) lang.Resolution {
 	if len(ms) > 1 {
 		return lang.Unbound(lang.RuleAmbiguous, len(ms))
 	}
-	if commonMethods[name] {
+	if commonMethods.Has(name) {
 		return lang.Unbound(lang.RuleUnresolved, 1)
 	}
 	return lang.Bound(ms[0], lang.RuleUniqueName)

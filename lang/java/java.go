@@ -359,7 +359,7 @@ func modifiers(t *lang.Tree, n int32) (vis string, mods []string, test bool) {
 		case "marker_annotation", "annotation":
 			name := lang.OneLine(t.FieldText(ch, "name"))
 			mods = append(mods, "@"+name)
-			if testAnnotations[lang.LastIdent(name)] {
+			if testAnnotations.Has(lang.LastIdent(name)) {
 				test = true
 			}
 		}

@@ -316,7 +316,7 @@ func resolveSimpleType(tab lang.Table, fi *lang.FileInfo, from, name string, dep
 		}
 		return t, lang.RuleSamePackage
 	}
-	if langTypes[name] {
+	if langTypes.Has(name) {
 		return nil, lang.RuleExternal
 	}
 	extWild := false
@@ -973,7 +973,7 @@ func unknownReceiver(tab lang.Table, name string, lib bool) lang.Resolution {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	res := uniqueMethod(tab, name)
-	if lib && res.Target == nil && commonMethods[name] {
+	if lib && res.Target == nil && commonMethods.Has(name) {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	return res
@@ -993,7 +993,7 @@ func uniqueMethod(tab lang.Table, name string) lang.Resolution {
 	if m == nil {
 		return lang.Unbound(lang.RuleAmbiguous, len(ms))
 	}
-	if commonMethods[name] {
+	if commonMethods.Has(name) {
 		return lang.Unbound(lang.RuleUnresolved, len(ms))
 	}
 	return lang.Bound(m, lang.RuleUniqueName)

@@ -53,7 +53,7 @@ func init() {
 			Name: name, Extensions: ext, Grammar: grammar, Fixup: fixup,
 			Query: query, QueryFile: "lang/javascript/javascript.scm+" + name, QueryRoots: roots, QueryRoot: queryRoot,
 			Comments: comments, Strings: strs, Idents: idents,
-			Data: data, Builtins: lang.WordList(data, "builtins.txt"),
+			Data: data, Builtins: lang.WordFile(data, "builtins.txt"),
 			Defs: defs, Symbol: symbol, Ref: baseName, OwnDocs: true, OwnBases: true, Finish: extract,
 			Resolver: lang.Resolvers{Ref: resolve, Import: resolveImport}, SkelRules: skeleton, Project: PackagesReader{},
 		}

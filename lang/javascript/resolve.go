@@ -570,10 +570,10 @@ func resolveBare(ctx *lang.Context, name string, want wantKind) lang.Resolution 
 		}
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
-	if want == wantType && builtinTypes[name] || want != wantType && builtins[name] {
+	if want == wantType && builtinTypes.Has(name) || want != wantType && builtins.Has(name) {
 		return lang.Unbound(lang.RuleBuiltin, 0)
 	}
-	if externalFuncs[name] || want == wantType && builtins[name] {
+	if externalFuncs.Has(name) || want == wantType && builtins.Has(name) {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	// a global of another file: scripts without modules, declare global
@@ -590,7 +590,7 @@ func resolveBare(ctx *lang.Context, name string, want wantKind) lang.Resolution 
 		return false
 	})
 	cands = lang.PreferDefinitions(cands)
-	if len(cands) == 1 && !commonMethods[name] {
+	if len(cands) == 1 && !commonMethods.Has(name) {
 		return lang.Bound(cands[0], lang.RuleUniqueName)
 	}
 	if len(cands) > 1 {
@@ -661,7 +661,7 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, want wantKind, depth int) 
 					return lang.Unbound(lang.RuleUnresolved, 0)
 				}
 				base, rule = t, lang.RuleImport
-			} else if globals[head] {
+			} else if globals.Has(head) {
 				return lang.Unbound(lang.RuleExternal, 0)
 			}
 		}
@@ -1049,7 +1049,7 @@ func resolveBareType(tab lang.Table, from, name string) lang.Resolution {
 		r := &lang.Ref{Kind: lang.RefExtends, Name: name[strings.LastIndexByte(name, '.')+1:], Qualifier: name[:strings.LastIndexByte(name, '.')]}
 		return resolveQualified(ctx, r, wantType, 0)
 	}
-	if builtinTypes[name] {
+	if builtinTypes.Has(name) {
 		return lang.Unbound(lang.RuleBuiltin, 0)
 	}
 	return resolveBare(ctx, name, wantType)
@@ -1086,7 +1086,7 @@ func uniqueMember(tab lang.Table, name string) lang.Resolution {
 	})
 	ms = lang.PreferDefinitions(ms)
 	if len(ms) == 0 {
-		if commonMethods[name] {
+		if commonMethods.Has(name) {
 			// no method of the repository has the name: the
 			// runtime's (an array's map, a promise's then)
 			return lang.Unbound(lang.RuleExternal, 0)
@@ -1096,7 +1096,7 @@ func uniqueMember(tab lang.Table, name string) lang.Resolution {
 	if len(ms) > 1 {
 		return lang.Unbound(lang.RuleAmbiguous, len(ms))
 	}
-	if commonMethods[name] {
+	if commonMethods.Has(name) {
 		return lang.Unbound(lang.RuleUnresolved, 1)
 	}
 	return lang.Bound(ms[0], lang.RuleUniqueName)

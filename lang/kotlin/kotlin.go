@@ -38,7 +38,7 @@ func init() {
 		Strings:   []string{"string_literal", "multiline_string_literal", "character_literal"},
 		Idents:    []string{"identifier"},
 		Data:      data,
-		Builtins:  lang.WordList(data, "builtins.txt"),
+		Builtins:  lang.WordFile(data, "builtins.txt"),
 		QueryRoot: property,
 		Defs:      defs,
 		DefName:   constructorName,
@@ -332,7 +332,7 @@ func visibility(t *lang.Tree, s *lang.Symbol, n int32) (mods []string, test bool
 		case "annotation":
 			a := annotation(t, ch)
 			mods = append(mods, a)
-			test = test || testAnnotations[lang.LastIdent(a[1:])]
+			test = test || testAnnotations.Has(lang.LastIdent(a[1:]))
 		default:
 			mods = append(mods, lang.OneLine(t.Text(ch)))
 		}

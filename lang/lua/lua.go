@@ -41,7 +41,7 @@ func init() {
 		Comments:   []string{"comment"},
 		Strings:    []string{"string"},
 		Idents:     []string{"identifier"},
-		Builtins:   lang.WordList(data, "builtins.txt"),
+		Builtins:   lang.WordFile(data, "builtins.txt"),
 		TestFiles:  []string{"*_spec.lua", "*_test.lua", "test_*.lua"},
 		TestDirs:   []string{"spec", "test", "tests"},
 		Symbol:     symbol,
@@ -345,7 +345,7 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		if ts := lang.Pick(cands, func(t *lang.Target) bool { return t.Path == fi.Path && visibleFrom(t, ctx.From) }); len(ts) > 0 {
 			return lang.Bound(ts[0], lang.RuleSameFile)
 		}
-		if builtins[r.Name] {
+		if builtins.Has(r.Name) {
 			return lang.Unbound(lang.RuleBuiltin, 0)
 		}
 		// a global function defined in another file (a local one is
@@ -378,7 +378,7 @@ func (resolver) Resolve(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 		return lang.Bound(ts[0], lang.RuleSameFile)
 	}
 	head, _, _ := strings.Cut(q, ".")
-	if std[head] {
+	if std.Has(head) {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	if len(cands) == 0 {
@@ -421,7 +421,7 @@ func visibleFrom(t, from *lang.Target) bool {
 // unknownReceiver binds x:m() on a value of unknown type to the one
 // method of ours called m, when the name is distinctive enough to tell.
 func unknownReceiver(r *lang.Ref, cands []*lang.Target) lang.Resolution {
-	if !common[r.Name] && len(r.Name) > 3 {
+	if !common.Has(r.Name) && len(r.Name) > 3 {
 		if ms := lang.PreferDefinitions(lang.Pick(cands, func(t *lang.Target) bool { return t.Kind == lang.KindMethod })); len(ms) == 1 {
 			return lang.Bound(ms[0], lang.RuleUniqueName)
 		}

@@ -40,7 +40,7 @@ func init() {
 		Strings:  []string{"string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression"},
 		Idents:   []string{"name"},
 		Data:     data,
-		Builtins: lang.WordList(data, "builtins.txt"),
+		Builtins: lang.WordFile(data, "builtins.txt"),
 		Defs:     defs,
 		Symbol:   symbol,
 		Place:    true,

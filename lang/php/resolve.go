@@ -204,7 +204,7 @@ func findClass(tab lang.Table, fi *lang.FileInfo, fqn string) (t *lang.Target, e
 			}
 		}
 	}
-	if builtinClasses[fqn] {
+	if builtinClasses.Has(fqn) {
 		return nil, true
 	}
 	return nil, !namespaceOurs(tab, fi, ns)
@@ -238,7 +238,7 @@ func resolveClass(tab lang.Table, fi *lang.FileInfo, cls *lang.Target, written s
 		// global class of that name (Exception)
 		if g, gext := findClass(tab, fi, written); g != nil {
 			t, ext = g, false
-		} else if gext || builtinClasses[written] {
+		} else if gext || builtinClasses.Has(written) {
 			return nil, lang.RuleExternal
 		}
 	}
@@ -281,7 +281,7 @@ var members = &lang.MemberRules{
 		}
 		return out
 	},
-	RootMember: func(_ lang.Table, _ *lang.Target, _ int, name string) bool { return objectMagic[name] },
+	RootMember: func(_ lang.Table, _ *lang.Target, _ int, name string) bool { return objectMagic.Has(name) },
 }
 
 // fieldType is the class of property name of cls, following parents
@@ -570,7 +570,7 @@ func splitQualifier(q string) []string {
 func resolveFunction(ctx *lang.Context, r *lang.Ref) lang.Resolution {
 	tab, fi := ctx.Table, ctx.File
 	name := r.Name
-	if r.Qualifier == "" && builtins[strings.ToLower(name)] {
+	if r.Qualifier == "" && builtins.Has(strings.ToLower(name)) {
 		return lang.Unbound(lang.RuleBuiltin, 0)
 	}
 	var fqn string
@@ -704,5 +704,5 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) lang.TypedVal
 // name no method of the repository has is a library's.
 func unknownReceiver(tab lang.Table, name string) lang.Resolution {
 	ms := lang.Pick(tab.ByName(name), func(t *lang.Target) bool { return t.Kind == lang.KindMethod && isPath(t.Path) })
-	return lang.UniqueMethod(ms, func(a, b *lang.Target) bool { return a.Container == b.Container && a.Path == b.Path }, commonMethods[name])
+	return lang.UniqueMethod(ms, func(a, b *lang.Target) bool { return a.Container == b.Container && a.Path == b.Path }, commonMethods.Has(name))
 }

@@ -9,7 +9,6 @@ package python
 import (
 	"cmp"
 	"embed"
-	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -42,7 +41,7 @@ func init() {
 		Strings:   []string{"string"},
 		Idents:    []string{"identifier"},
 		Data:      data,
-		Builtins:  slices.Sorted(maps.Keys(builtins)),
+		Builtins:  builtins,
 		Defs:      defs,
 		Symbol:    symbol,
 		Import:    imports,
@@ -1017,7 +1016,7 @@ func (p *walker) valueType(v int32, c *state) (string, callInfo) {
 			return c.selfClass, callInfo{}
 		case capWords(last):
 			return name, callInfo{}
-		case name == last && builtinTypes[name]:
+		case name == last && builtinTypes.Has(name):
 			return name, callInfo{}
 		}
 		head := name

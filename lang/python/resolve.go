@@ -439,7 +439,7 @@ func resolveName(ctx *lang.Context, name string, line, depth int) lang.Resolutio
 	if externalBuiltins[name] {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
-	if builtins[name] {
+	if builtins.Has(name) {
 		return lang.Unbound(lang.RuleBuiltin, 0)
 	}
 	return rule(starMember(ctx.Table, ctx.File, name, depth), lang.RuleImport)
@@ -523,7 +523,7 @@ func resolveDotted(ctx *lang.Context, segs []string, name string, line, depth in
 		}
 		return walk(tab, bt.Target, segs[1:], name, depth)
 	}
-	if builtins[head] {
+	if builtins.Has(head) {
 		return lang.Unbound(lang.RuleBuiltin, 0), true
 	}
 	if r := starMember(tab, ctx.File, head, depth); r.Target != nil {
@@ -1049,7 +1049,7 @@ func afterCall(q string) ([]string, bool) {
 // the tests is not bound to a method of the tests, and a stub's method
 // does not compete with its implementation's.
 func uniqueMethod(tab lang.Table, from *lang.FileInfo, name string) lang.Resolution {
-	if commonMethods[name] || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
+	if commonMethods.Has(name) || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	fromTest := from.Test

@@ -264,7 +264,7 @@ func resolveConstUncached(tab lang.Table, fi *lang.FileInfo, nesting, name strin
 		}
 	}
 	head, _, _ := strings.Cut(rel, ".")
-	if coreConstants[head] {
+	if coreConstants.Has(head) {
 		return nil, lang.RuleExternal
 	}
 	// a class of that name elsewhere may be the one meant; ActiveJob::Base
@@ -379,7 +379,7 @@ func init() {
 			return out
 		},
 		RootMember: func(tab lang.Table, typ *lang.Target, _ int, name string) bool {
-			if !objectMethods[name] {
+			if !objectMethods.Has(name) {
 				return false
 			}
 			for _, part := range parts(tab, typ) {
@@ -427,7 +427,7 @@ func resolveDepth(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 		return lang.Bound(t, rule)
 	}
 	if r.Qualifier == "" {
-		if builtins[r.Name] {
+		if builtins.Has(r.Name) {
 			return lang.Unbound(lang.RuleBuiltin, 0)
 		}
 		return resolveBare(ctx, r, nesting)
@@ -535,7 +535,7 @@ func resolveBare(ctx *lang.Context, r *lang.Ref, nesting string) lang.Resolution
 	if ext {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
-	if len(funcs) == 1 && !commonMethods[r.Name] {
+	if len(funcs) == 1 && !commonMethods.Has(r.Name) {
 		return lang.Bound(funcs[0], lang.RuleUniqueName)
 	}
 	if len(funcs) > 1 {
@@ -640,12 +640,12 @@ func callResult(ctx *lang.Context, fn, headType string, depth int) (cls *lang.Ta
 // method of that name in the repository, when the name is distinctive; a
 // name no method of the repository has is a library's.
 func unknownReceiver(tab lang.Table, name string) lang.Resolution {
-	if objectMethods[name] {
+	if objectMethods.Has(name) {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	ms := lang.Pick(tab.ByName(strings.TrimSuffix(name, "=")), func(t *lang.Target) bool {
 		return (t.Kind == lang.KindMethod || t.Kind == lang.KindVariable && !lang.IsUpper(t.Name) && t.Container != "") && isPath(t.Path)
 	})
 	// a class reopened over files counts once
-	return lang.UniqueMethod(ms, func(a, b *lang.Target) bool { return a.Container == b.Container }, commonMethods[name])
+	return lang.UniqueMethod(ms, func(a, b *lang.Target) bool { return a.Container == b.Container }, commonMethods.Has(name))
 }

@@ -9,9 +9,7 @@ package ruby
 
 import (
 	"embed"
-	"maps"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/sdl-dev/sdl/lang"
@@ -41,7 +39,7 @@ func init() {
 			"string_array", "symbol_array"},
 		Idents:   []string{"identifier", "constant", "instance_variable", "class_variable", "global_variable"},
 		Data:     data,
-		Builtins: slices.Sorted(maps.Keys(builtins)),
+		Builtins: builtins,
 		Symbol:   symbol,
 		Place:    true,
 		// other files require this one by its path without the extension,

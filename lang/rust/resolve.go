@@ -359,7 +359,7 @@ func (r *resValue) first(file, seg string, depth int, skip *lang.Import) (ent, b
 	if f := r.crateFile(file, seg); f != "" {
 		return ent{file: f}, true // a library crate of the repository
 	}
-	if lang.IsUpper(seg) && !prelude[seg] {
+	if lang.IsUpper(seg) && !prelude.Has(seg) {
 		return ent{}, false // a type we cannot see
 	}
 	return ent{ext: true}, true
@@ -722,7 +722,7 @@ func (r *resValue) methodOfName(ty tyOf, name string) *lang.Target {
 		base = ty.self
 	}
 	base = lang.LastIdent(base)
-	if base == "" || base == "_" || prelude[base] {
+	if base == "" || base == "_" || prelude.Has(base) {
 		return nil
 	}
 	var found *lang.Target
@@ -917,7 +917,7 @@ func (r *resValue) typeUncached(file, base string) (ent, bool) {
 			}
 		}
 	}
-	if prelude[base] {
+	if prelude.Has(base) {
 		return ent{ext: true}, true
 	}
 	return ent{}, false
@@ -1225,7 +1225,7 @@ func (r *resValue) inScope(name string, keep func(*lang.Target) bool) *lang.Targ
 // enclosing scope first), the file's use bindings, glob imports, the
 // crate's macros, the prelude.
 func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
-	if builtins[ref.Name] {
+	if builtins.Has(ref.Name) {
 		return lang.Unbound(lang.RuleBuiltin, 0)
 	}
 	macro := strings.HasSuffix(ref.Name, "!")
@@ -1299,7 +1299,7 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 		}
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
-	if prelude[name] || extGlob {
+	if prelude.Has(name) || extGlob {
 		return lang.Unbound(lang.RuleExternal, 0)
 	}
 	// nothing in scope: a distinctive name defined once in the crate
@@ -1310,7 +1310,7 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 			one = append(one, t)
 		}
 	}
-	if len(one) == 1 && !commonMethods[name] {
+	if len(one) == 1 && !commonMethods.Has(name) {
 		return lang.Bound(one[0], lang.RuleUniqueName)
 	}
 	if len(one) > 1 {
@@ -1498,7 +1498,7 @@ func (r *resValue) uniqueMethod(name string, ext bool) lang.Resolution {
 	case ext || len(ms) == 0:
 		return lang.Unbound(lang.RuleExternal, 0)
 	case len(ms) > 1:
-		if !commonMethods[name] {
+		if !commonMethods.Has(name) {
 			id := r.tab.Memo("rs.trait\x00"+name, func() string {
 				if m := r.traitMethod(ms); m != nil {
 					return m.ID
@@ -1512,7 +1512,7 @@ func (r *resValue) uniqueMethod(name string, ext bool) lang.Resolution {
 			}
 		}
 		return lang.Unbound(lang.RuleAmbiguous, len(ms))
-	case commonMethods[name]:
+	case commonMethods.Has(name):
 		return lang.Unbound(lang.RuleUnresolved, 1)
 	}
 	m := ms[0]

@@ -10,7 +10,6 @@ package rust
 import (
 	"cmp"
 	"embed"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,7 +39,7 @@ func init() {
 		Strings:    []string{"string_literal", "raw_string_literal", "char_literal"},
 		Idents:     []string{"identifier", "type_identifier", "field_identifier", "shorthand_field_identifier"},
 		Data:       data,
-		Builtins:   slices.Sorted(maps.Keys(builtins)),
+		Builtins:   builtins,
 		Defs:       defs,
 		Place:      true,
 		LocalItems: true,
@@ -1157,7 +1156,7 @@ func (w *walker) valueType(v int32, scope *scope, depth int) (typ, call string) 
 				return qual, "" // Enum::Variant(..)
 			}
 		case "identifier":
-			if name := t.Text(fn); lang.IsUpper(name) && !builtins[name] {
+			if name := t.Text(fn); lang.IsUpper(name) && !builtins.Has(name) {
 				return name, "" // a tuple struct
 			}
 		case "field_expression":

@@ -3,6 +3,7 @@ package scala
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/sdl-dev/sdl/lang"
 )
@@ -19,7 +20,7 @@ import (
 // Strings and comments are not code: nothing in them is matched.
 func fixup(src []byte) []byte {
 	code, out := codeOnly(src), bytes.Clone(src)
-	for _, m := range typedParam.FindAllSubmatchIndex(code, -1) {
+	for _, m := range typedParam().FindAllSubmatchIndex(code, -1) {
 		// m[2:4] is ": Type " before =>; m[1] is the end of =>
 		if rest := bytes.TrimLeft(code[m[1]:], " \t\r\n"); len(rest) > 0 && rest[0] == '}' {
 			lang.Blank(out[m[0]+1 : len(code)-len(rest)])
@@ -27,7 +28,7 @@ func fixup(src []byte) []byte {
 			lang.Blank(out[m[2]:m[3]])
 		}
 	}
-	for _, m := range givenWith.FindAllIndex(code, -1) {
+	for _, m := range givenWith().FindAllIndex(code, -1) {
 		if open, end := m[1]-1, matchBrace(code, m[1]-1); end > 0 {
 			out[open], out[end] = ' ', ' '
 		}
@@ -38,9 +39,11 @@ func fixup(src []byte) []byte {
 var (
 	// { name: Type => at a block's start (the type on one line, without
 	// braces, parentheses or =)
-	typedParam = regexp.MustCompile(`\{[ \t\r\n]*[A-Za-z_][A-Za-z0-9_]*([ \t]*:[A-Za-z0-9_ \t\[\],.*]+?)=>`)
+	typedParam = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\{[ \t\r\n]*[A-Za-z_][A-Za-z0-9_]*([ \t]*:[A-Za-z0-9_ \t\[\],.*]+?)=>`)
+	})
 	// given ... with { on one line
-	givenWith = regexp.MustCompile(`\bgiven\b[^\n{};=]*\bwith[ \t]*\{`)
+	givenWith = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bgiven\b[^\n{};=]*\bwith[ \t]*\{`) })
 )
 
 // matchBrace is the offset of the } that closes the { at open, -1 if none.

@@ -34,7 +34,7 @@ func init() {
 		Comments:   []string{"comment", "block_comment"},
 		Strings:    []string{"string", "interpolated_string_expression"},
 		Idents:     []string{"identifier", "type_identifier", "operator_identifier"},
-		Builtins:   lang.WordList(data, "builtins.txt"),
+		Builtins:   lang.WordFile(data, "builtins.txt"),
 		TestFiles:  []string{"*Test.scala", "*Tests.scala", "*Spec.scala", "*Suite.scala"},
 		TestDirs:   []string{"test", "tests"},
 		Symbol:     symbol,

@@ -41,7 +41,7 @@ func init() {
 		Strings:   []string{"line_string_literal", "multi_line_string_literal", "raw_string_literal"},
 		Idents:    []string{"simple_identifier", "type_identifier"},
 		Data:      data,
-		Builtins:  lang.WordList(data, "builtins.txt"),
+		Builtins:  lang.WordFile(data, "builtins.txt"),
 		QueryRoot: property,
 		Defs:      defs,
 		DefName:   defName,
@@ -435,7 +435,7 @@ func baseRef(t *lang.Tree, m *lang.Match, r *lang.Ref) bool {
 	spec := t.Parent(m.Node("name"))
 	decl := t.Parent(spec)
 	if k := declKind(t, decl); r.Kind == lang.RefImplements && (k == "class" || k == "actor") &&
-		t.ChildOfKind(decl, "inheritance_specifier") == spec && !knownProtocols[first] {
+		t.ChildOfKind(decl, "inheritance_specifier") == spec && !knownProtocols.Has(first) {
 		r.Kind = lang.RefExtends
 		for n := range t.NamedChildren(0) {
 			if t.Kind(n) == "protocol_declaration" && t.FieldText(n, "name") == first {
