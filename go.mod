@@ -141,5 +141,3 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
-
-replace github.com/google/pprof => github.com/google/pprof v0.0.0-20230926050212-f7f687d19a98
