@@ -48,6 +48,8 @@ type boostConfig struct {
 	siblings bool
 	// relative adds each input's difference from the first card's
 	relative bool
+	// extra names inputs of the samples' X to append (0 when absent)
+	extra []string
 }
 
 type tnode struct {
@@ -115,6 +117,9 @@ func boostQueries(ss []*sample, cfg boostConfig) []*bquery {
 			in := query.StageInputs(c.F, r+1, first)
 			for _, z := range cfg.drop {
 				in[z] = 0
+			}
+			for _, name := range cfg.extra {
+				in = append(in, c.X[name])
 			}
 			if cfg.relative {
 				if len(q.x) > 0 {

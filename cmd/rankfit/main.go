@@ -95,6 +95,10 @@ type sampleCand struct {
 	Kind string `json:"kind,omitempty"`
 	// Lines are its first and last line
 	Lines [2]int `json:"lines,omitempty"`
+	// X are inputs computed outside rankfit (a script over the samples
+	// and the checkouts), by name: -extra appends them to the trees'
+	// inputs, so a candidate signal is measured before query computes it
+	X map[string]float64 `json:"x,omitempty"`
 }
 
 func run(args []string, out io.Writer) error {
@@ -128,6 +132,7 @@ func run(args []string, out io.Writer) error {
 	fs.BoolVar(&cfg.softmax, "softmax", false, "-boost: fit the chance that the first card is a gold (softmax) instead of LambdaRank's pairs")
 	fs.BoolVar(&cfg.siblings, "siblings", false, "-boost: the stage sees, learns and picks only the first card's file among its candidates")
 	fs.BoolVar(&cfg.relative, "relative", false, "-boost: the trees also read each input minus the first card's")
+	extra := fs.String("extra", "", "-boost: also read these inputs of the samples' x (comma-separated names), computed outside rankfit")
 	perRepo := fs.Int("cap", 0, "keep at most N train-only samples per repository (the first N read; a sample read twice counts once)")
 	collectOnly := fs.Bool("collectonly", false, "collect the samples into -cache and stop (eval/mine.py's snapshots, one at a time)")
 	keep := fs.Int("keep", 0, "when collecting, keep each train-only sample's first N candidates of the first stage, and none whose gold's own card is not among them (0: all)")
@@ -220,8 +225,13 @@ func run(args []string, out io.Writer) error {
 			return fmt.Errorf("-drop: no input %q", name)
 		}
 	}
-	if *write != "" && (cfg.siblings || cfg.relative) {
-		return fmt.Errorf("-write: query's second stage reads neither -siblings nor -relative")
+	for _, name := range strings.Split(*extra, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			cfg.extra = append(cfg.extra, name)
+		}
+	}
+	if *write != "" && (cfg.siblings || cfg.relative || len(cfg.extra) > 0) {
+		return fmt.Errorf("-write: query's second stage reads neither -siblings, -relative nor -extra")
 	}
 	if *boost {
 		trees, cv := boostReport(out, samples, cfg)
