@@ -118,7 +118,11 @@ func (r *resValue) childFile(file, name string) string {
 	if rf.Children != rf.Module && !r.siblingModule(file, name) {
 		return ""
 	}
-	return r.modFile(file, rf.Children+"::"+name)
+	if f := r.modFile(file, rf.Children+"::"+name); f != file {
+		// tests/tempdir.rs, declared by tests/lib.rs, is no child of its own
+		return f
+	}
+	return ""
 }
 
 // siblingModule reports whether a Rust file in file's directory declares
@@ -502,13 +506,18 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 	}
 	if e.cont != "" {
 		// mod m { mod x; }: x's file is under m's directory
+		if value {
+			return ent{}, false // a module is no value
+		}
 		if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+strings.ReplaceAll(e.cont, ".", "::")+"::"+name); f != "" {
 			return ent{file: f}, true
 		}
 		return ent{}, false
 	}
-	if f := r.childFile(e.file, name); f != "" {
-		return ent{file: f}, true
+	if !value {
+		if f := r.childFile(e.file, name); f != "" {
+			return ent{file: f}, true
+		}
 	}
 	fi := r.tab.File(e.file)
 	if fi == nil {
@@ -1239,6 +1248,8 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 		}
 		return t.Kind != lang.KindMethod && t.Kind != lang.KindConstructor && t.Kind != lang.KindModule && t.Kind != lang.KindInterface
 	}
+	// a call looks its name up among values: a module of that name is no candidate
+	value := !macro && ref.Kind != lang.RefNew
 	cands := r.tab.ByName(name)
 	if t := r.inScope(name, keep); t != nil {
 		return lang.Bound(t, lang.RuleSameFile)
@@ -1247,16 +1258,25 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 	if bs := bindingsOf(fi, name); len(bs) > 0 {
 		var e ent
 		ok := false
+		modules := 0
 		for _, b := range bs {
 			e, ok = r.binding(r.file, b, 0)
 			if ok && e.sym != nil && !keep(e.sym) && !(ref.Kind == lang.RefNew && e.sym.Kind == lang.KindClass) {
 				ok = false
 			}
+			if ok && e.isMod() {
+				// mod tempdir; binds a module, which no call names: the
+				// function may come from a glob, as tests/lib.rs's does
+				ok = false
+				modules++
+			}
 			if ok {
 				break
 			}
 		}
-		return r.entResolution(e, ok, lang.RuleImport)
+		if ok || modules < len(bs) {
+			return r.entResolution(e, ok, lang.RuleImport)
+		}
 	}
 	extGlob := false
 	for _, g := range globs(fi) {
@@ -1268,7 +1288,7 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 			extGlob = true
 			continue
 		}
-		if m, ok := r.member(ge, name, 1); ok {
+		if m, ok := r.memberNS(ge, name, 1, value); ok {
 			if m.ext {
 				return lang.Unbound(lang.RuleExternal, 0)
 			}
