@@ -389,6 +389,19 @@ func (r *resValue) bindingUncached(file string, b lang.Binding, depth int) (ent,
 	return r.member(e, b.Name, depth+1)
 }
 
+// valueBinding resolves what an import binding names in the value
+// namespace: the function, not the module, of its name.
+func (r *resValue) valueBinding(b lang.Binding) (ent, bool) {
+	if b.Name == "" {
+		return ent{}, false
+	}
+	e, ok := r.path(r.file, split(b.Imp.Source), 0, b.Imp)
+	if !ok || e.ext {
+		return e, ok
+	}
+	return r.memberNS(e, b.Name, 1, true)
+}
+
 // rank orders the kinds an item name may have by namespace: a path
 // segment or a type (value false) means a module or a type before a
 // function or a static; a call (value true) the other way round. A module
@@ -525,7 +538,7 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 	}
 	// a re-export: pub use a::b
 	for _, b := range bindingsOf(fi, name) {
-		if re, ok := r.binding(e.file, b, depth+1); ok {
+		if re, ok := r.binding(e.file, b, depth+1); ok && !(value && re.isMod()) {
 			return re, true
 		}
 	}
@@ -1264,11 +1277,16 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 			if ok && e.sym != nil && !keep(e.sym) && !(ref.Kind == lang.RefNew && e.sym.Kind == lang.KindClass) {
 				ok = false
 			}
-			if ok && e.isMod() {
-				// mod tempdir; binds a module, which no call names: the
-				// function may come from a glob, as tests/lib.rs's does
-				ok = false
-				modules++
+			if ok && e.isMod() && value {
+				// use crate::middleware::map_request binds the function
+				// beside the module of its name (axum's); mod tempdir;
+				// binds only the module, and the function may come from
+				// a glob, as just's tests/lib.rs's does
+				e, ok = r.valueBinding(b)
+				if !ok || e.isMod() || e.sym != nil && !keep(e.sym) {
+					ok = false
+					modules++
+				}
 			}
 			if ok {
 				break
