@@ -391,15 +391,15 @@ func (r *resValue) bindingUncached(file string, b lang.Binding, depth int) (ent,
 
 // valueBinding resolves what an import binding names in the value
 // namespace: the function, not the module, of its name.
-func (r *resValue) valueBinding(b lang.Binding) (ent, bool) {
-	if b.Name == "" {
+func (r *resValue) valueBinding(file string, b lang.Binding, depth int) (ent, bool) {
+	if b.Name == "" || depth > lang.MaxDepth {
 		return ent{}, false
 	}
-	e, ok := r.path(r.file, split(b.Imp.Source), 0, b.Imp)
+	e, ok := r.path(file, split(b.Imp.Source), depth, b.Imp)
 	if !ok || e.ext {
 		return e, ok
 	}
-	return r.memberNS(e, b.Name, 1, true)
+	return r.memberNS(e, b.Name, depth+1, true)
 }
 
 // rank orders the kinds an item name may have by namespace: a path
@@ -538,7 +538,15 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 	}
 	// a re-export: pub use a::b
 	for _, b := range bindingsOf(fi, name) {
-		if re, ok := r.binding(e.file, b, depth+1); ok && !(value && re.isMod()) {
+		if value {
+			// pub use util::copy re-exports the function beside the
+			// module copy: follow it in the value namespace
+			if re, ok := r.valueBinding(e.file, b, depth+1); ok && !re.isMod() {
+				return re, true
+			}
+			continue
+		}
+		if re, ok := r.binding(e.file, b, depth+1); ok {
 			return re, true
 		}
 	}
@@ -1282,7 +1290,7 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 				// beside the module of its name (axum's); mod tempdir;
 				// binds only the module, and the function may come from
 				// a glob, as just's tests/lib.rs's does
-				e, ok = r.valueBinding(b)
+				e, ok = r.valueBinding(r.file, b, 0)
 				if !ok || e.isMod() || e.sym != nil && !keep(e.sym) {
 					ok = false
 					modules++
