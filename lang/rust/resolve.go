@@ -1285,11 +1285,12 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 			if ok && e.sym != nil && !keep(e.sym) && !(ref.Kind == lang.RefNew && e.sym.Kind == lang.KindClass) {
 				ok = false
 			}
-			if ok && e.isMod() && value {
+			if ok && e.isMod() && (value || macro) {
 				// use crate::middleware::map_request binds the function
 				// beside the module of its name (axum's); mod tempdir;
 				// binds only the module, and the function may come from
-				// a glob, as just's tests/lib.rs's does
+				// a glob, as just's tests/lib.rs's does; use crate::keymap
+				// also binds the #[macro_export] keymap! at the crate root
 				e, ok = r.valueBinding(r.file, b, 0)
 				if !ok || e.isMod() || e.sym != nil && !keep(e.sym) {
 					ok = false
