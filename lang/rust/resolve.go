@@ -118,7 +118,11 @@ func (r *resValue) childFile(file, name string) string {
 	if rf.Children != rf.Module && !r.siblingModule(file, name) {
 		return ""
 	}
-	return r.modFile(file, rf.Children+"::"+name)
+	if f := r.modFile(file, rf.Children+"::"+name); f != file {
+		// tests/tempdir.rs, declared by tests/lib.rs, is no child of its own
+		return f
+	}
+	return ""
 }
 
 // siblingModule reports whether a Rust file in file's directory declares
@@ -385,6 +389,19 @@ func (r *resValue) bindingUncached(file string, b lang.Binding, depth int) (ent,
 	return r.member(e, b.Name, depth+1)
 }
 
+// valueBinding resolves what an import binding names in the value
+// namespace: the function, not the module, of its name.
+func (r *resValue) valueBinding(file string, b lang.Binding, depth int) (ent, bool) {
+	if b.Name == "" || depth > lang.MaxDepth {
+		return ent{}, false
+	}
+	e, ok := r.path(file, split(b.Imp.Source), depth, b.Imp)
+	if !ok || e.ext {
+		return e, ok
+	}
+	return r.memberNS(e, b.Name, depth+1, true)
+}
+
 // rank orders the kinds an item name may have by namespace: a path
 // segment or a type (value false) means a module or a type before a
 // function or a static; a call (value true) the other way round. A module
@@ -502,13 +519,18 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 	}
 	if e.cont != "" {
 		// mod m { mod x; }: x's file is under m's directory
+		if value {
+			return ent{}, false // a module is no value
+		}
 		if f := r.modFile(e.file, r.rustFile(e.file).Children+"::"+strings.ReplaceAll(e.cont, ".", "::")+"::"+name); f != "" {
 			return ent{file: f}, true
 		}
 		return ent{}, false
 	}
-	if f := r.childFile(e.file, name); f != "" {
-		return ent{file: f}, true
+	if !value {
+		if f := r.childFile(e.file, name); f != "" {
+			return ent{file: f}, true
+		}
 	}
 	fi := r.tab.File(e.file)
 	if fi == nil {
@@ -516,6 +538,14 @@ func (r *resValue) memberUncached(e ent, name string, depth int, value bool) (en
 	}
 	// a re-export: pub use a::b
 	for _, b := range bindingsOf(fi, name) {
+		if value {
+			// pub use util::copy re-exports the function beside the
+			// module copy: follow it in the value namespace
+			if re, ok := r.valueBinding(e.file, b, depth+1); ok && !re.isMod() {
+				return re, true
+			}
+			continue
+		}
 		if re, ok := r.binding(e.file, b, depth+1); ok {
 			return re, true
 		}
@@ -1239,6 +1269,8 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 		}
 		return t.Kind != lang.KindMethod && t.Kind != lang.KindConstructor && t.Kind != lang.KindModule && t.Kind != lang.KindInterface
 	}
+	// a call looks its name up among values: a module of that name is no candidate
+	value := !macro && ref.Kind != lang.RefNew
 	cands := r.tab.ByName(name)
 	if t := r.inScope(name, keep); t != nil {
 		return lang.Bound(t, lang.RuleSameFile)
@@ -1247,16 +1279,31 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 	if bs := bindingsOf(fi, name); len(bs) > 0 {
 		var e ent
 		ok := false
+		modules := 0
 		for _, b := range bs {
 			e, ok = r.binding(r.file, b, 0)
 			if ok && e.sym != nil && !keep(e.sym) && !(ref.Kind == lang.RefNew && e.sym.Kind == lang.KindClass) {
 				ok = false
 			}
+			if ok && e.isMod() && (value || macro) {
+				// use crate::middleware::map_request binds the function
+				// beside the module of its name (axum's); mod tempdir;
+				// binds only the module, and the function may come from
+				// a glob, as just's tests/lib.rs's does; use crate::keymap
+				// also binds the #[macro_export] keymap! at the crate root
+				e, ok = r.valueBinding(r.file, b, 0)
+				if !ok || e.isMod() || e.sym != nil && !keep(e.sym) {
+					ok = false
+					modules++
+				}
+			}
 			if ok {
 				break
 			}
 		}
-		return r.entResolution(e, ok, lang.RuleImport)
+		if ok || modules < len(bs) {
+			return r.entResolution(e, ok, lang.RuleImport)
+		}
 	}
 	extGlob := false
 	for _, g := range globs(fi) {
@@ -1268,7 +1315,7 @@ func (r *resValue) bare(ref *lang.Ref) lang.Resolution {
 			extGlob = true
 			continue
 		}
-		if m, ok := r.member(ge, name, 1); ok {
+		if m, ok := r.memberNS(ge, name, 1, value); ok {
 			if m.ext {
 				return lang.Unbound(lang.RuleExternal, 0)
 			}

@@ -1391,6 +1391,11 @@ func (w *walker) macroCall(n int32, sym int, scope *scope) {
 		// code a proc macro generates, not code it runs
 		tt = -1
 	}
+	if r.Name == "cfg!" && (r.Qualifier == "" || r.Qualifier == "std" || r.Qualifier == "core") {
+		// cfg!(not(windows)) holds a configuration predicate: not() and
+		// any() are no calls
+		tt = -1
+	}
 	if panicMacros[strings.TrimSuffix(r.Name, "!")] && (r.Qualifier == "" || r.Qualifier == "std" || r.Qualifier == "core") {
 		what := ""
 		if tt >= 0 {
@@ -1460,8 +1465,9 @@ func (w *walker) tokenRefs(tt int32, sym int, scope *scope, depth int) {
 		case k == "token_tree":
 			open := t.Src[start]
 			switch {
-			case strings.HasPrefix(gap, "#"):
-				// an attribute: #[doc(..)] calls nothing
+			case open == '[' && (strings.HasSuffix(gap, "#") || strings.HasSuffix(gap, "#!")):
+				// an attribute: #[doc(..)] calls nothing, nor does the
+				// #[cfg(any(..))] of a match arm after "x",
 				parts, seps, called = nil, nil, ""
 			case len(parts) > 0 && (gap == "" && open == '(' || gap == "!"):
 				called = w.tokenCall(parts, seps, called, gap == "!", sym, scope, c)
