@@ -358,6 +358,27 @@ func (x *Index) computeDelta(ctx context.Context, from, to Version, opts deltaOp
 	return d, nil
 }
 
+// SymbolCounts counts the symbols that changed from version seq from to
+// version seq to, a rename or a move paired into one as Delta pairs it:
+// what sdl index reports of the version it wrote, so the two agree.
+func (x *Index) SymbolCounts(ctx context.Context, from, to int64) (DeltaSummary, error) {
+	d := &deltaSet{}
+	if from == to {
+		return d.summary, nil
+	}
+	before, err := x.symbolsOnlyIn(ctx, from, to)
+	if err != nil {
+		return d.summary, err
+	}
+	after, err := x.symbolsOnlyIn(ctx, to, from)
+	if err != nil {
+		return d.summary, err
+	}
+	d.pairSymbols(before, after)
+	d.count()
+	return d.summary, nil
+}
+
 // symbolsOnlyIn loads the symbols of version a's view that b's lacks, by id.
 func (x *Index) symbolsOnlyIn(ctx context.Context, a, b int64) (map[string]*symAt, error) {
 	cond, args := onlyIn("s", a, b)
