@@ -155,6 +155,11 @@ type SignatureDiff struct {
 	ParamsChanged []string `json:"paramsChanged,omitempty"`
 	ReturnsBefore string   `json:"returnsBefore,omitempty"`
 	ReturnsAfter  string   `json:"returnsAfter,omitempty"`
+	// MembersAdded and MembersRemoved are the fields and constants a
+	// type's signature gained and lost: its text (enum Level: int) may
+	// not change when they do.
+	MembersAdded   []string `json:"membersAdded,omitempty"`
+	MembersRemoved []string `json:"membersRemoved,omitempty"`
 	// Breaking says a caller written for the old signature may no longer
 	// compile or work; Reasons say why.
 	Breaking bool     `json:"breaking"`
@@ -704,12 +709,19 @@ func diffSignatures(bjs, ajs, bName, aName string) *SignatureDiff {
 	if strings.Join(b.Generics, ",") != strings.Join(a.Generics, ",") {
 		sd.Reasons = append(sd.Reasons, "type parameters changed")
 	}
-	have := map[string]bool{}
+	had, have := map[string]bool{}, map[string]bool{}
+	for _, f := range b.Fields {
+		had[f.Name] = true
+	}
 	for _, f := range a.Fields {
 		have[f.Name] = true
+		if !had[f.Name] {
+			sd.MembersAdded = append(sd.MembersAdded, f.Name)
+		}
 	}
 	for _, f := range b.Fields {
 		if !have[f.Name] {
+			sd.MembersRemoved = append(sd.MembersRemoved, f.Name)
 			sd.Reasons = append(sd.Reasons, "member "+f.Name+" removed")
 		}
 	}
