@@ -228,6 +228,9 @@ type Candidate struct {
 	Kind     string `json:"kind"`
 	File     string `json:"file"`
 	Line     int    `json:"line"`
+	// Static marks a class (static) method beside an instance method of
+	// its name, set when the candidates differ so.
+	Static *bool `json:"static,omitempty"`
 }
 
 // AmbiguousError lists the candidates of an ambiguous reference.
@@ -244,7 +247,22 @@ func (e *AmbiguousError) Error() string {
 			b.WriteString(", ...")
 			break
 		}
-		fmt.Fprintf(&b, "; %s %s (%s:%d) %s", c.Kind, c.Name, c.File, c.Line, c.SymbolID)
+		side := ""
+		if c.Static != nil {
+			side = "instance method, "
+			if *c.Static {
+				side = "class method, "
+			}
+		}
+		fmt.Fprintf(&b, "; %s %s (%s%s:%d) %s", c.Kind, c.Name, side, c.File, c.Line, c.SymbolID)
+	}
+	if e.overloads() && e.Candidates[0].Static != nil {
+		n := e.Candidates[0].Name
+		if i := strings.LastIndexByte(n, '.'); i >= 0 {
+			fmt.Fprintf(&b, "; a class method and an instance method of one name: write %s#%s for the instance method, %s::%s for the class method, or pass a symbolId",
+				n[:i], n[i+1:], n[:i], n[i+1:])
+			return b.String()
+		}
 	}
 	if e.overloads() {
 		// file and kind cannot tell overloads of one name apart
@@ -293,12 +311,28 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 		return nil, invalidf("symbolRef.kind", "%q is not a kind; use one of %s", ref.Kind, strings.Join(lang.Kinds, ", "))
 	}
 	name := strings.TrimSpace(ref.Name)
+	raw := name
+	// Ruby's documentation (ri, YARD) spells an instance method
+	// Client#push and a class method Client::push; sdl's qualified names
+	// are dotted, so the spelling only picks between the two
+	side := sideAny
+	if i := strings.LastIndexAny(name, ".:#"); i > 0 && i < len(name)-1 {
+		switch {
+		case name[i] == '#':
+			side = sideInstance
+		case strings.HasSuffix(name[:i+1], "::"):
+			side = sideClass
+		}
+	}
+	if side != sideAny {
+		name = strings.ReplaceAll(strings.ReplaceAll(name, "::", "."), "#", ".")
+	}
 	short := name
 	if i := strings.LastIndexAny(name, ".:"); i >= 0 && i < len(name)-1 {
 		short = strings.TrimLeft(name[i:], ".:")
 	}
 	rows, err := x.DB.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols s JOIN paths p ON p.id = s.path_id
-		WHERE s.to_seq IS NULL AND (s.name = ?1 OR s.name = ?2 OR s.qualified = ?1) ORDER BY p.path, s.start_line`, name, short)
+		WHERE s.to_seq IS NULL AND (s.name = ?1 OR s.name = ?2 OR s.qualified = ?1 OR s.qualified = ?3) ORDER BY p.path, s.start_line`, name, short, raw)
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", ref, err)
 	}
@@ -321,7 +355,7 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 	modules := map[string]string{}
 	viaModule := map[*symbolRow]bool{}
 	for _, c := range cands {
-		if name != short && c.Qualified != name && !strings.HasSuffix(c.Qualified, "."+name) {
+		if name != short && c.Qualified != name && c.Qualified != raw && !strings.HasSuffix(c.Qualified, "."+name) {
 			// a qualified reference must match the qualified name, or it
 			// with the file's module or package before it, as code and
 			// tracebacks write it (tornado.web.RequestHandler,
@@ -356,19 +390,53 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 	// through its module: csrf.csrf is the function nested in csrf, not
 	// the function csrf of the module csrf
 	keep = narrow(keep, func(c *symbolRow) bool { return !viaModule[c] })
-	keep = narrow(keep, func(c *symbolRow) bool { return c.Name == short || c.Qualified == name })
+	keep = narrow(keep, func(c *symbolRow) bool { return c.Name == short || c.Qualified == name || c.Qualified == raw })
 	keep = narrow(keep, func(c *symbolRow) bool { return c.Kind != lang.KindModule })
 	keep = narrow(keep, func(c *symbolRow) bool { return !c.IsTest })
 	keep = narrow(keep, func(c *symbolRow) bool { return !overloadStub(c) })
 	keep = dropNested(keep, name)
+	if side != sideAny {
+		keep = narrow(keep, func(c *symbolRow) bool { return c.Kind == lang.KindMethod && classSide(c) == (side == sideClass) })
+	}
 	if len(keep) == 1 {
 		return keep[0], nil
 	}
 	e := &AmbiguousError{Ref: ref}
+	statics := 0
 	for _, c := range keep {
-		e.Candidates = append(e.Candidates, Candidate{SymbolID: c.ID, Name: c.Qualified, Kind: c.Kind, File: c.Path, Line: c.Range.StartLine})
+		if c.Kind == lang.KindMethod && classSide(c) {
+			statics++
+		}
+	}
+	for _, c := range keep {
+		cand := Candidate{SymbolID: c.ID, Name: c.Qualified, Kind: c.Kind, File: c.Path, Line: c.Range.StartLine}
+		if statics > 0 && statics < len(keep) && c.Kind == lang.KindMethod {
+			st := classSide(c)
+			cand.Static = &st
+		}
+		e.Candidates = append(e.Candidates, cand)
 	}
 	return nil, e
+}
+
+// Which methods a reference's spelling asks for.
+const (
+	sideAny      = iota
+	sideInstance // Client#push
+	sideClass    // Client::push
+)
+
+// classSide reports whether r is declared on its class, not its instances:
+// a static method, or a Ruby class method (def self.x, class << self).
+func classSide(r *symbolRow) bool {
+	if !strings.Contains(r.Signature, `"static"`) && !strings.Contains(r.Signature, `"class"`) {
+		return false
+	}
+	var sig struct {
+		Modifiers []string `json:"modifiers"`
+	}
+	return json.Unmarshal([]byte(r.Signature), &sig) == nil &&
+		(slices.Contains(sig.Modifiers, "static") || slices.Contains(sig.Modifiers, "class"))
 }
 
 // overloadStub reports whether r only declares one call shape of an

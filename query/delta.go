@@ -155,6 +155,11 @@ type SignatureDiff struct {
 	ParamsChanged []string `json:"paramsChanged,omitempty"`
 	ReturnsBefore string   `json:"returnsBefore,omitempty"`
 	ReturnsAfter  string   `json:"returnsAfter,omitempty"`
+	// MembersAdded and MembersRemoved are the fields and constants a
+	// type's signature gained and lost: its text (enum Level: int) may
+	// not change when they do.
+	MembersAdded   []string `json:"membersAdded,omitempty"`
+	MembersRemoved []string `json:"membersRemoved,omitempty"`
 	// Breaking says a caller written for the old signature may no longer
 	// compile or work; Reasons say why.
 	Breaking bool     `json:"breaking"`
@@ -356,6 +361,27 @@ func (x *Index) computeDelta(ctx context.Context, from, to Version, opts deltaOp
 	d.count()
 	sortChanges(d.changes)
 	return d, nil
+}
+
+// SymbolCounts counts the symbols that changed from version seq from to
+// version seq to, a rename or a move paired into one as Delta pairs it:
+// what sdl index reports of the version it wrote, so the two agree.
+func (x *Index) SymbolCounts(ctx context.Context, from, to int64) (DeltaSummary, error) {
+	d := &deltaSet{}
+	if from == to {
+		return d.summary, nil
+	}
+	before, err := x.symbolsOnlyIn(ctx, from, to)
+	if err != nil {
+		return d.summary, err
+	}
+	after, err := x.symbolsOnlyIn(ctx, to, from)
+	if err != nil {
+		return d.summary, err
+	}
+	d.pairSymbols(before, after)
+	d.count()
+	return d.summary, nil
 }
 
 // symbolsOnlyIn loads the symbols of version a's view that b's lacks, by id.
@@ -683,12 +709,19 @@ func diffSignatures(bjs, ajs, bName, aName string) *SignatureDiff {
 	if strings.Join(b.Generics, ",") != strings.Join(a.Generics, ",") {
 		sd.Reasons = append(sd.Reasons, "type parameters changed")
 	}
-	have := map[string]bool{}
+	had, have := map[string]bool{}, map[string]bool{}
+	for _, f := range b.Fields {
+		had[f.Name] = true
+	}
 	for _, f := range a.Fields {
 		have[f.Name] = true
+		if !had[f.Name] {
+			sd.MembersAdded = append(sd.MembersAdded, f.Name)
+		}
 	}
 	for _, f := range b.Fields {
 		if !have[f.Name] {
+			sd.MembersRemoved = append(sd.MembersRemoved, f.Name)
 			sd.Reasons = append(sd.Reasons, "member "+f.Name+" removed")
 		}
 	}

@@ -65,6 +65,28 @@ func TestSearchExact(t *testing.T) {
 	}
 }
 
+// TestSearchTypeBeforeConstructor: the bare name of a Java class asks
+// for the class; its two constructors, named like it, come after it.
+func TestSearchTypeBeforeConstructor(t *testing.T) {
+	x := fixture(t, "java")
+	resp, err := x.Search(context.Background(), query.SearchRequest{Query: "Store", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) == 0 || resp.Results[0].Kind != "class" || resp.Results[0].Name != "Store" {
+		t.Fatalf("first result %+v, want the class Store", resp.Results)
+	}
+	ctors := 0
+	for _, r := range resp.Results {
+		if r.Kind == "constructor" && r.Name == "Store" {
+			ctors++
+		}
+	}
+	if ctors != 2 {
+		t.Errorf("%d constructors of Store among %+v, want both", ctors, resp.Results)
+	}
+}
+
 // TestSearchModules: modules are left out of a search unless asked for by
 // kind; then they are found by name and by the path of their file.
 func TestSearchModules(t *testing.T) {

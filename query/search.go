@@ -401,6 +401,16 @@ func (x *Index) retrieve(ctx context.Context, text string, kinds []string, pool 
 	return out, ev, nil
 }
 
+// constructorNameWeight scales the exact match of a constructor named
+// like its class (Java, Kotlin, C#, C++) when the query is that bare
+// name: the name is the type's, and the type is what it asks for. The
+// full-text lane also favours the constructor, whose qualified name
+// repeats the word (JsonReader.JsonReader): at full weight moshi's two
+// protected constructors came before the class JsonReader. At half, the
+// class, first in the exact lane, stays ahead whatever the full-text lane
+// says: 2/(k+1) > 1/(k+2) + 1/(k+1).
+const constructorNameWeight = 0.5
+
 type exactHit struct {
 	id, kind string
 	weight   float64
@@ -447,6 +457,9 @@ func (x *Index) exactNames(ctx context.Context, names []string) ([]exactHit, err
 				w = 0.4 // the last segment only
 			case name == n:
 				w = 1
+			}
+			if kind == lang.KindConstructor && n == short && name == n {
+				w *= constructorNameWeight
 			}
 			if isTest != 0 {
 				w *= 0.7

@@ -175,7 +175,21 @@ func printChange(u *ui, ch *query.SymbolChange) {
 		fmt.Fprintf(u.w, "          %s\n", u.dim(fmt.Sprintf("was %s at %s:%d (paired by %s)", p.Name, p.File, p.Line, ch.PairedBy)))
 	}
 	if sd := ch.SignatureDiff; sd != nil {
-		fmt.Fprintf(u.w, "          signature: %s\n                  →  %s\n", sd.Before, sd.After)
+		// a type that lost a member can keep its signature's text: then
+		// the members are the change, not the text
+		if sd.Before != sd.After {
+			fmt.Fprintf(u.w, "          signature: %s\n                  →  %s\n", sd.Before, sd.After)
+		}
+		if len(sd.MembersAdded)+len(sd.MembersRemoved) > 0 {
+			var ms []string
+			for _, m := range sd.MembersRemoved {
+				ms = append(ms, "−"+m)
+			}
+			for _, m := range sd.MembersAdded {
+				ms = append(ms, "+"+m)
+			}
+			fmt.Fprintf(u.w, "          members: %s\n", strings.Join(ms, " "))
+		}
 		if sd.Breaking {
 			fmt.Fprintf(u.w, "          %s %s\n", u.warn("breaking:"), strings.Join(sd.Reasons, "; "))
 		}

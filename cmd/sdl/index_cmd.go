@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/sdl-dev/sdl/embed"
 	"github.com/sdl-dev/sdl/index"
+	"github.com/sdl-dev/sdl/query"
 )
 
 var dbFlag = &cli.StringFlag{Name: "db", Usage: "the index file (default: .sdl/index.db of the repository)"}
@@ -161,10 +164,11 @@ func indexCommand() *cli.Command {
 				}
 				fmt.Fprintf(errw, "sdl: warning: the index was built again (%s)%s\n", sum.RebuildReason, dropped)
 			}
+			rep := newIndexReport(c.Context, sum, root, errw)
 			if c.Bool("json") {
-				return writeJSON(c.App.Writer, sum)
+				return writeJSON(c.App.Writer, rep)
 			}
-			printSummary(newUI(c.App.Writer), sum)
+			printSummary(newUI(c.App.Writer), rep)
 			return nil
 		},
 	}
@@ -184,7 +188,46 @@ func sourceDateEpoch() (time.Time, bool) {
 	return time.Unix(n, 0).UTC(), true
 }
 
-func printSummary(u *ui, s *index.Summary) {
+// indexReport is what sdl index reports of a run: the index's summary,
+// with the symbol counts of a new version as sdl delta counts them.
+type indexReport struct {
+	*index.Summary
+	SymbolsRenamed int `json:"symbolsRenamed"`
+}
+
+// newIndexReport reports a run of index.Run on root; a warning goes to
+// errw when renames could not be paired.
+func newIndexReport(ctx context.Context, sum *index.Summary, root string, errw io.Writer) *indexReport {
+	rep := &indexReport{Summary: sum}
+	if sum.NewVersion && sum.Seq > 1 && !sum.Rebuilt {
+		if err := rep.pairRenames(ctx, root); err != nil {
+			// the version is written: its raw counts stand
+			fmt.Fprintf(errw, "sdl: warning: renames not paired: %v\n", err)
+		}
+	}
+	return rep
+}
+
+// pairRenames replaces the run's symbol counts, where the writer saw a
+// renamed or moved symbol as one removed and one added, with the counts
+// of the delta from the previous version, which pairs them.
+func (r *indexReport) pairRenames(ctx context.Context, root string) error {
+	x, err := query.OpenOnce(r.DB, root)
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	d, err := x.SymbolCounts(ctx, r.Seq-1, r.Seq)
+	if err != nil {
+		return err
+	}
+	r.SymbolsAdded, r.SymbolsChgd, r.SymbolsRmvd = d.SymbolsAdded, d.SymbolsModified, d.SymbolsRemoved
+	r.SymbolsMoved, r.SymbolsRenamed = d.SymbolsRelocated, d.SymbolsRenamed
+	return nil
+}
+
+func printSummary(u *ui, r *indexReport) {
+	s := r.Summary
 	rel := s.DB
 	if wd, err := os.Getwd(); err == nil {
 		if r, err := filepath.Rel(wd, s.DB); err == nil && !strings.HasPrefix(r, "..") {
@@ -200,6 +243,9 @@ func printSummary(u *ui, s *index.Summary) {
 	default:
 		what = u.ok(s.Version) + fmt.Sprintf(": %d changed, %d added, %d removed files; symbols +%d ~%d -%d",
 			s.FilesChanged, s.FilesAdded, s.FilesRemoved, s.SymbolsAdded, s.SymbolsChgd, s.SymbolsRmvd)
+		if r.SymbolsRenamed > 0 {
+			what += fmt.Sprintf(", %d renamed or moved", r.SymbolsRenamed)
+		}
 		if s.SymbolsMoved > 0 {
 			what += fmt.Sprintf(", %d moved", s.SymbolsMoved)
 		}

@@ -141,7 +141,7 @@ type initResult struct {
 	Note     string            `json:"note,omitempty"` // why it is not "sdl"
 	Actions  []initAction      `json:"actions"`
 	Snippets map[string]string `json:"snippets,omitempty"`
-	Index    *index.Summary    `json:"index,omitempty"`
+	Index    *indexReport      `json:"index,omitempty"`
 }
 
 func initCommand() *cli.Command {
@@ -326,10 +326,10 @@ func runInit(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		res.Index = sum
+		res.Index = newIndexReport(c.Context, sum, root, errw)
 		if !c.Bool("json") {
 			fmt.Fprintln(u.w)
-			printSummary(u, sum)
+			printSummary(u, res.Index)
 		}
 	}
 	if c.Bool("json") {

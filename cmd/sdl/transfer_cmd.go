@@ -224,9 +224,10 @@ func importCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				res["index"] = sum
+				rep := newIndexReport(c.Context, sum, abs, c.App.ErrWriter)
+				res["index"] = rep
 				if !c.Bool("json") {
-					printSummary(u, sum)
+					printSummary(u, rep)
 				}
 			}
 			if c.Bool("json") {
