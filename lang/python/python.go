@@ -358,7 +358,11 @@ func (p *walker) node(n int32, c *state, top bool) {
 		}
 	case "for_statement", "for_in_clause":
 		if c.level == funcLevel {
-			p.forget(t.Field(n, "left"), c)
+			// what one element is, read before the loop rebinds a name
+			left, right := t.Field(n, "left"), t.Field(n, "right")
+			typs, calls := p.loopTypes(left, right, c)
+			p.forget(left, c)
+			p.bindLoop(left, typs, calls, c)
 		}
 	case "as_pattern":
 		p.asPattern(n, c)
@@ -894,6 +898,139 @@ func (p *walker) unpack(tg, val int32, c *state) {
 			c.scope.setCall(t.Text(ch), callInfo{fn: call.fn + "()[" + strconv.Itoa(i) + "]", headType: call.headType})
 		case "list_splat_pattern":
 			return // later positions count from the end
+		}
+		i++
+	}
+}
+
+// loopTypes is what the names of for x in e (one target) or for a, b in
+// e (a pattern) are: from e's annotation as written (lines:
+// list[Line]), from the call that made e (lines = self.render(): an
+// element of what render returns, "self.render()[*]"), or self.x (a
+// field whose annotation the resolver reads, "self.x[*]"); for
+// enumerate(e), d.items(), d.keys() and d.values() the pairs they yield.
+// typs and calls have one entry per name of a pattern, one for a name.
+func (p *walker) loopTypes(left, right int32, c *state) (typs []string, calls []callInfo) {
+	t := p.t
+	if left < 0 || right < 0 {
+		return nil, nil
+	}
+	names := 1
+	switch t.Kind(left) {
+	case "identifier":
+	case "pattern_list", "tuple_pattern":
+		names = int(t.NamedChildCount(left))
+	default:
+		return nil, nil
+	}
+	if names == 2 && t.Kind(right) == "call" {
+		fn, args := t.Field(right, "function"), t.Field(right, "arguments")
+		switch {
+		case fn >= 0 && t.Kind(fn) == "identifier" && t.Text(fn) == "enumerate" && args >= 0:
+			if e := t.FirstNamedChild(args); e >= 0 && t.Kind(e) != "keyword_argument" {
+				typ, call := p.elemOf(e, c)
+				return []string{"int", typ}, []callInfo{{}, call}
+			}
+			return nil, nil
+		case fn >= 0 && t.Kind(fn) == "attribute" && t.FieldText(fn, "attribute") == "items":
+			if k, v := dictArgs(p.exprType(t.Field(fn, "object"), c)); k != "" || v != "" {
+				return []string{k, v}, make([]callInfo, 2)
+			}
+			return nil, nil
+		}
+	}
+	typ, call := p.elemOf(right, c)
+	if names == 1 {
+		return []string{typ}, []callInfo{call}
+	}
+	// for a, b in pairs: pairs: list[tuple[A, B]]
+	for i := 0; i < names; i++ {
+		typs = append(typs, tupleItem(typ, i))
+	}
+	return typs, make([]callInfo, names)
+}
+
+// elemOf is what iterating e yields: a type as written, or the call
+// (with the "[*]" of an element) whose result holds it.
+func (p *walker) elemOf(e int32, c *state) (string, callInfo) {
+	t := p.t
+	switch t.Kind(e) {
+	case "identifier":
+		typ, call := c.scope.lookup(t.Text(e))
+		if typ != "" {
+			return elemType(typ), callInfo{}
+		}
+		if call.fn != "" && !strings.ContainsAny(call.fn, "([") {
+			return "", callInfo{fn: call.fn + "()[*]", headType: call.headType}
+		}
+	case "attribute":
+		obj := t.Field(e, "object")
+		if obj >= 0 && t.Kind(obj) == "identifier" && c.selfClass != "" && t.Text(obj) != c.clsParam {
+			if typ, _ := c.scope.lookup(t.Text(obj)); typ == c.selfClass {
+				return "self." + t.FieldText(e, "attribute") + "[*]", callInfo{}
+			}
+		}
+	case "call":
+		fn, args := t.Field(e, "function"), t.Field(e, "arguments")
+		if fn < 0 {
+			break
+		}
+		if t.Kind(fn) == "identifier" && passThrough[t.Text(fn)] {
+			// sorted(xs), reversed(xs), list(xs): the elements of xs
+			if args >= 0 && t.NamedChildCount(args) >= 1 {
+				if a := t.FirstNamedChild(args); t.Kind(a) != "keyword_argument" {
+					return p.elemOf(a, c)
+				}
+			}
+			break
+		}
+		if t.Kind(fn) == "attribute" {
+			switch t.FieldText(fn, "attribute") {
+			case "keys", "values":
+				if k, v := dictArgs(p.exprType(t.Field(fn, "object"), c)); k != "" || v != "" {
+					if t.FieldText(fn, "attribute") == "keys" {
+						return k, callInfo{}
+					}
+					return v, callInfo{}
+				}
+			}
+		}
+		typ, call := p.valueType(e, c)
+		if typ == "" && call.fn != "" && !strings.ContainsAny(call.fn, "([") {
+			return "", callInfo{fn: call.fn + "()[*]", headType: call.headType}
+		}
+	}
+	return "", callInfo{}
+}
+
+// exprType is the type as written of a name, "" for anything else.
+func (p *walker) exprType(e int32, c *state) string {
+	if e < 0 || p.t.Kind(e) != "identifier" {
+		return ""
+	}
+	typ, _ := c.scope.lookup(p.t.Text(e))
+	return typ
+}
+
+// passThrough are the builtins whose result iterates as their first
+// argument does.
+var passThrough = map[string]bool{"sorted": true, "reversed": true, "list": true, "tuple": true, "set": true,
+	"frozenset": true, "iter": true}
+
+// bindLoop types the names a loop binds with what loopTypes found.
+func (p *walker) bindLoop(left int32, typs []string, calls []callInfo, c *state) {
+	t := p.t
+	if left < 0 || len(typs) == 0 {
+		return
+	}
+	if t.Kind(left) == "identifier" {
+		c.scope.set(t.Text(left), typs[0], calls[0])
+		return
+	}
+	i := 0
+	for ch := range t.NamedChildren(left) {
+		if i < len(typs) && t.Kind(ch) == "identifier" {
+			c.scope.set(t.Text(ch), typs[i], calls[i])
 		}
 		i++
 	}
