@@ -356,6 +356,9 @@ func (p *walker) node(n int32, c *state, top bool) {
 		if top && c.level == funcLevel {
 			p.guardIf(n, c)
 		}
+		if c.level == funcLevel && p.narrowed(n, c) {
+			return
+		}
 	case "for_statement", "for_in_clause":
 		if c.level == funcLevel {
 			// what one element is, read before the loop rebinds a name
@@ -1034,6 +1037,54 @@ func (p *walker) bindLoop(left int32, typs []string, calls []callInfo, c *state)
 		}
 		i++
 	}
+}
+
+// narrowed walks if isinstance(x, Foo): ... with x a Foo in the body
+// (the branch's own name for it; after the if, x is what it was), and
+// reports whether the condition was one. A tuple of classes narrows
+// nothing.
+func (p *walker) narrowed(n int32, c *state) bool {
+	t := p.t
+	cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
+	if cond < 0 || cons < 0 || t.Kind(cond) != "call" || t.FieldText(cond, "function") != "isinstance" {
+		return false
+	}
+	args := t.Field(cond, "arguments")
+	if args < 0 {
+		return false
+	}
+	as := slices.Collect(t.NamedChildren(args))
+	if len(as) != 2 {
+		return false
+	}
+	v, cls := as[0], as[1]
+	if t.Kind(v) != "identifier" || !isDotted(t, cls) {
+		return false
+	}
+	typ, cut := text(t, cls, maxTypeText)
+	if cut || !capWords(lang.LastIdent(typ)) {
+		return false
+	}
+	name := t.Text(v)
+	p.node(cond, c, false)
+	in := &c.scope.Scope
+	oldTyp, known := in.Types[name]
+	oldCall, oldHead := in.Calls[name], in.Heads[name]
+	in.SetType(name, typ)
+	p.node(cons, c, false)
+	if known {
+		in.Set(name, oldTyp, oldCall, oldHead)
+	} else {
+		delete(in.Types, name)
+		delete(in.Calls, name)
+		delete(in.Heads, name)
+	}
+	for ch := range t.NamedChildren(n) {
+		if ch != cond && ch != cons {
+			p.node(ch, c, false)
+		}
+	}
+	return true
 }
 
 // forget marks the names a target binds as locals of unknown type.
