@@ -370,6 +370,11 @@ func (p *walker) node(n int32, c *state, top bool) {
 	case "as_pattern":
 		p.asPattern(n, c)
 		return
+	case "list_comprehension", "set_comprehension", "generator_expression", "dictionary_comprehension":
+		if c.level == funcLevel {
+			p.comprehension(n, c)
+			return
+		}
 	case "named_expression":
 		if c.level == funcLevel {
 			if name := t.Field(n, "name"); name >= 0 {
@@ -1039,6 +1044,73 @@ func (p *walker) bindLoop(left int32, typs []string, calls []callInfo, c *state)
 	}
 }
 
+// save returns what restores the names of the innermost scope as they are
+// now, declared or not.
+func (s *scope) save(names []string) (restore func()) {
+	type was struct {
+		typ, call, head string
+		known           bool
+	}
+	old := make([]was, len(names))
+	for i, n := range names {
+		typ, known := s.Types[n]
+		old[i] = was{typ, s.Calls[n], s.Heads[n], known}
+	}
+	return func() {
+		for i, n := range names {
+			if old[i].known {
+				s.Set(n, old[i].typ, old[i].call, old[i].head)
+				continue
+			}
+			delete(s.Types, n)
+			delete(s.Calls, n)
+			delete(s.Heads, n)
+		}
+	}
+}
+
+// comprehension walks [f(x) for x in xs if x]: its clauses first, whose
+// names the body then sees typed, and ends their scope: after it, they are
+// what they were.
+func (p *walker) comprehension(n int32, c *state) {
+	t := p.t
+	body := t.Field(n, "body")
+	var names []string
+	for ch := range t.NamedChildren(n) {
+		if t.Kind(ch) == "for_in_clause" {
+			names = p.boundNames(t.Field(ch, "left"), names)
+		}
+	}
+	back := c.scope.save(names)
+	for ch := range t.NamedChildren(n) {
+		if ch != body {
+			p.node(ch, c, false)
+		}
+	}
+	if body >= 0 {
+		p.node(body, c, false)
+	}
+	back()
+}
+
+// boundNames appends the names a loop target binds.
+func (p *walker) boundNames(tg int32, names []string) []string {
+	t := p.t
+	if tg < 0 {
+		return names
+	}
+	if t.Kind(tg) == "identifier" {
+		return append(names, t.Text(tg))
+	}
+	switch t.Kind(tg) {
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression":
+		for ch := range t.NamedChildren(tg) {
+			names = p.boundNames(ch, names)
+		}
+	}
+	return names
+}
+
 // narrowed walks if isinstance(x, Foo): ... with x a Foo in the body
 // (the branch's own name for it; after the if, x is what it was), and
 // reports whether the condition was one. A tuple of classes narrows
@@ -1067,18 +1139,10 @@ func (p *walker) narrowed(n int32, c *state) bool {
 	}
 	name := t.Text(v)
 	p.node(cond, c, false)
-	in := &c.scope.Scope
-	oldTyp, known := in.Types[name]
-	oldCall, oldHead := in.Calls[name], in.Heads[name]
-	in.SetType(name, typ)
+	back := c.scope.save([]string{name})
+	c.scope.SetType(name, typ)
 	p.node(cons, c, false)
-	if known {
-		in.Set(name, oldTyp, oldCall, oldHead)
-	} else {
-		delete(in.Types, name)
-		delete(in.Calls, name)
-		delete(in.Heads, name)
-	}
+	back()
 	for ch := range t.NamedChildren(n) {
 		if ch != cond && ch != cons {
 			p.node(ch, c, false)
