@@ -941,8 +941,12 @@ func (p *walker) loopTypes(left, right int32, c *state) (typs []string, calls []
 			}
 			return nil, nil
 		case fn >= 0 && t.Kind(fn) == "attribute" && t.FieldText(fn, "attribute") == "items":
-			if k, v := dictArgs(p.exprType(t.Field(fn, "object"), c)); k != "" || v != "" {
+			obj := t.Field(fn, "object")
+			if k, v := dictArgs(p.exprType(obj, c)); k != "" || v != "" {
 				return []string{k, v}, make([]callInfo, 2)
+			}
+			if f := p.selfField(obj, c); f != "" {
+				return []string{f + "[*]", f + "[*v]"}, make([]callInfo, 2)
 			}
 			return nil, nil
 		}
@@ -972,11 +976,8 @@ func (p *walker) elemOf(e int32, c *state) (string, callInfo) {
 			return "", callInfo{fn: call.fn + "()[*]", headType: call.headType}
 		}
 	case "attribute":
-		obj := t.Field(e, "object")
-		if obj >= 0 && t.Kind(obj) == "identifier" && c.selfClass != "" && t.Text(obj) != c.clsParam {
-			if typ, _ := c.scope.lookup(t.Text(obj)); typ == c.selfClass {
-				return "self." + t.FieldText(e, "attribute") + "[*]", callInfo{}
-			}
+		if f := p.selfField(e, c); f != "" {
+			return f + "[*]", callInfo{}
 		}
 	case "call":
 		fn, args := t.Field(e, "function"), t.Field(e, "arguments")
@@ -995,11 +996,18 @@ func (p *walker) elemOf(e int32, c *state) (string, callInfo) {
 		if t.Kind(fn) == "attribute" {
 			switch t.FieldText(fn, "attribute") {
 			case "keys", "values":
-				if k, v := dictArgs(p.exprType(t.Field(fn, "object"), c)); k != "" || v != "" {
-					if t.FieldText(fn, "attribute") == "keys" {
+				obj, keys := t.Field(fn, "object"), t.FieldText(fn, "attribute") == "keys"
+				if k, v := dictArgs(p.exprType(obj, c)); k != "" || v != "" {
+					if keys {
 						return k, callInfo{}
 					}
 					return v, callInfo{}
+				}
+				if f := p.selfField(obj, c); f != "" {
+					if keys {
+						return f + "[*]", callInfo{}
+					}
+					return f + "[*v]", callInfo{}
 				}
 			}
 		}
@@ -1009,6 +1017,24 @@ func (p *walker) elemOf(e int32, c *state) (string, callInfo) {
 		}
 	}
 	return "", callInfo{}
+}
+
+// selfField is "self.x" for e = self.x in a method (whatever the first
+// parameter is called), the field whose annotation the resolver reads; ""
+// for others.
+func (p *walker) selfField(e int32, c *state) string {
+	t := p.t
+	if e < 0 || t.Kind(e) != "attribute" || c.selfClass == "" {
+		return ""
+	}
+	obj := t.Field(e, "object")
+	if obj < 0 || t.Kind(obj) != "identifier" || t.Text(obj) == c.clsParam {
+		return ""
+	}
+	if typ, _ := c.scope.lookup(t.Text(obj)); typ != c.selfClass {
+		return ""
+	}
+	return "self." + t.FieldText(e, "attribute")
 }
 
 // exprType is the type as written of a name, "" for anything else.

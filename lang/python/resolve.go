@@ -799,7 +799,13 @@ func resolveType(tab lang.Table, fi *lang.FileInfo, from *lang.Target, typ strin
 	if fi == nil || depth > lang.MaxDepth {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
-	if field, ok := strings.CutSuffix(typ, "[*]"); ok {
+	field, ok := strings.CutSuffix(typ, "[*]")
+	values := false
+	if !ok {
+		// for v in self.d.values(): a value of the field's mapping
+		field, values = strings.CutSuffix(typ, "[*v]")
+	}
+	if ok || values {
 		// for x in self.lines: an element of the field's annotation
 		head, seg, _ := strings.Cut(field, ".")
 		cls := classOf(tab, from)
@@ -807,7 +813,11 @@ func resolveType(tab lang.Table, fi *lang.FileInfo, from *lang.Target, typ strin
 			return lang.Unbound(lang.RuleUnresolved, 0)
 		}
 		ft, owner := fieldDecl(tab, cls, seg, depth+1)
-		if elem := elemType(ft); elem != "" {
+		elem := elemType(ft)
+		if values {
+			_, elem = dictArgs(ft)
+		}
+		if elem != "" {
 			return resolveType(tab, tab.File(owner.Path), owner, elem, 0, depth+1)
 		}
 		return lang.Unbound(lang.RuleUnresolved, 0)
@@ -953,6 +963,11 @@ func callResult(ctx *lang.Context, fn, headType string, line, depth int) lang.Re
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	res := resolveRef(ctx, r, depth+1)
+	if res.Target == nil && res.Rule == lang.RuleBuiltin && item == elemItem {
+		// for s in self.streams.values(): what a builtin's collection
+		// holds is not a builtin
+		return lang.Unbound(lang.RuleUnresolved, 0)
+	}
 	if res.Target == nil {
 		if res.Rule == lang.RuleExternal || res.Rule == lang.RuleBuiltin {
 			return res
