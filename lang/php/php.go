@@ -1235,9 +1235,36 @@ func assign(x *lang.Extractor, n int32, c state) {
 			}
 		}
 		c.scope.SetCall(name, call, head)
+	case "class_constant_access_expression":
+		// $level = Level::Error: an enum case is of its enum (a class
+		// constant's value has no methods to call, so the class costs nothing)
+		c.scope.SetType(name, constClass(x, right, c))
 	default:
 		c.scope.SetType(name, "")
 	}
+}
+
+// constClass is the class of Foo::CASE (self::CASE, static::CASE in a
+// class), "" for Foo::class, a string.
+func constClass(x *lang.Extractor, n int32, c state) string {
+	t := x.Tree
+	var member int32 = -1
+	for ch := range t.NamedChildren(n) {
+		member = ch
+	}
+	scope := t.FirstNamedChild(n)
+	if scope < 0 || member == scope || strings.EqualFold(t.Text(member), "class") {
+		return ""
+	}
+	switch t.Kind(scope) {
+	case "name", "qualified_name":
+		return lang.OneLine(t.Text(scope))
+	case "relative_scope":
+		if c.cls >= 0 && !strings.EqualFold(t.Text(scope), "parent") {
+			return className(x, c)
+		}
+	}
+	return ""
 }
 
 // guard records if (cond) return/throw at the top of a function body.

@@ -355,13 +355,25 @@ func (p *walker) node(n int32, c *state, top bool) {
 		if top && c.level == funcLevel {
 			p.guardIf(n, c)
 		}
+		if c.level == funcLevel && p.narrowed(n, c) {
+			return
+		}
 	case "for_statement", "for_in_clause":
 		if c.level == funcLevel {
-			p.forget(t.Field(n, "left"), c)
+			// what one element is, read before the loop rebinds a name
+			left, right := t.Field(n, "left"), t.Field(n, "right")
+			typs, calls := p.loopTypes(left, right, c)
+			p.forget(left, c)
+			p.bindLoop(left, typs, calls, c)
 		}
 	case "as_pattern":
 		p.asPattern(n, c)
 		return
+	case "list_comprehension", "set_comprehension", "generator_expression", "dictionary_comprehension":
+		if c.level == funcLevel {
+			p.comprehension(n, c)
+			return
+		}
 	case "named_expression":
 		if c.level == funcLevel {
 			if name := t.Field(n, "name"); name >= 0 {
@@ -896,6 +908,272 @@ func (p *walker) unpack(tg, val int32, c *state) {
 		}
 		i++
 	}
+}
+
+// loopTypes is what the names of for x in e (one target) or for a, b in
+// e (a pattern) are: from e's annotation as written (lines:
+// list[Line]), from the call that made e (lines = self.render(): an
+// element of what render returns, "self.render()[*]"), or self.x (a
+// field whose annotation the resolver reads, "self.x[*]"); for
+// enumerate(e), d.items(), d.keys() and d.values() the pairs they yield.
+// typs and calls have one entry per name of a pattern, one for a name.
+func (p *walker) loopTypes(left, right int32, c *state) (typs []string, calls []callInfo) {
+	t := p.t
+	if left < 0 || right < 0 {
+		return nil, nil
+	}
+	names := 1
+	switch t.Kind(left) {
+	case "identifier":
+	case "pattern_list", "tuple_pattern":
+		names = int(t.NamedChildCount(left))
+	default:
+		return nil, nil
+	}
+	if names == 2 && t.Kind(right) == "call" {
+		fn, args := t.Field(right, "function"), t.Field(right, "arguments")
+		switch {
+		case fn >= 0 && t.Kind(fn) == "identifier" && t.Text(fn) == "enumerate" && args >= 0:
+			if e := t.FirstNamedChild(args); e >= 0 && t.Kind(e) != "keyword_argument" {
+				typ, call := p.elemOf(e, c)
+				return []string{"int", typ}, []callInfo{{}, call}
+			}
+			return nil, nil
+		case fn >= 0 && t.Kind(fn) == "attribute" && t.FieldText(fn, "attribute") == "items":
+			obj := t.Field(fn, "object")
+			if k, v := dictArgs(p.exprType(obj, c)); k != "" || v != "" {
+				return []string{k, v}, make([]callInfo, 2)
+			}
+			if f := p.selfField(obj, c); f != "" {
+				return []string{f + "[*]", f + "[*v]"}, make([]callInfo, 2)
+			}
+			return nil, nil
+		}
+	}
+	typ, call := p.elemOf(right, c)
+	if names == 1 {
+		return []string{typ}, []callInfo{call}
+	}
+	// for a, b in pairs: pairs: list[tuple[A, B]]
+	for i := 0; i < names; i++ {
+		typs = append(typs, tupleItem(typ, i))
+	}
+	return typs, make([]callInfo, names)
+}
+
+// elemOf is what iterating e yields: a type as written, or the call
+// (with the "[*]" of an element) whose result holds it.
+func (p *walker) elemOf(e int32, c *state) (string, callInfo) {
+	t := p.t
+	switch t.Kind(e) {
+	case "identifier":
+		typ, call := c.scope.lookup(t.Text(e))
+		if typ != "" {
+			return elemType(typ), callInfo{}
+		}
+		if call.fn != "" && !strings.ContainsAny(call.fn, "([") {
+			return "", callInfo{fn: call.fn + "()[*]", headType: call.headType}
+		}
+	case "attribute":
+		if f := p.selfField(e, c); f != "" {
+			return f + "[*]", callInfo{}
+		}
+	case "call":
+		fn, args := t.Field(e, "function"), t.Field(e, "arguments")
+		if fn < 0 {
+			break
+		}
+		if t.Kind(fn) == "identifier" && passThrough[t.Text(fn)] {
+			// sorted(xs), reversed(xs), list(xs): the elements of xs
+			if args >= 0 && t.NamedChildCount(args) >= 1 {
+				if a := t.FirstNamedChild(args); t.Kind(a) != "keyword_argument" {
+					return p.elemOf(a, c)
+				}
+			}
+			break
+		}
+		if t.Kind(fn) == "attribute" {
+			switch t.FieldText(fn, "attribute") {
+			case "keys", "values":
+				obj, keys := t.Field(fn, "object"), t.FieldText(fn, "attribute") == "keys"
+				if k, v := dictArgs(p.exprType(obj, c)); k != "" || v != "" {
+					if keys {
+						return k, callInfo{}
+					}
+					return v, callInfo{}
+				}
+				if f := p.selfField(obj, c); f != "" {
+					if keys {
+						return f + "[*]", callInfo{}
+					}
+					return f + "[*v]", callInfo{}
+				}
+			}
+		}
+		typ, call := p.valueType(e, c)
+		if typ == "" && call.fn != "" && !strings.ContainsAny(call.fn, "([") {
+			return "", callInfo{fn: call.fn + "()[*]", headType: call.headType}
+		}
+	}
+	return "", callInfo{}
+}
+
+// selfField is "self.x" for e = self.x in a method (whatever the first
+// parameter is called), the field whose annotation the resolver reads; ""
+// for others.
+func (p *walker) selfField(e int32, c *state) string {
+	t := p.t
+	if e < 0 || t.Kind(e) != "attribute" || c.selfClass == "" {
+		return ""
+	}
+	obj := t.Field(e, "object")
+	if obj < 0 || t.Kind(obj) != "identifier" || t.Text(obj) == c.clsParam {
+		return ""
+	}
+	if typ, _ := c.scope.lookup(t.Text(obj)); typ != c.selfClass {
+		return ""
+	}
+	return "self." + t.FieldText(e, "attribute")
+}
+
+// exprType is the type as written of a name, "" for anything else.
+func (p *walker) exprType(e int32, c *state) string {
+	if e < 0 || p.t.Kind(e) != "identifier" {
+		return ""
+	}
+	typ, _ := c.scope.lookup(p.t.Text(e))
+	return typ
+}
+
+// passThrough are the builtins whose result iterates as their first
+// argument does.
+var passThrough = map[string]bool{"sorted": true, "reversed": true, "list": true, "tuple": true, "set": true,
+	"frozenset": true, "iter": true}
+
+// bindLoop types the names a loop binds with what loopTypes found.
+func (p *walker) bindLoop(left int32, typs []string, calls []callInfo, c *state) {
+	t := p.t
+	if left < 0 || len(typs) == 0 {
+		return
+	}
+	if t.Kind(left) == "identifier" {
+		c.scope.set(t.Text(left), typs[0], calls[0])
+		return
+	}
+	i := 0
+	for ch := range t.NamedChildren(left) {
+		if i < len(typs) && t.Kind(ch) == "identifier" {
+			c.scope.set(t.Text(ch), typs[i], calls[i])
+		}
+		i++
+	}
+}
+
+// save returns what restores the names of the innermost scope as they are
+// now, declared or not.
+func (s *scope) save(names []string) (restore func()) {
+	type was struct {
+		typ, call, head string
+		known           bool
+	}
+	old := make([]was, len(names))
+	for i, n := range names {
+		typ, known := s.Types[n]
+		old[i] = was{typ, s.Calls[n], s.Heads[n], known}
+	}
+	return func() {
+		for i, n := range names {
+			if old[i].known {
+				s.Set(n, old[i].typ, old[i].call, old[i].head)
+				continue
+			}
+			delete(s.Types, n)
+			delete(s.Calls, n)
+			delete(s.Heads, n)
+		}
+	}
+}
+
+// comprehension walks [f(x) for x in xs if x]: its clauses first, whose
+// names the body then sees typed, and ends their scope: after it, they are
+// what they were.
+func (p *walker) comprehension(n int32, c *state) {
+	t := p.t
+	body := t.Field(n, "body")
+	var names []string
+	for ch := range t.NamedChildren(n) {
+		if t.Kind(ch) == "for_in_clause" {
+			names = p.boundNames(t.Field(ch, "left"), names)
+		}
+	}
+	back := c.scope.save(names)
+	for ch := range t.NamedChildren(n) {
+		if ch != body {
+			p.node(ch, c, false)
+		}
+	}
+	if body >= 0 {
+		p.node(body, c, false)
+	}
+	back()
+}
+
+// boundNames appends the names a loop target binds.
+func (p *walker) boundNames(tg int32, names []string) []string {
+	t := p.t
+	if tg < 0 {
+		return names
+	}
+	if t.Kind(tg) == "identifier" {
+		return append(names, t.Text(tg))
+	}
+	switch t.Kind(tg) {
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression":
+		for ch := range t.NamedChildren(tg) {
+			names = p.boundNames(ch, names)
+		}
+	}
+	return names
+}
+
+// narrowed walks if isinstance(x, Foo): ... with x a Foo in the body
+// (the branch's own name for it; after the if, x is what it was), and
+// reports whether the condition was one. A tuple of classes narrows
+// nothing.
+func (p *walker) narrowed(n int32, c *state) bool {
+	t := p.t
+	cond, cons := t.Field(n, "condition"), t.Field(n, "consequence")
+	if cond < 0 || cons < 0 || t.Kind(cond) != "call" || t.FieldText(cond, "function") != "isinstance" {
+		return false
+	}
+	args := t.Field(cond, "arguments")
+	if args < 0 {
+		return false
+	}
+	as := slices.Collect(t.NamedChildren(args))
+	if len(as) != 2 {
+		return false
+	}
+	v, cls := as[0], as[1]
+	if t.Kind(v) != "identifier" || !isDotted(t, cls) {
+		return false
+	}
+	typ, cut := text(t, cls, maxTypeText)
+	if cut || !capWords(lang.LastIdent(typ)) {
+		return false
+	}
+	name := t.Text(v)
+	p.node(cond, c, false)
+	back := c.scope.save([]string{name})
+	c.scope.SetType(name, typ)
+	p.node(cons, c, false)
+	back()
+	for ch := range t.NamedChildren(n) {
+		if ch != cond && ch != cons {
+			p.node(ch, c, false)
+		}
+	}
+	return true
 }
 
 // forget marks the names a target binds as locals of unknown type.

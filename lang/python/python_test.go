@@ -460,7 +460,7 @@ class Store(Base):
 		"Store.create: call fh.read {open}",
 		"Store.create: call e.describe [KeyError]",
 		"Store.total: call util.timed",
-		"Store.total: call x.value",
+		"Store.total: call x.value [self.items[*]]", // an element of the field, which the resolver reads
 	)
 	lacks(t, refs, "Store.save: call cb", "Store.total: call total.setter")
 	save := symbolOf(t, f, "Store.save")

@@ -799,6 +799,29 @@ func resolveType(tab lang.Table, fi *lang.FileInfo, from *lang.Target, typ strin
 	if fi == nil || depth > lang.MaxDepth {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
+	field, ok := strings.CutSuffix(typ, "[*]")
+	values := false
+	if !ok {
+		// for v in self.d.values(): a value of the field's mapping
+		field, values = strings.CutSuffix(typ, "[*v]")
+	}
+	if ok || values {
+		// for x in self.lines: an element of the field's annotation
+		head, seg, _ := strings.Cut(field, ".")
+		cls := classOf(tab, from)
+		if head != "self" || cls == nil || strings.Contains(seg, ".") {
+			return lang.Unbound(lang.RuleUnresolved, 0)
+		}
+		ft, owner := fieldDecl(tab, cls, seg, depth+1)
+		elem := elemType(ft)
+		if values {
+			_, elem = dictArgs(ft)
+		}
+		if elem != "" {
+			return resolveType(tab, tab.File(owner.Path), owner, elem, 0, depth+1)
+		}
+		return lang.Unbound(lang.RuleUnresolved, 0)
+	}
 	typ = cleanType(typ)
 	if typ == "" {
 		return lang.Unbound(lang.RuleUnresolved, 0)
@@ -914,10 +937,14 @@ func callResult(ctx *lang.Context, fn, headType string, line, depth int) lang.Re
 	if depth > lang.MaxDepth {
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
-	item := -1
+	item := noItem
 	if i := strings.LastIndex(fn, "()["); i >= 0 && strings.HasSuffix(fn, "]") {
 		// a, b = f(): "f()[1]" is b, an element of what f returns
 		n, err := strconv.Atoi(fn[i+3 : len(fn)-1])
+		if fn[i+3:len(fn)-1] == "*" {
+			// for x in f(): "f()[*]" is an element of what f returns
+			n, err = elemItem, nil
+		}
 		if err != nil {
 			return lang.Unbound(lang.RuleUnresolved, 0)
 		}
@@ -936,6 +963,11 @@ func callResult(ctx *lang.Context, fn, headType string, line, depth int) lang.Re
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	res := resolveRef(ctx, r, depth+1)
+	if res.Target == nil && res.Rule == lang.RuleBuiltin && item == elemItem {
+		// for s in self.streams.values(): what a builtin's collection
+		// holds is not a builtin
+		return lang.Unbound(lang.RuleUnresolved, 0)
+	}
 	if res.Target == nil {
 		if res.Rule == lang.RuleExternal || res.Rule == lang.RuleBuiltin {
 			return res
@@ -947,8 +979,11 @@ func callResult(ctx *lang.Context, fn, headType string, line, depth int) lang.Re
 		return lang.Unbound(lang.RuleUnresolved, 0)
 	}
 	t := res.Target
-	if item >= 0 {
+	if item != noItem {
 		elem := tupleItem(t.Returns, item)
+		if item == elemItem {
+			elem = elemType(t.Returns)
+		}
 		if elem == "" || t.Kind != lang.KindFunction && t.Kind != lang.KindMethod {
 			return lang.Unbound(lang.RuleUnresolved, 0)
 		}
@@ -968,6 +1003,98 @@ func callResult(ctx *lang.Context, fn, headType string, line, depth int) lang.Re
 		}
 	}
 	return lang.Unbound(lang.RuleUnresolved, 0)
+}
+
+// noItem is a call's whole result; elemItem an element of the collection
+// it returns, where tupleItem takes an index.
+const (
+	noItem   = -1
+	elemItem = -2
+)
+
+// fieldDecl is the annotation of the field seg of class cls or of its
+// bases, as written, with the class that declares it.
+func fieldDecl(tab lang.Table, cls *lang.Target, seg string, depth int) (string, *lang.Target) {
+	typ, owner := "", (*lang.Target)(nil)
+	members.Walk(tab, cls, depth, func(c *lang.Target) bool {
+		for _, f := range c.Fields {
+			if f.Name == seg {
+				typ, owner = f.Type, c
+				return true
+			}
+		}
+		return false
+	})
+	return typ, owner
+}
+
+// iterables are the generic types whose first argument is what a loop
+// over them yields: a sequence's element, a mapping's key.
+var iterables = map[string]bool{"List": true, "list": true, "Sequence": true, "MutableSequence": true,
+	"Iterable": true, "Iterator": true, "Collection": true, "Set": true, "set": true, "FrozenSet": true,
+	"frozenset": true, "AbstractSet": true, "MutableSet": true, "Deque": true, "deque": true, "Generator": true,
+	"AsyncIterator": true, "AsyncIterable": true, "AsyncGenerator": true, "Reversible": true, "KeysView": true,
+	"ValuesView": true, "Dict": true, "dict": true, "Mapping": true, "MutableMapping": true, "DefaultDict": true,
+	"defaultdict": true, "OrderedDict": true, "Counter": true, "ChainMap": true}
+
+// mappings are the iterables whose two arguments are keys and values.
+var mappings = map[string]bool{"Dict": true, "dict": true, "Mapping": true, "MutableMapping": true,
+	"DefaultDict": true, "defaultdict": true, "OrderedDict": true, "ChainMap": true}
+
+// generic splits "Outer[A, B]" into its outer name's last part and its
+// arguments, past Optional[...] and "| None"; ok is false for others.
+func generic(typ string) (outer string, args []string, ok bool) {
+	for i := 0; i < 4; i++ {
+		typ = strings.TrimSpace(typ)
+		if len(typ) >= 2 && (typ[0] == '"' || typ[0] == '\'') && typ[len(typ)-1] == typ[0] {
+			typ = strings.TrimSpace(typ[1 : len(typ)-1])
+		}
+		if parts := splitTop(typ, '|'); len(parts) > 1 {
+			typ = oneNotNone(parts)
+			continue
+		}
+		open := strings.IndexByte(typ, '[')
+		if open < 0 || !strings.HasSuffix(typ, "]") {
+			return "", nil, false
+		}
+		outer, args = lang.LastIdent(typ[:open]), splitTop(typ[open+1:len(typ)-1], ',')
+		for j := range args {
+			args[j] = strings.TrimSpace(args[j])
+		}
+		if outer != "Optional" || len(args) != 1 {
+			return outer, args, true
+		}
+		typ = args[0]
+	}
+	return "", nil, false
+}
+
+// elemType is what a loop over a value of type typ yields, as written:
+// "List[Line]" -> "Line", "Dict[str, Style]" -> "str", "tuple[X, ...]" ->
+// "X"; "" when typ says nothing of it.
+func elemType(typ string) string {
+	outer, args, ok := generic(typ)
+	switch {
+	case !ok:
+		return ""
+	case iterables[outer]:
+		return args[0]
+	case (outer == "tuple" || outer == "Tuple") && len(args) == 2 && args[1] == "...":
+		return args[0]
+	}
+	return ""
+}
+
+// dictArgs are the key and value types of a mapping type as written.
+func dictArgs(typ string) (k, v string) {
+	outer, args, ok := generic(typ)
+	switch {
+	case ok && mappings[outer] && len(args) == 2:
+		return args[0], args[1]
+	case ok && outer == "Counter" && len(args) == 1:
+		return args[0], "int"
+	}
+	return "", ""
 }
 
 // tupleItem is element i of a tuple annotation: "tuple[A, B]", 1 -> "B".

@@ -607,6 +607,14 @@ func onCallResult(ctx *lang.Context, r *lang.Ref, depth int) lang.Resolution {
 // lib reports a call of a library's. headType is the class of the
 // chain's head, when known (@store in @store.item).
 func callResult(ctx *lang.Context, fn, headType string, depth int) (cls *lang.Target, lib bool) {
+	if strings.ReplaceAll(fn, "()", "") == "self.class.new" && headType != "" {
+		// copy = self.class.new(...): another instance of self's class
+		cls, _ = resolveConst(ctx.Table, ctx.File, nesting(ctx), headType)
+		if cls != nil && cls.Kind == lang.KindVariable {
+			cls = nil
+		}
+		return cls, false
+	}
 	r := &lang.Ref{Kind: lang.RefCall, Name: fn}
 	segs := lang.SplitQualifier(fn)
 	if len(segs) > 1 {

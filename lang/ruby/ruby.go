@@ -796,8 +796,10 @@ func assign(x *lang.Extractor, n int32, c walk) {
 			// x = new(...) in a class method
 			c.scope.SetType(name, strings.ReplaceAll(x.Facts.Symbols[c.cls].Qualified(), ".", "::"))
 		} else if t.Kind(right) == "call" {
-			if _, call := head(x, right, c); call != "" {
-				c.scope.SetCall(name, call, "")
+			// x = @store.item: what item returns on @store's class, as the
+			// chain @store.item.price reads it
+			if typ, call := head(x, right, c); call != "" {
+				c.scope.SetCall(name, call, typ)
 			}
 		} else if t.Kind(right) == "string" {
 			c.scope.SetType(name, "String")
@@ -951,7 +953,7 @@ func head(x *lang.Extractor, recv int32, c walk) (typ, call string) {
 	switch t.Kind(n) {
 	case "identifier":
 		name := t.Text(n)
-		vt, vc, _, ok := c.scope.Lookup(name)
+		vt, vc, vh, ok := c.scope.Lookup(name)
 		switch {
 		case !ok && notCalls[name]:
 		case !ok:
@@ -962,9 +964,9 @@ func head(x *lang.Extractor, recv int32, c walk) (typ, call string) {
 		case vc == "":
 			typ = vt
 		case call == "":
-			call = vc
+			typ, call = vh, vc
 		case strings.HasPrefix(call, name):
-			call = vc + "()" + call[len(name):]
+			typ, call = vh, vc+"()"+call[len(name):]
 		}
 	case "instance_variable":
 		typ = c.ivars[t.Text(n)]
@@ -1090,9 +1092,6 @@ func call(x *lang.Extractor, n int32, c walk) {
 	}
 	r := lang.Ref{Kind: lang.RefCall, Name: name, Qualifier: expr(t, recv, 0), Symbol: c.sym}
 	r.QualifierType, r.QualifierCall = head(x, recv, c)
-	if r.QualifierCall != "" && r.QualifierType != "" && t.Kind(recv) != "call" {
-		r.QualifierType = ""
-	}
 	x.Ref(r, n)
 	walkRest()
 }

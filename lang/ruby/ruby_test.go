@@ -210,7 +210,7 @@ end`)
 		"A.run new Widget",
 		"A.run call x.spin [Widget]",
 		"A.run call @repo.cursor [Repo]",
-		"A.run call c.next_page {@repo.cursor}",
+		"A.run call c.next_page [Repo] {@repo.cursor}", // the local keeps the head type of the call it holds
 		"A.run call @repo.cursor().next_page [Repo] {@repo.cursor}",
 		"A.run call self.helper [A]",
 		"A.run call helper",
