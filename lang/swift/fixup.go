@@ -69,6 +69,24 @@ func fixup(src []byte) []byte {
 	return out
 }
 
+// directiveError tells the zero-width ERROR node the pinned grammar leaves
+// right before an #if, #elseif, #else or #endif among the members of a
+// type (tree-sitter-swift#514; it reads the directive and the members
+// all the same) from a syntax error. One with width, or elsewhere, counts.
+func directiveError(t *lang.Tree, n int32) bool {
+	nd := &t.Nodes[n]
+	if nd.StartByte != nd.EndByte {
+		return false
+	}
+	if p := t.Parent(n); p < 0 || !typeBodies[t.Kind(p)] {
+		return false
+	}
+	return directive(t.Src[nd.EndByte:]) != ""
+}
+
+// typeBodies are the node kinds of a type's members.
+var typeBodies = lang.KindSet("class_body", "enum_class_body", "protocol_body")
+
 // attributeDirectives returns the [start, end) offsets of the directive
 // lines of every #if ... #endif whose branches hold only attributes, each
 // line without its line break. A nested #if is left as it is.

@@ -201,6 +201,64 @@ func TestFixupComposableArchitecture(t *testing.T) {
 	}
 }
 
+// A directive among a type's members leaves a zero-width ERROR before it
+// (tree-sitter-swift#514), which is no parse error: the grammar reads the
+// directive and keeps the members. From TCA's EnumReducerMacroTests (an
+// enum, nested #if, #elseif, #else) and Kingfisher's Indicator (a class).
+// An ERROR with width still counts: Alamofire's #error in a class body.
+func TestDirectiveInTypeBody(t *testing.T) {
+	f := langtest.Extract(t, "Tests/Features/FeatureTests.swift", `enum TestEnumReducer_CompilerDirective {
+  @Reducer
+  enum Feature {
+    case child(ChildFeature)
+
+    #if os(macOS)
+      case mac(ChildFeature)
+    #elseif os(iOS)
+      case phone(ChildFeature)
+    #else
+      case other(ChildFeature)
+    #endif
+
+    #if DEBUG
+      #if INNER
+        case inner(ChildFeature)
+      #endif
+    #endif
+  }
+}
+
+final class ActivityIndicator: Indicator {
+
+    #if os(macOS)
+    private let activityIndicatorView: NSProgressIndicator
+    #else
+    private let activityIndicatorView: UIActivityIndicatorView
+    #endif
+    private var animatingCount = 0
+}
+`)
+	for _, q := range []string{"child", "mac", "phone", "other", "inner"} {
+		langtest.Sym(t, f, "TestEnumReducer_CompilerDirective.Feature."+q)
+	}
+	langtest.Sym(t, f, "ActivityIndicator.animatingCount")
+
+	broken := langtest.ExtractBroken(t, "Source/Core/Protected.swift", `final class Protected<Value> {
+    #if canImport(Darwin)
+    private let lock = UnfairLock()
+    #else
+    #error("This platform needs a Lock-conforming type without Foundation.")
+    #endif
+
+    private var value: Value
+}
+`)
+	if len(broken.Errors) != 1 || broken.Errors[0].Line != 5 {
+		t.Errorf("errors %v, want the #error's on line 5 alone", broken.Errors)
+	}
+	langtest.Sym(t, broken, "Protected.value")
+}
+
 // FuzzFixup: whatever the input, the fixup keeps every byte offset and
 // line break, so every range the parser reports holds in the file.
 func FuzzFixup(f *testing.F) {
