@@ -25,8 +25,9 @@ import (
 //     #else @available(...) #endif before a declaration, loses its
 //     directive lines: the grammar reads no directive among a
 //     declaration's attributes, and the declaration lost its doc comment;
-//   - "sending" and "isolated" before a type, -> sending R, _ f: sending
-//     @escaping () -> Void, isolation: isolated (any Actor)?, are blanked:
+//   - "sending", "isolated", "__shared" and "__owned" before a type,
+//     -> sending R, _ f: sending @escaping () -> Void, isolation: isolated
+//     (any Actor)?, for method: __shared HTTPRequest.Method, are blanked:
 //     the grammar knows neither, and reads the type after them as it
 //     reads the one after inout or consuming, outside the type's text;
 //   - a freestanding macro without arguments as a value, = #isolation,
@@ -73,7 +74,7 @@ func fixup(src []byte) []byte {
 			if bareMacro(code, i) {
 				set(i, '_')
 			}
-		case 's', 'i':
+		case 's', 'i', '_':
 			if n := typeModifier(code, i); n > 0 {
 				for j := i; j < i+n; j++ {
 					set(j, ' ')
@@ -262,8 +263,9 @@ func casePath(code []byte, i int) bool {
 }
 
 // typeModifiers are the words the grammar does not know that may lead a
-// type: SE-0430's sending, SE-0313's isolated parameter.
-var typeModifiers = []string{"sending", "isolated"}
+// type: SE-0430's sending, SE-0313's isolated parameter, and the old
+// spellings of borrowing and consuming.
+var typeModifiers = []string{"sending", "isolated", "__shared", "__owned"}
 
 // typeModifier is the length of the word of typeModifiers at code[i] when
 // it leads a type, 0 when there is none or it is a name: it follows "->",

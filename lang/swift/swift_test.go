@@ -260,8 +260,8 @@ final class ActivityIndicator: Indicator {
 }
 
 // Swift 6's concurrency words the pinned grammar does not know, from TCA,
-// Alamofire and Vapor: "sending" and "isolated" before a type, a bare
-// #isolation or #_sourceLocation as a default value. The files parse
+// Alamofire, Vapor and Hummingbird: "sending", "isolated" and "__shared"
+// before a type, a bare #isolation or #_sourceLocation as a default value. The files parse
 // without errors, and the signatures keep the words as written.
 func TestFixupConcurrency(t *testing.T) {
 	src := `public func withTaskCancellation<T: Sendable>(
@@ -304,6 +304,10 @@ struct Store {
     try await self.test(path, sourceLocation: sourceLocation, file: #file)
   }
 
+  public func getResponder(for method: __shared HTTPRequest.Method) -> (any HTTPResponder<Context>)? {
+    methods[method]
+  }
+
   func names(_ g: @isolated(any) () -> Void) -> String {
     let sending = true, isolated = 1
     g(sending: sending, isolated: isolated ? a : isolated)
@@ -327,6 +331,10 @@ struct Store {
 	}
 	if p := langtest.Sym(t, f, "Store.handle").Signature.Params; len(p) != 4 || p[2].Name != "reader" || p[2].Type != "NIOHTTPServer.Reader" {
 		t.Errorf("handle's params %+v", p)
+	}
+	if s := langtest.Sym(t, f, "Store.getResponder").Signature; !strings.Contains(s.Text, "(for method: __shared HTTPRequest.Method)") ||
+		len(s.Params) != 1 || s.Params[0].Type != "HTTPRequest.Method" {
+		t.Errorf("getResponder = %+v", s)
 	}
 	if p := langtest.Sym(t, f, "Store.test").Signature.Params; len(p) != 4 || p[2].Default != "#_sourceLocation" {
 		t.Errorf("test's params %+v", p)
