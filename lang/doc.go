@@ -199,6 +199,10 @@ package lang
 //   - a Fixup (Spec.Fixup) only where the pinned grammar
 //     cannot read valid code: it returns source of the same length, the
 //     code it cannot read made spaces with Blank (lang/scala, lang/csharp);
+//     and a NoError (Spec.NoError) only where the grammar leaves an ERROR
+//     node in code it reads right (lang/swift: the zero-width one before
+//     a directive in a type's body), so that such a file is not marked a
+//     parse error;
 //   - the skeleton rules: a SkeletonSpec naming the node kinds the renderer
 //     needs, or SkelRules with its own Member and Stmt readings
 //     (Spec.Skeleton, Spec.SkelRules);

@@ -233,7 +233,8 @@ func (t *Tree) Range(i int32) Range {
 	return Range{StartLine: int(n.StartRow) + 1, StartCol: int(n.StartCol), EndLine: int(n.EndRow) + 1, EndCol: int(n.EndCol)}
 }
 
-// errorDiagnostics lists up to max syntax errors of the tree.
+// errorDiagnostics lists up to max syntax errors of the tree, but the
+// ERROR nodes the language's NoError says are none.
 func (t *Tree) errorDiagnostics(max int) []Diagnostic {
 	var out []Diagnostic
 	if t.Len() == 0 || !t.HasError(0) {
@@ -248,6 +249,10 @@ func (t *Tree) errorDiagnostics(max int) []Diagnostic {
 		if n.Flags&FlagMissing != 0 {
 			out = append(out, Diagnostic{Line: int(n.StartRow) + 1, Col: int(n.StartCol), Message: fmt.Sprintf("missing %s", t.Kind(i))})
 		} else if n.Flags&FlagError != 0 {
+			if t.Lang.noError != nil && t.Lang.noError(t, i) {
+				i = n.End
+				continue
+			}
 			out = append(out, Diagnostic{Line: int(n.StartRow) + 1, Col: int(n.StartCol), Message: "syntax error: unexpected " + Shorten(OneLine(t.Text(i)), 40)})
 			if len(out) >= max {
 				break

@@ -67,6 +67,8 @@ type Language struct {
 	// has, and the offsets in it of the bytes it added; the tree's ranges
 	// are mapped back to the source.
 	insert func(src []byte) ([]byte, []uint32)
+	// noError, when set, says an ERROR node is no syntax error (Spec.NoError).
+	noError func(t *Tree, n int32) bool
 }
 
 var (

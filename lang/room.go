@@ -98,6 +98,13 @@ type Spec struct {
 	// or nil when it adds none. The tree keeps the source as its text, its
 	// ranges mapped back: an added byte is an empty node.
 	Insert func(src []byte) ([]byte, []uint32)
+	// NoError, when set, says whether ERROR node n is a leftover of the
+	// pinned grammar in valid code rather than a syntax error (Swift's
+	// zero-width one before a directive among a type's members): the
+	// file's diagnostics leave it out, so a file with no other error is
+	// not marked a parse error. It sees ERROR nodes only, never MISSING
+	// ones; without it every ERROR counts.
+	NoError func(t *Tree, n int32) bool
 	// Pick, when set, chooses the language a file is parsed as from its
 	// content (a .h file is C or C++ by what it holds), and may return the
 	// source with what the grammar cannot read blanked out: the same
@@ -162,7 +169,7 @@ var fixedCaptures = []string{"name", "body", "receiver", "module", "import", "im
 // compile panics then; TestQueriesCompile compiles every room's query, so
 // that a node kind the grammar lacks fails a test before anything ships.
 func Register(s Spec) *Language {
-	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup, insert: s.Insert, Project: s.Project, pick: s.Pick}
+	l := &Language{Name: s.Name, Extensions: s.Extensions, Filenames: s.Filenames, data: s.Data, fixup: s.Fixup, insert: s.Insert, noError: s.NoError, Project: s.Project, pick: s.Pick}
 	register(l, s.Grammar)
 	l.setSyntax(s.Comments, s.Strings, s.Idents)
 	l.builtins = s.Builtins

@@ -24,7 +24,16 @@ import (
 //   - an #if whose branches hold only attributes, #if X @available(...)
 //     #else @available(...) #endif before a declaration, loses its
 //     directive lines: the grammar reads no directive among a
-//     declaration's attributes, and the declaration lost its doc comment.
+//     declaration's attributes, and the declaration lost its doc comment;
+//   - "sending", "isolated", "__shared" and "__owned" before a type,
+//     -> sending R, _ f: sending @escaping () -> Void, isolation: isolated
+//     (any Actor)?, for method: __shared HTTPRequest.Method, are blanked:
+//     the grammar knows neither, and reads the type after them as it
+//     reads the one after inout or consuming, outside the type's text;
+//   - a freestanding macro without arguments as a value, = #isolation,
+//     = #_sourceLocation, reads as an identifier, its "#" an "_": the
+//     grammar reads a macro only with its arguments, and a bare "#" word
+//     only among its literals (#file, #line).
 func fixup(src []byte) []byte {
 	code := codeOnly(src)
 	var out []byte
@@ -61,6 +70,17 @@ func fixup(src []byte) []byte {
 			if i > 0 && isIdent(code[i-1]) && i+1 < len(code) && isIdent(code[i+1]) {
 				set(i, '_')
 			}
+		case '#':
+			if bareMacro(code, i) {
+				set(i, '_')
+			}
+		case 's', 'i', '_':
+			if n := typeModifier(code, i); n > 0 {
+				for j := i; j < i+n; j++ {
+					set(j, ' ')
+				}
+				i += n - 1
+			}
 		}
 	}
 	if out == nil {
@@ -68,6 +88,24 @@ func fixup(src []byte) []byte {
 	}
 	return out
 }
+
+// directiveError tells the zero-width ERROR node the pinned grammar leaves
+// right before an #if, #elseif, #else or #endif among the members of a
+// type (tree-sitter-swift#514; it reads the directive and the members
+// all the same) from a syntax error. One with width, or elsewhere, counts.
+func directiveError(t *lang.Tree, n int32) bool {
+	nd := &t.Nodes[n]
+	if nd.StartByte != nd.EndByte {
+		return false
+	}
+	if p := t.Parent(n); p < 0 || !typeBodies[t.Kind(p)] {
+		return false
+	}
+	return directive(t.Src[nd.EndByte:]) != ""
+}
+
+// typeBodies are the node kinds of a type's members.
+var typeBodies = lang.KindSet("class_body", "enum_class_body", "protocol_body")
 
 // attributeDirectives returns the [start, end) offsets of the directive
 // lines of every #if ... #endif whose branches hold only attributes, each
@@ -222,6 +260,107 @@ func casePath(code []byte, i int) bool {
 		j++
 	}
 	return dots > 0 && code[j-1] != '.' && (j == len(code) || code[j] != '/')
+}
+
+// typeModifiers are the words the grammar does not know that may lead a
+// type: SE-0430's sending, SE-0313's isolated parameter, and the old
+// spellings of borrowing and consuming.
+var typeModifiers = []string{"sending", "isolated", "__shared", "__owned"}
+
+// typeModifier is the length of the word of typeModifiers at code[i] when
+// it leads a type, 0 when there is none or it is a name: it follows "->",
+// ":", "(", "," or a parameter modifier, and is followed on its line by
+// what a type starts with (an upper-case name, any, some, each, "@", "(",
+// "["), so that sending as a variable, f(x: sending), c ? a : sending, is
+// left alone.
+func typeModifier(code []byte, i int) int {
+	if i > 0 && isIdent(code[i-1]) {
+		return 0
+	}
+	n := 0
+	for _, w := range typeModifiers {
+		if bytes.HasPrefix(code[i:], []byte(w)) {
+			n = len(w)
+		}
+	}
+	j := i + n
+	if n == 0 || j >= len(code) || (code[j] != ' ' && code[j] != '\t') {
+		return 0
+	}
+	for j < len(code) && (code[j] == ' ' || code[j] == '\t') {
+		j++
+	}
+	if j == len(code) || !typeStart(code[j:]) {
+		return 0
+	}
+	p := i - 1
+	for p >= 0 && isSpace(code[p]) {
+		p--
+	}
+	if p < 0 {
+		return 0
+	}
+	switch code[p] {
+	case ':', '(', ',':
+		return n
+	case '>':
+		if p > 0 && code[p-1] == '-' {
+			return n
+		}
+		return 0
+	}
+	for _, w := range []string{"inout", "borrowing", "consuming"} {
+		if q := p + 1 - len(w); q >= 0 && string(code[q:p+1]) == w && (q == 0 || !isIdent(code[q-1])) {
+			return n
+		}
+	}
+	return 0
+}
+
+// typeStart tells whether rest starts the way a type does.
+func typeStart(rest []byte) bool {
+	switch c := rest[0]; {
+	case 'A' <= c && c <= 'Z', c == '@', c == '(', c == '[':
+		return true
+	}
+	for _, w := range []string{"any", "some", "each"} {
+		if bytes.HasPrefix(rest, []byte(w)) && len(rest) > len(w) && !isIdent(rest[len(w)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hashWords are the words the grammar reads after "#" without arguments:
+// its special literals and the conditional directives.
+var hashWords = lang.KindSet("file", "fileID", "filePath", "line", "column", "function", "dsohandle",
+	"if", "elseif", "else", "endif")
+
+// bareMacro tells whether the "#" at code[i] starts a freestanding macro
+// without arguments used as a value: after "=", "(", "," or ":", and
+// followed by no "(", "<" or "{" of arguments.
+func bareMacro(code []byte, i int) bool {
+	if i > 0 && isIdent(code[i-1]) {
+		return false
+	}
+	j := i + 1
+	for j < len(code) && isIdent(code[j]) {
+		j++
+	}
+	if j == i+1 || hashWords[string(code[i+1:j])] {
+		return false
+	}
+	for j < len(code) && (code[j] == ' ' || code[j] == '\t') {
+		j++
+	}
+	if j < len(code) && (code[j] == '(' || code[j] == '<' || code[j] == '{') {
+		return false
+	}
+	p := i - 1
+	for p >= 0 && isSpace(code[p]) {
+		p--
+	}
+	return p >= 0 && (code[p] == '=' || code[p] == '(' || code[p] == ',' || code[p] == ':')
 }
 
 // closeOf is the offset after the ")" that closes the group open at i,

@@ -53,6 +53,7 @@ func init() {
 		Resolver:  resolver,
 		SkelRules: skeleton,
 		Fixup:     fixup,
+		NoError:   directiveError,
 	})
 }
 

@@ -201,12 +201,161 @@ func TestFixupComposableArchitecture(t *testing.T) {
 	}
 }
 
+// A directive among a type's members leaves a zero-width ERROR before it
+// (tree-sitter-swift#514), which is no parse error: the grammar reads the
+// directive and keeps the members. From TCA's EnumReducerMacroTests (an
+// enum, nested #if, #elseif, #else) and Kingfisher's Indicator (a class).
+// An ERROR with width still counts: Alamofire's #error in a class body.
+func TestDirectiveInTypeBody(t *testing.T) {
+	f := langtest.Extract(t, "Tests/Features/FeatureTests.swift", `enum TestEnumReducer_CompilerDirective {
+  @Reducer
+  enum Feature {
+    case child(ChildFeature)
+
+    #if os(macOS)
+      case mac(ChildFeature)
+    #elseif os(iOS)
+      case phone(ChildFeature)
+    #else
+      case other(ChildFeature)
+    #endif
+
+    #if DEBUG
+      #if INNER
+        case inner(ChildFeature)
+      #endif
+    #endif
+  }
+}
+
+final class ActivityIndicator: Indicator {
+
+    #if os(macOS)
+    private let activityIndicatorView: NSProgressIndicator
+    #else
+    private let activityIndicatorView: UIActivityIndicatorView
+    #endif
+    private var animatingCount = 0
+}
+`)
+	for _, q := range []string{"child", "mac", "phone", "other", "inner"} {
+		langtest.Sym(t, f, "TestEnumReducer_CompilerDirective.Feature."+q)
+	}
+	langtest.Sym(t, f, "ActivityIndicator.animatingCount")
+
+	broken := langtest.ExtractBroken(t, "Source/Core/Protected.swift", `final class Protected<Value> {
+    #if canImport(Darwin)
+    private let lock = UnfairLock()
+    #else
+    #error("This platform needs a Lock-conforming type without Foundation.")
+    #endif
+
+    private var value: Value
+}
+`)
+	if len(broken.Errors) != 1 || broken.Errors[0].Line != 5 {
+		t.Errorf("errors %v, want the #error's on line 5 alone", broken.Errors)
+	}
+	langtest.Sym(t, broken, "Protected.value")
+}
+
+// Swift 6's concurrency words the pinned grammar does not know, from TCA,
+// Alamofire, Vapor and Hummingbird: "sending", "isolated" and "__shared"
+// before a type, a bare #isolation or #_sourceLocation as a default value. The files parse
+// without errors, and the signatures keep the words as written.
+func TestFixupConcurrency(t *testing.T) {
+	src := `public func withTaskCancellation<T: Sendable>(
+  id: some Hashable & Sendable,
+  cancelInFlight: Bool = false,
+  isolation: isolated (any Actor)? = #isolation,
+  operation: @escaping @Sendable () async throws -> T
+) async rethrows -> T {
+  try await operation()
+}
+
+struct Store {
+  public func withDependencies<R>(
+    _ updateValuesForOperation: (_ dependencies: inout DependencyValues) throws -> Void,
+    operation: () async throws -> sending R
+  ) async rethrows -> R {
+    try updateValuesForOperation(&self.dependencies)
+    return try await operation()
+  }
+
+  func performEvent(_ event: sending @escaping (any EventMonitor) -> Void) {
+    queue.async { event(monitor) }
+  }
+
+  func handle(
+    request: HTTPRequest,
+    requestContext: consuming NIOHTTPServer.RequestContext,
+    reader: consuming sending NIOHTTPServer.Reader,
+    responseSender: consuming sending NIOHTTPServer.ResponseSender
+  ) async throws {
+    var reader = reader
+  }
+
+  public func test(
+    _ path: String,
+    body: ByteBuffer? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    afterResponse: (TestingHTTPResponse) async throws -> ()
+  ) async throws {
+    try await self.test(path, sourceLocation: sourceLocation, file: #file)
+  }
+
+  public func getResponder(for method: __shared HTTPRequest.Method) -> (any HTTPResponder<Context>)? {
+    methods[method]
+  }
+
+  func names(_ g: @isolated(any) () -> Void) -> String {
+    let sending = true, isolated = 1
+    g(sending: sending, isolated: isolated ? a : isolated)
+    return "-> sending R = #isolation"
+  }
+}
+`
+	f := langtest.Extract(t, "Sources/Core/Store.swift", src)
+	p := langtest.Sym(t, f, "withTaskCancellation").Signature.Params
+	if len(p) != 4 || p[2].Name != "isolation" || p[2].Type != "(any Actor)?" || p[2].Default != "#isolation" {
+		t.Errorf("withTaskCancellation's params %+v", p)
+	}
+	if sig := langtest.Sym(t, f, "withTaskCancellation").Signature.Text; !strings.Contains(sig, "isolation: isolated (any Actor)? = #isolation,") {
+		t.Errorf("signature %q", sig)
+	}
+	if s := langtest.Sym(t, f, "Store.withDependencies").Signature; !strings.Contains(s.Text, "operation: () async throws -> sending R )") || s.Returns != "R" {
+		t.Errorf("withDependencies = %+v", s)
+	}
+	if sig := langtest.Sym(t, f, "Store.performEvent").Signature.Text; sig != "func performEvent(_ event: sending @escaping (any EventMonitor) -> Void)" {
+		t.Errorf("performEvent's signature %q", sig)
+	}
+	if p := langtest.Sym(t, f, "Store.handle").Signature.Params; len(p) != 4 || p[2].Name != "reader" || p[2].Type != "NIOHTTPServer.Reader" {
+		t.Errorf("handle's params %+v", p)
+	}
+	if s := langtest.Sym(t, f, "Store.getResponder").Signature; !strings.Contains(s.Text, "(for method: __shared HTTPRequest.Method)") ||
+		len(s.Params) != 1 || s.Params[0].Type != "HTTPRequest.Method" {
+		t.Errorf("getResponder = %+v", s)
+	}
+	if p := langtest.Sym(t, f, "Store.test").Signature.Params; len(p) != 4 || p[2].Default != "#_sourceLocation" {
+		t.Errorf("test's params %+v", p)
+	}
+	got := string(fixup([]byte(src)))
+	for _, want := range []string{"isolation:          (any Actor)? = _isolation,", "throws ->         R", "_ event:         @escaping",
+		"consuming         NIOHTTPServer.Reader", "= __sourceLocation,", "file: #file", "@isolated(any)",
+		"let sending = true, isolated = 1", "g(sending: sending, isolated: isolated ? a : isolated)", `"-> sending R = #isolation"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("fixup lacks %q:\n%s", want, got)
+		}
+	}
+}
+
 // FuzzFixup: whatever the input, the fixup keeps every byte offset and
 // line break, so every range the parser reports holds in the file.
 func FuzzFixup(f *testing.F) {
 	f.Add("f(()) /A.b _$x @O() #if X\n@a\n#endif\nfunc g() {}")
 	f.Add(":()") // a label at the end of the input
 	f.Add("\"(())\" // /A.b\n/* _$x */ #if\n#else\n@x(\n#endif")
+	f.Add("func f(a: isolated (any A)? = #isolation, b: sending T) -> sending R")
 	f.Fuzz(func(t *testing.T, src string) {
 		got := fixup([]byte(src))
 		if len(got) != len(src) {
