@@ -26,7 +26,7 @@ import (
 
 // ExtractVersion changes whenever extraction or resolution changes what
 // they produce, so that an index written by an older sdl is rebuilt.
-const ExtractVersion = "17"
+const ExtractVersion = "18"
 
 var (
 	// ErrNoDir means the directory to index does not exist.

@@ -833,12 +833,12 @@ func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) (*lang.
 			if f.Type == "" {
 				return nil, false
 			}
-			return resolveType(tab, typ.Path, f.Type, 0)
+			return resolveType(tab, typ.Path, boundBy(f.Type, typ.TypeParams), 0)
 		}
 	}
 	for _, m := range members(tab, typ, name) {
 		if m.Returns != "" {
-			return resolveType(tab, m.Path, m.Returns, 0)
+			return resolveType(tab, m.Path, boundBy(boundBy(m.Returns, m.TypeParams), typ.TypeParams), 0)
 		}
 	}
 	external := false
@@ -943,7 +943,42 @@ func callResult(ctx *lang.Context, callee, headType string, depth int) (*lang.Ta
 		// a fluent method: the type it is declared in
 		return containerType(ctx.Table, t), false
 	}
-	return resolveType(ctx.Table, t.Path, unpromise(t.Returns), 0)
+	ret := boundBy(unpromise(t.Returns), t.TypeParams)
+	if t.Kind == lang.KindMethod && typeParamLike(ret) {
+		// get(): EM of a class<EM extends EntityManager>
+		if c := containerType(ctx.Table, t); c != nil {
+			ret = boundBy(ret, c.TypeParams)
+		}
+	}
+	return resolveType(ctx.Table, t.Path, ret, 0)
+}
+
+// boundBy writes in typ the constraints of the type parameters of params
+// it names (bindTypeParams).
+func boundBy(typ string, params []lang.Param) string {
+	if len(params) == 0 {
+		return typ
+	}
+	return bindTypeParams(typ, func(name string) (string, bool) {
+		for _, p := range params {
+			if p.Name == name {
+				return p.Type, true
+			}
+		}
+		return "", false
+	})
+}
+
+// typeParamLike reports a type that may name a type parameter of the
+// class around a method: a bare name, alone or in an intersection.
+func typeParamLike(typ string) bool {
+	for _, p := range splitTop(typ) {
+		p = strings.TrimSpace(p)
+		if p != "" && !strings.ContainsAny(p, ".<>[]{}()'\" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // containerType is the class, interface or object type member m is
@@ -987,6 +1022,9 @@ func resolveType(tab lang.Table, from, typ string, depth int) (*lang.Target, boo
 			}
 			keep = append(keep, part)
 		}
+		if len(keep) > 1 && !strings.Contains(typ, "|") {
+			return intersection(tab, from, keep), false
+		}
 		if len(keep) != 1 {
 			return nil, false
 		}
@@ -1027,6 +1065,27 @@ func resolveType(tab lang.Table, from, typ string, depth int) (*lang.Target, boo
 		return followAlias(tab, res.Target, depth)
 	}
 	return nil, res.Rule == lang.RuleExternal || res.Rule == lang.RuleBuiltin
+}
+
+// intersection is the type A & B: a type of no symbol (no ID) whose
+// bases are its named parts, so that a member or field is looked up in
+// each. An object type written in place ({ x: number }) has no symbols to
+// find: it is left out, and with one part left that part is the type.
+func intersection(tab lang.Table, from string, parts []string) *lang.Target {
+	named := parts[:0:0]
+	for _, p := range parts {
+		if !strings.HasPrefix(p, "{") {
+			named = append(named, p)
+		}
+	}
+	if len(named) == 1 {
+		t, _ := resolveType(tab, from, named[0], 1)
+		return t
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	return &lang.Target{Path: from, Kind: lang.KindType, Name: strings.Join(named, " & "), Bases: named}
 }
 
 // followAlias follows type X = Y to Y.
