@@ -622,6 +622,10 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, want wantKind, depth int) 
 			if mext {
 				return lang.Unbound(lang.RuleExternal, 0)
 			}
+			if strings.HasPrefix(typ.Name, constrained) {
+				// the subtype a type parameter stands for may have it
+				return uniqueMember(tab, r.Name)
+			}
 			if head == "super" && r.Name == "constructor" && typ.Kind == lang.KindClass {
 				// super() of a base without a constructor of its own
 				return lang.Bound(typ, lang.RuleReceiver)
@@ -833,12 +837,12 @@ func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) (*lang.
 			if f.Type == "" {
 				return nil, false
 			}
-			return resolveType(tab, typ.Path, boundBy(f.Type, typ.TypeParams), 0)
+			return boundType(tab, typ.Path, f.Type, boundBy(f.Type, typ.TypeParams))
 		}
 	}
 	for _, m := range members(tab, typ, name) {
 		if m.Returns != "" {
-			return resolveType(tab, m.Path, boundBy(boundBy(m.Returns, m.TypeParams), typ.TypeParams), 0)
+			return boundType(tab, m.Path, m.Returns, boundBy(boundBy(m.Returns, m.TypeParams), typ.TypeParams))
 		}
 	}
 	external := false
@@ -950,7 +954,33 @@ func callResult(ctx *lang.Context, callee, headType string, depth int) (*lang.Ta
 			ret = boundBy(ret, c.TypeParams)
 		}
 	}
-	return resolveType(ctx.Table, t.Path, ret, 0)
+	return boundType(ctx.Table, t.Path, unpromise(t.Returns), ret)
+}
+
+// constrained starts the name of the type of a value typed by a type
+// parameter: its bases are the constraint, and the value is of a subtype
+// of it, which may have a member the constraint lacks.
+const constrained = "extends "
+
+// boundType resolves typ, written in file from, whose type parameters
+// bound wrote as their constraints (boundBy): when it names any, the type
+// is one of unknown name whose base is the constraint.
+func boundType(tab lang.Table, from, typ, bound string) (*lang.Target, bool) {
+	if bound == typ {
+		return resolveType(tab, from, typ, 0)
+	}
+	bases := []string{bound}
+	if !strings.Contains(bound, "|") {
+		// its own bases: an intersection's target has no ID to tell it
+		// from this one by
+		bases = bases[:0]
+		for _, p := range splitTop(bound) {
+			if p = strings.TrimSpace(p); p != "" && !strings.HasPrefix(p, "{") {
+				bases = append(bases, p)
+			}
+		}
+	}
+	return &lang.Target{Path: from, Kind: lang.KindType, Name: constrained + bound, Bases: bases}, false
 }
 
 // boundBy writes in typ the constraints of the type parameters of params
