@@ -619,12 +619,15 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, want wantKind, depth int) 
 			if m != nil {
 				return lang.Bound(m, lang.RuleReceiver)
 			}
+			if strings.HasPrefix(typ.Name, openType) {
+				// the subtype a type parameter stands for, or the
+				// object type written in place, may have it
+				if res := uniqueMember(tab, r.Name); !mext || res.Target != nil || res.Candidates > 0 {
+					return res
+				}
+			}
 			if mext {
 				return lang.Unbound(lang.RuleExternal, 0)
-			}
-			if strings.HasPrefix(typ.Name, constrained) {
-				// the subtype a type parameter stands for may have it
-				return uniqueMember(tab, r.Name)
 			}
 			if head == "super" && r.Name == "constructor" && typ.Kind == lang.KindClass {
 				// super() of a base without a constructor of its own
@@ -957,10 +960,11 @@ func callResult(ctx *lang.Context, callee, headType string, depth int) (*lang.Ta
 	return boundType(ctx.Table, t.Path, unpromise(t.Returns), ret)
 }
 
-// constrained starts the name of the type of a value typed by a type
-// parameter: its bases are the constraint, and the value is of a subtype
-// of it, which may have a member the constraint lacks.
-const constrained = "extends "
+// openType starts the name of a type of no symbol that may have members
+// its bases lack: the type of a value typed by a type parameter, whose
+// bases are the constraint (the value is of a subtype of it), or an
+// intersection with an object type written in place.
+const openType = "open "
 
 // boundType resolves typ, written in file from, whose type parameters
 // bound wrote as their constraints (boundBy): when it names any, the type
@@ -980,7 +984,7 @@ func boundType(tab lang.Table, from, typ, bound string) (*lang.Target, bool) {
 			}
 		}
 	}
-	return &lang.Target{Path: from, Kind: lang.KindType, Name: constrained + bound, Bases: bases}, false
+	return &lang.Target{Path: from, Kind: lang.KindType, Name: openType + bound, Bases: bases}, false
 }
 
 // boundBy writes in typ the constraints of the type parameters of params
@@ -1100,7 +1104,7 @@ func resolveType(tab lang.Table, from, typ string, depth int) (*lang.Target, boo
 // intersection is the type A & B: a type of no symbol (no ID) whose
 // bases are its named parts, so that a member or field is looked up in
 // each. An object type written in place ({ x: number }) has no symbols to
-// find: it is left out, and with one part left that part is the type.
+// find: it is left out, and the type is open (openType).
 func intersection(tab lang.Table, from string, parts []string) *lang.Target {
 	named := parts[:0:0]
 	for _, p := range parts {
@@ -1108,12 +1112,14 @@ func intersection(tab lang.Table, from string, parts []string) *lang.Target {
 			named = append(named, p)
 		}
 	}
-	if len(named) == 1 {
+	switch {
+	case len(named) == 0:
+		return nil
+	case len(named) < len(parts):
+		return &lang.Target{Path: from, Kind: lang.KindType, Name: openType + strings.Join(named, " & "), Bases: named}
+	case len(named) == 1:
 		t, _ := resolveType(tab, from, named[0], 1)
 		return t
-	}
-	if len(named) == 0 {
-		return nil
 	}
 	return &lang.Target{Path: from, Kind: lang.KindType, Name: strings.Join(named, " & "), Bases: named}
 }
