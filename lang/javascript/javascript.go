@@ -164,7 +164,7 @@ func bindTypeParams(typ string, bound func(name string) (string, bool)) string {
 		return typ
 	}
 	parts := splitTop(typ)
-	if len(parts) < 2 || strings.Contains(typ, "|") {
+	if len(parts) < 2 || !plainIntersection(typ) {
 		return typ
 	}
 	changed := false

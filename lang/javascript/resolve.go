@@ -974,7 +974,7 @@ func boundType(tab lang.Table, from, typ, bound string) (*lang.Target, bool) {
 		return resolveType(tab, from, typ, 0)
 	}
 	bases := []string{bound}
-	if !strings.Contains(bound, "|") {
+	if plainIntersection(bound) {
 		// its own bases: an intersection's target has no ID to tell it
 		// from this one by
 		bases = bases[:0]
@@ -1056,7 +1056,7 @@ func resolveType(tab lang.Table, from, typ string, depth int) (*lang.Target, boo
 			}
 			keep = append(keep, part)
 		}
-		if len(keep) > 1 && !strings.Contains(typ, "|") {
+		if len(keep) > 1 && plainIntersection(typ) {
 			return intersection(tab, from, keep), false
 		}
 		if len(keep) != 1 {
@@ -1099,6 +1099,13 @@ func resolveType(tab lang.Table, from, typ string, depth int) (*lang.Target, boo
 		return followAlias(tab, res.Target, depth)
 	}
 	return nil, res.Rule == lang.RuleExternal || res.Rule == lang.RuleBuiltin
+}
+
+// plainIntersection reports a type whose top-level & join types, not the
+// branches of a union or a conditional type (C extends X ? this & Y : this)
+// or a function type's result.
+func plainIntersection(typ string) bool {
+	return !strings.ContainsAny(typ, "|?") && !strings.Contains(typ, "=>")
 }
 
 // intersection is the type A & B: a type of no symbol (no ID) whose
