@@ -1105,7 +1105,29 @@ func resolveType(tab lang.Table, from, typ string, depth int) (*lang.Target, boo
 // branches of a union or a conditional type (C extends X ? this & Y : this)
 // or a function type's result.
 func plainIntersection(typ string) bool {
-	return !strings.ContainsAny(typ, "|?") && !strings.Contains(typ, "=>")
+	depth := 0
+	for i := 0; i < len(typ); i++ {
+		switch typ[i] {
+		case '=':
+			if i+1 < len(typ) && typ[i+1] == '>' {
+				if depth == 0 {
+					return false
+				}
+				i++ // an arrow's > closes nothing
+			}
+		case '<', '(', '{', '[':
+			depth++
+		case '>', ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		case '|', '?':
+			if depth == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // intersection is the type A & B: a type of no symbol (no ID) whose
