@@ -222,6 +222,7 @@ func (t *sqlTable) finish(tg *lang.Target, exported int, sig string) {
 	var s lang.Signature
 	if json.Unmarshal([]byte(sig), &s) == nil {
 		tg.Returns, tg.Fields, tg.Bases, tg.Receiver, tg.Arity = s.Returns, s.Fields, s.Bases, s.Receiver, len(s.Generics)
+		tg.TypeParams = s.TypeParams
 	}
 }
 
@@ -251,5 +252,6 @@ func targetOf(r *fileResult, i int) *lang.Target {
 	s := &r.facts.Symbols[i]
 	return &lang.Target{ID: r.ids[i], Path: r.entry.Path, Kind: s.Kind, Name: s.Name, Container: s.Container,
 		Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases,
-		Receiver: s.Signature.Receiver, Arity: len(s.Signature.Generics), Module: r.facts.Module, Test: r.facts.IsTest}
+		Receiver: s.Signature.Receiver, Arity: len(s.Signature.Generics), TypeParams: s.Signature.TypeParams,
+		Module: r.facts.Module, Test: r.facts.IsTest}
 }

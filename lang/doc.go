@@ -90,7 +90,12 @@ package lang
 //     UniqueMethod, EnclosingType, Outer, ClassOf, AfterCall), the shared
 //     limits (MaxDepth, MaxChain, MaxAncestors, MaxBases, MaxSigText,
 //     MaxEvidence) and the
-//     skeleton renderer's SkelRules, Skel, Shape and Hole.
+//     skeleton renderer's SkelRules, Skel, Shape and Hole. A room whose
+//     types have constrained type parameters may fill
+//     Signature.TypeParams (each parameter with its constraint as its
+//     Type); resolution then reads them as Target.TypeParams, so that a
+//     field typed T of a class<T extends Base> is looked up on Base
+//     (lang/javascript). Rooms that leave it empty see nothing of it.
 //
 // # Placing definitions
 //

@@ -108,6 +108,11 @@ type Signature struct {
 	Modifiers []string `json:"modifiers,omitempty"`
 	Bases     []string `json:"bases,omitempty"`
 	Fields    []Param  `json:"fields,omitempty"`
+	// TypeParams are the type parameters that have a constraint, each
+	// with it as its Type (T extends Base: {T, Base}), for a room whose
+	// resolution looks a member of a T-typed value up on Base. Generics
+	// keeps the text as written.
+	TypeParams []Param `json:"typeParams,omitempty"`
 }
 
 // Param is a parameter or a field.

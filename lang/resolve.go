@@ -63,7 +63,11 @@ type Target struct {
 	Bases     []string // a class's bases or embedded types
 	Receiver  string   // a method's declared receiver (Go's, a Kotlin extension's)
 	Arity     int      // how many type parameters it declares: C#'s Foo and Foo<T> are two types
-	Module    string   // the module of the file it is defined in
+	// TypeParams are its constrained type parameters (Signature.TypeParams):
+	// a field typed T of a class<T extends Base> has Base's members. Only
+	// rooms that fill Signature.TypeParams see any.
+	TypeParams []Param
+	Module     string // the module of the file it is defined in
 	// Test: it is defined in a test file (FileFacts.IsTest), known from
 	// extraction, so that resolution never matches the path again.
 	Test bool

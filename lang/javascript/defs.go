@@ -384,6 +384,7 @@ func inAmbient(t *lang.Tree, n int32) bool {
 // (the walk adds its fields).
 func classSymbol(t *lang.Tree, n int32, s *lang.Symbol) {
 	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
+	s.Signature.TypeParams = typeParams(t, t.Field(n, "type_parameters"))
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "abstract", "declare":
@@ -452,6 +453,7 @@ func varSymbol(t *lang.Tree, d lang.Def, s *lang.Symbol) {
 func typeSymbol(t *lang.Tree, d lang.Def, s *lang.Symbol) {
 	n, body := d.Node, d.Body
 	s.Signature.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
+	s.Signature.TypeParams = typeParams(t, t.Field(n, "type_parameters"))
 	switch t.Kind(n) {
 	case "interface_declaration":
 		if ec := t.ChildOfKind(n, "extends_type_clause"); ec >= 0 {
@@ -486,7 +488,7 @@ func typeSymbol(t *lang.Tree, d lang.Def, s *lang.Symbol) {
 			}
 		}
 	case "internal_module", "module":
-		s.Signature.Generics = nil
+		s.Signature.Generics, s.Signature.TypeParams = nil, nil
 		if t.Kind(d.Name) == "string" {
 			// declare module 'x' describes another module: public by nature
 			s.Exported, s.Visibility = true, lang.VisExported

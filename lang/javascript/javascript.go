@@ -147,12 +147,54 @@ func (s *scope) local(name string) bool {
 }
 
 // constraint maps a type parameter to its constraint (T extends Entity:
-// Entity); other types are returned as they are.
+// Entity), also as a part of an intersection (T & { x: number }); other
+// types are returned as they are.
 func (s *scope) constraint(typ string) string {
-	if c, ok := s.TypeVar(typ); ok {
-		return c
+	return bindTypeParams(typ, func(name string) (string, bool) { return s.TypeVar(name) })
+}
+
+// bindTypeParams writes the constraint of each type parameter typ is, or
+// each part of its intersection is, in its place; bound says a name's
+// constraint, "" for a parameter without one: nothing is known of it.
+func bindTypeParams(typ string, bound func(name string) (string, bool)) string {
+	if !strings.Contains(typ, "&") {
+		if c, ok := bound(strings.TrimSpace(typ)); ok {
+			return c
+		}
+		return typ
 	}
-	return typ
+	parts := splitTop(typ)
+	if len(parts) < 2 || !plainIntersection(typ) {
+		return typ
+	}
+	changed := false
+	for i, p := range parts {
+		if c, ok := bound(strings.TrimSpace(p)); ok {
+			parts[i], changed = " "+c+" ", true
+		}
+	}
+	if !changed {
+		return typ
+	}
+	return strings.TrimSpace(strings.Join(parts, "&"))
+}
+
+// typeParams are the type parameters of a type_parameters node that have
+// a constraint, each with it as its Type.
+func typeParams(t *lang.Tree, list int32) []lang.Param {
+	if list < 0 {
+		return nil
+	}
+	var out []lang.Param
+	for p := range t.NamedChildren(list) {
+		name := t.FieldText(p, "name")
+		if cn := t.Field(p, "constraint"); name != "" && cn >= 0 {
+			if ty := t.FirstNamedChild(cn); ty >= 0 {
+				out = append(out, lang.Param{Name: name, Type: lang.OneLine(t.Text(ty))})
+			}
+		}
+	}
+	return out
 }
 
 // addTypeParams declares the type parameters of a type_parameters node.
@@ -653,6 +695,7 @@ func signature(t *lang.Tree, sig *lang.Signature, n int32, scope *scope, doc str
 		sig.Returns = typeText(t, rt)
 	}
 	sig.Generics = t.ItemTexts(t.Field(n, "type_parameters"))
+	sig.TypeParams = typeParams(t, t.Field(n, "type_parameters"))
 	for ch := range t.Children(n) {
 		switch t.Kind(ch) {
 		case "async", "static", "get", "set", "abstract", "readonly", "declare":

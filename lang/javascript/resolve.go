@@ -619,6 +619,13 @@ func resolveQualified(ctx *lang.Context, r *lang.Ref, want wantKind, depth int) 
 			if m != nil {
 				return lang.Bound(m, lang.RuleReceiver)
 			}
+			if strings.HasPrefix(typ.Name, openType) {
+				// the subtype a type parameter stands for, or the
+				// object type written in place, may have it
+				if res := uniqueMember(tab, r.Name); !mext || res.Target != nil || res.Candidates > 0 {
+					return res
+				}
+			}
 			if mext {
 				return lang.Unbound(lang.RuleExternal, 0)
 			}
@@ -833,12 +840,12 @@ func fieldType(tab lang.Table, typ *lang.Target, name string, depth int) (*lang.
 			if f.Type == "" {
 				return nil, false
 			}
-			return resolveType(tab, typ.Path, f.Type, 0)
+			return boundType(tab, typ.Path, f.Type, boundBy(f.Type, typ.TypeParams))
 		}
 	}
 	for _, m := range members(tab, typ, name) {
 		if m.Returns != "" {
-			return resolveType(tab, m.Path, m.Returns, 0)
+			return boundType(tab, m.Path, m.Returns, boundBy(boundBy(m.Returns, m.TypeParams), typ.TypeParams))
 		}
 	}
 	external := false
@@ -943,7 +950,69 @@ func callResult(ctx *lang.Context, callee, headType string, depth int) (*lang.Ta
 		// a fluent method: the type it is declared in
 		return containerType(ctx.Table, t), false
 	}
-	return resolveType(ctx.Table, t.Path, unpromise(t.Returns), 0)
+	ret := boundBy(unpromise(t.Returns), t.TypeParams)
+	if t.Kind == lang.KindMethod && typeParamLike(ret) {
+		// get(): EM of a class<EM extends EntityManager>
+		if c := containerType(ctx.Table, t); c != nil {
+			ret = boundBy(ret, c.TypeParams)
+		}
+	}
+	return boundType(ctx.Table, t.Path, unpromise(t.Returns), ret)
+}
+
+// openType starts the name of a type of no symbol that may have members
+// its bases lack: the type of a value typed by a type parameter, whose
+// bases are the constraint (the value is of a subtype of it), or an
+// intersection with an object type written in place.
+const openType = "open "
+
+// boundType resolves typ, written in file from, whose type parameters
+// bound wrote as their constraints (boundBy): when it names any, the type
+// is one of unknown name whose base is the constraint.
+func boundType(tab lang.Table, from, typ, bound string) (*lang.Target, bool) {
+	if bound == typ {
+		return resolveType(tab, from, typ, 0)
+	}
+	bases := []string{bound}
+	if plainIntersection(bound) {
+		// its own bases: an intersection's target has no ID to tell it
+		// from this one by
+		bases = bases[:0]
+		for _, p := range splitTop(bound) {
+			if p = strings.TrimSpace(p); p != "" && !strings.HasPrefix(p, "{") {
+				bases = append(bases, p)
+			}
+		}
+	}
+	return &lang.Target{Path: from, Kind: lang.KindType, Name: openType + bound, Bases: bases}, false
+}
+
+// boundBy writes in typ the constraints of the type parameters of params
+// it names (bindTypeParams).
+func boundBy(typ string, params []lang.Param) string {
+	if len(params) == 0 {
+		return typ
+	}
+	return bindTypeParams(typ, func(name string) (string, bool) {
+		for _, p := range params {
+			if p.Name == name {
+				return p.Type, true
+			}
+		}
+		return "", false
+	})
+}
+
+// typeParamLike reports a type that may name a type parameter of the
+// class around a method: a bare name, alone or in an intersection.
+func typeParamLike(typ string) bool {
+	for _, p := range splitTop(typ) {
+		p = strings.TrimSpace(p)
+		if p != "" && !strings.ContainsAny(p, ".<>[]{}()'\" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // containerType is the class, interface or object type member m is
@@ -987,6 +1056,9 @@ func resolveType(tab lang.Table, from, typ string, depth int) (*lang.Target, boo
 			}
 			keep = append(keep, part)
 		}
+		if len(keep) > 1 && plainIntersection(typ) {
+			return intersection(tab, from, keep), false
+		}
 		if len(keep) != 1 {
 			return nil, false
 		}
@@ -1027,6 +1099,58 @@ func resolveType(tab lang.Table, from, typ string, depth int) (*lang.Target, boo
 		return followAlias(tab, res.Target, depth)
 	}
 	return nil, res.Rule == lang.RuleExternal || res.Rule == lang.RuleBuiltin
+}
+
+// plainIntersection reports a type whose top-level & join types, not the
+// branches of a union or a conditional type (C extends X ? this & Y : this)
+// or a function type's result.
+func plainIntersection(typ string) bool {
+	depth := 0
+	for i := 0; i < len(typ); i++ {
+		switch typ[i] {
+		case '=':
+			if i+1 < len(typ) && typ[i+1] == '>' {
+				if depth == 0 {
+					return false
+				}
+				i++ // an arrow's > closes nothing
+			}
+		case '<', '(', '{', '[':
+			depth++
+		case '>', ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		case '|', '?':
+			if depth == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// intersection is the type A & B: a type of no symbol (no ID) whose
+// bases are its named parts, so that a member or field is looked up in
+// each. An object type written in place ({ x: number }) has no symbols to
+// find: it is left out, and the type is open (openType).
+func intersection(tab lang.Table, from string, parts []string) *lang.Target {
+	named := parts[:0:0]
+	for _, p := range parts {
+		if !strings.HasPrefix(p, "{") {
+			named = append(named, p)
+		}
+	}
+	switch {
+	case len(named) == 0:
+		return nil
+	case len(named) < len(parts):
+		return &lang.Target{Path: from, Kind: lang.KindType, Name: openType + strings.Join(named, " & "), Bases: named}
+	case len(named) == 1:
+		t, _ := resolveType(tab, from, named[0], 1)
+		return t
+	}
+	return &lang.Target{Path: from, Kind: lang.KindType, Name: strings.Join(named, " & "), Bases: named}
 }
 
 // followAlias follows type X = Y to Y.

@@ -119,7 +119,7 @@ func Target(p string, f *lang.FileFacts, i int) *lang.Target {
 	s := &f.Symbols[i]
 	return &lang.Target{ID: targetID(p, i), Path: p, Kind: s.Kind, Name: s.Name, Container: s.Container,
 		Exported: s.Exported, Returns: s.Signature.Returns, Fields: s.Signature.Fields, Bases: s.Signature.Bases,
-		Receiver: s.Signature.Receiver, Arity: len(s.Signature.Generics),
+		Receiver: s.Signature.Receiver, Arity: len(s.Signature.Generics), TypeParams: s.Signature.TypeParams,
 		Module: f.Module, Test: f.IsTest}
 }
 
