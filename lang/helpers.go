@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -477,4 +478,24 @@ func Blank(b []byte) {
 			b[i] = ' '
 		}
 	}
+}
+
+// NestedCommentEnd is the end of the block comment that opens at offset i of
+// src (`/*`), where comments nest as in Swift, Scala, Kotlin and Rust: the
+// offset past its closing `*/`, len(src) when it is not closed.
+func NestedCommentEnd(src []byte, i int) int {
+	depth, j := 0, i
+	for j < len(src) {
+		switch {
+		case bytes.HasPrefix(src[j:], []byte("/*")):
+			depth, j = depth+1, j+2
+		case bytes.HasPrefix(src[j:], []byte("*/")):
+			if depth, j = depth-1, j+2; depth == 0 {
+				return j
+			}
+		default:
+			j++
+		}
+	}
+	return j
 }

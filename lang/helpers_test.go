@@ -102,3 +102,19 @@ func TestClosingBracket(t *testing.T) {
 		}
 	}
 }
+
+func TestNestedCommentEnd(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want int
+	}{
+		{"/* a */ b", 7},
+		{"/* a /* b */ c */ d", 17},
+		{"/* a /* b */ c", 14}, // unclosed: the rest of the file
+		{"/**/x", 4},
+	} {
+		if got := lang.NestedCommentEnd([]byte(c.src), 0); got != c.want {
+			t.Errorf("NestedCommentEnd(%q) = %d, want %d", c.src, got, c.want)
+		}
+	}
+}

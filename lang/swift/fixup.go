@@ -419,20 +419,7 @@ func literalEnd(src []byte, i int) int {
 		}
 		return len(src)
 	case bytes.HasPrefix(rest, []byte("/*")):
-		depth, j := 0, i
-		for j < len(src) {
-			switch {
-			case bytes.HasPrefix(src[j:], []byte("/*")):
-				depth, j = depth+1, j+2
-			case bytes.HasPrefix(src[j:], []byte("*/")):
-				if depth, j = depth-1, j+2; depth == 0 {
-					return j
-				}
-			default:
-				j++
-			}
-		}
-		return j
+		return lang.NestedCommentEnd(src, i)
 	case bytes.HasPrefix(rest, []byte(`"""`)):
 		if end := bytes.Index(src[i+3:], []byte(`"""`)); end >= 0 {
 			return i + 3 + end + 3
