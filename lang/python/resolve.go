@@ -863,12 +863,8 @@ func resolveType(tab lang.Table, fi *lang.FileInfo, from *lang.Target, typ strin
 // Optional[Foo], "Foo", Foo | None, list[Foo] (a list), ClassVar[Foo].
 func cleanType(typ string) string {
 	for i := 0; i < 4; i++ {
-		typ = strings.TrimSpace(typ)
-		if len(typ) >= 2 && (typ[0] == '"' || typ[0] == '\'') && typ[len(typ)-1] == typ[0] {
-			typ = strings.TrimSpace(typ[1 : len(typ)-1])
-		}
-		if parts := splitTop(typ, '|'); len(parts) > 1 {
-			typ = oneNotNone(parts)
+		var union bool
+		if typ, union = unquoteUnion(typ); union {
 			continue
 		}
 		open := strings.IndexByte(typ, '[')
@@ -892,6 +888,20 @@ func cleanType(typ string) string {
 		return ""
 	}
 	return typ
+}
+
+// unquoteUnion trims an annotation and takes off its quotes ("Foo"); a
+// union (Foo | None) becomes its one member that is not None, and union
+// reports that it did, so the caller looks again.
+func unquoteUnion(typ string) (string, bool) {
+	typ = strings.TrimSpace(typ)
+	if len(typ) >= 2 && (typ[0] == '"' || typ[0] == '\'') && typ[len(typ)-1] == typ[0] {
+		typ = strings.TrimSpace(typ[1 : len(typ)-1])
+	}
+	if parts := splitTop(typ, '|'); len(parts) > 1 {
+		return oneNotNone(parts), true
+	}
+	return typ, false
 }
 
 // oneNotNone returns the one member of a union that is not None.
@@ -1045,12 +1055,8 @@ var mappings = map[string]bool{"Dict": true, "dict": true, "Mapping": true, "Mut
 // arguments, past Optional[...] and "| None"; ok is false for others.
 func generic(typ string) (outer string, args []string, ok bool) {
 	for i := 0; i < 4; i++ {
-		typ = strings.TrimSpace(typ)
-		if len(typ) >= 2 && (typ[0] == '"' || typ[0] == '\'') && typ[len(typ)-1] == typ[0] {
-			typ = strings.TrimSpace(typ[1 : len(typ)-1])
-		}
-		if parts := splitTop(typ, '|'); len(parts) > 1 {
-			typ = oneNotNone(parts)
+		var union bool
+		if typ, union = unquoteUnion(typ); union {
 			continue
 		}
 		open := strings.IndexByte(typ, '[')
