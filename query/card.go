@@ -632,6 +632,10 @@ func (x *Index) fullCard(r *symbolRow, d *Deps, m *Metrics, cl *Cluster, ps []Pr
 	if r.Signature != "" {
 		var sig lang.Signature
 		if json.Unmarshal([]byte(r.Signature), &sig) == nil {
+			// generics shows the type parameters as written; typeParams is
+			// resolution's reading of the same text, tokens a reader of the
+			// card would pay twice
+			sig.TypeParams = nil
 			c.Signature = &sig
 		}
 	}
