@@ -326,6 +326,10 @@ func (x *Index) Resolve(ctx context.Context, ref SymbolRef) (*symbolRow, error) 
 	}
 	if side != sideAny {
 		name = strings.ReplaceAll(strings.ReplaceAll(name, "::", "."), "#", ".")
+	} else {
+		// Sidekiq::Client.push: a namespace written Ruby's way before a
+		// dotted member (the raw name is still asked of qualified names)
+		name = strings.ReplaceAll(name, "::", ".")
 	}
 	short := name
 	if i := strings.LastIndexAny(name, ".:"); i >= 0 && i < len(name)-1 {
