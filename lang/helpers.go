@@ -480,6 +480,21 @@ func Blank(b []byte) {
 	}
 }
 
+// BlankLiterals is a copy of src with every comment and literal blanked
+// (line breaks kept), so that a fixup's rewrites match only code; end
+// gives the end of the comment or literal that starts at offset i, i when
+// none does.
+func BlankLiterals(src []byte, end func(src []byte, i int) int) []byte {
+	code := bytes.Clone(src)
+	for i := 0; i < len(src); i++ {
+		if j := end(src, i); j > i {
+			Blank(code[i:j])
+			i = j - 1
+		}
+	}
+	return code
+}
+
 // NestedCommentEnd is the end of the block comment that opens at offset i of
 // src (`/*`), where comments nest as in Swift, Scala, Kotlin and Rust: the
 // offset past its closing `*/`, len(src) when it is not closed.

@@ -66,14 +66,7 @@ func matchBrace(code []byte, open int) int {
 // codeOnly is src with its strings, character literals and comments
 // blanked, so that a brace or a => in them matches nothing.
 func codeOnly(src []byte) []byte {
-	code := bytes.Clone(src)
-	for i := 0; i < len(src); i++ {
-		if j := literalEnd(src, i); j > i {
-			lang.Blank(code[i:j])
-			i = j - 1
-		}
-	}
-	return code
+	return lang.BlankLiterals(src, literalEnd)
 }
 
 // literalEnd is the end of the comment, string or character literal that

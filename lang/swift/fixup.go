@@ -397,14 +397,7 @@ func isIdent(b byte) bool {
 // codeOnly is src with its comments and string literals blanked (line
 // breaks kept), so that nothing in them is rewritten.
 func codeOnly(src []byte) []byte {
-	code := bytes.Clone(src)
-	for i := 0; i < len(src); i++ {
-		if j := literalEnd(src, i); j > i {
-			lang.Blank(code[i:j])
-			i = j - 1
-		}
-	}
-	return code
+	return lang.BlankLiterals(src, literalEnd)
 }
 
 // literalEnd is the end of the comment or string literal that starts at
